@@ -1,0 +1,62 @@
+import Synchronization
+
+/// Wakes every waiter when rung; a waiter that missed a ring returns at once.
+///
+/// Each ring bumps a generation number; ``wait(after:timeout:)`` returns as soon as the
+/// generation differs from the one the caller saw, or when the timeout passes, or when the
+/// task is cancelled.
+public final class Doorbell: Sendable {
+    private struct State {
+        var generation: UInt64 = 0
+        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var nextWaiter: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    public var generation: UInt64 { state.withLock { $0.generation } }
+
+    public func ring() {
+        let waiters = state.withLock { state in
+            state.generation &+= 1
+            defer { state.waiters.removeAll() }
+            return Array(state.waiters.values)
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Waits for a ring after `seen`, at most `timeout`; returns the generation now.
+    @discardableResult
+    public func wait(after seen: UInt64, timeout: Duration) async -> UInt64 {
+        let id = state.withLock { state -> UInt64? in
+            guard state.generation == seen else { return nil }
+            state.nextWaiter &+= 1
+            return state.nextWaiter
+        }
+        guard let id else { return generation }
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: timeout)
+            self?.resume(id)
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let resumeNow = state.withLock { state -> Bool in
+                    guard state.generation == seen else { return true }
+                    state.waiters[id] = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            resume(id)
+        }
+        timer.cancel()
+        return generation
+    }
+
+    private func resume(_ id: UInt64) {
+        state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+    }
+}

@@ -1,0 +1,128 @@
+public import Foundation
+public import Domain
+
+/// An event about to be appended: identity, stored type, schema version, JSON payload.
+public struct NewEvent: Sendable, Equatable {
+    /// Unique forever; appending the same id again is a no-op that returns the first result.
+    public let eventId: UUID
+    public let type: String
+    public let schemaVersion: Int
+    /// The payload as UTF-8 JSON (an object).
+    public let data: Data
+    public let metadata: EventMetadata
+    /// When the fact happened, from the handler's clock (not the database's).
+    public let occurredAt: Date
+
+    public init(
+        eventId: UUID, type: String, schemaVersion: Int = 1, data: Data,
+        metadata: EventMetadata = EventMetadata(), occurredAt: Date
+    ) {
+        self.eventId = eventId
+        self.type = type
+        self.schemaVersion = schemaVersion
+        self.data = data
+        self.metadata = metadata
+        self.occurredAt = occurredAt
+    }
+
+    /// Encodes a domain event's payload as JSON with the project's encoder settings.
+    public init<E: DomainEvent>(
+        eventId: UUID, event: E, metadata: EventMetadata = EventMetadata(), occurredAt: Date
+    ) throws {
+        self.init(
+            eventId: eventId, type: event.eventType, schemaVersion: E.schemaVersion,
+            data: try EventJSON.encoder.encode(event), metadata: metadata, occurredAt: occurredAt)
+    }
+}
+
+/// An event as stored: its place in its stream and in the global order.
+public struct RecordedEvent: Sendable, Equatable {
+    public let position: GlobalPosition
+    public let stream: StreamName
+    /// 1 for a stream's first event.
+    public let version: Int64
+    public let eventId: UUID
+    public let type: String
+    /// The schema version after upcasting (what `data` is in).
+    public let schemaVersion: Int
+    public let data: Data
+    /// The metadata as stored JSON; ``metadata`` decodes it on demand, so bulk readers that
+    /// never look at it do not pay for it.
+    public let metadataJSON: Data
+    public let occurredAt: Date
+    public let recordedAt: Date
+
+    public init(
+        position: GlobalPosition, stream: StreamName, version: Int64, eventId: UUID, type: String,
+        schemaVersion: Int, data: Data, metadataJSON: Data, occurredAt: Date, recordedAt: Date
+    ) {
+        self.position = position
+        self.stream = stream
+        self.version = version
+        self.eventId = eventId
+        self.type = type
+        self.schemaVersion = schemaVersion
+        self.data = data
+        self.metadataJSON = metadataJSON
+        self.occurredAt = occurredAt
+        self.recordedAt = recordedAt
+    }
+
+    public var metadata: EventMetadata {
+        (try? EventJSON.decoder.decode(EventMetadata.self, from: metadataJSON)) ?? EventMetadata()
+    }
+
+    /// Decodes the payload into a domain type.
+    public func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try EventJSON.decoder.decode(type, from: data)
+    }
+
+    func replacing(data: Data, schemaVersion: Int) -> RecordedEvent {
+        RecordedEvent(
+            position: position, stream: stream, version: version, eventId: eventId, type: type,
+            schemaVersion: schemaVersion, data: data, metadataJSON: metadataJSON,
+            occurredAt: occurredAt, recordedAt: recordedAt)
+    }
+}
+
+/// One stream's part of an atomic append.
+public struct StreamWrite: Sendable {
+    public let stream: StreamName
+    public let expected: ExpectedVersion
+    public let events: [NewEvent]
+
+    public init(stream: StreamName, expected: ExpectedVersion, events: [NewEvent]) {
+        self.stream = stream
+        self.expected = expected
+        self.events = events
+    }
+}
+
+/// What an append did: each event's global position and each stream's new version.
+public struct AppendResult: Sendable, Equatable {
+    /// One per appended event, in the order they were given.
+    public let positions: [GlobalPosition]
+    /// The version of each written stream after the append.
+    public let versions: [StreamName: Int64]
+
+    public init(positions: [GlobalPosition], versions: [StreamName: Int64]) {
+        self.positions = positions
+        self.versions = versions
+    }
+}
+
+/// The JSON settings every stored payload and metadata use: ISO 8601 dates, sorted keys.
+public enum EventJSON {
+    public static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    public static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// The append-only event store port. PostgreSQL in production, SQLite embedded; both pass the
+/// same conformance suite (`Tests/EventStoreTests`).
+public protocol EventStore: Sendable {
+    /// Appends to one or more streams in one transaction, each with its own expected version:
+    /// all or nothing.
+    ///
+    /// - Throws: ``WrongExpectedVersion`` when a stream is not where its writer expected;
+    ///   ``EventStoreError`` otherwise. Appending event ids that are all stored already returns
+    ///   the first append's result and writes nothing.
+    func append(_ writes: [StreamWrite]) async throws -> AppendResult
+
+    /// Events of one stream from `version` (inclusive), oldest first.
+    func readStream(_ stream: StreamName, from version: Int64, limit: Int) async throws -> [RecordedEvent]
+
+    /// Events of every stream in `category`, in global order, after `position`.
+    func readCategory(_ category: String, after position: GlobalPosition, limit: Int) async throws -> [RecordedEvent]
+
+    /// Events of all streams in global order, after `position`. Never hands out an event
+    /// while an older write transaction may still commit one that sorts before it.
+    func readAll(after position: GlobalPosition, limit: Int) async throws -> [RecordedEvent]
+
+    /// The stream's current version; 0 when it has no events.
+    func streamVersion(_ stream: StreamName) async throws -> Int64
+
+    /// A named reader's saved position; ``GlobalPosition/start`` when it has none.
+    func checkpoint(_ name: String) async throws -> GlobalPosition
+
+    func saveCheckpoint(_ name: String, _ position: GlobalPosition) async throws
+
+    /// Rung after appends (in this process, and from other processes where the backend can
+    /// tell); subscriptions wait on it and poll as a fallback.
+    var changes: Doorbell { get }
+}
+
+extension EventStore {
+    /// Appends to a single stream.
+    @discardableResult
+    public func append(
+        to stream: StreamName, expected: ExpectedVersion, events: [NewEvent]
+    ) async throws -> AppendResult {
+        try await append([StreamWrite(stream: stream, expected: expected, events: events)])
+    }
+
+    /// The whole stream, oldest first.
+    public func readStream(_ stream: StreamName, from version: Int64 = 1) async throws -> [RecordedEvent] {
+        var events: [RecordedEvent] = []
+        var next = version
+        while true {
+            let batch = try await readStream(stream, from: next, limit: 1_000)
+            events.append(contentsOf: batch)
+            guard batch.count == 1_000, let last = batch.last else { return events }
+            next = last.version + 1
+        }
+    }
+}
+
+/// Checks an append request before any backend sees it.
+enum AppendValidation {
+    static func validate(_ writes: [StreamWrite]) throws {
+        guard !writes.isEmpty, writes.allSatisfy({ !$0.events.isEmpty }) else {
+            throw EventStoreError(.invalidAppend, "an append needs at least one event per stream")
+        }
+        let streams = Set(writes.map(\.stream))
+        guard streams.count == writes.count else {
+            throw EventStoreError(.invalidAppend, "a stream appears twice in one append")
+        }
+        let ids = writes.flatMap { $0.events.map(\.eventId) }
+        guard Set(ids).count == ids.count else {
+            throw EventStoreError(.invalidAppend, "an event id appears twice in one append")
+        }
+        for write in writes {
+            if case .exact(let version) = write.expected, version < 1 {
+                throw EventStoreError(
+                    .invalidAppend, "expected version \(version) for '\(write.stream)': use .noStream for 0")
+            }
+            guard !write.stream.rawValue.isEmpty else {
+                throw EventStoreError(.invalidAppend, "empty stream name")
+            }
+        }
+    }
+}

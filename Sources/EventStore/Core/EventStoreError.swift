@@ -1,0 +1,51 @@
+/// A stream was not at the version the writer expected. Nothing was appended.
+public struct WrongExpectedVersion: Error, Equatable, Sendable, CustomStringConvertible {
+    public let stream: StreamName
+    public let expected: ExpectedVersion
+    /// The stream's version when the append was refused (0 = no stream; -1 when the conflict
+    /// surfaced inside a caller's transaction, which can no longer read it).
+    public let actual: Int64
+
+    public init(stream: StreamName, expected: ExpectedVersion, actual: Int64) {
+        self.stream = stream
+        self.expected = expected
+        self.actual = actual
+    }
+
+    public var description: String {
+        "wrong expected version for stream '\(stream)': expected \(expected), actual \(actual)"
+    }
+}
+
+/// Any other event store failure: what went wrong and where.
+public struct EventStoreError: Error, Sendable, CustomStringConvertible {
+    public enum Code: Sendable, Equatable {
+        /// The append named no events, a stream twice, or an invalid expected version.
+        case invalidAppend
+        /// Some of the event ids already exist, others do not: not a clean retry.
+        case partialDuplicate
+        /// An event id already exists with another stream or type.
+        case eventIdReused
+        /// The schema is older than this code; run `coworkflow migrate`.
+        case schemaOutdated
+        /// The store answered with something this code cannot read.
+        case corruptRow
+        /// The database failed or could not be reached.
+        case backend
+    }
+
+    public let code: Code
+    public let message: String
+    public let underlying: (any Error)?
+
+    public init(_ code: Code, _ message: String, underlying: (any Error)? = nil) {
+        self.code = code
+        self.message = message
+        self.underlying = underlying
+    }
+
+    public var description: String {
+        if let underlying { return "\(message): \(String(reflecting: underlying))" }
+        return message
+    }
+}

@@ -1,0 +1,359 @@
+import Foundation
+public import Logging
+public import PostgresNIO
+import NIOCore
+
+/// The production event store on PostgreSQL.
+///
+/// Appends are one call of `coworkflow_append` (one round trip, one implicit transaction).
+/// Global-order reads hand out only events whose writing transaction is older than the oldest
+/// transaction still running, ordered by `(tx_id, position)`, so a sequence value that
+/// commits late is never skipped and writers are never serialised by a lock.
+///
+/// Call ``run()`` in a long-running task: it drives the connection pool, the LISTEN
+/// connection that rings ``changes`` for appends from other processes, and the notifier
+/// that tells other processes about ours.
+public final class PostgresEventStore: EventStore {
+    public let client: PostgresClient
+    public let changes = Doorbell()
+    public let settings: PostgresSettings
+    let upcasters: Upcasters
+    let logger: Logger
+    /// Rung by local appends; the notifier turns rings into (coalesced) NOTIFYs.
+    private let pendingNotify = Doorbell()
+
+    static let channel = "coworkflow_events"
+
+    public init(settings: PostgresSettings, upcasters: Upcasters = Upcasters(), logger: Logger = Logger(label: "coworkflow.store")) {
+        self.settings = settings
+        self.upcasters = upcasters
+        self.logger = logger
+        self.client = PostgresClient(configuration: settings.clientConfiguration(), backgroundLogger: logger)
+    }
+
+    /// Runs the pool, the listener and the notifier until the task is cancelled.
+    public func run() async {
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.client.run() }
+            group.addTask { await self.listen() }
+            group.addTask { await self.notifyOthers() }
+        }
+    }
+
+    /// Fails with ``EventStoreError/Code/schemaOutdated`` when `coworkflow migrate` is due.
+    public func checkSchema() async throws {
+        let rows = try await client.query("SELECT coalesce(max(version), 0)::integer FROM schema_migrations")
+        var version = 0
+        for try await value in rows.decode(Int.self) { version = value }
+        guard version >= PostgresSchema.latest else {
+            throw EventStoreError(
+                .schemaOutdated, "database schema is at version \(version), this build needs \(PostgresSchema.latest): run `coworkflow migrate`")
+        }
+    }
+
+    // MARK: Append
+
+    public func append(_ writes: [StreamWrite]) async throws -> AppendResult {
+        try AppendValidation.validate(writes)
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                let result = try await client.withConnection { connection in
+                    try await Self.append(writes, on: connection, logger: self.logger)
+                }
+                didAppend()
+                return result
+            } catch let collision as Collision where attempt < 10 {
+                // A concurrent writer of the same ids or of an `.any` stream won; go again.
+                logger.debug("append collided, retrying", metadata: ["constraint": "\(collision.constraint)"])
+            } catch let collision as Collision {
+                throw EventStoreError(.backend, "append kept colliding on \(collision.constraint)")
+            }
+        }
+    }
+
+    /// Runs `body` in one transaction; appends made through it commit with the body's other
+    /// writes (an inbox row, a read-model row) or not at all.
+    public func withTransaction<T: Sendable>(
+        _ body: (Transaction) async throws -> T
+    ) async throws -> T {
+        let value = try await client.withTransaction(logger: logger) { connection in
+            try await body(Transaction(connection: connection, logger: logger))
+        }
+        didAppend()
+        return value
+    }
+
+    /// One open transaction of this store.
+    public struct Transaction {
+        public let connection: PostgresConnection
+        let logger: Logger
+
+        /// Appends inside the transaction; conflicts surface as ``WrongExpectedVersion``.
+        public func append(_ writes: [StreamWrite]) async throws -> AppendResult {
+            try AppendValidation.validate(writes)
+            do {
+                return try await PostgresEventStore.append(writes, on: connection, logger: logger)
+            } catch let collision as Collision {
+                throw EventStoreError(.backend, "append collided on \(collision.constraint) inside a transaction")
+            }
+        }
+
+        public func append(to stream: StreamName, expected: ExpectedVersion, events: [NewEvent]) async throws -> AppendResult {
+            try await append([StreamWrite(stream: stream, expected: expected, events: events)])
+        }
+    }
+
+    /// A unique-key collision that a retry can resolve.
+    struct Collision: Error {
+        let constraint: String
+    }
+
+    private func didAppend() {
+        changes.ring()
+        pendingNotify.ring()
+    }
+
+    static func append(_ writes: [StreamWrite], on connection: PostgresConnection, logger: Logger) async throws -> AppendResult {
+        var streamIndex: [Int32] = []
+        var ids: [UUID] = []
+        var types: [String] = []
+        var schemaVersions: [Int32] = []
+        var data: [String] = []
+        var metadata: [String] = []
+        var occurredAt: [Date] = []
+        let metadataEncoder = EventJSON.encoder
+        for (index, write) in writes.enumerated() {
+            for event in write.events {
+                streamIndex.append(Int32(index + 1))
+                ids.append(event.eventId)
+                types.append(event.type)
+                schemaVersions.append(Int32(event.schemaVersion))
+                data.append(String(decoding: event.data, as: UTF8.self))
+                metadata.append(String(decoding: try metadataEncoder.encode(event.metadata), as: UTF8.self))
+                occurredAt.append(event.occurredAt)
+            }
+        }
+        let streams = writes.map(\.stream.rawValue)
+        let expected = writes.map(\.expected.code)
+        let query: PostgresQuery = """
+            SELECT r_event_id, r_stream_id, r_version, r_tx_id, r_position FROM coworkflow_append(
+                \(streams), \(expected), \(streamIndex), \(ids), \(types), \(schemaVersions),
+                \(data), \(metadata), \(occurredAt))
+            """
+        var positionsById: [UUID: GlobalPosition] = [:]
+        var versions: [StreamName: Int64] = [:]
+        do {
+            let rows = try await connection.query(query, logger: logger)
+            for try await (id, stream, version, tx, position) in rows.decode((UUID, String, Int64, Int64, Int64).self) {
+                positionsById[id] = GlobalPosition(transaction: tx, sequence: position)
+                let name = StreamName(stream)
+                versions[name] = max(versions[name] ?? 0, version)
+            }
+        } catch let error as PSQLError {
+            throw try await translate(error, writes: writes, connection: connection, logger: logger)
+        }
+        let positions = try ids.map { id in
+            guard let position = positionsById[id] else {
+                throw EventStoreError(.eventIdReused, "event \(id) is stored in another append")
+            }
+            return position
+        }
+        guard Set(versions.keys) == Set(writes.map(\.stream)) else {
+            throw EventStoreError(.eventIdReused, "these event ids are stored in other streams")
+        }
+        return AppendResult(positions: positions, versions: versions)
+    }
+
+    private static func translate(
+        _ error: PSQLError, writes: [StreamWrite], connection: PostgresConnection, logger: Logger
+    ) async throws -> any Error {
+        let state = error.serverInfo?[.sqlState]
+        switch state {
+        case "CW001":
+            if let detail = error.serverInfo?[.detail], let data = detail.data(using: .utf8),
+                let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                let stream = object["stream"] as? String,
+                let actual = (object["actual"] as? NSNumber)?.int64Value,
+                let write = writes.first(where: { $0.stream.rawValue == stream })
+            {
+                return WrongExpectedVersion(stream: write.stream, expected: write.expected, actual: actual)
+            }
+            return EventStoreError(.backend, "version conflict without detail", underlying: error)
+        case "CW003":
+            return EventStoreError(.partialDuplicate, "some event ids of this append are stored already, others are not")
+        case "23505":
+            let constraint = error.serverInfo?[.constraintName] ?? "?"
+            if constraint == "events_stream_version_key" {
+                // Someone appended to one of our streams between our check and our insert.
+                do {
+                    if let conflict = try await firstConflict(writes, on: connection, logger: logger) {
+                        return conflict
+                    }
+                } catch {
+                    // Inside a caller's transaction, which is now aborted: the version
+                    // cannot be read, but the expectation failed all the same.
+                    if let write = writes.first(where: { $0.expected != .any }) {
+                        return WrongExpectedVersion(stream: write.stream, expected: write.expected, actual: -1)
+                    }
+                }
+            }
+            return Collision(constraint: constraint)
+        case "42883", "42P01":
+            return EventStoreError(.schemaOutdated, "event store schema missing: run `coworkflow migrate`", underlying: error)
+        default:
+            return EventStoreError(.backend, "append failed", underlying: error)
+        }
+    }
+
+    /// The first written stream whose expectation no longer holds, read after a collision.
+    private static func firstConflict(
+        _ writes: [StreamWrite], on connection: PostgresConnection, logger: Logger
+    ) async throws -> WrongExpectedVersion? {
+        for write in writes where write.expected != .any {
+            let actual = try await version(of: write.stream, on: connection, logger: logger)
+            if !write.expected.accepts(actual: actual) {
+                return WrongExpectedVersion(stream: write.stream, expected: write.expected, actual: actual)
+            }
+        }
+        return nil
+    }
+
+    private static func version(of stream: StreamName, on connection: PostgresConnection, logger: Logger) async throws -> Int64 {
+        let rows = try await connection.query(
+            "SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = \(stream.rawValue)", logger: logger)
+        var version: Int64 = 0
+        for try await value in rows.decode(Int64.self) { version = value }
+        return version
+    }
+
+    // MARK: Read
+
+    static let columns = "position, tx_id, stream_id, stream_version, event_id, event_type, schema_version, data, metadata, occurred_at, recorded_at"
+
+    public func readStream(_ stream: StreamName, from version: Int64, limit: Int) async throws -> [RecordedEvent] {
+        try await read("""
+            SELECT \(unescaped: Self.columns) FROM events
+            WHERE stream_id = \(stream.rawValue) AND stream_version >= \(version)
+            ORDER BY stream_version LIMIT \(limit)
+            """)
+    }
+
+    public func readCategory(_ category: String, after position: GlobalPosition, limit: Int) async throws -> [RecordedEvent] {
+        try await read("""
+            SELECT \(unescaped: Self.columns) FROM events
+            WHERE category = \(category) AND (tx_id, position) > (\(position.transaction), \(position.sequence))
+              AND tx_id < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+            ORDER BY tx_id, position LIMIT \(limit)
+            """)
+    }
+
+    public func readAll(after position: GlobalPosition, limit: Int) async throws -> [RecordedEvent] {
+        try await read("""
+            SELECT \(unescaped: Self.columns) FROM events
+            WHERE (tx_id, position) > (\(position.transaction), \(position.sequence))
+              AND tx_id < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+            ORDER BY tx_id, position LIMIT \(limit)
+            """)
+    }
+
+    public func streamVersion(_ stream: StreamName) async throws -> Int64 {
+        try await client.withConnection { connection in
+            try await Self.version(of: stream, on: connection, logger: self.logger)
+        }
+    }
+
+    private func read(_ query: PostgresQuery) async throws -> [RecordedEvent] {
+        var events: [RecordedEvent] = []
+        do {
+            let rows = try await client.query(query, logger: logger)
+            for try await row in rows.decode(
+                (Int64, Int64, String, Int64, UUID, String, Int32, ByteBuffer, ByteBuffer, Date, Date).self)
+            {
+                events.append(RecordedEvent(
+                    position: GlobalPosition(transaction: row.1, sequence: row.0),
+                    stream: StreamName(row.2), version: row.3, eventId: row.4, type: row.5,
+                    schemaVersion: Int(row.6), data: Self.jsonbBytes(row.7), metadataJSON: Self.jsonbBytes(row.8),
+                    occurredAt: row.9, recordedAt: row.10))
+            }
+        } catch let error as PSQLError {
+            throw EventStoreError(.backend, "read failed", underlying: error)
+        }
+        return try upcasters.upcast(events)
+    }
+
+    /// Binary jsonb is a version byte (1) followed by the JSON text.
+    private static func jsonbBytes(_ buffer: ByteBuffer) -> Data {
+        var buffer = buffer
+        if buffer.getInteger(at: buffer.readerIndex, as: UInt8.self) == 1 { buffer.moveReaderIndex(forwardBy: 1) }
+        return Data(buffer.readableBytesView)
+    }
+
+    // MARK: Checkpoints
+
+    public func checkpoint(_ name: String) async throws -> GlobalPosition {
+        let rows = try await client.query(
+            "SELECT tx_id, position FROM subscription_checkpoints WHERE name = \(name)", logger: logger)
+        for try await (tx, position) in rows.decode((Int64, Int64).self) {
+            return GlobalPosition(transaction: tx, sequence: position)
+        }
+        return .start
+    }
+
+    public func saveCheckpoint(_ name: String, _ position: GlobalPosition) async throws {
+        try await client.query("""
+            INSERT INTO subscription_checkpoints (name, tx_id, position) VALUES (\(name), \(position.transaction), \(position.sequence))
+            ON CONFLICT (name) DO UPDATE SET tx_id = excluded.tx_id, position = excluded.position, updated_at = now()
+            """, logger: logger)
+    }
+
+    // MARK: Notifications
+
+    /// Keeps a LISTEN connection open and rings ``changes`` on every notification; reconnects
+    /// with capped backoff. While it is down, subscriptions still poll.
+    private func listen() async {
+        var backoff: Duration = .milliseconds(100)
+        while !Task.isCancelled {
+            do {
+                let connection = try await PostgresConnection.connect(
+                    configuration: settings.connectionConfiguration(), id: 0, logger: logger)
+                backoff = .milliseconds(100)
+                changes.ring()  // catch up on whatever was appended while we were away
+                try await withTaskCancellationHandler {
+                    try await connection.listen(on: Self.channel) { notifications in
+                        for try await _ in notifications { changes.ring() }
+                    }
+                } onCancel: {
+                    connection.close().whenComplete { _ in }
+                }
+                try? await connection.close()
+            } catch {
+                if Task.isCancelled { return }
+                logger.warning("event listener lost its connection", metadata: ["error": "\(error)"])
+            }
+            try? await Task.sleep(for: backoff)
+            backoff = min(backoff * 2, .seconds(5))
+        }
+    }
+
+    /// Tells other processes about local appends: one NOTIFY per burst, sent after the
+    /// appends committed and outside their transactions, so writers keep group commit (a
+    /// NOTIFY inside a write transaction serialises every committing writer on one lock).
+    private func notifyOthers() async {
+        var seen = pendingNotify.generation
+        while !Task.isCancelled {
+            let now = await pendingNotify.wait(after: seen, timeout: .seconds(60))
+            guard now != seen else { continue }
+            seen = now
+            do {
+                try await client.query(
+                    "SELECT set_config('synchronous_commit', 'off', true), pg_notify(\(Self.channel), '')",
+                    logger: logger)
+            } catch {
+                if Task.isCancelled { return }
+                logger.debug("notify failed; subscribers will poll", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+}

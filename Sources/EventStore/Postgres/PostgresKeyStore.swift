@@ -1,0 +1,40 @@
+public import Foundation
+public import PostgresNIO
+public import Logging
+
+/// Per-person keys in `personal_data_keys`, beside (never inside) the event table.
+public struct PostgresKeyStore: PersonalDataKeyStore {
+    public let client: PostgresClient
+    let logger: Logger
+
+    public init(client: PostgresClient, logger: Logger = Logger(label: "coworkflow.vault")) {
+        self.client = client
+        self.logger = logger
+    }
+
+    public func key(for subject: UUID) async throws -> Data {
+        let candidate = PersonalDataVault.newKey()
+        try await client.query(
+            "INSERT INTO personal_data_keys (subject_id, key) VALUES (\(subject), \(candidate)) ON CONFLICT (subject_id) DO NOTHING",
+            logger: logger)
+        guard let key = try await existingKey(for: subject) else {
+            throw EventStoreError(.backend, "personal data key for \(subject) vanished while it was created")
+        }
+        return key
+    }
+
+    public func existingKey(for subject: UUID) async throws -> Data? {
+        let rows = try await client.query(
+            "SELECT key FROM personal_data_keys WHERE subject_id = \(subject)", logger: logger)
+        for try await key in rows.decode(Data.self) { return key }
+        return nil
+    }
+
+    @discardableResult
+    public func erase(subject: UUID) async throws -> Bool {
+        let rows = try await client.query(
+            "DELETE FROM personal_data_keys WHERE subject_id = \(subject) RETURNING subject_id", logger: logger)
+        for try await _ in rows.decode(UUID.self) { return true }
+        return false
+    }
+}

@@ -1,0 +1,77 @@
+public import Logging
+import PostgresNIO
+
+/// Applies pending schema steps, one transaction each, under an advisory lock so replicas
+/// starting together do not race. Idempotent: a second run applies nothing.
+public struct PostgresMigrator: Sendable {
+    public let settings: PostgresSettings
+    public let logger: Logger
+
+    public init(settings: PostgresSettings, logger: Logger = Logger(label: "coworkflow.migrate")) {
+        self.settings = settings
+        self.logger = logger
+    }
+
+    /// What a run did: the steps applied (version and name), and the version now.
+    public struct Report: Sendable, Equatable {
+        public var applied: [String]
+        public var version: Int
+    }
+
+    static let lockKey: Int64 = 0x636F_776F_726B  // "cowork"
+
+    /// Applies every pending step and re-applies the grants to the application user.
+    @discardableResult
+    public func migrate() async throws -> Report {
+        let connection = try await PostgresConnection.connect(
+            configuration: settings.connectionConfiguration(asOwner: true), id: 1, logger: logger)
+        do {
+            let report = try await migrate(on: connection)
+            try await connection.close()
+            return report
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+
+    private func migrate(on connection: PostgresConnection) async throws -> Report {
+        try await connection.query("SELECT pg_advisory_lock(\(Self.lockKey))", logger: logger)
+        defer {
+            Task { [logger] in
+                _ = try? await connection.query("SELECT pg_advisory_unlock(\(Self.lockKey))", logger: logger)
+            }
+        }
+        try await connection.query("""
+            CREATE TABLE IF NOT EXISTS schema_migrations (
+                version integer PRIMARY KEY, name text NOT NULL,
+                applied_at timestamptz NOT NULL DEFAULT now())
+            """, logger: logger)
+        var current = 0
+        for try await version in try await connection.query(
+            "SELECT coalesce(max(version), 0)::integer FROM schema_migrations", logger: logger
+        ).decode(Int.self) {
+            current = version
+        }
+        var report = Report(applied: [], version: current)
+        for step in PostgresSchema.steps where step.version > current {
+            try await connection.withTransaction(logger: logger) { connection in
+                for statement in step.statements {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                try await connection.query(
+                    "INSERT INTO schema_migrations (version, name) VALUES (\(step.version), \(step.name))",
+                    logger: logger)
+            }
+            report.applied.append("\(step.version) \(step.name)")
+            report.version = step.version
+            logger.info("applied migration", metadata: ["version": "\(step.version)", "name": "\(step.name)"])
+        }
+        if settings.user != settings.migrationUser {
+            for grant in PostgresSchema.grants(to: settings.user) {
+                try await connection.query(PostgresQuery(unsafeSQL: grant), logger: logger)
+            }
+        }
+        return report
+    }
+}

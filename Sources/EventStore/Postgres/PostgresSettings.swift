@@ -1,0 +1,108 @@
+public import Foundation
+public import PostgresNIO
+
+/// Where the PostgreSQL store lives and who connects, read from the environment (DESIGN §8).
+///
+/// `DATABASE_URL` (`postgres://user:password@host:port/name`) wins over `DB_HOST`, `DB_PORT`,
+/// `DB_NAME`, `DB_USER`, `DB_PASSWORD`. Defaults point at the `infra/local` server. Schema
+/// changes run as `DB_MIGRATION_USER` / `DB_MIGRATION_PASSWORD` (the owner), which default to
+/// the `infra/local` owner when nothing is set and to `DB_USER` when only that is set; the
+/// application user is then granted read/append only on the event table.
+public struct PostgresSettings: Sendable, Equatable {
+    public var host: String
+    public var port: Int
+    public var database: String
+    public var user: String
+    public var password: String
+    public var migrationUser: String
+    public var migrationPassword: String
+    /// Connections the pool may open.
+    public var maximumConnections: Int
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 5432, database: String = "coworkflow",
+        user: String = "coworkflow_app", password: String = "coworkflow_app",
+        migrationUser: String = "coworkflow", migrationPassword: String = "coworkflow",
+        maximumConnections: Int = 16
+    ) {
+        self.host = host
+        self.port = port
+        self.database = database
+        self.user = user
+        self.password = password
+        self.migrationUser = migrationUser
+        self.migrationPassword = migrationPassword
+        self.maximumConnections = maximumConnections
+    }
+
+    public struct Invalid: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public static func fromEnvironment(
+        _ environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> PostgresSettings {
+        var settings = PostgresSettings()
+        let explicitUser: Bool
+        if let url = environment["DATABASE_URL"], !url.isEmpty {
+            guard let components = URLComponents(string: url),
+                ["postgres", "postgresql"].contains(components.scheme ?? ""),
+                let host = components.host, !host.isEmpty
+            else { throw Invalid(description: "DATABASE_URL is not a postgres:// URL") }
+            settings.host = host
+            settings.port = components.port ?? 5432
+            let name = components.path.drop(while: { $0 == "/" })
+            if !name.isEmpty { settings.database = String(name) }
+            if let user = components.user { settings.user = user.removingPercentEncoding ?? user }
+            if let password = components.password {
+                settings.password = password.removingPercentEncoding ?? password
+            }
+            explicitUser = components.user != nil
+        } else {
+            if let host = environment["DB_HOST"], !host.isEmpty { settings.host = host }
+            if let port = environment["DB_PORT"], !port.isEmpty {
+                guard let number = Int(port), (1...65535).contains(number) else {
+                    throw Invalid(description: "DB_PORT must be a port number, got '\(port)'")
+                }
+                settings.port = number
+            }
+            if let name = environment["DB_NAME"], !name.isEmpty { settings.database = name }
+            if let user = environment["DB_USER"], !user.isEmpty { settings.user = user }
+            if let password = environment["DB_PASSWORD"] { settings.password = password }
+            explicitUser = environment["DB_USER"].map { !$0.isEmpty } ?? false
+        }
+        if let user = environment["DB_MIGRATION_USER"], !user.isEmpty {
+            settings.migrationUser = user
+            settings.migrationPassword = environment["DB_MIGRATION_PASSWORD"] ?? ""
+        } else if explicitUser {
+            settings.migrationUser = settings.user
+            settings.migrationPassword = settings.password
+        }
+        if let size = environment["DB_POOL_SIZE"], let number = Int(size), number > 0 {
+            settings.maximumConnections = number
+        }
+        return settings
+    }
+
+    /// Connection settings for the application user (or the owner, with `asOwner`).
+    public func clientConfiguration(asOwner: Bool = false, database: String? = nil) -> PostgresClient.Configuration {
+        var configuration = PostgresClient.Configuration(
+            host: host, port: port,
+            username: asOwner ? migrationUser : user,
+            password: asOwner ? migrationPassword : password,
+            database: database ?? self.database, tls: .disable)
+        configuration.options.maximumConnections = maximumConnections
+        return configuration
+    }
+
+    public func connectionConfiguration(asOwner: Bool = false) -> PostgresConnection.Configuration {
+        PostgresConnection.Configuration(
+            host: host, port: port,
+            username: asOwner ? migrationUser : user,
+            password: asOwner ? migrationPassword : password,
+            database: database, tls: .disable)
+    }
+
+    /// `postgres://user@host:port/db`, without the password, for logs.
+    public var redactedURL: String { "postgres://\(user)@\(host):\(port)/\(database)" }
+}

@@ -1,0 +1,194 @@
+import Foundation
+public import GRDB
+
+/// The embedded event store: one SQLite file in WAL mode, for `coworkflow serve` with no
+/// servers. Writes are serialised by SQLite itself, so commit order is position order and the
+/// global order can never skip; `tx_id` still counts appends so checkpoints look the same as
+/// PostgreSQL's.
+public final class SQLiteEventStore: EventStore {
+    public let database: DatabasePool
+    public let changes = Doorbell()
+    let upcasters: Upcasters
+
+    /// Opens (creating if needed) the store at `path` and applies pending migrations.
+    public init(path: String, upcasters: Upcasters = Upcasters()) throws {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        database = try DatabasePool(path: path, configuration: configuration)
+        self.upcasters = upcasters
+        try SQLiteSchema.migrator.migrate(database)
+    }
+
+    /// Migration ids applied to this file, oldest first.
+    public func appliedMigrations() throws -> [String] {
+        try database.read { try SQLiteSchema.migrator.appliedMigrations($0) }
+    }
+
+    // MARK: Append
+
+    public func append(_ writes: [StreamWrite]) async throws -> AppendResult {
+        try AppendValidation.validate(writes)
+        let result = try await database.write { db in try Self.append(writes, in: db) }
+        changes.ring()
+        return result
+    }
+
+    /// Runs `body` in one write transaction; appends made through it commit with the body's
+    /// other writes or not at all.
+    public func withTransaction<T: Sendable>(_ body: @escaping @Sendable (Transaction) throws -> T) async throws -> T {
+        let value = try await database.write { db in try body(Transaction(db: db)) }
+        changes.ring()
+        return value
+    }
+
+    public struct Transaction {
+        public let db: Database
+
+        public func append(_ writes: [StreamWrite]) throws -> AppendResult {
+            try AppendValidation.validate(writes)
+            return try SQLiteEventStore.append(writes, in: db)
+        }
+    }
+
+    static func append(_ writes: [StreamWrite], in db: Database) throws -> AppendResult {
+        let ids = writes.flatMap { $0.events.map { $0.eventId.uuidString.lowercased() } }
+        let placeholders = databaseQuestionMarks(count: ids.count)
+        let existing = try Row.fetchAll(
+            db, sql: "SELECT event_id, stream_id, stream_version, tx_id, position FROM events WHERE event_id IN (\(placeholders))",
+            arguments: StatementArguments(ids))
+        if !existing.isEmpty {
+            guard existing.count == ids.count else {
+                throw EventStoreError(.partialDuplicate, "some event ids of this append are stored already, others are not")
+            }
+            var positions: [String: GlobalPosition] = [:]
+            var versions: [StreamName: Int64] = [:]
+            for row in existing {
+                positions[row["event_id"]] = GlobalPosition(transaction: row["tx_id"], sequence: row["position"])
+                let stream = StreamName(row["stream_id"] as String)
+                versions[stream] = max(versions[stream] ?? 0, row["stream_version"] as Int64)
+            }
+            guard Set(versions.keys) == Set(writes.map(\.stream)) else {
+                throw EventStoreError(.eventIdReused, "these event ids are stored in other streams")
+            }
+            return AppendResult(positions: ids.compactMap { positions[$0] }, versions: versions)
+        }
+
+        var current: [Int64] = []
+        for write in writes {
+            let actual = try Int64.fetchOne(
+                db, sql: "SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = ?",
+                arguments: [write.stream.rawValue]) ?? 0
+            guard write.expected.accepts(actual: actual) else {
+                throw WrongExpectedVersion(stream: write.stream, expected: write.expected, actual: actual)
+            }
+            current.append(actual)
+        }
+
+        let transaction = (try Int64.fetchOne(db, sql: "SELECT coalesce(max(tx_id), 0) + 1 FROM events")) ?? 1
+        let recordedAt = microseconds(Date())
+        let encoder = EventJSON.encoder
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO events (tx_id, stream_id, category, stream_version, event_id, event_type, schema_version,
+                                data, metadata, occurred_at, recorded_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        var positions: [GlobalPosition] = []
+        var versions: [StreamName: Int64] = [:]
+        for (index, write) in writes.enumerated() {
+            var version = current[index]
+            for event in write.events {
+                version += 1
+                try insert.execute(arguments: [
+                    transaction, write.stream.rawValue, write.stream.category, version,
+                    event.eventId.uuidString.lowercased(), event.type, event.schemaVersion,
+                    String(decoding: event.data, as: UTF8.self),
+                    String(decoding: try encoder.encode(event.metadata), as: UTF8.self),
+                    microseconds(event.occurredAt), recordedAt,
+                ])
+                positions.append(GlobalPosition(transaction: transaction, sequence: db.lastInsertedRowID))
+            }
+            versions[write.stream] = version
+        }
+        return AppendResult(positions: positions, versions: versions)
+    }
+
+    // MARK: Read
+
+    static let columns = "position, tx_id, stream_id, stream_version, event_id, event_type, schema_version, data, metadata, occurred_at, recorded_at"
+
+    public func readStream(_ stream: StreamName, from version: Int64, limit: Int) async throws -> [RecordedEvent] {
+        try await read(
+            "SELECT \(Self.columns) FROM events WHERE stream_id = ? AND stream_version >= ? ORDER BY stream_version LIMIT ?",
+            [stream.rawValue, version, limit])
+    }
+
+    public func readCategory(_ category: String, after position: GlobalPosition, limit: Int) async throws -> [RecordedEvent] {
+        try await read(
+            "SELECT \(Self.columns) FROM events WHERE category = ? AND (tx_id, position) > (?, ?) ORDER BY tx_id, position LIMIT ?",
+            [category, position.transaction, position.sequence, limit])
+    }
+
+    public func readAll(after position: GlobalPosition, limit: Int) async throws -> [RecordedEvent] {
+        try await read(
+            "SELECT \(Self.columns) FROM events WHERE (tx_id, position) > (?, ?) ORDER BY tx_id, position LIMIT ?",
+            [position.transaction, position.sequence, limit])
+    }
+
+    public func streamVersion(_ stream: StreamName) async throws -> Int64 {
+        try await database.read { db in
+            try Int64.fetchOne(
+                db, sql: "SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = ?",
+                arguments: [stream.rawValue]) ?? 0
+        }
+    }
+
+    private func read(_ sql: String, _ arguments: StatementArguments) async throws -> [RecordedEvent] {
+        let events = try await database.read { db in
+            try Row.fetchAll(db, sql: sql, arguments: arguments).map { row -> RecordedEvent in
+                guard let eventId = UUID(uuidString: row["event_id"]) else {
+                    throw EventStoreError(.corruptRow, "event id is not a UUID at position \(row["position"] as Int64)")
+                }
+                return RecordedEvent(
+                    position: GlobalPosition(transaction: row["tx_id"], sequence: row["position"]),
+                    stream: StreamName(row["stream_id"] as String), version: row["stream_version"],
+                    eventId: eventId, type: row["event_type"], schemaVersion: row["schema_version"],
+                    data: Data((row["data"] as String).utf8), metadataJSON: Data((row["metadata"] as String).utf8),
+                    occurredAt: date(row["occurred_at"]), recordedAt: date(row["recorded_at"]))
+            }
+        }
+        return try upcasters.upcast(events)
+    }
+
+    // MARK: Checkpoints
+
+    public func checkpoint(_ name: String) async throws -> GlobalPosition {
+        try await database.read { db in
+            guard let row = try Row.fetchOne(
+                db, sql: "SELECT tx_id, position FROM subscription_checkpoints WHERE name = ?", arguments: [name])
+            else { return .start }
+            return GlobalPosition(transaction: row["tx_id"], sequence: row["position"])
+        }
+    }
+
+    public func saveCheckpoint(_ name: String, _ position: GlobalPosition) async throws {
+        try await database.write { db in
+            try db.execute(sql: """
+                INSERT INTO subscription_checkpoints (name, tx_id, position, updated_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (name) DO UPDATE SET tx_id = excluded.tx_id, position = excluded.position,
+                    updated_at = excluded.updated_at
+                """, arguments: [name, position.transaction, position.sequence, microseconds(Date())])
+        }
+    }
+}
+
+/// Instants are stored as integer microseconds since 1970 (the precision PostgreSQL keeps).
+func microseconds(_ date: Date) -> Int64 {
+    Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
+}
+
+func date(_ microseconds: Int64) -> Date {
+    Date(timeIntervalSince1970: Double(microseconds) / 1_000_000)
+}

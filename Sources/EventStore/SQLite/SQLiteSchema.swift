@@ -1,0 +1,45 @@
+import GRDB
+
+/// The embedded store's schema: the same tables as PostgreSQL's, in SQLite's dialect.
+enum SQLiteSchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("1 event table, append-only guard, global order") { db in
+            try db.execute(sql: """
+                CREATE TABLE events (
+                    position        INTEGER PRIMARY KEY AUTOINCREMENT,
+                    tx_id           INTEGER NOT NULL,
+                    stream_id       TEXT NOT NULL,
+                    category        TEXT NOT NULL,
+                    stream_version  INTEGER NOT NULL CHECK (stream_version >= 1),
+                    event_id        TEXT NOT NULL UNIQUE,
+                    event_type      TEXT NOT NULL,
+                    schema_version  INTEGER NOT NULL CHECK (schema_version >= 1),
+                    data            TEXT NOT NULL CHECK (json_valid(data)),
+                    metadata        TEXT NOT NULL CHECK (json_valid(metadata)),
+                    occurred_at     INTEGER NOT NULL,
+                    recorded_at     INTEGER NOT NULL,
+                    UNIQUE (stream_id, stream_version)
+                );
+                CREATE INDEX events_global_order ON events (tx_id, position);
+                CREATE INDEX events_category_order ON events (category, tx_id, position);
+                CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+                BEGIN SELECT RAISE(ABORT, 'events are append-only: UPDATE is not allowed'); END;
+                CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+                BEGIN SELECT RAISE(ABORT, 'events are append-only: DELETE is not allowed'); END;
+                CREATE TABLE subscription_checkpoints (
+                    name        TEXT PRIMARY KEY,
+                    tx_id       INTEGER NOT NULL,
+                    position    INTEGER NOT NULL,
+                    updated_at  INTEGER NOT NULL
+                );
+                CREATE TABLE personal_data_keys (
+                    subject_id  TEXT PRIMARY KEY,
+                    key         BLOB NOT NULL CHECK (length(key) = 32),
+                    created_at  INTEGER NOT NULL
+                );
+                """)
+        }
+        return migrator
+    }
+}
