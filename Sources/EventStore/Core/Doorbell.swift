@@ -43,7 +43,9 @@ public final class Doorbell: Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let resumeNow = state.withLock { state -> Bool in
-                    guard state.generation == seen else { return true }
+                    // Checked under the lock: a cancel that ran before this registration
+                    // found nothing to resume, so it must not leave us waiting.
+                    guard state.generation == seen, !Task.isCancelled else { return true }
                     state.waiters[id] = continuation
                     return false
                 }

@@ -9,6 +9,7 @@ public protocol EventStore: Sendable {
     /// - Throws: ``WrongExpectedVersion`` when a stream is not where its writer expected;
     ///   ``EventStoreError`` otherwise. Appending event ids that are all stored already returns
     ///   the first append's result and writes nothing.
+    @discardableResult
     func append(_ writes: [StreamWrite]) async throws -> AppendResult
 
     /// Events of one stream from `version` (inclusive), oldest first.
@@ -20,6 +21,10 @@ public protocol EventStore: Sendable {
     /// Events of all streams in global order, after `position`. Never hands out an event
     /// while an older write transaction may still commit one that sorts before it.
     func readAll(after position: GlobalPosition, limit: Int) async throws -> [RecordedEvent]
+
+    /// The position of the newest event a global reader can be handed now. Everything not yet
+    /// handed out, including events of transactions still open, sorts after it.
+    func headPosition() async throws -> GlobalPosition
 
     /// The stream's current version; 0 when it has no events.
     func streamVersion(_ stream: StreamName) async throws -> Int64

@@ -24,6 +24,8 @@ public struct EventSubscription: AsyncSequence, Sendable {
         var index = 0
         var seen: UInt64 = 0
         var retry: Duration = .zero
+        var retries = 0
+        static let maximumRetry: Duration = .milliseconds(100)
 
         init(subscription: EventSubscription, position: GlobalPosition) {
             self.subscription = subscription
@@ -41,11 +43,15 @@ public struct EventSubscription: AsyncSequence, Sendable {
                         // Rung but nothing readable yet: an older transaction is still open.
                         seen = generation
                         retry = .milliseconds(2)
+                        retries = 0
                     }
                     if retry > .zero {
+                        // Re-poll quickly for a while; past that, the poll interval and the
+                        // next ring take over (a transaction held open that long is rare).
                         try await Task.sleep(for: retry)
-                        retry = retry * 2
-                        if retry > subscription.pollInterval { retry = .zero }
+                        retry = Swift.min(retry * 2, Self.maximumRetry)
+                        retries += 1
+                        if retries > 100 || retry >= subscription.pollInterval { retry = .zero }
                     } else {
                         seen = await subscription.store.changes.wait(
                             after: generation, timeout: subscription.pollInterval)

@@ -258,6 +258,18 @@ public final class PostgresEventStore: EventStore {
             """)
     }
 
+    public func headPosition() async throws -> GlobalPosition {
+        let rows = try await client.query("""
+            SELECT tx_id, position FROM events
+            WHERE tx_id < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+            ORDER BY tx_id DESC, position DESC LIMIT 1
+            """, logger: logger)
+        for try await (tx, position) in rows.decode((Int64, Int64).self) {
+            return GlobalPosition(transaction: tx, sequence: position)
+        }
+        return .start
+    }
+
     public func streamVersion(_ stream: StreamName) async throws -> Int64 {
         try await client.withConnection { connection in
             try await Self.version(of: stream, on: connection, logger: self.logger)

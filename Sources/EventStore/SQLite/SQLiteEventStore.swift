@@ -137,6 +137,15 @@ public final class SQLiteEventStore: EventStore {
             [position.transaction, position.sequence, limit])
     }
 
+    public func headPosition() async throws -> GlobalPosition {
+        try await database.read { db in
+            guard let row = try Row.fetchOne(
+                db, sql: "SELECT tx_id, position FROM events ORDER BY tx_id DESC, position DESC LIMIT 1")
+            else { return .start }
+            return GlobalPosition(transaction: row["tx_id"], sequence: row["position"])
+        }
+    }
+
     public func streamVersion(_ stream: StreamName) async throws -> Int64 {
         try await database.read { db in
             try Int64.fetchOne(
