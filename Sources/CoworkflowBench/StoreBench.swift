@@ -1,0 +1,82 @@
+import ArgumentParser
+import Domain
+import EventStore
+import Foundation
+import Logging
+import PostgresNIO
+
+/// `coworkflow-bench store`: the event store against raw PostgreSQL on the same database.
+struct StoreBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "store",
+        abstract: "Append/read workloads a–e against raw INSERT/SELECT baselines.",
+        discussion: """
+            Recreates the database BENCH_DB_NAME (default coworkflow_bench) on the PostgreSQL \
+            server named by the usual DB_* / DATABASE_URL variables, as DB_MIGRATION_USER (needs \
+            CREATEDB), and runs everything there as the application user.
+            """)
+
+    @Flag(help: "Seconds instead of minutes: short phases and 50,000 events to read (for CI).")
+    var short = false
+
+    @Option(help: "Events for the global-order read (workload e).")
+    var readEvents: Int?
+
+    func run() async throws {
+        var logger = Logger(label: "bench")
+        logger.logLevel = .error
+        var settings = try PostgresSettings.fromEnvironment()
+        let admin = settings
+        settings.database = ProcessInfo.processInfo.environment["BENCH_DB_NAME"] ?? "coworkflow_bench"
+        settings.maximumConnections = 24
+        try await recreate(settings.database, admin: admin, logger: logger)
+        try await PostgresMigrator(settings: settings, logger: logger).migrate()
+        try await withOwner(settings, logger: logger) { connection in
+            try await connection.query("""
+                CREATE TABLE raw_events (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, payload jsonb NOT NULL)
+                """, logger: logger)
+            try await connection.query(PostgresQuery(unsafeSQL: "GRANT SELECT, INSERT ON raw_events TO \(settings.user)"), logger: logger)
+        }
+
+        let phases = Phases(warmUp: short ? .milliseconds(500) : .seconds(2), measure: short ? .seconds(2) : .seconds(10))
+        let readTarget = readEvents ?? (short ? 50_000 : 1_000_000)
+        print("# coworkflow-bench store: \(settings.redactedURL), warm-up \(phases.warmUp), measure \(phases.measure) per workload")
+
+        let store = PostgresEventStore(settings: settings, logger: logger)
+        let workloads = StoreWorkloads(store: store, client: store.client, phases: phases, logger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await store.run() }
+            defer { group.cancelAll() }
+            var figures = Figures()
+            try await workloads.runAll(readTarget: readTarget, into: &figures)
+            for (top, bottom) in [("append_a", "raw_insert_1"), ("append_b", "raw_insert_8"), ("read_e", "raw_read")] {
+                figures.ratio(top, bottom)
+            }
+        }
+    }
+
+    private func recreate(_ database: String, admin: PostgresSettings, logger: Logger) async throws {
+        try await withOwner(admin, logger: logger) { connection in
+            let name = "\"\(database.replacingOccurrences(of: "\"", with: "\"\""))\""
+            try await connection.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"), logger: logger)
+            try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger)
+        }
+    }
+
+    private func withOwner(_ settings: PostgresSettings, logger: Logger, _ body: (PostgresConnection) async throws -> Void) async throws {
+        let connection = try await PostgresConnection.connect(
+            configuration: settings.connectionConfiguration(asOwner: true), id: 1, logger: logger)
+        do {
+            try await body(connection)
+            try await connection.close()
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+}
+
+struct Phases {
+    let warmUp: Duration
+    let measure: Duration
+}

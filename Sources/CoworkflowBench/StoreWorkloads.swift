@@ -1,0 +1,208 @@
+import Domain
+import EventStore
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// The store workloads a–e and the raw PostgreSQL baselines, each after a warm-up.
+struct StoreWorkloads {
+    let store: PostgresEventStore
+    let client: PostgresClient
+    let phases: Phases
+    let logger: Logger
+
+    func runAll(readTarget: Int, into figures: inout Figures) async throws {
+        // Baselines first and workloads after, alternating would be fairer still, but each
+        // phase is long against the noise and runs on the same warm database.
+        try await throughput("raw_insert_1", writers: 1, unit: "rows/s", into: &figures) { n in
+            try await client.query("INSERT INTO raw_events (payload) VALUES (\(Payload.make(n))::jsonb)", logger: logger)
+            return 1
+        }
+        try await throughput("raw_insert_8", writers: 8, unit: "rows/s", into: &figures) { n in
+            try await client.query("INSERT INTO raw_events (payload) VALUES (\(Payload.make(n))::jsonb)", logger: logger)
+            return 1
+        }
+        try await throughput("append_a", writers: 1, unit: "events/s", into: &figures) { n in
+            try await store.append(to: StreamName(category: "bencha", id: UUID().uuidString), expected: .noStream, events: [event(n)])
+            return 1
+        }
+        try await throughput("append_b", writers: 8, unit: "events/s", into: &figures) { n in
+            try await store.append(to: StreamName(category: "benchb", id: UUID().uuidString), expected: .noStream, events: [event(n)])
+            return 1
+        }
+        try await contended(into: &figures)
+        try await throughput("append_d", writers: 1, unit: "events/s", into: &figures) { n in
+            try await store.append(to: StreamName(category: "benchd", id: UUID().uuidString), expected: .noStream,
+                                   events: (0..<100).map { event(n * 100 + $0) })
+            return 100
+        }
+        try await reads(target: readTarget, into: &figures)
+    }
+
+    private func event(_ n: Int) -> NewEvent {
+        NewEvent(eventId: UUID(), type: "ReservaSolicitada", data: Data(Payload.make(n).utf8),
+                 metadata: EventMetadata(actor: "bench", service: "bench"), occurredAt: Date())
+    }
+
+    /// Runs `operation` from `writers` concurrent loops: warm-up, then a measured phase.
+    /// Prints ops/s and, per operation, p50 and p99 latency.
+    private func throughput(
+        _ name: String, writers: Int, unit: String, into figures: inout Figures,
+        _ operation: @escaping @Sendable (Int) async throws -> Int
+    ) async throws {
+        _ = try await loop(writers: writers, for: phases.warmUp, operation)
+        let started = ContinuousClock.now
+        let (count, latencies) = try await loop(writers: writers, for: phases.measure, operation)
+        let elapsed = (ContinuousClock.now - started).seconds
+        figures.record(name, Double(count) / elapsed, unit)
+        figures.record("\(name)_p50", latencies.percentile(50), "ms", decimals: 2)
+        figures.record("\(name)_p99", latencies.percentile(99), "ms", decimals: 2)
+    }
+
+    private func loop(
+        writers: Int, for duration: Duration, _ operation: @escaping @Sendable (Int) async throws -> Int
+    ) async throws -> (Int, Latencies) {
+        let deadline = ContinuousClock.now + duration
+        return try await withThrowingTaskGroup(of: (Int, Latencies).self) { group in
+            for writer in 0..<writers {
+                group.addTask {
+                    var count = 0, n = writer * 10_000_000
+                    var latencies = Latencies()
+                    while ContinuousClock.now < deadline {
+                        let start = ContinuousClock.now
+                        count += try await operation(n)
+                        latencies.add(ContinuousClock.now - start)
+                        n += 1
+                    }
+                    return (count, latencies)
+                }
+            }
+            var total = 0
+            var all = Latencies()
+            for try await (count, latencies) in group {
+                total += count
+                all.merge(latencies)
+            }
+            return (total, all)
+        }
+    }
+
+    /// Workload c: 8 writers on 10 shared streams, read version then append with it as the
+    /// expected version, no retry. Afterwards every success is checked to sit at the version
+    /// it expected.
+    private func contended(into figures: inout Figures) async throws {
+        let streams = (0..<10).map { StreamName(category: "benchc", id: "\($0)") }
+        let successes = Successes()
+        let conflicts = Counter()
+        let operation: @Sendable (Int) async throws -> Int = { n in
+            let stream = streams[n % streams.count]
+            let version = try await store.streamVersion(stream)
+            let sent = event(n)
+            do {
+                try await store.append(to: stream, expected: version == 0 ? .noStream : .exact(version), events: [sent])
+                await successes.add(stream: stream, version: version + 1, id: sent.eventId)
+                return 1
+            } catch is WrongExpectedVersion {
+                await conflicts.add()
+                return 0
+            }
+        }
+        _ = try await loop(writers: 8, for: phases.warmUp, operation)
+        await successes.reset()
+        await conflicts.reset()
+        let started = ContinuousClock.now
+        let (count, latencies) = try await loop(writers: 8, for: phases.measure, { n in try await operation(n * 7 + 3) })
+        let elapsed = (ContinuousClock.now - started).seconds
+        figures.record("append_c", Double(count) / elapsed, "events/s")
+        figures.record("append_c_p99", latencies.percentile(99), "ms", decimals: 2)
+        let conflictCount = await conflicts.value
+        figures.record("append_c_conflicts", Double(conflictCount), "conflicts")
+        figures.record("append_c_conflict_rate", Double(conflictCount) / Double(max(1, conflictCount + count)) * 100, "%", decimals: 1)
+
+        var wrong = 0
+        var byStream: [StreamName: [Int64: UUID]] = [:]
+        for stream in streams {
+            byStream[stream] = Dictionary(uniqueKeysWithValues: try await store.readStream(stream).map { ($0.version, $0.eventId) })
+        }
+        for success in await successes.all where byStream[success.stream]?[success.version] != success.id {
+            wrong += 1
+        }
+        figures.record("append_c_misplaced", Double(wrong), "appends (must be 0)")
+    }
+
+    /// Workload e and the raw keyset read, over the same number of rows.
+    private func reads(target: Int, into figures: inout Figures) async throws {
+        // Top up the event table to `target` events with large appends, and the raw table
+        // with one server-side INSERT.
+        var have = try await count("events")
+        while have < target {
+            let size = min(1_000, target - have)
+            try await store.append(to: StreamName(category: "benche", id: UUID().uuidString), expected: .noStream,
+                                   events: (0..<size).map { event(have + $0) })
+            have += size
+        }
+        let rawHave = try await count("raw_events")
+        if rawHave < target {
+            try await client.query("""
+                INSERT INTO raw_events (payload)
+                SELECT jsonb_build_object('reservationId', gen_random_uuid(), 'spaceId', gen_random_uuid(),
+                    'start', '2026-12-01T09:00:00Z', 'end', '2026-12-01T10:00:00Z', 'priceCents', g,
+                    'memberId', gen_random_uuid())
+                FROM generate_series(1, \(target - rawHave)) g
+                """, logger: logger)
+        }
+        try await client.query("VACUUM ANALYZE", logger: logger)
+
+        // Warm both (the first pass pulls pages into shared buffers), then measure.
+        for measured in [false, true] {
+            let started = ContinuousClock.now
+            var read = 0
+            var position = GlobalPosition.start
+            while read < target {
+                let batch = try await store.readAll(after: position, limit: min(5_000, target - read))
+                guard let last = batch.last else { break }
+                position = last.position
+                read += batch.count
+            }
+            if measured { figures.record("read_e", Double(read) / (ContinuousClock.now - started).seconds, "events/s") }
+
+            let rawStarted = ContinuousClock.now
+            var rawRead = 0
+            var id: Int64 = 0
+            while rawRead < target {
+                let rows = try await client.query(
+                    "SELECT id, payload FROM raw_events WHERE id > \(id) ORDER BY id LIMIT \(min(5_000, target - rawRead))",
+                    logger: logger)
+                var got = 0
+                for try await (rowId, payload) in rows.decode((Int64, ByteBuffer).self) {
+                    id = rowId
+                    _ = Data(payload.readableBytesView)
+                    got += 1
+                }
+                if got == 0 { break }
+                rawRead += got
+            }
+            if measured { figures.record("raw_read", Double(rawRead) / (ContinuousClock.now - rawStarted).seconds, "rows/s") }
+        }
+    }
+
+    private func count(_ table: String) async throws -> Int {
+        let rows = try await client.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table)"), logger: logger)
+        for try await value in rows.decode(Int.self) { return value }
+        return 0
+    }
+}
+
+actor Counter {
+    private(set) var value = 0
+    func add() { value += 1 }
+    func reset() { value = 0 }
+}
+
+actor Successes {
+    struct Success { let stream: StreamName; let version: Int64; let id: UUID }
+    private(set) var all: [Success] = []
+    func add(stream: StreamName, version: Int64, id: UUID) { all.append(Success(stream: stream, version: version, id: id)) }
+    func reset() { all = [] }
+}
