@@ -9,6 +9,8 @@ public final class Doorbell: Sendable {
     private struct State {
         var generation: UInt64 = 0
         var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        /// Waiters whose timeout or cancellation came before they were registered.
+        var released: Set<UInt64> = []
         var nextWaiter: UInt64 = 0
     }
 
@@ -37,28 +39,36 @@ public final class Doorbell: Sendable {
         }
         guard let id else { return generation }
         let timer = Task { [weak self] in
-            try? await Task.sleep(for: timeout)
-            self?.resume(id)
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            self?.release(id)
         }
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let resumeNow = state.withLock { state -> Bool in
-                    // Checked under the lock: a cancel that ran before this registration
-                    // found nothing to resume, so it must not leave us waiting.
-                    guard state.generation == seen, !Task.isCancelled else { return true }
+                    // A timeout or cancel that came first left a mark instead of a resume.
+                    if state.released.remove(id) != nil || state.generation != seen || Task.isCancelled {
+                        return true
+                    }
                     state.waiters[id] = continuation
                     return false
                 }
                 if resumeNow { continuation.resume() }
             }
         } onCancel: {
-            resume(id)
+            release(id)
         }
         timer.cancel()
+        state.withLock { _ = $0.released.remove(id) }
         return generation
     }
 
-    private func resume(_ id: UInt64) {
-        state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+    /// Resumes the waiter `id`, or marks it released if it has not registered yet.
+    private func release(_ id: UInt64) {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            if let waiter = state.waiters.removeValue(forKey: id) { return waiter }
+            state.released.insert(id)
+            return nil
+        }
+        waiter?.resume()
     }
 }

@@ -80,6 +80,9 @@ enum AppendValidation {
                 throw EventStoreError(
                     .invalidAppend, "expected version \(version) for '\(write.stream)': use .noStream for 0")
             }
+            for event in write.events where !(1...Int(Int32.max)).contains(event.schemaVersion) {
+                throw EventStoreError(.invalidAppend, "schema version \(event.schemaVersion) of \(event.type) is out of range")
+            }
             guard !write.stream.rawValue.isEmpty else {
                 throw EventStoreError(.invalidAppend, "empty stream name")
             }

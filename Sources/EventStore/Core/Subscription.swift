@@ -22,14 +22,16 @@ public struct EventSubscription: AsyncSequence, Sendable {
         var position: GlobalPosition
         var buffer: [RecordedEvent] = []
         var index = 0
-        var seen: UInt64 = 0
-        var retry: Duration = .zero
-        var retries = 0
-        static let maximumRetry: Duration = .milliseconds(100)
+        var seen: UInt64
+        var retries: Int
+        /// 4, 8, …, 256 ms after a ring: about half a second of quick re-polls.
+        static let quickRetries = 7
 
         init(subscription: EventSubscription, position: GlobalPosition) {
             self.subscription = subscription
             self.position = position
+            self.seen = subscription.store.changes.generation
+            self.retries = Self.quickRetries
         }
 
         public mutating func next() async throws -> RecordedEvent? {
@@ -38,27 +40,21 @@ public struct EventSubscription: AsyncSequence, Sendable {
                 let generation = subscription.store.changes.generation
                 buffer = try await fetch()
                 index = 0
-                if buffer.isEmpty {
-                    if generation != seen {
-                        // Rung but nothing readable yet: an older transaction is still open.
-                        seen = generation
-                        retry = .milliseconds(2)
-                        retries = 0
-                    }
-                    if retry > .zero {
-                        // Re-poll quickly for a while; past that, the poll interval and the
-                        // next ring take over (a transaction held open that long is rare).
-                        try await Task.sleep(for: retry)
-                        retry = Swift.min(retry * 2, Self.maximumRetry)
-                        retries += 1
-                        if retries > 100 || retry >= subscription.pollInterval { retry = .zero }
-                    } else {
-                        seen = await subscription.store.changes.wait(
-                            after: generation, timeout: subscription.pollInterval)
-                        retry = .zero
-                    }
+                guard buffer.isEmpty else {
+                    retries = 0
+                    continue
+                }
+                if generation != seen {
+                    // Rung since we last looked, yet nothing readable: an older transaction
+                    // may still be open. Re-poll quickly a few times before going idle.
+                    seen = generation
+                    retries = 0
+                }
+                if retries < Self.quickRetries {
+                    retries += 1
+                    try await Task.sleep(for: .milliseconds(2 << retries))
                 } else {
-                    retry = .zero
+                    _ = await subscription.store.changes.wait(after: seen, timeout: subscription.pollInterval)
                 }
             }
             defer { index += 1 }

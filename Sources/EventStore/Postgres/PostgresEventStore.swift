@@ -78,11 +78,11 @@ public final class PostgresEventStore: EventStore {
     public func withTransaction<T: Sendable>(
         _ body: (Transaction) async throws -> T
     ) async throws -> T {
-        let value = try await client.withTransaction(logger: logger) { connection in
+        // Rung on rollback too: readers held back by this transaction may go on.
+        defer { didAppend() }
+        return try await client.withTransaction(logger: logger) { connection in
             try await body(Transaction(connection: connection, logger: logger))
         }
-        didAppend()
-        return value
     }
 
     /// One open transaction of this store.
@@ -115,33 +115,16 @@ public final class PostgresEventStore: EventStore {
         pendingNotify.ring()
     }
 
+    /// Appends with ONE plain `INSERT … SELECT` (one round trip, one snapshot, no function):
+    /// an `.exact(N)` stream must have version N (else nothing is inserted) and takes N+1…;
+    /// concurrent writers collide on the unique keys. Only after a refusal does it look
+    /// further: stored ids (an idempotent retry) or the actual versions (a conflict).
     static func append(_ writes: [StreamWrite], on connection: PostgresConnection, logger: Logger) async throws -> AppendResult {
-        var streamIndex: [Int32] = []
-        var ids: [UUID] = []
-        var types: [String] = []
-        var schemaVersions: [Int32] = []
-        var data: [String] = []
-        var metadata: [String] = []
-        var occurredAt: [Date] = []
-        let metadataEncoder = EventJSON.encoder
+        var columns = AppendColumns()
         for (index, write) in writes.enumerated() {
-            for event in write.events {
-                streamIndex.append(Int32(index + 1))
-                ids.append(event.eventId)
-                types.append(event.type)
-                schemaVersions.append(Int32(event.schemaVersion))
-                data.append(String(decoding: event.data, as: UTF8.self))
-                metadata.append(String(decoding: try metadataEncoder.encode(event.metadata), as: UTF8.self))
-                occurredAt.append(event.occurredAt)
-            }
+            for event in write.events { try columns.add(event, stream: index + 1) }
         }
-        let streams = writes.map(\.stream.rawValue)
-        let expected = writes.map(\.expected.code)
-        let query: PostgresQuery = """
-            SELECT r_event_id, r_stream_id, r_version, r_tx_id, r_position FROM coworkflow_append(
-                \(streams), \(expected), \(streamIndex), \(ids), \(types), \(schemaVersions),
-                \(data), \(metadata), \(occurredAt))
-            """
+        let query = writes.count == 1 ? singleStream(writes[0], columns) : multiStream(writes, columns)
         var positionsById: [UUID: GlobalPosition] = [:]
         var versions: [StreamName: Int64] = [:]
         do {
@@ -152,62 +135,145 @@ public final class PostgresEventStore: EventStore {
                 versions[name] = max(versions[name] ?? 0, version)
             }
         } catch let error as PSQLError {
-            throw try await translate(error, writes: writes, connection: connection, logger: logger)
+            return try await recover(from: error, writes: writes, ids: columns.ids, on: connection, logger: logger)
         }
-        let positions = try ids.map { id in
-            guard let position = positionsById[id] else {
-                throw EventStoreError(.eventIdReused, "event \(id) is stored in another append")
+        guard !positionsById.isEmpty else {
+            // An `.exact(N)` stream did not have version N: nothing was inserted.
+            if let conflict = try await firstConflict(writes, on: connection, logger: logger) { throw conflict }
+            throw Collision(constraint: "expected version moved")
+        }
+        return AppendResult(positions: columns.ids.compactMap { positionsById[$0] }, versions: versions)
+    }
+
+    /// The column arrays of one append, bound as PostgreSQL arrays.
+    struct AppendColumns {
+        var streamIndex: [Int32] = []
+        var ids: [UUID] = []
+        var types: [String] = []
+        var schemaVersions: [Int32] = []
+        var data: [String] = []
+        var metadata: [String] = []
+        var occurredAt: [Date] = []
+        let encoder = EventJSON.encoder
+
+        mutating func add(_ event: NewEvent, stream: Int) throws {
+            streamIndex.append(Int32(stream))
+            ids.append(event.eventId)
+            types.append(event.type)
+            schemaVersions.append(Int32(event.schemaVersion))
+            data.append(String(decoding: event.data, as: UTF8.self))
+            metadata.append(String(decoding: try encoder.encode(event.metadata), as: UTF8.self))
+            occurredAt.append(event.occurredAt)
+        }
+    }
+
+    private static func singleStream(_ write: StreamWrite, _ c: AppendColumns) -> PostgresQuery {
+        let stream = write.stream.rawValue
+        let expected = write.expected.code
+        return """
+            INSERT INTO events AS e (stream_id, stream_version, event_id, event_type, schema_version, data, metadata, occurred_at)
+            SELECT \(stream), b.base + u.ord, u.id, u.t, u.sv, u.d::jsonb, u.m::jsonb, u.o
+            FROM (SELECT CASE WHEN \(expected)::bigint = -1
+                              THEN (SELECT coalesce(max(v.stream_version), 0) FROM events v WHERE v.stream_id = \(stream))
+                              ELSE \(expected)::bigint END AS base) b,
+                 unnest(\(c.ids)::uuid[], \(c.types)::text[], \(c.schemaVersions)::integer[], \(c.data)::text[],
+                        \(c.metadata)::text[], \(c.occurredAt)::timestamptz[]) WITH ORDINALITY AS u(id, t, sv, d, m, o, ord)
+            WHERE \(expected)::bigint <= 0
+               OR EXISTS (SELECT 1 FROM events w WHERE w.stream_id = \(stream) AND w.stream_version = \(expected)::bigint)
+            ORDER BY u.ord
+            RETURNING e.event_id, e.stream_id, e.stream_version, e.tx_id, e.position
+            """
+    }
+
+    private static func multiStream(_ writes: [StreamWrite], _ c: AppendColumns) -> PostgresQuery {
+        let streams = writes.map(\.stream.rawValue)
+        let expected = writes.map(\.expected.code)
+        return """
+            INSERT INTO events AS e (stream_id, stream_version, event_id, event_type, schema_version, data, metadata, occurred_at)
+            SELECT s.name, s.base + row_number() OVER (PARTITION BY u.s ORDER BY u.ord), u.id, u.t, u.sv, u.d::jsonb, u.m::jsonb, u.o
+            FROM unnest(\(c.streamIndex)::integer[], \(c.ids)::uuid[], \(c.types)::text[], \(c.schemaVersions)::integer[],
+                        \(c.data)::text[], \(c.metadata)::text[], \(c.occurredAt)::timestamptz[])
+                     WITH ORDINALITY AS u(s, id, t, sv, d, m, o, ord)
+            JOIN (SELECT x.i, x.name,
+                         CASE WHEN x.expected = -1
+                              THEN (SELECT coalesce(max(v.stream_version), 0) FROM events v WHERE v.stream_id = x.name)
+                              ELSE x.expected END AS base
+                  FROM unnest(\(streams)::text[], \(expected)::bigint[]) WITH ORDINALITY AS x(name, expected, i)) s ON s.i = u.s
+            WHERE NOT EXISTS (
+                SELECT 1 FROM unnest(\(streams)::text[], \(expected)::bigint[]) AS c(name, expected)
+                WHERE c.expected > 0
+                  AND NOT EXISTS (SELECT 1 FROM events w WHERE w.stream_id = c.name AND w.stream_version = c.expected))
+            ORDER BY u.ord
+            RETURNING e.event_id, e.stream_id, e.stream_version, e.tx_id, e.position
+            """
+    }
+
+    /// After a refused insert: an idempotent retry answers with what is stored; a version
+    /// conflict says which stream; a race among `.any` writers or a deadlock between crossed
+    /// multi-stream appends is retried by the caller.
+    private static func recover(
+        from error: PSQLError, writes: [StreamWrite], ids: [UUID], on connection: PostgresConnection, logger: Logger
+    ) async throws -> AppendResult {
+        let state = error.serverInfo?[.sqlState]
+        switch state {
+        case "23505", "40P01":
+            do {
+                if let stored = try await storedResult(ids, writes: writes, on: connection, logger: logger) { return stored }
+                if let conflict = try await firstConflict(writes, on: connection, logger: logger) { throw conflict }
+            } catch let error as PSQLError where error.serverInfo?[.sqlState] == "25P02" {
+                // Inside a caller's transaction, now aborted: nothing more can be read.
+                throw inTransactionConflict(error: error, writes: writes)
             }
-            return position
+            throw Collision(constraint: error.serverInfo?[.constraintName] ?? (state == "40P01" ? "deadlock" : "?"))
+        case "42P01", "42703":
+            throw EventStoreError(.schemaOutdated, "event store schema missing: run `coworkflow migrate`", underlying: error)
+        default:
+            throw EventStoreError(.backend, "append failed", underlying: error)
+        }
+    }
+
+    /// The stored result when every id is stored already; nil when none is.
+    private static func storedResult(
+        _ ids: [UUID], writes: [StreamWrite], on connection: PostgresConnection, logger: Logger
+    ) async throws -> AppendResult? {
+        let rows = try await connection.query(
+            "SELECT event_id, stream_id, stream_version, tx_id, position FROM events WHERE event_id = ANY(\(ids)::uuid[])",
+            logger: logger)
+        var positions: [UUID: GlobalPosition] = [:]
+        var versions: [StreamName: Int64] = [:]
+        for try await (id, stream, version, tx, position) in rows.decode((UUID, String, Int64, Int64, Int64).self) {
+            positions[id] = GlobalPosition(transaction: tx, sequence: position)
+            let name = StreamName(stream)
+            versions[name] = max(versions[name] ?? 0, version)
+        }
+        if positions.isEmpty { return nil }
+        guard positions.count == ids.count else {
+            throw EventStoreError(.partialDuplicate, "some event ids of this append are stored already, others are not")
         }
         guard Set(versions.keys) == Set(writes.map(\.stream)) else {
             throw EventStoreError(.eventIdReused, "these event ids are stored in other streams")
         }
-        return AppendResult(positions: positions, versions: versions)
+        return AppendResult(positions: ids.compactMap { positions[$0] }, versions: versions)
     }
 
-    private static func translate(
-        _ error: PSQLError, writes: [StreamWrite], connection: PostgresConnection, logger: Logger
-    ) async throws -> any Error {
-        let state = error.serverInfo?[.sqlState]
-        switch state {
-        case "CW001":
-            if let detail = error.serverInfo?[.detail], let data = detail.data(using: .utf8),
-                let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-                let stream = object["stream"] as? String,
-                let actual = (object["actual"] as? NSNumber)?.int64Value,
-                let write = writes.first(where: { $0.stream.rawValue == stream })
-            {
-                return WrongExpectedVersion(stream: write.stream, expected: write.expected, actual: actual)
-            }
-            return EventStoreError(.backend, "version conflict without detail", underlying: error)
-        case "CW003":
-            return EventStoreError(.partialDuplicate, "some event ids of this append are stored already, others are not")
-        case "23505":
-            let constraint = error.serverInfo?[.constraintName] ?? "?"
-            if constraint == "events_stream_version_key" {
-                // Someone appended to one of our streams between our check and our insert.
-                do {
-                    if let conflict = try await firstConflict(writes, on: connection, logger: logger) {
-                        return conflict
-                    }
-                } catch {
-                    // Inside a caller's transaction, which is now aborted: the version
-                    // cannot be read, but the expectation failed all the same.
-                    if let write = writes.first(where: { $0.expected != .any }) {
-                        return WrongExpectedVersion(stream: write.stream, expected: write.expected, actual: -1)
-                    }
-                }
-            }
-            return Collision(constraint: constraint)
-        case "42883", "42P01":
-            return EventStoreError(.schemaOutdated, "event store schema missing: run `coworkflow migrate`", underlying: error)
-        default:
-            return EventStoreError(.backend, "append failed", underlying: error)
+    /// A conflict reported from inside an aborted transaction: the stream named by the unique
+    /// key's detail (`Key (stream_id, stream_version)=(name, 3) already exists.`) when there is
+    /// one, its version unknown (-1).
+    private static func inTransactionConflict(error: PSQLError, writes: [StreamWrite]) -> any Error {
+        let detail = error.serverInfo?[.detail] ?? ""
+        if let open = detail.range(of: ")=("), let comma = detail.range(of: ", ", options: .backwards),
+            open.upperBound <= comma.lowerBound,
+            let write = writes.first(where: { $0.stream.rawValue == detail[open.upperBound..<comma.lowerBound] })
+        {
+            return WrongExpectedVersion(stream: write.stream, expected: write.expected, actual: -1)
         }
+        if let write = writes.first(where: { $0.expected != .any }) {
+            return WrongExpectedVersion(stream: write.stream, expected: write.expected, actual: -1)
+        }
+        return Collision(constraint: "inside a transaction")
     }
 
-    /// The first written stream whose expectation no longer holds, read after a collision.
+    /// The first written stream whose expectation no longer holds, read after a refusal.
     private static func firstConflict(
         _ writes: [StreamWrite], on connection: PostgresConnection, logger: Logger
     ) async throws -> WrongExpectedVersion? {
@@ -327,23 +393,28 @@ public final class PostgresEventStore: EventStore {
     private func listen() async {
         var backoff: Duration = .milliseconds(100)
         while !Task.isCancelled {
+            var connection: PostgresConnection?
             do {
-                let connection = try await PostgresConnection.connect(
+                let open = try await PostgresConnection.connect(
                     configuration: settings.connectionConfiguration(), id: 0, logger: logger)
-                backoff = .milliseconds(100)
-                changes.ring()  // catch up on whatever was appended while we were away
+                connection = open
                 try await withTaskCancellationHandler {
-                    try await connection.listen(on: Self.channel) { notifications in
+                    try await open.listen(on: Self.channel) { notifications in
+                        // LISTEN is registered: from here on nothing is missed.
+                        backoff = .milliseconds(100)
+                        changes.ring()  // catch up on whatever was appended while we were away
                         for try await _ in notifications { changes.ring() }
                     }
                 } onCancel: {
-                    connection.close().whenComplete { _ in }
+                    open.close().whenComplete { _ in }
                 }
-                try? await connection.close()
             } catch {
-                if Task.isCancelled { return }
-                logger.warning("event listener lost its connection", metadata: ["error": "\(error)"])
+                if !Task.isCancelled {
+                    logger.warning("event listener lost its connection", metadata: ["error": "\(error)"])
+                }
             }
+            try? await connection?.close()
+            if Task.isCancelled { return }
             try? await Task.sleep(for: backoff)
             backoff = min(backoff * 2, .seconds(5))
         }
@@ -366,6 +437,11 @@ public final class PostgresEventStore: EventStore {
                 if Task.isCancelled { return }
                 logger.debug("notify failed; subscribers will poll", metadata: ["error": "\(error)"])
             }
+            // At most one NOTIFY per interval: under a stream of appends the notifier must not
+            // cost the database as much as the appends themselves.
+            try? await Task.sleep(for: Self.notifyInterval)
         }
     }
+
+    static let notifyInterval: Duration = .milliseconds(5)
 }

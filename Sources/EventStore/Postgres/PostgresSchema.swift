@@ -15,7 +15,7 @@ enum PostgresSchema {
         Step(version: 1, name: "event table, append-only guard, global order", statements: [
             """
             CREATE TABLE events (
-                position        bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                position        bigint GENERATED ALWAYS AS IDENTITY,
                 tx_id           bigint NOT NULL DEFAULT (pg_current_xact_id()::text::bigint),
                 stream_id       text NOT NULL,
                 category        text NOT NULL GENERATED ALWAYS AS (split_part(stream_id, '-', 1)) STORED,
@@ -27,12 +27,11 @@ enum PostgresSchema {
                 metadata        jsonb NOT NULL,
                 occurred_at     timestamptz NOT NULL,
                 recorded_at     timestamptz NOT NULL DEFAULT now(),
+                -- The global order; position alone is unique too (an identity column).
+                CONSTRAINT events_pkey PRIMARY KEY (tx_id, position),
                 CONSTRAINT events_event_id_key UNIQUE (event_id),
                 CONSTRAINT events_stream_version_key UNIQUE (stream_id, stream_version)
             )
-            """,
-            """
-            CREATE INDEX events_global_order ON events (tx_id, position)
             """,
             """
             CREATE INDEX events_category_order ON events (category, tx_id, position)
@@ -67,52 +66,6 @@ enum PostgresSchema {
             )
             """,
         ]),
-        Step(version: 2, name: "append function: expected versions, idempotent ids, one round trip", statements: ["""
-            CREATE FUNCTION coworkflow_append(
-                p_streams text[], p_expected bigint[], p_stream_index integer[], p_event_ids uuid[],
-                p_types text[], p_schema_versions integer[], p_data text[], p_metadata text[],
-                p_occurred_at timestamptz[]
-            ) RETURNS TABLE (r_event_id uuid, r_stream_id text, r_version bigint, r_tx_id bigint, r_position bigint)
-            LANGUAGE plpgsql AS $$
-            DECLARE
-                v_existing integer;
-                v_actual bigint;
-                v_current bigint[] := '{}';
-            BEGIN
-                SELECT count(*) INTO v_existing FROM events e WHERE e.event_id = ANY (p_event_ids);
-                IF v_existing > 0 THEN
-                    IF v_existing = cardinality(p_event_ids) THEN
-                        -- A retry of an append that committed: answer as the first time.
-                        RETURN QUERY SELECT e.event_id, e.stream_id, e.stream_version, e.tx_id, e.position
-                            FROM events e WHERE e.event_id = ANY (p_event_ids) ORDER BY e.position;
-                        RETURN;
-                    END IF;
-                    RAISE EXCEPTION 'some event ids of this append are stored already, others are not'
-                        USING ERRCODE = 'CW003';
-                END IF;
-                FOR i IN 1 .. cardinality(p_streams) LOOP
-                    SELECT coalesce(max(e.stream_version), 0) INTO v_actual
-                        FROM events e WHERE e.stream_id = p_streams[i];
-                    IF p_expected[i] <> -1 AND p_expected[i] <> v_actual THEN
-                        RAISE EXCEPTION 'wrong expected version' USING ERRCODE = 'CW001',
-                            DETAIL = json_build_object('stream', p_streams[i], 'expected', p_expected[i],
-                                                       'actual', v_actual)::text;
-                    END IF;
-                    v_current := v_current || v_actual;
-                END LOOP;
-                -- Concurrent writers that passed the check above collide on the unique
-                -- (stream_id, stream_version) key; the caller maps that to a conflict.
-                RETURN QUERY
-                INSERT INTO events AS e (stream_id, stream_version, event_id, event_type, schema_version,
-                                         data, metadata, occurred_at)
-                SELECT p_streams[u.s], v_current[u.s] + row_number() OVER (PARTITION BY u.s ORDER BY u.ord),
-                       u.id, u.t, u.sv, u.d::jsonb, u.m::jsonb, u.o
-                FROM unnest(p_stream_index, p_event_ids, p_types, p_schema_versions, p_data, p_metadata,
-                            p_occurred_at) WITH ORDINALITY AS u(s, id, t, sv, d, m, o, ord)
-                ORDER BY u.ord
-                RETURNING e.event_id, e.stream_id, e.stream_version, e.tx_id, e.position;
-            END $$
-            """]),
     ]
 
     /// Privileges re-applied on every migrate: the application role may read and append

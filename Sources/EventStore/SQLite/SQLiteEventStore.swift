@@ -39,17 +39,23 @@ public final class SQLiteEventStore: EventStore {
     /// Runs `body` in one write transaction; appends made through it commit with the body's
     /// other writes or not at all.
     public func withTransaction<T: Sendable>(_ body: @escaping @Sendable (Transaction) throws -> T) async throws -> T {
-        let value = try await database.write { db in try body(Transaction(db: db)) }
-        changes.ring()
-        return value
+        defer { changes.ring() }
+        return try await database.write { db in try body(Transaction(db: db)) }
     }
 
     public struct Transaction {
         public let db: Database
 
+        /// All or nothing even when the caller catches the error and goes on, as in PostgreSQL.
         public func append(_ writes: [StreamWrite]) throws -> AppendResult {
             try AppendValidation.validate(writes)
-            return try SQLiteEventStore.append(writes, in: db)
+            var result: AppendResult?
+            try db.inSavepoint {
+                result = try SQLiteEventStore.append(writes, in: db)
+                return .commit
+            }
+            guard let result else { throw EventStoreError(.backend, "savepoint ended without a result") }
+            return result
         }
     }
 

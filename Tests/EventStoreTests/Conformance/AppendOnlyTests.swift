@@ -81,6 +81,7 @@ func refusalAsOwner(_ sql: String) async throws -> PSQLError? {
 }
 
 /// Runs `body` on a connection as the schema owner (the migration user).
+@discardableResult
 func asOwner<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
     let connection = try await PostgresConnection.connect(
         configuration: TestDatabase.settings.connectionConfiguration(asOwner: true), id: 99, logger: TestDatabase.logger)

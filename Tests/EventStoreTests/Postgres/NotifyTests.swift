@@ -1,5 +1,6 @@
 import EventStore
 import Foundation
+import PostgresNIO
 import Testing
 
 @Suite("PostgreSQL: LISTEN/NOTIFY")
@@ -27,6 +28,35 @@ struct NotifyTests {
                     group.cancelAll()
                     #expect(first == sent.eventId, "only a notification could have woken the reader in time")
                 }
+            }
+        }
+    }
+
+    @Test("with no notification at all, polling still delivers")
+    func polling_fallback() async throws {
+        try await withFixture(.postgres) { fixture in
+            let store = try #require(fixture.store as? PostgresEventStore)
+            let category = uniqueCategory("poll")
+            let start = try await store.headPosition()
+            let subscription = store.subscribe(after: start, pollInterval: .milliseconds(100))
+            let id = UUID()
+            try await withThrowingTaskGroup(of: UUID?.self) { group in
+                group.addTask {
+                    for try await event in subscription where event.stream.category == category { return event.eventId }
+                    return nil
+                }
+                try await Task.sleep(for: .milliseconds(300))
+                // Appended behind the store's back: no doorbell rings and no NOTIFY is sent.
+                try await asOwner { connection in
+                    try await connection.query("""
+                        INSERT INTO events (stream_id, stream_version, event_id, event_type, schema_version, data, metadata, occurred_at)
+                        VALUES (\("\(category)-1"), 1, \(id), 'Testado', 1, '{}', '{}', now())
+                        """, logger: TestDatabase.logger)
+                }
+                group.addTask { try await Task.sleep(for: .seconds(30)); return nil }
+                let first = try await group.next() ?? nil
+                group.cancelAll()
+                #expect(first == id)
             }
         }
     }
