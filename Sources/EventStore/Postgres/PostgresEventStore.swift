@@ -121,15 +121,22 @@ public final class PostgresEventStore: EventStore {
     /// further: stored ids (an idempotent retry) or the actual versions (a conflict).
     static func append(_ writes: [StreamWrite], on connection: PostgresConnection, logger: Logger) async throws -> AppendResult {
         var columns = AppendColumns()
+        let encoder = EventJSON.encoder
         for (index, write) in writes.enumerated() {
-            for event in write.events { try columns.add(event, stream: index + 1) }
+            for event in write.events { try columns.add(event, stream: index + 1, encoder: encoder) }
         }
-        let query = writes.count == 1 ? singleStream(writes[0], columns) : multiStream(writes, columns)
         var positionsById: [UUID: GlobalPosition] = [:]
         var versions: [StreamName: Int64] = [:]
         do {
-            let rows = try await connection.query(query, logger: logger)
-            for try await (id, stream, version, tx, position) in rows.decode((UUID, String, Int64, Int64, Int64).self) {
+            let rows: AsyncThrowingMapSequence<PostgresRowSequence, PostgresStatements.AppendedRow>
+            if writes.count == 1 {
+                rows = try await connection.execute(PostgresStatements.AppendOne(
+                    stream: writes[0].stream.rawValue, expected: writes[0].expected.code, columns: columns), logger: logger)
+            } else {
+                rows = try await connection.execute(PostgresStatements.AppendMany(
+                    streams: writes.map(\.stream.rawValue), expected: writes.map(\.expected.code), columns: columns), logger: logger)
+            }
+            for try await (id, stream, version, tx, position) in rows {
                 positionsById[id] = GlobalPosition(transaction: tx, sequence: position)
                 let name = StreamName(stream)
                 versions[name] = max(versions[name] ?? 0, version)
@@ -146,7 +153,7 @@ public final class PostgresEventStore: EventStore {
     }
 
     /// The column arrays of one append, bound as PostgreSQL arrays.
-    struct AppendColumns {
+    struct AppendColumns: Sendable {
         var streamIndex: [Int32] = []
         var ids: [UUID] = []
         var types: [String] = []
@@ -154,9 +161,7 @@ public final class PostgresEventStore: EventStore {
         var data: [String] = []
         var metadata: [String] = []
         var occurredAt: [Date] = []
-        let encoder = EventJSON.encoder
-
-        mutating func add(_ event: NewEvent, stream: Int) throws {
+        mutating func add(_ event: NewEvent, stream: Int, encoder: JSONEncoder) throws {
             streamIndex.append(Int32(stream))
             ids.append(event.eventId)
             types.append(event.type)
@@ -165,47 +170,6 @@ public final class PostgresEventStore: EventStore {
             metadata.append(String(decoding: try encoder.encode(event.metadata), as: UTF8.self))
             occurredAt.append(event.occurredAt)
         }
-    }
-
-    private static func singleStream(_ write: StreamWrite, _ c: AppendColumns) -> PostgresQuery {
-        let stream = write.stream.rawValue
-        let expected = write.expected.code
-        return """
-            INSERT INTO events AS e (stream_id, stream_version, event_id, event_type, schema_version, data, metadata, occurred_at)
-            SELECT \(stream), b.base + u.ord, u.id, u.t, u.sv, u.d::jsonb, u.m::jsonb, u.o
-            FROM (SELECT CASE WHEN \(expected)::bigint = -1
-                              THEN (SELECT coalesce(max(v.stream_version), 0) FROM events v WHERE v.stream_id = \(stream))
-                              ELSE \(expected)::bigint END AS base) b,
-                 unnest(\(c.ids)::uuid[], \(c.types)::text[], \(c.schemaVersions)::integer[], \(c.data)::text[],
-                        \(c.metadata)::text[], \(c.occurredAt)::timestamptz[]) WITH ORDINALITY AS u(id, t, sv, d, m, o, ord)
-            WHERE \(expected)::bigint <= 0
-               OR EXISTS (SELECT 1 FROM events w WHERE w.stream_id = \(stream) AND w.stream_version = \(expected)::bigint)
-            ORDER BY u.ord
-            RETURNING e.event_id, e.stream_id, e.stream_version, e.tx_id, e.position
-            """
-    }
-
-    private static func multiStream(_ writes: [StreamWrite], _ c: AppendColumns) -> PostgresQuery {
-        let streams = writes.map(\.stream.rawValue)
-        let expected = writes.map(\.expected.code)
-        return """
-            INSERT INTO events AS e (stream_id, stream_version, event_id, event_type, schema_version, data, metadata, occurred_at)
-            SELECT s.name, s.base + row_number() OVER (PARTITION BY u.s ORDER BY u.ord), u.id, u.t, u.sv, u.d::jsonb, u.m::jsonb, u.o
-            FROM unnest(\(c.streamIndex)::integer[], \(c.ids)::uuid[], \(c.types)::text[], \(c.schemaVersions)::integer[],
-                        \(c.data)::text[], \(c.metadata)::text[], \(c.occurredAt)::timestamptz[])
-                     WITH ORDINALITY AS u(s, id, t, sv, d, m, o, ord)
-            JOIN (SELECT x.i, x.name,
-                         CASE WHEN x.expected = -1
-                              THEN (SELECT coalesce(max(v.stream_version), 0) FROM events v WHERE v.stream_id = x.name)
-                              ELSE x.expected END AS base
-                  FROM unnest(\(streams)::text[], \(expected)::bigint[]) WITH ORDINALITY AS x(name, expected, i)) s ON s.i = u.s
-            WHERE NOT EXISTS (
-                SELECT 1 FROM unnest(\(streams)::text[], \(expected)::bigint[]) AS c(name, expected)
-                WHERE c.expected > 0
-                  AND NOT EXISTS (SELECT 1 FROM events w WHERE w.stream_id = c.name AND w.stream_version = c.expected))
-            ORDER BY u.ord
-            RETURNING e.event_id, e.stream_id, e.stream_version, e.tx_id, e.position
-            """
     }
 
     /// After a refused insert: an idempotent retry answers with what is stored; a version
@@ -296,32 +260,16 @@ public final class PostgresEventStore: EventStore {
 
     // MARK: Read
 
-    static let columns = "position, tx_id, stream_id, stream_version, event_id, event_type, schema_version, data, metadata, occurred_at, recorded_at"
-
     public func readStream(_ stream: StreamName, from version: Int64, limit: Int) async throws -> [RecordedEvent] {
-        try await read("""
-            SELECT \(unescaped: Self.columns) FROM events
-            WHERE stream_id = \(stream.rawValue) AND stream_version >= \(version)
-            ORDER BY stream_version LIMIT \(limit)
-            """)
+        try await read(PostgresStatements.ReadStream(stream: stream.rawValue, from: version, limit: Int64(limit)))
     }
 
     public func readCategory(_ category: String, after position: GlobalPosition, limit: Int) async throws -> [RecordedEvent] {
-        try await read("""
-            SELECT \(unescaped: Self.columns) FROM events
-            WHERE category = \(category) AND (tx_id, position) > (\(position.transaction), \(position.sequence))
-              AND tx_id < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
-            ORDER BY tx_id, position LIMIT \(limit)
-            """)
+        try await read(PostgresStatements.ReadCategory(category: category, after: position, limit: Int64(limit)))
     }
 
     public func readAll(after position: GlobalPosition, limit: Int) async throws -> [RecordedEvent] {
-        try await read("""
-            SELECT \(unescaped: Self.columns) FROM events
-            WHERE (tx_id, position) > (\(position.transaction), \(position.sequence))
-              AND tx_id < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
-            ORDER BY tx_id, position LIMIT \(limit)
-            """)
+        try await read(PostgresStatements.ReadAll(after: position, limit: Int64(limit)))
     }
 
     public func headPosition() async throws -> GlobalPosition {
@@ -342,18 +290,19 @@ public final class PostgresEventStore: EventStore {
         }
     }
 
-    private func read(_ query: PostgresQuery) async throws -> [RecordedEvent] {
+    private func read<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [RecordedEvent]
+    where Statement.Row == PostgresStatements.EventRow {
         var events: [RecordedEvent] = []
+        events.reserveCapacity(64)
         do {
-            let rows = try await client.query(query, logger: logger)
-            for try await row in rows.decode(
-                (Int64, Int64, String, Int64, UUID, String, Int32, ByteBuffer, ByteBuffer, Date, Date).self)
-            {
-                events.append(RecordedEvent(
-                    position: GlobalPosition(transaction: row.1, sequence: row.0),
-                    stream: StreamName(row.2), version: row.3, eventId: row.4, type: row.5,
-                    schemaVersion: Int(row.6), data: Self.jsonbBytes(row.7), metadataJSON: Self.jsonbBytes(row.8),
-                    occurredAt: row.9, recordedAt: row.10))
+            try await client.withConnection { connection in
+                for try await row in try await connection.execute(statement, logger: logger) {
+                    events.append(RecordedEvent(
+                        position: GlobalPosition(transaction: row.1, sequence: row.0),
+                        stream: StreamName(row.2), version: row.3, eventId: row.4, type: row.5,
+                        schemaVersion: Int(row.6), data: Self.jsonbBytes(row.7), metadataJSON: Self.jsonbBytes(row.8),
+                        occurredAt: row.9, recordedAt: row.10))
+                }
             }
         } catch let error as PSQLError {
             throw EventStoreError(.backend, "read failed", underlying: error)

@@ -1,0 +1,171 @@
+import Foundation
+import NIOCore
+import PostgresNIO
+
+/// The store's hot statements, prepared once per connection: the server plans them once
+/// instead of on every append or read.
+enum PostgresStatements {
+    typealias AppendedRow = (UUID, String, Int64, Int64, Int64)
+    typealias EventRow = (Int64, Int64, String, Int64, UUID, String, Int32, ByteBuffer, ByteBuffer, Date, Date)
+
+    /// One stream: `.exact(N)` needs version N to exist and takes N+1…; `.noStream` takes 1…;
+    /// `.any` takes max+1…. Concurrent writers collide on the unique keys.
+    struct AppendOne: PostgresPreparedStatement {
+        static let name = "coworkflow_append_one_v1"
+        static let sql = """
+            INSERT INTO events AS e (stream_id, stream_version, event_id, event_type, schema_version, data, metadata, occurred_at)
+            SELECT $1, b.base + u.ord, u.id, u.t, u.sv, u.d::jsonb, u.m::jsonb, u.o
+            FROM (SELECT CASE WHEN $2::bigint = -1
+                              THEN (SELECT coalesce(max(v.stream_version), 0) FROM events v WHERE v.stream_id = $1)
+                              ELSE $2::bigint END AS base) b,
+                 unnest($3::uuid[], $4::text[], $5::integer[], $6::text[], $7::text[], $8::timestamptz[])
+                     WITH ORDINALITY AS u(id, t, sv, d, m, o, ord)
+            WHERE $2::bigint <= 0
+               OR EXISTS (SELECT 1 FROM events w WHERE w.stream_id = $1 AND w.stream_version = $2::bigint)
+            ORDER BY u.ord
+            RETURNING e.event_id, e.stream_id, e.stream_version, e.tx_id, e.position
+            """
+        typealias Row = AppendedRow
+
+        let stream: String
+        let expected: Int64
+        let columns: PostgresEventStore.AppendColumns
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 8)
+            bindings.append(stream)
+            bindings.append(expected)
+            bindings.append(columns.ids)
+            bindings.append(columns.types)
+            bindings.append(columns.schemaVersions)
+            bindings.append(columns.data)
+            bindings.append(columns.metadata)
+            bindings.append(columns.occurredAt)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+    }
+
+    /// Several streams in one statement, each with its own expectation (all or nothing).
+    struct AppendMany: PostgresPreparedStatement {
+        static let name = "coworkflow_append_many_v1"
+        static let sql = """
+            INSERT INTO events AS e (stream_id, stream_version, event_id, event_type, schema_version, data, metadata, occurred_at)
+            SELECT s.name, s.base + row_number() OVER (PARTITION BY u.s ORDER BY u.ord), u.id, u.t, u.sv, u.d::jsonb, u.m::jsonb, u.o
+            FROM unnest($3::integer[], $4::uuid[], $5::text[], $6::integer[], $7::text[], $8::text[], $9::timestamptz[])
+                     WITH ORDINALITY AS u(s, id, t, sv, d, m, o, ord)
+            JOIN (SELECT x.i, x.name,
+                         CASE WHEN x.expected = -1
+                              THEN (SELECT coalesce(max(v.stream_version), 0) FROM events v WHERE v.stream_id = x.name)
+                              ELSE x.expected END AS base
+                  FROM unnest($1::text[], $2::bigint[]) WITH ORDINALITY AS x(name, expected, i)) s ON s.i = u.s
+            WHERE NOT EXISTS (
+                SELECT 1 FROM unnest($1::text[], $2::bigint[]) AS c(name, expected)
+                WHERE c.expected > 0
+                  AND NOT EXISTS (SELECT 1 FROM events w WHERE w.stream_id = c.name AND w.stream_version = c.expected))
+            ORDER BY u.ord
+            RETURNING e.event_id, e.stream_id, e.stream_version, e.tx_id, e.position
+            """
+        typealias Row = AppendedRow
+
+        let streams: [String]
+        let expected: [Int64]
+        let columns: PostgresEventStore.AppendColumns
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 9)
+            bindings.append(streams)
+            bindings.append(expected)
+            bindings.append(columns.streamIndex)
+            bindings.append(columns.ids)
+            bindings.append(columns.types)
+            bindings.append(columns.schemaVersions)
+            bindings.append(columns.data)
+            bindings.append(columns.metadata)
+            bindings.append(columns.occurredAt)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+    }
+
+    static let columns = "position, tx_id, stream_id, stream_version, event_id, event_type, schema_version, data, metadata, occurred_at, recorded_at"
+
+    /// All streams in global order after a position, never past an open writer (ADR 0001).
+    struct ReadAll: PostgresPreparedStatement {
+        static let name = "coworkflow_read_all_v1"
+        static let sql = """
+            SELECT \(PostgresStatements.columns) FROM events
+            WHERE (tx_id, position) > ($1, $2)
+              AND tx_id < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+            ORDER BY tx_id, position LIMIT $3
+            """
+        typealias Row = EventRow
+
+        let after: GlobalPosition
+        let limit: Int64
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 3)
+            bindings.append(after.transaction)
+            bindings.append(after.sequence)
+            bindings.append(limit)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+    }
+
+    /// One category in global order after a position, with the same guard.
+    struct ReadCategory: PostgresPreparedStatement {
+        static let name = "coworkflow_read_category_v1"
+        static let sql = """
+            SELECT \(PostgresStatements.columns) FROM events
+            WHERE category = $1 AND (tx_id, position) > ($2, $3)
+              AND tx_id < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+            ORDER BY tx_id, position LIMIT $4
+            """
+        typealias Row = EventRow
+
+        let category: String
+        let after: GlobalPosition
+        let limit: Int64
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 4)
+            bindings.append(category)
+            bindings.append(after.transaction)
+            bindings.append(after.sequence)
+            bindings.append(limit)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+    }
+
+    /// One stream from a version, oldest first (no horizon: deciders read their own writes).
+    struct ReadStream: PostgresPreparedStatement {
+        static let name = "coworkflow_read_stream_v1"
+        static let sql = """
+            SELECT \(PostgresStatements.columns) FROM events
+            WHERE stream_id = $1 AND stream_version >= $2
+            ORDER BY stream_version LIMIT $3
+            """
+        typealias Row = EventRow
+
+        let stream: String
+        let from: Int64
+        let limit: Int64
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 3)
+            bindings.append(stream)
+            bindings.append(from)
+            bindings.append(limit)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+    }
+}
