@@ -21,7 +21,8 @@ start_postgres() {
       -o "-p $PG_PORT -k $PG_DIR/sock -c listen_addresses=127.0.0.1 -c max_connections=200" start >/dev/null
   fi
   for _ in $(seq 1 60); do "$PG_BIN/pg_isready" -q -h 127.0.0.1 -p "$PG_PORT" && break; sleep 0.5; done
-  local psql=(runuser -u postgres -- psql -q -h "$PG_DIR/sock" -p "$PG_PORT" -U postgres -v ON_ERROR_STOP=1)
+  # Over TCP, so this also works when the server was started from another checkout.
+  local psql=(env PGPASSWORD=postgres psql -q -h 127.0.0.1 -p "$PG_PORT" -U postgres -v ON_ERROR_STOP=1)
   "${psql[@]}" -d postgres <<'SQL'
 DO $$ BEGIN
   IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'coworkflow') THEN
@@ -42,11 +43,13 @@ start_rabbitmq() {
   printf 'listeners.tcp.1 = 127.0.0.1:%s\nloopback_users = none\n' "$AMQP_PORT" > "$RABBIT_DIR/rabbitmq.conf"
   echo '[].' > "$RABBIT_DIR/enabled_plugins"
   rabbit_env
-  if ! { [ -f "$RABBIT_DIR/rabbit.pid" ] && kill -0 "$(cat "$RABBIT_DIR/rabbit.pid")" 2>/dev/null; }; then
+  if (exec 3<>"/dev/tcp/127.0.0.1/$AMQP_PORT") 2>/dev/null; then
+    echo "rabbitmq: already answering on 127.0.0.1:$AMQP_PORT"
+  else
     "$RABBIT_BIN/rabbitmq-server" -detached >/dev/null 2>&1
     for _ in $(seq 1 60); do [ -s "$RABBIT_DIR/rabbit.pid" ] && break; sleep 0.5; done
+    "$RABBIT_BIN/rabbitmqctl" wait --timeout 120 "$RABBIT_DIR/rabbit.pid" >/dev/null
   fi
-  "$RABBIT_BIN/rabbitmqctl" wait --timeout 120 "$RABBIT_DIR/rabbit.pid" >/dev/null
   echo "rabbitmq: amqp://guest:guest@127.0.0.1:$AMQP_PORT"
 }
 
