@@ -121,9 +121,8 @@ public final class PostgresEventStore: EventStore {
     /// further: stored ids (an idempotent retry) or the actual versions (a conflict).
     static func append(_ writes: [StreamWrite], on connection: PostgresConnection, logger: Logger) async throws -> AppendResult {
         var columns = AppendColumns()
-        let encoder = EventJSON.encoder
         for (index, write) in writes.enumerated() {
-            for event in write.events { try columns.add(event, stream: index + 1, encoder: encoder) }
+            for event in write.events { columns.add(event, stream: index + 1) }
         }
         var positionsById: [UUID: GlobalPosition] = [:]
         var versions: [StreamName: Int64] = [:]
@@ -161,13 +160,13 @@ public final class PostgresEventStore: EventStore {
         var data: [String] = []
         var metadata: [String] = []
         var occurredAt: [Date] = []
-        mutating func add(_ event: NewEvent, stream: Int, encoder: JSONEncoder) throws {
+        mutating func add(_ event: NewEvent, stream: Int) {
             streamIndex.append(Int32(stream))
             ids.append(event.eventId)
             types.append(event.type)
             schemaVersions.append(Int32(event.schemaVersion))
             data.append(String(decoding: event.data, as: UTF8.self))
-            metadata.append(String(decoding: try encoder.encode(event.metadata), as: UTF8.self))
+            metadata.append(MetadataJSON.encode(event.metadata))
             occurredAt.append(event.occurredAt)
         }
     }

@@ -35,12 +35,7 @@ enum PostgresStatements {
             var bindings = PostgresBindings(capacity: 8)
             bindings.append(stream)
             bindings.append(expected)
-            bindings.append(columns.ids)
-            bindings.append(columns.types)
-            bindings.append(columns.schemaVersions)
-            bindings.append(columns.data)
-            bindings.append(columns.metadata)
-            bindings.append(columns.occurredAt)
+            columns.bindEvents(into: &bindings)
             return bindings
         }
 
@@ -78,12 +73,7 @@ enum PostgresStatements {
             bindings.append(streams)
             bindings.append(expected)
             bindings.append(columns.streamIndex)
-            bindings.append(columns.ids)
-            bindings.append(columns.types)
-            bindings.append(columns.schemaVersions)
-            bindings.append(columns.data)
-            bindings.append(columns.metadata)
-            bindings.append(columns.occurredAt)
+            columns.bindEvents(into: &bindings)
             return bindings
         }
 
@@ -167,5 +157,17 @@ enum PostgresStatements {
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+    }
+}
+
+extension PostgresEventStore.AppendColumns {
+    /// Binds the per-event arrays in the order both append statements take them.
+    func bindEvents(into bindings: inout PostgresBindings) {
+        bindings.append(ids)
+        bindings.append(types)
+        bindings.append(schemaVersions)
+        bindings.append(data)
+        bindings.append(metadata)
+        bindings.append(occurredAt)
     }
 }

@@ -95,7 +95,6 @@ public final class SQLiteEventStore: EventStore {
 
         let transaction = (try Int64.fetchOne(db, sql: "SELECT coalesce(max(tx_id), 0) + 1 FROM events")) ?? 1
         let recordedAt = microseconds(Date())
-        let encoder = EventJSON.encoder
         let insert = try db.cachedStatement(sql: """
             INSERT INTO events (tx_id, stream_id, category, stream_version, event_id, event_type, schema_version,
                                 data, metadata, occurred_at, recorded_at)
@@ -111,7 +110,7 @@ public final class SQLiteEventStore: EventStore {
                     transaction, write.stream.rawValue, write.stream.category, version,
                     event.eventId.uuidString.lowercased(), event.type, event.schemaVersion,
                     String(decoding: event.data, as: UTF8.self),
-                    String(decoding: try encoder.encode(event.metadata), as: UTF8.self),
+                    MetadataJSON.encode(event.metadata),
                     microseconds(event.occurredAt), recordedAt,
                 ])
                 positions.append(GlobalPosition(transaction: transaction, sequence: db.lastInsertedRowID))
