@@ -22,6 +22,9 @@ struct StoreBench: AsyncParsableCommand {
     @Option(help: "Events for the global-order read (workload e).")
     var readEvents: Int?
 
+    @Option(help: "Run only these workloads, e.g. `a,b` or `e` (each with its baseline).")
+    var only: String = "a,b,c,d,e"
+
     func run() async throws {
         var logger = Logger(label: "bench")
         logger.logLevel = .error
@@ -43,7 +46,11 @@ struct StoreBench: AsyncParsableCommand {
         print("# coworkflow-bench store: \(settings.redactedURL), warm-up \(phases.warmUp), measure \(phases.measure) per workload")
 
         let store = PostgresEventStore(settings: settings, logger: logger)
-        let workloads = StoreWorkloads(store: store, client: store.client, phases: phases, logger: logger)
+        let selected = Set(only.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        guard selected.isSubset(of: ["a", "b", "c", "d", "e"]), !selected.isEmpty else {
+            throw ValidationError("--only takes workloads among a, b, c, d, e, separated by commas")
+        }
+        let workloads = StoreWorkloads(store: store, client: store.client, phases: phases, logger: logger, selected: selected)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await store.run() }
             defer { group.cancelAll() }

@@ -11,33 +11,62 @@ struct StoreWorkloads {
     let client: PostgresClient
     let phases: Phases
     let logger: Logger
+    let selected: Set<String>
 
     func runAll(readTarget: Int, into figures: inout Figures) async throws {
-        // Baselines first and workloads after, alternating would be fairer still, but each
-        // phase is long against the noise and runs on the same warm database.
-        try await throughput("raw_insert_1", writers: 1, unit: "rows/s", into: &figures) { n in
+        // Each workload runs interleaved with its raw baseline, in alternating slices, so a
+        // noisy host (this is a shared VM) shifts both sides alike and the ratio stays honest.
+        let rawInsert: @Sendable (Int) async throws -> Int = { n in
             try await client.query("INSERT INTO raw_events (payload) VALUES (\(Payload.make(n))::jsonb)", logger: logger)
             return 1
         }
-        try await throughput("raw_insert_8", writers: 8, unit: "rows/s", into: &figures) { n in
-            try await client.query("INSERT INTO raw_events (payload) VALUES (\(Payload.make(n))::jsonb)", logger: logger)
-            return 1
-        }
-        try await throughput("append_a", writers: 1, unit: "events/s", into: &figures) { n in
+        let appendOne: @Sendable (Int) async throws -> Int = { n in
             try await store.append(to: StreamName(category: "bencha", id: UUID().uuidString), expected: .noStream, events: [event(n)])
             return 1
         }
-        try await throughput("append_b", writers: 8, unit: "events/s", into: &figures) { n in
-            try await store.append(to: StreamName(category: "benchb", id: UUID().uuidString), expected: .noStream, events: [event(n)])
-            return 1
+        if selected.contains("a") {
+            try await paired(("raw_insert_1", "rows/s", rawInsert), ("append_a", "events/s", appendOne), writers: 1, into: &figures)
         }
-        try await contended(into: &figures)
-        try await throughput("append_d", writers: 1, unit: "events/s", into: &figures) { n in
-            try await store.append(to: StreamName(category: "benchd", id: UUID().uuidString), expected: .noStream,
-                                   events: (0..<100).map { event(n * 100 + $0) })
-            return 100
+        if selected.contains("b") {
+            try await paired(("raw_insert_8", "rows/s", rawInsert), ("append_b", "events/s", appendOne), writers: 8, into: &figures)
         }
-        try await reads(target: readTarget, into: &figures)
+        if selected.contains("c") { try await contended(into: &figures) }
+        if selected.contains("d") {
+            try await throughput("append_d", writers: 1, unit: "events/s", into: &figures) { n in
+                try await store.append(to: StreamName(category: "benchd", id: UUID().uuidString), expected: .noStream,
+                                       events: (0..<100).map { event(n * 100 + $0) })
+                return 100
+            }
+        }
+        if selected.contains("e") { try await reads(target: readTarget, into: &figures) }
+    }
+
+    typealias Workload = (name: String, unit: String, operation: @Sendable (Int) async throws -> Int)
+
+    /// Two workloads measured in alternating slices of about a second each, after a warm-up of
+    /// both; prints each one's rate, p50 and p99.
+    private func paired(_ baseline: Workload, _ candidate: Workload, writers: Int, into figures: inout Figures) async throws {
+        _ = try await loop(writers: writers, for: phases.warmUp, baseline.operation)
+        _ = try await loop(writers: writers, for: phases.warmUp, candidate.operation)
+        let slice: Duration = phases.measure > .seconds(4) ? .seconds(1) : .milliseconds(250)
+        let rounds = max(1, Int((phases.measure.seconds / slice.seconds).rounded()))
+        var totals = [(count: 0, seconds: 0.0, latencies: Latencies()), (count: 0, seconds: 0.0, latencies: Latencies())]
+        for round in 0..<rounds {
+            for (side, workload) in [baseline, candidate].enumerated() {
+                let started = ContinuousClock.now
+                let (count, latencies) = try await loop(writers: writers, for: slice, { n in
+                    try await workload.operation(n + round * 1_000_000)
+                })
+                totals[side].count += count
+                totals[side].seconds += (ContinuousClock.now - started).seconds
+                totals[side].latencies.merge(latencies)
+            }
+        }
+        for (side, workload) in [baseline, candidate].enumerated() {
+            figures.record(workload.name, Double(totals[side].count) / totals[side].seconds, workload.unit)
+            figures.record("\(workload.name)_p50", totals[side].latencies.percentile(50), "ms", decimals: 2)
+            figures.record("\(workload.name)_p99", totals[side].latencies.percentile(99), "ms", decimals: 2)
+        }
     }
 
     private func event(_ n: Int) -> NewEvent {
@@ -154,37 +183,55 @@ struct StoreWorkloads {
         }
         try await client.query("VACUUM ANALYZE", logger: logger)
 
-        // Warm both (the first pass pulls pages into shared buffers), then measure.
-        for measured in [false, true] {
-            let started = ContinuousClock.now
-            var read = 0
-            var position = GlobalPosition.start
-            while read < target {
-                let batch = try await store.readAll(after: position, limit: min(5_000, target - read))
-                guard let last = batch.last else { break }
-                position = last.position
-                read += batch.count
-            }
-            if measured { figures.record("read_e", Double(read) / (ContinuousClock.now - started).seconds, "events/s") }
-
-            let rawStarted = ContinuousClock.now
-            var rawRead = 0
-            var id: Int64 = 0
-            while rawRead < target {
-                let rows = try await client.query(
-                    "SELECT id, payload FROM raw_events WHERE id > \(id) ORDER BY id LIMIT \(min(5_000, target - rawRead))",
-                    logger: logger)
-                var got = 0
-                for try await (rowId, payload) in rows.decode((Int64, ByteBuffer).self) {
-                    id = rowId
-                    _ = Data(payload.readableBytesView)
-                    got += 1
-                }
-                if got == 0 { break }
-                rawRead += got
-            }
-            if measured { figures.record("raw_read", Double(rawRead) / (ContinuousClock.now - rawStarted).seconds, "rows/s") }
+        // Warm both (the first pass pulls pages into shared buffers), then alternate
+        // measured passes of each and report the totals.
+        var eventTotals = (rows: 0, seconds: 0.0), rawTotals = (rows: 0, seconds: 0.0)
+        for pass in 0..<4 {
+            let (read, seconds) = try await readEvents(target)
+            let (rawRead, rawSeconds) = try await readRaw(target)
+            guard pass > 0 else { continue }
+            eventTotals.rows += read
+            eventTotals.seconds += seconds
+            rawTotals.rows += rawRead
+            rawTotals.seconds += rawSeconds
         }
+        figures.record("read_e", Double(eventTotals.rows) / eventTotals.seconds, "events/s")
+        figures.record("raw_read", Double(rawTotals.rows) / rawTotals.seconds, "rows/s")
+    }
+
+    /// One pass over `target` events in global order, 5,000 a batch.
+    private func readEvents(_ target: Int) async throws -> (Int, Double) {
+        let started = ContinuousClock.now
+        var read = 0
+        var position = GlobalPosition.start
+        while read < target {
+            let batch = try await store.readAll(after: position, limit: min(5_000, target - read))
+            guard let last = batch.last else { break }
+            position = last.position
+            read += batch.count
+        }
+        return (read, (ContinuousClock.now - started).seconds)
+    }
+
+    /// One keyset pass over `target` raw rows, decoding id and payload.
+    private func readRaw(_ target: Int) async throws -> (Int, Double) {
+        let started = ContinuousClock.now
+        var read = 0
+        var id: Int64 = 0
+        while read < target {
+            let rows = try await client.query(
+                "SELECT id, payload FROM raw_events WHERE id > \(id) ORDER BY id LIMIT \(min(5_000, target - read))",
+                logger: logger)
+            var got = 0
+            for try await (rowId, payload) in rows.decode((Int64, ByteBuffer).self) {
+                id = rowId
+                _ = Data(payload.readableBytesView)
+                got += 1
+            }
+            if got == 0 { break }
+            read += got
+        }
+        return (read, (ContinuousClock.now - started).seconds)
     }
 
     private func count(_ table: String) async throws -> Int {

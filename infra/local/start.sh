@@ -28,6 +28,8 @@ DO $$ BEGIN
   IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'coworkflow') THEN
     CREATE ROLE coworkflow LOGIN CREATEDB PASSWORD 'coworkflow';
   END IF;
+  -- coworkflow-bench drops its database WITH (FORCE), which must end autovacuum workers too.
+  GRANT pg_signal_backend TO coworkflow;
   IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'coworkflow_app') THEN
     CREATE ROLE coworkflow_app LOGIN PASSWORD 'coworkflow_app';
   END IF;
