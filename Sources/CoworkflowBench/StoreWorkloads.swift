@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import NIOCore
 import PostgresNIO
+import Synchronization
 
 /// The store workloads a–e and the raw PostgreSQL baselines, each after a warm-up.
 struct StoreWorkloads {
@@ -17,11 +18,13 @@ struct StoreWorkloads {
         // Each workload runs interleaved with its raw baseline, in alternating slices, so a
         // noisy host (this is a shared VM) shifts both sides alike and the ratio stays honest.
         let rawInsert: @Sendable (Int) async throws -> Int = { n in
-            try await client.query("INSERT INTO raw_events (payload) VALUES (\(Payload.make(n))::jsonb)", logger: logger)
+            try await client.query("INSERT INTO raw_events (payload) VALUES (\(Payload.payload(n))::jsonb)", logger: logger)
             return 1
         }
+        let saltA = FastID.salt()
         let appendOne: @Sendable (Int) async throws -> Int = { n in
-            try await store.append(to: StreamName(category: "bencha", id: UUID().uuidString), expected: .noStream, events: [event(n)])
+            try await store.append(to: StreamName(category: "bencha", id: FastID.streamID(n, salt: saltA)), expected: .noStream,
+                                   events: [event(n, salt: saltA)])
             return 1
         }
         if selected.contains("a") {
@@ -32,9 +35,10 @@ struct StoreWorkloads {
         }
         if selected.contains("c") { try await contended(into: &figures) }
         if selected.contains("d") {
+            let saltD = FastID.salt()
             try await throughput("append_d", writers: 1, unit: "events/s", into: &figures) { n in
-                try await store.append(to: StreamName(category: "benchd", id: UUID().uuidString), expected: .noStream,
-                                       events: (0..<100).map { event(n * 100 + $0) })
+                try await store.append(to: StreamName(category: "benchd", id: FastID.streamID(n, salt: saltD)), expected: .noStream,
+                                       events: (0..<100).map { event(n * 100 + $0, salt: saltD) })
                 return 100
             }
         }
@@ -51,12 +55,10 @@ struct StoreWorkloads {
         let slice: Duration = phases.measure > .seconds(4) ? .seconds(1) : .milliseconds(250)
         let rounds = max(1, Int((phases.measure.seconds / slice.seconds).rounded()))
         var totals = [(count: 0, seconds: 0.0, latencies: Latencies()), (count: 0, seconds: 0.0, latencies: Latencies())]
-        for round in 0..<rounds {
+        for _ in 0..<rounds {
             for (side, workload) in [baseline, candidate].enumerated() {
                 let started = ContinuousClock.now
-                let (count, latencies) = try await loop(writers: writers, for: slice, { n in
-                    try await workload.operation(n + round * 1_000_000)
-                })
+                let (count, latencies) = try await loop(writers: writers, for: slice, workload.operation)
                 totals[side].count += count
                 totals[side].seconds += (ContinuousClock.now - started).seconds
                 totals[side].latencies.merge(latencies)
@@ -69,8 +71,8 @@ struct StoreWorkloads {
         }
     }
 
-    private func event(_ n: Int) -> NewEvent {
-        NewEvent(eventId: UUID(), type: "ReservaSolicitada", data: Data(Payload.make(n).utf8),
+    private func event(_ n: Int, salt: UInt64) -> NewEvent {
+        NewEvent(eventId: FastID.uuid(n, salt: salt), type: "ReservaSolicitada", data: Data(Payload.payload(n).utf8),
                  metadata: EventMetadata(actor: "bench", service: "bench"), occurredAt: Date())
     }
 
@@ -94,15 +96,15 @@ struct StoreWorkloads {
     ) async throws -> (Int, Latencies) {
         let deadline = ContinuousClock.now + duration
         return try await withThrowingTaskGroup(of: (Int, Latencies).self) { group in
-            for writer in 0..<writers {
+            for _ in 0..<writers {
                 group.addTask {
-                    var count = 0, n = writer * 10_000_000
+                    var count = 0
                     var latencies = Latencies()
                     while ContinuousClock.now < deadline {
+                        let n = operationNumbers.add(1, ordering: .relaxed).oldValue
                         let start = ContinuousClock.now
                         count += try await operation(n)
                         latencies.add(ContinuousClock.now - start)
-                        n += 1
                     }
                     return (count, latencies)
                 }
@@ -123,11 +125,12 @@ struct StoreWorkloads {
     private func contended(into figures: inout Figures) async throws {
         let streams = (0..<10).map { StreamName(category: "benchc", id: "\($0)") }
         let successes = Successes()
+        let saltC = FastID.salt()
         let conflicts = Counter()
         let operation: @Sendable (Int) async throws -> Int = { n in
             let stream = streams[n % streams.count]
             let version = try await store.streamVersion(stream)
-            let sent = event(n)
+            let sent = event(n, salt: saltC)
             do {
                 try await store.append(to: stream, expected: version == 0 ? .noStream : .exact(version), events: [sent])
                 await successes.add(stream: stream, version: version + 1, id: sent.eventId)
@@ -141,7 +144,7 @@ struct StoreWorkloads {
         await successes.reset()
         await conflicts.reset()
         let started = ContinuousClock.now
-        let (count, latencies) = try await loop(writers: 8, for: phases.measure, { n in try await operation(n * 7 + 3) })
+        let (count, latencies) = try await loop(writers: 8, for: phases.measure, operation)
         let elapsed = (ContinuousClock.now - started).seconds
         figures.record("append_c", Double(count) / elapsed, "events/s")
         figures.record("append_c_p99", latencies.percentile(99), "ms", decimals: 2)
@@ -165,10 +168,11 @@ struct StoreWorkloads {
         // Top up the event table to `target` events with large appends, and the raw table
         // with one server-side INSERT.
         var have = try await count("events")
+        let saltE = FastID.salt()
         while have < target {
             let size = min(1_000, target - have)
-            try await store.append(to: StreamName(category: "benche", id: UUID().uuidString), expected: .noStream,
-                                   events: (0..<size).map { event(have + $0) })
+            try await store.append(to: StreamName(category: "benche", id: FastID.streamID(have, salt: saltE)), expected: .noStream,
+                                   events: (0..<size).map { event(have + $0, salt: saltE) })
             have += size
         }
         let rawHave = try await count("raw_events")
@@ -253,3 +257,6 @@ actor Successes {
     func add(stream: StreamName, version: Int64, id: UUID) { all.append(Success(stream: stream, version: version, id: id)) }
     func reset() { all = [] }
 }
+
+/// Operation numbers, unique across every workload, writer and phase of the run.
+let operationNumbers = Atomic<Int>(0)
