@@ -32,19 +32,23 @@ public final class PostgresEventStore: EventStore {
     }
 
     /// Runs the pool, the listener and the notifier until the task is cancelled.
+    ///
+    /// Shuts down in order: the listener and the notifier first, the pool last. (A lease asked
+    /// of a pool that already stopped never completes, so the notifier must not outlive it.)
     public func run() async {
+        let pool = Task { await client.run() }
         await withDiscardingTaskGroup { group in
-            group.addTask { await self.client.run() }
             group.addTask { await self.listen() }
             group.addTask { await self.notifyOthers() }
         }
+        pool.cancel()
+        await pool.value
     }
 
     /// Fails with ``EventStoreError/Code/schemaOutdated`` when `coworkflow migrate` is due.
     public func checkSchema() async throws {
-        let rows = try await client.query("SELECT coalesce(max(version), 0)::integer FROM schema_migrations")
-        var version = 0
-        for try await value in rows.decode(Int.self) { version = value }
+        let rows = try await client.fetch("SELECT coalesce(max(version), 0)::integer FROM schema_migrations", logger: logger)
+        let version = try rows.first?.decode(Int.self) ?? 0
         guard version >= PostgresSchema.latest else {
             throw EventStoreError(
                 .schemaOutdated, "database schema is at version \(version), this build needs \(PostgresSchema.latest): run `coworkflow migrate`")
@@ -272,15 +276,13 @@ public final class PostgresEventStore: EventStore {
     }
 
     public func headPosition() async throws -> GlobalPosition {
-        let rows = try await client.query("""
+        let rows = try await client.fetch("""
             SELECT tx_id, position FROM events
             WHERE tx_id < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
             ORDER BY tx_id DESC, position DESC LIMIT 1
             """, logger: logger)
-        for try await (tx, position) in rows.decode((Int64, Int64).self) {
-            return GlobalPosition(transaction: tx, sequence: position)
-        }
-        return .start
+        guard let (tx, position) = try rows.first?.decode((Int64, Int64).self) else { return .start }
+        return GlobalPosition(transaction: tx, sequence: position)
     }
 
     public func streamVersion(_ stream: StreamName) async throws -> Int64 {
@@ -319,16 +321,14 @@ public final class PostgresEventStore: EventStore {
     // MARK: Checkpoints
 
     public func checkpoint(_ name: String) async throws -> GlobalPosition {
-        let rows = try await client.query(
+        let rows = try await client.fetch(
             "SELECT tx_id, position FROM subscription_checkpoints WHERE name = \(name)", logger: logger)
-        for try await (tx, position) in rows.decode((Int64, Int64).self) {
-            return GlobalPosition(transaction: tx, sequence: position)
-        }
-        return .start
+        guard let (tx, position) = try rows.first?.decode((Int64, Int64).self) else { return .start }
+        return GlobalPosition(transaction: tx, sequence: position)
     }
 
     public func saveCheckpoint(_ name: String, _ position: GlobalPosition) async throws {
-        try await client.query("""
+        try await client.run("""
             INSERT INTO subscription_checkpoints (name, tx_id, position) VALUES (\(name), \(position.transaction), \(position.sequence))
             ON CONFLICT (name) DO UPDATE SET tx_id = excluded.tx_id, position = excluded.position, updated_at = now()
             """, logger: logger)
@@ -346,6 +346,10 @@ public final class PostgresEventStore: EventStore {
                 let open = try await PostgresConnection.connect(
                     configuration: settings.connectionConfiguration(), id: 0, logger: logger)
                 connection = open
+                if Task.isCancelled {
+                    try? await open.close()
+                    return
+                }
                 try await withTaskCancellationHandler {
                     try await open.listen(on: Self.channel) { notifications in
                         // LISTEN is registered: from here on nothing is missed.
@@ -375,10 +379,10 @@ public final class PostgresEventStore: EventStore {
         var seen = pendingNotify.generation
         while !Task.isCancelled {
             let now = await pendingNotify.wait(after: seen, timeout: .seconds(60))
-            guard now != seen else { continue }
+            guard now != seen, !Task.isCancelled else { continue }
             seen = now
             do {
-                try await client.query(
+                try await client.run(
                     "SELECT set_config('synchronous_commit', 'off', true), pg_notify(\(Self.channel), '')",
                     logger: logger)
             } catch {

@@ -14,7 +14,7 @@ public struct PostgresKeyStore: PersonalDataKeyStore {
 
     public func key(for subject: UUID) async throws -> Data {
         let candidate = PersonalDataVault.newKey()
-        try await client.query(
+        try await client.run(
             "INSERT INTO personal_data_keys (subject_id, key) VALUES (\(subject), \(candidate)) ON CONFLICT (subject_id) DO NOTHING",
             logger: logger)
         guard let key = try await existingKey(for: subject) else {
@@ -24,17 +24,15 @@ public struct PostgresKeyStore: PersonalDataKeyStore {
     }
 
     public func existingKey(for subject: UUID) async throws -> Data? {
-        let rows = try await client.query(
+        let rows = try await client.fetch(
             "SELECT key FROM personal_data_keys WHERE subject_id = \(subject)", logger: logger)
-        for try await key in rows.decode(Data.self) { return key }
-        return nil
+        return try rows.first?.decode(Data.self)
     }
 
     @discardableResult
     public func erase(subject: UUID) async throws -> Bool {
-        let rows = try await client.query(
+        let rows = try await client.fetch(
             "DELETE FROM personal_data_keys WHERE subject_id = \(subject) RETURNING subject_id", logger: logger)
-        for try await _ in rows.decode(UUID.self) { return true }
-        return false
+        return !rows.isEmpty
     }
 }
