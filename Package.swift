@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "coworkflow-bench", targets: ["CoworkflowBench"]),
         .library(name: "Domain", targets: ["Domain"]),
         .library(name: "EventStore", targets: ["EventStore"]),
+        .library(name: "Messaging", targets: ["Messaging"]),
     ],
     dependencies: [
         .package(url: "https://github.com/vapor/postgres-nio.git", exact: "1.33.2"),
@@ -31,6 +32,15 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .systemLibrary(name: "CRabbitMQ", pkgConfig: "librabbitmq", providers: [.apt(["librabbitmq-dev"])]),
+        .target(
+            name: "Messaging",
+            dependencies: [
+                "Domain", "EventStore", "CRabbitMQ",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -65,5 +75,6 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .testTarget(name: "MessagingTests", dependencies: ["Messaging"], swiftSettings: strict),
     ]
 )

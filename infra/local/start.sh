@@ -22,7 +22,7 @@ start_postgres() {
   fi
   for _ in $(seq 1 60); do "$PG_BIN/pg_isready" -q -h 127.0.0.1 -p "$PG_PORT" && break; sleep 0.5; done
   # Over TCP, so this also works when the server was started from another checkout.
-  local psql=(env PGPASSWORD=postgres psql -q -h 127.0.0.1 -p "$PG_PORT" -U postgres -v ON_ERROR_STOP=1)
+  local psql=(env PGPASSWORD=postgres PGOPTIONS='-c client_min_messages=warning' psql -q -h 127.0.0.1 -p "$PG_PORT" -U postgres -v ON_ERROR_STOP=1)
   "${psql[@]}" -d postgres <<'SQL'
 DO $$ BEGIN
   IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'coworkflow') THEN

@@ -1,0 +1,361 @@
+import CRabbitMQ
+public import Foundation
+import Logging
+
+/// A message as it goes out.
+public struct OutgoingMessage: Sendable {
+    public var exchange: String
+    public var routingKey: String
+    public var body: Data
+    public var messageId: String?
+    public var type: String?
+    public var contentType = "application/json"
+    public var persistent = true
+    public var headers: [(String, HeaderValueOut)] = []
+
+    public init(exchange: String, routingKey: String, body: Data, messageId: String? = nil, type: String? = nil) {
+        self.exchange = exchange
+        self.routingKey = routingKey
+        self.body = body
+        self.messageId = messageId
+        self.type = type
+    }
+}
+
+/// A header value on an outgoing message.
+public enum HeaderValueOut: Sendable {
+    case text(String)
+    case int(Int64)
+}
+
+/// A message as it comes in; acknowledge it through the consumer that delivered it.
+public struct Delivery: Sendable {
+    public let deliveryTag: UInt64
+    public let redelivered: Bool
+    public let routingKey: String
+    public let body: Data
+    public let messageId: String?
+    public let type: String?
+    public let contentType: String?
+    public let headers: [String: HeaderValue]
+}
+
+/// One AMQP connection with one channel, on a thread of its own (rabbitmq-c blocks).
+///
+/// Every call runs as a job on the connection's thread; async callers wait for it. Use one
+/// connection to publish and another to consume, so a consumer waiting for messages never
+/// holds up a publisher.
+public final class AMQPConnection: @unchecked Sendable {
+    // `state` is only touched by jobs on `worker`; that is what makes this type Sendable.
+    private var state: amqp_connection_state_t?
+    private let worker: WorkerThread
+    private let settings: AMQPSettings
+    private var confirms = false
+    private var nextPublishTag: UInt64 = 1
+    static let channel: amqp_channel_t = 1
+
+    public init(settings: AMQPSettings, name: String = "amqp") {
+        self.settings = settings
+        self.worker = WorkerThread(name: "coworkflow.\(name)")
+    }
+
+    deinit {
+        let state = self.state
+        if let state {
+            amqp_connection_close(state, AMQP_REPLY_SUCCESS)
+            amqp_destroy_connection(state)
+        }
+        worker.stop()
+    }
+
+    /// Connects, logs in (heartbeats on) and opens the channel.
+    public func open() async throws {
+        try await worker.run { [self] in try openOnThread() }
+    }
+
+    private func openOnThread() throws {
+        guard state == nil else { return }
+        guard let connection = amqp_new_connection() else {
+            throw AMQPError(code: .notConnected, context: "create connection", detail: "out of memory")
+        }
+        guard let socket = amqp_tcp_socket_new(connection) else {
+            amqp_destroy_connection(connection)
+            throw AMQPError(code: .notConnected, context: "create socket", detail: "out of memory")
+        }
+        do {
+            try AMQPCheck.validate(amqp_socket_open(socket, settings.host, Int32(settings.port)),
+                                   "connect to \(settings.host):\(settings.port)")
+            try AMQPCheck.validate(
+                cwf_login_plain(connection, settings.vhost, 0, 131_072, settings.heartbeat, settings.user, settings.password),
+                "log in as \(settings.user) to vhost \(settings.vhost)")
+            amqp_channel_open(connection, Self.channel)
+            try AMQPCheck.validate(amqp_get_rpc_reply(connection), "open channel")
+        } catch {
+            amqp_destroy_connection(connection)
+            throw error
+        }
+        state = connection
+    }
+
+    /// Closes the channel and the connection; the object can be opened again.
+    public func close() async {
+        _ = try? await worker.run { [self] in
+            guard let connection = state else { return }
+            amqp_channel_close(connection, Self.channel, AMQP_REPLY_SUCCESS)
+            amqp_connection_close(connection, AMQP_REPLY_SUCCESS)
+            amqp_destroy_connection(connection)
+            state = nil
+            confirms = false
+        }
+    }
+
+    public var isOpen: Bool {
+        get async { (try? await worker.run { [self] in state != nil }) ?? false }
+    }
+
+    /// Runs `body` on the connection's thread with the open connection.
+    func withConnection<T: Sendable>(
+        _ context: String, _ body: @escaping @Sendable (amqp_connection_state_t) throws -> T
+    ) async throws -> T {
+        try await worker.run { [self] in
+            guard let connection = state else {
+                throw AMQPError(code: .notConnected, context: context, detail: "connection is not open")
+            }
+            do {
+                return try body(connection)
+            } catch let error as AMQPError {
+                // A server exception closes the channel (or the connection): drop it so the
+                // caller reconnects instead of using a dead channel.
+                if case .server = error.code { dropOnThread() }
+                if case .library = error.code { dropOnThread() }
+                throw error
+            }
+        }
+    }
+
+    private func dropOnThread() {
+        guard let connection = state else { return }
+        amqp_destroy_connection(connection)
+        state = nil
+        confirms = false
+    }
+
+    // MARK: Topology
+
+    public func declareExchange(_ name: String, type: String, durable: Bool = true) async throws {
+        try await withConnection("declare exchange \(name)") { connection in
+            withBytes(name) { exchange in
+                withBytes(type) { kind in
+                    _ = amqp_exchange_declare(connection, Self.channel, exchange, kind, 0, durable ? 1 : 0, 0, 0, amqp_empty_table)
+                }
+            }
+            try AMQPCheck.validate(amqp_get_rpc_reply(connection), "declare exchange \(name)")
+        }
+    }
+
+    /// Declares a durable queue with the given arguments (e.g. `x-queue-type`).
+    public func declareQueue(_ name: String, arguments: [(String, QueueArgument)] = []) async throws {
+        let values = arguments.map { ($0.0, $0.1.tableValue) }
+        try await withConnection("declare queue \(name)") { connection in
+            var table = AMQPTable(values)
+            table.with { arguments in
+                withBytes(name) { queue in
+                    _ = amqp_queue_declare(connection, Self.channel, queue, 0, 1, 0, 0, arguments)
+                }
+            }
+            try AMQPCheck.validate(amqp_get_rpc_reply(connection), "declare queue \(name)")
+        }
+    }
+
+    public func bind(queue: String, exchange: String, routingKey: String) async throws {
+        try await withConnection("bind \(queue) to \(exchange) with \(routingKey)") { connection in
+            withBytes(queue) { queueBytes in
+                withBytes(exchange) { exchangeBytes in
+                    withBytes(routingKey) { key in
+                        _ = amqp_queue_bind(connection, Self.channel, queueBytes, exchangeBytes, key, amqp_empty_table)
+                    }
+                }
+            }
+            try AMQPCheck.validate(amqp_get_rpc_reply(connection), "bind \(queue) to \(exchange) with \(routingKey)")
+        }
+    }
+
+    /// Deletes a queue and the messages in it (tests and tear-down).
+    public func deleteQueue(_ name: String) async throws {
+        try await withConnection("delete queue \(name)") { connection in
+            withBytes(name) { queue in _ = amqp_queue_delete(connection, Self.channel, queue, 0, 0) }
+            try AMQPCheck.validate(amqp_get_rpc_reply(connection), "delete queue \(name)")
+        }
+    }
+
+    /// Messages ready in a queue (passive declare); throws if the queue does not exist.
+    public func messageCount(_ queue: String) async throws -> Int {
+        try await withConnection("inspect queue \(queue)") { connection in
+            let ok = withBytes(queue) { name in
+                amqp_queue_declare(connection, Self.channel, name, 1, 0, 0, 0, amqp_empty_table)
+            }
+            try AMQPCheck.validate(amqp_get_rpc_reply(connection), "inspect queue \(queue)")
+            return Int(ok?.pointee.message_count ?? 0)
+        }
+    }
+
+    // MARK: Publishing
+
+    /// Publishes and waits until the broker confirms it (publisher confirms, mandatory).
+    ///
+    /// - Throws: ``AMQPError`` with `.rejected` when the broker nacks or returns the message.
+    public func publish(_ message: OutgoingMessage) async throws {
+        try await withConnection("publish to \(message.exchange) with \(message.routingKey)") { [self] connection in
+            if !confirms {
+                amqp_confirm_select(connection, Self.channel)
+                try AMQPCheck.validate(amqp_get_rpc_reply(connection), "enable publisher confirms")
+                confirms = true
+                nextPublishTag = 1
+            }
+            let tag = nextPublishTag
+            nextPublishTag += 1
+            try send(message, on: connection)
+            try awaitConfirm(tag, on: connection, context: "confirm \(message.routingKey)")
+        }
+    }
+
+    private func send(_ message: OutgoingMessage, on connection: amqp_connection_state_t) throws {
+        var table = AMQPTable(message.headers.map { key, value in
+            switch value {
+            case .text(let text): (key, AMQPTable.Value.text(text))
+            case .int(let number): (key, AMQPTable.Value.int(number))
+            }
+        })
+        let status = table.with { headers in
+            withBytes(message.contentType) { contentType in
+                withBytes(message.messageId ?? "") { messageId in
+                    withBytes(message.type ?? "") { type in
+                        var properties = amqp_basic_properties_t()
+                        properties._flags = amqp_flags_t(AMQP_BASIC_CONTENT_TYPE_FLAG | AMQP_BASIC_DELIVERY_MODE_FLAG | AMQP_BASIC_HEADERS_FLAG)
+                        properties.content_type = contentType
+                        properties.delivery_mode = message.persistent ? 2 : 1
+                        properties.headers = headers
+                        if message.messageId != nil {
+                            properties._flags |= amqp_flags_t(AMQP_BASIC_MESSAGE_ID_FLAG)
+                            properties.message_id = messageId
+                        }
+                        if message.type != nil {
+                            properties._flags |= amqp_flags_t(AMQP_BASIC_TYPE_FLAG)
+                            properties.type = type
+                        }
+                        return withBytes(message.exchange) { exchange in
+                            withBytes(message.routingKey) { key in
+                                withBytes(message.body) { body in
+                                    amqp_basic_publish(connection, Self.channel, exchange, key, 1, 0, &properties, body)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        try AMQPCheck.validate(status, "publish to \(message.exchange) with \(message.routingKey)")
+    }
+
+    /// Reads frames until the broker acks (or nacks/returns) delivery tag `tag`.
+    private func awaitConfirm(_ tag: UInt64, on connection: amqp_connection_state_t, context: String) throws {
+        var returned = false
+        while true {
+            var frame = amqp_frame_t()
+            var timeout = timeval(tv_sec: 30, tv_usec: 0)
+            try AMQPCheck.validate(amqp_simple_wait_frame_noblock(connection, &frame, &timeout), context)
+            switch cwf_frame_method_id(&frame) {
+            case AMQP_BASIC_ACK_METHOD:
+                let ack = cwf_frame_method_decoded(&frame).assumingMemoryBound(to: amqp_basic_ack_t.self).pointee
+                if ack.delivery_tag == tag || (ack.multiple != 0 && ack.delivery_tag >= tag) {
+                    if returned {
+                        throw AMQPError(code: .rejected, context: context, detail: "unroutable: returned by the broker")
+                    }
+                    return
+                }
+            case AMQP_BASIC_NACK_METHOD:
+                throw AMQPError(code: .rejected, context: context, detail: "the broker nacked the message")
+            case AMQP_BASIC_RETURN_METHOD:
+                // The returned message's header and body frames follow; read and drop them.
+                returned = true
+                var message = amqp_message_t()
+                try AMQPCheck.validate(amqp_read_message(connection, Self.channel, &message, 0), context)
+                amqp_destroy_message(&message)
+            case AMQP_CHANNEL_CLOSE_METHOD, AMQP_CONNECTION_CLOSE_METHOD:
+                throw AMQPError(code: .server(0), context: context, detail: "the broker closed the channel")
+            default:
+                continue
+            }
+        }
+    }
+
+    // MARK: Consuming
+
+    /// Starts consuming `queue` with manual acknowledgement and at most `prefetch` unacked.
+    public func consume(_ queue: String, prefetch: UInt16 = 100) async throws {
+        try await withConnection("consume \(queue)") { connection in
+            amqp_basic_qos(connection, Self.channel, 0, prefetch, 0)
+            try AMQPCheck.validate(amqp_get_rpc_reply(connection), "set prefetch for \(queue)")
+            withBytes(queue) { name in
+                _ = amqp_basic_consume(connection, Self.channel, name, amqp_empty_bytes, 0, 0, 0, amqp_empty_table)
+            }
+            try AMQPCheck.validate(amqp_get_rpc_reply(connection), "consume \(queue)")
+        }
+    }
+
+    /// The next delivery, or nil when none came within `timeout` seconds.
+    public func nextDelivery(timeout seconds: Int = 1) async throws -> Delivery? {
+        try await withConnection("receive") { connection in
+            amqp_maybe_release_buffers(connection)
+            var envelope = amqp_envelope_t()
+            var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+            let reply = amqp_consume_message(connection, &envelope, &timeout, 0)
+            if reply.reply_type == AMQP_RESPONSE_LIBRARY_EXCEPTION && reply.library_error == AMQP_STATUS_TIMEOUT.rawValue {
+                return nil
+            }
+            try AMQPCheck.validate(reply, "receive")
+            defer { amqp_destroy_envelope(&envelope) }
+            let properties = envelope.message.properties
+            func text(_ flag: Int32, _ bytes: amqp_bytes_t) -> String? {
+                properties._flags & amqp_flags_t(flag) != 0 ? AMQPCheck.string(bytes) : nil
+            }
+            let body = envelope.message.body.bytes.map { Data(bytes: $0, count: envelope.message.body.len) } ?? Data()
+            return Delivery(
+                deliveryTag: envelope.delivery_tag, redelivered: envelope.redelivered != 0,
+                routingKey: AMQPCheck.string(envelope.routing_key), body: body,
+                messageId: text(AMQP_BASIC_MESSAGE_ID_FLAG, properties.message_id),
+                type: text(AMQP_BASIC_TYPE_FLAG, properties.type),
+                contentType: text(AMQP_BASIC_CONTENT_TYPE_FLAG, properties.content_type),
+                headers: properties._flags & amqp_flags_t(AMQP_BASIC_HEADERS_FLAG) != 0 ? AMQPTableReader.read(properties.headers) : [:])
+        }
+    }
+
+    public func ack(_ delivery: Delivery) async throws {
+        try await withConnection("ack \(delivery.deliveryTag)") { connection in
+            try AMQPCheck.validate(amqp_basic_ack(connection, Self.channel, delivery.deliveryTag, 0), "ack \(delivery.deliveryTag)")
+        }
+    }
+
+    /// Rejects a delivery: back to the queue (`requeue`), or to the dead-letter exchange.
+    public func reject(_ delivery: Delivery, requeue: Bool) async throws {
+        try await withConnection("reject \(delivery.deliveryTag)") { connection in
+            try AMQPCheck.validate(
+                amqp_basic_reject(connection, Self.channel, delivery.deliveryTag, requeue ? 1 : 0), "reject \(delivery.deliveryTag)")
+        }
+    }
+}
+
+/// A queue argument value.
+public enum QueueArgument: Sendable {
+    case text(String)
+    case bool(Bool)
+    case int(Int64)
+
+    var tableValue: AMQPTable.Value {
+        switch self {
+        case .text(let value): .text(value)
+        case .bool(let value): .bool(value)
+        case .int(let value): .int(value)
+        }
+    }
+}
