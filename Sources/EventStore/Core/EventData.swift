@@ -126,3 +126,40 @@ public enum EventJSON {
         return decoder
     }
 }
+
+/// A stored event's identity and place, as an append reports it.
+struct AppendedRow: Sendable {
+    let eventId: UUID
+    let stream: StreamName
+    let version: Int64
+    let position: GlobalPosition
+}
+
+extension AppendResult {
+    /// Folds appended rows into the result: positions in the order of `ids`, and each
+    /// stream's highest version.
+    init(ids: [UUID], rows: [AppendedRow]) {
+        var positions: [UUID: GlobalPosition] = [:]
+        var versions: [StreamName: Int64] = [:]
+        for row in rows {
+            positions[row.eventId] = row.position
+            versions[row.stream] = max(versions[row.stream] ?? 0, row.version)
+        }
+        self.init(positions: ids.compactMap { positions[$0] }, versions: versions)
+    }
+
+    /// The answer to a retried append, from the rows already stored under its ids: nil when
+    /// none is stored (a new append); the first append's result when all are, in the same
+    /// streams; an error for anything in between.
+    static func retried(ids: [UUID], writes: [StreamWrite], stored rows: [AppendedRow]) throws -> AppendResult? {
+        if rows.isEmpty { return nil }
+        guard rows.count == ids.count else {
+            throw EventStoreError(.partialDuplicate, "some event ids of this append are stored already, others are not")
+        }
+        let result = AppendResult(ids: ids, rows: rows)
+        guard Set(result.versions.keys) == Set(writes.map(\.stream)) else {
+            throw EventStoreError(.eventIdReused, "these event ids are stored in other streams")
+        }
+        return result
+    }
+}

@@ -128,10 +128,9 @@ public final class PostgresEventStore: EventStore {
         for (index, write) in writes.enumerated() {
             for event in write.events { columns.add(event, stream: index + 1) }
         }
-        var positionsById: [UUID: GlobalPosition] = [:]
-        var versions: [StreamName: Int64] = [:]
+        var appended: [AppendedRow] = []
         do {
-            let rows: AsyncThrowingMapSequence<PostgresRowSequence, PostgresStatements.AppendedRow>
+            let rows: AsyncThrowingMapSequence<PostgresRowSequence, PostgresStatements.InsertedRow>
             if writes.count == 1 {
                 rows = try await connection.execute(PostgresStatements.AppendOne(
                     stream: writes[0].stream.rawValue, expected: writes[0].expected.code, columns: columns), logger: logger)
@@ -139,20 +138,21 @@ public final class PostgresEventStore: EventStore {
                 rows = try await connection.execute(PostgresStatements.AppendMany(
                     streams: writes.map(\.stream.rawValue), expected: writes.map(\.expected.code), columns: columns), logger: logger)
             }
-            for try await (id, stream, version, tx, position) in rows {
-                positionsById[id] = GlobalPosition(transaction: tx, sequence: position)
-                let name = StreamName(stream)
-                versions[name] = max(versions[name] ?? 0, version)
-            }
+            for try await row in rows { appended.append(Self.appendedRow(row)) }
         } catch let error as PSQLError {
             return try await recover(from: error, writes: writes, ids: columns.ids, on: connection, logger: logger)
         }
-        guard !positionsById.isEmpty else {
+        guard !appended.isEmpty else {
             // An `.exact(N)` stream did not have version N: nothing was inserted.
             if let conflict = try await firstConflict(writes, on: connection, logger: logger) { throw conflict }
             throw Collision(constraint: "expected version moved")
         }
-        return AppendResult(positions: columns.ids.compactMap { positionsById[$0] }, versions: versions)
+        return AppendResult(ids: columns.ids, rows: appended)
+    }
+
+    private static func appendedRow(_ row: PostgresStatements.InsertedRow) -> AppendedRow {
+        AppendedRow(eventId: row.0, stream: StreamName(row.1), version: row.2,
+                    position: GlobalPosition(transaction: row.3, sequence: row.4))
     }
 
     /// The column arrays of one append, bound as PostgreSQL arrays.
@@ -206,21 +206,9 @@ public final class PostgresEventStore: EventStore {
         let rows = try await connection.query(
             "SELECT event_id, stream_id, stream_version, tx_id, position FROM events WHERE event_id = ANY(\(ids)::uuid[])",
             logger: logger)
-        var positions: [UUID: GlobalPosition] = [:]
-        var versions: [StreamName: Int64] = [:]
-        for try await (id, stream, version, tx, position) in rows.decode((UUID, String, Int64, Int64, Int64).self) {
-            positions[id] = GlobalPosition(transaction: tx, sequence: position)
-            let name = StreamName(stream)
-            versions[name] = max(versions[name] ?? 0, version)
-        }
-        if positions.isEmpty { return nil }
-        guard positions.count == ids.count else {
-            throw EventStoreError(.partialDuplicate, "some event ids of this append are stored already, others are not")
-        }
-        guard Set(versions.keys) == Set(writes.map(\.stream)) else {
-            throw EventStoreError(.eventIdReused, "these event ids are stored in other streams")
-        }
-        return AppendResult(positions: ids.compactMap { positions[$0] }, versions: versions)
+        var stored: [AppendedRow] = []
+        for try await row in rows.decode(PostgresStatements.InsertedRow.self) { stored.append(appendedRow(row)) }
+        return try AppendResult.retried(ids: ids, writes: writes, stored: stored)
     }
 
     /// A conflict reported from inside an aborted transaction: the stream named by the unique

@@ -36,12 +36,9 @@ public struct PostgresMigrator: Sendable {
     }
 
     private func migrate(on connection: PostgresConnection) async throws -> Report {
+        // A session lock: released below, or by the server when `migrate()` closes the
+        // connection after a failure.
         try await connection.query("SELECT pg_advisory_lock(\(Self.lockKey))", logger: logger)
-        defer {
-            Task { [logger] in
-                _ = try? await connection.query("SELECT pg_advisory_unlock(\(Self.lockKey))", logger: logger)
-            }
-        }
         try await connection.query("""
             CREATE TABLE IF NOT EXISTS schema_migrations (
                 version integer PRIMARY KEY, name text NOT NULL,
@@ -72,6 +69,7 @@ public struct PostgresMigrator: Sendable {
                 try await connection.query(PostgresQuery(unsafeSQL: grant), logger: logger)
             }
         }
+        try await connection.query("SELECT pg_advisory_unlock(\(Self.lockKey))", logger: logger)
         return report
     }
 }

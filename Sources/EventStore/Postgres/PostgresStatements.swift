@@ -5,7 +5,7 @@ import PostgresNIO
 /// The store's hot statements, prepared once per connection: the server plans them once
 /// instead of on every append or read.
 enum PostgresStatements {
-    typealias AppendedRow = (UUID, String, Int64, Int64, Int64)
+    typealias InsertedRow = (UUID, String, Int64, Int64, Int64)
     typealias EventRow = (Int64, Int64, String, Int64, UUID, String, Int32, ByteBuffer, ByteBuffer, Date, Date)
 
     /// One stream: `.exact(N)` needs version N to exist and takes N+1…; `.noStream` takes 1…;
@@ -25,7 +25,7 @@ enum PostgresStatements {
             ORDER BY u.ord
             RETURNING e.event_id, e.stream_id, e.stream_version, e.tx_id, e.position
             """
-        typealias Row = AppendedRow
+        typealias Row = InsertedRow
 
         let stream: String
         let expected: Int64
@@ -62,7 +62,7 @@ enum PostgresStatements {
             ORDER BY u.ord
             RETURNING e.event_id, e.stream_id, e.stream_version, e.tx_id, e.position
             """
-        typealias Row = AppendedRow
+        typealias Row = InsertedRow
 
         let streams: [String]
         let expected: [Int64]

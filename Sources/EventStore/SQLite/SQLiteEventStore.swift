@@ -60,27 +60,21 @@ public final class SQLiteEventStore: EventStore {
     }
 
     static func append(_ writes: [StreamWrite], in db: Database) throws -> AppendResult {
-        let ids = writes.flatMap { $0.events.map { $0.eventId.uuidString.lowercased() } }
-        let placeholders = databaseQuestionMarks(count: ids.count)
+        let ids = writes.flatMap { $0.events.map(\.eventId) }
         let existing = try Row.fetchAll(
-            db, sql: "SELECT event_id, stream_id, stream_version, tx_id, position FROM events WHERE event_id IN (\(placeholders))",
-            arguments: StatementArguments(ids))
-        if !existing.isEmpty {
-            guard existing.count == ids.count else {
-                throw EventStoreError(.partialDuplicate, "some event ids of this append are stored already, others are not")
+            db, sql: """
+                SELECT event_id, stream_id, stream_version, tx_id, position FROM events
+                WHERE event_id IN (\(databaseQuestionMarks(count: ids.count)))
+                """,
+            arguments: StatementArguments(ids.map { $0.uuidString.lowercased() }))
+        let stored = try existing.map { row -> AppendedRow in
+            guard let id = UUID(uuidString: row["event_id"]) else {
+                throw EventStoreError(.corruptRow, "event id is not a UUID at position \(row["position"] as Int64)")
             }
-            var positions: [String: GlobalPosition] = [:]
-            var versions: [StreamName: Int64] = [:]
-            for row in existing {
-                positions[row["event_id"]] = GlobalPosition(transaction: row["tx_id"], sequence: row["position"])
-                let stream = StreamName(row["stream_id"] as String)
-                versions[stream] = max(versions[stream] ?? 0, row["stream_version"] as Int64)
-            }
-            guard Set(versions.keys) == Set(writes.map(\.stream)) else {
-                throw EventStoreError(.eventIdReused, "these event ids are stored in other streams")
-            }
-            return AppendResult(positions: ids.compactMap { positions[$0] }, versions: versions)
+            return AppendedRow(eventId: id, stream: StreamName(row["stream_id"] as String), version: row["stream_version"],
+                               position: GlobalPosition(transaction: row["tx_id"], sequence: row["position"]))
         }
+        if let retried = try AppendResult.retried(ids: ids, writes: writes, stored: stored) { return retried }
 
         var current: [Int64] = []
         for write in writes {
