@@ -2,8 +2,8 @@
 public struct WrongExpectedVersion: Error, Equatable, Sendable, CustomStringConvertible {
     public let stream: StreamName
     public let expected: ExpectedVersion
-    /// The stream's version when the append was refused (0 = no stream; -1 when the conflict
-    /// surfaced inside a caller's transaction, which can no longer read it).
+    /// The stream's version when the append was refused (0 = no stream). A conflict inside a
+    /// caller's transaction is read again after the rollback; -1 only if even that failed.
     public let actual: Int64
 
     public init(stream: StreamName, expected: ExpectedVersion, actual: Int64) {
@@ -32,6 +32,8 @@ public struct EventStoreError: Error, Sendable, CustomStringConvertible {
         case corruptRow
         /// The database failed or could not be reached.
         case backend
+        /// A lease (see ``ConsumerSupport/whileHolding(lease:retryEvery:_:)``) was lost while held.
+        case leaseLost
     }
 
     public let code: Code

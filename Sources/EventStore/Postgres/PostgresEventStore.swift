@@ -84,8 +84,21 @@ public final class PostgresEventStore: EventStore {
     ) async throws -> T {
         // Rung on rollback too: readers held back by this transaction may go on.
         defer { didAppend() }
-        return try await client.withTransaction(logger: logger) { connection in
-            try await body(Transaction(connection: connection, logger: logger))
+        do {
+            return try await client.withTransaction(logger: logger) { connection in
+                try await body(Transaction(connection: connection, logger: logger))
+            }
+        } catch let error as PostgresTransactionError {
+            guard let failure = error.closureError else {
+                throw EventStoreError(.backend, "transaction failed", underlying: error)
+            }
+            // A conflict inside the (then aborted) transaction could not read the stream's
+            // version; now that it rolled back, it can.
+            if let conflict = failure as? WrongExpectedVersion, conflict.actual < 0 {
+                let actual = (try? await streamVersion(conflict.stream)) ?? conflict.actual
+                throw WrongExpectedVersion(stream: conflict.stream, expected: conflict.expected, actual: actual)
+            }
+            throw failure
         }
     }
 

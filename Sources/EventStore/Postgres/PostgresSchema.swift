@@ -66,6 +66,24 @@ enum PostgresSchema {
             )
             """,
         ]),
+        Step(version: 2, name: "consumer inbox", statements: [
+            // One row per event a consumer is done with: handled (its effect committed in the
+            // same transaction) or dead-lettered (set aside after repeated failures).
+            """
+            CREATE TABLE consumer_inbox (
+                consumer     text NOT NULL,
+                event_id     uuid NOT NULL,
+                outcome      text NOT NULL CHECK (outcome IN ('handled', 'dead')),
+                reason       text,
+                attempts     integer NOT NULL DEFAULT 1,
+                recorded_at  timestamptz NOT NULL DEFAULT now(),
+                PRIMARY KEY (consumer, event_id)
+            )
+            """,
+            """
+            CREATE INDEX consumer_inbox_dead ON consumer_inbox (consumer, recorded_at) WHERE outcome = 'dead'
+            """,
+        ]),
     ]
 
     /// Privileges re-applied on every migrate: the application role may read and append
@@ -78,6 +96,7 @@ enum PostgresSchema {
             "GRANT SELECT, INSERT ON events TO \(role)",
             "GRANT USAGE, SELECT ON SEQUENCE events_position_seq TO \(role)",
             "GRANT SELECT, INSERT, UPDATE, DELETE ON subscription_checkpoints, personal_data_keys TO \(role)",
+            "GRANT SELECT, INSERT, DELETE ON consumer_inbox TO \(role)",
         ]
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 public import GRDB
+import Synchronization
 
 /// The embedded event store: one SQLite file in WAL mode, for `coworkflow serve` with no
 /// servers. Writes are serialised by SQLite itself, so commit order is position order and the
@@ -9,6 +10,8 @@ public final class SQLiteEventStore: EventStore {
     public let database: DatabasePool
     public let changes = Doorbell()
     let upcasters: Upcasters
+    /// Names of the leases held in this process (see ``whileHolding(lease:retryEvery:_:)``).
+    let leases = Mutex<Set<String>>([])
 
     /// Opens (creating if needed) the store at `path` and applies pending migrations.
     public init(path: String, upcasters: Upcasters = Upcasters()) throws {

@@ -40,6 +40,19 @@ enum SQLiteSchema {
                 );
                 """)
         }
+        migrator.registerMigration("2 consumer inbox") { db in
+            try db.execute(sql: """
+                CREATE TABLE consumer_inbox (
+                    consumer     TEXT NOT NULL,
+                    event_id     TEXT NOT NULL,
+                    outcome      TEXT NOT NULL CHECK (outcome IN ('handled', 'dead')),
+                    reason       TEXT,
+                    attempts     INTEGER NOT NULL DEFAULT 1,
+                    recorded_at  INTEGER NOT NULL,
+                    PRIMARY KEY (consumer, event_id)
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 }

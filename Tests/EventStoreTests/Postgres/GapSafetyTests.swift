@@ -30,7 +30,7 @@ struct GapSafetyTests {
                             var gate = release.makeAsyncIterator()
                             if await gate.next() == .rollback { throw RolledBack() }
                         }
-                    } catch let error as PostgresTransactionError where error.closureError is RolledBack {}
+                    } catch is RolledBack {}
                 }
                 var positions = appended.makeAsyncIterator()
                 let positionA = try #require(await positions.next())

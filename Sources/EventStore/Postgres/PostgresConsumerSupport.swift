@@ -1,0 +1,119 @@
+public import Foundation
+import Logging
+import PostgresNIO
+
+extension PostgresEventStore {
+    public func recordInInbox(
+        _ eventId: UUID, consumer: String, outcome: InboxOutcome, appending writes: [StreamWrite]
+    ) async throws -> Bool {
+        if !writes.isEmpty { try AppendValidation.validate(writes) }
+        let logger = self.logger
+        let recorded = try await withTransaction { transaction in
+            // The primary key makes a concurrent second delivery wait for the first to commit,
+            // then find the row: it is skipped, never applied twice.
+            let rows = try await transaction.connection.query("""
+                INSERT INTO consumer_inbox (consumer, event_id, outcome, reason, attempts)
+                VALUES (\(consumer), \(eventId), \(outcome.storedKind), \(outcome.storedReason), \(outcome.storedAttempts))
+                ON CONFLICT (consumer, event_id) DO NOTHING
+                RETURNING 1
+                """, logger: logger)
+            var inserted = false
+            for try await _ in rows { inserted = true }
+            guard inserted else { return false }
+            if !writes.isEmpty { _ = try await transaction.append(writes) }
+            return true
+        }
+        return recorded
+    }
+
+    public func inboxEntry(_ eventId: UUID, consumer: String) async throws -> InboxEntry? {
+        let rows = try await client.fetch("""
+            SELECT outcome, reason, attempts, recorded_at FROM consumer_inbox
+            WHERE consumer = \(consumer) AND event_id = \(eventId)
+            """, logger: logger)
+        guard let row = rows.first else { return nil }
+        let (kind, reason, attempts, at) = try row.decode((String, String?, Int, Date).self)
+        return InboxEntry(
+            consumer: consumer, eventId: eventId, outcome: InboxOutcome(kind: kind, reason: reason, attempts: attempts),
+            recordedAt: at)
+    }
+
+    public func deadLetters(consumer: String, limit: Int) async throws -> [InboxEntry] {
+        let rows = try await client.fetch("""
+            SELECT event_id, reason, attempts, recorded_at FROM consumer_inbox
+            WHERE consumer = \(consumer) AND outcome = 'dead' ORDER BY recorded_at, event_id LIMIT \(limit)
+            """, logger: logger)
+        return try rows.map { row in
+            let (id, reason, attempts, at) = try row.decode((UUID, String?, Int, Date).self)
+            return InboxEntry(
+                consumer: consumer, eventId: id, outcome: .deadLettered(reason: reason ?? "", attempts: attempts),
+                recordedAt: at)
+        }
+    }
+
+    /// A session-level advisory lock on a connection of its own: PostgreSQL frees it the moment
+    /// that connection ends, so a killed holder hands over without waiting for a timeout.
+    public func whileHolding<T: Sendable>(
+        lease name: String, retryEvery interval: Duration, _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        let logger = self.logger
+        while true {
+            try Task.checkCancellation()
+            let connection: PostgresConnection
+            do {
+                connection = try await PostgresConnection.connect(
+                    configuration: settings.connectionConfiguration(), id: 0, logger: logger)
+            } catch {
+                logger.warning("lease \(name): cannot reach PostgreSQL", metadata: ["error": "\(String(reflecting: error))"])
+                try await Task.sleep(for: interval)
+                continue
+            }
+            do {
+                if try await Self.tryLock(name, on: connection, logger: logger) {
+                    logger.info("lease \(name): held")
+                    let result = try await Self.hold(connection, name: name, interval: interval, logger: logger, body)
+                    _ = try? await connection.query("SELECT pg_advisory_unlock(hashtextextended(\(name), 0))", logger: logger)
+                    try? await connection.close()
+                    return result
+                }
+                try? await connection.close()
+            } catch {
+                try? await connection.close()
+                throw error
+            }
+            try await Task.sleep(for: interval)
+        }
+    }
+
+    private static func tryLock(_ name: String, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
+        let rows = try await connection.query("SELECT pg_try_advisory_lock(hashtextextended(\(name), 0))", logger: logger)
+        for try await held in rows.decode(Bool.self) { return held }
+        return false
+    }
+
+    /// Runs `body` and, beside it, checks every `interval` that the lock's connection lives.
+    private static func hold<T: Sendable>(
+        _ connection: PostgresConnection, name: String, interval: Duration, logger: Logger,
+        _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                while true {
+                    try await Task.sleep(for: interval)
+                    do {
+                        for try await _ in try await connection.query("SELECT 1", logger: logger) {}
+                    } catch where !Task.isCancelled {
+                        logger.error("lease \(name): lost", metadata: ["error": "\(String(reflecting: error))"])
+                        throw EventStoreError(.leaseLost, "lease '\(name)' was lost: its PostgreSQL connection failed", underlying: error)
+                    }
+                }
+            }
+            defer { group.cancelAll() }
+            while let next = try await group.next() {
+                if let result = next { return result }
+            }
+            throw CancellationError()
+        }
+    }
+}

@@ -1,0 +1,62 @@
+public import Foundation
+import GRDB
+import Synchronization
+
+extension SQLiteEventStore {
+    public func recordInInbox(
+        _ eventId: UUID, consumer: String, outcome: InboxOutcome, appending writes: [StreamWrite]
+    ) async throws -> Bool {
+        if !writes.isEmpty { try AppendValidation.validate(writes) }
+        let id = eventId.uuidString.lowercased()
+        let recorded = try await withTransaction { transaction in
+            try transaction.db.execute(sql: """
+                INSERT INTO consumer_inbox (consumer, event_id, outcome, reason, attempts, recorded_at)
+                VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (consumer, event_id) DO NOTHING
+                """, arguments: [consumer, id, outcome.storedKind, outcome.storedReason, outcome.storedAttempts, microseconds(Date())])
+            guard transaction.db.changesCount == 1 else { return false }
+            if !writes.isEmpty { _ = try transaction.append(writes) }
+            return true
+        }
+        return recorded
+    }
+
+    public func inboxEntry(_ eventId: UUID, consumer: String) async throws -> InboxEntry? {
+        try await database.read { db in
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT outcome, reason, attempts, recorded_at FROM consumer_inbox WHERE consumer = ? AND event_id = ?
+                """, arguments: [consumer, eventId.uuidString.lowercased()])
+            else { return nil }
+            return InboxEntry(
+                consumer: consumer, eventId: eventId,
+                outcome: InboxOutcome(kind: row["outcome"], reason: row["reason"], attempts: row["attempts"]),
+                recordedAt: date(row["recorded_at"]))
+        }
+    }
+
+    public func deadLetters(consumer: String, limit: Int) async throws -> [InboxEntry] {
+        try await database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT event_id, reason, attempts, recorded_at FROM consumer_inbox
+                WHERE consumer = ? AND outcome = 'dead' ORDER BY recorded_at, event_id LIMIT ?
+                """, arguments: [consumer, limit]).compactMap { row -> InboxEntry? in
+                guard let id = UUID(uuidString: row["event_id"]) else { return nil }
+                return InboxEntry(
+                    consumer: consumer, eventId: id,
+                    outcome: .deadLettered(reason: row["reason"] ?? "", attempts: row["attempts"]),
+                    recordedAt: date(row["recorded_at"]))
+            }
+        }
+    }
+
+    /// The embedded store belongs to one process, so a lease is held within it: one holder per
+    /// name per store, the others wait.
+    public func whileHolding<T: Sendable>(
+        lease name: String, retryEvery interval: Duration, _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        while !leases.withLock({ $0.insert(name).inserted }) {
+            try await Task.sleep(for: interval)
+        }
+        defer { _ = leases.withLock { $0.remove(name) } }
+        return try await body()
+    }
+}

@@ -1,0 +1,116 @@
+import EventStore
+import Foundation
+import Synchronization
+import Testing
+
+@Suite("Consumer inbox and leases")
+struct InboxTests {
+    @Test("an event recorded in a consumer's inbox commits with its effect, once", arguments: Backend.allCases)
+    func effect_and_inbox_commit_together(backend: Backend) async throws {
+        try await withFixture(backend) { fixture in
+            let store = fixture.store
+            let consumer = uniqueCategory("consumer")
+            let source = UUID()
+            let effects = uniqueStream("efeito")
+            let first = try await store.recordInInbox(
+                source, consumer: consumer, outcome: .handled,
+                appending: [StreamWrite(stream: effects, expected: .any, events: [event()])])
+            #expect(first)
+            let again = try await store.recordInInbox(
+                source, consumer: consumer, outcome: .handled,
+                appending: [StreamWrite(stream: effects, expected: .any, events: [event()])])
+            #expect(!again, "a redelivered event is skipped")
+            #expect(try await store.readStream(effects).count == 1)
+            #expect(try await store.inboxEntry(source, consumer: consumer)?.outcome == .handled)
+            // Another consumer has its own inbox.
+            #expect(try await store.recordInInbox(source, consumer: consumer + "b", outcome: .handled, appending: []))
+            #expect(try await store.inboxEntry(UUID(), consumer: consumer) == nil)
+        }
+    }
+
+    @Test("a failed effect leaves no inbox row, so the event is handled again", arguments: Backend.allCases)
+    func failed_effect_leaves_no_row(backend: Backend) async throws {
+        try await withFixture(backend) { fixture in
+            let store = fixture.store
+            let consumer = uniqueCategory("consumer")
+            let source = UUID()
+            let effects = uniqueStream("efeito")
+            try await store.append(to: effects, expected: .noStream, events: [event()])
+            await #expect(throws: WrongExpectedVersion.self) {
+                try await store.recordInInbox(
+                    source, consumer: consumer, outcome: .handled,
+                    appending: [StreamWrite(stream: effects, expected: .noStream, events: [event()])])
+            }
+            #expect(try await store.inboxEntry(source, consumer: consumer) == nil)
+            #expect(try await store.recordInInbox(
+                source, consumer: consumer, outcome: .handled,
+                appending: [StreamWrite(stream: effects, expected: .exact(1), events: [event()])]))
+            #expect(try await store.readStream(effects).count == 2)
+        }
+    }
+
+    @Test("dead letters keep their reason and attempts", arguments: Backend.allCases)
+    func dead_letters(backend: Backend) async throws {
+        try await withFixture(backend) { fixture in
+            let store = fixture.store
+            let consumer = uniqueCategory("consumer")
+            let poison = UUID()
+            try await store.recordInInbox(
+                poison, consumer: consumer, outcome: .deadLettered(reason: "handler threw: boom", attempts: 5), appending: [])
+            try await store.recordInInbox(UUID(), consumer: consumer, outcome: .handled, appending: [])
+            let dead = try await store.deadLetters(consumer: consumer, limit: 10)
+            #expect(dead.map(\.eventId) == [poison])
+            #expect(dead.first?.outcome == .deadLettered(reason: "handler threw: boom", attempts: 5))
+        }
+    }
+
+    @Test("concurrent deliveries of one event: exactly one effect", arguments: Backend.allCases)
+    func concurrent_duplicates(backend: Backend) async throws {
+        try await withFixture(backend) { fixture in
+            let store = fixture.store
+            let consumer = uniqueCategory("consumer")
+            let source = UUID()
+            let effects = uniqueStream("efeito")
+            let wins = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        try await store.recordInInbox(
+                            source, consumer: consumer, outcome: .handled,
+                            appending: [StreamWrite(stream: effects, expected: .any, events: [event()])])
+                    }
+                }
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(wins == 1)
+            #expect(try await store.readStream(effects).count == 1)
+        }
+    }
+
+    @Test("a lease has one holder at a time; the next takes over when it is given up", arguments: Backend.allCases)
+    func lease_has_one_holder(backend: Backend) async throws {
+        try await withFixture(backend) { fixture in
+            let store = fixture.store
+            let lease = uniqueCategory("lease")
+            let holders = Holders()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<3 {
+                    group.addTask {
+                        try await store.whileHolding(lease: lease, retryEvery: .milliseconds(20)) {
+                            holders.state.withLock { $0.now += 1; $0.most = max($0.most, $0.now); $0.runs += 1 }
+                            try await Task.sleep(for: .milliseconds(100))
+                            holders.state.withLock { $0.now -= 1 }
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let seen = holders.state.withLock { $0 }
+            #expect(seen.runs == 3)
+            #expect(seen.most == 1)
+        }
+    }
+}
+
+private final class Holders: Sendable {
+    let state = Mutex((now: 0, most: 0, runs: 0))
+}
