@@ -48,7 +48,7 @@ let package = Package(
         .executableTarget(
             name: "coworkflow",
             dependencies: [
-                "Domain", "EventStore",
+                "Domain", "EventStore", "Messaging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -75,6 +75,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "MessagingTests", dependencies: ["Messaging"], swiftSettings: strict),
+        .testTarget(
+            name: "MessagingTests",
+            dependencies: [
+                "Domain", "EventStore", "Messaging",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
     ]
 )

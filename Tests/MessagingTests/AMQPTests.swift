@@ -25,6 +25,7 @@ struct AMQPSettingsTests {
     }
 }
 
+extension BrokerSuites {
 /// Against the real broker from `infra/local` (or `AMQP_URL`).
 @Suite("AMQP against RabbitMQ")
 struct AMQPBrokerTests {
@@ -144,12 +145,4 @@ struct AMQPBrokerTests {
         await #expect(throws: AMQPError.self) { try await connection.messageCount("x") }
     }
 }
-
-func eventually(seconds: Double = 20, _ condition: () async throws -> Bool) async throws -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if try await condition() { return true }
-        try await Task.sleep(for: .milliseconds(50))
-    }
-    return try await condition()
 }

@@ -4,7 +4,7 @@ import Foundation
 /// Writes event metadata as JSON without Foundation's encoder, which costs more per event
 /// than the database insert on the append path. Same keys, sorted, as `EventJSON.encoder`;
 /// read back with the ordinary decoder.
-enum MetadataJSON {
+public enum MetadataJSON {
     static func encode(_ metadata: EventMetadata) -> String {
         var json = "{"
         var first = true
@@ -25,7 +25,7 @@ enum MetadataJSON {
     }
 
     /// A JSON string literal: quotes, backslashes and control characters escaped.
-    static func appendQuoted(_ value: String, to json: inout String) {
+    public static func appendQuoted(_ value: String, to json: inout String) {
         json += "\""
         for scalar in value.unicodeScalars {
             switch scalar {

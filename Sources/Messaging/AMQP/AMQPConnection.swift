@@ -11,6 +11,9 @@ public struct OutgoingMessage: Sendable {
     public var type: String?
     public var contentType = "application/json"
     public var persistent = true
+    /// Refused (returned) by the broker when no queue is bound for it. The relay turns this
+    /// off: an event no service consumes is not an error.
+    public var mandatory = true
     public var headers: [(String, HeaderValueOut)] = []
 
     public init(exchange: String, routingKey: String, body: Data, messageId: String? = nil, type: String? = nil) {
@@ -201,21 +204,34 @@ public final class AMQPConnection: @unchecked Sendable {
 
     // MARK: Publishing
 
-    /// Publishes and waits until the broker confirms it (publisher confirms, mandatory).
+    /// Publishes and waits until the broker confirms it (publisher confirms).
     ///
-    /// - Throws: ``AMQPError`` with `.rejected` when the broker nacks or returns the message.
+    /// - Throws: ``AMQPError`` with `.rejected` when the broker nacks it, or returns it as
+    ///   unroutable (a `mandatory` message no queue takes).
     public func publish(_ message: OutgoingMessage) async throws {
-        try await withConnection("publish to \(message.exchange) with \(message.routingKey)") { [self] connection in
+        try await publish([message])
+    }
+
+    /// Publishes the messages in order and waits until the broker confirmed all of them: one
+    /// wait for the batch, not one round trip per message.
+    public func publish(_ messages: [OutgoingMessage]) async throws {
+        guard let firstMessage = messages.first else { return }
+        let context = messages.count == 1
+            ? "publish to \(firstMessage.exchange) with \(firstMessage.routingKey)"
+            : "publish \(messages.count) messages to \(firstMessage.exchange)"
+        try await withConnection(context) { [self] connection in
             if !confirms {
                 amqp_confirm_select(connection, Self.channel)
                 try AMQPCheck.validate(amqp_get_rpc_reply(connection), "enable publisher confirms")
                 confirms = true
                 nextPublishTag = 1
             }
-            let tag = nextPublishTag
-            nextPublishTag += 1
-            try send(message, on: connection)
-            try awaitConfirm(tag, on: connection, context: "confirm \(message.routingKey)")
+            let first = nextPublishTag
+            for message in messages {
+                try send(message, on: connection)
+                nextPublishTag += 1
+            }
+            try awaitConfirms(first..<nextPublishTag, on: connection, context: context)
         }
     }
 
@@ -246,7 +262,7 @@ public final class AMQPConnection: @unchecked Sendable {
                         return withBytes(message.exchange) { exchange in
                             withBytes(message.routingKey) { key in
                                 withBytes(message.body) { body in
-                                    amqp_basic_publish(connection, Self.channel, exchange, key, 1, 0, &properties, body)
+                                    amqp_basic_publish(connection, Self.channel, exchange, key, message.mandatory ? 1 : 0, 0, &properties, body)
                                 }
                             }
                         }
@@ -257,27 +273,27 @@ public final class AMQPConnection: @unchecked Sendable {
         try AMQPCheck.validate(status, "publish to \(message.exchange) with \(message.routingKey)")
     }
 
-    /// Reads frames until the broker acks (or nacks/returns) delivery tag `tag`.
-    private func awaitConfirm(_ tag: UInt64, on connection: amqp_connection_state_t, context: String) throws {
-        var returned = false
-        while true {
+    /// Reads frames until the broker acked every tag in `tags` (one by one or `multiple`).
+    private func awaitConfirms(_ tags: Range<UInt64>, on connection: amqp_connection_state_t, context: String) throws {
+        var pending = Set(tags)
+        var returned = 0
+        while !pending.isEmpty {
             var frame = amqp_frame_t()
             var timeout = timeval(tv_sec: 30, tv_usec: 0)
             try AMQPCheck.validate(amqp_simple_wait_frame_noblock(connection, &frame, &timeout), context)
             switch cwf_frame_method_id(&frame) {
             case AMQP_BASIC_ACK_METHOD:
                 let ack = cwf_frame_method_decoded(&frame).assumingMemoryBound(to: amqp_basic_ack_t.self).pointee
-                if ack.delivery_tag == tag || (ack.multiple != 0 && ack.delivery_tag >= tag) {
-                    if returned {
-                        throw AMQPError(code: .rejected, context: context, detail: "unroutable: returned by the broker")
-                    }
-                    return
+                if ack.multiple != 0 {
+                    pending = pending.filter { $0 > ack.delivery_tag }
+                } else {
+                    pending.remove(ack.delivery_tag)
                 }
             case AMQP_BASIC_NACK_METHOD:
                 throw AMQPError(code: .rejected, context: context, detail: "the broker nacked the message")
             case AMQP_BASIC_RETURN_METHOD:
                 // The returned message's header and body frames follow; read and drop them.
-                returned = true
+                returned += 1
                 var message = amqp_message_t()
                 try AMQPCheck.validate(amqp_read_message(connection, Self.channel, &message, 0), context)
                 amqp_destroy_message(&message)
@@ -287,6 +303,42 @@ public final class AMQPConnection: @unchecked Sendable {
                 continue
             }
         }
+        if returned > 0 {
+            throw AMQPError(code: .rejected, context: context, detail: "unroutable: \(returned) returned by the broker")
+        }
+    }
+
+    /// Takes the next message of `queue` without a consumer (`basic.get`), unacknowledged; nil
+    /// when the queue is empty. For inspecting queues (dead letters); close the connection to
+    /// put what was taken back in order.
+    public func get(_ queue: String) async throws -> Delivery? {
+        try await withConnection("get from \(queue)") { connection in
+            amqp_maybe_release_buffers(connection)
+            let reply = withBytes(queue) { name in amqp_basic_get(connection, Self.channel, name, 0) }
+            try AMQPCheck.validate(reply, "get from \(queue)")
+            guard reply.reply.id == AMQP_BASIC_GET_OK_METHOD else { return nil }
+            let ok = reply.reply.decoded.assumingMemoryBound(to: amqp_basic_get_ok_t.self).pointee
+            var message = amqp_message_t()
+            try AMQPCheck.validate(amqp_read_message(connection, Self.channel, &message, 0), "read message from \(queue)")
+            defer { amqp_destroy_message(&message) }
+            return Self.delivery(
+                tag: ok.delivery_tag, redelivered: ok.redelivered != 0, routingKey: AMQPCheck.string(ok.routing_key),
+                message: message)
+        }
+    }
+
+    private static func delivery(tag: UInt64, redelivered: Bool, routingKey: String, message: amqp_message_t) -> Delivery {
+        let properties = message.properties
+        func text(_ flag: Int32, _ bytes: amqp_bytes_t) -> String? {
+            properties._flags & amqp_flags_t(flag) != 0 ? AMQPCheck.string(bytes) : nil
+        }
+        let body = message.body.bytes.map { Data(bytes: $0, count: message.body.len) } ?? Data()
+        return Delivery(
+            deliveryTag: tag, redelivered: redelivered, routingKey: routingKey, body: body,
+            messageId: text(AMQP_BASIC_MESSAGE_ID_FLAG, properties.message_id),
+            type: text(AMQP_BASIC_TYPE_FLAG, properties.type),
+            contentType: text(AMQP_BASIC_CONTENT_TYPE_FLAG, properties.content_type),
+            headers: properties._flags & amqp_flags_t(AMQP_BASIC_HEADERS_FLAG) != 0 ? AMQPTableReader.read(properties.headers) : [:])
     }
 
     // MARK: Consuming
@@ -315,18 +367,9 @@ public final class AMQPConnection: @unchecked Sendable {
             }
             try AMQPCheck.validate(reply, "receive")
             defer { amqp_destroy_envelope(&envelope) }
-            let properties = envelope.message.properties
-            func text(_ flag: Int32, _ bytes: amqp_bytes_t) -> String? {
-                properties._flags & amqp_flags_t(flag) != 0 ? AMQPCheck.string(bytes) : nil
-            }
-            let body = envelope.message.body.bytes.map { Data(bytes: $0, count: envelope.message.body.len) } ?? Data()
-            return Delivery(
-                deliveryTag: envelope.delivery_tag, redelivered: envelope.redelivered != 0,
-                routingKey: AMQPCheck.string(envelope.routing_key), body: body,
-                messageId: text(AMQP_BASIC_MESSAGE_ID_FLAG, properties.message_id),
-                type: text(AMQP_BASIC_TYPE_FLAG, properties.type),
-                contentType: text(AMQP_BASIC_CONTENT_TYPE_FLAG, properties.content_type),
-                headers: properties._flags & amqp_flags_t(AMQP_BASIC_HEADERS_FLAG) != 0 ? AMQPTableReader.read(properties.headers) : [:])
+            return Self.delivery(
+                tag: envelope.delivery_tag, redelivered: envelope.redelivered != 0,
+                routingKey: AMQPCheck.string(envelope.routing_key), message: envelope.message)
         }
     }
 

@@ -1,0 +1,126 @@
+public import EventStore
+import Foundation
+public import Logging
+
+/// The bus over RabbitMQ: a consumer reads its service's quorum queue (single active
+/// consumer), handles each delivery through the shared ``Handling`` (inbox, retry in place,
+/// dead letter), and acknowledges only after the effect committed.
+///
+/// Connection loss (broker restart, network) is survived: the consumer reconnects with capped
+/// exponential backoff and re-declares its topology; unacknowledged deliveries come back in
+/// their order, and those already handled are skipped by the inbox.
+public final class AMQPEventBus: EventBus {
+    let settings: AMQPSettings
+    let store: any EventStore
+    let logger: Logger
+    let prefetch: UInt16
+    let reconnect: Backoff
+    public let health = BusHealth()
+
+    public init(
+        settings: AMQPSettings, store: any EventStore, prefetch: UInt16 = 64,
+        reconnect: Backoff = Backoff(first: .milliseconds(100), limit: .seconds(5)),
+        logger: Logger = Logger(label: "coworkflow.bus")
+    ) {
+        self.settings = settings
+        self.store = store
+        self.prefetch = prefetch
+        self.reconnect = reconnect
+        self.logger = logger
+    }
+
+    public func consume(_ consumer: BusConsumer) async throws {
+        let handling = Handling(consumer: consumer, store: store, logger: logger)
+        let queue = Topology.queue(for: consumer.service)
+        var failures = 0
+        while !Task.isCancelled {
+            let connection = AMQPConnection(settings: settings, name: "consume.\(consumer.service)")
+            // Dead letters go out on a connection of their own: a publisher waiting for its
+            // confirm would swallow deliveries arriving on the consuming channel.
+            let deadLetters = AMQPConnection(settings: settings, name: "dead-letters.\(consumer.service)")
+            do {
+                try await connection.open()
+                try await deadLetters.open()
+                try await Topology.declare(service: consumer.service, bindings: consumer.bindings.map(\.description), on: connection)
+                try await connection.consume(queue, prefetch: prefetch)
+                health.up()
+                if failures > 0 { logger.info("consumer reconnected", metadata: ["queue": "\(queue)"]) }
+                failures = 0
+                while !Task.isCancelled {
+                    guard let delivery = try await connection.nextDelivery(timeout: 1) else { continue }
+                    try await handle(delivery, queue: queue, handling: handling, connection: connection, deadLetters: deadLetters)
+                }
+            } catch is CancellationError {
+                // Unacknowledged deliveries go back to the queue, in order, when we close.
+            } catch {
+                if Task.isCancelled { break }
+                failures += 1
+                health.down(String(describing: error))
+                logger.warning("consumer lost the broker, reconnecting", metadata: [
+                    "queue": "\(queue)", "error": "\(error)", "attempt": "\(failures)",
+                ])
+            }
+            await connection.close()
+            await deadLetters.close()
+            if Task.isCancelled { break }
+            try? await Task.sleep(for: reconnect.delay(after: failures))
+        }
+    }
+
+    private func handle(
+        _ delivery: Delivery, queue: String, handling: Handling, connection: AMQPConnection, deadLetters: AMQPConnection
+    ) async throws {
+        let disposition: Handling.Disposition
+        do {
+            let event = try EventMessage.decode(delivery.body)
+            disposition = try await handling.process(event)
+        } catch let unreadable as UnreadableMessage {
+            disposition = .deadLetter(reason: unreadable.description, attempts: 1)
+            logger.error("unreadable message dead-lettered", metadata: [
+                "queue": "\(queue)", "routingKey": "\(delivery.routingKey)", "reason": "\(unreadable.reason)",
+            ])
+        }
+        if case .deadLetter(let reason, let attempts) = disposition {
+            var message = OutgoingMessage(
+                exchange: Topology.deadLetterExchange, routingKey: queue, body: delivery.body,
+                messageId: delivery.messageId, type: delivery.type)
+            message.contentType = delivery.contentType ?? "application/octet-stream"
+            message.headers = delivery.headers.map { key, value in
+                switch value {
+                case .text(let text): (key, .text(text))
+                case .int(let number): (key, .int(number))
+                }
+            } + [
+                ("x-coworkflow-reason", .text(reason)),
+                ("x-coworkflow-attempts", .int(Int64(attempts))),
+                ("x-coworkflow-queue", .text(queue)),
+                ("x-coworkflow-routing-key", .text(delivery.routingKey)),
+                ("x-coworkflow-dead-lettered-at", .text(Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))),
+            ]
+            try await deadLetters.publish(message)
+        }
+        try await connection.ack(delivery)
+    }
+
+    /// Reads the dead-letter queue without taking anything out of it.
+    public func deadLetters(of service: String) async throws -> [DeadLetter] {
+        let connection = AMQPConnection(settings: settings, name: "inspect.\(service)")
+        try await connection.open()
+        var letters: [DeadLetter] = []
+        do {
+            while letters.count < 1_000, let delivery = try await connection.get(Topology.deadLetterQueue(for: service)) {
+                let event = try? EventMessage.decode(delivery.body)
+                letters.append(DeadLetter(
+                    eventId: event?.eventId, type: event?.type ?? delivery.type,
+                    reason: delivery.headers["x-coworkflow-reason"]?.text ?? "rejected",
+                    attempts: Int(delivery.headers["x-coworkflow-attempts"]?.int ?? 1)))
+            }
+        } catch {
+            await connection.close()
+            throw error
+        }
+        // Closing the channel puts every unacknowledged message back, in order.
+        await connection.close()
+        return letters
+    }
+}

@@ -1,0 +1,29 @@
+public import EventStore
+
+/// Which service an event belongs to, and so its routing key `<service>.<EventType>`.
+///
+/// The service that appended the event names itself in the metadata (`service`); an event
+/// without it is routed by its stream's category, mapped to the owning service where the
+/// category is not the service's own name.
+public enum EventRouting {
+    /// Stream categories whose owner is not named by the category itself.
+    public static let owners: [String: String] = [
+        "usuario": "usuarios", "email": "usuarios",
+        "unidade": "espacos", "espaco": "espacos",
+        "tabeladepreco": "precos", "cupom": "precos",
+        "reserva": "reservas", "agenda": "reservas",
+        "pagamento": "pagamentos", "reembolso": "pagamentos",
+        "checkin": "checkin", "notificacao": "notificacoes",
+        "fatura": "financeiro", "lancamento": "financeiro",
+    ]
+
+    public static func service(of event: RecordedEvent) -> String {
+        if let service = event.metadata.service, !service.isEmpty { return service }
+        let category = event.stream.category
+        return owners[category] ?? category
+    }
+
+    public static func routingKey(of event: RecordedEvent) -> String {
+        Topology.routingKey(service: service(of: event), eventType: event.type)
+    }
+}

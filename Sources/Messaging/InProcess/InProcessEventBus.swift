@@ -1,0 +1,56 @@
+public import EventStore
+import Foundation
+public import Logging
+
+/// The embedded mode's bus: each consumer follows the store itself, in global order, from a
+/// checkpoint of its own (`bus:<service>`) saved after each event it handled.
+///
+/// The store is the queue, so nothing is lost when the process stops: a restart resumes at the
+/// checkpoint, and an event handled just before a crash (effect committed, checkpoint not yet)
+/// is found in the inbox and skipped. Dead letters are the inbox rows marked dead.
+public final class InProcessEventBus: EventBus {
+    let store: any EventStore
+    let routing: @Sendable (RecordedEvent) -> String
+    let logger: Logger
+    public let health = BusHealth(.up)
+
+    public init(
+        store: any EventStore, routing: @escaping @Sendable (RecordedEvent) -> String = EventRouting.routingKey(of:),
+        logger: Logger = Logger(label: "coworkflow.bus")
+    ) {
+        self.store = store
+        self.routing = routing
+        self.logger = logger
+    }
+
+    public func consume(_ consumer: BusConsumer) async throws {
+        let name = "bus:\(consumer.service)"
+        let handling = Handling(consumer: consumer, store: store, logger: logger)
+        // One active consumer per service, as with AMQP's single active consumer.
+        try await store.whileHolding(lease: name, retryEvery: .milliseconds(200)) { [store, routing] in
+            var skipped = 0
+            for try await event in store.subscribe(after: try await store.checkpoint(name), pollInterval: .milliseconds(250)) {
+                guard consumer.wants(routing(event)) else {
+                    // Not this consumer's: move the checkpoint now and then, not per event.
+                    skipped += 1
+                    if skipped >= 500 {
+                        try await store.saveCheckpoint(name, event.position)
+                        skipped = 0
+                    }
+                    continue
+                }
+                _ = try await handling.process(event)
+                try await store.saveCheckpoint(name, event.position)
+                skipped = 0
+            }
+        }
+    }
+
+    public func deadLetters(of service: String) async throws -> [DeadLetter] {
+        try await store.deadLetters(consumer: service, limit: 1_000).map { entry in
+            var reason = "", attempts = 1
+            if case .deadLettered(let why, let count) = entry.outcome { reason = why; attempts = count }
+            return DeadLetter(eventId: entry.eventId, type: nil, reason: reason, attempts: attempts)
+        }
+    }
+}

@@ -1,0 +1,122 @@
+public import EventStore
+import Foundation
+public import Logging
+import Synchronization
+
+/// Publishes the store's events to the `coworkflow.events` exchange, in global order.
+///
+/// It tails the store gap-safely (``EventStore/readAll(after:limit:)``), publishes a batch
+/// persistent with publisher confirms, and only then moves its checkpoint: a crash between the
+/// two publishes the batch again (at least once; consumers' inboxes drop the copies). Several
+/// replicas may run; a lease (a PostgreSQL advisory lock) makes one of them active, and another
+/// takes over when it dies. Broker or database loss is survived with capped backoff.
+public final class Relay: Sendable {
+    public struct Status: Sendable, Equatable {
+        /// Events confirmed by the broker since start.
+        public var published: Int = 0
+        /// The checkpoint: every event up to here is confirmed.
+        public var position: GlobalPosition = .start
+        public var active = false
+    }
+
+    let store: any EventStore
+    let settings: AMQPSettings
+    let name: String
+    let batchSize: Int
+    let routing: @Sendable (RecordedEvent) -> String
+    let logger: Logger
+    public let health = BusHealth()
+    private let state = Mutex(Status())
+
+    /// - Parameter name: the checkpoint and lease name; replicas share it.
+    public init(
+        store: any EventStore, settings: AMQPSettings, name: String = "relay", batchSize: Int = 500,
+        routing: @escaping @Sendable (RecordedEvent) -> String = EventRouting.routingKey(of:),
+        logger: Logger = Logger(label: "coworkflow.relay")
+    ) {
+        self.store = store
+        self.settings = settings
+        self.name = name
+        self.batchSize = batchSize
+        self.routing = routing
+        self.logger = logger
+    }
+
+    public var status: Status { state.withLock { $0 } }
+
+    /// Runs until the task is cancelled.
+    public func run() async throws {
+        var failures = 0
+        while !Task.isCancelled {
+            do {
+                try await store.whileHolding(lease: "relay:\(name)", retryEvery: .seconds(1)) {
+                    try await self.publishWhileActive()
+                }
+            } catch is CancellationError {
+                break
+            } catch {
+                if Task.isCancelled { break }
+                failures += 1
+                state.withLock { $0.active = false }
+                health.down(String(describing: error))
+                logger.warning("relay interrupted, starting again", metadata: ["error": "\(error)", "attempt": "\(failures)"])
+                try? await Task.sleep(for: Backoff(first: .milliseconds(100), limit: .seconds(5)).delay(after: failures))
+            }
+        }
+        state.withLock { $0.active = false }
+    }
+
+    private func publishWhileActive() async throws {
+        let connection = AMQPConnection(settings: settings, name: "relay")
+        do {
+            try await publish(on: connection)
+        } catch {
+            await connection.close()
+            throw error
+        }
+    }
+
+    private func publish(on connection: AMQPConnection) async throws -> Never {
+        try await connection.open()
+        try await connection.declareExchange(Topology.exchange, type: "topic")
+        var position = try await store.checkpoint(name)
+        state.withLock { $0.active = true; $0.position = position }
+        health.up()
+        logger.info("relay active", metadata: ["from": "\(position)"])
+        var seen = store.changes.generation
+        var quickRetries = 0
+        while true {
+            try Task.checkCancellation()
+            let generation = store.changes.generation
+            let events = try await store.readAll(after: position, limit: batchSize)
+            guard let last = events.last else {
+                if generation != seen {
+                    // Rung but nothing readable yet: an older transaction is still open.
+                    seen = generation
+                    quickRetries = 0
+                }
+                if quickRetries < 6 {
+                    quickRetries += 1
+                    try await Task.sleep(for: .milliseconds(2 << quickRetries))
+                } else {
+                    seen = await store.changes.wait(after: seen, timeout: .milliseconds(500))
+                }
+                continue
+            }
+            quickRetries = 0
+            try await connection.publish(events.map(message(for:)))
+            try await store.saveCheckpoint(name, last.position)
+            position = last.position
+            state.withLock { $0.published += events.count; $0.position = position }
+        }
+    }
+
+    public func message(for event: RecordedEvent) -> OutgoingMessage {
+        var message = OutgoingMessage(
+            exchange: Topology.exchange, routingKey: routing(event), body: EventMessage.body(of: event),
+            messageId: event.eventId.uuidString.lowercased(), type: event.type)
+        message.mandatory = false
+        message.headers = EventMessage.headers(of: event)
+        return message
+    }
+}

@@ -1,0 +1,45 @@
+import Dispatch
+import Foundation
+import Logging
+
+enum Log {
+    /// A logger at `LOG_LEVEL` (trace…critical; default info), to standard error.
+    static func logger(_ label: String) -> Logger {
+        bootstrap
+        var logger = Logger(label: label)
+        let level = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0.lowercased()) }
+        logger.logLevel = level ?? .info
+        return logger
+    }
+
+    private static let bootstrap: Void = LoggingSystem.bootstrap(StreamLogHandler.standardError)
+}
+
+/// Runs `body` until it ends or SIGTERM/SIGINT arrives, which cancels it (ECS stops tasks
+/// with SIGTERM); a second signal exits at once.
+func untilShutdownSignal(logger: Logger, _ body: @escaping @Sendable () async throws -> Void) async throws {
+    let task = Task { try await body() }
+    var sources: [any DispatchSourceSignal] = []
+    for number in [SIGTERM, SIGINT] {
+        signal(number, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        let received = SignalCount()
+        source.setEventHandler {
+            if received.increment() > 1 { exit(1) }
+            logger.info("signal \(number): shutting down")
+            task.cancel()
+        }
+        source.resume()
+        sources.append(source)
+    }
+    defer { sources.forEach { $0.cancel() } }
+    do {
+        try await task.value
+    } catch is CancellationError {}
+}
+
+private final class SignalCount: @unchecked Sendable {
+    private var count = 0
+    private let lock = NSLock()
+    func increment() -> Int { lock.withLock { count += 1; return count } }
+}

@@ -1,0 +1,135 @@
+import EventStore
+import Foundation
+import Messaging
+import Synchronization
+import Testing
+
+extension BrokerSuites {
+    /// One suite, both buses: what a consumer may rely on.
+    @Suite("EventBus conformance")
+    struct BusConformanceTests {
+        @Test("a consumer gets its events in global order, each effect once", arguments: BusBackend.allCases)
+        func ordering(backend: BusBackend) async throws {
+            try await withBus(backend) { fixture in
+                try await fixture.running(fixture.consumer()) {
+                    // Three writers interleave; the global order is whatever the store made of it.
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        for writer in 0..<3 {
+                            group.addTask {
+                                for index in 0..<10 {
+                                    try await fixture.append(stream: "w\(writer)", payload: ["n": index])
+                                }
+                            }
+                        }
+                        try await group.waitForAll()
+                    }
+                    // Events of other categories are not this consumer's.
+                    try await fixture.store.append(
+                        to: StreamName(category: "outra\(fixture.service)", id: "1"), expected: .any,
+                        events: [NewEvent(eventId: UUID(), type: "Testado", data: Data("{}".utf8), occurredAt: Date())])
+                    let expected = try await fixture.store.readCategory(fixture.category, after: .start, limit: 100).map(\.eventId)
+                    #expect(expected.count == 30)
+                    let arrived = try await eventually { try await fixture.effectSources().count >= 30 }
+                    #expect(arrived)
+                    try await Task.sleep(for: .milliseconds(200))
+                    #expect(try await fixture.effectSources() == expected)
+                }
+            }
+        }
+
+        @Test("a handler that throws gets the same event again before anything newer", arguments: BusBackend.allCases)
+        func redelivery_after_failure(backend: BusBackend) async throws {
+            try await withBus(backend) { fixture in
+                let attempts = Counter()
+                let consumer = fixture.consumer { event in
+                    if event.type == "Instavel", attempts.increment() < 2 { throw Flaky() }
+                }
+                try await fixture.running(consumer) {
+                    try await fixture.append()
+                    try await fixture.append("Instavel")
+                    try await fixture.append()
+                    let expected = try await fixture.store.readCategory(fixture.category, after: .start, limit: 10).map(\.eventId)
+                    #expect(try await eventually { try await fixture.effectSources().count >= 3 })
+                    #expect(try await fixture.effectSources() == expected)
+                    #expect(attempts.value == 3)
+                    #expect(try await fixture.bus.deadLetters(of: fixture.service).isEmpty)
+                }
+            }
+        }
+
+        @Test("after N failures an event is dead-lettered with why and how often; the rest flow", arguments: BusBackend.allCases)
+        func dead_letter_after_attempts(backend: BusBackend) async throws {
+            try await withBus(backend) { fixture in
+                let attempts = Counter()
+                let consumer = fixture.consumer(maxAttempts: 3) { event in
+                    if event.type == "Veneno" {
+                        _ = attempts.increment()
+                        throw Poisoned()
+                    }
+                }
+                try await fixture.running(consumer) {
+                    let first = try await fixture.append()
+                    let poison = try await fixture.append("Veneno")
+                    let last = try await fixture.append()
+                    #expect(try await eventually { try await fixture.effectSources().count >= 2 })
+                    #expect(try await fixture.effectSources() == [first.eventId, last.eventId])
+                    #expect(attempts.value == 3)
+                    var letters: [DeadLetter] = []
+                    #expect(try await eventually {
+                        letters = try await fixture.bus.deadLetters(of: fixture.service)
+                        return !letters.isEmpty
+                    })
+                    let letter = try #require(letters.first)
+                    #expect(letters.count == 1)
+                    #expect(letter.eventId == poison.eventId)
+                    #expect(letter.attempts == 3)
+                    #expect(letter.reason.contains("Veneno"))
+                    #expect(letter.reason.contains("the poison"))
+                }
+                // Dead-lettered once: a copy delivered later is skipped, not retried.
+                let poison = try #require(try await poisonId(fixture))
+                #expect(try await fixture.store.inboxEntry(poison, consumer: fixture.service) != nil)
+            }
+        }
+
+        @Test("an event delivered twice takes effect once", arguments: BusBackend.allCases)
+        func duplicates_take_effect_once(backend: BusBackend) async throws {
+            try await withBus(backend) { fixture in
+                var sources: [RecordedEvent] = []
+                try await fixture.running(fixture.consumer()) {
+                    for index in 0..<5 { sources.append(try await fixture.append(payload: ["n": index])) }
+                    #expect(try await eventually { try await fixture.effectSources().count >= 5 })
+                }
+                try await fixture.redeliver(sources)
+                try await fixture.running(fixture.consumer()) {
+                    for index in 5..<8 { sources.append(try await fixture.append(payload: ["n": index])) }
+                    #expect(try await eventually { try await fixture.effectSources().count >= 8 })
+                    try await Task.sleep(for: .milliseconds(300))
+                }
+                #expect(try await fixture.effectSources() == sources.map(\.eventId))
+            }
+        }
+    }
+}
+
+private func poisonId(_ fixture: BusFixture) async throws -> UUID? {
+    try await fixture.store.readCategory(fixture.category, after: .start, limit: 10).first { $0.type == "Veneno" }?.eventId
+}
+
+struct Flaky: Error {}
+
+struct Poisoned: Error, CustomStringConvertible {
+    var description: String { "the poison" }
+}
+
+final class Counter: Sendable {
+    private let count = Mutex(0)
+    /// The count before this call.
+    func increment() -> Int {
+        count.withLock { value in
+            defer { value += 1 }
+            return value
+        }
+    }
+    var value: Int { count.withLock { $0 } }
+}
