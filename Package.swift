@@ -57,7 +57,7 @@ let package = Package(
         .executableTarget(
             name: "CoworkflowBench",
             dependencies: [
-                "Domain", "EventStore",
+                "Domain", "EventStore", "Messaging",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -27,6 +27,8 @@ struct Latencies {
 
     mutating func merge(_ other: Latencies) { samples += other.samples }
 
+    var count: Int { samples.count }
+
     func percentile(_ p: Double) -> Double {
         guard !samples.isEmpty else { return 0 }
         let sorted = samples.sorted()

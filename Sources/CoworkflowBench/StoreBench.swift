@@ -61,26 +61,6 @@ struct StoreBench: AsyncParsableCommand {
             }
         }
     }
-
-    private func recreate(_ database: String, admin: PostgresSettings, logger: Logger) async throws {
-        try await withOwner(admin, logger: logger) { connection in
-            let name = "\"\(database.replacingOccurrences(of: "\"", with: "\"\""))\""
-            try await connection.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"), logger: logger)
-            try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger)
-        }
-    }
-
-    private func withOwner(_ settings: PostgresSettings, logger: Logger, _ body: (PostgresConnection) async throws -> Void) async throws {
-        let connection = try await PostgresConnection.connect(
-            configuration: settings.connectionConfiguration(asOwner: true), id: 1, logger: logger)
-        do {
-            try await body(connection)
-            try await connection.close()
-        } catch {
-            try? await connection.close()
-            throw error
-        }
-    }
 }
 
 struct Phases {

@@ -15,7 +15,10 @@ fi
 if [ "$what" = all ] || [ "$what" = rabbitmq ]; then
   if [ -f "$RABBIT_DIR/rabbit.pid" ]; then
     pid=$(cat "$RABBIT_DIR/rabbit.pid")
-    kill -TERM "$pid" 2>/dev/null && wait_gone "$pid"
+    # A clean shutdown through the node itself; SIGTERM (then SIGKILL) only if that fails.
+    rabbit_env
+    timeout 30 "$RABBIT_BIN/rabbitmqctl" shutdown >/dev/null 2>&1 || kill -TERM "$pid" 2>/dev/null
+    wait_gone "$pid"
     rm -f "$RABBIT_DIR/rabbit.pid"
     echo "rabbitmq stopped"
   fi

@@ -97,6 +97,8 @@ enum PostgresSchema {
             "GRANT USAGE, SELECT ON SEQUENCE events_position_seq TO \(role)",
             "GRANT SELECT, INSERT, UPDATE, DELETE ON subscription_checkpoints, personal_data_keys TO \(role)",
             "GRANT SELECT, INSERT, DELETE ON consumer_inbox TO \(role)",
+            // Services check at start-up that the schema is what they were built for.
+            "GRANT SELECT ON schema_migrations TO \(role)",
         ]
     }
 

@@ -45,6 +45,8 @@ struct BusFixture: Sendable {
     let category: String
     /// Where the test consumer writes its effects: one event per handled source event.
     let effects: StreamName
+    /// The relay's checkpoint and lease name (AMQP), starting at the store's head.
+    let relayName: String
 
     /// Delivers `events` to the service again, as a relay that crashed before its checkpoint
     /// would; call it while no consumer runs.
@@ -104,7 +106,11 @@ struct BusFixture: Sendable {
 }
 
 /// A fresh fixture of `backend`; the relay runs in the background for AMQP.
-func withBus<T: Sendable>(_ backend: BusBackend, _ body: (BusFixture) async throws -> T) async throws -> T {
+///
+/// - Parameter relay: false to leave relaying to the test (a relay process, several relays).
+func withBus<T: Sendable>(
+    _ backend: BusBackend, relay runsRelay: Bool = true, _ body: (BusFixture) async throws -> T
+) async throws -> T {
     let tag = UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(10).lowercased()
     let service = "svc\(tag)", category = "bus\(tag)"
     let effects = StreamName(category: "efeito\(tag)", id: "1")
@@ -116,7 +122,7 @@ func withBus<T: Sendable>(_ backend: BusBackend, _ body: (BusFixture) async thro
         let bus = InProcessEventBus(store: store, logger: TestEnvironment.logger)
         let fixture = BusFixture(
             backend: backend, store: store, bus: bus, service: service, category: category, effects: effects,
-            redeliver: { events in
+            relayName: "", redeliver: { events in
                 // The store is the queue: moving the checkpoint back delivers them again.
                 guard let first = events.first else { return }
                 let before = try await store.readAll(after: .start, limit: 100_000).last { $0.position < first.position }
@@ -133,7 +139,7 @@ func withBus<T: Sendable>(_ backend: BusBackend, _ body: (BusFixture) async thro
             // Only this test's events matter: start the relay at the head.
             try await store.saveCheckpoint(relayName, try await store.headPosition())
             let relay = Relay(store: store, settings: TestEnvironment.broker, name: relayName, logger: TestEnvironment.logger)
-            group.addTask { try await relay.run() }
+            if runsRelay { group.addTask { try await relay.run() } }
             let bus = AMQPEventBus(settings: TestEnvironment.broker, store: store, logger: TestEnvironment.logger)
             let publisher = AMQPConnection(settings: TestEnvironment.broker, name: "test-publisher")
             try await publisher.open()
@@ -141,7 +147,7 @@ func withBus<T: Sendable>(_ backend: BusBackend, _ body: (BusFixture) async thro
             try await Topology.declare(service: service, bindings: ["\(category).*"], on: publisher)
             let fixture = BusFixture(
                 backend: backend, store: store, bus: bus, service: service, category: category, effects: effects,
-                redeliver: { events in try await publisher.publish(events.map(relay.message(for:))) })
+                relayName: relayName, redeliver: { events in try await publisher.publish(events.map(relay.message(for:))) })
             do {
                 let result = try await body(fixture)
                 try? await deleteQueues(of: service, on: publisher)
