@@ -49,8 +49,16 @@ struct BusBench: AsyncParsableCommand {
                 group.addTask { await store.run() }
                 defer { group.cancelAll() }
                 try await throughput(store: store, broker: broker, service: service, total: total, logger: logger, into: &figures)
-                try await setup.deleteQueue(Topology.queue(for: service))
-                try await Topology.declare(service: service, bindings: ["\(service).*"], on: setup)
+                if ProcessInfo.processInfo.environment["BENCH_PROBE"] != nil {
+                    let clock = ContinuousClock()
+                    var t = clock.now
+                    for _ in 0..<1_000 { _ = try await store.inboxEntry(UUID(), consumer: "probe") }
+                    print("probe inboxEntry: \(clock.now - t) per 1000")
+                    t = clock.now
+                    for _ in 0..<1_000 { _ = try await store.recordInInbox(UUID(), consumer: "probe", outcome: .handled, appending: []) }
+                    print("probe recordInInbox: \(clock.now - t) per 1000")
+                }
+                try await drain(store: store, broker: broker, service: service, total: total, logger: logger, into: &figures)
                 try await latency(
                     store: store, broker: broker, service: service, seconds: latencySeconds, logger: logger, into: &figures)
             }
@@ -63,6 +71,9 @@ struct BusBench: AsyncParsableCommand {
     }
 
     private func deleteQueues(_ service: String, _ connection: AMQPConnection) async throws {
+        // An idle connection may have missed its heartbeats meanwhile: open it afresh.
+        await connection.close()
+        try await connection.open()
         try await connection.deleteQueue(Topology.queue(for: service))
         try await connection.deleteQueue(Topology.deadLetterQueue(for: service))
     }
@@ -95,6 +106,28 @@ struct BusBench: AsyncParsableCommand {
         task.cancel()
         _ = await task.result
         figures.record("relay_publish", Double(total) / elapsed.seconds, "events/s")
+    }
+
+    /// Times a consumer (inbox row per event, no other effect) working off the queue the
+    /// throughput run filled.
+    private func drain(
+        store: PostgresEventStore, broker: AMQPSettings, service: String, total: Int, logger: Logger,
+        into figures: inout Figures
+    ) async throws {
+        let bus = AMQPEventBus(settings: broker, store: store, logger: logger)
+        let handled = LatencySamples()
+        let consumer = BusConsumer(service: service, bindings: ["\(service).*"]) { _ in
+            handled.add(0)
+            return []
+        }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let task = Task { try await bus.consume(consumer) }
+        while handled.count < total { try await Task.sleep(for: .milliseconds(1)) }
+        let elapsed = clock.now - started
+        task.cancel()
+        _ = await task.result
+        figures.record("consumer_drain", Double(total) / elapsed.seconds, "events/s")
     }
 
     /// Appends at `rate` per second for `seconds` while the relay and a consumer run; each

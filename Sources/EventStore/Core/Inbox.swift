@@ -23,6 +23,17 @@ public struct InboxEntry: Sendable, Equatable {
     }
 }
 
+/// One event of a batch a consumer handled, with the writes its handler returned.
+public struct HandledEvent: Sendable {
+    public let eventId: UUID
+    public let writes: [StreamWrite]
+
+    public init(eventId: UUID, writes: [StreamWrite]) {
+        self.eventId = eventId
+        self.writes = writes
+    }
+}
+
 /// The inbox and leases every store offers to consumers of the bus and to relays.
 ///
 /// An idempotent consumer records each event id in its inbox in the same transaction as the
@@ -35,8 +46,17 @@ public protocol ConsumerSupport: Sendable {
         _ eventId: UUID, consumer: String, outcome: InboxOutcome, appending writes: [StreamWrite]
     ) async throws -> Bool
 
+    /// Records a batch of handled events and their writes in ONE transaction (one commit for
+    /// many events). Events the inbox holds already are skipped with their writes; returns the
+    /// ids that were recorded now. All or nothing: on an error nothing is recorded.
+    @discardableResult
+    func recordHandled(_ batch: [HandledEvent], consumer: String) async throws -> Set<UUID>
+
     /// The inbox row of `eventId` for `consumer`, if any.
     func inboxEntry(_ eventId: UUID, consumer: String) async throws -> InboxEntry?
+
+    /// The outcomes the inbox holds for any of `eventIds` (one query).
+    func inboxOutcomes(_ eventIds: [UUID], consumer: String) async throws -> [UUID: InboxOutcome]
 
     /// Events `consumer` set aside, oldest first.
     func deadLetters(consumer: String, limit: Int) async throws -> [InboxEntry]

@@ -6,17 +6,22 @@ extension PostgresEventStore {
     public func recordInInbox(
         _ eventId: UUID, consumer: String, outcome: InboxOutcome, appending writes: [StreamWrite]
     ) async throws -> Bool {
-        if !writes.isEmpty { try AppendValidation.validate(writes) }
         let logger = self.logger
+        let insert: PostgresQuery = """
+            INSERT INTO consumer_inbox (consumer, event_id, outcome, reason, attempts)
+            VALUES (\(consumer), \(eventId), \(outcome.storedKind), \(outcome.storedReason), \(outcome.storedAttempts))
+            ON CONFLICT (consumer, event_id) DO NOTHING
+            RETURNING 1
+            """
+        if writes.isEmpty {
+            // Nothing else to commit with it: one statement, no transaction block.
+            return try await !client.fetch(insert, logger: logger).isEmpty
+        }
+        try AppendValidation.validate(writes)
         let recorded = try await withTransaction { transaction in
             // The primary key makes a concurrent second delivery wait for the first to commit,
             // then find the row: it is skipped, never applied twice.
-            let rows = try await transaction.connection.query("""
-                INSERT INTO consumer_inbox (consumer, event_id, outcome, reason, attempts)
-                VALUES (\(consumer), \(eventId), \(outcome.storedKind), \(outcome.storedReason), \(outcome.storedAttempts))
-                ON CONFLICT (consumer, event_id) DO NOTHING
-                RETURNING 1
-                """, logger: logger)
+            let rows = try await transaction.connection.query(insert, logger: logger)
             var inserted = false
             for try await _ in rows { inserted = true }
             guard inserted else { return false }
@@ -24,6 +29,41 @@ extension PostgresEventStore {
             return true
         }
         return recorded
+    }
+
+    public func recordHandled(_ batch: [HandledEvent], consumer: String) async throws -> Set<UUID> {
+        guard !batch.isEmpty else { return [] }
+        for event in batch where !event.writes.isEmpty { try AppendValidation.validate(event.writes) }
+        let logger = self.logger
+        return try await withTransaction { transaction in
+            let ids = batch.map(\.eventId)
+            let rows = try await transaction.connection.query("""
+                INSERT INTO consumer_inbox (consumer, event_id, outcome)
+                SELECT \(consumer), id, 'handled' FROM unnest(\(ids)::uuid[]) AS id
+                ON CONFLICT (consumer, event_id) DO NOTHING
+                RETURNING event_id
+                """, logger: logger)
+            var recorded = Set<UUID>()
+            for try await id in rows.decode(UUID.self) { recorded.insert(id) }
+            for event in batch where recorded.contains(event.eventId) && !event.writes.isEmpty {
+                _ = try await transaction.append(event.writes)
+            }
+            return recorded
+        }
+    }
+
+    public func inboxOutcomes(_ eventIds: [UUID], consumer: String) async throws -> [UUID: InboxOutcome] {
+        guard !eventIds.isEmpty else { return [:] }
+        let rows = try await client.fetch("""
+            SELECT event_id, outcome, reason, attempts FROM consumer_inbox
+            WHERE consumer = \(consumer) AND event_id = ANY(\(eventIds)::uuid[])
+            """, logger: logger)
+        var outcomes: [UUID: InboxOutcome] = [:]
+        for row in rows {
+            let (id, kind, reason, attempts) = try row.decode((UUID, String, String?, Int).self)
+            outcomes[id] = InboxOutcome(kind: kind, reason: reason, attempts: attempts)
+        }
+        return outcomes
     }
 
     public func inboxEntry(_ eventId: UUID, consumer: String) async throws -> InboxEntry? {

@@ -111,7 +111,10 @@ public final class PostgresEventStore: EventStore {
         public func append(_ writes: [StreamWrite]) async throws -> AppendResult {
             try AppendValidation.validate(writes)
             do {
-                return try await PostgresEventStore.append(writes, on: connection, logger: logger)
+                try await connection.query("SAVEPOINT coworkflow_append", logger: logger)
+                let result = try await PostgresEventStore.append(writes, on: connection, logger: logger, savepoint: true)
+                try await connection.query("RELEASE SAVEPOINT coworkflow_append", logger: logger)
+                return result
             } catch let collision as Collision {
                 throw EventStoreError(.backend, "append collided on \(collision.constraint) inside a transaction")
             }
@@ -136,7 +139,9 @@ public final class PostgresEventStore: EventStore {
     /// an `.exact(N)` stream must have version N (else nothing is inserted) and takes N+1…;
     /// concurrent writers collide on the unique keys. Only after a refusal does it look
     /// further: stored ids (an idempotent retry) or the actual versions (a conflict).
-    static func append(_ writes: [StreamWrite], on connection: PostgresConnection, logger: Logger) async throws -> AppendResult {
+    static func append(
+        _ writes: [StreamWrite], on connection: PostgresConnection, logger: Logger, savepoint: Bool = false
+    ) async throws -> AppendResult {
         var columns = AppendColumns()
         for (index, write) in writes.enumerated() {
             for event in write.events { columns.add(event, stream: index + 1) }
@@ -153,6 +158,9 @@ public final class PostgresEventStore: EventStore {
             }
             for try await row in rows { appended.append(Self.appendedRow(row)) }
         } catch let error as PSQLError {
+            // Inside a caller's transaction the failed statement aborted it; back to the
+            // savepoint taken before it, the recovery queries can run.
+            if savepoint { try await connection.query("ROLLBACK TO SAVEPOINT coworkflow_append", logger: logger) }
             return try await recover(from: error, writes: writes, ids: columns.ids, on: connection, logger: logger)
         }
         guard !appended.isEmpty else {

@@ -20,6 +20,41 @@ extension SQLiteEventStore {
         return recorded
     }
 
+    public func recordHandled(_ batch: [HandledEvent], consumer: String) async throws -> Set<UUID> {
+        guard !batch.isEmpty else { return [] }
+        for event in batch where !event.writes.isEmpty { try AppendValidation.validate(event.writes) }
+        let now = microseconds(Date())
+        return try await withTransaction { transaction in
+            var recorded = Set<UUID>()
+            for event in batch {
+                try transaction.db.execute(sql: """
+                    INSERT INTO consumer_inbox (consumer, event_id, outcome, attempts, recorded_at)
+                    VALUES (?, ?, 'handled', 1, ?) ON CONFLICT (consumer, event_id) DO NOTHING
+                    """, arguments: [consumer, event.eventId.uuidString.lowercased(), now])
+                guard transaction.db.changesCount == 1 else { continue }
+                recorded.insert(event.eventId)
+                if !event.writes.isEmpty { _ = try transaction.append(event.writes) }
+            }
+            return recorded
+        }
+    }
+
+    public func inboxOutcomes(_ eventIds: [UUID], consumer: String) async throws -> [UUID: InboxOutcome] {
+        guard !eventIds.isEmpty else { return [:] }
+        return try await database.read { db in
+            var outcomes: [UUID: InboxOutcome] = [:]
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT event_id, outcome, reason, attempts FROM consumer_inbox
+                WHERE consumer = ? AND event_id IN (\(databaseQuestionMarks(count: eventIds.count)))
+                """, arguments: StatementArguments([consumer] + eventIds.map { $0.uuidString.lowercased() }))
+            for row in rows {
+                guard let id = UUID(uuidString: row["event_id"]) else { continue }
+                outcomes[id] = InboxOutcome(kind: row["outcome"], reason: row["reason"], attempts: row["attempts"])
+            }
+            return outcomes
+        }
+    }
+
     public func inboxEntry(_ eventId: UUID, consumer: String) async throws -> InboxEntry? {
         try await database.read { db in
             guard let row = try Row.fetchOne(db, sql: """

@@ -220,6 +220,7 @@ public final class AMQPConnection: @unchecked Sendable {
             ? "publish to \(firstMessage.exchange) with \(firstMessage.routingKey)"
             : "publish \(messages.count) messages to \(firstMessage.exchange)"
         try await withConnection(context) { [self] connection in
+            amqp_maybe_release_buffers(connection)
             if !confirms {
                 amqp_confirm_select(connection, Self.channel)
                 try AMQPCheck.validate(amqp_get_rpc_reply(connection), "enable publisher confirms")
@@ -370,6 +371,53 @@ public final class AMQPConnection: @unchecked Sendable {
             return Self.delivery(
                 tag: envelope.delivery_tag, redelivered: envelope.redelivered != 0,
                 routingKey: AMQPCheck.string(envelope.routing_key), message: envelope.message)
+        }
+    }
+
+    /// The next delivery (waiting up to `timeout` seconds for it) and every further one already
+    /// received, up to `limit`: a consumer works off what is waiting in one go.
+    public func nextDeliveries(limit: Int, timeout seconds: Int = 1) async throws -> [Delivery] {
+        try await withConnection("receive") { connection in
+            var deliveries: [Delivery] = []
+            var wait = timeval(tv_sec: seconds, tv_usec: 0)
+            while deliveries.count < max(1, limit) {
+                // After the first, take only what has arrived already.
+                if !deliveries.isEmpty && amqp_data_in_buffer(connection) == 0 && amqp_frames_enqueued(connection) == 0 { break }
+                amqp_maybe_release_buffers(connection)
+                var envelope = amqp_envelope_t()
+                let reply = amqp_consume_message(connection, &envelope, &wait, 0)
+                if reply.reply_type == AMQP_RESPONSE_LIBRARY_EXCEPTION && reply.library_error == AMQP_STATUS_TIMEOUT.rawValue {
+                    break
+                }
+                try AMQPCheck.validate(reply, "receive")
+                deliveries.append(Self.delivery(
+                    tag: envelope.delivery_tag, redelivered: envelope.redelivered != 0,
+                    routingKey: AMQPCheck.string(envelope.routing_key), message: envelope.message))
+                amqp_destroy_envelope(&envelope)
+                wait = timeval(tv_sec: 0, tv_usec: 0)
+            }
+            return deliveries
+        }
+    }
+
+    /// Acknowledges `delivery` and, with `multiple`, every earlier one not yet acknowledged.
+    public func ack(_ delivery: Delivery, multiple: Bool) async throws {
+        try await withConnection("ack \(delivery.deliveryTag)") { connection in
+            try AMQPCheck.validate(
+                amqp_basic_ack(connection, Self.channel, delivery.deliveryTag, multiple ? 1 : 0), "ack \(delivery.deliveryTag)")
+        }
+    }
+
+    /// Lets the library do its housekeeping on an idle connection: sends a heartbeat when one
+    /// is due and notices a connection the broker closed. Call it now and then on connections
+    /// that may sit idle (rabbitmq-c only does this inside its own calls).
+    public func tick() async throws {
+        try await withConnection("heartbeat") { connection in
+            var frame = amqp_frame_t()
+            var zero = timeval(tv_sec: 0, tv_usec: 0)
+            let status = amqp_simple_wait_frame_noblock(connection, &frame, &zero)
+            if status == AMQP_STATUS_TIMEOUT.rawValue { return }
+            try AMQPCheck.validate(status, "heartbeat")
         }
     }
 

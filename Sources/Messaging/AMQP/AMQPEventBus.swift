@@ -35,20 +35,18 @@ public final class AMQPEventBus: EventBus {
         var failures = 0
         while !Task.isCancelled {
             let connection = AMQPConnection(settings: settings, name: "consume.\(consumer.service)")
-            // Dead letters go out on a connection of their own: a publisher waiting for its
-            // confirm would swallow deliveries arriving on the consuming channel.
-            let deadLetters = AMQPConnection(settings: settings, name: "dead-letters.\(consumer.service)")
             do {
                 try await connection.open()
-                try await deadLetters.open()
                 try await Topology.declare(service: consumer.service, bindings: consumer.bindings.map(\.description), on: connection)
                 try await connection.consume(queue, prefetch: prefetch)
                 health.up()
                 if failures > 0 { logger.info("consumer reconnected", metadata: ["queue": "\(queue)"]) }
                 failures = 0
                 while !Task.isCancelled {
-                    guard let delivery = try await connection.nextDelivery(timeout: 1) else { continue }
-                    try await handle(delivery, queue: queue, handling: handling, connection: connection, deadLetters: deadLetters)
+                    let deliveries = try await connection.nextDeliveries(limit: Int(prefetch), timeout: 1)
+                    guard let last = deliveries.last else { continue }
+                    try await handle(deliveries, queue: queue, handling: handling)
+                    try await connection.ack(last, multiple: true)
                 }
             } catch is CancellationError {
                 // Unacknowledged deliveries go back to the queue, in order, when we close.
@@ -61,45 +59,72 @@ public final class AMQPEventBus: EventBus {
                 ])
             }
             await connection.close()
-            await deadLetters.close()
             if Task.isCancelled { break }
             try? await Task.sleep(for: reconnect.delay(after: failures))
         }
     }
 
-    private func handle(
-        _ delivery: Delivery, queue: String, handling: Handling, connection: AMQPConnection, deadLetters: AMQPConnection
-    ) async throws {
-        let disposition: Handling.Disposition
+    /// Handles a batch of deliveries in order; dead letters are published (and confirmed)
+    /// before the caller acknowledges the batch.
+    private func handle(_ deliveries: [Delivery], queue: String, handling: Handling) async throws {
+        var events: [RecordedEvent] = []
+        var unreadable: [Int: UnreadableMessage] = [:]
+        for (index, delivery) in deliveries.enumerated() {
+            do {
+                events.append(try EventMessage.decode(delivery.body))
+            } catch {
+                unreadable[index] = error
+            }
+        }
+        var dispositions = try await handling.process(events)[...]
+        var letters: [OutgoingMessage] = []
+        for (index, delivery) in deliveries.enumerated() {
+            let disposition: Handling.Disposition
+            if let error = unreadable[index] {
+                disposition = .deadLetter(reason: error.description, attempts: 1)
+                logger.error("unreadable message dead-lettered", metadata: [
+                    "queue": "\(queue)", "routingKey": "\(delivery.routingKey)", "reason": "\(error.reason)",
+                ])
+            } else {
+                disposition = dispositions.popFirst() ?? .done
+            }
+            if case .deadLetter(let reason, let attempts) = disposition {
+                letters.append(deadLetter(delivery, queue: queue, reason: reason, attempts: attempts))
+            }
+        }
+        guard !letters.isEmpty else { return }
+        // Dead letters are rare: a connection of their own for each batch of them (a publisher
+        // waiting for confirms would swallow the consuming channel's deliveries; and an idle
+        // one would miss its heartbeats).
+        let publisher = AMQPConnection(settings: settings, name: "dead-letters.\(queue)")
         do {
-            let event = try EventMessage.decode(delivery.body)
-            disposition = try await handling.process(event)
-        } catch let unreadable as UnreadableMessage {
-            disposition = .deadLetter(reason: unreadable.description, attempts: 1)
-            logger.error("unreadable message dead-lettered", metadata: [
-                "queue": "\(queue)", "routingKey": "\(delivery.routingKey)", "reason": "\(unreadable.reason)",
-            ])
+            try await publisher.open()
+            try await publisher.publish(letters)
+        } catch {
+            await publisher.close()
+            throw error
         }
-        if case .deadLetter(let reason, let attempts) = disposition {
-            var message = OutgoingMessage(
-                exchange: Topology.deadLetterExchange, routingKey: queue, body: delivery.body,
-                messageId: delivery.messageId, type: delivery.type)
-            message.contentType = delivery.contentType ?? "application/octet-stream"
-            message.headers = delivery.headers.map { key, value in
-                switch value {
-                case .text(let text): (key, .text(text))
-                case .int(let number): (key, .int(number))
-                }
-            } + [
-                ("x-coworkflow-reason", .text(reason)),
-                ("x-coworkflow-attempts", .int(Int64(attempts))),
-                ("x-coworkflow-queue", .text(queue)),
-                ("x-coworkflow-routing-key", .text(delivery.routingKey)),
-                ("x-coworkflow-dead-lettered-at", .text(Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))),
-            ]
-            try await deadLetters.publish(message)
-        }
-        try await connection.ack(delivery)
+        await publisher.close()
+    }
+
+    private func deadLetter(_ delivery: Delivery, queue: String, reason: String, attempts: Int) -> OutgoingMessage {
+        var message = OutgoingMessage(
+            exchange: Topology.deadLetterExchange, routingKey: queue, body: delivery.body,
+            messageId: delivery.messageId, type: delivery.type)
+        message.contentType = delivery.contentType ?? "application/octet-stream"
+        message.headers = delivery.headers.map { key, value in
+            switch value {
+            case .text(let text): (key, .text(text))
+            case .int(let number): (key, .int(number))
+            }
+        } + [
+            ("x-coworkflow-reason", .text(reason)),
+            ("x-coworkflow-attempts", .int(Int64(attempts))),
+            ("x-coworkflow-queue", .text(queue)),
+            ("x-coworkflow-routing-key", .text(delivery.routingKey)),
+            ("x-coworkflow-dead-lettered-at", .text(Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))),
+        ]
+        return message
     }
 
     /// Reads the dead-letter queue without taking anything out of it.

@@ -1,12 +1,15 @@
 import EventStore
+import Foundation
 import Logging
 
-/// What both buses do with one delivered event: skip it if the inbox has it; otherwise run
-/// the handler and commit its writes with the inbox row, retrying in place with backoff; after
-/// `maxAttempts` failures record it as dead and say so.
+/// What both buses do with delivered events: skip those the inbox has; run the handler and
+/// commit its writes with the inbox row, retrying in place with backoff; after `maxAttempts`
+/// failures record the event as dead and say so.
 ///
 /// Retrying in place (not requeueing) keeps order: a quorum queue puts a requeued message at
-/// the back (ADR 0002).
+/// the back (ADR 0002). Events that are already waiting are handled as a batch whose inbox
+/// rows and writes commit together (one commit for many events); any trouble in a batch falls
+/// back to one event at a time, so the outcome is the same as handling them singly.
 struct Handling: Sendable {
     let consumer: BusConsumer
     let store: any EventStore
@@ -15,43 +18,129 @@ struct Handling: Sendable {
     enum Disposition: Equatable {
         /// Handled now or before: acknowledge.
         case done
-        /// Failed `attempts` times: set aside with `reason`, then acknowledge.
+        /// Failed `attempts` times (now or before): set aside with `reason`, then acknowledge.
         case deadLetter(reason: String, attempts: Int)
     }
 
-    /// Throws only `CancellationError`: the event stays unacknowledged and comes again.
-    func process(_ event: RecordedEvent) async throws -> Disposition {
+    /// One disposition per event, in order. Throws only `CancellationError`: the events not
+    /// yet acknowledged come again.
+    func process(_ events: [RecordedEvent]) async throws -> [Disposition] {
         let service = consumer.service
-        if try await infrastructure("read the inbox", { try await store.inboxEntry(event.eventId, consumer: service) }) != nil {
-            logger.debug("duplicate delivery skipped", metadata: ["event": "\(event.eventId)", "consumer": "\(service)"])
-            return .done
+        let known = try await infrastructure("read the inbox") {
+            try await store.inboxOutcomes(events.map(\.eventId), consumer: service)
         }
-        var attempt = 0
-        while true {
-            attempt += 1
-            let failure: any Error
+        var dispositions: [Disposition] = []
+        var pending: [(event: RecordedEvent, writes: [StreamWrite])] = []
+        var index = 0
+        while index < events.count {
+            let event = events[index]
+            if let outcome = known[event.eventId] {
+                try await commit(&pending, into: &dispositions)
+                dispositions.append(Self.disposition(for: outcome))
+                index += 1
+                continue
+            }
             do {
                 let writes = try await consumer.handle(event)
+                pending.append((event, writes))
+                index += 1
+            } catch {
+                if Task.isCancelled { throw CancellationError() }
+                // Commit what went well before it, then retry this one on its own.
+                try await commit(&pending, into: &dispositions)
+                dispositions.append(try await processOne(event, failedOnce: error))
+                index += 1
+            }
+        }
+        try await commit(&pending, into: &dispositions)
+        return dispositions
+    }
+
+    /// Commits the handled events waiting in `pending` in one transaction; if that fails,
+    /// handles them again one by one.
+    private func commit(
+        _ pending: inout [(event: RecordedEvent, writes: [StreamWrite])], into dispositions: inout [Disposition]
+    ) async throws {
+        guard !pending.isEmpty else { return }
+        defer { pending.removeAll() }
+        do {
+            try Task.checkCancellation()
+            try await store.recordHandled(
+                pending.map { HandledEvent(eventId: $0.event.eventId, writes: $0.writes) }, consumer: consumer.service)
+            dispositions += Array(repeating: .done, count: pending.count)
+        } catch {
+            if Task.isCancelled { throw CancellationError() }
+            guard pending.count > 1 else {
+                dispositions.append(try await processOne(pending[0].event, failedOnce: error))
+                return
+            }
+            logger.debug("batch commit failed, handling its events one by one", metadata: ["error": "\(error)"])
+            for entry in pending { dispositions.append(try await processOne(entry.event, failedOnce: nil)) }
+        }
+    }
+
+    /// One event: handler and commit, retried with backoff; dead after `maxAttempts`.
+    func processOne(_ event: RecordedEvent, failedOnce firstFailure: (any Error)? = nil) async throws -> Disposition {
+        let service = consumer.service
+        if let outcome = try await infrastructure("read the inbox", {
+            try await store.inboxOutcomes([event.eventId], consumer: service)[event.eventId]
+        }) {
+            return Self.disposition(for: outcome)
+        }
+        var attempt = 0
+        var failure = firstFailure
+        while true {
+            if let error = failure {
+                attempt += 1
+                let reason = "\(event.type) \(event.eventId) failed in \(service): \(String(describing: error))"
+                guard attempt < consumer.maxAttempts else {
+                    let outcome = InboxOutcome.deadLettered(reason: reason, attempts: attempt)
+                    _ = try await infrastructure("record a dead letter") {
+                        try await store.recordInInbox(event.eventId, consumer: service, outcome: outcome, appending: [])
+                    }
+                    logger.error("dead-lettered", metadata: ["event": "\(event.eventId)", "attempts": "\(attempt)", "reason": "\(reason)"])
+                    return .deadLetter(reason: reason, attempts: attempt)
+                }
+                logger.warning("handler failed, retrying", metadata: [
+                    "event": "\(event.eventId)", "attempt": "\(attempt)", "reason": "\(reason)",
+                ])
+                try await Task.sleep(for: consumer.retry.delay(after: attempt))
+            }
+            let writes: [StreamWrite]
+            do {
+                writes = try await consumer.handle(event)
                 try Task.checkCancellation()
-                _ = try await store.recordInInbox(event.eventId, consumer: service, outcome: .handled, appending: writes)
-                return .done
             } catch {
                 if Task.isCancelled { throw CancellationError() }
                 failure = error
+                continue
             }
-            let reason = "\(event.type) \(event.eventId) failed in \(service): \(String(describing: failure))"
-            guard attempt < consumer.maxAttempts else {
-                let outcome = InboxOutcome.deadLettered(reason: reason, attempts: attempt)
-                _ = try await infrastructure("record a dead letter") {
-                    try await store.recordInInbox(event.eventId, consumer: service, outcome: outcome, appending: [])
+            do {
+                _ = try await store.recordInInbox(event.eventId, consumer: service, outcome: .handled, appending: writes)
+                return .done
+            } catch let conflict as WrongExpectedVersion {
+                // The handler's writes met a concurrent change: its decision was stale. That is
+                // the handler's to resolve (it runs again on fresh state) and counts.
+                failure = conflict
+            } catch {
+                if Task.isCancelled { throw CancellationError() }
+                // Invalid writes are the handler's fault; a failing database is not.
+                if let storeError = error as? EventStoreError, storeError.code != .backend {
+                    failure = error
+                    continue
                 }
-                logger.error("dead-lettered", metadata: ["event": "\(event.eventId)", "attempts": "\(attempt)", "reason": "\(reason)"])
-                return .deadLetter(reason: reason, attempts: attempt)
+                logger.error("cannot commit, retrying", metadata: ["event": "\(event.eventId)", "error": "\(String(reflecting: error))"])
+                try await Task.sleep(for: Backoff(first: .milliseconds(100), limit: .seconds(5)).delay(after: 3))
+                failure = nil
             }
-            logger.warning("handler failed, retrying", metadata: [
-                "event": "\(event.eventId)", "attempt": "\(attempt)", "reason": "\(reason)",
-            ])
-            try await Task.sleep(for: consumer.retry.delay(after: attempt))
+        }
+    }
+
+    private static func disposition(for outcome: InboxOutcome) -> Disposition {
+        switch outcome {
+        case .handled: .done
+        // Dead before: say so again, so a dead letter whose copy never reached the DLQ gets there.
+        case .deadLettered(let reason, let attempts): .deadLetter(reason: reason, attempts: attempts)
         }
     }
 

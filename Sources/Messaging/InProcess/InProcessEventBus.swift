@@ -12,7 +12,7 @@ public final class InProcessEventBus: EventBus {
     let store: any EventStore
     let routing: @Sendable (RecordedEvent) -> String
     let logger: Logger
-    public let health = BusHealth(.up)
+    public let health = BusHealth()
 
     public init(
         store: any EventStore, routing: @escaping @Sendable (RecordedEvent) -> String = EventRouting.routingKey(of:),
@@ -24,10 +24,30 @@ public final class InProcessEventBus: EventBus {
     }
 
     public func consume(_ consumer: BusConsumer) async throws {
+        var failures = 0
+        while !Task.isCancelled {
+            do {
+                try await consumeUntilFailure(consumer)
+            } catch is CancellationError {
+                return
+            } catch {
+                if Task.isCancelled { return }
+                failures += 1
+                health.down(String(describing: error))
+                logger.error("in-process consumer failed, starting again", metadata: [
+                    "consumer": "\(consumer.service)", "error": "\(String(reflecting: error))",
+                ])
+                try? await Task.sleep(for: Backoff(first: .milliseconds(100), limit: .seconds(5)).delay(after: failures))
+            }
+        }
+    }
+
+    private func consumeUntilFailure(_ consumer: BusConsumer) async throws {
         let name = "bus:\(consumer.service)"
         let handling = Handling(consumer: consumer, store: store, logger: logger)
         // One active consumer per service, as with AMQP's single active consumer.
-        try await store.whileHolding(lease: name, retryEvery: .milliseconds(200)) { [store, routing] in
+        try await store.whileHolding(lease: name, retryEvery: .milliseconds(200)) { [store, routing, health] in
+            health.up()
             var skipped = 0
             for try await event in store.subscribe(after: try await store.checkpoint(name), pollInterval: .milliseconds(250)) {
                 guard consumer.wants(routing(event)) else {
@@ -39,7 +59,7 @@ public final class InProcessEventBus: EventBus {
                     }
                     continue
                 }
-                _ = try await handling.process(event)
+                _ = try await handling.processOne(event)
                 try await store.saveCheckpoint(name, event.position)
                 skipped = 0
             }

@@ -47,6 +47,7 @@ public final class Relay: Sendable {
     /// Runs until the task is cancelled.
     public func run() async throws {
         var failures = 0
+        var publishedAtLastFailure = 0
         while !Task.isCancelled {
             do {
                 try await store.whileHolding(lease: "relay:\(name)", retryEvery: .seconds(1)) {
@@ -56,7 +57,10 @@ public final class Relay: Sendable {
                 break
             } catch {
                 if Task.isCancelled { break }
-                failures += 1
+                // Back off from scratch if it worked for a while since the last failure.
+                let published = state.withLock { $0.published }
+                failures = published > publishedAtLastFailure ? 1 : failures + 1
+                publishedAtLastFailure = published
                 state.withLock { $0.active = false }
                 health.down(String(describing: error))
                 logger.warning("relay interrupted, starting again", metadata: ["error": "\(error)", "attempt": "\(failures)"])
@@ -100,6 +104,8 @@ public final class Relay: Sendable {
                     try await Task.sleep(for: .milliseconds(2 << quickRetries))
                 } else {
                     seen = await store.changes.wait(after: seen, timeout: .milliseconds(500))
+                    // Idle: keep the broker connection's heartbeats going.
+                    try await connection.tick()
                 }
                 continue
             }

@@ -49,6 +49,34 @@ struct InboxTests {
         }
     }
 
+    @Test("a batch of handled events commits at once, skips what the inbox has, and is all or nothing", arguments: Backend.allCases)
+    func batches(backend: Backend) async throws {
+        try await withFixture(backend) { fixture in
+            let store = fixture.store
+            let consumer = uniqueCategory("consumer")
+            let effects = uniqueStream("efeito")
+            let seen = UUID(), fresh = UUID()
+            try await store.recordInInbox(seen, consumer: consumer, outcome: .handled, appending: [])
+            let write = [StreamWrite(stream: effects, expected: .any, events: [event()])]
+            let recorded = try await store.recordHandled(
+                [HandledEvent(eventId: seen, writes: write), HandledEvent(eventId: fresh, writes: write)], consumer: consumer)
+            #expect(recorded == [fresh])
+            #expect(try await store.readStream(effects).count == 1, "the skipped event's writes are skipped too")
+            let outcomes = try await store.inboxOutcomes([seen, fresh, UUID()], consumer: consumer)
+            #expect(outcomes == [seen: .handled, fresh: .handled])
+            // A conflict anywhere in the batch records nothing.
+            let third = UUID(), fourth = UUID()
+            await #expect(throws: WrongExpectedVersion.self) {
+                try await store.recordHandled([
+                    HandledEvent(eventId: third, writes: write),
+                    HandledEvent(eventId: fourth, writes: [StreamWrite(stream: effects, expected: .noStream, events: [event()])]),
+                ], consumer: consumer)
+            }
+            #expect(try await store.inboxOutcomes([third, fourth], consumer: consumer).isEmpty)
+            #expect(try await store.readStream(effects).count == 1)
+        }
+    }
+
     @Test("dead letters keep their reason and attempts", arguments: Backend.allCases)
     func dead_letters(backend: Backend) async throws {
         try await withFixture(backend) { fixture in

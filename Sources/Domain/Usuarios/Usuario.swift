@@ -1,0 +1,237 @@
+public import Foundation
+
+/// An account: registration, role, login attempts (with the brute-force lock), deactivation,
+/// password changes and LGPD erasure. Personal fields (name, e-mail) arrive sealed: the domain
+/// never sees them in clear and erasure destroys the key, not the events.
+extension Usuario {
+    public typealias ID = Identifier<Usuario>
+
+    public enum Papel: String, Codable, Sendable, CaseIterable {
+        case membro
+        case admin
+    }
+
+    /// A password as stored: PBKDF2-HMAC-SHA256 output, its salt and round count (base64).
+    public struct Senha: Codable, Sendable, Equatable {
+        public let hash: String
+        public let salt: String
+        public let iteracoes: Int
+
+        public init(hash: String, salt: String, iteracoes: Int) {
+            self.hash = hash
+            self.salt = salt
+            self.iteracoes = iteracoes
+        }
+    }
+
+    /// After this many failed logins within ``janelaDeFalhas`` the account locks for
+    /// ``duracaoDoBloqueio``.
+    public static let falhasAteBloqueio = 5
+    public static let janelaDeFalhas: TimeInterval = 15 * 60
+    public static let duracaoDoBloqueio: TimeInterval = 15 * 60
+
+    public enum Command: Sendable, Equatable {
+        case registrar(id: ID, nome: String, email: String, senha: Senha, papel: Papel, em: Date)
+        /// The caller checked the password (hashing is not the domain's job) and says if it matched.
+        case entrar(senhaConfere: Bool, em: Date)
+        case trocarSenha(nova: Senha, em: Date)
+        case promover(por: String, em: Date)
+        case desativar(por: String, em: Date)
+        case apagarDadosPessoais(em: Date)
+    }
+
+    public struct Registrado: Codable, Sendable, Equatable {
+        public let usuarioId: ID
+        /// Sealed by the vault (`pii:v1:…`): readable only while the account's key exists.
+        public let nome: String
+        public let email: String
+        public let senha: Senha
+        public let papel: Papel
+        public let em: Date
+    }
+
+    public struct LoginRealizado: Codable, Sendable, Equatable {
+        public let usuarioId: ID
+        public let em: Date
+    }
+
+    public struct LoginFalhou: Codable, Sendable, Equatable {
+        public let usuarioId: ID
+        public let em: Date
+        /// Set when this failure locked the account.
+        public let bloqueadoAte: Date?
+    }
+
+    public struct SenhaAlterada: Codable, Sendable, Equatable {
+        public let usuarioId: ID
+        public let senha: Senha
+        public let em: Date
+    }
+
+    public struct Promovido: Codable, Sendable, Equatable {
+        public let usuarioId: ID
+        public let papel: Papel
+        public let por: String
+        public let em: Date
+    }
+
+    public struct Desativado: Codable, Sendable, Equatable {
+        public let usuarioId: ID
+        public let por: String
+        public let em: Date
+    }
+
+    public struct DadosPessoaisApagados: Codable, Sendable, Equatable {
+        public let usuarioId: ID
+        public let em: Date
+    }
+
+    public enum Event: DomainEvent, Equatable {
+        case registrado(Registrado)
+        case loginRealizado(LoginRealizado)
+        case loginFalhou(LoginFalhou)
+        case senhaAlterada(SenhaAlterada)
+        case promovido(Promovido)
+        case desativado(Desativado)
+        case dadosPessoaisApagados(DadosPessoaisApagados)
+
+        public var eventType: String {
+            switch self {
+            case .registrado: "UsuarioRegistrado"
+            case .loginRealizado: "LoginRealizado"
+            case .loginFalhou: "LoginFalhou"
+            case .senhaAlterada: "SenhaAlterada"
+            case .promovido: "UsuarioPromovido"
+            case .desativado: "UsuarioDesativado"
+            case .dadosPessoaisApagados: "DadosPessoaisApagados"
+            }
+        }
+
+        /// The payload alone is stored; the type string says which case it is.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .registrado(let payload): try payload.encode(to: encoder)
+            case .loginRealizado(let payload): try payload.encode(to: encoder)
+            case .loginFalhou(let payload): try payload.encode(to: encoder)
+            case .senhaAlterada(let payload): try payload.encode(to: encoder)
+            case .promovido(let payload): try payload.encode(to: encoder)
+            case .desativado(let payload): try payload.encode(to: encoder)
+            case .dadosPessoaisApagados(let payload): try payload.encode(to: encoder)
+            }
+        }
+
+        public init(from decoder: any Decoder) throws {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "decode with Usuario.Event.decode(type:data:)"))
+        }
+
+        /// Reads a stored event back; nil for a type this aggregate does not know.
+        public static func decode(type: String, data: Data, using decoder: JSONDecoder) throws -> Event? {
+            switch type {
+            case "UsuarioRegistrado": .registrado(try decoder.decode(Registrado.self, from: data))
+            case "LoginRealizado": .loginRealizado(try decoder.decode(LoginRealizado.self, from: data))
+            case "LoginFalhou": .loginFalhou(try decoder.decode(LoginFalhou.self, from: data))
+            case "SenhaAlterada": .senhaAlterada(try decoder.decode(SenhaAlterada.self, from: data))
+            case "UsuarioPromovido": .promovido(try decoder.decode(Promovido.self, from: data))
+            case "UsuarioDesativado": .desativado(try decoder.decode(Desativado.self, from: data))
+            case "DadosPessoaisApagados": .dadosPessoaisApagados(try decoder.decode(DadosPessoaisApagados.self, from: data))
+            default: nil
+            }
+        }
+    }
+
+    public struct Conta: Sendable, Equatable {
+        public var id: ID
+        public var nome: String
+        public var email: String
+        public var senha: Senha
+        public var papel: Papel
+        public var ativo: Bool
+        public var registradoEm: Date
+        /// Failed logins not yet cleared by a success, newest last.
+        public var falhas: [Date]
+        public var bloqueadoAte: Date?
+    }
+
+    public enum State: Sendable, Equatable {
+        case inexistente
+        case existente(Conta)
+        /// Personal data erased: the account is gone for good.
+        case apagado(ID)
+    }
+
+    public enum Failure: Error, Equatable, Sendable {
+        case jaRegistrado
+        case naoEncontrado
+        case contaDesativada
+        case contaBloqueada(ate: Date)
+        case jaEhAdmin
+        case jaDesativado
+    }
+
+    public static let decider = Decider<Command, State, Event, Failure>(
+        initialState: .inexistente,
+        decide: { command, state throws(Failure) in
+            switch (command, state) {
+            case (.registrar(let id, let nome, let email, let senha, let papel, let em), .inexistente):
+                return [.registrado(Registrado(usuarioId: id, nome: nome, email: email, senha: senha, papel: papel, em: em))]
+            case (.registrar, _):
+                throw .jaRegistrado
+            case (_, .inexistente), (_, .apagado):
+                throw .naoEncontrado
+            case (.entrar(let confere, let em), .existente(let conta)):
+                guard conta.ativo else { throw .contaDesativada }
+                if let ate = conta.bloqueadoAte, ate > em { throw .contaBloqueada(ate: ate) }
+                if confere { return [.loginRealizado(LoginRealizado(usuarioId: conta.id, em: em))] }
+                let recentes = conta.falhas.filter { em.timeIntervalSince($0) < janelaDeFalhas } + [em]
+                let bloqueio = recentes.count >= falhasAteBloqueio ? em.addingTimeInterval(duracaoDoBloqueio) : nil
+                return [.loginFalhou(LoginFalhou(usuarioId: conta.id, em: em, bloqueadoAte: bloqueio))]
+            case (.trocarSenha(let nova, let em), .existente(let conta)):
+                guard conta.ativo else { throw .contaDesativada }
+                return [.senhaAlterada(SenhaAlterada(usuarioId: conta.id, senha: nova, em: em))]
+            case (.promover(let por, let em), .existente(let conta)):
+                guard conta.ativo else { throw .contaDesativada }
+                guard conta.papel != .admin else { throw .jaEhAdmin }
+                return [.promovido(Promovido(usuarioId: conta.id, papel: .admin, por: por, em: em))]
+            case (.desativar(let por, let em), .existente(let conta)):
+                guard conta.ativo else { throw .jaDesativado }
+                return [.desativado(Desativado(usuarioId: conta.id, por: por, em: em))]
+            case (.apagarDadosPessoais(let em), .existente(let conta)):
+                return [.dadosPessoaisApagados(DadosPessoaisApagados(usuarioId: conta.id, em: em))]
+            }
+        },
+        evolve: { state, event in
+            switch (state, event) {
+            case (_, .registrado(let e)):
+                return .existente(Conta(
+                    id: e.usuarioId, nome: e.nome, email: e.email, senha: e.senha, papel: e.papel, ativo: true,
+                    registradoEm: e.em, falhas: [], bloqueadoAte: nil))
+            case (.existente(var conta), .loginRealizado):
+                conta.falhas = []
+                conta.bloqueadoAte = nil
+                return .existente(conta)
+            case (.existente(var conta), .loginFalhou(let e)):
+                // A lock starts a fresh count once it ends.
+                conta.falhas = e.bloqueadoAte == nil ? conta.falhas.filter { e.em.timeIntervalSince($0) < janelaDeFalhas } + [e.em] : []
+                if let ate = e.bloqueadoAte { conta.bloqueadoAte = ate }
+                return .existente(conta)
+            case (.existente(var conta), .senhaAlterada(let e)):
+                conta.senha = e.senha
+                return .existente(conta)
+            case (.existente(var conta), .promovido(let e)):
+                conta.papel = e.papel
+                return .existente(conta)
+            case (.existente(var conta), .desativado):
+                conta.ativo = false
+                return .existente(conta)
+            case (.existente(let conta), .dadosPessoaisApagados):
+                return .apagado(conta.id)
+            default:
+                return state
+            }
+        },
+        isTerminal: { state in
+            if case .apagado = state { return true }
+            return false
+        }
+    )
+}
