@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "Domain", targets: ["Domain"]),
         .library(name: "EventStore", targets: ["EventStore"]),
         .library(name: "Messaging", targets: ["Messaging"]),
+        .library(name: "Services", targets: ["Services"]),
+        .library(name: "Gateway", targets: ["Gateway"]),
     ],
     dependencies: [
         .package(url: "https://github.com/vapor/postgres-nio.git", exact: "1.33.2"),
@@ -22,6 +24,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", exact: "4.5.2"),
         .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", exact: "2.28.1"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", exact: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", exact: "2.13.0"),
     ],
     targets: [
         .target(name: "Domain", swiftSettings: strict),
@@ -45,10 +52,35 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .target(
+            name: "Services",
+            dependencies: [
+                "Domain", "EventStore", "Messaging",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "Gateway",
+            dependencies: [
+                "Domain", "EventStore", "Messaging", "Services",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "coworkflow",
             dependencies: [
-                "Domain", "EventStore", "Messaging",
+                "Domain", "EventStore", "Messaging", "Services", "Gateway",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -71,6 +103,16 @@ let package = Package(
                 "Domain", "EventStore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "GatewayTests",
+            dependencies: [
+                "Domain", "EventStore", "Messaging", "Services", "Gateway",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

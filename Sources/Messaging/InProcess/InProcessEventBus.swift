@@ -12,7 +12,8 @@ public final class InProcessEventBus: EventBus {
     let store: any EventStore
     let routing: @Sendable (RecordedEvent) -> String
     let logger: Logger
-    public let health = BusHealth()
+    /// Up from the start (there is no broker to reach); down only while a consumer is failing.
+    public let health = BusHealth(.up)
 
     public init(
         store: any EventStore, routing: @escaping @Sendable (RecordedEvent) -> String = EventRouting.routingKey(of:),

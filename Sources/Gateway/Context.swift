@@ -1,0 +1,42 @@
+public import Hummingbird
+public import NIOCore
+import Foundation
+public import Services
+
+/// Per-request state every route and middleware shares.
+public struct GatewayContext: RequestContext, RemoteAddressRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public var requestId: String
+    /// The verified bearer token's subject, when the request carried a valid one.
+    public var subject: TokenIssuer.Subject?
+    /// Whether the request carried an `Authorization` header at all (a bad one is a 401 on any route).
+    public var presentedToken = false
+    public let remoteAddress: SocketAddress?
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        requestId = UUID().uuidString.lowercased()
+        subject = nil
+        remoteAddress = source.channel.remoteAddress
+    }
+
+    /// Bodies above this are refused with 413.
+    public var maxUploadSize: Int { 256 * 1024 }
+
+    /// The caller as the services see it.
+    public var caller: Caller {
+        Caller(requestId: requestId, usuario: subject?.usuario, papel: subject?.papel)
+    }
+
+    /// The authenticated user, or a 401.
+    public func requireUser() throws -> TokenIssuer.Subject {
+        guard let subject else { throw ServiceError.naoAutenticado }
+        return subject
+    }
+
+    public func requireAdmin() throws -> TokenIssuer.Subject {
+        let subject = try requireUser()
+        guard subject.papel == "admin" else { throw ServiceError.proibido("esta rota é só para administradores") }
+        return subject
+    }
+}

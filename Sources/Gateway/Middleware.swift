@@ -1,0 +1,188 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import Services
+import Synchronization
+
+extension HTTPField.Name {
+    static let requestId = Self("X-Request-Id")!
+    static let idempotencyKey = Self("Idempotency-Key")!
+}
+
+/// Set when the process begins to shut down: requests that arrive afterwards get 503 while
+/// the ones in flight finish.
+public final class DrainState: Sendable {
+    private let draining = Atomic(false)
+    public init() {}
+    public var isDraining: Bool { draining.load(ordering: .relaxed) }
+    public func startDraining() { draining.store(true, ordering: .relaxed) }
+}
+
+/// The outermost middleware: request id, CORS, draining, the JSON error format for every
+/// failure (unknown routes and oversized bodies included), the access log and the metrics.
+struct EdgeMiddleware: RouterMiddleware {
+    typealias Context = GatewayContext
+    let drain: DrainState
+    let metrics: Metrics
+    let allowedOrigin: String
+
+    func handle(_ request: Request, context: GatewayContext, next: (Request, GatewayContext) async throws -> Response) async throws -> Response {
+        var context = context
+        if let incoming = request.headers[.requestId], (1...128).contains(incoming.count),
+            incoming.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." })
+        {
+            context.requestId = incoming
+        }
+        let started = ContinuousClock.now
+        var response: Response
+        if drain.isDraining {
+            response = ServiceError.indisponivel("o servidor está encerrando; tente de novo em instantes", retryAfter: 2)
+                .response(requestId: context.requestId)
+        } else if request.method == .options {
+            response = Response(status: .noContent)
+        } else {
+            do {
+                response = try await next(request, context)
+            } catch let error as ServiceError {
+                response = error.response(requestId: context.requestId)
+            } catch let error as DecodingError {
+                response = JSON.explain(error).response(requestId: context.requestId)
+            } catch let error as HTTPError where error.status == .notFound {
+                response = ServiceError(
+                    status: 404, codigo: "rota_nao_encontrada",
+                    mensagem: "nenhuma rota \(request.method) \(request.uri.path); veja /openapi.json")
+                    .response(requestId: context.requestId)
+            } catch let error as HTTPError {
+                response = ServiceError(
+                    status: Int(error.status.code), codigo: error.status.code == 413 ? "corpo_grande_demais" : "requisicao_invalida",
+                    mensagem: error.body ?? error.status.reasonPhrase)
+                    .response(requestId: context.requestId)
+            } catch let error as any HTTPResponseError {
+                let tooLarge = error.status == .contentTooLarge
+                response = ServiceError(
+                    status: Int(error.status.code), codigo: tooLarge ? "corpo_grande_demais" : "requisicao_invalida",
+                    mensagem: tooLarge ? "o corpo passa de \(context.maxUploadSize) bytes" : error.status.reasonPhrase)
+                    .response(requestId: context.requestId)
+            } catch {
+                context.logger.error("unexpected failure", metadata: [
+                    "requestId": "\(context.requestId)", "error": "\(String(reflecting: error))",
+                ])
+                response = ServiceError(status: 500, codigo: "erro_interno", mensagem: "erro interno; informe o requestId")
+                    .response(requestId: context.requestId)
+            }
+        }
+        response.headers[.requestId] = context.requestId
+        response.headers[.accessControlAllowOrigin] = allowedOrigin
+        response.headers[.accessControlAllowHeaders] = "Authorization, Content-Type, Idempotency-Key, X-Request-Id"
+        response.headers[.accessControlAllowMethods] = "GET, POST, PUT, PATCH, DELETE, OPTIONS"
+        response.headers[.accessControlExposeHeaders] = "X-Request-Id, Retry-After"
+        let elapsed = ContinuousClock.now - started
+        let route = Metrics.template(request.uri.path)
+        metrics.observe(method: request.method.rawValue, route: route, status: Int(response.status.code), duration: elapsed)
+        context.logger.info("\(request.method) \(request.uri.path) \(response.status.code)", metadata: [
+            "requestId": "\(context.requestId)", "ms": "\(String(format: "%.1f", Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000))",
+        ])
+        return response
+    }
+}
+
+/// Reads the bearer token when there is one; routes decide whether they need it.
+struct AuthMiddleware: RouterMiddleware {
+    typealias Context = GatewayContext
+    let tokens: TokenIssuer
+
+    func handle(_ request: Request, context: GatewayContext, next: (Request, GatewayContext) async throws -> Response) async throws -> Response {
+        var context = context
+        if let header = request.headers[.authorization] {
+            context.presentedToken = true
+            guard header.lowercased().hasPrefix("bearer "),
+                let subject = await tokens.verify(String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces))
+            else {
+                throw ServiceError(status: 401, codigo: "token_invalido", mensagem: "o token é inválido ou expirou; faça login de novo")
+            }
+            context.subject = subject
+        }
+        return try await next(request, context)
+    }
+}
+
+/// Token buckets per client IP and per user; login has its own, tighter bucket.
+struct RateLimitMiddleware: RouterMiddleware {
+    typealias Context = GatewayContext
+    let limiter: RateLimiter
+
+    func handle(_ request: Request, context: GatewayContext, next: (Request, GatewayContext) async throws -> Response) async throws -> Response {
+        let ip = clientAddress(request, context)
+        var keys: [(String, RateLimiter.Limit)] = [("ip:\(ip)", limiter.perClient)]
+        if let user = context.subject?.usuario { keys.append(("user:\(user)", limiter.perUser)) }
+        if request.method == .post && request.uri.path == "/api/auth/login" { keys.append(("login:\(ip)", limiter.login)) }
+        for (key, limit) in keys {
+            if let wait = limiter.take(key, limit) {
+                throw ServiceError(
+                    status: 429, codigo: "muitas_requisicoes",
+                    mensagem: "limite de requisições atingido; tente de novo em \(wait) s", retryAfter: wait)
+            }
+        }
+        return try await next(request, context)
+    }
+
+    private func clientAddress(_ request: Request, _ context: GatewayContext) -> String {
+        // Behind the load balancer the peer is the balancer; it names the client first.
+        if limiter.trustForwardedFor, let forwarded = request.headers[.init("X-Forwarded-For")!]?.split(separator: ",").first {
+            return forwarded.trimmingCharacters(in: .whitespaces)
+        }
+        return context.remoteAddress?.ipAddress ?? "local"
+    }
+}
+
+/// Token buckets in memory (per process).
+public final class RateLimiter: Sendable {
+    public struct Limit: Sendable {
+        /// Requests allowed at once.
+        public var burst: Double
+        /// Requests per second refilled.
+        public var perSecond: Double
+        public init(burst: Double, perSecond: Double) {
+            self.burst = burst
+            self.perSecond = perSecond
+        }
+    }
+
+    public let perClient: Limit
+    public let perUser: Limit
+    public let login: Limit
+    public let trustForwardedFor: Bool
+    private let buckets = Mutex<[String: (tokens: Double, at: ContinuousClock.Instant)]>([:])
+
+    public init(
+        perClient: Limit = Limit(burst: 200, perSecond: 100), perUser: Limit = Limit(burst: 100, perSecond: 50),
+        login: Limit = Limit(burst: 10, perSecond: 0.2), trustForwardedFor: Bool = false
+    ) {
+        self.perClient = perClient
+        self.perUser = perUser
+        self.login = login
+        self.trustForwardedFor = trustForwardedFor
+    }
+
+    /// Takes a token; nil when granted, else the whole seconds to wait.
+    func take(_ key: String, _ limit: Limit) -> Int? {
+        let now = ContinuousClock.now
+        return buckets.withLock { buckets in
+            if buckets.count > 50_000 { buckets.removeAll() }
+            var bucket = buckets[key] ?? (limit.burst, now)
+            let elapsed = now - bucket.at
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            bucket.tokens = min(limit.burst, bucket.tokens + seconds * limit.perSecond)
+            bucket.at = now
+            guard bucket.tokens >= 1 else {
+                buckets[key] = bucket
+                return max(1, Int(((1 - bucket.tokens) / max(limit.perSecond, 0.001)).rounded(.up)))
+            }
+            bucket.tokens -= 1
+            buckets[key] = bucket
+            return nil
+        }
+    }
+}

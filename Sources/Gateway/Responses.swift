@@ -1,0 +1,88 @@
+import Foundation
+import Hummingbird
+import Services
+
+/// JSON in and out, with the project's settings (ISO 8601 dates, sorted keys).
+enum JSON {
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    static func response<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) throws -> Response {
+        data(try encoder.encode(value), status: status)
+    }
+
+    static func data(_ data: Data, status: HTTPResponse.Status, contentType: String = "application/json; charset=utf-8") -> Response {
+        Response(status: status, headers: [.contentType: contentType], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// Reads the body as `T`, with a 400 that says what is wrong: not JSON, a missing field, a
+    /// field of the wrong type.
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, context: GatewayContext) async throws -> T {
+        let buffer = try await request.body.collect(upTo: context.maxUploadSize)
+        guard buffer.readableBytes > 0 else { throw ServiceError.requisicaoInvalida("o corpo da requisição está vazio; envie um objeto JSON") }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        do {
+            return try decoder.decode(T.self, from: Data(buffer.readableBytesView))
+        } catch let error as DecodingError {
+            throw explain(error)
+        }
+    }
+
+    static func explain(_ error: DecodingError) -> ServiceError {
+        func path(_ codingPath: [any CodingKey]) -> String {
+            codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            let field = path(context.codingPath + [key])
+            return .requisicaoInvalida("o campo obrigatório '\(field)' está ausente", detalhes: ["campo": field])
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            let field = path(context.codingPath)
+            return .requisicaoInvalida("o campo '\(field)' deve ser \(describe(type))", detalhes: ["campo": field])
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            return .requisicaoInvalida("o corpo não é JSON válido")
+        case .dataCorrupted(let context):
+            let field = path(context.codingPath)
+            return .requisicaoInvalida("o campo '\(field)' tem um valor inválido", detalhes: ["campo": field])
+        @unknown default:
+            return .requisicaoInvalida("o corpo não pôde ser lido")
+        }
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "texto (string)"
+        case is Int.Type, is Int64.Type: "um número inteiro"
+        case is Double.Type: "um número"
+        case is Bool.Type: "verdadeiro ou falso (boolean)"
+        case is Date.Type: "uma data ISO 8601"
+        default: "um valor do tipo \(type)"
+        }
+    }
+}
+
+/// The error body of DESIGN §7.
+struct ErrorBody: Encodable {
+    let erro: String
+    let mensagem: String
+    let detalhes: [String: String]?
+    let requestId: String
+}
+
+extension ServiceError {
+    func reply(requestId: String) -> Reply {
+        let body = ErrorBody(erro: codigo, mensagem: mensagem, detalhes: detalhes.isEmpty ? nil : detalhes, requestId: requestId)
+        var reply = Reply(status: status, body: (try? JSON.encoder.encode(body)) ?? Data(#"{"erro":"erro_interno"}"#.utf8))
+        if let retryAfter { reply.headers["Retry-After"] = String(retryAfter) }
+        return reply
+    }
+
+    func response(requestId: String) -> Response {
+        reply(requestId: requestId).response
+    }
+}

@@ -1,0 +1,115 @@
+public import EventStore
+import Foundation
+import Hummingbird
+public import Messaging
+public import Services
+
+/// What the routes talk to.
+public struct Backend: Sendable {
+    public let store: any EventStore
+    public let bus: any EventBus
+    public let usuarios: UsuariosService
+
+    public init(store: any EventStore, bus: any EventBus, usuarios: UsuariosService) {
+        self.store = store
+        self.bus = bus
+        self.usuarios = usuarios
+    }
+}
+
+struct RegistroBody: Decodable { let nome: String; let email: String; let senha: String }
+struct LoginBody: Decodable { let email: String; let senha: String }
+struct TrocaDeSenhaBody: Decodable { let senhaAtual: String; let novaSenha: String }
+
+enum Routes {
+    static func usuarios(_ api: API, _ backend: Backend) {
+        let usuarios = backend.usuarios
+        api.add(Operation(
+            method: .post, path: "/api/auth/registro", summary: "Registrar uma conta de membro", tag: "auth",
+            request: "Registro", response: "Perfil", success: 201, errors: [409, 422])
+        ) { _, context, body in
+            let input = try JSON.decode(RegistroBody.self, from: body)
+            let perfil = try await usuarios.registrar(nome: input.nome, email: input.email, senha: input.senha, context: context.caller)
+            return try .json(perfil, status: 201)
+        }
+        api.add(Operation(
+            method: .post, path: "/api/auth/login", summary: "Entrar: devolve um token JWT", tag: "auth",
+            request: "Login", response: "Sessao", errors: [401, 403, 423])
+        ) { _, context, body in
+            let input = try JSON.decode(LoginBody.self, from: body)
+            return try .json(try await usuarios.entrar(email: input.email, senha: input.senha, context: context.caller))
+        }
+        api.add(Operation(
+            method: .get, path: "/api/auth/me", summary: "Minha conta", tag: "auth", auth: true, response: "Perfil", errors: [404])
+        ) { _, context, _ in
+            try .json(try await usuarios.perfil(usuario: try context.requireUser().usuario))
+        }
+        api.add(Operation(
+            method: .post, path: "/api/auth/me/senha", summary: "Trocar a minha senha", tag: "auth", auth: true,
+            request: "TrocaDeSenha", success: 204, errors: [403, 422])
+        ) { _, context, body in
+            let input = try JSON.decode(TrocaDeSenhaBody.self, from: body)
+            try await usuarios.trocarSenha(
+                usuario: try context.requireUser().usuario, atual: input.senhaAtual, nova: input.novaSenha, context: context.caller)
+            return Reply(status: 204)
+        }
+    }
+
+    static func operations(_ api: API, _ backend: Backend, metrics: Metrics) {
+        api.add(Operation(
+            method: .get, path: "/saude", summary: "Saúde: o store, o bus e as projeções", tag: "operacao", response: "Saude",
+            errors: [503])
+        ) { _, _, _ in
+            var components: [String: [String: String]] = [:]
+            var healthy = true
+            do {
+                let head = try await backend.store.headPosition()
+                components["store"] = ["status": "ok", "posicao": head.description]
+            } catch {
+                healthy = false
+                components["store"] = ["status": "erro", "detalhe": String(describing: error)]
+            }
+            let bus = backend.bus.health.snapshot
+            switch bus.status {
+            case .up: components["bus"] = ["status": "ok", "desde": bus.since.formatted(.iso8601)]
+            case .starting: components["bus"] = ["status": "iniciando"]
+            case .down(let reason):
+                healthy = false
+                components["bus"] = ["status": "erro", "detalhe": reason, "desde": bus.since.formatted(.iso8601)]
+            }
+            struct Health: Encodable { let status: String; let componentes: [String: [String: String]] }
+            return try .json(Health(status: healthy ? "ok" : "degradado", componentes: components), status: healthy ? 200 : 503)
+        }
+        api.add(Operation(
+            method: .get, path: "/metrics", summary: "Métricas no formato de texto do Prometheus", tag: "operacao",
+            response: "text", contentType: "text/plain")
+        ) { _, _, _ in
+            Reply(status: 200, body: Data(metrics.render().utf8), headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"])
+        }
+    }
+
+    static func documentation(_ api: API) {
+        // Registered last so the document includes itself and every route above.
+        api.add(Operation(method: .get, path: "/docs", summary: "Swagger UI", tag: "operacao", response: "text", contentType: "text/html"))
+        { _, _, _ in
+            Reply(status: 200, body: Data(OpenAPI.docsPage.utf8), headers: ["Content-Type": "text/html; charset=utf-8"])
+        }
+        let operations = api.operations + [Operation(
+            method: .get, path: "/openapi.json", summary: "Este documento (OpenAPI 3.1)", tag: "operacao", response: "text")]
+        let document = OpenAPI.document(operations)
+        api.add(operations[operations.count - 1]) { _, _, _ in Reply(status: 200, body: document) }
+    }
+}
+
+extension JSON {
+    static func decode<T: Decodable>(_ type: T.Type, from body: Data) throws -> T {
+        guard !body.isEmpty else { throw ServiceError.requisicaoInvalida("o corpo da requisição está vazio; envie um objeto JSON") }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        do {
+            return try decoder.decode(T.self, from: body)
+        } catch let error as DecodingError {
+            throw explain(error)
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// A failure a client can act on, with the HTTP status and the stable code the gateway renders
+/// as `{ "erro": codigo, "mensagem": mensagem, "detalhes": detalhes }` (DESIGN §7).
+public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let status: Int
+    public let codigo: String
+    public let mensagem: String
+    public let detalhes: [String: String]
+    /// Seconds to wait before trying again (429, 423, 503).
+    public let retryAfter: Int?
+
+    public init(status: Int, codigo: String, mensagem: String, detalhes: [String: String] = [:], retryAfter: Int? = nil) {
+        self.status = status
+        self.codigo = codigo
+        self.mensagem = mensagem
+        self.detalhes = detalhes
+        self.retryAfter = retryAfter
+    }
+
+    public var description: String { "\(status) \(codigo): \(mensagem)" }
+
+    /// 422: the request is well-formed but a value breaks a rule; `campo` names it.
+    public static func invalido(_ campo: String, _ mensagem: String) -> ServiceError {
+        ServiceError(status: 422, codigo: "dados_invalidos", mensagem: mensagem, detalhes: ["campo": campo])
+    }
+
+    /// 400: the body is not what the route takes (not JSON, wrong types, missing fields).
+    public static func requisicaoInvalida(_ mensagem: String, detalhes: [String: String] = [:]) -> ServiceError {
+        ServiceError(status: 400, codigo: "requisicao_invalida", mensagem: mensagem, detalhes: detalhes)
+    }
+
+    public static let naoAutenticado = ServiceError(
+        status: 401, codigo: "nao_autenticado", mensagem: "envie um token válido em Authorization: Bearer <token>")
+
+    public static func proibido(_ mensagem: String) -> ServiceError {
+        ServiceError(status: 403, codigo: "proibido", mensagem: mensagem)
+    }
+
+    public static func naoEncontrado(_ mensagem: String) -> ServiceError {
+        ServiceError(status: 404, codigo: "nao_encontrado", mensagem: mensagem)
+    }
+
+    public static func conflito(_ codigo: String, _ mensagem: String) -> ServiceError {
+        ServiceError(status: 409, codigo: codigo, mensagem: mensagem)
+    }
+
+    public static func indisponivel(_ mensagem: String, retryAfter: Int = 5) -> ServiceError {
+        ServiceError(status: 503, codigo: "indisponivel", mensagem: mensagem, retryAfter: retryAfter)
+    }
+}
+
+/// Who asks, and from which request: what every command records in its events' metadata.
+public struct Caller: Sendable {
+    public let requestId: String
+    /// The authenticated user id, or nil.
+    public let usuario: String?
+    public let papel: String?
+
+    public init(requestId: String, usuario: String? = nil, papel: String? = nil) {
+        self.requestId = requestId
+        self.usuario = usuario
+        self.papel = papel
+    }
+
+    public var isAdmin: Bool { papel == "admin" }
+}

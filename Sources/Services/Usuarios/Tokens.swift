@@ -1,0 +1,51 @@
+import Domain
+public import Foundation
+import JWTKit
+
+/// JWT access tokens (HS256): subject = user id, `papel` = role, `exp` = expiry.
+public final class TokenIssuer: Sendable {
+    struct Claims: JWTPayload {
+        var sub: SubjectClaim
+        var exp: ExpirationClaim
+        var iat: IssuedAtClaim
+        var papel: String
+
+        func verify(using algorithm: some JWTAlgorithm) async throws {
+            try exp.verifyNotExpired()
+        }
+    }
+
+    /// A verified token's subject and role.
+    public struct Subject: Sendable, Equatable {
+        public let usuario: String
+        public let papel: String
+    }
+
+    private let keys: JWTKeyCollection
+    public let lifetime: TimeInterval
+
+    /// - Parameter secret: at least 32 bytes (shorter HMAC keys are refused).
+    public init(secret: String, lifetime: TimeInterval = 3_600) async throws {
+        guard secret.utf8.count >= 32 else {
+            throw ServiceError(status: 500, codigo: "configuracao", mensagem: "JWT_SECRET must be at least 32 bytes")
+        }
+        keys = JWTKeyCollection()
+        await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
+        self.lifetime = lifetime
+    }
+
+    /// A token for `usuario` valid from `now` for ``lifetime``, and when it expires.
+    public func issue(usuario: String, papel: String, now: Date) async throws -> (token: String, expiraEm: Date) {
+        let expiry = now.addingTimeInterval(lifetime)
+        let claims = Claims(
+            sub: SubjectClaim(value: usuario), exp: ExpirationClaim(value: expiry), iat: IssuedAtClaim(value: now),
+            papel: papel)
+        return (try await keys.sign(claims), expiry)
+    }
+
+    /// The token's subject, or nil when it is malformed, forged or expired.
+    public func verify(_ token: String) async -> Subject? {
+        guard let claims = try? await keys.verify(token, as: Claims.self) else { return nil }
+        return Subject(usuario: claims.sub.value, papel: claims.papel)
+    }
+}

@@ -1,0 +1,272 @@
+public import Crypto
+public import Domain
+public import EventStore
+public import Foundation
+
+/// The usuarios service: registration, login (with the brute-force lock), profile and password
+/// change. E-mail uniqueness is the claim stream's (`emailclaim-<keyed hash>`), decided and
+/// appended atomically with the account's first event; never a read-model check.
+public final class UsuariosService: Sendable {
+    public struct Perfil: Codable, Sendable, Equatable {
+        public let id: String
+        public let nome: String
+        public let email: String
+        public let papel: String
+        public let ativo: Bool
+        public let registradoEm: Date
+    }
+
+    public struct Sessao: Codable, Sendable {
+        public let token: String
+        public let expiraEm: Date
+        public let usuario: Perfil
+    }
+
+    let store: any EventStore
+    let vault: PersonalDataVault
+    let passwords: PasswordHasher
+    public let tokens: TokenIssuer
+    let clock: any WallClock
+    /// Keys the e-mail hash in claim stream names, so a name does not reveal its address.
+    let emailKey: SymmetricKey
+
+    public init(
+        store: any EventStore, vault: PersonalDataVault, passwords: PasswordHasher, tokens: TokenIssuer,
+        clock: any WallClock, emailKey: SymmetricKey
+    ) {
+        self.store = store
+        self.vault = vault
+        self.passwords = passwords
+        self.tokens = tokens
+        self.clock = clock
+        self.emailKey = emailKey
+    }
+
+    static let service = "usuarios"
+
+    // MARK: Streams
+
+    static func stream(_ id: Usuario.ID) -> StreamName { StreamName(category: "usuario", id: id.description) }
+
+    func claimStream(_ normalisedEmail: String) -> StreamName {
+        let mac = HMAC<SHA256>.authenticationCode(for: Data(normalisedEmail.utf8), using: emailKey)
+        return StreamName(category: "emailclaim", id: mac.map { String(format: "%02x", $0) }.joined())
+    }
+
+    private var usuarios: AggregateStore<Usuario.Command, Usuario.State, Usuario.Event, Usuario.Failure> {
+        AggregateStore(store: store, decider: Usuario.decider) { recorded in
+            try Usuario.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder)
+        }
+    }
+
+    private var claims: AggregateStore<EmailClaim.Command, EmailClaim.State, EmailClaim.Event, EmailClaim.Failure> {
+        AggregateStore(store: store, decider: EmailClaim.decider) { recorded in
+            try recorded.decode(EmailClaim.Event.self)
+        }
+    }
+
+    private func metadata(_ context: Caller, actor: String?) -> EventMetadata {
+        EventMetadata(actor: context.usuario ?? actor, requestId: context.requestId, service: Self.service)
+    }
+
+    // MARK: Validation
+
+    static func validNome(_ nome: String) throws(ServiceError) -> String {
+        let trimmed = nome.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw .invalido("nome", "o nome não pode ficar em branco") }
+        guard trimmed.count <= 200 else { throw .invalido("nome", "o nome tem mais de 200 caracteres") }
+        return trimmed
+    }
+
+    static func validEmail(_ email: String) throws(ServiceError) -> String {
+        let normalised = EmailClaim.normalise(email)
+        let parts = normalised.split(separator: "@", omittingEmptySubsequences: false)
+        guard normalised.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
+            !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !normalised.contains(where: \.isWhitespace)
+        else { throw .invalido("email", "'\(email.prefix(80))' não é um endereço de e-mail válido") }
+        return normalised
+    }
+
+    static func validSenha(_ senha: String, campo: String = "senha") throws(ServiceError) {
+        guard senha.count >= 8 else { throw .invalido(campo, "a senha precisa de pelo menos 8 caracteres") }
+        guard senha.utf8.count <= 4_096 else { throw .invalido(campo, "a senha tem mais de 4096 bytes") }
+    }
+
+    // MARK: Commands
+
+    /// Creates an account. 409 `email_em_uso` when the address has an account already.
+    public func registrar(
+        nome: String, email: String, senha: String, papel: Usuario.Papel = .membro, context: Caller
+    ) async throws -> Perfil {
+        let nome = try Self.validNome(nome)
+        let email = try Self.validEmail(email)
+        try Self.validSenha(senha)
+        let id = Usuario.ID(UUID())
+        let hash = try await passwords.hash(senha)
+        let sealedNome = try await vault.seal(nome, for: id.rawValue)
+        let sealedEmail = try await vault.seal(email, for: id.rawValue)
+        let now = clock.now
+        let meta = metadata(context, actor: id.description)
+        let claimStream = claimStream(email)
+        for attempt in 1...5 {
+            let claim = try await claims.load(claimStream)
+            let claimed: [EmailClaim.Event]
+            do {
+                claimed = try EmailClaim.decider.decide(.reivindicar(usuario: id), claim.state)
+            } catch {
+                throw ServiceError.conflito("email_em_uso", "já existe uma conta com este e-mail")
+            }
+            let registered: [Usuario.Event]
+            do {
+                registered = try Usuario.decider.decide(
+                    .registrar(id: id, nome: sealedNome.rawValue, email: sealedEmail.rawValue, senha: hash, papel: papel, em: now),
+                    .inexistente)
+            } catch {
+                throw ServiceError.conflito("ja_registrado", "conta já registrada")
+            }
+            do {
+                try await store.append([
+                    StreamWrite(stream: claimStream, expected: .after(claim.version), events: try claimed.map {
+                        try Events.new($0, id: UUID(), at: now, metadata: meta)
+                    }),
+                    StreamWrite(stream: Self.stream(id), expected: .noStream, events: try registered.map {
+                        try Events.new($0, id: UUID(), at: now, metadata: meta)
+                    }),
+                ])
+                return Perfil(id: id.description, nome: nome, email: email, papel: papel.rawValue, ativo: true, registradoEm: now)
+            } catch is WrongExpectedVersion where attempt < 5 {
+                continue  // someone claimed or released the address meanwhile: decide again
+            }
+        }
+        throw ServiceError.conflito("email_em_uso", "o e-mail está sendo registrado por outra requisição; tente de novo")
+    }
+
+    /// Checks the password and returns a token. Wrong e-mail or password: 401 (the same answer
+    /// for both); a locked account: 423 with Retry-After; a deactivated one: 403.
+    public func entrar(email: String, senha: String, context: Caller) async throws -> Sessao {
+        let invalid = ServiceError(status: 401, codigo: "credenciais_invalidas", mensagem: "e-mail ou senha inválidos")
+        let email = EmailClaim.normalise(email)
+        guard case .reivindicado(let id) = try await claims.load(claimStream(email)).state else {
+            // Spend the same time as a real check, so timing does not reveal which addresses exist.
+            _ = try? await passwords.verify(senha, against: Self.decoy)
+            throw invalid
+        }
+        for attempt in 1...5 {
+            let (state, version) = try await usuarios.load(Self.stream(id))
+            guard case .existente(let conta) = state else { throw invalid }
+            let now = clock.now
+            guard conta.ativo else { throw ServiceError.proibido("esta conta foi desativada") }
+            if let until = conta.bloqueadoAte, until > now { throw Self.locked(until: until, now: now) }
+            let matches = try await passwords.verify(senha, against: conta.senha)
+            let events: [Usuario.Event]
+            do {
+                events = try Usuario.decider.decide(.entrar(senhaConfere: matches, em: now), state)
+            } catch .contaBloqueada(let until) {
+                throw Self.locked(until: until, now: now)
+            } catch {
+                throw invalid
+            }
+            do {
+                try await store.append(to: Self.stream(id), expected: .after(version), events: try events.map {
+                    try Events.new($0, id: UUID(), at: now, metadata: metadata(context, actor: id.description))
+                })
+            } catch is WrongExpectedVersion where attempt < 5 {
+                continue
+            }
+            switch events.first {
+            case .loginRealizado:
+                let (token, expiry) = try await tokens.issue(usuario: id.description, papel: conta.papel.rawValue, now: now)
+                return Sessao(token: token, expiraEm: expiry, usuario: try await perfil(of: conta))
+            case .loginFalhou(let failure):
+                if let until = failure.bloqueadoAte { throw Self.locked(until: until, now: now) }
+                throw invalid
+            default:
+                throw invalid
+            }
+        }
+        throw ServiceError.indisponivel("muitas tentativas simultâneas; tente de novo")
+    }
+
+    /// Changes the password after checking the current one.
+    public func trocarSenha(usuario: String, atual: String, nova: String, context: Caller) async throws {
+        try Self.validSenha(nova, campo: "novaSenha")
+        guard let id = Usuario.ID(usuario) else { throw ServiceError.naoAutenticado }
+        let (state, version) = try await usuarios.load(Self.stream(id))
+        guard case .existente(let conta) = state else { throw ServiceError.naoEncontrado("conta não encontrada") }
+        guard try await passwords.verify(atual, against: conta.senha) else {
+            throw ServiceError(status: 403, codigo: "senha_incorreta", mensagem: "a senha atual não confere")
+        }
+        let now = clock.now
+        let hash = try await passwords.hash(nova)
+        let events: [Usuario.Event]
+        do {
+            events = try Usuario.decider.decide(.trocarSenha(nova: hash, em: now), state)
+        } catch {
+            throw ServiceError.proibido("esta conta foi desativada")
+        }
+        do {
+            try await store.append(to: Self.stream(id), expected: .after(version), events: try events.map {
+                try Events.new($0, id: UUID(), at: now, metadata: metadata(context, actor: usuario))
+            })
+        } catch is WrongExpectedVersion {
+            throw ServiceError.conflito("conflito_de_versao", "a conta mudou durante a troca; tente de novo")
+        }
+    }
+
+    /// Makes an account an admin. 409 when it is one already.
+    public func promover(usuario: String, context: Caller) async throws {
+        guard let id = Usuario.ID(usuario) else { throw ServiceError.naoEncontrado("conta não encontrada") }
+        let (state, version) = try await usuarios.load(Self.stream(id))
+        let now = clock.now
+        let events: [Usuario.Event]
+        do {
+            events = try Usuario.decider.decide(.promover(por: context.usuario ?? "sistema", em: now), state)
+        } catch .jaEhAdmin {
+            throw ServiceError.conflito("ja_eh_admin", "esta conta já é de administrador")
+        } catch .naoEncontrado {
+            throw ServiceError.naoEncontrado("conta não encontrada")
+        } catch {
+            throw ServiceError.proibido("esta conta foi desativada")
+        }
+        try await store.append(to: Self.stream(id), expected: .after(version), events: try events.map {
+            try Events.new($0, id: UUID(), at: now, metadata: metadata(context, actor: "sistema"))
+        })
+    }
+
+    /// The account that holds `email`, if any.
+    public func usuarioId(email: String) async throws -> String? {
+        guard case .reivindicado(let id) = try await claims.load(claimStream(EmailClaim.normalise(email))).state else { return nil }
+        return id.description
+    }
+
+    // MARK: Queries
+
+    public func perfil(usuario: String) async throws -> Perfil {
+        guard let id = Usuario.ID(usuario), case .existente(let conta) = try await usuarios.load(Self.stream(id)).state else {
+            throw ServiceError.naoEncontrado("conta não encontrada")
+        }
+        return try await perfil(of: conta)
+    }
+
+    func perfil(of conta: Usuario.Conta) async throws -> Perfil {
+        Perfil(
+            id: conta.id.description, nome: try await vault.open(SealedField(rawValue: conta.nome)).value ?? "",
+            email: try await vault.open(SealedField(rawValue: conta.email)).value ?? "", papel: conta.papel.rawValue,
+            ativo: conta.ativo, registradoEm: conta.registradoEm)
+    }
+
+    // MARK: Helpers
+
+    static func locked(until: Date, now: Date) -> ServiceError {
+        let seconds = max(1, Int(until.timeIntervalSince(now).rounded(.up)))
+        return ServiceError(
+            status: 423, codigo: "conta_bloqueada",
+            mensagem: "muitas tentativas de login falharam; tente de novo em \(seconds) s",
+            detalhes: ["bloqueadaAte": until.formatted(.iso8601)], retryAfter: seconds)
+    }
+
+    /// A password record nobody has: verified against when the e-mail is unknown.
+    static let decoy = Usuario.Senha(
+        hash: Data(repeating: 0, count: 32).base64EncodedString(), salt: Data(repeating: 1, count: 16).base64EncodedString(),
+        iteracoes: PasswordHasher.minimumRounds)
+}

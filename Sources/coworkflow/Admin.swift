@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import Services
+
+/// `coworkflow admin …`: operator tasks that must not go through the public API.
+struct Admin: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Operator tasks (the first admin account).", subcommands: [CreateAdmin.self])
+}
+
+/// `coworkflow admin create --email …`: creates an admin account, or promotes the account
+/// that has the address. There are no default passwords: the password comes from
+/// COWORKFLOW_ADMIN_PASSWORD or from the first line of standard input.
+struct CreateAdmin: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create", abstract: "Create (or promote) an admin account in the embedded store.")
+
+    @Option(help: "The admin's e-mail address.")
+    var email: String
+
+    @Option(help: "The admin's name.")
+    var nome = "Administrador"
+
+    @Option(help: "Directory of the embedded store (as for `serve`).")
+    var data = "coworkflow-data"
+
+    func run() async throws {
+        let backend = try await Embedded(directory: data, environment: ProcessInfo.processInfo.environment).backend()
+        let caller = Caller(requestId: "admin-create", usuario: "sistema:admin-create")
+        do {
+            if let existing = try await backend.usuarios.usuarioId(email: email) {
+                try await backend.usuarios.promover(usuario: existing, context: caller)
+                print("\(email): conta existente promovida a admin")
+                return
+            }
+            let senha = try password()
+            let perfil = try await backend.usuarios.registrar(nome: nome, email: email, senha: senha, context: caller)
+            try await backend.usuarios.promover(usuario: perfil.id, context: caller)
+            print("\(email): conta de admin criada (id \(perfil.id))")
+        } catch let error as ServiceError {
+            throw ValidationError(error.mensagem)
+        }
+    }
+
+    private func password() throws -> String {
+        if let password = ProcessInfo.processInfo.environment["COWORKFLOW_ADMIN_PASSWORD"], !password.isEmpty { return password }
+        if isatty(STDIN_FILENO) != 0 { FileHandle.standardError.write(Data("senha do admin: ".utf8)) }
+        guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+            throw ValidationError("give the password in COWORKFLOW_ADMIN_PASSWORD or on standard input")
+        }
+        return line
+    }
+}

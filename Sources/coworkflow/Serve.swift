@@ -1,0 +1,144 @@
+import ArgumentParser
+import Crypto
+import EventStore
+import Foundation
+import Gateway
+import Hummingbird
+import Logging
+import Messaging
+import ServiceLifecycle
+import Services
+
+/// `coworkflow serve`: everything in one process on the embedded store and the in-process bus.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run CoworkFlow: the gateway and every service in one process (embedded store).",
+        discussion: """
+            State lives in --data (default ./coworkflow-data): the SQLite store and, unless \
+            JWT_SECRET is set, the generated signing secret. Open http://localhost:8080/docs. \
+            Stops gracefully on SIGTERM/SIGINT: requests in flight finish, new ones get 503.
+            """)
+
+    @Option(help: "Port (default: PORT or 8080).")
+    var port: Int?
+
+    @Option(help: "Address to listen on (0.0.0.0 to accept other machines).")
+    var host = "127.0.0.1"
+
+    @Option(help: "Directory for the embedded store and secrets.")
+    var data = "coworkflow-data"
+
+    @Option(help: "Run one deployable against PostgreSQL and RabbitMQ (distributed mode).")
+    var service: String?
+
+    @Flag(help: "Create demo accounts (their passwords are printed once).")
+    var seedDemo = false
+
+    func run() async throws {
+        if let service {
+            throw ValidationError("--service \(service): distributed mode is not built yet (issue 4); run `coworkflow serve` without it")
+        }
+        let logger = Log.logger("coworkflow")
+        let environment = ProcessInfo.processInfo.environment
+        let port = port ?? environment["PORT"].flatMap(Int.init) ?? 8080
+        let embedded = try Embedded(directory: data, environment: environment)
+        let backend = try await embedded.backend()
+        if seedDemo { try await Demo.seed(backend.usuarios) }
+
+        let drain = DrainState()
+        let app = GatewayApp.application(
+            backend, configuration: GatewayConfiguration(host: host, port: port), drain: drain, logger: logger,
+            onServerRunning: { _ in
+                print("CoworkFlow em http://\(host == "0.0.0.0" ? "localhost" : host):\(port) — documentação em /docs, dados em \(data)/")
+            })
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: [
+                .init(service: DrainOnShutdown(drain: drain, logger: logger)),
+                .init(service: app),
+            ],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger))
+        try await group.run()
+    }
+}
+
+/// On graceful shutdown: from now on new requests get 503 while the server drains the ones in
+/// flight (it is listed last, so it hears the shutdown first).
+struct DrainOnShutdown: Service {
+    let drain: DrainState
+    let logger: Logger
+
+    func run() async throws {
+        do { try await gracefulShutdown() } catch is CancellationError { return }
+        drain.startDraining()
+        logger.info("draining: new requests get 503, requests in flight finish")
+    }
+}
+
+/// The embedded mode's parts, all under one directory.
+struct Embedded {
+    let directory: URL
+    let environment: [String: String]
+
+    init(directory path: String, environment: [String: String]) throws {
+        directory = URL(fileURLWithPath: path, isDirectory: true)
+        self.environment = environment
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    func backend() async throws -> Backend {
+        let store = try SQLiteEventStore(path: directory.appendingPathComponent("coworkflow.sqlite").path)
+        let vault = PersonalDataVault(keys: SQLiteKeyStore(database: store.database))
+        let secrets = try Secrets.load(from: directory, environment: environment)
+        let usuarios = UsuariosService(
+            store: store, vault: vault, passwords: PasswordHasher(), tokens: try await TokenIssuer(secret: secrets.jwt),
+            clock: SystemClock(), emailKey: secrets.emailKey)
+        return Backend(store: store, bus: InProcessEventBus(store: store), usuarios: usuarios)
+    }
+}
+
+/// The signing secret (JWT_SECRET, else generated once and kept in the data directory) and
+/// the key of e-mail claim names.
+struct Secrets {
+    let jwt: String
+    let emailKey: SymmetricKey
+
+    static func load(from directory: URL, environment: [String: String]) throws -> Secrets {
+        let file = directory.appendingPathComponent("secrets.json")
+        var stored: [String: String] = [:]
+        if let data = try? Data(contentsOf: file), let decoded = try? JSONDecoder().decode([String: String].self, from: data) {
+            stored = decoded
+        }
+        func random() -> String {
+            SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.base64EncodedString()
+        }
+        var changed = false
+        if stored["jwt"] == nil { stored["jwt"] = random(); changed = true }
+        if stored["email"] == nil { stored["email"] = random(); changed = true }
+        if changed {
+            try JSONEncoder().encode(stored).write(to: file, options: .atomic)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        }
+        let jwt = environment["JWT_SECRET"].flatMap { $0.isEmpty ? nil : $0 } ?? stored["jwt"] ?? random()
+        let email = environment["EMAIL_HASH_KEY"].map { Data($0.utf8) } ?? Data(base64Encoded: stored["email"] ?? "") ?? Data()
+        return Secrets(jwt: jwt, emailKey: SymmetricKey(data: email))
+    }
+}
+
+/// `--seed-demo`: a member and an admin to try the API with.
+enum Demo {
+    static func seed(_ usuarios: UsuariosService) async throws {
+        let caller = Caller(requestId: "seed-demo")
+        for (nome, email, admin) in [("Membro Demo", "membro@demo.coworkflow", false), ("Admin Demo", "admin@demo.coworkflow", true)] {
+            if try await usuarios.usuarioId(email: email) != nil {
+                print("demo: \(email) já existe")
+                continue
+            }
+            let senha = SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) }.base64EncodedString()
+                .replacingOccurrences(of: "/", with: "x").replacingOccurrences(of: "+", with: "y").prefix(16)
+            let perfil = try await usuarios.registrar(nome: nome, email: email, senha: String(senha), context: caller)
+            if admin { try await usuarios.promover(usuario: perfil.id, context: caller) }
+            print("demo: \(email) / \(senha)\(admin ? " (admin)" : "")")
+        }
+    }
+}
