@@ -1,0 +1,235 @@
+import EventStore
+import Foundation
+import Gateway
+import Hummingbird
+import HummingbirdTesting
+import Services
+import Testing
+
+@Suite("Auth flows through the router")
+struct AuthTests {
+    @Test("register, log in, read me; the e-mail is unique whatever its case")
+    func register_login_me() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let created = try await client.register("ana@example.com")
+            #expect(created.status == .created)
+            #expect(created.object["email"] as? String == "ana@example.com")
+            #expect(created.object["papel"] as? String == "membro")
+            let id = try #require(created.object["id"] as? String)
+
+            let duplicate = try await client.register("  ANA@Example.com ")
+            #expect(duplicate.status == .conflict)
+            #expect(duplicate.erro == "email_em_uso")
+
+            let login = try await client.login("Ana@Example.com")
+            #expect(login.status == .ok)
+            #expect(login.object["expiraEm"] as? String != nil)
+            let token = try #require(login.object["token"] as? String)
+            let me = try await client.json(.get, "/api/auth/me", token: token)
+            #expect(me.status == .ok)
+            #expect(me.object["id"] as? String == id)
+            #expect(me.object["nome"] as? String == "Ana")
+        }
+        let types = try await harness.allEvents().map(\.type)
+        #expect(types == ["EmailReivindicado", "UsuarioRegistrado", "LoginRealizado"])
+    }
+
+    @Test("a 200-character password works; names and e-mails are stored sealed, not in clear")
+    func long_password_and_sealed_fields() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        let long = String(repeating: "çãõ-senha-", count: 20)
+        try await harness.test { client in
+            let registered = try await client.register("longa@example.com", senha: long)
+            #expect(registered.status == .created)
+            let right = try await client.login("longa@example.com", senha: long)
+            #expect(right.status == .ok)
+            let wrong = try await client.login("longa@example.com", senha: String(long.dropLast()))
+            #expect(wrong.status == .unauthorized)
+        }
+        let registered = try #require(try await harness.allEvents().first { $0.type == "UsuarioRegistrado" })
+        let text = String(decoding: registered.data, as: UTF8.self)
+        #expect(!text.contains("longa@example.com"))
+        #expect(text.contains("pii:v1:"))
+    }
+
+    @Test("bad input gets a 4xx that says what is wrong, and writes no event", arguments: [
+        (#"{"nome":"A","email":"a@example.com"}"#, 400, "senha"),
+        (#"{"nome":1,"email":"a@example.com","senha":"segredo-123"}"#, 400, "nome"),
+        (#"{"nome":"A","email":"a@example.com","senha":"segredo-123""#, 400, "JSON"),
+        ("", 400, "vazio"),
+        (#"[1,2]"#, 400, ""),
+        (#"{"nome":"A","email":"nao-e-email","senha":"segredo-123"}"#, 422, "e-mail"),
+        (#"{"nome":"A","email":"a@example.com","senha":"curta"}"#, 422, "8"),
+        (#"{"nome":"   ","email":"a@example.com","senha":"segredo-123"}"#, 422, "nome"),
+    ])
+    func bad_registrations(body: String, status: Int, mentions: String) async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let response = try await client.json(.post, "/api/auth/registro", body)
+            #expect(Int(response.status.code) == status, "\(String(buffer: response.body))")
+            #expect(response.erro != nil)
+            let message = try #require(response.object["mensagem"] as? String)
+            #expect(mentions.isEmpty || message.contains(mentions) || "\(response.object["detalhes"] ?? "")".contains(mentions), "\(message)")
+            #expect(response.headers[.init("X-Request-Id")!] != nil)
+        }
+        #expect(try await harness.allEvents().isEmpty)
+    }
+
+    @Test("unknown routes, oversized bodies, bad tokens: JSON errors, never a 500")
+    func edge_errors() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let missing = try await client.json(.get, "/api/nada")
+            #expect(missing.status == .notFound)
+            #expect(missing.erro == "rota_nao_encontrada")
+            let huge = String(repeating: "x", count: 300 * 1024)
+            let tooLarge = try await client.json(.post, "/api/auth/registro", #"{"nome":"\#(huge)"}"#)
+            #expect(tooLarge.status == .contentTooLarge)
+            #expect(tooLarge.erro == "corpo_grande_demais")
+            let forged = try await client.json(.get, "/api/auth/me", token: "abc.def.ghi")
+            #expect(forged.status == .unauthorized)
+            #expect(forged.erro == "token_invalido")
+            let anonymous = try await client.json(.get, "/api/auth/me")
+            #expect(anonymous.status == .unauthorized)
+            let preflight = try await client.execute(uri: "/api/auth/login", method: .options)
+            #expect(preflight.status == .noContent)
+            #expect(preflight.headers[.accessControlAllowOrigin] == "*")
+        }
+        #expect(try await harness.allEvents().isEmpty)
+    }
+
+    @Test("five failed logins in 15 minutes lock the account for 15 minutes (423, Retry-After)")
+    func brute_force_lock() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            _ = try await client.register("bia@example.com")
+            for _ in 1...4 {
+                #expect(try await client.login("bia@example.com", senha: "errada-123").status == .unauthorized)
+                harness.clock.advance(by: 60)
+            }
+            let fifth = try await client.login("bia@example.com", senha: "errada-123")
+            #expect(fifth.status.code == 423)
+            #expect(fifth.headers[.retryAfter] == "900")
+            // Even the right password waits for the lock to end.
+            let right = try await client.login("bia@example.com")
+            #expect(right.status.code == 423)
+            #expect(Int(right.headers[.retryAfter] ?? "") ?? 0 > 0)
+            harness.clock.advance(by: 15 * 60)
+            #expect(try await client.login("bia@example.com").status == .ok)
+            // Unknown address and wrong password look the same.
+            let unknown = try await client.login("ninguem@example.com")
+            #expect(unknown.status == .unauthorized)
+            #expect(unknown.erro == "credenciais_invalidas")
+        }
+        let failures = try await harness.allEvents().filter { $0.type == "LoginFalhou" }
+        #expect(failures.count == 5)
+    }
+
+    @Test("changing the password: the old one stops working")
+    func password_change() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            _ = try await client.register("caio@example.com")
+            let token = try await client.token("caio@example.com")
+            let wrong = try await client.json(.post, "/api/auth/me/senha", #"{"senhaAtual":"nao-e-ela","novaSenha":"nova-senha-1"}"#, token: token)
+            #expect(wrong.status == .forbidden)
+            let changed = try await client.json(.post, "/api/auth/me/senha", #"{"senhaAtual":"segredo-123","novaSenha":"nova-senha-1"}"#, token: token)
+            #expect(changed.status == .noContent)
+            #expect(try await client.login("caio@example.com").status == .unauthorized)
+            #expect(try await client.login("caio@example.com", senha: "nova-senha-1").status == .ok)
+        }
+    }
+
+    @Test("Idempotency-Key: a retry gets the first answer; the same key with another body is a 422")
+    func idempotency() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let body = #"{"nome":"Davi","email":"davi@example.com","senha":"segredo-123"}"#
+            let first = try await client.json(.post, "/api/auth/registro", body, headers: [.init("Idempotency-Key")!: "k-1"])
+            let retry = try await client.json(.post, "/api/auth/registro", body, headers: [.init("Idempotency-Key")!: "k-1"])
+            #expect(first.status == .created)
+            #expect(retry.status == .created)
+            #expect(retry.object["id"] as? String == first.object["id"] as? String)
+            #expect(retry.headers[.init("Idempotent-Replayed")!] == "true")
+            let other = try await client.json(
+                .post, "/api/auth/registro", #"{"nome":"Eva","email":"eva@example.com","senha":"segredo-123"}"#,
+                headers: [.init("Idempotency-Key")!: "k-1"])
+            #expect(other.status == .unprocessableContent)
+            #expect(other.erro == "chave_de_idempotencia_reutilizada")
+        }
+        #expect(try await harness.allEvents().filter { $0.type == "UsuarioRegistrado" }.count == 1)
+    }
+
+    @Test("login has its own tighter rate limit: 429 with Retry-After")
+    func login_rate_limit() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        let limiter = RateLimiter(login: RateLimiter.Limit(burst: 2, perSecond: 0.01))
+        try await harness.test(rateLimiter: limiter) { client in
+            #expect(try await client.login("x@example.com").status == .unauthorized)
+            #expect(try await client.login("x@example.com").status == .unauthorized)
+            let limited = try await client.login("x@example.com")
+            #expect(limited.status == .tooManyRequests)
+            #expect(Int(limited.headers[.retryAfter] ?? "") ?? 0 >= 1)
+            // Other routes are not held back by the login bucket.
+            #expect(try await client.json(.get, "/saude").status == .ok)
+        }
+    }
+}
+
+@Suite("Operations endpoints")
+struct OperationsTests {
+    @Test("every route the router serves is in /openapi.json, with its error responses")
+    func openapi_lists_every_route() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        let routes = GatewayApp.documentedRoutes(harness.backend)
+        #expect(routes.count >= 8)
+        try await harness.test { client in
+            let response = try await client.json(.get, "/openapi.json")
+            #expect(response.status == .ok)
+            #expect(response.object["openapi"] as? String == "3.1.0")
+            let paths = try #require(response.object["paths"] as? [String: [String: Any]])
+            for route in routes {
+                let parts = route.split(separator: " ", maxSplits: 1)
+                let operation = paths[String(parts[1])]?[parts[0].lowercased()] as? [String: Any]
+                #expect(operation != nil, "\(route) is missing from the OpenAPI document")
+                let responses = operation?["responses"] as? [String: Any]
+                #expect(responses?["500"] != nil, "\(route) documents no error response")
+            }
+            // And nothing documented is missing from the router.
+            for (path, methods) in paths where !path.contains("{") {
+                for method in methods.keys {
+                    let answer = try await client.execute(uri: path, method: HTTPRequest.Method(method.uppercased())!)
+                    #expect(answer.status != .notFound || answer.erro != "rota_nao_encontrada", "\(method) \(path)")
+                }
+            }
+            let docs = try await client.json(.get, "/docs")
+            #expect(String(buffer: docs.body).contains("/openapi.json"))
+        }
+    }
+
+    @Test("/saude reports the store and the bus; /metrics counts requests per route and status")
+    func health_and_metrics() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let health = try await client.json(.get, "/saude")
+            #expect(health.status == .ok)
+            let components = health.object["componentes"] as? [String: Any]
+            #expect(components?["store"] != nil && components?["bus"] != nil)
+            _ = try await client.json(.get, "/api/auth/me")
+            let metrics = String(buffer: try await client.json(.get, "/metrics").body)
+            #expect(metrics.contains(#"coworkflow_http_requests_total{method="GET",route="/api/auth/me",status="401"} 1"#))
+            #expect(metrics.contains("coworkflow_http_request_duration_seconds_bucket"))
+        }
+    }
+}

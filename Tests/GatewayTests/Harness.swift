@@ -1,0 +1,91 @@
+import Crypto
+import Domain
+import EventStore
+import Foundation
+import Gateway
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Messaging
+import Services
+import Testing
+
+/// An all-in-one gateway on a fresh embedded store, with a clock the test moves.
+struct Harness {
+    let backend: Backend
+    let clock: ManualClock
+    let store: SQLiteEventStore
+    let path: String
+
+    static func make() async throws -> Harness {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-gw-\(UUID().uuidString).sqlite").path
+        let store = try SQLiteEventStore(path: path)
+        let clock = ManualClock(Date())
+        let usuarios = UsuariosService(
+            store: store, vault: PersonalDataVault(keys: SQLiteKeyStore(database: store.database)),
+            // The KDF's smallest accepted round count: tests hash many passwords.
+            passwords: PasswordHasher(rounds: 210_000),
+            tokens: try await TokenIssuer(secret: String(repeating: "k", count: 32)), clock: clock,
+            emailKey: SymmetricKey(size: .bits256))
+        return Harness(backend: Backend(store: store, bus: InProcessEventBus(store: store), usuarios: usuarios), clock: clock, store: store, path: path)
+    }
+
+    func removeFiles() {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    /// Runs `body` against the router (no socket).
+    func test(
+        rateLimiter: RateLimiter = RateLimiter(), _ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void
+    ) async throws {
+        var logger = Logger(label: "gateway-tests")
+        logger.logLevel = .critical
+        let app = GatewayApp.application(backend, configuration: GatewayConfiguration(rateLimiter: rateLimiter), logger: logger)
+        try await app.test(.router, body)
+    }
+
+    /// Every event in the store, oldest first.
+    func allEvents() async throws -> [RecordedEvent] {
+        try await store.readAll(after: .start, limit: 10_000)
+    }
+}
+
+extension TestClientProtocol {
+    @discardableResult
+    func json(
+        _ method: HTTPRequest.Method, _ uri: String, _ body: String? = nil, token: String? = nil, headers: HTTPFields = [:]
+    ) async throws -> TestResponse {
+        var headers = headers
+        headers[.contentType] = "application/json"
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        return try await execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
+    }
+
+    func register(_ email: String, senha: String = "segredo-123", nome: String = "Ana") async throws -> TestResponse {
+        try await json(.post, "/api/auth/registro", #"{"nome":"\#(nome)","email":"\#(email)","senha":"\#(senha)"}"#)
+    }
+
+    func login(_ email: String, senha: String = "segredo-123") async throws -> TestResponse {
+        try await json(.post, "/api/auth/login", #"{"email":"\#(email)","senha":"\#(senha)"}"#)
+    }
+
+    func token(_ email: String, senha: String = "segredo-123") async throws -> String {
+        let response = try await login(email, senha: senha)
+        let object = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
+        return try #require(object?["token"] as? String, "login failed: \(response.status) \(String(buffer: response.body))")
+    }
+}
+
+extension TestResponse {
+    var object: [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any]) ?? [:]
+    }
+
+    var erro: String? { object["erro"] as? String }
+}
+
+extension Data {
+    init(buffer: ByteBuffer) {
+        self.init(buffer.readableBytesView)
+    }
+}
