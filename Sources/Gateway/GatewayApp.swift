@@ -30,6 +30,8 @@ public enum GatewayApp {
         router.add(middleware: RateLimitMiddleware(limiter: configuration.rateLimiter))
         let api = API(router: router, idempotency: IdempotencyCache())
         Routes.usuarios(api, backend)
+        Routes.lgpd(api, backend)
+        Routes.admin(api, backend)
         Routes.operations(api, backend, metrics: metrics)
         Routes.documentation(api)
         return (api.router, api.operations)

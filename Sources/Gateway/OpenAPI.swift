@@ -110,6 +110,20 @@ enum OpenAPI {
             ], required: ["id", "nome", "email", "papel", "ativo", "registradoEm"]),
             "Sessao": object(["token": text, "expiraEm": instant, "usuario": ref("Perfil")], required: ["token", "expiraEm"]),
             "TrocaDeSenha": object(["senhaAtual": text, "novaSenha": ["type": "string", "minLength": 8]], required: ["senhaAtual", "novaSenha"]),
+            "PaginaDePerfis": object([
+                "itens": ["type": "array", "items": ref("Perfil")], "total": ["type": "integer"], "pagina": ["type": "integer"],
+            ], required: ["itens", "total", "pagina"]),
+            "RegistroDeAuditoria": object([
+                "id": text, "tipo": text, "stream": text, "em": instant, "ator": text, "requestId": text, "servico": text,
+            ], required: ["id", "tipo", "stream", "em"]),
+            "PaginaDeAuditoria": object([
+                "itens": ["type": "array", "items": ref("RegistroDeAuditoria")], "total": ["type": "integer"],
+                "pagina": ["type": "integer"],
+            ], required: ["itens", "total", "pagina"]),
+            "Exportacao": object([
+                "perfil": ref("Perfil"), "conta": ["type": "array", "items": ["type": "object"]],
+                "atividade": ["type": "array", "items": ["type": "object"]], "geradoEm": instant,
+            ], required: ["perfil", "conta", "atividade"]),
             "Saude": object([
                 "status": ["type": "string", "enum": ["ok", "degradado"]],
                 "componentes": ["type": "object", "additionalProperties": ["type": "object"]],

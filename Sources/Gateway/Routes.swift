@@ -55,6 +55,60 @@ enum Routes {
         }
     }
 
+    static func lgpd(_ api: API, _ backend: Backend) {
+        let usuarios = backend.usuarios
+        api.add(Operation(
+            method: .get, path: "/api/auth/me/dados", summary: "LGPD: exportar tudo o que há sobre mim", tag: "lgpd", auth: true,
+            response: "Exportacao", errors: [404])
+        ) { _, context, _ in
+            Reply(status: 200, body: try await usuarios.exportar(usuario: try context.requireUser().usuario))
+        }
+        api.add(Operation(
+            method: .delete, path: "/api/auth/me", summary: "LGPD: apagar meus dados pessoais (irreversível)", tag: "lgpd",
+            auth: true, success: 204, errors: [404, 409])
+        ) { _, context, _ in
+            try await usuarios.apagar(usuario: try context.requireUser().usuario, context: context.caller)
+            return Reply(status: 204)
+        }
+    }
+
+    static func admin(_ api: API, _ backend: Backend) {
+        let usuarios = backend.usuarios
+        api.add(Operation(
+            method: .get, path: "/api/admin/usuarios", summary: "Contas (paginadas, filtro por e-mail)", tag: "admin",
+            auth: true, admin: true, response: "PaginaDePerfis", errors: [400],
+            query: [("email", "parte do e-mail"), ("pagina", "página, a partir de 1")])
+        ) { request, _, _ in
+            let pagina = try Query.page(request)
+            return try .json(try await usuarios.listar(email: request.uri.queryParameters.get("email"), pagina: pagina))
+        }
+        api.add(Operation(
+            method: .post, path: "/api/admin/usuarios/{id}/promocao", summary: "Promover a administrador", tag: "admin",
+            auth: true, admin: true, success: 204, errors: [404, 409])
+        ) { _, context, _ in
+            try await usuarios.promover(usuario: try context.parameters.require("id"), context: context.caller)
+            return Reply(status: 204)
+        }
+        api.add(Operation(
+            method: .post, path: "/api/admin/usuarios/{id}/desativacao", summary: "Desativar uma conta", tag: "admin",
+            auth: true, admin: true, success: 204, errors: [404, 409])
+        ) { _, context, _ in
+            try await usuarios.desativar(usuario: try context.parameters.require("id"), context: context.caller)
+            return Reply(status: 204)
+        }
+        api.add(Operation(
+            method: .get, path: "/api/admin/auditoria", summary: "Trilha de auditoria: o log de eventos, filtrado", tag: "admin",
+            auth: true, admin: true, response: "PaginaDeAuditoria", errors: [400],
+            query: [("usuario", "id de quem agiu"), ("tipo", "tipo do evento"), ("desde", "instante ISO 8601"),
+                    ("ate", "instante ISO 8601 (exclusivo)"), ("pagina", "página, a partir de 1")])
+        ) { request, _, _ in
+            let query = request.uri.queryParameters
+            return try .json(try await usuarios.auditoria(
+                usuario: query.get("usuario"), tipo: query.get("tipo"), desde: try Query.instant(request, "desde"),
+                ate: try Query.instant(request, "ate"), pagina: try Query.page(request)))
+        }
+    }
+
     static func operations(_ api: API, _ backend: Backend, metrics: Metrics) {
         api.add(Operation(
             method: .get, path: "/saude", summary: "Saúde: o store, o bus e as projeções", tag: "operacao", response: "Saude",
@@ -111,5 +165,24 @@ extension JSON {
         } catch let error as DecodingError {
             throw explain(error)
         }
+    }
+}
+
+/// Query parameters with a 400 that names the bad one.
+enum Query {
+    static func page(_ request: Request) throws -> Int {
+        guard let text = request.uri.queryParameters.get("pagina") else { return 1 }
+        guard let page = Int(text), page >= 1 else {
+            throw ServiceError.requisicaoInvalida("'pagina' deve ser um inteiro a partir de 1", detalhes: ["campo": "pagina"])
+        }
+        return page
+    }
+
+    static func instant(_ request: Request, _ name: String) throws -> Date? {
+        guard let text = request.uri.queryParameters.get(name) else { return nil }
+        guard let date = try? Date(text, strategy: .iso8601) else {
+            throw ServiceError.requisicaoInvalida("'\(name)' deve ser um instante ISO 8601, como 2026-11-21T12:00:00Z", detalhes: ["campo": name])
+        }
+        return date
     }
 }

@@ -48,11 +48,25 @@ extension Usuario {
         public let senha: Senha
         public let papel: Papel
         public let em: Date
+
+        public init(usuarioId: ID, nome: String, email: String, senha: Senha, papel: Papel, em: Date) {
+            self.usuarioId = usuarioId
+            self.nome = nome
+            self.email = email
+            self.senha = senha
+            self.papel = papel
+            self.em = em
+        }
     }
 
     public struct LoginRealizado: Codable, Sendable, Equatable {
         public let usuarioId: ID
         public let em: Date
+
+        public init(usuarioId: ID, em: Date) {
+            self.usuarioId = usuarioId
+            self.em = em
+        }
     }
 
     public struct LoginFalhou: Codable, Sendable, Equatable {
@@ -60,12 +74,24 @@ extension Usuario {
         public let em: Date
         /// Set when this failure locked the account.
         public let bloqueadoAte: Date?
+
+        public init(usuarioId: ID, em: Date, bloqueadoAte: Date?) {
+            self.usuarioId = usuarioId
+            self.em = em
+            self.bloqueadoAte = bloqueadoAte
+        }
     }
 
     public struct SenhaAlterada: Codable, Sendable, Equatable {
         public let usuarioId: ID
         public let senha: Senha
         public let em: Date
+
+        public init(usuarioId: ID, senha: Senha, em: Date) {
+            self.usuarioId = usuarioId
+            self.senha = senha
+            self.em = em
+        }
     }
 
     public struct Promovido: Codable, Sendable, Equatable {
@@ -73,17 +99,35 @@ extension Usuario {
         public let papel: Papel
         public let por: String
         public let em: Date
+
+        public init(usuarioId: ID, papel: Papel, por: String, em: Date) {
+            self.usuarioId = usuarioId
+            self.papel = papel
+            self.por = por
+            self.em = em
+        }
     }
 
     public struct Desativado: Codable, Sendable, Equatable {
         public let usuarioId: ID
         public let por: String
         public let em: Date
+
+        public init(usuarioId: ID, por: String, em: Date) {
+            self.usuarioId = usuarioId
+            self.por = por
+            self.em = em
+        }
     }
 
     public struct DadosPessoaisApagados: Codable, Sendable, Equatable {
         public let usuarioId: ID
         public let em: Date
+
+        public init(usuarioId: ID, em: Date) {
+            self.usuarioId = usuarioId
+            self.em = em
+        }
     }
 
     public enum Event: DomainEvent, Equatable {

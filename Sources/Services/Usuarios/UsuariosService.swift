@@ -233,6 +233,186 @@ public final class UsuariosService: Sendable {
         })
     }
 
+    /// Deactivates an account: it can no longer log in. 409 when it is already inactive.
+    public func desativar(usuario: String, context: Caller) async throws {
+        guard let id = Usuario.ID(usuario) else { throw ServiceError.naoEncontrado("conta não encontrada") }
+        let (state, version) = try await usuarios.load(Self.stream(id))
+        let now = clock.now
+        let events: [Usuario.Event]
+        do {
+            events = try Usuario.decider.decide(.desativar(por: context.usuario ?? "sistema", em: now), state)
+        } catch .jaDesativado {
+            throw ServiceError.conflito("ja_desativado", "esta conta já está desativada")
+        } catch {
+            throw ServiceError.naoEncontrado("conta não encontrada")
+        }
+        try await store.append(to: Self.stream(id), expected: .after(version), events: try events.map {
+            try Events.new($0, id: UUID(), at: now, metadata: metadata(context, actor: "sistema"))
+        })
+    }
+
+    // MARK: LGPD
+
+    /// Erases my personal data: the account and its e-mail claim record the erasure, then the
+    /// vault key is destroyed, so every sealed field in every event becomes unreadable. Login
+    /// fails afterwards and the address may register again. Safe to retry.
+    public func apagar(usuario: String, context: Caller) async throws {
+        guard let id = Usuario.ID(usuario) else { throw ServiceError.naoAutenticado }
+        let (state, version) = try await usuarios.load(Self.stream(id))
+        switch state {
+        case .inexistente:
+            throw ServiceError.naoEncontrado("conta não encontrada")
+        case .apagado:
+            _ = try await vault.erase(subject: id.rawValue)
+            return
+        case .existente(let conta):
+            let now = clock.now
+            let meta = metadata(context, actor: usuario)
+            var writes: [StreamWrite] = []
+            let erased = try Usuario.decider.decide(.apagarDadosPessoais(em: now), state)
+            writes.append(StreamWrite(stream: Self.stream(id), expected: .after(version), events: try erased.map {
+                try Events.new($0, id: UUID(), at: now, metadata: meta)
+            }))
+            if let email = try await vault.open(SealedField(rawValue: conta.email)).value {
+                let stream = claimStream(email)
+                let claim = try await claims.load(stream)
+                if let released = try? EmailClaim.decider.decide(.liberar(usuario: id), claim.state) {
+                    writes.append(StreamWrite(stream: stream, expected: .after(claim.version), events: try released.map {
+                        try Events.new($0, id: UUID(), at: now, metadata: meta)
+                    }))
+                }
+            }
+            do {
+                try await store.append(writes)
+            } catch is WrongExpectedVersion {
+                throw ServiceError.conflito("conflito_de_versao", "a conta mudou durante o pedido; tente de novo")
+            }
+            _ = try await vault.erase(subject: id.rawValue)
+        }
+    }
+
+    /// Everything kept about me: the profile, my account's events (sealed fields opened,
+    /// password hashes left out) and every event I caused elsewhere.
+    public func exportar(usuario: String) async throws -> Data {
+        let perfil = try await perfil(usuario: usuario)
+        guard let id = Usuario.ID(usuario) else { throw ServiceError.naoAutenticado }
+        var conta: [[String: Any]] = []
+        for event in try await store.readStream(Self.stream(id)) {
+            conta.append(["tipo": event.type, "em": event.occurredAt.formatted(.iso8601), "dados": try await opened(event.data)])
+        }
+        var atividade: [[String: Any]] = []
+        var position = GlobalPosition.start
+        while true {
+            let batch = try await store.readAll(after: position, limit: 1_000)
+            for event in batch where event.metadata.actor == usuario && event.stream != Self.stream(id) {
+                atividade.append([
+                    "tipo": event.type, "stream": event.stream.rawValue, "em": event.occurredAt.formatted(.iso8601),
+                    "dados": try await opened(event.data),
+                ])
+            }
+            guard batch.count == 1_000, let last = batch.last else { break }
+            position = last.position
+        }
+        let document: [String: Any] = [
+            "perfil": [
+                "id": perfil.id, "nome": perfil.nome, "email": perfil.email, "papel": perfil.papel, "ativo": perfil.ativo,
+                "registradoEm": perfil.registradoEm.formatted(.iso8601),
+            ],
+            "conta": conta, "atividade": atividade, "geradoEm": clock.now.formatted(.iso8601),
+        ]
+        return try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])
+    }
+
+    /// An event payload with sealed fields opened and password hashes dropped.
+    private func opened(_ data: Data) async throws -> Any {
+        func walk(_ value: Any) async throws -> Any {
+            if let text = value as? String, text.hasPrefix("pii:v1:") {
+                return try await vault.open(SealedField(rawValue: text)).value ?? "(apagado)"
+            }
+            if let object = value as? [String: Any] {
+                var result: [String: Any] = [:]
+                for (key, inner) in object where key != "senha" { result[key] = try await walk(inner) }
+                return result
+            }
+            if let array = value as? [Any] {
+                var result: [Any] = []
+                for inner in array { result.append(try await walk(inner)) }
+                return result
+            }
+            return value
+        }
+        return try await walk(try JSONSerialization.jsonObject(with: data))
+    }
+
+    // MARK: Admin queries
+
+    public struct Pagina<Item: Codable & Sendable>: Codable, Sendable {
+        public let itens: [Item]
+        public let total: Int
+        public let pagina: Int
+    }
+
+    /// Accounts, oldest first, optionally those whose e-mail contains `email`; 50 per page.
+    public func listar(email filtro: String?, pagina: Int) async throws -> Pagina<Perfil> {
+        var streams: [StreamName: [Usuario.Event]] = [:]
+        var order: [StreamName] = []
+        var position = GlobalPosition.start
+        while true {
+            let batch = try await store.readCategory("usuario", after: position, limit: 1_000)
+            for recorded in batch {
+                guard let event = try Usuario.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) else { continue }
+                if streams[recorded.stream] == nil { order.append(recorded.stream) }
+                streams[recorded.stream, default: []].append(event)
+            }
+            guard batch.count == 1_000, let last = batch.last else { break }
+            position = last.position
+        }
+        var perfis: [Perfil] = []
+        for stream in order {
+            guard case .existente(let conta) = Usuario.decider.fold(streams[stream] ?? []) else { continue }
+            let perfil = try await perfil(of: conta)
+            if let filtro, !filtro.isEmpty, !perfil.email.contains(EmailClaim.normalise(filtro)) { continue }
+            perfis.append(perfil)
+        }
+        let page = max(1, pagina), size = 50
+        let slice = perfis.dropFirst((page - 1) * size).prefix(size)
+        return Pagina(itens: Array(slice), total: perfis.count, pagina: page)
+    }
+
+    public struct Registro: Codable, Sendable {
+        public let id: String
+        public let tipo: String
+        public let stream: String
+        public let em: Date
+        public let ator: String?
+        public let requestId: String?
+        public let servico: String?
+    }
+
+    /// The audit trail is the event log: newest first, filtered by actor, type and time; 50 per page.
+    public func auditoria(usuario: String?, tipo: String?, desde: Date?, ate: Date?, pagina: Int) async throws -> Pagina<Registro> {
+        var registros: [Registro] = []
+        var position = GlobalPosition.start
+        while true {
+            let batch = try await store.readAll(after: position, limit: 1_000)
+            for event in batch {
+                if let tipo, event.type != tipo { continue }
+                if let desde, event.occurredAt < desde { continue }
+                if let ate, event.occurredAt >= ate { continue }
+                let metadata = event.metadata
+                if let usuario, metadata.actor != usuario { continue }
+                registros.append(Registro(
+                    id: event.eventId.uuidString.lowercased(), tipo: event.type, stream: event.stream.rawValue, em: event.occurredAt,
+                    ator: metadata.actor, requestId: metadata.requestId, servico: metadata.service))
+            }
+            guard batch.count == 1_000, let last = batch.last else { break }
+            position = last.position
+        }
+        registros.reverse()
+        let page = max(1, pagina), size = 50
+        return Pagina(itens: Array(registros.dropFirst((page - 1) * size).prefix(size)), total: registros.count, pagina: page)
+    }
+
     /// The account that holds `email`, if any.
     public func usuarioId(email: String) async throws -> String? {
         guard case .reivindicado(let id) = try await claims.load(claimStream(EmailClaim.normalise(email))).state else { return nil }

@@ -1,0 +1,94 @@
+import EventStore
+import Foundation
+import Gateway
+import Hummingbird
+import HummingbirdTesting
+import Services
+import Testing
+
+@Suite("Admin routes and LGPD")
+struct AdminAndLGPDTests {
+    /// An admin made the way operators do it (register, then promote outside the API).
+    func makeAdmin(_ harness: Harness, email: String = "root@example.com") async throws {
+        let caller = Caller(requestId: "test")
+        let perfil = try await harness.backend.usuarios.registrar(nome: "Root", email: email, senha: "segredo-123", context: caller)
+        try await harness.backend.usuarios.promover(usuario: perfil.id, context: caller)
+    }
+
+    @Test("admins list, promote and deactivate accounts; members may not; the audit trail shows who did what")
+    func admin_flows() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        try await makeAdmin(harness)
+        try await harness.test { client in
+            let admin = try await client.token("root@example.com")
+            let member = try #require(try await client.register("maria@example.com").object["id"] as? String)
+            _ = try await client.register("joao@example.com")
+            let memberToken = try await client.token("maria@example.com")
+
+            let forbidden = try await client.json(.get, "/api/admin/usuarios", token: memberToken)
+            #expect(forbidden.status == .forbidden)
+            let anonymous = try await client.json(.get, "/api/admin/usuarios")
+            #expect(anonymous.status == .unauthorized)
+
+            let all = try await client.json(.get, "/api/admin/usuarios", token: admin)
+            #expect(all.status == .ok)
+            #expect(all.object["total"] as? Int == 3)
+            #expect(all.object["pagina"] as? Int == 1)
+            let filtered = try await client.json(.get, "/api/admin/usuarios?email=maria", token: admin)
+            let items = filtered.object["itens"] as? [[String: Any]]
+            #expect(items?.map { $0["email"] as? String } == ["maria@example.com"])
+            let badPage = try await client.json(.get, "/api/admin/usuarios?pagina=zero", token: admin)
+            #expect(badPage.status == .badRequest)
+
+            #expect(try await client.json(.post, "/api/admin/usuarios/\(member)/promocao", token: admin).status == .noContent)
+            let again = try await client.json(.post, "/api/admin/usuarios/\(member)/promocao", token: admin)
+            #expect(again.status == .conflict)
+            let unknown = try await client.json(.post, "/api/admin/usuarios/\(UUID().uuidString)/desativacao", token: admin)
+            #expect(unknown.status == .notFound)
+
+            #expect(try await client.json(.post, "/api/admin/usuarios/\(member)/desativacao", token: admin).status == .noContent)
+            let blocked = try await client.login("maria@example.com")
+            #expect(blocked.status == .forbidden)
+
+            let trail = try await client.json(
+                .get, "/api/admin/auditoria?tipo=UsuarioDesativado", token: admin, headers: [.init("X-Request-Id")!: "auditoria-1"])
+            let records = trail.object["itens"] as? [[String: Any]]
+            #expect(records?.count == 1)
+            #expect(records?.first?["stream"] as? String == "usuario-\(member)")
+            #expect(records?.first?["ator"] as? String != nil)
+            #expect(records?.first?["servico"] as? String == "usuarios")
+            let badInstant = try await client.json(.get, "/api/admin/auditoria?desde=ontem", token: admin)
+            #expect(badInstant.status == .badRequest)
+            #expect((badInstant.object["mensagem"] as? String)?.contains("desde") == true)
+        }
+    }
+
+    @Test("export everything about me; erase my data: login fails, the e-mail can register again, events stay without personal data")
+    func export_and_erase() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            _ = try await client.register("lia@example.com", nome: "Lia Souza")
+            let token = try await client.token("lia@example.com")
+            let export = try await client.json(.get, "/api/auth/me/dados", token: token)
+            #expect(export.status == .ok)
+            let text = String(buffer: export.body)
+            #expect(text.contains("lia@example.com") && text.contains("Lia Souza"))
+            #expect(!text.contains("\"senha\""), "password hashes are not exported")
+            #expect((export.object["conta"] as? [Any])?.count == 2)
+
+            #expect(try await client.json(.delete, "/api/auth/me", token: token).status == .noContent)
+            #expect(try await client.login("lia@example.com").status == .unauthorized)
+            #expect(try await client.json(.get, "/api/auth/me", token: token).status == .notFound)
+            #expect(try await client.register("lia@example.com", nome: "Outra Lia").status == .created)
+        }
+        let events = try await harness.allEvents()
+        #expect(events.map(\.type).contains("DadosPessoaisApagados"))
+        #expect(events.map(\.type).contains("EmailLiberado"))
+        let first = try #require(events.first { $0.type == "UsuarioRegistrado" })
+        let sealed = try #require((try JSONSerialization.jsonObject(with: first.data) as? [String: Any])?["email"] as? String)
+        let vault = PersonalDataVault(keys: SQLiteKeyStore(database: harness.store.database))
+        #expect(try await vault.open(SealedField(rawValue: sealed)) == .erased)
+    }
+}
