@@ -26,7 +26,7 @@ public enum GatewayApp {
     {
         let router = Router(context: GatewayContext.self)
         router.add(middleware: EdgeMiddleware(drain: drain, metrics: metrics, allowedOrigin: configuration.allowedOrigin))
-        router.add(middleware: AuthMiddleware(tokens: backend.usuarios.tokens))
+        router.add(middleware: AuthMiddleware(usuarios: backend.usuarios))
         router.add(middleware: RateLimitMiddleware(limiter: configuration.rateLimiter))
         let api = API(router: router, idempotency: IdempotencyCache())
         Routes.usuarios(api, backend)

@@ -45,8 +45,8 @@ public final class IdempotencyCache: Sendable {
 
     func finish(key: String, reply: Reply?) {
         entries.withLock { entries in
-            // Failures that are worth retrying (5xx) are forgotten, so a retry runs again.
-            if let reply, reply.status < 500 {
+            // Answers that say "try again" (409, 423, 429, 5xx) are forgotten, so a retry runs again.
+            if let reply, reply.status < 500, ![409, 423, 429].contains(reply.status) {
                 entries[key]?.reply = reply
             } else {
                 entries[key] = nil

@@ -1,3 +1,4 @@
+import EventStore
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -37,6 +38,7 @@ struct EdgeMiddleware: RouterMiddleware {
         }
         let started = ContinuousClock.now
         var response: Response
+        var unmatched = false
         if drain.isDraining {
             response = ServiceError.indisponivel("o servidor está encerrando; tente de novo em instantes", retryAfter: 2)
                 .response(requestId: context.requestId)
@@ -49,7 +51,11 @@ struct EdgeMiddleware: RouterMiddleware {
                 response = error.response(requestId: context.requestId)
             } catch let error as DecodingError {
                 response = JSON.explain(error).response(requestId: context.requestId)
+            } catch is WrongExpectedVersion {
+                response = ServiceError.conflito("conflito_de_versao", "o recurso mudou durante a requisição; tente de novo")
+                    .response(requestId: context.requestId)
             } catch let error as HTTPError where error.status == .notFound {
+                unmatched = true
                 response = ServiceError(
                     status: 404, codigo: "rota_nao_encontrada",
                     mensagem: "nenhuma rota \(request.method) \(request.uri.path); veja /openapi.json")
@@ -79,7 +85,8 @@ struct EdgeMiddleware: RouterMiddleware {
         response.headers[.accessControlAllowMethods] = "GET, POST, PUT, PATCH, DELETE, OPTIONS"
         response.headers[.accessControlExposeHeaders] = "X-Request-Id, Retry-After"
         let elapsed = ContinuousClock.now - started
-        let route = Metrics.template(request.uri.path)
+        // Unknown paths share one series, so scanners cannot grow the metrics without bound.
+        let route = unmatched ? "(desconhecida)" : Metrics.template(request.uri.path)
         metrics.observe(method: request.method.rawValue, route: route, status: Int(response.status.code), duration: elapsed)
         context.logger.info("\(request.method) \(request.uri.path) \(response.status.code)", metadata: [
             "requestId": "\(context.requestId)", "ms": "\(String(format: "%.1f", Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000))",
@@ -91,18 +98,20 @@ struct EdgeMiddleware: RouterMiddleware {
 /// Reads the bearer token when there is one; routes decide whether they need it.
 struct AuthMiddleware: RouterMiddleware {
     typealias Context = GatewayContext
-    let tokens: TokenIssuer
+    let usuarios: UsuariosService
 
     func handle(_ request: Request, context: GatewayContext, next: (Request, GatewayContext) async throws -> Response) async throws -> Response {
         var context = context
         if let header = request.headers[.authorization] {
             context.presentedToken = true
+            let invalid = ServiceError(status: 401, codigo: "token_invalido", mensagem: "o token é inválido ou expirou; faça login de novo")
             guard header.lowercased().hasPrefix("bearer "),
-                let subject = await tokens.verify(String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces))
-            else {
-                throw ServiceError(status: 401, codigo: "token_invalido", mensagem: "o token é inválido ou expirou; faça login de novo")
-            }
-            context.subject = subject
+                let subject = await usuarios.tokens.verify(String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces))
+            else { throw invalid }
+            // The account as it is now: a deactivated or erased account's token stops working,
+            // and the role is today's, not the one at login.
+            guard let papel = try await usuarios.papelAtual(usuario: subject.usuario) else { throw invalid }
+            context.subject = TokenIssuer.Subject(usuario: subject.usuario, papel: papel)
         }
         return try await next(request, context)
     }
@@ -117,7 +126,10 @@ struct RateLimitMiddleware: RouterMiddleware {
         let ip = clientAddress(request, context)
         var keys: [(String, RateLimiter.Limit)] = [("ip:\(ip)", limiter.perClient)]
         if let user = context.subject?.usuario { keys.append(("user:\(user)", limiter.perUser)) }
-        if request.method == .post && request.uri.path == "/api/auth/login" { keys.append(("login:\(ip)", limiter.login)) }
+        // The router ignores repeated and trailing slashes; so must the login check.
+        if request.uri.path.split(separator: "/").joined(separator: "/") == "api/auth/login" {
+            keys.append(("login:\(ip)", limiter.login))
+        }
         for (key, limit) in keys {
             if let wait = limiter.take(key, limit) {
                 throw ServiceError(
@@ -129,8 +141,9 @@ struct RateLimitMiddleware: RouterMiddleware {
     }
 
     private func clientAddress(_ request: Request, _ context: GatewayContext) -> String {
-        // Behind the load balancer the peer is the balancer; it names the client first.
-        if limiter.trustForwardedFor, let forwarded = request.headers[.init("X-Forwarded-For")!]?.split(separator: ",").first {
+        // Behind the load balancer the peer is the balancer; the address it appended (the last
+        // one) is the client it saw. Earlier entries come from the client and prove nothing.
+        if limiter.trustForwardedFor, let forwarded = request.headers[.init("X-Forwarded-For")!]?.split(separator: ",").last {
             return forwarded.trimmingCharacters(in: .whitespaces)
         }
         return context.remoteAddress?.ipAddress ?? "local"

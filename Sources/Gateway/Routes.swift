@@ -172,8 +172,8 @@ extension JSON {
 enum Query {
     static func page(_ request: Request) throws -> Int {
         guard let text = request.uri.queryParameters.get("pagina") else { return 1 }
-        guard let page = Int(text), page >= 1 else {
-            throw ServiceError.requisicaoInvalida("'pagina' deve ser um inteiro a partir de 1", detalhes: ["campo": "pagina"])
+        guard let page = Int(text), (1...1_000_000).contains(page) else {
+            throw ServiceError.requisicaoInvalida("'pagina' deve ser um inteiro de 1 a 1000000", detalhes: ["campo": "pagina"])
         }
         return page
     }

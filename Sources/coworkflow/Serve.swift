@@ -52,9 +52,10 @@ struct Serve: AsyncParsableCommand {
                 print("CoworkFlow em http://\(host == "0.0.0.0" ? "localhost" : host):\(port) — documentação em /docs, dados em \(data)/")
             })
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+            // Shut down in reverse order: the drain flag first, then the server drains.
             services: [
-                .init(service: DrainOnShutdown(drain: drain, logger: logger)),
                 .init(service: app),
+                .init(service: DrainOnShutdown(drain: drain, logger: logger)),
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))

@@ -50,6 +50,12 @@ struct AdminAndLGPDTests {
             #expect(try await client.json(.post, "/api/admin/usuarios/\(member)/desativacao", token: admin).status == .noContent)
             let blocked = try await client.login("maria@example.com")
             #expect(blocked.status == .forbidden)
+            // A wrong password does not reveal that the account is deactivated.
+            #expect(try await client.login("maria@example.com", senha: "errada-123").status == .unauthorized)
+            // Her token (issued as an admin, before) no longer counts: not for admin routes, not at all.
+            #expect(try await client.json(.get, "/api/admin/usuarios", token: memberToken).status == .unauthorized)
+            let huge = try await client.json(.get, "/api/admin/usuarios?pagina=9223372036854775807", token: admin)
+            #expect(huge.status == .badRequest)
 
             let trail = try await client.json(
                 .get, "/api/admin/auditoria?tipo=UsuarioDesativado", token: admin, headers: [.init("X-Request-Id")!: "auditoria-1"])
@@ -80,7 +86,8 @@ struct AdminAndLGPDTests {
 
             #expect(try await client.json(.delete, "/api/auth/me", token: token).status == .noContent)
             #expect(try await client.login("lia@example.com").status == .unauthorized)
-            #expect(try await client.json(.get, "/api/auth/me", token: token).status == .notFound)
+            // The erased account's token stops working at once.
+            #expect(try await client.json(.get, "/api/auth/me", token: token).status == .unauthorized)
             #expect(try await client.register("lia@example.com", nome: "Outra Lia").status == .created)
         }
         let events = try await harness.allEvents()

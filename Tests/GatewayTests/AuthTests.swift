@@ -176,7 +176,8 @@ struct AuthTests {
         try await harness.test(rateLimiter: limiter) { client in
             #expect(try await client.login("x@example.com").status == .unauthorized)
             #expect(try await client.login("x@example.com").status == .unauthorized)
-            let limited = try await client.login("x@example.com")
+            // Extra slashes reach the same route, and the same bucket.
+            let limited = try await client.json(.post, "//api/auth/login/", #"{"email":"x@example.com","senha":"segredo-123"}"#)
             #expect(limited.status == .tooManyRequests)
             #expect(Int(limited.headers[.retryAfter] ?? "") ?? 0 >= 1)
             // Other routes are not held back by the login bucket.

@@ -19,6 +19,11 @@ public final class TokenIssuer: Sendable {
     public struct Subject: Sendable, Equatable {
         public let usuario: String
         public let papel: String
+
+        public init(usuario: String, papel: String) {
+            self.usuario = usuario
+            self.papel = papel
+        }
     }
 
     private let keys: JWTKeyCollection

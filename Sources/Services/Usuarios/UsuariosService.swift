@@ -155,9 +155,10 @@ public final class UsuariosService: Sendable {
             let (state, version) = try await usuarios.load(Self.stream(id))
             guard case .existente(let conta) = state else { throw invalid }
             let now = clock.now
-            guard conta.ativo else { throw ServiceError.proibido("esta conta foi desativada") }
             if let until = conta.bloqueadoAte, until > now { throw Self.locked(until: until, now: now) }
             let matches = try await passwords.verify(senha, against: conta.senha)
+            // Only someone who knows the password learns that the account is deactivated.
+            guard conta.ativo else { throw matches ? ServiceError.proibido("esta conta foi desativada") : invalid }
             let events: [Usuario.Event]
             do {
                 events = try Usuario.decider.decide(.entrar(senhaConfere: matches, em: now), state)
@@ -374,7 +375,7 @@ public final class UsuariosService: Sendable {
             if let filtro, !filtro.isEmpty, !perfil.email.contains(EmailClaim.normalise(filtro)) { continue }
             perfis.append(perfil)
         }
-        let page = max(1, pagina), size = 50
+        let page = min(max(1, pagina), 1_000_000), size = 50
         let slice = perfis.dropFirst((page - 1) * size).prefix(size)
         return Pagina(itens: Array(slice), total: perfis.count, pagina: page)
     }
@@ -409,8 +410,17 @@ public final class UsuariosService: Sendable {
             position = last.position
         }
         registros.reverse()
-        let page = max(1, pagina), size = 50
+        let page = min(max(1, pagina), 1_000_000), size = 50
         return Pagina(itens: Array(registros.dropFirst((page - 1) * size).prefix(size)), total: registros.count, pagina: page)
+    }
+
+    /// The account's current role, or nil when it is deactivated, erased or unknown: a token
+    /// only counts while its account does (tokens outlive deactivation otherwise).
+    public func papelAtual(usuario: String) async throws -> String? {
+        guard let id = Usuario.ID(usuario), case .existente(let conta) = try await usuarios.load(Self.stream(id)).state,
+            conta.ativo
+        else { return nil }
+        return conta.papel.rawValue
     }
 
     /// The account that holds `email`, if any.
