@@ -44,7 +44,9 @@ struct CreateAdmin: AsyncParsableCommand {
 
     private func password() throws -> String {
         if let password = ProcessInfo.processInfo.environment["COWORKFLOW_ADMIN_PASSWORD"], !password.isEmpty { return password }
-        if isatty(STDIN_FILENO) != 0 { FileHandle.standardError.write(Data("senha do admin: ".utf8)) }
+        if isatty(STDIN_FILENO) != 0, let typed = getpass("senha do admin: ").map({ String(cString: $0) }), !typed.isEmpty {
+            return typed  // not echoed
+        }
         guard let line = readLine(strippingNewline: true), !line.isEmpty else {
             throw ValidationError("give the password in COWORKFLOW_ADMIN_PASSWORD or on standard input")
         }

@@ -107,7 +107,11 @@ struct Secrets {
     static func load(from directory: URL, environment: [String: String]) throws -> Secrets {
         let file = directory.appendingPathComponent("secrets.json")
         var stored: [String: String] = [:]
-        if let data = try? Data(contentsOf: file), let decoded = try? JSONDecoder().decode([String: String].self, from: data) {
+        if FileManager.default.fileExists(atPath: file.path) {
+            // Never replace a secrets file silently: a new e-mail key would orphan every claim.
+            guard let decoded = try? JSONDecoder().decode([String: String].self, from: Data(contentsOf: file)) else {
+                throw ValidationError("\(file.path) exists but cannot be read as JSON; fix or restore it (it keys the e-mail claims)")
+            }
             stored = decoded
         }
         func random() -> String {
