@@ -49,15 +49,6 @@ struct BusBench: AsyncParsableCommand {
                 group.addTask { await store.run() }
                 defer { group.cancelAll() }
                 try await throughput(store: store, broker: broker, service: service, total: total, logger: logger, into: &figures)
-                if ProcessInfo.processInfo.environment["BENCH_PROBE"] != nil {
-                    let clock = ContinuousClock()
-                    var t = clock.now
-                    for _ in 0..<1_000 { _ = try await store.inboxEntry(UUID(), consumer: "probe") }
-                    print("probe inboxEntry: \(clock.now - t) per 1000")
-                    t = clock.now
-                    for _ in 0..<1_000 { _ = try await store.recordInInbox(UUID(), consumer: "probe", outcome: .handled, appending: []) }
-                    print("probe recordInInbox: \(clock.now - t) per 1000")
-                }
                 try await drain(store: store, broker: broker, service: service, total: total, logger: logger, into: &figures)
                 try await latency(
                     store: store, broker: broker, service: service, seconds: latencySeconds, logger: logger, into: &figures)

@@ -9,8 +9,6 @@ public struct GatewayContext: RequestContext, RemoteAddressRequestContext {
     public var requestId: String
     /// The verified bearer token's subject, when the request carried a valid one.
     public var subject: TokenIssuer.Subject?
-    /// Whether the request carried an `Authorization` header at all (a bad one is a 401 on any route).
-    public var presentedToken = false
     public let remoteAddress: SocketAddress?
 
     public init(source: ApplicationRequestContextSource) {

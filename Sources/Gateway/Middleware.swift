@@ -103,7 +103,6 @@ struct AuthMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: GatewayContext, next: (Request, GatewayContext) async throws -> Response) async throws -> Response {
         var context = context
         if let header = request.headers[.authorization] {
-            context.presentedToken = true
             let invalid = ServiceError(status: 401, codigo: "token_invalido", mensagem: "o token é inválido ou expirou; faça login de novo")
             guard header.lowercased().hasPrefix("bearer "),
                 let subject = await usuarios.tokens.verify(String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces))

@@ -11,26 +11,8 @@ enum JSON {
         return encoder
     }()
 
-    static func response<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) throws -> Response {
-        data(try encoder.encode(value), status: status)
-    }
-
     static func data(_ data: Data, status: HTTPResponse.Status, contentType: String = "application/json; charset=utf-8") -> Response {
         Response(status: status, headers: [.contentType: contentType], body: .init(byteBuffer: ByteBuffer(bytes: data)))
-    }
-
-    /// Reads the body as `T`, with a 400 that says what is wrong: not JSON, a missing field, a
-    /// field of the wrong type.
-    static func decode<T: Decodable>(_ type: T.Type, from request: Request, context: GatewayContext) async throws -> T {
-        let buffer = try await request.body.collect(upTo: context.maxUploadSize)
-        guard buffer.readableBytes > 0 else { throw ServiceError.requisicaoInvalida("o corpo da requisição está vazio; envie um objeto JSON") }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        do {
-            return try decoder.decode(T.self, from: Data(buffer.readableBytesView))
-        } catch let error as DecodingError {
-            throw explain(error)
-        }
     }
 
     static func explain(_ error: DecodingError) -> ServiceError {

@@ -156,6 +156,8 @@ enum Routes {
 }
 
 extension JSON {
+    /// Reads a body as `T`, with a 400 that says what is wrong: empty, not JSON, a missing
+    /// field, a field of the wrong type.
     static func decode<T: Decodable>(_ type: T.Type, from body: Data) throws -> T {
         guard !body.isEmpty else { throw ServiceError.requisicaoInvalida("o corpo da requisição está vazio; envie um objeto JSON") }
         let decoder = JSONDecoder()

@@ -48,6 +48,22 @@ extension EventStore {
         try await append([StreamWrite(stream: stream, expected: expected, events: events)])
     }
 
+    /// Runs `body` for every event readable now in global order (of one category, or all),
+    /// reading in batches.
+    public func forEachEvent(category: String? = nil, _ body: (RecordedEvent) async throws -> Void) async throws {
+        var position = GlobalPosition.start
+        while true {
+            let batch = if let category {
+                try await readCategory(category, after: position, limit: 1_000)
+            } else {
+                try await readAll(after: position, limit: 1_000)
+            }
+            for event in batch { try await body(event) }
+            guard batch.count == 1_000, let last = batch.last else { return }
+            position = last.position
+        }
+    }
+
     /// The whole stream, oldest first.
     public func readStream(_ stream: StreamName, from version: Int64 = 1) async throws -> [RecordedEvent] {
         var events: [RecordedEvent] = []

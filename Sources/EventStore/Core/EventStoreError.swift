@@ -2,8 +2,8 @@
 public struct WrongExpectedVersion: Error, Equatable, Sendable, CustomStringConvertible {
     public let stream: StreamName
     public let expected: ExpectedVersion
-    /// The stream's version when the append was refused (0 = no stream). A conflict inside a
-    /// caller's transaction is read again after the rollback; -1 only if even that failed.
+    /// The stream's version when the append was refused (0 = no stream). Inside a caller's
+    /// transaction too: the append runs under a savepoint, so the version can still be read.
     public let actual: Int64
 
     public init(stream: StreamName, expected: ExpectedVersion, actual: Int64) {

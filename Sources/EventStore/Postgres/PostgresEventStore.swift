@@ -92,12 +92,6 @@ public final class PostgresEventStore: EventStore {
             guard let failure = error.closureError else {
                 throw EventStoreError(.backend, "transaction failed", underlying: error)
             }
-            // A conflict inside the (then aborted) transaction could not read the stream's
-            // version; now that it rolled back, it can.
-            if let conflict = failure as? WrongExpectedVersion, conflict.actual < 0 {
-                let actual = (try? await streamVersion(conflict.stream)) ?? conflict.actual
-                throw WrongExpectedVersion(stream: conflict.stream, expected: conflict.expected, actual: actual)
-            }
             throw failure
         }
     }
@@ -205,13 +199,8 @@ public final class PostgresEventStore: EventStore {
         let state = error.serverInfo?[.sqlState]
         switch state {
         case "23505", "40P01":
-            do {
-                if let stored = try await storedResult(ids, writes: writes, on: connection, logger: logger) { return stored }
-                if let conflict = try await firstConflict(writes, on: connection, logger: logger) { throw conflict }
-            } catch let error as PSQLError where error.serverInfo?[.sqlState] == "25P02" {
-                // Inside a caller's transaction, now aborted: nothing more can be read.
-                throw inTransactionConflict(error: error, writes: writes)
-            }
+            if let stored = try await storedResult(ids, writes: writes, on: connection, logger: logger) { return stored }
+            if let conflict = try await firstConflict(writes, on: connection, logger: logger) { throw conflict }
             throw Collision(constraint: error.serverInfo?[.constraintName] ?? (state == "40P01" ? "deadlock" : "?"))
         case "42P01", "42703":
             throw EventStoreError(.schemaOutdated, "event store schema missing: run `coworkflow migrate`", underlying: error)
@@ -230,23 +219,6 @@ public final class PostgresEventStore: EventStore {
         var stored: [AppendedRow] = []
         for try await row in rows.decode(PostgresStatements.InsertedRow.self) { stored.append(appendedRow(row)) }
         return try AppendResult.retried(ids: ids, writes: writes, stored: stored)
-    }
-
-    /// A conflict reported from inside an aborted transaction: the stream named by the unique
-    /// key's detail (`Key (stream_id, stream_version)=(name, 3) already exists.`) when there is
-    /// one, its version unknown (-1).
-    private static func inTransactionConflict(error: PSQLError, writes: [StreamWrite]) -> any Error {
-        let detail = error.serverInfo?[.detail] ?? ""
-        if let open = detail.range(of: ")=("), let comma = detail.range(of: ", ", options: .backwards),
-            open.upperBound <= comma.lowerBound,
-            let write = writes.first(where: { $0.stream.rawValue == detail[open.upperBound..<comma.lowerBound] })
-        {
-            return WrongExpectedVersion(stream: write.stream, expected: write.expected, actual: -1)
-        }
-        if let write = writes.first(where: { $0.expected != .any }) {
-            return WrongExpectedVersion(stream: write.stream, expected: write.expected, actual: -1)
-        }
-        return Collision(constraint: "inside a transaction")
     }
 
     /// The first written stream whose expectation no longer holds, read after a refusal.

@@ -63,5 +63,4 @@ public struct Caller: Sendable {
         self.papel = papel
     }
 
-    public var isAdmin: Bool { papel == "admin" }
 }

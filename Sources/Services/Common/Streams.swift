@@ -19,10 +19,10 @@ struct AggregateStore<Command, State: Sendable, Event: DomainEvent, Failure: Err
     }
 }
 
-/// Turns domain events into store events with metadata.
+/// Turns domain events into store events, each with a fresh id, the instant and the metadata.
 enum Events {
-    static func new<E: DomainEvent>(_ event: E, id: UUID, at instant: Date, metadata: EventMetadata) throws -> NewEvent {
-        try NewEvent(eventId: id, event: event, metadata: metadata, occurredAt: instant)
+    static func new<E: DomainEvent>(_ events: [E], at instant: Date, metadata: EventMetadata) throws -> [NewEvent] {
+        try events.map { try NewEvent(eventId: UUID(), event: $0, metadata: metadata, occurredAt: instant) }
     }
 }
 

@@ -126,12 +126,8 @@ public final class UsuariosService: Sendable {
             }
             do {
                 try await store.append([
-                    StreamWrite(stream: claimStream, expected: .after(claim.version), events: try claimed.map {
-                        try Events.new($0, id: UUID(), at: now, metadata: meta)
-                    }),
-                    StreamWrite(stream: Self.stream(id), expected: .noStream, events: try registered.map {
-                        try Events.new($0, id: UUID(), at: now, metadata: meta)
-                    }),
+                    StreamWrite(stream: claimStream, expected: .after(claim.version), events: try Events.new(claimed, at: now, metadata: meta)),
+                    StreamWrite(stream: Self.stream(id), expected: .noStream, events: try Events.new(registered, at: now, metadata: meta)),
                 ])
                 return Perfil(id: id.description, nome: nome, email: email, papel: papel.rawValue, ativo: true, registradoEm: now)
             } catch is WrongExpectedVersion where attempt < 5 {
@@ -168,9 +164,7 @@ public final class UsuariosService: Sendable {
                 throw invalid
             }
             do {
-                try await store.append(to: Self.stream(id), expected: .after(version), events: try events.map {
-                    try Events.new($0, id: UUID(), at: now, metadata: metadata(context, actor: id.description))
-                })
+                try await store.append(to: Self.stream(id), expected: .after(version), events: try Events.new(events, at: now, metadata: metadata(context, actor: id.description)))
             } catch is WrongExpectedVersion where attempt < 5 {
                 continue
             }
@@ -206,9 +200,7 @@ public final class UsuariosService: Sendable {
             throw ServiceError.proibido("esta conta foi desativada")
         }
         do {
-            try await store.append(to: Self.stream(id), expected: .after(version), events: try events.map {
-                try Events.new($0, id: UUID(), at: now, metadata: metadata(context, actor: usuario))
-            })
+            try await store.append(to: Self.stream(id), expected: .after(version), events: try Events.new(events, at: now, metadata: metadata(context, actor: usuario)))
         } catch is WrongExpectedVersion {
             throw ServiceError.conflito("conflito_de_versao", "a conta mudou durante a troca; tente de novo")
         }
@@ -229,9 +221,7 @@ public final class UsuariosService: Sendable {
         } catch {
             throw ServiceError.proibido("esta conta foi desativada")
         }
-        try await store.append(to: Self.stream(id), expected: .after(version), events: try events.map {
-            try Events.new($0, id: UUID(), at: now, metadata: metadata(context, actor: "sistema"))
-        })
+        try await store.append(to: Self.stream(id), expected: .after(version), events: try Events.new(events, at: now, metadata: metadata(context, actor: "sistema")))
     }
 
     /// Deactivates an account: it can no longer log in. 409 when it is already inactive.
@@ -247,9 +237,7 @@ public final class UsuariosService: Sendable {
         } catch {
             throw ServiceError.naoEncontrado("conta não encontrada")
         }
-        try await store.append(to: Self.stream(id), expected: .after(version), events: try events.map {
-            try Events.new($0, id: UUID(), at: now, metadata: metadata(context, actor: "sistema"))
-        })
+        try await store.append(to: Self.stream(id), expected: .after(version), events: try Events.new(events, at: now, metadata: metadata(context, actor: "sistema")))
     }
 
     // MARK: LGPD
@@ -271,16 +259,12 @@ public final class UsuariosService: Sendable {
             let meta = metadata(context, actor: usuario)
             var writes: [StreamWrite] = []
             let erased = try Usuario.decider.decide(.apagarDadosPessoais(em: now), state)
-            writes.append(StreamWrite(stream: Self.stream(id), expected: .after(version), events: try erased.map {
-                try Events.new($0, id: UUID(), at: now, metadata: meta)
-            }))
+            writes.append(StreamWrite(stream: Self.stream(id), expected: .after(version), events: try Events.new(erased, at: now, metadata: meta)))
             if let email = try await vault.open(SealedField(rawValue: conta.email)).value {
                 let stream = claimStream(email)
                 let claim = try await claims.load(stream)
                 if let released = try? EmailClaim.decider.decide(.liberar(usuario: id), claim.state) {
-                    writes.append(StreamWrite(stream: stream, expected: .after(claim.version), events: try released.map {
-                        try Events.new($0, id: UUID(), at: now, metadata: meta)
-                    }))
+                    writes.append(StreamWrite(stream: stream, expected: .after(claim.version), events: try Events.new(released, at: now, metadata: meta)))
                 }
             }
             do {
@@ -302,17 +286,12 @@ public final class UsuariosService: Sendable {
             conta.append(["tipo": event.type, "em": event.occurredAt.formatted(.iso8601), "dados": try await opened(event.data)])
         }
         var atividade: [[String: Any]] = []
-        var position = GlobalPosition.start
-        while true {
-            let batch = try await store.readAll(after: position, limit: 1_000)
-            for event in batch where event.metadata.actor == usuario && event.stream != Self.stream(id) {
-                atividade.append([
-                    "tipo": event.type, "stream": event.stream.rawValue, "em": event.occurredAt.formatted(.iso8601),
-                    "dados": try await opened(event.data),
-                ])
-            }
-            guard batch.count == 1_000, let last = batch.last else { break }
-            position = last.position
+        try await store.forEachEvent { event in
+            guard event.metadata.actor == usuario, event.stream != Self.stream(id) else { return }
+            atividade.append([
+                "tipo": event.type, "stream": event.stream.rawValue, "em": event.occurredAt.formatted(.iso8601),
+                "dados": try await opened(event.data),
+            ])
         }
         let document: [String: Any] = [
             "perfil": [
@@ -357,16 +336,10 @@ public final class UsuariosService: Sendable {
     public func listar(email filtro: String?, pagina: Int) async throws -> Pagina<Perfil> {
         var streams: [StreamName: [Usuario.Event]] = [:]
         var order: [StreamName] = []
-        var position = GlobalPosition.start
-        while true {
-            let batch = try await store.readCategory("usuario", after: position, limit: 1_000)
-            for recorded in batch {
-                guard let event = try Usuario.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) else { continue }
-                if streams[recorded.stream] == nil { order.append(recorded.stream) }
-                streams[recorded.stream, default: []].append(event)
-            }
-            guard batch.count == 1_000, let last = batch.last else { break }
-            position = last.position
+        try await store.forEachEvent(category: "usuario") { recorded in
+            guard let event = try Usuario.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) else { return }
+            if streams[recorded.stream] == nil { order.append(recorded.stream) }
+            streams[recorded.stream, default: []].append(event)
         }
         var perfis: [Perfil] = []
         for stream in order {
@@ -393,21 +366,15 @@ public final class UsuariosService: Sendable {
     /// The audit trail is the event log: newest first, filtered by actor, type and time; 50 per page.
     public func auditoria(usuario: String?, tipo: String?, desde: Date?, ate: Date?, pagina: Int) async throws -> Pagina<Registro> {
         var registros: [Registro] = []
-        var position = GlobalPosition.start
-        while true {
-            let batch = try await store.readAll(after: position, limit: 1_000)
-            for event in batch {
-                if let tipo, event.type != tipo { continue }
-                if let desde, event.occurredAt < desde { continue }
-                if let ate, event.occurredAt >= ate { continue }
-                let metadata = event.metadata
-                if let usuario, metadata.actor != usuario { continue }
-                registros.append(Registro(
-                    id: event.eventId.uuidString.lowercased(), tipo: event.type, stream: event.stream.rawValue, em: event.occurredAt,
-                    ator: metadata.actor, requestId: metadata.requestId, servico: metadata.service))
-            }
-            guard batch.count == 1_000, let last = batch.last else { break }
-            position = last.position
+        try await store.forEachEvent { event in
+            if let tipo, event.type != tipo { return }
+            if let desde, event.occurredAt < desde { return }
+            if let ate, event.occurredAt >= ate { return }
+            let metadata = event.metadata
+            if let usuario, metadata.actor != usuario { return }
+            registros.append(Registro(
+                id: event.eventId.uuidString.lowercased(), tipo: event.type, stream: event.stream.rawValue, em: event.occurredAt,
+                ator: metadata.actor, requestId: metadata.requestId, servico: metadata.service))
         }
         registros.reverse()
         let page = min(max(1, pagina), 1_000_000), size = 50

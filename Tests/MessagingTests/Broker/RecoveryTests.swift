@@ -152,13 +152,8 @@ func sameOrder(_ actual: [UUID], _ expected: [UUID], sourceLocation: SourceLocat
 /// The fixture category's events in global order.
 func readCategoryAll(_ fixture: BusFixture) async throws -> [UUID] {
     var ids: [UUID] = []
-    var position = GlobalPosition.start
-    while true {
-        let batch = try await fixture.store.readCategory(fixture.category, after: position, limit: 1_000)
-        ids += batch.map(\.eventId)
-        guard batch.count == 1_000, let last = batch.last else { return ids }
-        position = last.position
-    }
+    try await fixture.store.forEachEvent(category: fixture.category) { ids.append($0.eventId) }
+    return ids
 }
 
 let repositoryRoot = URL(fileURLWithPath: #filePath)
