@@ -1,0 +1,120 @@
+public import Foundation
+
+/// A calendar date in a unit's time zone (`2026-11-21`), the unit of opening hours, daily
+/// prices and agenda streams. Conversions to instants take the time zone as an argument.
+public struct DataLocal: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    public let ano: Int
+    public let mes: Int
+    public let dia: Int
+
+    /// A valid Gregorian date, or nil (`2026-02-30` is nil).
+    public init?(ano: Int, mes: Int, dia: Int) {
+        guard (1...9999).contains(ano), (1...12).contains(mes), (1...31).contains(dia) else { return nil }
+        var components = DateComponents(year: ano, month: mes, day: dia)
+        components.calendar = Self.calendar(.gmt)
+        guard components.isValidDate else { return nil }
+        self.ano = ano
+        self.mes = mes
+        self.dia = dia
+    }
+
+    /// Parses `YYYY-MM-DD`; nil for anything else.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+            let ano = Int(parts[0]), let mes = Int(parts[1]), let dia = Int(parts[2])
+        else { return nil }
+        self.init(ano: ano, mes: mes, dia: dia)
+    }
+
+    /// The local date of an instant in `fuso`.
+    public init(_ instant: Date, em fuso: TimeZone) {
+        let components = Self.calendar(fuso).dateComponents([.year, .month, .day], from: instant)
+        ano = components.year ?? 1970
+        mes = components.month ?? 1
+        dia = components.day ?? 1
+    }
+
+    public var description: String {
+        func pad(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(pad(ano, 4))-\(pad(mes, 2))-\(pad(dia, 2))"
+    }
+
+    public static func < (lhs: DataLocal, rhs: DataLocal) -> Bool {
+        (lhs.ano, lhs.mes, lhs.dia) < (rhs.ano, rhs.mes, rhs.dia)
+    }
+
+    /// The instant of `minutos` after local midnight of this date (0…1440; 1440 is the next
+    /// midnight). Across a DST change the wall clock decides, as the calendar does.
+    public func instante(minutos: Int, em fuso: TimeZone) -> Date {
+        let calendar = Self.calendar(fuso)
+        let midnight = calendar.date(from: DateComponents(year: ano, month: mes, day: dia)) ?? Date(timeIntervalSince1970: 0)
+        if minutos == 24 * 60 { return seguinte.instante(minutos: 0, em: fuso) }
+        return calendar.date(byAdding: .minute, value: minutos, to: midnight) ?? midnight
+    }
+
+    /// `[local midnight, next local midnight)`.
+    public func intervalo(em fuso: TimeZone) -> TimeRange {
+        let start = instante(minutos: 0, em: fuso)
+        let end = seguinte.instante(minutos: 0, em: fuso)
+        guard let range = try? TimeRange(start: start, end: end) else { preconditionFailure("a local day has positive length") }
+        return range
+    }
+
+    public var seguinte: DataLocal { adding(dias: 1) }
+
+    public func adding(dias: Int) -> DataLocal {
+        let calendar = Self.calendar(.gmt)
+        let date = calendar.date(from: DateComponents(year: ano, month: mes, day: dia)) ?? Date(timeIntervalSince1970: 0)
+        return DataLocal(calendar.date(byAdding: .day, value: dias, to: date) ?? date, em: .gmt)
+    }
+
+    public var diaDaSemana: DiaDaSemana {
+        let calendar = Self.calendar(.gmt)
+        let date = calendar.date(from: DateComponents(year: ano, month: mes, day: dia)) ?? Date(timeIntervalSince1970: 0)
+        return DiaDaSemana.allCases[(calendar.component(.weekday, from: date) + 6) % 7]
+    }
+
+    /// Every local date that `range` touches (its end is exclusive).
+    public static func dias(de range: TimeRange, em fuso: TimeZone) -> [DataLocal] {
+        let last = DataLocal(range.end.addingTimeInterval(-0.001), em: fuso)
+        var day = DataLocal(range.start, em: fuso)
+        var days = [day]
+        while day < last {
+            day = day.seguinte
+            days.append(day)
+        }
+        return days
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let date = DataLocal(text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not a YYYY-MM-DD date")
+        }
+        self = date
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+
+    static func calendar(_ fuso: TimeZone) -> Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = fuso
+        return calendar
+    }
+}
+
+/// Days of the week, as the business names them; `domingo` first, as the Gregorian calendar counts.
+public enum DiaDaSemana: String, Codable, Sendable, CaseIterable {
+    case domingo, segunda, terca, quarta, quinta, sexta, sabado
+
+    public var fimDeSemana: Bool { self == .sabado || self == .domingo }
+}
