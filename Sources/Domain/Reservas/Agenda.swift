@@ -1,0 +1,141 @@
+public import Foundation
+
+/// One space's agenda for one local day (`agenda-<espaco>-<yyyy-mm-dd>`): the bookings holding
+/// time on it. This stream is what makes double booking impossible: a booking appends to every
+/// day it touches in one atomic multi-stream append, with the version it read as the expected
+/// version, so two bookings deciding on the same day cannot both commit.
+public enum Agenda {
+    /// Bookings may overlap up to `limite` at any instant: 1 for rooms, `capacidade` for shared desks.
+    public enum Command: Sendable, Equatable {
+        case ocupar(reserva: UUID, intervalo: TimeRange, limite: Int, em: Date)
+        case liberar(reserva: UUID, em: Date)
+    }
+
+    public struct Ocupada: Codable, Sendable, Equatable {
+        public let reservaId: UUID
+        public let espacoId: UUID
+        public let data: DataLocal
+        /// The whole booking, not just this day's part.
+        public let intervalo: TimeRange
+        public let em: Date
+
+        public init(reservaId: UUID, espacoId: UUID, data: DataLocal, intervalo: TimeRange, em: Date) {
+            self.reservaId = reservaId
+            self.espacoId = espacoId
+            self.data = data
+            self.intervalo = intervalo
+            self.em = em
+        }
+    }
+
+    public struct Liberada: Codable, Sendable, Equatable {
+        public let reservaId: UUID
+        public let espacoId: UUID
+        public let data: DataLocal
+        public let em: Date
+
+        public init(reservaId: UUID, espacoId: UUID, data: DataLocal, em: Date) {
+            self.reservaId = reservaId
+            self.espacoId = espacoId
+            self.data = data
+            self.em = em
+        }
+    }
+
+    public enum Event: DomainEvent, Equatable {
+        case ocupada(Ocupada)
+        case liberada(Liberada)
+
+        public var eventType: String {
+            switch self {
+            case .ocupada: "AgendaOcupada"
+            case .liberada: "AgendaLiberada"
+            }
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .ocupada(let payload): try payload.encode(to: encoder)
+            case .liberada(let payload): try payload.encode(to: encoder)
+            }
+        }
+
+        public init(from decoder: any Decoder) throws {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "decode with Agenda.Event.decode(type:data:)"))
+        }
+
+        public static func decode(type: String, data: Data, using decoder: JSONDecoder) throws -> Event? {
+            switch type {
+            case "AgendaOcupada": .ocupada(try decoder.decode(Ocupada.self, from: data))
+            case "AgendaLiberada": .liberada(try decoder.decode(Liberada.self, from: data))
+            default: nil
+            }
+        }
+    }
+
+    /// The bookings holding time on the day, by booking id.
+    public struct State: Sendable, Equatable {
+        public var espacoId: UUID?
+        public var data: DataLocal?
+        public var ocupacoes: [UUID: TimeRange] = [:]
+
+        public init() {}
+    }
+
+    public enum Failure: Error, Equatable, Sendable {
+        /// The slot is full at some instant of the interval; `conflitos` are the bookings in the way.
+        case indisponivel(conflitos: [UUID])
+    }
+
+    /// The most bookings overlapping at any single instant inside `intervalo` (back-to-back
+    /// bookings do not overlap).
+    public static func picoDeOcupacao(em intervalo: TimeRange, ocupacoes: some Sequence<TimeRange>) -> Int {
+        var marks: [(Date, Int)] = []
+        for range in ocupacoes {
+            guard let part = range.intersection(intervalo) else { continue }
+            marks.append((part.start, 1))
+            marks.append((part.end, -1))
+        }
+        // Ends sort before starts at the same instant: [9,10) and [10,11) never count together.
+        marks.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
+        var current = 0
+        var peak = 0
+        for (_, delta) in marks {
+            current += delta
+            peak = max(peak, current)
+        }
+        return peak
+    }
+
+    /// The decider for one day; `espacoId` and `data` name the stream it runs on.
+    public static func decider(espacoId: UUID, data: DataLocal) -> Decider<Command, State, Event, Failure> {
+        Decider(
+            initialState: State(),
+            decide: { command, state throws(Failure) in
+                switch command {
+                case .ocupar(let reserva, let intervalo, let limite, let em):
+                    if state.ocupacoes[reserva] != nil { return [] }
+                    let others = state.ocupacoes.filter { $0.value.overlaps(intervalo) }
+                    guard picoDeOcupacao(em: intervalo, ocupacoes: others.values) < limite else {
+                        throw .indisponivel(conflitos: others.keys.sorted { $0.uuidString < $1.uuidString })
+                    }
+                    return [.ocupada(Ocupada(reservaId: reserva, espacoId: espacoId, data: data, intervalo: intervalo, em: em))]
+                case .liberar(let reserva, let em):
+                    guard state.ocupacoes[reserva] != nil else { return [] }
+                    return [.liberada(Liberada(reservaId: reserva, espacoId: espacoId, data: data, em: em))]
+                }
+            },
+            evolve: { state, event in
+                var next = state
+                switch event {
+                case .ocupada(let e):
+                    next.espacoId = e.espacoId
+                    next.data = e.data
+                    next.ocupacoes[e.reservaId] = e.intervalo
+                case .liberada(let e):
+                    next.ocupacoes[e.reservaId] = nil
+                }
+                return next
+            })
+    }
+}

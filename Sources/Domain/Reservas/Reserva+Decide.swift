@@ -1,0 +1,115 @@
+public import Foundation
+
+extension Reserva {
+    public struct Dados: Sendable, Equatable {
+        public var solicitacao: Solicitada
+        public var status: Status
+        public var pagamentoId: String?
+        public var cancelamento: Cancelada?
+        public var atualizadaEm: Date
+
+        public var id: ID { solicitacao.reservaId }
+        public var intervalo: TimeRange { solicitacao.intervalo }
+    }
+
+    public enum State: Sendable, Equatable {
+        case inexistente
+        case existente(Dados)
+    }
+
+    /// Checks a request against the space's rules, in the order a member can act on:
+    /// inactive space, past, lead time, duration, opening hours.
+    static func validar(_ pedido: Pedido, _ condicoes: Condicoes, em: Date) throws(Failure) {
+        guard condicoes.ativo else { throw .espacoInativo }
+        guard pedido.intervalo.start > em else { throw .noPassado }
+        let antecedencia = pedido.intervalo.start.timeIntervalSince(em)
+        guard antecedencia >= Double(condicoes.antecedenciaMinimaMinutos) * 60 else {
+            throw .antecedenciaMinima(minutos: condicoes.antecedenciaMinimaMinutos)
+        }
+        guard antecedencia <= Double(condicoes.antecedenciaMaximaDias) * 86_400 else {
+            throw .antecedenciaMaxima(dias: condicoes.antecedenciaMaximaDias)
+        }
+        let minutos = pedido.intervalo.duration / 60
+        guard minutos >= Double(condicoes.duracaoMinimaMinutos) else {
+            throw .duracaoCurta(minimoMinutos: condicoes.duracaoMinimaMinutos)
+        }
+        guard minutos <= Double(condicoes.duracaoMaximaMinutos) else {
+            throw .duracaoLonga(maximoMinutos: condicoes.duracaoMaximaMinutos)
+        }
+        guard condicoes.aberto else { throw .fechado }
+    }
+
+    /// The fee and refund of a cancellation at `em`: nothing was paid before confirmation; a
+    /// confirmed booking is refunded in full until `horasSemMulta` hours before its start.
+    public static func reembolso(_ dados: Dados, politica: Politica, em: Date) -> (pago: Money, multa: Money, reembolso: Money) {
+        guard dados.status == .confirmada else { return (.zero, .zero, .zero) }
+        let total = dados.solicitacao.total
+        let antecedencia = dados.intervalo.start.timeIntervalSince(em)
+        if antecedencia >= Double(politica.horasSemMulta) * 3_600 { return (total, .zero, total) }
+        let multa = min(total, max(.zero, total.applying(basisPoints: politica.multaBP)))
+        return (total, multa, total - multa)
+    }
+
+    public static let decider = Decider<Command, State, Event, Failure>(
+        initialState: .inexistente,
+        decide: { command, state throws(Failure) in
+            switch (command, state) {
+            case (.solicitar(let pedido, let condicoes, let em), .inexistente):
+                try validar(pedido, condicoes, em: em)
+                return [.solicitada(Solicitada(pedido, em: em))]
+            case (.solicitar, .existente):
+                throw .jaExiste
+            case (_, .inexistente):
+                throw .naoEncontrada
+            case (.confirmar(let pagamento, let em), .existente(let dados)):
+                if dados.status == .confirmada, dados.pagamentoId == pagamento { return [] }
+                guard dados.status == .solicitada else { throw .transicaoInvalida(status: dados.status) }
+                return [.confirmada(Confirmada(reservaId: dados.id, pagamentoId: pagamento, em: em))]
+            case (.cancelar(let por, let motivo, let politica, let em), .existente(let dados)):
+                guard dados.status.ativa else { throw .transicaoInvalida(status: dados.status) }
+                if dados.status == .confirmada, dados.intervalo.start <= em { throw .jaIniciada }
+                let valores = reembolso(dados, politica: politica, em: em)
+                return [.cancelada(Cancelada(
+                    reservaId: dados.id, por: por, motivo: motivo, pago: valores.pago, multa: valores.multa,
+                    reembolso: valores.reembolso, em: em))]
+            case (.expirar(let em), .existente(let dados)):
+                guard dados.status == .solicitada else { throw .transicaoInvalida(status: dados.status) }
+                guard em >= dados.solicitacao.expiraEm else { throw .aindaNaoExpirou(expiraEm: dados.solicitacao.expiraEm) }
+                return [.expirada(Expirada(reservaId: dados.id, em: em))]
+            case (.concluir(let em), .existente(let dados)):
+                guard dados.status == .confirmada else { throw .transicaoInvalida(status: dados.status) }
+                guard em >= dados.intervalo.end else { throw .aindaNaoTerminou(fim: dados.intervalo.end) }
+                return [.concluida(Concluida(reservaId: dados.id, em: em))]
+            }
+        },
+        evolve: { state, event in
+            switch (state, event) {
+            case (.inexistente, .solicitada(let e)):
+                return .existente(Dados(solicitacao: e, status: .solicitada, atualizadaEm: e.em))
+            case (.existente(var dados), .confirmada(let e)):
+                dados.status = .confirmada
+                dados.pagamentoId = e.pagamentoId
+                dados.atualizadaEm = e.em
+                return .existente(dados)
+            case (.existente(var dados), .cancelada(let e)):
+                dados.status = .cancelada
+                dados.cancelamento = e
+                dados.atualizadaEm = e.em
+                return .existente(dados)
+            case (.existente(var dados), .expirada(let e)):
+                dados.status = .expirada
+                dados.atualizadaEm = e.em
+                return .existente(dados)
+            case (.existente(var dados), .concluida(let e)):
+                dados.status = .concluida
+                dados.atualizadaEm = e.em
+                return .existente(dados)
+            default:
+                return state
+            }
+        },
+        isTerminal: { state in
+            if case .existente(let dados) = state { return !dados.status.ativa }
+            return false
+        })
+}

@@ -1,0 +1,128 @@
+public import Foundation
+
+extension Reserva {
+    public struct Solicitada: Codable, Sendable, Equatable {
+        public let reservaId: ID
+        public let espacoId: UUID
+        public let unidadeId: UUID
+        public let usuarioId: String
+        public let intervalo: TimeRange
+        public let dias: [DataLocal]
+        /// The accepted price: fixed from here on, whatever happens to the price table.
+        public let total: Money
+        public let linhas: [LinhaDePreco]
+        public let cupom: String?
+        public let expiraEm: Date
+        public let em: Date
+
+        public init(_ pedido: Pedido, em: Date) {
+            reservaId = pedido.id
+            espacoId = pedido.espacoId
+            unidadeId = pedido.unidadeId
+            usuarioId = pedido.usuarioId
+            intervalo = pedido.intervalo
+            dias = pedido.dias
+            total = pedido.total
+            linhas = pedido.linhas
+            cupom = pedido.cupom
+            expiraEm = pedido.expiraEm
+            self.em = em
+        }
+    }
+
+    public struct Confirmada: Codable, Sendable, Equatable {
+        public let reservaId: ID
+        public let pagamentoId: String?
+        public let em: Date
+
+        public init(reservaId: ID, pagamentoId: String?, em: Date) {
+            self.reservaId = reservaId
+            self.pagamentoId = pagamentoId
+            self.em = em
+        }
+    }
+
+    public struct Cancelada: Codable, Sendable, Equatable {
+        public let reservaId: ID
+        public let por: String
+        public let motivo: String?
+        /// What was paid (0 when it was never confirmed), the fee kept and the amount to refund.
+        public let pago: Money
+        public let multa: Money
+        public let reembolso: Money
+        public let em: Date
+
+        public init(reservaId: ID, por: String, motivo: String?, pago: Money, multa: Money, reembolso: Money, em: Date) {
+            self.reservaId = reservaId
+            self.por = por
+            self.motivo = motivo
+            self.pago = pago
+            self.multa = multa
+            self.reembolso = reembolso
+            self.em = em
+        }
+    }
+
+    public struct Expirada: Codable, Sendable, Equatable {
+        public let reservaId: ID
+        public let em: Date
+
+        public init(reservaId: ID, em: Date) {
+            self.reservaId = reservaId
+            self.em = em
+        }
+    }
+
+    public struct Concluida: Codable, Sendable, Equatable {
+        public let reservaId: ID
+        public let em: Date
+
+        public init(reservaId: ID, em: Date) {
+            self.reservaId = reservaId
+            self.em = em
+        }
+    }
+
+    public enum Event: DomainEvent, Equatable {
+        case solicitada(Solicitada)
+        case confirmada(Confirmada)
+        case cancelada(Cancelada)
+        case expirada(Expirada)
+        case concluida(Concluida)
+
+        public var eventType: String {
+            switch self {
+            case .solicitada: "ReservaSolicitada"
+            case .confirmada: "ReservaConfirmada"
+            case .cancelada: "ReservaCancelada"
+            case .expirada: "ReservaExpirada"
+            case .concluida: "ReservaConcluida"
+            }
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .solicitada(let payload): try payload.encode(to: encoder)
+            case .confirmada(let payload): try payload.encode(to: encoder)
+            case .cancelada(let payload): try payload.encode(to: encoder)
+            case .expirada(let payload): try payload.encode(to: encoder)
+            case .concluida(let payload): try payload.encode(to: encoder)
+            }
+        }
+
+        public init(from decoder: any Decoder) throws {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "decode with Reserva.Event.decode(type:data:)"))
+        }
+
+        public static func decode(type: String, data: Data, using decoder: JSONDecoder) throws -> Event? {
+            switch type {
+            case "ReservaSolicitada": .solicitada(try decoder.decode(Solicitada.self, from: data))
+            case "ReservaConfirmada": .confirmada(try decoder.decode(Confirmada.self, from: data))
+            case "ReservaCancelada": .cancelada(try decoder.decode(Cancelada.self, from: data))
+            case "ReservaExpirada": .expirada(try decoder.decode(Expirada.self, from: data))
+            case "ReservaConcluida": .concluida(try decoder.decode(Concluida.self, from: data))
+            default: nil
+            }
+        }
+    }
+}

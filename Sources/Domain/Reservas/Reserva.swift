@@ -1,0 +1,120 @@
+public import Foundation
+
+/// A booking (`reserva-<id>`): solicitada (holding its slot) → confirmada (paid) → concluída;
+/// or cancelada / expirada. The price the member accepted is recorded when it is requested and
+/// never changes. The slot itself is held by the ``Agenda`` streams of the days it touches.
+public enum Reserva {
+    public typealias ID = Identifier<Reserva>
+
+    public enum Status: String, Codable, Sendable, CaseIterable {
+        case solicitada, confirmada, cancelada, expirada, concluida
+
+        /// Still holding its slot.
+        public var ativa: Bool { self == .solicitada || self == .confirmada }
+    }
+
+    /// One line of the accepted quote (discounts negative).
+    public struct LinhaDePreco: Codable, Sendable, Equatable {
+        public let codigo: String
+        public let descricao: String
+        public let valor: Money
+
+        public init(codigo: String, descricao: String, valor: Money) {
+            self.codigo = codigo
+            self.descricao = descricao
+            self.valor = valor
+        }
+    }
+
+    /// What a booking request needs to know about its space, looked up by the handler.
+    public struct Condicoes: Sendable, Equatable {
+        public var ativo: Bool
+        /// The whole interval lies inside opening hours and outside blackouts.
+        public var aberto: Bool
+        public var duracaoMinimaMinutos: Int
+        public var duracaoMaximaMinutos: Int
+        public var antecedenciaMinimaMinutos: Int
+        public var antecedenciaMaximaDias: Int
+
+        public init(
+            ativo: Bool, aberto: Bool, duracaoMinimaMinutos: Int, duracaoMaximaMinutos: Int,
+            antecedenciaMinimaMinutos: Int, antecedenciaMaximaDias: Int
+        ) {
+            self.ativo = ativo
+            self.aberto = aberto
+            self.duracaoMinimaMinutos = duracaoMinimaMinutos
+            self.duracaoMaximaMinutos = duracaoMaximaMinutos
+            self.antecedenciaMinimaMinutos = antecedenciaMinimaMinutos
+            self.antecedenciaMaximaDias = antecedenciaMaximaDias
+        }
+    }
+
+    /// The unit's cancellation policy: free until `horasSemMulta` hours before the start, then
+    /// `multaBP` basis points of the total are kept.
+    public struct Politica: Codable, Sendable, Equatable {
+        public let horasSemMulta: Int
+        public let multaBP: Int64
+
+        public init(horasSemMulta: Int, multaBP: Int64) {
+            self.horasSemMulta = horasSemMulta
+            self.multaBP = multaBP
+        }
+    }
+
+    public struct Pedido: Sendable, Equatable {
+        public let id: ID
+        public let espacoId: UUID
+        public let unidadeId: UUID
+        public let usuarioId: String
+        public let intervalo: TimeRange
+        /// The local days the interval touches (its agenda streams).
+        public let dias: [DataLocal]
+        public let total: Money
+        public let linhas: [LinhaDePreco]
+        public let cupom: String?
+        public let expiraEm: Date
+
+        public init(
+            id: ID, espacoId: UUID, unidadeId: UUID, usuarioId: String, intervalo: TimeRange, dias: [DataLocal],
+            total: Money, linhas: [LinhaDePreco], cupom: String?, expiraEm: Date
+        ) {
+            self.id = id
+            self.espacoId = espacoId
+            self.unidadeId = unidadeId
+            self.usuarioId = usuarioId
+            self.intervalo = intervalo
+            self.dias = dias
+            self.total = total
+            self.linhas = linhas
+            self.cupom = cupom
+            self.expiraEm = expiraEm
+        }
+    }
+
+    public enum Command: Sendable, Equatable {
+        case solicitar(Pedido, condicoes: Condicoes, em: Date)
+        case confirmar(pagamentoId: String?, em: Date)
+        case cancelar(por: String, motivo: String?, politica: Politica, em: Date)
+        /// The hold ran out without payment.
+        case expirar(em: Date)
+        case concluir(em: Date)
+    }
+
+    public enum Failure: Error, Equatable, Sendable {
+        case jaExiste
+        case naoEncontrada
+        case espacoInativo
+        /// Outside opening hours or inside a blackout.
+        case fechado
+        case noPassado
+        case antecedenciaMinima(minutos: Int)
+        case antecedenciaMaxima(dias: Int)
+        case duracaoCurta(minimoMinutos: Int)
+        case duracaoLonga(maximoMinutos: Int)
+        /// The command does not apply in this status (confirming a cancelled booking, …).
+        case transicaoInvalida(status: Status)
+        case jaIniciada
+        case aindaNaoExpirou(expiraEm: Date)
+        case aindaNaoTerminou(fim: Date)
+    }
+}

@@ -1,0 +1,207 @@
+import Domain
+import Foundation
+import Testing
+
+private func instant(_ text: String) -> Date { try! Date(text, strategy: .iso8601) }
+private func range(_ start: String, _ end: String) -> TimeRange { try! TimeRange(start: instant(start), end: instant(end)) }
+
+@Suite("Reserva decider")
+struct ReservaTests {
+    let id = Reserva.ID(UUID())
+    let now = instant("2026-11-23T08:00:00-03:00")
+    let politica = Reserva.Politica(horasSemMulta: 24, multaBP: 5_000)
+    var scenario: Scenario<Reserva.Command, Reserva.State, Reserva.Event, Reserva.Failure> { Scenario(Reserva.decider) }
+
+    var condicoes: Reserva.Condicoes {
+        Reserva.Condicoes(
+            ativo: true, aberto: true, duracaoMinimaMinutos: 30, duracaoMaximaMinutos: 480,
+            antecedenciaMinimaMinutos: 15, antecedenciaMaximaDias: 90)
+    }
+
+    func pedido(_ intervalo: TimeRange = range("2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00")) -> Reserva.Pedido {
+        Reserva.Pedido(
+            id: id, espacoId: UUID(uuidString: "00000000-0000-0000-0000-000000000001")!,
+            unidadeId: UUID(uuidString: "00000000-0000-0000-0000-000000000002")!, usuarioId: "u1", intervalo: intervalo,
+            dias: [DataLocal("2026-11-25")!], total: .reais(100),
+            linhas: [Reserva.LinhaDePreco(codigo: "base:2026-11-25", descricao: "2 h × R$ 50,00", valor: .reais(100))],
+            cupom: nil, expiraEm: now.addingTimeInterval(900))
+    }
+
+    var solicitada: Reserva.Event { .solicitada(Reserva.Solicitada(pedido(), em: now)) }
+    func confirmada(_ at: Date) -> Reserva.Event { .confirmada(Reserva.Confirmada(reservaId: id, pagamentoId: "p1", em: at)) }
+
+    func refusal(_ change: (inout Reserva.Condicoes) -> Void, _ intervalo: TimeRange? = nil) -> Reserva.Scenario.Outcome {
+        var rules = condicoes
+        change(&rules)
+        return scenario.when(.solicitar(intervalo.map { pedido($0) } ?? pedido(), condicoes: rules, em: now)).outcome
+    }
+
+    @Test func a_valid_request_is_recorded_with_its_accepted_price() {
+        #expect(scenario.when(.solicitar(pedido(), condicoes: condicoes, em: now)).outcome == .events([solicitada]))
+    }
+
+    @Test func the_same_booking_cannot_be_requested_twice() {
+        #expect(scenario.given(solicitada).when(.solicitar(pedido(), condicoes: condicoes, em: now)).outcome == .failure(.jaExiste))
+    }
+
+    @Test func requests_breaking_a_rule_are_refused_with_the_rule() {
+        #expect(refusal { $0.ativo = false } == .failure(.espacoInativo))
+        #expect(refusal { $0.aberto = false } == .failure(.fechado))
+        #expect(refusal({ _ in }, range("2026-11-23T07:00:00-03:00", "2026-11-23T09:00:00-03:00")) == .failure(.noPassado))
+        #expect(refusal({ _ in }, range("2026-11-23T08:10:00-03:00", "2026-11-23T09:00:00-03:00")) == .failure(.antecedenciaMinima(minutos: 15)))
+        #expect(refusal({ _ in }, range("2027-03-01T10:00:00-03:00", "2027-03-01T11:00:00-03:00")) == .failure(.antecedenciaMaxima(dias: 90)))
+        #expect(refusal({ _ in }, range("2026-11-25T10:00:00-03:00", "2026-11-25T10:20:00-03:00")) == .failure(.duracaoCurta(minimoMinutos: 30)))
+        #expect(refusal({ _ in }, range("2026-11-25T08:00:00-03:00", "2026-11-25T17:00:00-03:00")) == .failure(.duracaoLonga(maximoMinutos: 480)))
+    }
+
+    @Test func exactly_the_minimum_duration_and_lead_time_are_allowed() {
+        let edge = range("2026-11-23T08:15:00-03:00", "2026-11-23T08:45:00-03:00")
+        #expect(refusal({ _ in }, edge) == .events([.solicitada(Reserva.Solicitada(pedido(edge), em: now))]))
+    }
+
+    @Test func payment_confirms_a_held_booking_once() {
+        let at = now.addingTimeInterval(60)
+        #expect(scenario.given(solicitada).when(.confirmar(pagamentoId: "p1", em: at)).outcome == .events([confirmada(at)]))
+        #expect(scenario.given(solicitada, confirmada(at)).when(.confirmar(pagamentoId: "p1", em: at)).outcome == .events([]))
+        #expect(scenario.given(solicitada, confirmada(at)).when(.confirmar(pagamentoId: "p2", em: at)).outcome
+            == .failure(.transicaoInvalida(status: .confirmada)))
+    }
+
+    @Test func an_expired_booking_cannot_be_confirmed() {
+        let expired = Reserva.Event.expirada(Reserva.Expirada(reservaId: id, em: now.addingTimeInterval(900)))
+        #expect(scenario.given(solicitada, expired).when(.confirmar(pagamentoId: "p1", em: now.addingTimeInterval(901))).outcome
+            == .failure(.transicaoInvalida(status: .expirada)))
+    }
+
+    @Test func a_hold_expires_only_once_its_time_is_up_and_only_while_unpaid() {
+        let early = now.addingTimeInterval(899)
+        let due = now.addingTimeInterval(900)
+        #expect(scenario.given(solicitada).when(.expirar(em: early)).outcome == .failure(.aindaNaoExpirou(expiraEm: due)))
+        #expect(scenario.given(solicitada).when(.expirar(em: due)).outcome
+            == .events([.expirada(Reserva.Expirada(reservaId: id, em: due))]))
+        #expect(scenario.given(solicitada, confirmada(early)).when(.expirar(em: due)).outcome
+            == .failure(.transicaoInvalida(status: .confirmada)))
+    }
+
+    @Test func cancelling_an_unpaid_hold_costs_and_refunds_nothing() {
+        #expect(scenario.given(solicitada).when(.cancelar(por: "u1", motivo: nil, politica: politica, em: now)).outcome
+            == .events([.cancelada(Reserva.Cancelada(reservaId: id, por: "u1", motivo: nil, pago: .zero, multa: .zero, reembolso: .zero, em: now))]))
+    }
+
+    @Test func a_paid_booking_is_refunded_in_full_until_the_free_window_closes() {
+        let exactlyOnTime = instant("2026-11-24T10:00:00-03:00")  // 24 h before 10:00 on the 25th
+        #expect(scenario.given(solicitada, confirmada(now)).when(.cancelar(por: "u1", motivo: "mudança", politica: politica, em: exactlyOnTime)).outcome
+            == .events([.cancelada(Reserva.Cancelada(reservaId: id, por: "u1", motivo: "mudança", pago: .reais(100), multa: .zero, reembolso: .reais(100), em: exactlyOnTime))]))
+    }
+
+    @Test func a_late_cancellation_keeps_the_fee() {
+        let late = instant("2026-11-24T10:00:01-03:00")
+        #expect(scenario.given(solicitada, confirmada(now)).when(.cancelar(por: "u1", motivo: nil, politica: politica, em: late)).outcome
+            == .events([.cancelada(Reserva.Cancelada(reservaId: id, por: "u1", motivo: nil, pago: .reais(100), multa: .reais(50), reembolso: .reais(50), em: late))]))
+    }
+
+    @Test func a_started_or_finished_booking_cannot_be_cancelled() {
+        let started = instant("2026-11-25T10:30:00-03:00")
+        #expect(scenario.given(solicitada, confirmada(now)).when(.cancelar(por: "u1", motivo: nil, politica: politica, em: started)).outcome
+            == .failure(.jaIniciada))
+        let cancelled = Reserva.Event.cancelada(Reserva.Cancelada(reservaId: id, por: "u1", motivo: nil, pago: .zero, multa: .zero, reembolso: .zero, em: now))
+        #expect(scenario.given(solicitada, cancelled).when(.cancelar(por: "u1", motivo: nil, politica: politica, em: now)).outcome
+            == .failure(.transicaoInvalida(status: .cancelada)))
+    }
+
+    @Test func a_confirmed_booking_concludes_after_its_end() {
+        let end = instant("2026-11-25T12:00:00-03:00")
+        #expect(scenario.given(solicitada, confirmada(now)).when(.concluir(em: end.addingTimeInterval(-1))).outcome
+            == .failure(.aindaNaoTerminou(fim: end)))
+        #expect(scenario.given(solicitada, confirmada(now)).when(.concluir(em: end)).outcome
+            == .events([.concluida(Reserva.Concluida(reservaId: id, em: end))]))
+        #expect(scenario.given(solicitada).when(.concluir(em: end)).outcome == .failure(.transicaoInvalida(status: .solicitada)))
+    }
+
+    @Test func commands_on_a_missing_booking_say_so() {
+        #expect(scenario.when(.confirmar(pagamentoId: nil, em: now)).outcome == .failure(.naoEncontrada))
+        #expect(scenario.when(.expirar(em: now)).outcome == .failure(.naoEncontrada))
+    }
+
+    @Test func every_event_round_trips_through_its_stored_form() throws {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let events: [Reserva.Event] = [
+            solicitada, confirmada(now),
+            .cancelada(Reserva.Cancelada(reservaId: id, por: "u1", motivo: "x", pago: .reais(1), multa: .zero, reembolso: .reais(1), em: now)),
+            .expirada(Reserva.Expirada(reservaId: id, em: now)), .concluida(Reserva.Concluida(reservaId: id, em: now)),
+        ]
+        for event in events {
+            #expect(try Reserva.Event.decode(type: event.eventType, data: encoder.encode(event), using: decoder) == event)
+        }
+    }
+}
+
+@Suite("Agenda decider")
+struct AgendaTests {
+    let espaco = UUID()
+    let dia = DataLocal("2026-11-25")!
+    let now = instant("2026-11-23T08:00:00-03:00")
+    var decider: Decider<Agenda.Command, Agenda.State, Agenda.Event, Agenda.Failure> { Agenda.decider(espacoId: espaco, data: dia) }
+
+    func ocupada(_ reserva: UUID, _ start: String, _ end: String) -> Agenda.Event {
+        .ocupada(Agenda.Ocupada(reservaId: reserva, espacoId: espaco, data: dia, intervalo: range(start, end), em: now))
+    }
+
+    @Test func a_free_slot_is_taken_and_an_overlapping_one_is_refused() {
+        let first = UUID(), second = UUID()
+        let taken = ocupada(first, "2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00")
+        #expect(Scenario(decider).when(.ocupar(reserva: first, intervalo: range("2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00"), limite: 1, em: now)).outcome
+            == .events([taken]))
+        #expect(Scenario(decider).given(taken).when(.ocupar(reserva: second, intervalo: range("2026-11-25T11:59:00-03:00", "2026-11-25T13:00:00-03:00"), limite: 1, em: now)).outcome
+            == .failure(.indisponivel(conflitos: [first])))
+    }
+
+    @Test func back_to_back_bookings_fit() {
+        let taken = ocupada(UUID(), "2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00")
+        let next = UUID()
+        #expect(Scenario(decider).given(taken).when(.ocupar(reserva: next, intervalo: range("2026-11-25T12:00:00-03:00", "2026-11-25T13:00:00-03:00"), limite: 1, em: now)).outcome
+            == .events([ocupada(next, "2026-11-25T12:00:00-03:00", "2026-11-25T13:00:00-03:00")]))
+    }
+
+    @Test func a_shared_space_takes_bookings_up_to_its_capacity_at_any_instant() {
+        // A staircase never has more than two at once, so a third seat is free all morning.
+        let stairs = [
+            ocupada(UUID(), "2026-11-25T09:00:00-03:00", "2026-11-25T10:00:00-03:00"),
+            ocupada(UUID(), "2026-11-25T09:30:00-03:00", "2026-11-25T10:30:00-03:00"),
+            ocupada(UUID(), "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"),
+        ]
+        let mine = UUID()
+        let morning = range("2026-11-25T09:00:00-03:00", "2026-11-25T11:00:00-03:00")
+        #expect(Scenario(decider).given(stairs[0], stairs[1], stairs[2]).when(.ocupar(reserva: mine, intervalo: morning, limite: 3, em: now)).outcome
+            == .events([.ocupada(Agenda.Ocupada(reservaId: mine, espacoId: espaco, data: dia, intervalo: morning, em: now))]))
+        if case .failure(.indisponivel) = Scenario(decider).given(stairs[0], stairs[1], stairs[2])
+            .when(.ocupar(reserva: mine, intervalo: morning, limite: 2, em: now)).outcome {} else {
+            Issue.record("two seats are full between 09:30 and 10:30")
+        }
+    }
+
+    @Test func releasing_frees_the_slot_and_twice_is_harmless() {
+        let first = UUID()
+        let taken = ocupada(first, "2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00")
+        let released = Agenda.Event.liberada(Agenda.Liberada(reservaId: first, espacoId: espaco, data: dia, em: now))
+        #expect(Scenario(decider).given(taken).when(.liberar(reserva: first, em: now)).outcome == .events([released]))
+        #expect(Scenario(decider).given(taken, released).when(.liberar(reserva: first, em: now)).outcome == .events([]))
+        let other = UUID()
+        #expect(Scenario(decider).given(taken, released).when(.ocupar(reserva: other, intervalo: range("2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00"), limite: 1, em: now)).outcome
+            == .events([ocupada(other, "2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00")]))
+    }
+
+    @Test func taking_the_same_booking_again_is_idempotent() {
+        let first = UUID()
+        let taken = ocupada(first, "2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00")
+        #expect(Scenario(decider).given(taken).when(.ocupar(reserva: first, intervalo: range("2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00"), limite: 1, em: now)).outcome
+            == .events([]))
+    }
+}
+
+extension Reserva {
+    typealias Scenario = DomainTests.Scenario<Reserva.Command, Reserva.State, Reserva.Event, Reserva.Failure>
+}
