@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Domain", targets: ["Domain"]),
         .library(name: "EventStore", targets: ["EventStore"]),
         .library(name: "Messaging", targets: ["Messaging"]),
+        .library(name: "Projections", targets: ["Projections"]),
         .library(name: "Services", targets: ["Services"]),
         .library(name: "Gateway", targets: ["Gateway"]),
     ],
@@ -53,9 +54,17 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "Projections",
+            dependencies: [
+                "Domain", "EventStore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
             name: "Services",
             dependencies: [
-                "Domain", "EventStore", "Messaging",
+                "Domain", "EventStore", "Messaging", "Projections",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -66,7 +75,7 @@ let package = Package(
         .target(
             name: "Gateway",
             dependencies: [
-                "Domain", "EventStore", "Messaging", "Services",
+                "Domain", "EventStore", "Messaging", "Projections", "Services",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -77,7 +86,7 @@ let package = Package(
         .executableTarget(
             name: "coworkflow",
             dependencies: [
-                "Domain", "EventStore", "Messaging", "Services", "Gateway",
+                "Domain", "EventStore", "Messaging", "Projections", "Services", "Gateway",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -110,7 +119,7 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Domain", "EventStore", "Messaging", "Services", "Gateway",
+                "Domain", "EventStore", "Messaging", "Projections", "Services", "Gateway",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -2,7 +2,7 @@ import Foundation
 
 /// The append-only event store port. PostgreSQL in production, SQLite embedded; both pass the
 /// same conformance suite (`Tests/EventStoreTests`).
-public protocol EventStore: ConsumerSupport {
+public protocol EventStore: ConsumerSupport, ReadModelStore {
     /// Appends to one or more streams in one transaction, each with its own expected version:
     /// all or nothing.
     ///

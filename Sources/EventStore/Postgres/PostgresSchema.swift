@@ -84,6 +84,22 @@ enum PostgresSchema {
             CREATE INDEX consumer_inbox_dead ON consumer_inbox (consumer, recorded_at) WHERE outcome = 'dead'
             """,
         ]),
+        Step(version: 3, name: "read models", statements: [
+            // Projections' documents; each projection's checkpoint moves in the same transaction.
+            """
+            CREATE TABLE read_models (
+                collection  text NOT NULL,
+                key         text NOT NULL CHECK (key <> ''),
+                grupo       text,
+                ordem       text NOT NULL DEFAULT '',
+                doc         text NOT NULL,
+                PRIMARY KEY (collection, key)
+            )
+            """,
+            """
+            CREATE INDEX read_models_lists ON read_models (collection, grupo, ordem, key)
+            """,
+        ]),
     ]
 
     /// Privileges re-applied on every migrate: the application role may read and append
@@ -97,6 +113,7 @@ enum PostgresSchema {
             "GRANT USAGE, SELECT ON SEQUENCE events_position_seq TO \(role)",
             "GRANT SELECT, INSERT, UPDATE, DELETE ON subscription_checkpoints, personal_data_keys TO \(role)",
             "GRANT SELECT, INSERT, DELETE ON consumer_inbox TO \(role)",
+            "GRANT SELECT, INSERT, UPDATE, DELETE ON read_models TO \(role)",
             // Services check at start-up that the schema is what they were built for.
             "GRANT SELECT ON schema_migrations TO \(role)",
         ]

@@ -53,6 +53,19 @@ enum SQLiteSchema {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("3 read models") { db in
+            try db.execute(sql: """
+                CREATE TABLE read_models (
+                    collection  TEXT NOT NULL,
+                    key         TEXT NOT NULL CHECK (key <> ''),
+                    grupo       TEXT,
+                    ordem       TEXT NOT NULL DEFAULT '',
+                    doc         TEXT NOT NULL,
+                    PRIMARY KEY (collection, key)
+                ) WITHOUT ROWID;
+                CREATE INDEX read_models_lists ON read_models (collection, grupo, ordem, key);
+                """)
+        }
         return migrator
     }
 }

@@ -1,0 +1,66 @@
+public import Foundation
+import PostgresNIO
+
+extension PostgresEventStore {
+    public func document(_ collection: String, key: String) async throws -> Data? {
+        let rows = try await client.fetch(
+            "SELECT doc FROM read_models WHERE collection = \(collection) AND key = \(key)", logger: logger)
+        return try rows.first.map { Data(try $0.decode(String.self).utf8) }
+    }
+
+    public func documents(_ collection: String, grupo: String?, limit: Int, offset: Int) async throws -> [Data] {
+        let rows = if let grupo {
+            try await client.fetch("""
+                SELECT doc FROM read_models WHERE collection = \(collection) AND grupo = \(grupo)
+                ORDER BY ordem, key LIMIT \(limit) OFFSET \(offset)
+                """, logger: logger)
+        } else {
+            try await client.fetch("""
+                SELECT doc FROM read_models WHERE collection = \(collection) ORDER BY ordem, key LIMIT \(limit) OFFSET \(offset)
+                """, logger: logger)
+        }
+        return try rows.map { Data(try $0.decode(String.self).utf8) }
+    }
+
+    public func count(_ collection: String, grupo: String?) async throws -> Int {
+        let rows = if let grupo {
+            try await client.fetch(
+                "SELECT count(*) FROM read_models WHERE collection = \(collection) AND grupo = \(grupo)", logger: logger)
+        } else {
+            try await client.fetch("SELECT count(*) FROM read_models WHERE collection = \(collection)", logger: logger)
+        }
+        return Int(try rows.first?.decode(Int64.self) ?? 0)
+    }
+
+    public func commit(_ changes: [ReadModelChange], checkpoint name: String, at position: GlobalPosition) async throws {
+        try await withTransaction { transaction in
+            let connection = transaction.connection
+            for change in changes {
+                if let doc = change.doc {
+                    let text = String(decoding: doc, as: UTF8.self)
+                    try await connection.query("""
+                        INSERT INTO read_models (collection, key, grupo, ordem, doc)
+                        VALUES (\(change.collection), \(change.key), \(change.grupo), \(change.ordem), \(text))
+                        ON CONFLICT (collection, key) DO UPDATE SET grupo = excluded.grupo, ordem = excluded.ordem, doc = excluded.doc
+                        """, logger: logger)
+                } else {
+                    try await connection.query(
+                        "DELETE FROM read_models WHERE collection = \(change.collection) AND key = \(change.key)", logger: logger)
+                }
+            }
+            try await connection.query("""
+                INSERT INTO subscription_checkpoints (name, tx_id, position) VALUES (\(name), \(position.transaction), \(position.sequence))
+                ON CONFLICT (name) DO UPDATE SET tx_id = excluded.tx_id, position = excluded.position, updated_at = now()
+                """, logger: logger)
+        }
+    }
+
+    public func reset(collections: [String], checkpoint name: String) async throws {
+        try await withTransaction { transaction in
+            try await transaction.connection.query(
+                "DELETE FROM read_models WHERE collection = ANY(\(collections))", logger: logger)
+            try await transaction.connection.query(
+                "DELETE FROM subscription_checkpoints WHERE name = \(name)", logger: logger)
+        }
+    }
+}

@@ -1,0 +1,63 @@
+public import Foundation
+import GRDB
+
+extension SQLiteEventStore {
+    public func document(_ collection: String, key: String) async throws -> Data? {
+        try await database.read { db in
+            try String.fetchOne(db, sql: "SELECT doc FROM read_models WHERE collection = ? AND key = ?", arguments: [collection, key])
+                .map { Data($0.utf8) }
+        }
+    }
+
+    public func documents(_ collection: String, grupo: String?, limit: Int, offset: Int) async throws -> [Data] {
+        try await database.read { db in
+            let rows = if let grupo {
+                try String.fetchAll(db, sql: """
+                    SELECT doc FROM read_models WHERE collection = ? AND grupo = ? ORDER BY ordem, key LIMIT ? OFFSET ?
+                    """, arguments: [collection, grupo, limit, offset])
+            } else {
+                try String.fetchAll(db, sql: """
+                    SELECT doc FROM read_models WHERE collection = ? ORDER BY ordem, key LIMIT ? OFFSET ?
+                    """, arguments: [collection, limit, offset])
+            }
+            return rows.map { Data($0.utf8) }
+        }
+    }
+
+    public func count(_ collection: String, grupo: String?) async throws -> Int {
+        try await database.read { db in
+            if let grupo {
+                return try Int.fetchOne(db, sql: "SELECT count(*) FROM read_models WHERE collection = ? AND grupo = ?", arguments: [collection, grupo]) ?? 0
+            }
+            return try Int.fetchOne(db, sql: "SELECT count(*) FROM read_models WHERE collection = ?", arguments: [collection]) ?? 0
+        }
+    }
+
+    public func commit(_ changes: [ReadModelChange], checkpoint name: String, at position: GlobalPosition) async throws {
+        try await database.write { db in
+            for change in changes {
+                if let doc = change.doc {
+                    try db.execute(sql: """
+                        INSERT INTO read_models (collection, key, grupo, ordem, doc) VALUES (?, ?, ?, ?, ?)
+                        ON CONFLICT (collection, key) DO UPDATE SET grupo = excluded.grupo, ordem = excluded.ordem, doc = excluded.doc
+                        """, arguments: [change.collection, change.key, change.grupo, change.ordem, String(decoding: doc, as: UTF8.self)])
+                } else {
+                    try db.execute(sql: "DELETE FROM read_models WHERE collection = ? AND key = ?", arguments: [change.collection, change.key])
+                }
+            }
+            try db.execute(sql: """
+                INSERT INTO subscription_checkpoints (name, tx_id, position, updated_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (name) DO UPDATE SET tx_id = excluded.tx_id, position = excluded.position, updated_at = excluded.updated_at
+                """, arguments: [name, position.transaction, position.sequence, microseconds(Date())])
+        }
+    }
+
+    public func reset(collections: [String], checkpoint name: String) async throws {
+        try await database.write { db in
+            for collection in collections {
+                try db.execute(sql: "DELETE FROM read_models WHERE collection = ?", arguments: [collection])
+            }
+            try db.execute(sql: "DELETE FROM subscription_checkpoints WHERE name = ?", arguments: [name])
+        }
+    }
+}

@@ -1,0 +1,90 @@
+public import EventStore
+public import Foundation
+
+/// A read model: a fold of some event types into documents of its collections.
+///
+/// `apply` sees each event once per rebuild, in global order, and writes through the batch;
+/// the runner commits the batch's writes with its checkpoint in one transaction.
+public struct Projection: Sendable {
+    public let name: String
+    /// The collections it owns (emptied by a rebuild).
+    public let collections: [String]
+    /// The stored event types it reads; the others are skipped without being decoded.
+    public let types: Set<String>
+    public let apply: @Sendable (RecordedEvent, ProjectionBatch) async throws -> Void
+
+    public init(
+        name: String, collections: [String], types: Set<String>,
+        apply: @escaping @Sendable (RecordedEvent, ProjectionBatch) async throws -> Void
+    ) {
+        self.name = name
+        self.collections = collections
+        self.types = types
+        self.apply = apply
+    }
+
+    /// The checkpoint name in `subscription_checkpoints`.
+    public var checkpoint: String { "projection:\(name)" }
+}
+
+/// The writes of one batch of events, readable before they commit (a later event in the batch
+/// sees what an earlier one wrote). Used by one runner task at a time.
+public final class ProjectionBatch {
+    private struct Entry {
+        var grupo: String?
+        var ordem: String
+        var doc: Data?
+    }
+
+    private struct Key: Hashable {
+        let collection: String
+        let key: String
+    }
+
+    let store: any ReadModelStore
+    private var entries: [Key: Entry] = [:]
+    private var order: [Key] = []
+
+    init(store: any ReadModelStore) { self.store = store }
+
+    public func get<T: Decodable>(_ type: T.Type, _ collection: String, _ key: String) async throws -> T? {
+        let id = Key(collection: collection, key: key)
+        let data: Data? = if let entry = entries[id] { entry.doc } else { try await store.document(collection, key: key) }
+        guard let data else { return nil }
+        return try ReadModelJSON.decoder.decode(T.self, from: data)
+    }
+
+    public func put<T: Encodable>(_ value: T, _ collection: String, _ key: String, grupo: String? = nil, ordem: String = "") throws {
+        record(Key(collection: collection, key: key), Entry(grupo: grupo, ordem: ordem, doc: try ReadModelJSON.encoder.encode(value)))
+    }
+
+    public func delete(_ collection: String, _ key: String) {
+        record(Key(collection: collection, key: key), Entry(grupo: nil, ordem: "", doc: nil))
+    }
+
+    private func record(_ key: Key, _ entry: Entry) {
+        if entries.updateValue(entry, forKey: key) == nil { order.append(key) }
+    }
+
+    var changes: [ReadModelChange] {
+        order.compactMap { key in
+            entries[key].map { ReadModelChange(collection: key.collection, key: key.key, grupo: $0.grupo, ordem: $0.ordem, doc: $0.doc) }
+        }
+    }
+}
+
+/// How read-model documents are stored: ISO 8601 instants, sorted keys.
+public enum ReadModelJSON {
+    public static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    public static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+}

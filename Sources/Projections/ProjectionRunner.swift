@@ -1,0 +1,104 @@
+public import EventStore
+import Foundation
+public import Logging
+import Synchronization
+
+/// Runs one projection: reads the global order from its checkpoint, applies each batch of
+/// events and commits the documents with the new checkpoint in one transaction. One active
+/// runner per projection among all replicas (a lease); the others wait to take over.
+public final class ProjectionRunner: Sendable {
+    public let projection: Projection
+    let store: any EventStore
+    let batchSize: Int
+    let logger: Logger
+    private let state = Mutex(GlobalPosition.start)
+    /// Rung after every commit, for ``waitUntil(_:timeout:)``.
+    private let progress = Doorbell()
+
+    public init(_ projection: Projection, store: any EventStore, batchSize: Int = 500, logger: Logger) {
+        self.projection = projection
+        self.store = store
+        self.batchSize = batchSize
+        self.logger = logger
+    }
+
+    /// The position of the last event this runner has committed.
+    public var position: GlobalPosition { state.withLock { $0 } }
+
+    /// Follows the store until cancelled, holding the projection's lease.
+    public func run() async throws {
+        while !Task.isCancelled {
+            do {
+                try await store.whileHolding(lease: projection.checkpoint, retryEvery: .seconds(1)) {
+                    try await self.follow()
+                }
+            } catch is CancellationError {
+                return
+            } catch {
+                if Task.isCancelled { return }
+                logger.error("projection \(projection.name) stopped: \(error); restarting in 1 s")
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+    }
+
+    /// Holding the lease: the checkpoint is read once (another replica may have moved it),
+    /// then kept in memory.
+    private func follow() async throws {
+        var position = try await store.checkpoint(projection.checkpoint)
+        while !Task.isCancelled {
+            let seen = store.changes.generation
+            let (read, next) = try await apply(after: position)
+            position = next
+            if read == 0 { _ = await store.changes.wait(after: seen, timeout: .milliseconds(500)) }
+        }
+    }
+
+    /// Applies every event readable now; returns how many events it read.
+    @discardableResult
+    public func catchUp() async throws -> Int {
+        try await apply(after: try await store.checkpoint(projection.checkpoint)).read
+    }
+
+    private func apply(after start: GlobalPosition) async throws -> (read: Int, position: GlobalPosition) {
+        var position = start
+        state.withLock { $0 = max($0, position) }
+        var total = 0
+        while true {
+            let events = try await store.readAll(after: position, limit: batchSize)
+            guard let last = events.last else { break }
+            let batch = ProjectionBatch(store: store)
+            for event in events where projection.types.contains(event.type) {
+                try await projection.apply(event, batch)
+            }
+            try await store.commit(batch.changes, checkpoint: projection.checkpoint, at: last.position)
+            position = last.position
+            state.withLock { $0 = position }
+            progress.ring()
+            total += events.count
+            if events.count < batchSize { break }
+        }
+        return (total, position)
+    }
+
+    /// Waits until the runner has committed `target` (read-your-writes); false on timeout.
+    public func waitUntil(_ target: GlobalPosition, timeout: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while position < target {
+            let seen = progress.generation
+            if position >= target { break }
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { return false }
+            _ = await progress.wait(after: seen, timeout: left)
+        }
+        return true
+    }
+
+    /// Empties the projection's documents and checkpoint and rebuilds them from the first
+    /// event; returns the events read. Run it while no other runner of it is active.
+    public func rebuild() async throws -> Int {
+        try await store.reset(collections: projection.collections, checkpoint: projection.checkpoint)
+        state.withLock { $0 = .start }
+        return try await catchUp()
+    }
+}

@@ -1,0 +1,61 @@
+import EventStore
+import Foundation
+import Testing
+
+@Suite("Read models")
+struct ReadModelTests {
+    func doc(_ text: String) -> Data { Data("{\"v\":\"\(text)\"}".utf8) }
+
+    @Test("documents and the checkpoint commit together; lists filter by group and sort by order, then key", arguments: Backend.allCases)
+    func commit_and_list(backend: Backend) async throws {
+        try await withFixture(backend) { fixture in
+            let store = fixture.store
+            let collection = "test-\(UUID().uuidString)"
+            let checkpoint = "projection:\(collection)"
+            try await store.commit([
+                ReadModelChange(collection: collection, key: "b", grupo: "g1", ordem: "2", doc: doc("b")),
+                ReadModelChange(collection: collection, key: "a", grupo: "g1", ordem: "2", doc: doc("a")),
+                ReadModelChange(collection: collection, key: "c", grupo: "g1", ordem: "1", doc: doc("c")),
+                ReadModelChange(collection: collection, key: "d", grupo: "g2", ordem: "0", doc: doc("d")),
+            ], checkpoint: checkpoint, at: GlobalPosition(transaction: 7, sequence: 9))
+            #expect(try await store.checkpoint(checkpoint) == GlobalPosition(transaction: 7, sequence: 9))
+            #expect(try await store.documents(collection, grupo: "g1", limit: 10, offset: 0) == [doc("c"), doc("a"), doc("b")])
+            #expect(try await store.documents(collection, grupo: "g1", limit: 1, offset: 1) == [doc("a")])
+            #expect(try await store.documents(collection, grupo: nil, limit: 10, offset: 0).count == 4)
+            #expect(try await store.count(collection, grupo: "g1") == 3)
+            #expect(try await store.count(collection, grupo: nil) == 4)
+
+            try await store.commit([
+                ReadModelChange(collection: collection, key: "a", grupo: "g2", ordem: "9", doc: doc("a2")),
+                ReadModelChange(collection: collection, key: "b", grupo: nil, doc: nil),
+            ], checkpoint: checkpoint, at: GlobalPosition(transaction: 8, sequence: 10))
+            #expect(try await store.document(collection, key: "a") == doc("a2"))
+            #expect(try await store.document(collection, key: "b") == nil)
+            #expect(try await store.documents(collection, grupo: "g2", limit: 10, offset: 0) == [doc("d"), doc("a2")])
+
+            try await store.reset(collections: [collection], checkpoint: checkpoint)
+            #expect(try await store.count(collection, grupo: nil) == 0)
+            #expect(try await store.checkpoint(checkpoint) == .start)
+        }
+    }
+
+    @Test("a failed commit leaves neither documents nor checkpoint", arguments: Backend.allCases)
+    func failed_commit(backend: Backend) async throws {
+        try await withFixture(backend) { fixture in
+            let store = fixture.store
+            let collection = "test-\(UUID().uuidString)"
+            let checkpoint = "projection:\(collection)"
+            try await store.commit([ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("a"))],
+                                   checkpoint: checkpoint, at: GlobalPosition(transaction: 1, sequence: 1))
+            await #expect(throws: (any Error).self) {
+                // An empty key breaks the table's check: the first change must roll back too.
+                try await store.commit([
+                    ReadModelChange(collection: collection, key: "b", grupo: nil, doc: doc("b")),
+                    ReadModelChange(collection: collection, key: "", grupo: nil, doc: doc("c")),
+                ], checkpoint: checkpoint, at: GlobalPosition(transaction: 2, sequence: 2))
+            }
+            #expect(try await store.document(collection, key: "b") == nil)
+            #expect(try await store.checkpoint(checkpoint) == GlobalPosition(transaction: 1, sequence: 1))
+        }
+    }
+}
