@@ -1,0 +1,261 @@
+public import Foundation
+
+/// Quoting a booking: a pure function of the table, the interval, the member's plan and the
+/// coupon. The booking handler quotes again when it books, so the price it stores is the one
+/// this function gives at that instant.
+public enum Cotacao {
+    /// One line of a quote. Base and surcharge lines are positive (a peak multiplier below
+    /// 10_000 gives a negative one), discount lines negative.
+    public struct Linha: Codable, Sendable, Equatable {
+        /// `base:<yyyy-mm-dd>`, `pico:<rule id>`, `fim_de_semana`, `ajuste`, `longa_duracao`,
+        /// `plano` or `cupom:<CODIGO>`.
+        public let codigo: String
+        /// Human-readable, in Portuguese, e.g. `23/11/2026: 3 h × R$ 25,00`.
+        public let descricao: String
+        public let valor: Money
+
+        public init(codigo: String, descricao: String, valor: Money) {
+            self.codigo = codigo
+            self.descricao = descricao
+            self.valor = valor
+        }
+    }
+
+    public struct Resultado: Codable, Sendable, Equatable {
+        public let linhas: [Linha]
+        /// Base plus surcharges (never below zero).
+        public let subtotal: Money
+        /// The sum of the discounts, as a positive amount.
+        public let descontos: Money
+        /// `subtotal − descontos`, never below zero; always the sum of `linhas`.
+        public let total: Money
+        public let duracaoMinutos: Int
+
+        public init(linhas: [Linha], subtotal: Money, descontos: Money, total: Money, duracaoMinutos: Int) {
+            self.linhas = linhas
+            self.subtotal = subtotal
+            self.descontos = descontos
+            self.total = total
+            self.duracaoMinutos = duracaoMinutos
+        }
+    }
+
+    public enum Falha: Error, Equatable, Sendable {
+        /// The booking is shorter than the table's minimum; `minutos` is that minimum.
+        case duracaoMinima(minutos: Int)
+        /// The coupon cannot be used at `em`.
+        case cupom(Cupom.Failure)
+    }
+
+    /// Prices `intervalo` against `tabela`, in this order (the contract):
+    ///
+    /// Durations are whole minutes: each span is rounded to the second, then up to the minute.
+    /// A booking shorter than `duracaoMinimaMinutos` throws ``Falha/duracaoMinima(minutos:)``
+    /// with the minimum; then a coupon that fails ``Cupom/Dados/validar(em:reserva:)`` at `em`
+    /// throws ``Falha/cupom(_:)``.
+    ///
+    /// 1. **Base**, per local day (in `fuso`) the interval touches: with `m` the minutes booked
+    ///    that day, the cheapest of `⌈m/60⌉ × porHora`; `⌈m/240⌉ × meioPeriodo`;
+    ///    `⌊m/240⌋ × meioPeriodo + ⌈(m mod 240)/60⌉ × porHora`; `diaria` (ties go to the
+    ///    first). One line per day, `base:<yyyy-mm-dd>`.
+    /// 2. **Horário de pico**: for each peak rule, in table order, the booked minutes inside its
+    ///    local window on its weekdays; surcharge `porHora × minutos / 60 × (mult − 10_000) / 10_000`,
+    ///    computed exactly and rounded half away from zero to the centavo. One line per rule
+    ///    with a non-zero surcharge, `pico:<rule id>`.
+    /// 3. **Fim de semana**: the base of the Saturdays and Sundays booked (a local day is wholly
+    ///    weekend or not, so the pro-rata is the whole day's base) × `(mult − 10_000) / 10_000`,
+    ///    rounded. With several weekend rules the largest multiplier wins. One line, `fim_de_semana`.
+    /// 4. **Subtotal** = base + surcharges. Should peak multipliers below 10_000 take it below
+    ///    zero, an `ajuste` line brings it back to zero.
+    /// 5. **Longa duração**: the largest discount among the rules whose `aPartirDeMinutos` the
+    ///    whole booking reaches, applied to the subtotal. Line `longa_duracao`.
+    /// 6. **Plano**: when `plano` (trimmed) matches a plan rule case-insensitively, its discount
+    ///    (the largest, if several match) applied to subtotal − longa duração. Line `plano`.
+    /// 7. **Cupom**, last: percentual of what remains, or the fixed amount capped at what remains.
+    ///    Line `cupom:<CODIGO>`.
+    /// 8. **Total** = subtotal − descontos, never below zero (every discount is capped at what
+    ///    remains); `descontos` is the sum of the discounts as a positive amount.
+    ///
+    /// Percentages are rounded half away from zero to the centavo. Discount and surcharge lines
+    /// are listed only when non-zero, so the lines always add up to `total`.
+    public static func cotar(
+        tabela: TabelaDePreco.Tabela, intervalo: TimeRange, fuso: TimeZone, plano: String?, cupom: Cupom.Dados?, em: Date
+    ) throws(Falha) -> Resultado {
+        let valores = tabela.valores
+        let duracao = minutos(intervalo)
+        guard duracao >= valores.duracaoMinimaMinutos else { throw .duracaoMinima(minutos: valores.duracaoMinimaMinutos) }
+        if let cupom {
+            do throws(Cupom.Failure) { try cupom.validar(em: em) } catch { throw .cupom(error) }
+        }
+
+        // Amounts are Int128 centavos until the end, so no product can overflow.
+        let porHora = Int128(valores.porHora.centavos)
+        var linhas: [(codigo: String, descricao: String, valor: Int128)] = []
+
+        // 1. Base, per local day.
+        var dias: [(data: DataLocal, base: Int128)] = []
+        for data in DataLocal.dias(de: intervalo, em: fuso) {
+            guard let trecho = data.intervalo(em: fuso).intersection(intervalo) else { continue }
+            let m = minutos(trecho)
+            guard m > 0 else { continue }
+            let (valor, descricao) = precoDoDia(minutos: m, valores: valores)
+            dias.append((data, valor))
+            linhas.append(("base:\(data)", "\(formatar(data)): \(descricao)", valor))
+        }
+        var subtotal = dias.reduce(Int128(0)) { $0 + $1.base }
+
+        // 2. Horário de pico.
+        for regra in tabela.regras {
+            guard case .horarioDePico(let semana, let inicio, let fim, let multiplicador) = regra.tipo else { continue }
+            var noPico = 0
+            for (data, _) in dias where semana.contains(data.diaDaSemana) {
+                guard let janela = try? TimeRange(start: data.instante(minutos: inicio, em: fuso), end: data.instante(minutos: fim, em: fuso)),
+                    let trecho = janela.intersection(intervalo)
+                else { continue }
+                noPico += minutos(trecho)
+            }
+            let acrescimo = dividir(porHora * Int128(noPico) * Int128(multiplicador - 10_000), por: 60 * 10_000)
+            guard noPico > 0, acrescimo != 0 else { continue }
+            let descricao = "Horário de pico \(formatar(minutoDoDia: inicio))–\(formatar(minutoDoDia: fim)): "
+                + "\(formatar(variacao: multiplicador - 10_000)) em \(formatar(duracao: noPico))"
+            linhas.append(("pico:\(regra.id.uuidString.lowercased())", descricao, acrescimo))
+            subtotal += acrescimo
+        }
+
+        // 3. Fim de semana.
+        let fimDeSemana = tabela.regras.compactMap { regra -> Int64? in
+            if case .fimDeSemana(let multiplicador) = regra.tipo { return multiplicador }
+            return nil
+        }.max()
+        if let multiplicador = fimDeSemana {
+            let base = dias.filter { $0.data.diaDaSemana.fimDeSemana }.reduce(Int128(0)) { $0 + $1.base }
+            let acrescimo = dividir(base * Int128(multiplicador - 10_000), por: 10_000)
+            if acrescimo != 0 {
+                linhas.append(("fim_de_semana", "Fim de semana: \(formatar(variacao: multiplicador - 10_000)) sobre \(dinheiro(base))", acrescimo))
+                subtotal += acrescimo
+            }
+        }
+
+        // 4. Subtotal, never below zero.
+        if subtotal < 0 {
+            linhas.append(("ajuste", "Ajuste: o subtotal não fica negativo", -subtotal))
+            subtotal = 0
+        }
+
+        // 5–7. Discounts, each capped at what remains.
+        var restante = subtotal
+        func descontar(_ valor: Int128, _ codigo: String, _ descricao: String) {
+            let valor = min(max(valor, 0), restante)
+            guard valor > 0 else { return }
+            linhas.append((codigo, descricao, -valor))
+            restante -= valor
+        }
+
+        let longa = tabela.regras.compactMap { regra -> (aPartir: Int, bp: Int64)? in
+            guard case .longaDuracao(let aPartir, let bp) = regra.tipo, duracao >= aPartir else { return nil }
+            return (aPartir, bp)
+        }.max { $0.bp < $1.bp }
+        if let longa {
+            descontar(
+                dividir(restante * Int128(longa.bp), por: 10_000), "longa_duracao",
+                "Longa duração (a partir de \(formatar(duracao: longa.aPartir))): −\(formatar(percentual: longa.bp))")
+        }
+
+        let membro = plano?.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let doPlano = tabela.regras.compactMap { regra -> (nome: String, bp: Int64)? in
+            guard case .plano(let nome, let bp) = regra.tipo, let membro, !membro.isEmpty,
+                nome.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() == membro
+            else { return nil }
+            return (nome, bp)
+        }.max { $0.bp < $1.bp }
+        if let doPlano {
+            descontar(dividir(restante * Int128(doPlano.bp), por: 10_000), "plano", "Plano \(doPlano.nome): −\(formatar(percentual: doPlano.bp))")
+        }
+
+        if let cupom {
+            switch cupom.desconto {
+            case .percentual(let bp):
+                descontar(dividir(restante * Int128(bp), por: 10_000), "cupom:\(cupom.codigo)", "Cupom \(cupom.codigo): −\(formatar(percentual: bp))")
+            case .fixo(let valor):
+                let limitado = Int128(valor.centavos) > restante ? " (limitado ao restante)" : ""
+                descontar(Int128(valor.centavos), "cupom:\(cupom.codigo)", "Cupom \(cupom.codigo): −\(valor)\(limitado)")
+            }
+        }
+
+        return Resultado(
+            linhas: linhas.map { Linha(codigo: $0.codigo, descricao: $0.descricao, valor: money($0.valor)) },
+            subtotal: money(subtotal),
+            descontos: money(subtotal - restante),
+            total: money(max(restante, 0)),
+            duracaoMinutos: duracao)
+    }
+
+    /// The cheapest way to sell `m` minutes of one day, and how it reads.
+    private static func precoDoDia(minutos m: Int, valores: TabelaDePreco.Valores) -> (Int128, String) {
+        let bloco = TabelaDePreco.minutosDoMeioPeriodo
+        let hora = Int128(valores.porHora.centavos)
+        let meio = Int128(valores.meioPeriodo.centavos)
+        let horas = teto(m, 60)
+        let blocos = teto(m, bloco)
+        let inteiros = m / bloco
+        let resto = teto(m % bloco, 60)
+        func periodos(_ n: Int) -> String { n == 1 ? "1 meio período × \(valores.meioPeriodo)" : "\(n) meios períodos × \(valores.meioPeriodo)" }
+        let opcoes: [(Int128, String)] = [
+            (Int128(horas) * hora, "\(horas) h × \(valores.porHora)"),
+            (Int128(blocos) * meio, periodos(blocos)),
+            // Strictly cheaper than both above only with whole blocks and a remainder.
+            (Int128(inteiros) * meio + Int128(resto) * hora, "\(periodos(inteiros)) + \(resto) h × \(valores.porHora)"),
+            (Int128(valores.diaria.centavos), "diária \(valores.diaria)"),
+        ]
+        var melhor = opcoes[0]
+        for opcao in opcoes.dropFirst() where opcao.0 < melhor.0 { melhor = opcao }
+        return melhor
+    }
+
+    /// Whole minutes of a span: rounded to the second, then up to the minute.
+    private static func minutos(_ range: TimeRange) -> Int {
+        let segundos = range.duration.rounded()
+        guard segundos < Double(Int.max / 2) else { return Int.max / 120 }
+        return teto(Int(segundos), 60)
+    }
+
+    private static func teto(_ a: Int, _ b: Int) -> Int { (a + b - 1) / b }
+
+    /// `n / d` rounded half away from zero (`d > 0`).
+    private static func dividir(_ n: Int128, por d: Int128) -> Int128 {
+        let (quociente, resto) = n.quotientAndRemainder(dividingBy: d)
+        return resto.magnitude * 2 >= d.magnitude ? quociente + n.signum() : quociente
+    }
+
+    private static func money(_ centavos: Int128) -> Money { Money(centavos: Int64(clamping: centavos)) }
+
+    private static func dinheiro(_ centavos: Int128) -> String { money(centavos).description }
+
+    private static func dois(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+
+    private static func formatar(_ data: DataLocal) -> String { "\(dois(data.dia))/\(dois(data.mes))/\(data.ano)" }
+
+    private static func formatar(minutoDoDia m: Int) -> String { "\(dois(m / 60)):\(dois(m % 60))" }
+
+    /// `3 h`, `1 h 30 min`, `45 min`.
+    private static func formatar(duracao m: Int) -> String {
+        switch (m / 60, m % 60) {
+        case (0, let min): "\(min) min"
+        case (let h, 0): "\(h) h"
+        case (let h, let min): "\(h) h \(min) min"
+        }
+    }
+
+    /// Basis points as a Brazilian percentage: `10 %`, `12,5 %`, `0,01 %`.
+    private static func formatar(percentual bp: Int64) -> String {
+        let (inteiro, fracao) = bp.magnitude.quotientAndRemainder(dividingBy: 100)
+        switch fracao {
+        case 0: return "\(inteiro) %"
+        case let f where f % 10 == 0: return "\(inteiro),\(f / 10) %"
+        case let f: return "\(inteiro),\(dois(Int(f))) %"
+        }
+    }
+
+    /// A signed change in basis points: `+50 %`, `−20 %`.
+    private static func formatar(variacao bp: Int64) -> String { (bp < 0 ? "−" : "+") + formatar(percentual: bp) }
+}

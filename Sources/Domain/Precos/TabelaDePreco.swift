@@ -1,0 +1,186 @@
+public import Foundation
+
+/// The price table of one space (one stream per space): its hourly, half-day and daily
+/// prices, the minimum booking length, and the rules that raise or discount them.
+/// Quoting against it is ``Cotacao/cotar(tabela:intervalo:fuso:plano:cupom:em:)``.
+public enum TabelaDePreco {}
+
+extension TabelaDePreco {
+    /// The prices of a space. `meioPeriodo` buys a block of ``minutosDoMeioPeriodo`` minutes.
+    public struct Valores: Codable, Sendable, Equatable {
+        public let porHora: Money
+        public let meioPeriodo: Money
+        public let diaria: Money
+        public let duracaoMinimaMinutos: Int
+
+        public init(porHora: Money, meioPeriodo: Money, diaria: Money, duracaoMinimaMinutos: Int) {
+            self.porHora = porHora
+            self.meioPeriodo = meioPeriodo
+            self.diaria = diaria
+            self.duracaoMinimaMinutos = duracaoMinimaMinutos
+        }
+
+        /// Why the values cannot be used, in Portuguese; nil when they are valid.
+        public var problema: String? {
+            if porHora <= .zero { return "o preço por hora deve ser positivo" }
+            if meioPeriodo <= .zero { return "o preço do meio período deve ser positivo" }
+            if diaria <= .zero { return "o preço da diária deve ser positivo" }
+            if !(1...(24 * 60)).contains(duracaoMinimaMinutos) { return "a duração mínima deve estar entre 1 e 1440 minutos" }
+            return nil
+        }
+    }
+
+    /// A half-day block, in minutes.
+    public static let minutosDoMeioPeriodo = 4 * 60
+
+    /// The table in force: values plus rules, in the order they were added.
+    public struct Tabela: Codable, Sendable, Equatable {
+        public var espacoId: UUID
+        public var valores: Valores
+        public var regras: [Regra]
+
+        public init(espacoId: UUID, valores: Valores, regras: [Regra] = []) {
+            self.espacoId = espacoId
+            self.valores = valores
+            self.regras = regras
+        }
+    }
+
+    public enum Command: Sendable, Equatable {
+        /// Creates the table or replaces its values; the rules survive.
+        case definir(espacoId: UUID, valores: Valores, em: Date)
+        case adicionarRegra(Regra, em: Date)
+        case removerRegra(id: UUID, em: Date)
+    }
+
+    public struct Definida: Codable, Sendable, Equatable {
+        public let espacoId: UUID
+        public let valores: Valores
+        public let em: Date
+
+        public init(espacoId: UUID, valores: Valores, em: Date) {
+            self.espacoId = espacoId
+            self.valores = valores
+            self.em = em
+        }
+    }
+
+    public struct RegraAdicionada: Codable, Sendable, Equatable {
+        public let espacoId: UUID
+        public let regra: Regra
+        public let em: Date
+
+        public init(espacoId: UUID, regra: Regra, em: Date) {
+            self.espacoId = espacoId
+            self.regra = regra
+            self.em = em
+        }
+    }
+
+    public struct RegraRemovida: Codable, Sendable, Equatable {
+        public let espacoId: UUID
+        public let regraId: UUID
+        public let em: Date
+
+        public init(espacoId: UUID, regraId: UUID, em: Date) {
+            self.espacoId = espacoId
+            self.regraId = regraId
+            self.em = em
+        }
+    }
+
+    public enum Event: DomainEvent, Equatable {
+        case definida(Definida)
+        case regraAdicionada(RegraAdicionada)
+        case regraRemovida(RegraRemovida)
+
+        public var eventType: String {
+            switch self {
+            case .definida: "TabelaDePrecoDefinida"
+            case .regraAdicionada: "RegraDePrecoAdicionada"
+            case .regraRemovida: "RegraDePrecoRemovida"
+            }
+        }
+
+        /// The payload alone is stored; the type string says which case it is.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .definida(let payload): try payload.encode(to: encoder)
+            case .regraAdicionada(let payload): try payload.encode(to: encoder)
+            case .regraRemovida(let payload): try payload.encode(to: encoder)
+            }
+        }
+
+        public init(from decoder: any Decoder) throws {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "decode with TabelaDePreco.Event.decode(type:data:)"))
+        }
+
+        /// Reads a stored event back; nil for a type this aggregate does not know.
+        public static func decode(type: String, data: Data, using decoder: JSONDecoder) throws -> Event? {
+            switch type {
+            case "TabelaDePrecoDefinida": .definida(try decoder.decode(Definida.self, from: data))
+            case "RegraDePrecoAdicionada": .regraAdicionada(try decoder.decode(RegraAdicionada.self, from: data))
+            case "RegraDePrecoRemovida": .regraRemovida(try decoder.decode(RegraRemovida.self, from: data))
+            default: nil
+            }
+        }
+    }
+
+    public enum State: Sendable, Equatable {
+        case inexistente
+        case definida(Tabela)
+    }
+
+    public enum Failure: Error, Equatable, Sendable {
+        case valoresInvalidos(String)
+        case regraInvalida(String)
+        /// A rule was added or removed before the table was defined.
+        case tabelaInexistente
+        /// A rule with this id is already in the table.
+        case regraDuplicada
+        case regraNaoEncontrada
+    }
+
+    public static let decider = Decider<Command, State, Event, Failure>(
+        initialState: .inexistente,
+        decide: { command, state throws(Failure) in
+            switch (command, state) {
+            case (.definir(let espacoId, let valores, let em), _):
+                if let problema = valores.problema { throw .valoresInvalidos(problema) }
+                if case .definida(let tabela) = state {
+                    guard tabela.espacoId == espacoId else { throw .valoresInvalidos("a tabela pertence a outro espaço") }
+                    // Defining the values already in force changes nothing, so retries are harmless.
+                    if tabela.valores == valores { return [] }
+                }
+                return [.definida(Definida(espacoId: espacoId, valores: valores, em: em))]
+            case (.adicionarRegra, .inexistente), (.removerRegra, .inexistente):
+                throw .tabelaInexistente
+            case (.adicionarRegra(let regra, let em), .definida(let tabela)):
+                let regra = regra.normalizada
+                if let problema = regra.problema { throw .regraInvalida(problema) }
+                guard !tabela.regras.contains(where: { $0.id == regra.id }) else { throw .regraDuplicada }
+                return [.regraAdicionada(RegraAdicionada(espacoId: tabela.espacoId, regra: regra, em: em))]
+            case (.removerRegra(let id, let em), .definida(let tabela)):
+                guard tabela.regras.contains(where: { $0.id == id }) else { throw .regraNaoEncontrada }
+                return [.regraRemovida(RegraRemovida(espacoId: tabela.espacoId, regraId: id, em: em))]
+            }
+        },
+        evolve: { state, event in
+            switch (state, event) {
+            case (.inexistente, .definida(let e)):
+                return .definida(Tabela(espacoId: e.espacoId, valores: e.valores))
+            case (.definida(var tabela), .definida(let e)):
+                tabela.valores = e.valores
+                return .definida(tabela)
+            case (.definida(var tabela), .regraAdicionada(let e)):
+                tabela.regras.append(e.regra)
+                return .definida(tabela)
+            case (.definida(var tabela), .regraRemovida(let e)):
+                tabela.regras.removeAll { $0.id == e.regraId }
+                return .definida(tabela)
+            default:
+                return state
+            }
+        }
+    )
+}
