@@ -41,11 +41,16 @@ public final class ProjectionBatch {
         let key: String
     }
 
-    let store: any ReadModelStore
+    let store: any EventStore
     private var entries: [Key: Entry] = [:]
     private var order: [Key] = []
 
-    init(store: any ReadModelStore) { self.store = store }
+    init(store: any EventStore) { self.store = store }
+
+    /// A whole stream as it is now (projections that fold an aggregate's state read it).
+    public func history(_ stream: StreamName) async throws -> [RecordedEvent] {
+        try await store.readStream(stream)
+    }
 
     public func get<T: Decodable>(_ type: T.Type, _ collection: String, _ key: String) async throws -> T? {
         let id = Key(collection: collection, key: key)

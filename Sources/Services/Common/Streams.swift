@@ -30,3 +30,39 @@ extension ExpectedVersion {
     /// The expectation for a stream read at `version` (0 = it did not exist).
     static func after(_ version: Int64) -> ExpectedVersion { version == 0 ? .noStream : .exact(version) }
 }
+
+extension AggregateStore {
+    /// Loads the stream, decides `command(state)` and appends the events with the version it
+    /// read; a concurrent writer makes it read and decide again (up to 5 times). Returns the
+    /// state after the events (unchanged when the decider had nothing to say).
+    @discardableResult
+    func handle(
+        _ stream: StreamName, at instant: Date, metadata: EventMetadata,
+        failure: (Failure) -> ServiceError, _ command: (State) throws -> Command
+    ) async throws -> State {
+        for attempt in 1...5 {
+            let (state, version) = try await load(stream)
+            let events: [Event]
+            do {
+                events = try decider.decide(try command(state), state)
+            } catch let error as Failure {
+                throw failure(error)
+            }
+            guard !events.isEmpty else { return state }
+            do {
+                try await store.append(to: stream, expected: .after(version), events: try Events.new(events, at: instant, metadata: metadata))
+                return events.reduce(state, decider.evolve)
+            } catch is WrongExpectedVersion where attempt < 5 {
+                continue
+            }
+        }
+        throw ServiceError.conflito("conflito_de_versao", "o recurso mudou durante a operação; tente de novo")
+    }
+
+    /// The folded state, or a 404 with `mensagem` when the stream does not exist.
+    func existing(_ stream: StreamName, naoEncontrado mensagem: String) async throws -> State {
+        let (state, version) = try await load(stream)
+        guard version > 0 else { throw ServiceError.naoEncontrado(mensagem) }
+        return state
+    }
+}

@@ -1,0 +1,93 @@
+public import Domain
+import EventStore
+public import Foundation
+
+public struct UnidadeView: Codable, Sendable, Equatable {
+    public let id: String
+    public let nome: String
+    public let endereco: Unidade.Endereco
+    public let fusoHorario: String
+    public let politicaDeCancelamento: Unidade.PoliticaDeCancelamento
+
+    public init(_ dados: Unidade.Dados) {
+        id = dados.id.description
+        nome = dados.nome
+        endereco = dados.endereco
+        fusoHorario = dados.fusoHorario
+        politicaDeCancelamento = dados.politica
+    }
+}
+
+public struct EspacoView: Codable, Sendable, Equatable {
+    public let id: String
+    public let unidadeId: String
+    public let nome: String
+    public let tipo: Espaco.Tipo
+    public let capacidade: Int
+    public let comodidades: [String]
+    public let fotos: [Espaco.Foto]
+    public let regras: Espaco.RegrasDeReserva
+    public let horario: Espaco.HorarioSemanal
+    public let bloqueios: [Espaco.Bloqueio]
+    public let ativo: Bool
+    public let cadastradoEm: Date
+
+    public init(_ dados: Espaco.Dados) {
+        id = dados.id.description
+        unidadeId = dados.unidade.description
+        nome = dados.nome
+        tipo = dados.tipo
+        capacidade = dados.capacidade
+        comodidades = dados.comodidades
+        fotos = dados.fotos
+        regras = dados.regras
+        horario = dados.horario
+        bloqueios = dados.bloqueios
+        ativo = dados.ativo
+        cadastradoEm = dados.cadastradoEm
+    }
+
+    /// Back to the aggregate's data, for the schedule functions.
+    public var dados: Espaco.Dados? {
+        guard let id = Espaco.ID(id), let unidade = Unidade.ID(unidadeId) else { return nil }
+        return Espaco.Dados(
+            id: id, unidade: unidade, nome: nome, tipo: tipo, capacidade: capacidade, comodidades: comodidades, fotos: fotos,
+            regras: regras, horario: horario, bloqueios: bloqueios, ativo: ativo, cadastradoEm: cadastradoEm)
+    }
+}
+
+/// Units, spaces and price tables, each document the folded state of its stream.
+public enum CatalogoReadModel {
+    public static let unidades = "unidades"
+    public static let espacos = "espacos"
+    public static let tabelas = "tabelas"
+
+    public static let projection = Projection(
+        name: "catalogo", collections: [unidades, espacos, tabelas],
+        types: [
+            "UnidadeCadastrada", "UnidadeAtualizada",
+            "EspacoCadastrado", "EspacoAtualizado", "HorarioDefinido", "BloqueioAgendado", "BloqueioRemovido",
+            "EspacoDesativado", "EspacoReativado",
+            "TabelaDePrecoDefinida", "RegraDePrecoAdicionada", "RegraDePrecoRemovida",
+        ]
+    ) { recorded, batch in
+        // The stream as it is now: a rebuild may run ahead of this event, never behind it.
+        let history = try await batch.history(recorded.stream)
+        switch recorded.stream.category {
+        case "unidade":
+            if case .existente(let dados) = try fold(history, Unidade.decider, decode: Unidade.Event.decode) {
+                try batch.put(UnidadeView(dados), unidades, dados.id.description, ordem: dados.nome.lowercased())
+            }
+        case "espaco":
+            if case .existente(let dados) = try fold(history, Espaco.decider, decode: Espaco.Event.decode) {
+                try batch.put(EspacoView(dados), espacos, dados.id.description, grupo: dados.unidade.description, ordem: dados.nome.lowercased())
+            }
+        case "tabela":
+            if case .definida(let tabela) = try fold(history, TabelaDePreco.decider, decode: TabelaDePreco.Event.decode) {
+                try batch.put(tabela, tabelas, tabela.espacoId.uuidString.lowercased())
+            }
+        default:
+            return
+        }
+    }
+}

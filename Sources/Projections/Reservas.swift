@@ -1,0 +1,153 @@
+public import Domain
+import EventStore
+public import Foundation
+
+/// A booking as members and operators read it.
+public struct ReservaView: Codable, Sendable, Equatable {
+    public struct Cancelamento: Codable, Sendable, Equatable {
+        public let em: Date
+        public let por: String
+        public let motivo: String?
+        public let multa: Money
+        public let reembolso: Money
+    }
+
+    public let id: String
+    public let espacoId: String
+    public let unidadeId: String
+    public let usuarioId: String
+    public let inicio: Date
+    public let fim: Date
+    public let dias: [DataLocal]
+    public var status: Reserva.Status
+    /// Integer centavos, fixed when the booking was requested.
+    public let total: Money
+    public let linhas: [Reserva.LinhaDePreco]
+    public let cupom: String?
+    /// While the booking holds its slot unpaid: when the hold runs out.
+    public var expiraEm: Date?
+    public let solicitadaEm: Date
+    public var confirmadaEm: Date?
+    public var pagamentoId: String?
+    public var cancelamento: Cancelamento?
+    public var atualizadaEm: Date
+
+    init(_ e: Reserva.Solicitada) {
+        id = e.reservaId.description
+        espacoId = e.espacoId.uuidString.lowercased()
+        unidadeId = e.unidadeId.uuidString.lowercased()
+        usuarioId = e.usuarioId
+        inicio = e.intervalo.start
+        fim = e.intervalo.end
+        dias = e.dias
+        status = .solicitada
+        total = e.total
+        linhas = e.linhas
+        cupom = e.cupom
+        expiraEm = e.expiraEm
+        solicitadaEm = e.em
+        atualizadaEm = e.em
+    }
+}
+
+/// A timer the reservas service acts on when it falls due: expire an unpaid hold, conclude a
+/// finished booking. Stored (a read model), so timers survive restarts.
+public struct PrazoView: Codable, Sendable, Equatable {
+    public enum Acao: String, Codable, Sendable { case expirar, concluir }
+    public let reservaId: String
+    public let acao: Acao
+    public let vence: Date
+}
+
+/// The bookings holding one space's time on one local day.
+public struct OcupacaoView: Codable, Sendable, Equatable {
+    public let espacoId: String
+    public let data: DataLocal
+    public var reservas: [String: TimeRange]
+}
+
+public enum ReservasReadModel {
+    public static let reservas = "reservas"
+    public static let porDia = "reservas_por_dia"
+    public static let prazos = "reservas_prazos"
+    public static let ocupacao = "ocupacao"
+
+    /// `reservas` (by id, grouped by member), `reservas_por_dia` (grouped by unit and day, for
+    /// operators) and `reservas_prazos` (the hold and conclusion timers, ordered by due time).
+    public static let projection = Projection(
+        name: "reservas", collections: [reservas, porDia, prazos],
+        types: ["ReservaSolicitada", "ReservaConfirmada", "ReservaCancelada", "ReservaExpirada", "ReservaConcluida"]
+    ) { recorded, batch in
+        guard let event = try Reserva.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) else { return }
+        switch event {
+        case .solicitada(let e):
+            let view = ReservaView(e)
+            try save(view, batch)
+            try batch.put(PrazoView(reservaId: view.id, acao: .expirar, vence: e.expiraEm), prazos, view.id, grupo: "prazo", ordem: ordem(e.expiraEm))
+        case .confirmada(let e):
+            guard var view = try await batch.get(ReservaView.self, reservas, e.reservaId.description) else { return }
+            view.status = .confirmada
+            view.expiraEm = nil
+            view.confirmadaEm = e.em
+            view.pagamentoId = e.pagamentoId
+            view.atualizadaEm = e.em
+            try save(view, batch)
+            try batch.put(PrazoView(reservaId: view.id, acao: .concluir, vence: view.fim), prazos, view.id, grupo: "prazo", ordem: ordem(view.fim))
+        case .cancelada(let e):
+            try await finish(e.reservaId, .cancelada, at: e.em, batch) { view in
+                view.cancelamento = ReservaView.Cancelamento(em: e.em, por: e.por, motivo: e.motivo, multa: e.multa, reembolso: e.reembolso)
+            }
+        case .expirada(let e):
+            try await finish(e.reservaId, .expirada, at: e.em, batch) { _ in }
+        case .concluida(let e):
+            try await finish(e.reservaId, .concluida, at: e.em, batch) { _ in }
+        }
+    }
+
+    /// Occupancy per space and local day, from the agenda streams: what availability is made of.
+    public static let agendas = Projection(name: "ocupacao", collections: [ocupacao], types: ["AgendaOcupada", "AgendaLiberada"]) { recorded, batch in
+        guard let event = try Agenda.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) else { return }
+        switch event {
+        case .ocupada(let e):
+            let key = ocupacaoKey(e.espacoId, e.data)
+            var view = try await batch.get(OcupacaoView.self, ocupacao, key)
+                ?? OcupacaoView(espacoId: e.espacoId.uuidString.lowercased(), data: e.data, reservas: [:])
+            view.reservas[e.reservaId.uuidString.lowercased()] = e.intervalo
+            try batch.put(view, ocupacao, key, grupo: view.espacoId, ordem: e.data.description)
+        case .liberada(let e):
+            let key = ocupacaoKey(e.espacoId, e.data)
+            guard var view = try await batch.get(OcupacaoView.self, ocupacao, key) else { return }
+            view.reservas[e.reservaId.uuidString.lowercased()] = nil
+            try batch.put(view, ocupacao, key, grupo: view.espacoId, ordem: e.data.description)
+        }
+    }
+
+    public static func ocupacaoKey(_ espaco: UUID, _ data: DataLocal) -> String { "\(espaco.uuidString.lowercased())|\(data)" }
+
+    public static func diaGrupo(unidade: String, data: DataLocal) -> String { "\(unidade)|\(data)" }
+
+    /// Sortable text of an instant: UTC, fixed width, milliseconds.
+    public static func ordem(_ instant: Date) -> String {
+        instant.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+
+    private static func save(_ view: ReservaView, _ batch: ProjectionBatch) throws {
+        let start = ordem(view.inicio)
+        try batch.put(view, reservas, view.id, grupo: view.usuarioId, ordem: start)
+        for dia in view.dias {
+            try batch.put(view, porDia, "\(dia)|\(view.id)", grupo: diaGrupo(unidade: view.unidadeId, data: dia), ordem: start)
+        }
+    }
+
+    private static func finish(
+        _ id: Reserva.ID, _ status: Reserva.Status, at instant: Date, _ batch: ProjectionBatch, _ change: (inout ReservaView) -> Void
+    ) async throws {
+        guard var view = try await batch.get(ReservaView.self, reservas, id.description) else { return }
+        view.status = status
+        view.expiraEm = nil
+        view.atualizadaEm = instant
+        change(&view)
+        try save(view, batch)
+        batch.delete(prazos, view.id)
+    }
+}

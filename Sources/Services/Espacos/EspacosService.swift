@@ -1,0 +1,302 @@
+public import Domain
+public import EventStore
+public import Foundation
+public import Projections
+
+/// The espacos service: units and spaces (admin commands) and the catalog, detail and
+/// availability queries, answered from the read models.
+public final class EspacosService: Sendable {
+    let store: any EventStore
+    let clock: any WallClock
+
+    public init(store: any EventStore, clock: any WallClock) {
+        self.store = store
+        self.clock = clock
+    }
+
+    static let service = "espacos"
+
+    var unidades: AggregateStore<Unidade.Command, Unidade.State, Unidade.Event, Unidade.Failure> {
+        AggregateStore(store: store, decider: Unidade.decider) { try Unidade.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
+    }
+
+    var espacos: AggregateStore<Espaco.Command, Espaco.State, Espaco.Event, Espaco.Failure> {
+        AggregateStore(store: store, decider: Espaco.decider) { try Espaco.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
+    }
+
+    func metadata(_ caller: Caller) -> EventMetadata {
+        EventMetadata(actor: caller.usuario, requestId: caller.requestId, service: Self.service)
+    }
+
+    // MARK: Inputs
+
+    public struct NovaUnidade: Decodable, Sendable {
+        public let nome: String
+        public let endereco: Unidade.Endereco
+        /// IANA; America/Sao_Paulo when absent.
+        public let fusoHorario: String?
+        public let politicaDeCancelamento: Unidade.PoliticaDeCancelamento?
+    }
+
+    public struct AlteracaoDeUnidade: Decodable, Sendable {
+        public let nome: String?
+        public let endereco: Unidade.Endereco?
+        public let fusoHorario: String?
+        public let politicaDeCancelamento: Unidade.PoliticaDeCancelamento?
+    }
+
+    public struct NovoEspaco: Decodable, Sendable {
+        public let unidadeId: String
+        public let nome: String
+        public let tipo: Espaco.Tipo
+        public let capacidade: Int
+        public let comodidades: [String]?
+        public let fotos: [Espaco.Foto]?
+        public let regras: Espaco.RegrasDeReserva?
+        public let horario: Espaco.HorarioSemanal?
+    }
+
+    public struct AlteracaoDeEspaco: Decodable, Sendable {
+        public let nome: String?
+        public let capacidade: Int?
+        public let comodidades: [String]?
+        public let fotos: [Espaco.Foto]?
+        public let regras: Espaco.RegrasDeReserva?
+    }
+
+    public struct NovoBloqueio: Decodable, Sendable {
+        public let inicio: Date
+        public let fim: Date
+        public let motivo: Espaco.Bloqueio.Motivo
+        public let descricao: String?
+    }
+
+    // MARK: Unit commands
+
+    public func cadastrarUnidade(_ input: NovaUnidade, caller: Caller) async throws -> UnidadeView {
+        let id = Unidade.ID(UUID())
+        let state = try await unidades.handle(StreamNames.unidade(id), at: clock.now, metadata: metadata(caller), failure: ServiceError.init) { _ in
+            .cadastrar(
+                id: id, nome: input.nome, endereco: input.endereco, fusoHorario: input.fusoHorario ?? "America/Sao_Paulo",
+                politica: input.politicaDeCancelamento ?? .padrao, em: clock.now)
+        }
+        return try Self.view(state)
+    }
+
+    public func atualizarUnidade(_ id: String, _ input: AlteracaoDeUnidade, caller: Caller) async throws -> UnidadeView {
+        let id = try Self.unidadeId(id)
+        let stream = StreamNames.unidade(id)
+        _ = try await unidades.existing(stream, naoEncontrado: "unidade \(id) não existe")
+        let state = try await unidades.handle(stream, at: clock.now, metadata: metadata(caller), failure: ServiceError.init) { _ in
+            .atualizar(nome: input.nome, endereco: input.endereco, fusoHorario: input.fusoHorario, politica: input.politicaDeCancelamento, em: clock.now)
+        }
+        return try Self.view(state)
+    }
+
+    // MARK: Space commands
+
+    public func cadastrarEspaco(_ input: NovoEspaco, caller: Caller) async throws -> EspacoView {
+        let unidade = try Self.unidadeId(input.unidadeId, campo: "unidadeId")
+        guard case .existente = try await unidades.load(StreamNames.unidade(unidade)).state else {
+            throw ServiceError.invalido("unidadeId", "a unidade \(unidade) não existe")
+        }
+        let id = Espaco.ID(UUID())
+        let stream = StreamNames.espaco(id)
+        let now = clock.now
+        var state = try await espacos.handle(stream, at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in
+            .cadastrar(
+                id: id, unidade: unidade, nome: input.nome, tipo: input.tipo, capacidade: input.capacidade,
+                comodidades: input.comodidades ?? [], fotos: input.fotos ?? [], regras: input.regras ?? .padrao, em: now)
+        }
+        if let horario = input.horario {
+            state = try await espacos.handle(stream, at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in
+                .definirHorario(horario, em: now)
+            }
+        }
+        return try Self.view(state)
+    }
+
+    public func atualizarEspaco(_ id: String, _ input: AlteracaoDeEspaco, caller: Caller) async throws -> EspacoView {
+        try await espaco(id, caller) { now in
+            .atualizar(nome: input.nome, capacidade: input.capacidade, comodidades: input.comodidades, fotos: input.fotos, regras: input.regras, em: now)
+        }
+    }
+
+    public func definirHorario(_ id: String, _ horario: Espaco.HorarioSemanal, caller: Caller) async throws -> EspacoView {
+        try await espaco(id, caller) { now in .definirHorario(horario, em: now) }
+    }
+
+    public func agendarBloqueio(_ id: String, _ input: NovoBloqueio, caller: Caller) async throws -> EspacoView {
+        guard let intervalo = try? TimeRange(start: input.inicio, end: input.fim) else {
+            throw ServiceError.invalido("fim", "o bloqueio precisa terminar depois de começar")
+        }
+        let bloqueio = Espaco.Bloqueio(id: UUID(), intervalo: intervalo, motivo: input.motivo, descricao: input.descricao)
+        return try await espaco(id, caller) { now in .agendarBloqueio(bloqueio, em: now) }
+    }
+
+    public func removerBloqueio(_ id: String, bloqueio: String, caller: Caller) async throws -> EspacoView {
+        guard let bloqueioId = UUID(uuidString: bloqueio) else { throw ServiceError.naoEncontrado("bloqueio \(bloqueio) não existe") }
+        return try await espaco(id, caller) { now in .removerBloqueio(id: bloqueioId, em: now) }
+    }
+
+    public func desativar(_ id: String, motivo: String?, caller: Caller) async throws -> EspacoView {
+        try await espaco(id, caller) { now in .desativar(motivo: motivo, em: now) }
+    }
+
+    public func reativar(_ id: String, caller: Caller) async throws -> EspacoView {
+        try await espaco(id, caller) { now in .reativar(em: now) }
+    }
+
+    private func espaco(_ id: String, _ caller: Caller, _ command: @escaping (Date) -> Espaco.Command) async throws -> EspacoView {
+        let id = try Self.espacoId(id)
+        let stream = StreamNames.espaco(id)
+        _ = try await espacos.existing(stream, naoEncontrado: "espaço \(id) não existe")
+        let now = clock.now
+        return try Self.view(try await espacos.handle(stream, at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in command(now) })
+    }
+
+    // MARK: Queries (read models)
+
+    public struct Filtro: Sendable {
+        public var unidade: String?
+        public var tipo: Espaco.Tipo?
+        public var capacidadeMinima: Int?
+        public var comodidade: String?
+        public var incluirInativos = false
+
+        public init(unidade: String? = nil, tipo: Espaco.Tipo? = nil, capacidadeMinima: Int? = nil, comodidade: String? = nil, incluirInativos: Bool = false) {
+            self.unidade = unidade
+            self.tipo = tipo
+            self.capacidadeMinima = capacidadeMinima
+            self.comodidade = comodidade
+            self.incluirInativos = incluirInativos
+        }
+    }
+
+    public struct ItemDoCatalogo: Codable, Sendable {
+        public let espaco: EspacoView
+        public let unidade: UnidadeView?
+        public let precos: TabelaDePreco.Valores?
+    }
+
+    public func catalogo(_ filtro: Filtro, pagina: Int, porPagina: Int = 50) async throws -> Pagina<ItemDoCatalogo> {
+        let docs = try await store.documents(CatalogoReadModel.espacos, grupo: filtro.unidade, limit: 100_000, offset: 0)
+        let comodidade = filtro.comodidade?.trimmingCharacters(in: .whitespaces).lowercased()
+        let decoder = ReadModelJSON.decoder
+        let matching = try docs.map { try decoder.decode(EspacoView.self, from: $0) }.filter { espaco in
+            (filtro.incluirInativos || espaco.ativo)
+                && filtro.tipo.map { espaco.tipo == $0 } ?? true
+                && filtro.capacidadeMinima.map { espaco.capacidade >= $0 } ?? true
+                && comodidade.map { espaco.comodidades.contains($0) } ?? true
+        }
+        let page = matching.dropFirst((pagina - 1) * porPagina).prefix(porPagina)
+        var itens: [ItemDoCatalogo] = []
+        var unidadesVistas: [String: UnidadeView?] = [:]
+        for espaco in page {
+            if unidadesVistas[espaco.unidadeId] == nil {
+                unidadesVistas[espaco.unidadeId] = try await readUnidade(espaco.unidadeId)
+            }
+            itens.append(ItemDoCatalogo(espaco: espaco, unidade: unidadesVistas[espaco.unidadeId] ?? nil, precos: try await readTabela(espaco.id)?.valores))
+        }
+        return Pagina(itens: itens, total: matching.count, pagina: pagina)
+    }
+
+    public func unidadesCadastradas(pagina: Int) async throws -> Pagina<UnidadeView> {
+        let docs = try await store.documents(CatalogoReadModel.unidades, grupo: nil, limit: 50, offset: (pagina - 1) * 50)
+        return Pagina(
+            itens: try docs.map { try ReadModelJSON.decoder.decode(UnidadeView.self, from: $0) },
+            total: try await store.count(CatalogoReadModel.unidades, grupo: nil), pagina: pagina)
+    }
+
+    public func detalhe(_ id: String) async throws -> ItemDoCatalogo {
+        let espaco = try await readEspaco(id)
+        return ItemDoCatalogo(espaco: espaco, unidade: try await readUnidade(espaco.unidadeId), precos: try await readTabela(espaco.id)?.valores)
+    }
+
+    public struct Disponibilidade: Codable, Sendable {
+        public let espacoId: String
+        public let data: DataLocal
+        public let fusoHorario: String
+        public let aberto: [Faixa]
+        public let livres: [Espaco.Livre]
+
+        public struct Faixa: Codable, Sendable {
+            public let inicio: Date
+            public let fim: Date
+        }
+    }
+
+    /// Free intervals of a space on a local date (the unit's time zone).
+    public func disponibilidade(_ id: String, data texto: String) async throws -> Disponibilidade {
+        guard let data = DataLocal(texto) else {
+            throw ServiceError.requisicaoInvalida("'data' deve ser uma data AAAA-MM-DD, como 2026-11-23", detalhes: ["campo": "data"])
+        }
+        let espaco = try await readEspaco(id)
+        guard let dados = espaco.dados else { throw ServiceError.naoEncontrado("espaço \(id) não existe") }
+        let fuso = try await readUnidade(espaco.unidadeId).flatMap { TimeZone(identifier: $0.fusoHorario) } ?? .gmt
+        let ocupacao = try await store.document(ReservasReadModel.ocupacao, key: ReservasReadModel.ocupacaoKey(dados.id.rawValue, data))
+            .map { try ReadModelJSON.decoder.decode(OcupacaoView.self, from: $0) }
+        let ocupadas = ocupacao.map { Array($0.reservas.values) } ?? []
+        return Disponibilidade(
+            espacoId: espaco.id, data: data, fusoHorario: fuso.identifier,
+            aberto: dados.periodosAbertos(em: data, fuso: fuso).map { Disponibilidade.Faixa(inicio: $0.start, fim: $0.end) },
+            livres: dados.disponibilidade(em: data, fuso: fuso, ocupacoes: ocupadas))
+    }
+
+    func readEspaco(_ id: String) async throws -> EspacoView {
+        let key = try Self.espacoId(id).description
+        guard let doc = try await store.document(CatalogoReadModel.espacos, key: key) else {
+            throw ServiceError.naoEncontrado("espaço \(id) não existe")
+        }
+        return try ReadModelJSON.decoder.decode(EspacoView.self, from: doc)
+    }
+
+    func readUnidade(_ id: String) async throws -> UnidadeView? {
+        try await store.document(CatalogoReadModel.unidades, key: id).map { try ReadModelJSON.decoder.decode(UnidadeView.self, from: $0) }
+    }
+
+    func readTabela(_ espaco: String) async throws -> TabelaDePreco.Tabela? {
+        try await store.document(CatalogoReadModel.tabelas, key: espaco).map { try ReadModelJSON.decoder.decode(TabelaDePreco.Tabela.self, from: $0) }
+    }
+
+    // MARK: Helpers
+
+    static func unidadeId(_ text: String, campo: String? = nil) throws -> Unidade.ID {
+        guard let id = Unidade.ID(text) else {
+            if let campo { throw ServiceError.invalido(campo, "'\(text.prefix(60))' não é um id de unidade (UUID)") }
+            throw ServiceError.naoEncontrado("unidade \(text.prefix(60)) não existe")
+        }
+        return id
+    }
+
+    static func espacoId(_ text: String, campo: String? = nil) throws -> Espaco.ID {
+        guard let id = Espaco.ID(text) else {
+            if let campo { throw ServiceError.invalido(campo, "'\(text.prefix(60))' não é um id de espaço (UUID)") }
+            throw ServiceError.naoEncontrado("espaço \(text.prefix(60)) não existe")
+        }
+        return id
+    }
+
+    static func view(_ state: Unidade.State) throws -> UnidadeView {
+        guard case .existente(let dados) = state else { throw ServiceError.naoEncontrado("unidade não existe") }
+        return UnidadeView(dados)
+    }
+
+    static func view(_ state: Espaco.State) throws -> EspacoView {
+        guard case .existente(let dados) = state else { throw ServiceError.naoEncontrado("espaço não existe") }
+        return EspacoView(dados)
+    }
+}
+
+/// A page of a list: `{itens, total, pagina}` (DESIGN §7).
+public struct Pagina<Item: Codable & Sendable>: Codable, Sendable {
+    public let itens: [Item]
+    public let total: Int
+    public let pagina: Int
+
+    public init(itens: [Item], total: Int, pagina: Int) {
+        self.itens = itens
+        self.total = total
+        self.pagina = pagina
+    }
+}
