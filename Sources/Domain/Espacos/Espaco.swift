@@ -1,0 +1,106 @@
+public import Foundation
+
+/// A bookable space of a unit: a hot desk, a fixed desk, a private office, a meeting room or
+/// an auditorium, with its opening hours, blackouts and booking rules.
+public enum Espaco {}
+
+extension Espaco {
+    public typealias ID = Identifier<Espaco>
+
+    public enum Tipo: String, Codable, Sendable, CaseIterable {
+        case estacaoCompartilhada = "estacao_compartilhada"
+        case mesaFixa = "mesa_fixa"
+        case salaPrivativa = "sala_privativa"
+        case salaReuniao = "sala_reuniao"
+        case auditorio
+
+        /// A shared space takes up to `capacidade` overlapping bookings; any other type takes
+        /// one booking at a time (its capacity counts people, not bookings).
+        public var compartilhado: Bool { self == .estacaoCompartilhada }
+    }
+
+    public struct Foto: Codable, Sendable, Equatable {
+        /// `http://` or `https://`.
+        public let url: String
+        public let legenda: String?
+
+        public init(url: String, legenda: String? = nil) {
+            self.url = url
+            self.legenda = legenda
+        }
+    }
+
+    /// Limits on one booking's length and on how far ahead it is made.
+    public struct RegrasDeReserva: Codable, Sendable, Equatable {
+        public let duracaoMinimaMinutos: Int
+        public let duracaoMaximaMinutos: Int
+        /// How long before the start a booking must be made at the latest.
+        public let antecedenciaMinimaMinutos: Int
+        /// How far ahead a booking may start, in days of 24 h.
+        public let antecedenciaMaximaDias: Int
+
+        public init(
+            duracaoMinimaMinutos: Int = 30, duracaoMaximaMinutos: Int = 7 * 24 * 60,
+            antecedenciaMinimaMinutos: Int = 0, antecedenciaMaximaDias: Int = 180
+        ) {
+            self.duracaoMinimaMinutos = duracaoMinimaMinutos
+            self.duracaoMaximaMinutos = duracaoMaximaMinutos
+            self.antecedenciaMinimaMinutos = antecedenciaMinimaMinutos
+            self.antecedenciaMaximaDias = antecedenciaMaximaDias
+        }
+
+        /// 30 min to 7 days, bookable from now up to 180 days ahead.
+        public static let padrao = RegrasDeReserva()
+
+        public var validas: Bool {
+            duracaoMinimaMinutos >= 1 && duracaoMaximaMinutos >= duracaoMinimaMinutos
+                && antecedenciaMinimaMinutos >= 0 && antecedenciaMaximaDias >= 0
+        }
+
+        public enum Violacao: Error, Equatable, Sendable {
+            case duracaoAbaixoDaMinima
+            case duracaoAcimaDaMaxima
+            /// Starts too soon after `agora` (or already started).
+            case antecedenciaInsuficiente
+            /// Starts too far after `agora`.
+            case antecedenciaExcessiva
+        }
+
+        /// The first rule that a booking of `intervalo` requested at `agora` breaks, or nil.
+        public func violacao(de intervalo: TimeRange, em agora: Date) -> Violacao? {
+            let minutos = intervalo.duration / 60
+            if minutos < Double(duracaoMinimaMinutos) { return .duracaoAbaixoDaMinima }
+            if minutos > Double(duracaoMaximaMinutos) { return .duracaoAcimaDaMaxima }
+            let antecedencia = intervalo.start.timeIntervalSince(agora)
+            if antecedencia < Double(antecedenciaMinimaMinutos) * 60 { return .antecedenciaInsuficiente }
+            if antecedencia > Double(antecedenciaMaximaDias) * 86_400 { return .antecedenciaExcessiva }
+            return nil
+        }
+    }
+
+    /// A period when the space is closed whatever its opening hours say.
+    public struct Bloqueio: Codable, Sendable, Equatable {
+        public enum Motivo: String, Codable, Sendable, CaseIterable {
+            case manutencao
+            case feriado
+            case evento
+            case outro
+        }
+
+        public let id: UUID
+        public let intervalo: TimeRange
+        public let motivo: Motivo
+        public let descricao: String?
+
+        public init(id: UUID, intervalo: TimeRange, motivo: Motivo, descricao: String? = nil) {
+            self.id = id
+            self.intervalo = intervalo
+            self.motivo = motivo
+            self.descricao = descricao
+        }
+    }
+
+    public static let tamanhoMaximoDoNome = 120
+    public static let capacidadeMaxima = 1_000
+    public static let tamanhoMaximoDaComodidade = 60
+}

@@ -1,0 +1,253 @@
+public import Foundation
+
+/// A coworking unit (one address): its name, address, time zone and cancellation policy.
+/// The time zone decides what "08:00" and "Monday" mean for every space of the unit.
+public enum Unidade {}
+
+extension Unidade {
+    public typealias ID = Identifier<Unidade>
+
+    /// A Brazilian postal address. ``normalizado`` trims every field, turns blank optional
+    /// fields into nil and upper-cases the UF.
+    public struct Endereco: Codable, Sendable, Equatable {
+        public let logradouro: String
+        public let numero: String
+        public let complemento: String?
+        public let bairro: String?
+        public let cidade: String
+        /// Two letters, e.g. `SP`.
+        public let uf: String
+        public let cep: String
+
+        public init(
+            logradouro: String, numero: String, complemento: String? = nil, bairro: String? = nil,
+            cidade: String, uf: String, cep: String
+        ) {
+            self.logradouro = logradouro
+            self.numero = numero
+            self.complemento = complemento
+            self.bairro = bairro
+            self.cidade = cidade
+            self.uf = uf
+            self.cep = cep
+        }
+
+        /// The trimmed address, or the name of the first field that is wrong.
+        func normalizado() throws(Failure) -> Endereco {
+            func obrigatorio(_ value: String, _ campo: String) throws(Failure) -> String {
+                let trimmed = value.trimmed
+                guard !trimmed.isEmpty else { throw .enderecoInvalido(campo: campo) }
+                return trimmed
+            }
+            let uf = self.uf.trimmed.uppercased()
+            guard uf.count == 2, uf.allSatisfy({ $0.isASCII && $0.isLetter }) else { throw .enderecoInvalido(campo: "uf") }
+            return Endereco(
+                logradouro: try obrigatorio(logradouro, "logradouro"), numero: try obrigatorio(numero, "numero"),
+                complemento: complemento?.trimmed.nilIfEmpty, bairro: bairro?.trimmed.nilIfEmpty,
+                cidade: try obrigatorio(cidade, "cidade"), uf: uf, cep: try obrigatorio(cep, "cep"))
+        }
+    }
+
+    /// Cancelling at least ``horasSemMulta`` hours before the start is free; later, the fee is
+    /// ``multaBP`` basis points of the booking total.
+    public struct PoliticaDeCancelamento: Codable, Sendable, Equatable {
+        public let horasSemMulta: Int
+        /// 0…10,000 (10,000 = the whole total).
+        public let multaBP: Int64
+
+        public init(horasSemMulta: Int, multaBP: Int64) {
+            self.horasSemMulta = horasSemMulta
+            self.multaBP = multaBP
+        }
+
+        /// 24 h free, then half the total.
+        public static let padrao = PoliticaDeCancelamento(horasSemMulta: 24, multaBP: 5_000)
+
+        public var valida: Bool { horasSemMulta >= 0 && (0...10_000).contains(multaBP) }
+
+        /// The fee and the refund of cancelling at `canceladaEm` a booking of `total` that starts
+        /// at `inicio`. Exactly ``horasSemMulta`` hours before the start is still free; a
+        /// cancellation after the start pays the fee. Both parts are never negative and add up
+        /// to `total` (a negative total counts as zero).
+        public func reembolso(total: Money, inicio: Date, canceladaEm: Date) -> (multa: Money, reembolso: Money) {
+            guard total > .zero else { return (.zero, .zero) }
+            let antecedencia = inicio.timeIntervalSince(canceladaEm)
+            if antecedencia >= TimeInterval(horasSemMulta) * 3_600 { return (.zero, total) }
+            let multa = min(max(total.applying(basisPoints: multaBP), .zero), total)
+            return (multa, total - multa)
+        }
+    }
+
+    public static let tamanhoMaximoDoNome = 120
+
+    public enum Command: Sendable, Equatable {
+        case cadastrar(id: ID, nome: String, endereco: Endereco, fusoHorario: String, politica: PoliticaDeCancelamento, em: Date)
+        /// nil leaves a field as it is; an update that changes nothing emits no event.
+        case atualizar(nome: String?, endereco: Endereco?, fusoHorario: String?, politica: PoliticaDeCancelamento?, em: Date)
+    }
+
+    public struct Cadastrada: Codable, Sendable, Equatable {
+        public let unidadeId: ID
+        public let nome: String
+        public let endereco: Endereco
+        /// An IANA identifier, e.g. `America/Sao_Paulo`.
+        public let fusoHorario: String
+        public let politica: PoliticaDeCancelamento
+        public let em: Date
+
+        public init(unidadeId: ID, nome: String, endereco: Endereco, fusoHorario: String, politica: PoliticaDeCancelamento, em: Date) {
+            self.unidadeId = unidadeId
+            self.nome = nome
+            self.endereco = endereco
+            self.fusoHorario = fusoHorario
+            self.politica = politica
+            self.em = em
+        }
+    }
+
+    /// Carries every field's value after the update, changed or not.
+    public struct Atualizada: Codable, Sendable, Equatable {
+        public let unidadeId: ID
+        public let nome: String
+        public let endereco: Endereco
+        public let fusoHorario: String
+        public let politica: PoliticaDeCancelamento
+        public let em: Date
+
+        public init(unidadeId: ID, nome: String, endereco: Endereco, fusoHorario: String, politica: PoliticaDeCancelamento, em: Date) {
+            self.unidadeId = unidadeId
+            self.nome = nome
+            self.endereco = endereco
+            self.fusoHorario = fusoHorario
+            self.politica = politica
+            self.em = em
+        }
+    }
+
+    public enum Event: DomainEvent, Equatable {
+        case cadastrada(Cadastrada)
+        case atualizada(Atualizada)
+
+        public var eventType: String {
+            switch self {
+            case .cadastrada: "UnidadeCadastrada"
+            case .atualizada: "UnidadeAtualizada"
+            }
+        }
+
+        /// The payload alone is stored; the type string says which case it is.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .cadastrada(let payload): try payload.encode(to: encoder)
+            case .atualizada(let payload): try payload.encode(to: encoder)
+            }
+        }
+
+        public init(from decoder: any Decoder) throws {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "decode with Unidade.Event.decode(type:data:)"))
+        }
+
+        /// Reads a stored event back; nil for a type this aggregate does not know.
+        public static func decode(type: String, data: Data, using decoder: JSONDecoder) throws -> Event? {
+            switch type {
+            case "UnidadeCadastrada": .cadastrada(try decoder.decode(Cadastrada.self, from: data))
+            case "UnidadeAtualizada": .atualizada(try decoder.decode(Atualizada.self, from: data))
+            default: nil
+            }
+        }
+    }
+
+    public struct Dados: Sendable, Equatable {
+        public var id: ID
+        public var nome: String
+        public var endereco: Endereco
+        public var fusoHorario: String
+        public var politica: PoliticaDeCancelamento
+
+        /// The unit's time zone; the identifier was checked before it was recorded.
+        public var fuso: TimeZone { TimeZone(identifier: fusoHorario) ?? .gmt }
+    }
+
+    public enum State: Sendable, Equatable {
+        case inexistente
+        case existente(Dados)
+    }
+
+    public enum Failure: Error, Equatable, Sendable {
+        case jaCadastrada
+        case naoEncontrada
+        /// Blank, or longer than ``tamanhoMaximoDoNome``.
+        case nomeInvalido
+        /// Not a time zone identifier this system knows.
+        case fusoInvalido(String)
+        /// Negative hours, or a fee outside 0…10,000 basis points.
+        case politicaInvalida
+        /// A required field is blank, or the UF is not two letters.
+        case enderecoInvalido(campo: String)
+    }
+
+    static func nomeValido(_ nome: String) throws(Failure) -> String {
+        let trimmed = nome.trimmed
+        guard !trimmed.isEmpty, trimmed.count <= tamanhoMaximoDoNome else { throw .nomeInvalido }
+        return trimmed
+    }
+
+    /// The canonical identifier of a known time zone.
+    static func fusoValido(_ identifier: String) throws(Failure) -> String {
+        guard let zone = TimeZone(identifier: identifier.trimmed) else { throw .fusoInvalido(identifier) }
+        return zone.identifier
+    }
+
+    static func politicaValida(_ politica: PoliticaDeCancelamento) throws(Failure) -> PoliticaDeCancelamento {
+        guard politica.valida else { throw .politicaInvalida }
+        return politica
+    }
+
+    public static let decider = Decider<Command, State, Event, Failure>(
+        initialState: .inexistente,
+        decide: { command, state throws(Failure) in
+            switch (command, state) {
+            case (.cadastrar(let id, let nome, let endereco, let fuso, let politica, let em), .inexistente):
+                return [.cadastrada(Cadastrada(
+                    unidadeId: id, nome: try nomeValido(nome), endereco: try endereco.normalizado(),
+                    fusoHorario: try fusoValido(fuso), politica: try politicaValida(politica), em: em))]
+            case (.cadastrar, .existente):
+                throw .jaCadastrada
+            case (.atualizar, .inexistente):
+                throw .naoEncontrada
+            case (.atualizar(let nome, let endereco, let fuso, let politica, let em), .existente(let dados)):
+                let novoNome = try nome.map { (value) throws(Failure) in try nomeValido(value) } ?? dados.nome
+                let novoEndereco = try endereco.map { (value) throws(Failure) in try value.normalizado() } ?? dados.endereco
+                let novoFuso = try fuso.map { (value) throws(Failure) in try fusoValido(value) } ?? dados.fusoHorario
+                let novaPolitica = try politica.map { (value) throws(Failure) in try politicaValida(value) } ?? dados.politica
+                guard novoNome != dados.nome || novoEndereco != dados.endereco || novoFuso != dados.fusoHorario
+                    || novaPolitica != dados.politica
+                else { return [] }
+                return [.atualizada(Atualizada(
+                    unidadeId: dados.id, nome: novoNome, endereco: novoEndereco, fusoHorario: novoFuso,
+                    politica: novaPolitica, em: em))]
+            }
+        },
+        evolve: { state, event in
+            switch (state, event) {
+            case (_, .cadastrada(let e)):
+                return .existente(Dados(id: e.unidadeId, nome: e.nome, endereco: e.endereco, fusoHorario: e.fusoHorario, politica: e.politica))
+            case (.existente(var dados), .atualizada(let e)):
+                dados.nome = e.nome
+                dados.endereco = e.endereco
+                dados.fusoHorario = e.fusoHorario
+                dados.politica = e.politica
+                return .existente(dados)
+            default:
+                return state
+            }
+        }
+    )
+}
+
+extension String {
+    /// Without leading and trailing white space and new lines.
+    var trimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }
+
+    var nilIfEmpty: String? { isEmpty ? nil : self }
+}
