@@ -4,49 +4,49 @@ import Testing
 
 @Suite("Disponibilidade")
 struct DisponibilidadeTests {
-    let segunda = Agenda.dia("2026-11-23")
-    let fuso = Agenda.saoPaulo
+    let segunda = Horarios.dia("2026-11-23")
+    let fuso = Horarios.saoPaulo
 
     func livre(_ start: String, _ end: String, _ vagas: Int) -> Espaco.Livre {
-        Espaco.Livre(inicio: Agenda.sp("2026-11-23T" + start), fim: Agenda.sp("2026-11-23T" + end), vagas: vagas)
+        Espaco.Livre(inicio: Horarios.sp("2026-11-23T" + start), fim: Horarios.sp("2026-11-23T" + end), vagas: vagas)
     }
 
-    func ocupacao(_ start: String, _ end: String) -> TimeRange { Agenda.sp("2026-11-23T" + start, "2026-11-23T" + end) }
+    func ocupacao(_ start: String, _ end: String) -> TimeRange { Horarios.sp("2026-11-23T" + start, "2026-11-23T" + end) }
 
     @Test func a_free_day_is_its_open_hours() {
-        #expect(Agenda.espaco().disponibilidade(em: segunda, fuso: fuso, ocupacoes: []) == [livre("08:00", "20:00", 1)])
-        let mesa = Agenda.espaco(tipo: .estacaoCompartilhada, capacidade: 4)
+        #expect(Horarios.espaco().disponibilidade(em: segunda, fuso: fuso, ocupacoes: []) == [livre("08:00", "20:00", 1)])
+        let mesa = Horarios.espaco(tipo: .estacaoCompartilhada, capacidade: 4)
         #expect(mesa.disponibilidade(em: segunda, fuso: fuso, ocupacoes: []) == [livre("08:00", "20:00", 4)])
     }
 
     @Test func an_exclusive_space_is_free_where_it_is_open_and_not_booked() {
         let ocupacoes = [ocupacao("09:00", "10:00"), ocupacao("10:00", "11:00"), ocupacao("14:00", "15:00")]
-        #expect(Agenda.espaco().disponibilidade(em: segunda, fuso: fuso, ocupacoes: ocupacoes) == [
+        #expect(Horarios.espaco().disponibilidade(em: segunda, fuso: fuso, ocupacoes: ocupacoes) == [
             livre("08:00", "09:00", 1), livre("11:00", "14:00", 1), livre("15:00", "20:00", 1),
         ])
     }
 
     @Test func bookings_that_extend_past_the_date_only_count_inside_it() {
         let ocupacoes = [
-            Agenda.sp("2026-11-22T20:00", "2026-11-23T09:00"), Agenda.sp("2026-11-23T19:00", "2026-11-24T10:00"),
-            Agenda.sp("2026-11-24T11:00", "2026-11-24T12:00"),
+            Horarios.sp("2026-11-22T20:00", "2026-11-23T09:00"), Horarios.sp("2026-11-23T19:00", "2026-11-24T10:00"),
+            Horarios.sp("2026-11-24T11:00", "2026-11-24T12:00"),
         ]
-        #expect(Agenda.espaco().disponibilidade(em: segunda, fuso: fuso, ocupacoes: ocupacoes) == [livre("09:00", "19:00", 1)])
-        let mesa = Agenda.espaco(tipo: .estacaoCompartilhada, capacidade: 2)
+        #expect(Horarios.espaco().disponibilidade(em: segunda, fuso: fuso, ocupacoes: ocupacoes) == [livre("09:00", "19:00", 1)])
+        let mesa = Horarios.espaco(tipo: .estacaoCompartilhada, capacidade: 2)
         #expect(mesa.disponibilidade(em: segunda, fuso: fuso, ocupacoes: ocupacoes) == [
             livre("08:00", "09:00", 1), livre("09:00", "19:00", 2), livre("19:00", "20:00", 1),
         ])
     }
 
     @Test func blackouts_and_bookings_both_take_time_away() {
-        let espaco = Agenda.espaco(bloqueios: [Agenda.bloqueio(ocupacao("12:00", "13:00"))])
+        let espaco = Horarios.espaco(bloqueios: [Horarios.bloqueio(ocupacao("12:00", "13:00"))])
         #expect(espaco.disponibilidade(em: segunda, fuso: fuso, ocupacoes: [ocupacao("08:00", "09:30")]) == [
             livre("09:30", "12:00", 1), livre("13:00", "20:00", 1),
         ])
     }
 
     @Test func a_shared_space_counts_the_bookings_over_each_stretch() {
-        let mesa = Agenda.espaco(tipo: .estacaoCompartilhada, capacidade: 3)
+        let mesa = Horarios.espaco(tipo: .estacaoCompartilhada, capacidade: 3)
         let ocupacoes = [ocupacao("09:00", "11:00"), ocupacao("10:00", "12:00"), ocupacao("10:00", "12:00")]
         #expect(mesa.disponibilidade(em: segunda, fuso: fuso, ocupacoes: ocupacoes) == [
             livre("08:00", "09:00", 3), livre("09:00", "10:00", 2), livre("11:00", "12:00", 1), livre("12:00", "20:00", 3),
@@ -54,13 +54,13 @@ struct DisponibilidadeTests {
     }
 
     @Test func back_to_back_bookings_on_a_one_seat_shared_desk_fill_only_their_own_hours() {
-        let mesa = Agenda.espaco(tipo: .estacaoCompartilhada, capacidade: 1)
+        let mesa = Horarios.espaco(tipo: .estacaoCompartilhada, capacidade: 1)
         let ocupacoes = [ocupacao("09:00", "10:00"), ocupacao("10:00", "11:00"), ocupacao("11:00", "12:00")]
         #expect(mesa.disponibilidade(em: segunda, fuso: fuso, ocupacoes: ocupacoes) == [livre("08:00", "09:00", 1), livre("12:00", "20:00", 1)])
     }
 
     @Test func neighbouring_stretches_with_the_same_places_are_merged() {
-        let mesa = Agenda.espaco(tipo: .estacaoCompartilhada, capacidade: 2)
+        let mesa = Horarios.espaco(tipo: .estacaoCompartilhada, capacidade: 2)
         let ocupacoes = [ocupacao("09:00", "10:00"), ocupacao("10:00", "11:00")]
         #expect(mesa.disponibilidade(em: segunda, fuso: fuso, ocupacoes: ocupacoes) == [
             livre("08:00", "09:00", 2), livre("09:00", "11:00", 1), livre("11:00", "20:00", 2),
@@ -68,24 +68,24 @@ struct DisponibilidadeTests {
     }
 
     @Test func a_shared_space_with_a_blackout_keeps_its_two_periods_apart() {
-        let mesa = Agenda.espaco(tipo: .estacaoCompartilhada, capacidade: 2, bloqueios: [Agenda.bloqueio(ocupacao("12:00", "13:00"))])
+        let mesa = Horarios.espaco(tipo: .estacaoCompartilhada, capacidade: 2, bloqueios: [Horarios.bloqueio(ocupacao("12:00", "13:00"))])
         #expect(mesa.disponibilidade(em: segunda, fuso: fuso, ocupacoes: [ocupacao("11:00", "14:00")]) == [
             livre("08:00", "11:00", 2), livre("11:00", "12:00", 1), livre("13:00", "14:00", 1), livre("14:00", "20:00", 2),
         ])
     }
 
     @Test func an_inactive_space_or_a_closed_day_has_nothing_free() {
-        #expect(Agenda.espaco(ativo: false).disponibilidade(em: segunda, fuso: fuso, ocupacoes: []).isEmpty)
-        #expect(Agenda.espaco().disponibilidade(em: Agenda.dia("2026-11-22"), fuso: fuso, ocupacoes: []).isEmpty)
+        #expect(Horarios.espaco(ativo: false).disponibilidade(em: segunda, fuso: fuso, ocupacoes: []).isEmpty)
+        #expect(Horarios.espaco().disponibilidade(em: Horarios.dia("2026-11-22"), fuso: fuso, ocupacoes: []).isEmpty)
     }
 }
 
 @Suite("Vagas")
 struct VagasTests {
-    func ocupacao(_ start: String, _ end: String) -> TimeRange { Agenda.sp("2026-11-23T" + start, "2026-11-23T" + end) }
+    func ocupacao(_ start: String, _ end: String) -> TimeRange { Horarios.sp("2026-11-23T" + start, "2026-11-23T" + end) }
 
     @Test func an_exclusive_space_fits_one_booking_where_none_overlaps() {
-        let sala = Agenda.espaco(tipo: .salaReuniao, capacidade: 10)
+        let sala = Horarios.espaco(tipo: .salaReuniao, capacidade: 10)
         let ocupacoes = [ocupacao("09:00", "10:00")]
         #expect(sala.vagas(em: ocupacao("10:00", "11:00"), ocupacoes: ocupacoes) == 1)
         #expect(sala.vagas(em: ocupacao("08:00", "09:00"), ocupacoes: ocupacoes) == 1)
@@ -96,17 +96,17 @@ struct VagasTests {
 
     @Test func a_staircase_of_back_to_back_bookings_takes_one_seat_not_three() {
         let escada = [ocupacao("09:00", "10:00"), ocupacao("10:00", "11:00"), ocupacao("11:00", "12:00")]
-        let umLugar = Agenda.espaco(tipo: .estacaoCompartilhada, capacidade: 1)
+        let umLugar = Horarios.espaco(tipo: .estacaoCompartilhada, capacidade: 1)
         #expect(umLugar.vagas(em: ocupacao("09:00", "12:00"), ocupacoes: escada) == 0)
         #expect(umLugar.vagas(em: ocupacao("12:00", "13:00"), ocupacoes: escada) == 1)
         #expect(umLugar.vagas(em: ocupacao("08:00", "09:00"), ocupacoes: escada) == 1)
-        let doisLugares = Agenda.espaco(tipo: .estacaoCompartilhada, capacidade: 2)
+        let doisLugares = Horarios.espaco(tipo: .estacaoCompartilhada, capacidade: 2)
         #expect(doisLugares.vagas(em: ocupacao("09:00", "12:00"), ocupacoes: escada) == 1)
         #expect(doisLugares.vagas(em: ocupacao("08:00", "13:00"), ocupacoes: escada) == 1)
     }
 
     @Test func a_shared_space_subtracts_the_busiest_instant() {
-        let mesa = Agenda.espaco(tipo: .estacaoCompartilhada, capacidade: 3)
+        let mesa = Horarios.espaco(tipo: .estacaoCompartilhada, capacidade: 3)
         let ocupacoes = [ocupacao("09:00", "11:00"), ocupacao("10:00", "12:00"), ocupacao("11:30", "13:00")]
         #expect(mesa.vagas(em: ocupacao("09:00", "13:00"), ocupacoes: ocupacoes) == 1)
         #expect(mesa.vagas(em: ocupacao("12:00", "13:00"), ocupacoes: ocupacoes) == 2)
@@ -116,24 +116,24 @@ struct VagasTests {
     }
 
     @Test func identical_bookings_each_take_a_seat_and_the_count_never_goes_negative() {
-        let mesa = Agenda.espaco(tipo: .estacaoCompartilhada, capacidade: 2)
+        let mesa = Horarios.espaco(tipo: .estacaoCompartilhada, capacidade: 2)
         let duas = [ocupacao("09:00", "10:00"), ocupacao("09:00", "10:00")]
         #expect(mesa.vagas(em: ocupacao("09:00", "10:00"), ocupacoes: duas) == 0)
         #expect(mesa.vagas(em: ocupacao("09:00", "10:00"), ocupacoes: duas + duas) == 0)
     }
 
     @Test func an_inactive_space_fits_nothing() {
-        #expect(Agenda.espaco(tipo: .estacaoCompartilhada, capacidade: 5, ativo: false).vagas(em: ocupacao("09:00", "10:00"), ocupacoes: []) == 0)
-        #expect(Agenda.espaco(ativo: false).vagas(em: ocupacao("09:00", "10:00"), ocupacoes: []) == 0)
+        #expect(Horarios.espaco(tipo: .estacaoCompartilhada, capacidade: 5, ativo: false).vagas(em: ocupacao("09:00", "10:00"), ocupacoes: []) == 0)
+        #expect(Horarios.espaco(ativo: false).vagas(em: ocupacao("09:00", "10:00"), ocupacoes: []) == 0)
     }
 }
 
 @Suite("Regras de reserva")
 struct RegrasDeReservaTests {
-    let agora = Agenda.sp("2026-11-23T08:00")
+    let agora = Horarios.sp("2026-11-23T08:00")
 
     func reserva(daquiA minutos: Double, durando duracao: Double) -> TimeRange {
-        Agenda.range(agora.addingTimeInterval(minutos * 60), agora.addingTimeInterval((minutos + duracao) * 60))
+        Horarios.range(agora.addingTimeInterval(minutos * 60), agora.addingTimeInterval((minutos + duracao) * 60))
     }
 
     @Test func the_default_takes_30_minutes_to_7_days_starting_now_up_to_180_days_ahead() {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Builders shared by the schedule tests.
-enum Agenda {
+enum Horarios {
     static let saoPaulo = TimeZone(identifier: "America/Sao_Paulo")!
     static let lisboa = TimeZone(identifier: "Europe/Lisbon")!
     static let t0 = Date(timeIntervalSince1970: 1_790_000_000)
@@ -61,21 +61,21 @@ struct HorarioSemanalTests {
 
     @Test func overlapping_ranges_on_one_day_are_refused() {
         #expect(throws: Horario.Invalido.faixasSobrepostas(.quarta)) {
-            try Horario([.quarta: [Agenda.faixa(8, 12), Agenda.faixa(11, 14)]])
+            try Horario([.quarta: [Horarios.faixa(8, 12), Horarios.faixa(11, 14)]])
         }
         #expect(throws: Horario.Invalido.faixasSobrepostas(.quarta)) {
-            try Horario([.quarta: [Agenda.faixa(8, 20), Agenda.faixa(10, 11)]])
+            try Horario([.quarta: [Horarios.faixa(8, 20), Horarios.faixa(10, 11)]])
         }
     }
 
     @Test func ranges_are_sorted_touching_ones_merged_and_closed_days_dropped() throws {
         let horario = try Horario([
-            .segunda: [Agenda.faixa(14, 18), Agenda.faixa(12, 14), Agenda.faixa(8, 11)],
+            .segunda: [Horarios.faixa(14, 18), Horarios.faixa(12, 14), Horarios.faixa(8, 11)],
             .domingo: [],
         ])
-        #expect(horario.faixas(de: .segunda) == [Agenda.faixa(8, 11), Agenda.faixa(12, 18)])
+        #expect(horario.faixas(de: .segunda) == [Horarios.faixa(8, 11), Horarios.faixa(12, 18)])
         #expect(horario.faixas[.domingo] == nil)
-        #expect(horario == (try Horario([.segunda: [Agenda.faixa(8, 11), Agenda.faixa(12, 18)]])))
+        #expect(horario == (try Horario([.segunda: [Horarios.faixa(8, 11), Horarios.faixa(12, 18)]])))
         #expect(try Horario([.sabado: [Espaco.Faixa(abre: 0, fecha: 1_440)]]).faixas(de: .sabado) == [Espaco.Faixa(abre: 0, fecha: 1_440)])
     }
 
@@ -102,137 +102,137 @@ struct HorarioSemanalTests {
 
 @Suite("Períodos abertos e permite (São Paulo)")
 struct PeriodosAbertosTests {
-    let segunda = Agenda.dia("2026-11-23")
-    let terca = Agenda.dia("2026-11-24")
-    let sabado = Agenda.dia("2026-11-21")
-    let domingo = Agenda.dia("2026-11-22")
-    let fuso = Agenda.saoPaulo
+    let segunda = Horarios.dia("2026-11-23")
+    let terca = Horarios.dia("2026-11-24")
+    let sabado = Horarios.dia("2026-11-21")
+    let domingo = Horarios.dia("2026-11-22")
+    let fuso = Horarios.saoPaulo
 
     @Test func opening_hours_become_instants_on_the_units_wall_clock() {
-        let espaco = Agenda.espaco()
-        #expect(espaco.periodosAbertos(em: segunda, fuso: fuso) == [Agenda.sp("2026-11-23T08:00", "2026-11-23T20:00")])
-        #expect(espaco.periodosAbertos(em: sabado, fuso: fuso) == [Agenda.sp("2026-11-21T09:00", "2026-11-21T13:00")])
-        #expect(espaco.periodosAbertos(em: segunda, fuso: fuso).first?.start == Agenda.utc("2026-11-23T11:00"))
+        let espaco = Horarios.espaco()
+        #expect(espaco.periodosAbertos(em: segunda, fuso: fuso) == [Horarios.sp("2026-11-23T08:00", "2026-11-23T20:00")])
+        #expect(espaco.periodosAbertos(em: sabado, fuso: fuso) == [Horarios.sp("2026-11-21T09:00", "2026-11-21T13:00")])
+        #expect(espaco.periodosAbertos(em: segunda, fuso: fuso).first?.start == Horarios.utc("2026-11-23T11:00"))
     }
 
     @Test func a_closed_day_has_no_open_time() {
-        let espaco = Agenda.espaco()
+        let espaco = Horarios.espaco()
         #expect(espaco.periodosAbertos(em: domingo, fuso: fuso).isEmpty)
-        #expect(!espaco.permite(Agenda.sp("2026-11-22T10:00", "2026-11-22T11:00"), fuso: fuso))
+        #expect(!espaco.permite(Horarios.sp("2026-11-22T10:00", "2026-11-22T11:00"), fuso: fuso))
     }
 
     @Test func a_booking_fits_only_wholly_inside_open_time() {
-        let espaco = Agenda.espaco()
-        #expect(espaco.permite(Agenda.sp("2026-11-23T08:00", "2026-11-23T20:00"), fuso: fuso))
-        #expect(espaco.permite(Agenda.sp("2026-11-23T09:00", "2026-11-23T10:30"), fuso: fuso))
-        #expect(!espaco.permite(Agenda.sp("2026-11-23T07:59", "2026-11-23T09:00"), fuso: fuso))
-        #expect(!espaco.permite(Agenda.sp("2026-11-23T19:00", "2026-11-23T20:01"), fuso: fuso))
-        #expect(!espaco.permite(Agenda.sp("2026-11-21T12:00", "2026-11-21T14:00"), fuso: fuso))
+        let espaco = Horarios.espaco()
+        #expect(espaco.permite(Horarios.sp("2026-11-23T08:00", "2026-11-23T20:00"), fuso: fuso))
+        #expect(espaco.permite(Horarios.sp("2026-11-23T09:00", "2026-11-23T10:30"), fuso: fuso))
+        #expect(!espaco.permite(Horarios.sp("2026-11-23T07:59", "2026-11-23T09:00"), fuso: fuso))
+        #expect(!espaco.permite(Horarios.sp("2026-11-23T19:00", "2026-11-23T20:01"), fuso: fuso))
+        #expect(!espaco.permite(Horarios.sp("2026-11-21T12:00", "2026-11-21T14:00"), fuso: fuso))
     }
 
     @Test func a_blackout_cuts_an_open_period() {
-        let espaco = Agenda.espaco(bloqueios: [Agenda.bloqueio(Agenda.sp("2026-11-23T12:00", "2026-11-23T14:00"))])
+        let espaco = Horarios.espaco(bloqueios: [Horarios.bloqueio(Horarios.sp("2026-11-23T12:00", "2026-11-23T14:00"))])
         #expect(espaco.periodosAbertos(em: segunda, fuso: fuso) == [
-            Agenda.sp("2026-11-23T08:00", "2026-11-23T12:00"), Agenda.sp("2026-11-23T14:00", "2026-11-23T20:00"),
+            Horarios.sp("2026-11-23T08:00", "2026-11-23T12:00"), Horarios.sp("2026-11-23T14:00", "2026-11-23T20:00"),
         ])
-        #expect(!espaco.permite(Agenda.sp("2026-11-23T11:00", "2026-11-23T13:00"), fuso: fuso))
-        #expect(!espaco.permite(Agenda.sp("2026-11-23T12:00", "2026-11-23T14:00"), fuso: fuso))
-        #expect(espaco.permite(Agenda.sp("2026-11-23T11:00", "2026-11-23T12:00"), fuso: fuso))
-        #expect(espaco.permite(Agenda.sp("2026-11-23T14:00", "2026-11-23T15:00"), fuso: fuso))
-        #expect(espaco.periodosAbertos(em: terca, fuso: fuso) == [Agenda.sp("2026-11-24T08:00", "2026-11-24T20:00")])
+        #expect(!espaco.permite(Horarios.sp("2026-11-23T11:00", "2026-11-23T13:00"), fuso: fuso))
+        #expect(!espaco.permite(Horarios.sp("2026-11-23T12:00", "2026-11-23T14:00"), fuso: fuso))
+        #expect(espaco.permite(Horarios.sp("2026-11-23T11:00", "2026-11-23T12:00"), fuso: fuso))
+        #expect(espaco.permite(Horarios.sp("2026-11-23T14:00", "2026-11-23T15:00"), fuso: fuso))
+        #expect(espaco.periodosAbertos(em: terca, fuso: fuso) == [Horarios.sp("2026-11-24T08:00", "2026-11-24T20:00")])
     }
 
     @Test func a_blackout_spanning_two_days_closes_the_end_of_one_and_the_start_of_the_next() {
-        let espaco = Agenda.espaco(bloqueios: [Agenda.bloqueio(Agenda.sp("2026-11-23T18:00", "2026-11-24T10:00"), .evento)])
-        #expect(espaco.periodosAbertos(em: segunda, fuso: fuso) == [Agenda.sp("2026-11-23T08:00", "2026-11-23T18:00")])
-        #expect(espaco.periodosAbertos(em: terca, fuso: fuso) == [Agenda.sp("2026-11-24T10:00", "2026-11-24T20:00")])
+        let espaco = Horarios.espaco(bloqueios: [Horarios.bloqueio(Horarios.sp("2026-11-23T18:00", "2026-11-24T10:00"), .evento)])
+        #expect(espaco.periodosAbertos(em: segunda, fuso: fuso) == [Horarios.sp("2026-11-23T08:00", "2026-11-23T18:00")])
+        #expect(espaco.periodosAbertos(em: terca, fuso: fuso) == [Horarios.sp("2026-11-24T10:00", "2026-11-24T20:00")])
     }
 
     @Test func a_blackout_over_the_whole_day_closes_it() {
-        let espaco = Agenda.espaco(bloqueios: [Agenda.bloqueio(Agenda.sp("2026-11-23T00:00", "2026-11-24T00:00"), .feriado)])
+        let espaco = Horarios.espaco(bloqueios: [Horarios.bloqueio(Horarios.sp("2026-11-23T00:00", "2026-11-24T00:00"), .feriado)])
         #expect(espaco.periodosAbertos(em: segunda, fuso: fuso).isEmpty)
-        #expect(!espaco.permite(Agenda.sp("2026-11-23T09:00", "2026-11-23T10:00"), fuso: fuso))
+        #expect(!espaco.permite(Horarios.sp("2026-11-23T09:00", "2026-11-23T10:00"), fuso: fuso))
     }
 
     @Test func an_overnight_booking_fits_when_both_days_are_open_at_midnight() throws {
-        let horario = try Espaco.HorarioSemanal([.segunda: [Agenda.faixa(20, 24)], .terca: [Agenda.faixa(0, 8)]])
-        let espaco = Agenda.espaco(horario: horario)
-        #expect(espaco.periodosAbertos(em: segunda, fuso: fuso) == [Agenda.sp("2026-11-23T20:00", "2026-11-24T00:00")])
-        #expect(espaco.periodosAbertos(em: terca, fuso: fuso) == [Agenda.sp("2026-11-24T00:00", "2026-11-24T08:00")])
-        #expect(espaco.permite(Agenda.sp("2026-11-23T22:00", "2026-11-24T02:00"), fuso: fuso))
-        #expect(espaco.permite(Agenda.sp("2026-11-23T20:00", "2026-11-24T08:00"), fuso: fuso))
-        #expect(!espaco.permite(Agenda.sp("2026-11-23T22:00", "2026-11-24T09:00"), fuso: fuso))
+        let horario = try Espaco.HorarioSemanal([.segunda: [Horarios.faixa(20, 24)], .terca: [Horarios.faixa(0, 8)]])
+        let espaco = Horarios.espaco(horario: horario)
+        #expect(espaco.periodosAbertos(em: segunda, fuso: fuso) == [Horarios.sp("2026-11-23T20:00", "2026-11-24T00:00")])
+        #expect(espaco.periodosAbertos(em: terca, fuso: fuso) == [Horarios.sp("2026-11-24T00:00", "2026-11-24T08:00")])
+        #expect(espaco.permite(Horarios.sp("2026-11-23T22:00", "2026-11-24T02:00"), fuso: fuso))
+        #expect(espaco.permite(Horarios.sp("2026-11-23T20:00", "2026-11-24T08:00"), fuso: fuso))
+        #expect(!espaco.permite(Horarios.sp("2026-11-23T22:00", "2026-11-24T09:00"), fuso: fuso))
     }
 
     @Test func an_overnight_booking_does_not_fit_when_either_side_is_closed_at_midnight() throws {
-        let abreAUmaHora = try Espaco.HorarioSemanal([.segunda: [Agenda.faixa(20, 24)], .terca: [Agenda.faixa(1, 8)]])
-        #expect(!Agenda.espaco(horario: abreAUmaHora).permite(Agenda.sp("2026-11-23T22:00", "2026-11-24T02:00"), fuso: fuso))
-        let fechaAs23 = try Espaco.HorarioSemanal([.segunda: [Agenda.faixa(20, 23)], .terca: [Agenda.faixa(0, 8)]])
-        #expect(!Agenda.espaco(horario: fechaAs23).permite(Agenda.sp("2026-11-23T22:00", "2026-11-24T02:00"), fuso: fuso))
-        #expect(!Agenda.espaco().permite(Agenda.sp("2026-11-23T19:00", "2026-11-24T09:00"), fuso: fuso))
+        let abreAUmaHora = try Espaco.HorarioSemanal([.segunda: [Horarios.faixa(20, 24)], .terca: [Horarios.faixa(1, 8)]])
+        #expect(!Horarios.espaco(horario: abreAUmaHora).permite(Horarios.sp("2026-11-23T22:00", "2026-11-24T02:00"), fuso: fuso))
+        let fechaAs23 = try Espaco.HorarioSemanal([.segunda: [Horarios.faixa(20, 23)], .terca: [Horarios.faixa(0, 8)]])
+        #expect(!Horarios.espaco(horario: fechaAs23).permite(Horarios.sp("2026-11-23T22:00", "2026-11-24T02:00"), fuso: fuso))
+        #expect(!Horarios.espaco().permite(Horarios.sp("2026-11-23T19:00", "2026-11-24T09:00"), fuso: fuso))
     }
 
     @Test func a_blackout_at_midnight_breaks_an_overnight_booking() throws {
-        let horario = try Espaco.HorarioSemanal([.segunda: [Agenda.faixa(20, 24)], .terca: [Agenda.faixa(0, 8)]])
-        let espaco = Agenda.espaco(horario: horario, bloqueios: [Agenda.bloqueio(Agenda.sp("2026-11-23T23:50", "2026-11-24T00:10"))])
-        #expect(!espaco.permite(Agenda.sp("2026-11-23T22:00", "2026-11-24T02:00"), fuso: fuso))
-        #expect(espaco.permite(Agenda.sp("2026-11-24T00:10", "2026-11-24T02:00"), fuso: fuso))
+        let horario = try Espaco.HorarioSemanal([.segunda: [Horarios.faixa(20, 24)], .terca: [Horarios.faixa(0, 8)]])
+        let espaco = Horarios.espaco(horario: horario, bloqueios: [Horarios.bloqueio(Horarios.sp("2026-11-23T23:50", "2026-11-24T00:10"))])
+        #expect(!espaco.permite(Horarios.sp("2026-11-23T22:00", "2026-11-24T02:00"), fuso: fuso))
+        #expect(espaco.permite(Horarios.sp("2026-11-24T00:10", "2026-11-24T02:00"), fuso: fuso))
     }
 
     @Test func a_space_open_around_the_clock_takes_a_booking_of_several_days() {
-        let espaco = Agenda.espaco(horario: Agenda.todosOsDias([Agenda.faixa(0, 24)]))
-        #expect(espaco.permite(Agenda.sp("2026-11-21T10:00", "2026-11-24T10:00"), fuso: fuso))
-        #expect(espaco.periodosAbertos(em: segunda, fuso: fuso) == [Agenda.sp("2026-11-23T00:00", "2026-11-24T00:00")])
+        let espaco = Horarios.espaco(horario: Horarios.todosOsDias([Horarios.faixa(0, 24)]))
+        #expect(espaco.permite(Horarios.sp("2026-11-21T10:00", "2026-11-24T10:00"), fuso: fuso))
+        #expect(espaco.periodosAbertos(em: segunda, fuso: fuso) == [Horarios.sp("2026-11-23T00:00", "2026-11-24T00:00")])
     }
 
     @Test func an_inactive_space_has_no_open_time() {
-        let espaco = Agenda.espaco(ativo: false)
+        let espaco = Horarios.espaco(ativo: false)
         #expect(espaco.periodosAbertos(em: segunda, fuso: fuso).isEmpty)
-        #expect(!espaco.permite(Agenda.sp("2026-11-23T09:00", "2026-11-23T10:00"), fuso: fuso))
+        #expect(!espaco.permite(Horarios.sp("2026-11-23T09:00", "2026-11-23T10:00"), fuso: fuso))
     }
 }
 
 @Suite("Períodos abertos em Lisboa (horário de verão)")
 struct PeriodosAbertosLisboaTests {
-    let fuso = Agenda.lisboa
-    let espaco = Agenda.espaco(horario: Agenda.todosOsDias([Agenda.faixa(8, 20)]))
+    let fuso = Horarios.lisboa
+    let espaco = Horarios.espaco(horario: Horarios.todosOsDias([Horarios.faixa(8, 20)]))
 
     @Test func the_days_the_clocks_change_last_23_and_25_hours() {
-        #expect(Agenda.dia("2026-03-29").intervalo(em: fuso).duration == 23 * 3_600)
-        #expect(Agenda.dia("2026-10-25").intervalo(em: fuso).duration == 25 * 3_600)
-        #expect(Agenda.dia("2026-03-28").intervalo(em: fuso).duration == 24 * 3_600)
+        #expect(Horarios.dia("2026-03-29").intervalo(em: fuso).duration == 23 * 3_600)
+        #expect(Horarios.dia("2026-10-25").intervalo(em: fuso).duration == 25 * 3_600)
+        #expect(Horarios.dia("2026-03-28").intervalo(em: fuso).duration == 24 * 3_600)
     }
 
     @Test func opening_hours_follow_the_wall_clock_in_winter_and_summer() {
-        #expect(espaco.periodosAbertos(em: Agenda.dia("2026-03-28"), fuso: fuso) == [Agenda.range(Agenda.utc("2026-03-28T08:00"), Agenda.utc("2026-03-28T20:00"))])
-        #expect(espaco.periodosAbertos(em: Agenda.dia("2026-03-30"), fuso: fuso) == [Agenda.range(Agenda.utc("2026-03-30T07:00"), Agenda.utc("2026-03-30T19:00"))])
+        #expect(espaco.periodosAbertos(em: Horarios.dia("2026-03-28"), fuso: fuso) == [Horarios.range(Horarios.utc("2026-03-28T08:00"), Horarios.utc("2026-03-28T20:00"))])
+        #expect(espaco.periodosAbertos(em: Horarios.dia("2026-03-30"), fuso: fuso) == [Horarios.range(Horarios.utc("2026-03-30T07:00"), Horarios.utc("2026-03-30T19:00"))])
     }
 
     @Test func on_the_day_clocks_go_forward_8_to_20_is_still_8_to_20_local() {
-        #expect(espaco.periodosAbertos(em: Agenda.dia("2026-03-29"), fuso: fuso) == [Agenda.range(Agenda.utc("2026-03-29T07:00"), Agenda.utc("2026-03-29T19:00"))])
+        #expect(espaco.periodosAbertos(em: Horarios.dia("2026-03-29"), fuso: fuso) == [Horarios.range(Horarios.utc("2026-03-29T07:00"), Horarios.utc("2026-03-29T19:00"))])
     }
 
     @Test func on_the_day_clocks_go_back_8_to_20_is_still_8_to_20_local() {
-        #expect(espaco.periodosAbertos(em: Agenda.dia("2026-10-25"), fuso: fuso) == [Agenda.range(Agenda.utc("2026-10-25T08:00"), Agenda.utc("2026-10-25T20:00"))])
-        #expect(espaco.periodosAbertos(em: Agenda.dia("2026-10-24"), fuso: fuso) == [Agenda.range(Agenda.utc("2026-10-24T07:00"), Agenda.utc("2026-10-24T19:00"))])
+        #expect(espaco.periodosAbertos(em: Horarios.dia("2026-10-25"), fuso: fuso) == [Horarios.range(Horarios.utc("2026-10-25T08:00"), Horarios.utc("2026-10-25T20:00"))])
+        #expect(espaco.periodosAbertos(em: Horarios.dia("2026-10-24"), fuso: fuso) == [Horarios.range(Horarios.utc("2026-10-24T07:00"), Horarios.utc("2026-10-24T19:00"))])
     }
 
     @Test func a_night_range_over_the_change_lasts_what_the_wall_clock_says() throws {
-        let madrugada = Agenda.espaco(horario: try Espaco.HorarioSemanal([.domingo: [Agenda.faixa(0, 3)]]))
+        let madrugada = Horarios.espaco(horario: try Espaco.HorarioSemanal([.domingo: [Horarios.faixa(0, 3)]]))
         // 00:00 WET to 03:00 WEST: two hours pass.
-        #expect(madrugada.periodosAbertos(em: Agenda.dia("2026-03-29"), fuso: fuso) == [Agenda.range(Agenda.utc("2026-03-29T00:00"), Agenda.utc("2026-03-29T02:00"))])
+        #expect(madrugada.periodosAbertos(em: Horarios.dia("2026-03-29"), fuso: fuso) == [Horarios.range(Horarios.utc("2026-03-29T00:00"), Horarios.utc("2026-03-29T02:00"))])
         // 00:00 WEST to 03:00 WET: four hours pass.
-        #expect(madrugada.periodosAbertos(em: Agenda.dia("2026-10-25"), fuso: fuso) == [Agenda.range(Agenda.utc("2026-10-24T23:00"), Agenda.utc("2026-10-25T03:00"))])
-        let diaInteiro = Agenda.espaco(horario: Agenda.todosOsDias([Agenda.faixa(0, 24)]))
-        #expect(diaInteiro.periodosAbertos(em: Agenda.dia("2026-03-29"), fuso: fuso).map(\.duration) == [23 * 3_600])
-        #expect(diaInteiro.periodosAbertos(em: Agenda.dia("2026-10-25"), fuso: fuso).map(\.duration) == [25 * 3_600])
+        #expect(madrugada.periodosAbertos(em: Horarios.dia("2026-10-25"), fuso: fuso) == [Horarios.range(Horarios.utc("2026-10-24T23:00"), Horarios.utc("2026-10-25T03:00"))])
+        let diaInteiro = Horarios.espaco(horario: Horarios.todosOsDias([Horarios.faixa(0, 24)]))
+        #expect(diaInteiro.periodosAbertos(em: Horarios.dia("2026-03-29"), fuso: fuso).map(\.duration) == [23 * 3_600])
+        #expect(diaInteiro.periodosAbertos(em: Horarios.dia("2026-10-25"), fuso: fuso).map(\.duration) == [25 * 3_600])
     }
 
     @Test func an_overnight_booking_across_the_change_fits_when_both_nights_are_open() throws {
-        let horario = try Espaco.HorarioSemanal([.sabado: [Agenda.faixa(20, 24)], .domingo: [Agenda.faixa(0, 8)]])
-        let espaco = Agenda.espaco(horario: horario)
+        let horario = try Espaco.HorarioSemanal([.sabado: [Horarios.faixa(20, 24)], .domingo: [Horarios.faixa(0, 8)]])
+        let espaco = Horarios.espaco(horario: horario)
         // Saturday 22:00 WET to Sunday 08:00 WEST.
-        #expect(espaco.permite(Agenda.range(Agenda.utc("2026-03-28T22:00"), Agenda.utc("2026-03-29T07:00")), fuso: fuso))
-        #expect(!espaco.permite(Agenda.range(Agenda.utc("2026-03-28T22:00"), Agenda.utc("2026-03-29T08:00")), fuso: fuso))
+        #expect(espaco.permite(Horarios.range(Horarios.utc("2026-03-28T22:00"), Horarios.utc("2026-03-29T07:00")), fuso: fuso))
+        #expect(!espaco.permite(Horarios.range(Horarios.utc("2026-03-28T22:00"), Horarios.utc("2026-03-29T08:00")), fuso: fuso))
     }
 }

@@ -51,10 +51,12 @@ public struct DataLocal: Hashable, Comparable, Sendable, Codable, CustomStringCo
     /// The instant of `minutos` after local midnight of this date (0…1440; 1440 is the next
     /// midnight). Across a DST change the wall clock decides, as the calendar does.
     public func instante(minutos: Int, em fuso: TimeZone) -> Date {
+        if minutos >= 24 * 60 { return seguinte.instante(minutos: minutos - 24 * 60, em: fuso) }
         let calendar = Self.calendar(fuso)
-        let midnight = calendar.date(from: DateComponents(year: ano, month: mes, day: dia)) ?? Date(timeIntervalSince1970: 0)
-        if minutos == 24 * 60 { return seguinte.instante(minutos: 0, em: fuso) }
-        return calendar.date(byAdding: .minute, value: minutos, to: midnight) ?? midnight
+        // Hour and minute on the wall clock, not minutes elapsed since midnight: on a DST day
+        // 08:00 is still 08:00 (a time the clock skips moves forward by the gap).
+        let components = DateComponents(year: ano, month: mes, day: dia, hour: max(0, minutos) / 60, minute: max(0, minutos) % 60)
+        return calendar.date(from: components) ?? Date(timeIntervalSince1970: 0)
     }
 
     /// `[local midnight, next local midnight)`.

@@ -30,8 +30,8 @@ extension Espaco.Dados {
         guard ativo else { return [] }
         let faixas = horario.faixas(de: data.diaDaSemana).compactMap { faixa in
             try? TimeRange(
-                start: data.instanteNoRelogio(minutos: faixa.abre, em: fuso),
-                end: data.instanteNoRelogio(minutos: faixa.fecha, em: fuso))
+                start: data.instante(minutos: faixa.abre, em: fuso),
+                end: data.instante(minutos: faixa.fecha, em: fuso))
         }
         return Intervalos.subtraindo(bloqueios.map(\.intervalo), de: Intervalos.unidos(faixas))
     }
@@ -132,17 +132,5 @@ enum Intervalos {
             maximo = max(maximo, atual)
         }
         return maximo
-    }
-}
-
-extension DataLocal {
-    /// The instant of `minutos` after midnight on this date's wall clock (0…1440; 1440 is the
-    /// next midnight). Unlike adding minutes to midnight, 08:00 stays 08:00 local time on a day
-    /// that springs forward or falls back. A time skipped by the change (01:30 on a day that
-    /// jumps from 01:00 to 02:00) is moved forward by the gap, as the calendar does.
-    func instanteNoRelogio(minutos: Int, em fuso: TimeZone) -> Date {
-        guard minutos > 0, minutos < 24 * 60 else { return instante(minutos: minutos, em: fuso) }
-        let components = DateComponents(year: ano, month: mes, day: dia, hour: minutos / 60, minute: minutos % 60)
-        return DataLocal.calendar(fuso).date(from: components) ?? instante(minutos: minutos, em: fuso)
     }
 }
