@@ -10,6 +10,14 @@ public struct ReservaView: Codable, Sendable, Equatable {
         public let motivo: String?
         public let multa: Money
         public let reembolso: Money
+
+        public init(em: Date, por: String, motivo: String?, multa: Money, reembolso: Money) {
+            self.em = em
+            self.por = por
+            self.motivo = motivo
+            self.multa = multa
+            self.reembolso = reembolso
+        }
     }
 
     public let id: String
@@ -32,7 +40,7 @@ public struct ReservaView: Codable, Sendable, Equatable {
     public var cancelamento: Cancelamento?
     public var atualizadaEm: Date
 
-    init(_ e: Reserva.Solicitada) {
+    public init(_ e: Reserva.Solicitada) {
         id = e.reservaId.description
         espacoId = e.espacoId.uuidString.lowercased()
         unidadeId = e.unidadeId.uuidString.lowercased()

@@ -1,0 +1,83 @@
+import Domain
+import Foundation
+
+/// Every domain failure as the error a client sees: the status, a stable code and a message
+/// that says what to change. Only this edge of the services maps domain errors.
+extension ServiceError {
+    init(_ failure: Unidade.Failure) {
+        switch failure {
+        case .jaCadastrada: self = .conflito("unidade_ja_cadastrada", "a unidade já está cadastrada")
+        case .naoEncontrada: self = .naoEncontrado("a unidade não existe")
+        case .nomeInvalido: self = .invalido("nome", "o nome deve ter de 1 a \(Unidade.tamanhoMaximoDoNome) caracteres")
+        case .fusoInvalido(let fuso): self = .invalido("fusoHorario", "'\(fuso.prefix(60))' não é um fuso horário IANA (ex.: America/Sao_Paulo)")
+        case .politicaInvalida:
+            self = .invalido("politicaDeCancelamento", "horasSemMulta deve ser ≥ 0 e multaBP de 0 a 10000 (pontos-base)")
+        case .enderecoInvalido(let campo): self = .invalido("endereco.\(campo)", "o campo endereco.\(campo) está em branco ou inválido")
+        }
+    }
+
+    init(_ failure: Espaco.Failure) {
+        switch failure {
+        case .jaCadastrado: self = .conflito("espaco_ja_cadastrado", "o espaço já está cadastrado")
+        case .naoEncontrado: self = .naoEncontrado("o espaço não existe")
+        case .nomeInvalido: self = .invalido("nome", "o nome deve ter de 1 a \(Espaco.tamanhoMaximoDoNome) caracteres")
+        case .capacidadeInvalida: self = .invalido("capacidade", "a capacidade deve ser de 1 a \(Espaco.capacidadeMaxima)")
+        case .regrasInvalidas:
+            self = .invalido("regras", "duração mínima ≥ 1 min, máxima ≥ mínima, antecedências ≥ 0")
+        case .horarioInvalido: self = .invalido("horario", "cada faixa deve ter 0 ≤ abre < fecha ≤ 1440 e não se sobrepor às outras do dia")
+        case .bloqueioSobreposto: self = .conflito("bloqueio_sobreposto", "já existe um bloqueio neste intervalo")
+        case .bloqueioNaoEncontrado: self = .naoEncontrado("o bloqueio não existe")
+        case .jaDesativado: self = .conflito("ja_desativado", "o espaço já está desativado")
+        case .jaAtivo: self = .conflito("ja_ativo", "o espaço já está ativo")
+        case .comodidadeInvalida:
+            self = .invalido("comodidades", "cada comodidade deve ter de 1 a \(Espaco.tamanhoMaximoDaComodidade) caracteres")
+        case .fotoInvalida: self = .invalido("fotos", "a url de cada foto deve começar com http:// ou https://")
+        }
+    }
+
+    init(_ failure: TabelaDePreco.Failure) {
+        switch failure {
+        case .valoresInvalidos(let problema): self = .invalido("valores", problema)
+        case .regraInvalida(let problema): self = .invalido("regra", problema)
+        case .tabelaInexistente: self = .conflito("tabela_inexistente", "defina a tabela de preços do espaço antes das regras")
+        case .regraDuplicada: self = .conflito("regra_duplicada", "a regra já está na tabela")
+        case .regraNaoEncontrada: self = .naoEncontrado("a regra não existe")
+        }
+    }
+
+    init(_ failure: Cupom.Failure) {
+        switch failure {
+        case .naoEncontrado: self = .invalido("cupom", "o cupom não existe")
+        case .jaExiste: self = .conflito("cupom_ja_existe", "já existe um cupom com este código")
+        case .desativado: self = .invalido("cupom", "o cupom está desativado")
+        case .foraDaValidade: self = .invalido("cupom", "o cupom está fora da validade")
+        case .esgotado: self = .invalido("cupom", "o cupom já atingiu o número máximo de usos")
+        case .invalido(let problema): self = .invalido("cupom", problema)
+        }
+    }
+
+    init(_ failure: Cotacao.Falha) {
+        switch failure {
+        case .duracaoMinima(let minutos): self = .invalido("fim", "a duração mínima deste espaço é de \(minutos) minutos")
+        case .cupom(let cupom): self.init(cupom)
+        }
+    }
+
+    init(_ failure: Reserva.Failure) {
+        switch failure {
+        case .jaExiste: self = .conflito("reserva_ja_existe", "a reserva já existe")
+        case .naoEncontrada: self = .naoEncontrado("a reserva não existe")
+        case .espacoInativo: self = .invalido("espacoId", "o espaço está desativado e não aceita reservas")
+        case .fechado: self = .invalido("inicio", "o espaço está fechado (fora do horário ou bloqueado) em parte deste intervalo")
+        case .noPassado: self = .invalido("inicio", "o início da reserva já passou")
+        case .antecedenciaMinima(let minutos): self = .invalido("inicio", "reservas deste espaço precisam de \(minutos) minutos de antecedência")
+        case .antecedenciaMaxima(let dias): self = .invalido("inicio", "reservas deste espaço podem ser feitas até \(dias) dias antes")
+        case .duracaoCurta(let minutos): self = .invalido("fim", "a duração mínima deste espaço é de \(minutos) minutos")
+        case .duracaoLonga(let minutos): self = .invalido("fim", "a duração máxima deste espaço é de \(minutos) minutos")
+        case .transicaoInvalida(let status): self = .conflito("estado_invalido", "a reserva está \(status.rawValue) e não aceita esta operação")
+        case .jaIniciada: self = .conflito("ja_iniciada", "a reserva já começou e não pode mais ser cancelada")
+        case .aindaNaoExpirou: self = .conflito("ainda_nao_expirou", "o prazo de pagamento da reserva ainda não venceu")
+        case .aindaNaoTerminou: self = .conflito("ainda_nao_terminou", "a reserva ainda não terminou")
+        }
+    }
+}

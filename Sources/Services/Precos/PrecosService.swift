@@ -1,0 +1,211 @@
+public import Domain
+public import EventStore
+public import Foundation
+import Projections
+
+/// The precos service: each space's price table and rules, coupons, and quotes. Quoting is the
+/// pure `Cotacao.cotar`; the booking handler calls ``quote(_:intervalo:cupom:em:)`` too, so a
+/// member is charged exactly what the quote said at that instant.
+public final class PrecosService: Sendable {
+    let store: any EventStore
+    let clock: any WallClock
+
+    public init(store: any EventStore, clock: any WallClock) {
+        self.store = store
+        self.clock = clock
+    }
+
+    static let service = "precos"
+
+    var tabelas: AggregateStore<TabelaDePreco.Command, TabelaDePreco.State, TabelaDePreco.Event, TabelaDePreco.Failure> {
+        AggregateStore(store: store, decider: TabelaDePreco.decider) { try TabelaDePreco.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
+    }
+
+    var cupons: AggregateStore<Cupom.Command, Cupom.State, Cupom.Event, Cupom.Failure> {
+        AggregateStore(store: store, decider: Cupom.decider) { try Cupom.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
+    }
+
+    var espacos: AggregateStore<Espaco.Command, Espaco.State, Espaco.Event, Espaco.Failure> {
+        AggregateStore(store: store, decider: Espaco.decider) { try Espaco.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
+    }
+
+    var unidades: AggregateStore<Unidade.Command, Unidade.State, Unidade.Event, Unidade.Failure> {
+        AggregateStore(store: store, decider: Unidade.decider) { try Unidade.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
+    }
+
+    func metadata(_ caller: Caller) -> EventMetadata {
+        EventMetadata(actor: caller.usuario, requestId: caller.requestId, service: Self.service)
+    }
+
+    // MARK: Tables
+
+    public func definirTabela(_ espaco: String, _ valores: TabelaDePreco.Valores, caller: Caller) async throws -> TabelaDePreco.Tabela {
+        let id = try await existingEspaco(espaco)
+        let now = clock.now
+        return try Self.tabela(try await tabelas.handle(StreamNames.tabela(id), at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in
+            .definir(espacoId: id.rawValue, valores: valores, em: now)
+        })
+    }
+
+    /// `body` is the rule as JSON without an id (`{"tipo":"fim_de_semana","multiplicadorBP":12000}`).
+    public func adicionarRegra(_ espaco: String, body: Data, caller: Caller) async throws -> TabelaDePreco.Regra {
+        let id = try await existingEspaco(espaco)
+        guard var object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] else {
+            throw ServiceError.requisicaoInvalida("o corpo deve ser um objeto JSON com 'tipo' e os campos da regra")
+        }
+        object["id"] = UUID().uuidString
+        let regra: TabelaDePreco.Regra
+        do {
+            regra = try JSONDecoder().decode(TabelaDePreco.Regra.self, from: JSONSerialization.data(withJSONObject: object))
+        } catch {
+            throw ServiceError.requisicaoInvalida(
+                "regra inválida: 'tipo' deve ser horario_de_pico, fim_de_semana, longa_duracao ou plano, com os campos do tipo (veja /docs)")
+        }
+        let now = clock.now
+        try await tabelas.handle(StreamNames.tabela(id), at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in
+            .adicionarRegra(regra, em: now)
+        }
+        return regra.normalizada
+    }
+
+    public func removerRegra(_ espaco: String, regra: String, caller: Caller) async throws {
+        let id = try await existingEspaco(espaco)
+        guard let regraId = UUID(uuidString: regra) else { throw ServiceError.naoEncontrado("a regra \(regra.prefix(60)) não existe") }
+        let now = clock.now
+        try await tabelas.handle(StreamNames.tabela(id), at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in
+            .removerRegra(id: regraId, em: now)
+        }
+    }
+
+    public func tabela(_ espaco: String) async throws -> TabelaDePreco.Tabela {
+        guard let id = Espaco.ID(espaco), let doc = try await store.document(CatalogoReadModel.tabelas, key: id.description) else {
+            throw ServiceError.naoEncontrado("o espaço \(espaco.prefix(60)) não tem tabela de preços")
+        }
+        return try ReadModelJSON.decoder.decode(TabelaDePreco.Tabela.self, from: doc)
+    }
+
+    // MARK: Coupons
+
+    public struct NovoCupom: Decodable, Sendable {
+        public let codigo: String
+        public let desconto: Cupom.Desconto
+        public let validoDe: Date
+        public let validoAte: Date
+        public let maxUsos: Int
+    }
+
+    public struct CupomView: Codable, Sendable {
+        public let codigo: String
+        public let desconto: Cupom.Desconto
+        public let validoDe: Date
+        public let validoAte: Date
+        public let maxUsos: Int
+        public let usos: Int
+        public let ativo: Bool
+
+        init(_ dados: Cupom.Dados) {
+            codigo = dados.codigo
+            desconto = dados.desconto
+            validoDe = dados.validoDe
+            validoAte = dados.validoAte
+            maxUsos = dados.maxUsos
+            usos = dados.usos.count
+            ativo = dados.ativo
+        }
+    }
+
+    public func criarCupom(_ input: NovoCupom, caller: Caller) async throws -> CupomView {
+        guard let codigo = Cupom.normalizarCodigo(input.codigo) else {
+            throw ServiceError.invalido("codigo", "o código deve ter de 3 a 32 caracteres entre A–Z, 0–9, - e _")
+        }
+        let now = clock.now
+        let state = try await cupons.handle(StreamNames.cupom(codigo), at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in
+            .criar(codigo: codigo, desconto: input.desconto, validoDe: input.validoDe, validoAte: input.validoAte, maxUsos: input.maxUsos, em: now)
+        }
+        return try Self.cupom(state)
+    }
+
+    public func cupom(_ codigo: String) async throws -> CupomView {
+        guard let codigo = Cupom.normalizarCodigo(codigo) else { throw ServiceError.naoEncontrado("o cupom não existe") }
+        return try Self.cupom(try await cupons.existing(StreamNames.cupom(codigo), naoEncontrado: "o cupom \(codigo) não existe"))
+    }
+
+    public func desativarCupom(_ codigo: String, caller: Caller) async throws -> CupomView {
+        guard let codigo = Cupom.normalizarCodigo(codigo) else { throw ServiceError.naoEncontrado("o cupom não existe") }
+        let stream = StreamNames.cupom(codigo)
+        _ = try await cupons.existing(stream, naoEncontrado: "o cupom \(codigo) não existe")
+        let now = clock.now
+        return try Self.cupom(try await cupons.handle(stream, at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in .desativar(em: now) })
+    }
+
+    // MARK: Quotes
+
+    public struct PedidoDeCotacao: Decodable, Sendable {
+        public let espacoId: String
+        public let inicio: Date
+        public let fim: Date
+        public let cupom: String?
+    }
+
+    /// What a quote was made of: the booking handler needs the same space, unit and coupon.
+    struct Contexto: Sendable {
+        let espaco: Espaco.Dados
+        let unidade: Unidade.Dados
+        let cupom: (codigo: String, dados: Cupom.Dados, version: Int64)?
+        let cotacao: Cotacao.Resultado
+    }
+
+    public func cotar(_ pedido: PedidoDeCotacao) async throws -> Cotacao.Resultado {
+        let espaco = try EspacosService.espacoId(pedido.espacoId, campo: "espacoId")
+        return try await quote(espaco, intervalo: try Self.intervalo(pedido.inicio, pedido.fim), cupom: pedido.cupom, em: clock.now).cotacao
+    }
+
+    func quote(_ id: Espaco.ID, intervalo: TimeRange, cupom codigo: String?, em now: Date) async throws -> Contexto {
+        guard case .existente(let espaco) = try await espacos.load(StreamNames.espaco(id)).state else {
+            throw ServiceError.invalido("espacoId", "o espaço \(id) não existe")
+        }
+        guard case .existente(let unidade) = try await unidades.load(StreamNames.unidade(espaco.unidade)).state else {
+            throw ServiceError.invalido("espacoId", "a unidade do espaço \(id) não existe")
+        }
+        guard case .definida(let tabela) = try await tabelas.load(StreamNames.tabela(id)).state else {
+            throw ServiceError.invalido("espacoId", "o espaço \(id) ainda não tem tabela de preços e não aceita reservas")
+        }
+        guard intervalo.duration <= 366 * 86_400 else { throw ServiceError.invalido("fim", "uma reserva pode durar no máximo um ano") }
+        var cupom: (String, Cupom.Dados, Int64)?
+        if let codigo {
+            guard let normal = Cupom.normalizarCodigo(codigo) else { throw ServiceError(Cupom.Failure.naoEncontrado) }
+            let (state, version) = try await cupons.load(StreamNames.cupom(normal))
+            guard case .existente(let dados) = state else { throw ServiceError(Cupom.Failure.naoEncontrado) }
+            cupom = (normal, dados, version)
+        }
+        do {
+            let cotacao = try Cotacao.cotar(tabela: tabela, intervalo: intervalo, fuso: unidade.fuso, plano: nil, cupom: cupom?.1, em: now)
+            return Contexto(espaco: espaco, unidade: unidade, cupom: cupom, cotacao: cotacao)
+        } catch {
+            throw ServiceError(error)
+        }
+    }
+
+    // MARK: Helpers
+
+    static func intervalo(_ inicio: Date, _ fim: Date) throws -> TimeRange {
+        guard let intervalo = try? TimeRange(start: inicio, end: fim) else { throw ServiceError.invalido("fim", "'fim' deve ser depois de 'inicio'") }
+        return intervalo
+    }
+
+    func existingEspaco(_ text: String) async throws -> Espaco.ID {
+        let id = try EspacosService.espacoId(text)
+        _ = try await espacos.existing(StreamNames.espaco(id), naoEncontrado: "o espaço \(id) não existe")
+        return id
+    }
+
+    static func tabela(_ state: TabelaDePreco.State) throws -> TabelaDePreco.Tabela {
+        guard case .definida(let tabela) = state else { throw ServiceError.naoEncontrado("a tabela de preços não existe") }
+        return tabela
+    }
+
+    static func cupom(_ state: Cupom.State) throws -> CupomView {
+        guard case .existente(let dados) = state else { throw ServiceError.naoEncontrado("o cupom não existe") }
+        return CupomView(dados)
+    }
+}

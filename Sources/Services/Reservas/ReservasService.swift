@@ -1,0 +1,286 @@
+public import Domain
+public import EventStore
+public import Foundation
+public import Projections
+
+/// The reservas service. A booking appends, in ONE atomic multi-stream append, its own
+/// `ReservaSolicitada`, an `AgendaOcupada` on every local day's agenda stream it touches (each
+/// with the version it read) and the coupon use: two bookings that collide on a day cannot
+/// both commit, so double booking is impossible without any lock. A conflict means someone
+/// else changed one of those streams: decide again on fresh state.
+public final class ReservasService: Sendable {
+    let store: any EventStore
+    let clock: any WallClock
+    let precos: PrecosService
+    /// How long an unpaid booking holds its slot.
+    public let prazoDePagamento: TimeInterval
+    /// Called with the position of every write before a command returns (the embedded mode
+    /// waits there for its projections: read-your-writes).
+    let afterWrite: @Sendable (GlobalPosition) async -> Void
+
+    public init(
+        store: any EventStore, clock: any WallClock, precos: PrecosService, prazoDePagamento: TimeInterval = 15 * 60,
+        afterWrite: @escaping @Sendable (GlobalPosition) async -> Void = { _ in }
+    ) {
+        self.store = store
+        self.clock = clock
+        self.precos = precos
+        self.prazoDePagamento = prazoDePagamento
+        self.afterWrite = afterWrite
+    }
+
+    static let service = "reservas"
+    /// Attempts before a hot slot answers 503: each conflict means another booking committed.
+    static let tentativas = 40
+
+    var reservas: AggregateStore<Reserva.Command, Reserva.State, Reserva.Event, Reserva.Failure> {
+        AggregateStore(store: store, decider: Reserva.decider) { try Reserva.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
+    }
+
+    func agenda(_ espaco: UUID, _ dia: DataLocal) -> AggregateStore<Agenda.Command, Agenda.State, Agenda.Event, Agenda.Failure> {
+        AggregateStore(store: store, decider: Agenda.decider(espacoId: espaco, data: dia)) {
+            try Agenda.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
+        }
+    }
+
+    public struct PedidoDeReserva: Decodable, Sendable {
+        public let espacoId: String
+        public let inicio: Date
+        public let fim: Date
+        public let cupom: String?
+    }
+
+    // MARK: Request
+
+    /// Books `pedido` for `usuario`: 201 with the booking holding its slot until it is paid
+    /// (`expiraEm`), 409 `horario_indisponivel` when the slot is taken, 422 for a rule.
+    public func solicitar(_ pedido: PedidoDeReserva, usuario: String, caller: Caller) async throws -> ReservaView {
+        let espacoId = try EspacosService.espacoId(pedido.espacoId, campo: "espacoId")
+        let intervalo = try PrecosService.intervalo(pedido.inicio, pedido.fim)
+        let now = clock.now
+        let contexto = try await precos.quote(espacoId, intervalo: intervalo, cupom: pedido.cupom, em: now)
+        let espaco = contexto.espaco
+        let fuso = contexto.unidade.fuso
+        let id = Reserva.ID(UUID())
+        let regras = espaco.regras
+        let condicoes = Reserva.Condicoes(
+            ativo: espaco.ativo, aberto: espaco.permite(intervalo, fuso: fuso),
+            duracaoMinimaMinutos: regras.duracaoMinimaMinutos, duracaoMaximaMinutos: regras.duracaoMaximaMinutos,
+            antecedenciaMinimaMinutos: regras.antecedenciaMinimaMinutos, antecedenciaMaximaDias: regras.antecedenciaMaximaDias)
+        let dias = DataLocal.dias(de: intervalo, em: fuso)
+        let reserva = Reserva.Pedido(
+            id: id, espacoId: espacoId.rawValue, unidadeId: espaco.unidade.rawValue, usuarioId: usuario, intervalo: intervalo, dias: dias,
+            total: contexto.cotacao.total,
+            linhas: contexto.cotacao.linhas.map { Reserva.LinhaDePreco(codigo: $0.codigo, descricao: $0.descricao, valor: $0.valor) },
+            cupom: contexto.cupom?.codigo, expiraEm: now.addingTimeInterval(prazoDePagamento))
+        let solicitada: [Reserva.Event]
+        do {
+            solicitada = try Reserva.decider.decide(.solicitar(reserva, condicoes: condicoes, em: now), .inexistente)
+        } catch {
+            throw ServiceError(error)
+        }
+        var meta = EventMetadata(correlationId: id.rawValue, actor: usuario, requestId: caller.requestId, service: Self.service)
+        meta.causationId = nil
+        let limite = espaco.tipo.compartilhado ? espaco.capacidade : 1
+        for _ in 1...Self.tentativas {
+            var writes = [StreamWrite(stream: StreamNames.reserva(id), expected: .noStream, events: try Events.new(solicitada, at: now, metadata: meta))]
+            for dia in dias {
+                let agenda = agenda(espacoId.rawValue, dia)
+                let stream = StreamNames.agenda(espacoId.rawValue, dia)
+                let (state, version) = try await agenda.load(stream)
+                do {
+                    let events = try agenda.decider.decide(.ocupar(reserva: id.rawValue, intervalo: intervalo, limite: limite, em: now), state)
+                    writes.append(StreamWrite(stream: stream, expected: .after(version), events: try Events.new(events, at: now, metadata: meta)))
+                } catch {
+                    throw ServiceError(
+                        status: 409, codigo: "horario_indisponivel",
+                        mensagem: limite == 1
+                            ? "o espaço já está reservado em parte deste intervalo"
+                            : "todas as \(limite) vagas do espaço estão ocupadas em parte deste intervalo",
+                        detalhes: ["espacoId": espacoId.description, "data": dia.description])
+                }
+            }
+            if let cupom = contexto.cupom {
+                let (state, version) = try await precos.cupons.load(StreamNames.cupom(cupom.codigo))
+                let events: [Cupom.Event]
+                do {
+                    events = try Cupom.decider.decide(.usar(reserva: id.rawValue, em: now), state)
+                } catch {
+                    throw ServiceError(error)
+                }
+                if !events.isEmpty {
+                    writes.append(StreamWrite(stream: StreamNames.cupom(cupom.codigo), expected: .after(version), events: try Events.new(events, at: now, metadata: meta)))
+                }
+            }
+            do {
+                let result = try await store.append(writes)
+                if let last = result.positions.max() { await afterWrite(last) }
+                guard case .solicitada(let event) = solicitada.first else { break }
+                return ReservaView(event)
+            } catch is WrongExpectedVersion {
+                continue  // another booking touched one of these days (or the coupon): decide again
+            }
+        }
+        throw ServiceError.indisponivel("o horário está muito disputado agora; tente de novo em instantes", retryAfter: 1)
+    }
+
+    // MARK: Lifecycle
+
+    /// Confirms a held booking (the PagamentoConfirmado reactor; the admin sandbox route until
+    /// payments exist).
+    public func confirmar(_ id: String, pagamentoId: String?, caller: Caller) async throws -> ReservaView {
+        let id = try Self.reservaId(id)
+        let now = clock.now
+        let meta = EventMetadata(correlationId: id.rawValue, actor: caller.usuario, requestId: caller.requestId, service: Self.service)
+        let stream = StreamNames.reserva(id)
+        _ = try await reservas.existing(stream, naoEncontrado: "a reserva \(id) não existe")
+        let state = try await reservas.handle(stream, at: now, metadata: meta, failure: ServiceError.init) { _ in
+            .confirmar(pagamentoId: pagamentoId, em: now)
+        }
+        await afterWrite(try await store.headPosition())
+        return try Self.view(state)
+    }
+
+    /// Cancels a booking: its owner or an admin. The event carries the fee and refund of the
+    /// unit's policy; the slot and the coupon use are released in the same append.
+    public func cancelar(_ id: String, motivo: String?, usuario: String, admin: Bool, caller: Caller) async throws -> ReservaView {
+        let id = try Self.reservaId(id)
+        guard case .existente(let dados) = try await reservas.load(StreamNames.reserva(id)).state,
+            admin || dados.solicitacao.usuarioId == usuario
+        else { throw ServiceError.naoEncontrado("a reserva \(id) não existe") }
+        let unidade = try await precos.unidades.load(StreamNames.unidade(Unidade.ID(dados.solicitacao.unidadeId))).state
+        let politica: Unidade.PoliticaDeCancelamento = if case .existente(let u) = unidade { u.politica } else { .padrao }
+        let now = clock.now
+        return try await release(id, actor: usuario, caller: caller, at: now) { _ in
+            .cancelar(por: usuario, motivo: motivo?.trimmingCharacters(in: .whitespacesAndNewlines).prefix(500).description,
+                      politica: Reserva.Politica(horasSemMulta: politica.horasSemMulta, multaBP: politica.multaBP), em: now)
+        }
+    }
+
+    /// Expires an unpaid hold whose time is up (the timer).
+    func expirar(_ id: Reserva.ID, at now: Date) async throws {
+        _ = try await release(id, actor: "system:prazos", caller: Caller(requestId: "prazos"), at: now) { _ in .expirar(em: now) }
+    }
+
+    func concluir(_ id: Reserva.ID, at now: Date) async throws {
+        let meta = EventMetadata(correlationId: id.rawValue, actor: "system:prazos", requestId: "prazos", service: Self.service)
+        try await reservas.handle(StreamNames.reserva(id), at: now, metadata: meta, failure: ServiceError.init) { _ in .concluir(em: now) }
+    }
+
+    /// Ends a booking with `command` and, in the same append, frees its days and its coupon use.
+    private func release(
+        _ id: Reserva.ID, actor: String, caller: Caller, at now: Date, _ command: (Reserva.Dados) -> Reserva.Command
+    ) async throws -> ReservaView {
+        let meta = EventMetadata(correlationId: id.rawValue, actor: actor, requestId: caller.requestId, service: Self.service)
+        let stream = StreamNames.reserva(id)
+        for _ in 1...Self.tentativas {
+            let (state, version) = try await reservas.load(stream)
+            guard case .existente(let dados) = state else { throw ServiceError.naoEncontrado("a reserva \(id) não existe") }
+            let ended: [Reserva.Event]
+            do {
+                ended = try Reserva.decider.decide(command(dados), state)
+            } catch {
+                throw ServiceError(error)
+            }
+            var writes = [StreamWrite(stream: stream, expected: .after(version), events: try Events.new(ended, at: now, metadata: meta))]
+            let espaco = dados.solicitacao.espacoId
+            for dia in dados.solicitacao.dias {
+                let agenda = agenda(espaco, dia)
+                let (agendaState, agendaVersion) = try await agenda.load(StreamNames.agenda(espaco, dia))
+                let freed = try agenda.decider.decide(.liberar(reserva: id.rawValue, em: now), agendaState)
+                if !freed.isEmpty {
+                    writes.append(StreamWrite(
+                        stream: StreamNames.agenda(espaco, dia), expected: .after(agendaVersion), events: try Events.new(freed, at: now, metadata: meta)))
+                }
+            }
+            if let codigo = dados.solicitacao.cupom {
+                let (cupomState, cupomVersion) = try await precos.cupons.load(StreamNames.cupom(codigo))
+                if let returned = try? Cupom.decider.decide(.devolver(reserva: id.rawValue, em: now), cupomState), !returned.isEmpty {
+                    writes.append(StreamWrite(
+                        stream: StreamNames.cupom(codigo), expected: .after(cupomVersion), events: try Events.new(returned, at: now, metadata: meta)))
+                }
+            }
+            do {
+                let result = try await store.append(writes)
+                if let last = result.positions.max() { await afterWrite(last) }
+                return try Self.view(ended.reduce(state, Reserva.decider.evolve))
+            } catch is WrongExpectedVersion {
+                continue
+            }
+        }
+        throw ServiceError.indisponivel("a reserva está sendo alterada por outra requisição; tente de novo", retryAfter: 1)
+    }
+
+    // MARK: Timers
+
+    /// Runs every timer that is due at the clock's now: expires unpaid holds, concludes finished
+    /// bookings. Returns how many it ran. The timers are a read model, so they survive restarts.
+    @discardableResult
+    public func executarPrazosVencidos(limite: Int = 200) async throws -> Int {
+        let now = clock.now
+        let prazos = try await store.documents(ReservasReadModel.prazos, grupo: "prazo", limit: limite, offset: 0)
+            .map { try ReadModelJSON.decoder.decode(PrazoView.self, from: $0) }
+        var executados = 0
+        for prazo in prazos where prazo.vence <= now {
+            guard let id = Reserva.ID(prazo.reservaId) else { continue }
+            do {
+                switch prazo.acao {
+                case .expirar: try await expirar(id, at: now)
+                case .concluir: try await concluir(id, at: now)
+                }
+                executados += 1
+            } catch let error as ServiceError where error.status == 409 {
+                continue  // already confirmed/cancelled: the projection drops the timer
+            }
+        }
+        return executados
+    }
+
+    // MARK: Queries (read models)
+
+    public func reserva(_ id: String, usuario: String, admin: Bool) async throws -> ReservaView {
+        guard let id = Reserva.ID(id), let doc = try await store.document(ReservasReadModel.reservas, key: id.description) else {
+            throw ServiceError.naoEncontrado("a reserva \(id.prefix(60)) não existe")
+        }
+        let view = try ReadModelJSON.decoder.decode(ReservaView.self, from: doc)
+        guard admin || view.usuarioId == usuario else { throw ServiceError.naoEncontrado("a reserva \(id) não existe") }
+        return view
+    }
+
+    public func minhas(usuario: String, pagina: Int) async throws -> Pagina<ReservaView> {
+        try await page(ReservasReadModel.reservas, grupo: usuario, pagina: pagina)
+    }
+
+    public func doDia(unidade: String, data texto: String, pagina: Int) async throws -> Pagina<ReservaView> {
+        guard let unidade = Unidade.ID(unidade) else { throw ServiceError.requisicaoInvalida("'unidade' deve ser o id (UUID) de uma unidade", detalhes: ["campo": "unidade"]) }
+        guard let data = DataLocal(texto) else {
+            throw ServiceError.requisicaoInvalida("'data' deve ser uma data AAAA-MM-DD", detalhes: ["campo": "data"])
+        }
+        return try await page(ReservasReadModel.porDia, grupo: ReservasReadModel.diaGrupo(unidade: unidade.description, data: data), pagina: pagina)
+    }
+
+    private func page(_ collection: String, grupo: String, pagina: Int) async throws -> Pagina<ReservaView> {
+        let docs = try await store.documents(collection, grupo: grupo, limit: 50, offset: (pagina - 1) * 50)
+        return Pagina(
+            itens: try docs.map { try ReadModelJSON.decoder.decode(ReservaView.self, from: $0) },
+            total: try await store.count(collection, grupo: grupo), pagina: pagina)
+    }
+
+    static func reservaId(_ text: String) throws -> Reserva.ID {
+        guard let id = Reserva.ID(text) else { throw ServiceError.naoEncontrado("a reserva \(text.prefix(60)) não existe") }
+        return id
+    }
+
+    static func view(_ state: Reserva.State) throws -> ReservaView {
+        guard case .existente(let dados) = state else { throw ServiceError.naoEncontrado("a reserva não existe") }
+        var view = ReservaView(dados.solicitacao)
+        view.status = dados.status
+        view.atualizadaEm = dados.atualizadaEm
+        if dados.status != .solicitada { view.expiraEm = nil }
+        if dados.status == .confirmada { view.confirmadaEm = dados.atualizadaEm; view.pagamentoId = dados.pagamentoId }
+        if let c = dados.cancelamento {
+            view.cancelamento = ReservaView.Cancelamento(em: c.em, por: c.por, motivo: c.motivo, multa: c.multa, reembolso: c.reembolso)
+        }
+        return view
+    }
+}
