@@ -29,16 +29,25 @@ final class API {
     private(set) var router: Router<GatewayContext>
     private(set) var operations: [Operation] = []
     let idempotency: IdempotencyCache
+    /// Run after a write succeeds, before it answers (read-your-writes in all-in-one mode).
+    let settle: @Sendable () async -> Void
 
-    init(router: Router<GatewayContext>, idempotency: IdempotencyCache) {
+    init(router: Router<GatewayContext>, idempotency: IdempotencyCache, settle: @escaping @Sendable () async -> Void = {}) {
         self.router = router
         self.idempotency = idempotency
+        self.settle = settle
     }
 
-    func add(_ operation: Operation, _ handler: @escaping @Sendable (Request, GatewayContext, Data) async throws -> Reply) {
+    func add(_ operation: Operation, _ respond: @escaping @Sendable (Request, GatewayContext, Data) async throws -> Reply) {
         operations.append(operation)
         let mutating = [.post, .put, .patch, .delete].contains(operation.method)
         let idempotency = self.idempotency
+        let settle = self.settle
+        @Sendable func handler(_ request: Request, _ context: GatewayContext, _ body: Data) async throws -> Reply {
+            let reply = try await respond(request, context, body)
+            if mutating { await settle() }
+            return reply
+        }
         router.on(RouterPath(operation.path), method: operation.method) { request, context -> Response in
             if operation.auth { _ = try context.requireUser() }
             if operation.admin { _ = try context.requireAdmin() }

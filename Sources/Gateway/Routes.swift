@@ -1,7 +1,10 @@
 public import EventStore
-import Foundation
+public import Foundation
 import Hummingbird
+public import Logging
+public import Domain
 public import Messaging
+public import Projections
 public import Services
 
 /// What the routes talk to.
@@ -9,11 +12,43 @@ public struct Backend: Sendable {
     public let store: any EventStore
     public let bus: any EventBus
     public let usuarios: UsuariosService
+    public let espacos: EspacosService
+    public let precos: PrecosService
+    public let reservas: ReservasService
+    /// The projections this process runs (all of them in all-in-one mode). A write request
+    /// answers once they have caught up with it, so a client reads its own writes.
+    public let projections: [ProjectionRunner]
 
-    public init(store: any EventStore, bus: any EventBus, usuarios: UsuariosService) {
+    public init(
+        store: any EventStore, bus: any EventBus, usuarios: UsuariosService, espacos: EspacosService, precos: PrecosService,
+        reservas: ReservasService, projections: [ProjectionRunner]
+    ) {
         self.store = store
         self.bus = bus
         self.usuarios = usuarios
+        self.espacos = espacos
+        self.precos = precos
+        self.reservas = reservas
+        self.projections = projections
+    }
+
+    /// Everything in one process over `store`: every service and every projection.
+    public static func allInOne(
+        store: any EventStore, bus: any EventBus, usuarios: UsuariosService, clock: any WallClock,
+        prazoDePagamento: TimeInterval = 15 * 60, logger: Logger
+    ) -> Backend {
+        let precos = PrecosService(store: store, clock: clock)
+        let runners = ReadModels.all.map { ProjectionRunner($0, store: store, logger: logger) }
+        return Backend(
+            store: store, bus: bus, usuarios: usuarios, espacos: EspacosService(store: store, clock: clock), precos: precos,
+            reservas: ReservasService(store: store, clock: clock, precos: precos, prazoDePagamento: prazoDePagamento),
+            projections: runners)
+    }
+
+    /// Waits (up to 2 s) until this process's projections have applied every event written so far.
+    func settle() async {
+        guard !projections.isEmpty, let head = try? await store.headPosition() else { return }
+        for runner in projections { _ = await runner.waitUntil(head, timeout: .seconds(2)) }
     }
 }
 

@@ -25,7 +25,7 @@ struct CreateAdmin: AsyncParsableCommand {
     var data = "coworkflow-data"
 
     func run() async throws {
-        let backend = try await Embedded(directory: data, environment: ProcessInfo.processInfo.environment).backend()
+        let backend = try await Embedded(directory: data, environment: ProcessInfo.processInfo.environment).backend(logger: Log.logger("coworkflow"))
         let caller = Caller(requestId: "admin-create", usuario: "sistema:admin-create")
         do {
             if let existing = try await backend.usuarios.usuarioId(email: email) {

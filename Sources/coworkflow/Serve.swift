@@ -6,6 +6,7 @@ import Gateway
 import Hummingbird
 import Logging
 import Messaging
+import Projections
 import ServiceLifecycle
 import Services
 
@@ -42,8 +43,7 @@ struct Serve: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let port = port ?? environment["PORT"].flatMap(Int.init) ?? 8080
         let embedded = try Embedded(directory: data, environment: environment)
-        let backend = try await embedded.backend()
-        if seedDemo { try await Demo.seed(backend.usuarios) }
+        let backend = try await embedded.backend(logger: logger)
 
         let drain = DrainState()
         let app = GatewayApp.application(
@@ -51,9 +51,21 @@ struct Serve: AsyncParsableCommand {
             onServerRunning: { _ in
                 print("CoworkFlow em http://\(host == "0.0.0.0" ? "localhost" : host):\(port) — documentação em /docs, dados em \(data)/")
             })
+        let background: [ServiceGroupConfiguration.ServiceConfiguration] =
+            backend.projections.map { .init(service: ProjectionService(runner: $0)) }
+            + [.init(service: PrazosService(reservas: backend.reservas, logger: logger))]
+        if seedDemo {
+            // The projections run first so the demo's reads (existing units) see earlier seeds.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for runner in backend.projections { group.addTask { try await runner.catchUp() } }
+                try await group.waitForAll()
+            }
+            try await Demo.seed(backend)
+        }
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            // Shut down in reverse order: the drain flag first, then the server drains.
-            services: [
+            // Shut down in reverse order: the drain flag first, then the server drains, then
+            // the projections and timers stop.
+            services: background + [
                 .init(service: app),
                 .init(service: DrainOnShutdown(drain: drain, logger: logger)),
             ],
@@ -87,14 +99,14 @@ struct Embedded {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
-    func backend() async throws -> Backend {
+    func backend(logger: Logger) async throws -> Backend {
         let store = try SQLiteEventStore(path: directory.appendingPathComponent("coworkflow.sqlite").path)
         let vault = PersonalDataVault(keys: SQLiteKeyStore(database: store.database))
         let secrets = try Secrets.load(from: directory, environment: environment)
         let usuarios = UsuariosService(
             store: store, vault: vault, passwords: PasswordHasher(), tokens: try await TokenIssuer(secret: secrets.jwt),
             clock: SystemClock(), emailKey: secrets.emailKey)
-        return Backend(store: store, bus: InProcessEventBus(store: store), usuarios: usuarios)
+        return Backend.allInOne(store: store, bus: InProcessEventBus(store: store), usuarios: usuarios, clock: SystemClock(), logger: logger)
     }
 }
 
@@ -130,20 +142,30 @@ struct Secrets {
     }
 }
 
-/// `--seed-demo`: a member and an admin to try the API with.
-enum Demo {
-    static func seed(_ usuarios: UsuariosService) async throws {
-        let caller = Caller(requestId: "seed-demo")
-        for (nome, email, admin) in [("Membro Demo", "membro@demo.coworkflow", false), ("Admin Demo", "admin@demo.coworkflow", true)] {
-            if try await usuarios.usuarioId(email: email) != nil {
-                print("demo: \(email) já existe")
-                continue
+/// A projection runner as a service of the group: stops on graceful shutdown.
+struct ProjectionService: Service {
+    let runner: ProjectionRunner
+
+    func run() async throws {
+        try await cancelWhenGracefulShutdown { try await runner.run() }
+    }
+}
+
+/// Runs the reservas timers (hold expiry, conclusion) every second.
+struct PrazosService: Service {
+    let reservas: ReservasService
+    let logger: Logger
+
+    func run() async throws {
+        try await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    try await reservas.executarPrazosVencidos()
+                } catch {
+                    logger.error("reservas timers: \(error)")
+                }
+                try await Task.sleep(for: .seconds(1))
             }
-            let senha = SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) }.base64EncodedString()
-                .replacingOccurrences(of: "/", with: "x").replacingOccurrences(of: "+", with: "y").prefix(16)
-            let perfil = try await usuarios.registrar(nome: nome, email: email, senha: String(senha), context: caller)
-            if admin { try await usuarios.promover(usuario: perfil.id, context: caller) }
-            print("demo: \(email) / \(senha)\(admin ? " (admin)" : "")")
         }
     }
 }

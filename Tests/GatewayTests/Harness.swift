@@ -7,6 +7,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import Messaging
+import Projections
 import Services
 import Testing
 
@@ -27,7 +28,10 @@ struct Harness {
             passwords: PasswordHasher(rounds: 210_000),
             tokens: try await TokenIssuer(secret: String(repeating: "k", count: 32)), clock: clock,
             emailKey: SymmetricKey(size: .bits256))
-        return Harness(backend: Backend(store: store, bus: InProcessEventBus(store: store), usuarios: usuarios), clock: clock, store: store, path: path)
+        var logger = Logger(label: "gateway-tests")
+        logger.logLevel = .critical
+        let backend = Backend.allInOne(store: store, bus: InProcessEventBus(store: store), usuarios: usuarios, clock: clock, logger: logger)
+        return Harness(backend: backend, clock: clock, store: store, path: path)
     }
 
     func removeFiles() {
@@ -41,6 +45,9 @@ struct Harness {
         var logger = Logger(label: "gateway-tests")
         logger.logLevel = .critical
         let app = GatewayApp.application(backend, configuration: GatewayConfiguration(rateLimiter: rateLimiter), logger: logger)
+        // The projections run beside the router, as in `coworkflow serve`.
+        let runners = backend.projections.map { runner in Task { try await runner.run() } }
+        defer { for runner in runners { runner.cancel() } }
         try await app.test(.router, body)
     }
 

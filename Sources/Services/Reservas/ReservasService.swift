@@ -14,19 +14,12 @@ public final class ReservasService: Sendable {
     let precos: PrecosService
     /// How long an unpaid booking holds its slot.
     public let prazoDePagamento: TimeInterval
-    /// Called with the position of every write before a command returns (the embedded mode
-    /// waits there for its projections: read-your-writes).
-    let afterWrite: @Sendable (GlobalPosition) async -> Void
 
-    public init(
-        store: any EventStore, clock: any WallClock, precos: PrecosService, prazoDePagamento: TimeInterval = 15 * 60,
-        afterWrite: @escaping @Sendable (GlobalPosition) async -> Void = { _ in }
-    ) {
+    public init(store: any EventStore, clock: any WallClock, precos: PrecosService, prazoDePagamento: TimeInterval = 15 * 60) {
         self.store = store
         self.clock = clock
         self.precos = precos
         self.prazoDePagamento = prazoDePagamento
-        self.afterWrite = afterWrite
     }
 
     static let service = "reservas"
@@ -113,8 +106,7 @@ public final class ReservasService: Sendable {
                 }
             }
             do {
-                let result = try await store.append(writes)
-                if let last = result.positions.max() { await afterWrite(last) }
+                try await store.append(writes)
                 guard case .solicitada(let event) = solicitada.first else { break }
                 return ReservaView(event)
             } catch is WrongExpectedVersion {
@@ -137,7 +129,6 @@ public final class ReservasService: Sendable {
         let state = try await reservas.handle(stream, at: now, metadata: meta, failure: ServiceError.init) { _ in
             .confirmar(pagamentoId: pagamentoId, em: now)
         }
-        await afterWrite(try await store.headPosition())
         return try Self.view(state)
     }
 
@@ -201,8 +192,7 @@ public final class ReservasService: Sendable {
                 }
             }
             do {
-                let result = try await store.append(writes)
-                if let last = result.positions.max() { await afterWrite(last) }
+                try await store.append(writes)
                 return try Self.view(ended.reduce(state, Reserva.decider.evolve))
             } catch is WrongExpectedVersion {
                 continue

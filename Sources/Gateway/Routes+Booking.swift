@@ -1,0 +1,226 @@
+import Domain
+import Foundation
+import Hummingbird
+import Projections
+import Services
+
+struct MotivoBody: Decodable { let motivo: String? }
+struct ConfirmacaoBody: Decodable { let pagamentoId: String? }
+
+/// espacos, precos and reservas. Catalog queries are public; booking needs a member; the
+/// operator's commands need an admin.
+extension Routes {
+    static func espacos(_ api: API, _ backend: Backend) {
+        let espacos = backend.espacos
+        api.add(Operation(
+            method: .get, path: "/api/unidades", summary: "Unidades (paginadas)", tag: "espacos", response: "PaginaDeUnidades",
+            errors: [400], query: [("pagina", "página, a partir de 1")])
+        ) { request, _, _ in
+            try .json(try await espacos.unidadesCadastradas(pagina: try Query.page(request)))
+        }
+        api.add(Operation(
+            method: .post, path: "/api/admin/unidades", summary: "Cadastrar uma unidade", tag: "espacos", auth: true, admin: true,
+            request: "NovaUnidade", response: "Unidade", success: 201, errors: [422])
+        ) { _, context, body in
+            try .json(try await espacos.cadastrarUnidade(try JSON.decode(EspacosService.NovaUnidade.self, from: body), caller: context.caller), status: 201)
+        }
+        api.add(Operation(
+            method: .patch, path: "/api/admin/unidades/{id}", summary: "Alterar uma unidade (campos ausentes ficam como estão)", tag: "espacos",
+            auth: true, admin: true, request: "AlteracaoDeUnidade", response: "Unidade", errors: [404, 422])
+        ) { _, context, body in
+            try .json(try await espacos.atualizarUnidade(
+                try context.parameters.require("id"), try JSON.decode(EspacosService.AlteracaoDeUnidade.self, from: body), caller: context.caller))
+        }
+        api.add(Operation(
+            method: .get, path: "/api/espacos", summary: "Catálogo de espaços ativos, com filtros", tag: "espacos",
+            response: "PaginaDoCatalogo", errors: [400],
+            query: [("unidade", "id da unidade"), ("tipo", "estacao_compartilhada, mesa_fixa, sala_privativa, sala_reuniao ou auditorio"),
+                    ("capacidade", "capacidade mínima"), ("comodidade", "uma comodidade, ex.: projetor"), ("pagina", "página, a partir de 1")])
+        ) { request, _, _ in
+            let query = request.uri.queryParameters
+            var filtro = EspacosService.Filtro(unidade: query.get("unidade"), comodidade: query.get("comodidade"))
+            if let tipo = query.get("tipo") {
+                guard let value = Espaco.Tipo(rawValue: tipo) else {
+                    throw ServiceError.requisicaoInvalida(
+                        "'tipo' deve ser um de: \(Espaco.Tipo.allCases.map(\.rawValue).joined(separator: ", "))", detalhes: ["campo": "tipo"])
+                }
+                filtro.tipo = value
+            }
+            if let capacidade = query.get("capacidade") {
+                guard let value = Int(capacidade), value >= 1 else {
+                    throw ServiceError.requisicaoInvalida("'capacidade' deve ser um inteiro ≥ 1", detalhes: ["campo": "capacidade"])
+                }
+                filtro.capacidadeMinima = value
+            }
+            return try .json(try await espacos.catalogo(filtro, pagina: try Query.page(request)))
+        }
+        api.add(Operation(
+            method: .get, path: "/api/espacos/{id}", summary: "Um espaço, com sua unidade e seus preços", tag: "espacos",
+            response: "ItemDoCatalogo", errors: [404])
+        ) { _, context, _ in
+            try .json(try await espacos.detalhe(try context.parameters.require("id")))
+        }
+        api.add(Operation(
+            method: .get, path: "/api/espacos/{id}/disponibilidade", summary: "Intervalos livres de um espaço numa data local",
+            tag: "espacos", response: "Disponibilidade", errors: [400, 404], query: [("data", "AAAA-MM-DD, no fuso da unidade (obrigatório)")])
+        ) { request, context, _ in
+            guard let data = request.uri.queryParameters.get("data") else {
+                throw ServiceError.requisicaoInvalida("informe 'data' (AAAA-MM-DD)", detalhes: ["campo": "data"])
+            }
+            return try .json(try await espacos.disponibilidade(try context.parameters.require("id"), data: data))
+        }
+        api.add(Operation(
+            method: .post, path: "/api/admin/espacos", summary: "Cadastrar um espaço numa unidade", tag: "espacos", auth: true, admin: true,
+            request: "NovoEspaco", response: "Espaco", success: 201, errors: [422])
+        ) { _, context, body in
+            try .json(try await espacos.cadastrarEspaco(try JSON.decode(EspacosService.NovoEspaco.self, from: body), caller: context.caller), status: 201)
+        }
+        api.add(Operation(
+            method: .patch, path: "/api/admin/espacos/{id}", summary: "Alterar um espaço (campos ausentes ficam como estão)", tag: "espacos",
+            auth: true, admin: true, request: "AlteracaoDeEspaco", response: "Espaco", errors: [404, 422])
+        ) { _, context, body in
+            try .json(try await espacos.atualizarEspaco(
+                try context.parameters.require("id"), try JSON.decode(EspacosService.AlteracaoDeEspaco.self, from: body), caller: context.caller))
+        }
+        api.add(Operation(
+            method: .put, path: "/api/admin/espacos/{id}/horario", summary: "Definir o horário semanal de funcionamento", tag: "espacos",
+            auth: true, admin: true, request: "HorarioSemanal", response: "Espaco", errors: [404, 422])
+        ) { _, context, body in
+            try .json(try await espacos.definirHorario(
+                try context.parameters.require("id"), try JSON.decode(Espaco.HorarioSemanal.self, from: body), caller: context.caller))
+        }
+        api.add(Operation(
+            method: .post, path: "/api/admin/espacos/{id}/bloqueios", summary: "Agendar um bloqueio (manutenção, feriado…)", tag: "espacos",
+            auth: true, admin: true, request: "NovoBloqueio", response: "Espaco", success: 201, errors: [404, 409, 422])
+        ) { _, context, body in
+            try .json(try await espacos.agendarBloqueio(
+                try context.parameters.require("id"), try JSON.decode(EspacosService.NovoBloqueio.self, from: body), caller: context.caller), status: 201)
+        }
+        api.add(Operation(
+            method: .delete, path: "/api/admin/espacos/{id}/bloqueios/{bloqueioId}", summary: "Remover um bloqueio", tag: "espacos",
+            auth: true, admin: true, response: "Espaco", errors: [404])
+        ) { _, context, _ in
+            try .json(try await espacos.removerBloqueio(
+                try context.parameters.require("id"), bloqueio: try context.parameters.require("bloqueioId"), caller: context.caller))
+        }
+        api.add(Operation(
+            method: .post, path: "/api/admin/espacos/{id}/desativacao", summary: "Desativar um espaço (não aceita novas reservas)",
+            tag: "espacos", auth: true, admin: true, request: "Motivo", response: "Espaco", errors: [404, 409])
+        ) { _, context, body in
+            let motivo = body.isEmpty ? nil : try JSON.decode(MotivoBody.self, from: body).motivo
+            return try .json(try await espacos.desativar(try context.parameters.require("id"), motivo: motivo, caller: context.caller))
+        }
+        api.add(Operation(
+            method: .post, path: "/api/admin/espacos/{id}/reativacao", summary: "Reativar um espaço", tag: "espacos", auth: true, admin: true,
+            response: "Espaco", errors: [404, 409])
+        ) { _, context, _ in
+            try .json(try await espacos.reativar(try context.parameters.require("id"), caller: context.caller))
+        }
+    }
+
+    static func precos(_ api: API, _ backend: Backend) {
+        let precos = backend.precos
+        api.add(Operation(
+            method: .get, path: "/api/espacos/{id}/precos", summary: "A tabela de preços de um espaço", tag: "precos",
+            response: "TabelaDePreco", errors: [404])
+        ) { _, context, _ in
+            try .json(try await precos.tabela(try context.parameters.require("id")))
+        }
+        api.add(Operation(
+            method: .put, path: "/api/admin/espacos/{id}/precos", summary: "Definir os valores da tabela (as regras continuam)", tag: "precos",
+            auth: true, admin: true, request: "ValoresDePreco", response: "TabelaDePreco", errors: [404, 422])
+        ) { _, context, body in
+            try .json(try await precos.definirTabela(
+                try context.parameters.require("id"), try JSON.decode(TabelaDePreco.Valores.self, from: body), caller: context.caller))
+        }
+        api.add(Operation(
+            method: .post, path: "/api/admin/espacos/{id}/precos/regras", summary: "Adicionar uma regra de preço", tag: "precos",
+            auth: true, admin: true, request: "NovaRegra", response: "RegraDePreco", success: 201, errors: [404, 409, 422])
+        ) { _, context, body in
+            try .json(try await precos.adicionarRegra(try context.parameters.require("id"), body: body, caller: context.caller), status: 201)
+        }
+        api.add(Operation(
+            method: .delete, path: "/api/admin/espacos/{id}/precos/regras/{regraId}", summary: "Remover uma regra de preço", tag: "precos",
+            auth: true, admin: true, success: 204, errors: [404, 409])
+        ) { _, context, _ in
+            try await precos.removerRegra(try context.parameters.require("id"), regra: try context.parameters.require("regraId"), caller: context.caller)
+            return Reply(status: 204)
+        }
+        api.add(Operation(
+            method: .post, path: "/api/admin/cupons", summary: "Criar um cupom (usos máximos garantidos por stream)", tag: "precos",
+            auth: true, admin: true, request: "NovoCupom", response: "Cupom", success: 201, errors: [409, 422])
+        ) { _, context, body in
+            try .json(try await precos.criarCupom(try JSON.decode(PrecosService.NovoCupom.self, from: body), caller: context.caller), status: 201)
+        }
+        api.add(Operation(
+            method: .get, path: "/api/admin/cupons/{codigo}", summary: "Um cupom e quantos usos ele tem", tag: "precos", auth: true, admin: true,
+            response: "Cupom", errors: [404])
+        ) { _, context, _ in
+            try .json(try await precos.cupom(try context.parameters.require("codigo")))
+        }
+        api.add(Operation(
+            method: .post, path: "/api/admin/cupons/{codigo}/desativacao", summary: "Desativar um cupom", tag: "precos", auth: true, admin: true,
+            response: "Cupom", errors: [404])
+        ) { _, context, _ in
+            try .json(try await precos.desativarCupom(try context.parameters.require("codigo"), caller: context.caller))
+        }
+        api.add(Operation(
+            method: .post, path: "/api/precos/cotacao", summary: "Cotar uma reserva: total e linha a linha", tag: "precos",
+            request: "PedidoDeCotacao", response: "Cotacao", errors: [422])
+        ) { _, _, body in
+            try .json(try await precos.cotar(try JSON.decode(PrecosService.PedidoDeCotacao.self, from: body)))
+        }
+    }
+
+    static func reservas(_ api: API, _ backend: Backend) {
+        let reservas = backend.reservas
+        api.add(Operation(
+            method: .post, path: "/api/reservas", summary: "Reservar: segura o horário até o pagamento (expiraEm)", tag: "reservas",
+            auth: true, request: "PedidoDeReserva", response: "Reserva", success: 201, errors: [409, 422, 503])
+        ) { _, context, body in
+            let pedido = try JSON.decode(ReservasService.PedidoDeReserva.self, from: body)
+            return try .json(try await reservas.solicitar(pedido, usuario: try context.requireUser().usuario, caller: context.caller), status: 201)
+        }
+        api.add(Operation(
+            method: .get, path: "/api/reservas", summary: "Minhas reservas (por início)", tag: "reservas", auth: true,
+            response: "PaginaDeReservas", errors: [400], query: [("pagina", "página, a partir de 1")])
+        ) { request, context, _ in
+            try .json(try await reservas.minhas(usuario: try context.requireUser().usuario, pagina: try Query.page(request)))
+        }
+        api.add(Operation(
+            method: .get, path: "/api/reservas/{id}", summary: "Uma reserva minha (admin: qualquer uma)", tag: "reservas", auth: true,
+            response: "Reserva", errors: [404])
+        ) { _, context, _ in
+            let user = try context.requireUser()
+            return try .json(try await reservas.reserva(try context.parameters.require("id"), usuario: user.usuario, admin: user.papel == "admin"))
+        }
+        api.add(Operation(
+            method: .post, path: "/api/reservas/{id}/cancelamento", summary: "Cancelar (a política da unidade define multa e reembolso)",
+            tag: "reservas", auth: true, request: "Motivo", response: "Reserva", errors: [404, 409])
+        ) { _, context, body in
+            let user = try context.requireUser()
+            let motivo = body.isEmpty ? nil : try JSON.decode(MotivoBody.self, from: body).motivo
+            return try .json(try await reservas.cancelar(
+                try context.parameters.require("id"), motivo: motivo, usuario: user.usuario, admin: user.papel == "admin", caller: context.caller))
+        }
+        api.add(Operation(
+            method: .get, path: "/api/admin/reservas", summary: "Reservas de uma unidade num dia local", tag: "reservas", auth: true, admin: true,
+            response: "PaginaDeReservas", errors: [400],
+            query: [("unidade", "id da unidade (obrigatório)"), ("data", "AAAA-MM-DD (obrigatório)"), ("pagina", "página, a partir de 1")])
+        ) { request, _, _ in
+            let query = request.uri.queryParameters
+            guard let unidade = query.get("unidade"), let data = query.get("data") else {
+                throw ServiceError.requisicaoInvalida("informe 'unidade' e 'data' (AAAA-MM-DD)")
+            }
+            return try .json(try await reservas.doDia(unidade: unidade, data: data, pagina: try Query.page(request)))
+        }
+        api.add(Operation(
+            method: .post, path: "/api/admin/reservas/{id}/confirmacao",
+            summary: "Sandbox: confirmar uma reserva como se o pagamento tivesse sido aprovado", tag: "reservas", auth: true, admin: true,
+            request: "Confirmacao", response: "Reserva", errors: [404, 409])
+        ) { _, context, body in
+            let pagamento = body.isEmpty ? nil : try JSON.decode(ConfirmacaoBody.self, from: body).pagamentoId
+            return try .json(try await reservas.confirmar(try context.parameters.require("id"), pagamentoId: pagamento, caller: context.caller))
+        }
+    }
+}

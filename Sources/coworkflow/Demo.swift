@@ -1,0 +1,63 @@
+import Crypto
+import Domain
+import Foundation
+import Gateway
+import Services
+
+/// `--seed-demo`: a member and an admin to try the API with (passwords printed once), and a
+/// unit with four spaces and their prices. Running it again adds nothing.
+enum Demo {
+    static func seed(_ backend: Backend) async throws {
+        let caller = Caller(requestId: "seed-demo", usuario: "system:seed-demo")
+        for (nome, email, admin) in [("Membro Demo", "membro@demo.coworkflow", false), ("Admin Demo", "admin@demo.coworkflow", true)] {
+            if try await backend.usuarios.usuarioId(email: email) != nil {
+                print("demo: \(email) já existe")
+                continue
+            }
+            let senha = SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) }.base64EncodedString()
+                .replacingOccurrences(of: "/", with: "x").replacingOccurrences(of: "+", with: "y").prefix(16)
+            let perfil = try await backend.usuarios.registrar(nome: nome, email: email, senha: String(senha), context: caller)
+            if admin { try await backend.usuarios.promover(usuario: perfil.id, context: caller) }
+            print("demo: \(email) / \(senha)\(admin ? " (admin)" : "")")
+        }
+        guard try await backend.espacos.unidadesCadastradas(pagina: 1).total == 0 else {
+            print("demo: a unidade demo já existe")
+            return
+        }
+        let unidade = try await backend.espacos.cadastrarUnidade(
+            try decode("""
+                {"nome":"CoworkFlow Paulista","fusoHorario":"America/Sao_Paulo",
+                 "endereco":{"logradouro":"Avenida Paulista","numero":"1000","bairro":"Bela Vista","cidade":"São Paulo","uf":"SP","cep":"01310-100"},
+                 "politicaDeCancelamento":{"horasSemMulta":24,"multaBP":5000}}
+                """), caller: caller)
+        let espacos: [(String, Int64, Int64, Int64)] = [
+            (#"{"nome":"Sala Ipê","tipo":"sala_reuniao","capacidade":8,"comodidades":["projetor","videoconferência","quadro branco"]}"#, 80_00, 280_00, 500_00),
+            (#"{"nome":"Sala Jacarandá","tipo":"sala_privativa","capacidade":4,"comodidades":["ar-condicionado"]}"#, 50_00, 180_00, 320_00),
+            (#"{"nome":"Estações do Salão","tipo":"estacao_compartilhada","capacidade":20,"comodidades":["café","wi-fi"]}"#, 15_00, 50_00, 90_00),
+            (#"{"nome":"Auditório Paulista","tipo":"auditorio","capacidade":80,"comodidades":["palco","som","projetor"]}"#, 300_00, 1_000_00, 1_800_00),
+        ]
+        for (json, hora, meio, dia) in espacos {
+            var object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] ?? [:]
+            object["unidadeId"] = unidade.id
+            let espaco = try await backend.espacos.cadastrarEspaco(
+                try JSON.decoder.decode(EspacosService.NovoEspaco.self, from: JSONSerialization.data(withJSONObject: object)), caller: caller)
+            _ = try await backend.precos.definirTabela(
+                espaco.id,
+                TabelaDePreco.Valores(porHora: Money(centavos: hora), meioPeriodo: Money(centavos: meio), diaria: Money(centavos: dia), duracaoMinimaMinutos: 60),
+                caller: caller)
+            print("demo: espaço \(espaco.nome) (\(espaco.tipo.rawValue)) \(espaco.id)")
+        }
+    }
+
+    private static func decode<T: Decodable>(_ json: String) throws -> T {
+        try JSON.decoder.decode(T.self, from: Data(json.utf8))
+    }
+}
+
+enum JSON {
+    static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+}
