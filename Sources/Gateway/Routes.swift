@@ -46,7 +46,7 @@ public struct Backend: Sendable {
     }
 
     /// Waits (up to 2 s) until this process's projections have applied every event written so far.
-    func settle() async {
+    public func settle() async {
         guard !projections.isEmpty, let head = try? await store.headPosition() else { return }
         for runner in projections { _ = await runner.waitUntil(head, timeout: .seconds(2)) }
     }

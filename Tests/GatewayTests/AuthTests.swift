@@ -206,6 +206,17 @@ struct OperationsTests {
                 let responses = operation?["responses"] as? [String: Any]
                 #expect(responses?["500"] != nil, "\(route) documents no error response")
             }
+            // Every schema a route refers to is in the document.
+            let schemas = try #require((response.object["components"] as? [String: Any])?["schemas"] as? [String: Any])
+            func refs(_ value: Any) -> [String] {
+                if let object = value as? [String: Any] {
+                    return (object["$ref"] as? String).map { [$0] } ?? object.values.flatMap(refs)
+                }
+                return (value as? [Any])?.flatMap(refs) ?? []
+            }
+            for reference in Set(refs(response.object)) {
+                #expect(schemas[String(reference.dropFirst("#/components/schemas/".count))] != nil, "\(reference) does not resolve")
+            }
             // And nothing documented is missing from the router.
             for (path, methods) in paths where !path.contains("{") {
                 for method in methods.keys {

@@ -18,16 +18,16 @@ struct Harness {
     let store: SQLiteEventStore
     let path: String
 
-    static func make() async throws -> Harness {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-gw-\(UUID().uuidString).sqlite").path
+    /// A gateway over the store at `path` (a new file when nil: reopening one is a restart).
+    static func make(path: String? = nil, clock: ManualClock = ManualClock(Date())) async throws -> Harness {
+        let path = path ?? FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-gw-\(UUID().uuidString).sqlite").path
         let store = try SQLiteEventStore(path: path)
-        let clock = ManualClock(Date())
         let usuarios = UsuariosService(
             store: store, vault: PersonalDataVault(keys: SQLiteKeyStore(database: store.database)),
             // The KDF's smallest accepted round count: tests hash many passwords.
             passwords: PasswordHasher(rounds: 210_000),
             tokens: try await TokenIssuer(secret: String(repeating: "k", count: 32)), clock: clock,
-            emailKey: SymmetricKey(size: .bits256))
+            emailKey: SymmetricKey(data: Data(repeating: 7, count: 32)))
         var logger = Logger(label: "gateway-tests")
         logger.logLevel = .critical
         let backend = Backend.allInOne(store: store, bus: InProcessEventBus(store: store), usuarios: usuarios, clock: clock, logger: logger)

@@ -1,0 +1,112 @@
+import Foundation
+
+/// Schemas of the espacos, precos and reservas routes.
+extension OpenAPI {
+    static var money: [String: Any] { ["type": "integer", "description": "centavos de real (BRL)"] }
+    static var uuid: [String: Any] { ["type": "string", "format": "uuid"] }
+    static var date: [String: Any] { ["type": "string", "format": "date", "description": "AAAA-MM-DD, no fuso da unidade"] }
+    static func array(_ items: [String: Any]) -> [String: Any] { ["type": "array", "items": items] }
+    static func page(_ item: String) -> [String: Any] {
+        object(["itens": array(ref(item)), "total": ["type": "integer"], "pagina": ["type": "integer"]], required: ["itens", "total", "pagina"])
+    }
+
+    static var bookingSchemas: [String: Any] {
+        let tipo: [String: Any] = ["type": "string", "enum": ["estacao_compartilhada", "mesa_fixa", "sala_privativa", "sala_reuniao", "auditorio"]]
+        let faixas = array(object(["abre": ["type": "integer", "minimum": 0, "maximum": 1439], "fecha": ["type": "integer", "minimum": 1, "maximum": 1440]],
+                                  required: ["abre", "fecha"]))
+        let dias = ["domingo", "segunda", "terca", "quarta", "quinta", "sexta", "sabado"]
+        let regras = object([
+            "duracaoMinimaMinutos": ["type": "integer", "minimum": 1], "duracaoMaximaMinutos": ["type": "integer"],
+            "antecedenciaMinimaMinutos": ["type": "integer", "minimum": 0], "antecedenciaMaximaDias": ["type": "integer", "minimum": 0],
+        ], required: [])
+        let foto = object(["url": ["type": "string", "format": "uri"], "legenda": text], required: ["url"])
+        let politica = object([
+            "horasSemMulta": ["type": "integer", "minimum": 0],
+            "multaBP": ["type": "integer", "minimum": 0, "maximum": 10_000, "description": "pontos-base do total (10000 = 100 %)"],
+        ], required: ["horasSemMulta", "multaBP"])
+        let linha = object(["codigo": text, "descricao": text, "valor": money], required: ["codigo", "descricao", "valor"])
+        return [
+            "Endereco": object([
+                "logradouro": text, "numero": text, "complemento": text, "bairro": text, "cidade": text,
+                "uf": ["type": "string", "minLength": 2, "maxLength": 2], "cep": text,
+            ], required: ["logradouro", "numero", "cidade", "uf", "cep"]),
+            "NovaUnidade": object([
+                "nome": text, "endereco": ref("Endereco"), "fusoHorario": ["type": "string", "description": "IANA, padrão America/Sao_Paulo"],
+                "politicaDeCancelamento": politica,
+            ], required: ["nome", "endereco"]),
+            "AlteracaoDeUnidade": object(["nome": text, "endereco": ref("Endereco"), "fusoHorario": text, "politicaDeCancelamento": politica], required: []),
+            "Unidade": object([
+                "id": uuid, "nome": text, "endereco": ref("Endereco"), "fusoHorario": text, "politicaDeCancelamento": politica,
+            ], required: ["id", "nome", "endereco", "fusoHorario", "politicaDeCancelamento"]),
+            "PaginaDeUnidades": page("Unidade"),
+            "HorarioSemanal": [
+                "type": "object", "description": "faixas por dia da semana, em minutos desde a meia-noite local; dia ausente = fechado",
+                "properties": Dictionary(uniqueKeysWithValues: dias.map { ($0, faixas) }),
+            ],
+            "NovoEspaco": object([
+                "unidadeId": uuid, "nome": text, "tipo": tipo, "capacidade": ["type": "integer", "minimum": 1, "maximum": 1000],
+                "comodidades": array(text), "fotos": array(foto), "regras": regras, "horario": ref("HorarioSemanal"),
+            ], required: ["unidadeId", "nome", "tipo", "capacidade"]),
+            "AlteracaoDeEspaco": object([
+                "nome": text, "capacidade": ["type": "integer"], "comodidades": array(text), "fotos": array(foto), "regras": regras,
+            ], required: []),
+            "Espaco": object([
+                "id": uuid, "unidadeId": uuid, "nome": text, "tipo": tipo, "capacidade": ["type": "integer"], "comodidades": array(text),
+                "fotos": array(foto), "regras": regras, "horario": ref("HorarioSemanal"),
+                "bloqueios": array(object(["id": uuid, "intervalo": ref("Intervalo"), "motivo": text, "descricao": text], required: ["id", "intervalo", "motivo"])),
+                "ativo": ["type": "boolean"], "cadastradoEm": instant,
+            ], required: ["id", "unidadeId", "nome", "tipo", "capacidade", "ativo"]),
+            "Intervalo": object(["inicio": instant, "fim": instant], required: ["inicio", "fim"]),
+            "ItemDoCatalogo": object(["espaco": ref("Espaco"), "unidade": ref("Unidade"), "precos": ref("ValoresDePreco")], required: ["espaco"]),
+            "PaginaDoCatalogo": page("ItemDoCatalogo"),
+            "Disponibilidade": object([
+                "espacoId": uuid, "data": date, "fusoHorario": text, "aberto": array(ref("Intervalo")),
+                "livres": array(object(["inicio": instant, "fim": instant, "vagas": ["type": "integer"]], required: ["inicio", "fim", "vagas"])),
+            ], required: ["espacoId", "data", "aberto", "livres"]),
+            "NovoBloqueio": object([
+                "inicio": instant, "fim": instant, "motivo": ["type": "string", "enum": ["manutencao", "feriado", "evento", "outro"]], "descricao": text,
+            ], required: ["inicio", "fim", "motivo"]),
+            "Motivo": object(["motivo": text], required: []),
+            "ValoresDePreco": object([
+                "porHora": money, "meioPeriodo": money, "diaria": money, "duracaoMinimaMinutos": ["type": "integer", "minimum": 1],
+            ], required: ["porHora", "meioPeriodo", "diaria", "duracaoMinimaMinutos"]),
+            "NovaRegra": [
+                "type": "object", "required": ["tipo"],
+                "description": "horario_de_pico {dias, inicioMinutos, fimMinutos, multiplicadorBP}; fim_de_semana {multiplicadorBP}; "
+                    + "longa_duracao {aPartirDeMinutos, descontoBP}; plano {plano, descontoBP}",
+                "properties": [
+                    "tipo": ["type": "string", "enum": ["horario_de_pico", "fim_de_semana", "longa_duracao", "plano"]],
+                    "dias": array(["type": "string", "enum": dias]), "inicioMinutos": ["type": "integer"], "fimMinutos": ["type": "integer"],
+                    "multiplicadorBP": ["type": "integer"], "aPartirDeMinutos": ["type": "integer"], "descontoBP": ["type": "integer"], "plano": text,
+                ],
+            ],
+            "RegraDePreco": ["allOf": [ref("NovaRegra"), object(["id": uuid], required: ["id"])]],
+            "TabelaDePreco": object(["espacoId": uuid, "valores": ref("ValoresDePreco"), "regras": array(ref("RegraDePreco"))], required: ["espacoId", "valores", "regras"]),
+            "NovoCupom": object([
+                "codigo": ["type": "string", "pattern": "^[A-Za-z0-9_-]{3,32}$"],
+                "desconto": object(["tipo": ["type": "string", "enum": ["percentual", "fixo"]], "bp": ["type": "integer"], "valor": money], required: ["tipo"]),
+                "validoDe": instant, "validoAte": instant, "maxUsos": ["type": "integer", "minimum": 1],
+            ], required: ["codigo", "desconto", "validoDe", "validoAte", "maxUsos"]),
+            "Cupom": object([
+                "codigo": text, "desconto": ["type": "object"], "validoDe": instant, "validoAte": instant, "maxUsos": ["type": "integer"],
+                "usos": ["type": "integer"], "ativo": ["type": "boolean"],
+            ], required: ["codigo", "desconto", "maxUsos", "usos", "ativo"]),
+            "PedidoDeCotacao": object(["espacoId": uuid, "inicio": instant, "fim": instant, "cupom": text], required: ["espacoId", "inicio", "fim"]),
+            "Cotacao": object([
+                "linhas": array(linha), "subtotal": money, "descontos": money, "total": money, "duracaoMinutos": ["type": "integer"],
+            ], required: ["linhas", "subtotal", "descontos", "total"]),
+            "PedidoDeReserva": object(["espacoId": uuid, "inicio": instant, "fim": instant, "cupom": text], required: ["espacoId", "inicio", "fim"]),
+            "Reserva": object([
+                "id": uuid, "espacoId": uuid, "unidadeId": uuid, "usuarioId": text, "inicio": instant, "fim": instant, "dias": array(date),
+                "status": ["type": "string", "enum": ["solicitada", "confirmada", "cancelada", "expirada", "concluida"]],
+                "total": money, "linhas": array(linha), "cupom": text,
+                "expiraEm": ["type": "string", "format": "date-time", "description": "enquanto solicitada: quando o horário é liberado sem pagamento"],
+                "solicitadaEm": instant, "confirmadaEm": instant, "pagamentoId": text,
+                "cancelamento": object(["em": instant, "por": text, "motivo": text, "multa": money, "reembolso": money], required: ["em", "multa", "reembolso"]),
+                "atualizadaEm": instant,
+            ], required: ["id", "espacoId", "inicio", "fim", "status", "total"]),
+            "PaginaDeReservas": page("Reserva"),
+            "Confirmacao": object(["pagamentoId": text], required: []),
+        ]
+    }
+}

@@ -1,0 +1,273 @@
+import Domain
+import EventStore
+import Foundation
+import Gateway
+import Hummingbird
+import HummingbirdTesting
+import Projections
+import Services
+import Synchronization
+import Testing
+
+/// 2026-11-23 08:00 in São Paulo, a Monday: every test's "now".
+let segundaDeManha = try! Date("2026-11-23T08:00:00-03:00", strategy: .iso8601)
+
+/// A unit with spaces and prices, made through the admin routes.
+struct Cenario {
+    let admin: String
+    let membro: String
+    let unidade: String
+    let sala: String
+    let estacoes: String
+
+    /// Open every day 07:00–22:00; the room books one at a time, the desks take three.
+    static func make(_ harness: Harness, _ client: any TestClientProtocol) async throws -> Cenario {
+        let caller = Caller(requestId: "test")
+        let root = try await harness.backend.usuarios.registrar(nome: "Root", email: "root@example.com", senha: "segredo-123", context: caller)
+        try await harness.backend.usuarios.promover(usuario: root.id, context: caller)
+        let admin = try await client.token("root@example.com")
+        #expect(try await client.register("ana@example.com").status == .created)
+        let membro = try await client.token("ana@example.com")
+
+        let unidade = try await client.json(.post, "/api/admin/unidades", #"""
+            {"nome":"Paulista","endereco":{"logradouro":"Av. Paulista","numero":"1000","cidade":"São Paulo","uf":"sp","cep":"01310-100"},
+             "politicaDeCancelamento":{"horasSemMulta":24,"multaBP":5000}}
+            """#, token: admin)
+        #expect(unidade.status == .created, "\(String(buffer: unidade.body))")
+        let unidadeId = try #require(unidade.object["id"] as? String)
+        let horario = #"{"domingo":[{"abre":420,"fecha":1320}],"segunda":[{"abre":420,"fecha":1320}],"terca":[{"abre":420,"fecha":1320}],"quarta":[{"abre":420,"fecha":1320}],"quinta":[{"abre":420,"fecha":1320}],"sexta":[{"abre":420,"fecha":1320}],"sabado":[{"abre":420,"fecha":1320}]}"#
+        func espaco(_ nome: String, _ tipo: String, _ capacidade: Int) async throws -> String {
+            let created = try await client.json(.post, "/api/admin/espacos", """
+                {"unidadeId":"\(unidadeId)","nome":"\(nome)","tipo":"\(tipo)","capacidade":\(capacidade),"comodidades":["Projetor"," wi-fi "],
+                 "regras":{"duracaoMinimaMinutos":30,"duracaoMaximaMinutos":600,"antecedenciaMinimaMinutos":10,"antecedenciaMaximaDias":90},
+                 "horario":\(horario)}
+                """, token: admin)
+            #expect(created.status == .created, "\(String(buffer: created.body))")
+            let id = try #require(created.object["id"] as? String)
+            let precos = try await client.json(.put, "/api/admin/espacos/\(id)/precos",
+                #"{"porHora":5000,"meioPeriodo":18000,"diaria":30000,"duracaoMinimaMinutos":30}"#, token: admin)
+            #expect(precos.status == .ok, "\(String(buffer: precos.body))")
+            return id
+        }
+        return Cenario(
+            admin: admin, membro: membro, unidade: unidadeId, sala: try await espaco("Sala Ipê", "sala_reuniao", 8),
+            estacoes: try await espaco("Salão", "estacao_compartilhada", 3))
+    }
+}
+
+func pedido(_ espaco: String, _ inicio: String, _ fim: String, cupom: String? = nil) -> String {
+    #"{"espacoId":"\#(espaco)","inicio":"\#(inicio)","fim":"\#(fim)"\#(cupom.map { #","cupom":"\#($0)""# } ?? "")}"#
+}
+
+@Suite("Booking through the API")
+struct BookingTests {
+    @Test("a member finds a space, gets a quote, books it, sees it, and the slot is no longer free")
+    func book_and_read_back() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let catalogo = try await client.json(.get, "/api/espacos?tipo=sala_reuniao&capacidade=6&comodidade=projetor")
+            let itens = try #require(catalogo.object["itens"] as? [[String: Any]])
+            #expect(catalogo.object["total"] as? Int == 1)
+            #expect((itens.first?["espaco"] as? [String: Any])?["id"] as? String == cenario.sala)
+            #expect((itens.first?["precos"] as? [String: Any])?["porHora"] as? Int == 5000)
+            #expect(try await client.json(.get, "/api/espacos?capacidade=9").object["total"] as? Int == 0)
+
+            let cotacao = try await client.json(.post, "/api/precos/cotacao", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T13:00:00-03:00"))
+            #expect(cotacao.status == .ok)
+            #expect(cotacao.object["total"] as? Int == 15_000)  // 3 h × R$ 50,00 beats the half day
+
+            let reserva = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T13:00:00-03:00"), token: cenario.membro)
+            #expect(reserva.status == .created, "\(String(buffer: reserva.body))")
+            #expect(reserva.object["status"] as? String == "solicitada")
+            #expect(reserva.object["total"] as? Int == 15_000)
+            let id = try #require(reserva.object["id"] as? String)
+            #expect(reserva.object["expiraEm"] as? String == "2026-11-23T11:15:00Z")
+
+            let lida = try await client.json(.get, "/api/reservas/\(id)", token: cenario.membro)
+            #expect(lida.status == .ok)
+            #expect(lida.object["status"] as? String == "solicitada")
+            let minhas = try await client.json(.get, "/api/reservas", token: cenario.membro)
+            #expect(minhas.object["total"] as? Int == 1)
+            // Another member cannot see it.
+            #expect(try await client.register("bia@example.com").status == .created)
+            let outra = try await client.token("bia@example.com")
+            #expect(try await client.json(.get, "/api/reservas/\(id)", token: outra).status == .notFound)
+
+            let livre = try await client.json(.get, "/api/espacos/\(cenario.sala)/disponibilidade?data=2026-11-25")
+            let livres = try #require(livre.object["livres"] as? [[String: Any]])
+            #expect(livres.map { "\($0["inicio"]!)–\($0["fim"]!)" } == [
+                "2026-11-25T10:00:00Z–2026-11-25T13:00:00Z", "2026-11-25T16:00:00Z–2026-11-26T01:00:00Z",
+            ])
+
+            let sobreposta = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T12:00:00-03:00", "2026-11-25T14:00:00-03:00"), token: outra)
+            #expect(sobreposta.status == .conflict)
+            #expect(sobreposta.erro == "horario_indisponivel")
+            let emSeguida = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T13:00:00-03:00", "2026-11-25T14:00:00-03:00"), token: outra)
+            #expect(emSeguida.status == .created)
+
+            let doDia = try await client.json(.get, "/api/admin/reservas?unidade=\(cenario.unidade)&data=2026-11-25", token: cenario.admin)
+            #expect(doDia.object["total"] as? Int == 2)
+            #expect(try await client.json(.get, "/api/admin/reservas?unidade=\(cenario.unidade)&data=2026-11-25", token: outra).status == .forbidden)
+        }
+    }
+
+    @Test("requests that break a rule get 422 with the rule, bad bodies 400, and neither writes an event")
+    func rule_violations() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let before = try await harness.allEvents().count
+            let cases: [(String, String, String)] = [
+                (pedido(cenario.sala, "2026-11-25T06:00:00-03:00", "2026-11-25T08:00:00-03:00"), "inicio", "fechado"),
+                (pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T10:15:00-03:00"), "fim", "mínima"),
+                (pedido(cenario.sala, "2026-11-23T07:00:00-03:00", "2026-11-23T09:00:00-03:00"), "inicio", "passou"),
+                (pedido(cenario.sala, "2026-11-23T08:05:00-03:00", "2026-11-23T09:00:00-03:00"), "inicio", "antecedência"),
+                (pedido(cenario.sala, "2026-11-25T08:00:00-03:00", "2026-11-25T19:00:00-03:00"), "fim", "máxima"),
+                (pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T09:00:00-03:00"), "fim", "depois"),
+                (pedido(UUID().uuidString, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), "espacoId", "não existe"),
+                (pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00", cupom: "NAOEXISTE"), "cupom", "não existe"),
+            ]
+            for (body, campo, palavra) in cases {
+                let response = try await client.json(.post, "/api/reservas", body, token: cenario.membro)
+                #expect(response.status == .unprocessableContent, "\(body): \(String(buffer: response.body))")
+                #expect((response.object["detalhes"] as? [String: Any])?["campo"] as? String == campo, "\(body)")
+                #expect((response.object["mensagem"] as? String)?.contains(palavra) == true, "\(String(buffer: response.body))")
+            }
+            for body in [#"{"espacoId":"x","inicio":"amanhã","fim":"2026-11-25T10:00:00Z"}"#, #"{"inicio":"2026-11-25T10:00:00Z"}"#, "[]", "nada"] {
+                #expect(try await client.json(.post, "/api/reservas", body, token: cenario.membro).status == .badRequest, "\(body)")
+            }
+            #expect(try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00Z", "2026-11-25T11:00:00Z")).status == .unauthorized)
+            #expect(try await harness.allEvents().count == before)
+
+            let desativado = try await client.json(.post, "/api/admin/espacos/\(cenario.sala)/desativacao", #"{"motivo":"reforma"}"#, token: cenario.admin)
+            #expect(desativado.object["ativo"] as? Bool == false)
+            let inativo = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro)
+            #expect(inativo.status == .unprocessableContent)
+            #expect(try await client.json(.get, "/api/espacos").object["total"] as? Int == 1)  // inactive spaces leave the catalog
+
+            let bloqueio = try await client.json(.post, "/api/admin/espacos/\(cenario.estacoes)/bloqueios",
+                #"{"inicio":"2026-11-26T00:00:00-03:00","fim":"2026-11-27T00:00:00-03:00","motivo":"feriado"}"#, token: cenario.admin)
+            #expect(bloqueio.status == .created)
+            let feriado = try await client.json(.post, "/api/reservas", pedido(cenario.estacoes, "2026-11-26T10:00:00-03:00", "2026-11-26T11:00:00-03:00"), token: cenario.membro)
+            #expect(feriado.status == .unprocessableContent)
+            let closed = try await client.json(.get, "/api/espacos/\(cenario.estacoes)/disponibilidade?data=2026-11-26")
+            #expect((closed.object["livres"] as? [Any])?.isEmpty == true)
+            #expect(try await client.json(.get, "/api/espacos/\(cenario.estacoes)/disponibilidade?data=26-11-2026").status == .badRequest)
+        }
+    }
+
+    @Test("50 concurrent requests for one room slot: exactly one 201 and 49 × 409; a 3-seat space takes exactly 3")
+    func concurrent_requests_never_double_book() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            for (espaco, vagas) in [(cenario.sala, 1), (cenario.estacoes, 3)] {
+                let body = pedido(espaco, "2026-11-27T14:00:00-03:00", "2026-11-27T16:00:00-03:00")
+                let token = cenario.membro
+                let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                    for _ in 0..<50 { group.addTask { try await client.json(.post, "/api/reservas", body, token: token).status } }
+                    return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+                }
+                #expect(statuses.filter { $0 == .created }.count == vagas)
+                #expect(statuses.filter { $0 == .conflict }.count == 50 - vagas)
+                // The read models agree: the day's occupancy holds exactly the winners.
+                let data = try #require(DataLocal("2026-11-27"))
+                let ocupacao = try await harness.store.document(ReservasReadModel.ocupacao, key: ReservasReadModel.ocupacaoKey(try #require(UUID(uuidString: espaco)), data))
+                let view = try ReadModelJSON.decoder.decode(OcupacaoView.self, from: try #require(ocupacao))
+                #expect(view.reservas.count == vagas)
+                let livres = try await client.json(.get, "/api/espacos/\(espaco)/disponibilidade?data=2026-11-27").object["livres"] as? [[String: Any]]
+                #expect(livres?.contains { $0["inicio"] as? String == "2026-11-27T17:00:00Z" } == false)
+            }
+            let minhas = try await client.json(.get, "/api/reservas", token: cenario.membro)
+            #expect(minhas.object["total"] as? Int == 4)
+        }
+    }
+
+    @Test("an unpaid hold expires and frees its slot, also after a restart; a paid one stays")
+    func holds_expire_across_restarts() async throws {
+        let clock = ManualClock(segundaDeManha)
+        let first = try await Harness.make(clock: clock)
+        defer { first.removeFiles() }
+        let saved = Mutex<(cenario: Cenario?, paid: String, unpaid: String)>((nil, "", ""))
+        try await first.test { client in
+            let made = try await Cenario.make(first, client)
+            let unpaid = try #require(try await client.json(.post, "/api/reservas", pedido(made.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: made.membro).object["id"] as? String)
+            let paid = try #require(try await client.json(.post, "/api/reservas", pedido(made.sala, "2026-11-25T11:00:00-03:00", "2026-11-25T12:00:00-03:00"), token: made.membro).object["id"] as? String)
+            saved.withLock { $0 = (made, paid, unpaid) }
+            let confirmed = try await client.json(.post, "/api/admin/reservas/\(paid)/confirmacao", #"{"pagamentoId":"sandbox-1"}"#, token: made.admin)
+            #expect(confirmed.object["status"] as? String == "confirmada")
+            clock.advance(by: 14 * 60)
+            #expect(try await first.backend.reservas.executarPrazosVencidos() == 0)
+        }
+        // A new process over the same file: the timers were stored, not slept on.
+        clock.advance(by: 60)
+        let second = try await Harness.make(path: first.path, clock: clock)
+        let (cenario, paid, unpaid) = saved.withLock { $0 }
+        let made = try #require(cenario)
+        try await second.test { client in
+            for runner in second.backend.projections { try await runner.catchUp() }
+            #expect(try await second.backend.reservas.executarPrazosVencidos() == 1)
+            await second.backend.settle()
+            #expect(try await client.json(.get, "/api/reservas/\(unpaid)", token: made.membro).object["status"] as? String == "expirada")
+            #expect(try await client.json(.get, "/api/reservas/\(paid)", token: made.membro).object["status"] as? String == "confirmada")
+            let again = try await client.json(.post, "/api/reservas", pedido(made.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: made.membro)
+            #expect(again.status == .created)
+            let late = try await client.json(.post, "/api/admin/reservas/\(unpaid)/confirmacao", "{}", token: made.admin)
+            #expect(late.status == .conflict)
+        }
+    }
+
+    @Test("cancelling follows the unit's policy: free with notice, a fee when late; the slot and the coupon use come back")
+    func cancellation_policy_and_coupons() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let cupom = try await client.json(.post, "/api/admin/cupons",
+                #"{"codigo":"bemvindo","desconto":{"tipo":"percentual","bp":1000},"validoDe":"2026-11-01T00:00:00Z","validoAte":"2026-12-01T00:00:00Z","maxUsos":1}"#,
+                token: cenario.admin)
+            #expect(cupom.status == .created, "\(String(buffer: cupom.body))")
+            #expect(cupom.object["codigo"] as? String == "BEMVINDO")
+
+            let early = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00", cupom: "BemVindo"), token: cenario.membro)
+            #expect(early.status == .created)
+            #expect(early.object["total"] as? Int == 9_000)  // 2 h × R$ 50 − 10 %
+            let earlyId = try #require(early.object["id"] as? String)
+            let exhausted = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T14:00:00-03:00", "2026-11-25T15:00:00-03:00", cupom: "BEMVINDO"), token: cenario.membro)
+            #expect(exhausted.status == .unprocessableContent)
+            #expect((exhausted.object["mensagem"] as? String)?.contains("máximo") == true)
+
+            // The table changes; the accepted price does not.
+            #expect(try await client.json(.put, "/api/admin/espacos/\(cenario.sala)/precos", #"{"porHora":9900,"meioPeriodo":30000,"diaria":50000,"duracaoMinimaMinutos":30}"#, token: cenario.admin).status == .ok)
+            #expect(try await client.json(.post, "/api/admin/reservas/\(earlyId)/confirmacao", "{}", token: cenario.admin).object["total"] as? Int == 9_000)
+
+            let cancelled = try await client.json(.post, "/api/reservas/\(earlyId)/cancelamento", #"{"motivo":"mudança de planos"}"#, token: cenario.membro)
+            #expect(cancelled.status == .ok, "\(String(buffer: cancelled.body))")
+            let policy = try #require(cancelled.object["cancelamento"] as? [String: Any])
+            #expect(policy["multa"] as? Int == 0 && policy["reembolso"] as? Int == 9_000)
+            #expect(try await client.json(.post, "/api/reservas/\(earlyId)/cancelamento", "{}", token: cenario.membro).status == .conflict)
+            // The coupon's use came back with the cancellation.
+            let reused = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00", cupom: "BEMVINDO"), token: cenario.membro)
+            #expect(reused.status == .created, "\(String(buffer: reused.body))")
+
+            let late = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-23T20:00:00-03:00", "2026-11-23T22:00:00-03:00"), token: cenario.membro)
+            let lateId = try #require(late.object["id"] as? String)
+            #expect(try await client.json(.post, "/api/admin/reservas/\(lateId)/confirmacao", "{}", token: cenario.admin).status == .ok)
+            let lateCancel = try await client.json(.post, "/api/reservas/\(lateId)/cancelamento", token: cenario.membro)
+            let fee = try #require(lateCancel.object["cancelamento"] as? [String: Any])
+            #expect(fee["multa"] as? Int == 9_900 && fee["reembolso"] as? Int == 9_900)  // 50 % of 2 h × R$ 99 inside 24 h
+            let freed = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-23T20:00:00-03:00", "2026-11-23T22:00:00-03:00"), token: cenario.membro)
+            #expect(freed.status == .created)
+
+            // Someone else's booking cannot be cancelled by a member.
+            #expect(try await client.register("bia@example.com").status == .created)
+            let bia = try await client.token("bia@example.com")
+            let freedId = try #require(freed.object["id"] as? String)
+            #expect(try await client.json(.post, "/api/reservas/\(freedId)/cancelamento", token: bia).status == .notFound)
+        }
+    }
+}
