@@ -47,7 +47,7 @@ struct Serve: AsyncParsableCommand {
 
         let drain = DrainState()
         let app = GatewayApp.application(
-            backend, configuration: GatewayConfiguration(host: host, port: port), drain: drain, logger: logger,
+            backend, configuration: GatewayConfiguration(host: host, port: port, rateLimiter: try Limits.from(environment)), drain: drain, logger: logger,
             onServerRunning: { _ in
                 print("CoworkFlow em http://\(host == "0.0.0.0" ? "localhost" : host):\(port) — documentação em /docs, dados em \(data)/")
             })
@@ -164,8 +164,22 @@ struct PrazosService: Service {
                 } catch {
                     logger.error("reservas timers: \(error)")
                 }
-                try await Task.sleep(for: .seconds(1))
+                // Cancelled on shutdown: stop quietly.
+                guard (try? await Task.sleep(for: .seconds(1))) != nil else { return }
             }
         }
+    }
+}
+
+/// Rate limits from `RATE_LIMIT_PER_CLIENT` and `RATE_LIMIT_PER_USER` (requests per second;
+/// bursts of twice that), defaults 100 and 50.
+enum Limits {
+    static func from(_ environment: [String: String]) throws -> RateLimiter {
+        func limit(_ name: String, _ fallback: Double) throws -> RateLimiter.Limit {
+            guard let text = environment[name] else { return RateLimiter.Limit(burst: fallback * 2, perSecond: fallback) }
+            guard let value = Double(text), value > 0 else { throw ValidationError("\(name) must be a positive number of requests per second") }
+            return RateLimiter.Limit(burst: value * 2, perSecond: value)
+        }
+        return RateLimiter(perClient: try limit("RATE_LIMIT_PER_CLIENT", 100), perUser: try limit("RATE_LIMIT_PER_USER", 50))
     }
 }

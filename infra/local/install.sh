@@ -7,6 +7,7 @@ command -v psql >/dev/null || need+=(postgresql-client-15)
 [ -x /usr/lib/rabbitmq/bin/rabbitmq-server ] || need+=(rabbitmq-server)
 [ -f /usr/include/amqp.h ] || [ -f /usr/include/rabbitmq-c/amqp.h ] || need+=(librabbitmq-dev)
 command -v amqp-publish >/dev/null || need+=(amqp-tools)
+command -v wrk >/dev/null || need+=(wrk)  # the booking benchmark's load generator
 [ -f /usr/include/sqlite3.h ] || need+=(libsqlite3-dev)
 pkg-config --exists libpq 2>/dev/null || true
 if [ ${#need[@]} -gt 0 ]; then

@@ -1,0 +1,202 @@
+import ArgumentParser
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `coworkflow-bench booking`: bookings per second and catalog reads per second through the
+/// HTTP API of a real `coworkflow serve`, with wrk as the load generator (C, a fraction of a
+/// core, so the server keeps the machine).
+struct BookingBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "booking",
+        abstract: "POST /api/reservas and GET /api/espacos throughput and latency (p50, p99) through HTTP.",
+        discussion: """
+            Starts `coworkflow serve` (the binary beside this one) on a fresh embedded store in a \
+            temporary directory, creates an admin, a member, a unit and 17 rooms, then runs wrk with \
+            32 connections: bookings spread over 16 rooms (each request a new non-overlapping slot), \
+            bookings all on one hot room, and catalog reads. Needs `wrk` (Debian package).
+            """)
+
+    @Flag(help: "A few seconds per run (for CI).")
+    var short = false
+
+    @Option(help: "Concurrent connections.")
+    var connections = 32
+
+    func run() async throws {
+        let seconds = short ? 3 : 10
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("coworkflow").path
+        let port = Int.random(in: 20_000...40_000)
+        var environment = ProcessInfo.processInfo.environment
+        environment["COWORKFLOW_ADMIN_PASSWORD"] = "bench-admin-password"
+        environment["RATE_LIMIT_PER_CLIENT"] = "1000000"
+        environment["RATE_LIMIT_PER_USER"] = "1000000"
+        environment["LOG_LEVEL"] = "warning"
+        environment["JWT_SECRET"] = String(repeating: "b", count: 40)
+
+        let create = try launch(binary, ["admin", "create", "--email", "bench@coworkflow.dev", "--data", directory.path], environment)
+        create.waitUntilExit()
+        guard create.terminationStatus == 0 else { throw ValidationError("coworkflow admin create failed") }
+        let server = try launch(binary, ["serve", "--data", directory.path, "--port", String(port)], environment)
+        defer {
+            server.terminate()
+            server.waitUntilExit()
+        }
+        let api = Client(base: "http://127.0.0.1:\(port)")
+        try await api.waitUntilUp()
+        print("# coworkflow-bench booking: coworkflow serve (embedded store) on :\(port), wrk -c\(connections), \(seconds) s per run")
+
+        let admin = try await api.token("bench@coworkflow.dev", "bench-admin-password")
+        _ = try await api.send("POST", "/api/auth/registro", #"{"nome":"Bench","email":"membro@coworkflow.dev","senha":"bench-member-password"}"#)
+        let member = try await api.token("membro@coworkflow.dev", "bench-member-password")
+        let unidade = try await api.send("POST", "/api/admin/unidades", #"""
+            {"nome":"Bench","endereco":{"logradouro":"Rua A","numero":"1","cidade":"São Paulo","uf":"SP","cep":"01000-000"}}
+            """#, token: admin)["id"] as? String ?? ""
+        let allDay = "[{\"abre\":0,\"fecha\":1440}]"
+        let horario = "{" + ["domingo", "segunda", "terca", "quarta", "quinta", "sexta", "sabado"].map { "\"\($0)\":\(allDay)" }.joined(separator: ",") + "}"
+        var rooms: [String] = []
+        for index in 0..<17 {
+            let room = try await api.send("POST", "/api/admin/espacos", """
+                {"unidadeId":"\(unidade)","nome":"Sala \(index)","tipo":"sala_reuniao","capacidade":6,"horario":\(horario),
+                 "regras":{"duracaoMinimaMinutos":30,"duracaoMaximaMinutos":1440,"antecedenciaMinimaMinutos":0,"antecedenciaMaximaDias":3650}}
+                """, token: admin)["id"] as? String ?? ""
+            _ = try await api.send("PUT", "/api/admin/espacos/\(room)/precos",
+                #"{"porHora":5000,"meioPeriodo":18000,"diaria":30000,"duracaoMinimaMinutos":30}"#, token: admin)
+            rooms.append(room)
+        }
+
+        let script = directory.appendingPathComponent("booking.lua")
+        try Self.lua.write(to: script, atomically: true, encoding: .utf8)
+        // Slots start tomorrow at 00:00 UTC, 30 minutes each, never reused across runs.
+        let base = (Int(Date().timeIntervalSince1970) / 86_400 + 1) * 86_400
+        var figures = Figures()
+        let spread = try wrk(api.base + "/api/reservas", seconds: seconds, script: script, args: [member, String(base)] + Array(rooms[0..<16]))
+        spread.record("booking_spread", into: &figures, unit: "bookings/s")
+        let hot = try wrk(api.base + "/api/reservas", seconds: seconds, script: script, args: [member, String(base)] + [rooms[16]])
+        hot.record("booking_hot_space", into: &figures, unit: "bookings/s")
+        let catalog = try wrk(api.base + "/api/espacos", seconds: seconds, script: nil, args: [])
+        catalog.record("catalog", into: &figures, unit: "reads/s")
+    }
+
+    /// Each request a new slot: thread `t` of `n` takes slots t, t+n, t+2n… spread over the rooms.
+    static let lua = """
+        local threads = {}
+        function setup(thread)
+          thread:set("tid", #threads)
+          table.insert(threads, thread)
+        end
+        function init(args)
+          token = args[1]
+          base = tonumber(args[2])
+          rooms = {}
+          for i = 3, #args do table.insert(rooms, args[i]) end
+          counter = 0
+        end
+        function request()
+          local n = counter * 2 + tid
+          counter = counter + 1
+          local room = rooms[(n % #rooms) + 1]
+          local start = base + math.floor(n / #rooms) * 1800
+          local body = string.format('{"espacoId":"%s","inicio":"%s","fim":"%s"}', room,
+            os.date("!%Y-%m-%dT%H:%M:%SZ", start), os.date("!%Y-%m-%dT%H:%M:%SZ", start + 1800))
+          return wrk.format("POST", nil, {["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. token}, body)
+        end
+        """
+
+    struct Run {
+        let perSecond: Double
+        let p50: Double
+        let p99: Double
+        let failures: Int
+
+        func record(_ name: String, into figures: inout Figures, unit: String) {
+            figures.record(name, perSecond, unit)
+            figures.record("\(name)_p50", p50, "ms", decimals: 2)
+            figures.record("\(name)_p99", p99, "ms", decimals: 2)
+            figures.record("\(name)_non_2xx", Double(failures), "responses")
+        }
+    }
+
+    /// Two wrk threads (the Lua above counts on it), `connections` connections.
+    func wrk(_ url: String, seconds: Int, script: URL?, args: [String]) throws -> Run {
+        var arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency"]
+        if let script { arguments += ["-s", script.path] }
+        arguments.append(url)
+        if !args.isEmpty { arguments += ["--"] + args }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/wrk")
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw ValidationError("wrk failed:\n\(output)") }
+        func value(after label: String) -> String? {
+            output.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(label) }
+                .map { $0.trimmingCharacters(in: .whitespaces).dropFirst(label.count).trimmingCharacters(in: .whitespaces) }
+        }
+        func milliseconds(_ text: String?) -> Double {
+            guard let text else { return .nan }
+            for (suffix, factor) in [("us", 0.001), ("ms", 1.0), ("s", 1_000.0), ("m", 60_000.0)] where text.hasSuffix(suffix) {
+                return (Double(text.dropLast(suffix.count)) ?? .nan) * factor
+            }
+            return .nan
+        }
+        return Run(
+            perSecond: Double(value(after: "Requests/sec:") ?? "") ?? .nan,
+            p50: milliseconds(value(after: "50%")), p99: milliseconds(value(after: "99%")),
+            failures: Int(value(after: "Non-2xx or 3xx responses:") ?? "0") ?? 0)
+    }
+
+    func launch(_ binary: String, _ arguments: [String], _ environment: [String: String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+}
+
+/// Just enough HTTP for the set-up requests.
+struct Client {
+    let base: String
+
+    func waitUntilUp() async throws {
+        for _ in 0..<200 {
+            if let (_, response) = try? await URLSession.shared.data(from: try url("/saude")),
+                (response as? HTTPURLResponse)?.statusCode == 200 { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw ValidationError("coworkflow serve did not come up at \(base)")
+    }
+
+    func send(_ method: String, _ path: String, _ body: String? = nil, token: String? = nil) async throws -> [String: Any] {
+        var request = URLRequest(url: try url(path))
+        request.httpMethod = method
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        request.httpBody = body.map { Data($0.utf8) }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        guard (200..<300).contains(status) else {
+            throw ValidationError("\(method) \(path): \(status) \(String(decoding: data, as: UTF8.self))")
+        }
+        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+    }
+
+    func url(_ path: String) throws -> URL {
+        guard let url = URL(string: base + path) else { throw ValidationError("bad URL \(base + path)") }
+        return url
+    }
+
+    func token(_ email: String, _ senha: String) async throws -> String {
+        try await send("POST", "/api/auth/login", #"{"email":"\#(email)","senha":"\#(senha)"}"#)["token"] as? String ?? ""
+    }
+}
