@@ -2,6 +2,7 @@ public import Domain
 public import EventStore
 public import Foundation
 public import Projections
+import Synchronization
 
 /// The espacos service: units and spaces (admin commands) and the catalog, detail and
 /// availability queries, answered from the read models.
@@ -180,25 +181,47 @@ public final class EspacosService: Sendable {
     }
 
     public func catalogo(_ filtro: Filtro, pagina: Int, porPagina: Int = 50) async throws -> Pagina<ItemDoCatalogo> {
-        let docs = try await store.documents(CatalogoReadModel.espacos, grupo: filtro.unidade, limit: 100_000, offset: 0)
+        let catalogo = try await snapshot()
         let comodidade = filtro.comodidade?.trimmingCharacters(in: .whitespaces).lowercased()
-        let decoder = ReadModelJSON.decoder
-        let matching = try docs.map { try decoder.decode(EspacoView.self, from: $0) }.filter { espaco in
+        let matching = catalogo.espacos.filter { espaco in
             (filtro.incluirInativos || espaco.ativo)
+                && filtro.unidade.map { espaco.unidadeId == $0.lowercased() } ?? true
                 && filtro.tipo.map { espaco.tipo == $0 } ?? true
                 && filtro.capacidadeMinima.map { espaco.capacidade >= $0 } ?? true
                 && comodidade.map { espaco.comodidades.contains($0) } ?? true
         }
-        let page = matching.dropFirst((pagina - 1) * porPagina).prefix(porPagina)
-        var itens: [ItemDoCatalogo] = []
-        var unidadesVistas: [String: UnidadeView?] = [:]
-        for espaco in page {
-            if unidadesVistas[espaco.unidadeId] == nil {
-                unidadesVistas[espaco.unidadeId] = try await readUnidade(espaco.unidadeId)
-            }
-            itens.append(ItemDoCatalogo(espaco: espaco, unidade: unidadesVistas[espaco.unidadeId] ?? nil, precos: try await readTabela(espaco.id)?.valores))
+        let itens = matching.dropFirst((pagina - 1) * porPagina).prefix(porPagina).map { espaco in
+            ItemDoCatalogo(espaco: espaco, unidade: catalogo.unidades[espaco.unidadeId], precos: catalogo.precos[espaco.id])
         }
         return Pagina(itens: itens, total: matching.count, pagina: pagina)
+    }
+
+    /// The whole catalog as of the catalog projection's checkpoint: read again (three queries)
+    /// only when the projection has moved, so catalog reads cost one small query.
+    struct Snapshot: Sendable {
+        let position: GlobalPosition
+        let espacos: [EspacoView]
+        let unidades: [String: UnidadeView]
+        let precos: [String: TabelaDePreco.Valores]
+    }
+
+    private let cache = Mutex<Snapshot?>(nil)
+
+    func snapshot() async throws -> Snapshot {
+        let position = try await store.checkpoint(CatalogoReadModel.projection.checkpoint)
+        if let cached = cache.withLock({ $0 }), cached.position == position { return cached }
+        let decoder = ReadModelJSON.decoder
+        func all<T: Decodable>(_ type: T.Type, _ collection: String) async throws -> [T] {
+            try await store.documents(collection, grupo: nil, limit: 1_000_000, offset: 0).map { try decoder.decode(T.self, from: $0) }
+        }
+        let snapshot = Snapshot(
+            position: position, espacos: try await all(EspacoView.self, CatalogoReadModel.espacos),
+            unidades: Dictionary(try await all(UnidadeView.self, CatalogoReadModel.unidades).map { ($0.id, $0) }) { first, _ in first },
+            precos: Dictionary(try await all(TabelaDePreco.Tabela.self, CatalogoReadModel.tabelas).map { ($0.espacoId.uuidString.lowercased(), $0.valores) }) { first, _ in first })
+        cache.withLock { current in
+            if current.map({ $0.position < position }) ?? true { current = snapshot }
+        }
+        return snapshot
     }
 
     public func unidadesCadastradas(pagina: Int) async throws -> Pagina<UnidadeView> {
