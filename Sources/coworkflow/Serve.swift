@@ -156,8 +156,8 @@ struct PrazosService: Service {
     let reservas: ReservasService
     let logger: Logger
 
-    func run() async throws {
-        try await cancelWhenGracefulShutdown {
+    func run() async {
+        await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 do {
                     try await reservas.executarPrazosVencidos()

@@ -1,0 +1,97 @@
+import Domain
+import EventStore
+import Foundation
+import Logging
+import Projections
+import Services
+import Testing
+
+/// The booking invariant on PostgreSQL: two independent service instances, each with its own
+/// connection pool (as two reservas processes would be), race for the same slots.
+@Suite("Booking race on PostgreSQL", .serialized)
+struct PostgresBookingRaceTests {
+    static let logger: Logger = {
+        var logger = Logger(label: "pg-booking")
+        logger.logLevel = .critical
+        return logger
+    }()
+
+    /// Services over their own store (own pool), like one reservas process.
+    struct Instance: Sendable {
+        let store: PostgresEventStore
+        let espacos: EspacosService
+        let precos: PrecosService
+        let reservas: ReservasService
+
+        init(_ settings: PostgresSettings, clock: ManualClock) {
+            store = PostgresEventStore(settings: settings, logger: PostgresBookingRaceTests.logger)
+            espacos = EspacosService(store: store, clock: clock)
+            precos = PrecosService(store: store, clock: clock)
+            reservas = ReservasService(store: store, clock: clock, precos: precos)
+        }
+    }
+
+    @Test("50 concurrent bookings from two instances: one room booking, three desk bookings, and the agenda holds exactly those")
+    func two_instances_never_double_book() async throws {
+        let settings = try PostgresSettings.fromEnvironment()
+        try await PostgresMigrator(settings: settings, logger: Self.logger).migrate()
+        let clock = ManualClock(segundaDeManha)
+        let a = Instance(settings, clock: clock)
+        let b = Instance(settings, clock: clock)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await a.store.run() }
+            group.addTask { await b.store.run() }
+            defer { group.cancelAll() }
+
+            let caller = Caller(requestId: "race", usuario: "admin")
+            let unidade = try await a.espacos.cadastrarUnidade(
+                try JSONDecoder().decode(EspacosService.NovaUnidade.self, from: Data(#"""
+                    {"nome":"Race","endereco":{"logradouro":"Rua","numero":"1","cidade":"São Paulo","uf":"SP","cep":"01000-000"}}
+                    """#.utf8)), caller: caller)
+            func space(_ tipo: String, _ capacidade: Int) async throws -> String {
+                let espaco = try await a.espacos.cadastrarEspaco(
+                    try JSONDecoder().decode(EspacosService.NovoEspaco.self, from: Data(#"""
+                        {"unidadeId":"\#(unidade.id)","nome":"\#(tipo)","tipo":"\#(tipo)","capacidade":\#(capacidade)}
+                        """#.utf8)), caller: caller)
+                _ = try await a.precos.definirTabela(
+                    espaco.id, TabelaDePreco.Valores(porHora: .reais(50), meioPeriodo: .reais(180), diaria: .reais(300), duracaoMinimaMinutos: 30),
+                    caller: caller)
+                return espaco.id
+            }
+            for (espaco, vagas) in [(try await space("sala_privativa", 4), 1), (try await space("estacao_compartilhada", 3), 3)] {
+                // Friday 2026-11-27, 14:00–16:00 São Paulo: inside the default hours.
+                let pedido = try JSONDecoder.iso.decode(ReservasService.PedidoDeReserva.self, from: Data(#"""
+                    {"espacoId":"\#(espaco)","inicio":"2026-11-27T14:00:00-03:00","fim":"2026-11-27T16:00:00-03:00"}
+                    """#.utf8))
+                let outcomes = try await withThrowingTaskGroup(of: Int.self) { race in
+                    for index in 0..<50 {
+                        let instance = index.isMultiple(of: 2) ? a : b
+                        race.addTask {
+                            do {
+                                _ = try await instance.reservas.solicitar(pedido, usuario: "membro-\(index)", caller: Caller(requestId: "r\(index)"))
+                                return 201
+                            } catch let error as ServiceError {
+                                return error.status
+                            }
+                        }
+                    }
+                    return try await race.reduce(into: [Int]()) { $0.append($1) }
+                }
+                #expect(outcomes.filter { $0 == 201 }.count == vagas)
+                #expect(outcomes.filter { $0 == 409 }.count == 50 - vagas)
+                let id = try #require(UUID(uuidString: espaco))
+                let agenda = try await a.store.readStream(StreamNames.agenda(id, try #require(DataLocal("2026-11-27"))))
+                #expect(agenda.count == vagas)
+                #expect(Set(agenda.map(\.type)) == ["AgendaOcupada"])
+            }
+        }
+    }
+}
+
+extension JSONDecoder {
+    static var iso: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+}
