@@ -54,13 +54,16 @@ public final class ProjectionRunner: Sendable {
         }
     }
 
-    /// Applies every event readable now; returns how many events it read.
+    /// Applies every event readable now; returns how many events it read. For start-up and
+    /// tools: never while ``run()`` of the same projection is active anywhere.
     @discardableResult
     public func catchUp() async throws -> Int {
         try await apply(after: try await store.checkpoint(projection.checkpoint)).read
     }
 
-    private func apply(after start: GlobalPosition) async throws -> (read: Int, position: GlobalPosition) {
+    private func apply(
+        after start: GlobalPosition, progress report: (Int) -> Void = { _ in }
+    ) async throws -> (read: Int, position: GlobalPosition) {
         var position = start
         state.withLock { $0 = max($0, position) }
         var total = 0
@@ -76,6 +79,7 @@ public final class ProjectionRunner: Sendable {
             state.withLock { $0 = position }
             progress.ring()
             total += events.count
+            report(total)
             if events.count < batchSize { break }
         }
         return (total, position)
@@ -96,9 +100,9 @@ public final class ProjectionRunner: Sendable {
 
     /// Empties the projection's documents and checkpoint and rebuilds them from the first
     /// event; returns the events read. Run it while no other runner of it is active.
-    public func rebuild() async throws -> Int {
+    public func rebuild(progress: (Int) -> Void = { _ in }) async throws -> Int {
         try await store.reset(collections: projection.collections, checkpoint: projection.checkpoint)
         state.withLock { $0 = .start }
-        return try await catchUp()
+        return try await apply(after: .start, progress: progress).read
     }
 }

@@ -209,7 +209,7 @@ struct BookingTests {
         let (cenario, paid, unpaid) = saved.withLock { $0 }
         let made = try #require(cenario)
         try await second.test { client in
-            for runner in second.backend.projections { try await runner.catchUp() }
+            await second.backend.settle()  // the new process's projections catch up with the file
             #expect(try await second.backend.reservas.executarPrazosVencidos() == 1)
             await second.backend.settle()
             #expect(try await client.json(.get, "/api/reservas/\(unpaid)", token: made.membro).object["status"] as? String == "expirada")
@@ -269,5 +269,27 @@ struct BookingTests {
             let freedId = try #require(freed.object["id"] as? String)
             #expect(try await client.json(.post, "/api/reservas/\(freedId)/cancelamento", token: bia).status == .notFound)
         }
+        // A rebuild from the first event (under the projection's lease, as `coworkflow replay`)
+        // gives back the very same documents.
+        for runner in harness.backend.projections {
+            func snapshot() async throws -> [[Data]] {
+                try await runner.projection.collections.asyncMap { try await harness.store.documents($0, grupo: nil, limit: 10_000, offset: 0) }
+            }
+            let before = try await snapshot()
+            #expect(before.contains { !$0.isEmpty })
+            let read = try await harness.store.whileHolding(lease: runner.projection.checkpoint, retryEvery: .milliseconds(50)) {
+                try await runner.rebuild()
+            }
+            #expect(read > 0)
+            #expect(try await snapshot() == before, "\(runner.projection.name) differs after a rebuild")
+        }
+    }
+}
+
+extension Array {
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var result: [T] = []
+        for element in self { result.append(try await transform(element)) }
+        return result
     }
 }
