@@ -52,7 +52,7 @@ extension Routes {
                 }
                 filtro.capacidadeMinima = value
             }
-            return try .json(try await espacos.catalogo(filtro, pagina: try Query.page(request)))
+            return Reply(status: 200, body: try await espacos.catalogoJSON(filtro, pagina: try Query.page(request)))
         }
         api.add(Operation(
             method: .get, path: "/api/espacos/{id}", summary: "Um espaço, com sua unidade e seus preços", tag: "espacos",

@@ -181,7 +181,28 @@ public final class EspacosService: Sendable {
     }
 
     public func catalogo(_ filtro: Filtro, pagina: Int, porPagina: Int = 50) async throws -> Pagina<ItemDoCatalogo> {
-        let catalogo = try await snapshot()
+        catalogo(filtro, pagina: pagina, porPagina: porPagina, from: try await snapshot())
+    }
+
+    /// The catalog page as JSON: encoded once per catalog change, filter and page (at most
+    /// 1,000 kept), so a read of an unchanged catalog costs one small query and a copy.
+    public func catalogoJSON(_ filtro: Filtro, pagina: Int) async throws -> Data {
+        let snapshot = try await snapshot()
+        let key = [filtro.unidade ?? "", filtro.tipo?.rawValue ?? "", filtro.capacidadeMinima.map(String.init) ?? "",
+                   filtro.comodidade ?? "", String(filtro.incluirInativos), String(pagina)].joined(separator: "|")
+        if let data = pages.withLock({ $0.position == snapshot.position ? $0.pages[key] : nil }) { return data }
+        let data = try ReadModelJSON.encoder.encode(catalogo(filtro, pagina: pagina, porPagina: 50, from: snapshot))
+        pages.withLock { cache in
+            guard cache.position <= snapshot.position else { return }
+            if cache.position < snapshot.position { cache = (snapshot.position, [:]) }
+            if cache.pages.count < 1_000 { cache.pages[key] = data }
+        }
+        return data
+    }
+
+    private let pages = Mutex<(position: GlobalPosition, pages: [String: Data])>((.start, [:]))
+
+    func catalogo(_ filtro: Filtro, pagina: Int, porPagina: Int, from catalogo: Snapshot) -> Pagina<ItemDoCatalogo> {
         let comodidade = filtro.comodidade?.trimmingCharacters(in: .whitespaces).lowercased()
         let matching = catalogo.espacos.filter { espaco in
             (filtro.incluirInativos || espaco.ativo)
