@@ -9,7 +9,7 @@ private func range(_ start: String, _ end: String) -> TimeRange { try! TimeRange
 struct ReservaTests {
     let id = Reserva.ID(UUID())
     let now = instant("2026-11-23T08:00:00-03:00")
-    let politica = Reserva.Politica(horasSemMulta: 24, multaBP: 5_000)
+    let politica = Unidade.PoliticaDeCancelamento(horasSemMulta: 24, multaBP: 5_000)
     var scenario: Scenario<Reserva.Command, Reserva.State, Reserva.Event, Reserva.Failure> { Scenario(Reserva.decider) }
 
     var condicoes: Reserva.Condicoes {

@@ -90,21 +90,7 @@ public enum Agenda {
     /// The most bookings overlapping at any single instant inside `intervalo` (back-to-back
     /// bookings do not overlap).
     public static func picoDeOcupacao(em intervalo: TimeRange, ocupacoes: some Sequence<TimeRange>) -> Int {
-        var marks: [(Date, Int)] = []
-        for range in ocupacoes {
-            guard let part = range.intersection(intervalo) else { continue }
-            marks.append((part.start, 1))
-            marks.append((part.end, -1))
-        }
-        // Ends sort before starts at the same instant: [9,10) and [10,11) never count together.
-        marks.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
-        var current = 0
-        var peak = 0
-        for (_, delta) in marks {
-            current += delta
-            peak = max(peak, current)
-        }
-        return peak
+        Intervalos.maximoSimultaneo(ocupacoes.compactMap { $0.intersection(intervalo) })
     }
 
     /// The decider for one day; `espacoId` and `data` name the stream it runs on.

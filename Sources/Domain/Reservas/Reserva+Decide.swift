@@ -40,14 +40,12 @@ extension Reserva {
     }
 
     /// The fee and refund of a cancellation at `em`: nothing was paid before confirmation; a
-    /// confirmed booking is refunded in full until `horasSemMulta` hours before its start.
-    public static func reembolso(_ dados: Dados, politica: Politica, em: Date) -> (pago: Money, multa: Money, reembolso: Money) {
+    /// confirmed booking follows the unit's policy.
+    public static func reembolso(_ dados: Dados, politica: Unidade.PoliticaDeCancelamento, em: Date) -> (pago: Money, multa: Money, reembolso: Money) {
         guard dados.status == .confirmada else { return (.zero, .zero, .zero) }
         let total = dados.solicitacao.total
-        let antecedencia = dados.intervalo.start.timeIntervalSince(em)
-        if antecedencia >= Double(politica.horasSemMulta) * 3_600 { return (total, .zero, total) }
-        let multa = min(total, max(.zero, total.applying(basisPoints: politica.multaBP)))
-        return (total, multa, total - multa)
+        let (multa, devolvido) = politica.reembolso(total: total, inicio: dados.intervalo.start, canceladaEm: em)
+        return (total, multa, devolvido)
     }
 
     public static let decider = Decider<Command, State, Event, Failure>(

@@ -49,18 +49,6 @@ public enum Reserva {
         }
     }
 
-    /// The unit's cancellation policy: free until `horasSemMulta` hours before the start, then
-    /// `multaBP` basis points of the total are kept.
-    public struct Politica: Codable, Sendable, Equatable {
-        public let horasSemMulta: Int
-        public let multaBP: Int64
-
-        public init(horasSemMulta: Int, multaBP: Int64) {
-            self.horasSemMulta = horasSemMulta
-            self.multaBP = multaBP
-        }
-    }
-
     public struct Pedido: Sendable, Equatable {
         public let id: ID
         public let espacoId: UUID
@@ -94,7 +82,7 @@ public enum Reserva {
     public enum Command: Sendable, Equatable {
         case solicitar(Pedido, condicoes: Condicoes, em: Date)
         case confirmar(pagamentoId: String?, em: Date)
-        case cancelar(por: String, motivo: String?, politica: Politica, em: Date)
+        case cancelar(por: String, motivo: String?, politica: Unidade.PoliticaDeCancelamento, em: Date)
         /// The hold ran out without payment.
         case expirar(em: Date)
         case concluir(em: Date)

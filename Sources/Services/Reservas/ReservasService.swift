@@ -144,7 +144,7 @@ public final class ReservasService: Sendable {
         let now = clock.now
         return try await release(id, actor: usuario, caller: caller, at: now) { _ in
             .cancelar(por: usuario, motivo: motivo?.trimmingCharacters(in: .whitespacesAndNewlines).prefix(500).description,
-                      politica: Reserva.Politica(horasSemMulta: politica.horasSemMulta, multaBP: politica.multaBP), em: now)
+                      politica: politica, em: now)
         }
     }
 

@@ -326,12 +326,6 @@ public final class UsuariosService: Sendable {
 
     // MARK: Admin queries
 
-    public struct Pagina<Item: Codable & Sendable>: Codable, Sendable {
-        public let itens: [Item]
-        public let total: Int
-        public let pagina: Int
-    }
-
     /// Accounts, oldest first, optionally those whose e-mail contains `email`; 50 per page.
     public func listar(email filtro: String?, pagina: Int) async throws -> Pagina<Perfil> {
         var streams: [StreamName: [Usuario.Event]] = [:]
