@@ -25,24 +25,53 @@ struct Operation: Sendable {
 
 /// The route table: every route is registered through it, so the OpenAPI document lists
 /// exactly what the router serves (a test holds the two together).
+///
+/// The role decides where a route runs: all here (all-in-one); a service's own routes only
+/// (`--service <name>`); or, at the distributed gateway, commands of the services it forwards
+/// to go to them and the rest is answered here.
 final class API {
     private(set) var router: Router<GatewayContext>
     private(set) var operations: [Operation] = []
-    let idempotency: IdempotencyCache
-    /// Run after a write succeeds, before it answers (read-your-writes in all-in-one mode).
+    let idempotency: Idempotency
+    let role: Role
+    /// The service whose routes are being added (nil: the gateway's own, like `/saude`).
+    var owner: Deployable?
+    /// Whether the last X-Forwarded-For entry names the caller (behind a balancer or the gateway).
+    let trustForwardedFor: Bool
+    /// Run after a write succeeds, before it answers (read-your-writes).
     let settle: @Sendable () async -> Void
 
-    init(router: Router<GatewayContext>, idempotency: IdempotencyCache, settle: @escaping @Sendable () async -> Void = {}) {
+    init(
+        router: Router<GatewayContext>, idempotency: Idempotency, role: Role = .allInOne, trustForwardedFor: Bool = false,
+        settle: @escaping @Sendable () async -> Void = {}
+    ) {
         self.router = router
         self.idempotency = idempotency
+        self.role = role
+        self.trustForwardedFor = trustForwardedFor
         self.settle = settle
     }
 
     func add(_ operation: Operation, _ respond: @escaping @Sendable (Request, GatewayContext, Data) async throws -> Reply) {
-        operations.append(operation)
         let mutating = [.post, .put, .patch, .delete].contains(operation.method)
+        switch role {
+        case .allInOne:
+            break
+        case .service(let service):
+            guard owner == nil || owner == service else { return }
+        case .operations:
+            guard owner == nil else { return }
+        case .gateway(let forwarder):
+            if mutating, let owner, forwarder.targets[owner] != nil {
+                operations.append(operation)
+                forward(operation, to: owner, through: forwarder)
+                return
+            }
+        }
+        operations.append(operation)
         let idempotency = self.idempotency
         let settle = self.settle
+        let trustForwardedFor = self.trustForwardedFor
         @Sendable func handler(_ request: Request, _ context: GatewayContext, _ body: Data) async throws -> Reply {
             let reply = try await respond(request, context, body)
             if mutating { await settle() }
@@ -59,10 +88,10 @@ final class API {
             guard (1...255).contains(key.count) else {
                 throw ServiceError.requisicaoInvalida("Idempotency-Key deve ter de 1 a 255 caracteres")
             }
-            let owner = context.subject?.usuario ?? context.remoteAddress?.ipAddress ?? "anonimo"
+            let owner = context.subject?.usuario ?? clientAddress(request, context, trustForwardedFor: trustForwardedFor)
             let scoped = "\(owner)|\(key)"
-            let fingerprint = IdempotencyCache.fingerprint(method: request.method.rawValue, path: request.uri.path, body: body)
-            switch try idempotency.begin(key: scoped, fingerprint: fingerprint) {
+            let fingerprint = Idempotency.fingerprint(method: request.method.rawValue, path: request.uri.path, body: body)
+            switch try await idempotency.begin(key: scoped, fingerprint: fingerprint) {
             case .replay(let reply):
                 var response = reply.response
                 response.headers[.init("Idempotent-Replayed")!] = "true"
@@ -70,16 +99,34 @@ final class API {
             case .proceed:
                 do {
                     let reply = try await handler(request, context, body)
-                    idempotency.finish(key: scoped, reply: reply)
+                    await idempotency.finish(key: scoped, reply: reply)
                     return reply.response
                 } catch let error as ServiceError {
-                    idempotency.finish(key: scoped, reply: error.reply(requestId: context.requestId))
+                    await idempotency.finish(key: scoped, reply: error.reply(requestId: context.requestId))
                     throw error
                 } catch {
-                    idempotency.finish(key: scoped, reply: nil)
+                    await idempotency.finish(key: scoped, reply: nil)
                     throw error
                 }
             }
+        }
+    }
+
+    /// A command the owning service answers: checked for a token here (a request the service
+    /// would refuse never leaves the gateway), sent on, and answered once the read models the
+    /// gateway serves have caught up with it. The service keeps the idempotency keys.
+    private func forward(_ operation: Operation, to service: Deployable, through forwarder: Forwarder) {
+        let settle = self.settle
+        let trustForwardedFor = self.trustForwardedFor
+        router.on(RouterPath(operation.path), method: operation.method) { request, context -> Response in
+            if operation.auth { _ = try context.requireUser() }
+            if operation.admin { _ = try context.requireAdmin() }
+            let body = Data(try await request.body.collect(upTo: context.maxUploadSize).readableBytesView)
+            let response = try await forwarder.forward(
+                request, body: body, context: context, client: clientAddress(request, context, trustForwardedFor: trustForwardedFor),
+                to: service)
+            if (200..<300).contains(response.status.code) { await settle() }
+            return response
         }
     }
 }

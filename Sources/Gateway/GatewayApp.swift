@@ -9,13 +9,19 @@ public struct GatewayConfiguration: Sendable {
     public var port: Int
     /// `Access-Control-Allow-Origin`.
     public var allowedOrigin: String
-    public var rateLimiter: RateLimiter
+    /// Nil: no limits (a service behind the distributed gateway, which limits at the edge).
+    public var rateLimiter: RateLimiter?
+    public var role: Role
 
-    public init(host: String = "127.0.0.1", port: Int = 8080, allowedOrigin: String = "*", rateLimiter: RateLimiter = RateLimiter()) {
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, allowedOrigin: String = "*", rateLimiter: RateLimiter? = RateLimiter(),
+        role: Role = .allInOne
+    ) {
         self.host = host
         self.port = port
         self.allowedOrigin = allowedOrigin
         self.rateLimiter = rateLimiter
+        self.role = role
     }
 }
 
@@ -27,14 +33,27 @@ public enum GatewayApp {
         let router = Router(context: GatewayContext.self)
         router.add(middleware: EdgeMiddleware(drain: drain, metrics: metrics, allowedOrigin: configuration.allowedOrigin))
         router.add(middleware: AuthMiddleware(usuarios: backend.usuarios))
-        router.add(middleware: RateLimitMiddleware(limiter: configuration.rateLimiter))
-        let api = API(router: router, idempotency: IdempotencyCache(), settle: { await backend.settle() })
+        if let limiter = configuration.rateLimiter { router.add(middleware: RateLimitMiddleware(limiter: limiter)) }
+        var trustForwardedFor = configuration.rateLimiter?.trustForwardedFor ?? false
+        // A service hears only from the gateway, which names the caller last in X-Forwarded-For.
+        switch configuration.role {
+        case .service, .operations: trustForwardedFor = true
+        case .allInOne, .gateway: break
+        }
+        let api = API(
+            router: router, idempotency: Idempotency(keys: backend.store), role: configuration.role, trustForwardedFor: trustForwardedFor,
+            settle: { await backend.settle() })
+        api.owner = .usuarios
         Routes.usuarios(api, backend)
         Routes.lgpd(api, backend)
         Routes.admin(api, backend)
+        api.owner = .espacos
         Routes.espacos(api, backend)
+        api.owner = .precos
         Routes.precos(api, backend)
+        api.owner = .reservas
         Routes.reservas(api, backend)
+        api.owner = nil
         Routes.operations(api, backend, metrics: metrics)
         Routes.documentation(api)
         return (api.router, api.operations)
@@ -52,8 +71,8 @@ public enum GatewayApp {
     }
 
     /// The documented routes (for tests that hold the document and the router together).
-    public static func documentedRoutes(_ backend: Backend) -> [String] {
-        router(backend, configuration: GatewayConfiguration(), drain: DrainState(), metrics: Metrics()).1
+    public static func documentedRoutes(_ backend: Backend, role: Role = .allInOne) -> [String] {
+        router(backend, configuration: GatewayConfiguration(role: role), drain: DrainState(), metrics: Metrics()).1
             .map { "\($0.method.rawValue) \($0.path)" }
     }
 }

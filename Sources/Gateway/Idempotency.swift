@@ -1,57 +1,57 @@
 import Crypto
+import EventStore
 import Foundation
 import Services
 import Synchronization
 
 /// `Idempotency-Key` on mutating requests: a retry with the same key and body gets the first
 /// answer again; the same key with another body is a 422; a retry while the first is still
-/// running is a 409. Kept in memory for 24 h (per process).
-public final class IdempotencyCache: Sendable {
-    struct Stored: Sendable {
-        let fingerprint: String
-        var reply: Reply?
-        let at: Date
-    }
-
-    private let entries = Mutex<[String: Stored]>([:])
+/// running is a 409. The answers live in the store (`request_keys`) for 24 h, so every replica
+/// of a service replays the same first answer.
+final class Idempotency: Sendable {
+    let keys: any RequestKeys
     let lifetime: TimeInterval = 24 * 3_600
+    /// A request still "running" after this long died with its process; a retry may take over.
+    let staleAfter: TimeInterval = 120
+    private let claims = Atomic<Int>(0)
 
-    public init() {}
+    init(keys: any RequestKeys) {
+        self.keys = keys
+    }
 
     enum Lookup {
         case proceed
         case replay(Reply)
     }
 
-    func begin(key: String, fingerprint: String) throws -> Lookup {
+    func begin(key: String, fingerprint: String) async throws -> Lookup {
         let now = Date()
-        return try entries.withLock { entries in
-            if entries.count > 100_000 { entries = entries.filter { now.timeIntervalSince($0.value.at) < lifetime } }
-            if let stored = entries[key], now.timeIntervalSince(stored.at) < lifetime {
-                guard stored.fingerprint == fingerprint else {
-                    throw ServiceError(
-                        status: 422, codigo: "chave_de_idempotencia_reutilizada",
-                        mensagem: "esta Idempotency-Key já foi usada com outra requisição")
-                }
-                guard let reply = stored.reply else {
-                    throw ServiceError.conflito("requisicao_em_andamento", "a primeira requisição com esta Idempotency-Key ainda está em andamento")
-                }
-                return .replay(reply)
-            }
-            entries[key] = Stored(fingerprint: fingerprint, reply: nil, at: now)
+        if claims.add(1, ordering: .relaxed).newValue.isMultiple(of: 1_000) {
+            _ = try? await keys.purgeRequestKeys(before: now.addingTimeInterval(-lifetime))
+        }
+        switch try await keys.claimRequestKey(
+            key, fingerprint: fingerprint, at: now, expireBefore: now.addingTimeInterval(-lifetime),
+            staleBefore: now.addingTimeInterval(-staleAfter))
+        {
+        case .claimed:
             return .proceed
+        case .replay(let reply):
+            return .replay(reply)
+        case .inProgress:
+            throw ServiceError.conflito("requisicao_em_andamento", "a primeira requisição com esta Idempotency-Key ainda está em andamento")
+        case .mismatch:
+            throw ServiceError(
+                status: 422, codigo: "chave_de_idempotencia_reutilizada", mensagem: "esta Idempotency-Key já foi usada com outra requisição")
         }
     }
 
-    func finish(key: String, reply: Reply?) {
-        entries.withLock { entries in
-            // Answers that say "try again" (409, 423, 429, 5xx) are forgotten, so a retry runs again.
-            if let reply, reply.status < 500, ![409, 423, 429].contains(reply.status) {
-                entries[key]?.reply = reply
-            } else {
-                entries[key] = nil
-            }
-        }
+    /// Keeps the answer; answers that say "try again" (409, 423, 429, 5xx) are forgotten, so a
+    /// retry runs again.
+    func finish(key: String, reply: Reply?) async {
+        let kept = reply.flatMap { $0.status < 500 && ![409, 423, 429].contains($0.status) ? $0 : nil }
+        // Not kept (the store failed): the key stays "running" until it is stale, and a retry
+        // in between gets a 409, never a second effect.
+        try? await keys.completeRequestKey(key, reply: kept)
     }
 
     static func fingerprint(method: String, path: String, body: Data) -> String {
@@ -63,8 +63,4 @@ public final class IdempotencyCache: Sendable {
 }
 
 /// What a route answers, before it becomes a `Response` (so it can be stored and replayed).
-struct Reply: Sendable {
-    var status: Int
-    var body: Data?
-    var headers: [String: String] = [:]
-}
+typealias Reply = StoredReply

@@ -122,7 +122,7 @@ struct RateLimitMiddleware: RouterMiddleware {
     let limiter: RateLimiter
 
     func handle(_ request: Request, context: GatewayContext, next: (Request, GatewayContext) async throws -> Response) async throws -> Response {
-        let ip = clientAddress(request, context)
+        let ip = clientAddress(request, context, trustForwardedFor: limiter.trustForwardedFor)
         var keys: [(String, RateLimiter.Limit)] = [("ip:\(ip)", limiter.perClient)]
         if let user = context.subject?.usuario { keys.append(("user:\(user)", limiter.perUser)) }
         // The router ignores repeated and trailing slashes; so must the login check.
@@ -137,15 +137,6 @@ struct RateLimitMiddleware: RouterMiddleware {
             }
         }
         return try await next(request, context)
-    }
-
-    private func clientAddress(_ request: Request, _ context: GatewayContext) -> String {
-        // Behind the load balancer the peer is the balancer; the address it appended (the last
-        // one) is the client it saw. Earlier entries come from the client and prove nothing.
-        if limiter.trustForwardedFor, let forwarded = request.headers[.init("X-Forwarded-For")!]?.split(separator: ",").last {
-            return forwarded.trimmingCharacters(in: .whitespaces)
-        }
-        return context.remoteAddress?.ipAddress ?? "local"
     }
 }
 

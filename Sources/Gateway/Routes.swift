@@ -7,51 +7,6 @@ public import Messaging
 public import Projections
 public import Services
 
-/// What the routes talk to.
-public struct Backend: Sendable {
-    public let store: any EventStore
-    public let bus: any EventBus
-    public let usuarios: UsuariosService
-    public let espacos: EspacosService
-    public let precos: PrecosService
-    public let reservas: ReservasService
-    /// The projections this process runs (all of them in all-in-one mode). A write request
-    /// answers once they have caught up with it, so a client reads its own writes.
-    public let projections: [ProjectionRunner]
-
-    public init(
-        store: any EventStore, bus: any EventBus, usuarios: UsuariosService, espacos: EspacosService, precos: PrecosService,
-        reservas: ReservasService, projections: [ProjectionRunner]
-    ) {
-        self.store = store
-        self.bus = bus
-        self.usuarios = usuarios
-        self.espacos = espacos
-        self.precos = precos
-        self.reservas = reservas
-        self.projections = projections
-    }
-
-    /// Everything in one process over `store`: every service and every projection.
-    public static func allInOne(
-        store: any EventStore, bus: any EventBus, usuarios: UsuariosService, clock: any WallClock,
-        prazoDePagamento: TimeInterval = 15 * 60, logger: Logger
-    ) -> Backend {
-        let precos = PrecosService(store: store, clock: clock)
-        let runners = ReadModels.all.map { ProjectionRunner($0, store: store, logger: logger) }
-        return Backend(
-            store: store, bus: bus, usuarios: usuarios, espacos: EspacosService(store: store, clock: clock), precos: precos,
-            reservas: ReservasService(store: store, clock: clock, precos: precos, prazoDePagamento: prazoDePagamento),
-            projections: runners)
-    }
-
-    /// Waits (up to 2 s) until this process's projections have applied every event written so far.
-    public func settle() async {
-        guard !projections.isEmpty, let head = try? await store.headPosition() else { return }
-        for runner in projections { _ = await runner.waitUntil(head, timeout: .seconds(2)) }
-    }
-}
-
 struct RegistroBody: Decodable { let nome: String; let email: String; let senha: String }
 struct LoginBody: Decodable { let email: String; let senha: String }
 struct TrocaDeSenhaBody: Decodable { let senhaAtual: String; let novaSenha: String }
@@ -158,13 +113,21 @@ enum Routes {
                 healthy = false
                 components["store"] = ["status": "erro", "detalhe": String(describing: error)]
             }
-            let bus = backend.bus.health.snapshot
-            switch bus.status {
-            case .up: components["bus"] = ["status": "ok", "desde": bus.since.formatted(.iso8601)]
-            case .starting: components["bus"] = ["status": "iniciando"]
-            case .down(let reason):
-                healthy = false
-                components["bus"] = ["status": "erro", "detalhe": reason, "desde": bus.since.formatted(.iso8601)]
+            if let broker = backend.broker?.snapshot {
+                switch broker.status {
+                case .up: components["bus"] = ["status": "ok", "desde": broker.since.formatted(.iso8601)]
+                case .starting: components["bus"] = ["status": "iniciando"]
+                case .down(let reason):
+                    healthy = false
+                    components["bus"] = ["status": "erro", "detalhe": reason, "desde": broker.since.formatted(.iso8601)]
+                }
+            }
+            // How far each read model (and the relay) is behind; reported, never a failure:
+            // a rebuild is slow but healthy.
+            if let (_, lags) = try? await backend.lags() {
+                for (name, position, lag) in lags {
+                    components[name] = ["status": "ok", "posicao": position.description, "atraso": String(lag)]
+                }
             }
             struct Health: Encodable { let status: String; let componentes: [String: [String: String]] }
             return try .json(Health(status: healthy ? "ok" : "degradado", componentes: components), status: healthy ? 200 : 503)
@@ -173,7 +136,19 @@ enum Routes {
             method: .get, path: "/metrics", summary: "Métricas no formato de texto do Prometheus", tag: "operacao",
             response: "text", contentType: "text/plain")
         ) { _, _, _ in
-            Reply(status: 200, body: Data(metrics.render().utf8), headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"])
+            var text = metrics.render()
+            text += "# HELP coworkflow_events_appended_total Events this process appended to the store.\n"
+            text += "# TYPE coworkflow_events_appended_total counter\n"
+            text += "coworkflow_events_appended_total \(backend.store.eventsAppended)\n"
+            if let (head, lags) = try? await backend.lags() {
+                text += "# HELP coworkflow_store_head_sequence Sequence number of the newest event readable in global order.\n"
+                text += "# TYPE coworkflow_store_head_sequence gauge\n"
+                text += "coworkflow_store_head_sequence \(head.sequence)\n"
+                text += "# HELP coworkflow_subscription_lag_events Events a subscription (relay, projection) is behind the store's head.\n"
+                text += "# TYPE coworkflow_subscription_lag_events gauge\n"
+                for (name, _, lag) in lags { text += "coworkflow_subscription_lag_events{subscription=\"\(name)\"} \(lag)\n" }
+            }
+            return Reply(status: 200, body: Data(text.utf8), headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"])
         }
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EventStore
 import Foundation
 import Services
 
@@ -13,7 +14,7 @@ struct Admin: AsyncParsableCommand {
 /// COWORKFLOW_ADMIN_PASSWORD or from the first line of standard input.
 struct CreateAdmin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "create", abstract: "Create (or promote) an admin account in the embedded store.")
+        commandName: "create", abstract: "Create (or promote) an admin account (embedded store, or --postgres).")
 
     @Option(help: "The admin's e-mail address.")
     var email: String
@@ -24,18 +25,38 @@ struct CreateAdmin: AsyncParsableCommand {
     @Option(help: "Directory of the embedded store (as for `serve`).")
     var data = "coworkflow-data"
 
+    @Flag(help: "In PostgreSQL (distributed mode: DATABASE_URL or DB_*, and JWT_SECRET as the deployables have it).")
+    var postgres = false
+
     func run() async throws {
-        let backend = try await Embedded(directory: data, environment: ProcessInfo.processInfo.environment).backend(logger: Log.logger("coworkflow"))
+        let environment = ProcessInfo.processInfo.environment
+        let logger = Log.logger("coworkflow")
+        guard postgres else {
+            return try await create(in: try await Embedded(directory: data, environment: environment).backend(logger: logger).usuarios)
+        }
+        let store = PostgresEventStore(settings: try PostgresSettings.fromEnvironment(environment), logger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await store.run() }
+            defer { group.cancelAll() }
+            try await store.checkSchema()
+            try await create(in: UsuariosService(
+                store: store, vault: PersonalDataVault(keys: PostgresKeyStore(client: store.client, logger: logger)),
+                passwords: PasswordHasher(), tokens: try await TokenIssuer(secret: try Distributed.jwtSecret(environment)),
+                clock: SystemClock(), emailKey: try await Distributed.emailKey(environment, store: store, logger: logger)))
+        }
+    }
+
+    private func create(in usuarios: UsuariosService) async throws {
         let caller = Caller(requestId: "admin-create", usuario: "sistema:admin-create")
         do {
-            if let existing = try await backend.usuarios.usuarioId(email: email) {
-                try await backend.usuarios.promover(usuario: existing, context: caller)
+            if let existing = try await usuarios.usuarioId(email: email) {
+                try await usuarios.promover(usuario: existing, context: caller)
                 print("\(email): conta existente promovida a admin")
                 return
             }
             let senha = try password()
-            let perfil = try await backend.usuarios.registrar(nome: nome, email: email, senha: senha, context: caller)
-            try await backend.usuarios.promover(usuario: perfil.id, context: caller)
+            let perfil = try await usuarios.registrar(nome: nome, email: email, senha: senha, context: caller)
+            try await usuarios.promover(usuario: perfil.id, context: caller)
             print("\(email): conta de admin criada (id \(perfil.id))")
         } catch let error as ServiceError {
             throw ValidationError(error.mensagem)

@@ -36,12 +36,15 @@ struct Serve: AsyncParsableCommand {
     var seedDemo = false
 
     func run() async throws {
-        if let service {
-            throw ValidationError("--service \(service): distributed mode is not built yet (issue 4); run `coworkflow serve` without it")
-        }
         let logger = Log.logger("coworkflow")
         let environment = ProcessInfo.processInfo.environment
         let port = port ?? environment["PORT"].flatMap(Int.init) ?? 8080
+        if let service {
+            guard !seedDemo else { throw ValidationError("--seed-demo is for the all-in-one mode; run it without --service") }
+            let kind = try Distributed.kind(service)
+            try await Distributed(kind: kind, host: host, port: port, environment: environment, logger: Log.logger("coworkflow.\(service)")).run()
+            return
+        }
         let embedded = try Embedded(directory: data, environment: environment)
         let backend = try await embedded.backend(logger: logger)
 
@@ -53,7 +56,7 @@ struct Serve: AsyncParsableCommand {
             })
         let background: [ServiceGroupConfiguration.ServiceConfiguration] =
             backend.projections.map { .init(service: ProjectionService(runner: $0)) }
-            + [.init(service: PrazosService(reservas: backend.reservas, logger: logger))]
+            + [.init(service: PrazosService(reservas: backend.reservas, store: backend.store, logger: logger))]
         if seedDemo {
             // The projections run first so the demo's reads (existing units) see earlier seeds.
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -151,21 +154,37 @@ struct ProjectionService: Service {
     }
 }
 
-/// Runs the reservas timers (hold expiry, conclusion) every second.
+/// Runs the reservas timers (hold expiry, conclusion) every second, in one process at a time
+/// among the replicas that share the store (a lease; another takes over when it stops).
 struct PrazosService: Service {
     let reservas: ReservasService
+    let store: any EventStore
     let logger: Logger
 
     func run() async {
+        let reservas = self.reservas
+        let logger = self.logger
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 do {
-                    try await reservas.executarPrazosVencidos()
+                    try await store.whileHolding(lease: "reservas:prazos", retryEvery: .seconds(1)) {
+                        while true {
+                            do {
+                                try await reservas.executarPrazosVencidos()
+                            } catch is CancellationError {
+                                throw CancellationError()
+                            } catch {
+                                logger.error("reservas timers: \(error)")
+                            }
+                            try await Task.sleep(for: .seconds(1))
+                        }
+                    }
                 } catch {
-                    logger.error("reservas timers: \(error)")
+                    // Cancelled on shutdown: stop quietly; a lost lease is asked for again.
+                    if Task.isCancelled { return }
+                    logger.warning("reservas timers paused: \(error)")
+                    guard (try? await Task.sleep(for: .seconds(1))) != nil else { return }
                 }
-                // Cancelled on shutdown: stop quietly.
-                guard (try? await Task.sleep(for: .seconds(1))) != nil else { return }
             }
         }
     }
@@ -174,12 +193,15 @@ struct PrazosService: Service {
 /// Rate limits from `RATE_LIMIT_PER_CLIENT` and `RATE_LIMIT_PER_USER` (requests per second;
 /// bursts of twice that), defaults 100 and 50.
 enum Limits {
-    static func from(_ environment: [String: String]) throws -> RateLimiter {
+    /// - Parameter trustForwardedFor: behind a load balancer, which names the client last in
+    ///   X-Forwarded-For (the distributed gateway).
+    static func from(_ environment: [String: String], trustForwardedFor: Bool = false) throws -> RateLimiter {
         func limit(_ name: String, _ fallback: Double) throws -> RateLimiter.Limit {
             guard let text = environment[name] else { return RateLimiter.Limit(burst: fallback * 2, perSecond: fallback) }
             guard let value = Double(text), value > 0 else { throw ValidationError("\(name) must be a positive number of requests per second") }
             return RateLimiter.Limit(burst: value * 2, perSecond: value)
         }
-        return RateLimiter(perClient: try limit("RATE_LIMIT_PER_CLIENT", 100), perUser: try limit("RATE_LIMIT_PER_USER", 50))
+        return RateLimiter(
+            perClient: try limit("RATE_LIMIT_PER_CLIENT", 100), perUser: try limit("RATE_LIMIT_PER_USER", 50), trustForwardedFor: trustForwardedFor)
     }
 }

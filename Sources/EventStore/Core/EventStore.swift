@@ -2,7 +2,7 @@ import Foundation
 
 /// The append-only event store port. PostgreSQL in production, SQLite embedded; both pass the
 /// same conformance suite (`Tests/EventStoreTests`).
-public protocol EventStore: ConsumerSupport, ReadModelStore {
+public protocol EventStore: ConsumerSupport, ReadModelStore, RequestKeys {
     /// Appends to one or more streams in one transaction, each with its own expected version:
     /// all or nothing.
     ///
@@ -37,6 +37,10 @@ public protocol EventStore: ConsumerSupport, ReadModelStore {
     /// Rung after appends (in this process, and from other processes where the backend can
     /// tell); subscriptions wait on it and poll as a fallback.
     var changes: Doorbell { get }
+
+    /// Events this store object has appended through ``append(_:)`` since it was opened (the
+    /// `coworkflow_events_appended_total` metric).
+    var eventsAppended: Int { get }
 }
 
 extension EventStore {

@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 public import Logging
 public import PostgresNIO
@@ -21,6 +22,9 @@ public final class PostgresEventStore: EventStore {
     let logger: Logger
     /// Rung by local appends; the notifier turns rings into (coalesced) NOTIFYs.
     private let pendingNotify = Doorbell()
+    private let appended = Atomic<Int>(0)
+
+    public var eventsAppended: Int { appended.load(ordering: .relaxed) }
 
     static let channel = "coworkflow_events"
 
@@ -67,6 +71,7 @@ public final class PostgresEventStore: EventStore {
                     try await Self.append(writes, on: connection, logger: self.logger)
                 }
                 didAppend()
+                appended.add(result.positions.count, ordering: .relaxed)
                 return result
             } catch let collision as Collision where attempt < 10 {
                 // A concurrent writer of the same ids or of an `.any` stream won; go again.

@@ -100,6 +100,22 @@ enum PostgresSchema {
             CREATE INDEX read_models_lists ON read_models (collection, grupo, ordem, key)
             """,
         ]),
+        Step(version: 4, name: "request keys", statements: [
+            // Idempotency-Key answers, shared by the replicas of a service (status NULL: running).
+            """
+            CREATE TABLE request_keys (
+                key          text PRIMARY KEY,
+                fingerprint  text NOT NULL,
+                created_ms   bigint NOT NULL,
+                status       integer,
+                body         bytea,
+                headers      text
+            )
+            """,
+            """
+            CREATE INDEX request_keys_age ON request_keys (created_ms)
+            """,
+        ]),
     ]
 
     /// Privileges re-applied on every migrate: the application role may read and append
@@ -113,7 +129,7 @@ enum PostgresSchema {
             "GRANT USAGE, SELECT ON SEQUENCE events_position_seq TO \(role)",
             "GRANT SELECT, INSERT, UPDATE, DELETE ON subscription_checkpoints, personal_data_keys TO \(role)",
             "GRANT SELECT, INSERT, DELETE ON consumer_inbox TO \(role)",
-            "GRANT SELECT, INSERT, UPDATE, DELETE ON read_models TO \(role)",
+            "GRANT SELECT, INSERT, UPDATE, DELETE ON read_models, request_keys TO \(role)",
             // Services check at start-up that the schema is what they were built for.
             "GRANT SELECT ON schema_migrations TO \(role)",
         ]

@@ -9,6 +9,10 @@ import Synchronization
 public final class SQLiteEventStore: EventStore {
     public let database: DatabasePool
     public let changes = Doorbell()
+    private let appended = Atomic<Int>(0)
+
+    /// Events appended through ``append(_:)`` since this object opened the file.
+    public var eventsAppended: Int { appended.load(ordering: .relaxed) }
     let upcasters: Upcasters
     /// Names of the leases held in this process (see ``whileHolding(lease:retryEvery:_:)``).
     let leases = Mutex<Set<String>>([])
@@ -36,6 +40,7 @@ public final class SQLiteEventStore: EventStore {
         try AppendValidation.validate(writes)
         let result = try await database.write { db in try Self.append(writes, in: db) }
         changes.ring()
+        appended.add(result.positions.count, ordering: .relaxed)
         return result
     }
 

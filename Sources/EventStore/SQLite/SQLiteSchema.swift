@@ -66,6 +66,19 @@ enum SQLiteSchema {
                 CREATE INDEX read_models_lists ON read_models (collection, grupo, ordem, key);
                 """)
         }
+        migrator.registerMigration("4 request keys") { db in
+            try db.execute(sql: """
+                CREATE TABLE request_keys (
+                    key          TEXT PRIMARY KEY,
+                    fingerprint  TEXT NOT NULL,
+                    created_ms   INTEGER NOT NULL,
+                    status       INTEGER,
+                    body         BLOB,
+                    headers      TEXT
+                ) WITHOUT ROWID;
+                CREATE INDEX request_keys_age ON request_keys (created_ms);
+                """)
+        }
         return migrator
     }
 }

@@ -1,0 +1,136 @@
+import AsyncHTTPClient
+public import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import Services
+import Synchronization
+
+/// The deployables that own routes (DESIGN §1, §9).
+public enum Deployable: String, CaseIterable, Sendable {
+    case usuarios, espacos, precos, reservas, pagamentos, checkin, notificacoes, financeiro, analytics
+
+    /// The services this build has routes for; the others arrive with issue 6.
+    public static let built: [Deployable] = [.usuarios, .espacos, .precos, .reservas]
+
+    /// Where the distributed gateway finds the service: `SERVICE_<NAME>_URL`.
+    public var urlVariable: String { "SERVICE_\(rawValue.uppercased())_URL" }
+}
+
+/// What one process serves.
+public enum Role: Sendable {
+    /// Everything, in this process (`coworkflow serve`).
+    case allInOne
+    /// The distributed edge: commands of the services the forwarder knows go to them over
+    /// HTTP; queries (and the commands of services it does not know) are answered here.
+    case gateway(Forwarder)
+    /// One service of the distributed mode: its routes, `/saude`, `/metrics` and the docs.
+    case service(Deployable)
+    /// No service's routes: `/saude`, `/metrics` and the docs (`--service projections`).
+    case operations
+}
+
+/// Sends a command to the service that owns it (distributed gateway), with the caller's
+/// token, idempotency key, request id and address; answers what the service answered.
+public final class Forwarder: Sendable {
+    /// Base URLs per service; several replicas of one are taken in turn.
+    public let targets: [Deployable: [String]]
+    private let client: HTTPClient
+    private let turn = Atomic<Int>(0)
+    static let timeout: TimeAmount = .seconds(30)
+
+    public init(targets: [Deployable: [String]]) {
+        self.targets = targets
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
+        configuration.timeout = .init(connect: .seconds(2), read: Self.timeout)
+        configuration.redirectConfiguration = .disallow
+        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }
+
+    /// `SERVICE_<NAME>_URL` of every built service (a comma-separated list for replicas).
+    /// A service without one is served by the gateway itself.
+    public static func fromEnvironment(_ environment: [String: String]) throws -> Forwarder {
+        var targets: [Deployable: [String]] = [:]
+        for service in Deployable.built {
+            guard let text = environment[service.urlVariable], !text.isEmpty else { continue }
+            var urls: [String] = []
+            for part in text.split(separator: ",") {
+                let url = part.trimmingCharacters(in: .whitespaces)
+                guard let components = URLComponents(string: url), ["http", "https"].contains(components.scheme ?? ""),
+                    let host = components.host, !host.isEmpty, components.query == nil
+                else {
+                    throw ForwardingError(description: "\(service.urlVariable): '\(url)' is not an http(s)://host[:port] URL")
+                }
+                urls.append(url.hasSuffix("/") ? String(url.dropLast()) : url)
+            }
+            targets[service] = urls
+        }
+        return Forwarder(targets: targets)
+    }
+
+    /// Closes the connections (required before the process ends).
+    public func shutdown() async throws {
+        try await client.shutdown()
+    }
+
+    /// Headers the caller sent that the service needs.
+    static let passed: [HTTPField.Name] = [.authorization, .contentType, .accept, .acceptLanguage, .idempotencyKey]
+    /// Headers the gateway sets itself, and hop-by-hop ones.
+    static let dropped: Set<String> = [
+        "connection", "keep-alive", "transfer-encoding", "content-length", "x-request-id", "access-control-allow-origin",
+        "access-control-allow-headers", "access-control-allow-methods", "access-control-expose-headers", "server", "date",
+    ]
+
+    func forward(
+        _ request: Request, body: Data, context: GatewayContext, client address: String, to service: Deployable
+    ) async throws -> Response {
+        guard let urls = targets[service], !urls.isEmpty else {
+            throw ServiceError.indisponivel("o serviço \(service.rawValue) não está configurado", retryAfter: 5)
+        }
+        let base = urls[(turn.add(1, ordering: .relaxed).oldValue & Int.max) % urls.count]
+        var outgoing = HTTPClientRequest(url: base + request.uri.description)
+        outgoing.method = .init(rawValue: request.method.rawValue)
+        for name in Self.passed {
+            if let value = request.headers[name] { outgoing.headers.add(name: name.rawName, value: value) }
+        }
+        outgoing.headers.add(name: "X-Request-Id", value: context.requestId)
+        let forwarded = request.headers[.xForwardedFor].map { "\($0), \(address)" } ?? address
+        outgoing.headers.add(name: "X-Forwarded-For", value: forwarded)
+        outgoing.body = .bytes(ByteBuffer(bytes: body))
+        let answer: HTTPClientResponse
+        let bytes: ByteBuffer
+        do {
+            answer = try await client.execute(outgoing, timeout: Self.timeout)
+            bytes = try await answer.body.collect(upTo: 16 * 1024 * 1024)
+        } catch {
+            context.logger.error("forwarding to \(service.rawValue) at \(base) failed: \(error)", metadata: ["requestId": "\(context.requestId)"])
+            throw ServiceError.indisponivel("o serviço \(service.rawValue) não respondeu; tente de novo em instantes", retryAfter: 2)
+        }
+        var headers = HTTPFields()
+        for header in answer.headers where !Self.dropped.contains(header.name.lowercased()) {
+            if let name = HTTPField.Name(header.name) { headers.append(HTTPField(name: name, value: header.value)) }
+        }
+        return Response(
+            status: HTTPResponse.Status(code: Int(answer.status.code)), headers: headers,
+            body: ResponseBody(byteBuffer: bytes))
+    }
+}
+
+struct ForwardingError: Error, CustomStringConvertible {
+    let description: String
+}
+
+extension HTTPField.Name {
+    static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
+}
+
+/// The caller's address: behind the load balancer (or the gateway) the peer is the balancer,
+/// and the address it appended (the last one) is the client it saw. Earlier entries come from
+/// the client and prove nothing.
+func clientAddress(_ request: Request, _ context: GatewayContext, trustForwardedFor: Bool) -> String {
+    if trustForwardedFor, let forwarded = request.headers[.xForwardedFor]?.split(separator: ",").last {
+        return forwarded.trimmingCharacters(in: .whitespaces)
+    }
+    return context.remoteAddress?.ipAddress ?? "local"
+}

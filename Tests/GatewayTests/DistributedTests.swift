@@ -1,0 +1,343 @@
+import AsyncHTTPClient
+import EventStore
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import PostgresNIO
+import Testing
+
+/// The distributed mode as it is deployed: one `coworkflow serve --service <name>` process per
+/// deployable (the binary built beside the test bundle), on loopback, against the local
+/// PostgreSQL (a database of its own) and RabbitMQ, started and stopped by the test.
+@Suite("Distributed mode: one process per deployable", .serialized)
+struct DistributedTests {
+    @Test("a deployable refuses to start without JWT_SECRET, and names it")
+    func refuses_without_secret() async throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["JWT_SECRET"] = nil
+        let (status, output) = try await Deployment.runToEnd(["serve", "--service", "usuarios", "--port", "1"], environment: environment)
+        #expect(status == 64)
+        #expect(output.contains("JWT_SECRET"), "\(output)")
+        let (unknown, message) = try await Deployment.runToEnd(["serve", "--service", "faturamento"], environment: environment)
+        #expect(unknown == 64)
+        #expect(message.contains("gateway, projections"), "\(message)")
+    }
+
+    @Test("""
+        gateway, projections, usuarios, espacos, precos and two reservas processes: register, log in, \
+        run a unit, book and read the booking back through the gateway; a race over both reservas \
+        processes books the slot once; the relay publishes everything; SIGTERM stops every process cleanly
+        """)
+    func whole_flow() async throws {
+        let deployment = try await Deployment.start()
+        var stopped = false
+        defer { if !stopped { deployment.kill() } }
+        let gateway = deployment.url("gateway")
+
+        // Accounts: the e-mail claim holds across processes; the token of usuarios works everywhere.
+        #expect(try await call(.POST, gateway + "/api/auth/registro", #"{"nome":"Ana","email":"ana@e2e.test","senha":"segredo-123"}"#).status == 201)
+        let again = try await call(.POST, gateway + "/api/auth/registro", #"{"nome":"Outra","email":"ANA@e2e.test","senha":"segredo-456"}"#)
+        #expect(again.status == 409, "\(again.text)")
+        let wrong = try await call(.POST, gateway + "/api/auth/login", #"{"email":"ana@e2e.test","senha":"errada-000"}"#)
+        #expect(wrong.status == 401)
+        #expect(wrong.object["erro"] != nil)
+        let malformed = try await call(.POST, gateway + "/api/auth/registro", #"{"nome":"Ana","email":"#)
+        #expect(malformed.status == 400, "\(malformed.text)")
+        let membro = try await token(gateway, "ana@e2e.test", "segredo-123")
+        let me = try await call(.GET, gateway + "/api/auth/me", token: membro)
+        #expect(me.status == 200)
+        #expect(me.object["email"] as? String == "ana@e2e.test")
+        #expect(try await call(.GET, gateway + "/api/auth/me", token: membro + "x").status == 401)
+
+        try await deployment.createAdmin("root@e2e.test", senha: "segredo-root")
+        let admin = try await token(gateway, "root@e2e.test", "segredo-root")
+        #expect(try await call(.GET, gateway + "/api/admin/usuarios", token: membro).status == 403)
+
+        // The operator sets up a unit and a room (espacos, precos), read back from the read models.
+        let unidade = try await call(.POST, gateway + "/api/admin/unidades", #"""
+            {"nome":"Paulista","endereco":{"logradouro":"Av. Paulista","numero":"1000","cidade":"São Paulo","uf":"SP","cep":"01310-100"}}
+            """#, token: admin)
+        #expect(unidade.status == 201, "\(unidade.text)")
+        let unidadeId = try #require(unidade.object["id"] as? String)
+        let horario = #"{"domingo":[{"abre":420,"fecha":1320}],"segunda":[{"abre":420,"fecha":1320}],"terca":[{"abre":420,"fecha":1320}],"quarta":[{"abre":420,"fecha":1320}],"quinta":[{"abre":420,"fecha":1320}],"sexta":[{"abre":420,"fecha":1320}],"sabado":[{"abre":420,"fecha":1320}]}"#
+        let sala = try await call(.POST, gateway + "/api/admin/espacos", """
+            {"unidadeId":"\(unidadeId)","nome":"Sala Ipê","tipo":"sala_reuniao","capacidade":6,"horario":\(horario)}
+            """, token: admin)
+        #expect(sala.status == 201, "\(sala.text)")
+        let salaId = try #require(sala.object["id"] as? String)
+        let precos = try await call(.PUT, gateway + "/api/admin/espacos/\(salaId)/precos",
+            #"{"porHora":5000,"meioPeriodo":18000,"diaria":30000,"duracaoMinimaMinutos":30}"#, token: admin)
+        #expect(precos.status == 200, "\(precos.text)")
+        let catalogo = try await call(.GET, gateway + "/api/espacos?unidade=\(unidadeId)")
+        #expect(catalogo.object["total"] as? Int == 1, "\(catalogo.text)")
+
+        // A booking, and reading it back at once (the gateway answered after the read models caught up).
+        let dia = Deployment.localDate(daysAhead: 3)
+        let reserva = try await call(.POST, gateway + "/api/reservas", """
+            {"espacoId":"\(salaId)","inicio":"\(dia)T10:00:00-03:00","fim":"\(dia)T12:00:00-03:00"}
+            """, token: membro, headers: ["Idempotency-Key": "primeira"])
+        #expect(reserva.status == 201, "\(reserva.text)")
+        #expect(reserva.object["total"] as? Int == 10_000)
+        let reservaId = try #require(reserva.object["id"] as? String)
+        let lida = try await call(.GET, gateway + "/api/reservas/\(reservaId)", token: membro)
+        #expect(lida.status == 200, "\(lida.text)")
+        #expect(lida.object["status"] as? String == "solicitada")
+        let minhas = try await call(.GET, gateway + "/api/reservas", token: membro)
+        #expect(minhas.object["total"] as? Int == 1, "\(minhas.text)")
+
+        // The same Idempotency-Key again (to whichever reservas replica): the first answer, nothing new.
+        let repetida = try await call(.POST, gateway + "/api/reservas", """
+            {"espacoId":"\(salaId)","inicio":"\(dia)T10:00:00-03:00","fim":"\(dia)T12:00:00-03:00"}
+            """, token: membro, headers: ["Idempotency-Key": "primeira"])
+        #expect(repetida.status == 201, "\(repetida.text)")
+        #expect(repetida.object["id"] as? String == reservaId)
+
+        // Twenty members' requests for one slot, spread over the two reservas processes: one wins.
+        let outcomes = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<20 {
+                group.addTask {
+                    try await call(.POST, gateway + "/api/reservas", """
+                        {"espacoId":"\(salaId)","inicio":"\(dia)T15:00:00-03:00","fim":"\(dia)T16:30:00-03:00"}
+                        """, token: membro).status
+                }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 == 201 }.count == 1, "\(outcomes)")
+        #expect(outcomes.filter { $0 == 409 }.count == 19, "\(outcomes)")
+        let livres = try await call(.GET, gateway + "/api/espacos/\(salaId)/disponibilidade?data=\(dia)")
+        let intervalos = try #require(livres.object["livres"] as? [[String: Any]], "\(livres.text)")
+        #expect(!intervalos.contains { ($0["inicio"] as? String ?? "") < "\(dia)T18:30:00Z" && ($0["fim"] as? String ?? "") > "\(dia)T18:00:00Z" },
+            "\(livres.text)")
+        for replica in ["reservas", "reservas-2"] {
+            let metrics = try await call(.GET, deployment.url(replica) + "/metrics").text
+            #expect(metrics.contains(#"route="/api/reservas""#), "\(replica) handled no booking")
+        }
+
+        // Operations: the gateway reports the read models and the relay; the relay drains.
+        let saude = try await call(.GET, gateway + "/saude")
+        #expect(saude.status == 200, "\(saude.text)")
+        let componentes = try #require(saude.object["componentes"] as? [String: Any])
+        #expect(componentes["projection:reservas"] != nil && componentes["relay"] != nil, "\(saude.text)")
+        var relayLag = -1
+        for _ in 0..<100 {
+            let metrics = try await call(.GET, gateway + "/metrics").text
+            relayLag = metrics.split(separator: "\n").first { $0.hasPrefix(#"coworkflow_subscription_lag_events{subscription="relay"}"#) }
+                .flatMap { $0.split(separator: " ").last.flatMap { Int($0) } } ?? -1
+            if relayLag == 0 { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(relayLag == 0, "the relay did not publish every event")
+        let projections = try await call(.GET, deployment.url("projections") + "/saude")
+        #expect((projections.object["componentes"] as? [String: [String: String]])?["bus"]?["status"] == "ok", "\(projections.text)")
+        let appended = try await call(.GET, deployment.url("usuarios") + "/metrics").text
+        #expect(!appended.contains("coworkflow_events_appended_total 0\n"), "usuarios appended no events")
+
+        stopped = true
+        let statuses = await deployment.terminate()
+        #expect(statuses.values.allSatisfy { $0 == 0 }, "exit statuses after SIGTERM: \(statuses)")
+    }
+
+    func token(_ gateway: String, _ email: String, _ senha: String) async throws -> String {
+        let login = try await call(.POST, gateway + "/api/auth/login", #"{"email":"\#(email)","senha":"\#(senha)"}"#)
+        return try #require(login.object["token"] as? String, "\(login.text)")
+    }
+}
+
+struct Answer {
+    let status: Int
+    let text: String
+    var object: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:] }
+}
+
+func call(
+    _ method: HTTPMethod, _ url: String, _ body: String? = nil, token: String? = nil, headers: [String: String] = [:]
+) async throws -> Answer {
+    var request = HTTPClientRequest(url: url)
+    request.method = method
+    if let body {
+        request.body = .bytes(ByteBuffer(string: body))
+        request.headers.add(name: "Content-Type", value: "application/json")
+    }
+    if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+    for (name, value) in headers { request.headers.add(name: name, value: value) }
+    let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+    let bytes = try await response.body.collect(upTo: 4 * 1024 * 1024)
+    return Answer(status: Int(response.status.code), text: String(buffer: bytes))
+}
+
+/// The processes of one distributed deployment, on free loopback ports.
+final class Deployment: @unchecked Sendable {
+    static let secret = String(repeating: "e2e-secret-", count: 4)
+    static let database = "coworkflow_e2e"
+    static var binary: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("coworkflow")
+    }
+
+    let environment: [String: String]
+    private(set) var processes: [(name: String, process: Process, port: Int)] = []
+
+    private init(environment: [String: String]) {
+        self.environment = environment
+    }
+
+    func url(_ name: String) -> String {
+        "http://127.0.0.1:\(processes.first { $0.name == name }?.port ?? 0)"
+    }
+
+    /// A fresh database, migrated; the deployables started and answering `/saude`.
+    static func start() async throws -> Deployment {
+        var settings = try PostgresSettings.fromEnvironment()
+        var logger = Logger(label: "e2e")
+        logger.logLevel = .error
+        let owner = try await PostgresConnection.connect(configuration: settings.connectionConfiguration(asOwner: true), id: 1, logger: logger)
+        do {
+            try await owner.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(database) WITH (FORCE)"), logger: logger)
+            try await owner.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"), logger: logger)
+            try await owner.close()
+        } catch {
+            try? await owner.close()
+            throw error
+        }
+        settings.database = database
+        try await PostgresMigrator(settings: settings, logger: logger).migrate()
+
+        var environment = ProcessInfo.processInfo.environment
+        environment["DATABASE_URL"] = nil
+        environment["DB_HOST"] = settings.host
+        environment["DB_PORT"] = String(settings.port)
+        environment["DB_NAME"] = database
+        environment["DB_USER"] = settings.user
+        environment["DB_PASSWORD"] = settings.password
+        environment["DB_POOL_SIZE"] = "4"
+        environment["JWT_SECRET"] = secret
+        environment["LOG_LEVEL"] = environment["TEST_LOG_LEVEL"] ?? "warning"
+        let deployment = Deployment(environment: environment)
+        do {
+            for (name, service) in [
+                ("projections", "projections"), ("usuarios", "usuarios"), ("espacos", "espacos"), ("precos", "precos"),
+                ("reservas", "reservas"), ("reservas-2", "reservas"),
+            ] {
+                try deployment.launch(name, service: service)
+            }
+            try deployment.launch("gateway", service: "gateway", extra: [
+                "SERVICE_USUARIOS_URL": deployment.url("usuarios"), "SERVICE_ESPACOS_URL": deployment.url("espacos"),
+                "SERVICE_PRECOS_URL": deployment.url("precos"),
+                "SERVICE_RESERVAS_URL": deployment.url("reservas") + "," + deployment.url("reservas-2"),
+            ])
+            for entry in deployment.processes { try await deployment.waitUntilHealthy(entry.name) }
+        } catch {
+            deployment.kill()
+            throw error
+        }
+        return deployment
+    }
+
+    private func launch(_ name: String, service: String, extra: [String: String] = [:]) throws {
+        let port = try Self.freePort()
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = ["serve", "--service", service, "--port", String(port)]
+        process.environment = environment.merging(extra) { $1 }
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-e2e-\(name).log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        processes.append((name, process, port))
+    }
+
+    private func waitUntilHealthy(_ name: String) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            if let answer = try? await call(.GET, url(name) + "/saude"), answer.status == 200 { return }
+            guard processes.first(where: { $0.name == name })?.process.isRunning == true else {
+                throw DeploymentFailed(description: "\(name) exited; see \(FileManager.default.temporaryDirectory.path)/coworkflow-e2e-\(name).log")
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw DeploymentFailed(description: "\(name) did not answer /saude within 60 s")
+    }
+
+    /// `coworkflow admin create --postgres`, as an operator would run it against the deployment.
+    func createAdmin(_ email: String, senha: String) async throws {
+        var environment = self.environment
+        environment["COWORKFLOW_ADMIN_PASSWORD"] = senha
+        let (status, output) = try await Self.runToEnd(["admin", "create", "--postgres", "--email", email], environment: environment)
+        guard status == 0 else { throw DeploymentFailed(description: "admin create: \(status): \(output)") }
+    }
+
+    /// SIGTERM to every process; their exit statuses (-1: still running after 20 s, killed).
+    func terminate() async -> [String: Int32] {
+        for entry in processes { entry.process.terminate() }
+        var statuses: [String: Int32] = [:]
+        let deadline = ContinuousClock.now + .seconds(20)
+        for entry in processes {
+            while entry.process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(50)) }
+            if entry.process.isRunning {
+                Foundation.kill(entry.process.processIdentifier, SIGKILL)
+                entry.process.waitUntilExit()
+                statuses[entry.name] = -1
+            } else {
+                statuses[entry.name] = entry.process.terminationReason == .exit ? entry.process.terminationStatus : 128 + entry.process.terminationStatus
+            }
+        }
+        return statuses
+    }
+
+    func kill() {
+        for entry in processes where entry.process.isRunning {
+            Foundation.kill(entry.process.processIdentifier, SIGKILL)
+            entry.process.waitUntilExit()
+        }
+    }
+
+    /// Runs `coworkflow` with `arguments` to its end: the exit status and what it printed.
+    static func runToEnd(_ arguments: [String], environment: [String: String]) async throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.environment = environment
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-e2e-run-\(UUID().uuidString).log")
+        FileManager.default.createFile(atPath: output.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: output) }
+        let handle = try FileHandle(forWritingTo: output)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+        try handle.close()
+        return (process.terminationStatus, (try? String(contentsOf: output, encoding: .utf8)) ?? "")
+    }
+
+    /// A port the kernel just handed out (bound and released).
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw DeploymentFailed(description: "socket: \(errno)") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        guard bound == 0 else { throw DeploymentFailed(description: "bind: \(errno)") }
+        let named = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        guard named == 0 else { throw DeploymentFailed(description: "getsockname: \(errno)") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// The local date in São Paulo `daysAhead` days from now (AAAA-MM-DD).
+    static func localDate(daysAhead: Int) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "America/Sao_Paulo") ?? .gmt
+        let day = calendar.dateComponents([.year, .month, .day], from: Date().addingTimeInterval(Double(daysAhead) * 86_400))
+        return String(format: "%04d-%02d-%02d", day.year ?? 0, day.month ?? 0, day.day ?? 0)
+    }
+}
+
+struct DeploymentFailed: Error, CustomStringConvertible {
+    let description: String
+}
