@@ -1,5 +1,7 @@
 import ArgumentParser
+import EventStore
 import Foundation
+import Logging
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -15,7 +17,10 @@ struct BookingBench: AsyncParsableCommand {
             Starts `coworkflow serve` (the binary beside this one) on a fresh embedded store in a \
             temporary directory, creates an admin, a member, a unit and 17 rooms, then runs wrk with \
             32 connections: bookings spread over 16 rooms (each request a new non-overlapping slot), \
-            bookings all on one hot room, and catalog reads. Needs `wrk` (Debian package).
+            bookings all on one hot room, and catalog reads. Needs `wrk` (Debian package). \
+            With --distributed: one process per deployable (gateway, projections, usuarios, espacos, \
+            precos, --reservas replicas) on a fresh PostgreSQL database (BENCH_DB_NAME + "_http", \
+            dropped and recreated; DB_* / DATABASE_URL name the server), load through the gateway.
             """)
 
     @Flag(help: "A few seconds per run (for CI).")
@@ -23,6 +28,12 @@ struct BookingBench: AsyncParsableCommand {
 
     @Option(help: "Concurrent connections.")
     var connections = 32
+
+    @Flag(help: "Distributed mode on PostgreSQL: one process per deployable, load through the gateway.")
+    var distributed = false
+
+    @Option(help: "reservas replicas in distributed mode.")
+    var reservas = 2
 
     func run() async throws {
         let seconds = short ? 3 : 10
@@ -38,17 +49,48 @@ struct BookingBench: AsyncParsableCommand {
         environment["LOG_LEVEL"] = "warning"
         environment["JWT_SECRET"] = String(repeating: "b", count: 40)
 
-        let create = try launch(binary, ["admin", "create", "--email", "bench@coworkflow.dev", "--data", directory.path], environment)
-        create.waitUntilExit()
-        guard create.terminationStatus == 0 else { throw ValidationError("coworkflow admin create failed") }
-        let server = try launch(binary, ["serve", "--data", directory.path, "--port", String(port)], environment)
+        var servers: [Process] = []
         defer {
-            server.terminate()
-            server.waitUntilExit()
+            for server in servers { server.terminate() }
+            for server in servers { server.waitUntilExit() }
         }
-        let api = Client(base: "http://127.0.0.1:\(port)")
-        try await api.waitUntilUp()
-        print("# coworkflow-bench booking: coworkflow serve (embedded store) on :\(port), wrk -c\(connections), \(seconds) s per run")
+        let api: Client
+        if distributed {
+            let database = try await freshDatabase()
+            for (name, value) in database { environment[name] = value }
+            environment["DATABASE_URL"] = nil
+            // Eight processes share the server's 100 connections.
+            environment["DB_POOL_SIZE"] = environment["DB_POOL_SIZE"] ?? "8"
+            let create = try launch(binary, ["admin", "create", "--postgres", "--email", "bench@coworkflow.dev"], environment)
+            create.waitUntilExit()
+            guard create.terminationStatus == 0 else { throw ValidationError("coworkflow admin create --postgres failed") }
+            var urls: [String: [String]] = [:]
+            var ports: [Int] = []
+            let services = ["projections", "usuarios", "espacos", "precos"] + Array(repeating: "reservas", count: max(1, reservas))
+            for (index, service) in services.enumerated() {
+                let servicePort = port + 1 + index
+                servers.append(try launch(binary, ["serve", "--service", service, "--port", String(servicePort)], environment))
+                urls[service, default: []].append("http://127.0.0.1:\(servicePort)")
+                ports.append(servicePort)
+            }
+            var gateway = environment
+            for service in ["usuarios", "espacos", "precos", "reservas"] {
+                gateway["SERVICE_\(service.uppercased())_URL"] = urls[service, default: []].joined(separator: ",")
+            }
+            servers.append(try launch(binary, ["serve", "--service", "gateway", "--port", String(port)], gateway))
+            for servicePort in ports { try await Client(base: "http://127.0.0.1:\(servicePort)").waitUntilUp() }
+            api = Client(base: "http://127.0.0.1:\(port)")
+            try await api.waitUntilUp()
+            print("# coworkflow-bench booking: distributed mode (gateway :\(port), \(services.joined(separator: ", "))) on PostgreSQL \(database["DB_NAME"] ?? ""), wrk -c\(connections), \(seconds) s per run")
+        } else {
+            let create = try launch(binary, ["admin", "create", "--email", "bench@coworkflow.dev", "--data", directory.path], environment)
+            create.waitUntilExit()
+            guard create.terminationStatus == 0 else { throw ValidationError("coworkflow admin create failed") }
+            servers.append(try launch(binary, ["serve", "--data", directory.path, "--port", String(port)], environment))
+            api = Client(base: "http://127.0.0.1:\(port)")
+            try await api.waitUntilUp()
+            print("# coworkflow-bench booking: coworkflow serve (embedded store) on :\(port), wrk -c\(connections), \(seconds) s per run")
+        }
 
         let admin = try await api.token("bench@coworkflow.dev", "bench-admin-password")
         _ = try await api.send("POST", "/api/auth/registro", #"{"nome":"Bench","email":"membro@coworkflow.dev","senha":"bench-member-password"}"#)
@@ -151,6 +193,21 @@ struct BookingBench: AsyncParsableCommand {
             perSecond: Double(value(after: "Requests/sec:") ?? "") ?? .nan,
             p50: milliseconds(value(after: "50%")), p99: milliseconds(value(after: "99%")),
             failures: Int(value(after: "Non-2xx or 3xx responses:") ?? "0") ?? 0)
+    }
+
+    /// A new, migrated database for the distributed run; the DB_* variables that name it.
+    func freshDatabase() async throws -> [String: String] {
+        var settings = try PostgresSettings.fromEnvironment()
+        let name = (ProcessInfo.processInfo.environment["BENCH_DB_NAME"] ?? "coworkflow_bench") + "_http"
+        var logger = Logger(label: "coworkflow.bench")
+        logger.logLevel = .warning
+        try await recreate(name, admin: settings, logger: logger)
+        settings.database = name
+        _ = try await PostgresMigrator(settings: settings, logger: logger).migrate()
+        return [
+            "DB_HOST": settings.host, "DB_PORT": String(settings.port), "DB_NAME": name, "DB_USER": settings.user,
+            "DB_PASSWORD": settings.password,
+        ]
     }
 
     func launch(_ binary: String, _ arguments: [String], _ environment: [String: String]) throws -> Process {
