@@ -12,11 +12,14 @@ public struct GatewayConfiguration: Sendable {
     /// Nil: no limits (a service behind the distributed gateway, which limits at the edge).
     public var rateLimiter: RateLimiter?
     public var role: Role
+    /// The web app's folder, served outside the API (all-in-one mode); nil: none.
+    public var webRoot: String?
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, allowedOrigin: String = "*", rateLimiter: RateLimiter? = RateLimiter(),
-        role: Role = .allInOne
+        role: Role = .allInOne, webRoot: String? = nil
     ) {
+        self.webRoot = webRoot
         self.host = host
         self.port = port
         self.allowedOrigin = allowedOrigin
@@ -32,6 +35,7 @@ public enum GatewayApp {
     {
         let router = Router(context: GatewayContext.self)
         router.add(middleware: EdgeMiddleware(drain: drain, metrics: metrics, allowedOrigin: configuration.allowedOrigin))
+        if let webRoot = configuration.webRoot { router.add(middleware: WebAppMiddleware(root: webRoot)) }
         router.add(middleware: AuthMiddleware(usuarios: backend.usuarios))
         if let limiter = configuration.rateLimiter { router.add(middleware: RateLimitMiddleware(limiter: limiter)) }
         var trustForwardedFor = configuration.rateLimiter?.trustForwardedFor ?? false

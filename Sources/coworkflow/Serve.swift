@@ -32,6 +32,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Run one deployable against PostgreSQL and RabbitMQ (distributed mode).")
     var service: String?
 
+    @Option(help: "The web app's folder (served at /, all-in-one mode; skipped when it does not exist).")
+    var web = "web"
+
     @Flag(help: "Create demo accounts (their passwords are printed once).")
     var seedDemo = false
 
@@ -48,9 +51,13 @@ struct Serve: AsyncParsableCommand {
         let embedded = try Embedded(directory: data, environment: environment)
         let backend = try await embedded.backend(logger: logger)
 
+        var isDirectory: ObjCBool = false
+        let webRoot = FileManager.default.fileExists(atPath: web, isDirectory: &isDirectory) && isDirectory.boolValue ? web : nil
+        if webRoot == nil { logger.info("no web app at \(web)/: serving the API only") }
         let drain = DrainState()
         let app = GatewayApp.application(
-            backend, configuration: GatewayConfiguration(host: host, port: port, rateLimiter: try Limits.from(environment)), drain: drain, logger: logger,
+            backend, configuration: GatewayConfiguration(
+                host: host, port: port, rateLimiter: try Limits.from(environment), webRoot: webRoot), drain: drain, logger: logger,
             onServerRunning: { _ in
                 print("CoworkFlow em http://\(host == "0.0.0.0" ? "localhost" : host):\(port) — documentação em /docs, dados em \(data)/")
             })

@@ -139,6 +139,46 @@ struct DistributedTests {
         #expect(statuses.values.allSatisfy { $0 == 0 }, "exit statuses after SIGTERM: \(statuses)")
     }
 
+    @Test("SIGTERM: requests in flight finish with their answer, later ones are refused or get 503 (never a 500), and the process exits 0")
+    func drains_on_sigterm() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-drain-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let port = try Deployment.freePort()
+        let server = Process()
+        server.executableURL = Deployment.binary
+        server.arguments = ["serve", "--data", directory.path, "--port", String(port)]
+        var environment = ProcessInfo.processInfo.environment
+        environment["LOG_LEVEL"] = "error"
+        server.environment = environment
+        server.standardOutput = FileHandle.nullDevice
+        try server.run()
+        defer { if server.isRunning { Foundation.kill(server.processIdentifier, SIGKILL) } }
+        let base = "http://127.0.0.1:\(port)"
+        for _ in 0..<600 {
+            if let answer = try? await call(.GET, base + "/saude"), answer.status == 200 { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        // Registrations spend a PBKDF2 of 600,000 rounds each: several are still running when
+        // the signal arrives.
+        let inFlight = (0..<6).map { index in
+            Task { try await call(.POST, base + "/api/auth/registro", #"{"nome":"Ana","email":"ana\#(index)@drain.test","senha":"segredo-123"}"#).status }
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        server.terminate()
+        try await Task.sleep(for: .milliseconds(150))
+        var later: [Int] = []
+        for _ in 0..<5 {
+            later.append((try? await call(.GET, base + "/api/espacos").status) ?? 0)  // 0: refused
+        }
+        var statuses: [Int] = []
+        for task in inFlight { statuses.append(try await task.value) }
+        #expect(statuses.allSatisfy { $0 == 201 }, "\(statuses)")
+        #expect(later.allSatisfy { [0, 503].contains($0) }, "\(later)")
+        for _ in 0..<400 where server.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(!server.isRunning)
+        #expect(server.terminationReason == .exit && server.terminationStatus == 0)
+    }
+
     func token(_ gateway: String, _ email: String, _ senha: String) async throws -> String {
         let login = try await call(.POST, gateway + "/api/auth/login", #"{"email":"\#(email)","senha":"\#(senha)"}"#)
         return try #require(login.object["token"] as? String, "\(login.text)")

@@ -40,11 +40,12 @@ struct Harness {
 
     /// Runs `body` against the router (no socket).
     func test(
-        rateLimiter: RateLimiter = RateLimiter(), _ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void
+        rateLimiter: RateLimiter = RateLimiter(), webRoot: String? = nil,
+        _ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void
     ) async throws {
         var logger = Logger(label: "gateway-tests")
         logger.logLevel = .critical
-        let app = GatewayApp.application(backend, configuration: GatewayConfiguration(rateLimiter: rateLimiter), logger: logger)
+        let app = GatewayApp.application(backend, configuration: GatewayConfiguration(rateLimiter: rateLimiter, webRoot: webRoot), logger: logger)
         // The projections run beside the router, as in `coworkflow serve`.
         let runners = backend.projections.map { runner in Task { try await runner.run() } }
         defer { for runner in runners { runner.cancel() } }
