@@ -1,5 +1,6 @@
 public import EventStore
 public import Foundation
+import Synchronization
 public import Logging
 public import Domain
 public import Messaging
@@ -24,6 +25,8 @@ public struct Backend: Sendable {
     public let followed: [Projection]
     /// The subscriptions whose lag `/saude` and `/metrics` report (checkpoint names).
     public let subscriptions: [String]
+    /// Watches the followed checkpoints for every waiting request at once.
+    let watcher: CheckpointWatcher?
 
     public init(
         store: any EventStore, broker: BusHealth?, usuarios: UsuariosService, espacos: EspacosService, precos: PrecosService,
@@ -38,6 +41,7 @@ public struct Backend: Sendable {
         self.projections = projections
         self.followed = followed
         self.subscriptions = subscriptions ?? (projections.map(\.projection) + followed).map(\.checkpoint)
+        watcher = followed.isEmpty ? nil : CheckpointWatcher(store: store, checkpoints: followed.map(\.checkpoint))
     }
 
     /// Everything in one process over `store`: every service and every projection.
@@ -82,18 +86,7 @@ public struct Backend: Sendable {
     public func settle() async {
         guard !projections.isEmpty || !followed.isEmpty, let head = try? await store.headPosition() else { return }
         for runner in projections { _ = await runner.waitUntil(head, timeout: .seconds(2)) }
-        guard !followed.isEmpty else { return }
-        let deadline = ContinuousClock.now + .seconds(2)
-        var pause = Duration.milliseconds(1)
-        var waiting = followed.map(\.checkpoint)
-        while !waiting.isEmpty, ContinuousClock.now < deadline {
-            var behind: [String] = []
-            for name in waiting where ((try? await store.checkpoint(name)) ?? .start) < head { behind.append(name) }
-            waiting = behind
-            guard !waiting.isEmpty else { return }
-            guard (try? await Task.sleep(for: pause)) != nil else { return }
-            pause = min(pause * 2, .milliseconds(50))
-        }
+        _ = await watcher?.waitUntil(head, timeout: .seconds(2))
     }
 
     /// How far each reported subscription is behind the head of the store.
@@ -105,5 +98,59 @@ public struct Backend: Sendable {
             lags.append((name, position, max(0, head.sequence - position.sequence)))
         }
         return (head, lags)
+    }
+}
+
+/// The slowest of some checkpoints kept by another process, polled by one loop for all the
+/// requests waiting on it (every 2 ms while any waits; idle otherwise), so a burst of writes
+/// costs one poll, not one per request.
+final class CheckpointWatcher: Sendable {
+    let store: any EventStore
+    let checkpoints: [String]
+    private let state = Mutex<(position: GlobalPosition, waiters: Int, polling: Bool)>((.start, 0, false))
+    private let advanced = Doorbell()
+
+    init(store: any EventStore, checkpoints: [String]) {
+        self.store = store
+        self.checkpoints = checkpoints
+    }
+
+    /// True once every checkpoint is at or past `target`; false after `timeout`.
+    func waitUntil(_ target: GlobalPosition, timeout: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        let startPolling = state.withLock { state -> Bool? in
+            guard state.position < target else { return nil }
+            state.waiters += 1
+            defer { state.polling = true }
+            return !state.polling
+        }
+        guard let startPolling else { return true }
+        defer { state.withLock { $0.waiters -= 1 } }
+        if startPolling { Task { await self.poll() } }
+        while true {
+            let seen = advanced.generation
+            if state.withLock({ $0.position >= target }) { return true }
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { return false }
+            _ = await advanced.wait(after: seen, timeout: left)
+        }
+    }
+
+    private func poll() async {
+        while true {
+            var slowest: GlobalPosition?
+            for name in checkpoints {
+                guard let position = try? await store.checkpoint(name) else { slowest = nil; break }
+                slowest = min(slowest ?? position, position)
+            }
+            let keepGoing = state.withLock { state -> Bool in
+                if let slowest, slowest > state.position { state.position = slowest }
+                if state.waiters == 0 { state.polling = false }
+                return state.polling
+            }
+            advanced.ring()
+            guard keepGoing else { return }
+            try? await Task.sleep(for: .milliseconds(2))
+        }
     }
 }

@@ -139,7 +139,7 @@ struct DistributedTests {
         #expect(statuses.values.allSatisfy { $0 == 0 }, "exit statuses after SIGTERM: \(statuses)")
     }
 
-    @Test("SIGTERM: requests in flight finish with their answer, later ones are refused or get 503 (never a 500), and the process exits 0")
+    @Test("SIGTERM: requests in flight finish with their answer, then new ones get 503 or a closed port (never a 500), and the process exits 0")
     func drains_on_sigterm() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-drain-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -165,15 +165,19 @@ struct DistributedTests {
         }
         try await Task.sleep(for: .milliseconds(100))
         server.terminate()
-        try await Task.sleep(for: .milliseconds(150))
+        // The signal is handled in its own time (the CPU is busy hashing): requests keep being
+        // answered until the drain starts; from then on they get 503 or find the port closed.
         var later: [Int] = []
-        for _ in 0..<5 {
+        for _ in 0..<200 {
             later.append((try? await call(.GET, base + "/api/espacos").status) ?? 0)  // 0: refused
+            if later.last != 200 { break }
+            try await Task.sleep(for: .milliseconds(25))
         }
         var statuses: [Int] = []
         for task in inFlight { statuses.append(try await task.value) }
         #expect(statuses.allSatisfy { $0 == 201 }, "\(statuses)")
-        #expect(later.allSatisfy { [0, 503].contains($0) }, "\(later)")
+        #expect([0, 503].contains(later.last ?? 200), "\(later)")
+        #expect(!later.contains(500))
         for _ in 0..<400 where server.isRunning { try await Task.sleep(for: .milliseconds(50)) }
         #expect(!server.isRunning)
         #expect(server.terminationReason == .exit && server.terminationStatus == 0)

@@ -1,0 +1,75 @@
+// API errors in words a member understands. The API answers {erro, mensagem, detalhes,
+// requestId}; `erro` is a stable code (the list below is every code the gateway and the services
+// produce today). Codes whose `mensagem` already says exactly what to fix (validation) show it;
+// unknown codes fall back to `mensagem`.
+
+const friendly = {
+  // contas e sessão
+  credenciais_invalidas: 'E-mail ou senha incorretos. Confira e tente de novo.',
+  conta_bloqueada: 'Por segurança, o acesso a esta conta foi pausado depois de várias tentativas. Aguarde alguns minutos e tente de novo.',
+  email_em_uso: 'Já existe uma conta com este e-mail. Entre com ela ou use outro endereço.',
+  ja_registrado: 'Já existe uma conta com este e-mail. Entre com ela ou use outro endereço.',
+  senha_incorreta: 'A senha atual não confere.',
+  nao_autenticado: 'Sua sessão terminou. Entre de novo para continuar.',
+  token_invalido: 'Sua sessão expirou. Entre de novo para continuar.',
+  proibido: 'Você não tem permissão para fazer isso.',
+  ja_eh_admin: 'Esta pessoa já é administradora.',
+  ja_desativado: 'Isto já está desativado.',
+  ja_ativo: 'Isto já está ativo.',
+
+  // reservas
+  horario_indisponivel: 'Esse horário acabou de ser reservado por outra pessoa. Escolha outro horário.',
+  ja_iniciada: 'Esta reserva já começou e não pode mais ser cancelada.',
+  reserva_ja_existe: 'Esta reserva já foi registrada.',
+  ainda_nao_expirou: 'O prazo de pagamento desta reserva ainda não venceu.',
+  ainda_nao_terminou: 'Esta reserva ainda não terminou.',
+
+  // espaços, preços, cupons
+  unidade_ja_cadastrada: 'Esta unidade já está cadastrada.',
+  espaco_ja_cadastrado: 'Este espaço já está cadastrado.',
+  bloqueio_sobreposto: 'Já existe um bloqueio nesse intervalo.',
+  tabela_inexistente: 'Defina os valores da tabela de preços antes de adicionar regras.',
+  regra_duplicada: 'Essa regra já está na tabela.',
+  cupom_ja_existe: 'Já existe um cupom com este código.',
+
+  // mecânica
+  conflito_de_versao: 'Outra pessoa alterou isto ao mesmo tempo. Tente de novo.',
+  requisicao_em_andamento: 'Seu pedido anterior ainda está sendo processado. Aguarde um instante.',
+  chave_de_idempotencia_reutilizada: 'Este pedido já foi enviado com outros dados. Recarregue a página e tente de novo.',
+  corpo_grande_demais: 'Os dados enviados são grandes demais.',
+  rota_nao_encontrada: 'Este recurso ainda não está disponível.',
+  indisponivel: 'O serviço está temporariamente indisponível. Tente de novo em instantes.',
+  erro_interno: 'Algo deu errado do nosso lado. Tente de novo em instantes.',
+  rede: 'Não foi possível falar com o servidor. Verifique sua conexão e tente de novo.',
+};
+
+/** Codes whose own `mensagem` names the field and the fix. */
+const useServerMessage = new Set(['dados_invalidos', 'requisicao_invalida', 'estado_invalido', 'nao_encontrado']);
+
+function sentence(text) {
+  const t = String(text ?? '').trim();
+  if (!t) return '';
+  const first = t.charAt(0).toLocaleUpperCase('pt-BR') + t.slice(1);
+  return /[.!?…]$/.test(first) ? first : `${first}.`;
+}
+
+/** The text to show for an ApiError (or any Error). */
+export function describeError(error) {
+  if (!error) return '';
+  if (error.code === 'muitas_requisicoes') {
+    const seconds = error.retryAfter;
+    return seconds
+      ? `Muitas solicitações em pouco tempo. Aguarde ${seconds} segundo${seconds === 1 ? '' : 's'} e tente de novo.`
+      : 'Muitas solicitações em pouco tempo. Aguarde um pouco e tente de novo.';
+  }
+  if (error.code === 'conta_bloqueada' && error.retryAfter) {
+    const minutes = Math.max(1, Math.ceil(error.retryAfter / 60));
+    return `Por segurança, o acesso a esta conta foi pausado depois de várias tentativas. Tente de novo em ${minutes} minuto${minutes === 1 ? '' : 's'}.`;
+  }
+  if (error.code === 'erro_interno' && error.requestId) {
+    return `${friendly.erro_interno} Se continuar, informe à equipe o código ${error.requestId}.`;
+  }
+  if (useServerMessage.has(error.code) && error.message) return sentence(error.message);
+  if (friendly[error.code]) return friendly[error.code];
+  return sentence(error.message) || friendly.erro_interno;
+}

@@ -1,0 +1,65 @@
+// Words for the API's enumerations.
+
+export const TIPOS = {
+  estacao_compartilhada: 'Estação compartilhada',
+  mesa_fixa: 'Mesa fixa',
+  sala_privativa: 'Sala privativa',
+  sala_reuniao: 'Sala de reunião',
+  auditorio: 'Auditório',
+};
+
+export const STATUS = {
+  solicitada: 'Aguardando pagamento',
+  confirmada: 'Confirmada',
+  cancelada: 'Cancelada',
+  expirada: 'Expirada',
+  concluida: 'Concluída',
+};
+
+/** Monday first, as Brazilian calendars show it; keys are the API's. */
+export const DIAS = [
+  ['segunda', 'Segunda-feira'],
+  ['terca', 'Terça-feira'],
+  ['quarta', 'Quarta-feira'],
+  ['quinta', 'Quinta-feira'],
+  ['sexta', 'Sexta-feira'],
+  ['sabado', 'Sábado'],
+  ['domingo', 'Domingo'],
+];
+export const DIA_CURTO = { segunda: 'seg', terca: 'ter', quarta: 'qua', quinta: 'qui', sexta: 'sex', sabado: 'sáb', domingo: 'dom' };
+
+export const MOTIVOS_BLOQUEIO = {
+  manutencao: 'Manutenção',
+  feriado: 'Feriado',
+  evento: 'Evento',
+  outro: 'Outro',
+};
+
+export const REGRAS = {
+  horario_de_pico: 'Horário de pico',
+  fim_de_semana: 'Fim de semana',
+  longa_duracao: 'Longa duração',
+  plano: 'Desconto de plano',
+};
+
+export const PAPEIS = { membro: 'Membro', admin: 'Administrador(a)' };
+
+export const UFS = ['AC', 'AL', 'AP', 'AM', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MT', 'MS', 'MG', 'PA', 'PB', 'PR', 'PE', 'PI', 'RJ', 'RN', 'RS', 'RO', 'RR', 'SC', 'SP', 'SE', 'TO'];
+
+/** Brazil's IANA zones (any other valid IANA name is accepted too). */
+export const FUSOS = [
+  'America/Sao_Paulo', 'America/Bahia', 'America/Fortaleza', 'America/Recife', 'America/Belem', 'America/Maceio',
+  'America/Araguaina', 'America/Manaus', 'America/Cuiaba', 'America/Campo_Grande', 'America/Porto_Velho',
+  'America/Boa_Vista', 'America/Rio_Branco', 'America/Noronha',
+];
+
+/** Event types of the audit trail, for the filter's suggestions. */
+export const TIPOS_DE_EVENTO = [
+  'AgendaLiberada', 'AgendaOcupada', 'BloqueioAgendado', 'BloqueioRemovido', 'CupomCriado',
+  'CupomDesativado', 'CupomDevolvido', 'CupomUsado', 'DadosPessoaisApagados', 'EmailLiberado',
+  'EmailReivindicado', 'EspacoAtualizado', 'EspacoCadastrado', 'EspacoDesativado', 'EspacoReativado',
+  'HorarioDefinido', 'LoginFalhou', 'LoginRealizado', 'RegraDePrecoAdicionada', 'RegraDePrecoRemovida',
+  'ReservaCancelada', 'ReservaConcluida', 'ReservaConfirmada', 'ReservaExpirada', 'ReservaSolicitada',
+  'SenhaAlterada', 'TabelaDePrecoDefinida', 'UnidadeAtualizada', 'UnidadeCadastrada', 'UsuarioDesativado',
+  'UsuarioPromovido', 'UsuarioRegistrado',
+];

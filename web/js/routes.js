@@ -1,0 +1,40 @@
+// Every screen of the app: its path, its title, who may open it and where the menu shows it.
+// A new screen is one entry here and one module under views/ exporting `render(ctx)`.
+//
+// access: 'publico' (anyone), 'visitante' (only when signed out), 'membro' (signed in),
+//         'admin' (role admin).
+// nav:    'membro' | 'conta' | 'admin' (menu group) — omitted for screens reached by links.
+//
+// Waiting for the APIs of issue 6 (pagamentos, checkin, notificacoes, financeiro, analytics):
+//   /reservas/:id/pagamento   PIX copia-e-cola + QR (drawn in SVG), cartão, boleto — access membro
+//   /reservas/:id/checkin     check-in code and QR — access membro (also an action in reserva-acoes.js)
+//   /notificacoes             in-app notices — access membro, nav 'conta'
+//   /admin/financeiro         invoices, revenue by day (SVG chart), CSV export — access admin, nav 'admin'
+//   /admin/analytics          occupancy heatmap, revenue by type, no-show/cancellation rates — admin
+
+export const ROUTES = [
+  // members
+  { path: '/', view: () => import('./views/catalogo.js'), title: 'Encontre um espaço', access: 'publico' },
+  { path: '/espacos', view: () => import('./views/catalogo.js'), title: 'Encontre um espaço', access: 'publico', nav: 'membro', label: 'Espaços' },
+  { path: '/espacos/:id', view: () => import('./views/espaco.js'), title: 'Disponibilidade e reserva', access: 'publico' },
+  { path: '/reservas', view: () => import('./views/reservas.js'), title: 'Minhas reservas', access: 'membro', nav: 'membro', label: 'Minhas reservas' },
+  { path: '/meus-dados', view: () => import('./views/meus-dados.js'), title: 'Meus dados', access: 'membro', nav: 'conta', label: 'Meus dados' },
+  { path: '/entrar', view: () => import('./views/entrar.js'), title: 'Entrar', access: 'visitante', nav: 'visitante', label: 'Entrar' },
+  { path: '/cadastro', view: () => import('./views/cadastro.js'), title: 'Criar conta', access: 'visitante', nav: 'visitante', label: 'Criar conta' },
+
+  // operators
+  { path: '/admin', view: () => import('./views/admin/reservas.js'), title: 'Reservas do dia', access: 'admin' },
+  { path: '/admin/reservas', view: () => import('./views/admin/reservas.js'), title: 'Reservas do dia', access: 'admin', nav: 'admin', label: 'Reservas do dia' },
+  { path: '/admin/unidades', view: () => import('./views/admin/unidades.js'), title: 'Unidades', access: 'admin', nav: 'admin', label: 'Unidades' },
+  { path: '/admin/unidades/nova', view: () => import('./views/admin/unidade.js'), title: 'Nova unidade', access: 'admin' },
+  { path: '/admin/unidades/:id', view: () => import('./views/admin/unidade.js'), title: 'Editar unidade', access: 'admin' },
+  { path: '/admin/espacos', view: () => import('./views/admin/espacos.js'), title: 'Espaços', access: 'admin', nav: 'admin', label: 'Espaços' },
+  { path: '/admin/espacos/novo', view: () => import('./views/admin/espaco-dados.js'), title: 'Novo espaço', access: 'admin' },
+  { path: '/admin/espacos/:id', view: () => import('./views/admin/espaco-dados.js'), title: 'Dados do espaço', access: 'admin' },
+  { path: '/admin/espacos/:id/horario', view: () => import('./views/admin/espaco-horario.js'), title: 'Horário de funcionamento', access: 'admin' },
+  { path: '/admin/espacos/:id/bloqueios', view: () => import('./views/admin/espaco-bloqueios.js'), title: 'Bloqueios', access: 'admin' },
+  { path: '/admin/espacos/:id/precos', view: () => import('./views/admin/espaco-precos.js'), title: 'Tabela de preços', access: 'admin' },
+  { path: '/admin/cupons', view: () => import('./views/admin/cupons.js'), title: 'Cupons', access: 'admin', nav: 'admin', label: 'Cupons' },
+  { path: '/admin/usuarios', view: () => import('./views/admin/usuarios.js'), title: 'Usuários', access: 'admin', nav: 'admin', label: 'Usuários' },
+  { path: '/admin/auditoria', view: () => import('./views/admin/auditoria.js'), title: 'Trilha de auditoria', access: 'admin', nav: 'admin', label: 'Auditoria' },
+];

@@ -1,0 +1,89 @@
+// Find a space: filters by unit, type, capacity and amenity; 50 a page. The filters live in the
+// query string, so the back button and a shared link show the same list.
+
+import { api } from '../lib/api.js';
+import { todasAsUnidades } from '../lib/catalog.js';
+import { h, link, append, replace } from '../lib/dom.js';
+import { TIPOS } from '../lib/labels.js';
+import { money } from '../lib/format.js';
+import { field, pageHeader, pager, loadInto, val, announce } from '../lib/ui.js';
+
+function card(item) {
+  const { espaco, unidade, precos } = item;
+  const headingId = `espaco-${espaco.id}`;
+  return h('li', { class: 'card', 'aria-labelledby': headingId },
+    h('h2', { class: 'card__title', id: headingId }, espaco.nome),
+    h('p', { class: 'card__meta' },
+      `${TIPOS[espaco.tipo] ?? espaco.tipo} · até ${espaco.capacidade} ${espaco.capacidade === 1 ? 'pessoa' : 'pessoas'}`),
+    unidade ? h('p', { class: 'card__meta' }, `${unidade.nome} — ${unidade.endereco?.bairro ? `${unidade.endereco.bairro}, ` : ''}${unidade.endereco?.cidade ?? ''}`) : null,
+    espaco.comodidades?.length
+      ? h('ul', { class: 'tags', 'aria-label': 'Comodidades' }, espaco.comodidades.map((c) => h('li', { class: 'tag' }, c)))
+      : null,
+    h('p', { class: 'card__price' }, precos ? [h('strong', {}, money(precos.porHora)), ' por hora'] : 'Preço a definir'),
+    link(`/espacos/${espaco.id}`, 'Ver disponibilidade', { class: 'button button--secondary', 'aria-describedby': headingId }));
+}
+
+export function render({ container, query, setQuery, signal }) {
+  const state = {
+    unidade: query.get('unidade') ?? '',
+    tipo: query.get('tipo') ?? '',
+    capacidade: query.get('capacidade') ?? '',
+    comodidade: query.get('comodidade') ?? '',
+    pagina: Math.max(1, Number(query.get('pagina')) || 1),
+  };
+
+  const unidadeField = field({ label: 'Unidade', name: 'unidade', type: 'select', options: [['', 'Todas as unidades']], value: state.unidade });
+  const form = h('form', { class: 'filters', role: 'search', 'aria-label': 'Filtrar espaços' },
+    unidadeField,
+    field({ label: 'Tipo', name: 'tipo', type: 'select', value: state.tipo, options: [['', 'Todos os tipos'], ...Object.entries(TIPOS)] }),
+    field({ label: 'Pessoas (mínimo)', name: 'capacidade', type: 'number', value: state.capacidade, attrs: { min: '1', max: '1000', inputmode: 'numeric' } }),
+    field({ label: 'Comodidade', name: 'comodidade', value: state.comodidade, hint: 'Ex.: projetor, café', attrs: { autocomplete: 'off' } }),
+    h('div', { class: 'filters__actions' },
+      h('button', { type: 'submit', class: 'button' }, 'Buscar'),
+      h('button', { type: 'reset', class: 'button button--secondary' }, 'Limpar')));
+  const results = h('section', { class: 'results', 'aria-label': 'Resultados' });
+
+  // The units fill the first filter once they arrive.
+  todasAsUnidades().then((lista) => {
+    if (signal.aborted) return;
+    const select = unidadeField.querySelector('select');
+    lista.forEach((u) => select.append(h('option', { value: u.id, selected: u.id === state.unidade }, u.nome)));
+  }).catch(() => { /* the list still works without the unit filter */ });
+
+  function load() {
+    setQuery({ ...state, pagina: state.pagina > 1 ? state.pagina : '' });
+    loadInto(results,
+      () => api('/api/espacos', { query: { ...state }, signal }),
+      (page) => {
+        announce(`${page.total} ${page.total === 1 ? 'espaço encontrado' : 'espaços encontrados'}`);
+        append(results,
+          page.itens.length
+            ? h('ul', { class: 'cards' }, page.itens.map(card))
+            : h('p', { class: 'empty' }, 'Nenhum espaço com esses filtros. Tente tirar algum filtro.'),
+          pager({ pagina: page.pagina, total: page.total, noun: ['espaço', 'espaços'], onPage: (n) => { state.pagina = n; load(); results.scrollIntoView(); } }));
+      },
+      { signal, text: 'Buscando espaços…' });
+  }
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    Object.assign(state, {
+      unidade: val(form, 'unidade'), tipo: val(form, 'tipo'), capacidade: val(form, 'capacidade'), comodidade: val(form, 'comodidade'), pagina: 1,
+    });
+    load();
+  });
+  form.addEventListener('reset', () => {
+    setTimeout(() => {
+      form.elements.unidade.value = '';
+      form.elements.tipo.value = '';
+      Object.assign(state, { unidade: '', tipo: '', capacidade: '', comodidade: '', pagina: 1 });
+      load();
+    });
+  });
+
+  replace(container,
+    pageHeader('Encontre um espaço', 'Salas, estações e auditórios para o seu dia de trabalho.'),
+    form,
+    results);
+  load();
+}
