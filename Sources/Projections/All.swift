@@ -1,6 +1,8 @@
 /// Every read model, in the order a rebuild runs them.
 public enum ReadModels {
-    public static let all: [Projection] = [CatalogoReadModel.projection, ReservasReadModel.projection, ReservasReadModel.agendas]
+    public static let all: [Projection] = [
+        CatalogoReadModel.projection, ReservasReadModel.projection, ReservasReadModel.agendas, UsuariosReadModel.projection,
+    ]
 
     public static func named(_ name: String) -> Projection? { all.first { $0.name == name } }
 }

@@ -2,6 +2,7 @@ public import Crypto
 public import Domain
 public import EventStore
 public import Foundation
+import Projections
 
 /// The usuarios service: registration, login (with the brute-force lock), profile and password
 /// change. E-mail uniqueness is the claim stream's (`emailclaim-<keyed hash>`), decided and
@@ -327,24 +328,38 @@ public final class UsuariosService: Sendable {
     // MARK: Admin queries
 
     /// Accounts, oldest first, optionally those whose e-mail contains `email`; 50 per page.
+    /// The accounts, oldest first, 50 per page, from the `usuarios` read model. A filter by
+    /// part of the e-mail opens every account's sealed e-mail (they are not searchable sealed).
     public func listar(email filtro: String?, pagina: Int) async throws -> Pagina<Perfil> {
-        var streams: [StreamName: [Usuario.Event]] = [:]
-        var order: [StreamName] = []
-        try await store.forEachEvent(category: "usuario") { recorded in
-            guard let event = try Usuario.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) else { return }
-            if streams[recorded.stream] == nil { order.append(recorded.stream) }
-            streams[recorded.stream, default: []].append(event)
-        }
-        var perfis: [Perfil] = []
-        for stream in order {
-            guard case .existente(let conta) = Usuario.decider.fold(streams[stream] ?? []) else { continue }
-            let perfil = try await perfil(of: conta)
-            if let filtro, !filtro.isEmpty, !perfil.email.contains(EmailClaim.normalise(filtro)) { continue }
-            perfis.append(perfil)
-        }
         let page = min(max(1, pagina), 1_000_000), size = 50
-        let slice = perfis.dropFirst((page - 1) * size).prefix(size)
-        return Pagina(itens: Array(slice), total: perfis.count, pagina: page)
+        let colecao = UsuariosReadModel.contas
+        let decoder = ReadModelJSON.decoder
+        guard let filtro, !filtro.isEmpty else {
+            let docs = try await store.documents(colecao, grupo: nil, limit: size, offset: (page - 1) * size)
+            var perfis: [Perfil] = []
+            for doc in docs { perfis.append(try await perfil(of: try decoder.decode(ContaView.self, from: doc))) }
+            return Pagina(itens: perfis, total: try await store.count(colecao, grupo: nil), pagina: page)
+        }
+        let procurado = EmailClaim.normalise(filtro)
+        var encontrados: [Perfil] = []
+        var offset = 0
+        while true {
+            let docs = try await store.documents(colecao, grupo: nil, limit: 500, offset: offset)
+            for doc in docs {
+                let perfil = try await perfil(of: try decoder.decode(ContaView.self, from: doc))
+                if perfil.email.contains(procurado) { encontrados.append(perfil) }
+            }
+            guard docs.count == 500 else { break }
+            offset += 500
+        }
+        return Pagina(itens: Array(encontrados.dropFirst((page - 1) * size).prefix(size)), total: encontrados.count, pagina: page)
+    }
+
+    func perfil(of conta: ContaView) async throws -> Perfil {
+        Perfil(
+            id: conta.id, nome: try await vault.open(SealedField(rawValue: conta.nome)).value ?? "",
+            email: try await vault.open(SealedField(rawValue: conta.email)).value ?? "", papel: conta.papel,
+            ativo: conta.ativo, registradoEm: conta.registradoEm)
     }
 
     public struct Registro: Codable, Sendable {

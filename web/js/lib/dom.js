@@ -16,6 +16,10 @@ export function h(tag, attrs = {}, ...children) {
       Object.assign(el.dataset, value);
     } else if (key === 'style') {
       Object.assign(el.style, value);
+    } else if (key === 'value' && el instanceof HTMLInputElement) {
+      // The attribute is the default a form reset returns to; it also sets the current value.
+      el.setAttribute('value', String(value));
+      el.value = String(value);
     } else if (key === 'value' && ('value' in el)) {
       el.value = value;
     } else if (key === 'checked' || key === 'selected') {
@@ -30,7 +34,7 @@ export function h(tag, attrs = {}, ...children) {
 }
 
 /** Appends strings, numbers, nodes and (nested) arrays; skips null, undefined and false. */
-export function append(parent, children) {
+export function append(parent, ...children) {
   for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
     parent.append(child instanceof Node ? child : document.createTextNode(String(child)));

@@ -56,6 +56,12 @@ function sentence(text) {
 /** The text to show for an ApiError (or any Error). */
 export function describeError(error) {
   if (!error) return '';
+  if (error.code === undefined) {
+    // A bug in the app, not an answer of the API: say so plainly, and leave the details in the
+    // console (where the browser tests look for errors).
+    console.error(error);
+    return 'Algo deu errado nesta página. Recarregue e tente de novo.';
+  }
   if (error.code === 'muitas_requisicoes') {
     const seconds = error.retryAfter;
     return seconds

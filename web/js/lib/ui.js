@@ -88,11 +88,9 @@ export function field({ label, name, type = 'text', value, required, hint, optio
     control = h('select', { id, name, required, 'aria-describedby': describedBy, ...attrs },
       options.map(([v, text]) => h('option', { value: v, selected: String(v) === String(value ?? '') }, text)));
   } else if (type === 'textarea') {
-    control = h('textarea', { id, name, required, 'aria-describedby': describedBy, rows: 3, ...attrs });
-    control.value = value ?? '';
+    control = h('textarea', { id, name, required, 'aria-describedby': describedBy, rows: 3, ...attrs }, value ?? '');
   } else {
-    control = h('input', { id, name, type, required, 'aria-describedby': describedBy, ...attrs });
-    if (value !== undefined && value !== null) control.value = value;
+    control = h('input', { id, name, type, required, 'aria-describedby': describedBy, value: value ?? null, ...attrs });
   }
   return h('div', { class: 'field', dataset: { field: name } },
     h('label', { for: id }, label, optional ? h('span', { class: 'field__optional' }, ' (opcional)') : null),
@@ -222,7 +220,7 @@ export function pager({ pagina, total, onPage, label = 'Paginação', noun = ['i
  * columns: [{label, cell: (row) => node|string, class?}]
  */
 export function table({ caption, columns, rows, empty = 'Nada por aqui.', rowAttrs = () => ({}) }) {
-  if (!rows.length) return h('p', { class: 'empty' }, empty);
+  if (!rows.length) return empty instanceof Node ? empty : h('p', { class: 'empty' }, empty);
   return h('div', { class: 'table-wrap' },
     h('table', { class: 'table' },
       caption ? h('caption', {}, caption) : null,

@@ -74,8 +74,7 @@ export function render({ container, query, setQuery, signal }) {
   });
   form.addEventListener('reset', () => {
     setTimeout(() => {
-      form.elements.unidade.value = '';
-      form.elements.tipo.value = '';
+      [...form.elements].forEach((el) => { if (el.name) el.value = ''; });
       Object.assign(state, { unidade: '', tipo: '', capacidade: '', comodidade: '', pagina: 1 });
       load();
     });

@@ -1,0 +1,270 @@
+variable "region" {
+  description = "AWS region of the stack."
+  type        = string
+  default     = "sa-east-1"
+}
+
+variable "name_prefix" {
+  description = "Prefix of every resource name (the ECS cluster is called this)."
+  type        = string
+  default     = "coworkflow"
+
+  validation {
+    condition     = can(regex("^[a-z][a-z0-9-]{1,20}$", var.name_prefix))
+    error_message = "Lower-case letters, digits and hyphens, 2 to 21 characters, starting with a letter."
+  }
+}
+
+variable "availability_zones" {
+  description = "The two availability zones of the stack. Empty: <region>a and <region>b."
+  type        = list(string)
+  default     = []
+
+  validation {
+    condition     = length(var.availability_zones) == 0 || length(var.availability_zones) == 2
+    error_message = "Name exactly two zones, or none."
+  }
+}
+
+variable "vpc_cidr" {
+  description = "CIDR block of the VPC (a /16 is split into /20 subnets, public and private, in two AZs)."
+  type        = string
+  default     = "10.40.0.0/16"
+}
+
+variable "single_nat_gateway" {
+  description = "One NAT gateway for both AZs (cheaper; an AZ outage then cuts egress for the other)."
+  type        = bool
+  default     = false
+}
+
+variable "certificate_arn" {
+  description = "ACM certificate for HTTPS on the load balancer. Empty: plain HTTP only (first bring-up); set: port 80 redirects to 443."
+  type        = string
+  default     = ""
+}
+
+variable "allowed_ingress_cidrs" {
+  description = "Addresses allowed to reach the load balancer."
+  type        = list(string)
+  default     = ["0.0.0.0/0"]
+}
+
+variable "image_tag" {
+  description = "Image tag of the task definitions Terraform registers. deploy.yml registers later revisions with the commit sha."
+  type        = string
+  default     = "latest"
+}
+
+variable "desired_count" {
+  description = "Tasks per deployable (two: one per AZ) unless desired_counts says otherwise."
+  type        = number
+  default     = 2
+}
+
+variable "desired_counts" {
+  description = "Per-deployable task counts that override desired_count."
+  type        = map(number)
+  default = {
+    # `coworkflow serve --service <name>` exits with status 64 ("not built yet", issue 6) for
+    # these five: raise them when their services land.
+    pagamentos   = 0
+    checkin      = 0
+    notificacoes = 0
+    financeiro   = 0
+    analytics    = 0
+    # The frontend image copies web/, which arrives with issue 8; deploy.yml skips it until then.
+    frontend = 0
+  }
+}
+
+variable "autoscaling_max_count" {
+  description = "Most tasks CPU-based autoscaling may run per deployable."
+  type        = number
+  default     = 6
+}
+
+variable "autoscaling_cpu_target" {
+  description = "Average CPU utilisation (percent) that target tracking keeps each autoscaled service at."
+  type        = number
+  default     = 60
+}
+
+variable "log_retention_days" {
+  description = "Retention of every CloudWatch log group."
+  type        = number
+  default     = 365
+}
+
+variable "log_level" {
+  description = "LOG_LEVEL of the deployables (trace ... critical)."
+  type        = string
+  default     = "info"
+}
+
+variable "service_namespace" {
+  description = "Private DNS namespace (Cloud Map) in which the gateway finds the services, e.g. usuarios.coworkflow.local."
+  type        = string
+  default     = "coworkflow.local"
+}
+
+variable "db_instance_class" {
+  description = "RDS instance class."
+  type        = string
+  default     = "db.t4g.medium"
+}
+
+variable "db_engine_version" {
+  description = "PostgreSQL major version (DESIGN: 15); RDS applies minor upgrades in the maintenance window."
+  type        = string
+  default     = "15"
+}
+
+variable "db_allocated_storage" {
+  description = "Initial storage (GiB); storage autoscaling grows it up to db_max_allocated_storage."
+  type        = number
+  default     = 20
+}
+
+variable "db_max_allocated_storage" {
+  description = "Storage autoscaling ceiling (GiB)."
+  type        = number
+  default     = 200
+}
+
+variable "db_multi_az" {
+  description = "A standby in the second AZ with automatic failover."
+  type        = bool
+  default     = true
+}
+
+variable "db_backup_retention_days" {
+  description = "Days of automated backups (point-in-time recovery window)."
+  type        = number
+  default     = 14
+}
+
+variable "db_deletion_protection" {
+  description = "Refuse to delete the database (set false, apply, then destroy, to tear the stack down)."
+  type        = bool
+  default     = true
+}
+
+variable "db_name" {
+  description = "Database that holds the event store and the read models."
+  type        = string
+  default     = "coworkflow"
+}
+
+variable "db_master_username" {
+  description = "RDS master user: owns the schema and runs `coworkflow migrate`; its password is managed by RDS in Secrets Manager."
+  type        = string
+  default     = "coworkflow"
+}
+
+variable "db_app_username" {
+  description = "Role the deployables connect as (read/append on events, never update/delete); created by the db-bootstrap task."
+  type        = string
+  default     = "coworkflow_app"
+}
+
+variable "db_app_password_version" {
+  description = "Bump to generate a new application database password (then deploy: db-bootstrap applies it)."
+  type        = number
+  default     = 1
+}
+
+variable "jwt_secret_version" {
+  description = "Bump to generate a new JWT signing secret (every session ends; redeploy all deployables)."
+  type        = number
+  default     = 1
+}
+
+variable "db_bootstrap_image" {
+  description = "Image with psql for the one-off db-bootstrap task (creates the application role)."
+  type        = string
+  default     = "public.ecr.aws/docker/library/postgres:15-bookworm"
+}
+
+variable "mq_instance_type" {
+  description = "Amazon MQ for RabbitMQ instance type (mq.t3.micro allows SINGLE_INSTANCE only)."
+  type        = string
+  default     = "mq.m5.large"
+}
+
+variable "mq_deployment_mode" {
+  description = "CLUSTER_MULTI_AZ (three nodes, quorum queues replicated) or SINGLE_INSTANCE."
+  type        = string
+  default     = "CLUSTER_MULTI_AZ"
+
+  validation {
+    condition     = contains(["CLUSTER_MULTI_AZ", "SINGLE_INSTANCE"], var.mq_deployment_mode)
+    error_message = "CLUSTER_MULTI_AZ or SINGLE_INSTANCE."
+  }
+}
+
+variable "mq_engine_version" {
+  description = "RabbitMQ engine version on Amazon MQ."
+  type        = string
+  default     = "3.13"
+}
+
+variable "mq_username" {
+  description = "RabbitMQ user the deployables connect as."
+  type        = string
+  default     = "coworkflow"
+}
+
+variable "smtp_host" {
+  description = "SMTP server of notificacoes (issue 6); its user and password go into the smtp secret."
+  type        = string
+  default     = ""
+}
+
+variable "smtp_port" {
+  description = "SMTP port of notificacoes (submission with STARTTLS)."
+  type        = number
+  default     = 587
+}
+
+variable "smtp_from" {
+  description = "Sender address of notificacoes' e-mails."
+  type        = string
+  default     = ""
+}
+
+variable "enable_waf" {
+  description = "AWS WAF on the load balancer: AWS managed rule sets and a per-address rate limit."
+  type        = bool
+  default     = true
+}
+
+variable "waf_rate_limit" {
+  description = "Requests per 5 minutes from one address before WAF blocks it (the gateway also limits per client and per user)."
+  type        = number
+  default     = 3000
+}
+
+variable "alb_deletion_protection" {
+  description = "Refuse to delete the load balancer."
+  type        = bool
+  default     = true
+}
+
+variable "github_repository" {
+  description = "owner/name of the GitHub repository whose deploy workflow may assume the deploy role (OIDC). Empty: no deploy role."
+  type        = string
+  default     = ""
+}
+
+variable "github_environment" {
+  description = "GitHub environment the deploy jobs run in; only they may assume the deploy role."
+  type        = string
+  default     = "production"
+}
+
+variable "create_github_oidc_provider" {
+  description = "Create the account's GitHub OIDC provider (false when the account already has one)."
+  type        = bool
+  default     = true
+}

@@ -1,0 +1,80 @@
+"""Fixtures: one `coworkflow serve --seed-demo` per test session (fresh data, free port) and
+one headless Chromium per test, with its screenshots under the artifacts directory.
+
+Environment:
+  COWORKFLOW_BIN      the binary (default .build/debug/coworkflow)
+  BROWSER_ARTIFACTS   where screenshots, browser console and server logs go
+                      (default: a new directory under the system temp dir)
+  CHROMIUM_BIN, CHROMEDRIVER   default /usr/bin/chromium, /usr/bin/chromedriver
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from datetime import date, datetime, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from support import REPO, UI, Server
+
+
+def pytest_report_header(config):
+    return f"artifacts: {artifacts_dir()}"
+
+
+_artifacts: Path | None = None
+
+
+def artifacts_dir() -> Path:
+    global _artifacts
+    if _artifacts is None:
+        configured = os.environ.get("BROWSER_ARTIFACTS")
+        if configured:
+            _artifacts = Path(configured).resolve()
+            _artifacts.mkdir(parents=True, exist_ok=True)
+        else:
+            _artifacts = Path(tempfile.mkdtemp(prefix="coworkflow-browser-"))
+    return _artifacts
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    binary = Path(os.environ.get("COWORKFLOW_BIN", REPO / ".build/debug/coworkflow"))
+    if not binary.is_absolute():
+        binary = REPO / binary
+    data = tmp_path_factory.mktemp("coworkflow-data")
+    srv = Server.start(binary, data, artifacts_dir())
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture
+def browser(request, server):
+    """browser(size=(w, h), mobile=False) → UI; closed (and its console saved) after the test."""
+    opened: list[UI] = []
+
+    def make(size=(1280, 900), mobile=False) -> UI:
+        shots = artifacts_dir() / request.node.name / (f"browser-{len(opened) + 1}" if opened else "")
+        ui = UI.launch(server.url, shots, size=size, mobile=mobile)
+        opened.append(ui)
+        return ui
+
+    yield make
+    for ui in opened:
+        ui.close()
+
+
+def next_weekday(tz: str = "America/Sao_Paulo", after_days: int = 1) -> date:
+    """The first Monday–Friday at least `after_days` after today in `tz` (the demo hours are 08–20 then)."""
+    day = datetime.now(ZoneInfo(tz)).date() + timedelta(days=after_days)
+    while day.weekday() >= 5:
+        day += timedelta(days=1)
+    return day
+
+
+@pytest.fixture
+def booking_day() -> date:
+    return next_weekday()

@@ -1,0 +1,52 @@
+// Pieces shared by the operator screens.
+
+import { allPages } from '../../lib/api.js';
+import { todasAsUnidades, espaco as loadEspaco } from '../../lib/catalog.js';
+import { h, link } from '../../lib/dom.js';
+import { field } from '../../lib/ui.js';
+
+/** A unit <select> filled from the API; resolves with {field, select, unidades}. */
+export async function unidadeSelect({ label = 'Unidade', name = 'unidade', value = '', includeEmpty = null, signal } = {}) {
+  const unidades = await todasAsUnidades();
+  if (signal?.aborted) throw new DOMException('aborted', 'AbortError');
+  const options = unidades.map((u) => [u.id, u.nome]);
+  if (includeEmpty) options.unshift(['', includeEmpty]);
+  const selected = value && unidades.some((u) => u.id === value) ? value : (includeEmpty ? '' : unidades[0]?.id ?? '');
+  const el = field({ label, name, type: 'select', options, value: selected });
+  return { field: el, select: el.querySelector('select'), unidades };
+}
+
+/** The tabs of one space's admin pages; `current` is the tab's key. */
+export function espacoTabs(id, current) {
+  const tabs = [
+    ['dados', `/admin/espacos/${id}`, 'Dados'],
+    ['horario', `/admin/espacos/${id}/horario`, 'Horário'],
+    ['bloqueios', `/admin/espacos/${id}/bloqueios`, 'Bloqueios'],
+    ['precos', `/admin/espacos/${id}/precos`, 'Preços'],
+  ];
+  return h('nav', { class: 'tabs', 'aria-label': 'Seções do espaço' },
+    h('ul', {}, tabs.map(([key, href, text]) => h('li', {},
+      link(href, text, key === current ? { 'aria-current': 'page', class: 'tabs__current' } : {})))));
+}
+
+/** The space (fresh from the API) with its unit, for the admin pages. */
+export function espacoAdmin(id) {
+  return loadEspaco(id, { fresh: true });
+}
+
+/** Back link to the list of spaces of the space's unit. */
+export function voltarParaEspacos(unidadeId) {
+  return h('p', { class: 'back' }, link(`/admin/espacos${unidadeId ? `?unidade=${unidadeId}` : ''}`, '← Todos os espaços'));
+}
+
+/**
+ * Deactivated spaces of a unit. The catalog lists active spaces only, so these are found in the
+ * audit trail (EspacoDesativado events, stream "espaco-<id>") and checked one by one.
+ * TODO(API): replace with a catalog filter for admins (e.g. GET /api/espacos?inativos=true).
+ */
+export async function espacosInativos(unidadeId, { signal } = {}) {
+  const eventos = await allPages('/api/admin/auditoria', { query: { tipo: 'EspacoDesativado' }, signal, maxPages: 5 });
+  const ids = [...new Set(eventos.map((e) => e.stream.replace(/^espaco-/, '')))];
+  const items = await Promise.all(ids.map((id) => loadEspaco(id, { fresh: true }).catch(() => null)));
+  return items.filter((item) => item && !item.espaco.ativo && item.espaco.unidadeId === unidadeId);
+}

@@ -1,0 +1,179 @@
+// Bookings of one unit on one local day, with the sandbox confirmation (until payments exist)
+// and cancellation.
+
+import { api, Action, allPages } from '../../lib/api.js';
+import { nomeDoEspaco, espaco as loadEspaco } from '../../lib/catalog.js';
+import { h, replace, uid } from '../../lib/dom.js';
+import { STATUS } from '../../lib/labels.js';
+import { money, todayIn, addDays, isDate, dateLong, time, zoneLabel, interval } from '../../lib/format.js';
+import {
+  pageHeader, loadInto, pager, table, badge, confirmDialog, flash, errorBox, busy, announce, field,
+} from '../../lib/ui.js';
+import { unidadeSelect } from './comum.js';
+
+const STATUS_KIND = { solicitada: 'aviso', confirmada: 'sucesso', cancelada: 'neutro', expirada: 'neutro', concluida: 'info' };
+
+/** Names of members (first pages of the user list, cached). TODO(API): GET /api/admin/usuarios/{id}. */
+let usuariosCache = null;
+function usuarios(signal) {
+  if (!usuariosCache) {
+    usuariosCache = allPages('/api/admin/usuarios', { signal, maxPages: 4 })
+      .then((list) => new Map(list.map((u) => [u.id.toLowerCase(), u])))
+      .catch(() => { usuariosCache = null; return new Map(); });
+  }
+  return usuariosCache;
+}
+
+export async function render({ container, query, setQuery, signal }) {
+  replace(container, pageHeader('Reservas do dia', 'As reservas de uma unidade num dia, no horário local da unidade.'));
+  const controls = h('div', { class: 'filters' });
+  const list = h('section', { 'aria-label': 'Reservas' });
+  container.append(controls, list);
+
+  let unidades;
+  let select;
+  let unidadeField;
+  try {
+    ({ field: unidadeField, select, unidades } = await unidadeSelect({ value: query.get('unidade') ?? '', signal }));
+  } catch (error) {
+    if (error?.name !== 'AbortError') replace(controls, errorBox(error));
+    return;
+  }
+  if (!unidades.length) {
+    replace(controls, h('p', { class: 'empty' }, 'Nenhuma unidade cadastrada ainda.'));
+    return;
+  }
+  const tzOf = () => unidades.find((u) => u.id === select.value)?.fusoHorario ?? 'America/Sao_Paulo';
+  let data = isDate(query.get('data')) ? query.get('data') : todayIn(tzOf());
+  let pagina = 1;
+
+  const dateId = uid('data');
+  const dateInput = h('input', { type: 'date', id: dateId, name: 'data', value: data });
+  const dayTitle = h('h2', { 'aria-live': 'polite' });
+  controls.append(unidadeField,
+    h('div', { class: 'day-nav' },
+      h('button', { type: 'button', class: 'button button--secondary', onclick: () => go(addDays(data, -1)) }, '← Dia anterior'),
+      h('div', { class: 'field field--inline' }, h('label', { for: dateId }, 'Data'), dateInput),
+      h('button', { type: 'button', class: 'button button--secondary', onclick: () => go(addDays(data, 1)) }, 'Próximo dia →'),
+      h('button', { type: 'button', class: 'button button--secondary', onclick: () => go(todayIn(tzOf())) }, 'Hoje')));
+  list.before(dayTitle);
+
+  select.addEventListener('change', () => { pagina = 1; load(); });
+  dateInput.addEventListener('change', () => { if (isDate(dateInput.value)) go(dateInput.value); });
+
+  function go(newDate) {
+    data = newDate;
+    dateInput.value = data;
+    pagina = 1;
+    load();
+  }
+
+  function load() {
+    const unidade = select.value;
+    const tz = tzOf();
+    setQuery({ unidade, data });
+    dayTitle.textContent = `${dateLong(data)} (${zoneLabel(tz)})`;
+    loadInto(list, async () => {
+      const page = await api('/api/admin/reservas', { query: { unidade, data, pagina }, signal });
+      const ids = [...new Set(page.itens.map((r) => r.espacoId))];
+      const [items, pessoas] = await Promise.all([
+        Promise.all(ids.map((id) => loadEspaco(id).catch(() => null))),
+        page.itens.length ? usuarios(signal) : new Map(),
+      ]);
+      return { page, espacos: new Map(ids.map((id, i) => [id, items[i]])), pessoas };
+    }, ({ page, espacos, pessoas }) => {
+      announce(`${page.total} ${page.total === 1 ? 'reserva' : 'reservas'} em ${dateLong(data)}`);
+      list.append(
+        table({
+          caption: `Reservas de ${dateLong(data)}`,
+          empty: 'Nenhuma reserva neste dia.',
+          rows: page.itens,
+          rowAttrs: (r) => ({ dataset: { reserva: r.id } }),
+          columns: [
+            { label: 'Horário', cell: (r) => (r.dias?.length > 1 ? interval(r.inicio, r.fim, tz) : `${time(r.inicio, tz)}–${time(r.fim, tz)}`) },
+            { label: 'Espaço', cell: (r) => nomeDoEspaco(espacos.get(r.espacoId), r.espacoId) },
+            { label: 'Membro', cell: (r) => memberCell(r, pessoas) },
+            { label: 'Situação', cell: (r) => statusCell(r, tz) },
+            { label: 'Total', cell: (r) => money(r.total), class: 'num' },
+            { label: 'Ações', cell: (r) => actions(r, espacos, pessoas) },
+          ],
+        }),
+        pager({ pagina: page.pagina, total: page.total, noun: ['reserva', 'reservas'], onPage: (n) => { pagina = n; load(); } }));
+    }, { signal, text: 'Carregando reservas…' });
+  }
+
+  function memberCell(r, pessoas) {
+    const p = pessoas.get(String(r.usuarioId ?? '').toLowerCase());
+    if (!p) return h('span', { class: 'mono' }, String(r.usuarioId ?? '—').slice(0, 8));
+    return [p.nome, h('span', { class: 'small block' }, p.email)];
+  }
+
+  function statusCell(r, tz) {
+    const parts = [badge(STATUS[r.status] ?? r.status, STATUS_KIND[r.status])];
+    if (r.status === 'solicitada' && r.expiraEm) parts.push(h('span', { class: 'small block' }, `Expira às ${time(r.expiraEm, tz)}`));
+    if (r.cancelamento) parts.push(h('span', { class: 'small block' }, `Reembolso ${money(r.cancelamento.reembolso)} · multa ${money(r.cancelamento.multa)}`));
+    return parts;
+  }
+
+  function actions(r, espacos, pessoas) {
+    const buttons = [];
+    const quem = pessoas.get(String(r.usuarioId ?? '').toLowerCase())?.nome ?? 'o membro';
+    const nome = nomeDoEspaco(espacos.get(r.espacoId), r.espacoId);
+    if (r.status === 'solicitada') {
+      const confirm = h('button', { type: 'button', class: 'button button--small' }, 'Confirmar pagamento',
+        h('span', { class: 'visually-hidden' }, ` da reserva de ${nome}`));
+      confirm.addEventListener('click', async () => {
+        const ok = await confirmDialog({
+          title: 'Confirmar esta reserva?',
+          body: [
+            `${nome}, ${time(r.inicio, tzOf())}–${time(r.fim, tzOf())}, ${money(r.total)} — ${quem}.`,
+            'Ambiente de testes (sandbox): confirma como se o pagamento tivesse sido aprovado. Use para pagamentos recebidos na recepção até o pagamento on-line chegar.',
+          ],
+          confirmText: 'Confirmar reserva',
+        });
+        if (!ok) return;
+        const restore = busy(confirm, 'Confirmando…');
+        try {
+          await new Action().run(`/api/admin/reservas/${r.id}/confirmacao`, { body: {} });
+          flash(`Reserva de ${nome} confirmada.`, 'sucesso');
+          load();
+        } catch (error) {
+          restore();
+          confirm.closest('td')?.append(errorBox(error));
+        }
+      });
+      buttons.push(confirm);
+    }
+    if (['solicitada', 'confirmada'].includes(r.status) && Date.parse(r.inicio) > Date.now()) {
+      const cancel = h('button', { type: 'button', class: 'button button--secondary button--small' }, 'Cancelar',
+        h('span', { class: 'visually-hidden' }, ` a reserva de ${nome}`));
+      cancel.addEventListener('click', async () => {
+        const motivoField = field({ label: 'Motivo', name: 'motivo', optional: true, attrs: { maxlength: '200' } });
+        const ok = await confirmDialog({
+          title: 'Cancelar esta reserva?',
+          body: [`${nome}, ${time(r.inicio, tzOf())}–${time(r.fim, tzOf())} — ${quem}. A política da unidade define multa e reembolso.`],
+          extra: motivoField,
+          confirmText: 'Cancelar reserva',
+          cancelText: 'Manter',
+          danger: true,
+        });
+        if (!ok) return;
+        const motivo = motivoField.querySelector('input').value.trim();
+        const restore = busy(cancel, 'Cancelando…');
+        try {
+          const res = await new Action().run(`/api/reservas/${r.id}/cancelamento`, { body: motivo ? { motivo } : {} });
+          const c = res.cancelamento ?? { reembolso: 0, multa: 0 };
+          flash(`Reserva cancelada. Reembolso: ${money(c.reembolso)}. Multa: ${money(c.multa)}.`, 'sucesso');
+          load();
+        } catch (error) {
+          restore();
+          cancel.closest('td')?.append(errorBox(error));
+        }
+      });
+      buttons.push(cancel);
+    }
+    return buttons.length ? h('div', { class: 'row-actions' }, buttons) : '—';
+  }
+
+  load();
+}

@@ -1,0 +1,311 @@
+// One space: its details and prices, a day view of its availability in the unit's time zone,
+// a quote line by line, and the booking (which holds the slot until `expiraEm`).
+
+import { api, Action } from '../lib/api.js';
+import { espaco as loadEspaco } from '../lib/catalog.js';
+import { session } from '../lib/session.js';
+import { h, link, replace, append, uid } from '../lib/dom.js';
+import { TIPOS } from '../lib/labels.js';
+import {
+  money, todayIn, addDays, isDate, dateLong, time, isoWithOffset, duration, zoneLabel, interval,
+} from '../lib/format.js';
+import { slots as cutSlots, endsFrom, STEP_MINUTES } from '../lib/slots.js';
+import {
+  pageHeader, loadInto, facts, errorBox, showLoading, doneLoading, busy, field, announce, showFormError, clearErrors, val, table,
+} from '../lib/ui.js';
+
+export function render({ container, params, query, setQuery, signal }) {
+  replace(container, pageHeader('Disponibilidade e reserva'));
+  const body = h('div');
+  container.append(body);
+  loadInto(body, () => loadEspaco(params.id), (item) => screen(container, body, item, { query, setQuery, signal }), { signal });
+}
+
+function screen(container, body, item, { query, setQuery, signal }) {
+  const { espaco, unidade, precos } = item;
+  const tz = unidade?.fusoHorario ?? 'America/Sao_Paulo';
+  const regras = espaco.regras ?? {};
+  const minimo = Math.max(regras.duracaoMinimaMinutos ?? STEP_MINUTES, precos?.duracaoMinimaMinutos ?? 0);
+  const maximo = regras.duracaoMaximaMinutos ?? Infinity;
+  const bookAction = new Action();
+
+  container.querySelector('h1').textContent = espaco.nome;
+  document.title = `${espaco.nome} · CoworkFlow`;
+  container.querySelector('.page-header').append(h('p', { class: 'lead' },
+    `${TIPOS[espaco.tipo] ?? espaco.tipo} · até ${espaco.capacidade} ${espaco.capacidade === 1 ? 'pessoa' : 'pessoas'}${unidade ? ` · ${unidade.nome}` : ''}`));
+
+  // ---- details -----------------------------------------------------------------------------------
+  const endereco = unidade?.endereco;
+  const details = h('section', { class: 'panel', 'aria-labelledby': 'sobre' },
+    h('h2', { id: 'sobre' }, 'Sobre o espaço'),
+    facts([
+      endereco ? ['Endereço', `${endereco.logradouro}, ${endereco.numero}${endereco.complemento ? ` ${endereco.complemento}` : ''} — ${endereco.bairro ? `${endereco.bairro}, ` : ''}${endereco.cidade}/${endereco.uf}`] : null,
+      espaco.comodidades?.length ? ['Comodidades', espaco.comodidades.join(', ')] : null,
+      precos ? ['Por hora', money(precos.porHora)] : ['Preço', 'Ainda sem tabela de preços: reservas em breve.'],
+      precos ? ['Meio período', money(precos.meioPeriodo)] : null,
+      precos ? ['Diária', money(precos.diaria)] : null,
+      ['Duração mínima', duration(minimo)],
+      unidade?.politicaDeCancelamento ? ['Cancelamento', politica(unidade.politicaDeCancelamento)] : null,
+    ]),
+    espaco.fotos?.length
+      ? h('ul', { class: 'photos' }, espaco.fotos.map((f) => h('li', {}, h('img', { src: f.url, alt: f.legenda || `Foto de ${espaco.nome}`, loading: 'lazy' }))))
+      : null);
+
+  if (!espaco.ativo) {
+    replace(body, details, h('div', { class: 'alert alert--info' }, h('p', {}, 'Este espaço não está aceitando reservas no momento.')));
+    return;
+  }
+
+  // ---- day navigation --------------------------------------------------------------------------
+  let data = isDate(query.get('data')) ? query.get('data') : todayIn(tz);
+  const dateInputId = uid('data');
+  const dateInput = h('input', { type: 'date', id: dateInputId, name: 'data', value: data, min: todayIn(tz) });
+  const prev = h('button', { type: 'button', class: 'button button--secondary', onclick: () => go(addDays(data, -1)) }, '← Dia anterior');
+  const next = h('button', { type: 'button', class: 'button button--secondary', onclick: () => go(addDays(data, 1)) }, 'Próximo dia →');
+  dateInput.addEventListener('change', () => { if (isDate(dateInput.value)) go(dateInput.value); });
+  const dayTitle = h('h3', { class: 'day__title', id: 'dia-titulo', 'aria-live': 'polite' });
+  const dayView = h('div', { class: 'day' });
+
+  // ---- booking form ------------------------------------------------------------------------------
+  const inicioSelect = field({ label: 'Início', name: 'inicio', type: 'select', options: [['', 'Escolha um horário livre']] });
+  const fimSelect = field({ label: 'Fim', name: 'fim', type: 'select', options: [['', '—']] });
+  const cupomField = field({ label: 'Cupom de desconto', name: 'cupom', optional: true, attrs: { autocomplete: 'off', maxlength: '32' } });
+  const form = h('form', { class: 'form booking-form', novalidate: true, 'aria-labelledby': 'sua-reserva' },
+    h('h3', { id: 'sua-reserva' }, 'Sua reserva'),
+    h('div', { class: 'form__row' }, inicioSelect, fimSelect),
+    cupomField,
+    h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'button' }, 'Ver preço')));
+  const quoteBox = h('section', { class: 'quote', 'aria-live': 'polite', 'aria-labelledby': 'orcamento' });
+  const resultBox = h('div', { class: 'result', tabindex: '-1' });
+
+  const booking = h('section', { class: 'panel', 'aria-labelledby': 'escolha' },
+    h('h2', { id: 'escolha' }, 'Escolha o horário'),
+    h('p', { class: 'small' }, `Horários no ${zoneLabel(tz)}. Clique num horário livre para começar e em outro para terminar.`),
+    h('div', { class: 'day-nav' }, prev, h('div', { class: 'field field--inline' }, h('label', { for: dateInputId }, 'Data'), dateInput), next),
+    dayTitle, dayView, form, quoteBox, resultBox);
+
+  replace(body, h('div', { class: 'space-layout' }, booking, details));
+
+  let list = [];
+  let selected = { inicio: null, fim: null };
+
+  function go(newDate) {
+    if (newDate < todayIn(tz)) return;
+    data = newDate;
+    dateInput.value = data;
+    setQuery({ data });
+    loadDay();
+  }
+
+  function loadDay() {
+    prev.disabled = data <= todayIn(tz);
+    dayTitle.textContent = dateLong(data);
+    selected = { inicio: null, fim: null };
+    replace(quoteBox);
+    showLoading(dayView, 'Carregando horários…');
+    api(`/api/espacos/${espaco.id}/disponibilidade`, { query: { data }, signal })
+      .then((disp) => {
+        doneLoading(dayView);
+        list = cutSlots(disp, { antecedenciaMinimaMinutos: regras.antecedenciaMinimaMinutos ?? 0 });
+        drawDay();
+        fillStarts();
+        const livres = list.filter((s) => s.estado === 'livre').length;
+        announce(livres ? `${dateLong(data)}: ${livres} horários livres` : `${dateLong(data)}: sem horários livres`);
+      })
+      .catch((error) => {
+        if (error?.name === 'AbortError') return;
+        doneLoading(dayView);
+        replace(dayView, errorBox(error, { retry: loadDay }));
+      });
+  }
+
+  function drawDay() {
+    if (!list.length) {
+      replace(dayView, h('p', { class: 'empty' }, 'Fechado neste dia. Escolha outra data.'));
+      return;
+    }
+    const shared = espaco.capacidade > 1 && ['estacao_compartilhada', 'mesa_fixa'].includes(espaco.tipo);
+    replace(dayView, h('ol', { class: 'slots', 'aria-label': `Horários de ${dateLong(data)}` },
+      list.map((slot, i) => {
+        const label = `${time(slot.inicio, tz)}`;
+        const inRange = selected.inicio !== null && slot.inicio >= selected.inicio && slot.fim <= (selected.fim ?? selected.inicio);
+        const estado = slot.estado === 'livre'
+          ? (shared ? `${slot.vagas} ${slot.vagas === 1 ? 'vaga' : 'vagas'}` : 'Livre')
+          : (slot.estado === 'ocupado' ? (shared ? 'Lotado' : 'Ocupado') : 'Encerrado');
+        const content = [h('span', { class: 'slot__time' }, label), h('span', { class: 'slot__state' }, estado)];
+        const className = `slot slot--${slot.estado}${inRange ? ' slot--selected' : ''}`;
+        if (slot.estado !== 'livre') {
+          return h('li', {}, h('span', { class: className }, content,
+            h('span', { class: 'visually-hidden' }, ` (${time(slot.inicio, tz)} às ${time(slot.fim, tz)})`)));
+        }
+        return h('li', {}, h('button', {
+          type: 'button', class: className, 'aria-pressed': String(inRange), dataset: { inicio: String(slot.inicio) },
+          'aria-label': `${time(slot.inicio, tz)} às ${time(slot.fim, tz)}, ${estado.toLowerCase()}`,
+          onclick: () => pick(i),
+        }, content));
+      })));
+  }
+
+  function fillStarts() {
+    const select = inicioSelect.querySelector('select');
+    const starts = list.map((s, i) => [s, i]).filter(([, i]) => endsFrom(list, i, { minimo, maximo }).length);
+    replace(select,
+      h('option', { value: '' }, starts.length ? 'Escolha um horário livre' : 'Nenhum horário livre'),
+      starts.map(([s]) => h('option', { value: String(s.inicio), selected: s.inicio === selected.inicio }, time(s.inicio, tz))));
+    fillEnds();
+  }
+
+  function fillEnds() {
+    const select = fimSelect.querySelector('select');
+    const i = list.findIndex((s) => s.inicio === selected.inicio);
+    const ends = i >= 0 ? endsFrom(list, i, { minimo, maximo }) : [];
+    replace(select, ends.length ? null : h('option', { value: '' }, '—'),
+      ends.map((e) => h('option', { value: String(e), selected: e === selected.fim }, `${time(e, tz)} (${duration((e - selected.inicio) / 60000)})`)));
+    if (ends.length && !ends.includes(selected.fim)) selected.fim = ends[0];
+    select.value = selected.fim ? String(selected.fim) : '';
+  }
+
+  /** First click picks the start (and the shortest end); a later free slot after it picks the end. */
+  function pick(i) {
+    const slot = list[i];
+    const startIndex = list.findIndex((s) => s.inicio === selected.inicio);
+    const ends = startIndex >= 0 ? endsFrom(list, startIndex, { minimo: STEP_MINUTES, maximo }) : [];
+    const extendsRange = selected.inicio !== null && slot.inicio > selected.inicio && ends.includes(slot.fim)
+      && slot.fim !== selected.fim && (slot.fim - selected.inicio) / 60000 >= minimo;
+    if (extendsRange) {
+      selected.fim = slot.fim;
+    } else {
+      const possible = endsFrom(list, i, { minimo, maximo });
+      if (!possible.length) {
+        announce(`Não cabe uma reserva de ${duration(minimo)} a partir das ${time(slot.inicio, tz)}.`);
+        replace(quoteBox, h('p', { class: 'alert alert--info', role: 'status' },
+          `A partir das ${time(slot.inicio, tz)} não há ${duration(minimo)} livres seguidos (a duração mínima). Escolha outro horário.`));
+        return;
+      }
+      selected = { inicio: slot.inicio, fim: possible[0] };
+    }
+    changed();
+    const focusTarget = dayView.querySelector(`button[data-inicio="${slot.inicio}"]`);
+    focusTarget?.focus();
+    announce(`Selecionado: ${time(selected.inicio, tz)} às ${time(selected.fim, tz)}`);
+  }
+
+  function changed() {
+    replace(quoteBox);
+    fillStarts();
+    drawDay();
+  }
+
+  inicioSelect.querySelector('select').addEventListener('change', (event) => {
+    selected = { inicio: event.target.value ? Number(event.target.value) : null, fim: null };
+    changed();
+  });
+  fimSelect.querySelector('select').addEventListener('change', (event) => {
+    selected.fim = event.target.value ? Number(event.target.value) : null;
+    replace(quoteBox);
+    drawDay();
+  });
+  cupomField.querySelector('input').addEventListener('input', () => replace(quoteBox));
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    clearErrors(form);
+    if (!selected.inicio || !selected.fim) {
+      showFormError(form, { code: 'dados_invalidos', message: 'escolha o início e o fim da reserva', campo: 'inicio' });
+      return;
+    }
+    const pedido = {
+      espacoId: espaco.id,
+      inicio: isoWithOffset(selected.inicio, tz),
+      fim: isoWithOffset(selected.fim, tz),
+    };
+    const cupom = val(form, 'cupom');
+    if (cupom) pedido.cupom = cupom;
+    const button = form.querySelector('button[type=submit]');
+    const restore = busy(button, 'Calculando…');
+    showLoading(quoteBox, 'Calculando o preço…');
+    try {
+      const cotacao = await api('/api/precos/cotacao', { method: 'POST', body: pedido, idempotent: false, signal });
+      doneLoading(quoteBox);
+      showQuote(cotacao, pedido);
+    } catch (error) {
+      if (error?.name === 'AbortError') return;
+      doneLoading(quoteBox);
+      replace(quoteBox);
+      showFormError(form, error);
+    } finally {
+      restore();
+    }
+  });
+
+  function showQuote(cotacao, pedido) {
+    const rows = cotacao.linhas.map((l) => ({ ...l }));
+    const bookButton = h('button', { type: 'button', class: 'button button--primary-large' }, 'Reservar');
+    const action = session.signedIn
+      ? bookButton
+      : h('p', {}, link(`/entrar?volta=${encodeURIComponent(`${location.pathname}?data=${data}`)}`, 'Entre para reservar', { class: 'button' }),
+        ' ou ', link(`/cadastro?volta=${encodeURIComponent(`${location.pathname}?data=${data}`)}`, 'crie uma conta'), '.');
+    replace(quoteBox,
+      h('h3', { id: 'orcamento' }, 'Preço'),
+      h('p', {}, interval(pedido.inicio, pedido.fim, tz), cotacao.duracaoMinutos ? ` (${duration(cotacao.duracaoMinutos)})` : ''),
+      table({
+        caption: 'Composição do preço',
+        columns: [
+          { label: 'Item', cell: (l) => l.descricao },
+          { label: 'Valor', cell: (l) => money(l.valor), class: 'num' },
+        ],
+        rows,
+      }),
+      facts([
+        ['Subtotal', money(cotacao.subtotal)],
+        cotacao.descontos ? ['Descontos', `− ${money(cotacao.descontos)}`] : null,
+        ['Total', h('strong', { class: 'total' }, money(cotacao.total))],
+      ]),
+      action);
+    bookButton.addEventListener('click', () => book(pedido, bookButton));
+  }
+
+  async function book(pedido, button) {
+    const restore = busy(button, 'Reservando…');
+    try {
+      const reserva = await bookAction.run('/api/reservas', { body: pedido, signal });
+      replace(quoteBox);
+      showBooked(reserva);
+      loadDay();
+    } catch (error) {
+      if (error?.name === 'AbortError') return;
+      restore();
+      quoteBox.append(errorBox(error));
+      if (error.code === 'horario_indisponivel') loadDay();
+      return;
+    }
+  }
+
+  function showBooked(reserva) {
+    const expira = reserva.expiraEm ? Date.parse(reserva.expiraEm) : null;
+    const minutos = expira ? Math.max(0, Math.round((expira - Date.now()) / 60000)) : null;
+    replace(resultBox,
+      h('div', { class: 'alert alert--sucesso', role: 'status' },
+        h('h3', {}, 'Reserva solicitada!'),
+        facts([
+          ['Espaço', espaco.nome],
+          ['Quando', interval(reserva.inicio, reserva.fim, tz)],
+          ['Total', money(reserva.total)],
+          ['Situação', 'Aguardando pagamento'],
+        ]),
+        expira ? h('p', { class: 'hold' },
+          `Seu horário está guardado até as ${time(reserva.expiraEm, tz)} (${minutos} min). `,
+          'O pagamento on-line chega em breve; até lá, a equipe da unidade confirma a sua reserva.') : null,
+        h('p', {}, link('/reservas', 'Ver minhas reservas'))));
+    resultBox.focus();
+  }
+
+  loadDay();
+}
+
+function politica(p) {
+  if (!p.multaBP) return 'Cancelamento gratuito a qualquer momento antes do início.';
+  return `Grátis até ${p.horasSemMulta} h antes do início; depois, multa de ${(p.multaBP / 100).toLocaleString('pt-BR')} % do total.`;
+}
+
+export { politica };

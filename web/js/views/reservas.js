@@ -1,0 +1,115 @@
+// My bookings, 50 a page (by start), with what each allows (cancel today; pay and check in with
+// issue 6). Cancelling shows the refund and the penalty the unit's policy gave.
+
+import { api, Action } from '../lib/api.js';
+import { espaco as loadEspaco, nomeDoEspaco } from '../lib/catalog.js';
+import { h, link, replace } from '../lib/dom.js';
+import { STATUS } from '../lib/labels.js';
+import { money, interval, time } from '../lib/format.js';
+import {
+  pageHeader, loadInto, pager, table, badge, confirmDialog, flash, errorBox, busy, announce,
+} from '../lib/ui.js';
+import { ACOES_DA_RESERVA } from './reserva-acoes.js';
+import { politica } from './espaco.js';
+
+const STATUS_KIND = { solicitada: 'aviso', confirmada: 'sucesso', cancelada: 'neutro', expirada: 'neutro', concluida: 'info' };
+
+export function render({ container, query, setQuery, signal }) {
+  let pagina = Math.max(1, Number(query.get('pagina')) || 1);
+  const list = h('section', { 'aria-label': 'Lista de reservas' });
+  replace(container,
+    pageHeader('Minhas reservas', 'Acompanhe, pague e cancele suas reservas.'),
+    list);
+
+  function load() {
+    setQuery({ pagina: pagina > 1 ? pagina : '' });
+    loadInto(list, async () => {
+      const page = await api('/api/reservas', { query: { pagina }, signal });
+      // Names and time zones of the spaces on this page (cached per space).
+      const ids = [...new Set(page.itens.map((r) => r.espacoId))];
+      const items = await Promise.all(ids.map((id) => loadEspaco(id).catch(() => null)));
+      const espacos = new Map(ids.map((id, i) => [id, items[i]]));
+      return { page, espacos };
+    }, ({ page, espacos }) => {
+      list.append(
+        table({
+          caption: 'Suas reservas',
+          empty: h('p', { class: 'empty' }, 'Você ainda não tem reservas. ', link('/espacos', 'Encontre um espaço'), '.'),
+          rows: page.itens,
+          rowAttrs: (r) => ({ dataset: { reserva: r.id } }),
+          columns: [
+            { label: 'Espaço', cell: (r) => nomeDoEspaco(espacos.get(r.espacoId), r.espacoId) },
+            { label: 'Quando', cell: (r) => interval(r.inicio, r.fim, tz(espacos, r)) },
+            { label: 'Situação', cell: (r) => statusCell(r, espacos) },
+            { label: 'Total', cell: (r) => money(r.total), class: 'num' },
+            { label: 'Ações', cell: (r) => actions(r, espacos) },
+          ],
+        }),
+        pager({ pagina: page.pagina, total: page.total, noun: ['reserva', 'reservas'], onPage: (n) => { pagina = n; load(); } }));
+    }, { signal, text: 'Carregando suas reservas…' });
+  }
+
+  function tz(espacos, r) {
+    return espacos.get(r.espacoId)?.unidade?.fusoHorario ?? 'America/Sao_Paulo';
+  }
+
+  function statusCell(r, espacos) {
+    const parts = [badge(STATUS[r.status] ?? r.status, STATUS_KIND[r.status])];
+    if (r.status === 'solicitada' && r.expiraEm) {
+      parts.push(h('span', { class: 'small block' }, `Horário guardado até ${time(r.expiraEm, tz(espacos, r))}`));
+    }
+    if (r.cancelamento) {
+      parts.push(h('span', { class: 'small block' },
+        `Reembolso: ${money(r.cancelamento.reembolso)} · Multa: ${money(r.cancelamento.multa)}`));
+    }
+    return parts;
+  }
+
+  function actions(r, espacos) {
+    const now = Date.now();
+    const buttons = ACOES_DA_RESERVA.filter((a) => a.applies(r, now)).map((a) => a.button(r, { cancel: (res, button) => cancel(res, button, espacos) }));
+    return buttons.length ? h('div', { class: 'row-actions' }, buttons) : '—';
+  }
+
+  async function cancel(r, button, espacos) {
+    const item = espacos.get(r.espacoId);
+    const p = item?.unidade?.politicaDeCancelamento;
+    const estimate = estimatePenalty(r, p);
+    const ok = await confirmDialog({
+      title: 'Cancelar esta reserva?',
+      body: [
+        `${nomeDoEspaco(item, r.espacoId)} — ${interval(r.inicio, r.fim, tz(espacos, r))}, total ${money(r.total)}.`,
+        p ? `Política da unidade: ${politica(p)}` : null,
+        estimate,
+      ].filter(Boolean),
+      confirmText: 'Cancelar reserva',
+      cancelText: 'Manter reserva',
+      danger: true,
+    });
+    if (!ok) return;
+    const restore = busy(button, 'Cancelando…');
+    try {
+      const cancelada = await new Action().run(`/api/reservas/${r.id}/cancelamento`, { body: { motivo: 'cancelada pelo membro' } });
+      const c = cancelada.cancelamento ?? { reembolso: 0, multa: 0 };
+      const message = `Reserva cancelada. Reembolso: ${money(c.reembolso)}. Multa: ${money(c.multa)}.`;
+      flash(message, 'sucesso');
+      announce(message);
+      load();
+    } catch (error) {
+      restore();
+      button.closest('td')?.append(errorBox(error));
+    }
+  }
+
+  load();
+}
+
+/** What the policy will likely charge (the server decides; this is only a preview). */
+function estimatePenalty(r, p) {
+  if (!p) return null;
+  if (r.status === 'solicitada') return 'Como a reserva ainda não foi paga, nada será cobrado.';
+  const hoursBefore = (Date.parse(r.inicio) - Date.now()) / 3_600_000;
+  if (hoursBefore >= p.horasSemMulta || !p.multaBP) return `Pela política, o cancelamento agora é sem multa: reembolso estimado de ${money(r.total)}.`;
+  const multa = Math.round((r.total * p.multaBP) / 10000);
+  return `Pela política, cancelar agora tem multa estimada de ${money(multa)}; reembolso estimado de ${money(r.total - multa)}.`;
+}
