@@ -1,0 +1,146 @@
+"""A member on a phone: register → log in → find a space → see its day → quote → book → see it
+in "Minhas reservas" → cancel (with the refund the policy gives) → export and erase my data."""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+from journeys import go_to_day, pick_slot, sign_in
+
+
+def test_member_registers_books_and_cancels_a_room_on_a_phone(browser, server, booking_day):
+    ui = browser(size=(390, 844), mobile=True)
+    email = f"ana.{uuid.uuid4().hex[:8]}@exemplo.com.br"
+    senha = "senha-forte-123"
+
+    ui.open("/")
+    assert ui.heading() == "Encontre um espaço"
+    ui.wait_text("Sala Ipê")
+    ui.step("catálogo para visitantes")
+
+    # register
+    ui.menu("Criar conta")
+    ui.wait_heading("Criar conta")
+    ui.fill("Nome completo", "Ana Souza")
+    ui.fill("E-mail", email)
+    ui.fill("Senha", senha)
+    ui.step("cadastro preenchido")
+    ui.click("Criar conta", "#view form")
+    ui.wait_heading("Entrar")
+    ui.wait_text("Conta criada!", "#flash")
+    assert ui.value("E-mail") == email, "the login form should carry the new e-mail"
+    ui.step("conta criada")
+
+    # log in
+    ui.fill("Senha", senha)
+    ui.click("Entrar", "#view form")
+    ui.wait_heading("Encontre um espaço")
+    ui.wait_text("Bem-vindo(a), Ana!", "#flash")
+    ui.step("entrou")
+
+    # find a space: meeting rooms for 6+ with a projector
+    ui.choose("Tipo", "Sala de reunião")
+    ui.fill("Pessoas (mínimo)", "6")
+    ui.fill("Comodidade", "projetor")
+    ui.click("Buscar")
+    ui.wait_url("tipo=sala_reuniao")
+    ui.wait_text("1 espaço")
+    cards = ui.driver.find_elements("css selector", ".cards .card")
+    assert [c.find_element("css selector", "h2").text for c in cards] == ["Sala Ipê"]
+    ui.wait_text("R$ 80,00")
+    ui.step("busca filtrada")
+
+    # its day view
+    ui.click_link("Ver disponibilidade", ".cards")
+    ui.wait_heading("Sala Ipê")
+    go_to_day(ui, booking_day)
+    ui.wait_text("Livre", ".slots")
+    ui.step("disponibilidade do dia")
+
+    # 10:00–12:00: the first click takes the minimum hour, a click on 11:30 stretches it to 12:00
+    pick_slot(ui, "10:00")
+    pick_slot(ui, "11:30")
+    assert ui.value("Início") == "10:00"
+    assert ui.value("Fim") == "12:00 (2 h)"
+    ui.click("Ver preço")
+    ui.wait_text("Composição do preço", ".quote")
+    quote = ui.driver.find_element("css selector", ".quote").text
+    assert "2 h × R$ 80,00" in quote, quote
+    assert "R$ 160,00" in quote, quote
+    ui.step("cotação linha a linha")
+
+    # book: the slot is held until expiraEm
+    ui.click("Reservar", ".quote")
+    ui.wait_text("Reserva solicitada!", ".result")
+    result = ui.driver.find_element("css selector", ".result").text
+    assert "Seu horário está guardado até as" in result, result
+    assert "R$ 160,00" in result, result
+    ui.wait(lambda d: "Ocupado" in d.find_element("css selector", ".slots").text, "the booked slots never showed as taken")
+    ui.step("reserva solicitada")
+
+    # my bookings
+    ui.menu("Minhas reservas")
+    ui.wait_heading("Minhas reservas")
+    row = ui.row("Sala Ipê")
+    assert "Aguardando pagamento" in row.text and "R$ 160,00" in row.text, row.text
+    assert f"{booking_day:%d/%m/%Y}, 10:00–12:00" in row.text, row.text
+    ui.step("minhas reservas")
+
+    # cancel: the dialog says the policy; the answer says refund and penalty
+    ui.click("Cancelar", row)
+    dialog = ui.dialog()
+    assert "Política da unidade" in dialog.text and "nada será cobrado" in dialog.text, dialog.text
+    ui.step("confirmar cancelamento")
+    ui.click("Cancelar reserva", dialog)
+    ui.wait_text("Reserva cancelada. Reembolso: R$ 0,00. Multa: R$ 0,00.", "#flash")
+    row = ui.row("Sala Ipê")
+    ui.wait(lambda d: "Cancelada" in ui.row("Sala Ipê").text)
+    assert "Reembolso: R$ 0,00 · Multa: R$ 0,00" in ui.row("Sala Ipê").text
+    ui.step("reserva cancelada")
+
+    # my data: export as JSON, then erase
+    ui.menu("Meus dados")
+    ui.wait_heading("Meus dados")
+    ui.wait_text(email)
+    ui.click("Baixar meus dados")
+    ui.wait_text("Arquivo gerado")
+    files = ui.wait(lambda d: [p for p in ui.downloads.glob("coworkflow-meus-dados-*.json")] or False, "no export downloaded")
+    exported = json.loads(files[0].read_text())
+    assert exported["perfil"]["email"] == email
+    assert any(a["tipo"] == "ReservaCancelada" for a in exported["atividade"]), "the export lists my activity"
+    ui.step("dados exportados")
+
+    ui.click("Apagar meus dados")
+    dialog = ui.dialog()
+    ui.fill("Digite APAGAR para confirmar", "APAGAR", dialog)
+    ui.step("confirmar apagamento")
+    ui.click("Apagar para sempre", dialog)
+    ui.wait_text("Seus dados pessoais foram apagados", "#flash")
+    ui.wait_heading("Encontre um espaço")
+    ui.step("dados apagados")
+
+
+def test_member_sees_a_taken_slot_and_books_with_the_keyboard(browser, server, booking_day):
+    """Keyboard only: Tab to a slot, Enter picks it; a booking made meanwhile by someone else shows as taken."""
+    ui = browser()
+    sign_in(ui, *server.member, expect_heading="Encontre um espaço")
+    ui.open(f"/espacos/{server.espacos['Sala Jacarandá']}?data={booking_day.isoformat()}")
+    ui.wait_heading("Sala Jacarandá")
+    ui.wait_text("Livre", ".slots")
+
+    from selenium.webdriver.common.keys import Keys
+    from journeys import slot
+    first = slot(ui, "15:00")
+    ui.scroll(first)
+    ui.driver.execute_script("arguments[0].focus()", first)
+    first.send_keys(Keys.ENTER)
+    ui.wait(lambda d: slot(ui, "15:00").get_attribute("aria-pressed") == "true")
+    assert ui.value("Fim") == "16:00 (1 h)"
+    ui.click("Ver preço")
+    ui.wait_text("R$ 50,00", ".quote")
+    ui.step("cotação pelo teclado")
+    ui.click("Reservar", ".quote")
+    ui.wait_text("Reserva solicitada!", ".result")
+    assert "15:00" not in [b.get_attribute("aria-label")[:5] for b in ui.driver.find_elements("css selector", ".slots button")]
+    ui.step("reservada pelo teclado")
