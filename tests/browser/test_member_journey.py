@@ -121,26 +121,34 @@ def test_member_registers_books_and_cancels_a_room_on_a_phone(browser, server, b
     ui.step("dados apagados")
 
 
-def test_member_sees_a_taken_slot_and_books_with_the_keyboard(browser, server, booking_day):
-    """Keyboard only: Tab to a slot, Enter picks it; a booking made meanwhile by someone else shows as taken."""
+def test_member_books_with_the_keyboard_only(browser, server, booking_day):
+    """Tab to a slot and press Enter: the day view is usable without a mouse."""
+    from selenium.webdriver.common.keys import Keys
+
+    from journeys import slot
+
     ui = browser()
     sign_in(ui, *server.member, expect_heading="Encontre um espaço")
     ui.open(f"/espacos/{server.espacos['Sala Jacarandá']}?data={booking_day.isoformat()}")
     ui.wait_heading("Sala Jacarandá")
     ui.wait_text("Livre", ".slots")
 
-    from selenium.webdriver.common.keys import Keys
-    from journeys import slot
     first = slot(ui, "15:00")
     ui.scroll(first)
     ui.driver.execute_script("arguments[0].focus()", first)
     first.send_keys(Keys.ENTER)
     ui.wait(lambda d: slot(ui, "15:00").get_attribute("aria-pressed") == "true")
     assert ui.value("Fim") == "16:00 (1 h)"
-    ui.click("Ver preço")
+    # Tab on to the form and submit it with Enter.
+    button = ui.button("Ver preço")
+    ui.driver.execute_script("arguments[0].focus()", button)
+    button.send_keys(Keys.ENTER)
     ui.wait_text("R$ 50,00", ".quote")
     ui.step("cotação pelo teclado")
-    ui.click("Reservar", ".quote")
+    book = ui.button("Reservar", ".quote")
+    ui.driver.execute_script("arguments[0].focus()", book)
+    book.send_keys(Keys.ENTER)
     ui.wait_text("Reserva solicitada!", ".result")
-    assert "15:00" not in [b.get_attribute("aria-label")[:5] for b in ui.driver.find_elements("css selector", ".slots button")]
+    assert ui.active_element_text().startswith("Reserva solicitada!"), "focus moves to the confirmation"
+    ui.wait(lambda d: "Ocupado" in d.find_element("css selector", ".slots").text)
     ui.step("reservada pelo teclado")
