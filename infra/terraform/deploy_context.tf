@@ -27,6 +27,7 @@ resource "aws_ssm_parameter" "deploy_context" {
   name        = "/${var.name_prefix}/deploy/context"
   description = "Placeholders for ecs-tasks/*.json and the one-off task network (read by deploy.yml)"
   type        = "String"
-  tier        = "Standard"
-  value       = jsonencode(local.deploy_context)
+  # About 5 KB with fourteen tasks: over the Standard tier's 4 KB.
+  tier  = "Advanced"
+  value = jsonencode(local.deploy_context)
 }

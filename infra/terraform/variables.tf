@@ -73,8 +73,6 @@ variable "desired_counts" {
     notificacoes = 0
     financeiro   = 0
     analytics    = 0
-    # The frontend image copies web/, which arrives with issue 8; deploy.yml skips it until then.
-    frontend = 0
   }
 }
 
