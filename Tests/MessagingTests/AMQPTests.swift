@@ -19,6 +19,16 @@ struct AMQPSettingsTests {
         #expect(try AMQPSettings.fromEnvironment([:]) == AMQPSettings())
     }
 
+    @Test func amqps_is_tls_on_5671_with_the_system_bundle_unless_told() throws {
+        let settings = try AMQPSettings(url: "amqps://app:pw@b-1234.mq.sa-east-1.amazonaws.com/prod")
+        #expect(settings.tls)
+        #expect(settings.port == 5671)
+        #expect(settings.caFile == "/etc/ssl/certs/ca-certificates.crt")
+        #expect(try !AMQPSettings(url: "amqp://app:pw@mq:5672").tls)
+        let custom = try AMQPSettings.fromEnvironment(["AMQP_URL": "amqps://mq:5999", "AMQP_CA_FILE": "/tmp/ca.pem"])
+        #expect(custom.port == 5999 && custom.caFile == "/tmp/ca.pem")
+    }
+
     @Test(arguments: ["http://host", "amqp://", "not a url"])
     func bad_urls_are_refused(_ url: String) {
         #expect(throws: AMQPError.self) { try AMQPSettings(url: url) }
@@ -30,6 +40,15 @@ extension BrokerSuites {
 @Suite("AMQP against RabbitMQ")
 struct AMQPBrokerTests {
     let settings = (try? AMQPSettings.fromEnvironment()) ?? AMQPSettings()
+
+    @Test("TLS to a broker port that does not speak TLS fails with an error, not a hang, and no plain fallback")
+    func tls_to_a_plain_port_fails() async throws {
+        var tls = settings
+        tls.tls = true
+        let connection = AMQPConnection(settings: tls, name: "tls-probe")
+        await #expect(throws: AMQPError.self) { try await connection.open() }
+        await connection.close()
+    }
 
     /// A fresh service topology, removed afterwards.
     func withService(_ body: (String, AMQPConnection) async throws -> Void) async throws {

@@ -81,11 +81,17 @@ public final class AMQPConnection: @unchecked Sendable {
         guard let connection = amqp_new_connection() else {
             throw AMQPError(code: .notConnected, context: "create connection", detail: "out of memory")
         }
-        guard let socket = amqp_tcp_socket_new(connection) else {
+        guard let socket = settings.tls ? amqp_ssl_socket_new(connection) : amqp_tcp_socket_new(connection) else {
             amqp_destroy_connection(connection)
             throw AMQPError(code: .notConnected, context: "create socket", detail: "out of memory")
         }
         do {
+            if settings.tls {
+                // The server's certificate must chain to the bundle and name the host.
+                try AMQPCheck.validate(amqp_ssl_socket_set_cacert(socket, settings.caFile), "read the CA bundle \(settings.caFile)")
+                amqp_ssl_socket_set_verify_peer(socket, 1)
+                amqp_ssl_socket_set_verify_hostname(socket, 1)
+            }
             try AMQPCheck.validate(amqp_socket_open(socket, settings.host, Int32(settings.port)),
                                    "connect to \(settings.host):\(settings.port)")
             try AMQPCheck.validate(
