@@ -63,8 +63,18 @@ def browser(request, server):
         return ui
 
     yield make
+    failed = getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed
     for ui in opened:
+        if failed:
+            ui.save_failure()
         ui.close()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, f"rep_{report.when}", report)
 
 
 def next_weekday(tz: str = "America/Sao_Paulo", after_days: int = 1) -> date:

@@ -10,8 +10,12 @@ from support import UI
 
 
 def sign_in(ui: UI, email: str, senha: str, expect_heading: str) -> None:
-    ui.menu("Entrar")
-    ui.wait_heading("Entrar")
+    """Logs in through the form (opening it from the menu unless it is already shown)."""
+    if not ui.driver.current_url.startswith(ui.base):
+        ui.open("/")
+    if ui.heading() != "Entrar":
+        ui.menu("Entrar")
+        ui.wait_heading("Entrar")
     ui.fill("E-mail", email)
     ui.fill("Senha", senha)
     ui.click("Entrar", "#view form")
@@ -40,7 +44,5 @@ def slot(ui: UI, hhmm: str):
 
 
 def pick_slot(ui: UI, hhmm: str) -> None:
-    b = slot(ui, hhmm)
-    ui.scroll(b)
-    b.click()
+    ui.press(slot(ui, hhmm))
     ui.wait(lambda d: slot(ui, hhmm).get_attribute("aria-pressed") == "true", f"slot {hhmm} not selected")

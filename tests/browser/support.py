@@ -16,6 +16,7 @@ import signal
 import socket
 import subprocess
 import time
+import unicodedata
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
@@ -145,6 +146,10 @@ for (const el of document.querySelectorAll('button, a[href]')) {
 for (const img of document.querySelectorAll('img')) {
   if (!img.hasAttribute('alt')) problems.push(`img without alt: ${img.src}`);
 }
+if (document.documentElement.scrollWidth > window.innerWidth + 1) {
+  const wide = [...document.querySelectorAll('#conteudo *')].filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1).slice(-3);
+  problems.push(`the page scrolls sideways (${document.documentElement.scrollWidth} px in ${window.innerWidth} px): ${wide.map((el) => el.outerHTML.slice(0, 80)).join(' | ')}`);
+}
 const ids = {};
 for (const el of document.querySelectorAll('[id]')) { ids[el.id] = (ids[el.id] || 0) + 1; }
 for (const [id, n] of Object.entries(ids)) { if (n > 1) problems.push(`duplicate id ${id}`); }
@@ -221,12 +226,23 @@ class UI:
         """Screenshot, then fail on console errors and accessibility slips so far."""
         self.wait_idle()
         self.step_number += 1
-        slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+        ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+        slug = re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-")
         self.driver.save_screenshot(str(self.shots / f"{self.step_number:02d}-{slug}.png"))
         errors = self.console_errors()
         assert not errors, f"console errors at step '{name}':\n" + "\n".join(errors)
         problems = self.driver.execute_script(AUDIT_JS)
         assert not problems, f"accessibility problems at step '{name}':\n" + "\n".join(problems)
+
+    def save_failure(self) -> None:
+        """The page as it was when the test failed: a screenshot, its text and the console."""
+        try:
+            self.driver.save_screenshot(str(self.shots / "failure.png"))
+            (self.shots / "failure.txt").write_text(
+                self.driver.current_url + "\n\n" + self.driver.find_element(By.TAG_NAME, "body").text)
+            self.console_errors()
+        except Exception:  # the browser may be gone; the report has the assertion anyway
+            pass
 
     def close(self) -> None:
         try:
@@ -236,8 +252,9 @@ class UI:
 
     # ---- waiting -------------------------------------------------------------------------------
 
-    def wait(self, condition, message: str = "", timeout: float = WAIT_SECONDS):
-        return WebDriverWait(self.driver, timeout, ignored_exceptions=(StaleElementReferenceException,)).until(condition, message)
+    def wait(self, condition, message: str = "", timeout: float = WAIT_SECONDS, poll: float = 0.05):
+        return WebDriverWait(self.driver, timeout, poll_frequency=poll,
+                             ignored_exceptions=(StaleElementReferenceException,)).until(condition, message)
 
     def wait_idle(self) -> None:
         """No loading state on the page and no open request of the view."""
@@ -262,7 +279,7 @@ class UI:
 
     def heading(self) -> str:
         self.wait_idle()
-        return self.wait(EC.visibility_of_element_located((By.CSS_SELECTOR, "#view h1"))).text
+        return self.wait(EC.visibility_of_element_located((By.CSS_SELECTOR, "#view h1")), "no heading on the page").text
 
     def wait_heading(self, text: str) -> None:
         try:
@@ -329,8 +346,24 @@ class UI:
 
     def click(self, text: str, within: WebElement | str | None = None) -> None:
         b = self.button(text, within)
-        self.scroll(b)
-        b.click()
+        self.press(b)
+
+    def press(self, el: WebElement) -> None:
+        """Clicks `el` once it is centred, not moving, and the topmost element at its centre."""
+        self.scroll(el)
+        last = [None]
+
+        def settled(d):
+            rect, on_top = d.execute_script(
+                "const r = arguments[0].getBoundingClientRect();"
+                "const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);"
+                "return [[r.x, r.y, r.width, r.height], !!top && (top === arguments[0] || arguments[0].contains(top))];", el)
+            stable = rect == last[0]
+            last[0] = rect
+            return stable and on_top
+
+        self.wait(settled, f"{el.tag_name} '{el.text}' never settled on top of the page")
+        el.click()
 
     def click_link(self, text: str, within: str = "body") -> None:
         def find(d):
@@ -339,8 +372,7 @@ class UI:
                     return a
             return False
         a = self.wait(find, f"no link '{text}'")
-        self.scroll(a)
-        a.click()
+        self.press(a)
         self.wait_idle()
 
     def menu(self, text: str) -> None:

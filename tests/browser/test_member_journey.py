@@ -39,7 +39,8 @@ def test_member_registers_books_and_cancels_a_room_on_a_phone(browser, server, b
     ui.wait_text("Bem-vindo(a), Ana!", "#flash")
     ui.step("entrou")
 
-    # find a space: meeting rooms for 6+ with a projector
+    # find a space: meeting rooms of the Paulista unit for 6+ with a projector
+    ui.choose("Unidade", "CoworkFlow Paulista")
     ui.choose("Tipo", "Sala de reunião")
     ui.fill("Pessoas (mínimo)", "6")
     ui.fill("Comodidade", "projetor")
@@ -122,7 +123,8 @@ def test_member_registers_books_and_cancels_a_room_on_a_phone(browser, server, b
 
 
 def test_member_books_with_the_keyboard_only(browser, server, booking_day):
-    """Tab to a slot and press Enter: the day view is usable without a mouse."""
+    """Slots, "Ver preço" and "Reservar" work with Enter on the focused button (no mouse), and
+    focus lands on the confirmation."""
     from selenium.webdriver.common.keys import Keys
 
     from journeys import slot
@@ -139,7 +141,6 @@ def test_member_books_with_the_keyboard_only(browser, server, booking_day):
     first.send_keys(Keys.ENTER)
     ui.wait(lambda d: slot(ui, "15:00").get_attribute("aria-pressed") == "true")
     assert ui.value("Fim") == "16:00 (1 h)"
-    # Tab on to the form and submit it with Enter.
     button = ui.button("Ver preço")
     ui.driver.execute_script("arguments[0].focus()", button)
     button.send_keys(Keys.ENTER)

@@ -101,6 +101,12 @@ setUnauthorizedHandler((error) => {
   navigate(`/entrar?volta=${encodeURIComponent(location.pathname + location.search)}`, { replace: true });
 });
 
+// The skip link moves focus to the content itself (the router keeps #fragments out of history).
+document.querySelector('.skip-link')?.addEventListener('click', (event) => {
+  event.preventDefault();
+  document.getElementById('conteudo').focus();
+});
+
 session.onChange(() => renderNav());
 setUpMenuToggle();
 startRouter({ table: ROUTES, guardFn: guard, notFoundView, onRender: renderNav });

@@ -40,7 +40,10 @@ export function startRouter({ table, guardFn, notFoundView, onRender }) {
     event.preventDefault();
     navigate(url.pathname + url.search + url.hash);
   });
-  window.addEventListener('popstate', () => render({ focus: true }));
+  // Back/forward re-renders; a change of the #fragment alone (the skip link) does not.
+  window.addEventListener('popstate', () => {
+    if (location.pathname + location.search !== rendered) render({ focus: true });
+  });
   render({ focus: false });
 }
 
@@ -64,6 +67,7 @@ export function setQuery(params) {
     else url.searchParams.set(key, String(value));
   }
   history.replaceState(null, '', url.pathname + url.search);
+  rendered = url.pathname + url.search;
 }
 
 function match(pathname) {
@@ -78,7 +82,10 @@ function match(pathname) {
   return null;
 }
 
+let rendered = null;
+
 async function render({ focus }) {
+  rendered = location.pathname + location.search;
   currentAbort?.abort();
   if (typeof currentCleanup === 'function') currentCleanup();
   currentCleanup = null;

@@ -226,7 +226,7 @@ export function table({ caption, columns, rows, empty = 'Nada por aqui.', rowAtt
       caption ? h('caption', {}, caption) : null,
       h('thead', {}, h('tr', {}, columns.map((c) => h('th', { scope: 'col' }, c.label)))),
       h('tbody', {}, rows.map((row) => h('tr', rowAttrs(row),
-        columns.map((c) => h('td', { 'data-label': c.label, class: c.class }, c.cell(row))))))));
+        columns.map((c) => h('td', { 'data-label': c.label, class: c.class }, h('div', { class: 'cell' }, c.cell(row)))))))));
 }
 
 /** A definition list from [[term, value], ...]. */
@@ -258,14 +258,13 @@ export function confirmDialog({ title, body = [], confirmText = 'Confirmar', can
         confirm.disabled = event.target.value.trim() !== requireText;
       });
     }
+    const cancel = h('button', { type: 'submit', class: 'button button--secondary', value: 'nao', formnovalidate: true }, cancelText);
     const form = h('form', { method: 'dialog', class: 'dialog__form' },
       h('h2', { id: titleId }, title),
       [body].flat().map((p) => (p instanceof Node ? p : h('p', {}, p))),
       extra ?? null,
       typed,
-      h('div', { class: 'actions' },
-        h('button', { type: 'submit', class: 'button button--secondary', value: 'nao', formnovalidate: true }, cancelText),
-        confirm));
+      h('div', { class: 'actions' }, cancel, confirm));
     const dialog = h('dialog', { class: 'dialog', 'aria-labelledby': titleId }, form);
     document.body.append(dialog);
     dialog.addEventListener('close', () => {
@@ -275,7 +274,8 @@ export function confirmDialog({ title, body = [], confirmText = 'Confirmar', can
       resolve(ok);
     });
     dialog.showModal();
-    (typed?.querySelector('input') ?? confirm).focus();
+    // Focus starts on the first field, else on the safe choice when the action is destructive.
+    (extra?.querySelector?.('input, select, textarea') ?? typed?.querySelector('input') ?? (danger ? cancel : confirm)).focus();
   });
 }
 

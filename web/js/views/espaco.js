@@ -4,7 +4,7 @@
 import { api, Action } from '../lib/api.js';
 import { espaco as loadEspaco } from '../lib/catalog.js';
 import { session } from '../lib/session.js';
-import { h, link, replace, append, uid } from '../lib/dom.js';
+import { h, link, replace, uid } from '../lib/dom.js';
 import { TIPOS } from '../lib/labels.js';
 import {
   money, todayIn, addDays, isDate, dateLong, time, isoWithOffset, duration, zoneLabel, interval,
@@ -192,6 +192,7 @@ function screen(container, body, item, { query, setQuery, signal }) {
 
   function changed() {
     replace(quoteBox);
+    replace(resultBox);
     fillStarts();
     drawDay();
   }

@@ -54,7 +54,8 @@ function couponCard(c, reload) {
     facts([
       ['Situação', c.ativo ? badge('Ativo', 'sucesso') : badge('Desativado', 'neutro')],
       ['Desconto', desconto],
-      ['Válido', `de ${dateTime(c.validoDe, TZ)} até ${dateTime(c.validoAte, TZ)}`],
+      // validoAte is exclusive: show the last minute it is still valid.
+      ['Válido', `de ${dateTime(c.validoDe, TZ)} até ${dateTime(new Date(Date.parse(c.validoAte) - 60000).toISOString(), TZ)}`],
       ['Usos', `${c.usos} de ${c.maxUsos}`],
     ]),
   ];

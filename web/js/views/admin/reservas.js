@@ -15,8 +15,10 @@ const STATUS_KIND = { solicitada: 'aviso', confirmada: 'sucesso', cancelada: 'ne
 
 /** Names of members (first pages of the user list, cached). TODO(API): GET /api/admin/usuarios/{id}. */
 let usuariosCache = null;
+let usuariosAt = 0;
 function usuarios(signal) {
-  if (!usuariosCache) {
+  if (!usuariosCache || Date.now() - usuariosAt > 60_000) {
+    usuariosAt = Date.now();
     usuariosCache = allPages('/api/admin/usuarios', { signal, maxPages: 4 })
       .then((list) => new Map(list.map((u) => [u.id.toLowerCase(), u])))
       .catch(() => { usuariosCache = null; return new Map(); });

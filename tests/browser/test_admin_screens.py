@@ -1,0 +1,121 @@
+"""The operator screens the main journey does not pass through: coupons (create, view,
+deactivate), weekly hours, a space's data, deactivate and reactivate, a unit's edit, promoting and
+deactivating an account, and the audit trail filtered by who acted."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+import uuid
+
+from journeys import sign_in
+
+
+def register(server, nome: str, email: str, senha: str) -> None:
+    request = urllib.request.Request(
+        f"{server.url}/api/auth/registro", method="POST", headers={"Content-Type": "application/json"},
+        data=json.dumps({"nome": nome, "email": email, "senha": senha}).encode())
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert response.status == 201
+
+
+def test_admin_manages_coupons_hours_spaces_units_and_accounts(browser, server):
+    ui = browser(size=(1280, 900))
+    sign_in(ui, *server.admin, expect_heading="Reservas do dia")
+
+    # coupons
+    codigo = f"BEMVINDO{uuid.uuid4().hex[:4].upper()}"
+    ui.menu("Cupons")
+    ui.wait_heading("Cupons")
+    ui.fill("Código", codigo)
+    ui.fill("Desconto (%)", "15")
+    ui.fill("Usos no máximo", "3")
+    ui.click("Criar cupom")
+    ui.wait_text(f"Cupom {codigo} criado.", "#flash")
+    card = ui.wait_text(f"Cupom {codigo}", "#view section[aria-label=Cupom]")
+    assert "Ativo" in card.text and "15 % de desconto" in card.text and "0 de 3" in card.text, card.text
+    ui.step("cupom criado")
+    ui.click("Desativar cupom")
+    ui.click("Desativar", ui.dialog())
+    ui.wait_text(f"Cupom {codigo} desativado.", "#flash")
+    ui.wait(lambda d: "Desativado" in d.find_element("css selector", "#view section[aria-label=Cupom]").text)
+    ui.step("cupom desativado")
+
+    # weekly hours of Sala Jacarandá: open on Sundays too
+    espaco = server.espacos["Sala Jacarandá"]
+    ui.open(f"/admin/espacos/{espaco}/horario")
+    ui.wait_heading("Horário — Sala Jacarandá")
+    domingo = ui.driver.find_element("css selector", "fieldset[data-dia=domingo]")
+    assert "Fechado" in domingo.text
+    ui.click("Adicionar faixa", domingo)
+    ui.click("Salvar horário")
+    ui.wait_text("Horário salvo.", "#flash")
+    domingo = ui.driver.find_element("css selector", "fieldset[data-dia=domingo]")
+    assert "Fechado" not in domingo.text and len(domingo.find_elements("css selector", ".range")) == 1
+    ui.step("horario com domingo")
+
+    # its data, then deactivate and reactivate
+    ui.click_link("Dados", ".tabs")
+    ui.wait_heading("Sala Jacarandá")
+    ui.fill("Capacidade (pessoas)", "5")
+    ui.click("Salvar alterações")
+    ui.wait_text("Espaço Sala Jacarandá atualizado.", "#flash")
+    assert ui.value("Capacidade (pessoas)") == "5"
+    ui.click("Desativar espaço")
+    dialog = ui.dialog()
+    ui.fill("Motivo", "reforma", dialog)
+    ui.click("Desativar", dialog)
+    ui.wait_text("Sala Jacarandá foi desativado.", "#flash")
+    ui.wait_text("Desativado", "#view .facts")
+    ui.step("espaco desativado")
+    ui.menu("Espaços e preços")
+    ui.wait_heading("Espaços")
+    ui.choose("Unidade", "CoworkFlow Paulista")
+    inativos = ui.wait_text("Sala Jacarandá", "#view section[aria-labelledby=inativos]")
+    ui.step("espacos desativados")
+    ui.click_link("Sala Jacarandá", "#view section[aria-labelledby=inativos]")
+    ui.wait_heading("Sala Jacarandá")
+    ui.click("Reativar espaço")
+    ui.wait_text("Sala Jacarandá foi reativado.", "#flash")
+    ui.wait_text("Ativo", "#view .facts")
+    del inativos
+
+    # a unit's edit
+    ui.menu("Unidades")
+    ui.click_link("CoworkFlow Paulista", "#view table")
+    ui.wait_heading("Editar CoworkFlow Paulista")
+    assert ui.value("Logradouro") == "Avenida Paulista"
+    ui.fill("Complemento", "Conjunto 101")
+    ui.click("Salvar alterações")
+    ui.wait_text("Unidade CoworkFlow Paulista atualizada.", "#flash")
+    ui.wait_text("Avenida Paulista, 1000")
+    ui.step("unidade editada")
+
+    # accounts: promote, then deactivate someone who just registered
+    email = f"bia.{uuid.uuid4().hex[:6]}@exemplo.com.br"
+    register(server, "Bia Lima", email, "senha-da-bia-1")
+    ui.menu("Usuários")
+    ui.wait_heading("Usuários")
+    ui.fill("E-mail contém", email)
+    ui.click("Filtrar")
+    row = ui.row(email)
+    assert "Membro" in row.text and "Ativa" in row.text, row.text
+    ui.click("Promover a admin", row)
+    ui.click("Promover a admin", ui.dialog())
+    ui.wait_text("Bia Lima agora é administrador(a).", "#flash")
+    ui.wait(lambda d: "Administrador(a)" in ui.row(email).text)
+    ui.click("Desativar", ui.row(email))
+    ui.click("Desativar", ui.dialog())
+    ui.wait_text("A conta de Bia Lima foi desativada.", "#flash")
+    ui.wait(lambda d: "Desativada" in ui.row(email).text)
+    ui.step("conta promovida e desativada")
+
+    # audit trail by who acted (given by e-mail)
+    ui.menu("Auditoria")
+    ui.wait_heading("Trilha de auditoria")
+    ui.fill("Quem agiu", server.admin[0])
+    ui.fill("Tipo de evento", "UsuarioPromovido")
+    ui.click("Filtrar")
+    ui.wait_url("tipo=UsuarioPromovido")
+    ui.row("UsuarioPromovido")
+    ui.step("auditoria por pessoa")
