@@ -39,10 +39,8 @@ struct CreateAdmin: AsyncParsableCommand {
             group.addTask { await store.run() }
             defer { group.cancelAll() }
             try await store.checkSchema()
-            try await create(in: UsuariosService(
-                store: store, vault: PersonalDataVault(keys: PostgresKeyStore(client: store.client, logger: logger)),
-                passwords: PasswordHasher(), tokens: try await TokenIssuer(secret: try Distributed.jwtSecret(environment)),
-                clock: SystemClock(), emailKey: try await Distributed.emailKey(environment, store: store, logger: logger)))
+            try await create(in: try await Distributed.usuarios(
+                store: store, secret: try Distributed.jwtSecret(environment), environment: environment, logger: logger))
         }
     }
 

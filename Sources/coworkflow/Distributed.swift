@@ -72,10 +72,7 @@ struct Distributed {
             group.addTask { await store.run() }
             defer { group.cancelAll() }
             try await waitForSchema(store)
-            let usuarios = UsuariosService(
-                store: store, vault: PersonalDataVault(keys: PostgresKeyStore(client: store.client, logger: logger)),
-                passwords: PasswordHasher(), tokens: try await TokenIssuer(secret: secret), clock: SystemClock(),
-                emailKey: try await Self.emailKey(environment, store: store, logger: logger))
+            let usuarios = try await Self.usuarios(store: store, secret: secret, environment: environment, logger: logger)
 
             var background: [ServiceGroupConfiguration.ServiceConfiguration] = []
             let backend: Backend
@@ -149,6 +146,17 @@ struct Distributed {
                 try await Task.sleep(for: .seconds(1))
             }
         }
+    }
+
+    /// The usuarios service over PostgreSQL, as every deployable (and `admin create --postgres`)
+    /// builds it: the vault's keys beside the store, the shared signing secret and claim key.
+    static func usuarios(store: PostgresEventStore, secret: String, environment: [String: String], logger: Logger) async throws
+        -> UsuariosService
+    {
+        UsuariosService(
+            store: store, vault: PersonalDataVault(keys: PostgresKeyStore(client: store.client, logger: logger)),
+            passwords: PasswordHasher(), tokens: try await TokenIssuer(secret: secret), clock: SystemClock(),
+            emailKey: try await emailKey(environment, store: store, logger: logger))
     }
 
     /// A fixed subject in the vault whose key names the e-mail claims: made once by whichever
