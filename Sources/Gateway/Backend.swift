@@ -17,6 +17,8 @@ public struct Backend: Sendable {
     public let espacos: EspacosService
     public let precos: PrecosService
     public let reservas: ReservasService
+    /// Payments, check-in, notifications, finance, analytics.
+    public let negocio: Negocio
     /// The projections this process runs (all of them in all-in-one mode). A write request
     /// answers once they have caught up with it, so a client reads its own writes.
     public let projections: [ProjectionRunner]
@@ -30,7 +32,8 @@ public struct Backend: Sendable {
 
     public init(
         store: any EventStore, broker: BusHealth?, usuarios: UsuariosService, espacos: EspacosService, precos: PrecosService,
-        reservas: ReservasService, projections: [ProjectionRunner], followed: [Projection] = [], subscriptions: [String]? = nil
+        reservas: ReservasService, negocio: Negocio, projections: [ProjectionRunner], followed: [Projection] = [],
+        subscriptions: [String]? = nil
     ) {
         self.store = store
         self.broker = broker
@@ -38,6 +41,7 @@ public struct Backend: Sendable {
         self.espacos = espacos
         self.precos = precos
         self.reservas = reservas
+        self.negocio = negocio
         self.projections = projections
         self.followed = followed
         self.subscriptions = subscriptions ?? (projections.map(\.projection) + followed).map(\.checkpoint)
@@ -47,11 +51,12 @@ public struct Backend: Sendable {
     /// Everything in one process over `store`: every service and every projection.
     public static func allInOne(
         store: any EventStore, bus: any EventBus, usuarios: UsuariosService, clock: any WallClock,
-        prazoDePagamento: TimeInterval = 15 * 60, logger: Logger
+        prazoDePagamento: TimeInterval = 15 * 60, integracoes: Integracoes, logger: Logger
     ) -> Backend {
         services(store: store, usuarios: usuarios, clock: clock, prazoDePagamento: prazoDePagamento) { espacos, precos, reservas in
             Backend(
                 store: store, broker: bus.health, usuarios: usuarios, espacos: espacos, precos: precos, reservas: reservas,
+                negocio: Negocio.make(store: store, clock: clock, usuarios: usuarios, integracoes: integracoes, logger: logger),
                 projections: ReadModels.all.map { ProjectionRunner($0, store: store, logger: logger) })
         }
     }
@@ -61,11 +66,12 @@ public struct Backend: Sendable {
     /// empty) and followed through their checkpoints, or run here.
     public static func distributed(
         store: any EventStore, broker: BusHealth?, usuarios: UsuariosService, clock: any WallClock,
-        runs projections: [Projection], follows followed: [Projection], relay: String?, logger: Logger
+        runs projections: [Projection], follows followed: [Projection], relay: String?, integracoes: Integracoes, logger: Logger
     ) -> Backend {
         services(store: store, usuarios: usuarios, clock: clock, prazoDePagamento: 15 * 60) { espacos, precos, reservas in
             Backend(
                 store: store, broker: broker, usuarios: usuarios, espacos: espacos, precos: precos, reservas: reservas,
+                negocio: Negocio.make(store: store, clock: clock, usuarios: usuarios, integracoes: integracoes, logger: logger),
                 projections: projections.map { ProjectionRunner($0, store: store, logger: logger) }, followed: followed,
                 subscriptions: (projections + followed).map(\.checkpoint) + (relay.map { [$0] } ?? []))
         }

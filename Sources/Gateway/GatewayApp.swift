@@ -57,6 +57,16 @@ public enum GatewayApp {
         Routes.precos(api, backend)
         api.owner = .reservas
         Routes.reservas(api, backend)
+        api.owner = .pagamentos
+        Routes.pagamentos(api, backend)
+        api.owner = .checkin
+        Routes.checkin(api, backend)
+        api.owner = .notificacoes
+        Routes.notificacoes(api, backend)
+        api.owner = .financeiro
+        Routes.financeiro(api, backend)
+        api.owner = .analytics
+        Routes.analytics(api, backend)
         api.owner = nil
         Routes.operations(api, backend, metrics: metrics)
         Routes.documentation(api)

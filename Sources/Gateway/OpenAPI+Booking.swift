@@ -32,11 +32,14 @@ extension OpenAPI {
             ], required: ["logradouro", "numero", "cidade", "uf", "cep"]),
             "NovaUnidade": object([
                 "nome": text, "endereco": ref("Endereco"), "fusoHorario": ["type": "string", "description": "IANA, padrão America/Sao_Paulo"],
-                "politicaDeCancelamento": politica,
+                "politicaDeCancelamento": politica, "operacao": ref("Operacao"),
             ], required: ["nome", "endereco"]),
-            "AlteracaoDeUnidade": object(["nome": text, "endereco": ref("Endereco"), "fusoHorario": text, "politicaDeCancelamento": politica], required: []),
+            "AlteracaoDeUnidade": object([
+                "nome": text, "endereco": ref("Endereco"), "fusoHorario": text, "politicaDeCancelamento": politica, "operacao": ref("Operacao"),
+            ], required: []),
             "Unidade": object([
                 "id": uuid, "nome": text, "endereco": ref("Endereco"), "fusoHorario": text, "politicaDeCancelamento": politica,
+                "operacao": ref("Operacao"),
             ], required: ["id", "nome", "endereco", "fusoHorario", "politicaDeCancelamento"]),
             "PaginaDeUnidades": page("Unidade"),
             "HorarioSemanal": [
@@ -95,7 +98,9 @@ extension OpenAPI {
             "Cotacao": object([
                 "linhas": array(linha), "subtotal": money, "descontos": money, "total": money, "duracaoMinutos": ["type": "integer"],
             ], required: ["linhas", "subtotal", "descontos", "total"]),
-            "PedidoDeReserva": object(["espacoId": uuid, "inicio": instant, "fim": instant, "cupom": text], required: ["espacoId", "inicio", "fim"]),
+            "PedidoDeReserva": object([
+                "espacoId": uuid, "inicio": instant, "fim": instant, "cupom": text, "pagamento": ref("FormaDePagamento"),
+            ], required: ["espacoId", "inicio", "fim"]),
             "Reserva": object([
                 "id": uuid, "espacoId": uuid, "unidadeId": uuid, "usuarioId": text, "inicio": instant, "fim": instant, "dias": array(date),
                 "status": ["type": "string", "enum": ["solicitada", "confirmada", "cancelada", "expirada", "concluida"]],

@@ -55,7 +55,7 @@ enum OpenAPI {
             "paths": paths,
             "components": [
                 "securitySchemes": ["bearer": ["type": "http", "scheme": "bearer", "bearerFormat": "JWT"]],
-                "schemas": schemas.merging(bookingSchemas) { first, _ in first },
+                "schemas": schemas.merging(bookingSchemas) { first, _ in first }.merging(negocioSchemas) { first, _ in first },
             ],
         ]
         return (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)

@@ -8,6 +8,8 @@ public struct UnidadeView: Codable, Sendable, Equatable {
     public let endereco: Unidade.Endereco
     public let fusoHorario: String
     public let politicaDeCancelamento: Unidade.PoliticaDeCancelamento
+    /// Absent in documents written before units had it.
+    public let operacao: Unidade.Operacao?
 
     public init(_ dados: Unidade.Dados) {
         id = dados.id.description
@@ -15,6 +17,7 @@ public struct UnidadeView: Codable, Sendable, Equatable {
         endereco = dados.endereco
         fusoHorario = dados.fusoHorario
         politicaDeCancelamento = dados.politica
+        operacao = dados.operacao
     }
 }
 

@@ -32,7 +32,7 @@ struct CreateAdmin: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let logger = Log.logger("coworkflow")
         guard postgres else {
-            return try await create(in: try await Embedded(directory: data, environment: environment).backend(logger: logger).usuarios)
+            return try await create(in: try await Embedded(directory: data, environment: environment).backend(logger: logger).0.usuarios)
         }
         let store = PostgresEventStore(settings: try PostgresSettings.fromEnvironment(environment), logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -73,6 +73,9 @@ struct Distributed {
             defer { group.cancelAll() }
             try await waitForSchema(store)
             let usuarios = try await Self.usuarios(store: store, secret: secret, environment: environment, logger: logger)
+            let integracoes = try Integracoes.local(
+                environment: environment, webhookSecret: Data((environment["PSP_WEBHOOK_SECRET"] ?? secret).utf8),
+                outbox: URL(fileURLWithPath: environment["OUTBOX_DIR"] ?? "outbox"), logger: logger)
 
             var background: [ServiceGroupConfiguration.ServiceConfiguration] = []
             let backend: Backend
@@ -83,7 +86,7 @@ struct Distributed {
                 role = .gateway(forwarder)
                 backend = Backend.distributed(
                     store: store, broker: nil, usuarios: usuarios, clock: SystemClock(), runs: [], follows: ReadModels.all,
-                    relay: "relay", logger: logger)
+                    relay: "relay", integracoes: integracoes, logger: logger)
                 let local = Deployable.built.filter { forwarder.targets[$0] == nil }
                 for service in Deployable.built {
                     if let urls = forwarder.targets[service] {
@@ -92,20 +95,20 @@ struct Distributed {
                         logger.warning("\(service.urlVariable) is not set: \(service.rawValue) commands run in the gateway")
                     }
                 }
-                if local.contains(.reservas) { background.append(.init(service: PrazosService(reservas: backend.reservas, store: store, logger: logger))) }
+                background += backend.temporizadores(for: local).map { .init(service: TimerService(temporizador: $0, store: store, logger: logger)) }
             case .projections:
                 role = .operations
                 let relay = Relay(store: store, settings: broker, name: "relay", logger: logger)
                 backend = Backend.distributed(
                     store: store, broker: relay.health, usuarios: usuarios, clock: SystemClock(), runs: ReadModels.all, follows: [],
-                    relay: "relay", logger: logger)
+                    relay: "relay", integracoes: integracoes, logger: logger)
                 background = backend.projections.map { .init(service: ProjectionService(runner: $0)) }
                 background.append(.init(service: RelayService(relay: relay)))
             case .service(let service):
                 role = .service(service)
                 backend = Backend.distributed(
-                    store: store, broker: nil, usuarios: usuarios, clock: SystemClock(), runs: [], follows: [], relay: nil, logger: logger)
-                if service == .reservas { background.append(.init(service: PrazosService(reservas: backend.reservas, store: store, logger: logger))) }
+                    store: store, broker: nil, usuarios: usuarios, clock: SystemClock(), runs: [], follows: [], relay: nil, integracoes: integracoes, logger: logger)
+                background += backend.temporizadores(for: [service]).map { .init(service: TimerService(temporizador: $0, store: store, logger: logger)) }
             }
 
             let drain = DrainState()

@@ -3,6 +3,7 @@ import EventStore
 import Foundation
 import Logging
 import Projections
+import Synchronization
 
 /// `coworkflow replay <projection>`: rebuilds a read model from the first event.
 struct Replay: AsyncParsableCommand {
@@ -11,7 +12,9 @@ struct Replay: AsyncParsableCommand {
         discussion: """
             Takes the projection's lease first, so it never runs beside an active runner of the \
             same projection (stop `serve` first in embedded mode: the lease is per process there). \
-            Embedded store in --data by default; --postgres uses DATABASE_URL or DB_*.
+            Embedded store in --data by default; --postgres uses DATABASE_URL or DB_*. \
+            `analytics` is replayed in memory with concurrent readers (a progress bar on standard \
+            error) and ends with `replay: N events in S s (R events/s)` on standard output.
             """)
 
     @Argument(help: "The projection: \(ReadModels.all.map(\.name).joined(separator: ", ")), or all.")
@@ -23,10 +26,14 @@ struct Replay: AsyncParsableCommand {
     @Flag(help: "Rebuild in PostgreSQL instead of the embedded store.")
     var postgres = false
 
+    @Option(help: "Concurrent readers of the analytics replay.")
+    var readers = 2
+
     func run() async throws {
-        let chosen = projection == "all" ? ReadModels.all : ReadModels.named(projection).map { [$0] } ?? []
+        let all = Self.projections
+        let chosen = projection == "all" ? all : all.first { $0.name == projection }.map { [$0] } ?? []
         guard !chosen.isEmpty else {
-            throw ValidationError("no projection '\(projection)'; choose one of: \(ReadModels.all.map(\.name).joined(separator: ", ")), all")
+            throw ValidationError("no projection '\(projection)'; choose one of: \(all.map(\.name).joined(separator: ", ")), all")
         }
         let logger = Log.logger("coworkflow.replay")
         if postgres {
@@ -44,8 +51,19 @@ struct Replay: AsyncParsableCommand {
         }
     }
 
+    /// Every read model, analytics included even before it is listed in `ReadModels.all`.
+    static var projections: [Projection] {
+        let listed = ReadModels.all
+        let analytics = AnalyticsReadModel.projection
+        return listed.contains { $0.name == analytics.name } ? listed : listed + [analytics]
+    }
+
     func rebuild(_ projections: [Projection], _ store: any EventStore, _ logger: Logger) async throws {
         for projection in projections {
+            if projection.name == AnalyticsReadModel.projection.name {
+                try await replayAnalytics(store)
+                continue
+            }
             let runner = ProjectionRunner(projection, store: store, logger: logger)
             let started = ContinuousClock.now
             let events = try await store.whileHolding(lease: projection.checkpoint, retryEvery: .seconds(1)) {
@@ -57,5 +75,73 @@ struct Replay: AsyncParsableCommand {
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             print("\(projection.name): \(events) events in \(String(format: "%.2f", seconds)) s (\(Int(Double(events) / max(seconds, 0.001))) events/s)")
         }
+    }
+
+    /// The in-memory analytics rebuild, with a progress bar on standard error.
+    func replayAnalytics(_ store: any EventStore) async throws {
+        let bar = ProgressBar(name: AnalyticsReadModel.projection.name)
+        let result = try await AnalyticsReadModel.rebuild(store: store, leitores: readers) { bar.show($0) }
+        bar.finish()
+        print(Self.summary(events: result.eventos, seconds: result.segundos))
+    }
+
+    /// `replay: N events in S s (R events/s)`.
+    static func summary(events: Int, seconds: Double) -> String {
+        "replay: \(events) events in \(String(format: "%.2f", seconds)) s (\(Int((Double(events) / max(seconds, 0.001)).rounded())) events/s)"
+    }
+}
+
+/// A progress line on standard error: redrawn in place (at most ten times a second) on a
+/// terminal, a plain line at most once a second otherwise (logs, CI).
+final class ProgressBar: Sendable {
+    private struct State {
+        var last: ContinuousClock.Instant?
+        var drawn = false
+    }
+
+    private let name: String
+    private let terminal = isatty(STDERR_FILENO) != 0
+    private let state = Mutex(State())
+
+    init(name: String) { self.name = name }
+
+    func show(_ progress: AnalyticsReadModel.Progress) {
+        let now = ContinuousClock.now
+        let interval: Duration = terminal ? .milliseconds(100) : .seconds(1)
+        let due = state.withLock { state -> Bool in
+            if let last = state.last, now - last < interval { return false }
+            state.last = now
+            state.drawn = true
+            return true
+        }
+        guard due else { return }
+        let line = Self.line(name, progress)
+        write(terminal ? "\r\u{1B}[2K" + line : line + "\n")
+    }
+
+    /// Ends the redrawn line so the next output starts on its own line.
+    func finish() {
+        if terminal, state.withLock({ $0.drawn }) { write("\n") }
+    }
+
+    static func line(_ name: String, _ progress: AnalyticsReadModel.Progress) -> String {
+        switch progress.fase {
+        case .leitura:
+            let done = min(progress.eventos, progress.total)
+            let fraction = progress.total > 0 ? Double(done) / Double(progress.total) : 1
+            let rate = Double(progress.eventos) / max(progress.segundos, 0.001)
+            let left = rate > 0 ? Double(progress.total - done) / rate : 0
+            let width = 30
+            let filled = min(width, Int(fraction * Double(width)))
+            let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+            return "\(name) [\(bar)] \(Int(fraction * 100))% \(progress.eventos)/\(progress.total) events, "
+                + "\(Int(rate)) events/s, ETA \(String(format: "%.1f", left)) s"
+        case .escrita:
+            return "\(name): writing documents \(progress.documentos)/\(progress.totalDeDocumentos)"
+        }
+    }
+
+    private func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
     }
 }

@@ -49,7 +49,7 @@ struct Serve: AsyncParsableCommand {
             return
         }
         let embedded = try Embedded(directory: data, environment: environment)
-        let backend = try await embedded.backend(logger: logger)
+        let (backend, bus) = try await embedded.backend(logger: logger)
 
         var isDirectory: ObjCBool = false
         let webRoot = FileManager.default.fileExists(atPath: web, isDirectory: &isDirectory) && isDirectory.boolValue ? web : nil
@@ -58,12 +58,18 @@ struct Serve: AsyncParsableCommand {
         let app = GatewayApp.application(
             backend, configuration: GatewayConfiguration(
                 host: host, port: port, rateLimiter: try Limits.from(environment), webRoot: webRoot), drain: drain, logger: logger,
-            onServerRunning: { _ in
-                print("CoworkFlow em http://\(host == "0.0.0.0" ? "localhost" : host):\(port) — documentação em /docs, dados em \(data)/")
+            onServerRunning: { channel in
+                let bound = channel.localAddress?.port ?? port
+                // The sandbox PSP calls our webhook over HTTP, as a real provider would.
+                await backend.negocio.sandbox?.apontarWebhook(para: "http://127.0.0.1:\(bound)/api/pagamentos/webhooks/sandbox")
+                // Unbuffered, so a script reading a pipe sees it at once.
+                FileHandle.standardOutput.write(Data(
+                    "CoworkFlow em http://\(host == "0.0.0.0" ? "localhost" : host):\(bound) — documentação em /docs, dados em \(data)/\n".utf8))
             })
         let background: [ServiceGroupConfiguration.ServiceConfiguration] =
             backend.projections.map { .init(service: ProjectionService(runner: $0)) }
-            + [.init(service: PrazosService(reservas: backend.reservas, store: backend.store, logger: logger))]
+            + backend.reactors().map { .init(service: ConsumerService(bus: bus, consumer: $0)) }
+            + backend.temporizadores().map { .init(service: TimerService(temporizador: $0, store: backend.store, logger: logger)) }
         if seedDemo {
             // The projections run first so the demo's reads (existing units) see earlier seeds.
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -109,22 +115,27 @@ struct Embedded {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
-    func backend(logger: Logger) async throws -> Backend {
+    func backend(logger: Logger) async throws -> (Backend, any EventBus) {
         let store = try SQLiteEventStore(path: directory.appendingPathComponent("coworkflow.sqlite").path)
         let vault = PersonalDataVault(keys: SQLiteKeyStore(database: store.database))
         let secrets = try Secrets.load(from: directory, environment: environment)
         let usuarios = UsuariosService(
             store: store, vault: vault, passwords: PasswordHasher(), tokens: try await TokenIssuer(secret: secrets.jwt),
             clock: SystemClock(), emailKey: secrets.emailKey)
-        return Backend.allInOne(store: store, bus: InProcessEventBus(store: store), usuarios: usuarios, clock: SystemClock(), logger: logger)
+        let bus = InProcessEventBus(store: store)
+        let integracoes = try Integracoes.local(
+            environment: environment, webhookSecret: secrets.webhook, outbox: directory.appendingPathComponent("outbox"), logger: logger)
+        let backend = Backend.allInOne(store: store, bus: bus, usuarios: usuarios, clock: SystemClock(), integracoes: integracoes, logger: logger)
+        return (backend, bus)
     }
 }
 
-/// The signing secret (JWT_SECRET, else generated once and kept in the data directory) and
-/// the key of e-mail claim names.
+/// The signing secret (JWT_SECRET, else generated once and kept in the data directory), the
+/// key of e-mail claim names and the payment webhook's secret (PSP_WEBHOOK_SECRET, else kept).
 struct Secrets {
     let jwt: String
     let emailKey: SymmetricKey
+    let webhook: Data
 
     static func load(from directory: URL, environment: [String: String]) throws -> Secrets {
         let file = directory.appendingPathComponent("secrets.json")
@@ -142,13 +153,15 @@ struct Secrets {
         var changed = false
         if stored["jwt"] == nil { stored["jwt"] = random(); changed = true }
         if stored["email"] == nil { stored["email"] = random(); changed = true }
+        if stored["psp"] == nil { stored["psp"] = random(); changed = true }
         if changed {
             try JSONEncoder().encode(stored).write(to: file, options: .atomic)
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
         }
         let jwt = environment["JWT_SECRET"].flatMap { $0.isEmpty ? nil : $0 } ?? stored["jwt"] ?? random()
         let email = environment["EMAIL_HASH_KEY"].map { Data($0.utf8) } ?? Data(base64Encoded: stored["email"] ?? "") ?? Data()
-        return Secrets(jwt: jwt, emailKey: SymmetricKey(data: email))
+        let webhook = environment["PSP_WEBHOOK_SECRET"].flatMap { $0.isEmpty ? nil : Data($0.utf8) } ?? Data(base64Encoded: stored["psp"] ?? "") ?? Data()
+        return Secrets(jwt: jwt, emailKey: SymmetricKey(data: email), webhook: webhook)
     }
 }
 
@@ -161,27 +174,27 @@ struct ProjectionService: Service {
     }
 }
 
-/// Runs the reservas timers (hold expiry, conclusion) every second, in one process at a time
-/// among the replicas that share the store (a lease; another takes over when it stops).
-struct PrazosService: Service {
-    let reservas: ReservasService
+/// Runs a timer's job every second, in one process at a time among the replicas that share
+/// the store (a lease; another takes over when it stops).
+struct TimerService: Service {
+    let temporizador: Temporizador
     let store: any EventStore
     let logger: Logger
 
     func run() async {
-        let reservas = self.reservas
+        let temporizador = self.temporizador
         let logger = self.logger
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 do {
-                    try await store.whileHolding(lease: "reservas:prazos", retryEvery: .seconds(1)) {
+                    try await store.whileHolding(lease: temporizador.lease, retryEvery: .seconds(1)) {
                         while true {
                             do {
-                                try await reservas.executarPrazosVencidos()
+                                try await temporizador.tick()
                             } catch is CancellationError {
                                 throw CancellationError()
                             } catch {
-                                logger.error("reservas timers: \(error)")
+                                logger.error("timer \(temporizador.lease): \(error)")
                             }
                             try await Task.sleep(for: .seconds(1))
                         }
@@ -189,11 +202,41 @@ struct PrazosService: Service {
                 } catch {
                     // Cancelled on shutdown: stop quietly; a lost lease is asked for again.
                     if Task.isCancelled { return }
-                    logger.warning("reservas timers paused: \(error)")
+                    logger.warning("timer \(temporizador.lease) paused: \(error)")
                     guard (try? await Task.sleep(for: .seconds(1))) != nil else { return }
                 }
             }
         }
+    }
+}
+
+/// A service's reactions: one bus consumer, stopped on graceful shutdown.
+struct ConsumerService: Service {
+    let bus: any EventBus
+    let consumer: BusConsumer
+
+    func run() async throws {
+        try await cancelWhenGracefulShutdown { try await bus.consume(consumer) }
+    }
+}
+
+extension Integracoes {
+    /// The sandbox PSP in this process and the mail server of SMTP_* (without SMTP_HOST, the
+    /// messages are written as `.eml` files to `outbox`).
+    static func local(environment: [String: String], webhookSecret: Data, outbox: URL, logger: Logger) throws -> Integracoes {
+        let sandbox = SandboxPSP(segredo: webhookSecret, clock: SystemClock(), logger: logger)
+        let mailer: any Mailer
+        var remetente = SMTPSettings.defaultFrom
+        if let settings = try SMTPSettings.fromEnvironment(environment) {
+            mailer = try SMTPMailer(settings: settings, logger: logger)
+            remetente = settings.from
+        } else {
+            mailer = FileMailer(directory: outbox)
+        }
+        let horas = environment["LEMBRETE_HORAS"].flatMap(Int.init) ?? 24
+        return Integracoes(
+            provider: SandboxProvider(psp: sandbox), segredoDoWebhook: webhookSecret, sandbox: sandbox, mailer: mailer, remetente: remetente,
+            lembreteHoras: horas)
     }
 }
 

@@ -13,7 +13,7 @@ struct UnidadeTests {
 
     var cadastrada: Unidade.Event {
         .cadastrada(Unidade.Cadastrada(
-            unidadeId: id, nome: "Paulista", endereco: endereco, fusoHorario: "America/Sao_Paulo", politica: .padrao, em: t0))
+            unidadeId: id, nome: "Paulista", endereco: endereco, fusoHorario: "America/Sao_Paulo", politica: .padrao, operacao: .padrao, em: t0))
     }
 
     func cadastrar(
@@ -80,11 +80,28 @@ struct UnidadeTests {
         let outcome = scenario.given(cadastrada)
             .when(.atualizar(nome: nil, endereco: nil, fusoHorario: "Europe/Lisbon", politica: politica, em: t0)).outcome
         #expect(outcome == .events([.atualizada(Unidade.Atualizada(
-            unidadeId: id, nome: "Paulista", endereco: endereco, fusoHorario: "Europe/Lisbon", politica: politica, em: t0))]))
+            unidadeId: id, nome: "Paulista", endereco: endereco, fusoHorario: "Europe/Lisbon", politica: politica, operacao: .padrao, em: t0))]))
         guard case .events(let events) = outcome, case .existente(let dados) = Unidade.decider.fold([cadastrada] + events)
         else { Issue.record("expected a unit"); return }
         #expect(dados.fuso.identifier == "Europe/Lisbon")
         #expect(dados.politica == politica)
+    }
+
+    @Test func the_iss_rate_and_check_in_window_are_checked_and_default_for_old_units() {
+        let operacao = Unidade.Operacao(aliquotaISSBP: 200, janelaDeCheckin: .init(antesMinutos: 30, depoisMinutos: 10))
+        let outcome = scenario.given(cadastrada)
+            .when(.atualizar(nome: nil, endereco: nil, fusoHorario: nil, politica: nil, operacao: operacao, em: t0)).outcome
+        guard case .events(let events) = outcome, case .existente(let dados) = Unidade.decider.fold([cadastrada] + events)
+        else { Issue.record("expected a unit"); return }
+        #expect(dados.aliquotaISSBP == 200 && dados.janelaDeCheckin.antesMinutos == 30)
+        let invalida = Unidade.Operacao(aliquotaISSBP: 10_001, janelaDeCheckin: .padrao)
+        #expect(scenario.given(cadastrada).when(.atualizar(nome: nil, endereco: nil, fusoHorario: nil, politica: nil, operacao: invalida, em: t0))
+            .outcome == .failure(.operacaoInvalida))
+        // A unit recorded before units had it reads as the defaults.
+        let antiga = Unidade.Event.cadastrada(Unidade.Cadastrada(
+            unidadeId: id, nome: "Paulista", endereco: endereco, fusoHorario: "America/Sao_Paulo", politica: .padrao, em: t0))
+        guard case .existente(let velha) = Unidade.decider.fold([antiga]) else { Issue.record("expected a unit"); return }
+        #expect(velha.operacao == .padrao)
     }
 
     @Test func an_update_that_changes_nothing_records_nothing() {

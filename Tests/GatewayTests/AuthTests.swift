@@ -32,7 +32,7 @@ struct AuthTests {
             #expect(me.object["id"] as? String == id)
             #expect(me.object["nome"] as? String == "Ana")
         }
-        let types = try await harness.allEvents().map(\.type)
+        let types = try await harness.allEvents().filter { $0.stream.category != "notificacao" }.map(\.type)
         #expect(types == ["EmailReivindicado", "UsuarioRegistrado", "LoginRealizado"])
     }
 

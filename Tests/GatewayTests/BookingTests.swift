@@ -276,7 +276,8 @@ struct BookingTests {
                 try await runner.projection.collections.asyncMap { try await harness.store.documents($0, grupo: nil, limit: 10_000, offset: 0) }
             }
             let before = try await snapshot()
-            #expect(before.contains { !$0.isEmpty })
+            // This story has no payments: only the booking core's read models have documents.
+            if ["catalogo", "reservas", "ocupacao", "usuarios"].contains(runner.projection.name) { #expect(before.contains { !$0.isEmpty }) }
             let read = try await harness.store.whileHolding(lease: runner.projection.checkpoint, retryEvery: .milliseconds(50)) {
                 try await runner.rebuild()
             }

@@ -285,7 +285,7 @@ final class Deployment: @unchecked Sendable {
         process.arguments = ["serve", "--service", service, "--port", String(port)]
         process.environment = environment.merging(extra) { $1 }
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-e2e-\(name).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
         process.standardOutput = handle
         process.standardError = handle
@@ -345,7 +345,7 @@ final class Deployment: @unchecked Sendable {
         process.arguments = arguments
         process.environment = environment
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-e2e-run-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: output) }
         let handle = try FileHandle(forWritingTo: output)
         process.standardOutput = handle

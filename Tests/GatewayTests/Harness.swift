@@ -17,6 +17,10 @@ struct Harness {
     let clock: ManualClock
     let store: SQLiteEventStore
     let path: String
+    let bus: InProcessEventBus
+    /// Where the e-mails go (`FileMailer`).
+    let outbox: URL
+    let segredo: Data
 
     /// A gateway over the store at `path` (a new file when nil: reopening one is a restart).
     static func make(path: String? = nil, clock: ManualClock = ManualClock(Date())) async throws -> Harness {
@@ -30,12 +34,34 @@ struct Harness {
             emailKey: SymmetricKey(data: Data(repeating: 7, count: 32)))
         var logger = Logger(label: "gateway-tests")
         logger.logLevel = .critical
-        let backend = Backend.allInOne(store: store, bus: InProcessEventBus(store: store), usuarios: usuarios, clock: clock, logger: logger)
-        return Harness(backend: backend, clock: clock, store: store, path: path)
+        let outbox = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-outbox-\(UUID().uuidString)")
+        let segredo = Data("segredo-do-webhook-de-teste".utf8)
+        let sandbox = SandboxPSP(segredo: segredo, clock: clock, atraso: .milliseconds(20), logger: logger)
+        let bus = InProcessEventBus(store: store, logger: logger)
+        let backend = Backend.allInOne(
+            store: store, bus: bus, usuarios: usuarios, clock: clock,
+            integracoes: Integracoes(
+                provider: SandboxProvider(psp: sandbox), segredoDoWebhook: segredo, sandbox: sandbox, mailer: FileMailer(directory: outbox),
+                tentativasDeEmail: 1),
+            logger: logger)
+        // No socket in router tests: the sandbox hands its signed notices to the webhook's handler.
+        let pagamentos = backend.negocio.pagamentos
+        await sandbox.entregarPor { corpo, assinatura in
+            do {
+                _ = try await pagamentos.receberAviso(corpo, assinatura: assinatura, caller: Caller(requestId: "sandbox"))
+                return 200
+            } catch let error as ServiceError {
+                return error.status
+            } catch {
+                return 500
+            }
+        }
+        return Harness(backend: backend, clock: clock, store: store, path: path, bus: bus, outbox: outbox, segredo: segredo)
     }
 
     func removeFiles() {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        try? FileManager.default.removeItem(at: outbox)
     }
 
     /// Runs `body` against the router (no socket).
@@ -48,7 +74,9 @@ struct Harness {
         let app = GatewayApp.application(backend, configuration: GatewayConfiguration(rateLimiter: rateLimiter, webRoot: webRoot), logger: logger)
         // The projections run beside the router, as in `coworkflow serve`.
         let runners = backend.projections.map { runner in Task { try await runner.run() } }
-        defer { for runner in runners { runner.cancel() } }
+        // And the services' reactions to events.
+        let consumers = backend.reactors().map { consumer in Task { [bus] in try await bus.consume(consumer) } }
+        defer { for task in runners + consumers { task.cancel() } }
         try await app.test(.router, body)
     }
 

@@ -78,12 +78,52 @@ extension Unidade {
         }
     }
 
+    /// When members may check in around a booking's start.
+    public struct JanelaDeCheckin: Codable, Sendable, Equatable {
+        /// Minutes before the start the check-in opens.
+        public let antesMinutos: Int
+        /// Minutes after the start it closes (the no-show grace).
+        public let depoisMinutos: Int
+
+        public init(antesMinutos: Int, depoisMinutos: Int) {
+            self.antesMinutos = antesMinutos
+            self.depoisMinutos = depoisMinutos
+        }
+
+        /// 15 minutes before until 30 minutes after the start.
+        public static let padrao = JanelaDeCheckin(antesMinutos: 15, depoisMinutos: 30)
+
+        public var valida: Bool { (0...1_440).contains(antesMinutos) && (0...1_440).contains(depoisMinutos) }
+    }
+
+    /// How a unit runs its business beyond opening hours: the ISS rate it invoices with and its
+    /// check-in window. Units recorded before it existed read as ``padrao``.
+    public struct Operacao: Codable, Sendable, Equatable {
+        /// The municipal service tax, in basis points of the invoice (500 = 5 %), 0…10,000.
+        public let aliquotaISSBP: Int64
+        public let janelaDeCheckin: JanelaDeCheckin
+
+        public init(aliquotaISSBP: Int64, janelaDeCheckin: JanelaDeCheckin) {
+            self.aliquotaISSBP = aliquotaISSBP
+            self.janelaDeCheckin = janelaDeCheckin
+        }
+
+        /// ISS 5 %, check-in from 15 minutes before to 30 minutes after the start.
+        public static let padrao = Operacao(aliquotaISSBP: 500, janelaDeCheckin: .padrao)
+
+        public var valida: Bool { (0...10_000).contains(aliquotaISSBP) && janelaDeCheckin.valida }
+    }
+
     public static let tamanhoMaximoDoNome = 120
 
     public enum Command: Sendable, Equatable {
-        case cadastrar(id: ID, nome: String, endereco: Endereco, fusoHorario: String, politica: PoliticaDeCancelamento, em: Date)
+        case cadastrar(
+            id: ID, nome: String, endereco: Endereco, fusoHorario: String, politica: PoliticaDeCancelamento,
+            operacao: Operacao = .padrao, em: Date)
         /// nil leaves a field as it is; an update that changes nothing emits no event.
-        case atualizar(nome: String?, endereco: Endereco?, fusoHorario: String?, politica: PoliticaDeCancelamento?, em: Date)
+        case atualizar(
+            nome: String?, endereco: Endereco?, fusoHorario: String?, politica: PoliticaDeCancelamento?, operacao: Operacao? = nil,
+            em: Date)
     }
 
     public struct Cadastrada: Codable, Sendable, Equatable {
@@ -93,14 +133,20 @@ extension Unidade {
         /// An IANA identifier, e.g. `America/Sao_Paulo`.
         public let fusoHorario: String
         public let politica: PoliticaDeCancelamento
+        /// Absent in events recorded before units had it (read as ``Operacao/padrao``).
+        public let operacao: Operacao?
         public let em: Date
 
-        public init(unidadeId: ID, nome: String, endereco: Endereco, fusoHorario: String, politica: PoliticaDeCancelamento, em: Date) {
+        public init(
+            unidadeId: ID, nome: String, endereco: Endereco, fusoHorario: String, politica: PoliticaDeCancelamento,
+            operacao: Operacao? = nil, em: Date
+        ) {
             self.unidadeId = unidadeId
             self.nome = nome
             self.endereco = endereco
             self.fusoHorario = fusoHorario
             self.politica = politica
+            self.operacao = operacao
             self.em = em
         }
     }
@@ -112,14 +158,20 @@ extension Unidade {
         public let endereco: Endereco
         public let fusoHorario: String
         public let politica: PoliticaDeCancelamento
+        /// Absent in events recorded before units had it (read as ``Operacao/padrao``).
+        public let operacao: Operacao?
         public let em: Date
 
-        public init(unidadeId: ID, nome: String, endereco: Endereco, fusoHorario: String, politica: PoliticaDeCancelamento, em: Date) {
+        public init(
+            unidadeId: ID, nome: String, endereco: Endereco, fusoHorario: String, politica: PoliticaDeCancelamento,
+            operacao: Operacao? = nil, em: Date
+        ) {
             self.unidadeId = unidadeId
             self.nome = nome
             self.endereco = endereco
             self.fusoHorario = fusoHorario
             self.politica = politica
+            self.operacao = operacao
             self.em = em
         }
     }
@@ -163,6 +215,10 @@ extension Unidade {
         public var endereco: Endereco
         public var fusoHorario: String
         public var politica: PoliticaDeCancelamento
+        public var operacao: Operacao = .padrao
+
+        public var aliquotaISSBP: Int64 { operacao.aliquotaISSBP }
+        public var janelaDeCheckin: JanelaDeCheckin { operacao.janelaDeCheckin }
 
         /// The unit's time zone; the identifier was checked before it was recorded.
         public var fuso: TimeZone { TimeZone(identifier: fusoHorario) ?? .gmt }
@@ -182,6 +238,8 @@ extension Unidade {
         case fusoInvalido(String)
         /// Negative hours, or a fee outside 0…10,000 basis points.
         case politicaInvalida
+        /// An ISS rate outside 0…10,000 basis points, or a check-in window outside 0…1,440 minutes.
+        case operacaoInvalida
         /// A required field is blank, or the UF is not two letters.
         case enderecoInvalido(campo: String)
     }
@@ -203,40 +261,49 @@ extension Unidade {
         return politica
     }
 
+    static func operacaoValida(_ operacao: Operacao) throws(Failure) -> Operacao {
+        guard operacao.valida else { throw .operacaoInvalida }
+        return operacao
+    }
+
     public static let decider = Decider<Command, State, Event, Failure>(
         initialState: .inexistente,
         decide: { command, state throws(Failure) in
             switch (command, state) {
-            case (.cadastrar(let id, let nome, let endereco, let fuso, let politica, let em), .inexistente):
+            case (.cadastrar(let id, let nome, let endereco, let fuso, let politica, let operacao, let em), .inexistente):
                 return [.cadastrada(Cadastrada(
                     unidadeId: id, nome: try nomeValido(nome), endereco: try endereco.normalizado(),
-                    fusoHorario: try fusoValido(fuso), politica: try politicaValida(politica), em: em))]
+                    fusoHorario: try fusoValido(fuso), politica: try politicaValida(politica), operacao: try operacaoValida(operacao), em: em))]
             case (.cadastrar, .existente):
                 throw .jaCadastrada
             case (.atualizar, .inexistente):
                 throw .naoEncontrada
-            case (.atualizar(let nome, let endereco, let fuso, let politica, let em), .existente(let dados)):
+            case (.atualizar(let nome, let endereco, let fuso, let politica, let operacao, let em), .existente(let dados)):
                 let novoNome = try nome.map { (value) throws(Failure) in try nomeValido(value) } ?? dados.nome
                 let novoEndereco = try endereco.map { (value) throws(Failure) in try value.normalizado() } ?? dados.endereco
                 let novoFuso = try fuso.map { (value) throws(Failure) in try fusoValido(value) } ?? dados.fusoHorario
                 let novaPolitica = try politica.map { (value) throws(Failure) in try politicaValida(value) } ?? dados.politica
+                let novaOperacao = try operacao.map { (value) throws(Failure) in try operacaoValida(value) } ?? dados.operacao
                 guard novoNome != dados.nome || novoEndereco != dados.endereco || novoFuso != dados.fusoHorario
-                    || novaPolitica != dados.politica
+                    || novaPolitica != dados.politica || novaOperacao != dados.operacao
                 else { return [] }
                 return [.atualizada(Atualizada(
                     unidadeId: dados.id, nome: novoNome, endereco: novoEndereco, fusoHorario: novoFuso,
-                    politica: novaPolitica, em: em))]
+                    politica: novaPolitica, operacao: novaOperacao, em: em))]
             }
         },
         evolve: { state, event in
             switch (state, event) {
             case (_, .cadastrada(let e)):
-                return .existente(Dados(id: e.unidadeId, nome: e.nome, endereco: e.endereco, fusoHorario: e.fusoHorario, politica: e.politica))
+                return .existente(Dados(
+                    id: e.unidadeId, nome: e.nome, endereco: e.endereco, fusoHorario: e.fusoHorario, politica: e.politica,
+                    operacao: e.operacao ?? .padrao))
             case (.existente(var dados), .atualizada(let e)):
                 dados.nome = e.nome
                 dados.endereco = e.endereco
                 dados.fusoHorario = e.fusoHorario
                 dados.politica = e.politica
+                dados.operacao = e.operacao ?? dados.operacao
                 return .existente(dados)
             default:
                 return state

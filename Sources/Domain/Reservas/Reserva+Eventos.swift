@@ -13,6 +13,8 @@ extension Reserva {
         public let linhas: [LinhaDePreco]
         public let cupom: String?
         public let expiraEm: Date
+        /// Absent in bookings made before members could choose (PIX).
+        public let pagamento: FormaDePagamento?
         public let em: Date
 
         public init(_ pedido: Pedido, em: Date) {
@@ -26,6 +28,7 @@ extension Reserva {
             linhas = pedido.linhas
             cupom = pedido.cupom
             expiraEm = pedido.expiraEm
+            pagamento = pedido.pagamento
             self.em = em
         }
     }

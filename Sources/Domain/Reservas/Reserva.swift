@@ -49,6 +49,18 @@ public enum Reserva {
         }
     }
 
+    /// How the member chose to pay: PIX unless they said otherwise. A card is named by the
+    /// provider's token for it, never by its number.
+    public struct FormaDePagamento: Codable, Sendable, Equatable {
+        public let metodo: MetodoDePagamento
+        public let cartaoToken: String?
+
+        public init(metodo: MetodoDePagamento, cartaoToken: String? = nil) {
+            self.metodo = metodo
+            self.cartaoToken = cartaoToken
+        }
+    }
+
     public struct Pedido: Sendable, Equatable {
         public let id: ID
         public let espacoId: UUID
@@ -61,10 +73,11 @@ public enum Reserva {
         public let linhas: [LinhaDePreco]
         public let cupom: String?
         public let expiraEm: Date
+        public let pagamento: FormaDePagamento?
 
         public init(
             id: ID, espacoId: UUID, unidadeId: UUID, usuarioId: String, intervalo: TimeRange, dias: [DataLocal],
-            total: Money, linhas: [LinhaDePreco], cupom: String?, expiraEm: Date
+            total: Money, linhas: [LinhaDePreco], cupom: String?, expiraEm: Date, pagamento: FormaDePagamento? = nil
         ) {
             self.id = id
             self.espacoId = espacoId
@@ -76,6 +89,7 @@ public enum Reserva {
             self.linhas = linhas
             self.cupom = cupom
             self.expiraEm = expiraEm
+            self.pagamento = pagamento
         }
     }
 

@@ -13,6 +13,26 @@ extension ServiceError {
         case .politicaInvalida:
             self = .invalido("politicaDeCancelamento", "horasSemMulta deve ser ≥ 0 e multaBP de 0 a 10000 (pontos-base)")
         case .enderecoInvalido(let campo): self = .invalido("endereco.\(campo)", "o campo endereco.\(campo) está em branco ou inválido")
+        case .operacaoInvalida:
+            self = .invalido("operacao", "aliquotaISSBP deve ser de 0 a 10000 (pontos-base) e a janelaDeCheckin de 0 a 1440 minutos")
+        }
+    }
+
+    init(_ failure: Pagamento.Failure) {
+        switch failure {
+        case .jaIniciado: self = .conflito("pagamento_ja_iniciado", "o pagamento desta reserva já foi iniciado")
+        case .naoEncontrado: self = .naoEncontrado("o pagamento não existe")
+        case .cobrancaDiferente: self = .naoEncontrado("cobrança desconhecida para este pagamento")
+        case .valorDivergente(let esperado, let recebido):
+            self = ServiceError(
+                status: 422, codigo: "valor_divergente", mensagem: "o valor pago (\(recebido)) difere do cobrado (\(esperado))",
+                detalhes: ["esperado": String(esperado.centavos), "recebido": String(recebido.centavos)])
+        case .transicaoInvalida(let status): self = .conflito("transicao_invalida", "o pagamento está \(status.rawValue)")
+        case .reembolsoExcedente(let disponivel):
+            self = ServiceError(
+                status: 422, codigo: "reembolso_excedente", mensagem: "o reembolso passa do valor disponível (\(disponivel))",
+                detalhes: ["disponivel": String(disponivel.centavos)])
+        case .reembolsoDesconhecido: self = .naoEncontrado("reembolso desconhecido")
         }
     }
 

@@ -1,3 +1,4 @@
+import Crypto
 import Domain
 import EventStore
 import Foundation
@@ -23,6 +24,25 @@ struct AggregateStore<Command, State: Sendable, Event: DomainEvent, Failure: Err
 enum Events {
     static func new<E: DomainEvent>(_ events: [E], at instant: Date, metadata: EventMetadata) throws -> [NewEvent] {
         try events.map { try NewEvent(eventId: UUID(), event: $0, metadata: metadata, occurredAt: instant) }
+    }
+
+    /// Like ``new(_:at:metadata:)`` with ids derived from `cause` (an event id, a webhook
+    /// notice id) and the position: a reaction decided again for the same cause writes the same
+    /// ids, which the store takes once.
+    static func derived<E: DomainEvent>(_ events: [E], from cause: String, at instant: Date, metadata: EventMetadata) throws -> [NewEvent] {
+        try events.enumerated().map { index, event in
+            // The service names the reaction: two services reacting to one cause never collide.
+            try NewEvent(eventId: derivedId(metadata.service ?? "", cause, index), event: event, metadata: metadata, occurredAt: instant)
+        }
+    }
+
+    /// A name-based UUID (version 8 layout) from SHA-256 of the parts.
+    static func derivedId(_ parts: any CustomStringConvertible...) -> UUID {
+        var bytes = Array(SHA256.hash(data: Data(parts.map(\.description).joined(separator: "|").utf8)).prefix(16))
+        bytes[6] = (bytes[6] & 0x0F) | 0x80
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
     }
 }
 

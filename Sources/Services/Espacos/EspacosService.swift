@@ -37,6 +37,8 @@ public final class EspacosService: Sendable {
         /// IANA; America/Sao_Paulo when absent.
         public let fusoHorario: String?
         public let politicaDeCancelamento: Unidade.PoliticaDeCancelamento?
+        /// ISS rate and check-in window; the defaults (5 %, 15 min before to 30 min after) when absent.
+        public let operacao: Unidade.Operacao?
     }
 
     public struct AlteracaoDeUnidade: Decodable, Sendable {
@@ -44,6 +46,7 @@ public final class EspacosService: Sendable {
         public let endereco: Unidade.Endereco?
         public let fusoHorario: String?
         public let politicaDeCancelamento: Unidade.PoliticaDeCancelamento?
+        public let operacao: Unidade.Operacao?
     }
 
     public struct NovoEspaco: Decodable, Sendable {
@@ -79,7 +82,7 @@ public final class EspacosService: Sendable {
         let state = try await unidades.handle(StreamNames.unidade(id), at: clock.now, metadata: metadata(caller), failure: ServiceError.init) { _ in
             .cadastrar(
                 id: id, nome: input.nome, endereco: input.endereco, fusoHorario: input.fusoHorario ?? "America/Sao_Paulo",
-                politica: input.politicaDeCancelamento ?? .padrao, em: clock.now)
+                politica: input.politicaDeCancelamento ?? .padrao, operacao: input.operacao ?? .padrao, em: clock.now)
         }
         return try Self.view(state)
     }
@@ -89,7 +92,8 @@ public final class EspacosService: Sendable {
         let stream = StreamNames.unidade(id)
         _ = try await unidades.existing(stream, naoEncontrado: "unidade \(id) não existe")
         let state = try await unidades.handle(stream, at: clock.now, metadata: metadata(caller), failure: ServiceError.init) { _ in
-            .atualizar(nome: input.nome, endereco: input.endereco, fusoHorario: input.fusoHorario, politica: input.politicaDeCancelamento, em: clock.now)
+            .atualizar(nome: input.nome, endereco: input.endereco, fusoHorario: input.fusoHorario, politica: input.politicaDeCancelamento,
+                       operacao: input.operacao, em: clock.now)
         }
         return try Self.view(state)
     }

@@ -41,6 +41,8 @@ public final class ReservasService: Sendable {
         public let inicio: Date
         public let fim: Date
         public let cupom: String?
+        /// PIX when absent; a card needs the provider's `cartaoToken`.
+        public let pagamento: Reserva.FormaDePagamento?
     }
 
     // MARK: Request
@@ -50,6 +52,9 @@ public final class ReservasService: Sendable {
     public func solicitar(_ pedido: PedidoDeReserva, usuario: String, caller: Caller) async throws -> ReservaView {
         let espacoId = try EspacosService.espacoId(pedido.espacoId, campo: "espacoId")
         let intervalo = try PrecosService.intervalo(pedido.inicio, pedido.fim)
+        if let forma = pedido.pagamento, forma.metodo == .cartao, (forma.cartaoToken ?? "").isEmpty {
+            throw ServiceError.invalido("pagamento.cartaoToken", "pagamento com cartão precisa do cartaoToken do provedor")
+        }
         let now = clock.now
         let contexto = try await precos.quote(espacoId, intervalo: intervalo, cupom: pedido.cupom, em: now)
         let espaco = contexto.espaco
@@ -65,7 +70,8 @@ public final class ReservasService: Sendable {
             id: id, espacoId: espacoId.rawValue, unidadeId: espaco.unidade.rawValue, usuarioId: usuario, intervalo: intervalo, dias: dias,
             total: contexto.cotacao.total,
             linhas: contexto.cotacao.linhas.map { Reserva.LinhaDePreco(codigo: $0.codigo, descricao: $0.descricao, valor: $0.valor) },
-            cupom: contexto.cupom?.codigo, expiraEm: now.addingTimeInterval(prazoDePagamento))
+            cupom: contexto.cupom?.codigo, expiraEm: now.addingTimeInterval(prazoDePagamento),
+            pagamento: pedido.pagamento.map { Reserva.FormaDePagamento(metodo: $0.metodo, cartaoToken: $0.metodo == .cartao ? $0.cartaoToken : nil) })
         let solicitada: [Reserva.Event]
         do {
             solicitada = try Reserva.decider.decide(.solicitar(reserva, condicoes: condicoes, em: now), .inexistente)
@@ -163,42 +169,104 @@ public final class ReservasService: Sendable {
         _ id: Reserva.ID, actor: String, caller: Caller, at now: Date, _ command: (Reserva.Dados) -> Reserva.Command
     ) async throws -> ReservaView {
         let meta = EventMetadata(correlationId: id.rawValue, actor: actor, requestId: caller.requestId, service: Self.service)
-        let stream = StreamNames.reserva(id)
         for _ in 1...Self.tentativas {
-            let (state, version) = try await reservas.load(stream)
-            guard case .existente(let dados) = state else { throw ServiceError.naoEncontrado("a reserva \(id) não existe") }
-            let ended: [Reserva.Event]
-            do {
-                ended = try Reserva.decider.decide(command(dados), state)
-            } catch {
-                throw ServiceError(error)
-            }
-            var writes = [StreamWrite(stream: stream, expected: .after(version), events: try Events.new(ended, at: now, metadata: meta))]
-            let espaco = dados.solicitacao.espacoId
-            for dia in dados.solicitacao.dias {
-                let agenda = agenda(espaco, dia)
-                let (agendaState, agendaVersion) = try await agenda.load(StreamNames.agenda(espaco, dia))
-                let freed = try agenda.decider.decide(.liberar(reserva: id.rawValue, em: now), agendaState)
-                if !freed.isEmpty {
-                    writes.append(StreamWrite(
-                        stream: StreamNames.agenda(espaco, dia), expected: .after(agendaVersion), events: try Events.new(freed, at: now, metadata: meta)))
-                }
-            }
-            if let codigo = dados.solicitacao.cupom {
-                let (cupomState, cupomVersion) = try await precos.cupons.load(StreamNames.cupom(codigo))
-                if let returned = try? Cupom.decider.decide(.devolver(reserva: id.rawValue, em: now), cupomState), !returned.isEmpty {
-                    writes.append(StreamWrite(
-                        stream: StreamNames.cupom(codigo), expected: .after(cupomVersion), events: try Events.new(returned, at: now, metadata: meta)))
-                }
-            }
+            let (writes, state) = try await releaseWrites(id, meta: meta, at: now, cause: nil, command)
             do {
                 try await store.append(writes)
-                return try Self.view(ended.reduce(state, Reserva.decider.evolve))
+                return try Self.view(state)
             } catch is WrongExpectedVersion {
                 continue
             }
         }
         throw ServiceError.indisponivel("a reserva está sendo alterada por outra requisição; tente de novo", retryAfter: 1)
+    }
+
+    /// The writes that end a booking with `command` and free its days and its coupon use, and
+    /// the booking's state after them. Event ids derive from `cause` when given (reactions).
+    private func releaseWrites(
+        _ id: Reserva.ID, meta: EventMetadata, at now: Date, cause: String?, _ command: (Reserva.Dados) -> Reserva.Command
+    ) async throws -> (writes: [StreamWrite], state: Reserva.State) {
+        func events<E: DomainEvent>(_ events: [E], _ stream: StreamName) throws -> [NewEvent] {
+            if let cause { try Events.derived(events, from: "\(cause)|\(stream)", at: now, metadata: meta) } else { try Events.new(events, at: now, metadata: meta) }
+        }
+        let stream = StreamNames.reserva(id)
+        let (state, version) = try await reservas.load(stream)
+        guard case .existente(let dados) = state else { throw ServiceError.naoEncontrado("a reserva \(id) não existe") }
+        let ended: [Reserva.Event]
+        do {
+            ended = try Reserva.decider.decide(command(dados), state)
+        } catch {
+            throw ServiceError(error)
+        }
+        var writes = [StreamWrite(stream: stream, expected: .after(version), events: try events(ended, stream))]
+        writes += try await agendaReleases(id, dados, meta: meta, at: now, cause: cause)
+        if let codigo = dados.solicitacao.cupom {
+            let (cupomState, cupomVersion) = try await precos.cupons.load(StreamNames.cupom(codigo))
+            if let returned = try? Cupom.decider.decide(.devolver(reserva: id.rawValue, em: now), cupomState), !returned.isEmpty {
+                writes.append(StreamWrite(
+                    stream: StreamNames.cupom(codigo), expected: .after(cupomVersion), events: try events(returned, StreamNames.cupom(codigo))))
+            }
+        }
+        return (writes, ended.reduce(state, Reserva.decider.evolve))
+    }
+
+    /// Frees the booking's hold on every day it touches.
+    private func agendaReleases(_ id: Reserva.ID, _ dados: Reserva.Dados, meta: EventMetadata, at now: Date, cause: String?) async throws -> [StreamWrite] {
+        var writes: [StreamWrite] = []
+        let espaco = dados.solicitacao.espacoId
+        for dia in dados.solicitacao.dias {
+            let agenda = agenda(espaco, dia)
+            let stream = StreamNames.agenda(espaco, dia)
+            let (agendaState, agendaVersion) = try await agenda.load(stream)
+            let freed = try agenda.decider.decide(.liberar(reserva: id.rawValue, em: now), agendaState)
+            if !freed.isEmpty {
+                let events = if let cause { try Events.derived(freed, from: "\(cause)|\(stream)", at: now, metadata: meta) } else { try Events.new(freed, at: now, metadata: meta) }
+                writes.append(StreamWrite(stream: stream, expected: .after(agendaVersion), events: events))
+            }
+        }
+        return writes
+    }
+
+    // MARK: Reactions
+
+    public static let consumidor = "reservas"
+    public static let bindings = ["pagamentos.PagamentoConfirmado", "pagamentos.PagamentoRecusado", "checkin.NoShowRegistrado"]
+
+    /// The bus reactor: a paid booking is confirmed; a declined payment releases the hold; a
+    /// no-show frees the rest of the slot. Events that no longer apply (a payment arriving
+    /// after the booking expired: pagamentos refunds it) change nothing.
+    public func reagir(_ event: RecordedEvent) async throws -> [StreamWrite] {
+        let now = clock.now
+        var meta = event.metadata.caused(by: event.eventId, correlationId: event.metadata.correlationId)
+        meta.service = Self.service
+        meta.actor = "system:reservas"
+        let cause = event.eventId.uuidString
+        switch event.type {
+        case "PagamentoConfirmado":
+            let pago = try EventJSON.decoder.decode(Pagamento.Confirmado.self, from: event.data)
+            let id = Reserva.ID(pago.reservaId)
+            let stream = StreamNames.reserva(id)
+            let (state, version) = try await reservas.load(stream)
+            guard let events = try? Reserva.decider.decide(.confirmar(pagamentoId: pago.pagamentoId.description, em: now), state),
+                !events.isEmpty
+            else { return [] }
+            return [StreamWrite(stream: stream, expected: .after(version), events: try Events.derived(events, from: cause, at: now, metadata: meta))]
+        case "PagamentoRecusado":
+            let recusado = try EventJSON.decoder.decode(Pagamento.Recusado.self, from: event.data)
+            let id = Reserva.ID(recusado.reservaId)
+            guard case .existente(let dados) = try await reservas.load(StreamNames.reserva(id)).state, dados.status == .solicitada else { return [] }
+            return try await releaseWrites(id, meta: meta, at: now, cause: cause) { _ in
+                .cancelar(por: "system:pagamentos", motivo: "pagamento recusado: \(recusado.motivo)", politica: .padrao, em: now)
+            }.writes
+        case "NoShowRegistrado":
+            struct NoShow: Decodable { let reservaId: UUID }
+            let noShow = try EventJSON.decoder.decode(NoShow.self, from: event.data)
+            let id = Reserva.ID(noShow.reservaId)
+            guard case .existente(let dados) = try await reservas.load(StreamNames.reserva(id)).state else { return [] }
+            return try await agendaReleases(id, dados, meta: meta, at: now, cause: cause)
+        default:
+            return []
+        }
     }
 
     // MARK: Timers

@@ -1,0 +1,172 @@
+public import Foundation
+
+extension Fatura {
+    /// An invoice was issued for a paid booking. `iss` is `valor × aliquotaISSBP / 10,000`
+    /// rounded half up; `data` is the unit's local date of `em`.
+    public struct Emitida: Codable, Sendable, Equatable {
+        public let faturaId: ID
+        public let unidadeId: Unidade.ID
+        public let numero: Int
+        public let reservaId: UUID
+        public let pagamentoId: UUID
+        public let usuarioId: String
+        public let espacoId: UUID
+        public let tipoDeEspaco: String
+        public let metodo: String
+        public let valor: Money
+        public let aliquotaISSBP: Int64
+        public let iss: Money
+        public let data: DataLocal
+        public let em: Date
+
+        public init(
+            faturaId: ID, unidadeId: Unidade.ID, numero: Int, reservaId: UUID, pagamentoId: UUID, usuarioId: String, espacoId: UUID,
+            tipoDeEspaco: String, metodo: String, valor: Money, aliquotaISSBP: Int64, iss: Money, data: DataLocal, em: Date
+        ) {
+            self.faturaId = faturaId
+            self.unidadeId = unidadeId
+            self.numero = numero
+            self.reservaId = reservaId
+            self.pagamentoId = pagamentoId
+            self.usuarioId = usuarioId
+            self.espacoId = espacoId
+            self.tipoDeEspaco = tipoDeEspaco
+            self.metodo = metodo
+            self.valor = valor
+            self.aliquotaISSBP = aliquotaISSBP
+            self.iss = iss
+            self.data = data
+            self.em = em
+        }
+    }
+
+    /// The invoice was paid (`pagoEm`: when the payment confirmed). Carries the invoice's
+    /// fields so readers need nothing else.
+    public struct Paga: Codable, Sendable, Equatable {
+        public let faturaId: ID
+        public let unidadeId: Unidade.ID
+        public let numero: Int
+        public let reservaId: UUID
+        public let pagamentoId: UUID
+        public let usuarioId: String
+        public let espacoId: UUID
+        public let tipoDeEspaco: String
+        public let metodo: String
+        public let valor: Money
+        public let aliquotaISSBP: Int64
+        public let iss: Money
+        public let pagoEm: Date
+        public let data: DataLocal
+        public let em: Date
+
+        public init(_ fatura: Emitida, pagoEm: Date) {
+            faturaId = fatura.faturaId
+            unidadeId = fatura.unidadeId
+            numero = fatura.numero
+            reservaId = fatura.reservaId
+            pagamentoId = fatura.pagamentoId
+            usuarioId = fatura.usuarioId
+            espacoId = fatura.espacoId
+            tipoDeEspaco = fatura.tipoDeEspaco
+            metodo = fatura.metodo
+            valor = fatura.valor
+            aliquotaISSBP = fatura.aliquotaISSBP
+            iss = fatura.iss
+            self.pagoEm = pagoEm
+            data = fatura.data
+            em = fatura.em
+        }
+    }
+
+    /// A credit note for a refund of `valor` against invoice `numeroDaFatura`; `iss` is the ISS
+    /// it reverts. `numero` counts credit notes (NC-1, NC-2, …), separately from invoices.
+    public struct NotaDeCreditoEmitida: Codable, Sendable, Equatable {
+        public let notaId: NotaDeCredito.ID
+        public let unidadeId: Unidade.ID
+        public let numero: Int
+        public let faturaId: ID
+        public let numeroDaFatura: Int
+        public let reembolsoId: UUID
+        public let reservaId: UUID
+        public let pagamentoId: UUID
+        public let usuarioId: String
+        public let espacoId: UUID
+        public let tipoDeEspaco: String
+        public let valor: Money
+        public let aliquotaISSBP: Int64
+        public let iss: Money
+        /// What is left of the invoice to refund after this note.
+        public let saldoDaFatura: Money
+        public let data: DataLocal
+        public let em: Date
+
+        public init(
+            notaId: NotaDeCredito.ID, unidadeId: Unidade.ID, numero: Int, faturaId: ID, numeroDaFatura: Int, reembolsoId: UUID,
+            reservaId: UUID, pagamentoId: UUID, usuarioId: String, espacoId: UUID, tipoDeEspaco: String, valor: Money,
+            aliquotaISSBP: Int64, iss: Money, saldoDaFatura: Money, data: DataLocal, em: Date
+        ) {
+            self.notaId = notaId
+            self.unidadeId = unidadeId
+            self.numero = numero
+            self.faturaId = faturaId
+            self.numeroDaFatura = numeroDaFatura
+            self.reembolsoId = reembolsoId
+            self.reservaId = reservaId
+            self.pagamentoId = pagamentoId
+            self.usuarioId = usuarioId
+            self.espacoId = espacoId
+            self.tipoDeEspaco = tipoDeEspaco
+            self.valor = valor
+            self.aliquotaISSBP = aliquotaISSBP
+            self.iss = iss
+            self.saldoDaFatura = saldoDaFatura
+            self.data = data
+            self.em = em
+        }
+    }
+
+    public enum Event: DomainEvent, Equatable {
+        case emitida(Emitida)
+        case paga(Paga)
+        case notaDeCreditoEmitida(NotaDeCreditoEmitida)
+        /// The ledger entry of the document decided with it.
+        case contabilizado(Razao.Lancamento)
+
+        public var eventType: String {
+            switch self {
+            case .emitida: "FaturaEmitida"
+            case .paga: "FaturaPaga"
+            case .notaDeCreditoEmitida: "NotaDeCreditoEmitida"
+            case .contabilizado: "LancamentoContabilizado"
+            }
+        }
+
+        /// The stored type strings, for readers that filter by type.
+        public static let tipos: Set<String> = ["FaturaEmitida", "FaturaPaga", "NotaDeCreditoEmitida", "LancamentoContabilizado"]
+
+        /// The payload alone is stored; the type string says which case it is.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .emitida(let payload): try payload.encode(to: encoder)
+            case .paga(let payload): try payload.encode(to: encoder)
+            case .notaDeCreditoEmitida(let payload): try payload.encode(to: encoder)
+            case .contabilizado(let payload): try payload.encode(to: encoder)
+            }
+        }
+
+        public init(from decoder: any Decoder) throws {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "decode with Fatura.Event.decode(type:data:)"))
+        }
+
+        /// Reads a stored event back; nil for a type this aggregate does not know.
+        public static func decode(type: String, data: Data, using decoder: JSONDecoder) throws -> Event? {
+            switch type {
+            case "FaturaEmitida": .emitida(try decoder.decode(Emitida.self, from: data))
+            case "FaturaPaga": .paga(try decoder.decode(Paga.self, from: data))
+            case "NotaDeCreditoEmitida": .notaDeCreditoEmitida(try decoder.decode(NotaDeCreditoEmitida.self, from: data))
+            case "LancamentoContabilizado": .contabilizado(try decoder.decode(Razao.Lancamento.self, from: data))
+            default: nil
+            }
+        }
+    }
+}

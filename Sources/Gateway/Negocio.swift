@@ -1,0 +1,128 @@
+public import Domain
+public import EventStore
+public import Foundation
+public import Logging
+public import Messaging
+public import Services
+
+/// What the business services of a process talk to outside it: the payment provider and the
+/// mail server, and how reminders are timed.
+public struct Integracoes: Sendable {
+    public var provider: any PaymentProvider
+    /// The secret the provider signs its webhooks with.
+    public var segredoDoWebhook: Data
+    /// The in-process sandbox PSP (all-in-one), whose tester routes this process serves.
+    public var sandbox: SandboxPSP?
+    public var mailer: any Mailer
+    public var remetente: EmailAddress
+    public var lembreteHoras: Int
+    /// Tries per e-mail, and the first pause between them (doubling).
+    public var tentativasDeEmail: Int
+    public var pausaDeEmail: Duration
+
+    public init(
+        provider: any PaymentProvider, segredoDoWebhook: Data, sandbox: SandboxPSP?, mailer: any Mailer,
+        remetente: EmailAddress = SMTPSettings.defaultFrom, lembreteHoras: Int = 24, tentativasDeEmail: Int = 3,
+        pausaDeEmail: Duration = .milliseconds(500)
+    ) {
+        self.provider = provider
+        self.segredoDoWebhook = segredoDoWebhook
+        self.sandbox = sandbox
+        self.mailer = mailer
+        self.remetente = remetente
+        self.lembreteHoras = lembreteHoras
+        self.tentativasDeEmail = tentativasDeEmail
+        self.pausaDeEmail = pausaDeEmail
+    }
+}
+
+/// The services of the business after the booking: payments, check-in, notifications,
+/// finance and analytics.
+public struct Negocio: Sendable {
+    public let pagamentos: PagamentosService
+    public let sandbox: SandboxPSP?
+    public let notificacoes: NotificacoesService
+    public let checkin: CheckinService
+    public let financeiro: FinanceiroService
+    public let analytics: AnalyticsService
+
+    public static func make(store: any EventStore, clock: any WallClock, usuarios: UsuariosService, integracoes: Integracoes, logger: Logger) -> Negocio {
+        Negocio(
+            pagamentos: PagamentosService(
+                store: store, clock: clock, provider: integracoes.provider, segredoDoWebhook: integracoes.segredoDoWebhook, logger: logger),
+            sandbox: integracoes.sandbox,
+            notificacoes: NotificacoesService(
+                store: store, clock: clock, mailer: integracoes.mailer, remetente: integracoes.remetente,
+                contato: { usuario in
+                    guard let perfil = try? await usuarios.perfil(usuario: usuario) else { return nil }
+                    return NotificacoesService.Contato(nome: perfil.nome, email: perfil.email)
+                },
+                lembreteHoras: integracoes.lembreteHoras, tentativas: integracoes.tentativasDeEmail, pausa: integracoes.pausaDeEmail,
+                logger: logger),
+            checkin: CheckinService(store: store, clock: clock),
+            financeiro: FinanceiroService(store: store, clock: clock),
+            analytics: AnalyticsService(store: store))
+    }
+}
+
+/// A recurring job that must run in one process at a time (a lease in the store).
+public struct Temporizador: Sendable {
+    public let lease: String
+    public let tick: @Sendable () async throws -> Void
+
+    public init(lease: String, tick: @escaping @Sendable () async throws -> Void) {
+        self.lease = lease
+        self.tick = tick
+    }
+}
+
+extension Backend {
+    /// The reactions of `services` to events, as bus consumers.
+    public func reactors(for services: [Deployable] = Deployable.allCases) -> [BusConsumer] {
+        var consumers: [BusConsumer] = []
+        let reservas = self.reservas, negocio = self.negocio
+        if services.contains(.pagamentos) {
+            consumers.append(BusConsumer(service: PagamentosService.consumidor, bindings: PagamentosService.bindings, maxAttempts: 10) {
+                try await negocio.pagamentos.reagir($0)
+            })
+        }
+        if services.contains(.reservas) {
+            // Its writes meet members' bookings on the agenda streams: conflicts are retried.
+            consumers.append(BusConsumer(service: ReservasService.consumidor, bindings: ReservasService.bindings, maxAttempts: 20) {
+                try await reservas.reagir($0)
+            })
+        }
+        if services.contains(.checkin) {
+            consumers.append(BusConsumer(service: CheckinService.consumidor, bindings: CheckinService.bindings, maxAttempts: 10) {
+                try await negocio.checkin.reagir($0)
+            })
+        }
+        if services.contains(.financeiro) {
+            consumers.append(BusConsumer(service: FinanceiroService.consumidor, bindings: FinanceiroService.bindings, maxAttempts: 10) {
+                try await negocio.financeiro.reagir($0)
+            })
+        }
+        if services.contains(.notificacoes) {
+            consumers.append(BusConsumer(service: NotificacoesService.consumidor, bindings: NotificacoesService.bindings) {
+                try await negocio.notificacoes.reagir($0)
+            })
+        }
+        return consumers
+    }
+
+    /// The timers of `services`.
+    public func temporizadores(for services: [Deployable] = Deployable.allCases) -> [Temporizador] {
+        var timers: [Temporizador] = []
+        let reservas = self.reservas, negocio = self.negocio
+        if services.contains(.reservas) {
+            timers.append(Temporizador(lease: "reservas:prazos") { try await reservas.executarPrazosVencidos() })
+        }
+        if services.contains(.checkin) {
+            timers.append(Temporizador(lease: "checkin:no-shows") { try await negocio.checkin.executarNoShowsVencidos() })
+        }
+        if services.contains(.notificacoes) {
+            timers.append(Temporizador(lease: "notificacoes:lembretes") { try await negocio.notificacoes.enviarLembretesVencidos() })
+        }
+        return timers
+    }
+}

@@ -1,0 +1,145 @@
+import Domain
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Projections
+import Services
+
+struct CheckinBody: Decodable { let codigo: String; let reservaId: String? }
+
+extension Query {
+    /// A required local date parameter (`AAAA-MM-DD`; the service checks its form).
+    static func data(_ request: Request, _ name: String) throws -> String {
+        guard let value = request.uri.queryParameters.get(name) else {
+            throw ServiceError.requisicaoInvalida("informe '\(name)' (AAAA-MM-DD)", detalhes: ["campo": name])
+        }
+        return value
+    }
+}
+
+/// checkin (member and front desk), financeiro and analytics (operators).
+extension Routes {
+    static func checkin(_ api: API, _ backend: Backend) {
+        let checkin = backend.negocio.checkin
+        api.add(Operation(
+            method: .get, path: "/api/reservas/{id}/checkin", summary: "O check-in de uma reserva confirmada: código, QR e janela",
+            tag: "checkin", auth: true, response: "Checkin", errors: [404])
+        ) { _, context, _ in
+            let user = try context.requireUser()
+            return try .json(try await checkin.situacao(reservaId: try context.parameters.require("id"), usuario: user.usuario, admin: user.papel == "admin"))
+        }
+        api.add(Operation(
+            method: .post, path: "/api/checkin",
+            summary: "Fazer check-in com o código (ou o conteúdo do QR); o membro da reserva ou um admin na recepção", tag: "checkin", auth: true,
+            request: "PedidoDeCheckin", response: "Checkin", errors: [400, 404, 409, 422])
+        ) { _, context, body in
+            let user = try context.requireUser()
+            let input = try JSON.decode(CheckinBody.self, from: body)
+            return try .json(try await checkin.checkin(
+                codigo: input.codigo, reservaId: input.reservaId, usuario: user.usuario, admin: user.papel == "admin", caller: context.caller))
+        }
+        api.add(Operation(
+            method: .post, path: "/api/reservas/{id}/checkout", summary: "Fazer checkout (depois do check-in)", tag: "checkin", auth: true,
+            response: "Checkin", errors: [404, 409])
+        ) { _, context, _ in
+            let user = try context.requireUser()
+            return try .json(try await checkin.checkout(
+                reservaId: try context.parameters.require("id"), usuario: user.usuario, admin: user.papel == "admin", caller: context.caller))
+        }
+    }
+
+    static func financeiro(_ api: API, _ backend: Backend) {
+        let financeiro = backend.negocio.financeiro
+        let periodo: [(name: String, description: String)] = [
+            ("de", "AAAA-MM-DD, data local (obrigatório)"), ("ate", "AAAA-MM-DD, inclusive (obrigatório)"), ("unidade", "id da unidade (opcional)"),
+        ]
+        api.add(Operation(
+            method: .get, path: "/api/admin/financeiro/faturas", summary: "Faturas (e notas de crédito) por unidade e período, por número",
+            tag: "financeiro", auth: true, admin: true, response: "PaginaDeFaturas", errors: [400],
+            query: [("unidade", "id da unidade"), ("de", "AAAA-MM-DD"), ("ate", "AAAA-MM-DD"), ("pagina", "página, a partir de 1")])
+        ) { request, _, _ in
+            let query = request.uri.queryParameters
+            return try .json(try await financeiro.faturas(
+                unidade: query.get("unidade"), de: query.get("de"), ate: query.get("ate"), pagina: try Query.page(request)))
+        }
+        api.add(Operation(
+            method: .get, path: "/api/admin/financeiro/faturas/{id}", summary: "Uma fatura", tag: "financeiro", auth: true, admin: true,
+            response: "Fatura", errors: [404])
+        ) { _, context, _ in
+            try .json(try await financeiro.fatura(try context.parameters.require("id")))
+        }
+        api.add(Operation(
+            method: .get, path: "/api/financeiro/relatorios/receita", summary: "Receita por dia e por tipo de espaço (admin)", tag: "financeiro",
+            auth: true, admin: true, response: "RelatorioDeReceita", errors: [400], query: periodo)
+        ) { request, _, _ in
+            try .json(try await financeiro.receita(
+                de: try Query.data(request, "de"), ate: try Query.data(request, "ate"), unidade: request.uri.queryParameters.get("unidade")))
+        }
+        api.add(Operation(
+            method: .get, path: "/api/admin/financeiro/razao", summary: "Saldos do razão por conta (débitos = créditos)", tag: "financeiro",
+            auth: true, admin: true, response: "Razao", errors: [400], query: [("unidade", "id da unidade (opcional)")])
+        ) { request, _, _ in
+            try .json(try await financeiro.razao(unidade: request.uri.queryParameters.get("unidade")))
+        }
+        api.add(Operation(
+            method: .get, path: "/api/admin/financeiro/faturas.csv", summary: "Exportar faturas e notas de crédito (CSV)", tag: "financeiro",
+            auth: true, admin: true, errors: [400], query: periodo, contentType: "text/csv")
+        ) { request, _, _ in
+            let csv = try await financeiro.faturasCSV(
+                unidade: request.uri.queryParameters.get("unidade"), de: try Query.data(request, "de"), ate: try Query.data(request, "ate"))
+            return Reply(status: 200, body: Data(csv.utf8), headers: ["Content-Type": "text/csv; charset=utf-8", "Content-Disposition": "attachment; filename=\"faturas.csv\""])
+        }
+        api.add(Operation(
+            method: .get, path: "/api/admin/financeiro/razao.csv", summary: "Exportar os lançamentos do razão (CSV)", tag: "financeiro",
+            auth: true, admin: true, errors: [400], query: periodo, contentType: "text/csv")
+        ) { request, _, _ in
+            let csv = try await financeiro.razaoCSV(
+                unidade: request.uri.queryParameters.get("unidade"), de: try Query.data(request, "de"), ate: try Query.data(request, "ate"))
+            return Reply(status: 200, body: Data(csv.utf8), headers: ["Content-Type": "text/csv; charset=utf-8", "Content-Disposition": "attachment; filename=\"razao.csv\""])
+        }
+    }
+
+    static func analytics(_ api: API, _ backend: Backend) {
+        let analytics = backend.negocio.analytics
+        api.add(Operation(
+            method: .get, path: "/api/analytics/ocupacao", summary: "Ocupação (horas reservadas / horas abertas) por espaço e dia", tag: "analytics",
+            auth: true, admin: true, response: "OcupacaoPorDia", errors: [400, 404],
+            query: [("espaco", "id do espaço (opcional)"), ("de", "AAAA-MM-DD (obrigatório)"), ("ate", "AAAA-MM-DD (obrigatório)")])
+        ) { request, _, _ in
+            try .json(try await analytics.ocupacao(
+                espaco: request.uri.queryParameters.get("espaco"), de: try Query.data(request, "de"), ate: try Query.data(request, "ate")))
+        }
+        api.add(Operation(
+            method: .get, path: "/api/analytics/ocupacao/semana", summary: "Ocupação por hora da semana (0–167, hora local)", tag: "analytics",
+            auth: true, admin: true, response: "OcupacaoPorHoraDaSemana", errors: [400, 404], query: [("espaco", "id do espaço (opcional)")])
+        ) { request, _, _ in
+            try .json(try await analytics.ocupacaoPorHoraDaSemana(espaco: request.uri.queryParameters.get("espaco")))
+        }
+        api.add(Operation(
+            method: .get, path: "/api/analytics/receita", summary: "Receita (pagamentos − reembolsos) por tipo de espaço", tag: "analytics",
+            auth: true, admin: true, response: "ReceitaPorTipo", errors: [400],
+            query: [("de", "AAAA-MM-DD (obrigatório)"), ("ate", "AAAA-MM-DD (obrigatório)")])
+        ) { request, _, _ in
+            try .json(try await analytics.receitaPorTipo(de: try Query.data(request, "de"), ate: try Query.data(request, "ate")))
+        }
+        api.add(Operation(
+            method: .get, path: "/api/analytics/indicadores", summary: "No-show, cancelamento, antecedência média e contagens", tag: "analytics",
+            auth: true, admin: true, response: "Indicadores")
+        ) { _, _, _ in
+            try .json(try await analytics.indicadores())
+        }
+        api.add(Operation(
+            method: .get, path: "/api/analytics/membros", summary: "Membros que mais reservam (horas e receita)", tag: "analytics",
+            auth: true, admin: true, response: "TopMembros", errors: [400], query: [("limite", "1–100, padrão 10")])
+        ) { request, _, _ in
+            var limite = 10
+            if let texto = request.uri.queryParameters.get("limite") {
+                guard let valor = Int(texto), (1...AnalyticsService.limiteMaximo).contains(valor) else {
+                    throw ServiceError.requisicaoInvalida("'limite' deve ser um inteiro de 1 a \(AnalyticsService.limiteMaximo)", detalhes: ["campo": "limite"])
+                }
+                limite = valor
+            }
+            return try .json(try await analytics.topMembros(limite: limite))
+        }
+    }
+}

@@ -1,0 +1,260 @@
+public import Foundation
+
+/// The part of a stored event analytics folds: ids, instants (whole seconds since 1970, UTC)
+/// and amounts (centavos). Decoded by analytics' own reader from the stored JSON, so nothing
+/// here depends on other services' Swift types, only on their stored shapes.
+public enum AnalyticsFact: Sendable, Equatable {
+    /// `UnidadeCadastrada`, `UnidadeAtualizada`: the unit's IANA time zone.
+    case unidade(id: UUID, fusoHorario: String)
+    case espacoCadastrado(EspacoCadastrado)
+    /// `EspacoAtualizado`: every editable field after the update.
+    case espacoAtualizado(espaco: UUID, nome: String, capacidade: Int, em: Int64)
+    case horarioDefinido(espaco: UUID, horario: AnalyticsEspaco.Horario, em: Int64)
+    case espacoDesativado(espaco: UUID, em: Int64)
+    case espacoReativado(espaco: UUID, em: Int64)
+    case reservaSolicitada(ReservaSolicitada)
+    case reservaConfirmada(reserva: UUID, em: Int64)
+    case reservaCancelada(reserva: UUID, em: Int64)
+    case reservaExpirada(reserva: UUID, em: Int64)
+    case pagamentoConfirmado(Movimento)
+    case reembolsoConcluido(Movimento)
+    case checkinRealizado(reserva: UUID, em: Int64)
+    case noShowRegistrado(reserva: UUID, em: Int64)
+
+    public struct EspacoCadastrado: Sendable, Equatable {
+        public let espaco: UUID
+        public let unidade: UUID
+        public let nome: String
+        /// `Espaco.Tipo`'s stored value, e.g. `sala_reuniao`.
+        public let tipo: String
+        public let capacidade: Int
+        public let horario: AnalyticsEspaco.Horario
+        public let em: Int64
+    }
+
+    public struct ReservaSolicitada: Sendable, Equatable {
+        public let reserva: UUID
+        public let espaco: UUID
+        public let unidade: UUID
+        public let usuario: String
+        public let inicio: Int64
+        public let fim: Int64
+        public let em: Int64
+    }
+
+    /// A confirmed payment or a completed refund.
+    public struct Movimento: Sendable, Equatable {
+        public let espaco: UUID?
+        public let unidade: UUID?
+        public let usuario: String
+        /// Centavos, as stored (a refund's amount is positive).
+        public let valor: Int64
+        public let em: Int64
+    }
+
+    /// The stored event types analytics reads.
+    public static var tipos: Set<String> { Set(porTipo.keys) }
+
+    enum Tipo {
+        case unidade, espacoCadastrado, espacoAtualizado, horarioDefinido, espacoDesativado, espacoReativado
+        case reservaSolicitada, reservaConfirmada, reservaCancelada, reservaExpirada
+        case pagamentoConfirmado, reembolsoConcluido, checkinRealizado, noShowRegistrado
+    }
+
+    static let porTipo: [String: Tipo] = [
+        "UnidadeCadastrada": .unidade, "UnidadeAtualizada": .unidade,
+        "EspacoCadastrado": .espacoCadastrado, "EspacoAtualizado": .espacoAtualizado, "HorarioDefinido": .horarioDefinido,
+        "EspacoDesativado": .espacoDesativado, "EspacoReativado": .espacoReativado,
+        "ReservaSolicitada": .reservaSolicitada, "ReservaConfirmada": .reservaConfirmada,
+        "ReservaCancelada": .reservaCancelada, "ReservaExpirada": .reservaExpirada,
+        "PagamentoConfirmado": .pagamentoConfirmado, "ReembolsoConcluido": .reembolsoConcluido,
+        "CheckinRealizado": .checkinRealizado, "NoShowRegistrado": .noShowRegistrado,
+    ]
+
+    /// The fact in a stored event; nil for a type analytics does not read (decided on the type
+    /// string alone, before touching the payload).
+    public static func decode(type: String, data: Data) throws(AnalyticsDecodingError) -> AnalyticsFact? {
+        guard let tipo = porTipo[type] else { return nil }
+        let result: Result<AnalyticsFact, LeitorJSON.Invalido> = data.withUnsafeBytes { buffer in
+            var leitor = LeitorJSON(buffer)
+            do throws(LeitorJSON.Invalido) {
+                return .success(try leitor.fato(tipo))
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch result {
+        case .success(let fato): return fato
+        case .failure(let error): throw AnalyticsDecodingError(tipo: type, byte: error.byte, mensagem: error.mensagem)
+        }
+    }
+
+    /// The booking whose earlier events decide what this one means (a confirmation or a
+    /// cancellation needs the request's space, interval and member).
+    var reservaComHistoria: UUID? {
+        switch self {
+        case .reservaConfirmada(let id, _), .reservaCancelada(let id, _), .reservaExpirada(let id, _): id
+        default: nil
+        }
+    }
+}
+
+extension LeitorJSON {
+    /// Reads one payload of `tipo`; every field named here must be present (others are skipped).
+    mutating func fato(_ tipo: AnalyticsFact.Tipo) throws(Invalido) -> AnalyticsFact {
+        // Plain locals, not arrays: this runs once per event of a replay.
+        var id0: UUID?, id1: UUID?, id2: UUID?
+        var texto0: String?, texto1: String?
+        var numero0: Int64?, numero1: Int64?
+        var horario: AnalyticsEspaco.Horario?
+        var primeira = true
+        func exigir<T>(_ value: T?, _ campo: String) throws(Invalido) -> T {
+            guard let value else { throw Invalido(byte: 0, mensagem: "missing field '\(campo)'") }
+            return value
+        }
+        try abrirObjeto()
+        switch tipo {
+        case .unidade:
+            while let chave = try chave(&primeira) {
+                if eh(chave, "unidadeId") { id0 = try uuid() }
+                else if eh(chave, "fusoHorario") { texto0 = try string() }
+                else { try pularValor() }
+            }
+            return .unidade(id: try exigir(id0, "unidadeId"), fusoHorario: try exigir(texto0, "fusoHorario"))
+
+        case .espacoCadastrado:
+            while let chave = try chave(&primeira) {
+                if eh(chave, "espacoId") { id0 = try uuid() }
+                else if eh(chave, "unidadeId") { id1 = try uuid() }
+                else if eh(chave, "nome") { texto0 = try string() }
+                else if eh(chave, "tipo") { texto1 = try string() }
+                else if eh(chave, "capacidade") { numero0 = try inteiro() }
+                else if eh(chave, "horario") { horario = try self.horario() }
+                else if eh(chave, "em") { numero1 = try instante() }
+                else { try pularValor() }
+            }
+            return .espacoCadastrado(AnalyticsFact.EspacoCadastrado(
+                espaco: try exigir(id0, "espacoId"), unidade: try exigir(id1, "unidadeId"),
+                nome: try exigir(texto0, "nome"), tipo: try exigir(texto1, "tipo"),
+                capacidade: Int(clamping: try exigir(numero0, "capacidade")), horario: try exigir(horario, "horario"),
+                em: try exigir(numero1, "em")))
+
+        case .espacoAtualizado:
+            while let chave = try chave(&primeira) {
+                if eh(chave, "espacoId") { id0 = try uuid() }
+                else if eh(chave, "nome") { texto0 = try string() }
+                else if eh(chave, "capacidade") { numero0 = try inteiro() }
+                else if eh(chave, "em") { numero1 = try instante() }
+                else { try pularValor() }
+            }
+            return .espacoAtualizado(
+                espaco: try exigir(id0, "espacoId"), nome: try exigir(texto0, "nome"),
+                capacidade: Int(clamping: try exigir(numero0, "capacidade")), em: try exigir(numero1, "em"))
+
+        case .horarioDefinido:
+            while let chave = try chave(&primeira) {
+                if eh(chave, "espacoId") { id0 = try uuid() }
+                else if eh(chave, "horario") { horario = try self.horario() }
+                else if eh(chave, "em") { numero0 = try instante() }
+                else { try pularValor() }
+            }
+            return .horarioDefinido(espaco: try exigir(id0, "espacoId"), horario: try exigir(horario, "horario"), em: try exigir(numero0, "em"))
+
+        case .espacoDesativado, .espacoReativado:
+            while let chave = try chave(&primeira) {
+                if eh(chave, "espacoId") { id0 = try uuid() }
+                else if eh(chave, "em") { numero0 = try instante() }
+                else { try pularValor() }
+            }
+            let (espaco, em) = (try exigir(id0, "espacoId"), try exigir(numero0, "em"))
+            return tipo == .espacoDesativado ? .espacoDesativado(espaco: espaco, em: em) : .espacoReativado(espaco: espaco, em: em)
+
+        case .reservaSolicitada:
+            var inicio: Int64?
+            var fim: Int64?
+            while let chave = try chave(&primeira) {
+                if eh(chave, "reservaId") { id0 = try uuid() }
+                else if eh(chave, "espacoId") { id1 = try uuid() }
+                else if eh(chave, "unidadeId") { id2 = try uuid() }
+                else if eh(chave, "usuarioId") { texto0 = try idDeUsuario() }
+                else if eh(chave, "em") { numero0 = try instante() }
+                else if eh(chave, "intervalo") {
+                    var primeiraDoIntervalo = true
+                    try abrirObjeto()
+                    while let interna = try self.chave(&primeiraDoIntervalo) {
+                        if eh(interna, "inicio") { inicio = try instante() }
+                        else if eh(interna, "fim") { fim = try instante() }
+                        else { try pularValor() }
+                    }
+                }
+                else { try pularValor() }
+            }
+            return .reservaSolicitada(AnalyticsFact.ReservaSolicitada(
+                reserva: try exigir(id0, "reservaId"), espaco: try exigir(id1, "espacoId"),
+                unidade: try exigir(id2, "unidadeId"), usuario: try exigir(texto0, "usuarioId"),
+                inicio: try exigir(inicio, "intervalo.inicio"), fim: try exigir(fim, "intervalo.fim"), em: try exigir(numero0, "em")))
+
+        case .reservaConfirmada, .reservaCancelada, .reservaExpirada, .checkinRealizado, .noShowRegistrado:
+            while let chave = try chave(&primeira) {
+                if eh(chave, "reservaId") { id0 = try uuid() }
+                else if eh(chave, "em") { numero0 = try instante() }
+                else { try pularValor() }
+            }
+            let (reserva, em) = (try exigir(id0, "reservaId"), try exigir(numero0, "em"))
+            switch tipo {
+            case .reservaConfirmada: return .reservaConfirmada(reserva: reserva, em: em)
+            case .reservaCancelada: return .reservaCancelada(reserva: reserva, em: em)
+            case .reservaExpirada: return .reservaExpirada(reserva: reserva, em: em)
+            case .checkinRealizado: return .checkinRealizado(reserva: reserva, em: em)
+            default: return .noShowRegistrado(reserva: reserva, em: em)
+            }
+
+        case .pagamentoConfirmado, .reembolsoConcluido:
+            while let chave = try chave(&primeira) {
+                if eh(chave, "espacoId") { id0 = nulo() ? nil : try uuid() }
+                else if eh(chave, "unidadeId") { id1 = nulo() ? nil : try uuid() }
+                else if eh(chave, "usuarioId") { texto0 = try idDeUsuario() }
+                else if eh(chave, "valor") { numero0 = try inteiro() }
+                else if eh(chave, "em") { numero1 = try instante() }
+                else { try pularValor() }
+            }
+            let movimento = AnalyticsFact.Movimento(
+                espaco: id0, unidade: id1, usuario: try exigir(texto0, "usuarioId"),
+                valor: try exigir(numero0, "valor"), em: try exigir(numero1, "em"))
+            return tipo == .pagamentoConfirmado ? .pagamentoConfirmado(movimento) : .reembolsoConcluido(movimento)
+        }
+    }
+
+    /// `{"segunda":[{"abre":480,"fecha":1200}],…}` (closed days absent).
+    mutating func horario() throws(Invalido) -> AnalyticsEspaco.Horario {
+        var dias = [[AnalyticsEspaco.Faixa]](repeating: [], count: 7)
+        var primeira = true
+        try abrirObjeto()
+        while let chave = try chave(&primeira) {
+            guard let dia = Self.nomesDosDias.firstIndex(where: { eh(chave, $0) }) else {
+                throw Invalido(byte: chave.inicio, mensagem: "unknown day of the week")
+            }
+            try esperar(UInt8(ascii: "["))
+            var primeiro = true
+            while try item(&primeiro) {
+                var abre: Int?
+                var fecha: Int?
+                var primeiraDaFaixa = true
+                try abrirObjeto()
+                while let campo = try self.chave(&primeiraDaFaixa) {
+                    if eh(campo, "abre") { abre = try int() }
+                    else if eh(campo, "fecha") { fecha = try int() }
+                    else { try pularValor() }
+                }
+                guard let abre, let fecha, 0 <= abre, abre < fecha, fecha <= 1_440 else {
+                    throw invalido("bad opening range")
+                }
+                dias[dia].append(AnalyticsEspaco.Faixa(abre: abre, fecha: fecha))
+            }
+        }
+        return AnalyticsEspaco.Horario(dias: dias)
+    }
+
+    /// Day names as stored, `domingo` first (the index is the day of the week).
+    static let nomesDosDias: [StaticString] = ["domingo", "segunda", "terca", "quarta", "quinta", "sexta", "sabado"]
+}

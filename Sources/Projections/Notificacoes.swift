@@ -1,0 +1,78 @@
+public import Domain
+import EventStore
+public import Foundation
+
+/// A notice in a member's in-app inbox.
+public struct NotificacaoView: Codable, Sendable, Equatable {
+    public let id: String
+    public let tipo: Notificacao.Tipo
+    public let titulo: String
+    public let texto: String
+    public let reservaId: String?
+    public let canal: String
+    /// `enviada` or `falhou` (the e-mail; the notice is in the inbox either way).
+    public let status: String
+    public let em: Date
+}
+
+/// A reminder waiting for its time: a confirmed booking that has not ended.
+public struct LembreteView: Codable, Sendable, Equatable {
+    public let reservaId: String
+    public let usuarioId: String
+    public let inicio: Date
+}
+
+/// The in-app inbox (per member, newest first) and the reminder timers (by start).
+public enum NotificacoesReadModel {
+    public static let caixa = "notificacoes"
+    public static let lembretes = "notificacoes_lembretes"
+
+    /// Newest first: the order key counts down.
+    static func recentesPrimeiro(_ instante: Date) -> String {
+        String(format: "%012d", max(0, 99_999_999_999 - Int(instante.timeIntervalSince1970)))
+    }
+
+    public static let projection = Projection(
+        name: "notificacoes", collections: [caixa, lembretes],
+        types: ["NotificacaoEnviada", "NotificacaoFalhou", "ReservaConfirmada", "ReservaCancelada", "ReservaConcluida", "NoShowRegistrado"]
+    ) { recorded, batch in
+        let decoder = EventJSON.decoder
+        switch recorded.type {
+        case "NotificacaoEnviada", "NotificacaoFalhou":
+            guard let event = try Notificacao.Event.decode(type: recorded.type, data: recorded.data, using: decoder) else { return }
+            let view: NotificacaoView
+            switch event {
+            case .enviada(let e):
+                view = NotificacaoView(
+                    id: e.notificacaoId.uuidString.lowercased(), tipo: e.tipo, titulo: e.titulo, texto: e.texto,
+                    reservaId: e.reservaId?.uuidString.lowercased(), canal: e.canal, status: "enviada", em: e.em)
+                if e.tipo == .lembrete, let reserva = e.reservaId { batch.delete(lembretes, reserva.uuidString.lowercased()) }
+            case .falhou(let e):
+                view = NotificacaoView(
+                    id: e.notificacaoId.uuidString.lowercased(), tipo: e.tipo, titulo: e.titulo, texto: e.texto,
+                    reservaId: e.reservaId?.uuidString.lowercased(), canal: e.canal, status: "falhou", em: e.em)
+                if e.tipo == .lembrete, let reserva = e.reservaId { batch.delete(lembretes, reserva.uuidString.lowercased()) }
+            }
+            let usuario: String = switch event {
+            case .enviada(let e): e.usuarioId
+            case .falhou(let e): e.usuarioId
+            }
+            try batch.put(view, caixa, view.id, grupo: usuario, ordem: recentesPrimeiro(view.em) + view.id)
+        case "ReservaConfirmada":
+            let confirmada = try decoder.decode(Reserva.Confirmada.self, from: recorded.data)
+            guard let first = try await batch.history(StreamNames.reserva(confirmada.reservaId)).first,
+                let reserva = try? decoder.decode(Reserva.Solicitada.self, from: first.data)
+            else { return }
+            let iso = ISO8601DateFormatter().string(from: reserva.intervalo.start)
+            try batch.put(
+                LembreteView(reservaId: confirmada.reservaId.description, usuarioId: reserva.usuarioId, inicio: reserva.intervalo.start),
+                lembretes, confirmada.reservaId.description, grupo: "prazo", ordem: iso)
+        case "ReservaCancelada", "ReservaConcluida", "NoShowRegistrado":
+            struct Ref: Decodable { let reservaId: UUID }
+            let ref = try decoder.decode(Ref.self, from: recorded.data)
+            batch.delete(lembretes, ref.reservaId.uuidString.lowercased())
+        default:
+            return
+        }
+    }
+}

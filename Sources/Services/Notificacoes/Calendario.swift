@@ -1,0 +1,78 @@
+public import Foundation
+
+/// iCalendar (RFC 5545) invitations for bookings, attached to e-mails as `text/calendar`.
+public enum Calendario {
+    /// The `Content-Type` of what ``evento(uid:inicio:fim:resumo:local:descricao:criadoEm:organizador:)`` returns.
+    public static let contentType = "text/calendar; method=REQUEST; charset=UTF-8"
+
+    /// One VEVENT in a VCALENDAR with `METHOD:REQUEST`: UTF-8, CRLF, lines folded at 75 octets,
+    /// times in UTC.
+    ///
+    /// `uid` must stay the same for the same booking (calendars update the event rather than add
+    /// one); `criadoEm` is the DTSTAMP, from the caller's clock; `organizador` is an e-mail address.
+    public static func evento(
+        uid: String, inicio: Date, fim: Date, resumo: String, local: String?, descricao: String?,
+        criadoEm: Date, organizador: String?
+    ) -> Data {
+        var lines = [
+            "BEGIN:VCALENDAR",
+            "PRODID:-//CoworkFlow//Reservas//PT-BR",
+            "VERSION:2.0",
+            "CALSCALE:GREGORIAN",
+            "METHOD:REQUEST",
+            "BEGIN:VEVENT",
+            "UID:" + escaped(uid),
+            "DTSTAMP:" + utc(criadoEm),
+            "DTSTART:" + utc(inicio),
+            "DTEND:" + utc(fim),
+            "SUMMARY:" + escaped(resumo),
+        ]
+        if let local { lines.append("LOCATION:" + escaped(local)) }
+        if let descricao { lines.append("DESCRIPTION:" + escaped(descricao)) }
+        if let organizador {
+            let address = String(String.UnicodeScalarView(organizador.unicodeScalars.filter { !"\r\n\";:,".unicodeScalars.contains($0) }))
+            lines.append("ORGANIZER;CN=CoworkFlow:mailto:" + address)
+        }
+        lines += ["STATUS:CONFIRMED", "SEQUENCE:0", "TRANSP:OPAQUE", "END:VEVENT", "END:VCALENDAR"]
+        return Data(lines.map(folded).joined().utf8)
+    }
+
+    /// A TEXT value (RFC 5545 §3.3.11): `\`, `;`, `,` escaped, line breaks as `\n`.
+    static func escaped(_ text: String) -> String {
+        var out = ""
+        for character in MIME.lines(of: text).joined(separator: "\n") {
+            switch character {
+            case "\\": out += "\\\\"
+            case ";": out += "\\;"
+            case ",": out += "\\,"
+            case "\n": out += "\\n"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// A UTC DATE-TIME, e.g. `20260303T140000Z`.
+    static func utc(_ date: Date) -> String {
+        let utc = UTCFields(date)
+        return MIME.padded(utc.year, 4) + MIME.padded(utc.month, 2) + MIME.padded(utc.day, 2) + "T"
+            + MIME.padded(utc.hour, 2) + MIME.padded(utc.minute, 2) + MIME.padded(utc.second, 2) + "Z"
+    }
+
+    /// The content line with CRLF, folded so no line exceeds 75 octets (RFC 5545 §3.1):
+    /// continuation lines start with a space, and no UTF-8 character is split.
+    static func folded(_ line: String) -> String {
+        var out = ""
+        var octets = 0
+        for character in line {
+            let size = String(character).utf8.count
+            if octets + size > 75 {
+                out += "\r\n "
+                octets = 1
+            }
+            out.append(character)
+            octets += size
+        }
+        return out + "\r\n"
+    }
+}

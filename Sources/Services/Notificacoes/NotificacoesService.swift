@@ -1,0 +1,270 @@
+public import Domain
+public import EventStore
+import Foundation
+public import Logging
+public import Projections
+
+/// The notificacoes service: Portuguese e-mails (and the in-app inbox) for what happens to a
+/// member — welcome, booking confirmed (with an `.ics`), payment received, reminder before the
+/// start, cancellation, refund, no-show.
+///
+/// Reactions (queue `coworkflow.notificacoes`) send the e-mail, trying `tentativas` times with
+/// doubling pauses, then record NotificacaoEnviada or NotificacaoFalhou with the inbox row.
+/// The reminders are a durable timer over the `notificacoes_lembretes` read model.
+public final class NotificacoesService: Sendable {
+    /// A member's name and address, opened from the vault when a message is sent.
+    public struct Contato: Sendable {
+        public let nome: String
+        public let email: String
+
+        public init(nome: String, email: String) {
+            self.nome = nome
+            self.email = email
+        }
+    }
+
+    let store: any EventStore
+    let clock: any WallClock
+    let mailer: any Mailer
+    let remetente: EmailAddress
+    let contato: @Sendable (String) async throws -> Contato?
+    let logger: Logger
+    /// Hours before the start the reminder goes.
+    public let lembreteHoras: Int
+    let tentativas: Int
+    let pausa: Duration
+
+    public static let consumidor = "notificacoes"
+    public static let bindings = [
+        "usuarios.UsuarioRegistrado", "reservas.ReservaConfirmada", "reservas.ReservaCancelada",
+        "pagamentos.PagamentoConfirmado", "pagamentos.ReembolsoConcluido", "checkin.NoShowRegistrado",
+    ]
+    static let service = "notificacoes"
+
+    public init(
+        store: any EventStore, clock: any WallClock, mailer: any Mailer, remetente: EmailAddress,
+        contato: @escaping @Sendable (String) async throws -> Contato?, lembreteHoras: Int = 24, tentativas: Int = 3,
+        pausa: Duration = .milliseconds(500), logger: Logger
+    ) {
+        self.store = store
+        self.clock = clock
+        self.mailer = mailer
+        self.remetente = remetente
+        self.contato = contato
+        self.lembreteHoras = lembreteHoras
+        self.tentativas = max(1, tentativas)
+        self.pausa = pausa
+        self.logger = logger
+    }
+
+    /// What to say, to whom, about what.
+    struct Aviso {
+        let tipo: Notificacao.Tipo
+        let usuarioId: String
+        let reservaId: UUID?
+        let titulo: String
+        let texto: String
+        var anexos: [EmailAttachment] = []
+    }
+
+    // MARK: Reactions
+
+    public func reagir(_ event: RecordedEvent) async throws -> [StreamWrite] {
+        guard let aviso = try await aviso(for: event) else { return [] }
+        var meta = event.metadata.caused(by: event.eventId, correlationId: event.metadata.correlationId)
+        meta.service = Self.service
+        meta.actor = "system:notificacoes"
+        return try await entregar(aviso, id: Events.derivedId("notificacao", event.eventId), meta: meta)
+    }
+
+    private func aviso(for event: RecordedEvent) async throws -> Aviso? {
+        let decoder = EventJSON.decoder
+        switch event.type {
+        case "UsuarioRegistrado":
+            guard event.stream.category == "usuario" else { return nil }
+            let id = String(event.stream.rawValue.dropFirst("usuario-".count))
+            return Aviso(
+                tipo: .boasVindas, usuarioId: id, reservaId: nil, titulo: "Bem-vindo(a) à CoworkFlow",
+                texto: "Sua conta está pronta. Encontre um espaço, reserve e pague por PIX, cartão ou boleto.")
+        case "ReservaConfirmada":
+            let confirmada = try decoder.decode(Reserva.Confirmada.self, from: event.data)
+            guard let (reserva, espaco, unidade) = try await contexto(confirmada.reservaId) else { return nil }
+            let quando = Self.quando(reserva.intervalo, fuso: unidade?.fusoHorario)
+            let nome = espaco?.nome ?? "espaço"
+            let local = unidade.map { "\($0.nome) — \($0.endereco.logradouro), \($0.endereco.numero), \($0.endereco.cidade)/\($0.endereco.uf)" }
+            let ics = Calendario.evento(
+                uid: "reserva-\(reserva.reservaId)@coworkflow", inicio: reserva.intervalo.start, fim: reserva.intervalo.end,
+                resumo: "Reserva: \(nome)", local: local, descricao: "Reserva \(reserva.reservaId) — \(Self.reais(reserva.total))",
+                criadoEm: confirmada.em, organizador: remetente.address)
+            return Aviso(
+                tipo: .reservaConfirmada, usuarioId: reserva.usuarioId, reservaId: reserva.reservaId.rawValue,
+                titulo: "Reserva confirmada: \(nome), \(quando)",
+                texto: "Sua reserva de \(nome) (\(quando)) está confirmada. Total: \(Self.reais(reserva.total)). "
+                    + "Apresente o código de check-in na chegada; o convite para a sua agenda segue em anexo.",
+                anexos: [EmailAttachment(filename: "reserva.ics", contentType: "text/calendar; method=REQUEST; charset=UTF-8", data: ics)])
+        case "PagamentoConfirmado":
+            let pago = try decoder.decode(Pagamento.Confirmado.self, from: event.data)
+            guard pago.valor > .zero else { return nil }
+            return Aviso(
+                tipo: .pagamentoRecebido, usuarioId: pago.usuarioId, reservaId: pago.reservaId,
+                titulo: "Pagamento recebido: \(Self.reais(pago.valor))",
+                texto: "Recebemos \(Self.reais(pago.valor)) por \(Self.metodo(pago.metodo)) para a reserva \(pago.reservaId.uuidString.lowercased()).")
+        case "ReservaCancelada":
+            let cancelada = try decoder.decode(Reserva.Cancelada.self, from: event.data)
+            guard let (reserva, espaco, unidade) = try await contexto(cancelada.reservaId) else { return nil }
+            let quando = Self.quando(reserva.intervalo, fuso: unidade?.fusoHorario)
+            var texto = "Sua reserva de \(espaco?.nome ?? "espaço") (\(quando)) foi cancelada."
+            if let motivo = cancelada.motivo, !motivo.isEmpty { texto += " Motivo: \(motivo)." }
+            if cancelada.reembolso > .zero {
+                texto += " Você receberá \(Self.reais(cancelada.reembolso)) de volta"
+                texto += cancelada.multa > .zero ? " (multa de \(Self.reais(cancelada.multa)))." : "."
+            }
+            return Aviso(tipo: .cancelamento, usuarioId: reserva.usuarioId, reservaId: reserva.reservaId.rawValue, titulo: "Reserva cancelada", texto: texto)
+        case "ReembolsoConcluido":
+            let reembolso = try decoder.decode(Pagamento.ReembolsoConcluido.self, from: event.data)
+            return Aviso(
+                tipo: .reembolso, usuarioId: reembolso.usuarioId, reservaId: reembolso.reservaId,
+                titulo: "Reembolso concluído: \(Self.reais(reembolso.valor))",
+                texto: "Devolvemos \(Self.reais(reembolso.valor)) referentes à reserva \(reembolso.reservaId.uuidString.lowercased()).")
+        case "NoShowRegistrado":
+            struct NoShow: Decodable { let reservaId: UUID }
+            let noShow = try decoder.decode(NoShow.self, from: event.data)
+            guard let (reserva, espaco, unidade) = try await contexto(Reserva.ID(noShow.reservaId)) else { return nil }
+            return Aviso(
+                tipo: .noShow, usuarioId: reserva.usuarioId, reservaId: noShow.reservaId, titulo: "Não registramos sua entrada",
+                texto: "Não houve check-in na sua reserva de \(espaco?.nome ?? "espaço") (\(Self.quando(reserva.intervalo, fuso: unidade?.fusoHorario))). "
+                    + "O restante do horário foi liberado.")
+        default:
+            return nil
+        }
+    }
+
+    /// Sends `aviso` by e-mail (retrying) and returns the record of how it went. A member whose
+    /// data was erased gets nothing.
+    func entregar(_ aviso: Aviso, id: UUID, meta: EventMetadata) async throws -> [StreamWrite] {
+        guard let pessoa = try await contato(aviso.usuarioId), !pessoa.email.isEmpty else { return [] }
+        let messageId = "\(id.uuidString.lowercased())@coworkflow"
+        let saudacao = pessoa.nome.isEmpty ? "Olá," : "Olá, \(pessoa.nome.split(separator: " ").first.map(String.init) ?? pessoa.nome),"
+        let mensagem = EmailMessage(
+            from: remetente, to: [EmailAddress(pessoa.email, name: pessoa.nome.isEmpty ? nil : pessoa.nome)], subject: aviso.titulo,
+            text: "\(saudacao)\n\n\(aviso.texto)\n\nEquipe CoworkFlow\n", attachments: aviso.anexos, messageId: messageId, date: clock.now)
+        var erro = ""
+        var tentativa = 0
+        var pausa = self.pausa
+        while tentativa < tentativas {
+            tentativa += 1
+            do {
+                try await mailer.send(mensagem)
+                erro = ""
+                break
+            } catch {
+                erro = String(describing: error)
+                logger.warning("e-mail failed", metadata: ["tipo": "\(aviso.tipo.rawValue)", "tentativa": "\(tentativa)", "erro": "\(erro)"])
+                if let mailerError = error as? MailerError, !mailerError.isTransient { break }
+                if tentativa < tentativas {
+                    try await Task.sleep(for: pausa)
+                    pausa = pausa * 2
+                }
+            }
+        }
+        let now = clock.now
+        let event: Notificacao.Event = erro.isEmpty
+            ? .enviada(Notificacao.Enviada(
+                notificacaoId: id, usuarioId: aviso.usuarioId, tipo: aviso.tipo, canal: "email", titulo: aviso.titulo, texto: aviso.texto,
+                reservaId: aviso.reservaId, messageId: messageId, tentativas: tentativa, em: now))
+            : .falhou(Notificacao.Falhou(
+                notificacaoId: id, usuarioId: aviso.usuarioId, tipo: aviso.tipo, canal: "email", titulo: aviso.titulo, texto: aviso.texto,
+                reservaId: aviso.reservaId, erro: String(erro.prefix(500)), tentativas: tentativa, em: now))
+        let stream = StreamName(category: "notificacao", id: id.uuidString.lowercased())
+        return [StreamWrite(stream: stream, expected: .noStream, events: try Events.derived([event], from: id.uuidString, at: now, metadata: meta))]
+    }
+
+    private func contexto(_ id: Reserva.ID) async throws -> (Reserva.Solicitada, EspacoView?, UnidadeView?)? {
+        guard let first = try await store.readStream(StreamNames.reserva(id)).first, first.type == "ReservaSolicitada" else { return nil }
+        let reserva = try EventJSON.decoder.decode(Reserva.Solicitada.self, from: first.data)
+        let espaco = try await store.document(CatalogoReadModel.espacos, key: reserva.espacoId.uuidString.lowercased())
+            .flatMap { try? ReadModelJSON.decoder.decode(EspacoView.self, from: $0) }
+        let unidade = try await store.document(CatalogoReadModel.unidades, key: reserva.unidadeId.uuidString.lowercased())
+            .flatMap { try? ReadModelJSON.decoder.decode(UnidadeView.self, from: $0) }
+        return (reserva, espaco, unidade)
+    }
+
+    // MARK: Reminders (timer)
+
+    /// Sends every reminder that is due (`lembreteHoras` before a confirmed booking's start,
+    /// which has not started yet). Returns how many it sent or recorded as failed.
+    @discardableResult
+    public func enviarLembretesVencidos(limite: Int = 200) async throws -> Int {
+        let now = clock.now
+        let lembretes = try await store.documents(NotificacoesReadModel.lembretes, grupo: "prazo", limit: limite, offset: 0)
+            .map { try ReadModelJSON.decoder.decode(LembreteView.self, from: $0) }
+        var feitos = 0
+        for lembrete in lembretes {
+            guard lembrete.inicio.addingTimeInterval(-Double(lembreteHoras) * 3_600) <= now else { break }  // sorted by start
+            guard lembrete.inicio > now, let reservaId = UUID(uuidString: lembrete.reservaId) else { continue }
+            let id = Events.derivedId("lembrete", lembrete.reservaId)
+            let stream = StreamName(category: "notificacao", id: id.uuidString.lowercased())
+            guard try await store.readStream(stream).isEmpty else { continue }
+            guard let (reserva, espaco, unidade) = try await contexto(Reserva.ID(reservaId)) else { continue }
+            let quando = Self.quando(reserva.intervalo, fuso: unidade?.fusoHorario)
+            let aviso = Aviso(
+                tipo: .lembrete, usuarioId: reserva.usuarioId, reservaId: reservaId, titulo: "Lembrete: \(espaco?.nome ?? "sua reserva"), \(quando)",
+                texto: "Sua reserva de \(espaco?.nome ?? "espaço") começa em \(quando). O check-in abre pouco antes do início.")
+            let meta = EventMetadata(correlationId: reservaId, actor: "system:notificacoes", requestId: "lembretes", service: Self.service)
+            do {
+                try await store.append(try await entregar(aviso, id: id, meta: meta))
+                feitos += 1
+            } catch is WrongExpectedVersion {
+                continue  // another replica sent it
+            }
+        }
+        return feitos
+    }
+
+    // MARK: Queries
+
+    /// The member's in-app inbox, newest first.
+    public func caixaDeEntrada(usuario: String, pagina: Int) async throws -> Pagina<NotificacaoView> {
+        let docs = try await store.documents(NotificacoesReadModel.caixa, grupo: usuario, limit: 50, offset: (pagina - 1) * 50)
+        return Pagina(
+            itens: try docs.map { try ReadModelJSON.decoder.decode(NotificacaoView.self, from: $0) },
+            total: try await store.count(NotificacoesReadModel.caixa, grupo: usuario), pagina: pagina)
+    }
+
+    // MARK: Formatting
+
+    /// `R$ 1.234,56`.
+    static func reais(_ valor: Money) -> String {
+        let centavos = abs(valor.centavos)
+        var inteiro = String(centavos / 100)
+        var grupos: [String] = []
+        while inteiro.count > 3 {
+            grupos.insert(String(inteiro.suffix(3)), at: 0)
+            inteiro.removeLast(3)
+        }
+        grupos.insert(inteiro, at: 0)
+        return (valor.centavos < 0 ? "-" : "") + "R$ " + grupos.joined(separator: ".") + String(format: ",%02d", centavos % 100)
+    }
+
+    /// `25/12/2026, 09:00–11:00` in the unit's time zone.
+    static func quando(_ intervalo: TimeRange, fuso: String?) -> String {
+        let zone = fuso.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "America/Sao_Paulo") ?? .gmt
+        let data = DateFormatter()
+        data.locale = Locale(identifier: "pt_BR")
+        data.timeZone = zone
+        data.dateFormat = "dd/MM/yyyy, HH:mm"
+        let hora = DateFormatter()
+        hora.locale = Locale(identifier: "pt_BR")
+        hora.timeZone = zone
+        hora.dateFormat = "HH:mm"
+        return "\(data.string(from: intervalo.start))–\(hora.string(from: intervalo.end))"
+    }
+
+    static func metodo(_ metodo: MetodoDePagamento) -> String {
+        switch metodo {
+        case .pix: "PIX"
+        case .cartao: "cartão"
+        case .boleto: "boleto"
+        }
+    }
+}

@@ -1,0 +1,266 @@
+public import Domain
+public import EventStore
+public import Foundation
+public import Logging
+
+/// The pagamentos service: one payment per booking (`pagamento-<reservaId>`), charged at the
+/// provider when the booking is requested, settled by the provider's signed webhook.
+///
+/// Reactions (queue `coworkflow.pagamentos`): ReservaSolicitada → charge; ReservaExpirada or
+/// ReservaCancelada → withdraw a pending charge, or refund what the cancellation gives back.
+/// Provider calls happen before the effect commits and are idempotent on our ids, so a
+/// redelivered event asks again and gets the same answer.
+public final class PagamentosService: Sendable {
+    let store: any EventStore
+    let clock: any WallClock
+    let provider: any PaymentProvider
+    let segredoDoWebhook: Data
+    let logger: Logger
+
+    public static let consumidor = "pagamentos"
+    public static let bindings = ["reservas.ReservaSolicitada", "reservas.ReservaExpirada", "reservas.ReservaCancelada"]
+    static let service = "pagamentos"
+
+    public init(store: any EventStore, clock: any WallClock, provider: any PaymentProvider, segredoDoWebhook: Data, logger: Logger) {
+        self.store = store
+        self.clock = clock
+        self.provider = provider
+        self.segredoDoWebhook = segredoDoWebhook
+        self.logger = logger
+    }
+
+    var pagamentos: AggregateStore<Pagamento.Command, Pagamento.State, Pagamento.Event, Pagamento.Failure> {
+        AggregateStore(store: store, decider: Pagamento.decider) { try Pagamento.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
+    }
+
+    static func stream(_ id: Pagamento.ID) -> StreamName { StreamName(category: "pagamento", id: id.description) }
+
+    // MARK: Reactions
+
+    public func reagir(_ event: RecordedEvent) async throws -> [StreamWrite] {
+        guard let reservaEvent = try Reserva.Event.decode(type: event.type, data: event.data, using: EventJSON.decoder) else { return [] }
+        var meta = event.metadata.caused(by: event.eventId, correlationId: event.metadata.correlationId)
+        meta.service = Self.service
+        meta.actor = "system:pagamentos"
+        switch reservaEvent {
+        case .solicitada(let solicitada):
+            return try await cobrar(solicitada, causa: event.eventId, meta: meta)
+        case .expirada(let expirada):
+            return try await encerrar(
+                Pagamento.ID(expirada.reservaId.rawValue), reembolso: nil, motivo: "reserva expirada sem pagamento", causa: event.eventId, meta: meta)
+        case .cancelada(let cancelada):
+            return try await encerrar(
+                Pagamento.ID(cancelada.reservaId.rawValue), reembolso: cancelada.reembolso, motivo: "reserva cancelada", causa: event.eventId,
+                meta: meta)
+        case .confirmada, .concluida:
+            return []
+        }
+    }
+
+    private func cobrar(_ reserva: Reserva.Solicitada, causa: UUID, meta: EventMetadata) async throws -> [StreamWrite] {
+        let id = Pagamento.ID(reserva.reservaId.rawValue)
+        let stream = Self.stream(id)
+        let (state, version) = try await pagamentos.load(stream)
+        guard case .inexistente = state else { return [] }
+        let forma = reserva.pagamento ?? Reserva.FormaDePagamento(metodo: .pix)
+        let pedido = Pagamento.Pedido(
+            pagamentoId: id, reservaId: reserva.reservaId.rawValue, usuarioId: reserva.usuarioId, unidadeId: reserva.unidadeId,
+            espacoId: reserva.espacoId, valor: reserva.total, expiraEm: reserva.expiraEm)
+        var cobranca: Pagamento.Cobranca?
+        if reserva.total > .zero {
+            cobranca = try await provider.criarCobranca(PedidoDeCobranca(
+                referencia: id.description, valor: reserva.total, metodo: forma.metodo, cartaoToken: forma.cartaoToken,
+                descricao: "Reserva \(reserva.reservaId)", expiraEm: reserva.expiraEm))
+        }
+        let events = try decide(.iniciar(pedido, cobranca: cobranca, metodo: forma.metodo, em: clock.now), state)
+        return [StreamWrite(stream: stream, expected: .after(version), events: try Events.derived(events, from: causa.uuidString, at: clock.now, metadata: meta))]
+    }
+
+    /// The booking ended: withdraw the charge if unpaid; refund `reembolso` (nil: everything,
+    /// the booking expired although it was paid) if paid.
+    private func encerrar(_ id: Pagamento.ID, reembolso: Money?, motivo: String, causa: UUID, meta: EventMetadata) async throws -> [StreamWrite] {
+        let stream = Self.stream(id)
+        let (state, version) = try await pagamentos.load(stream)
+        guard case .existente(let dados) = state else { return [] }
+        let now = clock.now
+        let events: [Pagamento.Event]
+        switch dados.status {
+        case .pendente:
+            if let cobranca = dados.inicio.cobrancaId { try await provider.cancelarCobranca(cobranca) }
+            events = try decide(.cancelar(motivo: motivo, em: now), state)
+        case .confirmado:
+            let valor = min(reembolso ?? dados.disponivel, dados.disponivel)
+            guard valor > .zero else { return [] }
+            let reembolsoId = Events.derivedId("reembolso", causa)
+            events = try decide(.reembolsar(reembolsoId: reembolsoId, valor: valor, motivo: motivo, em: now), state)
+            if let cobranca = dados.inicio.cobrancaId, !events.isEmpty {
+                try await provider.reembolsar(cobrancaId: cobranca, reembolsoId: reembolsoId, valor: valor)
+            }
+        case .recusado, .cancelado:
+            return []
+        }
+        guard !events.isEmpty else { return [] }
+        return [StreamWrite(stream: stream, expected: .after(version), events: try Events.derived(events, from: causa.uuidString, at: now, metadata: meta))]
+    }
+
+    private func decide(_ command: Pagamento.Command, _ state: Pagamento.State) throws -> [Pagamento.Event] {
+        do {
+            return try Pagamento.decider.decide(command, state)
+        } catch {
+            throw ServiceError(error)
+        }
+    }
+
+    // MARK: Webhook
+
+    /// What the webhook answered.
+    public struct RespostaDoWebhook: Codable, Sendable, Equatable {
+        public let recebido: Bool
+        /// The notice had been applied before (a replay or a retry).
+        public let duplicado: Bool
+        public let pagamentoId: String
+        public let status: Pagamento.Status
+    }
+
+    /// Applies a provider's notice after checking its signature: 401 for a missing, bad or
+    /// stale signature (logged), 400 for a body that is not a notice, 404 for a charge we do
+    /// not know; a notice applied before answers 200 again and changes nothing.
+    public func receberAviso(_ corpo: Data, assinatura: String?, caller: Caller) async throws -> RespostaDoWebhook {
+        let now = clock.now
+        do {
+            try AssinaturaDeWebhook.verificar(corpo, cabecalho: assinatura, segredo: segredoDoWebhook, agora: now)
+        } catch {
+            logger.warning("webhook refused", metadata: ["motivo": "\(error)", "request": "\(caller.requestId)"])
+            switch error {
+            case .ausente: throw ServiceError(status: 401, codigo: "assinatura_ausente", mensagem: "envie a assinatura em \(AssinaturaDeWebhook.cabecalho)")
+            case .malformada:
+                throw ServiceError(status: 401, codigo: "assinatura_invalida", mensagem: "\(AssinaturaDeWebhook.cabecalho) deve ser t=<segundos>,v1=<hmac hex>")
+            case .expirada(let segundos):
+                throw ServiceError(
+                    status: 401, codigo: "assinatura_expirada", mensagem: "o aviso foi assinado há mais de 5 minutos (ou no futuro)",
+                    detalhes: ["idadeSegundos": String(segundos)])
+            case .invalida: throw ServiceError(status: 401, codigo: "assinatura_invalida", mensagem: "a assinatura não confere com o corpo")
+            }
+        }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        guard let aviso = try? decoder.decode(AvisoDoProvedor.self, from: corpo) else {
+            throw ServiceError.requisicaoInvalida("o corpo não é um aviso do provedor (id, tipo, cobrancaId, referencia, valor, criadoEm)")
+        }
+        guard let id = Pagamento.ID(aviso.referencia) else { throw ServiceError.naoEncontrado("cobrança desconhecida: \(aviso.cobrancaId.prefix(60))") }
+        let stream = Self.stream(id)
+        var meta = EventMetadata(correlationId: id.rawValue, actor: "provider:sandbox", requestId: caller.requestId, service: Self.service)
+        meta.causationId = nil
+        for _ in 1...5 {
+            let (state, version) = try await pagamentos.load(stream)
+            guard case .existente(let dados) = state, dados.inicio.cobrancaId == aviso.cobrancaId else {
+                throw ServiceError.naoEncontrado("cobrança desconhecida: \(aviso.cobrancaId.prefix(60))")
+            }
+            var events: [Pagamento.Event]
+            switch aviso.tipo {
+            case .cobrancaPaga:
+                events = try decide(.confirmar(cobrancaId: aviso.cobrancaId, valor: aviso.valor, em: now), state)
+                if dados.status == .cancelado, !events.isEmpty {
+                    // Paid after its booking ended: the money goes back at once.
+                    let reembolsoId = Events.derivedId("reembolso", aviso.id)
+                    let after = events.reduce(state, Pagamento.decider.evolve)
+                    events += try decide(.reembolsar(reembolsoId: reembolsoId, valor: nil, motivo: "pago depois de a reserva expirar", em: now), after)
+                    try await provider.reembolsar(cobrancaId: aviso.cobrancaId, reembolsoId: reembolsoId, valor: aviso.valor)
+                }
+            case .cobrancaRecusada:
+                events = try decide(.recusar(cobrancaId: aviso.cobrancaId, motivo: aviso.motivo ?? "recusado pelo provedor", em: now), state)
+            case .reembolsoConcluido:
+                guard let reembolsoId = aviso.reembolsoId else { throw ServiceError.requisicaoInvalida("um aviso de reembolso precisa de reembolsoId") }
+                events = try decide(.concluirReembolso(reembolsoId: reembolsoId, em: now), state)
+            }
+            guard !events.isEmpty else {
+                return RespostaDoWebhook(recebido: true, duplicado: true, pagamentoId: id.description, status: dados.status)
+            }
+            do {
+                try await store.append(to: stream, expected: .after(version), events: try Events.derived(events, from: aviso.id, at: now, metadata: meta))
+            } catch is WrongExpectedVersion {
+                continue
+            }
+            guard case .existente(let depois) = events.reduce(state, Pagamento.decider.evolve) else { break }
+            logger.info("webhook applied", metadata: ["aviso": "\(aviso.id)", "tipo": "\(aviso.tipo.rawValue)", "pagamento": "\(id)"])
+            return RespostaDoWebhook(recebido: true, duplicado: false, pagamentoId: id.description, status: depois.status)
+        }
+        throw ServiceError.indisponivel("o pagamento está sendo alterado; tente de novo", retryAfter: 1)
+    }
+
+    // MARK: Queries
+
+    /// The payment of a booking, as its member (or an admin) sees it. Read from its stream: a
+    /// handful of events, and the member polls it right after booking.
+    public func pagamento(reserva texto: String, usuario: String, admin: Bool) async throws -> PagamentoView {
+        guard let reservaId = Reserva.ID(texto) else { throw ServiceError.naoEncontrado("a reserva \(texto.prefix(60)) não existe") }
+        let (state, _) = try await pagamentos.load(Self.stream(Pagamento.ID(reservaId.rawValue)))
+        guard case .existente(let dados) = state else {
+            // The charge is created just after the booking: say so while it is on its way.
+            let reserva = try await store.readStream(StreamName(category: "reserva", id: reservaId.description))
+            guard let first = reserva.first,
+                let solicitada = try? EventJSON.decoder.decode(Reserva.Solicitada.self, from: first.data),
+                admin || solicitada.usuarioId == usuario
+            else { throw ServiceError.naoEncontrado("a reserva \(reservaId) não existe") }
+            return PagamentoView(aguardando: solicitada)
+        }
+        guard admin || dados.inicio.usuarioId == usuario else { throw ServiceError.naoEncontrado("a reserva \(reservaId) não existe") }
+        return PagamentoView(dados)
+    }
+}
+
+/// A booking's payment as clients read it. `status` is `aguardando_cobranca` for the moment
+/// between the booking and its charge.
+public struct PagamentoView: Codable, Sendable, Equatable {
+    public struct ReembolsoView: Codable, Sendable, Equatable {
+        public let id: String
+        public let valor: Money
+        public let concluido: Bool
+    }
+
+    public let id: String
+    public let reservaId: String
+    public let status: String
+    public let metodo: MetodoDePagamento?
+    public let valor: Money
+    public let cobrancaId: String?
+    public let pix: Pagamento.Pix?
+    public let boleto: Pagamento.Boleto?
+    public let expiraEm: Date?
+    public let confirmadoEm: Date?
+    public let motivo: String?
+    public let reembolsos: [ReembolsoView]
+    public let reembolsado: Money
+
+    init(_ d: Pagamento.Dados) {
+        id = d.id.description
+        reservaId = d.inicio.reservaId.uuidString.lowercased()
+        status = d.status.rawValue
+        metodo = d.inicio.metodo
+        valor = d.valor
+        cobrancaId = d.inicio.cobrancaId
+        pix = d.inicio.pix
+        boleto = d.inicio.boleto
+        expiraEm = d.status == .pendente ? d.inicio.expiraEm : nil
+        confirmadoEm = d.confirmadoEm
+        motivo = d.motivo
+        reembolsos = d.reembolsos.map { ReembolsoView(id: $0.reembolsoId.uuidString.lowercased(), valor: $0.valor, concluido: $0.concluido) }
+        reembolsado = d.reembolsos.filter(\.concluido).reduce(.zero) { $0 + $1.valor }
+    }
+
+    init(aguardando reserva: Reserva.Solicitada) {
+        id = reserva.reservaId.description
+        reservaId = reserva.reservaId.description
+        status = "aguardando_cobranca"
+        metodo = reserva.pagamento?.metodo ?? .pix
+        valor = reserva.total
+        cobrancaId = nil
+        pix = nil
+        boleto = nil
+        expiraEm = reserva.expiraEm
+        confirmadoEm = nil
+        motivo = nil
+        reembolsos = []
+        reembolsado = .zero
+    }
+}

@@ -1,0 +1,54 @@
+public import Domain
+public import Foundation
+
+/// What we ask a payment provider to charge.
+public struct PedidoDeCobranca: Codable, Sendable, Equatable {
+    /// Our payment id: the provider keeps one charge per reference, so asking twice is safe.
+    public let referencia: String
+    public let valor: Money
+    public let metodo: MetodoDePagamento
+    /// The provider's token for the member's card (card payments only).
+    public let cartaoToken: String?
+    public let descricao: String
+    /// When the booking's hold runs out: PIX and boleto charges are not payable after it.
+    public let expiraEm: Date
+
+    public init(referencia: String, valor: Money, metodo: MetodoDePagamento, cartaoToken: String?, descricao: String, expiraEm: Date) {
+        self.referencia = referencia
+        self.valor = valor
+        self.metodo = metodo
+        self.cartaoToken = cartaoToken
+        self.descricao = descricao
+        self.expiraEm = expiraEm
+    }
+}
+
+/// A payment service provider (PSP). Results arrive later, by webhook: a charge created here is
+/// pending until the provider calls `POST /api/pagamentos/webhooks/<provider>`.
+///
+/// Every call is idempotent on our ids (the reference, the refund id), because a reactor may
+/// call again after a crash between the call and the commit of its effect.
+public protocol PaymentProvider: Sendable {
+    /// Creates the charge for `pedido.referencia`, or returns the one created before.
+    func criarCobranca(_ pedido: PedidoDeCobranca) async throws -> Pagamento.Cobranca
+    /// Withdraws a pending charge (the booking ended unpaid). A charge already settled stays as it is.
+    func cancelarCobranca(_ cobrancaId: String) async throws
+    /// Gives `valor` of a paid charge back; the provider confirms by webhook.
+    func reembolsar(cobrancaId: String, reembolsoId: UUID, valor: Money) async throws
+}
+
+/// A provider that refused a call or could not be reached.
+public struct PaymentProviderError: Error, CustomStringConvertible {
+    public let operacao: String
+    /// The provider's HTTP status (nil: not reached).
+    public let status: Int?
+    public let mensagem: String
+
+    public init(operacao: String, status: Int?, mensagem: String) {
+        self.operacao = operacao
+        self.status = status
+        self.mensagem = mensagem
+    }
+
+    public var description: String { "payment provider: \(operacao) failed (\(status.map(String.init) ?? "unreachable")): \(mensagem)" }
+}

@@ -1,0 +1,297 @@
+import AsyncHTTPClient
+public import Domain
+public import Foundation
+public import Logging
+import NIOCore
+import NIOHTTP1
+
+/// A payment provider that behaves like a real PSP, for development and tests: charges stay
+/// pending until someone pays them (`pagar`, the tester's "bank app"), cards are decided by the
+/// network a moment later, refunds complete a moment after they are asked for, and every
+/// outcome reaches us only through the signed webhook, retried until it is accepted.
+///
+/// Card tokens: `tok_sandbox_recusado` and `tok_sandbox_sem_saldo` are declined; any other
+/// token is approved.
+public actor SandboxPSP {
+    public enum Situacao: String, Codable, Sendable {
+        case pendente, paga, recusada, cancelada
+    }
+
+    /// A charge as the sandbox keeps it.
+    public struct CobrancaSandbox: Codable, Sendable, Equatable {
+        public let cobrancaId: String
+        public let referencia: String
+        public let valor: Money
+        public let metodo: MetodoDePagamento
+        public var situacao: Situacao
+        public let pix: Pagamento.Pix?
+        public let boleto: Pagamento.Boleto?
+        public let expiraEm: Date
+        public let criadaEm: Date
+        /// Refund id → amount.
+        public var reembolsos: [String: Money]
+    }
+
+    public enum Falha: Error, Equatable, CustomStringConvertible {
+        case cobrancaDesconhecida
+        case naoPendente(Situacao)
+        case expirada
+        case naoPaga
+        case reembolsoExcedente(disponivel: Money)
+
+        public var description: String {
+            switch self {
+            case .cobrancaDesconhecida: "cobrança desconhecida"
+            case .naoPendente(let situacao): "a cobrança não está pendente (está \(situacao.rawValue))"
+            case .expirada: "a cobrança expirou"
+            case .naoPaga: "a cobrança não foi paga"
+            case .reembolsoExcedente(let disponivel): "reembolso maior que o disponível (\(disponivel))"
+            }
+        }
+    }
+
+    let clock: any WallClock
+    let segredo: Data
+    let logger: Logger
+    /// Pause before the card network answers and before a refund completes.
+    let atraso: Duration
+    private var webhookURL: String?
+    /// Delivers a signed notice in-process instead of over HTTP (router tests): returns the
+    /// status our webhook answered.
+    private var entrega: (@Sendable (_ corpo: Data, _ assinatura: String) async -> Int)?
+    private var cobrancas: [String: CobrancaSandbox] = [:]
+    private var porReferencia: [String: String] = [:]
+    private var sequencia = 0
+
+    public init(segredo: Data, webhookURL: String? = nil, clock: any WallClock, atraso: Duration = .milliseconds(300), logger: Logger) {
+        self.segredo = segredo
+        self.webhookURL = webhookURL
+        self.clock = clock
+        self.atraso = atraso
+        self.logger = logger
+    }
+
+    /// Where outcomes are posted (known once our server listens).
+    public func apontarWebhook(para url: String) { webhookURL = url }
+
+    /// Delivers notices through `entrega` instead of HTTP (tests that serve no socket).
+    public func entregarPor(_ entrega: @escaping @Sendable (_ corpo: Data, _ assinatura: String) async -> Int) { self.entrega = entrega }
+
+    public func cobranca(_ id: String) -> CobrancaSandbox? { cobrancas[id] }
+
+    public func cobranca(referencia: String) -> CobrancaSandbox? { porReferencia[referencia].flatMap { cobrancas[$0] } }
+
+    // MARK: The merchant's side (PaymentProvider)
+
+    public func criar(_ pedido: PedidoDeCobranca) -> Pagamento.Cobranca {
+        if let existente = cobranca(referencia: pedido.referencia) { return Self.publica(existente) }
+        sequencia += 1
+        let id = "cob_" + Self.aleatorio(24, alfabeto: Self.minusculas)
+        let now = clock.now
+        var pix: Pagamento.Pix?
+        var boleto: Pagamento.Boleto?
+        switch pedido.metodo {
+        case .pix:
+            let txid = Self.aleatorio(32, alfabeto: Self.alfanumericos)
+            pix = Pagamento.Pix(txid: txid, copiaECola: BRCode.payload(txid: txid, valor: pedido.valor, recebedor: "COWORKFLOW", cidade: "SAO PAULO"))
+        case .boleto:
+            boleto = Pagamento.Boleto(linhaDigitavel: Self.linhaDigitavel(valor: pedido.valor), vencimento: pedido.expiraEm)
+        case .cartao:
+            break
+        }
+        let cobranca = CobrancaSandbox(
+            cobrancaId: id, referencia: pedido.referencia, valor: pedido.valor, metodo: pedido.metodo, situacao: .pendente,
+            pix: pix, boleto: boleto, expiraEm: pedido.expiraEm, criadaEm: now, reembolsos: [:])
+        cobrancas[id] = cobranca
+        porReferencia[pedido.referencia] = id
+        if pedido.metodo == .cartao {
+            let motivo: String? = switch pedido.cartaoToken {
+            case "tok_sandbox_recusado": "cartão recusado pelo emissor"
+            case "tok_sandbox_sem_saldo": "saldo insuficiente"
+            default: nil
+            }
+            let atraso = self.atraso
+            Task {
+                try? await Task.sleep(for: atraso)
+                if let motivo { _ = try? self.recusar(id, motivo: motivo) } else { _ = try? self.pagar(id) }
+            }
+        }
+        return Self.publica(cobranca)
+    }
+
+    public func cancelar(_ id: String) throws(Falha) {
+        guard var cobranca = cobrancas[id] else { throw .cobrancaDesconhecida }
+        guard cobranca.situacao == .pendente else { return }
+        cobranca.situacao = .cancelada
+        cobrancas[id] = cobranca
+    }
+
+    public func reembolsar(_ id: String, reembolsoId: UUID, valor: Money) throws(Falha) {
+        guard var cobranca = cobrancas[id] else { throw .cobrancaDesconhecida }
+        guard cobranca.situacao == .paga else { throw .naoPaga }
+        let chave = reembolsoId.uuidString.lowercased()
+        guard cobranca.reembolsos[chave] == nil else { return }
+        let disponivel = cobranca.valor - cobranca.reembolsos.values.reduce(.zero, +)
+        guard valor <= disponivel else { throw .reembolsoExcedente(disponivel: disponivel) }
+        cobranca.reembolsos[chave] = valor
+        cobrancas[id] = cobranca
+        let aviso = AvisoDoProvedor(
+            id: "evt_rf_" + chave, tipo: .reembolsoConcluido, cobrancaId: id, referencia: cobranca.referencia, valor: valor,
+            reembolsoId: reembolsoId, motivo: nil, criadoEm: clock.now)
+        let atraso = self.atraso
+        Task {
+            try? await Task.sleep(for: atraso)
+            await self.avisar(aviso)
+        }
+    }
+
+    // MARK: The payer's side (the tester's routes)
+
+    /// The member pays a pending charge (PIX scanned, boleto paid, card approved).
+    @discardableResult
+    public func pagar(_ id: String) throws(Falha) -> CobrancaSandbox {
+        guard var cobranca = cobrancas[id] else { throw .cobrancaDesconhecida }
+        guard cobranca.situacao == .pendente else { throw .naoPendente(cobranca.situacao) }
+        guard clock.now < cobranca.expiraEm else { throw .expirada }
+        cobranca.situacao = .paga
+        cobrancas[id] = cobranca
+        let aviso = AvisoDoProvedor(
+            id: "evt_pg_" + id, tipo: .cobrancaPaga, cobrancaId: id, referencia: cobranca.referencia, valor: cobranca.valor,
+            reembolsoId: nil, motivo: nil, criadoEm: clock.now)
+        Task { await self.avisar(aviso) }
+        return cobranca
+    }
+
+    @discardableResult
+    public func recusar(_ id: String, motivo: String) throws(Falha) -> CobrancaSandbox {
+        guard var cobranca = cobrancas[id] else { throw .cobrancaDesconhecida }
+        guard cobranca.situacao == .pendente else { throw .naoPendente(cobranca.situacao) }
+        cobranca.situacao = .recusada
+        cobrancas[id] = cobranca
+        let aviso = AvisoDoProvedor(
+            id: "evt_rc_" + id, tipo: .cobrancaRecusada, cobrancaId: id, referencia: cobranca.referencia, valor: cobranca.valor,
+            reembolsoId: nil, motivo: motivo, criadoEm: clock.now)
+        Task { await self.avisar(aviso) }
+        return cobranca
+    }
+
+    // MARK: Webhooks
+
+    /// Posts `aviso`, signed, until the merchant answers 2xx (or 4xx other than 408/429: it
+    /// will never accept it); up to 10 attempts with doubling pauses.
+    func avisar(_ aviso: AvisoDoProvedor) async {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = .sortedKeys
+        guard let corpo = try? encoder.encode(aviso) else { return }
+        if let entrega {
+            for _ in 1...10 {
+                let status = await entrega(corpo, AssinaturaDeWebhook.assinar(corpo, segredo: segredo, em: clock.now))
+                if (200..<300).contains(status) || (400..<500).contains(status) { return }
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+            return
+        }
+        guard let url = webhookURL else {
+            logger.warning("sandbox: no webhook URL; notice dropped", metadata: ["aviso": "\(aviso.id)"])
+            return
+        }
+        var pausa = Duration.milliseconds(200)
+        for tentativa in 1...10 {
+            var request = HTTPClientRequest(url: url)
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.headers.add(name: AssinaturaDeWebhook.cabecalho, value: AssinaturaDeWebhook.assinar(corpo, segredo: segredo, em: clock.now))
+            request.body = .bytes(ByteBuffer(data: corpo))
+            do {
+                let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+                let status = Int(response.status.code)
+                _ = try? await response.body.collect(upTo: 64 * 1024)
+                if (200..<300).contains(status) { return }
+                if (400..<500).contains(status), status != 408, status != 429 {
+                    logger.error("sandbox: webhook refused", metadata: ["aviso": "\(aviso.id)", "status": "\(status)"])
+                    return
+                }
+                logger.warning("sandbox: webhook failed, retrying", metadata: ["aviso": "\(aviso.id)", "status": "\(status)", "tentativa": "\(tentativa)"])
+            } catch {
+                logger.warning("sandbox: webhook unreachable, retrying", metadata: ["aviso": "\(aviso.id)", "error": "\(error)", "tentativa": "\(tentativa)"])
+            }
+            try? await Task.sleep(for: pausa)
+            pausa = min(pausa * 2, .seconds(10))
+        }
+        logger.error("sandbox: webhook given up", metadata: ["aviso": "\(aviso.id)"])
+    }
+
+    // MARK: Helpers
+
+    static func publica(_ c: CobrancaSandbox) -> Pagamento.Cobranca {
+        Pagamento.Cobranca(cobrancaId: c.cobrancaId, metodo: c.metodo, pix: c.pix, boleto: c.boleto)
+    }
+
+    static let alfanumericos = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+    static let minusculas = Array("abcdefghijklmnopqrstuvwxyz0123456789")
+
+    static func aleatorio(_ count: Int, alfabeto: [Character]) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<count).map { _ in alfabeto[Int(generator.next(upperBound: UInt64(alfabeto.count)))] })
+    }
+
+    /// 47 digits: a bank, random digits and the amount in the last ten, as a boleto's line has.
+    static func linhaDigitavel(valor: Money) -> String {
+        let digits = Array("0123456789")
+        let meio = aleatorio(33, alfabeto: digits)
+        let quantia = String(valor.centavos)
+        return "0019" + meio + String(repeating: "0", count: max(0, 10 - quantia.count)) + quantia.suffix(10)
+    }
+}
+
+/// The PIX copy-and-paste payload (EMV "BR Code"): ID-length-value fields, the dynamic
+/// location of the charge, and a CRC16-CCITT at the end.
+enum BRCode {
+    static func payload(txid: String, valor: Money, recebedor: String, cidade: String) -> String {
+        let conta = field("00", "br.gov.bcb.pix") + field("25", "pix.sandbox.coworkflow.dev/qr/v2/\(txid)")
+        let reais = String(format: "%d.%02d", valor.centavos / 100, valor.centavos % 100)
+        var text = field("00", "01") + field("01", "12") + field("26", conta) + field("52", "0000") + field("53", "986")
+            + field("54", reais) + field("58", "BR") + field("59", String(recebedor.prefix(25))) + field("60", String(cidade.prefix(15)))
+            + field("62", field("05", String(txid.prefix(25)))) + "6304"
+        text += String(format: "%04X", crc16(Array(text.utf8)))
+        return text
+    }
+
+    static func field(_ id: String, _ value: String) -> String {
+        id + String(format: "%02d", value.utf8.count) + value
+    }
+
+    /// CRC-16/CCITT-FALSE (polynomial 0x1021, initial 0xFFFF), as the BR Code requires.
+    static func crc16(_ bytes: [UInt8]) -> UInt16 {
+        var crc: UInt16 = 0xFFFF
+        for byte in bytes {
+            crc ^= UInt16(byte) << 8
+            for _ in 0..<8 { crc = crc & 0x8000 != 0 ? (crc << 1) ^ 0x1021 : crc << 1 }
+        }
+        return crc
+    }
+}
+
+/// The sandbox as this process's payment provider (all-in-one mode).
+public struct SandboxProvider: PaymentProvider {
+    public let psp: SandboxPSP
+
+    public init(psp: SandboxPSP) { self.psp = psp }
+
+    public func criarCobranca(_ pedido: PedidoDeCobranca) async throws -> Pagamento.Cobranca {
+        await psp.criar(pedido)
+    }
+
+    public func cancelarCobranca(_ cobrancaId: String) async throws {
+        do { try await psp.cancelar(cobrancaId) } catch { throw PaymentProviderError(operacao: "cancelar", status: 404, mensagem: error.description) }
+    }
+
+    public func reembolsar(cobrancaId: String, reembolsoId: UUID, valor: Money) async throws {
+        do {
+            try await psp.reembolsar(cobrancaId, reembolsoId: reembolsoId, valor: valor)
+        } catch {
+            throw PaymentProviderError(operacao: "reembolsar", status: 409, mensagem: error.description)
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Domain
+import EventStore
+import Foundation
+import Gateway
+import Hummingbird
+import HummingbirdTesting
+import Services
+import Testing
+
+/// The whole story of issue 6 through the router (all-in-one): book → pay by webhook →
+/// confirmation e-mail with .ics → check in with the code → invoice and ledger → analytics;
+/// a no-show that frees the rest of the slot; a cancellation refunded with a credit note.
+@Suite("The business end to end (all-in-one, router)")
+struct HistoriaTests {
+    @Test("pay, check in, invoice, ledger, analytics; a no-show; a refunded cancellation")
+    func whole_story() async throws {
+        let clock = ManualClock(segundaDeManha)  // Monday 08:00 in São Paulo
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let membro = cenario.membro, admin = cenario.admin
+
+            func reservarEPagar(_ espaco: String, _ inicio: String, _ fim: String) async throws -> String {
+                let booked = try await client.json(.post, "/api/reservas", pedido(espaco, inicio, fim), token: membro)
+                #expect(booked.status == .created, "\(String(buffer: booked.body))")
+                let id = try #require(booked.object["id"] as? String)
+                let cobranca = try #require(try await client.pagamento(id, token: membro, status: "pendente")["cobrancaId"] as? String)
+                #expect(try await client.json(.post, "/api/sandbox/cobrancas/\(cobranca)/pagamento").status == .ok)
+                _ = try await client.reserva(id, token: membro, status: "confirmada")
+                return id
+            }
+
+            // 1. Book 09:00–11:00 today, pay, get the code; check in at 08:50 with it, check out at 10:30.
+            let a = try await reservarEPagar(cenario.sala, "2026-11-23T09:00:00-03:00", "2026-11-23T11:00:00-03:00")
+            let situacao = try await eventually("check-in code") {
+                let r = try await client.json(.get, "/api/reservas/\(a)/checkin", token: membro)
+                return r.status == .ok ? r.object : nil
+            }
+            let codigo = try #require(situacao["codigo"] as? String)
+            #expect(codigo.count == 6)
+            #expect(situacao["qr"] as? String == "coworkflow:checkin:\(a):\(codigo)")
+            let cedo = try await client.json(.post, "/api/checkin", #"{"codigo":"\#(codigo)"}"#, token: membro)
+            #expect(cedo.status == .conflict && cedo.erro == "checkin_cedo_demais")
+            clock.set(try Date("2026-11-23T08:50:00-03:00", strategy: .iso8601))
+            #expect(try await client.json(.post, "/api/checkin", #"{"codigo":"ZZZZZ9"}"#, token: membro).status == .notFound)
+            let feito = try await client.json(.post, "/api/checkin", #"{"codigo":"\#(codigo.lowercased())"}"#, token: membro)
+            #expect(feito.status == .ok && feito.object["status"] as? String == "presente", "\(String(buffer: feito.body))")
+            clock.set(try Date("2026-11-23T10:30:00-03:00", strategy: .iso8601))
+            #expect(try await client.json(.post, "/api/reservas/\(a)/checkout", token: membro).object["status"] as? String == "encerrado")
+
+            // 2. Book 14:00–16:00, pay, never arrive: at 14:31 the no-show frees the slot.
+            let b = try await reservarEPagar(cenario.sala, "2026-11-23T14:00:00-03:00", "2026-11-23T16:00:00-03:00")
+            _ = try await eventually("check-in issued for B") {
+                try await client.json(.get, "/api/reservas/\(b)/checkin", token: membro).status == .ok ? true : nil
+            }
+            #expect(try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-23T15:00:00-03:00", "2026-11-23T16:00:00-03:00"), token: membro).status == .conflict)
+            clock.set(try Date("2026-11-23T14:31:00-03:00", strategy: .iso8601))
+            #expect(try await harness.backend.negocio.checkin.executarNoShowsVencidos() == 1)
+            _ = try await eventually("the rest of B's slot released") {
+                let r = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-23T15:00:00-03:00", "2026-11-23T16:00:00-03:00"), token: membro)
+                return r.status == .created ? true : nil
+            }
+            try await eventually("no-show e-mail") { try harness.emails().contains { $0.subject == "Não registramos sua entrada" } ? true : nil }
+
+            // 3. A desk on Wednesday, paid, cancelled with more than 24 h notice: refunded in full, credit note issued.
+            let c = try await reservarEPagar(cenario.estacoes, "2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00")
+            let cancelada = try await client.json(.post, "/api/reservas/\(c)/cancelamento", #"{"motivo":"viagem"}"#, token: membro)
+            #expect((cancelada.object["cancelamento"] as? [String: Any])?["reembolso"] as? Int == 10_000)
+
+            // Finance: three invoices numbered 1, 2, 3 in the unit; one credit note; the ledger balances.
+            let faturas = try await eventually("three invoices and a credit note") {
+                let r = try await client.json(.get, "/api/admin/financeiro/faturas?unidade=\(cenario.unidade)", token: admin).object
+                let itens = r["itens"] as? [[String: Any]] ?? []
+                return itens.count == 3 && itens.contains(where: { ($0["reembolsado"] as? Int ?? 0) > 0 }) ? itens : nil
+            }
+            #expect(faturas.compactMap { $0["numero"] as? Int }.sorted() == [1, 2, 3])
+            #expect(faturas.allSatisfy { $0["iss"] as? Int == 500 })  // 5 % of R$ 100,00
+            let razao = try await client.json(.get, "/api/admin/financeiro/razao?unidade=\(cenario.unidade)", token: admin).object
+            #expect(razao["equilibrado"] as? Bool == true)
+            #expect(razao["totalDebitos"] as? Int == razao["totalCreditos"] as? Int)
+            let receita = try await client.json(
+                .get, "/api/financeiro/relatorios/receita?de=2026-11-23&ate=2026-11-25&unidade=\(cenario.unidade)", token: admin)
+            #expect(receita.status == .ok, "\(String(buffer: receita.body))")
+            let totais = try #require(receita.object["totais"] as? [String: Any])
+            #expect(totais["bruto"] as? Int == 30_000 && totais["reembolsos"] as? Int == 10_000 && totais["liquido"] as? Int == 20_000)
+            #expect(try await client.json(.get, "/api/financeiro/relatorios/receita?de=2026-11-23&ate=2026-11-25", token: membro).status == .forbidden)
+            #expect(try await client.json(.get, "/api/financeiro/relatorios/receita?de=2026-11-25&ate=2026-11-23", token: admin).status == .badRequest)
+            let csv = try await client.json(.get, "/api/admin/financeiro/faturas.csv?de=2026-11-01&ate=2026-11-30", token: admin)
+            #expect(csv.status == .ok && String(buffer: csv.body).split(separator: "\r\n").count >= 5)  // header, 3 invoices, 1 credit note
+
+            // Analytics: the room was booked 4 h (A and B) of its 15 open hours today; one no-show, one check-in.
+            let ocupacao = try await eventually("occupancy") {
+                let r = try await client.json(.get, "/api/analytics/ocupacao?espaco=\(cenario.sala)&de=2026-11-23&ate=2026-11-23", token: admin).object
+                let espacos = r["espacos"] as? [[String: Any]] ?? []
+                return (espacos.first?["horasReservadas"] as? Double ?? 0) >= 4 ? espacos : nil
+            }
+            #expect((ocupacao.first?["ocupacao"] as? Double ?? 0) > 0)
+            let indicadores = try await client.json(.get, "/api/analytics/indicadores", token: admin).object
+            #expect(indicadores["noShows"] as? Int == 1 && indicadores["checkins"] as? Int == 1)
+        }
+    }
+}

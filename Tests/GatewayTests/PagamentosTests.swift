@@ -1,0 +1,190 @@
+import Domain
+import EventStore
+import Foundation
+import Gateway
+import Hummingbird
+import HummingbirdTesting
+import HTTPTypes
+import Services
+import Testing
+
+/// Polls `probe` (every 20 ms, up to 10 s) until it returns a value.
+@discardableResult
+func eventually<T>(_ what: String, _ probe: () async throws -> T?) async throws -> T {
+    for _ in 0..<500 {
+        if let value = try await probe() { return value }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    Issue.record("timed out waiting for \(what)")
+    throw CancellationError()
+}
+
+extension TestClientProtocol {
+    /// The booking's payment once it has reached `status`.
+    func pagamento(_ reserva: String, token: String, status: String) async throws -> [String: Any] {
+        try await eventually("payment \(status)") {
+            let response = try await json(.get, "/api/reservas/\(reserva)/pagamento", token: token)
+            return response.object["status"] as? String == status ? response.object : nil
+        }
+    }
+
+    func reserva(_ id: String, token: String, status: String) async throws -> [String: Any] {
+        try await eventually("booking \(status)") {
+            let response = try await json(.get, "/api/reservas/\(id)", token: token)
+            return response.object["status"] as? String == status ? response.object : nil
+        }
+    }
+}
+
+extension Harness {
+    /// The e-mails written so far.
+    func emails() throws -> [ParsedEmail] {
+        let files = (try? FileManager.default.contentsOfDirectory(at: outbox, includingPropertiesForKeys: nil)) ?? []
+        return try files.filter { $0.pathExtension == "eml" }.map { try ParsedEmail(raw: Data(contentsOf: $0)) }
+    }
+
+    /// A notice signed with the webhook's secret at `instant`.
+    func aviso(_ body: String, em instant: Date) -> (Data, String) {
+        let data = Data(body.utf8)
+        return (data, AssinaturaDeWebhook.assinar(data, segredo: segredo, em: instant))
+    }
+}
+
+@Suite("Payments through the API and the sandbox provider")
+struct PagamentosTests {
+    @Test("book → PIX charge → the member pays at the sandbox → the webhook confirms the booking; e-mails with the .ics go out")
+    func pix_paid_confirms_booking() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let booked = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00"), token: cenario.membro)
+            #expect(booked.status == .created)
+            let id = try #require(booked.object["id"] as? String)
+
+            let pendente = try await client.pagamento(id, token: cenario.membro, status: "pendente")
+            #expect(pendente["metodo"] as? String == "pix")
+            #expect(pendente["valor"] as? Int == 10_000)
+            let pix = try #require(pendente["pix"] as? [String: Any])
+            let txid = try #require(pix["txid"] as? String)
+            #expect((26...35).contains(txid.count) && txid.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) })
+            #expect((pix["copiaECola"] as? String)?.hasPrefix("000201") == true)
+            #expect((pix["copiaECola"] as? String)?.contains(txid) == true)
+            let cobranca = try #require(pendente["cobrancaId"] as? String)
+
+            // Someone else's booking: 404, not a leak.
+            #expect(try await client.json(.get, "/api/reservas/\(id)/pagamento", token: cenario.admin).status == .ok)
+            #expect(try await client.register("bia@example.com").status == .created)
+            let bia = try await client.token("bia@example.com")
+            #expect(try await client.json(.get, "/api/reservas/\(id)/pagamento", token: bia).status == .notFound)
+
+            #expect(try await client.json(.post, "/api/sandbox/cobrancas/\(cobranca)/pagamento").status == .ok)
+            #expect(try await client.json(.post, "/api/sandbox/cobrancas/\(cobranca)/pagamento").status == .conflict)
+            let confirmado = try await client.pagamento(id, token: cenario.membro, status: "confirmado")
+            #expect(confirmado["confirmadoEm"] != nil)
+            let reserva = try await client.reserva(id, token: cenario.membro, status: "confirmada")
+            #expect(reserva["pagamentoId"] as? String == id)
+
+            let emails = try await eventually("confirmation e-mail") {
+                let all = try harness.emails()
+                return all.contains { $0.subject?.hasPrefix("Reserva confirmada") == true } ? all : nil
+            }
+            let confirmacao = try #require(emails.first { $0.subject?.hasPrefix("Reserva confirmada") == true })
+            #expect(confirmacao.to.map(\.address) == ["ana@example.com"])
+            let ics = try #require(confirmacao.attachments.first { $0.filename.hasSuffix(".ics") })
+            let calendario = String(decoding: ics.data, as: UTF8.self)
+            #expect(calendario.contains("DTSTART:20261125T130000Z"))
+            #expect(calendario.contains("DTEND:20261125T150000Z"))
+            #expect(emails.contains { $0.subject == "Bem-vindo(a) à CoworkFlow" })
+            try await eventually("payment e-mail") { try harness.emails().contains { $0.subject?.hasPrefix("Pagamento recebido") == true } ? true : nil }
+
+            let inbox = try await client.json(.get, "/api/notificacoes", token: cenario.membro)
+            let tipos = (inbox.object["itens"] as? [[String: Any]] ?? []).compactMap { $0["tipo"] as? String }
+            #expect(Set(tipos).isSuperset(of: ["boas_vindas", "reserva_confirmada", "pagamento_recebido"]))
+            #expect(try await client.json(.get, "/api/notificacoes").status == .unauthorized)
+        }
+    }
+
+    @Test("the webhook refuses unsigned, badly signed, stale and unknown notices; a replay changes nothing")
+    func webhook_checks() async throws {
+        let clock = ManualClock(segundaDeManha)
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let booked = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro)
+            let id = try #require(booked.object["id"] as? String)
+            let cobranca = try #require(try await client.pagamento(id, token: cenario.membro, status: "pendente")["cobrancaId"] as? String)
+            let body = #"{"id":"evt_teste_1","tipo":"cobranca.paga","cobrancaId":"\#(cobranca)","referencia":"\#(id)","valor":5000,"criadoEm":"2026-11-23T11:00:00Z"}"#
+            let path = "/api/pagamentos/webhooks/sandbox"
+            let before = try await harness.allEvents().count
+
+            #expect(try await client.json(.post, path, body).erro == "assinatura_ausente")
+            let (_, wrong) = harness.aviso(body.replacingOccurrences(of: "5000", with: "1"), em: clock.now)
+            let bad = try await client.json(.post, path, body, headers: [HTTPField.Name("X-Sandbox-Signature")!: wrong])
+            #expect(bad.status == .unauthorized && bad.erro == "assinatura_invalida")
+            let (_, stale) = harness.aviso(body, em: clock.now.addingTimeInterval(-301))
+            let old = try await client.json(.post, path, body, headers: [HTTPField.Name("X-Sandbox-Signature")!: stale])
+            #expect(old.status == .unauthorized && old.erro == "assinatura_expirada")
+            let unknown = body.replacingOccurrences(of: id, with: UUID().uuidString.lowercased())
+            let (_, signedUnknown) = harness.aviso(unknown, em: clock.now)
+            #expect(try await client.json(.post, path, unknown, headers: [HTTPField.Name("X-Sandbox-Signature")!: signedUnknown]).status == .notFound)
+            let (_, notJSON) = harness.aviso("{}", em: clock.now)
+            #expect(try await client.json(.post, path, "{}", headers: [HTTPField.Name("X-Sandbox-Signature")!: notJSON]).status == .badRequest)
+            #expect(try await harness.allEvents().count == before)
+
+            let (_, good) = harness.aviso(body, em: clock.now)
+            let first = try await client.json(.post, path, body, headers: [HTTPField.Name("X-Sandbox-Signature")!: good])
+            #expect(first.status == .ok && first.object["duplicado"] as? Bool == false && first.object["status"] as? String == "confirmado")
+            _ = try await client.reserva(id, token: cenario.membro, status: "confirmada")
+            let afterFirst = try await harness.allEvents().filter { $0.stream.category == "pagamento" }.count
+            let replay = try await client.json(.post, path, body, headers: [HTTPField.Name("X-Sandbox-Signature")!: good])
+            #expect(replay.status == .ok && replay.object["duplicado"] as? Bool == true)
+            #expect(try await harness.allEvents().filter { $0.stream.category == "pagamento" }.count == afterFirst)
+        }
+    }
+
+    @Test("a declined card releases the hold; a late cancellation refunds part of a paid booking; an unpaid expiry withdraws the charge")
+    func declined_refund_expired() async throws {
+        let clock = ManualClock(segundaDeManha)
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            // Declined card: the booking is cancelled and the slot is free again.
+            let cartao = #"{"espacoId":"\#(cenario.sala)","inicio":"2026-11-25T10:00:00-03:00","fim":"2026-11-25T11:00:00-03:00","pagamento":{"metodo":"cartao","cartaoToken":"tok_sandbox_recusado"}}"#
+            let recusada = try #require(try await client.json(.post, "/api/reservas", cartao, token: cenario.membro).object["id"] as? String)
+            let pagamento = try await client.pagamento(recusada, token: cenario.membro, status: "recusado")
+            #expect(pagamento["metodo"] as? String == "cartao")
+            _ = try await client.reserva(recusada, token: cenario.membro, status: "cancelada")
+            #expect(try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro).status == .created)
+            let semToken = #"{"espacoId":"\#(cenario.sala)","inicio":"2026-11-26T10:00:00-03:00","fim":"2026-11-26T11:00:00-03:00","pagamento":{"metodo":"cartao"}}"#
+            #expect(try await client.json(.post, "/api/reservas", semToken, token: cenario.membro).status == .unprocessableContent)
+
+            // An approved card, then a cancellation 2 h before: the unit keeps 50 %.
+            let aprovado = cartao.replacingOccurrences(of: "tok_sandbox_recusado", with: "tok_visa").replacingOccurrences(of: "2026-11-25", with: "2026-11-23")
+                .replacingOccurrences(of: "T10:00", with: "T11:00").replacingOccurrences(of: "T11:00:00-03:00\",\"pagamento", with: "T12:00:00-03:00\",\"pagamento")
+            let paga = try #require(try await client.json(.post, "/api/reservas", aprovado, token: cenario.membro).object["id"] as? String)
+            _ = try await client.reserva(paga, token: cenario.membro, status: "confirmada")
+            clock.advance(by: 3_600)  // 09:00, two hours before 11:00
+            let cancelada = try await client.json(.post, "/api/reservas/\(paga)/cancelamento", #"{"motivo":"imprevisto"}"#, token: cenario.membro)
+            #expect(cancelada.status == .ok)
+            #expect((cancelada.object["cancelamento"] as? [String: Any])?["reembolso"] as? Int == 2_500)
+            let reembolsado = try await eventually("refund concluded") {
+                let p = try await client.json(.get, "/api/reservas/\(paga)/pagamento", token: cenario.membro).object
+                return p["reembolsado"] as? Int == 2_500 ? p : nil
+            }
+            #expect((reembolsado["reembolsos"] as? [[String: Any]])?.count == 1)
+            let tipos = try await harness.allEvents().map(\.type)
+            #expect(tipos.contains("ReembolsoSolicitado") && tipos.contains("ReembolsoConcluido"))
+
+            // Unpaid PIX: when the hold expires, the charge is withdrawn.
+            let pix = try #require(try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-27T10:00:00-03:00", "2026-11-27T11:00:00-03:00"), token: cenario.membro).object["id"] as? String)
+            let cobranca = try #require(try await client.pagamento(pix, token: cenario.membro, status: "pendente")["cobrancaId"] as? String)
+            clock.advance(by: 16 * 60)
+            #expect(try await harness.backend.reservas.executarPrazosVencidos() >= 1)
+            _ = try await client.pagamento(pix, token: cenario.membro, status: "cancelado")
+            #expect(try await client.json(.post, "/api/sandbox/cobrancas/\(cobranca)/pagamento").status == .conflict)
+        }
+    }
+}
