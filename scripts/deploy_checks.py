@@ -50,7 +50,7 @@ SECRET_VARIABLES = {
 # Pending: read once issue 6 lands. DESIGN §8 names them for notificacoes, which does not
 # exist yet, so the program does not read them today. Allowed on notificacoes only; the check
 # fails as soon as the program reads one of them (then it belongs in no list at all).
-PENDING_READ_ONCE_ISSUE_6_LANDS = {"SMTP_HOST", "SMTP_PORT", "SMTP_USER", "SMTP_PASSWORD", "SMTP_FROM"}
+PENDING_READ_ONCE_ISSUE_6_LANDS: set[str] = set()
 PENDING_ON = "notificacoes"
 
 # Valid Fargate task sizes: cpu units -> memory (MiB) allowed with it.

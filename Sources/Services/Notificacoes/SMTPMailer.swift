@@ -41,19 +41,23 @@ public final class SMTPMailer: Mailer {
     public func send(_ message: EmailMessage) async throws {
         let content = try MIME.render(message)
         let channel: any Channel
+        // The handler is kept beside the channel: after a close the pipeline no longer holds
+        // it, and the failure it recorded is what the caller needs.
+        let replies: NIOLoopBound<SMTPReplyHandler>
         do {
-            channel = try await ClientBootstrap(group: group)
+            (channel, replies) = try await ClientBootstrap(group: group)
                 .connectTimeout(TimeAmount(settings.connectTimeout))
-                .channelInitializer { channel in
+                .connect(host: settings.host, port: settings.port) { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(SMTPReplyHandler(eventLoop: channel.eventLoop))
+                        let handler = SMTPReplyHandler(eventLoop: channel.eventLoop)
+                        try channel.pipeline.syncOperations.addHandler(handler)
+                        return (channel, NIOLoopBound(handler, eventLoop: channel.eventLoop))
                     }
                 }
-                .connect(host: settings.host, port: settings.port).get()
         } catch {
             throw MailerError(.connectionFailed, stage: .connect, detail: "cannot connect to \(settings.host):\(settings.port): \(error)")
         }
-        let session = SMTPSession(channel: channel, settings: settings, tlsContext: tlsContext, logger: logger)
+        let session = SMTPSession(channel: channel, replies: replies, settings: settings, tlsContext: tlsContext, logger: logger)
         defer { channel.close(promise: nil) }
         try await withTaskCancellationHandler {
             try await session.deliver(message, content: content)
@@ -66,6 +70,7 @@ public final class SMTPMailer: Mailer {
 /// One connection's conversation, step by step.
 struct SMTPSession: Sendable {
     let channel: any Channel
+    let replies: NIOLoopBound<SMTPReplyHandler>
     let settings: SMTPSettings
     let tlsContext: NIOSSLContext?
     let logger: Logger
@@ -109,11 +114,12 @@ struct SMTPSession: Sendable {
 
     func startTLS(_ context: NIOSSLContext) async throws {
         let channel = channel
+        let replies = replies
         let host = settings.host
         do {
             try await channel.eventLoop.submit {
                 // Bytes that arrived before the handshake were not protected by it: refuse them (RFC 3207 §5).
-                guard try !channel.pipeline.syncOperations.handler(type: SMTPReplyHandler.self).hasUnreadInput else {
+                guard !replies.value.hasUnreadInput else {
                     throw MailerError(.tls, stage: .startTLS, detail: "the server sent data before the TLS handshake")
                 }
                 let serverName = SMTPSettings.isIPAddress(host) ? nil : host
@@ -162,16 +168,10 @@ struct SMTPSession: Sendable {
     }
 
     func reply(_ stage: MailerError.Stage) async throws -> SMTPReply {
-        let channel = channel
+        let replies = replies
         let timeout = TimeAmount(settings.commandTimeout)
         do {
-            let answer = try await channel.eventLoop.flatSubmit {
-                do {
-                    return try channel.pipeline.syncOperations.handler(type: SMTPReplyHandler.self).nextReply(timeout: timeout)
-                } catch {
-                    return channel.eventLoop.makeFailedFuture(SMTPConnectionFailure.closed)
-                }
-            }.get()
+            let answer = try await channel.eventLoop.flatSubmit { replies.value.nextReply(timeout: timeout) }.get()
             logger.debug("smtp <", metadata: ["code": "\(answer.code)"])
             return answer
         } catch let failure as SMTPConnectionFailure {

@@ -1,0 +1,164 @@
+import AsyncHTTPClient
+import Foundation
+import NIOHTTP1
+import Services
+import Testing
+
+/// Issue 6's proof in the all-in-one mode, over real HTTP: `coworkflow serve` as a process on
+/// its embedded store, the sandbox PSP calling the webhook over HTTP, e-mail over SMTP (with
+/// AUTH) to an aiosmtpd sink.
+@Suite("All-in-one process: the whole story over HTTP, e-mail to a real SMTP sink", .serialized)
+struct AllInOneProcessTests {
+    @Test("register → quote → book → pay (webhook) → e-mail with .ics → check in → invoice and ledger → occupancy; a refunded cancellation; a no-show")
+    func whole_story_over_http() async throws {
+        let sink = try await SMTPSink.start(auth: "cowork:senha-smtp")
+        defer { sink.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-aio-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["LOG_LEVEL"] = "error"
+        environment["COWORKFLOW_ADMIN_PASSWORD"] = "segredo-root"
+        let (created, output) = try await Deployment.runToEnd(
+            ["admin", "create", "--email", "root@aio.test", "--data", directory.path], environment: environment)
+        #expect(created == 0, "\(output)")
+        environment["SMTP_HOST"] = "127.0.0.1"
+        environment["SMTP_PORT"] = String(sink.port)
+        environment["SMTP_USER"] = "cowork"
+        environment["SMTP_PASSWORD"] = "senha-smtp"
+        environment["SMTP_FROM"] = "CoworkFlow <reservas@aio.test>"
+        let port = try Deployment.freePort()
+        let server = Process()
+        server.executableURL = Deployment.binary
+        server.arguments = ["serve", "--data", directory.path, "--port", String(port), "--web", directory.appendingPathComponent("sem-web").path]
+        server.environment = environment
+        server.standardOutput = FileHandle.nullDevice
+        try server.run()
+        defer { if server.isRunning { Foundation.kill(server.processIdentifier, SIGKILL) } }
+        let base = "http://127.0.0.1:\(port)"
+        for _ in 0..<600 {
+            if let answer = try? await call(.GET, base + "/saude"), answer.status == 200 { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        func token(_ email: String, _ senha: String) async throws -> String {
+            let login = try await call(.POST, base + "/api/auth/login", #"{"email":"\#(email)","senha":"\#(senha)"}"#)
+            return try #require(login.object["token"] as? String, "\(login.text)")
+        }
+        func until<T>(_ what: String, _ probe: () async throws -> T?) async throws -> T {
+            for _ in 0..<300 {
+                if let value = try await probe() { return value }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            Issue.record("timed out waiting for \(what)")
+            throw CancellationError()
+        }
+        let admin = try await token("root@aio.test", "segredo-root")
+        #expect(try await call(.POST, base + "/api/auth/registro", #"{"nome":"Ana Souza","email":"ana@aio.test","senha":"segredo-123"}"#).status == 201)
+        let membro = try await token("ana@aio.test", "segredo-123")
+
+        // Two units: the usual check-in window, and one whose window closes at the start (the no-show).
+        func unidade(_ nome: String, janela: String) async throws -> String {
+            let r = try await call(.POST, base + "/api/admin/unidades", #"""
+                {"nome":"\#(nome)","endereco":{"logradouro":"Av. Paulista","numero":"1000","cidade":"São Paulo","uf":"SP","cep":"01310-100"},
+                 "politicaDeCancelamento":{"horasSemMulta":24,"multaBP":5000},"operacao":{"aliquotaISSBP":200,"janelaDeCheckin":\#(janela)}}
+                """#, token: admin)
+            return try #require(r.object["id"] as? String, "\(r.text)")
+        }
+        let paulista = try await unidade("Paulista", janela: #"{"antesMinutos":15,"depoisMinutos":30}"#)
+        let pinheiros = try await unidade("Pinheiros", janela: #"{"antesMinutos":0,"depoisMinutos":0}"#)
+        let sempreAberto = #"{"domingo":[{"abre":0,"fecha":1440}],"segunda":[{"abre":0,"fecha":1440}],"terca":[{"abre":0,"fecha":1440}],"quarta":[{"abre":0,"fecha":1440}],"quinta":[{"abre":0,"fecha":1440}],"sexta":[{"abre":0,"fecha":1440}],"sabado":[{"abre":0,"fecha":1440}]}"#
+        func espaco(_ unidade: String, _ nome: String) async throws -> String {
+            let r = try await call(.POST, base + "/api/admin/espacos", """
+                {"unidadeId":"\(unidade)","nome":"\(nome)","tipo":"sala_reuniao","capacidade":6,
+                 "regras":{"duracaoMinimaMinutos":30,"duracaoMaximaMinutos":600,"antecedenciaMinimaMinutos":0,"antecedenciaMaximaDias":90},
+                 "horario":\(sempreAberto)}
+                """, token: admin)
+            let id = try #require(r.object["id"] as? String, "\(r.text)")
+            #expect(try await call(.PUT, base + "/api/admin/espacos/\(id)/precos", #"{"porHora":6000,"meioPeriodo":20000,"diaria":40000,"duracaoMinimaMinutos":30}"#, token: admin).status == 200)
+            return id
+        }
+        let sala = try await espaco(paulista, "Sala Ipê")
+        let outra = try await espaco(pinheiros, "Sala Jatobá")
+
+        let formatter = ISO8601DateFormatter()
+        func intervalo(_ inicio: TimeInterval, minutos: Int) -> (String, String) {
+            let start = Date().addingTimeInterval(inicio)
+            return (formatter.string(from: start), formatter.string(from: start.addingTimeInterval(Double(minutos) * 60)))
+        }
+        func reservar(_ espaco: String, _ janela: (String, String), pagamento: String? = nil) async throws -> String {
+            let extra = pagamento.map { #","pagamento":\#($0)"# } ?? ""
+            let cotacao = try await call(.POST, base + "/api/precos/cotacao", #"{"espacoId":"\#(espaco)","inicio":"\#(janela.0)","fim":"\#(janela.1)"}"#)
+            #expect(cotacao.status == 200 && (cotacao.object["total"] as? Int ?? 0) > 0, "\(cotacao.text)")
+            let r = try await call(.POST, base + "/api/reservas", #"{"espacoId":"\#(espaco)","inicio":"\#(janela.0)","fim":"\#(janela.1)"\#(extra)}"#, token: membro)
+            return try #require(r.object["id"] as? String, "\(r.text)")
+        }
+        func pagamento(_ id: String, _ status: String) async throws -> [String: Any] {
+            try await until("payment \(status)") {
+                let p = try await call(.GET, base + "/api/reservas/\(id)/pagamento", token: membro).object
+                return p["status"] as? String == status ? p : nil
+            }
+        }
+
+        // Book 5 minutes ahead (the window is already open), pay by PIX at the sandbox.
+        let a = try await reservar(sala, intervalo(300, minutos: 60))
+        let cobranca = try #require(try await pagamento(a, "pendente")["cobrancaId"] as? String)
+        #expect(try await call(.POST, base + "/api/sandbox/cobrancas/\(cobranca)/pagamento").status == 200)
+        _ = try await pagamento(a, "confirmado")
+        _ = try await until("booking confirmed") { try await call(.GET, base + "/api/reservas/\(a)", token: membro).object["status"] as? String == "confirmada" ? true : nil }
+
+        // The confirmation reached the SMTP server, .ics attached.
+        let confirmacao = try await until("confirmation e-mail at the sink") {
+            try sink.messages().map { try ParsedEmail(raw: $0) }.first { $0.subject?.hasPrefix("Reserva confirmada") == true }
+        }
+        #expect(confirmacao.to.map(\.address) == ["ana@aio.test"])
+        let ics = try #require(confirmacao.attachments.first { $0.contentType.hasPrefix("text/calendar") })
+        #expect(String(decoding: ics.data, as: UTF8.self).contains("BEGIN:VEVENT"))
+        #expect(try sink.messages().map { try ParsedEmail(raw: $0) }.contains { $0.subject == "Bem-vindo(a) à CoworkFlow" })
+
+        // Check in with the code, by the member.
+        let codigo = try await until("check-in code") {
+            try await call(.GET, base + "/api/reservas/\(a)/checkin", token: membro).object["codigo"] as? String
+        }
+        let checkin = try await call(.POST, base + "/api/checkin", #"{"codigo":"\#(codigo)"}"#, token: membro)
+        #expect(checkin.status == 200 && checkin.object["status"] as? String == "presente", "\(checkin.text)")
+
+        // Invoice (ISS 2 %) and a balanced ledger.
+        let fatura = try await until("invoice") {
+            (try await call(.GET, base + "/api/admin/financeiro/faturas?unidade=\(paulista)", token: admin).object["itens"] as? [[String: Any]])?.first
+        }
+        #expect(fatura["numero"] as? Int == 1 && fatura["valor"] as? Int == 6_000 && fatura["iss"] as? Int == 120)
+        #expect(try await call(.GET, base + "/api/admin/financeiro/razao", token: admin).object["equilibrado"] as? Bool == true)
+
+        // Analytics: today's occupancy of the room is above zero.
+        let hoje = Deployment.localDate(daysAhead: 0)
+        _ = try await until("occupancy") {
+            let espacos = try await call(.GET, base + "/api/analytics/ocupacao?espaco=\(sala)&de=\(hoje)&ate=\(Deployment.localDate(daysAhead: 1))", token: admin)
+                .object["espacos"] as? [[String: Any]]
+            return (espacos?.first?["horasReservadas"] as? Double ?? 0) > 0 ? true : nil
+        }
+
+        // A card booking cancelled inside 24 h: half refunded, credit note, refund e-mail.
+        let b = try await reservar(sala, intervalo(3 * 3_600, minutos: 60), pagamento: #"{"metodo":"cartao","cartaoToken":"tok_visa"}"#)
+        _ = try await pagamento(b, "confirmado")
+        _ = try await until("booking B confirmed") { try await call(.GET, base + "/api/reservas/\(b)", token: membro).object["status"] as? String == "confirmada" ? true : nil }
+        let cancelada = try await call(.POST, base + "/api/reservas/\(b)/cancelamento", #"{"motivo":"mudança de planos"}"#, token: membro)
+        #expect((cancelada.object["cancelamento"] as? [String: Any])?["reembolso"] as? Int == 3_000, "\(cancelada.text)")
+        _ = try await until("refund concluded") { try await call(.GET, base + "/api/reservas/\(b)/pagamento", token: membro).object["reembolsado"] as? Int == 3_000 ? true : nil }
+        _ = try await until("credit note") {
+            let itens = try await call(.GET, base + "/api/admin/financeiro/faturas?unidade=\(paulista)", token: admin).object["itens"] as? [[String: Any]] ?? []
+            return itens.contains { !(($0["notasDeCredito"] as? [[String: Any]]) ?? []).isEmpty } ? true : nil
+        }
+        _ = try await until("refund e-mail") { try sink.messages().map { try ParsedEmail(raw: $0) }.contains { $0.subject?.hasPrefix("Reembolso concluído") == true } ? true : nil }
+
+        // A paid booking in the unit whose window closes at the start: nobody comes, no-show.
+        let c = try await reservar(outra, intervalo(3, minutos: 60), pagamento: #"{"metodo":"cartao","cartaoToken":"tok_visa"}"#)
+        _ = try await pagamento(c, "confirmado")
+        _ = try await until("no-show") { try await call(.GET, base + "/api/reservas/\(c)/checkin", token: membro).object["status"] as? String == "noShow" ? true : nil }
+        _ = try await until("no-show e-mail") { try sink.messages().map { try ParsedEmail(raw: $0) }.contains { $0.subject == "Não registramos sua entrada" } ? true : nil }
+        let indicadores = try await call(.GET, base + "/api/analytics/indicadores", token: admin).object
+        #expect(indicadores["noShows"] as? Int == 1 && indicadores["checkins"] as? Int == 1)
+
+        server.terminate()
+        for _ in 0..<200 where server.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(server.terminationReason == .exit && server.terminationStatus == 0)
+    }
+}
