@@ -54,6 +54,9 @@ public enum AnalyticsReadModel {
     static func aplicar(_ recorded: RecordedEvent, _ batch: ProjectionBatch) async throws {
         guard let fato = try fato(recorded) else { return }
         if try await batch.get(AnalyticsReconstrucao.self, controle, marcador) != nil { throw RebuildIncomplete() }
+        // Known absent: recording its deletion makes the batch answer later events of this
+        // batch from memory (one read per batch, not per event); deleting no row is harmless.
+        batch.delete(controle, marcador)
         var modelo = AnalyticsModel()
         if let reserva = fato.reservaComHistoria {
             for anterior in try await batch.history(StreamNames.reserva(Reserva.ID(reserva))) where anterior.position < recorded.position {

@@ -97,6 +97,8 @@ final class ProgressBar: Sendable {
     private struct State {
         var last: ContinuousClock.Instant?
         var drawn = false
+        /// The latest progress not drawn yet (throttled), drawn by ``finish()``.
+        var pending: AnalyticsReadModel.Progress?
     }
 
     private let name: String
@@ -109,19 +111,31 @@ final class ProgressBar: Sendable {
         let now = ContinuousClock.now
         let interval: Duration = terminal ? .milliseconds(100) : .seconds(1)
         let due = state.withLock { state -> Bool in
-            if let last = state.last, now - last < interval { return false }
+            if let last = state.last, now - last < interval {
+                state.pending = progress
+                return false
+            }
             state.last = now
             state.drawn = true
+            state.pending = nil
             return true
         }
-        guard due else { return }
-        let line = Self.line(name, progress)
-        write(terminal ? "\r\u{1B}[2K" + line : line + "\n")
+        if due { draw(progress) }
     }
 
-    /// Ends the redrawn line so the next output starts on its own line.
+    /// Draws the last state if it was held back, and ends the line on a terminal.
     func finish() {
-        if terminal, state.withLock({ $0.drawn }) { write("\n") }
+        let (pending, drawn) = state.withLock { state in
+            defer { state.pending = nil }
+            return (state.pending, state.drawn || state.pending != nil)
+        }
+        if let pending { draw(pending) }
+        if terminal, drawn { write("\n") }
+    }
+
+    private func draw(_ progress: AnalyticsReadModel.Progress) {
+        let line = Self.line(name, progress)
+        write(terminal ? "\r\u{1B}[2K" + line : line + "\n")
     }
 
     static func line(_ name: String, _ progress: AnalyticsReadModel.Progress) -> String {

@@ -98,9 +98,12 @@ struct PagamentosTests {
             #expect(emails.contains { $0.subject == "Bem-vindo(a) à CoworkFlow" })
             try await eventually("payment e-mail") { try harness.emails().contains { $0.subject?.hasPrefix("Pagamento recebido") == true } ? true : nil }
 
-            let inbox = try await client.json(.get, "/api/notificacoes", token: cenario.membro)
-            let tipos = (inbox.object["itens"] as? [[String: Any]] ?? []).compactMap { $0["tipo"] as? String }
-            #expect(Set(tipos).isSuperset(of: ["boas_vindas", "reserva_confirmada", "pagamento_recebido"]))
+            // The inbox is a read model: it follows the notices a moment later.
+            try await eventually("the in-app inbox") {
+                let inbox = try await client.json(.get, "/api/notificacoes", token: cenario.membro)
+                let tipos = (inbox.object["itens"] as? [[String: Any]] ?? []).compactMap { $0["tipo"] as? String }
+                return Set(tipos).isSuperset(of: ["boas_vindas", "reserva_confirmada", "pagamento_recebido"]) ? true : nil
+            }
             #expect(try await client.json(.get, "/api/notificacoes").status == .unauthorized)
         }
     }

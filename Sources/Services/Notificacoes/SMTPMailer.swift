@@ -99,8 +99,8 @@ struct SMTPSession: Sendable {
         terminated.append(contentsOf: Array(".\r\n".utf8))
         write(ByteBuffer(bytes: terminated))
         try expect(await reply(.data), [250], .data)
-        // The message is delivered: a failed QUIT changes nothing.
-        _ = try? await command("QUIT", expect: [221], .quit)
+        // The message is delivered: a failed or slow QUIT changes nothing.
+        _ = try? await command("QUIT", expect: [221], .quit, timeout: min(settings.commandTimeout, .seconds(5)))
     }
 
     /// EHLO, or HELO (no extensions) when the server refuses EHLO.
@@ -153,10 +153,12 @@ struct SMTPSession: Sendable {
 
     /// Sends `line` and waits for the reply; `expect` nil takes any reply.
     @discardableResult
-    func command(_ line: String, expect codes: Set<Int>?, _ stage: MailerError.Stage, logged: String? = nil) async throws -> SMTPReply {
+    func command(
+        _ line: String, expect codes: Set<Int>?, _ stage: MailerError.Stage, logged: String? = nil, timeout: Duration? = nil
+    ) async throws -> SMTPReply {
         logger.debug("smtp >", metadata: ["command": "\(logged ?? line)"])
         write(ByteBuffer(string: line + "\r\n"))
-        let answer = try await reply(stage)
+        let answer = try await reply(stage, timeout: timeout)
         if let codes { try expect(answer, codes, stage) }
         return answer
     }
@@ -167,15 +169,16 @@ struct SMTPSession: Sendable {
         channel.writeAndFlush(buffer).whenFailure { _ in channel.close(promise: nil) }
     }
 
-    func reply(_ stage: MailerError.Stage) async throws -> SMTPReply {
+    func reply(_ stage: MailerError.Stage, timeout: Duration? = nil) async throws -> SMTPReply {
         let replies = replies
-        let timeout = TimeAmount(settings.commandTimeout)
+        let limit = timeout ?? settings.commandTimeout
+        let amount = TimeAmount(limit)
         do {
-            let answer = try await channel.eventLoop.flatSubmit { replies.value.nextReply(timeout: timeout) }.get()
+            let answer = try await channel.eventLoop.flatSubmit { replies.value.nextReply(timeout: amount) }.get()
             logger.debug("smtp <", metadata: ["code": "\(answer.code)"])
             return answer
         } catch let failure as SMTPConnectionFailure {
-            throw failure.error(at: stage, timeout: settings.commandTimeout)
+            throw failure.error(at: stage, timeout: limit)
         }
     }
 
@@ -200,7 +203,9 @@ enum SMTPConnectionFailure: Error {
         case .timedOut:
             MailerError(.timedOut, stage: stage, detail: "no reply within \(timeout)")
         case .closed:
-            MailerError(.connectionFailed, stage: stage, detail: "the server closed the connection")
+            stage == .startTLS
+                ? MailerError(.tls, stage: stage, detail: "the connection closed while starting TLS")
+                : MailerError(.connectionFailed, stage: stage, detail: "the server closed the connection")
         case .failed(let description):
             MailerError(stage == .startTLS ? .tls : .connectionFailed, stage: stage, detail: description)
         case .notSMTP(let description):
