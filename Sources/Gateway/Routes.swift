@@ -1,11 +1,11 @@
-public import EventStore
-public import Foundation
+import EventStore
+import Foundation
 import Hummingbird
-public import Logging
-public import Domain
-public import Messaging
-public import Projections
-public import Services
+import Logging
+import Domain
+import Messaging
+import Projections
+import Services
 
 struct RegistroBody: Decodable { let nome: String; let email: String; let senha: String }
 struct LoginBody: Decodable { let email: String; let senha: String }

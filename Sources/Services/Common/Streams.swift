@@ -36,6 +36,12 @@ enum Events {
         }
     }
 
+    /// Derived from `cause` when a reaction writes them (see ``derived(_:from:at:metadata:)``),
+    /// fresh otherwise.
+    static func make<E: DomainEvent>(_ events: [E], cause: String?, at instant: Date, metadata: EventMetadata) throws -> [NewEvent] {
+        if let cause { try derived(events, from: cause, at: instant, metadata: metadata) } else { try new(events, at: instant, metadata: metadata) }
+    }
+
     /// A name-based UUID (version 8 layout) from SHA-256 of the parts.
     static func derivedId(_ parts: any CustomStringConvertible...) -> UUID {
         var bytes = Array(SHA256.hash(data: Data(parts.map(\.description).joined(separator: "|").utf8)).prefix(16))

@@ -2,6 +2,7 @@ public import Domain
 public import EventStore
 public import Foundation
 public import Logging
+import Projections
 
 /// The pagamentos service: one payment per booking (`pagamento-<reservaId>`), charged at the
 /// provider when the booking is requested, settled by the provider's signed webhook.
@@ -197,7 +198,7 @@ public final class PagamentosService: Sendable {
         let (state, _) = try await pagamentos.load(Self.stream(Pagamento.ID(reservaId.rawValue)))
         guard case .existente(let dados) = state else {
             // The charge is created just after the booking: say so while it is on its way.
-            let reserva = try await store.readStream(StreamName(category: "reserva", id: reservaId.description))
+            let reserva = try await store.readStream(StreamNames.reserva(reservaId))
             guard let first = reserva.first,
                 let solicitada = try? EventJSON.decoder.decode(Reserva.Solicitada.self, from: first.data),
                 admin || solicitada.usuarioId == usuario

@@ -61,7 +61,6 @@ public actor SandboxPSP {
     private var entrega: (@Sendable (_ corpo: Data, _ assinatura: String) async -> Int)?
     private var cobrancas: [String: CobrancaSandbox] = [:]
     private var porReferencia: [String: String] = [:]
-    private var sequencia = 0
 
     public init(segredo: Data, webhookURL: String? = nil, clock: any WallClock, atraso: Duration = .milliseconds(300), logger: Logger) {
         self.segredo = segredo
@@ -85,7 +84,6 @@ public actor SandboxPSP {
 
     public func criar(_ pedido: PedidoDeCobranca) -> Pagamento.Cobranca {
         if let existente = cobranca(referencia: pedido.referencia) { return Self.publica(existente) }
-        sequencia += 1
         let id = "cob_" + Self.aleatorio(24, alfabeto: Self.minusculas)
         let now = clock.now
         var pix: Pagamento.Pix?

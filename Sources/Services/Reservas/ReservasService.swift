@@ -187,7 +187,7 @@ public final class ReservasService: Sendable {
         _ id: Reserva.ID, meta: EventMetadata, at now: Date, cause: String?, _ command: (Reserva.Dados) -> Reserva.Command
     ) async throws -> (writes: [StreamWrite], state: Reserva.State) {
         func events<E: DomainEvent>(_ events: [E], _ stream: StreamName) throws -> [NewEvent] {
-            if let cause { try Events.derived(events, from: "\(cause)|\(stream)", at: now, metadata: meta) } else { try Events.new(events, at: now, metadata: meta) }
+            try Events.make(events, cause: cause.map { "\($0)|\(stream)" }, at: now, metadata: meta)
         }
         let stream = StreamNames.reserva(id)
         let (state, version) = try await reservas.load(stream)
@@ -220,8 +220,9 @@ public final class ReservasService: Sendable {
             let (agendaState, agendaVersion) = try await agenda.load(stream)
             let freed = try agenda.decider.decide(.liberar(reserva: id.rawValue, em: now), agendaState)
             if !freed.isEmpty {
-                let events = if let cause { try Events.derived(freed, from: "\(cause)|\(stream)", at: now, metadata: meta) } else { try Events.new(freed, at: now, metadata: meta) }
-                writes.append(StreamWrite(stream: stream, expected: .after(agendaVersion), events: events))
+                writes.append(StreamWrite(
+                    stream: stream, expected: .after(agendaVersion),
+                    events: try Events.make(freed, cause: cause.map { "\($0)|\(stream)" }, at: now, metadata: meta)))
             }
         }
         return writes
