@@ -106,7 +106,18 @@ struct DistributedTests {
         }
         #expect(outcomes.filter { $0 == 201 }.count == 1, "\(outcomes)")
         #expect(outcomes.filter { $0 == 409 }.count == 19, "\(outcomes)")
-        let livres = try await call(.GET, gateway + "/api/espacos/\(salaId)/disponibilidade?data=\(dia)")
+        // The winner answered after at most 2 s of waiting for the read models; under a loaded
+        // CI (eight projections in one debug process) the availability may follow a moment later.
+        var livres = try await call(.GET, gateway + "/api/espacos/\(salaId)/disponibilidade?data=\(dia)")
+        func ocupado(_ answer: Answer) -> Bool {
+            !((answer.object["livres"] as? [[String: Any]]) ?? []).contains {
+                ($0["inicio"] as? String ?? "") < "\(dia)T18:30:00Z" && ($0["fim"] as? String ?? "") > "\(dia)T18:00:00Z"
+            }
+        }
+        for _ in 0..<100 where !ocupado(livres) {
+            try await Task.sleep(for: .milliseconds(100))
+            livres = try await call(.GET, gateway + "/api/espacos/\(salaId)/disponibilidade?data=\(dia)")
+        }
         let intervalos = try #require(livres.object["livres"] as? [[String: Any]], "\(livres.text)")
         #expect(!intervalos.contains { ($0["inicio"] as? String ?? "") < "\(dia)T18:30:00Z" && ($0["fim"] as? String ?? "") > "\(dia)T18:00:00Z" },
             "\(livres.text)")
