@@ -21,6 +21,9 @@ struct Operation: Sendable {
     var query: [(name: String, description: String)] = []
     /// Not JSON (metrics text, the docs page).
     var contentType = "application/json"
+    /// A query the distributed gateway sends to the owning service anyway: its answer lives in
+    /// that process, not in a read model (the in-process sandbox's charges).
+    var forwarded = false
 }
 
 /// The route table: every route is registered through it, so the OpenAPI document lists
@@ -62,7 +65,7 @@ final class API {
         case .operations:
             guard owner == nil else { return }
         case .gateway(let forwarder):
-            if mutating, let owner, forwarder.targets[owner] != nil {
+            if mutating || operation.forwarded, let owner, forwarder.targets[owner] != nil {
                 operations.append(operation)
                 forward(operation, to: owner, through: forwarder)
                 return
@@ -125,7 +128,7 @@ final class API {
             let response = try await forwarder.forward(
                 request, body: body, context: context, client: clientAddress(request, context, trustForwardedFor: trustForwardedFor),
                 to: service)
-            if (200..<300).contains(response.status.code) { await settle() }
+            if (200..<300).contains(response.status.code), [.post, .put, .patch, .delete].contains(operation.method) { await settle() }
             return response
         }
     }

@@ -10,8 +10,9 @@ import Synchronization
 public enum Deployable: String, CaseIterable, Sendable {
     case usuarios, espacos, precos, reservas, pagamentos, checkin, notificacoes, financeiro, analytics
 
-    /// The services this build has routes for; the others arrive with issue 6.
-    public static let built: [Deployable] = [.usuarios, .espacos, .precos, .reservas]
+    /// The services this build has routes for (all of them; `scripts/deploy_checks.py` reads
+    /// this list).
+    public static let built: [Deployable] = [.usuarios, .espacos, .precos, .reservas, .pagamentos, .checkin, .notificacoes, .financeiro, .analytics]
 
     /// Where the distributed gateway finds the service: `SERVICE_<NAME>_URL`.
     public var urlVariable: String { "SERVICE_\(rawValue.uppercased())_URL" }
@@ -75,7 +76,7 @@ public final class Forwarder: Sendable {
     }
 
     /// Headers the caller sent that the service needs.
-    static let passed: [HTTPField.Name] = [.authorization, .contentType, .accept, .acceptLanguage, .idempotencyKey]
+    static let passed: [HTTPField.Name] = [.authorization, .contentType, .accept, .acceptLanguage, .idempotencyKey, .sandboxSignature]
     /// Headers the gateway sets itself, and hop-by-hop ones.
     static let dropped: Set<String> = [
         "connection", "keep-alive", "transfer-encoding", "content-length", "x-request-id", "access-control-allow-origin",
@@ -123,6 +124,8 @@ struct ForwardingError: Error, CustomStringConvertible {
 
 extension HTTPField.Name {
     static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
+    /// The payment provider's webhook signature (the webhook is pagamentos' command).
+    static let sandboxSignature = HTTPField.Name(AssinaturaDeWebhook.cabecalho)!
 }
 
 /// The caller's address: behind the load balancer (or the gateway) the peer is the balancer,

@@ -11,8 +11,11 @@ public struct Integracoes: Sendable {
     public var provider: any PaymentProvider
     /// The secret the provider signs its webhooks with.
     public var segredoDoWebhook: Data
-    /// The in-process sandbox PSP (all-in-one), whose tester routes this process serves.
+    /// The in-process sandbox PSP (all-in-one), whose webhook target this process sets.
     public var sandbox: SandboxPSP?
+    /// Pays or declines the sandbox's charges for a tester (`/api/sandbox/...`): the sandbox in
+    /// this process, or the sandbox server. Nil: a real provider, no tester routes.
+    public var testador: (any SandboxTester)?
     public var mailer: any Mailer
     public var remetente: EmailAddress
     public var lembreteHoras: Int
@@ -21,13 +24,14 @@ public struct Integracoes: Sendable {
     public var pausaDeEmail: Duration
 
     public init(
-        provider: any PaymentProvider, segredoDoWebhook: Data, sandbox: SandboxPSP?, mailer: any Mailer,
+        provider: any PaymentProvider, segredoDoWebhook: Data, sandbox: SandboxPSP?, testador: (any SandboxTester)? = nil, mailer: any Mailer,
         remetente: EmailAddress = SMTPSettings.defaultFrom, lembreteHoras: Int = 24, tentativasDeEmail: Int = 3,
         pausaDeEmail: Duration = .milliseconds(500)
     ) {
         self.provider = provider
         self.segredoDoWebhook = segredoDoWebhook
         self.sandbox = sandbox
+        self.testador = testador ?? sandbox
         self.mailer = mailer
         self.remetente = remetente
         self.lembreteHoras = lembreteHoras
@@ -41,6 +45,7 @@ public struct Integracoes: Sendable {
 public struct Negocio: Sendable {
     public let pagamentos: PagamentosService
     public let sandbox: SandboxPSP?
+    public let testador: (any SandboxTester)?
     public let notificacoes: NotificacoesService
     public let checkin: CheckinService
     public let financeiro: FinanceiroService
@@ -50,7 +55,7 @@ public struct Negocio: Sendable {
         Negocio(
             pagamentos: PagamentosService(
                 store: store, clock: clock, provider: integracoes.provider, segredoDoWebhook: integracoes.segredoDoWebhook, logger: logger),
-            sandbox: integracoes.sandbox,
+            sandbox: integracoes.sandbox, testador: integracoes.testador,
             notificacoes: NotificacoesService(
                 store: store, clock: clock, mailer: integracoes.mailer, remetente: integracoes.remetente,
                 contato: { usuario in
@@ -74,6 +79,11 @@ public struct Temporizador: Sendable {
         self.lease = lease
         self.tick = tick
     }
+}
+
+extension Negocio {
+    /// The services that react to other services' events (each has a bus consumer).
+    public static let reagem: [Deployable] = [.reservas, .pagamentos, .checkin, .financeiro, .notificacoes]
 }
 
 extension Backend {

@@ -28,12 +28,12 @@ extension Routes {
             let assinatura = HTTPField.Name(AssinaturaDeWebhook.cabecalho).flatMap { request.headers[$0] }
             return try .json(try await pagamentos.receberAviso(body, assinatura: assinatura, caller: context.caller))
         }
-        guard let sandbox = backend.negocio.sandbox else { return }
+        guard let sandbox = backend.negocio.testador else { return }
         api.add(Operation(
             method: .get, path: "/api/sandbox/cobrancas/{id}", summary: "Sandbox: uma cobrança como o provedor a vê", tag: "sandbox",
-            response: "CobrancaSandbox", errors: [404])
+            response: "CobrancaSandbox", errors: [404], forwarded: true)
         ) { _, context, _ in
-            guard let cobranca = await sandbox.cobranca(try context.parameters.require("id")) else {
+            guard let cobranca = try await sandbox.consultar(try context.parameters.require("id")) else {
                 throw ServiceError.naoEncontrado("cobrança desconhecida")
             }
             return try .json(cobranca)

@@ -19,13 +19,18 @@ import Services
 ///   served by the gateway itself.
 /// - `projections`: every projection runner and the relay (store → AMQP), one active replica
 ///   of each (leases).
-/// - `usuarios`, `espacos`, `precos`, `reservas`: the service's routes; reservas also runs the
-///   booking timers (one active replica, a lease).
+/// - a service (`usuarios` … `analytics`): its routes, its reactions to other services'
+///   events on its own AMQP queue (`coworkflow.<service>`, through the inbox), and its timers
+///   (one active replica each, a lease). The gateway also hosts, with their reactions and
+///   timers, the services it has no URL for.
+/// - `sandbox`: the sandbox payment provider as its own server (not a Fargate service: a
+///   stand-in for the PSP); pagamentos and the gateway reach it at `PSP_URL`.
 struct Distributed {
     enum Kind: Equatable {
         case gateway
         case projections
         case service(Deployable)
+        case sandbox
     }
 
     let kind: Kind
@@ -34,12 +39,13 @@ struct Distributed {
     let environment: [String: String]
     let logger: Logger
 
-    static let names = ["gateway", "projections"] + Deployable.allCases.map(\.rawValue)
+    static let names = ["gateway", "projections"] + Deployable.allCases.map(\.rawValue) + ["sandbox"]
 
     static func kind(_ name: String) throws -> Kind {
         switch name {
         case "gateway": return .gateway
         case "projections": return .projections
+        case "sandbox": return .sandbox
         default:
             guard let service = Deployable(rawValue: name) else {
                 throw ValidationError("no deployable '\(name)'; choose one of: \(names.joined(separator: ", "))")
@@ -62,6 +68,7 @@ struct Distributed {
     }
 
     func run() async throws {
+        if kind == .sandbox { return try await runSandbox() }
         let secret = try Self.jwtSecret(environment)
         let database = try PostgresSettings.fromEnvironment(environment)
         let broker = try AMQPSettings.fromEnvironment(environment)
@@ -73,9 +80,10 @@ struct Distributed {
             defer { group.cancelAll() }
             try await waitForSchema(store)
             let usuarios = try await Self.usuarios(store: store, secret: secret, environment: environment, logger: logger)
-            let integracoes = try Integracoes.local(
-                environment: environment, webhookSecret: Data((environment["PSP_WEBHOOK_SECRET"] ?? secret).utf8),
-                outbox: URL(fileURLWithPath: environment["OUTBOX_DIR"] ?? "outbox"), logger: logger)
+            let integracoes = try Integracoes.distributed(environment: environment, jwtSecret: secret, logger: logger)
+            // The services' reactions, each on its own queue; one connection per consumer.
+            let bus = AMQPEventBus(settings: broker, store: store, logger: logger)
+            var hosted: [Deployable] = []
 
             var background: [ServiceGroupConfiguration.ServiceConfiguration] = []
             let backend: Backend
@@ -84,18 +92,17 @@ struct Distributed {
             case .gateway:
                 guard let forwarder else { return }
                 role = .gateway(forwarder)
+                hosted = Deployable.built.filter { forwarder.targets[$0] == nil }
                 backend = Backend.distributed(
-                    store: store, broker: nil, usuarios: usuarios, clock: SystemClock(), runs: [], follows: ReadModels.all,
-                    relay: "relay", integracoes: integracoes, logger: logger)
-                let local = Deployable.built.filter { forwarder.targets[$0] == nil }
+                    store: store, broker: hosted.contains(where: Negocio.reagem.contains) ? bus.health : nil, usuarios: usuarios,
+                    clock: SystemClock(), runs: [], follows: ReadModels.all, relay: "relay", integracoes: integracoes, logger: logger)
                 for service in Deployable.built {
                     if let urls = forwarder.targets[service] {
                         logger.info("\(service.rawValue): commands forwarded to \(urls.joined(separator: ", "))")
                     } else {
-                        logger.warning("\(service.urlVariable) is not set: \(service.rawValue) commands run in the gateway")
+                        logger.warning("\(service.urlVariable) is not set: \(service.rawValue) runs in the gateway")
                     }
                 }
-                background += backend.temporizadores(for: local).map { .init(service: TimerService(temporizador: $0, store: store, logger: logger)) }
             case .projections:
                 role = .operations
                 let relay = Relay(store: store, settings: broker, name: "relay", logger: logger)
@@ -106,10 +113,15 @@ struct Distributed {
                 background.append(.init(service: RelayService(relay: relay)))
             case .service(let service):
                 role = .service(service)
+                hosted = [service]
                 backend = Backend.distributed(
-                    store: store, broker: nil, usuarios: usuarios, clock: SystemClock(), runs: [], follows: [], relay: nil, integracoes: integracoes, logger: logger)
-                background += backend.temporizadores(for: [service]).map { .init(service: TimerService(temporizador: $0, store: store, logger: logger)) }
+                    store: store, broker: Negocio.reagem.contains(service) ? bus.health : nil, usuarios: usuarios, clock: SystemClock(),
+                    runs: [], follows: [], relay: nil, integracoes: integracoes, logger: logger)
+            case .sandbox:
+                return
             }
+            background += backend.reactors(for: hosted).map { .init(service: ConsumerService(bus: bus, consumer: $0)) }
+            background += backend.temporizadores(for: hosted).map { .init(service: TimerService(temporizador: $0, store: store, logger: logger)) }
 
             let drain = DrainState()
             let name = kind.name
@@ -117,7 +129,10 @@ struct Distributed {
                 backend, configuration: GatewayConfiguration(host: host, port: port, rateLimiter: limiter, role: role),
                 drain: drain, logger: logger,
                 onServerRunning: { channel in
-                    print("CoworkFlow \(name) em http://\(host):\(channel.localAddress?.port ?? port) (distribuído, PostgreSQL \(database.host):\(database.port))")
+                    let bound = channel.localAddress?.port ?? port
+                    // Without PSP_URL, the sandbox lives in this process and calls its webhook here.
+                    await backend.negocio.sandbox?.apontarWebhook(para: "http://127.0.0.1:\(bound)/api/pagamentos/webhooks/sandbox")
+                    print("CoworkFlow \(name) em http://\(host):\(bound) (distribuído, PostgreSQL \(database.host):\(database.port))")
                 })
             let services = ServiceGroup(configuration: ServiceGroupConfiguration(
                 services: background + [.init(service: app), .init(service: DrainOnShutdown(drain: drain, logger: logger))],
@@ -178,7 +193,42 @@ extension Distributed.Kind {
         case .gateway: "gateway"
         case .projections: "projections"
         case .service(let service): service.rawValue
+        case .sandbox: "sandbox"
         }
+    }
+}
+
+extension Distributed {
+    /// `--service sandbox`: the sandbox PSP's server. Posts outcomes to `PSP_WEBHOOK_URL`
+    /// (the gateway's `/api/pagamentos/webhooks/sandbox`) signed with `PSP_WEBHOOK_SECRET`;
+    /// with `PSP_API_KEY`, the provider's API asks for it as a bearer token. Charges live in
+    /// memory, as they live at a real provider: outside our store.
+    func runSandbox() async throws {
+        guard let webhook = environment["PSP_WEBHOOK_URL"], let url = URLComponents(string: webhook),
+            ["http", "https"].contains(url.scheme ?? ""), !(url.host ?? "").isEmpty
+        else {
+            throw ValidationError("the sandbox needs PSP_WEBHOOK_URL: the merchant's webhook, e.g. http://gateway:8080/api/pagamentos/webhooks/sandbox")
+        }
+        let secret = try Self.webhookSecret(environment)
+        let psp = SandboxPSP(segredo: secret, webhookURL: webhook, clock: SystemClock(), logger: logger)
+        let drain = DrainState()
+        let app = SandboxServer.application(
+            psp: psp, apiKey: environment["PSP_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }, host: host, port: port, logger: logger,
+            onServerRunning: { channel in
+                print("Sandbox PSP em http://\(host):\(channel.localAddress?.port ?? port) (webhook: \(webhook))")
+            })
+        try await ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: [.init(service: app), .init(service: DrainOnShutdown(drain: drain, logger: logger))],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)).run()
+    }
+
+    /// The secret the provider signs webhooks with: `PSP_WEBHOOK_SECRET` (at least 32 bytes).
+    static func webhookSecret(_ environment: [String: String]) throws -> Data {
+        guard let secret = environment["PSP_WEBHOOK_SECRET"], !secret.isEmpty else {
+            throw ValidationError("PSP_WEBHOOK_SECRET is not set: the sandbox and pagamentos must share it (at least 32 bytes)")
+        }
+        guard secret.utf8.count >= 32 else { throw ValidationError("PSP_WEBHOOK_SECRET must be at least 32 bytes") }
+        return Data(secret.utf8)
     }
 }
 

@@ -240,6 +240,31 @@ extension Integracoes {
     }
 }
 
+extension Integracoes {
+    /// Distributed mode: the provider at `PSP_URL` (the sandbox server, or a real PSP's API,
+    /// with `PSP_API_KEY`) whose webhooks are signed with `PSP_WEBHOOK_SECRET`; without
+    /// `PSP_URL`, a sandbox in this process (fine when pagamentos runs in one process: it then
+    /// calls its own webhook). Mail as in `local`, to `OUTBOX_DIR` without SMTP_HOST.
+    static func distributed(environment: [String: String], jwtSecret: String, logger: Logger) throws -> Integracoes {
+        var integracoes = try local(
+            environment: environment, webhookSecret: Data((environment["PSP_WEBHOOK_SECRET"].flatMap { $0.isEmpty ? nil : $0 } ?? jwtSecret).utf8),
+            outbox: URL(fileURLWithPath: environment["OUTBOX_DIR"] ?? "outbox"), logger: logger)
+        guard let base = environment["PSP_URL"], !base.isEmpty else {
+            logger.notice("PSP_URL is not set: payments go to a sandbox inside this process")
+            return integracoes
+        }
+        guard let url = URLComponents(string: base), ["http", "https"].contains(url.scheme ?? ""), !(url.host ?? "").isEmpty, url.query == nil else {
+            throw ValidationError("PSP_URL: '\(base)' is not an http(s)://host[:port] URL")
+        }
+        integracoes.segredoDoWebhook = try Distributed.webhookSecret(environment)
+        let provedor = ProvedorHTTP(base: base, apiKey: environment["PSP_API_KEY"].flatMap { $0.isEmpty ? nil : $0 })
+        integracoes.provider = provedor
+        integracoes.sandbox = nil
+        integracoes.testador = provedor
+        return integracoes
+    }
+}
+
 /// Rate limits from `RATE_LIMIT_PER_CLIENT` and `RATE_LIMIT_PER_USER` (requests per second;
 /// bursts of twice that), defaults 100 and 50.
 enum Limits {

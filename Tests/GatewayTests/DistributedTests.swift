@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import EventStore
+import Messaging
 import Foundation
 import Logging
 import NIOCore
@@ -25,7 +26,7 @@ struct DistributedTests {
     }
 
     @Test("""
-        gateway, projections, usuarios, espacos, precos and two reservas processes: register, log in, \
+        every deployable as its own process (two reservas): register, log in, \
         run a unit, book and read the booking back through the gateway; a race over both reservas \
         processes books the slot once; the relay publishes everything; SIGTERM stops every process cleanly
         """)
@@ -150,6 +151,41 @@ struct DistributedTests {
         #expect(statuses.values.allSatisfy { $0 == 0 }, "exit statuses after SIGTERM: \(statuses)")
     }
 
+    @Test("""
+        the whole business, one process per deployable and the sandbox PSP as its own server: \
+        register → quote → book → pay (the sandbox calls the gateway's webhook, forwarded to pagamentos) \
+        → e-mail with .ics at the SMTP sink → check in → invoice and ledger → occupancy; a refunded \
+        cancellation; a no-show. Each reaction runs in its service, from its own AMQP queue
+        """)
+    func whole_story() async throws {
+        let sink = try await SMTPSink.start()
+        defer { sink.stop() }
+        let deployment = try await Deployment.start(smtp: sink)
+        var stopped = false
+        defer { if !stopped { deployment.kill() } }
+        try await deployment.createAdmin("root@dist.test", senha: "segredo-root")
+        try await Historia(base: deployment.url("gateway"), sink: sink, email: "dist.test", paciencia: .seconds(40)).contar()
+
+        // The sandbox's provider API wants its key; the gateway's webhook a valid signature.
+        let semChave = try await call(.POST, deployment.url("sandbox") + "/v1/cobrancas", "{}")
+        #expect(semChave.status == 401 && semChave.object["erro"] as? String == "nao_autenticado", "\(semChave.text)")
+        let forjado = try await call(
+            .POST, deployment.url("gateway") + "/api/pagamentos/webhooks/sandbox", #"{"id":"evt_x"}"#,
+            headers: ["X-Sandbox-Signature": "t=1,v1=00"])
+        #expect(forjado.status == 401, "\(forjado.text)")
+        // Each reaction ran in its own service: their queues are drained and have consumers.
+        for service in ["reservas", "pagamentos", "checkin", "financeiro", "notificacoes"] {
+            let saude = try await call(.GET, deployment.url(service) + "/saude")
+            #expect((saude.object["componentes"] as? [String: [String: String]])?["bus"]?["status"] == "ok", "\(service): \(saude.text)")
+            let metrics = try await call(.GET, deployment.url(service) + "/metrics").text
+            #expect(!metrics.contains("coworkflow_events_appended_total 0\n"), "\(service) appended no events")
+        }
+
+        stopped = true
+        let statuses = await deployment.terminate()
+        #expect(statuses.values.allSatisfy { $0 == 0 }, "exit statuses after SIGTERM: \(statuses)")
+    }
+
     @Test("SIGTERM: requests in flight finish with their answer, then new ones get 503 or a closed port (never a 500), and the process exits 0")
     func drains_on_sigterm() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-drain-\(UUID().uuidString)")
@@ -225,6 +261,7 @@ func call(
 /// The processes of one distributed deployment, on free loopback ports.
 final class Deployment: @unchecked Sendable {
     static let secret = String(repeating: "e2e-secret-", count: 4)
+    static let pspSecret = String(repeating: "psp-webhook-", count: 4)
     static let database = "coworkflow_e2e"
     static var binary: URL {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("coworkflow")
@@ -241,8 +278,10 @@ final class Deployment: @unchecked Sendable {
         "http://127.0.0.1:\(processes.first { $0.name == name }?.port ?? 0)"
     }
 
-    /// A fresh database, migrated; the deployables started and answering `/saude`.
-    static func start() async throws -> Deployment {
+    /// A fresh database, migrated; fresh queues; every deployable started (two reservas
+    /// replicas, and the sandbox PSP's server) and answering `/saude`. Mail goes to `smtp`
+    /// when given (else to an outbox folder).
+    static func start(smtp: SMTPSink? = nil) async throws -> Deployment {
         var settings = try PostgresSettings.fromEnvironment()
         var logger = Logger(label: "e2e")
         logger.logLevel = .error
@@ -257,6 +296,15 @@ final class Deployment: @unchecked Sendable {
         }
         settings.database = database
         try await PostgresMigrator(settings: settings, logger: logger).migrate()
+        // The services' queues outlive a run: what an earlier deployment left in them belongs to
+        // a database that is gone.
+        let broker = AMQPConnection(settings: try AMQPSettings.fromEnvironment(), name: "e2e.reset")
+        try await broker.open()
+        for service in ["reservas", "pagamentos", "checkin", "financeiro", "notificacoes"] {
+            try await broker.deleteQueue(Topology.queue(for: service))
+            try await broker.deleteQueue(Topology.deadLetterQueue(for: service))
+        }
+        await broker.close()
 
         var environment = ProcessInfo.processInfo.environment
         environment["DATABASE_URL"] = nil
@@ -267,20 +315,37 @@ final class Deployment: @unchecked Sendable {
         environment["DB_PASSWORD"] = settings.password
         environment["DB_POOL_SIZE"] = "4"
         environment["JWT_SECRET"] = secret
+        environment["PSP_WEBHOOK_SECRET"] = pspSecret
+        environment["PSP_API_KEY"] = "chave-do-sandbox"
+        environment["OUTBOX_DIR"] = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-e2e-outbox").path
         environment["LOG_LEVEL"] = environment["TEST_LOG_LEVEL"] ?? "warning"
         let deployment = Deployment(environment: environment)
+        let services = [
+            ("usuarios", "usuarios"), ("espacos", "espacos"), ("precos", "precos"), ("reservas", "reservas"), ("reservas-2", "reservas"),
+            ("pagamentos", "pagamentos"), ("checkin", "checkin"), ("notificacoes", "notificacoes"), ("financeiro", "financeiro"),
+            ("analytics", "analytics"),
+        ]
         do {
-            for (name, service) in [
-                ("projections", "projections"), ("usuarios", "usuarios"), ("espacos", "espacos"), ("precos", "precos"),
-                ("reservas", "reservas"), ("reservas-2", "reservas"),
-            ] {
-                try deployment.launch(name, service: service)
+            var ports: [String: Int] = [:]
+            for name in ["gateway", "sandbox"] + services.map(\.0) { ports[name] = try freePort() }
+            func url(_ name: String) -> String { "http://127.0.0.1:\(ports[name] ?? 0)" }
+            var smtpVariables: [String: String] = [:]
+            if let smtp {
+                smtpVariables = ["SMTP_HOST": "127.0.0.1", "SMTP_PORT": String(smtp.port), "SMTP_FROM": "CoworkFlow <reservas@e2e.test>"]
             }
-            try deployment.launch("gateway", service: "gateway", extra: [
-                "SERVICE_USUARIOS_URL": deployment.url("usuarios"), "SERVICE_ESPACOS_URL": deployment.url("espacos"),
-                "SERVICE_PRECOS_URL": deployment.url("precos"),
-                "SERVICE_RESERVAS_URL": deployment.url("reservas") + "," + deployment.url("reservas-2"),
+            try deployment.launch("sandbox", service: "sandbox", port: ports["sandbox"], extra: [
+                "PSP_WEBHOOK_URL": url("gateway") + "/api/pagamentos/webhooks/sandbox",
             ])
+            try deployment.launch("projections", service: "projections")
+            var targets: [String: String] = [:]
+            for (name, service) in services {
+                try deployment.launch(name, service: service, port: ports[name], extra: [
+                    "PSP_URL": url("sandbox"),
+                ].merging(service == "notificacoes" ? smtpVariables : [:]) { $1 })
+                let variable = "SERVICE_\(service.uppercased())_URL"
+                targets[variable] = targets[variable].map { $0 + "," + url(name) } ?? url(name)
+            }
+            try deployment.launch("gateway", service: "gateway", port: ports["gateway"], extra: targets.merging(["PSP_URL": url("sandbox")]) { $1 })
             for entry in deployment.processes { try await deployment.waitUntilHealthy(entry.name) }
         } catch {
             deployment.kill()
@@ -289,8 +354,8 @@ final class Deployment: @unchecked Sendable {
         return deployment
     }
 
-    private func launch(_ name: String, service: String, extra: [String: String] = [:]) throws {
-        let port = try Self.freePort()
+    private func launch(_ name: String, service: String, port: Int? = nil, extra: [String: String] = [:]) throws {
+        let port = try port ?? Self.freePort()
         let process = Process()
         process.executableURL = Self.binary
         process.arguments = ["serve", "--service", service, "--port", String(port)]

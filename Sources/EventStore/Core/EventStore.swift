@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The append-only event store port. PostgreSQL in production, SQLite embedded; both pass the
 /// same conformance suite (`Tests/EventStoreTests`).
@@ -38,8 +39,9 @@ public protocol EventStore: ConsumerSupport, ReadModelStore, RequestKeys {
     /// tell); subscriptions wait on it and poll as a fallback.
     var changes: Doorbell { get }
 
-    /// Events this store object has appended through ``append(_:)`` since it was opened (the
-    /// `coworkflow_events_appended_total` metric).
+    /// Events this store object has appended since it was opened, directly or in a transaction
+    /// with other writes (a reaction's inbox record), for the
+    /// `coworkflow_events_appended_total` metric.
     var eventsAppended: Int { get }
 }
 
@@ -108,4 +110,13 @@ enum AppendValidation {
             }
         }
     }
+}
+
+/// Counts the events appended inside one transaction, for `eventsAppended` once it commits.
+final class AppendTally: Sendable {
+    private let count = Atomic<Int>(0)
+
+    func add(_ events: Int) { count.add(events, ordering: .relaxed) }
+
+    var events: Int { count.load(ordering: .relaxed) }
 }

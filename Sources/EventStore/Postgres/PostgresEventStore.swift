@@ -89,10 +89,13 @@ public final class PostgresEventStore: EventStore {
     ) async throws -> T {
         // Rung on rollback too: readers held back by this transaction may go on.
         defer { didAppend() }
+        let tally = AppendTally()
         do {
-            return try await client.withTransaction(logger: logger) { connection in
-                try await body(Transaction(connection: connection, logger: logger))
+            let result = try await client.withTransaction(logger: logger) { connection in
+                try await body(Transaction(connection: connection, logger: logger, tally: tally))
             }
+            appended.add(tally.events, ordering: .relaxed)
+            return result
         } catch let error as PostgresTransactionError {
             guard let failure = error.closureError else {
                 throw EventStoreError(.backend, "transaction failed", underlying: error)
@@ -105,6 +108,8 @@ public final class PostgresEventStore: EventStore {
     public struct Transaction {
         public let connection: PostgresConnection
         let logger: Logger
+        /// Events appended through it (counted once the transaction commits).
+        let tally: AppendTally
 
         /// Appends inside the transaction; conflicts surface as ``WrongExpectedVersion``.
         public func append(_ writes: [StreamWrite]) async throws -> AppendResult {
@@ -113,6 +118,7 @@ public final class PostgresEventStore: EventStore {
                 try await connection.query("SAVEPOINT coworkflow_append", logger: logger)
                 let result = try await PostgresEventStore.append(writes, on: connection, logger: logger, savepoint: true)
                 try await connection.query("RELEASE SAVEPOINT coworkflow_append", logger: logger)
+                tally.add(result.positions.count)
                 return result
             } catch let collision as Collision {
                 throw EventStoreError(.backend, "append collided on \(collision.constraint) inside a transaction")

@@ -11,7 +11,7 @@ public final class SQLiteEventStore: EventStore {
     public let changes = Doorbell()
     private let appended = Atomic<Int>(0)
 
-    /// Events appended through ``append(_:)`` since this object opened the file.
+    /// Events appended since this object opened the file (in transactions too).
     public var eventsAppended: Int { appended.load(ordering: .relaxed) }
     let upcasters: Upcasters
     /// Names of the leases held in this process (see ``whileHolding(lease:retryEvery:_:)``).
@@ -48,11 +48,16 @@ public final class SQLiteEventStore: EventStore {
     /// other writes or not at all.
     public func withTransaction<T: Sendable>(_ body: @escaping @Sendable (Transaction) throws -> T) async throws -> T {
         defer { changes.ring() }
-        return try await database.write { db in try body(Transaction(db: db)) }
+        let tally = AppendTally()
+        let result = try await database.write { db in try body(Transaction(db: db, tally: tally)) }
+        appended.add(tally.events, ordering: .relaxed)
+        return result
     }
 
     public struct Transaction {
         public let db: Database
+        /// Events appended through it (counted once the transaction commits).
+        let tally: AppendTally
 
         /// All or nothing even when the caller catches the error and goes on, as in PostgreSQL.
         public func append(_ writes: [StreamWrite]) throws -> AppendResult {
@@ -63,6 +68,7 @@ public final class SQLiteEventStore: EventStore {
                 return .commit
             }
             guard let result else { throw EventStoreError(.backend, "savepoint ended without a result") }
+            tally.add(result.positions.count)
             return result
         }
     }

@@ -12,15 +12,18 @@ struct InboxTests {
             let consumer = uniqueCategory("consumer")
             let source = UUID()
             let effects = uniqueStream("efeito")
+            let before = store.eventsAppended
             let first = try await store.recordInInbox(
                 source, consumer: consumer, outcome: .handled,
-                appending: [StreamWrite(stream: effects, expected: .any, events: [event()])])
+                appending: [StreamWrite(stream: effects, expected: .any, events: [event(), event()])])
             #expect(first)
+            #expect(store.eventsAppended == before + 2, "the effect's events count as appended (the metric)")
             let again = try await store.recordInInbox(
                 source, consumer: consumer, outcome: .handled,
                 appending: [StreamWrite(stream: effects, expected: .any, events: [event()])])
             #expect(!again, "a redelivered event is skipped")
-            #expect(try await store.readStream(effects).count == 1)
+            #expect(store.eventsAppended == before + 2)
+            #expect(try await store.readStream(effects).count == 2)
             #expect(try await store.inboxEntry(source, consumer: consumer)?.outcome == .handled)
             // Another consumer has its own inbox.
             #expect(try await store.recordInInbox(source, consumer: consumer + "b", outcome: .handled, appending: []))
