@@ -33,6 +33,23 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/**
+ * An SVG element (charts, QR codes): like h(), with attributes set as they are (viewBox, fill…);
+ * `on<event>` functions become listeners.
+ */
+export function svg(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attrs ?? {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith('on') && typeof value === 'function') el.addEventListener(key.slice(2).toLowerCase(), value);
+    else el.setAttribute(key, value === true ? '' : String(value));
+  }
+  append(el, children);
+  return el;
+}
+
 /** Appends strings, numbers, nodes and (nested) arrays; skips null, undefined and false. */
 export function append(parent, ...children) {
   for (const child of children.flat(Infinity)) {
