@@ -5,19 +5,15 @@
 //         'admin' (role admin).
 // nav:    'membro' | 'conta' | 'admin' (menu group) — omitted for screens reached by links.
 //
-// Waiting for the APIs of issue 6 (pagamentos, checkin, notificacoes, financeiro, analytics):
-//   /reservas/:id/pagamento   PIX copia-e-cola + QR (drawn in SVG), cartão, boleto — access membro
-//   /reservas/:id/checkin     check-in code and QR — access membro (also an action in reserva-acoes.js)
-//   /notificacoes             in-app notices — access membro, nav 'conta'
-//   /admin/financeiro         invoices, revenue by day (SVG chart), CSV export — access admin, nav 'admin'
-//   /admin/analytics          occupancy heatmap, revenue by type, no-show/cancellation rates — admin
-
 export const ROUTES = [
   // members
   { path: '/', view: () => import('./views/catalogo.js'), title: 'Encontre um espaço', access: 'publico' },
   { path: '/espacos', view: () => import('./views/catalogo.js'), title: 'Encontre um espaço', access: 'publico', nav: 'membro', label: 'Espaços' },
   { path: '/espacos/:id', view: () => import('./views/espaco.js'), title: 'Disponibilidade e reserva', access: 'publico' },
   { path: '/reservas', view: () => import('./views/reservas.js'), title: 'Minhas reservas', access: 'membro', nav: 'membro', label: 'Minhas reservas' },
+  { path: '/reservas/:id/pagamento', view: () => import('./views/pagamento.js'), title: 'Pagamento da reserva', access: 'membro' },
+  { path: '/reservas/:id/checkin', view: () => import('./views/checkin.js'), title: 'Check-in', access: 'membro' },
+  { path: '/notificacoes', view: () => import('./views/notificacoes.js'), title: 'Notificações', access: 'membro', nav: 'conta', label: 'Notificações' },
   { path: '/meus-dados', view: () => import('./views/meus-dados.js'), title: 'Meus dados', access: 'membro', nav: 'conta', label: 'Meus dados' },
   { path: '/entrar', view: () => import('./views/entrar.js'), title: 'Entrar', access: 'visitante', nav: 'visitante', label: 'Entrar' },
   { path: '/cadastro', view: () => import('./views/cadastro.js'), title: 'Criar conta', access: 'visitante', nav: 'visitante', label: 'Criar conta' },
@@ -36,5 +32,9 @@ export const ROUTES = [
   { path: '/admin/espacos/:id/precos', view: () => import('./views/admin/espaco-precos.js'), title: 'Tabela de preços', access: 'admin' },
   { path: '/admin/cupons', view: () => import('./views/admin/cupons.js'), title: 'Cupons', access: 'admin', nav: 'admin', label: 'Cupons' },
   { path: '/admin/usuarios', view: () => import('./views/admin/usuarios.js'), title: 'Usuários', access: 'admin', nav: 'admin', label: 'Usuários' },
+  { path: '/admin/financeiro', view: () => import('./views/admin/financeiro.js'), title: 'Financeiro', access: 'admin', nav: 'admin', label: 'Financeiro' },
+  { path: '/admin/financeiro/faturas', view: () => import('./views/admin/faturas.js'), title: 'Faturas', access: 'admin' },
+  { path: '/admin/financeiro/faturas/:id', view: () => import('./views/admin/fatura.js'), title: 'Fatura', access: 'admin' },
+  { path: '/admin/indicadores', view: () => import('./views/admin/indicadores.js'), title: 'Indicadores', access: 'admin', nav: 'admin', label: 'Indicadores' },
   { path: '/admin/auditoria', view: () => import('./views/admin/auditoria.js'), title: 'Trilha de auditoria', access: 'admin', nav: 'admin', label: 'Auditoria' },
 ];

@@ -77,6 +77,34 @@ export async function api(path, { method = 'GET', body, query, key, signal, idem
 }
 
 /**
+ * A file the API answers (CSV exports): fetched with the bearer token, so it cannot be a plain
+ * link. Resolves with {blob, filename} (the name from Content-Disposition, else `fallback`);
+ * rejects with ApiError like api().
+ */
+export async function apiFile(path, { query, signal, fallback = 'arquivo' } = {}) {
+  const headers = {};
+  const token = session.token;
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(buildUrl(path, query), { headers, signal, credentials: 'same-origin' });
+  } catch (error) {
+    if (error?.name === 'AbortError') throw error;
+    throw new ApiError(0, {});
+  }
+  if (!response.ok) {
+    let data = {};
+    try { data = await response.json(); } catch { data = {}; }
+    const error = new ApiError(response.status, data && typeof data === 'object' ? data : {}, Number(response.headers.get('Retry-After')) || null);
+    if (response.status === 401 && token) onUnauthorized(error);
+    throw error;
+  }
+  const disposition = response.headers.get('Content-Disposition') ?? '';
+  const match = /filename="?([^";]+)"?/i.exec(disposition);
+  return { blob: await response.blob(), filename: match ? match[1] : fallback };
+}
+
+/**
  * One user action that changes state (a booking, a cancellation): the same request sent again
  * (a double click, a retry after a network error) carries the same Idempotency-Key, so the
  * server answers it once; a different request gets a new key.

@@ -24,6 +24,17 @@ const friendly = {
   ainda_nao_expirou: 'O prazo de pagamento desta reserva ainda não venceu.',
   ainda_nao_terminou: 'Esta reserva ainda não terminou.',
 
+  // pagamentos e check-in
+  pagamento_ja_iniciado: 'O pagamento desta reserva já foi iniciado.',
+  transicao_invalida: 'Este pagamento já foi concluído ou cancelado e não pode mais mudar.',
+  cobranca_indisponivel: 'Esta cobrança já foi paga, recusada ou cancelada.',
+  checkin_nao_liberado: 'O check-in fica disponível quando o pagamento da reserva é confirmado.',
+  codigo_invalido: 'O código de check-in não confere. Confira as letras e os números e tente de novo.',
+  checkin_ja_realizado: 'O check-in desta reserva já foi feito.',
+  checkin_nao_realizado: 'Faça o check-in antes do checkout.',
+  checkout_ja_realizado: 'O checkout desta reserva já foi feito.',
+  checkin_revogado: 'Esta reserva foi cancelada, e o código de check-in não vale mais.',
+
   // espaços, preços, cupons
   unidade_ja_cadastrada: 'Esta unidade já está cadastrada.',
   espaco_ja_cadastrado: 'Este espaço já está cadastrado.',
@@ -44,7 +55,11 @@ const friendly = {
 };
 
 /** Codes whose own `mensagem` names the field and the fix. */
-const useServerMessage = new Set(['dados_invalidos', 'requisicao_invalida', 'estado_invalido', 'nao_encontrado']);
+const useServerMessage = new Set([
+  'dados_invalidos', 'requisicao_invalida', 'estado_invalido', 'nao_encontrado',
+  // they say when the check-in window opens or closed, in the unit's time
+  'checkin_cedo_demais', 'checkin_encerrado',
+]);
 
 function sentence(text) {
   const t = String(text ?? '').trim();

@@ -10,6 +10,19 @@ export function money(centavos) {
   return brl.format(Number(centavos) / 100);
 }
 
+const brlCompact = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL', notation: 'compact', minimumFractionDigits: 0, maximumFractionDigits: 1 });
+
+/** 1234500 → "R$ 12,3 mil" (chart axes). */
+export function moneyCompact(centavos) {
+  return brlCompact.format(Number(centavos) / 100);
+}
+
+/** 0.4167 → "41,7 %"; null → "—" (a rate with nothing to divide by). */
+export function percent(fraction, digits = 1) {
+  if (fraction === null || fraction === undefined || Number.isNaN(Number(fraction))) return '—';
+  return `${(Number(fraction) * 100).toLocaleString('pt-BR', { maximumFractionDigits: digits })} %`;
+}
+
 /**
  * "1.234,56", "R$ 80", "80,5" → centavos (integer), without floating point; null when the text
  * is not an amount. A negative sign is kept (the caller decides whether it is allowed).

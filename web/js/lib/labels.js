@@ -16,6 +16,9 @@ export const STATUS = {
   concluida: 'Concluída',
 };
 
+/** The badge kind (ui.badge) of each booking status. */
+export const STATUS_KIND = { solicitada: 'aviso', confirmada: 'sucesso', cancelada: 'neutro', expirada: 'neutro', concluida: 'info' };
+
 /** Monday first, as Brazilian calendars show it; keys are the API's. */
 export const DIAS = [
   ['segunda', 'Segunda-feira'],
@@ -63,3 +66,48 @@ export const TIPOS_DE_EVENTO = [
   'SenhaAlterada', 'TabelaDePrecoDefinida', 'UnidadeAtualizada', 'UnidadeCadastrada', 'UsuarioDesativado',
   'UsuarioPromovido', 'UsuarioRegistrado',
 ];
+
+// ---- payments, check-in, notifications, finance --------------------------------------------------
+
+export const METODOS = { pix: 'PIX', cartao: 'Cartão de crédito', boleto: 'Boleto' };
+
+/** A payment's status as the member reads it. */
+export const PAGAMENTO_STATUS = {
+  aguardando_cobranca: 'Gerando a cobrança',
+  pendente: 'Aguardando pagamento',
+  confirmado: 'Pago',
+  recusado: 'Recusado',
+  cancelado: 'Cancelado',
+};
+
+export const CHECKIN_STATUS = {
+  aguardando: 'Aguardando sua chegada',
+  presente: 'Check-in feito',
+  encerrado: 'Checkout feito',
+  noShow: 'Não compareceu',
+  revogado: 'Check-in cancelado',
+};
+
+export const NOTIFICACAO_TIPOS = {
+  boas_vindas: 'Boas-vindas',
+  reserva_confirmada: 'Reserva confirmada',
+  pagamento_recebido: 'Pagamento recebido',
+  lembrete: 'Lembrete',
+  cancelamento: 'Cancelamento',
+  reembolso: 'Reembolso',
+  no_show: 'Ausência',
+};
+
+export const FATURA_STATUS = {
+  emitida: 'Emitida',
+  paga: 'Paga',
+  parcialmente_reembolsada: 'Parcialmente reembolsada',
+  reembolsada: 'Reembolsada',
+};
+
+export const CONTAS = {
+  caixa: 'Caixa',
+  receita_de_servicos: 'Receita de serviços',
+  iss_a_recolher: 'ISS a recolher',
+  reembolsos: 'Reembolsos (deduções da receita)',
+};

@@ -72,6 +72,34 @@ export async function loadInto(container, load, render, { signal, text } = {}) {
   }
 }
 
+/**
+ * Calls `tick()` now and then again after `interval` ms (growing by half each time, up to `max`)
+ * until it resolves true or `signal` aborts. For states another system moves on (a charge being
+ * paid, a webhook arriving). Returns a function that stops it.
+ */
+export function poll(tick, { signal, interval = 1000, max = 5000 } = {}) {
+  let timer = null;
+  let stopped = false;
+  let wait = interval;
+  const stop = () => { stopped = true; clearTimeout(timer); };
+  signal?.addEventListener('abort', stop);
+  const run = async () => {
+    if (stopped || signal?.aborted) return;
+    let done = false;
+    try {
+      done = await tick();
+    } catch (error) {
+      if (error?.name === 'AbortError') return;
+      throw error;
+    }
+    if (done || stopped || signal?.aborted) return;
+    timer = setTimeout(run, wait);
+    wait = Math.min(max, Math.round(wait * 1.5));
+  };
+  run();
+  return stop;
+}
+
 // ---- forms ---------------------------------------------------------------------------------------
 
 /**
@@ -108,6 +136,20 @@ export function checkboxes({ legend, name, options, checked = [] }) {
         const id = uid(`cb-${name}`);
         return h('div', { class: 'checkbox' },
           h('input', { type: 'checkbox', id, name, value, checked: checked.includes(value) }),
+          h('label', { for: id }, text));
+      })),
+    h('p', { class: 'field__error' }));
+}
+
+/** A group of radio buttons in a fieldset; `options` [[value, label, hint?]]. */
+export function radios({ legend, name, options, checked }) {
+  return h('fieldset', { class: 'field checkbox-group', dataset: { field: name } },
+    h('legend', {}, legend),
+    h('div', { class: 'checkbox-group__items' },
+      options.map(([value, text]) => {
+        const id = uid(`rb-${name}`);
+        return h('div', { class: 'checkbox' },
+          h('input', { type: 'radio', id, name, value, checked: value === checked }),
           h('label', { for: id }, text));
       })),
     h('p', { class: 'field__error' }));
@@ -281,7 +323,11 @@ export function confirmDialog({ title, body = [], confirmText = 'Confirmar', can
 
 /** Saves `data` as a JSON file the browser downloads. */
 export function downloadJSON(filename, data) {
-  const blob = new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' });
+  downloadBlob(filename, new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }));
+}
+
+/** Saves a Blob (a CSV the API answered, a JSON) as a file the browser downloads. */
+export function downloadBlob(filename, blob) {
   const url = URL.createObjectURL(blob);
   const a = h('a', { href: url, download: filename, class: 'visually-hidden' }, filename);
   document.body.append(a);

@@ -5,13 +5,14 @@ import { api, Action } from '../lib/api.js';
 import { espaco as loadEspaco } from '../lib/catalog.js';
 import { session } from '../lib/session.js';
 import { h, link, replace, uid } from '../lib/dom.js';
-import { TIPOS } from '../lib/labels.js';
+import { TIPOS, METODOS } from '../lib/labels.js';
 import {
   money, todayIn, addDays, isDate, dateLong, time, isoWithOffset, duration, zoneLabel, interval,
 } from '../lib/format.js';
 import { slots as cutSlots, endsFrom, STEP_MINUTES } from '../lib/slots.js';
 import {
   pageHeader, loadInto, facts, errorBox, showLoading, doneLoading, busy, field, announce, showFormError, clearErrors, val, table,
+  radios, fieldError,
 } from '../lib/ui.js';
 
 export function render({ container, params, query, setQuery, signal }) {
@@ -241,9 +242,8 @@ function screen(container, body, item, { query, setQuery, signal }) {
 
   function showQuote(cotacao, pedido) {
     const rows = cotacao.linhas.map((l) => ({ ...l }));
-    const bookButton = h('button', { type: 'button', class: 'button button--primary-large' }, 'Reservar');
     const action = session.signedIn
-      ? bookButton
+      ? paymentForm(pedido)
       : h('p', {}, link(`/entrar?volta=${encodeURIComponent(`${location.pathname}?data=${data}`)}`, 'Entre para reservar', { class: 'button' }),
         ' ou ', link(`/cadastro?volta=${encodeURIComponent(`${location.pathname}?data=${data}`)}`, 'crie uma conta'), '.');
     replace(quoteBox,
@@ -263,10 +263,51 @@ function screen(container, body, item, { query, setQuery, signal }) {
         ['Total', h('strong', { class: 'total' }, money(cotacao.total))],
       ]),
       action);
-    bookButton.addEventListener('click', () => book(pedido, bookButton));
   }
 
-  async function book(pedido, button) {
+  /** How to pay (chosen now: the charge is created with the booking) and the "Reservar" button. */
+  function paymentForm(pedido) {
+    const metodo = radios({
+      legend: 'Forma de pagamento', name: 'metodo', checked: 'pix',
+      options: Object.entries(METODOS),
+    });
+    const token = field({
+      label: 'Token do cartão', name: 'cartaoToken',
+      hint: 'O cartão é cadastrado no provedor de pagamento, que devolve um token. No ambiente de testes, qualquer token é aprovado (ex.: tok_visa); tok_sandbox_recusado e tok_sandbox_sem_saldo são recusados.',
+      attrs: { autocomplete: 'off', spellcheck: 'false', maxlength: '200' },
+    });
+    const notes = {
+      pix: 'Você recebe um QR code e o código PIX copia e cola; a confirmação chega em segundos.',
+      cartao: 'A cobrança no cartão é feita assim que você reservar.',
+      boleto: 'Você recebe a linha digitável; pague antes do prazo para não perder o horário.',
+    };
+    const note = h('p', { class: 'small', 'aria-live': 'polite' });
+    const button = h('button', { type: 'submit', class: 'button button--primary-large' }, 'Reservar');
+    const form = h('form', { class: 'form payment-choice', novalidate: true, 'aria-label': 'Forma de pagamento e reserva' },
+      metodo, token, note, h('div', { class: 'actions' }, button));
+    const sync = () => {
+      const chosen = form.elements.metodo.value || 'pix';
+      token.hidden = chosen !== 'cartao';
+      note.textContent = notes[chosen] ?? '';
+    };
+    form.addEventListener('change', sync);
+    sync();
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      clearErrors(form);
+      const chosen = form.elements.metodo.value || 'pix';
+      const pagamento = { metodo: chosen };
+      if (chosen === 'cartao') {
+        pagamento.cartaoToken = val(form, 'cartaoToken');
+        if (!pagamento.cartaoToken) return fieldError(form, 'cartaoToken', 'Informe o token do cartão.');
+      }
+      return book({ ...pedido, pagamento }, button, form);
+    });
+    return form;
+  }
+
+  async function book(pedido, button, form) {
+    if (button.disabled) return;
     const restore = busy(button, 'Reservando…');
     try {
       const reserva = await bookAction.run('/api/reservas', { body: pedido, signal });
@@ -276,9 +317,8 @@ function screen(container, body, item, { query, setQuery, signal }) {
     } catch (error) {
       if (error?.name === 'AbortError') return;
       restore();
-      quoteBox.append(errorBox(error));
+      showFormError(form, error);
       if (error.code === 'horario_indisponivel') loadDay();
-      return;
     }
   }
 
@@ -296,8 +336,10 @@ function screen(container, body, item, { query, setQuery, signal }) {
         ]),
         expira ? h('p', { class: 'hold' },
           `Seu horário está guardado até as ${time(reserva.expiraEm, tz)} (${minutos} min). `,
-          'O pagamento on-line chega em breve; até lá, a equipe da unidade confirma a sua reserva.') : null,
-        h('p', {}, link('/reservas', 'Ver minhas reservas'))));
+          'Pague até lá para confirmar a reserva.') : null,
+        h('p', { class: 'actions' },
+          link(`/reservas/${reserva.id}/pagamento`, 'Pagar agora', { class: 'button' }),
+          link('/reservas', 'Ver minhas reservas'))));
     resultBox.focus();
   }
 

@@ -1,18 +1,16 @@
-// My bookings, 50 a page (by start), with what each allows (cancel today; pay and check in with
-// issue 6). Cancelling shows the refund and the penalty the unit's policy gave.
+// My bookings, 50 a page (by start), with what each allows (reserva-acoes.js: pay, check in, see
+// the payment, cancel). Cancelling shows the refund and the penalty the unit's policy gave.
 
 import { api, Action } from '../lib/api.js';
 import { espaco as loadEspaco, nomeDoEspaco } from '../lib/catalog.js';
 import { h, link, replace } from '../lib/dom.js';
-import { STATUS } from '../lib/labels.js';
+import { STATUS, STATUS_KIND } from '../lib/labels.js';
 import { money, interval, time } from '../lib/format.js';
 import {
   pageHeader, loadInto, pager, table, badge, confirmDialog, flash, errorBox, busy, announce,
 } from '../lib/ui.js';
 import { ACOES_DA_RESERVA } from './reserva-acoes.js';
 import { politica } from './espaco.js';
-
-const STATUS_KIND = { solicitada: 'aviso', confirmada: 'sucesso', cancelada: 'neutro', expirada: 'neutro', concluida: 'info' };
 
 export function render({ container, query, setQuery, signal }) {
   let pagina = Math.max(1, Number(query.get('pagina')) || 1);
@@ -91,7 +89,7 @@ export function render({ container, query, setQuery, signal }) {
     try {
       const cancelada = await new Action().run(`/api/reservas/${r.id}/cancelamento`, { body: { motivo: 'cancelada pelo membro' } });
       const c = cancelada.cancelamento ?? { reembolso: 0, multa: 0 };
-      const message = `Reserva cancelada. Reembolso: ${money(c.reembolso)}. Multa: ${money(c.multa)}.`;
+      const message = `Reserva cancelada. Reembolso: ${money(c.reembolso)}. Multa: ${money(c.multa)}.${c.reembolso > 0 ? ' O valor volta pela mesma forma de pagamento; acompanhe em "Pagamento".' : ''}`;
       flash(message, 'sucesso');
       announce(message);
       load();

@@ -50,3 +50,38 @@ export async function espacosInativos(unidadeId, { signal } = {}) {
   const items = await Promise.all(ids.map((id) => loadEspaco(id, { fresh: true }).catch(() => null)));
   return items.filter((item) => item && !item.espaco.ativo && item.espaco.unidadeId === unidadeId);
 }
+
+/**
+ * Accounts by id (lower-case), from the first pages of the user list, cached for a minute: the
+ * API answers bookings, invoices and rankings with the member's id only.
+ * TODO(API): GET /api/admin/usuarios/{id} (or names in those answers).
+ */
+let usuariosCache = null;
+let usuariosAt = 0;
+export function usuariosPorId(signal) {
+  if (!usuariosCache || Date.now() - usuariosAt > 60_000) {
+    usuariosAt = Date.now();
+    usuariosCache = allPages('/api/admin/usuarios', { signal, maxPages: 4 })
+      .then((list) => new Map(list.map((u) => [u.id.toLowerCase(), u])))
+      .catch(() => { usuariosCache = null; return new Map(); });
+  }
+  return usuariosCache;
+}
+
+/** A member's name and e-mail from usuariosPorId(), else the start of the id. */
+export function pessoa(usuarios, id) {
+  const p = usuarios.get(String(id ?? '').toLowerCase());
+  if (!p) return h('span', { class: 'mono' }, String(id ?? '—').slice(0, 8));
+  return [p.nome, h('span', { class: 'small block' }, p.email)];
+}
+
+/** The tabs of the finance pages. */
+export function financeiroTabs(current) {
+  const tabs = [
+    ['resumo', '/admin/financeiro', 'Receita e razão'],
+    ['faturas', '/admin/financeiro/faturas', 'Faturas'],
+  ];
+  return h('nav', { class: 'tabs', 'aria-label': 'Seções do financeiro' },
+    h('ul', {}, tabs.map(([key, href, text]) => h('li', {},
+      link(href, text, key === current ? { 'aria-current': 'page', class: 'tabs__current' } : {})))));
+}

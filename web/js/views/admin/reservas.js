@@ -1,36 +1,46 @@
-// Bookings of one unit on one local day, with the sandbox confirmation (until payments exist)
-// and cancellation.
+// Bookings of one unit on one local day, with cancellation, and the reception's check-in by the
+// member's code (or the content of the QR code). Bookings are confirmed by their payment.
 
-import { api, Action, allPages } from '../../lib/api.js';
+import { api, Action } from '../../lib/api.js';
 import { nomeDoEspaco, espaco as loadEspaco } from '../../lib/catalog.js';
 import { h, replace, uid } from '../../lib/dom.js';
-import { STATUS } from '../../lib/labels.js';
+import { STATUS, STATUS_KIND } from '../../lib/labels.js';
 import { money, todayIn, addDays, isDate, dateLong, time, zoneLabel, interval } from '../../lib/format.js';
 import {
-  pageHeader, loadInto, pager, table, badge, confirmDialog, flash, errorBox, busy, announce, field,
+  pageHeader, loadInto, pager, table, badge, confirmDialog, flash, errorBox, busy, announce, field, onSubmit, val, fieldError,
 } from '../../lib/ui.js';
-import { unidadeSelect } from './comum.js';
+import { unidadeSelect, usuariosPorId, pessoa } from './comum.js';
 
-const STATUS_KIND = { solicitada: 'aviso', confirmada: 'sucesso', cancelada: 'neutro', expirada: 'neutro', concluida: 'info' };
-
-/** Names of members (first pages of the user list, cached). TODO(API): GET /api/admin/usuarios/{id}. */
-let usuariosCache = null;
-let usuariosAt = 0;
-function usuarios(signal) {
-  if (!usuariosCache || Date.now() - usuariosAt > 60_000) {
-    usuariosAt = Date.now();
-    usuariosCache = allPages('/api/admin/usuarios', { signal, maxPages: 4 })
-      .then((list) => new Map(list.map((u) => [u.id.toLowerCase(), u])))
-      .catch(() => { usuariosCache = null; return new Map(); });
-  }
-  return usuariosCache;
+/** The reception's check-in: the member says the code (or the QR code is read into the field). */
+function recepcao(reload) {
+  const form = h('form', { class: 'form panel reception', novalidate: true, 'aria-labelledby': 'recepcao' },
+    h('h2', { id: 'recepcao' }, 'Check-in na recepção'),
+    h('div', { class: 'form__row' },
+      field({
+        label: 'Código de check-in', name: 'codigo', required: true,
+        hint: 'Os 6 caracteres que o membro mostra no app, ou o conteúdo do QR code lido por um leitor.',
+        attrs: { autocomplete: 'off', spellcheck: 'false', autocapitalize: 'characters', maxlength: '200' },
+      })),
+    h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'button' }, 'Registrar check-in')));
+  const action = new Action();
+  onSubmit(form, async () => {
+    const codigo = val(form, 'codigo');
+    if (!codigo) return fieldError(form, 'codigo', 'Informe o código de check-in.');
+    const c = await action.run('/api/checkin', { body: { codigo: codigo.startsWith('coworkflow:') ? codigo : codigo.toUpperCase() } });
+    const item = await loadEspaco(c.espacoId).catch(() => null);
+    const tz = item?.unidade?.fusoHorario;
+    form.reset();
+    flash(`Check-in registrado: ${nomeDoEspaco(item, c.espacoId)}, ${c.inicio ? interval(c.inicio, c.fim, tz) : ''}.`, 'sucesso');
+    reload();
+  }, { busyText: 'Registrando…' });
+  return form;
 }
 
 export async function render({ container, query, setQuery, signal }) {
   replace(container, pageHeader('Reservas do dia', 'As reservas de uma unidade num dia, no horário local da unidade.'));
   const controls = h('div', { class: 'filters' });
   const list = h('section', { 'aria-label': 'Reservas' });
-  container.append(controls, list);
+  container.append(recepcao(() => { if (select) load(); }), controls, list);
 
   let unidades;
   let select;
@@ -80,7 +90,7 @@ export async function render({ container, query, setQuery, signal }) {
       const ids = [...new Set(page.itens.map((r) => r.espacoId))];
       const [items, pessoas] = await Promise.all([
         Promise.all(ids.map((id) => loadEspaco(id).catch(() => null))),
-        page.itens.length ? usuarios(signal) : new Map(),
+        page.itens.length ? usuariosPorId(signal) : new Map(),
       ]);
       return { page, espacos: new Map(ids.map((id, i) => [id, items[i]])), pessoas };
     }, ({ page, espacos, pessoas }) => {
@@ -94,7 +104,7 @@ export async function render({ container, query, setQuery, signal }) {
           columns: [
             { label: 'Horário', cell: (r) => (r.dias?.length > 1 ? interval(r.inicio, r.fim, tz) : `${time(r.inicio, tz)}–${time(r.fim, tz)}`) },
             { label: 'Espaço', cell: (r) => nomeDoEspaco(espacos.get(r.espacoId), r.espacoId) },
-            { label: 'Membro', cell: (r) => memberCell(r, pessoas) },
+            { label: 'Membro', cell: (r) => pessoa(pessoas, r.usuarioId) },
             { label: 'Situação', cell: (r) => statusCell(r, tz) },
             { label: 'Total', cell: (r) => money(r.total), class: 'num' },
             { label: 'Ações', cell: (r) => actions(r, espacos, pessoas) },
@@ -104,11 +114,6 @@ export async function render({ container, query, setQuery, signal }) {
     }, { signal, text: 'Carregando reservas…' });
   }
 
-  function memberCell(r, pessoas) {
-    const p = pessoas.get(String(r.usuarioId ?? '').toLowerCase());
-    if (!p) return h('span', { class: 'mono' }, String(r.usuarioId ?? '—').slice(0, 8));
-    return [p.nome, h('span', { class: 'small block' }, p.email)];
-  }
 
   function statusCell(r, tz) {
     const parts = [badge(STATUS[r.status] ?? r.status, STATUS_KIND[r.status])];
@@ -121,31 +126,6 @@ export async function render({ container, query, setQuery, signal }) {
     const buttons = [];
     const quem = pessoas.get(String(r.usuarioId ?? '').toLowerCase())?.nome ?? 'o membro';
     const nome = nomeDoEspaco(espacos.get(r.espacoId), r.espacoId);
-    if (r.status === 'solicitada') {
-      const confirm = h('button', { type: 'button', class: 'button button--small' }, 'Confirmar pagamento',
-        h('span', { class: 'visually-hidden' }, ` da reserva de ${nome}`));
-      confirm.addEventListener('click', async () => {
-        const ok = await confirmDialog({
-          title: 'Confirmar esta reserva?',
-          body: [
-            `${nome}, ${time(r.inicio, tzOf())}–${time(r.fim, tzOf())}, ${money(r.total)} — ${quem}.`,
-            'Ambiente de testes (sandbox): confirma como se o pagamento tivesse sido aprovado. Use para pagamentos recebidos na recepção até o pagamento on-line chegar.',
-          ],
-          confirmText: 'Confirmar reserva',
-        });
-        if (!ok) return;
-        const restore = busy(confirm, 'Confirmando…');
-        try {
-          await new Action().run(`/api/admin/reservas/${r.id}/confirmacao`, { body: {} });
-          flash(`Reserva de ${nome} confirmada.`, 'sucesso');
-          load();
-        } catch (error) {
-          restore();
-          confirm.closest('td')?.append(errorBox(error));
-        }
-      });
-      buttons.push(confirm);
-    }
     if (['solicitada', 'confirmada'].includes(r.status) && Date.parse(r.inicio) > Date.now()) {
       const cancel = h('button', { type: 'button', class: 'button button--secondary button--small' }, 'Cancelar',
         h('span', { class: 'visually-hidden' }, ` a reserva de ${nome}`));

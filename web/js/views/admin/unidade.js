@@ -1,4 +1,5 @@
-// Create or edit a unit: name, address, IANA time zone, cancellation policy.
+// Create or edit a unit: name, address, IANA time zone, cancellation policy, and its operation
+// (the ISS rate of its invoices, the check-in window).
 
 import { Action } from '../../lib/api.js';
 import { todasAsUnidades, forget } from '../../lib/catalog.js';
@@ -41,6 +42,7 @@ export function render({ container, params, signal, navigate }) {
 function unitForm(u, { navigate }) {
   const e = u?.endereco ?? {};
   const p = u?.politicaDeCancelamento ?? { horasSemMulta: 24, multaBP: 5000 };
+  const op = u?.operacao ?? { aliquotaISSBP: 500, janelaDeCheckin: { antesMinutos: 15, depoisMinutos: 30 } };
   const datalistId = 'fusos-brasil';
   const form = h('form', { class: 'form', novalidate: true },
     field({ label: 'Nome da unidade', name: 'nome', required: true, value: u?.nome ?? '', attrs: { maxlength: '120' } }),
@@ -68,6 +70,14 @@ function unitForm(u, { navigate }) {
         field({ label: 'Cancelamento grátis até (horas antes)', name: 'horasSemMulta', type: 'number', required: true, value: p.horasSemMulta, attrs: { min: '0', step: '1', inputmode: 'numeric' } }),
         field({ label: 'Multa depois disso (% do total)', name: 'multa', type: 'number', required: true, value: p.multaBP / 100, attrs: { min: '0', max: '100', step: '0.01', inputmode: 'decimal' } })),
       h('p', { class: 'field__error' })),
+    h('fieldset', { class: 'fieldset', dataset: { field: 'operacao' } },
+      h('legend', {}, 'Operação'),
+      h('div', { class: 'form__row' },
+        field({ label: 'ISS (% sobre cada fatura)', name: 'iss', type: 'number', required: true, value: op.aliquotaISSBP / 100, hint: 'A alíquota do município da unidade (2 % a 5 %).', attrs: { min: '0', max: '100', step: '0.01', inputmode: 'decimal' } })),
+      h('div', { class: 'form__row' },
+        field({ label: 'Check-in abre (minutos antes do início)', name: 'antesMinutos', type: 'number', required: true, value: op.janelaDeCheckin.antesMinutos, attrs: { min: '0', max: '1440', step: '1', inputmode: 'numeric' } }),
+        field({ label: 'Check-in fecha (minutos depois do início)', name: 'depoisMinutos', type: 'number', required: true, value: op.janelaDeCheckin.depoisMinutos, hint: 'Sem check-in até lá, a reserva conta como ausência (no-show).', attrs: { min: '0', max: '1440', step: '1', inputmode: 'numeric' } })),
+      h('p', { class: 'field__error' })),
     h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'button' }, u ? 'Salvar alterações' : 'Cadastrar unidade')));
 
   const action = new Action();
@@ -83,12 +93,22 @@ function unitForm(u, { navigate }) {
     if (!isZone(fusoHorario)) return fieldError(form, 'fusoHorario', `"${fusoHorario}" não é um fuso horário IANA. Use, por exemplo, America/Sao_Paulo.`);
     if (!Number.isInteger(horasSemMulta) || horasSemMulta < 0) return fieldError(form, 'horasSemMulta', 'Use um número inteiro de horas, 0 ou mais.');
     if (multaBP === null || multaBP < 0 || multaBP > 10000) return fieldError(form, 'multa', 'Use uma porcentagem de 0 a 100.');
+    const aliquotaISSBP = bpFromPercent(val(form, 'iss'));
+    const antesMinutos = Number(val(form, 'antesMinutos'));
+    const depoisMinutos = Number(val(form, 'depoisMinutos'));
+    if (aliquotaISSBP === null || aliquotaISSBP < 0 || aliquotaISSBP > 10000) return fieldError(form, 'iss', 'Use uma porcentagem de 0 a 100.');
+    for (const [campo, valor] of [['antesMinutos', antesMinutos], ['depoisMinutos', depoisMinutos]]) {
+      if (!Number.isInteger(valor) || valor < 0 || valor > 1440) return fieldError(form, campo, 'Use um número inteiro de minutos, de 0 a 1440 (24 h).');
+    }
     const endereco = {
       logradouro: val(form, 'logradouro'), numero: val(form, 'numero'), cidade: val(form, 'cidade'), uf: val(form, 'uf'), cep: val(form, 'cep'),
     };
     if (val(form, 'complemento')) endereco.complemento = val(form, 'complemento');
     if (val(form, 'bairro')) endereco.bairro = val(form, 'bairro');
-    const body = { nome, endereco, fusoHorario, politicaDeCancelamento: { horasSemMulta, multaBP } };
+    const body = {
+      nome, endereco, fusoHorario, politicaDeCancelamento: { horasSemMulta, multaBP },
+      operacao: { aliquotaISSBP, janelaDeCheckin: { antesMinutos, depoisMinutos } },
+    };
     const saved = u
       ? await action.run(`/api/admin/unidades/${u.id}`, { method: 'PATCH', body })
       : await action.run('/api/admin/unidades', { body });

@@ -1,0 +1,72 @@
+// One invoice: what was billed, to whom, for which booking, its ISS, and its credit notes (one
+// per refund).
+
+import { api } from '../../lib/api.js';
+import { espaco as loadEspaco, nomeDoEspaco, todasAsUnidades } from '../../lib/catalog.js';
+import { h, link, replace } from '../../lib/dom.js';
+import { TIPOS, METODOS, FATURA_STATUS } from '../../lib/labels.js';
+import { money, dateShort, dateTime, percentFromBP, DEFAULT_TZ } from '../../lib/format.js';
+import { pageHeader, loadInto, facts, table, badge } from '../../lib/ui.js';
+import { usuariosPorId, pessoa } from './comum.js';
+import { FATURA_KIND } from './faturas.js';
+
+export function render({ container, params, signal }) {
+  replace(container,
+    h('p', { class: 'back' }, link('/admin/financeiro/faturas', '← Faturas')),
+    pageHeader('Fatura'));
+  const body = h('div');
+  container.append(body);
+  loadInto(body, async () => {
+    const fatura = await api(`/api/admin/financeiro/faturas/${encodeURIComponent(params.id)}`, { signal });
+    const [item, usuarios, unidades] = await Promise.all([
+      fatura.espacoId ? loadEspaco(fatura.espacoId).catch(() => null) : null,
+      usuariosPorId(signal),
+      todasAsUnidades().catch(() => []),
+    ]);
+    return { fatura, item, usuarios, unidades };
+  }, ({ fatura: f, item, usuarios, unidades }) => {
+    const titulo = `Fatura ${f.codigo ?? f.numero}`;
+    container.querySelector('h1').textContent = titulo;
+    document.title = `${titulo} · CoworkFlow`;
+    const unidade = unidades.find((u) => u.id.toLowerCase() === String(f.unidadeId).toLowerCase());
+    const tz = unidade?.fusoHorario ?? DEFAULT_TZ;
+    body.append(
+      h('section', { class: 'panel', 'aria-labelledby': 'fatura-dados' },
+        h('h2', { id: 'fatura-dados' }, 'Dados da fatura'),
+        facts([
+          ['Situação', badge(FATURA_STATUS[f.status] ?? f.status, FATURA_KIND[f.status])],
+          ['Número', `${f.numero} (sequencial da unidade)`],
+          ['Unidade', unidade?.nome ?? f.unidadeId],
+          ['Data', f.data ? dateShort(f.data) : '—'],
+          f.emitidaEm ? ['Emitida em', dateTime(f.emitidaEm, tz)] : null,
+          f.pagaEm ? ['Paga em', dateTime(f.pagaEm, tz)] : null,
+          f.usuarioId ? ['Membro', pessoa(usuarios, f.usuarioId)] : null,
+          f.espacoId ? ['Espaço', `${nomeDoEspaco(item, f.espacoId)} (${TIPOS[f.tipoDeEspaco] ?? f.tipoDeEspaco ?? '—'})`] : null,
+          f.reservaId ? ['Reserva', h('span', { class: 'mono' }, f.reservaId)] : null,
+          f.metodo ? ['Forma de pagamento', METODOS[f.metodo] ?? f.metodo] : null,
+        ])),
+      h('section', { class: 'panel', 'aria-labelledby': 'fatura-valores' },
+        h('h2', { id: 'fatura-valores' }, 'Valores'),
+        facts([
+          ['Valor', money(f.valor)],
+          ['ISS', `${money(f.iss)}${f.aliquotaISSBP !== undefined ? ` (${percentFromBP(f.aliquotaISSBP)})` : ''}`],
+          ['Reembolsado', money(f.reembolsado ?? 0)],
+          f.issDevolvido ? ['ISS devolvido', money(f.issDevolvido)] : null,
+          f.liquido !== undefined ? ['Líquido', h('strong', {}, money(f.liquido))] : null,
+        ])),
+      h('section', { 'aria-labelledby': 'notas' },
+        h('h2', { id: 'notas' }, 'Notas de crédito'),
+        table({
+          caption: 'Uma nota por reembolso',
+          empty: 'Nenhuma nota de crédito: nada foi reembolsado.',
+          rows: f.notasDeCredito ?? [],
+          columns: [
+            { label: 'Nota', cell: (n) => n.codigo ?? `Nº ${n.numero}` },
+            { label: 'Data', cell: (n) => (n.data ? dateShort(n.data) : '—') },
+            { label: 'Valor', cell: (n) => money(n.valor), class: 'num' },
+            { label: 'ISS devolvido', cell: (n) => money(n.iss), class: 'num' },
+            { label: 'Reembolso', cell: (n) => h('span', { class: 'mono small' }, n.reembolsoId ?? '—') },
+          ],
+        })));
+  }, { signal, text: 'Carregando a fatura…' });
+}

@@ -1,0 +1,55 @@
+// The member's inbox: every notice the platform sent (welcome, payment received, booking
+// confirmed, reminders, cancellations, refunds), 50 a page, each with its booking when it has one.
+// The same notices go by e-mail; the inbox keeps them even when the e-mail failed.
+
+import { api } from '../lib/api.js';
+import { h, link, replace } from '../lib/dom.js';
+import { NOTIFICACAO_TIPOS } from '../lib/labels.js';
+import { dateTime } from '../lib/format.js';
+import { pageHeader, loadInto, pager, badge, announce } from '../lib/ui.js';
+
+const KIND = {
+  boas_vindas: 'info', reserva_confirmada: 'sucesso', pagamento_recebido: 'sucesso', lembrete: 'aviso',
+  cancelamento: 'neutro', reembolso: 'info', no_show: 'neutro',
+};
+const browserTz = Intl.DateTimeFormat().resolvedOptions().timeZone || 'America/Sao_Paulo';
+
+export function render({ container, query, setQuery, signal }) {
+  let pagina = Math.max(1, Number(query.get('pagina')) || 1);
+  const list = h('section', { 'aria-label': 'Notificações' });
+  replace(container,
+    pageHeader('Notificações', 'Avisos sobre sua conta, pagamentos e reservas. Eles também chegam por e-mail.'),
+    list);
+
+  function load() {
+    setQuery({ pagina: pagina > 1 ? pagina : '' });
+    loadInto(list, () => api('/api/notificacoes', { query: { pagina }, signal }), (page) => {
+      announce(`${page.total} ${page.total === 1 ? 'notificação' : 'notificações'}`);
+      list.append(
+        page.itens.length
+          ? h('ol', { class: 'inbox' }, page.itens.map((n) => h('li', { class: 'inbox__item', dataset: { tipo: n.tipo } },
+            h('article', { 'aria-labelledby': `notificacao-${n.id}` },
+              h('h2', { class: 'inbox__title', id: `notificacao-${n.id}` }, n.titulo),
+              h('p', { class: 'inbox__meta small' },
+                badge(NOTIFICACAO_TIPOS[n.tipo] ?? n.tipo, KIND[n.tipo]), ' ',
+                h('time', { datetime: n.em }, dateTime(n.em, browserTz)),
+                n.status === 'falhou' ? ' · o e-mail não pôde ser entregue' : ''),
+              h('p', {}, n.texto),
+              n.reservaId ? h('p', {}, reservaLink(n)) : null))))
+          : h('p', { class: 'empty' }, 'Nenhuma notificação por enquanto.'),
+        pager({ pagina: page.pagina, total: page.total, noun: ['notificação', 'notificações'], onPage: (n) => { pagina = n; load(); } }));
+    }, { signal, text: 'Carregando notificações…' });
+  }
+  load();
+}
+
+function reservaLink(n) {
+  const hidden = h('span', { class: 'visually-hidden' }, ` (${n.titulo})`);
+  if (n.tipo === 'reserva_confirmada' || n.tipo === 'lembrete') {
+    return h('a', { href: `/reservas/${n.reservaId}/checkin`, 'data-link': true }, 'Ver código de check-in', hidden);
+  }
+  if (n.tipo === 'pagamento_recebido' || n.tipo === 'reembolso') {
+    return h('a', { href: `/reservas/${n.reservaId}/pagamento`, 'data-link': true }, 'Ver pagamento', hidden);
+  }
+  return link('/reservas', 'Minhas reservas');
+}
