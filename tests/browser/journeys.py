@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import urllib.request
 from datetime import date
 
 from selenium.webdriver.common.by import By
@@ -46,3 +48,85 @@ def slot(ui: UI, hhmm: str):
 def pick_slot(ui: UI, hhmm: str) -> None:
     ui.press(slot(ui, hhmm))
     ui.wait(lambda d: slot(ui, hhmm).get_attribute("aria-pressed") == "true", f"slot {hhmm} not selected")
+
+
+def register(ui: UI, nome: str, email: str, senha: str) -> None:
+    """Creates an account through the form and logs in with it."""
+    ui.open("/cadastro")
+    ui.wait_heading("Criar conta")
+    ui.fill("Nome completo", nome)
+    ui.fill("E-mail", email)
+    ui.fill("Senha", senha)
+    ui.click("Criar conta", "#view form")
+    ui.wait_heading("Entrar")
+    ui.fill("Senha", senha)
+    ui.click("Entrar", "#view form")
+    ui.wait_heading("Encontre um espaço")
+
+
+# ---- the API, for what a test needs prepared (not what it tests) ----------------------------------
+
+def api(server, method: str, path: str, body=None, token: str | None = None):
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(f"{server.url}{path}", method=method, headers=headers,
+                                     data=json.dumps(body).encode() if body is not None else None)
+    with urllib.request.urlopen(request, timeout=10) as response:
+        text = response.read().decode()
+        return json.loads(text) if text else None
+
+
+def token(server, credentials: tuple[str, str]) -> str:
+    return api(server, "POST", "/api/auth/login", {"email": credentials[0], "senha": credentials[1]})["token"]
+
+
+ALWAYS_OPEN = {d: [{"abre": 0, "fecha": 1440}] for d in ("domingo", "segunda", "terca", "quarta", "quinta", "sexta", "sabado")}
+
+
+def space_open_now(server, nome: str) -> tuple[str, str]:
+    """A unit whose check-in opens 24 h before the start and a meeting room open 24 h a day,
+    bookable from now on, at R$ 60,00 an hour (30 min minimum): whatever the time of the run, the
+    next free slot can be booked, paid and checked into. Returns (unit name, space id)."""
+    admin = token(server, server.admin)
+    unidade = api(server, "POST", "/api/admin/unidades", {
+        "nome": f"CoworkFlow {nome}",
+        "endereco": {"logradouro": "Rua Augusta", "numero": "500", "cidade": "São Paulo", "uf": "SP", "cep": "01304-000"},
+        "fusoHorario": "America/Sao_Paulo",
+        "politicaDeCancelamento": {"horasSemMulta": 24, "multaBP": 5000},
+        "operacao": {"aliquotaISSBP": 200, "janelaDeCheckin": {"antesMinutos": 1440, "depoisMinutos": 30}},
+    }, admin)
+    espaco = api(server, "POST", "/api/admin/espacos", {
+        "unidadeId": unidade["id"], "nome": nome, "tipo": "sala_reuniao", "capacidade": 6,
+        "regras": {"duracaoMinimaMinutos": 30, "duracaoMaximaMinutos": 600, "antecedenciaMinimaMinutos": 0, "antecedenciaMaximaDias": 90},
+        "horario": ALWAYS_OPEN,
+    }, admin)
+    api(server, "PUT", f"/api/admin/espacos/{espaco['id']}/precos",
+        {"porHora": 6000, "meioPeriodo": 20000, "diaria": 40000, "duracaoMinimaMinutos": 30}, admin)
+    return unidade["nome"], espaco["id"]
+
+
+def pick_first_free_slot(ui: UI) -> str:
+    """On a space's day view: the first free slot of today (or of tomorrow, late at night)."""
+    ui.wait_idle()
+    if not ui.driver.find_elements(By.CSS_SELECTOR, ".slots button"):
+        before = ui.driver.current_url
+        ui.click("Próximo dia")
+        ui.wait(lambda d: d.current_url != before, "the day did not change")
+        ui.wait_idle()
+    first = ui.wait(lambda d: (d.find_elements(By.CSS_SELECTOR, ".slots button") or [False])[0], "no free slot")
+    hhmm = first.get_attribute("aria-label")[:5]
+    pick_slot(ui, hhmm)
+    return hhmm
+
+
+def quote_and_book(ui: UI, metodo: str = "PIX", cartao: str | None = None) -> None:
+    """"Ver preço", the payment method, "Reservar"; waits for the booking."""
+    ui.click("Ver preço")
+    ui.wait_text("Composição do preço", ".quote")
+    label = ui.driver.find_element(By.XPATH, f"//*[contains(@class,'quote')]//label[normalize-space()='{metodo}']")
+    ui.press(label)
+    if cartao is not None:
+        ui.fill("Token do cartão", cartao)
+    ui.click("Reservar", ".quote")
+    ui.wait_text("Reserva solicitada!", ".result")

@@ -70,7 +70,7 @@ function screen(body, { reserva, item, tz }, signal) {
         if (p.metodo === 'cartao') return h('p', { class: 'loading' }, 'Processando o pagamento no cartão…');
         return [
           h('p', {}, badge(PAGAMENTO_STATUS.pendente, 'aviso'), ' ', `${METODOS[p.metodo] ?? p.metodo} de ${money(p.valor)}.`),
-          expira ? h('p', { class: 'hold' }, `Pague até as ${time(expira, tz)} (${dateTime(expira, tz)}); depois disso o horário é liberado.`) : null,
+          expira ? h('p', { class: 'hold' }, `Pague até ${dateTime(expira, tz)}; depois disso o horário é liberado.`) : null,
           h('p', { class: 'small' }, 'Esta página se atualiza sozinha quando o banco confirmar o pagamento.'),
         ];
       case 'confirmado':
