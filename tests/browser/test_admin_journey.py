@@ -1,16 +1,22 @@
-"""An operator: log in with the seeded admin → create a unit and a space with a price (a rule and
-a blackout added and removed on the way) → a member books the new space → the operator sees the
-booking in the unit's day and confirms it (sandbox) → finds the member and the confirmation in
-users and in the audit trail."""
+"""An operator: log in with the seeded admin → create a unit (ISS 2 %, check-in from the start)
+and a space with a price (a rule and a blackout added and removed on the way) → a member books the
+new space and pays by PIX in the sandbox → the operator sees the booking confirmed in the unit's
+day, the reception refuses the member's code before the window opens → finance: revenue chart,
+by space type, ledger, CSV exports, the invoice → indicators: rates, the hour-of-week heatmap,
+revenue by type, top members → the member in users and the confirmation in the audit trail."""
 
 from __future__ import annotations
 
+import csv
+import io
 import uuid
+
+from selenium.webdriver.common.by import By
 
 from journeys import go_to_day, pick_slot, sign_in
 
 
-def test_admin_creates_a_space_with_a_price_and_confirms_a_members_booking(browser, server, booking_day):
+def test_admin_creates_a_space_sees_it_paid_and_follows_finance_and_indicators(browser, server, booking_day):
     ui = browser(size=(1280, 900))
     unidade = f"CoworkFlow Recife {uuid.uuid4().hex[:4]}"
     espaco = "Sala Capibaribe"
@@ -34,6 +40,8 @@ def test_admin_creates_a_space_with_a_price_and_confirms_a_members_booking(brows
     ui.fill("CEP", "50050-000")
     ui.fill("Fuso horário (IANA)", "America/Recife")
     ui.fill("Multa depois disso (% do total)", "30")
+    ui.fill("ISS (% sobre cada fatura)", "2")
+    ui.fill("Check-in abre (minutos antes do início)", "0")
     ui.step("nova unidade")
     ui.click("Cadastrar unidade")
     ui.wait_heading("Espaços")
@@ -117,24 +125,87 @@ def test_admin_creates_a_space_with_a_price_and_confirms_a_members_booking(brows
     ui.click("Reservar", ".quote")
     ui.wait_text("Reserva solicitada!", ".result")
     ui.step("membro reservou o espaço novo")
+    ui.click_link("Pagar agora", ".result")
+    ui.wait_text("Pague com PIX")
+    ui.click("Pagar no sandbox")
+    ui.wait_text("Pagamento confirmado e reserva confirmada!")
+    ui.step("membro pagou no sandbox")
+    ui.click_link("Ver código de check-in")
+    codigo = ui.wait_text("Código de check-in", ".checkin-code").find_element(By.CSS_SELECTOR, ".code").text
+    ui.wait_text("O check-in abre às")
     ui.sign_out()
 
-    # the operator sees it in the unit's day and confirms it
+    # the operator sees it confirmed in the unit's day; the reception cannot check in yet
     sign_in(ui, *server.admin, expect_heading="Reservas do dia")
     ui.choose("Unidade", unidade)
     ui.wait_idle()
     go_to_day(ui, booking_day)
     booking = ui.row(espaco)
-    assert "14:00–15:00" in booking.text and "Membro Demo" in booking.text and "Aguardando pagamento" in booking.text, booking.text
+    assert "14:00–15:00" in booking.text and "Membro Demo" in booking.text and "Confirmada" in booking.text, booking.text
     assert "R$ 90,00" in booking.text, booking.text
-    ui.step("reserva no dia da unidade")
-    ui.click("Confirmar pagamento", booking)
-    dialog = ui.dialog()
-    assert "sandbox" in dialog.text, dialog.text
-    ui.click("Confirmar reserva", dialog)
-    ui.wait_text(f"Reserva de {espaco} confirmada.", "#flash")
-    ui.wait(lambda d: "Confirmada" in ui.row(espaco).text, "the booking never showed as confirmed")
-    ui.step("reserva confirmada")
+    ui.step("reserva paga no dia da unidade")
+    ui.fill("Código de check-in", codigo.lower())
+    ui.expect_http(409, "/api/checkin")
+    ui.click("Registrar check-in")
+    ui.wait_text("Ainda é cedo: o check-in desta reserva abre em", "#view [role=alert]")
+    ui.step("recepcao antes da janela")
+
+    # finance: the unit's revenue, by day and by type, the ledger, the exports, the invoice
+    ui.menu("Financeiro")
+    ui.wait_heading("Financeiro")
+    ui.choose("Unidade", unidade)
+    ui.wait_text("Receita líquida", "#view .facts")
+    receita = ui.wait_text("Receita do período", "#view section")
+    assert "R$ 90,00" in receita.find_element(By.CSS_SELECTOR, ".facts").text, receita.text
+    chart = ui.driver.find_element(By.CSS_SELECTOR, "svg.chart--receita")
+    assert chart.get_dom_attribute("role") == "img" and "R$ 90,00" in chart.find_element(By.CSS_SELECTOR, "desc").get_attribute("textContent").replace("\xa0", " ")
+    bars = [int(b.get_attribute("data-valor")) for b in chart.find_elements(By.CSS_SELECTOR, ".chart__bar")]
+    assert len(bars) == 30 and sum(bars) == 9000, bars
+    ui.press(receita.find_element(By.XPATH, ".//summary[normalize-space()='Ver os números em tabela']"))
+    dias = ui.wait(lambda d: receita.find_element(By.CSS_SELECTOR, "details table").is_displayed() and receita.find_element(By.CSS_SELECTOR, "details table"))
+    assert "R$ 90,00" in dias.text, dias.text
+    ui.step("receita por dia")
+    assert "Sala de reunião" in ui.driver.find_element(By.CSS_SELECTOR, "svg.chart--hbars").get_attribute("textContent")
+    razao = ui.wait_text("Equilibrado", "#view section")
+    assert "Caixa" in razao.text and "R$ 90,00" in razao.text and "R$ 1,80" in razao.text, razao.text
+    ui.step("razao")
+
+    ui.click("Baixar faturas (CSV)")
+    ui.wait_text("Confira a pasta de downloads")
+    faturas = ui.wait(lambda d: [p for p in ui.downloads.glob("faturas-*.csv") if p.stat().st_size] or False, "no invoices CSV downloaded")
+    linhas = list(csv.DictReader(io.StringIO(faturas[0].read_text(encoding="utf-8"))))
+    assert [(l["codigo"], l["valor"], l["iss"]) for l in linhas] == [("F-1", "90.00", "1.80")], linhas
+    ui.click("Baixar lançamentos do razão (CSV)")
+    razao_csv = ui.wait(lambda d: [p for p in ui.downloads.glob("razao-*.csv") if p.stat().st_size] or False, "no ledger CSV downloaded")
+    contas = {l["conta"] for l in csv.DictReader(io.StringIO(razao_csv[0].read_text(encoding="utf-8")))}
+    assert {"caixa", "receita_de_servicos", "iss_a_recolher"} <= contas, contas
+    ui.step("exportacoes csv")
+
+    ui.click_link("Faturas", ".tabs")
+    ui.wait_url("/admin/financeiro/faturas")
+    invoice = ui.row("F-1")
+    assert "R$ 90,00" in invoice.text and "Paga" in invoice.text and "PIX" in invoice.text, invoice.text
+    ui.step("faturas")
+    ui.click_link("F-1", "#view table")
+    ui.wait_heading("Fatura F-1")
+    ui.wait_text("R$ 1,80 (2 %)")
+    ui.wait_text("Nenhuma nota de crédito")
+    assert "Membro Demo" in ui.driver.find_element(By.ID, "view").text
+    ui.step("fatura")
+
+    # indicators
+    ui.menu("Indicadores")
+    ui.wait_heading("Indicadores")
+    ui.wait_text("Taxa de ausência (no-show)", "#view .kpis")
+    heatmap = ui.driver.find_element(By.CSS_SELECTOR, "svg.chart--heatmap")
+    assert len(heatmap.find_elements(By.CSS_SELECTOR, ".chart__cell")) == 7 * 24
+    ui.choose("Espaço", f"{espaco} (Sala de reunião)")
+    ui.wait(lambda d: "às 14h" in d.find_element(By.CSS_SELECTOR, ".chart-summary").text, "the booked hour is not the busiest of the new room")
+    ui.step("ocupacao por hora da semana")
+    tipos = ui.wait(lambda d: (d.find_elements(By.CSS_SELECTOR, "svg.chart--receita-tipo") or [False])[0], "no revenue by type")
+    assert "Sala de reunião" in tipos.get_attribute("textContent")
+    ui.wait_text("Membro Demo", "#view section[aria-labelledby=membros-titulo]")
+    ui.step("indicadores")
 
     # users: find the member
     ui.menu("Usuários")
@@ -146,7 +217,7 @@ def test_admin_creates_a_space_with_a_price_and_confirms_a_members_booking(brows
     assert "Membro Demo" in member.text and "Membro" in member.text, member.text
     ui.step("usuários filtrados")
 
-    # audit trail: the confirmation, by type
+    # audit trail: the confirmation (by the payment), by type
     ui.menu("Auditoria")
     ui.wait_heading("Trilha de auditoria")
     ui.fill("Tipo de evento", "ReservaConfirmada")

@@ -17,6 +17,12 @@ export function moneyCompact(centavos) {
   return brlCompact.format(Number(centavos) / 100);
 }
 
+/** plural(1, 'pagamento', 'pagamentos') → "1 pagamento"; plural(3, …) → "3 pagamentos". */
+export function plural(n, one, many) {
+  const count = Number(n ?? 0);
+  return `${count.toLocaleString('pt-BR')} ${count === 1 ? one : many}`;
+}
+
 /** 0.4167 → "41,7 %"; null → "—" (a rate with nothing to divide by). */
 export function percent(fraction, digits = 1) {
   if (fraction === null || fraction === undefined || Number.isNaN(Number(fraction))) return '—';

@@ -5,7 +5,7 @@
 import { api } from '../../lib/api.js';
 import { h, replace, uid } from '../../lib/dom.js';
 import { TIPOS, DIAS } from '../../lib/labels.js';
-import { money, percent, todayIn, addDays, isDate, dateShort } from '../../lib/format.js';
+import { money, percent, plural, todayIn, addDays, isDate, dateShort } from '../../lib/format.js';
 import {
   pageHeader, loadInto, table, facts, field, val, fieldError, clearErrors, announce,
 } from '../../lib/ui.js';
@@ -67,13 +67,13 @@ export function render({ container, query, setQuery, signal }) {
       h('strong', { class: 'kpi__value' }, value),
       detail ? h('span', { class: 'kpi__detail small' }, detail) : null);
     kpiBody.append(h('ul', { class: 'kpis' },
-      card('Taxa de ausência (no-show)', percent(i.taxaDeNoShow), `${i.noShows ?? 0} ausências em ${(i.noShows ?? 0) + (i.checkins ?? 0)} reservas com check-in esperado`),
-      card('Taxa de cancelamento', percent(i.taxaDeCancelamento), `${i.reservasCanceladas ?? 0} de ${i.reservasSolicitadas ?? 0} reservas solicitadas`),
+      card('Taxa de ausência (no-show)', percent(i.taxaDeNoShow), `${plural(i.noShows, 'ausência', 'ausências')} em ${plural((i.noShows ?? 0) + (i.checkins ?? 0), 'reserva', 'reservas')} com check-in esperado`),
+      card('Taxa de cancelamento', percent(i.taxaDeCancelamento), `${i.reservasCanceladas ?? 0} de ${plural(i.reservasSolicitadas, 'reserva solicitada', 'reservas solicitadas')}`),
       card('Antecedência média', hoursText(i.antecedenciaMediaHoras), 'entre o pedido e o início das reservas confirmadas'),
-      card('Receita', money(i.receita), `${money(i.pagamentos)} em ${i.quantidadePagamentos ?? 0} pagamentos, − ${money(i.reembolsos)} em ${i.quantidadeReembolsos ?? 0} reembolsos`)),
+      card('Receita', money(i.receita), `${money(i.pagamentos)} em ${plural(i.quantidadePagamentos, 'pagamento', 'pagamentos')}, − ${money(i.reembolsos)} em ${plural(i.quantidadeReembolsos, 'reembolso', 'reembolsos')}`)),
     facts([
-      ['Reservas', `${i.reservasSolicitadas ?? 0} solicitadas · ${i.reservasConfirmadas ?? 0} confirmadas · ${i.reservasCanceladas ?? 0} canceladas (${i.canceladasAposConfirmacao ?? 0} depois de pagas) · ${i.reservasExpiradas ?? 0} expiradas sem pagamento`],
-      ['Check-ins', `${i.checkins ?? 0} feitos · ${i.noShows ?? 0} ausências`],
+      ['Reservas', `${plural(i.reservasSolicitadas, 'solicitada', 'solicitadas')} · ${plural(i.reservasConfirmadas, 'confirmada', 'confirmadas')} · ${plural(i.reservasCanceladas, 'cancelada', 'canceladas')} (${i.canceladasAposConfirmacao ?? 0} depois de pagas) · ${plural(i.reservasExpiradas, 'expirada', 'expiradas')} sem pagamento`],
+      ['Check-ins', `${plural(i.checkins, 'feito', 'feitos')} · ${plural(i.noShows, 'ausência', 'ausências')}`],
     ]));
   }, { signal, text: 'Calculando os indicadores…' });
 
