@@ -119,3 +119,25 @@ def test_admin_manages_coupons_hours_spaces_units_and_accounts(browser, server):
     ui.wait_url("tipo=UsuarioPromovido")
     ui.row("UsuarioPromovido")
     ui.step("auditoria por pessoa")
+
+
+def test_finance_and_indicators_fit_a_phone(browser, server):
+    """The charts scale to the screen and the tables become cards: nothing scrolls sideways."""
+    from selenium.webdriver.common.by import By
+
+    ui = browser(size=(390, 844), mobile=True)
+    sign_in(ui, *server.admin, expect_heading="Reservas do dia")
+    ui.menu("Financeiro")
+    ui.wait_heading("Financeiro")
+    ui.wait_text("Receita líquida", "#view .facts")
+    ui.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "svg.chart--receita"), "no revenue chart")
+    ui.wait_text("Saldos por conta")
+    ui.step("financeiro no celular")
+    ui.click_link("Faturas", ".tabs")
+    ui.wait_url("/admin/financeiro/faturas")
+    ui.step("faturas no celular")
+    ui.menu("Indicadores")
+    ui.wait_heading("Indicadores")
+    ui.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "svg.chart--heatmap"), "no heatmap")
+    ui.wait_text("Taxa de cancelamento", "#view .kpis")
+    ui.step("indicadores no celular")

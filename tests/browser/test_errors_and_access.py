@@ -61,3 +61,13 @@ def test_the_first_tab_reaches_the_skip_link(browser, server):
     ui.driver.switch_to.active_element.send_keys(Keys.ENTER)
     assert ui.driver.execute_script("return document.activeElement.id") == "conteudo"
     ui.step("pular para o conteúdo")
+
+
+def test_a_booking_that_is_not_mine_says_so(browser, server):
+    ui = browser()
+    sign_in(ui, *server.member, expect_heading="Encontre um espaço")
+    ui.expect_http(404, "/api/reservas/00000000-0000-4000-8000-000000000000")
+    ui.open("/reservas/00000000-0000-4000-8000-000000000000/pagamento")
+    ui.wait_heading("Pagamento da reserva")
+    ui.wait_text("A reserva 00000000-0000-4000-8000-000000000000 não existe", "#view [role=alert]")
+    ui.step("reserva de outra pessoa")
