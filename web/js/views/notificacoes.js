@@ -23,7 +23,13 @@ export function render({ container, query, setQuery, signal }) {
 
   function load() {
     setQuery({ pagina: pagina > 1 ? pagina : '' });
-    loadInto(list, () => api('/api/notificacoes', { query: { pagina }, signal }), (page) => {
+    loadInto(list, async () => {
+      const page = await api('/api/notificacoes', { query: { pagina }, signal });
+      // Newest first within the page. TODO(API): the inbox is documented newest first but
+      // answers oldest first, so beyond one page (50) the pages themselves are in the wrong order.
+      page.itens.sort((a, b) => Date.parse(b.em) - Date.parse(a.em));
+      return page;
+    }, (page) => {
       announce(`${page.total} ${page.total === 1 ? 'notificação' : 'notificações'}`);
       list.append(
         page.itens.length
