@@ -7,7 +7,7 @@
 import { api, Action } from '../lib/api.js';
 import { h, link, replace, uid } from '../lib/dom.js';
 import { METODOS, PAGAMENTO_STATUS } from '../lib/labels.js';
-import { money, dateTime, time } from '../lib/format.js';
+import { money, dateTime } from '../lib/format.js';
 import { qrSvg } from '../lib/qr.js';
 import {
   pageHeader, loadInto, facts, errorBox, busy, announce, badge, poll, table, flash,
