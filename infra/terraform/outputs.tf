@@ -42,9 +42,11 @@ output "one_off_network" {
 }
 
 output "secrets_to_fill" {
-  description = "Secrets whose value the operator puts (docs/deploy.md)."
+  description = "Secrets whose value the operator puts (docs/deploy.md); smtp and psp_api_key start empty, psp_webhook_secret generated."
   value = {
-    smtp            = aws_secretsmanager_secret.smtp.name
-    admin_bootstrap = aws_secretsmanager_secret.admin_bootstrap.name
+    smtp               = aws_secretsmanager_secret.smtp.name
+    admin_bootstrap    = aws_secretsmanager_secret.admin_bootstrap.name
+    psp_api_key        = aws_secretsmanager_secret.psp_api_key.name
+    psp_webhook_secret = aws_secretsmanager_secret.psp_webhook.name
   }
 }

@@ -84,9 +84,60 @@ resource "aws_secretsmanager_secret_version" "amqp_url" {
 resource "aws_secretsmanager_secret" "smtp" {
   #checkov:skip=CKV2_AWS_57:Credentials of an external SMTP provider, rotated at the provider and then stored here (docs/deploy.md).
   name                    = "${var.name_prefix}/smtp"
-  description             = "SMTP_USER and SMTP_PASSWORD of notificacoes (issue 6); value put by the operator"
+  description             = "SMTP_USER and SMTP_PASSWORD of notificacoes; value put by the operator"
   kms_key_id              = aws_kms_key.main.arn
   recovery_window_in_days = 7
+}
+
+# A first value with empty credentials, so notificacoes starts before the operator puts real
+# ones (ECS cannot start a task whose secret has no value; empty SMTP_USER and SMTP_PASSWORD
+# mean "no login"). Written once: the operator's put-secret-value supersedes it and Terraform
+# never writes it again.
+resource "aws_secretsmanager_secret_version" "smtp_initial" {
+  secret_id                = aws_secretsmanager_secret.smtp.id
+  secret_string_wo         = jsonencode({ username = "", password = "" })
+  secret_string_wo_version = 1
+}
+
+# --- PSP_WEBHOOK_SECRET: the HMAC key of the payment provider's webhooks ------------------------
+# Generated (64 characters; the program wants at least 32 bytes). Enough for the sandbox (inside
+# pagamentos, psp_url empty, or any provider that lets you register the key). A provider that
+# issues its own key: put it with put-secret-value (docs/deploy.md), and bump
+# psp_webhook_secret_version only to go back to a generated one.
+resource "aws_secretsmanager_secret" "psp_webhook" {
+  #checkov:skip=CKV2_AWS_57:The webhook key is shared with the payment provider; rotate by bumping psp_webhook_secret_version (or putting the provider's new key) and redeploying pagamentos and the gateway, not with a rotation Lambda.
+  name                    = "${var.name_prefix}/psp-webhook-secret"
+  description             = "PSP_WEBHOOK_SECRET: HMAC key of the payment provider's webhooks (pagamentos, gateway)"
+  kms_key_id              = aws_kms_key.main.arn
+  recovery_window_in_days = 7
+}
+
+ephemeral "aws_secretsmanager_random_password" "psp_webhook" {
+  password_length     = 64
+  exclude_punctuation = true
+}
+
+resource "aws_secretsmanager_secret_version" "psp_webhook" {
+  secret_id                = aws_secretsmanager_secret.psp_webhook.id
+  secret_string_wo         = ephemeral.aws_secretsmanager_random_password.psp_webhook.random_password
+  secret_string_wo_version = var.psp_webhook_secret_version
+}
+
+# --- PSP_API_KEY: {"api_key"}, the payment provider's API key, set by the operator ------------
+resource "aws_secretsmanager_secret" "psp_api_key" {
+  #checkov:skip=CKV2_AWS_57:Key of an external payment provider, rotated at the provider and then stored here (docs/deploy.md).
+  name                    = "${var.name_prefix}/psp-api-key"
+  description             = "PSP_API_KEY of pagamentos and the gateway (key api_key); value put by the operator when psp_url is set"
+  kms_key_id              = aws_kms_key.main.arn
+  recovery_window_in_days = 7
+}
+
+# An empty key at first (no Authorization header; unused while psp_url is empty), so the tasks
+# start. Written once, like smtp_initial.
+resource "aws_secretsmanager_secret_version" "psp_api_key_initial" {
+  secret_id                = aws_secretsmanager_secret.psp_api_key.id
+  secret_string_wo         = jsonencode({ api_key = "" })
+  secret_string_wo_version = 1
 }
 
 # --- password of the first admin (`coworkflow admin create`), set by the operator --------------

@@ -23,10 +23,15 @@ locals {
   # ("gateway"), or nobody ("none": projections, which only answers its health check).
   behind_alb   = toset([for name in local.deployables : name if local.task_labels[name]["coworkflow.ingress"] == "alb"])
   behind_gw    = toset([for name in local.deployables : name if local.task_labels[name]["coworkflow.ingress"] == "gateway"])
-  autoscaled   = toset([for name in local.deployables : name if local.task_labels[name]["coworkflow.scaling"] == "cpu" && local.task_count[name] > 0])
-  task_count   = { for name in local.deployables : name => lookup(var.desired_counts, name, var.desired_count) }
+  autoscaled   = toset([for name in local.deployables : name if local.task_labels[name]["coworkflow.scaling"] == "cpu" && local.task_count[name] > 0 && !contains(local.single_task, name)])
+  task_count   = { for name in local.deployables : name => contains(local.single_task, name) ? min(1, lookup(var.desired_counts, name, var.desired_count)) : lookup(var.desired_counts, name, var.desired_count) }
   task_port    = { for name, task in local.task_raw : name => try(task.containerDefinitions[0].portMappings[0].containerPort, 8080) }
   stop_timeout = { for name, task in local.task_raw : name => try(task.containerDefinitions[0].stopTimeout, 30) }
+
+  # Without psp_url the sandbox provider lives inside pagamentos, its charges in that process's
+  # memory: one task, never autoscaled, so the sandbox's tester routes (forwarded by the
+  # gateway) reach the process that holds the charge.
+  single_task = var.psp_url == "" ? toset(["pagamentos"]) : toset([])
 
   # What each task needs on the network, read from its environment and secrets.
   task_variables = {
@@ -47,23 +52,28 @@ locals {
 
   # Placeholders shared by every task. deploy_context.tf publishes the same map for deploy.yml.
   task_template_common = {
-    region               = var.region
-    name_prefix          = var.name_prefix
-    log_level            = var.log_level
-    db_host              = aws_db_instance.main.address
-    db_port              = tostring(aws_db_instance.main.port)
-    db_name              = var.db_name
-    service_namespace    = var.service_namespace
-    task_role_arn        = aws_iam_role.task.arn
-    db_app_secret_arn    = aws_secretsmanager_secret.db_app.arn
-    db_master_secret_arn = aws_db_instance.main.master_user_secret[0].secret_arn
-    jwt_secret_arn       = aws_secretsmanager_secret.jwt.arn
-    amqp_secret_arn      = aws_secretsmanager_secret.amqp_url.arn
-    smtp_secret_arn      = aws_secretsmanager_secret.smtp.arn
-    admin_secret_arn     = aws_secretsmanager_secret.admin_bootstrap.arn
-    smtp_host            = var.smtp_host
-    smtp_port            = tostring(var.smtp_port)
-    smtp_from            = var.smtp_from
+    region                 = var.region
+    name_prefix            = var.name_prefix
+    log_level              = var.log_level
+    db_host                = aws_db_instance.main.address
+    db_port                = tostring(aws_db_instance.main.port)
+    db_name                = var.db_name
+    service_namespace      = var.service_namespace
+    task_role_arn          = aws_iam_role.task.arn
+    db_app_secret_arn      = aws_secretsmanager_secret.db_app.arn
+    db_master_secret_arn   = aws_db_instance.main.master_user_secret[0].secret_arn
+    jwt_secret_arn         = aws_secretsmanager_secret.jwt.arn
+    amqp_secret_arn        = aws_secretsmanager_secret.amqp_url.arn
+    smtp_secret_arn        = aws_secretsmanager_secret.smtp.arn
+    psp_webhook_secret_arn = aws_secretsmanager_secret.psp_webhook.arn
+    psp_api_key_secret_arn = aws_secretsmanager_secret.psp_api_key.arn
+    admin_secret_arn       = aws_secretsmanager_secret.admin_bootstrap.arn
+    smtp_host              = var.smtp_host
+    smtp_port              = tostring(var.smtp_port)
+    smtp_from              = var.smtp_from
+    smtp_tls               = var.smtp_tls
+    lembrete_horas         = tostring(var.lembrete_horas)
+    psp_url                = var.psp_url
   }
 
   # Placeholders per task.

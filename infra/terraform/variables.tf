@@ -65,15 +65,7 @@ variable "desired_count" {
 variable "desired_counts" {
   description = "Per-deployable task counts that override desired_count."
   type        = map(number)
-  default = {
-    # `coworkflow serve --service <name>` exits with status 64 ("not built yet", issue 6) for
-    # these five: raise them when their services land.
-    pagamentos   = 0
-    checkin      = 0
-    notificacoes = 0
-    financeiro   = 0
-    analytics    = 0
-  }
+  default     = {}
 }
 
 variable "autoscaling_max_count" {
@@ -178,6 +170,23 @@ variable "jwt_secret_version" {
   default     = 1
 }
 
+variable "psp_url" {
+  description = "PSP_URL of pagamentos and the gateway: the payment provider's API base, http(s)://host[:port]. Empty: a sandbox provider inside pagamentos (one task, its charges in memory)."
+  type        = string
+  default     = ""
+
+  validation {
+    condition     = var.psp_url == "" || can(regex("^https?://[^/?#\\s]+$", var.psp_url))
+    error_message = "Empty, or http(s)://host[:port] (no path or query)."
+  }
+}
+
+variable "psp_webhook_secret_version" {
+  description = "Bump to generate a new PSP_WEBHOOK_SECRET (replaces a key put by the operator; redeploy pagamentos and the gateway)."
+  type        = number
+  default     = 1
+}
+
 variable "db_bootstrap_image" {
   description = "Image with psql for the one-off db-bootstrap task (creates the application role)."
   type        = string
@@ -214,7 +223,7 @@ variable "mq_username" {
 }
 
 variable "smtp_host" {
-  description = "SMTP server of notificacoes (issue 6); its user and password go into the smtp secret."
+  description = "SMTP server of notificacoes; its user and password go into the smtp secret. Empty: no mail is sent (written to /tmp/outbox in the task, lost when it stops)."
   type        = string
   default     = ""
 }
@@ -229,6 +238,28 @@ variable "smtp_from" {
   description = "Sender address of notificacoes' e-mails."
   type        = string
   default     = ""
+}
+
+variable "smtp_tls" {
+  description = "SMTP_TLS of notificacoes: required (STARTTLS or fail), starttls (when the server offers it) or none."
+  type        = string
+  default     = "required"
+
+  validation {
+    condition     = contains(["required", "starttls", "none"], var.smtp_tls)
+    error_message = "required, starttls or none."
+  }
+}
+
+variable "lembrete_horas" {
+  description = "LEMBRETE_HORAS of notificacoes: hours before a booking starts that its reminder e-mail goes out."
+  type        = number
+  default     = 24
+
+  validation {
+    condition     = var.lembrete_horas >= 1 && floor(var.lembrete_horas) == var.lembrete_horas
+    error_message = "A whole number of hours, at least 1."
+  }
 }
 
 variable "enable_waf" {
