@@ -44,14 +44,14 @@ OWN_PLACEHOLDERS = {"image", "execution_role_arn", "log_group"}
 # Variables that carry credentials: only ever as secrets (valueFrom), never plain values.
 SECRET_VARIABLES = {
     "DB_PASSWORD", "DB_MIGRATION_PASSWORD", "DATABASE_URL", "JWT_SECRET", "EMAIL_HASH_KEY",
-    "AMQP_URL", "SMTP_PASSWORD", "COWORKFLOW_ADMIN_PASSWORD",
+    "AMQP_URL", "SMTP_PASSWORD", "COWORKFLOW_ADMIN_PASSWORD", "PSP_API_KEY", "PSP_WEBHOOK_SECRET",
 }
 
-# Pending: read once issue 6 lands. DESIGN §8 names them for notificacoes, which does not
-# exist yet, so the program does not read them today. Allowed on notificacoes only; the check
-# fails as soon as the program reads one of them (then it belongs in no list at all).
-PENDING_READ_ONCE_ISSUE_6_LANDS: set[str] = set()
-PENDING_ON = "notificacoes"
+# The payment provider's settings: pagamentos and the gateway read them alike.
+PSP_VARIABLES = {"PSP_URL", "PSP_API_KEY", "PSP_WEBHOOK_SECRET"}
+# The sandbox provider's own server on compose (`serve --service sandbox`; no ECS task).
+SANDBOX = "sandbox"
+SANDBOX_WEBHOOK_PATH = "/api/pagamentos/webhooks/sandbox"
 
 # Valid Fargate task sizes: cpu units -> memory (MiB) allowed with it.
 FARGATE_SIZES = {
@@ -323,6 +323,15 @@ def program_deployables() -> tuple[list[str], list[str]]:
     return cases, built_cases
 
 
+def program_consumers() -> list[str]:
+    """The services with reactions, each on its own AMQP queue (`Negocio.reagem`)."""
+    text = (SOURCES / "Gateway" / "Negocio.swift").read_text()
+    match = re.search(r"static let reagem: \[Deployable\] = \[([^\]]*)\]", text)
+    if not match:
+        raise SystemExit("Sources/Gateway/Negocio.swift: cannot find `Negocio.reagem`")
+    return [item.strip().lstrip(".") for item in match.group(1).split(",") if item.strip()]
+
+
 def read_variables() -> set[str]:
     """Names the shipped program reads: environment["NAME"], getenv("NAME"), a helper that
     reads environment[name] called with literal names, and SERVICE_<NAME>_URL of the built
@@ -489,8 +498,6 @@ def check_consistency(compose_json: str | None) -> int:
 
     # Every variable a task or compose sets is one the program reads.
     read = read_variables()
-    for name in sorted(PENDING_READ_ONCE_ISSUE_6_LANDS & read):
-        problems.add("scripts/deploy_checks.py", f"the program now reads {name}: take it out of PENDING_READ_ONCE_ISSUE_6_LANDS")
     coworkflow_containers: dict[str, set[str]] = {}
     for name in backend + one_off:
         c = container(tasks[name])
@@ -501,8 +508,7 @@ def check_consistency(compose_json: str | None) -> int:
             coworkflow_containers[f"infra/docker-compose.yml {name}"] = set(
                 environment if isinstance(environment, dict) else [item.split("=", 1)[0] for item in environment])
     for where, variables_set in coworkflow_containers.items():
-        allowed = read | (PENDING_READ_ONCE_ISSUE_6_LANDS if where.endswith(f" {PENDING_ON}") or where.endswith(f"/{PENDING_ON}.json") else set())
-        for variable in sorted(variables_set - allowed):
+        for variable in sorted(variables_set - read):
             problems.add(where, f"sets {variable}, which the program does not read")
     for name in backend:
         c = container(tasks[name])
@@ -520,10 +526,81 @@ def check_consistency(compose_json: str | None) -> int:
         if labels(task).get("coworkflow.ingress") != "gateway":
             problems.add(f"ecs-tasks/{service}.json", "the gateway calls it: label coworkflow.ingress must be gateway")
 
+    check_runtime_needs(problems, tasks, services, built)
+
     return problems.finish(
         f"consistency: {len(deployable_names)} deployables ({', '.join(deployable_names)}) in the Dockerfile, ecs-tasks/, "
-        f"Terraform, compose and the deploy matrix; every variable set is read by the program "
-        f"(pending, read once issue 6 lands: {', '.join(sorted(PENDING_READ_ONCE_ISSUE_6_LANDS))} on {PENDING_ON})")
+        f"Terraform, compose and the deploy matrix; every variable set is read by the program; "
+        f"AMQP_URL where a queue is consumed, the payment provider's settings alike on pagamentos, gateway and sandbox")
+
+
+def compose_environment(service: dict) -> dict[str, str]:
+    environment = service.get("environment") or {}
+    if isinstance(environment, list):
+        environment = dict(item.split("=", 1) if "=" in item else (item, "") for item in environment)
+    return {name: "" if value is None else str(value) for name, value in environment.items()}
+
+
+def check_runtime_needs(problems: Problems, tasks: dict[str, dict], services: dict, built: list[str]) -> None:
+    """What the processes need at run time: the broker where a queue is consumed (and nowhere
+    else: the broker's security group follows AMQP_URL), the payment provider's settings on
+    both its callers, the sandbox server wired to the gateway's webhook, mail files under a
+    writable mount (the root file systems are read-only)."""
+    consumers = set(program_consumers())
+    unknown = sorted(consumers - set(built))
+    if unknown:
+        problems.add("Sources/Gateway/Negocio.swift", f"Negocio.reagem names {', '.join(unknown)}, not built services")
+    gateway_env = {item["name"] for item in container(tasks.get("gateway", {})).get("environment") or []}
+    # The gateway hosts, with their reactions, the services it has no URL for.
+    hosted = {service for service in built if f"SERVICE_{service.upper()}_URL" not in gateway_env}
+    for name, task in tasks.items():
+        if is_one_off(task) or name == FRONTEND:
+            continue
+        c = container(task)
+        variables = set(names_in(c.get("environment"))) | set(names_in(c.get("secrets")))
+        where = f"ecs-tasks/{name}.json"
+        needs_broker = name == "projections" or name in consumers or (name == "gateway" and bool(hosted & consumers))
+        if needs_broker and "AMQP_URL" not in variables:
+            problems.add(where, "consumes AMQP (the relay, or its reactions' queue): AMQP_URL is required (else it tries guest@127.0.0.1)")
+        if not needs_broker and "AMQP_URL" in variables:
+            problems.add(where, "consumes no AMQP queue: drop AMQP_URL (it would open the broker's security group to this task)")
+        psp = variables & PSP_VARIABLES
+        if name in ("pagamentos", "gateway") and psp != PSP_VARIABLES:
+            problems.add(where, f"calls the payment provider: needs {', '.join(sorted(PSP_VARIABLES - psp))}")
+        if name not in ("pagamentos", "gateway") and psp:
+            problems.add(where, f"sets {', '.join(sorted(psp))}: only pagamentos and the gateway call the payment provider")
+        outbox = next((item.get("value") for item in c.get("environment") or [] if item.get("name") == "OUTBOX_DIR"), None)
+        writable = [m.get("containerPath", "") for m in c.get("mountPoints") or [] if not m.get("readOnly")]
+        if outbox is not None and not any(outbox == path or outbox.startswith(path.rstrip("/") + "/") for path in writable):
+            problems.add(where, f"OUTBOX_DIR {outbox} is not under a writable mount ({', '.join(writable) or 'none'}): the root file system is read-only")
+    if "OUTBOX_DIR" not in {item.get("name") for item in container(tasks.get("notificacoes", {})).get("environment") or []}:
+        problems.add("ecs-tasks/notificacoes.json", "OUTBOX_DIR must name a writable directory (mail goes there without SMTP_HOST; ./outbox is read-only)")
+
+    # Compose: pagamentos and the gateway reach the sandbox server with its key, and the
+    # sandbox signs the gateway's webhook with the key they check.
+    sandbox = services.get(SANDBOX)
+    if sandbox is None:
+        problems.add("infra/docker-compose.yml", f"no service {SANDBOX} (serve --service sandbox, the payment provider on a laptop)")
+        return
+    if (sandbox.get("command") or [])[:3] != ["serve", "--service", SANDBOX]:
+        problems.add(f"infra/docker-compose.yml {SANDBOX}", "command must be serve --service sandbox --host 0.0.0.0")
+    sandbox_env = compose_environment(sandbox)
+    port = sandbox_env.get("PORT", "8080")
+    webhook = sandbox_env.get("PSP_WEBHOOK_URL", "")
+    if not re.fullmatch(rf"http://gateway:\d+{re.escape(SANDBOX_WEBHOOK_PATH)}", webhook):
+        problems.add(f"infra/docker-compose.yml {SANDBOX}", f"PSP_WEBHOOK_URL must be the gateway's {SANDBOX_WEBHOOK_PATH} (http://gateway:8080...)")
+    if len(sandbox_env.get("PSP_WEBHOOK_SECRET", "").encode()) < 32:
+        problems.add(f"infra/docker-compose.yml {SANDBOX}", "PSP_WEBHOOK_SECRET must be at least 32 bytes")
+    if (sandbox.get("healthcheck") or {}).get("test") != HEALTHCHECK:
+        problems.add(f"infra/docker-compose.yml {SANDBOX}", f"healthcheck test must be {HEALTHCHECK}")
+    for name in ("pagamentos", "gateway"):
+        environment = compose_environment(services.get(name) or {})
+        where = f"infra/docker-compose.yml {name}"
+        if environment.get("PSP_URL") != f"http://{SANDBOX}:{port}":
+            problems.add(where, f"PSP_URL must be http://{SANDBOX}:{port} (the sandbox server)")
+        for variable in ("PSP_WEBHOOK_SECRET", "PSP_API_KEY"):
+            if environment.get(variable) != sandbox_env.get(variable):
+                problems.add(where, f"{variable} must equal the sandbox's")
 
 
 def main() -> int:
