@@ -11,7 +11,8 @@
     deploy_checks.py consistency [--compose-json FILE]
                                                every deployable in the Dockerfile, ecs-tasks/, Terraform,
                                                compose and the deploy matrix; every variable a task or
-                                               compose sets is one the program reads
+                                               compose sets is one the program reads; AMQP_URL where a
+                                               queue is consumed; the payment provider's settings
     deploy_checks.py read-variables            the environment variables the program reads
 
 `deployables` and `render` need only the standard library (they run on GitHub's runners);
