@@ -81,6 +81,16 @@ struct ReplayBench: AsyncParsableCommand {
                 position = last.position
             }
             figures.record("read_only", Double(all.count) / (ContinuousClock.now - readStarted).seconds, "events/s (readAll, one reader)")
+            let payloadsStarted = ContinuousClock.now
+            var payloads = 0
+            position = .start
+            while true {
+                let batch = try await store.readAllPayloads(after: position, limit: 10_000)
+                payloads += batch.count
+                guard batch.count == 10_000, let last = batch.last else { break }
+                position = last.position
+            }
+            figures.record("read_payloads", Double(payloads) / (ContinuousClock.now - payloadsStarted).seconds, "events/s (readAllPayloads, one reader)")
             try await Self.inMemory(all, into: &figures)
             let total = all.count
             all = []

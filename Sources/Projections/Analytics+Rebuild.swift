@@ -143,7 +143,7 @@ extension AnalyticsReadModel {
         var posicao = posicao
         while true {
             try Task.checkCancellation()
-            let eventos = try await store.readAll(after: posicao, limit: lote)
+            let eventos = try await store.readAllPayloads(after: posicao, limit: lote)
             var fatos: [AnalyticsFact] = []
             fatos.reserveCapacity(eventos.count)
             var contados = 0

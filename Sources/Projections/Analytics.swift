@@ -90,6 +90,10 @@ public enum AnalyticsReadModel {
     }
 
     static func fato(_ recorded: RecordedEvent) throws(AnalyticsDecodingError) -> AnalyticsFact? {
+        try fato(EventPayload(recorded))
+    }
+
+    static func fato(_ recorded: EventPayload) throws(AnalyticsDecodingError) -> AnalyticsFact? {
         do {
             return try AnalyticsFact.decode(type: recorded.type, data: recorded.data)
         } catch var error {

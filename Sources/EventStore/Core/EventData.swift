@@ -163,3 +163,29 @@ extension AppendResult {
         return result
     }
 }
+
+/// An event's place, type and payload, without the envelope: what a rebuild decodes and folds.
+/// The payload is upcast to the current schema version, as ``RecordedEvent``'s is.
+public struct EventPayload: Sendable, Equatable {
+    public let position: GlobalPosition
+    public let stream: StreamName
+    public let version: Int64
+    public let type: String
+    public let schemaVersion: Int
+    public let data: Data
+
+    public init(position: GlobalPosition, stream: StreamName, version: Int64, type: String, schemaVersion: Int, data: Data) {
+        self.position = position
+        self.stream = stream
+        self.version = version
+        self.type = type
+        self.schemaVersion = schemaVersion
+        self.data = data
+    }
+
+    public init(_ event: RecordedEvent) {
+        self.init(
+            position: event.position, stream: event.stream, version: event.version, type: event.type, schemaVersion: event.schemaVersion,
+            data: event.data)
+    }
+}

@@ -23,6 +23,10 @@ public protocol EventStore: ConsumerSupport, ReadModelStore, RequestKeys {
     /// while an older write transaction may still commit one that sorts before it.
     func readAll(after position: GlobalPosition, limit: Int) async throws -> [RecordedEvent]
 
+    /// The same events as ``readAll(after:limit:)``, without their envelope (id, metadata,
+    /// times): what a rebuild folds, read and decoded for less.
+    func readAllPayloads(after position: GlobalPosition, limit: Int) async throws -> [EventPayload]
+
     /// The position of the newest event a global reader can be handed now. Everything not yet
     /// handed out, including events of transactions still open, sorts after it.
     func headPosition() async throws -> GlobalPosition
@@ -52,6 +56,11 @@ extension EventStore {
         to stream: StreamName, expected: ExpectedVersion, events: [NewEvent]
     ) async throws -> AppendResult {
         try await append([StreamWrite(stream: stream, expected: expected, events: events)])
+    }
+
+    /// Maps ``readAll(after:limit:)`` (a store with nothing cheaper).
+    public func readAllPayloads(after position: GlobalPosition, limit: Int) async throws -> [EventPayload] {
+        try await readAll(after: position, limit: limit).map(EventPayload.init)
     }
 
     /// Runs `body` for every event readable now in global order (of one category, or all),

@@ -37,18 +37,33 @@ public struct Upcasters: Sendable {
     public var isEmpty: Bool { steps.isEmpty }
 
     func upcast(_ event: RecordedEvent) throws -> RecordedEvent {
-        guard !steps.isEmpty else { return event }
-        var data = event.data
-        var version = event.schemaVersion
-        while let step = steps[Key(type: event.type, version: version)] {
-            data = try step(data)
-            version += 1
-        }
-        return version == event.schemaVersion ? event : event.replacing(data: data, schemaVersion: version)
+        guard let (data, version) = try upcast(type: event.type, version: event.schemaVersion, data: event.data) else { return event }
+        return event.replacing(data: data, schemaVersion: version)
     }
 
     func upcast(_ events: [RecordedEvent]) throws -> [RecordedEvent] {
         guard !steps.isEmpty else { return events }
         return try events.map(upcast)
+    }
+
+    func upcast(_ payloads: [EventPayload]) throws -> [EventPayload] {
+        guard !steps.isEmpty else { return payloads }
+        return try payloads.map { payload in
+            guard let (data, version) = try upcast(type: payload.type, version: payload.schemaVersion, data: payload.data) else { return payload }
+            return EventPayload(
+                position: payload.position, stream: payload.stream, version: payload.version, type: payload.type, schemaVersion: version, data: data)
+        }
+    }
+
+    /// The payload at the current version, or nil when no step applies.
+    private func upcast(type: String, version: Int, data: Data) throws -> (Data, Int)? {
+        guard !steps.isEmpty else { return nil }
+        var data = data
+        var current = version
+        while let step = steps[Key(type: type, version: current)] {
+            data = try step(data)
+            current += 1
+        }
+        return current == version ? nil : (data, current)
     }
 }

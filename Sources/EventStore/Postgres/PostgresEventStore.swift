@@ -267,6 +267,24 @@ public final class PostgresEventStore: EventStore {
         try await read(PostgresStatements.ReadAll(after: position, limit: Int64(limit)))
     }
 
+    public func readAllPayloads(after position: GlobalPosition, limit: Int) async throws -> [EventPayload] {
+        var payloads: [EventPayload] = []
+        payloads.reserveCapacity(min(limit, 100_000))
+        do {
+            try await client.withConnection { connection in
+                let statement = PostgresStatements.ReadAllPayloads(after: position, limit: Int64(limit))
+                for try await row in try await connection.execute(statement, logger: logger) {
+                    payloads.append(EventPayload(
+                        position: GlobalPosition(transaction: row.1, sequence: row.0), stream: StreamName(row.2), version: row.3,
+                        type: row.4, schemaVersion: Int(row.5), data: Self.jsonbBytes(row.6)))
+                }
+            }
+        } catch let error as PSQLError {
+            throw EventStoreError(.backend, "read failed", underlying: error)
+        }
+        return try upcasters.upcast(payloads)
+    }
+
     public func headPosition() async throws -> GlobalPosition {
         let rows = try await client.fetch("""
             SELECT tx_id, position FROM events

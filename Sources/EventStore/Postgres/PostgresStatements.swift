@@ -107,6 +107,32 @@ enum PostgresStatements {
         func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
     }
 
+    /// ``ReadAll`` without the envelope: position, stream, version, type, schema version and
+    /// payload (a rebuild's read; about half the columns to decode).
+    struct ReadAllPayloads: PostgresPreparedStatement {
+        static let name = "coworkflow_read_all_payloads_v1"
+        static let sql = """
+            SELECT position, tx_id, stream_id, stream_version, event_type, schema_version, data FROM events
+            WHERE (tx_id, position) > ($1, $2)
+              AND tx_id < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+            ORDER BY tx_id, position LIMIT $3
+            """
+        typealias Row = (Int64, Int64, String, Int64, String, Int32, ByteBuffer)
+
+        let after: GlobalPosition
+        let limit: Int64
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 3)
+            bindings.append(after.transaction)
+            bindings.append(after.sequence)
+            bindings.append(limit)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+    }
+
     /// One category in global order after a position, with the same guard.
     struct ReadCategory: PostgresPreparedStatement {
         static let name = "coworkflow_read_category_v1"
