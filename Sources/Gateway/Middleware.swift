@@ -54,6 +54,13 @@ struct EdgeMiddleware: RouterMiddleware {
             } catch is WrongExpectedVersion {
                 response = ServiceError.conflito("conflito_de_versao", "o recurso mudou durante a requisição; tente de novo")
                     .response(requestId: context.requestId)
+            } catch let error as PaymentProviderError {
+                // The provider refused or did not answer (the sandbox's tester routes): not our 500.
+                context.logger.error("payment provider failed: \(error)", metadata: ["requestId": "\(context.requestId)"])
+                response = ServiceError(
+                    status: 502, codigo: "provedor_de_pagamento_indisponivel",
+                    mensagem: "o provedor de pagamentos não atendeu; tente de novo em instantes", retryAfter: 5)
+                    .response(requestId: context.requestId)
             } catch let error as HTTPError where error.status == .notFound {
                 unmatched = true
                 response = ServiceError(

@@ -57,7 +57,10 @@ public enum NotificacoesReadModel {
             case .enviada(let e): e.usuarioId
             case .falhou(let e): e.usuarioId
             }
-            try batch.put(view, caixa, view.id, grupo: usuario, ordem: recentesPrimeiro(view.em) + view.id)
+            // Newest first; within one second (several e-mails of one event go out together), the
+            // later event first.
+            let depois = String(format: "%019lld", Int64.max - recorded.position.sequence)
+            try batch.put(view, caixa, view.id, grupo: usuario, ordem: recentesPrimeiro(view.em) + depois + view.id)
         case "ReservaConfirmada":
             let confirmada = try decoder.decode(Reserva.Confirmada.self, from: recorded.data)
             guard let first = try await batch.history(StreamNames.reserva(confirmada.reservaId)).first,

@@ -51,7 +51,7 @@ struct Distributed {
                 throw ValidationError("no deployable '\(name)'; choose one of: \(names.joined(separator: ", "))")
             }
             guard Deployable.built.contains(service) else {
-                throw ValidationError("--service \(name) is not built yet (issue 6); built: gateway, projections, \(Deployable.built.map(\.rawValue).joined(separator: ", "))")
+                throw ValidationError("--service \(name) is not in this build; built: gateway, projections, sandbox, \(Deployable.built.map(\.rawValue).joined(separator: ", "))")
             }
             return .service(service)
         }

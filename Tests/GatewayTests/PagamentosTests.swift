@@ -104,6 +104,10 @@ struct PagamentosTests {
                 let tipos = (inbox.object["itens"] as? [[String: Any]] ?? []).compactMap { $0["tipo"] as? String }
                 return Set(tipos).isSuperset(of: ["boas_vindas", "reserva_confirmada", "pagamento_recebido"]) ? true : nil
             }
+            // Newest first, also within one second (this clock stands still): the welcome went first.
+            let inbox = try await client.json(.get, "/api/notificacoes", token: cenario.membro)
+            let tipos = (inbox.object["itens"] as? [[String: Any]] ?? []).compactMap { $0["tipo"] as? String }
+            #expect(tipos.last == "boas_vindas" && tipos.first != "boas_vindas", "\(tipos)")
             #expect(try await client.json(.get, "/api/notificacoes").status == .unauthorized)
         }
     }
