@@ -76,6 +76,10 @@ public final class AMQPConnection: @unchecked Sendable {
         try await worker.run { [self] in try openOnThread() }
     }
 
+    /// Seconds before a connect, and any RPC (declare, bind, channel open, close), give up.
+    static let connectTimeoutSeconds = 10
+    static let rpcTimeoutSeconds = 30
+
     private func openOnThread() throws {
         guard state == nil else { return }
         guard let connection = amqp_new_connection() else {
@@ -92,7 +96,12 @@ public final class AMQPConnection: @unchecked Sendable {
                 amqp_ssl_socket_set_verify_peer(socket, 1)
                 amqp_ssl_socket_set_verify_hostname(socket, 1)
             }
-            try AMQPCheck.validate(amqp_socket_open(socket, settings.host, Int32(settings.port)),
+            // No call may wait forever: a connect, or an RPC whose reply never comes (a broker
+            // that restarts mid-call), fails after these and the caller reconnects.
+            var rpcTimeout = timeval(tv_sec: Self.rpcTimeoutSeconds, tv_usec: 0)
+            try AMQPCheck.validate(amqp_set_rpc_timeout(connection, &rpcTimeout), "set the RPC timeout")
+            var connectTimeout = timeval(tv_sec: Self.connectTimeoutSeconds, tv_usec: 0)
+            try AMQPCheck.validate(amqp_socket_open_noblock(socket, settings.host, Int32(settings.port), &connectTimeout),
                                    "connect to \(settings.host):\(settings.port)")
             try AMQPCheck.validate(
                 cwf_login_plain(connection, settings.vhost, 0, 131_072, settings.heartbeat, settings.user, settings.password),
