@@ -62,6 +62,7 @@ extension Routes {
         }
     }
 
+    /// A sandbox refusal as the API answers it (the tester routes and the sandbox server).
     static func sandboxError(_ falha: SandboxPSP.Falha) -> ServiceError {
         switch falha {
         case .cobrancaDesconhecida: .naoEncontrado("cobrança desconhecida")

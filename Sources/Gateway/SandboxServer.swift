@@ -34,11 +34,11 @@ public enum SandboxServer {
             return try reply(await psp.criar(pedido), status: .created)
         }
         cobrancas.get(":id") { _, context in
-            guard let cobranca = await psp.cobranca(try context.parameters.require("id")) else { throw falha(.cobrancaDesconhecida) }
+            guard let cobranca = await psp.cobranca(try context.parameters.require("id")) else { throw Routes.sandboxError(.cobrancaDesconhecida) }
             return try reply(cobranca)
         }
         cobrancas.post(":id/cancelamento") { _, context in
-            do { try await psp.cancelar(try context.parameters.require("id")) } catch let error as SandboxPSP.Falha { throw falha(error) }
+            do { try await psp.cancelar(try context.parameters.require("id")) } catch let error as SandboxPSP.Falha { throw Routes.sandboxError(error) }
             return Response(status: .noContent)
         }
         cobrancas.post(":id/reembolsos") { request, context in
@@ -47,29 +47,22 @@ public enum SandboxServer {
             do {
                 try await psp.reembolsar(try context.parameters.require("id"), reembolsoId: pedido.reembolsoId, valor: pedido.valor)
             } catch let error as SandboxPSP.Falha {
-                throw falha(error)
+                throw Routes.sandboxError(error)
             }
             return Response(status: .accepted)
         }
         cobrancas.post(":id/pagamento") { _, context in
-            do { return try reply(try await psp.pagar(try context.parameters.require("id"))) } catch let error as SandboxPSP.Falha { throw falha(error) }
+            do { return try reply(try await psp.pagar(try context.parameters.require("id"))) } catch let error as SandboxPSP.Falha { throw Routes.sandboxError(error) }
         }
         cobrancas.post(":id/recusa") { request, context in
             let recusa = try await decode(SandboxAPI.Recusa.self, request, context, emptyAs: SandboxAPI.Recusa(motivo: nil))
             do {
                 return try reply(try await psp.recusar(try context.parameters.require("id"), motivo: recusa.motivo ?? "recusado no sandbox"))
             } catch let error as SandboxPSP.Falha {
-                throw falha(error)
+                throw Routes.sandboxError(error)
             }
         }
         return router
-    }
-
-    static func falha(_ falha: SandboxPSP.Falha) -> ServiceError {
-        switch falha {
-        case .cobrancaDesconhecida: .naoEncontrado("cobrança desconhecida")
-        default: .conflito("cobranca_indisponivel", falha.description)
-        }
     }
 
     static func decode<T: Decodable>(_ type: T.Type, _ request: Request, _ context: BasicRequestContext, emptyAs empty: T? = nil) async throws -> T {

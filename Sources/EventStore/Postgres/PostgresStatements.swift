@@ -83,52 +83,26 @@ enum PostgresStatements {
     static let columns = "position, tx_id, stream_id, stream_version, event_id, event_type, schema_version, data, metadata, occurred_at, recorded_at"
 
     /// All streams in global order after a position, never past an open writer (ADR 0001).
-    struct ReadAll: PostgresPreparedStatement {
+    struct ReadAll: GlobalOrderRead {
         static let name = "coworkflow_read_all_v1"
-        static let sql = """
-            SELECT \(PostgresStatements.columns) FROM events
-            WHERE (tx_id, position) > ($1, $2)
-              AND tx_id < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
-            ORDER BY tx_id, position LIMIT $3
-            """
+        static let sql = globalOrder(selecting: PostgresStatements.columns)
         typealias Row = EventRow
 
         let after: GlobalPosition
         let limit: Int64
-
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 3)
-            bindings.append(after.transaction)
-            bindings.append(after.sequence)
-            bindings.append(limit)
-            return bindings
-        }
 
         func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
     }
 
     /// ``ReadAll`` without the envelope: position, stream, version, type, schema version and
     /// payload (a rebuild's read; about half the columns to decode).
-    struct ReadAllPayloads: PostgresPreparedStatement {
+    struct ReadAllPayloads: GlobalOrderRead {
         static let name = "coworkflow_read_all_payloads_v1"
-        static let sql = """
-            SELECT position, tx_id, stream_id, stream_version, event_type, schema_version, data FROM events
-            WHERE (tx_id, position) > ($1, $2)
-              AND tx_id < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
-            ORDER BY tx_id, position LIMIT $3
-            """
+        static let sql = globalOrder(selecting: "position, tx_id, stream_id, stream_version, event_type, schema_version, data")
         typealias Row = (Int64, Int64, String, Int64, String, Int32, ByteBuffer)
 
         let after: GlobalPosition
         let limit: Int64
-
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 3)
-            bindings.append(after.transaction)
-            bindings.append(after.sequence)
-            bindings.append(limit)
-            return bindings
-        }
 
         func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
     }
@@ -195,5 +169,31 @@ extension PostgresEventStore.AppendColumns {
         bindings.append(data)
         bindings.append(metadata)
         bindings.append(occurredAt)
+    }
+}
+
+/// A read of every stream in global order after a position (`$1`, `$2`), at most `$3` rows.
+protocol GlobalOrderRead: PostgresPreparedStatement {
+    var after: GlobalPosition { get }
+    var limit: Int64 { get }
+}
+
+extension GlobalOrderRead {
+    /// The query for `columns`: never past an open writer (ADR 0001).
+    static func globalOrder(selecting columns: String) -> String {
+        """
+        SELECT \(columns) FROM events
+        WHERE (tx_id, position) > ($1, $2)
+          AND tx_id < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+        ORDER BY tx_id, position LIMIT $3
+        """
+    }
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 3)
+        bindings.append(after.transaction)
+        bindings.append(after.sequence)
+        bindings.append(limit)
+        return bindings
     }
 }
