@@ -1,3 +1,4 @@
+import Domain
 import Synchronization
 import Foundation
 public import Logging
@@ -153,15 +154,20 @@ public final class PostgresEventStore: EventStore {
         }
         var appended: [AppendedRow] = []
         do {
-            let rows: AsyncThrowingMapSequence<PostgresRowSequence, PostgresStatements.InsertedRow>
             if writes.count == 1 {
-                rows = try await connection.execute(PostgresStatements.AppendOne(
+                let rows = try await connection.execute(PostgresStatements.AppendOne(
                     stream: writes[0].stream.rawValue, expected: writes[0].expected.code, columns: columns), logger: logger)
+                var result: AppendResult?
+                for try await (version, transaction, positions) in rows where positions.count == columns.ids.count {
+                    result = AppendResult(positions: positions.map { GlobalPosition(transaction: transaction, sequence: $0) },
+                                          versions: [writes[0].stream: version])
+                }
+                if let result { return result }
             } else {
-                rows = try await connection.execute(PostgresStatements.AppendMany(
+                let rows = try await connection.execute(PostgresStatements.AppendMany(
                     streams: writes.map(\.stream.rawValue), expected: writes.map(\.expected.code), columns: columns), logger: logger)
+                for try await row in rows { appended.append(Self.appendedRow(row)) }
             }
-            for try await row in rows { appended.append(Self.appendedRow(row)) }
         } catch let error as PSQLError {
             // Inside a caller's transaction the failed statement aborted it; back to the
             // savepoint taken before it, the recovery queries can run.
@@ -190,13 +196,22 @@ public final class PostgresEventStore: EventStore {
         var data: [String] = []
         var metadata: [String] = []
         var occurredAt: [Date] = []
+        /// The last metadata written and its JSON: the events of one append usually share it.
+        private var lastMetadata: (EventMetadata, String)?
+
         mutating func add(_ event: NewEvent, stream: Int) {
             streamIndex.append(Int32(stream))
             ids.append(event.eventId)
             types.append(event.type)
             schemaVersions.append(Int32(event.schemaVersion))
             data.append(String(decoding: event.data, as: UTF8.self))
-            metadata.append(MetadataJSON.encode(event.metadata))
+            if let (last, json) = lastMetadata, last == event.metadata {
+                metadata.append(json)
+            } else {
+                let json = MetadataJSON.encode(event.metadata)
+                lastMetadata = (event.metadata, json)
+                metadata.append(json)
+            }
             occurredAt.append(event.occurredAt)
         }
     }

@@ -29,6 +29,21 @@ struct ReadTests {
         }
     }
 
+    @Test("an append answers each event's position in the order given and the stream's new version", arguments: Backend.allCases)
+    func append_answer(backend: Backend) async throws {
+        try await withFixture(backend) { fixture in
+            let stream = uniqueStream("reserva")
+            let first = try await fixture.store.append(to: stream, expected: .noStream, events: events(3))
+            let second = try await fixture.store.append(to: stream, expected: .exact(3), events: events(4))
+            let third = try await fixture.store.append(to: stream, expected: .any, events: events(2))
+            #expect(first.versions == [stream: 3])
+            #expect(second.versions == [stream: 7])
+            #expect(third.versions == [stream: 9])
+            let stored = try await fixture.store.readStream(stream)
+            #expect(first.positions + second.positions + third.positions == stored.map(\.position))
+        }
+    }
+
     @Test("a category reads every stream of it in global order, and nothing else", arguments: Backend.allCases)
     func category(backend: Backend) async throws {
         try await withFixture(backend) { fixture in
