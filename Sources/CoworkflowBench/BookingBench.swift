@@ -48,6 +48,8 @@ struct BookingBench: AsyncParsableCommand {
         environment["RATE_LIMIT_PER_USER"] = "1000000"
         environment["LOG_LEVEL"] = "warning"
         environment["JWT_SECRET"] = String(repeating: "b", count: 40)
+        // Booking e-mails (notificacoes, hosted by the gateway) go to the run's folder.
+        environment["OUTBOX_DIR"] = directory.appendingPathComponent("outbox").path
 
         var servers: [Process] = []
         defer {

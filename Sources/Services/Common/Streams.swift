@@ -2,21 +2,80 @@ import Crypto
 import Domain
 import EventStore
 import Foundation
+import Synchronization
 
 /// Loads an aggregate's stream, folds it, and appends what its decider decides, with the
 /// version it read as the expected version; a concurrent writer makes it read and decide again.
 struct AggregateStore<Command, State: Sendable, Event: DomainEvent, Failure: Error>: Sendable {
     let store: any EventStore
     let decider: Decider<Command, State, Event, Failure>
+    /// Folded states kept between loads (nil: every load folds the whole stream).
+    let cache: StateCache?
     let decode: @Sendable (RecordedEvent) throws -> Event?
 
+    init(
+        store: any EventStore, decider: Decider<Command, State, Event, Failure>, cache: StateCache? = nil,
+        decode: @escaping @Sendable (RecordedEvent) throws -> Event?
+    ) {
+        self.store = store
+        self.decider = decider
+        self.cache = cache
+        self.decode = decode
+    }
+
+    /// The stream's state and version. With a cache, only the events after the cached version
+    /// are read and folded: events never change once stored, so a folded prefix stays true.
     func load(_ stream: StreamName) async throws -> (state: State, version: Int64) {
-        let events = try await store.readStream(stream)
-        var state = decider.initialState
+        var (state, version) = cache?.state(of: stream, as: State.self) ?? (decider.initialState, 0)
+        let events = try await store.readStream(stream, from: version + 1)
         for recorded in events {
             if let event = try decode(recorded) { state = decider.evolve(state, event) }
         }
-        return (state, events.last?.version ?? 0)
+        if let last = events.last {
+            version = last.version
+            cache?.keep(state, version: version, of: stream)
+        }
+        return (state, version)
+    }
+}
+
+/// Folded aggregate states of recently used streams, with the version each was folded to.
+///
+/// Only for streams without personal data: an erased person's fields must read as erased, and
+/// a cached state would still hold them. Bounded: when full, it starts over.
+final class StateCache: Sendable {
+    private struct Key: Hashable {
+        let stream: StreamName
+        let type: ObjectIdentifier
+    }
+
+    private struct Entry: @unchecked Sendable {
+        // Only ever a `State: Sendable` put in by ``keep(_:version:of:)``.
+        let state: Any
+        let version: Int64
+    }
+
+    private let entries = Mutex<[Key: Entry]>([:])
+    let capacity: Int
+
+    init(capacity: Int = 10_000) {
+        self.capacity = capacity
+    }
+
+    func state<State: Sendable>(of stream: StreamName, as type: State.Type) -> (State, Int64)? {
+        let entry = entries.withLock { $0[Key(stream: stream, type: ObjectIdentifier(type))] }
+        guard let entry, let state = entry.state as? State else { return nil }
+        return (state, entry.version)
+    }
+
+    func keep<State: Sendable>(_ state: State, version: Int64, of stream: StreamName) {
+        entries.withLock { entries in
+            let key = Key(stream: stream, type: ObjectIdentifier(State.self))
+            // Another load may have folded further meanwhile: keep the newer one.
+            if let current = entries[key], current.version >= version { return }
+            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            entries[key] = Entry(state: state, version: version)
+        }
     }
 }
 

@@ -9,6 +9,8 @@ import Projections
 public final class PrecosService: Sendable {
     let store: any EventStore
     let clock: any WallClock
+    /// Tables, coupons, spaces and units as last folded: a quote reads only what is new.
+    let estados = StateCache()
 
     public init(store: any EventStore, clock: any WallClock) {
         self.store = store
@@ -18,19 +20,19 @@ public final class PrecosService: Sendable {
     static let service = "precos"
 
     var tabelas: AggregateStore<TabelaDePreco.Command, TabelaDePreco.State, TabelaDePreco.Event, TabelaDePreco.Failure> {
-        AggregateStore(store: store, decider: TabelaDePreco.decider) { try TabelaDePreco.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
+        AggregateStore(store: store, decider: TabelaDePreco.decider, cache: estados) { try TabelaDePreco.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
     }
 
     var cupons: AggregateStore<Cupom.Command, Cupom.State, Cupom.Event, Cupom.Failure> {
-        AggregateStore(store: store, decider: Cupom.decider) { try Cupom.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
+        AggregateStore(store: store, decider: Cupom.decider, cache: estados) { try Cupom.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
     }
 
     var espacos: AggregateStore<Espaco.Command, Espaco.State, Espaco.Event, Espaco.Failure> {
-        AggregateStore(store: store, decider: Espaco.decider) { try Espaco.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
+        AggregateStore(store: store, decider: Espaco.decider, cache: estados) { try Espaco.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
     }
 
     var unidades: AggregateStore<Unidade.Command, Unidade.State, Unidade.Event, Unidade.Failure> {
-        AggregateStore(store: store, decider: Unidade.decider) { try Unidade.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
+        AggregateStore(store: store, decider: Unidade.decider, cache: estados) { try Unidade.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
     }
 
     func metadata(_ caller: Caller) -> EventMetadata {

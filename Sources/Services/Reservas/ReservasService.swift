@@ -14,6 +14,8 @@ public final class ReservasService: Sendable {
     let precos: PrecosService
     /// How long an unpaid booking holds its slot.
     public let prazoDePagamento: TimeInterval
+    /// Agendas as last folded: a booking reads only the day's events since.
+    let agendas = StateCache()
 
     public init(store: any EventStore, clock: any WallClock, precos: PrecosService, prazoDePagamento: TimeInterval = 15 * 60) {
         self.store = store
@@ -31,7 +33,7 @@ public final class ReservasService: Sendable {
     }
 
     func agenda(_ espaco: UUID, _ dia: DataLocal) -> AggregateStore<Agenda.Command, Agenda.State, Agenda.Event, Agenda.Failure> {
-        AggregateStore(store: store, decider: Agenda.decider(espacoId: espaco, data: dia)) {
+        AggregateStore(store: store, decider: Agenda.decider(espacoId: espaco, data: dia), cache: agendas) {
             try Agenda.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
         }
     }

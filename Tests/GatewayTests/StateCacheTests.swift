@@ -1,0 +1,65 @@
+import Domain
+import EventStore
+import Foundation
+import Projections
+@testable import Services
+import Testing
+
+@Suite("Aggregate state cache")
+struct StateCacheTests {
+    let espaco = UUID()
+    let dia = DataLocal(ano: 2026, mes: 12, dia: 1)!
+    let inicio = Date(timeIntervalSince1970: 1_796_112_000)  // 2026-12-01T00:00:00Z
+
+    func agenda(_ store: any EventStore, _ cache: StateCache?) -> AggregateStore<Agenda.Command, Agenda.State, Agenda.Event, Agenda.Failure> {
+        AggregateStore(store: store, decider: Agenda.decider(espacoId: espaco, data: dia), cache: cache) {
+            try Agenda.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
+        }
+    }
+
+    /// Books hour `hora` of the day through `aggregate`, with the version it loaded.
+    func ocupar(_ aggregate: AggregateStore<Agenda.Command, Agenda.State, Agenda.Event, Agenda.Failure>, hora: Int) async throws {
+        let intervalo = try TimeRange(start: inicio.addingTimeInterval(Double(hora) * 3_600), end: inicio.addingTimeInterval(Double(hora + 1) * 3_600))
+        try await aggregate.handle(StreamNames.agenda(espaco, dia), at: inicio, metadata: EventMetadata(), failure: { _ in ServiceError.conflito("x", "x") }) { _ in
+            .ocupar(reserva: UUID(), intervalo: intervalo, limite: 1, em: inicio)
+        }
+    }
+
+    @Test("two replicas with their own caches see each other's appends, and agree with a full fold")
+    func replicas_stay_current() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-cache-\(UUID().uuidString).sqlite").path
+        let store = try SQLiteEventStore(path: path)
+        let (cacheA, cacheB) = (StateCache(), StateCache())
+        let stream = StreamNames.agenda(espaco, dia)
+
+        try await ocupar(agenda(store, cacheA), hora: 8)
+        #expect(try await agenda(store, cacheA).load(stream).version == 1)
+        // Replica B appends twice; A's cached state is one version behind, then three.
+        try await ocupar(agenda(store, cacheB), hora: 9)
+        try await ocupar(agenda(store, cacheB), hora: 10)
+        let (cached, version) = try await agenda(store, cacheA).load(stream)
+        let (full, fullVersion) = try await agenda(store, nil).load(stream)
+        #expect(version == 3)
+        #expect(fullVersion == 3)
+        #expect(cached == full)
+        #expect(cached.ocupacoes.count == 3)
+
+        // A decides on the cached state: the slot B took is refused, a free one is taken.
+        await #expect(throws: ServiceError.self) { try await ocupar(agenda(store, cacheA), hora: 9) }
+        try await ocupar(agenda(store, cacheA), hora: 11)
+        #expect(try await agenda(store, cacheB).load(stream).state.ocupacoes.count == 4)
+    }
+
+    @Test("a full cache starts over and still answers the stream's true state")
+    func bounded() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-cache-\(UUID().uuidString).sqlite").path
+        let store = try SQLiteEventStore(path: path)
+        let cache = StateCache(capacity: 1)
+        try await ocupar(agenda(store, cache), hora: 8)
+        // Another stream takes the cache's only place.
+        cache.keep(Agenda.State(), version: 1, of: StreamName(category: "agenda", id: "outro"))
+        #expect(cache.state(of: StreamNames.agenda(espaco, dia), as: Agenda.State.self) == nil)
+        try await ocupar(agenda(store, cache), hora: 9)
+        #expect(try await agenda(store, cache).load(StreamNames.agenda(espaco, dia)).state.ocupacoes.count == 2)
+    }
+}
