@@ -176,7 +176,7 @@ public final class PostgresEventStore: EventStore {
         }
         guard !appended.isEmpty else {
             // An `.exact(N)` stream did not have version N: nothing was inserted.
-            if let conflict = try await firstConflict(writes, on: connection, logger: logger) { throw conflict }
+            if let conflict = try await afterRefusal(writes, ids: [], on: connection, logger: logger).conflict { throw conflict }
             throw Collision(constraint: "expected version moved")
         }
         return AppendResult(ids: columns.ids, rows: appended)
@@ -225,8 +225,9 @@ public final class PostgresEventStore: EventStore {
         let state = error.serverInfo?[.sqlState]
         switch state {
         case "23505", "40P01":
-            if let stored = try await storedResult(ids, writes: writes, on: connection, logger: logger) { return stored }
-            if let conflict = try await firstConflict(writes, on: connection, logger: logger) { throw conflict }
+            let found = try await afterRefusal(writes, ids: ids, on: connection, logger: logger)
+            if let stored = found.stored { return stored }
+            if let conflict = found.conflict { throw conflict }
             throw Collision(constraint: error.serverInfo?[.constraintName] ?? (state == "40P01" ? "deadlock" : "?"))
         case "42P01", "42703":
             throw EventStoreError(.schemaOutdated, "event store schema missing: run `coworkflow migrate`", underlying: error)
@@ -235,29 +236,38 @@ public final class PostgresEventStore: EventStore {
         }
     }
 
-    /// The stored result when every id is stored already; nil when none is.
-    private static func storedResult(
-        _ ids: [UUID], writes: [StreamWrite], on connection: PostgresConnection, logger: Logger
-    ) async throws -> AppendResult? {
-        let rows = try await connection.query(
-            "SELECT event_id, stream_id, stream_version, tx_id, position FROM events WHERE event_id = ANY(\(ids)::uuid[])",
-            logger: logger)
+    /// What a refused append needs to know, in one round trip: the rows already stored under
+    /// its ids (an idempotent retry answers with them; nil when none is stored) and the first
+    /// written stream whose expectation no longer holds.
+    private static func afterRefusal(
+        _ writes: [StreamWrite], ids: [UUID], on connection: PostgresConnection, logger: Logger
+    ) async throws -> (stored: AppendResult?, conflict: WrongExpectedVersion?) {
+        let checked = writes.filter { $0.expected != .any }
+        let names = checked.map(\.stream.rawValue)
+        let rows = try await connection.query("""
+            SELECT NULL::uuid, s.name, (SELECT coalesce(max(v.stream_version), 0) FROM events v WHERE v.stream_id = s.name), 0::bigint, 0::bigint
+            FROM unnest(\(names)::text[]) AS s(name)
+            UNION ALL
+            SELECT event_id, stream_id, stream_version, tx_id, position FROM events WHERE event_id = ANY(\(ids)::uuid[])
+            """, logger: logger)
         var stored: [AppendedRow] = []
-        for try await row in rows.decode(PostgresStatements.InsertedRow.self) { stored.append(appendedRow(row)) }
-        return try AppendResult.retried(ids: ids, writes: writes, stored: stored)
-    }
-
-    /// The first written stream whose expectation no longer holds, read after a refusal.
-    private static func firstConflict(
-        _ writes: [StreamWrite], on connection: PostgresConnection, logger: Logger
-    ) async throws -> WrongExpectedVersion? {
-        for write in writes where write.expected != .any {
-            let actual = try await version(of: write.stream, on: connection, logger: logger)
-            if !write.expected.accepts(actual: actual) {
-                return WrongExpectedVersion(stream: write.stream, expected: write.expected, actual: actual)
+        var versions: [String: Int64] = [:]
+        for try await (id, stream, version, transaction, position) in rows.decode((UUID?, String, Int64, Int64, Int64).self) {
+            if let id {
+                stored.append(AppendedRow(eventId: id, stream: StreamName(stream), version: version,
+                                          position: GlobalPosition(transaction: transaction, sequence: position)))
+            } else {
+                versions[stream] = version
             }
         }
-        return nil
+        if let result = try AppendResult.retried(ids: ids, writes: writes, stored: stored) { return (result, nil) }
+        for write in checked {
+            let actual = versions[write.stream.rawValue] ?? 0
+            if !write.expected.accepts(actual: actual) {
+                return (nil, WrongExpectedVersion(stream: write.stream, expected: write.expected, actual: actual))
+            }
+        }
+        return (nil, nil)
     }
 
     private static func version(of stream: StreamName, on connection: PostgresConnection, logger: Logger) async throws -> Int64 {
