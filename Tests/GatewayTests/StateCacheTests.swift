@@ -63,3 +63,46 @@ struct StateCacheTests {
         #expect(try await agenda(store, cache).load(StreamNames.agenda(espaco, dia)).state.ocupacoes.count == 2)
     }
 }
+
+@Suite("Stream turns")
+struct StreamTurnsTests {
+    actor Log {
+        var entries: [String] = []
+        func add(_ entry: String) { entries.append(entry) }
+    }
+
+    @Test("tasks on one stream take turns in arrival order; other streams go meanwhile; multi-stream turns do not deadlock")
+    func turns() async throws {
+        let turns = StreamTurns()
+        let log = Log()
+        let (held, holding) = AsyncStream<Void>.makeStream()
+        let (release, releasing) = AsyncStream<Void>.makeStream()
+        let a = Task {
+            try await turns.withTurn(of: ["agenda-1"]) {
+                await log.add("a in")
+                holding.yield()
+                for await _ in release { break }
+                await log.add("a out")
+            }
+        }
+        for await _ in held { break }
+        let b = Task { try await turns.withTurn(of: ["agenda-1"]) { await log.add("b") } }
+        // Another stream is not held up by a's turn.
+        try await turns.withTurn(of: ["agenda-2"]) { await log.add("c") }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(await log.entries == ["a in", "c"])
+        releasing.yield()
+        try await a.value
+        try await b.value
+        #expect(await log.entries == ["a in", "c", "a out", "b"])
+
+        // Two multi-day bookings naming the same days in opposite orders both finish.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for round in 0..<50 {
+                let days: [StreamName] = round.isMultiple(of: 2) ? ["agenda-x", "agenda-y"] : ["agenda-y", "agenda-x"]
+                group.addTask { try await turns.withTurn(of: days) { await Task.yield() } }
+            }
+            try await group.waitForAll()
+        }
+    }
+}

@@ -41,8 +41,9 @@ struct AggregateStore<Command, State: Sendable, Event: DomainEvent, Failure: Err
 
 /// Folded aggregate states of recently used streams, with the version each was folded to.
 ///
-/// Only for streams without personal data: an erased person's fields must read as erased, and
-/// a cached state would still hold them. Bounded: when full, it starts over.
+/// Never for a state that holds personal data in the clear: an erased person's fields must read
+/// as erased, and a cached state would still hold them (sealed fields are fine: erasing deletes
+/// the key that opens them). Bounded: when full, it starts over.
 final class StateCache: Sendable {
     private struct Key: Hashable {
         let stream: StreamName
@@ -149,5 +150,50 @@ extension AggregateStore {
         let (state, version) = try await load(stream)
         guard version > 0 else { throw ServiceError.naoEncontrado(mensagem) }
         return state
+    }
+}
+
+/// One task at a time per stream in this process: a booking waits for another on the same day
+/// of the same space instead of colliding with it in the store, where a collision costs a
+/// refused insert, a recovery query and a fresh read. Replicas still race through the store's
+/// expected versions; this only orders the requests of one process, first come first served.
+final class StreamTurns: Sendable {
+    private let waiting = Mutex<[StreamName: [CheckedContinuation<Void, Never>]]>([:])
+
+    init() {}
+
+    /// Runs `body` holding the turn of every stream in `streams` (taken in name order, so two
+    /// multi-day bookings cannot wait for each other).
+    func withTurn<T>(of streams: [StreamName], _ body: () async throws -> T) async throws -> T {
+        let ordered = Set(streams).sorted { $0.rawValue < $1.rawValue }
+        for stream in ordered { await take(stream) }
+        defer { for stream in ordered.reversed() { hand(stream) } }
+        return try await body()
+    }
+
+    private func take(_ stream: StreamName) async {
+        await withCheckedContinuation { (turn: CheckedContinuation<Void, Never>) in
+            let free = waiting.withLock { waiting -> Bool in
+                guard waiting[stream] != nil else {
+                    waiting[stream] = []
+                    return true
+                }
+                waiting[stream]?.append(turn)
+                return false
+            }
+            if free { turn.resume() }
+        }
+    }
+
+    private func hand(_ stream: StreamName) {
+        let next = waiting.withLock { waiting -> CheckedContinuation<Void, Never>? in
+            guard let queue = waiting[stream], let first = queue.first else {
+                waiting[stream] = nil
+                return nil
+            }
+            waiting[stream] = Array(queue.dropFirst())
+            return first
+        }
+        next?.resume()
     }
 }

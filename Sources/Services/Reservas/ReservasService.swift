@@ -16,6 +16,8 @@ public final class ReservasService: Sendable {
     public let prazoDePagamento: TimeInterval
     /// Agendas as last folded: a booking reads only the day's events since.
     let agendas = StateCache()
+    /// Bookings of one space and day in this process take turns (see ``StreamTurns``).
+    let turnos = StreamTurns()
 
     public init(store: any EventStore, clock: any WallClock, precos: PrecosService, prazoDePagamento: TimeInterval = 15 * 60) {
         self.store = store
@@ -83,14 +85,26 @@ public final class ReservasService: Sendable {
         var meta = EventMetadata(correlationId: id.rawValue, actor: usuario, requestId: caller.requestId, service: Self.service)
         meta.causationId = nil
         let limite = espaco.tipo.compartilhado ? espaco.capacidade : 1
+        return try await turnos.withTurn(of: dias.map { StreamNames.agenda(espacoId.rawValue, $0) }) {
+            try await ocupar(reserva, espacoId: espacoId, solicitada: solicitada, limite: limite, cupom: contexto.cupom?.codigo, meta: meta, em: now)
+        }
+    }
+
+    /// Holds the booking's days (and its coupon use) with the booking's first event, in one
+    /// append; decides again on fresh state after every conflict.
+    private func ocupar(
+        _ reserva: Reserva.Pedido, espacoId: Espaco.ID, solicitada: [Reserva.Event], limite: Int, cupom: String?,
+        meta: EventMetadata, em now: Date
+    ) async throws -> ReservaView {
+        let id = reserva.id
         for _ in 1...Self.tentativas {
             var writes = [StreamWrite(stream: StreamNames.reserva(id), expected: .noStream, events: try Events.new(solicitada, at: now, metadata: meta))]
-            for dia in dias {
+            for dia in reserva.dias {
                 let agenda = agenda(espacoId.rawValue, dia)
                 let stream = StreamNames.agenda(espacoId.rawValue, dia)
                 let (state, version) = try await agenda.load(stream)
                 do {
-                    let events = try agenda.decider.decide(.ocupar(reserva: id.rawValue, intervalo: intervalo, limite: limite, em: now), state)
+                    let events = try agenda.decider.decide(.ocupar(reserva: id.rawValue, intervalo: reserva.intervalo, limite: limite, em: now), state)
                     writes.append(StreamWrite(stream: stream, expected: .after(version), events: try Events.new(events, at: now, metadata: meta)))
                 } catch {
                     throw ServiceError(
@@ -101,8 +115,8 @@ public final class ReservasService: Sendable {
                         detalhes: ["espacoId": espacoId.description, "data": dia.description])
                 }
             }
-            if let cupom = contexto.cupom {
-                let (state, version) = try await precos.cupons.load(StreamNames.cupom(cupom.codigo))
+            if let cupom {
+                let (state, version) = try await precos.cupons.load(StreamNames.cupom(cupom))
                 let events: [Cupom.Event]
                 do {
                     events = try Cupom.decider.decide(.usar(reserva: id.rawValue, em: now), state)
@@ -110,7 +124,7 @@ public final class ReservasService: Sendable {
                     throw ServiceError(error)
                 }
                 if !events.isEmpty {
-                    writes.append(StreamWrite(stream: StreamNames.cupom(cupom.codigo), expected: .after(version), events: try Events.new(events, at: now, metadata: meta)))
+                    writes.append(StreamWrite(stream: StreamNames.cupom(cupom), expected: .after(version), events: try Events.new(events, at: now, metadata: meta)))
                 }
             }
             do {

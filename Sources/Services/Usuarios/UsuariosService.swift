@@ -30,6 +30,8 @@ public final class UsuariosService: Sendable {
     let clock: any WallClock
     /// Keys the e-mail hash in claim stream names, so a name does not reveal its address.
     let emailKey: SymmetricKey
+    /// Accounts as last folded: checking a token's account reads only what is new.
+    let contas = StateCache()
 
     public init(
         store: any EventStore, vault: PersonalDataVault, passwords: PasswordHasher, tokens: TokenIssuer,
@@ -55,7 +57,9 @@ public final class UsuariosService: Sendable {
     }
 
     private var usuarios: AggregateStore<Usuario.Command, Usuario.State, Usuario.Event, Usuario.Failure> {
-        AggregateStore(store: store, decider: Usuario.decider) { recorded in
+        // Cached: the state holds personal fields sealed, and erasing deletes the key that opens
+        // them, so a cached state reads them as erased too.
+        AggregateStore(store: store, decider: Usuario.decider, cache: contas) { recorded in
             try Usuario.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder)
         }
     }
