@@ -24,6 +24,7 @@ public final class PostgresEventStore: EventStore {
     /// Rung by local appends; the notifier turns rings into (coalesced) NOTIFYs.
     private let pendingNotify = Doorbell()
     private let appended = Atomic<Int>(0)
+    private let recentReads = Mutex(RecentReads())
 
     public var eventsAppended: Int { appended.load(ordering: .relaxed) }
 
@@ -288,8 +289,28 @@ public final class PostgresEventStore: EventStore {
         try await read(PostgresStatements.ReadCategory(category: category, after: position, limit: Int64(limit)))
     }
 
+    /// Subscriptions of one process (a projections process runs eight) wake on the same append
+    /// and ask for the same batch: they share one query ("single flight"), and a batch read
+    /// recently is answered again from memory. That is safe because a global-order read after a
+    /// position only ever grows: a later read returns the earlier one's events first, so an
+    /// earlier (shorter) answer is still a true prefix, and the reader comes back for the rest.
     public func readAll(after position: GlobalPosition, limit: Int) async throws -> [RecordedEvent] {
-        try await read(PostgresStatements.ReadAll(after: position, limit: Int64(limit)))
+        let key = RecentReads.Key(after: position, limit: limit)
+        let (read, started) = recentReads.withLock { recent in
+            if let shared = recent.reads[key] { return (shared, false) }
+            let read = Task { try await self.read(PostgresStatements.ReadAll(after: position, limit: Int64(limit))) }
+            recent.add(key, read)
+            return (read, true)
+        }
+        do {
+            let events = try await read.value
+            // An empty answer is only true for now: the next wake-up must ask the database.
+            if events.isEmpty, started { recentReads.withLock { $0.remove(key) } }
+            return events
+        } catch {
+            if started { recentReads.withLock { $0.remove(key) } }
+            throw error
+        }
     }
 
     public func readAllPayloads(after position: GlobalPosition, limit: Int) async throws -> [EventPayload] {
@@ -431,4 +452,28 @@ public final class PostgresEventStore: EventStore {
     }
 
     static let notifyInterval: Duration = .milliseconds(5)
+}
+
+/// The last global-order reads of this process, shared by its subscriptions.
+struct RecentReads: ~Copyable {
+    struct Key: Hashable {
+        let after: GlobalPosition
+        let limit: Int
+    }
+
+    /// Enough for every subscription of a process to find the batch the others read.
+    static let capacity = 64
+    private(set) var reads: [Key: Task<[RecordedEvent], any Error>] = [:]
+    private var order: [Key] = []
+
+    mutating func add(_ key: Key, _ read: Task<[RecordedEvent], any Error>) {
+        reads[key] = read
+        order.append(key)
+        while order.count > Self.capacity { reads[order.removeFirst()] = nil }
+    }
+
+    mutating func remove(_ key: Key) {
+        reads[key] = nil
+        order.removeAll { $0 == key }
+    }
 }

@@ -1,0 +1,51 @@
+import EventStore
+import Foundation
+import Testing
+
+/// The subscriptions of one process share their global-order reads (single flight and a memo
+/// of recent batches); what each reader gets must stay what an unshared read would give.
+@Suite("PostgreSQL: shared global-order reads")
+struct SharedReadTests {
+    @Test("concurrent readers of one position get the same batch; an empty answer is not kept; a kept batch is a prefix of a fresh read")
+    func shared_reads() async throws {
+        try await withFixture(.postgres) { fixture in
+            let store = try #require(fixture.store as? PostgresEventStore)
+            let category = uniqueCategory("shared")
+            let start = try await store.headPosition()
+            // Only this test's events: other suites may append to the same database meanwhile.
+            func mine(_ events: [RecordedEvent]) -> [UUID] { events.filter { $0.stream.category == category }.map(\.eventId) }
+
+            // Nothing after the head yet; then an append: the next read must see it.
+            #expect(mine(try await store.readAll(after: start, limit: 1_000)).isEmpty)
+            let first = events(3)
+            try await store.append(to: StreamName(category: category, id: "1"), expected: .noStream, events: first)
+            var seen = try await store.readAll(after: start, limit: 1_000)
+            while !Set(mine(seen)).isSuperset(of: first.map(\.eventId)) {
+                try await Task.sleep(for: .milliseconds(5))
+                seen = try await store.readAll(after: start, limit: 1_000)
+            }
+
+            let batches = try await withThrowingTaskGroup(of: [RecordedEvent].self) { group in
+                for _ in 0..<8 { group.addTask { try await store.readAll(after: start, limit: 1_000) } }
+                return try await group.reduce(into: [[RecordedEvent]]()) { $0.append($1) }
+            }
+            #expect(Set(batches.map { $0.map(\.eventId) }).count == 1)
+
+            // More events: a kept batch is the start of what the database now answers.
+            let second = events(2)
+            try await store.append(to: StreamName(category: category, id: "2"), expected: .noStream, events: second)
+            let kept = try await store.readAll(after: start, limit: 1_000)
+            var fresh: [RecordedEvent] = []
+            var position = start
+            while true {
+                let batch = try await store.readAll(after: position, limit: 7)
+                guard let last = batch.last else { break }
+                fresh += batch
+                position = last.position
+                if Set(mine(fresh)).isSuperset(of: (first + second).map(\.eventId)) { break }
+            }
+            #expect(Array(fresh.prefix(kept.count).map(\.eventId)) == kept.map(\.eventId))
+            #expect(mine(fresh) == (first + second).map(\.eventId))
+        }
+    }
+}
