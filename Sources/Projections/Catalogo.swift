@@ -64,9 +64,14 @@ public enum CatalogoReadModel {
     public static let unidades = "unidades"
     public static let espacos = "espacos"
     public static let tabelas = "tabelas"
+    /// One document, key ``revisao``: the position of the last event that changed the catalog.
+    /// Readers that keep the catalog in memory reload it when this moves (the checkpoint moves
+    /// with every event of the log).
+    public static let revisoes = "catalogo_revisao"
+    public static let revisao = "catalogo"
 
     public static let projection = Projection(
-        name: "catalogo", collections: [unidades, espacos, tabelas],
+        name: "catalogo", collections: [unidades, espacos, tabelas, revisoes],
         types: [
             "UnidadeCadastrada", "UnidadeAtualizada",
             "EspacoCadastrado", "EspacoAtualizado", "HorarioDefinido", "BloqueioAgendado", "BloqueioRemovido",
@@ -92,5 +97,6 @@ public enum CatalogoReadModel {
         default:
             return
         }
+        try batch.put(recorded.position, revisoes, revisao)
     }
 }

@@ -61,6 +61,30 @@ func pedido(_ espaco: String, _ inicio: String, _ fim: String, cupom: String? = 
 
 @Suite("Booking through the API")
 struct BookingTests {
+    @Test("the catalog, kept in memory between changes, shows a change at once and stays put through bookings")
+    func catalog_follows_changes() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            func porHora() async throws -> Int? {
+                let itens = try await client.json(.get, "/api/espacos?tipo=sala_reuniao").object["itens"] as? [[String: Any]]
+                return (itens?.first?["precos"] as? [String: Any])?["porHora"] as? Int
+            }
+            #expect(try await porHora() == 5000)
+            // A booking moves every checkpoint but changes nothing in the catalog.
+            let reserva = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro)
+            #expect(reserva.status == .created)
+            #expect(try await porHora() == 5000)
+            let novo = try await client.json(.put, "/api/admin/espacos/\(cenario.sala)/precos", #"{"porHora":6500,"meioPeriodo":24000,"diaria":40000,"duracaoMinimaMinutos":30}"#, token: cenario.admin)
+            #expect(novo.status == .ok, "\(String(buffer: novo.body))")
+            #expect(try await porHora() == 6500)
+            let desativado = try await client.json(.post, "/api/admin/espacos/\(cenario.sala)/desativacao", #"{"motivo":"reforma"}"#, token: cenario.admin)
+            #expect(desativado.status == .ok, "\(String(buffer: desativado.body))")
+            #expect(try await client.json(.get, "/api/espacos?tipo=sala_reuniao").object["total"] as? Int == 0)
+        }
+    }
+
     @Test("a member finds a space, gets a quote, books it, sees it, and the slot is no longer free")
     func book_and_read_back() async throws {
         let harness = try await Harness.make(clock: ManualClock(segundaDeManha))

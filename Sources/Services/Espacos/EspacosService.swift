@@ -197,8 +197,7 @@ public final class EspacosService: Sendable {
         if let data = pages.withLock({ $0.position == snapshot.position ? $0.pages[key] : nil }) { return data }
         let data = try ReadModelJSON.encoder.encode(catalogo(filtro, pagina: pagina, porPagina: 50, from: snapshot))
         pages.withLock { cache in
-            guard cache.position <= snapshot.position else { return }
-            if cache.position < snapshot.position { cache = (snapshot.position, [:]) }
+            if cache.position != snapshot.position { cache = (snapshot.position, [:]) }
             if cache.pages.count < 1_000 { cache.pages[key] = data }
         }
         return data
@@ -221,8 +220,9 @@ public final class EspacosService: Sendable {
         return Pagina(itens: itens, total: matching.count, pagina: pagina)
     }
 
-    /// The whole catalog as of the catalog projection's checkpoint: read again (three queries)
-    /// only when the projection has moved, so catalog reads cost one small query.
+    /// The whole catalog as of its last change (``CatalogoReadModel/revisao``, or the
+    /// projection's checkpoint before that document exists): read again (three queries) only
+    /// when the catalog changed, so catalog reads cost one small query.
     struct Snapshot: Sendable {
         let position: GlobalPosition
         let espacos: [EspacoView]
@@ -233,7 +233,12 @@ public final class EspacosService: Sendable {
     private let cache = Mutex<Snapshot?>(nil)
 
     func snapshot() async throws -> Snapshot {
-        let position = try await store.checkpoint(CatalogoReadModel.projection.checkpoint)
+        let position: GlobalPosition
+        if let revisao = try await store.document(CatalogoReadModel.revisoes, key: CatalogoReadModel.revisao) {
+            position = try ReadModelJSON.decoder.decode(GlobalPosition.self, from: revisao)
+        } else {
+            position = try await store.checkpoint(CatalogoReadModel.projection.checkpoint)
+        }
         if let cached = cache.withLock({ $0 }), cached.position == position { return cached }
         let decoder = ReadModelJSON.decoder
         func all<T: Decodable>(_ type: T.Type, _ collection: String) async throws -> [T] {
@@ -243,9 +248,7 @@ public final class EspacosService: Sendable {
             position: position, espacos: try await all(EspacoView.self, CatalogoReadModel.espacos),
             unidades: Dictionary(try await all(UnidadeView.self, CatalogoReadModel.unidades).map { ($0.id, $0) }) { first, _ in first },
             precos: Dictionary(try await all(TabelaDePreco.Tabela.self, CatalogoReadModel.tabelas).map { ($0.espacoId.uuidString.lowercased(), $0.valores) }) { first, _ in first })
-        cache.withLock { current in
-            if current.map({ $0.position < position }) ?? true { current = snapshot }
-        }
+        cache.withLock { $0 = snapshot }
         return snapshot
     }
 
