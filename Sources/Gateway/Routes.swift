@@ -73,6 +73,12 @@ enum Routes {
             return try .json(try await usuarios.listar(email: request.uri.queryParameters.get("email"), pagina: pagina))
         }
         api.add(Operation(
+            method: .get, path: "/api/admin/usuarios/{id}", summary: "Uma conta", tag: "admin",
+            auth: true, admin: true, response: "Perfil", errors: [404])
+        ) { _, context, _ in
+            try .json(try await usuarios.consultar(usuario: try context.parameters.require("id")))
+        }
+        api.add(Operation(
             method: .post, path: "/api/admin/usuarios/{id}/promocao", summary: "Promover a administrador", tag: "admin",
             auth: true, admin: true, success: 204, errors: [404, 409])
         ) { _, context, _ in

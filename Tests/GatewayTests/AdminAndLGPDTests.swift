@@ -41,6 +41,14 @@ struct AdminAndLGPDTests {
             let badPage = try await client.json(.get, "/api/admin/usuarios?pagina=zero", token: admin)
             #expect(badPage.status == .badRequest)
 
+            let one = try await client.json(.get, "/api/admin/usuarios/\(member)", token: admin)
+            #expect(one.status == .ok)
+            #expect(one.object["email"] as? String == "maria@example.com")
+            #expect(one.object["id"] as? String == member)
+            #expect(try await client.json(.get, "/api/admin/usuarios/\(member)", token: memberToken).status == .forbidden)
+            #expect(try await client.json(.get, "/api/admin/usuarios/\(UUID().uuidString)", token: admin).status == .notFound)
+            #expect(try await client.json(.get, "/api/admin/usuarios/nao-e-um-id", token: admin).status == .notFound)
+
             #expect(try await client.json(.post, "/api/admin/usuarios/\(member)/promocao", token: admin).status == .noContent)
             let again = try await client.json(.post, "/api/admin/usuarios/\(member)/promocao", token: admin)
             #expect(again.status == .conflict)

@@ -359,6 +359,15 @@ public final class UsuariosService: Sendable {
         return Pagina(itens: Array(encontrados.dropFirst((page - 1) * size).prefix(size)), total: encontrados.count, pagina: page)
     }
 
+    /// One account for an admin (the screens show member names by id): 404 for an unknown or
+    /// malformed id.
+    public func consultar(usuario: String) async throws -> Perfil {
+        guard let id = Usuario.ID(usuario),
+            let doc = try await store.document(UsuariosReadModel.contas, key: id.description)
+        else { throw ServiceError.naoEncontrado("conta não encontrada") }
+        return try await perfil(of: try ReadModelJSON.decoder.decode(ContaView.self, from: doc))
+    }
+
     func perfil(of conta: ContaView) async throws -> Perfil {
         Perfil(
             id: conta.id, nome: try await vault.open(SealedField(rawValue: conta.nome)).value ?? "",
