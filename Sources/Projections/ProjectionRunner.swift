@@ -68,7 +68,7 @@ public final class ProjectionRunner: Sendable {
         state.withLock { $0 = max($0, position) }
         var total = 0
         while true {
-            let events = try await store.readAll(after: position, limit: batchSize)
+            let events = try await store.readAllShared(after: position, limit: batchSize)
             guard let last = events.last else { break }
             let batch = ProjectionBatch(store: store)
             for event in events where projection.types.contains(event.type) {

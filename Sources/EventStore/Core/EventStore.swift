@@ -23,6 +23,11 @@ public protocol EventStore: ConsumerSupport, ReadModelStore, RequestKeys {
     /// while an older write transaction may still commit one that sorts before it.
     func readAll(after position: GlobalPosition, limit: Int) async throws -> [RecordedEvent]
 
+    /// ``readAll(after:limit:)`` for the many followers of the log in one process (projection
+    /// runners): a store may let readers of the same position share one read, and answer a
+    /// batch read recently again. Same events, same guarantees.
+    func readAllShared(after position: GlobalPosition, limit: Int) async throws -> [RecordedEvent]
+
     /// The same events as ``readAll(after:limit:)``, without their envelope (id, metadata,
     /// times): what a rebuild folds, read and decoded for less.
     func readAllPayloads(after position: GlobalPosition, limit: Int) async throws -> [EventPayload]
@@ -59,6 +64,10 @@ extension EventStore {
     }
 
     /// Maps ``readAll(after:limit:)`` (a store with nothing cheaper).
+    public func readAllShared(after position: GlobalPosition, limit: Int) async throws -> [RecordedEvent] {
+        try await readAll(after: position, limit: limit)
+    }
+
     public func readAllPayloads(after position: GlobalPosition, limit: Int) async throws -> [EventPayload] {
         try await readAll(after: position, limit: limit).map(EventPayload.init)
     }

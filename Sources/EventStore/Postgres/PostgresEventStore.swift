@@ -289,12 +289,18 @@ public final class PostgresEventStore: EventStore {
         try await read(PostgresStatements.ReadCategory(category: category, after: position, limit: Int64(limit)))
     }
 
-    /// Subscriptions of one process (a projections process runs eight) wake on the same append
-    /// and ask for the same batch: they share one query ("single flight"), and a batch read
-    /// recently is answered again from memory. That is safe because a global-order read after a
-    /// position only ever grows: a later read returns the earlier one's events first, so an
-    /// earlier (shorter) answer is still a true prefix, and the reader comes back for the rest.
     public func readAll(after position: GlobalPosition, limit: Int) async throws -> [RecordedEvent] {
+        try await read(PostgresStatements.ReadAll(after: position, limit: Int64(limit)))
+    }
+
+    /// The projection runners of one process (a projections process runs eight) wake on the
+    /// same append and ask for the same batch: they share one query ("single flight"), and a
+    /// batch read recently is answered again from memory. That is safe because a global-order
+    /// read after a position only ever grows: a later read returns the earlier one's events
+    /// first, so an earlier (shorter) answer is still a true prefix, and the reader comes back
+    /// for the rest — so a caller must move past what it was given, never ask the same position
+    /// again for more. Plain ``readAll(after:limit:)`` always asks the database.
+    public func readAllShared(after position: GlobalPosition, limit: Int) async throws -> [RecordedEvent] {
         let key = RecentReads.Key(after: position, limit: limit)
         let (read, started) = recentReads.withLock { recent in
             if let shared = recent.reads[key] { return (shared, false) }
@@ -303,7 +309,9 @@ public final class PostgresEventStore: EventStore {
             return (read, true)
         }
         do {
-            let events = try await read.value
+            // The read runs in its own task: a cancelled reader (a runner at shutdown) cancels
+            // it, or it would wait for a connection from a pool that may have stopped.
+            let events = try await withTaskCancellationHandler { try await read.value } onCancel: { read.cancel() }
             // An empty answer is only true for now: the next wake-up must ask the database.
             if events.isEmpty, started { recentReads.withLock { $0.remove(key) } }
             return events

@@ -2,8 +2,8 @@ import EventStore
 import Foundation
 import Testing
 
-/// The subscriptions of one process share their global-order reads (single flight and a memo
-/// of recent batches); what each reader gets must stay what an unshared read would give.
+/// The projection runners of one process share their global-order reads (single flight and a
+/// memo of recent batches); what each reader gets must stay what an unshared read would give.
 @Suite("PostgreSQL: shared global-order reads")
 struct SharedReadTests {
     @Test("concurrent readers of one position get the same batch; an empty answer is not kept; a kept batch is a prefix of a fresh read")
@@ -16,17 +16,25 @@ struct SharedReadTests {
             func mine(_ events: [RecordedEvent]) -> [UUID] { events.filter { $0.stream.category == category }.map(\.eventId) }
 
             // Nothing after the head yet; then an append: the next read must see it.
-            #expect(mine(try await store.readAll(after: start, limit: 1_000)).isEmpty)
+            #expect(mine(try await store.readAllShared(after: start, limit: 1_000)).isEmpty)
             let first = events(3)
             try await store.append(to: StreamName(category: category, id: "1"), expected: .noStream, events: first)
-            var seen = try await store.readAll(after: start, limit: 1_000)
+            // A shared reader moves past each batch it gets (a batch may be kept and answered
+            // again for the same position), as the runners do.
+            var seen: [RecordedEvent] = []
+            var at = start
             while !Set(mine(seen)).isSuperset(of: first.map(\.eventId)) {
-                try await Task.sleep(for: .milliseconds(5))
-                seen = try await store.readAll(after: start, limit: 1_000)
+                let batch = try await store.readAllShared(after: at, limit: 1_000)
+                if let last = batch.last {
+                    seen += batch
+                    at = last.position
+                } else {
+                    try await Task.sleep(for: .milliseconds(5))
+                }
             }
 
             let batches = try await withThrowingTaskGroup(of: [RecordedEvent].self) { group in
-                for _ in 0..<8 { group.addTask { try await store.readAll(after: start, limit: 1_000) } }
+                for _ in 0..<8 { group.addTask { try await store.readAllShared(after: start, limit: 1_000) } }
                 return try await group.reduce(into: [[RecordedEvent]]()) { $0.append($1) }
             }
             #expect(Set(batches.map { $0.map(\.eventId) }).count == 1)
@@ -34,11 +42,11 @@ struct SharedReadTests {
             // More events: a kept batch is the start of what the database now answers.
             let second = events(2)
             try await store.append(to: StreamName(category: category, id: "2"), expected: .noStream, events: second)
-            let kept = try await store.readAll(after: start, limit: 1_000)
+            let kept = try await store.readAllShared(after: start, limit: 1_000)
             var fresh: [RecordedEvent] = []
             var position = start
             while true {
-                let batch = try await store.readAll(after: position, limit: 7)
+                let batch = try await store.readAll(after: position, limit: 7)  // unshared: always the database
                 guard let last = batch.last else { break }
                 fresh += batch
                 position = last.position
