@@ -304,7 +304,7 @@ public final class PostgresEventStore: EventStore {
         let key = RecentReads.Key(after: position, limit: limit)
         let (read, started) = recentReads.withLock { recent in
             if let shared = recent.reads[key] { return (shared, false) }
-            let read = Task { try await self.read(PostgresStatements.ReadAll(after: position, limit: Int64(limit))) }
+            let read = Task { try await self.readAll(after: position, limit: limit) }
             recent.add(key, read)
             return (read, true)
         }
@@ -462,14 +462,15 @@ public final class PostgresEventStore: EventStore {
     static let notifyInterval: Duration = .milliseconds(5)
 }
 
-/// The last global-order reads of this process, shared by its subscriptions.
+/// The last global-order reads of this process, shared by its projection runners
+/// (``PostgresEventStore/readAllShared(after:limit:)``).
 struct RecentReads: ~Copyable {
     struct Key: Hashable {
         let after: GlobalPosition
         let limit: Int
     }
 
-    /// Enough for every subscription of a process to find the batch the others read.
+    /// Enough for every runner of a process to find the batch the others read.
     static let capacity = 64
     private(set) var reads: [Key: Task<[RecordedEvent], any Error>] = [:]
     private var order: [Key] = []
