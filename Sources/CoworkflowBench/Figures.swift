@@ -1,3 +1,4 @@
+import EventStore
 import Foundation
 
 /// Collects and prints figures as `name: value unit`.
@@ -61,9 +62,10 @@ enum Payload {
     }
 }
 
-/// Version-4 UUIDs hashed (SplitMix64) from an operation number and a per-workload salt:
-/// unique for the run without a system call each (Foundation's `UUID()` reads the kernel's
-/// random source every time, which would dominate the client side of a cheap append).
+/// Event ids as the services make them (`EventIDs`, time-ordered, version 7), with the random
+/// bits hashed (SplitMix64) from an operation number and a per-workload salt: unique for the run
+/// without a system call for randomness each (Foundation's `UUID()` and `EventIDs.next()` read
+/// the kernel's random source every time, which would dominate the client side of a cheap append).
 enum FastID {
     /// A fresh salt for one workload.
     static func salt() -> UInt64 { UInt64.random(in: .min ... .max) }
@@ -71,11 +73,7 @@ enum FastID {
     static func uuid(_ n: Int, salt: UInt64) -> UUID {
         let high = mix(salt ^ UInt64(truncatingIfNeeded: n))
         let low = mix(high ^ 0xD1B5_4A32_D192_ED03)
-        var bytes = withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { Array($0) }
-        bytes[6] = (bytes[6] & 0x0F) | 0x40  // version 4
-        bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 4122 variant
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return EventIDs.make(milliseconds: EventIDs.milliseconds(Date()), randomA: high, randomB: low)
     }
 
     /// A short stream id for operation `n` of a workload.

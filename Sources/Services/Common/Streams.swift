@@ -83,7 +83,7 @@ final class StateCache: Sendable {
 /// Turns domain events into store events, each with a fresh id, the instant and the metadata.
 enum Events {
     static func new<E: DomainEvent>(_ events: [E], at instant: Date, metadata: EventMetadata) throws -> [NewEvent] {
-        try events.map { try NewEvent(eventId: UUID(), event: $0, metadata: metadata, occurredAt: instant) }
+        try events.map { try NewEvent(eventId: EventIDs.next(), event: $0, metadata: metadata, occurredAt: instant) }
     }
 
     /// Like ``new(_:at:metadata:)`` with ids derived from `cause` (an event id, a webhook

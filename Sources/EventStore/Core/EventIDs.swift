@@ -1,0 +1,32 @@
+public import Foundation
+
+/// Event ids in the layout of RFC 9562's version 7: 48 bits of Unix time in milliseconds, then
+/// random bits. Ids made close in time sort close together, so the unique index on `event_id`
+/// grows at its right edge instead of touching a random leaf page for every row (with random
+/// version-4 ids that index, once larger than the buffer cache, costs a page read per insert).
+/// Nothing reads meaning into the time part: an id stays an opaque unique value.
+public enum EventIDs {
+    /// A fresh id: the current time and 74 bits from the system's random source.
+    public static func next(now: Date = Date()) -> UUID {
+        var random = SystemRandomNumberGenerator()
+        return make(milliseconds: milliseconds(now), randomA: random.next(), randomB: random.next())
+    }
+
+    /// Milliseconds since the Unix epoch, as the id's time field holds them.
+    public static func milliseconds(_ date: Date) -> UInt64 {
+        UInt64(max(0, date.timeIntervalSince1970 * 1_000))
+    }
+
+    /// Assembles an id from a time and random bits (only 12 bits of `randomA` and 62 of
+    /// `randomB` are used); callers with their own source of unique bits use this.
+    public static func make(milliseconds: UInt64, randomA: UInt64, randomB: UInt64) -> UUID {
+        let time = milliseconds & 0xFFFF_FFFF_FFFF
+        let high = (time << 16) | 0x7000 | (randomA & 0x0FFF)  // version 7
+        let low = (randomB & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000  // RFC variant
+        let h = high.bigEndian, l = low.bigEndian
+        return withUnsafeBytes(of: (h, l)) { raw in
+            UUID(uuid: (raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
+                        raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15]))
+        }
+    }
+}
