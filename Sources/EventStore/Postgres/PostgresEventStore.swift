@@ -149,6 +149,9 @@ public final class PostgresEventStore: EventStore {
     static func append(
         _ writes: [StreamWrite], on connection: PostgresConnection, logger: Logger, savepoint: Bool = false
     ) async throws -> AppendResult {
+        if writes.count == 1, writes[0].events.count == 1 {
+            return try await appendSingle(writes, on: connection, logger: logger, savepoint: savepoint)
+        }
         var columns = AppendColumns()
         for (index, write) in writes.enumerated() {
             for event in write.events { columns.add(event, stream: index + 1) }
@@ -181,6 +184,28 @@ public final class PostgresEventStore: EventStore {
             throw Collision(constraint: "expected version moved")
         }
         return AppendResult(ids: columns.ids, rows: appended)
+    }
+
+    /// ``append(_:on:logger:savepoint:)`` for one event to one stream.
+    private static func appendSingle(
+        _ writes: [StreamWrite], on connection: PostgresConnection, logger: Logger, savepoint: Bool
+    ) async throws -> AppendResult {
+        let write = writes[0], event = write.events[0]
+        var result: AppendResult?
+        do {
+            let rows = try await connection.execute(PostgresStatements.AppendSingle(
+                stream: write.stream.rawValue, expected: write.expected.code, event: event), logger: logger)
+            for try await (version, transaction, position) in rows {
+                result = AppendResult(positions: [GlobalPosition(transaction: transaction, sequence: position)],
+                                      versions: [write.stream: version])
+            }
+        } catch let error as PSQLError {
+            if savepoint { try await connection.query("ROLLBACK TO SAVEPOINT coworkflow_append", logger: logger) }
+            return try await recover(from: error, writes: writes, ids: [event.eventId], on: connection, logger: logger)
+        }
+        if let result { return result }
+        if let conflict = try await afterRefusal(writes, ids: [], on: connection, logger: logger).conflict { throw conflict }
+        throw Collision(constraint: "expected version moved")
     }
 
     private static func appendedRow(_ row: PostgresStatements.InsertedRow) -> AppendedRow {

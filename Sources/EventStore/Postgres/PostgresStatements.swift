@@ -49,6 +49,43 @@ enum PostgresStatements {
         func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
     }
 
+    /// One event to one stream, the commonest append, with plain parameters: no arrays to
+    /// encode, unnest and aggregate (on a bare insert that is a fifth of the server's time).
+    /// Same rules as ``AppendOne``; answers with one row, or none when nothing was inserted.
+    struct AppendSingle: PostgresPreparedStatement {
+        static let name = "coworkflow_append_single_v1"
+        static let sql = """
+            INSERT INTO events AS e (stream_id, stream_version, event_id, event_type, schema_version, data, metadata, occurred_at)
+            SELECT $1, CASE WHEN $2::bigint = -1
+                            THEN (SELECT coalesce(max(v.stream_version), 0) FROM events v WHERE v.stream_id = $1) + 1
+                            ELSE $2::bigint + 1 END,
+                   $3, $4, $5, $6::jsonb, $7::jsonb, $8
+            WHERE $2::bigint <= 0
+               OR EXISTS (SELECT 1 FROM events w WHERE w.stream_id = $1 AND w.stream_version = $2::bigint)
+            RETURNING e.stream_version, e.tx_id, e.position
+            """
+        typealias Row = (Int64, Int64, Int64)
+
+        let stream: String
+        let expected: Int64
+        let event: NewEvent
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 8)
+            bindings.append(stream)
+            bindings.append(expected)
+            bindings.append(event.eventId)
+            bindings.append(event.type)
+            bindings.append(Int32(event.schemaVersion))
+            bindings.append(String(decoding: event.data, as: UTF8.self))
+            bindings.append(MetadataJSON.encode(event.metadata))
+            bindings.append(event.occurredAt)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+    }
+
     /// Several streams in one statement, each with its own expectation (all or nothing).
     struct AppendMany: PostgresPreparedStatement {
         static let name = "coworkflow_append_many_v1"
