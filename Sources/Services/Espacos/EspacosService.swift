@@ -222,7 +222,8 @@ public final class EspacosService: Sendable {
 
     /// The whole catalog as of its last change (``CatalogoReadModel/revisao``, or the
     /// projection's checkpoint before that document exists): read again (three queries) only
-    /// when the catalog changed, so catalog reads cost one small query.
+    /// when the catalog changed, so catalog reads cost one small query, shared by the reads
+    /// that arrive together.
     struct Snapshot: Sendable {
         let position: GlobalPosition
         let espacos: [EspacoView]
@@ -233,6 +234,14 @@ public final class EspacosService: Sendable {
     private let cache = Mutex<Snapshot?>(nil)
 
     func snapshot() async throws -> Snapshot {
+        try await snapshots.value { try await self.readSnapshot() }
+    }
+
+    /// Concurrent catalog reads share one revision query (and one reload), never one that
+    /// began before they asked: see ``FreshRead``.
+    private let snapshots = FreshRead<Snapshot>()
+
+    private func readSnapshot() async throws -> Snapshot {
         let position: GlobalPosition
         if let revisao = try await store.document(CatalogoReadModel.revisoes, key: CatalogoReadModel.revisao) {
             position = try ReadModelJSON.decoder.decode(GlobalPosition.self, from: revisao)
