@@ -149,63 +149,56 @@ public final class PostgresEventStore: EventStore {
     static func append(
         _ writes: [StreamWrite], on connection: PostgresConnection, logger: Logger, savepoint: Bool = false
     ) async throws -> AppendResult {
+        let inserted: AppendResult?
+        do {
+            inserted = try await insert(writes, on: connection, logger: logger)
+        } catch let error as PSQLError {
+            // Inside a caller's transaction the failed statement aborted it; back to the
+            // savepoint taken before it, the recovery queries can run.
+            if savepoint { try await connection.query("ROLLBACK TO SAVEPOINT coworkflow_append", logger: logger) }
+            let ids = writes.flatMap { $0.events.map(\.eventId) }
+            return try await recover(from: error, writes: writes, ids: ids, on: connection, logger: logger)
+        }
+        if let inserted { return inserted }
+        // An `.exact(N)` stream did not have version N: nothing was inserted.
+        if let conflict = try await afterRefusal(writes, ids: [], on: connection, logger: logger).conflict { throw conflict }
+        throw Collision(constraint: "expected version moved")
+    }
+
+    /// Runs the statement that fits the append: ``PostgresStatements/AppendSingle`` for one
+    /// event to one stream, ``PostgresStatements/AppendOne`` for several events to one stream,
+    /// ``PostgresStatements/AppendMany`` otherwise. Nil when nothing was inserted.
+    private static func insert(_ writes: [StreamWrite], on connection: PostgresConnection, logger: Logger) async throws -> AppendResult? {
         if writes.count == 1, writes[0].events.count == 1 {
-            return try await appendSingle(writes, on: connection, logger: logger, savepoint: savepoint)
+            let write = writes[0]
+            let rows = try await connection.execute(PostgresStatements.AppendSingle(
+                stream: write.stream.rawValue, expected: write.expected.code, event: write.events[0]), logger: logger)
+            var result: AppendResult?
+            for try await (version, transaction, position) in rows {
+                result = AppendResult(positions: [GlobalPosition(transaction: transaction, sequence: position)],
+                                      versions: [write.stream: version])
+            }
+            return result
         }
         var columns = AppendColumns()
         for (index, write) in writes.enumerated() {
             for event in write.events { columns.add(event, stream: index + 1) }
         }
+        if writes.count == 1 {
+            let rows = try await connection.execute(PostgresStatements.AppendOne(
+                stream: writes[0].stream.rawValue, expected: writes[0].expected.code, columns: columns), logger: logger)
+            var result: AppendResult?
+            for try await (version, transaction, positions) in rows where positions.count == columns.ids.count {
+                result = AppendResult(positions: positions.map { GlobalPosition(transaction: transaction, sequence: $0) },
+                                      versions: [writes[0].stream: version])
+            }
+            return result
+        }
+        let rows = try await connection.execute(PostgresStatements.AppendMany(
+            streams: writes.map(\.stream.rawValue), expected: writes.map(\.expected.code), columns: columns), logger: logger)
         var appended: [AppendedRow] = []
-        do {
-            if writes.count == 1 {
-                let rows = try await connection.execute(PostgresStatements.AppendOne(
-                    stream: writes[0].stream.rawValue, expected: writes[0].expected.code, columns: columns), logger: logger)
-                var result: AppendResult?
-                for try await (version, transaction, positions) in rows where positions.count == columns.ids.count {
-                    result = AppendResult(positions: positions.map { GlobalPosition(transaction: transaction, sequence: $0) },
-                                          versions: [writes[0].stream: version])
-                }
-                if let result { return result }
-            } else {
-                let rows = try await connection.execute(PostgresStatements.AppendMany(
-                    streams: writes.map(\.stream.rawValue), expected: writes.map(\.expected.code), columns: columns), logger: logger)
-                for try await row in rows { appended.append(Self.appendedRow(row)) }
-            }
-        } catch let error as PSQLError {
-            // Inside a caller's transaction the failed statement aborted it; back to the
-            // savepoint taken before it, the recovery queries can run.
-            if savepoint { try await connection.query("ROLLBACK TO SAVEPOINT coworkflow_append", logger: logger) }
-            return try await recover(from: error, writes: writes, ids: columns.ids, on: connection, logger: logger)
-        }
-        guard !appended.isEmpty else {
-            // An `.exact(N)` stream did not have version N: nothing was inserted.
-            if let conflict = try await afterRefusal(writes, ids: [], on: connection, logger: logger).conflict { throw conflict }
-            throw Collision(constraint: "expected version moved")
-        }
-        return AppendResult(ids: columns.ids, rows: appended)
-    }
-
-    /// ``append(_:on:logger:savepoint:)`` for one event to one stream.
-    private static func appendSingle(
-        _ writes: [StreamWrite], on connection: PostgresConnection, logger: Logger, savepoint: Bool
-    ) async throws -> AppendResult {
-        let write = writes[0], event = write.events[0]
-        var result: AppendResult?
-        do {
-            let rows = try await connection.execute(PostgresStatements.AppendSingle(
-                stream: write.stream.rawValue, expected: write.expected.code, event: event), logger: logger)
-            for try await (version, transaction, position) in rows {
-                result = AppendResult(positions: [GlobalPosition(transaction: transaction, sequence: position)],
-                                      versions: [write.stream: version])
-            }
-        } catch let error as PSQLError {
-            if savepoint { try await connection.query("ROLLBACK TO SAVEPOINT coworkflow_append", logger: logger) }
-            return try await recover(from: error, writes: writes, ids: [event.eventId], on: connection, logger: logger)
-        }
-        if let result { return result }
-        if let conflict = try await afterRefusal(writes, ids: [], on: connection, logger: logger).conflict { throw conflict }
-        throw Collision(constraint: "expected version moved")
+        for try await row in rows { appended.append(Self.appendedRow(row)) }
+        return appended.isEmpty ? nil : AppendResult(ids: columns.ids, rows: appended)
     }
 
     private static func appendedRow(_ row: PostgresStatements.InsertedRow) -> AppendedRow {
