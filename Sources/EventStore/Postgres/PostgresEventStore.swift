@@ -345,11 +345,7 @@ public final class PostgresEventStore: EventStore {
         do {
             try await client.withConnection { connection in
                 let statement = PostgresStatements.ReadAllPayloads(after: position, limit: Int64(limit))
-                for try await row in try await connection.execute(statement, logger: logger) {
-                    payloads.append(EventPayload(
-                        position: GlobalPosition(transaction: row.1, sequence: row.0), stream: StreamName(row.2), version: row.3,
-                        type: row.4, schemaVersion: Int(row.5), data: Self.jsonbBytes(row.6)))
-                }
+                for try await payload in try await connection.execute(statement, logger: logger) { payloads.append(payload) }
             }
         } catch let error as PSQLError {
             throw EventStoreError(.backend, "read failed", underlying: error)
@@ -374,30 +370,17 @@ public final class PostgresEventStore: EventStore {
     }
 
     private func read<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [RecordedEvent]
-    where Statement.Row == PostgresStatements.EventRow {
+    where Statement.Row == RecordedEvent {
         var events: [RecordedEvent] = []
         events.reserveCapacity(64)
         do {
             try await client.withConnection { connection in
-                for try await row in try await connection.execute(statement, logger: logger) {
-                    events.append(RecordedEvent(
-                        position: GlobalPosition(transaction: row.1, sequence: row.0),
-                        stream: StreamName(row.2), version: row.3, eventId: row.4, type: row.5,
-                        schemaVersion: Int(row.6), data: Self.jsonbBytes(row.7), metadataJSON: Self.jsonbBytes(row.8),
-                        occurredAt: row.9, recordedAt: row.10))
-                }
+                for try await event in try await connection.execute(statement, logger: logger) { events.append(event) }
             }
         } catch let error as PSQLError {
             throw EventStoreError(.backend, "read failed", underlying: error)
         }
         return try upcasters.upcast(events)
-    }
-
-    /// Binary jsonb is a version byte (1) followed by the JSON text.
-    private static func jsonbBytes(_ buffer: ByteBuffer) -> Data {
-        var buffer = buffer
-        if buffer.getInteger(at: buffer.readerIndex, as: UInt8.self) == 1 { buffer.moveReaderIndex(forwardBy: 1) }
-        return Data(buffer.readableBytesView)
     }
 
     // MARK: Checkpoints

@@ -6,7 +6,6 @@ import PostgresNIO
 /// instead of on every append or read.
 enum PostgresStatements {
     typealias InsertedRow = (UUID, String, Int64, Int64, Int64)
-    typealias EventRow = (Int64, Int64, String, Int64, UUID, String, Int32, ByteBuffer, ByteBuffer, Date, Date)
 
     /// One stream: `.exact(N)` needs version N to exist and takes N+1…; `.noStream` takes 1…;
     /// `.any` takes max+1…. Concurrent writers collide on the unique keys.
@@ -130,12 +129,10 @@ enum PostgresStatements {
     struct ReadAll: GlobalOrderRead {
         static let name = "coworkflow_read_all_v1"
         static let sql = globalOrder(selecting: PostgresStatements.columns)
-        typealias Row = EventRow
-
         let after: GlobalPosition
         let limit: Int64
 
-        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+        func decodeRow(_ row: PostgresRow) throws -> RecordedEvent { try PostgresStatements.event(row) }
     }
 
     /// ``ReadAll`` without the envelope: position, stream, version, type, schema version and
@@ -143,12 +140,16 @@ enum PostgresStatements {
     struct ReadAllPayloads: GlobalOrderRead {
         static let name = "coworkflow_read_all_payloads_v1"
         static let sql = globalOrder(selecting: "position, tx_id, stream_id, stream_version, event_type, schema_version, data")
-        typealias Row = (Int64, Int64, String, Int64, String, Int32, ByteBuffer)
-
         let after: GlobalPosition
         let limit: Int64
 
-        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+        func decodeRow(_ row: PostgresRow) throws -> EventPayload {
+            var cells = PostgresRowReader(row)
+            let sequence = try cells.int64(), transaction = try cells.int64()
+            return EventPayload(
+                position: GlobalPosition(transaction: transaction, sequence: sequence), stream: StreamName(try cells.string()),
+                version: try cells.int64(), type: try cells.string(), schemaVersion: Int(try cells.int32()), data: try cells.jsonb())
+        }
     }
 
     /// One category in global order after a position, with the same guard.
@@ -160,8 +161,6 @@ enum PostgresStatements {
               AND tx_id < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
             ORDER BY tx_id, position LIMIT $4
             """
-        typealias Row = EventRow
-
         let category: String
         let after: GlobalPosition
         let limit: Int64
@@ -175,7 +174,7 @@ enum PostgresStatements {
             return bindings
         }
 
-        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+        func decodeRow(_ row: PostgresRow) throws -> RecordedEvent { try PostgresStatements.event(row) }
     }
 
     /// One stream from a version, oldest first (no horizon: deciders read their own writes).
@@ -186,8 +185,6 @@ enum PostgresStatements {
             WHERE stream_id = $1 AND stream_version >= $2
             ORDER BY stream_version LIMIT $3
             """
-        typealias Row = EventRow
-
         let stream: String
         let from: Int64
         let limit: Int64
@@ -200,7 +197,17 @@ enum PostgresStatements {
             return bindings
         }
 
-        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+        func decodeRow(_ row: PostgresRow) throws -> RecordedEvent { try PostgresStatements.event(row) }
+    }
+
+    /// One row of ``columns``, in its order.
+    static func event(_ row: PostgresRow) throws -> RecordedEvent {
+        var cells = PostgresRowReader(row)
+        let sequence = try cells.int64(), transaction = try cells.int64()
+        return RecordedEvent(
+            position: GlobalPosition(transaction: transaction, sequence: sequence), stream: StreamName(try cells.string()),
+            version: try cells.int64(), eventId: try cells.uuid(), type: try cells.string(), schemaVersion: Int(try cells.int32()),
+            data: try cells.jsonb(), metadataJSON: try cells.jsonb(), occurredAt: try cells.date(), recordedAt: try cells.date())
     }
 }
 
