@@ -33,25 +33,9 @@ extension PostgresEventStore {
     }
 
     public func commit(_ changes: [ReadModelChange], checkpoint name: String, at position: GlobalPosition) async throws {
-        try await withTransaction { transaction in
-            let connection = transaction.connection
-            for change in changes {
-                if let doc = change.doc {
-                    let text = String(decoding: doc, as: UTF8.self)
-                    try await connection.query("""
-                        INSERT INTO read_models (collection, key, grupo, ordem, doc)
-                        VALUES (\(change.collection), \(change.key), \(change.grupo), \(change.ordem), \(text))
-                        ON CONFLICT (collection, key) DO UPDATE SET grupo = excluded.grupo, ordem = excluded.ordem, doc = excluded.doc
-                        """, logger: logger)
-                } else {
-                    try await connection.query(
-                        "DELETE FROM read_models WHERE collection = \(change.collection) AND key = \(change.key)", logger: logger)
-                }
-            }
-            try await connection.query("""
-                INSERT INTO subscription_checkpoints (name, tx_id, position) VALUES (\(name), \(position.transaction), \(position.sequence))
-                ON CONFLICT (name) DO UPDATE SET tx_id = excluded.tx_id, position = excluded.position, updated_at = now()
-                """, logger: logger)
+        let statement = PostgresStatements.CommitReadModels(changes, checkpoint: name, at: position)
+        try await client.withConnection { connection in
+            for try await _ in try await connection.execute(statement, logger: logger) {}
         }
     }
 

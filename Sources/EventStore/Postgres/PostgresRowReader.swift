@@ -57,11 +57,12 @@ struct PostgresRowReader {
 
     private mutating func next(_ type: PostgresDataType) throws -> ByteBuffer {
         index += 1
-        guard let cell = cells.next() else { throw corrupt("missing") }
+        guard var cell = cells.next() else { throw corrupt("missing") }
         guard cell.format == .binary, cell.dataType == type else {
             throw corrupt("is \(cell.dataType) (\(cell.format)), expected \(type) (binary)")
         }
-        guard let bytes = cell.bytes else { throw corrupt("is null") }
+        // Moved out, not copied: one reference count less per cell.
+        guard let bytes = cell.bytes.take() else { throw corrupt("is null") }
         return bytes
     }
 

@@ -39,6 +39,31 @@ struct ReadModelTests {
         }
     }
 
+    @Test("changes to one key in one commit apply in order: the last one stands", arguments: Backend.allCases)
+    func repeated_keys(backend: Backend) async throws {
+        try await withFixture(backend) { fixture in
+            let store = fixture.store
+            let collection = "test-\(UUID().uuidString)"
+            let checkpoint = "projection:\(collection)"
+            try await store.commit([ReadModelChange(collection: collection, key: "gone", grupo: "g", doc: doc("old"))],
+                                   checkpoint: checkpoint, at: GlobalPosition(transaction: 1, sequence: 1))
+            try await store.commit([
+                ReadModelChange(collection: collection, key: "a", grupo: "g", doc: doc("a1")),
+                ReadModelChange(collection: collection, key: "a", grupo: nil, doc: nil),
+                ReadModelChange(collection: collection, key: "a", grupo: nil, ordem: "5", doc: doc("a3")),
+                ReadModelChange(collection: collection, key: "gone", grupo: "g", doc: doc("new")),
+                ReadModelChange(collection: collection, key: "gone", grupo: nil, doc: nil),
+                ReadModelChange(collection: collection, key: "b", grupo: nil, doc: nil),
+            ], checkpoint: checkpoint, at: GlobalPosition(transaction: 2, sequence: 2))
+            #expect(try await store.document(collection, key: "a") == doc("a3"))
+            #expect(try await store.document(collection, key: "gone") == nil)
+            #expect(try await store.document(collection, key: "b") == nil)
+            #expect(try await store.count(collection, grupo: "g") == 0)
+            #expect(try await store.count(collection, grupo: nil) == 1)
+            #expect(try await store.checkpoint(checkpoint) == GlobalPosition(transaction: 2, sequence: 2))
+        }
+    }
+
     @Test("a failed commit leaves neither documents nor checkpoint", arguments: Backend.allCases)
     func failed_commit(backend: Backend) async throws {
         try await withFixture(backend) { fixture in
