@@ -194,4 +194,32 @@ struct PagamentosTests {
             #expect(try await client.json(.post, "/api/sandbox/cobrancas/\(cobranca)/pagamento").status == .conflict)
         }
     }
+
+    @Test("a booking cancelled after its payment landed but before the confirmation reached it is refunded in full")
+    func paid_then_cancelled_before_confirmation() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let cartao = #"{"espacoId":"\#(cenario.sala)","inicio":"2026-11-25T10:00:00-03:00","fim":"2026-11-25T11:00:00-03:00","pagamento":{"metodo":"cartao","cartaoToken":"tok_visa"}}"#
+            let id = try #require(try await client.json(.post, "/api/reservas", cartao, token: cenario.membro).object["id"] as? String)
+            let pago = try await client.pagamento(id, token: cenario.membro, status: "confirmado")
+            let valor = try #require(pago["valor"] as? Int)
+            // The race: reservas cancelled the booking while it was still a hold, so the
+            // cancellation says nothing was paid. Pagamentos must still give the money back.
+            let reserva = try #require(UUID(uuidString: id))
+            let cancelada = Reserva.Event.cancelada(Reserva.Cancelada(
+                reservaId: Reserva.ID(reserva), por: "membro", motivo: nil, pago: .zero, multa: .zero, reembolso: .zero, em: segundaDeManha))
+            let novo = try NewEvent(eventId: UUID(), event: cancelada, occurredAt: segundaDeManha)
+            let evento = RecordedEvent(
+                position: .start, stream: StreamName(category: "reserva", id: id), version: 99, eventId: novo.eventId, type: novo.type,
+                schemaVersion: novo.schemaVersion, data: novo.data, metadataJSON: Data("{}".utf8), occurredAt: segundaDeManha, recordedAt: segundaDeManha)
+            let writes = try await harness.backend.negocio.pagamentos.reagir(evento)
+            let tipos = writes.flatMap(\.events).map(\.type)
+            #expect(tipos == ["ReembolsoSolicitado"])
+            let solicitado = try #require(writes.first?.events.first)
+            let corpo = try #require(try JSONSerialization.jsonObject(with: solicitado.data) as? [String: Any])
+            #expect(corpo["valor"] as? Int == valor)
+        }
+    }
 }

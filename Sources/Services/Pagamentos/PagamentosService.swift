@@ -50,8 +50,11 @@ public final class PagamentosService: Sendable {
             return try await encerrar(
                 Pagamento.ID(expirada.reservaId.rawValue), reembolso: nil, motivo: "reserva expirada sem pagamento", causa: event.eventId, meta: meta)
         case .cancelada(let cancelada):
+            // Cancelled before it was confirmed (`pago` 0): no fee applies, and a payment that
+            // landed meanwhile (its confirmation had not yet reached reservas) goes back whole.
+            let reembolso = cancelada.pago == .zero ? nil : cancelada.reembolso
             return try await encerrar(
-                Pagamento.ID(cancelada.reservaId.rawValue), reembolso: cancelada.reembolso, motivo: "reserva cancelada", causa: event.eventId,
+                Pagamento.ID(cancelada.reservaId.rawValue), reembolso: reembolso, motivo: "reserva cancelada", causa: event.eventId,
                 meta: meta)
         case .confirmada, .concluida:
             return []
@@ -77,8 +80,8 @@ public final class PagamentosService: Sendable {
         return [StreamWrite(stream: stream, expected: .after(version), events: try Events.derived(events, from: causa.uuidString, at: clock.now, metadata: meta))]
     }
 
-    /// The booking ended: withdraw the charge if unpaid; refund `reembolso` (nil: everything,
-    /// the booking expired although it was paid) if paid.
+    /// The booking ended: withdraw the charge if unpaid; refund `reembolso` (nil: everything —
+    /// the booking expired, or was cancelled before its payment's confirmation reached it) if paid.
     private func encerrar(_ id: Pagamento.ID, reembolso: Money?, motivo: String, causa: UUID, meta: EventMetadata) async throws -> [StreamWrite] {
         let stream = Self.stream(id)
         let (state, version) = try await pagamentos.load(stream)
