@@ -1,8 +1,13 @@
+import Domain
 import Foundation
 
 /// Schemas of the espacos, precos and reservas routes.
 extension OpenAPI {
     static var money: [String: Any] { ["type": "integer", "description": "centavos de real (BRL)"] }
+    /// A price of a table: positive, at most R$ 1.000.000,00.
+    static var preco: [String: Any] {
+        ["type": "integer", "minimum": 1, "maximum": TabelaDePreco.Valores.precoMaximo.centavos, "description": "centavos de real (BRL)"]
+    }
     static var uuid: [String: Any] { ["type": "string", "format": "uuid"] }
     static var date: [String: Any] { ["type": "string", "format": "date", "description": "AAAA-MM-DD, no fuso da unidade"] }
     static func array(_ items: [String: Any]) -> [String: Any] { ["type": "array", "items": items] }
@@ -71,7 +76,7 @@ extension OpenAPI {
             ], required: ["inicio", "fim", "motivo"]),
             "Motivo": object(["motivo": text], required: []),
             "ValoresDePreco": object([
-                "porHora": money, "meioPeriodo": money, "diaria": money, "duracaoMinimaMinutos": ["type": "integer", "minimum": 1],
+                "porHora": preco, "meioPeriodo": preco, "diaria": preco, "duracaoMinimaMinutos": ["type": "integer", "minimum": 1, "maximum": 1_440],
             ], required: ["porHora", "meioPeriodo", "diaria", "duracaoMinimaMinutos"]),
             "NovaRegra": [
                 "type": "object", "required": ["tipo"],

@@ -48,10 +48,17 @@ struct PrecosTabelaTests {
         TabelaDePreco.Valores(porHora: .reais(25), meioPeriodo: .reais(80), diaria: .zero, duracaoMinimaMinutos: 60),
         TabelaDePreco.Valores(porHora: .reais(25), meioPeriodo: .reais(80), diaria: .reais(150), duracaoMinimaMinutos: 0),
         TabelaDePreco.Valores(porHora: .reais(25), meioPeriodo: .reais(80), diaria: .reais(150), duracaoMinimaMinutos: 1441),
+        TabelaDePreco.Valores(porHora: Money(centavos: 100_000_001), meioPeriodo: .reais(80), diaria: .reais(150), duracaoMinimaMinutos: 60),
+        TabelaDePreco.Valores(porHora: .reais(25), meioPeriodo: .reais(80), diaria: Money(centavos: .max), duracaoMinimaMinutos: 60),
     ])
     func invalid_values_are_refused(_ invalidos: TabelaDePreco.Valores) throws {
         let problema = try #require(invalidos.problema)
         #expect(scenario.given().when(.definir(espacoId: espaco, valores: invalidos, em: t0)).outcome == .failure(.valoresInvalidos(problema)))
+    }
+
+    @Test func the_most_a_price_may_be_is_valid() {
+        let limite = TabelaDePreco.Valores(porHora: .reais(1_000_000), meioPeriodo: .reais(1_000_000), diaria: .reais(1_000_000), duracaoMinimaMinutos: 60)
+        #expect(limite.problema == nil)
     }
 
     @Test func the_edges_of_the_minimum_duration_are_valid() {

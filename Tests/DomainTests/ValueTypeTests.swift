@@ -17,6 +17,9 @@ struct MoneyTests {
         (Int64(-999), Int64(5_000), Int64(-500)),
         (Int64(1), Int64(4_900), Int64(0)),
         (Int64(12_345), Int64(10_000), Int64(12_345)),
+        (Int64.max, Int64(5_000), Int64.max / 2 + 1),   // no overflow in the product
+        (Int64.max, Int64(20_000), Int64.max),          // clamped, not a crash
+        (Int64.min, Int64(20_000), Int64.min),
     ])
     func basis_points_round_half_away_from_zero(centavos: Int64, basisPoints: Int64, expected: Int64) {
         #expect(Money(centavos: centavos).applying(basisPoints: basisPoints) == Money(centavos: expected))

@@ -19,11 +19,13 @@ public struct Money: Hashable, Comparable, Sendable, Codable, CustomStringConver
     /// The amount scaled by `basisPoints` / 10,000 (10,000 = 100 %), rounded half away from zero.
     ///
     /// Percentages in prices and fees are basis points so that 12.5 % is exact.
+    /// Computed in 128 bits, so no amount and rate can overflow; a result beyond `Int64` is
+    /// clamped.
     public func applying(basisPoints: Int64) -> Money {
-        let product = centavos * basisPoints
+        let product = Int128(centavos) * Int128(basisPoints)
         let (quotient, remainder) = product.quotientAndRemainder(dividingBy: 10_000)
-        let roundAway = abs(remainder) * 2 >= 10_000
-        return Money(centavos: quotient + (roundAway ? product.signum() : 0))
+        let roundAway = remainder.magnitude * 2 >= 10_000
+        return Money(centavos: Int64(clamping: quotient + (roundAway ? product.signum() : 0)))
     }
 
     /// Splits the amount into `parts` shares that add up to it exactly; earlier shares take

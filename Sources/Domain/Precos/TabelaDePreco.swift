@@ -13,6 +13,10 @@ extension TabelaDePreco {
         public let diaria: Money
         public let duracaoMinimaMinutos: Int
 
+        /// The most any one price may be (R$ 1.000.000,00): a booking's total stays far inside
+        /// 64-bit centavos however long it is.
+        public static let precoMaximo = Money.reais(1_000_000)
+
         public init(porHora: Money, meioPeriodo: Money, diaria: Money, duracaoMinimaMinutos: Int) {
             self.porHora = porHora
             self.meioPeriodo = meioPeriodo
@@ -25,6 +29,7 @@ extension TabelaDePreco {
             if porHora <= .zero { return "o preço por hora deve ser positivo" }
             if meioPeriodo <= .zero { return "o preço do meio período deve ser positivo" }
             if diaria <= .zero { return "o preço da diária deve ser positivo" }
+            if max(porHora, meioPeriodo, diaria) > Self.precoMaximo { return "cada preço deve ser no máximo \(Self.precoMaximo)" }
             if !(1...(24 * 60)).contains(duracaoMinimaMinutos) { return "a duração mínima deve estar entre 1 e 1440 minutos" }
             return nil
         }
