@@ -245,6 +245,31 @@ struct BookingTests {
         }
     }
 
+    @Test("a timer that keeps failing does not hold up the timers behind it")
+    func a_failing_timer_does_not_block_the_rest() async throws {
+        let clock = ManualClock(segundaDeManha)
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let estragada = try #require(try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro
+            ).object["id"] as? String)
+            clock.advance(by: 60)
+            let boa = try #require(try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T11:00:00-03:00", "2026-11-25T12:00:00-03:00"), token: cenario.membro
+            ).object["id"] as? String)
+            // The first booking's stream now holds an event it cannot read: its timer fails every time.
+            try await harness.store.append(
+                to: StreamName(category: "reserva", id: estragada), expected: .any,
+                events: [NewEvent(eventId: UUID(), type: "ReservaConfirmada", data: Data(#"{"inesperado":true}"#.utf8), occurredAt: segundaDeManha)])
+            clock.advance(by: 15 * 60)
+            await #expect(throws: (any Error).self) { try await harness.backend.reservas.executarPrazosVencidos() }
+            let expiradas = try await harness.allEvents().filter { $0.type == "ReservaExpirada" }.map(\.stream)
+            #expect(expiradas == [StreamName(category: "reserva", id: boa)])
+        }
+    }
+
     @Test("cancelling follows the unit's policy: free with notice, a fee when late; the slot and the coupon use come back")
     func cancellation_policy_and_coupons() async throws {
         let harness = try await Harness.make(clock: ManualClock(segundaDeManha))

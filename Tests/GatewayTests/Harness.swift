@@ -65,8 +65,9 @@ struct Harness {
     }
 
     /// Runs `body` against the router (no socket).
+    /// `reactors` false: no service reacts to another's events (a bus that lags or is down).
     func test(
-        rateLimiter: RateLimiter = RateLimiter(), webRoot: String? = nil,
+        rateLimiter: RateLimiter = RateLimiter(), webRoot: String? = nil, reactors: Bool = true,
         _ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void
     ) async throws {
         var logger = Logger(label: "gateway-tests")
@@ -75,7 +76,7 @@ struct Harness {
         // The projections run beside the router, as in `coworkflow serve`.
         let runners = backend.projections.map { runner in Task { try await runner.run() } }
         // And the services' reactions to events.
-        let consumers = backend.reactors().map { consumer in Task { [bus] in try await bus.consume(consumer) } }
+        let consumers = (reactors ? backend.reactors() : []).map { consumer in Task { [bus] in try await bus.consume(consumer) } }
         defer { for task in runners + consumers { task.cancel() } }
         try await app.test(.router, body)
     }

@@ -222,4 +222,43 @@ struct PagamentosTests {
             #expect(corpo["valor"] as? Int == valor)
         }
     }
+
+    @Test("a hold paid in time whose confirmation is late (the bus is down) is confirmed by its timer, not expired")
+    func paid_hold_outlives_its_timer() async throws {
+        let clock = ManualClock(segundaDeManha)
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test(reactors: false) { client in
+            let cenario = try await Cenario.make(harness, client)
+            let criada = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro)
+            let id = try #require(criada.object["id"] as? String)
+            let reserva = try #require(UUID(uuidString: id))
+            let total = Money(centavos: Int64(try #require(criada.object["total"] as? Int)))
+            // What pagamentos records when the member pays: the charge and its confirmation.
+            // No reactor runs, so reservas never hears of it.
+            let pagamento = Pagamento.ID(reserva)
+            let pedido = Pagamento.Pedido(
+                pagamentoId: pagamento, reservaId: reserva, usuarioId: "u", unidadeId: try #require(UUID(uuidString: cenario.unidade)),
+                espacoId: try #require(UUID(uuidString: cenario.sala)), valor: total, expiraEm: segundaDeManha + 900)
+            var estado = Pagamento.decider.initialState
+            var eventos: [NewEvent] = []
+            for comando in [
+                Pagamento.Command.iniciar(pedido, cobranca: Pagamento.Cobranca(cobrancaId: "cob_atrasada", metodo: .pix), metodo: .pix, em: segundaDeManha),
+                .confirmar(cobrancaId: "cob_atrasada", valor: total, em: segundaDeManha + 60),
+            ] {
+                for evento in try Pagamento.decider.decide(comando, estado) {
+                    eventos.append(try NewEvent(eventId: UUID(), event: evento, occurredAt: segundaDeManha))
+                    estado = Pagamento.decider.evolve(estado, evento)
+                }
+            }
+            try await harness.store.append(to: StreamName(category: "pagamento", id: pagamento.description), expected: .noStream, events: eventos)
+
+            clock.advance(by: 16 * 60)
+            #expect(try await harness.backend.reservas.executarPrazosVencidos() == 1)
+            let confirmada = try await client.reserva(id, token: cenario.membro, status: "confirmada")
+            #expect(confirmada["status"] as? String == "confirmada")
+            #expect(try await harness.allEvents().contains { $0.type == "ReservaExpirada" } == false)
+        }
+    }
 }

@@ -170,14 +170,35 @@ public final class ReservasService: Sendable {
         }
     }
 
-    /// Expires an unpaid hold whose time is up (the timer).
+    /// Expires an unpaid hold whose time is up (the timer). A hold whose payment pagamentos has
+    /// already confirmed is confirmed instead: the confirmation has not reached reservas yet (the
+    /// bus lags or is down), and the member paid in time.
     func expirar(_ id: Reserva.ID, at now: Date) async throws {
+        if let pagamento = try await pagamentoConfirmado(id) {
+            try await reservas.handle(StreamNames.reserva(id), at: now, metadata: timerMetadata(id), failure: ServiceError.init) { _ in
+                .confirmar(pagamentoId: pagamento.description, em: now)
+            }
+            return
+        }
         _ = try await release(id, actor: "system:prazos", caller: Caller(requestId: "prazos"), at: now) { _ in .expirar(em: now) }
     }
 
     func concluir(_ id: Reserva.ID, at now: Date) async throws {
-        let meta = EventMetadata(correlationId: id.rawValue, actor: "system:prazos", requestId: "prazos", service: Self.service)
-        try await reservas.handle(StreamNames.reserva(id), at: now, metadata: meta, failure: ServiceError.init) { _ in .concluir(em: now) }
+        try await reservas.handle(StreamNames.reserva(id), at: now, metadata: timerMetadata(id), failure: ServiceError.init) { _ in
+            .concluir(em: now)
+        }
+    }
+
+    private func timerMetadata(_ id: Reserva.ID) -> EventMetadata {
+        EventMetadata(correlationId: id.rawValue, actor: "system:prazos", requestId: "prazos", service: Self.service)
+    }
+
+    /// The booking's payment when pagamentos has confirmed it (read only).
+    private func pagamentoConfirmado(_ id: Reserva.ID) async throws -> Pagamento.ID? {
+        let events = try await store.readStream(PagamentosService.stream(Pagamento.ID(id.rawValue)))
+        let state = try fold(events, Pagamento.decider) { try Pagamento.Event.decode(type: $0, data: $1, using: $2) }
+        guard case .existente(let dados) = state, dados.status == .confirmado else { return nil }
+        return dados.id
     }
 
     /// Ends a booking with `command` and, in the same append, frees its days and its coupon use.
@@ -289,13 +310,16 @@ public final class ReservasService: Sendable {
     // MARK: Timers
 
     /// Runs every timer that is due at the clock's now: expires unpaid holds, concludes finished
-    /// bookings. Returns how many it ran. The timers are a read model, so they survive restarts.
+    /// bookings. Returns how many it ran; a timer that fails does not hold up the ones behind it
+    /// (the first failure is thrown after they ran). The timers are a read model, so they
+    /// survive restarts.
     @discardableResult
     public func executarPrazosVencidos(limite: Int = 200) async throws -> Int {
         let now = clock.now
         let prazos = try await store.documents(ReservasReadModel.prazos, grupo: "prazo", limit: limite, offset: 0)
             .map { try ReadModelJSON.decoder.decode(PrazoView.self, from: $0) }
         var executados = 0
+        var falha: (any Error)?
         for prazo in prazos where prazo.vence <= now {
             guard let id = Reserva.ID(prazo.reservaId) else { continue }
             do {
@@ -306,8 +330,11 @@ public final class ReservasService: Sendable {
                 executados += 1
             } catch let error as ServiceError where error.status == 409 {
                 continue  // already confirmed/cancelled: the projection drops the timer
+            } catch {
+                falha = falha ?? error  // the timers behind it still run; the caller hears of it
             }
         }
+        if let falha { throw falha }
         return executados
     }
 
