@@ -40,7 +40,9 @@ extension OpenAPI {
                 "politicaDeCancelamento": politica, "operacao": ref("Operacao"),
             ], required: ["nome", "endereco"]),
             "AlteracaoDeUnidade": object([
-                "nome": text, "endereco": ref("Endereco"), "fusoHorario": text, "politicaDeCancelamento": politica, "operacao": ref("Operacao"),
+                "nome": text, "endereco": ref("Endereco"),
+                "fusoHorario": ["type": "string", "description": "só o fuso atual: o fuso de uma unidade não muda depois do cadastro (422)"],
+                "politicaDeCancelamento": politica, "operacao": ref("Operacao"),
             ], required: []),
             "Unidade": object([
                 "id": uuid, "nome": text, "endereco": ref("Endereco"), "fusoHorario": text, "politicaDeCancelamento": politica,

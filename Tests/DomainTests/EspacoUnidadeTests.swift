@@ -78,13 +78,20 @@ struct UnidadeTests {
     @Test func an_update_records_every_value_after_it() {
         let politica = Unidade.PoliticaDeCancelamento(horasSemMulta: 48, multaBP: 10_000)
         let outcome = scenario.given(cadastrada)
-            .when(.atualizar(nome: nil, endereco: nil, fusoHorario: "Europe/Lisbon", politica: politica, em: t0)).outcome
+            .when(.atualizar(nome: nil, endereco: nil, fusoHorario: " America/Sao_Paulo ", politica: politica, em: t0)).outcome
         #expect(outcome == .events([.atualizada(Unidade.Atualizada(
-            unidadeId: id, nome: "Paulista", endereco: endereco, fusoHorario: "Europe/Lisbon", politica: politica, operacao: .padrao, em: t0))]))
+            unidadeId: id, nome: "Paulista", endereco: endereco, fusoHorario: "America/Sao_Paulo", politica: politica, operacao: .padrao, em: t0))]))
         guard case .events(let events) = outcome, case .existente(let dados) = Unidade.decider.fold([cadastrada] + events)
         else { Issue.record("expected a unit"); return }
-        #expect(dados.fuso.identifier == "Europe/Lisbon")
+        #expect(dados.fuso.identifier == "America/Sao_Paulo")
         #expect(dados.politica == politica)
+    }
+
+    @Test func a_unit_keeps_its_time_zone() {
+        #expect(scenario.given(cadastrada).when(.atualizar(nome: nil, endereco: nil, fusoHorario: "Europe/Lisbon", politica: nil, em: t0)).outcome
+            == .failure(.fusoImutavel(atual: "America/Sao_Paulo")))
+        #expect(scenario.given(cadastrada).when(.atualizar(nome: nil, endereco: nil, fusoHorario: "Nowhere/City", politica: nil, em: t0)).outcome
+            == .failure(.fusoInvalido("Nowhere/City")))
     }
 
     @Test func the_iss_rate_and_check_in_window_are_checked_and_default_for_old_units() {

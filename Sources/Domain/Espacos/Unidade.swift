@@ -236,6 +236,9 @@ extension Unidade {
         case nomeInvalido
         /// Not a time zone identifier this system knows.
         case fusoInvalido(String)
+        /// A unit keeps the zone it was registered with: every agenda stream and booking already
+        /// made is keyed by local days in it, so another zone would let bookings overlap.
+        case fusoImutavel(atual: String)
         /// Negative hours, or a fee outside 0…10,000 basis points.
         case politicaInvalida
         /// An ISS rate outside 0…10,000 basis points, or a check-in window outside 0…1,440 minutes.
@@ -282,6 +285,7 @@ extension Unidade {
                 let novoNome = try nome.map { (value) throws(Failure) in try nomeValido(value) } ?? dados.nome
                 let novoEndereco = try endereco.map { (value) throws(Failure) in try value.normalizado() } ?? dados.endereco
                 let novoFuso = try fuso.map { (value) throws(Failure) in try fusoValido(value) } ?? dados.fusoHorario
+                guard novoFuso == dados.fusoHorario else { throw .fusoImutavel(atual: dados.fusoHorario) }
                 let novaPolitica = try politica.map { (value) throws(Failure) in try politicaValida(value) } ?? dados.politica
                 let novaOperacao = try operacao.map { (value) throws(Failure) in try operacaoValida(value) } ?? dados.operacao
                 guard novoNome != dados.nome || novoEndereco != dados.endereco || novoFuso != dados.fusoHorario

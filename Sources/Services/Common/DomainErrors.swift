@@ -10,6 +10,8 @@ extension ServiceError {
         case .naoEncontrada: self = .naoEncontrado("a unidade não existe")
         case .nomeInvalido: self = .invalido("nome", "o nome deve ter de 1 a \(Unidade.tamanhoMaximoDoNome) caracteres")
         case .fusoInvalido(let fuso): self = .invalido("fusoHorario", "'\(fuso.prefix(60))' não é um fuso horário IANA (ex.: America/Sao_Paulo)")
+        case .fusoImutavel(let atual):
+            self = .invalido("fusoHorario", "o fuso horário de uma unidade não muda depois do cadastro (é \(atual)): as agendas e as reservas dependem dele")
         case .politicaInvalida:
             self = .invalido("politicaDeCancelamento", "horasSemMulta deve ser ≥ 0 e multaBP de 0 a 10000 (pontos-base)")
         case .enderecoInvalido(let campo): self = .invalido("endereco.\(campo)", "o campo endereco.\(campo) está em branco ou inválido")

@@ -60,8 +60,10 @@ function unitForm(u, { navigate }) {
         field({ label: 'CEP', name: 'cep', required: true, value: e.cep ?? '', hint: 'Ex.: 01310-100', attrs: { autocomplete: 'postal-code', inputmode: 'numeric', maxlength: '9' } }))),
     field({
       label: 'Fuso horário (IANA)', name: 'fusoHorario', required: true, value: u?.fusoHorario ?? DEFAULT_TZ,
-      hint: 'Define "hoje", o horário de funcionamento e os preços por dia. Ex.: America/Sao_Paulo, America/Manaus.',
-      attrs: { list: datalistId, autocomplete: 'off', spellcheck: 'false' },
+      hint: u
+        ? 'Fixo depois do cadastro: as agendas e as reservas já feitas dependem dele.'
+        : 'Define "hoje", o horário de funcionamento e os preços por dia; não muda depois do cadastro. Ex.: America/Sao_Paulo, America/Manaus.',
+      attrs: { list: datalistId, autocomplete: 'off', spellcheck: 'false', ...(u ? { readonly: 'readonly' } : {}) },
     }),
     h('datalist', { id: datalistId }, FUSOS.map((tz) => h('option', { value: tz }))),
     h('fieldset', { class: 'fieldset', dataset: { field: 'politicaDeCancelamento' } },
