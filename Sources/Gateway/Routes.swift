@@ -177,12 +177,32 @@ extension JSON {
     static func decode<T: Decodable>(_ type: T.Type, from body: Data) throws -> T {
         guard !body.isEmpty else { throw ServiceError.requisicaoInvalida("o corpo da requisição está vazio; envie um objeto JSON") }
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            guard let instant = instant(try container.decode(String.self)) else {
+                throw DecodingError.typeMismatch(Date.self, .init(codingPath: decoder.codingPath, debugDescription: "not an ISO 8601 instant"))
+            }
+            return instant
+        }
         do {
             return try decoder.decode(T.self, from: body)
         } catch let error as DecodingError {
             throw explain(error)
         }
+    }
+
+    /// An instant as the API takes it: ISO 8601 with its UTC offset (`Z` or `±hh:mm`). A
+    /// fraction of a second is dropped, as bookings, quotes and events keep whole seconds (the
+    /// price a member is quoted is the price of the interval stored). A calendar date or a time
+    /// that does not exist (30 February, 24:30) is refused, not rolled over.
+    static func instant(_ text: String) -> Date? {
+        guard let date = try? Date(text, strategy: .iso8601), DataLocal(String(text.prefix(10))) != nil else { return nil }
+        let time = Array(text.utf8.dropFirst(11).prefix(8))
+        func field(_ range: Range<Int>) -> Int? { Int(String(decoding: time[range], as: UTF8.self)) }
+        guard time.count == 8, let hour = field(0..<2), let minute = field(3..<5), let second = field(6..<8),
+            hour < 24, minute < 60, second < 60
+        else { return nil }
+        return Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
     }
 }
 
@@ -198,7 +218,7 @@ enum Query {
 
     static func instant(_ request: Request, _ name: String) throws -> Date? {
         guard let text = request.uri.queryParameters.get(name) else { return nil }
-        guard let date = try? Date(text, strategy: .iso8601) else {
+        guard let date = JSON.instant(text) else {
             throw ServiceError.requisicaoInvalida("'\(name)' deve ser um instante ISO 8601, como 2026-11-21T12:00:00Z", detalhes: ["campo": name])
         }
         return date

@@ -101,6 +101,9 @@ struct BookingTests {
             let cotacao = try await client.json(.post, "/api/precos/cotacao", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T13:00:00-03:00"))
             #expect(cotacao.status == .ok)
             #expect(cotacao.object["total"] as? Int == 15_000)  // 3 h × R$ 50,00 beats the half day
+            // Fractions of a second are dropped (what is stored is whole seconds), not charged as a started hour.
+            let fracao = try await client.json(.post, "/api/precos/cotacao", pedido(cenario.sala, "2026-11-25T10:00:00.000-03:00", "2026-11-25T13:00:00.900-03:00"))
+            #expect(fracao.object["total"] as? Int == 15_000, "\(String(buffer: fracao.body))")
 
             let reserva = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T13:00:00-03:00"), token: cenario.membro)
             #expect(reserva.status == .created, "\(String(buffer: reserva.body))")
@@ -162,6 +165,16 @@ struct BookingTests {
             }
             for body in [#"{"espacoId":"x","inicio":"amanhã","fim":"2026-11-25T10:00:00Z"}"#, #"{"inicio":"2026-11-25T10:00:00Z"}"#, "[]", "nada"] {
                 #expect(try await client.json(.post, "/api/reservas", body, token: cenario.membro).status == .badRequest, "\(body)")
+            }
+            // Instants that do not exist are refused, not rolled over to another day or hour.
+            for (inicio, fim, campo) in [
+                ("2026-02-30T10:00:00-03:00", "2026-02-30T11:00:00-03:00", "inicio"), ("2026-11-25T10:00:00-03:00", "2026-11-25T24:30:00-03:00", "fim"),
+                ("2026-11-25T10:00:00-03:00", "2026-11-25T11:60:00-03:00", "fim"), ("2026-11-25T10:00:00", "2026-11-25T11:00:00", "inicio"),
+            ] {
+                let response = try await client.json(.post, "/api/reservas", pedido(cenario.sala, inicio, fim), token: cenario.membro)
+                #expect(response.status == .badRequest, "\(inicio)–\(fim): \(String(buffer: response.body))")
+                #expect((response.object["detalhes"] as? [String: Any])?["campo"] as? String == campo, "\(String(buffer: response.body))")
+                #expect((response.object["mensagem"] as? String)?.contains("ISO 8601") == true, "\(String(buffer: response.body))")
             }
             #expect(try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00Z", "2026-11-25T11:00:00Z")).status == .unauthorized)
             #expect(try await harness.allEvents().count == before)
