@@ -133,6 +133,12 @@ struct PagamentosTests {
             let (_, stale) = harness.aviso(body, em: clock.now.addingTimeInterval(-301))
             let old = try await client.json(.post, path, body, headers: [HTTPField.Name("X-Sandbox-Signature")!: stale])
             #expect(old.status == .unauthorized && old.erro == "assinatura_expirada")
+            for extremo in [Int.min, Int.max] {  // an age that overflows is stale, not a crash
+                let (_, far) = harness.aviso(body, em: clock.now)
+                let forjada = far.replacing(#/t=-?[0-9]+/#, with: "t=\(extremo)")
+                let answer = try await client.json(.post, path, body, headers: [HTTPField.Name("X-Sandbox-Signature")!: forjada])
+                #expect(answer.status == .unauthorized && answer.erro == "assinatura_expirada", "\(forjada): \(String(buffer: answer.body))")
+            }
             let unknown = body.replacingOccurrences(of: id, with: UUID().uuidString.lowercased())
             let (_, signedUnknown) = harness.aviso(unknown, em: clock.now)
             #expect(try await client.json(.post, path, unknown, headers: [HTTPField.Name("X-Sandbox-Signature")!: signedUnknown]).status == .notFound)

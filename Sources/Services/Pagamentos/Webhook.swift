@@ -68,8 +68,10 @@ public enum AssinaturaDeWebhook {
             }
         }
         guard let timestamp, !assinaturas.isEmpty else { throw .malformada }
-        let idade = Int(agora.timeIntervalSince1970) - timestamp
-        guard abs(idade) <= Int(tolerancia) else { throw .expirada(segundos: idade) }
+        // Any Int may arrive: the age saturates instead of overflowing (a trap took the process down).
+        let (diferenca, estourou) = Int(agora.timeIntervalSince1970).subtractingReportingOverflow(timestamp)
+        let idade = estourou ? (timestamp > 0 ? Int.min : Int.max) : diferenca
+        guard idade.magnitude <= UInt(tolerancia) else { throw .expirada(segundos: idade) }
         // A constant-time comparison of the whole code (a shorter one never matches).
         let valida = assinaturas.contains { texto in
             guard let bytes = bytes(hex: texto) else { return false }
