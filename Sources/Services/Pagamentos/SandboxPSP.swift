@@ -248,7 +248,9 @@ public actor SandboxPSP {
 enum BRCode {
     static func payload(txid: String, valor: Money, recebedor: String, cidade: String) -> String {
         let conta = field("00", "br.gov.bcb.pix") + field("25", "pix.sandbox.coworkflow.dev/qr/v2/\(txid)")
-        let reais = String(format: "%d.%02d", valor.centavos / 100, valor.centavos % 100)
+        // No `%d`: it takes a 32-bit int, and totals from R$ 21.474.836,48 up came out wrong.
+        let centavos = valor.centavos % 100
+        let reais = "\(valor.centavos / 100).\(centavos < 10 ? "0" : "")\(centavos)"
         var text = field("00", "01") + field("01", "12") + field("26", conta) + field("52", "0000") + field("53", "986")
             + field("54", reais) + field("58", "BR") + field("59", String(recebedor.prefix(25))) + field("60", String(cidade.prefix(15)))
             + field("62", field("05", String(txid.prefix(25)))) + "6304"
