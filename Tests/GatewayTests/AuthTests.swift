@@ -64,6 +64,9 @@ struct AuthTests {
         (#"{"nome":"A","email":"nao-e-email","senha":"segredo-123"}"#, 422, "e-mail"),
         (#"{"nome":"A","email":"a@example.com","senha":"curta"}"#, 422, "8"),
         (#"{"nome":"   ","email":"a@example.com","senha":"segredo-123"}"#, 422, "nome"),
+        (#"{"nome":"N\u0000ul","email":"a@example.com","senha":"segredo-123"}"#, 422, "controle"),
+        (#"{"nome":"A","email":"x\"@example.com","senha":"segredo-123"}"#, 422, "e-mail"),
+        (#"{"nome":"A","email":"ünï@exämple.com","senha":"segredo-123"}"#, 422, "acento"),
     ])
     func bad_registrations(body: String, status: Int, mentions: String) async throws {
         let harness = try await Harness.make()

@@ -80,6 +80,10 @@ public final class UsuariosService: Sendable {
         let trimmed = nome.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw .invalido("nome", "o nome não pode ficar em branco") }
         guard trimmed.count <= 200 else { throw .invalido("nome", "o nome tem mais de 200 caracteres") }
+        // Control characters (a NUL, a line break) would end up in e-mail headers.
+        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw .invalido("nome", "o nome tem caracteres de controle")
+        }
         return trimmed
     }
 
@@ -89,6 +93,10 @@ public final class UsuariosService: Sendable {
         guard normalised.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
             !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !normalised.contains(where: \.isWhitespace)
         else { throw .invalido("email", "'\(email.prefix(80))' não é um endereço de e-mail válido") }
+        // What the mailer can deliver to: ASCII, no quoted or bracketed forms.
+        guard EmailAddress.isValid(normalised) else {
+            throw .invalido("email", "'\(email.prefix(80))' não é um endereço de e-mail que possamos usar: use só letras sem acento, números e . _ + -")
+        }
         return normalised
     }
 
