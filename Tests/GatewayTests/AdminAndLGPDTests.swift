@@ -78,6 +78,30 @@ struct AdminAndLGPDTests {
         }
     }
 
+    @Test("the only active admin can be neither deactivated nor erased (409); once another admin exists, it can")
+    func the_last_admin_stays() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        try await makeAdmin(harness)
+        try await harness.test { client in
+            let admin = try await client.token("root@example.com")
+            let root = try #require(try await client.json(.get, "/api/auth/me", token: admin).object["id"] as? String)
+            let self_ = try await client.json(.post, "/api/admin/usuarios/\(root)/desativacao", token: admin)
+            #expect(self_.status == .conflict && self_.erro == "ultimo_admin", "\(String(buffer: self_.body))")
+            let erased = try await client.json(.delete, "/api/auth/me", token: admin)
+            #expect(erased.status == .conflict && erased.erro == "ultimo_admin", "\(String(buffer: erased.body))")
+            #expect(try await client.json(.get, "/api/auth/me", token: admin).status == .ok)
+
+            let other = try #require(try await client.register("maria@example.com").object["id"] as? String)
+            #expect(try await client.json(.post, "/api/admin/usuarios/\(other)/promocao", token: admin).status == .noContent)
+            try await eventually("the new admin in the list") {
+                let list = try await client.json(.get, "/api/admin/usuarios", token: admin).object["itens"] as? [[String: Any]]
+                return list?.contains { $0["id"] as? String == other && $0["papel"] as? String == "admin" } == true ? true : nil
+            }
+            #expect(try await client.json(.delete, "/api/auth/me", token: admin).status == .noContent)
+        }
+    }
+
     @Test("export everything about me; erase my data: login fails, the e-mail can register again, events stay without personal data")
     func export_and_erase() async throws {
         let harness = try await Harness.make()

@@ -241,6 +241,7 @@ public final class UsuariosService: Sendable {
     public func desativar(usuario: String, context: Caller) async throws {
         guard let id = Usuario.ID(usuario) else { throw ServiceError.naoEncontrado("conta não encontrada") }
         let (state, version) = try await usuarios.load(Self.stream(id))
+        try await mantemUmAdmin(state, "desativar")
         let now = clock.now
         let events: [Usuario.Event]
         do {
@@ -251,6 +252,24 @@ public final class UsuariosService: Sendable {
             throw ServiceError.naoEncontrado("conta não encontrada")
         }
         try await store.append(to: Self.stream(id), expected: .after(version), events: try Events.new(events, at: now, metadata: metadata(context, actor: "sistema")))
+    }
+
+    /// 409 when `state` is the only active admin: deactivating or erasing it would leave nobody
+    /// to run the operation (only `coworkflow admin create` on a server could recover). Reads
+    /// the accounts list, so two admins removing each other at the same instant could both pass.
+    private func mantemUmAdmin(_ state: Usuario.State, _ acao: String) async throws {
+        guard case .existente(let conta) = state, conta.papel == .admin, conta.ativo else { return }
+        let pagina = 500
+        var offset = 0
+        while true {
+            let contas = try await store.documents(UsuariosReadModel.contas, grupo: nil, limit: pagina, offset: offset)
+                .map { try ReadModelJSON.decoder.decode(ContaView.self, from: $0) }
+            if contas.contains(where: { $0.papel == Usuario.Papel.admin.rawValue && $0.ativo && $0.id != conta.id.description }) { return }
+            guard contas.count == pagina else { break }
+            offset += pagina
+        }
+        throw ServiceError.conflito(
+            "ultimo_admin", "não é possível \(acao) a única conta de administrador ativa; promova outra conta antes")
     }
 
     // MARK: LGPD
@@ -268,6 +287,7 @@ public final class UsuariosService: Sendable {
             _ = try await vault.erase(subject: id.rawValue)
             return
         case .existente(let conta):
+            try await mantemUmAdmin(state, "apagar")
             let now = clock.now
             let meta = metadata(context, actor: usuario)
             var writes: [StreamWrite] = []
