@@ -77,6 +77,9 @@ struct Serve: AsyncParsableCommand {
                 try await group.waitForAll()
             }
             try await Demo.seed(backend)
+            // The passwords are printed once: out now, not when a block-buffered stdout (a file,
+            // a pipe) fills up or the process exits.
+            fflush(nil)
         }
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             // Shut down in reverse order: the drain flag first, then the server drains, then
