@@ -4,6 +4,16 @@ import Foundation
 /// Schemas of the espacos, precos and reservas routes.
 extension OpenAPI {
     static var money: [String: Any] { ["type": "integer", "description": "centavos de real (BRL)"] }
+    /// A space's amenities and photos, with their limits.
+    static var comodidades: [String: Any] {
+        ["type": "array", "maxItems": Espaco.maximoDeComodidades, "items": ["type": "string", "minLength": 1, "maxLength": Espaco.tamanhoMaximoDaComodidade]]
+    }
+    static var fotos: [String: Any] {
+        ["type": "array", "maxItems": Espaco.maximoDeFotos, "items": object([
+            "url": ["type": "string", "format": "uri", "maxLength": Espaco.tamanhoMaximoDaUrl], "legenda": ["type": "string", "maxLength": Espaco.tamanhoMaximoDaLegenda],
+        ], required: ["url"])]
+    }
+
     /// A price of a table: positive, at most R$ 1.000.000,00.
     static var preco: [String: Any] {
         ["type": "integer", "minimum": 1, "maximum": TabelaDePreco.Valores.precoMaximo.centavos, "description": "centavos de real (BRL)"]
@@ -55,10 +65,10 @@ extension OpenAPI {
             ],
             "NovoEspaco": object([
                 "unidadeId": uuid, "nome": text, "tipo": tipo, "capacidade": ["type": "integer", "minimum": 1, "maximum": 1000],
-                "comodidades": array(text), "fotos": array(foto), "regras": regras, "horario": ref("HorarioSemanal"),
+                "comodidades": comodidades, "fotos": fotos, "regras": regras, "horario": ref("HorarioSemanal"),
             ], required: ["unidadeId", "nome", "tipo", "capacidade"]),
             "AlteracaoDeEspaco": object([
-                "nome": text, "capacidade": ["type": "integer"], "comodidades": array(text), "fotos": array(foto), "regras": regras,
+                "nome": text, "capacidade": ["type": "integer"], "comodidades": comodidades, "fotos": fotos, "regras": regras,
             ], required: []),
             "Espaco": object([
                 "id": uuid, "unidadeId": uuid, "nome": text, "tipo": tipo, "capacidade": ["type": "integer"], "comodidades": array(text),

@@ -74,6 +74,9 @@ struct EspacosTests {
         #expect(scenario.given().when(cadastrar(comodidades: ["café", "  "])).outcome == .failure(.comodidadeInvalida))
         #expect(scenario.given().when(cadastrar(comodidades: [String(repeating: "x", count: 61)])).outcome == .failure(.comodidadeInvalida))
         #expect(scenario.given().when(cadastrar(comodidades: [String(repeating: "x", count: 60)])).outcome != .failure(.comodidadeInvalida))
+        let cinquenta = (1...50).map { "item \($0)" }
+        #expect(scenario.given().when(cadastrar(comodidades: cinquenta)).outcome != .failure(.comodidadeInvalida))
+        #expect(scenario.given().when(cadastrar(comodidades: cinquenta + ["mais um"])).outcome == .failure(.comodidadeInvalida))
     }
 
     @Test func a_photo_needs_an_http_or_https_url() {
@@ -81,6 +84,13 @@ struct EspacosTests {
             #expect(scenario.given().when(cadastrar(fotos: [Espaco.Foto(url: url)])).outcome == .failure(.fotoInvalida))
         }
         #expect(scenario.given().when(cadastrar(fotos: [Espaco.Foto(url: "http://img/1.jpg")])).outcome != .failure(.fotoInvalida))
+        let longa = Espaco.Foto(url: "https://img/" + String(repeating: "x", count: 2_048))
+        let legendaLonga = Espaco.Foto(url: "https://img/1.jpg", legenda: String(repeating: "x", count: 201))
+        let vinteEUma = (1...21).map { Espaco.Foto(url: "https://img/\($0).jpg") }
+        for fotos in [[longa], [legendaLonga], vinteEUma] {
+            #expect(scenario.given().when(cadastrar(fotos: fotos)).outcome == .failure(.fotoInvalida))
+        }
+        #expect(scenario.given().when(cadastrar(fotos: Array(vinteEUma.prefix(20)))).outcome != .failure(.fotoInvalida))
     }
 
     @Test func a_name_must_be_present_and_at_most_120_characters() {

@@ -92,22 +92,26 @@ extension Espaco {
 
     /// Trimmed, lower-cased, first occurrence kept.
     static func comodidadesValidas(_ comodidades: [String]) throws(Failure) -> [String] {
+        guard comodidades.count <= maximoDeComodidades else { throw .comodidadeInvalida }
         var resultado: [String] = []
+        var vistas: Set<String> = []
         for comodidade in comodidades {
             let normalizada = comodidade.trimmed.lowercased()
             guard !normalizada.isEmpty, normalizada.count <= tamanhoMaximoDaComodidade else { throw .comodidadeInvalida }
-            if !resultado.contains(normalizada) { resultado.append(normalizada) }
+            if vistas.insert(normalizada).inserted { resultado.append(normalizada) }
         }
         return resultado
     }
 
     /// Trimmed url and caption; a blank caption is nil.
     static func fotosValidas(_ fotos: [Foto]) throws(Failure) -> [Foto] {
+        guard fotos.count <= maximoDeFotos else { throw .fotoInvalida }
         var resultado: [Foto] = []
         for foto in fotos {
             let url = foto.url.trimmed
             let minusculo = url.lowercased()
-            guard let esquema = ["http://", "https://"].first(where: { minusculo.hasPrefix($0) }), url.count > esquema.count
+            guard let esquema = ["http://", "https://"].first(where: { minusculo.hasPrefix($0) }), url.count > esquema.count,
+                url.count <= tamanhoMaximoDaUrl, (foto.legenda?.trimmed.count ?? 0) <= tamanhoMaximoDaLegenda
             else { throw .fotoInvalida }
             resultado.append(Foto(url: url, legenda: foto.legenda?.trimmed.nilIfEmpty))
         }

@@ -103,4 +103,10 @@ extension Espaco {
     public static let tamanhoMaximoDoNome = 120
     public static let capacidadeMaxima = 1_000
     public static let tamanhoMaximoDaComodidade = 60
+    /// At most this many amenities and photos per space (the catalog serves them all).
+    public static let maximoDeComodidades = 50
+    public static let maximoDeFotos = 20
+    /// A photo's url and caption, in characters.
+    public static let tamanhoMaximoDaUrl = 2_048
+    public static let tamanhoMaximoDaLegenda = 200
 }

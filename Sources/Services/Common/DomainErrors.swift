@@ -52,8 +52,14 @@ extension ServiceError {
         case .jaDesativado: self = .conflito("ja_desativado", "o espaço já está desativado")
         case .jaAtivo: self = .conflito("ja_ativo", "o espaço já está ativo")
         case .comodidadeInvalida:
-            self = .invalido("comodidades", "cada comodidade deve ter de 1 a \(Espaco.tamanhoMaximoDaComodidade) caracteres")
-        case .fotoInvalida: self = .invalido("fotos", "a url de cada foto deve começar com http:// ou https://")
+            self = .invalido(
+                "comodidades",
+                "até \(Espaco.maximoDeComodidades) comodidades, cada uma com de 1 a \(Espaco.tamanhoMaximoDaComodidade) caracteres")
+        case .fotoInvalida:
+            self = .invalido(
+                "fotos",
+                "até \(Espaco.maximoDeFotos) fotos; a url de cada uma começa com http:// ou https:// e tem até \(Espaco.tamanhoMaximoDaUrl) "
+                    + "caracteres, a legenda até \(Espaco.tamanhoMaximoDaLegenda)")
         }
     }
 
