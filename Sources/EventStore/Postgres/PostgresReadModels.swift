@@ -34,8 +34,12 @@ extension PostgresEventStore {
 
     public func commit(_ changes: [ReadModelChange], checkpoint name: String, at position: GlobalPosition) async throws {
         let statement = PostgresStatements.CommitReadModels(changes, checkpoint: name, at: position)
-        try await client.withConnection { connection in
-            for try await _ in try await connection.execute(statement, logger: logger) {}
+        do {
+            try await client.withConnection { connection in
+                for try await _ in try await connection.execute(statement, logger: logger) {}
+            }
+        } catch let error as PSQLError {
+            throw EventStoreError(.backend, "read-model commit failed", underlying: error)
         }
     }
 

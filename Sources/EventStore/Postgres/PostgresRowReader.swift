@@ -5,7 +5,7 @@ import PostgresNIO
 
 /// Reads a row's binary cells in column order, by hand. The store's bulk reads decode
 /// thousands of rows a batch, and PostgresNIO's generic tuple decoding spent most of the
-/// client's time in generic-metadata lookups and reference counting (ADR 0001 §3). Each read
+/// client's time in generic-metadata lookups and reference counting (ADR 0001 §5). Each read
 /// checks the column's type and format and throws ``EventStoreError/Code/corruptRow`` on a
 /// mismatch, a null or a short value, naming the column.
 struct PostgresRowReader {
