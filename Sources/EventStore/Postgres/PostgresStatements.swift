@@ -197,11 +197,12 @@ enum PostgresStatements {
         }
     }
 
-    static let columns = "position, tx_id, stream_id, stream_version, event_id, event_type, schema_version, data, metadata, occurred_at, recorded_at"
+    /// An event row, as one anonymous record (read by ``PostgresRowReader``, ADR 0001 §5).
+    static let columns = "ROW(position, tx_id, stream_id, stream_version, event_id, event_type, schema_version, data, metadata, occurred_at, recorded_at)"
 
     /// All streams in global order after a position, never past an open writer (ADR 0001).
     struct ReadAll: GlobalOrderRead {
-        static let name = "coworkflow_read_all_v1"
+        static let name = "coworkflow_read_all_v2"
         static let sql = globalOrder(selecting: PostgresStatements.columns)
         let after: GlobalPosition
         let limit: Int64
@@ -212,13 +213,13 @@ enum PostgresStatements {
     /// ``ReadAll`` without the envelope: position, stream, version, type, schema version and
     /// payload (a rebuild's read; about half the columns to decode).
     struct ReadAllPayloads: GlobalOrderRead {
-        static let name = "coworkflow_read_all_payloads_v1"
-        static let sql = globalOrder(selecting: "position, tx_id, stream_id, stream_version, event_type, schema_version, data")
+        static let name = "coworkflow_read_all_payloads_v2"
+        static let sql = globalOrder(selecting: "ROW(position, tx_id, stream_id, stream_version, event_type, schema_version, data)")
         let after: GlobalPosition
         let limit: Int64
 
         func decodeRow(_ row: PostgresRow) throws -> EventPayload {
-            var cells = PostgresRowReader(row)
+            var cells = try PostgresRowReader(row)
             let sequence = try cells.int64(), transaction = try cells.int64()
             return EventPayload(
                 position: GlobalPosition(transaction: transaction, sequence: sequence), stream: StreamName(try cells.string()),
@@ -228,7 +229,7 @@ enum PostgresStatements {
 
     /// One category in global order after a position, with the same guard.
     struct ReadCategory: PostgresPreparedStatement {
-        static let name = "coworkflow_read_category_v1"
+        static let name = "coworkflow_read_category_v2"
         static let sql = """
             SELECT \(PostgresStatements.columns) FROM events
             WHERE category = $1 AND (tx_id, position) > ($2, $3)
@@ -253,7 +254,7 @@ enum PostgresStatements {
 
     /// One stream from a version, oldest first (no horizon: deciders read their own writes).
     struct ReadStream: PostgresPreparedStatement {
-        static let name = "coworkflow_read_stream_v1"
+        static let name = "coworkflow_read_stream_v2"
         static let sql = """
             SELECT \(PostgresStatements.columns) FROM events
             WHERE stream_id = $1 AND stream_version >= $2
@@ -276,7 +277,7 @@ enum PostgresStatements {
 
     /// One row of ``columns``, in its order.
     static func event(_ row: PostgresRow) throws -> RecordedEvent {
-        var cells = PostgresRowReader(row)
+        var cells = try PostgresRowReader(row)
         let sequence = try cells.int64(), transaction = try cells.int64()
         return RecordedEvent(
             position: GlobalPosition(transaction: transaction, sequence: sequence), stream: StreamName(try cells.string()),

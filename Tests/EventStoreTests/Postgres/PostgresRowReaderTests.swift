@@ -8,36 +8,50 @@ import Testing
 /// PostgresNIO's own decoding reads it, and a row of the wrong shape must fail with a clear error.
 @Suite("PostgreSQL: event row decoding")
 struct PostgresRowReaderTests {
-    @Test("every column type reads back as PostgresNIO decodes it")
+    @Test("every field type reads back as PostgresNIO decodes the same value as a column")
     func values_match_postgres_nio() async throws {
-        try await withRow("""
-            SELECT 9007199254740993::bigint, (-42)::integer, 'reserva-ção-1'::text, 'e3b0c442-98fc-1c14-9afb-f4c8996fb924'::uuid,
-                   '{"b": [1, 2.5, "x"], "a": null}'::jsonb, '2026-11-22 13:45:01.123456+00'::timestamptz
-            """) { row in
-            var cells = PostgresRowReader(row)
-            let expected = try row.decode((Int64, Int32, String, UUID, ByteBuffer, Date).self)
-            #expect(try cells.int64() == expected.0)
-            #expect(try cells.int32() == expected.1)
-            #expect(try cells.string() == expected.2)
-            #expect(try cells.uuid() == expected.3)
+        let values = """
+            9007199254740993::bigint, (-42)::integer, 'reserva-ção-1'::text, 'e3b0c442-98fc-1c14-9afb-f4c8996fb924'::uuid,
+            '{"b": [1, 2.5, "x"], "a": null}'::jsonb, '2026-11-22 13:45:01.123456+00'::timestamptz
+            """
+        try await withRow("SELECT ROW(\(values)), \(values)") { row in
+            var fields = try PostgresRowReader(row)
+            let expected = try row.decode((ByteBuffer, Int64, Int32, String, UUID, ByteBuffer, Date).self)
+            #expect(try fields.int64() == expected.1)
+            #expect(try fields.int32() == expected.2)
+            #expect(try fields.string() == expected.3)
+            #expect(try fields.uuid() == expected.4)
             // Binary jsonb: a version byte, then the text PostgreSQL normalised (keys sorted).
-            #expect(String(decoding: try cells.jsonb(), as: UTF8.self) == #"{"a": null, "b": [1, 2.5, "x"]}"#)
-            #expect(expected.4.readableBytesView.first == 1)
-            #expect(try cells.date() == expected.5)
+            #expect(String(decoding: try fields.jsonb(), as: UTF8.self) == #"{"a": null, "b": [1, 2.5, "x"]}"#)
+            #expect(expected.5.readableBytesView.first == 1)
+            #expect(try fields.date() == expected.6)
         }
     }
 
-    @Test("a column of another type, a null or a missing column is a corrupt row that names the column")
+    @Test("a field of another type, a null or a missing field is a corrupt row that names the field")
     func wrong_shapes_are_refused() async throws {
-        try await withRow("SELECT 1::integer, NULL::bigint") { row in
-            var cells = PostgresRowReader(row)
-            let wrongType = #expect(throws: EventStoreError.self) { try cells.int64() }
+        try await withRow("SELECT ROW(1::integer, NULL::bigint)") { row in
+            var fields = try PostgresRowReader(row)
+            let wrongType = #expect(throws: EventStoreError.self) { try fields.int64() }
             #expect(wrongType?.code == .corruptRow)
-            #expect(wrongType?.message.contains("column 1") == true)
-            let null = #expect(throws: EventStoreError.self) { try cells.int64() }
-            #expect(null?.message.contains("column 2 of an event row: is null") == true)
-            let missing = #expect(throws: EventStoreError.self) { try cells.string() }
-            #expect(missing?.message.contains("column 3 of an event row: missing") == true)
+            #expect(wrongType?.message.contains("field 1 of an event row: is INTEGER, expected BIGINT") == true)
+            let null = #expect(throws: EventStoreError.self) { try fields.int64() }
+            #expect(null?.message.contains("field 2 of an event row: is null") == true)
+            let missing = #expect(throws: EventStoreError.self) { try fields.string() }
+            #expect(missing?.message.contains("field 3 of an event row: missing") == true)
+        }
+    }
+
+    @Test("a row that is not one record is a corrupt row")
+    func rows_must_be_records() async throws {
+        try await withRow("SELECT 1::bigint, 2::bigint") { row in
+            let error = #expect(throws: EventStoreError.self) { try PostgresRowReader(row) }
+            #expect(error?.code == .corruptRow)
+            #expect(error?.message.contains("expected record") == true)
+        }
+        try await withRow("SELECT NULL::record") { row in
+            let error = #expect(throws: EventStoreError.self) { try PostgresRowReader(row) }
+            #expect(error?.message.contains("is null") == true)
         }
     }
 
