@@ -100,6 +100,8 @@ final class API {
                 response.headers[.init("Idempotent-Replayed")!] = "true"
                 return response
             case .proceed:
+                var context = context
+                context.idempotencyKey = scoped
                 do {
                     let reply = try await handler(request, context, body)
                     await idempotency.finish(key: scoped, reply: reply)

@@ -9,12 +9,15 @@ public struct GatewayContext: RequestContext, RemoteAddressRequestContext {
     public var requestId: String
     /// The verified bearer token's subject, when the request carried a valid one.
     public var subject: TokenIssuer.Subject?
+    /// The request's `Idempotency-Key` scoped to its caller, once the key is claimed.
+    public var idempotencyKey: String?
     public let remoteAddress: SocketAddress?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         requestId = UUID().uuidString.lowercased()
         subject = nil
+        idempotencyKey = nil
         remoteAddress = source.channel.remoteAddress
     }
 
@@ -23,7 +26,7 @@ public struct GatewayContext: RequestContext, RemoteAddressRequestContext {
 
     /// The caller as the services see it.
     public var caller: Caller {
-        Caller(requestId: requestId, usuario: subject?.usuario, papel: subject?.papel)
+        Caller(requestId: requestId, usuario: subject?.usuario, papel: subject?.papel, idempotencyKey: idempotencyKey)
     }
 
     /// The authenticated user, or a 401.

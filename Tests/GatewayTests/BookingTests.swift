@@ -224,6 +224,41 @@ struct BookingTests {
         }
     }
 
+    @Test("a retry whose first answer was lost (its Idempotency-Key forgotten) finds the first booking, not a second hold")
+    func idempotent_retry_after_lost_answer() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let body = pedido(cenario.estacoes, "2026-11-27T14:00:00-03:00", "2026-11-27T16:00:00-03:00")
+            let first = try await client.json(.post, "/api/reservas", body, token: cenario.membro, headers: [.init("Idempotency-Key")!: "r-1"])
+            #expect(first.status == .created, "\(String(buffer: first.body))")
+            let id = try #require(first.object["id"] as? String)
+            // The answer never reached the member, and the process that ran it died before it
+            // stored the answer: the key's record is gone (here purged; a dead process's record
+            // goes stale), so the retry runs again.
+            #expect(try await harness.store.purgeRequestKeys(before: .distantFuture) > 0)
+            let retry = try await client.json(.post, "/api/reservas", body, token: cenario.membro, headers: [.init("Idempotency-Key")!: "r-1"])
+            #expect(retry.status == .created, "\(String(buffer: retry.body))")
+            #expect(retry.object["id"] as? String == id)
+            #expect(retry.headers[.init("Idempotent-Replayed")!] == nil)
+            // Forgotten again, the key with another slot: refused, nothing written.
+            #expect(try await harness.store.purgeRequestKeys(before: .distantFuture) > 0)
+            let other = try await client.json(
+                .post, "/api/reservas", pedido(cenario.estacoes, "2026-11-27T17:00:00-03:00", "2026-11-27T18:00:00-03:00"),
+                token: cenario.membro, headers: [.init("Idempotency-Key")!: "r-1"])
+            #expect(other.status == .unprocessableContent)
+            #expect(other.erro == "chave_de_idempotencia_reutilizada")
+            // One hold on the shared space's day, one booking, one charge.
+            let minhas = try await client.json(.get, "/api/reservas", token: cenario.membro)
+            #expect(minhas.object["total"] as? Int == 1)
+            let ocupacao = try await harness.store.document(
+                ReservasReadModel.ocupacao, key: ReservasReadModel.ocupacaoKey(try #require(UUID(uuidString: cenario.estacoes)), try #require(DataLocal("2026-11-27"))))
+            #expect(try ReadModelJSON.decoder.decode(OcupacaoView.self, from: try #require(ocupacao)).reservas.count == 1)
+        }
+        #expect(try await harness.allEvents().filter { $0.type == "ReservaSolicitada" }.count == 1)
+    }
+
     @Test("an unpaid hold expires and frees its slot, also after a restart; a paid one stays")
     func holds_expire_across_restarts() async throws {
         let clock = ManualClock(segundaDeManha)

@@ -56,11 +56,16 @@ public struct Caller: Sendable {
     /// The authenticated user id, or nil.
     public let usuario: String?
     public let papel: String?
+    /// The request's `Idempotency-Key`, scoped to its caller, when it carried one: a command
+    /// that creates something derives the new id from it, so a retry whose first answer was
+    /// lost finds what the first attempt made instead of making it twice.
+    public let idempotencyKey: String?
 
-    public init(requestId: String, usuario: String? = nil, papel: String? = nil) {
+    public init(requestId: String, usuario: String? = nil, papel: String? = nil, idempotencyKey: String? = nil) {
         self.requestId = requestId
         self.usuario = usuario
         self.papel = papel
+        self.idempotencyKey = idempotencyKey
     }
 
 }

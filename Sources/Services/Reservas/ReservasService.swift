@@ -59,11 +59,19 @@ public final class ReservasService: Sendable {
         if let forma = pedido.pagamento, forma.metodo == .cartao, (forma.cartaoToken ?? "").isEmpty {
             throw ServiceError.invalido("pagamento.cartaoToken", "pagamento com cartão precisa do cartaoToken do provedor")
         }
+        let id: Reserva.ID
+        if let key = caller.idempotencyKey {
+            // A retry whose first answer was lost (the connection dropped, the process died)
+            // lands on the same booking, not on a second hold and a second charge.
+            id = Reserva.ID(Events.derivedId("reserva", key))
+            if let anterior = try await repetida(id, usuario: usuario, espacoId: espacoId.rawValue, intervalo: intervalo) { return anterior }
+        } else {
+            id = Reserva.ID(UUID())
+        }
         let now = clock.now
         let contexto = try await precos.quote(espacoId, intervalo: intervalo, cupom: pedido.cupom, em: now)
         let espaco = contexto.espaco
         let fuso = contexto.unidade.fuso
-        let id = Reserva.ID(UUID())
         let regras = espaco.regras
         let condicoes = Reserva.Condicoes(
             ativo: espaco.ativo, aberto: espaco.permite(intervalo, fuso: fuso),
@@ -132,10 +140,28 @@ public final class ReservasService: Sendable {
                 guard case .solicitada(let event) = solicitada.first else { break }
                 return ReservaView(event)
             } catch is WrongExpectedVersion {
+                // The same request (its Idempotency-Key) made this booking meanwhile: its answer.
+                if let anterior = try await repetida(id, usuario: reserva.usuarioId, espacoId: reserva.espacoId, intervalo: reserva.intervalo) {
+                    return anterior
+                }
                 continue  // another booking touched one of these days (or the coupon): decide again
             }
         }
         throw ServiceError.indisponivel("o horário está muito disputado agora; tente de novo em instantes", retryAfter: 1)
+    }
+
+    /// The booking `id` when a request with the same Idempotency-Key already made it, as it
+    /// stands now; nil when there is none. The key with another booking's space or time is a 422,
+    /// as the gateway answers a reused key while it still remembers the first request.
+    private func repetida(_ id: Reserva.ID, usuario: String, espacoId: UUID, intervalo: TimeRange) async throws -> ReservaView? {
+        let state = try await reservas.load(StreamNames.reserva(id)).state
+        guard case .existente(let dados) = state else { return nil }
+        let anterior = dados.solicitacao
+        guard anterior.usuarioId == usuario, anterior.espacoId == espacoId, anterior.intervalo == intervalo else {
+            throw ServiceError(
+                status: 422, codigo: "chave_de_idempotencia_reutilizada", mensagem: "esta Idempotency-Key já foi usada com outra requisição")
+        }
+        return try Self.view(state)
     }
 
     // MARK: Lifecycle
