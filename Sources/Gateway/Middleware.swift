@@ -115,9 +115,10 @@ struct AuthMiddleware: RouterMiddleware {
                 let subject = await usuarios.tokens.verify(String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces))
             else { throw invalid }
             // The account as it is now: a deactivated or erased account's token stops working,
-            // and the role is today's, not the one at login.
-            guard let papel = try await usuarios.papelAtual(usuario: subject.usuario) else { throw invalid }
-            context.subject = TokenIssuer.Subject(usuario: subject.usuario, papel: papel)
+            // so does one issued before the last password change, and the role is today's, not
+            // the one at login.
+            guard let papel = try await usuarios.papelAtual(usuario: subject.usuario, emitidoEm: subject.emitidoEm) else { throw invalid }
+            context.subject = TokenIssuer.Subject(usuario: subject.usuario, papel: papel, emitidoEm: subject.emitidoEm)
         }
         return try await next(request, context)
     }

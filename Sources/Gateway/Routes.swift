@@ -35,13 +35,13 @@ enum Routes {
             try .json(try await usuarios.perfil(usuario: try context.requireUser().usuario))
         }
         api.add(Operation(
-            method: .post, path: "/api/auth/me/senha", summary: "Trocar a minha senha", tag: "auth", auth: true,
-            request: "TrocaDeSenha", success: 204, errors: [403, 422])
+            method: .post, path: "/api/auth/me/senha",
+            summary: "Trocar a minha senha: encerra todas as sessões e devolve uma nova para este dispositivo", tag: "auth", auth: true,
+            request: "TrocaDeSenha", response: "Sessao", errors: [403, 422])
         ) { _, context, body in
             let input = try JSON.decode(TrocaDeSenhaBody.self, from: body)
-            try await usuarios.trocarSenha(
-                usuario: try context.requireUser().usuario, atual: input.senhaAtual, nova: input.novaSenha, context: context.caller)
-            return Reply(status: 204)
+            return try .json(try await usuarios.trocarSenha(
+                usuario: try context.requireUser().usuario, atual: input.senhaAtual, nova: input.novaSenha, context: context.caller))
         }
     }
 

@@ -134,19 +134,34 @@ struct AuthTests {
         #expect(failures.count == 5)
     }
 
-    @Test("changing the password: the old one stops working")
+    @Test("changing the password: the old one stops working, every other session ends, this device gets a new one")
     func password_change() async throws {
         let harness = try await Harness.make()
         defer { harness.removeFiles() }
         try await harness.test { client in
             _ = try await client.register("caio@example.com")
             let token = try await client.token("caio@example.com")
+            harness.clock.advance(by: 60)
+            let outroDispositivo = try await client.token("caio@example.com")
+            harness.clock.advance(by: 60)
             let wrong = try await client.json(.post, "/api/auth/me/senha", #"{"senhaAtual":"nao-e-ela","novaSenha":"nova-senha-1"}"#, token: token)
             #expect(wrong.status == .forbidden)
+            #expect(try await client.json(.get, "/api/auth/me", token: outroDispositivo).status == .ok)
             let changed = try await client.json(.post, "/api/auth/me/senha", #"{"senhaAtual":"segredo-123","novaSenha":"nova-senha-1"}"#, token: token)
-            #expect(changed.status == .noContent)
+            #expect(changed.status == .ok, "\(String(buffer: changed.body))")
+            let novo = try #require(changed.object["token"] as? String)
+            #expect((changed.object["usuario"] as? [String: Any])?["email"] as? String == "caio@example.com")
+            // Both earlier tokens are refused now, also the one that made the change; the new one works.
+            for antigo in [token, outroDispositivo] {
+                let refused = try await client.json(.get, "/api/auth/me", token: antigo)
+                #expect(refused.status == .unauthorized)
+                #expect(refused.erro == "token_invalido")
+            }
+            #expect(try await client.json(.get, "/api/auth/me", token: novo).status == .ok)
             #expect(try await client.login("caio@example.com").status == .unauthorized)
-            #expect(try await client.login("caio@example.com", senha: "nova-senha-1").status == .ok)
+            harness.clock.advance(by: 1)
+            let login = try await client.token("caio@example.com", senha: "nova-senha-1")
+            #expect(try await client.json(.get, "/api/auth/me", token: login).status == .ok)
         }
     }
 

@@ -194,6 +194,8 @@ extension Usuario {
         /// Failed logins not yet cleared by a success, newest last.
         public var falhas: [Date]
         public var bloqueadoAte: Date?
+        /// The last password change: tokens issued before it no longer count.
+        public var senhaAlteradaEm: Date?
     }
 
     public enum State: Sendable, Equatable {
@@ -260,6 +262,7 @@ extension Usuario {
                 return .existente(conta)
             case (.existente(var conta), .senhaAlterada(let e)):
                 conta.senha = e.senha
+                conta.senhaAlteradaEm = e.em
                 return .existente(conta)
             case (.existente(var conta), .promovido(let e)):
                 conta.papel = e.papel

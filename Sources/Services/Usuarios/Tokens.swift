@@ -19,10 +19,13 @@ public final class TokenIssuer: Sendable {
     public struct Subject: Sendable, Equatable {
         public let usuario: String
         public let papel: String
+        /// When the token was issued (`iat`): a password change ends the tokens issued before it.
+        public let emitidoEm: Date?
 
-        public init(usuario: String, papel: String) {
+        public init(usuario: String, papel: String, emitidoEm: Date? = nil) {
             self.usuario = usuario
             self.papel = papel
+            self.emitidoEm = emitidoEm
         }
     }
 
@@ -51,6 +54,6 @@ public final class TokenIssuer: Sendable {
     /// The token's subject, or nil when it is malformed, forged or expired.
     public func verify(_ token: String) async -> Subject? {
         guard let claims = try? await keys.verify(token, as: Claims.self) else { return nil }
-        return Subject(usuario: claims.sub.value, papel: claims.papel)
+        return Subject(usuario: claims.sub.value, papel: claims.papel, emitidoEm: claims.iat.value)
     }
 }

@@ -195,8 +195,10 @@ public final class UsuariosService: Sendable {
         throw ServiceError.indisponivel("muitas tentativas simultâneas; tente de novo")
     }
 
-    /// Changes the password after checking the current one.
-    public func trocarSenha(usuario: String, atual: String, nova: String, context: Caller) async throws {
+    /// Changes the password after checking the current one, and ends every session: the tokens
+    /// issued before the change stop working (``papelAtual(usuario:emitidoEm:)``). The answer is
+    /// a new session for the device that made the change.
+    public func trocarSenha(usuario: String, atual: String, nova: String, context: Caller) async throws -> Sessao {
         try Self.validSenha(nova, campo: "novaSenha")
         guard let id = Usuario.ID(usuario) else { throw ServiceError.naoAutenticado }
         let (state, version) = try await usuarios.load(Self.stream(id))
@@ -217,6 +219,8 @@ public final class UsuariosService: Sendable {
         } catch is WrongExpectedVersion {
             throw ServiceError.conflito("conflito_de_versao", "a conta mudou durante a troca; tente de novo")
         }
+        let (token, expiry) = try await tokens.issue(usuario: id.description, papel: conta.papel.rawValue, now: now)
+        return Sessao(token: token, expiraEm: expiry, usuario: try await perfil(of: conta))
     }
 
     /// Makes an account an admin. 409 when it is one already.
@@ -431,12 +435,16 @@ public final class UsuariosService: Sendable {
         return Pagina(itens: Array(registros.dropFirst((page - 1) * size).prefix(size)), total: registros.count, pagina: page)
     }
 
-    /// The account's current role, or nil when it is deactivated, erased or unknown: a token
-    /// only counts while its account does (tokens outlive deactivation otherwise).
-    public func papelAtual(usuario: String) async throws -> String? {
+    /// The account's current role, or nil when it is deactivated, erased or unknown, or when
+    /// the token was issued before the account's last password change: a token only counts
+    /// while its account does (tokens outlive deactivation otherwise), and changing a password
+    /// ends every other session. `iat` travels as seconds in a double; a millisecond of
+    /// tolerance keeps the token issued with the change itself.
+    public func papelAtual(usuario: String, emitidoEm: Date? = nil) async throws -> String? {
         guard let id = Usuario.ID(usuario), case .existente(let conta) = try await usuarios.load(Self.stream(id)).state,
             conta.ativo
         else { return nil }
+        if let alterada = conta.senhaAlteradaEm, let emitidoEm, emitidoEm.addingTimeInterval(0.001) < alterada { return nil }
         return conta.papel.rawValue
     }
 

@@ -29,9 +29,11 @@ export function render({ container, signal, navigate }) {
     const novaSenha = senhaForm.elements.novaSenha.value;
     if (!senhaAtual) return fieldError(senhaForm, 'senhaAtual', 'Informe a senha atual.');
     if (novaSenha.length < 8) return fieldError(senhaForm, 'novaSenha', 'A nova senha precisa ter pelo menos 8 caracteres.');
-    await senhaAction.run('/api/auth/me/senha', { body: { senhaAtual, novaSenha } });
+    // The change ends every session, this one too; the answer is a new one for this tab.
+    const sessao = await senhaAction.run('/api/auth/me/senha', { body: { senhaAtual, novaSenha } });
+    session.save({ token: sessao.token, expiraEm: sessao.expiraEm, usuario: sessao.usuario });
     senhaForm.reset();
-    flash('Senha trocada.', 'sucesso');
+    flash('Senha trocada. As outras sessões desta conta foram encerradas.', 'sucesso');
   }, { busyText: 'Trocando…' });
 
   // ---- export ------------------------------------------------------------------------------------
