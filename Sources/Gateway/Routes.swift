@@ -53,11 +53,25 @@ enum Routes {
         ) { _, context, _ in
             Reply(status: 200, body: try await usuarios.exportar(usuario: try context.requireUser().usuario))
         }
+        let reservas = backend.reservas
         api.add(Operation(
-            method: .delete, path: "/api/auth/me", summary: "LGPD: apagar meus dados pessoais (irreversível)", tag: "lgpd",
+            method: .delete, path: "/api/auth/me",
+            summary: "LGPD: apagar meus dados pessoais (irreversível); 409 enquanto houver reservas ativas", tag: "lgpd",
             auth: true, success: 204, errors: [404, 409])
         ) { _, context, _ in
-            try await usuarios.apagar(usuario: try context.requireUser().usuario, context: context.caller)
+            let usuario = try context.requireUser().usuario
+            // A held or confirmed booking still needs its member (the charge, the refund, the
+            // check-in, the e-mails): cancel it, or let it end, first.
+            let ativas = try await reservas.ativas(usuario: usuario)
+            if !ativas.isEmpty {
+                throw ServiceError(
+                    status: 409, codigo: "reservas_ativas",
+                    mensagem: ativas.count == 1
+                        ? "há 1 reserva ativa nesta conta; cancele-a ou espere que termine antes de apagar seus dados"
+                        : "há \(ativas.count) reservas ativas nesta conta; cancele-as ou espere que terminem antes de apagar seus dados",
+                    detalhes: ["reservas": ativas.prefix(20).map(\.id).joined(separator: ",")])
+            }
+            try await usuarios.apagar(usuario: usuario, context: context.caller)
             return Reply(status: 204)
         }
     }

@@ -1,3 +1,4 @@
+import Domain
 import EventStore
 import Foundation
 import Gateway
@@ -129,5 +130,32 @@ struct AdminAndLGPDTests {
         let sealed = try #require((try JSONSerialization.jsonObject(with: first.data) as? [String: Any])?["email"] as? String)
         let vault = PersonalDataVault(keys: SQLiteKeyStore(database: harness.store.database))
         #expect(try await vault.open(SealedField(rawValue: sealed)) == .erased)
+    }
+
+    @Test("erasing my data waits until my bookings are over: 409 with the active bookings, nothing erased; after cancelling, 204")
+    func erase_waits_for_active_bookings() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let passada = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-23T09:00:00-03:00", "2026-11-23T10:00:00-03:00"), token: cenario.membro)
+            let futura = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro)
+            #expect(passada.status == .created && futura.status == .created, "\(String(buffer: futura.body))")
+            let id = try #require(futura.object["id"] as? String)
+            let pago = try #require(passada.object["id"] as? String)
+            #expect(try await client.json(.post, "/api/admin/reservas/\(pago)/confirmacao", "{}", token: cenario.admin).status == .ok)
+            // The first booking is over (its hour has passed); the second still holds its slot.
+            harness.clock.advance(by: 3 * 3_600)
+            let refused = try await client.json(.delete, "/api/auth/me", token: cenario.membro)
+            #expect(refused.status == .conflict)
+            #expect(refused.erro == "reservas_ativas")
+            #expect((refused.object["detalhes"] as? [String: Any])?["reservas"] as? String == id)
+            #expect(try await client.json(.get, "/api/auth/me", token: cenario.membro).status == .ok)
+            #expect(try await harness.allEvents().contains { $0.type == "DadosPessoaisApagados" } == false)
+
+            #expect(try await client.json(.post, "/api/reservas/\(id)/cancelamento", "{}", token: cenario.membro).status == .ok)
+            #expect(try await client.json(.delete, "/api/auth/me", token: cenario.membro).status == .noContent)
+            #expect(try await client.login("ana@example.com").status == .unauthorized)
+        }
     }
 }

@@ -379,6 +379,24 @@ public final class ReservasService: Sendable {
         try await page(ReservasReadModel.reservas, grupo: usuario, pagina: pagina)
     }
 
+    /// The member's bookings that still hold a slot (held or confirmed, not yet over), oldest
+    /// first. Erasing an account's personal data waits until there are none.
+    public func ativas(usuario: String) async throws -> [ReservaView] {
+        let now = clock.now, lote = 500
+        var ativas: [ReservaView] = []
+        var offset = 0
+        while true {
+            let docs = try await store.documents(ReservasReadModel.reservas, grupo: usuario, limit: lote, offset: offset)
+            for doc in docs {
+                let view = try ReadModelJSON.decoder.decode(ReservaView.self, from: doc)
+                if [.solicitada, .confirmada].contains(view.status), view.fim > now { ativas.append(view) }
+            }
+            guard docs.count == lote else { break }
+            offset += lote
+        }
+        return ativas.sorted { $0.inicio < $1.inicio }
+    }
+
     public func doDia(unidade: String, data texto: String, pagina: Int) async throws -> Pagina<ReservaView> {
         guard let unidade = Unidade.ID(unidade) else { throw ServiceError.requisicaoInvalida("'unidade' deve ser o id (UUID) de uma unidade", detalhes: ["campo": "unidade"]) }
         guard let data = DataLocal(texto) else {
