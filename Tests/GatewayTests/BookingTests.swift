@@ -259,6 +259,31 @@ struct BookingTests {
         #expect(try await harness.allEvents().filter { $0.type == "ReservaSolicitada" }.count == 1)
     }
 
+    @Test("a block over time a booking holds is refused (409, naming the bookings) and changes nothing; elsewhere, or once cancelled, it is placed")
+    func block_over_bookings() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let reserva = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-26T18:00:00-03:00", "2026-11-26T21:00:00-03:00"), token: cenario.membro)
+            let id = try #require(reserva.object["id"] as? String, "\(String(buffer: reserva.body))")
+            func bloquear(_ inicio: String, _ fim: String) async throws -> TestResponse {
+                try await client.json(.post, "/api/admin/espacos/\(cenario.sala)/bloqueios",
+                    #"{"inicio":"\#(inicio)","fim":"\#(fim)","motivo":"manutencao"}"#, token: cenario.admin)
+            }
+            // A block over the booking's last half hour (and on into the next day).
+            let refused = try await bloquear("2026-11-26T20:30:00-03:00", "2026-11-27T08:00:00-03:00")
+            #expect(refused.status == .conflict)
+            #expect(refused.erro == "bloqueio_sobre_reservas")
+            #expect((refused.object["detalhes"] as? [String: Any])?["reservas"] as? String == id)
+            #expect(try await harness.allEvents().contains { $0.type == "BloqueioAgendado" } == false)
+            // Right after the booking ends: fine.
+            #expect(try await bloquear("2026-11-26T21:00:00-03:00", "2026-11-27T08:00:00-03:00").status == .created)
+            #expect(try await client.json(.post, "/api/reservas/\(id)/cancelamento", "{}", token: cenario.membro).status == .ok)
+            #expect(try await bloquear("2026-11-26T17:00:00-03:00", "2026-11-26T21:00:00-03:00").status == .created)
+        }
+    }
+
     @Test("an unpaid hold expires and frees its slot, also after a restart; a paid one stays")
     func holds_expire_across_restarts() async throws {
         let clock = ManualClock(segundaDeManha)

@@ -379,6 +379,21 @@ public final class ReservasService: Sendable {
         try await page(ReservasReadModel.reservas, grupo: usuario, pagina: pagina)
     }
 
+    /// The bookings (held or confirmed) that hold part of `intervalo` on the space, from its
+    /// agenda streams (not a read model: no lag); empty when the space does not exist. A block
+    /// (maintenance, holiday) is refused while any booking holds its time.
+    public func ocupantes(espaco: String, intervalo: TimeRange) async throws -> [UUID] {
+        guard let id = Espaco.ID(espaco), case .existente(let dados) = try await precos.espacos.load(StreamNames.espaco(id)).state,
+            case .existente(let unidade) = try await precos.unidades.load(StreamNames.unidade(dados.unidade)).state
+        else { return [] }
+        var ocupantes: Set<UUID> = []
+        for dia in DataLocal.dias(de: intervalo, em: unidade.fuso) {
+            let state = try await agenda(id.rawValue, dia).load(StreamNames.agenda(id.rawValue, dia)).state
+            for (reserva, ocupado) in state.ocupacoes where ocupado.overlaps(intervalo) { ocupantes.insert(reserva) }
+        }
+        return ocupantes.sorted { $0.uuidString < $1.uuidString }
+    }
+
     /// The member's bookings that still hold a slot (held or confirmed, not yet over), oldest
     /// first. Erasing an account's personal data waits until there are none.
     public func ativas(usuario: String) async throws -> [ReservaView] {
