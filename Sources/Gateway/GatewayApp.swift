@@ -34,7 +34,8 @@ public enum GatewayApp {
         -> (Router<GatewayContext>, [Operation])
     {
         let router = Router(context: GatewayContext.self)
-        router.add(middleware: EdgeMiddleware(drain: drain, metrics: metrics, allowedOrigin: configuration.allowedOrigin))
+        let routes = RouteTable()
+        router.add(middleware: EdgeMiddleware(drain: drain, metrics: metrics, allowedOrigin: configuration.allowedOrigin, routes: routes))
         if let webRoot = configuration.webRoot { router.add(middleware: WebAppMiddleware(root: webRoot)) }
         router.add(middleware: AuthMiddleware(usuarios: backend.usuarios))
         if let limiter = configuration.rateLimiter { router.add(middleware: RateLimitMiddleware(limiter: limiter)) }
@@ -70,6 +71,7 @@ public enum GatewayApp {
         api.owner = nil
         Routes.operations(api, backend, metrics: metrics)
         Routes.documentation(api)
+        routes.set(api.operations)
         return (api.router, api.operations)
     }
 

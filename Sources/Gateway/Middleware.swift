@@ -21,6 +21,29 @@ public final class DrainState: Sendable {
     public func startDraining() { draining.store(true, ordering: .relaxed) }
 }
 
+/// The API's paths and their methods, known once every route is added: a request for a known
+/// path with another method is a 405 that says which methods the path takes, not a 404.
+final class RouteTable: Sendable {
+    private let routes = Mutex<[(method: HTTPRequest.Method, segments: [Substring])]>([])
+
+    func set(_ operations: [Operation]) {
+        routes.withLock { $0 = operations.map { ($0.method, $0.path.split(separator: "/")) } }
+    }
+
+    /// The methods `path` takes (empty when no route has that path).
+    func methods(for path: String) -> [HTTPRequest.Method] {
+        let asked = path.split(separator: "/")
+        return routes.withLock { routes in
+            var methods: [HTTPRequest.Method] = []
+            for route in routes where route.segments.count == asked.count && !methods.contains(route.method) {
+                let matches = zip(route.segments, asked).allSatisfy { template, segment in template.first == "{" || template == segment }
+                if matches { methods.append(route.method) }
+            }
+            return methods
+        }
+    }
+}
+
 /// The outermost middleware: request id, CORS, draining, the JSON error format for every
 /// failure (unknown routes and oversized bodies included), the access log and the metrics.
 struct EdgeMiddleware: RouterMiddleware {
@@ -28,6 +51,7 @@ struct EdgeMiddleware: RouterMiddleware {
     let drain: DrainState
     let metrics: Metrics
     let allowedOrigin: String
+    let routes: RouteTable
 
     func handle(_ request: Request, context: GatewayContext, next: (Request, GatewayContext) async throws -> Response) async throws -> Response {
         var context = context
@@ -63,10 +87,20 @@ struct EdgeMiddleware: RouterMiddleware {
                     .response(requestId: context.requestId)
             } catch let error as HTTPError where error.status == .notFound {
                 unmatched = true
-                response = ServiceError(
-                    status: 404, codigo: "rota_nao_encontrada",
-                    mensagem: "nenhuma rota \(request.method) \(request.uri.path); veja /openapi.json")
-                    .response(requestId: context.requestId)
+                let methods = routes.methods(for: request.uri.path)
+                if methods.isEmpty {
+                    response = ServiceError(
+                        status: 404, codigo: "rota_nao_encontrada",
+                        mensagem: "nenhuma rota \(request.method) \(request.uri.path); veja /openapi.json")
+                        .response(requestId: context.requestId)
+                } else {
+                    let allowed = methods.map(\.rawValue).sorted().joined(separator: ", ")
+                    response = ServiceError(
+                        status: 405, codigo: "metodo_nao_permitido",
+                        mensagem: "\(request.uri.path) aceita \(allowed), não \(request.method); veja /openapi.json")
+                        .response(requestId: context.requestId)
+                    response.headers[.allow] = allowed
+                }
             } catch let error as HTTPError {
                 response = ServiceError(
                     status: Int(error.status.code), codigo: error.status.code == 413 ? "corpo_grande_demais" : "requisicao_invalida",

@@ -90,6 +90,13 @@ struct AuthTests {
             let missing = try await client.json(.get, "/api/nada")
             #expect(missing.status == .notFound)
             #expect(missing.erro == "rota_nao_encontrada")
+            // A known path with a method it does not take: 405 with the methods it does.
+            let wrongMethod = try await client.json(.put, "/api/reservas/8a0c5b1e-1f4e-4a38-9a55-2a3f7d7e0c11/cancelamento", "{}")
+            #expect(wrongMethod.status == .methodNotAllowed)
+            #expect(wrongMethod.erro == "metodo_nao_permitido")
+            #expect(wrongMethod.headers[.allow] == "POST")
+            #expect(try await client.json(.delete, "/api/reservas").headers[.allow] == "GET, POST")
+            #expect(try await client.json(.get, "/api/reservas/1/2/3").status == .notFound)
             let huge = String(repeating: "x", count: 300 * 1024)
             let tooLarge = try await client.json(.post, "/api/auth/registro", #"{"nome":"\#(huge)"}"#)
             #expect(tooLarge.status == .contentTooLarge)
