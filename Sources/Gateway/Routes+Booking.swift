@@ -38,7 +38,7 @@ extension Routes {
                     ("capacidade", "capacidade mínima"), ("comodidade", "uma comodidade, ex.: projetor"), ("pagina", "página, a partir de 1")])
         ) { request, _, _ in
             let query = request.uri.queryParameters
-            var filtro = EspacosService.Filtro(unidade: query.get("unidade"), comodidade: query.get("comodidade"))
+            var filtro = EspacosService.Filtro(unidade: try Query.id(request, "unidade"), comodidade: query.get("comodidade"))
             if let tipo = query.get("tipo") {
                 guard let value = Espaco.Tipo(rawValue: tipo) else {
                     throw ServiceError.requisicaoInvalida(

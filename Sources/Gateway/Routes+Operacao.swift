@@ -60,7 +60,7 @@ extension Routes {
         ) { request, _, _ in
             let query = request.uri.queryParameters
             return try .json(try await financeiro.faturas(
-                unidade: query.get("unidade"), de: query.get("de"), ate: query.get("ate"), pagina: try Query.page(request)))
+                unidade: try Query.id(request, "unidade"), de: query.get("de"), ate: query.get("ate"), pagina: try Query.page(request)))
         }
         api.add(Operation(
             method: .get, path: "/api/admin/financeiro/faturas/{id}", summary: "Uma fatura", tag: "financeiro", auth: true, admin: true,
@@ -73,20 +73,20 @@ extension Routes {
             auth: true, admin: true, response: "RelatorioDeReceita", errors: [400], query: periodo)
         ) { request, _, _ in
             try .json(try await financeiro.receita(
-                de: try Query.data(request, "de"), ate: try Query.data(request, "ate"), unidade: request.uri.queryParameters.get("unidade")))
+                de: try Query.data(request, "de"), ate: try Query.data(request, "ate"), unidade: try Query.id(request, "unidade")))
         }
         api.add(Operation(
             method: .get, path: "/api/admin/financeiro/razao", summary: "Saldos do razão por conta (débitos = créditos)", tag: "financeiro",
             auth: true, admin: true, response: "Razao", errors: [400], query: [("unidade", "id da unidade (opcional)")])
         ) { request, _, _ in
-            try .json(try await financeiro.razao(unidade: request.uri.queryParameters.get("unidade")))
+            try .json(try await financeiro.razao(unidade: try Query.id(request, "unidade")))
         }
         api.add(Operation(
             method: .get, path: "/api/admin/financeiro/faturas.csv", summary: "Exportar faturas e notas de crédito (CSV)", tag: "financeiro",
             auth: true, admin: true, errors: [400], query: periodo, contentType: "text/csv")
         ) { request, _, _ in
             let csv = try await financeiro.faturasCSV(
-                unidade: request.uri.queryParameters.get("unidade"), de: try Query.data(request, "de"), ate: try Query.data(request, "ate"))
+                unidade: try Query.id(request, "unidade"), de: try Query.data(request, "de"), ate: try Query.data(request, "ate"))
             return Reply(status: 200, body: Data(csv.utf8), headers: ["Content-Type": "text/csv; charset=utf-8", "Content-Disposition": "attachment; filename=\"faturas.csv\""])
         }
         api.add(Operation(
@@ -94,7 +94,7 @@ extension Routes {
             auth: true, admin: true, errors: [400], query: periodo, contentType: "text/csv")
         ) { request, _, _ in
             let csv = try await financeiro.razaoCSV(
-                unidade: request.uri.queryParameters.get("unidade"), de: try Query.data(request, "de"), ate: try Query.data(request, "ate"))
+                unidade: try Query.id(request, "unidade"), de: try Query.data(request, "de"), ate: try Query.data(request, "ate"))
             return Reply(status: 200, body: Data(csv.utf8), headers: ["Content-Type": "text/csv; charset=utf-8", "Content-Disposition": "attachment; filename=\"razao.csv\""])
         }
     }
@@ -107,13 +107,13 @@ extension Routes {
             query: [("espaco", "id do espaço (opcional)"), ("de", "AAAA-MM-DD (obrigatório)"), ("ate", "AAAA-MM-DD (obrigatório)")])
         ) { request, _, _ in
             try .json(try await analytics.ocupacao(
-                espaco: request.uri.queryParameters.get("espaco"), de: try Query.data(request, "de"), ate: try Query.data(request, "ate")))
+                espaco: try Query.id(request, "espaco"), de: try Query.data(request, "de"), ate: try Query.data(request, "ate")))
         }
         api.add(Operation(
             method: .get, path: "/api/analytics/ocupacao/semana", summary: "Ocupação por hora da semana (0–167, hora local)", tag: "analytics",
             auth: true, admin: true, response: "OcupacaoPorHoraDaSemana", errors: [400, 404], query: [("espaco", "id do espaço (opcional)")])
         ) { request, _, _ in
-            try .json(try await analytics.ocupacaoPorHoraDaSemana(espaco: request.uri.queryParameters.get("espaco")))
+            try .json(try await analytics.ocupacaoPorHoraDaSemana(espaco: try Query.id(request, "espaco")))
         }
         api.add(Operation(
             method: .get, path: "/api/analytics/receita", summary: "Receita (pagamentos − reembolsos) por tipo de espaço", tag: "analytics",

@@ -237,4 +237,14 @@ enum Query {
         }
         return date
     }
+
+    /// An id filter (`unidade`, `espaco`): absent is nil; otherwise a UUID, answered in the
+    /// lower-case form the read models keep, or a 400 naming it (a typo is not "no results").
+    static func id(_ request: Request, _ name: String) throws -> String? {
+        guard let text = request.uri.queryParameters.get(name) else { return nil }
+        guard let id = UUID(uuidString: text) else {
+            throw ServiceError.requisicaoInvalida("'\(name)' deve ser um id (UUID)", detalhes: ["campo": name])
+        }
+        return id.uuidString.lowercased()
+    }
 }

@@ -97,6 +97,12 @@ struct BookingTests {
             #expect((itens.first?["espaco"] as? [String: Any])?["id"] as? String == cenario.sala)
             #expect((itens.first?["precos"] as? [String: Any])?["porHora"] as? Int == 5000)
             #expect(try await client.json(.get, "/api/espacos?capacidade=9").object["total"] as? Int == 0)
+            // An id filter takes the id in any case; a malformed one is a 400, not "no results".
+            #expect(try await client.json(.get, "/api/espacos?unidade=\(cenario.unidade.uppercased())").object["total"] as? Int == 2)
+            let typo = try await client.json(.get, "/api/espacos?unidade=\(cenario.unidade.dropLast())")
+            #expect(typo.status == .badRequest)
+            #expect((typo.object["detalhes"] as? [String: Any])?["campo"] as? String == "unidade")
+            #expect(try await client.json(.get, "/api/analytics/ocupacao/semana?espaco=sala", token: cenario.admin).status == .badRequest)
 
             let cotacao = try await client.json(.post, "/api/precos/cotacao", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T13:00:00-03:00"))
             #expect(cotacao.status == .ok)
