@@ -57,6 +57,9 @@ struct AdminAndLGPDTests {
             #expect(unknown.status == .notFound)
 
             #expect(try await client.json(.post, "/api/admin/usuarios/\(member)/desativacao", token: admin).status == .noContent)
+            let promoteInactive = try await client.json(.post, "/api/admin/usuarios/\(member)/promocao", token: admin)
+            #expect(promoteInactive.status == .conflict)
+            #expect(promoteInactive.erro == "conta_desativada")
             let blocked = try await client.login("maria@example.com")
             #expect(blocked.status == .forbidden)
             // A wrong password does not reveal that the account is deactivated.

@@ -236,7 +236,8 @@ public final class UsuariosService: Sendable {
         } catch .naoEncontrado {
             throw ServiceError.naoEncontrado("conta não encontrada")
         } catch {
-            throw ServiceError.proibido("esta conta foi desativada")
+            // The account's state, not the caller's rights, is what stands in the way.
+            throw ServiceError.conflito("conta_desativada", "esta conta foi desativada; uma conta desativada não pode ser promovida")
         }
         try await store.append(to: Self.stream(id), expected: .after(version), events: try Events.new(events, at: now, metadata: metadata(context, actor: "sistema")))
     }
