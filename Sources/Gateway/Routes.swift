@@ -200,9 +200,42 @@ extension JSON {
         }
         do {
             return try decoder.decode(T.self, from: body)
+        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+            // Foundation says "not valid JSON", with no field, also for valid JSON holding a
+            // number our integer fields cannot take (1.5, 1e30): find those and name them.
+            guard let parsed = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) else {
+                throw ServiceError.requisicaoInvalida("o corpo não é JSON válido")
+            }
+            guard let field = notInteger(parsed, path: "") else {
+                throw ServiceError.requisicaoInvalida("o corpo não pôde ser lido")
+            }
+            throw ServiceError.requisicaoInvalida(
+                "o campo '\(field)' deve ser um número inteiro (sem casas decimais, de até 64 bits)", detalhes: ["campo": field])
         } catch let error as DecodingError {
             throw explain(error)
         }
+    }
+
+    /// The first number (depth first, keys in order) that is not an integer of 64 bits.
+    private static func notInteger(_ value: Any, path: String) -> String? {
+        switch value {
+        case let object as [String: Any]:
+            for key in object.keys.sorted() {
+                if let found = notInteger(object[key] as Any, path: path.isEmpty ? key : "\(path).\(key)") { return found }
+            }
+        case let array as [Any]:
+            for (index, item) in array.enumerated() {
+                if let found = notInteger(item, path: "\(path)[\(index)]") { return found }
+            }
+        case let number as NSNumber:
+            // What the decoder refuses for an integer: a fraction, or beyond 64 bits (1.0 and
+            // 1e3 it takes).
+            let double = number.doubleValue
+            if double.rounded() != double || abs(double) >= 9.2e18 { return path.isEmpty ? "corpo" : path }
+        default:
+            break
+        }
+        return nil
     }
 
     /// An instant as the API takes it: ISO 8601 with its UTC offset (`Z` or `±hh:mm`). A

@@ -172,6 +172,20 @@ struct BookingTests {
             for body in [#"{"espacoId":"x","inicio":"amanhã","fim":"2026-11-25T10:00:00Z"}"#, #"{"inicio":"2026-11-25T10:00:00Z"}"#, "[]", "nada"] {
                 #expect(try await client.json(.post, "/api/reservas", body, token: cenario.membro).status == .badRequest, "\(body)")
             }
+            // Numbers an integer field cannot take are named, not reported as "not JSON".
+            for (body, campo) in [
+                (#"{"porHora":5000.5,"meioPeriodo":18000,"diaria":30000,"duracaoMinimaMinutos":30}"#, "porHora"),
+                (#"{"porHora":5000,"meioPeriodo":18000,"diaria":30000,"duracaoMinimaMinutos":99999999999999999999}"#, "duracaoMinimaMinutos"),
+            ] {
+                let response = try await client.json(.put, "/api/admin/espacos/\(cenario.sala)/precos", body, token: cenario.admin)
+                #expect(response.status == .badRequest, "\(String(buffer: response.body))")
+                #expect((response.object["detalhes"] as? [String: Any])?["campo"] as? String == campo, "\(String(buffer: response.body))")
+            }
+            #expect(try await client.json(.put, "/api/admin/espacos/\(cenario.sala)/precos", "{nada", token: cenario.admin).erro == "requisicao_invalida")
+            // A wrong shape is described in JSON's words, not Swift's type names.
+            let forma = try await client.json(.post, "/api/reservas", #"{"espacoId":"\#(cenario.sala)","inicio":"2026-11-25T10:00:00-03:00","fim":"2026-11-25T11:00:00-03:00","pagamento":"pix"}"#, token: cenario.membro)
+            #expect(forma.status == .badRequest)
+            #expect(forma.object["mensagem"] as? String == "o campo 'pagamento' deve ser um objeto JSON", "\(String(buffer: forma.body))")
             // Instants that do not exist are refused, not rolled over to another day or hour.
             for (inicio, fim, campo) in [
                 ("2026-02-30T10:00:00-03:00", "2026-02-30T11:00:00-03:00", "inicio"), ("2026-11-25T10:00:00-03:00", "2026-11-25T24:30:00-03:00", "fim"),
