@@ -4,6 +4,10 @@ import Foundation
 /// Schemas of the espacos, precos and reservas routes.
 extension OpenAPI {
     static var money: [String: Any] { ["type": "integer", "description": "centavos de real (BRL)"] }
+    /// An address field.
+    static var linhaDeEndereco: [String: Any] { ["type": "string", "maxLength": Unidade.Endereco.tamanhoMaximo] }
+    /// A free description or reason.
+    static var texto500: [String: Any] { ["type": "string", "maxLength": 500] }
     /// A space's amenities and photos, with their limits.
     static var comodidades: [String: Any] {
         ["type": "array", "maxItems": Espaco.maximoDeComodidades, "items": ["type": "string", "minLength": 1, "maxLength": Espaco.tamanhoMaximoDaComodidade]]
@@ -42,8 +46,8 @@ extension OpenAPI {
         let linha = object(["codigo": text, "descricao": text, "valor": money], required: ["codigo", "descricao", "valor"])
         return [
             "Endereco": object([
-                "logradouro": text, "numero": text, "complemento": text, "bairro": text, "cidade": text,
-                "uf": ["type": "string", "minLength": 2, "maxLength": 2], "cep": text,
+                "logradouro": linhaDeEndereco, "numero": linhaDeEndereco, "complemento": linhaDeEndereco, "bairro": linhaDeEndereco, "cidade": linhaDeEndereco,
+                "uf": ["type": "string", "minLength": 2, "maxLength": 2], "cep": linhaDeEndereco,
             ], required: ["logradouro", "numero", "cidade", "uf", "cep"]),
             "NovaUnidade": object([
                 "nome": text, "endereco": ref("Endereco"), "fusoHorario": ["type": "string", "description": "IANA, padrão America/Sao_Paulo"],
@@ -84,9 +88,9 @@ extension OpenAPI {
                 "livres": array(object(["inicio": instant, "fim": instant, "vagas": ["type": "integer"]], required: ["inicio", "fim", "vagas"])),
             ], required: ["espacoId", "data", "aberto", "livres"]),
             "NovoBloqueio": object([
-                "inicio": instant, "fim": instant, "motivo": ["type": "string", "enum": ["manutencao", "feriado", "evento", "outro"]], "descricao": text,
+                "inicio": instant, "fim": instant, "motivo": ["type": "string", "enum": ["manutencao", "feriado", "evento", "outro"]], "descricao": texto500,
             ], required: ["inicio", "fim", "motivo"]),
-            "Motivo": object(["motivo": text], required: []),
+            "Motivo": object(["motivo": texto500], required: []),
             "ValoresDePreco": object([
                 "porHora": preco, "meioPeriodo": preco, "diaria": preco, "duracaoMinimaMinutos": ["type": "integer", "minimum": 1, "maximum": 1_440],
             ], required: ["porHora", "meioPeriodo", "diaria", "duracaoMinimaMinutos"]),
@@ -97,7 +101,7 @@ extension OpenAPI {
                 "properties": [
                     "tipo": ["type": "string", "enum": ["horario_de_pico", "fim_de_semana", "longa_duracao", "plano"]],
                     "dias": array(["type": "string", "enum": dias]), "inicioMinutos": ["type": "integer"], "fimMinutos": ["type": "integer"],
-                    "multiplicadorBP": ["type": "integer"], "aPartirDeMinutos": ["type": "integer"], "descontoBP": ["type": "integer"], "plano": text,
+                    "multiplicadorBP": ["type": "integer"], "aPartirDeMinutos": ["type": "integer"], "descontoBP": ["type": "integer"], "plano": ["type": "string", "maxLength": 100],
                 ],
             ],
             "RegraDePreco": ["allOf": [ref("NovaRegra"), object(["id": uuid], required: ["id"])]],
@@ -128,7 +132,7 @@ extension OpenAPI {
                 "atualizadaEm": instant,
             ], required: ["id", "espacoId", "inicio", "fim", "status", "total"]),
             "PaginaDeReservas": page("Reserva"),
-            "Confirmacao": object(["pagamentoId": text], required: []),
+            "Confirmacao": object(["pagamentoId": ["type": "string", "maxLength": 200]], required: []),
         ]
     }
 }

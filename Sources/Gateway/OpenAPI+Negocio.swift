@@ -12,7 +12,7 @@ extension OpenAPI {
         return [
             "FormaDePagamento": object([
                 "metodo": metodo,
-                "cartaoToken": ["type": "string", "description": "token do cartão no provedor (sandbox: tok_sandbox_recusado e tok_sandbox_sem_saldo são recusados)"],
+                "cartaoToken": ["type": "string", "maxLength": 200, "description": "token do cartão no provedor (sandbox: tok_sandbox_recusado e tok_sandbox_sem_saldo são recusados)"],
             ], required: ["metodo"]),
             "Pagamento": object([
                 "id": uuid, "reservaId": uuid,

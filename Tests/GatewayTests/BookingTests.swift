@@ -182,6 +182,26 @@ struct BookingTests {
                 #expect((response.object["detalhes"] as? [String: Any])?["campo"] as? String == campo, "\(String(buffer: response.body))")
             }
             #expect(try await client.json(.put, "/api/admin/espacos/\(cenario.sala)/precos", "{nada", token: cenario.admin).erro == "requisicao_invalida")
+            // Free texts are bounded: each too-long one is a 422 naming its field.
+            let longo = String(repeating: "x", count: 501)
+            let unidade = try await client.json(.post, "/api/admin/unidades", #"""
+                {"nome":"Centro","endereco":{"logradouro":"Rua A","numero":"1","complemento":"\#(longo)","cidade":"São Paulo","uf":"SP","cep":"01000-000"}}
+                """#, token: cenario.admin)
+            let textos: [(TestResponse, String)] = [
+                (unidade, "endereco.complemento"),
+                (try await client.json(.post, "/api/admin/espacos/\(cenario.sala)/bloqueios",
+                    #"{"inicio":"2026-12-01T00:00:00-03:00","fim":"2026-12-02T00:00:00-03:00","motivo":"manutencao","descricao":"\#(longo)"}"#, token: cenario.admin), "descricao"),
+                (try await client.json(.post, "/api/admin/espacos/\(cenario.sala)/precos/regras",
+                    #"{"tipo":"plano","plano":"\#(longo)","descontoBP":1000}"#, token: cenario.admin), "regra"),
+                (try await client.json(.post, "/api/reservas",
+                    #"{"espacoId":"\#(cenario.sala)","inicio":"2026-11-25T10:00:00-03:00","fim":"2026-11-25T11:00:00-03:00","pagamento":{"metodo":"cartao","cartaoToken":"\#(longo)"}}"#,
+                    token: cenario.membro), "pagamento.cartaoToken"),
+                (try await client.json(.post, "/api/admin/espacos/\(cenario.sala)/desativacao", #"{"motivo":"\#(longo)"}"#, token: cenario.admin), "motivo"),
+            ]
+            for (response, campo) in textos {
+                #expect(response.status == .unprocessableContent, "\(campo): \(String(buffer: response.body))")
+                #expect((response.object["detalhes"] as? [String: Any])?["campo"] as? String == campo, "\(String(buffer: response.body))")
+            }
             // A wrong shape is described in JSON's words, not Swift's type names.
             let forma = try await client.json(.post, "/api/reservas", #"{"espacoId":"\#(cenario.sala)","inicio":"2026-11-25T10:00:00-03:00","fim":"2026-11-25T11:00:00-03:00","pagamento":"pix"}"#, token: cenario.membro)
             #expect(forma.status == .badRequest)

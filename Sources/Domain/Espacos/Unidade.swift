@@ -32,18 +32,26 @@ extension Unidade {
             self.cep = cep
         }
 
-        /// The trimmed address, or the name of the first field that is wrong.
+        /// Characters a field may hold (an address line, not a document).
+        public static let tamanhoMaximo = 200
+
+        /// The trimmed address, or the name of the first field that is wrong (blank, or longer
+        /// than ``tamanhoMaximo``).
         func normalizado() throws(Failure) -> Endereco {
             func obrigatorio(_ value: String, _ campo: String) throws(Failure) -> String {
-                let trimmed = value.trimmed
-                guard !trimmed.isEmpty else { throw .enderecoInvalido(campo: campo) }
+                guard let trimmed = try opcional(value, campo) else { throw .enderecoInvalido(campo: campo) }
+                return trimmed
+            }
+            func opcional(_ value: String?, _ campo: String) throws(Failure) -> String? {
+                guard let trimmed = value?.trimmed.nilIfEmpty else { return nil }
+                guard trimmed.count <= Self.tamanhoMaximo else { throw .enderecoInvalido(campo: campo) }
                 return trimmed
             }
             let uf = self.uf.trimmed.uppercased()
             guard uf.count == 2, uf.allSatisfy({ $0.isASCII && $0.isLetter }) else { throw .enderecoInvalido(campo: "uf") }
             return Endereco(
                 logradouro: try obrigatorio(logradouro, "logradouro"), numero: try obrigatorio(numero, "numero"),
-                complemento: complemento?.trimmed.nilIfEmpty, bairro: bairro?.trimmed.nilIfEmpty,
+                complemento: try opcional(complemento, "complemento"), bairro: try opcional(bairro, "bairro"),
                 cidade: try obrigatorio(cidade, "cidade"), uf: uf, cep: try obrigatorio(cep, "cep"))
         }
     }

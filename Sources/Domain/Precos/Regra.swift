@@ -45,7 +45,9 @@ extension TabelaDePreco {
                 if aPartir < 1 { return "a longa duração deve começar em ao menos 1 minuto" }
                 return Self.problema(desconto: desconto)
             case .plano(let plano, let desconto):
-                if plano.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return "o nome do plano não pode ser vazio" }
+                let nome = plano.trimmingCharacters(in: .whitespacesAndNewlines)
+                if nome.isEmpty { return "o nome do plano não pode ser vazio" }
+                if nome.count > 100 { return "o nome do plano passa de 100 caracteres" }
                 return Self.problema(desconto: desconto)
             }
         }

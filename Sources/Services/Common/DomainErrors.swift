@@ -14,7 +14,7 @@ extension ServiceError {
             self = .invalido("fusoHorario", "o fuso horário de uma unidade não muda depois do cadastro (é \(atual)): as agendas e as reservas dependem dele")
         case .politicaInvalida:
             self = .invalido("politicaDeCancelamento", "horasSemMulta deve ser ≥ 0 e multaBP de 0 a 10000 (pontos-base)")
-        case .enderecoInvalido(let campo): self = .invalido("endereco.\(campo)", "o campo endereco.\(campo) está em branco ou inválido")
+        case .enderecoInvalido(let campo): self = .invalido("endereco.\(campo)", "o campo endereco.\(campo) está em branco, é inválido ou passa de \(Unidade.Endereco.tamanhoMaximo) caracteres")
         case .operacaoInvalida:
             self = .invalido("operacao", "aliquotaISSBP deve ser de 0 a 10000 (pontos-base) e a janelaDeCheckin de 0 a 1440 minutos")
         }

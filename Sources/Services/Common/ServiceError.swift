@@ -41,6 +41,13 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
         ServiceError(status: 404, codigo: "nao_encontrado", mensagem: mensagem)
     }
 
+    /// 422 naming `campo` when a free text is longer than `maximo` characters (after trimming):
+    /// stored texts are bounded, so no request can grow a stream or a read model without limit.
+    public static func texto(_ value: String?, campo: String, maximo: Int) throws(ServiceError) {
+        guard let value, value.trimmingCharacters(in: .whitespacesAndNewlines).count > maximo else { return }
+        throw .invalido(campo, "o campo '\(campo)' passa de \(maximo) caracteres")
+    }
+
     public static func conflito(_ codigo: String, _ mensagem: String) -> ServiceError {
         ServiceError(status: 409, codigo: codigo, mensagem: mensagem)
     }

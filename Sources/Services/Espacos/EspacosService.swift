@@ -135,6 +135,7 @@ public final class EspacosService: Sendable {
         guard let intervalo = try? TimeRange(start: input.inicio, end: input.fim) else {
             throw ServiceError.invalido("fim", "o bloqueio precisa terminar depois de começar")
         }
+        try ServiceError.texto(input.descricao, campo: "descricao", maximo: 500)
         let bloqueio = Espaco.Bloqueio(id: UUID(), intervalo: intervalo, motivo: input.motivo, descricao: input.descricao)
         return try await espaco(id, caller) { now in .agendarBloqueio(bloqueio, em: now) }
     }
@@ -145,7 +146,8 @@ public final class EspacosService: Sendable {
     }
 
     public func desativar(_ id: String, motivo: String?, caller: Caller) async throws -> EspacoView {
-        try await espaco(id, caller) { now in .desativar(motivo: motivo, em: now) }
+        try ServiceError.texto(motivo, campo: "motivo", maximo: 500)
+        return try await espaco(id, caller) { now in .desativar(motivo: motivo, em: now) }
     }
 
     public func reativar(_ id: String, caller: Caller) async throws -> EspacoView {

@@ -59,6 +59,7 @@ public final class ReservasService: Sendable {
         if let forma = pedido.pagamento, forma.metodo == .cartao, (forma.cartaoToken ?? "").isEmpty {
             throw ServiceError.invalido("pagamento.cartaoToken", "pagamento com cartão precisa do cartaoToken do provedor")
         }
+        try ServiceError.texto(pedido.pagamento?.cartaoToken, campo: "pagamento.cartaoToken", maximo: 200)
         let id: Reserva.ID
         if let key = caller.idempotencyKey {
             // A retry whose first answer was lost (the connection dropped, the process died)
@@ -169,6 +170,7 @@ public final class ReservasService: Sendable {
     /// Confirms a held booking (the PagamentoConfirmado reactor; the admin sandbox route until
     /// payments exist).
     public func confirmar(_ id: String, pagamentoId: String?, caller: Caller) async throws -> ReservaView {
+        try ServiceError.texto(pagamentoId, campo: "pagamentoId", maximo: 200)
         let id = try Self.reservaId(id)
         let now = clock.now
         let meta = EventMetadata(correlationId: id.rawValue, actor: caller.usuario, requestId: caller.requestId, service: Self.service)
