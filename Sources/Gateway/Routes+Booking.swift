@@ -28,7 +28,8 @@ extension Routes {
             method: .patch, path: "/api/admin/unidades/{id}", summary: "Alterar uma unidade (campos ausentes ficam como estão)", tag: "espacos",
             auth: true, admin: true, request: "AlteracaoDeUnidade", response: "Unidade", errors: [404, 422])
         ) { _, context, body in
-            try .json(try await espacos.atualizarUnidade(
+            try JSON.onlyKeys(body, ["nome", "endereco", "fusoHorario", "politicaDeCancelamento", "operacao"])
+            return try .json(try await espacos.atualizarUnidade(
                 try context.parameters.require("id"), try JSON.decode(EspacosService.AlteracaoDeUnidade.self, from: body), caller: context.caller))
         }
         api.add(Operation(
@@ -79,7 +80,13 @@ extension Routes {
             method: .patch, path: "/api/admin/espacos/{id}", summary: "Alterar um espaço (campos ausentes ficam como estão)", tag: "espacos",
             auth: true, admin: true, request: "AlteracaoDeEspaco", response: "Espaco", errors: [404, 422])
         ) { _, context, body in
-            try .json(try await espacos.atualizarEspaco(
+            try JSON.onlyKeys(body, ["nome", "capacidade", "comodidades", "fotos", "regras"], hints: [
+                "tipo": "o tipo de um espaço não muda (as reservas e os preços dependem dele); cadastre outro espaço",
+                "ativo": "use POST /api/admin/espacos/{id}/desativacao ou /reativacao",
+                "horario": "use PUT /api/admin/espacos/{id}/horario",
+                "unidadeId": "um espaço não muda de unidade; cadastre outro espaço",
+            ])
+            return try .json(try await espacos.atualizarEspaco(
                 try context.parameters.require("id"), try JSON.decode(EspacosService.AlteracaoDeEspaco.self, from: body), caller: context.caller))
         }
         api.add(Operation(

@@ -216,6 +216,15 @@ extension JSON {
         }
     }
 
+    /// A partial update (PATCH) names only fields it can change: any other top-level key is a
+    /// 422 naming it (with `hints` for the ones that change elsewhere), not silently ignored.
+    static func onlyKeys(_ body: Data, _ allowed: Set<String>, hints: [String: String] = [:]) throws {
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return }  // decode says what is wrong
+        guard let extra = object.keys.sorted().first(where: { !allowed.contains($0) }) else { return }
+        throw ServiceError.invalido(
+            extra, hints[extra] ?? "o campo '\(extra)' não pode ser alterado aqui; os campos alteráveis são: \(allowed.sorted().joined(separator: ", "))")
+    }
+
     /// The first number (depth first, keys in order) that is not an integer of 64 bits.
     private static func notInteger(_ value: Any, path: String) -> String? {
         switch value {

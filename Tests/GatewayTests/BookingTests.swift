@@ -202,6 +202,13 @@ struct BookingTests {
                 #expect(response.status == .unprocessableContent, "\(campo): \(String(buffer: response.body))")
                 #expect((response.object["detalhes"] as? [String: Any])?["campo"] as? String == campo, "\(String(buffer: response.body))")
             }
+            // A partial update names what it cannot change instead of ignoring it.
+            for (body, campo) in [(#"{"nome":"Sala Ipê","tipo":"auditorio"}"#, "tipo"), (#"{"ativo":false}"#, "ativo"), (#"{"capacidad":9}"#, "capacidad")] {
+                let response = try await client.json(.patch, "/api/admin/espacos/\(cenario.sala)", body, token: cenario.admin)
+                #expect(response.status == .unprocessableContent, "\(String(buffer: response.body))")
+                #expect((response.object["detalhes"] as? [String: Any])?["campo"] as? String == campo)
+            }
+            #expect(try await client.json(.patch, "/api/admin/unidades/\(cenario.unidade)", #"{"fuso":"UTC"}"#, token: cenario.admin).status == .unprocessableContent)
             // A wrong shape is described in JSON's words, not Swift's type names.
             let forma = try await client.json(.post, "/api/reservas", #"{"espacoId":"\#(cenario.sala)","inicio":"2026-11-25T10:00:00-03:00","fim":"2026-11-25T11:00:00-03:00","pagamento":"pix"}"#, token: cenario.membro)
             #expect(forma.status == .badRequest)
