@@ -105,16 +105,14 @@ extension Routes {
             // Bookings already holding the time stay valid: the operator cancels them (with
             // their refunds and e-mails) or moves the block, instead of members arriving to a
             // closed room. (A booking and a block decided at the same instant can both pass.)
-            if let intervalo = try? TimeRange(start: bloqueio.inicio, end: bloqueio.fim) {
-                let ocupantes = try await backend.reservas.ocupantes(espaco: id, intervalo: intervalo)
-                if !ocupantes.isEmpty {
-                    throw ServiceError(
-                        status: 409, codigo: "bloqueio_sobre_reservas",
-                        mensagem: ocupantes.count == 1
-                            ? "1 reserva ocupa parte deste intervalo; cancele-a ou escolha outro intervalo para o bloqueio"
-                            : "\(ocupantes.count) reservas ocupam parte deste intervalo; cancele-as ou escolha outro intervalo para o bloqueio",
-                        detalhes: ["reservas": ocupantes.prefix(20).map { $0.uuidString.lowercased() }.joined(separator: ",")])
-                }
+            let ocupantes = try await backend.reservas.ocupantes(espaco: id, intervalo: try EspacosService.intervalo(de: bloqueio))
+            if !ocupantes.isEmpty {
+                throw ServiceError(
+                    status: 409, codigo: "bloqueio_sobre_reservas",
+                    mensagem: ocupantes.count == 1
+                        ? "1 reserva ocupa parte deste intervalo; cancele-a ou escolha outro intervalo para o bloqueio"
+                        : "\(ocupantes.count) reservas ocupam parte deste intervalo; cancele-as ou escolha outro intervalo para o bloqueio",
+                    detalhes: ["reservas": ocupantes.prefix(20).map { $0.uuidString.lowercased() }.joined(separator: ",")])
             }
             return try .json(try await espacos.agendarBloqueio(id, bloqueio, caller: context.caller), status: 201)
         }

@@ -328,6 +328,10 @@ struct BookingTests {
             #expect(try await bloquear("2026-11-26T21:00:00-03:00", "2026-11-27T08:00:00-03:00").status == .created)
             #expect(try await client.json(.post, "/api/reservas/\(id)/cancelamento", "{}", token: cenario.membro).status == .ok)
             #expect(try await bloquear("2026-11-26T17:00:00-03:00", "2026-11-26T21:00:00-03:00").status == .created)
+            // At most a year (longer is a deactivation), which also bounds the agenda days read.
+            let seculos = try await bloquear("1970-01-01T00:00:00Z", "9999-12-31T00:00:00Z")
+            #expect(seculos.status == .unprocessableContent)
+            #expect((seculos.object["detalhes"] as? [String: Any])?["campo"] as? String == "fim")
         }
     }
 

@@ -131,10 +131,20 @@ public final class EspacosService: Sendable {
         try await espaco(id, caller) { now in .definirHorario(horario, em: now) }
     }
 
-    public func agendarBloqueio(_ id: String, _ input: NovoBloqueio, caller: Caller) async throws -> EspacoView {
+    /// A block's interval: it ends after it starts and lasts at most a year (to close a space
+    /// for longer, deactivate it).
+    public static func intervalo(de input: NovoBloqueio) throws -> TimeRange {
         guard let intervalo = try? TimeRange(start: input.inicio, end: input.fim) else {
             throw ServiceError.invalido("fim", "o bloqueio precisa terminar depois de começar")
         }
+        guard intervalo.duration <= 366 * 86_400 else {
+            throw ServiceError.invalido("fim", "um bloqueio pode durar no máximo um ano; para fechar o espaço por mais tempo, desative-o")
+        }
+        return intervalo
+    }
+
+    public func agendarBloqueio(_ id: String, _ input: NovoBloqueio, caller: Caller) async throws -> EspacoView {
+        let intervalo = try Self.intervalo(de: input)
         try ServiceError.texto(input.descricao, campo: "descricao", maximo: 500)
         let bloqueio = Espaco.Bloqueio(id: UUID(), intervalo: intervalo, motivo: input.motivo, descricao: input.descricao)
         return try await espaco(id, caller) { now in .agendarBloqueio(bloqueio, em: now) }
