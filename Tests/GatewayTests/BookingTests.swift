@@ -325,7 +325,14 @@ struct BookingTests {
             #expect((refused.object["detalhes"] as? [String: Any])?["reservas"] as? String == id)
             #expect(try await harness.allEvents().contains { $0.type == "BloqueioAgendado" } == false)
             // Right after the booking ends: fine.
-            #expect(try await bloquear("2026-11-26T21:00:00-03:00", "2026-11-27T08:00:00-03:00").status == .created)
+            let placed = try await bloquear("2026-11-26T21:00:00-03:00", "2026-11-27T08:00:00-03:00")
+            #expect(placed.status == .created)
+            // Ids in lower case, like every other id the API shows.
+            let ids = (placed.object["bloqueios"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []
+            #expect(ids.count == 1 && ids.allSatisfy { $0 == $0.lowercased() }, "\(ids)")
+            let regra = try await client.json(.post, "/api/admin/espacos/\(cenario.sala)/precos/regras", #"{"tipo":"fim_de_semana","multiplicadorBP":12000}"#, token: cenario.admin)
+            let regraId = try #require(regra.object["id"] as? String, "\(String(buffer: regra.body))")
+            #expect(regraId == regraId.lowercased())
             #expect(try await client.json(.post, "/api/reservas/\(id)/cancelamento", "{}", token: cenario.membro).status == .ok)
             #expect(try await bloquear("2026-11-26T17:00:00-03:00", "2026-11-26T21:00:00-03:00").status == .created)
             // At most a year (longer is a deactivation), which also bounds the agenda days read.

@@ -98,6 +98,17 @@ extension Espaco {
             self.motivo = motivo
             self.descricao = descricao
         }
+
+        private enum CodingKeys: String, CodingKey { case id, intervalo, motivo, descricao }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            // Lower case, as every other id the API shows (UUID's own encoding is upper case).
+            try container.encode(id.uuidString.lowercased(), forKey: .id)
+            try container.encode(intervalo, forKey: .intervalo)
+            try container.encode(motivo, forKey: .motivo)
+            try container.encodeIfPresent(descricao, forKey: .descricao)
+        }
     }
 
     public static let tamanhoMaximoDoNome = 120

@@ -98,7 +98,8 @@ extension TabelaDePreco {
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(id, forKey: .id)
+            // Lower case, as every other id the API shows (UUID's own encoding is upper case).
+            try container.encode(id.uuidString.lowercased(), forKey: .id)
             switch tipo {
             case .horarioDePico(let dias, let inicio, let fim, let multiplicador):
                 try container.encode("horario_de_pico", forKey: .tipo)
