@@ -10,6 +10,10 @@ import Logging
 /// the back (ADR 0002). Events that are already waiting are handled as a batch whose inbox
 /// rows and writes commit together (one commit for many events); any trouble in a batch falls
 /// back to one event at a time, so the outcome is the same as handling them singly.
+/// A handler reads the store, which does not hold the batch's writes until they commit; an
+/// event of the same stream or the same correlation (one booking's request and cancellation)
+/// as an event waiting in the batch therefore commits the batch first, so its handler sees
+/// what the earlier one wrote.
 struct Handling: Sendable {
     let consumer: BusConsumer
     let store: any EventStore
@@ -31,6 +35,7 @@ struct Handling: Sendable {
         }
         var dispositions: [Disposition] = []
         var pending: [(event: RecordedEvent, writes: [StreamWrite])] = []
+        var related: Set<String> = []
         var index = 0
         while index < events.count {
             let event = events[index]
@@ -40,6 +45,10 @@ struct Handling: Sendable {
                 index += 1
                 continue
             }
+            let keys = Self.relation(of: event)
+            if !related.isDisjoint(with: keys) { try await commit(&pending, into: &dispositions) }
+            if pending.isEmpty { related.removeAll() }
+            related.formUnion(keys)
             do {
                 let writes = try await consumer.handle(event)
                 pending.append((event, writes))
@@ -54,6 +63,13 @@ struct Handling: Sendable {
         }
         try await commit(&pending, into: &dispositions)
         return dispositions
+    }
+
+    /// What ties an event to others: its stream and its correlation id.
+    static func relation(of event: RecordedEvent) -> Set<String> {
+        var keys: Set<String> = ["stream:\(event.stream.rawValue)"]
+        if let correlation = event.metadata.correlationId { keys.insert("correlation:\(correlation)") }
+        return keys
     }
 
     /// Commits the handled events waiting in `pending` in one transaction; if that fails,

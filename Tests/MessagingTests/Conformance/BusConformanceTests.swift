@@ -109,6 +109,34 @@ extension BrokerSuites {
                 #expect(try await fixture.effectSources() == sources.map(\.eventId))
             }
         }
+
+        @Test("a handler sees what the handler of an earlier event of the same stream wrote, also when both waited together", arguments: BusBackend.allCases)
+        func related_events_see_earlier_writes(backend: BusBackend) async throws {
+            try await withBus(backend) { fixture in
+                // The queue and the inbox exist; then two events of one stream wait in it.
+                try await fixture.running(fixture.consumer()) {
+                    try await fixture.append(stream: "a")
+                    let handled = try await eventually { try await fixture.effectSources().count >= 1 }
+                    #expect(handled)
+                }
+                let primeiro = try await fixture.append("Primeiro", stream: "b")
+                try await fixture.append("Segundo", stream: "b")
+                _ = try await fixture.categoryOrder(expecting: 3)
+                try await Task.sleep(for: .milliseconds(300))  // the relay has published them
+                let saw = Mutex<Bool?>(nil)
+                let consumer = fixture.consumer { event in
+                    guard event.type == "Segundo" else { return }
+                    // Like pagamentos reading the payment its ReservaSolicitada handler made.
+                    let seen = try await fixture.effectSources().contains(primeiro.eventId)
+                    saw.withLock { $0 = seen }
+                }
+                try await fixture.running(consumer) {
+                    let handled = try await eventually { try await fixture.effectSources().count >= 3 }
+                    #expect(handled)
+                }
+                #expect(saw.withLock { $0 } == true)
+            }
+        }
     }
 }
 
