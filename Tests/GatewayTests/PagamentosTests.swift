@@ -141,7 +141,19 @@ struct PagamentosTests {
             }
             let unknown = body.replacingOccurrences(of: id, with: UUID().uuidString.lowercased())
             let (_, signedUnknown) = harness.aviso(unknown, em: clock.now)
-            #expect(try await client.json(.post, path, unknown, headers: [HTTPField.Name("X-Sandbox-Signature")!: signedUnknown]).status == .notFound)
+            // A payment not recorded yet (the notice outran the reaction that made the charge):
+            // "not yet", which the provider retries, not a final 404.
+            let notYet = try await client.json(.post, path, unknown, headers: [HTTPField.Name("X-Sandbox-Signature")!: signedUnknown])
+            #expect(notYet.status == .serviceUnavailable && notYet.erro == "ainda_nao_registrado", "\(String(buffer: notYet.body))")
+            #expect(notYet.headers[.retryAfter] == "1")
+            let refundNotYet = #"{"id":"evt_teste_2","tipo":"reembolso.concluido","cobrancaId":"\#(cobranca)","referencia":"\#(id)","valor":5000,"reembolsoId":"\#(UUID().uuidString)","criadoEm":"2026-11-23T11:00:00Z"}"#
+            let (_, signedRefund) = harness.aviso(refundNotYet, em: clock.now)
+            let refundAnswer = try await client.json(.post, path, refundNotYet, headers: [HTTPField.Name("X-Sandbox-Signature")!: signedRefund])
+            #expect(refundAnswer.status == .serviceUnavailable && refundAnswer.erro == "ainda_nao_registrado", "\(String(buffer: refundAnswer.body))")
+            // Another charge for a payment that exists: that one is unknown for good.
+            let otherCharge = body.replacingOccurrences(of: cobranca, with: "cob_outra")
+            let (_, signedOther) = harness.aviso(otherCharge, em: clock.now)
+            #expect(try await client.json(.post, path, otherCharge, headers: [HTTPField.Name("X-Sandbox-Signature")!: signedOther]).status == .notFound)
             let (_, notJSON) = harness.aviso("{}", em: clock.now)
             #expect(try await client.json(.post, path, "{}", headers: [HTTPField.Name("X-Sandbox-Signature")!: notJSON]).status == .badRequest)
             #expect(try await harness.allEvents().count == before)

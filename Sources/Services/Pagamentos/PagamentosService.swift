@@ -155,8 +155,15 @@ public final class PagamentosService: Sendable {
         let stream = Self.stream(id)
         var meta = EventMetadata(correlationId: id.rawValue, actor: "provider:sandbox", requestId: caller.requestId, service: Self.service)
         meta.causationId = nil
+        // A signed notice can arrive before the reaction that asked the provider has committed
+        // (the charge or refund is made first, then recorded): that is "not yet", a status the
+        // provider retries, not a final 404.
+        let aindaNao = ServiceError(
+            status: 503, codigo: "ainda_nao_registrado", mensagem: "o pagamento deste aviso ainda não foi registrado; tente de novo",
+            retryAfter: 1)
         for _ in 1...5 {
             let (state, version) = try await pagamentos.load(stream)
+            if case .inexistente = state { throw aindaNao }
             guard case .existente(let dados) = state, dados.inicio.cobrancaId == aviso.cobrancaId else {
                 throw ServiceError.naoEncontrado("cobrança desconhecida: \(aviso.cobrancaId.prefix(60))")
             }
@@ -175,7 +182,13 @@ public final class PagamentosService: Sendable {
                 events = try decide(.recusar(cobrancaId: aviso.cobrancaId, motivo: aviso.motivo ?? "recusado pelo provedor", em: now), state)
             case .reembolsoConcluido:
                 guard let reembolsoId = aviso.reembolsoId else { throw ServiceError.requisicaoInvalida("um aviso de reembolso precisa de reembolsoId") }
-                events = try decide(.concluirReembolso(reembolsoId: reembolsoId, em: now), state)
+                do {
+                    events = try Pagamento.decider.decide(.concluirReembolso(reembolsoId: reembolsoId, em: now), state)
+                } catch .reembolsoDesconhecido {
+                    throw aindaNao
+                } catch {
+                    throw ServiceError(error)
+                }
             }
             guard !events.isEmpty else {
                 return RespostaDoWebhook(recebido: true, duplicado: true, pagamentoId: id.description, status: dados.status)
