@@ -5,6 +5,7 @@ import Gateway
 import Hummingbird
 import HummingbirdTesting
 import HTTPTypes
+import Projections
 import Services
 import Testing
 
@@ -109,6 +110,36 @@ struct PagamentosTests {
             let tipos = (inbox.object["itens"] as? [[String: Any]] ?? []).compactMap { $0["tipo"] as? String }
             #expect(tipos.last == "boas_vindas" && tipos.first != "boas_vindas", "\(tipos)")
             #expect(try await client.json(.get, "/api/notificacoes").status == .unauthorized)
+        }
+    }
+
+    @Test("reminders: a confirmed booking's member is told the day before; one that cannot be told does not hold up the rest")
+    func reminders_go_out_past_one_that_cannot() async throws {
+        let clock = ManualClock(segundaDeManha)
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            #expect(try await client.register("bia@example.com", nome: "Bia").status == .created)
+            let bia = try await client.token("bia@example.com")
+            let primeira = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-24T10:00:00-03:00", "2026-11-24T11:00:00-03:00"), token: cenario.membro)
+            let segunda = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-24T12:00:00-03:00", "2026-11-24T13:00:00-03:00"), token: bia)
+            for reserva in [primeira, segunda] {
+                let id = try #require(reserva.object["id"] as? String, "\(String(buffer: reserva.body))")
+                #expect(try await client.json(.post, "/api/admin/reservas/\(id)/confirmacao", "{}", token: cenario.admin).status == .ok)
+            }
+            // The earlier booking's member erased her data meanwhile (a race with the API's own
+            // refusal): her reminder has nobody to go to.
+            let ana = try #require(primeira.object["usuarioId"] as? String)
+            try await harness.backend.usuarios.apagar(usuario: ana, context: Caller(requestId: "teste"))
+            #expect(try await harness.backend.negocio.notificacoes.enviarLembretesVencidos() == 0)  // not due yet
+            clock.advance(by: 5 * 3_600)  // 21 h and 23 h before the two starts
+            let enviados = try await harness.backend.negocio.notificacoes.enviarLembretesVencidos()
+            let docs = try await harness.store.documents(NotificacoesReadModel.lembretes, grupo: "prazo", limit: 10, offset: 0)
+            #expect(enviados == 1, "\(docs.map { String(decoding: $0, as: UTF8.self) })")
+            let lembretes = try harness.emails().filter { $0.subject?.hasPrefix("Lembrete") == true }
+            #expect(lembretes.map { $0.to.map(\.address) } == [["bia@example.com"]])
+            #expect(try await harness.backend.negocio.notificacoes.enviarLembretesVencidos() == 0)  // once
         }
     }
 

@@ -199,6 +199,7 @@ public final class NotificacoesService: Sendable {
         let lembretes = try await store.documents(NotificacoesReadModel.lembretes, grupo: "prazo", limit: limite, offset: 0)
             .map { try ReadModelJSON.decoder.decode(LembreteView.self, from: $0) }
         var feitos = 0
+        var primeiraFalha: (any Error)?
         for lembrete in lembretes {
             guard lembrete.inicio.addingTimeInterval(-Double(lembreteHoras) * 3_600) <= now else { break }  // sorted by start
             guard lembrete.inicio > now, let reservaId = UUID(uuidString: lembrete.reservaId) else { continue }
@@ -212,12 +213,18 @@ public final class NotificacoesService: Sendable {
                 texto: "Sua reserva de \(espaco?.nome ?? "espaço") começa em \(quando). O check-in abre pouco antes do início.")
             let meta = EventMetadata(correlationId: reservaId, actor: "system:notificacoes", requestId: "lembretes", service: Self.service)
             do {
-                try await store.append(try await entregar(aviso, id: id, meta: meta))
+                let writes = try await entregar(aviso, id: id, meta: meta)
+                guard !writes.isEmpty else { continue }  // nobody to tell (the member erased their data)
+                try await store.append(writes)
                 feitos += 1
             } catch is WrongExpectedVersion {
                 continue  // another replica sent it
+            } catch {
+                // One reminder that cannot be sent must not hold up the ones due after it.
+                primeiraFalha = primeiraFalha ?? error
             }
         }
+        if let primeiraFalha { throw primeiraFalha }
         return feitos
     }
 
