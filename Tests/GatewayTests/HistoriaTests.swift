@@ -12,6 +12,28 @@ import Testing
 /// a no-show that frees the rest of the slot; a cancellation refunded with a credit note.
 @Suite("The business end to end (all-in-one, router)")
 struct HistoriaTests {
+    @Test("a cancelled booking's code does not check in, even before the revocation reaches checkin (the bus lags)")
+    func cancelled_booking_cannot_check_in() async throws {
+        let clock = ManualClock(segundaDeManha)
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test(reactors: false) { client in
+            let cenario = try await Cenario.make(harness, client)
+            let booked = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-23T09:00:00-03:00", "2026-11-23T11:00:00-03:00"), token: cenario.membro)
+            let id = try #require(booked.object["id"] as? String, "\(String(buffer: booked.body))")
+            #expect(try await client.json(.post, "/api/admin/reservas/\(id)/confirmacao", "{}", token: cenario.admin).status == .ok)
+            // checkin reacts to the confirmation (by hand: no reactors run here) and issues the code.
+            let confirmada = try #require(try await harness.allEvents().last { $0.type == "ReservaConfirmada" })
+            try await harness.store.append(try await harness.backend.negocio.checkin.reagir(confirmada))
+            let codigo = try #require(try await client.json(.get, "/api/reservas/\(id)/checkin", token: cenario.membro).object["codigo"] as? String)
+            // Cancelled; the revocation has not reached checkin.
+            #expect(try await client.json(.post, "/api/reservas/\(id)/cancelamento", "{}", token: cenario.membro).status == .ok)
+            clock.set(try Date("2026-11-23T08:55:00-03:00", strategy: .iso8601))
+            let tentativa = try await client.json(.post, "/api/checkin", #"{"codigo":"\#(codigo)"}"#, token: cenario.membro)
+            #expect(tentativa.status == .conflict && tentativa.erro == "reserva_nao_confirmada", "\(String(buffer: tentativa.body))")
+        }
+    }
+
     @Test("pay, check in, invoice, ledger, analytics; a no-show; a refunded cancellation")
     func whole_story() async throws {
         let clock = ManualClock(segundaDeManha)  // Monday 08:00 in São Paulo
@@ -46,6 +68,9 @@ struct HistoriaTests {
             #expect(try await client.json(.post, "/api/checkin", #"{"codigo":"ZZZZZ9"}"#, token: membro).status == .notFound)
             let feito = try await client.json(.post, "/api/checkin", #"{"codigo":"\#(codigo.lowercased())"}"#, token: membro)
             #expect(feito.status == .ok && feito.object["status"] as? String == "presente", "\(String(buffer: feito.body))")
+            // Present: the member can no longer cancel it (and be refunded for time used).
+            let depois = try await client.json(.post, "/api/reservas/\(a)/cancelamento", "{}", token: membro)
+            #expect(depois.status == .conflict && depois.erro == "checkin_realizado", "\(String(buffer: depois.body))")
             clock.set(try Date("2026-11-23T10:30:00-03:00", strategy: .iso8601))
             #expect(try await client.json(.post, "/api/reservas/\(a)/checkout", token: membro).object["status"] as? String == "encerrado")
 

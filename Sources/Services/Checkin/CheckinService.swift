@@ -113,6 +113,11 @@ public final class CheckinService: Sendable {
             id = try await porCodigo(leitura.codigo, usuario: usuario, admin: admin, em: now)
         }
         let dados = try await acessivel(id, usuario: usuario, admin: admin)
+        // The code is revoked by a reaction to the cancellation; until that lands (the bus
+        // lags), the booking's own stream says whether it still stands.
+        guard case .existente(let reserva) = try await reservas.load(StreamNames.reserva(id)).state, reserva.status == .confirmada else {
+            throw ServiceError.conflito("reserva_nao_confirmada", "esta reserva não está mais confirmada (foi cancelada ou expirou); o check-in não vale")
+        }
         let fuso = try await fusoDaUnidade(dados.liberacao.unidadeId)
         let meta = EventMetadata(correlationId: id.rawValue, actor: usuario, requestId: caller.requestId, service: Self.consumidor)
         let state = try await checkins.handle(StreamNames.checkin(id), at: now, metadata: meta, failure: { ServiceError($0, fuso: fuso) }) { _ in

@@ -34,6 +34,11 @@ public final class ReservasService: Sendable {
         AggregateStore(store: store, decider: Reserva.decider) { try Reserva.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
     }
 
+    /// The check-in of a booking (checkin's stream): a member cannot cancel a booking once present.
+    var checkins: AggregateStore<Checkin.Command, Checkin.State, Checkin.Event, Checkin.Failure> {
+        AggregateStore(store: store, decider: Checkin.decider) { try Checkin.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
+    }
+
     func agenda(_ espaco: UUID, _ dia: DataLocal) -> AggregateStore<Agenda.Command, Agenda.State, Agenda.Event, Agenda.Failure> {
         AggregateStore(store: store, decider: Agenda.decider(espacoId: espaco, data: dia), cache: agendas) {
             try Agenda.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
@@ -189,6 +194,10 @@ public final class ReservasService: Sendable {
         guard case .existente(let dados) = try await reservas.load(StreamNames.reserva(id)).state,
             admin || dados.solicitacao.usuarioId == usuario
         else { throw ServiceError.naoEncontrado("a reserva \(id) não existe") }
+        if !admin, case .existente(let checkin) = try await checkins.load(StreamNames.checkin(id)).state, [.presente, .encerrado].contains(checkin.status) {
+            // Present (or was): the booking is being used; cancelling it now would refund time spent.
+            throw ServiceError.conflito("checkin_realizado", "esta reserva já teve check-in e não pode mais ser cancelada")
+        }
         let unidade = try await precos.unidades.load(StreamNames.unidade(Unidade.ID(dados.solicitacao.unidadeId))).state
         let politica: Unidade.PoliticaDeCancelamento = if case .existente(let u) = unidade { u.politica } else { .padrao }
         let now = clock.now
