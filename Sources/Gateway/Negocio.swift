@@ -59,7 +59,14 @@ public struct Negocio: Sendable {
             notificacoes: NotificacoesService(
                 store: store, clock: clock, mailer: integracoes.mailer, remetente: integracoes.remetente,
                 contato: { usuario in
-                    guard let perfil = try? await usuarios.perfil(usuario: usuario) else { return nil }
+                    // No account (or an erased one) is "nobody to tell"; a failing database or
+                    // vault is an error, so the event is retried instead of its e-mail dropped.
+                    let perfil: UsuariosService.Perfil
+                    do {
+                        perfil = try await usuarios.perfil(usuario: usuario)
+                    } catch let error as ServiceError where error.status == 404 {
+                        return nil
+                    }
                     return NotificacoesService.Contato(nome: perfil.nome, email: perfil.email)
                 },
                 lembreteHoras: integracoes.lembreteHoras, tentativas: integracoes.tentativasDeEmail, pausa: integracoes.pausaDeEmail,
