@@ -18,6 +18,9 @@ public import Projections
 public final class FinanceiroService: Sendable {
     let store: any EventStore
     let clock: any WallClock
+    /// Folded invoice books: a book grows with every invoice, and each reaction would otherwise
+    /// fold the unit's whole history again. (No personal data in it: ids and amounts.)
+    let livros = StateCache(capacity: 1_000)
 
     public init(store: any EventStore, clock: any WallClock) {
         self.store = store
@@ -33,7 +36,7 @@ public final class FinanceiroService: Sendable {
     static let diasMaximos = 366
 
     func livro(_ unidade: Unidade.ID) -> AggregateStore<Fatura.Command, Fatura.State, Fatura.Event, Fatura.Failure> {
-        AggregateStore(store: store, decider: Fatura.decider(unidade: unidade)) {
+        AggregateStore(store: store, decider: Fatura.decider(unidade: unidade), cache: livros) {
             try Fatura.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
         }
     }
