@@ -153,10 +153,18 @@ struct Secrets {
         func random() -> String {
             SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.base64EncodedString()
         }
+        /// A key of at least 256 bits, base64 (an empty one would make every HMAC forgeable).
+        func usable(_ name: String) -> Bool { (Data(base64Encoded: stored[name] ?? "")?.count ?? 0) >= 32 }
         var changed = false
-        if stored["jwt"] == nil { stored["jwt"] = random(); changed = true }
-        if stored["email"] == nil { stored["email"] = random(); changed = true }
-        if stored["psp"] == nil { stored["psp"] = random(); changed = true }
+        // Replacing the JWT or webhook key only ends sessions and pending sandbox notices.
+        if (stored["jwt"] ?? "").utf8.count < 32 { stored["jwt"] = random(); changed = true }
+        if !usable("psp") { stored["psp"] = random(); changed = true }
+        if stored["email"] == nil {
+            stored["email"] = random()
+            changed = true
+        } else if !usable("email") {
+            throw ValidationError("\(file.path): the \"email\" key is not 32 bytes of base64; restore it (it keys the e-mail claims)")
+        }
         if changed {
             try JSONEncoder().encode(stored).write(to: file, options: .atomic)
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
@@ -249,8 +257,11 @@ extension Integracoes {
     /// `PSP_URL`, a sandbox in this process (fine when pagamentos runs in one process: it then
     /// calls its own webhook). Mail as in `local`, to `OUTBOX_DIR` without SMTP_HOST.
     static func distributed(environment: [String: String], jwtSecret: String, logger: Logger) throws -> Integracoes {
+        // Without PSP_WEBHOOK_SECRET, a key derived from the JWT secret: the same in every
+        // process, and not the JWT key itself (one key, one purpose).
+        let derived = Data(HMAC<SHA256>.authenticationCode(for: Data("coworkflow psp webhook".utf8), using: SymmetricKey(data: Data(jwtSecret.utf8))))
         var integracoes = try local(
-            environment: environment, webhookSecret: Data((environment["PSP_WEBHOOK_SECRET"].flatMap { $0.isEmpty ? nil : $0 } ?? jwtSecret).utf8),
+            environment: environment, webhookSecret: environment["PSP_WEBHOOK_SECRET"].flatMap { $0.isEmpty ? nil : Data($0.utf8) } ?? derived,
             outbox: URL(fileURLWithPath: environment["OUTBOX_DIR"] ?? "outbox"), logger: logger)
         guard let base = environment["PSP_URL"], !base.isEmpty else {
             logger.notice("PSP_URL is not set: payments go to a sandbox inside this process")

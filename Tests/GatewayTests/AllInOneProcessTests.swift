@@ -46,6 +46,39 @@ struct AllInOneProcessTests {
     }
 }
 
+@Suite("Embedded secrets")
+struct EmbeddedSecretsTests {
+    @Test("an empty JWT or webhook key in secrets.json is replaced (an empty HMAC key signs anything); a broken e-mail key stops the start")
+    func empty_keys() async throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["LOG_LEVEL"] = "error"
+        environment["COWORKFLOW_ADMIN_PASSWORD"] = "segredo-root"
+        let email = Data(repeating: 7, count: 32).base64EncodedString()
+        func directory(_ secrets: [String: String]) throws -> URL {
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-secrets-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            try JSONEncoder().encode(secrets).write(to: url.appendingPathComponent("secrets.json"))
+            return url
+        }
+        let vazios = try directory(["jwt": "", "psp": "", "email": email])
+        defer { try? FileManager.default.removeItem(at: vazios) }
+        let (created, output) = try await Deployment.runToEnd(
+            ["admin", "create", "--email", "root@secrets.test", "--data", vazios.path], environment: environment)
+        #expect(created == 0, "\(output)")
+        let stored = try JSONDecoder().decode([String: String].self, from: Data(contentsOf: vazios.appendingPathComponent("secrets.json")))
+        #expect((stored["jwt"] ?? "").utf8.count >= 32)
+        #expect((Data(base64Encoded: stored["psp"] ?? "")?.count ?? 0) >= 32)
+        #expect(stored["email"] == email)  // never replaced: it keys the e-mail claims
+
+        let quebrado = try directory(["email": ""])
+        defer { try? FileManager.default.removeItem(at: quebrado) }
+        let (refused, message) = try await Deployment.runToEnd(
+            ["admin", "create", "--email", "root@secrets.test", "--data", quebrado.path], environment: environment)
+        #expect(refused != 0)
+        #expect(message.contains("\"email\" key"), "\(message)")
+    }
+}
+
 /// Issue 6's story over HTTP against a running system (`base`: the all-in-one server or the
 /// distributed gateway), e-mail checked at `sink`. The admin `root@<email>` (password
 /// `segredo-root`) exists already.
