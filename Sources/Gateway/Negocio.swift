@@ -99,7 +99,13 @@ extension Backend {
         var consumers: [BusConsumer] = []
         let reservas = self.reservas, negocio = self.negocio
         if services.contains(.pagamentos) {
-            consumers.append(BusConsumer(service: PagamentosService.consumidor, bindings: PagamentosService.bindings, maxAttempts: 10) {
+            // Its reactions call the payment provider: an outage of the provider must not turn
+            // a refund or a charge withdrawal into a dead letter within seconds. Retried in
+            // place for about a quarter of an hour (100 ms doubling to 30 s, 40 attempts).
+            consumers.append(BusConsumer(
+                service: PagamentosService.consumidor, bindings: PagamentosService.bindings, maxAttempts: 40,
+                retry: Backoff(first: .milliseconds(100), limit: .seconds(30))
+            ) {
                 try await negocio.pagamentos.reagir($0)
             })
         }
