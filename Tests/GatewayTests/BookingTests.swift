@@ -353,7 +353,10 @@ struct BookingTests {
             let unpaid = try #require(try await client.json(.post, "/api/reservas", pedido(made.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: made.membro).object["id"] as? String)
             let paid = try #require(try await client.json(.post, "/api/reservas", pedido(made.sala, "2026-11-25T11:00:00-03:00", "2026-11-25T12:00:00-03:00"), token: made.membro).object["id"] as? String)
             saved.withLock { $0 = (made, paid, unpaid) }
-            let confirmed = try await client.json(.post, "/api/admin/reservas/\(paid)/confirmacao", #"{"pagamentoId":"sandbox-1"}"#, token: made.admin)
+            // Only the booking's own payment (its id is the booking's).
+            let alheio = try await client.json(.post, "/api/admin/reservas/\(paid)/confirmacao", #"{"pagamentoId":"\#(unpaid)"}"#, token: made.admin)
+            #expect(alheio.status == .unprocessableContent && (alheio.object["detalhes"] as? [String: Any])?["campo"] as? String == "pagamentoId")
+            let confirmed = try await client.json(.post, "/api/admin/reservas/\(paid)/confirmacao", #"{"pagamentoId":"\#(paid.uppercased())"}"#, token: made.admin)
             #expect(confirmed.object["status"] as? String == "confirmada")
             clock.advance(by: 14 * 60)
             #expect(try await first.backend.reservas.executarPrazosVencidos() == 0)

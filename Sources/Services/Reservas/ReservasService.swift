@@ -177,6 +177,11 @@ public final class ReservasService: Sendable {
     public func confirmar(_ id: String, pagamentoId: String?, caller: Caller) async throws -> ReservaView {
         try ServiceError.texto(pagamentoId, campo: "pagamentoId", maximo: 200)
         let id = try Self.reservaId(id)
+        // A booking has one payment, whose id is the booking's (pagamento-<reservaId>): another
+        // booking's payment, or a made-up one, would promise refunds of money never received.
+        if let pagamentoId, UUID(uuidString: pagamentoId) != id.rawValue {
+            throw ServiceError.invalido("pagamentoId", "o pagamento de uma reserva tem o id da própria reserva (\(id))")
+        }
         let now = clock.now
         let meta = EventMetadata(correlationId: id.rawValue, actor: caller.usuario, requestId: caller.requestId, service: Self.service)
         let stream = StreamNames.reserva(id)
