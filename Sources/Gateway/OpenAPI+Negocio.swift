@@ -35,7 +35,7 @@ extension OpenAPI {
                 "situacao": ["type": "string", "enum": ["pendente", "paga", "recusada", "cancelada"]], "pix": pix, "boleto": boleto,
                 "expiraEm": instant, "criadaEm": instant, "reembolsos": ["type": "object", "additionalProperties": money],
             ], required: ["cobrancaId", "referencia", "valor", "metodo", "situacao"]),
-            "MotivoDeRecusa": object(["motivo": text], required: []),
+            "MotivoDeRecusa": object(["motivo": ["type": "string", "maxLength": 500]], required: []),
             "Notificacao": object([
                 "id": uuid,
                 "tipo": ["type": "string", "enum": ["boas_vindas", "reserva_confirmada", "pagamento_recebido", "lembrete", "cancelamento", "reembolso", "no_show"]],

@@ -51,9 +51,10 @@ extension Routes {
         }
         api.add(Operation(
             method: .post, path: "/api/sandbox/cobrancas/{id}/recusa", summary: "Sandbox: recusar uma cobrança pendente", tag: "sandbox",
-            request: "MotivoDeRecusa", response: "CobrancaSandbox", errors: [404, 409])
+            request: "MotivoDeRecusa", response: "CobrancaSandbox", errors: [404, 409, 422])
         ) { _, context, body in
             let motivo = body.isEmpty ? nil : try JSON.decode(MotivoDeRecusa.self, from: body).motivo
+            try ServiceError.texto(motivo, campo: "motivo", maximo: 500)
             do {
                 return try .json(try await sandbox.recusar(try context.parameters.require("id"), motivo: motivo ?? "recusado no sandbox"))
             } catch let falha as SandboxPSP.Falha {

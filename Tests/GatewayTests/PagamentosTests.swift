@@ -143,6 +143,22 @@ struct PagamentosTests {
         }
     }
 
+    @Test("the sandbox's refusal reason is bounded: it travels into the booking, the inbox and an e-mail")
+    func refusal_reason_is_bounded() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let id = try #require(try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro).object["id"] as? String)
+            let cobranca = try #require(try await client.pagamento(id, token: cenario.membro, status: "pendente")["cobrancaId"] as? String)
+            let longo = try await client.json(.post, "/api/sandbox/cobrancas/\(cobranca)/recusa", #"{"motivo":"\#(String(repeating: "x", count: 501))"}"#)
+            #expect(longo.status == .unprocessableContent && (longo.object["detalhes"] as? [String: Any])?["campo"] as? String == "motivo")
+            #expect(try await client.json(.post, "/api/sandbox/cobrancas/\(cobranca)/recusa", #"{"motivo":"saldo insuficiente"}"#).status == .ok)
+            let cancelada = try await client.reserva(id, token: cenario.membro, status: "cancelada")
+            #expect((cancelada["cancelamento"] as? [String: Any])?["motivo"] as? String != nil)
+        }
+    }
+
     @Test("the webhook refuses unsigned, badly signed, stale and unknown notices; a replay changes nothing")
     func webhook_checks() async throws {
         let clock = ManualClock(segundaDeManha)

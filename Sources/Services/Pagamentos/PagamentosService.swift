@@ -179,7 +179,9 @@ public final class PagamentosService: Sendable {
                     try await provider.reembolsar(cobrancaId: aviso.cobrancaId, reembolsoId: reembolsoId, valor: aviso.valor)
                 }
             case .cobrancaRecusada:
-                events = try decide(.recusar(cobrancaId: aviso.cobrancaId, motivo: aviso.motivo ?? "recusado pelo provedor", em: now), state)
+                // The provider's words, bounded: they travel into the booking, the inbox and an e-mail.
+                let motivo = String((aviso.motivo ?? "recusado pelo provedor").prefix(500))
+                events = try decide(.recusar(cobrancaId: aviso.cobrancaId, motivo: motivo, em: now), state)
             case .reembolsoConcluido:
                 guard let reembolsoId = aviso.reembolsoId else { throw ServiceError.requisicaoInvalida("um aviso de reembolso precisa de reembolsoId") }
                 do {
