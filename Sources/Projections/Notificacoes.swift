@@ -29,7 +29,10 @@ public enum NotificacoesReadModel {
 
     /// Newest first: the order key counts down.
     static func recentesPrimeiro(_ instante: Date) -> String {
-        String(format: "%012d", max(0, 99_999_999_999 - Int(instante.timeIntervalSince1970)))
+        // Not `String(format: "%012d")`: `%d` takes 32 bits, and this number does not fit (its
+        // cut was negative, and negative strings sort backwards: oldest first).
+        let segundos = String(max(0, 99_999_999_999 - Int64(instante.timeIntervalSince1970)))
+        return String(repeating: "0", count: max(0, 12 - segundos.count)) + segundos
     }
 
     public static let projection = Projection(

@@ -140,6 +140,13 @@ struct PagamentosTests {
             let lembretes = try harness.emails().filter { $0.subject?.hasPrefix("Lembrete") == true }
             #expect(lembretes.map { $0.to.map(\.address) } == [["bia@example.com"]])
             #expect(try await harness.backend.negocio.notificacoes.enviarLembretesVencidos() == 0)  // once
+            // Bia's inbox, newest first across hours too: the reminder, then what came before it.
+            let tipos = try await eventually("the reminder in the inbox") {
+                let itens = try await client.json(.get, "/api/notificacoes", token: bia).object["itens"] as? [[String: Any]] ?? []
+                let tipos = itens.compactMap { $0["tipo"] as? String }
+                return tipos.contains("lembrete") ? tipos : nil
+            }
+            #expect(tipos.first == "lembrete" && tipos.last == "boas_vindas", "\(tipos)")
         }
     }
 
