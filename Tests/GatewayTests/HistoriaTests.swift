@@ -66,6 +66,8 @@ struct HistoriaTests {
             #expect(cedo.status == .conflict && cedo.erro == "checkin_cedo_demais")
             clock.set(try Date("2026-11-23T08:50:00-03:00", strategy: .iso8601))
             #expect(try await client.json(.post, "/api/checkin", #"{"codigo":"ZZZZZ9"}"#, token: membro).status == .notFound)
+            let vazio = try await client.json(.post, "/api/checkin", #"{"codigo":"  "}"#, token: membro)
+            #expect(vazio.status == .unprocessableContent && (vazio.object["detalhes"] as? [String: Any])?["campo"] as? String == "codigo")
             let feito = try await client.json(.post, "/api/checkin", #"{"codigo":"\#(codigo.lowercased())"}"#, token: membro)
             #expect(feito.status == .ok && feito.object["status"] as? String == "presente", "\(String(buffer: feito.body))")
             // Present: the member can no longer cancel it (and be refunded for time used).

@@ -101,6 +101,9 @@ public final class CheckinService: Sendable {
     /// its code. 404 for an unknown code or someone else's booking, 422 `codigo_invalido`,
     /// 409 outside the window (`detalhes` has the instant the window opens or closed).
     public func checkin(codigo: String, reservaId: String?, usuario: String, admin: Bool, caller: Caller) async throws -> CheckinView {
+        guard !codigo.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw ServiceError.invalido("codigo", "informe o código de check-in (6 caracteres) ou o conteúdo do QR")
+        }
         let leitura = Checkin.ler(codigo)
         let now = clock.now
         let id: Reserva.ID

@@ -444,7 +444,9 @@ public final class ReservasService: Sendable {
     }
 
     static func reservaId(_ text: String) throws -> Reserva.ID {
-        guard let id = Reserva.ID(text) else { throw ServiceError.naoEncontrado("a reserva \(text.prefix(60)) não existe") }
+        guard let id = Reserva.ID(text) else {
+            throw ServiceError.naoEncontrado(text.isEmpty ? "a reserva não existe" : "a reserva \(text.prefix(60)) não existe")
+        }
         return id
     }
 
