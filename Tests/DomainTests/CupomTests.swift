@@ -56,6 +56,10 @@ struct CupomTests {
             criar(desconto: .percentual(bp: 0)),
             criar(desconto: .percentual(bp: 10_001)),
             criar(desconto: .fixo(.zero)),
+            // Above the highest price a table may hold.
+            criar(desconto: .fixo(Money(centavos: 100_000_001))),
+            // Over before it is created: it could never be used.
+            criar(de: t0.addingTimeInterval(-7 * 86_400), ate: t0.addingTimeInterval(-86_400)),
         ]
         for command in invalidos {
             guard case .failure(.invalido) = scenario.given().when(command).outcome else {

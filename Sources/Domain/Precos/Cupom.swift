@@ -31,7 +31,9 @@ extension Cupom {
         public var problema: String? {
             switch self {
             case .percentual(let bp): (1...10_000).contains(bp) ? nil : "o desconto percentual deve estar entre 1 e 10000 pontos-base"
-            case .fixo(let valor): valor > .zero ? nil : "o desconto fixo deve ser positivo"
+            case .fixo(let valor):
+                valor > .zero && valor <= TabelaDePreco.Valores.precoMaximo
+                    ? nil : "o desconto fixo deve ser positivo e de no máximo R$ 1.000.000,00 (o maior preço de uma tabela)"
             }
         }
 
@@ -224,6 +226,7 @@ extension Cupom {
                     throw .invalido("o código deve ter de 3 a 32 letras, algarismos, '-' ou '_'")
                 }
                 guard validoDe < validoAte else { throw .invalido("o fim da validade deve ser depois do início") }
+                guard validoAte > em else { throw .invalido("a validade já terminou: um cupom assim nunca poderia ser usado") }
                 guard maxUsos >= 1 else { throw .invalido("o cupom deve permitir ao menos um uso") }
                 if let problema = desconto.problema { throw .invalido(problema) }
                 return [.criado(Criado(codigo: codigo, desconto: desconto, validoDe: validoDe, validoAte: validoAte, maxUsos: maxUsos, em: em))]
