@@ -100,7 +100,9 @@ public final class ReservasService: Sendable {
         meta.causationId = nil
         let limite = espaco.tipo.compartilhado ? espaco.capacidade : 1
         return try await turnos.withTurn(of: dias.map { StreamNames.agenda(espacoId.rawValue, $0) }) {
-            try await ocupar(reserva, espacoId: espacoId, solicitada: solicitada, limite: limite, cupom: contexto.cupom?.codigo, meta: meta, em: now)
+            try await ocupar(
+                reserva, espacoId: espacoId, solicitada: solicitada, limite: limite, cupom: contexto.cupom?.codigo,
+                chaveada: caller.idempotencyKey != nil, meta: meta, em: now)
         }
     }
 
@@ -108,7 +110,7 @@ public final class ReservasService: Sendable {
     /// append; decides again on fresh state after every conflict.
     private func ocupar(
         _ reserva: Reserva.Pedido, espacoId: Espaco.ID, solicitada: [Reserva.Event], limite: Int, cupom: String?,
-        meta: EventMetadata, em now: Date
+        chaveada: Bool, meta: EventMetadata, em now: Date
     ) async throws -> ReservaView {
         let id = reserva.id
         for _ in 1...Self.tentativas {
@@ -147,7 +149,8 @@ public final class ReservasService: Sendable {
                 return ReservaView(event)
             } catch is WrongExpectedVersion {
                 // The same request (its Idempotency-Key) made this booking meanwhile: its answer.
-                if let anterior = try await repetida(id, usuario: reserva.usuarioId, espacoId: reserva.espacoId, intervalo: reserva.intervalo) {
+                // Without a key the id is fresh: no stream to look for on every conflict.
+                if chaveada, let anterior = try await repetida(id, usuario: reserva.usuarioId, espacoId: reserva.espacoId, intervalo: reserva.intervalo) {
                     return anterior
                 }
                 continue  // another booking touched one of these days (or the coupon): decide again
