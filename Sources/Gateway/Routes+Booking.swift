@@ -102,18 +102,6 @@ extension Routes {
         ) { _, context, body in
             let id = try context.parameters.require("id")
             let bloqueio = try JSON.decode(EspacosService.NovoBloqueio.self, from: body)
-            // Bookings already holding the time stay valid: the operator cancels them (with
-            // their refunds and e-mails) or moves the block, instead of members arriving to a
-            // closed room. (A booking and a block decided at the same instant can both pass.)
-            let ocupantes = try await backend.reservas.ocupantes(espaco: id, intervalo: try EspacosService.intervalo(de: bloqueio))
-            if !ocupantes.isEmpty {
-                throw ServiceError(
-                    status: 409, codigo: "bloqueio_sobre_reservas",
-                    mensagem: ocupantes.count == 1
-                        ? "1 reserva ocupa parte deste intervalo; cancele-a ou escolha outro intervalo para o bloqueio"
-                        : "\(ocupantes.count) reservas ocupam parte deste intervalo; cancele-as ou escolha outro intervalo para o bloqueio",
-                    detalhes: ["reservas": ocupantes.prefix(20).map { $0.uuidString.lowercased() }.joined(separator: ",")])
-            }
             return try .json(try await espacos.agendarBloqueio(id, bloqueio, caller: context.caller), status: 201)
         }
         api.add(Operation(

@@ -127,6 +127,8 @@ public enum ReservasReadModel {
             guard var view = try await batch.get(OcupacaoView.self, ocupacao, key) else { return }
             view.reservas[e.reservaId.uuidString.lowercased()] = nil
             try batch.put(view, ocupacao, key, grupo: view.espacoId, ordem: e.data.description)
+        case .bloqueada, .desbloqueada:
+            return  // availability takes blocks from the space (the catalog projection); not subscribed
         }
     }
 

@@ -24,7 +24,7 @@ struct HistoriaTests {
             #expect(try await client.json(.post, "/api/admin/reservas/\(id)/confirmacao", "{}", token: cenario.admin).status == .ok)
             // checkin reacts to the confirmation (by hand: no reactors run here) and issues the code.
             let confirmada = try #require(try await harness.allEvents().last { $0.type == "ReservaConfirmada" })
-            try await harness.store.append(try await harness.backend.negocio.checkin.reagir(confirmada))
+            _ = try await harness.store.append(try await harness.backend.negocio.checkin.reagir(confirmada))
             let codigo = try #require(try await client.json(.get, "/api/reservas/\(id)/checkin", token: cenario.membro).object["codigo"] as? String)
             // Cancelled; the revocation has not reached checkin.
             #expect(try await client.json(.post, "/api/reservas/\(id)/cancelamento", "{}", token: cenario.membro).status == .ok)

@@ -4,11 +4,18 @@ public import Foundation
 /// time on it. This stream is what makes double booking impossible: a booking appends to every
 /// day it touches in one atomic multi-stream append, with the version it read as the expected
 /// version, so two bookings deciding on the same day cannot both commit.
+///
+/// A block of the space (maintenance, holiday) is written to the same streams, in the same
+/// append as the space's own `BloqueioAgendado`: a block and a booking decided at the same
+/// instant meet here, and whichever commits second is refused.
 public enum Agenda {
     /// Bookings may overlap up to `limite` at any instant: 1 for rooms, `capacidade` for shared desks.
     public enum Command: Sendable, Equatable {
         case ocupar(reserva: UUID, intervalo: TimeRange, limite: Int, em: Date)
         case liberar(reserva: UUID, em: Date)
+        /// Refused while a booking holds part of `intervalo`.
+        case bloquear(bloqueio: UUID, intervalo: TimeRange, em: Date)
+        case desbloquear(bloqueio: UUID, em: Date)
     }
 
     public struct Ocupada: Codable, Sendable, Equatable {
@@ -42,14 +49,49 @@ public enum Agenda {
         }
     }
 
+    public struct Bloqueada: Codable, Sendable, Equatable {
+        public let bloqueioId: UUID
+        public let espacoId: UUID
+        public let data: DataLocal
+        /// The whole block, not just this day's part.
+        public let intervalo: TimeRange
+        public let em: Date
+
+        public init(bloqueioId: UUID, espacoId: UUID, data: DataLocal, intervalo: TimeRange, em: Date) {
+            self.bloqueioId = bloqueioId
+            self.espacoId = espacoId
+            self.data = data
+            self.intervalo = intervalo
+            self.em = em
+        }
+    }
+
+    public struct Desbloqueada: Codable, Sendable, Equatable {
+        public let bloqueioId: UUID
+        public let espacoId: UUID
+        public let data: DataLocal
+        public let em: Date
+
+        public init(bloqueioId: UUID, espacoId: UUID, data: DataLocal, em: Date) {
+            self.bloqueioId = bloqueioId
+            self.espacoId = espacoId
+            self.data = data
+            self.em = em
+        }
+    }
+
     public enum Event: DomainEvent, Equatable {
         case ocupada(Ocupada)
         case liberada(Liberada)
+        case bloqueada(Bloqueada)
+        case desbloqueada(Desbloqueada)
 
         public var eventType: String {
             switch self {
             case .ocupada: "AgendaOcupada"
             case .liberada: "AgendaLiberada"
+            case .bloqueada: "AgendaBloqueada"
+            case .desbloqueada: "AgendaDesbloqueada"
             }
         }
 
@@ -57,6 +99,8 @@ public enum Agenda {
             switch self {
             case .ocupada(let payload): try payload.encode(to: encoder)
             case .liberada(let payload): try payload.encode(to: encoder)
+            case .bloqueada(let payload): try payload.encode(to: encoder)
+            case .desbloqueada(let payload): try payload.encode(to: encoder)
             }
         }
 
@@ -68,16 +112,19 @@ public enum Agenda {
             switch type {
             case "AgendaOcupada": .ocupada(try decoder.decode(Ocupada.self, from: data))
             case "AgendaLiberada": .liberada(try decoder.decode(Liberada.self, from: data))
+            case "AgendaBloqueada": .bloqueada(try decoder.decode(Bloqueada.self, from: data))
+            case "AgendaDesbloqueada": .desbloqueada(try decoder.decode(Desbloqueada.self, from: data))
             default: nil
             }
         }
     }
 
-    /// The bookings holding time on the day, by booking id.
+    /// The bookings holding time on the day, by booking id, and the blocks closing it.
     public struct State: Sendable, Equatable {
         public var espacoId: UUID?
         public var data: DataLocal?
         public var ocupacoes: [UUID: TimeRange] = [:]
+        public var bloqueios: [UUID: TimeRange] = [:]
 
         public init() {}
     }
@@ -85,6 +132,8 @@ public enum Agenda {
     public enum Failure: Error, Equatable, Sendable {
         /// The slot is full at some instant of the interval; `conflitos` are the bookings in the way.
         case indisponivel(conflitos: [UUID])
+        /// A block of the space closes part of the interval.
+        case bloqueada(bloqueios: [UUID])
     }
 
     /// The most bookings overlapping at any single instant inside `intervalo` (back-to-back
@@ -101,14 +150,24 @@ public enum Agenda {
                 switch command {
                 case .ocupar(let reserva, let intervalo, let limite, let em):
                     if state.ocupacoes[reserva] != nil { return [] }
+                    let bloqueios = state.bloqueios.filter { $0.value.overlaps(intervalo) }
+                    guard bloqueios.isEmpty else { throw .bloqueada(bloqueios: ordenados(bloqueios.keys)) }
                     let others = state.ocupacoes.filter { $0.value.overlaps(intervalo) }
                     guard picoDeOcupacao(em: intervalo, ocupacoes: others.values) < limite else {
-                        throw .indisponivel(conflitos: others.keys.sorted { $0.uuidString < $1.uuidString })
+                        throw .indisponivel(conflitos: ordenados(others.keys))
                     }
                     return [.ocupada(Ocupada(reservaId: reserva, espacoId: espacoId, data: data, intervalo: intervalo, em: em))]
                 case .liberar(let reserva, let em):
                     guard state.ocupacoes[reserva] != nil else { return [] }
                     return [.liberada(Liberada(reservaId: reserva, espacoId: espacoId, data: data, em: em))]
+                case .bloquear(let bloqueio, let intervalo, let em):
+                    if state.bloqueios[bloqueio] != nil { return [] }
+                    let reservas = state.ocupacoes.filter { $0.value.overlaps(intervalo) }
+                    guard reservas.isEmpty else { throw .indisponivel(conflitos: ordenados(reservas.keys)) }
+                    return [.bloqueada(Bloqueada(bloqueioId: bloqueio, espacoId: espacoId, data: data, intervalo: intervalo, em: em))]
+                case .desbloquear(let bloqueio, let em):
+                    guard state.bloqueios[bloqueio] != nil else { return [] }
+                    return [.desbloqueada(Desbloqueada(bloqueioId: bloqueio, espacoId: espacoId, data: data, em: em))]
                 }
             },
             evolve: { state, event in
@@ -120,8 +179,18 @@ public enum Agenda {
                     next.ocupacoes[e.reservaId] = e.intervalo
                 case .liberada(let e):
                     next.ocupacoes[e.reservaId] = nil
+                case .bloqueada(let e):
+                    next.espacoId = e.espacoId
+                    next.data = e.data
+                    next.bloqueios[e.bloqueioId] = e.intervalo
+                case .desbloqueada(let e):
+                    next.bloqueios[e.bloqueioId] = nil
                 }
                 return next
             })
+    }
+
+    private static func ordenados(_ ids: some Sequence<UUID>) -> [UUID] {
+        ids.sorted { $0.uuidString < $1.uuidString }
     }
 }

@@ -143,16 +143,89 @@ public final class EspacosService: Sendable {
         return intervalo
     }
 
+    /// Blocks the space for `input`'s interval: 409 `bloqueio_sobre_reservas` while bookings
+    /// (held or confirmed) hold part of it; the operator cancels them (with their refunds and
+    /// e-mails) or moves the block, instead of members arriving to a closed room.
     public func agendarBloqueio(_ id: String, _ input: NovoBloqueio, caller: Caller) async throws -> EspacoView {
         let intervalo = try Self.intervalo(de: input)
         try ServiceError.texto(input.descricao, campo: "descricao", maximo: 500)
         let bloqueio = Espaco.Bloqueio(id: UUID(), intervalo: intervalo, motivo: input.motivo, descricao: input.descricao)
-        return try await espaco(id, caller) { now in .agendarBloqueio(bloqueio, em: now) }
+        return try await comAgendas(id, caller, intervalo: { _ in intervalo }) { now in
+            (.agendarBloqueio(bloqueio, em: now), .bloquear(bloqueio: bloqueio.id, intervalo: intervalo, em: now))
+        }
     }
 
     public func removerBloqueio(_ id: String, bloqueio: String, caller: Caller) async throws -> EspacoView {
         guard let bloqueioId = UUID(uuidString: bloqueio) else { throw ServiceError.naoEncontrado("bloqueio \(bloqueio) não existe") }
-        return try await espaco(id, caller) { now in .removerBloqueio(id: bloqueioId, em: now) }
+        return try await comAgendas(id, caller, intervalo: { dados in dados.bloqueios.first { $0.id == bloqueioId }?.intervalo }) { now in
+            (.removerBloqueio(id: bloqueioId, em: now), .desbloquear(bloqueio: bloqueioId, em: now))
+        }
+    }
+
+    /// Decides `command` on the space and, in the same append, its agenda counterpart on every
+    /// local day of `intervalo` (each agenda stream with the version read): a block and a booking
+    /// decided at the same instant cannot both commit (see ``Agenda``). `intervalo` is nil when
+    /// the space's decider will refuse the command anyway.
+    private func comAgendas(
+        _ id: String, _ caller: Caller, intervalo: (Espaco.Dados) -> TimeRange?, _ command: (Date) -> (Espaco.Command, Agenda.Command)
+    ) async throws -> EspacoView {
+        let id = try Self.espacoId(id)
+        let stream = StreamNames.espaco(id)
+        let meta = metadata(caller)
+        for _ in 1...5 {
+            let (state, version) = try await espacos.load(stream)
+            guard version > 0, case .existente(let dados) = state else { throw ServiceError.naoEncontrado("espaço \(id) não existe") }
+            let now = clock.now
+            let (doEspaco, daAgenda) = command(now)
+            let events: [Espaco.Event]
+            do {
+                events = try espacos.decider.decide(doEspaco, state)
+            } catch {
+                throw ServiceError(error)
+            }
+            guard !events.isEmpty else { return try Self.view(state) }
+            var writes = [StreamWrite(stream: stream, expected: .after(version), events: try Events.new(events, at: now, metadata: meta))]
+            if let intervalo = intervalo(dados) {
+                guard case .existente(let unidade) = try await unidades.load(StreamNames.unidade(dados.unidade)).state else {
+                    throw ServiceError.naoEncontrado("a unidade \(dados.unidade) do espaço não existe")
+                }
+                var reservas: Set<UUID> = []
+                for dia in DataLocal.dias(de: intervalo, em: unidade.fuso) {
+                    let agenda = AggregateStore(store: store, decider: Agenda.decider(espacoId: id.rawValue, data: dia)) {
+                        try Agenda.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
+                    }
+                    let agendaStream = StreamNames.agenda(id.rawValue, dia)
+                    let (dia, versao) = try await agenda.load(agendaStream)
+                    let decididos: [Agenda.Event]
+                    do {
+                        decididos = try agenda.decider.decide(daAgenda, dia)
+                    } catch .indisponivel(let conflitos) {
+                        reservas.formUnion(conflitos)
+                        continue
+                    } catch .bloqueada {
+                        continue  // only a booking is refused by a block
+                    }
+                    if !decididos.isEmpty {
+                        writes.append(StreamWrite(stream: agendaStream, expected: .after(versao), events: try Events.new(decididos, at: now, metadata: meta)))
+                    }
+                }
+                if !reservas.isEmpty {
+                    throw ServiceError(
+                        status: 409, codigo: "bloqueio_sobre_reservas",
+                        mensagem: reservas.count == 1
+                            ? "1 reserva ocupa parte deste intervalo; cancele-a ou escolha outro intervalo para o bloqueio"
+                            : "\(reservas.count) reservas ocupam parte deste intervalo; cancele-as ou escolha outro intervalo para o bloqueio",
+                        detalhes: ["reservas": reservas.sorted { $0.uuidString < $1.uuidString }.prefix(20).map { $0.uuidString.lowercased() }.joined(separator: ",")])
+                }
+            }
+            do {
+                try await store.append(writes)
+                return try Self.view(events.reduce(state, espacos.decider.evolve))
+            } catch is WrongExpectedVersion {
+                continue  // a booking (or another change of the space) came first: decide again
+            }
+        }
+        throw ServiceError.conflito("conflito_de_versao", "o espaço mudou durante a operação; tente de novo")
     }
 
     public func desativar(_ id: String, motivo: String?, caller: Caller) async throws -> EspacoView {

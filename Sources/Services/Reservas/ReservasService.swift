@@ -119,9 +119,12 @@ public final class ReservasService: Sendable {
                 let agenda = agenda(espacoId.rawValue, dia)
                 let stream = StreamNames.agenda(espacoId.rawValue, dia)
                 let (state, version) = try await agenda.load(stream)
+                let events: [Agenda.Event]
                 do {
-                    let events = try agenda.decider.decide(.ocupar(reserva: id.rawValue, intervalo: reserva.intervalo, limite: limite, em: now), state)
-                    writes.append(StreamWrite(stream: stream, expected: .after(version), events: try Events.new(events, at: now, metadata: meta)))
+                    events = try agenda.decider.decide(.ocupar(reserva: id.rawValue, intervalo: reserva.intervalo, limite: limite, em: now), state)
+                } catch .bloqueada {
+                    // A block committed after this request read the space.
+                    throw ServiceError(Reserva.Failure.fechado)
                 } catch {
                     throw ServiceError(
                         status: 409, codigo: "horario_indisponivel",
@@ -130,6 +133,7 @@ public final class ReservasService: Sendable {
                             : "todas as \(limite) vagas do espaço estão ocupadas em parte deste intervalo",
                         detalhes: ["espacoId": espacoId.description, "data": dia.description])
                 }
+                writes.append(StreamWrite(stream: stream, expected: .after(version), events: try Events.new(events, at: now, metadata: meta)))
             }
             if let cupom {
                 let (state, version) = try await precos.cupons.load(StreamNames.cupom(cupom))
@@ -396,21 +400,6 @@ public final class ReservasService: Sendable {
 
     public func minhas(usuario: String, pagina: Int) async throws -> Pagina<ReservaView> {
         try await page(ReservasReadModel.reservas, grupo: usuario, pagina: pagina)
-    }
-
-    /// The bookings (held or confirmed) that hold part of `intervalo` on the space, from its
-    /// agenda streams (not a read model: no lag); empty when the space does not exist. A block
-    /// (maintenance, holiday) is refused while any booking holds its time.
-    public func ocupantes(espaco: String, intervalo: TimeRange) async throws -> [UUID] {
-        guard let id = Espaco.ID(espaco), case .existente(let dados) = try await precos.espacos.load(StreamNames.espaco(id)).state,
-            case .existente(let unidade) = try await precos.unidades.load(StreamNames.unidade(dados.unidade)).state
-        else { return [] }
-        var ocupantes: Set<UUID> = []
-        for dia in DataLocal.dias(de: intervalo, em: unidade.fuso) {
-            let state = try await agenda(id.rawValue, dia).load(StreamNames.agenda(id.rawValue, dia)).state
-            for (reserva, ocupado) in state.ocupacoes where ocupado.overlaps(intervalo) { ocupantes.insert(reserva) }
-        }
-        return ocupantes.sorted { $0.uuidString < $1.uuidString }
     }
 
     /// The member's bookings that still hold a slot (held or confirmed, not yet over), oldest

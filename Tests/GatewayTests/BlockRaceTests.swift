@@ -1,0 +1,177 @@
+import Domain
+import EventStore
+import Foundation
+import Gateway
+import HummingbirdTesting
+import Services
+import Synchronization
+import Testing
+
+/// A real store that holds the first read of one stream after it has returned, until the test
+/// lets it go: the interleaving a race needs, made to happen every time. Everything else goes
+/// straight to the store underneath.
+final class PausingStore: EventStore {
+    let base: any EventStore
+    let paused: StreamName
+    private let state = Mutex<(armed: Bool, reached: CheckedContinuation<Void, Never>?, didReach: Bool, release: CheckedContinuation<Void, Never>?, released: Bool)>(
+        (true, nil, false, nil, false))
+
+    init(_ base: any EventStore, pausing stream: StreamName) {
+        self.base = base
+        self.paused = stream
+    }
+
+    /// Returns once the paused read has returned (its caller now waits).
+    func reached() async {
+        await withCheckedContinuation { continuation in
+            let now = state.withLock { state in
+                if state.didReach { return true }
+                state.reached = continuation
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    func release() {
+        let waiting = state.withLock { state in
+            state.released = true
+            defer { state.release = nil }
+            return state.release
+        }
+        waiting?.resume()
+    }
+
+    func readStream(_ stream: StreamName, from version: Int64, limit: Int) async throws -> [RecordedEvent] {
+        let events = try await base.readStream(stream, from: version, limit: limit)
+        guard stream == paused, state.withLock({ state in defer { state.armed = false }; return state.armed }) else { return events }
+        await withCheckedContinuation { continuation in
+            let (reached, now) = state.withLock { state in
+                state.didReach = true
+                defer { state.reached = nil }
+                if !state.released { state.release = continuation }
+                return (state.reached, state.released)
+            }
+            reached?.resume()
+            if now { continuation.resume() }
+        }
+        return events
+    }
+
+    func append(_ writes: [StreamWrite]) async throws -> AppendResult { try await base.append(writes) }
+    func readCategory(_ category: String, after position: GlobalPosition, limit: Int) async throws -> [RecordedEvent] {
+        try await base.readCategory(category, after: position, limit: limit)
+    }
+    func readAll(after position: GlobalPosition, limit: Int) async throws -> [RecordedEvent] { try await base.readAll(after: position, limit: limit) }
+    func readAllShared(after position: GlobalPosition, limit: Int) async throws -> [RecordedEvent] {
+        try await base.readAllShared(after: position, limit: limit)
+    }
+    func readAllPayloads(after position: GlobalPosition, limit: Int) async throws -> [EventPayload] {
+        try await base.readAllPayloads(after: position, limit: limit)
+    }
+    func headPosition() async throws -> GlobalPosition { try await base.headPosition() }
+    func streamVersion(_ stream: StreamName) async throws -> Int64 { try await base.streamVersion(stream) }
+    func checkpoint(_ name: String) async throws -> GlobalPosition { try await base.checkpoint(name) }
+    func saveCheckpoint(_ name: String, _ position: GlobalPosition) async throws { try await base.saveCheckpoint(name, position) }
+    var changes: Doorbell { base.changes }
+    var eventsAppended: Int { base.eventsAppended }
+    func document(_ collection: String, key: String) async throws -> Data? { try await base.document(collection, key: key) }
+    func documents(_ collection: String, grupo: String?, limit: Int, offset: Int) async throws -> [Data] {
+        try await base.documents(collection, grupo: grupo, limit: limit, offset: offset)
+    }
+    func count(_ collection: String, grupo: String?) async throws -> Int { try await base.count(collection, grupo: grupo) }
+    func commit(_ changes: [ReadModelChange], checkpoint name: String, at position: GlobalPosition) async throws {
+        try await base.commit(changes, checkpoint: name, at: position)
+    }
+    func reset(collections: [String], checkpoint name: String) async throws { try await base.reset(collections: collections, checkpoint: name) }
+    func claimRequestKey(_ key: String, fingerprint: String, at now: Date, expireBefore: Date, staleBefore: Date) async throws -> RequestKeyClaim {
+        try await base.claimRequestKey(key, fingerprint: fingerprint, at: now, expireBefore: expireBefore, staleBefore: staleBefore)
+    }
+    func completeRequestKey(_ key: String, reply: StoredReply?) async throws { try await base.completeRequestKey(key, reply: reply) }
+    func purgeRequestKeys(before date: Date) async throws -> Int { try await base.purgeRequestKeys(before: date) }
+    func recordInInbox(_ eventId: UUID, consumer: String, outcome: InboxOutcome, appending writes: [StreamWrite]) async throws -> Bool {
+        try await base.recordInInbox(eventId, consumer: consumer, outcome: outcome, appending: writes)
+    }
+    func recordHandled(_ batch: [HandledEvent], consumer: String) async throws -> Set<UUID> { try await base.recordHandled(batch, consumer: consumer) }
+    func inboxEntry(_ eventId: UUID, consumer: String) async throws -> InboxEntry? { try await base.inboxEntry(eventId, consumer: consumer) }
+    func inboxOutcomes(_ eventIds: [UUID], consumer: String) async throws -> [UUID: InboxOutcome] {
+        try await base.inboxOutcomes(eventIds, consumer: consumer)
+    }
+    func deadLetters(consumer: String, limit: Int) async throws -> [InboxEntry] { try await base.deadLetters(consumer: consumer, limit: limit) }
+    func whileHolding<T: Sendable>(lease name: String, retryEvery interval: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await base.whileHolding(lease: name, retryEvery: interval, body)
+    }
+}
+
+private func isoDecoder() -> JSONDecoder {
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .iso8601
+    return decoder
+}
+
+@Suite("A block and a booking decided at the same instant")
+struct BlockRaceTests {
+    /// The booking reads the space before the block exists and appends after the block has
+    /// committed: the agenda streams, which both write, refuse the second one.
+    @Test("a booking that read the space before a block committed is refused (422 'fechado'), and the agenda holds only the block")
+    func booking_after_block_commits() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test(reactors: false) { client in
+            let cenario = try await Cenario.make(harness, client)
+            let pausing = PausingStore(harness.store, pausing: StreamName(category: "espaco", id: cenario.sala))
+            let reservas = ReservasService(store: harness.store, clock: harness.clock, precos: PrecosService(store: pausing, clock: harness.clock))
+            let solicitacao = try isoDecoder().decode(
+                ReservasService.PedidoDeReserva.self, from: Data(pedido(cenario.sala, "2026-11-26T10:00:00-03:00", "2026-11-26T12:00:00-03:00").utf8))
+            let booking = Task { try await reservas.solicitar(solicitacao, usuario: "membro-da-corrida", caller: Caller(requestId: "corrida")) }
+            await pausing.reached()  // the booking has the space as it was: open, no block
+            let block = try await client.json(.post, "/api/admin/espacos/\(cenario.sala)/bloqueios",
+                #"{"inicio":"2026-11-26T08:00:00-03:00","fim":"2026-11-26T18:00:00-03:00","motivo":"manutencao"}"#, token: cenario.admin)
+            #expect(block.status == .created, "\(String(buffer: block.body))")
+            pausing.release()
+            await #expect {
+                _ = try await booking.value
+            } throws: { error in
+                (error as? ServiceError)?.status == 422 && (error as? ServiceError)?.codigo == "dados_invalidos"
+            }
+            let agenda = try await harness.store.readStream(StreamName("agenda-\(cenario.sala)-2026-11-26"), from: 1, limit: 100)
+            #expect(agenda.map(\.type) == ["AgendaBloqueada"])
+            #expect(try await harness.allEvents().contains { $0.type == "ReservaSolicitada" } == false)
+
+            // Removing the block opens the day again, through the same streams.
+            let bloqueioId = try #require((block.object["bloqueios"] as? [[String: Any]])?.first?["id"] as? String)
+            #expect(try await client.json(.delete, "/api/admin/espacos/\(cenario.sala)/bloqueios/\(bloqueioId)", token: cenario.admin).status == .ok)
+            #expect(try await harness.store.readStream(StreamName("agenda-\(cenario.sala)-2026-11-26"), from: 1, limit: 100).map(\.type)
+                == ["AgendaBloqueada", "AgendaDesbloqueada"])
+            let again = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-26T10:00:00-03:00", "2026-11-26T12:00:00-03:00"), token: cenario.membro)
+            #expect(again.status == .created, "\(String(buffer: again.body))")
+        }
+    }
+
+    /// The other order: the block reads the agenda before the booking commits, and appends after.
+    @Test("a block whose agenda read came before a booking committed is refused (409 'bloqueio_sobre_reservas') and the booking stands")
+    func block_after_booking_commits() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test(reactors: false) { client in
+            let cenario = try await Cenario.make(harness, client)
+            let dia = StreamName("agenda-\(cenario.sala)-2026-11-26")
+            let pausing = PausingStore(harness.store, pausing: dia)
+            let espacos = EspacosService(store: pausing, clock: harness.clock)
+            let bloqueio = try isoDecoder().decode(EspacosService.NovoBloqueio.self, from: Data(
+                #"{"inicio":"2026-11-26T08:00:00-03:00","fim":"2026-11-26T18:00:00-03:00","motivo":"manutencao"}"#.utf8))
+            let block = Task { try await espacos.agendarBloqueio(cenario.sala, bloqueio, caller: Caller(requestId: "corrida", usuario: "admin")) }
+            await pausing.reached()  // the block has the day as it was: empty
+            let booked = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-26T10:00:00-03:00", "2026-11-26T12:00:00-03:00"), token: cenario.membro)
+            #expect(booked.status == .created, "\(String(buffer: booked.body))")
+            pausing.release()
+            await #expect {
+                _ = try await block.value
+            } throws: { error in
+                (error as? ServiceError)?.status == 409 && (error as? ServiceError)?.codigo == "bloqueio_sobre_reservas"
+            }
+            #expect(try await harness.store.readStream(dia, from: 1, limit: 100).map(\.type) == ["AgendaOcupada"])
+            #expect(try await harness.allEvents().contains { $0.type == "BloqueioAgendado" } == false)
+        }
+    }
+}
