@@ -206,14 +206,10 @@ public final class ReservasService: Sendable {
         guard case .existente(let dados) = try await reservas.load(StreamNames.reserva(id)).state,
             admin || dados.solicitacao.usuarioId == usuario
         else { throw ServiceError.naoEncontrado("a reserva \(id) não existe") }
-        if !admin, case .existente(let checkin) = try await checkins.load(StreamNames.checkin(id)).state, [.presente, .encerrado].contains(checkin.status) {
-            // Present (or was): the booking is being used; cancelling it now would refund time spent.
-            throw ServiceError.conflito("checkin_realizado", "esta reserva já teve check-in e não pode mais ser cancelada")
-        }
         let unidade = try await precos.unidades.load(StreamNames.unidade(Unidade.ID(dados.solicitacao.unidadeId))).state
         let politica: Unidade.PoliticaDeCancelamento = if case .existente(let u) = unidade { u.politica } else { .padrao }
         let now = clock.now
-        return try await release(id, actor: usuario, caller: caller, at: now) { _ in
+        return try await release(id, actor: usuario, caller: caller, at: now, revogando: (por: usuario, admin: admin)) { _ in
             .cancelar(por: usuario, motivo: motivo?.trimmingCharacters(in: .whitespacesAndNewlines).prefix(500).description,
                       politica: politica, em: now)
         }
@@ -251,12 +247,15 @@ public final class ReservasService: Sendable {
     }
 
     /// Ends a booking with `command` and, in the same append, frees its days and its coupon use.
+    /// With `revogando`, a cancellation, the check-in code is revoked in that append too.
     private func release(
-        _ id: Reserva.ID, actor: String, caller: Caller, at now: Date, _ command: (Reserva.Dados) -> Reserva.Command
+        _ id: Reserva.ID, actor: String, caller: Caller, at now: Date, revogando: (por: String, admin: Bool)? = nil,
+        _ command: (Reserva.Dados) -> Reserva.Command
     ) async throws -> ReservaView {
         let meta = EventMetadata(correlationId: id.rawValue, actor: actor, requestId: caller.requestId, service: Self.service)
         for _ in 1...Self.tentativas {
-            let (writes, state) = try await releaseWrites(id, meta: meta, at: now, cause: nil, command)
+            var (writes, state) = try await releaseWrites(id, meta: meta, at: now, cause: nil, command)
+            if let revogando { writes += try await checkinRevocation(id, por: revogando.por, admin: revogando.admin, meta: meta, at: now) }
             do {
                 try await store.append(writes)
                 return try Self.view(state)
@@ -294,6 +293,27 @@ public final class ReservasService: Sendable {
             }
         }
         return (writes, ended.reduce(state, Reserva.decider.evolve))
+    }
+
+    /// A cancellation revokes the booking's check-in code in its own append, with the version of
+    /// the check-in stream it read: a check-in at the same instant and the cancellation cannot
+    /// both commit (the second one decides again and is refused). A member cannot cancel once
+    /// present (409 `checkin_realizado`): cancelling now would refund time spent; an admin can,
+    /// and the check-in stands.
+    private func checkinRevocation(_ id: Reserva.ID, por: String, admin: Bool, meta: EventMetadata, at now: Date) async throws -> [StreamWrite] {
+        let stream = StreamNames.checkin(id)
+        let (state, version) = try await checkins.load(stream)
+        guard version > 0 else { return [] }  // no code issued yet: nothing to check in with
+        let events: [Checkin.Event]
+        do {
+            events = try Checkin.decider.decide(.revogar(por: por, em: now), state)
+        } catch .jaRealizado where !admin {
+            throw ServiceError.conflito("checkin_realizado", "esta reserva já teve check-in e não pode mais ser cancelada")
+        } catch {
+            return []  // present (an admin cancels anyway), no-show, revoked: nothing to revoke
+        }
+        guard !events.isEmpty else { return [] }
+        return [StreamWrite(stream: stream, expected: .after(version), events: try Events.new(events, at: now, metadata: meta))]
     }
 
     /// Frees the booking's hold on every day it touches.

@@ -7,18 +7,18 @@ import Services
 import Synchronization
 import Testing
 
-/// A real store that holds the first read of one stream after it has returned, until the test
+/// A real store that holds the `nth` read of one stream after it has returned, until the test
 /// lets it go: the interleaving a race needs, made to happen every time. Everything else goes
 /// straight to the store underneath.
 final class PausingStore: EventStore {
     let base: any EventStore
     let paused: StreamName
-    private let state = Mutex<(armed: Bool, reached: CheckedContinuation<Void, Never>?, didReach: Bool, release: CheckedContinuation<Void, Never>?, released: Bool)>(
-        (true, nil, false, nil, false))
+    private let state: Mutex<(readsLeft: Int, reached: CheckedContinuation<Void, Never>?, didReach: Bool, release: CheckedContinuation<Void, Never>?, released: Bool)>
 
-    init(_ base: any EventStore, pausing stream: StreamName) {
+    init(_ base: any EventStore, pausing stream: StreamName, read nth: Int = 1) {
         self.base = base
         self.paused = stream
+        self.state = Mutex((nth, nil, false, nil, false))
     }
 
     /// Returns once the paused read has returned (its caller now waits).
@@ -44,7 +44,10 @@ final class PausingStore: EventStore {
 
     func readStream(_ stream: StreamName, from version: Int64, limit: Int) async throws -> [RecordedEvent] {
         let events = try await base.readStream(stream, from: version, limit: limit)
-        guard stream == paused, state.withLock({ state in defer { state.armed = false }; return state.armed }) else { return events }
+        guard stream == paused, state.withLock({ state in
+            state.readsLeft -= 1
+            return state.readsLeft == 0
+        }) else { return events }
         await withCheckedContinuation { continuation in
             let (reached, now) = state.withLock { state in
                 state.didReach = true
@@ -172,6 +175,69 @@ struct BlockRaceTests {
             }
             #expect(try await harness.store.readStream(dia, from: 1, limit: 100).map(\.type) == ["AgendaOcupada"])
             #expect(try await harness.allEvents().contains { $0.type == "BloqueioAgendado" } == false)
+        }
+    }
+}
+
+@Suite("A check-in and a cancellation at the same instant")
+struct CheckinCancelRaceTests {
+    /// A confirmed booking today 09:00–11:00 with its check-in code, the clock at 08:50 (the
+    /// window is open); `body` gets the booking id and the code.
+    func confirmed(_ body: @escaping @Sendable (Harness, any TestClientProtocol, Cenario, String, String) async throws -> Void) async throws {
+        let clock = ManualClock(segundaDeManha)
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test(reactors: false) { client in
+            let cenario = try await Cenario.make(harness, client)
+            let booked = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-23T09:00:00-03:00", "2026-11-23T11:00:00-03:00"), token: cenario.membro)
+            let id = try #require(booked.object["id"] as? String, "\(String(buffer: booked.body))")
+            #expect(try await client.json(.post, "/api/admin/reservas/\(id)/confirmacao", "{}", token: cenario.admin).status == .ok)
+            let confirmada = try #require(try await harness.allEvents().last { $0.type == "ReservaConfirmada" })
+            _ = try await harness.store.append(try await harness.backend.negocio.checkin.reagir(confirmada))
+            let codigo = try #require(try await client.json(.get, "/api/reservas/\(id)/checkin", token: cenario.membro).object["codigo"] as? String)
+            clock.set(try Date("2026-11-23T08:50:00-03:00", strategy: .iso8601))
+            try await body(harness, client, cenario, id, codigo)
+        }
+    }
+
+    @Test("a check-in that read the booking as confirmed before the cancellation committed is refused, and the code ends revoked")
+    func checkin_after_cancel_commits() async throws {
+        try await confirmed { harness, client, cenario, id, codigo in
+            let stream = StreamName("checkin-\(id)")
+            // The check-in reads its stream twice: to find the booking, then to decide (after
+            // it has seen the booking confirmed). Hold the second.
+            let pausing = PausingStore(harness.store, pausing: stream, read: 2)
+            let checkin = CheckinService(store: pausing, clock: harness.clock)
+            let membro = try #require(try await harness.allEvents().first { $0.type == "ReservaSolicitada" }?.metadata.actor)
+            let tentativa = Task { try await checkin.checkin(codigo: codigo, reservaId: id, usuario: membro, admin: false, caller: Caller(requestId: "corrida")) }
+            await pausing.reached()
+            let cancel = try await client.json(.post, "/api/reservas/\(id)/cancelamento", "{}", token: cenario.membro)
+            #expect(cancel.status == .ok, "\(String(buffer: cancel.body))")
+            pausing.release()
+            await #expect(throws: ServiceError.self) { _ = try await tentativa.value }
+            #expect(try await harness.store.readStream(stream, from: 1, limit: 100).map(\.type) == ["CheckinLiberado", "CheckinRevogado"])
+        }
+    }
+
+    @Test("a member's cancellation that read the check-in as awaited before the check-in committed is refused (409 checkin_realizado); the booking stays confirmed")
+    func cancel_after_checkin_commits() async throws {
+        try await confirmed { harness, client, cenario, id, codigo in
+            let stream = StreamName("checkin-\(id)")
+            let pausing = PausingStore(harness.store, pausing: stream)
+            let reservas = ReservasService(store: pausing, clock: harness.clock, precos: PrecosService(store: harness.store, clock: harness.clock))
+            let membro = try #require(try await harness.allEvents().first { $0.type == "ReservaSolicitada" }?.metadata.actor)
+            let cancel = Task { try await reservas.cancelar(id, motivo: nil, usuario: membro, admin: false, caller: Caller(requestId: "corrida")) }
+            await pausing.reached()
+            let presente = try await client.json(.post, "/api/checkin", #"{"codigo":"\#(codigo)"}"#, token: cenario.membro)
+            #expect(presente.status == .ok, "\(String(buffer: presente.body))")
+            pausing.release()
+            await #expect {
+                _ = try await cancel.value
+            } throws: { error in
+                (error as? ServiceError)?.codigo == "checkin_realizado"
+            }
+            #expect(try await harness.allEvents().contains { $0.type == "ReservaCancelada" } == false)
+            #expect(try await harness.store.readStream(stream, from: 1, limit: 100).map(\.type) == ["CheckinLiberado", "CheckinRealizado"])
         }
     }
 }
