@@ -21,6 +21,8 @@ struct Harness {
     /// Where the e-mails go (`FileMailer`).
     let outbox: URL
     let segredo: Data
+    /// The in-process payment provider.
+    let sandbox: SandboxPSP
 
     /// A gateway over the store at `path` (a new file when nil: reopening one is a restart).
     static func make(path: String? = nil, clock: ManualClock = ManualClock(Date())) async throws -> Harness {
@@ -56,7 +58,7 @@ struct Harness {
                 return 500
             }
         }
-        return Harness(backend: backend, clock: clock, store: store, path: path, bus: bus, outbox: outbox, segredo: segredo)
+        return Harness(backend: backend, clock: clock, store: store, path: path, bus: bus, outbox: outbox, segredo: segredo, sandbox: sandbox)
     }
 
     func removeFiles() {

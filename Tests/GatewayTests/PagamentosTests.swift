@@ -3,6 +3,7 @@ import EventStore
 import Foundation
 import Gateway
 import Hummingbird
+import Logging
 import HummingbirdTesting
 import HTTPTypes
 import Projections
@@ -273,6 +274,35 @@ struct PagamentosTests {
         }
     }
 
+    @Test("a hold paid at the provider whose notice never reached us is refunded in full when it expires, not recorded as withdrawn")
+    func paid_notice_lost_then_expired() async throws {
+        let clock = ManualClock(segundaDeManha)
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let pix = try #require(try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-27T10:00:00-03:00", "2026-11-27T11:00:00-03:00"), token: cenario.membro).object["id"] as? String)
+            let pendente = try await client.pagamento(pix, token: cenario.membro, status: "pendente")
+            let cobranca = try #require(pendente["cobrancaId"] as? String)
+            let valor = try #require(pendente["valor"] as? Int)
+            // The webhook is down from here on: the provider's notices never land.
+            await harness.sandbox.entregarPor { _, _ in 503 }
+            #expect(try await client.json(.post, "/api/sandbox/cobrancas/\(cobranca)/pagamento").status == .ok)
+            clock.advance(by: 16 * 60)
+            #expect(try await harness.backend.reservas.executarPrazosVencidos() >= 1)
+            _ = try await client.reserva(pix, token: cenario.membro, status: "expirada")
+            // Withdrawing the charge finds it paid: the payment is recorded and given back whole.
+            // (Asked for, not concluded: the provider's notice of it cannot land either.)
+            let pagamento = try await eventually("the refund of the paid charge") {
+                let p = try await client.json(.get, "/api/reservas/\(pix)/pagamento", token: cenario.membro).object
+                return (p["reembolsos"] as? [[String: Any]])?.first?["valor"] as? Int == valor ? p : nil
+            }
+            #expect(pagamento["status"] as? String == "confirmado")
+            let naProvedora = try #require(await harness.sandbox.cobranca(cobranca))
+            #expect(naProvedora.situacao == .paga && naProvedora.reembolsos.values.reduce(.zero, +) == Money(centavos: Int64(valor)))
+        }
+    }
+
     @Test("a booking cancelled after its payment landed but before the confirmation reached it is refunded in full")
     func paid_then_cancelled_before_confirmation() async throws {
         let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
@@ -337,6 +367,35 @@ struct PagamentosTests {
             let confirmada = try await client.reserva(id, token: cenario.membro, status: "confirmada")
             #expect(confirmada["status"] as? String == "confirmada")
             #expect(try await harness.allEvents().contains { $0.type == "ReservaExpirada" } == false)
+        }
+    }
+}
+
+@Suite("The sandbox provider over HTTP")
+struct ProvedorHTTPTests {
+    @Test("withdrawing a pending charge cancels it (twice is harmless); withdrawing a paid one answers that it was paid (the provider refuses with 409)")
+    func withdraw_pending_and_paid() async throws {
+        var logger = Logger(label: "sandbox-http-test")
+        logger.logLevel = .critical
+        let clock = ManualClock(segundaDeManha)
+        let psp = SandboxPSP(segredo: Data("s".utf8), clock: clock, atraso: .milliseconds(5), logger: logger)
+        let app = SandboxServer.application(psp: psp, apiKey: "chave", host: "127.0.0.1", port: 0, logger: logger)
+        try await app.test(.live) { client in
+            let provedor = ProvedorHTTP(base: "http://127.0.0.1:\(try #require(client.port))", apiKey: "chave")
+            func cobranca(_ referencia: String) async throws -> Pagamento.Cobranca {
+                try await provedor.criarCobranca(PedidoDeCobranca(
+                    referencia: referencia, valor: Money(centavos: 5_000), metodo: .pix, cartaoToken: nil, descricao: "teste",
+                    expiraEm: segundaDeManha.addingTimeInterval(900)))
+            }
+            let pendente = try await cobranca("a")
+            #expect(try await provedor.cancelarCobranca(pendente.cobrancaId) == .cancelada)
+            #expect(await psp.cobranca(pendente.cobrancaId)?.situacao == .cancelada)
+            #expect(try await provedor.cancelarCobranca(pendente.cobrancaId) == .cancelada)  // again: harmless
+
+            let paga = try await cobranca("b")
+            _ = try await provedor.pagar(paga.cobrancaId)
+            #expect(try await provedor.cancelarCobranca(paga.cobrancaId) == .paga(valor: Money(centavos: 5_000)))
+            #expect(await psp.cobranca(paga.cobrancaId)?.situacao == .paga)
         }
     }
 }

@@ -90,8 +90,18 @@ public final class PagamentosService: Sendable {
         let events: [Pagamento.Event]
         switch dados.status {
         case .pendente:
-            if let cobranca = dados.inicio.cobrancaId { try await provider.cancelarCobranca(cobranca) }
-            events = try decide(.cancelar(motivo: motivo, em: now), state)
+            if let cobranca = dados.inicio.cobrancaId, case .paga(let valor) = try await provider.cancelarCobranca(cobranca) {
+                // Paid, but its notice never reached us (the webhook failed until the provider
+                // gave up): the booking is over, so the payment is recorded and given back whole,
+                // as a payment arriving after its booking expired is.
+                let confirmado = try decide(.confirmar(cobrancaId: cobranca, valor: valor, em: now), state)
+                let reembolsoId = Events.derivedId("reembolso", causa)
+                events = confirmado + (try decide(
+                    .reembolsar(reembolsoId: reembolsoId, valor: nil, motivo: motivo, em: now), confirmado.reduce(state, Pagamento.decider.evolve)))
+                try await provider.reembolsar(cobrancaId: cobranca, reembolsoId: reembolsoId, valor: valor)
+            } else {
+                events = try decide(.cancelar(motivo: motivo, em: now), state)
+            }
         case .confirmado:
             let valor = min(reembolso ?? dados.disponivel, dados.disponivel)
             guard valor > .zero else { return [] }

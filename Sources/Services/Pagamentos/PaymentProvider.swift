@@ -31,10 +31,20 @@ public struct PedidoDeCobranca: Codable, Sendable, Equatable {
 public protocol PaymentProvider: Sendable {
     /// Creates the charge for `pedido.referencia`, or returns the one created before.
     func criarCobranca(_ pedido: PedidoDeCobranca) async throws -> Pagamento.Cobranca
-    /// Withdraws a pending charge (the booking ended unpaid). A charge already settled stays as it is.
-    func cancelarCobranca(_ cobrancaId: String) async throws
+    /// Withdraws a pending charge (the booking ended unpaid). A charge that was paid meanwhile
+    /// cannot be withdrawn: `.paga` says so (its notice may not have reached us yet), and the
+    /// money has to be refunded. A charge already withdrawn, declined or expired is `.cancelada`.
+    func cancelarCobranca(_ cobrancaId: String) async throws -> CancelamentoDeCobranca
     /// Gives `valor` of a paid charge back; the provider confirms by webhook.
     func reembolsar(cobrancaId: String, reembolsoId: UUID, valor: Money) async throws
+}
+
+/// What withdrawing a charge found.
+public enum CancelamentoDeCobranca: Sendable, Equatable {
+    /// Withdrawn now, or no longer payable (declined, expired, withdrawn before).
+    case cancelada
+    /// Paid before it could be withdrawn: `valor` was received.
+    case paga(valor: Money)
 }
 
 /// A provider that refused a call or could not be reached.

@@ -117,8 +117,11 @@ public actor SandboxPSP {
         return Self.publica(cobranca)
     }
 
+    /// Withdraws a pending charge; a paid one is refused (`naoPendente(.paga)`), as a real
+    /// provider refuses to cancel a settled payment; anything else is left as it is.
     public func cancelar(_ id: String) throws(Falha) {
         guard var cobranca = cobrancas[id] else { throw .cobrancaDesconhecida }
+        if cobranca.situacao == .paga { throw .naoPendente(.paga) }
         guard cobranca.situacao == .pendente else { return }
         cobranca.situacao = .cancelada
         cobrancas[id] = cobranca
@@ -283,8 +286,16 @@ public struct SandboxProvider: PaymentProvider {
         await psp.criar(pedido)
     }
 
-    public func cancelarCobranca(_ cobrancaId: String) async throws {
-        do { try await psp.cancelar(cobrancaId) } catch { throw PaymentProviderError(operacao: "cancelar", status: 404, mensagem: error.description) }
+    public func cancelarCobranca(_ cobrancaId: String) async throws -> CancelamentoDeCobranca {
+        do {
+            try await psp.cancelar(cobrancaId)
+            return .cancelada
+        } catch .naoPendente(.paga) {
+            guard let cobranca = await psp.cobranca(cobrancaId) else { return .cancelada }
+            return .paga(valor: cobranca.valor)
+        } catch {
+            throw PaymentProviderError(operacao: "cancelar", status: 404, mensagem: error.description)
+        }
     }
 
     public func reembolsar(cobrancaId: String, reembolsoId: UUID, valor: Money) async throws {

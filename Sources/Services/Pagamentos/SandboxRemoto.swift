@@ -82,8 +82,15 @@ public struct ProvedorHTTP: PaymentProvider, SandboxTester {
         try await call("criar", .POST, SandboxAPI.cobrancas, body: pedido, as: Pagamento.Cobranca.self)
     }
 
-    public func cancelarCobranca(_ cobrancaId: String) async throws {
-        _ = try await send("cancelar", .POST, path(cobrancaId, "cancelamento"), body: Data())
+    public func cancelarCobranca(_ cobrancaId: String) async throws -> CancelamentoDeCobranca {
+        do {
+            _ = try await send("cancelar", .POST, path(cobrancaId, "cancelamento"), body: Data())
+            return .cancelada
+        } catch let error as ServiceError where error.status == 409 {
+            // Refused: the charge is no longer pending. Paid, or the refusal stands.
+            guard let cobranca = try await consultar(cobrancaId), cobranca.situacao == .paga else { throw error }
+            return .paga(valor: cobranca.valor)
+        }
     }
 
     public func reembolsar(cobrancaId: String, reembolsoId: UUID, valor: Money) async throws {
