@@ -74,7 +74,9 @@ public final class ProjectionRunner: Sendable {
             for event in events where projection.types.contains(event.type) {
                 try await projection.apply(event, batch)
             }
-            try await store.commit(batch.changes, checkpoint: projection.checkpoint, at: last.position)
+            // Fenced: if another replica took this projection over (a lease lost unnoticed)
+            // and committed meanwhile, this batch is stale and is not written.
+            try await store.commit(batch.changes, checkpoint: projection.checkpoint, at: last.position, from: position)
             position = last.position
             state.withLock { $0 = position }
             progress.ring()

@@ -34,6 +34,8 @@ public struct EventStoreError: Error, Sendable, CustomStringConvertible {
         case backend
         /// A lease (see ``ConsumerSupport/whileHolding(lease:retryEvery:_:)``) was lost while held.
         case leaseLost
+        /// A fenced read-model commit found its checkpoint moved by another reader.
+        case checkpointMoved
     }
 
     public let code: Code
@@ -49,5 +51,9 @@ public struct EventStoreError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         if let underlying { return "\(message): \(String(reflecting: underlying))" }
         return message
+    }
+
+    static func checkpointMoved(_ name: String, expected: GlobalPosition) -> EventStoreError {
+        EventStoreError(.checkpointMoved, "checkpoint '\(name)' is no longer at \(expected): another reader committed past it; this batch was not written")
     }
 }

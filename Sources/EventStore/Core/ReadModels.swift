@@ -31,8 +31,19 @@ public protocol ReadModelStore: Sendable {
     func count(_ collection: String, grupo: String?) async throws -> Int
 
     /// Writes `changes` in order and moves checkpoint `name` to `position`, in one transaction.
-    func commit(_ changes: [ReadModelChange], checkpoint name: String, at position: GlobalPosition) async throws
+    /// With `previous`, only when the checkpoint still stands there (``GlobalPosition/start``:
+    /// none saved); otherwise nothing is written and this throws
+    /// ``EventStoreError/Code/checkpointMoved``: another reader of the same name (a replica
+    /// that took over a lease this one lost) committed meanwhile, and this batch is stale.
+    func commit(_ changes: [ReadModelChange], checkpoint name: String, at position: GlobalPosition, from previous: GlobalPosition?) async throws
 
     /// Empties `collections` and removes checkpoint `name` in one transaction: a rebuild from zero.
     func reset(collections: [String], checkpoint name: String) async throws
+}
+
+extension ReadModelStore {
+    /// Writes `changes` and moves checkpoint `name` to `position`, wherever it stood.
+    public func commit(_ changes: [ReadModelChange], checkpoint name: String, at position: GlobalPosition) async throws {
+        try await commit(changes, checkpoint: name, at: position, from: nil)
+    }
 }

@@ -32,15 +32,19 @@ extension PostgresEventStore {
         return Int(try rows.first?.decode(Int64.self) ?? 0)
     }
 
-    public func commit(_ changes: [ReadModelChange], checkpoint name: String, at position: GlobalPosition) async throws {
-        let statement = PostgresStatements.CommitReadModels(changes, checkpoint: name, at: position)
+    public func commit(_ changes: [ReadModelChange], checkpoint name: String, at position: GlobalPosition, from previous: GlobalPosition?) async throws {
+        let statement = PostgresStatements.CommitReadModels(changes, checkpoint: name, at: position, from: previous)
+        let moved: Bool
         do {
-            try await client.withConnection { connection in
-                for try await _ in try await connection.execute(statement, logger: logger) {}
+            moved = try await client.withConnection { connection in
+                var moved = false
+                for try await _ in try await connection.execute(statement, logger: logger) { moved = true }
+                return moved
             }
         } catch let error as PSQLError {
             throw EventStoreError(.backend, "read-model commit failed", underlying: error)
         }
+        if !moved, let previous { throw EventStoreError.checkpointMoved(name, expected: previous) }
     }
 
     public func reset(collections: [String], checkpoint name: String) async throws {

@@ -128,21 +128,30 @@ enum PostgresStatements {
     /// checkpoint and COMMIT). The upserted and the deleted keys must be disjoint: the caller
     /// keeps only the last change of each key.
     struct CommitReadModels: PostgresPreparedStatement {
-        static let name = "coworkflow_commit_read_models_v1"
+        static let name = "coworkflow_commit_read_models_v2"
+        /// The checkpoint moves first; the documents are written only when it did (they read its
+        /// RETURNING). With $12 (fenced), it moves only from $13/$14, checked on the row as
+        /// locked, so a reader that lost its lease cannot write over a newer batch.
         static let sql = """
-            WITH upserted AS (
+            WITH moved AS (
+                INSERT INTO subscription_checkpoints (name, tx_id, position)
+                SELECT $9, $10, $11
+                WHERE NOT $12 OR ($13 = 0 AND $14 = 0) OR EXISTS (SELECT 1 FROM subscription_checkpoints WHERE name = $9)
+                ON CONFLICT (name) DO UPDATE SET tx_id = excluded.tx_id, position = excluded.position, updated_at = now()
+                    WHERE NOT $12 OR (subscription_checkpoints.tx_id = $13 AND subscription_checkpoints.position = $14)
+                RETURNING tx_id
+            ), upserted AS (
                 INSERT INTO read_models (collection, key, grupo, ordem, doc)
                 SELECT u.collection, u.key, CASE WHEN u.has_grupo THEN u.grupo END, u.ordem, u.doc
                 FROM unnest($1::text[], $2::text[], $3::text[], $4::bool[], $5::text[], $6::text[])
                     AS u(collection, key, grupo, has_grupo, ordem, doc)
+                WHERE EXISTS (SELECT 1 FROM moved)
                 ON CONFLICT (collection, key) DO UPDATE SET grupo = excluded.grupo, ordem = excluded.ordem, doc = excluded.doc
             ), deleted AS (
                 DELETE FROM read_models r USING unnest($7::text[], $8::text[]) AS d(collection, key)
-                WHERE r.collection = d.collection AND r.key = d.key
+                WHERE r.collection = d.collection AND r.key = d.key AND EXISTS (SELECT 1 FROM moved)
             )
-            INSERT INTO subscription_checkpoints (name, tx_id, position) VALUES ($9, $10, $11)
-            ON CONFLICT (name) DO UPDATE SET tx_id = excluded.tx_id, position = excluded.position, updated_at = now()
-            RETURNING tx_id
+            SELECT tx_id FROM moved
             """
         typealias Row = Int64
 
@@ -151,11 +160,13 @@ enum PostgresStatements {
         var deletedCollections: [String] = [], deletedKeys: [String] = []
         let checkpoint: String
         let position: GlobalPosition
+        let previous: GlobalPosition?
 
         /// The last change of each key, split into upserts and deletes.
-        init(_ changes: [ReadModelChange], checkpoint: String, at position: GlobalPosition) {
+        init(_ changes: [ReadModelChange], checkpoint: String, at position: GlobalPosition, from previous: GlobalPosition?) {
             self.checkpoint = checkpoint
             self.position = position
+            self.previous = previous
             var last: [ReadModelKey: Int] = [:]
             for (index, change) in changes.enumerated() { last[ReadModelKey(collection: change.collection, key: change.key)] = index }
             for (index, change) in changes.enumerated() where last[ReadModelKey(collection: change.collection, key: change.key)] == index {
@@ -174,7 +185,7 @@ enum PostgresStatements {
         }
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 11)
+            var bindings = PostgresBindings(capacity: 14)
             bindings.append(collections)
             bindings.append(keys)
             bindings.append(grupos)
@@ -186,6 +197,9 @@ enum PostgresStatements {
             bindings.append(checkpoint)
             bindings.append(position.transaction)
             bindings.append(position.sequence)
+            bindings.append(previous != nil)
+            bindings.append((previous ?? .start).transaction)
+            bindings.append((previous ?? .start).sequence)
             return bindings
         }
 

@@ -33,8 +33,13 @@ extension SQLiteEventStore {
         }
     }
 
-    public func commit(_ changes: [ReadModelChange], checkpoint name: String, at position: GlobalPosition) async throws {
+    public func commit(_ changes: [ReadModelChange], checkpoint name: String, at position: GlobalPosition, from previous: GlobalPosition?) async throws {
         try await database.write { db in
+            if let previous {
+                let row = try Row.fetchOne(db, sql: "SELECT tx_id, position FROM subscription_checkpoints WHERE name = ?", arguments: [name])
+                let stored = row.map { GlobalPosition(transaction: $0[0], sequence: $0[1]) } ?? .start
+                guard stored == previous else { throw EventStoreError.checkpointMoved(name, expected: previous) }
+            }
             for change in changes {
                 if let doc = change.doc {
                     try db.execute(sql: """

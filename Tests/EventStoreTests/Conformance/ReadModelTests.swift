@@ -83,4 +83,42 @@ struct ReadModelTests {
             #expect(try await store.checkpoint(checkpoint) == GlobalPosition(transaction: 1, sequence: 1))
         }
     }
+
+    @Test("a fenced commit moves the checkpoint only from where its batch began; a stale batch (another reader committed) writes nothing", arguments: Backend.allCases)
+    func fenced_commit(backend: Backend) async throws {
+        try await withFixture(backend) { fixture in
+            let store = fixture.store
+            let collection = "test-\(UUID().uuidString)"
+            let checkpoint = "projection:\(collection)"
+            let p1 = GlobalPosition(transaction: 5, sequence: 10), p2 = GlobalPosition(transaction: 6, sequence: 20)
+            // The first batch of a reader with no checkpoint begins at the start.
+            try await store.commit([ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("1"))], checkpoint: checkpoint, at: p1, from: .start)
+            // Replica B took over and committed the next batch...
+            try await store.commit([ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("2"))], checkpoint: checkpoint, at: p2, from: p1)
+            // ...while replica A, which lost its lease, still holds the batch after p1 (or the first one).
+            for stale in [p1, GlobalPosition.start] {
+                await #expect {
+                    try await store.commit([
+                        ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("stale")),
+                        ReadModelChange(collection: collection, key: "z", grupo: nil, doc: doc("stale")),
+                    ], checkpoint: checkpoint, at: p2, from: stale)
+                } throws: { error in
+                    (error as? EventStoreError)?.code == .checkpointMoved
+                }
+            }
+            #expect(try await store.document(collection, key: "a") == doc("2"))
+            #expect(try await store.document(collection, key: "z") == nil)
+            #expect(try await store.checkpoint(checkpoint) == p2)
+            // A batch that expected a checkpoint another reader has not saved yet is stale too.
+            let other = "projection:other-\(collection)"
+            await #expect(throws: EventStoreError.self) {
+                try await store.commit([ReadModelChange(collection: collection, key: "y", grupo: nil, doc: doc("y"))], checkpoint: other, at: p2, from: p1)
+            }
+            #expect(try await store.document(collection, key: "y") == nil)
+            #expect(try await store.checkpoint(other) == .start)
+            // Unfenced, as a rebuild writes: wherever the checkpoint stood.
+            try await store.commit([], checkpoint: checkpoint, at: .start)
+            #expect(try await store.checkpoint(checkpoint) == .start)
+        }
+    }
 }
