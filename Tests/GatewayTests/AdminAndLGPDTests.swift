@@ -82,6 +82,32 @@ struct AdminAndLGPDTests {
         }
     }
 
+    @Test("an admin deactivated a moment ago, still active in the lagging accounts list, does not count as the other admin (409 ultimo_admin)")
+    func the_last_admin_against_a_lagging_list() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        let caller = Caller(requestId: "test", usuario: "sistema")
+        let usuarios = harness.backend.usuarios
+        let a = try await usuarios.registrar(nome: "Ana", email: "ana@example.com", senha: "segredo-123", context: caller)
+        let b = try await usuarios.registrar(nome: "Bia", email: "bia@example.com", senha: "segredo-123", context: caller)
+        try await usuarios.promover(usuario: a.id, context: caller)
+        try await usuarios.promover(usuario: b.id, context: caller)
+        // The accounts list as of now: two active admins. No runner follows after this.
+        let contas = try #require(harness.backend.projections.first { $0.projection.name == "usuarios" })
+        try await contas.catchUp()
+        try await usuarios.desativar(usuario: b.id, context: caller)
+        await #expect {
+            try await usuarios.apagar(usuario: a.id, context: caller)
+        } throws: { error in
+            (error as? ServiceError)?.codigo == "ultimo_admin"
+        }
+        await #expect {
+            try await usuarios.desativar(usuario: a.id, context: caller)
+        } throws: { error in
+            (error as? ServiceError)?.codigo == "ultimo_admin"
+        }
+    }
+
     @Test("the only active admin can be neither deactivated nor erased (409); once another admin exists, it can")
     func the_last_admin_stays() async throws {
         let harness = try await Harness.make()

@@ -260,8 +260,10 @@ public final class UsuariosService: Sendable {
     }
 
     /// 409 when `state` is the only active admin: deactivating or erasing it would leave nobody
-    /// to run the operation (only `coworkflow admin create` on a server could recover). Reads
-    /// the accounts list, so two admins removing each other at the same instant could both pass.
+    /// to run the operation (only `coworkflow admin create` on a server could recover). The
+    /// accounts list names the other admins; each one's own stream says whether it still is
+    /// one, since the list lags (an admin deactivated a moment ago still shows as active there).
+    /// Two admins removing each other at the same instant could still both pass.
     private func mantemUmAdmin(_ state: Usuario.State, _ acao: String) async throws {
         guard case .existente(let conta) = state, conta.papel == .admin, conta.ativo else { return }
         let pagina = 500
@@ -269,7 +271,10 @@ public final class UsuariosService: Sendable {
         while true {
             let contas = try await store.documents(UsuariosReadModel.contas, grupo: nil, limit: pagina, offset: offset)
                 .map { try ReadModelJSON.decoder.decode(ContaView.self, from: $0) }
-            if contas.contains(where: { $0.papel == Usuario.Papel.admin.rawValue && $0.ativo && $0.id != conta.id.description }) { return }
+            for outra in contas where outra.papel == Usuario.Papel.admin.rawValue && outra.ativo && outra.id != conta.id.description {
+                guard let id = Usuario.ID(outra.id), case .existente(let atual) = try await usuarios.load(Self.stream(id)).state else { continue }
+                if atual.papel == .admin, atual.ativo { return }
+            }
             guard contas.count == pagina else { break }
             offset += pagina
         }
