@@ -6,7 +6,81 @@ import Services
 /// `coworkflow admin …`: operator tasks that must not go through the public API.
 struct Admin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Operator tasks (the first admin account).", subcommands: [CreateAdmin.self])
+        abstract: "Operator tasks (the first admin account, dead letters).", subcommands: [CreateAdmin.self, DeadLetters.self])
+}
+
+/// `coworkflow admin dead-letters [--consumer c] [--retry [--event id…]]`: what the consumers
+/// set aside after repeated failures (a provider down for longer than the retries last, a bug),
+/// and, once the cause is gone, another try. A retry leaves a request in the store; the
+/// consumer, wherever it runs (this machine's `serve`, a Fargate task), handles each event again
+/// within a second or two, as if it had just been delivered.
+struct DeadLetters: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dead-letters", abstract: "List the consumers' dead letters, or retry them (embedded store, or --postgres).")
+
+    @Option(help: "One consumer (\(Self.consumers.joined(separator: ", "))); all when absent.")
+    var consumer: String?
+
+    @Flag(help: "Retry them (with --consumer): all of the consumer's, or those named by --event.")
+    var retry = false
+
+    @Option(name: .customLong("event"), help: "An event id to retry (repeatable).")
+    var events: [String] = []
+
+    @Option(help: "Directory of the embedded store (as for `serve`).")
+    var data = "coworkflow-data"
+
+    @Flag(help: "In PostgreSQL (DATABASE_URL or DB_*).")
+    var postgres = false
+
+    static let consumers = [
+        PagamentosService.consumidor, ReservasService.consumidor, CheckinService.consumidor, FinanceiroService.consumidor,
+        NotificacoesService.consumidor,
+    ]
+
+    func validate() throws {
+        if let consumer, !Self.consumers.contains(consumer) {
+            throw ValidationError("no consumer '\(consumer)'; choose one of: \(Self.consumers.joined(separator: ", "))")
+        }
+        if retry, consumer == nil { throw ValidationError("--retry needs --consumer: retry one consumer's dead letters at a time") }
+        if !events.isEmpty, !retry { throw ValidationError("--event goes with --retry") }
+        for event in events where UUID(uuidString: event) == nil { throw ValidationError("--event: '\(event)' is not an event id (UUID)") }
+    }
+
+    func run() async throws {
+        let logger = Log.logger("coworkflow.dead-letters")
+        if postgres {
+            let store = PostgresEventStore(settings: try PostgresSettings.fromEnvironment(), logger: logger)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await store.run() }
+                defer { group.cancelAll() }
+                try await store.checkSchema()
+                try await work(store)
+            }
+        } else {
+            let path = URL(fileURLWithPath: data).appendingPathComponent("coworkflow.sqlite").path
+            guard FileManager.default.fileExists(atPath: path) else { throw ValidationError("no embedded store at \(path)") }
+            try await work(try SQLiteEventStore(path: path))
+        }
+    }
+
+    private func work(_ store: any EventStore) async throws {
+        if retry, let consumer {
+            let ids = try await store.retryDeadLetters(consumer: consumer, eventIds: events.isEmpty ? nil : events.compactMap(UUID.init(uuidString:)))
+            for id in ids { print("\(consumer) \(id.uuidString.lowercased()): retry requested") }
+            print("\(consumer): \(ids.count) dead letter(s) will be handled again by the running consumer")
+            return
+        }
+        var total = 0
+        for name in consumer.map({ [$0] }) ?? Self.consumers {
+            for entry in try await store.deadLetters(consumer: name, limit: 1_000) {
+                guard case .deadLettered(let reason, let attempts) = entry.outcome else { continue }
+                print("\(name) \(entry.eventId.uuidString.lowercased()) \(entry.recordedAt.formatted(.iso8601)) attempts=\(attempts) \(reason)")
+                total += 1
+            }
+        }
+        print("\(total) dead letter(s)")
+    }
 }
 
 /// `coworkflow admin create --email …`: creates an admin account, or promotes the account

@@ -1,4 +1,6 @@
 import AsyncHTTPClient
+import Domain
+import EventStore
 import Foundation
 import NIOHTTP1
 import Services
@@ -76,6 +78,37 @@ struct EmbeddedSecretsTests {
             ["admin", "create", "--email", "root@secrets.test", "--data", quebrado.path], environment: environment)
         #expect(refused != 0)
         #expect(message.contains("\"email\" key"), "\(message)")
+    }
+}
+
+@Suite("coworkflow admin dead-letters")
+struct DeadLettersCommandTests {
+    @Test("lists the consumers' dead letters; --retry turns a consumer's into redrive requests; bad arguments are refused")
+    func list_and_retry() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-dlq-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try SQLiteEventStore(path: directory.appendingPathComponent("coworkflow.sqlite").path)
+        let event = try NewEvent(eventId: UUID(), event: Reserva.Event.expirada(Reserva.Expirada(reservaId: Reserva.ID(UUID()), em: segundaDeManha)), occurredAt: segundaDeManha)
+        _ = try await store.append(to: StreamName("reserva-\(UUID())"), expected: .noStream, events: [event])
+        _ = try await store.recordInInbox(event.eventId, consumer: "pagamentos", outcome: .deadLettered(reason: "o provedor não respondeu", attempts: 40), appending: [])
+        let id = event.eventId.uuidString.lowercased()
+        let environment = ["LOG_LEVEL": "error"]
+
+        let (listed, list) = try await Deployment.runToEnd(["admin", "dead-letters", "--data", directory.path], environment: environment)
+        #expect(listed == 0, "\(list)")
+        #expect(list.contains("pagamentos \(id)") && list.contains("attempts=40") && list.contains("1 dead letter(s)"), "\(list)")
+
+        let (refused, why) = try await Deployment.runToEnd(["admin", "dead-letters", "--retry", "--data", directory.path], environment: environment)
+        #expect(refused != 0 && why.contains("--consumer"), "\(why)")
+        let (unknown, which) = try await Deployment.runToEnd(["admin", "dead-letters", "--consumer", "nada", "--data", directory.path], environment: environment)
+        #expect(unknown != 0 && which.contains("pagamentos"), "\(which)")
+
+        let (retried, answer) = try await Deployment.runToEnd(
+            ["admin", "dead-letters", "--consumer", "pagamentos", "--retry", "--event", id, "--data", directory.path], environment: environment)
+        #expect(retried == 0 && answer.contains("1 dead letter(s) will be handled again"), "\(answer)")
+        #expect(try await store.redriveRequests(consumer: "pagamentos", limit: 10).map(\.eventId) == [event.eventId])
+        #expect(try await store.deadLetters(consumer: "pagamentos", limit: 10).isEmpty)
     }
 }
 

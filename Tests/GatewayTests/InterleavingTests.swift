@@ -101,6 +101,9 @@ final class PausingStore: EventStore {
         try await base.inboxOutcomes(eventIds, consumer: consumer)
     }
     func deadLetters(consumer: String, limit: Int) async throws -> [InboxEntry] { try await base.deadLetters(consumer: consumer, limit: limit) }
+    func retryDeadLetters(consumer: String, eventIds: [UUID]?) async throws -> [UUID] { try await base.retryDeadLetters(consumer: consumer, eventIds: eventIds) }
+    func redriveRequests(consumer: String, limit: Int) async throws -> [RecordedEvent] { try await base.redriveRequests(consumer: consumer, limit: limit) }
+    func finishRedrive(_ eventId: UUID, consumer: String) async throws { try await base.finishRedrive(eventId, consumer: consumer) }
     func whileHolding<T: Sendable>(lease name: String, retryEvery interval: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
         try await base.whileHolding(lease: name, retryEvery: interval, body)
     }

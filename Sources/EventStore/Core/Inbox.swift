@@ -61,6 +61,18 @@ public protocol ConsumerSupport: Sendable {
     /// Events `consumer` set aside, oldest first.
     func deadLetters(consumer: String, limit: Int) async throws -> [InboxEntry]
 
+    /// Gives `consumer`'s dead letters (all, or those among `eventIds`) another try, in one
+    /// transaction: each leaves the inbox and becomes a redrive request, which the consumer
+    /// picks up wherever it runs (``redriveRequests(consumer:limit:)``). Returns their ids.
+    func retryDeadLetters(consumer: String, eventIds: [UUID]?) async throws -> [UUID]
+
+    /// The events whose retry was asked for `consumer`, in global order.
+    func redriveRequests(consumer: String, limit: Int) async throws -> [RecordedEvent]
+
+    /// Removes a redrive request once the consumer has dealt with its event (handled, or set
+    /// aside again).
+    func finishRedrive(_ eventId: UUID, consumer: String) async throws
+
     /// Waits until this process holds the lease `name` (one holder among all processes that
     /// share the store), then runs `body` while holding it. When the lease is lost (its
     /// connection died), `body` is cancelled and this throws ``EventStoreError/Code/leaseLost``.

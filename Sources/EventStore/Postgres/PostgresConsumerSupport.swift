@@ -91,6 +91,35 @@ extension PostgresEventStore {
         }
     }
 
+    public func retryDeadLetters(consumer: String, eventIds: [UUID]?) async throws -> [UUID] {
+        let logger = self.logger
+        return try await withTransaction { transaction in
+            let rows = try await transaction.connection.query("""
+                WITH released AS (
+                    DELETE FROM consumer_inbox
+                    WHERE consumer = \(consumer) AND outcome = 'dead'
+                      AND (\(eventIds == nil) OR event_id = ANY(\(eventIds ?? [])::uuid[]))
+                    RETURNING event_id
+                )
+                INSERT INTO consumer_redrive (consumer, event_id) SELECT \(consumer), event_id FROM released
+                ON CONFLICT (consumer, event_id) DO NOTHING
+                RETURNING event_id
+                """, logger: logger)
+            var ids: [UUID] = []
+            for try await id in rows.decode(UUID.self) { ids.append(id) }
+            return ids
+        }
+    }
+
+    public func redriveRequests(consumer: String, limit: Int) async throws -> [RecordedEvent] {
+        try await read(PostgresStatements.ReadRedrives(consumer: consumer, limit: Int64(limit)))
+    }
+
+    public func finishRedrive(_ eventId: UUID, consumer: String) async throws {
+        _ = try await client.fetch(
+            "DELETE FROM consumer_redrive WHERE consumer = \(consumer) AND event_id = \(eventId)", logger: logger)
+    }
+
     /// A session-level advisory lock on a connection of its own: PostgreSQL frees it the moment
     /// that connection ends, so a killed holder hands over without waiting for a timeout.
     public func whileHolding<T: Sendable>(

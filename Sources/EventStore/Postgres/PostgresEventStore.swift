@@ -369,7 +369,7 @@ public final class PostgresEventStore: EventStore {
         }
     }
 
-    private func read<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [RecordedEvent]
+    func read<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [RecordedEvent]
     where Statement.Row == RecordedEvent {
         var events: [RecordedEvent] = []
         events.reserveCapacity(64)

@@ -116,6 +116,18 @@ enum PostgresSchema {
             CREATE INDEX request_keys_age ON request_keys (created_ms)
             """,
         ]),
+        Step(version: 5, name: "dead-letter redrive", statements: [
+            // Dead letters an operator asked to retry (`coworkflow dead-letters --retry`); the
+            // consumer, wherever it runs, handles each again and removes the request.
+            """
+            CREATE TABLE consumer_redrive (
+                consumer      text NOT NULL,
+                event_id      uuid NOT NULL,
+                requested_at  timestamptz NOT NULL DEFAULT now(),
+                PRIMARY KEY (consumer, event_id)
+            )
+            """,
+        ]),
     ]
 
     /// Privileges re-applied on every migrate: the application role may read and append
@@ -128,7 +140,7 @@ enum PostgresSchema {
             "GRANT SELECT, INSERT ON events TO \(role)",
             "GRANT USAGE, SELECT ON SEQUENCE events_position_seq TO \(role)",
             "GRANT SELECT, INSERT, UPDATE, DELETE ON subscription_checkpoints, personal_data_keys TO \(role)",
-            "GRANT SELECT, INSERT, DELETE ON consumer_inbox TO \(role)",
+            "GRANT SELECT, INSERT, DELETE ON consumer_inbox, consumer_redrive TO \(role)",
             "GRANT SELECT, INSERT, UPDATE, DELETE ON read_models, request_keys TO \(role)",
             // Services check at start-up that the schema is what they were built for.
             "GRANT SELECT ON schema_migrations TO \(role)",

@@ -289,6 +289,27 @@ enum PostgresStatements {
         func decodeRow(_ row: PostgresRow) throws -> RecordedEvent { try PostgresStatements.event(row) }
     }
 
+    /// The events of a consumer's redrive requests, in global order.
+    struct ReadRedrives: PostgresPreparedStatement {
+        static let name = "coworkflow_read_redrives_v1"
+        static let sql = """
+            SELECT \(PostgresStatements.columns) FROM events
+            WHERE event_id IN (SELECT event_id FROM consumer_redrive WHERE consumer = $1)
+            ORDER BY tx_id, position LIMIT $2
+            """
+        let consumer: String
+        let limit: Int64
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(consumer)
+            bindings.append(limit)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> RecordedEvent { try PostgresStatements.event(row) }
+    }
+
     /// One row of ``columns``, in its order.
     static func event(_ row: PostgresRow) throws -> RecordedEvent {
         var cells = try PostgresRowReader(row)

@@ -83,6 +83,39 @@ extension SQLiteEventStore {
         }
     }
 
+    public func retryDeadLetters(consumer: String, eventIds: [UUID]?) async throws -> [UUID] {
+        let wanted = eventIds.map { Set($0.map { $0.uuidString.lowercased() }) }
+        let now = microseconds(Date())
+        return try await withTransaction { transaction in
+            let dead = try String.fetchAll(
+                transaction.db, sql: "SELECT event_id FROM consumer_inbox WHERE consumer = ? AND outcome = 'dead' ORDER BY recorded_at, event_id",
+                arguments: [consumer])
+            var ids: [UUID] = []
+            for id in dead where wanted?.contains(id) ?? true {
+                try transaction.db.execute(sql: "DELETE FROM consumer_inbox WHERE consumer = ? AND event_id = ?", arguments: [consumer, id])
+                try transaction.db.execute(
+                    sql: "INSERT INTO consumer_redrive (consumer, event_id, requested_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                    arguments: [consumer, id, now])
+                if let uuid = UUID(uuidString: id) { ids.append(uuid) }
+            }
+            return ids
+        }
+    }
+
+    public func redriveRequests(consumer: String, limit: Int) async throws -> [RecordedEvent] {
+        try await read(
+            """
+            SELECT \(Self.columns) FROM events WHERE event_id IN (SELECT event_id FROM consumer_redrive WHERE consumer = ?)
+            ORDER BY tx_id, position LIMIT ?
+            """, [consumer, limit])
+    }
+
+    public func finishRedrive(_ eventId: UUID, consumer: String) async throws {
+        try await database.write { db in
+            try db.execute(sql: "DELETE FROM consumer_redrive WHERE consumer = ? AND event_id = ?", arguments: [consumer, eventId.uuidString.lowercased()])
+        }
+    }
+
     /// The embedded store belongs to one process, so a lease is held within it: one holder per
     /// name per store, the others wait.
     public func whileHolding<T: Sendable>(

@@ -167,7 +167,7 @@ public final class SQLiteEventStore: EventStore {
         }
     }
 
-    private func read(_ sql: String, _ arguments: StatementArguments) async throws -> [RecordedEvent] {
+    func read(_ sql: String, _ arguments: StatementArguments) async throws -> [RecordedEvent] {
         let events = try await database.read { db in
             try Row.fetchAll(db, sql: sql, arguments: arguments).map { row -> RecordedEvent in
                 guard let eventId = UUID(uuidString: row["event_id"]) else {

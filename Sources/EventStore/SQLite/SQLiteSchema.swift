@@ -79,6 +79,16 @@ enum SQLiteSchema {
                 CREATE INDEX request_keys_age ON request_keys (created_ms);
                 """)
         }
+        migrator.registerMigration("5 dead-letter redrive") { db in
+            try db.execute(sql: """
+                CREATE TABLE consumer_redrive (
+                    consumer      TEXT NOT NULL,
+                    event_id      TEXT NOT NULL,
+                    requested_at  INTEGER NOT NULL,
+                    PRIMARY KEY (consumer, event_id)
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 }

@@ -31,6 +31,15 @@ public final class AMQPEventBus: EventBus {
 
     public func consume(_ consumer: BusConsumer) async throws {
         let handling = Handling(consumer: consumer, store: store, logger: logger)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await handling.redriving(every: Handling.redriveInterval) }
+            group.addTask { await self.deliver(to: consumer, handling: handling) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    private func deliver(to consumer: BusConsumer, handling: Handling) async {
         let queue = Topology.queue(for: consumer.service)
         var failures = 0
         while !Task.isCancelled {

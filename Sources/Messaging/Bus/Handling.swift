@@ -65,6 +65,38 @@ struct Handling: Sendable {
         return dispositions
     }
 
+    /// Handles again the dead letters an operator asked to retry (`coworkflow dead-letters
+    /// --retry`), in global order, each as if delivered now; returns how many it took.
+    func redrive(limit: Int = 100) async throws -> Int {
+        let service = consumer.service
+        let events = try await store.redriveRequests(consumer: service, limit: limit)
+        for event in events {
+            if case .deadLetter(let reason, _) = try await processOne(event) {
+                logger.warning("redriven event failed again", metadata: ["event": "\(event.eventId)", "reason": "\(reason)"])
+            } else {
+                logger.info("redriven event handled", metadata: ["event": "\(event.eventId)", "consumer": "\(service)"])
+            }
+            try await store.finishRedrive(event.eventId, consumer: service)
+        }
+        return events.count
+    }
+
+    /// Looks for redrive requests every `interval` until cancelled (beside the delivery loop
+    /// of either bus: the requests live in the store, so they reach the consumer wherever it runs).
+    func redriving(every interval: Duration) async {
+        while !Task.isCancelled {
+            do {
+                if try await redrive() > 0 { continue }
+            } catch {
+                if Task.isCancelled { return }
+                logger.warning("redrive failed; trying again", metadata: ["consumer": "\(consumer.service)", "error": "\(error)"])
+            }
+            try? await Task.sleep(for: interval)
+        }
+    }
+
+    static let redriveInterval: Duration = .seconds(1)
+
     /// What ties an event to others: its stream and its correlation id.
     static func relation(of event: RecordedEvent) -> Set<String> {
         var keys: Set<String> = ["stream:\(event.stream.rawValue)"]

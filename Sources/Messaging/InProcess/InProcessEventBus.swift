@@ -25,6 +25,16 @@ public final class InProcessEventBus: EventBus {
     }
 
     public func consume(_ consumer: BusConsumer) async throws {
+        let handling = Handling(consumer: consumer, store: store, logger: logger)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await handling.redriving(every: Handling.redriveInterval) }
+            group.addTask { await self.deliver(to: consumer) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    private func deliver(to consumer: BusConsumer) async {
         var failures = 0
         while !Task.isCancelled {
             do {

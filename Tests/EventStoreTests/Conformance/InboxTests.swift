@@ -5,6 +5,34 @@ import Testing
 
 @Suite("Consumer inbox and leases")
 struct InboxTests {
+    @Test("a retry of dead letters turns them into redrive requests (handled ones stay); the requests read back as the events, in global order", arguments: Backend.allCases)
+    func dead_letter_retry(backend: Backend) async throws {
+        try await withFixture(backend) { fixture in
+            let store = fixture.store
+            let consumer = uniqueCategory("consumer")
+            let stream = uniqueStream("fonte")
+            let written = try await store.append(to: stream, expected: .noStream, events: [event(), event(), event()])
+            #expect(written.positions.count == 3)
+            let stored = try await store.readStream(stream)
+            let (a, b, c) = (stored[0].eventId, stored[1].eventId, stored[2].eventId)
+            for id in [c, a] { try await store.recordInInbox(id, consumer: consumer, outcome: .deadLettered(reason: "x", attempts: 3), appending: []) }
+            try await store.recordInInbox(b, consumer: consumer, outcome: .handled, appending: [])
+            #expect(try await store.retryDeadLetters(consumer: consumer + "-other", eventIds: nil).isEmpty)
+            #expect(try await store.retryDeadLetters(consumer: consumer, eventIds: [b, c]) == [c])
+            #expect(try await store.deadLetters(consumer: consumer, limit: 10).map(\.eventId) == [a])
+            #expect(try await store.inboxEntry(b, consumer: consumer)?.outcome == .handled)
+            #expect(try await store.inboxEntry(c, consumer: consumer) == nil)
+            #expect(Set(try await store.retryDeadLetters(consumer: consumer, eventIds: nil)) == [a])
+            let requests = try await store.redriveRequests(consumer: consumer, limit: 10)
+            #expect(requests.map(\.eventId) == [a, c])
+            #expect(requests.map(\.stream) == [stream, stream])
+            #expect(try await store.redriveRequests(consumer: consumer, limit: 1).map(\.eventId) == [a])
+            try await store.finishRedrive(a, consumer: consumer)
+            #expect(try await store.redriveRequests(consumer: consumer, limit: 10).map(\.eventId) == [c])
+            #expect(try await store.deadLetters(consumer: consumer, limit: 10).isEmpty)
+        }
+    }
+
     @Test("an event recorded in a consumer's inbox commits with its effect, once", arguments: Backend.allCases)
     func effect_and_inbox_commit_together(backend: Backend) async throws {
         try await withFixture(backend) { fixture in

@@ -92,6 +92,42 @@ extension BrokerSuites {
             }
         }
 
+        @Test("a dead letter retried once its cause is gone (the operator's redrive request) is handled, once; the others stay put", arguments: BusBackend.allCases)
+        func redrive_a_dead_letter(backend: BusBackend) async throws {
+            try await withBus(backend) { fixture in
+                let cured = Mutex(false)
+                let consumer = fixture.consumer(maxAttempts: 2) { event in
+                    if event.type == "Veneno", !cured.withLock({ $0 }) { throw Poisoned() }
+                }
+                try await fixture.running(consumer) {
+                    let first = try await fixture.append()
+                    let poison = try await fixture.append("Veneno")
+                    // The inbox's dead rows are what is still set aside (with AMQP the dead-letter
+                    // queue also keeps a copy of each message, as an archive).
+                    func dead() async throws -> [UUID] { try await fixture.store.deadLetters(consumer: fixture.service, limit: 10).map(\.eventId) }
+                    #expect(try await eventually { try await dead() == [poison.eventId] })
+                    #expect(try await fixture.effectSources() == [first.eventId])
+                    // A retry while the cause stands: dead again, once more.
+                    #expect(try await fixture.store.retryDeadLetters(consumer: fixture.service, eventIds: [poison.eventId]) == [poison.eventId])
+                    #expect(try await eventually {
+                        let waiting = try await fixture.store.redriveRequests(consumer: fixture.service, limit: 10)
+                        let stillDead = try await dead()
+                        return waiting.isEmpty && stillDead == [poison.eventId]
+                    })
+                    #expect(try await fixture.effectSources() == [first.eventId])
+                    // The cause is gone: the retry takes effect.
+                    cured.withLock { $0 = true }
+                    #expect(try await fixture.store.retryDeadLetters(consumer: fixture.service, eventIds: nil) == [poison.eventId])
+                    #expect(try await eventually { try await fixture.effectSources().count == 2 })
+                    #expect(try await fixture.effectSources() == [first.eventId, poison.eventId])
+                    #expect(try await dead().isEmpty)
+                    #expect(try await fixture.store.inboxEntry(poison.eventId, consumer: fixture.service)?.outcome == .handled)
+                    // Nothing left to retry.
+                    #expect(try await fixture.store.retryDeadLetters(consumer: fixture.service, eventIds: nil).isEmpty)
+                }
+            }
+        }
+
         @Test("an event delivered twice takes effect once", arguments: BusBackend.allCases)
         func duplicates_take_effect_once(backend: BusBackend) async throws {
             try await withBus(backend) { fixture in
