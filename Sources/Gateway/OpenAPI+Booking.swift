@@ -130,6 +130,7 @@ extension OpenAPI {
                 "solicitadaEm": instant, "confirmadaEm": instant, "pagamentoId": text,
                 "cancelamento": object(["em": instant, "por": text, "motivo": text, "multa": money, "reembolso": money], required: ["em", "multa", "reembolso"]),
                 "atualizadaEm": instant,
+                "politicaDeCancelamento": politica.merging(["description": "os termos de cancelamento desta reserva: a política da unidade quando foi feita"]) { $1 },
             ], required: ["id", "espacoId", "inicio", "fim", "status", "total"]),
             "PaginaDeReservas": page("Reserva"),
             "Confirmacao": object(["pagamentoId": ["type": "string", "maxLength": 200]], required: []),

@@ -39,6 +39,9 @@ public struct ReservaView: Codable, Sendable, Equatable {
     public var pagamentoId: String?
     public var cancelamento: Cancelamento?
     public var atualizadaEm: Date
+    /// The cancellation terms of this booking (the unit's policy when it was made; absent for
+    /// bookings made before they were recorded).
+    public let politicaDeCancelamento: Unidade.PoliticaDeCancelamento?
 
     public init(_ e: Reserva.Solicitada) {
         id = e.reservaId.description
@@ -55,6 +58,7 @@ public struct ReservaView: Codable, Sendable, Equatable {
         expiraEm = e.expiraEm
         solicitadaEm = e.em
         atualizadaEm = e.em
+        politicaDeCancelamento = e.politica
     }
 }
 

@@ -100,6 +100,22 @@ struct ReservaTests {
             == .events([.cancelada(Reserva.Cancelada(reservaId: id, por: "u1", motivo: nil, pago: .reais(100), multa: .reais(50), reembolso: .reais(50), em: late))]))
     }
 
+    @Test func a_booking_keeps_the_cancellation_terms_it_was_made_under() {
+        let p = pedido()
+        let comTermos = Reserva.Pedido(
+            id: p.id, espacoId: p.espacoId, unidadeId: p.unidadeId, usuarioId: p.usuarioId, intervalo: p.intervalo, dias: p.dias,
+            total: p.total, linhas: p.linhas, cupom: nil, expiraEm: p.expiraEm, politica: Unidade.PoliticaDeCancelamento(horasSemMulta: 12, multaBP: 1_000))
+        let late = instant("2026-11-25T09:00:00-03:00")
+        // The unit now keeps everything inside 48 h; the booking was made under 10 % inside 12 h.
+        let harder = Unidade.PoliticaDeCancelamento(horasSemMulta: 48, multaBP: 10_000)
+        #expect(scenario.given(.solicitada(Reserva.Solicitada(comTermos, em: now)), confirmada(now))
+            .when(.cancelar(por: "u1", motivo: nil, politica: harder, em: late)).outcome
+            == .events([.cancelada(Reserva.Cancelada(reservaId: id, por: "u1", motivo: nil, pago: .reais(100), multa: .reais(10), reembolso: .reais(90), em: late))]))
+        // A booking from before the terms were recorded follows the unit's policy of the moment.
+        #expect(scenario.given(solicitada, confirmada(now)).when(.cancelar(por: "u1", motivo: nil, politica: harder, em: late)).outcome
+            == .events([.cancelada(Reserva.Cancelada(reservaId: id, por: "u1", motivo: nil, pago: .reais(100), multa: .reais(100), reembolso: .zero, em: late))]))
+    }
+
     @Test func a_started_or_finished_booking_cannot_be_cancelled() {
         let started = instant("2026-11-25T10:30:00-03:00")
         #expect(scenario.given(solicitada, confirmada(now)).when(.cancelar(por: "u1", motivo: nil, politica: politica, em: started)).outcome

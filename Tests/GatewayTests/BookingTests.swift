@@ -439,7 +439,11 @@ struct BookingTests {
 
             let late = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-23T20:00:00-03:00", "2026-11-23T22:00:00-03:00"), token: cenario.membro)
             let lateId = try #require(late.object["id"] as? String)
+            #expect((late.object["politicaDeCancelamento"] as? [String: Any])?["multaBP"] as? Int == 5_000, "\(String(buffer: late.body))")
             #expect(try await client.json(.post, "/api/admin/reservas/\(lateId)/confirmacao", "{}", token: cenario.admin).status == .ok)
+            // The unit's policy hardens after the booking: the booking keeps the terms it was made under.
+            let harder = try await client.json(.patch, "/api/admin/unidades/\(cenario.unidade)", #"{"politicaDeCancelamento":{"horasSemMulta":48,"multaBP":10000}}"#, token: cenario.admin)
+            #expect(harder.status == .ok, "\(String(buffer: harder.body))")
             let lateCancel = try await client.json(.post, "/api/reservas/\(lateId)/cancelamento", token: cenario.membro)
             let fee = try #require(lateCancel.object["cancelamento"] as? [String: Any])
             #expect(fee["multa"] as? Int == 9_900 && fee["reembolso"] as? Int == 9_900)  // 50 % of 2 h × R$ 99 inside 24 h

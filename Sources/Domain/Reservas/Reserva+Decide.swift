@@ -40,11 +40,13 @@ extension Reserva {
     }
 
     /// The fee and refund of a cancellation at `em`: nothing was paid before confirmation; a
-    /// confirmed booking follows the unit's policy.
+    /// confirmed booking follows the policy it was booked under (`politica`, the unit's policy
+    /// now, only for bookings that predate that record).
     public static func reembolso(_ dados: Dados, politica: Unidade.PoliticaDeCancelamento, em: Date) -> (pago: Money, multa: Money, reembolso: Money) {
         guard dados.status == .confirmada else { return (.zero, .zero, .zero) }
         let total = dados.solicitacao.total
-        let (multa, devolvido) = politica.reembolso(total: total, inicio: dados.intervalo.start, canceladaEm: em)
+        let termos = dados.solicitacao.politica ?? politica
+        let (multa, devolvido) = termos.reembolso(total: total, inicio: dados.intervalo.start, canceladaEm: em)
         return (total, multa, devolvido)
     }
 

@@ -15,6 +15,10 @@ extension Reserva {
         public let expiraEm: Date
         /// Absent in bookings made before members could choose (PIX).
         public let pagamento: FormaDePagamento?
+        /// The unit's cancellation policy when the member booked: a later change of the unit's
+        /// policy does not change the terms of this booking. Absent in bookings made before
+        /// it was recorded (the unit's policy at cancellation applies to those).
+        public let politica: Unidade.PoliticaDeCancelamento?
         public let em: Date
 
         public init(_ pedido: Pedido, em: Date) {
@@ -29,6 +33,7 @@ extension Reserva {
             cupom = pedido.cupom
             expiraEm = pedido.expiraEm
             pagamento = pedido.pagamento
+            politica = pedido.politica
             self.em = em
         }
     }

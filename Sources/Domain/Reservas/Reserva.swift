@@ -74,10 +74,13 @@ public enum Reserva {
         public let cupom: String?
         public let expiraEm: Date
         public let pagamento: FormaDePagamento?
+        /// The unit's cancellation policy as the member books: the terms the booking keeps.
+        public let politica: Unidade.PoliticaDeCancelamento?
 
         public init(
             id: ID, espacoId: UUID, unidadeId: UUID, usuarioId: String, intervalo: TimeRange, dias: [DataLocal],
-            total: Money, linhas: [LinhaDePreco], cupom: String?, expiraEm: Date, pagamento: FormaDePagamento? = nil
+            total: Money, linhas: [LinhaDePreco], cupom: String?, expiraEm: Date, pagamento: FormaDePagamento? = nil,
+            politica: Unidade.PoliticaDeCancelamento? = nil
         ) {
             self.id = id
             self.espacoId = espacoId
@@ -90,6 +93,7 @@ public enum Reserva {
             self.cupom = cupom
             self.expiraEm = expiraEm
             self.pagamento = pagamento
+            self.politica = politica
         }
     }
 

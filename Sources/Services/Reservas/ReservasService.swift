@@ -89,7 +89,8 @@ public final class ReservasService: Sendable {
             total: contexto.cotacao.total,
             linhas: contexto.cotacao.linhas.map { Reserva.LinhaDePreco(codigo: $0.codigo, descricao: $0.descricao, valor: $0.valor) },
             cupom: contexto.cupom?.codigo, expiraEm: now.addingTimeInterval(prazoDePagamento),
-            pagamento: pedido.pagamento.map { Reserva.FormaDePagamento(metodo: $0.metodo, cartaoToken: $0.metodo == .cartao ? $0.cartaoToken : nil) })
+            pagamento: pedido.pagamento.map { Reserva.FormaDePagamento(metodo: $0.metodo, cartaoToken: $0.metodo == .cartao ? $0.cartaoToken : nil) },
+            politica: contexto.unidade.politica)
         let solicitada: [Reserva.Event]
         do {
             solicitada = try Reserva.decider.decide(.solicitar(reserva, condicoes: condicoes, em: now), .inexistente)
