@@ -24,6 +24,9 @@ struct Operation: Sendable {
     /// A query the distributed gateway sends to the owning service anyway: its answer lives in
     /// that process, not in a read model (the in-process sandbox's charges).
     var forwarded = false
+    /// The body may carry fields its schema does not list (a provider's webhook: providers add
+    /// fields to their notices); every other POST or PUT body is held to its schema.
+    var openBody = false
 }
 
 /// The route table: every route is registered through it, so the OpenAPI document lists
@@ -75,7 +78,12 @@ final class API {
         let idempotency = self.idempotency
         let settle = self.settle
         let trustForwardedFor = self.trustForwardedFor
+        // A POST or PUT body may carry only its schema's fields: a misspelt one ("cupon",
+        // "fuso") would otherwise be dropped in silence and the request done without it.
+        // (PATCH routes list what they accept, with hints of their own.)
+        let accepted = operation.method == .patch || operation.openBody ? nil : operation.request.flatMap { OpenAPI.requestFields[$0] }
         @Sendable func handler(_ request: Request, _ context: GatewayContext, _ body: Data) async throws -> Reply {
+            if let accepted { try JSON.knownKeys(body, accepted) }
             let reply = try await respond(request, context, body)
             if mutating { await settle() }
             return reply

@@ -63,6 +63,20 @@ enum OpenAPI {
 
     static func ref(_ name: String) -> [String: Any] { ["$ref": "#/components/schemas/\(name)"] }
 
+    /// The top-level fields of each object schema (those with `properties` and no
+    /// `additionalProperties`), which a request body of that schema may carry.
+    static let requestFields: [String: Set<String>] = {
+        let all = schemas.merging(bookingSchemas) { first, _ in first }.merging(negocioSchemas) { first, _ in first }
+        var fields: [String: Set<String>] = [:]
+        for (name, schema) in all {
+            guard let schema = schema as? [String: Any], schema["additionalProperties"] == nil,
+                let properties = schema["properties"] as? [String: Any]
+            else { continue }
+            fields[name] = Set(properties.keys)
+        }
+        return fields
+    }()
+
     static func description(_ status: Int) -> String {
         switch status {
         case 200: "OK"

@@ -23,7 +23,7 @@ extension Routes {
         api.add(Operation(
             method: .post, path: "/api/pagamentos/webhooks/sandbox",
             summary: "Webhook do provedor (sandbox): assinado com HMAC-SHA256 em X-Sandbox-Signature (t=<segundos>,v1=<hex>)",
-            tag: "pagamentos", request: "AvisoDoProvedor", response: "RespostaDoWebhook", errors: [400, 401, 404, 409, 422])
+            tag: "pagamentos", request: "AvisoDoProvedor", response: "RespostaDoWebhook", errors: [400, 401, 404, 409, 422], openBody: true)
         ) { request, context, body in
             let assinatura = HTTPField.Name(AssinaturaDeWebhook.cabecalho).flatMap { request.headers[$0] }
             return try .json(try await pagamentos.receberAviso(body, assinatura: assinatura, caller: context.caller))

@@ -218,6 +218,34 @@ extension JSON {
 
     /// A partial update (PATCH) names only fields it can change: any other top-level key is a
     /// 422 naming it (with `hints` for the ones that change elsewhere), not silently ignored.
+    /// 422 naming the first field of a JSON object body that is not among `accepted` (with the
+    /// accepted field it most likely meant); anything but an object is left to the decoder.
+    static func knownKeys(_ body: Data, _ accepted: Set<String>) throws {
+        guard !body.isEmpty, let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return }
+        guard let extra = object.keys.sorted().first(where: { !accepted.contains($0) }) else { return }
+        let guess = accepted.map { ($0, distance($0.lowercased(), extra.lowercased())) }.filter { $0.1 <= 2 }.min { $0.1 < $1.1 }?.0
+        throw ServiceError.invalido(
+            extra, "o campo '\(extra.prefix(60))' não existe aqui" + (guess.map { "; você quis dizer '\($0)'?" } ?? "")
+                + " (campos aceitos: \(accepted.sorted().joined(separator: ", ")))")
+    }
+
+    /// Edit distance (insertions, deletions, substitutions) between two short names.
+    private static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.prefix(64)), b = Array(b.prefix(64))
+        guard !a.isEmpty else { return b.count }
+        var row = Array(0...b.count)
+        for i in 1...a.count {
+            var previous = row[0]
+            row[0] = i
+            for j in stride(from: 1, through: b.count, by: 1) {
+                let current = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+                previous = current
+            }
+        }
+        return row[b.count]
+    }
+
     static func onlyKeys(_ body: Data, _ allowed: Set<String>, hints: [String: String] = [:]) throws {
         guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return }  // decode says what is wrong
         guard let extra = object.keys.sorted().first(where: { !allowed.contains($0) }) else { return }

@@ -306,6 +306,33 @@ struct BookingTests {
         #expect(try await harness.allEvents().filter { $0.type == "ReservaSolicitada" }.count == 1)
     }
 
+    @Test("a POST body with a field its schema does not have is a 422 naming it (with the likely intended one) and changes nothing")
+    func unknown_fields_are_refused() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let typo = try await client.json(.post, "/api/reservas",
+                #"{"espacoId":"\#(cenario.sala)","inicio":"2026-11-25T10:00:00-03:00","fim":"2026-11-25T11:00:00-03:00","cupon":"BEMVINDO"}"#,
+                token: cenario.membro)
+            #expect(typo.status == .unprocessableContent && typo.erro == "dados_invalidos", "\(String(buffer: typo.body))")
+            #expect((typo.object["detalhes"] as? [String: Any])?["campo"] as? String == "cupon")
+            #expect((typo.object["mensagem"] as? String)?.contains("'cupom'") == true, "\(String(buffer: typo.body))")
+            #expect(try await client.json(.post, "/api/precos/cotacao",
+                #"{"espacoId":"\#(cenario.sala)","inicio":"2026-11-25T10:00:00-03:00","fim":"2026-11-25T11:00:00-03:00","cupon":"X"}"#).status
+                == .unprocessableContent)
+            let unidade = try await client.json(.post, "/api/admin/unidades", #"""
+                {"nome":"Lisboa","endereco":{"logradouro":"R","numero":"1","cidade":"Lisboa","uf":"LX","cep":"1000"},"fuso":"Europe/Lisbon"}
+                """#, token: cenario.admin)
+            #expect(unidade.status == .unprocessableContent && (unidade.object["detalhes"] as? [String: Any])?["campo"] as? String == "fuso",
+                    "\(String(buffer: unidade.body))")
+            let dia = try await client.json(.put, "/api/admin/espacos/\(cenario.sala)/horario", #"{"segundaFeira":[{"abre":480,"fecha":1200}]}"#, token: cenario.admin)
+            #expect(dia.status == .unprocessableContent && (dia.object["detalhes"] as? [String: Any])?["campo"] as? String == "segundaFeira")
+            let tipos = try await harness.allEvents().map(\.type)
+            #expect(tipos.filter { $0 == "ReservaSolicitada" || $0 == "UnidadeCadastrada" }.count == 1)  // the scenario's unit only
+        }
+    }
+
     @Test("a block over time a booking holds is refused (409, naming the bookings) and changes nothing; elsewhere, or once cancelled, it is placed")
     func block_over_bookings() async throws {
         let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
