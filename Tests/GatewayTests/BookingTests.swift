@@ -110,6 +110,19 @@ struct BookingTests {
             // Fractions of a second are dropped (what is stored is whole seconds), not charged as a started hour.
             let fracao = try await client.json(.post, "/api/precos/cotacao", pedido(cenario.sala, "2026-11-25T10:00:00.000-03:00", "2026-11-25T13:00:00.900-03:00"))
             #expect(fracao.object["total"] as? Int == 15_000, "\(String(buffer: fracao.body))")
+            // A quote refuses what a booking would refuse, with the same answer: never a price for
+            // what cannot be booked.
+            for (inicio, fim) in [
+                ("2026-11-25T03:00:00-03:00", "2026-11-25T05:00:00-03:00"),  // closed (opens at 07:00)
+                ("2026-11-20T10:00:00-03:00", "2026-11-20T11:00:00-03:00"),  // past
+                ("2026-11-25T10:00:00-03:00", "2026-11-25T10:15:00-03:00"),  // under 30 min
+                ("2027-06-01T10:00:00-03:00", "2027-06-01T11:00:00-03:00"),  // beyond 90 days
+            ] {
+                let cotada = try await client.json(.post, "/api/precos/cotacao", pedido(cenario.sala, inicio, fim))
+                let reservada = try await client.json(.post, "/api/reservas", pedido(cenario.sala, inicio, fim), token: cenario.membro)
+                #expect(cotada.status == .unprocessableContent && reservada.status == .unprocessableContent, "\(inicio): \(String(buffer: cotada.body))")
+                #expect(cotada.object["mensagem"] as? String == reservada.object["mensagem"] as? String, "\(inicio)")
+            }
 
             let reserva = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T13:00:00-03:00"), token: cenario.membro)
             #expect(reserva.status == .created, "\(String(buffer: reserva.body))")

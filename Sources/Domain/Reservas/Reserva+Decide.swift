@@ -20,16 +20,22 @@ extension Reserva {
     /// Checks a request against the space's rules, in the order a member can act on:
     /// inactive space, past, lead time, duration, opening hours.
     static func validar(_ pedido: Pedido, _ condicoes: Condicoes, em: Date) throws(Failure) {
+        try validar(pedido.intervalo, condicoes, em: em)
+    }
+
+    /// The same rules for an interval alone: what a quote checks, so that it never prices a
+    /// booking that would be refused.
+    public static func validar(_ intervalo: TimeRange, _ condicoes: Condicoes, em: Date) throws(Failure) {
         guard condicoes.ativo else { throw .espacoInativo }
-        guard pedido.intervalo.start > em else { throw .noPassado }
-        let antecedencia = pedido.intervalo.start.timeIntervalSince(em)
+        guard intervalo.start > em else { throw .noPassado }
+        let antecedencia = intervalo.start.timeIntervalSince(em)
         guard antecedencia >= Double(condicoes.antecedenciaMinimaMinutos) * 60 else {
             throw .antecedenciaMinima(minutos: condicoes.antecedenciaMinimaMinutos)
         }
         guard antecedencia <= Double(condicoes.antecedenciaMaximaDias) * 86_400 else {
             throw .antecedenciaMaxima(dias: condicoes.antecedenciaMaximaDias)
         }
-        let minutos = pedido.intervalo.duration / 60
+        let minutos = intervalo.duration / 60
         guard minutos >= Double(condicoes.duracaoMinimaMinutos) else {
             throw .duracaoCurta(minimoMinutos: condicoes.duracaoMinimaMinutos)
         }

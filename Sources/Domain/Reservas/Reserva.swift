@@ -47,6 +47,15 @@ public enum Reserva {
             self.antecedenciaMinimaMinutos = antecedenciaMinimaMinutos
             self.antecedenciaMaximaDias = antecedenciaMaximaDias
         }
+
+        /// The space's state and rules for `intervalo` (`fuso`: its unit's time zone).
+        public init(espaco: Espaco.Dados, intervalo: TimeRange, fuso: TimeZone) {
+            let regras = espaco.regras
+            self.init(
+                ativo: espaco.ativo, aberto: espaco.permite(intervalo, fuso: fuso),
+                duracaoMinimaMinutos: regras.duracaoMinimaMinutos, duracaoMaximaMinutos: regras.duracaoMaximaMinutos,
+                antecedenciaMinimaMinutos: regras.antecedenciaMinimaMinutos, antecedenciaMaximaDias: regras.antecedenciaMaximaDias)
+        }
     }
 
     /// How the member chose to pay: PIX unless they said otherwise. A card is named by the

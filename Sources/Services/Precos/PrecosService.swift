@@ -157,9 +157,20 @@ public final class PrecosService: Sendable {
         let cotacao: Cotacao.Resultado
     }
 
+    /// The price of a booking the space would take now: an interval a booking would refuse
+    /// (closed, blocked, past, too short or long, too near or far, an inactive space) is the
+    /// same 422, so a quote never shows a price for what cannot be booked.
     public func cotar(_ pedido: PedidoDeCotacao) async throws -> Cotacao.Resultado {
         let espaco = try EspacosService.espacoId(pedido.espacoId, campo: "espacoId")
-        return try await quote(espaco, intervalo: try Self.intervalo(pedido.inicio, pedido.fim), cupom: pedido.cupom, em: clock.now).cotacao
+        let intervalo = try Self.intervalo(pedido.inicio, pedido.fim)
+        let now = clock.now
+        let contexto = try await quote(espaco, intervalo: intervalo, cupom: pedido.cupom, em: now)
+        do {
+            try Reserva.validar(intervalo, Reserva.Condicoes(espaco: contexto.espaco, intervalo: intervalo, fuso: contexto.unidade.fuso), em: now)
+        } catch {
+            throw ServiceError(error)
+        }
+        return contexto.cotacao
     }
 
     func quote(_ id: Espaco.ID, intervalo: TimeRange, cupom codigo: String?, em now: Date) async throws -> Contexto {

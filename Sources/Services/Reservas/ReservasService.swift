@@ -78,11 +78,7 @@ public final class ReservasService: Sendable {
         let contexto = try await precos.quote(espacoId, intervalo: intervalo, cupom: pedido.cupom, em: now)
         let espaco = contexto.espaco
         let fuso = contexto.unidade.fuso
-        let regras = espaco.regras
-        let condicoes = Reserva.Condicoes(
-            ativo: espaco.ativo, aberto: espaco.permite(intervalo, fuso: fuso),
-            duracaoMinimaMinutos: regras.duracaoMinimaMinutos, duracaoMaximaMinutos: regras.duracaoMaximaMinutos,
-            antecedenciaMinimaMinutos: regras.antecedenciaMinimaMinutos, antecedenciaMaximaDias: regras.antecedenciaMaximaDias)
+        let condicoes = Reserva.Condicoes(espaco: espaco, intervalo: intervalo, fuso: fuso)
         let dias = DataLocal.dias(de: intervalo, em: fuso)
         let reserva = Reserva.Pedido(
             id: id, espacoId: espacoId.rawValue, unidadeId: espaco.unidade.rawValue, usuarioId: usuario, intervalo: intervalo, dias: dias,
