@@ -106,7 +106,7 @@ struct BookingBench: AsyncParsableCommand {
         for index in 0..<17 {
             let room = try await api.send("POST", "/api/admin/espacos", """
                 {"unidadeId":"\(unidade)","nome":"Sala \(index)","tipo":"sala_reuniao","capacidade":6,"horario":\(horario),
-                 "regras":{"duracaoMinimaMinutos":30,"duracaoMaximaMinutos":1440,"antecedenciaMinimaMinutos":0,"antecedenciaMaximaDias":3650}}
+                 "regras":{"duracaoMinimaMinutos":30,"duracaoMaximaMinutos":1440,"antecedenciaMinimaMinutos":0,"antecedenciaMaximaDias":730}}
                 """, token: admin)["id"] as? String ?? ""
             _ = try await api.send("PUT", "/api/admin/espacos/\(room)/precos",
                 #"{"porHora":5000,"meioPeriodo":18000,"diaria":30000,"duracaoMinimaMinutos":30}"#, token: admin)

@@ -34,13 +34,15 @@ extension OpenAPI {
         let faixas = array(object(["abre": ["type": "integer", "minimum": 0, "maximum": 1439], "fecha": ["type": "integer", "minimum": 1, "maximum": 1440]],
                                   required: ["abre", "fecha"]))
         let dias = ["domingo", "segunda", "terca", "quarta", "quinta", "sexta", "sabado"]
+        let minutos = Espaco.RegrasDeReserva.minutosMaximos
         let regras = object([
-            "duracaoMinimaMinutos": ["type": "integer", "minimum": 1], "duracaoMaximaMinutos": ["type": "integer"],
-            "antecedenciaMinimaMinutos": ["type": "integer", "minimum": 0], "antecedenciaMaximaDias": ["type": "integer", "minimum": 0],
-        ], required: [])
+            "duracaoMinimaMinutos": ["type": "integer", "minimum": 1, "maximum": minutos], "duracaoMaximaMinutos": ["type": "integer", "maximum": minutos],
+            "antecedenciaMinimaMinutos": ["type": "integer", "minimum": 0, "maximum": minutos],
+            "antecedenciaMaximaDias": ["type": "integer", "minimum": 0, "maximum": Espaco.RegrasDeReserva.antecedenciaMaximaPermitidaDias],
+        ], required: ["duracaoMinimaMinutos", "duracaoMaximaMinutos", "antecedenciaMinimaMinutos", "antecedenciaMaximaDias"])
         let foto = object(["url": ["type": "string", "format": "uri"], "legenda": text], required: ["url"])
         let politica = object([
-            "horasSemMulta": ["type": "integer", "minimum": 0],
+            "horasSemMulta": ["type": "integer", "minimum": 0, "maximum": Unidade.PoliticaDeCancelamento.horasMaximas],
             "multaBP": ["type": "integer", "minimum": 0, "maximum": 10_000, "description": "pontos-base do total (10000 = 100 %)"],
         ], required: ["horasSemMulta", "multaBP"])
         let linha = object(["codigo": text, "descricao": text, "valor": money], required: ["codigo", "descricao", "valor"])

@@ -60,6 +60,8 @@ struct UnidadeTests {
             Unidade.PoliticaDeCancelamento(horasSemMulta: -1, multaBP: 0),
             Unidade.PoliticaDeCancelamento(horasSemMulta: 0, multaBP: -1),
             Unidade.PoliticaDeCancelamento(horasSemMulta: 0, multaBP: 10_001),
+            Unidade.PoliticaDeCancelamento(horasSemMulta: 366 * 24 + 1, multaBP: 0),
+            Unidade.PoliticaDeCancelamento(horasSemMulta: Int.max, multaBP: 0),
         ] {
             #expect(scenario.given().when(cadastrar(politica: politica)).outcome == .failure(.politicaInvalida))
         }

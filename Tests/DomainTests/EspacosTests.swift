@@ -117,11 +117,18 @@ struct EspacosTests {
             Espaco.RegrasDeReserva(duracaoMinimaMinutos: 60, duracaoMaximaMinutos: 59),
             Espaco.RegrasDeReserva(antecedenciaMinimaMinutos: -1),
             Espaco.RegrasDeReserva(antecedenciaMaximaDias: -1),
+            // Beyond a year of duration or notice, or two years ahead: a typo, not a rule.
+            Espaco.RegrasDeReserva(duracaoMaximaMinutos: 366 * 24 * 60 + 1),
+            Espaco.RegrasDeReserva(antecedenciaMinimaMinutos: Int.max),
+            Espaco.RegrasDeReserva(antecedenciaMaximaDias: 731),
         ] {
             #expect(scenario.given().when(cadastrar(regras: regras)).outcome == .failure(.regrasInvalidas))
         }
         let exatas = Espaco.RegrasDeReserva(duracaoMinimaMinutos: 60, duracaoMaximaMinutos: 60, antecedenciaMinimaMinutos: 0, antecedenciaMaximaDias: 0)
         #expect(scenario.given().when(cadastrar(regras: exatas)).outcome != .failure(.regrasInvalidas))
+        let limites = Espaco.RegrasDeReserva(
+            duracaoMinimaMinutos: 1, duracaoMaximaMinutos: 366 * 24 * 60, antecedenciaMinimaMinutos: 366 * 24 * 60, antecedenciaMaximaDias: 730)
+        #expect(scenario.given().when(cadastrar(regras: limites)).outcome != .failure(.regrasInvalidas))
     }
 
     @Test func every_command_but_registering_needs_the_space() {

@@ -52,9 +52,15 @@ extension Espaco {
         /// 30 min to 7 days, bookable from now up to 180 days ahead.
         public static let padrao = RegrasDeReserva()
 
+        /// A year, in minutes: the longest booking, and the most notice a space may ask for.
+        public static let minutosMaximos = 366 * 24 * 60
+        /// How far ahead a space may take bookings at most.
+        public static let antecedenciaMaximaPermitidaDias = 730
+
         public var validas: Bool {
-            duracaoMinimaMinutos >= 1 && duracaoMaximaMinutos >= duracaoMinimaMinutos
-                && antecedenciaMinimaMinutos >= 0 && antecedenciaMaximaDias >= 0
+            duracaoMinimaMinutos >= 1 && duracaoMaximaMinutos >= duracaoMinimaMinutos && duracaoMaximaMinutos <= Self.minutosMaximos
+                && (0...Self.minutosMaximos).contains(antecedenciaMinimaMinutos)
+                && (0...Self.antecedenciaMaximaPermitidaDias).contains(antecedenciaMaximaDias)
         }
 
         public enum Violacao: Error, Equatable, Sendable {

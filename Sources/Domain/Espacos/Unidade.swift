@@ -71,7 +71,10 @@ extension Unidade {
         /// 24 h free, then half the total.
         public static let padrao = PoliticaDeCancelamento(horasSemMulta: 24, multaBP: 5_000)
 
-        public var valida: Bool { horasSemMulta >= 0 && (0...10_000).contains(multaBP) }
+        /// At most a year (8,784 h) of notice for a free cancellation.
+        public static let horasMaximas = 366 * 24
+
+        public var valida: Bool { (0...Self.horasMaximas).contains(horasSemMulta) && (0...10_000).contains(multaBP) }
 
         /// The fee and the refund of cancelling at `canceladaEm` a booking of `total` that starts
         /// at `inicio`. Exactly ``horasSemMulta`` hours before the start is still free; a

@@ -13,7 +13,8 @@ extension ServiceError {
         case .fusoImutavel(let atual):
             self = .invalido("fusoHorario", "o fuso horário de uma unidade não muda depois do cadastro (é \(atual)): as agendas e as reservas dependem dele")
         case .politicaInvalida:
-            self = .invalido("politicaDeCancelamento", "horasSemMulta deve ser ≥ 0 e multaBP de 0 a 10000 (pontos-base)")
+            self = .invalido(
+                "politicaDeCancelamento", "horasSemMulta deve ser de 0 a \(Unidade.PoliticaDeCancelamento.horasMaximas) e multaBP de 0 a 10000 (pontos-base)")
         case .enderecoInvalido(let campo): self = .invalido("endereco.\(campo)", "o campo endereco.\(campo) está em branco, é inválido ou passa de \(Unidade.Endereco.tamanhoMaximo) caracteres")
         case .operacaoInvalida:
             self = .invalido("operacao", "aliquotaISSBP deve ser de 0 a 10000 (pontos-base) e a janelaDeCheckin de 0 a 1440 minutos")
@@ -45,7 +46,11 @@ extension ServiceError {
         case .nomeInvalido: self = .invalido("nome", "o nome deve ter de 1 a \(Espaco.tamanhoMaximoDoNome) caracteres")
         case .capacidadeInvalida: self = .invalido("capacidade", "a capacidade deve ser de 1 a \(Espaco.capacidadeMaxima)")
         case .regrasInvalidas:
-            self = .invalido("regras", "duração mínima ≥ 1 min, máxima ≥ mínima, antecedências ≥ 0")
+            let maximo = Espaco.RegrasDeReserva.minutosMaximos
+            self = .invalido(
+                "regras",
+                "duração mínima ≥ 1 min e máxima de mínima a \(maximo) min (um ano); antecedência mínima de 0 a \(maximo) min; "
+                    + "antecedência máxima de 0 a \(Espaco.RegrasDeReserva.antecedenciaMaximaPermitidaDias) dias")
         case .horarioInvalido: self = .invalido("horario", "cada faixa deve ter 0 ≤ abre < fecha ≤ 1440 e não se sobrepor às outras do dia")
         case .bloqueioSobreposto: self = .conflito("bloqueio_sobreposto", "já existe um bloqueio neste intervalo")
         case .bloqueioNaoEncontrado: self = .naoEncontrado("o bloqueio não existe")
