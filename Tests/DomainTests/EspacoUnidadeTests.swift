@@ -53,6 +53,9 @@ struct UnidadeTests {
     @Test func an_unknown_time_zone_is_refused() {
         #expect(scenario.given().when(cadastrar(fuso: "Mars/Olympus")).outcome == .failure(.fusoInvalido("Mars/Olympus")))
         #expect(scenario.given().when(cadastrar(fuso: "")).outcome == .failure(.fusoInvalido("")))
+        // Foundation takes "GMT-3" (three hours behind); IANA's Etc/GMT-3 is three ahead. Only names.
+        #expect(scenario.given().when(cadastrar(fuso: "GMT-3")).outcome == .failure(.fusoInvalido("GMT-3")))
+        #expect(scenario.given().when(cadastrar(fuso: "UTC")).outcome != .failure(.fusoInvalido("UTC")))
     }
 
     @Test func a_policy_needs_non_negative_hours_and_a_fee_within_0_to_10000_basis_points() {

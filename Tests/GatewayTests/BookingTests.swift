@@ -465,9 +465,13 @@ struct BookingTests {
             #expect((exhausted.object["mensagem"] as? String)?.contains("máximo") == true)
 
             // The table changes; the accepted price does not.
-            #expect(try await client.json(.put, "/api/admin/espacos/\(cenario.sala)/precos", #"{"porHora":9900,"meioPeriodo":30000,"diaria":50000,"duracaoMinimaMinutos":30}"#, token: cenario.admin).status == .ok)
+            let tabela = try await client.json(.put, "/api/admin/espacos/\(cenario.sala)/precos", #"{"porHora":9900,"meioPeriodo":30000,"diaria":50000,"duracaoMinimaMinutos":30}"#, token: cenario.admin)
+            #expect(tabela.status == .ok)
+            #expect(tabela.object["espacoId"] as? String == cenario.sala.lowercased())
             #expect(try await client.json(.post, "/api/admin/reservas/\(earlyId)/confirmacao", "{}", token: cenario.admin).object["total"] as? Int == 9_000)
 
+            let longo = try await client.json(.post, "/api/reservas/\(earlyId)/cancelamento", #"{"motivo":"\#(String(repeating: "x", count: 501))"}"#, token: cenario.membro)
+            #expect(longo.status == .unprocessableContent && (longo.object["detalhes"] as? [String: Any])?["campo"] as? String == "motivo")
             let cancelled = try await client.json(.post, "/api/reservas/\(earlyId)/cancelamento", #"{"motivo":"mudança de planos"}"#, token: cenario.membro)
             #expect(cancelled.status == .ok, "\(String(buffer: cancelled.body))")
             let policy = try #require(cancelled.object["cancelamento"] as? [String: Any])

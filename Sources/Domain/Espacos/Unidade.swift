@@ -265,8 +265,13 @@ extension Unidade {
     }
 
     /// The canonical identifier of a known time zone.
+    /// An IANA zone name (`America/Sao_Paulo`), as the tz database lists it: Foundation also
+    /// takes `GMT-3`, whose sign is the opposite of IANA's `Etc/GMT-3`.
     static func fusoValido(_ identifier: String) throws(Failure) -> String {
-        guard let zone = TimeZone(identifier: identifier.trimmed) else { throw .fusoInvalido(identifier) }
+        let nome = identifier.trimmed
+        guard TimeZone.knownTimeZoneIdentifiers.contains(nome) || nome == "UTC", let zone = TimeZone(identifier: nome) else {
+            throw .fusoInvalido(identifier)
+        }
         return zone.identifier
     }
 

@@ -49,6 +49,16 @@ extension TabelaDePreco {
             self.valores = valores
             self.regras = regras
         }
+
+        private enum CodingKeys: String, CodingKey { case espacoId, valores, regras }
+
+        /// The space's id in lower case, like every id the API shows.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(espacoId.uuidString.lowercased(), forKey: .espacoId)
+            try container.encode(valores, forKey: .valores)
+            try container.encode(regras, forKey: .regras)
+        }
     }
 
     public enum Command: Sendable, Equatable {

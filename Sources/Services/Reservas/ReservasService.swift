@@ -199,6 +199,7 @@ public final class ReservasService: Sendable {
     /// Cancels a booking: its owner or an admin. The event carries the fee and refund of the
     /// unit's policy; the slot and the coupon use are released in the same append.
     public func cancelar(_ id: String, motivo: String?, usuario: String, admin: Bool, caller: Caller) async throws -> ReservaView {
+        try ServiceError.texto(motivo, campo: "motivo", maximo: 500)
         let id = try Self.reservaId(id)
         guard case .existente(let dados) = try await reservas.load(StreamNames.reserva(id)).state,
             admin || dados.solicitacao.usuarioId == usuario
