@@ -19,6 +19,18 @@ struct DisponibilidadeTests {
         #expect(mesa.disponibilidade(em: segunda, fuso: fuso, ocupacoes: []) == [livre("08:00", "20:00", 4)])
     }
 
+    @Test func what_is_shown_free_is_where_a_booking_may_start_now() {
+        var espaco = Horarios.espaco()
+        espaco.regras = Espaco.RegrasDeReserva(duracaoMinimaMinutos: 30, duracaoMaximaMinutos: 600, antecedenciaMinimaMinutos: 60, antecedenciaMaximaDias: 1)
+        let livres = [livre("08:00", "09:00", 1), livre("10:00", "12:00", 1), livre("15:00", "20:00", 1)]
+        // 09:30 now: nothing before 10:30 (an hour's notice).
+        #expect(espaco.reservaveis(livres, agora: Horarios.sp("2026-11-23T09:30")) == [livre("10:30", "12:00", 1), livre("15:00", "20:00", 1)])
+        // The day before, at 12:00: starts up to 12:00 of this day (one day ahead) only.
+        #expect(espaco.reservaveis(livres, agora: Horarios.sp("2026-11-22T12:00")) == [livre("08:00", "09:00", 1), livre("10:00", "12:00", 1)])
+        // The next day: nothing left.
+        #expect(espaco.reservaveis(livres, agora: Horarios.sp("2026-11-24T08:00")).isEmpty)
+    }
+
     @Test func an_exclusive_space_is_free_where_it_is_open_and_not_booked() {
         let ocupacoes = [ocupacao("09:00", "10:00"), ocupacao("10:00", "11:00"), ocupacao("14:00", "15:00")]
         #expect(Horarios.espaco().disponibilidade(em: segunda, fuso: fuso, ocupacoes: ocupacoes) == [

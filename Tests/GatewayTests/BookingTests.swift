@@ -146,6 +146,14 @@ struct BookingTests {
             #expect(livres.map { "\($0["inicio"]!)–\($0["fim"]!)" } == [
                 "2026-11-25T10:00:00Z–2026-11-25T13:00:00Z", "2026-11-25T16:00:00Z–2026-11-26T01:00:00Z",
             ])
+            // Nothing is free where no booking could start: a past day, beyond the 90 days ahead.
+            for dia in ["2026-11-20", "2027-03-01"] {
+                let fora = try await client.json(.get, "/api/espacos/\(cenario.sala)/disponibilidade?data=\(dia)")
+                #expect((fora.object["livres"] as? [Any])?.isEmpty == true && (fora.object["aberto"] as? [Any])?.isEmpty == false, "\(dia)")
+            }
+            // Today (08:00, bookings need 10 minutes' notice): from 08:10 on.
+            let hoje = try await client.json(.get, "/api/espacos/\(cenario.sala)/disponibilidade?data=2026-11-23")
+            #expect((hoje.object["livres"] as? [[String: Any]])?.first?["inicio"] as? String == "2026-11-23T11:10:00Z", "\(String(buffer: hoje.body))")
 
             let sobreposta = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T12:00:00-03:00", "2026-11-25T14:00:00-03:00"), token: outra)
             #expect(sobreposta.status == .conflict)

@@ -45,6 +45,19 @@ extension Espaco.Dados {
         return Intervalos.unidos(abertos).contains { $0.contains(intervalo) }
     }
 
+    /// The part of `livres` where a booking may start at `agora`: not before the minimum
+    /// notice (nor in the past), not beyond the maximum lead time. What availability shows is
+    /// what a booking would take.
+    public func reservaveis(_ livres: [Espaco.Livre], agora: Date) -> [Espaco.Livre] {
+        let cedo = agora.addingTimeInterval(Double(max(regras.antecedenciaMinimaMinutos, 0)) * 60)
+        let tarde = agora.addingTimeInterval(Double(max(regras.antecedenciaMaximaDias, 0)) * 86_400)
+        return livres.compactMap { livre in
+            let inicio = max(livre.inicio, cedo)
+            guard inicio < livre.fim, inicio <= tarde else { return nil }
+            return Espaco.Livre(inicio: inicio, fim: livre.fim, vagas: livre.vagas)
+        }
+    }
+
     /// The free stretches of that local date, given the active bookings (`ocupacoes`) that touch
     /// it (they may extend past it). Not shared: open periods minus bookings, 1 place each.
     /// Shared: open periods cut at every booking boundary, each piece with `capacidade` minus

@@ -371,7 +371,9 @@ public final class EspacosService: Sendable {
         }
     }
 
-    /// Free intervals of a space on a local date (the unit's time zone).
+    /// Free intervals of a space on a local date (the unit's time zone), where a booking could
+    /// start now: none before the minimum notice or beyond the maximum lead time, none for a
+    /// space without a price table (it takes no bookings); opening hours (`aberto`) as they are.
     public func disponibilidade(_ id: String, data texto: String) async throws -> Disponibilidade {
         guard let data = DataLocal(texto) else {
             throw ServiceError.requisicaoInvalida("'data' deve ser uma data AAAA-MM-DD, como 2026-11-23", detalhes: ["campo": "data"])
@@ -382,10 +384,11 @@ public final class EspacosService: Sendable {
         let ocupacao = try await store.document(ReservasReadModel.ocupacao, key: ReservasReadModel.ocupacaoKey(dados.id.rawValue, data))
             .map { try ReadModelJSON.decoder.decode(OcupacaoView.self, from: $0) }
         let ocupadas = ocupacao.map { Array($0.reservas.values) } ?? []
+        let tabela = try await readTabela(espaco.id)
         return Disponibilidade(
             espacoId: espaco.id, data: data, fusoHorario: fuso.identifier,
             aberto: dados.periodosAbertos(em: data, fuso: fuso).map { Disponibilidade.Faixa(inicio: $0.start, fim: $0.end) },
-            livres: dados.disponibilidade(em: data, fuso: fuso, ocupacoes: ocupadas))
+            livres: tabela == nil ? [] : dados.reservaveis(dados.disponibilidade(em: data, fuso: fuso, ocupacoes: ocupadas), agora: clock.now))
     }
 
     func readEspaco(_ id: String) async throws -> EspacoView {
