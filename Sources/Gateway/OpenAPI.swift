@@ -121,7 +121,11 @@ enum OpenAPI {
             "Perfil": object([
                 "id": ["type": "string", "format": "uuid"], "nome": text, "email": text,
                 "papel": ["type": "string", "enum": ["membro", "admin"]], "ativo": ["type": "boolean"], "registradoEm": instant,
+                "plano": ["type": "string", "description": "o plano do membro (as regras de preço do plano valem para ele); ausente: nenhum"],
             ], required: ["id", "nome", "email", "papel", "ativo", "registradoEm"]),
+            "DefinicaoDePlano": object([
+                "plano": ["type": ["string", "null"], "minLength": 1, "maxLength": 100, "description": "null tira o membro do plano"],
+            ], required: ["plano"]),
             "Sessao": object(["token": text, "expiraEm": instant, "usuario": ref("Perfil")], required: ["token", "expiraEm"]),
             "TrocaDeSenha": object(["senhaAtual": text, "novaSenha": ["type": "string", "minLength": 8]], required: ["senhaAtual", "novaSenha"]),
             "PaginaDePerfis": object([

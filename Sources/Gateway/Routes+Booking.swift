@@ -175,8 +175,9 @@ extension Routes {
         api.add(Operation(
             method: .post, path: "/api/precos/cotacao", summary: "Cotar uma reserva: total e linha a linha", tag: "precos",
             request: "PedidoDeCotacao", response: "Cotacao", errors: [422])
-        ) { _, _, body in
-            try .json(try await precos.cotar(try JSON.decode(PrecosService.PedidoDeCotacao.self, from: body)))
+        ) { _, context, body in
+            // With a member's token, the rules of the member's plan apply.
+            try .json(try await precos.cotar(try JSON.decode(PrecosService.PedidoDeCotacao.self, from: body), usuario: context.subject?.usuario))
         }
     }
 

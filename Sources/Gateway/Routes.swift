@@ -100,6 +100,18 @@ enum Routes {
             return Reply(status: 204)
         }
         api.add(Operation(
+            method: .put, path: "/api/admin/usuarios/{id}/plano",
+            summary: "Pôr um membro num plano (null: tirar): as regras de preço do plano valem nas cotações e reservas dele", tag: "admin",
+            auth: true, admin: true, request: "DefinicaoDePlano", response: "Perfil", errors: [404, 409, 422])
+        ) { _, context, body in
+            struct Definicao: Decodable { let plano: String? }
+            guard (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?.keys.contains("plano") == true else {
+                throw ServiceError.invalido("plano", "informe 'plano': o nome do plano, ou null para tirar o membro do plano")
+            }
+            return try .json(try await usuarios.definirPlano(
+                usuario: try context.parameters.require("id"), plano: try JSON.decode(Definicao.self, from: body).plano, context: context.caller))
+        }
+        api.add(Operation(
             method: .post, path: "/api/admin/usuarios/{id}/desativacao", summary: "Desativar uma conta", tag: "admin",
             auth: true, admin: true, success: 204, errors: [404, 409])
         ) { _, context, _ in

@@ -11,6 +11,7 @@ public struct ContaView: Codable, Sendable, Equatable {
     public let papel: String
     public let ativo: Bool
     public let registradoEm: Date
+    public let plano: String?
 
     public init(_ conta: Usuario.Conta) {
         id = conta.id.description
@@ -19,6 +20,7 @@ public struct ContaView: Codable, Sendable, Equatable {
         papel = conta.papel.rawValue
         ativo = conta.ativo
         registradoEm = conta.registradoEm
+        plano = conta.plano
     }
 }
 
@@ -28,7 +30,7 @@ public enum UsuariosReadModel {
 
     public static let projection = Projection(
         name: "usuarios", collections: [contas],
-        types: ["UsuarioRegistrado", "UsuarioPromovido", "UsuarioDesativado", "DadosPessoaisApagados"]
+        types: ["UsuarioRegistrado", "UsuarioPromovido", "UsuarioDesativado", "DadosPessoaisApagados", "PlanoDefinido"]
     ) { recorded, batch in
         guard recorded.stream.category == "usuario" else { return }
         let history = try await batch.history(recorded.stream)

@@ -70,6 +70,21 @@ struct UsuarioTests {
         #expect(scenario.given(registrado, promovido).when(.promover(por: "root", em: t0)).outcome == .failure(.jaEhAdmin))
     }
 
+    @Test func a_member_goes_on_a_plan_by_its_trimmed_name_and_off_it_with_nil() {
+        let mensal = Usuario.Event.planoDefinido(Usuario.PlanoDefinido(usuarioId: id, plano: "Mensal", por: "admin", em: t0))
+        #expect(scenario.given(registrado).when(.definirPlano("  Mensal ", por: "admin", em: t0)).outcome == .events([mensal]))
+        #expect(scenario.given(registrado, mensal).when(.definirPlano("Mensal", por: "admin", em: t0)).outcome == .events([]))
+        #expect(scenario.given(registrado, mensal).when(.definirPlano(nil, por: "admin", em: t0)).outcome
+            == .events([.planoDefinido(Usuario.PlanoDefinido(usuarioId: id, plano: nil, por: "admin", em: t0))]))
+        #expect(scenario.given(registrado).when(.definirPlano(nil, por: "admin", em: t0)).outcome == .events([]))
+        for nome in ["", "   ", String(repeating: "p", count: 101)] {
+            #expect(scenario.given(registrado).when(.definirPlano(nome, por: "admin", em: t0)).outcome == .failure(.planoInvalido))
+        }
+        let desativado = Usuario.Event.desativado(Usuario.Desativado(usuarioId: id, por: "admin", em: t0))
+        #expect(scenario.given(registrado, desativado).when(.definirPlano("Mensal", por: "admin", em: t0)).outcome == .failure(.contaDesativada))
+        if case .existente(let conta) = Usuario.decider.fold([registrado, mensal]) { #expect(conta.plano == "Mensal") } else { Issue.record("no account") }
+    }
+
     @Test func an_erased_account_takes_no_more_commands() {
         let apagado = Usuario.Event.dadosPessoaisApagados(Usuario.DadosPessoaisApagados(usuarioId: id, em: t0))
         #expect(scenario.given(registrado, apagado).when(.entrar(senhaConfere: true, em: t0)).outcome == .failure(.naoEncontrado))
@@ -81,7 +96,7 @@ struct UsuarioTests {
         encoder.dateEncodingStrategy = .iso8601
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
-        for event in [registrado, falhou(1, bloqueadoAte: t0)] {
+        for event in [registrado, falhou(1, bloqueadoAte: t0), .planoDefinido(Usuario.PlanoDefinido(usuarioId: id, plano: "Mensal", por: "a", em: t0))] {
             let data = try encoder.encode(event)
             #expect(try Usuario.Event.decode(type: event.eventType, data: data, using: decoder) == event)
         }

@@ -327,6 +327,45 @@ struct BookingTests {
         #expect(try await harness.allEvents().filter { $0.type == "ReservaSolicitada" }.count == 1)
     }
 
+    @Test("a member on a plan gets the plan's discount in quotes and bookings; others, anonymous quotes and members taken off the plan do not")
+    func plan_discount() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let regra = try await client.json(.post, "/api/admin/espacos/\(cenario.sala)/precos/regras", #"{"tipo":"plano","plano":"Mensal","descontoBP":2000}"#, token: cenario.admin)
+            #expect(regra.status == .created, "\(String(buffer: regra.body))")
+            let membro = try #require(try await client.json(.get, "/api/auth/me", token: cenario.membro).object["id"] as? String)
+            func cotar(_ token: String?) async throws -> Int? {
+                try await client.json(.post, "/api/precos/cotacao", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00"), token: token)
+                    .object["total"] as? Int
+            }
+            #expect(try await cotar(cenario.membro) == 10_000)  // 2 h × R$ 50, no plan yet
+
+            let definido = try await client.json(.put, "/api/admin/usuarios/\(membro)/plano", #"{"plano":" mensal "}"#, token: cenario.admin)
+            #expect(definido.status == .ok && definido.object["plano"] as? String == "mensal", "\(String(buffer: definido.body))")
+            #expect(try await client.json(.get, "/api/auth/me", token: cenario.membro).object["plano"] as? String == "mensal")
+            #expect(try await cotar(cenario.membro) == 8_000)
+            #expect(try await cotar(nil) == 10_000)  // anonymous: no plan
+            let reserva = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00"), token: cenario.membro)
+            #expect(reserva.status == .created && reserva.object["total"] as? Int == 8_000, "\(String(buffer: reserva.body))")
+            #expect((reserva.object["linhas"] as? [[String: Any]])?.contains { $0["codigo"] as? String == "plano" } == true)
+
+            // Bad input changes nothing; null takes the member off the plan.
+            for corpo in [#"{"plano":""}"#, #"{"plano":"\#(String(repeating: "p", count: 101))"}"#, "{}"] {
+                let recusado = try await client.json(.put, "/api/admin/usuarios/\(membro)/plano", corpo, token: cenario.admin)
+                #expect(recusado.status == .unprocessableContent, "\(corpo): \(String(buffer: recusado.body))")
+            }
+            #expect(try await client.json(.put, "/api/admin/usuarios/\(UUID())/plano", #"{"plano":"Mensal"}"#, token: cenario.admin).status == .notFound)
+            #expect(try await client.json(.put, "/api/admin/usuarios/\(membro)/plano", #"{"plano":"Mensal"}"#, token: cenario.membro).status == .forbidden)
+            #expect(try await cotar(cenario.membro) == 8_000)
+            let fora = try await client.json(.put, "/api/admin/usuarios/\(membro)/plano", #"{"plano":null}"#, token: cenario.admin)
+            #expect(fora.status == .ok && fora.object["plano"] == nil)
+            #expect(try await cotar(cenario.membro) == 10_000)
+            #expect(try await harness.allEvents().filter { $0.type == "PlanoDefinido" }.count == 2)
+        }
+    }
+
     @Test("a POST body with a field its schema does not have is a 422 naming it (with the likely intended one) and changes nothing")
     func unknown_fields_are_refused() async throws {
         let harness = try await Harness.make(clock: ManualClock(segundaDeManha))

@@ -38,6 +38,8 @@ extension Usuario {
         case promover(por: String, em: Date)
         case desativar(por: String, em: Date)
         case apagarDadosPessoais(em: Date)
+        /// Puts the member on a plan (nil: none); a plan's price rules then apply to their bookings.
+        case definirPlano(String?, por: String, em: Date)
     }
 
     public struct Registrado: Codable, Sendable, Equatable {
@@ -130,6 +132,21 @@ extension Usuario {
         }
     }
 
+    public struct PlanoDefinido: Codable, Sendable, Equatable {
+        public let usuarioId: ID
+        /// Nil: the member left their plan.
+        public let plano: String?
+        public let por: String
+        public let em: Date
+
+        public init(usuarioId: ID, plano: String?, por: String, em: Date) {
+            self.usuarioId = usuarioId
+            self.plano = plano
+            self.por = por
+            self.em = em
+        }
+    }
+
     public enum Event: DomainEvent, Equatable {
         case registrado(Registrado)
         case loginRealizado(LoginRealizado)
@@ -138,6 +155,7 @@ extension Usuario {
         case promovido(Promovido)
         case desativado(Desativado)
         case dadosPessoaisApagados(DadosPessoaisApagados)
+        case planoDefinido(PlanoDefinido)
 
         public var eventType: String {
             switch self {
@@ -148,6 +166,7 @@ extension Usuario {
             case .promovido: "UsuarioPromovido"
             case .desativado: "UsuarioDesativado"
             case .dadosPessoaisApagados: "DadosPessoaisApagados"
+            case .planoDefinido: "PlanoDefinido"
             }
         }
 
@@ -161,6 +180,7 @@ extension Usuario {
             case .promovido(let payload): try payload.encode(to: encoder)
             case .desativado(let payload): try payload.encode(to: encoder)
             case .dadosPessoaisApagados(let payload): try payload.encode(to: encoder)
+            case .planoDefinido(let payload): try payload.encode(to: encoder)
             }
         }
 
@@ -178,6 +198,7 @@ extension Usuario {
             case "UsuarioPromovido": .promovido(try decoder.decode(Promovido.self, from: data))
             case "UsuarioDesativado": .desativado(try decoder.decode(Desativado.self, from: data))
             case "DadosPessoaisApagados": .dadosPessoaisApagados(try decoder.decode(DadosPessoaisApagados.self, from: data))
+            case "PlanoDefinido": .planoDefinido(try decoder.decode(PlanoDefinido.self, from: data))
             default: nil
             }
         }
@@ -196,6 +217,16 @@ extension Usuario {
         public var bloqueadoAte: Date?
         /// The last password change: tokens issued before it no longer count.
         public var senhaAlteradaEm: Date?
+        /// The member's plan, whose price rules apply to their bookings (nil: none).
+        public var plano: String?
+    }
+
+    /// A plan's name: trimmed, 1 to 100 characters (as a plan price rule names it).
+    public static func planoValido(_ plano: String?) -> String?? {
+        guard let plano else { return .some(nil) }
+        let nome = plano.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !nome.isEmpty, nome.count <= 100 else { return nil }
+        return .some(nome)
     }
 
     public enum State: Sendable, Equatable {
@@ -212,6 +243,7 @@ extension Usuario {
         case contaBloqueada(ate: Date)
         case jaEhAdmin
         case jaDesativado
+        case planoInvalido
     }
 
     public static let decider = Decider<Command, State, Event, Failure>(
@@ -243,6 +275,11 @@ extension Usuario {
                 return [.desativado(Desativado(usuarioId: conta.id, por: por, em: em))]
             case (.apagarDadosPessoais(let em), .existente(let conta)):
                 return [.dadosPessoaisApagados(DadosPessoaisApagados(usuarioId: conta.id, em: em))]
+            case (.definirPlano(let plano, let por, let em), .existente(let conta)):
+                guard conta.ativo else { throw .contaDesativada }
+                guard let valido = planoValido(plano) else { throw .planoInvalido }
+                guard valido != conta.plano else { return [] }
+                return [.planoDefinido(PlanoDefinido(usuarioId: conta.id, plano: valido, por: por, em: em))]
             }
         },
         evolve: { state, event in
@@ -272,6 +309,9 @@ extension Usuario {
                 return .existente(conta)
             case (.existente(let conta), .dadosPessoaisApagados):
                 return .apagado(conta.id)
+            case (.existente(var conta), .planoDefinido(let e)):
+                conta.plano = e.plano
+                return .existente(conta)
             default:
                 return state
             }

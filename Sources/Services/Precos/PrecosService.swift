@@ -27,6 +27,11 @@ public final class PrecosService: Sendable {
         AggregateStore(store: store, decider: Cupom.decider, cache: estados) { try Cupom.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
     }
 
+    /// Members' accounts, for their plan (the personal fields stay sealed in the cached state).
+    var contas: AggregateStore<Usuario.Command, Usuario.State, Usuario.Event, Usuario.Failure> {
+        AggregateStore(store: store, decider: Usuario.decider, cache: estados) { try Usuario.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
+    }
+
     var espacos: AggregateStore<Espaco.Command, Espaco.State, Espaco.Event, Espaco.Failure> {
         AggregateStore(store: store, decider: Espaco.decider, cache: estados) { try Espaco.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
     }
@@ -160,11 +165,12 @@ public final class PrecosService: Sendable {
     /// The price of a booking the space would take now: an interval a booking would refuse
     /// (closed, blocked, past, too short or long, too near or far, an inactive space) is the
     /// same 422, so a quote never shows a price for what cannot be booked.
-    public func cotar(_ pedido: PedidoDeCotacao) async throws -> Cotacao.Resultado {
+    /// `usuario`: the caller, when they sent a token: their plan's rules apply.
+    public func cotar(_ pedido: PedidoDeCotacao, usuario: String? = nil) async throws -> Cotacao.Resultado {
         let espaco = try EspacosService.espacoId(pedido.espacoId, campo: "espacoId")
         let intervalo = try Self.intervalo(pedido.inicio, pedido.fim)
         let now = clock.now
-        let contexto = try await quote(espaco, intervalo: intervalo, cupom: pedido.cupom, em: now)
+        let contexto = try await quote(espaco, intervalo: intervalo, cupom: pedido.cupom, plano: try await plano(de: usuario), em: now)
         do {
             try Reserva.validar(intervalo, Reserva.Condicoes(espaco: contexto.espaco, intervalo: intervalo, fuso: contexto.unidade.fuso), em: now)
         } catch {
@@ -173,7 +179,15 @@ public final class PrecosService: Sendable {
         return contexto.cotacao
     }
 
-    func quote(_ id: Espaco.ID, intervalo: TimeRange, cupom codigo: String?, em now: Date) async throws -> Contexto {
+    /// The member's plan, from their account's stream; nil for none (or no member).
+    func plano(de usuario: String?) async throws -> String? {
+        guard let usuario, let id = Usuario.ID(usuario),
+            case .existente(let conta) = try await contas.load(StreamName(category: "usuario", id: id.description)).state
+        else { return nil }
+        return conta.plano
+    }
+
+    func quote(_ id: Espaco.ID, intervalo: TimeRange, cupom codigo: String?, plano: String?, em now: Date) async throws -> Contexto {
         guard case .existente(let espaco) = try await espacos.load(StreamNames.espaco(id)).state else {
             throw ServiceError.invalido("espacoId", "o espaço \(id) não existe")
         }
@@ -192,7 +206,7 @@ public final class PrecosService: Sendable {
             cupom = (normal, dados, version)
         }
         do {
-            let cotacao = try Cotacao.cotar(tabela: tabela, intervalo: intervalo, fuso: unidade.fuso, plano: nil, cupom: cupom?.1, em: now)
+            let cotacao = try Cotacao.cotar(tabela: tabela, intervalo: intervalo, fuso: unidade.fuso, plano: plano, cupom: cupom?.1, em: now)
             return Contexto(espaco: espaco, unidade: unidade, cupom: cupom, cotacao: cotacao)
         } catch {
             throw ServiceError(error)

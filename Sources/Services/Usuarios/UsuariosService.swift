@@ -15,6 +15,8 @@ public final class UsuariosService: Sendable {
         public let papel: String
         public let ativo: Bool
         public let registradoEm: Date
+        /// The member's plan (its price rules apply to their bookings); absent: none.
+        public var plano: String? = nil
     }
 
     public struct Sessao: Codable, Sendable {
@@ -242,6 +244,22 @@ public final class UsuariosService: Sendable {
         try await store.append(to: Self.stream(id), expected: .after(version), events: try Events.new(events, at: now, metadata: metadata(context, actor: "sistema")))
     }
 
+    /// Puts a member on a plan (nil: takes them off it): the plan's price rules then apply to
+    /// their quotes and bookings. Setting the plan they have is harmless.
+    public func definirPlano(usuario: String, plano: String?, context: Caller) async throws -> Perfil {
+        guard let id = Usuario.ID(usuario) else { throw ServiceError.naoEncontrado("conta não encontrada") }
+        let now = clock.now
+        let state = try await usuarios.handle(Self.stream(id), at: now, metadata: metadata(context, actor: "sistema"), failure: { failure in
+            switch failure {
+            case .planoInvalido: ServiceError.invalido("plano", "o nome do plano deve ter de 1 a 100 caracteres (ou null, para tirar o plano)")
+            case .contaDesativada: ServiceError.conflito("conta_desativada", "esta conta foi desativada")
+            default: ServiceError.naoEncontrado("conta não encontrada")
+            }
+        }) { _ in .definirPlano(plano, por: context.usuario ?? "sistema", em: now) }
+        guard case .existente(let conta) = state else { throw ServiceError.naoEncontrado("conta não encontrada") }
+        return try await perfil(of: conta)
+    }
+
     /// Deactivates an account: it can no longer log in. 409 when it is already inactive.
     public func desativar(usuario: String, context: Caller) async throws {
         guard let id = Usuario.ID(usuario) else { throw ServiceError.naoEncontrado("conta não encontrada") }
@@ -410,7 +428,7 @@ public final class UsuariosService: Sendable {
         Perfil(
             id: conta.id, nome: try await vault.open(SealedField(rawValue: conta.nome)).value ?? "",
             email: try await vault.open(SealedField(rawValue: conta.email)).value ?? "", papel: conta.papel,
-            ativo: conta.ativo, registradoEm: conta.registradoEm)
+            ativo: conta.ativo, registradoEm: conta.registradoEm, plano: conta.plano)
     }
 
     public struct Registro: Codable, Sendable {
@@ -473,7 +491,7 @@ public final class UsuariosService: Sendable {
         Perfil(
             id: conta.id.description, nome: try await vault.open(SealedField(rawValue: conta.nome)).value ?? "",
             email: try await vault.open(SealedField(rawValue: conta.email)).value ?? "", papel: conta.papel.rawValue,
-            ativo: conta.ativo, registradoEm: conta.registradoEm)
+            ativo: conta.ativo, registradoEm: conta.registradoEm, plano: conta.plano)
     }
 
     // MARK: Helpers
