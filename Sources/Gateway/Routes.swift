@@ -212,6 +212,10 @@ extension JSON {
         }
         do {
             return try decoder.decode(T.self, from: body)
+        } catch DecodingError.dataCorrupted(let context) where context.underlyingError is Espaco.HorarioSemanal.Invalido {
+            // Well-formed JSON, but opening hours that break a rule: say which day and which one.
+            let campo = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw ServiceError.invalido(campo.isEmpty ? "horario" : campo, horario(context.underlyingError as? Espaco.HorarioSemanal.Invalido))
         } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
             // Foundation says "not valid JSON", with no field, also for valid JSON holding a
             // number our integer fields cannot take (1.5, 1e30): find those and name them.
@@ -228,8 +232,21 @@ extension JSON {
         }
     }
 
-    /// A partial update (PATCH) names only fields it can change: any other top-level key is a
-    /// 422 naming it (with `hints` for the ones that change elsewhere), not silently ignored.
+    /// What is wrong with a week of opening hours, for people.
+    static func horario(_ invalido: Espaco.HorarioSemanal.Invalido?) -> String {
+        switch invalido {
+        case .faixaInvalida(let dia, let faixa):
+            "\(dia.rawValue): a faixa {abre \(faixa.abre), fecha \(faixa.fecha)} é inválida; cada faixa vai de 'abre' a 'fecha' em minutos "
+                + "desde a meia-noite, com 0 ≤ abre < fecha ≤ 1440"
+        case .faixasSobrepostas(let dia):
+            "\(dia.rawValue): duas faixas se sobrepõem; faixas do mesmo dia não podem compartilhar nenhum minuto"
+        case .diaDesconhecido(let nome):
+            "'\(nome.prefix(40))' não é um dia da semana; use \(DiaDaSemana.allCases.map(\.rawValue).joined(separator: ", "))"
+        case nil:
+            "o horário é inválido"
+        }
+    }
+
     /// 422 naming the first field of a JSON object body that is not among `accepted` (with the
     /// accepted field it most likely meant); anything but an object is left to the decoder.
     static func knownKeys(_ body: Data, _ accepted: Set<String>) throws {
@@ -258,6 +275,8 @@ extension JSON {
         return row[b.count]
     }
 
+    /// A partial update (PATCH) names only fields it can change: any other top-level key is a
+    /// 422 naming it (with `hints` for the ones that change elsewhere), not silently ignored.
     static func onlyKeys(_ body: Data, _ allowed: Set<String>, hints: [String: String] = [:]) throws {
         guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return }  // decode says what is wrong
         guard let extra = object.keys.sorted().first(where: { !allowed.contains($0) }) else { return }

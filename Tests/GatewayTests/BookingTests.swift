@@ -388,6 +388,21 @@ struct BookingTests {
                     "\(String(buffer: unidade.body))")
             let dia = try await client.json(.put, "/api/admin/espacos/\(cenario.sala)/horario", #"{"segundaFeira":[{"abre":480,"fecha":1200}]}"#, token: cenario.admin)
             #expect(dia.status == .unprocessableContent && (dia.object["detalhes"] as? [String: Any])?["campo"] as? String == "segundaFeira")
+            // Opening hours that break a rule: a 422 that names the day and the rule, on both routes.
+            for (corpo, trecho) in [
+                (#"{"segunda":[{"abre":600,"fecha":500}]}"#, "segunda: a faixa {abre 600, fecha 500}"),
+                (#"{"terca":[{"abre":480,"fecha":720},{"abre":700,"fecha":900}]}"#, "terca: duas faixas se sobrepõem"),
+                (#"{"quarta":[{"abre":0,"fecha":1441}]}"#, "0 ≤ abre < fecha ≤ 1440"),
+            ] {
+                let horario = try await client.json(.put, "/api/admin/espacos/\(cenario.sala)/horario", corpo, token: cenario.admin)
+                #expect(horario.status == .unprocessableContent && (horario.object["mensagem"] as? String)?.contains(trecho) == true,
+                        "\(String(buffer: horario.body))")
+            }
+            let novo = try await client.json(.post, "/api/admin/espacos", """
+                {"unidadeId":"\(cenario.unidade)","nome":"Nova","tipo":"sala_reuniao","capacidade":4,"horario":{"domingo":[{"abre":600,"fecha":500}]}}
+                """, token: cenario.admin)
+            #expect(novo.status == .unprocessableContent && (novo.object["detalhes"] as? [String: Any])?["campo"] as? String == "horario"
+                    && (novo.object["mensagem"] as? String)?.contains("domingo") == true, "\(String(buffer: novo.body))")
             let tipos = try await harness.allEvents().map(\.type)
             #expect(tipos.filter { $0 == "ReservaSolicitada" || $0 == "UnidadeCadastrada" }.count == 1)  // the scenario's unit only
         }

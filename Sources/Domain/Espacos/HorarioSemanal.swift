@@ -81,7 +81,8 @@ extension Espaco {
                 }
                 try self.init(faixas)
             } catch {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "invalid opening hours: \(error)")
+                throw DecodingError.dataCorrupted(.init(
+                    codingPath: decoder.codingPath, debugDescription: "invalid opening hours: \(error)", underlyingError: error))
             }
         }
 
