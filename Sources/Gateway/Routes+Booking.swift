@@ -78,7 +78,7 @@ extension Routes {
         }
         api.add(Operation(
             method: .patch, path: "/api/admin/espacos/{id}", summary: "Alterar um espaço (campos ausentes ficam como estão)", tag: "espacos",
-            auth: true, admin: true, request: "AlteracaoDeEspaco", response: "Espaco", errors: [404, 422])
+            auth: true, admin: true, request: "AlteracaoDeEspaco", response: "Espaco", errors: [404, 409, 422])
         ) { _, context, body in
             try JSON.onlyKeys(body, ["nome", "capacidade", "comodidades", "fotos", "regras"], hints: [
                 "tipo": "o tipo de um espaço não muda (as reservas e os preços dependem dele); cadastre outro espaço",

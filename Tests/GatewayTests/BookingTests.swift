@@ -327,6 +327,28 @@ struct BookingTests {
         #expect(try await harness.allEvents().filter { $0.type == "ReservaSolicitada" }.count == 1)
     }
 
+    @Test("a shared space's capacity cannot drop below the seats its bookings take at once (409 naming the day); once freed, it can")
+    func capacity_below_bookings() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            var ids: [String] = []
+            for (inicio, fim) in [("09:00", "11:00"), ("10:00", "12:00"), ("10:30", "11:30")] {
+                let r = try await client.json(.post, "/api/reservas", pedido(cenario.estacoes, "2026-11-26T\(inicio):00-03:00", "2026-11-26T\(fim):00-03:00"), token: cenario.membro)
+                ids.append(try #require(r.object["id"] as? String, "\(String(buffer: r.body))"))
+            }
+            let reduzir = try await client.json(.patch, "/api/admin/espacos/\(cenario.estacoes)", #"{"capacidade":2}"#, token: cenario.admin)
+            #expect(reduzir.status == .conflict && reduzir.erro == "capacidade_abaixo_das_reservas", "\(String(buffer: reduzir.body))")
+            #expect((reduzir.object["detalhes"] as? [String: Any])?["dias"] as? String == "2026-11-26")
+            #expect(try await client.json(.get, "/api/espacos/\(cenario.estacoes)").object["espaco"].flatMap { ($0 as? [String: Any])?["capacidade"] as? Int } == 3)
+            #expect(try await client.json(.patch, "/api/admin/espacos/\(cenario.estacoes)", #"{"capacidade":5}"#, token: cenario.admin).status == .ok)
+            #expect(try await client.json(.post, "/api/reservas/\(ids[2])/cancelamento", "{}", token: cenario.membro).status == .ok)
+            let agora = try await client.json(.patch, "/api/admin/espacos/\(cenario.estacoes)", #"{"capacidade":2}"#, token: cenario.admin)
+            #expect(agora.status == .ok, "\(String(buffer: agora.body))")
+        }
+    }
+
     @Test("a member on a plan gets the plan's discount in quotes and bookings; others, anonymous quotes and members taken off the plan do not")
     func plan_discount() async throws {
         let harness = try await Harness.make(clock: ManualClock(segundaDeManha))

@@ -121,10 +121,51 @@ public final class EspacosService: Sendable {
         return try Self.view(state)
     }
 
+    /// Changes a space's details. A shared space's capacity cannot go below the seats its
+    /// bookings (held or confirmed, from today on) take at once: 409 `capacidade_abaixo_das_reservas`
+    /// naming the days; the operator cancels or moves bookings first. (Read from the occupancy
+    /// read model: a booking made at the same instant can still pass.)
     public func atualizarEspaco(_ id: String, _ input: AlteracaoDeEspaco, caller: Caller) async throws -> EspacoView {
-        try await espaco(id, caller) { now in
+        if let capacidade = input.capacidade {
+            let espacoId = try Self.espacoId(id)
+            if case .existente(let dados) = try await espacos.load(StreamNames.espaco(espacoId)).state, dados.tipo.compartilhado,
+                capacidade < dados.capacidade, capacidade >= 1 {
+                let dias = try await diasAcima(de: capacidade, espaco: dados)
+                if !dias.isEmpty {
+                    throw ServiceError(
+                        status: 409, codigo: "capacidade_abaixo_das_reservas",
+                        mensagem: "há reservas que ocupam mais de \(capacidade) lugares ao mesmo tempo em \(dias.count) dia(s) (o primeiro: \(dias[0])); "
+                            + "cancele ou mude essas reservas antes de reduzir a capacidade",
+                        detalhes: ["dias": dias.prefix(20).map(\.description).joined(separator: ",")])
+                }
+            }
+        }
+        return try await espaco(id, caller) { now in
             .atualizar(nome: input.nome, capacidade: input.capacidade, comodidades: input.comodidades, fotos: input.fotos, regras: input.regras, em: now)
         }
+    }
+
+    /// The local days, from today on, when the space's active bookings take more than
+    /// `lugares` seats at some instant.
+    private func diasAcima(de lugares: Int, espaco: Espaco.Dados) async throws -> [DataLocal] {
+        guard case .existente(let unidade) = try await unidades.load(StreamNames.unidade(espaco.unidade)).state else { return [] }
+        let hoje = DataLocal(clock.now, em: unidade.fuso)
+        var dias: [DataLocal] = []
+        var offset = 0
+        let lote = 500
+        while true {
+            let docs = try await store.documents(ReservasReadModel.ocupacao, grupo: espaco.id.description, limit: lote, offset: offset)
+            for doc in docs {
+                let ocupacao = try ReadModelJSON.decoder.decode(OcupacaoView.self, from: doc)
+                guard !(ocupacao.data < hoje) else { continue }
+                if Agenda.picoDeOcupacao(em: ocupacao.data.intervalo(em: unidade.fuso), ocupacoes: ocupacao.reservas.values) > lugares {
+                    dias.append(ocupacao.data)
+                }
+            }
+            guard docs.count == lote else { break }
+            offset += lote
+        }
+        return dias.sorted()
     }
 
     public func definirHorario(_ id: String, _ horario: Espaco.HorarioSemanal, caller: Caller) async throws -> EspacoView {
