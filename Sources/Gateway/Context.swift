@@ -26,7 +26,7 @@ public struct GatewayContext: RequestContext, RemoteAddressRequestContext {
 
     /// The caller as the services see it.
     public var caller: Caller {
-        Caller(requestId: requestId, usuario: subject?.usuario, papel: subject?.papel, idempotencyKey: idempotencyKey)
+        Caller(requestId: requestId, usuario: subject?.usuario, papel: subject?.papel, idempotencyKey: idempotencyKey, plano: subject?.plano)
     }
 
     /// The authenticated user, or a 401.

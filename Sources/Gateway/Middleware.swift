@@ -151,8 +151,8 @@ struct AuthMiddleware: RouterMiddleware {
             // The account as it is now: a deactivated or erased account's token stops working,
             // so does one issued before the last password change, and the role is today's, not
             // the one at login.
-            guard let papel = try await usuarios.papelAtual(usuario: subject.usuario, emitidoEm: subject.emitidoEm) else { throw invalid }
-            context.subject = TokenIssuer.Subject(usuario: subject.usuario, papel: papel, emitidoEm: subject.emitidoEm)
+            guard let acesso = try await usuarios.acesso(usuario: subject.usuario, emitidoEm: subject.emitidoEm) else { throw invalid }
+            context.subject = TokenIssuer.Subject(usuario: subject.usuario, papel: acesso.papel, emitidoEm: subject.emitidoEm, plano: acesso.plano)
         }
         return try await next(request, context)
     }

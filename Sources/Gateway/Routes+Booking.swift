@@ -177,7 +177,7 @@ extension Routes {
             request: "PedidoDeCotacao", response: "Cotacao", errors: [422])
         ) { _, context, body in
             // With a member's token, the rules of the member's plan apply.
-            try .json(try await precos.cotar(try JSON.decode(PrecosService.PedidoDeCotacao.self, from: body), usuario: context.subject?.usuario))
+            try .json(try await precos.cotar(try JSON.decode(PrecosService.PedidoDeCotacao.self, from: body), plano: context.subject?.plano))
         }
     }
 

@@ -67,12 +67,16 @@ public struct Caller: Sendable {
     /// that creates something derives the new id from it, so a retry whose first answer was
     /// lost finds what the first attempt made instead of making it twice.
     public let idempotencyKey: String?
+    /// The caller's plan (its price rules apply to the caller's quotes and bookings), read with
+    /// the account when the request was authenticated.
+    public let plano: String?
 
-    public init(requestId: String, usuario: String? = nil, papel: String? = nil, idempotencyKey: String? = nil) {
+    public init(requestId: String, usuario: String? = nil, papel: String? = nil, idempotencyKey: String? = nil, plano: String? = nil) {
         self.requestId = requestId
         self.usuario = usuario
         self.papel = papel
         self.idempotencyKey = idempotencyKey
+        self.plano = plano
     }
 
 }

@@ -27,11 +27,6 @@ public final class PrecosService: Sendable {
         AggregateStore(store: store, decider: Cupom.decider, cache: estados) { try Cupom.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
     }
 
-    /// Members' accounts, for their plan (the personal fields stay sealed in the cached state).
-    var contas: AggregateStore<Usuario.Command, Usuario.State, Usuario.Event, Usuario.Failure> {
-        AggregateStore(store: store, decider: Usuario.decider, cache: estados) { try Usuario.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
-    }
-
     var espacos: AggregateStore<Espaco.Command, Espaco.State, Espaco.Event, Espaco.Failure> {
         AggregateStore(store: store, decider: Espaco.decider, cache: estados) { try Espaco.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
     }
@@ -165,26 +160,18 @@ public final class PrecosService: Sendable {
     /// The price of a booking the space would take now: an interval a booking would refuse
     /// (closed, blocked, past, too short or long, too near or far, an inactive space) is the
     /// same 422, so a quote never shows a price for what cannot be booked.
-    /// `usuario`: the caller, when they sent a token: their plan's rules apply.
-    public func cotar(_ pedido: PedidoDeCotacao, usuario: String? = nil) async throws -> Cotacao.Resultado {
+    /// `plano`: the caller's plan, when they sent a token (``Caller/plano``): its rules apply.
+    public func cotar(_ pedido: PedidoDeCotacao, plano: String? = nil) async throws -> Cotacao.Resultado {
         let espaco = try EspacosService.espacoId(pedido.espacoId, campo: "espacoId")
         let intervalo = try Self.intervalo(pedido.inicio, pedido.fim)
         let now = clock.now
-        let contexto = try await quote(espaco, intervalo: intervalo, cupom: pedido.cupom, plano: try await plano(de: usuario), em: now)
+        let contexto = try await quote(espaco, intervalo: intervalo, cupom: pedido.cupom, plano: plano, em: now)
         do {
             try Reserva.validar(intervalo, Reserva.Condicoes(espaco: contexto.espaco, intervalo: intervalo, fuso: contexto.unidade.fuso), em: now)
         } catch {
             throw ServiceError(error)
         }
         return contexto.cotacao
-    }
-
-    /// The member's plan, from their account's stream; nil for none (or no member).
-    func plano(de usuario: String?) async throws -> String? {
-        guard let usuario, let id = Usuario.ID(usuario),
-            case .existente(let conta) = try await contas.load(StreamName(category: "usuario", id: id.description)).state
-        else { return nil }
-        return conta.plano
     }
 
     func quote(_ id: Espaco.ID, intervalo: TimeRange, cupom codigo: String?, plano: String?, em now: Date) async throws -> Contexto {

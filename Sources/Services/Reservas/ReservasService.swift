@@ -75,7 +75,7 @@ public final class ReservasService: Sendable {
             id = Reserva.ID(UUID())
         }
         let now = clock.now
-        let contexto = try await precos.quote(espacoId, intervalo: intervalo, cupom: pedido.cupom, plano: try await precos.plano(de: usuario), em: now)
+        let contexto = try await precos.quote(espacoId, intervalo: intervalo, cupom: pedido.cupom, plano: caller.plano, em: now)
         let espaco = contexto.espaco
         let fuso = contexto.unidade.fuso
         let condicoes = Reserva.Condicoes(espaco: espaco, intervalo: intervalo, fuso: fuso)

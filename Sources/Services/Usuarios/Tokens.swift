@@ -21,11 +21,15 @@ public final class TokenIssuer: Sendable {
         public let papel: String
         /// When the token was issued (`iat`): a password change ends the tokens issued before it.
         public let emitidoEm: Date?
+        /// The member's plan as the account stands now (not a claim of the token), when the
+        /// account was read for this request.
+        public let plano: String?
 
-        public init(usuario: String, papel: String, emitidoEm: Date? = nil) {
+        public init(usuario: String, papel: String, emitidoEm: Date? = nil, plano: String? = nil) {
             self.usuario = usuario
             self.papel = papel
             self.emitidoEm = emitidoEm
+            self.plano = plano
         }
     }
 

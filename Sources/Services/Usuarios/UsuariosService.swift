@@ -465,11 +465,16 @@ public final class UsuariosService: Sendable {
     /// ends every other session. `iat` travels as seconds in a double; a millisecond of
     /// tolerance keeps the token issued with the change itself.
     public func papelAtual(usuario: String, emitidoEm: Date? = nil) async throws -> String? {
+        try await acesso(usuario: usuario, emitidoEm: emitidoEm)?.papel
+    }
+
+    /// ``papelAtual(usuario:emitidoEm:)`` with the member's plan, from the same read.
+    public func acesso(usuario: String, emitidoEm: Date? = nil) async throws -> (papel: String, plano: String?)? {
         guard let id = Usuario.ID(usuario), case .existente(let conta) = try await usuarios.load(Self.stream(id)).state,
             conta.ativo
         else { return nil }
         if let alterada = conta.senhaAlteradaEm, let emitidoEm, emitidoEm.addingTimeInterval(0.001) < alterada { return nil }
-        return conta.papel.rawValue
+        return (conta.papel.rawValue, conta.plano)
     }
 
     /// The account that holds `email`, if any.
