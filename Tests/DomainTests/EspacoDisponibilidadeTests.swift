@@ -29,6 +29,13 @@ struct DisponibilidadeTests {
         #expect(espaco.reservaveis(livres, agora: Horarios.sp("2026-11-22T12:00")) == [livre("08:00", "09:00", 1), livre("10:00", "12:00", 1)])
         // The next day: nothing left.
         #expect(espaco.reservaveis(livres, agora: Horarios.sp("2026-11-24T08:00")).isEmpty)
+        // A gap shorter than the minimum duration (30 min) holds no booking of a room; a shared
+        // space's stretches may join into one booking, so they stay.
+        let curto = [livre("13:00", "13:20", 1), livre("13:20", "14:00", 1)]
+        #expect(espaco.reservaveis(curto, agora: Horarios.sp("2026-11-23T08:00")) == [livre("13:20", "14:00", 1)])
+        var mesa = Horarios.espaco(tipo: .estacaoCompartilhada, capacidade: 4)
+        mesa.regras = espaco.regras
+        #expect(mesa.reservaveis(curto, agora: Horarios.sp("2026-11-23T08:00")) == curto)
     }
 
     @Test func an_exclusive_space_is_free_where_it_is_open_and_not_booked() {

@@ -97,6 +97,11 @@ struct UnidadeTests {
             == .failure(.fusoImutavel(atual: "America/Sao_Paulo")))
         #expect(scenario.given(cadastrada).when(.atualizar(nome: nil, endereco: nil, fusoHorario: "Nowhere/City", politica: nil, em: t0)).outcome
             == .failure(.fusoInvalido("Nowhere/City")))
+        // A unit registered before zones had to be IANA names may send its own zone back.
+        let antiga = Unidade.Event.cadastrada(Unidade.Cadastrada(
+            unidadeId: id, nome: "Paulista", endereco: endereco, fusoHorario: "GMT-0300", politica: .padrao, operacao: .padrao, em: t0))
+        #expect(scenario.given(antiga).when(.atualizar(nome: "Nova", endereco: nil, fusoHorario: "GMT-0300", politica: nil, em: t0)).outcome
+            != .failure(.fusoInvalido("GMT-0300")))
     }
 
     @Test func the_iss_rate_and_check_in_window_are_checked_and_default_for_old_units() {

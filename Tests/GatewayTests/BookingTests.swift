@@ -346,6 +346,9 @@ struct BookingTests {
             #expect(try await client.json(.post, "/api/reservas/\(ids[2])/cancelamento", "{}", token: cenario.membro).status == .ok)
             let agora = try await client.json(.patch, "/api/admin/espacos/\(cenario.estacoes)", #"{"capacidade":2}"#, token: cenario.admin)
             #expect(agora.status == .ok, "\(String(buffer: agora.body))")
+            // Bookings that already ended today hold no seat: at 12:30 on the 26th, one seat is enough.
+            harness.clock.set(try Date("2026-11-26T12:30:00-03:00", strategy: .iso8601))
+            #expect(try await client.json(.patch, "/api/admin/espacos/\(cenario.estacoes)", #"{"capacidade":1}"#, token: cenario.admin).status == .ok)
         }
     }
 

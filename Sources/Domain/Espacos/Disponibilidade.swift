@@ -46,14 +46,16 @@ extension Espaco.Dados {
     }
 
     /// The part of `livres` where a booking may start at `agora`: not before the minimum
-    /// notice (nor in the past), not beyond the maximum lead time. What availability shows is
-    /// what a booking would take.
+    /// notice (nor in the past), not beyond the maximum lead time; for a space that is not
+    /// shared, no stretch shorter than the minimum duration (a shared one's stretches may join
+    /// into one booking). What availability shows is what a booking would take.
     public func reservaveis(_ livres: [Espaco.Livre], agora: Date) -> [Espaco.Livre] {
         let cedo = agora.addingTimeInterval(Double(max(regras.antecedenciaMinimaMinutos, 0)) * 60)
         let tarde = agora.addingTimeInterval(Double(max(regras.antecedenciaMaximaDias, 0)) * 86_400)
+        let minimo = tipo.compartilhado ? 0 : Double(max(regras.duracaoMinimaMinutos, 0)) * 60
         return livres.compactMap { livre in
             let inicio = max(livre.inicio, cedo)
-            guard inicio < livre.fim, inicio <= tarde else { return nil }
+            guard inicio < livre.fim, inicio <= tarde, livre.fim.timeIntervalSince(inicio) >= minimo else { return nil }
             return Espaco.Livre(inicio: inicio, fim: livre.fim, vagas: livre.vagas)
         }
     }

@@ -300,7 +300,10 @@ extension Unidade {
             case (.atualizar(let nome, let endereco, let fuso, let politica, let operacao, let em), .existente(let dados)):
                 let novoNome = try nome.map { (value) throws(Failure) in try nomeValido(value) } ?? dados.nome
                 let novoEndereco = try endereco.map { (value) throws(Failure) in try value.normalizado() } ?? dados.endereco
-                let novoFuso = try fuso.map { (value) throws(Failure) in try fusoValido(value) } ?? dados.fusoHorario
+                // The unit's own zone sent back is fine even when it predates the IANA-only check.
+                let novoFuso = try fuso.map { (value) throws(Failure) in
+                    value.trimmed == dados.fusoHorario ? dados.fusoHorario : try fusoValido(value)
+                } ?? dados.fusoHorario
                 guard novoFuso == dados.fusoHorario else { throw .fusoImutavel(atual: dados.fusoHorario) }
                 let novaPolitica = try politica.map { (value) throws(Failure) in try politicaValida(value) } ?? dados.politica
                 let novaOperacao = try operacao.map { (value) throws(Failure) in try operacaoValida(value) } ?? dados.operacao

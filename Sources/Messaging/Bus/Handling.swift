@@ -82,16 +82,23 @@ struct Handling: Sendable {
     }
 
     /// Looks for redrive requests every `interval` until cancelled (beside the delivery loop
-    /// of either bus: the requests live in the store, so they reach the consumer wherever it runs).
+    /// of either bus: the requests live in the store, so they reach the consumer wherever it
+    /// runs). One replica of the service at a time (the lease `redrive:<service>`): a handler's
+    /// side effects outside the store (an e-mail) must not happen once per replica.
     func redriving(every interval: Duration) async {
         while !Task.isCancelled {
             do {
-                if try await redrive() > 0 { continue }
+                try await store.whileHolding(lease: "redrive:\(consumer.service)", retryEvery: .seconds(1)) {
+                    while !Task.isCancelled {
+                        if try await self.redrive() > 0 { continue }
+                        try await Task.sleep(for: interval)
+                    }
+                }
             } catch {
                 if Task.isCancelled { return }
                 logger.warning("redrive failed; trying again", metadata: ["consumer": "\(consumer.service)", "error": "\(error)"])
+                try? await Task.sleep(for: interval)
             }
-            try? await Task.sleep(for: interval)
         }
     }
 

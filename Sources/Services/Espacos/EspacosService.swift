@@ -149,7 +149,8 @@ public final class EspacosService: Sendable {
     /// `lugares` seats at some instant.
     private func diasAcima(de lugares: Int, espaco: Espaco.Dados) async throws -> [DataLocal] {
         guard case .existente(let unidade) = try await unidades.load(StreamNames.unidade(espaco.unidade)).state else { return [] }
-        let hoje = DataLocal(clock.now, em: unidade.fuso)
+        let agora = clock.now
+        let hoje = DataLocal(agora, em: unidade.fuso)
         var dias: [DataLocal] = []
         var offset = 0
         let lote = 500
@@ -158,7 +159,13 @@ public final class EspacosService: Sendable {
             for doc in docs {
                 let ocupacao = try ReadModelJSON.decoder.decode(OcupacaoView.self, from: doc)
                 guard !(ocupacao.data < hoje) else { continue }
-                if Agenda.picoDeOcupacao(em: ocupacao.data.intervalo(em: unidade.fuso), ocupacoes: ocupacao.reservas.values) > lugares {
+                // Today counts from now on: bookings that already ended hold no seat.
+                var dia = ocupacao.data.intervalo(em: unidade.fuso)
+                if ocupacao.data == hoje {
+                    guard let resto = try? TimeRange(start: max(dia.start, agora), end: dia.end) else { continue }
+                    dia = resto
+                }
+                if Agenda.picoDeOcupacao(em: dia, ocupacoes: ocupacao.reservas.values) > lugares {
                     dias.append(ocupacao.data)
                 }
             }
@@ -231,15 +238,30 @@ public final class EspacosService: Sendable {
                     throw ServiceError.naoEncontrado("a unidade \(dados.unidade) do espaço não existe")
                 }
                 var reservas: Set<UUID> = []
-                for dia in DataLocal.dias(de: intervalo, em: unidade.fuso) {
-                    let agenda = AggregateStore(store: store, decider: Agenda.decider(espacoId: id.rawValue, data: dia)) {
-                        try Agenda.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
+                // The days are read 16 at a time: a year-long block reads 367 streams, and the
+                // shorter the reading, the less likely a booking lands in between.
+                let dias = DataLocal.dias(de: intervalo, em: unidade.fuso)
+                var lidos: [DataLocal: (state: Agenda.State, version: Int64)] = [:]
+                for inicio in stride(from: 0, to: dias.count, by: 16) {
+                    try await withThrowingTaskGroup(of: (DataLocal, Agenda.State, Int64).self) { group in
+                        for dia in dias[inicio..<min(inicio + 16, dias.count)] {
+                            group.addTask { [store] in
+                                let agenda = AggregateStore(store: store, decider: Agenda.decider(espacoId: id.rawValue, data: dia)) {
+                                    try Agenda.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
+                                }
+                                let (state, version) = try await agenda.load(StreamNames.agenda(id.rawValue, dia))
+                                return (dia, state, version)
+                            }
+                        }
+                        for try await (dia, state, version) in group { lidos[dia] = (state, version) }
                     }
+                }
+                for dia in dias {
+                    guard let (estado, versao) = lidos[dia] else { continue }
                     let agendaStream = StreamNames.agenda(id.rawValue, dia)
-                    let (dia, versao) = try await agenda.load(agendaStream)
                     let decididos: [Agenda.Event]
                     do {
-                        decididos = try agenda.decider.decide(daAgenda, dia)
+                        decididos = try Agenda.decider(espacoId: id.rawValue, data: dia).decide(daAgenda, estado)
                     } catch .indisponivel(let conflitos) {
                         reservas.formUnion(conflitos)
                         continue

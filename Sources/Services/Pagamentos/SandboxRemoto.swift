@@ -87,9 +87,10 @@ public struct ProvedorHTTP: PaymentProvider, SandboxTester {
             _ = try await send("cancelar", .POST, path(cobrancaId, "cancelamento"), body: Data())
             return .cancelada
         } catch let error as ServiceError where error.status == 409 {
-            // Refused: the charge is no longer pending. Paid, or the refusal stands.
-            guard let cobranca = try await consultar(cobrancaId), cobranca.situacao == .paga else { throw error }
-            return .paga(valor: cobranca.valor)
+            // Refused: the charge is no longer pending. Paid, or no longer payable (declined,
+            // expired, withdrawn before): what the protocol calls withdrawn.
+            guard let cobranca = try await consultar(cobrancaId) else { throw error }
+            return cobranca.situacao == .paga ? .paga(valor: cobranca.valor) : .cancelada
         }
     }
 
