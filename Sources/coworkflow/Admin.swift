@@ -48,20 +48,7 @@ struct DeadLetters: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let logger = Log.logger("coworkflow.dead-letters")
-        if postgres {
-            let store = PostgresEventStore(settings: try PostgresSettings.fromEnvironment(), logger: logger)
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { await store.run() }
-                defer { group.cancelAll() }
-                try await store.checkSchema()
-                try await work(store)
-            }
-        } else {
-            let path = URL(fileURLWithPath: data).appendingPathComponent("coworkflow.sqlite").path
-            guard FileManager.default.fileExists(atPath: path) else { throw ValidationError("no embedded store at \(path)") }
-            try await work(try SQLiteEventStore(path: path))
-        }
+        try await withStore(postgres: postgres, data: data, logger: Log.logger("coworkflow.dead-letters")) { store in try await work(store) }
     }
 
     private func work(_ store: any EventStore) async throws {

@@ -1,4 +1,6 @@
+import ArgumentParser
 import Dispatch
+import EventStore
 import Foundation
 import Logging
 
@@ -42,4 +44,22 @@ private final class SignalCount: @unchecked Sendable {
     private var count = 0
     private let lock = NSLock()
     func increment() -> Int { lock.withLock { count += 1; return count } }
+}
+
+/// An operator command's store: PostgreSQL (`DATABASE_URL` or `DB_*`, its schema checked)
+/// with `postgres`, else the embedded store in `data` (which must exist).
+func withStore(postgres: Bool, data: String, logger: Logger, _ body: (any EventStore) async throws -> Void) async throws {
+    if postgres {
+        let store = PostgresEventStore(settings: try PostgresSettings.fromEnvironment(), logger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await store.run() }
+            defer { group.cancelAll() }
+            try await store.checkSchema()
+            try await body(store)
+        }
+    } else {
+        let path = URL(fileURLWithPath: data).appendingPathComponent("coworkflow.sqlite").path
+        guard FileManager.default.fileExists(atPath: path) else { throw ValidationError("no embedded store at \(path)") }
+        try await body(try SQLiteEventStore(path: path))
+    }
 }

@@ -36,19 +36,7 @@ struct Replay: AsyncParsableCommand {
             throw ValidationError("no projection '\(projection)'; choose one of: \(all.map(\.name).joined(separator: ", ")), all")
         }
         let logger = Log.logger("coworkflow.replay")
-        if postgres {
-            let store = PostgresEventStore(settings: try PostgresSettings.fromEnvironment(), logger: logger)
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { await store.run() }
-                defer { group.cancelAll() }
-                try await store.checkSchema()
-                try await rebuild(chosen, store, logger)
-            }
-        } else {
-            let path = URL(fileURLWithPath: data).appendingPathComponent("coworkflow.sqlite").path
-            guard FileManager.default.fileExists(atPath: path) else { throw ValidationError("no embedded store at \(path)") }
-            try await rebuild(chosen, try SQLiteEventStore(path: path), logger)
-        }
+        try await withStore(postgres: postgres, data: data, logger: logger) { store in try await rebuild(chosen, store, logger) }
     }
 
     /// Every read model, analytics included even before it is listed in `ReadModels.all`.
