@@ -19,13 +19,8 @@ struct HistoriaTests {
         defer { harness.removeFiles() }
         try await harness.test(reactors: false) { client in
             let cenario = try await Cenario.make(harness, client)
-            let booked = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-23T09:00:00-03:00", "2026-11-23T11:00:00-03:00"), token: cenario.membro)
-            let id = try #require(booked.object["id"] as? String, "\(String(buffer: booked.body))")
-            #expect(try await client.json(.post, "/api/admin/reservas/\(id)/confirmacao", "{}", token: cenario.admin).status == .ok)
             // checkin reacts to the confirmation (by hand: no reactors run here) and issues the code.
-            let confirmada = try #require(try await harness.allEvents().last { $0.type == "ReservaConfirmada" })
-            _ = try await harness.store.append(try await harness.backend.negocio.checkin.reagir(confirmada))
-            let codigo = try #require(try await client.json(.get, "/api/reservas/\(id)/checkin", token: cenario.membro).object["codigo"] as? String)
+            let (id, codigo) = try await confirmadaComCodigo(harness, client, cenario)
             // Cancelled (no reactors run here: the revocation is the cancellation's own).
             #expect(try await client.json(.post, "/api/reservas/\(id)/cancelamento", "{}", token: cenario.membro).status == .ok)
             clock.set(try Date("2026-11-23T08:55:00-03:00", strategy: .iso8601))

@@ -182,6 +182,18 @@ struct BlockRaceTests {
     }
 }
 
+/// The room booked today 09:00–11:00, confirmed by the admin (sandbox) and given its check-in
+/// code by checkin's reaction, run by hand (for harnesses without reactors): its id and code.
+func confirmadaComCodigo(_ harness: Harness, _ client: any TestClientProtocol, _ cenario: Cenario) async throws -> (id: String, codigo: String) {
+    let booked = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-23T09:00:00-03:00", "2026-11-23T11:00:00-03:00"), token: cenario.membro)
+    let id = try #require(booked.object["id"] as? String, "\(String(buffer: booked.body))")
+    #expect(try await client.json(.post, "/api/admin/reservas/\(id)/confirmacao", "{}", token: cenario.admin).status == .ok)
+    let confirmada = try #require(try await harness.allEvents().last { $0.type == "ReservaConfirmada" })
+    _ = try await harness.store.append(try await harness.backend.negocio.checkin.reagir(confirmada))
+    let codigo = try #require(try await client.json(.get, "/api/reservas/\(id)/checkin", token: cenario.membro).object["codigo"] as? String)
+    return (id, codigo)
+}
+
 @Suite("A check-in and a cancellation at the same instant")
 struct CheckinCancelRaceTests {
     /// A confirmed booking today 09:00–11:00 with its check-in code, the clock at 08:50 (the
@@ -192,12 +204,7 @@ struct CheckinCancelRaceTests {
         defer { harness.removeFiles() }
         try await harness.test(reactors: false) { client in
             let cenario = try await Cenario.make(harness, client)
-            let booked = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-23T09:00:00-03:00", "2026-11-23T11:00:00-03:00"), token: cenario.membro)
-            let id = try #require(booked.object["id"] as? String, "\(String(buffer: booked.body))")
-            #expect(try await client.json(.post, "/api/admin/reservas/\(id)/confirmacao", "{}", token: cenario.admin).status == .ok)
-            let confirmada = try #require(try await harness.allEvents().last { $0.type == "ReservaConfirmada" })
-            _ = try await harness.store.append(try await harness.backend.negocio.checkin.reagir(confirmada))
-            let codigo = try #require(try await client.json(.get, "/api/reservas/\(id)/checkin", token: cenario.membro).object["codigo"] as? String)
+            let (id, codigo) = try await confirmadaComCodigo(harness, client, cenario)
             clock.set(try Date("2026-11-23T08:50:00-03:00", strategy: .iso8601))
             try await body(harness, client, cenario, id, codigo)
         }
