@@ -21,8 +21,10 @@ public final class PostgresEventStore: EventStore {
     public let settings: PostgresSettings
     let upcasters: Upcasters
     let logger: Logger
-    /// Rung by local appends; the notifier turns rings into (coalesced) NOTIFYs.
+    /// Rung by local appends; the notifier sends a NOTIFY for those no carrier announced.
     private let pendingNotify = Doorbell()
+    /// Which appends carry the NOTIFY, and which are announced (ADR 0001 §2).
+    private let notices = Mutex(NoticeLedger(interval: PostgresEventStore.notifyInterval))
     private let appended = Atomic<Int>(0)
     private let recentReads = Mutex(RecentReads())
 
@@ -68,11 +70,12 @@ public final class PostgresEventStore: EventStore {
         var attempt = 0
         while true {
             attempt += 1
+            let (carry, finishedBefore) = notices.withLock { $0.begin(at: .now) }
             do {
                 let result = try await client.withConnection { connection in
-                    try await Self.append(writes, on: connection, logger: self.logger)
+                    try await Self.append(writes, on: connection, logger: self.logger, notify: carry)
                 }
-                didAppend()
+                didAppend(carried: carry, finishedBefore: finishedBefore)
                 appended.add(result.positions.count, ordering: .relaxed)
                 return result
             } catch let collision as Collision where attempt < 10 {
@@ -137,7 +140,8 @@ public final class PostgresEventStore: EventStore {
         let constraint: String
     }
 
-    private func didAppend() {
+    private func didAppend(carried: Bool = false, finishedBefore: UInt64 = 0) {
+        notices.withLock { $0.finish(carried: carried, finishedBefore: finishedBefore) }
         changes.ring()
         pendingNotify.ring()
     }
@@ -147,11 +151,11 @@ public final class PostgresEventStore: EventStore {
     /// concurrent writers collide on the unique keys. Only after a refusal does it look
     /// further: stored ids (an idempotent retry) or the actual versions (a conflict).
     static func append(
-        _ writes: [StreamWrite], on connection: PostgresConnection, logger: Logger, savepoint: Bool = false
+        _ writes: [StreamWrite], on connection: PostgresConnection, logger: Logger, savepoint: Bool = false, notify: Bool = false
     ) async throws -> AppendResult {
         let inserted: AppendResult?
         do {
-            inserted = try await insert(writes, on: connection, logger: logger)
+            inserted = try await insert(writes, on: connection, logger: logger, notify: notify)
         } catch let error as PSQLError {
             // Inside a caller's transaction the failed statement aborted it; back to the
             // savepoint taken before it, the recovery queries can run.
@@ -168,11 +172,13 @@ public final class PostgresEventStore: EventStore {
     /// Runs the statement that fits the append: ``PostgresStatements/AppendSingle`` for one
     /// event to one stream, ``PostgresStatements/AppendOne`` for several events to one stream,
     /// ``PostgresStatements/AppendMany`` otherwise. Nil when nothing was inserted.
-    private static func insert(_ writes: [StreamWrite], on connection: PostgresConnection, logger: Logger) async throws -> AppendResult? {
+    private static func insert(
+        _ writes: [StreamWrite], on connection: PostgresConnection, logger: Logger, notify: Bool
+    ) async throws -> AppendResult? {
         if writes.count == 1, writes[0].events.count == 1 {
             let write = writes[0]
             let rows = try await connection.execute(PostgresStatements.AppendSingle(
-                stream: write.stream.rawValue, expected: write.expected.code, event: write.events[0]), logger: logger)
+                stream: write.stream.rawValue, expected: write.expected.code, event: write.events[0], notify: notify), logger: logger)
             var result: AppendResult?
             for try await (version, transaction, position) in rows {
                 result = AppendResult(positions: [GlobalPosition(transaction: transaction, sequence: position)],
@@ -186,7 +192,7 @@ public final class PostgresEventStore: EventStore {
         }
         if writes.count == 1 {
             let rows = try await connection.execute(PostgresStatements.AppendOne(
-                stream: writes[0].stream.rawValue, expected: writes[0].expected.code, columns: columns), logger: logger)
+                stream: writes[0].stream.rawValue, expected: writes[0].expected.code, columns: columns, notify: notify), logger: logger)
             var result: AppendResult?
             for try await (version, transaction, positions) in rows where positions.count == columns.ids.count {
                 result = AppendResult(positions: positions.map { GlobalPosition(transaction: transaction, sequence: $0) },
@@ -195,7 +201,7 @@ public final class PostgresEventStore: EventStore {
             return result
         }
         let rows = try await connection.execute(PostgresStatements.AppendMany(
-            streams: writes.map(\.stream.rawValue), expected: writes.map(\.expected.code), columns: columns), logger: logger)
+            streams: writes.map(\.stream.rawValue), expected: writes.map(\.expected.code), columns: columns, notify: notify), logger: logger)
         var appended: [AppendedRow] = []
         for try await row in rows { appended.append(Self.appendedRow(row)) }
         return appended.isEmpty ? nil : AppendResult(ids: columns.ids, rows: appended)
@@ -437,26 +443,34 @@ public final class PostgresEventStore: EventStore {
         }
     }
 
-    /// Tells other processes about local appends: one NOTIFY per burst, sent after the
-    /// appends committed and outside their transactions, so writers keep group commit (a
-    /// NOTIFY inside a write transaction serialises every committing writer on one lock).
+    /// Tells other processes about the local appends that no carrier announced (ADR 0001 §2):
+    /// under a stream of appends one of them carries the NOTIFY every interval and this sends
+    /// nothing; after the last append of a burst, or a transaction that appended, it sends one
+    /// NOTIFY of its own, outside any write and with `synchronous_commit = off`.
     private func notifyOthers() async {
         var seen = pendingNotify.generation
         while !Task.isCancelled {
             let now = await pendingNotify.wait(after: seen, timeout: .seconds(60))
             guard now != seen, !Task.isCancelled else { continue }
             seen = now
+            let target = notices.withLock { $0.finished }
+            switch notices.withLock({ $0.pending(upTo: target, at: .now) }) {
+            case .none: continue
+            case .sendNow: break
+            case .awaitCarrier:
+                // A carrier that begins within an interval announces these.
+                try? await Task.sleep(for: Self.notifyInterval * 2)
+            }
+            guard let upTo = notices.withLock({ $0.standalone(upTo: target, at: .now) }) else { continue }
             do {
                 try await client.run(
                     "SELECT set_config('synchronous_commit', 'off', true), pg_notify(\(Self.channel), '')",
                     logger: logger)
+                notices.withLock { $0.sent(upTo: upTo) }
             } catch {
                 if Task.isCancelled { return }
                 logger.debug("notify failed; subscribers will poll", metadata: ["error": "\(error)"])
             }
-            // At most one NOTIFY per interval: under a stream of appends the notifier must not
-            // cost the database as much as the appends themselves.
-            try? await Task.sleep(for: Self.notifyInterval)
         }
     }
 

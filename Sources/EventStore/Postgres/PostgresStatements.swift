@@ -7,6 +7,15 @@ import PostgresNIO
 enum PostgresStatements {
     typealias InsertedRow = (UUID, String, Int64, Int64, Int64)
 
+    /// A condition that is always true and, when the boolean `parameter` is, queues the store's
+    /// `NOTIFY` in the append's own transaction: an append that carries it (ADR 0001 §2) needs
+    /// no second transaction. The notice goes out only if the append commits; an append that
+    /// its guard refused may still send it (the planner orders conditions by cost), which wakes
+    /// listeners for nothing and harms no one.
+    static func notifyIf(_ parameter: String) -> String {
+        "(NOT \(parameter)::boolean OR pg_notify('\(PostgresEventStore.channel)', '') IS NOT NULL)"
+    }
+
     /// One stream: `.exact(N)` needs version N to exist and takes N+1…; `.noStream` takes 1…;
     /// `.any` takes max+1…. Concurrent writers collide on the unique keys.
     ///
@@ -14,7 +23,7 @@ enum PostgresStatements {
     /// writing transaction, and the events' positions in the order given (versions follow
     /// that order). One row of an array costs the client far less than a row per event.
     struct AppendOne: PostgresPreparedStatement {
-        static let name = "coworkflow_append_one_v2"
+        static let name = "coworkflow_append_one_v3"
         static let sql = """
             WITH inserted AS (
                 INSERT INTO events AS e (stream_id, stream_version, event_id, event_type, schema_version, data, metadata, occurred_at)
@@ -24,8 +33,9 @@ enum PostgresStatements {
                                   ELSE $2::bigint END AS base) b,
                      unnest($3::uuid[], $4::text[], $5::integer[], $6::text[], $7::text[], $8::timestamptz[])
                          WITH ORDINALITY AS u(id, t, sv, d, m, o, ord)
-                WHERE $2::bigint <= 0
-                   OR EXISTS (SELECT 1 FROM events w WHERE w.stream_id = $1 AND w.stream_version = $2::bigint)
+                WHERE ($2::bigint <= 0
+                       OR EXISTS (SELECT 1 FROM events w WHERE w.stream_id = $1 AND w.stream_version = $2::bigint))
+                  AND \(PostgresStatements.notifyIf("$9"))
                 ORDER BY u.ord
                 RETURNING e.stream_version, e.tx_id, e.position)
             SELECT max(stream_version), max(tx_id), array_agg(position ORDER BY stream_version)
@@ -36,12 +46,14 @@ enum PostgresStatements {
         let stream: String
         let expected: Int64
         let columns: PostgresEventStore.AppendColumns
+        let notify: Bool
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 8)
+            var bindings = PostgresBindings(capacity: 9)
             bindings.append(stream)
             bindings.append(expected)
             columns.bindEvents(into: &bindings)
+            bindings.append(notify)
             return bindings
         }
 
@@ -52,15 +64,16 @@ enum PostgresStatements {
     /// encode, unnest and aggregate (on a bare insert that is a fifth of the server's time).
     /// Same rules as ``AppendOne``; answers with one row, or none when nothing was inserted.
     struct AppendSingle: PostgresPreparedStatement {
-        static let name = "coworkflow_append_single_v1"
+        static let name = "coworkflow_append_single_v2"
         static let sql = """
             INSERT INTO events AS e (stream_id, stream_version, event_id, event_type, schema_version, data, metadata, occurred_at)
             SELECT $1, CASE WHEN $2::bigint = -1
                             THEN (SELECT coalesce(max(v.stream_version), 0) FROM events v WHERE v.stream_id = $1) + 1
                             ELSE $2::bigint + 1 END,
                    $3, $4, $5, $6::jsonb, $7::jsonb, $8
-            WHERE $2::bigint <= 0
-               OR EXISTS (SELECT 1 FROM events w WHERE w.stream_id = $1 AND w.stream_version = $2::bigint)
+            WHERE ($2::bigint <= 0
+                   OR EXISTS (SELECT 1 FROM events w WHERE w.stream_id = $1 AND w.stream_version = $2::bigint))
+              AND \(PostgresStatements.notifyIf("$9"))
             RETURNING e.stream_version, e.tx_id, e.position
             """
         typealias Row = (Int64, Int64, Int64)
@@ -68,9 +81,10 @@ enum PostgresStatements {
         let stream: String
         let expected: Int64
         let event: NewEvent
+        let notify: Bool
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 8)
+            var bindings = PostgresBindings(capacity: 9)
             bindings.append(stream)
             bindings.append(expected)
             bindings.append(event.eventId)
@@ -79,6 +93,7 @@ enum PostgresStatements {
             bindings.append(String(decoding: event.data, as: UTF8.self))
             bindings.append(MetadataJSON.encode(event.metadata))
             bindings.append(event.occurredAt)
+            bindings.append(notify)
             return bindings
         }
 
@@ -87,7 +102,7 @@ enum PostgresStatements {
 
     /// Several streams in one statement, each with its own expectation (all or nothing).
     struct AppendMany: PostgresPreparedStatement {
-        static let name = "coworkflow_append_many_v1"
+        static let name = "coworkflow_append_many_v2"
         static let sql = """
             INSERT INTO events AS e (stream_id, stream_version, event_id, event_type, schema_version, data, metadata, occurred_at)
             SELECT s.name, s.base + row_number() OVER (PARTITION BY u.s ORDER BY u.ord), u.id, u.t, u.sv, u.d::jsonb, u.m::jsonb, u.o
@@ -102,6 +117,7 @@ enum PostgresStatements {
                 SELECT 1 FROM unnest($1::text[], $2::bigint[]) AS c(name, expected)
                 WHERE c.expected > 0
                   AND NOT EXISTS (SELECT 1 FROM events w WHERE w.stream_id = c.name AND w.stream_version = c.expected))
+              AND \(PostgresStatements.notifyIf("$10"))
             ORDER BY u.ord
             RETURNING e.event_id, e.stream_id, e.stream_version, e.tx_id, e.position
             """
@@ -110,13 +126,15 @@ enum PostgresStatements {
         let streams: [String]
         let expected: [Int64]
         let columns: PostgresEventStore.AppendColumns
+        let notify: Bool
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 9)
+            var bindings = PostgresBindings(capacity: 10)
             bindings.append(streams)
             bindings.append(expected)
             bindings.append(columns.streamIndex)
             columns.bindEvents(into: &bindings)
+            bindings.append(notify)
             return bindings
         }
 
