@@ -47,6 +47,7 @@ struct BusBench: AsyncParsableCommand {
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await store.run() }
+                await store.started()
                 defer { group.cancelAll() }
                 try await throughput(store: store, broker: broker, service: service, total: total, logger: logger, into: &figures)
                 try await drain(store: store, broker: broker, service: service, total: total, logger: logger, into: &figures)

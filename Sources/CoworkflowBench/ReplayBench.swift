@@ -56,6 +56,7 @@ struct ReplayBench: AsyncParsableCommand {
         let store = PostgresEventStore(settings: settings, logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await store.run() }
+            await store.started()
             defer { group.cancelAll() }
             var figures = Figures()
 

@@ -53,6 +53,7 @@ struct StoreBench: AsyncParsableCommand {
         let workloads = StoreWorkloads(store: store, client: store.client, phases: phases, logger: logger, selected: selected)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await store.run() }
+            await store.started()
             defer { group.cancelAll() }
             var figures = Figures()
             try await workloads.runAll(readTarget: readTarget, into: &figures)

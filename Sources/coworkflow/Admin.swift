@@ -98,6 +98,7 @@ struct CreateAdmin: AsyncParsableCommand {
         let store = PostgresEventStore(settings: try PostgresSettings.fromEnvironment(environment), logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await store.run() }
+            await store.started()
             defer { group.cancelAll() }
             try await store.checkSchema()
             try await create(in: try await Distributed.usuarios(

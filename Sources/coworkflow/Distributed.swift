@@ -77,6 +77,7 @@ struct Distributed {
         let store = PostgresEventStore(settings: database, logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await store.run() }
+            await store.started()
             defer { group.cancelAll() }
             try await waitForSchema(store)
             let usuarios = try await Self.usuarios(store: store, secret: secret, environment: environment, logger: logger)

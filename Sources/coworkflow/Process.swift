@@ -53,6 +53,7 @@ func withStore(postgres: Bool, data: String, logger: Logger, _ body: (any EventS
         let store = PostgresEventStore(settings: try PostgresSettings.fromEnvironment(), logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await store.run() }
+            await store.started()
             defer { group.cancelAll() }
             try await store.checkSchema()
             try await body(store)

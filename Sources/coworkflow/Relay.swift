@@ -30,6 +30,7 @@ struct RelayCommand: AsyncParsableCommand {
         try await untilShutdownSignal(logger: logger) {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await store.run() }
+                await store.started()
                 group.addTask {
                     try await store.checkSchema()
                     try await relay.run()

@@ -26,6 +26,8 @@ public final class PostgresEventStore: EventStore {
     /// Which appends carry the NOTIFY, and which are announced (ADR 0001 §2).
     private let notices = Mutex(NoticeLedger(interval: PostgresEventStore.notifyInterval))
     private let appended = Atomic<Int>(0)
+    private let running = Atomic<Bool>(false)
+    private let startedBell = Doorbell()
     private let recentReads = Mutex(RecentReads())
 
     public var eventsAppended: Int { appended.load(ordering: .relaxed) }
@@ -44,13 +46,28 @@ public final class PostgresEventStore: EventStore {
     /// Shuts down in order: the listener and the notifier first, the pool last. (A lease asked
     /// of a pool that already stopped never completes, so the notifier must not outlive it.)
     public func run() async {
-        let pool = Task { await client.run() }
+        let pool = Task {
+            running.store(true, ordering: .releasing)
+            startedBell.ring()
+            await client.run()
+        }
         await withDiscardingTaskGroup { group in
             group.addTask { await self.listen() }
             group.addTask { await self.notifyOthers() }
         }
         pool.cancel()
         await pool.value
+    }
+
+    /// Returns once ``run()`` has started the connection pool. A query made before that waits
+    /// for it anyway, but PostgresNIO logs a warning for it: a process that starts ``run()`` in
+    /// a child task awaits this before its first query.
+    public func started() async {
+        while true {
+            let seen = startedBell.generation
+            if running.load(ordering: .acquiring) { return }
+            await startedBell.wait(after: seen, timeout: .seconds(1))
+        }
     }
 
     /// Fails with ``EventStoreError/Code/schemaOutdated`` when `coworkflow migrate` is due.
