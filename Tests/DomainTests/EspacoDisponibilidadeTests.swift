@@ -27,6 +27,13 @@ struct DisponibilidadeTests {
         #expect(espaco.reservaveis(livres, agora: Horarios.sp("2026-11-23T09:30")) == [livre("10:30", "12:00", 1), livre("15:00", "20:00", 1)])
         // The day before, at 12:00: starts up to 12:00 of this day (one day ahead) only.
         #expect(espaco.reservaveis(livres, agora: Horarios.sp("2026-11-22T12:00")) == [livre("08:00", "09:00", 1), livre("10:00", "12:00", 1)])
+        // On the last day of the lead time a stretch ends where the longest booking that may
+        // still start (up to 11:00, a day ahead; 30 minutes at most) would end: 11:30.
+        var curtas = espaco
+        curtas.regras = Espaco.RegrasDeReserva(duracaoMinimaMinutos: 30, duracaoMaximaMinutos: 30, antecedenciaMinimaMinutos: 60, antecedenciaMaximaDias: 1)
+        #expect(curtas.reservaveis(livres, agora: Horarios.sp("2026-11-22T11:00")) == [livre("08:00", "09:00", 1), livre("10:00", "11:30", 1)])
+        // At 11:45 the day before, the longest booking starting by 11:45 ends at 12:15, past the stretch.
+        #expect(curtas.reservaveis(livres, agora: Horarios.sp("2026-11-22T11:45")) == [livre("08:00", "09:00", 1), livre("10:00", "12:00", 1)])
         // The next day: nothing left.
         #expect(espaco.reservaveis(livres, agora: Horarios.sp("2026-11-24T08:00")).isEmpty)
         // A gap shorter than the minimum duration (30 min) holds no booking of a room; a shared
