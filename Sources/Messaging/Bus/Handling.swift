@@ -12,8 +12,9 @@ import Logging
 /// back to one event at a time, so the outcome is the same as handling them singly.
 /// A handler reads the store, which does not hold the batch's writes until they commit; an
 /// event of the same stream or the same correlation (one booking's request and cancellation)
-/// as an event waiting in the batch therefore commits the batch first, so its handler sees
-/// what the earlier one wrote.
+/// as an event in the batch whose handler wrote something therefore commits the batch first,
+/// so its handler sees what the earlier one wrote. (Related events whose handlers wrote
+/// nothing stay in one batch: there is nothing for a later handler to miss.)
 struct Handling: Sendable {
     let consumer: BusConsumer
     let store: any EventStore
@@ -48,10 +49,11 @@ struct Handling: Sendable {
             let keys = Self.relation(of: event)
             if !related.isDisjoint(with: keys) { try await commit(&pending, into: &dispositions) }
             if pending.isEmpty { related.removeAll() }
-            related.formUnion(keys)
             do {
                 let writes = try await consumer.handle(event)
                 pending.append((event, writes))
+                // Only uncommitted writes can hide anything from a later handler.
+                if !writes.isEmpty { related.formUnion(keys) }
                 index += 1
             } catch {
                 if Task.isCancelled { throw CancellationError() }

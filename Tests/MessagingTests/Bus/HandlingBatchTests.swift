@@ -1,0 +1,46 @@
+import EventStore
+import Foundation
+@testable import Messaging
+import PostgresNIO
+import Testing
+
+/// How a consumer groups waiting deliveries into commits (one inbox transaction for many).
+@Suite("Handling: which related events share a commit")
+struct HandlingBatchTests {
+    @Test("events of one stream share a commit while their handlers write nothing; one after a write waits for it to commit")
+    func related_events_batch_until_a_write() async throws {
+        try await TestEnvironment.migrate()
+        let store = PostgresEventStore(settings: TestEnvironment.database, logger: TestEnvironment.logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await store.run() }
+            defer { group.cancelAll() }
+            await store.started()
+            let suffix = UUID().uuidString.prefix(8).lowercased()
+            let service = "lote\(suffix)", stream = StreamName(category: "lote\(suffix)", id: "1")
+            let types = ["Nada", "Nada", "Escreve", "Nada"]
+            _ = try await store.append(to: stream, expected: .noStream, events: types.map {
+                NewEvent(eventId: UUID(), type: $0, data: Data("{}".utf8), occurredAt: Date())
+            })
+            let events = try await store.readStream(stream)
+            let consumer = BusConsumer(service: service, bindings: ["lote\(suffix).*"]) { event in
+                guard event.type == "Escreve" else { return [] }
+                return [StreamWrite(stream: StreamName(category: "lote\(suffix)", id: "efeitos"), expected: .any, events: [
+                    NewEvent(eventId: UUID(), type: "Efeito", data: Data("{}".utf8), occurredAt: Date()),
+                ])]
+            }
+            let dispositions = try await Handling(consumer: consumer, store: store, logger: TestEnvironment.logger).process(events)
+            #expect(dispositions == Array(repeating: .done, count: 4))
+
+            // An inbox row's recorded_at is its transaction's start: equal means one commit.
+            var committedAt: [UUID: Date] = [:]
+            let rows = try await store.client.query(
+                "SELECT event_id, recorded_at FROM consumer_inbox WHERE consumer = \(service)", logger: TestEnvironment.logger)
+            for try await (id, at) in rows.decode((UUID, Date).self) { committedAt[id] = at }
+            let times = events.map { committedAt[$0.eventId] }
+            #expect(times.allSatisfy { $0 != nil })
+            #expect(times[0] == times[1] && times[1] == times[2], "nothing written before the third: one commit for the three")
+            #expect(times[3] != times[2], "the fourth follows a write of its stream: the batch committed first")
+            #expect(try await store.readStream(StreamName(category: "lote\(suffix)", id: "efeitos")).count == 1)
+        }
+    }
+}
