@@ -48,58 +48,85 @@ public enum EventMessage {
         return headers
     }
 
-    /// Reads a body back into the stored event; the error says what is wrong with it.
+    /// Reads a body back into the stored event; the error says what is wrong with it. `data`
+    /// and `metadata` come back as the exact bytes of the body (``JSONScanner``).
     public static func decode(_ body: Data) throws(UnreadableMessage) -> RecordedEvent {
-        let object: [String: Any]
-        do {
-            guard let parsed = try JSONSerialization.jsonObject(with: body) as? [String: Any] else {
-                throw UnreadableMessage("the body is JSON but not an object")
+        var eventId: UUID?, type: String?, stream: String?, schemaVersion: Int64?, streamVersion: Int64?
+        var transaction: Int64?, sequence: Int64?, occurredAt: Date?, recordedAt: Date?, data: Data?, metadata: Data?
+        var scanner = JSONScanner(body)
+        do throws(JSONScanner.Failure) {
+            try scanner.object { scanner, name throws(JSONScanner.Failure) in
+                func text() throws(JSONScanner.Failure) -> String {
+                    do { return try scanner.string() } catch {
+                        throw .init(reason: error.reason.hasPrefix("expected a string")
+                            ? "field '\(name)' must be a string" : "field '\(name)': \(error.reason)")
+                    }
+                }
+                func instant() throws(JSONScanner.Failure) -> Date {
+                    guard let date = parseISO(try text()) else { throw .init(reason: "field '\(name)' is not an ISO 8601 instant") }
+                    return date
+                }
+                func integer(_ scanner: inout JSONScanner, _ name: String) throws(JSONScanner.Failure) -> Int64 {
+                    do { return try scanner.integer() } catch { throw .init(reason: "field '\(name)' must be an integer") }
+                }
+                func object() throws(JSONScanner.Failure) -> Data {
+                    do { return try scanner.rawObject() } catch { throw .init(reason: "field '\(name)' must be a JSON object") }
+                }
+                switch name {
+                case "eventId":
+                    guard let id = UUID(uuidString: try text()) else { throw .init(reason: "field 'eventId' is not a UUID") }
+                    eventId = id
+                case "type": type = try text()
+                case "stream": stream = try text()
+                case "schemaVersion": schemaVersion = try integer(&scanner, name)
+                case "streamVersion": streamVersion = try integer(&scanner, name)
+                case "position":
+                    do throws(JSONScanner.Failure) {
+                        try scanner.object { scanner, member throws(JSONScanner.Failure) in
+                            switch member {
+                            case "transaction": transaction = try integer(&scanner, "position.transaction")
+                            case "sequence": sequence = try integer(&scanner, "position.sequence")
+                            default: try scanner.skipValue()
+                            }
+                        }
+                    } catch {
+                        throw error.reason.hasPrefix("field") ? error : .init(reason: "field 'position' must be an object")
+                    }
+                case "occurredAt": occurredAt = try instant()
+                case "recordedAt": recordedAt = try instant()
+                case "data": data = try object()
+                case "metadata": metadata = try object()
+                default: try scanner.skipValue()
+                }
             }
-            object = parsed
-        } catch let error as UnreadableMessage {
-            throw error
+            scanner.skipWhitespace()
+            guard scanner.atEnd else { throw .init(reason: "the body has more after the object") }
         } catch {
-            throw UnreadableMessage("the body is not JSON (\(body.count) bytes)")
+            if error.reason.hasPrefix("field") || error.reason.hasPrefix("the body") { throw UnreadableMessage(error.reason) }
+            // Say which: not JSON at all, JSON of another kind, or an object we cannot take.
+            var first = JSONScanner(body), whole = JSONScanner(body)
+            let isObject = first.take(UInt8(ascii: "{"))
+            let isJSON = (try? whole.skipValue()) != nil && { whole.skipWhitespace(); return whole.atEnd }()
+            guard isJSON else { throw UnreadableMessage("the body is not JSON (\(body.count) bytes): \(error.reason)") }
+            throw UnreadableMessage(isObject ? "the body is a JSON object but \(error.reason)" : "the body is JSON but not an object")
         }
-        func field<T>(_ name: String, as type: T.Type) throws(UnreadableMessage) -> T {
-            guard let value = object[name] else { throw UnreadableMessage("field '\(name)' is missing") }
-            guard let typed = value as? T else { throw UnreadableMessage("field '\(name)' has the wrong type") }
-            return typed
+        func required<T>(_ value: T?, _ name: String) throws(UnreadableMessage) -> T {
+            guard let value else { throw UnreadableMessage("field '\(name)' is missing") }
+            return value
         }
-        func integer(_ value: Any?, _ name: String) throws(UnreadableMessage) -> Int64 {
-            if let number = value as? Int { return Int64(number) }
-            if let number = value as? Double, let exact = Int64(exactly: number) { return exact }
-            throw UnreadableMessage("field '\(name)' must be an integer")
-        }
-        func json(_ name: String) throws(UnreadableMessage) -> Data {
-            guard let value = object[name] else { throw UnreadableMessage("field '\(name)' is missing") }
-            guard value is [String: Any], let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])
-            else { throw UnreadableMessage("field '\(name)' must be a JSON object") }
-            return data
-        }
-        func instant(_ name: String) throws(UnreadableMessage) -> Date {
-            let text = try field(name, as: String.self)
-            guard let date = parseISO(text) else { throw UnreadableMessage("field '\(name)' is not an ISO 8601 instant") }
-            return date
-        }
-        guard let eventId = UUID(uuidString: try field("eventId", as: String.self)) else {
-            throw UnreadableMessage("field 'eventId' is not a UUID")
-        }
-        let type = try field("type", as: String.self)
-        guard !type.isEmpty else { throw UnreadableMessage("field 'type' is empty") }
-        let stream = try field("stream", as: String.self)
-        guard !stream.isEmpty else { throw UnreadableMessage("field 'stream' is empty") }
-        let position = try field("position", as: [String: Any].self)
-        let schemaVersion = try integer(object["schemaVersion"], "schemaVersion")
-        guard (1...Int64(Int32.max)).contains(schemaVersion) else { throw UnreadableMessage("field 'schemaVersion' is out of range") }
+        let typeName = try required(type, "type")
+        guard !typeName.isEmpty else { throw UnreadableMessage("field 'type' is empty") }
+        let streamName = try required(stream, "stream")
+        guard !streamName.isEmpty else { throw UnreadableMessage("field 'stream' is empty") }
+        let schema = try required(schemaVersion, "schemaVersion")
+        guard (1...Int64(Int32.max)).contains(schema) else { throw UnreadableMessage("field 'schemaVersion' is out of range") }
         return RecordedEvent(
             position: GlobalPosition(
-                transaction: try integer(position["transaction"], "position.transaction"),
-                sequence: try integer(position["sequence"], "position.sequence")),
-            stream: StreamName(stream), version: try integer(object["streamVersion"], "streamVersion"),
-            eventId: eventId, type: type, schemaVersion: Int(schemaVersion),
-            data: try json("data"), metadataJSON: try json("metadata"),
-            occurredAt: try instant("occurredAt"), recordedAt: try instant("recordedAt"))
+                transaction: try required(transaction, "position.transaction"), sequence: try required(sequence, "position.sequence")),
+            stream: StreamName(streamName), version: try required(streamVersion, "streamVersion"),
+            eventId: try required(eventId, "eventId"), type: typeName, schemaVersion: Int(schema),
+            data: try required(data, "data"), metadataJSON: try required(metadata, "metadata"),
+            occurredAt: try required(occurredAt, "occurredAt"), recordedAt: try required(recordedAt, "recordedAt"))
     }
 
     static func iso(_ date: Date) -> String {
@@ -107,8 +134,46 @@ public enum EventMessage {
     }
 
     static func parseISO(_ text: String) -> Date? {
-        (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text))
+        fastISO(text)
+            ?? (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text))
             ?? (try? Date.ISO8601FormatStyle().parse(text))
+    }
+}
+
+extension EventMessage {
+    /// `YYYY-MM-DDTHH:MM:SS[.fraction]Z`, what ``iso(_:)`` writes, without a formatter; nil for
+    /// anything else (the formatters read the rest).
+    static func fastISO(_ text: String) -> Date? {
+        var utf8 = Array(text.utf8)
+        guard utf8.count >= 20, utf8.removeLast() == UInt8(ascii: "Z") else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for byte in utf8[range] {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        guard utf8[4] == UInt8(ascii: "-"), utf8[7] == UInt8(ascii: "-"), utf8[10] == UInt8(ascii: "T"),
+              utf8[13] == UInt8(ascii: ":"), utf8[16] == UInt8(ascii: ":"),
+              let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60
+        else { return nil }
+        var fraction = 0.0
+        if utf8.count > 19 {
+            guard utf8[19] == UInt8(ascii: "."), utf8.count > 20, utf8.count <= 29, let digits = number(20..<utf8.count) else { return nil }
+            fraction = Double(digits) / pow(10, Double(utf8.count - 20))
+        }
+        // Days from 1970-01-01 in the proleptic Gregorian calendar (Howard Hinnant's days_from_civil).
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        let seconds = Double(days * 86_400 + hour * 3_600 + minute * 60 + second)
+        return Date(timeIntervalSince1970: seconds + fraction)
     }
 }
 
