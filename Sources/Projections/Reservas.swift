@@ -131,8 +131,8 @@ public enum ReservasReadModel {
             guard var view = try await batch.get(OcupacaoView.self, ocupacao, key) else { return }
             view.reservas[e.reservaId.uuidString.lowercased()] = nil
             try batch.put(view, ocupacao, key, grupo: view.espacoId, ordem: e.data.description)
-        case .bloqueada, .desbloqueada:
-            return  // availability takes blocks from the space (the catalog projection); not subscribed
+        case .bloqueada, .desbloqueada, .capacidadeDefinida:
+            return  // availability takes blocks and capacity from the space (the catalog projection); not subscribed
         }
     }
 

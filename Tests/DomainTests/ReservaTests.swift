@@ -210,6 +210,35 @@ struct AgendaTests {
             == .events([ocupada(other, "2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00")]))
     }
 
+    @Test func a_capacity_is_set_only_above_what_the_bookings_take_from_now_on_and_then_holds_bookings_to_it() {
+        let stairs = [
+            ocupada(UUID(), "2026-11-25T09:00:00-03:00", "2026-11-25T10:00:00-03:00"),
+            ocupada(UUID(), "2026-11-25T09:30:00-03:00", "2026-11-25T10:30:00-03:00"),
+            ocupada(UUID(), "2026-11-25T14:00:00-03:00", "2026-11-25T15:00:00-03:00"),
+        ]
+        let set = { (capacidade: Int) in
+            Agenda.Event.capacidadeDefinida(Agenda.CapacidadeDefinida(espacoId: self.espaco, data: self.dia, capacidade: capacidade, em: self.now))
+        }
+        let cedo = instant("2026-11-25T08:00:00-03:00"), depois = instant("2026-11-25T10:00:00-03:00")
+        // Two at once between 09:30 and 10:00: one seat is too few before then, enough after.
+        #expect(Scenario(decider).given(stairs[0], stairs[1], stairs[2]).when(.definirCapacidade(capacidade: 1, desde: cedo, em: now)).outcome
+            == .failure(.capacidadeExcedida(pico: 2)))
+        #expect(Scenario(decider).given(stairs[0], stairs[1], stairs[2]).when(.definirCapacidade(capacidade: 1, desde: depois, em: now)).outcome
+            == .events([set(1)]))
+        #expect(Scenario(decider).given(stairs[0], set(2)).when(.definirCapacidade(capacidade: 2, desde: cedo, em: now)).outcome == .events([]))
+        // Once set, the day's capacity is the limit, whatever the request read from the space.
+        let mine = UUID(), afternoon = range("2026-11-25T14:30:00-03:00", "2026-11-25T15:30:00-03:00")
+        #expect(Scenario(decider).given(stairs[2], set(1)).when(.ocupar(reserva: mine, intervalo: afternoon, limite: 3, em: now)).outcome
+            == .failure(.indisponivel(conflitos: [Self.id(stairs[2])])))
+        #expect(Scenario(decider).given(stairs[2], set(1), set(2)).when(.ocupar(reserva: mine, intervalo: afternoon, limite: 1, em: now)).outcome
+            == .events([.ocupada(Agenda.Ocupada(reservaId: mine, espacoId: espaco, data: dia, intervalo: afternoon, em: now))]))
+    }
+
+    static func id(_ event: Agenda.Event) -> UUID {
+        if case .ocupada(let e) = event { return e.reservaId }
+        return UUID()
+    }
+
     @Test func taking_the_same_booking_again_is_idempotent() {
         let first = UUID()
         let taken = ocupada(first, "2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00")

@@ -182,6 +182,78 @@ struct BlockRaceTests {
     }
 }
 
+@Suite("A change of a shared space's capacity and a booking decided at the same instant")
+struct CapacityRaceTests {
+    /// Two of the desks' three seats taken on the 26th, 10:00–12:00.
+    func twoSeatsTaken(_ client: any TestClientProtocol, _ cenario: Cenario) async throws {
+        for _ in 0..<2 {
+            let booked = try await client.json(.post, "/api/reservas", pedido(cenario.estacoes, "2026-11-26T10:00:00-03:00", "2026-11-26T12:00:00-03:00"), token: cenario.membro)
+            #expect(booked.status == .created, "\(String(buffer: booked.body))")
+        }
+    }
+
+    /// The booking reads the day with three seats and appends after the capacity fell to two:
+    /// the day's stream, which both write, refuses it, and on the second try the day's own
+    /// capacity does.
+    @Test("a booking that read the day before the capacity fell to what is taken is refused (409), and the day holds two")
+    func booking_after_capacity_commits() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test(reactors: false) { client in
+            let cenario = try await Cenario.make(harness, client)
+            try await twoSeatsTaken(client, cenario)
+            let dia = StreamName("agenda-\(cenario.estacoes)-2026-11-26")
+            let pausing = PausingStore(harness.store, pausing: dia)
+            let reservas = ReservasService(store: pausing, clock: harness.clock, precos: PrecosService(store: harness.store, clock: harness.clock))
+            let solicitacao = try isoDecoder().decode(
+                ReservasService.PedidoDeReserva.self, from: Data(pedido(cenario.estacoes, "2026-11-26T10:00:00-03:00", "2026-11-26T12:00:00-03:00").utf8))
+            let booking = Task { try await reservas.solicitar(solicitacao, usuario: "membro-da-corrida", caller: Caller(requestId: "corrida")) }
+            await pausing.reached()  // the booking has the day as it was: two of three seats
+            let reduzir = try await client.json(.patch, "/api/admin/espacos/\(cenario.estacoes)", #"{"capacidade":2}"#, token: cenario.admin)
+            #expect(reduzir.status == .ok, "\(String(buffer: reduzir.body))")
+            pausing.release()
+            await #expect {
+                _ = try await booking.value
+            } throws: { error in
+                (error as? ServiceError)?.status == 409 && (error as? ServiceError)?.codigo == "horario_indisponivel"
+            }
+            #expect(try await harness.store.readStream(dia, from: 1, limit: 100).map(\.type)
+                == ["AgendaOcupada", "AgendaOcupada", "AgendaCapacidadeDefinida"])
+            #expect(try await harness.allEvents().filter { $0.type == "ReservaSolicitada" }.count == 2)
+            // The change went to every day a booking could take (90 days ahead, ten hours long).
+            let dias = try await harness.allEvents().filter { $0.type == "AgendaCapacidadeDefinida" }.count
+            #expect((91...92).contains(dias), "\(dias) days")
+        }
+    }
+
+    /// The other order: the change reads the day before a third booking commits, and appends after.
+    @Test("a capacity change whose read of a day came before a booking committed is refused (409 'capacidade_abaixo_das_reservas'); the booking stands")
+    func capacity_after_booking_commits() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test(reactors: false) { client in
+            let cenario = try await Cenario.make(harness, client)
+            try await twoSeatsTaken(client, cenario)
+            let dia = StreamName("agenda-\(cenario.estacoes)-2026-11-26")
+            let pausing = PausingStore(harness.store, pausing: dia)
+            let espacos = EspacosService(store: pausing, clock: harness.clock)
+            let alteracao = try isoDecoder().decode(EspacosService.AlteracaoDeEspaco.self, from: Data(#"{"capacidade":2}"#.utf8))
+            let change = Task { try await espacos.atualizarEspaco(cenario.estacoes, alteracao, caller: Caller(requestId: "corrida", usuario: "admin")) }
+            await pausing.reached()  // the change has the day as it was: two seats taken
+            let booked = try await client.json(.post, "/api/reservas", pedido(cenario.estacoes, "2026-11-26T10:00:00-03:00", "2026-11-26T12:00:00-03:00"), token: cenario.membro)
+            #expect(booked.status == .created, "\(String(buffer: booked.body))")
+            pausing.release()
+            await #expect {
+                _ = try await change.value
+            } throws: { error in
+                (error as? ServiceError)?.status == 409 && (error as? ServiceError)?.codigo == "capacidade_abaixo_das_reservas"
+            }
+            #expect(try await harness.store.readStream(dia, from: 1, limit: 100).map(\.type) == ["AgendaOcupada", "AgendaOcupada", "AgendaOcupada"])
+            #expect(try await harness.allEvents().contains { $0.type == "AgendaCapacidadeDefinida" } == false)
+        }
+    }
+}
+
 /// The room booked today 09:00–11:00, confirmed by the admin (sandbox) and given its check-in
 /// code by checkin's reaction, run by hand (for harnesses without reactors): its id and code.
 func confirmadaComCodigo(_ harness: Harness, _ client: any TestClientProtocol, _ cenario: Cenario) async throws -> (id: String, codigo: String) {

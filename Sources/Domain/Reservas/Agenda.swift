@@ -7,7 +7,10 @@ public import Foundation
 ///
 /// A block of the space (maintenance, holiday) is written to the same streams, in the same
 /// append as the space's own `BloqueioAgendado`: a block and a booking decided at the same
-/// instant meet here, and whichever commits second is refused.
+/// instant meet here, and whichever commits second is refused. So does a change of a shared
+/// space's capacity (`AgendaCapacidadeDefinida` on every day a booking could still take): a
+/// booking decided on the old capacity and the change cannot both commit, and from then on the
+/// day's own capacity is the limit its bookings are held to.
 public enum Agenda {
     /// Bookings may overlap up to `limite` at any instant: 1 for rooms, `capacidade` for shared desks.
     public enum Command: Sendable, Equatable {
@@ -16,6 +19,9 @@ public enum Agenda {
         /// Refused while a booking holds part of `intervalo`.
         case bloquear(bloqueio: UUID, intervalo: TimeRange, em: Date)
         case desbloquear(bloqueio: UUID, em: Date)
+        /// A shared space's new capacity for the day; refused while its bookings take more
+        /// seats than that at some instant from `desde` on (those that ended hold none).
+        case definirCapacidade(capacidade: Int, desde: Date, em: Date)
     }
 
     public struct Ocupada: Codable, Sendable, Equatable {
@@ -80,11 +86,26 @@ public enum Agenda {
         }
     }
 
+    public struct CapacidadeDefinida: Codable, Sendable, Equatable {
+        public let espacoId: UUID
+        public let data: DataLocal
+        public let capacidade: Int
+        public let em: Date
+
+        public init(espacoId: UUID, data: DataLocal, capacidade: Int, em: Date) {
+            self.espacoId = espacoId
+            self.data = data
+            self.capacidade = capacidade
+            self.em = em
+        }
+    }
+
     public enum Event: DomainEvent, Equatable {
         case ocupada(Ocupada)
         case liberada(Liberada)
         case bloqueada(Bloqueada)
         case desbloqueada(Desbloqueada)
+        case capacidadeDefinida(CapacidadeDefinida)
 
         public var eventType: String {
             switch self {
@@ -92,6 +113,7 @@ public enum Agenda {
             case .liberada: "AgendaLiberada"
             case .bloqueada: "AgendaBloqueada"
             case .desbloqueada: "AgendaDesbloqueada"
+            case .capacidadeDefinida: "AgendaCapacidadeDefinida"
             }
         }
 
@@ -101,6 +123,7 @@ public enum Agenda {
             case .liberada(let payload): try payload.encode(to: encoder)
             case .bloqueada(let payload): try payload.encode(to: encoder)
             case .desbloqueada(let payload): try payload.encode(to: encoder)
+            case .capacidadeDefinida(let payload): try payload.encode(to: encoder)
             }
         }
 
@@ -114,17 +137,21 @@ public enum Agenda {
             case "AgendaLiberada": .liberada(try decoder.decode(Liberada.self, from: data))
             case "AgendaBloqueada": .bloqueada(try decoder.decode(Bloqueada.self, from: data))
             case "AgendaDesbloqueada": .desbloqueada(try decoder.decode(Desbloqueada.self, from: data))
+            case "AgendaCapacidadeDefinida": .capacidadeDefinida(try decoder.decode(CapacidadeDefinida.self, from: data))
             default: nil
             }
         }
     }
 
-    /// The bookings holding time on the day, by booking id, and the blocks closing it.
+    /// The bookings holding time on the day, by booking id, the blocks closing it, and the
+    /// capacity set for the day (nil until a change of the space's capacity wrote one: then
+    /// the space's own capacity is the limit).
     public struct State: Sendable, Equatable {
         public var espacoId: UUID?
         public var data: DataLocal?
         public var ocupacoes: [UUID: TimeRange] = [:]
         public var bloqueios: [UUID: TimeRange] = [:]
+        public var capacidade: Int?
 
         public init() {}
     }
@@ -134,6 +161,8 @@ public enum Agenda {
         case indisponivel(conflitos: [UUID])
         /// A block of the space closes part of the interval.
         case bloqueada(bloqueios: [UUID])
+        /// The day's bookings take `pico` seats at once, more than the capacity asked for.
+        case capacidadeExcedida(pico: Int)
     }
 
     /// The most bookings overlapping at any single instant inside `intervalo` (back-to-back
@@ -150,6 +179,8 @@ public enum Agenda {
                 switch command {
                 case .ocupar(let reserva, let intervalo, let limite, let em):
                     if state.ocupacoes[reserva] != nil { return [] }
+                    // The day's capacity, when a change wrote one, over the space as the request read it.
+                    let limite = state.capacidade ?? limite
                     let bloqueios = state.bloqueios.filter { $0.value.overlaps(intervalo) }
                     guard bloqueios.isEmpty else { throw .bloqueada(bloqueios: ordenados(bloqueios.keys)) }
                     let others = state.ocupacoes.filter { $0.value.overlaps(intervalo) }
@@ -168,6 +199,14 @@ public enum Agenda {
                 case .desbloquear(let bloqueio, let em):
                     guard state.bloqueios[bloqueio] != nil else { return [] }
                     return [.desbloqueada(Desbloqueada(bloqueioId: bloqueio, espacoId: espacoId, data: data, em: em))]
+                case .definirCapacidade(let capacidade, let desde, let em):
+                    if state.capacidade == capacidade { return [] }
+                    let restantes = state.ocupacoes.values.compactMap { ocupacao in
+                        try? TimeRange(start: max(ocupacao.start, desde), end: ocupacao.end)
+                    }
+                    let pico = Intervalos.maximoSimultaneo(restantes)
+                    guard pico <= capacidade else { throw .capacidadeExcedida(pico: pico) }
+                    return [.capacidadeDefinida(CapacidadeDefinida(espacoId: espacoId, data: data, capacidade: capacidade, em: em))]
                 }
             },
             evolve: { state, event in
@@ -185,6 +224,10 @@ public enum Agenda {
                     next.bloqueios[e.bloqueioId] = e.intervalo
                 case .desbloqueada(let e):
                     next.bloqueios[e.bloqueioId] = nil
+                case .capacidadeDefinida(let e):
+                    next.espacoId = e.espacoId
+                    next.data = e.data
+                    next.capacidade = e.capacidade
                 }
                 return next
             })

@@ -121,58 +121,40 @@ public final class EspacosService: Sendable {
         return try Self.view(state)
     }
 
-    /// Changes a space's details. A shared space's capacity cannot go below the seats its
-    /// bookings (held or confirmed, from today on) take at once: 409 `capacidade_abaixo_das_reservas`
-    /// naming the days; the operator cancels or moves bookings first. (Read from the occupancy
-    /// read model: a booking made at the same instant can still pass.)
+    /// Changes a space's details. A change of a shared space's capacity is written, in the same
+    /// append, to the agenda of every local day a booking could still take (from today to the
+    /// longest booking that may start within the lead time), with the versions read: so a
+    /// booking decided on the old capacity and the change cannot both commit (``Agenda``). The
+    /// capacity cannot go below the seats the day's bookings (held or confirmed) take at once
+    /// from now on: 409 `capacidade_abaixo_das_reservas` naming the days; the operator cancels or
+    /// moves bookings first.
     public func atualizarEspaco(_ id: String, _ input: AlteracaoDeEspaco, caller: Caller) async throws -> EspacoView {
-        if let capacidade = input.capacidade {
-            let espacoId = try Self.espacoId(id)
-            if case .existente(let dados) = try await espacos.load(StreamNames.espaco(espacoId)).state, dados.tipo.compartilhado,
-                capacidade < dados.capacidade, capacidade >= 1 {
-                let dias = try await diasAcima(de: capacidade, espaco: dados)
-                if !dias.isEmpty {
-                    throw ServiceError(
-                        status: 409, codigo: "capacidade_abaixo_das_reservas",
-                        mensagem: "há reservas que ocupam mais de \(capacidade) lugares ao mesmo tempo em \(dias.count) dia(s) (o primeiro: \(dias[0])); "
-                            + "cancele ou mude essas reservas antes de reduzir a capacidade",
-                        detalhes: ["dias": dias.prefix(20).map(\.description).joined(separator: ",")])
-                }
-            }
-        }
-        return try await espaco(id, caller) { now in
+        let command: (Date) -> Espaco.Command = { now in
             .atualizar(nome: input.nome, capacidade: input.capacidade, comodidades: input.comodidades, fotos: input.fotos, regras: input.regras, em: now)
         }
-    }
-
-    /// The local days, from today on, when the space's active bookings take more than
-    /// `lugares` seats at some instant.
-    private func diasAcima(de lugares: Int, espaco: Espaco.Dados) async throws -> [DataLocal] {
-        guard case .existente(let unidade) = try await unidades.load(StreamNames.unidade(espaco.unidade)).state else { return [] }
-        let agora = clock.now
-        let hoje = DataLocal(agora, em: unidade.fuso)
-        var dias: [DataLocal] = []
-        var offset = 0
-        let lote = 500
-        while true {
-            let docs = try await store.documents(ReservasReadModel.ocupacao, grupo: espaco.id.description, limit: lote, offset: offset)
-            for doc in docs {
-                let ocupacao = try ReadModelJSON.decoder.decode(OcupacaoView.self, from: doc)
-                guard !(ocupacao.data < hoje) else { continue }
-                // Today counts from now on: bookings that already ended hold no seat.
-                var dia = ocupacao.data.intervalo(em: unidade.fuso)
-                if ocupacao.data == hoje {
-                    guard let resto = try? TimeRange(start: max(dia.start, agora), end: dia.end) else { continue }
-                    dia = resto
-                }
-                if Agenda.picoDeOcupacao(em: dia, ocupacoes: ocupacao.reservas.values) > lugares {
-                    dias.append(ocupacao.data)
-                }
-            }
-            guard docs.count == lote else { break }
-            offset += lote
+        guard let capacidade = input.capacidade, capacidade >= 1,
+              case .existente(let dados) = try await espacos.load(StreamNames.espaco(try Self.espacoId(id))).state,
+              dados.tipo.compartilhado, capacidade != dados.capacidade
+        else { return try await espaco(id, caller, command) }
+        return try await comAgendas(id, caller, intervalo: { dados, now in
+            guard dados.tipo.compartilhado, capacidade != dados.capacidade else { return nil }
+            // Far enough for the old rules and the new: a booking may start up to the lead time
+            // ahead and last up to the longest duration.
+            let regras = [dados.regras] + (input.regras.map { [$0] } ?? [])
+            let dias = regras.map(\.antecedenciaMaximaDias).max() ?? 0
+            let minutos = regras.map(\.duracaoMaximaMinutos).max() ?? 0
+            return try? TimeRange(start: now, end: now.addingTimeInterval(Double(max(dias, 0)) * 86_400 + Double(max(minutos, 0)) * 60 + 1))
+        }, recusa: { recusados in
+            let dias = recusados.map(\.dia).sorted()
+            let pico = recusados.compactMap { if case .capacidadeExcedida(let pico) = $0.falha { pico } else { nil } }.max() ?? capacidade
+            return ServiceError(
+                status: 409, codigo: "capacidade_abaixo_das_reservas",
+                mensagem: "há reservas que ocupam \(pico) lugares ao mesmo tempo em \(dias.count) dia(s) (o primeiro: \(dias[0])), mais que \(capacidade); "
+                    + "cancele ou mude essas reservas antes de reduzir a capacidade",
+                detalhes: ["dias": dias.prefix(20).map(\.description).joined(separator: ",")])
+        }) { now in
+            (command(now), .definirCapacidade(capacidade: capacidade, desde: now, em: now))
         }
-        return dias.sorted()
     }
 
     public func definirHorario(_ id: String, _ horario: Espaco.HorarioSemanal, caller: Caller) async throws -> EspacoView {
@@ -198,24 +180,27 @@ public final class EspacosService: Sendable {
         let intervalo = try Self.intervalo(de: input)
         try ServiceError.texto(input.descricao, campo: "descricao", maximo: 500)
         let bloqueio = Espaco.Bloqueio(id: UUID(), intervalo: intervalo, motivo: input.motivo, descricao: input.descricao)
-        return try await comAgendas(id, caller, intervalo: { _ in intervalo }) { now in
+        return try await comAgendas(id, caller, intervalo: { _, _ in intervalo }) { now in
             (.agendarBloqueio(bloqueio, em: now), .bloquear(bloqueio: bloqueio.id, intervalo: intervalo, em: now))
         }
     }
 
     public func removerBloqueio(_ id: String, bloqueio: String, caller: Caller) async throws -> EspacoView {
         guard let bloqueioId = UUID(uuidString: bloqueio) else { throw ServiceError.naoEncontrado("bloqueio \(bloqueio) não existe") }
-        return try await comAgendas(id, caller, intervalo: { dados in dados.bloqueios.first { $0.id == bloqueioId }?.intervalo }) { now in
+        return try await comAgendas(id, caller, intervalo: { dados, _ in dados.bloqueios.first { $0.id == bloqueioId }?.intervalo }) { now in
             (.removerBloqueio(id: bloqueioId, em: now), .desbloquear(bloqueio: bloqueioId, em: now))
         }
     }
 
     /// Decides `command` on the space and, in the same append, its agenda counterpart on every
-    /// local day of `intervalo` (each agenda stream with the version read): a block and a booking
-    /// decided at the same instant cannot both commit (see ``Agenda``). `intervalo` is nil when
-    /// the space's decider will refuse the command anyway.
+    /// local day of `intervalo` (each agenda stream with the version read): a block, or a change
+    /// of capacity, and a booking decided at the same instant cannot both commit (see
+    /// ``Agenda``). `intervalo` is nil when the space's decider will refuse the command anyway.
+    /// Days whose agenda refuses its part are given to `recusa`, which says why (a 409).
     private func comAgendas(
-        _ id: String, _ caller: Caller, intervalo: (Espaco.Dados) -> TimeRange?, _ command: (Date) -> (Espaco.Command, Agenda.Command)
+        _ id: String, _ caller: Caller, intervalo: (Espaco.Dados, Date) -> TimeRange?,
+        recusa: ([(dia: DataLocal, falha: Agenda.Failure)]) -> ServiceError = EspacosService.bloqueioSobreReservas,
+        _ command: (Date) -> (Espaco.Command, Agenda.Command)
     ) async throws -> EspacoView {
         let id = try Self.espacoId(id)
         let stream = StreamNames.espaco(id)
@@ -233,11 +218,11 @@ public final class EspacosService: Sendable {
             }
             guard !events.isEmpty else { return try Self.view(state) }
             var writes = [StreamWrite(stream: stream, expected: .after(version), events: try Events.new(events, at: now, metadata: meta))]
-            if let intervalo = intervalo(dados) {
+            if let intervalo = intervalo(dados, now) {
                 guard case .existente(let unidade) = try await unidades.load(StreamNames.unidade(dados.unidade)).state else {
                     throw ServiceError.naoEncontrado("a unidade \(dados.unidade) do espaço não existe")
                 }
-                var reservas: Set<UUID> = []
+                var recusados: [(dia: DataLocal, falha: Agenda.Failure)] = []
                 // The days are read 16 at a time: a year-long block reads 367 streams, and the
                 // shorter the reading, the less likely a booking lands in between.
                 let dias = DataLocal.dias(de: intervalo, em: unidade.fuso)
@@ -262,24 +247,15 @@ public final class EspacosService: Sendable {
                     let decididos: [Agenda.Event]
                     do {
                         decididos = try Agenda.decider(espacoId: id.rawValue, data: dia).decide(daAgenda, estado)
-                    } catch .indisponivel(let conflitos) {
-                        reservas.formUnion(conflitos)
+                    } catch {
+                        recusados.append((dia, error))
                         continue
-                    } catch .bloqueada {
-                        continue  // only a booking is refused by a block
                     }
                     if !decididos.isEmpty {
                         writes.append(StreamWrite(stream: agendaStream, expected: .after(versao), events: try Events.new(decididos, at: now, metadata: meta)))
                     }
                 }
-                if !reservas.isEmpty {
-                    throw ServiceError(
-                        status: 409, codigo: "bloqueio_sobre_reservas",
-                        mensagem: reservas.count == 1
-                            ? "1 reserva ocupa parte deste intervalo; cancele-a ou escolha outro intervalo para o bloqueio"
-                            : "\(reservas.count) reservas ocupam parte deste intervalo; cancele-as ou escolha outro intervalo para o bloqueio",
-                        detalhes: ["reservas": reservas.sorted { $0.uuidString < $1.uuidString }.prefix(20).map { $0.uuidString.lowercased() }.joined(separator: ",")])
-                }
+                if !recusados.isEmpty { throw recusa(recusados) }
             }
             do {
                 try await store.append(writes)
@@ -289,6 +265,19 @@ public final class EspacosService: Sendable {
             }
         }
         throw ServiceError.conflito("conflito_de_versao", "o espaço mudou durante a operação; tente de novo")
+    }
+
+    /// A block refused by the bookings on its days (a block refuses no booking here: only
+    /// bookings refuse a block).
+    static func bloqueioSobreReservas(_ recusados: [(dia: DataLocal, falha: Agenda.Failure)]) -> ServiceError {
+        var reservas: Set<UUID> = []
+        for (_, falha) in recusados { if case .indisponivel(let conflitos) = falha { reservas.formUnion(conflitos) } }
+        return ServiceError(
+            status: 409, codigo: "bloqueio_sobre_reservas",
+            mensagem: reservas.count == 1
+                ? "1 reserva ocupa parte deste intervalo; cancele-a ou escolha outro intervalo para o bloqueio"
+                : "\(reservas.count) reservas ocupam parte deste intervalo; cancele-as ou escolha outro intervalo para o bloqueio",
+            detalhes: ["reservas": reservas.sorted { $0.uuidString < $1.uuidString }.prefix(20).map { $0.uuidString.lowercased() }.joined(separator: ",")])
     }
 
     public func desativar(_ id: String, motivo: String?, caller: Caller) async throws -> EspacoView {
