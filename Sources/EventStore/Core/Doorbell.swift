@@ -29,18 +29,26 @@ public final class Doorbell: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Waits for a ring after `seen`, at most `timeout`; returns the generation now.
+    /// Waits for a ring after `seen`, at most `timeout` (nil: no limit, only a ring or
+    /// cancellation ends it); returns the generation now.
+    ///
+    /// A timeout costs a sleeping task, and a cancelled sleep still holds its timer until the
+    /// deadline (the runtime's delayed jobs are not withdrawn): a loop that waits often with a
+    /// long timeout piles up timers, which made a process's later work a third slower. Such a
+    /// loop passes nil.
     @discardableResult
-    public func wait(after seen: UInt64, timeout: Duration) async -> UInt64 {
+    public func wait(after seen: UInt64, timeout: Duration?) async -> UInt64 {
         let id = state.withLock { state -> UInt64? in
             guard state.generation == seen else { return nil }
             state.nextWaiter &+= 1
             return state.nextWaiter
         }
         guard let id else { return generation }
-        let timer = Task { [weak self] in
-            guard (try? await Task.sleep(for: timeout)) != nil else { return }
-            self?.release(id)
+        let timer = timeout.map { timeout in
+            Task { [weak self] in
+                guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                self?.release(id)
+            }
         }
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
@@ -57,7 +65,7 @@ public final class Doorbell: Sendable {
         } onCancel: {
             release(id)
         }
-        timer.cancel()
+        timer?.cancel()
         state.withLock { _ = $0.released.remove(id) }
         return generation
     }

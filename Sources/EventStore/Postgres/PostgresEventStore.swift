@@ -467,7 +467,8 @@ public final class PostgresEventStore: EventStore {
     private func notifyOthers() async {
         var seen = pendingNotify.generation
         while !Task.isCancelled {
-            let now = await pendingNotify.wait(after: seen, timeout: .seconds(60))
+            // No timeout: this waits after nearly every append (see Doorbell.wait).
+            let now = await pendingNotify.wait(after: seen, timeout: nil)
             guard now != seen, !Task.isCancelled else { continue }
             seen = now
             let target = notices.withLock { $0.finished }

@@ -18,12 +18,16 @@ public struct PostgresSettings: Sendable, Equatable {
     public var migrationPassword: String
     /// Connections the pool may open.
     public var maximumConnections: Int
+    /// Connections the pool opens at start and keeps (at most ``maximumConnections``); the
+    /// others close after ``idleTimeout`` unused. See ``clientConfiguration(asOwner:database:)``.
+    public var minimumConnections: Int
+    public var idleTimeout: Duration
 
     public init(
         host: String = "127.0.0.1", port: Int = 5432, database: String = "coworkflow",
         user: String = "coworkflow_app", password: String = "coworkflow_app",
         migrationUser: String = "coworkflow", migrationPassword: String = "coworkflow",
-        maximumConnections: Int = 16
+        maximumConnections: Int = 16, minimumConnections: Int = 4, idleTimeout: Duration = .seconds(10)
     ) {
         self.host = host
         self.port = port
@@ -33,6 +37,8 @@ public struct PostgresSettings: Sendable, Equatable {
         self.migrationUser = migrationUser
         self.migrationPassword = migrationPassword
         self.maximumConnections = maximumConnections
+        self.minimumConnections = minimumConnections
+        self.idleTimeout = idleTimeout
     }
 
     public struct Invalid: Error, CustomStringConvertible {
@@ -81,6 +87,9 @@ public struct PostgresSettings: Sendable, Equatable {
         if let size = environment["DB_POOL_SIZE"], let number = Int(size), number > 0 {
             settings.maximumConnections = number
         }
+        if let size = environment["DB_POOL_MIN"], let number = Int(size), number >= 0 {
+            settings.minimumConnections = number
+        }
         return settings
     }
 
@@ -91,7 +100,18 @@ public struct PostgresSettings: Sendable, Equatable {
             username: asOwner ? migrationUser : user,
             password: asOwner ? migrationPassword : password,
             database: database ?? self.database, tls: .disable)
+        // PostgresNIO arms timers when a connection goes back to the pool: a keep-alive ping
+        // for every connection, an idle timeout for one above the minimum. A timer disarmed by
+        // the next lease still holds the runtime's delayed job until its deadline, so at
+        // thousands of leases a second the defaults (30 s and 60 s) left hundreds of thousands
+        // waiting, and everything the process did afterwards ran slower (a bulk read after the
+        // append workloads at half speed). So: no keep-alive pings (a dead connection fails its
+        // next query, which the caller retries), the minimum kept open without timers, and a
+        // short idle timeout for the rest.
         configuration.options.maximumConnections = maximumConnections
+        configuration.options.minimumConnections = min(minimumConnections, maximumConnections)
+        configuration.options.connectionIdleTimeout = idleTimeout
+        configuration.options.keepAliveBehavior = nil
         configuration.options.additionalStartupParameters = Self.sessionParameters
         return configuration
     }

@@ -10,6 +10,19 @@ struct PostgresSettingsTests {
         #expect(settings.migrationUser == "coworkflow")
     }
 
+    @Test("the pool: DB_POOL_SIZE and DB_POOL_MIN; no keep-alive pings, the minimum never above the size")
+    func pool_settings() throws {
+        let settings = try PostgresSettings.fromEnvironment(["DB_POOL_SIZE": "3", "DB_POOL_MIN": "8"])
+        #expect(settings.maximumConnections == 3 && settings.minimumConnections == 8)
+        let options = settings.clientConfiguration().options
+        #expect(options.maximumConnections == 3)
+        #expect(options.minimumConnections == 3)
+        #expect(options.keepAliveBehavior == nil)
+        #expect(options.connectionIdleTimeout == .seconds(10))
+        #expect(try PostgresSettings.fromEnvironment(["DB_POOL_MIN": "0"]).clientConfiguration().options.minimumConnections == 0)
+        #expect(try PostgresSettings.fromEnvironment([:]).clientConfiguration().options.minimumConnections == 4)
+    }
+
     @Test func db_variables_and_migration_user_defaulting_to_db_user() throws {
         let settings = try PostgresSettings.fromEnvironment([
             "DB_HOST": "db.internal", "DB_PORT": "6543", "DB_NAME": "cw", "DB_USER": "svc", "DB_PASSWORD": "s3cr3t",
