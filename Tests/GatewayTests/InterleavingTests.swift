@@ -115,40 +115,65 @@ private func isoDecoder() -> JSONDecoder {
     return decoder
 }
 
+/// A scenario (the clock on Monday morning, no reactors) for a race on the agenda streams.
+func agendaRace(_ body: @escaping @Sendable (Harness, any TestClientProtocol, Cenario) async throws -> Void) async throws {
+    let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+    defer { harness.removeFiles() }
+    try await harness.test(reactors: false) { client in
+        try await body(harness, client, try await Cenario.make(harness, client))
+    }
+}
+
+/// Runs `slow` on a store that holds its read of `stream`, runs `fast` while it waits, lets it
+/// go, and expects `slow` to fail with `status` and `codigo`: `fast` committed in between.
+func interleaved<T: Sendable>(
+    _ harness: Harness, holding stream: StreamName, slow: @escaping @Sendable (PausingStore) async throws -> T,
+    fast: () async throws -> Void, failsWith status: Int, _ codigo: String
+) async throws {
+    let pausing = PausingStore(harness.store, pausing: stream)
+    let first = Task { try await slow(pausing) }
+    await pausing.reached()  // `slow` has `stream` as it was
+    try await fast()
+    pausing.release()
+    await #expect {
+        _ = try await first.value
+    } throws: { error in
+        (error as? ServiceError)?.status == status && (error as? ServiceError)?.codigo == codigo
+    }
+}
+
+/// A booking of `espaco` on the 26th, 10:00–12:00, as the member of the race: its agendas and
+/// bookings read from `reservasStore`, the space and its prices from `precosStore`.
+func reservaDaCorrida(_ harness: Harness, reservas reservasStore: any EventStore, precos precosStore: any EventStore, _ espaco: String) async throws {
+    let reservas = ReservasService(store: reservasStore, clock: harness.clock, precos: PrecosService(store: precosStore, clock: harness.clock))
+    let solicitacao = try isoDecoder().decode(
+        ReservasService.PedidoDeReserva.self, from: Data(pedido(espaco, "2026-11-26T10:00:00-03:00", "2026-11-26T12:00:00-03:00").utf8))
+    _ = try await reservas.solicitar(solicitacao, usuario: "membro-da-corrida", caller: Caller(requestId: "corrida"))
+}
+
 @Suite("A block and a booking decided at the same instant")
 struct BlockRaceTests {
     /// The booking reads the space before the block exists and appends after the block has
     /// committed: the agenda streams, which both write, refuse the second one.
     @Test("a booking that read the space before a block committed is refused (422 'fechado'), and the agenda holds only the block")
     func booking_after_block_commits() async throws {
-        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
-        defer { harness.removeFiles() }
-        try await harness.test(reactors: false) { client in
-            let cenario = try await Cenario.make(harness, client)
-            let pausing = PausingStore(harness.store, pausing: StreamName(category: "espaco", id: cenario.sala))
-            let reservas = ReservasService(store: harness.store, clock: harness.clock, precos: PrecosService(store: pausing, clock: harness.clock))
-            let solicitacao = try isoDecoder().decode(
-                ReservasService.PedidoDeReserva.self, from: Data(pedido(cenario.sala, "2026-11-26T10:00:00-03:00", "2026-11-26T12:00:00-03:00").utf8))
-            let booking = Task { try await reservas.solicitar(solicitacao, usuario: "membro-da-corrida", caller: Caller(requestId: "corrida")) }
-            await pausing.reached()  // the booking has the space as it was: open, no block
-            let block = try await client.json(.post, "/api/admin/espacos/\(cenario.sala)/bloqueios",
-                #"{"inicio":"2026-11-26T08:00:00-03:00","fim":"2026-11-26T18:00:00-03:00","motivo":"manutencao"}"#, token: cenario.admin)
-            #expect(block.status == .created, "\(String(buffer: block.body))")
-            pausing.release()
-            await #expect {
-                _ = try await booking.value
-            } throws: { error in
-                (error as? ServiceError)?.status == 422 && (error as? ServiceError)?.codigo == "dados_invalidos"
-            }
-            let agenda = try await harness.store.readStream(StreamName("agenda-\(cenario.sala)-2026-11-26"), from: 1, limit: 100)
-            #expect(agenda.map(\.type) == ["AgendaBloqueada"])
+        try await agendaRace { harness, client, cenario in
+            let dia = StreamName("agenda-\(cenario.sala)-2026-11-26")
+            var bloqueioId = ""
+            try await interleaved(harness, holding: StreamName(category: "espaco", id: cenario.sala), slow: { pausing in
+                try await reservaDaCorrida(harness, reservas: harness.store, precos: pausing, cenario.sala)
+            }, fast: {
+                let block = try await client.json(.post, "/api/admin/espacos/\(cenario.sala)/bloqueios",
+                    #"{"inicio":"2026-11-26T08:00:00-03:00","fim":"2026-11-26T18:00:00-03:00","motivo":"manutencao"}"#, token: cenario.admin)
+                #expect(block.status == .created, "\(String(buffer: block.body))")
+                bloqueioId = try #require((block.object["bloqueios"] as? [[String: Any]])?.first?["id"] as? String)
+            }, failsWith: 422, "dados_invalidos")
+            #expect(try await harness.store.readStream(dia, from: 1, limit: 100).map(\.type) == ["AgendaBloqueada"])
             #expect(try await harness.allEvents().contains { $0.type == "ReservaSolicitada" } == false)
 
             // Removing the block opens the day again, through the same streams.
-            let bloqueioId = try #require((block.object["bloqueios"] as? [[String: Any]])?.first?["id"] as? String)
             #expect(try await client.json(.delete, "/api/admin/espacos/\(cenario.sala)/bloqueios/\(bloqueioId)", token: cenario.admin).status == .ok)
-            #expect(try await harness.store.readStream(StreamName("agenda-\(cenario.sala)-2026-11-26"), from: 1, limit: 100).map(\.type)
-                == ["AgendaBloqueada", "AgendaDesbloqueada"])
+            #expect(try await harness.store.readStream(dia, from: 1, limit: 100).map(\.type) == ["AgendaBloqueada", "AgendaDesbloqueada"])
             let again = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-26T10:00:00-03:00", "2026-11-26T12:00:00-03:00"), token: cenario.membro)
             #expect(again.status == .created, "\(String(buffer: again.body))")
         }
@@ -157,25 +182,16 @@ struct BlockRaceTests {
     /// The other order: the block reads the agenda before the booking commits, and appends after.
     @Test("a block whose agenda read came before a booking committed is refused (409 'bloqueio_sobre_reservas') and the booking stands")
     func block_after_booking_commits() async throws {
-        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
-        defer { harness.removeFiles() }
-        try await harness.test(reactors: false) { client in
-            let cenario = try await Cenario.make(harness, client)
+        try await agendaRace { harness, client, cenario in
             let dia = StreamName("agenda-\(cenario.sala)-2026-11-26")
-            let pausing = PausingStore(harness.store, pausing: dia)
-            let espacos = EspacosService(store: pausing, clock: harness.clock)
             let bloqueio = try isoDecoder().decode(EspacosService.NovoBloqueio.self, from: Data(
                 #"{"inicio":"2026-11-26T08:00:00-03:00","fim":"2026-11-26T18:00:00-03:00","motivo":"manutencao"}"#.utf8))
-            let block = Task { try await espacos.agendarBloqueio(cenario.sala, bloqueio, caller: Caller(requestId: "corrida", usuario: "admin")) }
-            await pausing.reached()  // the block has the day as it was: empty
-            let booked = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-26T10:00:00-03:00", "2026-11-26T12:00:00-03:00"), token: cenario.membro)
-            #expect(booked.status == .created, "\(String(buffer: booked.body))")
-            pausing.release()
-            await #expect {
-                _ = try await block.value
-            } throws: { error in
-                (error as? ServiceError)?.status == 409 && (error as? ServiceError)?.codigo == "bloqueio_sobre_reservas"
-            }
+            try await interleaved(harness, holding: dia, slow: { pausing in
+                try await EspacosService(store: pausing, clock: harness.clock).agendarBloqueio(cenario.sala, bloqueio, caller: Caller(requestId: "corrida", usuario: "admin"))
+            }, fast: {
+                let booked = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-26T10:00:00-03:00", "2026-11-26T12:00:00-03:00"), token: cenario.membro)
+                #expect(booked.status == .created, "\(String(buffer: booked.body))")
+            }, failsWith: 409, "bloqueio_sobre_reservas")
             #expect(try await harness.store.readStream(dia, from: 1, limit: 100).map(\.type) == ["AgendaOcupada"])
             #expect(try await harness.allEvents().contains { $0.type == "BloqueioAgendado" } == false)
         }
@@ -197,26 +213,15 @@ struct CapacityRaceTests {
     /// capacity does.
     @Test("a booking that read the day before the capacity fell to what is taken is refused (409), and the day holds two")
     func booking_after_capacity_commits() async throws {
-        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
-        defer { harness.removeFiles() }
-        try await harness.test(reactors: false) { client in
-            let cenario = try await Cenario.make(harness, client)
+        try await agendaRace { harness, client, cenario in
             try await twoSeatsTaken(client, cenario)
             let dia = StreamName("agenda-\(cenario.estacoes)-2026-11-26")
-            let pausing = PausingStore(harness.store, pausing: dia)
-            let reservas = ReservasService(store: pausing, clock: harness.clock, precos: PrecosService(store: harness.store, clock: harness.clock))
-            let solicitacao = try isoDecoder().decode(
-                ReservasService.PedidoDeReserva.self, from: Data(pedido(cenario.estacoes, "2026-11-26T10:00:00-03:00", "2026-11-26T12:00:00-03:00").utf8))
-            let booking = Task { try await reservas.solicitar(solicitacao, usuario: "membro-da-corrida", caller: Caller(requestId: "corrida")) }
-            await pausing.reached()  // the booking has the day as it was: two of three seats
-            let reduzir = try await client.json(.patch, "/api/admin/espacos/\(cenario.estacoes)", #"{"capacidade":2}"#, token: cenario.admin)
-            #expect(reduzir.status == .ok, "\(String(buffer: reduzir.body))")
-            pausing.release()
-            await #expect {
-                _ = try await booking.value
-            } throws: { error in
-                (error as? ServiceError)?.status == 409 && (error as? ServiceError)?.codigo == "horario_indisponivel"
-            }
+            try await interleaved(harness, holding: dia, slow: { pausing in
+                try await reservaDaCorrida(harness, reservas: pausing, precos: harness.store, cenario.estacoes)
+            }, fast: {
+                let reduzir = try await client.json(.patch, "/api/admin/espacos/\(cenario.estacoes)", #"{"capacidade":2}"#, token: cenario.admin)
+                #expect(reduzir.status == .ok, "\(String(buffer: reduzir.body))")
+            }, failsWith: 409, "horario_indisponivel")
             #expect(try await harness.store.readStream(dia, from: 1, limit: 100).map(\.type)
                 == ["AgendaOcupada", "AgendaOcupada", "AgendaCapacidadeDefinida"])
             #expect(try await harness.allEvents().filter { $0.type == "ReservaSolicitada" }.count == 2)
@@ -229,25 +234,16 @@ struct CapacityRaceTests {
     /// The other order: the change reads the day before a third booking commits, and appends after.
     @Test("a capacity change whose read of a day came before a booking committed is refused (409 'capacidade_abaixo_das_reservas'); the booking stands")
     func capacity_after_booking_commits() async throws {
-        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
-        defer { harness.removeFiles() }
-        try await harness.test(reactors: false) { client in
-            let cenario = try await Cenario.make(harness, client)
+        try await agendaRace { harness, client, cenario in
             try await twoSeatsTaken(client, cenario)
             let dia = StreamName("agenda-\(cenario.estacoes)-2026-11-26")
-            let pausing = PausingStore(harness.store, pausing: dia)
-            let espacos = EspacosService(store: pausing, clock: harness.clock)
             let alteracao = try isoDecoder().decode(EspacosService.AlteracaoDeEspaco.self, from: Data(#"{"capacidade":2}"#.utf8))
-            let change = Task { try await espacos.atualizarEspaco(cenario.estacoes, alteracao, caller: Caller(requestId: "corrida", usuario: "admin")) }
-            await pausing.reached()  // the change has the day as it was: two seats taken
-            let booked = try await client.json(.post, "/api/reservas", pedido(cenario.estacoes, "2026-11-26T10:00:00-03:00", "2026-11-26T12:00:00-03:00"), token: cenario.membro)
-            #expect(booked.status == .created, "\(String(buffer: booked.body))")
-            pausing.release()
-            await #expect {
-                _ = try await change.value
-            } throws: { error in
-                (error as? ServiceError)?.status == 409 && (error as? ServiceError)?.codigo == "capacidade_abaixo_das_reservas"
-            }
+            try await interleaved(harness, holding: dia, slow: { pausing in
+                try await EspacosService(store: pausing, clock: harness.clock).atualizarEspaco(cenario.estacoes, alteracao, caller: Caller(requestId: "corrida", usuario: "admin"))
+            }, fast: {
+                let booked = try await client.json(.post, "/api/reservas", pedido(cenario.estacoes, "2026-11-26T10:00:00-03:00", "2026-11-26T12:00:00-03:00"), token: cenario.membro)
+                #expect(booked.status == .created, "\(String(buffer: booked.body))")
+            }, failsWith: 409, "capacidade_abaixo_das_reservas")
             #expect(try await harness.store.readStream(dia, from: 1, limit: 100).map(\.type) == ["AgendaOcupada", "AgendaOcupada", "AgendaOcupada"])
             #expect(try await harness.allEvents().contains { $0.type == "AgendaCapacidadeDefinida" } == false)
         }
