@@ -1,3 +1,4 @@
+import EventStore
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -44,12 +45,13 @@ final class API {
     var owner: Deployable?
     /// Whether the last X-Forwarded-For entry names the caller (behind a balancer or the gateway).
     let trustForwardedFor: Bool
-    /// Run after a write succeeds, before it answers (read-your-writes).
-    let settle: @Sendable () async -> Void
+    /// Run after a write succeeds, before it answers (read-your-writes): given the last
+    /// position the write's appends took, or nil when it appended nothing here.
+    let settle: @Sendable (GlobalPosition?) async -> Void
 
     init(
         router: Router<GatewayContext>, idempotency: Idempotency, role: Role = .allInOne, trustForwardedFor: Bool = false,
-        settle: @escaping @Sendable () async -> Void = {}
+        settle: @escaping @Sendable (GlobalPosition?) async -> Void = { _ in }
     ) {
         self.router = router
         self.idempotency = idempotency
@@ -82,10 +84,17 @@ final class API {
         // "fuso") would otherwise be dropped in silence and the request done without it.
         // (PATCH routes list what they accept, with hints of their own.)
         let accepted = operation.method == .patch || operation.openBody ? nil : operation.request.flatMap { OpenAPI.requestFields[$0] }
+        let service: Bool
+        if case .service = role { service = true } else { service = false }
         @Sendable func handler(_ request: Request, _ context: GatewayContext, _ body: Data) async throws -> Reply {
             if let accepted { try JSON.knownKeys(body, accepted) }
-            let reply = try await respond(request, context, body)
-            if mutating { await settle() }
+            guard mutating else { return try await respond(request, context, body) }
+            // Read-your-writes waits for this write's own events, not for the whole log's head.
+            let watermark = AppendWatermark()
+            var reply = try await AppendWatermark.$current.withValue(watermark) { try await respond(request, context, body) }
+            await settle(watermark.position)
+            // A service tells the gateway, which waits for its own read models the same way.
+            if service, let position = watermark.position { reply.headers[Forwarder.positionHeader] = position.description }
             return reply
         }
         router.on(RouterPath(operation.path), method: operation.method) { request, context -> Response in
@@ -138,8 +147,12 @@ final class API {
             let response = try await forwarder.forward(
                 request, body: body, context: context, client: clientAddress(request, context, trustForwardedFor: trustForwardedFor),
                 to: service)
-            if (200..<300).contains(response.status.code), [.post, .put, .patch, .delete].contains(operation.method) { await settle() }
-            return response
+            if (200..<300).contains(response.status.code), [.post, .put, .patch, .delete].contains(operation.method) {
+                await settle(response.headers[Forwarder.positionField].flatMap(GlobalPosition.init(parsing:)))
+            }
+            var answer = response
+            answer.headers[Forwarder.positionField] = nil
+            return answer
         }
     }
 }

@@ -87,12 +87,20 @@ public struct Backend: Sendable {
             ReservasService(store: store, clock: clock, precos: precos, prazoDePagamento: prazoDePagamento))
     }
 
-    /// Waits (up to 2 s) until the read models this process serves have applied every event
-    /// written so far: its own runners, or the checkpoints of the runners it follows.
-    public func settle() async {
-        guard !projections.isEmpty || !followed.isEmpty, let head = try? await store.headPosition() else { return }
-        for runner in projections { _ = await runner.waitUntil(head, timeout: .seconds(2)) }
-        _ = await watcher?.waitUntil(head, timeout: .seconds(2))
+    /// Waits (up to 2 s) until the read models this process serves have applied `position`
+    /// (a write's own last event), or, when nil, every event written so far: its own runners,
+    /// or the checkpoints of the runners it follows.
+    public func settle(upTo position: GlobalPosition? = nil) async {
+        guard !projections.isEmpty || !followed.isEmpty else { return }
+        let target: GlobalPosition
+        if let position {
+            target = position
+        } else {
+            guard let head = try? await store.headPosition() else { return }
+            target = head
+        }
+        for runner in projections { _ = await runner.waitUntil(target, timeout: .seconds(2)) }
+        _ = await watcher?.waitUntil(target, timeout: .seconds(2))
     }
 
     /// How far each reported subscription is behind the head of the store.

@@ -75,6 +75,11 @@ public final class Forwarder: Sendable {
         try await client.shutdown()
     }
 
+    /// The last position a service's write appended at (`GlobalPosition.description`), for the
+    /// gateway's read-your-writes wait; the gateway keeps it to itself.
+    static let positionHeader = "Coworkflow-Posicao"
+    static let positionField = HTTPField.Name(positionHeader)!
+
     /// Headers the caller sent that the service needs.
     static let passed: [HTTPField.Name] = [.authorization, .contentType, .accept, .acceptLanguage, .idempotencyKey, .sandboxSignature]
     /// Headers the gateway sets itself, and hop-by-hop ones.

@@ -47,7 +47,7 @@ public enum GatewayApp {
         }
         let api = API(
             router: router, idempotency: Idempotency(keys: backend.store), role: configuration.role, trustForwardedFor: trustForwardedFor,
-            settle: { await backend.settle() })
+            settle: { position in await backend.settle(upTo: position) })
         api.owner = .usuarios
         Routes.usuarios(api, backend)
         Routes.lgpd(api, backend)

@@ -70,6 +70,14 @@ struct DistributedTests {
         let precos = try await call(.PUT, gateway + "/api/admin/espacos/\(salaId)/precos",
             #"{"porHora":5000,"meioPeriodo":18000,"diaria":30000,"duracaoMinimaMinutos":30}"#, token: admin)
         #expect(precos.status == 200, "\(precos.text)")
+        // A service names the position its write reached, for the gateway's read-your-writes
+        // wait; the gateway keeps it to itself.
+        #expect(precos.headers.first(name: "Coworkflow-Posicao") == nil)
+        let direto = try await call(.POST, deployment.url("espacos") + "/api/admin/unidades", #"""
+            {"nome":"Direta","endereco":{"logradouro":"Rua B","numero":"2","cidade":"São Paulo","uf":"SP","cep":"01310-200"}}
+            """#, token: admin)
+        #expect(direto.status == 201, "\(direto.text)")
+        #expect(direto.headers.first(name: "Coworkflow-Posicao").flatMap(GlobalPosition.init(parsing:)) != nil)
         let catalogo = try await call(.GET, gateway + "/api/espacos?unidade=\(unidadeId)")
         #expect(catalogo.object["total"] as? Int == 1, "\(catalogo.text)")
 
@@ -239,6 +247,7 @@ struct DistributedTests {
 struct Answer {
     let status: Int
     let text: String
+    var headers = HTTPHeaders()
     var object: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:] }
 }
 
@@ -255,7 +264,7 @@ func call(
     for (name, value) in headers { request.headers.add(name: name, value: value) }
     let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
     let bytes = try await response.body.collect(upTo: 4 * 1024 * 1024)
-    return Answer(status: Int(response.status.code), text: String(buffer: bytes))
+    return Answer(status: Int(response.status.code), text: String(buffer: bytes), headers: response.headers)
 }
 
 /// The processes of one distributed deployment, on free loopback ports.

@@ -130,11 +130,41 @@ enum AppendValidation {
     }
 }
 
-/// Counts the events appended inside one transaction, for `eventsAppended` once it commits.
+/// Counts the events appended inside one transaction, for `eventsAppended` once it commits,
+/// and keeps the last position they took (for ``AppendWatermark``).
 final class AppendTally: Sendable {
-    private let count = Atomic<Int>(0)
+    private let state = Mutex<(events: Int, last: GlobalPosition?)>((0, nil))
 
-    func add(_ events: Int) { count.add(events, ordering: .relaxed) }
+    func add(_ result: AppendResult) {
+        state.withLock { state in
+            state.events += result.positions.count
+            if let top = result.positions.max() { state.last = max(state.last ?? top, top) }
+        }
+    }
 
-    var events: Int { count.load(ordering: .relaxed) }
+    var events: Int { state.withLock { $0.events } }
+
+    /// Once the transaction committed: counts for the task's watermark.
+    func committed() { AppendWatermark.current?.record(state.withLock { $0.last }) }
+}
+
+/// The last global position the appends of a task (and its child tasks) took, once committed:
+/// what a request must wait for to read its own writes, instead of the head of the whole log,
+/// which moves on with every other writer. Set it as a task-local around the work.
+public final class AppendWatermark: Sendable {
+    @TaskLocal public static var current: AppendWatermark?
+
+    private let last = Mutex<GlobalPosition?>(nil)
+
+    public init() {}
+
+    /// Nil while nothing was appended.
+    public var position: GlobalPosition? { last.withLock { $0 } }
+
+    public func record(_ position: GlobalPosition?) {
+        guard let position else { return }
+        last.withLock { $0 = max($0 ?? position, position) }
+    }
+
+    public func record(_ result: AppendResult) { record(result.positions.max()) }
 }

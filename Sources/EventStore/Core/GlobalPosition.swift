@@ -23,4 +23,12 @@ public struct GlobalPosition: Hashable, Comparable, Sendable, Codable, CustomStr
     }
 
     public var description: String { "\(transaction)/\(sequence)" }
+
+    /// Reads ``description`` back; nil for anything else.
+    public init?(parsing text: String) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let transaction = Int64(parts[0]), let sequence = Int64(parts[1]),
+              transaction >= 0, sequence >= 0 else { return nil }
+        self.init(transaction: transaction, sequence: sequence)
+    }
 }

@@ -94,6 +94,7 @@ public final class PostgresEventStore: EventStore {
                 }
                 didAppend(carried: carry, finishedBefore: finishedBefore)
                 appended.add(result.positions.count, ordering: .relaxed)
+                AppendWatermark.current?.record(result)
                 return result
             } catch let collision as Collision where attempt < 10 {
                 // A concurrent writer of the same ids or of an `.any` stream won; go again.
@@ -117,6 +118,7 @@ public final class PostgresEventStore: EventStore {
                 try await body(Transaction(connection: connection, logger: logger, tally: tally))
             }
             appended.add(tally.events, ordering: .relaxed)
+            tally.committed()
             return result
         } catch let error as PostgresTransactionError {
             guard let failure = error.closureError else {
@@ -140,7 +142,7 @@ public final class PostgresEventStore: EventStore {
                 try await connection.query("SAVEPOINT coworkflow_append", logger: logger)
                 let result = try await PostgresEventStore.append(writes, on: connection, logger: logger, savepoint: true)
                 try await connection.query("RELEASE SAVEPOINT coworkflow_append", logger: logger)
-                tally.add(result.positions.count)
+                tally.add(result)
                 return result
             } catch let collision as Collision {
                 throw EventStoreError(.backend, "append collided on \(collision.constraint) inside a transaction")

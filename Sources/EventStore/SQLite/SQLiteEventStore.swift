@@ -41,6 +41,7 @@ public final class SQLiteEventStore: EventStore {
         let result = try await database.write { db in try Self.append(writes, in: db) }
         changes.ring()
         appended.add(result.positions.count, ordering: .relaxed)
+        AppendWatermark.current?.record(result)
         return result
     }
 
@@ -51,6 +52,7 @@ public final class SQLiteEventStore: EventStore {
         let tally = AppendTally()
         let result = try await database.write { db in try body(Transaction(db: db, tally: tally)) }
         appended.add(tally.events, ordering: .relaxed)
+        tally.committed()
         return result
     }
 
@@ -68,7 +70,7 @@ public final class SQLiteEventStore: EventStore {
                 return .commit
             }
             guard let result else { throw EventStoreError(.backend, "savepoint ended without a result") }
-            tally.add(result.positions.count)
+            tally.add(result)
             return result
         }
     }
