@@ -216,21 +216,28 @@ struct AgendaTests {
             ocupada(UUID(), "2026-11-25T09:30:00-03:00", "2026-11-25T10:30:00-03:00"),
             ocupada(UUID(), "2026-11-25T14:00:00-03:00", "2026-11-25T15:00:00-03:00"),
         ]
-        let set = { (capacidade: Int) in
-            Agenda.Event.capacidadeDefinida(Agenda.CapacidadeDefinida(espacoId: self.espaco, data: self.dia, capacidade: capacidade, em: self.now))
+        let set = { (capacidade: Int, revisao: Int64) in
+            Agenda.Event.capacidadeDefinida(Agenda.CapacidadeDefinida(espacoId: self.espaco, data: self.dia, capacidade: capacidade, revisao: revisao, em: self.now))
         }
         let cedo = instant("2026-11-25T08:00:00-03:00"), depois = instant("2026-11-25T10:00:00-03:00")
         // Two at once between 09:30 and 10:00: one seat is too few before then, enough after.
-        #expect(Scenario(decider).given(stairs[0], stairs[1], stairs[2]).when(.definirCapacidade(capacidade: 1, desde: cedo, em: now)).outcome
+        #expect(Scenario(decider).given(stairs[0], stairs[1], stairs[2]).when(.definirCapacidade(capacidade: 1, anterior: 3, revisao: 7, desde: cedo, em: now)).outcome
             == .failure(.capacidadeExcedida(pico: 2)))
-        #expect(Scenario(decider).given(stairs[0], stairs[1], stairs[2]).when(.definirCapacidade(capacidade: 1, desde: depois, em: now)).outcome
-            == .events([set(1)]))
-        #expect(Scenario(decider).given(stairs[0], set(2)).when(.definirCapacidade(capacidade: 2, desde: cedo, em: now)).outcome == .events([]))
-        // Once set, the day's capacity is the limit, whatever the request read from the space.
+        #expect(Scenario(decider).given(stairs[0], stairs[1], stairs[2]).when(.definirCapacidade(capacidade: 1, anterior: 3, revisao: 7, desde: depois, em: now)).outcome
+            == .events([set(1, 7)]))
+        #expect(Scenario(decider).given(stairs[0], set(2, 7)).when(.definirCapacidade(capacidade: 2, anterior: 3, revisao: 7, desde: cedo, em: now)).outcome == .events([]))
+        // A raise is never refused, even on a day already over the old capacity.
+        #expect(Scenario(decider).given(stairs[0], stairs[1], stairs[2]).when(.definirCapacidade(capacidade: 1, anterior: 0, revisao: 7, desde: cedo, em: now)).outcome
+            == .events([set(1, 7)]))
+        // A booking that read the space before the change (version 6) is held to the day's capacity...
         let mine = UUID(), afternoon = range("2026-11-25T14:30:00-03:00", "2026-11-25T15:30:00-03:00")
-        #expect(Scenario(decider).given(stairs[2], set(1)).when(.ocupar(reserva: mine, intervalo: afternoon, limite: 3, em: now)).outcome
+        #expect(Scenario(decider).given(stairs[2], set(1, 7)).when(.ocupar(reserva: mine, intervalo: afternoon, limite: 3, revisao: 6, em: now)).outcome
             == .failure(.indisponivel(conflitos: [Self.id(stairs[2])])))
-        #expect(Scenario(decider).given(stairs[2], set(1), set(2)).when(.ocupar(reserva: mine, intervalo: afternoon, limite: 1, em: now)).outcome
+        // ...one that read it since takes the space's capacity, which a later change may have
+        // set without reaching this day.
+        #expect(Scenario(decider).given(stairs[2], set(1, 7)).when(.ocupar(reserva: mine, intervalo: afternoon, limite: 3, revisao: 9, em: now)).outcome
+            == .events([.ocupada(Agenda.Ocupada(reservaId: mine, espacoId: espaco, data: dia, intervalo: afternoon, em: now))]))
+        #expect(Scenario(decider).given(stairs[2], set(1, 7), set(2, 8)).when(.ocupar(reserva: mine, intervalo: afternoon, limite: 1, revisao: 6, em: now)).outcome
             == .events([.ocupada(Agenda.Ocupada(reservaId: mine, espacoId: espaco, data: dia, intervalo: afternoon, em: now))]))
     }
 

@@ -352,6 +352,26 @@ struct BookingTests {
         }
     }
 
+    @Test("a day booked under a longer lead time still holds its seats when the capacity falls; a raise is never refused")
+    func capacity_beyond_the_lead_time() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            for _ in 0..<2 {
+                let r = try await client.json(.post, "/api/reservas", pedido(cenario.estacoes, "2027-02-10T10:00:00-03:00", "2027-02-10T12:00:00-03:00"), token: cenario.membro)
+                #expect(r.status == .created, "\(String(buffer: r.body))")
+            }
+            let regras = #"{"regras":{"duracaoMinimaMinutos":30,"duracaoMaximaMinutos":600,"antecedenciaMinimaMinutos":10,"antecedenciaMaximaDias":10}}"#
+            #expect(try await client.json(.patch, "/api/admin/espacos/\(cenario.estacoes)", regras, token: cenario.admin).status == .ok)
+            let reduzir = try await client.json(.patch, "/api/admin/espacos/\(cenario.estacoes)", #"{"capacidade":1}"#, token: cenario.admin)
+            #expect(reduzir.status == .conflict && reduzir.erro == "capacidade_abaixo_das_reservas", "\(String(buffer: reduzir.body))")
+            #expect((reduzir.object["detalhes"] as? [String: Any])?["dias"] as? String == "2027-02-10")
+            #expect(try await client.json(.patch, "/api/admin/espacos/\(cenario.estacoes)", #"{"capacidade":2}"#, token: cenario.admin).status == .ok)
+            #expect(try await client.json(.patch, "/api/admin/espacos/\(cenario.estacoes)", #"{"capacidade":4}"#, token: cenario.admin).status == .ok)
+        }
+    }
+
     @Test("a member on a plan gets the plan's discount in quotes and bookings; others, anonymous quotes and members taken off the plan do not")
     func plan_discount() async throws {
         let harness = try await Harness.make(clock: ManualClock(segundaDeManha))

@@ -14,14 +14,17 @@ public import Foundation
 public enum Agenda {
     /// Bookings may overlap up to `limite` at any instant: 1 for rooms, `capacidade` for shared desks.
     public enum Command: Sendable, Equatable {
-        case ocupar(reserva: UUID, intervalo: TimeRange, limite: Int, em: Date)
+        /// `revisao`: the version of the space's stream the request read `limite` from.
+        case ocupar(reserva: UUID, intervalo: TimeRange, limite: Int, revisao: Int64 = 0, em: Date)
         case liberar(reserva: UUID, em: Date)
         /// Refused while a booking holds part of `intervalo`.
         case bloquear(bloqueio: UUID, intervalo: TimeRange, em: Date)
         case desbloquear(bloqueio: UUID, em: Date)
-        /// A shared space's new capacity for the day; refused while its bookings take more
-        /// seats than that at some instant from `desde` on (those that ended hold none).
-        case definirCapacidade(capacidade: Int, desde: Date, em: Date)
+        /// A shared space's new capacity for the day, from the space's `revisao` (its stream's
+        /// version with the change); a decrease (below `anterior`, the space's capacity before)
+        /// is refused while the day's bookings take more seats than that at some instant from
+        /// `desde` on (those that ended hold none).
+        case definirCapacidade(capacidade: Int, anterior: Int, revisao: Int64, desde: Date, em: Date)
     }
 
     public struct Ocupada: Codable, Sendable, Equatable {
@@ -90,12 +93,15 @@ public enum Agenda {
         public let espacoId: UUID
         public let data: DataLocal
         public let capacidade: Int
+        /// The space's stream version with this change.
+        public let revisao: Int64
         public let em: Date
 
-        public init(espacoId: UUID, data: DataLocal, capacidade: Int, em: Date) {
+        public init(espacoId: UUID, data: DataLocal, capacidade: Int, revisao: Int64, em: Date) {
             self.espacoId = espacoId
             self.data = data
             self.capacidade = capacidade
+            self.revisao = revisao
             self.em = em
         }
     }
@@ -144,14 +150,16 @@ public enum Agenda {
     }
 
     /// The bookings holding time on the day, by booking id, the blocks closing it, and the
-    /// capacity set for the day (nil until a change of the space's capacity wrote one: then
-    /// the space's own capacity is the limit).
+    /// capacity the last change of the space's capacity wrote here, with the space's version
+    /// then (a booking that read an older space is held to it; one that read the space since
+    /// takes the space's capacity: a later change may not have reached this far).
     public struct State: Sendable, Equatable {
         public var espacoId: UUID?
         public var data: DataLocal?
         public var ocupacoes: [UUID: TimeRange] = [:]
         public var bloqueios: [UUID: TimeRange] = [:]
         public var capacidade: Int?
+        public var capacidadeRevisao: Int64 = 0
 
         public init() {}
     }
@@ -177,10 +185,10 @@ public enum Agenda {
             initialState: State(),
             decide: { command, state throws(Failure) in
                 switch command {
-                case .ocupar(let reserva, let intervalo, let limite, let em):
+                case .ocupar(let reserva, let intervalo, let limite, let revisao, let em):
                     if state.ocupacoes[reserva] != nil { return [] }
-                    // The day's capacity, when a change wrote one, over the space as the request read it.
-                    let limite = state.capacidade ?? limite
+                    // A capacity changed after the request read the space wins over what it read.
+                    let limite = if let capacidade = state.capacidade, state.capacidadeRevisao > revisao { capacidade } else { limite }
                     let bloqueios = state.bloqueios.filter { $0.value.overlaps(intervalo) }
                     guard bloqueios.isEmpty else { throw .bloqueada(bloqueios: ordenados(bloqueios.keys)) }
                     let others = state.ocupacoes.filter { $0.value.overlaps(intervalo) }
@@ -199,14 +207,16 @@ public enum Agenda {
                 case .desbloquear(let bloqueio, let em):
                     guard state.bloqueios[bloqueio] != nil else { return [] }
                     return [.desbloqueada(Desbloqueada(bloqueioId: bloqueio, espacoId: espacoId, data: data, em: em))]
-                case .definirCapacidade(let capacidade, let desde, let em):
-                    if state.capacidade == capacidade { return [] }
-                    let restantes = state.ocupacoes.values.compactMap { ocupacao in
-                        try? TimeRange(start: max(ocupacao.start, desde), end: ocupacao.end)
+                case .definirCapacidade(let capacidade, let anterior, let revisao, let desde, let em):
+                    if state.capacidade == capacidade, state.capacidadeRevisao >= revisao { return [] }
+                    if capacidade < anterior {
+                        let restantes = state.ocupacoes.values.compactMap { ocupacao in
+                            try? TimeRange(start: max(ocupacao.start, desde), end: ocupacao.end)
+                        }
+                        let pico = Intervalos.maximoSimultaneo(restantes)
+                        guard pico <= capacidade else { throw .capacidadeExcedida(pico: pico) }
                     }
-                    let pico = Intervalos.maximoSimultaneo(restantes)
-                    guard pico <= capacidade else { throw .capacidadeExcedida(pico: pico) }
-                    return [.capacidadeDefinida(CapacidadeDefinida(espacoId: espacoId, data: data, capacidade: capacidade, em: em))]
+                    return [.capacidadeDefinida(CapacidadeDefinida(espacoId: espacoId, data: data, capacidade: capacidade, revisao: revisao, em: em))]
                 }
             },
             evolve: { state, event in
@@ -228,6 +238,7 @@ public enum Agenda {
                     next.espacoId = e.espacoId
                     next.data = e.data
                     next.capacidade = e.capacidade
+                    next.capacidadeRevisao = e.revisao
                 }
                 return next
             })

@@ -6,8 +6,9 @@
 /// the append statement); the others commit without it. A carried `NOTIFY` commits with its
 /// append, so it announces that append and every append that had finished before it began.
 /// The notifier sends one of its own for appends no carrier announced: at once when no append
-/// began within the last interval (nothing is flowing that could carry it), otherwise only if
-/// no carrier announced them within two intervals (the trailing appends of a burst).
+/// began and no notice went out within the last interval (nothing is flowing that could carry
+/// it), otherwise only if no carrier announced them within two intervals (the trailing appends
+/// of a burst, or commits right after a notice).
 /// Appends inside a caller's transaction never carry; they count when the transaction ends.
 ///
 /// Appends are counted as they finish (`finished`); ``covered`` is the count known announced.
@@ -49,10 +50,13 @@ struct NoticeLedger {
         case sendNow
     }
 
-    /// What the appends finished up to `target` still need.
+    /// What the appends finished up to `target` still need. Never two notices within an
+    /// interval: a process that only commits transactions (a consumer) would otherwise send one
+    /// per commit.
     func pending(upTo target: UInt64, at now: ContinuousClock.Instant) -> Pending {
         guard covered < target else { return .none }
         if let lastBegin, now - lastBegin < interval { return .awaitCarrier }
+        if let lastNotice, now - lastNotice < interval { return .awaitCarrier }
         return .sendNow
     }
 

@@ -59,9 +59,10 @@ public final class PostgresEventStore: EventStore {
         await pool.value
     }
 
-    /// Returns once ``run()`` has started the connection pool. A query made before that waits
-    /// for it anyway, but PostgresNIO logs a warning for it: a process that starts ``run()`` in
-    /// a child task awaits this before its first query.
+    /// Returns once ``run()`` is starting the connection pool (call ``run()`` first, or this
+    /// waits for ever). A query made before that waits for the pool anyway, but PostgresNIO logs
+    /// a warning for it: a process that starts ``run()`` in a child task awaits this before its
+    /// first query.
     public func started() async {
         while true {
             let seen = startedBell.generation

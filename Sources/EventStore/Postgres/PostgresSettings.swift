@@ -105,9 +105,11 @@ public struct PostgresSettings: Sendable, Equatable {
         // the next lease still holds the runtime's delayed job until its deadline, so at
         // thousands of leases a second the defaults (30 s and 60 s) left hundreds of thousands
         // waiting, and everything the process did afterwards ran slower (a bulk read after the
-        // append workloads at half speed). So: no keep-alive pings (a dead connection fails its
-        // next query, which the caller retries), the minimum kept open without timers, and a
-        // short idle timeout for the rest.
+        // append workloads at half speed). So: no keep-alive pings, the minimum kept open
+        // without timers, and a short idle timeout for the rest. The price: a connection that
+        // died while idle (a database restart or failover) is found by the next query on it,
+        // which fails (that request answers 500; the pool opens a fresh one), where pings
+        // would have found it first.
         configuration.options.maximumConnections = maximumConnections
         configuration.options.minimumConnections = min(minimumConnections, maximumConnections)
         configuration.options.connectionIdleTimeout = idleTimeout

@@ -158,8 +158,11 @@ extension EventMessage {
               utf8[13] == UInt8(ascii: ":"), utf8[16] == UInt8(ascii: ":"),
               let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
               let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60
+              (1...12).contains(month), hour < 24, minute < 60, second < 60
         else { return nil }
+        let bissexto = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let diasNoMes = [31, bissexto ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        guard (1...diasNoMes).contains(day) else { return nil }
         var fraction = 0.0
         if utf8.count > 19 {
             guard utf8[19] == UInt8(ascii: "."), utf8.count > 20, utf8.count <= 29, let digits = number(20..<utf8.count) else { return nil }

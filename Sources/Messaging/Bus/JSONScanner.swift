@@ -79,6 +79,7 @@ struct JSONScanner {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { throw Failure(reason: "not a JSON object") }
         let start = index
         try skipValue()
+        guard String(validating: bytes[start..<index], as: UTF8.self) != nil else { throw Failure(reason: "not UTF-8") }
         return Data(bytes[start..<index])
     }
 
@@ -137,10 +138,19 @@ struct JSONScanner {
                      UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                     index += 2
                 case UInt8(ascii: "u"):
-                    guard index + 6 <= bytes.count, bytes[(index + 2)..<(index + 6)].allSatisfy(Self.isHexDigit) else {
-                        throw Failure(reason: "bad \\u escape at byte \(index)")
+                    guard let unit = hexUnit(at: index) else { throw Failure(reason: "bad \\u escape at byte \(index)") }
+                    switch unit {
+                    case 0xD800...0xDBFF:
+                        // A high surrogate must be followed by a low one: together one character.
+                        guard index + 12 <= bytes.count, bytes[index + 6] == UInt8(ascii: "\\"), bytes[index + 7] == UInt8(ascii: "u"),
+                              let low = hexUnit(at: index + 6), (0xDC00...0xDFFF).contains(low)
+                        else { throw Failure(reason: "a lone surrogate escape at byte \(index)") }
+                        index += 12
+                    case 0xDC00...0xDFFF:
+                        throw Failure(reason: "a lone surrogate escape at byte \(index)")
+                    default:
+                        index += 6
                     }
-                    index += 6
                 default:
                     throw Failure(reason: "bad escape at byte \(index)")
                 }
@@ -151,6 +161,18 @@ struct JSONScanner {
             }
         }
         throw Failure(reason: "a string is not closed")
+    }
+
+    /// The four hex digits of the `\\u` escape at `at`, as a UTF-16 code unit.
+    private func hexUnit(at position: Int) -> UInt16? {
+        guard position + 6 <= bytes.count, bytes[position + 1] == UInt8(ascii: "u") else { return nil }
+        var value: UInt16 = 0
+        for byte in bytes[(position + 2)..<(position + 6)] {
+            guard Self.isHexDigit(byte) else { return nil }
+            let digit = byte <= UInt8(ascii: "9") ? byte - UInt8(ascii: "0") : (byte | 0x20) - UInt8(ascii: "a") + 10
+            value = value << 4 | UInt16(digit)
+        }
+        return value
     }
 
     /// The bytes of the next number: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.

@@ -123,11 +123,12 @@ public final class EspacosService: Sendable {
 
     /// Changes a space's details. A change of a shared space's capacity is written, in the same
     /// append, to the agenda of every local day a booking could still take (from today to the
-    /// longest booking that may start within the lead time), with the versions read: so a
-    /// booking decided on the old capacity and the change cannot both commit (``Agenda``). The
-    /// capacity cannot go below the seats the day's bookings (held or confirmed) take at once
-    /// from now on: 409 `capacidade_abaixo_das_reservas` naming the days; the operator cancels or
-    /// moves bookings first.
+    /// longest booking that may start within the lead time), with the versions read and the
+    /// space's version with the change: so a booking decided on the old capacity and the change
+    /// cannot both commit (``Agenda``). A decrease cannot go below the seats a day's bookings
+    /// (held or confirmed) take at once from now on: 409 `capacidade_abaixo_das_reservas` naming
+    /// the days; the operator cancels or moves bookings first. Days beyond that reach (booked
+    /// under a longer lead time) are checked on the occupancy read model. A raise is never refused.
     public func atualizarEspaco(_ id: String, _ input: AlteracaoDeEspaco, caller: Caller) async throws -> EspacoView {
         let command: (Date) -> Espaco.Command = { now in
             .atualizar(nome: input.nome, capacidade: input.capacidade, comodidades: input.comodidades, fotos: input.fotos, regras: input.regras, em: now)
@@ -136,6 +137,19 @@ public final class EspacosService: Sendable {
               case .existente(let dados) = try await espacos.load(StreamNames.espaco(try Self.espacoId(id))).state,
               dados.tipo.compartilhado, capacidade != dados.capacidade
         else { return try await espaco(id, caller, command) }
+        let recusa = { (dias: [DataLocal], pico: Int?) in
+            ServiceError(
+                status: 409, codigo: "capacidade_abaixo_das_reservas",
+                mensagem: "há reservas que ocupam \(pico.map(String.init) ?? "mais") lugares ao mesmo tempo em \(dias.count) dia(s) "
+                    + "(o primeiro: \(dias[0])), mais que \(capacidade); cancele ou mude essas reservas antes de reduzir a capacidade",
+                detalhes: ["dias": dias.prefix(20).map(\.description).joined(separator: ",")])
+        }
+        // Days beyond what a booking could take now can hold bookings made under a longer lead
+        // time: those come from the occupancy read model (nothing can race them any more).
+        if capacidade < dados.capacidade {
+            let dias = try await diasAcima(de: capacidade, espaco: dados)
+            if !dias.isEmpty { throw recusa(dias, nil) }
+        }
         return try await comAgendas(id, caller, intervalo: { dados, now in
             guard dados.tipo.compartilhado, capacidade != dados.capacidade else { return nil }
             // Far enough for the old rules and the new: a booking may start up to the lead time
@@ -145,16 +159,40 @@ public final class EspacosService: Sendable {
             let minutos = regras.map(\.duracaoMaximaMinutos).max() ?? 0
             return try? TimeRange(start: now, end: now.addingTimeInterval(Double(max(dias, 0)) * 86_400 + Double(max(minutos, 0)) * 60 + 1))
         }, recusa: { recusados in
-            let dias = recusados.map(\.dia).sorted()
-            let pico = recusados.compactMap { if case .capacidadeExcedida(let pico) = $0.falha { pico } else { nil } }.max() ?? capacidade
-            return ServiceError(
-                status: 409, codigo: "capacidade_abaixo_das_reservas",
-                mensagem: "há reservas que ocupam \(pico) lugares ao mesmo tempo em \(dias.count) dia(s) (o primeiro: \(dias[0])), mais que \(capacidade); "
-                    + "cancele ou mude essas reservas antes de reduzir a capacidade",
-                detalhes: ["dias": dias.prefix(20).map(\.description).joined(separator: ",")])
-        }) { now in
-            (command(now), .definirCapacidade(capacidade: capacidade, desde: now, em: now))
+            recusa(recusados.map(\.dia).sorted(), recusados.compactMap { if case .capacidadeExcedida(let pico) = $0.falha { pico } else { nil } }.max())
+        }, espaco: command, agenda: { now, dados, revisao in
+            .definirCapacidade(capacidade: capacidade, anterior: dados.capacidade, revisao: revisao, desde: now, em: now)
+        })
+    }
+
+    /// The local days, from today on, when the space's active bookings take more than
+    /// `lugares` seats at some instant.
+    private func diasAcima(de lugares: Int, espaco: Espaco.Dados) async throws -> [DataLocal] {
+        guard case .existente(let unidade) = try await unidades.load(StreamNames.unidade(espaco.unidade)).state else { return [] }
+        let agora = clock.now
+        let hoje = DataLocal(agora, em: unidade.fuso)
+        var dias: [DataLocal] = []
+        var offset = 0
+        let lote = 500
+        while true {
+            let docs = try await store.documents(ReservasReadModel.ocupacao, grupo: espaco.id.description, limit: lote, offset: offset)
+            for doc in docs {
+                let ocupacao = try ReadModelJSON.decoder.decode(OcupacaoView.self, from: doc)
+                guard !(ocupacao.data < hoje) else { continue }
+                // Today counts from now on: bookings that already ended hold no seat.
+                var dia = ocupacao.data.intervalo(em: unidade.fuso)
+                if ocupacao.data == hoje {
+                    guard let resto = try? TimeRange(start: max(dia.start, agora), end: dia.end) else { continue }
+                    dia = resto
+                }
+                if Agenda.picoDeOcupacao(em: dia, ocupacoes: ocupacao.reservas.values) > lugares {
+                    dias.append(ocupacao.data)
+                }
+            }
+            guard docs.count == lote else { break }
+            offset += lote
         }
+        return dias.sorted()
     }
 
     public func definirHorario(_ id: String, _ horario: Espaco.HorarioSemanal, caller: Caller) async throws -> EspacoView {
@@ -180,16 +218,16 @@ public final class EspacosService: Sendable {
         let intervalo = try Self.intervalo(de: input)
         try ServiceError.texto(input.descricao, campo: "descricao", maximo: 500)
         let bloqueio = Espaco.Bloqueio(id: UUID(), intervalo: intervalo, motivo: input.motivo, descricao: input.descricao)
-        return try await comAgendas(id, caller, intervalo: { _, _ in intervalo }) { now in
-            (.agendarBloqueio(bloqueio, em: now), .bloquear(bloqueio: bloqueio.id, intervalo: intervalo, em: now))
-        }
+        return try await comAgendas(
+            id, caller, intervalo: { _, _ in intervalo }, espaco: { now in .agendarBloqueio(bloqueio, em: now) },
+            agenda: { now, _, _ in .bloquear(bloqueio: bloqueio.id, intervalo: intervalo, em: now) })
     }
 
     public func removerBloqueio(_ id: String, bloqueio: String, caller: Caller) async throws -> EspacoView {
         guard let bloqueioId = UUID(uuidString: bloqueio) else { throw ServiceError.naoEncontrado("bloqueio \(bloqueio) não existe") }
-        return try await comAgendas(id, caller, intervalo: { dados, _ in dados.bloqueios.first { $0.id == bloqueioId }?.intervalo }) { now in
-            (.removerBloqueio(id: bloqueioId, em: now), .desbloquear(bloqueio: bloqueioId, em: now))
-        }
+        return try await comAgendas(
+            id, caller, intervalo: { dados, _ in dados.bloqueios.first { $0.id == bloqueioId }?.intervalo },
+            espaco: { now in .removerBloqueio(id: bloqueioId, em: now) }, agenda: { now, _, _ in .desbloquear(bloqueio: bloqueioId, em: now) })
     }
 
     /// Decides `command` on the space and, in the same append, its agenda counterpart on every
@@ -200,24 +238,31 @@ public final class EspacosService: Sendable {
     private func comAgendas(
         _ id: String, _ caller: Caller, intervalo: (Espaco.Dados, Date) -> TimeRange?,
         recusa: ([(dia: DataLocal, falha: Agenda.Failure)]) -> ServiceError = EspacosService.bloqueioSobreReservas,
-        _ command: (Date) -> (Espaco.Command, Agenda.Command)
+        espaco doEspaco: (_ now: Date) -> Espaco.Command,
+        agenda daAgenda: (_ now: Date, _ dados: Espaco.Dados, _ revisao: Int64) -> Agenda.Command
     ) async throws -> EspacoView {
         let id = try Self.espacoId(id)
         let stream = StreamNames.espaco(id)
         let meta = metadata(caller)
-        for _ in 1...5 {
+        // The days read, kept across attempts: after a refused append only the stream that
+        // moved is read again (a change over a thousand days must not read them all again
+        // each time a booking lands on one).
+        var lidos: [DataLocal: (state: Agenda.State, version: Int64)] = [:]
+        for _ in 1...20 {
             let (state, version) = try await espacos.load(stream)
             guard version > 0, case .existente(let dados) = state else { throw ServiceError.naoEncontrado("espaço \(id) não existe") }
             let now = clock.now
-            let (doEspaco, daAgenda) = command(now)
             let events: [Espaco.Event]
             do {
-                events = try espacos.decider.decide(doEspaco, state)
+                events = try espacos.decider.decide(doEspaco(now), state)
             } catch {
                 throw ServiceError(error)
             }
             guard !events.isEmpty else { return try Self.view(state) }
+            // The agenda's part, with the space as read and its version after this change.
+            let paraAgenda = daAgenda(now, dados, version + Int64(events.count))
             var writes = [StreamWrite(stream: stream, expected: .after(version), events: try Events.new(events, at: now, metadata: meta))]
+            var dias: [StreamName: DataLocal] = [:]
             if let intervalo = intervalo(dados, now) {
                 guard case .existente(let unidade) = try await unidades.load(StreamNames.unidade(dados.unidade)).state else {
                     throw ServiceError.naoEncontrado("a unidade \(dados.unidade) do espaço não existe")
@@ -225,11 +270,11 @@ public final class EspacosService: Sendable {
                 var recusados: [(dia: DataLocal, falha: Agenda.Failure)] = []
                 // The days are read 16 at a time: a year-long block reads 367 streams, and the
                 // shorter the reading, the less likely a booking lands in between.
-                let dias = DataLocal.dias(de: intervalo, em: unidade.fuso)
-                var lidos: [DataLocal: (state: Agenda.State, version: Int64)] = [:]
-                for inicio in stride(from: 0, to: dias.count, by: 16) {
+                let todos = DataLocal.dias(de: intervalo, em: unidade.fuso)
+                let faltam = todos.filter { lidos[$0] == nil }
+                for inicio in stride(from: 0, to: faltam.count, by: 16) {
                     try await withThrowingTaskGroup(of: (DataLocal, Agenda.State, Int64).self) { group in
-                        for dia in dias[inicio..<min(inicio + 16, dias.count)] {
+                        for dia in faltam[inicio..<min(inicio + 16, faltam.count)] {
                             group.addTask { [store] in
                                 let agenda = AggregateStore(store: store, decider: Agenda.decider(espacoId: id.rawValue, data: dia)) {
                                     try Agenda.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
@@ -241,12 +286,13 @@ public final class EspacosService: Sendable {
                         for try await (dia, state, version) in group { lidos[dia] = (state, version) }
                     }
                 }
-                for dia in dias {
+                for dia in todos {
                     guard let (estado, versao) = lidos[dia] else { continue }
                     let agendaStream = StreamNames.agenda(id.rawValue, dia)
+                    dias[agendaStream] = dia
                     let decididos: [Agenda.Event]
                     do {
-                        decididos = try Agenda.decider(espacoId: id.rawValue, data: dia).decide(daAgenda, estado)
+                        decididos = try Agenda.decider(espacoId: id.rawValue, data: dia).decide(paraAgenda, estado)
                     } catch {
                         recusados.append((dia, error))
                         continue
@@ -260,8 +306,9 @@ public final class EspacosService: Sendable {
             do {
                 try await store.append(writes)
                 return try Self.view(events.reduce(state, espacos.decider.evolve))
-            } catch is WrongExpectedVersion {
-                continue  // a booking (or another change of the space) came first: decide again
+            } catch let conflict as WrongExpectedVersion {
+                // A booking (or another change of the space) came first: read what moved, decide again.
+                if let dia = dias[conflict.stream] { lidos[dia] = nil } else { lidos.removeAll() }
             }
         }
         throw ServiceError.conflito("conflito_de_versao", "o espaço mudou durante a operação; tente de novo")

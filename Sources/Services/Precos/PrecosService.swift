@@ -152,6 +152,8 @@ public final class PrecosService: Sendable {
     /// What a quote was made of: the booking handler needs the same space, unit and coupon.
     struct Contexto: Sendable {
         let espaco: Espaco.Dados
+        /// The version of the space's stream `espaco` was read at.
+        let espacoVersao: Int64
         let unidade: Unidade.Dados
         let cupom: (codigo: String, dados: Cupom.Dados, version: Int64)?
         let cotacao: Cotacao.Resultado
@@ -175,7 +177,8 @@ public final class PrecosService: Sendable {
     }
 
     func quote(_ id: Espaco.ID, intervalo: TimeRange, cupom codigo: String?, plano: String?, em now: Date) async throws -> Contexto {
-        guard case .existente(let espaco) = try await espacos.load(StreamNames.espaco(id)).state else {
+        let (estado, espacoVersao) = try await espacos.load(StreamNames.espaco(id))
+        guard case .existente(let espaco) = estado else {
             throw ServiceError.invalido("espacoId", "o espaço \(id) não existe")
         }
         guard case .existente(let unidade) = try await unidades.load(StreamNames.unidade(espaco.unidade)).state else {
@@ -194,7 +197,7 @@ public final class PrecosService: Sendable {
         }
         do {
             let cotacao = try Cotacao.cotar(tabela: tabela, intervalo: intervalo, fuso: unidade.fuso, plano: plano, cupom: cupom?.1, em: now)
-            return Contexto(espaco: espaco, unidade: unidade, cupom: cupom, cotacao: cotacao)
+            return Contexto(espaco: espaco, espacoVersao: espacoVersao, unidade: unidade, cupom: cupom, cotacao: cotacao)
         } catch {
             throw ServiceError(error)
         }

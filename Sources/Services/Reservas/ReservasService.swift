@@ -98,7 +98,7 @@ public final class ReservasService: Sendable {
         let limite = espaco.tipo.compartilhado ? espaco.capacidade : 1
         return try await turnos.withTurn(of: dias.map { StreamNames.agenda(espacoId.rawValue, $0) }) {
             try await ocupar(
-                reserva, espacoId: espacoId, solicitada: solicitada, limite: limite, cupom: contexto.cupom?.codigo,
+                reserva, espacoId: espacoId, solicitada: solicitada, limite: limite, revisao: contexto.espacoVersao, cupom: contexto.cupom?.codigo,
                 chaveada: caller.idempotencyKey != nil, meta: meta, em: now)
         }
     }
@@ -106,7 +106,7 @@ public final class ReservasService: Sendable {
     /// Holds the booking's days (and its coupon use) with the booking's first event, in one
     /// append; decides again on fresh state after every conflict.
     private func ocupar(
-        _ reserva: Reserva.Pedido, espacoId: Espaco.ID, solicitada: [Reserva.Event], limite: Int, cupom: String?,
+        _ reserva: Reserva.Pedido, espacoId: Espaco.ID, solicitada: [Reserva.Event], limite: Int, revisao: Int64, cupom: String?,
         chaveada: Bool, meta: EventMetadata, em now: Date
     ) async throws -> ReservaView {
         let id = reserva.id
@@ -118,7 +118,7 @@ public final class ReservasService: Sendable {
                 let (state, version) = try await agenda.load(stream)
                 let events: [Agenda.Event]
                 do {
-                    events = try agenda.decider.decide(.ocupar(reserva: id.rawValue, intervalo: reserva.intervalo, limite: limite, em: now), state)
+                    events = try agenda.decider.decide(.ocupar(reserva: id.rawValue, intervalo: reserva.intervalo, limite: limite, revisao: revisao, em: now), state)
                 } catch .bloqueada {
                     // A block committed after this request read the space.
                     throw ServiceError(Reserva.Failure.fechado)

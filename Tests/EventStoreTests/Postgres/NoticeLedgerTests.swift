@@ -60,5 +60,10 @@ struct NoticeLedgerTests {
         #expect(ledger.pending(upTo: 3, at: at(31)) == .none)
         #expect(ledger.standalone(upTo: 3, at: at(31)) == nil)
         #expect(!ledger.begin(at: at(32)).carry, "a standalone NOTIFY a moment ago: the next append need not carry")
+        // Commits right after a notice wait: never two notices within an interval.
+        ledger.finish()
+        ledger.finish()
+        #expect(ledger.pending(upTo: 5, at: at(33)) == .awaitCarrier)
+        #expect(ledger.pending(upTo: 5, at: at(40)) == .sendNow)
     }
 }

@@ -55,6 +55,9 @@ struct EventMessageTests {
         (#"{"type": "X", "type": "Y"}"#, "appears twice"),
         (#"{"type": "a\qb"}"#, "bad escape"),
         (#"{"type": "open}"#, "not closed"),
+        (#"{"type": "\ud800x"}"#, "lone surrogate"),
+        (#"{"type": "\udc00"}"#, "lone surrogate"),
+        (#"{"data": {"a": "é"}, "x": 1}"#, "field 'type' is missing"),
         (#"{"n": 01}"#, "leading zero"),
         (#"{"n": tru}"#, "bad literal"),
         (#"{"eventId": 5}"#, "field 'eventId' must be a string"),
@@ -72,6 +75,18 @@ struct EventMessageTests {
         } throws: { error in
             "\(error)".contains(reason)
         }
+    }
+
+    @Test("data that is not UTF-8, or a surrogate pair escape, is told apart")
+    func utf8_and_surrogates() throws {
+        var body = Data(#"{"type":"X","data":{"a":""#.utf8)
+        body.append(contentsOf: [0xC3, 0x28])  // an invalid two-byte sequence
+        body.append(contentsOf: Array(#""}}"#.utf8))
+        #expect {
+            _ = try EventMessage.decode(body)
+        } throws: { "\($0)".contains("field 'data' must be a JSON object") }
+        var scanner = JSONScanner(Data(#""\ud83d\ude00 ok""#.utf8))
+        #expect(try scanner.string() == "😀 ok")
     }
 
     @Test("a body missing a member names it")
@@ -97,6 +112,9 @@ struct EventMessageTests {
         let slow = try #require(formatter.date(from: text) ?? ISO8601DateFormatter().date(from: text))
         #expect(abs(quick.timeIntervalSince(slow)) < 0.001)
         #expect(EventMessage.fastISO("2026-13-01T00:00:00Z") == nil)
+        #expect(EventMessage.fastISO("2026-02-29T00:00:00Z") == nil)
+        #expect(EventMessage.fastISO("2026-04-31T00:00:00Z") == nil)
+        #expect(EventMessage.fastISO("2028-02-29T00:00:00Z") != nil)
         #expect(EventMessage.fastISO("2026-11-21T12:00:00+01:00") == nil)
         #expect(EventMessage.fastISO("2026-11-21 12:00:00Z") == nil)
     }
