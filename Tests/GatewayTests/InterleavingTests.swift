@@ -142,6 +142,12 @@ func interleaved<T: Sendable>(
     }
 }
 
+/// The member books `espaco` on the 26th, 10:00–12:00, through the API; it must be taken.
+func reservarNoDia26(_ client: any TestClientProtocol, _ cenario: Cenario, _ espaco: String) async throws {
+    let booked = try await client.json(.post, "/api/reservas", pedido(espaco, "2026-11-26T10:00:00-03:00", "2026-11-26T12:00:00-03:00"), token: cenario.membro)
+    #expect(booked.status == .created, "\(String(buffer: booked.body))")
+}
+
 /// A booking of `espaco` on the 26th, 10:00–12:00, as the member of the race: its agendas and
 /// bookings read from `reservasStore`, the space and its prices from `precosStore`.
 func reservaDaCorrida(_ harness: Harness, reservas reservasStore: any EventStore, precos precosStore: any EventStore, _ espaco: String) async throws {
@@ -189,8 +195,7 @@ struct BlockRaceTests {
             try await interleaved(harness, holding: dia, slow: { pausing in
                 try await EspacosService(store: pausing, clock: harness.clock).agendarBloqueio(cenario.sala, bloqueio, caller: Caller(requestId: "corrida", usuario: "admin"))
             }, fast: {
-                let booked = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-26T10:00:00-03:00", "2026-11-26T12:00:00-03:00"), token: cenario.membro)
-                #expect(booked.status == .created, "\(String(buffer: booked.body))")
+                try await reservarNoDia26(client, cenario, cenario.sala)
             }, failsWith: 409, "bloqueio_sobre_reservas")
             #expect(try await harness.store.readStream(dia, from: 1, limit: 100).map(\.type) == ["AgendaOcupada"])
             #expect(try await harness.allEvents().contains { $0.type == "BloqueioAgendado" } == false)
@@ -202,10 +207,7 @@ struct BlockRaceTests {
 struct CapacityRaceTests {
     /// Two of the desks' three seats taken on the 26th, 10:00–12:00.
     func twoSeatsTaken(_ client: any TestClientProtocol, _ cenario: Cenario) async throws {
-        for _ in 0..<2 {
-            let booked = try await client.json(.post, "/api/reservas", pedido(cenario.estacoes, "2026-11-26T10:00:00-03:00", "2026-11-26T12:00:00-03:00"), token: cenario.membro)
-            #expect(booked.status == .created, "\(String(buffer: booked.body))")
-        }
+        for _ in 0..<2 { try await reservarNoDia26(client, cenario, cenario.estacoes) }
     }
 
     /// The booking reads the day with three seats and appends after the capacity fell to two:
@@ -241,8 +243,7 @@ struct CapacityRaceTests {
             try await interleaved(harness, holding: dia, slow: { pausing in
                 try await EspacosService(store: pausing, clock: harness.clock).atualizarEspaco(cenario.estacoes, alteracao, caller: Caller(requestId: "corrida", usuario: "admin"))
             }, fast: {
-                let booked = try await client.json(.post, "/api/reservas", pedido(cenario.estacoes, "2026-11-26T10:00:00-03:00", "2026-11-26T12:00:00-03:00"), token: cenario.membro)
-                #expect(booked.status == .created, "\(String(buffer: booked.body))")
+                try await reservarNoDia26(client, cenario, cenario.estacoes)
             }, failsWith: 409, "capacidade_abaixo_das_reservas")
             #expect(try await harness.store.readStream(dia, from: 1, limit: 100).map(\.type) == ["AgendaOcupada", "AgendaOcupada", "AgendaOcupada"])
             #expect(try await harness.allEvents().contains { $0.type == "AgendaCapacidadeDefinida" } == false)
