@@ -84,19 +84,28 @@ struct ReservaTests {
     }
 
     @Test func cancelling_an_unpaid_hold_costs_and_refunds_nothing() {
-        #expect(scenario.given(solicitada).when(.cancelar(por: "u1", motivo: nil, politica: politica, em: now)).outcome
+        #expect(scenario.given(solicitada).when(.cancelar(por: "u1", motivo: nil, politica: politica, pago: .zero, em: now)).outcome
             == .events([.cancelada(Reserva.Cancelada(reservaId: id, por: "u1", motivo: nil, pago: .zero, multa: .zero, reembolso: .zero, em: now))]))
     }
 
     @Test func a_paid_booking_is_refunded_in_full_until_the_free_window_closes() {
         let exactlyOnTime = instant("2026-11-24T10:00:00-03:00")  // 24 h before 10:00 on the 25th
-        #expect(scenario.given(solicitada, confirmada(now)).when(.cancelar(por: "u1", motivo: "mudança", politica: politica, em: exactlyOnTime)).outcome
+        #expect(scenario.given(solicitada, confirmada(now)).when(.cancelar(por: "u1", motivo: "mudança", politica: politica, pago: .reais(100), em: exactlyOnTime)).outcome
             == .events([.cancelada(Reserva.Cancelada(reservaId: id, por: "u1", motivo: "mudança", pago: .reais(100), multa: .zero, reembolso: .reais(100), em: exactlyOnTime))]))
+    }
+
+    @Test func a_confirmed_booking_whose_payment_holds_nothing_refunds_nothing() {
+        // An admin confirmed it without a payment: the policy applies to what was paid, nothing.
+        let late = instant("2026-11-24T10:00:01-03:00")
+        for em in [now, late] {
+            #expect(scenario.given(solicitada, confirmada(now)).when(.cancelar(por: "u1", motivo: nil, politica: politica, pago: .zero, em: em)).outcome
+                == .events([.cancelada(Reserva.Cancelada(reservaId: id, por: "u1", motivo: nil, pago: .zero, multa: .zero, reembolso: .zero, em: em))]))
+        }
     }
 
     @Test func a_late_cancellation_keeps_the_fee() {
         let late = instant("2026-11-24T10:00:01-03:00")
-        #expect(scenario.given(solicitada, confirmada(now)).when(.cancelar(por: "u1", motivo: nil, politica: politica, em: late)).outcome
+        #expect(scenario.given(solicitada, confirmada(now)).when(.cancelar(por: "u1", motivo: nil, politica: politica, pago: .reais(100), em: late)).outcome
             == .events([.cancelada(Reserva.Cancelada(reservaId: id, por: "u1", motivo: nil, pago: .reais(100), multa: .reais(50), reembolso: .reais(50), em: late))]))
     }
 
@@ -109,19 +118,19 @@ struct ReservaTests {
         // The unit now keeps everything inside 48 h; the booking was made under 10 % inside 12 h.
         let harder = Unidade.PoliticaDeCancelamento(horasSemMulta: 48, multaBP: 10_000)
         #expect(scenario.given(.solicitada(Reserva.Solicitada(comTermos, em: now)), confirmada(now))
-            .when(.cancelar(por: "u1", motivo: nil, politica: harder, em: late)).outcome
+            .when(.cancelar(por: "u1", motivo: nil, politica: harder, pago: .reais(100), em: late)).outcome
             == .events([.cancelada(Reserva.Cancelada(reservaId: id, por: "u1", motivo: nil, pago: .reais(100), multa: .reais(10), reembolso: .reais(90), em: late))]))
         // A booking from before the terms were recorded follows the unit's policy of the moment.
-        #expect(scenario.given(solicitada, confirmada(now)).when(.cancelar(por: "u1", motivo: nil, politica: harder, em: late)).outcome
+        #expect(scenario.given(solicitada, confirmada(now)).when(.cancelar(por: "u1", motivo: nil, politica: harder, pago: .reais(100), em: late)).outcome
             == .events([.cancelada(Reserva.Cancelada(reservaId: id, por: "u1", motivo: nil, pago: .reais(100), multa: .reais(100), reembolso: .zero, em: late))]))
     }
 
     @Test func a_started_or_finished_booking_cannot_be_cancelled() {
         let started = instant("2026-11-25T10:30:00-03:00")
-        #expect(scenario.given(solicitada, confirmada(now)).when(.cancelar(por: "u1", motivo: nil, politica: politica, em: started)).outcome
+        #expect(scenario.given(solicitada, confirmada(now)).when(.cancelar(por: "u1", motivo: nil, politica: politica, pago: .reais(100), em: started)).outcome
             == .failure(.jaIniciada))
         let cancelled = Reserva.Event.cancelada(Reserva.Cancelada(reservaId: id, por: "u1", motivo: nil, pago: .zero, multa: .zero, reembolso: .zero, em: now))
-        #expect(scenario.given(solicitada, cancelled).when(.cancelar(por: "u1", motivo: nil, politica: politica, em: now)).outcome
+        #expect(scenario.given(solicitada, cancelled).when(.cancelar(por: "u1", motivo: nil, politica: politica, pago: .zero, em: now)).outcome
             == .failure(.transicaoInvalida(status: .cancelada)))
     }
 

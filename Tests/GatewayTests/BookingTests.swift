@@ -575,7 +575,7 @@ struct BookingTests {
             let tabela = try await client.json(.put, "/api/admin/espacos/\(cenario.sala)/precos", #"{"porHora":9900,"meioPeriodo":30000,"diaria":50000,"duracaoMinimaMinutos":30}"#, token: cenario.admin)
             #expect(tabela.status == .ok)
             #expect(tabela.object["espacoId"] as? String == cenario.sala.lowercased())
-            #expect(try await client.json(.post, "/api/admin/reservas/\(earlyId)/confirmacao", "{}", token: cenario.admin).object["total"] as? Int == 9_000)
+            #expect(try await client.pagar(earlyId, token: cenario.membro)["total"] as? Int == 9_000)
 
             let longo = try await client.json(.post, "/api/reservas/\(earlyId)/cancelamento", #"{"motivo":"\#(String(repeating: "x", count: 501))"}"#, token: cenario.membro)
             #expect(longo.status == .unprocessableContent && (longo.object["detalhes"] as? [String: Any])?["campo"] as? String == "motivo")
@@ -591,7 +591,7 @@ struct BookingTests {
             let late = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-23T20:00:00-03:00", "2026-11-23T22:00:00-03:00"), token: cenario.membro)
             let lateId = try #require(late.object["id"] as? String)
             #expect((late.object["politicaDeCancelamento"] as? [String: Any])?["multaBP"] as? Int == 5_000, "\(String(buffer: late.body))")
-            #expect(try await client.json(.post, "/api/admin/reservas/\(lateId)/confirmacao", "{}", token: cenario.admin).status == .ok)
+            _ = try await client.pagar(lateId, token: cenario.membro)
             // The unit's policy hardens after the booking: the booking keeps the terms it was made under.
             let harder = try await client.json(.patch, "/api/admin/unidades/\(cenario.unidade)", #"{"politicaDeCancelamento":{"horasSemMulta":48,"multaBP":10000}}"#, token: cenario.admin)
             #expect(harder.status == .ok, "\(String(buffer: harder.body))")

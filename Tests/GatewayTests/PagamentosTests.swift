@@ -30,6 +30,13 @@ extension TestClientProtocol {
         }
     }
 
+    /// Pays the booking's charge at the sandbox and returns the booking once it is confirmed.
+    func pagar(_ reserva: String, token: String) async throws -> [String: Any] {
+        let cobranca = try #require(try await pagamento(reserva, token: token, status: "pendente")["cobrancaId"] as? String)
+        #expect(try await json(.post, "/api/sandbox/cobrancas/\(cobranca)/pagamento").status == .ok)
+        return try await self.reserva(reserva, token: token, status: "confirmada")
+    }
+
     func reserva(_ id: String, token: String, status: String) async throws -> [String: Any] {
         try await eventually("booking \(status)") {
             let response = try await json(.get, "/api/reservas/\(id)", token: token)
@@ -300,6 +307,37 @@ struct PagamentosTests {
             #expect(pagamento["status"] as? String == "confirmado")
             let naProvedora = try #require(await harness.sandbox.cobranca(cobranca))
             #expect(naProvedora.situacao == .paga && naProvedora.reembolsos.values.reduce(.zero, +) == Money(centavos: Int64(valor)))
+        }
+    }
+
+    @Test("an admin-confirmed booking nobody paid for, cancelled: no refund is promised or recorded, and the charge is withdrawn")
+    func admin_confirmed_unpaid_booking_refunds_nothing() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let booked = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00"), token: cenario.membro)
+            let id = try #require(booked.object["id"] as? String, "\(String(buffer: booked.body))")
+            let cobranca = try #require(try await client.pagamento(id, token: cenario.membro, status: "pendente")["cobrancaId"] as? String)
+            #expect(try await client.json(.post, "/api/admin/reservas/\(id)/confirmacao", "{}", token: cenario.admin).status == .ok)
+
+            let cancelled = try await client.json(.post, "/api/reservas/\(id)/cancelamento", "{}", token: cenario.membro)
+            #expect(cancelled.status == .ok, "\(String(buffer: cancelled.body))")
+            let termos = try #require(cancelled.object["cancelamento"] as? [String: Any])
+            #expect(termos["reembolso"] as? Int == 0 && termos["multa"] as? Int == 0, "\(termos)")  // was R$ 100 promised back
+            _ = try await client.pagamento(id, token: cenario.membro, status: "cancelado")
+            #expect(try await client.json(.get, "/api/sandbox/cobrancas/\(cobranca)").object["situacao"] as? String == "cancelada")
+            let events = try await harness.allEvents()
+            let cancelada = try #require(events.last { $0.type == "ReservaCancelada" })
+            let corpo = try EventJSON.decoder.decode(Reserva.Cancelada.self, from: cancelada.data)
+            #expect(corpo.pago == .zero && corpo.reembolso == .zero)
+            #expect(!events.contains { $0.type == "ReembolsoSolicitado" })
+            // The member is not told that money is coming back.
+            let aviso = try await eventually("the cancellation notice") {
+                let itens = try await client.json(.get, "/api/notificacoes", token: cenario.membro).object["itens"] as? [[String: Any]] ?? []
+                return itens.first { $0["tipo"] as? String == "cancelamento" }
+            }
+            #expect((aviso["texto"] as? String)?.contains("de volta") == false, "\(aviso)")
         }
     }
 

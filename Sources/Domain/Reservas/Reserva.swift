@@ -109,7 +109,8 @@ public enum Reserva {
     public enum Command: Sendable, Equatable {
         case solicitar(Pedido, condicoes: Condicoes, em: Date)
         case confirmar(pagamentoId: String?, em: Date)
-        case cancelar(por: String, motivo: String?, politica: Unidade.PoliticaDeCancelamento, em: Date)
+        /// `pago`: what the booking's payment holds now (zero when it was never paid).
+        case cancelar(por: String, motivo: String?, politica: Unidade.PoliticaDeCancelamento, pago: Money, em: Date)
         /// The hold ran out without payment.
         case expirar(em: Date)
         case concluir(em: Date)

@@ -206,10 +206,14 @@ public final class ReservasService: Sendable {
         else { throw ServiceError.naoEncontrado("a reserva \(id) não existe") }
         let unidade = try await precos.unidades.load(StreamNames.unidade(Unidade.ID(dados.solicitacao.unidadeId))).state
         let politica: Unidade.PoliticaDeCancelamento = if case .existente(let u) = unidade { u.politica } else { .padrao }
+        // The fee and refund apply to what the payment holds, not to the booking's status: an
+        // admin may have confirmed a booking nobody paid for. A payment confirmed after this
+        // read is given back whole by pagamentos (the cancellation says nothing was paid).
+        let pago = try await pagamento(id)?.disponivel ?? .zero
         let now = clock.now
         return try await release(id, actor: usuario, caller: caller, at: now, revogando: (por: usuario, admin: admin)) { _ in
             .cancelar(por: usuario, motivo: motivo?.trimmingCharacters(in: .whitespacesAndNewlines).prefix(500).description,
-                      politica: politica, em: now)
+                      politica: politica, pago: pago, em: now)
         }
     }
 
@@ -217,9 +221,9 @@ public final class ReservasService: Sendable {
     /// already confirmed is confirmed instead: the confirmation has not reached reservas yet (the
     /// bus lags or is down), and the member paid in time.
     func expirar(_ id: Reserva.ID, at now: Date) async throws {
-        if let pagamento = try await pagamentoConfirmado(id) {
+        if let pagamento = try await pagamento(id), pagamento.status == .confirmado {
             try await reservas.handle(StreamNames.reserva(id), at: now, metadata: timerMetadata(id), failure: ServiceError.init) { _ in
-                .confirmar(pagamentoId: pagamento.description, em: now)
+                .confirmar(pagamentoId: pagamento.id.description, em: now)
             }
             return
         }
@@ -236,12 +240,12 @@ public final class ReservasService: Sendable {
         EventMetadata(correlationId: id.rawValue, actor: "system:prazos", requestId: "prazos", service: Self.service)
     }
 
-    /// The booking's payment when pagamentos has confirmed it (read only).
-    private func pagamentoConfirmado(_ id: Reserva.ID) async throws -> Pagamento.ID? {
+    /// The booking's payment as pagamentos recorded it (read only); nil before pagamentos began it.
+    private func pagamento(_ id: Reserva.ID) async throws -> Pagamento.Dados? {
         let events = try await store.readStream(PagamentosService.stream(Pagamento.ID(id.rawValue)))
         let state = try fold(events, Pagamento.decider) { try Pagamento.Event.decode(type: $0, data: $1, using: $2) }
-        guard case .existente(let dados) = state, dados.status == .confirmado else { return nil }
-        return dados.id
+        guard case .existente(let dados) = state else { return nil }
+        return dados
     }
 
     /// Ends a booking with `command` and, in the same append, frees its days and its coupon use.
@@ -361,7 +365,7 @@ public final class ReservasService: Sendable {
             let id = Reserva.ID(recusado.reservaId)
             guard case .existente(let dados) = try await reservas.load(StreamNames.reserva(id)).state, dados.status == .solicitada else { return [] }
             return try await releaseWrites(id, meta: meta, at: now, cause: cause) { _ in
-                .cancelar(por: "system:pagamentos", motivo: "pagamento recusado: \(recusado.motivo)", politica: .padrao, em: now)
+                .cancelar(por: "system:pagamentos", motivo: "pagamento recusado: \(recusado.motivo)", politica: .padrao, pago: .zero, em: now)
             }.writes
         case "NoShowRegistrado":
             struct NoShow: Decodable { let reservaId: UUID }
