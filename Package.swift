@@ -40,6 +40,8 @@ let package = Package(
             dependencies: [
                 "Domain",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                // ConnectionPoolError: the pool's "gave up opening connections" (DatabaseHealth).
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -94,7 +96,7 @@ let package = Package(
         .executableTarget(
             name: "coworkflow",
             dependencies: [
-                "Domain", "EventStore", "Messaging", "Projections", "Services", "Gateway",
+                "Domain", "EventStore", "Messaging", "Projections", "Services", "Gateway", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -114,10 +116,21 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "DomainTests", dependencies: ["Domain"], swiftSettings: strict),
+        // What more than one test target uses (a TCP proxy that can cut a link); no product ships it.
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            path: "Tests/TestSupport",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "EventStoreTests",
             dependencies: [
-                "Domain", "EventStore",
+                "Domain", "EventStore", "TestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

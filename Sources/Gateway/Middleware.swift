@@ -78,6 +78,13 @@ struct EdgeMiddleware: RouterMiddleware {
             } catch is WrongExpectedVersion {
                 response = ServiceError.conflito("conflito_de_versao", "o recurso mudou durante a requisição; tente de novo")
                     .response(requestId: context.requestId)
+            } catch let error as EventStoreError where error.code == .unavailable {
+                // The database is down or restarting: nothing was decided; the client may retry.
+                context.logger.error("database unavailable", metadata: ["requestId": "\(context.requestId)", "error": "\(error.message)"])
+                response = ServiceError(
+                    status: 503, codigo: "banco_de_dados_indisponivel",
+                    mensagem: "o banco de dados está inacessível no momento; nada foi alterado, tente de novo em instantes", retryAfter: 2)
+                    .response(requestId: context.requestId)
             } catch let error as PaymentProviderError {
                 // The provider refused or did not answer (the sandbox's tester routes): not our 500.
                 context.logger.error("payment provider failed: \(error)", metadata: ["requestId": "\(context.requestId)"])

@@ -32,7 +32,8 @@ enum OpenAPI {
                 success["content"] = [operation.contentType: ["schema": response == "text" ? ["type": "string"] : ref(response)]]
             }
             responses[String(operation.success)] = success
-            var errors = Set(operation.errors + [429, 500])
+            // 503: the server is draining, or the database is unreachable (ADR 0001 §10).
+            var errors = Set(operation.errors + [429, 500, 503])
             if operation.request != nil { errors.formUnion([400, 413]) }
             if operation.auth { errors.insert(401) }
             if operation.admin { errors.insert(403) }

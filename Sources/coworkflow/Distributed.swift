@@ -173,7 +173,7 @@ struct Distributed {
         -> UsuariosService
     {
         UsuariosService(
-            store: store, vault: PersonalDataVault(keys: PostgresKeyStore(client: store.client, logger: logger)),
+            store: store, vault: PersonalDataVault(keys: PostgresKeyStore(store: store, logger: logger)),
             passwords: PasswordHasher(), tokens: try await TokenIssuer(secret: secret), clock: SystemClock(),
             emailKey: try await emailKey(environment, store: store, logger: logger))
     }
@@ -184,7 +184,7 @@ struct Distributed {
 
     static func emailKey(_ environment: [String: String], store: PostgresEventStore, logger: Logger) async throws -> SymmetricKey {
         if let key = environment["EMAIL_HASH_KEY"], !key.isEmpty { return SymmetricKey(data: Data(key.utf8)) }
-        return SymmetricKey(data: try await PostgresKeyStore(client: store.client, logger: logger).key(for: emailClaimSubject))
+        return SymmetricKey(data: try await PostgresKeyStore(store: store, logger: logger).key(for: emailClaimSubject))
     }
 }
 

@@ -199,11 +199,18 @@ struct TimerService: Service {
             while !Task.isCancelled {
                 do {
                     try await store.whileHolding(lease: temporizador.lease, retryEvery: .seconds(1)) {
+                        var outage = false
                         while true {
                             do {
                                 try await temporizador.tick()
+                                if outage { logger.notice("timer \(temporizador.lease) runs again") }
+                                outage = false
                             } catch is CancellationError {
                                 throw CancellationError()
+                            } catch let error as EventStoreError where error.code == .unavailable {
+                                // Said once per outage, not every second; the store logs its end.
+                                if !outage { logger.error("timer \(temporizador.lease) waits for the database: \(error)") }
+                                outage = true
                             } catch {
                                 logger.error("timer \(temporizador.lease): \(error)")
                             }

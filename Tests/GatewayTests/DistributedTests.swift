@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import PostgresNIO
+import TestSupport
 import Testing
 
 /// The distributed mode as it is deployed: one `coworkflow serve --service <name>` process per
@@ -238,6 +239,70 @@ struct DistributedTests {
         #expect(server.terminationReason == .exit && server.terminationStatus == 0)
     }
 
+    @Test("the database goes away under a running gateway: requests answer 503 with Retry-After at once (not a hang, not a 500); it comes back and they work")
+    func database_outage() async throws {
+        let settings = try await Deployment.freshDatabase("coworkflow_outage")
+        let proxy = try await TCPProxy.start(to: settings.host, port: settings.port)
+        let port = try Deployment.freePort()
+        let server = Process()
+        server.executableURL = Deployment.binary
+        server.arguments = ["serve", "--service", "gateway", "--port", String(port)]
+        var environment = ProcessInfo.processInfo.environment
+        environment["DATABASE_URL"] = nil
+        environment["DB_HOST"] = "127.0.0.1"
+        environment["DB_PORT"] = String(proxy.port)
+        environment["DB_NAME"] = settings.database
+        environment["DB_USER"] = settings.user
+        environment["DB_PASSWORD"] = settings.password
+        environment["JWT_SECRET"] = Deployment.secret
+        environment["PSP_WEBHOOK_SECRET"] = Deployment.pspSecret
+        environment["PSP_API_KEY"] = "chave-do-sandbox"
+        environment["OUTBOX_DIR"] = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-outage-outbox").path
+        environment["LOG_LEVEL"] = "info"
+        server.environment = environment
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-outage.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        server.standardOutput = handle
+        server.standardError = handle
+        try server.run()
+        defer { if server.isRunning { Foundation.kill(server.processIdentifier, SIGKILL) } }
+        let base = "http://127.0.0.1:\(port)"
+        for _ in 0..<600 {
+            if let answer = try? await call(.GET, base + "/saude"), answer.status == 200 { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(try await call(.GET, base + "/api/espacos").status == 200)
+
+        try await proxy.cut()
+        var answer = try await call(.GET, base + "/api/espacos")
+        for _ in 0..<100 where answer.status == 200 {  // a read may still be served before the store notices
+            try await Task.sleep(for: .milliseconds(50))
+            answer = try await call(.GET, base + "/api/espacos")
+        }
+        #expect(answer.status == 503, "\(answer.status) \(answer.text)")
+        #expect(answer.object["erro"] as? String == "banco_de_dados_indisponivel", "\(answer.text)")
+        #expect(answer.headers.first(name: "Retry-After") == "2")
+        let registro = try await call(.POST, base + "/api/auth/registro", #"{"nome":"Ana","email":"ana@outage.test","senha":"segredo-123"}"#)
+        #expect(registro.status == 503, "\(registro.text)")
+        let saude = try await call(.GET, base + "/saude")
+        #expect(saude.status == 503 && saude.object["status"] as? String == "degradado", "\(saude.text)")
+
+        try await proxy.restore()
+        var back = 0
+        for _ in 0..<200 {
+            back = try await call(.POST, base + "/api/auth/registro", #"{"nome":"Ana","email":"ana@outage.test","senha":"segredo-123"}"#).status
+            if back != 503 { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(back == 201, "the registration refused during the outage goes through once the database is back")
+        server.terminate()
+        for _ in 0..<400 where server.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(!server.isRunning, "see \(log.path)")
+        #expect(server.isRunning || (server.terminationReason == .exit && server.terminationStatus == 0), "see \(log.path)")
+        try await proxy.shutdown()
+    }
+
     func token(_ gateway: String, _ email: String, _ senha: String) async throws -> String {
         let login = try await call(.POST, gateway + "/api/auth/login", #"{"email":"\#(email)","senha":"\#(senha)"}"#)
         return try #require(login.object["token"] as? String, "\(login.text)")
@@ -291,20 +356,7 @@ final class Deployment: @unchecked Sendable {
     /// replicas, and the sandbox PSP's server) and answering `/saude`. Mail goes to `smtp`
     /// when given (else to an outbox folder).
     static func start(smtp: SMTPSink? = nil) async throws -> Deployment {
-        var settings = try PostgresSettings.fromEnvironment()
-        var logger = Logger(label: "e2e")
-        logger.logLevel = .error
-        let owner = try await PostgresConnection.connect(configuration: settings.connectionConfiguration(asOwner: true), id: 1, logger: logger)
-        do {
-            try await owner.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(database) WITH (FORCE)"), logger: logger)
-            try await owner.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"), logger: logger)
-            try await owner.close()
-        } catch {
-            try? await owner.close()
-            throw error
-        }
-        settings.database = database
-        try await PostgresMigrator(settings: settings, logger: logger).migrate()
+        let settings = try await freshDatabase(database)
         // The services' queues outlive a run: what an earlier deployment left in them belongs to
         // a database that is gone.
         let broker = AMQPConnection(settings: try AMQPSettings.fromEnvironment(), name: "e2e.reset")
@@ -361,6 +413,25 @@ final class Deployment: @unchecked Sendable {
             throw error
         }
         return deployment
+    }
+
+    /// The test server's settings for a new, migrated database `name` (dropped first if it exists).
+    static func freshDatabase(_ name: String) async throws -> PostgresSettings {
+        var settings = try PostgresSettings.fromEnvironment()
+        var logger = Logger(label: "e2e")
+        logger.logLevel = .error
+        let owner = try await PostgresConnection.connect(configuration: settings.connectionConfiguration(asOwner: true), id: 1, logger: logger)
+        do {
+            try await owner.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"), logger: logger)
+            try await owner.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger)
+            try await owner.close()
+        } catch {
+            try? await owner.close()
+            throw error
+        }
+        settings.database = name
+        try await PostgresMigrator(settings: settings, logger: logger).migrate()
+        return settings
     }
 
     private func launch(_ name: String, service: String, port: Int? = nil, extra: [String: String] = [:]) throws {

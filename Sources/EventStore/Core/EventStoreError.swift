@@ -30,8 +30,11 @@ public struct EventStoreError: Error, Sendable, CustomStringConvertible {
         case schemaOutdated
         /// The store answered with something this code cannot read.
         case corruptRow
-        /// The database failed or could not be reached.
+        /// The database failed.
         case backend
+        /// The database cannot be reached now (refused, closed or reset connections, a server
+        /// shutting down or starting): nothing was decided, try again later.
+        case unavailable
         /// A lease (see ``ConsumerSupport/whileHolding(lease:retryEvery:_:)``) was lost while held.
         case leaseLost
         /// A fenced read-model commit found its checkpoint moved by another reader.

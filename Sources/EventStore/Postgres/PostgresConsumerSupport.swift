@@ -15,7 +15,7 @@ extension PostgresEventStore {
             """
         if writes.isEmpty {
             // Nothing else to commit with it: one statement, no transaction block.
-            return try await !client.fetch(insert, logger: logger).isEmpty
+            return try await !fetch(insert, logger: logger).isEmpty
         }
         try AppendValidation.validate(writes)
         let recorded = try await withTransaction { transaction in
@@ -54,7 +54,7 @@ extension PostgresEventStore {
 
     public func inboxOutcomes(_ eventIds: [UUID], consumer: String) async throws -> [UUID: InboxOutcome] {
         guard !eventIds.isEmpty else { return [:] }
-        let rows = try await client.fetch("""
+        let rows = try await fetch("""
             SELECT event_id, outcome, reason, attempts FROM consumer_inbox
             WHERE consumer = \(consumer) AND event_id = ANY(\(eventIds)::uuid[])
             """, logger: logger)
@@ -67,7 +67,7 @@ extension PostgresEventStore {
     }
 
     public func inboxEntry(_ eventId: UUID, consumer: String) async throws -> InboxEntry? {
-        let rows = try await client.fetch("""
+        let rows = try await fetch("""
             SELECT outcome, reason, attempts, recorded_at FROM consumer_inbox
             WHERE consumer = \(consumer) AND event_id = \(eventId)
             """, logger: logger)
@@ -79,7 +79,7 @@ extension PostgresEventStore {
     }
 
     public func deadLetters(consumer: String, limit: Int) async throws -> [InboxEntry] {
-        let rows = try await client.fetch("""
+        let rows = try await fetch("""
             SELECT event_id, reason, attempts, recorded_at FROM consumer_inbox
             WHERE consumer = \(consumer) AND outcome = 'dead' ORDER BY recorded_at, event_id LIMIT \(limit)
             """, logger: logger)
@@ -116,7 +116,7 @@ extension PostgresEventStore {
     }
 
     public func finishRedrive(_ eventId: UUID, consumer: String) async throws {
-        _ = try await client.fetch(
+        _ = try await fetch(
             "DELETE FROM consumer_redrive WHERE consumer = \(consumer) AND event_id = \(eventId)", logger: logger)
     }
 
@@ -141,7 +141,9 @@ extension PostgresEventStore {
                 if try await Self.tryLock(name, on: connection, logger: logger) {
                     logger.info("lease \(name): held")
                     let result = try await Self.hold(connection, name: name, interval: interval, logger: logger, body)
-                    _ = try? await connection.query("SELECT pg_advisory_unlock(hashtextextended(\(name), 0))", logger: logger)
+                    if !connection.isClosed {
+                        _ = try? await connection.query("SELECT pg_advisory_unlock(hashtextextended(\(name), 0))", logger: logger)
+                    }
                     try? await connection.close()
                     return result
                 }
@@ -161,6 +163,12 @@ extension PostgresEventStore {
     }
 
     /// Runs `body` and, beside it, checks every `interval` that the lock's connection lives.
+    ///
+    /// The check reads the connection's state rather than sending `SELECT 1`: PostgresNIO 1.33
+    /// drops a query written to a connection that has already closed without ever answering
+    /// it, so a check that queried a connection the database had closed (a restart) waited for
+    /// ever: the lease was never reported lost, and the process could not shut down. For the
+    /// same reason nothing is sent on a closed connection here.
     private static func hold<T: Sendable>(
         _ connection: PostgresConnection, name: String, interval: Duration, logger: Logger,
         _ body: @escaping @Sendable () async throws -> T
@@ -170,11 +178,9 @@ extension PostgresEventStore {
             group.addTask {
                 while true {
                     try await Task.sleep(for: interval)
-                    do {
-                        for try await _ in try await connection.query("SELECT 1", logger: logger) {}
-                    } catch where !Task.isCancelled {
-                        logger.error("lease \(name): lost", metadata: ["error": "\(String(reflecting: error))"])
-                        throw EventStoreError(.leaseLost, "lease '\(name)' was lost: its PostgreSQL connection failed", underlying: error)
+                    if connection.isClosed {
+                        logger.error("lease \(name): lost (its connection closed)")
+                        throw EventStoreError(.leaseLost, "lease '\(name)' was lost: its PostgreSQL connection closed")
                     }
                 }
             }

@@ -19,6 +19,8 @@ public final class PostgresEventStore: EventStore {
     public let client: PostgresClient
     public let changes = Doorbell()
     public let settings: PostgresSettings
+    /// Whether the database is reachable; while it is not, the store's calls fail at once.
+    public let health = DatabaseHealth()
     let upcasters: Upcasters
     let logger: Logger
     /// Rung by local appends; the notifier sends a NOTIFY for those no carrier announced.
@@ -54,6 +56,7 @@ public final class PostgresEventStore: EventStore {
         await withDiscardingTaskGroup { group in
             group.addTask { await self.listen() }
             group.addTask { await self.notifyOthers() }
+            group.addTask { await self.probe() }
         }
         pool.cancel()
         await pool.value
@@ -73,7 +76,7 @@ public final class PostgresEventStore: EventStore {
 
     /// Fails with ``EventStoreError/Code/schemaOutdated`` when `coworkflow migrate` is due.
     public func checkSchema() async throws {
-        let rows = try await client.fetch("SELECT coalesce(max(version), 0)::integer FROM schema_migrations", logger: logger)
+        let rows = try await fetch("SELECT coalesce(max(version), 0)::integer FROM schema_migrations", logger: logger)
         let version = try rows.first?.decode(Int.self) ?? 0
         guard version >= PostgresSchema.latest else {
             throw EventStoreError(
@@ -90,7 +93,7 @@ public final class PostgresEventStore: EventStore {
             attempt += 1
             let (carry, finishedBefore) = notices.withLock { $0.begin(at: .now) }
             do {
-                let result = try await client.withConnection { connection in
+                let result = try await lease { connection in
                     try await Self.append(writes, on: connection, logger: self.logger, notify: carry)
                 }
                 didAppend(carried: carry, finishedBefore: finishedBefore)
@@ -115,7 +118,7 @@ public final class PostgresEventStore: EventStore {
         defer { didAppend() }
         let tally = AppendTally()
         do {
-            let result = try await client.withTransaction(logger: logger) { connection in
+            let result = try await leaseTransaction { connection in
                 try await body(Transaction(connection: connection, logger: logger, tally: tally))
             }
             appended.add(tally.events, ordering: .relaxed)
@@ -369,7 +372,7 @@ public final class PostgresEventStore: EventStore {
         var payloads: [EventPayload] = []
         payloads.reserveCapacity(min(limit, 100_000))
         do {
-            try await client.withConnection { connection in
+            try await lease { connection in
                 let statement = PostgresStatements.ReadAllPayloads(after: position, limit: Int64(limit))
                 for try await payload in try await connection.execute(statement, logger: logger) { payloads.append(payload) }
             }
@@ -380,7 +383,7 @@ public final class PostgresEventStore: EventStore {
     }
 
     public func headPosition() async throws -> GlobalPosition {
-        let rows = try await client.fetch("""
+        let rows = try await fetch("""
             SELECT tx_id, position FROM events
             WHERE tx_id < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
             ORDER BY tx_id DESC, position DESC LIMIT 1
@@ -390,7 +393,7 @@ public final class PostgresEventStore: EventStore {
     }
 
     public func streamVersion(_ stream: StreamName) async throws -> Int64 {
-        try await client.withConnection { connection in
+        try await lease { connection in
             try await Self.version(of: stream, on: connection, logger: self.logger)
         }
     }
@@ -400,7 +403,7 @@ public final class PostgresEventStore: EventStore {
         var events: [RecordedEvent] = []
         events.reserveCapacity(64)
         do {
-            try await client.withConnection { connection in
+            try await lease { connection in
                 for try await event in try await connection.execute(statement, logger: logger) { events.append(event) }
             }
         } catch let error as PSQLError {
@@ -412,14 +415,14 @@ public final class PostgresEventStore: EventStore {
     // MARK: Checkpoints
 
     public func checkpoint(_ name: String) async throws -> GlobalPosition {
-        let rows = try await client.fetch(
+        let rows = try await fetch(
             "SELECT tx_id, position FROM subscription_checkpoints WHERE name = \(name)", logger: logger)
         guard let (tx, position) = try rows.first?.decode((Int64, Int64).self) else { return .start }
         return GlobalPosition(transaction: tx, sequence: position)
     }
 
     public func saveCheckpoint(_ name: String, _ position: GlobalPosition) async throws {
-        try await client.run("""
+        try await execute("""
             INSERT INTO subscription_checkpoints (name, tx_id, position) VALUES (\(name), \(position.transaction), \(position.sequence))
             ON CONFLICT (name) DO UPDATE SET tx_id = excluded.tx_id, position = excluded.position, updated_at = now()
             """, logger: logger)
@@ -454,6 +457,7 @@ public final class PostgresEventStore: EventStore {
             } catch {
                 if !Task.isCancelled {
                     logger.warning("event listener lost its connection", metadata: ["error": "\(error)"])
+                    if DatabaseHealth.isConnectionLevel(error) { health.suspicion.ring() }
                 }
             }
             try? await connection?.close()
@@ -484,7 +488,7 @@ public final class PostgresEventStore: EventStore {
             }
             guard let upTo = notices.withLock({ $0.standalone(upTo: target, at: .now) }) else { continue }
             do {
-                try await client.run(
+                try await execute(
                     "SELECT set_config('synchronous_commit', 'off', true), pg_notify(\(Self.channel), '')",
                     logger: logger)
                 notices.withLock { $0.sent(upTo: upTo) }

@@ -1,20 +1,21 @@
 public import Foundation
-public import PostgresNIO
+import PostgresNIO
 public import Logging
 
 /// Per-person keys in `personal_data_keys`, beside (never inside) the event table.
+/// Its calls go through the store's connections and ``DatabaseHealth``.
 public struct PostgresKeyStore: PersonalDataKeyStore {
-    public let client: PostgresClient
+    let store: PostgresEventStore
     let logger: Logger
 
-    public init(client: PostgresClient, logger: Logger = Logger(label: "coworkflow.vault")) {
-        self.client = client
+    public init(store: PostgresEventStore, logger: Logger = Logger(label: "coworkflow.vault")) {
+        self.store = store
         self.logger = logger
     }
 
     public func key(for subject: UUID) async throws -> Data {
         let candidate = PersonalDataVault.newKey()
-        try await client.run(
+        try await store.execute(
             "INSERT INTO personal_data_keys (subject_id, key) VALUES (\(subject), \(candidate)) ON CONFLICT (subject_id) DO NOTHING",
             logger: logger)
         guard let key = try await existingKey(for: subject) else {
@@ -24,14 +25,14 @@ public struct PostgresKeyStore: PersonalDataKeyStore {
     }
 
     public func existingKey(for subject: UUID) async throws -> Data? {
-        let rows = try await client.fetch(
+        let rows = try await store.fetch(
             "SELECT key FROM personal_data_keys WHERE subject_id = \(subject)", logger: logger)
         return try rows.first?.decode(Data.self)
     }
 
     @discardableResult
     public func erase(subject: UUID) async throws -> Bool {
-        let rows = try await client.fetch(
+        let rows = try await store.fetch(
             "DELETE FROM personal_data_keys WHERE subject_id = \(subject) RETURNING subject_id", logger: logger)
         return !rows.isEmpty
     }

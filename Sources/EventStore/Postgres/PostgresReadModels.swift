@@ -3,19 +3,19 @@ import PostgresNIO
 
 extension PostgresEventStore {
     public func document(_ collection: String, key: String) async throws -> Data? {
-        let rows = try await client.fetch(
+        let rows = try await fetch(
             "SELECT doc FROM read_models WHERE collection = \(collection) AND key = \(key)", logger: logger)
         return try rows.first.map { Data(try $0.decode(String.self).utf8) }
     }
 
     public func documents(_ collection: String, grupo: String?, limit: Int, offset: Int) async throws -> [Data] {
         let rows = if let grupo {
-            try await client.fetch("""
+            try await fetch("""
                 SELECT doc FROM read_models WHERE collection = \(collection) AND grupo = \(grupo)
                 ORDER BY ordem, key LIMIT \(limit) OFFSET \(offset)
                 """, logger: logger)
         } else {
-            try await client.fetch("""
+            try await fetch("""
                 SELECT doc FROM read_models WHERE collection = \(collection) ORDER BY ordem, key LIMIT \(limit) OFFSET \(offset)
                 """, logger: logger)
         }
@@ -24,10 +24,10 @@ extension PostgresEventStore {
 
     public func count(_ collection: String, grupo: String?) async throws -> Int {
         let rows = if let grupo {
-            try await client.fetch(
+            try await fetch(
                 "SELECT count(*) FROM read_models WHERE collection = \(collection) AND grupo = \(grupo)", logger: logger)
         } else {
-            try await client.fetch("SELECT count(*) FROM read_models WHERE collection = \(collection)", logger: logger)
+            try await fetch("SELECT count(*) FROM read_models WHERE collection = \(collection)", logger: logger)
         }
         return Int(try rows.first?.decode(Int64.self) ?? 0)
     }
@@ -36,7 +36,7 @@ extension PostgresEventStore {
         let statement = PostgresStatements.CommitReadModels(changes, checkpoint: name, at: position, from: previous)
         let moved: Bool
         do {
-            moved = try await client.withConnection { connection in
+            moved = try await lease { connection in
                 var moved = false
                 for try await _ in try await connection.execute(statement, logger: logger) { moved = true }
                 return moved

@@ -10,7 +10,7 @@ extension PostgresEventStore {
         let stale = staleBefore.epochMilliseconds
         // A record that vanished between the two statements (released) is claimed on the next turn.
         for _ in 0..<3 {
-            let claimed = try await client.fetch("""
+            let claimed = try await fetch("""
                 INSERT INTO request_keys (key, fingerprint, created_ms) VALUES (\(key), \(fingerprint), \(created))
                 ON CONFLICT (key) DO UPDATE
                     SET fingerprint = EXCLUDED.fingerprint, created_ms = EXCLUDED.created_ms, status = NULL, body = NULL, headers = NULL
@@ -18,7 +18,7 @@ extension PostgresEventStore {
                 RETURNING key
                 """, logger: logger)
             if !claimed.isEmpty { return .claimed }
-            let rows = try await client.fetch(
+            let rows = try await fetch(
                 "SELECT fingerprint, status, body, headers FROM request_keys WHERE key = \(key)", logger: logger)
             guard let row = rows.first else { continue }
             let (stored, status, body, headers) = try row.decode((String, Int?, Data?, String?).self)
@@ -33,16 +33,16 @@ extension PostgresEventStore {
     public func completeRequestKey(_ key: String, reply: StoredReply?) async throws {
         if let reply {
             let headers = String(decoding: try JSONEncoder().encode(reply.headers), as: UTF8.self)
-            try await client.run(
+            try await execute(
                 "UPDATE request_keys SET status = \(reply.status), body = \(reply.body), headers = \(headers) WHERE key = \(key)",
                 logger: logger)
         } else {
-            try await client.run("DELETE FROM request_keys WHERE key = \(key) AND status IS NULL", logger: logger)
+            try await execute("DELETE FROM request_keys WHERE key = \(key) AND status IS NULL", logger: logger)
         }
     }
 
     public func purgeRequestKeys(before date: Date) async throws -> Int {
-        let rows = try await client.fetch(
+        let rows = try await fetch(
             "WITH gone AS (DELETE FROM request_keys WHERE created_ms < \(date.epochMilliseconds) RETURNING 1) SELECT count(*) FROM gone",
             logger: logger)
         return Int(try rows.first?.decode(Int64.self) ?? 0)

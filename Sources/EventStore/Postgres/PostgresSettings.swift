@@ -108,7 +108,7 @@ public struct PostgresSettings: Sendable, Equatable {
         // append workloads at half speed). So: no keep-alive pings, the minimum kept open
         // without timers, and a short idle timeout for the rest. The price: a connection that
         // died while idle (a database restart or failover) is found by the next query on it,
-        // which fails (that request answers 500; the pool opens a fresh one), where pings
+        // which fails (that request answers 503; the pool opens a fresh one), where pings
         // would have found it first.
         configuration.options.maximumConnections = maximumConnections
         configuration.options.minimumConnections = min(minimumConnections, maximumConnections)

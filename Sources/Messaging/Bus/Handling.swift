@@ -144,8 +144,9 @@ struct Handling: Sendable {
         }) {
             return Self.disposition(for: outcome)
         }
-        var attempt = 0
-        var failure = firstFailure
+        var attempt = 0, outages = 0
+        // A first failure of the database (not of the handler) is no attempt either.
+        var failure = firstFailure.flatMap { ($0 as? EventStoreError)?.code == .unavailable ? nil : $0 }
         while true {
             if let error = failure {
                 attempt += 1
@@ -167,6 +168,14 @@ struct Handling: Sendable {
             do {
                 writes = try await consumer.handle(event)
                 try Task.checkCancellation()
+            } catch let error as EventStoreError where error.code == .unavailable {
+                // The database is down: not the event's fault, and no attempt of the handler's.
+                // Counting it would dead-letter every event consumed during an outage.
+                if Task.isCancelled { throw CancellationError() }
+                outages += 1
+                logger.error("database unavailable, waiting", metadata: ["event": "\(event.eventId)", "error": "\(error.message)"])
+                try await Task.sleep(for: Backoff(first: .milliseconds(100), limit: .seconds(5)).delay(after: outages))
+                continue
             } catch {
                 if Task.isCancelled { throw CancellationError() }
                 failure = error
@@ -182,7 +191,7 @@ struct Handling: Sendable {
             } catch {
                 if Task.isCancelled { throw CancellationError() }
                 // Invalid writes are the handler's fault; a failing database is not.
-                if let storeError = error as? EventStoreError, storeError.code != .backend {
+                if let storeError = error as? EventStoreError, storeError.code != .backend, storeError.code != .unavailable {
                     failure = error
                     continue
                 }

@@ -54,7 +54,7 @@ func withFixture<T: Sendable>(
         try await TestDatabase.migrate()
         let store = PostgresEventStore(settings: TestDatabase.settings, upcasters: upcasters, logger: TestDatabase.logger)
         return try await withPostgresStore(store) { store in
-            try await body(Fixture(store: store, vault: PersonalDataVault(keys: PostgresKeyStore(client: store.client))))
+            try await body(Fixture(store: store, vault: PersonalDataVault(keys: PostgresKeyStore(store: store))))
         }
     }
 }

@@ -1,0 +1,87 @@
+import Domain
+import EventStore
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("PostgreSQL: an outage fails calls at once with .unavailable, and the store recovers by itself")
+struct OutageTests {
+    @Test("the link to the database is cut: calls fail at once as unavailable (not queued, not .backend); restored, they work again")
+    func cut_and_restored() async throws {
+        try await TestDatabase.migrate()
+        let proxy = try await TCPProxy.start(to: TestDatabase.settings.host, port: TestDatabase.settings.port)
+        var settings = TestDatabase.settings
+        settings.port = proxy.port
+        let store = PostgresEventStore(settings: settings, logger: TestDatabase.logger)
+        let stream = StreamName(category: uniqueCategory("outage"), id: "1")
+        let first = event(), second = event()
+        try await withPostgresStore(store) { store in
+            try await store.append(to: stream, expected: .noStream, events: [first])
+            #expect(store.health.current == .up)
+
+            try await proxy.cut()
+            // The listener's connection closes with the link; the probe then finds the
+            // database unreachable.
+            _ = try await eventually("the store sees the outage") { if case .down = store.health.current { true } else { nil } }
+            for call in 0..<3 {
+                let failure = await #expect(throws: EventStoreError.self, "call \(call)") {
+                    try await store.append(to: stream, expected: .exact(1), events: [second])
+                }
+                #expect(failure?.code == .unavailable, "\(String(describing: failure))")
+            }
+            let read = await #expect(throws: EventStoreError.self) { try await store.readStream(stream) }
+            #expect(read?.code == .unavailable)
+
+            try await proxy.restore()
+            _ = try await eventually("the probe finds the database again") { store.health.current == .up ? true : nil }
+            // The append refused during the outage changed nothing: it goes in now, at version 2.
+            try await store.append(to: stream, expected: .exact(1), events: [second])
+            #expect(try await store.readStream(stream).map(\.eventId) == [first.eventId, second.eventId])
+        }
+        try await proxy.shutdown()
+    }
+
+    @Test("a lease whose connection dies is reported lost (leaseLost), not waited on for ever")
+    func lease_lost_with_its_connection() async throws {
+        try await TestDatabase.migrate()
+        let proxy = try await TCPProxy.start(to: TestDatabase.settings.host, port: TestDatabase.settings.port)
+        var settings = TestDatabase.settings
+        settings.port = proxy.port
+        let store = PostgresEventStore(settings: settings, logger: TestDatabase.logger)
+        let name = "outage-\(UUID().uuidString)"
+        try await withPostgresStore(store) { store in
+            let held = Doorbell()
+            let holder = Task {
+                try await store.whileHolding(lease: name, retryEvery: .milliseconds(100)) {
+                    held.ring()
+                    while true { try await Task.sleep(for: .milliseconds(50)) }
+                }
+            }
+            _ = await held.wait(after: 0, timeout: .seconds(10))
+            try await proxy.cut()
+            let outcome = await holder.result
+            #expect(throws: EventStoreError.self) { try outcome.get() }
+            if case .failure(let error as EventStoreError) = outcome { #expect(error.code == .leaseLost, "\(error)") }
+        }
+        try await proxy.shutdown()
+    }
+
+    @Test("connection-level failures are told apart from the database's answers")
+    func classification() {
+        #expect(DatabaseHealth.isConnectionLevel(EventStoreError(.unavailable, "down")))
+        #expect(DatabaseHealth.isConnectionLevel(EventStoreError(.backend, "read failed", underlying: EventStoreError(.unavailable, "down"))))
+        #expect(!DatabaseHealth.isConnectionLevel(EventStoreError(.backend, "read failed")))
+        #expect(!DatabaseHealth.isConnectionLevel(WrongExpectedVersion(stream: StreamName("a-1"), expected: .noStream, actual: 1)))
+        #expect(!DatabaseHealth.isConnectionLevel(CancellationError()))
+    }
+}
+
+/// Polls `probe` every 20 ms for up to 10 s.
+private func eventually<T>(_ what: String, _ probe: () async throws -> T?) async throws -> T {
+    for _ in 0..<500 {
+        if let value = try await probe() { return value }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    Issue.record("timed out waiting for \(what)")
+    throw CancellationError()
+}

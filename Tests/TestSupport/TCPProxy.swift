@@ -1,0 +1,107 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+
+/// A TCP proxy in front of the test PostgreSQL whose link can be cut and restored: a real
+/// outage as a client sees one (open connections closed, new ones refused) without stopping
+/// the server the other tests share.
+public final class TCPProxy: Sendable {
+    private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    private let target: (host: String, port: Int)
+    private let state = NIOLockedValueBox<(listener: (any Channel)?, open: [any Channel])>((nil, []))
+    /// The port it listens on (the same after a restore).
+    public let port: Int
+
+    private init(target: (host: String, port: Int), port: Int) {
+        self.target = target
+        self.port = port
+    }
+
+    /// A proxy to `host:port`, listening on a free loopback port.
+    public static func start(to host: String, port: Int) async throws -> TCPProxy {
+        let probe = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .bind(host: "127.0.0.1", port: 0).get()
+        let free = probe.localAddress?.port ?? 0
+        try await probe.close()
+        let proxy = TCPProxy(target: (host, port), port: free)
+        try await proxy.restore()
+        return proxy
+    }
+
+    /// Listens again: new connections reach the server.
+    public func restore() async throws {
+        let target = self.target
+        let state = self.state
+        let listener = try await ServerBootstrap(group: group)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.autoRead, value: false)
+            .childChannelInitializer { inbound in
+                ClientBootstrap(group: inbound.eventLoop)
+                    .connect(host: target.host, port: target.port)
+                    .flatMap { outbound in
+                        state.withLockedValue { $0.open += [inbound, outbound] }
+                        let (toServer, toClient) = Glue.pair()
+                        do {
+                            try inbound.pipeline.syncOperations.addHandler(toServer)
+                            try outbound.pipeline.syncOperations.addHandler(toClient)
+                        } catch {
+                            return inbound.eventLoop.makeFailedFuture(error)
+                        }
+                        return inbound.setOption(.autoRead, value: true)
+                    }
+            }
+            .bind(host: "127.0.0.1", port: port).get()
+        state.withLockedValue { $0.listener = listener }
+    }
+
+    /// Stops listening (new connections are refused) and closes every open connection.
+    public func cut() async throws {
+        let (listener, open) = state.withLockedValue { state in
+            defer { state = (nil, []) }
+            return state
+        }
+        try? await listener?.close()
+        for channel in open { try? await channel.close() }
+    }
+
+    public func shutdown() async throws {
+        try await cut()
+        try await group.shutdownGracefully()
+    }
+}
+
+/// One side of a proxied connection: what it reads, its partner writes.
+private final class Glue: ChannelDuplexHandler {
+    typealias InboundIn = NIOAny
+    typealias OutboundIn = NIOAny
+    typealias OutboundOut = NIOAny
+
+    private var partner: Glue?
+    private var context: ChannelHandlerContext?
+
+    static func pair() -> (Glue, Glue) {
+        let first = Glue(), second = Glue()
+        first.partner = second
+        second.partner = first
+        return (first, second)
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) { self.context = context }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+        partner = nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        partner?.context?.writeAndFlush(data, promise: nil)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        partner?.context?.close(promise: nil)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+}
