@@ -96,7 +96,7 @@ let package = Package(
         .executableTarget(
             name: "coworkflow",
             dependencies: [
-                "Domain", "EventStore", "Messaging", "Projections", "Services", "Gateway", "TestSupport",
+                "Domain", "EventStore", "Messaging", "Projections", "Services", "Gateway",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -140,7 +140,7 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Domain", "EventStore", "Messaging", "Projections", "Services", "Gateway",
+                "Domain", "EventStore", "Messaging", "Projections", "Services", "Gateway", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

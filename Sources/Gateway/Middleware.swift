@@ -79,11 +79,13 @@ struct EdgeMiddleware: RouterMiddleware {
                 response = ServiceError.conflito("conflito_de_versao", "o recurso mudou durante a requisição; tente de novo")
                     .response(requestId: context.requestId)
             } catch let error as EventStoreError where error.code == .unavailable {
-                // The database is down or restarting: nothing was decided; the client may retry.
+                // The database is down or restarting. Usually nothing was decided (the call
+                // failed before it reached the database), but a connection lost mid-statement
+                // leaves it unknown: the message does not promise either way.
                 context.logger.error("database unavailable", metadata: ["requestId": "\(context.requestId)", "error": "\(error.message)"])
                 response = ServiceError(
                     status: 503, codigo: "banco_de_dados_indisponivel",
-                    mensagem: "o banco de dados está inacessível no momento; nada foi alterado, tente de novo em instantes", retryAfter: 2)
+                    mensagem: "o banco de dados está inacessível no momento; tente de novo em instantes (com a mesma Idempotency-Key, se enviou uma)", retryAfter: 2)
                     .response(requestId: context.requestId)
             } catch let error as PaymentProviderError {
                 // The provider refused or did not answer (the sandbox's tester routes): not our 500.

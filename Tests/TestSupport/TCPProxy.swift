@@ -8,7 +8,7 @@ import NIOPosix
 public final class TCPProxy: Sendable {
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     private let target: (host: String, port: Int)
-    private let state = NIOLockedValueBox<(listener: (any Channel)?, open: [any Channel])>((nil, []))
+    private let state = NIOLockedValueBox<(listener: (any Channel)?, open: [any Channel], linked: Bool)>((nil, [], false))
     /// The port it listens on (the same after a restore).
     public let port: Int
 
@@ -29,9 +29,23 @@ public final class TCPProxy: Sendable {
     }
 
     /// Listens again: new connections reach the server.
+    /// Runs `body` with a proxy to `host:port`, and shuts the proxy down however `body` ends.
+    public static func with<T>(to host: String, port: Int, _ body: (TCPProxy) async throws -> T) async throws -> T {
+        let proxy = try await start(to: host, port: port)
+        do {
+            let result = try await body(proxy)
+            try await proxy.shutdown()
+            return result
+        } catch {
+            try? await proxy.shutdown()
+            throw error
+        }
+    }
+
     public func restore() async throws {
         let target = self.target
         let state = self.state
+        state.withLockedValue { $0.linked = true }
         let listener = try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.autoRead, value: false)
@@ -39,7 +53,15 @@ public final class TCPProxy: Sendable {
                 ClientBootstrap(group: inbound.eventLoop)
                     .connect(host: target.host, port: target.port)
                     .flatMap { outbound in
-                        state.withLockedValue { $0.open += [inbound, outbound] }
+                        // A connection still being set up when the link was cut is cut too.
+                        let linked = state.withLockedValue { state in
+                            if state.linked { state.open += [inbound, outbound] }
+                            return state.linked
+                        }
+                        guard linked else {
+                            outbound.close(promise: nil)
+                            return inbound.close()
+                        }
                         let (toServer, toClient) = Glue.pair()
                         do {
                             try inbound.pipeline.syncOperations.addHandler(toServer)
@@ -57,8 +79,8 @@ public final class TCPProxy: Sendable {
     /// Stops listening (new connections are refused) and closes every open connection.
     public func cut() async throws {
         let (listener, open) = state.withLockedValue { state in
-            defer { state = (nil, []) }
-            return state
+            defer { state = (nil, [], false) }
+            return (state.listener, state.open)
         }
         try? await listener?.close()
         for channel in open { try? await channel.close() }

@@ -20,21 +20,34 @@ import _ConnectionPoolModule
 public final class DatabaseHealth: Sendable {
     public enum State: Sendable, Equatable {
         case up
+        /// A connection-level failure was seen and the probe is checking: calls wait for it.
+        case suspect
         case down(since: Date, reason: String)
     }
 
     private let state = Mutex<State>(.up)
     /// Rung by a connection-level failure: the probe loop checks the database.
     let suspicion = Doorbell()
+    /// Rung whenever the state changes (calls waiting on a suspicion go on).
+    private let verdicts = Doorbell()
 
     public init() {}
 
     public var current: State { state.withLock { $0 } }
 
-    /// Throws ``EventStoreError/Code/unavailable`` while the database is known to be down.
-    func check() throws {
-        if case .down(let since, let reason) = current {
-            throw EventStoreError(.unavailable, "the database is unreachable since \(since.ISO8601Format()): \(reason)")
+    /// Throws ``EventStoreError/Code/unavailable`` while the database is known to be down; while
+    /// a probe is checking (a few milliseconds when the database refuses), waits for its verdict,
+    /// so that a call made just after a failure does not queue in the pool.
+    func check() async throws {
+        for _ in 0..<3 {
+            let seen = verdicts.generation
+            switch current {
+            case .up: return
+            case .down(let since, let reason):
+                throw EventStoreError(.unavailable, "the database is unreachable since \(since.ISO8601Format()): \(reason)")
+            case .suspect:
+                await verdicts.wait(after: seen, timeout: .seconds(3))
+            }
         }
     }
 
@@ -42,23 +55,39 @@ public final class DatabaseHealth: Sendable {
     /// (and asks for a probe); anything else is returned as it is.
     func classify(_ error: any Error) -> any Error {
         guard Self.isConnectionLevel(error) else { return error }
-        suspicion.ring()
+        suspect()
         if let storeError = error as? EventStoreError, storeError.code == .unavailable { return error }
         return EventStoreError(.unavailable, "the database cannot be reached: \(Self.describe(error))", underlying: error)
     }
 
-    func markUp() { state.withLock { $0 = .up } }
+    /// Asks for a probe; calls wait for its verdict unless the database is already known down.
+    func suspect() {
+        let changed = state.withLock { state -> Bool in
+            guard state == .up else { return false }
+            state = .suspect
+            return true
+        }
+        if changed { verdicts.ring() }
+        suspicion.ring()
+    }
+
+    func markUp() {
+        state.withLock { $0 = .up }
+        verdicts.ring()
+    }
 
     func markDown(_ reason: String, at now: Date) {
         state.withLock { state in
             if case .down = state { return }
             state = .down(since: now, reason: reason)
         }
+        verdicts.ring()
     }
 
     /// Refused, reset or closed connections, the pool giving up on opening them, and the
-    /// server's own "shutting down", "starting up" and connection-exception states (SQLSTATE
-    /// class 08, 57P01–57P03). Looks through ``EventStoreError/underlying``.
+    /// server's own connection-exception and shutdown states (SQLSTATE 08000, 08001, 08003,
+    /// 08004, 08006, 57P01–57P03; not 08P01, a protocol violation one request can cause). Looks
+    /// through ``EventStoreError/underlying``.
     public static func isConnectionLevel(_ error: any Error) -> Bool {
         switch error {
         case let storeError as EventStoreError:
@@ -71,7 +100,7 @@ public final class DatabaseHealth: Sendable {
             case .connectionError, .serverClosedConnection, .uncleanShutdown: return true
             case .server:
                 let state = psql.serverInfo?[.sqlState] ?? ""
-                return state.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(state)
+                return ["08000", "08001", "08003", "08004", "08006", "57P01", "57P02", "57P03"].contains(state)
             default: return false
             }
         case let transaction as PostgresTransactionError:
@@ -82,41 +111,51 @@ public final class DatabaseHealth: Sendable {
         }
     }
 
-    private static func describe(_ error: any Error) -> String {
+    static func describe(_ error: any Error) -> String {
         if let psql = error as? PSQLError {
-            return psql.underlying.map { "\($0)" } ?? "\(psql.code)"
+            if let underlying = psql.underlying { return "\(underlying)" }
+            if let message = psql.serverInfo?[.message] { return message }
+            return "\(psql.code)"
         }
-        if let storeError = error as? EventStoreError, let underlying = storeError.underlying { return describe(underlying) }
+        if let storeError = error as? EventStoreError {
+            return storeError.underlying.map(describe) ?? storeError.message
+        }
         return "\(error)"
     }
 }
 
 extension PostgresEventStore {
-    /// The probe loop (part of ``run()``): after a suspicion, one fresh connection and
-    /// `SELECT 1`; while that fails, the database is down and the probe repeats every second.
+    /// The probe loop (part of ``run()``): at start and after each suspicion, one fresh
+    /// connection and `SELECT 1`; while that fails at the connection level, the database is
+    /// down and the probe repeats every second.
     func probe() async {
-        var seen = health.suspicion.generation
+        var seen: UInt64 = 0  // a suspicion from before the loop started still counts (run() raises one)
         while !Task.isCancelled {
-            let now = await health.suspicion.wait(after: seen, timeout: nil)
-            guard now != seen, !Task.isCancelled else { continue }
-            seen = now
+            seen = await health.suspicion.wait(after: seen, timeout: nil)
+            if Task.isCancelled { return }
             while !Task.isCancelled {
                 do {
                     try await probeOnce()
                     if case .down = health.current { logger.notice("the database is reachable again") }
                     health.markUp()
                     break
-                } catch {
+                } catch where DatabaseHealth.isConnectionLevel(error) {
                     if Task.isCancelled { return }
-                    if case .up = health.current {
-                        logger.error("the database is unreachable: requests fail at once until a probe reaches it",
+                    if case .down = health.current {} else {
+                        logger.error("the database is unreachable: calls fail at once until a probe reaches it",
                                      metadata: ["error": "\(String(reflecting: error))"])
                     }
-                    health.markDown(Self.reason(error), at: Date())
+                    health.markDown(DatabaseHealth.describe(error), at: Date())
                     try? await Task.sleep(for: .seconds(1))
+                } catch {
+                    // Reached, but refused for another reason (too many connections, a login
+                    // failure): not an outage of the database; calls go on to the pool.
+                    if Task.isCancelled { return }
+                    logger.warning("the database probe was refused", metadata: ["error": "\(String(reflecting: error))"])
+                    health.markUp()
+                    break
                 }
             }
-            seen = health.suspicion.generation
         }
     }
 
@@ -124,22 +163,57 @@ extension PostgresEventStore {
         var configuration = settings.connectionConfiguration()
         configuration.options.connectTimeout = .seconds(2)
         let connection = try await PostgresConnection.connect(configuration: configuration, id: 1_000_000, logger: logger)
-        do {
-            for try await _ in try await connection.query("SELECT 1", logger: logger) {}
-        } catch {
-            try? await connection.close()
-            throw error
+        defer { connection.close().whenComplete { _ in } }
+        guard await PostgresConnection.answers(connection, within: .seconds(2), logger: logger) else {
+            throw EventStoreError(.unavailable, "connected, but SELECT 1 had no answer within 2 s")
         }
-        try? await connection.close()
+    }
+}
+
+extension PostgresConnection {
+    /// Whether the connection answers `SELECT 1` within `deadline`. Never writes to a connection
+    /// that has closed (PostgresNIO 1.33 drops such a query and never answers it); one that
+    /// does not answer in time is closed, which ends the query.
+    static func answers(_ connection: PostgresConnection, within deadline: Duration, logger: Logger) async -> Bool {
+        guard !connection.isClosed else { return false }
+        let verdict = FirstVerdict()
+        return await withCheckedContinuation { continuation in
+            verdict.set(continuation)
+            Task {
+                do {
+                    for try await _ in try await connection.query("SELECT 1", logger: logger) {}
+                    verdict.resolve(true)
+                } catch {
+                    verdict.resolve(false)
+                }
+            }
+            Task {
+                try? await Task.sleep(for: deadline)
+                if verdict.resolve(false) { connection.close().whenComplete { _ in } }
+            }
+        }
+    }
+}
+
+/// The first of several racing answers (a query and its deadline).
+private final class FirstVerdict: Sendable {
+    private let slot = Mutex<(continuation: CheckedContinuation<Bool, Never>?, done: Bool)>((nil, false))
+
+    func set(_ continuation: CheckedContinuation<Bool, Never>) {
+        slot.withLock { $0.continuation = continuation }
     }
 
-    private static func reason(_ error: any Error) -> String {
-        if let psql = error as? PSQLError {
-            if let underlying = psql.underlying { return "\(underlying)" }
-            if let message = psql.serverInfo?[.message] { return message }
-            return "\(psql.code)"
+    /// Resumes the waiter with `value` if nothing did before; true when this call did.
+    @discardableResult
+    func resolve(_ value: Bool) -> Bool {
+        let continuation = slot.withLock { slot -> CheckedContinuation<Bool, Never>? in
+            guard !slot.done else { return nil }
+            slot.done = true
+            defer { slot.continuation = nil }
+            return slot.continuation
         }
-        return "\(error)"
+        continuation?.resume(returning: value)
+        return continuation != nil
     }
 }
 
@@ -149,23 +223,48 @@ extension PostgresEventStore {
     func lease<Result>(
         isolation: isolated (any Actor)? = #isolation, _ body: (PostgresConnection) async throws -> sending Result
     ) async throws -> sending Result {
-        try health.check()
+        try await health.check()
         do {
-            return try await client.withConnection(isolation: isolation, body)
+            return try await client.withConnection(isolation: isolation) { connection in
+                // Handed out just as it closed (the pool has not heard yet): a query on it would
+                // never be answered.
+                if connection.isClosed { throw EventStoreError(.unavailable, "the pool handed out a closed connection") }
+                return try await body(connection)
+            }
         } catch {
             throw health.classify(error)
         }
     }
 
-    /// ``lease(isolation:_:)`` inside one transaction.
+    /// ``lease(isolation:_:)`` inside one transaction: BEGIN, `body`, COMMIT. As PostgresNIO's
+    /// `withTransaction`, except that `body`'s errors come out as they are, BEGIN's and COMMIT's
+    /// as ``EventStoreError/Code/backend`` (or `.unavailable`), and no ROLLBACK is sent on a
+    /// connection that failed or closed (it would never be answered).
     func leaseTransaction<Result>(
         isolation: isolated (any Actor)? = #isolation, _ body: (PostgresConnection) async throws -> sending Result
     ) async throws -> sending Result {
-        try health.check()
-        do {
-            return try await client.withTransaction(logger: logger, isolation: isolation, body)
-        } catch {
-            throw health.classify(error)
+        let logger = self.logger
+        return try await lease(isolation: isolation) { connection in
+            do {
+                try await connection.query("BEGIN;", logger: logger)
+            } catch {
+                throw DatabaseHealth.isConnectionLevel(error) ? error : EventStoreError(.backend, "BEGIN failed", underlying: error)
+            }
+            let value: Result
+            do {
+                value = try await body(connection)
+            } catch {
+                if !connection.isClosed, !DatabaseHealth.isConnectionLevel(error) {
+                    _ = try? await connection.query("ROLLBACK;", logger: logger)
+                }
+                throw error
+            }
+            do {
+                try await connection.query("COMMIT;", logger: logger)
+            } catch {
+                throw DatabaseHealth.isConnectionLevel(error) ? error : EventStoreError(.backend, "COMMIT failed", underlying: error)
+            }
+            return value
         }
     }
 

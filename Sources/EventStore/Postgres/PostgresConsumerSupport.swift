@@ -162,13 +162,14 @@ extension PostgresEventStore {
         return false
     }
 
-    /// Runs `body` and, beside it, checks every `interval` that the lock's connection lives.
+    /// Runs `body` and, beside it, checks every `interval` that the lock's connection lives:
+    /// open, and answering `SELECT 1` within five intervals (at least 5 s).
     ///
-    /// The check reads the connection's state rather than sending `SELECT 1`: PostgresNIO 1.33
-    /// drops a query written to a connection that has already closed without ever answering
-    /// it, so a check that queried a connection the database had closed (a restart) waited for
-    /// ever: the lease was never reported lost, and the process could not shut down. For the
-    /// same reason nothing is sent on a closed connection here.
+    /// PostgresNIO 1.33 drops a query written to a connection that has already closed without
+    /// ever answering it: a check that queried a connection the database had closed (a restart)
+    /// waited for ever, the lease was never reported lost, and the process could not shut
+    /// down. So a closed connection is lost without a query, and a query that does not answer
+    /// in time (a connection that died silently) closes the connection and loses the lease.
     private static func hold<T: Sendable>(
         _ connection: PostgresConnection, name: String, interval: Duration, logger: Logger,
         _ body: @escaping @Sendable () async throws -> T
@@ -176,11 +177,13 @@ extension PostgresEventStore {
         try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await body() }
             group.addTask {
+                let deadline = max(interval * 5, .seconds(5))
                 while true {
                     try await Task.sleep(for: interval)
-                    if connection.isClosed {
-                        logger.error("lease \(name): lost (its connection closed)")
-                        throw EventStoreError(.leaseLost, "lease '\(name)' was lost: its PostgreSQL connection closed")
+                    if await !PostgresConnection.answers(connection, within: deadline, logger: logger) {
+                        if Task.isCancelled { throw CancellationError() }
+                        logger.error("lease \(name): lost (its connection closed or stopped answering)")
+                        throw EventStoreError(.leaseLost, "lease '\(name)' was lost: its PostgreSQL connection closed or stopped answering")
                     }
                 }
             }

@@ -48,6 +48,7 @@ public final class PostgresEventStore: EventStore {
     /// Shuts down in order: the listener and the notifier first, the pool last. (A lease asked
     /// of a pool that already stopped never completes, so the notifier must not outlive it.)
     public func run() async {
+        health.suspect()  // the first probe: a database down at start is known at once
         let pool = Task {
             running.store(true, ordering: .releasing)
             startedBell.ring()
@@ -117,19 +118,12 @@ public final class PostgresEventStore: EventStore {
         // Rung on rollback too: readers held back by this transaction may go on.
         defer { didAppend() }
         let tally = AppendTally()
-        do {
-            let result = try await leaseTransaction { connection in
-                try await body(Transaction(connection: connection, logger: logger, tally: tally))
-            }
-            appended.add(tally.events, ordering: .relaxed)
-            tally.committed()
-            return result
-        } catch let error as PostgresTransactionError {
-            guard let failure = error.closureError else {
-                throw EventStoreError(.backend, "transaction failed", underlying: error)
-            }
-            throw failure
+        let result = try await leaseTransaction { connection in
+            try await body(Transaction(connection: connection, logger: logger, tally: tally))
         }
+        appended.add(tally.events, ordering: .relaxed)
+        tally.committed()
+        return result
     }
 
     /// One open transaction of this store.
@@ -142,6 +136,8 @@ public final class PostgresEventStore: EventStore {
         /// Appends inside the transaction; conflicts surface as ``WrongExpectedVersion``.
         public func append(_ writes: [StreamWrite]) async throws -> AppendResult {
             try AppendValidation.validate(writes)
+            // A query on a closed connection is never answered (PostgresNIO 1.33).
+            if connection.isClosed { throw EventStoreError(.unavailable, "the transaction's connection closed") }
             do {
                 try await connection.query("SAVEPOINT coworkflow_append", logger: logger)
                 let result = try await PostgresEventStore.append(writes, on: connection, logger: logger, savepoint: true)
@@ -180,6 +176,8 @@ public final class PostgresEventStore: EventStore {
         do {
             inserted = try await insert(writes, on: connection, logger: logger, notify: notify)
         } catch let error as PSQLError {
+            // A lost connection takes no recovery queries (they would never be answered).
+            if connection.isClosed || DatabaseHealth.isConnectionLevel(error) { throw error }
             // Inside a caller's transaction the failed statement aborted it; back to the
             // savepoint taken before it, the recovery queries can run.
             if savepoint { try await connection.query("ROLLBACK TO SAVEPOINT coworkflow_append", logger: logger) }

@@ -8,16 +8,12 @@ import Testing
 struct OutageTests {
     @Test("the link to the database is cut: calls fail at once as unavailable (not queued, not .backend); restored, they work again")
     func cut_and_restored() async throws {
-        try await TestDatabase.migrate()
-        let proxy = try await TCPProxy.start(to: TestDatabase.settings.host, port: TestDatabase.settings.port)
-        var settings = TestDatabase.settings
-        settings.port = proxy.port
-        let store = PostgresEventStore(settings: settings, logger: TestDatabase.logger)
         let stream = StreamName(category: uniqueCategory("outage"), id: "1")
         let first = event(), second = event()
-        try await withPostgresStore(store) { store in
+        try await behindProxy { proxy, store in
             try await store.append(to: stream, expected: .noStream, events: [first])
-            #expect(store.health.current == .up)
+            // The start-up probe finds the database.
+            _ = try await eventually("the store is up") { store.health.current == .up ? true : nil }
 
             try await proxy.cut()
             // The listener's connection closes with the link; the probe then finds the
@@ -38,18 +34,12 @@ struct OutageTests {
             try await store.append(to: stream, expected: .exact(1), events: [second])
             #expect(try await store.readStream(stream).map(\.eventId) == [first.eventId, second.eventId])
         }
-        try await proxy.shutdown()
     }
 
     @Test("a lease whose connection dies is reported lost (leaseLost), not waited on for ever")
     func lease_lost_with_its_connection() async throws {
-        try await TestDatabase.migrate()
-        let proxy = try await TCPProxy.start(to: TestDatabase.settings.host, port: TestDatabase.settings.port)
-        var settings = TestDatabase.settings
-        settings.port = proxy.port
-        let store = PostgresEventStore(settings: settings, logger: TestDatabase.logger)
         let name = "outage-\(UUID().uuidString)"
-        try await withPostgresStore(store) { store in
+        try await behindProxy { proxy, store in
             let held = Doorbell()
             let holder = Task {
                 try await store.whileHolding(lease: name, retryEvery: .milliseconds(100)) {
@@ -63,7 +53,25 @@ struct OutageTests {
             #expect(throws: EventStoreError.self) { try outcome.get() }
             if case .failure(let error as EventStoreError) = outcome { #expect(error.code == .leaseLost, "\(error)") }
         }
-        try await proxy.shutdown()
+    }
+
+    @Test("a transaction whose connection is cut mid-way fails as unavailable instead of waiting for a ROLLBACK that never comes")
+    func transaction_cut_midway() async throws {
+        let stream = StreamName(category: uniqueCategory("outage"), id: "tx")
+        try await behindProxy { proxy, store in
+            let failure = await #expect(throws: EventStoreError.self) {
+                try await store.withTransaction { transaction in
+                    _ = try await transaction.append(to: stream, expected: .noStream, events: [event()])
+                    try await proxy.cut()
+                    _ = try await eventually("the connection closes") { transaction.connection.isClosed ? true : nil }
+                    _ = try await transaction.append(to: stream, expected: .exact(1), events: [event()])
+                }
+            }
+            #expect(failure?.code == .unavailable, "\(String(describing: failure))")
+            try await proxy.restore()
+            _ = try await eventually("the probe finds the database again") { store.health.current == .up ? true : nil }
+            #expect(try await store.readStream(stream).isEmpty, "nothing of the cut transaction was committed")
+        }
     }
 
     @Test("connection-level failures are told apart from the database's answers")
@@ -73,6 +81,17 @@ struct OutageTests {
         #expect(!DatabaseHealth.isConnectionLevel(EventStoreError(.backend, "read failed")))
         #expect(!DatabaseHealth.isConnectionLevel(WrongExpectedVersion(stream: StreamName("a-1"), expected: .noStream, actual: 1)))
         #expect(!DatabaseHealth.isConnectionLevel(CancellationError()))
+    }
+}
+
+/// A store whose connections go through a TCP proxy to the test server, running for `body`.
+private func behindProxy(_ body: (TCPProxy, PostgresEventStore) async throws -> Void) async throws {
+    try await TestDatabase.migrate()
+    try await TCPProxy.with(to: TestDatabase.settings.host, port: TestDatabase.settings.port) { proxy in
+        var settings = TestDatabase.settings
+        settings.port = proxy.port
+        let store = PostgresEventStore(settings: settings, logger: TestDatabase.logger)
+        try await withPostgresStore(store) { store in try await body(proxy, store) }
     }
 }
 
