@@ -85,7 +85,7 @@ struct EdgeMiddleware: RouterMiddleware {
                 context.logger.error("database unavailable", metadata: ["requestId": "\(context.requestId)", "error": "\(error.message)"])
                 response = ServiceError(
                     status: 503, codigo: "banco_de_dados_indisponivel",
-                    mensagem: "o banco de dados está inacessível no momento; tente de novo em instantes (com a mesma Idempotency-Key, se enviou uma)", retryAfter: 2)
+                    mensagem: "o banco de dados está inacessível no momento; tente de novo em instantes", retryAfter: 2)
                     .response(requestId: context.requestId)
             } catch let error as PaymentProviderError {
                 // The provider refused or did not answer (the sandbox's tester routes): not our 500.

@@ -149,10 +149,12 @@ extension PostgresEventStore {
                     try? await Task.sleep(for: .seconds(1))
                 } catch {
                     // Reached, but refused for another reason (too many connections, a login
-                    // failure): not an outage of the database; calls go on to the pool.
+                    // failure): not an outage of the database; calls go on to the pool. The
+                    // next probe waits a second (the pool may keep failing meanwhile).
                     if Task.isCancelled { return }
                     logger.warning("the database probe was refused", metadata: ["error": "\(String(reflecting: error))"])
                     health.markUp()
+                    try? await Task.sleep(for: .seconds(1))
                     break
                 }
             }
@@ -254,11 +256,18 @@ extension PostgresEventStore {
             do {
                 value = try await body(connection)
             } catch {
-                if !connection.isClosed, !DatabaseHealth.isConnectionLevel(error) {
-                    _ = try? await connection.query("ROLLBACK;", logger: logger)
+                if !connection.isClosed {
+                    if DatabaseHealth.isConnectionLevel(error) {
+                        // Open but not to be trusted (or the body's own call met an outage):
+                        // closed, so that it never goes back to the pool inside a transaction.
+                        _ = try? await connection.close()
+                    } else {
+                        _ = try? await connection.query("ROLLBACK;", logger: logger)
+                    }
                 }
                 throw error
             }
+            if connection.isClosed { throw EventStoreError(.unavailable, "the connection closed before COMMIT") }
             do {
                 try await connection.query("COMMIT;", logger: logger)
             } catch {

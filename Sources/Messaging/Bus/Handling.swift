@@ -175,6 +175,7 @@ struct Handling: Sendable {
                 outages += 1
                 logger.error("database unavailable, waiting", metadata: ["event": "\(event.eventId)", "error": "\(error.message)"])
                 try await Task.sleep(for: Backoff(first: .milliseconds(100), limit: .seconds(5)).delay(after: outages))
+                failure = nil  // an earlier real failure was counted when it happened; this pass is not one
                 continue
             } catch {
                 if Task.isCancelled { throw CancellationError() }

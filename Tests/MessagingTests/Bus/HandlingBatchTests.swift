@@ -2,6 +2,7 @@ import EventStore
 import Foundation
 @testable import Messaging
 import PostgresNIO
+import Synchronization
 import Testing
 
 /// How a consumer groups waiting deliveries into commits (one inbox transaction for many).
@@ -41,6 +42,38 @@ struct HandlingBatchTests {
             #expect(times[0] == times[1] && times[1] == times[2], "nothing written before the third: one commit for the three")
             #expect(times[3] != times[2], "the fourth follows a write of its stream: the batch committed first")
             #expect(try await store.readStream(StreamName(category: "lote\(suffix)", id: "efeitos")).count == 1)
+        }
+    }
+
+    @Test("a database outage during retries uses none of an event's attempts, even after a real failure")
+    func outage_does_not_count_as_attempts() async throws {
+        try await TestEnvironment.migrate()
+        let store = PostgresEventStore(settings: TestEnvironment.database, logger: TestEnvironment.logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await store.run() }
+            defer { group.cancelAll() }
+            await store.started()
+            let suffix = UUID().uuidString.prefix(8).lowercased()
+            let stream = StreamName(category: "falha\(suffix)", id: "1")
+            _ = try await store.append(to: stream, expected: .noStream, events: [
+                NewEvent(eventId: UUID(), type: "Algo", data: Data("{}".utf8), occurredAt: Date()),
+            ])
+            struct Boom: Error {}
+            let calls = Mutex(0)
+            // A real failure, then four passes during an outage, then it works: three attempts
+            // allowed, one used.
+            var consumer = BusConsumer(service: "falha\(suffix)", bindings: ["falha\(suffix).*"]) { _ in
+                let call = calls.withLock { $0 += 1; return $0 }
+                if call == 1 { throw Boom() }
+                if call <= 5 { throw EventStoreError(.unavailable, "the database is unreachable") }
+                return []
+            }
+            consumer.maxAttempts = 3
+            consumer.retry = Backoff(first: .milliseconds(1), limit: .milliseconds(1))
+            let dispositions = try await Handling(consumer: consumer, store: store, logger: TestEnvironment.logger)
+                .process(try await store.readStream(stream))
+            #expect(dispositions == [.done])
+            #expect(calls.withLock { $0 } == 6)
         }
     }
 }
