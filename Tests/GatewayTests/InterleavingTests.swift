@@ -320,3 +320,31 @@ struct CheckinCancelRaceTests {
         }
     }
 }
+
+@Suite("A declined payment and an admin confirmation at the same instant")
+struct DeclineRaceTests {
+    @Test("the decline's reaction that saw the hold before an admin confirmed it cancels nothing: the booking stays confirmed")
+    func decline_after_admin_confirmation() async throws {
+        try await agendaRace { harness, client, cenario in
+            let booked = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-26T10:00:00-03:00", "2026-11-26T12:00:00-03:00"), token: cenario.membro)
+            let id = try #require(booked.object["id"] as? String, "\(String(buffer: booked.body))")
+            let reservaId = try #require(UUID(uuidString: id))
+            // The reaction reads the booking twice: its own check, then the state it appends
+            // against. Hold the first; the admin confirms meanwhile.
+            let pausing = PausingStore(harness.store, pausing: StreamName("reserva-\(id)"))
+            let reservas = ReservasService(store: pausing, clock: harness.clock, precos: PrecosService(store: harness.store, clock: harness.clock))
+            let recusado = #"{"pagamentoId":"\#(reservaId.uuidString.lowercased())","reservaId":"\#(reservaId.uuidString.lowercased())","motivo":"saldo insuficiente","em":"2026-11-23T12:00:00Z"}"#
+            #expect(try EventJSON.decoder.decode(Pagamento.Recusado.self, from: Data(recusado.utf8)).reservaId == reservaId)
+            let event = RecordedEvent(
+                position: .start, stream: StreamName("pagamento-\(id)"), version: 2, eventId: UUID(), type: "PagamentoRecusado",
+                schemaVersion: 1, data: Data(recusado.utf8), metadataJSON: Data("{}".utf8),
+                occurredAt: harness.clock.now, recordedAt: harness.clock.now)
+            let reaction = Task { try await reservas.reagir(event) }
+            await pausing.reached()
+            #expect(try await client.json(.post, "/api/admin/reservas/\(id)/confirmacao", "{}", token: cenario.admin).status == .ok)
+            pausing.release()
+            let writes = try await reaction.value
+            #expect(writes.isEmpty, "\(writes.map { $0.events.map(\.type) })")
+        }
+    }
+}

@@ -271,7 +271,7 @@ public final class ReservasService: Sendable {
     /// The writes that end a booking with `command` and free its days and its coupon use, and
     /// the booking's state after them. Event ids derive from `cause` when given (reactions).
     private func releaseWrites(
-        _ id: Reserva.ID, meta: EventMetadata, at now: Date, cause: String?, _ command: (Reserva.Dados) -> Reserva.Command
+        _ id: Reserva.ID, meta: EventMetadata, at now: Date, cause: String?, _ command: (Reserva.Dados) throws -> Reserva.Command
     ) async throws -> (writes: [StreamWrite], state: Reserva.State) {
         func events<E: DomainEvent>(_ events: [E], _ stream: StreamName) throws -> [NewEvent] {
             try Events.make(events, cause: cause.map { "\($0)|\(stream)" }, at: now, metadata: meta)
@@ -280,8 +280,9 @@ public final class ReservasService: Sendable {
         let (state, version) = try await reservas.load(stream)
         guard case .existente(let dados) = state else { throw ServiceError.naoEncontrado("a reserva \(id) não existe") }
         let ended: [Reserva.Event]
+        let decided = try command(dados)
         do {
-            ended = try Reserva.decider.decide(command(dados), state)
+            ended = try Reserva.decider.decide(decided, state)
         } catch {
             throw ServiceError(error)
         }
@@ -364,9 +365,16 @@ public final class ReservasService: Sendable {
             let recusado = try EventJSON.decoder.decode(Pagamento.Recusado.self, from: event.data)
             let id = Reserva.ID(recusado.reservaId)
             guard case .existente(let dados) = try await reservas.load(StreamNames.reserva(id)).state, dados.status == .solicitada else { return [] }
-            return try await releaseWrites(id, meta: meta, at: now, cause: cause) { _ in
-                .cancelar(por: "system:pagamentos", motivo: "pagamento recusado: \(recusado.motivo)", politica: .padrao, pago: .zero, em: now)
-            }.writes
+            do {
+                return try await releaseWrites(id, meta: meta, at: now, cause: cause) { dados in
+                    // Decided on the state the append is checked against: a booking an admin
+                    // confirmed since the check above is not cancelled as declined.
+                    guard dados.status == .solicitada else { throw NadaAFazer() }
+                    return .cancelar(por: "system:pagamentos", motivo: "pagamento recusado: \(recusado.motivo)", politica: .padrao, pago: .zero, em: now)
+                }.writes
+            } catch is NadaAFazer {
+                return []
+            }
         case "NoShowRegistrado":
             struct NoShow: Decodable { let reservaId: UUID }
             let noShow = try EventJSON.decoder.decode(NoShow.self, from: event.data)
@@ -477,3 +485,6 @@ public final class ReservasService: Sendable {
         return view
     }
 }
+
+/// A reaction found, on the state it would append against, that nothing is left to do.
+private struct NadaAFazer: Error {}
