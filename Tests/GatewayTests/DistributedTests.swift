@@ -249,28 +249,13 @@ struct DistributedTests {
 
     private func outage(_ settings: PostgresSettings, through proxy: TCPProxy) async throws {
         let port = try Deployment.freePort()
-        let server = Process()
-        server.executableURL = Deployment.binary
-        server.arguments = ["serve", "--service", "gateway", "--port", String(port)]
-        var environment = ProcessInfo.processInfo.environment
-        environment["DATABASE_URL"] = nil
-        environment["DB_HOST"] = "127.0.0.1"
-        environment["DB_PORT"] = String(proxy.port)
-        environment["DB_NAME"] = settings.database
-        environment["DB_USER"] = settings.user
-        environment["DB_PASSWORD"] = settings.password
-        environment["JWT_SECRET"] = Deployment.secret
-        environment["PSP_WEBHOOK_SECRET"] = Deployment.pspSecret
-        environment["PSP_API_KEY"] = "chave-do-sandbox"
-        environment["OUTBOX_DIR"] = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-outage-outbox").path
+        var linked = settings
+        linked.host = "127.0.0.1"
+        linked.port = proxy.port
+        var environment = Deployment.environment(linked, outbox: "coworkflow-outage-outbox")
         environment["LOG_LEVEL"] = "info"
-        server.environment = environment
+        let server = try Deployment.spawn("gateway", port: port, environment: environment, log: "coworkflow-outage.log")
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-outage.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        server.standardOutput = handle
-        server.standardError = handle
-        try server.run()
         defer { if server.isRunning { Foundation.kill(server.processIdentifier, SIGKILL) } }
         let base = "http://127.0.0.1:\(port)"
         for _ in 0..<600 {
@@ -374,20 +359,7 @@ final class Deployment: @unchecked Sendable {
         }
         await broker.close()
 
-        var environment = ProcessInfo.processInfo.environment
-        environment["DATABASE_URL"] = nil
-        environment["DB_HOST"] = settings.host
-        environment["DB_PORT"] = String(settings.port)
-        environment["DB_NAME"] = database
-        environment["DB_USER"] = settings.user
-        environment["DB_PASSWORD"] = settings.password
-        environment["DB_POOL_SIZE"] = "4"
-        environment["JWT_SECRET"] = secret
-        environment["PSP_WEBHOOK_SECRET"] = pspSecret
-        environment["PSP_API_KEY"] = "chave-do-sandbox"
-        environment["OUTBOX_DIR"] = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-e2e-outbox").path
-        environment["LOG_LEVEL"] = environment["TEST_LOG_LEVEL"] ?? "warning"
-        let deployment = Deployment(environment: environment)
+        let deployment = Deployment(environment: environment(settings, outbox: "coworkflow-e2e-outbox"))
         let services = [
             ("usuarios", "usuarios"), ("espacos", "espacos"), ("precos", "precos"), ("reservas", "reservas"), ("reservas-2", "reservas"),
             ("pagamentos", "pagamentos"), ("checkin", "checkin"), ("notificacoes", "notificacoes"), ("financeiro", "financeiro"),
@@ -441,18 +413,44 @@ final class Deployment: @unchecked Sendable {
         return settings
     }
 
-    private func launch(_ name: String, service: String, port: Int? = nil, extra: [String: String] = [:]) throws {
-        let port = try port ?? Self.freePort()
+    /// What every deployable is started with: this environment, the database of `settings`,
+    /// the test secrets, and an outbox folder named `outbox` under the temporary directory.
+    static func environment(_ settings: PostgresSettings, outbox: String) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["DATABASE_URL"] = nil
+        environment["DB_HOST"] = settings.host
+        environment["DB_PORT"] = String(settings.port)
+        environment["DB_NAME"] = settings.database
+        environment["DB_USER"] = settings.user
+        environment["DB_PASSWORD"] = settings.password
+        environment["DB_POOL_SIZE"] = "4"
+        environment["JWT_SECRET"] = secret
+        environment["PSP_WEBHOOK_SECRET"] = pspSecret
+        environment["PSP_API_KEY"] = "chave-do-sandbox"
+        environment["OUTBOX_DIR"] = FileManager.default.temporaryDirectory.appendingPathComponent(outbox).path
+        environment["LOG_LEVEL"] = environment["TEST_LOG_LEVEL"] ?? "warning"
+        return environment
+    }
+
+    /// Starts `coworkflow serve --service <service>` on `port`, its output in `log` (under the
+    /// temporary directory).
+    static func spawn(_ service: String, port: Int, environment: [String: String], log: String) throws -> Process {
         let process = Process()
-        process.executableURL = Self.binary
+        process.executableURL = binary
         process.arguments = ["serve", "--service", service, "--port", String(port)]
-        process.environment = environment.merging(extra) { $1 }
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-e2e-\(name).log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
+        process.environment = environment
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(log)
+        _ = FileManager.default.createFile(atPath: path.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: path)
         process.standardOutput = handle
         process.standardError = handle
         try process.run()
+        return process
+    }
+
+    private func launch(_ name: String, service: String, port: Int? = nil, extra: [String: String] = [:]) throws {
+        let port = try port ?? Self.freePort()
+        let process = try Self.spawn(service, port: port, environment: environment.merging(extra) { $1 }, log: "coworkflow-e2e-\(name).log")
         processes.append((name, process, port))
     }
 

@@ -10,12 +10,7 @@ import Testing
 struct HandlingBatchTests {
     @Test("events of one stream share a commit while their handlers write nothing; one after a write waits for it to commit")
     func related_events_batch_until_a_write() async throws {
-        try await TestEnvironment.migrate()
-        let store = PostgresEventStore(settings: TestEnvironment.database, logger: TestEnvironment.logger)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await store.run() }
-            defer { group.cancelAll() }
-            await store.started()
+        try await withRunningStore { store in
             let suffix = UUID().uuidString.prefix(8).lowercased()
             let service = "lote\(suffix)", stream = StreamName(category: "lote\(suffix)", id: "1")
             let types = ["Nada", "Nada", "Escreve", "Nada"]
@@ -47,12 +42,7 @@ struct HandlingBatchTests {
 
     @Test("a database outage during retries uses none of an event's attempts, even after a real failure")
     func outage_does_not_count_as_attempts() async throws {
-        try await TestEnvironment.migrate()
-        let store = PostgresEventStore(settings: TestEnvironment.database, logger: TestEnvironment.logger)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await store.run() }
-            defer { group.cancelAll() }
-            await store.started()
+        try await withRunningStore { store in
             let suffix = UUID().uuidString.prefix(8).lowercased()
             let stream = StreamName(category: "falha\(suffix)", id: "1")
             _ = try await store.append(to: stream, expected: .noStream, events: [
@@ -75,5 +65,17 @@ struct HandlingBatchTests {
             #expect(dispositions == [.done])
             #expect(calls.withLock { $0 } == 6)
         }
+    }
+}
+
+/// A store on the test database, running for `body`.
+private func withRunningStore(_ body: (PostgresEventStore) async throws -> Void) async throws {
+    try await TestEnvironment.migrate()
+    let store = PostgresEventStore(settings: TestEnvironment.database, logger: TestEnvironment.logger)
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { await store.run() }
+        defer { group.cancelAll() }
+        await store.started()
+        try await body(store)
     }
 }
