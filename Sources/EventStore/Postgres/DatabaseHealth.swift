@@ -103,9 +103,6 @@ public final class DatabaseHealth: Sendable {
                 return ["08000", "08001", "08003", "08004", "08006", "57P01", "57P02", "57P03"].contains(state)
             default: return false
             }
-        case let transaction as PostgresTransactionError:
-            return [transaction.beginError, transaction.closureError, transaction.commitError, transaction.rollbackError]
-                .contains { $0.map(isConnectionLevel) ?? false }
         default:
             return false
         }
@@ -277,7 +274,7 @@ extension PostgresEventStore {
         }
     }
 
-    /// The rows of `query` on a leased connection (see ``PostgresClient/fetch(_:logger:)``).
+    /// The rows of `query` on a leased connection.
     func fetch(_ query: PostgresQuery, logger: Logger) async throws -> [PostgresRow] {
         try await lease { connection in
             var rows: [PostgresRow] = []

@@ -13,13 +13,4 @@ extension PostgresClient {
             for try await _ in try await connection.query(query, logger: logger) {}
         }
     }
-
-    /// The rows of a query, read on an explicitly leased connection (see ``run(_:logger:)``).
-    public func fetch(_ query: PostgresQuery, logger: Logger) async throws -> [PostgresRow] {
-        try await withConnection { connection in
-            var rows: [PostgresRow] = []
-            for try await row in try await connection.query(query, logger: logger) { rows.append(row) }
-            return rows
-        }
-    }
 }
