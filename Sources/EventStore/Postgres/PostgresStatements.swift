@@ -251,11 +251,12 @@ enum PostgresStatements {
         let limit: Int64
 
         func decodeRow(_ row: PostgresRow) throws -> EventPayload {
-            var cells = try PostgresRowReader(row)
-            let sequence = try cells.int64(), transaction = try cells.int64()
-            return EventPayload(
-                position: GlobalPosition(transaction: transaction, sequence: sequence), stream: StreamName(try cells.string()),
-                version: try cells.int64(), type: try cells.string(), schemaVersion: Int(try cells.int32()), data: try cells.jsonb())
+            try PostgresRowReader.read(row) { cells in
+                let sequence = try cells.int64(), transaction = try cells.int64()
+                return EventPayload(
+                    position: GlobalPosition(transaction: transaction, sequence: sequence), stream: StreamName(try cells.string()),
+                    version: try cells.int64(), type: try cells.string(), schemaVersion: Int(try cells.int32()), data: try cells.jsonb())
+            }
         }
     }
 
@@ -330,12 +331,13 @@ enum PostgresStatements {
 
     /// One row of ``columns``, in its order.
     static func event(_ row: PostgresRow) throws -> RecordedEvent {
-        var cells = try PostgresRowReader(row)
-        let sequence = try cells.int64(), transaction = try cells.int64()
-        return RecordedEvent(
-            position: GlobalPosition(transaction: transaction, sequence: sequence), stream: StreamName(try cells.string()),
-            version: try cells.int64(), eventId: try cells.uuid(), type: try cells.string(), schemaVersion: Int(try cells.int32()),
-            data: try cells.jsonb(), metadataJSON: try cells.jsonb(), occurredAt: try cells.date(), recordedAt: try cells.date())
+        try PostgresRowReader.read(row) { cells in
+            let sequence = try cells.int64(), transaction = try cells.int64()
+            return RecordedEvent(
+                position: GlobalPosition(transaction: transaction, sequence: sequence), stream: StreamName(try cells.string()),
+                version: try cells.int64(), eventId: try cells.uuid(), type: try cells.string(), schemaVersion: Int(try cells.int32()),
+                data: try cells.jsonb(), metadataJSON: try cells.jsonb(), occurredAt: try cells.date(), recordedAt: try cells.date())
+        }
     }
 }
 

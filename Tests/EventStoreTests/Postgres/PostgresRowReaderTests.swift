@@ -15,44 +15,53 @@ struct PostgresRowReaderTests {
             '{"b": [1, 2.5, "x"], "a": null}'::jsonb, '2026-11-22 13:45:01.123456+00'::timestamptz
             """
         try await withRow("SELECT ROW(\(values)), \(values)") { row in
-            var fields = try PostgresRowReader(row)
             let expected = try row.decode((ByteBuffer, Int64, Int32, String, UUID, ByteBuffer, Date).self)
-            #expect(try fields.int64() == expected.1)
-            #expect(try fields.int32() == expected.2)
-            #expect(try fields.string() == expected.3)
-            #expect(try fields.uuid() == expected.4)
+            let read = try PostgresRowReader.read(row) { fields in
+                (try fields.int64(), try fields.int32(), try fields.string(), try fields.uuid(), try fields.jsonb(), try fields.date(),
+                 Result { try fields.int32() })
+            }
+            #expect(read.0 == expected.1)
+            #expect(read.1 == expected.2)
+            #expect(read.2 == expected.3)
+            #expect(read.3 == expected.4)
             // Binary jsonb: a version byte, then the text PostgreSQL normalised (keys sorted).
-            #expect(String(decoding: try fields.jsonb(), as: UTF8.self) == #"{"a": null, "b": [1, 2.5, "x"]}"#)
+            #expect(String(decoding: read.4, as: UTF8.self) == #"{"a": null, "b": [1, 2.5, "x"]}"#)
             #expect(expected.5.readableBytesView.first == 1)
-            #expect(try fields.date() == expected.6)
+            #expect(read.5 == expected.6)
+            // Nothing past the last field.
+            #expect(message(read.6)?.contains("field 7 of an event row: missing") == true)
         }
     }
 
     @Test("a field of another type, a null or a missing field is a corrupt row that names the field")
     func wrong_shapes_are_refused() async throws {
         try await withRow("SELECT ROW(1::integer, NULL::bigint)") { row in
-            var fields = try PostgresRowReader(row)
-            let wrongType = #expect(throws: EventStoreError.self) { try fields.int64() }
-            #expect(wrongType?.code == .corruptRow)
-            #expect(wrongType?.message.contains("field 1 of an event row: is INTEGER, expected BIGINT") == true)
-            let null = #expect(throws: EventStoreError.self) { try fields.int64() }
-            #expect(null?.message.contains("field 2 of an event row: is null") == true)
-            let missing = #expect(throws: EventStoreError.self) { try fields.string() }
-            #expect(missing?.message.contains("field 3 of an event row: missing") == true)
+            let (wrongType, null, missing) = try PostgresRowReader.read(row) { fields in
+                (Result { try fields.int64() }, Result { try fields.int64() }, Result { try fields.string() })
+            }
+            #expect(message(wrongType)?.contains("field 1 of an event row: is INTEGER, expected BIGINT") == true)
+            #expect(message(null)?.contains("field 2 of an event row: is null") == true)
+            #expect(message(missing)?.contains("field 3 of an event row: missing") == true)
         }
     }
 
     @Test("a row that is not one record is a corrupt row")
     func rows_must_be_records() async throws {
         try await withRow("SELECT 1::bigint, 2::bigint") { row in
-            let error = #expect(throws: EventStoreError.self) { try PostgresRowReader(row) }
+            let error = #expect(throws: EventStoreError.self) { try PostgresRowReader.read(row) { _ in } }
             #expect(error?.code == .corruptRow)
             #expect(error?.message.contains("expected record") == true)
         }
         try await withRow("SELECT NULL::record") { row in
-            let error = #expect(throws: EventStoreError.self) { try PostgresRowReader(row) }
+            let error = #expect(throws: EventStoreError.self) { try PostgresRowReader.read(row) { _ in } }
             #expect(error?.message.contains("is null") == true)
         }
+    }
+
+    /// The message of a corrupt-row failure; nil for a success or another error.
+    private func message<T>(_ result: Result<T, any Error>) -> String? {
+        guard case .failure(let error as EventStoreError) = result, error.code == .corruptRow else { return nil }
+        return error.message
     }
 
     private func withRow(_ sql: String, _ body: (PostgresRow) throws -> Void) async throws {
