@@ -14,10 +14,9 @@ import PostgresNIO
 /// oid (int4), its length (int4, -1 for null) and that many bytes in the type's binary format.
 struct PostgresRowReader {
     /// The record's bytes, valid while ``read(_:_:)``'s body runs (the only way to make a
-    /// reader, which never leaves that body). Fields are read with plain
-    /// loads from this buffer: `ByteBuffer`'s readers check exclusive access to its storage on
-    /// every integer (11 fields are ~30 integers a row), which was a tenth of a bulk read's
-    /// client time.
+    /// reader, which never leaves that body). Fields are read with plain loads from them:
+    /// `ByteBuffer`'s readers check exclusive access to its storage on every integer (11
+    /// fields are ~30 integers a row), which was a tenth of a bulk read's client time.
     private let bytes: UnsafeRawBufferPointer
     private var offset = 0
     private var remaining: Int32 = 0
