@@ -28,7 +28,6 @@ public final class TCPProxy: Sendable {
         return proxy
     }
 
-    /// Listens again: new connections reach the server.
     /// Runs `body` with a proxy to `host:port`, and shuts the proxy down however `body` ends.
     public static func with<T>(to host: String, port: Int, _ body: (TCPProxy) async throws -> T) async throws -> T {
         let proxy = try await start(to: host, port: port)
@@ -42,6 +41,7 @@ public final class TCPProxy: Sendable {
         }
     }
 
+    /// Listens again: new connections reach the server.
     public func restore() async throws {
         let target = self.target
         let state = self.state
