@@ -70,6 +70,38 @@ struct CotacaoTests {
         #expect(resultado.duracaoMinutos == 360)
     }
 
+    @Test func a_short_booking_across_midnight_rounds_its_hours_once() throws {
+        let resultado = try cotar(tabela(), "2026-11-23T23:30:00-03:00", "2026-11-24T00:30:00-03:00")
+        #expect(resultado.linhas == [
+            Cotacao.Linha(codigo: "base:2026-11-23/2026-11-24", descricao: "23/11/2026 a 24/11/2026: 1 h × R$ 25,00", valor: .reais(25))
+        ])
+        #expect(resultado.subtotal == .reais(25))
+        #expect(resultado.total == .reais(25))
+        #expect(resultado.duracaoMinutos == 60)
+    }
+
+    @Test(arguments: [(60, 2_500), (90, 5_000), (150, 7_500), (240, 8_000), (300, 10_500)])
+    func a_booking_costs_the_same_whenever_it_starts(minutos: Int, centavos: Int64) throws {
+        // Every start over two days in 10-minute steps, a Monday and a Tuesday: crossing local
+        // midnight must not cost more than staying inside one day.
+        let segunda = try Date("2026-11-23T00:00:00-03:00", strategy: .iso8601)
+        for passo in 0..<(2 * 24 * 6) {
+            let inicio = segunda.addingTimeInterval(Double(passo * 600))
+            let intervalo = try TimeRange(start: inicio, end: inicio.addingTimeInterval(Double(minutos * 60)))
+            let resultado = try Cotacao.cotar(tabela: tabela(), intervalo: intervalo, fuso: saoPaulo, plano: nil, cupom: nil, em: agora)
+            #expect(resultado.total == Money(centavos: centavos), "\(minutos) min from \(inicio)")
+            #expect(somaDasLinhas(resultado) == resultado.total)
+        }
+    }
+
+    @Test func a_multi_day_booking_keeps_its_daily_rates() throws {
+        // Monday 23:00 → Wednesday 01:00: 1 h + a diária + 1 h = R$ 200,00 per day; as one run
+        // of 26 h it would be 6 half days + 2 h = R$ 530,00.
+        let resultado = try cotar(tabela(), "2026-11-23T23:00:00-03:00", "2026-11-25T01:00:00-03:00")
+        #expect(resultado.linhas.map(\.codigo) == ["base:2026-11-23", "base:2026-11-24", "base:2026-11-25"])
+        #expect(resultado.total == .reais(200))
+    }
+
     @Test func a_peak_window_charges_only_the_minutes_inside_it() throws {
         // 16:00–19:30: base 3 h 30 min → one half day, R$ 80,00; 90 minutes at peak:
         // 2500 × 90 × 5000 / 600000 = 1875.
@@ -107,10 +139,16 @@ struct CotacaoTests {
         let sabado = try cotar(tabela([fimDeSemana]), "2026-11-21T09:00:00-03:00", "2026-11-21T12:00:00-03:00")
         #expect(sabado.linhas.last == Cotacao.Linha(codigo: "fim_de_semana", descricao: "Fim de semana: +20 % sobre R$ 75,00", valor: Money(centavos: 1_500)))
         #expect(sabado.total == Money(centavos: 9_000))
-        // Sunday 22:00 → Monday 02:00: only Sunday's R$ 50,00 is raised.
+        // Sunday 20:00 → Monday 02:00, per day (4 h + 2 h): only Sunday's R$ 80,00 is raised.
+        let porDia = try cotar(tabela([fimDeSemana]), "2026-11-22T20:00:00-03:00", "2026-11-23T02:00:00-03:00")
+        #expect(porDia.linhas.map(\.valor) == [Money(centavos: 8_000), Money(centavos: 5_000), Money(centavos: 1_600)])
+        #expect(porDia.total == Money(centavos: 14_600))
+        // Sunday 22:00 → Monday 02:00, one run of 4 h (a half day, R$ 80,00, against 2 h + 2 h):
+        // half its minutes are Sunday's, so R$ 40,00 is raised.
         let virada = try cotar(tabela([fimDeSemana]), "2026-11-22T22:00:00-03:00", "2026-11-23T02:00:00-03:00")
-        #expect(virada.linhas.map(\.valor) == [Money(centavos: 5_000), Money(centavos: 5_000), Money(centavos: 1_000)])
-        #expect(virada.total == Money(centavos: 11_000))
+        #expect(virada.linhas.last == Cotacao.Linha(codigo: "fim_de_semana", descricao: "Fim de semana: +20 % sobre R$ 40,00", valor: Money(centavos: 800)))
+        #expect(virada.linhas.map(\.valor) == [Money(centavos: 8_000), Money(centavos: 800)])
+        #expect(virada.total == Money(centavos: 8_800))
         let segunda = try cotar(tabela([fimDeSemana]), "2026-11-23T09:00:00-03:00", "2026-11-23T12:00:00-03:00")
         #expect(segunda.total == Money(centavos: 7_500))
     }

@@ -226,15 +226,9 @@ struct Historia {
         }
 
         // A card booking cancelled inside 24 h: half refunded, credit note, refund e-mail. Its
-        // hour stays inside one local day of the unit (São Paulo): across local midnight it
-        // would be priced per day, two started hours, and the refund with it (ADR 0004).
-        var saoPaulo = Calendar(identifier: .gregorian)
-        saoPaulo.timeZone = TimeZone(identifier: "America/Sao_Paulo") ?? .gmt
-        var daquiA = 3 * 3_600.0
-        let fim = Date().addingTimeInterval(daquiA + 3_600)
-        if !saoPaulo.isDate(Date().addingTimeInterval(daquiA), inSameDayAs: fim) {
-            daquiA += saoPaulo.startOfDay(for: fim).timeIntervalSince(Date().addingTimeInterval(daquiA)) + 60
-        }
+        // hour crosses the unit's local midnight between 23:00 and 00:00 UTC and costs one hour
+        // then too (ADR 0004).
+        let daquiA = 3 * 3_600.0
         let b = try await reservar(sala, intervalo(daquiA, minutos: 60), pagamento: #"{"metodo":"cartao","cartaoToken":"tok_visa"}"#)
         _ = try await pagamento(b, "confirmado")
         _ = try await until("booking B confirmed") { try await call(.GET, base + "/api/reservas/\(b)", token: membro).object["status"] as? String == "confirmada" ? true : nil }

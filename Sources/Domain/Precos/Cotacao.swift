@@ -7,8 +7,9 @@ public enum Cotacao {
     /// One line of a quote. Base and surcharge lines are positive (a peak multiplier below
     /// 10_000 gives a negative one), discount lines negative.
     public struct Linha: Codable, Sendable, Equatable {
-        /// `base:<yyyy-mm-dd>`, `pico:<rule id>`, `fim_de_semana`, `ajuste`, `longa_duracao`,
-        /// `plano` or `cupom:<CODIGO>`.
+        /// `base:<yyyy-mm-dd>` (or `base:<yyyy-mm-dd>/<yyyy-mm-dd>` for a booking priced as one
+        /// run), `pico:<rule id>`, `fim_de_semana`, `ajuste`, `longa_duracao`, `plano` or
+        /// `cupom:<CODIGO>`.
         public let codigo: String
         /// Human-readable, in Portuguese, e.g. `23/11/2026: 3 h × R$ 25,00`.
         public let descricao: String
@@ -54,17 +55,25 @@ public enum Cotacao {
     /// with the minimum; then a coupon that fails ``Cupom/Dados/validar(em:reserva:)`` at `em`
     /// throws ``Falha/cupom(_:)``.
     ///
-    /// 1. **Base**, per local day (in `fuso`) the interval touches: with `m` the minutes booked
-    ///    that day, the cheapest of `⌈m/60⌉ × porHora`; `⌈m/240⌉ × meioPeriodo`;
-    ///    `⌊m/240⌋ × meioPeriodo + ⌈(m mod 240)/60⌉ × porHora`; `diaria` (ties go to the
-    ///    first). One line per day, `base:<yyyy-mm-dd>`.
+    /// 1. **Base**, the cheaper of two ways to sell the booking (ties go to the first):
+    ///    - **per local day** (in `fuso`) the interval touches: with `m` the minutes booked that
+    ///      day, the cheapest of `⌈m/60⌉ × porHora`; `⌈m/240⌉ × meioPeriodo`;
+    ///      `⌊m/240⌋ × meioPeriodo + ⌈(m mod 240)/60⌉ × porHora`; `diaria` (ties go to the
+    ///      first). One line per day, `base:<yyyy-mm-dd>`.
+    ///    - **as one run**, for a booking that touches more than one local day: the cheapest of
+    ///      the same three hourly and half-day formulas over all its minutes (no `diaria`: a
+    ///      diária sells a local day). So a started hour is rounded up once per booking, not
+    ///      once per day: 23:30–00:30 is one hour, not two. One line,
+    ///      `base:<first yyyy-mm-dd>/<last yyyy-mm-dd>`.
     /// 2. **Horário de pico**: for each peak rule, in table order, the booked minutes inside its
     ///    local window on its weekdays; surcharge `porHora × minutos / 60 × (mult − 10_000) / 10_000`,
     ///    computed exactly and rounded half away from zero to the centavo. One line per rule
     ///    with a non-zero surcharge, `pico:<rule id>`.
-    /// 3. **Fim de semana**: the base of the Saturdays and Sundays booked (a local day is wholly
-    ///    weekend or not, so the pro-rata is the whole day's base) × `(mult − 10_000) / 10_000`,
-    ///    rounded. With several weekend rules the largest multiplier wins. One line, `fim_de_semana`.
+    /// 3. **Fim de semana**: the base of the Saturdays and Sundays booked × `(mult − 10_000) / 10_000`,
+    ///    rounded. Priced per day, a local day is wholly weekend or not, so that base is the
+    ///    weekend days' lines; priced as one run, it is the run's base × the minutes booked on
+    ///    Saturdays and Sundays / all its minutes (computed exactly with the multiplier, rounded
+    ///    once). With several weekend rules the largest multiplier wins. One line, `fim_de_semana`.
     /// 4. **Subtotal** = base + surcharges. Should peak multipliers below 10_000 take it below
     ///    zero, an `ajuste` line brings it back to zero.
     /// 5. **Longa duração**: the largest discount among the rules whose `aPartirDeMinutos` the
@@ -92,23 +101,36 @@ public enum Cotacao {
         let porHora = Int128(valores.porHora.centavos)
         var linhas: [(codigo: String, descricao: String, valor: Int128)] = []
 
-        // 1. Base, per local day.
-        var dias: [(data: DataLocal, base: Int128)] = []
+        // 1. Base: per local day, or as one run when that is cheaper.
+        var dias: [(data: DataLocal, minutos: Int, base: Int128, descricao: String)] = []
         for data in DataLocal.dias(de: intervalo, em: fuso) {
             guard let trecho = data.intervalo(em: fuso).intersection(intervalo) else { continue }
             let m = minutos(trecho)
             guard m > 0 else { continue }
             let (valor, descricao) = precoDoDia(minutos: m, valores: valores)
-            dias.append((data, valor))
-            linhas.append(("base:\(data)", "\(formatar(data)): \(descricao)", valor))
+            dias.append((data, m, valor, descricao))
         }
-        var subtotal = dias.reduce(Int128(0)) { $0 + $1.base }
+        let porDia = dias.reduce(Int128(0)) { $0 + $1.base }
+        // The weekend's share of the base, as (numerator, denominator) of a fraction of it.
+        let baseDoFimDeSemana: (Int128, Int128)
+        if let primeiro = dias.first, let ultimo = dias.last, dias.count > 1,
+            case let (corrido, descricao) = precoDoDia(minutos: duracao, valores: valores, comDiaria: false), corrido < porDia
+        {
+            linhas.append(("base:\(primeiro.data)/\(ultimo.data)", "\(formatar(primeiro.data)) a \(formatar(ultimo.data)): \(descricao)", corrido))
+            let noFimDeSemana = dias.filter { $0.data.diaDaSemana.fimDeSemana }.reduce(0) { $0 + $1.minutos }
+            let todos = dias.reduce(0) { $0 + $1.minutos }
+            baseDoFimDeSemana = (corrido * Int128(noFimDeSemana), Int128(max(todos, 1)))
+        } else {
+            for dia in dias { linhas.append(("base:\(dia.data)", "\(formatar(dia.data)): \(dia.descricao)", dia.base)) }
+            baseDoFimDeSemana = (dias.filter { $0.data.diaDaSemana.fimDeSemana }.reduce(Int128(0)) { $0 + $1.base }, 1)
+        }
+        var subtotal = linhas.reduce(Int128(0)) { $0 + $1.valor }
 
         // 2. Horário de pico.
         for regra in tabela.regras {
             guard case .horarioDePico(let semana, let inicio, let fim, let multiplicador) = regra.tipo else { continue }
             var noPico = 0
-            for (data, _) in dias where semana.contains(data.diaDaSemana) {
+            for data in dias.map(\.data) where semana.contains(data.diaDaSemana) {
                 guard let janela = try? TimeRange(start: data.instante(minutos: inicio, em: fuso), end: data.instante(minutos: fim, em: fuso)),
                     let trecho = janela.intersection(intervalo)
                 else { continue }
@@ -128,10 +150,11 @@ public enum Cotacao {
             return nil
         }.max()
         if let multiplicador = fimDeSemana {
-            let base = dias.filter { $0.data.diaDaSemana.fimDeSemana }.reduce(Int128(0)) { $0 + $1.base }
-            let acrescimo = dividir(base * Int128(multiplicador - 10_000), por: 10_000)
+            let (parte, todo) = baseDoFimDeSemana
+            let acrescimo = dividir(parte * Int128(multiplicador - 10_000), por: todo * 10_000)
             if acrescimo != 0 {
-                linhas.append(("fim_de_semana", "Fim de semana: \(formatar(variacao: multiplicador - 10_000)) sobre \(dinheiro(base))", acrescimo))
+                let base = dinheiro(dividir(parte, por: todo))
+                linhas.append(("fim_de_semana", "Fim de semana: \(formatar(variacao: multiplicador - 10_000)) sobre \(base)", acrescimo))
                 subtotal += acrescimo
             }
         }
@@ -190,8 +213,9 @@ public enum Cotacao {
             duracaoMinutos: duracao)
     }
 
-    /// The cheapest way to sell `m` minutes of one day, and how it reads.
-    private static func precoDoDia(minutos m: Int, valores: TabelaDePreco.Valores) -> (Int128, String) {
+    /// The cheapest way to sell `m` minutes (of one local day, or of a run without the diária),
+    /// and how it reads.
+    private static func precoDoDia(minutos m: Int, valores: TabelaDePreco.Valores, comDiaria: Bool = true) -> (Int128, String) {
         let bloco = TabelaDePreco.minutosDoMeioPeriodo
         let hora = Int128(valores.porHora.centavos)
         let meio = Int128(valores.meioPeriodo.centavos)
@@ -200,13 +224,13 @@ public enum Cotacao {
         let inteiros = m / bloco
         let resto = teto(m % bloco, 60)
         func periodos(_ n: Int) -> String { n == 1 ? "1 meio período × \(valores.meioPeriodo)" : "\(n) meios períodos × \(valores.meioPeriodo)" }
-        let opcoes: [(Int128, String)] = [
+        var opcoes: [(Int128, String)] = [
             (Int128(horas) * hora, "\(horas) h × \(valores.porHora)"),
             (Int128(blocos) * meio, periodos(blocos)),
             // Strictly cheaper than both above only with whole blocks and a remainder.
             (Int128(inteiros) * meio + Int128(resto) * hora, "\(periodos(inteiros)) + \(resto) h × \(valores.porHora)"),
-            (Int128(valores.diaria.centavos), "diária \(valores.diaria)"),
         ]
+        if comDiaria { opcoes.append((Int128(valores.diaria.centavos), "diária \(valores.diaria)")) }
         var melhor = opcoes[0]
         for opcao in opcoes.dropFirst() where opcao.0 < melhor.0 { melhor = opcao }
         return melhor
