@@ -50,9 +50,12 @@ struct StoreBench: AsyncParsableCommand {
         guard selected.isSubset(of: ["a", "b", "c", "d", "e"]), !selected.isEmpty else {
             throw ValidationError("--only takes workloads among a, b, c, d, e, separated by commas")
         }
-        let workloads = StoreWorkloads(store: store, client: store.client, phases: phases, logger: logger, selected: selected)
+        // The raw baselines go through PostgresNIO's own pool, as a plain application would.
+        let client = PostgresClient(configuration: settings.clientConfiguration(), backgroundLogger: logger)
+        let workloads = StoreWorkloads(store: store, client: client, phases: phases, logger: logger, selected: selected)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await store.run() }
+            group.addTask { await client.run() }
             await store.started()
             defer { group.cancelAll() }
             var figures = Figures()

@@ -8,7 +8,17 @@ import NIOPosix
 public final class TCPProxy: Sendable {
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     private let target: (host: String, port: Int)
-    private let state = NIOLockedValueBox<(listener: (any Channel)?, open: [any Channel], linked: Bool)>((nil, [], false))
+    private struct State {
+        var listener: (any Channel)?
+        /// Both channels of every link made, client side then server side (closed ones
+        /// included until a cut).
+        var open: [any Channel] = []
+        var linked = false
+        /// At most this many live links; more are closed as soon as they are accepted.
+        var limit: Int?
+    }
+
+    private let state = NIOLockedValueBox(State())
     /// The port it listens on (the same after a restore).
     public let port: Int
 
@@ -55,8 +65,12 @@ public final class TCPProxy: Sendable {
                     .flatMap { outbound in
                         // A connection still being set up when the link was cut is cut too.
                         let linked = state.withLockedValue { state in
-                            if state.linked { state.open += [inbound, outbound] }
-                            return state.linked
+                            // Counted by their server side: an accepted side is active only
+                            // once its initializer is done.
+                            let live = stride(from: 1, to: state.open.count, by: 2).filter { state.open[$0].isActive }.count
+                            guard state.linked, live < state.limit ?? .max else { return false }
+                            state.open += [inbound, outbound]
+                            return true
                         }
                         guard linked else {
                             outbound.close(promise: nil)
@@ -76,10 +90,16 @@ public final class TCPProxy: Sendable {
         state.withLockedValue { $0.listener = listener }
     }
 
+    /// Accepts at most `links` live connections (nil: no limit); the ones over it are closed
+    /// as soon as they are made, as a server at its connection limit refuses them.
+    public func limit(links: Int?) {
+        state.withLockedValue { $0.limit = links }
+    }
+
     /// Stops listening (new connections are refused) and closes every open connection.
     public func cut() async throws {
         let (listener, open) = state.withLockedValue { state in
-            defer { state = (nil, [], false) }
+            defer { state = State(limit: state.limit) }
             return (state.listener, state.open)
         }
         try? await listener?.close()

@@ -7,16 +7,18 @@ import _ConnectionPoolModule
 /// Whether the database can be reached, as the store last found out, so that requests fail at
 /// once with ``EventStoreError/Code/unavailable`` during an outage instead of queueing.
 ///
-/// PostgresNIO's pool keeps a lease request waiting while it fails to open connections, and
-/// gives up only when its circuit breaker trips, a minute after the first failure (not
+/// PostgresNIO's pool kept a lease request waiting while it failed to open connections, and
+/// gave up only when its circuit breaker tripped, a minute after the first failure (not
 /// configurable in 1.33): a request during an outage hung for ~67 s and then answered 500.
-/// Here a connection-level failure (refused, closed, reset, the pool's breaker, a server that
+/// The store's own pool (``StorePool``) fails a lease at once when no connection is open and
+/// none can be opened; on top of it, a connection-level failure (refused, closed, reset, the pool's breaker, a server that
 /// is shutting down or starting) asks for a probe: one fresh connection and `SELECT 1`, outside
 /// the pool, with a short connect timeout. When the probe fails the database is down: leases
 /// fail at once, and the probe runs again every second until it succeeds. A probe that
 /// succeeds at once (one connection died, the database is fine) changes nothing.
 ///
-/// Requests already queued in the pool when the database went away still wait for the pool.
+/// Leases already waiting in the pool when the probe finds the database down fail then too
+/// (``StorePool/failWaiting(_:)``).
 public final class DatabaseHealth: Sendable {
     public enum State: Sendable, Equatable {
         case up
@@ -143,6 +145,9 @@ extension PostgresEventStore {
                                      metadata: ["error": "\(String(reflecting: error))"])
                     }
                     health.markDown(DatabaseHealth.describe(error), at: Date())
+                    // Leases queued before the outage was known would wait for connections
+                    // that are not coming back.
+                    pool.failWaiting(EventStoreError(.unavailable, "the database is unreachable: \(DatabaseHealth.describe(error))"))
                     try? await Task.sleep(for: .seconds(1))
                 } catch {
                     // Reached, but refused for another reason (too many connections, a login
@@ -224,7 +229,7 @@ extension PostgresEventStore {
     ) async throws -> sending Result {
         try await health.check()
         do {
-            return try await client.withConnection(isolation: isolation) { connection in
+            return try await pool.withConnection(isolation: isolation) { connection in
                 // Handed out just as it closed (the pool has not heard yet): a query on it would
                 // never be answered.
                 if connection.isClosed { throw EventStoreError(.unavailable, "the pool handed out a closed connection") }

@@ -16,7 +16,8 @@ import NIOCore
 /// connection that rings ``changes`` for appends from other processes, and the notifier
 /// that tells other processes about ours.
 public final class PostgresEventStore: EventStore {
-    public let client: PostgresClient
+    /// The store's connections (``StorePool``, not PostgresNIO's `PostgresClient`).
+    public let pool: StorePool
     public let changes = Doorbell()
     public let settings: PostgresSettings
     /// Whether the database is reachable; while it is not, the store's calls fail at once.
@@ -40,7 +41,10 @@ public final class PostgresEventStore: EventStore {
         self.settings = settings
         self.upcasters = upcasters
         self.logger = logger
-        self.client = PostgresClient(configuration: settings.clientConfiguration(), backgroundLogger: logger)
+        self.pool = StorePool(
+            configuration: settings.connectionConfiguration(),
+            options: StorePool.Options(minimum: settings.minimumConnections, maximum: settings.maximumConnections, idleTimeout: settings.idleTimeout),
+            logger: logger)
     }
 
     /// Runs the pool, the listener and the notifier until the task is cancelled.
@@ -52,7 +56,7 @@ public final class PostgresEventStore: EventStore {
         let pool = Task {
             running.store(true, ordering: .releasing)
             startedBell.ring()
-            await client.run()
+            await self.pool.run()
         }
         await withDiscardingTaskGroup { group in
             group.addTask { await self.listen() }

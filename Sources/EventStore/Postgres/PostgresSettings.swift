@@ -19,7 +19,7 @@ public struct PostgresSettings: Sendable, Equatable {
     /// Connections the pool may open.
     public var maximumConnections: Int
     /// Connections the pool opens at start and keeps (at most ``maximumConnections``); the
-    /// others close after ``idleTimeout`` unused. See ``clientConfiguration(asOwner:database:)``.
+    /// others close after ``idleTimeout`` unused (``StorePool``).
     public var minimumConnections: Int
     public var idleTimeout: Duration
 
@@ -93,7 +93,8 @@ public struct PostgresSettings: Sendable, Equatable {
         return settings
     }
 
-    /// Connection settings for the application user (or the owner, with `asOwner`).
+    /// A PostgresNIO pool's settings for the application user (or the owner, with `asOwner`),
+    /// for tools and the benchmark's raw baselines; the store has its own pool (``StorePool``).
     public func clientConfiguration(asOwner: Bool = false, database: String? = nil) -> PostgresClient.Configuration {
         var configuration = PostgresClient.Configuration(
             host: host, port: port,

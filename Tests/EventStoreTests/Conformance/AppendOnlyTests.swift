@@ -47,7 +47,7 @@ struct AppendOnlyTests {
                 "TRUNCATE events",
             ] {
                 let error = await #expect(throws: PSQLError.self) {
-                    try await store.client.run(PostgresQuery(unsafeSQL: sql), logger: TestDatabase.logger)
+                    try await store.pool.withConnection { try await $0.query(PostgresQuery(unsafeSQL: sql), logger: TestDatabase.logger) }
                 }
                 #expect(error?.serverInfo?[.sqlState] == "42501", "\(sql) must be refused for lack of privilege")
             }

@@ -29,9 +29,14 @@ struct HandlingBatchTests {
 
             // An inbox row's recorded_at is its transaction's start: equal means one commit.
             var committedAt: [UUID: Date] = [:]
-            let rows = try await store.client.query(
-                "SELECT event_id, recorded_at FROM consumer_inbox WHERE consumer = \(service)", logger: TestEnvironment.logger)
-            for try await (id, at) in rows.decode((UUID, Date).self) { committedAt[id] = at }
+            let rows = try await store.pool.withConnection { connection in
+                var rows: [(UUID, Date)] = []
+                for try await row in try await connection.query(
+                    "SELECT event_id, recorded_at FROM consumer_inbox WHERE consumer = \(service)", logger: TestEnvironment.logger
+                ).decode((UUID, Date).self) { rows.append(row) }
+                return rows
+            }
+            for (id, at) in rows { committedAt[id] = at }
             let times = events.map { committedAt[$0.eventId] }
             #expect(times.allSatisfy { $0 != nil })
             #expect(times[0] == times[1] && times[1] == times[2], "nothing written before the third: one commit for the three")
