@@ -3,7 +3,7 @@ import NIOCore
 public import PostgresNIO
 import Synchronization
 
-/// The store's pool of PostgreSQL connections (ADR 0001 §10).
+/// The store's pool of PostgreSQL connections (ADR 0001 §11).
 ///
 /// PostgresNIO 1.33's `PostgresClient` pool stops serving while it fails to open a connection:
 /// every lease queues, even with idle connections in hand, until an attempt succeeds, and an
