@@ -49,7 +49,7 @@ extension OpenAPI {
         return [
             "Endereco": object([
                 "logradouro": linhaDeEndereco, "numero": linhaDeEndereco, "complemento": linhaDeEndereco, "bairro": linhaDeEndereco, "cidade": linhaDeEndereco,
-                "uf": ["type": "string", "minLength": 2, "maxLength": 2], "cep": linhaDeEndereco,
+                "uf": ["type": "string", "minLength": 2, "maxLength": 2, "description": "sigla do estado ou DF (ex.: SP)"], "cep": linhaDeEndereco,
             ], required: ["logradouro", "numero", "cidade", "uf", "cep"]),
             "NovaUnidade": object([
                 "nome": text, "endereco": ref("Endereco"), "fusoHorario": ["type": "string", "description": "IANA, padrão America/Sao_Paulo"],

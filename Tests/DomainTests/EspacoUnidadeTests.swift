@@ -56,6 +56,9 @@ struct UnidadeTests {
         // Foundation takes "GMT-3" (three hours behind); IANA's Etc/GMT-3 is three ahead. Only names.
         #expect(scenario.given().when(cadastrar(fuso: "GMT-3")).outcome == .failure(.fusoInvalido("GMT-3")))
         #expect(scenario.given().when(cadastrar(fuso: "UTC")).outcome != .failure(.fusoInvalido("UTC")))
+        // IANA's Etc/ zones are names too, though Foundation does not list them.
+        #expect(scenario.given().when(cadastrar(fuso: "Etc/GMT+3")).outcome != .failure(.fusoInvalido("Etc/GMT+3")))
+        #expect(scenario.given().when(cadastrar(fuso: "Etc/GMT+99")).outcome == .failure(.fusoInvalido("Etc/GMT+99")))
     }
 
     @Test func a_policy_needs_non_negative_hours_and_a_fee_within_0_to_10000_basis_points() {
@@ -78,6 +81,7 @@ struct UnidadeTests {
         #expect(scenario.given().when(cadastrar(endereco: endereco(uf: "S"))).outcome == .failure(.enderecoInvalido(campo: "uf")))
         #expect(scenario.given().when(cadastrar(endereco: endereco(uf: "S1"))).outcome == .failure(.enderecoInvalido(campo: "uf")))
         #expect(scenario.given().when(cadastrar(endereco: endereco(uf: "SPX"))).outcome == .failure(.enderecoInvalido(campo: "uf")))
+        #expect(scenario.given().when(cadastrar(endereco: endereco(uf: "ZZ"))).outcome == .failure(.enderecoInvalido(campo: "uf")))
     }
 
     @Test func an_update_records_every_value_after_it() {

@@ -79,6 +79,9 @@ struct AdminAndLGPDTests {
             let badInstant = try await client.json(.get, "/api/admin/auditoria?desde=ontem", token: admin)
             #expect(badInstant.status == .badRequest)
             #expect((badInstant.object["mensagem"] as? String)?.contains("desde") == true)
+            let backwards = try await client.json(.get, "/api/admin/auditoria?desde=2026-12-01T00:00:00Z&ate=2026-01-01T00:00:00Z", token: admin)
+            #expect(backwards.status == .badRequest)
+            #expect((backwards.object["mensagem"] as? String)?.contains("'desde' deve ser anterior") == true)
         }
     }
 

@@ -14,8 +14,9 @@ public final class TCPProxy: Sendable {
         /// included until a cut).
         var open: [any Channel] = []
         var linked = false
-        /// At most this many live links; more are closed as soon as they are accepted.
+        /// At most this many live links; more are closed once accepted, after `refusalDelay`.
         var limit: Int?
+        var refusalDelay: TimeAmount = .zero
     }
 
     private let state = NIOLockedValueBox(State())
@@ -64,17 +65,17 @@ public final class TCPProxy: Sendable {
                     .connect(host: target.host, port: target.port)
                     .flatMap { outbound in
                         // A connection still being set up when the link was cut is cut too.
-                        let linked = state.withLockedValue { state in
+                        let (linked, delay) = state.withLockedValue { state in
                             // Counted by their server side: an accepted side is active only
                             // once its initializer is done.
                             let live = stride(from: 1, to: state.open.count, by: 2).filter { state.open[$0].isActive }.count
-                            guard state.linked, live < state.limit ?? .max else { return false }
+                            guard state.linked, live < state.limit ?? .max else { return (false, state.refusalDelay) }
                             state.open += [inbound, outbound]
-                            return true
+                            return (true, TimeAmount.zero)
                         }
                         guard linked else {
                             outbound.close(promise: nil)
-                            return inbound.close()
+                            return inbound.eventLoop.scheduleTask(in: delay) {}.futureResult.flatMap { inbound.close() }
                         }
                         let (toServer, toClient) = Glue.pair()
                         do {
@@ -91,9 +92,12 @@ public final class TCPProxy: Sendable {
     }
 
     /// Accepts at most `links` live connections (nil: no limit); the ones over it are closed
-    /// as soon as they are made, as a server at its connection limit refuses them.
-    public func limit(links: Int?) {
-        state.withLockedValue { $0.limit = links }
+    /// once made (after `delay`), as a server at its connection limit refuses them.
+    public func limit(links: Int?, refusingAfter delay: Duration = .zero) {
+        state.withLockedValue { state in
+            state.limit = links
+            state.refusalDelay = .nanoseconds(Int64(delay / .nanoseconds(1)))
+        }
     }
 
     /// Stops listening (new connections are refused) and closes every open connection.

@@ -35,6 +35,12 @@ extension Unidade {
         /// Characters a field may hold (an address line, not a document).
         public static let tamanhoMaximo = 200
 
+        /// The 26 states and the Federal District.
+        public static let ufs: Set<String> = [
+            "AC", "AL", "AP", "AM", "BA", "CE", "DF", "ES", "GO", "MA", "MT", "MS", "MG", "PA",
+            "PB", "PR", "PE", "PI", "RJ", "RN", "RS", "RO", "RR", "SC", "SP", "SE", "TO",
+        ]
+
         /// The trimmed address, or the name of the first field that is wrong (blank, or longer
         /// than ``tamanhoMaximo``).
         func normalizado() throws(Failure) -> Endereco {
@@ -48,7 +54,7 @@ extension Unidade {
                 return trimmed
             }
             let uf = self.uf.trimmed.uppercased()
-            guard uf.count == 2, uf.allSatisfy({ $0.isASCII && $0.isLetter }) else { throw .enderecoInvalido(campo: "uf") }
+            guard Self.ufs.contains(uf) else { throw .enderecoInvalido(campo: "uf") }
             return Endereco(
                 logradouro: try obrigatorio(logradouro, "logradouro"), numero: try obrigatorio(numero, "numero"),
                 complemento: try opcional(complemento, "complemento"), bairro: try opcional(bairro, "bairro"),
@@ -254,7 +260,7 @@ extension Unidade {
         case politicaInvalida
         /// An ISS rate outside 0…10,000 basis points, or a check-in window outside 0…1,440 minutes.
         case operacaoInvalida
-        /// A required field is blank, or the UF is not two letters.
+        /// A required field is blank, or the UF is not a Brazilian state's.
         case enderecoInvalido(campo: String)
     }
 
@@ -265,11 +271,13 @@ extension Unidade {
     }
 
     /// The canonical identifier of a known time zone.
-    /// An IANA zone name (`America/Sao_Paulo`), as the tz database lists it: Foundation also
-    /// takes `GMT-3`, whose sign is the opposite of IANA's `Etc/GMT-3`.
+    /// An IANA zone name (`America/Sao_Paulo`, `Etc/GMT+3`), as the tz database lists it:
+    /// Foundation also takes `GMT-3`, whose sign is the opposite of IANA's `Etc/GMT-3`, and does
+    /// not list the `Etc/` zones it knows.
     static func fusoValido(_ identifier: String) throws(Failure) -> String {
         let nome = identifier.trimmed
-        guard TimeZone.knownTimeZoneIdentifiers.contains(nome) || nome == "UTC", let zone = TimeZone(identifier: nome) else {
+        let etc = nome.hasPrefix("Etc/") && TimeZone(identifier: nome)?.identifier == nome
+        guard TimeZone.knownTimeZoneIdentifiers.contains(nome) || nome == "UTC" || etc, let zone = TimeZone(identifier: nome) else {
             throw .fusoInvalido(identifier)
         }
         return zone.identifier

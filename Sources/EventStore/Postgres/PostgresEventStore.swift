@@ -49,8 +49,8 @@ public final class PostgresEventStore: EventStore {
 
     /// Runs the pool, the listener and the notifier until the task is cancelled.
     ///
-    /// Shuts down in order: the listener and the notifier first, the pool last. (A lease asked
-    /// of a pool that already stopped never completes, so the notifier must not outlive it.)
+    /// Shuts down in order: the listener and the notifier first, the pool last (a lease asked of
+    /// a pool that has stopped fails, so the notifier must not outlive it).
     public func run() async {
         health.suspect()  // the first probe: a database down at start is known at once
         let pool = Task {

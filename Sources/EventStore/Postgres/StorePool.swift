@@ -43,7 +43,10 @@ public final class StorePool: Sendable {
         var open = 0
         var connecting = 0
         var waiters: [Waiter] = []
-        /// Waiters cancelled before they were queued.
+        /// Waiters not yet queued, and waiters a connection is being opened for.
+        var pending: Set<UInt64> = []
+        var openingFor: Set<UInt64> = []
+        /// Those of them whose lease was cancelled meanwhile.
         var cancelled: Set<UInt64> = []
         var nextWaiter: UInt64 = 0
         var nextConnection = 0
@@ -133,38 +136,40 @@ public final class StorePool: Sendable {
                 }
                 return connection
             } catch {
-                if error is CancellationError || Task.isCancelled {
-                    // Not the database's doing: no cooldown.
-                    state.withLock { $0.connecting -= 1 }
-                    throw error
-                }
-                let othersOpen = failed(error)
+                let othersOpen = attemptFailed(error)
                 // The database is there but refused one more: wait for one of ours.
-                if othersOpen, !Task.isCancelled { return try await waitForRelease() }
-                throw Self.unavailable(error)
+                if othersOpen, !Task.isCancelled, !(error is CancellationError) { return try await waitForRelease() }
+                throw error is CancellationError ? error : Self.unavailable(error)
             }
         }
     }
 
-    /// Records a failed attempt; true when other connections are open.
-    private func failed(_ error: any Error) -> Bool {
+    /// Records an attempt that did not open a connection (a cancelled one sets no cooldown),
+    /// and passes its slot on: a new attempt for the first waiter, or, when nothing can come
+    /// any more, the waiters' failure. True when other connections are open.
+    private func attemptFailed(_ error: any Error) -> Bool {
         let now = clock.now
-        logger.warning("could not open a database connection", metadata: ["error": "\(String(reflecting: error))"])
-        return state.withLock { state in
+        let cancelled = error is CancellationError || Task.isCancelled
+        if !cancelled { logger.warning("could not open a database connection", metadata: ["error": "\(String(reflecting: error))"]) }
+        let (othersOpen, action) = state.withLock { state -> (Bool, Release?) in
             state.connecting -= 1
-            state.lastFailure = (now, error)
-            return state.open > 0
+            if !cancelled { state.lastFailure = (now, error) }
+            return (state.open > 0, Self.replace(&state, now: now, options: options))
         }
+        if let action { perform(action) }
+        return othersOpen
     }
 
     private func waitForRelease() async throws -> PostgresConnection {
         let id = state.withLock { state -> UInt64 in
             state.nextWaiter += 1
+            state.pending.insert(state.nextWaiter)
             return state.nextWaiter
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<PostgresConnection, any Error>) in
                 let ready = state.withLock { state -> Result<PostgresConnection, any Error>? in
+                    state.pending.remove(id)
                     if state.cancelled.remove(id) != nil { return .failure(CancellationError()) }
                     if state.shuttingDown { return .failure(Self.shutDown) }
                     // Released meanwhile: nobody would hand it over.
@@ -178,7 +183,8 @@ public final class StorePool: Sendable {
         } onCancel: {
             let waiter = state.withLock { state -> Waiter? in
                 if let index = state.waiters.firstIndex(where: { $0.id == id }) { return state.waiters.remove(at: index) }
-                state.cancelled.insert(id)
+                // Not queued yet, or a connection is being opened for it: they look at this.
+                if state.pending.contains(id) || state.openingFor.contains(id) { state.cancelled.insert(id) }
                 return nil
             }
             waiter?.continuation.resume(throwing: CancellationError())
@@ -186,7 +192,6 @@ public final class StorePool: Sendable {
     }
 
     private enum Release {
-        case none
         case hand(PostgresConnection, Waiter)
         case close(PostgresConnection)
         case openFor(Waiter, id: Int)
@@ -195,20 +200,20 @@ public final class StorePool: Sendable {
 
     func release(_ connection: PostgresConnection) {
         let now = clock.now
-        let action = state.withLock { state -> Release in
+        let action = state.withLock { state -> Release? in
             if connection.isClosed || state.shuttingDown {
                 state.open -= 1
-                return Self.replace(&state, now: now, options: options) ?? (connection.isClosed ? .none : .close(connection))
+                return Self.replace(&state, now: now, options: options) ?? (connection.isClosed ? nil : .close(connection))
             }
             if !state.waiters.isEmpty { return .hand(connection, state.waiters.removeFirst()) }
             state.idle.append((connection, now))
-            return .none
+            return nil
         }
-        perform(action)
+        if let action { perform(action) }
     }
 
-    /// After a connection closed: a new one for the first waiter, or, when none can come, the
-    /// waiters' failure.
+    /// After a connection closed or an attempt failed: a new attempt for the first waiter, or,
+    /// when none can come, the waiters' failure.
     private static func replace(_ state: inout State, now: ContinuousClock.Instant, options: Options) -> Release? {
         guard !state.waiters.isEmpty else { return nil }
         if state.shuttingDown {
@@ -216,7 +221,9 @@ public final class StorePool: Sendable {
             return .fail(state.waiters, shutDown)
         }
         if state.open + state.connecting < options.maximum, !state.coolingDown(now, options.cooldown) {
-            return .openFor(state.waiters.removeFirst(), id: state.startConnecting())
+            let waiter = state.waiters.removeFirst()
+            state.openingFor.insert(waiter.id)
+            return .openFor(waiter, id: state.startConnecting())
         }
         if state.open + state.connecting == 0 {
             defer { state.waiters = [] }
@@ -227,45 +234,53 @@ public final class StorePool: Sendable {
 
     private func perform(_ action: Release) {
         switch action {
-        case .none:
-            break
         case .hand(let connection, let waiter):
             waiter.continuation.resume(returning: connection)
         case .close(let connection):
-            connection.close().whenComplete { _ in }
+            // Held until closed: PostgresNIO asserts that a connection is closed when it goes.
+            connection.close().whenComplete { _ in withExtendedLifetime(connection) {} }
         case .fail(let waiters, let error):
             for waiter in waiters { waiter.continuation.resume(throwing: error) }
         case .openFor(let waiter, let id):
-            Task {
-                do {
-                    let connection = try await connect(id: id)
-                    state.withLock { state in
-                        state.connecting -= 1
-                        state.open += 1
-                    }
-                    waiter.continuation.resume(returning: connection)
-                } catch {
-                    _ = failed(error)
-                    let requeued = state.withLock { state -> Bool in
-                        guard state.open > 0, !state.shuttingDown else { return false }
-                        state.waiters.insert(waiter, at: 0)
-                        return true
-                    }
-                    if !requeued { waiter.continuation.resume(throwing: Self.unavailable(error)) }
-                    // Others may have given up on this attempt meanwhile.
-                    if !requeued { failIfNothingCanCome() }
-                }
-            }
+            Task { await open(id: id, for: waiter) }
         }
     }
 
-    private func failIfNothingCanCome() {
-        let waiters = state.withLock { state -> ([Waiter], (any Error)?) in
-            guard state.open + state.connecting == 0, !state.waiters.isEmpty else { return ([], nil) }
-            defer { state.waiters = [] }
-            return (state.waiters, state.lastFailure?.error)
+    /// Opens a connection for a waiter whose turn came when another closed.
+    private func open(id: Int, for waiter: Waiter) async {
+        do {
+            let connection = try await connect(id: id)
+            let cancelled = state.withLock { state -> Bool in
+                state.connecting -= 1
+                state.open += 1
+                state.openingFor.remove(waiter.id)
+                return state.cancelled.remove(waiter.id) != nil
+            }
+            if cancelled {
+                waiter.continuation.resume(throwing: CancellationError())
+                release(connection)
+            } else {
+                waiter.continuation.resume(returning: connection)
+            }
+        } catch {
+            let now = clock.now
+            logger.warning("could not open a database connection", metadata: ["error": "\(String(reflecting: error))"])
+            let (outcome, action) = state.withLock { state -> (Result<PostgresConnection, any Error>?, Release?) in
+                state.connecting -= 1
+                state.lastFailure = (now, error)
+                state.openingFor.remove(waiter.id)
+                if state.cancelled.remove(waiter.id) != nil { return (.failure(CancellationError()), Self.replace(&state, now: now, options: options)) }
+                if state.shuttingDown { return (.failure(Self.shutDown), nil) }
+                if let connection = state.takeIdle() { return (.success(connection), nil) }
+                if state.open + state.connecting > 0 {
+                    state.waiters.insert(waiter, at: 0)
+                    return (nil, nil)
+                }
+                return (.failure(Self.unavailable(error)), Self.replace(&state, now: now, options: options))
+            }
+            if let outcome { waiter.continuation.resume(with: outcome) }
+            if let action { perform(action) }
         }
-        for waiter in waiters.0 { waiter.continuation.resume(throwing: Self.unavailable(waiters.1)) }
     }
 
     /// Fails every waiting lease with `error` (the database was found down).
@@ -298,7 +313,8 @@ public final class StorePool: Sendable {
             await maintain()
             try? await Task.sleep(for: .seconds(1))
         }
-        await shutDownConnections()
+        // In a task of its own: this one is cancelled, and its sleeps would not wait.
+        await Task { await self.shutDownConnections() }.value
     }
 
     /// One pass: closes connections idle too long above the minimum (and closed ones), and
@@ -336,8 +352,7 @@ public final class StorePool: Sendable {
                         }
                         self.release(connection)
                     } catch {
-                        _ = self.failed(error)
-                        self.failIfNothingCanCome()
+                        _ = self.attemptFailed(error)
                     }
                 }
             }

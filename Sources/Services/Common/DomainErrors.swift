@@ -15,6 +15,7 @@ extension ServiceError {
         case .politicaInvalida:
             self = .invalido(
                 "politicaDeCancelamento", "horasSemMulta deve ser de 0 a \(Unidade.PoliticaDeCancelamento.horasMaximas) e multaBP de 0 a 10000 (pontos-base)")
+        case .enderecoInvalido("uf"): self = .invalido("endereco.uf", "endereco.uf deve ser a sigla de um estado brasileiro ou DF (ex.: SP)")
         case .enderecoInvalido(let campo): self = .invalido("endereco.\(campo)", "o campo endereco.\(campo) está em branco, é inválido ou passa de \(Unidade.Endereco.tamanhoMaximo) caracteres")
         case .operacaoInvalida:
             self = .invalido("operacao", "aliquotaISSBP deve ser de 0 a 10000 (pontos-base) e a janelaDeCheckin de 0 a 1440 minutos")

@@ -443,6 +443,9 @@ public final class UsuariosService: Sendable {
 
     /// The audit trail is the event log: newest first, filtered by actor, type and time; 50 per page.
     public func auditoria(usuario: String?, tipo: String?, desde: Date?, ate: Date?, pagina: Int) async throws -> Pagina<Registro> {
+        if let desde, let ate, desde > ate {
+            throw ServiceError.requisicaoInvalida("'desde' deve ser anterior ou igual a 'ate'", detalhes: ["campo": "desde"])
+        }
         var registros: [Registro] = []
         try await store.forEachEvent { event in
             if let tipo, event.type != tipo { return }

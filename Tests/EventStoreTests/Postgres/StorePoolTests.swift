@@ -170,3 +170,51 @@ private func eventually<T>(_ what: @autoclosure () -> String, _ probe: () async 
     Issue.record("timed out waiting for \(what())")
     throw CancellationError()
 }
+
+@Suite("StorePool: a failed attempt and a shutdown leave no lease waiting", .serialized)
+struct StorePoolHandOverTests {
+    @Test("a lease waiting behind another's attempt is failed with it when nothing else is open (it would wait for ever)")
+    func waiter_behind_a_failed_attempt() async throws {
+        try await withPool(minimum: 0, maximum: 1, links: 0) { pool, proxy in
+            // The first lease's attempt is refused (after 300 ms); the second, started while it
+            // is under way, waits behind it (one slot).
+            proxy.limit(links: 0, refusingAfter: .milliseconds(300))
+            let first = Task { try await select1(pool) }
+            _ = try await eventually("an attempt under way") { pool.counts.connecting == 1 ? true : nil }
+            let second = Task { try await select1(pool) }
+            for task in [first, second] {
+                await #expect(throws: EventStoreError.self) { try await task.value }
+            }
+            #expect(pool.counts.waiting == 0 && pool.counts.connecting == 0)
+        }
+    }
+
+    @Test("shutdown waits for a leased connection to come back, then closes it")
+    func shutdown_waits_for_leases() async throws {
+        try await TCPProxy.with(to: TestDatabase.settings.host, port: TestDatabase.settings.port) { proxy in
+            var settings = TestDatabase.settings
+            settings.port = proxy.port
+            let pool = StorePool(
+                configuration: settings.connectionConfiguration(),
+                options: StorePool.Options(minimum: 1, maximum: 2, idleTimeout: .seconds(10)), logger: TestDatabase.logger)
+            let running = Task { await pool.run() }
+            let held = Doorbell(), done = Doorbell()
+            let holder = Task {
+                try await pool.withConnection { connection in
+                    held.ring()
+                    _ = await done.wait(after: 0, timeout: .seconds(30))
+                    return try await answer(connection)
+                }
+            }
+            _ = await held.wait(after: 0, timeout: .seconds(10))
+            running.cancel()
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(pool.counts.open == 1, "the leased connection is still counted while shutdown waits")
+            await #expect(throws: EventStoreError.self) { try await select1(pool) }
+            done.ring()
+            #expect(try await holder.value == 1)
+            await running.value
+            #expect(pool.counts.open == 0)
+        }
+    }
+}
