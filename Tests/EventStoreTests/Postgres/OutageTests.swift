@@ -139,13 +139,3 @@ private func expectBurstsServed(_ store: PostgresEventStore, reading stream: Str
         #expect(reads == Array(repeating: 1, count: 24))
     }
 }
-
-/// Polls `probe` every 20 ms for up to 10 s.
-private func eventually<T>(_ what: String, _ probe: () async throws -> T?) async throws -> T {
-    for _ in 0..<500 {
-        if let value = try await probe() { return value }
-        try await Task.sleep(for: .milliseconds(20))
-    }
-    Issue.record("timed out waiting for \(what)")
-    throw CancellationError()
-}

@@ -35,15 +35,7 @@ struct StorePoolTests {
     @Test("leases wait for a release beyond the maximum, and failWaiting fails the waiting ones only")
     func waiting_leases_fail_on_demand() async throws {
         try await withPool(minimum: 0, maximum: 1) { pool, _ in
-            let held = Doorbell(), done = Doorbell()
-            let holder = Task {
-                try await pool.withConnection { connection in
-                    held.ring()
-                    _ = await done.wait(after: 0, timeout: .seconds(30))
-                    return try await answer(connection)
-                }
-            }
-            _ = await held.wait(after: 0, timeout: .seconds(10))
+            let (holder, done) = await holdConnection(of: pool)
             let waiting = (0..<3).map { _ in Task { try await select1(pool) } }
             _ = try await eventually("three waiting") { pool.counts.waiting == 3 ? true : nil }
             pool.failWaiting(EventStoreError(.unavailable, "the database is unreachable"))
@@ -60,15 +52,7 @@ struct StorePoolTests {
     @Test("a waiting lease that is cancelled leaves the queue; the next release goes to the next in line")
     func cancelled_waiter_leaves_the_queue() async throws {
         try await withPool(minimum: 0, maximum: 1) { pool, _ in
-            let held = Doorbell(), done = Doorbell()
-            let holder = Task {
-                try await pool.withConnection { connection in
-                    held.ring()
-                    _ = await done.wait(after: 0, timeout: .seconds(30))
-                    return try await answer(connection)
-                }
-            }
-            _ = await held.wait(after: 0, timeout: .seconds(10))
+            let (holder, done) = await holdConnection(of: pool)
             let cancelled = Task { try await select1(pool) }
             _ = try await eventually("one waiting") { pool.counts.waiting == 1 ? true : nil }
             let next = Task { try await select1(pool) }
@@ -161,14 +145,18 @@ private func burst(_ count: Int, on pool: StorePool, failuresAllowed: Bool = fal
     }
 }
 
-/// Polls `probe` every 20 ms for up to 10 s.
-private func eventually<T>(_ what: @autoclosure () -> String, _ probe: () async throws -> T?) async throws -> T {
-    for _ in 0..<500 {
-        if let value = try await probe() { return value }
-        try await Task.sleep(for: .milliseconds(20))
+/// A task holding one of `pool`'s connections until `done` rings; it then answers `SELECT 1`.
+private func holdConnection(of pool: StorePool) async -> (Task<Int, any Error>, Doorbell) {
+    let held = Doorbell(), done = Doorbell()
+    let holder = Task {
+        try await pool.withConnection { connection in
+            held.ring()
+            _ = await done.wait(after: 0, timeout: .seconds(30))
+            return try await answer(connection)
+        }
     }
-    Issue.record("timed out waiting for \(what())")
-    throw CancellationError()
+    _ = await held.wait(after: 0, timeout: .seconds(10))
+    return (holder, done)
 }
 
 @Suite("StorePool: a failed attempt and a shutdown leave no lease waiting", .serialized)
@@ -198,15 +186,7 @@ struct StorePoolHandOverTests {
                 configuration: settings.connectionConfiguration(),
                 options: StorePool.Options(minimum: 1, maximum: 2, idleTimeout: .seconds(10)), logger: TestDatabase.logger)
             let running = Task { await pool.run() }
-            let held = Doorbell(), done = Doorbell()
-            let holder = Task {
-                try await pool.withConnection { connection in
-                    held.ring()
-                    _ = await done.wait(after: 0, timeout: .seconds(30))
-                    return try await answer(connection)
-                }
-            }
-            _ = await held.wait(after: 0, timeout: .seconds(10))
+            let (holder, done) = await holdConnection(of: pool)
             running.cancel()
             try await Task.sleep(for: .milliseconds(200))
             #expect(pool.counts.open == 1, "the leased connection is still counted while shutdown waits")

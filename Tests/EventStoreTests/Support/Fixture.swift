@@ -141,3 +141,14 @@ func eventually(seconds: Double = 20, _ condition: () async throws -> Bool) asyn
     }
     return try await condition()
 }
+
+/// Polls `probe` every 20 ms for up to 10 s, and returns its first value; records an issue
+/// naming `what` and throws when none came.
+func eventually<T>(_ what: @autoclosure () -> String, _ probe: () async throws -> T?) async throws -> T {
+    for _ in 0..<500 {
+        if let value = try await probe() { return value }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    Issue.record("timed out waiting for \(what())")
+    throw CancellationError()
+}
