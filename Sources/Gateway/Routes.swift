@@ -202,6 +202,15 @@ extension JSON {
     /// field, a field of the wrong type.
     static func decode<T: Decodable>(_ type: T.Type, from body: Data) throws -> T {
         guard !body.isEmpty else { throw ServiceError.requisicaoInvalida("o corpo da requisição está vazio; envie um objeto JSON") }
+        if mayHoldControlCharacters(body) {
+            // Names, addresses and reasons travel into e-mails, CSV files and invoices: a NUL or
+            // an escape character there is never meant. Tab and line breaks are text.
+            let parsed = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])
+            if let parsed, let field = withControlCharacter(parsed, path: "") {
+                throw ServiceError.invalido(
+                    field, "o campo '\(field)' contém caracteres de controle (como U+0000); só são aceitos texto, tabulação e quebras de linha")
+            }
+        }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()
@@ -285,6 +294,57 @@ extension JSON {
     }
 
     /// The first number (depth first, keys in order) that is not an integer of 64 bits.
+    /// Whether `body` has a JSON escape (`\u00XX`, `\b`, `\f`) or a raw byte (DEL, a C1
+    /// control) that can stand for a control character: a quick pass, so that only such
+    /// bodies are parsed again to find the field.
+    private static func mayHoldControlCharacters(_ body: Data) -> Bool {
+        body.withUnsafeBytes { bytes in
+            var index = 0
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "\\"):
+                    guard index + 1 < bytes.count else { return false }
+                    switch bytes[index + 1] {
+                    case UInt8(ascii: "u"), UInt8(ascii: "b"), UInt8(ascii: "f"): return true
+                    default: index += 2  // an escaped character, a backslash included
+                    }
+                case 0x7F:
+                    return true
+                case 0xC2 where index + 1 < bytes.count && (0x80...0x9F).contains(bytes[index + 1]):
+                    return true
+                default:
+                    index += 1
+                }
+            }
+            return false
+        }
+    }
+
+    /// The path of the first string (or key) holding a control character other than tab,
+    /// line feed and carriage return.
+    private static func withControlCharacter(_ value: Any, path: String) -> String? {
+        func control(_ text: String) -> Bool {
+            text.unicodeScalars.contains { $0.properties.generalCategory == .control && !["\t", "\n", "\r"].contains($0) }
+        }
+        switch value {
+        case let object as [String: Any]:
+            for key in object.keys.sorted() {
+                let inner = path.isEmpty ? key : "\(path).\(key)"
+                if control(key) { return path.isEmpty ? "corpo" : path }
+                if let found = withControlCharacter(object[key] as Any, path: inner) { return found }
+            }
+        case let array as [Any]:
+            for (index, item) in array.enumerated() {
+                if let found = withControlCharacter(item, path: "\(path)[\(index)]") { return found }
+            }
+        case let text as String:
+            if control(text) { return path.isEmpty ? "corpo" : path }
+        default:
+            break
+        }
+        return nil
+    }
+
     private static func notInteger(_ value: Any, path: String) -> String? {
         switch value {
         case let object as [String: Any]:

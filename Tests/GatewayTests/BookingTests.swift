@@ -223,6 +223,18 @@ struct BookingTests {
                 #expect(response.status == .unprocessableContent, "\(campo): \(String(buffer: response.body))")
                 #expect((response.object["detalhes"] as? [String: Any])?["campo"] as? String == campo, "\(String(buffer: response.body))")
             }
+            // Control characters (a NUL, an escape, a form feed) are refused, naming the field.
+            let endereco = #""endereco":{"logradouro":"Rua A","numero":"1","cidade":"São Paulo","uf":"SP","cep":"01000-000"}"#
+            let controles: [(TestResponse, String)] = [
+                (try await client.json(.post, "/api/admin/unidades", #"{"nome":"Cen\u0000tro",\#(endereco)}"#, token: cenario.admin), "nome"),
+                (try await client.json(.patch, "/api/admin/espacos/\(cenario.sala)", #"{"comodidades":["wifi","\u001b[31m"]}"#, token: cenario.admin),
+                 "comodidades[1]"),
+                (try await client.json(.post, "/api/admin/espacos/\(cenario.sala)/desativacao", #"{"motivo":"reforma\f"}"#, token: cenario.admin), "motivo"),
+            ]
+            for (response, campo) in controles {
+                #expect(response.status == .unprocessableContent, "\(campo): \(String(buffer: response.body))")
+                #expect((response.object["detalhes"] as? [String: Any])?["campo"] as? String == campo, "\(String(buffer: response.body))")
+            }
             // A partial update names what it cannot change instead of ignoring it.
             for (body, campo) in [(#"{"nome":"Sala Ipê","tipo":"auditorio"}"#, "tipo"), (#"{"ativo":false}"#, "ativo"), (#"{"capacidad":9}"#, "capacidad")] {
                 let response = try await client.json(.patch, "/api/admin/espacos/\(cenario.sala)", body, token: cenario.admin)
@@ -246,6 +258,13 @@ struct BookingTests {
             }
             #expect(try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00Z", "2026-11-25T11:00:00Z")).status == .unauthorized)
             #expect(try await harness.allEvents().count == before)
+            // Tab and line breaks are text, and so is an escaped backslash before "u0000".
+            let texto = try await client.json(.post, "/api/admin/unidades", #"""
+                {"nome":"Centro \\u0000 S\u00e3o","endereco":{"logradouro":"Rua A","numero":"1","complemento":"bloco A\n\tfundos","cidade":"São Paulo","uf":"SP","cep":"01000-000"}}
+                """#, token: cenario.admin)
+            #expect(texto.status == .created, "\(String(buffer: texto.body))")
+            #expect(texto.object["nome"] as? String == #"Centro \u0000 São"#)
+            #expect((texto.object["endereco"] as? [String: Any])?["complemento"] as? String == "bloco A\n\tfundos")
 
             let desativado = try await client.json(.post, "/api/admin/espacos/\(cenario.sala)/desativacao", #"{"motivo":"reforma"}"#, token: cenario.admin)
             #expect(desativado.object["ativo"] as? Bool == false)
