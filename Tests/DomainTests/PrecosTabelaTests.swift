@@ -56,6 +56,17 @@ struct PrecosTabelaTests {
         #expect(scenario.given().when(.definir(espacoId: espaco, valores: invalidos, em: t0)).outcome == .failure(.valoresInvalidos(problema)))
     }
 
+    @Test func a_longer_block_never_costs_less_than_a_shorter_one() {
+        let meioBarato = TabelaDePreco.Valores(porHora: .reais(100), meioPeriodo: .reais(40), diaria: .reais(150), duracaoMinimaMinutos: 60)
+        #expect(meioBarato.problema == "o meio período (4 h) não pode custar menos que uma hora")
+        let diariaBarata = TabelaDePreco.Valores(porHora: .reais(25), meioPeriodo: .reais(80), diaria: Money(centavos: 1), duracaoMinimaMinutos: 60)
+        #expect(diariaBarata.problema == "a diária não pode custar menos que um meio período")
+        #expect(scenario.given().when(.definir(espacoId: espaco, valores: diariaBarata, em: t0)).outcome
+            == .failure(.valoresInvalidos("a diária não pode custar menos que um meio período")))
+        let iguais = TabelaDePreco.Valores(porHora: .reais(50), meioPeriodo: .reais(50), diaria: .reais(50), duracaoMinimaMinutos: 60)
+        #expect(iguais.problema == nil)
+    }
+
     @Test func the_most_a_price_may_be_is_valid() {
         let limite = TabelaDePreco.Valores(porHora: .reais(1_000_000), meioPeriodo: .reais(1_000_000), diaria: .reais(1_000_000), duracaoMinimaMinutos: 60)
         #expect(limite.problema == nil)

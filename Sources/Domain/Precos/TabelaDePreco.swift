@@ -30,6 +30,10 @@ extension TabelaDePreco {
             if meioPeriodo <= .zero { return "o preço do meio período deve ser positivo" }
             if diaria <= .zero { return "o preço da diária deve ser positivo" }
             if max(porHora, meioPeriodo, diaria) > Self.precoMaximo { return "cada preço deve ser no máximo \(Self.precoMaximo)" }
+            // The quote sells the cheapest way: a half day cheaper than an hour would be sold
+            // for every hour (a typo that would cost the operator).
+            if meioPeriodo < porHora { return "o meio período (4 h) não pode custar menos que uma hora" }
+            if diaria < meioPeriodo { return "a diária não pode custar menos que um meio período" }
             if !(1...(24 * 60)).contains(duracaoMinimaMinutos) { return "a duração mínima deve estar entre 1 e 1440 minutos" }
             return nil
         }
