@@ -293,7 +293,6 @@ extension JSON {
             extra, hints[extra] ?? "o campo '\(extra)' não pode ser alterado aqui; os campos alteráveis são: \(allowed.sorted().joined(separator: ", "))")
     }
 
-    /// The first number (depth first, keys in order) that is not an integer of 64 bits.
     /// Whether `body` has a JSON escape (`\u00XX`, `\b`, `\f`) or a raw byte (DEL, a C1
     /// control) that can stand for a control character: a quick pass, so that only such
     /// bodies are parsed again to find the field.
@@ -320,50 +319,43 @@ extension JSON {
         }
     }
 
-    /// The path of the first string (or key) holding a control character other than tab,
-    /// line feed and carriage return.
-    private static func withControlCharacter(_ value: Any, path: String) -> String? {
-        func control(_ text: String) -> Bool {
-            text.unicodeScalars.contains { $0.properties.generalCategory == .control && !["\t", "\n", "\r"].contains($0) }
-        }
+    /// The path of the first value (depth first, keys in order) that `matches`; a key that
+    /// matches names its object ("corpo" at the top).
+    private static func firstField(_ value: Any, path: String, _ matches: (Any) -> Bool) -> String? {
         switch value {
         case let object as [String: Any]:
             for key in object.keys.sorted() {
-                let inner = path.isEmpty ? key : "\(path).\(key)"
-                if control(key) { return path.isEmpty ? "corpo" : path }
-                if let found = withControlCharacter(object[key] as Any, path: inner) { return found }
+                if matches(key) { return path.isEmpty ? "corpo" : path }
+                if let found = firstField(object[key] as Any, path: path.isEmpty ? key : "\(path).\(key)", matches) { return found }
             }
         case let array as [Any]:
             for (index, item) in array.enumerated() {
-                if let found = withControlCharacter(item, path: "\(path)[\(index)]") { return found }
+                if let found = firstField(item, path: "\(path)[\(index)]", matches) { return found }
             }
-        case let text as String:
-            if control(text) { return path.isEmpty ? "corpo" : path }
         default:
-            break
+            if matches(value) { return path.isEmpty ? "corpo" : path }
         }
         return nil
     }
 
+    /// The first string (or key) holding a control character other than tab, line feed and
+    /// carriage return.
+    private static func withControlCharacter(_ value: Any, path: String) -> String? {
+        firstField(value, path: path) { value in
+            guard let text = value as? String else { return false }
+            return text.unicodeScalars.contains { $0.properties.generalCategory == .control && !["\t", "\n", "\r"].contains($0) }
+        }
+    }
+
+    /// The first number that is not an integer of 64 bits.
     private static func notInteger(_ value: Any, path: String) -> String? {
-        switch value {
-        case let object as [String: Any]:
-            for key in object.keys.sorted() {
-                if let found = notInteger(object[key] as Any, path: path.isEmpty ? key : "\(path).\(key)") { return found }
-            }
-        case let array as [Any]:
-            for (index, item) in array.enumerated() {
-                if let found = notInteger(item, path: "\(path)[\(index)]") { return found }
-            }
-        case let number as NSNumber:
+        firstField(value, path: path) { value in
             // What the decoder refuses for an integer: a fraction, or beyond 64 bits (1.0 and
             // 1e3 it takes).
+            guard let number = value as? NSNumber, !(value is String) else { return false }
             let double = number.doubleValue
-            if double.rounded() != double || abs(double) >= 9.2e18 { return path.isEmpty ? "corpo" : path }
-        default:
-            break
+            return double.rounded() != double || abs(double) >= 9.2e18
         }
-        return nil
     }
 
     /// An instant as the API takes it: ISO 8601 with its UTC offset (`Z` or `±hh:mm`). A

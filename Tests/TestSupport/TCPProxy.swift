@@ -103,7 +103,7 @@ public final class TCPProxy: Sendable {
     /// Stops listening (new connections are refused) and closes every open connection.
     public func cut() async throws {
         let (listener, open) = state.withLockedValue { state in
-            defer { state = State(limit: state.limit) }
+            defer { state = State(limit: state.limit, refusalDelay: state.refusalDelay) }
             return (state.listener, state.open)
         }
         try? await listener?.close()

@@ -11,9 +11,9 @@ import _ConnectionPoolModule
 /// gave up only when its circuit breaker tripped, a minute after the first failure (not
 /// configurable in 1.33): a request during an outage hung for ~67 s and then answered 500.
 /// The store's own pool (``StorePool``) fails a lease at once when no connection is open and
-/// none can be opened; on top of it, a connection-level failure (refused, closed, reset, the pool's breaker, a server that
-/// is shutting down or starting) asks for a probe: one fresh connection and `SELECT 1`, outside
-/// the pool, with a short connect timeout. When the probe fails the database is down: leases
+/// none can be opened; on top of it, a connection-level failure (refused, closed, reset, a
+/// server that is shutting down or starting) asks for a probe: one fresh connection and
+/// `SELECT 1`, outside the pool, with a short connect timeout. When the probe fails the database is down: leases
 /// fail at once, and the probe runs again every second until it succeeds. A probe that
 /// succeeds at once (one connection died, the database is fine) changes nothing.
 ///
