@@ -90,7 +90,7 @@ extension OpenAPI {
                 "livres": array(object(["inicio": instant, "fim": instant, "vagas": ["type": "integer"]], required: ["inicio", "fim", "vagas"])),
             ], required: ["espacoId", "data", "aberto", "livres"]),
             "NovoBloqueio": object([
-                "inicio": instant, "fim": instant, "motivo": ["type": "string", "enum": ["manutencao", "feriado", "evento", "outro"]], "descricao": texto500,
+                "inicio": instant, "fim": instant.merging(["description": "depois de 'inicio' e de agora (um bloqueio já encerrado é um 422)"]) { $1 }, "motivo": ["type": "string", "enum": ["manutencao", "feriado", "evento", "outro"]], "descricao": texto500,
             ], required: ["inicio", "fim", "motivo"]),
             "Motivo": object(["motivo": texto500], required: []),
             "ValoresDePreco": object([

@@ -202,6 +202,12 @@ extension JSON {
     /// field, a field of the wrong type.
     static func decode<T: Decodable>(_ type: T.Type, from body: Data) throws -> T {
         guard !body.isEmpty else { throw ServiceError.requisicaoInvalida("o corpo da requisição está vazio; envie um objeto JSON") }
+        // JSON between systems is UTF-8 (RFC 8259 §8.1); Foundation would also read UTF-16 and
+        // UTF-32, whose every ASCII character carries a zero byte. A zero byte is never valid
+        // UTF-8 JSON: raw, even inside a string, it must be escaped.
+        guard !body.contains(0) else {
+            throw ServiceError.requisicaoInvalida("o corpo deve ser JSON em UTF-8; ele contém um byte nulo (UTF-16 e UTF-32 não são aceitos)")
+        }
         if mayHoldControlCharacters(body) {
             // Names, addresses and reasons travel into e-mails, CSV files and invoices: a NUL or
             // an escape character there is never meant. Tab and line breaks are text.

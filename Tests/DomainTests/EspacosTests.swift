@@ -213,6 +213,15 @@ struct EspacosTests {
         #expect(history.when(.agendarBloqueio(seguinte, em: t0)).outcome == .events([agendado(seguinte)]))
     }
 
+    @Test func a_blackout_that_has_already_ended_is_refused_and_one_still_running_is_not() {
+        #expect(scenario.given(cadastrado).when(.agendarBloqueio(bloqueio(horas: -3 ... -1), em: t0)).outcome == .failure(.bloqueioEncerrado))
+        #expect(scenario.given(cadastrado).when(.agendarBloqueio(bloqueio(horas: -3 ... 0), em: t0)).outcome == .failure(.bloqueioEncerrado))
+        let emCurso = bloqueio(horas: -1 ... 1)
+        #expect(scenario.given(cadastrado).when(.agendarBloqueio(emCurso, em: t0)).outcome == .events([agendado(emCurso)]))
+        // A retry after the blackout ended still records nothing, as any repeat does.
+        #expect(scenario.given(cadastrado, agendado(emCurso)).when(.agendarBloqueio(emCurso, em: t0.addingTimeInterval(7_200))).outcome == .events([]))
+    }
+
     @Test func scheduling_the_same_blackout_again_records_nothing_but_reusing_its_id_is_refused() {
         let b = bloqueio(horas: 10...12)
         let history = scenario.given(cadastrado, agendado(b))

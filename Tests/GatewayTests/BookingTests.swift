@@ -235,6 +235,23 @@ struct BookingTests {
                 #expect(response.status == .unprocessableContent, "\(campo): \(String(buffer: response.body))")
                 #expect((response.object["detalhes"] as? [String: Any])?["campo"] as? String == campo, "\(String(buffer: response.body))")
             }
+            // A blackout that has already ended could block nothing: a 422 on 'fim'.
+            let encerrado = try await client.json(.post, "/api/admin/espacos/\(cenario.sala)/bloqueios",
+                #"{"inicio":"2026-11-20T08:00:00-03:00","fim":"2026-11-20T18:00:00-03:00","motivo":"feriado"}"#, token: cenario.admin)
+            #expect(encerrado.status == .unprocessableContent, "\(String(buffer: encerrado.body))")
+            #expect((encerrado.object["detalhes"] as? [String: Any])?["campo"] as? String == "fim", "\(String(buffer: encerrado.body))")
+            // JSON is UTF-8: the same body in UTF-16 is a 400, not read.
+            for encoding in [String.Encoding.utf16LittleEndian, .utf16BigEndian, .utf16, .utf32] {
+                let texto = #"{"motivo":"reforma"}"#
+                var headers = HTTPFields()
+                headers[.contentType] = "application/json"
+                headers[.authorization] = "Bearer \(cenario.admin)"
+                let response = try await client.execute(
+                    uri: "/api/admin/espacos/\(cenario.sala)/desativacao", method: .post, headers: headers,
+                    body: ByteBuffer(bytes: try #require(texto.data(using: encoding))))
+                #expect(response.status == .badRequest, "\(encoding): \(String(buffer: response.body))")
+                #expect((response.object["mensagem"] as? String)?.contains("UTF-8") == true, "\(String(buffer: response.body))")
+            }
             // A partial update names what it cannot change instead of ignoring it.
             for (body, campo) in [(#"{"nome":"Sala Ipê","tipo":"auditorio"}"#, "tipo"), (#"{"ativo":false}"#, "ativo"), (#"{"capacidad":9}"#, "capacidad")] {
                 let response = try await client.json(.patch, "/api/admin/espacos/\(cenario.sala)", body, token: cenario.admin)

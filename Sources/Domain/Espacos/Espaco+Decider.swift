@@ -70,6 +70,8 @@ extension Espaco {
         /// The space already has a blackout that shares some instant with this one (or one
         /// with the same id and different fields).
         case bloqueioSobreposto
+        /// The blackout ends at or before the moment it is scheduled: it could block nothing.
+        case bloqueioEncerrado
         case bloqueioNaoEncontrado
         case jaDesativado
         case jaAtivo
@@ -165,6 +167,7 @@ extension Espaco {
                     guard mesmo == normalizado else { throw .bloqueioSobreposto }
                     return []
                 }
+                guard bloqueio.intervalo.end > em else { throw .bloqueioEncerrado }
                 guard !dados.bloqueios.contains(where: { $0.intervalo.overlaps(bloqueio.intervalo) }) else {
                     throw .bloqueioSobreposto
                 }

@@ -54,6 +54,7 @@ extension ServiceError {
                     + "antecedência máxima de 0 a \(Espaco.RegrasDeReserva.antecedenciaMaximaPermitidaDias) dias")
         case .horarioInvalido: self = .invalido("horario", "cada faixa deve ter 0 ≤ abre < fecha ≤ 1440 e não se sobrepor às outras do dia")
         case .bloqueioSobreposto: self = .conflito("bloqueio_sobreposto", "já existe um bloqueio neste intervalo")
+        case .bloqueioEncerrado: self = .invalido("fim", "o bloqueio já terminou: 'fim' deve ser depois de agora")
         case .bloqueioNaoEncontrado: self = .naoEncontrado("o bloqueio não existe")
         case .jaDesativado: self = .conflito("ja_desativado", "o espaço já está desativado")
         case .jaAtivo: self = .conflito("ja_ativo", "o espaço já está ativo")
