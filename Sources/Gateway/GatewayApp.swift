@@ -81,7 +81,7 @@ public enum GatewayApp {
     ) -> some ApplicationProtocol {
         let (router, _) = router(backend, configuration: configuration, drain: drain, metrics: metrics)
         return Application(
-            router: router,
+            responder: HeadAsGet(inner: router.buildResponder()),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "coworkflow"),
             onServerRunning: onServerRunning, logger: logger)
     }
@@ -90,5 +90,20 @@ public enum GatewayApp {
     public static func documentedRoutes(_ backend: Backend, role: Role = .allInOne) -> [String] {
         router(backend, configuration: GatewayConfiguration(role: role), drain: DrainState(), metrics: Metrics()).1
             .map { "\($0.method.rawValue) \($0.path)" }
+    }
+}
+
+/// Answers HEAD as GET without the body (RFC 9110 §9.3.2), for every route: the router only
+/// knows the methods routes were registered with, and health checks and link checkers send HEAD.
+struct HeadAsGet<Inner: HTTPResponder>: HTTPResponder where Inner.Context == GatewayContext {
+    let inner: Inner
+
+    func respond(to request: Request, context: GatewayContext) async throws -> Response {
+        guard request.method == .head else { return try await inner.respond(to: request, context: context) }
+        var head = request.head
+        head.method = .get
+        var response = try await inner.respond(to: Request(head: head, body: request.body), context: context)
+        response.body = ResponseBody()
+        return response
     }
 }

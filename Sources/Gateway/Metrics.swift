@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Synchronization
 
 /// Request counts and latency histograms per method, route and status, in Prometheus text.
@@ -19,7 +20,7 @@ public final class Metrics: Sendable {
 
     func observe(method: String, route: String, status: Int, duration: Duration) {
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        let key = "method=\"\(method)\",route=\"\(route)\",status=\"\(status)\""
+        let key = "method=\"\(Self.escaped(method))\",route=\"\(Self.escaped(route))\",status=\"\(status)\""
         series.withLock { all in
             var entry = all[key] ?? Series()
             entry.count += 1
@@ -29,17 +30,24 @@ public final class Metrics: Sendable {
         }
     }
 
+    /// A label value in Prometheus' text format: backslash, quote and line feed escaped.
+    static func escaped(_ value: String) -> String {
+        guard value.contains(where: { $0 == "\\" || $0 == "\"" || $0 == "\n" }) else { return value }
+        return value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n")
+    }
+
     public func register(_ name: String, help: String, type: String = "gauge", _ read: @escaping @Sendable () -> Double) {
         sources.withLock { $0.append((name, help, type, read)) }
     }
 
-    /// The path with ids replaced by `{id}`, so series do not grow per resource.
-    static func template(_ path: String) -> String {
-        path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
-            (segment.count >= 8 && segment.allSatisfy { $0.isHexDigit || $0 == "-" }) || (!segment.isEmpty && segment.allSatisfy(\.isNumber))
-                ? "{id}" : String(segment)
-        }.joined(separator: "/")
+    /// The method's name, or "(outro)" for a method HTTP does not define: a client may send
+    /// any token there.
+    static func method(_ method: HTTPRequest.Method) -> String {
+        known.contains(method) ? method.rawValue : "(outro)"
     }
+
+    private static let known: Set<HTTPRequest.Method> = [.get, .head, .post, .put, .patch, .delete, .options, .connect, .trace]
 
     public func render() -> String {
         var text = "# HELP coworkflow_http_requests_total HTTP requests by method, route and status.\n"

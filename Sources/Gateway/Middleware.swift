@@ -35,12 +35,25 @@ final class RouteTable: Sendable {
         let asked = path.split(separator: "/")
         return routes.withLock { routes in
             var methods: [HTTPRequest.Method] = []
-            for route in routes where route.segments.count == asked.count && !methods.contains(route.method) {
-                let matches = zip(route.segments, asked).allSatisfy { template, segment in template.first == "{" || template == segment }
-                if matches { methods.append(route.method) }
+            for route in routes where !methods.contains(route.method) && Self.matches(route.segments, asked) {
+                methods.append(route.method)
             }
             return methods
         }
+    }
+
+    /// The registered path (`/api/espacos/{id}`) that `path` matches, whatever the method; nil
+    /// when none does. The metrics label requests with it, so that no request path, however
+    /// made up, becomes a series of its own.
+    func template(for path: String) -> String? {
+        let asked = path.split(separator: "/")
+        return routes.withLock { routes in
+            routes.first { Self.matches($0.segments, asked) }.map { "/" + $0.segments.joined(separator: "/") }
+        }
+    }
+
+    private static func matches(_ segments: [Substring], _ asked: [Substring]) -> Bool {
+        segments.count == asked.count && zip(segments, asked).allSatisfy { template, segment in template.first == "{" || template == segment }
     }
 }
 
@@ -62,7 +75,6 @@ struct EdgeMiddleware: RouterMiddleware {
         }
         let started = ContinuousClock.now
         var response: Response
-        var unmatched = false
         if drain.isDraining {
             response = ServiceError.indisponivel("o servidor está encerrando; tente de novo em instantes", retryAfter: 2)
                 .response(requestId: context.requestId)
@@ -95,7 +107,6 @@ struct EdgeMiddleware: RouterMiddleware {
                     mensagem: "o provedor de pagamentos não atendeu; tente de novo em instantes", retryAfter: 5)
                     .response(requestId: context.requestId)
             } catch let error as HTTPError where error.status == .notFound {
-                unmatched = true
                 let methods = routes.methods(for: request.uri.path)
                 if methods.isEmpty {
                     response = ServiceError(
@@ -135,9 +146,10 @@ struct EdgeMiddleware: RouterMiddleware {
         response.headers[.accessControlAllowMethods] = "GET, POST, PUT, PATCH, DELETE, OPTIONS"
         response.headers[.accessControlExposeHeaders] = "X-Request-Id, Retry-After"
         let elapsed = ContinuousClock.now - started
-        // Unknown paths share one series, so scanners cannot grow the metrics without bound.
-        let route = unmatched ? "(desconhecida)" : Metrics.template(request.uri.path)
-        metrics.observe(method: request.method.rawValue, route: route, status: Int(response.status.code), duration: elapsed)
+        // Series are labelled with the route's template, the web app's files share one, and
+        // any other path shares "(desconhecida)": no request can grow the metrics without bound.
+        let route = context.endpointPath == "FileMiddleware" ? "(web)" : routes.template(for: request.uri.path) ?? "(desconhecida)"
+        metrics.observe(method: Metrics.method(request.method), route: route, status: Int(response.status.code), duration: elapsed)
         context.logger.info("\(request.method) \(request.uri.path) \(response.status.code)", metadata: [
             "requestId": "\(context.requestId)", "ms": "\(String(format: "%.1f", Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000))",
         ])

@@ -267,6 +267,31 @@ struct OperationsTests {
             let metrics = String(buffer: try await client.json(.get, "/metrics").body)
             #expect(metrics.contains(#"coworkflow_http_requests_total{method="GET",route="/api/auth/me",status="401"} 1"#))
             #expect(metrics.contains("coworkflow_http_request_duration_seconds_bucket"))
+            // Made-up paths, ids and methods add no series of their own, and nothing a request
+            // sends can break the text format.
+            let series = metrics.split(separator: "\n").filter { $0.hasPrefix("coworkflow_http_requests_total{") }.count
+            for path in ["/api/espacos/yy1", "/api/espacos/yy2", "/api/reservas/ww1/pagamento", "/nada/\u{22}b", "/api/nada/1", "/api/nada/2"] {
+                _ = try await client.execute(uri: path.replacingOccurrences(of: "\"", with: "%22"), method: .get)
+            }
+            _ = try await client.execute(uri: "/api/espacos", method: HTTPRequest.Method("INVENTADO")!)
+            _ = try await client.execute(uri: "/api/espacos", method: HTTPRequest.Method("INVENTADO2")!)
+            let after = String(buffer: try await client.json(.get, "/metrics").body)
+            let added = after.split(separator: "\n").filter { $0.hasPrefix("coworkflow_http_requests_total{") }
+            // /api/espacos/{id} 404, /api/reservas/{id}/pagamento 401, the unknown paths, the
+            // made-up methods and /metrics itself.
+            #expect(added.count <= series + 5, "\(added.joined(separator: "\n"))")
+            #expect(after.contains(#"route="/api/espacos/{id}""#))
+            #expect(after.contains(#"method="(outro)",route="/api/espacos",status="405""#))
+            #expect(!after.contains("yy1") && !after.contains("ww1") && !after.contains("INVENTADO"))
+            for line in added {
+                // Every label value is a quoted string with no raw quote inside.
+                #expect(line.split(separator: "\"").count == 7, "\(line)")
+            }
+            // HEAD is answered as GET without a body.
+            let head = try await client.execute(uri: "/saude", method: .head)
+            #expect(head.status == .ok && head.body.readableBytes == 0)
+            let headCatalog = try await client.execute(uri: "/api/espacos", method: .head)
+            #expect(headCatalog.status == .ok, "\(headCatalog.status)")
         }
     }
 }
