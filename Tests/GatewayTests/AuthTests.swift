@@ -169,6 +169,37 @@ struct AuthTests {
             harness.clock.advance(by: 1)
             let login = try await client.token("caio@example.com", senha: "nova-senha-1")
             #expect(try await client.json(.get, "/api/auth/me", token: login).status == .ok)
+            // The same password again, or one of spaces only, is a 422 naming novaSenha.
+            for body in [#"{"senhaAtual":"nova-senha-1","novaSenha":"nova-senha-1"}"#, #"{"senhaAtual":"nova-senha-1","novaSenha":"          "}"#] {
+                let refused = try await client.json(.post, "/api/auth/me/senha", body, token: login)
+                #expect(refused.status == .unprocessableContent, "\(String(buffer: refused.body))")
+                #expect((refused.object["detalhes"] as? [String: Any])?["campo"] as? String == "novaSenha")
+            }
+        }
+    }
+
+    @Test("guessing the current password through a password change counts toward the login lock")
+    func password_change_guesses_lock_the_account() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            _ = try await client.register("dora@example.com")
+            let token = try await client.token("dora@example.com")
+            var statuses: [HTTPResponse.Status] = []
+            for guess in 1...5 {
+                statuses.append(try await client.json(
+                    .post, "/api/auth/me/senha", #"{"senhaAtual":"chute-\#(guess)-x","novaSenha":"dominada-123"}"#, token: token).status)
+            }
+            #expect(statuses == [.forbidden, .forbidden, .forbidden, .forbidden, HTTPResponse.Status(code: 423)])
+            // Locked: the right password changes nothing now, here or at login, until the lock ends.
+            let right = try await client.json(.post, "/api/auth/me/senha", #"{"senhaAtual":"segredo-123","novaSenha":"dominada-123"}"#, token: token)
+            #expect(right.status.code == 423)
+            #expect(try await client.login("dora@example.com").status.code == 423)
+            #expect(try await harness.allEvents().filter { $0.type == "LoginFalhou" }.count == 5)
+            #expect(try await harness.allEvents().filter { $0.type == "SenhaAlterada" }.isEmpty)
+            harness.clock.advance(by: 16 * 60)
+            let login = try await client.login("dora@example.com")
+            #expect(login.status == .ok, "\(String(buffer: login.body))")
         }
     }
 

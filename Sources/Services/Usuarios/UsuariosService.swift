@@ -105,6 +105,7 @@ public final class UsuariosService: Sendable {
     static func validSenha(_ senha: String, campo: String = "senha") throws(ServiceError) {
         guard senha.count >= 8 else { throw .invalido(campo, "a senha precisa de pelo menos 8 caracteres") }
         guard senha.utf8.count <= 4_096 else { throw .invalido(campo, "a senha tem mais de 4096 bytes") }
+        guard senha.contains(where: { !$0.isWhitespace }) else { throw .invalido(campo, "a senha não pode ser só de espaços") }
     }
 
     // MARK: Commands
@@ -202,13 +203,27 @@ public final class UsuariosService: Sendable {
     /// a new session for the device that made the change.
     public func trocarSenha(usuario: String, atual: String, nova: String, context: Caller) async throws -> Sessao {
         try Self.validSenha(nova, campo: "novaSenha")
+        guard nova != atual else { throw ServiceError.invalido("novaSenha", "a nova senha deve ser diferente da atual") }
         guard let id = Usuario.ID(usuario) else { throw ServiceError.naoAutenticado }
         let (state, version) = try await usuarios.load(Self.stream(id))
         guard case .existente(let conta) = state else { throw ServiceError.naoEncontrado("conta não encontrada") }
+        let now = clock.now
+        // A wrong current password counts as a failed login (recorded, and toward the lock): a
+        // stolen session must not become a way to guess the password without limit.
+        if let until = conta.bloqueadoAte, until > now { throw Self.locked(until: until, now: now) }
         guard try await passwords.verify(atual, against: conta.senha) else {
+            if case .loginFalhou(let failure)? = try? Usuario.decider.decide(.entrar(senhaConfere: false, em: now), state).first {
+                do {
+                    try await store.append(
+                        to: Self.stream(id), expected: .after(version),
+                        events: try Events.new([Usuario.Event.loginFalhou(failure)], at: now, metadata: metadata(context, actor: usuario)))
+                } catch is WrongExpectedVersion {
+                    throw ServiceError.conflito("conflito_de_versao", "a conta mudou durante a troca; tente de novo")
+                }
+                if let until = failure.bloqueadoAte { throw Self.locked(until: until, now: now) }
+            }
             throw ServiceError(status: 403, codigo: "senha_incorreta", mensagem: "a senha atual não confere")
         }
-        let now = clock.now
         let hash = try await passwords.hash(nova)
         let events: [Usuario.Event]
         do {
