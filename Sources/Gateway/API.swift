@@ -28,6 +28,9 @@ struct Operation: Sendable {
     /// The body may carry fields its schema does not list (a provider's webhook: providers add
     /// fields to their notices); every other POST or PUT body is held to its schema.
     var openBody = false
+    /// The body holds a password or the answer a token: `Idempotency-Key` is not honoured, so
+    /// that no answer with a working token is kept (a retry simply runs again).
+    var secret = false
 }
 
 /// The route table: every route is registered through it, so the OpenAPI document lists
@@ -102,7 +105,7 @@ final class API {
             if operation.admin { _ = try context.requireAdmin() }
             guard mutating else { return try await handler(request, context, Data()).response }
             let body = Data(try await request.body.collect(upTo: context.maxUploadSize).readableBytesView)
-            guard let key = request.headers[.idempotencyKey] else {
+            guard let key = request.headers[.idempotencyKey], !operation.secret else {
                 return try await handler(request, context, body).response
             }
             guard (1...255).contains(key.count) else {
@@ -110,7 +113,7 @@ final class API {
             }
             let owner = context.subject?.usuario ?? clientAddress(request, context, trustForwardedFor: trustForwardedFor)
             let scoped = "\(owner)|\(key)"
-            let fingerprint = Idempotency.fingerprint(method: request.method.rawValue, path: request.uri.path, body: body)
+            let fingerprint = idempotency.fingerprint(method: request.method.rawValue, path: request.uri.path, body: body)
             switch try await idempotency.begin(key: scoped, fingerprint: fingerprint) {
             case .replay(let reply):
                 var response = reply.response

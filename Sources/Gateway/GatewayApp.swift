@@ -46,7 +46,7 @@ public enum GatewayApp {
         case .allInOne, .gateway: break
         }
         let api = API(
-            router: router, idempotency: Idempotency(keys: backend.store), role: configuration.role, trustForwardedFor: trustForwardedFor,
+            router: router, idempotency: Idempotency(keys: backend.store, fingerprintKey: backend.usuarios.tokens.fingerprintKey), role: configuration.role, trustForwardedFor: trustForwardedFor,
             settle: { position in await backend.settle(upTo: position) })
         api.owner = .usuarios
         Routes.usuarios(api, backend)

@@ -10,13 +10,17 @@ import Synchronization
 /// of a service replays the same first answer.
 final class Idempotency: Sendable {
     let keys: any RequestKeys
+    /// Keys the fingerprints (HMAC): a body's hash is stored, and a body may hold a password,
+    /// which a plain SHA-256 would let anyone who reads the table test guesses against.
+    let fingerprintKey: SymmetricKey
     let lifetime: TimeInterval = 24 * 3_600
     /// A request still "running" after this long died with its process; a retry may take over.
     let staleAfter: TimeInterval = 120
     private let claims = Atomic<Int>(0)
 
-    init(keys: any RequestKeys) {
+    init(keys: any RequestKeys, fingerprintKey: SymmetricKey) {
         self.keys = keys
+        self.fingerprintKey = fingerprintKey
     }
 
     enum Lookup {
@@ -54,11 +58,11 @@ final class Idempotency: Sendable {
         try? await keys.completeRequestKey(key, reply: kept)
     }
 
-    static func fingerprint(method: String, path: String, body: Data) -> String {
-        var hasher = SHA256()
-        hasher.update(data: Data("\(method) \(path)\n".utf8))
-        hasher.update(data: body)
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    func fingerprint(method: String, path: String, body: Data) -> String {
+        var hmac = HMAC<SHA256>(key: fingerprintKey)
+        hmac.update(data: Data("\(method) \(path)\n".utf8))
+        hmac.update(data: body)
+        return hmac.finalize().map { String(format: "%02x", $0) }.joined()
     }
 }
 

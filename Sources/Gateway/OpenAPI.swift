@@ -16,7 +16,7 @@ enum OpenAPI {
             for query in operation.query {
                 parameters.append(["name": query.name, "in": "query", "required": false, "description": query.description, "schema": ["type": "string"]])
             }
-            if [.post, .put, .patch, .delete].contains(operation.method) {
+            if [.post, .put, .patch, .delete].contains(operation.method), !operation.secret {
                 parameters.append([
                     "name": "Idempotency-Key", "in": "header", "required": false, "schema": ["type": "string"],
                     "description": "A retry with the same key and body gets the first answer; another body → 422.",

@@ -24,7 +24,7 @@ enum Routes {
         }
         api.add(Operation(
             method: .post, path: "/api/auth/login", summary: "Entrar: devolve um token JWT", tag: "auth",
-            request: "Login", response: "Sessao", errors: [401, 403, 423])
+            request: "Login", response: "Sessao", errors: [401, 403, 423], secret: true)
         ) { _, context, body in
             let input = try JSON.decode(LoginBody.self, from: body)
             return try .json(try await usuarios.entrar(email: input.email, senha: input.senha, context: context.caller))
@@ -37,7 +37,7 @@ enum Routes {
         api.add(Operation(
             method: .post, path: "/api/auth/me/senha",
             summary: "Trocar a minha senha: encerra todas as sessões e devolve uma nova para este dispositivo", tag: "auth", auth: true,
-            request: "TrocaDeSenha", response: "Sessao", errors: [403, 422])
+            request: "TrocaDeSenha", response: "Sessao", errors: [403, 422, 423], secret: true)
         ) { _, context, body in
             let input = try JSON.decode(TrocaDeSenhaBody.self, from: body)
             return try .json(try await usuarios.trocarSenha(

@@ -220,8 +220,16 @@ struct AuthTests {
                 headers: [.init("Idempotency-Key")!: "k-1"])
             #expect(other.status == .unprocessableContent)
             #expect(other.erro == "chave_de_idempotencia_reutilizada")
+            // A login's answer holds a working token: it is never kept, so a retry logs in again.
+            let login = #"{"email":"davi@example.com","senha":"segredo-123"}"#
+            for _ in 1...2 {
+                let answer = try await client.json(.post, "/api/auth/login", login, headers: [.init("Idempotency-Key")!: "k-2"])
+                #expect(answer.status == .ok)
+                #expect(answer.headers[.init("Idempotent-Replayed")!] == nil)
+            }
         }
         #expect(try await harness.allEvents().filter { $0.type == "UsuarioRegistrado" }.count == 1)
+        #expect(try await harness.allEvents().filter { $0.type == "LoginRealizado" }.count == 2)
     }
 
     @Test("login has its own tighter rate limit: 429 with Retry-After")

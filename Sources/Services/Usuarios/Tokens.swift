@@ -1,3 +1,4 @@
+public import Crypto
 import Domain
 public import Foundation
 import JWTKit
@@ -35,6 +36,10 @@ public final class TokenIssuer: Sendable {
 
     private let keys: JWTKeyCollection
     public let lifetime: TimeInterval
+    /// A key of its own derived from the secret (HKDF), for what must be the same on every
+    /// replica and unguessable without the secret: the fingerprints of idempotent requests,
+    /// whose bodies may hold a password.
+    public let fingerprintKey: SymmetricKey
 
     /// - Parameter secret: at least 32 bytes (shorter HMAC keys are refused).
     public init(secret: String, lifetime: TimeInterval = 3_600) async throws {
@@ -44,6 +49,8 @@ public final class TokenIssuer: Sendable {
         keys = JWTKeyCollection()
         await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
         self.lifetime = lifetime
+        fingerprintKey = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: SymmetricKey(data: Data(secret.utf8)), info: Data("coworkflow idempotency fingerprint".utf8), outputByteCount: 32)
     }
 
     /// A token for `usuario` valid from `now` for ``lifetime``, and when it expires.
