@@ -93,6 +93,14 @@ extension OpenAPI {
                 "inicio": instant, "fim": instant.merging(["description": "depois de 'inicio' e de agora (um bloqueio já encerrado é um 422)"]) { $1 }, "motivo": ["type": "string", "enum": ["manutencao", "feriado", "evento", "outro"]], "descricao": texto500,
             ], required: ["inicio", "fim", "motivo"]),
             "Motivo": object(["motivo": texto500], required: []),
+            "Cancelamento": object([
+                "motivo": texto500,
+                "aplicarMulta": [
+                    "type": "boolean",
+                    "description": "só administradores: ao cancelar a reserva de outra pessoa, true aplica a política da unidade "
+                        + "(o padrão devolve tudo, pois quem cancela é o operador)",
+                ],
+            ], required: []),
             "ValoresDePreco": object([
                 "porHora": preco, "meioPeriodo": preco, "diaria": preco, "duracaoMinimaMinutos": ["type": "integer", "minimum": 1, "maximum": 1_440],
             ], required: ["porHora", "meioPeriodo", "diaria", "duracaoMinimaMinutos"]),

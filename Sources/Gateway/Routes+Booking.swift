@@ -5,6 +5,7 @@ import Projections
 import Services
 
 struct MotivoBody: Decodable { let motivo: String? }
+struct CancelamentoBody: Decodable { let motivo: String?; let aplicarMulta: Bool? }
 struct ConfirmacaoBody: Decodable { let pagamentoId: String? }
 
 /// espacos, precos and reservas. Catalog queries are public; booking needs a member; the
@@ -204,13 +205,20 @@ extension Routes {
             return try .json(try await reservas.reserva(try context.parameters.require("id"), usuario: user.usuario, admin: user.papel == "admin"))
         }
         api.add(Operation(
-            method: .post, path: "/api/reservas/{id}/cancelamento", summary: "Cancelar (a política da unidade define multa e reembolso)",
-            tag: "reservas", auth: true, request: "Motivo", response: "Reserva", errors: [404, 409])
+            method: .post, path: "/api/reservas/{id}/cancelamento",
+            summary: "Cancelar: o membro paga a multa da política da unidade; o operador que cancela a reserva de outro devolve tudo "
+                + "(ou aplica a política com aplicarMulta)",
+            tag: "reservas", auth: true, request: "Cancelamento", response: "Reserva", errors: [404, 409, 422])
         ) { _, context, body in
             let user = try context.requireUser()
-            let motivo = body.isEmpty ? nil : try JSON.decode(MotivoBody.self, from: body).motivo
+            let input = body.isEmpty ? CancelamentoBody(motivo: nil, aplicarMulta: nil) : try JSON.decode(CancelamentoBody.self, from: body)
+            let admin = user.papel == "admin"
+            if input.aplicarMulta != nil, !admin {
+                throw ServiceError.invalido("aplicarMulta", "só um administrador escolhe se a multa se aplica; a do membro segue a política da unidade")
+            }
             return try .json(try await reservas.cancelar(
-                try context.parameters.require("id"), motivo: motivo, usuario: user.usuario, admin: user.papel == "admin", caller: context.caller))
+                try context.parameters.require("id"), motivo: input.motivo, usuario: user.usuario, admin: admin,
+                aplicarMulta: input.aplicarMulta ?? false, caller: context.caller))
         }
         api.add(Operation(
             method: .get, path: "/api/admin/reservas", summary: "Reservas de uma unidade num dia local", tag: "reservas", auth: true, admin: true,

@@ -107,6 +107,9 @@ struct ReservaTests {
         let late = instant("2026-11-24T10:00:01-03:00")
         #expect(scenario.given(solicitada, confirmada(now)).when(.cancelar(por: "u1", motivo: nil, politica: politica, pago: .reais(100), em: late)).outcome
             == .events([.cancelada(Reserva.Cancelada(reservaId: id, por: "u1", motivo: nil, pago: .reais(100), multa: .reais(50), reembolso: .reais(50), em: late))]))
+        // Exempt (the operator cancels): everything back, whatever the terms.
+        #expect(scenario.given(solicitada, confirmada(now)).when(.cancelar(por: "admin", motivo: nil, politica: politica, pago: .reais(100), isento: true, em: late)).outcome
+            == .events([.cancelada(Reserva.Cancelada(reservaId: id, por: "admin", motivo: nil, pago: .reais(100), multa: .zero, reembolso: .reais(100), em: late))]))
     }
 
     @Test func a_booking_keeps_the_cancellation_terms_it_was_made_under() {

@@ -642,6 +642,21 @@ struct BookingTests {
             let bia = try await client.token("bia@example.com")
             let freedId = try #require(freed.object["id"] as? String)
             #expect(try await client.json(.post, "/api/reservas/\(freedId)/cancelamento", token: bia).status == .notFound)
+            // A member cannot choose to skip the fee.
+            let escolha = try await client.json(.post, "/api/reservas/\(freedId)/cancelamento", #"{"aplicarMulta":false}"#, token: cenario.membro)
+            #expect(escolha.status == .unprocessableContent && (escolha.object["detalhes"] as? [String: Any])?["campo"] as? String == "aplicarMulta")
+            // The operator cancelling a member's late booking gives everything back; asked to, it
+            // applies the unit's policy (the member phoned in late).
+            _ = try await client.pagar(freedId, token: cenario.membro)
+            let peloOperador = try await client.json(.post, "/api/reservas/\(freedId)/cancelamento", #"{"motivo":"manutenção"}"#, token: cenario.admin)
+            let devolvido = try #require(peloOperador.object["cancelamento"] as? [String: Any], "\(String(buffer: peloOperador.body))")
+            #expect(devolvido["multa"] as? Int == 0 && devolvido["reembolso"] as? Int == 19_800)
+            let outra = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-23T20:00:00-03:00", "2026-11-23T22:00:00-03:00"), token: cenario.membro)
+            let outraId = try #require(outra.object["id"] as? String)
+            _ = try await client.pagar(outraId, token: cenario.membro)
+            let aPedido = try await client.json(.post, "/api/reservas/\(outraId)/cancelamento", #"{"aplicarMulta":true}"#, token: cenario.admin)
+            let comMulta = try #require(aPedido.object["cancelamento"] as? [String: Any], "\(String(buffer: aPedido.body))")
+            #expect(comMulta["multa"] as? Int == 19_800 && comMulta["reembolso"] as? Int == 0)  // the new policy: 100 % inside 48 h
         }
         // A rebuild from the first event (under the projection's lease, as `coworkflow replay`)
         // gives back the very same documents.

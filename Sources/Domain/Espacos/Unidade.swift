@@ -77,6 +77,9 @@ extension Unidade {
         /// 24 h free, then half the total.
         public static let padrao = PoliticaDeCancelamento(horasSemMulta: 24, multaBP: 5_000)
 
+        /// No fee at any time: an operator's cancellation gives everything back.
+        public static let semMulta = PoliticaDeCancelamento(horasSemMulta: 0, multaBP: 0)
+
         /// At most a year (8,784 h) of notice for a free cancellation.
         public static let horasMaximas = 366 * 24
 

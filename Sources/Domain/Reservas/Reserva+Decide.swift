@@ -50,12 +50,12 @@ extension Reserva {
     /// an admin can confirm a booking nobody paid for, and a refund of money never received
     /// would be promised to the member. Nothing is due before confirmation; a confirmed booking
     /// follows the policy it was booked under (`politica`, the unit's policy now, only for
-    /// bookings that predate that record).
+    /// bookings that predate that record), unless `isento`.
     public static func reembolso(
-        _ dados: Dados, pago: Money, politica: Unidade.PoliticaDeCancelamento, em: Date
+        _ dados: Dados, pago: Money, politica: Unidade.PoliticaDeCancelamento, isento: Bool = false, em: Date
     ) -> (pago: Money, multa: Money, reembolso: Money) {
         guard dados.status == .confirmada, pago > .zero else { return (.zero, .zero, .zero) }
-        let termos = dados.solicitacao.politica ?? politica
+        let termos = isento ? .semMulta : dados.solicitacao.politica ?? politica
         let (multa, devolvido) = termos.reembolso(total: pago, inicio: dados.intervalo.start, canceladaEm: em)
         return (pago, multa, devolvido)
     }
@@ -75,10 +75,10 @@ extension Reserva {
                 if dados.status == .confirmada, dados.pagamentoId == pagamento { return [] }
                 guard dados.status == .solicitada else { throw .transicaoInvalida(status: dados.status) }
                 return [.confirmada(Confirmada(reservaId: dados.id, pagamentoId: pagamento, em: em))]
-            case (.cancelar(let por, let motivo, let politica, let pago, let em), .existente(let dados)):
+            case (.cancelar(let por, let motivo, let politica, let pago, let isento, let em), .existente(let dados)):
                 guard dados.status.ativa else { throw .transicaoInvalida(status: dados.status) }
                 if dados.status == .confirmada, dados.intervalo.start <= em { throw .jaIniciada }
-                let valores = reembolso(dados, pago: pago, politica: politica, em: em)
+                let valores = reembolso(dados, pago: pago, politica: politica, isento: isento, em: em)
                 return [.cancelada(Cancelada(
                     reservaId: dados.id, por: por, motivo: motivo, pago: valores.pago, multa: valores.multa,
                     reembolso: valores.reembolso, em: em))]

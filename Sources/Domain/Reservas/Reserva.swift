@@ -110,7 +110,8 @@ public enum Reserva {
         case solicitar(Pedido, condicoes: Condicoes, em: Date)
         case confirmar(pagamentoId: String?, em: Date)
         /// `pago`: what the booking's payment holds now (zero when it was never paid).
-        case cancelar(por: String, motivo: String?, politica: Unidade.PoliticaDeCancelamento, pago: Money, em: Date)
+        /// `isento`: no fee whatever the terms (the operator cancels a member's booking).
+        case cancelar(por: String, motivo: String?, politica: Unidade.PoliticaDeCancelamento, pago: Money, isento: Bool = false, em: Date)
         /// The hold ran out without payment.
         case expirar(em: Date)
         case concluir(em: Date)

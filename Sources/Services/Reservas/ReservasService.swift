@@ -198,7 +198,11 @@ public final class ReservasService: Sendable {
 
     /// Cancels a booking: its owner or an admin. The event carries the fee and refund of the
     /// unit's policy; the slot and the coupon use are released in the same append.
-    public func cancelar(_ id: String, motivo: String?, usuario: String, admin: Bool, caller: Caller) async throws -> ReservaView {
+    /// Cancels a booking. Its member pays the unit's cancellation fee; an operator cancelling
+    /// someone else's booking refunds it whole, unless `aplicarMulta` (the member asked, late).
+    public func cancelar(
+        _ id: String, motivo: String?, usuario: String, admin: Bool, aplicarMulta: Bool = false, caller: Caller
+    ) async throws -> ReservaView {
         try ServiceError.texto(motivo, campo: "motivo", maximo: 500)
         let id = try Self.reservaId(id)
         guard case .existente(let dados) = try await reservas.load(StreamNames.reserva(id)).state,
@@ -206,6 +210,7 @@ public final class ReservasService: Sendable {
         else { throw ServiceError.naoEncontrado("a reserva \(id) não existe") }
         let unidade = try await precos.unidades.load(StreamNames.unidade(Unidade.ID(dados.solicitacao.unidadeId))).state
         let politica: Unidade.PoliticaDeCancelamento = if case .existente(let u) = unidade { u.politica } else { .padrao }
+        let isento = admin && dados.solicitacao.usuarioId != usuario && !aplicarMulta
         // The fee and refund apply to what the payment holds, not to the booking's status: an
         // admin may have confirmed a booking nobody paid for. A payment confirmed after this
         // read is given back whole by pagamentos (the cancellation says nothing was paid).
@@ -213,7 +218,7 @@ public final class ReservasService: Sendable {
         let now = clock.now
         return try await release(id, actor: usuario, caller: caller, at: now, revogando: (por: usuario, admin: admin)) { _ in
             .cancelar(por: usuario, motivo: motivo?.trimmingCharacters(in: .whitespacesAndNewlines).prefix(500).description,
-                      politica: politica, pago: pago, em: now)
+                      politica: politica, pago: pago, isento: isento, em: now)
         }
     }
 
