@@ -97,7 +97,19 @@ enum PostgresStatements {
             return bindings
         }
 
-        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+        /// Read cell by cell: PostgresNIO's tuple decoding instantiates the tuple's generic
+        /// metadata at run time on every row, a few per cent of a one-writer append's client time.
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            var cells = row.makeIterator()
+            return (try Self.int8(cells.next(), "stream_version"), try Self.int8(cells.next(), "tx_id"), try Self.int8(cells.next(), "position"))
+        }
+
+        private static func int8(_ cell: PostgresCell?, _ name: String) throws -> Int64 {
+            guard let cell, cell.dataType == .int8, cell.format == .binary, let bytes = cell.bytes, bytes.readableBytes == 8,
+                  let value = bytes.getInteger(at: bytes.readerIndex, as: Int64.self)
+            else { throw EventStoreError(.corruptRow, "an append's \(name) is not an int8") }
+            return value
+        }
     }
 
     /// Several streams in one statement, each with its own expectation (all or nothing).
