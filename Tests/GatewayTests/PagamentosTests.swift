@@ -251,6 +251,16 @@ struct PagamentosTests {
             #expect(pagamento["metodo"] as? String == "cartao")
             _ = try await client.reserva(recusada, token: cenario.membro, status: "cancelada")
             #expect(try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro).status == .created)
+            // The provider says "paid" after all: the money is recorded and given back whole; the
+            // booking stays cancelled (its slot went to someone else).
+            let cobrancaRecusada = try #require(pagamento["cobrancaId"] as? String)
+            #expect(try await client.json(.post, "/api/sandbox/cobrancas/\(cobrancaRecusada)/pagamento").status == .ok)
+            let devolvido = try await eventually("late payment refunded") {
+                let p = try await client.json(.get, "/api/reservas/\(recusada)/pagamento", token: cenario.membro).object
+                return p["reembolsado"] as? Int == 5_000 ? p : nil
+            }
+            #expect(devolvido["status"] as? String == "confirmado")
+            _ = try await client.reserva(recusada, token: cenario.membro, status: "cancelada")
             let semToken = #"{"espacoId":"\#(cenario.sala)","inicio":"2026-11-26T10:00:00-03:00","fim":"2026-11-26T11:00:00-03:00","pagamento":{"metodo":"cartao"}}"#
             #expect(try await client.json(.post, "/api/reservas", semToken, token: cenario.membro).status == .unprocessableContent)
 

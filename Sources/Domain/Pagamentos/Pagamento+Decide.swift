@@ -49,10 +49,10 @@ extension Pagamento {
                 guard valor == dados.valor else { throw .valorDivergente(esperado: dados.valor, recebido: valor) }
                 switch dados.status {
                 case .confirmado: return []
-                // A charge paid after its booking ended is recorded (the money arrived); the
-                // service refunds it right away.
-                case .pendente, .cancelado: return [.confirmado(confirmado(dados.inicio, em: em))]
-                case .recusado: throw .transicaoInvalida(status: .recusado)
+                // A charge paid after its booking ended (withdrawn, or declined and then paid
+                // after all: providers do send a late "paid") is recorded, for the money
+                // arrived; the service refunds it right away.
+                case .pendente, .cancelado, .recusado: return [.confirmado(confirmado(dados.inicio, em: em))]
                 }
             case (.recusar(let cobrancaId, let motivo, let em), .existente(let dados)):
                 guard cobrancaId == dados.inicio.cobrancaId else { throw .cobrancaDiferente }

@@ -181,11 +181,13 @@ public final class PagamentosService: Sendable {
             switch aviso.tipo {
             case .cobrancaPaga:
                 events = try decide(.confirmar(cobrancaId: aviso.cobrancaId, valor: aviso.valor, em: now), state)
-                if dados.status == .cancelado, !events.isEmpty {
-                    // Paid after its booking ended: the money goes back at once.
+                if dados.status == .cancelado || dados.status == .recusado, !events.isEmpty {
+                    // Paid after its booking ended (expired, or released on the decline): the
+                    // money goes back at once.
                     let reembolsoId = Events.derivedId("reembolso", aviso.id)
                     let after = events.reduce(state, Pagamento.decider.evolve)
-                    events += try decide(.reembolsar(reembolsoId: reembolsoId, valor: nil, motivo: "pago depois de a reserva expirar", em: now), after)
+                    let motivo = dados.status == .recusado ? "pago depois de recusado; a reserva já fora liberada" : "pago depois de a reserva expirar"
+                    events += try decide(.reembolsar(reembolsoId: reembolsoId, valor: nil, motivo: motivo, em: now), after)
                     try await provider.reembolsar(cobrancaId: aviso.cobrancaId, reembolsoId: reembolsoId, valor: aviso.valor)
                 }
             case .cobrancaRecusada:

@@ -148,11 +148,13 @@ public actor SandboxPSP {
 
     // MARK: The payer's side (the tester's routes)
 
-    /// The member pays a pending charge (PIX scanned, boleto paid, card approved).
+    /// The member pays a pending charge (PIX scanned, boleto paid, card approved). A declined
+    /// one may be paid too: an issuer that reverses its decline, a late "paid" after a
+    /// "declined", which providers do send (the booking was released; pagamentos refunds it).
     @discardableResult
     public func pagar(_ id: String) throws(Falha) -> CobrancaSandbox {
         guard var cobranca = cobrancas[id] else { throw .cobrancaDesconhecida }
-        guard cobranca.situacao == .pendente else { throw .naoPendente(cobranca.situacao) }
+        guard cobranca.situacao == .pendente || cobranca.situacao == .recusada else { throw .naoPendente(cobranca.situacao) }
         guard clock.now < cobranca.expiraEm else { throw .expirada }
         cobranca.situacao = .paga
         cobrancas[id] = cobranca
