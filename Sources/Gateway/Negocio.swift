@@ -54,7 +54,8 @@ public struct Negocio: Sendable {
     public static func make(store: any EventStore, clock: any WallClock, usuarios: UsuariosService, integracoes: Integracoes, logger: Logger) -> Negocio {
         Negocio(
             pagamentos: PagamentosService(
-                store: store, clock: clock, provider: integracoes.provider, segredoDoWebhook: integracoes.segredoDoWebhook, logger: logger),
+                store: store, clock: clock, provider: integracoes.provider, segredoDoWebhook: integracoes.segredoDoWebhook, logger: logger,
+                contaApagada: { try await usuarios.apagada(usuario: $0) }),
             sandbox: integracoes.sandbox, testador: integracoes.testador,
             notificacoes: NotificacoesService(
                 store: store, clock: clock, mailer: integracoes.mailer, remetente: integracoes.remetente,

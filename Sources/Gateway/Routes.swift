@@ -62,7 +62,7 @@ enum Routes {
             let usuario = try context.requireUser().usuario
             // A held or confirmed booking still needs its member (the charge, the refund, the
             // check-in, the e-mails): cancel it, or let it end, first.
-            let ativas = try await reservas.ativas(usuario: usuario)
+            let ativas = try await reservas.ativas(usuario: usuario, emDia: true)
             if !ativas.isEmpty {
                 throw ServiceError(
                     status: 409, codigo: "reservas_ativas",

@@ -190,4 +190,39 @@ struct AdminAndLGPDTests {
             #expect(try await client.login("ana@example.com").status == .unauthorized)
         }
     }
+
+    @Test("a booking that slips past the erasure's check ends refunded in full; one decided after the erasure is declined, never charged")
+    func erasure_racing_bookings() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let usuario = try #require(try await client.json(.get, "/api/auth/me", token: cenario.membro).object["id"] as? String)
+            let cartao = #"{"espacoId":"\#(cenario.sala)","inicio":"2026-11-25T10:00:00-03:00","fim":"2026-11-25T11:00:00-03:00","pagamento":{"metodo":"cartao","cartaoToken":"tok_visa"}}"#
+            let paga = try #require(try await client.json(.post, "/api/reservas", cartao, token: cenario.membro).object["id"] as? String)
+            _ = try await client.reserva(paga, token: cenario.membro, status: "confirmada")
+            // The erasure as if its check had not seen the booking (made in the same instant).
+            try await harness.backend.usuarios.apagar(usuario: usuario, context: Caller(requestId: "corrida"))
+            let cancelada = try await client.reserva(paga, token: cenario.admin, status: "cancelada")
+            let termos = try #require(cancelada["cancelamento"] as? [String: Any], "\(cancelada)")
+            #expect(termos["multa"] as? Int == 0 && termos["reembolso"] as? Int == 5_000)
+            let reembolsado = try await eventually("refunded") {
+                let p = try await client.json(.get, "/api/reservas/\(paga)/pagamento", token: cenario.admin).object
+                return p["reembolsado"] as? Int == 5_000 ? p : nil
+            }
+            #expect(reembolsado["status"] as? String == "confirmado")
+
+            // A booking whose request was checked before the erasure and decided after it.
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            let pedido = try decoder.decode(ReservasService.PedidoDeReserva.self, from: Data(cartao.replacingOccurrences(of: "2026-11-25", with: "2026-11-26").utf8))
+            let tardia = try await harness.backend.reservas.solicitar(pedido, usuario: usuario, caller: Caller(requestId: "tardia", usuario: usuario))
+            _ = try await client.reserva(tardia.id, token: cenario.admin, status: "cancelada")
+            let recusado = try await client.pagamento(tardia.id, token: cenario.admin, status: "recusado")
+            #expect(recusado["cobrancaId"] == nil || recusado["cobrancaId"] is NSNull, "\(recusado)")
+            let cobrancas = try await harness.allEvents().filter { $0.type == "PagamentoIniciado" && String(decoding: $0.data, as: UTF8.self).lowercased().contains(tardia.id.lowercased()) }
+            #expect(cobrancas.count == 1)
+            #expect(try await harness.allEvents().contains { $0.type == "PagamentoConfirmado" && String(decoding: $0.data, as: UTF8.self).lowercased().contains(tardia.id.lowercased()) } == false)
+        }
+    }
 }

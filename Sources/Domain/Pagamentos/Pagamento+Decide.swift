@@ -40,7 +40,13 @@ extension Pagamento {
                 guard cobranca == nil else { return [.iniciado(iniciado)] }
                 // Nothing to charge (a full discount): paid as soon as it starts.
                 return [.iniciado(iniciado), .confirmado(confirmado(iniciado, em: em))]
-            case (.iniciar, .existente):
+            case (.recusarSemCobrar(let pedido, let metodo, let motivo, let em), .inexistente):
+                let iniciado = Iniciado(
+                    pagamentoId: pedido.pagamentoId, reservaId: pedido.reservaId, usuarioId: pedido.usuarioId, unidadeId: pedido.unidadeId,
+                    espacoId: pedido.espacoId, metodo: metodo, valor: pedido.valor, cobrancaId: nil, pix: nil, boleto: nil,
+                    expiraEm: pedido.expiraEm, em: em)
+                return [.iniciado(iniciado), .recusado(Recusado(pagamentoId: pedido.pagamentoId, reservaId: pedido.reservaId, motivo: motivo, em: em))]
+            case (.iniciar, .existente), (.recusarSemCobrar, .existente):
                 throw .jaIniciado
             case (_, .inexistente):
                 throw .naoEncontrado

@@ -85,6 +85,9 @@ public enum Pagamento {
         /// The provider says the charge was paid.
         case confirmar(cobrancaId: String, valor: Money, em: Date)
         case recusar(cobrancaId: String, motivo: String, em: Date)
+        /// Refused before any charge is made (the member's account was erased meanwhile): the
+        /// payment starts and is declined at once, and the booking is released as on a decline.
+        case recusarSemCobrar(Pedido, metodo: MetodoDePagamento, motivo: String, em: Date)
         /// The booking ended unpaid.
         case cancelar(motivo: String, em: Date)
         /// Gives back `valor` (a new refund with its own id); nil `valor` = all that is left.

@@ -17,12 +17,19 @@ public final class PagamentosService: Sendable {
     let provider: any PaymentProvider
     let segredoDoWebhook: Data
     let logger: Logger
+    /// Whether the member's account was erased (LGPD): a booking made in the instant before
+    /// the erasure is not charged, but declined, which releases it.
+    let contaApagada: @Sendable (String) async throws -> Bool
 
     public static let consumidor = "pagamentos"
     public static let bindings = ["reservas.ReservaSolicitada", "reservas.ReservaExpirada", "reservas.ReservaCancelada"]
     static let service = "pagamentos"
 
-    public init(store: any EventStore, clock: any WallClock, provider: any PaymentProvider, segredoDoWebhook: Data, logger: Logger) {
+    public init(
+        store: any EventStore, clock: any WallClock, provider: any PaymentProvider, segredoDoWebhook: Data, logger: Logger,
+        contaApagada: @escaping @Sendable (String) async throws -> Bool = { _ in false }
+    ) {
+        self.contaApagada = contaApagada
         self.store = store
         self.clock = clock
         self.provider = provider
@@ -70,6 +77,10 @@ public final class PagamentosService: Sendable {
         let pedido = Pagamento.Pedido(
             pagamentoId: id, reservaId: reserva.reservaId.rawValue, usuarioId: reserva.usuarioId, unidadeId: reserva.unidadeId,
             espacoId: reserva.espacoId, valor: reserva.total, expiraEm: reserva.expiraEm)
+        if try await contaApagada(reserva.usuarioId) {
+            let events = try decide(.recusarSemCobrar(pedido, metodo: forma.metodo, motivo: "a conta do membro foi excluída", em: clock.now), state)
+            return [StreamWrite(stream: stream, expected: .after(version), events: try Events.derived(events, from: causa.uuidString, at: clock.now, metadata: meta))]
+        }
         var cobranca: Pagamento.Cobranca?
         if reserva.total > .zero {
             cobranca = try await provider.criarCobranca(PedidoDeCobranca(

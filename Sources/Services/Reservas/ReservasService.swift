@@ -345,7 +345,9 @@ public final class ReservasService: Sendable {
     // MARK: Reactions
 
     public static let consumidor = "reservas"
-    public static let bindings = ["pagamentos.PagamentoConfirmado", "pagamentos.PagamentoRecusado", "checkin.NoShowRegistrado"]
+    public static let bindings = [
+        "pagamentos.PagamentoConfirmado", "pagamentos.PagamentoRecusado", "checkin.NoShowRegistrado", "usuarios.DadosPessoaisApagados",
+    ]
 
     /// The bus reactor: a paid booking is confirmed; a declined payment releases the hold; a
     /// no-show frees the rest of the slot. Events that no longer apply (a payment arriving
@@ -380,6 +382,21 @@ public final class ReservasService: Sendable {
             } catch is NadaAFazer {
                 return []
             }
+        case "DadosPessoaisApagados":
+            // The erasure refuses while bookings are active, but a booking made in the same
+            // instant can pass that check: such a booking ends here, everything refunded (a
+            // booking made after this ran is declined by pagamentos instead).
+            let usuario = try EventJSON.decoder.decode(Usuario.DadosPessoaisApagados.self, from: event.data).usuarioId.description
+            for reserva in try await ativas(usuario: usuario, emDia: true) {
+                do {
+                    _ = try await cancelar(
+                        reserva.id, motivo: "conta excluída a pedido do membro (LGPD)", usuario: "system:lgpd", admin: true,
+                        caller: Caller(requestId: event.metadata.requestId ?? cause, usuario: "system:lgpd"))
+                } catch let error as ServiceError where [404, 409].contains(error.status) {
+                    continue  // ended meanwhile, or already begun (it concludes as it is)
+                }
+            }
+            return []
         case "NoShowRegistrado":
             struct NoShow: Decodable { let reservaId: UUID }
             let noShow = try EventJSON.decoder.decode(NoShow.self, from: event.data)
@@ -439,7 +456,20 @@ public final class ReservasService: Sendable {
 
     /// The member's bookings that still hold a slot (held or confirmed, not yet over), oldest
     /// first. Erasing an account's personal data waits until there are none.
-    public func ativas(usuario: String) async throws -> [ReservaView] {
+    ///
+    /// `emDia`: first wait (up to 10 s, else 503) until the read model holds every event
+    /// committed so far, so that a booking made a moment ago is not missed.
+    public func ativas(usuario: String, emDia: Bool = false) async throws -> [ReservaView] {
+        if emDia {
+            let head = try await store.headPosition()
+            let deadline = ContinuousClock.now + .seconds(10)
+            while try await store.checkpoint(ReservasReadModel.projection.checkpoint) < head {
+                guard ContinuousClock.now < deadline else {
+                    throw ServiceError.indisponivel("as reservas ainda estão sendo atualizadas; tente de novo em instantes", retryAfter: 2)
+                }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
         let now = clock.now, lote = 500
         var ativas: [ReservaView] = []
         var offset = 0

@@ -495,6 +495,12 @@ public final class UsuariosService: Sendable {
         return (conta.papel.rawValue, conta.plano)
     }
 
+    /// Whether `usuario`'s personal data was erased (the account is gone for good).
+    public func apagada(usuario: String) async throws -> Bool {
+        guard let id = Usuario.ID(usuario), case .apagado = try await usuarios.load(Self.stream(id)).state else { return false }
+        return true
+    }
+
     /// The account that holds `email`, if any.
     public func usuarioId(email: String) async throws -> String? {
         guard case .reivindicado(let id) = try await claims.load(claimStream(EmailClaim.normalise(email))).state else { return nil }
