@@ -140,6 +140,7 @@ extension OpenAPI {
                 "solicitadaEm": instant, "confirmadaEm": instant, "pagamentoId": text,
                 "cancelamento": object(["em": instant, "por": text, "motivo": text, "multa": money, "reembolso": money], required: ["em", "multa", "reembolso"]),
                 "atualizadaEm": instant,
+                "naoCompareceuEm": ["type": "string", "format": "date-time", "description": "o membro não compareceu: o resto do horário foi liberado neste instante"],
                 "politicaDeCancelamento": politica.merging(["description": "os termos de cancelamento desta reserva: a política da unidade quando foi feita"]) { $1 },
             ], required: ["id", "espacoId", "inicio", "fim", "status", "total"]),
             "PaginaDeReservas": page("Reserva"),

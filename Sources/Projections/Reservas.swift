@@ -38,6 +38,9 @@ public struct ReservaView: Codable, Sendable, Equatable {
     public var confirmadaEm: Date?
     public var pagamentoId: String?
     public var cancelamento: Cancelamento?
+    /// The member did not show up (`NoShowRegistrado`): from this instant the rest of the slot
+    /// was released, and may be someone else's. The booking stays confirmed until it concludes.
+    public var naoCompareceuEm: Date?
     public var atualizadaEm: Date
     /// The cancellation terms of this booking (the unit's policy when it was made; absent for
     /// bookings made before they were recorded).
@@ -88,8 +91,17 @@ public enum ReservasReadModel {
     /// operators) and `reservas_prazos` (the hold and conclusion timers, ordered by due time).
     public static let projection = Projection(
         name: "reservas", collections: [reservas, porDia, prazos],
-        types: ["ReservaSolicitada", "ReservaConfirmada", "ReservaCancelada", "ReservaExpirada", "ReservaConcluida"]
+        types: ["ReservaSolicitada", "ReservaConfirmada", "ReservaCancelada", "ReservaExpirada", "ReservaConcluida", "NoShowRegistrado"]
     ) { recorded, batch in
+        if recorded.type == "NoShowRegistrado" {
+            guard case .noShowRegistrado(let e)? = try Checkin.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder),
+                var view = try await batch.get(ReservaView.self, reservas, e.reservaId.description)
+            else { return }
+            view.naoCompareceuEm = e.em
+            view.atualizadaEm = e.em
+            try save(view, batch)
+            return
+        }
         guard let event = try Reserva.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) else { return }
         switch event {
         case .solicitada(let e):

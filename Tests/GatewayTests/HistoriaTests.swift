@@ -90,6 +90,13 @@ struct HistoriaTests {
                 return r.status == .created ? true : nil
             }
             try await eventually("no-show e-mail") { try harness.emails().contains { $0.subject == "Não registramos sua entrada" } ? true : nil }
+            // B says so, to its member and on the operators' day list (where the new booking of
+            // the released hour now shows beside it).
+            let semComparecer = try await client.json(.get, "/api/reservas/\(b)", token: membro).object
+            #expect(semComparecer["naoCompareceuEm"] as? String != nil && semComparecer["status"] as? String == "confirmada", "\(semComparecer)")
+            let doDia = try await client.json(.get, "/api/admin/reservas?unidade=\(cenario.unidade)&data=2026-11-23", token: cenario.admin).object
+            let itens = try #require(doDia["itens"] as? [[String: Any]], "\(doDia)")
+            #expect(itens.first { $0["id"] as? String == b }?["naoCompareceuEm"] as? String != nil)
 
             // 3. A desk on Wednesday, paid, cancelled with more than 24 h notice: refunded in full, credit note issued.
             let c = try await reservarEPagar(cenario.estacoes, "2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00")

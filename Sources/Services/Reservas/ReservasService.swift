@@ -477,7 +477,7 @@ public final class ReservasService: Sendable {
             let docs = try await store.documents(ReservasReadModel.reservas, grupo: usuario, limit: lote, offset: offset)
             for doc in docs {
                 let view = try ReadModelJSON.decoder.decode(ReservaView.self, from: doc)
-                if [.solicitada, .confirmada].contains(view.status), view.fim > now { ativas.append(view) }
+                if [.solicitada, .confirmada].contains(view.status), view.fim > now, view.naoCompareceuEm == nil { ativas.append(view) }
             }
             guard docs.count == lote else { break }
             offset += lote

@@ -56,6 +56,9 @@ export function render({ container, query, setQuery, signal }) {
     if (r.status === 'solicitada' && r.expiraEm) {
       parts.push(h('span', { class: 'small block' }, `Horário guardado até ${time(r.expiraEm, tz(espacos, r))}`));
     }
+    if (r.naoCompareceuEm) {
+      parts.push(h('span', { class: 'small block' }, `Você não compareceu; o horário foi liberado às ${time(r.naoCompareceuEm, tz(espacos, r))}`));
+    }
     if (r.cancelamento) {
       parts.push(h('span', { class: 'small block' },
         `Reembolso: ${money(r.cancelamento.reembolso)} · Multa: ${money(r.cancelamento.multa)}`));

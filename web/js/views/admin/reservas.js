@@ -118,6 +118,7 @@ export async function render({ container, query, setQuery, signal }) {
   function statusCell(r, tz) {
     const parts = [badge(STATUS[r.status] ?? r.status, STATUS_KIND[r.status])];
     if (r.status === 'solicitada' && r.expiraEm) parts.push(h('span', { class: 'small block' }, `Expira às ${time(r.expiraEm, tz)}`));
+    if (r.naoCompareceuEm) parts.push(h('span', { class: 'small block' }, `Não compareceu; horário liberado às ${time(r.naoCompareceuEm, tz)}`));
     if (r.cancelamento) parts.push(h('span', { class: 'small block' }, `Reembolso ${money(r.cancelamento.reembolso)} · multa ${money(r.cancelamento.multa)}`));
     return parts;
   }
