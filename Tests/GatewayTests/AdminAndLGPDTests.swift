@@ -164,6 +164,30 @@ struct AdminAndLGPDTests {
         #expect(try await vault.open(SealedField(rawValue: sealed)) == .erased)
     }
 
+    @Test("the export holds what happened about my bookings too: the payment, the check-in code, the e-mails, the invoice")
+    func export_includes_what_happened_about_me() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let cartao = #"{"espacoId":"\#(cenario.sala)","inicio":"2026-11-25T10:00:00-03:00","fim":"2026-11-25T11:00:00-03:00","pagamento":{"metodo":"cartao","cartaoToken":"tok_visa"}}"#
+            let id = try #require(try await client.json(.post, "/api/reservas", cartao, token: cenario.membro).object["id"] as? String)
+            _ = try await client.reserva(id, token: cenario.membro, status: "confirmada")
+            let tipos = try await eventually("the export has the booking's story") {
+                let atividade = try await client.json(.get, "/api/auth/me/dados", token: cenario.membro).object["atividade"] as? [[String: Any]] ?? []
+                let tipos = Set(atividade.compactMap { $0["tipo"] as? String })
+                return tipos.isSuperset(of: ["ReservaSolicitada", "PagamentoConfirmado", "CheckinLiberado", "FaturaEmitida", "NotificacaoEnviada"]) ? tipos : nil
+            }
+            // Nothing about another member's booking.
+            #expect(try await client.register("bia@example.com").status == .created)
+            let bia = try await client.token("bia@example.com")
+            let outra = try await client.json(.post, "/api/reservas", cartao.replacingOccurrences(of: "2026-11-25", with: "2026-11-26"), token: bia)
+            #expect(outra.status == .created)
+            let dela = try await client.json(.get, "/api/auth/me/dados", token: cenario.membro)
+            #expect(!String(buffer: dela.body).lowercased().contains(try #require(outra.object["id"] as? String).lowercased()), "\(tipos)")
+        }
+    }
+
     @Test("erasing my data waits until my bookings are over: 409 with the active bookings, nothing erased; after cancelling, 204")
     func erase_waits_for_active_bookings() async throws {
         let harness = try await Harness.make(clock: ManualClock(segundaDeManha))

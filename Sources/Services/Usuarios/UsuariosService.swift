@@ -361,9 +361,18 @@ public final class UsuariosService: Sendable {
         for event in try await store.readStream(Self.stream(id)) {
             conta.append(["tipo": event.type, "em": event.occurredAt.formatted(.iso8601), "dados": try await opened(event.data)])
         }
+        // What the member did, and what happened about them: any event that names them (a
+        // payment, a check-in, an e-mail, an invoice) or belongs to one of their bookings (its
+        // correlation id is the booking's; the bookings are met before what follows them).
         var atividade: [[String: Any]] = []
+        let nomes = Set([usuario.lowercased(), usuario.uppercased()]).map { Data($0.utf8) }
+        var reservas: Set<UUID> = []
         try await store.forEachEvent { event in
-            guard event.metadata.actor == usuario, event.stream != Self.stream(id) else { return }
+            guard event.stream != Self.stream(id) else { return }
+            let proprio = event.metadata.actor == usuario
+            let daReserva = event.metadata.correlationId.map(reservas.contains) ?? false
+            guard proprio || daReserva || nomes.contains(where: { event.data.range(of: $0) != nil }) else { return }
+            if proprio, event.type == "ReservaSolicitada", let reserva = event.metadata.correlationId { reservas.insert(reserva) }
             atividade.append([
                 "tipo": event.type, "stream": event.stream.rawValue, "em": event.occurredAt.formatted(.iso8601),
                 "dados": try await opened(event.data),
