@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import Hummingbird
 import Services
@@ -25,14 +26,32 @@ enum JSON {
             return .requisicaoInvalida("o campo obrigatório '\(field)' está ausente", detalhes: ["campo": field])
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
             let field = path(context.codingPath)
+            guard !field.isEmpty else { return .requisicaoInvalida("o corpo deve ser \(describe(type))") }
             return .requisicaoInvalida("o campo '\(field)' deve ser \(describe(type))", detalhes: ["campo": field])
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
             return .requisicaoInvalida("o corpo não é JSON válido")
         case .dataCorrupted(let context):
             let field = path(context.codingPath)
+            if let aceitos = aceitos(context.debugDescription) {
+                return .requisicaoInvalida(
+                    "o campo '\(field)' tem um valor inválido; use \(aceitos.joined(separator: ", ")) (em minúsculas)", detalhes: ["campo": field])
+            }
             return .requisicaoInvalida("o campo '\(field)' tem um valor inválido", detalhes: ["campo": field])
         @unknown default:
             return .requisicaoInvalida("o corpo não pôde ser lido")
+        }
+    }
+
+    /// The values an enumeration of a request body takes, from the decoder's words for a value
+    /// it does not know ("Cannot initialize Tipo from invalid String value …").
+    private static func aceitos(_ description: String) -> [String]? {
+        guard let match = description.firstMatch(of: #/^Cannot initialize (\w+) from invalid String value/#) else { return nil }
+        return switch match.1 {
+        case "MetodoDePagamento": MetodoDePagamento.allCases.map(\.rawValue)
+        case "Tipo": Espaco.Tipo.allCases.map(\.rawValue)
+        case "Motivo": Espaco.Bloqueio.Motivo.allCases.map(\.rawValue)
+        case "DiaDaSemana": DiaDaSemana.allCases.map(\.rawValue)
+        default: nil
         }
     }
 

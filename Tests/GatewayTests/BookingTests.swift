@@ -263,6 +263,15 @@ struct BookingTests {
             let forma = try await client.json(.post, "/api/reservas", #"{"espacoId":"\#(cenario.sala)","inicio":"2026-11-25T10:00:00-03:00","fim":"2026-11-25T11:00:00-03:00","pagamento":"pix"}"#, token: cenario.membro)
             #expect(forma.status == .badRequest)
             #expect(forma.object["mensagem"] as? String == "o campo 'pagamento' deve ser um objeto JSON", "\(String(buffer: forma.body))")
+            // An unknown value of an enumeration lists the ones it takes; a body that is not an
+            // object says so, without an empty field name.
+            let metodo = try await client.json(.post, "/api/reservas", #"{"espacoId":"\#(cenario.sala)","inicio":"2026-11-25T10:00:00-03:00","fim":"2026-11-25T11:00:00-03:00","pagamento":{"metodo":"PIX"}}"#, token: cenario.membro)
+            #expect(metodo.status == .badRequest)
+            #expect(metodo.object["mensagem"] as? String == "o campo 'pagamento.metodo' tem um valor inválido; use pix, cartao, boleto (em minúsculas)", "\(String(buffer: metodo.body))")
+            for corpo in ["[]", "null", "1"] {
+                let answer = try await client.json(.post, "/api/reservas", corpo, token: cenario.membro)
+                #expect(answer.status == .badRequest && answer.object["mensagem"] as? String == "o corpo deve ser um objeto JSON", "\(corpo): \(String(buffer: answer.body))")
+            }
             // Instants that do not exist are refused, not rolled over to another day or hour.
             for (inicio, fim, campo) in [
                 ("2026-02-30T10:00:00-03:00", "2026-02-30T11:00:00-03:00", "inicio"), ("2026-11-25T10:00:00-03:00", "2026-11-25T24:30:00-03:00", "fim"),
