@@ -67,6 +67,8 @@ struct HistoriaTests {
             #expect(cedo.status == .conflict && cedo.erro == "checkin_cedo_demais", "\(String(buffer: cedo.body))")
             clock.set(try Date("2026-11-23T08:50:00-03:00", strategy: .iso8601))
             #expect(try await client.json(.post, "/api/checkin", #"{"codigo":"ZZZZZ9"}"#, token: membro).status == .notFound)
+            let enorme = try await client.json(.post, "/api/checkin", #"{"codigo":"\#(String(repeating: "Z", count: 5_000))"}"#, token: membro)
+            #expect(enorme.status == .unprocessableContent && (enorme.object["detalhes"] as? [String: Any])?["campo"] as? String == "codigo")
             let vazio = try await client.json(.post, "/api/checkin", #"{"codigo":"  "}"#, token: membro)
             #expect(vazio.status == .unprocessableContent && (vazio.object["detalhes"] as? [String: Any])?["campo"] as? String == "codigo")
             let feito = try await client.json(.post, "/api/checkin", #"{"codigo":"\#(codigo.lowercased())"}"#, token: membro)

@@ -104,6 +104,10 @@ public final class CheckinService: Sendable {
         guard !codigo.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw ServiceError.invalido("codigo", "informe o código de check-in (6 caracteres) ou o conteúdo do QR")
         }
+        // A QR payload is `coworkflow:checkin:<uuid>:<code>`, under 70 characters.
+        guard codigo.utf8.count <= 200 else {
+            throw ServiceError.invalido("codigo", "o código tem 6 caracteres e o conteúdo do QR menos de 70; este tem \(codigo.count)")
+        }
         let leitura = Checkin.ler(codigo)
         let now = clock.now
         let id: Reserva.ID

@@ -163,12 +163,21 @@ public final class UsuariosService: Sendable {
             _ = try? await passwords.verify(senha, against: Self.decoy)
             throw invalid
         }
+        // The hash is checked once: a retry after a concurrent login moved the stream has the
+        // same stored hash (600,000 rounds are not spent again per retry).
+        var checked: (hash: Usuario.Senha, matches: Bool)?
         for attempt in 1...5 {
             let (state, version) = try await usuarios.load(Self.stream(id))
             guard case .existente(let conta) = state else { throw invalid }
             let now = clock.now
             if let until = conta.bloqueadoAte, until > now { throw Self.locked(until: until, now: now) }
-            let matches = try await passwords.verify(senha, against: conta.senha)
+            let matches: Bool
+            if let checked, checked.hash == conta.senha {
+                matches = checked.matches
+            } else {
+                matches = try await passwords.verify(senha, against: conta.senha)
+                checked = (conta.senha, matches)
+            }
             // Only someone who knows the password learns that the account is deactivated.
             guard conta.ativo else { throw matches ? ServiceError.proibido("esta conta foi desativada") : invalid }
             let events: [Usuario.Event]
