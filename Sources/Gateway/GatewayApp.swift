@@ -33,7 +33,9 @@ public enum GatewayApp {
     static func router(_ backend: Backend, configuration: GatewayConfiguration, drain: DrainState, metrics: Metrics)
         -> (Router<GatewayContext>, [Operation])
     {
-        let router = Router(context: GatewayContext.self)
+        // HEAD is GET without the body (and with GET's Content-Length) on every GET route:
+        // health checks and link checkers send it. The web app's files answer it themselves.
+        let router = Router(context: GatewayContext.self, options: .autoGenerateHeadEndpoints)
         let routes = RouteTable()
         router.add(middleware: EdgeMiddleware(drain: drain, metrics: metrics, allowedOrigin: configuration.allowedOrigin, routes: routes))
         if let webRoot = configuration.webRoot { router.add(middleware: WebAppMiddleware(root: webRoot)) }
@@ -81,7 +83,7 @@ public enum GatewayApp {
     ) -> some ApplicationProtocol {
         let (router, _) = router(backend, configuration: configuration, drain: drain, metrics: metrics)
         return Application(
-            responder: HeadAsGet(inner: router.buildResponder()),
+            router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "coworkflow"),
             onServerRunning: onServerRunning, logger: logger)
     }
@@ -90,20 +92,5 @@ public enum GatewayApp {
     public static func documentedRoutes(_ backend: Backend, role: Role = .allInOne) -> [String] {
         router(backend, configuration: GatewayConfiguration(role: role), drain: DrainState(), metrics: Metrics()).1
             .map { "\($0.method.rawValue) \($0.path)" }
-    }
-}
-
-/// Answers HEAD as GET without the body (RFC 9110 §9.3.2), for every route: the router only
-/// knows the methods routes were registered with, and health checks and link checkers send HEAD.
-struct HeadAsGet<Inner: HTTPResponder>: HTTPResponder where Inner.Context == GatewayContext {
-    let inner: Inner
-
-    func respond(to request: Request, context: GatewayContext) async throws -> Response {
-        guard request.method == .head else { return try await inner.respond(to: request, context: context) }
-        var head = request.head
-        head.method = .get
-        var response = try await inner.respond(to: Request(head: head, body: request.body), context: context)
-        response.body = ResponseBody()
-        return response
     }
 }

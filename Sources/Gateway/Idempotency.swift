@@ -17,6 +17,8 @@ final class Idempotency: Sendable {
     /// A request still "running" after this long died with its process; a retry may take over.
     let staleAfter: TimeInterval = 120
     private let claims = Atomic<Int>(0)
+    /// When this process last purged expired keys (seconds since 1970).
+    private let purgedAt = Atomic<Int>(0)
 
     init(keys: any RequestKeys, fingerprintKey: SymmetricKey) {
         self.keys = keys
@@ -28,15 +30,26 @@ final class Idempotency: Sendable {
         case replay(Reply)
     }
 
-    func begin(key: String, fingerprint: String) async throws -> Lookup {
+    /// `legacy`: the fingerprint as builds before the HMAC kept it (a plain SHA-256), tried when
+    /// the stored one does not match, so that a retry across the upgrade still gets its first
+    /// answer (keys live 24 h; the fallback can go after that).
+    func begin(key: String, fingerprint: String, legacy: String? = nil) async throws -> Lookup {
         let now = Date()
-        if claims.add(1, ordering: .relaxed).newValue.isMultiple(of: 1_000) {
+        let seconds = Int(now.timeIntervalSince1970)
+        // Every thousandth claim, and at least hourly when there is any traffic: expired answers
+        // (tokens, personal data) do not linger in the table on a quiet deployment.
+        if claims.add(1, ordering: .relaxed).newValue.isMultiple(of: 1_000) || purgedAt.load(ordering: .relaxed) < seconds - 3_600 {
+            purgedAt.store(seconds, ordering: .relaxed)
             _ = try? await keys.purgeRequestKeys(before: now.addingTimeInterval(-lifetime))
         }
-        switch try await keys.claimRequestKey(
+        var claim = try await keys.claimRequestKey(
             key, fingerprint: fingerprint, at: now, expireBefore: now.addingTimeInterval(-lifetime),
             staleBefore: now.addingTimeInterval(-staleAfter))
-        {
+        if case .mismatch = claim, let legacy {
+            claim = try await keys.claimRequestKey(
+                key, fingerprint: legacy, at: now, expireBefore: now.addingTimeInterval(-lifetime), staleBefore: now.addingTimeInterval(-staleAfter))
+        }
+        switch claim {
         case .claimed:
             return .proceed
         case .replay(let reply):
@@ -56,6 +69,14 @@ final class Idempotency: Sendable {
         // Not kept (the store failed): the key stays "running" until it is stale, and a retry
         // in between gets a 409, never a second effect.
         try? await keys.completeRequestKey(key, reply: kept)
+    }
+
+    /// The fingerprint of builds before the HMAC (see ``begin(key:fingerprint:legacy:)``).
+    static func legacyFingerprint(method: String, path: String, body: Data) -> String {
+        var hasher = SHA256()
+        hasher.update(data: Data("\(method) \(path)\n".utf8))
+        hasher.update(data: body)
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
     }
 
     func fingerprint(method: String, path: String, body: Data) -> String {

@@ -5,6 +5,7 @@ import Gateway
 import Hummingbird
 import HummingbirdTesting
 import Services
+import Synchronization
 import Testing
 
 @Suite("Admin routes and LGPD")
@@ -219,8 +220,10 @@ struct AdminAndLGPDTests {
     func erasure_racing_bookings() async throws {
         let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
         defer { harness.removeFiles() }
+        let sala = Mutex<String?>(nil)
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
+            sala.withLock { $0 = cenario.sala }
             let usuario = try #require(try await client.json(.get, "/api/auth/me", token: cenario.membro).object["id"] as? String)
             let cartao = #"{"espacoId":"\#(cenario.sala)","inicio":"2026-11-25T10:00:00-03:00","fim":"2026-11-25T11:00:00-03:00","pagamento":{"metodo":"cartao","cartaoToken":"tok_visa"}}"#
             let paga = try #require(try await client.json(.post, "/api/reservas", cartao, token: cenario.membro).object["id"] as? String)
@@ -248,5 +251,15 @@ struct AdminAndLGPDTests {
             #expect(cobrancas.count == 1)
             #expect(try await harness.allEvents().contains { $0.type == "PagamentoConfirmado" && String(decoding: $0.data, as: UTF8.self).lowercased().contains(tardia.id.lowercased()) } == false)
         }
+        // Out of the router nothing projects: a booking made now is only in the log, and the
+        // erasure's check (like the reaction) finds it there, past the read model's checkpoint.
+        let outro = try await harness.backend.usuarios.registrar(nome: "Caio", email: "caio@example.com", senha: "segredo-123", context: Caller(requestId: "t"))
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let corpo = #"{"espacoId":"\#(try #require(sala.withLock { $0 }))","inicio":"2026-11-27T10:00:00-03:00","fim":"2026-11-27T11:00:00-03:00"}"#
+        let recente = try await harness.backend.reservas.solicitar(
+            try decoder.decode(ReservasService.PedidoDeReserva.self, from: Data(corpo.utf8)), usuario: outro.id, caller: Caller(requestId: "recente", usuario: outro.id))
+        #expect(try await harness.backend.reservas.ativas(usuario: outro.id).isEmpty)
+        #expect(try await harness.backend.reservas.ativas(usuario: outro.id, emDia: true).map(\.id) == [recente.id])
     }
 }

@@ -200,6 +200,22 @@ struct AuthTests {
             harness.clock.advance(by: 16 * 60)
             let login = try await client.login("dora@example.com")
             #expect(login.status == .ok, "\(String(buffer: login.body))")
+
+            // Concurrent guesses are each recorded too (none slips through as a conflict): the
+            // fifth locks the account and the rest are 423.
+            _ = try await client.register("edu@example.com")
+            let edu = try await client.token("edu@example.com")
+            let antes = try await harness.allEvents().filter { $0.type == "LoginFalhou" }.count
+            let answers = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for guess in 1...10 {
+                    group.addTask {
+                        try await client.json(.post, "/api/auth/me/senha", #"{"senhaAtual":"chute-\#(guess)-y","novaSenha":"dominada-123"}"#, token: edu).status
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(answers.filter { $0 == .forbidden }.count == 4 && answers.filter { $0.code == 423 }.count == 6, "\(answers)")
+            #expect(try await harness.allEvents().filter { $0.type == "LoginFalhou" }.count == antes + 5)
         }
     }
 
@@ -329,6 +345,9 @@ struct OperationsTests {
             // HEAD is answered as GET without a body.
             let head = try await client.execute(uri: "/saude", method: .head)
             #expect(head.status == .ok && head.body.readableBytes == 0)
+            let get = try await client.execute(uri: "/openapi.json", method: .get)
+            let headDocument = try await client.execute(uri: "/openapi.json", method: .head)
+            #expect(headDocument.body.readableBytes == 0 && headDocument.headers[.contentLength] == String(get.body.readableBytes))
             let headCatalog = try await client.execute(uri: "/api/espacos", method: .head)
             #expect(headCatalog.status == .ok, "\(headCatalog.status)")
         }

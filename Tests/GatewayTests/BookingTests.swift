@@ -1,3 +1,4 @@
+import Crypto
 import Domain
 import EventStore
 import Foundation
@@ -368,6 +369,17 @@ struct BookingTests {
             let ocupacao = try await harness.store.document(
                 ReservasReadModel.ocupacao, key: ReservasReadModel.ocupacaoKey(try #require(UUID(uuidString: cenario.estacoes)), try #require(DataLocal("2026-11-27"))))
             #expect(try ReadModelJSON.decoder.decode(OcupacaoView.self, from: try #require(ocupacao)).reservas.count == 1)
+            // A key stored by a build before the HMAC fingerprints (a plain SHA-256 of method,
+            // path and body) still replays its answer to the same request.
+            let membro = try #require(try await client.json(.get, "/api/auth/me", token: cenario.membro).object["id"] as? String)
+            let antigo = pedido(cenario.estacoes, "2026-11-28T14:00:00-03:00", "2026-11-28T15:00:00-03:00")
+            let digest = SHA256.hash(data: Data("POST /api/reservas\n\(antigo)".utf8)).map { String(format: "%02x", $0) }.joined()
+            let agora = Date()
+            _ = try await harness.store.claimRequestKey(
+                "\(membro)|legado-1", fingerprint: digest, at: agora, expireBefore: agora.addingTimeInterval(-86_400), staleBefore: agora.addingTimeInterval(-120))
+            try await harness.store.completeRequestKey("\(membro)|legado-1", reply: StoredReply(status: 201, body: Data(#"{"id":"primeira"}"#.utf8)))
+            let replay = try await client.json(.post, "/api/reservas", antigo, token: cenario.membro, headers: [.init("Idempotency-Key")!: "legado-1"])
+            #expect(replay.headers[.init("Idempotent-Replayed")!] == "true" && replay.object["id"] as? String == "primeira", "\(String(buffer: replay.body))")
         }
         #expect(try await harness.allEvents().filter { $0.type == "ReservaSolicitada" }.count == 1)
     }

@@ -226,7 +226,9 @@ public final class ReservasService: Sendable {
     /// already confirmed is confirmed instead: the confirmation has not reached reservas yet (the
     /// bus lags or is down), and the member paid in time.
     func expirar(_ id: Reserva.ID, at now: Date) async throws {
-        if let pagamento = try await pagamento(id), pagamento.status == .confirmado {
+        // Not one given back (a late approval after a decline is refunded at once): that money
+        // backs nothing.
+        if let pagamento = try await pagamento(id), pagamento.status == .confirmado, pagamento.reembolsado == .zero {
             try await reservas.handle(StreamNames.reserva(id), at: now, metadata: timerMetadata(id), failure: ServiceError.init) { _ in
                 .confirmar(pagamentoId: pagamento.id.description, em: now)
             }
@@ -454,35 +456,43 @@ public final class ReservasService: Sendable {
         try await page(ReservasReadModel.reservas, grupo: usuario, pagina: pagina)
     }
 
-    /// The member's bookings that still hold a slot (held or confirmed, not yet over), oldest
-    /// first. Erasing an account's personal data waits until there are none.
+    /// The member's bookings that still hold a slot (held or confirmed, not yet over, not a
+    /// no-show), oldest first. Erasing an account's personal data waits until there are none.
     ///
-    /// `emDia`: first wait (up to 10 s, else 503) until the read model holds every event
-    /// committed so far, so that a booking made a moment ago is not missed.
+    /// `emDia`: also the bookings the read model has not reached yet (a booking made a moment
+    /// ago): the requests in the log after its checkpoint, each read from its own stream. No
+    /// wait for the projection, which may be down or rebuilding.
     public func ativas(usuario: String, emDia: Bool = false) async throws -> [ReservaView] {
-        if emDia {
-            let head = try await store.headPosition()
-            let deadline = ContinuousClock.now + .seconds(10)
-            while try await store.checkpoint(ReservasReadModel.projection.checkpoint) < head {
-                guard ContinuousClock.now < deadline else {
-                    throw ServiceError.indisponivel("as reservas ainda estão sendo atualizadas; tente de novo em instantes", retryAfter: 2)
-                }
-                try await Task.sleep(for: .milliseconds(10))
-            }
-        }
         let now = clock.now, lote = 500
-        var ativas: [ReservaView] = []
+        // Read before the documents, which are at least as new as it.
+        let desde = emDia ? try await store.checkpoint(ReservasReadModel.projection.checkpoint) : nil
+        var vistas: [String: ReservaView] = [:]
         var offset = 0
         while true {
             let docs = try await store.documents(ReservasReadModel.reservas, grupo: usuario, limit: lote, offset: offset)
             for doc in docs {
                 let view = try ReadModelJSON.decoder.decode(ReservaView.self, from: doc)
-                if [.solicitada, .confirmada].contains(view.status), view.fim > now, view.naoCompareceuEm == nil { ativas.append(view) }
+                vistas[view.id] = view
             }
             guard docs.count == lote else { break }
             offset += lote
         }
-        return ativas.sorted { $0.inicio < $1.inicio }
+        if var position = desde {
+            while true {
+                let events = try await store.readAllPayloads(after: position, limit: 1_000)
+                for event in events where event.type == "ReservaSolicitada" {
+                    let pedido = try EventJSON.decoder.decode(Reserva.Solicitada.self, from: event.data)
+                    guard pedido.usuarioId == usuario else { continue }
+                    let state = try await reservas.load(StreamNames.reserva(pedido.reservaId)).state
+                    if case .existente = state { vistas[pedido.reservaId.description] = try Self.view(state) }
+                }
+                guard let last = events.last, events.count == 1_000 else { break }
+                position = last.position
+            }
+        }
+        return vistas.values
+            .filter { [.solicitada, .confirmada].contains($0.status) && $0.fim > now && $0.naoCompareceuEm == nil }
+            .sorted { $0.inicio < $1.inicio }
     }
 
     public func doDia(unidade: String, data texto: String, pagina: Int) async throws -> Pagina<ReservaView> {

@@ -214,39 +214,53 @@ public final class UsuariosService: Sendable {
         try Self.validSenha(nova, campo: "novaSenha")
         guard nova != atual else { throw ServiceError.invalido("novaSenha", "a nova senha deve ser diferente da atual") }
         guard let id = Usuario.ID(usuario) else { throw ServiceError.naoAutenticado }
-        let (state, version) = try await usuarios.load(Self.stream(id))
-        guard case .existente(let conta) = state else { throw ServiceError.naoEncontrado("conta não encontrada") }
-        let now = clock.now
         // A wrong current password counts as a failed login (recorded, and toward the lock): a
-        // stolen session must not become a way to guess the password without limit.
-        if let until = conta.bloqueadoAte, until > now { throw Self.locked(until: until, now: now) }
-        guard try await passwords.verify(atual, against: conta.senha) else {
-            if case .loginFalhou(let failure)? = try? Usuario.decider.decide(.entrar(senhaConfere: false, em: now), state).first {
-                do {
-                    try await store.append(
-                        to: Self.stream(id), expected: .after(version),
-                        events: try Events.new([Usuario.Event.loginFalhou(failure)], at: now, metadata: metadata(context, actor: usuario)))
-                } catch is WrongExpectedVersion {
-                    throw ServiceError.conflito("conflito_de_versao", "a conta mudou durante a troca; tente de novo")
-                }
-                if let until = failure.bloqueadoAte { throw Self.locked(until: until, now: now) }
+        // stolen session must not become a way to guess the password without limit. Every wrong
+        // guess is recorded, also among concurrent ones (a conflict reads the account again;
+        // the hashes are computed once).
+        var checked: (hash: Usuario.Senha, matches: Bool)?
+        var novo: Usuario.Senha?
+        for _ in 1...10 {
+            let (state, version) = try await usuarios.load(Self.stream(id))
+            guard case .existente(let conta) = state else { throw ServiceError.naoEncontrado("conta não encontrada") }
+            let now = clock.now
+            if let until = conta.bloqueadoAte, until > now { throw Self.locked(until: until, now: now) }
+            let matches: Bool
+            if let checked, checked.hash == conta.senha {
+                matches = checked.matches
+            } else {
+                matches = try await passwords.verify(atual, against: conta.senha)
+                checked = (conta.senha, matches)
             }
-            throw ServiceError(status: 403, codigo: "senha_incorreta", mensagem: "a senha atual não confere")
+            let events: [Usuario.Event]
+            if matches {
+                let hash: Usuario.Senha
+                if let novo { hash = novo } else { hash = try await passwords.hash(nova) }
+                novo = hash
+                do {
+                    events = try Usuario.decider.decide(.trocarSenha(nova: hash, em: now), state)
+                } catch {
+                    throw ServiceError.proibido("esta conta foi desativada")
+                }
+            } else {
+                guard let failed = try? Usuario.decider.decide(.entrar(senhaConfere: false, em: now), state) else {
+                    throw ServiceError(status: 403, codigo: "senha_incorreta", mensagem: "a senha atual não confere")
+                }
+                events = failed
+            }
+            do {
+                try await store.append(to: Self.stream(id), expected: .after(version), events: try Events.new(events, at: now, metadata: metadata(context, actor: usuario)))
+            } catch is WrongExpectedVersion {
+                continue
+            }
+            guard matches else {
+                if case .loginFalhou(let failure)? = events.first, let until = failure.bloqueadoAte { throw Self.locked(until: until, now: now) }
+                throw ServiceError(status: 403, codigo: "senha_incorreta", mensagem: "a senha atual não confere")
+            }
+            let (token, expiry) = try await tokens.issue(usuario: id.description, papel: conta.papel.rawValue, now: now)
+            return Sessao(token: token, expiraEm: expiry, usuario: try await perfil(of: conta))
         }
-        let hash = try await passwords.hash(nova)
-        let events: [Usuario.Event]
-        do {
-            events = try Usuario.decider.decide(.trocarSenha(nova: hash, em: now), state)
-        } catch {
-            throw ServiceError.proibido("esta conta foi desativada")
-        }
-        do {
-            try await store.append(to: Self.stream(id), expected: .after(version), events: try Events.new(events, at: now, metadata: metadata(context, actor: usuario)))
-        } catch is WrongExpectedVersion {
-            throw ServiceError.conflito("conflito_de_versao", "a conta mudou durante a troca; tente de novo")
-        }
-        let (token, expiry) = try await tokens.issue(usuario: id.description, papel: conta.papel.rawValue, now: now)
-        return Sessao(token: token, expiraEm: expiry, usuario: try await perfil(of: conta))
+        throw ServiceError.indisponivel("muitas alterações simultâneas nesta conta; tente de novo")
     }
 
     /// Makes an account an admin. 409 when it is one already.
