@@ -148,7 +148,14 @@ struct EdgeMiddleware: RouterMiddleware {
         let elapsed = ContinuousClock.now - started
         // Series are labelled with the route's template, the web app's files share one, and
         // any other path shares "(desconhecida)": no request can grow the metrics without bound.
-        let route = context.endpointPath == "FileMiddleware" ? "(web)" : routes.template(for: request.uri.path) ?? "(desconhecida)"
+        // The router names the route it matched (`/api/espacos/{id}`); otherwise (a 405, a
+        // request refused before routing) the table finds it.
+        let route =
+            switch context.endpointPath {
+            case "FileMiddleware": "(web)"
+            case let matched? where matched.hasPrefix("/"): matched
+            default: routes.template(for: request.uri.path) ?? "(desconhecida)"
+            }
         metrics.observe(method: Metrics.method(request.method), route: route, status: Int(response.status.code), duration: elapsed)
         context.logger.info("\(request.method) \(request.uri.path) \(response.status.code)", metadata: [
             "requestId": "\(context.requestId)", "ms": "\(String(format: "%.1f", Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000))",
