@@ -32,9 +32,9 @@ public final class ProjectionRunner: Sendable {
                 try await store.whileHolding(lease: projection.checkpoint, retryEvery: .seconds(1)) {
                     try await self.follow()
                 }
-            } catch is CancellationError {
-                return
             } catch {
+                // Only this task's own cancellation stops the runner: a CancellationError from
+                // work it shared with another (a read another runner gave up) is retried.
                 if Task.isCancelled { return }
                 logger.error("projection \(projection.name) stopped: \(error); restarting in 1 s")
                 try? await Task.sleep(for: .seconds(1))

@@ -360,7 +360,14 @@ public final class PostgresEventStore: EventStore {
         do {
             // The read runs in its own task: a cancelled reader (a runner at shutdown) cancels
             // it, or it would wait for a connection from a pool that may have stopped.
-            let events = try await withTaskCancellationHandler { try await read.value } onCancel: { read.cancel() }
+            let events: [RecordedEvent]
+            do {
+                events = try await withTaskCancellationHandler { try await read.value } onCancel: { read.cancel() }
+            } catch is CancellationError where !started && !Task.isCancelled {
+                // The reader that started it was cancelled (its runner stopped or lost its
+                // lease); this one was not: it reads for itself.
+                return try await readAll(after: position, limit: limit)
+            }
             // An empty answer is only true for now: the next wake-up must ask the database.
             if events.isEmpty, started { recentReads.withLock { $0.remove(key) } }
             return events
