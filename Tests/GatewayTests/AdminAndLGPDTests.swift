@@ -171,7 +171,7 @@ struct AdminAndLGPDTests {
         defer { harness.removeFiles() }
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
-            let cartao = #"{"espacoId":"\#(cenario.sala)","inicio":"2026-11-25T10:00:00-03:00","fim":"2026-11-25T11:00:00-03:00","pagamento":{"metodo":"cartao","cartaoToken":"tok_visa"}}"#
+            let cartao = pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00", cartao: "tok_visa")
             let id = try #require(try await client.json(.post, "/api/reservas", cartao, token: cenario.membro).object["id"] as? String)
             _ = try await client.reserva(id, token: cenario.membro, status: "confirmada")
             let tipos = try await eventually("the export has the booking's story") {
@@ -225,7 +225,7 @@ struct AdminAndLGPDTests {
             let cenario = try await Cenario.make(harness, client)
             sala.withLock { $0 = cenario.sala }
             let usuario = try #require(try await client.json(.get, "/api/auth/me", token: cenario.membro).object["id"] as? String)
-            let cartao = #"{"espacoId":"\#(cenario.sala)","inicio":"2026-11-25T10:00:00-03:00","fim":"2026-11-25T11:00:00-03:00","pagamento":{"metodo":"cartao","cartaoToken":"tok_visa"}}"#
+            let cartao = pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00", cartao: "tok_visa")
             let paga = try #require(try await client.json(.post, "/api/reservas", cartao, token: cenario.membro).object["id"] as? String)
             _ = try await client.reserva(paga, token: cenario.membro, status: "confirmada")
             // The erasure as if its check had not seen the booking (made in the same instant).

@@ -56,8 +56,10 @@ struct Cenario {
     }
 }
 
-func pedido(_ espaco: String, _ inicio: String, _ fim: String, cupom: String? = nil) -> String {
-    #"{"espacoId":"\#(espaco)","inicio":"\#(inicio)","fim":"\#(fim)"\#(cupom.map { #","cupom":"\#($0)""# } ?? "")}"#
+/// A booking request body; `cartao`: paid by card with that sandbox token (PIX otherwise).
+func pedido(_ espaco: String, _ inicio: String, _ fim: String, cupom: String? = nil, cartao: String? = nil) -> String {
+    #"{"espacoId":"\#(espaco)","inicio":"\#(inicio)","fim":"\#(fim)"\#(cupom.map { #","cupom":"\#($0)""# } ?? "")"#
+        + (cartao.map { #","pagamento":{"metodo":"cartao","cartaoToken":"\#($0)"}"# } ?? "") + "}"
 }
 
 @Suite("Booking through the API")

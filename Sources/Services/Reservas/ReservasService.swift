@@ -197,9 +197,9 @@ public final class ReservasService: Sendable {
     }
 
     /// Cancels a booking: its owner or an admin. The event carries the fee and refund of the
-    /// unit's policy; the slot and the coupon use are released in the same append.
-    /// Cancels a booking. Its member pays the unit's cancellation fee; an operator cancelling
-    /// someone else's booking refunds it whole, unless `aplicarMulta` (the member asked, late).
+    /// booking's terms (the member pays the fee; an operator cancelling someone else's booking
+    /// refunds it whole, unless `aplicarMulta`: the member asked, late); the slot and the
+    /// coupon use are released in the same append.
     public func cancelar(
         _ id: String, motivo: String?, usuario: String, admin: Bool, aplicarMulta: Bool = false, caller: Caller
     ) async throws -> ReservaView {

@@ -163,21 +163,13 @@ public final class UsuariosService: Sendable {
             _ = try? await passwords.verify(senha, against: Self.decoy)
             throw invalid
         }
-        // The hash is checked once: a retry after a concurrent login moved the stream has the
-        // same stored hash (600,000 rounds are not spent again per retry).
         var checked: (hash: Usuario.Senha, matches: Bool)?
         for attempt in 1...5 {
             let (state, version) = try await usuarios.load(Self.stream(id))
             guard case .existente(let conta) = state else { throw invalid }
             let now = clock.now
             if let until = conta.bloqueadoAte, until > now { throw Self.locked(until: until, now: now) }
-            let matches: Bool
-            if let checked, checked.hash == conta.senha {
-                matches = checked.matches
-            } else {
-                matches = try await passwords.verify(senha, against: conta.senha)
-                checked = (conta.senha, matches)
-            }
+            let matches = try await confere(senha, conta.senha, &checked)
             // Only someone who knows the password learns that the account is deactivated.
             guard conta.ativo else { throw matches ? ServiceError.proibido("esta conta foi desativada") : invalid }
             let events: [Usuario.Event]
@@ -207,6 +199,15 @@ public final class UsuariosService: Sendable {
         throw ServiceError.indisponivel("muitas tentativas simultâneas; tente de novo")
     }
 
+    /// Whether `senha` matches `hash`, checked once per stored hash across a command's retries
+    /// (a retry after a concurrent write to the account does not spend 600,000 rounds again).
+    private func confere(_ senha: String, _ hash: Usuario.Senha, _ checked: inout (hash: Usuario.Senha, matches: Bool)?) async throws -> Bool {
+        if let checked, checked.hash == hash { return checked.matches }
+        let matches = try await passwords.verify(senha, against: hash)
+        checked = (hash, matches)
+        return matches
+    }
+
     /// Changes the password after checking the current one, and ends every session: the tokens
     /// issued before the change stop working (``papelAtual(usuario:emitidoEm:)``). The answer is
     /// a new session for the device that made the change.
@@ -225,13 +226,7 @@ public final class UsuariosService: Sendable {
             guard case .existente(let conta) = state else { throw ServiceError.naoEncontrado("conta não encontrada") }
             let now = clock.now
             if let until = conta.bloqueadoAte, until > now { throw Self.locked(until: until, now: now) }
-            let matches: Bool
-            if let checked, checked.hash == conta.senha {
-                matches = checked.matches
-            } else {
-                matches = try await passwords.verify(atual, against: conta.senha)
-                checked = (conta.senha, matches)
-            }
+            let matches = try await confere(atual, conta.senha, &checked)
             let events: [Usuario.Event]
             if matches {
                 let hash: Usuario.Senha
