@@ -113,9 +113,7 @@ final class API {
             }
             let owner = context.subject?.usuario ?? clientAddress(request, context, trustForwardedFor: trustForwardedFor)
             let scoped = "\(owner)|\(key)"
-            let fingerprint = idempotency.fingerprint(method: request.method.rawValue, path: request.uri.path, body: body)
-            let legacy = Idempotency.legacyFingerprint(method: request.method.rawValue, path: request.uri.path, body: body)
-            switch try await idempotency.begin(key: scoped, fingerprint: fingerprint, legacy: legacy) {
+            switch try await idempotency.begin(key: scoped, method: request.method.rawValue, path: request.uri.path, body: body) {
             case .replay(let reply):
                 var response = reply.response
                 response.headers[.init("Idempotent-Replayed")!] = "true"

@@ -30,10 +30,11 @@ final class Idempotency: Sendable {
         case replay(Reply)
     }
 
-    /// `legacy`: the fingerprint as builds before the HMAC kept it (a plain SHA-256), tried when
-    /// the stored one does not match, so that a retry across the upgrade still gets its first
-    /// answer (keys live 24 h; the fallback can go after that).
-    func begin(key: String, fingerprint: String, legacy: String? = nil) async throws -> Lookup {
+    /// Claims `key` for the request `method path body`. When the stored fingerprint does not
+    /// match, the one builds before the HMAC kept (a plain SHA-256) is tried, so that a retry
+    /// across the upgrade still gets its first answer (keys live 24 h; the fallback can go after
+    /// that).
+    func begin(key: String, method: String, path: String, body: Data) async throws -> Lookup {
         let now = Date()
         let seconds = Int(now.timeIntervalSince1970)
         // Every thousandth claim, and at least hourly when there is any traffic: expired answers
@@ -43,11 +44,11 @@ final class Idempotency: Sendable {
             _ = try? await keys.purgeRequestKeys(before: now.addingTimeInterval(-lifetime))
         }
         var claim = try await keys.claimRequestKey(
-            key, fingerprint: fingerprint, at: now, expireBefore: now.addingTimeInterval(-lifetime),
+            key, fingerprint: fingerprint(method: method, path: path, body: body), at: now, expireBefore: now.addingTimeInterval(-lifetime),
             staleBefore: now.addingTimeInterval(-staleAfter))
-        if case .mismatch = claim, let legacy {
+        if case .mismatch = claim {
             claim = try await keys.claimRequestKey(
-                key, fingerprint: legacy, at: now, expireBefore: now.addingTimeInterval(-lifetime), staleBefore: now.addingTimeInterval(-staleAfter))
+                key, fingerprint: Self.legacyFingerprint(method: method, path: path, body: body), at: now, expireBefore: now.addingTimeInterval(-lifetime), staleBefore: now.addingTimeInterval(-staleAfter))
         }
         switch claim {
         case .claimed:
@@ -71,7 +72,7 @@ final class Idempotency: Sendable {
         try? await keys.completeRequestKey(key, reply: kept)
     }
 
-    /// The fingerprint of builds before the HMAC (see ``begin(key:fingerprint:legacy:)``).
+    /// The fingerprint of builds before the HMAC (see ``begin(key:method:path:body:)``).
     static func legacyFingerprint(method: String, path: String, body: Data) -> String {
         var hasher = SHA256()
         hasher.update(data: Data("\(method) \(path)\n".utf8))
