@@ -222,7 +222,7 @@ extension Routes {
         }
         api.add(Operation(
             method: .get, path: "/api/admin/reservas", summary: "Reservas de uma unidade num dia local", tag: "reservas", auth: true, admin: true,
-            response: "PaginaDeReservas", errors: [400],
+            response: "PaginaDeReservas", errors: [400, 404],
             query: [("unidade", "id da unidade (obrigatório)"), ("data", "AAAA-MM-DD (obrigatório)"), ("pagina", "página, a partir de 1")])
         ) { request, _, _ in
             let query = request.uri.queryParameters

@@ -167,6 +167,9 @@ struct BookingTests {
             let doDia = try await client.json(.get, "/api/admin/reservas?unidade=\(cenario.unidade)&data=2026-11-25", token: cenario.admin)
             #expect(doDia.object["total"] as? Int == 2)
             #expect(try await client.json(.get, "/api/admin/reservas?unidade=\(cenario.unidade)&data=2026-11-25", token: outra).status == .forbidden)
+            // A unit that does not exist is a 404, not an empty day that hides the typo.
+            let semUnidade = try await client.json(.get, "/api/admin/reservas?unidade=\(UUID())&data=2026-11-25", token: cenario.admin)
+            #expect(semUnidade.status == .notFound && semUnidade.erro == "nao_encontrado", "\(String(buffer: semUnidade.body))")
         }
     }
 

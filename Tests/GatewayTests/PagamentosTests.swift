@@ -207,13 +207,12 @@ struct PagamentosTests {
                 let answer = try await client.json(.post, path, body, headers: [HTTPField.Name("X-Sandbox-Signature")!: forjada])
                 #expect(answer.status == .unauthorized && answer.erro == "assinatura_expirada", "\(forjada): \(String(buffer: answer.body))")
             }
+            // No booking behind the reference: unknown for good, not a "retry" the provider
+            // would repeat until it gives up.
             let unknown = body.replacingOccurrences(of: id, with: UUID().uuidString.lowercased())
             let (_, signedUnknown) = harness.aviso(unknown, em: clock.now)
-            // A payment not recorded yet (the notice outran the reaction that made the charge):
-            // "not yet", which the provider retries, not a final 404.
-            let notYet = try await client.json(.post, path, unknown, headers: [HTTPField.Name("X-Sandbox-Signature")!: signedUnknown])
-            #expect(notYet.status == .serviceUnavailable && notYet.erro == "ainda_nao_registrado", "\(String(buffer: notYet.body))")
-            #expect(notYet.headers[.retryAfter] == "1")
+            let neverBooked = try await client.json(.post, path, unknown, headers: [HTTPField.Name("X-Sandbox-Signature")!: signedUnknown])
+            #expect(neverBooked.status == .notFound && neverBooked.erro == "nao_encontrado", "\(String(buffer: neverBooked.body))")
             let refundNotYet = #"{"id":"evt_teste_2","tipo":"reembolso.concluido","cobrancaId":"\#(cobranca)","referencia":"\#(id)","valor":5000,"reembolsoId":"\#(UUID().uuidString)","criadoEm":"2026-11-23T11:00:00Z"}"#
             let (_, signedRefund) = harness.aviso(refundNotYet, em: clock.now)
             let refundAnswer = try await client.json(.post, path, refundNotYet, headers: [HTTPField.Name("X-Sandbox-Signature")!: signedRefund])
@@ -234,6 +233,68 @@ struct PagamentosTests {
             let replay = try await client.json(.post, path, body, headers: [HTTPField.Name("X-Sandbox-Signature")!: good])
             #expect(replay.status == .ok && replay.object["duplicado"] as? Bool == true)
             #expect(try await harness.allEvents().filter { $0.stream.category == "pagamento" }.count == afterFirst)
+        }
+    }
+
+    @Test("a boleto holds its slot for days, never past the booking's start; the boleto falls due when the hold ends; PIX keeps 15 minutes")
+    func boleto_holds_for_days() async throws {
+        let clock = ManualClock(segundaDeManha)  // Monday 08:00 in São Paulo
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            func boleto(_ inicio: String, _ fim: String) -> String {
+                String(pedido(cenario.sala, inicio, fim).dropLast()) + #","pagamento":{"metodo":"boleto"}}"#
+            }
+            func expira(_ answer: TestResponse) throws -> Date {
+                try Date(try #require(answer.object["expiraEm"] as? String), strategy: .iso8601)
+            }
+            // A week ahead: three days to pay.
+            let longe = try await client.json(.post, "/api/reservas", boleto("2026-11-30T10:00:00-03:00", "2026-11-30T11:00:00-03:00"), token: cenario.membro)
+            #expect(longe.status == .created, "\(String(buffer: longe.body))")
+            #expect(try expira(longe) == segundaDeManha + 3 * 24 * 3600)
+            // Tomorrow morning: until it starts.
+            let amanha = try await client.json(.post, "/api/reservas", boleto("2026-11-24T10:00:00-03:00", "2026-11-24T11:00:00-03:00"), token: cenario.membro)
+            #expect(try expira(amanha) == (try Date("2026-11-24T10:00:00-03:00", strategy: .iso8601)))
+            // PIX: 15 minutes, as ever.
+            let pix = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro)
+            #expect(try expira(pix) == segundaDeManha + 15 * 60)
+
+            // The boleto's due date is the end of the hold.
+            let id = try #require(longe.object["id"] as? String)
+            let pagamento = try await client.pagamento(id, token: cenario.membro, status: "pendente")
+            let vencimento = try #require((pagamento["boleto"] as? [String: Any])?["vencimento"] as? String)
+            #expect(try Date(vencimento, strategy: .iso8601) == segundaDeManha + 3 * 24 * 3600)
+            #expect(try #require((pagamento["boleto"] as? [String: Any])?["linhaDigitavel"] as? String).count == 47)
+
+            // Sixteen minutes on, only the PIX hold has run out.
+            clock.advance(by: 16 * 60)
+            #expect(try await harness.backend.reservas.executarPrazosVencidos() == 1)
+            _ = try await client.reserva(try #require(pix.object["id"] as? String), token: cenario.membro, status: "expirada")
+            #expect(try await client.reserva(id, token: cenario.membro, status: "solicitada")["status"] as? String == "solicitada")
+            // The next day's booking expires at its start, unpaid.
+            clock.set(try Date("2026-11-24T10:00:01-03:00", strategy: .iso8601))
+            #expect(try await harness.backend.reservas.executarPrazosVencidos() == 1)
+            _ = try await client.reserva(try #require(amanha.object["id"] as? String), token: cenario.membro, status: "expirada")
+        }
+    }
+
+    @Test("a notice that outran the reaction recording its charge is 'not yet' (503, retried), until the payment is recorded")
+    func webhook_before_the_charge_is_recorded() async throws {
+        let clock = ManualClock(segundaDeManha)
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test(reactors: false) { client in
+            let cenario = try await Cenario.make(harness, client)
+            let booked = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro)
+            let id = try #require(booked.object["id"] as? String)
+            let body = #"{"id":"evt_cedo_1","tipo":"cobranca.paga","cobrancaId":"cob_cedo","referencia":"\#(id)","valor":5000,"criadoEm":"2026-11-23T11:00:00Z"}"#
+            let (_, signed) = harness.aviso(body, em: clock.now)
+            let before = try await harness.allEvents().count
+            let notYet = try await client.json(.post, "/api/pagamentos/webhooks/sandbox", body, headers: [HTTPField.Name("X-Sandbox-Signature")!: signed])
+            #expect(notYet.status == .serviceUnavailable && notYet.erro == "ainda_nao_registrado", "\(String(buffer: notYet.body))")
+            #expect(notYet.headers[.retryAfter] == "1")
+            #expect(try await harness.allEvents().count == before)
         }
     }
 
@@ -379,8 +440,10 @@ struct PagamentosTests {
         }
     }
 
-    @Test("a hold paid in time whose confirmation is late (the bus is down) is confirmed by its timer, not expired")
-    func paid_hold_outlives_its_timer() async throws {
+    @Test(
+        "a hold paid in time whose confirmation is late (the bus is down) is confirmed by its timer, not expired; one whose payment was given back expires",
+        arguments: [false, true])
+    func paid_hold_outlives_its_timer(devolvido: Bool) async throws {
         let clock = ManualClock(segundaDeManha)
         let harness = try await Harness.make(clock: clock)
         defer { harness.removeFiles() }
@@ -399,10 +462,15 @@ struct PagamentosTests {
                 espacoId: try #require(UUID(uuidString: cenario.sala)), valor: total, expiraEm: segundaDeManha + 900)
             var estado = Pagamento.decider.initialState
             var eventos: [NewEvent] = []
-            for comando in [
+            var comandos = [
                 Pagamento.Command.iniciar(pedido, cobranca: Pagamento.Cobranca(cobrancaId: "cob_atrasada", metodo: .pix), metodo: .pix, em: segundaDeManha),
                 .confirmar(cobrancaId: "cob_atrasada", valor: total, em: segundaDeManha + 60),
-            ] {
+            ]
+            if devolvido {
+                // A late approval after a decline, refunded at once: that money backs nothing.
+                comandos.append(.reembolsar(reembolsoId: UUID(), valor: nil, motivo: "pago depois de recusado", em: segundaDeManha + 61))
+            }
+            for comando in comandos {
                 for evento in try Pagamento.decider.decide(comando, estado) {
                     eventos.append(try NewEvent(eventId: UUID(), event: evento, occurredAt: segundaDeManha))
                     estado = Pagamento.decider.evolve(estado, evento)
@@ -412,9 +480,11 @@ struct PagamentosTests {
 
             clock.advance(by: 16 * 60)
             #expect(try await harness.backend.reservas.executarPrazosVencidos() == 1)
-            let confirmada = try await client.reserva(id, token: cenario.membro, status: "confirmada")
-            #expect(confirmada["status"] as? String == "confirmada")
-            #expect(try await harness.allEvents().contains { $0.type == "ReservaExpirada" } == false)
+            let status = devolvido ? "expirada" : "confirmada"
+            let depois = try await client.reserva(id, token: cenario.membro, status: status)
+            #expect(depois["status"] as? String == status)
+            #expect(try await harness.allEvents().contains { $0.type == "ReservaExpirada" } == devolvido)
+            #expect(try await harness.allEvents().contains { $0.type == "ReservaConfirmada" } == !devolvido)
         }
     }
 }

@@ -184,7 +184,14 @@ public final class PagamentosService: Sendable {
             retryAfter: 1)
         for _ in 1...5 {
             let (state, version) = try await pagamentos.load(stream)
-            if case .inexistente = state { throw aindaNao }
+            if case .inexistente = state {
+                // No booking behind it either: a charge of ours is made only for a booking
+                // already stored, so this one will never be recorded; a retry cannot help.
+                guard try await store.streamVersion(StreamNames.reserva(Reserva.ID(id.rawValue))) > 0 else {
+                    throw ServiceError.naoEncontrado("cobrança desconhecida: \(aviso.cobrancaId.prefix(60))")
+                }
+                throw aindaNao
+            }
             guard case .existente(let dados) = state, dados.inicio.cobrancaId == aviso.cobrancaId else {
                 throw ServiceError.naoEncontrado("cobrança desconhecida: \(aviso.cobrancaId.prefix(60))")
             }

@@ -14,16 +14,30 @@ public final class ReservasService: Sendable {
     let precos: PrecosService
     /// How long an unpaid booking holds its slot.
     public let prazoDePagamento: TimeInterval
+    /// How long one paid by boleto holds it: a boleto is paid at a bank or an app and clears
+    /// within days, not minutes. Never past the booking's start (nor shorter than the others').
+    public let prazoDoBoleto: TimeInterval
     /// Agendas as last folded: a booking reads only the day's events since.
     let agendas = StateCache()
     /// Bookings of one space and day in this process take turns (see ``StreamTurns``).
     let turnos = StreamTurns()
 
-    public init(store: any EventStore, clock: any WallClock, precos: PrecosService, prazoDePagamento: TimeInterval = 15 * 60) {
+    public init(
+        store: any EventStore, clock: any WallClock, precos: PrecosService, prazoDePagamento: TimeInterval = 15 * 60,
+        prazoDoBoleto: TimeInterval = 3 * 24 * 3600
+    ) {
         self.store = store
         self.clock = clock
         self.precos = precos
         self.prazoDePagamento = prazoDePagamento
+        self.prazoDoBoleto = prazoDoBoleto
+    }
+
+    /// Until when a booking asked at `now` for `intervalo`, paid by `metodo`, holds its slot.
+    func expiracao(_ metodo: MetodoDePagamento?, _ intervalo: TimeRange, em now: Date) -> Date {
+        let curto = now.addingTimeInterval(prazoDePagamento)
+        guard metodo == .boleto else { return curto }
+        return max(curto, min(now.addingTimeInterval(prazoDoBoleto), intervalo.start))
     }
 
     static let service = "reservas"
@@ -84,7 +98,7 @@ public final class ReservasService: Sendable {
             id: id, espacoId: espacoId.rawValue, unidadeId: espaco.unidade.rawValue, usuarioId: usuario, intervalo: intervalo, dias: dias,
             total: contexto.cotacao.total,
             linhas: contexto.cotacao.linhas.map { Reserva.LinhaDePreco(codigo: $0.codigo, descricao: $0.descricao, valor: $0.valor) },
-            cupom: contexto.cupom?.codigo, expiraEm: now.addingTimeInterval(prazoDePagamento),
+            cupom: contexto.cupom?.codigo, expiraEm: expiracao(pedido.pagamento?.metodo, intervalo, em: now),
             pagamento: pedido.pagamento.map { Reserva.FormaDePagamento(metodo: $0.metodo, cartaoToken: $0.metodo == .cartao ? $0.cartaoToken : nil) },
             politica: contexto.unidade.politica)
         let solicitada: [Reserva.Event]
@@ -499,6 +513,10 @@ public final class ReservasService: Sendable {
         guard let unidade = Unidade.ID(unidade) else { throw ServiceError.requisicaoInvalida("'unidade' deve ser o id (UUID) de uma unidade", detalhes: ["campo": "unidade"]) }
         guard let data = DataLocal(texto) else {
             throw ServiceError.requisicaoInvalida("'data' deve ser uma data AAAA-MM-DD", detalhes: ["campo": "data"])
+        }
+        // An empty day of a unit that does not exist would hide a typo in the id.
+        guard try await store.streamVersion(StreamNames.unidade(unidade)) > 0 else {
+            throw ServiceError.naoEncontrado("a unidade \(unidade) não existe")
         }
         return try await page(ReservasReadModel.porDia, grupo: ReservasReadModel.diaGrupo(unidade: unidade.description, data: data), pagina: pagina)
     }

@@ -187,6 +187,11 @@ export function dateTime(iso, tz = DEFAULT_TZ) {
   return dateTimeCache.get(tz).format(new Date(iso));
 }
 
+/** A deadline in `tz`: "10:15" today, "26/11/2026, 08:00" on another day (a boleto's hold lasts days). */
+export function deadline(iso, tz = DEFAULT_TZ, now = Date.now()) {
+  return localDate(Date.parse(iso), tz) === localDate(now, tz) ? time(iso, tz) : dateTime(iso, tz);
+}
+
 /** A booking's interval in its unit's zone: "24/11/2026, 10:00–12:00" (dates repeated across days). */
 export function interval(inicio, fim, tz = DEFAULT_TZ) {
   const a = Date.parse(inicio);

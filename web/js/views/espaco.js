@@ -7,7 +7,7 @@ import { session } from '../lib/session.js';
 import { h, link, replace, uid } from '../lib/dom.js';
 import { TIPOS, METODOS } from '../lib/labels.js';
 import {
-  money, todayIn, addDays, isDate, dateLong, time, isoWithOffset, duration, zoneLabel, interval,
+  money, todayIn, addDays, isDate, dateLong, time, deadline, isoWithOffset, duration, zoneLabel, interval,
 } from '../lib/format.js';
 import { slots as cutSlots, endsFrom, STEP_MINUTES } from '../lib/slots.js';
 import {
@@ -335,7 +335,9 @@ function screen(container, body, item, { query, setQuery, signal }) {
           ['Situação', 'Aguardando pagamento'],
         ]),
         expira ? h('p', { class: 'hold' },
-          `Seu horário está guardado até as ${time(reserva.expiraEm, tz)} (${minutos} min). `,
+          minutos <= 120
+            ? `Seu horário está guardado até as ${time(reserva.expiraEm, tz)} (${minutos} min). `
+            : `Seu horário está guardado até ${deadline(reserva.expiraEm, tz)}. `,
           'Pague até lá para confirmar a reserva.') : null,
         h('p', { class: 'actions' },
           link(`/reservas/${reserva.id}/pagamento`, 'Pagar agora', { class: 'button' }),

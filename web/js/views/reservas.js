@@ -5,7 +5,7 @@ import { api, Action } from '../lib/api.js';
 import { espaco as loadEspaco, nomeDoEspaco } from '../lib/catalog.js';
 import { h, link, replace } from '../lib/dom.js';
 import { STATUS, STATUS_KIND } from '../lib/labels.js';
-import { money, interval, time } from '../lib/format.js';
+import { money, interval, time, deadline } from '../lib/format.js';
 import {
   pageHeader, loadInto, pager, table, badge, confirmDialog, flash, errorBox, busy, announce,
 } from '../lib/ui.js';
@@ -54,7 +54,7 @@ export function render({ container, query, setQuery, signal }) {
   function statusCell(r, espacos) {
     const parts = [badge(STATUS[r.status] ?? r.status, STATUS_KIND[r.status])];
     if (r.status === 'solicitada' && r.expiraEm) {
-      parts.push(h('span', { class: 'small block' }, `Horário guardado até ${time(r.expiraEm, tz(espacos, r))}`));
+      parts.push(h('span', { class: 'small block' }, `Horário guardado até ${deadline(r.expiraEm, tz(espacos, r))}`));
     }
     if (r.naoCompareceuEm) {
       parts.push(h('span', { class: 'small block' }, `Você não compareceu; o horário foi liberado às ${time(r.naoCompareceuEm, tz(espacos, r))}`));

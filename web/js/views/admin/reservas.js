@@ -5,7 +5,7 @@ import { api, Action } from '../../lib/api.js';
 import { nomeDoEspaco, espaco as loadEspaco } from '../../lib/catalog.js';
 import { h, replace, uid } from '../../lib/dom.js';
 import { STATUS, STATUS_KIND } from '../../lib/labels.js';
-import { money, todayIn, addDays, isDate, dateLong, time, zoneLabel, interval } from '../../lib/format.js';
+import { money, todayIn, addDays, isDate, dateLong, time, deadline, zoneLabel, interval } from '../../lib/format.js';
 import {
   pageHeader, loadInto, pager, table, badge, confirmDialog, flash, errorBox, busy, announce, field, onSubmit, val, fieldError,
 } from '../../lib/ui.js';
@@ -117,7 +117,7 @@ export async function render({ container, query, setQuery, signal }) {
 
   function statusCell(r, tz) {
     const parts = [badge(STATUS[r.status] ?? r.status, STATUS_KIND[r.status])];
-    if (r.status === 'solicitada' && r.expiraEm) parts.push(h('span', { class: 'small block' }, `Expira às ${time(r.expiraEm, tz)}`));
+    if (r.status === 'solicitada' && r.expiraEm) parts.push(h('span', { class: 'small block' }, `Horário guardado até ${deadline(r.expiraEm, tz)}`));
     if (r.naoCompareceuEm) parts.push(h('span', { class: 'small block' }, `Não compareceu; horário liberado às ${time(r.naoCompareceuEm, tz)}`));
     if (r.cancelamento) parts.push(h('span', { class: 'small block' }, `Reembolso ${money(r.cancelamento.reembolso)} · multa ${money(r.cancelamento.multa)}`));
     return parts;
