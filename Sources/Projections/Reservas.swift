@@ -41,6 +41,10 @@ public struct ReservaView: Codable, Sendable, Equatable {
     /// The member did not show up (`NoShowRegistrado`): from this instant the rest of the slot
     /// was released, and may be someone else's. The booking stays confirmed until it concludes.
     public var naoCompareceuEm: Date?
+    /// What pagamentos has given back (asked its provider to) for this booking. Absent until a
+    /// refund. It can exceed the cancellation's `reembolso`: a payment that lands after its
+    /// booking was cancelled or expired is given back whole.
+    public var reembolsado: Money?
     public var atualizadaEm: Date
     /// The cancellation terms of this booking (the unit's policy when it was made; absent for
     /// bookings made before they were recorded).
@@ -91,8 +95,20 @@ public enum ReservasReadModel {
     /// operators) and `reservas_prazos` (the hold and conclusion timers, ordered by due time).
     public static let projection = Projection(
         name: "reservas", collections: [reservas, porDia, prazos],
-        types: ["ReservaSolicitada", "ReservaConfirmada", "ReservaCancelada", "ReservaExpirada", "ReservaConcluida", "NoShowRegistrado"]
+        types: [
+            "ReservaSolicitada", "ReservaConfirmada", "ReservaCancelada", "ReservaExpirada", "ReservaConcluida", "NoShowRegistrado",
+            "ReembolsoSolicitado",
+        ]
     ) { recorded, batch in
+        if recorded.type == "ReembolsoSolicitado" {
+            guard case .reembolsoSolicitado(let e)? = try Pagamento.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder),
+                var view = try await batch.get(ReservaView.self, reservas, Reserva.ID(e.reservaId).description)
+            else { return }
+            view.reembolsado = (view.reembolsado ?? .zero) + e.valor
+            view.atualizadaEm = e.em
+            try save(view, batch)
+            return
+        }
         if recorded.type == "NoShowRegistrado" {
             guard case .noShowRegistrado(let e)? = try Checkin.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder),
                 var view = try await batch.get(ReservaView.self, reservas, e.reservaId.description)

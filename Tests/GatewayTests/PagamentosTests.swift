@@ -376,6 +376,12 @@ struct PagamentosTests {
                 return (p["reembolsos"] as? [[String: Any]])?.first?["valor"] as? Int == valor ? p : nil
             }
             #expect(pagamento["status"] as? String == "confirmado")
+            // The booking says so too, not only its payment.
+            let reserva = try await eventually("the booking showing the refund") {
+                let r = try await client.json(.get, "/api/reservas/\(pix)", token: cenario.membro).object
+                return r["reembolsado"] as? Int == valor ? r : nil
+            }
+            #expect(reserva["status"] as? String == "expirada" && reserva["cancelamento"] == nil)
             let naProvedora = try #require(await harness.sandbox.cobranca(cobranca))
             #expect(naProvedora.situacao == .paga && naProvedora.reembolsos.values.reduce(.zero, +) == Money(centavos: Int64(valor)))
         }

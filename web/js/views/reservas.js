@@ -59,9 +59,14 @@ export function render({ container, query, setQuery, signal }) {
     if (r.naoCompareceuEm) {
       parts.push(h('span', { class: 'small block' }, `Você não compareceu; o horário foi liberado às ${time(r.naoCompareceuEm, tz(espacos, r))}`));
     }
+    // What was given back, once pagamentos did: more than the cancellation's when the payment
+    // landed after the booking ended (then it all goes back).
+    const devolvido = Math.max(r.reembolsado ?? 0, r.cancelamento?.reembolso ?? 0);
     if (r.cancelamento) {
       parts.push(h('span', { class: 'small block' },
-        `Reembolso: ${money(r.cancelamento.reembolso)} · Multa: ${money(r.cancelamento.multa)}`));
+        `Reembolso: ${money(devolvido)} · Multa: ${money(r.cancelamento.multa)}`));
+    } else if (devolvido > 0) {
+      parts.push(h('span', { class: 'small block' }, `Pagamento recebido depois do prazo; reembolso: ${money(devolvido)}`));
     }
     return parts;
   }
