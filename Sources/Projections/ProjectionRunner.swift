@@ -1,5 +1,5 @@
 public import EventStore
-import Foundation
+public import Foundation
 public import Logging
 import Synchronization
 
@@ -72,7 +72,15 @@ public final class ProjectionRunner: Sendable {
             guard let last = events.last else { break }
             let batch = ProjectionBatch(store: store)
             for event in events where projection.types.contains(event.type) {
-                try await projection.apply(event, batch)
+                do {
+                    try await projection.apply(event, batch)
+                } catch let error as CancellationError {
+                    throw error
+                } catch {
+                    // The projection stops here (skipping would build a wrong read model in
+                    // silence): name the event, so an operator can find it.
+                    throw ProjectionFailure(projection: projection.name, event: event, underlying: error)
+                }
             }
             // Fenced: if another replica took this projection over (a lease lost unnoticed)
             // and committed meanwhile, this batch is stale and is not written.
@@ -106,5 +114,28 @@ public final class ProjectionRunner: Sendable {
         try await store.reset(collections: projection.collections, checkpoint: projection.checkpoint)
         state.withLock { $0 = .start }
         return try await apply(after: .start, progress: progress).read
+    }
+}
+
+/// A projection could not apply an event: which projection, which event, and why.
+public struct ProjectionFailure: Error, CustomStringConvertible {
+    public let projection: String
+    public let position: GlobalPosition
+    public let stream: StreamName
+    public let type: String
+    public let eventId: UUID
+    public let underlying: any Error
+
+    init(projection: String, event: RecordedEvent, underlying: any Error) {
+        self.projection = projection
+        position = event.position
+        stream = event.stream
+        type = event.type
+        eventId = event.eventId
+        self.underlying = underlying
+    }
+
+    public var description: String {
+        "projection \(projection) cannot apply \(type) \(eventId.uuidString.lowercased()) (stream \(stream), position \(position)): \(underlying)"
     }
 }
