@@ -141,8 +141,8 @@ extension OpenAPI {
                 "cancelamento": object(["em": instant, "por": text, "motivo": text, "multa": money, "reembolso": money], required: ["em", "multa", "reembolso"]),
                 "atualizadaEm": instant,
                 "naoCompareceuEm": ["type": "string", "format": "date-time", "description": "o membro não compareceu: o resto do horário foi liberado neste instante"],
-                "reembolsado": money.merging([
-                    "description": "centavos de real (BRL): o que o pagamento já devolveu (pediu ao provedor) desta reserva; pode passar do reembolso do cancelamento quando o pagamento chegou depois de a reserva acabar, e então volta inteiro",
+                "reembolsoSolicitado": money.merging([
+                    "description": "centavos de real (BRL): o que o pagamento já pediu ao provedor que devolva desta reserva (a situação de cada reembolso está no pagamento); pode passar do reembolso do cancelamento quando o pagamento chegou depois de a reserva acabar, e então volta inteiro",
                 ]) { $1 },
                 "politicaDeCancelamento": politica.merging(["description": "os termos de cancelamento desta reserva: a política da unidade quando foi feita"]) { $1 },
             ], required: ["id", "espacoId", "inicio", "fim", "status", "total"]),

@@ -41,10 +41,11 @@ public struct ReservaView: Codable, Sendable, Equatable {
     /// The member did not show up (`NoShowRegistrado`): from this instant the rest of the slot
     /// was released, and may be someone else's. The booking stays confirmed until it concludes.
     public var naoCompareceuEm: Date?
-    /// What pagamentos has given back (asked its provider to) for this booking. Absent until a
-    /// refund. It can exceed the cancellation's `reembolso`: a payment that lands after its
-    /// booking was cancelled or expired is given back whole.
-    public var reembolsado: Money?
+    /// What pagamentos has asked its provider to give back for this booking (each refund's
+    /// state is the payment's). Absent until a refund. It can exceed the cancellation's
+    /// `reembolso`: a payment that lands after its booking was cancelled or expired is given
+    /// back whole. Refunds from before the field existed show after `replay reservas`.
+    public var reembolsoSolicitado: Money?
     public var atualizadaEm: Date
     /// The cancellation terms of this booking (the unit's policy when it was made; absent for
     /// bookings made before they were recorded).
@@ -104,7 +105,7 @@ public enum ReservasReadModel {
             guard case .reembolsoSolicitado(let e)? = try Pagamento.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder),
                 var view = try await batch.get(ReservaView.self, reservas, Reserva.ID(e.reservaId).description)
             else { return }
-            view.reembolsado = (view.reembolsado ?? .zero) + e.valor
+            view.reembolsoSolicitado = (view.reembolsoSolicitado ?? .zero) + e.valor
             view.atualizadaEm = e.em
             try save(view, batch)
             return

@@ -236,7 +236,7 @@ struct PagamentosTests {
         }
     }
 
-    @Test("a boleto holds its slot for days, never past the booking's start; the boleto falls due when the hold ends; PIX keeps 15 minutes")
+    @Test("a boleto holds its slot for three days (never past the start) and falls due a day before the hold ends; too close to the start it is refused")
     func boleto_holds_for_days() async throws {
         let clock = ManualClock(segundaDeManha)  // Monday 08:00 in São Paulo
         let harness = try await Harness.make(clock: clock)
@@ -246,36 +246,44 @@ struct PagamentosTests {
             func boleto(_ inicio: String, _ fim: String) -> String {
                 String(pedido(cenario.sala, inicio, fim).dropLast()) + #","pagamento":{"metodo":"boleto"}}"#
             }
-            func expira(_ answer: TestResponse) throws -> Date {
-                try Date(try #require(answer.object["expiraEm"] as? String), strategy: .iso8601)
-            }
-            // A week ahead: three days to pay.
+            func instante(_ texto: Any?) throws -> Date { try Date(try #require(texto as? String), strategy: .iso8601) }
+            // A week ahead: three days to pay, due a day before the hold ends.
             let longe = try await client.json(.post, "/api/reservas", boleto("2026-11-30T10:00:00-03:00", "2026-11-30T11:00:00-03:00"), token: cenario.membro)
             #expect(longe.status == .created, "\(String(buffer: longe.body))")
-            #expect(try expira(longe) == segundaDeManha + 3 * 24 * 3600)
-            // Tomorrow morning: until it starts.
+            #expect(try instante(longe.object["expiraEm"]) == segundaDeManha + 3 * 24 * 3600)
+            // Wednesday 10:00, 50 hours ahead: until it starts.
+            let quarta = try await client.json(.post, "/api/reservas", boleto("2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro)
+            #expect(try instante(quarta.object["expiraEm"]) == (try Date("2026-11-25T10:00:00-03:00", strategy: .iso8601)))
+            // Tomorrow: no time to pay and clear a boleto. Refused, and nothing is held.
+            // (Counted by type: the reactions to the bookings above keep appending meanwhile.)
+            let solicitadas = { try await harness.allEvents().filter { $0.type == "ReservaSolicitada" || $0.type == "AgendaOcupada" }.count }
+            let antes = try await solicitadas()
             let amanha = try await client.json(.post, "/api/reservas", boleto("2026-11-24T10:00:00-03:00", "2026-11-24T11:00:00-03:00"), token: cenario.membro)
-            #expect(try expira(amanha) == (try Date("2026-11-24T10:00:00-03:00", strategy: .iso8601)))
-            // PIX: 15 minutes, as ever.
-            let pix = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro)
-            #expect(try expira(pix) == segundaDeManha + 15 * 60)
+            #expect(amanha.status == .unprocessableContent && amanha.erro == "dados_invalidos", "\(String(buffer: amanha.body))")
+            #expect((amanha.object["detalhes"] as? [String: Any])?["campo"] as? String == "pagamento.metodo")
+            #expect((amanha.object["mensagem"] as? String)?.contains("use pix ou cartao") == true)
+            #expect(try await solicitadas() == antes)
+            // PIX: 15 minutes, as ever, even for tomorrow.
+            let pix = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-24T10:00:00-03:00", "2026-11-24T11:00:00-03:00"), token: cenario.membro)
+            #expect(try instante(pix.object["expiraEm"]) == segundaDeManha + 15 * 60)
 
-            // The boleto's due date is the end of the hold.
+            // The boleto falls due a day before the hold ends: paid on the due date, it clears in time.
             let id = try #require(longe.object["id"] as? String)
             let pagamento = try await client.pagamento(id, token: cenario.membro, status: "pendente")
-            let vencimento = try #require((pagamento["boleto"] as? [String: Any])?["vencimento"] as? String)
-            #expect(try Date(vencimento, strategy: .iso8601) == segundaDeManha + 3 * 24 * 3600)
-            #expect(try #require((pagamento["boleto"] as? [String: Any])?["linhaDigitavel"] as? String).count == 47)
+            let dadosDoBoleto = try #require(pagamento["boleto"] as? [String: Any])
+            #expect(try instante(dadosDoBoleto["vencimento"]) == segundaDeManha + 2 * 24 * 3600)
+            #expect(try #require(dadosDoBoleto["linhaDigitavel"] as? String).count == 47)
 
             // Sixteen minutes on, only the PIX hold has run out.
             clock.advance(by: 16 * 60)
             #expect(try await harness.backend.reservas.executarPrazosVencidos() == 1)
             _ = try await client.reserva(try #require(pix.object["id"] as? String), token: cenario.membro, status: "expirada")
             #expect(try await client.reserva(id, token: cenario.membro, status: "solicitada")["status"] as? String == "solicitada")
-            // The next day's booking expires at its start, unpaid.
-            clock.set(try Date("2026-11-24T10:00:01-03:00", strategy: .iso8601))
+            // Wednesday's booking expires at its start, unpaid; the week-ahead one still holds.
+            clock.set(try Date("2026-11-25T10:00:01-03:00", strategy: .iso8601))
             #expect(try await harness.backend.reservas.executarPrazosVencidos() == 1)
-            _ = try await client.reserva(try #require(amanha.object["id"] as? String), token: cenario.membro, status: "expirada")
+            _ = try await client.reserva(try #require(quarta.object["id"] as? String), token: cenario.membro, status: "expirada")
+            #expect(try await client.reserva(id, token: cenario.membro, status: "solicitada")["status"] as? String == "solicitada")
         }
     }
 
@@ -379,7 +387,7 @@ struct PagamentosTests {
             // The booking says so too, not only its payment.
             let reserva = try await eventually("the booking showing the refund") {
                 let r = try await client.json(.get, "/api/reservas/\(pix)", token: cenario.membro).object
-                return r["reembolsado"] as? Int == valor ? r : nil
+                return r["reembolsoSolicitado"] as? Int == valor ? r : nil
             }
             #expect(reserva["status"] as? String == "expirada" && reserva["cancelamento"] == nil)
             let naProvedora = try #require(await harness.sandbox.cobranca(cobranca))

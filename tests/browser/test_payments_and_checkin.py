@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 import uuid
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
 from selenium.webdriver.common.by import By
 
@@ -112,6 +114,9 @@ def test_a_declined_card_and_a_boleto_are_explained(browser, server):
     pick_first_free_slot(ui)
     ui.click("Ver preço")
     ui.wait_text("Composição do preço", ".quote")
+    # a slot this close cannot be paid by boleto (a day to pay, a day to clear)
+    assert ui.driver.find_element(By.CSS_SELECTOR, ".quote input[value='boleto']").get_attribute("disabled") is not None
+    assert "só para reservas a partir de 2 dias" in ui.driver.find_element(By.CSS_SELECTOR, ".quote").text
     ui.press(ui.driver.find_element(By.XPATH, "//*[contains(@class,'quote')]//label[normalize-space()='Cartão de crédito']"))
     ui.click("Reservar", ".quote")
     ui.wait_text("Informe o token do cartão.", ".quote .field__error")
@@ -128,11 +133,15 @@ def test_a_declined_card_and_a_boleto_are_explained(browser, server):
     ui.wait_text("Cancelada", "#view .facts")
     ui.step("cartao recusado")
 
-    # a boleto: the linha digitável and the due date; the test bank declines it
+    # a boleto, three days ahead: the linha digitável and the due date; the test bank declines it
     ui.click_link("Reservar de novo")
+    ui.wait_heading(nome)
+    dia = (datetime.now(ZoneInfo("America/Sao_Paulo")).date() + timedelta(days=3)).isoformat()
+    ui.open(f"/espacos/{espaco}?data={dia}")
     ui.wait_heading(nome)
     pick_first_free_slot(ui)
     quote_and_book(ui, "Boleto")
+    assert "Seu horário está guardado até" in ui.driver.find_element(By.CSS_SELECTOR, ".result").text
     ui.click_link("Pagar agora", ".result")
     ui.wait_heading("Pagamento da reserva")
     boleto = ui.wait_text("Pague com boleto", "#view .boleto")

@@ -40,6 +40,14 @@ public enum Pagamento {
             self.linhaDigitavel = linhaDigitavel
             self.vencimento = vencimento
         }
+
+        /// A boleto is paid at a bank or in an app, and the payment reaches the provider up to a
+        /// day later: a booking paid by boleto holds its slot for `prazo` (never past its
+        /// start), the boleto falls due `compensacao` before the hold ends, and a booking must
+        /// start at least `antecedenciaMinima` ahead (a day to pay, a day to clear).
+        public static let prazo: TimeInterval = 3 * 24 * 3600
+        public static let compensacao: TimeInterval = 24 * 3600
+        public static let antecedenciaMinima: TimeInterval = 2 * 24 * 3600
     }
 
     /// A charge as the provider created it.

@@ -85,7 +85,10 @@ public final class PagamentosService: Sendable {
         if reserva.total > .zero {
             cobranca = try await provider.criarCobranca(PedidoDeCobranca(
                 referencia: id.description, valor: reserva.total, metodo: forma.metodo, cartaoToken: forma.cartaoToken,
-                descricao: "Reserva \(reserva.reservaId)", expiraEm: reserva.expiraEm))
+                descricao: "Reserva \(reserva.reservaId)",
+                // A boleto falls due a day before the hold ends: paid on its due date, it
+                // still reaches us in time.
+                expiraEm: forma.metodo == .boleto ? reserva.expiraEm.addingTimeInterval(-Pagamento.Boleto.compensacao) : reserva.expiraEm))
         }
         let events = try decide(.iniciar(pedido, cobranca: cobranca, metodo: forma.metodo, em: clock.now), state)
         return [StreamWrite(stream: stream, expected: .after(version), events: try Events.derived(events, from: causa.uuidString, at: clock.now, metadata: meta))]

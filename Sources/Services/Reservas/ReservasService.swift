@@ -12,32 +12,31 @@ public final class ReservasService: Sendable {
     let store: any EventStore
     let clock: any WallClock
     let precos: PrecosService
-    /// How long an unpaid booking holds its slot.
+    /// How long an unpaid booking holds its slot (by boleto: ``Pagamento/Boleto/prazo``).
     public let prazoDePagamento: TimeInterval
-    /// How long one paid by boleto holds it: a boleto is paid at a bank or an app and clears
-    /// within days, not minutes. Never past the booking's start (nor shorter than the others').
-    public let prazoDoBoleto: TimeInterval
     /// Agendas as last folded: a booking reads only the day's events since.
     let agendas = StateCache()
     /// Bookings of one space and day in this process take turns (see ``StreamTurns``).
     let turnos = StreamTurns()
 
-    public init(
-        store: any EventStore, clock: any WallClock, precos: PrecosService, prazoDePagamento: TimeInterval = 15 * 60,
-        prazoDoBoleto: TimeInterval = 3 * 24 * 3600
-    ) {
+    public init(store: any EventStore, clock: any WallClock, precos: PrecosService, prazoDePagamento: TimeInterval = 15 * 60) {
         self.store = store
         self.clock = clock
         self.precos = precos
         self.prazoDePagamento = prazoDePagamento
-        self.prazoDoBoleto = prazoDoBoleto
     }
 
     /// Until when a booking asked at `now` for `intervalo`, paid by `metodo`, holds its slot.
-    func expiracao(_ metodo: MetodoDePagamento?, _ intervalo: TimeRange, em now: Date) -> Date {
-        let curto = now.addingTimeInterval(prazoDePagamento)
-        guard metodo == .boleto else { return curto }
-        return max(curto, min(now.addingTimeInterval(prazoDoBoleto), intervalo.start))
+    /// A boleto: 422 when the booking starts too soon for one to be paid and cleared.
+    func expiracao(_ metodo: MetodoDePagamento?, _ intervalo: TimeRange, em now: Date) throws -> Date {
+        // (A booking in the past is the booking rule's 422, not the boleto's.)
+        guard metodo == .boleto, intervalo.start > now else { return now.addingTimeInterval(prazoDePagamento) }
+        guard intervalo.start.timeIntervalSince(now) >= Pagamento.Boleto.antecedenciaMinima else {
+            throw ServiceError.invalido(
+                "pagamento.metodo",
+                "boleto só para reservas que começam daqui a 2 dias ou mais (um dia para pagar, um para compensar); use pix ou cartao")
+        }
+        return min(now.addingTimeInterval(Pagamento.Boleto.prazo), intervalo.start)
     }
 
     static let service = "reservas"
@@ -98,7 +97,7 @@ public final class ReservasService: Sendable {
             id: id, espacoId: espacoId.rawValue, unidadeId: espaco.unidade.rawValue, usuarioId: usuario, intervalo: intervalo, dias: dias,
             total: contexto.cotacao.total,
             linhas: contexto.cotacao.linhas.map { Reserva.LinhaDePreco(codigo: $0.codigo, descricao: $0.descricao, valor: $0.valor) },
-            cupom: contexto.cupom?.codigo, expiraEm: expiracao(pedido.pagamento?.metodo, intervalo, em: now),
+            cupom: contexto.cupom?.codigo, expiraEm: try expiracao(pedido.pagamento?.metodo, intervalo, em: now),
             pagamento: pedido.pagamento.map { Reserva.FormaDePagamento(metodo: $0.metodo, cartaoToken: $0.metodo == .cartao ? $0.cartaoToken : nil) },
             politica: contexto.unidade.politica)
         let solicitada: [Reserva.Event]

@@ -265,6 +265,9 @@ function screen(container, body, item, { query, setQuery, signal }) {
       action);
   }
 
+  /** The least time before the start for a boleto (the server's `Pagamento.Boleto.antecedenciaMinima`). */
+  const BOLETO_ANTECEDENCIA_MS = 2 * 24 * 3600 * 1000;
+
   /** How to pay (chosen now: the charge is created with the booking) and the "Reservar" button. */
   function paymentForm(pedido) {
     const metodo = radios({
@@ -279,8 +282,14 @@ function screen(container, body, item, { query, setQuery, signal }) {
     const notes = {
       pix: 'Você recebe um QR code e o código PIX copia e cola; a confirmação chega em segundos.',
       cartao: 'A cobrança no cartão é feita assim que você reservar.',
-      boleto: 'Você recebe a linha digitável; pague antes do prazo para não perder o horário.',
+      boleto: 'Você recebe a linha digitável; pague até o vencimento (um dia antes do fim do prazo, para compensar) para não perder o horário.',
     };
+    // A boleto needs a day to be paid and a day to clear (the server refuses it otherwise).
+    if (Date.parse(pedido.inicio) - Date.now() < BOLETO_ANTECEDENCIA_MS) {
+      const boleto = metodo.querySelector('input[value="boleto"]');
+      boleto.disabled = true;
+      boleto.closest('.checkbox').append(h('span', { class: 'small' }, ' (só para reservas a partir de 2 dias)'));
+    }
     const note = h('p', { class: 'small', 'aria-live': 'polite' });
     const button = h('button', { type: 'submit', class: 'button button--primary-large' }, 'Reservar');
     const form = h('form', { class: 'form payment-choice', novalidate: true, 'aria-label': 'Forma de pagamento e reserva' },

@@ -61,7 +61,7 @@ export function render({ container, query, setQuery, signal }) {
     }
     // What was given back, once pagamentos did: more than the cancellation's when the payment
     // landed after the booking ended (then it all goes back).
-    const devolvido = Math.max(r.reembolsado ?? 0, r.cancelamento?.reembolso ?? 0);
+    const devolvido = Math.max(r.reembolsoSolicitado ?? 0, r.cancelamento?.reembolso ?? 0);
     if (r.cancelamento) {
       parts.push(h('span', { class: 'small block' },
         `Reembolso: ${money(devolvido)} · Multa: ${money(r.cancelamento.multa)}`));

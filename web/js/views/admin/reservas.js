@@ -119,7 +119,7 @@ export async function render({ container, query, setQuery, signal }) {
     const parts = [badge(STATUS[r.status] ?? r.status, STATUS_KIND[r.status])];
     if (r.status === 'solicitada' && r.expiraEm) parts.push(h('span', { class: 'small block' }, `Horário guardado até ${deadline(r.expiraEm, tz)}`));
     if (r.naoCompareceuEm) parts.push(h('span', { class: 'small block' }, `Não compareceu; horário liberado às ${time(r.naoCompareceuEm, tz)}`));
-    const devolvido = Math.max(r.reembolsado ?? 0, r.cancelamento?.reembolso ?? 0);
+    const devolvido = Math.max(r.reembolsoSolicitado ?? 0, r.cancelamento?.reembolso ?? 0);
     if (r.cancelamento) parts.push(h('span', { class: 'small block' }, `Reembolso ${money(devolvido)} · multa ${money(r.cancelamento.multa)}`));
     else if (devolvido > 0) parts.push(h('span', { class: 'small block' }, `Pago depois do prazo; reembolso ${money(devolvido)}`));
     return parts;
