@@ -74,11 +74,10 @@ public final class ProjectionRunner: Sendable {
             for event in events where projection.types.contains(event.type) {
                 do {
                     try await projection.apply(event, batch)
-                } catch let error as CancellationError {
-                    throw error
-                } catch {
-                    // The projection stops here (skipping would build a wrong read model in
-                    // silence): name the event, so an operator can find it.
+                } catch let error as DecodingError {
+                    // An event the projection cannot read stops it here (skipping would build
+                    // a wrong read model in silence): name it, so an operator can find it.
+                    // Other errors (the database, an interrupted rebuild) are not the event's.
                     throw ProjectionFailure(projection: projection.name, event: event, underlying: error)
                 }
             }

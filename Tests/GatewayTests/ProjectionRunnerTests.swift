@@ -6,7 +6,7 @@ import Testing
 
 @Suite("A projection runner")
 struct ProjectionRunnerTests {
-    @Test("an event it cannot apply stops it at that event, named, and is not skipped")
+    @Test("an event it cannot read stops it at that event, named, and is not skipped")
     func names_the_event_it_cannot_apply() async throws {
         let (store, path) = try AnalyticsHistoria.store()
         defer { AnalyticsHistoria.remove(path) }

@@ -21,6 +21,8 @@ struct PostgresRowReader {
     private var offset = 0
     private var remaining: Int32 = 0
     private var index = 0
+    /// The type of the field ``field(_:or:)`` read last.
+    private var oid: UInt32 = 0
 
     private init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
@@ -74,6 +76,16 @@ struct PostgresRowReader {
         return Data(UnsafeRawBufferPointer(rebasing: bytes[(offset + 1)..<(offset + length)]))
     }
 
+    /// The text of a json value (binary json is its text) or of a jsonb one: the metadata
+    /// column is jsonb, and a later release may make it json (ADR 0001 §12).
+    mutating func json() throws -> Data {
+        let length = try field(.json, or: .jsonb)
+        defer { offset += length }
+        let skip = oid == PostgresDataType.jsonb.rawValue ? 1 : 0
+        guard length >= skip, skip == 0 || bytes[offset] == 1 else { throw corrupt("not jsonb version 1") }
+        return Data(UnsafeRawBufferPointer(rebasing: bytes[(offset + skip)..<(offset + length)]))
+    }
+
     /// A timestamptz: microseconds since 2000-01-01 UTC, as PostgresNIO reads it.
     mutating func date() throws -> Date {
         guard try field(.timestamptz) == 8 else { throw corrupt("not a timestamptz") }
@@ -89,16 +101,18 @@ struct PostgresRowReader {
         return I(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: I.self))
     }
 
-    /// Reads the next field's header and returns its length; its bytes follow at the offset.
-    private mutating func field(_ type: PostgresDataType) throws -> Int {
+    /// Reads the next field's header and returns its length; its bytes follow at the offset,
+    /// its type in ``oid``.
+    private mutating func field(_ type: PostgresDataType, or other: PostgresDataType? = nil) throws -> Int {
         index += 1
         guard remaining > 0 else { throw corrupt("missing") }
         remaining -= 1
         guard bytes.count - offset >= 8 else { throw corrupt("truncated") }
-        let oid = load(UInt32.self), length = load(Int32.self)
+        oid = load(UInt32.self)
+        let length = load(Int32.self)
         guard length >= 0 else { throw corrupt("is null") }
         guard bytes.count - offset >= Int(length) else { throw corrupt("truncated") }
-        guard oid == type.rawValue else {
+        guard oid == type.rawValue || oid == other?.rawValue else {
             offset += Int(length)  // the next field stays readable
             throw corrupt("is \(PostgresDataType(oid)), expected \(type)")
         }

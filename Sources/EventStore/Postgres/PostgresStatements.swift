@@ -348,7 +348,7 @@ enum PostgresStatements {
             return RecordedEvent(
                 position: GlobalPosition(transaction: transaction, sequence: sequence), stream: StreamName(try cells.string()),
                 version: try cells.int64(), eventId: try cells.uuid(), type: try cells.string(), schemaVersion: Int(try cells.int32()),
-                data: try cells.jsonb(), metadataJSON: try cells.jsonb(), occurredAt: try cells.date(), recordedAt: try cells.date())
+                data: try cells.jsonb(), metadataJSON: try cells.json(), occurredAt: try cells.date(), recordedAt: try cells.date())
         }
     }
 }

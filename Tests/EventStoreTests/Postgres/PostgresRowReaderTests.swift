@@ -33,6 +33,18 @@ struct PostgresRowReaderTests {
         }
     }
 
+    @Test("metadata reads from jsonb and from json (its text as written; a later migration may make the column json); another type is refused")
+    func json_and_jsonb_metadata() async throws {
+        try await withRow(#"SELECT ROW('{"b":1, "a":"x"}'::json, '{"b":1, "a":"x"}'::jsonb, '{}'::text)"#) { row in
+            let (json, jsonb, text) = try PostgresRowReader.read(row) { fields in
+                (try fields.json(), try fields.json(), Result { try fields.json() })
+            }
+            #expect(String(decoding: json, as: UTF8.self) == #"{"b":1, "a":"x"}"#)
+            #expect(String(decoding: jsonb, as: UTF8.self) == #"{"a": "x", "b": 1}"#)
+            #expect(message(text)?.contains("field 3 of an event row: is TEXT, expected JSON") == true, "\(String(describing: message(text)))")
+        }
+    }
+
     @Test("a field of another type, a null or a missing field is a corrupt row that names the field")
     func wrong_shapes_are_refused() async throws {
         try await withRow("SELECT ROW(1::integer, NULL::bigint)") { row in
