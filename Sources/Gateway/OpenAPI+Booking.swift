@@ -136,6 +136,7 @@ extension OpenAPI {
                 "id": uuid, "espacoId": uuid, "unidadeId": uuid, "usuarioId": text, "inicio": instant, "fim": instant, "dias": array(date),
                 "status": ["type": "string", "enum": ["solicitada", "confirmada", "cancelada", "expirada", "concluida"]],
                 "total": money, "linhas": array(linha), "cupom": text,
+                "metodo": ["type": "string", "enum": ["pix", "cartao", "boleto"], "description": "a forma de pagamento escolhida (ausente: PIX)"],
                 "expiraEm": ["type": "string", "format": "date-time", "description": "enquanto solicitada: quando o horário é liberado sem pagamento"],
                 "solicitadaEm": instant, "confirmadaEm": instant, "pagamentoId": text,
                 "cancelamento": object(["em": instant, "por": text, "motivo": text, "multa": money, "reembolso": money], required: ["em", "multa", "reembolso"]),

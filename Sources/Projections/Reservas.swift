@@ -32,6 +32,8 @@ public struct ReservaView: Codable, Sendable, Equatable {
     public let total: Money
     public let linhas: [Reserva.LinhaDePreco]
     public let cupom: String?
+    /// How the member chose to pay (absent in bookings made before members could choose: PIX).
+    public let metodo: MetodoDePagamento?
     /// While the booking holds its slot unpaid: when the hold runs out.
     public var expiraEm: Date?
     public let solicitadaEm: Date
@@ -63,6 +65,7 @@ public struct ReservaView: Codable, Sendable, Equatable {
         total = e.total
         linhas = e.linhas
         cupom = e.cupom
+        metodo = e.pagamento?.metodo
         expiraEm = e.expiraEm
         solicitadaEm = e.em
         atualizadaEm = e.em

@@ -287,6 +287,37 @@ struct PagamentosTests {
         }
     }
 
+    @Test("a member holds at most three slots unpaid by boleto at once (409); PIX is not limited; a cancelled one frees its place")
+    func boletos_pendentes_are_limited() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            func boleto(_ dia: String) -> String {
+                String(pedido(cenario.sala, "\(dia)T10:00:00-03:00", "\(dia)T11:00:00-03:00").dropLast()) + #","pagamento":{"metodo":"boleto"}}"#
+            }
+            var ids: [String] = []
+            for dia in ["2026-11-26", "2026-11-27", "2026-11-30"] {
+                let booked = try await client.json(.post, "/api/reservas", boleto(dia), token: cenario.membro)
+                #expect(booked.status == .created && booked.object["metodo"] as? String == "boleto", "\(String(buffer: booked.body))")
+                ids.append(try #require(booked.object["id"] as? String))
+            }
+            let quarta = try await client.json(.post, "/api/reservas", boleto("2026-12-01"), token: cenario.membro)
+            #expect(quarta.status == .conflict && quarta.erro == "boletos_pendentes", "\(String(buffer: quarta.body))")
+            #expect((quarta.object["mensagem"] as? String)?.contains("3 reservas aguardando boleto") == true)
+            let pix = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-12-01T10:00:00-03:00", "2026-12-01T11:00:00-03:00"), token: cenario.membro)
+            #expect(pix.status == .created)
+            // Another member is not held back by this one's boletos.
+            #expect(try await client.register("bia-boleto@example.com").status == .created)
+            let outra = try await client.token("bia-boleto@example.com")
+            #expect(try await client.json(.post, "/api/reservas", boleto("2026-12-03"), token: outra).status == .created)
+            // Cancelled, one of the three frees its place.
+            #expect(try await client.json(.post, "/api/reservas/\(ids[0])/cancelamento", "{}", token: cenario.membro).status == .ok)
+            _ = try await client.reserva(ids[0], token: cenario.membro, status: "cancelada")
+            #expect(try await client.json(.post, "/api/reservas", boleto("2026-12-02"), token: cenario.membro).status == .created)
+        }
+    }
+
     @Test("a notice that outran the reaction recording its charge is 'not yet' (503, retried), until the payment is recorded")
     func webhook_before_the_charge_is_recorded() async throws {
         let clock = ManualClock(segundaDeManha)

@@ -26,6 +26,22 @@ public final class ReservasService: Sendable {
         self.prazoDePagamento = prazoDePagamento
     }
 
+    /// Bookings one member may hold unpaid by boleto at once: each holds its slot for days.
+    static let boletosPendentes = 3
+
+    /// 409 when the member already holds ``boletosPendentes`` slots unpaid by boleto. Read from
+    /// the read model and the log after it, not a stream: two boleto bookings at the same instant
+    /// can both pass, which a limit against hoarding can live with.
+    private func limitarBoletos(_ usuario: String) async throws {
+        let pendentes = try await ativas(usuario: usuario, emDia: true).filter { $0.status == .solicitada && $0.metodo == .boleto }
+        guard pendentes.count < Self.boletosPendentes else {
+            throw ServiceError(
+                status: 409, codigo: "boletos_pendentes",
+                mensagem: "você já tem \(pendentes.count) reservas aguardando boleto; pague ou cancele uma delas, ou pague esta com pix ou cartao",
+                detalhes: ["campo": "pagamento.metodo"])
+        }
+    }
+
     /// Until when a booking asked at `now` for `intervalo`, paid by `metodo`, holds its slot.
     /// A boleto: 422 when the booking starts too soon for one to be paid and cleared.
     func expiracao(_ metodo: MetodoDePagamento?, _ intervalo: TimeRange, em now: Date) throws -> Date {
@@ -88,6 +104,7 @@ public final class ReservasService: Sendable {
             id = Reserva.ID(UUID())
         }
         let now = clock.now
+        if pedido.pagamento?.metodo == .boleto { try await limitarBoletos(usuario) }
         let contexto = try await precos.quote(espacoId, intervalo: intervalo, cupom: pedido.cupom, plano: caller.plano, em: now)
         let espaco = contexto.espaco
         let fuso = contexto.unidade.fuso
