@@ -57,9 +57,10 @@ struct Cenario {
 }
 
 /// A booking request body; `cartao`: paid by card with that sandbox token (PIX otherwise).
-func pedido(_ espaco: String, _ inicio: String, _ fim: String, cupom: String? = nil, cartao: String? = nil) -> String {
+func pedido(_ espaco: String, _ inicio: String, _ fim: String, cupom: String? = nil, cartao: String? = nil, boleto: Bool = false) -> String {
     #"{"espacoId":"\#(espaco)","inicio":"\#(inicio)","fim":"\#(fim)"\#(cupom.map { #","cupom":"\#($0)""# } ?? "")"#
-        + (cartao.map { #","pagamento":{"metodo":"cartao","cartaoToken":"\#($0)"}"# } ?? "") + "}"
+        + (cartao.map { #","pagamento":{"metodo":"cartao","cartaoToken":"\#($0)"}"# } ?? "")
+        + (boleto ? #","pagamento":{"metodo":"boleto"}"# : "") + "}"
 }
 
 @Suite("Booking through the API")

@@ -243,9 +243,7 @@ struct PagamentosTests {
         defer { harness.removeFiles() }
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
-            func boleto(_ inicio: String, _ fim: String) -> String {
-                String(pedido(cenario.sala, inicio, fim).dropLast()) + #","pagamento":{"metodo":"boleto"}}"#
-            }
+            func boleto(_ inicio: String, _ fim: String) -> String { pedido(cenario.sala, inicio, fim, boleto: true) }
             func instante(_ texto: Any?) throws -> Date { try Date(try #require(texto as? String), strategy: .iso8601) }
             // A week ahead: three days to pay, due a day before the hold ends.
             let longe = try await client.json(.post, "/api/reservas", boleto("2026-11-30T10:00:00-03:00", "2026-11-30T11:00:00-03:00"), token: cenario.membro)
@@ -293,9 +291,7 @@ struct PagamentosTests {
         defer { harness.removeFiles() }
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
-            func boleto(_ dia: String) -> String {
-                String(pedido(cenario.sala, "\(dia)T10:00:00-03:00", "\(dia)T11:00:00-03:00").dropLast()) + #","pagamento":{"metodo":"boleto"}}"#
-            }
+            func boleto(_ dia: String) -> String { pedido(cenario.sala, "\(dia)T10:00:00-03:00", "\(dia)T11:00:00-03:00", boleto: true) }
             var ids: [String] = []
             for dia in ["2026-11-26", "2026-11-27", "2026-11-30"] {
                 let booked = try await client.json(.post, "/api/reservas", boleto(dia), token: cenario.membro)
