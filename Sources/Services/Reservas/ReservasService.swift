@@ -104,7 +104,6 @@ public final class ReservasService: Sendable {
             id = Reserva.ID(UUID())
         }
         let now = clock.now
-        if pedido.pagamento?.metodo == .boleto { try await limitarBoletos(usuario) }
         let contexto = try await precos.quote(espacoId, intervalo: intervalo, cupom: pedido.cupom, plano: caller.plano, em: now)
         let espaco = contexto.espaco
         let fuso = contexto.unidade.fuso
@@ -123,6 +122,8 @@ public final class ReservasService: Sendable {
         } catch {
             throw ServiceError(error)
         }
+        // After the booking's own rules, which say more about a request that breaks one.
+        if pedido.pagamento?.metodo == .boleto { try await limitarBoletos(usuario) }
         var meta = EventMetadata(correlationId: id.rawValue, actor: usuario, requestId: caller.requestId, service: Self.service)
         meta.causationId = nil
         let limite = espaco.tipo.compartilhado ? espaco.capacidade : 1
