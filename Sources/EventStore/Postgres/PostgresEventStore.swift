@@ -31,7 +31,7 @@ public final class PostgresEventStore: EventStore {
     private let appended = Atomic<Int>(0)
     private let running = Atomic<Bool>(false)
     private let startedBell = Doorbell()
-    private let recentReads = Mutex(RecentReads())
+    let recentReads = Mutex(RecentReads())
 
     public var eventsAppended: Int { appended.load(ordering: .relaxed) }
 
@@ -363,9 +363,11 @@ public final class PostgresEventStore: EventStore {
             let events: [RecordedEvent]
             do {
                 events = try await withTaskCancellationHandler { try await read.value } onCancel: { read.cancel() }
-            } catch is CancellationError where !started && !Task.isCancelled {
-                // The reader that started it was cancelled (its runner stopped or lost its
-                // lease); this one was not: it reads for itself.
+            } catch is CancellationError where !Task.isCancelled {
+                // Another reader of it was cancelled (its runner stopped or lost its lease) and
+                // took the shared read with it, whoever started it; this one was not: it reads
+                // for itself, and a read that was cancelled is not kept.
+                if started { recentReads.withLock { $0.remove(key) } }
                 return try await readAll(after: position, limit: limit)
             }
             // An empty answer is only true for now: the next wake-up must ask the database.
