@@ -11,6 +11,8 @@ public enum StreamNames {
     /// Named by the normalised code (`Cupom.normalizarCodigo`).
     public static func cupom(_ codigo: String) -> StreamName { StreamName(category: "cupom", id: codigo) }
     public static func reserva(_ id: Reserva.ID) -> StreamName { StreamName(category: "reserva", id: id.description) }
+    /// The bookings a member made to be paid by boleto (``BoletosPendentes``), by account id.
+    public static func boletos(_ usuario: String) -> StreamName { StreamName(category: "boletos", id: usuario) }
     /// One space's agenda for one local day: `agenda-<espaco>-<yyyy-mm-dd>`.
     public static func agenda(_ espaco: UUID, _ data: DataLocal) -> StreamName {
         StreamName(category: "agenda", id: "\(espaco.uuidString.lowercased())-\(data)")

@@ -314,6 +314,26 @@ struct PagamentosTests {
         }
     }
 
+    @Test("ten boleto bookings by one member at once, on ten different days: exactly three hold, and the rest are 409 boletos_pendentes")
+    func concurrent_boletos_are_limited() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let token = cenario.membro
+            let dias = ["2026-11-26", "2026-11-27", "2026-11-30", "2026-12-01", "2026-12-02", "2026-12-03", "2026-12-04", "2026-12-07", "2026-12-08", "2026-12-09"]
+            let bodies = dias.map { pedido(cenario.sala, "\($0)T10:00:00-03:00", "\($0)T11:00:00-03:00", boleto: true) }
+            let answers = try await withThrowingTaskGroup(of: (HTTPResponse.Status, String?).self) { group in
+                for body in bodies { group.addTask { let answer = try await client.json(.post, "/api/reservas", body, token: token); return (answer.status, answer.erro) } }
+                return try await group.reduce(into: [(HTTPResponse.Status, String?)]()) { $0.append($1) }
+            }
+            #expect(answers.filter { $0.0 == .created }.count == BoletosPendentes.limite)
+            #expect(answers.filter { $0.0 == .conflict && $0.1 == "boletos_pendentes" }.count == dias.count - BoletosPendentes.limite)
+            let minhas = try await client.json(.get, "/api/reservas", token: token)
+            #expect(minhas.object["total"] as? Int == BoletosPendentes.limite)
+        }
+    }
+
     @Test("a notice that outran the reaction recording its charge is 'not yet' (503, retried), until the payment is recorded")
     func webhook_before_the_charge_is_recorded() async throws {
         let clock = ManualClock(segundaDeManha)

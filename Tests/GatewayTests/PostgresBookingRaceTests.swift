@@ -86,6 +86,58 @@ struct PostgresBookingRaceTests {
             }
         }
     }
+
+    @Test("twelve boleto bookings by one member at once, from two instances: exactly three hold, and the member's stream records those three")
+    func two_instances_keep_the_boleto_limit() async throws {
+        let settings = try PostgresSettings.fromEnvironment()
+        try await PostgresMigrator(settings: settings, logger: Self.logger).migrate()
+        let clock = ManualClock(segundaDeManha)
+        let a = Instance(settings, clock: clock)
+        let b = Instance(settings, clock: clock)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await a.store.run() }
+            group.addTask { await b.store.run() }
+            defer { group.cancelAll() }
+
+            let caller = Caller(requestId: "race-boleto", usuario: "admin")
+            let unidade = try await a.espacos.cadastrarUnidade(
+                try JSONDecoder().decode(EspacosService.NovaUnidade.self, from: Data(#"""
+                    {"nome":"Race boleto","endereco":{"logradouro":"Rua","numero":"2","cidade":"São Paulo","uf":"SP","cep":"01000-000"}}
+                    """#.utf8)), caller: caller)
+            let espaco = try await a.espacos.cadastrarEspaco(
+                try JSONDecoder().decode(EspacosService.NovoEspaco.self, from: Data(#"""
+                    {"unidadeId":"\#(unidade.id)","nome":"Sala boleto","tipo":"sala_privativa","capacidade":4}
+                    """#.utf8)), caller: caller)
+            _ = try await a.precos.definirTabela(
+                espaco.id, TabelaDePreco.Valores(porHora: .reais(50), meioPeriodo: .reais(180), diaria: .reais(300), duracaoMinimaMinutos: 30),
+                caller: caller)
+            let membro = "membro-boleto-\(UUID().uuidString.lowercased())"
+            // Weekdays from Thursday 2026-11-26 on, 10:00–11:00 São Paulo: two days ahead or more.
+            let dias = ["26", "27", "30"].map { "2026-11-\($0)" } + ["01", "02", "03", "04", "07", "08", "09", "10", "11"].map { "2026-12-\($0)" }
+            let outcomes = try await withThrowingTaskGroup(of: (Int, String?).self) { race in
+                for (index, dia) in dias.enumerated() {
+                    let instance = index.isMultiple(of: 2) ? a : b
+                    let pedido = try JSONDecoder.iso.decode(ReservasService.PedidoDeReserva.self, from: Data(#"""
+                        {"espacoId":"\#(espaco.id)","inicio":"\#(dia)T10:00:00-03:00","fim":"\#(dia)T11:00:00-03:00","pagamento":{"metodo":"boleto"}}
+                        """#.utf8))
+                    race.addTask {
+                        do {
+                            _ = try await instance.reservas.solicitar(pedido, usuario: membro, caller: Caller(requestId: "b\(index)"))
+                            return (201, nil)
+                        } catch let error as ServiceError {
+                            return (error.status, error.codigo)
+                        }
+                    }
+                }
+                return try await race.reduce(into: [(Int, String?)]()) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0.0 == 201 }.count == BoletosPendentes.limite)
+            #expect(outcomes.filter { $0.0 == 409 && $0.1 == "boletos_pendentes" }.count == dias.count - BoletosPendentes.limite)
+            let registrados = try await a.store.readStream(StreamNames.boletos(membro))
+            #expect(registrados.count == BoletosPendentes.limite)
+            #expect(Set(registrados.map(\.type)) == ["BoletoPendenteRegistrado"])
+        }
+    }
 }
 
 extension JSONDecoder {

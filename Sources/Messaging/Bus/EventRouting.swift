@@ -11,7 +11,7 @@ public enum EventRouting {
         "usuario": "usuarios", "email": "usuarios",
         "unidade": "espacos", "espaco": "espacos",
         "tabeladepreco": "precos", "cupom": "precos",
-        "reserva": "reservas", "agenda": "reservas",
+        "reserva": "reservas", "agenda": "reservas", "boletos": "reservas",
         "pagamento": "pagamentos", "reembolso": "pagamentos",
         "checkin": "checkin", "notificacao": "notificacoes",
         "fatura": "financeiro", "lancamento": "financeiro",

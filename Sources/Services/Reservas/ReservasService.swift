@@ -26,22 +26,6 @@ public final class ReservasService: Sendable {
         self.prazoDePagamento = prazoDePagamento
     }
 
-    /// Bookings one member may hold unpaid by boleto at once: each holds its slot for days.
-    static let boletosPendentes = 3
-
-    /// 409 when the member already holds ``boletosPendentes`` slots unpaid by boleto. Read from
-    /// the read model and the log after it, not a stream: two boleto bookings at the same instant
-    /// can both pass, which a limit against hoarding can live with.
-    private func limitarBoletos(_ usuario: String) async throws {
-        let pendentes = try await ativas(usuario: usuario, emDia: true).filter { $0.status == .solicitada && $0.metodo == .boleto }
-        guard pendentes.count < Self.boletosPendentes else {
-            throw ServiceError(
-                status: 409, codigo: "boletos_pendentes",
-                mensagem: "você já tem \(pendentes.count) reservas aguardando boleto; pague ou cancele uma delas, ou pague esta com pix ou cartao",
-                detalhes: ["campo": "pagamento.metodo"])
-        }
-    }
-
     /// Until when a booking asked at `now` for `intervalo`, paid by `metodo`, holds its slot.
     /// A boleto: 422 when the booking starts too soon for one to be paid and cleared.
     func expiracao(_ metodo: MetodoDePagamento?, _ intervalo: TimeRange, em now: Date) throws -> Date {
@@ -58,6 +42,13 @@ public final class ReservasService: Sendable {
     static let service = "reservas"
     /// Attempts before a hot slot answers 503: each conflict means another booking committed.
     static let tentativas = 40
+
+    /// A member's bookings made to be paid by boleto (at most three unpaid at once).
+    var boletos: AggregateStore<BoletosPendentes.Command, BoletosPendentes.State, BoletosPendentes.Event, BoletosPendentes.Failure> {
+        AggregateStore(store: store, decider: BoletosPendentes.decider) {
+            try BoletosPendentes.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
+        }
+    }
 
     var reservas: AggregateStore<Reserva.Command, Reserva.State, Reserva.Event, Reserva.Failure> {
         AggregateStore(store: store, decider: Reserva.decider) { try Reserva.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
@@ -122,8 +113,6 @@ public final class ReservasService: Sendable {
         } catch {
             throw ServiceError(error)
         }
-        // After the booking's own rules, which say more about a request that breaks one.
-        if pedido.pagamento?.metodo == .boleto { try await limitarBoletos(usuario) }
         var meta = EventMetadata(correlationId: id.rawValue, actor: usuario, requestId: caller.requestId, service: Self.service)
         meta.causationId = nil
         let limite = espaco.tipo.compartilhado ? espaco.capacidade : 1
@@ -175,6 +164,9 @@ public final class ReservasService: Sendable {
                     writes.append(StreamWrite(stream: StreamNames.cupom(cupom), expected: .after(version), events: try Events.new(events, at: now, metadata: meta)))
                 }
             }
+            if reserva.pagamento?.metodo == .boleto, let boleto = try await boletoPendente(reserva, meta: meta, em: now) {
+                writes.append(boleto)
+            }
             do {
                 try await store.append(writes)
                 guard case .solicitada(let event) = solicitada.first else { break }
@@ -189,6 +181,37 @@ public final class ReservasService: Sendable {
             }
         }
         throw ServiceError.indisponivel("o horário está muito disputado agora; tente de novo em instantes", retryAfter: 1)
+    }
+
+    /// The write that records a boleto booking on its member's stream, with the version read:
+    /// 409 `boletos_pendentes` when the member already holds ``BoletosPendentes/limite`` unpaid.
+    /// Which recorded bookings still wait is read from their own streams (at most a few: only
+    /// those whose hold has not run out). Checked after the booking's own rules and its agenda,
+    /// which say more about a request that breaks one.
+    private func boletoPendente(_ reserva: Reserva.Pedido, meta: EventMetadata, em now: Date) async throws -> StreamWrite? {
+        let stream = StreamNames.boletos(reserva.usuarioId)
+        let (state, version) = try await boletos.load(stream)
+        var encerradas = Set<UUID>()
+        for id in state.emAberto(em: now) {
+            let aguarda = if case .existente(let dados) = try await reservas.load(StreamNames.reserva(Reserva.ID(id))).state {
+                dados.status == .solicitada
+            } else {
+                false
+            }
+            if !aguarda { encerradas.insert(id) }
+        }
+        let events: [BoletosPendentes.Event]
+        do {
+            events = try BoletosPendentes.decider.decide(
+                .registrar(reserva: reserva.id.rawValue, usuarioId: reserva.usuarioId, ate: reserva.expiraEm, encerradas: encerradas, em: now), state)
+        } catch .limite(let pendentes) {
+            throw ServiceError(
+                status: 409, codigo: "boletos_pendentes",
+                mensagem: "você já tem \(pendentes) reservas aguardando boleto; pague ou cancele uma delas, ou pague esta com pix ou cartao",
+                detalhes: ["campo": "pagamento.metodo"])
+        }
+        guard !events.isEmpty else { return nil }
+        return StreamWrite(stream: stream, expected: .after(version), events: try Events.new(events, at: now, metadata: meta))
     }
 
     /// The booking `id` when a request with the same Idempotency-Key already made it, as it
