@@ -174,7 +174,7 @@ struct AuthMiddleware: RouterMiddleware {
         if let header = request.headers[.authorization] {
             let invalid = ServiceError(status: 401, codigo: "token_invalido", mensagem: "o token é inválido ou expirou; faça login de novo")
             guard header.lowercased().hasPrefix("bearer "),
-                let subject = await usuarios.tokens.verify(String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces))
+                let subject = await usuarios.verificar(token: String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces))
             else { throw invalid }
             // The account as it is now: a deactivated or erased account's token stops working,
             // so does one issued before the last password change, and the role is today's, not

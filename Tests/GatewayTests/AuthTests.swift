@@ -1,3 +1,4 @@
+import Domain
 import EventStore
 import Foundation
 import Gateway
@@ -80,6 +81,23 @@ struct AuthTests {
             #expect(response.headers[.init("X-Request-Id")!] != nil)
         }
         #expect(try await harness.allEvents().isEmpty)
+    }
+
+    @Test("a token lasts an hour by the service's clock, not the machine's: one issued in 2020 or in 2100 works, and stops an hour later", arguments: ["2020-01-06T12:00:00Z", "2100-01-06T12:00:00Z"])
+    func tokens_expire_by_the_services_clock(_ emitido: String) async throws {
+        let clock = ManualClock(try Date(emitido, strategy: .iso8601))
+        let harness = try await Harness.make(clock: clock, tokenLifetime: 3_600)  // production's default
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            #expect(try await client.register("relogio@example.com").status == .created)
+            let token = try await client.token("relogio@example.com")
+            #expect(try await client.json(.get, "/api/auth/me", token: token).status == .ok)
+            clock.advance(by: 59 * 60)
+            #expect(try await client.json(.get, "/api/auth/me", token: token).status == .ok)
+            clock.advance(by: 2 * 60)
+            let expired = try await client.json(.get, "/api/auth/me", token: token)
+            #expect(expired.status == .unauthorized && expired.erro == "token_invalido", "\(String(buffer: expired.body))")
+        }
     }
 
     @Test("unknown routes, oversized bodies, bad tokens: JSON errors, never a 500")

@@ -25,14 +25,16 @@ struct Harness {
     let sandbox: SandboxPSP
 
     /// A gateway over the store at `path` (a new file when nil: reopening one is a restart).
-    static func make(path: String? = nil, clock: ManualClock = ManualClock(Date())) async throws -> Harness {
+    /// Tokens expire by `clock` (production's lifetime is an hour); tests that move the clock
+    /// days ahead and go on with the tokens they logged in with get a year by default.
+    static func make(path: String? = nil, clock: ManualClock = ManualClock(Date()), tokenLifetime: TimeInterval = 365 * 86_400) async throws -> Harness {
         let path = path ?? FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-gw-\(UUID().uuidString).sqlite").path
         let store = try SQLiteEventStore(path: path)
         let usuarios = UsuariosService(
             store: store, vault: PersonalDataVault(keys: SQLiteKeyStore(database: store.database)),
             // The KDF's smallest accepted round count: tests hash many passwords.
             passwords: PasswordHasher(rounds: 210_000),
-            tokens: try await TokenIssuer(secret: String(repeating: "k", count: 32)), clock: clock,
+            tokens: try await TokenIssuer(secret: String(repeating: "k", count: 32), lifetime: tokenLifetime), clock: clock,
             emailKey: SymmetricKey(data: Data(repeating: 7, count: 32)))
         var logger = Logger(label: "gateway-tests")
         logger.logLevel = .critical

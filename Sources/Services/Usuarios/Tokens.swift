@@ -11,9 +11,9 @@ public final class TokenIssuer: Sendable {
         var iat: IssuedAtClaim
         var papel: String
 
-        func verify(using algorithm: some JWTAlgorithm) async throws {
-            try exp.verifyNotExpired()
-        }
+        /// Nothing here: JWTKit would check `exp` against the machine's clock, and the token was
+        /// issued by the service's `WallClock` (``TokenIssuer/verify(_:now:)`` checks it with that).
+        func verify(using algorithm: some JWTAlgorithm) async throws {}
     }
 
     /// A verified token's subject and role.
@@ -62,9 +62,12 @@ public final class TokenIssuer: Sendable {
         return (try await keys.sign(claims), expiry)
     }
 
-    /// The token's subject, or nil when it is malformed, forged or expired.
-    public func verify(_ token: String) async -> Subject? {
-        guard let claims = try? await keys.verify(token, as: Claims.self) else { return nil }
+    /// The token's subject, or nil when it is malformed, forged or expired at `now` (the same
+    /// clock that issued it: a test's manual clock, or the system's).
+    public func verify(_ token: String, now: Date) async -> Subject? {
+        guard let claims = try? await keys.verify(token, as: Claims.self), (try? claims.exp.verifyNotExpired(currentDate: now)) != nil else {
+            return nil
+        }
         return Subject(usuario: claims.sub.value, papel: claims.papel, emitidoEm: claims.iat.value)
     }
 }

@@ -513,6 +513,12 @@ public final class UsuariosService: Sendable {
         try await acesso(usuario: usuario, emitidoEm: emitidoEm)?.papel
     }
 
+    /// A bearer token's subject, checked against this service's clock (which issued it); nil
+    /// when it is malformed, forged or expired.
+    public func verificar(token: String) async -> TokenIssuer.Subject? {
+        await tokens.verify(token, now: clock.now)
+    }
+
     /// ``papelAtual(usuario:emitidoEm:)`` with the member's plan, from the same read.
     public func acesso(usuario: String, emitidoEm: Date? = nil) async throws -> (papel: String, plano: String?)? {
         guard let id = Usuario.ID(usuario), case .existente(let conta) = try await usuarios.load(Self.stream(id)).state,
