@@ -29,10 +29,32 @@ struct PostgresBookingRaceTests {
             precos = PrecosService(store: store, clock: clock)
             reservas = ReservasService(store: store, clock: clock, precos: precos)
         }
+
+        /// A unit named `nome`, made by an admin.
+        func unidade(_ nome: String) async throws -> String {
+            try await espacos.cadastrarUnidade(
+                try JSONDecoder().decode(EspacosService.NovaUnidade.self, from: Data(#"""
+                    {"nome":"\#(nome)","endereco":{"logradouro":"Rua","numero":"1","cidade":"São Paulo","uf":"SP","cep":"01000-000"}}
+                    """#.utf8)), caller: Self.admin).id
+        }
+
+        /// A space of `tipo` in `unidade`, open the default hours, with a price table.
+        func espaco(_ unidade: String, tipo: String, capacidade: Int) async throws -> String {
+            let espaco = try await espacos.cadastrarEspaco(
+                try JSONDecoder().decode(EspacosService.NovoEspaco.self, from: Data(#"""
+                    {"unidadeId":"\#(unidade)","nome":"\#(tipo)","tipo":"\#(tipo)","capacidade":\#(capacidade)}
+                    """#.utf8)), caller: Self.admin)
+            _ = try await precos.definirTabela(
+                espaco.id, TabelaDePreco.Valores(porHora: .reais(50), meioPeriodo: .reais(180), diaria: .reais(300), duracaoMinimaMinutos: 30),
+                caller: Self.admin)
+            return espaco.id
+        }
+
+        static let admin = Caller(requestId: "race", usuario: "admin")
     }
 
-    @Test("50 concurrent bookings from two instances: one room booking, three desk bookings, and the agenda holds exactly those")
-    func two_instances_never_double_book() async throws {
+    /// Two instances over a migrated database, their stores running while `body` races them.
+    func withTwoInstances(_ body: @escaping @Sendable (Instance, Instance) async throws -> Void) async throws {
         let settings = try PostgresSettings.fromEnvironment()
         try await PostgresMigrator(settings: settings, logger: Self.logger).migrate()
         let clock = ManualClock(segundaDeManha)
@@ -42,23 +64,17 @@ struct PostgresBookingRaceTests {
             group.addTask { await a.store.run() }
             group.addTask { await b.store.run() }
             defer { group.cancelAll() }
+            try await body(a, b)
+        }
+    }
 
-            let caller = Caller(requestId: "race", usuario: "admin")
-            let unidade = try await a.espacos.cadastrarUnidade(
-                try JSONDecoder().decode(EspacosService.NovaUnidade.self, from: Data(#"""
-                    {"nome":"Race","endereco":{"logradouro":"Rua","numero":"1","cidade":"São Paulo","uf":"SP","cep":"01000-000"}}
-                    """#.utf8)), caller: caller)
-            func space(_ tipo: String, _ capacidade: Int) async throws -> String {
-                let espaco = try await a.espacos.cadastrarEspaco(
-                    try JSONDecoder().decode(EspacosService.NovoEspaco.self, from: Data(#"""
-                        {"unidadeId":"\#(unidade.id)","nome":"\#(tipo)","tipo":"\#(tipo)","capacidade":\#(capacidade)}
-                        """#.utf8)), caller: caller)
-                _ = try await a.precos.definirTabela(
-                    espaco.id, TabelaDePreco.Valores(porHora: .reais(50), meioPeriodo: .reais(180), diaria: .reais(300), duracaoMinimaMinutos: 30),
-                    caller: caller)
-                return espaco.id
-            }
-            for (espaco, vagas) in [(try await space("sala_privativa", 4), 1), (try await space("estacao_compartilhada", 3), 3)] {
+    @Test("50 concurrent bookings from two instances: one room booking, three desk bookings, and the agenda holds exactly those")
+    func two_instances_never_double_book() async throws {
+        try await withTwoInstances { a, b in
+            let unidade = try await a.unidade("Race")
+            let sala = try await a.espaco(unidade, tipo: "sala_privativa", capacidade: 4)
+            let mesas = try await a.espaco(unidade, tipo: "estacao_compartilhada", capacidade: 3)
+            for (espaco, vagas) in [(sala, 1), (mesas, 3)] {
                 // Friday 2026-11-27, 14:00–16:00 São Paulo: inside the default hours.
                 let pedido = try JSONDecoder.iso.decode(ReservasService.PedidoDeReserva.self, from: Data(#"""
                     {"espacoId":"\#(espaco)","inicio":"2026-11-27T14:00:00-03:00","fim":"2026-11-27T16:00:00-03:00"}
@@ -89,28 +105,8 @@ struct PostgresBookingRaceTests {
 
     @Test("twelve boleto bookings by one member at once, from two instances: exactly three hold, and the member's stream records those three")
     func two_instances_keep_the_boleto_limit() async throws {
-        let settings = try PostgresSettings.fromEnvironment()
-        try await PostgresMigrator(settings: settings, logger: Self.logger).migrate()
-        let clock = ManualClock(segundaDeManha)
-        let a = Instance(settings, clock: clock)
-        let b = Instance(settings, clock: clock)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await a.store.run() }
-            group.addTask { await b.store.run() }
-            defer { group.cancelAll() }
-
-            let caller = Caller(requestId: "race-boleto", usuario: "admin")
-            let unidade = try await a.espacos.cadastrarUnidade(
-                try JSONDecoder().decode(EspacosService.NovaUnidade.self, from: Data(#"""
-                    {"nome":"Race boleto","endereco":{"logradouro":"Rua","numero":"2","cidade":"São Paulo","uf":"SP","cep":"01000-000"}}
-                    """#.utf8)), caller: caller)
-            let espaco = try await a.espacos.cadastrarEspaco(
-                try JSONDecoder().decode(EspacosService.NovoEspaco.self, from: Data(#"""
-                    {"unidadeId":"\#(unidade.id)","nome":"Sala boleto","tipo":"sala_privativa","capacidade":4}
-                    """#.utf8)), caller: caller)
-            _ = try await a.precos.definirTabela(
-                espaco.id, TabelaDePreco.Valores(porHora: .reais(50), meioPeriodo: .reais(180), diaria: .reais(300), duracaoMinimaMinutos: 30),
-                caller: caller)
+        try await withTwoInstances { a, b in
+            let espacoId = try await a.espaco(try await a.unidade("Race boleto"), tipo: "sala_privativa", capacidade: 4)
             let membro = "membro-boleto-\(UUID().uuidString.lowercased())"
             // Weekdays from Thursday 2026-11-26 on, 10:00–11:00 São Paulo: two days ahead or more.
             let dias = ["26", "27", "30"].map { "2026-11-\($0)" } + ["01", "02", "03", "04", "07", "08", "09", "10", "11"].map { "2026-12-\($0)" }
@@ -118,7 +114,7 @@ struct PostgresBookingRaceTests {
                 for (index, dia) in dias.enumerated() {
                     let instance = index.isMultiple(of: 2) ? a : b
                     let pedido = try JSONDecoder.iso.decode(ReservasService.PedidoDeReserva.self, from: Data(#"""
-                        {"espacoId":"\#(espaco.id)","inicio":"\#(dia)T10:00:00-03:00","fim":"\#(dia)T11:00:00-03:00","pagamento":{"metodo":"boleto"}}
+                        {"espacoId":"\#(espacoId)","inicio":"\#(dia)T10:00:00-03:00","fim":"\#(dia)T11:00:00-03:00","pagamento":{"metodo":"boleto"}}
                         """#.utf8))
                     race.addTask {
                         do {
