@@ -45,8 +45,13 @@ extension PostgresEventStore {
                 """, logger: logger)
             var recorded = Set<UUID>()
             for try await id in rows.decode(UUID.self) { recorded.insert(id) }
-            for event in batch where recorded.contains(event.eventId) && !event.writes.isEmpty {
-                _ = try await transaction.append(event.writes)
+            let handled = batch.filter { recorded.contains($0.eventId) && !$0.writes.isEmpty }
+            let writes = handled.flatMap(\.writes)
+            if Set(writes.map(\.stream)).count == writes.count {
+                // Every stream once: one append (one savepoint) for the batch, all or nothing.
+                if !writes.isEmpty { _ = try await transaction.append(writes) }
+            } else {
+                for event in handled { _ = try await transaction.append(event.writes) }
             }
             return recorded
         }

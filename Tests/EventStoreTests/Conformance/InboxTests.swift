@@ -108,6 +108,41 @@ struct InboxTests {
         }
     }
 
+    @Test("a batch whose events write to different streams commits every write, or none when one conflicts", arguments: Backend.allCases)
+    func batches_over_several_streams(backend: Backend) async throws {
+        try await withFixture(backend) { fixture in
+            let store = fixture.store
+            let consumer = uniqueCategory("consumer")
+            let (one, two, three) = (uniqueStream("efeito"), uniqueStream("efeito"), uniqueStream("efeito"))
+            let (a, b) = (UUID(), UUID())
+            let before = store.eventsAppended
+            let recorded = try await store.recordHandled([
+                HandledEvent(eventId: a, writes: [StreamWrite(stream: one, expected: .noStream, events: [event()])]),
+                HandledEvent(eventId: b, writes: [
+                    StreamWrite(stream: two, expected: .noStream, events: [event(), event()]),
+                    StreamWrite(stream: three, expected: .any, events: [event()]),
+                ]),
+            ], consumer: consumer)
+            #expect(recorded == [a, b])
+            #expect(store.eventsAppended == before + 4)
+            #expect(try await store.readStream(one).count == 1)
+            #expect(try await store.readStream(two).count == 2)
+            #expect(try await store.readStream(three).count == 1)
+            // The second event's stream is not where it expects: neither event is recorded.
+            let (c, d) = (UUID(), UUID())
+            let four = uniqueStream("efeito")
+            await #expect(throws: WrongExpectedVersion.self) {
+                try await store.recordHandled([
+                    HandledEvent(eventId: c, writes: [StreamWrite(stream: four, expected: .noStream, events: [event()])]),
+                    HandledEvent(eventId: d, writes: [StreamWrite(stream: one, expected: .noStream, events: [event()])]),
+                ], consumer: consumer)
+            }
+            #expect(try await store.inboxOutcomes([c, d], consumer: consumer).isEmpty)
+            #expect(try await store.readStream(four).isEmpty)
+            #expect(try await store.readStream(one).count == 1)
+        }
+    }
+
     @Test("dead letters keep their reason and attempts", arguments: Backend.allCases)
     func dead_letters(backend: Backend) async throws {
         try await withFixture(backend) { fixture in
