@@ -88,13 +88,29 @@ public final class Forwarder: Sendable {
         "access-control-allow-headers", "access-control-allow-methods", "access-control-expose-headers", "server", "date",
     ]
 
+    /// The replica for a command about one space (a body with `espacoId`): always the same one,
+    /// so that commands contending for the same agendas take turns inside one process
+    /// (``Services``' stream turns) instead of colliding in the store, where each collision
+    /// costs a refused append and a fresh read. Nil (taken in turn) for any other command. Any
+    /// replica would be correct: the store's expected versions decide, whichever runs it.
+    static func replica(for body: Data, among count: Int) -> Int? {
+        guard count > 1, !body.isEmpty, body.count <= 4_096,
+            let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+            let espaco = object["espacoId"] as? String
+        else { return nil }
+        // FNV-1a: the same replica from every gateway replica (String's hash is seeded per process).
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in espaco.lowercased().utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return Int(hash % UInt64(count))
+    }
+
     func forward(
         _ request: Request, body: Data, context: GatewayContext, client address: String, to service: Deployable
     ) async throws -> Response {
         guard let urls = targets[service], !urls.isEmpty else {
             throw ServiceError.indisponivel("o serviço \(service.rawValue) não está configurado", retryAfter: 5)
         }
-        let base = urls[(turn.add(1, ordering: .relaxed).oldValue & Int.max) % urls.count]
+        let base = urls[Self.replica(for: body, among: urls.count) ?? (turn.add(1, ordering: .relaxed).oldValue & Int.max) % urls.count]
         var outgoing = HTTPClientRequest(url: base + request.uri.description)
         outgoing.method = .init(rawValue: request.method.rawValue)
         for name in Self.passed {
