@@ -50,11 +50,11 @@ final class API {
     let trustForwardedFor: Bool
     /// Run after a write succeeds, before it answers (read-your-writes): given the last
     /// position the write's appends took, or nil when it appended nothing here.
-    let settle: @Sendable (GlobalPosition?) async -> Void
+    let settle: @Sendable (GlobalPosition?, Set<String>?) async -> Void
 
     init(
         router: Router<GatewayContext>, idempotency: Idempotency, role: Role = .allInOne, trustForwardedFor: Bool = false,
-        settle: @escaping @Sendable (GlobalPosition?) async -> Void = { _ in }
+        settle: @escaping @Sendable (GlobalPosition?, Set<String>?) async -> Void = { _, _ in }
     ) {
         self.router = router
         self.idempotency = idempotency
@@ -95,9 +95,14 @@ final class API {
             // Read-your-writes waits for this write's own events, not for the whole log's head.
             let watermark = AppendWatermark()
             var reply = try await AppendWatermark.$current.withValue(watermark) { try await respond(request, context, body) }
-            await settle(watermark.position)
+            // Only the read models that project what it wrote; all of them when it wrote nothing.
+            let types = watermark.position == nil ? nil : watermark.types
+            await settle(watermark.position, types)
             // A service tells the gateway, which waits for its own read models the same way.
-            if service, let position = watermark.position { reply.headers[Forwarder.positionHeader] = position.description }
+            if service, let position = watermark.position {
+                reply.headers[Forwarder.positionHeader] = position.description
+                reply.headers[Forwarder.typesHeader] = watermark.types.sorted().joined(separator: ",")
+            }
             return reply
         }
         router.on(RouterPath(operation.path), method: operation.method) { request, context -> Response in
@@ -150,10 +155,13 @@ final class API {
                 request, body: body, context: context, client: clientAddress(request, context, trustForwardedFor: trustForwardedFor),
                 to: service)
             if (200..<300).contains(response.status.code), [.post, .put, .patch, .delete].contains(operation.method) {
-                await settle(response.headers[Forwarder.positionField].flatMap(GlobalPosition.init(parsing:)))
+                let position = response.headers[Forwarder.positionField].flatMap(GlobalPosition.init(parsing:))
+                let types = response.headers[Forwarder.typesField].map { Set($0.split(separator: ",").map(String.init)) }
+                await settle(position, position == nil ? nil : types)
             }
             var answer = response
             answer.headers[Forwarder.positionField] = nil
+            answer.headers[Forwarder.typesField] = nil
             return answer
         }
     }

@@ -89,8 +89,10 @@ public struct Backend: Sendable {
 
     /// Waits (up to 2 s) until the read models this process serves have applied `position`
     /// (a write's own last event), or, when nil, every event written so far: its own runners,
-    /// or the checkpoints of the runners it follows.
-    public func settle(upTo position: GlobalPosition? = nil) async {
+    /// or the checkpoints of the runners it follows. With `types` (the stored types the write
+    /// appended), only the read models that project one of them: the others have nothing of it
+    /// to show, and commit their checkpoints lazily (``ProjectionRunner``).
+    public func settle(upTo position: GlobalPosition? = nil, types: Set<String>? = nil) async {
         guard !projections.isEmpty || !followed.isEmpty else { return }
         let target: GlobalPosition
         if let position {
@@ -99,8 +101,12 @@ public struct Backend: Sendable {
             guard let head = try? await store.headPosition() else { return }
             target = head
         }
-        for runner in projections { _ = await runner.waitUntil(target, timeout: .seconds(2)) }
-        _ = await watcher?.waitUntil(target, timeout: .seconds(2))
+        func concerned(_ projection: Projection) -> Bool { types.map { !projection.types.isDisjoint(with: $0) } ?? true }
+        for runner in projections where concerned(runner.projection) { _ = await runner.waitUntil(target, timeout: .seconds(2)) }
+        if let watcher {
+            let among = followed.indices.filter { concerned(followed[$0]) }
+            if !among.isEmpty { _ = await watcher.waitUntil(target, among: among, timeout: .seconds(2)) }
+        }
     }
 
     /// How far each reported subscription is behind the head of the store.
@@ -115,25 +121,28 @@ public struct Backend: Sendable {
     }
 }
 
-/// The slowest of some checkpoints kept by another process, polled by one loop for all the
-/// requests waiting on it (every 2 ms while any waits; idle otherwise), so a burst of writes
+/// Checkpoints kept by another process, read together (one query) by one loop for all the
+/// requests waiting on them (every 2 ms while any waits; idle otherwise), so a burst of writes
 /// costs one poll, not one per request.
 final class CheckpointWatcher: Sendable {
     let store: any EventStore
     let checkpoints: [String]
-    private let state = Mutex<(position: GlobalPosition, waiters: Int, polling: Bool)>((.start, 0, false))
+    private let state: Mutex<(positions: [GlobalPosition], waiters: Int, polling: Bool)>
     private let advanced = Doorbell()
 
     init(store: any EventStore, checkpoints: [String]) {
         self.store = store
         self.checkpoints = checkpoints
+        state = Mutex((Array(repeating: .start, count: checkpoints.count), 0, false))
     }
 
-    /// True once every checkpoint is at or past `target`; false after `timeout`.
-    func waitUntil(_ target: GlobalPosition, timeout: Duration) async -> Bool {
+    /// True once every checkpoint at the indices `among` is at or past `target`; false after
+    /// `timeout`.
+    func waitUntil(_ target: GlobalPosition, among: [Int], timeout: Duration) async -> Bool {
         let deadline = ContinuousClock.now + timeout
+        func reached(_ positions: [GlobalPosition]) -> Bool { among.allSatisfy { positions[$0] >= target } }
         let startPolling = state.withLock { state -> Bool? in
-            guard state.position < target else { return nil }
+            guard !reached(state.positions) else { return nil }
             state.waiters += 1
             defer { state.polling = true }
             return !state.polling
@@ -143,7 +152,7 @@ final class CheckpointWatcher: Sendable {
         if startPolling { Task { await self.poll() } }
         while true {
             let seen = advanced.generation
-            if state.withLock({ $0.position >= target }) { return true }
+            if state.withLock({ reached($0.positions) }) { return true }
             let left = deadline - ContinuousClock.now
             guard left > .zero else { return false }
             _ = await advanced.wait(after: seen, timeout: left)
@@ -152,13 +161,11 @@ final class CheckpointWatcher: Sendable {
 
     private func poll() async {
         while true {
-            var slowest: GlobalPosition?
-            for name in checkpoints {
-                guard let position = try? await store.checkpoint(name) else { slowest = nil; break }
-                slowest = min(slowest ?? position, position)
-            }
+            let read = try? await store.checkpoints(checkpoints)
             let keepGoing = state.withLock { state -> Bool in
-                if let slowest, slowest > state.position { state.position = slowest }
+                if let read {
+                    for index in read.indices where read[index] > state.positions[index] { state.positions[index] = read[index] }
+                }
                 if state.waiters == 0 { state.polling = false }
                 return state.polling
             }

@@ -79,6 +79,10 @@ public final class Forwarder: Sendable {
     /// gateway's read-your-writes wait; the gateway keeps it to itself.
     static let positionHeader = "Coworkflow-Posicao"
     static let positionField = HTTPField.Name(positionHeader)!
+    /// The stored types of the events that write appended, comma-separated: the gateway waits
+    /// only for the read models that project one of them (absent: for all of them).
+    static let typesHeader = "Coworkflow-Tipos"
+    static let typesField = HTTPField.Name(typesHeader)!
 
     /// Headers the caller sent that the service needs.
     static let passed: [HTTPField.Name] = [.authorization, .contentType, .accept, .acceptLanguage, .idempotencyKey, .sandboxSignature]

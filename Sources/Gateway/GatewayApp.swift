@@ -49,7 +49,7 @@ public enum GatewayApp {
         }
         let api = API(
             router: router, idempotency: Idempotency(keys: backend.store, fingerprintKey: backend.usuarios.tokens.fingerprintKey), role: configuration.role, trustForwardedFor: trustForwardedFor,
-            settle: { position in await backend.settle(upTo: position) })
+            settle: { position, types in await backend.settle(upTo: position, types: types) })
         api.owner = .usuarios
         Routes.usuarios(api, backend)
         Routes.lgpd(api, backend)

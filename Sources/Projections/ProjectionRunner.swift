@@ -11,18 +11,26 @@ public final class ProjectionRunner: Sendable {
     let store: any EventStore
     let batchSize: Int
     let logger: Logger
+    /// How long a checkpoint may stay unsaved while the batches read bring nothing this
+    /// projection reads (``apply(after:saved:lazily:progress:)``).
+    let idleCommitInterval: Duration
     private let state = Mutex(GlobalPosition.start)
-    /// Rung after every commit, for ``waitUntil(_:timeout:)``.
+    /// Rung after every batch applied, for ``waitUntil(_:timeout:)``.
     private let progress = Doorbell()
 
-    public init(_ projection: Projection, store: any EventStore, batchSize: Int = 500, logger: Logger) {
+    public init(
+        _ projection: Projection, store: any EventStore, batchSize: Int = 500, idleCommitInterval: Duration = .milliseconds(100),
+        logger: Logger
+    ) {
         self.projection = projection
         self.store = store
         self.batchSize = batchSize
+        self.idleCommitInterval = idleCommitInterval
         self.logger = logger
     }
 
-    /// The position of the last event this runner has committed.
+    /// The position of the last event this runner has applied: its read model shows every
+    /// event up to it (the batches since its last commit held nothing it reads).
     public var position: GlobalPosition { state.withLock { $0 } }
 
     /// Follows the store until cancelled, holding the projection's lease.
@@ -45,12 +53,24 @@ public final class ProjectionRunner: Sendable {
     /// Holding the lease: the checkpoint is read once (another replica may have moved it),
     /// then kept in memory.
     private func follow() async throws {
-        var position = try await store.checkpoint(projection.checkpoint)
+        var saved = try await store.checkpoint(projection.checkpoint)
+        var position = saved
+        var savedAt = ContinuousClock.now
         while !Task.isCancelled {
             let seen = store.changes.generation
-            let (read, next) = try await apply(after: position)
-            position = next
-            if read == 0 { _ = await store.changes.wait(after: seen, timeout: .milliseconds(500)) }
+            let read: Int
+            (read, position, saved) = try await apply(after: position, saved: saved, lazily: true)
+            let now = ContinuousClock.now
+            if saved != position, now - savedAt >= idleCommitInterval {
+                // Batches with nothing this projection reads: their checkpoint, now and then.
+                try await store.commit([], checkpoint: projection.checkpoint, at: position, from: saved)
+                saved = position
+            }
+            if saved == position { savedAt = now }
+            if read == 0 {
+                let wait: Duration = saved == position ? .milliseconds(500) : idleCommitInterval
+                _ = await store.changes.wait(after: seen, timeout: wait)
+            }
         }
     }
 
@@ -58,20 +78,29 @@ public final class ProjectionRunner: Sendable {
     /// tools: never while ``run()`` of the same projection is active anywhere.
     @discardableResult
     public func catchUp() async throws -> Int {
-        try await apply(after: try await store.checkpoint(projection.checkpoint)).read
+        let checkpoint = try await store.checkpoint(projection.checkpoint)
+        return try await apply(after: checkpoint, saved: checkpoint, lazily: false).read
     }
 
+    /// Applies the batches readable after `start`, committing each batch's documents with its
+    /// checkpoint (fenced on `saved`, the checkpoint as last committed). `lazily`, a batch with
+    /// no event this projection reads is not committed: its position is kept in memory (for
+    /// ``waitUntil(_:timeout:)``) and saved with the next batch that writes, or by the caller.
+    /// Returns the events read, the position applied and the position saved.
     private func apply(
-        after start: GlobalPosition, progress report: (Int) -> Void = { _ in }
-    ) async throws -> (read: Int, position: GlobalPosition) {
+        after start: GlobalPosition, saved: GlobalPosition, lazily: Bool, progress report: (Int) -> Void = { _ in }
+    ) async throws -> (read: Int, position: GlobalPosition, saved: GlobalPosition) {
         var position = start
+        var saved = saved
         state.withLock { $0 = max($0, position) }
         var total = 0
         while true {
             let events = try await store.readAllShared(after: position, limit: batchSize)
             guard let last = events.last else { break }
             let batch = ProjectionBatch(store: store)
+            var relevant = false
             for event in events where projection.types.contains(event.type) {
+                relevant = true
                 do {
                     try await projection.apply(event, batch)
                 } catch let error as DecodingError {
@@ -81,9 +110,12 @@ public final class ProjectionRunner: Sendable {
                     throw ProjectionFailure(projection: projection.name, event: event, underlying: error)
                 }
             }
-            // Fenced: if another replica took this projection over (a lease lost unnoticed)
-            // and committed meanwhile, this batch is stale and is not written.
-            try await store.commit(batch.changes, checkpoint: projection.checkpoint, at: last.position, from: position)
+            if relevant || !lazily {
+                // Fenced: if another replica took this projection over (a lease lost unnoticed)
+                // and committed meanwhile, this batch is stale and is not written.
+                try await store.commit(batch.changes, checkpoint: projection.checkpoint, at: last.position, from: saved)
+                saved = last.position
+            }
             position = last.position
             state.withLock { $0 = position }
             progress.ring()
@@ -91,7 +123,7 @@ public final class ProjectionRunner: Sendable {
             report(total)
             if events.count < batchSize { break }
         }
-        return (total, position)
+        return (total, position, saved)
     }
 
     /// Waits until the runner has committed `target` (read-your-writes); false on timeout.
@@ -112,7 +144,7 @@ public final class ProjectionRunner: Sendable {
     public func rebuild(progress: (Int) -> Void = { _ in }) async throws -> Int {
         try await store.reset(collections: projection.collections, checkpoint: projection.checkpoint)
         state.withLock { $0 = .start }
-        return try await apply(after: .start, progress: progress).read
+        return try await apply(after: .start, saved: .start, lazily: false, progress: progress).read
     }
 }
 

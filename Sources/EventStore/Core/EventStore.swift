@@ -42,6 +42,11 @@ public protocol EventStore: ConsumerSupport, ReadModelStore, RequestKeys {
     /// A named reader's saved position; ``GlobalPosition/start`` when it has none.
     func checkpoint(_ name: String) async throws -> GlobalPosition
 
+    /// Several readers' saved positions, in the order of `names`, read together (one round
+    /// trip where the backend allows): what a process following other processes' read models
+    /// polls.
+    func checkpoints(_ names: [String]) async throws -> [GlobalPosition]
+
     func saveCheckpoint(_ name: String, _ position: GlobalPosition) async throws
 
     /// Rung after appends (in this process, and from other processes where the backend can
@@ -55,6 +60,12 @@ public protocol EventStore: ConsumerSupport, ReadModelStore, RequestKeys {
 }
 
 extension EventStore {
+    public func checkpoints(_ names: [String]) async throws -> [GlobalPosition] {
+        var positions: [GlobalPosition] = []
+        for name in names { positions.append(try await checkpoint(name)) }
+        return positions
+    }
+
     /// Appends to a single stream.
     @discardableResult
     public func append(
@@ -131,40 +142,53 @@ enum AppendValidation {
 }
 
 /// Counts the events appended inside one transaction, for `eventsAppended` once it commits,
-/// and keeps the last position they took (for ``AppendWatermark``).
+/// and keeps the last position and the types they took (for ``AppendWatermark``).
 final class AppendTally: Sendable {
-    private let state = Mutex<(events: Int, last: GlobalPosition?)>((0, nil))
+    private let state = Mutex<(events: Int, last: GlobalPosition?, types: Set<String>)>((0, nil, []))
 
-    func add(_ result: AppendResult) {
+    func add(_ result: AppendResult, _ writes: [StreamWrite]) {
         state.withLock { state in
             state.events += result.positions.count
             if let top = result.positions.max() { state.last = max(state.last ?? top, top) }
+            for write in writes { for event in write.events { state.types.insert(event.type) } }
         }
     }
 
     var events: Int { state.withLock { $0.events } }
 
     /// Once the transaction committed: counts for the task's watermark.
-    func committed() { AppendWatermark.current?.record(state.withLock { $0.last }) }
+    func committed() {
+        let (last, types) = state.withLock { ($0.last, $0.types) }
+        AppendWatermark.current?.record(last, types: types)
+    }
 }
 
-/// The last global position the appends of a task (and its child tasks) took, once committed:
-/// what a request must wait for to read its own writes, instead of the head of the whole log,
-/// which moves on with every other writer. Set it as a task-local around the work.
+/// The last global position the appends of a task (and its child tasks) took, once committed,
+/// and the event types they wrote: what a request must wait for to read its own writes (the
+/// read models that project those types), instead of the head of the whole log, which moves on
+/// with every other writer. Set it as a task-local around the work.
 public final class AppendWatermark: Sendable {
     @TaskLocal public static var current: AppendWatermark?
 
-    private let last = Mutex<GlobalPosition?>(nil)
+    private let state = Mutex<(last: GlobalPosition?, types: Set<String>)>((nil, []))
 
     public init() {}
 
     /// Nil while nothing was appended.
-    public var position: GlobalPosition? { last.withLock { $0 } }
+    public var position: GlobalPosition? { state.withLock { $0.last } }
 
-    public func record(_ position: GlobalPosition?) {
+    /// The stored types of the events appended so far.
+    public var types: Set<String> { state.withLock { $0.types } }
+
+    public func record(_ position: GlobalPosition?, types: Set<String>) {
         guard let position else { return }
-        last.withLock { $0 = max($0 ?? position, position) }
+        state.withLock { state in
+            state.last = max(state.last ?? position, position)
+            state.types.formUnion(types)
+        }
     }
 
-    public func record(_ result: AppendResult) { record(result.positions.max()) }
+    public func record(_ result: AppendResult, _ writes: [StreamWrite]) {
+        record(result.positions.max(), types: Set(writes.lazy.flatMap { $0.events.lazy.map(\.type) }))
+    }
 }

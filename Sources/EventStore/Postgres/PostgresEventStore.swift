@@ -103,7 +103,7 @@ public final class PostgresEventStore: EventStore {
                 }
                 didAppend(carried: carry, finishedBefore: finishedBefore)
                 appended.add(result.positions.count, ordering: .relaxed)
-                AppendWatermark.current?.record(result)
+                AppendWatermark.current?.record(result, writes)
                 return result
             } catch let collision as Collision where attempt < 10 {
                 // A concurrent writer of the same ids or of an `.any` stream won; go again.
@@ -146,7 +146,7 @@ public final class PostgresEventStore: EventStore {
                 try await connection.query("SAVEPOINT coworkflow_append", logger: logger)
                 let result = try await PostgresEventStore.append(writes, on: connection, logger: logger, savepoint: true)
                 try await connection.query("RELEASE SAVEPOINT coworkflow_append", logger: logger)
-                tally.add(result)
+                tally.add(result, writes)
                 return result
             } catch let collision as Collision {
                 throw EventStoreError(.backend, "append collided on \(collision.constraint) inside a transaction")
@@ -430,6 +430,17 @@ public final class PostgresEventStore: EventStore {
             "SELECT tx_id, position FROM subscription_checkpoints WHERE name = \(name)", logger: logger)
         guard let (tx, position) = try rows.first?.decode((Int64, Int64).self) else { return .start }
         return GlobalPosition(transaction: tx, sequence: position)
+    }
+
+    public func checkpoints(_ names: [String]) async throws -> [GlobalPosition] {
+        let rows = try await fetch(
+            "SELECT name, tx_id, position FROM subscription_checkpoints WHERE name = ANY(\(names))", logger: logger)
+        var saved: [String: GlobalPosition] = [:]
+        for row in rows {
+            let (name, tx, position) = try row.decode((String, Int64, Int64).self)
+            saved[name] = GlobalPosition(transaction: tx, sequence: position)
+        }
+        return names.map { saved[$0] ?? .start }
     }
 
     public func saveCheckpoint(_ name: String, _ position: GlobalPosition) async throws {

@@ -41,7 +41,7 @@ public final class SQLiteEventStore: EventStore {
         let result = try await database.write { db in try Self.append(writes, in: db) }
         changes.ring()
         appended.add(result.positions.count, ordering: .relaxed)
-        AppendWatermark.current?.record(result)
+        AppendWatermark.current?.record(result, writes)
         return result
     }
 
@@ -70,7 +70,7 @@ public final class SQLiteEventStore: EventStore {
                 return .commit
             }
             guard let result else { throw EventStoreError(.backend, "savepoint ended without a result") }
-            tally.add(result)
+            tally.add(result, writes)
             return result
         }
     }
