@@ -42,10 +42,14 @@ public final class ProjectionBatch {
     }
 
     let store: any EventStore
+    let cache: DocumentCache?
     private var entries: [Key: Entry] = [:]
     private var order: [Key] = []
 
-    init(store: any EventStore) { self.store = store }
+    init(store: any EventStore, cache: DocumentCache? = nil) {
+        self.store = store
+        self.cache = cache
+    }
 
     /// A whole stream as it is now (projections that fold an aggregate's state read it).
     public func history(_ stream: StreamName) async throws -> [RecordedEvent] {
@@ -54,7 +58,15 @@ public final class ProjectionBatch {
 
     public func get<T: Decodable>(_ type: T.Type, _ collection: String, _ key: String) async throws -> T? {
         let id = Key(collection: collection, key: key)
-        let data: Data? = if let entry = entries[id] { entry.doc } else { try await store.document(collection, key: key) }
+        let data: Data?
+        if let entry = entries[id] {
+            data = entry.doc
+        } else if let cached = cache?.document(collection, key) {
+            data = cached
+        } else {
+            data = try await store.document(collection, key: key)
+            cache?.keep(collection, key, data)
+        }
         guard let data else { return nil }
         return try ReadModelJSON.decoder.decode(T.self, from: data)
     }
@@ -75,6 +87,44 @@ public final class ProjectionBatch {
         order.compactMap { key in
             entries[key].map { ReadModelChange(collection: key.collection, key: key.key, grupo: $0.grupo, ordem: $0.ordem, doc: $0.doc) }
         }
+    }
+}
+
+/// The documents of its own collections a runner has read or committed, kept while it holds its
+/// projection's lease, so a batch reads from the database only what it never saw. Only the
+/// lease holder writes those collections; anything else that does (a rebuild) moves the
+/// checkpoint, which fails the holder's next fenced commit and drops the cache with the lease.
+/// Used by one runner task at a time; bounded (when full it starts over).
+final class DocumentCache {
+    private struct Key: Hashable {
+        let collection: String
+        let key: String
+    }
+
+    let collections: Set<String>
+    let capacity: Int
+    /// `.some(nil)`: known to be absent.
+    private var documents: [Key: Data?] = [:]
+
+    init(collections: [String], capacity: Int = 20_000) {
+        self.collections = Set(collections)
+        self.capacity = capacity
+    }
+
+    /// `.none` when not kept; `.some(nil)` when kept as absent.
+    func document(_ collection: String, _ key: String) -> Data?? {
+        documents[Key(collection: collection, key: key)]
+    }
+
+    func keep(_ collection: String, _ key: String, _ doc: Data?) {
+        guard collections.contains(collection) else { return }
+        if documents.count >= capacity { documents.removeAll(keepingCapacity: true) }
+        documents[Key(collection: collection, key: key)] = .some(doc)
+    }
+
+    /// What a batch committed.
+    func keep(_ changes: [ReadModelChange]) {
+        for change in changes { keep(change.collection, change.key, change.doc) }
     }
 }
 

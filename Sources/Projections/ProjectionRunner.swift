@@ -12,7 +12,7 @@ public final class ProjectionRunner: Sendable {
     let batchSize: Int
     let logger: Logger
     /// How long a checkpoint may stay unsaved while the batches read bring nothing this
-    /// projection reads (``apply(after:saved:lazily:progress:)``).
+    /// projection reads (``apply(after:saved:lazily:cache:progress:)``).
     let idleCommitInterval: Duration
     private let state = Mutex(GlobalPosition.start)
     /// Rung after every batch applied, for ``waitUntil(_:timeout:)``.
@@ -56,10 +56,12 @@ public final class ProjectionRunner: Sendable {
         var saved = try await store.checkpoint(projection.checkpoint)
         var position = saved
         var savedAt = ContinuousClock.now
+        // Dropped with the lease: another holder may have written meanwhile.
+        let cache = DocumentCache(collections: projection.collections)
         while !Task.isCancelled {
             let seen = store.changes.generation
             let read: Int
-            (read, position, saved) = try await apply(after: position, saved: saved, lazily: true)
+            (read, position, saved) = try await apply(after: position, saved: saved, lazily: true, cache: cache)
             let now = ContinuousClock.now
             if saved != position, now - savedAt >= idleCommitInterval {
                 // Batches with nothing this projection reads: their checkpoint, now and then.
@@ -88,7 +90,7 @@ public final class ProjectionRunner: Sendable {
     /// ``waitUntil(_:timeout:)``) and saved with the next batch that writes, or by the caller.
     /// Returns the events read, the position applied and the position saved.
     private func apply(
-        after start: GlobalPosition, saved: GlobalPosition, lazily: Bool, progress report: (Int) -> Void = { _ in }
+        after start: GlobalPosition, saved: GlobalPosition, lazily: Bool, cache: DocumentCache? = nil, progress report: (Int) -> Void = { _ in }
     ) async throws -> (read: Int, position: GlobalPosition, saved: GlobalPosition) {
         var position = start
         var saved = saved
@@ -97,7 +99,7 @@ public final class ProjectionRunner: Sendable {
         while true {
             let events = try await store.readAllShared(after: position, limit: batchSize)
             guard let last = events.last else { break }
-            let batch = ProjectionBatch(store: store)
+            let batch = ProjectionBatch(store: store, cache: cache)
             var relevant = false
             for event in events where projection.types.contains(event.type) {
                 relevant = true
@@ -113,7 +115,9 @@ public final class ProjectionRunner: Sendable {
             if relevant || !lazily {
                 // Fenced: if another replica took this projection over (a lease lost unnoticed)
                 // and committed meanwhile, this batch is stale and is not written.
-                try await store.commit(batch.changes, checkpoint: projection.checkpoint, at: last.position, from: saved)
+                let changes = batch.changes
+                try await store.commit(changes, checkpoint: projection.checkpoint, at: last.position, from: saved)
+                cache?.keep(changes)
                 saved = last.position
             }
             position = last.position
