@@ -42,7 +42,17 @@ final class PausingStore: EventStore {
         waiting?.resume()
     }
 
+    /// The stream reads asked of it, in order: `stream` for one, `streams` for several at once.
+    let reads = Mutex<[(kind: String, streams: [StreamName])]>([])
+
+    /// Several streams at once: recorded, then read from the store underneath (never paused).
+    func readStreams(_ reads: [StreamRead]) async throws -> [StreamName: [RecordedEvent]] {
+        self.reads.withLock { $0.append(("streams", reads.map(\.stream))) }
+        return try await base.readStreams(reads)
+    }
+
     func readStream(_ stream: StreamName, from version: Int64, limit: Int) async throws -> [RecordedEvent] {
+        reads.withLock { $0.append(("stream", [stream])) }
         let events = try await base.readStream(stream, from: version, limit: limit)
         guard stream == paused, state.withLock({ state in
             state.readsLeft -= 1
@@ -155,6 +165,37 @@ func reservaDaCorrida(_ harness: Harness, reservas reservasStore: any EventStore
     let solicitacao = try isoDecoder().decode(
         ReservasService.PedidoDeReserva.self, from: Data(pedido(espaco, "2026-11-26T10:00:00-03:00", "2026-11-26T12:00:00-03:00").utf8))
     _ = try await reservas.solicitar(solicitacao, usuario: "membro-da-corrida", caller: Caller(requestId: "corrida"))
+}
+
+@Suite("What a booking reads")
+struct BookingReadsTests {
+    @Test("a booking of a space this process has loaded reads the space, its unit, its prices and the day's agenda in one round trip")
+    func one_round_trip_once_the_space_is_known() async throws {
+        try await agendaRace { harness, _, cenario in
+            let store = PausingStore(harness.store, pausing: StreamName("nada-1"))
+            let reservas = ReservasService(store: store, clock: harness.clock, precos: PrecosService(store: store, clock: harness.clock))
+            func reservar(_ inicio: String, _ fim: String) async throws {
+                let solicitacao = try isoDecoder().decode(ReservasService.PedidoDeReserva.self, from: Data(pedido(cenario.sala, inicio, fim).utf8))
+                _ = try await reservas.solicitar(solicitacao, usuario: "membro-1", caller: Caller(requestId: "leituras"))
+            }
+            let espaco = StreamName(category: "espaco", id: cenario.sala)
+            let agenda = StreamName("agenda-\(cenario.sala)-2026-11-26")
+            // The first booking finds nothing kept: it reads the space first, to learn its unit and days.
+            try await reservar("2026-11-26T10:00:00-03:00", "2026-11-26T11:00:00-03:00")
+            let primeira = store.reads.withLock { reads in defer { reads.removeAll() }; return reads }
+            #expect(primeira.first?.kind == "stream" && primeira.first?.streams == [espaco])
+            #expect(!primeira.contains { $0.kind == "streams" })
+            // The second: one read of every stream it folds, none alone.
+            try await reservar("2026-11-26T11:00:00-03:00", "2026-11-26T12:00:00-03:00")
+            let segunda = store.reads.withLock { $0 }
+            #expect(segunda.count == 1 && segunda.first?.kind == "streams", "\(segunda)")
+            let lidos = Set(segunda.first?.streams ?? [])
+            #expect(lidos.contains(espaco) && lidos.contains(agenda) && lidos.count == 4, "\(lidos)")
+            // And it holds its slot like any other: the day has both bookings.
+            let dia = try await harness.store.readStream(agenda, from: 1, limit: 100)
+            #expect(dia.filter { $0.type == "AgendaOcupada" }.count == 2)
+        }
+    }
 }
 
 @Suite("A block and a booking decided at the same instant")

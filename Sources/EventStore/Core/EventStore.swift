@@ -16,6 +16,11 @@ public protocol EventStore: ConsumerSupport, ReadModelStore, RequestKeys {
     /// Events of one stream from `version` (inclusive), oldest first.
     func readStream(_ stream: StreamName, from version: Int64, limit: Int) async throws -> [RecordedEvent]
 
+    /// The events of several streams, each from its version (inclusive), oldest first: one
+    /// read where the backend allows (what one command folds, in one round trip). A stream
+    /// named twice is read once, from the lower version.
+    func readStreams(_ reads: [StreamRead]) async throws -> [StreamName: [RecordedEvent]]
+
     /// Events of every stream in `category`, in global order, after `position`.
     func readCategory(_ category: String, after position: GlobalPosition, limit: Int) async throws -> [RecordedEvent]
 
@@ -59,7 +64,37 @@ public protocol EventStore: ConsumerSupport, ReadModelStore, RequestKeys {
     var eventsAppended: Int { get }
 }
 
+/// One stream of a ``EventStore/readStreams(_:)``: from `version` (inclusive) to its end.
+public struct StreamRead: Sendable, Hashable {
+    public let stream: StreamName
+    public let version: Int64
+
+    public init(_ stream: StreamName, from version: Int64) {
+        self.stream = stream
+        self.version = version
+    }
+
+    /// One per stream, from the lowest version asked.
+    public static func merged(_ reads: [StreamRead]) -> [StreamRead] {
+        var lowest: [StreamName: Int64] = [:]
+        var order: [StreamName] = []
+        for read in reads {
+            if let known = lowest[read.stream] { lowest[read.stream] = min(known, read.version) } else {
+                lowest[read.stream] = read.version
+                order.append(read.stream)
+            }
+        }
+        return order.map { StreamRead($0, from: lowest[$0] ?? 1) }
+    }
+}
+
 extension EventStore {
+    public func readStreams(_ reads: [StreamRead]) async throws -> [StreamName: [RecordedEvent]] {
+        var events: [StreamName: [RecordedEvent]] = [:]
+        for read in StreamRead.merged(reads) { events[read.stream] = try await readStream(read.stream, from: read.version) }
+        return events
+    }
+
     public func checkpoints(_ names: [String]) async throws -> [GlobalPosition] {
         var positions: [GlobalPosition] = []
         for name in names { positions.append(try await checkpoint(name)) }

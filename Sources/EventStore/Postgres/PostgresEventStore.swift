@@ -334,6 +334,15 @@ public final class PostgresEventStore: EventStore {
         try await read(PostgresStatements.ReadStream(stream: stream.rawValue, from: version, limit: Int64(limit)))
     }
 
+    public func readStreams(_ reads: [StreamRead]) async throws -> [StreamName: [RecordedEvent]] {
+        let reads = StreamRead.merged(reads)
+        guard !reads.isEmpty else { return [:] }
+        let events = try await read(PostgresStatements.ReadStreams(streams: reads.map(\.stream.rawValue), versions: reads.map(\.version)))
+        var streams = Dictionary(uniqueKeysWithValues: reads.map { ($0.stream, [RecordedEvent]()) })
+        for event in events { streams[event.stream, default: []].append(event) }
+        return streams
+    }
+
     public func readCategory(_ category: String, after position: GlobalPosition, limit: Int) async throws -> [RecordedEvent] {
         try await read(PostgresStatements.ReadCategory(category: category, after: position, limit: Int64(limit)))
     }

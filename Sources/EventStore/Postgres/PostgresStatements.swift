@@ -320,6 +320,29 @@ enum PostgresStatements {
         func decodeRow(_ row: PostgresRow) throws -> RecordedEvent { try PostgresStatements.event(row) }
     }
 
+    /// Several streams, each from a version, oldest first within each (one round trip for the
+    /// aggregates a command folds).
+    struct ReadStreams: PostgresPreparedStatement {
+        static let name = "coworkflow_read_streams_v1"
+        static let sql = """
+            SELECT \(PostgresStatements.columns) FROM unnest($1::text[], $2::bigint[]) AS r(stream, from_version)
+            CROSS JOIN LATERAL (
+                SELECT * FROM events WHERE stream_id = r.stream AND stream_version >= r.from_version ORDER BY stream_version
+            ) AS events
+            """
+        let streams: [String]
+        let versions: [Int64]
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(streams)
+            bindings.append(versions)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> RecordedEvent { try PostgresStatements.event(row) }
+    }
+
     /// The events of a consumer's redrive requests, in global order.
     struct ReadRedrives: PostgresPreparedStatement {
         static let name = "coworkflow_read_redrives_v1"

@@ -25,9 +25,12 @@ struct AggregateStore<Command, State: Sendable, Event: DomainEvent, Failure: Err
 
     /// The stream's state and version. With a cache, only the events after the cached version
     /// are read and folded: events never change once stored, so a folded prefix stays true.
-    func load(_ stream: StreamName) async throws -> (state: State, version: Int64) {
-        var (state, version) = cache?.state(of: stream, as: State.self) ?? (decider.initialState, 0)
-        let events = try await store.readStream(stream, from: version + 1)
+    /// With `prefetched` events that cover them, nothing is read.
+    func load(_ stream: StreamName, prefetched: Prefetched? = nil) async throws -> (state: State, version: Int64) {
+        var (state, version) = cached(stream) ?? (decider.initialState, 0)
+        let events = if let ahead = prefetched?.events(of: stream, after: version) { ahead } else {
+            try await store.readStream(stream, from: version + 1)
+        }
         for recorded in events {
             if let event = try decode(recorded) { state = decider.evolve(state, event) }
         }
@@ -36,6 +39,35 @@ struct AggregateStore<Command, State: Sendable, Event: DomainEvent, Failure: Err
             cache?.keep(state, version: version, of: stream)
         }
         return (state, version)
+    }
+
+    /// The state and version kept for `stream`, without reading anything (nil when none is).
+    func cached(_ stream: StreamName) -> (State, Int64)? {
+        cache?.state(of: stream, as: State.self)
+    }
+
+    /// What ``load(_:prefetched:)`` of `stream` would read: from the version after the cached one.
+    func read(_ stream: StreamName) -> StreamRead {
+        StreamRead(stream, from: (cached(stream)?.1 ?? 0) + 1)
+    }
+}
+
+/// The events of several streams read in one round trip (``EventStore/readStreams(_:)``) ahead
+/// of the loads that fold them, as of that read: a load uses them when they cover what it would
+/// read itself, and reads the store otherwise.
+struct Prefetched: Sendable {
+    private let reads: [StreamName: (from: Int64, events: [RecordedEvent])]
+
+    static func read(_ reads: [StreamRead], from store: any EventStore) async throws -> Prefetched {
+        let merged = StreamRead.merged(reads)
+        let events = try await store.readStreams(merged)
+        return Prefetched(reads: Dictionary(uniqueKeysWithValues: merged.map { ($0.stream, ($0.version, events[$0.stream] ?? [])) }))
+    }
+
+    /// The events after `version`, when the read began at or before the one after it.
+    func events(of stream: StreamName, after version: Int64) -> [RecordedEvent]? {
+        guard let read = reads[stream], read.from <= version + 1 else { return nil }
+        return read.events.filter { $0.version > version }
     }
 }
 

@@ -176,22 +176,38 @@ public final class PrecosService: Sendable {
         return contexto.cotacao
     }
 
-    func quote(_ id: Espaco.ID, intervalo: TimeRange, cupom codigo: String?, plano: String?, em now: Date) async throws -> Contexto {
-        let (estado, espacoVersao) = try await espacos.load(StreamNames.espaco(id))
+    /// What a quote of space `id` (with coupon `codigo`) reads, as far as the states this
+    /// process keeps tell it without reading anything: the space, its unit, its price table and
+    /// the coupon, and the unit's time zone. Nil when the space or its unit was never loaded here.
+    func leituras(_ id: Espaco.ID, cupom codigo: String?) -> (fuso: TimeZone, leituras: [StreamRead])? {
+        let espaco = StreamNames.espaco(id)
+        guard case .existente(let dados)? = espacos.cached(espaco)?.0,
+            case .existente(let unidade)? = unidades.cached(StreamNames.unidade(dados.unidade))?.0
+        else { return nil }
+        var leituras = [espacos.read(espaco), unidades.read(StreamNames.unidade(dados.unidade)), tabelas.read(StreamNames.tabela(id))]
+        if let normal = codigo.flatMap(Cupom.normalizarCodigo) { leituras.append(cupons.read(StreamNames.cupom(normal))) }
+        return (unidade.fuso, leituras)
+    }
+
+    /// `prefetched`: events read ahead (``leituras(_:cupom:)``), folded instead of read again.
+    func quote(
+        _ id: Espaco.ID, intervalo: TimeRange, cupom codigo: String?, plano: String?, em now: Date, prefetched: Prefetched? = nil
+    ) async throws -> Contexto {
+        let (estado, espacoVersao) = try await espacos.load(StreamNames.espaco(id), prefetched: prefetched)
         guard case .existente(let espaco) = estado else {
             throw ServiceError.invalido("espacoId", "o espaço \(id) não existe")
         }
-        guard case .existente(let unidade) = try await unidades.load(StreamNames.unidade(espaco.unidade)).state else {
+        guard case .existente(let unidade) = try await unidades.load(StreamNames.unidade(espaco.unidade), prefetched: prefetched).state else {
             throw ServiceError.invalido("espacoId", "a unidade do espaço \(id) não existe")
         }
-        guard case .definida(let tabela) = try await tabelas.load(StreamNames.tabela(id)).state else {
+        guard case .definida(let tabela) = try await tabelas.load(StreamNames.tabela(id), prefetched: prefetched).state else {
             throw ServiceError.invalido("espacoId", "o espaço \(id) ainda não tem tabela de preços e não aceita reservas")
         }
         guard intervalo.duration <= 366 * 86_400 else { throw ServiceError.invalido("fim", "uma reserva pode durar no máximo um ano") }
         var cupom: (String, Cupom.Dados, Int64)?
         if let codigo {
             guard let normal = Cupom.normalizarCodigo(codigo) else { throw ServiceError(Cupom.Failure.naoEncontrado) }
-            let (state, version) = try await cupons.load(StreamNames.cupom(normal))
+            let (state, version) = try await cupons.load(StreamNames.cupom(normal), prefetched: prefetched)
             guard case .existente(let dados) = state else { throw ServiceError(Cupom.Failure.naoEncontrado) }
             cupom = (normal, dados, version)
         }

@@ -95,7 +95,41 @@ public final class ReservasService: Sendable {
             id = Reserva.ID(UUID())
         }
         let now = clock.now
+        if let (fuso, leituras) = precos.leituras(espacoId, cupom: pedido.cupom) {
+            // The space and its unit were loaded here before: the days, and so every stream the
+            // booking folds, are known before reading any. Taking the days' turns first, one
+            // round trip reads them all (the space, its unit, its price table, the coupon, the
+            // agendas), instead of one each.
+            let dias = DataLocal.dias(de: intervalo, em: fuso)
+            let agendas = dias.map { StreamNames.agenda(espacoId.rawValue, $0) }
+            let reservada = try await turnos.withTurn(of: agendas) { () -> ReservaView? in
+                let prefetched = try await Prefetched.read(
+                    leituras + zip(dias, agendas).map { agenda(espacoId.rawValue, $0).read($1) }, from: store)
+                let contexto = try await precos.quote(
+                    espacoId, intervalo: intervalo, cupom: pedido.cupom, plano: caller.plano, em: now, prefetched: prefetched)
+                // The unit changed its time zone meanwhile: other days, other turns.
+                guard contexto.unidade.fuso == fuso else { return nil }
+                return try await reservar(
+                    pedido, id: id, espacoId: espacoId, intervalo: intervalo, usuario: usuario, caller: caller, contexto: contexto, em: now,
+                    prefetched: prefetched)
+            }
+            if let reservada { return reservada }
+        }
         let contexto = try await precos.quote(espacoId, intervalo: intervalo, cupom: pedido.cupom, plano: caller.plano, em: now)
+        let dias = DataLocal.dias(de: intervalo, em: contexto.unidade.fuso)
+        return try await turnos.withTurn(of: dias.map { StreamNames.agenda(espacoId.rawValue, $0) }) {
+            try await reservar(
+                pedido, id: id, espacoId: espacoId, intervalo: intervalo, usuario: usuario, caller: caller, contexto: contexto, em: now,
+                prefetched: nil)
+        }
+    }
+
+    /// Decides the booking on its quote's context and holds its slot (``ocupar``); the caller
+    /// holds the turns of its days.
+    private func reservar(
+        _ pedido: PedidoDeReserva, id: Reserva.ID, espacoId: Espaco.ID, intervalo: TimeRange, usuario: String, caller: Caller,
+        contexto: PrecosService.Contexto, em now: Date, prefetched: Prefetched?
+    ) async throws -> ReservaView {
         let espaco = contexto.espaco
         let fuso = contexto.unidade.fuso
         let condicoes = Reserva.Condicoes(espaco: espaco, intervalo: intervalo, fuso: fuso)
@@ -116,26 +150,27 @@ public final class ReservasService: Sendable {
         var meta = EventMetadata(correlationId: id.rawValue, actor: usuario, requestId: caller.requestId, service: Self.service)
         meta.causationId = nil
         let limite = espaco.tipo.compartilhado ? espaco.capacidade : 1
-        return try await turnos.withTurn(of: dias.map { StreamNames.agenda(espacoId.rawValue, $0) }) {
-            try await ocupar(
-                reserva, espacoId: espacoId, solicitada: solicitada, limite: limite, revisao: contexto.espacoVersao, cupom: contexto.cupom?.codigo,
-                chaveada: caller.idempotencyKey != nil, meta: meta, em: now)
-        }
+        return try await ocupar(
+            reserva, espacoId: espacoId, solicitada: solicitada, limite: limite, revisao: contexto.espacoVersao, cupom: contexto.cupom?.codigo,
+            chaveada: caller.idempotencyKey != nil, meta: meta, em: now, prefetched: prefetched)
     }
 
     /// Holds the booking's days (and its coupon use) with the booking's first event, in one
     /// append; decides again on fresh state after every conflict.
     private func ocupar(
         _ reserva: Reserva.Pedido, espacoId: Espaco.ID, solicitada: [Reserva.Event], limite: Int, revisao: Int64, cupom: String?,
-        chaveada: Bool, meta: EventMetadata, em now: Date
+        chaveada: Bool, meta: EventMetadata, em now: Date, prefetched: Prefetched?
     ) async throws -> ReservaView {
         let id = reserva.id
+        // Events read ahead serve the first attempt only: a conflict means the streams moved.
+        var prefetched = prefetched
         for _ in 1...Self.tentativas {
+            defer { prefetched = nil }
             var writes = [StreamWrite(stream: StreamNames.reserva(id), expected: .noStream, events: try Events.new(solicitada, at: now, metadata: meta))]
             for dia in reserva.dias {
                 let agenda = agenda(espacoId.rawValue, dia)
                 let stream = StreamNames.agenda(espacoId.rawValue, dia)
-                let (state, version) = try await agenda.load(stream)
+                let (state, version) = try await agenda.load(stream, prefetched: prefetched)
                 let events: [Agenda.Event]
                 do {
                     events = try agenda.decider.decide(.ocupar(reserva: id.rawValue, intervalo: reserva.intervalo, limite: limite, revisao: revisao, em: now), state)
@@ -153,7 +188,7 @@ public final class ReservasService: Sendable {
                 writes.append(StreamWrite(stream: stream, expected: .after(version), events: try Events.new(events, at: now, metadata: meta)))
             }
             if let cupom {
-                let (state, version) = try await precos.cupons.load(StreamNames.cupom(cupom))
+                let (state, version) = try await precos.cupons.load(StreamNames.cupom(cupom), prefetched: prefetched)
                 let events: [Cupom.Event]
                 do {
                     events = try Cupom.decider.decide(.usar(reserva: id.rawValue, em: now), state)

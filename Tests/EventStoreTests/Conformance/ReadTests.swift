@@ -29,6 +29,28 @@ struct ReadTests {
         }
     }
 
+    @Test("several streams read together: each from its version, oldest first; one named twice from the lower; one never written empty", arguments: Backend.allCases)
+    func streams_read_together(backend: Backend) async throws {
+        try await withFixture(backend) { fixture in
+            let store = fixture.store
+            let (a, b, nunca) = (uniqueStream("agenda"), uniqueStream("espaco"), uniqueStream("cupom"))
+            try await store.append(to: a, expected: .noStream, events: events(5))
+            try await store.append(to: b, expected: .noStream, events: events(2))
+            // Interleaved in the global order: each stream still reads in its own order.
+            try await store.append(to: a, expected: .exact(5), events: events(1))
+            let read = try await store.readStreams([
+                StreamRead(a, from: 4), StreamRead(b, from: 1), StreamRead(nunca, from: 1), StreamRead(a, from: 5),
+            ])
+            #expect(Set(read.keys) == [a, b, nunca])
+            #expect(read[a]?.map(\.version) == [4, 5, 6])
+            #expect(read[b]?.map(\.version) == [1, 2])
+            #expect(read[nunca]?.isEmpty == true)
+            let each = try await store.readStream(a, from: 4)
+            #expect(read[a] == each, "the same events, every field, as reading the stream alone")
+            #expect(try await store.readStreams([]).isEmpty)
+        }
+    }
+
     @Test("an append answers each event's position in the order given and the stream's new version", arguments: Backend.allCases)
     func append_answer(backend: Backend) async throws {
         try await withFixture(backend) { fixture in
