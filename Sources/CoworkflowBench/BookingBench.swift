@@ -41,7 +41,9 @@ struct BookingBench: AsyncParsableCommand {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("coworkflow").path
-        let port = Int.random(in: 20_000...40_000)
+        // Below Linux's ephemeral range (32768–60999): an outgoing connection of anything on the
+        // machine can hold a port there, and a server's bind then fails ("Address already in use").
+        let port = Int.random(in: 20_000...32_000)
         var environment = ProcessInfo.processInfo.environment
         environment["COWORKFLOW_ADMIN_PASSWORD"] = "bench-admin-password"
         environment["RATE_LIMIT_PER_CLIENT"] = "1000000"
