@@ -43,16 +43,16 @@ final class PausingStore: EventStore {
     }
 
     /// The stream reads asked of it, in order: `stream` for one, `streams` for several at once.
-    let reads = Mutex<[(kind: String, streams: [StreamName])]>([])
+    let reads = Mutex<[(kind: String, streams: [StreamRead])]>([])
 
     /// Several streams at once: recorded, then read from the store underneath (never paused).
     func readStreams(_ reads: [StreamRead]) async throws -> [StreamName: [RecordedEvent]] {
-        self.reads.withLock { $0.append(("streams", reads.map(\.stream))) }
+        self.reads.withLock { $0.append(("streams", reads)) }
         return try await base.readStreams(reads)
     }
 
     func readStream(_ stream: StreamName, from version: Int64, limit: Int) async throws -> [RecordedEvent] {
-        reads.withLock { $0.append(("stream", [stream])) }
+        reads.withLock { $0.append(("stream", [StreamRead(stream, from: version)])) }
         let events = try await base.readStream(stream, from: version, limit: limit)
         guard stream == paused, state.withLock({ state in
             state.readsLeft -= 1
@@ -182,18 +182,31 @@ struct BookingReadsTests {
             let agenda = StreamName("agenda-\(cenario.sala)-2026-11-26")
             // The first booking finds nothing kept: it reads the space first, to learn its unit and days.
             try await reservar("2026-11-26T10:00:00-03:00", "2026-11-26T11:00:00-03:00")
-            let primeira = store.reads.withLock { reads in defer { reads.removeAll() }; return reads }
-            #expect(primeira.first?.kind == "stream" && primeira.first?.streams == [espaco])
+            func lidas() -> [(kind: String, streams: [StreamRead])] { store.reads.withLock { reads in defer { reads.removeAll() }; return reads } }
+            let primeira = lidas()
+            #expect(primeira.first?.kind == "stream" && primeira.first?.streams.map(\.stream) == [espaco])
             #expect(!primeira.contains { $0.kind == "streams" })
-            // The second: one read of every stream it folds, none alone.
+            // The second: one read of every stream it folds, none alone; the day's agenda from
+            // after the first booking's event (kept as that booking's append left it).
             try await reservar("2026-11-26T11:00:00-03:00", "2026-11-26T12:00:00-03:00")
-            let segunda = store.reads.withLock { $0 }
+            let segunda = lidas()
             #expect(segunda.count == 1 && segunda.first?.kind == "streams", "\(segunda)")
-            let lidos = Set(segunda.first?.streams ?? [])
-            #expect(lidos.contains(espaco) && lidos.contains(agenda) && lidos.count == 4, "\(lidos)")
-            // And it holds its slot like any other: the day has both bookings.
+            let lidos = segunda.first?.streams ?? []
+            #expect(Set(lidos.map(\.stream)).contains(espaco) && lidos.count == 4, "\(lidos)")
+            #expect(lidos.first { $0.stream == agenda }?.version == 2, "\(lidos)")
+            // Another process books the same day: the next booking here reads its event ahead
+            // and decides on it (no conflict, so no second read).
+            let outro = ReservasService(store: harness.store, clock: harness.clock, precos: PrecosService(store: harness.store, clock: harness.clock))
+            _ = try await outro.solicitar(
+                try isoDecoder().decode(
+                    ReservasService.PedidoDeReserva.self, from: Data(pedido(cenario.sala, "2026-11-26T12:00:00-03:00", "2026-11-26T13:00:00-03:00").utf8)),
+                usuario: "membro-2", caller: Caller(requestId: "outro"))
+            try await reservar("2026-11-26T13:00:00-03:00", "2026-11-26T14:00:00-03:00")
+            let terceira = lidas()
+            #expect(terceira.count == 1 && terceira.first?.streams.first { $0.stream == agenda }?.version == 3, "\(terceira)")
+            // And each held its slot like any other: the day has the four bookings.
             let dia = try await harness.store.readStream(agenda, from: 1, limit: 100)
-            #expect(dia.filter { $0.type == "AgendaOcupada" }.count == 2)
+            #expect(dia.filter { $0.type == "AgendaOcupada" }.count == 4)
         }
     }
 }

@@ -95,32 +95,24 @@ public final class ReservasService: Sendable {
             id = Reserva.ID(UUID())
         }
         let now = clock.now
-        if let (fuso, leituras) = precos.leituras(espacoId, cupom: pedido.cupom) {
-            // The space and its unit were loaded here before: the days, and so every stream the
-            // booking folds, are known before reading any. Taking the days' turns first, one
-            // round trip reads them all (the space, its unit, its price table, the coupon, the
-            // agendas), instead of one each.
-            let dias = DataLocal.dias(de: intervalo, em: fuso)
-            let agendas = dias.map { StreamNames.agenda(espacoId.rawValue, $0) }
-            let reservada = try await turnos.withTurn(of: agendas) { () -> ReservaView? in
-                let prefetched = try await Prefetched.read(
-                    leituras + zip(dias, agendas).map { agenda(espacoId.rawValue, $0).read($1) }, from: store)
-                let contexto = try await precos.quote(
-                    espacoId, intervalo: intervalo, cupom: pedido.cupom, plano: caller.plano, em: now, prefetched: prefetched)
-                // The unit changed its time zone meanwhile: other days, other turns.
-                guard contexto.unidade.fuso == fuso else { return nil }
-                return try await reservar(
-                    pedido, id: id, espacoId: espacoId, intervalo: intervalo, usuario: usuario, caller: caller, contexto: contexto, em: now,
-                    prefetched: prefetched)
-            }
-            if let reservada { return reservada }
+        // Once the space and its unit were loaded here, the days, and so every stream the booking
+        // folds, are known before reading any: one round trip reads them all (the space, its
+        // unit, its price table, the coupon, the day agendas), instead of one each.
+        let prefetched: Prefetched? = if let (fuso, leituras) = precos.leituras(espacoId, cupom: pedido.cupom) {
+            try await Prefetched.read(
+                leituras + DataLocal.dias(de: intervalo, em: fuso).map { agenda(espacoId.rawValue, $0).read(StreamNames.agenda(espacoId.rawValue, $0)) },
+                from: store)
+        } else {
+            nil
         }
-        let contexto = try await precos.quote(espacoId, intervalo: intervalo, cupom: pedido.cupom, plano: caller.plano, em: now)
+        let contexto = try await precos.quote(
+            espacoId, intervalo: intervalo, cupom: pedido.cupom, plano: caller.plano, em: now, prefetched: prefetched)
+        // (Days the read ahead did not cover, a unit that changed its time zone, are read alone.)
         let dias = DataLocal.dias(de: intervalo, em: contexto.unidade.fuso)
         return try await turnos.withTurn(of: dias.map { StreamNames.agenda(espacoId.rawValue, $0) }) {
             try await reservar(
                 pedido, id: id, espacoId: espacoId, intervalo: intervalo, usuario: usuario, caller: caller, contexto: contexto, em: now,
-                prefetched: nil)
+                prefetched: prefetched)
         }
     }
 
@@ -167,6 +159,7 @@ public final class ReservasService: Sendable {
         for _ in 1...Self.tentativas {
             defer { prefetched = nil }
             var writes = [StreamWrite(stream: StreamNames.reserva(id), expected: .noStream, events: try Events.new(solicitada, at: now, metadata: meta))]
+            var ocupadas: [(StreamName, Agenda.State)] = []
             for dia in reserva.dias {
                 let agenda = agenda(espacoId.rawValue, dia)
                 let stream = StreamNames.agenda(espacoId.rawValue, dia)
@@ -185,7 +178,11 @@ public final class ReservasService: Sendable {
                             : "todas as \(limite) vagas do espaço estão ocupadas em parte deste intervalo",
                         detalhes: ["espacoId": espacoId.description, "data": dia.description])
                 }
-                writes.append(StreamWrite(stream: stream, expected: .after(version), events: try Events.new(events, at: now, metadata: meta)))
+                let novos = try Events.new(events, at: now, metadata: meta)
+                writes.append(StreamWrite(stream: stream, expected: .after(version), events: novos))
+                // Folded from the events as stored (their JSON), as a later load would fold them.
+                let armazenados = try novos.compactMap { try Agenda.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
+                ocupadas.append((stream, armazenados.reduce(state, agenda.decider.evolve)))
             }
             if let cupom {
                 let (state, version) = try await precos.cupons.load(StreamNames.cupom(cupom), prefetched: prefetched)
@@ -203,7 +200,13 @@ public final class ReservasService: Sendable {
                 writes.append(boleto)
             }
             do {
-                try await store.append(writes)
+                let result = try await store.append(writes)
+                // The agendas as this booking left them: the next booking of these days in this
+                // process (it waits for the turn) decides on them without reading again, even
+                // when it read ahead before this one appended.
+                for (stream, state) in ocupadas {
+                    if let version = result.versions[stream] { agendas.keep(state, version: version, of: stream) }
+                }
                 guard case .solicitada(let event) = solicitada.first else { break }
                 return ReservaView(event)
             } catch is WrongExpectedVersion {
