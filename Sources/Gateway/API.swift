@@ -50,11 +50,11 @@ final class API {
     let trustForwardedFor: Bool
     /// Run after a write succeeds, before it answers (read-your-writes): given the last
     /// position the write's appends took, or nil when it appended nothing here.
-    let settle: @Sendable (GlobalPosition?, Set<String>?) async -> Void
+    let settle: @Sendable (GlobalPosition?, [String: GlobalPosition]?) async -> Void
 
     init(
         router: Router<GatewayContext>, idempotency: Idempotency, role: Role = .allInOne, trustForwardedFor: Bool = false,
-        settle: @escaping @Sendable (GlobalPosition?, Set<String>?) async -> Void = { _, _ in }
+        settle: @escaping @Sendable (GlobalPosition?, [String: GlobalPosition]?) async -> Void = { _, _ in }
     ) {
         self.router = router
         self.idempotency = idempotency
@@ -95,13 +95,14 @@ final class API {
             // Read-your-writes waits for this write's own events, not for the whole log's head.
             let watermark = AppendWatermark()
             var reply = try await AppendWatermark.$current.withValue(watermark) { try await respond(request, context, body) }
-            // Only the read models that project what it wrote; all of them when it wrote nothing.
+            // Only the read models that project what it wrote, each up to the last event of
+            // those types; all of them, to the head, when it wrote nothing.
             let types = watermark.position == nil ? nil : watermark.types
             await settle(watermark.position, types)
             // A service tells the gateway, which waits for its own read models the same way.
-            if service, let position = watermark.position {
+            if service, let position = watermark.position, let types {
                 reply.headers[Forwarder.positionHeader] = position.description
-                reply.headers[Forwarder.typesHeader] = watermark.types.sorted().joined(separator: ",")
+                reply.headers[Forwarder.typesHeader] = Forwarder.typesValue(types)
             }
             return reply
         }
@@ -156,7 +157,7 @@ final class API {
                 to: service)
             if (200..<300).contains(response.status.code), [.post, .put, .patch, .delete].contains(operation.method) {
                 let position = response.headers[Forwarder.positionField].flatMap(GlobalPosition.init(parsing:))
-                let types = response.headers[Forwarder.typesField].map { Set($0.split(separator: ",").map(String.init)) }
+                let types = response.headers[Forwarder.typesField].flatMap(Forwarder.types(parsing:))
                 await settle(position, position == nil ? nil : types)
             }
             var answer = response

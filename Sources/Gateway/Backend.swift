@@ -90,9 +90,10 @@ public struct Backend: Sendable {
     /// Waits (up to 2 s) until the read models this process serves have applied `position`
     /// (a write's own last event), or, when nil, every event written so far: its own runners,
     /// or the checkpoints of the runners it follows. With `types` (the stored types the write
-    /// appended), only the read models that project one of them: the others have nothing of it
-    /// to show, and commit their checkpoints lazily (``ProjectionRunner``).
-    public func settle(upTo position: GlobalPosition? = nil, types: Set<String>? = nil) async {
+    /// appended, each with its last position), only the read models that project one of them,
+    /// each up to its own types' last event: the others have nothing of it to show, and commit
+    /// their checkpoints lazily (``ProjectionRunner``).
+    public func settle(upTo position: GlobalPosition? = nil, types: [String: GlobalPosition]? = nil) async {
         guard !projections.isEmpty || !followed.isEmpty else { return }
         let target: GlobalPosition
         if let position {
@@ -101,11 +102,17 @@ public struct Backend: Sendable {
             guard let head = try? await store.headPosition() else { return }
             target = head
         }
-        func concerned(_ projection: Projection) -> Bool { types.map { !projection.types.isDisjoint(with: $0) } ?? true }
-        for runner in projections where concerned(runner.projection) { _ = await runner.waitUntil(target, timeout: .seconds(2)) }
+        /// How far `projection` must be; nil when the write holds nothing it projects.
+        func goal(_ projection: Projection) -> GlobalPosition? {
+            guard let types else { return target }
+            return types.lazy.filter { projection.types.contains($0.key) }.map(\.value).max()
+        }
+        for runner in projections {
+            if let goal = goal(runner.projection) { _ = await runner.waitUntil(goal, timeout: .seconds(2)) }
+        }
         if let watcher {
-            let among = followed.indices.filter { concerned(followed[$0]) }
-            if !among.isEmpty { _ = await watcher.waitUntil(target, among: among, timeout: .seconds(2)) }
+            let goals = followed.indices.compactMap { index in goal(followed[index]).map { (index, $0) } }
+            if !goals.isEmpty { _ = await watcher.waitUntil(goals, timeout: .seconds(2)) }
         }
     }
 
@@ -136,11 +143,11 @@ final class CheckpointWatcher: Sendable {
         state = Mutex((Array(repeating: .start, count: checkpoints.count), 0, false))
     }
 
-    /// True once every checkpoint at the indices `among` is at or past `target`; false after
-    /// `timeout`.
-    func waitUntil(_ target: GlobalPosition, among: [Int], timeout: Duration) async -> Bool {
+    /// True once every checkpoint named (by its index) in `goals` is at or past its position;
+    /// false after `timeout`.
+    func waitUntil(_ goals: [(index: Int, position: GlobalPosition)], timeout: Duration) async -> Bool {
         let deadline = ContinuousClock.now + timeout
-        func reached(_ positions: [GlobalPosition]) -> Bool { among.allSatisfy { positions[$0] >= target } }
+        func reached(_ positions: [GlobalPosition]) -> Bool { goals.allSatisfy { positions[$0.index] >= $0.position } }
         let startPolling = state.withLock { state -> Bool? in
             guard !reached(state.positions) else { return nil }
             state.waiters += 1

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import EventStore
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -38,6 +39,8 @@ public final class Forwarder: Sendable {
     public let targets: [Deployable: [String]]
     private let client: HTTPClient
     private let turn = Atomic<Int>(0)
+    /// Until when each replica that failed to answer is passed over.
+    private let failures = Mutex<[Replica: ContinuousClock.Instant]>([:])
     static let timeout: TimeAmount = .seconds(30)
 
     public init(targets: [Deployable: [String]]) {
@@ -79,10 +82,27 @@ public final class Forwarder: Sendable {
     /// gateway's read-your-writes wait; the gateway keeps it to itself.
     static let positionHeader = "Coworkflow-Posicao"
     static let positionField = HTTPField.Name(positionHeader)!
-    /// The stored types of the events that write appended, comma-separated: the gateway waits
-    /// only for the read models that project one of them (absent: for all of them).
+    /// The stored types of the events that write appended, each with the last position it took
+    /// (`ReservaSolicitada=12/345,AgendaOcupada=12/346`): the gateway waits only for the read
+    /// models that project one of them, each up to its own types' last event (absent: for all
+    /// of them, up to the position).
     static let typesHeader = "Coworkflow-Tipos"
     static let typesField = HTTPField.Name(typesHeader)!
+
+    static func typesValue(_ types: [String: GlobalPosition]) -> String {
+        types.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+    }
+
+    /// ``typesValue(_:)`` read back; nil for anything else (the gateway then waits for all).
+    static func types(parsing value: String) -> [String: GlobalPosition]? {
+        var types: [String: GlobalPosition] = [:]
+        for entry in value.split(separator: ",") {
+            let parts = entry.split(separator: "=")
+            guard parts.count == 2, let position = GlobalPosition(parsing: String(parts[1])) else { return nil }
+            types[String(parts[0])] = position
+        }
+        return types.isEmpty ? nil : types
+    }
 
     /// Headers the caller sent that the service needs.
     static let passed: [HTTPField.Name] = [.authorization, .contentType, .accept, .acceptLanguage, .idempotencyKey, .sandboxSignature]
@@ -97,7 +117,11 @@ public final class Forwarder: Sendable {
     /// (``Services``' stream turns) instead of colliding in the store, where each collision
     /// costs a refused append and a fresh read. Nil (taken in turn) for any other command. Any
     /// replica would be correct: the store's expected versions decide, whichever runs it.
-    static func replica(for body: Data, among count: Int) -> Int? {
+    ///
+    /// A replica that failed to answer lately (`down`) is passed over for the next one in the
+    /// list, so the spaces it had go on being booked on another until it is back (commands taken
+    /// in turn pass it over too).
+    static func replica(for body: Data, among count: Int, down: Set<Int> = []) -> Int? {
         guard count > 1, !body.isEmpty, body.count <= 4_096,
             let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
             let espaco = object["espacoId"] as? String
@@ -105,7 +129,26 @@ public final class Forwarder: Sendable {
         // FNV-1a: the same replica from every gateway replica (String's hash is seeded per process).
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in espaco.lowercased().utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        return Int(hash % UInt64(count))
+        return live(from: Int(hash % UInt64(count)), among: count, down: down)
+    }
+
+    /// `first`, or the next replica after it that is not `down` (`first` when all are).
+    static func live(from first: Int, among count: Int, down: Set<Int>) -> Int {
+        (0..<count).lazy.map { (first + $0) % count }.first { !down.contains($0) } ?? first
+    }
+
+    /// How long a replica that failed to answer is passed over by ``replica(for:among:down:)``.
+    static let downFor: Duration = .seconds(5)
+
+    /// The replicas of `service` that failed to answer within ``downFor``.
+    private func down(_ service: Deployable) -> Set<Int> {
+        let now = ContinuousClock.now
+        return failures.withLock { failures in Set(failures.compactMap { $0.key.service == service && $0.value > now ? $0.key.index : nil }) }
+    }
+
+    private struct Replica: Hashable {
+        let service: Deployable
+        let index: Int
     }
 
     func forward(
@@ -114,7 +157,10 @@ public final class Forwarder: Sendable {
         guard let urls = targets[service], !urls.isEmpty else {
             throw ServiceError.indisponivel("o serviço \(service.rawValue) não está configurado", retryAfter: 5)
         }
-        let base = urls[Self.replica(for: body, among: urls.count) ?? (turn.add(1, ordering: .relaxed).oldValue & Int.max) % urls.count]
+        let down = urls.count > 1 ? down(service) : []
+        let index = Self.replica(for: body, among: urls.count, down: down)
+            ?? Self.live(from: (turn.add(1, ordering: .relaxed).oldValue & Int.max) % urls.count, among: urls.count, down: down)
+        let base = urls[index]
         var outgoing = HTTPClientRequest(url: base + request.uri.description)
         outgoing.method = .init(rawValue: request.method.rawValue)
         for name in Self.passed {
@@ -130,6 +176,9 @@ public final class Forwarder: Sendable {
             answer = try await client.execute(outgoing, timeout: Self.timeout)
             bytes = try await answer.body.collect(upTo: 16 * 1024 * 1024)
         } catch {
+            // This request is not sent again (the service may have run it); the next ones of
+            // its spaces go to another replica for a while.
+            failures.withLock { $0[Replica(service: service, index: index)] = ContinuousClock.now + Self.downFor }
             context.logger.error("forwarding to \(service.rawValue) at \(base) failed: \(error)", metadata: ["requestId": "\(context.requestId)"])
             throw ServiceError.indisponivel("o serviço \(service.rawValue) não respondeu; tente de novo em instantes", retryAfter: 2)
         }

@@ -12,7 +12,7 @@ public final class ProjectionRunner: Sendable {
     let batchSize: Int
     let logger: Logger
     /// How long a checkpoint may stay unsaved while the batches read bring nothing this
-    /// projection reads (``apply(after:saved:lazily:cache:progress:)``).
+    /// projection reads (``Laziness``).
     let idleCommitInterval: Duration
     private let state = Mutex(GlobalPosition.start)
     /// Rung after every batch applied, for ``waitUntil(_:timeout:)``.
@@ -55,20 +55,19 @@ public final class ProjectionRunner: Sendable {
     private func follow() async throws {
         var saved = try await store.checkpoint(projection.checkpoint)
         var position = saved
-        var savedAt = ContinuousClock.now
         // Dropped with the lease: another holder may have written meanwhile.
         let cache = DocumentCache(collections: projection.collections)
+        let lazily = Laziness(interval: idleCommitInterval)
         while !Task.isCancelled {
             let seen = store.changes.generation
             let read: Int
-            (read, position, saved) = try await apply(after: position, saved: saved, lazily: true, cache: cache)
-            let now = ContinuousClock.now
-            if saved != position, now - savedAt >= idleCommitInterval {
+            (read, position, saved) = try await apply(after: position, saved: saved, lazily: lazily, cache: cache)
+            if saved != position, lazily.due {
                 // Batches with nothing this projection reads: their checkpoint, now and then.
                 try await store.commit([], checkpoint: projection.checkpoint, at: position, from: saved)
                 saved = position
+                lazily.saved()
             }
-            if saved == position { savedAt = now }
             if read == 0 {
                 let wait: Duration = saved == position ? .milliseconds(500) : idleCommitInterval
                 _ = await store.changes.wait(after: seen, timeout: wait)
@@ -81,16 +80,31 @@ public final class ProjectionRunner: Sendable {
     @discardableResult
     public func catchUp() async throws -> Int {
         let checkpoint = try await store.checkpoint(projection.checkpoint)
-        return try await apply(after: checkpoint, saved: checkpoint, lazily: false).read
+        return try await apply(after: checkpoint, saved: checkpoint, lazily: nil).read
+    }
+
+    /// When a runner that is following the log saves a checkpoint nothing it reads moved.
+    final class Laziness {
+        let interval: Duration
+        private var last = ContinuousClock.now
+
+        init(interval: Duration) { self.interval = interval }
+
+        /// The checkpoint has gone unsaved for the interval.
+        var due: Bool { ContinuousClock.now - last >= interval }
+
+        func saved() { last = .now }
     }
 
     /// Applies the batches readable after `start`, committing each batch's documents with its
-    /// checkpoint (fenced on `saved`, the checkpoint as last committed). `lazily`, a batch with
-    /// no event this projection reads is not committed: its position is kept in memory (for
+    /// checkpoint (fenced on `saved`, the checkpoint as last committed). With `lazily`, a batch
+    /// with no event this projection reads is committed only when the checkpoint has gone
+    /// unsaved for its interval: otherwise its position is kept in memory (for
     /// ``waitUntil(_:timeout:)``) and saved with the next batch that writes, or by the caller.
     /// Returns the events read, the position applied and the position saved.
     private func apply(
-        after start: GlobalPosition, saved: GlobalPosition, lazily: Bool, cache: DocumentCache? = nil, progress report: (Int) -> Void = { _ in }
+        after start: GlobalPosition, saved: GlobalPosition, lazily: Laziness?, cache: DocumentCache? = nil,
+        progress report: (Int) -> Void = { _ in }
     ) async throws -> (read: Int, position: GlobalPosition, saved: GlobalPosition) {
         var position = start
         var saved = saved
@@ -112,13 +126,14 @@ public final class ProjectionRunner: Sendable {
                     throw ProjectionFailure(projection: projection.name, event: event, underlying: error)
                 }
             }
-            if relevant || !lazily {
+            if relevant || lazily?.due ?? true {
                 // Fenced: if another replica took this projection over (a lease lost unnoticed)
                 // and committed meanwhile, this batch is stale and is not written.
                 let changes = batch.changes
                 try await store.commit(changes, checkpoint: projection.checkpoint, at: last.position, from: saved)
                 cache?.keep(changes)
                 saved = last.position
+                lazily?.saved()
             }
             position = last.position
             state.withLock { $0 = position }
@@ -148,7 +163,7 @@ public final class ProjectionRunner: Sendable {
     public func rebuild(progress: (Int) -> Void = { _ in }) async throws -> Int {
         try await store.reset(collections: projection.collections, checkpoint: projection.checkpoint)
         state.withLock { $0 = .start }
-        return try await apply(after: .start, saved: .start, lazily: false, progress: progress).read
+        return try await apply(after: .start, saved: .start, lazily: nil, progress: progress).read
     }
 }
 

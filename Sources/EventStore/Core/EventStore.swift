@@ -177,53 +177,54 @@ enum AppendValidation {
 }
 
 /// Counts the events appended inside one transaction, for `eventsAppended` once it commits,
-/// and keeps the last position and the types they took (for ``AppendWatermark``).
+/// and keeps the last position each stored type took (for ``AppendWatermark``).
 final class AppendTally: Sendable {
-    private let state = Mutex<(events: Int, last: GlobalPosition?, types: Set<String>)>((0, nil, []))
+    private let state = Mutex<(events: Int, types: [String: GlobalPosition])>((0, [:]))
 
     func add(_ result: AppendResult, _ writes: [StreamWrite]) {
+        let types = AppendWatermark.positions(result, writes)
         state.withLock { state in
             state.events += result.positions.count
-            if let top = result.positions.max() { state.last = max(state.last ?? top, top) }
-            for write in writes { for event in write.events { state.types.insert(event.type) } }
+            state.types.merge(types, uniquingKeysWith: max)
         }
     }
 
     var events: Int { state.withLock { $0.events } }
 
     /// Once the transaction committed: counts for the task's watermark.
-    func committed() {
-        let (last, types) = state.withLock { ($0.last, $0.types) }
-        AppendWatermark.current?.record(last, types: types)
-    }
+    func committed() { AppendWatermark.current?.record(state.withLock { $0.types }) }
 }
 
 /// The last global position the appends of a task (and its child tasks) took, once committed,
-/// and the event types they wrote: what a request must wait for to read its own writes (the
-/// read models that project those types), instead of the head of the whole log, which moves on
-/// with every other writer. Set it as a task-local around the work.
+/// per stored event type: what a request must wait for to read its own writes — each read model
+/// up to the last event of a type it projects —, instead of the head of the whole log, which
+/// moves on with every other writer. Set it as a task-local around the work.
 public final class AppendWatermark: Sendable {
     @TaskLocal public static var current: AppendWatermark?
 
-    private let state = Mutex<(last: GlobalPosition?, types: Set<String>)>((nil, []))
+    private let state = Mutex<[String: GlobalPosition]>([:])
 
     public init() {}
 
-    /// Nil while nothing was appended.
-    public var position: GlobalPosition? { state.withLock { $0.last } }
+    /// The last position of all; nil while nothing was appended.
+    public var position: GlobalPosition? { state.withLock { $0.values.max() } }
 
-    /// The stored types of the events appended so far.
-    public var types: Set<String> { state.withLock { $0.types } }
+    /// The last position each stored type took.
+    public var types: [String: GlobalPosition] { state.withLock { $0 } }
 
-    public func record(_ position: GlobalPosition?, types: Set<String>) {
-        guard let position else { return }
-        state.withLock { state in
-            state.last = max(state.last ?? position, position)
-            state.types.formUnion(types)
-        }
+    public func record(_ types: [String: GlobalPosition]) {
+        guard !types.isEmpty else { return }
+        state.withLock { $0.merge(types, uniquingKeysWith: max) }
     }
 
-    public func record(_ result: AppendResult, _ writes: [StreamWrite]) {
-        record(result.positions.max(), types: Set(writes.lazy.flatMap { $0.events.lazy.map(\.type) }))
+    public func record(_ result: AppendResult, _ writes: [StreamWrite]) { record(Self.positions(result, writes)) }
+
+    /// The last position each type of `writes` took in `result` (one position per event, in order).
+    static func positions(_ result: AppendResult, _ writes: [StreamWrite]) -> [String: GlobalPosition] {
+        var types: [String: GlobalPosition] = [:]
+        for (event, position) in zip(writes.lazy.flatMap(\.events), result.positions) {
+            types[event.type] = max(types[event.type] ?? position, position)
+        }
+        return types
     }
 }

@@ -323,12 +323,13 @@ enum PostgresStatements {
     /// Several streams, each from a version, oldest first within each (one round trip for the
     /// aggregates a command folds).
     struct ReadStreams: PostgresPreparedStatement {
-        static let name = "coworkflow_read_streams_v1"
+        static let name = "coworkflow_read_streams_v2"
         static let sql = """
-            SELECT \(PostgresStatements.columns) FROM unnest($1::text[], $2::bigint[]) AS r(stream, from_version)
+            SELECT \(PostgresStatements.columns) FROM unnest($1::text[], $2::bigint[]) WITH ORDINALITY AS r(stream, from_version, n)
             CROSS JOIN LATERAL (
-                SELECT * FROM events WHERE stream_id = r.stream AND stream_version >= r.from_version ORDER BY stream_version
+                SELECT * FROM events WHERE stream_id = r.stream AND stream_version >= r.from_version
             ) AS events
+            ORDER BY r.n, stream_version
             """
         let streams: [String]
         let versions: [Int64]

@@ -41,6 +41,24 @@ struct AppendWatermarkTests {
         }
     }
 
+    @Test("the watermark keeps each stored type's last position, in one append and across several", arguments: Backend.allCases)
+    func types_with_their_last_position(backend: Backend) async throws {
+        try await withFixture(backend) { fixture in
+            let store = fixture.store
+            let watermark = AppendWatermark()
+            let (um, dois) = try await AppendWatermark.$current.withValue(watermark) {
+                let um = try await store.append([
+                    StreamWrite(stream: uniqueStream("marca"), expected: .noStream, events: [event("A"), event("B"), event("A")]),
+                    StreamWrite(stream: uniqueStream("marca"), expected: .noStream, events: [event("C")]),
+                ])
+                let dois = try await store.append(to: uniqueStream("marca"), expected: .noStream, events: [event("B")])
+                return (um, dois)
+            }
+            #expect(watermark.types == ["A": um.positions[2], "C": um.positions[3], "B": dois.positions[0]])
+            #expect(watermark.position == dois.positions[0])
+        }
+    }
+
     @Test("a position reads back from its description, and nothing else does")
     func parsing() {
         let position = GlobalPosition(transaction: 812, sequence: 4031)
