@@ -75,4 +75,57 @@ struct ProjectionRunnerTests {
         denovo.cancel()
         _ = await denovo.result
     }
+
+    @Test("a runner whose lease another holder took writes nothing over that holder's documents: its fenced commit fails, and it starts again from the stored checkpoint without the documents it kept")
+    func a_stale_holder_drops_its_documents() async throws {
+        let (store, path) = try AnalyticsHistoria.store()
+        defer { AnalyticsHistoria.remove(path) }
+        let instant = try Date("2026-11-23T08:00:00-03:00", strategy: .iso8601)
+        let projection = ReservasReadModel.agendas
+        let (espaco, dia) = (UUID(), try #require(DataLocal("2026-11-26")))
+        let key = ReservasReadModel.ocupacaoKey(espaco, dia)
+        let stream = StreamName("agenda-\(espaco.uuidString.lowercased())-2026-11-26")
+        func ocupa(_ reserva: UUID, hora: Int) throws -> NewEvent {
+            let inicio = instant.addingTimeInterval(Double(hora) * 3_600)
+            return try NewEvent(
+                eventId: UUID(),
+                event: Agenda.Event.ocupada(.init(
+                    reservaId: reserva, espacoId: espaco, data: dia, intervalo: try TimeRange(start: inicio, end: inicio.addingTimeInterval(3_600)), em: instant)),
+                occurredAt: instant)
+        }
+        func reservas() async throws -> Set<String> {
+            guard let doc = try await store.document(ReservasReadModel.ocupacao, key: key) else { return [] }
+            return Set(try ReadModelJSON.decoder.decode(OcupacaoView.self, from: doc).reservas.keys)
+        }
+        let (r1, r2, outra) = (UUID(), UUID(), UUID())
+        // No idle commits during the test: only the commits of batches it reads.
+        let runner = ProjectionRunner(projection, store: store, idleCommitInterval: .seconds(3_600), logger: AnalyticsHistoria.logger)
+        let rodando = Task { try await runner.run() }
+        defer { rodando.cancel() }
+        let p1 = try #require(try await store.append(to: stream, expected: .noStream, events: [try ocupa(r1, hora: 0)]).positions.last)
+        #expect(await runner.waitUntil(p1, timeout: .seconds(10)))
+        #expect(try await reservas() == [r1.uuidString.lowercased()])
+
+        // Another holder (a replica that took the lease) writes the day with a booking of its own
+        // and moves the checkpoint past an event this one only holds in memory.
+        let alheio = NewEvent(eventId: UUID(), type: "AlgoQueNinguemProjeta", data: Data("{}".utf8), occurredAt: instant)
+        let p2 = try #require(try await store.append(to: StreamName("outro-1"), expected: .noStream, events: [alheio]).positions.last)
+        #expect(await runner.waitUntil(p2, timeout: .seconds(10)))
+        let atual = try #require(try await store.document(ReservasReadModel.ocupacao, key: key))
+        var deles = try ReadModelJSON.decoder.decode(OcupacaoView.self, from: atual)
+        deles.reservas[outra.uuidString.lowercased()] = try TimeRange(start: instant.addingTimeInterval(7_200), end: instant.addingTimeInterval(10_800))
+        try await store.commit(
+            [ReadModelChange(collection: ReservasReadModel.ocupacao, key: key, grupo: deles.espacoId, doc: try ReadModelJSON.encoder.encode(deles))],
+            checkpoint: projection.checkpoint, at: p2, from: p1)
+
+        // This runner's next batch was decided on the document it kept: its commit is refused,
+        // and it applies the event again on the other holder's document.
+        try await store.append(to: stream, expected: .exact(1), events: [try ocupa(r2, hora: 4)])
+        var vistas: Set<String> = []
+        for _ in 0..<200 where !vistas.contains(r2.uuidString.lowercased()) {
+            try await Task.sleep(for: .milliseconds(50))
+            vistas = try await reservas()
+        }
+        #expect(vistas == Set([r1, outra, r2].map { $0.uuidString.lowercased() }))
+    }
 }
