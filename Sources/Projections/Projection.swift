@@ -94,7 +94,8 @@ public final class ProjectionBatch {
 /// projection's lease, so a batch reads from the database only what it never saw. Only the
 /// lease holder writes those collections; anything else that does (a rebuild) moves the
 /// checkpoint, which fails the holder's next fenced commit and drops the cache with the lease.
-/// Used by one runner task at a time; bounded (when full it starts over).
+/// Used by one runner task at a time; bounded by the bytes it holds (eight runners share a
+/// projections task's memory), and when full it starts over.
 final class DocumentCache {
     private struct Key: Hashable {
         let collection: String
@@ -102,11 +103,13 @@ final class DocumentCache {
     }
 
     let collections: Set<String>
+    /// The documents' bytes it holds at most.
     let capacity: Int
     /// `.some(nil)`: known to be absent.
     private var documents: [Key: Data?] = [:]
+    private var bytes = 0
 
-    init(collections: [String], capacity: Int = 20_000) {
+    init(collections: [String], capacity: Int = 8 << 20) {
         self.collections = Set(collections)
         self.capacity = capacity
     }
@@ -118,8 +121,16 @@ final class DocumentCache {
 
     func keep(_ collection: String, _ key: String, _ doc: Data?) {
         guard collections.contains(collection) else { return }
-        if documents.count >= capacity { documents.removeAll(keepingCapacity: true) }
-        documents[Key(collection: collection, key: key)] = .some(doc)
+        let id = Key(collection: collection, key: key)
+        let overhead = collection.utf8.count + key.utf8.count
+        if let old = documents.removeValue(forKey: id) { bytes -= (old?.count ?? 0) + overhead }
+        let size = (doc?.count ?? 0) + overhead
+        if bytes + size > capacity {
+            documents.removeAll(keepingCapacity: true)
+            bytes = 0
+        }
+        documents[id] = .some(doc)
+        bytes += size
     }
 
     /// What a batch committed.

@@ -1,8 +1,8 @@
 import Domain
 import EventStore
 import Foundation
-import Projections
 import Testing
+@testable import Projections
 
 @Suite("A projection runner")
 struct ProjectionRunnerTests {
@@ -127,5 +127,25 @@ struct ProjectionRunnerTests {
             vistas = try await reservas()
         }
         #expect(vistas == Set([r1, outra, r2].map { $0.uuidString.lowercased() }))
+    }
+}
+
+@Suite("A runner's document cache")
+struct DocumentCacheTests {
+    @Test("it keeps documents of its own collections only, absent ones too, and starts over past its bytes")
+    func bounded_by_bytes() {
+        let cache = DocumentCache(collections: ["minha"], capacity: 100)
+        let doc = Data(repeating: 65, count: 45)  // 51 bytes kept with its collection and key
+        cache.keep("minha", "a", doc)
+        cache.keep("minha", "b", nil)
+        cache.keep("alheia", "c", doc)
+        #expect(cache.document("minha", "a") == .some(doc))
+        #expect(cache.document("minha", "b") == .some(nil), "known to be absent")
+        #expect(cache.document("alheia", "c") == nil, "another projection's collection is never kept")
+        cache.keep("minha", "a", Data(repeating: 66, count: 45))  // replaces it: 57 bytes in all
+        #expect(cache.document("minha", "b") == .some(nil))
+        cache.keep("minha", "d", doc)  // past 100 bytes: starts over with it
+        #expect(cache.document("minha", "a") == nil && cache.document("minha", "b") == nil)
+        #expect(cache.document("minha", "d") == .some(doc))
     }
 }
