@@ -97,10 +97,11 @@ final class API {
             var reply = try await AppendWatermark.$current.withValue(watermark) { try await respond(request, context, body) }
             // Only the read models that project what it wrote, each up to the last event of
             // those types; all of them, to the head, when it wrote nothing.
-            let types = watermark.position == nil ? nil : watermark.types
-            await settle(watermark.position, types)
+            let written = watermark.types
+            let types = written.isEmpty ? nil : written
+            await settle(written.values.max(), types)
             // A service tells the gateway, which waits for its own read models the same way.
-            if service, let position = watermark.position, let types {
+            if service, let types, let position = types.values.max() {
                 reply.headers[Forwarder.positionHeader] = position.description
                 reply.headers[Forwarder.typesHeader] = Forwarder.typesValue(types)
             }

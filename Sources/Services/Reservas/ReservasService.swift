@@ -111,21 +111,19 @@ public final class ReservasService: Sendable {
         let dias = DataLocal.dias(de: intervalo, em: contexto.unidade.fuso)
         return try await turnos.withTurn(of: dias.map { StreamNames.agenda(espacoId.rawValue, $0) }) {
             try await reservar(
-                pedido, id: id, espacoId: espacoId, intervalo: intervalo, usuario: usuario, caller: caller, contexto: contexto, em: now,
-                prefetched: prefetched)
+                pedido, id: id, espacoId: espacoId, intervalo: intervalo, dias: dias, usuario: usuario, caller: caller, contexto: contexto,
+                em: now, prefetched: prefetched)
         }
     }
 
     /// Decides the booking on its quote's context and holds its slot (``ocupar``); the caller
-    /// holds the turns of its days.
+    /// holds the turns of its `dias` (the local days of `intervalo` in the unit's time zone).
     private func reservar(
-        _ pedido: PedidoDeReserva, id: Reserva.ID, espacoId: Espaco.ID, intervalo: TimeRange, usuario: String, caller: Caller,
-        contexto: PrecosService.Contexto, em now: Date, prefetched: Prefetched?
+        _ pedido: PedidoDeReserva, id: Reserva.ID, espacoId: Espaco.ID, intervalo: TimeRange, dias: [DataLocal], usuario: String,
+        caller: Caller, contexto: PrecosService.Contexto, em now: Date, prefetched: Prefetched?
     ) async throws -> ReservaView {
         let espaco = contexto.espaco
-        let fuso = contexto.unidade.fuso
-        let condicoes = Reserva.Condicoes(espaco: espaco, intervalo: intervalo, fuso: fuso)
-        let dias = DataLocal.dias(de: intervalo, em: fuso)
+        let condicoes = Reserva.Condicoes(espaco: espaco, intervalo: intervalo, fuso: contexto.unidade.fuso)
         let reserva = Reserva.Pedido(
             id: id, espacoId: espacoId.rawValue, unidadeId: espaco.unidade.rawValue, usuarioId: usuario, intervalo: intervalo, dias: dias,
             total: contexto.cotacao.total,
