@@ -81,8 +81,27 @@ struct Harness {
         let runners = backend.projections.map { runner in Task { try await runner.run() } }
         // And the services' reactions to events.
         let consumers = (reactors ? backend.reactors() : []).map { consumer in Task { [bus] in try await bus.consume(consumer) } }
-        defer { for task in runners + consumers { task.cancel() } }
-        try await app.test(.router, body)
+        // Stopped, and waited for, before the test goes on: a reaction or a runner still finishing
+        // would write after the test's last look at the store (a rebuild compared with a snapshot
+        // taken while the notifications' e-mail was still being recorded and projected: seen once
+        // in CI). The reactions first; then the read models catch up with what they wrote.
+        let backend = self.backend, store = self.store
+        func stop() async {
+            for task in consumers { task.cancel() }
+            for task in consumers { _ = await task.result }
+            if let head = try? await store.headPosition() {
+                for runner in backend.projections { _ = await runner.waitUntil(head, timeout: .seconds(2)) }
+            }
+            for task in runners { task.cancel() }
+            for task in runners { _ = await task.result }
+        }
+        do {
+            try await app.test(.router, body)
+        } catch {
+            await stop()
+            throw error
+        }
+        await stop()
     }
 
     /// Every event in the store, oldest first.
