@@ -53,8 +53,8 @@ public final class ProjectionRunner: Sendable {
     /// Holding the lease: the checkpoint is read once (another replica may have moved it),
     /// then kept in memory.
     private func follow() async throws {
-        var saved = try await store.checkpoint(projection.checkpoint)
-        var position = saved
+        var saved = try await store.checkpointMark(projection.checkpoint)
+        var position = saved.position
         // Dropped with the lease: another holder may have written meanwhile.
         let cache = DocumentCache(collections: projection.collections)
         let lazily = Laziness(interval: idleCommitInterval)
@@ -62,14 +62,13 @@ public final class ProjectionRunner: Sendable {
             let seen = store.changes.generation
             let read: Int
             (read, position, saved) = try await apply(after: position, saved: saved, lazily: lazily, cache: cache)
-            if saved != position, lazily.due {
+            if saved.position != position, lazily.due {
                 // Batches with nothing this projection reads: their checkpoint, now and then.
-                try await store.commit([], checkpoint: projection.checkpoint, at: position, from: saved)
-                saved = position
+                saved = try await store.commit([], checkpoint: projection.checkpoint, at: position, from: saved)
                 lazily.saved()
             }
             if read == 0 {
-                let wait: Duration = saved == position ? .milliseconds(500) : idleCommitInterval
+                let wait: Duration = saved.position == position ? .milliseconds(500) : idleCommitInterval
                 _ = await store.changes.wait(after: seen, timeout: wait)
             }
         }
@@ -79,8 +78,8 @@ public final class ProjectionRunner: Sendable {
     /// tools: never while ``run()`` of the same projection is active anywhere.
     @discardableResult
     public func catchUp() async throws -> Int {
-        let checkpoint = try await store.checkpoint(projection.checkpoint)
-        return try await apply(after: checkpoint, saved: checkpoint, lazily: nil).read
+        let checkpoint = try await store.checkpointMark(projection.checkpoint)
+        return try await apply(after: checkpoint.position, saved: checkpoint, lazily: nil).read
     }
 
     /// When a runner that is following the log saves a checkpoint nothing it reads moved.
@@ -97,15 +96,15 @@ public final class ProjectionRunner: Sendable {
     }
 
     /// Applies the batches readable after `start`, committing each batch's documents with its
-    /// checkpoint (fenced on `saved`, the checkpoint as last committed). With `lazily`, a batch
+    /// checkpoint (fenced on `saved`, the checkpoint's mark as last committed). With `lazily`, a batch
     /// with no event this projection reads is committed only when the checkpoint has gone
     /// unsaved for its interval: otherwise its position is kept in memory (for
     /// ``waitUntil(_:timeout:)``) and saved with the next batch that writes, or by the caller.
     /// Returns the events read, the position applied and the position saved.
     private func apply(
-        after start: GlobalPosition, saved: GlobalPosition, lazily: Laziness?, cache: DocumentCache? = nil,
+        after start: GlobalPosition, saved: CheckpointMark, lazily: Laziness?, cache: DocumentCache? = nil,
         progress report: (Int) -> Void = { _ in }
-    ) async throws -> (read: Int, position: GlobalPosition, saved: GlobalPosition) {
+    ) async throws -> (read: Int, position: GlobalPosition, saved: CheckpointMark) {
         var position = start
         var saved = saved
         state.withLock { $0 = max($0, position) }
@@ -128,11 +127,11 @@ public final class ProjectionRunner: Sendable {
             }
             if relevant || lazily?.due ?? true {
                 // Fenced: if another replica took this projection over (a lease lost unnoticed)
-                // and committed meanwhile, this batch is stale and is not written.
+                // or a rebuild ran, and wrote the checkpoint meanwhile, this batch is stale and is
+                // not written.
                 let changes = batch.changes
-                try await store.commit(changes, checkpoint: projection.checkpoint, at: last.position, from: saved)
+                saved = try await store.commit(changes, checkpoint: projection.checkpoint, at: last.position, from: saved)
                 cache?.keep(changes)
-                saved = last.position
                 lazily?.saved()
             }
             position = last.position
@@ -163,7 +162,8 @@ public final class ProjectionRunner: Sendable {
     public func rebuild(progress: (Int) -> Void = { _ in }) async throws -> Int {
         try await store.reset(collections: projection.collections, checkpoint: projection.checkpoint)
         state.withLock { $0 = .start }
-        return try await apply(after: .start, saved: .start, lazily: nil, progress: progress).read
+        let reset = try await store.checkpointMark(projection.checkpoint)
+        return try await apply(after: .start, saved: reset, lazily: nil, progress: progress).read
     }
 }
 

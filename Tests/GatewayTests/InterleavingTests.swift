@@ -93,7 +93,10 @@ final class PausingStore: EventStore {
         try await base.documents(collection, grupo: grupo, limit: limit, offset: offset)
     }
     func count(_ collection: String, grupo: String?) async throws -> Int { try await base.count(collection, grupo: grupo) }
-    func commit(_ changes: [ReadModelChange], checkpoint name: String, at position: GlobalPosition, from previous: GlobalPosition?) async throws {
+    func checkpointMark(_ name: String) async throws -> CheckpointMark { try await base.checkpointMark(name) }
+    func commit(_ changes: [ReadModelChange], checkpoint name: String, at position: GlobalPosition, from previous: CheckpointMark?) async throws
+        -> CheckpointMark
+    {
         try await base.commit(changes, checkpoint: name, at: position, from: previous)
     }
     func reset(collections: [String], checkpoint name: String) async throws { try await base.reset(collections: collections, checkpoint: name) }

@@ -114,9 +114,11 @@ struct ProjectionRunnerTests {
         let atual = try #require(try await store.document(ReservasReadModel.ocupacao, key: key))
         var deles = try ReadModelJSON.decoder.decode(OcupacaoView.self, from: atual)
         deles.reservas[outra.uuidString.lowercased()] = try TimeRange(start: instant.addingTimeInterval(7_200), end: instant.addingTimeInterval(10_800))
+        let comoFicou = try await store.checkpointMark(projection.checkpoint)
+        #expect(comoFicou.position == p1)
         try await store.commit(
             [ReadModelChange(collection: ReservasReadModel.ocupacao, key: key, grupo: deles.espacoId, doc: try ReadModelJSON.encoder.encode(deles))],
-            checkpoint: projection.checkpoint, at: p2, from: p1)
+            checkpoint: projection.checkpoint, at: p2, from: comoFicou)
 
         // This runner's next batch was decided on the document it kept: its commit is refused,
         // and it applies the event again on the other holder's document.

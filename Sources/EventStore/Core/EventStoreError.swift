@@ -56,7 +56,7 @@ public struct EventStoreError: Error, Sendable, CustomStringConvertible {
         return message
     }
 
-    static func checkpointMoved(_ name: String, expected: GlobalPosition) -> EventStoreError {
-        EventStoreError(.checkpointMoved, "checkpoint '\(name)' is no longer at \(expected): another reader committed past it; this batch was not written")
+    static func checkpointMoved(_ name: String, expected: CheckpointMark) -> EventStoreError {
+        EventStoreError(.checkpointMoved, "checkpoint '\(name)' is no longer as it was at \(expected): another reader (a replica or a rebuild) wrote it meanwhile; this batch was not written")
     }
 }

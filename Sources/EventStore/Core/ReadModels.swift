@@ -30,14 +30,23 @@ public protocol ReadModelStore: Sendable {
 
     func count(_ collection: String, grupo: String?) async throws -> Int
 
-    /// Writes `changes` in order and moves checkpoint `name` to `position`, in one transaction.
-    /// With `previous`, only when the checkpoint still stands there (``GlobalPosition/start``:
-    /// none saved); otherwise nothing is written and this throws
-    /// ``EventStoreError/Code/checkpointMoved``: another reader of the same name (a replica
-    /// that took over a lease this one lost) committed meanwhile, and this batch is stale.
-    func commit(_ changes: [ReadModelChange], checkpoint name: String, at position: GlobalPosition, from previous: GlobalPosition?) async throws
+    /// Where checkpoint `name` stands and which write left it there (``CheckpointMark/none``:
+    /// never saved). A fenced ``commit(_:checkpoint:at:from:)`` starts from it.
+    func checkpointMark(_ name: String) async throws -> CheckpointMark
 
-    /// Empties `collections` and removes checkpoint `name` in one transaction: a rebuild from zero.
+    /// Writes `changes` in order and moves checkpoint `name` to `position`, in one transaction,
+    /// and returns the checkpoint's new mark. With `previous`, only when the checkpoint is still
+    /// as that mark left it; otherwise nothing is written and this throws
+    /// ``EventStoreError/Code/checkpointMoved``: another reader of the same name (a replica
+    /// that took over a lease this one lost, or a rebuild) wrote it meanwhile, and this batch is
+    /// stale — also when that write left it at the same position.
+    @discardableResult
+    func commit(_ changes: [ReadModelChange], checkpoint name: String, at position: GlobalPosition, from previous: CheckpointMark?) async throws
+        -> CheckpointMark
+
+    /// Empties `collections` and moves checkpoint `name` back to the start, in one transaction:
+    /// a rebuild from zero. The checkpoint's mark changes, so a batch fenced on an earlier mark
+    /// is refused whatever position the rebuild reaches.
     func reset(collections: [String], checkpoint name: String) async throws
 }
 
@@ -46,4 +55,25 @@ extension ReadModelStore {
     public func commit(_ changes: [ReadModelChange], checkpoint name: String, at position: GlobalPosition) async throws {
         try await commit(changes, checkpoint: name, at: position, from: nil)
     }
+}
+
+/// A checkpoint as one write left it: its position and that write's token. Every write of a
+/// checkpoint gets a new token, also one that leaves the position where it was: a rebuild that
+/// ends exactly where a replica which lost its lease stood must still fence that replica out,
+/// which a fence on the position alone would not (it went away and came back: A-B-A).
+/// PostgreSQL's token is the writing transaction's id (the row's `xmin`: it recurs only after
+/// about four billion transactions); the embedded store counts the checkpoint's writes.
+public struct CheckpointMark: Sendable, Hashable, CustomStringConvertible {
+    public let position: GlobalPosition
+    public let token: Int64
+
+    public init(position: GlobalPosition, token: Int64) {
+        self.position = position
+        self.token = token
+    }
+
+    /// A checkpoint never saved.
+    public static let none = CheckpointMark(position: .start, token: 0)
+
+    public var description: String { "\(position) (write \(token))" }
 }

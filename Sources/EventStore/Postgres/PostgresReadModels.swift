@@ -32,27 +32,40 @@ extension PostgresEventStore {
         return Int(try rows.first?.decode(Int64.self) ?? 0)
     }
 
-    public func commit(_ changes: [ReadModelChange], checkpoint name: String, at position: GlobalPosition, from previous: GlobalPosition?) async throws {
+    public func checkpointMark(_ name: String) async throws -> CheckpointMark {
+        let rows = try await fetch(
+            "SELECT tx_id, position, xmin::text::bigint FROM subscription_checkpoints WHERE name = \(name)", logger: logger)
+        guard let (tx, position, token) = try rows.first?.decode((Int64, Int64, Int64).self) else { return .none }
+        return CheckpointMark(position: GlobalPosition(transaction: tx, sequence: position), token: token)
+    }
+
+    @discardableResult
+    public func commit(_ changes: [ReadModelChange], checkpoint name: String, at position: GlobalPosition, from previous: CheckpointMark?) async throws
+        -> CheckpointMark
+    {
         let statement = PostgresStatements.CommitReadModels(changes, checkpoint: name, at: position, from: previous)
-        let moved: Bool
+        let token: Int64?
         do {
-            moved = try await lease { connection in
-                var moved = false
-                for try await _ in try await connection.execute(statement, logger: logger) { moved = true }
-                return moved
+            token = try await lease { connection in
+                var token: Int64?
+                for try await written in try await connection.execute(statement, logger: logger) { token = written }
+                return token
             }
         } catch let error as PSQLError {
             throw EventStoreError(.backend, "read-model commit failed", underlying: error)
         }
-        if !moved, let previous { throw EventStoreError.checkpointMoved(name, expected: previous) }
+        guard let token else { throw EventStoreError.checkpointMoved(name, expected: previous ?? .none) }
+        return CheckpointMark(position: position, token: token)
     }
 
+    /// The checkpoint's row stays (at the start, written again): were it deleted, a reader
+    /// fenced on "never saved" could pass while the rebuild had not yet committed.
     public func reset(collections: [String], checkpoint name: String) async throws {
         try await withTransaction { transaction in
             try await transaction.connection.query(
                 "DELETE FROM read_models WHERE collection = ANY(\(collections))", logger: logger)
             try await transaction.connection.query(
-                "DELETE FROM subscription_checkpoints WHERE name = \(name)", logger: logger)
+                "UPDATE subscription_checkpoints SET tx_id = 0, position = 0, updated_at = now() WHERE name = \(name)", logger: logger)
         }
     }
 }

@@ -158,18 +158,22 @@ enum PostgresStatements {
     /// checkpoint and COMMIT). The upserted and the deleted keys must be disjoint: the caller
     /// keeps only the last change of each key.
     struct CommitReadModels: PostgresPreparedStatement {
-        static let name = "coworkflow_commit_read_models_v2"
+        static let name = "coworkflow_commit_read_models_v3"
         /// The checkpoint moves first; the documents are written only when it did (they read its
-        /// RETURNING). With $12 (fenced), it moves only from $13/$14, checked on the row as
-        /// locked, so a reader that lost its lease cannot write over a newer batch.
+        /// RETURNING). With $12 (fenced), it moves only from the mark $13/$14/$15, checked on the
+        /// row as locked: the row's position and `xmin`, the transaction that wrote it last (so a
+        /// reader that lost its lease cannot write over a newer batch, nor over a rebuild that
+        /// came back to the same position). Mark 0 (never saved) lets it only insert the row.
+        /// Answers the row's new `xmin`, the next commit's mark.
         static let sql = """
             WITH moved AS (
                 INSERT INTO subscription_checkpoints (name, tx_id, position)
                 SELECT $9, $10, $11
-                WHERE NOT $12 OR ($13 = 0 AND $14 = 0) OR EXISTS (SELECT 1 FROM subscription_checkpoints WHERE name = $9)
+                WHERE NOT $12 OR $15 = 0 OR EXISTS (SELECT 1 FROM subscription_checkpoints WHERE name = $9)
                 ON CONFLICT (name) DO UPDATE SET tx_id = excluded.tx_id, position = excluded.position, updated_at = now()
-                    WHERE NOT $12 OR (subscription_checkpoints.tx_id = $13 AND subscription_checkpoints.position = $14)
-                RETURNING tx_id
+                    WHERE NOT $12 OR (subscription_checkpoints.xmin = $15::bigint::text::xid
+                                      AND subscription_checkpoints.tx_id = $13 AND subscription_checkpoints.position = $14)
+                RETURNING xmin::text::bigint AS token
             ), upserted AS (
                 INSERT INTO read_models (collection, key, grupo, ordem, doc)
                 SELECT u.collection, u.key, CASE WHEN u.has_grupo THEN u.grupo END, u.ordem, u.doc
@@ -181,7 +185,7 @@ enum PostgresStatements {
                 DELETE FROM read_models r USING unnest($7::text[], $8::text[]) AS d(collection, key)
                 WHERE r.collection = d.collection AND r.key = d.key AND EXISTS (SELECT 1 FROM moved)
             )
-            SELECT tx_id FROM moved
+            SELECT token FROM moved
             """
         typealias Row = Int64
 
@@ -190,10 +194,10 @@ enum PostgresStatements {
         var deletedCollections: [String] = [], deletedKeys: [String] = []
         let checkpoint: String
         let position: GlobalPosition
-        let previous: GlobalPosition?
+        let previous: CheckpointMark?
 
         /// The last change of each key, split into upserts and deletes.
-        init(_ changes: [ReadModelChange], checkpoint: String, at position: GlobalPosition, from previous: GlobalPosition?) {
+        init(_ changes: [ReadModelChange], checkpoint: String, at position: GlobalPosition, from previous: CheckpointMark?) {
             self.checkpoint = checkpoint
             self.position = position
             self.previous = previous
@@ -215,7 +219,7 @@ enum PostgresStatements {
         }
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 14)
+            var bindings = PostgresBindings(capacity: 15)
             bindings.append(collections)
             bindings.append(keys)
             bindings.append(grupos)
@@ -227,9 +231,11 @@ enum PostgresStatements {
             bindings.append(checkpoint)
             bindings.append(position.transaction)
             bindings.append(position.sequence)
-            bindings.append(previous != nil)
-            bindings.append((previous ?? .start).transaction)
-            bindings.append((previous ?? .start).sequence)
+            let previous = self.previous ?? .none
+            bindings.append(self.previous != nil)
+            bindings.append(previous.position.transaction)
+            bindings.append(previous.position.sequence)
+            bindings.append(previous.token)
             return bindings
         }
 

@@ -198,13 +198,7 @@ public final class SQLiteEventStore: EventStore {
     }
 
     public func saveCheckpoint(_ name: String, _ position: GlobalPosition) async throws {
-        try await database.write { db in
-            try db.execute(sql: """
-                INSERT INTO subscription_checkpoints (name, tx_id, position, updated_at) VALUES (?, ?, ?, ?)
-                ON CONFLICT (name) DO UPDATE SET tx_id = excluded.tx_id, position = excluded.position,
-                    updated_at = excluded.updated_at
-                """, arguments: [name, position.transaction, position.sequence, microseconds(Date())])
-        }
+        try await database.write { db in _ = try Self.save(name, position, in: db) }
     }
 }
 

@@ -33,12 +33,17 @@ extension SQLiteEventStore {
         }
     }
 
-    public func commit(_ changes: [ReadModelChange], checkpoint name: String, at position: GlobalPosition, from previous: GlobalPosition?) async throws {
+    public func checkpointMark(_ name: String) async throws -> CheckpointMark {
+        try await database.read { db in try Self.mark(name, in: db) }
+    }
+
+    @discardableResult
+    public func commit(_ changes: [ReadModelChange], checkpoint name: String, at position: GlobalPosition, from previous: CheckpointMark?) async throws
+        -> CheckpointMark
+    {
         try await database.write { db in
             if let previous {
-                let row = try Row.fetchOne(db, sql: "SELECT tx_id, position FROM subscription_checkpoints WHERE name = ?", arguments: [name])
-                let stored = row.map { GlobalPosition(transaction: $0[0], sequence: $0[1]) } ?? .start
-                guard stored == previous else { throw EventStoreError.checkpointMoved(name, expected: previous) }
+                guard try Self.mark(name, in: db) == previous else { throw EventStoreError.checkpointMoved(name, expected: previous) }
             }
             for change in changes {
                 if let doc = change.doc {
@@ -50,19 +55,39 @@ extension SQLiteEventStore {
                     try db.execute(sql: "DELETE FROM read_models WHERE collection = ? AND key = ?", arguments: [change.collection, change.key])
                 }
             }
-            try db.execute(sql: """
-                INSERT INTO subscription_checkpoints (name, tx_id, position, updated_at) VALUES (?, ?, ?, ?)
-                ON CONFLICT (name) DO UPDATE SET tx_id = excluded.tx_id, position = excluded.position, updated_at = excluded.updated_at
-                """, arguments: [name, position.transaction, position.sequence, microseconds(Date())])
+            let token = try Self.save(name, position, in: db)
+            return CheckpointMark(position: position, token: token)
         }
     }
 
+    /// The checkpoint's row stays (at the start, its write counted): were it deleted, its count
+    /// would start over and a stale mark could match again.
     public func reset(collections: [String], checkpoint name: String) async throws {
         try await database.write { db in
             for collection in collections {
                 try db.execute(sql: "DELETE FROM read_models WHERE collection = ?", arguments: [collection])
             }
-            try db.execute(sql: "DELETE FROM subscription_checkpoints WHERE name = ?", arguments: [name])
+            try db.execute(
+                sql: "UPDATE subscription_checkpoints SET tx_id = 0, position = 0, updated_at = ?, token = token + 1 WHERE name = ?",
+                arguments: [microseconds(Date()), name])
         }
+    }
+
+    static func mark(_ name: String, in db: Database) throws -> CheckpointMark {
+        guard let row = try Row.fetchOne(db, sql: "SELECT tx_id, position, token FROM subscription_checkpoints WHERE name = ?", arguments: [name])
+        else { return .none }
+        return CheckpointMark(position: GlobalPosition(transaction: row[0], sequence: row[1]), token: row[2])
+    }
+
+    /// Moves checkpoint `name` to `position`, counting the write; returns the new count.
+    static func save(_ name: String, _ position: GlobalPosition, in db: Database) throws -> Int64 {
+        let token = try Int64.fetchOne(db, sql: """
+            INSERT INTO subscription_checkpoints (name, tx_id, position, updated_at, token) VALUES (?, ?, ?, ?, 1)
+            ON CONFLICT (name) DO UPDATE SET tx_id = excluded.tx_id, position = excluded.position, updated_at = excluded.updated_at,
+                token = subscription_checkpoints.token + 1
+            RETURNING token
+            """, arguments: [name, position.transaction, position.sequence, microseconds(Date())])
+        guard let token else { throw EventStoreError(.backend, "checkpoint '\(name)' was not saved") }
+        return token
     }
 }

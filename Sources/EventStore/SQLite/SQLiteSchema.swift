@@ -89,6 +89,13 @@ enum SQLiteSchema {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("6 checkpoint write tokens") { db in
+            // Counts a checkpoint's writes: the fence of a projection's commit (`CheckpointMark`).
+            // Rows saved before it count as written once (0 is "never saved").
+            try db.execute(sql: """
+                ALTER TABLE subscription_checkpoints ADD COLUMN token INTEGER NOT NULL DEFAULT 1;
+                """)
+        }
         return migrator
     }
 }

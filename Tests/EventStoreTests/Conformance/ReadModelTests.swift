@@ -91,12 +91,16 @@ struct ReadModelTests {
             let collection = "test-\(UUID().uuidString)"
             let checkpoint = "projection:\(collection)"
             let p1 = GlobalPosition(transaction: 5, sequence: 10), p2 = GlobalPosition(transaction: 6, sequence: 20)
-            // The first batch of a reader with no checkpoint begins at the start.
-            try await store.commit([ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("1"))], checkpoint: checkpoint, at: p1, from: .start)
+            #expect(try await store.checkpointMark(checkpoint) == .none)
+            // The first batch of a reader with no checkpoint begins at none.
+            let m1 = try await store.commit([ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("1"))], checkpoint: checkpoint, at: p1, from: CheckpointMark.none)
+            #expect(m1.position == p1)
+            #expect(try await store.checkpointMark(checkpoint) == m1)
             // Replica B took over and committed the next batch...
-            try await store.commit([ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("2"))], checkpoint: checkpoint, at: p2, from: p1)
+            let m2 = try await store.commit([ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("2"))], checkpoint: checkpoint, at: p2, from: m1)
+            #expect(m2.position == p2 && m2 != m1)
             // ...while replica A, which lost its lease, still holds the batch after p1 (or the first one).
-            for stale in [p1, GlobalPosition.start] {
+            for stale in [m1, CheckpointMark.none] {
                 await #expect {
                     try await store.commit([
                         ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("stale")),
@@ -108,17 +112,62 @@ struct ReadModelTests {
             }
             #expect(try await store.document(collection, key: "a") == doc("2"))
             #expect(try await store.document(collection, key: "z") == nil)
-            #expect(try await store.checkpoint(checkpoint) == p2)
+            #expect(try await store.checkpointMark(checkpoint) == m2)
             // A batch that expected a checkpoint another reader has not saved yet is stale too.
             let other = "projection:other-\(collection)"
             await #expect(throws: EventStoreError.self) {
-                try await store.commit([ReadModelChange(collection: collection, key: "y", grupo: nil, doc: doc("y"))], checkpoint: other, at: p2, from: p1)
+                try await store.commit([ReadModelChange(collection: collection, key: "y", grupo: nil, doc: doc("y"))], checkpoint: other, at: p2, from: m1)
             }
             #expect(try await store.document(collection, key: "y") == nil)
-            #expect(try await store.checkpoint(other) == .start)
+            #expect(try await store.checkpointMark(other) == .none)
             // Unfenced, as a rebuild writes: wherever the checkpoint stood.
             try await store.commit([], checkpoint: checkpoint, at: .start)
             #expect(try await store.checkpoint(checkpoint) == .start)
+        }
+    }
+
+    @Test("a checkpoint that a rebuild brought back to the same position still fences out a reader that stood there before it (A-B-A)", arguments: Backend.allCases)
+    func fence_survives_a_rebuild_to_the_same_position(backend: Backend) async throws {
+        try await withFixture(backend) { fixture in
+            let store = fixture.store
+            let collection = "test-\(UUID().uuidString)"
+            let checkpoint = "projection:\(collection)"
+            let p1 = GlobalPosition(transaction: 5, sequence: 10), p2 = GlobalPosition(transaction: 6, sequence: 20)
+            // Replica A commits p1, then loses its lease without noticing.
+            let stale = try await store.commit([ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("old"))], checkpoint: checkpoint, at: p1, from: CheckpointMark.none)
+            // A rebuild empties the read model and, the log's head being p1 still, ends exactly there.
+            try await store.reset(collections: [collection], checkpoint: checkpoint)
+            let reset = try await store.checkpointMark(checkpoint)
+            #expect(reset.position == .start && reset != .none)
+            // A's batch is refused right after the reset...
+            await #expect {
+                try await store.commit([ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("stale"))], checkpoint: checkpoint, at: p2, from: stale)
+            } throws: { error in
+                (error as? EventStoreError)?.code == .checkpointMoved
+            }
+            // ...and a batch from "never saved" too: the row stays through a reset.
+            await #expect(throws: EventStoreError.self) {
+                try await store.commit([ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("stale"))], checkpoint: checkpoint, at: p2, from: CheckpointMark.none)
+            }
+            let rebuilt = try await store.commit([ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("new"))], checkpoint: checkpoint, at: p1, from: reset)
+            #expect(rebuilt.position == stale.position && rebuilt != stale)
+            // ...and after the rebuild is back at p1: the position alone would have let it through.
+            await #expect {
+                try await store.commit([
+                    ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("stale")),
+                    ReadModelChange(collection: collection, key: "z", grupo: nil, doc: doc("stale")),
+                ], checkpoint: checkpoint, at: p2, from: stale)
+            } throws: { error in
+                (error as? EventStoreError)?.code == .checkpointMoved
+            }
+            #expect(try await store.document(collection, key: "a") == doc("new"))
+            #expect(try await store.document(collection, key: "z") == nil)
+            #expect(try await store.checkpointMark(checkpoint) == rebuilt)
+            // Unfenced writes (a subscription's checkpoint, an analytics rebuild) move the mark too.
+            try await store.saveCheckpoint(checkpoint, p1)
+            await #expect(throws: EventStoreError.self) {
+                try await store.commit([], checkpoint: checkpoint, at: p2, from: rebuilt)
+            }
         }
     }
 }
