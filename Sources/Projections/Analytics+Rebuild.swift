@@ -111,7 +111,7 @@ extension AnalyticsReadModel {
                     segundos: (ContinuousClock.now - inicio).segundos))
             }
         } catch {
-            try? await store.reset(collections: colecoes, checkpoint: projection.checkpoint)
+            _ = try? await store.reset(collections: colecoes, checkpoint: projection.checkpoint)
             throw error
         }
         let segundos = decorrido()

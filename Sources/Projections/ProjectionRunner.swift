@@ -100,7 +100,7 @@ public final class ProjectionRunner: Sendable {
     /// with no event this projection reads is committed only when the checkpoint has gone
     /// unsaved for its interval: otherwise its position is kept in memory (for
     /// ``waitUntil(_:timeout:)``) and saved with the next batch that writes, or by the caller.
-    /// Returns the events read, the position applied and the position saved.
+    /// Returns the events read, the position applied and the checkpoint's mark as saved.
     private func apply(
         after start: GlobalPosition, saved: CheckpointMark, lazily: Laziness?, cache: DocumentCache? = nil,
         progress report: (Int) -> Void = { _ in }
@@ -160,9 +160,8 @@ public final class ProjectionRunner: Sendable {
     /// Empties the projection's documents and checkpoint and rebuilds them from the first
     /// event; returns the events read. Run it while no other runner of it is active.
     public func rebuild(progress: (Int) -> Void = { _ in }) async throws -> Int {
-        try await store.reset(collections: projection.collections, checkpoint: projection.checkpoint)
+        let reset = try await store.reset(collections: projection.collections, checkpoint: projection.checkpoint)
         state.withLock { $0 = .start }
-        let reset = try await store.checkpointMark(projection.checkpoint)
         return try await apply(after: .start, saved: reset, lazily: nil, progress: progress).read
     }
 }

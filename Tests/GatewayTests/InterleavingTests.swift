@@ -99,7 +99,9 @@ final class PausingStore: EventStore {
     {
         try await base.commit(changes, checkpoint: name, at: position, from: previous)
     }
-    func reset(collections: [String], checkpoint name: String) async throws { try await base.reset(collections: collections, checkpoint: name) }
+    func reset(collections: [String], checkpoint name: String) async throws -> CheckpointMark {
+        try await base.reset(collections: collections, checkpoint: name)
+    }
     func claimRequestKey(_ key: String, fingerprint: String, at now: Date, expireBefore: Date, staleBefore: Date) async throws -> RequestKeyClaim {
         try await base.claimRequestKey(key, fingerprint: fingerprint, at: now, expireBefore: expireBefore, staleBefore: staleBefore)
     }

@@ -45,9 +45,11 @@ public protocol ReadModelStore: Sendable {
         -> CheckpointMark
 
     /// Empties `collections` and moves checkpoint `name` back to the start, in one transaction:
-    /// a rebuild from zero. The checkpoint's mark changes, so a batch fenced on an earlier mark
-    /// is refused whatever position the rebuild reaches.
-    func reset(collections: [String], checkpoint name: String) async throws
+    /// a rebuild from zero. Returns the checkpoint's new mark, the rebuild's first fence: it is
+    /// written (saved if it never was), so a batch fenced on any earlier mark, ``CheckpointMark/none``
+    /// included, is refused whatever position the rebuild reaches.
+    @discardableResult
+    func reset(collections: [String], checkpoint name: String) async throws -> CheckpointMark
 }
 
 extension ReadModelStore {

@@ -58,14 +58,20 @@ extension PostgresEventStore {
         return CheckpointMark(position: position, token: token)
     }
 
-    /// The checkpoint's row stays (at the start, written again): were it deleted, a reader
-    /// fenced on "never saved" could pass while the rebuild had not yet committed.
-    public func reset(collections: [String], checkpoint name: String) async throws {
+    /// The checkpoint's row is written at the start (inserted if it was never saved), not
+    /// deleted: a reader fenced on "never saved", or on any earlier write, must not pass.
+    @discardableResult
+    public func reset(collections: [String], checkpoint name: String) async throws -> CheckpointMark {
         try await withTransaction { transaction in
             try await transaction.connection.query(
                 "DELETE FROM read_models WHERE collection = ANY(\(collections))", logger: logger)
-            try await transaction.connection.query(
-                "UPDATE subscription_checkpoints SET tx_id = 0, position = 0, updated_at = now() WHERE name = \(name)", logger: logger)
+            let rows = try await transaction.connection.query("""
+                INSERT INTO subscription_checkpoints (name, tx_id, position) VALUES (\(name), 0, 0)
+                ON CONFLICT (name) DO UPDATE SET tx_id = 0, position = 0, updated_at = now()
+                RETURNING xmin::text::bigint
+                """, logger: logger)
+            for try await token in rows.decode(Int64.self) { return CheckpointMark(position: .start, token: token) }
+            throw EventStoreError(.backend, "checkpoint '\(name)' was not reset")
         }
     }
 }

@@ -60,16 +60,15 @@ extension SQLiteEventStore {
         }
     }
 
-    /// The checkpoint's row stays (at the start, its write counted): were it deleted, its count
-    /// would start over and a stale mark could match again.
-    public func reset(collections: [String], checkpoint name: String) async throws {
+    /// The checkpoint's row is written at the start (inserted if it was never saved), its write
+    /// counted, not deleted: its count would start over and a stale mark could match again.
+    @discardableResult
+    public func reset(collections: [String], checkpoint name: String) async throws -> CheckpointMark {
         try await database.write { db in
             for collection in collections {
                 try db.execute(sql: "DELETE FROM read_models WHERE collection = ?", arguments: [collection])
             }
-            try db.execute(
-                sql: "UPDATE subscription_checkpoints SET tx_id = 0, position = 0, updated_at = ?, token = token + 1 WHERE name = ?",
-                arguments: [microseconds(Date()), name])
+            return CheckpointMark(position: .start, token: try Self.save(name, .start, in: db))
         }
     }
 
