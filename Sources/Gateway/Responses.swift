@@ -1,4 +1,5 @@
 import Domain
+import EventStore
 import Foundation
 import Hummingbird
 import Services
@@ -7,7 +8,7 @@ import Services
 enum JSON {
     static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = Instants.encoding
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }()

@@ -139,18 +139,18 @@ final class DocumentCache {
     }
 }
 
-/// How read-model documents are stored: ISO 8601 instants, sorted keys.
+/// How read-model documents are stored: ISO 8601 instants (``Instants``), sorted keys.
 public enum ReadModelJSON {
     public static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = Instants.encoding
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }
 
     public static var decoder: JSONDecoder {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = Instants.decoding
         return decoder
     }
 }

@@ -111,18 +111,19 @@ public struct AppendResult: Sendable, Equatable {
     }
 }
 
-/// The JSON settings every stored payload and metadata use: ISO 8601 dates, sorted keys.
+/// The JSON settings every stored payload and metadata use: ISO 8601 dates (``Instants``),
+/// sorted keys.
 public enum EventJSON {
     public static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = Instants.encoding
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }
 
     public static var decoder: JSONDecoder {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = Instants.decoding
         return decoder
     }
 }

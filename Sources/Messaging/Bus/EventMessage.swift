@@ -144,39 +144,7 @@ extension EventMessage {
     /// `YYYY-MM-DDTHH:MM:SS[.fraction]Z`, what ``iso(_:)`` writes, without a formatter; nil for
     /// anything else (the formatters read the rest).
     static func fastISO(_ text: String) -> Date? {
-        var utf8 = Array(text.utf8)
-        guard utf8.count >= 20, utf8.removeLast() == UInt8(ascii: "Z") else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for byte in utf8[range] {
-                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
-            }
-            return value
-        }
-        guard utf8[4] == UInt8(ascii: "-"), utf8[7] == UInt8(ascii: "-"), utf8[10] == UInt8(ascii: "T"),
-              utf8[13] == UInt8(ascii: ":"), utf8[16] == UInt8(ascii: ":"),
-              let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-              (1...12).contains(month), hour < 24, minute < 60, second < 60
-        else { return nil }
-        let bissexto = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        let diasNoMes = [31, bissexto ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
-        guard (1...diasNoMes).contains(day) else { return nil }
-        var fraction = 0.0
-        if utf8.count > 19 {
-            guard utf8[19] == UInt8(ascii: "."), utf8.count > 20, utf8.count <= 29, let digits = number(20..<utf8.count) else { return nil }
-            fraction = Double(digits) / pow(10, Double(utf8.count - 20))
-        }
-        // Days from 1970-01-01 in the proleptic Gregorian calendar (Howard Hinnant's days_from_civil).
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
-        let seconds = Double(days * 86_400 + hour * 3_600 + minute * 60 + second)
-        return Date(timeIntervalSince1970: seconds + fraction)
+        Instants.parse(text, fraction: true)
     }
 }
 
