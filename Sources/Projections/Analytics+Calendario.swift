@@ -1,42 +1,26 @@
+import EventStore
 import Foundation
 
 /// Calendar arithmetic on day numbers (days since 1970-01-01), without Foundation's calendar:
 /// a replay splits every booking into local days and hours, and `Calendar` costs microseconds
-/// a call. Dates are proleptic Gregorian (H. Hinnant's `days_from_civil`).
+/// a call. Dates are proleptic Gregorian (the arithmetic of ``Instants``).
 public enum CalendarioAnalitico {
     /// The day number of a civil date.
     public static func dias(ano: Int, mes: Int, dia: Int) -> Int64 {
-        let y = Int64(mes <= 2 ? ano - 1 : ano)
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let m = Int64(mes)
-        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(dia) - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
+        Instants.days(Int64(ano), Int64(mes), Int64(dia))
     }
 
     /// The civil date of a day number.
     public static func civil(_ dias: Int64) -> (ano: Int, mes: Int, dia: Int) {
-        let z = dias + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let dia = Int(doy - (153 * mp + 2) / 5 + 1)
-        let mes = Int(mp < 10 ? mp + 3 : mp - 9)
-        return (Int(yoe + era * 400) + (mes <= 2 ? 1 : 0), mes, dia)
+        let (ano, mes, dia) = Instants.civil(dias)
+        return (Int(ano), Int(mes), Int(dia))
     }
 
     /// 0 = domingo … 6 = sábado (1970-01-01 was a Thursday).
     public static func diaDaSemana(_ dias: Int64) -> Int { Int(((dias + 4) % 7 + 7) % 7) }
 
     public static func diasNoMes(ano: Int, mes: Int) -> Int {
-        switch mes {
-        case 2: (ano % 4 == 0 && ano % 100 != 0) || ano % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
+        Int(Instants.daysInMonth(Int64(ano), Int64(mes)))
     }
 
     /// `yyyy-mm-dd` of a day number.

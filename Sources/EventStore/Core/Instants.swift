@@ -68,13 +68,7 @@ public enum Instants {
                   let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
                   year >= 1_600, (1...12).contains(month), hour < 24, minute < 60, second < 60
             else { return nil }
-            let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-            let daysInMonth: Int64 = switch month {
-            case 2: leap ? 29 : 28
-            case 4, 6, 9, 11: 30
-            default: 31
-            }
-            guard (1...daysInMonth).contains(day) else { return nil }
+            guard (1...daysInMonth(year, month)).contains(day) else { return nil }
             var fractionOfSecond = 0.0
             if utf8.count > 20 {
                 let end = utf8.count - 1
@@ -105,8 +99,17 @@ public enum Instants {
     static let first = Double(days(1_600, 1, 1) * 86_400)
     static let last = Double(days(10_000, 1, 1) * 86_400)
 
+    /// The days of a month (1…12) of a year.
+    public static func daysInMonth(_ year: Int64, _ month: Int64) -> Int64 {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
     /// Days from 1970-01-01 to a civil date.
-    static func days(_ year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+    public static func days(_ year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -116,7 +119,7 @@ public enum Instants {
     }
 
     /// The civil date `days` after 1970-01-01.
-    static func civil(_ days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+    public static func civil(_ days: Int64) -> (year: Int64, month: Int64, day: Int64) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
