@@ -6,6 +6,13 @@ import Testing
 struct ReadModelTests {
     func doc(_ text: String) -> Data { Data("{\"v\":\"\(text)\"}".utf8) }
 
+    /// Expects a fenced commit to be refused as stale (``EventStoreError/Code/checkpointMoved``).
+    func expectStale(sourceLocation: SourceLocation = #_sourceLocation, _ commit: () async throws -> CheckpointMark) async {
+        await #expect(sourceLocation: sourceLocation) { try await commit() } throws: { error in
+            (error as? EventStoreError)?.code == .checkpointMoved
+        }
+    }
+
     @Test("documents and the checkpoint commit together; lists filter by group and sort by order, then key", arguments: Backend.allCases)
     func commit_and_list(backend: Backend) async throws {
         try await withFixture(backend) { fixture in
@@ -101,13 +108,11 @@ struct ReadModelTests {
             #expect(m2.position == p2)
             // ...while replica A, which lost its lease, still holds the batch after p1 (or the first one).
             for stale in [m1, CheckpointMark.none] {
-                await #expect {
+                await expectStale {
                     try await store.commit([
                         ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("stale")),
                         ReadModelChange(collection: collection, key: "z", grupo: nil, doc: doc("stale")),
                     ], checkpoint: checkpoint, at: p2, from: stale)
-                } throws: { error in
-                    (error as? EventStoreError)?.code == .checkpointMoved
                 }
             }
             #expect(try await store.document(collection, key: "a") == doc("2"))
@@ -115,10 +120,8 @@ struct ReadModelTests {
             #expect(try await store.checkpointMark(checkpoint) == m2)
             // A batch that expected a checkpoint another reader has not saved yet is stale too.
             let other = "projection:other-\(collection)"
-            await #expect {
+            await expectStale {
                 try await store.commit([ReadModelChange(collection: collection, key: "y", grupo: nil, doc: doc("y"))], checkpoint: other, at: p2, from: m1)
-            } throws: { error in
-                (error as? EventStoreError)?.code == .checkpointMoved
             }
             #expect(try await store.document(collection, key: "y") == nil)
             #expect(try await store.checkpointMark(other) == .none)
@@ -142,37 +145,29 @@ struct ReadModelTests {
             #expect(reset.position == .start && reset != .none)
             #expect(try await store.checkpointMark(checkpoint) == reset)
             // A's batch is refused right after the reset...
-            await #expect {
+            await expectStale {
                 try await store.commit([ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("stale"))], checkpoint: checkpoint, at: p2, from: stale)
-            } throws: { error in
-                (error as? EventStoreError)?.code == .checkpointMoved
             }
             // ...and a batch from "never saved" too: the row stays through a reset.
-            await #expect {
+            await expectStale {
                 try await store.commit([ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("stale"))], checkpoint: checkpoint, at: p2, from: CheckpointMark.none)
-            } throws: { error in
-                (error as? EventStoreError)?.code == .checkpointMoved
             }
             let rebuilt = try await store.commit([ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("new"))], checkpoint: checkpoint, at: p1, from: reset)
             #expect(rebuilt.position == stale.position && rebuilt != stale)
             // ...and after the rebuild is back at p1: the position alone would have let it through.
-            await #expect {
+            await expectStale {
                 try await store.commit([
                     ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("stale")),
                     ReadModelChange(collection: collection, key: "z", grupo: nil, doc: doc("stale")),
                 ], checkpoint: checkpoint, at: p2, from: stale)
-            } throws: { error in
-                (error as? EventStoreError)?.code == .checkpointMoved
             }
             #expect(try await store.document(collection, key: "a") == doc("new"))
             #expect(try await store.document(collection, key: "z") == nil)
             #expect(try await store.checkpointMark(checkpoint) == rebuilt)
             // Unfenced writes (a subscription's checkpoint, an analytics rebuild) move the mark too.
             try await store.saveCheckpoint(checkpoint, p1)
-            await #expect {
+            await expectStale {
                 try await store.commit([], checkpoint: checkpoint, at: p2, from: rebuilt)
-            } throws: { error in
-                (error as? EventStoreError)?.code == .checkpointMoved
             }
         }
     }
@@ -188,10 +183,8 @@ struct ReadModelTests {
             #expect(try await store.checkpointMark(checkpoint) == .none)
             let reset = try await store.reset(collections: [collection], checkpoint: checkpoint)
             #expect(reset.position == .start && reset != .none)
-            await #expect {
+            await expectStale {
                 try await store.commit([ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("stale"))], checkpoint: checkpoint, at: p1, from: CheckpointMark.none)
-            } throws: { error in
-                (error as? EventStoreError)?.code == .checkpointMoved
             }
             #expect(try await store.document(collection, key: "a") == nil)
             // The rebuild commits from the mark its reset returned.
