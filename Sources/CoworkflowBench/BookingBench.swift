@@ -54,6 +54,8 @@ struct BookingBench: AsyncParsableCommand {
         environment["OUTBOX_DIR"] = directory.appendingPathComponent("outbox").path
 
         var servers: [Process] = []
+        // What each run costs the machine: the servers by role, PostgreSQL, RabbitMQ, and wrk.
+        var cpu = ProcessCPU.Groups()
         defer {
             for server in servers { server.terminate() }
             for server in servers { server.waitUntilExit() }
@@ -71,9 +73,12 @@ struct BookingBench: AsyncParsableCommand {
             var urls: [String: [String]] = [:]
             var ports: [Int] = []
             let services = ["projections", "usuarios", "espacos", "precos"] + Array(repeating: "reservas", count: max(1, reservas))
+            cpu.commands["postgres"] = "postgres"
+            cpu.commands["beam.smp"] = "rabbitmq"
             for (index, service) in services.enumerated() {
                 let servicePort = port + 1 + index
                 servers.append(try launch(binary, ["serve", "--service", service, "--port", String(servicePort)], environment))
+                cpu.pids[servers[servers.count - 1].processIdentifier] = ["usuarios", "espacos", "precos"].contains(service) ? "usuarios_espacos_precos" : service
                 urls[service, default: []].append("http://127.0.0.1:\(servicePort)")
                 ports.append(servicePort)
             }
@@ -82,6 +87,7 @@ struct BookingBench: AsyncParsableCommand {
                 gateway["SERVICE_\(service.uppercased())_URL"] = urls[service, default: []].joined(separator: ",")
             }
             servers.append(try launch(binary, ["serve", "--service", "gateway", "--port", String(port)], gateway))
+            cpu.pids[servers[servers.count - 1].processIdentifier] = "gateway"
             for servicePort in ports { try await Client(base: "http://127.0.0.1:\(servicePort)").waitUntilUp() }
             api = Client(base: "http://127.0.0.1:\(port)")
             try await api.waitUntilUp()
@@ -91,6 +97,7 @@ struct BookingBench: AsyncParsableCommand {
             create.waitUntilExit()
             guard create.terminationStatus == 0 else { throw ValidationError("coworkflow admin create failed") }
             servers.append(try launch(binary, ["serve", "--data", directory.path, "--port", String(port)], environment))
+            cpu.pids[servers[servers.count - 1].processIdentifier] = "serve"
             api = Client(base: "http://127.0.0.1:\(port)")
             try await api.waitUntilUp()
             print("# coworkflow-bench booking: coworkflow serve (embedded store) on :\(port), wrk -c\(connections), \(seconds) s per run")
@@ -120,12 +127,13 @@ struct BookingBench: AsyncParsableCommand {
         // Slots start tomorrow at 00:00 UTC, 30 minutes each, never reused across runs.
         let base = (Int(Date().timeIntervalSince1970) / 86_400 + 1) * 86_400
         var figures = Figures()
-        let spread = try wrk(api.base + "/api/reservas", seconds: seconds, script: script, args: [member, String(base)] + Array(rooms[0..<16]))
-        spread.record("booking_spread", into: &figures, unit: "bookings/s")
-        let hot = try wrk(api.base + "/api/reservas", seconds: seconds, script: script, args: [member, String(base)] + [rooms[16]])
-        hot.record("booking_hot_space", into: &figures, unit: "bookings/s")
-        let catalog = try wrk(api.base + "/api/espacos", seconds: seconds, script: nil, args: [])
-        catalog.record("catalog", into: &figures, unit: "reads/s")
+        let meter = ProcessCPU(groups: cpu)
+        let spread = try await wrk(api.base + "/api/reservas", seconds: seconds, script: script, args: [member, String(base)] + Array(rooms[0..<16]), meter: meter)
+        spread.record("booking_spread", into: &figures, unit: "bookings/s", per: "booking")
+        let hot = try await wrk(api.base + "/api/reservas", seconds: seconds, script: script, args: [member, String(base)] + [rooms[16]], meter: meter)
+        hot.record("booking_hot_space", into: &figures, unit: "bookings/s", per: "booking")
+        let catalog = try await wrk(api.base + "/api/espacos", seconds: seconds, script: nil, args: [], meter: meter)
+        catalog.record("catalog", into: &figures, unit: "reads/s", per: "read")
     }
 
     /// Each request a new slot: thread `t` of `n` takes slots t, t+n, t+2n… spread over the rooms.
@@ -158,17 +166,25 @@ struct BookingBench: AsyncParsableCommand {
         let p50: Double
         let p99: Double
         let failures: Int
+        /// Milliseconds of CPU per request: every process that served the run (the servers, and
+        /// PostgreSQL and RabbitMQ in distributed mode) and wrk, in all and per group.
+        var cpu: (total: Double, groups: [(String, Double)]) = (.nan, [])
 
-        func record(_ name: String, into figures: inout Figures, unit: String) {
+        func record(_ name: String, into figures: inout Figures, unit: String, per request: String) {
             figures.record(name, perSecond, unit)
             figures.record("\(name)_p50", p50, "ms", decimals: 2)
             figures.record("\(name)_p99", p99, "ms", decimals: 2)
             figures.record("\(name)_non_2xx", Double(failures), "responses")
+            guard !cpu.total.isNaN else { return }
+            figures.record("\(name)_cpu", cpu.total, "ms/\(request)", decimals: 3)
+            for (group, milliseconds) in cpu.groups { figures.record("\(name)_cpu_\(group)", milliseconds, "ms/\(request)", decimals: 3) }
         }
     }
 
-    /// Two wrk threads (the Lua above counts on it), `connections` connections.
-    func wrk(_ url: String, seconds: Int, script: URL?, args: [String]) throws -> Run {
+    /// Two wrk threads (the Lua above counts on it), `connections` connections. The CPU is read
+    /// before wrk starts and one second after it ends, so that the work the run left behind
+    /// (projections and reactions catching up) counts for its requests.
+    func wrk(_ url: String, seconds: Int, script: URL?, args: [String], meter: ProcessCPU) async throws -> Run {
         var arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency"]
         if let script { arguments += ["-s", script.path] }
         arguments.append(url)
@@ -178,10 +194,16 @@ struct BookingBench: AsyncParsableCommand {
         process.arguments = arguments
         let pipe = Pipe()
         process.standardOutput = pipe
+        var before = meter.reading()
+        before["wrk"] = ProcessCPU.waitedChildren()
         try process.run()
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw ValidationError("wrk failed:\n\(output)") }
+        try await Task.sleep(for: .seconds(1))
+        var after = meter.reading()
+        // wrk has ended by then: its CPU is in the rusage of the children this process waited for.
+        after["wrk"] = ProcessCPU.waitedChildren()
         func value(after label: String) -> String? {
             output.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(label) }
                 .map { $0.trimmingCharacters(in: .whitespaces).dropFirst(label.count).trimmingCharacters(in: .whitespaces) }
@@ -193,10 +215,17 @@ struct BookingBench: AsyncParsableCommand {
             }
             return .nan
         }
-        return Run(
+        // "12345 requests in 10.00s, 4.56MB read"
+        let requests = output.split(separator: "\n").lazy.compactMap { line -> Int? in
+            let words = line.split(separator: " ")
+            return words.count > 2 && words[1] == "requests" && words[2] == "in" ? Int(words[0]) : nil
+        }.first ?? 0
+        var run = Run(
             perSecond: Double(value(after: "Requests/sec:") ?? "") ?? .nan,
             p50: milliseconds(value(after: "50%")), p99: milliseconds(value(after: "99%")),
             failures: Int(value(after: "Non-2xx or 3xx responses:") ?? "0") ?? 0)
+        run.cpu = ProcessCPU.perRequest(from: before, to: after, requests: requests)
+        return run
     }
 
     /// A new, migrated database for the distributed run; the DB_* variables that name it.
