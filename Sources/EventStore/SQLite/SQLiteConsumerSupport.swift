@@ -9,10 +9,10 @@ extension SQLiteEventStore {
         if !writes.isEmpty { try AppendValidation.validate(writes) }
         let id = eventId.uuidString.lowercased()
         let recorded = try await withTransaction { transaction in
-            try transaction.db.execute(sql: """
+            try transaction.db.cachedStatement(sql: """
                 INSERT INTO consumer_inbox (consumer, event_id, outcome, reason, attempts, recorded_at)
                 VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (consumer, event_id) DO NOTHING
-                """, arguments: [consumer, id, outcome.storedKind, outcome.storedReason, outcome.storedAttempts, microseconds(Date())])
+                """).execute(arguments: [consumer, id, outcome.storedKind, outcome.storedReason, outcome.storedAttempts, microseconds(Date())])
             guard transaction.db.changesCount == 1 else { return false }
             if !writes.isEmpty { _ = try transaction.append(writes) }
             return true
@@ -27,10 +27,10 @@ extension SQLiteEventStore {
         return try await withTransaction { transaction in
             var recorded = Set<UUID>()
             for event in batch {
-                try transaction.db.execute(sql: """
+                try transaction.db.cachedStatement(sql: """
                     INSERT INTO consumer_inbox (consumer, event_id, outcome, attempts, recorded_at)
                     VALUES (?, ?, 'handled', 1, ?) ON CONFLICT (consumer, event_id) DO NOTHING
-                    """, arguments: [consumer, event.eventId.uuidString.lowercased(), now])
+                    """).execute(arguments: [consumer, event.eventId.uuidString.lowercased(), now])
                 guard transaction.db.changesCount == 1 else { continue }
                 recorded.insert(event.eventId)
                 if !event.writes.isEmpty { _ = try transaction.append(event.writes) }
@@ -43,10 +43,10 @@ extension SQLiteEventStore {
         guard !eventIds.isEmpty else { return [:] }
         return try await database.read { db in
             var outcomes: [UUID: InboxOutcome] = [:]
-            let rows = try Row.fetchAll(db, sql: """
+            let rows = try Row.fetchAll(db.statement(listing: eventIds.count, """
                 SELECT event_id, outcome, reason, attempts FROM consumer_inbox
                 WHERE consumer = ? AND event_id IN (\(databaseQuestionMarks(count: eventIds.count)))
-                """, arguments: StatementArguments([consumer] + eventIds.map { $0.uuidString.lowercased() }))
+                """), arguments: StatementArguments([consumer] + eventIds.map { $0.uuidString.lowercased() }))
             for row in rows {
                 guard let id = UUID(uuidString: row["event_id"]) else { continue }
                 outcomes[id] = InboxOutcome(kind: row["outcome"], reason: row["reason"], attempts: row["attempts"])
@@ -57,9 +57,9 @@ extension SQLiteEventStore {
 
     public func inboxEntry(_ eventId: UUID, consumer: String) async throws -> InboxEntry? {
         try await database.read { db in
-            guard let row = try Row.fetchOne(db, sql: """
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT outcome, reason, attempts, recorded_at FROM consumer_inbox WHERE consumer = ? AND event_id = ?
-                """, arguments: [consumer, eventId.uuidString.lowercased()])
+                """), arguments: [consumer, eventId.uuidString.lowercased()])
             else { return nil }
             return InboxEntry(
                 consumer: consumer, eventId: eventId,
@@ -70,10 +70,10 @@ extension SQLiteEventStore {
 
     public func deadLetters(consumer: String, limit: Int) async throws -> [InboxEntry] {
         try await database.read { db in
-            try Row.fetchAll(db, sql: """
+            try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT event_id, reason, attempts, recorded_at FROM consumer_inbox
                 WHERE consumer = ? AND outcome = 'dead' ORDER BY recorded_at, event_id LIMIT ?
-                """, arguments: [consumer, limit]).compactMap { row -> InboxEntry? in
+                """), arguments: [consumer, limit]).compactMap { row -> InboxEntry? in
                 guard let id = UUID(uuidString: row["event_id"]) else { return nil }
                 return InboxEntry(
                     consumer: consumer, eventId: id,
@@ -88,14 +88,15 @@ extension SQLiteEventStore {
         let now = microseconds(Date())
         return try await withTransaction { transaction in
             let dead = try String.fetchAll(
-                transaction.db, sql: "SELECT event_id FROM consumer_inbox WHERE consumer = ? AND outcome = 'dead' ORDER BY recorded_at, event_id",
+                transaction.db.cachedStatement(
+                    sql: "SELECT event_id FROM consumer_inbox WHERE consumer = ? AND outcome = 'dead' ORDER BY recorded_at, event_id"),
                 arguments: [consumer])
             var ids: [UUID] = []
             for id in dead where wanted?.contains(id) ?? true {
-                try transaction.db.execute(sql: "DELETE FROM consumer_inbox WHERE consumer = ? AND event_id = ?", arguments: [consumer, id])
-                try transaction.db.execute(
-                    sql: "INSERT INTO consumer_redrive (consumer, event_id, requested_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                    arguments: [consumer, id, now])
+                try transaction.db.cachedStatement(sql: "DELETE FROM consumer_inbox WHERE consumer = ? AND event_id = ?")
+                    .execute(arguments: [consumer, id])
+                try transaction.db.cachedStatement(sql: "INSERT INTO consumer_redrive (consumer, event_id, requested_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
+                    .execute(arguments: [consumer, id, now])
                 if let uuid = UUID(uuidString: id) { ids.append(uuid) }
             }
             return ids
@@ -112,7 +113,8 @@ extension SQLiteEventStore {
 
     public func finishRedrive(_ eventId: UUID, consumer: String) async throws {
         try await database.write { db in
-            try db.execute(sql: "DELETE FROM consumer_redrive WHERE consumer = ? AND event_id = ?", arguments: [consumer, eventId.uuidString.lowercased()])
+            try db.cachedStatement(sql: "DELETE FROM consumer_redrive WHERE consumer = ? AND event_id = ?")
+                .execute(arguments: [consumer, eventId.uuidString.lowercased()])
         }
     }
 

@@ -78,10 +78,10 @@ public final class SQLiteEventStore: EventStore {
     static func append(_ writes: [StreamWrite], in db: Database) throws -> AppendResult {
         let ids = writes.flatMap { $0.events.map(\.eventId) }
         let existing = try Row.fetchAll(
-            db, sql: """
+            db.statement(listing: ids.count, """
                 SELECT event_id, stream_id, stream_version, tx_id, position FROM events
                 WHERE event_id IN (\(databaseQuestionMarks(count: ids.count)))
-                """,
+                """),
             arguments: StatementArguments(ids.map { $0.uuidString.lowercased() }))
         let stored = try existing.map { row -> AppendedRow in
             guard let id = UUID(uuidString: row["event_id"]) else {
@@ -94,8 +94,7 @@ public final class SQLiteEventStore: EventStore {
 
         var current: [Int64] = []
         for write in writes {
-            let actual = try Int64.fetchOne(
-                db, sql: "SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = ?",
+            let actual = try Int64.fetchOne(db.cachedStatement(sql: "SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = ?"),
                 arguments: [write.stream.rawValue]) ?? 0
             guard write.expected.accepts(actual: actual) else {
                 throw WrongExpectedVersion(stream: write.stream, expected: write.expected, actual: actual)
@@ -103,7 +102,7 @@ public final class SQLiteEventStore: EventStore {
             current.append(actual)
         }
 
-        let transaction = (try Int64.fetchOne(db, sql: "SELECT coalesce(max(tx_id), 0) + 1 FROM events")) ?? 1
+        let transaction = (try Int64.fetchOne(db.cachedStatement(sql: "SELECT coalesce(max(tx_id), 0) + 1 FROM events"))) ?? 1
         let recordedAt = microseconds(Date())
         let insert = try db.cachedStatement(sql: """
             INSERT INTO events (tx_id, stream_id, category, stream_version, event_id, event_type, schema_version,
@@ -132,6 +131,7 @@ public final class SQLiteEventStore: EventStore {
 
     // MARK: Read
 
+    /// The columns every read selects, in the order ``read(_:_:)`` decodes them.
     static let columns = "position, tx_id, stream_id, stream_version, event_id, event_type, schema_version, data, metadata, occurred_at, recorded_at"
 
     public func readStream(_ stream: StreamName, from version: Int64, limit: Int) async throws -> [RecordedEvent] {
@@ -154,8 +154,7 @@ public final class SQLiteEventStore: EventStore {
 
     public func headPosition() async throws -> GlobalPosition {
         try await database.read { db in
-            guard let row = try Row.fetchOne(
-                db, sql: "SELECT tx_id, position FROM events ORDER BY tx_id DESC, position DESC LIMIT 1")
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT tx_id, position FROM events ORDER BY tx_id DESC, position DESC LIMIT 1"))
             else { return .start }
             return GlobalPosition(transaction: row["tx_id"], sequence: row["position"])
         }
@@ -163,24 +162,24 @@ public final class SQLiteEventStore: EventStore {
 
     public func streamVersion(_ stream: StreamName) async throws -> Int64 {
         try await database.read { db in
-            try Int64.fetchOne(
-                db, sql: "SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = ?",
+            try Int64.fetchOne(db.cachedStatement(sql: "SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = ?"),
                 arguments: [stream.rawValue]) ?? 0
         }
     }
 
     func read(_ sql: String, _ arguments: StatementArguments) async throws -> [RecordedEvent] {
         let events = try await database.read { db in
-            try Row.fetchAll(db, sql: sql, arguments: arguments).map { row -> RecordedEvent in
-                guard let eventId = UUID(uuidString: row["event_id"]) else {
-                    throw EventStoreError(.corruptRow, "event id is not a UUID at position \(row["position"] as Int64)")
+            // By index, in the order of `columns` (a lookup by name lowercases both names).
+            try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { row -> RecordedEvent in
+                guard let eventId = UUID(uuidString: row[4]) else {
+                    throw EventStoreError(.corruptRow, "event id is not a UUID at position \(row[0] as Int64)")
                 }
                 return RecordedEvent(
-                    position: GlobalPosition(transaction: row["tx_id"], sequence: row["position"]),
-                    stream: StreamName(row["stream_id"] as String), version: row["stream_version"],
-                    eventId: eventId, type: row["event_type"], schemaVersion: row["schema_version"],
-                    data: Data((row["data"] as String).utf8), metadataJSON: Data((row["metadata"] as String).utf8),
-                    occurredAt: date(row["occurred_at"]), recordedAt: date(row["recorded_at"]))
+                    position: GlobalPosition(transaction: row[1], sequence: row[0]),
+                    stream: StreamName(row[2] as String), version: row[3],
+                    eventId: eventId, type: row[5], schemaVersion: row[6],
+                    data: Data((row[7] as String).utf8), metadataJSON: Data((row[8] as String).utf8),
+                    occurredAt: date(row[9]), recordedAt: date(row[10]))
             }
         }
         return try upcasters.upcast(events)
@@ -190,8 +189,8 @@ public final class SQLiteEventStore: EventStore {
 
     public func checkpoint(_ name: String) async throws -> GlobalPosition {
         try await database.read { db in
-            guard let row = try Row.fetchOne(
-                db, sql: "SELECT tx_id, position FROM subscription_checkpoints WHERE name = ?", arguments: [name])
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT tx_id, position FROM subscription_checkpoints WHERE name = ?"),
+                arguments: [name])
             else { return .start }
             return GlobalPosition(transaction: row["tx_id"], sequence: row["position"])
         }
@@ -199,6 +198,15 @@ public final class SQLiteEventStore: EventStore {
 
     public func saveCheckpoint(_ name: String, _ position: GlobalPosition) async throws {
         try await database.write { db in _ = try Self.save(name, position, in: db) }
+    }
+}
+
+extension Database {
+    /// A statement with an `IN` list of `count` parameters: kept in the connection's statement
+    /// cache (like every other statement of the store) for short lists, compiled afresh for
+    /// long ones, so that appends and inbox reads of ever new sizes do not grow the cache.
+    func statement(listing count: Int, _ sql: String) throws -> Statement {
+        count <= 64 ? try cachedStatement(sql: sql) : try makeStatement(sql: sql)
     }
 }
 

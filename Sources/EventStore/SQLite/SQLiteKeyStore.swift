@@ -11,10 +11,10 @@ public struct SQLiteKeyStore: PersonalDataKeyStore {
         let candidate = PersonalDataVault.newKey()
         let id = subject.uuidString.lowercased()
         return try await database.write { db in
-            try db.execute(
-                sql: "INSERT INTO personal_data_keys (subject_id, key, created_at) VALUES (?, ?, ?) ON CONFLICT (subject_id) DO NOTHING",
-                arguments: [id, candidate, microseconds(Date())])
-            guard let key = try Data.fetchOne(db, sql: "SELECT key FROM personal_data_keys WHERE subject_id = ?", arguments: [id]) else {
+            try db.cachedStatement(sql: "INSERT INTO personal_data_keys (subject_id, key, created_at) VALUES (?, ?, ?) ON CONFLICT (subject_id) DO NOTHING")
+                .execute(arguments: [id, candidate, microseconds(Date())])
+            guard let key = try Data.fetchOne(db.cachedStatement(sql: "SELECT key FROM personal_data_keys WHERE subject_id = ?"),
+                arguments: [id]) else {
                 throw EventStoreError(.backend, "personal data key for \(id) vanished while it was created")
             }
             return key
@@ -23,8 +23,7 @@ public struct SQLiteKeyStore: PersonalDataKeyStore {
 
     public func existingKey(for subject: UUID) async throws -> Data? {
         try await database.read { db in
-            try Data.fetchOne(
-                db, sql: "SELECT key FROM personal_data_keys WHERE subject_id = ?",
+            try Data.fetchOne(db.cachedStatement(sql: "SELECT key FROM personal_data_keys WHERE subject_id = ?"),
                 arguments: [subject.uuidString.lowercased()])
         }
     }
@@ -32,8 +31,8 @@ public struct SQLiteKeyStore: PersonalDataKeyStore {
     @discardableResult
     public func erase(subject: UUID) async throws -> Bool {
         try await database.write { db in
-            try db.execute(
-                sql: "DELETE FROM personal_data_keys WHERE subject_id = ?", arguments: [subject.uuidString.lowercased()])
+            try db.cachedStatement(sql: "DELETE FROM personal_data_keys WHERE subject_id = ?")
+                .execute(arguments: [subject.uuidString.lowercased()])
             return db.changesCount > 0
         }
     }

@@ -4,7 +4,8 @@ import GRDB
 extension SQLiteEventStore {
     public func document(_ collection: String, key: String) async throws -> Data? {
         try await database.read { db in
-            try String.fetchOne(db, sql: "SELECT doc FROM read_models WHERE collection = ? AND key = ?", arguments: [collection, key])
+            try String.fetchOne(db.cachedStatement(sql: "SELECT doc FROM read_models WHERE collection = ? AND key = ?"),
+                arguments: [collection, key])
                 .map { Data($0.utf8) }
         }
     }
@@ -12,13 +13,13 @@ extension SQLiteEventStore {
     public func documents(_ collection: String, grupo: String?, limit: Int, offset: Int) async throws -> [Data] {
         try await database.read { db in
             let rows = if let grupo {
-                try String.fetchAll(db, sql: """
+                try String.fetchAll(db.cachedStatement(sql: """
                     SELECT doc FROM read_models WHERE collection = ? AND grupo = ? ORDER BY ordem, key LIMIT ? OFFSET ?
-                    """, arguments: [collection, grupo, limit, offset])
+                    """), arguments: [collection, grupo, limit, offset])
             } else {
-                try String.fetchAll(db, sql: """
+                try String.fetchAll(db.cachedStatement(sql: """
                     SELECT doc FROM read_models WHERE collection = ? ORDER BY ordem, key LIMIT ? OFFSET ?
-                    """, arguments: [collection, limit, offset])
+                    """), arguments: [collection, limit, offset])
             }
             return rows.map { Data($0.utf8) }
         }
@@ -27,9 +28,11 @@ extension SQLiteEventStore {
     public func count(_ collection: String, grupo: String?) async throws -> Int {
         try await database.read { db in
             if let grupo {
-                return try Int.fetchOne(db, sql: "SELECT count(*) FROM read_models WHERE collection = ? AND grupo = ?", arguments: [collection, grupo]) ?? 0
+                return try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM read_models WHERE collection = ? AND grupo = ?"),
+                    arguments: [collection, grupo]) ?? 0
             }
-            return try Int.fetchOne(db, sql: "SELECT count(*) FROM read_models WHERE collection = ?", arguments: [collection]) ?? 0
+            return try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM read_models WHERE collection = ?"),
+                arguments: [collection]) ?? 0
         }
     }
 
@@ -47,12 +50,13 @@ extension SQLiteEventStore {
             }
             for change in changes {
                 if let doc = change.doc {
-                    try db.execute(sql: """
+                    try db.cachedStatement(sql: """
                         INSERT INTO read_models (collection, key, grupo, ordem, doc) VALUES (?, ?, ?, ?, ?)
                         ON CONFLICT (collection, key) DO UPDATE SET grupo = excluded.grupo, ordem = excluded.ordem, doc = excluded.doc
-                        """, arguments: [change.collection, change.key, change.grupo, change.ordem, String(decoding: doc, as: UTF8.self)])
+                        """).execute(arguments: [change.collection, change.key, change.grupo, change.ordem, String(decoding: doc, as: UTF8.self)])
                 } else {
-                    try db.execute(sql: "DELETE FROM read_models WHERE collection = ? AND key = ?", arguments: [change.collection, change.key])
+                    try db.cachedStatement(sql: "DELETE FROM read_models WHERE collection = ? AND key = ?")
+                        .execute(arguments: [change.collection, change.key])
                 }
             }
             let token = try Self.save(name, position, in: db)
@@ -66,26 +70,27 @@ extension SQLiteEventStore {
     public func reset(collections: [String], checkpoint name: String) async throws -> CheckpointMark {
         try await database.write { db in
             for collection in collections {
-                try db.execute(sql: "DELETE FROM read_models WHERE collection = ?", arguments: [collection])
+                try db.cachedStatement(sql: "DELETE FROM read_models WHERE collection = ?").execute(arguments: [collection])
             }
             return CheckpointMark(position: .start, token: try Self.save(name, .start, in: db))
         }
     }
 
     static func mark(_ name: String, in db: Database) throws -> CheckpointMark {
-        guard let row = try Row.fetchOne(db, sql: "SELECT tx_id, position, token FROM subscription_checkpoints WHERE name = ?", arguments: [name])
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT tx_id, position, token FROM subscription_checkpoints WHERE name = ?"),
+            arguments: [name])
         else { return .none }
         return CheckpointMark(position: GlobalPosition(transaction: row[0], sequence: row[1]), token: row[2])
     }
 
     /// Moves checkpoint `name` to `position`, counting the write; returns the new count.
     static func save(_ name: String, _ position: GlobalPosition, in db: Database) throws -> Int64 {
-        let token = try Int64.fetchOne(db, sql: """
+        let token = try Int64.fetchOne(db.cachedStatement(sql: """
             INSERT INTO subscription_checkpoints (name, tx_id, position, updated_at, token) VALUES (?, ?, ?, ?, 1)
             ON CONFLICT (name) DO UPDATE SET tx_id = excluded.tx_id, position = excluded.position, updated_at = excluded.updated_at,
                 token = subscription_checkpoints.token + 1
             RETURNING token
-            """, arguments: [name, position.transaction, position.sequence, microseconds(Date())])
+            """), arguments: [name, position.transaction, position.sequence, microseconds(Date())])
         guard let token else { throw EventStoreError(.backend, "checkpoint '\(name)' was not saved") }
         return token
     }

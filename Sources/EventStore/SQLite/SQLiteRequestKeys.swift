@@ -9,8 +9,8 @@ extension SQLiteEventStore {
         let expired = expireBefore.epochMilliseconds
         let stale = staleBefore.epochMilliseconds
         return try await database.write { db in
-            let row = try Row.fetchOne(
-                db, sql: "SELECT fingerprint, created_ms, status, body, headers FROM request_keys WHERE key = ?", arguments: [key])
+            let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT fingerprint, created_ms, status, body, headers FROM request_keys WHERE key = ?"),
+                arguments: [key])
             if let row {
                 let status: Int? = row["status"]
                 let createdAt: Int64 = row["created_ms"]
@@ -23,9 +23,8 @@ extension SQLiteEventStore {
                     return .replay(StoredReply(status: status, body: row["body"], headers: fields))
                 }
             }
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO request_keys (key, fingerprint, created_ms) VALUES (?, ?, ?)",
-                arguments: [key, fingerprint, created])
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO request_keys (key, fingerprint, created_ms) VALUES (?, ?, ?)")
+                .execute(arguments: [key, fingerprint, created])
             return .claimed
         }
     }
@@ -34,18 +33,17 @@ extension SQLiteEventStore {
         let headers = try reply.map { String(decoding: try JSONEncoder().encode($0.headers), as: UTF8.self) }
         try await database.write { db in
             if let reply {
-                try db.execute(
-                    sql: "UPDATE request_keys SET status = ?, body = ?, headers = ? WHERE key = ?",
-                    arguments: [reply.status, reply.body, headers, key])
+                try db.cachedStatement(sql: "UPDATE request_keys SET status = ?, body = ?, headers = ? WHERE key = ?")
+                    .execute(arguments: [reply.status, reply.body, headers, key])
             } else {
-                try db.execute(sql: "DELETE FROM request_keys WHERE key = ? AND status IS NULL", arguments: [key])
+                try db.cachedStatement(sql: "DELETE FROM request_keys WHERE key = ? AND status IS NULL").execute(arguments: [key])
             }
         }
     }
 
     public func purgeRequestKeys(before date: Date) async throws -> Int {
         try await database.write { db in
-            try db.execute(sql: "DELETE FROM request_keys WHERE created_ms < ?", arguments: [date.epochMilliseconds])
+            try db.cachedStatement(sql: "DELETE FROM request_keys WHERE created_ms < ?").execute(arguments: [date.epochMilliseconds])
             return db.changesCount
         }
     }
