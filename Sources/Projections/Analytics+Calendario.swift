@@ -1,26 +1,26 @@
-import EventStore
+import Domain
 import Foundation
 
 /// Calendar arithmetic on day numbers (days since 1970-01-01), without Foundation's calendar:
 /// a replay splits every booking into local days and hours, and `Calendar` costs microseconds
-/// a call. Dates are proleptic Gregorian (the arithmetic of ``Instants``).
+/// a call. Dates are proleptic Gregorian (``CivilDays``).
 public enum CalendarioAnalitico {
     /// The day number of a civil date.
     public static func dias(ano: Int, mes: Int, dia: Int) -> Int64 {
-        Instants.days(Int64(ano), Int64(mes), Int64(dia))
+        CivilDays.days(Int64(ano), Int64(mes), Int64(dia))
     }
 
     /// The civil date of a day number.
     public static func civil(_ dias: Int64) -> (ano: Int, mes: Int, dia: Int) {
-        let (ano, mes, dia) = Instants.civil(dias)
+        let (ano, mes, dia) = CivilDays.civil(dias)
         return (Int(ano), Int(mes), Int(dia))
     }
 
     /// 0 = domingo … 6 = sábado (1970-01-01 was a Thursday).
-    public static func diaDaSemana(_ dias: Int64) -> Int { Int(((dias + 4) % 7 + 7) % 7) }
+    public static func diaDaSemana(_ dias: Int64) -> Int { CivilDays.weekday(dias) }
 
     public static func diasNoMes(ano: Int, mes: Int) -> Int {
-        Int(Instants.daysInMonth(Int64(ano), Int64(mes)))
+        Int(CivilDays.daysInMonth(Int64(ano), Int64(mes)))
     }
 
     /// `yyyy-mm-dd` of a day number.

@@ -2,6 +2,9 @@ public import Foundation
 
 /// A calendar date in a unit's time zone (`2026-11-21`), the unit of opening hours, daily
 /// prices and agenda streams. Conversions to instants take the time zone as an argument.
+/// Dates are proleptic Gregorian (ISO 8601's); day arithmetic is ``CivilDays``', not
+/// Foundation's `Calendar` (a booking works out several local dates: `Calendar` cost
+/// microseconds a call).
 public struct DataLocal: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
     public let ano: Int
     public let mes: Int
@@ -9,10 +12,8 @@ public struct DataLocal: Hashable, Comparable, Sendable, Codable, CustomStringCo
 
     /// A valid Gregorian date, or nil (`2026-02-30` is nil).
     public init?(ano: Int, mes: Int, dia: Int) {
-        guard (1...9999).contains(ano), (1...12).contains(mes), (1...31).contains(dia) else { return nil }
-        var components = DateComponents(year: ano, month: mes, day: dia)
-        components.calendar = Self.calendar(.gmt)
-        guard components.isValidDate else { return nil }
+        guard (1...9999).contains(ano), (1...12).contains(mes), (1...Int(CivilDays.daysInMonth(Int64(ano), Int64(mes)))).contains(dia)
+        else { return nil }
         self.ano = ano
         self.mes = mes
         self.dia = dia
@@ -28,13 +29,25 @@ public struct DataLocal: Hashable, Comparable, Sendable, Codable, CustomStringCo
         self.init(ano: ano, mes: mes, dia: dia)
     }
 
-    /// The local date of an instant in `fuso`.
+    /// The local date of an instant in `fuso`: the instant moved by the zone's offset at that
+    /// instant, in whole days.
     public init(_ instant: Date, em fuso: TimeZone) {
-        let components = Self.calendar(fuso).dateComponents([.year, .month, .day], from: instant)
-        ano = components.year ?? 1970
-        mes = components.month ?? 1
-        dia = components.day ?? 1
+        let local = (instant.timeIntervalSince1970 + Double(fuso.secondsFromGMT(for: instant))) / 86_400
+        // Years 1 to 9999 (and an instant that is not a number at all, on day 0).
+        let days = local.isFinite ? Int64(min(max(local, -719_162), 2_932_896).rounded(.down)) : 0
+        self.init(days: days)
     }
+
+    /// The date `days` after 1970-01-01.
+    init(days: Int64) {
+        let (ano, mes, dia) = CivilDays.civil(days)
+        self.ano = Int(ano)
+        self.mes = Int(mes)
+        self.dia = Int(dia)
+    }
+
+    /// Days from 1970-01-01.
+    var days: Int64 { CivilDays.days(Int64(ano), Int64(mes), Int64(dia)) }
 
     public var description: String {
         func pad(_ value: Int, _ width: Int) -> String {
@@ -69,17 +82,9 @@ public struct DataLocal: Hashable, Comparable, Sendable, Codable, CustomStringCo
 
     public var seguinte: DataLocal { adding(dias: 1) }
 
-    public func adding(dias: Int) -> DataLocal {
-        let calendar = Self.calendar(.gmt)
-        let date = calendar.date(from: DateComponents(year: ano, month: mes, day: dia)) ?? Date(timeIntervalSince1970: 0)
-        return DataLocal(calendar.date(byAdding: .day, value: dias, to: date) ?? date, em: .gmt)
-    }
+    public func adding(dias: Int) -> DataLocal { DataLocal(days: days + Int64(dias)) }
 
-    public var diaDaSemana: DiaDaSemana {
-        let calendar = Self.calendar(.gmt)
-        let date = calendar.date(from: DateComponents(year: ano, month: mes, day: dia)) ?? Date(timeIntervalSince1970: 0)
-        return DiaDaSemana.allCases[(calendar.component(.weekday, from: date) + 6) % 7]
-    }
+    public var diaDaSemana: DiaDaSemana { DiaDaSemana.allCases[CivilDays.weekday(days)] }
 
     /// Every local date that `range` touches (its end is exclusive).
     public static func dias(de range: TimeRange, em fuso: TimeZone) -> [DataLocal] {

@@ -1,10 +1,11 @@
+import Domain
 public import Foundation
 
 /// ISO 8601 instants in UTC, `YYYY-MM-DDTHH:MM:SS[.fraction]Z`, read and written without
 /// Foundation's formatters. Payloads, metadata and read-model documents hold many instants (a
 /// day's occupancy document holds two per booking), and Foundation's ISO 8601 style builds a
 /// calendar's date components for each: with it the JSON strategies cost about a third of a
-/// document's decoding. Dates are Gregorian (Howard Hinnant's `days_from_civil` and
+/// document's decoding. Dates are Gregorian (``CivilDays``, Howard Hinnant's `days_from_civil` and
 /// `civil_from_days`) from 1600 to 9999; Foundation's calendar is Julian before 1582, so other
 /// years are left to it.
 public enum Instants {
@@ -21,7 +22,7 @@ public enum Instants {
             time += 86_400
             days -= 1
         }
-        let (year, month, day) = civil(days)
+        let (year, month, day) = CivilDays.civil(days)
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
             func digits(_ value: Int64, at offset: Int, count: Int) {
                 var value = value
@@ -68,14 +69,14 @@ public enum Instants {
                   let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
                   year >= 1_600, (1...12).contains(month), hour < 24, minute < 60, second < 60
             else { return nil }
-            guard (1...daysInMonth(year, month)).contains(day) else { return nil }
+            guard (1...CivilDays.daysInMonth(year, month)).contains(day) else { return nil }
             var fractionOfSecond = 0.0
             if utf8.count > 20 {
                 let end = utf8.count - 1
                 guard utf8[19] == UInt8(ascii: "."), end > 20, end <= 29, let digits = number(20..<end) else { return nil }
                 fractionOfSecond = Double(digits) / pow(10, Double(end - 20))
             }
-            let seconds = Double(days(year, month, day) * 86_400 + hour * 3_600 + minute * 60 + second)
+            let seconds = Double(CivilDays.days(year, month, day) * 86_400 + hour * 3_600 + minute * 60 + second)
             return Date(timeIntervalSince1970: seconds + fractionOfSecond)
         }
     }
@@ -96,38 +97,6 @@ public enum Instants {
     }
 
     /// 1600-01-01 and 10000-01-01, in seconds from 1970: where the fast paths apply.
-    static let first = Double(days(1_600, 1, 1) * 86_400)
-    static let last = Double(days(10_000, 1, 1) * 86_400)
-
-    /// The days of a month (1…12) of a year.
-    public static func daysInMonth(_ year: Int64, _ month: Int64) -> Int64 {
-        switch month {
-        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days from 1970-01-01 to a civil date.
-    public static func days(_ year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The civil date `days` after 1970-01-01.
-    public static func civil(_ days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shifted = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shifted + 2) / 5 + 1
-        let month = shifted < 10 ? shifted + 3 : shifted - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
+    static let first = Double(CivilDays.days(1_600, 1, 1) * 86_400)
+    static let last = Double(CivilDays.days(10_000, 1, 1) * 86_400)
 }
