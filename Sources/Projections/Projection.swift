@@ -72,7 +72,13 @@ public final class ProjectionBatch {
     }
 
     public func put<T: Encodable>(_ value: T, _ collection: String, _ key: String, grupo: String? = nil, ordem: String = "") throws {
-        record(Key(collection: collection, key: key), Entry(grupo: grupo, ordem: ordem, doc: try ReadModelJSON.encoder.encode(value)))
+        put(json: try ReadModelJSON.encoder.encode(value), collection, key, grupo: grupo, ordem: ordem)
+    }
+
+    /// ``put(_:_:_:grupo:ordem:)`` of a document already encoded with `ReadModelJSON.encoder`
+    /// (one value kept under several keys is encoded once).
+    public func put(json doc: Data, _ collection: String, _ key: String, grupo: String? = nil, ordem: String = "") {
+        record(Key(collection: collection, key: key), Entry(grupo: grupo, ordem: ordem, doc: doc))
     }
 
     public func delete(_ collection: String, _ key: String) {

@@ -177,11 +177,14 @@ public enum ReservasReadModel {
         instant.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 
+    /// The booking by id (for its member) and under each of its days (for the unit's
+    /// operators): one document, encoded once.
     private static func save(_ view: ReservaView, _ batch: ProjectionBatch) throws {
         let start = ordem(view.inicio)
-        try batch.put(view, reservas, view.id, grupo: view.usuarioId, ordem: start)
+        let doc = try ReadModelJSON.encoder.encode(view)
+        batch.put(json: doc, reservas, view.id, grupo: view.usuarioId, ordem: start)
         for dia in view.dias {
-            try batch.put(view, porDia, "\(dia)|\(view.id)", grupo: diaGrupo(unidade: view.unidadeId, data: dia), ordem: start)
+            batch.put(json: doc, porDia, "\(dia)|\(view.id)", grupo: diaGrupo(unidade: view.unidadeId, data: dia), ordem: start)
         }
     }
 
