@@ -329,11 +329,15 @@ enum PostgresStatements {
     /// Several streams, each from a version, oldest first within each (one round trip for the
     /// aggregates a command folds).
     struct ReadStreams: PostgresPreparedStatement {
-        static let name = "coworkflow_read_streams_v2"
+        static let name = "coworkflow_read_streams_v3"
+        /// `OFFSET 0` keeps the subquery from being flattened into a join of the array with
+        /// `events`, so its one plan is an index lookup per stream (ADR 0001 §3): flattened, the
+        /// generic plan turned into a hash join over a sequential scan of `events` once the
+        /// table's statistics changed, in the middle of a benchmark run.
         static let sql = """
             SELECT \(PostgresStatements.columns) FROM unnest($1::text[], $2::bigint[]) WITH ORDINALITY AS r(stream, from_version, n)
             CROSS JOIN LATERAL (
-                SELECT * FROM events WHERE stream_id = r.stream AND stream_version >= r.from_version
+                SELECT * FROM events WHERE stream_id = r.stream AND stream_version >= r.from_version OFFSET 0
             ) AS events
             ORDER BY r.n, stream_version
             """
@@ -352,10 +356,16 @@ enum PostgresStatements {
 
     /// The events of a consumer's redrive requests, in global order.
     struct ReadRedrives: PostgresPreparedStatement {
-        static let name = "coworkflow_read_redrives_v1"
+        static let name = "coworkflow_read_redrives_v2"
+        /// From the consumer's requests to their events by id, never the other way round (a
+        /// walk of `events` in global order looking for requested ids, which reads the whole
+        /// table when there are none): `OFFSET 0` as in ``ReadStreams``.
         static let sql = """
-            SELECT \(PostgresStatements.columns) FROM events
-            WHERE event_id IN (SELECT event_id FROM consumer_redrive WHERE consumer = $1)
+            SELECT \(PostgresStatements.columns) FROM (
+                SELECT e.* FROM consumer_redrive d
+                CROSS JOIN LATERAL (SELECT * FROM events WHERE event_id = d.event_id OFFSET 0) AS e
+                WHERE d.consumer = $1
+            ) AS events
             ORDER BY tx_id, position LIMIT $2
             """
         let consumer: String
