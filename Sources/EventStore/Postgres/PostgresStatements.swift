@@ -114,7 +114,7 @@ enum PostgresStatements {
 
     /// Several streams in one statement, each with its own expectation (all or nothing).
     struct AppendMany: PostgresPreparedStatement {
-        static let name = "coworkflow_append_many_v2"
+        static let name = "coworkflow_append_many_v3"
         static let sql = """
             INSERT INTO events AS e (stream_id, stream_version, event_id, event_type, schema_version, data, metadata, occurred_at)
             SELECT s.name, s.base + row_number() OVER (PARTITION BY u.s ORDER BY u.ord), u.id, u.t, u.sv, u.d::jsonb, u.m::jsonb, u.o
@@ -128,7 +128,7 @@ enum PostgresStatements {
             WHERE NOT EXISTS (
                 SELECT 1 FROM unnest($1::text[], $2::bigint[]) AS c(name, expected)
                 WHERE c.expected > 0
-                  AND NOT EXISTS (SELECT 1 FROM events w WHERE w.stream_id = c.name AND w.stream_version = c.expected))
+                  AND NOT EXISTS (SELECT 1 FROM events w WHERE w.stream_id = c.name AND w.stream_version = c.expected OFFSET 0))
               AND \(PostgresStatements.notifyIf("$10"))
             ORDER BY u.ord
             RETURNING e.event_id, e.stream_id, e.stream_version, e.tx_id, e.position

@@ -1,4 +1,5 @@
 @testable import EventStore
+import Foundation
 import Logging
 import PostgresNIO
 import Testing
@@ -23,6 +24,19 @@ struct KeyedPlanTests {
         let plan = try await genericPlan(PostgresStatements.ReadRedrives(consumer: "c", limit: 10), executing: "'c', 10")
         #expect(plan.contains("Nested Loop") && plan.contains("Index Cond: (event_id = d.event_id)"), "\(plan)")
         #expect(!plan.contains("Seq Scan on events") && !plan.contains("events_pkey") && !plan.contains("Hash"), "\(plan)")
+    }
+
+    @Test("a multi-stream append checks each expected version by its key")
+    func append_checks_versions_by_key() async throws {
+        let stream = uniqueStream()
+        var columns = PostgresEventStore.AppendColumns()
+        columns.add(event(), stream: 0)
+        let plan = try await genericPlan(
+            PostgresStatements.AppendMany(streams: [stream.rawValue], expected: [0], columns: columns, notify: false),
+            executing: "'{\(stream.rawValue)}'::text[], '{5}'::bigint[], '{1}'::integer[], '{\(UUID().uuidString)}'::uuid[], "
+                + "'{T}'::text[], '{1}'::integer[], '{\"{}\"}'::text[], '{\"{}\"}'::text[], ARRAY[now()], false")
+        #expect(plan.contains("SubPlan") && plan.contains("Index Only Scan using events_stream_version_key on events w"), "\(plan)")
+        #expect(!plan.contains("Anti Join"), "\(plan)")
     }
 
     /// The generic plan `statement` gets on a store session with joins other than nested loops
