@@ -158,13 +158,17 @@ enum PostgresStatements {
     /// checkpoint and COMMIT). The upserted and the deleted keys must be disjoint: the caller
     /// keeps only the last change of each key.
     struct CommitReadModels: PostgresPreparedStatement {
-        static let name = "coworkflow_commit_read_models_v3"
+        static let name = "coworkflow_commit_read_models_v4"
         /// The checkpoint moves first; the documents are written only when it did (they read its
         /// RETURNING). With $12 (fenced), it moves only from the mark $13/$14/$15, checked on the
         /// row as locked: the row's position and `xmin`, the transaction that wrote it last (so a
         /// reader that lost its lease cannot write over a newer batch, nor over a rebuild that
         /// came back to the same position). Mark 0 (never saved) lets it only insert the row.
-        /// Answers the row's new `xmin`, the next commit's mark.
+        /// Answers the row's new `xmin`, the next commit's mark. Deleted documents are looked up
+        /// by key, one at a time, and deleted by their row ids: a join of the keys with
+        /// `read_models` can plan as a hash join over the whole table (ADR 0001 §3). No other
+        /// transaction writes these rows meanwhile: the lease and the fence above keep every
+        /// other writer of the projection out.
         static let sql = """
             WITH moved AS (
                 INSERT INTO subscription_checkpoints (name, tx_id, position)
@@ -182,8 +186,11 @@ enum PostgresStatements {
                 WHERE EXISTS (SELECT 1 FROM moved)
                 ON CONFLICT (collection, key) DO UPDATE SET grupo = excluded.grupo, ordem = excluded.ordem, doc = excluded.doc
             ), deleted AS (
-                DELETE FROM read_models r USING unnest($7::text[], $8::text[]) AS d(collection, key)
-                WHERE r.collection = d.collection AND r.key = d.key AND EXISTS (SELECT 1 FROM moved)
+                DELETE FROM read_models r
+                WHERE r.ctid = ANY (ARRAY(
+                        SELECT x.ctid FROM unnest($7::text[], $8::text[]) AS d(collection, key)
+                        CROSS JOIN LATERAL (SELECT ctid FROM read_models WHERE collection = d.collection AND key = d.key OFFSET 0) AS x))
+                  AND EXISTS (SELECT 1 FROM moved)
             )
             SELECT token FROM moved
             """
