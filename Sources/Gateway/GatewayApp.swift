@@ -39,14 +39,18 @@ public enum GatewayApp {
         let routes = RouteTable()
         router.add(middleware: EdgeMiddleware(drain: drain, metrics: metrics, allowedOrigin: configuration.allowedOrigin, routes: routes))
         if let webRoot = configuration.webRoot { router.add(middleware: WebAppMiddleware(root: webRoot)) }
-        router.add(middleware: AuthMiddleware(usuarios: backend.usuarios))
-        if let limiter = configuration.rateLimiter { router.add(middleware: RateLimitMiddleware(limiter: limiter)) }
         var trustForwardedFor = configuration.rateLimiter?.trustForwardedFor ?? false
-        // A service hears only from the gateway, which names the caller last in X-Forwarded-For.
+        var accountStaleness: Duration?
+        // A service hears only from the gateway, which names the caller last in X-Forwarded-For
+        // and has just checked the caller's account.
         switch configuration.role {
-        case .service, .operations: trustForwardedFor = true
+        case .service, .operations:
+            trustForwardedFor = true
+            accountStaleness = AuthMiddleware.behindGateway
         case .allInOne, .gateway: break
         }
+        router.add(middleware: AuthMiddleware(usuarios: backend.usuarios, staleness: accountStaleness))
+        if let limiter = configuration.rateLimiter { router.add(middleware: RateLimitMiddleware(limiter: limiter)) }
         let api = API(
             router: router, idempotency: Idempotency(keys: backend.store, fingerprintKey: backend.usuarios.tokens.fingerprintKey), role: configuration.role, trustForwardedFor: trustForwardedFor,
             settle: { position, types in await backend.settle(upTo: position, types: types) })

@@ -168,6 +168,13 @@ struct EdgeMiddleware: RouterMiddleware {
 struct AuthMiddleware: RouterMiddleware {
     typealias Context = GatewayContext
     let usuarios: UsuariosService
+    /// How old a check of the account may be and still count (nil: every request reads it).
+    /// A service behind the gateway, which checks it on every request, accepts one made in the
+    /// last second (ADR 0005); the gateway and the all-in-one server always read.
+    var staleness: Duration? = nil
+
+    /// A service's ``staleness``.
+    static let behindGateway: Duration = .seconds(1)
 
     func handle(_ request: Request, context: GatewayContext, next: (Request, GatewayContext) async throws -> Response) async throws -> Response {
         var context = context
@@ -179,7 +186,9 @@ struct AuthMiddleware: RouterMiddleware {
             // The account as it is now: a deactivated or erased account's token stops working,
             // so does one issued before the last password change, and the role is today's, not
             // the one at login.
-            guard let acesso = try await usuarios.acesso(usuario: subject.usuario, emitidoEm: subject.emitidoEm) else { throw invalid }
+            guard let acesso = try await usuarios.acesso(usuario: subject.usuario, emitidoEm: subject.emitidoEm, staleness: staleness) else {
+                throw invalid
+            }
             context.subject = TokenIssuer.Subject(usuario: subject.usuario, papel: acesso.papel, emitidoEm: subject.emitidoEm, plano: acesso.plano)
         }
         return try await next(request, context)

@@ -55,7 +55,7 @@ public struct Negocio: Sendable {
         Negocio(
             pagamentos: PagamentosService(
                 store: store, clock: clock, provider: integracoes.provider, segredoDoWebhook: integracoes.segredoDoWebhook, logger: logger,
-                contaApagada: { try await usuarios.apagada(usuario: $0) }),
+                contas: .de(usuarios)),
             sandbox: integracoes.sandbox, testador: integracoes.testador,
             notificacoes: NotificacoesService(
                 store: store, clock: clock, mailer: integracoes.mailer, remetente: integracoes.remetente,

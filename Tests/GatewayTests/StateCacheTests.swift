@@ -50,6 +50,33 @@ struct StateCacheTests {
         #expect(try await agenda(store, cacheB).load(stream).state.ocupacoes.count == 4)
     }
 
+    @Test("with a staleness, a state a read confirmed that recently is answered without a read; one from a prefetch, or older, is read")
+    func staleness() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-cache-\(UUID().uuidString).sqlite").path
+        let store = try SQLiteEventStore(path: path)
+        let (cacheA, cacheB) = (StateCache(), StateCache())
+        let stream = StreamNames.agenda(espaco, dia)
+        try await ocupar(agenda(store, cacheB), hora: 8)
+        // A reads the stream (version 1), then reads again and finds nothing new: confirmed.
+        #expect(try await agenda(store, cacheA).load(stream).version == 1)
+        #expect(try await agenda(store, cacheA).load(stream).version == 1)
+        try await ocupar(agenda(store, cacheB), hora: 9)
+        // Within the staleness A answers what it confirmed; a load without one, or with a
+        // staleness already past, reads B's append.
+        #expect(try await agenda(store, cacheA).load(stream, staleness: .seconds(3_600)).version == 1)
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(try await agenda(store, cacheA).load(stream, staleness: .milliseconds(10)).version == 2)
+        try await ocupar(agenda(store, cacheB), hora: 10)
+        #expect(try await agenda(store, cacheA).load(stream).version == 3)
+
+        // A state folded from a prefetch is not confirmed by a read of its own: it is read.
+        let cacheC = StateCache()
+        let prefetched = try await Prefetched.read([agenda(store, cacheC).read(stream)], from: store)
+        #expect(try await agenda(store, cacheC).load(stream, prefetched: prefetched).version == 3)
+        try await ocupar(agenda(store, cacheB), hora: 11)
+        #expect(try await agenda(store, cacheC).load(stream, staleness: .seconds(3_600)).version == 4)
+    }
+
     @Test("a full cache starts over and still answers the stream's true state")
     func bounded() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-cache-\(UUID().uuidString).sqlite").path

@@ -25,9 +25,16 @@ struct AggregateStore<Command, State: Sendable, Event: DomainEvent, Failure: Err
 
     /// The stream's state and version. With a cache, only the events after the cached version
     /// are read and folded: events never change once stored, so a folded prefix stays true.
-    /// With `prefetched` events that cover them, nothing is read.
-    func load(_ stream: StreamName, prefetched: Prefetched? = nil) async throws -> (state: State, version: Int64) {
+    /// With `prefetched` events that cover them, nothing is read. With `staleness`, a cached
+    /// state that a read found current less than that long ago is answered without a read (a
+    /// check that another check made just before, ADR 0005); without it, the store is asked.
+    func load(_ stream: StreamName, prefetched: Prefetched? = nil, staleness: Duration? = nil) async throws -> (state: State, version: Int64) {
+        if let staleness, let cache, let (state, version) = cache.state(of: stream, as: State.self, confirmedWithin: staleness) {
+            return (state, version)
+        }
         var (state, version) = cached(stream) ?? (decider.initialState, 0)
+        // When the read began: what it finds was the stream's end at least then.
+        let asked = ContinuousClock.now
         let events = if let ahead = prefetched?.events(of: stream, after: version) { ahead } else {
             try await store.readStream(stream, from: version + 1)
         }
@@ -36,7 +43,9 @@ struct AggregateStore<Command, State: Sendable, Event: DomainEvent, Failure: Err
         }
         if let last = events.last {
             version = last.version
-            cache?.keep(state, version: version, of: stream)
+            cache?.keep(state, version: version, of: stream, confirmed: prefetched == nil ? asked : nil)
+        } else if prefetched == nil, version > 0 {
+            cache?.confirm(State.self, version: version, of: stream, at: asked)
         }
         return (state, version)
     }
@@ -83,9 +92,12 @@ final class StateCache: Sendable {
     }
 
     private struct Entry: @unchecked Sendable {
-        // Only ever a `State: Sendable` put in by ``keep(_:version:of:)``.
+        // Only ever a `State: Sendable` put in by ``keep(_:version:of:confirmed:)``.
         let state: Any
         let version: Int64
+        /// When a read of the store last found `version` to be the stream's end (the read's
+        /// start); nil when the state came from elsewhere (a prefetch, an append).
+        var confirmed: ContinuousClock.Instant?
     }
 
     private let entries = Mutex<[Key: Entry]>([:])
@@ -101,13 +113,33 @@ final class StateCache: Sendable {
         return (state, entry.version)
     }
 
-    func keep<State: Sendable>(_ state: State, version: Int64, of stream: StreamName) {
+    /// The state kept for `stream` when a read found it current less than `staleness` ago.
+    func state<State: Sendable>(of stream: StreamName, as type: State.Type, confirmedWithin staleness: Duration) -> (State, Int64)? {
+        let now = ContinuousClock.now
+        let entry = entries.withLock { $0[Key(stream: stream, type: ObjectIdentifier(type))] }
+        guard let entry, let confirmed = entry.confirmed, now - confirmed < staleness, let state = entry.state as? State else { return nil }
+        return (state, entry.version)
+    }
+
+    func keep<State: Sendable>(_ state: State, version: Int64, of stream: StreamName, confirmed: ContinuousClock.Instant? = nil) {
         entries.withLock { entries in
             let key = Key(stream: stream, type: ObjectIdentifier(State.self))
             // Another load may have folded further meanwhile: keep the newer one.
             if let current = entries[key], current.version >= version { return }
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-            entries[key] = Entry(state: state, version: version)
+            entries[key] = Entry(state: state, version: version, confirmed: confirmed)
+        }
+    }
+
+    /// A read that began at `instant` found nothing after `version`: the kept state (if it is
+    /// still that version) was the stream's end then.
+    func confirm<State: Sendable>(_ type: State.Type, version: Int64, of stream: StreamName, at instant: ContinuousClock.Instant) {
+        entries.withLock { entries in
+            let key = Key(stream: stream, type: ObjectIdentifier(type))
+            guard var entry = entries[key], entry.version == version else { return }
+            if let confirmed = entry.confirmed, confirmed >= instant { return }
+            entry.confirmed = instant
+            entries[key] = entry
         }
     }
 }

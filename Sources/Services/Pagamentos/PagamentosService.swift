@@ -19,7 +19,7 @@ public final class PagamentosService: Sendable {
     let logger: Logger
     /// Whether the member's account was erased (LGPD): a booking made in the instant before
     /// the erasure is not charged, but declined, which releases it.
-    let contaApagada: @Sendable (String) async throws -> Bool
+    let contas: ContasApagadas
 
     public static let consumidor = "pagamentos"
     public static let bindings = ["reservas.ReservaSolicitada", "reservas.ReservaExpirada", "reservas.ReservaCancelada"]
@@ -27,9 +27,9 @@ public final class PagamentosService: Sendable {
 
     public init(
         store: any EventStore, clock: any WallClock, provider: any PaymentProvider, segredoDoWebhook: Data, logger: Logger,
-        contaApagada: @escaping @Sendable (String) async throws -> Bool = { _ in false }
+        contas: ContasApagadas = .nenhuma
     ) {
-        self.contaApagada = contaApagada
+        self.contas = contas
         self.store = store
         self.clock = clock
         self.provider = provider
@@ -71,13 +71,15 @@ public final class PagamentosService: Sendable {
     private func cobrar(_ reserva: Reserva.Solicitada, causa: UUID, meta: EventMetadata) async throws -> [StreamWrite] {
         let id = Pagamento.ID(reserva.reservaId.rawValue)
         let stream = Self.stream(id)
-        let (state, version) = try await pagamentos.load(stream)
+        // The payment's stream and the member's account in one round trip.
+        let prefetched = try await Prefetched.read([pagamentos.read(stream)] + [contas.leitura(reserva.usuarioId)].compactMap { $0 }, from: store)
+        let (state, version) = try await pagamentos.load(stream, prefetched: prefetched)
         guard case .inexistente = state else { return [] }
         let forma = reserva.pagamento ?? Reserva.FormaDePagamento(metodo: .pix)
         let pedido = Pagamento.Pedido(
             pagamentoId: id, reservaId: reserva.reservaId.rawValue, usuarioId: reserva.usuarioId, unidadeId: reserva.unidadeId,
             espacoId: reserva.espacoId, valor: reserva.total, expiraEm: reserva.expiraEm)
-        if try await contaApagada(reserva.usuarioId) {
+        if try await contas.apagada(reserva.usuarioId, prefetched) {
             let events = try decide(.recusarSemCobrar(pedido, metodo: forma.metodo, motivo: "a conta do membro foi excluída", em: clock.now), state)
             return [StreamWrite(stream: stream, expected: .after(version), events: try Events.derived(events, from: causa.uuidString, at: clock.now, metadata: meta))]
         }
@@ -314,5 +316,21 @@ public struct PagamentoView: Codable, Sendable, Equatable {
         motivo = nil
         reembolsos = []
         reembolsado = .zero
+    }
+}
+
+/// Whether a member's account was erased, answered from a read made together with others
+/// (``Prefetched``): the read to add, and the answer from it.
+public struct ContasApagadas: Sendable {
+    /// The account's read (nil: nothing to read).
+    let leitura: @Sendable (String) -> StreamRead?
+    let apagada: @Sendable (String, Prefetched) async throws -> Bool
+
+    /// No account is ever erased (a service without usuarios' events: tests).
+    public static let nenhuma = ContasApagadas(leitura: { _ in nil }, apagada: { _, _ in false })
+
+    /// The accounts of `usuarios`.
+    public static func de(_ usuarios: UsuariosService) -> ContasApagadas {
+        ContasApagadas(leitura: { usuarios.leituraDaConta($0) }, apagada: { try await usuarios.apagada(usuario: $0, prefetched: $1) })
     }
 }

@@ -519,9 +519,11 @@ public final class UsuariosService: Sendable {
         await tokens.verify(token, now: clock.now)
     }
 
-    /// ``papelAtual(usuario:emitidoEm:)`` with the member's plan, from the same read.
-    public func acesso(usuario: String, emitidoEm: Date? = nil) async throws -> (papel: String, plano: String?)? {
-        guard let id = Usuario.ID(usuario), case .existente(let conta) = try await usuarios.load(Self.stream(id)).state,
+    /// ``papelAtual(usuario:emitidoEm:)`` with the member's plan, from the same read. With
+    /// `staleness`, an account a read found current less than that long ago is not read again
+    /// (a service behind the gateway, which has just checked it: ADR 0005).
+    public func acesso(usuario: String, emitidoEm: Date? = nil, staleness: Duration? = nil) async throws -> (papel: String, plano: String?)? {
+        guard let id = Usuario.ID(usuario), case .existente(let conta) = try await usuarios.load(Self.stream(id), staleness: staleness).state,
             conta.ativo
         else { return nil }
         if let alterada = conta.senhaAlteradaEm, let emitidoEm, emitidoEm.addingTimeInterval(0.001) < alterada { return nil }
@@ -530,8 +532,21 @@ public final class UsuariosService: Sendable {
 
     /// Whether `usuario`'s personal data was erased (the account is gone for good).
     public func apagada(usuario: String) async throws -> Bool {
-        guard let id = Usuario.ID(usuario), case .apagado = try await usuarios.load(Self.stream(id)).state else { return false }
+        try await apagada(usuario: usuario, prefetched: nil)
+    }
+
+    /// ``apagada(usuario:)`` from `prefetched` when it holds the account's read
+    /// (``leituraDaConta(_:)``).
+    func apagada(usuario: String, prefetched: Prefetched?) async throws -> Bool {
+        guard let id = Usuario.ID(usuario), case .apagado = try await usuarios.load(Self.stream(id), prefetched: prefetched).state else {
+            return false
+        }
         return true
+    }
+
+    /// What loading `usuario`'s account reads (nil for an id that names no account).
+    func leituraDaConta(_ usuario: String) -> StreamRead? {
+        Usuario.ID(usuario).map { usuarios.read(Self.stream($0)) }
     }
 
     /// The account that holds `email`, if any.
