@@ -124,7 +124,13 @@ public struct PostgresSettings: Sendable, Equatable {
     /// looked cheaper than the generic one — and planning it took 0.2 ms against 0.02 ms,
     /// twice its execution (`EXPLAIN (ANALYZE, SUMMARY) EXECUTE`). The store's statements
     /// are keyed lookups and range scans whose plans do not depend on the values.
-    static let sessionParameters = [("plan_cache_mode", "force_generic_plan")]
+    ///
+    /// Nor on the tables' sizes: `enable_seqscan = off` keeps an index path whenever there is
+    /// one. A generic plan made while a table is small (every table starts empty) scans it,
+    /// and keeps scanning it as it grows until an `ANALYZE` invalidates the plan: a read-model
+    /// commit planned so read ~1,250 buffers a call through a whole benchmark run in which no
+    /// autovacuum came (ADR 0001 §3). A table no index serves is still scanned.
+    static let sessionParameters = [("plan_cache_mode", "force_generic_plan"), ("enable_seqscan", "off")]
 
     public func connectionConfiguration(asOwner: Bool = false) -> PostgresConnection.Configuration {
         var configuration = PostgresConnection.Configuration(
