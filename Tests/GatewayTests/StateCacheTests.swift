@@ -17,6 +17,11 @@ struct StateCacheTests {
         }
     }
 
+    /// An embedded store in a new file.
+    func newStore() throws -> SQLiteEventStore {
+        try SQLiteEventStore(path: FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-cache-\(UUID().uuidString).sqlite").path)
+    }
+
     /// Books hour `hora` of the day through `aggregate`, with the version it loaded.
     func ocupar(_ aggregate: AggregateStore<Agenda.Command, Agenda.State, Agenda.Event, Agenda.Failure>, hora: Int) async throws {
         let intervalo = try TimeRange(start: inicio.addingTimeInterval(Double(hora) * 3_600), end: inicio.addingTimeInterval(Double(hora + 1) * 3_600))
@@ -27,8 +32,7 @@ struct StateCacheTests {
 
     @Test("two replicas with their own caches see each other's appends, and agree with a full fold")
     func replicas_stay_current() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-cache-\(UUID().uuidString).sqlite").path
-        let store = try SQLiteEventStore(path: path)
+        let store = try newStore()
         let (cacheA, cacheB) = (StateCache(), StateCache())
         let stream = StreamNames.agenda(espaco, dia)
 
@@ -52,8 +56,7 @@ struct StateCacheTests {
 
     @Test("with a staleness, a state a read confirmed that recently is answered without a read; one from a prefetch, or older, is read")
     func staleness() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-cache-\(UUID().uuidString).sqlite").path
-        let store = try SQLiteEventStore(path: path)
+        let store = try newStore()
         let (cacheA, cacheB) = (StateCache(), StateCache())
         let stream = StreamNames.agenda(espaco, dia)
         try await ocupar(agenda(store, cacheB), hora: 8)
@@ -79,8 +82,7 @@ struct StateCacheTests {
 
     @Test("a full cache starts over and still answers the stream's true state")
     func bounded() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-cache-\(UUID().uuidString).sqlite").path
-        let store = try SQLiteEventStore(path: path)
+        let store = try newStore()
         let cache = StateCache(capacity: 1)
         try await ocupar(agenda(store, cache), hora: 8)
         // Another stream takes the cache's only place.
