@@ -50,18 +50,16 @@ struct KeyedPlanTests {
         #expect(!plan.contains("Join"), "\(plan)")
     }
 
-    /// The generic plan `statement` gets on a store session with `settings` switched off (nested
-    /// loops: other joins preferred), as `EXPLAIN EXECUTE` prints it.
+    /// The generic plan `statement` gets on a store session (its own settings) with nested loops
+    /// switched off (other joins preferred), as `EXPLAIN EXECUTE` prints it.
     private func genericPlan<Statement: PostgresPreparedStatement>(
-        _ statement: Statement, switchingOff settings: [String] = ["enable_nestloop"], executing arguments: String
+        _ statement: Statement, executing arguments: String
     ) async throws -> String {
         try await TestDatabase.migrate()
         let connection = try await PostgresConnection.connect(
             configuration: TestDatabase.settings.connectionConfiguration(), id: 1, logger: TestDatabase.logger)
         do {
-            for setting in settings {
-                _ = try await connection.query(PostgresQuery(unsafeSQL: "SET \(setting) = off"), logger: TestDatabase.logger)
-            }
+            _ = try await connection.query("SET enable_nestloop = off", logger: TestDatabase.logger)
             for try await _ in try await connection.execute(statement, logger: TestDatabase.logger) {}
             let rows = try await connection.query(
                 PostgresQuery(unsafeSQL: "EXPLAIN EXECUTE \(Statement.name)(\(arguments))"), logger: TestDatabase.logger)
