@@ -501,6 +501,80 @@ struct PagamentosTests {
         }
     }
 
+    /// The member cancels while the payment is pending; the payment lands and confirms the
+    /// booking between the cancellation's read of the payment and its append. The cancellation
+    /// must decide on the payment that confirmed the booking it ends: the fee of a late
+    /// cancellation applies, and the event says what comes back.
+    @Test("a cancellation racing the payment's confirmation decides on the payment it finds confirmed: the late fee applies")
+    func cancellation_racing_confirmation_charges_the_fee() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            // Today, within the unit's 24 free hours: a late cancellation costs half.
+            let criada = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-23T14:00:00-03:00", "2026-11-23T15:00:00-03:00"), token: cenario.membro)
+            let id = try #require(criada.object["id"] as? String, "\(String(buffer: criada.body))")
+            let membro = try #require(criada.object["usuarioId"] as? String)
+            let reserva = try #require(UUID(uuidString: id))
+            let cobranca = try #require(try await client.pagamento(id, token: cenario.membro, status: "pendente")["cobrancaId"] as? String)
+
+            let pausing = PausingStore(harness.store, pausing: StreamName(category: "pagamento", id: Pagamento.ID(reserva).description))
+            let reservas = ReservasService(store: pausing, clock: harness.clock, precos: PrecosService(store: pausing, clock: harness.clock))
+            let cancelamento = Task {
+                try await reservas.cancelar(id, motivo: nil, usuario: membro, admin: false, caller: Caller(requestId: "corrida"))
+            }
+            await pausing.reached()  // the cancellation has read the payment: pending
+            #expect(try await client.json(.post, "/api/sandbox/cobrancas/\(cobranca)/pagamento").status == .ok)
+            let confirmada = try await client.reserva(id, token: cenario.membro, status: "confirmada")
+            let valor = Money(centavos: Int64(try #require(confirmada["total"] as? Int)))
+            pausing.release()
+            _ = try await cancelamento.value
+
+            let events = try await harness.allEvents()
+            let evento = try #require(events.last { $0.stream == StreamNames.reserva(Reserva.ID(reserva)) && $0.type == "ReservaCancelada" })
+            let corpo = try EventJSON.decoder.decode(Reserva.Cancelada.self, from: evento.data)
+            #expect(corpo.pago == valor, "\(corpo)")
+            #expect(corpo.multa == Money(centavos: valor.centavos / 2) && corpo.reembolso == Money(centavos: valor.centavos - valor.centavos / 2), "\(corpo)")
+            // Pagamentos gives back what the cancellation says, not everything.
+            let pagamento = try await eventually("the partial refund") {
+                let p = try await client.json(.get, "/api/reservas/\(id)/pagamento", token: cenario.membro).object
+                return (p["reembolsos"] as? [[String: Any]])?.isEmpty == false ? p : nil
+            }
+            let reembolsos = try #require(pagamento["reembolsos"] as? [[String: Any]])
+            #expect(reembolsos.compactMap { $0["valor"] as? Int }.reduce(0, +) == Int(corpo.reembolso.centavos), "\(pagamento)")
+        }
+    }
+
+    /// The booking's request waited (retried, then dead-lettered while the provider was down)
+    /// and its end found no payment to withdraw: redriven afterwards, it must not charge.
+    @Test("a booking request handled after its booking ended (cancelled or expired) charges nothing", arguments: ["cancelada", "expirada"])
+    func request_after_its_booking_ended_is_not_charged(fim: String) async throws {
+        let clock = ManualClock(segundaDeManha)
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test(reactors: false) { client in
+            let cenario = try await Cenario.make(harness, client)
+            let criada = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro)
+            let id = try #require(criada.object["id"] as? String, "\(String(buffer: criada.body))")
+            let reserva = try #require(UUID(uuidString: id))
+            if fim == "cancelada" {
+                #expect(try await client.json(.post, "/api/reservas/\(id)/cancelamento", "{}", token: cenario.membro).status == .ok)
+            } else {
+                clock.advance(by: 16 * 60)
+                #expect(try await harness.backend.reservas.executarPrazosVencidos() >= 1)
+            }
+            let events = try await harness.allEvents()
+            #expect(events.contains { $0.stream == StreamNames.reserva(Reserva.ID(reserva)) && $0.type == (fim == "cancelada" ? "ReservaCancelada" : "ReservaExpirada") })
+            let solicitada = try #require(events.first { $0.stream == StreamNames.reserva(Reserva.ID(reserva)) && $0.type == "ReservaSolicitada" })
+
+            let writes = try await harness.backend.negocio.pagamentos.reagir(solicitada)
+            #expect(writes.isEmpty, "\(writes.flatMap(\.events).map(\.type))")
+            #expect(await harness.sandbox.cobranca(referencia: Pagamento.ID(reserva).description) == nil)
+        }
+    }
+
     @Test(
         "a hold paid in time whose confirmation is late (the bus is down) is confirmed by its timer, not expired; one whose payment was given back expires",
         arguments: [false, true])

@@ -71,10 +71,22 @@ public final class PagamentosService: Sendable {
     private func cobrar(_ reserva: Reserva.Solicitada, causa: UUID, meta: EventMetadata) async throws -> [StreamWrite] {
         let id = Pagamento.ID(reserva.reservaId.rawValue)
         let stream = Self.stream(id)
-        // The payment's stream and the member's account in one round trip.
-        let prefetched = try await Prefetched.read([pagamentos.read(stream)] + [contas.leitura(reserva.usuarioId)].compactMap { $0 }, from: store)
+        // The payment's stream, what the booking did after its request, and the member's
+        // account, in one round trip.
+        let booking = StreamNames.reserva(reserva.reservaId)
+        let prefetched = try await Prefetched.read(
+            [pagamentos.read(stream), StreamRead(booking, from: 2)] + [contas.leitura(reserva.usuarioId)].compactMap { $0 }, from: store)
         let (state, version) = try await pagamentos.load(stream, prefetched: prefetched)
         guard case .inexistente = state else { return [] }
+        // The booking moved on before it was charged: cancelled or expired while this request
+        // waited (dead-lettered while the provider was down, then redriven), or confirmed by an
+        // operator. Its end found no payment to withdraw, so a charge now would never be.
+        if let later = prefetched.events(of: booking, after: 1), let first = later.first {
+            logger.info("booking moved on before its charge: not charged", metadata: [
+                "reserva": "\(reserva.reservaId)", "evento": "\(first.type)",
+            ])
+            return []
+        }
         let forma = reserva.pagamento ?? Reserva.FormaDePagamento(metodo: .pix)
         let pedido = Pagamento.Pedido(
             pagamentoId: id, reservaId: reserva.reservaId.rawValue, usuarioId: reserva.usuarioId, unidadeId: reserva.unidadeId,

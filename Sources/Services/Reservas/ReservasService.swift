@@ -301,14 +301,18 @@ public final class ReservasService: Sendable {
         let unidade = try await precos.unidades.load(StreamNames.unidade(Unidade.ID(dados.solicitacao.unidadeId))).state
         let politica: Unidade.PoliticaDeCancelamento = if case .existente(let u) = unidade { u.politica } else { .padrao }
         let isento = admin && dados.solicitacao.usuarioId != usuario && !aplicarMulta
-        // The fee and refund apply to what the payment holds, not to the booking's status: an
-        // admin may have confirmed a booking nobody paid for. A payment confirmed after this
-        // read is given back whole by pagamentos (the cancellation says nothing was paid).
-        let pago = try await pagamento(id)?.disponivel ?? .zero
         let now = clock.now
         return try await release(id, actor: usuario, caller: caller, at: now, revogando: (por: usuario, admin: admin)) { _ in
-            .cancelar(por: usuario, motivo: motivo?.trimmingCharacters(in: .whitespacesAndNewlines).prefix(500).description,
-                      politica: politica, pago: pago, isento: isento, em: now)
+            // The fee and refund apply to what the payment holds, not to the booking's status:
+            // an admin may have confirmed a booking nobody paid for. Read on every attempt, after
+            // the booking: a confirmation appended meanwhile makes this attempt's append
+            // conflict, and the next one sees what it confirmed. A payment pagamentos confirms
+            // after this read whose confirmation has not reached the booking before the append
+            // is given back whole by pagamentos (the cancellation says nothing was paid).
+            let pago = try await self.pagamento(id)?.disponivel ?? .zero
+            return .cancelar(
+                por: usuario, motivo: motivo?.trimmingCharacters(in: .whitespacesAndNewlines).prefix(500).description,
+                politica: politica, pago: pago, isento: isento, em: now)
         }
     }
 
@@ -349,7 +353,7 @@ public final class ReservasService: Sendable {
     /// With `revogando`, a cancellation, the check-in code is revoked in that append too.
     private func release(
         _ id: Reserva.ID, actor: String, caller: Caller, at now: Date, revogando: (por: String, admin: Bool)? = nil,
-        _ command: (Reserva.Dados) -> Reserva.Command
+        _ command: (Reserva.Dados) async throws -> Reserva.Command
     ) async throws -> ReservaView {
         let meta = EventMetadata(correlationId: id.rawValue, actor: actor, requestId: caller.requestId, service: Self.service)
         for _ in 1...Self.tentativas {
@@ -368,7 +372,7 @@ public final class ReservasService: Sendable {
     /// The writes that end a booking with `command` and free its days and its coupon use, and
     /// the booking's state after them. Event ids derive from `cause` when given (reactions).
     private func releaseWrites(
-        _ id: Reserva.ID, meta: EventMetadata, at now: Date, cause: String?, _ command: (Reserva.Dados) throws -> Reserva.Command
+        _ id: Reserva.ID, meta: EventMetadata, at now: Date, cause: String?, _ command: (Reserva.Dados) async throws -> Reserva.Command
     ) async throws -> (writes: [StreamWrite], state: Reserva.State) {
         func events<E: DomainEvent>(_ events: [E], _ stream: StreamName) throws -> [NewEvent] {
             try Events.make(events, cause: cause.map { "\($0)|\(stream)" }, at: now, metadata: meta)
@@ -377,7 +381,7 @@ public final class ReservasService: Sendable {
         let (state, version) = try await reservas.load(stream)
         guard case .existente(let dados) = state else { throw ServiceError.naoEncontrado("a reserva \(id) não existe") }
         let ended: [Reserva.Event]
-        let decided = try command(dados)
+        let decided = try await command(dados)
         do {
             ended = try Reserva.decider.decide(decided, state)
         } catch {
