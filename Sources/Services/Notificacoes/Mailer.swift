@@ -117,7 +117,8 @@ public struct MailerError: Error, Sendable, CustomStringConvertible {
     public let stage: Stage
     /// The server's three-digit reply code, when the failure is a reply.
     public let replyCode: Int?
-    /// The server's reply text (lines joined with a space), when the failure is a reply.
+    /// The server's reply text (lines joined with a space), when the failure is a reply, or the
+    /// line it sent instead of one. It may name the recipient: see ``semDadosPessoais``.
     public let replyText: String?
     public let detail: String
 
@@ -139,7 +140,15 @@ public struct MailerError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        let reply = replyCode.map { " (server replied \($0) \(replyText ?? ""))" } ?? ""
+        let reply = replyCode.map { " (server replied \($0) \(replyText ?? ""))" } ?? replyText.map { ": \($0)" } ?? ""
+        return "e-mail \(stage.rawValue) failed: \(detail)\(reply)"
+    }
+
+    /// The failure without the server's reply text, which often echoes the recipient's address
+    /// (`550 5.1.1 <ana@example.com>: Recipient address rejected`): what may go into an event
+    /// (append-only, so never erased) or a log line. The stage and the reply code say what failed.
+    public var semDadosPessoais: String {
+        let reply = replyCode.map { " (server replied \($0))" } ?? ""
         return "e-mail \(stage.rawValue) failed: \(detail)\(reply)"
     }
 }

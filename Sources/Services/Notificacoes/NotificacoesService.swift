@@ -158,7 +158,8 @@ public final class NotificacoesService: Sendable {
                 erro = ""
                 break
             } catch {
-                erro = String(describing: error)
+                // Never the server's reply text: it may name the member's address (LGPD).
+                erro = (error as? MailerError)?.semDadosPessoais ?? "e-mail failed: \(type(of: error))"
                 logger.warning("e-mail failed", metadata: ["tipo": "\(aviso.tipo.rawValue)", "tentativa": "\(tentativa)", "erro": "\(erro)"])
                 if let mailerError = error as? MailerError, !mailerError.isTransient { break }
                 if tentativa < tentativas {

@@ -209,7 +209,7 @@ enum SMTPConnectionFailure: Error {
         case .failed(let description):
             MailerError(stage == .startTLS ? .tls : .connectionFailed, stage: stage, detail: description)
         case .notSMTP(let description):
-            MailerError(.connectionFailed, stage: stage, detail: "not an SMTP reply: \(description)")
+            MailerError(.connectionFailed, stage: stage, replyText: description, detail: "not an SMTP reply")
         }
     }
 }
