@@ -1,6 +1,7 @@
 import Domain
 import EventStore
 import Foundation
+import GRDB
 import Gateway
 import Hummingbird
 import HummingbirdTesting
@@ -264,6 +265,22 @@ struct AuthTests {
         }
         #expect(try await harness.allEvents().filter { $0.type == "UsuarioRegistrado" }.count == 1)
         #expect(try await harness.allEvents().filter { $0.type == "LoginRealizado" }.count == 2)
+    }
+
+    @Test("a registration with an address already taken is refused before anything is made: no key for an id that will never be used")
+    func taken_address_makes_nothing() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            #expect(try await client.register("rui@example.com").status == .created)
+            func chaves() async throws -> Int? {
+                try await harness.store.database.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM personal_data_keys") }
+            }
+            let antes = try await chaves()
+            let outra = try await client.register(" RUI@example.com ")
+            #expect(outra.status == .conflict && outra.erro == "email_em_uso")
+            #expect(try await chaves() == antes)
+        }
     }
 
     @Test("login has its own tighter rate limit: 429 with Retry-After")
