@@ -108,9 +108,12 @@ public enum CheckinReadModel {
             try batch.put(
                 CheckinCodigoView(reservaId: view.id, usuarioId: view.usuarioId, janela: e.janela), codigos, codigoKey(e.codigo, view.id),
                 grupo: e.codigo.texto, ordem: ReservasReadModel.ordem(e.janela.abreEm))
-            try batch.put(
-                NoShowPrazoView(reservaId: view.id, vence: e.janela.fechaEm), prazos, view.id, grupo: "prazo",
-                ordem: ReservasReadModel.ordem(e.janela.fechaEm))
+            // No timer for a code issued when its booking was over (no no-show follows it).
+            if e.janela.fechaEm > e.em {
+                try batch.put(
+                    NoShowPrazoView(reservaId: view.id, vence: e.janela.fechaEm), prazos, view.id, grupo: "prazo",
+                    ordem: ReservasReadModel.ordem(e.janela.fechaEm))
+            }
         case .realizado(let e), .checkoutRealizado(let e), .noShowRegistrado(let e), .revogado(let e):
             guard var view = try await batch.get(CheckinView.self, checkins, e.reservaId.description) else { return }
             let awaited = view.status == .aguardando ? view.codigo.flatMap(Checkin.Codigo.init) : nil

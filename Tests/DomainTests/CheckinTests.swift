@@ -52,6 +52,30 @@ struct CheckinTests {
         #expect(Checkin.Tolerancia.padrao.janela(para: short).fechaEm == short.end)
     }
 
+    @Test func a_code_issued_after_its_window_closed_stays_open_30_minutes_from_its_issue_never_past_the_end() {
+        // The confirmation reached check-in at 10:45 (the bus lagged): 10:45–11:15, not a
+        // window that closed at 10:30 and a no-show a second later.
+        let tarde = start.addingTimeInterval(45 * 60)
+        let janela = Checkin.Janela(abreEm: abreEm, fechaEm: tarde.addingTimeInterval(30 * 60))
+        let liberado = Checkin.Liberado(reserva, codigo: codigo, janela: janela, em: tarde)
+        #expect(scenario.when(.liberar(reserva, codigo: codigo, tolerancia: .padrao, em: tarde)).outcome == .events([.liberado(liberado)]))
+        #expect(scenario.given(.liberado(liberado)).when(.registrarNoShow(em: fechaEm.addingTimeInterval(1))).outcome
+            == .failure(.prazoNaoVenceu(fechaEm: janela.fechaEm)))
+        // At 11:50 it closes with the booking, at 12:00.
+        let fim = reserva.intervalo.end
+        #expect(Checkin.Tolerancia.padrao.janela(para: reserva.intervalo, emitidoEm: fim.addingTimeInterval(-10 * 60)).fechaEm == fim)
+        // Issued before the window opened: the unit's window, as always.
+        #expect(Checkin.Tolerancia.padrao.janela(para: reserva.intervalo, emitidoEm: confirmedAt) == Checkin.Janela(abreEm: abreEm, fechaEm: fechaEm))
+    }
+
+    @Test func a_code_issued_when_its_booking_was_over_never_becomes_a_no_show() {
+        let depois = reserva.intervalo.end.addingTimeInterval(60)
+        let janela = Checkin.Tolerancia.padrao.janela(para: reserva.intervalo, emitidoEm: depois)
+        #expect(janela.fechaEm == reserva.intervalo.end)
+        let liberado = Checkin.Liberado(reserva, codigo: codigo, janela: janela, em: depois)
+        #expect(scenario.given(.liberado(liberado)).when(.registrarNoShow(em: depois.addingTimeInterval(60))).outcome == .events([]))
+    }
+
     @Test func a_negative_tolerance_counts_as_zero() {
         let janela = Checkin.Tolerancia(antesMinutos: -5, depoisMinutos: -1).janela(para: reserva.intervalo)
         #expect(janela == Checkin.Janela(abreEm: start, fechaEm: start))

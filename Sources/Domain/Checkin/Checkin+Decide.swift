@@ -51,6 +51,8 @@ extension Checkin {
         if dados.status == .noShow { return [] }
         if let failure = recusa(dados.status) { throw failure }
         guard em >= dados.janela.fechaEm else { throw .prazoNaoVenceu(fechaEm: dados.janela.fechaEm) }
+        // Issued when the booking was already over: the member never had a code to use.
+        if dados.liberacao.em >= dados.janela.fechaEm { return [] }
         return [.noShowRegistrado(Ocorrencia(dados.liberacao, por: sistema, em: em))]
     }
 
@@ -65,7 +67,7 @@ extension Checkin {
         decide: { command, state throws(Failure) in
             switch (command, state) {
             case (.liberar(let reserva, let codigo, let tolerancia, let em), .inexistente):
-                return [.liberado(Liberado(reserva, codigo: codigo, janela: tolerancia.janela(para: reserva.intervalo), em: em))]
+                return [.liberado(Liberado(reserva, codigo: codigo, janela: tolerancia.janela(para: reserva.intervalo, emitidoEm: em), em: em))]
             case (.liberar, .existente):
                 return []
             case (_, .inexistente):

@@ -111,6 +111,17 @@ extension Checkin {
             let fecha = intervalo.start.addingTimeInterval(TimeInterval(depoisMinutos) * 60)
             return Janela(abreEm: intervalo.start.addingTimeInterval(-TimeInterval(antesMinutos) * 60), fechaEm: min(fecha, intervalo.end))
         }
+
+        /// The window of a code issued at `emitidoEm`. A code issued after its window opened (the
+        /// confirmation reached check-in late: the bus lagged, or an event was redriven) stays
+        /// open `depoisMinutos` from its issue, never past the booking's end: a member who had no
+        /// code in time is not made a no-show for it.
+        public func janela(para intervalo: TimeRange, emitidoEm: Date) -> Janela {
+            let padrao = janela(para: intervalo)
+            guard emitidoEm > padrao.abreEm else { return padrao }
+            let tardia = min(emitidoEm.addingTimeInterval(TimeInterval(depoisMinutos) * 60), intervalo.end)
+            return Janela(abreEm: padrao.abreEm, fechaEm: max(padrao.fechaEm, tardia))
+        }
     }
 
     /// The string a QR code carries: `coworkflow:checkin:<reservaId>:<codigo>`.
