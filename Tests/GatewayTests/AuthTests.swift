@@ -267,6 +267,25 @@ struct AuthTests {
         #expect(try await harness.allEvents().filter { $0.type == "LoginRealizado" }.count == 2)
     }
 
+    @Test("a password change ends the sessions opened earlier in the same second; a login right after it works")
+    func password_change_within_a_second() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            _ = try await client.register("bia@example.com")
+            // The clock stands still: the token, the change and the next login share an instant.
+            let token = try await client.token("bia@example.com")
+            let changed = try await client.json(.post, "/api/auth/me/senha", #"{"senhaAtual":"segredo-123","novaSenha":"nova-senha-1"}"#, token: token)
+            #expect(changed.status == .ok, "\(String(buffer: changed.body))")
+            let novo = try #require(changed.object["token"] as? String)
+            #expect(try await client.json(.get, "/api/auth/me", token: token).status == .unauthorized)
+            #expect(try await client.json(.get, "/api/auth/me", token: novo).status == .ok)
+            let login = try await client.json(.post, "/api/auth/login", #"{"email":"bia@example.com","senha":"nova-senha-1"}"#)
+            let depois = try #require(login.object["token"] as? String, "\(String(buffer: login.body))")
+            #expect(try await client.json(.get, "/api/auth/me", token: depois).status == .ok)
+        }
+    }
+
     @Test("a registration with an address already taken is refused before anything is made: no key for an id that will never be used")
     func taken_address_makes_nothing() async throws {
         let harness = try await Harness.make()

@@ -196,7 +196,9 @@ public final class UsuariosService: Sendable {
             }
             switch events.first {
             case .loginRealizado:
-                let (token, expiry) = try await tokens.issue(usuario: id.description, papel: conta.papel.rawValue, now: now)
+                // Never before the last password change (recorded at the next whole second).
+                let emitido = max(now, conta.senhaAlteradaEm ?? now)
+                let (token, expiry) = try await tokens.issue(usuario: id.description, papel: conta.papel.rawValue, now: emitido)
                 return Sessao(token: token, expiraEm: expiry, usuario: try await perfil(of: conta))
             case .loginFalhou(let failure):
                 if let until = failure.bloqueadoAte { throw Self.locked(until: until, now: now) }
@@ -242,7 +244,7 @@ public final class UsuariosService: Sendable {
                 if let novo { hash = novo } else { hash = try await passwords.hash(nova) }
                 novo = hash
                 do {
-                    events = try Usuario.decider.decide(.trocarSenha(nova: hash, em: now), state)
+                    events = try Usuario.decider.decide(.trocarSenha(nova: hash, em: Self.sessoesAte(now)), state)
                 } catch {
                     throw ServiceError.proibido("esta conta foi desativada")
                 }
@@ -261,10 +263,19 @@ public final class UsuariosService: Sendable {
                 if case .loginFalhou(let failure)? = events.first, let until = failure.bloqueadoAte { throw Self.locked(until: until, now: now) }
                 throw ServiceError(status: 403, codigo: "senha_incorreta", mensagem: "a senha atual não confere")
             }
-            let (token, expiry) = try await tokens.issue(usuario: id.description, papel: conta.papel.rawValue, now: now)
+            // Issued at the change's instant, the first one the change lets through.
+            let (token, expiry) = try await tokens.issue(usuario: id.description, papel: conta.papel.rawValue, now: Self.sessoesAte(now))
             return Sessao(token: token, expiraEm: expiry, usuario: try await perfil(of: conta))
         }
         throw ServiceError.indisponivel("muitas alterações simultâneas nesta conta; tente de novo")
+    }
+
+    /// The instant a password change made at `now` is recorded with: the next whole second.
+    /// Events keep whole seconds (``Instants``), and a token issued earlier in the same second
+    /// as the change must not outlive it; tokens issued with or after the change carry this
+    /// instant or a later one.
+    static func sessoesAte(_ now: Date) -> Date {
+        Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down) + 1)
     }
 
     /// Makes an account an admin. 409 when it is one already.
