@@ -60,20 +60,43 @@ enum Routes {
             auth: true, success: 204, errors: [404, 409])
         ) { _, context, _ in
             let usuario = try context.requireUser().usuario
-            // A held or confirmed booking still needs its member (the charge, the refund, the
-            // check-in, the e-mails): cancel it, or let it end, first.
-            let ativas = try await reservas.ativas(usuario: usuario, emDia: true)
-            if !ativas.isEmpty {
-                throw ServiceError(
-                    status: 409, codigo: "reservas_ativas",
-                    mensagem: ativas.count == 1
-                        ? "há 1 reserva ativa nesta conta; cancele-a ou espere que termine antes de apagar seus dados"
-                        : "há \(ativas.count) reservas ativas nesta conta; cancele-as ou espere que terminem antes de apagar seus dados",
-                    detalhes: ["reservas": ativas.prefix(20).map(\.id).joined(separator: ",")])
-            }
+            try await semReservasAtivas(reservas, usuario)
             try await usuarios.apagar(usuario: usuario, context: context.caller)
             return Reply(status: 204)
         }
+        // The same for an operator acting on a person's request: a deactivated account has no
+        // token to ask with, and an erasure whose key deletion failed after it was recorded can
+        // only be finished from here (the account's own tokens stop at the record).
+        api.add(Operation(
+            method: .get, path: "/api/admin/usuarios/{id}/dados", summary: "LGPD: exportar tudo o que há sobre uma conta (a pedido do titular)",
+            tag: "lgpd", auth: true, admin: true, response: "Exportacao", errors: [404])
+        ) { _, context, _ in
+            Reply(status: 200, body: try await usuarios.exportar(usuario: try context.parameters.require("id")))
+        }
+        api.add(Operation(
+            method: .delete, path: "/api/admin/usuarios/{id}/dados",
+            summary: "LGPD: apagar os dados pessoais de uma conta, também desativada (a pedido do titular; irreversível); 409 enquanto houver reservas ativas",
+            tag: "lgpd", auth: true, admin: true, success: 204, errors: [404, 409])
+        ) { _, context, _ in
+            let usuario = try context.parameters.require("id")
+            guard Usuario.ID(usuario) != nil else { throw ServiceError.naoEncontrado("conta não encontrada") }
+            try await semReservasAtivas(reservas, usuario)
+            try await usuarios.apagar(usuario: usuario, context: context.caller)
+            return Reply(status: 204)
+        }
+    }
+
+    /// A held or confirmed booking still needs its member (the charge, the refund, the
+    /// check-in, the e-mails): 409 until it is cancelled or ends.
+    private static func semReservasAtivas(_ reservas: ReservasService, _ usuario: String) async throws {
+        let ativas = try await reservas.ativas(usuario: usuario, emDia: true)
+        guard !ativas.isEmpty else { return }
+        throw ServiceError(
+            status: 409, codigo: "reservas_ativas",
+            mensagem: ativas.count == 1
+                ? "há 1 reserva ativa nesta conta; cancele-a ou espere que termine antes de apagar os dados"
+                : "há \(ativas.count) reservas ativas nesta conta; cancele-as ou espere que terminem antes de apagar os dados",
+            detalhes: ["reservas": ativas.prefix(20).map(\.id).joined(separator: ",")])
     }
 
     static func admin(_ api: API, _ backend: Backend) {

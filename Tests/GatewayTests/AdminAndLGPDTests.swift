@@ -136,6 +136,38 @@ struct AdminAndLGPDTests {
         }
     }
 
+    @Test("an operator exports and erases a deactivated account's data on its owner's request; members cannot; erasing again finishes an erasure")
+    func operator_erases_a_deactivated_account() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        try await makeAdmin(harness)
+        try await harness.test { client in
+            let admin = try await client.token("root@example.com")
+            let id = try #require(try await client.register("ivo@example.com", nome: "Ivo Lima").object["id"] as? String)
+            let membro = try await client.token("ivo@example.com")
+            #expect(try await client.json(.delete, "/api/admin/usuarios/\(id)/dados", token: membro).status == .forbidden)
+            #expect(try await client.json(.post, "/api/admin/usuarios/\(id)/desativacao", token: admin).status == .noContent)
+            // Deactivated: the member has no token that works any more.
+            #expect(try await client.json(.get, "/api/auth/me/dados", token: membro).status == .unauthorized)
+
+            let export = try await client.json(.get, "/api/admin/usuarios/\(id)/dados", token: admin)
+            #expect(export.status == .ok && String(buffer: export.body).contains("ivo@example.com"), "\(String(buffer: export.body))")
+            #expect(try await client.json(.delete, "/api/admin/usuarios/\(id)/dados", token: admin).status == .noContent)
+            #expect(try await client.json(.get, "/api/admin/usuarios/\(id)/dados", token: admin).status == .notFound)
+            // Again: the account is erased already; its key is deleted again (nothing left), 204.
+            #expect(try await client.json(.delete, "/api/admin/usuarios/\(id)/dados", token: admin).status == .noContent)
+            #expect(try await client.json(.delete, "/api/admin/usuarios/nao-e-um-id/dados", token: admin).status == .notFound)
+            #expect(try await client.register("ivo@example.com", nome: "Outro Ivo").status == .created)
+        }
+        let events = try await harness.allEvents()
+        let apagado = try #require(events.first { $0.type == "DadosPessoaisApagados" })
+        #expect(apagado.metadata.actor.map { !apagado.stream.rawValue.hasSuffix($0) } == true, "the operator is the actor")
+        let registro = try #require(events.first { $0.type == "UsuarioRegistrado" && $0.stream == apagado.stream })
+        let sealed = try #require((try JSONSerialization.jsonObject(with: registro.data) as? [String: Any])?["email"] as? String)
+        let vault = PersonalDataVault(keys: SQLiteKeyStore(database: harness.store.database))
+        #expect(try await vault.open(SealedField(rawValue: sealed)) == .erased)
+    }
+
     @Test("export everything about me; erase my data: login fails, the e-mail can register again, events stay without personal data")
     func export_and_erase() async throws {
         let harness = try await Harness.make()
