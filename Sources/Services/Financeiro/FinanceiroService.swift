@@ -109,7 +109,10 @@ public final class FinanceiroService: Sendable {
                 espacoId: pagamento.espacoId, tipoDeEspaco: espaco.tipo.rawValue, metodo: pagamento.metodo, valor: pagamento.valor,
                 pagoEm: pagamento.em),
             faturaId: Fatura.ID(Self.id(causa: event.eventId, "fatura")), lancamentoId: Self.id(causa: event.eventId, "lancamento"),
-            aliquotaISSBP: unidade.aliquotaISSBP, fuso: unidade.fuso, em: now)
+            // Dated when the money moved, not when this reaction ran (a lagging bus, a
+            // redriven event): the revenue of a day is what was paid that day, as analytics
+            // counts it. The decider keeps dates in the order of the numbers.
+            aliquotaISSBP: unidade.aliquotaISSBP, fuso: unidade.fuso, em: min(pagamento.em, now))
         return try await decidir(command, unidade: unidadeId, causa: event, em: now)
     }
 
@@ -124,7 +127,7 @@ public final class FinanceiroService: Sendable {
                 reembolsoId: reembolso.reembolsoId, pagamentoId: reembolso.pagamentoId, unidadeId: unidadeId, valor: reembolso.valor,
                 reembolsadoEm: reembolso.em),
             notaId: Fatura.NotaDeCredito.ID(Self.id(causa: event.eventId, "nota")), lancamentoId: Self.id(causa: event.eventId, "lancamento"),
-            fuso: unidade.fuso, em: now)
+            fuso: unidade.fuso, em: min(reembolso.em, now))
         return try await decidir(command, unidade: unidadeId, causa: event, em: now)
     }
 
