@@ -195,7 +195,7 @@ struct AuthMiddleware: RouterMiddleware {
     }
 }
 
-/// Token buckets per client IP and per user; login has its own, tighter bucket.
+/// Token buckets per client IP and per user; login and registration have tighter ones of their own.
 struct RateLimitMiddleware: RouterMiddleware {
     typealias Context = GatewayContext
     let limiter: RateLimiter
@@ -204,9 +204,13 @@ struct RateLimitMiddleware: RouterMiddleware {
         let ip = clientAddress(request, context, trustForwardedFor: limiter.trustForwardedFor)
         var keys: [(String, RateLimiter.Limit)] = [("ip:\(ip)", limiter.perClient)]
         if let user = context.subject?.usuario { keys.append(("user:\(user)", limiter.perUser)) }
-        // The router ignores repeated and trailing slashes; so must the login check.
-        if request.uri.path.split(separator: "/").joined(separator: "/") == "api/auth/login" {
-            keys.append(("login:\(ip)", limiter.login))
+        // The router ignores repeated and trailing slashes; so must these checks. The anonymous
+        // routes that hash or check a password (~0.15 s of CPU each) have tight buckets per
+        // client (a password change is a user's, and its wrong guesses lock the account).
+        switch (request.method, request.uri.path.split(separator: "/").joined(separator: "/")) {
+        case (_, "api/auth/login"): keys.append(("login:\(ip)", limiter.login))
+        case (.post, "api/auth/registro"): keys.append(("registro:\(ip)", limiter.registration))
+        default: break
         }
         for (key, limit) in keys {
             if let wait = limiter.take(key, limit) {
@@ -235,16 +239,19 @@ public final class RateLimiter: Sendable {
     public let perClient: Limit
     public let perUser: Limit
     public let login: Limit
+    /// Registrations per client: each hashes a password, like a login.
+    public let registration: Limit
     public let trustForwardedFor: Bool
     private let buckets = Mutex<[String: (tokens: Double, at: ContinuousClock.Instant)]>([:])
 
     public init(
         perClient: Limit = Limit(burst: 200, perSecond: 100), perUser: Limit = Limit(burst: 100, perSecond: 50),
-        login: Limit = Limit(burst: 10, perSecond: 0.2), trustForwardedFor: Bool = false
+        login: Limit = Limit(burst: 10, perSecond: 0.2), registration: Limit = Limit(burst: 20, perSecond: 1), trustForwardedFor: Bool = false
     ) {
         self.perClient = perClient
         self.perUser = perUser
         self.login = login
+        self.registration = registration
         self.trustForwardedFor = trustForwardedFor
     }
 

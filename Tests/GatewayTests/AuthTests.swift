@@ -318,6 +318,21 @@ struct AuthTests {
             #expect(try await client.json(.get, "/saude").status == .ok)
         }
     }
+
+    @Test("registrations have their own rate limit per client (each hashes a password): 429 with Retry-After")
+    func registration_rate_limit() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        let limiter = RateLimiter(registration: RateLimiter.Limit(burst: 2, perSecond: 0.01))
+        try await harness.test(rateLimiter: limiter) { client in
+            #expect(try await client.register("r1@example.com").status == .created)
+            #expect(try await client.register("r1@example.com").status == .conflict)
+            let limited = try await client.register("r2@example.com")
+            #expect(limited.status == .tooManyRequests && Int(limited.headers[.retryAfter] ?? "") ?? 0 >= 1)
+            // Logins are another bucket.
+            #expect(try await client.login("r1@example.com").status == .ok)
+        }
+    }
 }
 
 @Suite("Operations endpoints")
