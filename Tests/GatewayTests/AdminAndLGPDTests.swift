@@ -1,6 +1,7 @@
 import Domain
 import EventStore
 import Foundation
+import GRDB
 import Gateway
 import Hummingbird
 import HummingbirdTesting
@@ -173,7 +174,15 @@ struct AdminAndLGPDTests {
         let harness = try await Harness.make()
         defer { harness.removeFiles() }
         try await harness.test { client in
-            _ = try await client.register("lia@example.com", nome: "Lia Souza")
+            // Registered with an Idempotency-Key: its answer (name and e-mail in clear) is kept for retries.
+            let registro = try await client.json(
+                .post, "/api/auth/registro", #"{"nome":"Lia Souza","email":"lia@example.com","senha":"segredo-123"}"#,
+                headers: [.init("Idempotency-Key")!: "registro-lia"])
+            #expect(registro.status == .created)
+            func guardadas() async throws -> Int? {
+                try await harness.store.database.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM request_keys WHERE instr(body, 'lia@example.com') > 0") }
+            }
+            #expect(try await guardadas() == 1)
             let token = try await client.token("lia@example.com")
             let export = try await client.json(.get, "/api/auth/me/dados", token: token)
             #expect(export.status == .ok)
@@ -183,6 +192,7 @@ struct AdminAndLGPDTests {
             #expect((export.object["conta"] as? [Any])?.count == 2)
 
             #expect(try await client.json(.delete, "/api/auth/me", token: token).status == .noContent)
+            #expect(try await guardadas() == 0, "the kept answer goes with the erasure")
             #expect(try await client.login("lia@example.com").status == .unauthorized)
             // The erased account's token stops working at once.
             #expect(try await client.json(.get, "/api/auth/me", token: token).status == .unauthorized)

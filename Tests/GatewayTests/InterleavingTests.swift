@@ -107,6 +107,7 @@ final class PausingStore: EventStore {
     }
     func completeRequestKey(_ key: String, reply: StoredReply?) async throws { try await base.completeRequestKey(key, reply: reply) }
     func purgeRequestKeys(before date: Date) async throws -> Int { try await base.purgeRequestKeys(before: date) }
+    func forgetRequestKeys(mentioning text: String) async throws -> Int { try await base.forgetRequestKeys(mentioning: text) }
     func recordInInbox(_ eventId: UUID, consumer: String, outcome: InboxOutcome, appending writes: [StreamWrite]) async throws -> Bool {
         try await base.recordInInbox(eventId, consumer: consumer, outcome: outcome, appending: writes)
     }

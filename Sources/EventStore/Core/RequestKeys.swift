@@ -39,6 +39,12 @@ public protocol RequestKeys: Sendable {
     /// Removes records created before `date`; returns how many.
     @discardableResult
     func purgeRequestKeys(before date: Date) async throws -> Int
+
+    /// Removes the records whose stored answer contains `text` (an erased person's id: an
+    /// answer may hold their name and e-mail in clear, which erasure must not leave behind);
+    /// returns how many.
+    @discardableResult
+    func forgetRequestKeys(mentioning text: String) async throws -> Int
 }
 
 extension Date {

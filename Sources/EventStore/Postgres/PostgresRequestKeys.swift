@@ -47,4 +47,12 @@ extension PostgresEventStore {
             logger: logger)
         return Int(try rows.first?.decode(Int64.self) ?? 0)
     }
+
+    public func forgetRequestKeys(mentioning text: String) async throws -> Int {
+        guard !text.isEmpty else { return 0 }
+        let rows = try await fetch(
+            "WITH gone AS (DELETE FROM request_keys WHERE position(convert_to(\(text), 'UTF8') IN body) > 0 RETURNING 1) SELECT count(*) FROM gone",
+            logger: logger)
+        return Int(try rows.first?.decode(Int64.self) ?? 0)
+    }
 }

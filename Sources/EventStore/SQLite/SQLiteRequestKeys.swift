@@ -47,4 +47,12 @@ extension SQLiteEventStore {
             return db.changesCount
         }
     }
+
+    public func forgetRequestKeys(mentioning text: String) async throws -> Int {
+        guard !text.isEmpty else { return 0 }
+        return try await database.write { db in
+            try db.execute(sql: "DELETE FROM request_keys WHERE instr(body, ?) > 0", arguments: [Data(text.utf8)])
+            return db.changesCount
+        }
+    }
 }

@@ -356,7 +356,8 @@ public final class UsuariosService: Sendable {
     // MARK: LGPD
 
     /// Erases my personal data: the account and its e-mail claim record the erasure, then the
-    /// vault key is destroyed, so every sealed field in every event becomes unreadable. Login
+    /// vault key is destroyed, so every sealed field in every event becomes unreadable, and the
+    /// kept Idempotency-Key answers that name the account are forgotten. Login
     /// fails afterwards and the address may register again. Safe to retry.
     public func apagar(usuario: String, context: Caller) async throws {
         guard let id = Usuario.ID(usuario) else { throw ServiceError.naoAutenticado }
@@ -366,6 +367,7 @@ public final class UsuariosService: Sendable {
             throw ServiceError.naoEncontrado("conta não encontrada")
         case .apagado:
             _ = try await vault.erase(subject: id.rawValue)
+            try await store.forgetRequestKeys(mentioning: id.description)
             return
         case .existente(let conta):
             try await mantemUmAdmin(state, "apagar")
@@ -387,6 +389,9 @@ public final class UsuariosService: Sendable {
                 throw ServiceError.conflito("conflito_de_versao", "a conta mudou durante o pedido; tente de novo")
             }
             _ = try await vault.erase(subject: id.rawValue)
+            // Idempotency-Key answers kept for retries (the registration's, an admin's) hold the
+            // name and e-mail in clear; every one that names the account goes.
+            try await store.forgetRequestKeys(mentioning: id.description)
         }
     }
 

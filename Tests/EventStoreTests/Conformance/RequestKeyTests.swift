@@ -53,4 +53,21 @@ struct RequestKeyTests {
             #expect(try await claim(store, purged, "other") == .claimed)
         }
     }
+
+    @Test("the records whose answer mentions a text are forgotten (an erased person's), and no others", arguments: Backend.allCases)
+    func forget_mentioning(backend: Backend) async throws {
+        try await withFixture(backend) { fixture in
+            let store = fixture.store
+            let pessoa = UUID().uuidString.lowercased()
+            let dela = "d-\(UUID().uuidString)", outra = "o-\(UUID().uuidString)"
+            #expect(try await claim(store, dela, "f") == .claimed)
+            try await store.completeRequestKey(dela, reply: StoredReply(status: 201, body: Data(#"{"id":"\#(pessoa)","nome":"Lia","email":"lia@example.com"}"#.utf8)))
+            #expect(try await claim(store, outra, "f") == .claimed)
+            let reply = StoredReply(status: 201, body: Data(#"{"id":"\#(UUID().uuidString.lowercased())"}"#.utf8))
+            try await store.completeRequestKey(outra, reply: reply)
+            #expect(try await store.forgetRequestKeys(mentioning: pessoa) == 1)
+            #expect(try await claim(store, dela, "g", at: 1) == .claimed)
+            #expect(try await claim(store, outra, "f", at: 1) == .replay(reply))
+        }
+    }
 }
