@@ -217,6 +217,30 @@ struct BookingReadsTests {
     }
 }
 
+extension BookingReadsTests {
+    @Test("a booking over a year is refused (422) before a single agenda is read, also once the space is known")
+    func a_booking_over_a_year_reads_nothing() async throws {
+        try await agendaRace { harness, _, cenario in
+            let store = PausingStore(harness.store, pausing: StreamName("nada-1"))
+            let reservas = ReservasService(store: store, clock: harness.clock, precos: PrecosService(store: store, clock: harness.clock))
+            func reservar(_ inicio: String, _ fim: String) async throws {
+                let solicitacao = try isoDecoder().decode(ReservasService.PedidoDeReserva.self, from: Data(pedido(cenario.sala, inicio, fim).utf8))
+                _ = try await reservas.solicitar(solicitacao, usuario: "membro-1", caller: Caller(requestId: "longa"))
+            }
+            // The space is known here from now on: a booking reads its days ahead.
+            try await reservar("2026-11-26T10:00:00-03:00", "2026-11-26T11:00:00-03:00")
+            store.reads.withLock { $0.removeAll() }
+            await #expect {
+                try await reservar("2026-11-27T10:00:00-03:00", "2036-11-27T10:00:00-03:00")
+            } throws: { error in
+                (error as? ServiceError)?.status == 422
+            }
+            let lidas = store.reads.withLock { $0 }
+            #expect(lidas.isEmpty, "\(lidas.map { ($0.kind, $0.streams.count) })")
+        }
+    }
+}
+
 @Suite("A block and a booking decided at the same instant")
 struct BlockRaceTests {
     /// The booking reads the space before the block exists and appends after the block has

@@ -203,7 +203,7 @@ public final class PrecosService: Sendable {
         guard case .definida(let tabela) = try await tabelas.load(StreamNames.tabela(id), prefetched: prefetched).state else {
             throw ServiceError.invalido("espacoId", "o espaço \(id) ainda não tem tabela de preços e não aceita reservas")
         }
-        guard intervalo.duration <= 366 * 86_400 else { throw ServiceError.invalido("fim", "uma reserva pode durar no máximo um ano") }
+        guard intervalo.duration <= Self.maximo else { throw ServiceError.invalido("fim", "uma reserva pode durar no máximo um ano") }
         var cupom: (String, Cupom.Dados, Int64)?
         if let codigo {
             guard let normal = Cupom.normalizarCodigo(codigo) else { throw ServiceError(Cupom.Failure.naoEncontrado) }
@@ -221,10 +221,15 @@ public final class PrecosService: Sendable {
 
     // MARK: Helpers
 
+    /// The interval of a quote or a booking: 422 when it ends before it starts or lasts over a
+    /// year, before anything is read (a booking reads one agenda per day it touches).
     static func intervalo(_ inicio: Date, _ fim: Date) throws -> TimeRange {
         guard let intervalo = try? TimeRange(start: inicio, end: fim) else { throw ServiceError.invalido("fim", "'fim' deve ser depois de 'inicio'") }
+        guard intervalo.duration <= maximo else { throw ServiceError.invalido("fim", "uma reserva pode durar no máximo um ano") }
         return intervalo
     }
+
+    static let maximo: TimeInterval = 366 * 86_400
 
     func existingEspaco(_ text: String) async throws -> Espaco.ID {
         let id = try EspacosService.espacoId(text)
