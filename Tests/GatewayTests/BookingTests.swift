@@ -101,6 +101,15 @@ struct BookingTests {
             #expect((itens.first?["espaco"] as? [String: Any])?["id"] as? String == cenario.sala)
             #expect((itens.first?["precos"] as? [String: Any])?["porHora"] as? Int == 5000)
             #expect(try await client.json(.get, "/api/espacos?capacidade=9").object["total"] as? Int == 0)
+            // An amenity of two words, as a browser's form or URLSearchParams sends it (`+`), or %20.
+            let alterada = try await client.json(.patch, "/api/admin/espacos/\(cenario.sala)", #"{"comodidades":["Projetor","Ar  condicionado"]}"#, token: cenario.admin)
+            #expect(alterada.status == .ok, "\(String(buffer: alterada.body))")
+            for consulta in ["ar+condicionado", "ar%20condicionado", "%20AR+condicionado+"] {
+                let achados = try await eventually("the amenity filter: \(consulta)") {
+                    try await client.json(.get, "/api/espacos?comodidade=\(consulta)").object["total"] as? Int == 1 ? true : nil
+                }
+                #expect(achados)
+            }
             // An id filter takes the id in any case; a malformed one is a 400, not "no results".
             #expect(try await client.json(.get, "/api/espacos?unidade=\(cenario.unidade.uppercased())").object["total"] as? Int == 2)
             let typo = try await client.json(.get, "/api/espacos?unidade=\(cenario.unidade.dropLast())")

@@ -389,14 +389,22 @@ public final class EspacosService: Sendable {
 
     private let pages = Mutex<(position: GlobalPosition, pages: [String: Data])>((.start, [:]))
 
+    /// An amenity as the catalog filter compares it: `+` read as a space (HTML forms and
+    /// `URLSearchParams` send a space so, and the router does not decode it), runs of spaces as
+    /// one, trimmed, lowercase. The same on both sides, so "Ar  condicionado" is found as
+    /// `ar+condicionado`, `ar%20condicionado` or " AR condicionado ".
+    static func comodidadeComparavel(_ text: String) -> String {
+        text.replacingOccurrences(of: "+", with: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ").lowercased()
+    }
+
     func catalogo(_ filtro: Filtro, pagina: Int, porPagina: Int, from catalogo: Snapshot) -> Pagina<ItemDoCatalogo> {
-        let comodidade = filtro.comodidade?.trimmingCharacters(in: .whitespaces).lowercased()
+        let comodidade = filtro.comodidade.map(Self.comodidadeComparavel)
         let matching = catalogo.espacos.filter { espaco in
             (filtro.incluirInativos || espaco.ativo)
                 && filtro.unidade.map { espaco.unidadeId == $0.lowercased() } ?? true
                 && filtro.tipo.map { espaco.tipo == $0 } ?? true
                 && filtro.capacidadeMinima.map { espaco.capacidade >= $0 } ?? true
-                && comodidade.map { espaco.comodidades.contains($0) } ?? true
+                && comodidade.map { procurada in espaco.comodidades.contains { Self.comodidadeComparavel($0) == procurada } } ?? true
         }
         let itens = matching.dropFirst((pagina - 1) * porPagina).prefix(porPagina).map { espaco in
             ItemDoCatalogo(espaco: espaco, unidade: catalogo.unidades[espaco.unidadeId], precos: catalogo.precos[espaco.id])

@@ -34,7 +34,8 @@ function buildUrl(path, query) {
     if (value === undefined || value === null || value === '') continue;
     params.set(key, String(value));
   }
-  const text = params.toString();
+  // URLSearchParams writes a space as '+', which a URL's query does not mean (RFC 3986): send %20.
+  const text = params.toString().replace(/\+/g, '%20');
   return text ? `${path}?${text}` : path;
 }
 
