@@ -40,6 +40,9 @@ struct DisponibilidadeTests {
         // space's stretches may join into one booking, so they stay.
         let curto = [livre("13:00", "13:20", 1), livre("13:20", "14:00", 1)]
         #expect(espaco.reservaveis(curto, agora: Horarios.sp("2026-11-23T08:00")) == [livre("13:20", "14:00", 1)])
+        // A price table's minimum, when longer, holds as well: a booking shorter is refused by the quote.
+        #expect(espaco.reservaveis(curto, agora: Horarios.sp("2026-11-23T08:00"), duracaoMinimaDaTabela: 45).isEmpty)
+        #expect(espaco.reservaveis(curto, agora: Horarios.sp("2026-11-23T08:00"), duracaoMinimaDaTabela: 40) == [livre("13:20", "14:00", 1)])
         var mesa = Horarios.espaco(tipo: .estacaoCompartilhada, capacidade: 4)
         mesa.regras = espaco.regras
         #expect(mesa.reservaveis(curto, agora: Horarios.sp("2026-11-23T08:00")) == curto)

@@ -48,13 +48,14 @@ extension Espaco.Dados {
     /// The part of `livres` that bookings made at `agora` could take: from the minimum notice
     /// on (never the past); up to where the longest booking that starts within the maximum
     /// lead time would end; for a space that is not shared, no stretch shorter than the minimum
-    /// duration (a shared one's stretches may join into one booking). What availability shows
-    /// is what a booking would take.
-    public func reservaveis(_ livres: [Espaco.Livre], agora: Date) -> [Espaco.Livre] {
+    /// duration, its own or its price table's (`duracaoMinimaDaTabela`), whichever is longer (a
+    /// shared one's stretches may join into one booking). What availability shows is what a
+    /// booking would take.
+    public func reservaveis(_ livres: [Espaco.Livre], agora: Date, duracaoMinimaDaTabela: Int = 0) -> [Espaco.Livre] {
         let cedo = agora.addingTimeInterval(Double(max(regras.antecedenciaMinimaMinutos, 0)) * 60)
         let tarde = agora.addingTimeInterval(Double(max(regras.antecedenciaMaximaDias, 0)) * 86_400)
         let alcance = tarde.addingTimeInterval(Double(max(regras.duracaoMaximaMinutos, 0)) * 60)
-        let minimo = tipo.compartilhado ? 0 : Double(max(regras.duracaoMinimaMinutos, 0)) * 60
+        let minimo = tipo.compartilhado ? 0 : Double(max(regras.duracaoMinimaMinutos, duracaoMinimaDaTabela, 0)) * 60
         return livres.compactMap { livre in
             let inicio = max(livre.inicio, cedo), fim = min(livre.fim, alcance)
             guard inicio < fim, inicio <= tarde, fim.timeIntervalSince(inicio) >= minimo else { return nil }

@@ -495,7 +495,11 @@ public final class EspacosService: Sendable {
         return Disponibilidade(
             espacoId: espaco.id, data: data, fusoHorario: fuso.identifier,
             aberto: dados.periodosAbertos(em: data, fuso: fuso).map { Disponibilidade.Faixa(inicio: $0.start, fim: $0.end) },
-            livres: tabela == nil ? [] : dados.reservaveis(dados.disponibilidade(em: data, fuso: fuso, ocupacoes: ocupadas), agora: clock.now))
+            livres: tabela.map {
+                dados.reservaveis(
+                    dados.disponibilidade(em: data, fuso: fuso, ocupacoes: ocupadas), agora: clock.now,
+                    duracaoMinimaDaTabela: $0.valores.duracaoMinimaMinutos)
+            } ?? [])
     }
 
     func readEspaco(_ id: String) async throws -> EspacoView {
