@@ -187,6 +187,18 @@ struct AgendaTests {
             == .failure(.indisponivel(conflitos: [first])))
     }
 
+    @Test func a_block_is_refused_by_a_booking_that_still_occupies_its_time_not_by_one_that_ended() {
+        let manha = UUID(), tarde = UUID(), bloqueio = UUID()
+        let dia = range("2026-11-25T00:00:00-03:00", "2026-11-26T00:00:00-03:00")
+        let feitas = [ocupada(manha, "2026-11-25T09:00:00-03:00", "2026-11-25T11:00:00-03:00"), ocupada(tarde, "2026-11-25T13:00:00-03:00", "2026-11-25T15:00:00-03:00")]
+        // At 14:00 the morning's booking is over; the afternoon's is under way.
+        #expect(Scenario(decider).given(feitas[0], feitas[1]).when(.bloquear(bloqueio: bloqueio, intervalo: dia, em: instant("2026-11-25T14:00:00-03:00"))).outcome
+            == .failure(.indisponivel(conflitos: [tarde])))
+        let depois = instant("2026-11-25T15:00:00-03:00")
+        #expect(Scenario(decider).given(feitas[0], feitas[1]).when(.bloquear(bloqueio: bloqueio, intervalo: dia, em: depois)).outcome
+            == .events([.bloqueada(Agenda.Bloqueada(bloqueioId: bloqueio, espacoId: espaco, data: self.dia, intervalo: dia, em: depois))]))
+    }
+
     @Test func back_to_back_bookings_fit() {
         let taken = ocupada(UUID(), "2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00")
         let next = UUID()

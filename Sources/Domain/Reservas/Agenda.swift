@@ -201,7 +201,9 @@ public enum Agenda {
                     return [.liberada(Liberada(reservaId: reserva, espacoId: espacoId, data: data, em: em))]
                 case .bloquear(let bloqueio, let intervalo, let em):
                     if state.bloqueios[bloqueio] != nil { return [] }
-                    let reservas = state.ocupacoes.filter { $0.value.overlaps(intervalo) }
+                    // A booking over by now occupies nothing the block could close (one placed
+                    // today, from midnight, after the morning's bookings ended).
+                    let reservas = state.ocupacoes.filter { $0.value.overlaps(intervalo) && $0.value.end > em }
                     guard reservas.isEmpty else { throw .indisponivel(conflitos: ordenados(reservas.keys)) }
                     return [.bloqueada(Bloqueada(bloqueioId: bloqueio, espacoId: espacoId, data: data, intervalo: intervalo, em: em))]
                 case .desbloquear(let bloqueio, let em):
