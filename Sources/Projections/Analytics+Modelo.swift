@@ -16,7 +16,7 @@ import Domain
 ///   (0–167, `domingo 00:00` = 0) over the days from the space's creation to the last day any
 ///   confirmed booking touched.
 /// - **Revenue per space type** = confirmed payments − completed refunds, on the local day of
-///   the payment or refund.
+///   the payment or refund; payments of R$ 0 (a booking a coupon made free) are not counted.
 /// - **No-show rate** = no-shows / (no-shows + check-ins).
 /// - **Cancellation rate** = cancelled / requested.
 /// - **Average lead time** = mean(start − requested at) over every confirmation, in hours.
@@ -202,6 +202,9 @@ public struct AnalyticsModel: Sendable {
     }
 
     private mutating func movimento(_ m: AnalyticsFact.Movimento, pagamento: Bool) -> [Efeito] {
+        // A booking a coupon made free "pays" R$ 0: no money moved, no payment to count (nor
+        // an invoice: finance skips it too).
+        guard m.valor != 0 else { return [] }
         let espaco = m.espaco.flatMap { espacos[$0] }
         let unidade = m.unidade ?? espaco.flatMap { UUID(uuidString: $0.unidadeId) }
         let (ano, mes, dia) = CalendarioAnalitico.civil(diaLocal(m.em, unidade: unidade))

@@ -303,8 +303,10 @@ struct AnalyticsHistoria {
         try await reserva(r1, [try solicitada(reserva: r1, usuario: ana, inicio: "2026-03-10T13:00:00Z", fim: "2026-03-10T15:00:00Z", em: "2026-03-01T13:00:00Z")])
         try await append(store, StreamName(category: "pagamento", id: "r1"), [try pagamento("PagamentoConfirmado", reserva: r1, usuario: ana, valor: 10_000, em: "2026-03-01T13:05:00Z")])
         try await reserva(r1, [try confirmada(r1, "2026-03-01T13:05:00Z")])
-        // R2 (Bia): requested, cancelled unpaid.
+        // R2 (Bia): requested, cancelled unpaid. (A coupon had made it free: its payment is
+        // R$ 0, which is no payment to count.)
         try await reserva(r2, [try solicitada(reserva: r2, usuario: bia, inicio: "2026-03-10T17:00:00Z", fim: "2026-03-10T18:00:00Z", em: "2026-03-02T12:00:00Z")])
+        try await append(store, StreamName(category: "pagamento", id: "r2"), [try pagamento("PagamentoConfirmado", reserva: r2, usuario: bia, valor: 0, em: "2026-03-02T12:01:00Z")])
         try await reserva(r2, [try cancelada(r2, pago: 0, "2026-03-02T12:30:00Z")])
         // R4 (Ana): 03-12 16:00–18:00, 168 h ahead, paid 50,00, cancelled and refunded on 03-06.
         try await reserva(r4, [try solicitada(reserva: r4, usuario: ana, inicio: "2026-03-12T19:00:00Z", fim: "2026-03-12T21:00:00Z", em: "2026-03-05T19:00:00Z")])
