@@ -71,19 +71,25 @@ enum Routes {
             method: .get, path: "/api/admin/usuarios/{id}/dados", summary: "LGPD: exportar tudo o que há sobre uma conta (a pedido do titular)",
             tag: "lgpd", auth: true, admin: true, response: "Exportacao", errors: [404])
         ) { _, context, _ in
-            Reply(status: 200, body: try await usuarios.exportar(usuario: try context.parameters.require("id")))
+            Reply(status: 200, body: try await usuarios.exportar(usuario: try contaId(context)))
         }
         api.add(Operation(
             method: .delete, path: "/api/admin/usuarios/{id}/dados",
             summary: "LGPD: apagar os dados pessoais de uma conta, também desativada (a pedido do titular; irreversível); 409 enquanto houver reservas ativas",
             tag: "lgpd", auth: true, admin: true, success: 204, errors: [404, 409])
         ) { _, context, _ in
-            let usuario = try context.parameters.require("id")
-            guard Usuario.ID(usuario) != nil else { throw ServiceError.naoEncontrado("conta não encontrada") }
+            let usuario = try contaId(context)
             try await semReservasAtivas(reservas, usuario)
             try await usuarios.apagar(usuario: usuario, context: context.caller)
             return Reply(status: 204)
         }
+    }
+
+    /// The account id of the path, as stored (lower case): bookings, events and the audit trail
+    /// name accounts so, and a match in another case would find nothing. 404 for a non-id.
+    private static func contaId(_ context: GatewayContext) throws -> String {
+        guard let id = Usuario.ID(try context.parameters.require("id")) else { throw ServiceError.naoEncontrado("conta não encontrada") }
+        return id.description
     }
 
     /// A held or confirmed booking still needs its member (the charge, the refund, the
@@ -148,8 +154,10 @@ enum Routes {
                     ("ate", "instante ISO 8601 (exclusivo)"), ("pagina", "página, a partir de 1")])
         ) { request, _, _ in
             let query = request.uri.queryParameters
+            // An account id in any case, as stored; an actor that is no account ("system:…") as given.
+            let usuario = query.get("usuario").map { Usuario.ID($0)?.description ?? $0 }
             return try .json(try await usuarios.auditoria(
-                usuario: query.get("usuario"), tipo: query.get("tipo"), desde: try Query.instant(request, "desde"),
+                usuario: usuario, tipo: query.get("tipo"), desde: try Query.instant(request, "desde"),
                 ate: try Query.instant(request, "ate"), pagina: try Query.page(request)))
         }
     }

@@ -151,7 +151,9 @@ struct AdminAndLGPDTests {
             // Deactivated: the member has no token that works any more.
             #expect(try await client.json(.get, "/api/auth/me/dados", token: membro).status == .unauthorized)
 
-            let export = try await client.json(.get, "/api/admin/usuarios/\(id)/dados", token: admin)
+            // The id in upper case is the same account (the export finds its own events).
+            let export = try await client.json(.get, "/api/admin/usuarios/\(id.uppercased())/dados", token: admin)
+            #expect((export.object["conta"] as? [Any])?.isEmpty == false, "\(String(buffer: export.body))")
             #expect(export.status == .ok && String(buffer: export.body).contains("ivo@example.com"), "\(String(buffer: export.body))")
             #expect(try await client.json(.delete, "/api/admin/usuarios/\(id)/dados", token: admin).status == .noContent)
             #expect(try await client.json(.get, "/api/admin/usuarios/\(id)/dados", token: admin).status == .notFound)
@@ -167,6 +169,22 @@ struct AdminAndLGPDTests {
         let sealed = try #require((try JSONSerialization.jsonObject(with: registro.data) as? [String: Any])?["email"] as? String)
         let vault = PersonalDataVault(keys: SQLiteKeyStore(database: harness.store.database))
         #expect(try await vault.open(SealedField(rawValue: sealed)) == .erased)
+    }
+
+    @Test("an operator cannot erase a member who holds a booking, whatever the case of the id in the path (409)")
+    func operator_erase_waits_for_bookings() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let id = try #require(try await client.json(.get, "/api/auth/me", token: cenario.membro).object["id"] as? String)
+            let booked = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro)
+            #expect(booked.status == .created)
+            for forma in [id, id.uppercased()] {
+                let erase = try await client.json(.delete, "/api/admin/usuarios/\(forma)/dados", token: cenario.admin)
+                #expect(erase.status == .conflict && erase.erro == "reservas_ativas", "\(forma): \(String(buffer: erase.body))")
+            }
+        }
     }
 
     @Test("export everything about me; erase my data: login fails, the e-mail can register again, events stay without personal data")
