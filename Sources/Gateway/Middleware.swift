@@ -68,8 +68,14 @@ struct EdgeMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: GatewayContext, next: (Request, GatewayContext) async throws -> Response) async throws -> Response {
         var context = context
-        if let incoming = request.headers[.requestId], (1...128).contains(incoming.count),
-            incoming.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." })
+        // ASCII letters, digits, '-', '_' and '.', 1 to 128 bytes: it goes into every event's
+        // metadata and every log line (a letter with 40,000 combining marks is one Character).
+        if let incoming = request.headers[.requestId], (1...128).contains(incoming.utf8.count),
+            incoming.utf8.allSatisfy({ byte in
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+                    || byte == UInt8(ascii: ".")
+            })
         {
             context.requestId = incoming
         }
@@ -85,8 +91,6 @@ struct EdgeMiddleware: RouterMiddleware {
                 response = try await next(request, context)
             } catch let error as ServiceError {
                 response = error.response(requestId: context.requestId)
-            } catch let error as DecodingError {
-                response = JSON.explain(error).response(requestId: context.requestId)
             } catch is WrongExpectedVersion {
                 response = ServiceError.conflito("conflito_de_versao", "o recurso mudou durante a requisição; tente de novo")
                     .response(requestId: context.requestId)
@@ -133,6 +137,8 @@ struct EdgeMiddleware: RouterMiddleware {
                     mensagem: tooLarge ? "o corpo passa de \(context.maxUploadSize) bytes" : error.status.reasonPhrase)
                     .response(requestId: context.requestId)
             } catch {
+                // (A request body's decoding errors are 400s from `JSON.decode`; one that gets
+                // here is stored data that did not decode: ours, logged.)
                 context.logger.error("unexpected failure", metadata: [
                     "requestId": "\(context.requestId)", "error": "\(String(reflecting: error))",
                 ])

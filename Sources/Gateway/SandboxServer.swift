@@ -86,7 +86,8 @@ public enum SandboxServer {
 
         func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
             do {
-                if let apiKey, request.uri.path.hasPrefix("/v1/"), request.headers[.authorization] != "Bearer \(apiKey)" {
+                // The router ignores empty segments (`//v1/…` reaches `/v1/…`): so must this check.
+                if let apiKey, request.uri.path.split(separator: "/").first == "v1", request.headers[.authorization] != "Bearer \(apiKey)" {
                     throw ServiceError(status: 401, codigo: "nao_autenticado", mensagem: "envie a chave da API em Authorization: Bearer <chave>")
                 }
                 return try await next(request, context)

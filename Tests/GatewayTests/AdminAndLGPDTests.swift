@@ -5,6 +5,7 @@ import GRDB
 import Gateway
 import Hummingbird
 import HummingbirdTesting
+import Projections
 import Services
 import Synchronization
 import Testing
@@ -169,6 +170,21 @@ struct AdminAndLGPDTests {
         let sealed = try #require((try JSONSerialization.jsonObject(with: registro.data) as? [String: Any])?["email"] as? String)
         let vault = PersonalDataVault(keys: SQLiteKeyStore(database: harness.store.database))
         #expect(try await vault.open(SealedField(rawValue: sealed)) == .erased)
+    }
+
+    @Test("stored data that does not decode is our 500 (logged, with the request id), never a 400 blaming the request")
+    func undecodable_stored_data_is_a_500() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let id = UUID().uuidString.lowercased()
+            try await harness.store.commit(
+                [ReadModelChange(collection: ReservasReadModel.reservas, key: id, grupo: "x", doc: Data(#"{"inesperado":true}"#.utf8))],
+                checkpoint: "teste-corrompido", at: .start, from: nil)
+            let answer = try await client.json(.get, "/api/reservas/\(id)", token: cenario.admin)
+            #expect(answer.status == .internalServerError && answer.erro == "erro_interno", "\(String(buffer: answer.body))")
+        }
     }
 
     @Test("an operator cannot erase a member who holds a booking, whatever the case of the id in the path (409)")

@@ -84,6 +84,23 @@ struct AuthTests {
         #expect(try await harness.allEvents().isEmpty)
     }
 
+    @Test("a caller's X-Request-Id is kept when it is 1–128 ASCII letters, digits, '-', '_' or '.'; anything else gets an id of ours")
+    func request_ids_are_short_ascii() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            func id(_ enviado: String) async throws -> String? {
+                try await client.json(.get, "/saude", headers: [.init("X-Request-Id")!: enviado]).headers[.init("X-Request-Id")!]
+            }
+            #expect(try await id("pedido-1_a.b") == "pedido-1_a.b")
+            let longo = "a" + String(repeating: "\u{301}", count: 4_000)  // one Character, 8 KB
+            for estranho in [longo, "ação", String(repeating: "x", count: 129)] {
+                let devolvido = try await id(estranho)
+                #expect(devolvido != nil && devolvido != estranho && (devolvido?.utf8.count ?? 0) <= 128)
+            }
+        }
+    }
+
     @Test("a token lasts an hour by the service's clock, not the machine's: one issued in 2020 or in 2100 works, and stops an hour later", arguments: ["2020-01-06T12:00:00Z", "2100-01-06T12:00:00Z"])
     func tokens_expire_by_the_services_clock(_ emitido: String) async throws {
         let clock = ManualClock(try Date(emitido, strategy: .iso8601))

@@ -649,6 +649,14 @@ struct ProvedorHTTPTests {
             _ = try await provedor.pagar(paga.cobrancaId)
             #expect(try await provedor.cancelarCobranca(paga.cobrancaId) == .paga(valor: Money(centavos: 5_000)))
             #expect(await psp.cobranca(paga.cobrancaId)?.situacao == .paga)
+
+            // The API key is asked however the path is spelled: `//v1/…` reaches the same route.
+            for caminho in ["/v1/cobrancas/\(paga.cobrancaId)/reembolsos", "//v1/cobrancas/\(paga.cobrancaId)/reembolsos"] {
+                let semChave = try await client.execute(
+                    uri: caminho, method: .post, body: ByteBuffer(string: #"{"reembolsoId":"\#(UUID())","valor":100}"#))
+                #expect(semChave.status == .unauthorized, "\(caminho)")
+            }
+            #expect(await psp.cobranca(paga.cobrancaId)?.reembolsos.isEmpty == true)
         }
     }
 }
