@@ -623,6 +623,34 @@ struct BookingTests {
         }
     }
 
+    @Test("a unit or space created again with the same Idempotency-Key (a retry after an unknown outcome) is the same one, not a second")
+    func creations_with_a_key_are_made_once() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            let unidade = try decoder.decode(EspacosService.NovaUnidade.self, from: Data(#"""
+                {"nome":"Centro","endereco":{"logradouro":"Rua A","numero":"1","cidade":"São Paulo","uf":"SP","cep":"01000-000"}}
+                """#.utf8))
+            let caller = Caller(requestId: "retry", usuario: "admin", papel: "admin", idempotencyKey: "admin|unidade-1")
+            let primeira = try await harness.backend.espacos.cadastrarUnidade(unidade, caller: caller)
+            let segunda = try await harness.backend.espacos.cadastrarUnidade(unidade, caller: caller)
+            #expect(primeira.id == segunda.id)
+            let outra = try await harness.backend.espacos.cadastrarUnidade(unidade, caller: Caller(requestId: "x", idempotencyKey: "admin|unidade-2"))
+            #expect(outra.id != primeira.id)
+
+            let espaco = try decoder.decode(EspacosService.NovoEspaco.self, from: Data(#"{"unidadeId":"\#(cenario.unidade)","nome":"Sala Nova","tipo":"sala_reuniao","capacidade":4}"#.utf8))
+            let chave = Caller(requestId: "retry", idempotencyKey: "admin|espaco-1")
+            let a = try await harness.backend.espacos.cadastrarEspaco(espaco, caller: chave)
+            let b = try await harness.backend.espacos.cadastrarEspaco(espaco, caller: chave)
+            #expect(a.id == b.id)
+            let cadastrados = try await harness.allEvents().filter { $0.type == "EspacoCadastrado" && $0.stream.rawValue.hasSuffix(a.id) }
+            #expect(cadastrados.count == 1)
+        }
+    }
+
     @Test("cancelling follows the unit's policy: free with notice, a fee when late; the slot and the coupon use come back")
     func cancellation_policy_and_coupons() async throws {
         let harness = try await Harness.make(clock: ManualClock(segundaDeManha))

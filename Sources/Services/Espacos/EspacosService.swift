@@ -78,7 +78,13 @@ public final class EspacosService: Sendable {
     // MARK: Unit commands
 
     public func cadastrarUnidade(_ input: NovaUnidade, caller: Caller) async throws -> UnidadeView {
-        let id = Unidade.ID(UUID())
+        // With an Idempotency-Key the id comes from it: a retry after an answer that left the
+        // outcome unknown (a 5xx releases the key) finds the unit the first attempt made.
+        let id = Unidade.ID(caller.idempotencyKey.map { Events.derivedId("unidade", $0) } ?? UUID())
+        if caller.idempotencyKey != nil {
+            let anterior = try await unidades.load(StreamNames.unidade(id)).state
+            if case .existente = anterior { return try Self.view(anterior) }
+        }
         let state = try await unidades.handle(StreamNames.unidade(id), at: clock.now, metadata: metadata(caller), failure: ServiceError.init) { _ in
             .cadastrar(
                 id: id, nome: input.nome, endereco: input.endereco, fusoHorario: input.fusoHorario ?? "America/Sao_Paulo",
@@ -105,13 +111,17 @@ public final class EspacosService: Sendable {
         guard case .existente = try await unidades.load(StreamNames.unidade(unidade)).state else {
             throw ServiceError.invalido("unidadeId", "a unidade \(unidade) não existe")
         }
-        let id = Espaco.ID(UUID())
+        // With an Idempotency-Key the id comes from it (see ``cadastrarUnidade(_:caller:)``).
+        let id = Espaco.ID(caller.idempotencyKey.map { Events.derivedId("espaco", $0) } ?? UUID())
         let stream = StreamNames.espaco(id)
         let now = clock.now
-        var state = try await espacos.handle(stream, at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in
-            .cadastrar(
-                id: id, unidade: unidade, nome: input.nome, tipo: input.tipo, capacidade: input.capacidade,
-                comodidades: input.comodidades ?? [], fotos: input.fotos ?? [], regras: input.regras ?? .padrao, em: now)
+        var state = try await espacos.load(stream).state
+        if caller.idempotencyKey == nil || state == .inexistente {
+            state = try await espacos.handle(stream, at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in
+                .cadastrar(
+                    id: id, unidade: unidade, nome: input.nome, tipo: input.tipo, capacidade: input.capacidade,
+                    comodidades: input.comodidades ?? [], fotos: input.fotos ?? [], regras: input.regras ?? .padrao, em: now)
+            }
         }
         if let horario = input.horario {
             state = try await espacos.handle(stream, at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in
