@@ -521,20 +521,25 @@ final class Deployment: @unchecked Sendable {
     }
 
     /// A port the kernel just handed out (bound and released).
+    /// A loopback port nobody listens on, below the kernel's ephemeral range (32768 and up): a
+    /// port the kernel handed out was sometimes taken, between this check and the server's
+    /// bind, by an outgoing connection of a process started meanwhile (a service's `bind`
+    /// then failed with EADDRINUSE and it exited 1).
     static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw DeploymentFailed(description: "socket: \(errno)") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        guard bound == 0 else { throw DeploymentFailed(description: "bind: \(errno)") }
-        let named = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        guard named == 0 else { throw DeploymentFailed(description: "getsockname: \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        for _ in 0..<200 {
+            let port = Int.random(in: 20_000..<32_000)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0 else { throw DeploymentFailed(description: "socket: \(errno)") }
+            defer { close(fd) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = UInt16(port).bigEndian
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+            if bound == 0 { return port }
+        }
+        throw DeploymentFailed(description: "no free port in 20000-31999")
     }
 
     /// The local date in São Paulo `daysAhead` days from now (AAAA-MM-DD).

@@ -178,12 +178,7 @@ struct BookingReadsTests {
     @Test("a booking of a space this process has loaded reads the space, its unit, its prices and the day's agenda in one round trip")
     func one_round_trip_once_the_space_is_known() async throws {
         try await agendaRace { harness, _, cenario in
-            let store = PausingStore(harness.store, pausing: StreamName("nada-1"))
-            let reservas = ReservasService(store: store, clock: harness.clock, precos: PrecosService(store: store, clock: harness.clock))
-            func reservar(_ inicio: String, _ fim: String) async throws {
-                let solicitacao = try isoDecoder().decode(ReservasService.PedidoDeReserva.self, from: Data(pedido(cenario.sala, inicio, fim).utf8))
-                _ = try await reservas.solicitar(solicitacao, usuario: "membro-1", caller: Caller(requestId: "leituras"))
-            }
+            let (store, reservar) = Self.leitora(harness, cenario.sala)
             let espaco = StreamName(category: "espaco", id: cenario.sala)
             let agenda = StreamName("agenda-\(cenario.sala)-2026-11-26")
             // The first booking finds nothing kept: it reads the space first, to learn its unit and days.
@@ -218,15 +213,21 @@ struct BookingReadsTests {
 }
 
 extension BookingReadsTests {
+    /// A store that records the reads asked of it, and a booking of `sala` by one member through
+    /// a reservas service on it.
+    static func leitora(_ harness: Harness, _ sala: String) -> (PausingStore, @Sendable (String, String) async throws -> Void) {
+        let store = PausingStore(harness.store, pausing: StreamName("nada-1"))
+        let reservas = ReservasService(store: store, clock: harness.clock, precos: PrecosService(store: store, clock: harness.clock))
+        return (store, { inicio, fim in
+            let solicitacao = try isoDecoder().decode(ReservasService.PedidoDeReserva.self, from: Data(pedido(sala, inicio, fim).utf8))
+            _ = try await reservas.solicitar(solicitacao, usuario: "membro-1", caller: Caller(requestId: "leituras"))
+        })
+    }
+
     @Test("a booking over a year is refused (422) before a single agenda is read, also once the space is known")
     func a_booking_over_a_year_reads_nothing() async throws {
         try await agendaRace { harness, _, cenario in
-            let store = PausingStore(harness.store, pausing: StreamName("nada-1"))
-            let reservas = ReservasService(store: store, clock: harness.clock, precos: PrecosService(store: store, clock: harness.clock))
-            func reservar(_ inicio: String, _ fim: String) async throws {
-                let solicitacao = try isoDecoder().decode(ReservasService.PedidoDeReserva.self, from: Data(pedido(cenario.sala, inicio, fim).utf8))
-                _ = try await reservas.solicitar(solicitacao, usuario: "membro-1", caller: Caller(requestId: "longa"))
-            }
+            let (store, reservar) = Self.leitora(harness, cenario.sala)
             // The space is known here from now on: a booking reads its days ahead.
             try await reservar("2026-11-26T10:00:00-03:00", "2026-11-26T11:00:00-03:00")
             store.reads.withLock { $0.removeAll() }

@@ -61,6 +61,21 @@ extension Harness {
 
 @Suite("Payments through the API and the sandbox provider")
 struct PagamentosTests {
+    /// A harness on `clock` with no reactors (nothing reacts to what is written), its scenario,
+    /// and the member's PIX booking of the room on the 25th, 10:00–11:00, as the API answered it.
+    func semReatores(
+        _ clock: ManualClock, _ body: @escaping @Sendable (Harness, any TestClientProtocol, Cenario, TestResponse) async throws -> Void
+    ) async throws {
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test(reactors: false) { client in
+            let cenario = try await Cenario.make(harness, client)
+            let criada = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro)
+            try await body(harness, client, cenario, criada)
+        }
+    }
+
     @Test("book → PIX charge → the member pays at the sandbox → the webhook confirms the booking; e-mails with the .ics go out")
     func pix_paid_confirms_booking() async throws {
         let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
@@ -551,12 +566,7 @@ struct PagamentosTests {
     @Test("a booking request handled after its booking ended (cancelled or expired) charges nothing", arguments: ["cancelada", "expirada"])
     func request_after_its_booking_ended_is_not_charged(fim: String) async throws {
         let clock = ManualClock(segundaDeManha)
-        let harness = try await Harness.make(clock: clock)
-        defer { harness.removeFiles() }
-        try await harness.test(reactors: false) { client in
-            let cenario = try await Cenario.make(harness, client)
-            let criada = try await client.json(
-                .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro)
+        try await semReatores(clock) { harness, client, cenario, criada in
             let id = try #require(criada.object["id"] as? String, "\(String(buffer: criada.body))")
             let reserva = try #require(UUID(uuidString: id))
             if fim == "cancelada" {
@@ -580,12 +590,7 @@ struct PagamentosTests {
         arguments: [false, true])
     func paid_hold_outlives_its_timer(devolvido: Bool) async throws {
         let clock = ManualClock(segundaDeManha)
-        let harness = try await Harness.make(clock: clock)
-        defer { harness.removeFiles() }
-        try await harness.test(reactors: false) { client in
-            let cenario = try await Cenario.make(harness, client)
-            let criada = try await client.json(
-                .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro)
+        try await semReatores(clock) { harness, client, cenario, criada in
             let id = try #require(criada.object["id"] as? String)
             let reserva = try #require(UUID(uuidString: id))
             let total = Money(centavos: Int64(try #require(criada.object["total"] as? Int)))
