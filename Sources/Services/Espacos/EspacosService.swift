@@ -115,8 +115,9 @@ public final class EspacosService: Sendable {
         let id = Espaco.ID(caller.idempotencyKey.map { Events.derivedId("espaco", $0) } ?? UUID())
         let stream = StreamNames.espaco(id)
         let now = clock.now
-        var state = try await espacos.load(stream).state
-        if caller.idempotencyKey == nil || state == .inexistente {
+        // (Read first only with a key: without one the id is new.)
+        var state: Espaco.State = caller.idempotencyKey == nil ? .inexistente : try await espacos.load(stream).state
+        if state == .inexistente {
             state = try await espacos.handle(stream, at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in
                 .cadastrar(
                     id: id, unidade: unidade, nome: input.nome, tipo: input.tipo, capacidade: input.capacidade,
