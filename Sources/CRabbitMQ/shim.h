@@ -15,13 +15,6 @@
 #include <string.h>
 #include <sys/time.h>
 
-/// amqp_login is C-variadic, which Swift cannot call: PLAIN login with fixed arguments.
-static inline amqp_rpc_reply_t cwf_login_plain(amqp_connection_state_t state, const char *vhost,
-                                                int channel_max, int frame_max, int heartbeat,
-                                                const char *user, const char *password) {
-  return amqp_login(state, vhost, channel_max, frame_max, heartbeat, AMQP_SASL_METHOD_PLAIN, user, password);
-}
-
 /// Table entries; keys and string values must outlive the call that sends the table.
 static inline amqp_table_entry_t cwf_entry_utf8(const char *key, const char *value) {
   amqp_table_entry_t entry;
@@ -45,6 +38,34 @@ static inline amqp_table_entry_t cwf_entry_i64(const char *key, int64_t value) {
   entry.value.kind = AMQP_FIELD_KIND_I64;
   entry.value.value.i64 = value;
   return entry;
+}
+
+/// PLAIN login (amqp_login_with_properties is C-variadic, which Swift cannot call), naming the
+/// connection (`rabbitmqctl list_connections client_properties` shows it) and saying which
+/// RabbitMQ extensions this client handles. `consumer_cancel_notify` matters most: without it
+/// the broker drops a consumer it cancels (its queue deleted, its queue's replica gone) without
+/// a word, and the consumer waits for ever on a subscription that no longer exists. With it a
+/// `basic.cancel` arrives, which the consumer takes as a lost connection.
+static inline amqp_rpc_reply_t cwf_login_plain(amqp_connection_state_t state, const char *vhost,
+                                               int channel_max, int frame_max, int heartbeat,
+                                               const char *user, const char *password,
+                                               const char *connection_name) {
+  amqp_table_entry_t capabilities[3];
+  capabilities[0] = cwf_entry_bool("consumer_cancel_notify", 1);
+  capabilities[1] = cwf_entry_bool("publisher_confirms", 1);
+  capabilities[2] = cwf_entry_bool("basic.nack", 1);
+  amqp_table_entry_t properties[3];
+  properties[0] = cwf_entry_utf8("product", "coworkflow");
+  properties[1] = cwf_entry_utf8("connection_name", connection_name);
+  properties[2].key = amqp_cstring_bytes("capabilities");
+  properties[2].value.kind = AMQP_FIELD_KIND_TABLE;
+  properties[2].value.value.table.num_entries = 3;
+  properties[2].value.value.table.entries = capabilities;
+  amqp_table_t table;
+  table.num_entries = 3;
+  table.entries = properties;
+  return amqp_login_with_properties(state, vhost, channel_max, frame_max, heartbeat, &table,
+                                    AMQP_SASL_METHOD_PLAIN, user, password);
 }
 
 /// Reads a header value as text (UTF-8/bytes) or as a whole number; 0 when absent or other.

@@ -53,12 +53,15 @@ public final class AMQPConnection: @unchecked Sendable {
     private var state: amqp_connection_state_t?
     private let worker: WorkerThread
     private let settings: AMQPSettings
+    /// What the broker lists the connection as (`coworkflow.<name>`).
+    private let name: String
     private var confirms = false
     private var nextPublishTag: UInt64 = 1
     static let channel: amqp_channel_t = 1
 
     public init(settings: AMQPSettings, name: String = "amqp") {
         self.settings = settings
+        self.name = "coworkflow.\(name)"
         self.worker = WorkerThread(name: "coworkflow.\(name)")
     }
 
@@ -104,7 +107,7 @@ public final class AMQPConnection: @unchecked Sendable {
             try AMQPCheck.validate(amqp_socket_open_noblock(socket, settings.host, Int32(settings.port), &connectTimeout),
                                    "connect to \(settings.host):\(settings.port)")
             try AMQPCheck.validate(
-                cwf_login_plain(connection, settings.vhost, 0, 131_072, settings.heartbeat, settings.user, settings.password),
+                cwf_login_plain(connection, settings.vhost, 0, 131_072, settings.heartbeat, settings.user, settings.password, name),
                 "log in as \(settings.user) to vhost \(settings.vhost)")
             amqp_channel_open(connection, Self.channel)
             try AMQPCheck.validate(amqp_get_rpc_reply(connection), "open channel")
@@ -404,6 +407,12 @@ public final class AMQPConnection: @unchecked Sendable {
                 if reply.reply_type == AMQP_RESPONSE_LIBRARY_EXCEPTION && reply.library_error == AMQP_STATUS_TIMEOUT.rawValue {
                     break
                 }
+                if reply.reply_type == AMQP_RESPONSE_LIBRARY_EXCEPTION && reply.library_error == AMQP_STATUS_UNEXPECTED_STATE.rawValue {
+                    // Something other than a delivery came (it waits in the library's queue):
+                    // hand over what arrived before it, and say what it is on the next call.
+                    if !deliveries.isEmpty { break }
+                    try Self.failOnUnexpectedFrame(connection)
+                }
                 try AMQPCheck.validate(reply, "receive")
                 deliveries.append(Self.delivery(
                     tag: envelope.delivery_tag, redelivered: envelope.redelivered != 0,
@@ -413,6 +422,20 @@ public final class AMQPConnection: @unchecked Sendable {
             }
             return deliveries
         }
+    }
+
+    /// Reads the frame a consumer did not expect and throws, naming it: above all the broker's
+    /// `basic.cancel` (the consumer is gone; the caller reconnects and subscribes again).
+    private static func failOnUnexpectedFrame(_ connection: amqp_connection_state_t) throws {
+        var frame = amqp_frame_t()
+        var zero = timeval(tv_sec: 0, tv_usec: 0)
+        try AMQPCheck.validate(amqp_simple_wait_frame_noblock(connection, &frame, &zero), "receive")
+        let detail = switch cwf_frame_method_id(&frame) {
+        case AMQP_BASIC_CANCEL_METHOD: "the broker cancelled the consumer (its queue was deleted or became unavailable)"
+        case AMQP_CHANNEL_CLOSE_METHOD, AMQP_CONNECTION_CLOSE_METHOD: "the broker closed the channel"
+        case let method: "unexpected frame (method \(method))"
+        }
+        throw AMQPError(code: .library(AMQP_STATUS_UNEXPECTED_STATE.rawValue), context: "receive", detail: detail)
     }
 
     /// Acknowledges `delivery` and, with `multiple`, every earlier one not yet acknowledged.

@@ -76,10 +76,36 @@ extension BrokerSuites {
                     }
                     let count = try await fixture.store.streamVersion(fixture.effects)
                     #expect(arrived, "effects: \(count)")
+                    if !arrived { try await recordWhereItStopped(fixture) }
                     try await Task.sleep(for: .milliseconds(500))
                     #expect(sameOrder(try await fixture.effectSources(), try await readCategoryAll(fixture)))
                     #expect(try await eventually { fixture.bus.health.snapshot.isUp }, "health reports the broker back")
                     #expect(fixture.bus.health.snapshot.reconnects >= 1)
+                }
+            }
+        }
+
+        @Test("a consumer the broker cancels (its queue deleted under it) is told, reconnects and declares the queue again; later events arrive")
+        func consumer_cancelled_by_the_broker() async throws {
+            try await withBus(.amqp) { fixture in
+                try await fixture.running(fixture.consumer()) {
+                    let first = try await fixture.append()
+                    #expect(try await eventually { try await fixture.effectSources() == [first.eventId] })
+                    let admin = AMQPConnection(settings: TestEnvironment.broker, name: "test.admin")
+                    try await admin.open()
+                    try await admin.deleteQueue(Topology.queue(for: fixture.service))
+                    // Without the broker's cancel notification the consumer would wait on a
+                    // subscription that no longer exists, for ever, and look healthy.
+                    #expect(try await eventually { fixture.bus.health.snapshot.reconnects >= 1 }, "the consumer noticed")
+                    #expect(try await eventually { fixture.bus.health.snapshot.isUp })
+                    // Declared again (a passive declare of a missing queue fails and closes the channel).
+                    #expect(try await eventually {
+                        if !(await admin.isOpen) { try await admin.open() }
+                        return (try? await admin.messageCount(Topology.queue(for: fixture.service))) != nil
+                    })
+                    await admin.close()
+                    let later = try await fixture.append()
+                    #expect(try await eventually { try await fixture.effectSources() == [first.eventId, later.eventId] })
                 }
             }
         }
@@ -136,6 +162,25 @@ extension BrokerSuites {
             }
         }
     }
+}
+
+/// Says whether events stopped at the relay or at the consumer: the relay's checkpoint
+/// against the store's head, what waits in the queue, and the consumer's health.
+func recordWhereItStopped(_ fixture: BusFixture, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    let checkpoint = try await fixture.store.checkpoint(fixture.relayName)
+    let head = try await fixture.store.headPosition()
+    let admin = AMQPConnection(settings: TestEnvironment.broker, name: "test.inspect")
+    var ready = "unknown"
+    do {
+        try await admin.open()
+        ready = String(try await admin.messageCount(Topology.queue(for: fixture.service)))
+    } catch {
+        ready = "unknown (\(error))"
+    }
+    await admin.close()
+    Issue.record(
+        "relay checkpoint \(checkpoint), store head \(head); ready in the queue: \(ready); consumer: \(fixture.bus.health.snapshot)",
+        sourceLocation: sourceLocation)
 }
 
 /// Whether two id lists are equal; when not, records where they first differ (not 10,000 ids).
