@@ -89,11 +89,11 @@ public enum AnalyticsFact: Sendable, Equatable {
         }
     }
 
-    /// The booking whose earlier events decide what this one means (a confirmation or a
-    /// cancellation needs the request's space, interval and member).
+    /// The booking whose earlier events decide what this one means (a confirmation, a
+    /// cancellation or a no-show needs the request's space, interval and member).
     var reservaComHistoria: UUID? {
         switch self {
-        case .reservaConfirmada(let id, _), .reservaCancelada(let id, _), .reservaExpirada(let id, _): id
+        case .reservaConfirmada(let id, _), .reservaCancelada(let id, _), .reservaExpirada(let id, _), .noShowRegistrado(let id, _): id
         default: nil
         }
     }

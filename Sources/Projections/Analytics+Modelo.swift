@@ -7,7 +7,9 @@ import Domain
 ///
 /// Definitions (local days, hours and weekdays are on the unit's wall clock):
 /// - **Booked time**: a booking counts from its confirmation, over its whole interval, until it
-///   is cancelled. A no-show still counts: occupancy is sold time.
+///   is cancelled. A no-show counts until it was registered: reservas frees the rest of the slot
+///   then, for sale again, and a booking of that rest counts instead (both would be occupancy
+///   above 100 %).
 /// - **Open time** of a space on a local day: the minutes its weekly opening hours give that
 ///   weekday (wall-clock minutes; blackouts not subtracted), times its seats (the capacity of
 ///   an `estacao_compartilhada`, 1 for other types), 0 while deactivated. Hours and active flag
@@ -37,6 +39,11 @@ public struct AnalyticsModel: Sendable {
         var confirmada = false
         var cancelada = false
         var expirada = false
+        /// When a no-show freed the rest of the slot.
+        var liberadaEm: Int64?
+
+        /// The end of the time the booking holds: its end, or where a no-show cut it.
+        var fimOcupado: Int64 { liberadaEm.map { min(max($0, inicio), fim) } ?? fim }
     }
 
     struct ChaveDoMes: Hashable, Sendable {
@@ -110,7 +117,7 @@ public struct AnalyticsModel: Sendable {
             return (nil, e.unidade)
         case .espacoAtualizado(let id, _, _, _), .horarioDefinido(let id, _, _), .espacoDesativado(let id, _), .espacoReativado(let id, _):
             return (id, unidadeDoEspaco(id))
-        case .reservaConfirmada(let id, _), .reservaCancelada(let id, _):
+        case .reservaConfirmada(let id, _), .reservaCancelada(let id, _), .noShowRegistrado(let id, _):
             guard let reserva = reservas[id] else { return (nil, nil) }
             return (reserva.espaco, reserva.unidade)
         case .pagamentoConfirmado(let m), .reembolsoConcluido(let m):
@@ -157,7 +164,7 @@ public struct AnalyticsModel: Sendable {
             delta.reservasConfirmadas = 1
             delta.antecedenciaTotalSegundos = reserva.inicio - reserva.solicitadaEm
             return [
-                reservado(reserva, sinal: 1),
+                reservado(reserva, de: reserva.inicio, ate: reserva.fim, sinal: 1),
                 .membro(reserva.usuario, segundos: reserva.fim - reserva.inicio, reservas: 1, receita: .zero),
                 .indicadores(delta),
             ]
@@ -168,7 +175,7 @@ public struct AnalyticsModel: Sendable {
             guard reserva.confirmada else { return [.indicadores(delta)] }
             delta.canceladasAposConfirmacao = 1
             return [
-                reservado(reserva, sinal: -1),
+                reservado(reserva, de: reserva.inicio, ate: reserva.fimOcupado, sinal: -1),
                 .membro(reserva.usuario, segundos: reserva.inicio - reserva.fim, reservas: -1, receita: .zero),
                 .indicadores(delta),
             ]
@@ -186,9 +193,13 @@ public struct AnalyticsModel: Sendable {
         case .checkinRealizado:
             delta.checkins = 1
             return [.indicadores(delta)]
-        case .noShowRegistrado:
+        case .noShowRegistrado(let id, let em):
             delta.noShows = 1
-            return [.indicadores(delta)]
+            // The rest of the slot is free again (for sale): no longer booked time.
+            guard let reserva = reservas[id], Self.liberaORestante(reserva), max(em, reserva.inicio) < reserva.fim else {
+                return [.indicadores(delta)]
+            }
+            return [reservado(reserva, de: max(em, reserva.inicio), ate: reserva.fim, sinal: -1), .indicadores(delta)]
         }
     }
 
@@ -224,18 +235,24 @@ public struct AnalyticsModel: Sendable {
         ]
     }
 
-    /// A booking's interval cut at local hour boundaries: signed seconds per local day and per
-    /// hour of the week.
-    private mutating func reservado(_ reserva: EstadoDaReserva, sinal: Int64) -> Efeito {
+    /// Whether a no-show of `reserva` frees time it holds: a confirmed booking, not ended
+    /// otherwise, not freed before.
+    static func liberaORestante(_ reserva: EstadoDaReserva) -> Bool {
+        reserva.confirmada && !reserva.cancelada && !reserva.expirada && reserva.liberadaEm == nil
+    }
+
+    /// Part of a booking's interval, `inicio..<fim`, cut at local hour boundaries: signed seconds
+    /// per local day and per hour of the week.
+    private mutating func reservado(_ reserva: EstadoDaReserva, de inicio: Int64, ate fimDoTrecho: Int64, sinal: Int64) -> Efeito {
         let fuso = fusoHorario(reserva.unidade)
         var dias: [(dia: Int64, segundos: Int64)] = []
         var horas: [(hora: Int, segundos: Int64)] = []
-        var instante = reserva.inicio
-        while instante < reserva.fim {
+        var instante = inicio
+        while instante < fimDoTrecho {
             let local = instante + deslocamento(instante, fuso: fuso)
             let dia = CalendarioAnalitico.floorDiv(local, 86_400)
             let noDia = local - dia * 86_400
-            let fim = min(reserva.fim, instante + 3_600 - noDia % 3_600)
+            let fim = min(fimDoTrecho, instante + 3_600 - noDia % 3_600)
             let segundos = (fim - instante) * sinal
             if let ultimo = dias.last, ultimo.dia == dia {
                 dias[dias.count - 1].segundos += segundos
@@ -335,6 +352,8 @@ public struct AnalyticsModel: Sendable {
             if let reserva = reservas[id], !reserva.cancelada, !reserva.expirada { reservas[id]?.cancelada = true }
         case .reservaExpirada(let id, _):
             if let reserva = reservas[id], !reserva.confirmada, !reserva.cancelada, !reserva.expirada { reservas[id]?.expirada = true }
+        case .noShowRegistrado(let id, let em):
+            if let reserva = reservas[id], Self.liberaORestante(reserva) { reservas[id]?.liberadaEm = em }
         default:
             break
         }

@@ -37,8 +37,8 @@ public enum AnalyticsReadModel {
     }
 
     /// The incremental read model, for the ``ProjectionRunner``: per event, it loads the
-    /// documents the event touches (and, for a confirmation, cancellation or expiry, the
-    /// booking's earlier events from its stream), folds, and puts them back.
+    /// documents the event touches (and, for a confirmation, cancellation, expiry or no-show,
+    /// the booking's earlier events from its stream; for a cancellation, its no-show too), folds, and puts them back.
     public static let projection = Projection(name: "analytics", collections: colecoes, types: AnalyticsFact.tipos) { recorded, batch in
         try await aplicar(recorded, batch)
     }
@@ -59,7 +59,13 @@ public enum AnalyticsReadModel {
         batch.delete(controle, marcador)
         var modelo = AnalyticsModel()
         if let reserva = fato.reservaComHistoria {
-            for anterior in try await batch.history(StreamNames.reserva(Reserva.ID(reserva))) where anterior.position < recorded.position {
+            var anteriores = try await batch.history(StreamNames.reserva(Reserva.ID(reserva)))
+            if case .reservaCancelada = fato {
+                // A no-show before it (in the check-in's stream) freed part of the slot already.
+                anteriores += try await batch.history(StreamNames.checkin(Reserva.ID(reserva)))
+                anteriores.sort { $0.position < $1.position }
+            }
+            for anterior in anteriores where anterior.position < recorded.position {
                 if let antes = try self.fato(anterior) { modelo.evoluirReserva(antes) }
             }
         }

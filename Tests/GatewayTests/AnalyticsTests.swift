@@ -58,10 +58,11 @@ import Testing
             let espaco = try #require(ocupacao.espacos.first)
             #expect(ocupacao.espacos.count == 1)
             #expect(espaco.dias.map(\.data) == ["2026-03-10", "2026-03-11", "2026-03-12", "2026-03-13"])
-            #expect(espaco.dias.map(\.horasReservadas) == [2, 1, 0, 0], "\(passo)")
+            // R3's no-show at 08:30 freed its last half hour.
+            #expect(espaco.dias.map(\.horasReservadas) == [2, 0.5, 0, 0], "\(passo)")
             #expect(espaco.dias.map(\.horasAbertas) == [10, 10, 4, 0], "\(passo)")
-            #expect(espaco.dias.map(\.ocupacao) == [0.2, 0.1, 0, nil], "\(passo)")
-            #expect(espaco.horasReservadas == 3 && espaco.horasAbertas == 24 && espaco.ocupacao == 0.125)
+            #expect(espaco.dias.map(\.ocupacao) == [0.2, 0.05, 0, nil], "\(passo)")
+            #expect(espaco.horasReservadas == 2.5 && espaco.horasAbertas == 24)
             #expect(espaco.tipo == "sala_reuniao" && espaco.nome == "Sala Ipê")
 
             let todas = try await service.ocupacao(espaco: nil, de: "2026-03-10", ate: "2026-03-10")
@@ -98,9 +99,45 @@ import Testing
             #expect(semana.espacos.first?.de == "2026-03-01" && semana.espacos.first?.ate == "2026-03-12")
             #expect(horas[58].diaDaSemana == "terca" && horas[58].horaDoDia == 10)
             #expect(horas[58].horasReservadas == 1 && horas[58].horasAbertas == 2 && horas[58].ocupacao == 0.5)
-            #expect(horas[80].horasReservadas == 1 && horas[80].ocupacao == 0.5, "quarta 08:00")
+            #expect(horas[80].horasReservadas == 0.5 && horas[80].ocupacao == 0.25, "quarta 08:00, half of it a no-show's freed rest")
             #expect(horas[3].ocupacao == nil, "closed at 03:00")
             #expect(semana.total == horas)
+        }
+    }
+
+    @Test func a_no_show_frees_the_rest_of_its_slot_which_a_new_booking_then_fills() async throws {
+        let (store, path) = try AnalyticsHistoria.store()
+        defer { AnalyticsHistoria.remove(path) }
+        let semComparecimento = try await AnalyticsHistoria.pequena(store)
+        typealias H = AnalyticsHistoria
+        // R3 (03-11 08:00–09:00 local) was a no-show at 08:30; Caio books 08:30–09:00 then.
+        let r5 = UUID()
+        let stream = StreamNames.reserva(Reserva.ID(r5))
+        try await H.append(store, stream, [
+            try H.solicitada(reserva: r5, usuario: "caio", inicio: "2026-03-11T11:30:00Z", fim: "2026-03-11T12:00:00Z", em: "2026-03-11T11:31:00Z")])
+        try await H.append(store, stream, [try H.novo(Reserva.Event.confirmada(Reserva.Confirmada(
+            reservaId: Reserva.ID(r5), pagamentoId: "p5", em: try H.date("2026-03-11T11:32:00Z"))), try H.date("2026-03-11T11:32:00Z"))])
+        let runner = ProjectionRunner(AnalyticsReadModel.projection, store: store, batchSize: 1, logger: H.logger)
+        let service = AnalyticsService(store: store)
+        func onzeDeMarco() async throws -> (dia: Double?, hora: Double?) {
+            let porDia = try await service.ocupacao(espaco: H.sala.description, de: "2026-03-11", ate: "2026-03-11")
+            let porHora = try await service.ocupacaoPorHoraDaSemana(espaco: H.sala.description)
+            return (porDia.espacos.first?.dias.first?.horasReservadas, porHora.espacos.first?.horas[80].horasReservadas)
+        }
+        for passo in ["incremental", "rebuilt"] {
+            if passo == "rebuilt" { _ = try await AnalyticsReadModel.rebuild(store: store) } else { try await runner.catchUp() }
+            // 08:00–08:30 of R3 and 08:30–09:00 of R5: the hour is sold once, not one and a half times.
+            let (dia, hora) = try await onzeDeMarco()
+            #expect(dia == 1 && hora == 1, "\(passo)")
+        }
+        // An operator cancels R3 afterwards: only the half hour it still held comes off.
+        try await H.append(store, StreamNames.reserva(Reserva.ID(semComparecimento)), [try H.novo(Reserva.Event.cancelada(Reserva.Cancelada(
+            reservaId: Reserva.ID(semComparecimento), por: "admin", motivo: nil, pago: Money(centavos: 8_000), multa: .zero,
+            reembolso: Money(centavos: 8_000), em: try H.date("2026-03-11T13:00:00Z"))), try H.date("2026-03-11T13:00:00Z"))])
+        for passo in ["incremental", "rebuilt"] {
+            if passo == "rebuilt" { _ = try await AnalyticsReadModel.rebuild(store: store) } else { try await runner.catchUp() }
+            let (dia, hora) = try await onzeDeMarco()
+            #expect(dia == 0.5 && hora == 0.5, "\(passo)")
         }
     }
 
@@ -277,7 +314,9 @@ struct AnalyticsHistoria {
     }
 
     /// One room open 08–18 every day in São Paulo; four bookings (see the test for the sums).
-    static func pequena(_ store: any EventStore) async throws {
+    /// Returns the booking that was a no-show.
+    @discardableResult
+    static func pequena(_ store: any EventStore) async throws -> UUID {
         let sp = "America/Sao_Paulo"
         try await append(store, StreamNames.unidade(unidade), [try novo(Unidade.Event.cadastrada(Unidade.Cadastrada(
             unidadeId: unidade, nome: "Paulista",
@@ -328,6 +367,7 @@ struct AnalyticsHistoria {
             try novo(Espaco.Event.horarioDefinido(Espaco.HorarioDefinido(espacoId: sala, horario: manhas, em: try date("2026-03-12T12:00:00Z"))), try date("2026-03-12T12:00:00Z")),
             try novo(Espaco.Event.desativado(Espaco.Desativado(espacoId: sala, motivo: "reforma", em: try date("2026-03-13T12:00:00Z"))), try date("2026-03-13T12:00:00Z")),
         ])
+        return r3
     }
 
     // MARK: A larger random history
