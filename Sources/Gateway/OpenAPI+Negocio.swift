@@ -88,6 +88,7 @@ extension OpenAPI {
             "ReceitaPorTipo": ["type": "object", "description": "pagamentos − reembolsos por tipo de espaço no período"],
             "Indicadores": object([
                 "reservasSolicitadas": ["type": "integer"], "reservasConfirmadas": ["type": "integer"], "reservasCanceladas": ["type": "integer"],
+                "reservasRecusadas": ["type": "integer", "description": "reservas liberadas por pagamento recusado (não contam como canceladas)"],
                 "checkins": ["type": "integer"], "noShows": ["type": "integer"], "taxaDeNoShow": ["type": "number"],
                 "taxaDeCancelamento": ["type": "number"], "antecedenciaMediaHoras": ["type": "number"], "pagamentos": money, "reembolsos": money,
                 "receita": money,

@@ -137,6 +137,8 @@ public struct AnalyticsIndicadores: Codable, Sendable, Equatable {
     public var reservasCanceladas = 0
     public var canceladasAposConfirmacao = 0
     public var reservasExpiradas = 0
+    /// Holds released because their payment was declined (not in ``reservasCanceladas``).
+    public var reservasRecusadas = 0
     public var checkins = 0
     public var noShows = 0
     /// Σ (start − requested at) over ``reservasConfirmadas``.
@@ -148,12 +150,38 @@ public struct AnalyticsIndicadores: Codable, Sendable, Equatable {
 
     public init() {}
 
+    private enum CodingKeys: String, CodingKey {
+        case reservasSolicitadas, reservasConfirmadas, reservasCanceladas, canceladasAposConfirmacao, reservasExpiradas
+        case reservasRecusadas, checkins, noShows, antecedenciaTotalSegundos, pagamentos, quantidadePagamentos, reembolsos
+        case quantidadeReembolsos
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        reservasSolicitadas = try c.decode(Int.self, forKey: .reservasSolicitadas)
+        reservasConfirmadas = try c.decode(Int.self, forKey: .reservasConfirmadas)
+        reservasCanceladas = try c.decode(Int.self, forKey: .reservasCanceladas)
+        canceladasAposConfirmacao = try c.decode(Int.self, forKey: .canceladasAposConfirmacao)
+        reservasExpiradas = try c.decode(Int.self, forKey: .reservasExpiradas)
+        // Absent from documents written before it was counted (they count declines as
+        // cancellations until `coworkflow replay analytics`).
+        reservasRecusadas = try c.decodeIfPresent(Int.self, forKey: .reservasRecusadas) ?? 0
+        checkins = try c.decode(Int.self, forKey: .checkins)
+        noShows = try c.decode(Int.self, forKey: .noShows)
+        antecedenciaTotalSegundos = try c.decode(Int64.self, forKey: .antecedenciaTotalSegundos)
+        pagamentos = try c.decode(Money.self, forKey: .pagamentos)
+        quantidadePagamentos = try c.decode(Int.self, forKey: .quantidadePagamentos)
+        reembolsos = try c.decode(Money.self, forKey: .reembolsos)
+        quantidadeReembolsos = try c.decode(Int.self, forKey: .quantidadeReembolsos)
+    }
+
     mutating func somar(_ outro: AnalyticsIndicadores) {
         reservasSolicitadas += outro.reservasSolicitadas
         reservasConfirmadas += outro.reservasConfirmadas
         reservasCanceladas += outro.reservasCanceladas
         canceladasAposConfirmacao += outro.canceladasAposConfirmacao
         reservasExpiradas += outro.reservasExpiradas
+        reservasRecusadas += outro.reservasRecusadas
         checkins += outro.checkins
         noShows += outro.noShows
         antecedenciaTotalSegundos += outro.antecedenciaTotalSegundos

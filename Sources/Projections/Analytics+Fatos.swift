@@ -15,6 +15,9 @@ public enum AnalyticsFact: Sendable, Equatable {
     case reservaSolicitada(ReservaSolicitada)
     case reservaConfirmada(reserva: UUID, em: Int64)
     case reservaCancelada(reserva: UUID, em: Int64)
+    /// `ReservaCancelada` by `system:pagamentos`: the hold released because its payment was
+    /// declined. Nobody cancelled it; it is counted apart.
+    case reservaRecusada(reserva: UUID, em: Int64)
     case reservaExpirada(reserva: UUID, em: Int64)
     case pagamentoConfirmado(Movimento)
     case reembolsoConcluido(Movimento)
@@ -51,6 +54,9 @@ public enum AnalyticsFact: Sendable, Equatable {
         public let valor: Int64
         public let em: Int64
     }
+
+    /// Who cancels a hold whose payment was declined (reservas' reaction to PagamentoRecusado).
+    static let recusaDoPagamento = "system:pagamentos"
 
     /// The stored event types analytics reads.
     public static var tipos: Set<String> { Set(porTipo.keys) }
@@ -93,7 +99,8 @@ public enum AnalyticsFact: Sendable, Equatable {
     /// cancellation or a no-show needs the request's space, interval and member).
     var reservaComHistoria: UUID? {
         switch self {
-        case .reservaConfirmada(let id, _), .reservaCancelada(let id, _), .reservaExpirada(let id, _), .noShowRegistrado(let id, _): id
+        case .reservaConfirmada(let id, _), .reservaCancelada(let id, _), .reservaRecusada(let id, _), .reservaExpirada(let id, _),
+             .noShowRegistrado(let id, _): id
         default: nil
         }
     }
@@ -198,9 +205,11 @@ extension LeitorJSON {
             while let chave = try chave(&primeira) {
                 if eh(chave, "reservaId") { id0 = try uuid() }
                 else if eh(chave, "em") { numero0 = try instante() }
+                else if tipo == .reservaCancelada, eh(chave, "por") { texto0 = try string() }
                 else { try pularValor() }
             }
             let (reserva, em) = (try exigir(id0, "reservaId"), try exigir(numero0, "em"))
+            if tipo == .reservaCancelada, texto0 == AnalyticsFact.recusaDoPagamento { return .reservaRecusada(reserva: reserva, em: em) }
             switch tipo {
             case .reservaConfirmada: return .reservaConfirmada(reserva: reserva, em: em)
             case .reservaCancelada: return .reservaCancelada(reserva: reserva, em: em)

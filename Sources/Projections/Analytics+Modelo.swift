@@ -20,7 +20,8 @@ import Domain
 /// - **Revenue per space type** = confirmed payments − completed refunds, on the local day of
 ///   the payment or refund; payments of R$ 0 (a booking a coupon made free) are not counted.
 /// - **No-show rate** = no-shows / (no-shows + check-ins).
-/// - **Cancellation rate** = cancelled / requested.
+/// - **Cancellation rate** = cancelled / requested. A hold released because its payment was
+///   declined is no cancellation (nobody cancelled it): it is counted as declined.
 /// - **Average lead time** = mean(start − requested at) over every confirmation, in hours.
 /// - **Top members**: by booked time (confirmed, not cancelled) and by revenue
 ///   (payments − refunds).
@@ -117,7 +118,7 @@ public struct AnalyticsModel: Sendable {
             return (nil, e.unidade)
         case .espacoAtualizado(let id, _, _, _), .horarioDefinido(let id, _, _), .espacoDesativado(let id, _), .espacoReativado(let id, _):
             return (id, unidadeDoEspaco(id))
-        case .reservaConfirmada(let id, _), .reservaCancelada(let id, _), .noShowRegistrado(let id, _):
+        case .reservaConfirmada(let id, _), .reservaCancelada(let id, _), .reservaRecusada(let id, _), .noShowRegistrado(let id, _):
             guard let reserva = reservas[id] else { return (nil, nil) }
             return (reserva.espaco, reserva.unidade)
         case .pagamentoConfirmado(let m), .reembolsoConcluido(let m):
@@ -169,8 +170,12 @@ public struct AnalyticsModel: Sendable {
                 .indicadores(delta),
             ]
 
-        case .reservaCancelada(let id, _):
+        case .reservaCancelada(let id, _), .reservaRecusada(let id, _):
             guard let reserva = reservas[id], !reserva.cancelada, !reserva.expirada else { return [] }
+            if case .reservaRecusada = fato, !reserva.confirmada {
+                delta.reservasRecusadas = 1
+                return [.indicadores(delta)]
+            }
             delta.reservasCanceladas = 1
             guard reserva.confirmada else { return [.indicadores(delta)] }
             delta.canceladasAposConfirmacao = 1
@@ -348,7 +353,7 @@ public struct AnalyticsModel: Sendable {
                 espaco: s.espaco, unidade: s.unidade, usuario: s.usuario, inicio: s.inicio, fim: s.fim, solicitadaEm: s.em)
         case .reservaConfirmada(let id, _):
             if let reserva = reservas[id], !reserva.confirmada, !reserva.cancelada, !reserva.expirada { reservas[id]?.confirmada = true }
-        case .reservaCancelada(let id, _):
+        case .reservaCancelada(let id, _), .reservaRecusada(let id, _):
             if let reserva = reservas[id], !reserva.cancelada, !reserva.expirada { reservas[id]?.cancelada = true }
         case .reservaExpirada(let id, _):
             if let reserva = reservas[id], !reserva.confirmada, !reserva.cancelada, !reserva.expirada { reservas[id]?.expirada = true }

@@ -141,6 +141,34 @@ import Testing
         }
     }
 
+    @Test func a_hold_released_for_a_declined_payment_is_counted_as_declined_not_cancelled() async throws {
+        let (store, path) = try AnalyticsHistoria.store()
+        defer { AnalyticsHistoria.remove(path) }
+        typealias H = AnalyticsHistoria
+        try await H.pequena(store)
+        let r6 = UUID()
+        let stream = StreamNames.reserva(Reserva.ID(r6))
+        try await H.append(store, stream, [
+            try H.solicitada(reserva: r6, usuario: "caio", inicio: "2026-03-12T13:00:00Z", fim: "2026-03-12T14:00:00Z", em: "2026-03-07T12:00:00Z")])
+        try await H.append(store, stream, [try H.novo(Reserva.Event.cancelada(Reserva.Cancelada(
+            reservaId: Reserva.ID(r6), por: "system:pagamentos", motivo: "pagamento recusado: cartão recusado", pago: .zero,
+            multa: .zero, reembolso: .zero, em: try H.date("2026-03-07T12:01:00Z"))), try H.date("2026-03-07T12:01:00Z"))])
+        let runner = ProjectionRunner(AnalyticsReadModel.projection, store: store, logger: H.logger)
+        try await runner.catchUp()
+        let service = AnalyticsService(store: store)
+        for passo in ["incremental", "rebuilt"] {
+            if passo == "rebuilt" { _ = try await AnalyticsReadModel.rebuild(store: store) }
+            let indicadores = try await service.indicadores()
+            #expect(indicadores.reservasSolicitadas == 5 && indicadores.reservasRecusadas == 1, "\(passo)")
+            #expect(indicadores.reservasCanceladas == 2 && indicadores.taxaDeCancelamento == 0.4, "\(passo): the member's two only")
+        }
+        // A document written before declines were counted apart still reads (as none).
+        var antigo = try #require(try JSONSerialization.jsonObject(with: try ReadModelJSON.encoder.encode(AnalyticsIndicadores())) as? [String: Any])
+        antigo.removeValue(forKey: "reservasRecusadas")
+        let lido = try ReadModelJSON.decoder.decode(AnalyticsIndicadores.self, from: try JSONSerialization.data(withJSONObject: antigo))
+        #expect(lido == AnalyticsIndicadores())
+    }
+
     @Test func bad_input_is_refused_naming_the_field() async throws {
         let (store, path) = try AnalyticsHistoria.store()
         defer { AnalyticsHistoria.remove(path) }

@@ -108,6 +108,8 @@ public final class AnalyticsService: Sendable {
         public let reservasCanceladas: Int
         public let canceladasAposConfirmacao: Int
         public let reservasExpiradas: Int
+        /// Holds released because their payment was declined: not cancellations.
+        public let reservasRecusadas: Int
         public let checkins: Int
         public let noShows: Int
         /// No-shows / (no-shows + check-ins).
@@ -273,7 +275,7 @@ public final class AnalyticsService: Sendable {
         return Indicadores(
             reservasSolicitadas: doc.reservasSolicitadas, reservasConfirmadas: doc.reservasConfirmadas,
             reservasCanceladas: doc.reservasCanceladas, canceladasAposConfirmacao: doc.canceladasAposConfirmacao,
-            reservasExpiradas: doc.reservasExpiradas, checkins: doc.checkins, noShows: doc.noShows,
+            reservasExpiradas: doc.reservasExpiradas, reservasRecusadas: doc.reservasRecusadas, checkins: doc.checkins, noShows: doc.noShows,
             taxaDeNoShow: Self.razao(Int64(doc.noShows), Int64(doc.noShows + doc.checkins)),
             taxaDeCancelamento: Self.razao(Int64(doc.reservasCanceladas), Int64(doc.reservasSolicitadas)),
             antecedenciaMediaHoras: doc.reservasConfirmadas > 0

@@ -72,7 +72,7 @@ export function render({ container, query, setQuery, signal }) {
       card('Antecedência média', hoursText(i.antecedenciaMediaHoras), 'entre o pedido e o início das reservas confirmadas'),
       card('Receita', money(i.receita), `${money(i.pagamentos)} em ${plural(i.quantidadePagamentos, 'pagamento', 'pagamentos')}, − ${money(i.reembolsos)} em ${plural(i.quantidadeReembolsos, 'reembolso', 'reembolsos')}`)),
     facts([
-      ['Reservas', `${plural(i.reservasSolicitadas, 'solicitada', 'solicitadas')} · ${plural(i.reservasConfirmadas, 'confirmada', 'confirmadas')} · ${plural(i.reservasCanceladas, 'cancelada', 'canceladas')} (${i.canceladasAposConfirmacao ?? 0} depois de pagas) · ${plural(i.reservasExpiradas, 'expirada', 'expiradas')} sem pagamento`],
+      ['Reservas', `${plural(i.reservasSolicitadas, 'solicitada', 'solicitadas')} · ${plural(i.reservasConfirmadas, 'confirmada', 'confirmadas')} · ${plural(i.reservasCanceladas, 'cancelada', 'canceladas')} (${i.canceladasAposConfirmacao ?? 0} depois de pagas) · ${plural(i.reservasExpiradas, 'expirada', 'expiradas')} sem pagamento · ${plural(i.reservasRecusadas ?? 0, 'liberada', 'liberadas')} por pagamento recusado`],
       ['Check-ins', `${plural(i.checkins, 'feito', 'feitos')} · ${plural(i.noShows, 'ausência', 'ausências')}`],
     ]));
   }, { signal, text: 'Calculando os indicadores…' });
