@@ -126,11 +126,13 @@ struct HistoriaTests {
             let csv = try await client.json(.get, "/api/admin/financeiro/faturas.csv?de=2026-11-01&ate=2026-11-30", token: admin)
             #expect(csv.status == .ok && String(buffer: csv.body).split(separator: "\r\n").count >= 5)  // header, 3 invoices, 1 credit note
 
-            // Analytics: the room was booked 4 h (A and B) of its 15 open hours today; one no-show, one check-in.
+            // Analytics: the room was booked 2 h 31 min of its 15 open hours today: A, and B until
+            // its no-show at 14:31 freed the rest (the new booking of 15:00 is not paid); one
+            // no-show, one check-in.
             let ocupacao = try await eventually("occupancy") {
                 let r = try await client.json(.get, "/api/analytics/ocupacao?espaco=\(cenario.sala)&de=2026-11-23&ate=2026-11-23", token: admin).object
                 let espacos = r["espacos"] as? [[String: Any]] ?? []
-                return (espacos.first?["horasReservadas"] as? Double ?? 0) >= 4 ? espacos : nil
+                return espacos.first?["horasReservadas"] as? Double == 2.5167 ? espacos : nil
             }
             #expect((ocupacao.first?["ocupacao"] as? Double ?? 0) > 0)
             let indicadores = try await client.json(.get, "/api/analytics/indicadores", token: admin).object
