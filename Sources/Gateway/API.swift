@@ -31,6 +31,11 @@ struct Operation: Sendable {
     /// The body holds a password or the answer a token: `Idempotency-Key` is not honoured, so
     /// that no answer with a working token is kept (a retry simply runs again).
     var secret = false
+    /// False for a POST that only computes an answer (a quote): it changes nothing, so it
+    /// neither keeps an `Idempotency-Key` answer nor waits for the read models (a request
+    /// that writes nothing otherwise waits for every read model to reach the log's head, in
+    /// case it answered from an earlier write).
+    var writes = true
 }
 
 /// The route table: every route is registered through it, so the OpenAPI document lists
@@ -65,6 +70,7 @@ final class API {
 
     func add(_ operation: Operation, _ respond: @escaping @Sendable (Request, GatewayContext, Data) async throws -> Reply) {
         let mutating = [.post, .put, .patch, .delete].contains(operation.method)
+        let changesState = mutating && operation.writes
         switch role {
         case .allInOne:
             break
@@ -91,7 +97,7 @@ final class API {
         if case .service = role { service = true } else { service = false }
         @Sendable func handler(_ request: Request, _ context: GatewayContext, _ body: Data) async throws -> Reply {
             if let accepted { try JSON.knownKeys(body, accepted) }
-            guard mutating else { return try await respond(request, context, body) }
+            guard changesState else { return try await respond(request, context, body) }
             // Read-your-writes waits for this write's own events, not for the whole log's head.
             let watermark = AppendWatermark()
             var reply = try await AppendWatermark.$current.withValue(watermark) { try await respond(request, context, body) }
@@ -112,7 +118,7 @@ final class API {
             if operation.admin { _ = try context.requireAdmin() }
             guard mutating else { return try await handler(request, context, Data()).response }
             let body = Data(try await request.body.collect(upTo: context.maxUploadSize).readableBytesView)
-            guard let key = request.headers[.idempotencyKey], !operation.secret else {
+            guard let key = request.headers[.idempotencyKey], !operation.secret, operation.writes else {
                 return try await handler(request, context, body).response
             }
             guard (1...255).contains(key.count) else {
@@ -156,7 +162,7 @@ final class API {
             let response = try await forwarder.forward(
                 request, body: body, context: context, client: clientAddress(request, context, trustForwardedFor: trustForwardedFor),
                 to: service)
-            if (200..<300).contains(response.status.code), [.post, .put, .patch, .delete].contains(operation.method) {
+            if (200..<300).contains(response.status.code), [.post, .put, .patch, .delete].contains(operation.method), operation.writes {
                 let position = response.headers[Forwarder.positionField].flatMap(GlobalPosition.init(parsing:))
                 let types = response.headers[Forwarder.typesField].flatMap(Forwarder.types(parsing:))
                 await settle(position, position == nil ? nil : types)

@@ -175,7 +175,7 @@ extension Routes {
         }
         api.add(Operation(
             method: .post, path: "/api/precos/cotacao", summary: "Cotar uma reserva: total e linha a linha", tag: "precos",
-            request: "PedidoDeCotacao", response: "Cotacao", errors: [422])
+            request: "PedidoDeCotacao", response: "Cotacao", errors: [422], writes: false)
         ) { _, context, body in
             // With a member's token, the rules of the member's plan apply.
             try .json(try await precos.cotar(try JSON.decode(PrecosService.PedidoDeCotacao.self, from: body), plano: context.subject?.plano))
