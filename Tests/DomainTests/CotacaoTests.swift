@@ -42,6 +42,21 @@ struct CotacaoTests {
 
     func somaDasLinhas(_ resultado: Cotacao.Resultado) -> Money { resultado.linhas.map(\.valor).reduce(.zero, +) }
 
+    @Test func a_booking_across_a_date_its_zone_skipped_is_priced_by_the_days_that_exist() throws {
+        // Samoa crossed the date line: 2011-12-29 23:59 was followed by 2011-12-31 00:00.
+        let apia = try #require(TimeZone(identifier: "Pacific/Apia"))
+        let pulado = try #require(DataLocal("2011-12-30"))
+        #expect(pulado.intervalo(em: apia) == nil)
+        // 22:00 to 02:00 is one overnight run of 4 h: a half day.
+        let resultado = try cotar(tabela(), "2011-12-29T22:00:00-10:00", "2011-12-31T02:00:00+14:00", fuso: apia)
+        #expect(resultado.linhas.map(\.codigo) == ["base:2011-12-29/2011-12-31"])
+        #expect(resultado.total == Money(centavos: 8_000))
+        // Foundation's calendar is Julian before 1582-10-15, ours proleptic Gregorian: those
+        // dates do not line up either. A quote of one is a price (the booking rules refuse
+        // the past), not a crash.
+        _ = try cotar(tabela(), "1582-10-04T10:00:00-03:00", "1582-10-04T12:00:00-03:00")
+    }
+
     @Test(arguments: [
         ("10:00", 2_500, "1 h × R$ 25,00"),
         ("10:01", 5_000, "2 h × R$ 25,00"),  // a started hour is a whole hour

@@ -15,7 +15,8 @@ import Testing
     }
 
     @Test func a_local_day_starts_at_local_midnight() throws {
-        let day = try #require(DataLocal("2026-11-21")).intervalo(em: saoPaulo)
+        let date = try #require(DataLocal("2026-11-21"))
+        let day = try #require(date.intervalo(em: saoPaulo))
         #expect(day.start == Date(timeIntervalSince1970: 1_795_230_000))  // 2026-11-21T03:00Z
         #expect(day.duration == 86_400)
     }

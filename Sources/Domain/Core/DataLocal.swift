@@ -72,12 +72,10 @@ public struct DataLocal: Hashable, Comparable, Sendable, Codable, CustomStringCo
         return calendar.date(from: components) ?? Date(timeIntervalSince1970: 0)
     }
 
-    /// `[local midnight, next local midnight)`.
-    public func intervalo(em fuso: TimeZone) -> TimeRange {
-        let start = instante(minutos: 0, em: fuso)
-        let end = seguinte.instante(minutos: 0, em: fuso)
-        guard let range = try? TimeRange(start: start, end: end) else { preconditionFailure("a local day has positive length") }
-        return range
+    /// `[local midnight, next local midnight)`; nil for a date the zone skipped (Pacific/Apia
+    /// went from 2011-12-29 to 2011-12-31 when it crossed the date line), which holds no time.
+    public func intervalo(em fuso: TimeZone) -> TimeRange? {
+        try? TimeRange(start: instante(minutos: 0, em: fuso), end: seguinte.instante(minutos: 0, em: fuso))
     }
 
     public var seguinte: DataLocal { adding(dias: 1) }

@@ -104,7 +104,7 @@ public enum Cotacao {
         // 1. Base: per local day, or as one run when that is cheaper.
         var dias: [(data: DataLocal, minutos: Int, base: Int128, descricao: String)] = []
         for data in DataLocal.dias(de: intervalo, em: fuso) {
-            guard let trecho = data.intervalo(em: fuso).intersection(intervalo) else { continue }
+            guard let trecho = data.intervalo(em: fuso)?.intersection(intervalo) else { continue }
             let m = minutos(trecho)
             guard m > 0 else { continue }
             let (valor, descricao) = precoDoDia(minutos: m, valores: valores)

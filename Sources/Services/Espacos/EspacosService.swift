@@ -191,7 +191,7 @@ public final class EspacosService: Sendable {
                 let ocupacao = try ReadModelJSON.decoder.decode(OcupacaoView.self, from: doc)
                 guard !(ocupacao.data < hoje) else { continue }
                 // Today counts from now on: bookings that already ended hold no seat.
-                var dia = ocupacao.data.intervalo(em: unidade.fuso)
+                guard var dia = ocupacao.data.intervalo(em: unidade.fuso) else { continue }
                 if ocupacao.data == hoje {
                     guard let resto = try? TimeRange(start: max(dia.start, agora), end: dia.end) else { continue }
                     dia = resto
