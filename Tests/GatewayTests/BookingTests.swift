@@ -648,6 +648,29 @@ struct BookingTests {
             #expect(a.id == b.id)
             let cadastrados = try await harness.allEvents().filter { $0.type == "EspacoCadastrado" && $0.stream.rawValue.hasSuffix(a.id) }
             #expect(cadastrados.count == 1)
+
+            // The key reused for another unit or space (once the gateway forgot its answer) is
+            // refused; it neither answers the first one nor changes it.
+            let outraUnidade = try decoder.decode(EspacosService.NovaUnidade.self, from: Data(#"""
+                {"nome":"Norte","endereco":{"logradouro":"Rua B","numero":"2","cidade":"São Paulo","uf":"SP","cep":"02000-000"}}
+                """#.utf8))
+            await #expect(throws: EspacosService.chaveReutilizada) {
+                try await harness.backend.espacos.cadastrarUnidade(outraUnidade, caller: caller)
+            }
+            let auditorio = try decoder.decode(EspacosService.NovoEspaco.self, from: Data(#"""
+                {"unidadeId":"\#(cenario.unidade)","nome":"Auditório","tipo":"auditorio","capacidade":80,
+                 "horario":{"segunda":[{"abre":360,"fecha":420}]}}
+                """#.utf8))
+            let antes = try await harness.allEvents().count
+            await #expect(throws: EspacosService.chaveReutilizada) {
+                try await harness.backend.espacos.cadastrarEspaco(auditorio, caller: chave)
+            }
+            #expect(try await harness.allEvents().count == antes, "Sala Nova's hours untouched")
+            // The same request again after the space changed: answered as it is now, not redone.
+            _ = try await harness.backend.espacos.atualizarEspaco(a.id, try decoder.decode(
+                EspacosService.AlteracaoDeEspaco.self, from: Data(#"{"nome":"Sala Nova 2"}"#.utf8)), caller: Caller(requestId: "y"))
+            let depois = try await harness.backend.espacos.cadastrarEspaco(espaco, caller: chave)
+            #expect(depois.id == a.id && depois.nome == "Sala Nova 2")
         }
     }
 

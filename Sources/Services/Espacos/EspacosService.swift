@@ -81,16 +81,37 @@ public final class EspacosService: Sendable {
         // With an Idempotency-Key the id comes from it: a retry after an answer that left the
         // outcome unknown (a 5xx releases the key) finds the unit the first attempt made.
         let id = Unidade.ID(caller.idempotencyKey.map { Events.derivedId("unidade", $0) } ?? UUID())
-        if caller.idempotencyKey != nil {
-            let anterior = try await unidades.load(StreamNames.unidade(id)).state
-            if case .existente = anterior { return try Self.view(anterior) }
-        }
-        let state = try await unidades.handle(StreamNames.unidade(id), at: clock.now, metadata: metadata(caller), failure: ServiceError.init) { _ in
+        func cadastro(em: Date) -> Unidade.Command {
             .cadastrar(
                 id: id, nome: input.nome, endereco: input.endereco, fusoHorario: input.fusoHorario ?? "America/Sao_Paulo",
-                politica: input.politicaDeCancelamento ?? .padrao, operacao: input.operacao ?? .padrao, em: clock.now)
+                politica: input.politicaDeCancelamento ?? .padrao, operacao: input.operacao ?? .padrao, em: em)
+        }
+        if caller.idempotencyKey != nil {
+            let stream = StreamNames.unidade(id)
+            let anterior = try await unidades.load(stream).state
+            if case .existente = anterior {
+                // The same request again, or the key reused for another unit (its answer no
+                // longer kept by the gateway): only the first gets the unit back.
+                let primeiro = try await primeiroEvento(stream) { try Unidade.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
+                guard let feito = primeiro, case .cadastrada(let dados) = feito,
+                    feito == (try? Unidade.decider.decide(cadastro(em: dados.em), .inexistente))?.first
+                else { throw Self.chaveReutilizada }
+                return try Self.view(anterior)
+            }
+        }
+        let state = try await unidades.handle(StreamNames.unidade(id), at: clock.now, metadata: metadata(caller), failure: ServiceError.init) { _ in
+            cadastro(em: clock.now)
         }
         return try Self.view(state)
+    }
+
+    public static let chaveReutilizada = ServiceError(
+        status: 422, codigo: "chave_de_idempotencia_reutilizada", mensagem: "esta Idempotency-Key já foi usada com outra requisição")
+
+    /// The first event of `stream`, decoded (nil when the stream is empty).
+    private func primeiroEvento<E>(_ stream: StreamName, _ decode: (RecordedEvent) throws -> E?) async throws -> E? {
+        guard let evento = try await store.readStream(stream, from: 1, limit: 1).first else { return nil }
+        return try decode(evento)
     }
 
     public func atualizarUnidade(_ id: String, _ input: AlteracaoDeUnidade, caller: Caller) async throws -> UnidadeView {
@@ -115,14 +136,25 @@ public final class EspacosService: Sendable {
         let id = Espaco.ID(caller.idempotencyKey.map { Events.derivedId("espaco", $0) } ?? UUID())
         let stream = StreamNames.espaco(id)
         let now = clock.now
+        func cadastro(em: Date) -> Espaco.Command {
+            .cadastrar(
+                id: id, unidade: unidade, nome: input.nome, tipo: input.tipo, capacidade: input.capacidade,
+                comodidades: input.comodidades ?? [], fotos: input.fotos ?? [], regras: input.regras ?? .padrao, em: em)
+        }
         // (Read first only with a key: without one the id is new.)
-        var state: Espaco.State = caller.idempotencyKey == nil ? .inexistente : try await espacos.load(stream).state
+        var (state, version): (Espaco.State, Int64) = caller.idempotencyKey == nil ? (.inexistente, 0) : try await espacos.load(stream)
         if state == .inexistente {
             state = try await espacos.handle(stream, at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in
-                .cadastrar(
-                    id: id, unidade: unidade, nome: input.nome, tipo: input.tipo, capacidade: input.capacidade,
-                    comodidades: input.comodidades ?? [], fotos: input.fotos ?? [], regras: input.regras ?? .padrao, em: now)
+                cadastro(em: now)
             }
+        } else {
+            // The same request again (see ``cadastrarUnidade(_:caller:)``), or the key reused.
+            let primeiro = try await primeiroEvento(stream) { try Espaco.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
+            guard let feito = primeiro, case .cadastrado(let dados) = feito,
+                feito == (try? Espaco.decider.decide(cadastro(em: dados.em), .inexistente))?.first
+            else { throw Self.chaveReutilizada }
+            // Its hours were set already, or the space has changed since: nothing to redo.
+            guard version == 1 else { return try Self.view(state) }
         }
         if let horario = input.horario {
             state = try await espacos.handle(stream, at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in
