@@ -121,8 +121,10 @@ final class API {
             guard let key = request.headers[.idempotencyKey], !operation.secret, operation.writes else {
                 return try await handler(request, context, body).response
             }
-            guard (1...255).contains(key.count) else {
-                throw ServiceError.requisicaoInvalida("Idempotency-Key deve ter de 1 a 255 caracteres")
+            // Bytes, not characters: one "character" of a letter and thousands of combining
+            // marks passed a count of characters and broke the key index (a 500).
+            guard (1...255).contains(key.utf8.count), key.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+                throw ServiceError.requisicaoInvalida("Idempotency-Key deve ter de 1 a 255 caracteres ASCII visíveis (um UUID, por exemplo)")
             }
             let owner = context.subject?.usuario ?? clientAddress(request, context, trustForwardedFor: trustForwardedFor)
             let scoped = "\(owner)|\(key)"

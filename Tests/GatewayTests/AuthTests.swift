@@ -272,6 +272,13 @@ struct AuthTests {
                 headers: [.init("Idempotency-Key")!: "k-1"])
             #expect(other.status == .unprocessableContent)
             #expect(other.erro == "chave_de_idempotencia_reutilizada")
+            // One "character" of thousands of bytes (a letter and combining marks), or a key
+            // with a space or a control byte, is a 400 naming the rule; nothing is registered.
+            let fina = #"{"nome":"Fabi","email":"fabi@example.com","senha":"segredo-123"}"#
+            for key in ["a" + String(repeating: "\u{0301}", count: 3_000), "com espaço", String(repeating: "k", count: 256)] {
+                let refused = try await client.json(.post, "/api/auth/registro", fina, headers: [.init("Idempotency-Key")!: key])
+                #expect(refused.status == .badRequest, "\(key.utf8.count) bytes")
+            }
             // A login's answer holds a working token: it is never kept, so a retry logs in again.
             let login = #"{"email":"davi@example.com","senha":"segredo-123"}"#
             for _ in 1...2 {
