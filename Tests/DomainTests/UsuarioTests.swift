@@ -65,6 +65,8 @@ struct UsuarioTests {
     @Test func deactivated_accounts_cannot_log_in_and_promotion_is_once() {
         let desativado = Usuario.Event.desativado(Usuario.Desativado(usuarioId: id, por: "admin", em: t0))
         #expect(scenario.given(registrado, desativado).when(.entrar(senhaConfere: true, em: t0)).outcome == .failure(.contaDesativada))
+        #expect(scenario.given(registrado, desativado).when(.entrar(senhaConfere: false, em: t0)).outcome
+            == .events([.loginFalhou(Usuario.LoginFalhou(usuarioId: id, em: t0, bloqueadoAte: nil))]), "a wrong guess is counted")
         #expect(scenario.given(registrado, desativado).when(.desativar(por: "admin", em: t0)).outcome == .failure(.jaDesativado))
         let promovido = Usuario.Event.promovido(Usuario.Promovido(usuarioId: id, papel: .admin, por: "root", em: t0))
         #expect(scenario.given(registrado, promovido).when(.promover(por: "root", em: t0)).outcome == .failure(.jaEhAdmin))

@@ -65,8 +65,12 @@ struct AdminAndLGPDTests {
             #expect(promoteInactive.erro == "conta_desativada")
             let blocked = try await client.login("maria@example.com")
             #expect(blocked.status == .forbidden)
-            // A wrong password does not reveal that the account is deactivated.
-            #expect(try await client.login("maria@example.com", senha: "errada-123").status == .unauthorized)
+            // A wrong password does not reveal that the account is deactivated, and counts
+            // towards the lock as on any account: five wrong guesses lock it (423), so its
+            // password cannot be guessed without limit.
+            for _ in 1...4 { #expect(try await client.login("maria@example.com", senha: "errada-123").status == .unauthorized) }
+            #expect(try await client.login("maria@example.com", senha: "errada-123").status.code == 423)
+            #expect(try await client.login("maria@example.com").status.code == 423, "the right one too, until the lock ends")
             // Her token (issued as an admin, before) no longer counts: not for admin routes, not at all.
             #expect(try await client.json(.get, "/api/admin/usuarios", token: memberToken).status == .unauthorized)
             let huge = try await client.json(.get, "/api/admin/usuarios?pagina=9223372036854775807", token: admin)

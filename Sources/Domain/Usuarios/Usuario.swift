@@ -257,9 +257,13 @@ extension Usuario {
             case (_, .inexistente), (_, .apagado):
                 throw .naoEncontrado
             case (.entrar(let confere, let em), .existente(let conta)):
-                guard conta.ativo else { throw .contaDesativada }
                 if let ate = conta.bloqueadoAte, ate > em { throw .contaBloqueada(ate: ate) }
-                if confere { return [.loginRealizado(LoginRealizado(usuarioId: conta.id, em: em))] }
+                if confere {
+                    guard conta.ativo else { throw .contaDesativada }
+                    return [.loginRealizado(LoginRealizado(usuarioId: conta.id, em: em))]
+                }
+                // A wrong guess counts towards the lock on a deactivated account too: otherwise
+                // its password could be guessed without limit.
                 let recentes = conta.falhas.filter { em.timeIntervalSince($0) < janelaDeFalhas } + [em]
                 let bloqueio = recentes.count >= falhasAteBloqueio ? em.addingTimeInterval(duracaoDoBloqueio) : nil
                 return [.loginFalhou(LoginFalhou(usuarioId: conta.id, em: em, bloqueadoAte: bloqueio))]

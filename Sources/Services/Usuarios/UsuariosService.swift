@@ -179,13 +179,15 @@ public final class UsuariosService: Sendable {
             let now = clock.now
             if let until = conta.bloqueadoAte, until > now { throw Self.locked(until: until, now: now) }
             let matches = try await confere(senha, conta.senha, &checked)
-            // Only someone who knows the password learns that the account is deactivated.
-            guard conta.ativo else { throw matches ? ServiceError.proibido("esta conta foi desativada") : invalid }
             let events: [Usuario.Event]
             do {
                 events = try Usuario.decider.decide(.entrar(senhaConfere: matches, em: now), state)
             } catch .contaBloqueada(let until) {
                 throw Self.locked(until: until, now: now)
+            } catch .contaDesativada {
+                // Only someone who knows the password learns that the account is deactivated
+                // (a wrong guess is a failed login, counted towards the lock, as on any account).
+                throw ServiceError.proibido("esta conta foi desativada")
             } catch {
                 throw invalid
             }
