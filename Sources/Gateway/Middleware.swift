@@ -210,12 +210,20 @@ struct RateLimitMiddleware: RouterMiddleware {
         let ip = clientAddress(request, context, trustForwardedFor: limiter.trustForwardedFor)
         var keys: [(String, RateLimiter.Limit)] = [("ip:\(ip)", limiter.perClient)]
         if let user = context.subject?.usuario { keys.append(("user:\(user)", limiter.perUser)) }
-        // The router ignores repeated and trailing slashes; so must these checks. The anonymous
-        // routes that hash or check a password (~0.15 s of CPU each) have tight buckets per
-        // client (a password change is a user's, and its wrong guesses lock the account).
+        // The router ignores repeated and trailing slashes; so must these checks. The routes
+        // that hash or check a password (~0.15 s of CPU each, twice for a password change)
+        // have tight buckets per client, and per user for a password change (its wrong guesses
+        // lock the account, but right ones, alternating two passwords, only cost CPU); a
+        // member's data export reads the whole log, so it has a bucket of its own per user.
+        let user = context.subject?.usuario
         switch (request.method, request.uri.path.split(separator: "/").joined(separator: "/")) {
         case (_, "api/auth/login"): keys.append(("login:\(ip)", limiter.login))
         case (.post, "api/auth/registro"): keys.append(("registro:\(ip)", limiter.registration))
+        case (.post, "api/auth/me/senha"):
+            keys.append(("senha:\(ip)", limiter.passwordChange))
+            if let user { keys.append(("senha-usuario:\(user)", limiter.passwordChange)) }
+        case (.get, "api/auth/me/dados"), (.head, "api/auth/me/dados"):
+            keys.append(("exportacao:\(user ?? ip)", limiter.dataExport))
         default: break
         }
         for (key, limit) in keys {
@@ -247,17 +255,25 @@ public final class RateLimiter: Sendable {
     public let login: Limit
     /// Registrations per client: each hashes a password, like a login.
     public let registration: Limit
+    /// Password changes per client and per user: each checks one password and hashes another.
+    public let passwordChange: Limit
+    /// A member's exports of their own data (LGPD) per user: each reads the whole log.
+    public let dataExport: Limit
     public let trustForwardedFor: Bool
     private let buckets = Mutex<[String: (tokens: Double, at: ContinuousClock.Instant)]>([:])
 
     public init(
         perClient: Limit = Limit(burst: 200, perSecond: 100), perUser: Limit = Limit(burst: 100, perSecond: 50),
-        login: Limit = Limit(burst: 10, perSecond: 0.2), registration: Limit = Limit(burst: 20, perSecond: 1), trustForwardedFor: Bool = false
+        login: Limit = Limit(burst: 10, perSecond: 0.2), registration: Limit = Limit(burst: 20, perSecond: 1),
+        passwordChange: Limit = Limit(burst: 5, perSecond: 0.1), dataExport: Limit = Limit(burst: 3, perSecond: 1.0 / 60),
+        trustForwardedFor: Bool = false
     ) {
         self.perClient = perClient
         self.perUser = perUser
         self.login = login
         self.registration = registration
+        self.passwordChange = passwordChange
+        self.dataExport = dataExport
         self.trustForwardedFor = trustForwardedFor
     }
 

@@ -218,7 +218,9 @@ struct AuthTests {
     func password_change_guesses_lock_the_account() async throws {
         let harness = try await Harness.make()
         defer { harness.removeFiles() }
-        try await harness.test { client in
+        // The lock is what is tested here, not the password change's own rate limit.
+        let limiter = RateLimiter(passwordChange: RateLimiter.Limit(burst: 100, perSecond: 100))
+        try await harness.test(rateLimiter: limiter) { client in
             _ = try await client.register("dora@example.com")
             let token = try await client.token("dora@example.com")
             var statuses: [HTTPResponse.Status] = []
@@ -355,6 +357,33 @@ struct AuthTests {
             #expect(limited.status == .tooManyRequests && Int(limited.headers[.retryAfter] ?? "") ?? 0 >= 1)
             // Logins are another bucket.
             #expect(try await client.login("r1@example.com").status == .ok)
+        }
+    }
+}
+
+extension AuthTests {
+    @Test("a password change and a data export have tight buckets of their own per user (each hashes, or reads the whole log): 429 with Retry-After")
+    func password_change_and_export_rate_limits() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        let limiter = RateLimiter(passwordChange: RateLimiter.Limit(burst: 2, perSecond: 0.01), dataExport: RateLimiter.Limit(burst: 1, perSecond: 0.01))
+        try await harness.test(rateLimiter: limiter) { client in
+            #expect(try await client.register("p1@example.com").status == .created)
+            var token = try #require(try await client.login("p1@example.com").object["token"] as? String)
+            var senha = "segredo-123"
+            for nova in ["segredo-456", "segredo-789"] {
+                let trocada = try await client.json(.post, "/api/auth/me/senha", #"{"senhaAtual":"\#(senha)","novaSenha":"\#(nova)"}"#, token: token)
+                #expect(trocada.status == .ok, "\(String(buffer: trocada.body))")
+                token = try #require(trocada.object["token"] as? String)
+                senha = nova
+            }
+            let limited = try await client.json(.post, "/api/auth/me/senha", #"{"senhaAtual":"\#(senha)","novaSenha":"segredo-000"}"#, token: token)
+            #expect(limited.status == .tooManyRequests && Int(limited.headers[.retryAfter] ?? "") ?? 0 >= 1)
+
+            #expect(try await client.json(.get, "/api/auth/me/dados", token: token).status == .ok)
+            #expect(try await client.json(.get, "/api/auth/me/dados", token: token).status == .tooManyRequests)
+            // Other routes of the same member are not held back.
+            #expect(try await client.json(.get, "/api/auth/me", token: token).status == .ok)
         }
     }
 }
