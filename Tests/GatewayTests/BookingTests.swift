@@ -483,6 +483,33 @@ struct BookingTests {
         }
     }
 
+    @Test("a coupon that takes nothing off (the plan made the booking free) is not spent: its one use stays")
+    func a_coupon_that_discounts_nothing_is_not_spent() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            _ = try await client.json(.post, "/api/admin/espacos/\(cenario.sala)/precos/regras", #"{"tipo":"plano","plano":"Total","descontoBP":10000}"#, token: cenario.admin)
+            let membro = try #require(try await client.json(.get, "/api/auth/me", token: cenario.membro).object["id"] as? String)
+            #expect(try await client.json(.put, "/api/admin/usuarios/\(membro)/plano", #"{"plano":"Total"}"#, token: cenario.admin).status == .ok)
+            let cupom = try await client.json(.post, "/api/admin/cupons",
+                #"{"codigo":"vip","desconto":{"tipo":"percentual","bp":1000},"validoDe":"2026-11-01T00:00:00Z","validoAte":"2026-12-01T00:00:00Z","maxUsos":1}"#,
+                token: cenario.admin)
+            #expect(cupom.status == .created, "\(String(buffer: cupom.body))")
+            let reserva = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00", cupom: "VIP"), token: cenario.membro)
+            #expect(reserva.status == .created && reserva.object["total"] as? Int == 0, "\(String(buffer: reserva.body))")
+            #expect((reserva.object["linhas"] as? [[String: Any]])?.contains { ($0["codigo"] as? String)?.hasPrefix("cupom") == true } == false)
+            #expect(try await harness.allEvents().filter { $0.type == "CupomUsado" }.isEmpty, "the use stays for a booking it discounts")
+            // Off the plan, the same coupon discounts the next booking, and is spent.
+            _ = try await client.json(.put, "/api/admin/usuarios/\(membro)/plano", #"{"plano":null}"#, token: cenario.admin)
+            let outra = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-26T10:00:00-03:00", "2026-11-26T12:00:00-03:00", cupom: "VIP"), token: cenario.membro)
+            #expect(outra.status == .created && outra.object["total"] as? Int == 9_000, "\(String(buffer: outra.body))")
+            #expect(try await harness.allEvents().filter { $0.type == "CupomUsado" }.count == 1)
+        }
+    }
+
     @Test("a POST body with a field its schema does not have is a 422 naming it (with the likely intended one) and changes nothing")
     func unknown_fields_are_refused() async throws {
         let harness = try await Harness.make(clock: ManualClock(segundaDeManha))

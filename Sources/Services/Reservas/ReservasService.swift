@@ -124,11 +124,16 @@ public final class ReservasService: Sendable {
     ) async throws -> ReservaView {
         let espaco = contexto.espaco
         let condicoes = Reserva.Condicoes(espaco: espaco, intervalo: intervalo, fuso: contexto.unidade.fuso)
+        // A coupon that takes nothing off (nothing was left to discount: a free plan, a rule
+        // that made it R$ 0) is not spent: its limited uses stay for a booking it discounts.
+        let cupom = contexto.cupom.flatMap { cupom in
+            contexto.cotacao.linhas.contains { $0.codigo == "cupom:\(cupom.codigo)" } ? cupom.codigo : nil
+        }
         let reserva = Reserva.Pedido(
             id: id, espacoId: espacoId.rawValue, unidadeId: espaco.unidade.rawValue, usuarioId: usuario, intervalo: intervalo, dias: dias,
             total: contexto.cotacao.total,
             linhas: contexto.cotacao.linhas.map { Reserva.LinhaDePreco(codigo: $0.codigo, descricao: $0.descricao, valor: $0.valor) },
-            cupom: contexto.cupom?.codigo, expiraEm: try expiracao(pedido.pagamento?.metodo, intervalo, em: now),
+            cupom: cupom, expiraEm: try expiracao(pedido.pagamento?.metodo, intervalo, em: now),
             pagamento: pedido.pagamento.map { Reserva.FormaDePagamento(metodo: $0.metodo, cartaoToken: $0.metodo == .cartao ? $0.cartaoToken : nil) },
             politica: contexto.unidade.politica)
         let solicitada: [Reserva.Event]
@@ -141,7 +146,7 @@ public final class ReservasService: Sendable {
         meta.causationId = nil
         let limite = espaco.tipo.compartilhado ? espaco.capacidade : 1
         return try await ocupar(
-            reserva, espacoId: espacoId, solicitada: solicitada, limite: limite, revisao: contexto.espacoVersao, cupom: contexto.cupom?.codigo,
+            reserva, espacoId: espacoId, solicitada: solicitada, limite: limite, revisao: contexto.espacoVersao, cupom: cupom,
             chaveada: caller.idempotencyKey != nil, meta: meta, em: now, prefetched: prefetched)
     }
 
