@@ -131,6 +131,8 @@ extension OpenAPI {
             ], required: ["linhas", "subtotal", "descontos", "total"]),
             "PedidoDeReserva": object([
                 "espacoId": uuid, "inicio": instant, "fim": instant, "cupom": text, "pagamento": ref("FormaDePagamento"),
+                "totalEsperado": ["type": "integer", "minimum": 0,
+                                  "description": "o total (centavos) da cotação mostrada ao membro: se o preço mudou, 409 preco_alterado e nada é reservado"],
             ], required: ["espacoId", "inicio", "fim"]),
             "Reserva": object([
                 "id": uuid, "espacoId": uuid, "unidadeId": uuid, "usuarioId": text, "inicio": instant, "fim": instant, "dias": array(date),

@@ -483,6 +483,34 @@ struct BookingTests {
         }
     }
 
+    @Test("a booking made with the total its quote showed is refused (409 preco_alterado, nothing held or charged) once the price changed")
+    func a_price_change_between_quote_and_booking_is_not_charged_silently() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let (inicio, fim) = ("2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00")
+            let cotacao = try await client.json(.post, "/api/precos/cotacao", pedido(cenario.sala, inicio, fim))
+            let mostrado = try #require(cotacao.object["total"] as? Int)
+            #expect(mostrado == 10_000)
+            func reservar(_ total: Int) async throws -> TestResponse {
+                try await client.json(.post, "/api/reservas", #"{"espacoId":"\#(cenario.sala)","inicio":"\#(inicio)","fim":"\#(fim)","totalEsperado":\#(total),"pagamento":{"metodo":"cartao","cartaoToken":"tok_ok"}}"#,
+                                      token: cenario.membro)
+            }
+            // The operator raises the price meanwhile.
+            #expect(try await client.json(.put, "/api/admin/espacos/\(cenario.sala)/precos",
+                #"{"porHora":6500,"meioPeriodo":24000,"diaria":40000,"duracaoMinimaMinutos":30}"#, token: cenario.admin).status == .ok)
+            let recusada = try await reservar(mostrado)
+            #expect(recusada.status == .conflict && recusada.erro == "preco_alterado", "\(String(buffer: recusada.body))")
+            #expect((recusada.object["detalhes"] as? [String: Any])?["total"] as? String == "13000")
+            #expect(try await harness.allEvents().filter { $0.type == "ReservaSolicitada" }.isEmpty, "nothing held, nothing to charge")
+            #expect(try await reservar(-1).status == .unprocessableContent)
+            // With the new total it books.
+            let feita = try await reservar(13_000)
+            #expect(feita.status == .created && feita.object["total"] as? Int == 13_000, "\(String(buffer: feita.body))")
+        }
+    }
+
     @Test("a coupon that takes nothing off (the plan made the booking free) is not spent: its one use stays")
     func a_coupon_that_discounts_nothing_is_not_spent() async throws {
         let harness = try await Harness.make(clock: ManualClock(segundaDeManha))

@@ -72,6 +72,10 @@ public final class ReservasService: Sendable {
         public let cupom: String?
         /// PIX when absent; a card needs the provider's `cartaoToken`.
         public let pagamento: Reserva.FormaDePagamento?
+        /// The total (centavos) the member was shown, from a quote: when the price is no longer
+        /// that (the table or a rule changed, the member's plan ended), the booking is refused
+        /// with 409 `preco_alterado` and nothing is held or charged.
+        public let totalEsperado: Int64?
     }
 
     // MARK: Request
@@ -85,6 +89,9 @@ public final class ReservasService: Sendable {
             throw ServiceError.invalido("pagamento.cartaoToken", "pagamento com cartão precisa do cartaoToken do provedor")
         }
         try ServiceError.texto(pedido.pagamento?.cartaoToken, campo: "pagamento.cartaoToken", maximo: 200)
+        if let esperado = pedido.totalEsperado, esperado < 0 {
+            throw ServiceError.invalido("totalEsperado", "totalEsperado é um valor em centavos, zero ou mais")
+        }
         let id: Reserva.ID
         if let key = caller.idempotencyKey {
             // A retry whose first answer was lost (the connection dropped, the process died)
@@ -107,6 +114,13 @@ public final class ReservasService: Sendable {
         }
         let contexto = try await precos.quote(
             espacoId, intervalo: intervalo, cupom: pedido.cupom, plano: caller.plano, em: now, prefetched: prefetched)
+        if let esperado = pedido.totalEsperado, esperado != contexto.cotacao.total.centavos {
+            let total = contexto.cotacao.total
+            throw ServiceError(
+                status: 409, codigo: "preco_alterado",
+                mensagem: "o preço mudou desde a cotação: agora \(total), não \(Money(centavos: esperado)); confira e reserve de novo",
+                detalhes: ["total": String(total.centavos)])
+        }
         // (Days the read ahead did not cover, a unit that changed its time zone, are read alone.)
         let dias = DataLocal.dias(de: intervalo, em: contexto.unidade.fuso)
         return try await turnos.withTurn(of: dias.map { StreamNames.agenda(espacoId.rawValue, $0) }) {

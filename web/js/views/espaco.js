@@ -240,14 +240,17 @@ function screen(container, body, item, { query, setQuery, signal }) {
     }
   });
 
-  function showQuote(cotacao, pedido) {
+  function showQuote(cotacao, pedido, aviso) {
     const rows = cotacao.linhas.map((l) => ({ ...l }));
+    // The booking carries the total shown here: if the price changes meanwhile, the server
+    // refuses it (preco_alterado) instead of charging another amount.
     const action = session.signedIn
-      ? paymentForm(pedido)
+      ? paymentForm({ ...pedido, totalEsperado: cotacao.total })
       : h('p', {}, link(`/entrar?volta=${encodeURIComponent(`${location.pathname}?data=${data}`)}`, 'Entre para reservar', { class: 'button' }),
         ' ou ', link(`/cadastro?volta=${encodeURIComponent(`${location.pathname}?data=${data}`)}`, 'crie uma conta'), '.');
     replace(quoteBox,
       h('h3', { id: 'orcamento' }, 'Preço'),
+      aviso ? h('p', { class: 'alert alert--erro', role: 'alert' }, aviso) : null,
       h('p', {}, interval(pedido.inicio, pedido.fim, tz), cotacao.duracaoMinutos ? ` (${duration(cotacao.duracaoMinutos)})` : ''),
       table({
         caption: 'Composição do preço',
@@ -328,6 +331,18 @@ function screen(container, body, item, { query, setQuery, signal }) {
       restore();
       showFormError(form, error);
       if (error.code === 'horario_indisponivel') loadDay();
+      if (error.code === 'preco_alterado') requote(pedido, error.message);
+    }
+  }
+
+  /** The price changed between the quote and the booking: show the new one, saying so. */
+  async function requote(pedido, aviso) {
+    const { pagamento, totalEsperado, ...cotar } = pedido;
+    try {
+      const cotacao = await api('/api/precos/cotacao', { method: 'POST', body: cotar, idempotent: false, signal });
+      showQuote(cotacao, cotar, aviso);
+    } catch (error) {
+      // The error stays on the form.
     }
   }
 
