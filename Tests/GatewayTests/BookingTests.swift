@@ -83,9 +83,42 @@ struct BookingTests {
             let novo = try await client.json(.put, "/api/admin/espacos/\(cenario.sala)/precos", #"{"porHora":6500,"meioPeriodo":24000,"diaria":40000,"duracaoMinimaMinutos":30}"#, token: cenario.admin)
             #expect(novo.status == .ok, "\(String(buffer: novo.body))")
             #expect(try await porHora() == 6500)
+            let reservaId = try #require(reserva.object["id"] as? String)
+            #expect(try await client.json(.post, "/api/reservas/\(reservaId)/cancelamento", "{}", token: cenario.membro).status == .ok)
             let desativado = try await client.json(.post, "/api/admin/espacos/\(cenario.sala)/desativacao", #"{"motivo":"reforma"}"#, token: cenario.admin)
             #expect(desativado.status == .ok, "\(String(buffer: desativado.body))")
             #expect(try await client.json(.get, "/api/espacos?tipo=sala_reuniao").object["total"] as? Int == 0)
+        }
+    }
+
+    @Test("a space is not deactivated, nor its hours changed, under bookings still to come (409 naming them); once they end or are cancelled, it is")
+    func deactivation_and_hours_respect_bookings() async throws {
+        let clock = ManualClock(segundaDeManha)
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let reserva = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T18:00:00-03:00", "2026-11-25T20:00:00-03:00"), token: cenario.membro)
+            let id = try #require(reserva.object["id"] as? String)
+            func desativar() async throws -> TestResponse {
+                try await client.json(.post, "/api/admin/espacos/\(cenario.sala)/desativacao", #"{"motivo":"reforma"}"#, token: cenario.admin)
+            }
+            func horario(fecha: Int) async throws -> TestResponse {
+                let dias = ["domingo", "segunda", "terca", "quarta", "quinta", "sexta", "sabado"].map { #""\#($0)":[{"abre":420,"fecha":\#(fecha)}]"# }
+                return try await client.json(.put, "/api/admin/espacos/\(cenario.sala)/horario", "{\(dias.joined(separator: ","))}", token: cenario.admin)
+            }
+            let recusada = try await desativar()
+            #expect(recusada.status == .conflict && recusada.erro == "espaco_com_reservas", "\(String(buffer: recusada.body))")
+            #expect((recusada.object["detalhes"] as? [String: Any])?["reservas"] as? String == id)
+            // Closing at 19:00 would leave the 18:00–20:00 booking half outside; 20:00 keeps it.
+            let cedo = try await horario(fecha: 1_140)
+            #expect(cedo.status == .conflict && cedo.erro == "horario_sobre_reservas", "\(String(buffer: cedo.body))")
+            #expect((cedo.object["detalhes"] as? [String: Any])?["reservas"] as? String == id)
+            #expect(try await horario(fecha: 1_200).status == .ok)
+            #expect(try await harness.allEvents().filter { $0.type == "EspacoDesativado" }.isEmpty)
+            // Once it is over, nothing stands in the way.
+            clock.set(try Date("2026-11-25T20:00:01-03:00", strategy: .iso8601))
+            #expect(try await desativar().status == .ok)
         }
     }
 

@@ -238,8 +238,50 @@ public final class EspacosService: Sendable {
         return dias.sorted()
     }
 
+    /// New opening hours: 409 `horario_sobre_reservas` while a booking still to come (held or
+    /// confirmed, not over) would fall outside them; its members would arrive at a closed
+    /// space. (A booking made in the same instant can still pass, as with blocks.)
     public func definirHorario(_ id: String, _ horario: Espaco.HorarioSemanal, caller: Caller) async throws -> EspacoView {
-        try await espaco(id, caller) { now in .definirHorario(horario, em: now) }
+        try await espaco(id, caller, verificar: { dados, fuso, reservas in
+            var novo = dados
+            novo.horario = horario
+            novo.ativo = true
+            let fora = reservas.filter { !novo.permite($0.intervalo, fuso: fuso) }.map(\.id)
+            guard fora.isEmpty else {
+                throw Self.sobreReservas(fora, codigo: "horario_sobre_reservas", acao: "ficaria fora do novo horário", saida: "ajuste o horário")
+            }
+        }) { now in .definirHorario(horario, em: now) }
+    }
+
+    /// 409 naming (up to 20 of) the bookings that stand in the way of a change of the space.
+    static func sobreReservas(_ ids: [String], codigo: String, acao: String, saida: String) -> ServiceError {
+        let unicos = Array(Set(ids)).sorted()
+        return ServiceError(
+            status: 409, codigo: codigo,
+            mensagem: unicos.count == 1
+                ? "1 reserva ativa \(acao); cancele-a ou \(saida)"
+                : "\(unicos.count) reservas ativas \(acao.replacingOccurrences(of: "ficaria", with: "ficariam").replacingOccurrences(of: "termina", with: "terminam")); cancele-as ou \(saida)",
+            detalhes: ["reservas": unicos.prefix(20).joined(separator: ",")])
+    }
+
+    /// The space's bookings that hold time (held or confirmed) and end after `agora`, from the
+    /// occupancy read model, each once.
+    private func reservasPorVir(_ espaco: Espaco.ID, agora: Date) async throws -> [(id: String, intervalo: TimeRange)] {
+        var vistas: [String: TimeRange] = [:]
+        var offset = 0
+        let lote = 500
+        while true {
+            let docs = try await store.documents(ReservasReadModel.ocupacao, grupo: espaco.description, limit: lote, offset: offset)
+            for doc in docs {
+                for (id, intervalo) in try ReadModelJSON.decoder.decode(OcupacaoView.self, from: doc).reservas where intervalo.end > agora {
+                    // A booking over several days is in each day's document: its whole span.
+                    vistas[id] = vistas[id].flatMap { try? TimeRange(start: min($0.start, intervalo.start), end: max($0.end, intervalo.end)) } ?? intervalo
+                }
+            }
+            guard docs.count == lote else { break }
+            offset += lote
+        }
+        return vistas.map { ($0.key, $0.value) }
     }
 
     /// A block's interval: it ends after it starts and lasts at most a year (to close a space
@@ -370,20 +412,34 @@ public final class EspacosService: Sendable {
             detalhes: ["reservas": reservas.sorted { $0.uuidString < $1.uuidString }.prefix(20).map { $0.uuidString.lowercased() }.joined(separator: ",")])
     }
 
+    /// Deactivates the space: 409 `espaco_com_reservas` while bookings still to come hold it
+    /// (cancel them first, refunded, as for a block); members would arrive at a closed space.
     public func desativar(_ id: String, motivo: String?, caller: Caller) async throws -> EspacoView {
         try ServiceError.texto(motivo, campo: "motivo", maximo: 500)
-        return try await espaco(id, caller) { now in .desativar(motivo: motivo, em: now) }
+        return try await espaco(id, caller, exigirSemReservas: true) { now in .desativar(motivo: motivo, em: now) }
     }
 
     public func reativar(_ id: String, caller: Caller) async throws -> EspacoView {
         try await espaco(id, caller) { now in .reativar(em: now) }
     }
 
-    private func espaco(_ id: String, _ caller: Caller, _ command: @escaping (Date) -> Espaco.Command) async throws -> EspacoView {
+    private func espaco(
+        _ id: String, _ caller: Caller,
+        verificar: ((Espaco.Dados, TimeZone, [(id: String, intervalo: TimeRange)]) throws -> Void)? = nil, exigirSemReservas: Bool = false,
+        _ command: @escaping (Date) -> Espaco.Command
+    ) async throws -> EspacoView {
         let id = try Self.espacoId(id)
         let stream = StreamNames.espaco(id)
-        _ = try await espacos.existing(stream, naoEncontrado: "espaço \(id) não existe")
+        let estado = try await espacos.existing(stream, naoEncontrado: "espaço \(id) não existe")
         let now = clock.now
+        if verificar != nil || exigirSemReservas, case .existente(let dados) = estado,
+            case .existente(let unidade) = try await unidades.load(StreamNames.unidade(dados.unidade)).state {
+            let reservas = try await reservasPorVir(id, agora: now)
+            if exigirSemReservas, dados.ativo, !reservas.isEmpty {
+                throw Self.sobreReservas(reservas.map(\.id), codigo: "espaco_com_reservas", acao: "termina depois de agora", saida: "espere que terminem para desativar o espaço")
+            }
+            try verificar?(dados, unidade.fuso, reservas)
+        }
         return try Self.view(try await espacos.handle(stream, at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in command(now) })
     }
 
