@@ -35,12 +35,16 @@ extension Routes {
         }
         api.add(Operation(
             method: .get, path: "/api/espacos", summary: "Catálogo de espaços ativos, com filtros", tag: "espacos",
-            response: "PaginaDoCatalogo", errors: [400],
+            response: "PaginaDoCatalogo", errors: [400, 404],
             query: [("unidade", "id da unidade"), ("tipo", "estacao_compartilhada, mesa_fixa, sala_privativa, sala_reuniao ou auditorio"),
                     ("capacidade", "capacidade mínima"), ("comodidade", "uma comodidade, ex.: projetor"), ("pagina", "página, a partir de 1")])
         ) { request, _, _ in
             let query = request.uri.queryParameters
             var filtro = EspacosService.Filtro(unidade: try Query.id(request, "unidade"), comodidade: query.get("comodidade"))
+            if let comodidade = filtro.comodidade, EspacosService.comodidadeComparavel(comodidade).isEmpty || comodidade.count > 100 {
+                throw ServiceError.requisicaoInvalida("'comodidade' deve ter de 1 a 100 caracteres, ex.: projetor", detalhes: ["campo": "comodidade"])
+            }
+            if let unidade = filtro.unidade { try await espacos.exigirUnidade(unidade) }
             if let tipo = query.get("tipo") {
                 guard let value = Espaco.Tipo(rawValue: tipo) else {
                     throw ServiceError.requisicaoInvalida(

@@ -148,6 +148,12 @@ struct BookingTests {
             let typo = try await client.json(.get, "/api/espacos?unidade=\(cenario.unidade.dropLast())")
             #expect(typo.status == .badRequest)
             #expect((typo.object["detalhes"] as? [String: Any])?["campo"] as? String == "unidade")
+            // A well-formed id of no unit is a 404, and a blank amenity a 400: neither is "no results".
+            #expect(try await client.json(.get, "/api/espacos?unidade=\(UUID())").status == .notFound)
+            for vazia in ["", "+", "%20%20"] {
+                let blank = try await client.json(.get, "/api/espacos?comodidade=\(vazia)")
+                #expect(blank.status == .badRequest && (blank.object["detalhes"] as? [String: Any])?["campo"] as? String == "comodidade", "'\(vazia)'")
+            }
             #expect(try await client.json(.get, "/api/analytics/ocupacao/semana?espaco=sala", token: cenario.admin).status == .badRequest)
 
             let cotacao = try await client.json(.post, "/api/precos/cotacao", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T13:00:00-03:00"))

@@ -492,7 +492,7 @@ public final class EspacosService: Sendable {
     /// `URLSearchParams` send a space so, and the router does not decode it), runs of spaces as
     /// one, trimmed, lowercase. The same on both sides, so "Ar  condicionado" is found as
     /// `ar+condicionado`, `ar%20condicionado` or " AR condicionado ".
-    static func comodidadeComparavel(_ text: String) -> String {
+    public static func comodidadeComparavel(_ text: String) -> String {
         text.replacingOccurrences(of: "+", with: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ").lowercased()
     }
 
@@ -618,6 +618,13 @@ public final class EspacosService: Sendable {
     }
 
     // MARK: Helpers
+
+    /// 404 when no unit has id `id` (a catalog filtered by a unit that does not exist is not
+    /// an empty catalog: the id is wrong).
+    public func exigirUnidade(_ id: String) async throws {
+        let id = try Self.unidadeId(id)
+        _ = try await unidades.existing(StreamNames.unidade(id), naoEncontrado: "unidade \(id) não existe")
+    }
 
     static func unidadeId(_ text: String, campo: String? = nil) throws -> Unidade.ID {
         guard let id = Unidade.ID(text) else {
