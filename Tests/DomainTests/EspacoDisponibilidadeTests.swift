@@ -46,6 +46,12 @@ struct DisponibilidadeTests {
         var mesa = Horarios.espaco(tipo: .estacaoCompartilhada, capacidade: 4)
         mesa.regras = espaco.regras
         #expect(mesa.reservaveis(curto, agora: Horarios.sp("2026-11-23T08:00")) == curto)
+        // …but a gap no run of them makes long enough holds no booking of a shared space either
+        // (10:00–10:15 between two full stretches: 409 for 30 minutes, 422 for 15).
+        let entreCheios = [livre("08:00", "09:00", 1), livre("10:00", "10:15", 1), livre("12:00", "20:00", 2)]
+        #expect(mesa.reservaveis(entreCheios, agora: Horarios.sp("2026-11-23T07:00")) == [livre("08:00", "09:00", 1), livre("12:00", "20:00", 2)])
+        let emSequencia = [livre("10:00", "10:15", 1), livre("10:15", "10:40", 2)]
+        #expect(mesa.reservaveis(emSequencia, agora: Horarios.sp("2026-11-23T07:00")) == emSequencia)
     }
 
     @Test func an_exclusive_space_is_free_where_it_is_open_and_not_booked() {

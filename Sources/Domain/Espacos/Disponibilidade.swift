@@ -47,20 +47,38 @@ extension Espaco.Dados {
 
     /// The part of `livres` that bookings made at `agora` could take: from the minimum notice
     /// on (never the past); up to where the longest booking that starts within the maximum
-    /// lead time would end; for a space that is not shared, no stretch shorter than the minimum
-    /// duration, its own or its price table's (`duracaoMinimaDaTabela`), whichever is longer (a
-    /// shared one's stretches may join into one booking). What availability shows is what a
+    /// lead time would end; no stretch in a run of touching stretches shorter than the minimum
+    /// duration, its own or its price table's (`duracaoMinimaDaTabela`), whichever is longer. (A
+    /// shared space's touching stretches differ only in seats left, so one booking may take a
+    /// whole run; each stretch of a room stands alone.) What availability shows is what a
     /// booking would take.
     public func reservaveis(_ livres: [Espaco.Livre], agora: Date, duracaoMinimaDaTabela: Int = 0) -> [Espaco.Livre] {
         let cedo = agora.addingTimeInterval(Double(max(regras.antecedenciaMinimaMinutos, 0)) * 60)
         let tarde = agora.addingTimeInterval(Double(max(regras.antecedenciaMaximaDias, 0)) * 86_400)
         let alcance = tarde.addingTimeInterval(Double(max(regras.duracaoMaximaMinutos, 0)) * 60)
-        let minimo = tipo.compartilhado ? 0 : Double(max(regras.duracaoMinimaMinutos, duracaoMinimaDaTabela, 0)) * 60
-        return livres.compactMap { livre in
+        let minimo = Double(max(regras.duracaoMinimaMinutos, duracaoMinimaDaTabela, 0)) * 60
+        let cortados = livres.compactMap { livre -> Espaco.Livre? in
             let inicio = max(livre.inicio, cedo), fim = min(livre.fim, alcance)
-            guard inicio < fim, inicio <= tarde, fim.timeIntervalSince(inicio) >= minimo else { return nil }
+            guard inicio < fim, inicio <= tarde else { return nil }
             return Espaco.Livre(inicio: inicio, fim: fim, vagas: livre.vagas)
         }
+        var resultado: [Espaco.Livre] = [], corrida: [Espaco.Livre] = []
+        func fechar() {
+            if let primeiro = corrida.first, let ultimo = corrida.last, ultimo.fim.timeIntervalSince(primeiro.inicio) >= minimo {
+                resultado += corrida
+            }
+            corrida = []
+        }
+        for livre in cortados {
+            if tipo.compartilhado, let ultimo = corrida.last, ultimo.fim == livre.inicio {
+                corrida.append(livre)
+            } else {
+                fechar()
+                corrida = [livre]
+            }
+        }
+        fechar()
+        return resultado
     }
 
     /// The free stretches of that local date, given the active bookings (`ocupacoes`) that touch
