@@ -364,6 +364,32 @@ struct BookingTests {
         }
     }
 
+    @Test("availability of a space open across midnight shows a short stretch before midnight that a booking into the next day can take")
+    func availability_across_midnight() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let sempre = ["domingo", "segunda", "terca", "quarta", "quinta", "sexta", "sabado"].map { #""\#($0)":[{"abre":0,"fecha":1440}]"# }
+            let criado = try await client.json(.post, "/api/admin/espacos", """
+                {"unidadeId":"\(cenario.unidade)","nome":"Sala 24 h","tipo":"sala_reuniao","capacidade":4,
+                 "regras":{"duracaoMinimaMinutos":60,"duracaoMaximaMinutos":600,"antecedenciaMinimaMinutos":10,"antecedenciaMaximaDias":90},
+                 "horario":{\(sempre.joined(separator: ","))}}
+                """, token: cenario.admin)
+            let sala = try #require(criado.object["id"] as? String, "\(String(buffer: criado.body))")
+            #expect(try await client.json(.put, "/api/admin/espacos/\(sala)/precos",
+                #"{"porHora":5000,"meioPeriodo":18000,"diaria":30000,"duracaoMinimaMinutos":30}"#, token: cenario.admin).status == .ok)
+            #expect(try await client.json(.post, "/api/reservas", pedido(sala, "2026-11-25T20:00:00-03:00", "2026-11-25T23:30:00-03:00"), token: cenario.membro).status == .created)
+            let quarta = try await client.json(.get, "/api/espacos/\(sala)/disponibilidade?data=2026-11-25")
+            let livres = try #require(quarta.object["livres"] as? [[String: Any]], "\(String(buffer: quarta.body))")
+            // 23:30–24:00 is only 30 minutes, but goes on into Thursday's free morning.
+            #expect(livres.last.map { "\($0["inicio"]!)–\($0["fim"]!)" } == "2026-11-26T02:30:00Z–2026-11-26T03:00:00Z", "\(livres)")
+            let quinta = try await client.json(.get, "/api/espacos/\(sala)/disponibilidade?data=2026-11-26")
+            #expect((quinta.object["livres"] as? [[String: Any]])?.first?["inicio"] as? String == "2026-11-26T03:00:00Z")
+            #expect(try await client.json(.post, "/api/reservas", pedido(sala, "2026-11-25T23:30:00-03:00", "2026-11-26T00:30:00-03:00"), token: cenario.membro).status == .created)
+        }
+    }
+
     @Test("50 concurrent requests for one room slot: exactly one 201 and 49 × 409; a 3-seat space takes exactly 3")
     func concurrent_requests_never_double_book() async throws {
         let harness = try await Harness.make(clock: ManualClock(segundaDeManha))

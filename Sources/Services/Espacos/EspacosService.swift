@@ -587,18 +587,40 @@ public final class EspacosService: Sendable {
         let espaco = try await readEspaco(id)
         guard let dados = espaco.dados else { throw ServiceError.naoEncontrado("espaço \(id) não existe") }
         let fuso = try await readUnidade(espaco.unidadeId).flatMap { TimeZone(identifier: $0.fusoHorario) } ?? .gmt
-        let ocupacao = try await store.document(ReservasReadModel.ocupacao, key: ReservasReadModel.ocupacaoKey(dados.id.rawValue, data))
-            .map { try ReadModelJSON.decoder.decode(OcupacaoView.self, from: $0) }
-        let ocupadas = ocupacao.map { Array($0.reservas.values) } ?? []
+        let abertos = dados.periodosAbertos(em: data, fuso: fuso)
+        func livresDo(_ dia: DataLocal) async throws -> [Espaco.Livre] {
+            let ocupacao = try await store.document(ReservasReadModel.ocupacao, key: ReservasReadModel.ocupacaoKey(dados.id.rawValue, dia))
+                .map { try ReadModelJSON.decoder.decode(OcupacaoView.self, from: $0) }
+            return dados.disponibilidade(em: dia, fuso: fuso, ocupacoes: ocupacao.map { Array($0.reservas.values) } ?? [])
+        }
+        var livres = try await livresDo(data)
+        // A free stretch that reaches midnight goes on into the day next to it, and a booking
+        // may take both parts: the minimum duration holds for the whole (23:30–24:00 is
+        // bookable as 23:30–00:30 when the next day is free from midnight).
+        let diaInteiro = data.intervalo(em: fuso)
+        if let diaInteiro, abertos.first?.start == diaInteiro.start { livres = try await livresDo(data.adding(dias: -1)) + livres }
+        if let diaInteiro, abertos.last?.end == diaInteiro.end { livres += try await livresDo(data.seguinte) }
+        if !dados.tipo.compartilhado {
+            // A room's stretches on either side of midnight are one stretch.
+            livres = livres.reduce(into: []) { juntos, livre in
+                if let ultimo = juntos.last, ultimo.fim == livre.inicio {
+                    juntos[juntos.count - 1] = Espaco.Livre(inicio: ultimo.inicio, fim: livre.fim, vagas: livre.vagas)
+                } else {
+                    juntos.append(livre)
+                }
+            }
+        }
         let tabela = try await readTabela(espaco.id)
+        let reservaveis = tabela.map { dados.reservaveis(livres, agora: clock.now, duracaoMinimaDaTabela: $0.valores.duracaoMinimaMinutos) } ?? []
         return Disponibilidade(
             espacoId: espaco.id, data: data, fusoHorario: fuso.identifier,
-            aberto: dados.periodosAbertos(em: data, fuso: fuso).map { Disponibilidade.Faixa(inicio: $0.start, fim: $0.end) },
-            livres: tabela.map {
-                dados.reservaveis(
-                    dados.disponibilidade(em: data, fuso: fuso, ocupacoes: ocupadas), agora: clock.now,
-                    duracaoMinimaDaTabela: $0.valores.duracaoMinimaMinutos)
-            } ?? [])
+            aberto: abertos.map { Disponibilidade.Faixa(inicio: $0.start, fim: $0.end) },
+            // What falls on this date.
+            livres: reservaveis.compactMap { livre in
+                guard let diaInteiro else { return nil }
+                let inicio = max(livre.inicio, diaInteiro.start), fim = min(livre.fim, diaInteiro.end)
+                return inicio < fim ? Espaco.Livre(inicio: inicio, fim: fim, vagas: livre.vagas) : nil
+            })
     }
 
     func readEspaco(_ id: String) async throws -> EspacoView {
