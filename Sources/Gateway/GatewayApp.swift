@@ -49,8 +49,9 @@ public enum GatewayApp {
             accountStaleness = AuthMiddleware.behindGateway
         case .allInOne, .gateway: break
         }
+        if let limiter = configuration.rateLimiter { router.add(middleware: RateLimitMiddleware(limiter: limiter, stage: .client)) }
         router.add(middleware: AuthMiddleware(usuarios: backend.usuarios, staleness: accountStaleness))
-        if let limiter = configuration.rateLimiter { router.add(middleware: RateLimitMiddleware(limiter: limiter)) }
+        if let limiter = configuration.rateLimiter { router.add(middleware: RateLimitMiddleware(limiter: limiter, stage: .user)) }
         let api = API(
             router: router, idempotency: Idempotency(keys: backend.store, fingerprintKey: backend.usuarios.tokens.fingerprintKey), role: configuration.role, trustForwardedFor: trustForwardedFor,
             settle: { position, types in await backend.settle(upTo: position, types: types) })

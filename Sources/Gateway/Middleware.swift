@@ -201,30 +201,44 @@ struct AuthMiddleware: RouterMiddleware {
     }
 }
 
-/// Token buckets per client IP and per user; login and registration have tighter ones of their own.
+/// Token buckets per client IP (before authentication) and per user (after it); login,
+/// registration, password change and data export have tighter ones of their own.
 struct RateLimitMiddleware: RouterMiddleware {
     typealias Context = GatewayContext
     let limiter: RateLimiter
+    /// Where it runs: before authentication the client's buckets (so a request with a forged
+    /// or stale token spends its client's budget before the token is checked), after it the
+    /// user's.
+    let stage: Stage
+
+    enum Stage { case client, user }
 
     func handle(_ request: Request, context: GatewayContext, next: (Request, GatewayContext) async throws -> Response) async throws -> Response {
         let ip = clientAddress(request, context, trustForwardedFor: limiter.trustForwardedFor)
-        var keys: [(String, RateLimiter.Limit)] = [("ip:\(ip)", limiter.perClient)]
-        if let user = context.subject?.usuario { keys.append(("user:\(user)", limiter.perUser)) }
+        let user = context.subject?.usuario
+        var keys: [(String, RateLimiter.Limit)] = []
         // The router ignores repeated and trailing slashes; so must these checks. The routes
         // that hash or check a password (~0.15 s of CPU each, twice for a password change)
         // have tight buckets per client, and per user for a password change (its wrong guesses
         // lock the account, but right ones, alternating two passwords, only cost CPU); a
         // member's data export reads the whole log, so it has a bucket of its own per user.
-        let user = context.subject?.usuario
-        switch (request.method, request.uri.path.split(separator: "/").joined(separator: "/")) {
-        case (_, "api/auth/login"): keys.append(("login:\(ip)", limiter.login))
-        case (.post, "api/auth/registro"): keys.append(("registro:\(ip)", limiter.registration))
-        case (.post, "api/auth/me/senha"):
-            keys.append(("senha:\(ip)", limiter.passwordChange))
-            if let user { keys.append(("senha-usuario:\(user)", limiter.passwordChange)) }
-        case (.get, "api/auth/me/dados"), (.head, "api/auth/me/dados"):
-            keys.append(("exportacao:\(user ?? ip)", limiter.dataExport))
-        default: break
+        let route = (request.method, request.uri.path.split(separator: "/").joined(separator: "/"))
+        switch stage {
+        case .client:
+            keys.append(("ip:\(ip)", limiter.perClient))
+            switch route {
+            case (_, "api/auth/login"): keys.append(("login:\(ip)", limiter.login))
+            case (.post, "api/auth/registro"): keys.append(("registro:\(ip)", limiter.registration))
+            case (.post, "api/auth/me/senha"): keys.append(("senha:\(ip)", limiter.passwordChange))
+            default: break
+            }
+        case .user:
+            if let user { keys.append(("user:\(user)", limiter.perUser)) }
+            switch route {
+            case (.post, "api/auth/me/senha"): if let user { keys.append(("senha-usuario:\(user)", limiter.passwordChange)) }
+            case (.get, "api/auth/me/dados"), (.head, "api/auth/me/dados"): keys.append(("exportacao:\(user ?? ip)", limiter.dataExport))
+            default: break
+            }
         }
         for (key, limit) in keys {
             if let wait = limiter.take(key, limit) {

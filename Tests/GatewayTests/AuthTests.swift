@@ -362,6 +362,20 @@ struct AuthTests {
 }
 
 extension AuthTests {
+    @Test("a request with a forged token spends its client's budget before the token is checked: 429 once it is spent, not 401 for ever")
+    func forged_tokens_are_rate_limited() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        let limiter = RateLimiter(perClient: RateLimiter.Limit(burst: 2, perSecond: 0.01))
+        try await harness.test(rateLimiter: limiter) { client in
+            let forjado = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.forjado"
+            #expect(try await client.json(.get, "/api/auth/me", token: forjado).status == .unauthorized)
+            #expect(try await client.json(.get, "/api/auth/me", token: forjado).status == .unauthorized)
+            let limited = try await client.json(.get, "/api/auth/me", token: forjado)
+            #expect(limited.status == .tooManyRequests && Int(limited.headers[.retryAfter] ?? "") ?? 0 >= 1)
+        }
+    }
+
     @Test("a password change and a data export have tight buckets of their own per user (each hashes, or reads the whole log): 429 with Retry-After")
     func password_change_and_export_rate_limits() async throws {
         let harness = try await Harness.make()
