@@ -248,19 +248,22 @@ public final class EspacosService: Sendable {
             novo.ativo = true
             let fora = reservas.filter { !novo.permite($0.intervalo, fuso: fuso) }.map(\.id)
             guard fora.isEmpty else {
-                throw Self.sobreReservas(fora, codigo: "horario_sobre_reservas", acao: "ficaria fora do novo horário", saida: "ajuste o horário")
+                throw Self.sobreReservas(
+                    fora, codigo: "horario_sobre_reservas", acao: ("ficaria fora do novo horário", "ficariam fora do novo horário"),
+                    saida: "ajuste o horário")
             }
         }) { now in .definirHorario(horario, em: now) }
     }
 
     /// 409 naming (up to 20 of) the bookings that stand in the way of a change of the space.
-    static func sobreReservas(_ ids: [String], codigo: String, acao: String, saida: String) -> ServiceError {
+    /// - Parameter acao: what the bookings do, for one and for several.
+    static func sobreReservas(_ ids: [String], codigo: String, acao: (uma: String, varias: String), saida: String) -> ServiceError {
         let unicos = Array(Set(ids)).sorted()
         return ServiceError(
             status: 409, codigo: codigo,
             mensagem: unicos.count == 1
-                ? "1 reserva ativa \(acao); cancele-a ou \(saida)"
-                : "\(unicos.count) reservas ativas \(acao.replacingOccurrences(of: "ficaria", with: "ficariam").replacingOccurrences(of: "termina", with: "terminam")); cancele-as ou \(saida)",
+                ? "1 reserva ativa \(acao.uma); cancele-a ou \(saida)"
+                : "\(unicos.count) reservas ativas \(acao.varias); cancele-as ou \(saida)",
             detalhes: ["reservas": unicos.prefix(20).joined(separator: ",")])
     }
 
@@ -436,7 +439,9 @@ public final class EspacosService: Sendable {
             case .existente(let unidade) = try await unidades.load(StreamNames.unidade(dados.unidade)).state {
             let reservas = try await reservasPorVir(id, agora: now)
             if exigirSemReservas, dados.ativo, !reservas.isEmpty {
-                throw Self.sobreReservas(reservas.map(\.id), codigo: "espaco_com_reservas", acao: "termina depois de agora", saida: "espere que terminem para desativar o espaço")
+                throw Self.sobreReservas(
+                    reservas.map(\.id), codigo: "espaco_com_reservas", acao: ("termina depois de agora", "terminam depois de agora"),
+                    saida: "espere que terminem para desativar o espaço")
             }
             try verificar?(dados, unidade.fuso, reservas)
         }
