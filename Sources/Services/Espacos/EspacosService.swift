@@ -215,25 +215,17 @@ public final class EspacosService: Sendable {
         let agora = clock.now
         let hoje = DataLocal(agora, em: unidade.fuso)
         var dias: [DataLocal] = []
-        var offset = 0
-        let lote = 500
-        while true {
-            let docs = try await store.documents(ReservasReadModel.ocupacao, grupo: espaco.id.description, limit: lote, offset: offset)
-            for doc in docs {
-                let ocupacao = try ReadModelJSON.decoder.decode(OcupacaoView.self, from: doc)
-                guard !(ocupacao.data < hoje) else { continue }
-                // Today counts from now on: bookings that already ended hold no seat.
-                guard var dia = ocupacao.data.intervalo(em: unidade.fuso) else { continue }
-                if ocupacao.data == hoje {
-                    guard let resto = try? TimeRange(start: max(dia.start, agora), end: dia.end) else { continue }
-                    dia = resto
-                }
-                if Agenda.picoDeOcupacao(em: dia, ocupacoes: ocupacao.reservas.values) > lugares {
-                    dias.append(ocupacao.data)
-                }
+        try await paraCadaOcupacao(de: espaco.id) { ocupacao in
+            guard !(ocupacao.data < hoje) else { return }
+            // Today counts from now on: bookings that already ended hold no seat.
+            guard var dia = ocupacao.data.intervalo(em: unidade.fuso) else { return }
+            if ocupacao.data == hoje {
+                guard let resto = try? TimeRange(start: max(dia.start, agora), end: dia.end) else { return }
+                dia = resto
             }
-            guard docs.count == lote else { break }
-            offset += lote
+            if Agenda.picoDeOcupacao(em: dia, ocupacoes: ocupacao.reservas.values) > lugares {
+                dias.append(ocupacao.data)
+            }
         }
         return dias.sorted()
     }
@@ -271,20 +263,25 @@ public final class EspacosService: Sendable {
     /// occupancy read model, each once.
     private func reservasPorVir(_ espaco: Espaco.ID, agora: Date) async throws -> [(id: String, intervalo: TimeRange)] {
         var vistas: [String: TimeRange] = [:]
+        try await paraCadaOcupacao(de: espaco) { ocupacao in
+            for (id, intervalo) in ocupacao.reservas where intervalo.end > agora {
+                // A booking over several days is in each day's document: its whole span.
+                vistas[id] = vistas[id].flatMap { try? TimeRange(start: min($0.start, intervalo.start), end: max($0.end, intervalo.end)) } ?? intervalo
+            }
+        }
+        return vistas.map { ($0.key, $0.value) }
+    }
+
+    /// Every document of the space's occupancy read model (one per local day booked), in pages.
+    private func paraCadaOcupacao(de espaco: Espaco.ID, _ body: (OcupacaoView) throws -> Void) async throws {
         var offset = 0
         let lote = 500
         while true {
             let docs = try await store.documents(ReservasReadModel.ocupacao, grupo: espaco.description, limit: lote, offset: offset)
-            for doc in docs {
-                for (id, intervalo) in try ReadModelJSON.decoder.decode(OcupacaoView.self, from: doc).reservas where intervalo.end > agora {
-                    // A booking over several days is in each day's document: its whole span.
-                    vistas[id] = vistas[id].flatMap { try? TimeRange(start: min($0.start, intervalo.start), end: max($0.end, intervalo.end)) } ?? intervalo
-                }
-            }
-            guard docs.count == lote else { break }
+            for doc in docs { try body(try ReadModelJSON.decoder.decode(OcupacaoView.self, from: doc)) }
+            guard docs.count == lote else { return }
             offset += lote
         }
-        return vistas.map { ($0.key, $0.value) }
     }
 
     /// A block's interval: it ends after it starts and lasts at most a year (to close a space
@@ -419,7 +416,12 @@ public final class EspacosService: Sendable {
     /// (cancel them first, refunded, as for a block); members would arrive at a closed space.
     public func desativar(_ id: String, motivo: String?, caller: Caller) async throws -> EspacoView {
         try ServiceError.texto(motivo, campo: "motivo", maximo: 500)
-        return try await espaco(id, caller, exigirSemReservas: true) { now in .desativar(motivo: motivo, em: now) }
+        return try await espaco(id, caller, verificar: { dados, _, reservas in
+            guard dados.ativo, !reservas.isEmpty else { return }
+            throw Self.sobreReservas(
+                reservas.map(\.id), codigo: "espaco_com_reservas", acao: ("termina depois de agora", "terminam depois de agora"),
+                saida: "espere que terminem para desativar o espaço")
+        }) { now in .desativar(motivo: motivo, em: now) }
     }
 
     public func reativar(_ id: String, caller: Caller) async throws -> EspacoView {
@@ -428,22 +430,17 @@ public final class EspacosService: Sendable {
 
     private func espaco(
         _ id: String, _ caller: Caller,
-        verificar: ((Espaco.Dados, TimeZone, [(id: String, intervalo: TimeRange)]) throws -> Void)? = nil, exigirSemReservas: Bool = false,
+        verificar: ((Espaco.Dados, TimeZone, [(id: String, intervalo: TimeRange)]) throws -> Void)? = nil,
         _ command: @escaping (Date) -> Espaco.Command
     ) async throws -> EspacoView {
         let id = try Self.espacoId(id)
         let stream = StreamNames.espaco(id)
         let estado = try await espacos.existing(stream, naoEncontrado: "espaço \(id) não existe")
         let now = clock.now
-        if verificar != nil || exigirSemReservas, case .existente(let dados) = estado,
+        if let verificar, case .existente(let dados) = estado,
             case .existente(let unidade) = try await unidades.load(StreamNames.unidade(dados.unidade)).state {
             let reservas = try await reservasPorVir(id, agora: now)
-            if exigirSemReservas, dados.ativo, !reservas.isEmpty {
-                throw Self.sobreReservas(
-                    reservas.map(\.id), codigo: "espaco_com_reservas", acao: ("termina depois de agora", "terminam depois de agora"),
-                    saida: "espere que terminem para desativar o espaço")
-            }
-            try verificar?(dados, unidade.fuso, reservas)
+            try verificar(dados, unidade.fuso, reservas)
         }
         return try Self.view(try await espacos.handle(stream, at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in command(now) })
     }
