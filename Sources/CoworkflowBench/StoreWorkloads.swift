@@ -189,18 +189,44 @@ struct StoreWorkloads {
 
         // Warm both (the first pass pulls pages into shared buffers), then alternate
         // measured passes of each and report the totals.
-        var eventTotals = (rows: 0, seconds: 0.0), rawTotals = (rows: 0, seconds: 0.0)
+        // Each pass also reads the CPU that this process (the client) and PostgreSQL's
+        // processes (the server) used: on two cores both sides share the machine, so what a
+        // row costs them together bounds the rate, and drifts less than the rate between runs.
+        let meter = ProcessCPU(groups: ProcessCPU.Groups(pids: [getpid(): "client"], commands: ["postgres": "server"]))
+        var eventTotals = Totals(), rawTotals = Totals()
         for pass in 0..<4 {
+            let eventStart = meter.reading()
             let (read, seconds) = try await readEvents(target)
+            let rawStart = meter.reading()
             let (rawRead, rawSeconds) = try await readRaw(target)
+            let rawEnd = meter.reading()
             guard pass > 0 else { continue }
-            eventTotals.rows += read
-            eventTotals.seconds += seconds
-            rawTotals.rows += rawRead
-            rawTotals.seconds += rawSeconds
+            eventTotals.add(rows: read, seconds: seconds, from: eventStart, to: rawStart)
+            rawTotals.add(rows: rawRead, seconds: rawSeconds, from: rawStart, to: rawEnd)
         }
         figures.record("read_e", Double(eventTotals.rows) / eventTotals.seconds, "events/s")
         figures.record("raw_read", Double(rawTotals.rows) / rawTotals.seconds, "rows/s")
+        for (name, totals) in [("read_e", eventTotals), ("raw_read", rawTotals)] {
+            figures.record("\(name)_cpu_client", totals.microseconds("client"), "µs/row", decimals: 2)
+            figures.record("\(name)_cpu_server", totals.microseconds("server"), "µs/row", decimals: 2)
+        }
+    }
+
+    /// Rows, seconds and CPU seconds per group over the measured passes of one read.
+    private struct Totals {
+        var rows = 0
+        var seconds = 0.0
+        var cpu: [String: Double] = [:]
+
+        mutating func add(rows: Int, seconds: Double, from before: [String: Double], to after: [String: Double]) {
+            self.rows += rows
+            self.seconds += seconds
+            for (group, value) in after { cpu[group, default: 0] += max(0, value - before[group, default: 0]) }
+        }
+
+        func microseconds(_ group: String) -> Double {
+            rows > 0 ? cpu[group, default: 0] * 1_000_000 / Double(rows) : .nan
+        }
     }
 
     /// One pass over `target` events in global order, 5,000 a batch.
