@@ -128,6 +128,15 @@ enum PostgresSchema {
             )
             """,
         ]),
+        // ADR 0001 §12: reads print `json` by copying it, where `jsonb` is walked and escaped
+        // again for every row read. Every release since the reader of ADR 0001 §12 reads either type, and an
+        // older binary's `::jsonb` append still lands (jsonb → json is an assignment cast).
+        // The change rewrites the table under an exclusive lock: it gives up after 30 s of
+        // waiting for the lock rather than queue every read and append behind it.
+        Step(version: 6, name: "event metadata as json", statements: [
+            "SET LOCAL lock_timeout = '30s'",
+            "ALTER TABLE events ALTER COLUMN metadata TYPE json USING metadata::json",
+        ]),
     ]
 
     /// Privileges re-applied on every migrate: the application role may read and append

@@ -23,11 +23,11 @@ enum PostgresStatements {
     /// writing transaction, and the events' positions in the order given (versions follow
     /// that order). One row of an array costs the client far less than a row per event.
     struct AppendOne: PostgresPreparedStatement {
-        static let name = "coworkflow_append_one_v3"
+        static let name = "coworkflow_append_one_v4"
         static let sql = """
             WITH inserted AS (
                 INSERT INTO events AS e (stream_id, stream_version, event_id, event_type, schema_version, data, metadata, occurred_at)
-                SELECT $1, b.base + u.ord, u.id, u.t, u.sv, u.d::jsonb, u.m::jsonb, u.o
+                SELECT $1, b.base + u.ord, u.id, u.t, u.sv, u.d::jsonb, u.m::json, u.o
                 FROM (SELECT CASE WHEN $2::bigint = -1
                                   THEN (SELECT coalesce(max(v.stream_version), 0) FROM events v WHERE v.stream_id = $1)
                                   ELSE $2::bigint END AS base) b,
@@ -64,13 +64,13 @@ enum PostgresStatements {
     /// encode, unnest and aggregate (on a bare insert that is a fifth of the server's time).
     /// Same rules as ``AppendOne``; answers with one row, or none when nothing was inserted.
     struct AppendSingle: PostgresPreparedStatement {
-        static let name = "coworkflow_append_single_v2"
+        static let name = "coworkflow_append_single_v3"
         static let sql = """
             INSERT INTO events AS e (stream_id, stream_version, event_id, event_type, schema_version, data, metadata, occurred_at)
             SELECT $1, CASE WHEN $2::bigint = -1
                             THEN (SELECT coalesce(max(v.stream_version), 0) FROM events v WHERE v.stream_id = $1) + 1
                             ELSE $2::bigint + 1 END,
-                   $3, $4, $5, $6::jsonb, $7::jsonb, $8
+                   $3, $4, $5, $6::jsonb, $7::json, $8
             WHERE ($2::bigint <= 0
                    OR EXISTS (SELECT 1 FROM events w WHERE w.stream_id = $1 AND w.stream_version = $2::bigint))
               AND \(PostgresStatements.notifyIf("$9"))
@@ -114,10 +114,10 @@ enum PostgresStatements {
 
     /// Several streams in one statement, each with its own expectation (all or nothing).
     struct AppendMany: PostgresPreparedStatement {
-        static let name = "coworkflow_append_many_v3"
+        static let name = "coworkflow_append_many_v4"
         static let sql = """
             INSERT INTO events AS e (stream_id, stream_version, event_id, event_type, schema_version, data, metadata, occurred_at)
-            SELECT s.name, s.base + row_number() OVER (PARTITION BY u.s ORDER BY u.ord), u.id, u.t, u.sv, u.d::jsonb, u.m::jsonb, u.o
+            SELECT s.name, s.base + row_number() OVER (PARTITION BY u.s ORDER BY u.ord), u.id, u.t, u.sv, u.d::jsonb, u.m::json, u.o
             FROM unnest($3::integer[], $4::uuid[], $5::text[], $6::integer[], $7::text[], $8::text[], $9::timestamptz[])
                      WITH ORDINALITY AS u(s, id, t, sv, d, m, o, ord)
             JOIN (SELECT x.i, x.name,
@@ -254,12 +254,18 @@ enum PostgresStatements {
         }
     }
 
-    /// An event row, as one anonymous record (read by ``PostgresRowReader``, ADR 0001 §5).
-    static let columns = "ROW(position, tx_id, stream_id, stream_version, event_id, event_type, schema_version, data, metadata, occurred_at, recorded_at)"
+    /// An event row, as five cells (read by ``PostgresRowReader``, ADR 0001 §5): the
+    /// fixed-width fields packed into one `bytea` (``eventFixedLength`` bytes), then the stream
+    /// id, the type, the payload and the metadata.
+    static let columns = """
+        int8send(position) || int8send(tx_id) || int8send(stream_version) || int4send(schema_version) || uuid_send(event_id) \
+        || timestamptz_send(occurred_at) || timestamptz_send(recorded_at), stream_id, event_type, data, metadata
+        """
+    static let eventFixedLength = 8 + 8 + 8 + 4 + 16 + 8 + 8
 
     /// All streams in global order after a position, never past an open writer (ADR 0001).
     struct ReadAll: GlobalOrderRead {
-        static let name = "coworkflow_read_all_v2"
+        static let name = "coworkflow_read_all_v3"
         static let sql = globalOrder(selecting: PostgresStatements.columns)
         let after: GlobalPosition
         let limit: Int64
@@ -270,24 +276,29 @@ enum PostgresStatements {
     /// ``ReadAll`` without the envelope: position, stream, version, type, schema version and
     /// payload (a rebuild's read; about half the columns to decode).
     struct ReadAllPayloads: GlobalOrderRead {
-        static let name = "coworkflow_read_all_payloads_v2"
-        static let sql = globalOrder(selecting: "ROW(position, tx_id, stream_id, stream_version, event_type, schema_version, data)")
+        static let name = "coworkflow_read_all_payloads_v3"
+        static let sql = globalOrder(selecting: columns)
+        static let columns = "int8send(position) || int8send(tx_id) || int8send(stream_version) || int4send(schema_version), stream_id, event_type, data"
         let after: GlobalPosition
         let limit: Int64
 
-        func decodeRow(_ row: PostgresRow) throws -> EventPayload {
+        func decodeRow(_ row: PostgresRow) throws -> EventPayload { try Self.decode(row) }
+
+        @Sendable static func decode(_ row: PostgresRow) throws -> EventPayload {
             try PostgresRowReader.read(row) { cells in
-                let sequence = try cells.int64(), transaction = try cells.int64()
+                let (sequence, transaction, version, schemaVersion) = try cells.fixed(length: 8 + 8 + 8 + 4) { fields in
+                    (fields.int64(), fields.int64(), fields.int64(), fields.int32())
+                }
                 return EventPayload(
                     position: GlobalPosition(transaction: transaction, sequence: sequence), stream: StreamName(try cells.string()),
-                    version: try cells.int64(), type: try cells.string(), schemaVersion: Int(try cells.int32()), data: try cells.jsonb())
+                    version: version, type: try cells.string(), schemaVersion: Int(schemaVersion), data: try cells.jsonb())
             }
         }
     }
 
     /// One category in global order after a position, with the same guard.
     struct ReadCategory: PostgresPreparedStatement {
-        static let name = "coworkflow_read_category_v2"
+        static let name = "coworkflow_read_category_v3"
         static let sql = """
             SELECT \(PostgresStatements.columns) FROM events
             WHERE category = $1 AND (tx_id, position) > ($2, $3)
@@ -312,7 +323,7 @@ enum PostgresStatements {
 
     /// One stream from a version, oldest first (no horizon: deciders read their own writes).
     struct ReadStream: PostgresPreparedStatement {
-        static let name = "coworkflow_read_stream_v2"
+        static let name = "coworkflow_read_stream_v3"
         static let sql = """
             SELECT \(PostgresStatements.columns) FROM events
             WHERE stream_id = $1 AND stream_version >= $2
@@ -336,7 +347,7 @@ enum PostgresStatements {
     /// Several streams, each from a version, oldest first within each (one round trip for the
     /// aggregates a command folds).
     struct ReadStreams: PostgresPreparedStatement {
-        static let name = "coworkflow_read_streams_v3"
+        static let name = "coworkflow_read_streams_v4"
         /// `OFFSET 0` keeps the subquery from being flattened into a join of the array with
         /// `events`, so its one plan is an index lookup per stream (ADR 0001 §3): flattened, the
         /// generic plan turned into a hash join over a sequential scan of `events` once the
@@ -363,7 +374,7 @@ enum PostgresStatements {
 
     /// The events of a consumer's redrive requests, in global order.
     struct ReadRedrives: PostgresPreparedStatement {
-        static let name = "coworkflow_read_redrives_v2"
+        static let name = "coworkflow_read_redrives_v3"
         /// From the consumer's requests to their events by id, never the other way round (a
         /// walk of `events` in global order looking for requested ids, which reads the whole
         /// table when there are none): `OFFSET 0` as in ``ReadStreams``.
@@ -391,11 +402,13 @@ enum PostgresStatements {
     /// One row of ``columns``, in its order.
     static func event(_ row: PostgresRow) throws -> RecordedEvent {
         try PostgresRowReader.read(row) { cells in
-            let sequence = try cells.int64(), transaction = try cells.int64()
+            let (sequence, transaction, version, schemaVersion, eventId, occurredAt, recordedAt) = try cells.fixed(length: eventFixedLength) { fields in
+                (fields.int64(), fields.int64(), fields.int64(), fields.int32(), fields.uuid(), fields.date(), fields.date())
+            }
             return RecordedEvent(
                 position: GlobalPosition(transaction: transaction, sequence: sequence), stream: StreamName(try cells.string()),
-                version: try cells.int64(), eventId: try cells.uuid(), type: try cells.string(), schemaVersion: Int(try cells.int32()),
-                data: try cells.jsonb(), metadataJSON: try cells.json(), occurredAt: try cells.date(), recordedAt: try cells.date())
+                version: version, eventId: eventId, type: try cells.string(), schemaVersion: Int(schemaVersion),
+                data: try cells.jsonb(), metadataJSON: try cells.json(), occurredAt: occurredAt, recordedAt: recordedAt)
         }
     }
 }

@@ -10,63 +10,52 @@ import Testing
 struct PostgresRowReaderTests {
     @Test("every field type reads back as PostgresNIO decodes the same value as a column")
     func values_match_postgres_nio() async throws {
-        let values = """
-            9007199254740993::bigint, (-42)::integer, 'reserva-ção-1'::text, 'e3b0c442-98fc-1c14-9afb-f4c8996fb924'::uuid,
-            '{"b": [1, 2.5, "x"], "a": null}'::jsonb, '2026-11-22 13:45:01.123456+00'::timestamptz
-            """
-        try await withRow("SELECT ROW(\(values)), \(values)") { row in
-            let expected = try row.decode((ByteBuffer, Int64, Int32, String, UUID, ByteBuffer, Date).self)
-            let read = try PostgresRowReader.read(row) { fields in
-                (try fields.int64(), try fields.int32(), try fields.string(), try fields.uuid(), try fields.jsonb(), try fields.date(),
-                 Result { try fields.int32() })
+        let (bigint, integer, text, uuid, json, timestamp) = (
+            "9007199254740993::bigint", "(-42)::integer", "'reserva-ção-1'::text", "'e3b0c442-98fc-1c14-9afb-f4c8996fb924'::uuid",
+            #"'{"b": [1, 2.5, "x"], "a": null}'::jsonb"#, "'2026-11-22 13:45:01.123456+00'::timestamptz")
+        let fixed = "int8send(\(bigint)) || int4send(\(integer)) || uuid_send(\(uuid)) || timestamptz_send(\(timestamp))"
+        try await withRow("SELECT \(fixed), \(text), \(json), \(bigint), \(integer), \(uuid), \(timestamp)") { row in
+            let expected = try row.decode((ByteBuffer, String, ByteBuffer, Int64, Int32, UUID, Date).self)
+            let read = try PostgresRowReader.read(row) { cells in
+                let fixed = try cells.fixed(length: 8 + 4 + 16 + 8) { fields in (fields.int64(), fields.int32(), fields.uuid(), fields.date()) }
+                return (fixed, try cells.string(), try cells.jsonb(), Result { try cells.string() })
             }
-            #expect(read.0 == expected.1)
-            #expect(read.1 == expected.2)
-            #expect(read.2 == expected.3)
-            #expect(read.3 == expected.4)
+            #expect(read.0.0 == expected.3)
+            #expect(read.0.1 == expected.4)
+            #expect(read.0.2 == expected.5)
+            #expect(read.0.3 == expected.6)
+            #expect(read.1 == expected.1)
             // Binary jsonb: a version byte, then the text PostgreSQL normalised (keys sorted).
-            #expect(String(decoding: read.4, as: UTF8.self) == #"{"a": null, "b": [1, 2.5, "x"]}"#)
-            #expect(expected.5.readableBytesView.first == 1)
-            #expect(read.5 == expected.6)
-            // Nothing past the last field.
-            #expect(message(read.6)?.contains("field 7 of an event row: missing") == true)
+            #expect(String(decoding: read.2, as: UTF8.self) == #"{"a": null, "b": [1, 2.5, "x"]}"#)
+            #expect(expected.2.readableBytesView.first == 1)
+            // The next cell is the bigint column, not text.
+            #expect(message(read.3)?.contains("cell 4 of an event row: is BIGINT, expected TEXT") == true, "\(String(describing: message(read.3)))")
         }
     }
 
-    @Test("metadata reads from jsonb and from json (its text as written; a later migration may make the column json); another type is refused")
+    @Test("metadata reads from json (its text as written) and from jsonb (a schema before version 6); another type is refused")
     func json_and_jsonb_metadata() async throws {
-        try await withRow(#"SELECT ROW('{"b":1, "a":"x"}'::json, '{"b":1, "a":"x"}'::jsonb, '{}'::text)"#) { row in
-            let (json, jsonb, text) = try PostgresRowReader.read(row) { fields in
-                (try fields.json(), try fields.json(), Result { try fields.json() })
+        try await withRow(#"SELECT '{"b":1, "a":"x"}'::json, '{"b":1, "a":"x"}'::jsonb, '{}'::text"#) { row in
+            let (json, jsonb, text) = try PostgresRowReader.read(row) { cells in
+                (try cells.json(), try cells.json(), Result { try cells.json() })
             }
             #expect(String(decoding: json, as: UTF8.self) == #"{"b":1, "a":"x"}"#)
             #expect(String(decoding: jsonb, as: UTF8.self) == #"{"a": "x", "b": 1}"#)
-            #expect(message(text)?.contains("field 3 of an event row: is TEXT, expected JSON") == true, "\(String(describing: message(text)))")
+            #expect(message(text)?.contains("cell 3 of an event row: is TEXT, expected JSON") == true, "\(String(describing: message(text)))")
         }
     }
 
-    @Test("a field of another type, a null or a missing field is a corrupt row that names the field")
+    @Test("a cell of another type, a null, a missing cell or fixed fields of another length are a corrupt row that names the cell")
     func wrong_shapes_are_refused() async throws {
-        try await withRow("SELECT ROW(1::integer, NULL::bigint)") { row in
-            let (wrongType, null, missing) = try PostgresRowReader.read(row) { fields in
-                (Result { try fields.int64() }, Result { try fields.int64() }, Result { try fields.string() })
+        try await withRow("SELECT 1::integer, NULL::text, '\\x0102'::bytea") { row in
+            let (wrongType, null, short, missing) = try PostgresRowReader.read(row) { cells in
+                (Result { try cells.string() }, Result { try cells.string() }, Result { try cells.fixed(length: 8) { $0.int64() } },
+                 Result { try cells.string() })
             }
-            #expect(message(wrongType)?.contains("field 1 of an event row: is INTEGER, expected BIGINT") == true)
-            #expect(message(null)?.contains("field 2 of an event row: is null") == true)
-            #expect(message(missing)?.contains("field 3 of an event row: missing") == true)
-        }
-    }
-
-    @Test("a row that is not one record is a corrupt row")
-    func rows_must_be_records() async throws {
-        try await withRow("SELECT 1::bigint, 2::bigint") { row in
-            let error = #expect(throws: EventStoreError.self) { try PostgresRowReader.read(row) { _ in } }
-            #expect(error?.code == .corruptRow)
-            #expect(error?.message.contains("expected record") == true)
-        }
-        try await withRow("SELECT NULL::record") { row in
-            let error = #expect(throws: EventStoreError.self) { try PostgresRowReader.read(row) { _ in } }
-            #expect(error?.message.contains("is null") == true)
+            #expect(message(wrongType)?.contains("cell 1 of an event row: is INTEGER, expected TEXT") == true)
+            #expect(message(null)?.contains("cell 2 of an event row: is null") == true)
+            #expect(message(short)?.contains("cell 3 of an event row: holds 2 bytes, expected 8") == true, "\(String(describing: message(short)))")
+            #expect(message(missing)?.contains("cell 4 of an event row: missing") == true)
         }
     }
 
