@@ -127,17 +127,21 @@ struct Handling: Sendable {
             dispositions += Array(repeating: .done, count: pending.count)
         } catch {
             if Task.isCancelled { throw CancellationError() }
-            guard pending.count > 1 else {
-                dispositions.append(try await processOne(pending[0].event, failedOnce: error))
-                return
-            }
-            logger.debug("batch commit failed, handling its events one by one", metadata: ["error": "\(error)"])
-            for entry in pending { dispositions.append(try await processOne(entry.event, failedOnce: nil)) }
+            // Each event's writes are committed again on their own before its handler runs
+            // again: a handler may have done what cannot be undone (an e-mail sent), and its
+            // writes are still right unless their expected versions say otherwise.
+            if pending.count > 1 { logger.debug("batch commit failed, committing its events one by one", metadata: ["error": "\(error)"]) }
+            for entry in pending { dispositions.append(try await processOne(entry.event, handled: entry.writes)) }
         }
     }
 
     /// One event: handler and commit, retried with backoff; dead after `maxAttempts`.
-    func processOne(_ event: RecordedEvent, failedOnce firstFailure: (any Error)? = nil) async throws -> Disposition {
+    /// `handled`: the writes of a run of the handler whose commit failed, committed first. The
+    /// handler runs again only when its writes are refused for what they are (a stale expected
+    /// version, an invalid write), never because the database failed to take them.
+    func processOne(
+        _ event: RecordedEvent, failedOnce firstFailure: (any Error)? = nil, handled: [StreamWrite]? = nil
+    ) async throws -> Disposition {
         let service = consumer.service
         if let outcome = try await infrastructure("read the inbox", {
             try await store.inboxOutcomes([event.eventId], consumer: service)[event.eventId]
@@ -147,6 +151,7 @@ struct Handling: Sendable {
         var attempt = 0, outages = 0
         // A first failure of the database (not of the handler) is no attempt either.
         var failure = firstFailure.flatMap { ($0 as? EventStoreError)?.code == .unavailable ? nil : $0 }
+        var uncommitted = handled
         while true {
             if let error = failure {
                 attempt += 1
@@ -166,7 +171,12 @@ struct Handling: Sendable {
             }
             let writes: [StreamWrite]
             do {
-                writes = try await consumer.handle(event)
+                if let uncommitted {
+                    writes = uncommitted
+                } else {
+                    writes = try await consumer.handle(event)
+                }
+                uncommitted = nil
                 try Task.checkCancellation()
             } catch let error as EventStoreError where error.code == .unavailable {
                 // The database is down: not the event's fault, and no attempt of the handler's.
@@ -199,6 +209,7 @@ struct Handling: Sendable {
                 logger.error("cannot commit, retrying", metadata: ["event": "\(event.eventId)", "error": "\(String(reflecting: error))"])
                 try await Task.sleep(for: Backoff(first: .milliseconds(100), limit: .seconds(5)).delay(after: 3))
                 failure = nil
+                uncommitted = writes  // the same writes again: the handler has done its part
             }
         }
     }

@@ -45,6 +45,41 @@ struct HandlingBatchTests {
         }
     }
 
+    @Test("when a batch's commit fails, each event's writes are committed again on their own: a handler that did its part does not run again")
+    func failed_batch_does_not_rerun_handlers() async throws {
+        try await withRunningStore { store in
+            let suffix = UUID().uuidString.prefix(8).lowercased()
+            // Three events of three streams (nothing relates them: one commit). The second's
+            // write expects a stream that exists not to: the batch's commit fails.
+            let taken = StreamName(category: "efeito\(suffix)", id: "ocupado")
+            _ = try await store.append(to: taken, expected: .noStream, events: [NewEvent(eventId: UUID(), type: "Antes", data: Data("{}".utf8), occurredAt: Date())])
+            var events: [RecordedEvent] = []
+            for (n, type) in ["Envia", "Conflita", "Envia"].enumerated() {
+                let stream = StreamName(category: "lotef\(suffix)", id: "\(n)")
+                _ = try await store.append(to: stream, expected: .noStream, events: [NewEvent(eventId: UUID(), type: type, data: Data("{}".utf8), occurredAt: Date())])
+                events += try await store.readStream(stream)
+            }
+            let calls = Mutex<[UUID: Int]>([:])
+            var consumer = BusConsumer(service: "lotef\(suffix)", bindings: ["lotef\(suffix).*"]) { event in
+                calls.withLock { $0[event.eventId, default: 0] += 1 }  // an e-mail sent, say
+                let stream = event.type == "Conflita" ? taken : StreamName(category: "efeito\(suffix)", id: event.eventId.uuidString)
+                return [StreamWrite(stream: stream, expected: .noStream, events: [NewEvent(eventId: UUID(), type: "Efeito", data: Data("{}".utf8), occurredAt: Date())])]
+            }
+            consumer.maxAttempts = 2
+            consumer.retry = Backoff(first: .milliseconds(1), limit: .milliseconds(1))
+            let dispositions = try await Handling(consumer: consumer, store: store, logger: TestEnvironment.logger).process(events)
+            #expect(dispositions.count == 3)
+            #expect(dispositions[0] == .done && dispositions[2] == .done, "\(dispositions)")
+            if case .deadLetter = dispositions[1] {} else { Issue.record("the conflicting event: \(dispositions[1])") }
+            let counts = calls.withLock { $0 }
+            #expect(counts[events[0].eventId] == 1 && counts[events[2].eventId] == 1, "handlers ran again: \(counts)")
+            #expect((counts[events[1].eventId] ?? 0) >= 2, "the stale decision is made again on fresh state")
+            for event in [events[0], events[2]] {
+                #expect(try await store.readStream(StreamName(category: "efeito\(suffix)", id: event.eventId.uuidString)).count == 1)
+            }
+        }
+    }
+
     @Test("a database outage during retries uses none of an event's attempts, even after a real failure")
     func outage_does_not_count_as_attempts() async throws {
         try await withRunningStore { store in
