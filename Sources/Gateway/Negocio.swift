@@ -127,7 +127,12 @@ extension Backend {
             })
         }
         if services.contains(.notificacoes) {
-            consumers.append(BusConsumer(service: NotificacoesService.consumidor, bindings: NotificacoesService.bindings) {
+            // An e-mail the relay cannot take now is tried again for ~2 minutes (doubling
+            // pauses up to a minute), then set aside as a dead letter to retry.
+            consumers.append(BusConsumer(
+                service: NotificacoesService.consumidor, bindings: NotificacoesService.bindings, maxAttempts: 8,
+                retry: Backoff(first: .seconds(1), limit: .seconds(60))
+            ) {
                 try await negocio.notificacoes.reagir($0)
             })
         }

@@ -2,6 +2,7 @@ import Domain
 import EventStore
 import Foundation
 import Logging
+import Synchronization
 @testable import Services
 import Testing
 
@@ -13,8 +14,43 @@ private struct RecusaDestinatario: Mailer {
     }
 }
 
+/// A relay that answers 421 (try later) to the first `falhas` messages, then takes them.
+private final class RelayIndisponivel: Mailer, Sendable {
+    let falhas: Int
+    let enviadas = Mutex(0)
+    let tentativas = Mutex(0)
+    init(falhas: Int) { self.falhas = falhas }
+
+    func send(_ message: EmailMessage) async throws {
+        let tentativa = tentativas.withLock { $0 += 1; return $0 }
+        if tentativa <= falhas {
+            throw MailerError(.rejected, stage: .mailFrom, replyCode: 421, replyText: "4.3.2 Service not available", detail: "try later")
+        }
+        enviadas.withLock { $0 += 1 }
+    }
+}
+
 @Suite("A notification that could not be sent")
 struct NotificacaoFalhaTests {
+    @Test("a failure that may pass (4xx) is thrown for the bus to retry, not recorded as the message's end; the retry sends it")
+    func transient_failure_is_retried_by_the_bus() async throws {
+        let store = try SQLiteEventStore(path: FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-falha-\(UUID().uuidString).sqlite").path)
+        let relay = RelayIndisponivel(falhas: 2)
+        let servico = NotificacoesService(
+            store: store, clock: ManualClock(Date(timeIntervalSince1970: 1_795_000_000)), mailer: relay,
+            remetente: EmailAddress("nao-responda@coworkflow.dev"), contato: { _ in .init(nome: "Ana Souza", email: "ana.souza@example.com") },
+            tentativas: 2, pausa: .zero, logger: Logger(label: "test"))
+        let aviso = NotificacoesService.Aviso(tipo: .reservaConfirmada, usuarioId: "u-1", reservaId: nil, titulo: "Reserva confirmada", texto: "Até logo.")
+        let id = UUID()
+        let erro = await #expect(throws: MailerError.self) { try await servico.entregar(aviso, id: id, meta: EventMetadata()) }
+        #expect(erro?.replyCode == 421)
+        #expect(relay.enviadas.withLock { $0 } == 0)
+        // The bus's next attempt: the relay is back.
+        let writes = try await servico.entregar(aviso, id: id, meta: EventMetadata())
+        #expect(writes.first?.events.map(\.type) == ["NotificacaoEnviada"])
+        #expect(relay.enviadas.withLock { $0 } == 1)
+    }
+
     @Test("is recorded with its stage and reply code, never with the server's text that names the member's address")
     func failure_record_keeps_no_address() async throws {
         let store = try SQLiteEventStore(path: FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-falha-\(UUID().uuidString).sqlite").path)

@@ -9,7 +9,8 @@ public import Projections
 /// start, cancellation, refund, no-show.
 ///
 /// Reactions (queue `coworkflow.notificacoes`) send the e-mail, trying `tentativas` times with
-/// doubling pauses, then record NotificacaoEnviada or NotificacaoFalhou with the inbox row.
+/// doubling pauses, then record NotificacaoEnviada (or NotificacaoFalhou for a refusal that will
+/// not change) with the inbox row; a failure that may pass is thrown for the bus to retry.
 /// The reminders are a durable timer over the `notificacoes_lembretes` read model.
 public final class NotificacoesService: Sendable {
     /// A member's name and address, opened from the vault when a message is sent.
@@ -149,6 +150,7 @@ public final class NotificacoesService: Sendable {
             from: remetente, to: [EmailAddress(pessoa.email, name: pessoa.nome.isEmpty ? nil : pessoa.nome)], subject: aviso.titulo,
             text: "\(saudacao)\n\n\(aviso.texto)\n\nEquipe CoworkFlow\n", attachments: aviso.anexos, messageId: messageId, date: clock.now)
         var erro = ""
+        var passageiro: (any Error)?
         var tentativa = 0
         var pausa = self.pausa
         while tentativa < tentativas {
@@ -156,18 +158,29 @@ public final class NotificacoesService: Sendable {
             do {
                 try await mailer.send(mensagem)
                 erro = ""
+                passageiro = nil
                 break
             } catch {
                 // Never the server's reply text: it may name the member's address (LGPD).
                 erro = (error as? MailerError)?.semDadosPessoais ?? "e-mail failed: \(type(of: error))"
                 logger.warning("e-mail failed", metadata: ["tipo": "\(aviso.tipo.rawValue)", "tentativa": "\(tentativa)", "erro": "\(erro)"])
-                if let mailerError = error as? MailerError, !mailerError.isTransient { break }
+                if let mailerError = error as? MailerError, !mailerError.isTransient {
+                    passageiro = nil
+                    break
+                }
+                passageiro = error
                 if tentativa < tentativas {
                     try await Task.sleep(for: pausa)
                     pausa = pausa * 2
                 }
             }
         }
+        // A failure that may pass (a relay restarting, a 4xx, greylisting) is not the message's
+        // end: it is thrown, and the bus tries the event again with its own, longer backoff,
+        // then sets it aside as a dead letter that an operator can retry
+        // (`coworkflow dead-letters --retry`); a reminder stays due for the timer's next pass.
+        // Only a refusal that will not change (5xx, an invalid message) is recorded as failed.
+        if let passageiro { throw passageiro }
         let now = clock.now
         let event: Notificacao.Event = erro.isEmpty
             ? .enviada(Notificacao.Enviada(
