@@ -178,7 +178,7 @@ public final class NotificacoesService: Sendable {
         // A failure that may pass (a relay restarting, a 4xx, greylisting) is not the message's
         // end: it is thrown, and the bus tries the event again with its own, longer backoff,
         // then sets it aside as a dead letter that an operator can retry
-        // (`coworkflow dead-letters --retry`); a reminder stays due for the timer's next pass.
+        // (`coworkflow admin dead-letters --retry`); a reminder stays due for the timer's next pass.
         // Only a refusal that will not change (5xx, an invalid message) is recorded as failed.
         if let passageiro { throw passageiro }
         let now = clock.now
