@@ -67,3 +67,19 @@ struct NotificacaoFalhaTests {
         #expect(!corpo.contains("ana.souza@example.com") && !corpo.contains("Recipient address rejected"), "\(corpo)")
     }
 }
+
+@Suite("Notification texts")
+struct NotificacaoTextoTests {
+    @Test("a booking's time reads in the unit's zone, with the end's date when it ends on another day")
+    func quando_names_the_end_date_on_another_day() throws {
+        // 2026-12-25 09:00 in São Paulo (UTC−3) is 12:00 UTC.
+        let inicio = Date(timeIntervalSince1970: 1_798_200_000)  // 2026-12-25T12:00:00Z
+        func intervalo(_ horas: Double) throws -> TimeRange { try TimeRange(start: inicio, end: inicio.addingTimeInterval(horas * 3_600)) }
+        #expect(NotificacoesService.quando(try intervalo(2), fuso: "America/Sao_Paulo") == "25/12/2026, 09:00–11:00")
+        #expect(NotificacoesService.quando(try intervalo(4 * 24 + 9), fuso: "America/Sao_Paulo") == "25/12/2026, 09:00 – 29/12/2026, 18:00")
+        // 21:00 to 02:00: past midnight.
+        let noite = try TimeRange(start: inicio.addingTimeInterval(12 * 3_600), end: inicio.addingTimeInterval(17 * 3_600))
+        #expect(NotificacoesService.quando(noite, fuso: "America/Sao_Paulo") == "25/12/2026, 21:00 – 26/12/2026, 02:00")
+    }
+}
+

@@ -136,6 +136,33 @@ struct PagamentosTests {
         }
     }
 
+    @Test("no reminder for a booking cancelled while the reminders' read model still lists it (it reads the booking itself)")
+    func no_reminder_after_a_cancellation_the_read_model_missed() async throws {
+        let clock = ManualClock(segundaDeManha)
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let reserva = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-24T10:00:00-03:00", "2026-11-24T11:00:00-03:00"), token: cenario.membro)
+            let id = try #require(reserva.object["id"] as? String, "\(String(buffer: reserva.body))")
+            #expect(try await client.json(.post, "/api/admin/reservas/\(id)/confirmacao", "{}", token: cenario.admin).status == .ok)
+            let lembrete = try await eventually("the reminder listed") {
+                try await harness.store.document(NotificacoesReadModel.lembretes, key: id)
+            }
+            #expect(try await client.json(.post, "/api/reservas/\(id)/cancelamento", "{}", token: cenario.membro).status == .ok)
+            _ = try await eventually("the reminder gone") {
+                try await harness.store.document(NotificacoesReadModel.lembretes, key: id) == nil ? true : nil
+            }
+            // The read model as a lagging projection would have it: the booking still listed.
+            try await harness.store.commit(
+                [ReadModelChange(collection: NotificacoesReadModel.lembretes, key: id, grupo: "prazo", ordem: "2026-11-24T13:00:00Z", doc: lembrete)],
+                checkpoint: "teste-atraso", at: .start)
+            clock.advance(by: 5 * 3_600)  // 21 h before the start: due
+            #expect(try await harness.backend.negocio.notificacoes.enviarLembretesVencidos() == 0)
+            #expect(try harness.emails().filter { $0.subject?.hasPrefix("Lembrete") == true }.isEmpty)
+        }
+    }
+
     @Test("reminders: a confirmed booking's member is told the day before; one that cannot be told does not hold up the rest")
     func reminders_go_out_past_one_that_cannot() async throws {
         let clock = ManualClock(segundaDeManha)

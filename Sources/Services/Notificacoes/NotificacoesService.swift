@@ -193,8 +193,12 @@ public final class NotificacoesService: Sendable {
         return [StreamWrite(stream: stream, expected: .noStream, events: try Events.derived([event], from: id.uuidString, at: now, metadata: meta))]
     }
 
-    private func contexto(_ id: Reserva.ID) async throws -> (Reserva.Solicitada, EspacoView?, UnidadeView?)? {
-        guard let first = try await store.readStream(StreamNames.reserva(id)).first, first.type == "ReservaSolicitada" else { return nil }
+    /// The booking, its space and unit; nil for none, or when `confirmada` asks for a booking
+    /// confirmed now (its own stream, never a read model that may lag a cancellation).
+    private func contexto(_ id: Reserva.ID, confirmada: Bool = false) async throws -> (Reserva.Solicitada, EspacoView?, UnidadeView?)? {
+        let eventos = try await store.readStream(StreamNames.reserva(id))
+        guard let first = eventos.first, first.type == "ReservaSolicitada" else { return nil }
+        if confirmada, eventos.last?.type != "ReservaConfirmada" { return nil }
         let reserva = try EventJSON.decoder.decode(Reserva.Solicitada.self, from: first.data)
         let espaco = try await store.document(CatalogoReadModel.espacos, key: reserva.espacoId.uuidString.lowercased())
             .flatMap { try? ReadModelJSON.decoder.decode(EspacoView.self, from: $0) }
@@ -220,7 +224,8 @@ public final class NotificacoesService: Sendable {
             let id = Events.derivedId("lembrete", lembrete.reservaId)
             let stream = StreamName(category: "notificacao", id: id.uuidString.lowercased())
             guard try await store.readStream(stream).isEmpty else { continue }
-            guard let (reserva, espaco, unidade) = try await contexto(Reserva.ID(reservaId)) else { continue }
+            // Cancelled (or expired) while the reminders' read model had not caught up: nothing to remind.
+            guard let (reserva, espaco, unidade) = try await contexto(Reserva.ID(reservaId), confirmada: true) else { continue }
             let quando = Self.quando(reserva.intervalo, fuso: unidade?.fusoHorario)
             let aviso = Aviso(
                 tipo: .lembrete, usuarioId: reserva.usuarioId, reservaId: reservaId, titulo: "Lembrete: \(espaco?.nome ?? "sua reserva"), \(quando)",
@@ -267,7 +272,8 @@ public final class NotificacoesService: Sendable {
         return (valor.centavos < 0 ? "-" : "") + "R$ " + grupos.joined(separator: ".") + String(format: ",%02d", centavos % 100)
     }
 
-    /// `25/12/2026, 09:00–11:00` in the unit's time zone.
+    /// `25/12/2026, 09:00–11:00` in the unit's time zone; with the end's date too when it falls
+    /// on another day (`01/03/2026, 09:00 – 05/03/2026, 18:00`, or past midnight).
     static func quando(_ intervalo: TimeRange, fuso: String?) -> String {
         let zone = fuso.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "America/Sao_Paulo") ?? .gmt
         let data = DateFormatter()
@@ -278,6 +284,11 @@ public final class NotificacoesService: Sendable {
         hora.locale = Locale(identifier: "pt_BR")
         hora.timeZone = zone
         hora.dateFormat = "HH:mm"
+        var calendario = Calendar(identifier: .gregorian)
+        calendario.timeZone = zone
+        guard calendario.isDate(intervalo.start, inSameDayAs: intervalo.end) else {
+            return "\(data.string(from: intervalo.start)) – \(data.string(from: intervalo.end))"
+        }
         return "\(data.string(from: intervalo.start))–\(hora.string(from: intervalo.end))"
     }
 
