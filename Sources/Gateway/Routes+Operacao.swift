@@ -55,7 +55,7 @@ extension Routes {
         ]
         api.add(Operation(
             method: .get, path: "/api/admin/financeiro/faturas", summary: "Faturas (e notas de crédito) por unidade e período, por número",
-            tag: "financeiro", auth: true, admin: true, response: "PaginaDeFaturas", errors: [400],
+            tag: "financeiro", auth: true, admin: true, response: "PaginaDeFaturas", errors: [400, 404],
             query: [("unidade", "id da unidade"), ("de", "AAAA-MM-DD"), ("ate", "AAAA-MM-DD"), ("pagina", "página, a partir de 1")])
         ) { request, _, _ in
             let query = request.uri.queryParameters
@@ -70,20 +70,20 @@ extension Routes {
         }
         api.add(Operation(
             method: .get, path: "/api/financeiro/relatorios/receita", summary: "Receita por dia e por tipo de espaço (admin)", tag: "financeiro",
-            auth: true, admin: true, response: "RelatorioDeReceita", errors: [400], query: periodo)
+            auth: true, admin: true, response: "RelatorioDeReceita", errors: [400, 404], query: periodo)
         ) { request, _, _ in
             try .json(try await financeiro.receita(
                 de: try Query.data(request, "de"), ate: try Query.data(request, "ate"), unidade: try Query.id(request, "unidade")))
         }
         api.add(Operation(
             method: .get, path: "/api/admin/financeiro/razao", summary: "Saldos do razão por conta (débitos = créditos)", tag: "financeiro",
-            auth: true, admin: true, response: "Razao", errors: [400], query: [("unidade", "id da unidade (opcional)")])
+            auth: true, admin: true, response: "Razao", errors: [400, 404], query: [("unidade", "id da unidade (opcional)")])
         ) { request, _, _ in
             try .json(try await financeiro.razao(unidade: try Query.id(request, "unidade")))
         }
         api.add(Operation(
             method: .get, path: "/api/admin/financeiro/faturas.csv", summary: "Exportar faturas e notas de crédito (CSV)", tag: "financeiro",
-            auth: true, admin: true, errors: [400], query: periodo, contentType: "text/csv")
+            auth: true, admin: true, errors: [400, 404], query: periodo, contentType: "text/csv")
         ) { request, _, _ in
             let csv = try await financeiro.faturasCSV(
                 unidade: try Query.id(request, "unidade"), de: try Query.data(request, "de"), ate: try Query.data(request, "ate"))
@@ -91,7 +91,7 @@ extension Routes {
         }
         api.add(Operation(
             method: .get, path: "/api/admin/financeiro/razao.csv", summary: "Exportar os lançamentos do razão (CSV)", tag: "financeiro",
-            auth: true, admin: true, errors: [400], query: periodo, contentType: "text/csv")
+            auth: true, admin: true, errors: [400, 404], query: periodo, contentType: "text/csv")
         ) { request, _, _ in
             let csv = try await financeiro.razaoCSV(
                 unidade: try Query.id(request, "unidade"), de: try Query.data(request, "de"), ate: try Query.data(request, "ate"))

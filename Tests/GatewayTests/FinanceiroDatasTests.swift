@@ -33,4 +33,26 @@ struct FinanceiroDatasTests {
             #expect(razao["data"] as? String == "2026-11-30", "\(razao)")
         }
     }
+
+    @Test("a unit filter that names no unit is a 404 on every finance query, not a report of zeros; a malformed one a 400")
+    func unknown_unit_filter_is_404() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test(reactors: false) { client in
+            let cenario = try await Cenario.make(harness, client)
+            let nenhuma = UUID().uuidString.lowercased()
+            let periodo = "de=2026-11-23&ate=2026-11-25"
+            for caminho in [
+                "/api/admin/financeiro/faturas", "/api/admin/financeiro/razao", "/api/financeiro/relatorios/receita?\(periodo)",
+                "/api/admin/financeiro/faturas.csv?\(periodo)", "/api/admin/financeiro/razao.csv?\(periodo)",
+            ] {
+                let junta = caminho.contains("?") ? "&" : "?"
+                let resposta = try await client.json(.get, caminho + junta + "unidade=\(nenhuma)", token: cenario.admin)
+                #expect(resposta.status == .notFound, "\(caminho): \(String(buffer: resposta.body))")
+                #expect(String(buffer: resposta.body).contains("a unidade \(nenhuma) não existe"), "\(caminho)")
+                #expect(try await client.json(.get, caminho + junta + "unidade=\(cenario.unidade)", token: cenario.admin).status == .ok, "\(caminho)")
+                #expect(try await client.json(.get, caminho + junta + "unidade=x", token: cenario.admin).status == .badRequest, "\(caminho)")
+            }
+        }
+    }
 }

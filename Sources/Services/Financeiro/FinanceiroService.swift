@@ -275,7 +275,7 @@ extension FinanceiroService {
     /// The invoices (with their credit notes) of a unit, or of all units, issued in the period,
     /// in number order, 50 a page. `de`/`ate` are optional local dates (`AAAA-MM-DD`).
     public func faturas(unidade: String?, de: String?, ate: String?, pagina: Int) async throws -> Pagina<FaturaView> {
-        let grupo = try Self.grupo(unidade)
+        let grupo = try await filtro(unidade)
         let periodo = try Self.periodo(de: de, ate: ate, obrigatorio: false)
         guard pagina >= 1 else { throw ServiceError.requisicaoInvalida("'pagina' deve ser um número a partir de 1", detalhes: ["campo": "pagina"]) }
         let faixa = try await self.faixa(FinanceiroReadModel.faturas, grupo: grupo, periodo, FaturaView.self)
@@ -296,7 +296,7 @@ extension FinanceiroService {
     /// Revenue from `de` to `ate` (local dates, both included, at most 366 days) by day and by
     /// space type, of one unit or of all.
     public func receita(de: String, ate: String, unidade: String?) async throws -> RelatorioDeReceita {
-        let grupo = try Self.grupo(unidade)
+        let grupo = try await filtro(unidade)
         let periodo = try Self.periodo(de: de, ate: ate, obrigatorio: true)
         guard let inicio = periodo.de, let fim = periodo.ate else { throw ServiceError.requisicaoInvalida("informe 'de' e 'ate'") }
         let faixa = try await self.faixa(FinanceiroReadModel.receitaDiaria, grupo: grupo, periodo, ReceitaDiariaView.self)
@@ -323,7 +323,7 @@ extension FinanceiroService {
 
     /// The balance of every account, of one unit or of all.
     public func razao(unidade: String?) async throws -> RazaoView {
-        let grupo = try Self.grupo(unidade)
+        let grupo = try await filtro(unidade)
         var saldos: [SaldosView] = []
         if let grupo {
             if let doc = try await store.document(FinanceiroReadModel.saldos, key: grupo) {
@@ -358,7 +358,7 @@ extension FinanceiroService {
     /// with a dot (`123.45`) and in centavos. Credit note amounts are positive: `tipo` says
     /// they go back.
     public func faturasCSV(unidade: String?, de: String, ate: String) async throws -> String {
-        let grupo = try Self.grupo(unidade)
+        let grupo = try await filtro(unidade)
         let periodo = try Self.periodo(de: de, ate: ate, obrigatorio: true)
         let faixa = try await self.faixa(FinanceiroReadModel.documentos, grupo: grupo, periodo, DocumentoFiscalView.self)
         let documentos: [DocumentoFiscalView] = try await ler(FinanceiroReadModel.documentos, grupo: grupo, faixa)
@@ -381,7 +381,7 @@ extension FinanceiroService {
     /// Every ledger line (one row per partida) of the period, in entry order, as RFC 4180 CSV
     /// like ``faturasCSV(unidade:de:ate:)``.
     public func razaoCSV(unidade: String?, de: String, ate: String) async throws -> String {
-        let grupo = try Self.grupo(unidade)
+        let grupo = try await filtro(unidade)
         let periodo = try Self.periodo(de: de, ate: ate, obrigatorio: true)
         let faixa = try await self.faixa(FinanceiroReadModel.lancamentos, grupo: grupo, periodo, Razao.Lancamento.self)
         let lancamentos: [Razao.Lancamento] = try await ler(FinanceiroReadModel.lancamentos, grupo: grupo, faixa)
@@ -446,6 +446,16 @@ extension FinanceiroService {
     }
 
     // MARK: Input
+
+    /// ``grupo(_:)`` for a unit that exists (its own stream, not a read model that may lag):
+    /// a filter naming no unit is a 404, not a report of zeros.
+    func filtro(_ unidade: String?) async throws -> String? {
+        guard let grupo = try Self.grupo(unidade) else { return nil }
+        guard let id = Unidade.ID(grupo), case .existente = try await unidades.load(StreamNames.unidade(id)).state else {
+            throw ServiceError.naoEncontrado("a unidade \(grupo) não existe")
+        }
+        return grupo
+    }
 
     /// The unit filter: nil or blank for every unit, else a unit id (the read models' group).
     static func grupo(_ unidade: String?) throws -> String? {
