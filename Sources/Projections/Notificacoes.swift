@@ -20,6 +20,12 @@ public struct LembreteView: Codable, Sendable, Equatable {
     public let reservaId: String
     public let usuarioId: String
     public let inicio: Date
+
+    public init(reservaId: String, usuarioId: String, inicio: Date) {
+        self.reservaId = reservaId
+        self.usuarioId = usuarioId
+        self.inicio = inicio
+    }
 }
 
 /// The in-app inbox (per member, newest first) and the reminder timers (by start).
@@ -67,7 +73,8 @@ public enum NotificacoesReadModel {
         case "ReservaConfirmada":
             let confirmada = try decoder.decode(Reserva.Confirmada.self, from: recorded.data)
             guard let first = try await batch.history(StreamNames.reserva(confirmada.reservaId)).first,
-                let reserva = try? decoder.decode(Reserva.Solicitada.self, from: first.data)
+                let reserva = try? decoder.decode(Reserva.Solicitada.self, from: first.data),
+                confirmada.em < reserva.intervalo.start  // confirmed once started: nothing to remind
             else { return }
             let iso = ISO8601DateFormatter().string(from: reserva.intervalo.start)
             try batch.put(

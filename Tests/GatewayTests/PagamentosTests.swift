@@ -136,6 +136,32 @@ struct PagamentosTests {
         }
     }
 
+    @Test("reminders due after a page of bookings that have already started (long bookings stay listed until they end) still go out")
+    func reminders_past_started_bookings() async throws {
+        let clock = ManualClock(segundaDeManha)
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let reserva = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-24T10:00:00-03:00", "2026-11-24T11:00:00-03:00"), token: cenario.membro)
+            let id = try #require(reserva.object["id"] as? String, "\(String(buffer: reserva.body))")
+            #expect(try await client.json(.post, "/api/admin/reservas/\(id)/confirmacao", "{}", token: cenario.admin).status == .ok)
+            _ = try await eventually("the reminder listed") { try await harness.store.document(NotificacoesReadModel.lembretes, key: id) }
+            // Three bookings that started last week and run for weeks: listed first (by start).
+            let iniciadas = try (0..<3).map { n in
+                let inicio = segundaDeManha.addingTimeInterval(-Double(7 - n) * 86_400)
+                let outra = UUID().uuidString.lowercased()
+                return ReadModelChange(
+                    collection: NotificacoesReadModel.lembretes, key: outra, grupo: "prazo", ordem: ISO8601DateFormatter().string(from: inicio),
+                    doc: try ReadModelJSON.encoder.encode(LembreteView(reservaId: outra, usuarioId: "u-\(n)", inicio: inicio)))
+            }
+            try await harness.store.commit(iniciadas, checkpoint: "teste-iniciadas", at: .start)
+            clock.advance(by: 5 * 3_600)  // 21 h before the start: due
+            #expect(try await harness.backend.negocio.notificacoes.enviarLembretesVencidos(limite: 2) == 1)
+            #expect(try harness.emails().filter { $0.subject?.hasPrefix("Lembrete") == true }.count == 1)
+        }
+    }
+
     @Test("no reminder for a booking cancelled while the reminders' read model still lists it (it reads the booking itself)")
     func no_reminder_after_a_cancellation_the_read_model_missed() async throws {
         let clock = ManualClock(segundaDeManha)

@@ -214,7 +214,21 @@ public final class NotificacoesService: Sendable {
     @discardableResult
     public func enviarLembretesVencidos(limite: Int = 200) async throws -> Int {
         let now = clock.now
-        let lembretes = try await store.documents(NotificacoesReadModel.lembretes, grupo: "prazo", limit: limite, offset: 0)
+        // The list is sorted by start and keeps a booking until it ends (weeks, for a long one):
+        // those already started lead it. The due ones come after them, found by a binary
+        // search (a handful of one-document reads), or a page of started bookings would hide
+        // every reminder behind it.
+        let colecao = NotificacoesReadModel.lembretes
+        var baixo = 0, alto = try await store.count(colecao, grupo: "prazo")
+        while baixo < alto {
+            let meio = (baixo + alto) / 2
+            guard let doc = try await store.documents(colecao, grupo: "prazo", limit: 1, offset: meio).first else {
+                alto = meio
+                continue
+            }
+            if try ReadModelJSON.decoder.decode(LembreteView.self, from: doc).inicio <= now { baixo = meio + 1 } else { alto = meio }
+        }
+        let lembretes = try await store.documents(colecao, grupo: "prazo", limit: limite, offset: baixo)
             .map { try ReadModelJSON.decoder.decode(LembreteView.self, from: $0) }
         var feitos = 0
         var primeiraFalha: (any Error)?
