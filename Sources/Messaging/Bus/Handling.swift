@@ -206,10 +206,18 @@ struct Handling: Sendable {
                     failure = error
                     continue
                 }
-                logger.error("cannot commit, retrying", metadata: ["event": "\(event.eventId)", "error": "\(String(reflecting: error))"])
-                try await Task.sleep(for: Backoff(first: .milliseconds(100), limit: .seconds(5)).delay(after: 3))
-                failure = nil
-                uncommitted = writes  // the same writes again: the handler has done its part
+                // The same writes again: the handler has done its part. A database that cannot
+                // be reached costs the event no attempt; one that answers and refuses (a
+                // constraint, a value it cannot store, a failed COMMIT) counts, or a write it will
+                // always refuse would hold the queue for ever.
+                uncommitted = writes
+                if let storeError = error as? EventStoreError, storeError.code == .unavailable {
+                    logger.error("cannot commit, retrying", metadata: ["event": "\(event.eventId)", "error": "\(String(reflecting: error))"])
+                    try await Task.sleep(for: Backoff(first: .milliseconds(100), limit: .seconds(5)).delay(after: 3))
+                    failure = nil
+                } else {
+                    failure = error
+                }
             }
         }
     }

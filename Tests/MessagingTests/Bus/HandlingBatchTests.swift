@@ -80,6 +80,34 @@ struct HandlingBatchTests {
         }
     }
 
+    @Test("a write the database refuses every time (a payload jsonb cannot hold) uses up the event's attempts and is dead-lettered, with the handler run once",
+          .timeLimit(.minutes(1)))
+    func refused_write_is_dead_lettered() async throws {
+        try await withRunningStore { store in
+            let suffix = UUID().uuidString.prefix(8).lowercased()
+            let stream = StreamName(category: "recusa\(suffix)", id: "1")
+            _ = try await store.append(to: stream, expected: .noStream, events: [NewEvent(eventId: UUID(), type: "Algo", data: Data("{}".utf8), occurredAt: Date())])
+            let calls = Mutex(0)
+            var consumer = BusConsumer(service: "recusa\(suffix)", bindings: ["recusa\(suffix).*"]) { _ in
+                calls.withLock { $0 += 1 }
+                // PostgreSQL's jsonb cannot hold \u0000 (SQLSTATE 22P05): refused on every commit.
+                return [StreamWrite(stream: StreamName(category: "recusa\(suffix)", id: "efeito"), expected: .any, events: [
+                    NewEvent(eventId: UUID(), type: "Efeito", data: Data(#"{"nul":"\u0000"}"#.utf8), occurredAt: Date()),
+                ])]
+            }
+            consumer.maxAttempts = 3
+            consumer.retry = Backoff(first: .milliseconds(1), limit: .milliseconds(1))
+            let dispositions = try await Handling(consumer: consumer, store: store, logger: TestEnvironment.logger)
+                .process(try await store.readStream(stream))
+            guard case .deadLetter(_, let attempts) = dispositions.first else {
+                Issue.record("\(dispositions)")
+                return
+            }
+            #expect(attempts == 3)
+            #expect(calls.withLock { $0 } == 1, "the handler's writes were tried again, not the handler")
+        }
+    }
+
     @Test("a database outage during retries uses none of an event's attempts, even after a real failure")
     func outage_does_not_count_as_attempts() async throws {
         try await withRunningStore { store in
