@@ -368,12 +368,30 @@ public final class PostgresEventStore: EventStore {
         let query = PostgresQuery(unsafeSQL: Statement.sql, binds: try statement.makeBindings())
         let rows = RowCollector<Statement.Row>()
         rows.values.reserveCapacity(Int(min(statement.limit, 100_000)))
+        let cancelled = Atomic(false)
         do {
-            try await lease { connection in
-                _ = try await connection.query(query, logger: logger) { row in rows.values.append(try decode(row)) }.get()
+            try await withTaskCancellationHandler {
+                try await lease { connection in
+                    _ = try await connection.query(query, logger: logger) { row in
+                        do {
+                            // A future does not hear of its task's cancellation: the rows do.
+                            if cancelled.load(ordering: .relaxed) { throw CancellationError() }
+                            rows.values.append(try decode(row))
+                        } catch {
+                            // PostgresNIO cancels the query and fails it as cancelled, dropping
+                            // what the closure threw: the first failure is kept to say why.
+                            rows.failure = rows.failure ?? error
+                            throw error
+                        }
+                    }.get()
+                }
+            } onCancel: {
+                cancelled.store(true, ordering: .relaxed)
             }
-        } catch let error as PSQLError {
-            throw EventStoreError(.backend, "read failed", underlying: error)
+        } catch {
+            if let failure = rows.failure { throw failure }
+            if let error = error as? PSQLError { throw EventStoreError(.backend, "read failed", underlying: error) }
+            throw error
         }
         return rows.values
     }
@@ -594,4 +612,6 @@ struct RecentReads: ~Copyable {
 /// future after the last, so the values are only touched by one thread at a time.
 private final class RowCollector<Value>: @unchecked Sendable {
     var values: [Value] = []
+    /// What the row closure threw first (read after the query's future failed).
+    var failure: (any Error)?
 }
