@@ -131,10 +131,11 @@ enum PostgresSchema {
         // ADR 0001 §12: reads print `json` by copying it, where `jsonb` is walked and escaped
         // again for every row read. Every release since the reader of ADR 0001 §12 reads either type, and an
         // older binary's `::jsonb` append still lands (jsonb → json is an assignment cast).
-        // The change rewrites the table under an exclusive lock: it gives up after 30 s of
-        // waiting for the lock rather than queue every read and append behind it.
+        // The change rewrites the table under an exclusive lock (docs/deploy.md): it gives up
+        // after 5 s of waiting for the lock, during which reads and appends queue behind it,
+        // rather than hold them longer; migrate then fails and can be run again.
         Step(version: 6, name: "event metadata as json", statements: [
-            "SET LOCAL lock_timeout = '30s'",
+            "SET LOCAL lock_timeout = '5s'",
             "ALTER TABLE events ALTER COLUMN metadata TYPE json USING metadata::json",
         ]),
     ]
