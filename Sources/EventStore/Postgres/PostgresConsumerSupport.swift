@@ -143,6 +143,13 @@ extension PostgresEventStore {
                 continue
             }
             do {
+                // A holder whose host dies or is cut off without a reset would keep the lock
+                // until the server's own TCP keepalive noticed (two hours by default): the
+                // server probes this connection after 10 s of silence and drops it ~25 s later.
+                try await connection.query("""
+                    SELECT set_config('tcp_keepalives_idle', '10', false), set_config('tcp_keepalives_interval', '5', false),
+                           set_config('tcp_keepalives_count', '3', false), set_config('tcp_user_timeout', '25000', false)
+                    """, logger: logger)
                 if try await Self.tryLock(name, on: connection, logger: logger) {
                     logger.info("lease \(name): held")
                     let result = try await Self.hold(connection, name: name, interval: interval, logger: logger, body)
