@@ -143,10 +143,7 @@ struct PagamentosTests {
         defer { harness.removeFiles() }
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
-            let reserva = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-24T10:00:00-03:00", "2026-11-24T11:00:00-03:00"), token: cenario.membro)
-            let id = try #require(reserva.object["id"] as? String, "\(String(buffer: reserva.body))")
-            #expect(try await client.json(.post, "/api/admin/reservas/\(id)/confirmacao", "{}", token: cenario.admin).status == .ok)
-            _ = try await eventually("the reminder listed") { try await harness.store.document(NotificacoesReadModel.lembretes, key: id) }
+            _ = try await reservaComLembrete(harness, client, cenario)
             // Three bookings that started last week and run for weeks: listed first (by start).
             let iniciadas = try (0..<3).map { n in
                 let inicio = segundaDeManha.addingTimeInterval(-Double(7 - n) * 86_400)
@@ -169,12 +166,7 @@ struct PagamentosTests {
         defer { harness.removeFiles() }
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
-            let reserva = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-24T10:00:00-03:00", "2026-11-24T11:00:00-03:00"), token: cenario.membro)
-            let id = try #require(reserva.object["id"] as? String, "\(String(buffer: reserva.body))")
-            #expect(try await client.json(.post, "/api/admin/reservas/\(id)/confirmacao", "{}", token: cenario.admin).status == .ok)
-            let lembrete = try await eventually("the reminder listed") {
-                try await harness.store.document(NotificacoesReadModel.lembretes, key: id)
-            }
+            let (id, lembrete) = try await reservaComLembrete(harness, client, cenario)
             #expect(try await client.json(.post, "/api/reservas/\(id)/cancelamento", "{}", token: cenario.membro).status == .ok)
             _ = try await eventually("the reminder gone") {
                 try await harness.store.document(NotificacoesReadModel.lembretes, key: id) == nil ? true : nil
@@ -717,4 +709,14 @@ struct ProvedorHTTPTests {
             #expect(await psp.cobranca(paga.cobrancaId)?.reembolsos.isEmpty == true)
         }
     }
+}
+
+/// The member's booking of 2026-11-24 10:00–11:00 (São Paulo), confirmed by the admin, once the
+/// reminders' read model lists it: its id and that document.
+private func reservaComLembrete(_ harness: Harness, _ client: any TestClientProtocol, _ cenario: Cenario) async throws -> (String, Data) {
+    let reserva = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-24T10:00:00-03:00", "2026-11-24T11:00:00-03:00"), token: cenario.membro)
+    let id = try #require(reserva.object["id"] as? String, "\(String(buffer: reserva.body))")
+    #expect(try await client.json(.post, "/api/admin/reservas/\(id)/confirmacao", "{}", token: cenario.admin).status == .ok)
+    let lembrete = try await eventually("the reminder listed") { try await harness.store.document(NotificacoesReadModel.lembretes, key: id) }
+    return (id, lembrete)
 }

@@ -418,17 +418,7 @@ extension FinanceiroService {
 
     /// The offset of the first document dated `limite` or later (`total` when none is).
     private func primeiro<T: Datado>(_ collection: String, grupo: String?, total: Int, naoAntesDe limite: DataLocal, _ type: T.Type) async throws -> Int {
-        var baixo = 0
-        var alto = total
-        while baixo < alto {
-            let meio = (baixo + alto) / 2
-            guard let doc = try await store.documents(collection, grupo: grupo, limit: 1, offset: meio).first else {
-                alto = meio
-                continue
-            }
-            if try ReadModelJSON.decoder.decode(T.self, from: doc).data < limite { baixo = meio + 1 } else { alto = meio }
-        }
-        return baixo
+        try await store.primeiro(collection, grupo: grupo, total: total, T.self) { $0.data >= limite }
     }
 
     /// The documents at `offsets`, read 500 at a time.

@@ -219,16 +219,9 @@ public final class NotificacoesService: Sendable {
         // search (a handful of one-document reads), or a page of started bookings would hide
         // every reminder behind it.
         let colecao = NotificacoesReadModel.lembretes
-        var baixo = 0, alto = try await store.count(colecao, grupo: "prazo")
-        while baixo < alto {
-            let meio = (baixo + alto) / 2
-            guard let doc = try await store.documents(colecao, grupo: "prazo", limit: 1, offset: meio).first else {
-                alto = meio
-                continue
-            }
-            if try ReadModelJSON.decoder.decode(LembreteView.self, from: doc).inicio <= now { baixo = meio + 1 } else { alto = meio }
-        }
-        let lembretes = try await store.documents(colecao, grupo: "prazo", limit: limite, offset: baixo)
+        let total = try await store.count(colecao, grupo: "prazo")
+        let futuros = try await store.primeiro(colecao, grupo: "prazo", total: total, LembreteView.self) { $0.inicio > now }
+        let lembretes = try await store.documents(colecao, grupo: "prazo", limit: limite, offset: futuros)
             .map { try ReadModelJSON.decoder.decode(LembreteView.self, from: $0) }
         var feitos = 0
         var primeiraFalha: (any Error)?
