@@ -192,8 +192,10 @@ public struct AnalyticsIndicadores: Codable, Sendable, Equatable {
     }
 }
 
-/// Left by a fast rebuild until its last batch commits (`analytics_controle`, key
-/// `reconstrucao`): the incremental projection refuses to fold onto half-written documents.
+/// Left by the fast rebuild of earlier versions, which wrote over the live documents, until its
+/// last batch committed (`analytics_controle`, key `reconstrucao`): the incremental projection
+/// refuses to fold onto documents such a rebuild left half-written. Rebuilds now write beside
+/// the live documents and swap them in whole, and write no marker.
 struct AnalyticsReconstrucao: Codable, Sendable, Equatable {
     let iniciadaEm: String
 }

@@ -43,27 +43,29 @@ extension AnalyticsReadModel {
     /// string), the facts are folded in memory in global order, then the documents are
     /// written in short transactions and the checkpoint moved to the last event read.
     ///
-    /// Holds the projection's lease throughout, so no runner of it folds meanwhile; the
-    /// documents stay as they were until the writing starts. Until the last batch commits a
-    /// marker makes the incremental projection refuse to run; on an error the documents are
-    /// emptied (the runner then rebuilds from zero) when the store still answers.
+    /// The documents are written beside the live ones (staged collections, as
+    /// ``ProjectionRunner/rebuild(progress:)`` does) and swapped in by one transaction at the end:
+    /// the live read model goes on being served and followed meanwhile, and an interrupted
+    /// rebuild leaves it as it was. Two rebuilds take turns (the staged checkpoint's lease).
     public static func rebuild(
         store: any EventStore, leitores: Int = 2, lote: Int = 10_000,
         progress: @escaping @Sendable (Progress) -> Void = { _ in }
     ) async throws -> ReplayResult {
-        try await store.whileHolding(lease: projection.checkpoint, retryEvery: .seconds(1)) {
-            try await reconstruir(store: store, leitores: max(1, leitores), lote: max(1, lote), progress: progress)
+        let destino = ProjectionTarget.staged(projection, geracao: Int64.random(in: 1...Int64.max))
+        return try await store.whileHolding(lease: destino.checkpoint, retryEvery: .seconds(1)) {
+            try await reconstruir(store: store, destino: destino, leitores: max(1, leitores), lote: max(1, lote), progress: progress)
         }
     }
 
     private static func reconstruir(
-        store: any EventStore, leitores: Int, lote: Int, progress: @Sendable (Progress) -> Void
+        store: any EventStore, destino: ProjectionTarget, leitores: Int, lote: Int, progress: @Sendable (Progress) -> Void
     ) async throws -> ReplayResult {
         let inicio = ContinuousClock.now
         func decorrido() -> Double { (ContinuousClock.now - inicio).segundos }
         let head = try await store.headPosition()
         guard head > .start, let primeiro = try await store.readAll(after: .start, limit: 1).first else {
-            try await store.reset(collections: colecoes, checkpoint: projection.checkpoint)
+            try await store.reset(collections: destino.staging.map(\.staged), checkpoint: destino.checkpoint)
+            try await store.promote(destino.staging, checkpoint: projection.checkpoint, from: destino.checkpoint)
             return ReplayResult(eventos: 0, fatos: 0, documentos: 0, posicao: .start, segundos: decorrido(), segundosDeLeitura: 0, segundosDeEscrita: 0)
         }
         let total = Int(max(1, head.sequence - primeiro.position.sequence + 1))
@@ -103,16 +105,11 @@ extension AnalyticsReadModel {
         let segundosDeLeitura = decorrido()
         progress(Progress(fase: .leitura, eventos: eventos, total: total, documentos: 0, totalDeDocumentos: 0, segundos: segundosDeLeitura))
 
-        let documentos = try codificar(modelo)
-        do {
-            try await escrever(documentos, store: store, ate: head) { escritos in
-                progress(Progress(
-                    fase: .escrita, eventos: eventos, total: total, documentos: escritos, totalDeDocumentos: documentos.count,
-                    segundos: (ContinuousClock.now - inicio).segundos))
-            }
-        } catch {
-            _ = try? await store.reset(collections: colecoes, checkpoint: projection.checkpoint)
-            throw error
+        let documentos = try codificar(modelo, em: destino)
+        try await escrever(documentos, store: store, em: destino, ate: head) { escritos in
+            progress(Progress(
+                fase: .escrita, eventos: eventos, total: total, documentos: escritos, totalDeDocumentos: documentos.count,
+                segundos: (ContinuousClock.now - inicio).segundos))
         }
         let segundos = decorrido()
         return ReplayResult(
@@ -163,35 +160,25 @@ extension AnalyticsReadModel {
         }
     }
 
-    private static func codificar(_ modelo: AnalyticsModel) throws -> [ReadModelChange] {
+    private static func codificar(_ modelo: AnalyticsModel, em destino: ProjectionTarget) throws -> [ReadModelChange] {
         let encoder = ReadModelJSON.encoder
         return try modelo.todasAsChaves.flatMap { chave in
             try modelo.documentos(chave).map { documento in
                 ReadModelChange(
-                    collection: documento.colecao, key: documento.chave, grupo: documento.grupo, ordem: documento.ordem,
+                    collection: destino.name(documento.colecao), key: documento.chave, grupo: documento.grupo, ordem: documento.ordem,
                     doc: try encoder.encode(documento.valor))
             }
         }
     }
 
-    /// Empties the collections, then writes `documentos` in batches of 500 (a few in flight),
-    /// the last batch with the checkpoint at `posicao`. A marker written first and removed by
-    /// the last batch tells the incremental projection when the documents are incomplete.
+    /// Empties the staged collections, writes `documentos` there in batches of 500 (a few in
+    /// flight), the last batch with the staged checkpoint at `posicao`, then swaps them in.
     private static func escrever(
-        _ documentos: [ReadModelChange], store: any EventStore, ate posicao: GlobalPosition, progresso: (Int) -> Void
+        _ documentos: [ReadModelChange], store: any EventStore, em destino: ProjectionTarget, ate posicao: GlobalPosition,
+        progresso: (Int) -> Void
     ) async throws {
         let tamanho = 500
-        try await store.reset(collections: colecoes, checkpoint: projection.checkpoint)
-        guard documentos.count > tamanho else {
-            try await store.commit(documentos, checkpoint: projection.checkpoint, at: posicao)
-            progresso(documentos.count)
-            return
-        }
-        let marcadorDoc = try ReadModelJSON.encoder.encode(AnalyticsReconstrucao(iniciadaEm: Date().formatted(.iso8601)))
-        // The checkpoint stays at the start until the end: a runner taking over from a crash
-        // finds the marker and stops.
-        try await store.commit(
-            [ReadModelChange(collection: controle, key: marcador, grupo: nil, doc: marcadorDoc)], checkpoint: projection.checkpoint, at: .start)
+        try await store.reset(collections: destino.staging.map(\.staged), checkpoint: destino.checkpoint)
         let lotes = stride(from: 0, to: documentos.count, by: tamanho).map { Array(documentos[$0..<min($0 + tamanho, documentos.count)]) }
         var escritos = 0
         try await withThrowingTaskGroup(of: Int.self) { group in
@@ -203,7 +190,7 @@ extension AnalyticsReadModel {
                     progresso(escritos)
                 }
                 group.addTask {
-                    try await store.commit(lote, checkpoint: projection.checkpoint, at: .start)
+                    try await store.commit(lote, checkpoint: destino.checkpoint, at: .start)
                     return lote.count
                 }
                 emVoo += 1
@@ -213,9 +200,9 @@ extension AnalyticsReadModel {
                 progresso(escritos)
             }
         }
-        let ultimo = (lotes.last ?? []) + [ReadModelChange(collection: controle, key: marcador, grupo: nil, doc: nil)]
-        try await store.commit(ultimo, checkpoint: projection.checkpoint, at: posicao)
+        try await store.commit(lotes.last ?? [], checkpoint: destino.checkpoint, at: posicao)
         progresso(documentos.count)
+        try await store.promote(destino.staging, checkpoint: projection.checkpoint, from: destino.checkpoint)
     }
 }
 

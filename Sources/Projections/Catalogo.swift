@@ -1,5 +1,5 @@
 public import Domain
-import EventStore
+public import EventStore
 public import Foundation
 
 public struct UnidadeView: Codable, Sendable, Equatable {
@@ -70,6 +70,23 @@ public enum CatalogoReadModel {
     public static let revisoes = "catalogo_revisao"
     public static let revisao = "catalogo"
 
+    /// The document under ``revisao``: where the catalog last changed, and which build of the
+    /// read model wrote it (absent for the live one; a rebuild's own number, since a rebuild
+    /// may end at the very position the old build stood and still hold other documents).
+    public struct Revisao: Codable, Sendable, Hashable {
+        public let transaction: Int64
+        public let sequence: Int64
+        public let geracao: Int64?
+
+        public init(_ position: GlobalPosition, geracao: Int64?) {
+            transaction = position.transaction
+            sequence = position.sequence
+            self.geracao = geracao
+        }
+
+        public var position: GlobalPosition { GlobalPosition(transaction: transaction, sequence: sequence) }
+    }
+
     public static let projection = Projection(
         name: "catalogo", collections: [unidades, espacos, tabelas, revisoes],
         types: [
@@ -97,6 +114,6 @@ public enum CatalogoReadModel {
         default:
             return
         }
-        try batch.put(recorded.position, revisoes, revisao)
+        try batch.put(Revisao(recorded.position, geracao: batch.geracao), revisoes, revisao)
     }
 }

@@ -43,13 +43,22 @@ public final class ProjectionBatch {
 
     let store: any EventStore
     let cache: DocumentCache?
+    /// Where the projection's own collections are written and read: themselves, or the staged
+    /// collections of a rebuild (``ProjectionRunner/rebuild(progress:)``).
+    let target: ProjectionTarget
     private var entries: [Key: Entry] = [:]
     private var order: [Key] = []
 
-    init(store: any EventStore, cache: DocumentCache? = nil) {
+    init(store: any EventStore, cache: DocumentCache? = nil, target: ProjectionTarget = .live) {
         self.store = store
         self.cache = cache
+        self.target = target
     }
+
+    /// Which build of the read model this batch writes: nil for the live one, a number of its
+    /// own for each rebuild. A document that tells readers the read model changed (a revision
+    /// they cache by) carries it, since a rebuild can end at the position the old build stood.
+    public var geracao: Int64? { target.geracao }
 
     /// A whole stream as it is now (projections that fold an aggregate's state read it).
     public func history(_ stream: StreamName) async throws -> [RecordedEvent] {
@@ -57,6 +66,7 @@ public final class ProjectionBatch {
     }
 
     public func get<T: Decodable>(_ type: T.Type, _ collection: String, _ key: String) async throws -> T? {
+        let collection = target.name(collection)
         let id = Key(collection: collection, key: key)
         let data: Data?
         if let entry = entries[id] {
@@ -78,11 +88,11 @@ public final class ProjectionBatch {
     /// ``put(_:_:_:grupo:ordem:)`` of a document already encoded with `ReadModelJSON.encoder`
     /// (one value kept under several keys is encoded once).
     public func put(json doc: Data, _ collection: String, _ key: String, grupo: String? = nil, ordem: String = "") {
-        record(Key(collection: collection, key: key), Entry(grupo: grupo, ordem: ordem, doc: doc))
+        record(Key(collection: target.name(collection), key: key), Entry(grupo: grupo, ordem: ordem, doc: doc))
     }
 
     public func delete(_ collection: String, _ key: String) {
-        record(Key(collection: collection, key: key), Entry(grupo: nil, ordem: "", doc: nil))
+        record(Key(collection: target.name(collection), key: key), Entry(grupo: nil, ordem: "", doc: nil))
     }
 
     private func record(_ key: Key, _ entry: Entry) {
@@ -94,6 +104,35 @@ public final class ProjectionBatch {
             entries[key].map { ReadModelChange(collection: key.collection, key: key.key, grupo: $0.grupo, ordem: $0.ordem, doc: $0.doc) }
         }
     }
+}
+
+/// Where a runner writes: the live read model, or a rebuild's staged copy of it (its own
+/// collections and checkpoint under other names, swapped in at the end by
+/// ``EventStore/ReadModelStore/promote(_:checkpoint:from:)``).
+struct ProjectionTarget: Sendable {
+    let checkpoint: String
+    /// Live collection → the name it is written under; the same name when absent.
+    let names: [String: String]
+    let geracao: Int64?
+
+    static let live = ProjectionTarget(checkpoint: "", names: [:], geracao: nil)
+
+    static func live(_ projection: Projection) -> ProjectionTarget {
+        ProjectionTarget(checkpoint: projection.checkpoint, names: [:], geracao: nil)
+    }
+
+    /// A rebuild's: `<collection>~rebuild` and `<checkpoint>~rebuild`.
+    static func staged(_ projection: Projection, geracao: Int64) -> ProjectionTarget {
+        ProjectionTarget(
+            checkpoint: projection.checkpoint + "~rebuild",
+            names: Dictionary(uniqueKeysWithValues: projection.collections.map { ($0, $0 + "~rebuild") }), geracao: geracao)
+    }
+
+    func name(_ collection: String) -> String { names[collection] ?? collection }
+
+    /// The pairs ``EventStore/ReadModelStore/promote(_:checkpoint:from:)`` swaps.
+    var staging: [StagedCollection] { names.map { StagedCollection(staged: $0.value, live: $0.key) }.sorted { $0.live < $1.live } }
+
 }
 
 /// The documents of its own collections a runner has read or committed, kept while it holds its

@@ -40,6 +40,11 @@ public final class ProjectionRunner: Sendable {
                 try await store.whileHolding(lease: projection.checkpoint, retryEvery: .seconds(1)) {
                     try await self.follow()
                 }
+            } catch let error as EventStoreError where error.code == .checkpointMoved {
+                // A rebuild was swapped in (or a replica wrote after this one lost its lease):
+                // nothing of this batch was written; follow again from the checkpoint as it is.
+                if Task.isCancelled { return }
+                logger.notice("projection \(projection.name): its checkpoint was moved by another writer (a rebuild swapped in, or a replica); following from it")
             } catch {
                 // Only this task's own cancellation stops the runner: a CancellationError from
                 // work it shared with another (a read another runner gave up) is retried.
@@ -55,13 +60,15 @@ public final class ProjectionRunner: Sendable {
     private func follow() async throws {
         var saved = try await store.checkpointMark(projection.checkpoint)
         var position = saved.position
+        // The documents are as of this checkpoint, also when a rebuild brought it back.
+        state.withLock { $0 = position }
         // Dropped with the lease: another holder may have written meanwhile.
         let cache = DocumentCache(collections: projection.collections)
         let lazily = Laziness(interval: idleCommitInterval)
         while !Task.isCancelled {
             let seen = store.changes.generation
             let read: Int
-            (read, position, saved) = try await apply(after: position, saved: saved, lazily: lazily, cache: cache)
+            (read, position, saved) = try await apply(after: position, saved: saved, lazily: lazily, target: .live(projection), cache: cache)
             if saved.position != position, lazily.due {
                 // Batches with nothing this projection reads: their checkpoint, now and then.
                 saved = try await store.commit([], checkpoint: projection.checkpoint, at: position, from: saved)
@@ -79,7 +86,7 @@ public final class ProjectionRunner: Sendable {
     @discardableResult
     public func catchUp() async throws -> Int {
         let checkpoint = try await store.checkpointMark(projection.checkpoint)
-        return try await apply(after: checkpoint.position, saved: checkpoint, lazily: nil).read
+        return try await apply(after: checkpoint.position, saved: checkpoint, lazily: nil, target: .live(projection)).read
     }
 
     /// When a runner that is following the log saves a checkpoint nothing it reads moved.
@@ -102,17 +109,18 @@ public final class ProjectionRunner: Sendable {
     /// ``waitUntil(_:timeout:)``) and saved with the next batch that writes, or by the caller.
     /// Returns the events read, the position applied and the checkpoint's mark as saved.
     private func apply(
-        after start: GlobalPosition, saved: CheckpointMark, lazily: Laziness?, cache: DocumentCache? = nil,
+        after start: GlobalPosition, saved: CheckpointMark, lazily: Laziness?, target: ProjectionTarget, cache: DocumentCache? = nil,
         progress report: (Int) -> Void = { _ in }
     ) async throws -> (read: Int, position: GlobalPosition, saved: CheckpointMark) {
+        let live = target.names.isEmpty
         var position = start
         var saved = saved
-        state.withLock { $0 = max($0, position) }
+        if live { state.withLock { $0 = max($0, position) } }
         var total = 0
         while true {
             let events = try await store.readAllShared(after: position, limit: batchSize)
             guard let last = events.last else { break }
-            let batch = ProjectionBatch(store: store, cache: cache)
+            let batch = ProjectionBatch(store: store, cache: cache, target: target)
             var relevant = false
             for event in events where projection.types.contains(event.type) {
                 relevant = true
@@ -130,13 +138,15 @@ public final class ProjectionRunner: Sendable {
                 // or a rebuild ran, and wrote the checkpoint meanwhile, this batch is stale and is
                 // not written.
                 let changes = batch.changes
-                saved = try await store.commit(changes, checkpoint: projection.checkpoint, at: last.position, from: saved)
+                saved = try await store.commit(changes, checkpoint: target.checkpoint, at: last.position, from: saved)
                 cache?.keep(changes)
                 lazily?.saved()
             }
             position = last.position
-            state.withLock { $0 = position }
-            progress.ring()
+            if live {
+                state.withLock { $0 = position }
+                progress.ring()
+            }
             total += events.count
             report(total)
             if events.count < batchSize { break }
@@ -157,12 +167,25 @@ public final class ProjectionRunner: Sendable {
         return true
     }
 
-    /// Empties the projection's documents and checkpoint and rebuilds them from the first
-    /// event; returns the events read. Run it while no other runner of it is active.
-    public func rebuild(progress: (Int) -> Void = { _ in }) async throws -> Int {
-        let reset = try await store.reset(collections: projection.collections, checkpoint: projection.checkpoint)
-        state.withLock { $0 = .start }
-        return try await apply(after: .start, saved: reset, lazily: nil, progress: progress).read
+    /// Rebuilds the read model from the first event beside the live one, then swaps it in; returns
+    /// the events read. The documents are built under staged names (`<collection>~rebuild`,
+    /// checkpoint `<checkpoint>~rebuild`) while the live read model goes on being served and
+    /// followed; when the build has caught up with the log, one transaction replaces the live
+    /// documents and moves the live checkpoint to where the build stands
+    /// (``EventStore/ReadModelStore/promote(_:checkpoint:from:)``). Readers see the old read
+    /// model until then, never a partial one; the runner following it is fenced out by the new
+    /// checkpoint and follows on from there. Two rebuilds of one projection take turns (a lease
+    /// of their own); an interrupted one leaves only staged documents, emptied by the next.
+    public func rebuild(progress: @escaping @Sendable (Int) -> Void = { _ in }) async throws -> Int {
+        // A number no earlier build had (the checkpoint's tokens may start over in the embedded store).
+        let staged = ProjectionTarget.staged(projection, geracao: Int64.random(in: 1...Int64.max))
+        return try await store.whileHolding(lease: staged.checkpoint, retryEvery: .seconds(1)) { [self] in
+            let reset = try await store.reset(collections: staged.staging.map(\.staged), checkpoint: staged.checkpoint)
+            let read = try await apply(after: .start, saved: reset, lazily: nil, target: staged, progress: progress).read
+            let promoted = try await store.promote(staged.staging, checkpoint: projection.checkpoint, from: staged.checkpoint)
+            logger.info("projection \(projection.name): rebuilt from \(read) events and swapped in at \(promoted.position)")
+            return read
+        }
     }
 }
 

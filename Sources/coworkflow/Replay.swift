@@ -10,8 +10,11 @@ struct Replay: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Rebuild a read model from position zero (prints progress and events/s).",
         discussion: """
-            Takes the projection's lease first, so it never runs beside an active runner of the \
-            same projection (stop `serve` first in embedded mode: the lease is per process there). \
+            Builds the new documents beside the live ones and swaps them in with one transaction \
+            when it has caught up with the log: the running system goes on serving the old read \
+            model until then, never a partial one, and its runner follows on from the rebuilt \
+            checkpoint. Safe while `serve --service projections` runs; two replays of one \
+            projection take turns (in embedded mode only within one process: stop `serve` first). \
             Embedded store in --data by default; --postgres uses DATABASE_URL or DB_*. \
             `analytics` is replayed in memory with concurrent readers (a progress bar on standard \
             error) and ends with `replay: N events in S s (R events/s)` on standard output.
@@ -54,10 +57,8 @@ struct Replay: AsyncParsableCommand {
             }
             let runner = ProjectionRunner(projection, store: store, logger: logger)
             let started = ContinuousClock.now
-            let events = try await store.whileHolding(lease: projection.checkpoint, retryEvery: .seconds(1)) {
-                try await runner.rebuild { total in
-                    if total % 10_000 < 500 { print("\(projection.name): \(total) events…") }
-                }
+            let events = try await runner.rebuild { total in
+                if total % 10_000 < 500 { print("\(projection.name): \(total) events…") }
             }
             let elapsed = ContinuousClock.now - started
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18

@@ -865,12 +865,18 @@ struct BookingTests {
             let comMulta = try #require(aPedido.object["cancelamento"] as? [String: Any], "\(String(buffer: aPedido.body))")
             #expect(comMulta["multa"] as? Int == 19_800 && comMulta["reembolso"] as? Int == 0)  // the new policy: 100 % inside 48 h
         }
-        // A rebuild from the first event (under the projection's lease, as `coworkflow replay`)
-        // gives back the very same documents.
+        // A rebuild from the first event (as `coworkflow replay`) gives back the very same
+        // documents, but the catalog's revision, which names the build that wrote it.
         for runner in harness.backend.projections {
             func snapshot() async throws -> [[Data]] {
-                try await runner.projection.collections.asyncMap { try await harness.store.documents($0, grupo: nil, limit: 10_000, offset: 0) }
+                try await runner.projection.collections.filter { $0 != CatalogoReadModel.revisoes }
+                    .asyncMap { try await harness.store.documents($0, grupo: nil, limit: 10_000, offset: 0) }
             }
+            func revisao() async throws -> CatalogoReadModel.Revisao? {
+                try await harness.store.document(CatalogoReadModel.revisoes, key: CatalogoReadModel.revisao)
+                    .map { try ReadModelJSON.decoder.decode(CatalogoReadModel.Revisao.self, from: $0) }
+            }
+            let revisaoAntes = try await revisao()
             let before = try await snapshot()
             // This story has no payments: only the booking core's read models have documents.
             if ["catalogo", "reservas", "ocupacao", "usuarios"].contains(runner.projection.name) { #expect(before.contains { !$0.isEmpty }) }
@@ -879,6 +885,10 @@ struct BookingTests {
             }
             #expect(read > 0)
             #expect(try await snapshot() == before, "\(runner.projection.name) differs after a rebuild")
+            if runner.projection.name == CatalogoReadModel.projection.name {
+                let depois = try #require(try await revisao())
+                #expect(depois.position == revisaoAntes?.position && revisaoAntes?.geracao == nil && depois.geracao != nil)
+            }
         }
     }
 }

@@ -102,6 +102,9 @@ final class PausingStore: EventStore {
     func reset(collections: [String], checkpoint name: String) async throws -> CheckpointMark {
         try await base.reset(collections: collections, checkpoint: name)
     }
+    func promote(_ collections: [StagedCollection], checkpoint name: String, from staged: String) async throws -> CheckpointMark {
+        try await base.promote(collections, checkpoint: name, from: staged)
+    }
     func claimRequestKey(_ key: String, fingerprint: String, at now: Date, expireBefore: Date, staleBefore: Date) async throws -> RequestKeyClaim {
         try await base.claimRequestKey(key, fingerprint: fingerprint, at: now, expireBefore: expireBefore, staleBefore: staleBefore)
     }

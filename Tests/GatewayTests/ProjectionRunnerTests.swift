@@ -1,6 +1,7 @@
 import Domain
 import EventStore
 import Foundation
+import Synchronization
 import Testing
 @testable import Projections
 
@@ -129,6 +130,99 @@ struct ProjectionRunnerTests {
             vistas = try await reservas()
         }
         #expect(vistas == Set([r1, outra, r2].map { $0.uuidString.lowercased() }))
+    }
+}
+
+extension ProjectionRunnerTests {
+    /// Positions a test's projection reacts to, set after the appends.
+    final class Marcas: Sendable {
+        let pular = Mutex<GlobalPosition?>(nil)
+        let pausar = Mutex<GlobalPosition?>(nil)
+    }
+
+    @Test("a rebuild builds beside the live read model and swaps it in whole: readers see the old documents until then, and the live runner follows on from the rebuilt ones")
+    func a_rebuild_is_swapped_in_whole() async throws {
+        let (store, path) = try AnalyticsHistoria.store()
+        defer { AnalyticsHistoria.remove(path) }
+        let instant = try Date("2026-11-23T08:00:00-03:00", strategy: .iso8601)
+        let agendas = ReservasReadModel.agendas
+        let (espaco, dia) = (UUID(), try #require(DataLocal("2026-11-26")))
+        let key = ReservasReadModel.ocupacaoKey(espaco, dia)
+        let stream = StreamName("agenda-\(espaco.uuidString.lowercased())-2026-11-26")
+        func ocupa(_ reserva: UUID, hora: Int) throws -> NewEvent {
+            let inicio = instant.addingTimeInterval(Double(hora) * 3_600)
+            return try NewEvent(
+                eventId: UUID(),
+                event: Agenda.Event.ocupada(.init(
+                    reservaId: reserva, espacoId: espaco, data: dia, intervalo: try TimeRange(start: inicio, end: inicio.addingTimeInterval(3_600)), em: instant)),
+                occurredAt: instant)
+        }
+        func reservas(_ collection: String = ReservasReadModel.ocupacao) async throws -> Set<UUID> {
+            guard let doc = try await store.document(collection, key: key) else { return [] }
+            return Set(try ReadModelJSON.decoder.decode(OcupacaoView.self, from: doc).reservas.keys.compactMap(UUID.init(uuidString:)))
+        }
+        let r = (1...5).map { _ in UUID() }
+        var version = 0
+        func append(_ reserva: UUID) async throws -> GlobalPosition {
+            defer { version += 1 }
+            return try #require(try await store.append(
+                to: stream, expected: version == 0 ? .noStream : .exact(Int64(version)), events: [try ocupa(reserva, hora: version * 2)]).positions.last)
+        }
+
+        // The live runner follows the log with the projection as it was.
+        let live = ProjectionRunner(agendas, store: store, idleCommitInterval: .seconds(3_600), logger: AnalyticsHistoria.logger)
+        let rodando = Task { try await live.run() }
+        defer { rodando.cancel() }
+        let p1 = try await append(r[0]), p2 = try await append(r[1]), p3 = try await append(r[2])
+        #expect(await live.waitUntil(p3, timeout: .seconds(10)))
+        #expect(try await reservas() == [r[0], r[1], r[2]])
+
+        // The new version of the projection leaves r2 out (a fixed bug, say); its rebuild reads one
+        // event a batch and waits at r3's until it is let go.
+        let marcas = Marcas()
+        marcas.pular.withLock { $0 = p2 }
+        marcas.pausar.withLock { $0 = p3 }
+        let (solta, soltar) = AsyncStream.makeStream(of: Void.self)
+        let nova = Projection(name: agendas.name, collections: agendas.collections, types: agendas.types) { recorded, batch in
+            if marcas.pular.withLock({ $0 }) == recorded.position { return }
+            if batch.geracao != nil, marcas.pausar.withLock({ $0 }) == recorded.position {
+                for await _ in solta { break }
+            }
+            try await agendas.apply(recorded, batch)
+        }
+        let rebuilder = ProjectionRunner(nova, store: store, batchSize: 1, logger: AnalyticsHistoria.logger)
+        let rebuild = Task { try await rebuilder.rebuild() }
+        let staged = agendas.checkpoint + "~rebuild"
+        for _ in 0..<200 where try await store.checkpoint(staged) < p2 { try await Task.sleep(for: .milliseconds(25)) }
+        #expect(try await store.checkpoint(staged) == p2)
+        // Half-built: the staged documents have what it applied so far; the live ones are whole
+        // and still followed.
+        #expect(try await reservas(ReservasReadModel.ocupacao + "~rebuild") == [r[0]])
+        #expect(try await reservas() == [r[0], r[1], r[2]])
+        let p4 = try await append(r[3])
+        #expect(await live.waitUntil(p4, timeout: .seconds(10)))
+        #expect(try await reservas() == [r[0], r[1], r[2], r[3]])
+        #expect(try await store.checkpoint(agendas.checkpoint) == p4)
+
+        // Let go: it catches up with the log (r4 included) and is swapped in.
+        soltar.yield()
+        #expect(try await rebuild.value == 4)
+        #expect(try await reservas() == [r[0], r[2], r[3]])
+        #expect(try await store.checkpoint(agendas.checkpoint) == p4)
+        #expect(try await store.count(ReservasReadModel.ocupacao + "~rebuild", grupo: nil) == 0)
+        #expect(try await store.checkpointMark(staged) == .none)
+
+        // The live runner kept the old document (r2 in it): its next commit is refused, and it
+        // applies r5 again onto the rebuilt one.
+        let p5 = try await append(r[4])
+        var vistas: Set<UUID> = []
+        for _ in 0..<200 where !vistas.contains(r[4]) {
+            try await Task.sleep(for: .milliseconds(50))
+            vistas = try await reservas()
+        }
+        #expect(vistas == [r[0], r[2], r[3], r[4]])
+        #expect(await live.waitUntil(p5, timeout: .seconds(10)))
+        _ = p1
     }
 }
 

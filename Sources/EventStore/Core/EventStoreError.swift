@@ -39,6 +39,8 @@ public struct EventStoreError: Error, Sendable, CustomStringConvertible {
         case leaseLost
         /// A fenced read-model commit found its checkpoint moved by another reader.
         case checkpointMoved
+        /// A promotion found no staged checkpoint: nothing was built beside the live read model.
+        case nothingStaged
     }
 
     public let code: Code

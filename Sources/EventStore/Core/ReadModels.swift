@@ -50,6 +50,28 @@ public protocol ReadModelStore: Sendable {
     /// included, is refused whatever position the rebuild reaches.
     @discardableResult
     func reset(collections: [String], checkpoint name: String) async throws -> CheckpointMark
+
+    /// Swaps a read model built beside the live one into its place, in one transaction: each
+    /// pair's `live` collection is emptied and takes the documents of its `staged` one, and
+    /// checkpoint `name` moves to where checkpoint `staged` stands (a new write: a batch fenced
+    /// on any earlier mark of `name` is refused, so a runner still following the old documents
+    /// starts again from the new checkpoint), and checkpoint `staged` is deleted (promoting
+    /// twice does not empty the live collections). Readers see the old documents, then the new
+    /// ones, never a mix. Returns the new mark of `name`; throws ``EventStoreError/Code/nothingStaged``
+    /// when `staged` was never saved (nothing was built).
+    @discardableResult
+    func promote(_ collections: [StagedCollection], checkpoint name: String, from staged: String) async throws -> CheckpointMark
+}
+
+/// A collection built beside the live one (a rebuild), and the live collection it replaces.
+public struct StagedCollection: Sendable, Hashable {
+    public let staged: String
+    public let live: String
+
+    public init(staged: String, live: String) {
+        self.staged = staged
+        self.live = live
+    }
 }
 
 extension ReadModelStore {

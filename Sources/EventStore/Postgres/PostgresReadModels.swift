@@ -74,4 +74,31 @@ extension PostgresEventStore {
             throw EventStoreError(.backend, "checkpoint '\(name)' was not reset")
         }
     }
+
+    @discardableResult
+    public func promote(_ collections: [StagedCollection], checkpoint name: String, from staged: String) async throws -> CheckpointMark {
+        try await withTransaction { transaction in
+            // The checkpoint first: its row lock makes a live runner's fenced commit wait for
+            // this transaction, and then fail on the new mark.
+            let rows = try await transaction.connection.query("""
+                INSERT INTO subscription_checkpoints (name, tx_id, position)
+                SELECT \(name), tx_id, position FROM subscription_checkpoints WHERE name = \(staged)
+                ON CONFLICT (name) DO UPDATE SET tx_id = excluded.tx_id, position = excluded.position, updated_at = now()
+                RETURNING tx_id, position, xmin::text::bigint
+                """, logger: logger)
+            var mark: CheckpointMark?
+            for try await (tx, position, token) in rows.decode((Int64, Int64, Int64).self) {
+                mark = CheckpointMark(position: GlobalPosition(transaction: tx, sequence: position), token: token)
+            }
+            guard let mark else { throw EventStoreError(.nothingStaged, "checkpoint '\(staged)' was never saved: there is nothing to promote") }
+            try await transaction.connection.query(
+                "DELETE FROM read_models WHERE collection = ANY(\(collections.map(\.live)))", logger: logger)
+            for collection in collections {
+                try await transaction.connection.query(
+                    "UPDATE read_models SET collection = \(collection.live) WHERE collection = \(collection.staged)", logger: logger)
+            }
+            try await transaction.connection.query("DELETE FROM subscription_checkpoints WHERE name = \(staged)", logger: logger)
+            return mark
+        }
+    }
 }

@@ -76,6 +76,23 @@ extension SQLiteEventStore {
         }
     }
 
+    @discardableResult
+    public func promote(_ collections: [StagedCollection], checkpoint name: String, from staged: String) async throws -> CheckpointMark {
+        try await database.write { db in
+            let built = try Self.mark(staged, in: db)
+            guard built != .none else { throw EventStoreError(.nothingStaged, "checkpoint '\(staged)' was never saved: there is nothing to promote") }
+            for collection in collections {
+                try db.cachedStatement(sql: "DELETE FROM read_models WHERE collection = ?").execute(arguments: [collection.live])
+            }
+            for collection in collections {
+                try db.cachedStatement(sql: "UPDATE read_models SET collection = ? WHERE collection = ?")
+                    .execute(arguments: [collection.live, collection.staged])
+            }
+            try db.cachedStatement(sql: "DELETE FROM subscription_checkpoints WHERE name = ?").execute(arguments: [staged])
+            return CheckpointMark(position: built.position, token: try Self.save(name, built.position, in: db))
+        }
+    }
+
     static func mark(_ name: String, in db: Database) throws -> CheckpointMark {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT tx_id, position, token FROM subscription_checkpoints WHERE name = ?"),
             arguments: [name])

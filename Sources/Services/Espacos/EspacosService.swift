@@ -488,7 +488,7 @@ public final class EspacosService: Sendable {
         return data
     }
 
-    private let pages = Mutex<(position: GlobalPosition, pages: [String: Data])>((.start, [:]))
+    private let pages = Mutex<(position: CatalogoReadModel.Revisao, pages: [String: Data])>((CatalogoReadModel.Revisao(.start, geracao: nil), [:]))
 
     /// An amenity as the catalog filter compares it: `+` read as a space (HTML forms and
     /// `URLSearchParams` send a space so, and the router does not decode it), runs of spaces as
@@ -518,7 +518,8 @@ public final class EspacosService: Sendable {
     /// when the catalog changed, so catalog reads cost one small query, shared by the reads
     /// that arrive together.
     struct Snapshot: Sendable {
-        let position: GlobalPosition
+        /// Its revision: a rebuild swapped in changes it even at the same position.
+        let position: CatalogoReadModel.Revisao
         let espacos: [EspacoView]
         let unidades: [String: UnidadeView]
         let precos: [String: TabelaDePreco.Valores]
@@ -535,11 +536,11 @@ public final class EspacosService: Sendable {
     private let snapshots = FreshRead<Snapshot>()
 
     private func readSnapshot() async throws -> Snapshot {
-        let position: GlobalPosition
+        let position: CatalogoReadModel.Revisao
         if let revisao = try await store.document(CatalogoReadModel.revisoes, key: CatalogoReadModel.revisao) {
-            position = try ReadModelJSON.decoder.decode(GlobalPosition.self, from: revisao)
+            position = try ReadModelJSON.decoder.decode(CatalogoReadModel.Revisao.self, from: revisao)
         } else {
-            position = try await store.checkpoint(CatalogoReadModel.projection.checkpoint)
+            position = CatalogoReadModel.Revisao(try await store.checkpoint(CatalogoReadModel.projection.checkpoint), geracao: nil)
         }
         if let cached = cache.withLock({ $0 }), cached.position == position { return cached }
         let decoder = ReadModelJSON.decoder

@@ -193,4 +193,57 @@ struct ReadModelTests {
             #expect(try await store.document(collection, key: "a") == doc("new"))
         }
     }
+
+    @Test("a read model built beside the live one replaces it in one transaction, and fences out the runner that followed the old one", arguments: Backend.allCases)
+    func promote_a_staged_read_model(backend: Backend) async throws {
+        try await withFixture(backend) { fixture in
+            let store = fixture.store
+            let live = "test-\(UUID().uuidString)", other = "test-\(UUID().uuidString)"
+            let checkpoint = "projection:\(live)", staged = "projection:\(live)~rebuild"
+            let pairs = [StagedCollection(staged: "\(live)~rebuild", live: live), StagedCollection(staged: "\(other)~rebuild", live: other)]
+            let p1 = GlobalPosition(transaction: 5, sequence: 10), p2 = GlobalPosition(transaction: 7, sequence: 30)
+            // Nothing built yet: refused, and nothing changes.
+            let following = try await store.commit([
+                ReadModelChange(collection: live, key: "a", grupo: "g", doc: doc("old a")),
+                ReadModelChange(collection: live, key: "b", grupo: "g", doc: doc("old b")),
+                ReadModelChange(collection: other, key: "x", grupo: nil, doc: doc("old x")),
+            ], checkpoint: checkpoint, at: p1, from: CheckpointMark.none)
+            await #expect { try await store.promote(pairs, checkpoint: checkpoint, from: staged) } throws: { error in
+                (error as? EventStoreError)?.code == .nothingStaged
+            }
+            #expect(try await store.checkpointMark(checkpoint) == following)
+            // The rebuild writes its own collections and checkpoint; the live ones do not move.
+            let reset = try await store.reset(collections: pairs.map(\.staged), checkpoint: staged)
+            try await store.commit([
+                ReadModelChange(collection: "\(live)~rebuild", key: "b", grupo: "g", ordem: "2", doc: doc("new b")),
+                ReadModelChange(collection: "\(live)~rebuild", key: "c", grupo: "g", ordem: "1", doc: doc("new c")),
+            ], checkpoint: staged, at: p2, from: reset)
+            #expect(try await store.documents(live, grupo: "g", limit: 10, offset: 0) == [doc("old a"), doc("old b")])
+            #expect(try await store.checkpointMark(checkpoint) == following)
+
+            let promoted = try await store.promote(pairs, checkpoint: checkpoint, from: staged)
+            #expect(promoted.position == p2 && promoted != following)
+            #expect(try await store.checkpointMark(checkpoint) == promoted)
+            // The new documents only, with their groups and order; a collection the rebuild left
+            // empty is empty; nothing is left under the staged names.
+            #expect(try await store.documents(live, grupo: "g", limit: 10, offset: 0) == [doc("new c"), doc("new b")])
+            #expect(try await store.document(live, key: "a") == nil)
+            #expect(try await store.count(other, grupo: nil) == 0)
+            #expect(try await store.count("\(live)~rebuild", grupo: nil) == 0)
+            #expect(try await store.checkpointMark(staged) == .none)
+            // Promoting again finds nothing built, and leaves the live read model alone.
+            await #expect { try await store.promote(pairs, checkpoint: checkpoint, from: staged) } throws: { error in
+                (error as? EventStoreError)?.code == .nothingStaged
+            }
+            #expect(try await store.count(live, grupo: "g") == 2)
+            // The runner that followed the old documents is fenced out, and writes nothing.
+            await expectStale {
+                try await store.commit([ReadModelChange(collection: live, key: "a", grupo: "g", doc: doc("stale"))], checkpoint: checkpoint, at: p2, from: following)
+            }
+            #expect(try await store.document(live, key: "a") == nil)
+            // From the promoted mark it goes on.
+            try await store.commit([ReadModelChange(collection: live, key: "d", grupo: "g", ordem: "3", doc: doc("d"))], checkpoint: checkpoint, at: p2, from: promoted)
+            #expect(try await store.count(live, grupo: "g") == 3)
+        }
+    }
 }
