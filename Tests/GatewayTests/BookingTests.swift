@@ -91,6 +91,33 @@ struct BookingTests {
         }
     }
 
+    @Test("a rebuild swapped in shows in the catalog kept in memory, also when it ends at the position the old build stood")
+    func catalog_reloads_after_a_rebuild() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            func porHora() async throws -> Int? {
+                let itens = try await client.json(.get, "/api/espacos?tipo=sala_reuniao").object["itens"] as? [[String: Any]]
+                return (itens?.first?["precos"] as? [String: Any])?["porHora"] as? Int
+            }
+            // The old build wrote a wrong price (a bug the new version fixes), at the last change.
+            let catalogo = try #require(harness.backend.projections.first { $0.projection.name == CatalogoReadModel.projection.name })
+            let chave = cenario.sala.lowercased()
+            let doc = try #require(try await harness.store.document(CatalogoReadModel.tabelas, key: chave))
+            let errado = try #require(String(data: doc, encoding: .utf8)?.replacingOccurrences(of: #""porHora":5000"#, with: #""porHora":1"#))
+            let onde = try await harness.store.checkpoint(CatalogoReadModel.projection.checkpoint)
+            try await harness.store.commit(
+                [ReadModelChange(collection: CatalogoReadModel.tabelas, key: chave, grupo: nil, doc: Data(errado.utf8))],
+                checkpoint: CatalogoReadModel.projection.checkpoint, at: onde)
+            #expect(try await porHora() == 1)
+            // The rebuild ends where the old build stood (no catalog change since).
+            #expect(try await catalogo.rebuild() > 0)
+            #expect(try await harness.store.checkpoint(CatalogoReadModel.projection.checkpoint) >= onde)
+            #expect(try await porHora() == 5000)
+        }
+    }
+
     @Test("a space is not deactivated, nor its hours changed, under bookings still to come (409 naming them); once they end or are cancelled, it is")
     func deactivation_and_hours_respect_bookings() async throws {
         let clock = ManualClock(segundaDeManha)
