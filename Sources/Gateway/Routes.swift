@@ -186,7 +186,7 @@ enum Routes {
                 }
             }
             // How far each read model (and the relay) is behind; reported, never a failure:
-            // a rebuild is slow but healthy.
+            // a runner catching up is slow but healthy.
             if let (_, lags) = try? await backend.lags() {
                 for (name, position, lag) in lags {
                     components[name] = ["status": "ok", "posicao": position.description, "atraso": String(lag)]

@@ -1,5 +1,6 @@
 public import EventStore
 import Foundation
+import Logging
 import Synchronization
 
 extension AnalyticsReadModel {
@@ -64,9 +65,10 @@ extension AnalyticsReadModel {
         func decorrido() -> Double { (ContinuousClock.now - inicio).segundos }
         let head = try await store.headPosition()
         guard head > .start, let primeiro = try await store.readAll(after: .start, limit: 1).first else {
-            try await store.reset(collections: destino.staging.map(\.staged), checkpoint: destino.checkpoint)
-            try await store.promote(destino.staging, checkpoint: projection.checkpoint, from: destino.checkpoint)
-            return ReplayResult(eventos: 0, fatos: 0, documentos: 0, posicao: .start, segundos: decorrido(), segundosDeLeitura: 0, segundosDeEscrita: 0)
+            let vazio = try await store.reset(collections: destino.staging.map(\.staged), checkpoint: destino.checkpoint)
+            let (lidos, promovido) = try await finalizador(store).promote(destino, after: .start, saved: vazio)
+            return ReplayResult(
+                eventos: lidos, fatos: 0, documentos: 0, posicao: promovido.position, segundos: decorrido(), segundosDeLeitura: 0, segundosDeEscrita: 0)
         }
         let total = Int(max(1, head.sequence - primeiro.position.sequence + 1))
         let lidos = Contador()
@@ -106,14 +108,21 @@ extension AnalyticsReadModel {
         progress(Progress(fase: .leitura, eventos: eventos, total: total, documentos: 0, totalDeDocumentos: 0, segundos: segundosDeLeitura))
 
         let documentos = try codificar(modelo, em: destino)
-        try await escrever(documentos, store: store, em: destino, ate: head) { escritos in
-            progress(Progress(
-                fase: .escrita, eventos: eventos, total: total, documentos: escritos, totalDeDocumentos: documentos.count,
-                segundos: (ContinuousClock.now - inicio).segundos))
+        let posicao: GlobalPosition
+        do {
+            posicao = try await escrever(documentos, store: store, em: destino, ate: head) { escritos in
+                progress(Progress(
+                    fase: .escrita, eventos: eventos, total: total, documentos: escritos, totalDeDocumentos: documentos.count,
+                    segundos: (ContinuousClock.now - inicio).segundos))
+            }
+        } catch {
+            // The live documents are as they were; the staged ones go, when the store answers.
+            _ = try? await store.reset(collections: destino.staging.map(\.staged), checkpoint: destino.checkpoint)
+            throw error
         }
         let segundos = decorrido()
         return ReplayResult(
-            eventos: eventos, fatos: fatos, documentos: documentos.count, posicao: head, segundos: segundos,
+            eventos: eventos, fatos: fatos, documentos: documentos.count, posicao: posicao, segundos: segundos,
             segundosDeLeitura: segundosDeLeitura, segundosDeEscrita: segundos - segundosDeLeitura)
     }
 
@@ -172,11 +181,12 @@ extension AnalyticsReadModel {
     }
 
     /// Empties the staged collections, writes `documentos` there in batches of 500 (a few in
-    /// flight), the last batch with the staged checkpoint at `posicao`, then swaps them in.
+    /// flight), the last batch with the staged checkpoint at `posicao`, then swaps them in;
+    /// returns the live checkpoint's position.
     private static func escrever(
         _ documentos: [ReadModelChange], store: any EventStore, em destino: ProjectionTarget, ate posicao: GlobalPosition,
         progresso: (Int) -> Void
-    ) async throws {
+    ) async throws -> GlobalPosition {
         let tamanho = 500
         try await store.reset(collections: destino.staging.map(\.staged), checkpoint: destino.checkpoint)
         let lotes = stride(from: 0, to: documentos.count, by: tamanho).map { Array(documentos[$0..<min($0 + tamanho, documentos.count)]) }
@@ -200,9 +210,17 @@ extension AnalyticsReadModel {
                 progresso(escritos)
             }
         }
-        try await store.commit(lotes.last ?? [], checkpoint: destino.checkpoint, at: posicao)
+        let escrito = try await store.commit(lotes.last ?? [], checkpoint: destino.checkpoint, at: posicao, from: nil)
         progresso(documentos.count)
-        try await store.promote(destino.staging, checkpoint: projection.checkpoint, from: destino.checkpoint)
+        // The live runner went on folding meanwhile: what it applied after `posicao` is folded
+        // onto the staged documents too before they are swapped in.
+        return try await finalizador(store).promote(destino, after: posicao, saved: escrito).promoted.position
+    }
+
+    /// Folds the events after a fast rebuild's head onto its staged documents, one at a time
+    /// like the live runner, and swaps them in (``ProjectionRunner/promote(_:after:saved:progress:)``).
+    private static func finalizador(_ store: any EventStore) -> ProjectionRunner {
+        ProjectionRunner(projection, store: store, logger: Logger(label: "coworkflow.analytics.rebuild"))
     }
 }
 

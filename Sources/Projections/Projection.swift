@@ -7,7 +7,7 @@ public import Foundation
 /// the runner commits the batch's writes with its checkpoint in one transaction.
 public struct Projection: Sendable {
     public let name: String
-    /// The collections it owns (emptied by a rebuild).
+    /// The collections it owns (replaced whole by a rebuild).
     public let collections: [String]
     /// The stored event types it reads; the others are skipped without being decoded.
     public let types: Set<String>

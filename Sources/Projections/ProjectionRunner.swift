@@ -170,21 +170,48 @@ public final class ProjectionRunner: Sendable {
     /// Rebuilds the read model from the first event beside the live one, then swaps it in; returns
     /// the events read. The documents are built under staged names (`<collection>~rebuild`,
     /// checkpoint `<checkpoint>~rebuild`) while the live read model goes on being served and
-    /// followed; when the build has caught up with the log, one transaction replaces the live
-    /// documents and moves the live checkpoint to where the build stands
-    /// (``EventStore/ReadModelStore/promote(_:checkpoint:from:)``). Readers see the old read
-    /// model until then, never a partial one; the runner following it is fenced out by the new
-    /// checkpoint and follows on from there. Two rebuilds of one projection take turns (a lease
-    /// of their own); an interrupted one leaves only staged documents, emptied by the next.
+    /// followed; once the build is at least as far as the live checkpoint, one transaction
+    /// replaces the live documents and moves the live checkpoint to where the build stands
+    /// (``EventStore/ReadModelStore/promote(_:checkpoint:from:at:)``): nothing the live runner
+    /// applied goes missing. Readers see the old read model until then, never a partial one; the
+    /// live runner's next commit is refused by the new checkpoint and it follows on from there.
+    /// Two rebuilds of one projection take turns (a lease of their own, and the promotion is
+    /// fenced on the builder's own mark); a failed one empties its staged documents if it can,
+    /// and the next rebuild empties them in any case.
     public func rebuild(progress: @escaping @Sendable (Int) -> Void = { _ in }) async throws -> Int {
         // A number no earlier build had (the checkpoint's tokens may start over in the embedded store).
         let staged = ProjectionTarget.staged(projection, geracao: Int64.random(in: 1...Int64.max))
         return try await store.whileHolding(lease: staged.checkpoint, retryEvery: .seconds(1)) { [self] in
             let reset = try await store.reset(collections: staged.staging.map(\.staged), checkpoint: staged.checkpoint)
-            let read = try await apply(after: .start, saved: reset, lazily: nil, target: staged, progress: progress).read
-            let promoted = try await store.promote(staged.staging, checkpoint: projection.checkpoint, from: staged.checkpoint)
-            logger.info("projection \(projection.name): rebuilt from \(read) events and swapped in at \(promoted.position)")
-            return read
+            return try await promote(staged, after: .start, saved: reset, progress: progress).read
+        }
+    }
+
+    /// Applies the log after `position` to the staged build `staged` (its checkpoint as `saved`
+    /// left it) until it has caught up, then swaps it in; again while the live runner has moved
+    /// past it meanwhile. Returns the events applied and the live checkpoint's new mark. On a
+    /// failure the staged documents are emptied, when the store still answers.
+    func promote(
+        _ staged: ProjectionTarget, after position: GlobalPosition, saved: CheckpointMark, progress: (Int) -> Void = { _ in }
+    ) async throws -> (read: Int, promoted: CheckpointMark) {
+        var (position, saved, total) = (position, saved, 0)
+        do {
+            while true {
+                let step = try await apply(after: position, saved: saved, lazily: nil, target: staged) { progress(total + $0) }
+                (position, saved) = (step.position, step.saved)
+                total += step.read
+                do {
+                    let promoted = try await store.promote(staged.staging, checkpoint: projection.checkpoint, from: staged.checkpoint, at: saved)
+                    logger.info("projection \(projection.name): rebuilt and swapped in at \(promoted.position)")
+                    return (total, promoted)
+                } catch let error as EventStoreError where error.code == .stagedBehind {
+                    // The live runner applied an event after the build's last read: read on.
+                    try Task.checkCancellation()
+                }
+            }
+        } catch {
+            _ = try? await store.reset(collections: staged.staging.map(\.staged), checkpoint: staged.checkpoint)
+            throw error
         }
     }
 }

@@ -11,10 +11,10 @@ struct Replay: AsyncParsableCommand {
         abstract: "Rebuild a read model from position zero (prints progress and events/s).",
         discussion: """
             Builds the new documents beside the live ones and swaps them in with one transaction \
-            when it has caught up with the log: the running system goes on serving the old read \
-            model until then, never a partial one, and its runner follows on from the rebuilt \
-            checkpoint. Safe while `serve --service projections` runs; two replays of one \
-            projection take turns (in embedded mode only within one process: stop `serve` first). \
+            once it is at least as far as the live read model: the running system goes on serving \
+            the old read model until then, never a partial one, and its runner follows on from the \
+            rebuilt checkpoint. Safe while `serve --service projections` runs; two replays of one \
+            projection take turns (leases are per process in embedded mode: run one at a time). \
             Embedded store in --data by default; --postgres uses DATABASE_URL or DB_*. \
             `analytics` is replayed in memory with concurrent readers (a progress bar on standard \
             error) and ends with `replay: N events in S s (R events/s)` on standard output.

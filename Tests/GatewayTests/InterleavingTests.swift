@@ -102,8 +102,14 @@ final class PausingStore: EventStore {
     func reset(collections: [String], checkpoint name: String) async throws -> CheckpointMark {
         try await base.reset(collections: collections, checkpoint: name)
     }
-    func promote(_ collections: [StagedCollection], checkpoint name: String, from staged: String) async throws -> CheckpointMark {
-        try await base.promote(collections, checkpoint: name, from: staged)
+    /// Run (once) before the next promotion is handed on.
+    let beforePromotion = Mutex<(@Sendable () async throws -> Void)?>(nil)
+
+    func promote(_ collections: [StagedCollection], checkpoint name: String, from staged: String, at mark: CheckpointMark) async throws
+        -> CheckpointMark
+    {
+        if let hook = beforePromotion.withLock({ hook in defer { hook = nil }; return hook }) { try await hook() }
+        return try await base.promote(collections, checkpoint: name, from: staged, at: mark)
     }
     func claimRequestKey(_ key: String, fingerprint: String, at now: Date, expireBefore: Date, staleBefore: Date) async throws -> RequestKeyClaim {
         try await base.claimRequestKey(key, fingerprint: fingerprint, at: now, expireBefore: expireBefore, staleBefore: staleBefore)

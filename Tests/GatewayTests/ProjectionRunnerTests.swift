@@ -210,7 +210,7 @@ extension ProjectionRunnerTests {
         #expect(try await reservas() == [r[0], r[2], r[3]])
         #expect(try await store.checkpoint(agendas.checkpoint) == p4)
         #expect(try await store.count(ReservasReadModel.ocupacao + "~rebuild", grupo: nil) == 0)
-        #expect(try await store.checkpointMark(staged) == .none)
+        #expect(try await store.checkpoint(staged) == .start)
 
         // The live runner kept the old document (r2 in it): its next commit is refused, and it
         // applies r5 again onto the rebuilt one.
@@ -223,6 +223,57 @@ extension ProjectionRunnerTests {
         #expect(vistas == [r[0], r[2], r[3], r[4]])
         #expect(await live.waitUntil(p5, timeout: .seconds(10)))
         _ = p1
+    }
+}
+
+extension ProjectionRunnerTests {
+    @Test("a rebuild is not swapped in behind the live read model: what the live runner applied after the build's last read is read into the build first")
+    func a_rebuild_catches_up_with_the_live_runner_before_the_swap() async throws {
+        let (base, path) = try AnalyticsHistoria.store()
+        defer { AnalyticsHistoria.remove(path) }
+        let instant = try Date("2026-11-23T08:00:00-03:00", strategy: .iso8601)
+        let agendas = ReservasReadModel.agendas
+        let (espaco, dia) = (UUID(), try #require(DataLocal("2026-11-26")))
+        let key = ReservasReadModel.ocupacaoKey(espaco, dia)
+        let stream = StreamName("agenda-\(espaco.uuidString.lowercased())-2026-11-26")
+        func ocupa(_ reserva: UUID, hora: Int) throws -> NewEvent {
+            let inicio = instant.addingTimeInterval(Double(hora) * 3_600)
+            return try NewEvent(
+                eventId: UUID(),
+                event: Agenda.Event.ocupada(.init(
+                    reservaId: reserva, espacoId: espaco, data: dia, intervalo: try TimeRange(start: inicio, end: inicio.addingTimeInterval(3_600)), em: instant)),
+                occurredAt: instant)
+        }
+        func reservas() async throws -> Set<UUID> {
+            guard let doc = try await base.document(ReservasReadModel.ocupacao, key: key) else { return [] }
+            return Set(try ReadModelJSON.decoder.decode(OcupacaoView.self, from: doc).reservas.keys.compactMap(UUID.init(uuidString:)))
+        }
+        let (r1, r2) = (UUID(), UUID())
+        let live = ProjectionRunner(agendas, store: base, idleCommitInterval: .seconds(3_600), logger: AnalyticsHistoria.logger)
+        let rodando = Task { try await live.run() }
+        defer { rodando.cancel() }
+        let p1 = try #require(try await base.append(to: stream, expected: .noStream, events: [try ocupa(r1, hora: 0)]).positions.last)
+        #expect(await live.waitUntil(p1, timeout: .seconds(10)))
+
+        // Between the build's last read and its swap, a booking lands and the live runner
+        // applies it; then the live runner has nothing more to do (it would not notice a swap
+        // that took that booking away).
+        let store = PausingStore(base, pausing: StreamName("nada-1"))
+        let p2 = Marcas()
+        let segundo = try ocupa(r2, hora: 2)
+        store.beforePromotion.withLock {
+            $0 = {
+                let at = try #require(try await base.append(to: stream, expected: .exact(1), events: [segundo]).positions.last)
+                p2.pular.withLock { $0 = at }
+                #expect(await live.waitUntil(at, timeout: .seconds(10)))
+                #expect(try await base.checkpoint(agendas.checkpoint) == at)
+            }
+        }
+        let rebuilder = ProjectionRunner(agendas, store: store, logger: AnalyticsHistoria.logger)
+        #expect(try await rebuilder.rebuild() == 2)
+        let depois = try #require(p2.pular.withLock { $0 })
+        #expect(try await base.checkpoint(agendas.checkpoint) == depois)
+        #expect(try await reservas() == [r1, r2])
     }
 }
 

@@ -41,6 +41,8 @@ public struct EventStoreError: Error, Sendable, CustomStringConvertible {
         case checkpointMoved
         /// A promotion found no staged checkpoint: nothing was built beside the live read model.
         case nothingStaged
+        /// A promotion found the build behind the live read model's checkpoint.
+        case stagedBehind
     }
 
     public let code: Code

@@ -55,12 +55,19 @@ public protocol ReadModelStore: Sendable {
     /// pair's `live` collection is emptied and takes the documents of its `staged` one, and
     /// checkpoint `name` moves to where checkpoint `staged` stands (a new write: a batch fenced
     /// on any earlier mark of `name` is refused, so a runner still following the old documents
-    /// starts again from the new checkpoint), and checkpoint `staged` is deleted (promoting
-    /// twice does not empty the live collections). Readers see the old documents, then the new
-    /// ones, never a mix. Returns the new mark of `name`; throws ``EventStoreError/Code/nothingStaged``
-    /// when `staged` was never saved (nothing was built).
+    /// starts again from the new checkpoint). Readers see the old documents, then the new ones,
+    /// never a mix.
+    ///
+    /// Only when checkpoint `staged` is still as `mark` (the builder's last commit) left it:
+    /// otherwise another builder wrote it (``EventStoreError/Code/checkpointMoved``), or it was
+    /// never saved (``EventStoreError/Code/nothingStaged``). Only when the build is at least as
+    /// far as the live checkpoint, so that nothing the live runner applied goes missing
+    /// (``EventStoreError/Code/stagedBehind``: catch up, then try again). Checkpoint `staged` is
+    /// then written back to the start (a new mark, so promoting twice is refused). Returns the
+    /// new mark of `name`.
     @discardableResult
-    func promote(_ collections: [StagedCollection], checkpoint name: String, from staged: String) async throws -> CheckpointMark
+    func promote(_ collections: [StagedCollection], checkpoint name: String, from staged: String, at mark: CheckpointMark) async throws
+        -> CheckpointMark
 }
 
 /// A collection built beside the live one (a rebuild), and the live collection it replaces.

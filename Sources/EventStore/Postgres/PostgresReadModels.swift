@@ -76,29 +76,42 @@ extension PostgresEventStore {
     }
 
     @discardableResult
-    public func promote(_ collections: [StagedCollection], checkpoint name: String, from staged: String) async throws -> CheckpointMark {
+    public func promote(_ collections: [StagedCollection], checkpoint name: String, from staged: String, at mark: CheckpointMark) async throws
+        -> CheckpointMark
+    {
         try await withTransaction { transaction in
-            // The checkpoint first: its row lock makes a live runner's fenced commit wait for
-            // this transaction, and then fail on the new mark.
+            // Both checkpoints locked first: a live runner's fenced commit waits for this
+            // transaction, then fails on the new mark; a builder's commit cannot slip in.
+            var live: GlobalPosition?
+            var built: CheckpointMark?
             let rows = try await transaction.connection.query("""
-                INSERT INTO subscription_checkpoints (name, tx_id, position)
-                SELECT \(name), tx_id, position FROM subscription_checkpoints WHERE name = \(staged)
-                ON CONFLICT (name) DO UPDATE SET tx_id = excluded.tx_id, position = excluded.position, updated_at = now()
-                RETURNING tx_id, position, xmin::text::bigint
+                SELECT name, tx_id, position, xmin::text::bigint FROM subscription_checkpoints
+                WHERE name IN (\(name), \(staged)) ORDER BY name FOR UPDATE
                 """, logger: logger)
-            var mark: CheckpointMark?
-            for try await (tx, position, token) in rows.decode((Int64, Int64, Int64).self) {
-                mark = CheckpointMark(position: GlobalPosition(transaction: tx, sequence: position), token: token)
+            for try await (row, tx, position, token) in rows.decode((String, Int64, Int64, Int64).self) {
+                let at = GlobalPosition(transaction: tx, sequence: position)
+                if row == name { live = at } else { built = CheckpointMark(position: at, token: token) }
             }
-            guard let mark else { throw EventStoreError(.nothingStaged, "checkpoint '\(staged)' was never saved: there is nothing to promote") }
+            guard let built else { throw EventStoreError(.nothingStaged, "checkpoint '\(staged)' was never saved: there is nothing to promote") }
+            guard built == mark else { throw EventStoreError.checkpointMoved(staged, expected: mark) }
+            if let live, built.position < live {
+                throw EventStoreError(.stagedBehind, "the build '\(staged)' stands at \(built.position), behind '\(name)' at \(live)")
+            }
             try await transaction.connection.query(
                 "DELETE FROM read_models WHERE collection = ANY(\(collections.map(\.live)))", logger: logger)
             for collection in collections {
                 try await transaction.connection.query(
                     "UPDATE read_models SET collection = \(collection.live) WHERE collection = \(collection.staged)", logger: logger)
             }
-            try await transaction.connection.query("DELETE FROM subscription_checkpoints WHERE name = \(staged)", logger: logger)
-            return mark
+            try await transaction.connection.query(
+                "UPDATE subscription_checkpoints SET tx_id = 0, position = 0, updated_at = now() WHERE name = \(staged)", logger: logger)
+            let moved = try await transaction.connection.query("""
+                INSERT INTO subscription_checkpoints (name, tx_id, position) VALUES (\(name), \(built.position.transaction), \(built.position.sequence))
+                ON CONFLICT (name) DO UPDATE SET tx_id = excluded.tx_id, position = excluded.position, updated_at = now()
+                RETURNING xmin::text::bigint
+                """, logger: logger)
+            for try await token in moved.decode(Int64.self) { return CheckpointMark(position: built.position, token: token) }
+            throw EventStoreError(.backend, "checkpoint '\(name)' was not moved")
         }
     }
 }

@@ -77,10 +77,17 @@ extension SQLiteEventStore {
     }
 
     @discardableResult
-    public func promote(_ collections: [StagedCollection], checkpoint name: String, from staged: String) async throws -> CheckpointMark {
+    public func promote(_ collections: [StagedCollection], checkpoint name: String, from staged: String, at mark: CheckpointMark) async throws
+        -> CheckpointMark
+    {
         try await database.write { db in
             let built = try Self.mark(staged, in: db)
             guard built != .none else { throw EventStoreError(.nothingStaged, "checkpoint '\(staged)' was never saved: there is nothing to promote") }
+            guard built == mark else { throw EventStoreError.checkpointMoved(staged, expected: mark) }
+            let live = try Self.mark(name, in: db)
+            if live != .none, built.position < live.position {
+                throw EventStoreError(.stagedBehind, "the build '\(staged)' stands at \(built.position), behind '\(name)' at \(live.position)")
+            }
             for collection in collections {
                 try db.cachedStatement(sql: "DELETE FROM read_models WHERE collection = ?").execute(arguments: [collection.live])
             }
@@ -88,7 +95,7 @@ extension SQLiteEventStore {
                 try db.cachedStatement(sql: "UPDATE read_models SET collection = ? WHERE collection = ?")
                     .execute(arguments: [collection.live, collection.staged])
             }
-            try db.cachedStatement(sql: "DELETE FROM subscription_checkpoints WHERE name = ?").execute(arguments: [staged])
+            _ = try Self.save(staged, .start, in: db)
             return CheckpointMark(position: built.position, token: try Self.save(name, built.position, in: db))
         }
     }

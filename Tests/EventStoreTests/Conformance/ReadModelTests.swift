@@ -202,27 +202,39 @@ struct ReadModelTests {
             let checkpoint = "projection:\(live)", staged = "projection:\(live)~rebuild"
             let pairs = [StagedCollection(staged: "\(live)~rebuild", live: live), StagedCollection(staged: "\(other)~rebuild", live: other)]
             let p1 = GlobalPosition(transaction: 5, sequence: 10), p2 = GlobalPosition(transaction: 7, sequence: 30)
+            let p3 = GlobalPosition(transaction: 8, sequence: 40)
+            func refused(_ code: EventStoreError.Code, at mark: CheckpointMark, sourceLocation: SourceLocation = #_sourceLocation) async {
+                await #expect(sourceLocation: sourceLocation) { try await store.promote(pairs, checkpoint: checkpoint, from: staged, at: mark) } throws: { error in
+                    (error as? EventStoreError)?.code == code
+                }
+            }
             // Nothing built yet: refused, and nothing changes.
-            let following = try await store.commit([
+            var following = try await store.commit([
                 ReadModelChange(collection: live, key: "a", grupo: "g", doc: doc("old a")),
                 ReadModelChange(collection: live, key: "b", grupo: "g", doc: doc("old b")),
                 ReadModelChange(collection: other, key: "x", grupo: nil, doc: doc("old x")),
             ], checkpoint: checkpoint, at: p1, from: CheckpointMark.none)
-            await #expect { try await store.promote(pairs, checkpoint: checkpoint, from: staged) } throws: { error in
-                (error as? EventStoreError)?.code == .nothingStaged
-            }
+            await refused(.nothingStaged, at: .none)
             #expect(try await store.checkpointMark(checkpoint) == following)
             // The rebuild writes its own collections and checkpoint; the live ones do not move.
             let reset = try await store.reset(collections: pairs.map(\.staged), checkpoint: staged)
-            try await store.commit([
+            let built = try await store.commit([
                 ReadModelChange(collection: "\(live)~rebuild", key: "b", grupo: "g", ordem: "2", doc: doc("new b")),
                 ReadModelChange(collection: "\(live)~rebuild", key: "c", grupo: "g", ordem: "1", doc: doc("new c")),
             ], checkpoint: staged, at: p2, from: reset)
             #expect(try await store.documents(live, grupo: "g", limit: 10, offset: 0) == [doc("old a"), doc("old b")])
             #expect(try await store.checkpointMark(checkpoint) == following)
+            // Only from the builder's own last mark (another builder wrote it since the reset).
+            await refused(.checkpointMoved, at: reset)
+            // Not while the live read model is further than the build: what it applied after p2
+            // would go missing. The build reads on, then it goes.
+            following = try await store.commit([ReadModelChange(collection: live, key: "a", grupo: "g", doc: doc("newer a"))], checkpoint: checkpoint, at: p3, from: following)
+            await refused(.stagedBehind, at: built)
+            #expect(try await store.documents(live, grupo: "g", limit: 10, offset: 0) == [doc("newer a"), doc("old b")])
+            let caughtUp = try await store.commit([], checkpoint: staged, at: p3, from: built)
 
-            let promoted = try await store.promote(pairs, checkpoint: checkpoint, from: staged)
-            #expect(promoted.position == p2 && promoted != following)
+            let promoted = try await store.promote(pairs, checkpoint: checkpoint, from: staged, at: caughtUp)
+            #expect(promoted.position == p3 && promoted != following)
             #expect(try await store.checkpointMark(checkpoint) == promoted)
             // The new documents only, with their groups and order; a collection the rebuild left
             // empty is empty; nothing is left under the staged names.
@@ -230,19 +242,18 @@ struct ReadModelTests {
             #expect(try await store.document(live, key: "a") == nil)
             #expect(try await store.count(other, grupo: nil) == 0)
             #expect(try await store.count("\(live)~rebuild", grupo: nil) == 0)
-            #expect(try await store.checkpointMark(staged) == .none)
-            // Promoting again finds nothing built, and leaves the live read model alone.
-            await #expect { try await store.promote(pairs, checkpoint: checkpoint, from: staged) } throws: { error in
-                (error as? EventStoreError)?.code == .nothingStaged
-            }
+            // The staged checkpoint is back at the start under a new mark: promoting again is refused.
+            let after = try await store.checkpointMark(staged)
+            #expect(after.position == .start && after != caughtUp)
+            await refused(.checkpointMoved, at: caughtUp)
             #expect(try await store.count(live, grupo: "g") == 2)
             // The runner that followed the old documents is fenced out, and writes nothing.
             await expectStale {
-                try await store.commit([ReadModelChange(collection: live, key: "a", grupo: "g", doc: doc("stale"))], checkpoint: checkpoint, at: p2, from: following)
+                try await store.commit([ReadModelChange(collection: live, key: "a", grupo: "g", doc: doc("stale"))], checkpoint: checkpoint, at: p3, from: following)
             }
             #expect(try await store.document(live, key: "a") == nil)
             // From the promoted mark it goes on.
-            try await store.commit([ReadModelChange(collection: live, key: "d", grupo: "g", ordem: "3", doc: doc("d"))], checkpoint: checkpoint, at: p2, from: promoted)
+            try await store.commit([ReadModelChange(collection: live, key: "d", grupo: "g", ordem: "3", doc: doc("d"))], checkpoint: checkpoint, at: p3, from: promoted)
             #expect(try await store.count(live, grupo: "g") == 3)
         }
     }
