@@ -159,6 +159,44 @@ struct PagamentosTests {
         }
     }
 
+    @Test("a confirmed booking's cancellation withdraws its calendar invitation (METHOD:CANCEL, same UID); a hold never confirmed sends none")
+    func a_cancellation_withdraws_the_invitation() async throws {
+        let clock = ManualClock(segundaDeManha)
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let (id, _) = try await reservaComLembrete(harness, client, cenario)
+            func campos(_ ics: String) -> [String: String] {
+                Dictionary(ics.replacingOccurrences(of: "\r\n ", with: "").components(separatedBy: "\r\n").compactMap { linha in
+                    linha.firstIndex(of: ":").map { (String(linha[..<$0]), String(linha[linha.index(after: $0)...])) }
+                }) { first, _ in first }
+            }
+            let convite = try await eventually("the confirmation's invitation") {
+                try harness.emails().first { $0.subject?.hasPrefix("Reserva confirmada") == true }?.attachments.first { $0.filename.hasSuffix(".ics") }
+            }
+            #expect(try await client.json(.post, "/api/reservas/\(id)/cancelamento", "{}", token: cenario.membro).status == .ok)
+            let cancelamento = try await eventually("the cancellation e-mail") { try harness.emails().first { $0.subject == "Reserva cancelada" } }
+            let anexo = try #require(cancelamento.attachments.first { $0.filename.hasSuffix(".ics") })
+            #expect(anexo.contentType.lowercased().contains("method=cancel"), "\(anexo.contentType)")
+            let (antes, depois) = (campos(String(decoding: convite.data, as: UTF8.self)), campos(String(decoding: anexo.data, as: UTF8.self)))
+            #expect(antes["METHOD"] == "REQUEST" && depois["METHOD"] == "CANCEL")
+            #expect(depois["UID"] != nil && depois["UID"] == antes["UID"])
+            #expect(depois["DTSTART"] == antes["DTSTART"] && depois["DTEND"] == antes["DTEND"])
+            #expect(depois["STATUS"] == "CANCELLED" && depois["SEQUENCE"] == "1" && antes["SEQUENCE"] == "0")
+            #expect(cancelamento.text?.contains("cancelamento do convite") == true)
+
+            // A hold cancelled before it was paid: the member was never invited.
+            let hold = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-27T10:00:00-03:00", "2026-11-27T11:00:00-03:00"), token: cenario.membro)
+            let holdId = try #require(hold.object["id"] as? String, "\(String(buffer: hold.body))")
+            #expect(try await client.json(.post, "/api/reservas/\(holdId)/cancelamento", "{}", token: cenario.membro).status == .ok)
+            let semConvite = try await eventually("the hold's cancellation e-mail") {
+                try harness.emails().filter { $0.subject == "Reserva cancelada" }.count == 2 ? try harness.emails().filter { $0.subject == "Reserva cancelada" } : nil
+            }
+            #expect(semConvite.filter { $0.attachments.isEmpty }.count == 1)
+        }
+    }
+
     @Test("no reminder for a booking cancelled while the reminders' read model still lists it (it reads the booking itself)")
     func no_reminder_after_a_cancellation_the_read_model_missed() async throws {
         let clock = ManualClock(segundaDeManha)

@@ -2,24 +2,27 @@ public import Foundation
 
 /// iCalendar (RFC 5545) invitations for bookings, attached to e-mails as `text/calendar`.
 public enum Calendario {
-    /// The `Content-Type` of what ``evento(uid:inicio:fim:resumo:local:descricao:criadoEm:organizador:)`` returns.
+    /// The `Content-Type` of an invitation from ``evento(uid:inicio:fim:resumo:local:descricao:criadoEm:organizador:cancelado:)``.
     public static let contentType = "text/calendar; method=REQUEST; charset=UTF-8"
+    /// The `Content-Type` of its cancellation (`cancelado: true`).
+    public static let contentTypeDeCancelamento = "text/calendar; method=CANCEL; charset=UTF-8"
 
-    /// One VEVENT in a VCALENDAR with `METHOD:REQUEST`: UTF-8, CRLF, lines folded at 75 octets,
-    /// times in UTC.
+    /// One VEVENT in a VCALENDAR with `METHOD:REQUEST` (`STATUS:CONFIRMED`, `SEQUENCE:0`), or,
+    /// `cancelado`, with `METHOD:CANCEL` (`STATUS:CANCELLED`, `SEQUENCE:1`: calendars remove the
+    /// event they had under that `uid`): UTF-8, CRLF, lines folded at 75 octets, times in UTC.
     ///
     /// `uid` must stay the same for the same booking (calendars update the event rather than add
     /// one); `criadoEm` is the DTSTAMP, from the caller's clock; `organizador` is an e-mail address.
     public static func evento(
         uid: String, inicio: Date, fim: Date, resumo: String, local: String?, descricao: String?,
-        criadoEm: Date, organizador: String?
+        criadoEm: Date, organizador: String?, cancelado: Bool = false
     ) -> Data {
         var lines = [
             "BEGIN:VCALENDAR",
             "PRODID:-//CoworkFlow//Reservas//PT-BR",
             "VERSION:2.0",
             "CALSCALE:GREGORIAN",
-            "METHOD:REQUEST",
+            cancelado ? "METHOD:CANCEL" : "METHOD:REQUEST",
             "BEGIN:VEVENT",
             "UID:" + escaped(uid),
             "DTSTAMP:" + utc(criadoEm),
@@ -33,7 +36,8 @@ public enum Calendario {
             let address = String(String.UnicodeScalarView(organizador.unicodeScalars.filter { !"\r\n\";:,".unicodeScalars.contains($0) }))
             lines.append("ORGANIZER;CN=CoworkFlow:mailto:" + address)
         }
-        lines += ["STATUS:CONFIRMED", "SEQUENCE:0", "TRANSP:OPAQUE", "END:VEVENT", "END:VCALENDAR"]
+        lines += cancelado ? ["STATUS:CANCELLED", "SEQUENCE:1"] : ["STATUS:CONFIRMED", "SEQUENCE:0"]
+        lines += ["TRANSP:OPAQUE", "END:VEVENT", "END:VCALENDAR"]
         return Data(lines.map(folded).joined().utf8)
     }
 

@@ -92,17 +92,13 @@ public final class NotificacoesService: Sendable {
             guard let (reserva, espaco, unidade) = try await contexto(confirmada.reservaId) else { return nil }
             let quando = Self.quando(reserva.intervalo, fuso: unidade?.fusoHorario)
             let nome = espaco?.nome ?? "espaço"
-            let local = unidade.map { "\($0.nome) — \($0.endereco.logradouro), \($0.endereco.numero), \($0.endereco.cidade)/\($0.endereco.uf)" }
-            let ics = Calendario.evento(
-                uid: "reserva-\(reserva.reservaId)@coworkflow", inicio: reserva.intervalo.start, fim: reserva.intervalo.end,
-                resumo: "Reserva: \(nome)", local: local, descricao: "Reserva \(reserva.reservaId) — \(Self.reais(reserva.total))",
-                criadoEm: confirmada.em, organizador: remetente.address)
+            let ics = convite(reserva, espaco, unidade, em: confirmada.em, cancelado: false)
             return Aviso(
                 tipo: .reservaConfirmada, usuarioId: reserva.usuarioId, reservaId: reserva.reservaId.rawValue,
                 titulo: "Reserva confirmada: \(nome), \(quando)",
                 texto: "Sua reserva de \(nome) (\(quando)) está confirmada. Total: \(Self.reais(reserva.total)). "
                     + "Apresente o código de check-in na chegada; o convite para a sua agenda segue em anexo.",
-                anexos: [EmailAttachment(filename: "reserva.ics", contentType: "text/calendar; method=REQUEST; charset=UTF-8", data: ics)])
+                anexos: [EmailAttachment(filename: "reserva.ics", contentType: Calendario.contentType, data: ics)])
         case "PagamentoConfirmado":
             let pago = try decoder.decode(Pagamento.Confirmado.self, from: event.data)
             guard pago.valor > .zero else { return nil }
@@ -114,13 +110,22 @@ public final class NotificacoesService: Sendable {
             let cancelada = try decoder.decode(Reserva.Cancelada.self, from: event.data)
             guard let (reserva, espaco, unidade) = try await contexto(cancelada.reservaId) else { return nil }
             let quando = Self.quando(reserva.intervalo, fuso: unidade?.fusoHorario)
+            // The member's calendar has the invitation the confirmation carried: it is withdrawn.
+            let convidado = try await store.readStream(StreamNames.reserva(cancelada.reservaId)).contains { $0.type == "ReservaConfirmada" }
             var texto = "Sua reserva de \(espaco?.nome ?? "espaço") (\(quando)) foi cancelada."
             if let motivo = cancelada.motivo, !motivo.isEmpty { texto += " Motivo: \(motivo)." }
             if cancelada.reembolso > .zero {
                 texto += " Você receberá \(Self.reais(cancelada.reembolso)) de volta"
                 texto += cancelada.multa > .zero ? " (multa de \(Self.reais(cancelada.multa)))." : "."
             }
-            return Aviso(tipo: .cancelamento, usuarioId: reserva.usuarioId, reservaId: reserva.reservaId.rawValue, titulo: "Reserva cancelada", texto: texto)
+            if convidado { texto += " Em anexo, o cancelamento do convite para a sua agenda." }
+            return Aviso(
+                tipo: .cancelamento, usuarioId: reserva.usuarioId, reservaId: reserva.reservaId.rawValue, titulo: "Reserva cancelada", texto: texto,
+                anexos: convidado
+                    ? [EmailAttachment(
+                        filename: "reserva.ics", contentType: Calendario.contentTypeDeCancelamento,
+                        data: convite(reserva, espaco, unidade, em: cancelada.em, cancelado: true))]
+                    : [])
         case "ReembolsoConcluido":
             let reembolso = try decoder.decode(Pagamento.ReembolsoConcluido.self, from: event.data)
             return Aviso(
@@ -195,6 +200,16 @@ public final class NotificacoesService: Sendable {
 
     /// The booking, its space and unit; nil for none, or when `confirmada` asks for a booking
     /// confirmed now (its own stream, never a read model that may lag a cancellation).
+    /// The booking's calendar event: the invitation, or its cancellation (same `UID`).
+    private func convite(_ reserva: Reserva.Solicitada, _ espaco: EspacoView?, _ unidade: UnidadeView?, em: Date, cancelado: Bool) -> Data {
+        let nome = espaco?.nome ?? "espaço"
+        let local = unidade.map { "\($0.nome) — \($0.endereco.logradouro), \($0.endereco.numero), \($0.endereco.cidade)/\($0.endereco.uf)" }
+        return Calendario.evento(
+            uid: "reserva-\(reserva.reservaId)@coworkflow", inicio: reserva.intervalo.start, fim: reserva.intervalo.end,
+            resumo: "Reserva: \(nome)", local: local, descricao: "Reserva \(reserva.reservaId) — \(Self.reais(reserva.total))",
+            criadoEm: em, organizador: remetente.address, cancelado: cancelado)
+    }
+
     private func contexto(_ id: Reserva.ID, confirmada: Bool = false) async throws -> (Reserva.Solicitada, EspacoView?, UnidadeView?)? {
         let eventos = try await store.readStream(StreamNames.reserva(id))
         guard let first = eventos.first, first.type == "ReservaSolicitada" else { return nil }
