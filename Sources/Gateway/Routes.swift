@@ -192,8 +192,22 @@ enum Routes {
                     components[name] = ["status": "ok", "posicao": position.description, "atraso": String(lag)]
                 }
             }
+            // A runner of this process that stopped (an event it cannot apply): its read model no
+            // longer moves. Reported as degraded but answered 200: a restart would not get past
+            // that event, and would stop this process's other runners and relay with it.
+            var stuck = false
+            for runner in backend.projections {
+                guard let failure = runner.failure else { continue }
+                stuck = true
+                var component = components[runner.projection.checkpoint] ?? [:]
+                component["status"] = "erro"
+                component["detalhe"] = failure.description
+                component["desde"] = failure.since.formatted(.iso8601)
+                component["tentativas"] = String(failure.attempts)
+                components[runner.projection.checkpoint] = component
+            }
             struct Health: Encodable { let status: String; let componentes: [String: [String: String]] }
-            return try .json(Health(status: healthy ? "ok" : "degradado", componentes: components), status: healthy ? 200 : 503)
+            return try .json(Health(status: healthy && !stuck ? "ok" : "degradado", componentes: components), status: healthy ? 200 : 503)
         }
         api.add(Operation(
             method: .get, path: "/metrics", summary: "Métricas no formato de texto do Prometheus", tag: "operacao",
@@ -210,6 +224,13 @@ enum Routes {
                 text += "# HELP coworkflow_subscription_lag_events Events a subscription (relay, projection) is behind the store's head.\n"
                 text += "# TYPE coworkflow_subscription_lag_events gauge\n"
                 for (name, _, lag) in lags { text += "coworkflow_subscription_lag_events{subscription=\"\(name)\"} \(lag)\n" }
+            }
+            if !backend.projections.isEmpty {
+                text += "# HELP coworkflow_projection_failing 1 while a projection runner of this process cannot follow the log (see /saude).\n"
+                text += "# TYPE coworkflow_projection_failing gauge\n"
+                for runner in backend.projections {
+                    text += "coworkflow_projection_failing{projection=\"\(runner.projection.name)\"} \(runner.failure == nil ? 0 : 1)\n"
+                }
             }
             return Reply(status: 200, body: Data(text.utf8), headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"])
         }

@@ -15,6 +15,18 @@ public final class ProjectionRunner: Sendable {
     /// projection reads (``Laziness``).
     let idleCommitInterval: Duration
     private let state = Mutex(GlobalPosition.start)
+    private let failing = Mutex<Failing?>(nil)
+
+    /// Why the runner is not following the log now (an event it cannot apply, the store out of
+    /// reach…), since when and how many attempts in a row failed; nil while it follows. Health
+    /// reports it: a read model that stopped moving is otherwise only a line in the logs.
+    public struct Failing: Sendable, Equatable {
+        public let description: String
+        public let since: Date
+        public let attempts: Int
+    }
+
+    public var failure: Failing? { failing.withLock { $0 } }
     /// Rung after every batch applied, for ``waitUntil(_:timeout:)``.
     private let progress = Doorbell()
 
@@ -49,8 +61,20 @@ public final class ProjectionRunner: Sendable {
                 // Only this task's own cancellation stops the runner: a CancellationError from
                 // work it shared with another (a read another runner gave up) is retried.
                 if Task.isCancelled { return }
-                logger.error("projection \(projection.name) stopped: \(error); restarting in 1 s")
-                try? await Task.sleep(for: .seconds(1))
+                let description = String(describing: error)
+                let now = failing.withLock { failing -> Failing in
+                    let attempts = failing?.description == description ? (failing?.attempts ?? 0) + 1 : 1
+                    let now = Failing(description: description, since: failing?.since ?? Date(), attempts: attempts)
+                    failing = now
+                    return now
+                }
+                // 1 s, doubling to 10 s while the same failure repeats; logged when it changes
+                // and every 30 attempts, not every second.
+                let pause = Duration.seconds(min(10, 1 << min(now.attempts - 1, 4)))
+                if now.attempts == 1 || now.attempts % 30 == 0 {
+                    logger.error("projection \(projection.name) stopped (attempt \(now.attempts)): \(error); trying again in \(pause)")
+                }
+                try? await Task.sleep(for: pause)
             }
         }
     }
@@ -69,6 +93,10 @@ public final class ProjectionRunner: Sendable {
             let seen = store.changes.generation
             let read: Int
             (read, position, saved) = try await apply(after: position, saved: saved, lazily: lazily, target: .live(projection), cache: cache)
+            if failing.withLock({ $0 }) != nil {
+                failing.withLock { $0 = nil }
+                logger.notice("projection \(projection.name) follows the log again")
+            }
             if saved.position != position, lazily.due {
                 // Batches with nothing this projection reads: their checkpoint, now and then.
                 saved = try await store.commit([], checkpoint: projection.checkpoint, at: position, from: saved)

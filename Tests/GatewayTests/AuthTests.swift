@@ -445,6 +445,30 @@ struct OperationsTests {
         }
     }
 
+    @Test("a projection runner that stopped on an event it cannot apply shows on /saude (degraded, 200, naming the event) and /metrics")
+    func a_stuck_projection_shows_on_health() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            #expect(try await client.json(.get, "/saude").object["status"] as? String == "ok")
+            let ruim = NewEvent(eventId: UUID(), type: "ReservaSolicitada", data: Data(#"{"n":1}"#.utf8), occurredAt: Date())
+            try await harness.store.append(to: StreamName("reserva-\(UUID().uuidString.lowercased())"), expected: .noStream, events: [ruim])
+            let reservas = try await eventually("the reservas runner stopped") {
+                let health = try await client.json(.get, "/saude")
+                let component = (health.object["componentes"] as? [String: Any])?["projection:reservas"] as? [String: Any]
+                return component?["status"] as? String == "erro" ? (health, component) : nil
+            }
+            #expect(reservas.0.status == .ok && reservas.0.object["status"] as? String == "degradado")
+            #expect((reservas.1?["detalhe"] as? String)?.contains(ruim.eventId.uuidString.lowercased()) == true, "\(String(describing: reservas.1))")
+            #expect(reservas.1?["desde"] != nil && reservas.1?["tentativas"] != nil)
+            let outros = try #require(reservas.0.object["componentes"] as? [String: Any])
+            #expect((outros["projection:catalogo"] as? [String: Any])?["status"] as? String == "ok")
+            let metrics = String(buffer: try await client.json(.get, "/metrics").body)
+            #expect(metrics.contains(#"coworkflow_projection_failing{projection="reservas"} 1"#))
+            #expect(metrics.contains(#"coworkflow_projection_failing{projection="catalogo"} 0"#))
+        }
+    }
+
     @Test("/saude reports the store and the bus; /metrics counts requests per route and status")
     func health_and_metrics() async throws {
         let harness = try await Harness.make()

@@ -29,6 +29,36 @@ struct ProjectionRunnerTests {
         await #expect(throws: ProjectionFailure.self) { try await runner.catchUp() }
     }
 
+    @Test("a runner that cannot go on says why, since when and how often, and says nothing once it follows again")
+    func reports_what_stops_it() async throws {
+        let (store, path) = try AnalyticsHistoria.store()
+        defer { AnalyticsHistoria.remove(path) }
+        struct Quebrada: Error, CustomStringConvertible { var description: String { "the read model's table is gone" } }
+        let quebrada = Marcas()
+        quebrada.pular.withLock { $0 = .start }
+        let base = ReservasReadModel.agendas
+        let projection = Projection(name: base.name, collections: base.collections, types: ["Qualquer"]) { _, _ in
+            if quebrada.pular.withLock({ $0 }) != nil { throw Quebrada() }
+        }
+        let runner = ProjectionRunner(projection, store: store, logger: AnalyticsHistoria.logger)
+        #expect(runner.failure == nil)
+        let rodando = Task { try await runner.run() }
+        defer { rodando.cancel() }
+        let at = try #require(try await store.append(
+            to: StreamName("qualquer-1"), expected: .noStream,
+            events: [NewEvent(eventId: UUID(), type: "Qualquer", data: Data("{}".utf8), occurredAt: Date())]).positions.last)
+        var failure: ProjectionRunner.Failing?
+        for _ in 0..<200 where (failure?.attempts ?? 0) < 2 {
+            try await Task.sleep(for: .milliseconds(50))
+            failure = runner.failure
+        }
+        #expect(failure?.description == "the read model's table is gone" && (failure?.attempts ?? 0) >= 2)
+        #expect(runner.position < at)
+        quebrada.pular.withLock { $0 = nil }
+        #expect(await runner.waitUntil(at, timeout: .seconds(10)))
+        #expect(runner.failure == nil)
+    }
+
     @Test("batches with nothing it reads move its position at once and its checkpoint only now and then; one it reads commits at once")
     func commits_idle_batches_lazily() async throws {
         let (store, path) = try AnalyticsHistoria.store()
