@@ -63,6 +63,12 @@ func pedido(_ espaco: String, _ inicio: String, _ fim: String, cupom: String? = 
         + (boleto ? #","pagamento":{"metodo":"boleto"}"# : "") + "}"
 }
 
+/// The meeting room's hourly price as the catalog shows it.
+func porHoraDaSala(_ client: any TestClientProtocol) async throws -> Int? {
+    let itens = try await client.json(.get, "/api/espacos?tipo=sala_reuniao").object["itens"] as? [[String: Any]]
+    return (itens?.first?["precos"] as? [String: Any])?["porHora"] as? Int
+}
+
 @Suite("Booking through the API")
 struct BookingTests {
     @Test("the catalog, kept in memory between changes, shows a change at once and stays put through bookings")
@@ -71,10 +77,7 @@ struct BookingTests {
         defer { harness.removeFiles() }
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
-            func porHora() async throws -> Int? {
-                let itens = try await client.json(.get, "/api/espacos?tipo=sala_reuniao").object["itens"] as? [[String: Any]]
-                return (itens?.first?["precos"] as? [String: Any])?["porHora"] as? Int
-            }
+            func porHora() async throws -> Int? { try await porHoraDaSala(client) }
             #expect(try await porHora() == 5000)
             // A booking moves every checkpoint but changes nothing in the catalog.
             let reserva = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro)
@@ -97,10 +100,7 @@ struct BookingTests {
         defer { harness.removeFiles() }
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
-            func porHora() async throws -> Int? {
-                let itens = try await client.json(.get, "/api/espacos?tipo=sala_reuniao").object["itens"] as? [[String: Any]]
-                return (itens?.first?["precos"] as? [String: Any])?["porHora"] as? Int
-            }
+            func porHora() async throws -> Int? { try await porHoraDaSala(client) }
             // The old build wrote a wrong price (a bug the new version fixes), at the last change.
             let catalogo = try #require(harness.backend.projections.first { $0.projection.name == CatalogoReadModel.projection.name })
             let chave = cenario.sala.lowercased()

@@ -109,25 +109,12 @@ struct ProjectionRunnerTests {
 
     @Test("a runner whose lease another holder took writes nothing over that holder's documents: its fenced commit fails, and it starts again from the stored checkpoint without the documents it kept")
     func a_stale_holder_drops_its_documents() async throws {
-        let (store, path) = try AnalyticsHistoria.store()
-        defer { AnalyticsHistoria.remove(path) }
-        let instant = try Date("2026-11-23T08:00:00-03:00", strategy: .iso8601)
+        let agenda = try DiaDeAgenda()
+        defer { agenda.remove() }
+        let (store, instant, key, stream) = (agenda.store, agenda.instant, agenda.key, agenda.stream)
         let projection = ReservasReadModel.agendas
-        let (espaco, dia) = (UUID(), try #require(DataLocal("2026-11-26")))
-        let key = ReservasReadModel.ocupacaoKey(espaco, dia)
-        let stream = StreamName("agenda-\(espaco.uuidString.lowercased())-2026-11-26")
-        func ocupa(_ reserva: UUID, hora: Int) throws -> NewEvent {
-            let inicio = instant.addingTimeInterval(Double(hora) * 3_600)
-            return try NewEvent(
-                eventId: UUID(),
-                event: Agenda.Event.ocupada(.init(
-                    reservaId: reserva, espacoId: espaco, data: dia, intervalo: try TimeRange(start: inicio, end: inicio.addingTimeInterval(3_600)), em: instant)),
-                occurredAt: instant)
-        }
-        func reservas() async throws -> Set<String> {
-            guard let doc = try await store.document(ReservasReadModel.ocupacao, key: key) else { return [] }
-            return Set(try ReadModelJSON.decoder.decode(OcupacaoView.self, from: doc).reservas.keys)
-        }
+        func ocupa(_ reserva: UUID, hora: Int) throws -> NewEvent { try agenda.ocupa(reserva, hora: hora) }
+        func reservas() async throws -> Set<String> { Set(try await agenda.reservas().map { $0.uuidString.lowercased() }) }
         let (r1, r2, outra) = (UUID(), UUID(), UUID())
         // No idle commits during the test: only the commits of batches it reads.
         let runner = ProjectionRunner(projection, store: store, idleCommitInterval: .seconds(3_600), logger: AnalyticsHistoria.logger)
@@ -172,25 +159,12 @@ extension ProjectionRunnerTests {
 
     @Test("a rebuild builds beside the live read model and swaps it in whole: readers see the old documents until then, and the live runner follows on from the rebuilt ones")
     func a_rebuild_is_swapped_in_whole() async throws {
-        let (store, path) = try AnalyticsHistoria.store()
-        defer { AnalyticsHistoria.remove(path) }
-        let instant = try Date("2026-11-23T08:00:00-03:00", strategy: .iso8601)
+        let agenda = try DiaDeAgenda()
+        defer { agenda.remove() }
+        let (store, stream) = (agenda.store, agenda.stream)
         let agendas = ReservasReadModel.agendas
-        let (espaco, dia) = (UUID(), try #require(DataLocal("2026-11-26")))
-        let key = ReservasReadModel.ocupacaoKey(espaco, dia)
-        let stream = StreamName("agenda-\(espaco.uuidString.lowercased())-2026-11-26")
-        func ocupa(_ reserva: UUID, hora: Int) throws -> NewEvent {
-            let inicio = instant.addingTimeInterval(Double(hora) * 3_600)
-            return try NewEvent(
-                eventId: UUID(),
-                event: Agenda.Event.ocupada(.init(
-                    reservaId: reserva, espacoId: espaco, data: dia, intervalo: try TimeRange(start: inicio, end: inicio.addingTimeInterval(3_600)), em: instant)),
-                occurredAt: instant)
-        }
-        func reservas(_ collection: String = ReservasReadModel.ocupacao) async throws -> Set<UUID> {
-            guard let doc = try await store.document(collection, key: key) else { return [] }
-            return Set(try ReadModelJSON.decoder.decode(OcupacaoView.self, from: doc).reservas.keys.compactMap(UUID.init(uuidString:)))
-        }
+        func ocupa(_ reserva: UUID, hora: Int) throws -> NewEvent { try agenda.ocupa(reserva, hora: hora) }
+        func reservas(_ collection: String = ReservasReadModel.ocupacao) async throws -> Set<UUID> { try await agenda.reservas(collection) }
         let r = (1...5).map { _ in UUID() }
         var version = 0
         func append(_ reserva: UUID) async throws -> GlobalPosition {
@@ -259,25 +233,12 @@ extension ProjectionRunnerTests {
 extension ProjectionRunnerTests {
     @Test("a rebuild is not swapped in behind the live read model: what the live runner applied after the build's last read is read into the build first")
     func a_rebuild_catches_up_with_the_live_runner_before_the_swap() async throws {
-        let (base, path) = try AnalyticsHistoria.store()
-        defer { AnalyticsHistoria.remove(path) }
-        let instant = try Date("2026-11-23T08:00:00-03:00", strategy: .iso8601)
+        let agenda = try DiaDeAgenda()
+        defer { agenda.remove() }
+        let (base, stream) = (agenda.store, agenda.stream)
         let agendas = ReservasReadModel.agendas
-        let (espaco, dia) = (UUID(), try #require(DataLocal("2026-11-26")))
-        let key = ReservasReadModel.ocupacaoKey(espaco, dia)
-        let stream = StreamName("agenda-\(espaco.uuidString.lowercased())-2026-11-26")
-        func ocupa(_ reserva: UUID, hora: Int) throws -> NewEvent {
-            let inicio = instant.addingTimeInterval(Double(hora) * 3_600)
-            return try NewEvent(
-                eventId: UUID(),
-                event: Agenda.Event.ocupada(.init(
-                    reservaId: reserva, espacoId: espaco, data: dia, intervalo: try TimeRange(start: inicio, end: inicio.addingTimeInterval(3_600)), em: instant)),
-                occurredAt: instant)
-        }
-        func reservas() async throws -> Set<UUID> {
-            guard let doc = try await base.document(ReservasReadModel.ocupacao, key: key) else { return [] }
-            return Set(try ReadModelJSON.decoder.decode(OcupacaoView.self, from: doc).reservas.keys.compactMap(UUID.init(uuidString:)))
-        }
+        func ocupa(_ reserva: UUID, hora: Int) throws -> NewEvent { try agenda.ocupa(reserva, hora: hora) }
+        func reservas() async throws -> Set<UUID> { try await agenda.reservas() }
         let (r1, r2) = (UUID(), UUID())
         let live = ProjectionRunner(agendas, store: base, idleCommitInterval: .seconds(3_600), logger: AnalyticsHistoria.logger)
         let rodando = Task { try await live.run() }
@@ -304,6 +265,41 @@ extension ProjectionRunnerTests {
         let depois = try #require(p2.pular.withLock { $0 })
         #expect(try await base.checkpoint(agendas.checkpoint) == depois)
         #expect(try await reservas() == [r1, r2])
+    }
+}
+
+/// One space's day in a fresh embedded store: its agenda stream and occupancy document.
+struct DiaDeAgenda {
+    let store: SQLiteEventStore
+    let path: String
+    let instant: Date
+    let espaco = UUID()
+    let dia: DataLocal
+    var key: String { ReservasReadModel.ocupacaoKey(espaco, dia) }
+    var stream: StreamName { StreamName("agenda-\(espaco.uuidString.lowercased())-2026-11-26") }
+
+    init() throws {
+        (store, path) = try AnalyticsHistoria.store()
+        instant = try Date("2026-11-23T08:00:00-03:00", strategy: .iso8601)
+        dia = try #require(DataLocal("2026-11-26"))
+    }
+
+    func remove() { AnalyticsHistoria.remove(path) }
+
+    /// An hour of the day taken by `reserva`, `hora` hours after 08:00.
+    func ocupa(_ reserva: UUID, hora: Int) throws -> NewEvent {
+        let inicio = instant.addingTimeInterval(Double(hora) * 3_600)
+        return try NewEvent(
+            eventId: UUID(),
+            event: Agenda.Event.ocupada(.init(
+                reservaId: reserva, espacoId: espaco, data: dia, intervalo: try TimeRange(start: inicio, end: inicio.addingTimeInterval(3_600)), em: instant)),
+            occurredAt: instant)
+    }
+
+    /// The bookings the day's occupancy document holds, in `collection`.
+    func reservas(_ collection: String = ReservasReadModel.ocupacao) async throws -> Set<UUID> {
+        guard let doc = try await store.document(collection, key: key) else { return [] }
+        return Set(try ReadModelJSON.decoder.decode(OcupacaoView.self, from: doc).reservas.keys.compactMap(UUID.init(uuidString:)))
     }
 }
 
