@@ -23,7 +23,8 @@ extension AnalyticsReadModel {
 
     /// What a rebuild did.
     public struct ReplayResult: Sendable {
-        /// Every event read, whatever its type.
+        /// Every event read, whatever its type, by the fast read (the tail the live runner
+        /// applied meanwhile, folded onto the build before the swap, not counted).
         public let eventos: Int
         /// Events analytics decoded and folded.
         public let fatos: Int
@@ -115,6 +116,8 @@ extension AnalyticsReadModel {
                     fase: .escrita, eventos: eventos, total: total, documentos: escritos, totalDeDocumentos: documentos.count,
                     segundos: (ContinuousClock.now - inicio).segundos))
             }
+        } catch let error as EventStoreError where error.code == .checkpointMoved {
+            throw error  // another builder wrote the staged collections: they are its to keep
         } catch {
             // The live documents are as they were; the staged ones go, when the store answers.
             _ = try? await store.reset(collections: destino.staging.map(\.staged), checkpoint: destino.checkpoint)

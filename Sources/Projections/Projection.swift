@@ -108,7 +108,7 @@ public final class ProjectionBatch {
 
 /// Where a runner writes: the live read model, or a rebuild's staged copy of it (its own
 /// collections and checkpoint under other names, swapped in at the end by
-/// ``EventStore/ReadModelStore/promote(_:checkpoint:from:)``).
+/// ``EventStore/ReadModelStore/promote(_:checkpoint:from:at:)``).
 struct ProjectionTarget: Sendable {
     let checkpoint: String
     /// Live collection → the name it is written under; the same name when absent.
@@ -130,7 +130,7 @@ struct ProjectionTarget: Sendable {
 
     func name(_ collection: String) -> String { names[collection] ?? collection }
 
-    /// The pairs ``EventStore/ReadModelStore/promote(_:checkpoint:from:)`` swaps.
+    /// The pairs ``EventStore/ReadModelStore/promote(_:checkpoint:from:at:)`` swaps.
     var staging: [StagedCollection] { names.map { StagedCollection(staged: $0.value, live: $0.key) }.sorted { $0.live < $1.live } }
 
 }

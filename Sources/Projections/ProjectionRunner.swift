@@ -16,9 +16,12 @@ public final class ProjectionRunner: Sendable {
     let idleCommitInterval: Duration
     private let state = Mutex(GlobalPosition.start)
     private let failing = Mutex<Failing?>(nil)
+    /// Since when ``run()`` waits for the projection's lease (nil while it holds it).
+    private let waitingForLease = Mutex<ContinuousClock.Instant?>(nil)
 
     /// Why the runner is not following the log now (an event it cannot apply, the store out of
-    /// reach…), since when and how many attempts in a row failed; nil while it follows. Health
+    /// reach…: the last reason), since when and how many attempts in a row failed; nil once a
+    /// pass over the log succeeds. Health
     /// reports it: a read model that stopped moving is otherwise only a line in the logs.
     public struct Failing: Sendable, Equatable {
         public let description: String
@@ -26,7 +29,12 @@ public final class ProjectionRunner: Sendable {
         public let attempts: Int
     }
 
-    public var failure: Failing? { failing.withLock { $0 } }
+    /// Not reported by a replica that has waited for the lease for over 2 s: another holds it
+    /// and follows, whatever made this one let go.
+    public var failure: Failing? {
+        if let since = waitingForLease.withLock({ $0 }), ContinuousClock.now - since > .seconds(2) { return nil }
+        return failing.withLock { $0 }
+    }
     /// Rung after every batch applied, for ``waitUntil(_:timeout:)``.
     private let progress = Doorbell()
 
@@ -49,7 +57,9 @@ public final class ProjectionRunner: Sendable {
     public func run() async throws {
         while !Task.isCancelled {
             do {
+                waitingForLease.withLock { $0 = .now }
                 try await store.whileHolding(lease: projection.checkpoint, retryEvery: .seconds(1)) {
+                    self.waitingForLease.withLock { $0 = nil }
                     try await self.follow()
                 }
             } catch let error as EventStoreError where error.code == .checkpointMoved {
@@ -62,16 +72,15 @@ public final class ProjectionRunner: Sendable {
                 // work it shared with another (a read another runner gave up) is retried.
                 if Task.isCancelled { return }
                 let description = String(describing: error)
-                let now = failing.withLock { failing -> Failing in
-                    let attempts = failing?.description == description ? (failing?.attempts ?? 0) + 1 : 1
-                    let now = Failing(description: description, since: failing?.since ?? Date(), attempts: attempts)
-                    failing = now
-                    return now
+                let (before, now) = failing.withLock { failing -> (Failing?, Failing) in
+                    let before = failing
+                    failing = Failing(description: description, since: before?.since ?? Date(), attempts: (before?.attempts ?? 0) + 1)
+                    return (before, failing ?? Failing(description: description, since: Date(), attempts: 1))
                 }
-                // 1 s, doubling to 10 s while the same failure repeats; logged when it changes
+                // 1 s, doubling to 10 s while the failures go on; logged when the reason changes
                 // and every 30 attempts, not every second.
                 let pause = Duration.seconds(min(10, 1 << min(now.attempts - 1, 4)))
-                if now.attempts == 1 || now.attempts % 30 == 0 {
+                if before?.description != description || now.attempts % 30 == 0 {
                     logger.error("projection \(projection.name) stopped (attempt \(now.attempts)): \(error); trying again in \(pause)")
                 }
                 try? await Task.sleep(for: pause)
@@ -223,6 +232,7 @@ public final class ProjectionRunner: Sendable {
         _ staged: ProjectionTarget, after position: GlobalPosition, saved: CheckpointMark, progress: (Int) -> Void = { _ in }
     ) async throws -> (read: Int, promoted: CheckpointMark) {
         var (position, saved, total) = (position, saved, 0)
+        var stalled = 0
         do {
             while true {
                 let step = try await apply(after: position, saved: saved, lazily: nil, target: staged) { progress(total + $0) }
@@ -233,10 +243,18 @@ public final class ProjectionRunner: Sendable {
                     logger.info("projection \(projection.name): rebuilt and swapped in at \(promoted.position)")
                     return (total, promoted)
                 } catch let error as EventStoreError where error.code == .stagedBehind {
-                    // The live runner applied an event after the build's last read: read on.
+                    // The live runner applied an event after the build's last read: read on. A
+                    // live checkpoint past anything readable (set by hand, a log restored from
+                    // an older backup) would keep it behind for ever: after ~5 s of reading
+                    // nothing, give up naming it.
                     try Task.checkCancellation()
+                    stalled = step.read == 0 ? stalled + 1 : 0
+                    if stalled >= 50 { throw error }
+                    if stalled > 0 { try await Task.sleep(for: .milliseconds(100)) }
                 }
             }
+        } catch let error as EventStoreError where error.code == .checkpointMoved {
+            throw error  // another builder wrote the staged collections: they are its to keep
         } catch {
             _ = try? await store.reset(collections: staged.staging.map(\.staged), checkpoint: staged.checkpoint)
             throw error

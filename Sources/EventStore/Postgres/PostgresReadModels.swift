@@ -81,7 +81,12 @@ extension PostgresEventStore {
     {
         try await withTransaction { transaction in
             // Both checkpoints locked first: a live runner's fenced commit waits for this
-            // transaction, then fails on the new mark; a builder's commit cannot slip in.
+            // transaction, then fails on the new mark; a builder's commit cannot slip in. The
+            // live row is made if it was never saved, so that it can be locked too (a runner's
+            // first commit, fenced on "never saved", then fails instead of racing this).
+            try await transaction.connection.query("""
+                INSERT INTO subscription_checkpoints (name, tx_id, position) VALUES (\(name), 0, 0) ON CONFLICT (name) DO NOTHING
+                """, logger: logger)
             var live: GlobalPosition?
             var built: CheckpointMark?
             let rows = try await transaction.connection.query("""

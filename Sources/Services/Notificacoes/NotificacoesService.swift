@@ -198,8 +198,6 @@ public final class NotificacoesService: Sendable {
         return [StreamWrite(stream: stream, expected: .noStream, events: try Events.derived([event], from: id.uuidString, at: now, metadata: meta))]
     }
 
-    /// The booking, its space and unit; nil for none, or when `confirmada` asks for a booking
-    /// confirmed now (its own stream, never a read model that may lag a cancellation).
     /// The booking's calendar event: the invitation, or its cancellation (same `UID`).
     private func convite(_ reserva: Reserva.Solicitada, _ espaco: EspacoView?, _ unidade: UnidadeView?, em: Date, cancelado: Bool) -> Data {
         let nome = espaco?.nome ?? "espaço"
@@ -210,6 +208,8 @@ public final class NotificacoesService: Sendable {
             criadoEm: em, organizador: remetente.address, cancelado: cancelado)
     }
 
+    /// The booking, its space and unit; nil for none, or when `confirmada` asks for a booking
+    /// confirmed now (its own stream, never a read model that may lag a cancellation).
     private func contexto(_ id: Reserva.ID, confirmada: Bool = false) async throws -> (Reserva.Solicitada, EspacoView?, UnidadeView?)? {
         let eventos = try await store.readStream(StreamNames.reserva(id))
         guard let first = eventos.first, first.type == "ReservaSolicitada" else { return nil }
