@@ -60,6 +60,52 @@ struct ProjectionRunnerTests {
         #expect(runner.failure == nil)
     }
 
+    @Test("a replica that failed and then waits for the lease another holder took reports no failure")
+    func a_standby_replica_reports_no_failure() async throws {
+        let (store, path) = try AnalyticsHistoria.store()
+        defer { AnalyticsHistoria.remove(path) }
+        struct Quebrada: Error {}
+        let base = ReservasReadModel.agendas
+        let quebrada = Projection(name: base.name, collections: base.collections, types: ["Qualquer"]) { _, _ in throw Quebrada() }
+        let saudavel = Projection(name: base.name, collections: base.collections, types: ["Qualquer"]) { _, _ in }
+        try await store.append(
+            to: StreamName("qualquer-1"), expected: .noStream,
+            events: [NewEvent(eventId: UUID(), type: "Qualquer", data: Data("{}".utf8), occurredAt: Date())])
+        let a = ProjectionRunner(quebrada, store: store, logger: AnalyticsHistoria.logger)
+        let rodandoA = Task { try await a.run() }
+        defer { rodandoA.cancel() }
+        for _ in 0..<100 where a.failure == nil { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(a.failure != nil)
+        // While A pauses, B takes the lease and follows; A then waits for it.
+        let b = ProjectionRunner(saudavel, store: store, logger: AnalyticsHistoria.logger)
+        let rodandoB = Task { try await b.run() }
+        defer { rodandoB.cancel() }
+        #expect(await b.waitUntil(try await store.headPosition(), timeout: .seconds(10)))
+        try await Task.sleep(for: .seconds(4))
+        #expect(a.failure == nil)
+        #expect(b.failure == nil)
+    }
+
+    @Test("a rebuild behind a live checkpoint past anything readable gives up, naming it, and leaves the live read model alone")
+    func a_rebuild_behind_an_unreachable_checkpoint_gives_up() async throws {
+        let agenda = try DiaDeAgenda()
+        defer { agenda.remove() }
+        let agendas = ReservasReadModel.agendas
+        let p1 = try #require(try await agenda.store.append(to: agenda.stream, expected: .noStream, events: [try agenda.ocupa(UUID(), hora: 0)]).positions.last)
+        try await ProjectionRunner(agendas, store: agenda.store, logger: AnalyticsHistoria.logger).catchUp()
+        let antes = try await agenda.reservas()
+        // Set by hand past the head (a log restored from an older backup, say).
+        let alem = GlobalPosition(transaction: p1.transaction + 1_000, sequence: p1.sequence + 1_000)
+        try await agenda.store.commit([], checkpoint: agendas.checkpoint, at: alem)
+        let erro = await #expect(throws: EventStoreError.self) {
+            try await ProjectionRunner(agendas, store: agenda.store, logger: AnalyticsHistoria.logger).rebuild()
+        }
+        #expect(erro?.code == .stagedBehind && erro?.description.contains(agendas.checkpoint) == true, "\(String(describing: erro))")
+        #expect(try await agenda.reservas() == antes && !antes.isEmpty)
+        #expect(try await agenda.store.checkpoint(agendas.checkpoint) == alem)
+        #expect(try await agenda.store.count(ReservasReadModel.ocupacao + "~rebuild", grupo: nil) == 0)
+    }
+
     @Test("batches with nothing it reads move its position at once and its checkpoint only now and then; one it reads commits at once")
     func commits_idle_batches_lazily() async throws {
         let (store, path) = try AnalyticsHistoria.store()
