@@ -178,14 +178,16 @@ extension PostgresConnection {
     /// Whether the connection answers `SELECT 1` within `deadline`. Never writes to a connection
     /// that has closed (PostgresNIO 1.33 drops such a query and never answers it); one that
     /// does not answer in time is closed, which ends the query.
-    static func answers(_ connection: PostgresConnection, within deadline: Duration, logger: Logger) async -> Bool {
+    static func answers(
+        _ connection: PostgresConnection, _ query: PostgresQuery = "SELECT 1", within deadline: Duration, logger: Logger
+    ) async -> Bool {
         guard !connection.isClosed else { return false }
         let verdict = FirstVerdict()
         return await withCheckedContinuation { continuation in
             verdict.set(continuation)
             Task {
                 do {
-                    for try await _ in try await connection.query("SELECT 1", logger: logger) {}
+                    for try await _ in try await connection.query(query, logger: logger) {}
                     verdict.resolve(true)
                 } catch {
                     verdict.resolve(false)

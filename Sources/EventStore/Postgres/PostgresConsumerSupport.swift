@@ -131,6 +131,7 @@ extension PostgresEventStore {
         lease name: String, retryEvery interval: Duration, _ body: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         let logger = self.logger
+        var refused = 0
         while true {
             try Task.checkCancellation()
             let connection: PostgresConnection
@@ -152,12 +153,21 @@ extension PostgresEventStore {
                     """, logger: logger)
                 if try await Self.tryLock(name, on: connection, logger: logger) {
                     logger.info("lease \(name): held")
-                    let result = try await Self.hold(connection, name: name, interval: interval, logger: logger, body)
-                    if !connection.isClosed {
-                        _ = try? await connection.query("SELECT pg_advisory_unlock(hashtextextended(\(name), 0))", logger: logger)
+                    let result: T
+                    do {
+                        result = try await Self.hold(connection, name: name, interval: interval, logger: logger, body)
+                    } catch {
+                        await Self.release(name, connection, logger: logger)
+                        throw error
                     }
-                    try? await connection.close()
+                    await Self.release(name, connection, logger: logger)
                     return result
+                }
+                refused += 1
+                // Said once, then every minute or so: a lease nobody seems to take back is
+                // otherwise a silent wait (which holder has it: `pg_locks`, objid).
+                if refused == 5 || refused % 60 == 0 {
+                    logger.notice("lease \(name): held elsewhere; still waiting", metadata: ["attempts": "\(refused)"])
                 }
                 try? await connection.close()
             } catch {
@@ -165,6 +175,20 @@ extension PostgresEventStore {
                 throw error
             }
             try await Task.sleep(for: interval)
+        }
+    }
+
+    /// Unlocks before closing, also when the body failed: if closing does not end the server's
+    /// session (a connection left in a state its close cannot finish), the lock would stay with
+    /// that session and every later holder would wait for ever.
+    private static func release(_ name: String, _ connection: PostgresConnection, logger: Logger) async {
+        // Bounded: a connection that died silently does not answer (and is closed then).
+        _ = await PostgresConnection.answers(
+            connection, "SELECT pg_advisory_unlock(hashtextextended(\(name), 0))", within: .seconds(5), logger: logger)
+        do {
+            try await connection.close()
+        } catch {
+            logger.warning("lease \(name): its connection did not close cleanly", metadata: ["error": "\(String(reflecting: error))"])
         }
     }
 

@@ -178,8 +178,9 @@ func recordWhereItStopped(_ fixture: BusFixture, sourceLocation: SourceLocation 
         ready = "unknown (\(error))"
     }
     await admin.close()
+    let relay = "relay: \(String(describing: fixture.relay?.status)), \(String(describing: fixture.relay?.health.snapshot))"
     Issue.record(
-        "relay checkpoint \(checkpoint), store head \(head); ready in the queue: \(ready); consumer: \(fixture.bus.health.snapshot)",
+        "relay checkpoint \(checkpoint), store head \(head); \(relay); ready in the queue: \(ready); consumer: \(fixture.bus.health.snapshot)",
         sourceLocation: sourceLocation)
 }
 

@@ -47,6 +47,8 @@ struct BusFixture: Sendable {
     let effects: StreamName
     /// The relay's checkpoint and lease name (AMQP), starting at the store's head.
     let relayName: String
+    /// The relay the fixture runs (AMQP), for what a failing test reports.
+    var relay: Relay?
 
     /// Delivers `events` to the service again, as a relay that crashed before its checkpoint
     /// would; call it while no consumer runs.
@@ -145,9 +147,10 @@ func withBus<T: Sendable>(
             try await publisher.open()
             // Declare the queue before any event is relayed, so none is dropped as unroutable.
             try await Topology.declare(service: service, bindings: ["\(category).*"], on: publisher)
-            let fixture = BusFixture(
+            var fixture = BusFixture(
                 backend: backend, store: store, bus: bus, service: service, category: category, effects: effects,
                 relayName: relayName, redeliver: { events in try await publisher.publish(events.map(relay.message(for:))) })
+            fixture.relay = runsRelay ? relay : nil
             do {
                 let result = try await body(fixture)
                 try? await deleteQueues(of: service, on: publisher)
