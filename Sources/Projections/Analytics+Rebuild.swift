@@ -66,8 +66,7 @@ extension AnalyticsReadModel {
         func decorrido() -> Double { (ContinuousClock.now - inicio).segundos }
         let head = try await store.headPosition()
         guard head > .start, let primeiro = try await store.readAll(after: .start, limit: 1).first else {
-            let vazio = try await store.reset(collections: destino.staging.map(\.staged), checkpoint: destino.checkpoint)
-            let (lidos, promovido) = try await finalizador(store).promote(destino, after: .start, saved: vazio)
+            let (lidos, promovido) = try await finalizador(store).promote(destino, after: .start, saved: try await destino.reset(in: store))
             return ReplayResult(
                 eventos: lidos, fatos: 0, documentos: 0, posicao: promovido.position, segundos: decorrido(), segundosDeLeitura: 0, segundosDeEscrita: 0)
         }
@@ -116,11 +115,9 @@ extension AnalyticsReadModel {
                     fase: .escrita, eventos: eventos, total: total, documentos: escritos, totalDeDocumentos: documentos.count,
                     segundos: (ContinuousClock.now - inicio).segundos))
             }
-        } catch let error as EventStoreError where error.code == .checkpointMoved {
-            throw error  // another builder wrote the staged collections: they are its to keep
         } catch {
-            // The live documents are as they were; the staged ones go, when the store answers.
-            _ = try? await store.reset(collections: destino.staging.map(\.staged), checkpoint: destino.checkpoint)
+            // The live documents are as they were.
+            await destino.discard(after: error, in: store)
             throw error
         }
         let segundos = decorrido()
@@ -191,7 +188,7 @@ extension AnalyticsReadModel {
         progresso: (Int) -> Void
     ) async throws -> GlobalPosition {
         let tamanho = 500
-        try await store.reset(collections: destino.staging.map(\.staged), checkpoint: destino.checkpoint)
+        try await destino.reset(in: store)
         let lotes = stride(from: 0, to: documentos.count, by: tamanho).map { Array(documentos[$0..<min($0 + tamanho, documentos.count)]) }
         var escritos = 0
         try await withThrowingTaskGroup(of: Int.self) { group in

@@ -49,7 +49,7 @@ public final class ProjectionBatch {
     private var entries: [Key: Entry] = [:]
     private var order: [Key] = []
 
-    init(store: any EventStore, cache: DocumentCache? = nil, target: ProjectionTarget = .live) {
+    init(store: any EventStore, cache: DocumentCache?, target: ProjectionTarget) {
         self.store = store
         self.cache = cache
         self.target = target
@@ -115,8 +115,6 @@ struct ProjectionTarget: Sendable {
     let names: [String: String]
     let geracao: Int64?
 
-    static let live = ProjectionTarget(checkpoint: "", names: [:], geracao: nil)
-
     static func live(_ projection: Projection) -> ProjectionTarget {
         ProjectionTarget(checkpoint: projection.checkpoint, names: [:], geracao: nil)
     }
@@ -128,11 +126,25 @@ struct ProjectionTarget: Sendable {
             names: Dictionary(uniqueKeysWithValues: projection.collections.map { ($0, $0 + "~rebuild") }), geracao: geracao)
     }
 
+    var isLive: Bool { names.isEmpty }
+
     func name(_ collection: String) -> String { names[collection] ?? collection }
 
     /// The pairs ``EventStore/ReadModelStore/promote(_:checkpoint:from:at:)`` swaps.
     var staging: [StagedCollection] { names.map { StagedCollection(staged: $0.value, live: $0.key) }.sorted { $0.live < $1.live } }
 
+    /// A build begins: its staged collections emptied, its checkpoint back at the start.
+    @discardableResult
+    func reset(in store: any EventStore) async throws -> CheckpointMark {
+        try await store.reset(collections: staging.map(\.staged), checkpoint: checkpoint)
+    }
+
+    /// A build failed with `error`: its staged documents go, when the store answers, unless
+    /// another builder wrote the staged checkpoint since (they are that builder's to keep).
+    func discard(after error: any Error, in store: any EventStore) async {
+        if let error = error as? EventStoreError, error.code == .checkpointMoved { return }
+        _ = try? await reset(in: store)
+    }
 }
 
 /// The documents of its own collections a runner has read or committed, kept while it holds its

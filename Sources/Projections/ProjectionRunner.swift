@@ -21,8 +21,8 @@ public final class ProjectionRunner: Sendable {
 
     /// Why the runner is not following the log now (an event it cannot apply, the store out of
     /// reach…: the last reason), since when and how many attempts in a row failed; nil once a
-    /// pass over the log succeeds. Health
-    /// reports it: a read model that stopped moving is otherwise only a line in the logs.
+    /// pass over the log succeeds. Health reports it: a read model that stopped moving is
+    /// otherwise only a line in the logs.
     public struct Failing: Sendable, Equatable {
         public let description: String
         public let since: Date
@@ -74,8 +74,9 @@ public final class ProjectionRunner: Sendable {
                 let description = String(describing: error)
                 let (before, now) = failing.withLock { failing -> (Failing?, Failing) in
                     let before = failing
-                    failing = Failing(description: description, since: before?.since ?? Date(), attempts: (before?.attempts ?? 0) + 1)
-                    return (before, failing ?? Failing(description: description, since: Date(), attempts: 1))
+                    let now = Failing(description: description, since: before?.since ?? Date(), attempts: (before?.attempts ?? 0) + 1)
+                    failing = now
+                    return (before, now)
                 }
                 // 1 s, doubling to 10 s while the failures go on; logged when the reason changes
                 // and every 30 attempts, not every second.
@@ -102,8 +103,7 @@ public final class ProjectionRunner: Sendable {
             let seen = store.changes.generation
             let read: Int
             (read, position, saved) = try await apply(after: position, saved: saved, lazily: lazily, target: .live(projection), cache: cache)
-            if failing.withLock({ $0 }) != nil {
-                failing.withLock { $0 = nil }
+            if failing.withLock({ failing in defer { failing = nil }; return failing != nil }) {
                 logger.notice("projection \(projection.name) follows the log again")
             }
             if saved.position != position, lazily.due {
@@ -149,10 +149,9 @@ public final class ProjectionRunner: Sendable {
         after start: GlobalPosition, saved: CheckpointMark, lazily: Laziness?, target: ProjectionTarget, cache: DocumentCache? = nil,
         progress report: (Int) -> Void = { _ in }
     ) async throws -> (read: Int, position: GlobalPosition, saved: CheckpointMark) {
-        let live = target.names.isEmpty
         var position = start
         var saved = saved
-        if live { state.withLock { $0 = max($0, position) } }
+        if target.isLive { state.withLock { $0 = max($0, position) } }
         var total = 0
         while true {
             let events = try await store.readAllShared(after: position, limit: batchSize)
@@ -180,7 +179,7 @@ public final class ProjectionRunner: Sendable {
                 lazily?.saved()
             }
             position = last.position
-            if live {
+            if target.isLive {
                 state.withLock { $0 = position }
                 progress.ring()
             }
@@ -219,8 +218,7 @@ public final class ProjectionRunner: Sendable {
         // A number no earlier build had (the checkpoint's tokens may start over in the embedded store).
         let staged = ProjectionTarget.staged(projection, geracao: Int64.random(in: 1...Int64.max))
         return try await store.whileHolding(lease: staged.checkpoint, retryEvery: .seconds(1)) { [self] in
-            let reset = try await store.reset(collections: staged.staging.map(\.staged), checkpoint: staged.checkpoint)
-            return try await promote(staged, after: .start, saved: reset, progress: progress).read
+            return try await promote(staged, after: .start, saved: try await staged.reset(in: store), progress: progress).read
         }
     }
 
@@ -253,10 +251,8 @@ public final class ProjectionRunner: Sendable {
                     if stalled > 0 { try await Task.sleep(for: .milliseconds(100)) }
                 }
             }
-        } catch let error as EventStoreError where error.code == .checkpointMoved {
-            throw error  // another builder wrote the staged collections: they are its to keep
         } catch {
-            _ = try? await store.reset(collections: staged.staging.map(\.staged), checkpoint: staged.checkpoint)
+            await staged.discard(after: error, in: store)
             throw error
         }
     }
