@@ -89,7 +89,7 @@ public final class NotificacoesService: Sendable {
                 texto: "Sua conta está pronta. Encontre um espaço, reserve e pague por PIX, cartão ou boleto.")
         case "ReservaConfirmada":
             let confirmada = try decoder.decode(Reserva.Confirmada.self, from: event.data)
-            guard let (reserva, espaco, unidade) = try await contexto(confirmada.reservaId) else { return nil }
+            guard let (reserva, espaco, unidade, _) = try await contexto(confirmada.reservaId) else { return nil }
             let quando = Self.quando(reserva.intervalo, fuso: unidade?.fusoHorario)
             let nome = espaco?.nome ?? "espaço"
             let ics = convite(reserva, espaco, unidade, em: confirmada.em, cancelado: false)
@@ -108,10 +108,8 @@ public final class NotificacoesService: Sendable {
                 texto: "Recebemos \(Self.reais(pago.valor)) por \(Self.metodo(pago.metodo)) para a reserva \(pago.reservaId.uuidString.lowercased()).")
         case "ReservaCancelada":
             let cancelada = try decoder.decode(Reserva.Cancelada.self, from: event.data)
-            guard let (reserva, espaco, unidade) = try await contexto(cancelada.reservaId) else { return nil }
+            guard let (reserva, espaco, unidade, convidado) = try await contexto(cancelada.reservaId) else { return nil }
             let quando = Self.quando(reserva.intervalo, fuso: unidade?.fusoHorario)
-            // The member's calendar has the invitation the confirmation carried: it is withdrawn.
-            let convidado = try await store.readStream(StreamNames.reserva(cancelada.reservaId)).contains { $0.type == "ReservaConfirmada" }
             var texto = "Sua reserva de \(espaco?.nome ?? "espaço") (\(quando)) foi cancelada."
             if let motivo = cancelada.motivo, !motivo.isEmpty { texto += " Motivo: \(motivo)." }
             if cancelada.reembolso > .zero {
@@ -135,7 +133,7 @@ public final class NotificacoesService: Sendable {
         case "NoShowRegistrado":
             struct NoShow: Decodable { let reservaId: UUID }
             let noShow = try decoder.decode(NoShow.self, from: event.data)
-            guard let (reserva, espaco, unidade) = try await contexto(Reserva.ID(noShow.reservaId)) else { return nil }
+            guard let (reserva, espaco, unidade, _) = try await contexto(Reserva.ID(noShow.reservaId)) else { return nil }
             return Aviso(
                 tipo: .noShow, usuarioId: reserva.usuarioId, reservaId: noShow.reservaId, titulo: "Não registramos sua entrada",
                 texto: "Não houve check-in na sua reserva de \(espaco?.nome ?? "espaço") (\(Self.quando(reserva.intervalo, fuso: unidade?.fusoHorario))). "
@@ -210,7 +208,11 @@ public final class NotificacoesService: Sendable {
 
     /// The booking, its space and unit; nil for none, or when `confirmada` asks for a booking
     /// confirmed now (its own stream, never a read model that may lag a cancellation).
-    private func contexto(_ id: Reserva.ID, confirmada: Bool = false) async throws -> (Reserva.Solicitada, EspacoView?, UnidadeView?)? {
+    /// `convidado`: the booking was confirmed at some point, so the member's calendar has the
+    /// invitation the confirmation carried (a cancellation withdraws it).
+    private func contexto(_ id: Reserva.ID, confirmada: Bool = false) async throws
+        -> (Reserva.Solicitada, EspacoView?, UnidadeView?, convidado: Bool)?
+    {
         let eventos = try await store.readStream(StreamNames.reserva(id))
         guard let first = eventos.first, first.type == "ReservaSolicitada" else { return nil }
         if confirmada, eventos.last?.type != "ReservaConfirmada" { return nil }
@@ -219,7 +221,7 @@ public final class NotificacoesService: Sendable {
             .flatMap { try? ReadModelJSON.decoder.decode(EspacoView.self, from: $0) }
         let unidade = try await store.document(CatalogoReadModel.unidades, key: reserva.unidadeId.uuidString.lowercased())
             .flatMap { try? ReadModelJSON.decoder.decode(UnidadeView.self, from: $0) }
-        return (reserva, espaco, unidade)
+        return (reserva, espaco, unidade, eventos.contains { $0.type == "ReservaConfirmada" })
     }
 
     // MARK: Reminders (timer)
@@ -247,7 +249,7 @@ public final class NotificacoesService: Sendable {
             let stream = StreamName(category: "notificacao", id: id.uuidString.lowercased())
             guard try await store.readStream(stream).isEmpty else { continue }
             // Cancelled (or expired) while the reminders' read model had not caught up: nothing to remind.
-            guard let (reserva, espaco, unidade) = try await contexto(Reserva.ID(reservaId), confirmada: true) else { continue }
+            guard let (reserva, espaco, unidade, _) = try await contexto(Reserva.ID(reservaId), confirmada: true) else { continue }
             let quando = Self.quando(reserva.intervalo, fuso: unidade?.fusoHorario)
             let aviso = Aviso(
                 tipo: .lembrete, usuarioId: reserva.usuarioId, reservaId: reservaId, titulo: "Lembrete: \(espaco?.nome ?? "sua reserva"), \(quando)",
