@@ -1,0 +1,175 @@
+import ArgumentParser
+import AsyncHTTPClient
+import EventStore
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import PostgresNIO
+import Synchronization
+
+/// `coworkflow-bench floor`: what the stack alone costs per request on this machine, with no
+/// CoworkFlow code on the path — the least a booking through the distributed mode could cost.
+///
+/// The same wrk load as `booking` (32 connections, two threads, a POST with a small JSON body)
+/// against three pipelines of bare servers (this binary's hidden `floor-server`, on the same
+/// libraries the product uses: Hummingbird, AsyncHTTPClient, PostgresNIO's own pool):
+///
+/// - `floor_http`: one server that answers 201 and does nothing else;
+/// - `floor_store`: one server that, per request, reads a stream (one SELECT) and appends an
+///   event to a new one (one INSERT, committed with fsync on): the least a command on an
+///   event store does;
+/// - `floor_hop`: an edge server that forwards each request over HTTP to that store server and
+///   answers what it answered: gateway → service → store, with no token check, no domain, no
+///   relay, no broker and no projection.
+///
+/// Each prints requests per second, p50/p99 and CPU per request per process, as `booking` does.
+struct FloorBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "floor",
+        abstract: "The stack's own cost per request (HTTP, one hop, one read and one insert), with no CoworkFlow code.")
+
+    @Flag(help: "A few seconds per run (for CI).")
+    var short = false
+
+    @Option(help: "Concurrent connections.")
+    var connections = 32
+
+    func run() async throws {
+        let seconds = short ? 3 : 10
+        let booking = BookingBench.parseOrExit(["--connections", String(connections)])
+        var settings = try PostgresSettings.fromEnvironment()
+        let name = (ProcessInfo.processInfo.environment["BENCH_DB_NAME"] ?? "coworkflow_bench") + "_floor"
+        var logger = Logger(label: "coworkflow.bench")
+        logger.logLevel = .warning
+        try await recreate(name, admin: settings, logger: logger)
+        settings.database = name
+        try await withOwner(settings, logger: logger) { connection in
+            try await connection.query(
+                """
+                CREATE TABLE floor_events (
+                    position bigserial PRIMARY KEY, stream text NOT NULL, version integer NOT NULL,
+                    data jsonb NOT NULL, recorded timestamptz NOT NULL DEFAULT now(), UNIQUE (stream, version))
+                """, logger: logger)
+            try await connection.query(PostgresQuery(unsafeSQL: "GRANT SELECT, INSERT ON floor_events TO \(settings.user)"), logger: logger)
+            try await connection.query(PostgresQuery(unsafeSQL: "GRANT USAGE ON SEQUENCE floor_events_position_seq TO \(settings.user)"), logger: logger)
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["DB_NAME"] = name
+        environment["DATABASE_URL"] = nil
+
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-floor-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let script = directory.appendingPathComponent("floor.lua")
+        try Self.lua.write(to: script, atomically: true, encoding: .utf8)
+        let binary = CommandLine.arguments[0]
+        let port = Int.random(in: 20_000...31_000)
+        print("# coworkflow-bench floor: bare Hummingbird/AsyncHTTPClient/PostgresNIO servers on PostgreSQL \(name), wrk -c\(connections), \(seconds) s per run")
+
+        var figures = Figures()
+        for (figure, roles) in [("floor_http", ["service-nodb"]), ("floor_store", ["service"]), ("floor_hop", ["service", "edge"])] {
+            var servers: [Process] = []
+            var cpu = ProcessCPU.Groups()
+            cpu.commands["postgres"] = "postgres"
+            defer {
+                for server in servers { server.terminate() }
+                for server in servers { server.waitUntilExit() }
+            }
+            for (index, role) in roles.enumerated() {
+                let own = port + index
+                var arguments = ["floor-server", "--role", role == "service-nodb" ? "service" : role, "--port", String(own)]
+                if role == "service-nodb" { arguments.append("--no-store") }
+                if role == "edge" { arguments += ["--upstream", "http://127.0.0.1:\(port)"] }
+                servers.append(try booking.launch(binary, arguments, environment))
+                cpu.pids[servers[servers.count - 1].processIdentifier] = role == "edge" ? "edge" : "service"
+                try await Client(base: "http://127.0.0.1:\(own)").waitUntilUp()
+            }
+            let url = "http://127.0.0.1:\(port + roles.count - 1)/r"
+            let run = try await booking.wrk(url, seconds: seconds, script: script, args: [], meter: ProcessCPU(groups: cpu))
+            run.record(figure, into: &figures, unit: "requests/s", per: "request")
+        }
+    }
+
+    static let lua = """
+        wrk.method = "POST"
+        wrk.headers["Content-Type"] = "application/json"
+        wrk.body = '{"espacoId":"6f1c2a9e-8d3b-4c5e-9a7f-1b2c3d4e5f60","inicio":"2026-12-01T10:00:00Z","fim":"2026-12-01T10:30:00Z"}'
+        """
+}
+
+/// One bare server of `coworkflow-bench floor` (not for use on its own).
+struct FloorServer: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "floor-server", shouldDisplay: false)
+
+    @Option var role: String
+    @Option var port: Int
+    @Option var upstream: String?
+    @Flag var noStore = false
+
+    func run() async throws {
+        var logger = Logger(label: "coworkflow.floor")
+        logger.logLevel = .warning
+        let router = Router()
+        router.get("/saude") { _, _ in Response(status: .ok) }
+        let app: Application<RouterResponder<BasicRequestContext>>
+        if role == "edge" {
+            guard let upstream else { throw ValidationError("--upstream is required for the edge") }
+            var configuration = HTTPClient.Configuration()
+            configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
+            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+            router.post("/r") { request, _ -> Response in
+                var forwarded = HTTPClientRequest(url: upstream + "/r")
+                forwarded.method = .POST
+                forwarded.headers.add(name: "Content-Type", value: "application/json")
+                forwarded.body = .bytes(try await request.body.collect(upTo: 65_536))
+                let answer = try await client.execute(forwarded, timeout: .seconds(30))
+                let body = try await answer.body.collect(upTo: 65_536)
+                return Response(
+                    status: .init(code: Int(answer.status.code)), headers: [.contentType: "application/json"],
+                    body: .init(byteBuffer: body))
+            }
+            app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)), logger: logger)
+            try await app.runService()
+            try await client.shutdown()
+            return
+        }
+        guard !noStore else {
+            router.post("/r") { request, _ -> Response in
+                _ = try await request.body.collect(upTo: 65_536)
+                return Response(status: .created, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"id":"1"}"#)))
+            }
+            app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)), logger: logger)
+            try await app.runService()
+            return
+        }
+        let settings = try PostgresSettings.fromEnvironment()
+        let client = PostgresClient(configuration: settings.clientConfiguration(), backgroundLogger: logger)
+        let salt = String(UInt64.random(in: .min ... .max), radix: 36)
+        let counter = Atomic<Int>(0)
+        router.post("/r") { request, _ -> Response in
+            let body = String(buffer: try await request.body.collect(upTo: 65_536))
+            let stream = salt + "-" + String(counter.add(1, ordering: .relaxed).newValue)
+            // What a command does at the least: read its stream, then append to it.
+            var version = 0
+            for try await (found) in try await client.query("SELECT max(version) FROM floor_events WHERE stream = \(stream)").decode(Int?.self) {
+                version = found ?? 0
+            }
+            var position = 0
+            for try await (inserted) in try await client.query(
+                "INSERT INTO floor_events (stream, version, data) VALUES (\(stream), \(version + 1), \(body)::jsonb) RETURNING position"
+            ).decode(Int.self) {
+                position = inserted
+            }
+            return Response(
+                status: .created, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: #"{"id":"\#(stream)","posicao":\#(position)}"#)))
+        }
+        app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)), logger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            try await app.runService()
+            group.cancelAll()
+        }
+    }
+}
