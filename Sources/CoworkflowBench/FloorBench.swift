@@ -4,7 +4,9 @@ import EventStore
 import Foundation
 import Hummingbird
 import Logging
+import Messaging
 import NIOCore
+import Projections
 import PostgresNIO
 import Synchronization
 
@@ -21,7 +23,15 @@ import Synchronization
 ///   event store does;
 /// - `floor_hop`: an edge server that forwards each request over HTTP to that store server and
 ///   answers what it answered: gateway → service → store, with no token check, no domain, no
-///   relay, no broker and no projection.
+///   relay, no broker and no projection;
+/// - `floor_pipeline`: the same hop, but the service appends one event through CoworkFlow's
+///   own store the least a booking writes (DESIGN §3: its own stream and a day's agenda
+///   stream, read in one round trip, then one event on each in one multi-stream append), and
+///   a third process runs what those events meet after it: the relay (store → RabbitMQ,
+///   confirmed), one bus consumer of the first (quorum queue, inbox row, no effect) and one
+///   projection runner (one small document per event). No token check, no domain, no payment
+///   reaction, one read model instead of eight, and no wait for the read model before
+///   answering: a lower bound of the distributed mode's booking.
 ///
 /// Each prints requests per second, p50/p99 and CPU per request per process, as `booking` does.
 struct FloorBench: AsyncParsableCommand {
@@ -67,28 +77,48 @@ struct FloorBench: AsyncParsableCommand {
         let port = Int.random(in: 20_000...31_000)
         print("# coworkflow-bench floor: bare Hummingbird/AsyncHTTPClient/PostgresNIO servers on PostgreSQL \(name), wrk -c\(connections), \(seconds) s per run")
 
+        _ = try await PostgresMigrator(settings: settings, logger: logger).migrate()
+        let consumer = "floorbench\(UInt32.random(in: .min ... .max))"
         var figures = Figures()
-        for (figure, roles) in [("floor_http", ["service-nodb"]), ("floor_store", ["service"]), ("floor_hop", ["service", "edge"])] {
+        let stages = [
+            ("floor_http", ["service-nodb"]), ("floor_store", ["service"]), ("floor_hop", ["service", "edge"]),
+            ("floor_pipeline", ["service-events", "edge", "pipeline"]),
+        ]
+        for (figure, roles) in stages {
             var servers: [Process] = []
             var cpu = ProcessCPU.Groups()
             cpu.commands["postgres"] = "postgres"
+            cpu.commands["beam.smp"] = "rabbitmq"
             defer {
                 for server in servers { server.terminate() }
                 for server in servers { server.waitUntilExit() }
             }
             for (index, role) in roles.enumerated() {
                 let own = port + index
-                var arguments = ["floor-server", "--role", role == "service-nodb" ? "service" : role, "--port", String(own)]
+                let base = role.hasPrefix("service") ? "service" : role
+                var arguments = ["floor-server", "--role", base, "--port", String(own), "--consumer", consumer]
                 if role == "service-nodb" { arguments.append("--no-store") }
+                if role == "service-events" { arguments.append("--events") }
                 if role == "edge" { arguments += ["--upstream", "http://127.0.0.1:\(port)"] }
                 servers.append(try booking.launch(binary, arguments, environment))
-                cpu.pids[servers[servers.count - 1].processIdentifier] = role == "edge" ? "edge" : "service"
+                cpu.pids[servers[servers.count - 1].processIdentifier] = base
                 try await Client(base: "http://127.0.0.1:\(own)").waitUntilUp()
             }
-            let url = "http://127.0.0.1:\(port + roles.count - 1)/r"
+            let url = "http://127.0.0.1:\(port + (roles.contains("edge") ? 1 : 0))/r"
             let run = try await booking.wrk(url, seconds: seconds, script: script, args: [], meter: ProcessCPU(groups: cpu))
             run.record(figure, into: &figures, unit: "requests/s", per: "request")
         }
+        await Self.deleteQueues(of: consumer)
+    }
+
+    /// The stage's quorum queue and its dead-letter queue, once the run is over.
+    static func deleteQueues(of consumer: String) async {
+        guard let broker = try? AMQPSettings.fromEnvironment() else { return }
+        let connection = AMQPConnection(settings: broker, name: "floor-cleanup")
+        guard (try? await connection.open()) != nil else { return }
+        try? await connection.deleteQueue(Topology.queue(for: consumer))
+        try? await connection.deleteQueue(Topology.deadLetterQueue(for: consumer))
+        await connection.close()
     }
 
     static let lua = """
@@ -105,7 +135,9 @@ struct FloorServer: AsyncParsableCommand {
     @Option var role: String
     @Option var port: Int
     @Option var upstream: String?
+    @Option var consumer = "floorbench"
     @Flag var noStore = false
+    @Flag var events = false
 
     func run() async throws {
         var logger = Logger(label: "coworkflow.floor")
@@ -132,6 +164,14 @@ struct FloorServer: AsyncParsableCommand {
             app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)), logger: logger)
             try await app.runService()
             try await client.shutdown()
+            return
+        }
+        if role == "pipeline" {
+            try await pipeline(router: router, logger: logger)
+            return
+        }
+        if events {
+            try await eventService(router: router, logger: logger)
             return
         }
         guard !noStore else {
@@ -168,6 +208,64 @@ struct FloorServer: AsyncParsableCommand {
         app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)), logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
+            try await app.runService()
+            group.cancelAll()
+        }
+    }
+
+    /// Two events per request through CoworkFlow's store: a two-stream read, then the append.
+    private func eventService(router: Router<BasicRequestContext>, logger: Logger) async throws {
+        let store = PostgresEventStore(settings: try PostgresSettings.fromEnvironment(), logger: logger)
+        let salt = FastID.salt()
+        let counter = Atomic<Int>(0)
+        router.post("/r") { request, _ -> Response in
+            let body = try await request.body.collect(upTo: 65_536)
+            let n = counter.add(1, ordering: .relaxed).newValue
+            // A booking's least: its own stream and one agenda stream, read in one round trip,
+            // then one event on each in one multi-stream append.
+            let stream = StreamName(category: "floor", id: FastID.streamID(n, salt: salt))
+            let agenda = StreamName(category: "flooragenda", id: FastID.streamID(n, salt: salt))
+            let read = try await store.readStreams([StreamRead(stream, from: 1), StreamRead(agenda, from: 1)])
+            let data = Data(body.readableBytesView)
+            let result = try await store.append([
+                StreamWrite(
+                    stream: stream, expected: read[stream, default: []].isEmpty ? .noStream : .any,
+                    events: [NewEvent(eventId: FastID.uuid(2 * n, salt: salt), type: "Evento", data: data, occurredAt: Date())]),
+                StreamWrite(
+                    stream: agenda, expected: read[agenda, default: []].isEmpty ? .noStream : .any,
+                    events: [NewEvent(eventId: FastID.uuid(2 * n + 1, salt: salt), type: "EventoDeAgenda", data: data, occurredAt: Date())]),
+            ])
+            return Response(
+                status: .created, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: #"{"id":"\#(stream.rawValue)","posicao":\#(result.positions.last?.sequence ?? 0)}"#)))
+        }
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)), logger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await store.run() }
+            await store.started()
+            try await app.runService()
+            group.cancelAll()
+        }
+    }
+
+    /// What every event meets after its append: the relay, one bus consumer, one projection.
+    private func pipeline(router: Router<BasicRequestContext>, logger: Logger) async throws {
+        let store = PostgresEventStore(settings: try PostgresSettings.fromEnvironment(), logger: logger)
+        let broker = try AMQPSettings.fromEnvironment()
+        let relay = Relay(store: store, settings: broker, name: "floor-relay", logger: logger)
+        let bus = AMQPEventBus(settings: broker, store: store, logger: logger)
+        let bound = BusConsumer(service: consumer, bindings: ["floor.*"]) { _ in [] }
+        let projection = Projection(name: "floor", collections: ["floor"], types: ["Evento", "EventoDeAgenda"]) { recorded, batch in
+            batch.put(json: Data(#"{"posicao":\#(recorded.position.sequence)}"#.utf8), "floor", recorded.stream.rawValue)
+        }
+        let runner = ProjectionRunner(projection, store: store, logger: logger)
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)), logger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await store.run() }
+            await store.started()
+            group.addTask { try await relay.run() }
+            group.addTask { try await bus.consume(bound) }
+            group.addTask { try await runner.run() }
             try await app.runService()
             group.cancelAll()
         }
