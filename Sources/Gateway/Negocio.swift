@@ -142,7 +142,11 @@ extension Backend {
     /// The timers of `services`.
     public func temporizadores(for services: [Deployable] = Deployable.allCases) -> [Temporizador] {
         var timers: [Temporizador] = []
-        let reservas = self.reservas, negocio = self.negocio
+        let reservas = self.reservas, negocio = self.negocio, usuarios = self.usuarios
+        if services.contains(.usuarios) {
+            // An erasure whose process stopped before its key was destroyed is finished here.
+            timers.append(Temporizador(lease: "usuarios:apagamentos") { try await usuarios.concluirApagamentos() })
+        }
         if services.contains(.reservas) {
             timers.append(Temporizador(lease: "reservas:prazos") { try await reservas.executarPrazosVencidos() })
         }

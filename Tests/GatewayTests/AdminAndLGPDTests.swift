@@ -176,6 +176,34 @@ struct AdminAndLGPDTests {
         #expect(try await vault.open(SealedField(rawValue: sealed)) == .erased)
     }
 
+    @Test("an erasure whose process stopped between its event and its key is finished by the usuarios timer, once")
+    func an_interrupted_erasure_is_finished() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        let usuarios = harness.backend.usuarios
+        let perfil = try await usuarios.registrar(nome: "Ana Dias", email: "ana@example.com", senha: "segredo-123", context: Caller(requestId: "t"))
+        let id = try #require(Usuario.ID(perfil.id))
+        let stream = StreamName(category: "usuario", id: id.description)
+        // What `apagar` appends, with the process gone before the key: the event alone.
+        let apagado = Usuario.Event.dadosPessoaisApagados(.init(usuarioId: id, em: Date()))
+        try await harness.store.append(
+            to: stream, expected: .any,
+            events: [try NewEvent(eventId: UUID(), event: apagado, occurredAt: Date())])
+        let registro = try #require(try await harness.store.readStream(stream).first { $0.type == "UsuarioRegistrado" })
+        let sealed = try #require((try JSONSerialization.jsonObject(with: registro.data) as? [String: Any])?["email"] as? String)
+        let vault = PersonalDataVault(keys: SQLiteKeyStore(database: harness.store.database))
+        #expect(try await vault.open(SealedField(rawValue: sealed)) == .clear("ana@example.com"), "the key outlived its erasure")
+
+        let timer = try #require(harness.backend.temporizadores().first { $0.lease == UsuariosService.apagamentos })
+        try await timer.tick()
+        #expect(try await vault.open(SealedField(rawValue: sealed)) == .erased)
+        let checkpoint = try await harness.store.checkpoint(UsuariosService.apagamentos)
+        #expect(checkpoint == (try await harness.store.readStream(stream).last?.position))
+        // Nothing new: the next tick reads nothing and leaves the checkpoint where it was.
+        try await timer.tick()
+        #expect(try await harness.store.checkpoint(UsuariosService.apagamentos) == checkpoint)
+    }
+
     @Test("stored data that does not decode is our 500 (logged, with the request id), never a 400 blaming the request")
     func undecodable_stored_data_is_a_500() async throws {
         let harness = try await Harness.make(clock: ManualClock(segundaDeManha))

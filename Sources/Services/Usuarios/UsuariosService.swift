@@ -397,6 +397,31 @@ public final class UsuariosService: Sendable {
         }
     }
 
+    /// The checkpoint of ``concluirApagamentos(lote:)`` over the `usuario` streams.
+    public static let apagamentos = "usuarios:apagamentos"
+
+    /// Finishes every erasure whose event is stored: destroys the account's vault key and
+    /// forgets the kept Idempotency-Key answers that name it. ``apagar(usuario:context:)`` does
+    /// both right after its append; this finishes an erasure whose process stopped between the
+    /// append and the key (the event says the data is gone; until the key goes, it is not).
+    /// Reads the `usuario` streams in global order from its checkpoint, which moves only after
+    /// a batch's keys are gone: run by a timer (lease `usuarios:apagamentos`), every second.
+    public func concluirApagamentos(lote: Int = 500) async throws {
+        var position = try await store.checkpoint(Self.apagamentos)
+        while true {
+            let events = try await store.readCategory("usuario", after: position, limit: lote)
+            guard let last = events.last else { return }
+            for event in events where event.type == "DadosPessoaisApagados" {
+                guard let id = Usuario.ID(String(event.stream.rawValue.dropFirst("usuario-".count))) else { continue }
+                _ = try await vault.erase(subject: id.rawValue)
+                try await store.forgetRequestKeys(mentioning: id.description)
+            }
+            try await store.saveCheckpoint(Self.apagamentos, last.position)
+            position = last.position
+            guard events.count == lote else { return }
+        }
+    }
+
     /// Everything kept about me: the profile, my account's events (sealed fields opened,
     /// password hashes left out) and every event I caused elsewhere.
     public func exportar(usuario: String) async throws -> Data {
