@@ -130,53 +130,48 @@ public struct Backend: Sendable {
 
 /// Checkpoints kept by another process, read together (one query) by one loop for all the
 /// requests waiting on them (every 2 ms while any waits; idle otherwise), so a burst of writes
-/// costs one poll, not one per request.
+/// costs one poll, not one per request; a poll that moves a checkpoint wakes only the requests
+/// it satisfies (``WatchedValue``).
 final class CheckpointWatcher: Sendable {
     let store: any EventStore
     let checkpoints: [String]
-    private let state: Mutex<(positions: [GlobalPosition], waiters: Int, polling: Bool)>
-    private let advanced = Doorbell()
+    private let positions: WatchedValue<[GlobalPosition]>
+    private let polling = Mutex(false)
 
     init(store: any EventStore, checkpoints: [String]) {
         self.store = store
         self.checkpoints = checkpoints
-        state = Mutex((Array(repeating: .start, count: checkpoints.count), 0, false))
+        positions = WatchedValue(Array(repeating: .start, count: checkpoints.count))
     }
 
     /// True once every checkpoint named (by its index) in `goals` is at or past its position;
     /// false after `timeout`.
     func waitUntil(_ goals: [(index: Int, position: GlobalPosition)], timeout: Duration) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        func reached(_ positions: [GlobalPosition]) -> Bool { goals.allSatisfy { positions[$0.index] >= $0.position } }
-        let startPolling = state.withLock { state -> Bool? in
-            guard !reached(state.positions) else { return nil }
-            state.waiters += 1
-            defer { state.polling = true }
-            return !state.polling
-        }
-        guard let startPolling else { return true }
-        defer { state.withLock { $0.waiters -= 1 } }
-        if startPolling { Task { await self.poll() } }
-        while true {
-            let seen = advanced.generation
-            if state.withLock({ reached($0.positions) }) { return true }
-            let left = deadline - ContinuousClock.now
-            guard left > .zero else { return false }
-            _ = await advanced.wait(after: seen, timeout: left)
-        }
+        let targets = goals.map { ($0.index, $0.position) }
+        return await positions.wait(
+            until: { positions in targets.allSatisfy { positions[$0.0] >= $0.1 } }, timeout: timeout,
+            registered: {
+                let start = polling.withLock { polling in
+                    defer { polling = true }
+                    return !polling
+                }
+                if start { Task { await self.poll() } }
+            })
     }
 
     private func poll() async {
         while true {
-            let read = try? await store.checkpoints(checkpoints)
-            let keepGoing = state.withLock { state -> Bool in
-                if let read {
-                    for index in read.indices where read[index] > state.positions[index] { state.positions[index] = read[index] }
+            if let read = try? await store.checkpoints(checkpoints) {
+                positions.update { positions in
+                    for index in read.indices where read[index] > positions[index] { positions[index] = read[index] }
                 }
-                if state.waiters == 0 { state.polling = false }
-                return state.polling
             }
-            advanced.ring()
+            // A waiter registers before it looks at the flag: one that comes after this check
+            // finds the flag down and starts the next poll.
+            let keepGoing = polling.withLock { polling in
+                if positions.waiting == 0 { polling = false }
+                return polling
+            }
             guard keepGoing else { return }
             try? await Task.sleep(for: .milliseconds(2))
         }

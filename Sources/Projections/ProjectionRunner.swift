@@ -14,7 +14,8 @@ public final class ProjectionRunner: Sendable {
     /// How long a checkpoint may stay unsaved while the batches read bring nothing this
     /// projection reads (``Laziness``).
     let idleCommitInterval: Duration
-    private let state = Mutex(GlobalPosition.start)
+    /// The position of the last event applied, which ``waitUntil(_:timeout:)`` waits on.
+    private let applied = WatchedValue(GlobalPosition.start)
     private let failing = Mutex<Failing?>(nil)
     /// Since when ``run()`` waits for the projection's lease (nil while it holds it).
     private let waitingForLease = Mutex<ContinuousClock.Instant?>(nil)
@@ -35,8 +36,6 @@ public final class ProjectionRunner: Sendable {
         if let since = waitingForLease.withLock({ $0 }), ContinuousClock.now - since > .seconds(2) { return nil }
         return failing.withLock { $0 }
     }
-    /// Rung after every batch applied, for ``waitUntil(_:timeout:)``.
-    private let progress = Doorbell()
 
     public init(
         _ projection: Projection, store: any EventStore, batchSize: Int = 500, idleCommitInterval: Duration = .milliseconds(100),
@@ -51,7 +50,7 @@ public final class ProjectionRunner: Sendable {
 
     /// The position of the last event this runner has applied: its read model shows every
     /// event up to it (the batches since its last commit held nothing it reads).
-    public var position: GlobalPosition { state.withLock { $0 } }
+    public var position: GlobalPosition { applied.value }
 
     /// Follows the store until cancelled, holding the projection's lease.
     public func run() async throws {
@@ -95,7 +94,7 @@ public final class ProjectionRunner: Sendable {
         var saved = try await store.checkpointMark(projection.checkpoint)
         var position = saved.position
         // The documents are as of this checkpoint, also when a rebuild brought it back.
-        state.withLock { $0 = position }
+        applied.set(position)
         // Dropped with the lease: another holder may have written meanwhile.
         let cache = DocumentCache(collections: projection.collections)
         let lazily = Laziness(interval: idleCommitInterval)
@@ -151,7 +150,7 @@ public final class ProjectionRunner: Sendable {
     ) async throws -> (read: Int, position: GlobalPosition, saved: CheckpointMark) {
         var position = start
         var saved = saved
-        if target.isLive { state.withLock { $0 = max($0, position) } }
+        if target.isLive { applied.update { $0 = max($0, position) } }
         var total = 0
         while true {
             let events = try await store.readAllShared(after: position, limit: batchSize)
@@ -180,8 +179,7 @@ public final class ProjectionRunner: Sendable {
             }
             position = last.position
             if target.isLive {
-                state.withLock { $0 = position }
-                progress.ring()
+                applied.set(position)
             }
             total += events.count
             report(total)
@@ -192,15 +190,7 @@ public final class ProjectionRunner: Sendable {
 
     /// Waits until the runner has committed `target` (read-your-writes); false on timeout.
     public func waitUntil(_ target: GlobalPosition, timeout: Duration) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while position < target {
-            let seen = progress.generation
-            if position >= target { break }
-            let left = deadline - ContinuousClock.now
-            guard left > .zero else { return false }
-            _ = await progress.wait(after: seen, timeout: left)
-        }
-        return true
+        await applied.wait(until: { $0 >= target }, timeout: timeout)
     }
 
     /// Rebuilds the read model from the first event beside the live one, then swaps it in; returns
