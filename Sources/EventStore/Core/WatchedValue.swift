@@ -12,7 +12,8 @@ import Synchronization
 public final class WatchedValue<Value: Sendable>: Sendable {
     private struct Waiter {
         let reached: @Sendable (Value) -> Bool
-        let deadline: ContinuousClock.Instant
+        /// Nil: no timeout.
+        let deadline: ContinuousClock.Instant?
         let continuation: CheckedContinuation<Bool, Never>
     }
 
@@ -57,12 +58,12 @@ public final class WatchedValue<Value: Sendable>: Sendable {
     public func set(_ value: Value) { update { $0 = value } }
 
     /// True as soon as the value meets `reached` (at once if it does now); false after `timeout`
-    /// or when the task is cancelled. `registered` runs once the waiter is in place (not when
+    /// (nil: none) or when the task is cancelled. `registered` runs once the waiter is in place (not when
     /// the value met the condition at once): where a poll that feeds ``update(_:)`` should start.
     public func wait(
-        until reached: @escaping @Sendable (Value) -> Bool, timeout: Duration, registered: () -> Void = {}
+        until reached: @escaping @Sendable (Value) -> Bool, timeout: Duration?, registered: () -> Void = {}
     ) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = timeout.map { ContinuousClock.now + $0 }
         let id = state.withLock { state -> UInt64? in
             guard !reached(state.value) else { return nil }
             state.nextWaiter &+= 1
@@ -76,7 +77,7 @@ public final class WatchedValue<Value: Sendable>: Sendable {
                     if state.cancelled.remove(id) != nil || Task.isCancelled { return (false, nil) }
                     if reached(state.value) { return (true, nil) }
                     state.waiters[id] = Waiter(reached: reached, deadline: deadline, continuation: continuation)
-                    guard state.timer.map({ deadline < $0.until }) ?? true else { return (nil, nil) }
+                    guard let deadline, state.timer.map({ deadline < $0.until }) ?? true else { return (nil, nil) }
                     state.timers &+= 1
                     state.timer = (state.timers, deadline)
                     return (nil, state.timers)
@@ -85,7 +86,7 @@ public final class WatchedValue<Value: Sendable>: Sendable {
                     continuation.resume(returning: answer)
                     return
                 }
-                if let timer { Task { await self.expire(timer: timer, from: deadline) } }
+                if let timer, let deadline { Task { await self.expire(timer: timer, from: deadline) } }
                 registered()
             }
         } onCancel: {
@@ -110,11 +111,12 @@ public final class WatchedValue<Value: Sendable>: Sendable {
                 var late: [CheckedContinuation<Bool, Never>] = []
                 var earliest: ContinuousClock.Instant?
                 for (id, waiter) in state.waiters {
-                    if waiter.deadline <= now {
+                    guard let deadline = waiter.deadline else { continue }
+                    if deadline <= now {
                         late.append(waiter.continuation)
                         state.waiters[id] = nil
-                    } else if earliest.map({ waiter.deadline < $0 }) ?? true {
-                        earliest = waiter.deadline
+                    } else if earliest.map({ deadline < $0 }) ?? true {
+                        earliest = deadline
                     }
                 }
                 // Another timer took over (an earlier deadline came after this one slept).
