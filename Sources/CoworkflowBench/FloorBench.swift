@@ -61,8 +61,8 @@ struct FloorBench: AsyncParsableCommand {
                     position bigserial PRIMARY KEY, stream text NOT NULL, version integer NOT NULL,
                     data jsonb NOT NULL, recorded timestamptz NOT NULL DEFAULT now(), UNIQUE (stream, version))
                 """, logger: logger)
-            try await connection.query(PostgresQuery(unsafeSQL: "GRANT SELECT, INSERT ON floor_events TO \(settings.user)"), logger: logger)
-            try await connection.query(PostgresQuery(unsafeSQL: "GRANT USAGE ON SEQUENCE floor_events_position_seq TO \(settings.user)"), logger: logger)
+            try await connection.query(PostgresQuery(unsafeSQL: "GRANT SELECT, INSERT ON floor_events TO \"\(settings.user)\""), logger: logger)
+            try await connection.query(PostgresQuery(unsafeSQL: "GRANT USAGE ON SEQUENCE floor_events_position_seq TO \"\(settings.user)\""), logger: logger)
         }
         var environment = ProcessInfo.processInfo.environment
         environment["DB_NAME"] = name
@@ -84,29 +84,34 @@ struct FloorBench: AsyncParsableCommand {
             ("floor_http", ["service-nodb"]), ("floor_store", ["service"]), ("floor_hop", ["service", "edge"]),
             ("floor_pipeline", ["service-events", "edge", "pipeline"]),
         ]
-        for (figure, roles) in stages {
-            var servers: [Process] = []
-            var cpu = ProcessCPU.Groups()
-            cpu.commands["postgres"] = "postgres"
-            cpu.commands["beam.smp"] = "rabbitmq"
-            defer {
-                for server in servers { server.terminate() }
-                for server in servers { server.waitUntilExit() }
+        do {
+            for (figure, roles) in stages {
+                var servers: [Process] = []
+                var cpu = ProcessCPU.Groups()
+                cpu.commands["postgres"] = "postgres"
+                cpu.commands["beam.smp"] = "rabbitmq"
+                defer {
+                    for server in servers { server.terminate() }
+                    for server in servers { server.waitUntilExit() }
+                }
+                for (index, role) in roles.enumerated() {
+                    let own = port + index
+                    let base = role.hasPrefix("service") ? "service" : role
+                    var arguments = ["floor-server", "--role", base, "--port", String(own), "--consumer", consumer]
+                    if role == "service-nodb" { arguments.append("--no-store") }
+                    if role == "service-events" { arguments.append("--events") }
+                    if role == "edge" { arguments += ["--upstream", "http://127.0.0.1:\(port)"] }
+                    servers.append(try booking.launch(binary, arguments, environment))
+                    cpu.pids[servers[servers.count - 1].processIdentifier] = base
+                    try await Client(base: "http://127.0.0.1:\(own)").waitUntilUp()
+                }
+                let url = "http://127.0.0.1:\(port + (roles.contains("edge") ? 1 : 0))/r"
+                let run = try await booking.wrk(url, seconds: seconds, script: script, args: [], meter: ProcessCPU(groups: cpu))
+                run.record(figure, into: &figures, unit: "requests/s", per: "request")
             }
-            for (index, role) in roles.enumerated() {
-                let own = port + index
-                let base = role.hasPrefix("service") ? "service" : role
-                var arguments = ["floor-server", "--role", base, "--port", String(own), "--consumer", consumer]
-                if role == "service-nodb" { arguments.append("--no-store") }
-                if role == "service-events" { arguments.append("--events") }
-                if role == "edge" { arguments += ["--upstream", "http://127.0.0.1:\(port)"] }
-                servers.append(try booking.launch(binary, arguments, environment))
-                cpu.pids[servers[servers.count - 1].processIdentifier] = base
-                try await Client(base: "http://127.0.0.1:\(own)").waitUntilUp()
-            }
-            let url = "http://127.0.0.1:\(port + (roles.contains("edge") ? 1 : 0))/r"
-            let run = try await booking.wrk(url, seconds: seconds, script: script, args: [], meter: ProcessCPU(groups: cpu))
-            run.record(figure, into: &figures, unit: "requests/s", per: "request")
+        } catch {
+            await Self.deleteQueues(of: consumer)
+            throw error
         }
         await Self.deleteQueues(of: consumer)
     }

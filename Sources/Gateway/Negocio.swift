@@ -145,7 +145,7 @@ extension Backend {
         let reservas = self.reservas, negocio = self.negocio, usuarios = self.usuarios
         if services.contains(.usuarios) {
             // An erasure whose process stopped before its key was destroyed is finished here.
-            timers.append(Temporizador(lease: "usuarios:apagamentos") { try await usuarios.concluirApagamentos() })
+            timers.append(Temporizador(lease: UsuariosService.apagamentos) { try await usuarios.concluirApagamentos() })
         }
         if services.contains(.reservas) {
             timers.append(Temporizador(lease: "reservas:prazos") { try await reservas.executarPrazosVencidos() })

@@ -8,7 +8,7 @@ import Synchronization
 /// serves every waiter. With dozens of requests waiting and the value moving hundreds of times
 /// a second, a Doorbell loop woke them all to re-check, each arming and cancelling a sleeping
 /// timer task (and a cancelled sleep holds its timer until its deadline): replacing it took the
-/// embedded booking bench from 837–888 to 920–941 bookings/s (docs/benchmarks.md).
+/// embedded booking bench from ~915 to ~980 bookings/s (docs/benchmarks.md, session 27).
 public final class WatchedValue<Value: Sendable>: Sendable {
     private struct Waiter {
         let reached: @Sendable (Value) -> Bool
@@ -58,8 +58,10 @@ public final class WatchedValue<Value: Sendable>: Sendable {
     public func set(_ value: Value) { update { $0 = value } }
 
     /// True as soon as the value meets `reached` (at once if it does now); false after `timeout`
-    /// (nil: none) or when the task is cancelled. `registered` runs once the waiter is in place (not when
-    /// the value met the condition at once): where a poll that feeds ``update(_:)`` should start.
+    /// (nil: none) or when the task is cancelled. `reached` runs under the value's lock: it must
+    /// be cheap and must not touch this value. `registered` runs once the waiter is in place
+    /// (not when the value met the condition at once), possibly after it was answered: where a
+    /// poll that feeds ``update(_:)`` should start.
     public func wait(
         until reached: @escaping @Sendable (Value) -> Bool, timeout: Duration?, registered: () -> Void = {}
     ) async -> Bool {

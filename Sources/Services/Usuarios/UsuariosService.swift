@@ -412,7 +412,11 @@ public final class UsuariosService: Sendable {
             let events = try await store.readCategory("usuario", after: position, limit: lote)
             guard let last = events.last else { return }
             for event in events where event.type == "DadosPessoaisApagados" {
-                guard let id = Usuario.ID(String(event.stream.rawValue.dropFirst("usuario-".count))) else { continue }
+                // An erasure that cannot be read holds the checkpoint (and is logged by the
+                // timer every second): skipping it could leave a key alive.
+                guard case .dadosPessoaisApagados(let apagados)? = try Usuario.Event.decode(type: event.type, data: event.data, using: EventJSON.decoder)
+                else { continue }
+                let id = apagados.usuarioId
                 _ = try await vault.erase(subject: id.rawValue)
                 try await store.forgetRequestKeys(mentioning: id.description)
             }
