@@ -257,4 +257,31 @@ struct ReadModelTests {
             #expect(try await store.count(live, grupo: "g") == 3)
         }
     }
+
+    @Test("a build promoted where the live read model never saved its checkpoint takes its place; a runner that starts from nothing is fenced out", arguments: Backend.allCases)
+    func promote_where_nothing_was_saved(backend: Backend) async throws {
+        try await withFixture(backend) { fixture in
+            let store = fixture.store
+            let live = "test-\(UUID().uuidString)"
+            let checkpoint = "projection:\(live)", staged = "projection:\(live)~rebuild"
+            let pairs = [StagedCollection(staged: "\(live)~rebuild", live: live)]
+            let p1 = GlobalPosition(transaction: 5, sequence: 10)
+            #expect(try await store.checkpointMark(checkpoint) == CheckpointMark.none)
+            let reset = try await store.reset(collections: pairs.map(\.staged), checkpoint: staged)
+            let built = try await store.commit(
+                [ReadModelChange(collection: "\(live)~rebuild", key: "a", grupo: "g", doc: doc("built a"))], checkpoint: staged, at: p1, from: reset)
+
+            let promoted = try await store.promote(pairs, checkpoint: checkpoint, from: staged, at: built)
+            #expect(promoted.position == p1 && promoted != CheckpointMark.none)
+            #expect(try await store.checkpointMark(checkpoint) == promoted)
+            #expect(try await store.documents(live, grupo: "g", limit: 10, offset: 0) == [doc("built a")])
+            // A live runner that found no checkpoint when it started (its mark: none) writes nothing.
+            await expectStale {
+                try await store.commit([ReadModelChange(collection: live, key: "a", grupo: "g", doc: doc("stale"))], checkpoint: checkpoint, at: p1, from: CheckpointMark.none)
+            }
+            #expect(try await store.document(live, key: "a") == doc("built a"))
+            try await store.commit([ReadModelChange(collection: live, key: "b", grupo: "g", doc: doc("b"))], checkpoint: checkpoint, at: p1, from: promoted)
+            #expect(try await store.count(live, grupo: "g") == 2)
+        }
+    }
 }
