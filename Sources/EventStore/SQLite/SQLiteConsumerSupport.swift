@@ -118,8 +118,10 @@ extension SQLiteEventStore {
         }
     }
 
-    /// The embedded store belongs to one process, so a lease is held within it: one holder per
-    /// name per store, the others wait.
+    /// One holder per name among every process that opens this store's file (`serve`, and a
+    /// `coworkflow replay` beside it): within a process a set of the names held, across
+    /// processes an exclusive `flock` on a file per name in `<database>-leases/`, which the
+    /// kernel lets go the moment its holder ends, however it ends. The others wait.
     public func whileHolding<T: Sendable>(
         lease name: String, retryEvery interval: Duration, _ body: @escaping @Sendable () async throws -> T
     ) async throws -> T {
@@ -127,6 +129,62 @@ extension SQLiteEventStore {
             try await Task.sleep(for: interval)
         }
         defer { _ = leases.withLock { $0.remove(name) } }
+        var lock = try LeaseFile(database: database.path, lease: name)
+        while !lock.take() {
+            do {
+                try await Task.sleep(for: interval)
+            } catch {
+                lock.close()
+                throw error
+            }
+        }
+        defer { lock.close() }
         return try await body()
     }
+}
+
+/// An exclusive `flock` on `<database>-leases/<lease>`; nothing for an in-memory database.
+struct LeaseFile {
+    private var descriptor: Int32?
+
+    init(database: String, lease: String) throws {
+        guard !database.isEmpty, database != ":memory:", !database.hasPrefix("file::memory:") else { return }
+        let directory = database + "-leases"
+        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+            throw EventStoreError(.unavailable, "cannot make the lease folder \(directory): \(String(cString: strerror(errno)))")
+        }
+        // A file name from any lease name: letters and digits as they are, the rest as %XX.
+        var file = ""
+        for byte in lease.utf8 {
+            if (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D {
+                file.append(Character(UnicodeScalar(byte)))
+            } else {
+                file += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        let path = directory + "/" + file
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw EventStoreError(.unavailable, "cannot open the lease file \(path): \(String(cString: strerror(errno)))")
+        }
+        self.descriptor = descriptor
+    }
+
+    /// True when this process now holds the lock (always, for an in-memory database).
+    mutating func take() -> Bool {
+        guard let descriptor else { return true }
+        return flock(descriptor, LOCK_EX | LOCK_NB) == 0
+    }
+
+    mutating func close() {
+        guard let descriptor else { return }
+        closeDescriptor(descriptor)  // lets go of the lock
+        self.descriptor = nil
+    }
+}
+
+private func closeDescriptor(_ descriptor: Int32) { _ = close(descriptor) }
+
+private extension String {
+    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }
