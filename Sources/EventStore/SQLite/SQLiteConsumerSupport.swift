@@ -153,7 +153,7 @@ struct LeaseFile {
         if mkdir(directory, 0o700) != 0 && errno != EEXIST {
             throw EventStoreError(.unavailable, "cannot make the lease folder \(directory): \(String(cString: strerror(errno)))")
         }
-        // A file name from any lease name: letters and digits as they are, the rest as %XX.
+        // A file name from any lease name: letters, digits and "-" as they are, the rest as %XX.
         var file = ""
         for byte in lease.utf8 {
             if (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D {
