@@ -23,11 +23,7 @@ struct BookingBench: AsyncParsableCommand {
             dropped and recreated; DB_* / DATABASE_URL name the server), load through the gateway.
             """)
 
-    @Flag(help: "A few seconds per run (for CI).")
-    var short = false
-
-    @Option(help: "Concurrent connections.")
-    var connections = 32
+    @OptionGroup var load: HTTPLoad
 
     @Flag(help: "Distributed mode on PostgreSQL: one process per deployable, load through the gateway.")
     var distributed = false
@@ -36,7 +32,7 @@ struct BookingBench: AsyncParsableCommand {
     var reservas = 2
 
     func run() async throws {
-        let seconds = short ? 3 : 10
+        let seconds = load.seconds
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -67,7 +63,7 @@ struct BookingBench: AsyncParsableCommand {
             environment["DATABASE_URL"] = nil
             // Eight processes share the server's 100 connections.
             environment["DB_POOL_SIZE"] = environment["DB_POOL_SIZE"] ?? "8"
-            let create = try launch(binary, ["admin", "create", "--postgres", "--email", "bench@coworkflow.dev"], environment)
+            let create = try HTTPLoad.launch(binary, ["admin", "create", "--postgres", "--email", "bench@coworkflow.dev"], environment)
             create.waitUntilExit()
             guard create.terminationStatus == 0 else { throw ValidationError("coworkflow admin create --postgres failed") }
             var urls: [String: [String]] = [:]
@@ -77,7 +73,7 @@ struct BookingBench: AsyncParsableCommand {
             cpu.commands["beam.smp"] = "rabbitmq"
             for (index, service) in services.enumerated() {
                 let servicePort = port + 1 + index
-                servers.append(try launch(binary, ["serve", "--service", service, "--port", String(servicePort)], environment))
+                servers.append(try HTTPLoad.launch(binary, ["serve", "--service", service, "--port", String(servicePort)], environment))
                 cpu.pids[servers[servers.count - 1].processIdentifier] = ["usuarios", "espacos", "precos"].contains(service) ? "usuarios_espacos_precos" : service
                 urls[service, default: []].append("http://127.0.0.1:\(servicePort)")
                 ports.append(servicePort)
@@ -86,21 +82,21 @@ struct BookingBench: AsyncParsableCommand {
             for service in ["usuarios", "espacos", "precos", "reservas"] {
                 gateway["SERVICE_\(service.uppercased())_URL"] = urls[service, default: []].joined(separator: ",")
             }
-            servers.append(try launch(binary, ["serve", "--service", "gateway", "--port", String(port)], gateway))
+            servers.append(try HTTPLoad.launch(binary, ["serve", "--service", "gateway", "--port", String(port)], gateway))
             cpu.pids[servers[servers.count - 1].processIdentifier] = "gateway"
             for servicePort in ports { try await Client(base: "http://127.0.0.1:\(servicePort)").waitUntilUp() }
             api = Client(base: "http://127.0.0.1:\(port)")
             try await api.waitUntilUp()
-            print("# coworkflow-bench booking: distributed mode (gateway :\(port), \(services.joined(separator: ", "))) on PostgreSQL \(database["DB_NAME"] ?? ""), wrk -c\(connections), \(seconds) s per run")
+            print("# coworkflow-bench booking: distributed mode (gateway :\(port), \(services.joined(separator: ", "))) on PostgreSQL \(database["DB_NAME"] ?? ""), wrk -c\(load.connections), \(seconds) s per run")
         } else {
-            let create = try launch(binary, ["admin", "create", "--email", "bench@coworkflow.dev", "--data", directory.path], environment)
+            let create = try HTTPLoad.launch(binary, ["admin", "create", "--email", "bench@coworkflow.dev", "--data", directory.path], environment)
             create.waitUntilExit()
             guard create.terminationStatus == 0 else { throw ValidationError("coworkflow admin create failed") }
-            servers.append(try launch(binary, ["serve", "--data", directory.path, "--port", String(port)], environment))
+            servers.append(try HTTPLoad.launch(binary, ["serve", "--data", directory.path, "--port", String(port)], environment))
             cpu.pids[servers[servers.count - 1].processIdentifier] = "serve"
             api = Client(base: "http://127.0.0.1:\(port)")
             try await api.waitUntilUp()
-            print("# coworkflow-bench booking: coworkflow serve (embedded store) on :\(port), wrk -c\(connections), \(seconds) s per run")
+            print("# coworkflow-bench booking: coworkflow serve (embedded store) on :\(port), wrk -c\(load.connections), \(seconds) s per run")
         }
 
         let admin = try await api.token("bench@coworkflow.dev", "bench-admin-password")
@@ -128,11 +124,11 @@ struct BookingBench: AsyncParsableCommand {
         let base = (Int(Date().timeIntervalSince1970) / 86_400 + 1) * 86_400
         var figures = Figures()
         let meter = ProcessCPU(groups: cpu)
-        let spread = try await wrk(api.base + "/api/reservas", seconds: seconds, script: script, args: [member, String(base)] + Array(rooms[0..<16]), meter: meter)
+        let spread = try await load.wrk(api.base + "/api/reservas", seconds: seconds, script: script, args: [member, String(base)] + Array(rooms[0..<16]), meter: meter)
         spread.record("booking_spread", into: &figures, unit: "bookings/s", per: "booking")
-        let hot = try await wrk(api.base + "/api/reservas", seconds: seconds, script: script, args: [member, String(base)] + [rooms[16]], meter: meter)
+        let hot = try await load.wrk(api.base + "/api/reservas", seconds: seconds, script: script, args: [member, String(base)] + [rooms[16]], meter: meter)
         hot.record("booking_hot_space", into: &figures, unit: "bookings/s", per: "booking")
-        let catalog = try await wrk(api.base + "/api/espacos", seconds: seconds, script: nil, args: [], meter: meter)
+        let catalog = try await load.wrk(api.base + "/api/espacos", seconds: seconds, script: nil, args: [], meter: meter)
         catalog.record("catalog", into: &figures, unit: "reads/s", per: "read")
     }
 
@@ -161,73 +157,6 @@ struct BookingBench: AsyncParsableCommand {
         end
         """
 
-    struct Run {
-        let perSecond: Double
-        let p50: Double
-        let p99: Double
-        let failures: Int
-        /// Milliseconds of CPU per request: every process that served the run (the servers, and
-        /// PostgreSQL and RabbitMQ in distributed mode) and wrk, in all and per group.
-        var cpu: (total: Double, groups: [(String, Double)]) = (.nan, [])
-
-        func record(_ name: String, into figures: inout Figures, unit: String, per request: String) {
-            figures.record(name, perSecond, unit)
-            figures.record("\(name)_p50", p50, "ms", decimals: 2)
-            figures.record("\(name)_p99", p99, "ms", decimals: 2)
-            figures.record("\(name)_non_2xx", Double(failures), "responses")
-            guard !cpu.total.isNaN else { return }
-            figures.record("\(name)_cpu", cpu.total, "ms/\(request)", decimals: 3)
-            for (group, milliseconds) in cpu.groups { figures.record("\(name)_cpu_\(group)", milliseconds, "ms/\(request)", decimals: 3) }
-        }
-    }
-
-    /// Two wrk threads (the Lua above counts on it), `connections` connections. The CPU is read
-    /// before wrk starts and one second after it ends, so that the work the run left behind
-    /// (projections and reactions catching up) counts for its requests.
-    func wrk(_ url: String, seconds: Int, script: URL?, args: [String], meter: ProcessCPU) async throws -> Run {
-        var arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency"]
-        if let script { arguments += ["-s", script.path] }
-        arguments.append(url)
-        if !args.isEmpty { arguments += ["--"] + args }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/wrk")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        var before = meter.reading()
-        before["wrk"] = ProcessCPU.waitedChildren()
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw ValidationError("wrk failed:\n\(output)") }
-        try await Task.sleep(for: .seconds(1))
-        var after = meter.reading()
-        // wrk has ended by then: its CPU is in the rusage of the children this process waited for.
-        after["wrk"] = ProcessCPU.waitedChildren()
-        func value(after label: String) -> String? {
-            output.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(label) }
-                .map { $0.trimmingCharacters(in: .whitespaces).dropFirst(label.count).trimmingCharacters(in: .whitespaces) }
-        }
-        func milliseconds(_ text: String?) -> Double {
-            guard let text else { return .nan }
-            for (suffix, factor) in [("us", 0.001), ("ms", 1.0), ("s", 1_000.0), ("m", 60_000.0)] where text.hasSuffix(suffix) {
-                return (Double(text.dropLast(suffix.count)) ?? .nan) * factor
-            }
-            return .nan
-        }
-        // "12345 requests in 10.00s, 4.56MB read"
-        let requests = output.split(separator: "\n").lazy.compactMap { line -> Int? in
-            let words = line.split(separator: " ")
-            return words.count > 2 && words[1] == "requests" && words[2] == "in" ? Int(words[0]) : nil
-        }.first ?? 0
-        var run = Run(
-            perSecond: Double(value(after: "Requests/sec:") ?? "") ?? .nan,
-            p50: milliseconds(value(after: "50%")), p99: milliseconds(value(after: "99%")),
-            failures: Int(value(after: "Non-2xx or 3xx responses:") ?? "0") ?? 0)
-        run.cpu = ProcessCPU.perRequest(from: before, to: after, requests: requests)
-        return run
-    }
-
     /// A new, migrated database for the distributed run; the DB_* variables that name it.
     func freshDatabase() async throws -> [String: String] {
         var settings = try PostgresSettings.fromEnvironment()
@@ -241,16 +170,6 @@ struct BookingBench: AsyncParsableCommand {
             "DB_HOST": settings.host, "DB_PORT": String(settings.port), "DB_NAME": name, "DB_USER": settings.user,
             "DB_PASSWORD": settings.password,
         ]
-    }
-
-    func launch(_ binary: String, _ arguments: [String], _ environment: [String: String]) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        return process
     }
 }
 

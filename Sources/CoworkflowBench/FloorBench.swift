@@ -39,15 +39,10 @@ struct FloorBench: AsyncParsableCommand {
         commandName: "floor",
         abstract: "The stack's own cost per request (HTTP, one hop, one read and one insert), with no CoworkFlow code.")
 
-    @Flag(help: "A few seconds per run (for CI).")
-    var short = false
-
-    @Option(help: "Concurrent connections.")
-    var connections = 32
+    @OptionGroup var load: HTTPLoad
 
     func run() async throws {
-        let seconds = short ? 3 : 10
-        let booking = BookingBench.parseOrExit(["--connections", String(connections)])
+        let seconds = load.seconds
         var settings = try PostgresSettings.fromEnvironment()
         let name = (ProcessInfo.processInfo.environment["BENCH_DB_NAME"] ?? "coworkflow_bench") + "_floor"
         var logger = Logger(label: "coworkflow.bench")
@@ -75,7 +70,7 @@ struct FloorBench: AsyncParsableCommand {
         try Self.lua.write(to: script, atomically: true, encoding: .utf8)
         let binary = CommandLine.arguments[0]
         let port = Int.random(in: 20_000...31_000)
-        print("# coworkflow-bench floor: bare Hummingbird/AsyncHTTPClient/PostgresNIO servers on PostgreSQL \(name), wrk -c\(connections), \(seconds) s per run")
+        print("# coworkflow-bench floor: bare Hummingbird/AsyncHTTPClient/PostgresNIO servers on PostgreSQL \(name), wrk -c\(load.connections), \(seconds) s per run")
 
         _ = try await PostgresMigrator(settings: settings, logger: logger).migrate()
         let consumer = "floorbench\(UInt32.random(in: .min ... .max))"
@@ -101,12 +96,12 @@ struct FloorBench: AsyncParsableCommand {
                     if role == "service-nodb" { arguments.append("--no-store") }
                     if role == "service-events" { arguments.append("--events") }
                     if role == "edge" { arguments += ["--upstream", "http://127.0.0.1:\(port)"] }
-                    servers.append(try booking.launch(binary, arguments, environment))
+                    servers.append(try HTTPLoad.launch(binary, arguments, environment))
                     cpu.pids[servers[servers.count - 1].processIdentifier] = base
                     try await Client(base: "http://127.0.0.1:\(own)").waitUntilUp()
                 }
                 let url = "http://127.0.0.1:\(port + (roles.contains("edge") ? 1 : 0))/r"
-                let run = try await booking.wrk(url, seconds: seconds, script: script, args: [], meter: ProcessCPU(groups: cpu))
+                let run = try await load.wrk(url, seconds: seconds, script: script, args: [], meter: ProcessCPU(groups: cpu))
                 run.record(figure, into: &figures, unit: "requests/s", per: "request")
             }
         } catch {

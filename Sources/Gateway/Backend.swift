@@ -147,9 +147,8 @@ final class CheckpointWatcher: Sendable {
     /// True once every checkpoint named (by its index) in `goals` is at or past its position;
     /// false after `timeout`.
     func waitUntil(_ goals: [(index: Int, position: GlobalPosition)], timeout: Duration) async -> Bool {
-        let targets = goals.map { ($0.index, $0.position) }
-        return await positions.wait(
-            until: { positions in targets.allSatisfy { positions[$0.0] >= $0.1 } }, timeout: timeout,
+        await positions.wait(
+            until: { positions in goals.allSatisfy { positions[$0.index] >= $0.position } }, timeout: timeout,
             registered: {
                 let start = polling.withLock { polling in
                     defer { polling = true }

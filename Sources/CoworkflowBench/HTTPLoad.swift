@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+
+/// The load the HTTP benchmarks (`booking`, `floor`) put on their servers: wrk, two threads,
+/// `connections` connections, for `seconds` a run; and how they start the servers.
+struct HTTPLoad: ParsableArguments {
+    @Flag(help: "A few seconds per run (for CI).")
+    var short = false
+
+    @Option(help: "Concurrent connections.")
+    var connections = 32
+
+    var seconds: Int { short ? 3 : 10 }
+
+    struct Run {
+        let perSecond: Double
+        let p50: Double
+        let p99: Double
+        let failures: Int
+        /// Milliseconds of CPU per request: every process that served the run (the servers, and
+        /// PostgreSQL and RabbitMQ in distributed mode) and wrk, in all and per group.
+        var cpu: (total: Double, groups: [(String, Double)]) = (.nan, [])
+
+        func record(_ name: String, into figures: inout Figures, unit: String, per request: String) {
+            figures.record(name, perSecond, unit)
+            figures.record("\(name)_p50", p50, "ms", decimals: 2)
+            figures.record("\(name)_p99", p99, "ms", decimals: 2)
+            figures.record("\(name)_non_2xx", Double(failures), "responses")
+            guard !cpu.total.isNaN else { return }
+            figures.record("\(name)_cpu", cpu.total, "ms/\(request)", decimals: 3)
+            for (group, milliseconds) in cpu.groups { figures.record("\(name)_cpu_\(group)", milliseconds, "ms/\(request)", decimals: 3) }
+        }
+    }
+
+    /// Two wrk threads (`BookingBench.lua` counts on it), `connections` connections. The CPU is read
+    /// before wrk starts and one second after it ends, so that the work the run left behind
+    /// (projections and reactions catching up) counts for its requests.
+    func wrk(_ url: String, seconds: Int, script: URL?, args: [String], meter: ProcessCPU) async throws -> Run {
+        var arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency"]
+        if let script { arguments += ["-s", script.path] }
+        arguments.append(url)
+        if !args.isEmpty { arguments += ["--"] + args }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/wrk")
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        var before = meter.reading()
+        before["wrk"] = ProcessCPU.waitedChildren()
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw ValidationError("wrk failed:\n\(output)") }
+        try await Task.sleep(for: .seconds(1))
+        var after = meter.reading()
+        // wrk has ended by then: its CPU is in the rusage of the children this process waited for.
+        after["wrk"] = ProcessCPU.waitedChildren()
+        func value(after label: String) -> String? {
+            output.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(label) }
+                .map { $0.trimmingCharacters(in: .whitespaces).dropFirst(label.count).trimmingCharacters(in: .whitespaces) }
+        }
+        func milliseconds(_ text: String?) -> Double {
+            guard let text else { return .nan }
+            for (suffix, factor) in [("us", 0.001), ("ms", 1.0), ("s", 1_000.0), ("m", 60_000.0)] where text.hasSuffix(suffix) {
+                return (Double(text.dropLast(suffix.count)) ?? .nan) * factor
+            }
+            return .nan
+        }
+        // "12345 requests in 10.00s, 4.56MB read"
+        let requests = output.split(separator: "\n").lazy.compactMap { line -> Int? in
+            let words = line.split(separator: " ")
+            return words.count > 2 && words[1] == "requests" && words[2] == "in" ? Int(words[0]) : nil
+        }.first ?? 0
+        var run = Run(
+            perSecond: Double(value(after: "Requests/sec:") ?? "") ?? .nan,
+            p50: milliseconds(value(after: "50%")), p99: milliseconds(value(after: "99%")),
+            failures: Int(value(after: "Non-2xx or 3xx responses:") ?? "0") ?? 0)
+        run.cpu = ProcessCPU.perRequest(from: before, to: after, requests: requests)
+        return run
+    }
+
+    static func launch(_ binary: String, _ arguments: [String], _ environment: [String: String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+}
