@@ -1,4 +1,5 @@
 import EventStore
+import Foundation
 import Logging
 import PostgresNIO
 
@@ -21,4 +22,15 @@ func withOwner(_ settings: PostgresSettings, logger: Logger, _ body: (PostgresCo
         try? await connection.close()
         throw error
     }
+}
+
+/// A new, migrated database `BENCH_DB_NAME` + `suffix` (dropped first if it exists) on the
+/// server the environment names; its settings.
+func freshBenchDatabase(suffix: String, logger: Logger) async throws -> PostgresSettings {
+    var settings = try PostgresSettings.fromEnvironment()
+    let name = (ProcessInfo.processInfo.environment["BENCH_DB_NAME"] ?? "coworkflow_bench") + suffix
+    try await recreate(name, admin: settings, logger: logger)
+    settings.database = name
+    _ = try await PostgresMigrator(settings: settings, logger: logger).migrate()
+    return settings
 }

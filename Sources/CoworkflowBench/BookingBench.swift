@@ -159,13 +159,10 @@ struct BookingBench: AsyncParsableCommand {
 
     /// A new, migrated database for the distributed run; the DB_* variables that name it.
     func freshDatabase() async throws -> [String: String] {
-        var settings = try PostgresSettings.fromEnvironment()
-        let name = (ProcessInfo.processInfo.environment["BENCH_DB_NAME"] ?? "coworkflow_bench") + "_http"
         var logger = Logger(label: "coworkflow.bench")
         logger.logLevel = .warning
-        try await recreate(name, admin: settings, logger: logger)
-        settings.database = name
-        _ = try await PostgresMigrator(settings: settings, logger: logger).migrate()
+        let settings = try await freshBenchDatabase(suffix: "_http", logger: logger)
+        let name = settings.database
         return [
             "DB_HOST": settings.host, "DB_PORT": String(settings.port), "DB_NAME": name, "DB_USER": settings.user,
             "DB_PASSWORD": settings.password,

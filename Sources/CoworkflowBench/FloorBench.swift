@@ -43,12 +43,10 @@ struct FloorBench: AsyncParsableCommand {
 
     func run() async throws {
         let seconds = load.seconds
-        var settings = try PostgresSettings.fromEnvironment()
-        let name = (ProcessInfo.processInfo.environment["BENCH_DB_NAME"] ?? "coworkflow_bench") + "_floor"
         var logger = Logger(label: "coworkflow.bench")
         logger.logLevel = .warning
-        try await recreate(name, admin: settings, logger: logger)
-        settings.database = name
+        let settings = try await freshBenchDatabase(suffix: "_floor", logger: logger)
+        let name = settings.database
         try await withOwner(settings, logger: logger) { connection in
             try await connection.query(
                 """
@@ -72,7 +70,6 @@ struct FloorBench: AsyncParsableCommand {
         let port = Int.random(in: 20_000...31_000)
         print("# coworkflow-bench floor: bare Hummingbird/AsyncHTTPClient/PostgresNIO servers on PostgreSQL \(name), wrk -c\(load.connections), \(seconds) s per run")
 
-        _ = try await PostgresMigrator(settings: settings, logger: logger).migrate()
         let consumer = "floorbench\(UInt32.random(in: .min ... .max))"
         var figures = Figures()
         let stages = [
