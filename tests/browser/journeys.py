@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import urllib.request
-from datetime import date
+import uuid
+from datetime import date, datetime
 
 from selenium.webdriver.common.by import By
 
@@ -88,6 +89,12 @@ def space_open_now(server, nome: str) -> tuple[str, str]:
     """A unit whose check-in opens 24 h before the start and a meeting room open 24 h a day,
     bookable from now on, at R$ 60,00 an hour (30 min minimum): whatever the time of the run, the
     next free slot can be booked, paid and checked into. Returns (unit name, space id)."""
+    return meeting_room(server, nome)
+
+
+def meeting_room(server, nome: str, horario: dict | None = None, minimo: int = 30, maximo: int = 600) -> tuple[str, str]:
+    """space_open_now's unit and room, with other hours (`ALWAYS_OPEN`'s shape) or a minimum and
+    a maximum duration (minutes; the price table's minimum is the same). Returns (unit name, space id)."""
     admin = token(server, server.admin)
     unidade = api(server, "POST", "/api/admin/unidades", {
         "nome": f"CoworkFlow {nome}",
@@ -98,12 +105,28 @@ def space_open_now(server, nome: str) -> tuple[str, str]:
     }, admin)
     espaco = api(server, "POST", "/api/admin/espacos", {
         "unidadeId": unidade["id"], "nome": nome, "tipo": "sala_reuniao", "capacidade": 6,
-        "regras": {"duracaoMinimaMinutos": 30, "duracaoMaximaMinutos": 600, "antecedenciaMinimaMinutos": 0, "antecedenciaMaximaDias": 90},
-        "horario": ALWAYS_OPEN,
+        "regras": {"duracaoMinimaMinutos": minimo, "duracaoMaximaMinutos": maximo, "antecedenciaMinimaMinutos": 0, "antecedenciaMaximaDias": 90},
+        "horario": horario or ALWAYS_OPEN,
     }, admin)
     api(server, "PUT", f"/api/admin/espacos/{espaco['id']}/precos",
-        {"porHora": 6000, "meioPeriodo": 20000, "diaria": 40000, "duracaoMinimaMinutos": 30}, admin)
+        {"porHora": 6000, "meioPeriodo": 20000, "diaria": 40000, "duracaoMinimaMinutos": minimo}, admin)
     return unidade["nome"], espaco["id"]
+
+
+def member(server, nome: str) -> tuple[str, str, str]:
+    """A new member account (through the API). Returns (e-mail, password, token)."""
+    email = f"{nome.split()[0].lower()}.{uuid.uuid4().hex[:8]}@exemplo.com.br"
+    senha = "senha-forte-789"
+    api(server, "POST", "/api/auth/registro", {"nome": nome, "email": email, "senha": senha})
+    return email, senha, token(server, (email, senha))
+
+
+def book(server, member_token: str, espaco: str, inicio: datetime, fim: datetime, pagamento: dict | None = None) -> dict:
+    """A booking of [inicio, fim) (aware datetimes) with `pagamento` (PIX when absent)."""
+    body = {"espacoId": espaco, "inicio": inicio.isoformat(), "fim": fim.isoformat()}
+    if pagamento:
+        body["pagamento"] = pagamento
+    return api(server, "POST", "/api/reservas", body, member_token)
 
 
 def pick_first_free_slot(ui: UI) -> str:

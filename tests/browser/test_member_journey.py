@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import json
 import uuid
+from datetime import datetime
+from datetime import time as dtime
+
+from selenium.webdriver.common.by import By
 
 from journeys import go_to_day, pick_slot, sign_in
 
@@ -153,3 +157,78 @@ def test_member_books_with_the_keyboard_only(browser, server, booking_day):
     assert ui.active_element_text().startswith("Reserva solicitada!"), "focus moves to the confirmation"
     ui.wait(lambda d: "Ocupado" in d.find_element("css selector", ".slots").text)
     ui.step("reservada pelo teclado")
+
+
+def test_a_second_click_never_moves_the_start_without_saying_so(browser, server, booking_day):
+    """A room with a 1 h minimum and a 3 h maximum, 16:00 taken: 14:00 then 14:30 keeps the start
+    at 14:00 (the minimum hour, said in words); a later slot sets the end; a slot past the taken
+    hour, or before the start, starts a new selection and says so; the end stops at the maximum.
+    The range stays written out ("Das 14:00 às 15:00") and the quote is for that range."""
+    from zoneinfo import ZoneInfo
+
+    from journeys import ALWAYS_OPEN, book, meeting_room, member, slot
+
+    nome = f"Sala Mínimo {uuid.uuid4().hex[:4]}"
+    _, espaco = meeting_room(server, nome, horario={d: [{"abre": 480, "fecha": 1200}] for d in ALWAYS_OPEN}, minimo=60, maximo=180)
+    _, _, outro = member(server, "Carla Dias")
+    tz = ZoneInfo("America/Sao_Paulo")
+    at = lambda hh: datetime.combine(booking_day, dtime(hh), tz)  # noqa: E731
+    book(server, outro, espaco, at(16), at(17))
+
+    ui = browser(size=(390, 844), mobile=True)
+    sign_in(ui, *server.member, expect_heading="Encontre um espaço")
+    ui.open(f"/espacos/{espaco}?data={booking_day.isoformat()}")
+    ui.wait_heading(nome)
+    ui.wait_text("Ocupado", ".slots")
+
+    def chosen():
+        return ui.value("Início"), ui.value("Fim")
+
+    def said(*texts):
+        box = ui.driver.find_element(By.CSS_SELECTOR, ".selection [role=status]")
+        for text in texts:
+            ui.wait(lambda d: text in box.text, f"'{text}' not in the selection's text: {box.text!r}")
+        return box.text
+
+    # the first click takes the minimum hour; a click inside it keeps the start and says why
+    pick_slot(ui, "14:00")
+    assert chosen() == ("14:00", "15:00 (1 h)"), chosen()
+    pick_slot(ui, "14:30")
+    assert chosen() == ("14:00", "15:00 (1 h)"), f"the second click moved the range to {chosen()}"
+    assert slot(ui, "14:00").get_attribute("aria-pressed") == "true"
+    said("Das 14:00 às 15:00", "A duração mínima é 1 h")
+    ui.step("segundo clique dentro do minimo")
+
+    # a later slot sets the end
+    pick_slot(ui, "15:30")
+    assert chosen() == ("14:00", "16:00 (2 h)"), chosen()
+    said("Das 14:00 às 16:00", "Termina às 16:00")
+
+    # past the taken hour: a new selection, in words
+    pick_slot(ui, "17:30")
+    assert chosen() == ("17:30", "18:30 (1 h)"), chosen()
+    said("Das 17:30 às 18:30", "Nova seleção: começa às 17:30, porque o horário das 16:00 está ocupado")
+    assert slot(ui, "14:00").get_attribute("aria-pressed") == "false"
+    ui.step("nova selecao depois do horario ocupado")
+
+    # before the start: a new selection; then the end stops at the 3 h maximum
+    pick_slot(ui, "09:00")
+    assert chosen() == ("09:00", "10:00 (1 h)"), chosen()
+    said("Das 09:00 às 10:00", "Nova seleção: começa às 09:00 (antes começava às 17:30)")
+    ui.press(slot(ui, "12:30"))  # ends at 13:00, 4 h after the start
+    assert chosen() == ("09:00", "12:00 (3 h)"), chosen()
+    assert slot(ui, "12:30").get_attribute("aria-pressed") == "false"
+    said("Das 09:00 às 12:00", "A duração máxima é 3 h: a reserva termina às 12:00")
+    ui.step("fim limitado pela duracao maxima")
+
+    # the quote is for the range shown
+    ui.click("Ver preço")
+    ui.wait_text("Composição do preço", ".quote")
+    assert f"{booking_day:%d/%m/%Y}, 09:00–12:00 (3 h)" in ui.driver.find_element(By.CSS_SELECTOR, ".quote").text
+
+    # starting over
+    ui.click("Limpar seleção")
+    said("Nenhum horário escolhido")
+    assert not ui.driver.find_elements(By.CSS_SELECTOR, ".slots button[aria-pressed=true]")
+    assert ui.driver.find_element(By.CSS_SELECTOR, ".quote").text == ""
+    ui.step("selecao desfeita")

@@ -62,3 +62,50 @@ export function endsFrom(list, i, { minimo = STEP_MINUTES, maximo = Infinity } =
   }
   return ends;
 }
+
+/**
+ * What a click on the free slot `i` does to the selection `{inicio, fim}` (ms; nulls when none).
+ * A click never moves the start silently; `como` says what happened, for the page to put in words:
+ *   'inicio'    nothing chosen yet: starts here and ends at the minimum
+ *   'fim'       at or after the start: the booking ends with this slot
+ *   'minimo'    the same, inside the minimum: the booking ends with the minimum
+ *   'maximo'    the same, beyond the maximum: the end brought back to the maximum
+ *   'antes'     before the start: a new selection that starts here
+ *   'bloqueado' the range up to this slot would cross `barreira` ({tipo: 'ocupado'|'fechado', em}):
+ *               a new selection that starts here
+ *   'nao_cabe'  no booking of the minimum fits from here: the selection stays as it was
+ * → {inicio, fim, como, barreira?}
+ */
+export function clique(list, selecao, i, { minimo = STEP_MINUTES, maximo = Infinity } = {}) {
+  const slot = list[i];
+  const start = selecao.inicio === null ? -1 : list.findIndex((s) => s.inicio === selecao.inicio);
+  let como = 'inicio';
+  let barreira = null;
+  if (start >= 0 && slot.inicio < selecao.inicio) {
+    como = 'antes';
+  } else if (start >= 0) {
+    barreira = barrier(list, start, i);
+    const ends = barreira ? [] : endsFrom(list, start, { minimo, maximo });
+    if (ends.length) {
+      const [first, last] = [ends[0], ends[ends.length - 1]];
+      // Inside the minimum (ending where it ends, too, when the minimum is more than one slot).
+      const inside = slot.fim < first || (slot.fim === first && first - selecao.inicio > slot.fim - slot.inicio);
+      if (inside) return { inicio: selecao.inicio, fim: first, como: 'minimo' };
+      if (slot.fim > last) return { inicio: selecao.inicio, fim: last, como: 'maximo' };
+      return { inicio: selecao.inicio, fim: slot.fim, como: 'fim' };
+    }
+    if (barreira) como = 'bloqueado';
+  }
+  const ends = endsFrom(list, i, { minimo, maximo });
+  if (!ends.length) return { inicio: selecao.inicio, fim: selecao.fim, como: 'nao_cabe' };
+  return { inicio: slot.inicio, fim: ends[0], como, barreira };
+}
+
+/** The first thing from slot `from` to slot `to` that a booking cannot run through. */
+function barrier(list, from, to) {
+  for (let j = from; j <= to; j += 1) {
+    if (j > from && list[j].inicio !== list[j - 1].fim) return { tipo: 'fechado', em: list[j - 1].fim };
+    if (list[j].estado !== 'livre') return { tipo: 'ocupado', em: list[j].inicio };
+  }
+  return null;
+}

@@ -9,7 +9,7 @@ import { TIPOS, METODOS } from '../lib/labels.js';
 import {
   money, todayIn, addDays, isDate, dateLong, time, deadline, isoWithOffset, duration, zoneLabel, interval,
 } from '../lib/format.js';
-import { slots as cutSlots, endsFrom, STEP_MINUTES } from '../lib/slots.js';
+import { slots as cutSlots, endsFrom, clique, STEP_MINUTES } from '../lib/slots.js';
 import {
   pageHeader, loadInto, facts, errorBox, showLoading, doneLoading, busy, field, announce, showFormError, clearErrors, val, table,
   radios, fieldError,
@@ -66,6 +66,14 @@ function screen(container, body, item, { query, setQuery, signal }) {
   dateInput.addEventListener('change', () => { if (isDate(dateInput.value)) go(dateInput.value); });
   const dayTitle = h('h3', { class: 'day__title', id: 'dia-titulo', 'aria-live': 'polite' });
   const dayView = h('div', { class: 'day' });
+  // The chosen range in words, and what the last click did to it (read aloud as it changes).
+  const selectionRange = h('p', { class: 'selection__range' });
+  const selectionNote = h('p', { class: 'selection__note' });
+  const clearButton = h('button', { type: 'button', class: 'button button--secondary button--small', onclick: () => clearSelection() },
+    'Limpar seleção');
+  const selectionBox = h('div', { class: 'selection' },
+    h('div', { class: 'selection__status', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' }, selectionRange, selectionNote),
+    clearButton);
 
   // ---- booking form ------------------------------------------------------------------------------
   const inicioSelect = field({ label: 'Início', name: 'inicio', type: 'select', options: [['', 'Escolha um horário livre']] });
@@ -81,9 +89,9 @@ function screen(container, body, item, { query, setQuery, signal }) {
 
   const booking = h('section', { class: 'panel', 'aria-labelledby': 'escolha' },
     h('h2', { id: 'escolha' }, 'Escolha o horário'),
-    h('p', { class: 'small' }, `Horários no ${zoneLabel(tz)}. Clique num horário livre para começar e em outro para terminar.`),
+    h('p', { class: 'small' }, `Horários no ${zoneLabel(tz)}. Clique no horário em que a reserva começa e depois no último horário dela.`),
     h('div', { class: 'day-nav' }, prev, h('div', { class: 'field field--inline' }, h('label', { for: dateInputId }, 'Data'), dateInput), next),
-    dayTitle, dayView, form, quoteBox, resultBox);
+    dayTitle, dayView, selectionBox, form, quoteBox, resultBox);
 
   replace(body, h('div', { class: 'space-layout' }, booking, details));
 
@@ -102,6 +110,7 @@ function screen(container, body, item, { query, setQuery, signal }) {
     prev.disabled = data <= todayIn(tz);
     dayTitle.textContent = dateLong(data);
     selected = { inicio: null, fim: null };
+    selectionBox.hidden = true;
     replace(quoteBox);
     showLoading(dayView, 'Carregando horários…');
     api(`/api/espacos/${espaco.id}/disponibilidade`, { query: { data }, signal })
@@ -110,6 +119,7 @@ function screen(container, body, item, { query, setQuery, signal }) {
         list = cutSlots(disp, { antecedenciaMinimaMinutos: regras.antecedenciaMinimaMinutos ?? 0 });
         drawDay();
         fillStarts();
+        showSelection();
         const livres = list.filter((s) => s.estado === 'livre').length;
         announce(livres ? `${dateLong(data)}: ${livres} horários livres` : `${dateLong(data)}: sem horários livres`);
       })
@@ -166,36 +176,62 @@ function screen(container, body, item, { query, setQuery, signal }) {
     select.value = selected.fim ? String(selected.fim) : '';
   }
 
-  /** First click picks the start (and the shortest end); a later free slot after it picks the end. */
+  /**
+   * A click on a free slot (slots.js `clique`): the first picks the start, the next ones the end,
+   * stretched to the minimum or brought back to the maximum; a click before the start, or past
+   * something taken or closed, starts a new selection. Whatever it did is said next to the range.
+   */
   function pick(i) {
     const slot = list[i];
-    const startIndex = list.findIndex((s) => s.inicio === selected.inicio);
-    const ends = startIndex >= 0 ? endsFrom(list, startIndex, { minimo: STEP_MINUTES, maximo }) : [];
-    const extendsRange = selected.inicio !== null && slot.inicio > selected.inicio && ends.includes(slot.fim)
-      && slot.fim !== selected.fim && (slot.fim - selected.inicio) / 60000 >= minimo;
-    if (extendsRange) {
-      selected.fim = slot.fim;
-    } else {
-      const possible = endsFrom(list, i, { minimo, maximo });
-      if (!possible.length) {
-        announce(`Não cabe uma reserva de ${duration(minimo)} a partir das ${time(slot.inicio, tz)}.`);
-        replace(quoteBox, h('p', { class: 'alert alert--info', role: 'status' },
-          `A partir das ${time(slot.inicio, tz)} não há ${duration(minimo)} livres seguidos (a duração mínima). Escolha outro horário.`));
-        return;
-      }
-      selected = { inicio: slot.inicio, fim: possible[0] };
+    const t = (ms) => time(ms, tz);
+    const before = { ...selected };
+    const result = clique(list, selected, i, { minimo, maximo });
+    if (result.como === 'nao_cabe') {
+      showSelection(`A partir das ${t(slot.inicio)} não há ${duration(minimo)} livres seguidos (a duração mínima). `
+        + (selected.inicio !== null ? `A seleção continua das ${t(selected.inicio)} às ${t(selected.fim)}.` : 'Escolha outro horário.'));
+      return;
     }
-    changed();
-    const focusTarget = dayView.querySelector(`button[data-inicio="${slot.inicio}"]`);
-    focusTarget?.focus();
-    announce(`Selecionado: ${time(selected.inicio, tz)} às ${time(selected.fim, tz)}`);
+    selected = { inicio: result.inicio, fim: result.fim };
+    const next = 'Para terminar mais tarde, clique no último horário da reserva.';
+    const notes = {
+      inicio: () => `Começa às ${t(selected.inicio)}${minimo > STEP_MINUTES ? `, com a duração mínima de ${duration(minimo)}` : ''}. ${next}`,
+      fim: () => `Termina às ${t(selected.fim)}.`,
+      minimo: () => `A duração mínima é ${duration(minimo)}: a reserva vai até as ${t(selected.fim)}.`,
+      maximo: () => `A duração máxima é ${duration(maximo)}: a reserva termina às ${t(selected.fim)}.`,
+      antes: () => `Nova seleção: começa às ${t(selected.inicio)} (antes começava às ${t(before.inicio)}). ${next}`,
+      bloqueado: () => `Nova seleção: começa às ${t(selected.inicio)}, porque ${result.barreira.tipo === 'fechado'
+        ? `o espaço fecha às ${t(result.barreira.em)}` : `o horário das ${t(result.barreira.em)} está ocupado`}. ${next}`,
+    };
+    changed(notes[result.como]());
+    dayView.querySelector(`button[data-inicio="${slot.inicio}"]`)?.focus();
   }
 
-  function changed() {
+  function clearSelection() {
+    selected = { inicio: null, fim: null };
+    changed('Seleção desfeita. Clique no horário em que a reserva começa.');
+    dayView.querySelector('.slots button')?.focus();
+  }
+
+  /** The range in words ("Das 14:00 às 15:00 (1 h)") and `note`, what the last change did. */
+  function showSelection(note = '') {
+    selectionBox.hidden = !list.some((s) => s.estado === 'livre');
+    clearButton.hidden = selected.inicio === null;
+    if (selected.inicio !== null && selected.fim !== null) {
+      replace(selectionRange, h('strong', {}, `Das ${time(selected.inicio, tz)} às ${time(selected.fim, tz)}`),
+        ` (${duration((selected.fim - selected.inicio) / 60000)})`);
+    } else {
+      replace(selectionRange, 'Nenhum horário escolhido.');
+      if (!note) note = 'Clique no horário em que a reserva começa.';
+    }
+    selectionNote.textContent = note;
+  }
+
+  function changed(note) {
     replace(quoteBox);
     replace(resultBox);
     fillStarts();
     drawDay();
+    showSelection(note);
   }
 
   inicioSelect.querySelector('select').addEventListener('change', (event) => {
@@ -206,6 +242,7 @@ function screen(container, body, item, { query, setQuery, signal }) {
     selected.fim = event.target.value ? Number(event.target.value) : null;
     replace(quoteBox);
     drawDay();
+    showSelection();
   });
   cupomField.querySelector('input').addEventListener('input', () => replace(quoteBox));
 
