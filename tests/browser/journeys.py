@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import time
+import urllib.error
 import urllib.request
 import uuid
 from datetime import date, datetime
@@ -127,6 +129,33 @@ def book(server, member_token: str, espaco: str, inicio: datetime, fim: datetime
     if pagamento:
         body["pagamento"] = pagamento
     return api(server, "POST", "/api/reservas", body, member_token)
+
+
+def eventually(read, what: str, timeout: float = 20):
+    """read() until it returns something true (a 404 counts as not yet): the reactions run in the background."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            value = read()
+            if value:
+                return value
+        except urllib.error.HTTPError as error:
+            if error.code != 404:
+                raise
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} did not happen within {timeout} s")
+        time.sleep(0.1)
+
+
+def confirmed_and_checked_in(server, member_token: str, reserva: dict, checkout: bool = False) -> None:
+    """A booking paid by card (the sandbox approves it): waits for its confirmation and its
+    check-in code, checks in with the code and, with `checkout`, checks out."""
+    rid = reserva["id"]
+    eventually(lambda: api(server, "GET", f"/api/reservas/{rid}", token=member_token)["status"] == "confirmada", "the confirmation")
+    codigo = eventually(lambda: api(server, "GET", f"/api/reservas/{rid}/checkin", token=member_token).get("codigo"), "the check-in code")
+    api(server, "POST", "/api/checkin", {"codigo": codigo, "reservaId": rid}, member_token)
+    if checkout:
+        api(server, "POST", f"/api/reservas/{rid}/checkout", token=member_token)
 
 
 def pick_first_free_slot(ui: UI) -> str:

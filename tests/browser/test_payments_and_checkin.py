@@ -15,7 +15,9 @@ from zoneinfo import ZoneInfo
 
 from selenium.webdriver.common.by import By
 
-from journeys import pick_first_free_slot, quote_and_book, register, sign_in, space_open_now
+from journeys import (
+    api, book, confirmed_and_checked_in, eventually, member, pick_first_free_slot, quote_and_book, register, sign_in, space_open_now,
+)
 
 
 def qr_of(ui, css: str = ".qr"):
@@ -130,7 +132,7 @@ def test_a_declined_card_and_a_boleto_are_explained(browser, server):
     ui.wait_text("Pagamento recusado.")
     ui.wait_text("O horário foi liberado e nada foi cobrado")
     assert "cartão recusado" in ui.driver.find_element(By.ID, "view").text
-    ui.wait_text("Cancelada", "#view .facts")
+    ui.wait_text("Recusada", "#view .facts")
     ui.step("cartao recusado")
 
     # a boleto, three days ahead: the linha digitável and the due date; the test bank declines it
@@ -153,3 +155,62 @@ def test_a_declined_card_and_a_boleto_are_explained(browser, server):
     ui.wait_text("Pagamento recusado.")
     ui.wait_text("recusado no banco de testes")
     ui.step("boleto recusado")
+
+
+def test_my_bookings_offer_only_what_can_still_be_done(browser, server):
+    """Four bookings of one member, prepared through the API: checked in (checkout, no cancel, no
+    second check-in), checked in and out (nothing but the payment), declined by the card issuer
+    ("Recusada", the reason, nothing charged; no refund and penalty of a cancellation), and one
+    confirmed and untouched (check-in and cancel, as before)."""
+    nome = f"Sala Ações {uuid.uuid4().hex[:4]}"
+    _, espaco = space_open_now(server, nome)
+    email, senha, membro = member(server, "Diana Reis")
+    agora = datetime.now(ZoneInfo("America/Sao_Paulo")).replace(second=0, microsecond=0)
+    inicio = agora - timedelta(minutes=agora.minute % 30) + timedelta(hours=1)  # the next half hour, an hour on
+    cartao = {"metodo": "cartao", "cartaoToken": "tok_visa"}
+    presente, encerrada, recusada, intacta = (
+        book(server, membro, espaco, inicio + timedelta(hours=2 * i), inicio + timedelta(hours=2 * i + 1), pagamento)
+        for i, pagamento in enumerate([cartao, cartao, {"metodo": "cartao", "cartaoToken": "tok_sandbox_recusado"}, cartao]))
+    confirmed_and_checked_in(server, membro, presente)
+    confirmed_and_checked_in(server, membro, encerrada, checkout=True)
+    eventually(lambda: api(server, "GET", f"/api/reservas/{recusada['id']}", token=membro)["status"] == "cancelada", "the decline")
+    eventually(lambda: api(server, "GET", f"/api/reservas/{intacta['id']}", token=membro)["status"] == "confirmada", "the confirmation")
+
+    ui = browser()
+    sign_in(ui, email, senha, expect_heading="Encontre um espaço")
+    ui.menu("Minhas reservas")
+    ui.wait_heading("Minhas reservas")
+
+    def row(reserva):
+        return ui.row("", f"#view tr[data-reserva='{reserva['id']}']")
+
+    def offered(reserva):
+        """The actions' names, as a screen reader says them."""
+        cell = row(reserva).find_element(By.CSS_SELECTOR, "td:last-child")
+        return [" ".join(b.text.split()) for b in cell.find_elements(By.CSS_SELECTOR, "a, button")]
+
+    assert offered(presente) == ["Checkout desta reserva", "Pagamento desta reserva"], offered(presente)
+    assert "Confirmada" in row(presente).text and "Check-in às" in row(presente).text, row(presente).text
+    assert offered(encerrada) == ["Pagamento desta reserva"], offered(encerrada)
+    assert "checkout às" in row(encerrada).text, row(encerrada).text
+    assert offered(intacta) == ["Check-in desta reserva", "Pagamento desta reserva", "Cancelar esta reserva"], offered(intacta)
+
+    declined = row(recusada).text
+    assert "Recusada" in declined and "Pagamento recusado: cartão recusado pelo emissor." in declined, declined
+    assert "O horário foi liberado e nada foi cobrado." in declined, declined
+    assert "Cancelada" not in declined and "Multa" not in declined, declined
+    assert offered(recusada) == [], offered(recusada)
+    ui.step("minhas reservas so com o que da para fazer")
+
+    # checkout goes to the check-in screen, where the checkout is
+    ui.click("Checkout", row(presente))
+    ui.wait_heading("Check-in")
+    ui.wait_text("Check-in feito", "#view .badge")
+    ui.button("Fazer checkout")
+    ui.step("checkout a partir da lista")
+
+    # the payment screen of the declined booking says "Recusada" too
+    ui.open(f"/reservas/{recusada['id']}/pagamento")
+    ui.wait_heading("Pagamento da reserva")
+    ui.wait_text("Recusada", "#view .facts")
+    ui.step("pagamento recusado")

@@ -19,6 +19,24 @@ export const STATUS = {
 /** The badge kind (ui.badge) of each booking status. */
 export const STATUS_KIND = { solicitada: 'aviso', confirmada: 'sucesso', cancelada: 'neutro', expirada: 'neutro', concluida: 'info' };
 
+/** Who cancels a hold whose payment was declined (the reservas service, reacting to pagamentos). */
+const RECUSA_DO_PAGAMENTO = 'system:pagamentos';
+
+/**
+ * Why a booking was cancelled when its payment was declined (the provider's words, as
+ * "cartão recusado pelo emissor"); null for any other booking.
+ */
+export function recusaDoPagamento(r) {
+  if (r.status !== 'cancelada' || r.cancelamento?.por !== RECUSA_DO_PAGAMENTO) return null;
+  return (r.cancelamento.motivo ?? '').replace(/^pagamento recusado:\s*/, '') || 'pagamento recusado';
+}
+
+/** [words, badge kind] of a booking's status: a hold released because its payment was declined reads "Recusada". */
+export function situacaoDaReserva(r) {
+  if (recusaDoPagamento(r) !== null) return ['Recusada', 'erro'];
+  return [STATUS[r.status] ?? r.status, STATUS_KIND[r.status]];
+}
+
 /** Monday first, as Brazilian calendars show it; keys are the API's. */
 export const DIAS = [
   ['segunda', 'Segunda-feira'],

@@ -1,6 +1,8 @@
 // What a member can do with one booking, shown on "Minhas reservas". Each entry decides from
-// the booking whether it applies: pay it (while it waits for payment), see its check-in code
-// (once confirmed, until it ends), see the payment and its refunds, cancel it.
+// the booking (and its check-in, when the list could read it) whether it applies: pay it (while
+// it waits for payment), check in (once confirmed, until the member has checked in or the window
+// has closed), check out (after check-in), see the payment and its refunds, cancel it (before
+// it starts and before any check-in: the server refuses it after one).
 
 import { h } from '../lib/dom.js';
 
@@ -9,8 +11,15 @@ function actionLink(href, text, hidden, { primary = false } = {}) {
     text, h('span', { class: 'visually-hidden' }, hidden));
 }
 
+/** Nothing has happened at the door yet (or the list could not tell). */
+function awaited(checkin, now) {
+  if (!checkin) return true;
+  return checkin.status === 'aguardando' && !(checkin.janela && Date.parse(checkin.janela.fechaEm) <= now);
+}
+
 /**
- * [{id, applies(reserva, now) → boolean, button(reserva, handlers) → Node}]
+ * [{id, applies(reserva, now, checkin) → boolean, button(reserva, handlers) → Node}]
+ * checkin: the booking's GET /api/reservas/{id}/checkin, or null when it was not read.
  * handlers: {cancel(reserva, button)} — provided by the list.
  */
 export const ACOES_DA_RESERVA = [
@@ -21,8 +30,13 @@ export const ACOES_DA_RESERVA = [
   },
   {
     id: 'checkin',
-    applies: (r, now) => r.status === 'confirmada' && Date.parse(r.fim) > now,
+    applies: (r, now, checkin) => r.status === 'confirmada' && Date.parse(r.fim) > now && awaited(checkin, now),
     button: (r) => actionLink(`/reservas/${r.id}/checkin`, 'Check-in', ' desta reserva', { primary: true }),
+  },
+  {
+    id: 'checkout',
+    applies: (r, now, checkin) => r.status === 'confirmada' && checkin?.status === 'presente',
+    button: (r) => actionLink(`/reservas/${r.id}/checkin`, 'Checkout', ' desta reserva', { primary: true }),
   },
   {
     id: 'pagamento',
@@ -31,7 +45,8 @@ export const ACOES_DA_RESERVA = [
   },
   {
     id: 'cancelar',
-    applies: (r, now) => ['solicitada', 'confirmada'].includes(r.status) && Date.parse(r.inicio) > now,
+    applies: (r, now, checkin) => ['solicitada', 'confirmada'].includes(r.status) && Date.parse(r.inicio) > now
+      && (!checkin || checkin.status === 'aguardando'),
     button: (r, { cancel }) => {
       const button = h('button', { type: 'button', class: 'button button--secondary button--small' }, 'Cancelar',
         h('span', { class: 'visually-hidden' }, ' esta reserva'));

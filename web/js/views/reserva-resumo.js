@@ -4,7 +4,7 @@
 import { api } from '../lib/api.js';
 import { espaco as loadEspaco, nomeDoEspaco } from '../lib/catalog.js';
 import { h, link } from '../lib/dom.js';
-import { STATUS, STATUS_KIND } from '../lib/labels.js';
+import { situacaoDaReserva } from '../lib/labels.js';
 import { money, interval, DEFAULT_TZ } from '../lib/format.js';
 import { facts, badge } from '../lib/ui.js';
 
@@ -18,7 +18,7 @@ export async function carregarReserva(id, { signal } = {}) {
 /** The booking's facts; `update(reserva)` refreshes its status. */
 export function resumoDaReserva({ reserva, item, tz }) {
   const status = h('span');
-  const setStatus = (r) => status.replaceChildren(badge(STATUS[r.status] ?? r.status, STATUS_KIND[r.status]));
+  const setStatus = (r) => status.replaceChildren(badge(...situacaoDaReserva(r)));
   setStatus(reserva);
   const node = h('section', { class: 'panel', 'aria-labelledby': 'resumo-reserva' },
     h('h2', { id: 'resumo-reserva' }, 'Sua reserva'),

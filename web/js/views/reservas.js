@@ -1,10 +1,11 @@
-// My bookings, 50 a page (by start), with what each allows (reserva-acoes.js: pay, check in, see
-// the payment, cancel). Cancelling shows the refund and the penalty the unit's policy gave.
+// My bookings, 50 a page (by start), with what each allows (reserva-acoes.js: pay, check in or
+// out, see the payment, cancel). Cancelling shows the refund and the penalty the unit's policy
+// gave; a hold released because its payment was declined or its time ran out says so instead.
 
 import { api, Action } from '../lib/api.js';
 import { espaco as loadEspaco, nomeDoEspaco } from '../lib/catalog.js';
 import { h, link, replace } from '../lib/dom.js';
-import { STATUS, STATUS_KIND } from '../lib/labels.js';
+import { situacaoDaReserva, recusaDoPagamento } from '../lib/labels.js';
 import { money, interval, time, deadline } from '../lib/format.js';
 import {
   pageHeader, loadInto, pager, table, badge, confirmDialog, flash, errorBox, busy, announce,
@@ -25,10 +26,18 @@ export function render({ container, query, setQuery, signal }) {
       const page = await api('/api/reservas', { query: { pagina }, signal });
       // Names and time zones of the spaces on this page (cached per space).
       const ids = [...new Set(page.itens.map((r) => r.espacoId))];
-      const items = await Promise.all(ids.map((id) => loadEspaco(id).catch(() => null)));
+      // The check-in of each booking still to be used (the list does not carry it): what the
+      // member may still do with it depends on it. Unknown (null) if it cannot be read.
+      const now = Date.now();
+      const abertas = page.itens.filter((r) => r.status === 'confirmada' && Date.parse(r.fim) > now);
+      const [items, lidos] = await Promise.all([
+        Promise.all(ids.map((id) => loadEspaco(id).catch(() => null))),
+        Promise.all(abertas.map((r) => api(`/api/reservas/${r.id}/checkin`, { signal }).catch(() => null))),
+      ]);
       const espacos = new Map(ids.map((id, i) => [id, items[i]]));
-      return { page, espacos };
-    }, ({ page, espacos }) => {
+      const checkins = new Map(abertas.map((r, i) => [r.id, lidos[i]]));
+      return { page, espacos, checkins };
+    }, ({ page, espacos, checkins }) => {
       list.append(
         table({
           caption: 'Suas reservas',
@@ -38,9 +47,9 @@ export function render({ container, query, setQuery, signal }) {
           columns: [
             { label: 'Espaço', cell: (r) => nomeDoEspaco(espacos.get(r.espacoId), r.espacoId) },
             { label: 'Quando', cell: (r) => interval(r.inicio, r.fim, tz(espacos, r)) },
-            { label: 'Situação', cell: (r) => statusCell(r, espacos) },
+            { label: 'Situação', cell: (r) => statusCell(r, espacos, checkins.get(r.id)) },
             { label: 'Total', cell: (r) => money(r.total), class: 'num' },
-            { label: 'Ações', cell: (r) => actions(r, espacos) },
+            { label: 'Ações', cell: (r) => actions(r, espacos, checkins.get(r.id)) },
           ],
         }),
         pager({ pagina: page.pagina, total: page.total, noun: ['reserva', 'reservas'], onPage: (n) => { pagina = n; load(); } }));
@@ -51,18 +60,30 @@ export function render({ container, query, setQuery, signal }) {
     return espacos.get(r.espacoId)?.unidade?.fusoHorario ?? 'America/Sao_Paulo';
   }
 
-  function statusCell(r, espacos) {
-    const parts = [badge(STATUS[r.status] ?? r.status, STATUS_KIND[r.status])];
+  function statusCell(r, espacos, checkin) {
+    const line = (text) => h('span', { class: 'small block' }, text);
+    const parts = [badge(...situacaoDaReserva(r))];
     if (r.status === 'solicitada' && r.expiraEm) {
-      parts.push(h('span', { class: 'small block' }, `Horário guardado até ${deadline(r.expiraEm, tz(espacos, r))}`));
+      parts.push(line(`Horário guardado até ${deadline(r.expiraEm, tz(espacos, r))}`));
+    }
+    if (checkin?.checkinEm) {
+      parts.push(line(`Check-in às ${time(checkin.checkinEm, tz(espacos, r))}${checkin.checkoutEm ? ` · checkout às ${time(checkin.checkoutEm, tz(espacos, r))}` : ''}`));
     }
     if (r.naoCompareceuEm) {
-      parts.push(h('span', { class: 'small block' }, `Você não compareceu; o horário foi liberado às ${time(r.naoCompareceuEm, tz(espacos, r))}`));
+      parts.push(line(`Você não compareceu; o horário foi liberado às ${time(r.naoCompareceuEm, tz(espacos, r))}`));
     }
     // What was given back, once pagamentos did: more than the cancellation's when the payment
     // landed after the booking ended (then it all goes back).
     const devolvido = Math.max(r.reembolsoSolicitado ?? 0, r.cancelamento?.reembolso ?? 0);
-    if (r.cancelamento) {
+    const recusa = recusaDoPagamento(r);
+    if (recusa !== null || r.status === 'expirada') {
+      // Nothing was cancelled by anyone: the hold ended, and nothing was charged (a payment
+      // that landed afterwards is given back whole).
+      parts.push(line(recusa !== null ? `Pagamento recusado: ${recusa}.` : 'O prazo para pagar acabou.'));
+      parts.push(line(devolvido > 0
+        ? `O horário foi liberado. Pagamento recebido depois; reembolso: ${money(devolvido)}`
+        : 'O horário foi liberado e nada foi cobrado.'));
+    } else if (r.cancelamento) {
       parts.push(h('span', { class: 'small block' },
         `Reembolso: ${money(devolvido)} · Multa: ${money(r.cancelamento.multa)}`));
     } else if (devolvido > 0) {
@@ -71,9 +92,9 @@ export function render({ container, query, setQuery, signal }) {
     return parts;
   }
 
-  function actions(r, espacos) {
+  function actions(r, espacos, checkin) {
     const now = Date.now();
-    const buttons = ACOES_DA_RESERVA.filter((a) => a.applies(r, now)).map((a) => a.button(r, { cancel: (res, button) => cancel(res, button, espacos) }));
+    const buttons = ACOES_DA_RESERVA.filter((a) => a.applies(r, now, checkin ?? null)).map((a) => a.button(r, { cancel: (res, button) => cancel(res, button, espacos) }));
     return buttons.length ? h('div', { class: 'row-actions' }, buttons) : '—';
   }
 

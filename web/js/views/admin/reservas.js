@@ -4,7 +4,7 @@
 import { api, Action } from '../../lib/api.js';
 import { nomeDoEspaco, espaco as loadEspaco } from '../../lib/catalog.js';
 import { h, replace, uid } from '../../lib/dom.js';
-import { STATUS, STATUS_KIND } from '../../lib/labels.js';
+import { situacaoDaReserva, recusaDoPagamento } from '../../lib/labels.js';
 import { money, todayIn, addDays, isDate, dateLong, time, deadline, zoneLabel, interval } from '../../lib/format.js';
 import {
   pageHeader, loadInto, pager, table, badge, confirmDialog, flash, errorBox, busy, announce, field, onSubmit, val, fieldError,
@@ -116,11 +116,13 @@ export async function render({ container, query, setQuery, signal }) {
 
 
   function statusCell(r, tz) {
-    const parts = [badge(STATUS[r.status] ?? r.status, STATUS_KIND[r.status])];
+    const parts = [badge(...situacaoDaReserva(r))];
     if (r.status === 'solicitada' && r.expiraEm) parts.push(h('span', { class: 'small block' }, `Horário guardado até ${deadline(r.expiraEm, tz)}`));
     if (r.naoCompareceuEm) parts.push(h('span', { class: 'small block' }, `Não compareceu; horário liberado às ${time(r.naoCompareceuEm, tz)}`));
     const devolvido = Math.max(r.reembolsoSolicitado ?? 0, r.cancelamento?.reembolso ?? 0);
-    if (r.cancelamento) parts.push(h('span', { class: 'small block' }, `Reembolso ${money(devolvido)} · multa ${money(r.cancelamento.multa)}`));
+    const recusa = recusaDoPagamento(r);
+    if (recusa !== null) parts.push(h('span', { class: 'small block' }, `Pagamento recusado: ${recusa}${devolvido > 0 ? `; pago depois, reembolso ${money(devolvido)}` : ''}`));
+    else if (r.cancelamento) parts.push(h('span', { class: 'small block' }, `Reembolso ${money(devolvido)} · multa ${money(r.cancelamento.multa)}`));
     else if (devolvido > 0) parts.push(h('span', { class: 'small block' }, `Pago depois do prazo; reembolso ${money(devolvido)}`));
     return parts;
   }
