@@ -192,7 +192,7 @@ function screen(container, body, item, { query, setQuery, signal }) {
       return;
     }
     selected = { inicio: result.inicio, fim: result.fim };
-    const next = 'Para terminar mais tarde, clique no último horário da reserva.';
+    const next = 'Clique em outro horário para terminar mais tarde.';
     const notes = {
       inicio: () => `Começa às ${t(selected.inicio)}${minimo > STEP_MINUTES ? `, com a duração mínima de ${duration(minimo)}` : ''}. ${next}`,
       fim: () => `Termina às ${t(selected.fim)}.`,
