@@ -272,8 +272,11 @@ extension JSON {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()
+            // A string that is not an instant is a value breaking a rule (422, naming the field
+            // and the form); a number or an object where an instant goes stays a 400.
             guard let instant = instant(try container.decode(String.self)) else {
-                throw DecodingError.typeMismatch(Date.self, .init(codingPath: decoder.codingPath, debugDescription: "not an ISO 8601 instant"))
+                let campo = decoder.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+                throw ServiceError.invalido(campo, "o campo '\(campo)' deve ser um instante ISO 8601 (RFC 3339): \(RFC3339.forma)")
             }
             return instant
         }
@@ -416,19 +419,8 @@ extension JSON {
         }
     }
 
-    /// An instant as the API takes it: ISO 8601 with its UTC offset (`Z` or `±hh:mm`). A
-    /// fraction of a second is dropped, as bookings, quotes and events keep whole seconds (the
-    /// price a member is quoted is the price of the interval stored). A calendar date or a time
-    /// that does not exist (30 February, 24:30) is refused, not rolled over.
-    static func instant(_ text: String) -> Date? {
-        guard let date = try? Date(text, strategy: .iso8601), DataLocal(String(text.prefix(10))) != nil else { return nil }
-        let time = Array(text.utf8.dropFirst(11).prefix(8))
-        func field(_ range: Range<Int>) -> Int? { Int(String(decoding: time[range], as: UTF8.self)) }
-        guard time.count == 8, let hour = field(0..<2), let minute = field(3..<5), let second = field(6..<8),
-            hour < 24, minute < 60, second < 60
-        else { return nil }
-        return Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
-    }
+    /// An instant as the API takes it, on every route: ``RFC3339/instante(_:)``.
+    static func instant(_ text: String) -> Date? { RFC3339.instante(text) }
 }
 
 /// Query parameters with a 400 that names the bad one.
@@ -444,7 +436,7 @@ enum Query {
     static func instant(_ request: Request, _ name: String) throws -> Date? {
         guard let text = request.uri.queryParameters.get(name) else { return nil }
         guard let date = JSON.instant(text) else {
-            throw ServiceError.requisicaoInvalida("'\(name)' deve ser um instante ISO 8601, como 2026-11-21T12:00:00Z", detalhes: ["campo": name])
+            throw ServiceError.requisicaoInvalida("'\(name)' deve ser um instante ISO 8601 (RFC 3339): \(RFC3339.forma)", detalhes: ["campo": name])
         }
         return date
     }

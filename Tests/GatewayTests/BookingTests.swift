@@ -272,9 +272,12 @@ struct BookingTests {
                 #expect((response.object["detalhes"] as? [String: Any])?["campo"] as? String == campo, "\(body)")
                 #expect((response.object["mensagem"] as? String)?.contains(palavra) == true, "\(String(buffer: response.body))")
             }
-            for body in [#"{"espacoId":"x","inicio":"amanhã","fim":"2026-11-25T10:00:00Z"}"#, #"{"inicio":"2026-11-25T10:00:00Z"}"#, "[]", "nada"] {
+            for body in [#"{"espacoId":"x","inicio":1,"fim":"2026-11-25T10:00:00Z"}"#, #"{"inicio":"2026-11-25T10:00:00Z"}"#, "[]", "nada"] {
                 #expect(try await client.json(.post, "/api/reservas", body, token: cenario.membro).status == .badRequest, "\(body)")
             }
+            // A text where an instant goes is a value that breaks the instant's rule: 422 naming it.
+            let amanha = try await client.json(.post, "/api/reservas", #"{"espacoId":"x","inicio":"amanhã","fim":"2026-11-25T10:00:00Z"}"#, token: cenario.membro)
+            #expect(amanha.status == .unprocessableContent && (amanha.object["detalhes"] as? [String: Any])?["campo"] as? String == "inicio")
             // Numbers an integer field cannot take are named, not reported as "not JSON".
             for (body, campo) in [
                 (#"{"porHora":5000.5,"meioPeriodo":18000,"diaria":30000,"duracaoMinimaMinutos":30}"#, "porHora"),
@@ -354,13 +357,19 @@ struct BookingTests {
                 let answer = try await client.json(.post, "/api/reservas", corpo, token: cenario.membro)
                 #expect(answer.status == .badRequest && answer.object["mensagem"] as? String == "o corpo deve ser um objeto JSON", "\(corpo): \(String(buffer: answer.body))")
             }
-            // Instants that do not exist are refused, not rolled over to another day or hour.
+            // Instants that do not exist are refused, not rolled over to another day or hour;
+            // and only an RFC 3339 date-time with `Z` or `±HH:MM` is an instant: no trailing
+            // text, no second offset after `Z`, no `-0300`, `-03` or `-03:00:00` (422).
             for (inicio, fim, campo) in [
                 ("2026-02-30T10:00:00-03:00", "2026-02-30T11:00:00-03:00", "inicio"), ("2026-11-25T10:00:00-03:00", "2026-11-25T24:30:00-03:00", "fim"),
                 ("2026-11-25T10:00:00-03:00", "2026-11-25T11:60:00-03:00", "fim"), ("2026-11-25T10:00:00", "2026-11-25T11:00:00", "inicio"),
+                ("2026-11-25T10:00:00-03:00garbage", "2026-11-25T11:00:00-03:00", "inicio"),
+                ("2026-11-25T10:00:00-03:00", "2026-11-25T14:00:00Z-03:00", "fim"),
+                ("2026-11-25T10:00:00-0300", "2026-11-25T11:00:00-03:00", "inicio"), ("2026-11-25T10:00:00-03", "2026-11-25T11:00:00-03:00", "inicio"),
+                ("2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00:00", "fim"), ("2026-11-25 10:00:00-03:00", "2026-11-25T11:00:00-03:00", "inicio"),
             ] {
                 let response = try await client.json(.post, "/api/reservas", pedido(cenario.sala, inicio, fim), token: cenario.membro)
-                #expect(response.status == .badRequest, "\(inicio)–\(fim): \(String(buffer: response.body))")
+                #expect(response.status == .unprocessableContent, "\(inicio)–\(fim): \(String(buffer: response.body))")
                 #expect((response.object["detalhes"] as? [String: Any])?["campo"] as? String == campo, "\(String(buffer: response.body))")
                 #expect((response.object["mensagem"] as? String)?.contains("ISO 8601") == true, "\(String(buffer: response.body))")
             }

@@ -83,7 +83,7 @@ extension Espaco {
 
     static func nomeValido(_ nome: String) throws(Failure) -> String {
         let trimmed = nome.trimmed
-        guard !trimmed.isEmpty, trimmed.count <= tamanhoMaximoDoNome else { throw .nomeInvalido }
+        guard !trimmed.isEmpty, TextoLivre.cabe(trimmed, maximo: tamanhoMaximoDoNome) else { throw .nomeInvalido }
         return trimmed
     }
 
@@ -99,7 +99,7 @@ extension Espaco {
         var vistas: Set<String> = []
         for comodidade in comodidades {
             let normalizada = comodidade.trimmed.lowercased()
-            guard !normalizada.isEmpty, normalizada.count <= tamanhoMaximoDaComodidade else { throw .comodidadeInvalida }
+            guard !normalizada.isEmpty, TextoLivre.cabe(normalizada, maximo: tamanhoMaximoDaComodidade) else { throw .comodidadeInvalida }
             if vistas.insert(normalizada).inserted { resultado.append(normalizada) }
         }
         return resultado
@@ -113,7 +113,7 @@ extension Espaco {
             let url = foto.url.trimmed
             let minusculo = url.lowercased()
             guard let esquema = ["http://", "https://"].first(where: { minusculo.hasPrefix($0) }), url.count > esquema.count,
-                url.count <= tamanhoMaximoDaUrl, (foto.legenda?.trimmed.count ?? 0) <= tamanhoMaximoDaLegenda
+                TextoLivre.cabe(url, maximo: tamanhoMaximoDaUrl), TextoLivre.cabe(foto.legenda?.trimmed ?? "", maximo: tamanhoMaximoDaLegenda)
             else { throw .fotoInvalida }
             resultado.append(Foto(url: url, legenda: foto.legenda?.trimmed.nilIfEmpty))
         }

@@ -50,7 +50,7 @@ extension Unidade {
             }
             func opcional(_ value: String?, _ campo: String) throws(Failure) -> String? {
                 guard let trimmed = value?.trimmed.nilIfEmpty else { return nil }
-                guard trimmed.count <= Self.tamanhoMaximo else { throw .enderecoInvalido(campo: campo) }
+                guard TextoLivre.cabe(trimmed, maximo: Self.tamanhoMaximo) else { throw .enderecoInvalido(campo: campo) }
                 return trimmed
             }
             let uf = self.uf.trimmed.uppercased()
@@ -269,7 +269,7 @@ extension Unidade {
 
     static func nomeValido(_ nome: String) throws(Failure) -> String {
         let trimmed = nome.trimmed
-        guard !trimmed.isEmpty, trimmed.count <= tamanhoMaximoDoNome else { throw .nomeInvalido }
+        guard !trimmed.isEmpty, TextoLivre.cabe(trimmed, maximo: tamanhoMaximoDoNome) else { throw .nomeInvalido }
         return trimmed
     }
 

@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 
 /// A failure a client can act on, with the HTTP status and the stable code the gateway renders
@@ -41,11 +42,14 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
         ServiceError(status: 404, codigo: "nao_encontrado", mensagem: mensagem)
     }
 
-    /// 422 naming `campo` when a free text is longer than `maximo` characters (after trimming):
-    /// stored texts are bounded, so no request can grow a stream or a read model without limit.
+    /// 422 naming `campo` when a free text breaks ``TextoLivre``'s rule for `maximo` characters
+    /// (after trimming): longer than that many characters or ``TextoLivre/maximoDeBytes(_:)``
+    /// UTF-8 bytes, or in a sealed field's form. Stored texts are bounded, so no request can grow
+    /// a stream, a read model or an e-mail without limit.
     public static func texto(_ value: String?, campo: String, maximo: Int) throws(ServiceError) {
-        guard let value, value.trimmingCharacters(in: .whitespacesAndNewlines).count > maximo else { return }
-        throw .invalido(campo, "o campo '\(campo)' passa de \(maximo) caracteres")
+        guard let value, let problema = TextoLivre.problema(value.trimmingCharacters(in: .whitespacesAndNewlines), maximo: maximo)
+        else { return }
+        throw .invalido(campo, TextoLivre.mensagem(problema, campo: campo, maximo: maximo))
     }
 
     public static func conflito(_ codigo: String, _ mensagem: String) -> ServiceError {
@@ -79,4 +83,17 @@ public struct Caller: Sendable {
         self.plano = plano
     }
 
+}
+
+extension TextoLivre {
+    /// "sem começar com 'pii:'", for messages that list a field's rules.
+    static var foraDaFormaSelada: String { "sem começar com '\(prefixoSelado)'" }
+
+    /// What to tell a client whose `campo` broke the rule for `maximo` characters.
+    static func mensagem(_ problema: Problema, campo: String, maximo: Int) -> String {
+        switch problema {
+        case .longo: "o campo '\(campo)' passa do limite: \(limite(maximo))"
+        case .formaSelada: "o campo '\(campo)' não pode começar com '\(prefixoSelado)' (a forma reservada aos dados pessoais cifrados)"
+        }
+    }
 }

@@ -81,7 +81,7 @@ public final class UsuariosService: Sendable {
     static func validNome(_ nome: String) throws(ServiceError) -> String {
         let trimmed = nome.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw .invalido("nome", "o nome não pode ficar em branco") }
-        guard trimmed.count <= 200 else { throw .invalido("nome", "o nome tem mais de 200 caracteres") }
+        if let problema = TextoLivre.problema(trimmed, maximo: 200) { throw .invalido("nome", TextoLivre.mensagem(problema, campo: "nome", maximo: 200)) }
         // Control characters (a NUL, a line break) would end up in e-mail headers.
         guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw .invalido("nome", "o nome tem caracteres de controle")
@@ -433,23 +433,34 @@ public final class UsuariosService: Sendable {
         guard let id = Usuario.ID(usuario) else { throw ServiceError.naoAutenticado }
         var conta: [[String: Any]] = []
         for event in try await store.readStream(Self.stream(id)) {
-            conta.append(["tipo": event.type, "em": event.occurredAt.formatted(.iso8601), "dados": try await opened(event.data)])
+            conta.append(["tipo": event.type, "em": event.occurredAt.formatted(.iso8601), "dados": try await aberto(event, de: id)])
         }
         // What the member did, and what happened about them: any event that names them (a
         // payment, a check-in, an e-mail, an invoice) or belongs to one of their bookings (its
         // correlation id is the booking's; the bookings are met before what follows them).
         var atividade: [[String: Any]] = []
         let nomes = Set([usuario.lowercased(), usuario.uppercased()]).map { Data($0.utf8) }
+        // Names them: the payload's `usuarioId` is theirs (the text search only picks the
+        // candidates; an id typed into free text names nobody).
+        func nomeia(_ data: Data) -> Bool {
+            guard nomes.contains(where: { data.range(of: $0) != nil }),
+                let dados = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                let dono = dados["usuarioId"] as? String
+            else { return false }
+            return dono.lowercased() == usuario.lowercased()
+        }
         var reservas: Set<UUID> = []
         try await store.forEachEvent { event in
             guard event.stream != Self.stream(id) else { return }
             let proprio = event.metadata.actor == usuario
             let daReserva = event.metadata.correlationId.map(reservas.contains) ?? false
-            guard proprio || daReserva || nomes.contains(where: { event.data.range(of: $0) != nil }) else { return }
+            guard proprio || daReserva || nomeia(event.data) else { return }
             if proprio, event.type == "ReservaSolicitada", let reserva = event.metadata.correlationId { reservas.insert(reserva) }
             atividade.append([
                 "tipo": event.type, "stream": event.stream.rawValue, "em": event.occurredAt.formatted(.iso8601),
-                "dados": try await opened(event.data),
+                // Other services' payloads hold no sealed field: a text in the sealed form
+                // there is free text someone typed, and stays text.
+                "dados": try JSONSerialization.jsonObject(with: event.data),
             ])
         }
         let document: [String: Any] = [
@@ -462,25 +473,23 @@ public final class UsuariosService: Sendable {
         return try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])
     }
 
-    /// An event payload with sealed fields opened and password hashes dropped.
-    private func opened(_ data: Data) async throws -> Any {
-        func walk(_ value: Any) async throws -> Any {
-            if let text = value as? String, text.hasPrefix("pii:v1:") {
-                return try await vault.open(SealedField(rawValue: text)).value ?? "(apagado)"
-            }
-            if let object = value as? [String: Any] {
-                var result: [String: Any] = [:]
-                for (key, inner) in object where key != "senha" { result[key] = try await walk(inner) }
-                return result
-            }
-            if let array = value as? [Any] {
-                var result: [Any] = []
-                for inner in array { result.append(try await walk(inner)) }
-                return result
-            }
-            return value
+    /// An event of `id`'s own account as exported: password hashes dropped, and the sealed
+    /// fields opened where the schema puts them (the registration's name and e-mail), only
+    /// when sealed for `id`. Nothing else is opened: a string elsewhere that looks sealed is
+    /// text, whoever wrote it.
+    private func aberto(_ event: RecordedEvent, de id: Usuario.ID) async throws -> Any {
+        guard var dados = try JSONSerialization.jsonObject(with: event.data) as? [String: Any] else {
+            return try JSONSerialization.jsonObject(with: event.data)
         }
-        return try await walk(try JSONSerialization.jsonObject(with: data))
+        dados["senha"] = nil
+        if case .registrado(let registrado)? = try Usuario.Event.decode(type: event.type, data: event.data, using: EventJSON.decoder) {
+            for (campo, valor) in [("nome", registrado.nome), ("email", registrado.email)] {
+                let selado = SealedField(rawValue: valor)
+                guard selado.subject == id.rawValue else { continue }
+                dados[campo] = try await vault.open(selado).value ?? "(apagado)"
+            }
+        }
+        return dados
     }
 
     // MARK: Admin queries
