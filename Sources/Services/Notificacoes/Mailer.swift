@@ -6,6 +6,15 @@ public import Foundation
 /// `messageId` twice may deliver twice over SMTP: deduplicate before calling.
 public protocol Mailer: Sendable {
     func send(_ message: EmailMessage) async throws
+
+    /// Removes every copy this mailer kept of the messages about `pessoa` (their
+    /// ``EmailMessage/pessoa``): what an LGPD erasure asks of it. A mailer that keeps nothing
+    /// (SMTP: the message left with the server) does nothing.
+    func esquecer(pessoa: String) async throws
+}
+
+extension Mailer {
+    public func esquecer(pessoa: String) async throws {}
 }
 
 /// An address with an optional display name, as in `Ana Souza <ana@example.com>`.
@@ -72,11 +81,15 @@ public struct EmailMessage: Sendable, Equatable {
     public var messageId: String
     /// The `Date` header: the caller's clock, never read here.
     public var date: Date
+    /// Whom the message is about (the member's id), so that an erasure finds every copy kept
+    /// (``Mailer/esquecer(pessoa:)``); never sent.
+    public var pessoa: String?
 
     public init(
         from: EmailAddress, to: [EmailAddress], subject: String, text: String, html: String? = nil,
-        attachments: [EmailAttachment] = [], messageId: String, date: Date
+        attachments: [EmailAttachment] = [], messageId: String, date: Date, pessoa: String? = nil
     ) {
+        self.pessoa = pessoa
         self.from = from
         self.to = to
         self.subject = subject
@@ -153,8 +166,10 @@ public struct MailerError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// The embedded mailer (no `SMTP_HOST`): each message becomes `<messageId>.eml` in a directory,
-/// the same bytes SMTP would carry, written atomically. Sending a `messageId` again replaces the file.
+/// The embedded mailer (no `SMTP_HOST`): each message becomes `<messageId>.eml` in a directory
+/// (`<pessoa>--<messageId>.eml` for a message about a member), the same bytes SMTP would carry,
+/// written atomically. Sending a `messageId` again replaces the file; erasing a member deletes
+/// the files about them.
 public struct FileMailer: Mailer {
     public let directory: URL
 
@@ -167,15 +182,35 @@ public struct FileMailer: Mailer {
         let bytes = try MIME.render(message)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try bytes.write(to: fileURL(messageId: message.messageId), options: .atomic)
+            try bytes.write(to: fileURL(messageId: message.messageId, pessoa: message.pessoa), options: .atomic)
         } catch {
             throw MailerError(.io, stage: .write, detail: "\(directory.path): \(error)")
         }
     }
 
-    /// Where the message with `messageId` is (or would be) stored.
-    public func fileURL(messageId: String) -> URL {
-        directory.appendingPathComponent(Self.fileName(messageId: messageId))
+    /// Where the message with `messageId` (about `pessoa`) is, or would be, stored.
+    public func fileURL(messageId: String, pessoa: String? = nil) -> URL {
+        directory.appendingPathComponent(Self.prefix(pessoa) + Self.fileName(messageId: messageId))
+    }
+
+    /// Deletes the `.eml` files about `pessoa`.
+    public func esquecer(pessoa: String) async throws {
+        let prefix = Self.prefix(pessoa)
+        for file in try messageFiles() where file.lastPathComponent.hasPrefix(prefix) {
+            do {
+                try FileManager.default.removeItem(at: file)
+            } catch CocoaError.fileNoSuchFile {
+                continue  // another erasure of the same person got there first
+            } catch {
+                throw MailerError(.io, stage: .write, detail: "\(directory.path): cannot delete a message of an erased member: \(error)")
+            }
+        }
+    }
+
+    /// `<pessoa>--` (sanitised as a file name is), or nothing.
+    static func prefix(_ pessoa: String?) -> String {
+        guard let pessoa, !pessoa.isEmpty else { return "" }
+        return String(fileName(messageId: pessoa.lowercased()).dropLast(".eml".count)) + "--"
     }
 
     /// The `.eml` files in the directory, by name.

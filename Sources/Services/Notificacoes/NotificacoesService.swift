@@ -39,6 +39,7 @@ public final class NotificacoesService: Sendable {
     public static let bindings = [
         "usuarios.UsuarioRegistrado", "reservas.ReservaConfirmada", "reservas.ReservaCancelada",
         "pagamentos.PagamentoConfirmado", "pagamentos.ReembolsoConcluido", "checkin.NoShowRegistrado",
+        "usuarios.DadosPessoaisApagados",
     ]
     static let service = "notificacoes"
 
@@ -71,6 +72,13 @@ public final class NotificacoesService: Sendable {
     // MARK: Reactions
 
     public func reagir(_ event: RecordedEvent) async throws -> [StreamWrite] {
+        if event.type == "DadosPessoaisApagados" {
+            // The copies of the member's e-mails this process kept (an outbox) go with their data.
+            guard case .dadosPessoaisApagados(let apagados)? = try Usuario.Event.decode(type: event.type, data: event.data, using: EventJSON.decoder)
+            else { return [] }
+            try await mailer.esquecer(pessoa: apagados.usuarioId.description)
+            return []
+        }
         guard let aviso = try await aviso(for: event) else { return [] }
         var meta = event.metadata.caused(by: event.eventId, correlationId: event.metadata.correlationId)
         meta.service = Self.service
@@ -151,7 +159,8 @@ public final class NotificacoesService: Sendable {
         let saudacao = pessoa.nome.isEmpty ? "Olá," : "Olá, \(pessoa.nome.split(separator: " ").first.map(String.init) ?? pessoa.nome),"
         let mensagem = EmailMessage(
             from: remetente, to: [EmailAddress(pessoa.email, name: pessoa.nome.isEmpty ? nil : pessoa.nome)], subject: aviso.titulo,
-            text: "\(saudacao)\n\n\(aviso.texto)\n\nEquipe CoworkFlow\n", attachments: aviso.anexos, messageId: messageId, date: clock.now)
+            text: "\(saudacao)\n\n\(aviso.texto)\n\nEquipe CoworkFlow\n", attachments: aviso.anexos, messageId: messageId, date: clock.now,
+            pessoa: aviso.usuarioId)
         var erro = ""
         var passageiro: (any Error)?
         var tentativa = 0
