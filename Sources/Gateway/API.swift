@@ -51,20 +51,20 @@ final class API {
     let role: Role
     /// The service whose routes are being added (nil: the gateway's own, like `/saude`).
     var owner: Deployable?
-    /// Whether the last X-Forwarded-For entry names the caller (behind a balancer or the gateway).
-    let trustForwardedFor: Bool
+    /// Who may name the caller in X-Forwarded-For (a balancer, or the gateway).
+    let proxies: TrustedProxies
     /// Run after a write succeeds, before it answers (read-your-writes): given the last
     /// position the write's appends took, or nil when it appended nothing here.
     let settle: @Sendable (GlobalPosition?, [String: GlobalPosition]?) async -> Void
 
     init(
-        router: Router<GatewayContext>, idempotency: Idempotency, role: Role = .allInOne, trustForwardedFor: Bool = false,
+        router: Router<GatewayContext>, idempotency: Idempotency, role: Role = .allInOne, proxies: TrustedProxies = .none,
         settle: @escaping @Sendable (GlobalPosition?, [String: GlobalPosition]?) async -> Void = { _, _ in }
     ) {
         self.router = router
         self.idempotency = idempotency
         self.role = role
-        self.trustForwardedFor = trustForwardedFor
+        self.proxies = proxies
         self.settle = settle
     }
 
@@ -88,7 +88,7 @@ final class API {
         operations.append(operation)
         let idempotency = self.idempotency
         let settle = self.settle
-        let trustForwardedFor = self.trustForwardedFor
+        let proxies = self.proxies
         // A POST or PUT body may carry only its schema's fields: a misspelt one ("cupon",
         // "fuso") would otherwise be dropped in silence and the request done without it.
         // (PATCH routes list what they accept, with hints of their own.)
@@ -126,7 +126,7 @@ final class API {
             guard (1...255).contains(key.utf8.count), key.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
                 throw ServiceError.requisicaoInvalida("Idempotency-Key deve ter de 1 a 255 caracteres ASCII visíveis (um UUID, por exemplo)")
             }
-            let owner = context.subject?.usuario ?? clientAddress(request, context, trustForwardedFor: trustForwardedFor)
+            let owner = context.subject?.usuario ?? clientAddress(request, context, proxies: proxies)
             let scoped = "\(owner)|\(key)"
             switch try await idempotency.begin(key: scoped, method: request.method.rawValue, path: request.uri.path, body: body) {
             case .replay(let reply):
@@ -156,13 +156,13 @@ final class API {
     /// gateway serves have caught up with it. The service keeps the idempotency keys.
     private func forward(_ operation: Operation, to service: Deployable, through forwarder: Forwarder) {
         let settle = self.settle
-        let trustForwardedFor = self.trustForwardedFor
+        let proxies = self.proxies
         router.on(RouterPath(operation.path), method: operation.method) { request, context -> Response in
             if operation.auth { _ = try context.requireUser() }
             if operation.admin { _ = try context.requireAdmin() }
             let body = Data(try await request.body.collect(upTo: context.maxUploadSize).readableBytesView)
             let response = try await forwarder.forward(
-                request, body: body, context: context, client: clientAddress(request, context, trustForwardedFor: trustForwardedFor),
+                request, body: body, context: context, client: clientAddress(request, context, proxies: proxies),
                 to: service)
             if (200..<300).contains(response.status.code), [.post, .put, .patch, .delete].contains(operation.method), operation.writes {
                 let position = response.headers[Forwarder.positionField].flatMap(GlobalPosition.init(parsing:))

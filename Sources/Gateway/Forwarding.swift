@@ -203,11 +203,9 @@ extension HTTPField.Name {
 }
 
 /// The caller's address: behind the load balancer (or the gateway) the peer is the balancer,
-/// and the address it appended (the last one) is the client it saw. Earlier entries come from
-/// the client and prove nothing.
-func clientAddress(_ request: Request, _ context: GatewayContext, trustForwardedFor: Bool) -> String {
-    if trustForwardedFor, let forwarded = request.headers[.xForwardedFor]?.split(separator: ",").last {
-        return forwarded.trimmingCharacters(in: .whitespaces)
-    }
-    return context.remoteAddress?.ipAddress ?? "local"
+/// and the address it appended (the last one not itself a proxy) is the client it saw. Earlier
+/// entries come from the client and prove nothing, and so does the header from a peer that is
+/// not a trusted proxy.
+func clientAddress(_ request: Request, _ context: GatewayContext, proxies: TrustedProxies) -> String {
+    proxies.client(peer: context.remoteAddress?.ipAddress, forwardedFor: request.headers[.xForwardedFor])
 }

@@ -7,8 +7,8 @@ import Services
 public struct GatewayConfiguration: Sendable {
     public var host: String
     public var port: Int
-    /// `Access-Control-Allow-Origin`.
-    public var allowedOrigin: String
+    /// The other web origins that may call the API from a browser (CORS); default none.
+    public var allowedOrigins: AllowedOrigins
     /// Nil: no limits (a service behind the distributed gateway, which limits at the edge).
     public var rateLimiter: RateLimiter?
     public var role: Role
@@ -16,13 +16,13 @@ public struct GatewayConfiguration: Sendable {
     public var webRoot: String?
 
     public init(
-        host: String = "127.0.0.1", port: Int = 8080, allowedOrigin: String = "*", rateLimiter: RateLimiter? = RateLimiter(),
+        host: String = "127.0.0.1", port: Int = 8080, allowedOrigins: AllowedOrigins = .none, rateLimiter: RateLimiter? = RateLimiter(),
         role: Role = .allInOne, webRoot: String? = nil
     ) {
         self.webRoot = webRoot
         self.host = host
         self.port = port
-        self.allowedOrigin = allowedOrigin
+        self.allowedOrigins = allowedOrigins
         self.rateLimiter = rateLimiter
         self.role = role
     }
@@ -37,15 +37,15 @@ public enum GatewayApp {
         // health checks and link checkers send it. The web app's files answer it themselves.
         let router = Router(context: GatewayContext.self, options: .autoGenerateHeadEndpoints)
         let routes = RouteTable()
-        router.add(middleware: EdgeMiddleware(drain: drain, metrics: metrics, allowedOrigin: configuration.allowedOrigin, routes: routes))
+        router.add(middleware: EdgeMiddleware(drain: drain, metrics: metrics, allowedOrigins: configuration.allowedOrigins, routes: routes))
         if let webRoot = configuration.webRoot { router.add(middleware: WebAppMiddleware(root: webRoot)) }
-        var trustForwardedFor = configuration.rateLimiter?.trustForwardedFor ?? false
+        var proxies = configuration.rateLimiter?.proxies ?? .none
         var accountStaleness: Duration?
         // A service hears only from the gateway, which names the caller last in X-Forwarded-For
         // and has just checked the caller's account.
         switch configuration.role {
         case .service, .operations:
-            trustForwardedFor = true
+            proxies = .everyone
             accountStaleness = AuthMiddleware.behindGateway
         case .allInOne, .gateway: break
         }
@@ -53,7 +53,7 @@ public enum GatewayApp {
         router.add(middleware: AuthMiddleware(usuarios: backend.usuarios, staleness: accountStaleness))
         if let limiter = configuration.rateLimiter { router.add(middleware: RateLimitMiddleware(limiter: limiter, stage: .user)) }
         let api = API(
-            router: router, idempotency: Idempotency(keys: backend.store, fingerprintKey: backend.usuarios.tokens.fingerprintKey), role: configuration.role, trustForwardedFor: trustForwardedFor,
+            router: router, idempotency: Idempotency(keys: backend.store, fingerprintKey: backend.usuarios.tokens.fingerprintKey), role: configuration.role, proxies: proxies,
             settle: { position, types in await backend.settle(upTo: position, types: types) })
         api.owner = .usuarios
         Routes.usuarios(api, backend)

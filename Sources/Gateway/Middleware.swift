@@ -10,6 +10,7 @@ import Synchronization
 extension HTTPField.Name {
     static let requestId = Self("X-Request-Id")!
     static let idempotencyKey = Self("Idempotency-Key")!
+    static let xFrameOptions = Self("X-Frame-Options")!
 }
 
 /// Set when the process begins to shut down: requests that arrive afterwards get 503 while
@@ -63,8 +64,15 @@ struct EdgeMiddleware: RouterMiddleware {
     typealias Context = GatewayContext
     let drain: DrainState
     let metrics: Metrics
-    let allowedOrigin: String
+    let allowedOrigins: AllowedOrigins
     let routes: RouteTable
+
+    /// Whether the path, percent-decoded, holds a control character (or is not decodable).
+    static func hasControlCharacter(_ path: String) -> Bool {
+        guard let decoded = path.removingPercentEncoding else { return true }
+        return decoded.unicodeScalars.contains { $0.properties.generalCategory == .control }
+            || path.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
 
     func handle(_ request: Request, context: GatewayContext, next: (Request, GatewayContext) async throws -> Response) async throws -> Response {
         var context = context
@@ -86,6 +94,11 @@ struct EdgeMiddleware: RouterMiddleware {
                 .response(requestId: context.requestId)
         } else if request.method == .options {
             response = Response(status: .noContent)
+        } else if Self.hasControlCharacter(request.uri.path) {
+            // A NUL or a line break in a path names no route and no file: refused before any
+            // file or route sees it (`/index.html%00.js` would otherwise serve a page as script).
+            response = ServiceError.requisicaoInvalida("o caminho da requisição contém caracteres de controle ou um escape % inválido")
+                .response(requestId: context.requestId)
         } else {
             do {
                 response = try await next(request, context)
@@ -147,7 +160,15 @@ struct EdgeMiddleware: RouterMiddleware {
             }
         }
         response.headers[.requestId] = context.requestId
-        response.headers[.accessControlAllowOrigin] = allowedOrigin
+        // Every answer is what its Content-Type says (never sniffed into script or a page),
+        // and no page of ours is framed by another site (clickjacking).
+        response.headers[.xContentTypeOptions] = "nosniff"
+        if response.headers[.contentSecurityPolicy] == nil { response.headers[.contentSecurityPolicy] = "frame-ancestors 'none'" }
+        response.headers[.xFrameOptions] = "DENY"
+        if let origin = request.headers[.origin], allowedOrigins.allows(origin) {
+            response.headers[.accessControlAllowOrigin] = allowedOrigins.everyone ? "*" : origin
+        }
+        if !allowedOrigins.everyone { response.headers[.vary] = "Origin" }
         response.headers[.accessControlAllowHeaders] = "Authorization, Content-Type, Idempotency-Key, X-Request-Id"
         response.headers[.accessControlAllowMethods] = "GET, POST, PUT, PATCH, DELETE, OPTIONS"
         response.headers[.accessControlExposeHeaders] = "X-Request-Id, Retry-After"
@@ -168,6 +189,29 @@ struct EdgeMiddleware: RouterMiddleware {
         ])
         return response
     }
+}
+
+/// The web origins other than the app's own that may call the API from a browser (CORS):
+/// `CORS_ORIGINS`, exact origins separated by commas, or `*` for any. Default: none (the web
+/// app is served from the API's own origin and needs no CORS).
+public struct AllowedOrigins: Sendable, Equatable {
+    let origins: Set<String>
+    let everyone: Bool
+
+    public static let none = AllowedOrigins(origins: [], everyone: false)
+
+    init(origins: Set<String>, everyone: Bool) {
+        self.origins = origins
+        self.everyone = everyone
+    }
+
+    /// Parses `https://app.example.com, http://localhost:3000` or `*`.
+    public init(parsing text: String) {
+        let entries = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        self.init(origins: Set(entries.filter { $0 != "*" }.map { $0.lowercased() }), everyone: entries.contains("*"))
+    }
+
+    func allows(_ origin: String) -> Bool { everyone || origins.contains(origin.lowercased()) }
 }
 
 /// Reads the bearer token when there is one; routes decide whether they need it.
@@ -214,7 +258,7 @@ struct RateLimitMiddleware: RouterMiddleware {
     enum Stage { case client, user }
 
     func handle(_ request: Request, context: GatewayContext, next: (Request, GatewayContext) async throws -> Response) async throws -> Response {
-        let ip = clientAddress(request, context, trustForwardedFor: limiter.trustForwardedFor)
+        let ip = clientAddress(request, context, proxies: limiter.proxies)
         let user = context.subject?.usuario
         var keys: [(String, RateLimiter.Limit)] = []
         // The router ignores repeated and trailing slashes; so must these checks. The routes
@@ -273,33 +317,48 @@ public final class RateLimiter: Sendable {
     public let passwordChange: Limit
     /// A member's exports of their own data (LGPD) per user: each reads the whole log.
     public let dataExport: Limit
-    public let trustForwardedFor: Bool
-    private let buckets = Mutex<[String: (tokens: Double, at: ContinuousClock.Instant)]>([:])
+    /// Who may name the client in X-Forwarded-For.
+    public let proxies: TrustedProxies
+    private let buckets = Mutex<[String: Bucket]>([:])
+    /// Buckets kept at most; past it, the ones refilled to full (they hold nothing a new one
+    /// would not) go, then the least recently used, down to nine tenths.
+    let capacity: Int
+
+    struct Bucket {
+        var tokens: Double
+        var at: ContinuousClock.Instant
+        let limit: Limit
+
+        /// The tokens at `now`.
+        func tokens(at now: ContinuousClock.Instant) -> Double {
+            let elapsed = now - at
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            return min(limit.burst, tokens + seconds * limit.perSecond)
+        }
+    }
 
     public init(
         perClient: Limit = Limit(burst: 200, perSecond: 100), perUser: Limit = Limit(burst: 100, perSecond: 50),
         login: Limit = Limit(burst: 10, perSecond: 0.2), registration: Limit = Limit(burst: 20, perSecond: 1),
         passwordChange: Limit = Limit(burst: 5, perSecond: 0.1), dataExport: Limit = Limit(burst: 3, perSecond: 1.0 / 60),
-        trustForwardedFor: Bool = false
+        proxies: TrustedProxies = .none, capacity: Int = 50_000
     ) {
+        self.capacity = max(1, capacity)
         self.perClient = perClient
         self.perUser = perUser
         self.login = login
         self.registration = registration
         self.passwordChange = passwordChange
         self.dataExport = dataExport
-        self.trustForwardedFor = trustForwardedFor
+        self.proxies = proxies
     }
 
     /// Takes a token; nil when granted, else the whole seconds to wait.
     func take(_ key: String, _ limit: Limit) -> Int? {
         let now = ContinuousClock.now
         return buckets.withLock { buckets in
-            if buckets.count > 50_000 { buckets.removeAll() }
-            var bucket = buckets[key] ?? (limit.burst, now)
-            let elapsed = now - bucket.at
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            bucket.tokens = min(limit.burst, bucket.tokens + seconds * limit.perSecond)
+            var bucket = buckets[key] ?? Bucket(tokens: limit.burst, at: now, limit: limit)
+            bucket.tokens = bucket.tokens(at: now)
             bucket.at = now
             guard bucket.tokens >= 1 else {
                 buckets[key] = bucket
@@ -307,7 +366,23 @@ public final class RateLimiter: Sendable {
             }
             bucket.tokens -= 1
             buckets[key] = bucket
+            if buckets.count > capacity { Self.evict(&buckets, keeping: capacity * 9 / 10, now: now) }
             return nil
         }
     }
+
+    /// Down to `keeping` buckets: first those refilled to full, which a new bucket would
+    /// replace exactly, then the least recently used of those that still grant a request, and
+    /// only then, least recently used first, the spent ones (a client being refused, a login
+    /// being slowed): no flood of new addresses resets the limits of the clients it follows.
+    static func evict(_ buckets: inout [String: Bucket], keeping: Int, now: ContinuousClock.Instant) {
+        buckets = buckets.filter { $0.value.tokens(at: now) < $0.value.limit.burst }
+        guard buckets.count > keeping else { return }
+        let order = buckets.map { (key: $0.key, spent: $0.value.tokens(at: now) < 1, at: $0.value.at) }
+            .sorted { ($0.spent ? 1 : 0, $0.at) < ($1.spent ? 1 : 0, $1.at) }
+        for entry in order.prefix(buckets.count - keeping) { buckets[entry.key] = nil }
+    }
+
+    /// How many buckets are kept (for tests).
+    var count: Int { buckets.withLock { $0.count } }
 }

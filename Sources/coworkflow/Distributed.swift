@@ -73,7 +73,9 @@ struct Distributed {
         let database = try PostgresSettings.fromEnvironment(environment)
         let broker = try AMQPSettings.fromEnvironment(environment)
         let forwarder = kind == .gateway ? try Forwarder.fromEnvironment(environment) : nil
-        let limiter = kind == .gateway ? try Limits.from(environment, trustForwardedFor: true) : nil
+        // Behind the load balancer, its networks (TRUSTED_PROXIES) name the client; reached
+        // directly, the peer is the client whatever X-Forwarded-For claims.
+        let limiter = kind == .gateway ? try Limits.from(environment, proxies: TrustedProxies(parsing: environment["TRUSTED_PROXIES"] ?? "")) : nil
         let store = PostgresEventStore(settings: database, logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await store.run() }
@@ -127,7 +129,8 @@ struct Distributed {
             let drain = DrainState()
             let name = kind.name
             let app = GatewayApp.application(
-                backend, configuration: GatewayConfiguration(host: host, port: port, rateLimiter: limiter, role: role),
+                backend, configuration: GatewayConfiguration(
+                    host: host, port: port, allowedOrigins: AllowedOrigins(parsing: environment["CORS_ORIGINS"] ?? ""), rateLimiter: limiter, role: role),
                 drain: drain, logger: logger,
                 onServerRunning: { channel in
                     let bound = channel.localAddress?.port ?? port
@@ -183,7 +186,7 @@ struct Distributed {
     static let emailClaimSubject = UUID(uuid: (0xC0, 0xE3, 0xF1, 0x0E, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0xE4, 0xA1))
 
     static func emailKey(_ environment: [String: String], store: PostgresEventStore, logger: Logger) async throws -> SymmetricKey {
-        if let key = environment["EMAIL_HASH_KEY"], !key.isEmpty { return SymmetricKey(data: Data(key.utf8)) }
+        if let key = try Secrets.key("EMAIL_HASH_KEY", environment) { return SymmetricKey(data: key) }
         return SymmetricKey(data: try await PostgresKeyStore(store: store, logger: logger).key(for: emailClaimSubject))
     }
 }
@@ -225,11 +228,10 @@ extension Distributed {
 
     /// The secret the provider signs webhooks with: `PSP_WEBHOOK_SECRET` (at least 32 bytes).
     static func webhookSecret(_ environment: [String: String]) throws -> Data {
-        guard let secret = environment["PSP_WEBHOOK_SECRET"], !secret.isEmpty else {
+        guard let secret = try Secrets.key("PSP_WEBHOOK_SECRET", environment) else {
             throw ValidationError("PSP_WEBHOOK_SECRET is not set: the sandbox and pagamentos must share it (at least 32 bytes)")
         }
-        guard secret.utf8.count >= 32 else { throw ValidationError("PSP_WEBHOOK_SECRET must be at least 32 bytes") }
-        return Data(secret.utf8)
+        return secret
     }
 }
 

@@ -57,7 +57,8 @@ struct Serve: AsyncParsableCommand {
         let drain = DrainState()
         let app = GatewayApp.application(
             backend, configuration: GatewayConfiguration(
-                host: host, port: port, rateLimiter: try Limits.from(environment), webRoot: webRoot), drain: drain, logger: logger,
+                host: host, port: port, allowedOrigins: AllowedOrigins(parsing: environment["CORS_ORIGINS"] ?? ""),
+                rateLimiter: try Limits.from(environment), webRoot: webRoot), drain: drain, logger: logger,
             onServerRunning: { channel in
                 let bound = channel.localAddress?.port ?? port
                 // The sandbox PSP calls our webhook over HTTP, as a real provider would.
@@ -162,7 +163,7 @@ struct Secrets {
         if stored["email"] == nil {
             stored["email"] = random()
             changed = true
-        } else if !usable("email"), environment["EMAIL_HASH_KEY"] == nil {
+        } else if !usable("email"), try key("EMAIL_HASH_KEY", environment) == nil {
             throw ValidationError("\(file.path): the \"email\" key is not 32 bytes of base64; restore it (it keys the e-mail claims)")
         }
         if changed {
@@ -170,9 +171,21 @@ struct Secrets {
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
         }
         let jwt = environment["JWT_SECRET"].flatMap { $0.isEmpty ? nil : $0 } ?? stored["jwt"] ?? random()
-        let email = environment["EMAIL_HASH_KEY"].map { Data($0.utf8) } ?? Data(base64Encoded: stored["email"] ?? "") ?? Data()
-        let webhook = environment["PSP_WEBHOOK_SECRET"].flatMap { $0.isEmpty ? nil : Data($0.utf8) } ?? Data(base64Encoded: stored["psp"] ?? "") ?? Data()
+        let email = try key("EMAIL_HASH_KEY", environment) ?? Data(base64Encoded: stored["email"] ?? "") ?? Data()
+        let webhook = try key("PSP_WEBHOOK_SECRET", environment) ?? Data(base64Encoded: stored["psp"] ?? "") ?? Data()
         return Secrets(jwt: jwt, emailKey: SymmetricKey(data: email), webhook: webhook)
+    }
+}
+
+extension Secrets {
+    /// The key in the environment variable `name` (its UTF-8 bytes); nil when unset or empty.
+    ///
+    /// - Throws: when it is shorter than 32 bytes: an HMAC key that short is guessable, as a
+    ///   `JWT_SECRET` would be.
+    static func key(_ name: String, _ environment: [String: String]) throws -> Data? {
+        guard let value = environment[name], !value.isEmpty else { return nil }
+        guard value.utf8.count >= 32 else { throw ValidationError("\(name) must be at least 32 bytes (e.g. openssl rand -base64 48)") }
+        return Data(value.utf8)
     }
 }
 
@@ -263,15 +276,21 @@ extension Integracoes {
     /// with `PSP_API_KEY`) whose webhooks are signed with `PSP_WEBHOOK_SECRET`; without
     /// `PSP_URL`, a sandbox in this process (fine when pagamentos runs in one process: it then
     /// calls its own webhook). Mail as in `local`, to `OUTBOX_DIR` without SMTP_HOST.
+    ///
+    /// The tester's routes (`/api/sandbox/...`: "pay" or "decline" a charge) are off unless
+    /// `PSP_SANDBOX_ROUTES=on` asks for them, which only a deployment whose provider is the
+    /// sandbox may do: with a real provider a member could mark their own charge paid.
     static func distributed(environment: [String: String], jwtSecret: String, logger: Logger) throws -> Integracoes {
+        let rotasDeTeste = try sandboxRoutes(environment)
         // Without PSP_WEBHOOK_SECRET, a key derived from the JWT secret: the same in every
         // process, and not the JWT key itself (one key, one purpose).
         let derived = Data(HMAC<SHA256>.authenticationCode(for: Data("coworkflow psp webhook".utf8), using: SymmetricKey(data: Data(jwtSecret.utf8))))
         var integracoes = try local(
-            environment: environment, webhookSecret: environment["PSP_WEBHOOK_SECRET"].flatMap { $0.isEmpty ? nil : Data($0.utf8) } ?? derived,
+            environment: environment, webhookSecret: try Secrets.key("PSP_WEBHOOK_SECRET", environment) ?? derived,
             outbox: URL(fileURLWithPath: environment["OUTBOX_DIR"] ?? "outbox"), logger: logger)
         guard let base = environment["PSP_URL"], !base.isEmpty else {
             logger.notice("PSP_URL is not set: payments go to a sandbox inside this process")
+            if !rotasDeTeste { integracoes.testador = nil }
             return integracoes
         }
         guard let url = URLComponents(string: base), ["http", "https"].contains(url.scheme ?? ""), !(url.host ?? "").isEmpty, url.query == nil else {
@@ -281,23 +300,33 @@ extension Integracoes {
         let provedor = ProvedorHTTP(base: base, apiKey: environment["PSP_API_KEY"].flatMap { $0.isEmpty ? nil : $0 })
         integracoes.provider = provedor
         integracoes.sandbox = nil
-        integracoes.testador = provedor
+        integracoes.testador = rotasDeTeste ? provedor : nil
         return integracoes
+    }
+
+    /// `PSP_SANDBOX_ROUTES`: `on` (or `1`, `true`) serves the sandbox's tester routes; unset,
+    /// `off`, `0` or `false` does not.
+    static func sandboxRoutes(_ environment: [String: String]) throws -> Bool {
+        switch environment["PSP_SANDBOX_ROUTES"]?.lowercased() {
+        case nil, "", "off", "0", "false": false
+        case "on", "1", "true": true
+        case let other?: throw ValidationError("PSP_SANDBOX_ROUTES: '\(other)' is neither on nor off")
+        }
     }
 }
 
 /// Rate limits from `RATE_LIMIT_PER_CLIENT` and `RATE_LIMIT_PER_USER` (requests per second;
 /// bursts of twice that), defaults 100 and 50.
 enum Limits {
-    /// - Parameter trustForwardedFor: behind a load balancer, which names the client last in
-    ///   X-Forwarded-For (the distributed gateway).
-    static func from(_ environment: [String: String], trustForwardedFor: Bool = false) throws -> RateLimiter {
+    /// - Parameter proxies: the load balancer's networks, which name the client last in
+    ///   X-Forwarded-For (the distributed gateway's `TRUSTED_PROXIES`).
+    static func from(_ environment: [String: String], proxies: TrustedProxies = .none) throws -> RateLimiter {
         func limit(_ name: String, _ fallback: Double) throws -> RateLimiter.Limit {
             guard let text = environment[name] else { return RateLimiter.Limit(burst: fallback * 2, perSecond: fallback) }
             guard let value = Double(text), value > 0 else { throw ValidationError("\(name) must be a positive number of requests per second") }
             return RateLimiter.Limit(burst: value * 2, perSecond: value)
         }
         return RateLimiter(
-            perClient: try limit("RATE_LIMIT_PER_CLIENT", 100), perUser: try limit("RATE_LIMIT_PER_USER", 50), trustForwardedFor: trustForwardedFor)
+            perClient: try limit("RATE_LIMIT_PER_CLIENT", 100), perUser: try limit("RATE_LIMIT_PER_USER", 50), proxies: proxies)
     }
 }

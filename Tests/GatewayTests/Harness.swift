@@ -71,12 +71,13 @@ struct Harness {
     /// Runs `body` against the router (no socket).
     /// `reactors` false: no service reacts to another's events (a bus that lags or is down).
     func test(
-        rateLimiter: RateLimiter = RateLimiter(), webRoot: String? = nil, reactors: Bool = true,
+        rateLimiter: RateLimiter = RateLimiter(), webRoot: String? = nil, reactors: Bool = true, allowedOrigins: AllowedOrigins = .none,
         _ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void
     ) async throws {
         var logger = Logger(label: "gateway-tests")
         logger.logLevel = .critical
-        let app = GatewayApp.application(backend, configuration: GatewayConfiguration(rateLimiter: rateLimiter, webRoot: webRoot), logger: logger)
+        let app = GatewayApp.application(
+            backend, configuration: GatewayConfiguration(allowedOrigins: allowedOrigins, rateLimiter: rateLimiter, webRoot: webRoot), logger: logger)
         // The projections run beside the router, as in `coworkflow serve`.
         let runners = backend.projections.map { runner in Task { try await runner.run() } }
         // And the services' reactions to events.

@@ -17,7 +17,7 @@ struct ReadYourWritesTests {
         let settles = Mutex(0)
         let router = Router(context: GatewayContext.self)
         // The edge turns a refused request into its 4xx answer.
-        router.add(middleware: EdgeMiddleware(drain: DrainState(), metrics: Metrics(), allowedOrigin: "*", routes: RouteTable()))
+        router.add(middleware: EdgeMiddleware(drain: DrainState(), metrics: Metrics(), allowedOrigins: .none, routes: RouteTable()))
         let api = API(
             router: router,
             idempotency: Idempotency(keys: store, fingerprintKey: SymmetricKey(data: Data(repeating: 3, count: 32))),

@@ -74,6 +74,9 @@ locals {
     smtp_tls               = var.smtp_tls
     lembrete_horas         = tostring(var.lembrete_horas)
     psp_url                = var.psp_url
+    # The load balancer's nodes live in the public subnets: only they name the client in
+    # X-Forwarded-For (the gateway's TRUSTED_PROXIES).
+    trusted_proxies = join(",", local.public_cidrs)
   }
 
   # Placeholders per task.

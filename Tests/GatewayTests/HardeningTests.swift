@@ -1,0 +1,159 @@
+import Domain
+import EventStore
+import Foundation
+@testable import Gateway
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Services
+import Testing
+
+/// The defects a black-box probe found (issue: hardening), one behaviour each.
+@Suite("Hardening: what a black-box probe found")
+struct HardeningTests {
+    @Test("a text in the sealed form, written about another member, is text: every export answers, none opens it, the other member's leaves it out")
+    func forged_sealed_text_breaks_no_export() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let ana = try #require(try await client.register("ana@example.com").object["id"] as? String)
+            let bia = try #require(try await client.register("bia@example.com", nome: "Bia Lima").object["id"] as? String)
+            // What a cancellation reason in the sealed form, naming Bia, leaves in the log (the
+            // API now refuses such a text; events already stored keep it for ever).
+            let forjado = "pii:v1:\(bia):AAAA"
+            let dados = try JSONSerialization.data(withJSONObject: ["reservaId": UUID().uuidString.lowercased(), "usuarioId": ana, "motivo": forjado])
+            try await harness.store.append(
+                to: StreamName(category: "reserva", id: UUID().uuidString.lowercased()), expected: .any,
+                events: [NewEvent(eventId: UUID(), type: "ReservaCancelada", data: dados, metadata: EventMetadata(actor: ana), occurredAt: Date())])
+
+            let daAna = try await client.json(.get, "/api/auth/me/dados", token: try await client.token("ana@example.com"))
+            #expect(daAna.status == .ok, "\(String(buffer: daAna.body))")
+            #expect(String(buffer: daAna.body).contains(forjado), "her own text, as she wrote it")
+            let daBia = try await client.json(.get, "/api/auth/me/dados", token: try await client.token("bia@example.com"))
+            #expect(daBia.status == .ok, "\(String(buffer: daBia.body))")
+            #expect(!String(buffer: daBia.body).contains(forjado), "an id typed into someone else's text names nobody")
+            #expect(String(buffer: daBia.body).contains("Bia Lima") && String(buffer: daBia.body).contains("bia@example.com"))
+        }
+    }
+
+    @Test("no free text may take the sealed form: a name, a reason, a space's name (422 naming the field, nothing written)")
+    func free_text_never_takes_the_sealed_form() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let before = try await harness.allEvents().count
+            let nome = try await client.register("eva@example.com", nome: "pii:v1:00000000-0000-4000-8000-000000000000:AAAA")
+            #expect(nome.status == .unprocessableContent && (nome.object["detalhes"] as? [String: Any])?["campo"] as? String == "nome")
+            let espaco = try await client.json(
+                .post, "/api/admin/espacos", #"{"unidadeId":"\#(cenario.unidade)","nome":"pii:v1:x","tipo":"sala_reuniao","capacidade":4}"#,
+                token: cenario.admin)
+            #expect(espaco.status == .unprocessableContent && (espaco.object["detalhes"] as? [String: Any])?["campo"] as? String == "nome")
+            #expect(try await harness.allEvents().count == before)
+            let reserva = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro)
+            let id = try #require(reserva.object["id"] as? String)
+            let depois = try await harness.allEvents().count
+            let motivo = try await client.json(.post, "/api/reservas/\(id)/cancelamento", #"{"motivo":"pii:v1:x:y"}"#, token: cenario.membro)
+            #expect(motivo.status == .unprocessableContent, "\(String(buffer: motivo.body))")
+            #expect((motivo.object["detalhes"] as? [String: Any])?["campo"] as? String == "motivo")
+            #expect((motivo.object["mensagem"] as? String)?.contains("pii:") == true)
+            #expect(try await harness.allEvents().count == depois)
+        }
+    }
+
+    @Test("free text is bounded in bytes too: one 'character' of 60,000 combining marks is refused in a name, a reason and a card token (422 naming the field and the limit)")
+    func free_text_is_bounded_in_bytes() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        let marcas = "a" + String(repeating: "\u{0301}", count: 60_000)
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let before = try await harness.allEvents().count
+            let nome = try await client.register("eva@example.com", nome: marcas)
+            #expect(nome.status == .unprocessableContent, "\(nome.status)")
+            #expect((nome.object["detalhes"] as? [String: Any])?["campo"] as? String == "nome")
+            #expect((nome.object["mensagem"] as? String)?.contains("800 bytes") == true, "\(nome.object["mensagem"] ?? "")")
+            let cartao = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00", cartao: marcas),
+                token: cenario.membro)
+            #expect(cartao.status == .unprocessableContent && (cartao.object["detalhes"] as? [String: Any])?["campo"] as? String == "pagamento.cartaoToken")
+            #expect(try await harness.allEvents().count == before)
+            let reserva = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro)
+            let id = try #require(reserva.object["id"] as? String)
+            let depois = try await harness.allEvents().count
+            let motivo = try await client.json(.post, "/api/reservas/\(id)/cancelamento", #"{"motivo":"\#(marcas)"}"#, token: cenario.membro)
+            #expect(motivo.status == .unprocessableContent && (motivo.object["detalhes"] as? [String: Any])?["campo"] as? String == "motivo")
+            #expect(try await harness.allEvents().count == depois)
+        }
+    }
+
+    @Test("a control character in a path is a 400 before any file or route sees it; every answer says nosniff and may not be framed")
+    func control_characters_in_paths() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-web-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Data("<h1>CoworkFlow</h1>".utf8).write(to: root.appendingPathComponent("index.html"))
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        try await harness.test(webRoot: root.path) { client in
+            for path in ["/index.html%00.js", "/index.html%0a.js", "/api/espacos%00", "/%7f", "/index.html%zz"] {
+                let answer = try await client.execute(uri: path, method: .get)
+                #expect(answer.status == .badRequest, "\(path): \(answer.status) \(answer.headers[.contentType] ?? "")")
+                #expect(String(buffer: answer.body).contains("\"erro\""), "\(path)")
+            }
+            for path in ["/", "/api/espacos", "/nada.js"] {
+                let answer = try await client.execute(uri: path, method: .get)
+                #expect(answer.headers[.xContentTypeOptions] == "nosniff", "\(path)")
+                #expect(answer.headers[.contentSecurityPolicy]?.contains("frame-ancestors 'none'") == true, "\(path)")
+            }
+        }
+    }
+
+    @Test("erasing a member removes the e-mails about them from the outbox; others' stay")
+    func erasure_empties_the_outbox() async throws {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            _ = try await client.register("lia@example.com", nome: "Lia Souza")
+            _ = try await client.register("bia@example.com", nome: "Bia Lima")
+            func mensagens(_ quem: String) throws -> Int {
+                let files = (try? FileManager.default.contentsOfDirectory(at: harness.outbox, includingPropertiesForKeys: nil)) ?? []
+                return try files.filter { String(decoding: try Data(contentsOf: $0), as: UTF8.self).contains(quem) }.count
+            }
+            _ = try await eventually("both welcome e-mails") { try mensagens("lia@example.com") == 1 && mensagens("bia@example.com") == 1 ? true : nil }
+            #expect(try await client.json(.delete, "/api/auth/me", token: try await client.token("lia@example.com")).status == .noContent)
+            _ = try await eventually("Lia's e-mail gone from the outbox") { try mensagens("lia@example.com") == 0 ? true : nil }
+            #expect(try mensagens("Lia Souza") == 0)
+            #expect(try mensagens("bia@example.com") == 1)
+        }
+    }
+
+    @Test("X-Forwarded-For names the client only from a trusted proxy; the last entry that is not a proxy is the client")
+    func trusted_proxies() throws {
+        let nenhum = TrustedProxies.none
+        #expect(nenhum.client(peer: "203.0.113.9", forwardedFor: "198.51.100.1") == "203.0.113.9", "reached directly: the peer")
+        let alb = try TrustedProxies(parsing: "10.0.0.0/20, 10.0.16.0/20, fd00::/8")
+        #expect(alb.client(peer: "203.0.113.9", forwardedFor: "198.51.100.1") == "203.0.113.9", "not from the balancer: the peer")
+        #expect(alb.client(peer: "10.0.3.7", forwardedFor: "1.2.3.4, 198.51.100.1") == "198.51.100.1", "the address the balancer saw")
+        #expect(alb.client(peer: "10.0.3.7", forwardedFor: "198.51.100.1, 10.0.17.2") == "198.51.100.1", "through two proxies")
+        #expect(alb.client(peer: "fd12::1", forwardedFor: "2001:db8::5") == "2001:db8::5")
+        #expect(alb.client(peer: "10.0.3.7", forwardedFor: nil) == "10.0.3.7")
+        #expect(TrustedProxies.everyone.client(peer: "127.0.0.1", forwardedFor: "9.9.9.9, 8.8.8.8") == "8.8.8.8")
+        #expect(throws: TrustedProxies.Invalid.self) { try TrustedProxies(parsing: "10.0.0.0/33") }
+        #expect(throws: TrustedProxies.Invalid.self) { try TrustedProxies(parsing: "alb.internal") }
+    }
+
+    @Test("many new keys evict the least recently used full buckets, never a spent one: a flood of addresses resets no limit")
+    func rate_limit_eviction_keeps_spent_buckets() {
+        let limiter = RateLimiter(capacity: 100)
+        let login = RateLimiter.Limit(burst: 2, perSecond: 0.001)
+        #expect(limiter.take("login:atacante", login) == nil)
+        #expect(limiter.take("login:atacante", login) == nil)
+        #expect(limiter.take("login:atacante", login) != nil, "spent")
+        for index in 0..<1_000 { _ = limiter.take("ip:10.0.\(index / 256).\(index % 256)", RateLimiter.Limit(burst: 200, perSecond: 100)) }
+        #expect(limiter.count <= 100)
+        #expect(limiter.take("login:atacante", login) != nil, "still limited after a flood of other keys")
+    }
+}
