@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTPTypes
 public import Hummingbird
@@ -87,7 +88,7 @@ public enum SandboxServer {
         func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
             do {
                 // The router ignores empty segments (`//v1/…` reaches `/v1/…`): so must this check.
-                if let apiKey, request.uri.path.split(separator: "/").first == "v1", request.headers[.authorization] != "Bearer \(apiKey)" {
+                if let apiKey, request.uri.path.split(separator: "/").first == "v1", !Self.same(request.headers[.authorization], "Bearer \(apiKey)") {
                     throw ServiceError(status: 401, codigo: "nao_autenticado", mensagem: "envie a chave da API em Authorization: Bearer <chave>")
                 }
                 return try await next(request, context)
@@ -96,6 +97,13 @@ public enum SandboxServer {
             } catch let error as HTTPError {
                 return try reply(SandboxAPI.Erro(erro: "http_\(error.status.code)", mensagem: error.body ?? error.status.reasonPhrase), status: error.status)
             }
+        }
+
+        /// Whether the header is the expected one, in time that does not depend on where they
+        /// differ (their SHA-256 digests compare in constant time), so the key cannot be
+        /// guessed a byte at a time from response times.
+        static func same(_ header: String?, _ expected: String) -> Bool {
+            SHA256.hash(data: Data((header ?? "").utf8)) == SHA256.hash(data: Data(expected.utf8))
         }
     }
 }
