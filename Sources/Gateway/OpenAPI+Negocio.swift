@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 
 /// Schemas of the pagamentos, checkin, notificacoes, financeiro and analytics routes.
@@ -38,7 +39,7 @@ extension OpenAPI {
             "MotivoDeRecusa": object(["motivo": ["type": "string", "maxLength": 500]], required: []),
             "Notificacao": object([
                 "id": uuid,
-                "tipo": ["type": "string", "enum": ["boas_vindas", "reserva_confirmada", "pagamento_recebido", "lembrete", "cancelamento", "reembolso", "no_show"]],
+                "tipo": ["type": "string", "enum": Notificacao.Tipo.allCases.map(\.rawValue)],
                 "titulo": text, "texto": text, "reservaId": uuid, "canal": text,
                 "status": ["type": "string", "enum": ["enviada", "falhou"], "description": "o e-mail; a notificação fica na caixa de qualquer modo"],
                 "em": instant,

@@ -11,6 +11,8 @@ public enum Notificacao {
         case cancelamento
         case reembolso
         case noShow = "no_show"
+        /// A hold whose payment did not arrive in time.
+        case expiracao
     }
 
     public struct Enviada: Codable, Sendable, Equatable {

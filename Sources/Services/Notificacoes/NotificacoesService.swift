@@ -39,7 +39,7 @@ public final class NotificacoesService: Sendable {
     public static let bindings = [
         "usuarios.UsuarioRegistrado", "reservas.ReservaConfirmada", "reservas.ReservaCancelada",
         "pagamentos.PagamentoConfirmado", "pagamentos.ReembolsoConcluido", "checkin.NoShowRegistrado",
-        "usuarios.DadosPessoaisApagados",
+        "usuarios.DadosPessoaisApagados", "reservas.ReservaExpirada",
     ]
     static let service = "notificacoes"
 
@@ -101,11 +101,14 @@ public final class NotificacoesService: Sendable {
             let quando = Self.quando(reserva.intervalo, fuso: unidade?.fusoHorario)
             let nome = espaco?.nome ?? "espaço"
             let ics = convite(reserva, espaco, unidade, em: confirmada.em, cancelado: false)
+            let codigo = try await codigoDeCheckin(confirmada.reservaId)
             return Aviso(
                 tipo: .reservaConfirmada, usuarioId: reserva.usuarioId, reservaId: reserva.reservaId.rawValue,
                 titulo: "Reserva confirmada: \(nome), \(quando)",
                 texto: "Sua reserva de \(nome) (\(quando)) está confirmada. Total: \(Self.reais(reserva.total)). "
-                    + "Apresente o código de check-in na chegada; o convite para a sua agenda segue em anexo.",
+                    + (codigo.map { "Seu código de check-in é \($0): apresente-o na recepção ao chegar (ele também está, com o QR, em Minhas reservas). " }
+                        ?? "Apresente o código de check-in na chegada: ele está, com o QR, em Minhas reservas. ")
+                    + "O convite para a sua agenda segue em anexo.",
                 anexos: [EmailAttachment(filename: "reserva.ics", contentType: Calendario.contentType, data: ics)])
         case "PagamentoConfirmado":
             let pago = try decoder.decode(Pagamento.Confirmado.self, from: event.data)
@@ -113,7 +116,7 @@ public final class NotificacoesService: Sendable {
             return Aviso(
                 tipo: .pagamentoRecebido, usuarioId: pago.usuarioId, reservaId: pago.reservaId,
                 titulo: "Pagamento recebido: \(Self.reais(pago.valor))",
-                texto: "Recebemos \(Self.reais(pago.valor)) por \(Self.metodo(pago.metodo)) para a reserva \(pago.reservaId.uuidString.lowercased()).")
+                texto: "Recebemos \(Self.reais(pago.valor)) por \(Self.metodo(pago.metodo)) para \(try await Self.descricao(contexto(Reserva.ID(pago.reservaId)))).")
         case "ReservaCancelada":
             let cancelada = try decoder.decode(Reserva.Cancelada.self, from: event.data)
             guard let (reserva, espaco, unidade, convidado) = try await contexto(cancelada.reservaId) else { return nil }
@@ -125,8 +128,12 @@ public final class NotificacoesService: Sendable {
                 texto += cancelada.multa > .zero ? " (multa de \(Self.reais(cancelada.multa)))." : "."
             }
             if convidado { texto += " Em anexo, o cancelamento do convite para a sua agenda." }
+            // A hold whose payment the provider declined is not a cancellation the member asked for.
+            let recusada = cancelada.por == "system:pagamentos"
+            if recusada { texto = "O pagamento da sua reserva de \(espaco?.nome ?? "espaço") (\(quando)) foi recusado e o horário foi liberado; nada foi cobrado." }
             return Aviso(
-                tipo: .cancelamento, usuarioId: reserva.usuarioId, reservaId: reserva.reservaId.rawValue, titulo: "Reserva cancelada", texto: texto,
+                tipo: .cancelamento, usuarioId: reserva.usuarioId, reservaId: reserva.reservaId.rawValue,
+                titulo: recusada ? "Pagamento recusado: \(espaco?.nome ?? "espaço"), \(quando)" : "Reserva cancelada", texto: texto,
                 anexos: convidado
                     ? [EmailAttachment(
                         filename: "reserva.ics", contentType: Calendario.contentTypeDeCancelamento,
@@ -137,7 +144,7 @@ public final class NotificacoesService: Sendable {
             return Aviso(
                 tipo: .reembolso, usuarioId: reembolso.usuarioId, reservaId: reembolso.reservaId,
                 titulo: "Reembolso concluído: \(Self.reais(reembolso.valor))",
-                texto: "Devolvemos \(Self.reais(reembolso.valor)) referentes à reserva \(reembolso.reservaId.uuidString.lowercased()).")
+                texto: "Devolvemos \(Self.reais(reembolso.valor)) referentes \(try await Self.descricao(contexto(Reserva.ID(reembolso.reservaId)), artigo: "à")).")
         case "NoShowRegistrado":
             struct NoShow: Decodable { let reservaId: UUID }
             let noShow = try decoder.decode(NoShow.self, from: event.data)
@@ -146,6 +153,16 @@ public final class NotificacoesService: Sendable {
                 tipo: .noShow, usuarioId: reserva.usuarioId, reservaId: noShow.reservaId, titulo: "Não registramos sua entrada",
                 texto: "Não houve check-in na sua reserva de \(espaco?.nome ?? "espaço") (\(Self.quando(reserva.intervalo, fuso: unidade?.fusoHorario))). "
                     + "O restante do horário foi liberado.")
+        case "ReservaExpirada":
+            let expirada = try decoder.decode(Reserva.Expirada.self, from: event.data)
+            guard let (reserva, espaco, unidade, _) = try await contexto(expirada.reservaId) else { return nil }
+            let nome = espaco?.nome ?? "espaço"
+            let quando = Self.quando(reserva.intervalo, fuso: unidade?.fusoHorario)
+            return Aviso(
+                tipo: .expiracao, usuarioId: reserva.usuarioId, reservaId: reserva.reservaId.rawValue,
+                titulo: "Reserva expirada: \(nome), \(quando)",
+                texto: "O prazo para pagar a sua reserva de \(nome) (\(quando)) acabou e o horário foi liberado; nada foi cobrado. "
+                    + "Se ainda quiser o espaço, faça uma nova reserva.")
         default:
             return nil
         }
@@ -203,6 +220,28 @@ public final class NotificacoesService: Sendable {
                 reservaId: aviso.reservaId, erro: String(erro.prefix(500)), tentativas: tentativa, em: now))
         let stream = StreamName(category: "notificacao", id: id.uuidString.lowercased())
         return [StreamWrite(stream: stream, expected: .noStream, events: try Events.derived([event], from: id.uuidString, at: now, metadata: meta))]
+    }
+
+    /// The booking as a person names it ("a reserva de Sala Ipê (seg., 25/11, 10:00–11:00)"),
+    /// never its id; "a reserva" when it cannot be read.
+    static func descricao(_ contexto: (Reserva.Solicitada, EspacoView?, UnidadeView?, convidado: Bool)?, artigo: String = "a") -> String {
+        guard let (reserva, espaco, unidade, _) = contexto else { return "\(artigo) reserva" }
+        return "\(artigo) reserva de \(espaco?.nome ?? "espaço") (\(quando(reserva.intervalo, fuso: unidade?.fusoHorario)))"
+    }
+
+    /// The booking's check-in code once checkin issued it (it reacts to the same confirmation):
+    /// looked for a few times over about two seconds, then nil (the e-mail goes without it and
+    /// points to where the code is shown).
+    private func codigoDeCheckin(_ id: Reserva.ID) async throws -> String? {
+        for tentativa in 0..<8 {
+            if tentativa > 0 { try await Task.sleep(for: .milliseconds(250)) }
+            for recorded in try await store.readStream(StreamNames.checkin(id)) {
+                if case .liberado(let liberado)? = try Checkin.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) {
+                    return liberado.codigo.texto
+                }
+            }
+        }
+        return nil
     }
 
     /// The booking's calendar event: the invitation, or its cancellation (same `UID`).

@@ -1,0 +1,57 @@
+import Domain
+import Foundation
+import Services
+import Testing
+
+/// What the e-mails and notices say: names and codes a person can use, never a booking's id.
+@Suite("Notices a member can act on")
+struct AvisosTests {
+    @Test("the confirmation carries the check-in code; the payment notice names the space and time, not the booking's id")
+    func confirmation_has_the_code() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let cartao = pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00", cartao: "tok_visa")
+            let id = try #require(try await client.json(.post, "/api/reservas", cartao, token: cenario.membro).object["id"] as? String)
+            _ = try await client.reserva(id, token: cenario.membro, status: "confirmada")
+            let codigo = try await eventually("the check-in code") {
+                try await client.json(.get, "/api/reservas/\(id)/checkin", token: cenario.membro).object["codigo"] as? String
+            }
+            let confirmacao = try await eventually("the confirmation e-mail") { try harness.emails().first { $0.subject?.hasPrefix("Reserva confirmada") == true } }
+            #expect(confirmacao.text?.contains("Seu código de check-in é \(codigo)") == true, "\(confirmacao.text ?? "")")
+            let pagamento = try await eventually("the payment e-mail") { try harness.emails().first { $0.subject?.hasPrefix("Pagamento recebido") == true } }
+            #expect(pagamento.text?.contains(id) == false && pagamento.text?.contains("reserva de Sala") == true, "\(pagamento.text ?? "")")
+        }
+    }
+
+    @Test("a hold that expires unpaid is told to the member (e-mail and inbox: 'expiracao'); a declined card is 'Pagamento recusado', not a cancellation")
+    func expiry_and_decline_are_told() async throws {
+        let clock = ManualClock(segundaDeManha)
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let pix = try #require(
+                try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-27T10:00:00-03:00", "2026-11-27T11:00:00-03:00"), token: cenario.membro)
+                    .object["id"] as? String)
+            _ = try await client.pagamento(pix, token: cenario.membro, status: "pendente")
+            clock.advance(by: 16 * 60)
+            #expect(try await harness.backend.reservas.executarPrazosVencidos() >= 1)
+            _ = try await client.reserva(pix, token: cenario.membro, status: "expirada")
+            let expirou = try await eventually("the expiry e-mail") { try harness.emails().first { $0.subject?.hasPrefix("Reserva expirada") == true } }
+            #expect(expirou.text?.contains("nada foi cobrado") == true, "\(expirou.text ?? "")")
+            let caixa = try await eventually("the expiry notice in the inbox") {
+                let itens = try await client.json(.get, "/api/notificacoes", token: cenario.membro).object["itens"] as? [[String: Any]] ?? []
+                return itens.first { $0["tipo"] as? String == "expiracao" }
+            }
+            #expect((caixa["titulo"] as? String)?.contains("Sala") == true)
+
+            let cartao = pedido(cenario.sala, "2026-11-26T10:00:00-03:00", "2026-11-26T11:00:00-03:00", cartao: "tok_sandbox_recusado")
+            let recusada = try #require(try await client.json(.post, "/api/reservas", cartao, token: cenario.membro).object["id"] as? String)
+            _ = try await client.reserva(recusada, token: cenario.membro, status: "cancelada")
+            let aviso = try await eventually("the declined card's e-mail") { try harness.emails().first { $0.subject?.hasPrefix("Pagamento recusado") == true } }
+            #expect(aviso.text?.contains("nada foi cobrado") == true, "\(aviso.text ?? "")")
+        }
+    }
+}
