@@ -43,6 +43,11 @@ public struct ReservaView: Codable, Sendable, Equatable {
     /// The member did not show up (`NoShowRegistrado`): from this instant the rest of the slot
     /// was released, and may be someone else's. The booking stays confirmed until it concludes.
     public var naoCompareceuEm: Date?
+    /// When the member checked in (`CheckinRealizado`) and out (`CheckoutRealizado`): what a
+    /// reception's day board shows as present or gone. Absent until then (and, for check-ins
+    /// from before the field existed, until `replay reservas`).
+    public var checkinEm: Date?
+    public var checkoutEm: Date?
     /// What pagamentos has asked its provider to give back for this booking (each refund's
     /// state is the payment's). Absent until a refund. It can exceed the cancellation's
     /// `reembolso`: a payment that lands after its booking was cancelled or expired is given
@@ -101,7 +106,7 @@ public enum ReservasReadModel {
         name: "reservas", collections: [reservas, porDia, prazos],
         types: [
             "ReservaSolicitada", "ReservaConfirmada", "ReservaCancelada", "ReservaExpirada", "ReservaConcluida", "NoShowRegistrado",
-            "ReembolsoSolicitado",
+            "ReembolsoSolicitado", "CheckinRealizado", "CheckoutRealizado",
         ]
     ) { recorded, batch in
         if recorded.type == "ReembolsoSolicitado" {
@@ -113,12 +118,21 @@ public enum ReservasReadModel {
             try save(view, batch)
             return
         }
-        if recorded.type == "NoShowRegistrado" {
-            guard case .noShowRegistrado(let e)? = try Checkin.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder),
-                var view = try await batch.get(ReservaView.self, reservas, e.reservaId.description)
-            else { return }
-            view.naoCompareceuEm = e.em
-            view.atualizadaEm = e.em
+        if Checkin.Event.tipos.contains(recorded.type) {
+            guard let event = try Checkin.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) else { return }
+            let ocorrencia: Checkin.Ocorrencia
+            switch event {
+            case .noShowRegistrado(let e), .realizado(let e), .checkoutRealizado(let e): ocorrencia = e
+            case .liberado, .revogado: return
+            }
+            guard var view = try await batch.get(ReservaView.self, reservas, ocorrencia.reservaId.description) else { return }
+            switch event {
+            case .noShowRegistrado: view.naoCompareceuEm = ocorrencia.em
+            case .realizado: view.checkinEm = ocorrencia.em
+            case .checkoutRealizado: view.checkoutEm = ocorrencia.em
+            case .liberado, .revogado: return
+            }
+            view.atualizadaEm = ocorrencia.em
             try save(view, batch)
             return
         }
