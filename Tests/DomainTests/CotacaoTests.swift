@@ -57,9 +57,29 @@ struct CotacaoTests {
         _ = try cotar(tabela(), "1582-10-04T10:00:00-03:00", "1582-10-04T12:00:00-03:00")
     }
 
+    @Test("the operator's fraction is the rounding: by the half hour, 30 min cost half an hour and 40 min a whole hour, and the line says why")
+    func the_fraction_the_operator_chose_is_the_rounding() throws {
+        let meiaHora = TabelaDePreco.Valores(
+            porHora: .reais(40), meioPeriodo: .reais(140), diaria: .reais(250), duracaoMinimaMinutos: 30, fracaoMinutos: 30)
+        let trinta = try cotar(tabela(valores: meiaHora), "2026-11-23T09:00:00-03:00", "2026-11-23T09:30:00-03:00")
+        #expect(trinta.linhas.map(\.descricao) == ["23/11/2026: 30 min a R$ 40,00 por hora"])
+        #expect(trinta.total == .reais(20))
+        let quarenta = try cotar(tabela(valores: meiaHora), "2026-11-23T09:00:00-03:00", "2026-11-23T09:40:00-03:00")
+        #expect(quarenta.linhas.map(\.descricao) == ["23/11/2026: 1 h × R$ 40,00 (40 min reservados; cobrança por fração de 30 min iniciada)"])
+        #expect(quarenta.total == .reais(40))
+        let porMinuto = TabelaDePreco.Valores(
+            porHora: .reais(40), meioPeriodo: .reais(140), diaria: .reais(250), duracaoMinimaMinutos: 1, fracaoMinutos: 1)
+        #expect(try cotar(tabela(valores: porMinuto), "2026-11-23T09:00:00-03:00", "2026-11-23T09:07:00-03:00").total == Money(centavos: 467))
+        // The default stays the started hour: a 30-minute booking is an hour.
+        let horaIniciada = TabelaDePreco.Valores(porHora: .reais(40), meioPeriodo: .reais(140), diaria: .reais(250), duracaoMinimaMinutos: 30)
+        let padrao = try cotar(tabela(valores: horaIniciada), "2026-11-23T09:00:00-03:00", "2026-11-23T09:30:00-03:00")
+        #expect(padrao.linhas.first?.descricao.contains("30 min reservados; cobrança por hora iniciada") == true)
+        #expect(TabelaDePreco.Valores(porHora: .reais(40), meioPeriodo: .reais(140), diaria: .reais(250), duracaoMinimaMinutos: 30, fracaoMinutos: 7).problema != nil)
+    }
+
     @Test(arguments: [
         ("10:00", 2_500, "1 h × R$ 25,00"),
-        ("10:01", 5_000, "2 h × R$ 25,00"),  // a started hour is a whole hour
+        ("10:01", 5_000, "2 h × R$ 25,00 (1 h 1 min reservados; cobrança por hora iniciada)"),  // a started hour is a whole hour, and says so
         ("12:00", 7_500, "3 h × R$ 25,00"),
         ("13:00", 8_000, "1 meio período × R$ 80,00"),  // 4 h by the hour would be R$ 100,00
         ("14:00", 10_500, "1 meio período × R$ 80,00 + 1 h × R$ 25,00"),  // vs R$ 125,00 and R$ 160,00

@@ -57,9 +57,12 @@ public enum Cotacao {
     ///
     /// 1. **Base**, the cheaper of two ways to sell the booking (ties go to the first):
     ///    - **per local day** (in `fuso`) the interval touches: with `m` the minutes booked that
-    ///      day, the cheapest of `⌈m/60⌉ × porHora`; `⌈m/240⌉ × meioPeriodo`;
-    ///      `⌊m/240⌋ × meioPeriodo + ⌈(m mod 240)/60⌉ × porHora`; `diaria` (ties go to the
-    ///      first). One line per day, `base:<yyyy-mm-dd>`.
+    ///      day and `f` the table's fraction (``TabelaDePreco/Valores/fracao``, 60 by default),
+    ///      hours charged as `h(x) = ⌈x/f⌉ × f / 60 × porHora` (rounded half away from zero to
+    ///      the centavo), the cheapest of `h(m)`; `⌈m/240⌉ × meioPeriodo`;
+    ///      `⌊m/240⌋ × meioPeriodo + h(m mod 240)`; `diaria` (ties go to the first). One line
+    ///      per day, `base:<yyyy-mm-dd>`; where a started fraction was charged whole, the line
+    ///      says so in the member's words ("1 h 10 min reservados; cobrança por hora iniciada").
     ///    - **as one run**, for a booking that touches more than one local day: the cheapest of
     ///      the same three hourly and half-day formulas over all its minutes (no `diaria`: a
     ///      diária sells a local day). So a started hour is rounded up once per booking, not
@@ -219,16 +222,25 @@ public enum Cotacao {
         let bloco = TabelaDePreco.minutosDoMeioPeriodo
         let hora = Int128(valores.porHora.centavos)
         let meio = Int128(valores.meioPeriodo.centavos)
-        let horas = teto(m, 60)
+        let fracao = valores.fracao
+        /// `x` minutes by the hour: charged in whole fractions, and how that reads.
+        func porHora(_ x: Int) -> (valor: Int128, descricao: String) {
+            let cobrados = teto(x, fracao) * fracao
+            let quanto = cobrados % 60 == 0 ? "\(cobrados / 60) h × \(valores.porHora)" : "\(formatar(duracao: cobrados)) a \(valores.porHora) por hora"
+            let arredondado = cobrados > x
+                ? " (\(formatar(duracao: x)) reservados; cobrança por \(fracao == 60 ? "hora iniciada" : "fração de \(fracao) min iniciada"))" : ""
+            return (dividir(hora * Int128(cobrados), por: 60), quanto + arredondado)
+        }
         let blocos = teto(m, bloco)
         let inteiros = m / bloco
-        let resto = teto(m % bloco, 60)
+        let horas = porHora(m)
+        let resto = porHora(m % bloco)
         func periodos(_ n: Int) -> String { n == 1 ? "1 meio período × \(valores.meioPeriodo)" : "\(n) meios períodos × \(valores.meioPeriodo)" }
         var opcoes: [(Int128, String)] = [
-            (Int128(horas) * hora, "\(horas) h × \(valores.porHora)"),
+            (horas.valor, horas.descricao),
             (Int128(blocos) * meio, periodos(blocos)),
             // Strictly cheaper than both above only with whole blocks and a remainder.
-            (Int128(inteiros) * meio + Int128(resto) * hora, "\(periodos(inteiros)) + \(resto) h × \(valores.porHora)"),
+            (Int128(inteiros) * meio + resto.valor, "\(periodos(inteiros)) + \(resto.descricao)"),
         ]
         if comDiaria { opcoes.append((Int128(valores.diaria.centavos), "diária \(valores.diaria)")) }
         var melhor = opcoes[0]

@@ -12,16 +12,27 @@ extension TabelaDePreco {
         public let meioPeriodo: Money
         public let diaria: Money
         public let duracaoMinimaMinutos: Int
+        /// How time is charged by the hour: in fractions of this many minutes, a started
+        /// fraction charged whole (60: by the started hour; 30: by the started half hour; 1: by
+        /// the minute). A divisor of 60; absent (tables from before it existed): 60.
+        public let fracaoMinutos: Int?
+
+        /// The fractions an operator may choose.
+        public static let fracoesPermitidas = [1, 5, 10, 15, 20, 30, 60]
+
+        /// ``fracaoMinutos``, or 60.
+        public var fracao: Int { fracaoMinutos ?? 60 }
 
         /// The most any one price may be (R$ 1.000.000,00): a booking's total stays far inside
         /// 64-bit centavos however long it is.
         public static let precoMaximo = Money.reais(1_000_000)
 
-        public init(porHora: Money, meioPeriodo: Money, diaria: Money, duracaoMinimaMinutos: Int) {
+        public init(porHora: Money, meioPeriodo: Money, diaria: Money, duracaoMinimaMinutos: Int, fracaoMinutos: Int? = nil) {
             self.porHora = porHora
             self.meioPeriodo = meioPeriodo
             self.diaria = diaria
             self.duracaoMinimaMinutos = duracaoMinimaMinutos
+            self.fracaoMinutos = fracaoMinutos
         }
 
         /// Why the values cannot be used, in Portuguese; nil when they are valid.
@@ -35,6 +46,9 @@ extension TabelaDePreco {
             if meioPeriodo < porHora { return "o meio período (4 h) não pode custar menos que uma hora" }
             if diaria < meioPeriodo { return "a diária não pode custar menos que um meio período" }
             if !(1...(24 * 60)).contains(duracaoMinimaMinutos) { return "a duração mínima deve estar entre 1 e 1440 minutos" }
+            if let fracaoMinutos, !Self.fracoesPermitidas.contains(fracaoMinutos) {
+                return "a fração de cobrança (fracaoMinutos) deve ser de 1, 5, 10, 15, 20, 30 ou 60 minutos"
+            }
             return nil
         }
     }
