@@ -70,18 +70,33 @@ def register(ui: UI, nome: str, email: str, senha: str) -> None:
 # ---- the API, for what a test needs prepared (not what it tests) ----------------------------------
 
 def api(server, method: str, path: str, body=None, token: str | None = None):
+    """One request; a 429 (logins are limited to a burst of 10 per address) waits its Retry-After and tries again."""
     headers = {"Content-Type": "application/json"}
     if token:
         headers["Authorization"] = f"Bearer {token}"
-    request = urllib.request.Request(f"{server.url}{path}", method=method, headers=headers,
-                                     data=json.dumps(body).encode() if body is not None else None)
-    with urllib.request.urlopen(request, timeout=10) as response:
-        text = response.read().decode()
-        return json.loads(text) if text else None
+    for _ in range(6):
+        request = urllib.request.Request(f"{server.url}{path}", method=method, headers=headers,
+                                         data=json.dumps(body).encode() if body is not None else None)
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                text = response.read().decode()
+                return json.loads(text) if text else None
+        except urllib.error.HTTPError as error:
+            if error.code != 429:
+                raise
+            time.sleep(min(30, int(error.headers.get("Retry-After") or 5)))
+    raise AssertionError(f"{method} {path} kept answering 429")
+
+
+_tokens: dict[tuple[str, str], str] = {}
 
 
 def token(server, credentials: tuple[str, str]) -> str:
-    return api(server, "POST", "/api/auth/login", {"email": credentials[0], "senha": credentials[1]})["token"]
+    """A bearer token for the account, logged in once per server (logins are rate limited)."""
+    key = (server.url, credentials[0])
+    if key not in _tokens:
+        _tokens[key] = api(server, "POST", "/api/auth/login", {"email": credentials[0], "senha": credentials[1]})["token"]
+    return _tokens[key]
 
 
 ALWAYS_OPEN = {d: [{"abre": 0, "fecha": 1440}] for d in ("domingo", "segunda", "terca", "quarta", "quinta", "sexta", "sabado")}
@@ -159,15 +174,18 @@ def confirmed_and_checked_in(server, member_token: str, reserva: dict, checkout:
 
 
 def pick_first_free_slot(ui: UI) -> str:
-    """On a space's day view: the first free slot of today (or of tomorrow, late at night)."""
+    """On a space's day view: the first free slot of today that starts an hour from now or later
+    (a slot starting within minutes may have begun when the booking arrives), else tomorrow's first."""
     ui.wait_idle()
-    if not ui.driver.find_elements(By.CSS_SELECTOR, ".slots button"):
+    soon = ui.driver.execute_script("return Date.now()") + 3600 * 1000
+    later = [b for b in ui.driver.find_elements(By.CSS_SELECTOR, ".slots button") if int(b.get_attribute("data-inicio")) >= soon]
+    if not later:
         before = ui.driver.current_url
         ui.click("Próximo dia")
         ui.wait(lambda d: d.current_url != before, "the day did not change")
         ui.wait_idle()
-    first = ui.wait(lambda d: (d.find_elements(By.CSS_SELECTOR, ".slots button") or [False])[0], "no free slot")
-    hhmm = first.get_attribute("aria-label")[:5]
+        later = [ui.wait(lambda d: (d.find_elements(By.CSS_SELECTOR, ".slots button") or [False])[0], "no free slot")]
+    hhmm = later[0].get_attribute("aria-label")[:5]
     pick_slot(ui, hhmm)
     return hhmm
 
