@@ -68,6 +68,16 @@ function sentence(text) {
   return /[.!?…]$/.test(first) ? first : `${first}.`;
 }
 
+/**
+ * Whether sending the same request again may succeed: no answer (the network), a 5xx (503
+ * included) or a 429. A 4xx says what is wrong with the request itself, and the same request
+ * gets the same answer, so it gets no "Tentar de novo".
+ */
+export function retryHelps(error) {
+  if (!error || error.code === undefined || error.name === 'AbortError') return false;
+  return error.status === 0 || error.status === 408 || error.status === 429 || error.status >= 500;
+}
+
 /** The text to show for an ApiError (or any Error). */
 export function describeError(error) {
   if (!error) return '';

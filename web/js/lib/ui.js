@@ -2,7 +2,7 @@
 // errors, paging, tables that become cards on a phone, and a confirmation dialog.
 
 import { h, replace, uid } from './dom.js';
-import { describeError } from './errors.js';
+import { describeError, retryHelps } from './errors.js';
 import { PAGE_SIZE } from './api.js';
 
 // ---- status messages -------------------------------------------------------------------------
@@ -39,11 +39,11 @@ export function announce(text) {
   requestAnimationFrame(() => { region.textContent = text; });
 }
 
-/** An error (ApiError or other) as an alert box. */
+/** An error (ApiError or other) as an alert box; `retry` is offered only where retrying can help (retryHelps). */
 export function errorBox(error, { retry } = {}) {
   return h('div', { class: 'alert alert--erro', role: 'alert' },
     h('p', {}, describeError(error)),
-    retry ? h('button', { type: 'button', class: 'button button--secondary', onclick: retry }, 'Tentar de novo') : null);
+    retry && retryHelps(error) ? h('button', { type: 'button', class: 'button button--secondary', onclick: retry }, 'Tentar de novo') : null);
 }
 
 /** A loading placeholder; the container is marked aria-busy until replaced. */
@@ -56,7 +56,7 @@ export function doneLoading(container) {
   container.removeAttribute('aria-busy');
 }
 
-/** Runs `load()` showing a loading state in `container`, then `render(result)`; errors are shown with a retry. */
+/** Runs `load()` showing a loading state in `container`, then `render(result)`; errors are shown, with a retry when it can help. */
 export async function loadInto(container, load, render, { signal, text } = {}) {
   showLoading(container, text);
   try {

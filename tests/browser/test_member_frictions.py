@@ -1,0 +1,43 @@
+"""Small frictions a member meets every day: signing up signs in, logging in from a quote keeps
+the chosen slot, the amenity filter is a choice of the catalog's amenities (accents and case do
+not matter), and "Tentar de novo" appears only where retrying can help."""
+
+from __future__ import annotations
+
+import uuid
+
+from selenium.webdriver.common.by import By
+
+from journeys import api, go_to_day, meeting_room, pick_slot, token
+
+
+def test_retry_is_offered_only_where_retrying_can_help(browser, server, booking_day):
+    ui = browser()
+    ui.open("/entrar")
+    ui.fill("E-mail", server.member[0])
+    ui.fill("Senha", server.member[1])
+    ui.click("Entrar", "#view form")
+    ui.wait_heading("Encontre um espaço")
+
+    # a 404 answers the same every time: no "Tentar de novo"
+    ui.expect_http(404, "/api/reservas/00000000-0000-4000-8000-0000000000aa")
+    ui.open("/reservas/00000000-0000-4000-8000-0000000000aa/pagamento")
+    ui.wait_text("não existe", "#view [role=alert]")
+    assert "Tentar de novo" not in ui.driver.find_element(By.ID, "view").text
+    ui.step("404 sem tentar de novo")
+
+    # no answer at all (the network): "Tentar de novo", which works once the network is back
+    _, sala = meeting_room(server, f"Sala Rede {uuid.uuid4().hex[:4]}")
+    ui.open(f"/espacos/{sala}?data={booking_day.isoformat()}")
+    ui.wait_text("Livre", ".slots")
+    ui.driver.execute_cdp_cmd("Network.enable", {})
+    ui.driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/disponibilidade*"]})
+    ui.click("Próximo dia")
+    ui.wait_text("Não foi possível falar com o servidor", ".day")
+    retry = ui.button("Tentar de novo", ".day")
+    ui.driver.get_log("browser")  # the blocked request's console line is this test's doing
+    ui.step("rede fora com tentar de novo")
+    ui.driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+    ui.press(retry)
+    ui.wait_text("Livre", ".slots")
+    ui.step("de novo com a rede")
