@@ -11,6 +11,23 @@ from selenium.webdriver.common.by import By
 from journeys import api, go_to_day, meeting_room, pick_slot, token
 
 
+def test_registering_signs_the_member_in(browser, server):
+    ui = browser()
+    ui.open("/cadastro")
+    ui.fill("Nome completo", "Davi Rocha")
+    ui.fill("E-mail", f"davi.{uuid.uuid4().hex[:8]}@exemplo.com.br")
+    ui.fill("Senha", "senha-do-davi-1")
+    ui.click("Criar conta", "#view form")
+    ui.wait_heading("Encontre um espaço")
+    ui.wait_text("Conta criada! Bem-vindo(a), Davi!", "#flash")
+    menu = ui.driver.find_element(By.ID, "menu").text
+    assert "Sair" in menu and "Entrar" not in menu, menu
+    ui.step("cadastro já dentro da conta")
+    ui.menu("Minhas reservas")
+    ui.wait_heading("Minhas reservas")
+    ui.step("minhas reservas sem novo login")
+
+
 def test_retry_is_offered_only_where_retrying_can_help(browser, server, booking_day):
     ui = browser()
     ui.open("/entrar")

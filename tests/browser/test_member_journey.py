@@ -1,4 +1,4 @@
-"""A member on a phone: register → log in → find a space → see its day → quote → book → see it
+"""A member on a phone: register (signed in at once) → find a space → see its day → quote → book → see it
 in "Minhas reservas" → cancel (with the refund the policy gives) → export and erase my data."""
 
 from __future__ import annotations
@@ -31,17 +31,10 @@ def test_member_registers_books_and_cancels_a_room_on_a_phone(browser, server, b
     ui.fill("Senha", senha)
     ui.step("cadastro preenchido")
     ui.click("Criar conta", "#view form")
-    ui.wait_heading("Entrar")
-    ui.wait_text("Conta criada!", "#flash")
-    assert ui.value("E-mail") == email, "the login form should carry the new e-mail"
-    ui.step("conta criada")
-
-    # log in
-    ui.fill("Senha", senha)
-    ui.click("Entrar", "#view form")
+    # the new account is signed in at once
     ui.wait_heading("Encontre um espaço")
-    ui.wait_text("Bem-vindo(a), Ana!", "#flash")
-    ui.step("entrou")
+    ui.wait_text("Conta criada! Bem-vindo(a), Ana!", "#flash")
+    ui.step("conta criada e dentro")
 
     # find a space: meeting rooms of the Paulista unit for 6+ with a projector
     ui.choose("Unidade", "CoworkFlow Paulista")

@@ -1,6 +1,12 @@
 import { api, Action } from '../lib/api.js';
+import { session } from '../lib/session.js';
 import { h, link, append } from '../lib/dom.js';
 import { field, onSubmit, pageHeader, val, flash, fieldError } from '../lib/ui.js';
+
+/** Only paths of this app are followed after the sign-up (no open redirect). */
+function safeBack(value, fallback) {
+  return value && value.startsWith('/') && !value.startsWith('//') ? value : fallback;
+}
 
 export function render({ container, query, navigate }) {
   const action = new Action();
@@ -19,9 +25,23 @@ export function render({ container, query, navigate }) {
     if (!email || !email.includes('@')) return fieldError(form, 'email', 'Informe um e-mail válido, como nome@exemplo.com.');
     if (senha.length < 8) return fieldError(form, 'senha', 'A senha precisa ter pelo menos 8 caracteres.');
     await action.run('/api/auth/registro', { body: { nome, email, senha } });
-    flash('Conta criada! Agora entre com seu e-mail e senha.', 'sucesso', { next: true });
     const volta = query.get('volta');
-    navigate(`/entrar?email=${encodeURIComponent(email)}${volta ? `&volta=${encodeURIComponent(volta)}` : ''}`);
+    // The new account signs in with what was just typed, and goes on where it was going.
+    let sessao;
+    try {
+      sessao = await api('/api/auth/login', { method: 'POST', body: { email, senha } });
+    } catch (error) {
+      if (error?.name === 'AbortError') return;
+      flash('Conta criada! Agora entre com seu e-mail e senha.', 'sucesso', { next: true });
+      navigate(`/entrar?email=${encodeURIComponent(email)}${volta ? `&volta=${encodeURIComponent(volta)}` : ''}`);
+      return;
+    }
+    session.save({ token: sessao.token, expiraEm: sessao.expiraEm, usuario: sessao.usuario ?? { nome, email, papel: 'membro' } });
+    if (!sessao.usuario) {
+      try { session.save({ ...session.current, usuario: await api('/api/auth/me') }); } catch { /* the name typed is enough */ }
+    }
+    flash(`Conta criada! Bem-vindo(a), ${nome.split(' ')[0]}!`, 'sucesso', { next: true });
+    navigate(safeBack(volta, '/espacos'), { replace: true });
   }, { busyText: 'Criando conta…' });
 
   append(container,
