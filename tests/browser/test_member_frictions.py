@@ -28,6 +28,35 @@ def test_registering_signs_the_member_in(browser, server):
     ui.step("minhas reservas sem novo login")
 
 
+def test_logging_in_from_a_quote_keeps_the_chosen_slot(browser, server, booking_day):
+    ui = browser()
+    ui.open(f"/espacos/{server.espacos['Sala Ipê']}")
+    ui.wait_heading("Sala Ipê")
+    go_to_day(ui, booking_day)
+    pick_slot(ui, "14:00")
+    pick_slot(ui, "15:30")
+    assert ui.value("Fim") == "16:00 (2 h)"
+    ui.click("Ver preço")
+    ui.wait_text("Composição do preço", ".quote")
+    ui.step("cotação sem conta")
+    ui.click_link("Entre para reservar", ".quote")
+    ui.wait_heading("Entrar")
+    ui.fill("E-mail", server.member[0])
+    ui.fill("Senha", server.member[1])
+    ui.click("Entrar", "#view form")
+
+    # back on the same space, day and range, quoted again and ready to book
+    ui.wait_heading("Sala Ipê")
+    assert f"data={booking_day.isoformat()}" in ui.driver.current_url, ui.driver.current_url
+    ui.wait_text("Composição do preço", ".quote")
+    assert ui.value("Início") == "14:00"
+    assert ui.value("Fim") == "16:00 (2 h)"
+    assert "Das 14:00 às 16:00" in ui.driver.find_element(By.CSS_SELECTOR, ".selection").text
+    assert "R$ 160,00" in ui.driver.find_element(By.CSS_SELECTOR, ".quote").text
+    ui.button("Reservar", ".quote")
+    ui.step("de volta ao horário escolhido")
+
+
 def test_retry_is_offered_only_where_retrying_can_help(browser, server, booking_day):
     ui = browser()
     ui.open("/entrar")

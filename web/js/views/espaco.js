@@ -97,6 +97,11 @@ function screen(container, body, item, { query, setQuery, signal }) {
 
   let list = [];
   let selected = { inicio: null, fim: null };
+  // A range chosen before signing in: the login's "volta" carries the day, `de`, `ate` and the
+  // coupon, and the range is chosen and quoted again once the day has loaded.
+  let pending = /^\d{2}:\d{2}$/.test(query.get('de') ?? '') && /^\d{2}:\d{2}$/.test(query.get('ate') ?? '')
+    ? { de: query.get('de'), ate: query.get('ate'), cupom: query.get('cupom') ?? '' }
+    : null;
 
   function go(newDate) {
     if (newDate < todayIn(tz)) return;
@@ -120,6 +125,8 @@ function screen(container, body, item, { query, setQuery, signal }) {
         drawDay();
         fillStarts();
         showSelection();
+        if (pending) restore(pending);
+        pending = null;
         const livres = list.filter((s) => s.estado === 'livre').length;
         announce(livres ? `${dateLong(data)}: ${livres} horários livres` : `${dateLong(data)}: sem horários livres`);
       })
@@ -206,6 +213,21 @@ function screen(container, body, item, { query, setQuery, signal }) {
     dayView.querySelector(`button[data-inicio="${slot.inicio}"]`)?.focus();
   }
 
+  /** Chooses again the range picked before signing in ({de, ate, cupom}) and quotes it. */
+  function restore({ de, ate, cupom }) {
+    setQuery({ de: '', ate: '', cupom: '' });
+    const i = list.findIndex((s) => time(s.inicio, tz) === de);
+    const fim = i >= 0 ? endsFrom(list, i, { minimo, maximo }).find((e) => time(e, tz) === ate) : undefined;
+    if (fim === undefined || list[i].estado !== 'livre') {
+      showSelection(`O horário que você escolheu (das ${de} às ${ate}) não está mais livre. Escolha outro.`);
+      return;
+    }
+    selected = { inicio: list[i].inicio, fim };
+    if (cupom) cupomField.querySelector('input').value = cupom;
+    changed(`Este é o horário que você escolheu antes de entrar.`);
+    form.requestSubmit();
+  }
+
   function clearSelection() {
     selected = { inicio: null, fim: null };
     changed('Seleção desfeita. Clique no horário em que a reserva começa.');
@@ -281,10 +303,16 @@ function screen(container, body, item, { query, setQuery, signal }) {
     const rows = cotacao.linhas.map((l) => ({ ...l }));
     // The booking carries the total shown here: if the price changes meanwhile, the server
     // refuses it (preco_alterado) instead of charging another amount.
+    // Signed out: log in (or sign up) and come back to this space, day and range.
+    const volta = () => {
+      const back = new URLSearchParams({ data, de: time(selected.inicio, tz), ate: time(selected.fim, tz) });
+      if (pedido.cupom) back.set('cupom', pedido.cupom);
+      return encodeURIComponent(`${location.pathname}?${back}`);
+    };
     const action = session.signedIn
       ? paymentForm({ ...pedido, totalEsperado: cotacao.total })
-      : h('p', {}, link(`/entrar?volta=${encodeURIComponent(`${location.pathname}?data=${data}`)}`, 'Entre para reservar', { class: 'button' }),
-        ' ou ', link(`/cadastro?volta=${encodeURIComponent(`${location.pathname}?data=${data}`)}`, 'crie uma conta'), '.');
+      : h('p', {}, link(`/entrar?volta=${volta()}`, 'Entre para reservar', { class: 'button' }),
+        ' ou ', link(`/cadastro?volta=${volta()}`, 'crie uma conta'), '.');
     replace(quoteBox,
       h('h3', { id: 'orcamento' }, 'Preço'),
       aviso ? h('p', { class: 'alert alert--erro', role: 'alert' }, aviso) : null,
