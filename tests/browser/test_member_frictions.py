@@ -57,6 +57,43 @@ def test_logging_in_from_a_quote_keeps_the_chosen_slot(browser, server, booking_
     ui.step("de volta ao horário escolhido")
 
 
+def test_the_amenity_filter_is_a_choice_of_the_catalogs_amenities_without_accents(browser, server):
+    # two rooms whose amenities are spelt otherwise: "Café" and "cafe" are the demo's "café"
+    admin = token(server, server.admin)
+    sufixo = uuid.uuid4().hex[:4]
+    _, com_acento = meeting_room(server, f"Sala Café {sufixo}")
+    _, sem_acento = meeting_room(server, f"Sala Cafe {sufixo}")
+    api(server, "PATCH", f"/api/admin/espacos/{com_acento}", {"comodidades": ["Café", "lousa"]}, admin)
+    api(server, "PATCH", f"/api/admin/espacos/{sem_acento}", {"comodidades": ["cafe"]}, admin)
+
+    ui = browser(size=(390, 844), mobile=True)
+    ui.open("/espacos")
+    ui.wait_text("Sala Ipê")
+    select = ui.control("Comodidade")
+    assert select.tag_name == "select"
+    ui.wait(lambda d: len(select.find_elements(By.TAG_NAME, "option")) > 1, "no amenities to choose from")
+    options = [o.text for o in select.find_elements(By.TAG_NAME, "option")]
+    assert options[0] == "Todas as comodidades", options
+    cafes = [o for o in options if o.lower().startswith("caf")]
+    assert len(cafes) == 1, options
+    for demo in ("Projetor", "Videoconferência", "Quadro branco", "Wi-fi", "Lousa"):
+        assert demo in options, options
+    ui.choose("Comodidade", cafes[0])
+    ui.click("Buscar")
+    ui.wait_url("comodidade=")
+    ui.wait_text("3 espaços")
+    nomes = {c.text for c in ui.driver.find_elements(By.CSS_SELECTOR, ".cards .card h2")}
+    assert nomes == {"Estações do Salão", f"Sala Café {sufixo}", f"Sala Cafe {sufixo}"}, nomes
+    ui.step("comodidade escolhida")
+
+    # a link that spells it otherwise picks the same amenity
+    ui.open("/espacos?comodidade=VIDEOCONFERENCIA")
+    ui.wait(lambda d: ui.value("Comodidade") == "Videoconferência", "the link's amenity is not chosen")
+    ui.wait_text("1 espaço")
+    assert [c.text for c in ui.driver.find_elements(By.CSS_SELECTOR, ".cards .card h2")] == ["Sala Ipê"]
+    ui.step("comodidade sem acento no endereço")
+
+
 def test_retry_is_offered_only_where_retrying_can_help(browser, server, booking_day):
     ui = browser()
     ui.open("/entrar")

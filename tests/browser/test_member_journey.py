@@ -40,7 +40,7 @@ def test_member_registers_books_and_cancels_a_room_on_a_phone(browser, server, b
     ui.choose("Unidade", "CoworkFlow Paulista")
     ui.choose("Tipo", "Sala de reunião")
     ui.fill("Pessoas (mínimo)", "6")
-    ui.fill("Comodidade", "projetor")
+    ui.choose("Comodidade", "Projetor")
     ui.click("Buscar")
     ui.wait_url("tipo=sala_reuniao")
     ui.wait_text("1 espaço")

@@ -1,12 +1,15 @@
 // Find a space: filters by unit, type, capacity and amenity; 50 a page. The filters live in the
-// query string, so the back button and a shared link show the same list.
+// query string, so the back button and a shared link show the same list. The amenities are a
+// choice of those the catalog's spaces have, compared without accents or case.
 
-import { api } from '../lib/api.js';
-import { todasAsUnidades } from '../lib/catalog.js';
+import { api, allPages, PAGE_SIZE } from '../lib/api.js';
+import { todasAsUnidades, todasAsComodidades, chaveDaComodidade } from '../lib/catalog.js';
 import { h, link, append, replace } from '../lib/dom.js';
 import { TIPOS } from '../lib/labels.js';
 import { money } from '../lib/format.js';
 import { field, pageHeader, pager, loadInto, val, announce } from '../lib/ui.js';
+
+const capitalised = (text) => text.charAt(0).toLocaleUpperCase('pt-BR') + text.slice(1);
 
 function card(item) {
   const { espaco, unidade, precos } = item;
@@ -32,12 +35,13 @@ export function render({ container, query, setQuery, signal }) {
     pagina: Math.max(1, Number(query.get('pagina')) || 1),
   };
 
+  const comodidadeField = field({ label: 'Comodidade', name: 'comodidade', type: 'select', options: [['', 'Todas as comodidades']], value: state.comodidade });
   const unidadeField = field({ label: 'Unidade', name: 'unidade', type: 'select', options: [['', 'Todas as unidades']], value: state.unidade });
   const form = h('form', { class: 'filters', role: 'search', 'aria-label': 'Filtrar espaços' },
     unidadeField,
     field({ label: 'Tipo', name: 'tipo', type: 'select', value: state.tipo, options: [['', 'Todos os tipos'], ...Object.entries(TIPOS)] }),
     field({ label: 'Pessoas (mínimo)', name: 'capacidade', type: 'number', value: state.capacidade, attrs: { min: '1', max: '1000', inputmode: 'numeric' } }),
-    field({ label: 'Comodidade', name: 'comodidade', value: state.comodidade, hint: 'Ex.: projetor, café', attrs: { autocomplete: 'off' } }),
+    comodidadeField,
     h('div', { class: 'filters__actions' },
       h('button', { type: 'submit', class: 'button' }, 'Buscar'),
       h('button', { type: 'reset', class: 'button button--secondary' }, 'Limpar')));
@@ -49,11 +53,36 @@ export function render({ container, query, setQuery, signal }) {
     const select = unidadeField.querySelector('select');
     lista.forEach((u) => select.append(h('option', { value: u.id, selected: u.id === state.unidade }, u.nome)));
   }).catch(() => { /* the list still works without the unit filter */ });
+  // The amenities too; one given in the address in another spelling picks its group.
+  todasAsComodidades().then((grupos) => {
+    if (signal.aborted) return;
+    const select = comodidadeField.querySelector('select');
+    const atual = chaveDaComodidade(state.comodidade);
+    const opcoes = [...grupos].sort((a, b) => a[1].nome.localeCompare(b[1].nome, 'pt-BR'));
+    if (atual && !grupos.has(atual)) opcoes.push([atual, { nome: state.comodidade }]);
+    opcoes.forEach(([chave, { nome }]) => select.append(h('option', { value: nome, selected: chave === atual }, capitalised(nome))));
+  }).catch(() => { /* without the list, "Todas as comodidades" still searches */ });
+
+  /**
+   * A page of spaces. An amenity spelt in several ways by the spaces ("café", "cafe") is asked
+   * once per spelling (the API compares case but not accents) and the pages joined here.
+   */
+  async function search() {
+    const grupo = state.comodidade
+      ? (await todasAsComodidades().catch(() => new Map())).get(chaveDaComodidade(state.comodidade))
+      : null;
+    const grafias = grupo?.grafias ?? [state.comodidade];
+    if (grafias.length <= 1) return api('/api/espacos', { query: { ...state, comodidade: grafias[0] }, signal });
+    const listas = await Promise.all(grafias.map((comodidade) => allPages('/api/espacos', { query: { ...state, comodidade }, signal })));
+    const porId = new Map(listas.flat().map((item) => [item.espaco.id, item]));
+    const itens = [...porId.values()].sort((a, b) => a.espaco.nome.localeCompare(b.espaco.nome, 'pt-BR'));
+    return { itens: itens.slice((state.pagina - 1) * PAGE_SIZE, state.pagina * PAGE_SIZE), total: itens.length, pagina: state.pagina };
+  }
 
   function load() {
     setQuery({ ...state, pagina: state.pagina > 1 ? state.pagina : '' });
     loadInto(results,
-      () => api('/api/espacos', { query: { ...state }, signal }),
+      search,
       (page) => {
         announce(`${page.total} ${page.total === 1 ? 'espaço encontrado' : 'espaços encontrados'}`);
         append(results,
