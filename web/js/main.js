@@ -34,6 +34,7 @@ function renderNav() {
     groups.push(h('ul', { class: 'site-nav__group site-nav__group--conta' }, byGroup('visitante').map(menuLink)));
   }
   replace(nav, groups);
+  document.querySelector('.site-header')?.classList.toggle('site-header--admin', session.isAdmin);
 }
 
 function signOut() {

@@ -1,0 +1,31 @@
+"""What operators meet every day: the menu on one row at 1280 px, the week's heatmap readable on
+a phone, putting a member on a plan (which changes their quotes), and an audit trail that names
+people and says what happened in words."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from selenium.webdriver.common.by import By
+
+from journeys import api, meeting_room, member, sign_in, token
+
+UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
+
+
+def test_the_operators_menu_fits_one_row_at_1280_px(browser, server):
+    ui = browser(size=(1280, 900))
+    sign_in(ui, *server.admin, expect_heading="Reservas do dia")
+    tops = ui.driver.execute_script("""
+      return [...document.querySelectorAll('.site-header a, .site-header button')]
+        .filter((el) => el.offsetParent !== null)
+        .map((el) => [el.textContent.trim(), Math.round(el.getBoundingClientRect().top + el.getBoundingClientRect().height / 2)]);
+    """)
+    assert len(tops) >= 14, tops
+    middles = {middle for _, middle in tops}
+    assert max(middles) - min(middles) <= 4, f"the menu takes more than one row: {tops}"
+    assert ui.driver.execute_script("return document.querySelector('.site-header').getBoundingClientRect().height") < 80
+    ui.step("menu da operação numa linha")
