@@ -29,3 +29,24 @@ def test_the_operators_menu_fits_one_row_at_1280_px(browser, server):
     assert max(middles) - min(middles) <= 4, f"the menu takes more than one row: {tops}"
     assert ui.driver.execute_script("return document.querySelector('.site-header').getBoundingClientRect().height") < 80
     ui.step("menu da operação numa linha")
+
+
+def test_the_weeks_heatmap_is_readable_on_a_phone(browser, server):
+    ui = browser(size=(390, 844), mobile=True)
+    sign_in(ui, *server.admin, expect_heading="Reservas do dia")
+    ui.menu("Indicadores")
+    ui.wait_heading("Indicadores")
+    heatmap = ui.wait(lambda d: (d.find_elements(By.CSS_SELECTOR, "svg.chart--heatmap") or [False])[0], "no heatmap")
+    ui.scroll(heatmap)
+    sizes = ui.driver.execute_script("""
+      const svg = arguments[0];
+      const cells = [...svg.querySelectorAll('.chart__cell')].map((c) => c.getBoundingClientRect());
+      const labels = [...svg.querySelectorAll('text')].map((t) => t.getBoundingClientRect().height);
+      return {cells: cells.length, width: Math.min(...cells.map((c) => c.width)), height: Math.min(...cells.map((c) => c.height)),
+              label: Math.min(...labels), right: svg.getBoundingClientRect().right, view: window.innerWidth};
+    """, heatmap)
+    assert sizes["cells"] == 7 * 24, sizes
+    assert sizes["width"] >= 24 and sizes["height"] >= 14, f"cells too small to read or tap: {sizes}"
+    assert sizes["label"] >= 10, f"labels too small to read: {sizes}"
+    assert sizes["right"] <= sizes["view"], f"the heatmap leaves the screen: {sizes}"
+    ui.step("mapa de calor no celular")

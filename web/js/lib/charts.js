@@ -102,28 +102,35 @@ export function heatColour(value) {
 
 /**
  * A grid of cells: rows [{label, cells: [{value: 0…1 | null, title}]}], columns: labels of the
- * columns (the first row's length), `every`: write one column label in so many.
+ * columns (the first row's length), `every`: write one column label in so many. `transpose`
+ * draws the rows as columns (a week of 24 hours fits a phone as 7 columns of 24 rows).
  */
-export function heatmap({ title, desc, rows, columns, every = 3, className = 'chart--heatmap' }) {
-  const cell = 26;
+export function heatmap({ title, desc, rows, columns, every = 3, className = 'chart--heatmap', transpose = false }) {
+  // Across: the labels on top; down: the labels on the left; cell(i, j) is rows[i].cells[j].
+  const across = transpose ? rows.map((r) => r.label) : columns;
+  const down = transpose ? columns : rows.map((r) => r.label);
+  const cellAt = (a, d) => (transpose ? rows[a].cells[d] : rows[d].cells[a]);
+  const cw = transpose ? 40 : 26;
+  const ch = transpose ? 20 : 26;
   const left = 48;
   const top = 22;
-  const width = left + columns.length * cell + 4;
-  const height = top + rows.length * cell + 4;
-  const header = columns.map((c, j) => (j % every === 0
-    ? svg('text', { x: left + j * cell + cell / 2, y: 15, 'text-anchor': 'middle', 'font-size': 11, fill: MUTED }, c)
+  const width = left + across.length * cw + 4;
+  const height = top + down.length * ch + 4;
+  const header = across.map((c, j) => (transpose || j % every === 0
+    ? svg('text', { x: left + j * cw + cw / 2, y: 15, 'text-anchor': 'middle', 'font-size': transpose ? 12 : 11, fill: transpose ? INK : MUTED }, c)
     : null)).filter(Boolean);
-  const body = rows.map((row, i) => svg('g', {},
-    svg('text', { x: left - 6, y: top + i * cell + cell / 2 + 4, 'text-anchor': 'end', 'font-size': 12, fill: INK }, row.label),
-    row.cells.map((c, j) => {
+  const body = down.map((label, d) => svg('g', {},
+    svg('text', { x: left - 6, y: top + d * ch + ch / 2 + 4, 'text-anchor': 'end', 'font-size': transpose ? 11 : 12, fill: transpose ? MUTED : INK }, label),
+    across.map((_, a) => {
+      const c = cellAt(a, d);
       const fill = heatColour(c.value);
       return svg('rect', {
-        class: 'chart__cell', x: left + j * cell + 1, y: top + i * cell + 1, width: cell - 2, height: cell - 2, rx: 3,
+        class: 'chart__cell', x: left + a * cw + 1, y: top + d * ch + 1, width: cw - 2, height: ch - 2, rx: 3,
         fill: fill ?? '#ffffff', stroke: fill ? 'none' : GRID, 'stroke-dasharray': fill ? null : '3 2',
         'data-valor': c.value === null || c.value === undefined ? '' : String(c.value),
       }, svg('title', {}, c.title));
     })));
-  return frame({ title, desc, width, height, className }, ...header, ...body);
+  return frame({ title, desc, width, height, className: transpose ? `${className} chart--transposto` : className }, ...header, ...body);
 }
 
 /** The legend of heatmap(): the five steps and "fechado". */

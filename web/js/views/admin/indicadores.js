@@ -88,11 +88,15 @@ export function render({ container, query, setQuery, signal }) {
       h('option', { value: '' }, 'Todos os espaços'),
       s.espacos.map((e) => h('option', { value: e.espacoId }, `${e.nome} (${TIPOS[e.tipo] ?? e.tipo})`)));
     const chart = h('div');
+    // On a phone the week stands up: days across, hours down, each cell big enough to read.
+    const narrow = matchMedia('(max-width: 40rem)');
     const draw = () => {
       const espaco = s.espacos.find((e) => e.espacoId === select.value);
-      replace(chart, weekHeatmap(espaco ? espaco.horas : s.total, espaco ? espaco.nome : 'todos os espaços'));
+      replace(chart, weekHeatmap(espaco ? espaco.horas : s.total, espaco ? espaco.nome : 'todos os espaços', narrow.matches));
     };
     select.addEventListener('change', draw);
+    narrow.addEventListener('change', draw);
+    signal.addEventListener('abort', () => narrow.removeEventListener('change', draw));
     semanaBody.append(h('div', { class: 'field field--inline' }, h('label', { for: selectId }, 'Espaço'), select), chart);
     draw();
   }, { signal, text: 'Carregando a ocupação por hora…' });
@@ -184,8 +188,11 @@ function meter(fraction) {
     ` ${percent(fraction)}`);
 }
 
-/** 168 hours (0 = domingo 00h) as rows Monday…Sunday × 24 columns, with a table of the same. */
-function weekHeatmap(horas, nome) {
+/**
+ * 168 hours (0 = domingo 00h) as rows Monday…Sunday × 24 columns (`transpose`: 24 rows × 7
+ * columns, for a phone), with a table of the same.
+ */
+function weekHeatmap(horas, nome, transpose = false) {
   const byDay = new Map();
   for (const hora of horas) {
     if (!byDay.has(hora.diaDaSemana)) byDay.set(hora.diaDaSemana, []);
@@ -219,6 +226,7 @@ function weekHeatmap(horas, nome) {
     desc,
     rows,
     columns: Array.from({ length: 24 }, (_, i) => hh(i)),
+    transpose,
   });
   const tableNode = table({
     caption: `Ocupação por hora, ${nome} (vazio: fechado)`,
