@@ -220,9 +220,9 @@ def test_admin_creates_a_space_sees_it_paid_and_follows_finance_and_indicators(b
     # audit trail: the confirmation (by the payment), by type
     ui.menu("Auditoria")
     ui.wait_heading("Trilha de auditoria")
-    ui.fill("Tipo de evento", "ReservaConfirmada")
+    ui.choose("Tipo de evento", "Reserva confirmada")
     ui.click("Filtrar")
     ui.wait_url("tipo=ReservaConfirmada")
-    event = ui.row("ReservaConfirmada")
-    assert "reservas" in event.text, event.text
+    event = ui.row("Reserva confirmada")
+    assert "Reservas" in event.text, event.text
     ui.step("auditoria da confirmação")

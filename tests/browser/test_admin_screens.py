@@ -114,10 +114,10 @@ def test_admin_manages_coupons_hours_spaces_units_and_accounts(browser, server):
     ui.menu("Auditoria")
     ui.wait_heading("Trilha de auditoria")
     ui.fill("Quem agiu", server.admin[0])
-    ui.fill("Tipo de evento", "UsuarioPromovido")
+    ui.choose("Tipo de evento", "Conta promovida a administrador(a)")
     ui.click("Filtrar")
     ui.wait_url("tipo=UsuarioPromovido")
-    ui.row("UsuarioPromovido")
+    ui.row("Conta promovida a administrador(a)")
     ui.step("auditoria por pessoa")
 
 

@@ -50,3 +50,47 @@ def test_the_weeks_heatmap_is_readable_on_a_phone(browser, server):
     assert sizes["label"] >= 10, f"labels too small to read: {sizes}"
     assert sizes["right"] <= sizes["view"], f"the heatmap leaves the screen: {sizes}"
     ui.step("mapa de calor no celular")
+
+
+def test_the_audit_trail_names_people_and_says_what_happened(browser, server):
+    admin = token(server, server.admin)
+    email, _, _ = member(server, "Elisa Prado")
+    perfil = api(server, "GET", f"/api/admin/usuarios?email={email}", token=admin)["itens"][0]
+    api(server, "PUT", f"/api/admin/usuarios/{perfil['id']}/plano", {"plano": "bronze"}, admin)
+
+    ui = browser(size=(1280, 900))
+    sign_in(ui, *server.admin, expect_heading="Reservas do dia")
+    ui.menu("Auditoria")
+    ui.wait_heading("Trilha de auditoria")
+    ui.fill("Quem agiu", server.admin[0])
+    ui.choose("Tipo de evento", "Plano definido")
+    ui.click("Filtrar")
+    ui.wait_url("tipo=PlanoDefinido")
+    row = ui.row("Plano definido")
+    ui.wait(lambda d: "Admin Demo" in ui.row("Plano definido").text and "Elisa Prado" in ui.row("Plano definido").text,
+            "the actor and the account are not named")
+    row = ui.row("Plano definido")
+    assert "Conta de Elisa Prado" in row.text, row.text
+    assert "PlanoDefinido" not in row.text, row.text
+    cells = {td.get_attribute("data-label"): td.text for td in row.find_elements(By.CSS_SELECTOR, "td")}
+    assert not UUID.search(cells["Quem"]) and not UUID.search(cells["Registro"]), cells
+    # no word broken across lines: each cell of these columns is as wide as its longest word
+    broken = ui.driver.execute_script("""
+      const out = [];
+      for (const td of arguments[0].querySelectorAll('td')) {
+        if (td.dataset.label === 'Pedido') continue;
+        const range = document.createRange();
+        const walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const re = /\\S+/g; let m;
+          while ((m = re.exec(node.data))) {
+            range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
+            const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+            if (lines.size > 1) out.push(m[0]);
+          }
+        }
+      }
+      return out;
+    """, row)
+    assert not broken, f"words broken mid-word: {broken}"
+    ui.step("auditoria com nomes e palavras")

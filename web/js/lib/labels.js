@@ -74,16 +74,77 @@ export const FUSOS = [
   'America/Boa_Vista', 'America/Rio_Branco', 'America/Noronha',
 ];
 
-/** Event types of the audit trail, for the filter's suggestions. */
-export const TIPOS_DE_EVENTO = [
-  'AgendaLiberada', 'AgendaOcupada', 'BloqueioAgendado', 'BloqueioRemovido', 'CupomCriado',
-  'CupomDesativado', 'CupomDevolvido', 'CupomUsado', 'DadosPessoaisApagados', 'EmailLiberado',
-  'EmailReivindicado', 'EspacoAtualizado', 'EspacoCadastrado', 'EspacoDesativado', 'EspacoReativado',
-  'HorarioDefinido', 'LoginFalhou', 'LoginRealizado', 'RegraDePrecoAdicionada', 'RegraDePrecoRemovida',
-  'ReservaCancelada', 'ReservaConcluida', 'ReservaConfirmada', 'ReservaExpirada', 'ReservaSolicitada',
-  'SenhaAlterada', 'TabelaDePrecoDefinida', 'UnidadeAtualizada', 'UnidadeCadastrada', 'UsuarioDesativado',
-  'UsuarioPromovido', 'UsuarioRegistrado',
-];
+/** Every event type of the log (the stored names) in words, for the audit trail. */
+export const EVENTOS = {
+  AgendaBloqueada: 'Agenda bloqueada',
+  AgendaCapacidadeDefinida: 'Capacidade da agenda definida',
+  AgendaDesbloqueada: 'Agenda desbloqueada',
+  AgendaLiberada: 'Horário liberado na agenda',
+  AgendaOcupada: 'Horário ocupado na agenda',
+  BloqueioAgendado: 'Bloqueio agendado',
+  BloqueioRemovido: 'Bloqueio removido',
+  BoletoPendenteRegistrado: 'Boleto pendente registrado',
+  CheckinLiberado: 'Check-in liberado',
+  CheckinRealizado: 'Check-in feito',
+  CheckinRevogado: 'Check-in cancelado',
+  CheckoutRealizado: 'Checkout feito',
+  CupomCriado: 'Cupom criado',
+  CupomDesativado: 'Cupom desativado',
+  CupomDevolvido: 'Cupom devolvido',
+  CupomUsado: 'Cupom usado',
+  DadosPessoaisApagados: 'Dados pessoais apagados',
+  EmailLiberado: 'E-mail liberado',
+  EmailReivindicado: 'E-mail registrado para uma conta',
+  EspacoAtualizado: 'Espaço atualizado',
+  EspacoCadastrado: 'Espaço cadastrado',
+  EspacoDesativado: 'Espaço desativado',
+  EspacoReativado: 'Espaço reativado',
+  FaturaEmitida: 'Fatura emitida',
+  FaturaPaga: 'Fatura paga',
+  HorarioDefinido: 'Horário de funcionamento definido',
+  LancamentoContabilizado: 'Lançamento contabilizado',
+  LoginFalhou: 'Tentativa de login recusada',
+  LoginRealizado: 'Login feito',
+  NoShowRegistrado: 'Ausência registrada',
+  NotaDeCreditoEmitida: 'Nota de crédito emitida',
+  NotificacaoEnviada: 'Notificação enviada',
+  NotificacaoFalhou: 'Notificação não entregue',
+  PagamentoCancelado: 'Pagamento cancelado',
+  PagamentoConfirmado: 'Pagamento confirmado',
+  PagamentoIniciado: 'Pagamento iniciado',
+  PagamentoRecusado: 'Pagamento recusado',
+  PlanoDefinido: 'Plano definido',
+  ReembolsoConcluido: 'Reembolso concluído',
+  ReembolsoSolicitado: 'Reembolso solicitado',
+  RegraDePrecoAdicionada: 'Regra de preço adicionada',
+  RegraDePrecoRemovida: 'Regra de preço removida',
+  ReservaCancelada: 'Reserva cancelada',
+  ReservaConcluida: 'Reserva concluída',
+  ReservaConfirmada: 'Reserva confirmada',
+  ReservaExpirada: 'Reserva expirada',
+  ReservaSolicitada: 'Reserva solicitada',
+  SenhaAlterada: 'Senha alterada',
+  TabelaDePrecoDefinida: 'Tabela de preços definida',
+  UnidadeAtualizada: 'Unidade atualizada',
+  UnidadeCadastrada: 'Unidade cadastrada',
+  UsuarioDesativado: 'Conta desativada',
+  UsuarioPromovido: 'Conta promovida a administrador(a)',
+  UsuarioRegistrado: 'Conta criada',
+};
+
+/** What a stream of the log holds, by its category (the part before the first "-"). */
+export const REGISTROS = {
+  agenda: 'Agenda', boletos: 'Boletos', checkin: 'Check-in', cupom: 'Cupom', emailclaim: 'E-mail',
+  espaco: 'Espaço', faturas: 'Faturas', notificacao: 'Notificação', pagamento: 'Pagamento',
+  reserva: 'Reserva', tabela: 'Preços', unidade: 'Unidade', usuario: 'Conta',
+};
+
+/** The services that write the log, and the system actors ("system:<nome>"). */
+export const SERVICOS = {
+  usuarios: 'Contas', espacos: 'Espaços', precos: 'Preços', reservas: 'Reservas', pagamentos: 'Pagamentos',
+  checkin: 'Check-in', notificacoes: 'Notificações', financeiro: 'Financeiro', cupons: 'Cupons',
+  'seed-demo': 'carga de demonstração',
+};
 
 // ---- payments, check-in, notifications, finance --------------------------------------------------
 

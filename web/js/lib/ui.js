@@ -261,10 +261,10 @@ export function pager({ pagina, total, onPage, label = 'Paginação', noun = ['i
  * A table whose rows become labelled cards on a phone (CSS reads data-label).
  * columns: [{label, cell: (row) => node|string, class?}]
  */
-export function table({ caption, columns, rows, empty = 'Nada por aqui.', rowAttrs = () => ({}) }) {
+export function table({ caption, columns, rows, empty = 'Nada por aqui.', rowAttrs = () => ({}), className = '' }) {
   if (!rows.length) return empty instanceof Node ? empty : h('p', { class: 'empty' }, empty);
   return h('div', { class: 'table-wrap' },
-    h('table', { class: 'table' },
+    h('table', { class: `table ${className}`.trim() },
       caption ? h('caption', {}, caption) : null,
       h('thead', {}, h('tr', {}, columns.map((c) => h('th', { scope: 'col' }, c.label)))),
       h('tbody', {}, rows.map((row) => h('tr', rowAttrs(row),

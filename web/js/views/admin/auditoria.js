@@ -1,9 +1,11 @@
 // The audit trail: the event log filtered by who acted, event type and time, 50 a page, newest
-// first. Who acted may be given by e-mail (looked up in the accounts) or by id.
+// first. Who acted may be given by e-mail (looked up in the accounts) or by id. People, spaces
+// and units are shown by name (each looked up once per screen), event types in words.
 
 import { api } from '../../lib/api.js';
+import { espaco as loadEspaco, todasAsUnidades } from '../../lib/catalog.js';
 import { h, replace } from '../../lib/dom.js';
-import { TIPOS_DE_EVENTO } from '../../lib/labels.js';
+import { EVENTOS, REGISTROS, SERVICOS } from '../../lib/labels.js';
 import { dateTime, zonedToMs, minutesFromClock, wallClock } from '../../lib/format.js';
 import {
   pageHeader, loadInto, pager, table, field, val, fieldError, clearErrors, announce,
@@ -27,7 +29,67 @@ function localFrom(iso) {
   return `${w.year}-${p(w.month)}-${p(w.day)}T${p(w.hour)}:${p(w.minute)}`;
 }
 
+const SYSTEM = /^system:(.+)$/;
+const shortId = (id) => String(id).slice(0, 8);
+
+/** Names of the accounts, spaces and units the page mentions, each asked for once per screen. */
+function nomes(signal) {
+  const pessoas = new Map();
+  const espacos = new Map();
+  let unidades = null;
+  return {
+    pessoa(id) {
+      const key = String(id).toLowerCase();
+      if (!pessoas.has(key)) {
+        pessoas.set(key, api(`/api/admin/usuarios/${encodeURIComponent(id)}`, { signal }).then((p) => p.nome).catch(() => null));
+      }
+      return pessoas.get(key);
+    },
+    espaco(id) {
+      const key = String(id).toLowerCase();
+      if (!espacos.has(key)) espacos.set(key, loadEspaco(id).then((i) => i.espaco.nome).catch(() => null));
+      return espacos.get(key);
+    },
+    unidade(id) {
+      unidades ??= todasAsUnidades().catch(() => []);
+      return unidades.then((lista) => lista.find((u) => u.id.toLowerCase() === String(id).toLowerCase())?.nome ?? null);
+    },
+  };
+}
+
+/** "Sistema (pagamentos)" for a system actor, else the account's name (its short id until known). */
+async function quem(ator, cache) {
+  if (!ator) return '—';
+  const system = SYSTEM.exec(ator);
+  if (system) return `Sistema (${SERVICOS[system[1]] ?? system[1]})`;
+  if (ator === 'sistema') return 'Sistema';
+  const nome = /^[0-9a-f-]{36}$/i.test(ator) ? await cache.pessoa(ator) : null;
+  return nome ?? h('span', { class: 'small', title: ator }, `Conta ${shortId(ator)}`);
+}
+
+/** What the stream holds: "Conta de Ana Souza", "Espaço Sala Ipê", "Reserva 1a2b3c4d". */
+async function registro(stream, cache) {
+  const match = /^([a-z]+)-(.+)$/.exec(stream ?? '');
+  if (!match) return stream ?? '—';
+  const [, categoria, id] = match;
+  const palavra = REGISTROS[categoria] ?? categoria;
+  const uuid = /^[0-9a-f]{8}-[0-9a-f-]{27}$/i.test(id);
+  let nome = null;
+  if (uuid && categoria === 'usuario') nome = await cache.pessoa(id).then((n) => n && `Conta de ${n}`);
+  else if (uuid && ['espaco', 'tabela', 'agenda'].includes(categoria)) nome = await cache.espaco(id).then((n) => n && `${palavra} — ${n}`);
+  else if (uuid && categoria === 'unidade') nome = await cache.unidade(id).then((n) => n && `Unidade ${n}`);
+  return nome ?? h('span', { title: stream }, `${palavra} `, h('span', { class: 'mono' }, shortId(id)));
+}
+
+/** A cell filled when `value` (a promise) resolves. */
+function later(value) {
+  const cell = h('span', {}, '…');
+  Promise.resolve(value).then((v) => replace(cell, v)).catch(() => replace(cell, '—'));
+  return cell;
+}
+
 export function render({ container, query, setQuery, signal }) {
+  const cache = nomes(signal);
   const state = {
     usuario: query.get('usuario') ?? '',
     tipo: query.get('tipo') ?? '',
@@ -35,11 +97,14 @@ export function render({ container, query, setQuery, signal }) {
     ate: query.get('ate') ?? '',
     pagina: Math.max(1, Number(query.get('pagina')) || 1),
   };
-  const datalistId = 'tipos-de-evento';
   const form = h('form', { class: 'filters', role: 'search', 'aria-label': 'Filtrar a trilha de auditoria', novalidate: true },
     field({ label: 'Quem agiu', name: 'usuario', value: state.usuario, hint: 'E-mail ou id da conta', attrs: { autocomplete: 'off' } }),
-    field({ label: 'Tipo de evento', name: 'tipo', value: state.tipo, hint: 'Ex.: ReservaConfirmada', attrs: { list: datalistId, autocomplete: 'off' } }),
-    h('datalist', { id: datalistId }, TIPOS_DE_EVENTO.map((t) => h('option', { value: t }))),
+    field({
+      label: 'Tipo de evento', name: 'tipo', type: 'select', value: state.tipo,
+      options: [['', 'Todos os eventos'],
+        ...Object.entries(EVENTOS).sort((a, b) => a[1].localeCompare(b[1], 'pt-BR')),
+        ...(state.tipo && !EVENTOS[state.tipo] ? [[state.tipo, state.tipo]] : [])],
+    }),
     field({ label: 'Desde', name: 'desde', type: 'datetime-local', hint: 'No seu fuso horário', value: localFrom(state.desde) }),
     field({ label: 'Até', name: 'ate', type: 'datetime-local', hint: 'Exclusivo', value: localFrom(state.ate) }),
     h('div', { class: 'filters__actions' },
@@ -85,13 +150,15 @@ export function render({ container, query, setQuery, signal }) {
           caption: 'Eventos (mais recentes primeiro)',
           empty: 'Nenhum evento com esses filtros.',
           rows: page.itens,
+          className: 'table--palavras table--auditoria',
+          rowAttrs: (e) => ({ dataset: { tipo: e.tipo } }),
           columns: [
             { label: 'Quando', cell: (e) => dateTime(e.em, browserTz) },
-            { label: 'Evento', cell: (e) => h('code', {}, e.tipo) },
-            { label: 'Quem', cell: (e) => h('span', { class: 'mono' }, e.ator ?? '—') },
-            { label: 'Serviço', cell: (e) => e.servico ?? '—' },
-            { label: 'Registro', cell: (e) => h('span', { class: 'mono small' }, e.stream) },
-            { label: 'Pedido', cell: (e) => h('span', { class: 'mono small' }, e.requestId ?? '—') },
+            { label: 'Evento', cell: (e) => EVENTOS[e.tipo] ?? e.tipo },
+            { label: 'Quem', cell: (e) => later(quem(e.ator, cache)) },
+            { label: 'Serviço', cell: (e) => SERVICOS[e.servico] ?? e.servico ?? '—' },
+            { label: 'Registro', cell: (e) => later(registro(e.stream, cache)) },
+            { label: 'Pedido', cell: (e) => (e.requestId ? h('span', { class: 'mono small' }, e.requestId) : '—') },
           ],
         }),
         pager({ pagina: page.pagina, total: page.total, noun: ['evento', 'eventos'], onPage: (n) => { state.pagina = n; load(); } }));
