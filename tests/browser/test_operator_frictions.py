@@ -52,6 +52,58 @@ def test_the_weeks_heatmap_is_readable_on_a_phone(browser, server):
     ui.step("mapa de calor no celular")
 
 
+def test_putting_a_member_on_a_plan_changes_their_quote(browser, server):
+    admin = token(server, server.admin)
+    sala = f"Sala Plano {uuid.uuid4().hex[:4]}"
+    _, espaco = meeting_room(server, sala)
+    plano = f"ouro-{uuid.uuid4().hex[:4]}"
+    api(server, "POST", f"/api/admin/espacos/{espaco}/precos/regras", {"tipo": "plano", "plano": plano, "descontoBP": 2000}, admin)
+    email, _, membro = member(server, "Carla Dias")
+    inicio = (datetime.now(ZoneInfo("America/Sao_Paulo")) + timedelta(days=2)).replace(hour=10, minute=0, second=0, microsecond=0)
+    pedido = {"espacoId": espaco, "inicio": inicio.isoformat(), "fim": (inicio + timedelta(hours=2)).isoformat()}
+
+    def total() -> int:
+        return api(server, "POST", "/api/precos/cotacao", pedido, membro)["total"]
+
+    assert total() == 12000
+
+    ui = browser(size=(1280, 900))
+    sign_in(ui, *server.admin, expect_heading="Reservas do dia")
+    ui.menu("Usuários")
+    ui.fill("E-mail contém", email)
+    ui.click("Filtrar")
+    row = ui.row(email)
+    assert "Nenhum" in row.text, row.text
+    ui.click("Alterar plano", row)
+    dialog = ui.dialog()
+    ui.step("escolha do plano")
+    ui.choose("Plano", plano, dialog)
+    ui.click("Salvar plano", dialog)
+    ui.wait_text(f'Carla Dias agora está no plano "{plano}".', "#flash")
+    ui.wait(lambda d: plano in ui.row(email).text, "the row does not show the plan")
+    ui.step("membro no plano")
+    assert total() == 9600, "the plan's 20 % discount is not in the member's quote"
+
+    # off the plan again: the full price
+    ui.click("Alterar plano", ui.row(email))
+    dialog = ui.dialog()
+    ui.choose("Plano", "Nenhum (sem plano)", dialog)
+    ui.click("Salvar plano", dialog)
+    ui.wait_text("Carla Dias não está mais em nenhum plano.", "#flash")
+    ui.wait(lambda d: "Nenhum" in ui.row(email).text)
+    assert total() == 12000
+
+    # a plan typed in, bounded as the API bounds it
+    ui.click("Alterar plano", ui.row(email))
+    dialog = ui.dialog()
+    ui.choose("Plano", "Outro plano…", dialog)
+    assert ui.control("Nome do plano", dialog).get_attribute("maxlength") == "100"
+    ui.fill("Nome do plano", "prata", dialog)
+    ui.click("Salvar plano", dialog)
+    ui.wait_text('Carla Dias agora está no plano "prata".', "#flash")
+    ui.step("plano digitado")
+
+
 def test_the_audit_trail_names_people_and_says_what_happened(browser, server):
     admin = token(server, server.admin)
     email, _, _ = member(server, "Elisa Prado")
