@@ -5,7 +5,7 @@ import { api } from '../../lib/api.js';
 import { espaco as loadEspaco, nomeDoEspaco, todasAsUnidades } from '../../lib/catalog.js';
 import { h, link, replace } from '../../lib/dom.js';
 import { TIPOS, METODOS, FATURA_STATUS } from '../../lib/labels.js';
-import { money, dateShort, dateTime, percentFromBP, DEFAULT_TZ } from '../../lib/format.js';
+import { money, dateShort, dateTime, percentFromBP, interval, DEFAULT_TZ } from '../../lib/format.js';
 import { pageHeader, loadInto, facts, table, badge } from '../../lib/ui.js';
 import { usuariosPorId, pessoa } from './comum.js';
 import { FATURA_KIND } from './faturas.js';
@@ -18,13 +18,20 @@ export function render({ container, params, signal }) {
   container.append(body);
   loadInto(body, async () => {
     const fatura = await api(`/api/admin/financeiro/faturas/${encodeURIComponent(params.id)}`, { signal });
-    const [item, usuarios, unidades] = await Promise.all([
+    const [item, usuarios, unidades, reserva] = await Promise.all([
       fatura.espacoId ? loadEspaco(fatura.espacoId).catch(() => null) : null,
       usuariosPorId(signal),
       todasAsUnidades().catch(() => []),
+      fatura.reservaId ? api(`/api/reservas/${encodeURIComponent(fatura.reservaId)}`, { signal }).catch(() => null) : null,
     ]);
-    return { fatura, item, usuarios, unidades };
-  }, ({ fatura: f, item, usuarios, unidades }) => {
+    // A member past the first pages of the account list is asked for by id.
+    const membro = String(fatura.usuarioId ?? '').toLowerCase();
+    if (membro && !usuarios.has(membro)) {
+      const perfil = await api(`/api/admin/usuarios/${encodeURIComponent(fatura.usuarioId)}`, { signal }).catch(() => null);
+      if (perfil) return { fatura, item, usuarios: new Map(usuarios).set(membro, perfil), unidades, reserva };
+    }
+    return { fatura, item, usuarios, unidades, reserva };
+  }, ({ fatura: f, item, usuarios, unidades, reserva }) => {
     const titulo = `Fatura ${f.codigo ?? f.numero}`;
     container.querySelector('h1').textContent = titulo;
     document.title = `${titulo} · CoworkFlow`;
@@ -42,7 +49,8 @@ export function render({ container, params, signal }) {
           f.pagaEm ? ['Paga em', dateTime(f.pagaEm, tz)] : null,
           f.usuarioId ? ['Membro', pessoa(usuarios, f.usuarioId)] : null,
           f.espacoId ? ['Espaço', `${nomeDoEspaco(item, f.espacoId)} (${TIPOS[f.tipoDeEspaco] ?? f.tipoDeEspaco ?? '—'})`] : null,
-          f.reservaId ? ['Reserva', h('span', { class: 'mono' }, f.reservaId)] : null,
+          // The booking by its space and time, not its id.
+          f.reservaId ? ['Reserva', reserva ? `${nomeDoEspaco(item, f.espacoId)}, ${interval(reserva.inicio, reserva.fim, tz)}` : nomeDoEspaco(item, f.espacoId)] : null,
           f.metodo ? ['Forma de pagamento', METODOS[f.metodo] ?? f.metodo] : null,
         ])),
       h('section', { class: 'panel', 'aria-labelledby': 'fatura-valores' },
@@ -65,7 +73,6 @@ export function render({ container, params, signal }) {
             { label: 'Data', cell: (n) => (n.data ? dateShort(n.data) : '—') },
             { label: 'Valor', cell: (n) => money(n.valor), class: 'num' },
             { label: 'ISS devolvido', cell: (n) => money(n.iss), class: 'num' },
-            { label: 'Reembolso', cell: (n) => h('span', { class: 'mono small' }, n.reembolsoId ?? '—') },
           ],
         })));
   }, { signal, text: 'Carregando a fatura…' });
