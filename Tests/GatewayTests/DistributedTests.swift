@@ -430,6 +430,8 @@ final class Deployment: @unchecked Sendable {
         environment["JWT_SECRET"] = secret
         environment["PSP_WEBHOOK_SECRET"] = pspSecret
         environment["PSP_API_KEY"] = "chave-do-sandbox"
+        // The provider of these deployments is the sandbox: its tester routes are asked for.
+        environment["PSP_SANDBOX_ROUTES"] = "on"
         environment["OUTBOX_DIR"] = FileManager.default.temporaryDirectory.appendingPathComponent(outbox).path
         environment["LOG_LEVEL"] = environment["TEST_LOG_LEVEL"] ?? "warning"
         return environment
