@@ -54,4 +54,29 @@ struct AvisosTests {
             #expect(aviso.text?.contains("nada foi cobrado") == true, "\(aviso.text ?? "")")
         }
     }
+
+    @Test("the LGPD export has a part a person reads: who we know them as, their bookings by space and local time, payments, notices")
+    func the_export_reads_as_portuguese() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let cartao = pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00", cartao: "tok_visa")
+            let id = try #require(try await client.json(.post, "/api/reservas", cartao, token: cenario.membro).object["id"] as? String)
+            _ = try await client.reserva(id, token: cenario.membro, status: "confirmada")
+            let resumo = try await eventually("the export's summary with the payment and the notices") {
+                let resumo = try await client.json(.get, "/api/auth/me/dados", token: cenario.membro).object["resumo"] as? [String: Any]
+                let avisos = resumo?["avisos"] as? [[String: Any]] ?? []
+                return (resumo?["pagamentos"] as? [Any])?.isEmpty == false && avisos.count >= 2 ? resumo : nil
+            }
+            let quem = try #require(resumo["comoConhecemosVoce"] as? [String: Any])
+            #expect(quem["email"] as? String == "ana@example.com" && quem["nome"] as? String == "Ana")
+            let reserva = try #require((resumo["reservas"] as? [[String: Any]])?.first)
+            #expect(reserva["espaco"] as? String == "Sala Ipê" && reserva["quando"] as? String == "25/11/2026, 10:00–11:00", "\(reserva)")
+            #expect(reserva["situacao"] as? String == "confirmada")
+            let pagamento = try #require((resumo["pagamentos"] as? [[String: Any]])?.first)
+            #expect(pagamento["reserva"] as? String == "Sala Ipê, 25/11/2026, 10:00–11:00", "\(pagamento)")
+            #expect(!"\(resumo)".contains(id), "no booking id in the readable part")
+        }
+    }
 }

@@ -450,12 +450,14 @@ public final class UsuariosService: Sendable {
             return dono.lowercased() == usuario.lowercased()
         }
         var reservas: Set<UUID> = []
+        var pagamentos: [RecordedEvent] = []
         try await store.forEachEvent { event in
             guard event.stream != Self.stream(id) else { return }
             let proprio = event.metadata.actor == usuario
             let daReserva = event.metadata.correlationId.map(reservas.contains) ?? false
             guard proprio || daReserva || nomeia(event.data) else { return }
             if proprio, event.type == "ReservaSolicitada", let reserva = event.metadata.correlationId { reservas.insert(reserva) }
+            if event.stream.category == "pagamento" { pagamentos.append(event) }
             atividade.append([
                 "tipo": event.type, "stream": event.stream.rawValue, "em": event.occurredAt.formatted(.iso8601),
                 // Other services' payloads hold no sealed field: a text in the sealed form
@@ -469,8 +471,80 @@ public final class UsuariosService: Sendable {
                 "registradoEm": perfil.registradoEm.formatted(.iso8601),
             ],
             "conta": conta, "atividade": atividade, "geradoEm": clock.now.formatted(.iso8601),
+            "resumo": try await resumo(perfil, id: id, pagamentos: pagamentos),
         ]
         return try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])
+    }
+
+    /// The export's readable part, in Portuguese and in the units' time zones: who we know the
+    /// member as, their bookings (space, when, status, total), payments and refunds, and the
+    /// notices sent to them; the raw events beside it are the whole record.
+    private func resumo(_ perfil: Perfil, id: Usuario.ID, pagamentos: [RecordedEvent]) async throws -> [String: Any] {
+        func todos(_ colecao: String, grupo: String) async throws -> [Data] {
+            var docs: [Data] = []
+            while true {
+                let lote = try await store.documents(colecao, grupo: grupo, limit: 500, offset: docs.count)
+                docs += lote
+                guard lote.count == 500 else { return docs }
+            }
+        }
+        let decoder = ReadModelJSON.decoder
+        var espacos: [String: EspacoView] = [:], unidades: [String: UnidadeView] = [:]
+        func lugar(_ espacoId: String) async throws -> (espaco: String, unidade: UnidadeView?) {
+            if espacos[espacoId] == nil, let doc = try await store.document(CatalogoReadModel.espacos, key: espacoId) {
+                espacos[espacoId] = try decoder.decode(EspacoView.self, from: doc)
+            }
+            guard let espaco = espacos[espacoId] else { return ("espaço", nil) }
+            if unidades[espaco.unidadeId] == nil, let doc = try await store.document(CatalogoReadModel.unidades, key: espaco.unidadeId) {
+                unidades[espaco.unidadeId] = try decoder.decode(UnidadeView.self, from: doc)
+            }
+            return (espaco.nome, unidades[espaco.unidadeId])
+        }
+        let status: [Reserva.Status: String] = [
+            .solicitada: "aguardando pagamento", .confirmada: "confirmada", .cancelada: "cancelada", .expirada: "expirada", .concluida: "concluída",
+        ]
+        var reservas: [[String: Any]] = [], quandoDaReserva: [String: String] = [:]
+        for doc in try await todos(ReservasReadModel.reservas, grupo: id.description) {
+            let reserva = try decoder.decode(ReservaView.self, from: doc)
+            let (espaco, unidade) = try await lugar(reserva.espacoId)
+            let quando = (try? TimeRange(start: reserva.inicio, end: reserva.fim)).map { NotificacoesService.quando($0, fuso: unidade?.fusoHorario) } ?? ""
+            quandoDaReserva[reserva.id] = "\(espaco), \(quando)"
+            reservas.append([
+                "espaco": espaco, "unidade": unidade?.nome ?? "", "quando": quando, "situacao": status[reserva.status] ?? reserva.status.rawValue,
+                "total": reserva.total.description,
+            ])
+        }
+        var movimentos: [[String: Any]] = []
+        for event in pagamentos {
+            guard let pagamento = try Pagamento.Event.decode(type: event.type, data: event.data, using: EventJSON.decoder) else { continue }
+            let (oque, valor, reserva): (String, Money?, UUID) = switch pagamento {
+            case .confirmado(let e): ("pagamento recebido (\(e.metodo.rawValue))", e.valor, e.reservaId)
+            case .recusado(let e): ("pagamento recusado", nil, e.reservaId)
+            case .reembolsoConcluido(let e): ("reembolso concluído", e.valor, e.reservaId)
+            default: ("", nil, UUID())
+            }
+            guard !oque.isEmpty else { continue }
+            var linha: [String: Any] = [
+                "o_que": oque, "em": event.occurredAt.formatted(.iso8601),
+                "reserva": quandoDaReserva[reserva.uuidString.lowercased()] ?? "uma reserva",
+            ]
+            if let valor { linha["valor"] = valor.description }
+            movimentos.append(linha)
+        }
+        var avisos: [[String: Any]] = []
+        for doc in try await todos(NotificacoesReadModel.caixa, grupo: id.description) {
+            let aviso = try decoder.decode(NotificacaoView.self, from: doc)
+            avisos.append(["titulo": aviso.titulo, "em": aviso.em.formatted(.iso8601), "por": aviso.canal == "email" ? "e-mail e na sua caixa" : aviso.canal])
+        }
+        return [
+            "comoConhecemosVoce": [
+                "nome": perfil.nome, "email": perfil.email, "papel": perfil.papel, "cadastroEm": perfil.registradoEm.formatted(.iso8601),
+                "plano": perfil.plano ?? "nenhum",
+            ],
+            "reservas": reservas, "pagamentos": movimentos, "avisos": avisos,
+            "consentimentos": "A CoworkFlow trata seus dados para executar o contrato das suas reservas (cadastro, pagamento, acesso, notas fiscais) "
+                + "e não registra outros consentimentos. Você pode apagar seus dados pessoais em Meus dados.",
+        ]
     }
 
     /// An event of `id`'s own account as exported: password hashes dropped, and the sealed
