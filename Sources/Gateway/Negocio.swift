@@ -73,7 +73,15 @@ public struct Negocio: Sendable {
                 lembreteHoras: integracoes.lembreteHoras, tentativas: integracoes.tentativasDeEmail, pausa: integracoes.pausaDeEmail,
                 logger: logger),
             checkin: CheckinService(store: store, clock: clock),
-            financeiro: FinanceiroService(store: store, clock: clock),
+            financeiro: FinanceiroService(
+                store: store, clock: clock,
+                nomeDoMembro: { usuario in
+                    do {
+                        return try await usuarios.perfil(usuario: usuario).nome
+                    } catch let error as ServiceError where error.status == 404 {
+                        return nil
+                    }
+                }),
             analytics: AnalyticsService(store: store))
     }
 }

@@ -79,4 +79,31 @@ struct AvisosTests {
             #expect(!"\(resumo)".contains(id), "no booking id in the readable part")
         }
     }
+
+    @Test("the finance exports also speak Excel in Portuguese: BOM, ';', decimal commas, local times, names of unit, space and member")
+    func excel_dialect() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let cartao = pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00", cartao: "tok_visa")
+            let id = try #require(try await client.json(.post, "/api/reservas", cartao, token: cenario.membro).object["id"] as? String)
+            _ = try await client.reserva(id, token: cenario.membro, status: "confirmada")
+            let financeiro = harness.backend.negocio.financeiro
+            let csv = try await eventually("the invoice in the export") {
+                let csv = try await financeiro.faturasCSV(unidade: nil, de: "2026-11-01", ate: "2026-11-30", dialeto: .excel)
+                return csv.contains("Fatura") && csv.split(separator: "\r\n").count == 2 ? csv : nil
+            }
+            #expect(csv.hasPrefix("\u{FEFF}\"Tipo\";\"Número\""))
+            let linha = try #require(csv.split(separator: "\r\n").last).split(separator: ";").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+            #expect(linha[0] == "Fatura" && linha[3] == "23/11/2026", "\(linha)")
+            #expect(linha[4] == "23/11/2026 08:00", "local time, not UTC: \(linha)")
+            #expect(linha[5] == "Paulista" && linha[6] == "Sala Ipê" && linha[8] == "Ana", "\(linha)")
+            #expect(linha[10].contains(",") && !linha[10].contains("."), "decimal comma: \(linha[10])")
+            let razao = try await financeiro.razaoCSV(unidade: nil, de: "2026-11-01", ate: "2026-11-30", dialeto: .excel)
+            #expect(razao.hasPrefix("\u{FEFF}\"Unidade\";") && razao.contains("\"Paulista\";"))
+            // The default stays RFC 4180 for programs.
+            #expect(try await financeiro.faturasCSV(unidade: nil, de: "2026-11-01", ate: "2026-11-30").hasPrefix("\"tipo\",\"codigo\""))
+        }
+    }
 }
