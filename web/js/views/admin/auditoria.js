@@ -41,7 +41,9 @@ function nomes(signal) {
     pessoa(id) {
       const key = String(id).toLowerCase();
       if (!pessoas.has(key)) {
-        pessoas.set(key, api(`/api/admin/usuarios/${encodeURIComponent(id)}`, { signal }).then((p) => p.nome).catch(() => null));
+        // An erased account answers 404: false, said as such; any other failure: null, the short id.
+        pessoas.set(key, api(`/api/admin/usuarios/${encodeURIComponent(id)}`, { signal }).then((p) => p.nome)
+          .catch((error) => (error?.status === 404 ? false : null)));
       }
       return pessoas.get(key);
     },
@@ -64,6 +66,7 @@ async function quem(ator, cache) {
   if (system) return `Sistema (${SERVICOS[system[1]] ?? system[1]})`;
   if (ator === 'sistema') return 'Sistema';
   const nome = /^[0-9a-f-]{36}$/i.test(ator) ? await cache.pessoa(ator) : null;
+  if (nome === false) return h('span', { title: ator }, 'Conta apagada');
   return nome ?? h('span', { class: 'small', title: ator }, `Conta ${shortId(ator)}`);
 }
 
@@ -75,7 +78,7 @@ async function registro(stream, cache) {
   const palavra = REGISTROS[categoria] ?? categoria;
   const uuid = /^[0-9a-f]{8}-[0-9a-f-]{27}$/i.test(id);
   let nome = null;
-  if (uuid && categoria === 'usuario') nome = await cache.pessoa(id).then((n) => n && `Conta de ${n}`);
+  if (uuid && categoria === 'usuario') nome = await cache.pessoa(id).then((n) => (n === false ? 'Conta apagada' : n && `Conta de ${n}`));
   else if (uuid && ['espaco', 'tabela', 'agenda'].includes(categoria)) nome = await cache.espaco(id).then((n) => n && `${palavra} — ${n}`);
   else if (uuid && categoria === 'unidade') nome = await cache.unidade(id).then((n) => n && `Unidade ${n}`);
   return nome ?? h('span', { title: stream }, `${palavra} `, h('span', { class: 'mono' }, shortId(id)));
