@@ -151,6 +151,9 @@ public enum FinanceiroReadModel {
     public static let faturas = "financeiro_faturas"
     /// Invoices and credit notes, by document id, grouped by unit.
     public static let documentos = "financeiro_documentos"
+    /// Each member's invoices (the same documents as ``faturas``, grouped by member, newest
+    /// first): what a member reads of their own.
+    public static let faturasDoMembro = "financeiro_faturas_membro"
     /// Ledger entries (``Razao/Lancamento``), by id, grouped by unit.
     public static let lancamentos = "financeiro_lancamentos"
     /// ``ReceitaDiariaView`` by `unidade|data|tipo`, grouped by unit.
@@ -163,13 +166,13 @@ public enum FinanceiroReadModel {
     /// the number: chronological, number order within a unit, and a period is a contiguous run
     /// (the service finds its ends by binary search).
     public static let projection = Projection(
-        name: "financeiro", collections: [faturas, documentos, lancamentos, receitaDiaria, saldos], types: Fatura.Event.tipos
+        name: "financeiro", collections: [faturas, documentos, lancamentos, receitaDiaria, saldos, faturasDoMembro], types: Fatura.Event.tipos
     ) { recorded, batch in
         guard let event = try Fatura.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) else { return }
         switch event {
         case .emitida(let e):
             let view = FaturaView(e)
-            try batch.put(view, faturas, view.id, grupo: view.unidadeId, ordem: ordem(e.data, e.em, e.numero))
+            try salvar(view, batch)
             let documento = DocumentoFiscalView(
                 tipo: .fatura, id: view.id, numero: e.numero, codigo: view.codigo, unidadeId: view.unidadeId, faturaId: view.id,
                 numeroDaFatura: e.numero, reservaId: view.reservaId, pagamentoId: view.pagamentoId, reembolsoId: nil,
@@ -185,7 +188,7 @@ public enum FinanceiroReadModel {
             guard var view = try await batch.get(FaturaView.self, faturas, e.faturaId.description) else { return }
             if view.status == .emitida { view.status = .paga }
             view.pagaEm = e.pagoEm
-            try batch.put(view, faturas, view.id, grupo: view.unidadeId, ordem: ordem(view.data, view.emitidaEm, view.numero))
+            try salvar(view, batch)
         case .notaDeCreditoEmitida(let e):
             let codigo = "\(Fatura.NotaDeCredito.serie)-\(e.numero)"
             if var view = try await batch.get(FaturaView.self, faturas, e.faturaId.description) {
@@ -196,7 +199,7 @@ public enum FinanceiroReadModel {
                 view.notasDeCredito.append(NotaDeCreditoView(
                     id: e.notaId.description, numero: e.numero, codigo: codigo, reembolsoId: e.reembolsoId.uuidString.lowercased(),
                     valor: e.valor, iss: e.iss, data: e.data, emitidaEm: e.em))
-                try batch.put(view, faturas, view.id, grupo: view.unidadeId, ordem: ordem(view.data, view.emitidaEm, view.numero))
+                try salvar(view, batch)
             }
             let documento = DocumentoFiscalView(
                 tipo: .notaDeCredito, id: e.notaId.description, numero: e.numero, codigo: codigo, unidadeId: e.unidadeId.description,
@@ -237,6 +240,15 @@ public enum FinanceiroReadModel {
     /// a number that orders one unit's documents (invoice number, ledger sequence, or the
     /// book's stream version for the mixed list of invoices and credit notes). Fixed width, so
     /// it sorts the same under any collation.
+    /// An invoice under the unit's list and its member's (newest first): one document, encoded once.
+    private static func salvar(_ view: FaturaView, _ batch: ProjectionBatch) throws {
+        let doc = try ReadModelJSON.encoder.encode(view)
+        batch.put(json: doc, faturas, view.id, grupo: view.unidadeId, ordem: ordem(view.data, view.emitidaEm, view.numero))
+        batch.put(
+            json: doc, faturasDoMembro, "\(view.usuarioId)|\(view.id)", grupo: view.usuarioId,
+            ordem: NotificacoesReadModel.recentesPrimeiro(view.emitidaEm) + view.id)
+    }
+
     static func ordem(_ data: DataLocal, _ instant: Date, _ numero: Int) -> String {
         let digits = String(numero)
         return "\(data)|\(ReservasReadModel.ordem(instant))|\(String(repeating: "0", count: max(0, 12 - digits.count)) + digits)"

@@ -15,6 +15,12 @@ public struct NotificacaoView: Codable, Sendable, Equatable {
     public let em: Date
 }
 
+/// Up to when a member's inbox is read.
+public struct LeituraView: Codable, Sendable, Equatable {
+    public let usuarioId: String
+    public let ate: Date
+}
+
 /// A reminder waiting for its time: a confirmed booking that has not ended.
 public struct LembreteView: Codable, Sendable, Equatable {
     public let reservaId: String
@@ -32,6 +38,8 @@ public struct LembreteView: Codable, Sendable, Equatable {
 public enum NotificacoesReadModel {
     public static let caixa = "notificacoes"
     public static let lembretes = "notificacoes_lembretes"
+    /// Per member: up to when their inbox was read (``LeituraView``).
+    public static let leitura = "notificacoes_leitura"
 
     /// Newest first: the order key counts down.
     static func recentesPrimeiro(_ instante: Date) -> String {
@@ -42,15 +50,23 @@ public enum NotificacoesReadModel {
     }
 
     public static let projection = Projection(
-        name: "notificacoes", collections: [caixa, lembretes],
-        types: ["NotificacaoEnviada", "NotificacaoFalhou", "ReservaConfirmada", "ReservaCancelada", "ReservaConcluida", "NoShowRegistrado"]
+        name: "notificacoes", collections: [caixa, lembretes, leitura],
+        types: [
+            "NotificacaoEnviada", "NotificacaoFalhou", "NotificacoesLidas", "ReservaConfirmada", "ReservaCancelada", "ReservaConcluida",
+            "NoShowRegistrado",
+        ]
     ) { recorded, batch in
         let decoder = EventJSON.decoder
         switch recorded.type {
+        case "NotificacoesLidas":
+            guard case .lidas(let e)? = try Notificacao.Event.decode(type: recorded.type, data: recorded.data, using: decoder) else { return }
+            let antes = try await batch.get(LeituraView.self, leitura, e.usuarioId)?.ate
+            try batch.put(LeituraView(usuarioId: e.usuarioId, ate: max(antes ?? e.ate, e.ate)), leitura, e.usuarioId)
         case "NotificacaoEnviada", "NotificacaoFalhou":
             guard let event = try Notificacao.Event.decode(type: recorded.type, data: recorded.data, using: decoder) else { return }
             let view: NotificacaoView
             switch event {
+            case .lidas: return
             case .enviada(let e):
                 view = NotificacaoView(
                     id: e.notificacaoId.uuidString.lowercased(), tipo: e.tipo, titulo: e.titulo, texto: e.texto,
@@ -65,6 +81,7 @@ public enum NotificacoesReadModel {
             let usuario: String = switch event {
             case .enviada(let e): e.usuarioId
             case .falhou(let e): e.usuarioId
+            case .lidas(let e): e.usuarioId
             }
             // Newest first; within one second (several e-mails of one event go out together), the
             // later event first.

@@ -106,4 +106,64 @@ struct AvisosTests {
             #expect(try await financeiro.faturasCSV(unidade: nil, de: "2026-11-01", ate: "2026-11-30").hasPrefix("\"tipo\",\"codigo\""))
         }
     }
+
+    @Test("a member reads their own invoices and a receipt (unit, member, space, local time, lines, ISS); another member's is a 404")
+    func member_invoices_and_receipts() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let cartao = pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00", cartao: "tok_visa")
+            let id = try #require(try await client.json(.post, "/api/reservas", cartao, token: cenario.membro).object["id"] as? String)
+            _ = try await client.reserva(id, token: cenario.membro, status: "confirmada")
+            let financeiro = harness.backend.negocio.financeiro
+            let ana = try #require(try await client.json(.get, "/api/auth/me", token: cenario.membro).object["id"] as? String)
+            let minhas = try await eventually("the member's invoice") {
+                let pagina = try await financeiro.faturas(doMembro: ana, pagina: 1)
+                return pagina.itens.isEmpty ? nil : pagina
+            }
+            #expect(minhas.total == 1 && minhas.itens.first?.reservaId == id)
+            let fatura = try #require(minhas.itens.first)
+            let recibo = try await financeiro.recibo(fatura.id, usuario: ana, admin: false)
+            #expect(recibo.membro == "Ana" && recibo.espaco == "Sala Ipê" && recibo.unidade?.nome == "Paulista")
+            #expect(recibo.quando == "25/11/2026, 10:00–11:00" && !recibo.itens.isEmpty)
+            #expect(try await financeiro.faturas(doMembro: UUID().uuidString, pagina: 1).total == 0)
+            await #expect { try await financeiro.recibo(fatura.id, usuario: UUID().uuidString, admin: false) } throws: { error in
+                (error as? ServiceError)?.status == 404
+            }
+            #expect(try await financeiro.recibo(fatura.id, usuario: "admin", admin: true).fatura.id == fatura.id)
+        }
+    }
+
+    @Test("the inbox says which notices are unread and how many; reading it marks them all, and a later notice is unread again")
+    func unread_notices() async throws {
+        let clock = ManualClock(segundaDeManha)
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let notificacoes = harness.backend.negocio.notificacoes
+            let ana = try #require(try await client.json(.get, "/api/auth/me", token: cenario.membro).object["id"] as? String)
+            let antes = try await eventually("the welcome notice") {
+                let caixa = try await notificacoes.caixaDeEntrada(usuario: ana, pagina: 1)
+                return caixa.itens.isEmpty ? nil : caixa
+            }
+            #expect(antes.naoLidas == 1 && antes.itens.allSatisfy { !$0.lida })
+            clock.advance(by: 60)
+            try await notificacoes.marcarComoLidas(usuario: ana, caller: Caller(requestId: "t", usuario: ana))
+            let lidas = try await eventually("read") {
+                let caixa = try await notificacoes.caixaDeEntrada(usuario: ana, pagina: 1)
+                return caixa.naoLidas == 0 ? caixa : nil
+            }
+            #expect(lidas.itens.allSatisfy { $0.lida })
+            clock.advance(by: 60)
+            let cartao = pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00", cartao: "tok_visa")
+            _ = try await client.json(.post, "/api/reservas", cartao, token: cenario.membro)
+            let depois = try await eventually("the new notices unread") {
+                let caixa = try await notificacoes.caixaDeEntrada(usuario: ana, pagina: 1)
+                return caixa.naoLidas >= 1 ? caixa : nil
+            }
+            #expect(depois.itens.first?.lida == false && depois.itens.last?.lida == true)
+        }
+    }
 }

@@ -74,14 +74,27 @@ public enum Notificacao {
         }
     }
 
+    /// The member read their inbox: every notice up to `ate` is read.
+    public struct Lidas: Codable, Sendable, Equatable {
+        public let usuarioId: String
+        public let ate: Date
+
+        public init(usuarioId: String, ate: Date) {
+            self.usuarioId = usuarioId
+            self.ate = ate
+        }
+    }
+
     public enum Event: DomainEvent, Equatable {
         case enviada(Enviada)
         case falhou(Falhou)
+        case lidas(Lidas)
 
         public var eventType: String {
             switch self {
             case .enviada: "NotificacaoEnviada"
             case .falhou: "NotificacaoFalhou"
+            case .lidas: "NotificacoesLidas"
             }
         }
 
@@ -89,6 +102,7 @@ public enum Notificacao {
             switch self {
             case .enviada(let payload): try payload.encode(to: encoder)
             case .falhou(let payload): try payload.encode(to: encoder)
+            case .lidas(let payload): try payload.encode(to: encoder)
             }
         }
 
@@ -100,6 +114,7 @@ public enum Notificacao {
             switch type {
             case "NotificacaoEnviada": .enviada(try decoder.decode(Enviada.self, from: data))
             case "NotificacaoFalhou": .falhou(try decoder.decode(Falhou.self, from: data))
+            case "NotificacoesLidas": .lidas(try decoder.decode(Lidas.self, from: data))
             default: nil
             }
         }

@@ -306,6 +306,57 @@ extension FinanceiroService {
         return try ReadModelJSON.decoder.decode(FaturaView.self, from: doc)
     }
 
+    /// The member's own invoices with their credit notes, newest first, 50 a page.
+    public func faturas(doMembro usuario: String, pagina: Int) async throws -> Pagina<FaturaView> {
+        guard pagina >= 1 else { throw ServiceError.requisicaoInvalida("'pagina' deve ser um número a partir de 1", detalhes: ["campo": "pagina"]) }
+        let grupo = usuario.lowercased()
+        let docs = try await store.documents(FinanceiroReadModel.faturasDoMembro, grupo: grupo, limit: Self.porPagina, offset: (pagina - 1) * Self.porPagina)
+        return Pagina(
+            itens: try docs.map { try ReadModelJSON.decoder.decode(FaturaView.self, from: $0) },
+            total: try await store.count(FinanceiroReadModel.faturasDoMembro, grupo: grupo), pagina: pagina)
+    }
+
+    /// An invoice as a receipt a person prints: the unit (name, address), the member's name,
+    /// the space, the booking's time in the unit's zone and its price lines, ISS and totals, and
+    /// its credit notes. The member sees their own; an admin any; anyone else a 404 (the same
+    /// answer as for an invoice that does not exist).
+    public func recibo(_ id: String, usuario: String, admin: Bool) async throws -> Recibo {
+        let fatura = try await fatura(id)
+        guard admin || fatura.usuarioId.lowercased() == usuario.lowercased() else {
+            throw ServiceError.naoEncontrado("a fatura \(id.prefix(60)) não existe")
+        }
+        let decoder = ReadModelJSON.decoder
+        let unidade = try await store.document(CatalogoReadModel.unidades, key: fatura.unidadeId).map { try decoder.decode(UnidadeView.self, from: $0) }
+        let espaco = try await store.document(CatalogoReadModel.espacos, key: fatura.espacoId).map { try decoder.decode(EspacoView.self, from: $0) }
+        let reserva = try await store.document(ReservasReadModel.reservas, key: fatura.reservaId).map { try decoder.decode(ReservaView.self, from: $0) }
+        let quando = reserva.flatMap { try? TimeRange(start: $0.inicio, end: $0.fim) }.map {
+            NotificacoesService.quando($0, fuso: unidade?.fusoHorario)
+        }
+        return Recibo(
+            fatura: fatura, unidade: unidade.map { Recibo.Unidade(nome: $0.nome, endereco: $0.endereco, fusoHorario: $0.fusoHorario) },
+            membro: try await nomeDoMembro(fatura.usuarioId) ?? "(dados apagados)", espaco: espaco?.nome ?? "espaço", quando: quando,
+            itens: reserva?.linhas ?? [])
+    }
+
+    /// What a printable receipt shows (``recibo(_:usuario:admin:)``).
+    public struct Recibo: Codable, Sendable {
+        public struct Unidade: Codable, Sendable {
+            public let nome: String
+            public let endereco: Domain.Unidade.Endereco
+            public let fusoHorario: String
+        }
+
+        public let fatura: FaturaView
+        /// Absent when the unit cannot be read (never in practice).
+        public let unidade: Unidade?
+        public let membro: String
+        public let espaco: String
+        /// The booked time in the unit's zone (`25/11/2026, 10:00–11:00`).
+        public let quando: String?
+        /// The booking's price lines, as quoted.
+        public let itens: [Reserva.LinhaDePreco]
+    }
+
     /// Revenue from `de` to `ate` (local dates, both included, at most 366 days) by day and by
     /// space type, of one unit or of all.
     public func receita(de: String, ate: String, unidade: String?) async throws -> RelatorioDeReceita {

@@ -1,6 +1,6 @@
 public import Domain
 public import EventStore
-import Foundation
+public import Foundation
 public import Logging
 public import Projections
 
@@ -322,11 +322,77 @@ public final class NotificacoesService: Sendable {
     // MARK: Queries
 
     /// The member's in-app inbox, newest first.
-    public func caixaDeEntrada(usuario: String, pagina: Int) async throws -> Pagina<NotificacaoView> {
+    public func caixaDeEntrada(usuario: String, pagina: Int) async throws -> CaixaDeEntrada {
+        let decoder = ReadModelJSON.decoder
+        let lidaAte = try await store.document(NotificacoesReadModel.leitura, key: usuario).map { try decoder.decode(LeituraView.self, from: $0).ate }
+        func lida(_ aviso: NotificacaoView) -> Bool { lidaAte.map { aviso.em <= $0 } ?? false }
         let docs = try await store.documents(NotificacoesReadModel.caixa, grupo: usuario, limit: 50, offset: (pagina - 1) * 50)
-        return Pagina(
-            itens: try docs.map { try ReadModelJSON.decoder.decode(NotificacaoView.self, from: $0) },
-            total: try await store.count(NotificacoesReadModel.caixa, grupo: usuario), pagina: pagina)
+        let itens = try docs.map { try decoder.decode(NotificacaoView.self, from: $0) }
+        // Newest first: the unread ones are the first, so counting stops at the first read one
+        // (or at ``CaixaDeEntrada/maximoDeNaoLidas``).
+        var naoLidas = 0
+        var offset = 0
+        contar: while naoLidas < CaixaDeEntrada.maximoDeNaoLidas {
+            let lote = offset == (pagina - 1) * 50 ? itens
+                : try await store.documents(NotificacoesReadModel.caixa, grupo: usuario, limit: 50, offset: offset).map {
+                    try decoder.decode(NotificacaoView.self, from: $0)
+                }
+            for aviso in lote {
+                if lida(aviso) || naoLidas == CaixaDeEntrada.maximoDeNaoLidas { break contar }
+                naoLidas += 1
+            }
+            guard lote.count == 50 else { break }
+            offset += 50
+        }
+        return CaixaDeEntrada(
+            itens: itens.map { CaixaDeEntrada.Item($0, lida: lida($0)) },
+            total: try await store.count(NotificacoesReadModel.caixa, grupo: usuario), pagina: pagina, naoLidas: naoLidas)
+    }
+
+    /// Marks every notice the member has now as read.
+    public func marcarComoLidas(usuario: String, caller: Caller) async throws {
+        let now = clock.now
+        let meta = EventMetadata(actor: usuario, requestId: caller.requestId, service: Self.service)
+        let event = Notificacao.Event.lidas(Notificacao.Lidas(usuarioId: usuario, ate: now))
+        try await store.append(
+            to: StreamName(category: "notificacao", id: "leitura-\(usuario)"), expected: .any,
+            events: [try NewEvent(eventId: UUID(), event: event, metadata: meta, occurredAt: now)])
+    }
+
+    /// A page of the inbox, each notice read or not, and how many are unread.
+    public struct CaixaDeEntrada: Codable, Sendable {
+        /// Unread notices are counted up to this many ("99+" for a person).
+        public static let maximoDeNaoLidas = 100
+
+        public struct Item: Codable, Sendable {
+            public let id: String
+            public let tipo: Notificacao.Tipo
+            public let titulo: String
+            public let texto: String
+            public let reservaId: String?
+            public let canal: String
+            public let status: String
+            public let em: Date
+            public let lida: Bool
+
+            init(_ view: NotificacaoView, lida: Bool) {
+                id = view.id
+                tipo = view.tipo
+                titulo = view.titulo
+                texto = view.texto
+                reservaId = view.reservaId
+                canal = view.canal
+                status = view.status
+                em = view.em
+                self.lida = lida
+            }
+        }
+
+        public let itens: [Item]
+        public let total: Int
+        public let pagina: Int
+        /// Unread notices in the whole inbox (at most ``maximoDeNaoLidas``).
+        public let naoLidas: Int
     }
 
     // MARK: Formatting
