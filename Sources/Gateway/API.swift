@@ -19,7 +19,7 @@ struct Operation: Sendable {
     var response: String?
     var success = 200
     var errors: [Int] = []
-    var query: [(name: String, description: String)] = []
+    var query: [QueryParameter] = []
     /// Not JSON (metrics text, the docs page).
     var contentType = "application/json"
     /// A query the distributed gateway sends to the owning service anyway: its answer lives in
@@ -36,6 +36,49 @@ struct Operation: Sendable {
     /// that writes nothing otherwise waits for every read model to reach the log's head, in
     /// case it answered from an earlier write).
     var writes = true
+}
+
+/// A query parameter of a route, with the form the handler checks (a value of another form is
+/// a 400 naming it), so that `/openapi.json` says what is accepted.
+struct QueryParameter: Sendable {
+    enum Form: Sendable {
+        /// Text, of these many characters (Unicode scalars) and holding a match of `pattern` when given.
+        case text(ClosedRange<Int>? = nil, pattern: String? = nil)
+        /// `AAAA-MM-DD`, or blank for none.
+        case optionalDate
+        case integer(ClosedRange<Int>)
+        /// An RFC 3339 instant with an offset (``RFC3339``).
+        case instant
+        /// `AAAA-MM-DD`.
+        case date
+        /// A UUID.
+        case id
+        case choice([String])
+    }
+
+    let name: String
+    let description: String
+    var form: Form = .text()
+    var required = false
+
+    static let pagina = QueryParameter(name: "pagina", description: "página, a partir de 1", form: .integer(1...1_000_000))
+
+    static func id(_ name: String, _ description: String, required: Bool = false) -> QueryParameter {
+        QueryParameter(name: name, description: description, form: .id, required: required)
+    }
+
+    /// A date; one that is not `required` may also be blank (no filter) when `blank`.
+    static func date(_ name: String, _ description: String, required: Bool = false, blank: Bool = false) -> QueryParameter {
+        QueryParameter(name: name, description: description, form: blank ? .optionalDate : .date, required: required)
+    }
+
+    static func instant(_ name: String, _ description: String) -> QueryParameter {
+        QueryParameter(name: name, description: description, form: .instant)
+    }
+
+    static func text(_ name: String, _ description: String) -> QueryParameter {
+        QueryParameter(name: name, description: description)
+    }
 }
 
 /// The route table: every route is registered through it, so the OpenAPI document lists

@@ -5,17 +5,27 @@ import Foundation
 extension OpenAPI {
     static var money: [String: Any] { ["type": "integer", "description": "centavos de real (BRL)"] }
     /// An address field.
-    static var linhaDeEndereco: [String: Any] { ["type": "string", "maxLength": Unidade.Endereco.tamanhoMaximo] }
+    static func linhaDeEndereco(obrigatoria: Bool) -> [String: Any] { textoLivre(Unidade.Endereco.tamanhoMaximo, obrigatorio: obrigatoria) }
     /// A free description or reason.
-    static var texto500: [String: Any] { ["type": "string", "maxLength": 500] }
+    static var texto500: [String: Any] { textoLivre(500) }
+    /// A unit's or a space's name.
+    static var nome: [String: Any] { textoLivre(Espaco.tamanhoMaximoDoNome, obrigatorio: true) }
     /// A space's amenities and photos, with their limits.
     static var comodidades: [String: Any] {
-        ["type": "array", "maxItems": Espaco.maximoDeComodidades, "items": ["type": "string", "minLength": 1, "maxLength": Espaco.tamanhoMaximoDaComodidade]]
+        ["type": "array", "maxItems": Espaco.maximoDeComodidades, "items": textoLivre(Espaco.tamanhoMaximoDaComodidade, obrigatorio: true)]
     }
     static var fotos: [String: Any] {
         ["type": "array", "maxItems": Espaco.maximoDeFotos, "items": object([
-            "url": ["type": "string", "format": "uri", "maxLength": Espaco.tamanhoMaximoDaUrl], "legenda": ["type": "string", "maxLength": Espaco.tamanhoMaximoDaLegenda],
+            "url": [
+                "type": "string", "format": "uri", "maxLength": Espaco.tamanhoMaximoDaUrl,
+                "pattern": "^\\s*[Hh][Tt][Tt][Pp][Ss]?://[\\s\\S]*\\S" + caractere + "*$", "description": "http:// ou https://",
+            ],
+            "legenda": textoLivre(Espaco.tamanhoMaximoDaLegenda),
         ], required: ["url"])]
+    }
+    /// An IANA time zone this server knows.
+    static var fuso: [String: Any] {
+        ["type": "string", "enum": (TimeZone.knownTimeZoneIdentifiers + ["UTC"]).sorted(), "description": "IANA, padrão America/Sao_Paulo"]
     }
 
     /// A price of a table: positive, at most R$ 1.000.000,00.
@@ -29,6 +39,25 @@ extension OpenAPI {
         object(["itens": array(ref(item)), "total": ["type": "integer"], "pagina": ["type": "integer"]], required: ["itens", "total", "pagina"])
     }
 
+    /// The fields of a price rule, with the ranges ``TabelaDePreco/Regra`` checks.
+    static var camposDeRegra: [String: Any] {
+        let dias = ["domingo", "segunda", "terca", "quarta", "quinta", "sexta", "sabado"]
+        return [
+            "dias": ["type": "array", "minItems": 1, "items": ["type": "string", "enum": dias]],
+            "inicioMinutos": ["type": "integer", "minimum": 0, "maximum": 1439],
+            "fimMinutos": ["type": "integer", "minimum": 1, "maximum": 1440, "description": "depois de inicioMinutos (422)"],
+            "multiplicadorBP": ["type": "integer", "minimum": TabelaDePreco.Regra.multiplicadores.lowerBound, "maximum": TabelaDePreco.Regra.multiplicadores.upperBound],
+            "aPartirDeMinutos": ["type": "integer", "minimum": 1],
+            "descontoBP": ["type": "integer", "minimum": TabelaDePreco.Regra.descontos.lowerBound, "maximum": TabelaDePreco.Regra.descontos.upperBound],
+            "plano": textoLivre(100, obrigatorio: true),
+        ]
+    }
+
+    /// The branch of a rule of `tipo`, with the fields it needs.
+    static func regra(_ tipo: String, _ campos: [String]) -> [String: Any] {
+        ["properties": ["tipo": ["const": tipo]], "required": ["tipo"] + campos]
+    }
+
     static var bookingSchemas: [String: Any] {
         let tipo: [String: Any] = ["type": "string", "enum": ["estacao_compartilhada", "mesa_fixa", "sala_privativa", "sala_reuniao", "auditorio"]]
         let faixas = array(object(["abre": ["type": "integer", "minimum": 0, "maximum": 1439], "fecha": ["type": "integer", "minimum": 1, "maximum": 1440]],
@@ -36,7 +65,7 @@ extension OpenAPI {
         let dias = ["domingo", "segunda", "terca", "quarta", "quinta", "sexta", "sabado"]
         let minutos = Espaco.RegrasDeReserva.minutosMaximos
         let regras = object([
-            "duracaoMinimaMinutos": ["type": "integer", "minimum": 1, "maximum": minutos], "duracaoMaximaMinutos": ["type": "integer", "maximum": minutos],
+            "duracaoMinimaMinutos": ["type": "integer", "minimum": 1, "maximum": minutos], "duracaoMaximaMinutos": ["type": "integer", "minimum": 1, "maximum": minutos, "description": "não menos que duracaoMinimaMinutos (422)"],
             "antecedenciaMinimaMinutos": ["type": "integer", "minimum": 0, "maximum": minutos],
             "antecedenciaMaximaDias": ["type": "integer", "minimum": 0, "maximum": Espaco.RegrasDeReserva.antecedenciaMaximaPermitidaDias],
         ], required: ["duracaoMinimaMinutos", "duracaoMaximaMinutos", "antecedenciaMinimaMinutos", "antecedenciaMaximaDias"])
@@ -48,16 +77,18 @@ extension OpenAPI {
         let linha = object(["codigo": text, "descricao": text, "valor": money], required: ["codigo", "descricao", "valor"])
         return [
             "Endereco": object([
-                "logradouro": linhaDeEndereco, "numero": linhaDeEndereco, "complemento": linhaDeEndereco, "bairro": linhaDeEndereco, "cidade": linhaDeEndereco,
-                "uf": ["type": "string", "minLength": 2, "maxLength": 2, "description": "sigla do estado ou DF (ex.: SP)"], "cep": linhaDeEndereco,
+                "logradouro": linhaDeEndereco(obrigatoria: true), "numero": linhaDeEndereco(obrigatoria: true),
+                "complemento": linhaDeEndereco(obrigatoria: false), "bairro": linhaDeEndereco(obrigatoria: false),
+                "cidade": linhaDeEndereco(obrigatoria: true), "cep": linhaDeEndereco(obrigatoria: true),
+                "uf": ["type": "string", "enum": Unidade.Endereco.ufs.sorted(), "description": "sigla do estado ou DF (ex.: SP)"],
             ], required: ["logradouro", "numero", "cidade", "uf", "cep"]),
             "NovaUnidade": object([
-                "nome": text, "endereco": ref("Endereco"), "fusoHorario": ["type": "string", "description": "IANA, padrão America/Sao_Paulo"],
+                "nome": nome, "endereco": ref("Endereco"), "fusoHorario": fuso,
                 "politicaDeCancelamento": politica, "operacao": ref("Operacao"),
             ], required: ["nome", "endereco"]),
             "AlteracaoDeUnidade": object([
-                "nome": text, "endereco": ref("Endereco"),
-                "fusoHorario": ["type": "string", "description": "só o fuso atual: o fuso de uma unidade não muda depois do cadastro (422)"],
+                "nome": nome, "endereco": ref("Endereco"),
+                "fusoHorario": fuso.merging(["description": "só o fuso atual: o fuso de uma unidade não muda depois do cadastro (422)"]) { $1 },
                 "politicaDeCancelamento": politica, "operacao": ref("Operacao"),
             ], required: []),
             "Unidade": object([
@@ -70,11 +101,13 @@ extension OpenAPI {
                 "properties": Dictionary(uniqueKeysWithValues: dias.map { ($0, faixas) }),
             ],
             "NovoEspaco": object([
-                "unidadeId": uuid, "nome": text, "tipo": tipo, "capacidade": ["type": "integer", "minimum": 1, "maximum": 1000],
+                "unidadeId": uuid.merging(["description": "uma unidade cadastrada (outra → 422)"]) { $1 }, "nome": nome, "tipo": tipo,
+                "capacidade": ["type": "integer", "minimum": 1, "maximum": Espaco.capacidadeMaxima],
                 "comodidades": comodidades, "fotos": fotos, "regras": regras, "horario": ref("HorarioSemanal"),
             ], required: ["unidadeId", "nome", "tipo", "capacidade"]),
             "AlteracaoDeEspaco": object([
-                "nome": text, "capacidade": ["type": "integer"], "comodidades": comodidades, "fotos": fotos, "regras": regras,
+                "nome": nome, "capacidade": ["type": "integer", "minimum": 1, "maximum": Espaco.capacidadeMaxima], "comodidades": comodidades,
+                "fotos": fotos, "regras": regras,
             ], required: []),
             "Espaco": object([
                 "id": uuid, "unidadeId": uuid, "nome": text, "tipo": tipo, "capacidade": ["type": "integer"], "comodidades": array(text),
@@ -110,16 +143,30 @@ extension OpenAPI {
                     + "longa_duracao {aPartirDeMinutos, descontoBP}; plano {plano, descontoBP}",
                 "properties": [
                     "tipo": ["type": "string", "enum": ["horario_de_pico", "fim_de_semana", "longa_duracao", "plano"]],
-                    "dias": array(["type": "string", "enum": dias]), "inicioMinutos": ["type": "integer"], "fimMinutos": ["type": "integer"],
-                    "multiplicadorBP": ["type": "integer"], "aPartirDeMinutos": ["type": "integer"], "descontoBP": ["type": "integer"], "plano": ["type": "string", "maxLength": 100],
+                ].merging(camposDeRegra) { $1 },
+                // The fields each kind needs (others are ignored).
+                "oneOf": [
+                    regra("horario_de_pico", ["dias", "inicioMinutos", "fimMinutos", "multiplicadorBP"]),
+                    regra("fim_de_semana", ["multiplicadorBP"]), regra("longa_duracao", ["aPartirDeMinutos", "descontoBP"]),
+                    regra("plano", ["plano", "descontoBP"]),
                 ],
             ],
-            "RegraDePreco": ["allOf": [ref("NovaRegra"), object(["id": uuid], required: ["id"])]],
+            "RegraDePreco": object(camposDeRegra.merging([
+                "id": uuid, "tipo": ["type": "string", "enum": ["horario_de_pico", "fim_de_semana", "longa_duracao", "plano"]],
+            ]) { $1 }, required: ["id", "tipo"]),
             "TabelaDePreco": object(["espacoId": uuid, "valores": ref("ValoresDePreco"), "regras": array(ref("RegraDePreco"))], required: ["espacoId", "valores", "regras"]),
             "NovoCupom": object([
                 "codigo": ["type": "string", "pattern": "^[A-Za-z0-9_-]{3,32}$"],
-                "desconto": object(["tipo": ["type": "string", "enum": ["percentual", "fixo"]], "bp": ["type": "integer"], "valor": money], required: ["tipo"]),
-                "validoDe": instant, "validoAte": instant, "maxUsos": ["type": "integer", "minimum": 1],
+                "desconto": [
+                    "type": "object", "required": ["tipo"],
+                    "properties": ["tipo": ["type": "string", "enum": ["percentual", "fixo"]], "bp": ["type": "integer"], "valor": money],
+                    "oneOf": [
+                        object(["tipo": ["const": "percentual"], "bp": ["type": "integer", "minimum": 1, "maximum": 10_000, "description": "pontos-base"]], required: ["tipo", "bp"]),
+                        object(["tipo": ["const": "fixo"], "valor": preco], required: ["tipo", "valor"]),
+                    ],
+                ],
+                "validoDe": instant, "validoAte": instant.merging(["description": "depois de validoDe e de agora (422)"]) { $1 },
+                "maxUsos": ["type": "integer", "minimum": 1],
             ], required: ["codigo", "desconto", "validoDe", "validoAte", "maxUsos"]),
             "Cupom": object([
                 "codigo": text, "desconto": ["type": "object"], "validoDe": instant, "validoAte": instant, "maxUsos": ["type": "integer"],
@@ -150,7 +197,7 @@ extension OpenAPI {
                 "politicaDeCancelamento": politica.merging(["description": "os termos de cancelamento desta reserva: a política da unidade quando foi feita"]) { $1 },
             ], required: ["id", "espacoId", "inicio", "fim", "status", "total"]),
             "PaginaDeReservas": page("Reserva"),
-            "Confirmacao": object(["pagamentoId": ["type": "string", "maxLength": 200]], required: []),
+            "Confirmacao": object(["pagamentoId": textoLivre(200, description: "o id da própria reserva (outro → 422)")], required: []),
         ]
     }
 }

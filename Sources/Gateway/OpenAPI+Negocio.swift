@@ -13,7 +13,7 @@ extension OpenAPI {
         return [
             "FormaDePagamento": object([
                 "metodo": metodo,
-                "cartaoToken": ["type": "string", "maxLength": 200, "description": "token do cartão no provedor (sandbox: tok_sandbox_recusado e tok_sandbox_sem_saldo são recusados)"],
+                "cartaoToken": textoLivre(200, description: "token do cartão no provedor (sandbox: tok_sandbox_recusado e tok_sandbox_sem_saldo são recusados)"),
             ], required: ["metodo"]),
             "Pagamento": object([
                 "id": uuid, "reservaId": uuid,
@@ -36,7 +36,7 @@ extension OpenAPI {
                 "situacao": ["type": "string", "enum": ["pendente", "paga", "recusada", "cancelada"]], "pix": pix, "boleto": boleto,
                 "expiraEm": instant, "criadaEm": instant, "reembolsos": ["type": "object", "additionalProperties": money],
             ], required: ["cobrancaId", "referencia", "valor", "metodo", "situacao"]),
-            "MotivoDeRecusa": object(["motivo": ["type": "string", "maxLength": 500]], required: []),
+            "MotivoDeRecusa": object(["motivo": textoLivre(500)], required: []),
             "Notificacao": object([
                 "id": uuid,
                 "tipo": ["type": "string", "enum": Notificacao.Tipo.allCases.map(\.rawValue)],
@@ -54,7 +54,11 @@ extension OpenAPI {
                 "liberadoEm": instant, "checkinEm": instant, "checkoutEm": instant, "atualizadoEm": instant,
             ], required: ["id", "reservaId", "status", "janela"]),
             "PedidoDeCheckin": object([
-                "codigo": ["type": "string", "description": "o código de 6 caracteres ou o conteúdo do QR"], "reservaId": uuid,
+                "codigo": [
+                    "type": "string", "description": "o código de 6 caracteres ou o conteúdo do QR",
+                    "pattern": "^(coworkflow:checkin:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}:)?[A-HJ-NP-Z2-9]{6}$",
+                ],
+                "reservaId": uuid.merging(["description": "com o conteúdo do QR, a mesma reserva que ele nomeia (outra → 422)"]) { $1 },
             ], required: ["codigo"]),
             "Fatura": object([
                 "id": uuid, "numero": ["type": "integer", "description": "sequencial sem lacunas por unidade"], "codigo": text, "unidadeId": uuid,

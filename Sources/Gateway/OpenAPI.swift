@@ -4,6 +4,7 @@ import Foundation
 enum OpenAPI {
     static func document(_ operations: [Operation]) -> Data {
         var paths: [String: [String: Any]] = [:]
+        var components = schemas.merging(bookingSchemas) { first, _ in first }.merging(negocioSchemas) { first, _ in first }
         for operation in operations {
             var entry: [String: Any] = [
                 "summary": operation.summary,
@@ -11,15 +12,22 @@ enum OpenAPI {
                 "operationId": "\(operation.method.rawValue.lowercased())\(operation.path.replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: ""))",
             ]
             var parameters: [[String: Any]] = operation.path.split(separator: "/").filter { $0.hasPrefix("{") }.map { segment in
-                ["name": String(segment.dropFirst().dropLast()), "in": "path", "required": true, "schema": ["type": "string"]]
+                let name = String(segment.dropFirst().dropLast())
+                return ["name": name, "in": "path", "required": true, "schema": pathSchema(name, in: operation.path)]
             }
             for query in operation.query {
-                parameters.append(["name": query.name, "in": "query", "required": false, "description": query.description, "schema": ["type": "string"]])
-            }
-            if [.post, .put, .patch, .delete].contains(operation.method), !operation.secret {
                 parameters.append([
-                    "name": "Idempotency-Key", "in": "header", "required": false, "schema": ["type": "string"],
-                    "description": "A retry with the same key and body gets the first answer; another body → 422.",
+                    "name": query.name, "in": "query", "required": query.required, "description": query.description, "schema": schema(query.form),
+                ])
+            }
+            // API.add honours (and checks) the key only on a request that writes and holds no secret.
+            let idempotent = [.post, .put, .patch, .delete].contains(operation.method) && !operation.secret && operation.writes
+            if idempotent {
+                parameters.append([
+                    "name": "Idempotency-Key", "in": "header", "required": false,
+                    "schema": ["type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[!-~]+$"],
+                    "description": "1 a 255 caracteres ASCII visíveis (um UUID, por exemplo; outro valor → 400). Uma repetição com a mesma "
+                        + "chave e o mesmo corpo recebe a primeira resposta; com outro corpo → 422; enquanto a primeira não termina → 409.",
                 ])
             }
             if !parameters.isEmpty { entry["parameters"] = parameters }
@@ -33,9 +41,14 @@ enum OpenAPI {
             }
             responses[String(operation.success)] = success
             // 503: the server is draining, or the database is unreachable (ADR 0001 §10).
-            var errors = Set(operation.errors + [429, 500, 503])
-            if operation.request != nil { errors.formUnion([400, 413]) }
-            if operation.auth { errors.insert(401) }
+            // 401: a token that is sent is checked on every route, public ones included.
+            var errors = Set(operation.errors + [401, 429, 500, 503])
+            // 400: a path parameter with a control character, a query parameter of another form,
+            // a body that is not JSON of its schema's types, a malformed Idempotency-Key.
+            if operation.path.contains("{") || !operation.query.isEmpty || operation.request != nil || idempotent { errors.insert(400) }
+            // 422: a body's value that breaks a rule (a control character in any string included).
+            if operation.request != nil { errors.formUnion([413, 422]) }
+            if idempotent { errors.formUnion([409, 422]) }
             if operation.admin { errors.insert(403) }
             for status in errors.sorted() {
                 responses[String(status)] = [
@@ -44,8 +57,21 @@ enum OpenAPI {
                 ]
             }
             entry["responses"] = responses
+            // A body may carry only its schema's fields (422 naming another) and no control
+            // character but tab and line breaks in any string (422).
+            if let request = operation.request, var body = components[request] as? [String: Any] {
+                if !operation.openBody, body["properties"] != nil { body["additionalProperties"] = false }
+                components[request] = body
+            }
             if operation.auth { entry["security"] = [["bearer": [String]()]] }
             paths[operation.path, default: [:]][operation.method.rawValue.lowercased()] = entry
+        }
+        // Every string of a request body, in the schemas it names too, holds no control character.
+        var pending = operations.compactMap(\.request), seen = Set<String>()
+        while let name = pending.popLast() {
+            guard seen.insert(name).inserted, let schema = components[name] else { continue }
+            components[name] = withoutControlCharacters(schema)
+            pending += references(schema)
         }
         let document: [String: Any] = [
             "openapi": "3.1.0",
@@ -56,7 +82,7 @@ enum OpenAPI {
             "paths": paths,
             "components": [
                 "securitySchemes": ["bearer": ["type": "http", "scheme": "bearer", "bearerFormat": "JWT"]],
-                "schemas": schemas.merging(bookingSchemas) { first, _ in first }.merging(negocioSchemas) { first, _ in first },
+                "schemas": components,
             ],
         ]
         return (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
@@ -103,6 +129,11 @@ enum OpenAPI {
     }
 
     static var text: [String: Any] { ["type": "string"] }
+    /// A new password: 8 characters or more (as people see them), at most 4096 UTF-8 bytes, not only blanks.
+    static var senha: [String: Any] {
+        ["type": "string", "minLength": 8, "maxLength": 1_024, "pattern": "^(?=[\\s\\S]*\\S)" + caractere + "*$",
+         "description": "ao menos 8 caracteres (como as pessoas os contam), não só espaços; até 4096 bytes em UTF-8"]
+    }
     static var instant: [String: Any] { ["type": "string", "format": "date-time"] }
 
     static var schemas: [String: Any] {
@@ -114,9 +145,14 @@ enum OpenAPI {
                 "requestId": text,
             ], required: ["erro", "mensagem"]),
             "Registro": object([
-                "nome": ["type": "string", "maxLength": 200],
-                "email": ["type": "string", "format": "email"],
-                "senha": ["type": "string", "minLength": 8],
+                "nome": textoLivre(200, obrigatorio: true),
+                "email": [
+                    "type": "string", "format": "email", "maxLength": 254,
+                    // What the mailer delivers to: ASCII without quoted or bracketed forms, a domain with a dot.
+                    "pattern": "^[!#-'*+\\-./0-9=?A-Z^-~]+@[!#-'*+\\-/0-9=?A-Z^-~][!#-'*+\\-./0-9=?A-Z^-~]*\\.[!#-'*+\\-./0-9=?A-Z^-~]*[!#-'*+\\-/0-9=?A-Z^-~]$",
+                    "description": "ASCII: letras sem acento, algarismos e . _ + - (sem aspas nem colchetes); o domínio tem um ponto",
+                ],
+                "senha": senha,
             ], required: ["nome", "email", "senha"]),
             "Login": object(["email": ["type": "string", "format": "email"], "senha": text], required: ["email", "senha"]),
             "Perfil": object([
@@ -125,10 +161,10 @@ enum OpenAPI {
                 "plano": ["type": "string", "description": "o plano do membro (as regras de preço do plano valem para ele); ausente: nenhum"],
             ], required: ["id", "nome", "email", "papel", "ativo", "registradoEm"]),
             "DefinicaoDePlano": object([
-                "plano": ["type": ["string", "null"], "minLength": 1, "maxLength": 100, "description": "null tira o membro do plano"],
+                "plano": textoLivre(100, obrigatorio: true, description: "null tira o membro do plano").merging(["type": ["string", "null"]]) { $1 },
             ], required: ["plano"]),
             "Sessao": object(["token": text, "expiraEm": instant, "usuario": ref("Perfil")], required: ["token", "expiraEm"]),
-            "TrocaDeSenha": object(["senhaAtual": text, "novaSenha": ["type": "string", "minLength": 8]], required: ["senhaAtual", "novaSenha"]),
+            "TrocaDeSenha": object(["senhaAtual": text, "novaSenha": senha], required: ["senhaAtual", "novaSenha"]),
             "PaginaDePerfis": object([
                 "itens": ["type": "array", "items": ref("Perfil")], "total": ["type": "integer"], "pagina": ["type": "integer"],
             ], required: ["itens", "total", "pagina"]),
@@ -143,6 +179,7 @@ enum OpenAPI {
                 "perfil": ref("Perfil"), "conta": ["type": "array", "items": ["type": "object"]],
                 "atividade": ["type": "array", "items": ["type": "object"]], "geradoEm": instant,
             ], required: ["perfil", "conta", "atividade"]),
+            "ValorJSON": valorJSON,
             "Saude": object([
                 "status": ["type": "string", "enum": ["ok", "degradado"]],
                 "componentes": ["type": "object", "additionalProperties": ["type": "object"]],
@@ -166,4 +203,124 @@ enum OpenAPI {
         </body>
         </html>
         """
+}
+
+extension OpenAPI {
+    /// A character JSON bodies may hold in a string: anything but a control character other
+    /// than tab, line feed and carriage return (``JSON/decode(_:from:)`` refuses those, 422).
+    static let caractere = "[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]"
+
+    /// Free text (``TextoLivre``): at most `maximo` characters, trimmed, never beginning with
+    /// `pii:`; `obrigatorio`: not blank. (The server counts characters as people see them and
+    /// allows 4 UTF-8 bytes each: `maxLength`, in Unicode scalars, is never more.)
+    static func textoLivre(_ maximo: Int, obrigatorio: Bool = false, description: String? = nil) -> [String: Any] {
+        var schema: [String: Any] = [
+            "type": "string", "maxLength": maximo,
+            "pattern": "^(?!\\s*pii:)" + (obrigatorio ? "(?=[\\s\\S]*\\S)" : "") + caractere + "*$",
+        ]
+        if obrigatorio { schema["minLength"] = 1 }
+        if let description { schema["description"] = description }
+        return schema
+    }
+
+    /// The schema of a path parameter: ids are UUIDs (another text is a 404), a coupon's code
+    /// is its pattern, a sandbox charge is `cob_` and 24 letters or digits.
+    static func pathSchema(_ name: String, in path: String) -> [String: Any] {
+        switch name {
+        case "codigo": ["type": "string", "pattern": "^[A-Za-z0-9_-]{3,32}$"]
+        case "id" where path.hasPrefix("/api/sandbox/"): ["type": "string", "pattern": "^cob_[a-z0-9]{24}$"]
+        default: uuid
+        }
+    }
+
+    /// The schema of a query parameter's form.
+    static func schema(_ form: QueryParameter.Form) -> [String: Any] {
+        switch form {
+        case .text(let length, let pattern):
+            var schema: [String: Any] = ["type": "string"]
+            if let length { schema.merge(["minLength": length.lowerBound, "maxLength": length.upperBound]) { $1 } }
+            if let pattern { schema["pattern"] = pattern }
+            return schema
+        case .optionalDate:
+            return ["type": "string", "anyOf": [["format": "date"], ["pattern": "^[ \\t]*$"]], "description": "AAAA-MM-DD; em branco: sem filtro"]
+        case .integer(let range): return ["type": "integer", "minimum": range.lowerBound, "maximum": range.upperBound]
+        case .instant: return instant
+        case .date: return ["type": "string", "format": "date", "description": "AAAA-MM-DD"]
+        case .id: return uuid
+        case .choice(let values): return ["type": "string", "enum": values]
+        }
+    }
+}
+
+extension OpenAPI {
+    /// A request body's `schema` as the server reads it: integers of 64 bits; ``caractere``'s rule on every string
+    /// that has no format, enum or pattern of its own and on the names of every object's fields;
+    /// a field a nested object does not know is ignored, whatever JSON it holds (``valorJSON``,
+    /// read all the same); an optional field may also be null (Codable reads null as absent),
+    /// except in an object whose fields depend on one another (`oneOf`) or that lists no
+    /// `required` (its own decoder).
+    static func withoutControlCharacters(_ schema: Any) -> Any {
+        guard var object = schema as? [String: Any] else { return (schema as? [Any])?.map(withoutControlCharacters) ?? schema }
+        let types = (object["type"] as? [String]) ?? (object["type"] as? String).map { [$0] } ?? []
+        if types.contains("string"), object["format"] == nil, object["enum"] == nil, object["pattern"] == nil {
+            object["pattern"] = "^" + caractere + "*$"
+        }
+        // An integer past 64 bits (9.2e18 and beyond) is a 400: a bound where the field has none.
+        if types.contains("integer") {
+            if object["minimum"] == nil { object["minimum"] = -maiorInteiro }
+            if object["maximum"] == nil { object["maximum"] = maiorInteiro }
+        }
+        if types.contains("object") {
+            object["propertyNames"] = ["pattern": "^" + caractere + "*$"]
+            if object["additionalProperties"] == nil { object["additionalProperties"] = ref("ValorJSON") }
+            if let required = object["required"] as? [String], object["oneOf"] == nil, var properties = object["properties"] as? [String: Any] {
+                for (name, property) in properties where !required.contains(name) { properties[name] = nullable(property) }
+                object["properties"] = properties
+            }
+        }
+        for key in ["properties", "items", "oneOf", "anyOf", "allOf", "additionalProperties"] {
+            guard let value = object[key] else { continue }
+            if key == "properties", let properties = value as? [String: Any] {
+                object[key] = properties.mapValues(withoutControlCharacters)
+            } else if !(value is Bool) {
+                object[key] = withoutControlCharacters(value)
+            }
+        }
+        return object
+    }
+
+    /// The largest integer a body's field takes (``JSON/decode(_:from:)`` refuses 9.2e18 and beyond).
+    static let maiorInteiro = 9_000_000_000_000_000_000
+
+    /// `schema`, or null.
+    static func nullable(_ schema: Any) -> Any {
+        guard var object = schema as? [String: Any], object["$ref"] == nil, let type = object["type"] else {
+            return ["anyOf": [schema, ["type": "null"]]]
+        }
+        let types = (type as? [String]) ?? [type as? String].compactMap { $0 }
+        if !types.contains("null") { object["type"] = types + ["null"] }
+        if let values = object["enum"] as? [Any] { object["enum"] = values + [NSNull()] }
+        return object
+    }
+
+    /// Any JSON value with ``caractere``'s rule on its strings and field names.
+    static var valorJSON: [String: Any] {
+        let name: [String: Any] = ["pattern": "^" + caractere + "*$"]
+        return [
+            "description": "qualquer valor JSON, sem caracteres de controle (salvo tabulação e quebras de linha) em textos e nomes de campos",
+            "anyOf": [
+                ["type": ["null", "boolean", "number"]], ["type": "string"].merging(name) { $1 }, ["type": "array", "items": ref("ValorJSON")],
+                ["type": "object", "propertyNames": name, "additionalProperties": ref("ValorJSON")],
+            ],
+        ]
+    }
+
+    /// The component names `schema` refers to.
+    static func references(_ schema: Any) -> [String] {
+        if let object = schema as? [String: Any] {
+            if let reference = object["$ref"] as? String { return [String(reference.dropFirst("#/components/schemas/".count))] }
+            return object.values.flatMap(references)
+        }
+        return (schema as? [Any])?.flatMap(references) ?? []
+    }
 }

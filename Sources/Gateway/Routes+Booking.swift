@@ -15,7 +15,7 @@ extension Routes {
         let espacos = backend.espacos
         api.add(Operation(
             method: .get, path: "/api/unidades", summary: "Unidades (paginadas)", tag: "espacos", response: "PaginaDeUnidades",
-            errors: [400], query: [("pagina", "página, a partir de 1")])
+            errors: [400], query: [.pagina])
         ) { request, _, _ in
             try .json(try await espacos.unidadesCadastradas(pagina: try Query.page(request)))
         }
@@ -36,8 +36,15 @@ extension Routes {
         api.add(Operation(
             method: .get, path: "/api/espacos", summary: "Catálogo de espaços ativos, com filtros", tag: "espacos",
             response: "PaginaDoCatalogo", errors: [400, 404],
-            query: [("unidade", "id da unidade"), ("tipo", "estacao_compartilhada, mesa_fixa, sala_privativa, sala_reuniao ou auditorio"),
-                    ("capacidade", "capacidade mínima"), ("comodidade", "uma comodidade, ex.: projetor"), ("pagina", "página, a partir de 1")])
+            query: [
+                .id("unidade", "id da unidade"),
+                QueryParameter(name: "tipo", description: "o tipo de espaço", form: .choice(Espaco.Tipo.allCases.map(\.rawValue))),
+                QueryParameter(name: "capacidade", description: "capacidade mínima", form: .integer(1...Int.max)),
+                QueryParameter(
+                    name: "comodidade", description: "uma comodidade, ex.: projetor ('+' vale como espaço)",
+                    form: .text(1...100, pattern: "[^\\s+]")),
+                .pagina,
+            ])
         ) { request, _, _ in
             let query = request.uri.queryParameters
             var filtro = EspacosService.Filtro(unidade: try Query.id(request, "unidade"), comodidade: query.get("comodidade"))
@@ -68,7 +75,7 @@ extension Routes {
         }
         api.add(Operation(
             method: .get, path: "/api/espacos/{id}/disponibilidade", summary: "Intervalos livres de um espaço numa data local",
-            tag: "espacos", response: "Disponibilidade", errors: [400, 404], query: [("data", "AAAA-MM-DD, no fuso da unidade (obrigatório)")])
+            tag: "espacos", response: "Disponibilidade", errors: [400, 404], query: [.date("data", "AAAA-MM-DD, no fuso da unidade", required: true)])
         ) { request, context, _ in
             guard let data = request.uri.queryParameters.get("data") else {
                 throw ServiceError.requisicaoInvalida("informe 'data' (AAAA-MM-DD)", detalhes: ["campo": "data"])
@@ -197,7 +204,7 @@ extension Routes {
         }
         api.add(Operation(
             method: .get, path: "/api/reservas", summary: "Minhas reservas (por início)", tag: "reservas", auth: true,
-            response: "PaginaDeReservas", errors: [400], query: [("pagina", "página, a partir de 1")])
+            response: "PaginaDeReservas", errors: [400], query: [.pagina])
         ) { request, context, _ in
             try .json(try await reservas.minhas(usuario: try context.requireUser().usuario, pagina: try Query.page(request)))
         }
@@ -227,7 +234,7 @@ extension Routes {
         api.add(Operation(
             method: .get, path: "/api/admin/reservas", summary: "Reservas de uma unidade num dia local", tag: "reservas", auth: true, admin: true,
             response: "PaginaDeReservas", errors: [400, 404],
-            query: [("unidade", "id da unidade (obrigatório)"), ("data", "AAAA-MM-DD (obrigatório)"), ("pagina", "página, a partir de 1")])
+            query: [.id("unidade", "id da unidade", required: true), .date("data", "AAAA-MM-DD, no fuso da unidade", required: true), .pagina])
         ) { request, _, _ in
             let query = request.uri.queryParameters
             guard let unidade = query.get("unidade"), let data = query.get("data") else {

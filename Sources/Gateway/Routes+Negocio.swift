@@ -75,7 +75,7 @@ extension Routes {
         let notificacoes = backend.negocio.notificacoes
         api.add(Operation(
             method: .get, path: "/api/notificacoes", summary: "Minhas notificações (as mais recentes primeiro)", tag: "notificacoes",
-            auth: true, response: "PaginaDeNotificacoes", errors: [400], query: [("pagina", "página, a partir de 1")])
+            auth: true, response: "PaginaDeNotificacoes", errors: [400], query: [.pagina])
         ) { request, context, _ in
             try .json(try await notificacoes.caixaDeEntrada(usuario: try context.requireUser().usuario, pagina: try Query.page(request)))
         }

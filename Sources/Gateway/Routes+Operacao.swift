@@ -50,13 +50,18 @@ extension Routes {
 
     static func financeiro(_ api: API, _ backend: Backend) {
         let financeiro = backend.negocio.financeiro
-        let periodo: [(name: String, description: String)] = [
-            ("de", "AAAA-MM-DD, data local (obrigatório)"), ("ate", "AAAA-MM-DD, inclusive (obrigatório)"), ("unidade", "id da unidade (opcional)"),
+        let periodo: [QueryParameter] = [
+            .date("de", "AAAA-MM-DD, data local; não depois de 'ate', no máximo 366 dias ao todo (400)", required: true),
+            .date("ate", "AAAA-MM-DD, inclusive", required: true), .id("unidade", "id da unidade"),
         ]
         api.add(Operation(
             method: .get, path: "/api/admin/financeiro/faturas", summary: "Faturas (e notas de crédito) por unidade e período, por número",
             tag: "financeiro", auth: true, admin: true, response: "PaginaDeFaturas", errors: [400, 404],
-            query: [("unidade", "id da unidade"), ("de", "AAAA-MM-DD"), ("ate", "AAAA-MM-DD"), ("pagina", "página, a partir de 1")])
+            query: [
+                .id("unidade", "id da unidade"),
+                .date("de", "AAAA-MM-DD, data local; não depois de 'ate', no máximo 366 dias ao todo (400)", blank: true),
+                .date("ate", "AAAA-MM-DD, inclusive", blank: true), .pagina,
+            ])
         ) { request, _, _ in
             let query = request.uri.queryParameters
             return try .json(try await financeiro.faturas(
@@ -77,7 +82,7 @@ extension Routes {
         }
         api.add(Operation(
             method: .get, path: "/api/admin/financeiro/razao", summary: "Saldos do razão por conta (débitos = créditos)", tag: "financeiro",
-            auth: true, admin: true, response: "Razao", errors: [400, 404], query: [("unidade", "id da unidade (opcional)")])
+            auth: true, admin: true, response: "Razao", errors: [400, 404], query: [.id("unidade", "id da unidade")])
         ) { request, _, _ in
             try .json(try await financeiro.razao(unidade: try Query.id(request, "unidade")))
         }
@@ -101,24 +106,26 @@ extension Routes {
 
     static func analytics(_ api: API, _ backend: Backend) {
         let analytics = backend.negocio.analytics
+        let analyticsDe = QueryParameter.date(
+            "de", "AAAA-MM-DD, data local; não depois de 'ate', no máximo \(AnalyticsService.diasMaximos) dias ao todo (400)", required: true)
         api.add(Operation(
             method: .get, path: "/api/analytics/ocupacao", summary: "Ocupação (horas reservadas / horas abertas) por espaço e dia", tag: "analytics",
             auth: true, admin: true, response: "OcupacaoPorDia", errors: [400, 404],
-            query: [("espaco", "id do espaço (opcional)"), ("de", "AAAA-MM-DD (obrigatório)"), ("ate", "AAAA-MM-DD (obrigatório)")])
+            query: [.id("espaco", "id do espaço"), analyticsDe, .date("ate", "AAAA-MM-DD, inclusive", required: true)])
         ) { request, _, _ in
             try .json(try await analytics.ocupacao(
                 espaco: try Query.id(request, "espaco"), de: try Query.data(request, "de"), ate: try Query.data(request, "ate")))
         }
         api.add(Operation(
             method: .get, path: "/api/analytics/ocupacao/semana", summary: "Ocupação por hora da semana (0–167, hora local)", tag: "analytics",
-            auth: true, admin: true, response: "OcupacaoPorHoraDaSemana", errors: [400, 404], query: [("espaco", "id do espaço (opcional)")])
+            auth: true, admin: true, response: "OcupacaoPorHoraDaSemana", errors: [400, 404], query: [.id("espaco", "id do espaço")])
         ) { request, _, _ in
             try .json(try await analytics.ocupacaoPorHoraDaSemana(espaco: try Query.id(request, "espaco")))
         }
         api.add(Operation(
             method: .get, path: "/api/analytics/receita", summary: "Receita (pagamentos − reembolsos) por tipo de espaço", tag: "analytics",
             auth: true, admin: true, response: "ReceitaPorTipo", errors: [400],
-            query: [("de", "AAAA-MM-DD (obrigatório)"), ("ate", "AAAA-MM-DD (obrigatório)")])
+            query: [analyticsDe, .date("ate", "AAAA-MM-DD, inclusive", required: true)])
         ) { request, _, _ in
             try .json(try await analytics.receitaPorTipo(de: try Query.data(request, "de"), ate: try Query.data(request, "ate")))
         }
@@ -130,7 +137,9 @@ extension Routes {
         }
         api.add(Operation(
             method: .get, path: "/api/analytics/membros", summary: "Membros que mais reservam (horas e receita)", tag: "analytics",
-            auth: true, admin: true, response: "TopMembros", errors: [400], query: [("limite", "1–100, padrão 10")])
+            auth: true, admin: true, response: "TopMembros", errors: [400], query: [
+                QueryParameter(name: "limite", description: "quantos membros (padrão 10)", form: .integer(1...AnalyticsService.limiteMaximo)),
+            ])
         ) { request, _, _ in
             var limite = 10
             if let texto = request.uri.queryParameters.get("limite") {

@@ -110,7 +110,7 @@ enum Routes {
         api.add(Operation(
             method: .get, path: "/api/admin/usuarios", summary: "Contas (paginadas, filtro por e-mail)", tag: "admin",
             auth: true, admin: true, response: "PaginaDePerfis", errors: [400],
-            query: [("email", "parte do e-mail"), ("pagina", "página, a partir de 1")])
+            query: [.text("email", "parte do e-mail"), .pagina])
         ) { request, _, _ in
             let pagina = try Query.page(request)
             return try .json(try await usuarios.listar(email: request.uri.queryParameters.get("email"), pagina: pagina))
@@ -150,8 +150,9 @@ enum Routes {
         api.add(Operation(
             method: .get, path: "/api/admin/auditoria", summary: "Trilha de auditoria: o log de eventos, filtrado", tag: "admin",
             auth: true, admin: true, response: "PaginaDeAuditoria", errors: [400],
-            query: [("usuario", "id de quem agiu"), ("tipo", "tipo do evento"), ("desde", "instante ISO 8601"),
-                    ("ate", "instante ISO 8601 (exclusivo)"), ("pagina", "página, a partir de 1")])
+            query: [.text("usuario", "id de quem agiu"), .text("tipo", "tipo do evento"),
+                    .instant("desde", "instante RFC 3339 com fuso (Z ou ±HH:MM); não depois de 'ate' (400)"),
+                    .instant("ate", "instante RFC 3339 com fuso (Z ou ±HH:MM), exclusivo"), .pagina])
         ) { request, _, _ in
             let query = request.uri.queryParameters
             // An account id in any case, as stored; an actor that is no account ("system:…") as given.

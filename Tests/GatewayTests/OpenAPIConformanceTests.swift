@@ -1,0 +1,94 @@
+import Foundation
+@testable import Gateway
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Synchronization
+import Testing
+
+/// `/openapi.json` states what the server checks, so that a client generated from it is never
+/// refused a request the document allows (scripts/test-api-conformance runs schemathesis on it).
+@Suite("OpenAPI document: the server's rules are in it")
+struct OpenAPIConformanceTests {
+    /// The document's paths, read from a server of the harness.
+    private func document() async throws -> [String: Any] {
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        let body = Mutex(Data())
+        try await harness.test { client in
+            let response = try await client.json(.get, "/openapi.json")
+            body.withLock { $0 = Data(buffer: response.body) }
+        }
+        return try JSONSerialization.jsonObject(with: body.withLock { $0 }) as? [String: Any] ?? [:]
+    }
+
+    private func operations(_ document: [String: Any]) -> [(String, [String: Any])] {
+        let paths = document["paths"] as? [String: [String: [String: Any]]] ?? [:]
+        return paths.flatMap { path, methods in methods.map { ("\($0.key.uppercased()) \(path)", $0.value) } }
+    }
+
+    @Test("every operation documents 401 (a token that is sent is checked, on public routes too), and 400 when it takes parameters or a body")
+    func every_operation_documents_the_statuses_the_edge_answers() async throws {
+        let document = try await document()
+        for (name, operation) in operations(document) {
+            let responses = operation["responses"] as? [String: Any] ?? [:]
+            #expect(responses["401"] != nil, "\(name) does not document 401")
+            if !(operation["parameters"] as? [Any] ?? []).isEmpty || operation["requestBody"] != nil {
+                #expect(responses["400"] != nil, "\(name) does not document 400")
+            }
+            if operation["requestBody"] != nil { #expect(responses["422"] != nil, "\(name) does not document 422") }
+        }
+    }
+
+    @Test("the Idempotency-Key header is 1 to 255 visible ASCII characters, declared only where it is honoured")
+    func idempotency_key_has_its_rule() async throws {
+        let document = try await document()
+        var seen = 0
+        for (name, operation) in operations(document) {
+            let parameters = operation["parameters"] as? [[String: Any]] ?? []
+            guard let key = parameters.first(where: { $0["name"] as? String == "Idempotency-Key" }) else { continue }
+            seen += 1
+            let schema = key["schema"] as? [String: Any] ?? [:]
+            #expect(schema["minLength"] as? Int == 1 && schema["maxLength"] as? Int == 255, "\(name)")
+            #expect(schema["pattern"] as? String == "^[!-~]+$", "\(name)")
+            #expect(name != "POST /api/precos/cotacao" && name != "POST /api/auth/login", "\(name) does not honour the key")
+        }
+        #expect(seen > 20)
+    }
+
+    @Test("query instants are date-time, dates are date, ids are uuid, and required parameters say so")
+    func query_parameters_have_their_forms() async throws {
+        let document = try await document()
+        let all = Dictionary(uniqueKeysWithValues: operations(document))
+        func parameter(_ operation: String, _ name: String) -> [String: Any]? {
+            (all[operation]?["parameters"] as? [[String: Any]])?.first { $0["name"] as? String == name }
+        }
+        #expect((parameter("GET /api/admin/auditoria", "desde")?["schema"] as? [String: Any])?["format"] as? String == "date-time")
+        #expect((parameter("GET /api/admin/auditoria", "ate")?["schema"] as? [String: Any])?["format"] as? String == "date-time")
+        let data = try #require(parameter("GET /api/espacos/{id}/disponibilidade", "data"))
+        #expect(data["required"] as? Bool == true && (data["schema"] as? [String: Any])?["format"] as? String == "date")
+        #expect(parameter("GET /api/admin/reservas", "unidade")?["required"] as? Bool == true)
+        let pagina = try #require(parameter("GET /api/reservas", "pagina")?["schema"] as? [String: Any])
+        #expect(pagina["type"] as? String == "integer" && pagina["minimum"] as? Int == 1)
+        #expect((parameter("GET /api/espacos", "unidade")?["schema"] as? [String: Any])?["format"] as? String == "uuid")
+    }
+
+    @Test("a request body takes only its fields, and free text says its limit and that it may not begin with 'pii:'")
+    func request_bodies_are_closed_and_free_text_is_bounded() async throws {
+        let document = try await document()
+        let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: [String: Any]])
+        for name in ["Registro", "PedidoDeReserva", "NovaUnidade", "AlteracaoDeEspaco", "Cancelamento"] {
+            #expect(schemas[name]?["additionalProperties"] as? Bool == false, "\(name) is open")
+        }
+        #expect(schemas["AvisoDoProvedor"]?["additionalProperties"] as? Bool != false, "a provider's notice may carry fields of its own")
+        let nome = try #require((schemas["NovaUnidade"]?["properties"] as? [String: Any])?["nome"] as? [String: Any])
+        #expect(nome["maxLength"] as? Int == 120 && nome["minLength"] as? Int == 1)
+        let pattern = try #require(nome["pattern"] as? String)
+        #expect(pattern.hasPrefix("^(?!\\s*pii:)"))
+        let regex = try Regex(pattern)
+        #expect("Sala Ipê".wholeMatch(of: regex) != nil)
+        #expect(" pii:v1:x".wholeMatch(of: regex) == nil)
+        #expect("Sala\u{1}".wholeMatch(of: regex) == nil)
+        #expect("   ".wholeMatch(of: regex) == nil)
+    }
+}
