@@ -53,6 +53,8 @@ struct HardeningTests {
             let reserva = try await client.json(
                 .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro)
             let id = try #require(reserva.object["id"] as? String)
+            // The booking's own reactions (its charge) land first: what follows must add nothing.
+            _ = try await client.pagamento(id, token: cenario.membro, status: "pendente")
             let depois = try await harness.allEvents().count
             let motivo = try await client.json(.post, "/api/reservas/\(id)/cancelamento", #"{"motivo":"pii:v1:x:y"}"#, token: cenario.membro)
             #expect(motivo.status == .unprocessableContent, "\(String(buffer: motivo.body))")
@@ -82,6 +84,8 @@ struct HardeningTests {
             let reserva = try await client.json(
                 .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro)
             let id = try #require(reserva.object["id"] as? String)
+            // The booking's own reactions (its charge) land first: what follows must add nothing.
+            _ = try await client.pagamento(id, token: cenario.membro, status: "pendente")
             let depois = try await harness.allEvents().count
             let motivo = try await client.json(.post, "/api/reservas/\(id)/cancelamento", #"{"motivo":"\#(marcas)"}"#, token: cenario.membro)
             #expect(motivo.status == .unprocessableContent && (motivo.object["detalhes"] as? [String: Any])?["campo"] as? String == "motivo")
