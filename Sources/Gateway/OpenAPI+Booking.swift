@@ -136,6 +136,10 @@ extension OpenAPI {
             ], required: []),
             "ValoresDePreco": object([
                 "porHora": preco, "meioPeriodo": preco, "diaria": preco, "duracaoMinimaMinutos": ["type": "integer", "minimum": 1, "maximum": 1_440],
+                "fracaoMinutos": [
+                    "type": "integer", "enum": TabelaDePreco.Valores.fracoesPermitidas,
+                    "description": "como o tempo é cobrado por hora: em frações de tantos minutos, uma fração iniciada cobrada inteira (60, o padrão: por hora iniciada; 1: por minuto)",
+                ],
             ], required: ["porHora", "meioPeriodo", "diaria", "duracaoMinimaMinutos"]),
             "NovaRegra": [
                 "type": "object", "required": ["tipo"],
@@ -191,6 +195,8 @@ extension OpenAPI {
                 "cancelamento": object(["em": instant, "por": text, "motivo": text, "multa": money, "reembolso": money], required: ["em", "multa", "reembolso"]),
                 "atualizadaEm": instant,
                 "naoCompareceuEm": ["type": "string", "format": "date-time", "description": "o membro não compareceu: o resto do horário foi liberado neste instante"],
+                "checkinEm": ["type": "string", "format": "date-time", "description": "quando o membro fez check-in (ausente até lá)"],
+                "checkoutEm": ["type": "string", "format": "date-time", "description": "quando o membro fez checkout (ausente até lá)"],
                 "reembolsoSolicitado": money.merging([
                     "description": "centavos de real (BRL): o que o pagamento já pediu ao provedor que devolva desta reserva (a situação de cada reembolso está no pagamento); pode passar do reembolso do cancelamento quando o pagamento chegou depois de a reserva acabar, e então volta inteiro",
                 ]) { $1 },

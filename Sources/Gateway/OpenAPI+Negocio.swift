@@ -42,9 +42,12 @@ extension OpenAPI {
                 "tipo": ["type": "string", "enum": Notificacao.Tipo.allCases.map(\.rawValue)],
                 "titulo": text, "texto": text, "reservaId": uuid, "canal": text,
                 "status": ["type": "string", "enum": ["enviada", "falhou"], "description": "o e-mail; a notificação fica na caixa de qualquer modo"],
-                "em": instant,
-            ], required: ["id", "tipo", "titulo", "texto", "status", "em"]),
-            "PaginaDeNotificacoes": page("Notificacao"),
+                "em": instant, "lida": ["type": "boolean", "description": "o membro já leu a caixa depois desta notificação chegar"],
+            ], required: ["id", "tipo", "titulo", "texto", "status", "em", "lida"]),
+            "PaginaDeNotificacoes": object([
+                "itens": array(ref("Notificacao")), "total": ["type": "integer"], "pagina": ["type": "integer"],
+                "naoLidas": ["type": "integer", "minimum": 0, "maximum": 100, "description": "notificações não lidas em toda a caixa (100: 100 ou mais)"],
+            ], required: ["itens", "total", "pagina", "naoLidas"]),
             "Checkin": object([
                 "id": uuid, "reservaId": uuid, "usuarioId": text, "espacoId": uuid, "unidadeId": uuid, "inicio": instant, "fim": instant,
                 "status": ["type": "string", "enum": ["aguardando", "presente", "encerrado", "noShow", "revogado"]],
@@ -72,6 +75,13 @@ extension OpenAPI {
                 ], required: ["id", "numero", "valor", "iss"])),
             ], required: ["id", "numero", "unidadeId", "valor", "iss", "status"]),
             "PaginaDeFaturas": page("Fatura"),
+            "Recibo": object([
+                "fatura": ref("Fatura"),
+                "unidade": object(["nome": text, "endereco": ["type": "object"], "fusoHorario": text], required: ["nome", "endereco", "fusoHorario"]),
+                "membro": ["type": "string", "description": "o nome do membro; (dados apagados) depois de um apagamento LGPD"],
+                "espaco": text, "quando": ["type": "string", "description": "o horário reservado no fuso da unidade"],
+                "itens": array(object(["codigo": text, "descricao": text, "valor": money], required: ["codigo", "descricao", "valor"])),
+            ], required: ["fatura", "membro", "espaco", "itens"]),
             "LinhaDeReceita": object([
                 "data": date, "tipoDeEspaco": text, "bruto": money, "reembolsos": money, "liquido": money, "iss": money, "issFaturado": money,
                 "issDevolvido": money, "faturas": ["type": "integer"], "notasDeCredito": ["type": "integer"],

@@ -178,7 +178,11 @@ enum OpenAPI {
             "Exportacao": object([
                 "perfil": ref("Perfil"), "conta": ["type": "array", "items": ["type": "object"]],
                 "atividade": ["type": "array", "items": ["type": "object"]], "geradoEm": instant,
-            ], required: ["perfil", "conta", "atividade"]),
+                "resumo": [
+                    "type": "object",
+                    "description": "a parte para ler: como conhecemos você, suas reservas (espaço, horário local, situação, total), pagamentos, avisos e a base do tratamento",
+                ],
+            ], required: ["perfil", "conta", "atividade", "resumo"]),
             "ValorJSON": valorJSON,
             "Saude": object([
                 "status": ["type": "string", "enum": ["ok", "degradado"]],

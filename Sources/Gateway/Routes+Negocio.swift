@@ -79,5 +79,12 @@ extension Routes {
         ) { request, context, _ in
             try .json(try await notificacoes.caixaDeEntrada(usuario: try context.requireUser().usuario, pagina: try Query.page(request)))
         }
+        api.add(Operation(
+            method: .post, path: "/api/notificacoes/leitura", summary: "Marcar como lidas todas as minhas notificações até agora", tag: "notificacoes",
+            auth: true, success: 204)
+        ) { _, context, _ in
+            try await notificacoes.marcarComoLidas(usuario: try context.requireUser().usuario, caller: context.caller)
+            return Reply(status: 204)
+        }
     }
 }

@@ -54,6 +54,26 @@ extension Routes {
             .date("de", "AAAA-MM-DD, data local; não depois de 'ate', no máximo 366 dias ao todo (400)", required: true),
             .date("ate", "AAAA-MM-DD, inclusive", required: true), .id("unidade", "id da unidade"),
         ]
+        let planilha = periodo + [
+            QueryParameter(
+                name: "dialeto",
+                description: "rfc4180 (padrão: ',', ponto decimal, UTC, ids) ou excel (Excel em português: BOM UTF-8, ';', vírgula decimal, horário local, nomes)",
+                form: .choice(FinanceiroService.DialetoCSV.allCases.map(\.rawValue)))
+        ]
+        api.add(Operation(
+            method: .get, path: "/api/faturas", summary: "Minhas faturas, com notas de crédito (as mais recentes primeiro)", tag: "financeiro",
+            auth: true, response: "PaginaDeFaturas", errors: [400], query: [.pagina])
+        ) { request, context, _ in
+            try .json(try await financeiro.faturas(doMembro: try context.requireUser().usuario, pagina: try Query.page(request)))
+        }
+        api.add(Operation(
+            method: .get, path: "/api/faturas/{id}/recibo",
+            summary: "O recibo de uma fatura para imprimir: unidade, membro, espaço, horário, itens, ISS e total (a do próprio membro; um admin, qualquer uma)",
+            tag: "financeiro", auth: true, response: "Recibo", errors: [404])
+        ) { _, context, _ in
+            let user = try context.requireUser()
+            return try .json(try await financeiro.recibo(try context.parameters.require("id"), usuario: user.usuario, admin: user.papel == "admin"))
+        }
         api.add(Operation(
             method: .get, path: "/api/admin/financeiro/faturas", summary: "Faturas (e notas de crédito) por unidade e período, por número",
             tag: "financeiro", auth: true, admin: true, response: "PaginaDeFaturas", errors: [400, 404],
@@ -88,18 +108,20 @@ extension Routes {
         }
         api.add(Operation(
             method: .get, path: "/api/admin/financeiro/faturas.csv", summary: "Exportar faturas e notas de crédito (CSV)", tag: "financeiro",
-            auth: true, admin: true, errors: [400, 404], query: periodo, contentType: "text/csv")
+            auth: true, admin: true, errors: [400, 404], query: planilha, contentType: "text/csv")
         ) { request, _, _ in
             let csv = try await financeiro.faturasCSV(
-                unidade: try Query.id(request, "unidade"), de: try Query.data(request, "de"), ate: try Query.data(request, "ate"))
+                unidade: try Query.id(request, "unidade"), de: try Query.data(request, "de"), ate: try Query.data(request, "ate"),
+                dialeto: try Query.dialeto(request))
             return Reply(status: 200, body: Data(csv.utf8), headers: ["Content-Type": "text/csv; charset=utf-8", "Content-Disposition": "attachment; filename=\"faturas.csv\""])
         }
         api.add(Operation(
             method: .get, path: "/api/admin/financeiro/razao.csv", summary: "Exportar os lançamentos do razão (CSV)", tag: "financeiro",
-            auth: true, admin: true, errors: [400, 404], query: periodo, contentType: "text/csv")
+            auth: true, admin: true, errors: [400, 404], query: planilha, contentType: "text/csv")
         ) { request, _, _ in
             let csv = try await financeiro.razaoCSV(
-                unidade: try Query.id(request, "unidade"), de: try Query.data(request, "de"), ate: try Query.data(request, "ate"))
+                unidade: try Query.id(request, "unidade"), de: try Query.data(request, "de"), ate: try Query.data(request, "ate"),
+                dialeto: try Query.dialeto(request))
             return Reply(status: 200, body: Data(csv.utf8), headers: ["Content-Type": "text/csv; charset=utf-8", "Content-Disposition": "attachment; filename=\"razao.csv\""])
         }
     }

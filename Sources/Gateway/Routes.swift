@@ -434,6 +434,16 @@ enum Query {
         return page
     }
 
+    /// `dialeto` of a spreadsheet export: rfc4180 when absent, else one of ``FinanceiroService/DialetoCSV``.
+    static func dialeto(_ request: Request) throws -> FinanceiroService.DialetoCSV {
+        guard let text = request.uri.queryParameters.get("dialeto") else { return .rfc4180 }
+        guard let dialeto = FinanceiroService.DialetoCSV(rawValue: text) else {
+            throw ServiceError.requisicaoInvalida(
+                "'dialeto' deve ser \(FinanceiroService.DialetoCSV.allCases.map(\.rawValue).joined(separator: " ou "))", detalhes: ["campo": "dialeto"])
+        }
+        return dialeto
+    }
+
     static func instant(_ request: Request, _ name: String) throws -> Date? {
         guard let text = request.uri.queryParameters.get(name) else { return nil }
         guard let date = JSON.instant(text) else {

@@ -166,4 +166,39 @@ struct AvisosTests {
             #expect(depois.itens.first?.lida == false && depois.itens.last?.lida == true)
         }
     }
+
+    @Test("over HTTP: a member's invoices and receipt (another member gets 404), the inbox read mark, the Excel dialect of the exports")
+    func the_routes_of_the_members_screens() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let cartao = pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00", cartao: "tok_visa")
+            let id = try #require(try await client.json(.post, "/api/reservas", cartao, token: cenario.membro).object["id"] as? String)
+            _ = try await client.reserva(id, token: cenario.membro, status: "confirmada")
+            let fatura = try await eventually("the member's invoice") {
+                (try await client.json(.get, "/api/faturas", token: cenario.membro).object["itens"] as? [[String: Any]])?.first
+            }
+            #expect(fatura["reservaId"] as? String == id)
+            let faturaId = try #require(fatura["id"] as? String)
+            let recibo = try await client.json(.get, "/api/faturas/\(faturaId)/recibo", token: cenario.membro)
+            #expect(recibo.status == .ok && recibo.object["espaco"] as? String == "Sala Ipê" && recibo.object["membro"] as? String == "Ana")
+            #expect(try await client.register("bia@example.com").status == .created)
+            let bia = try await client.token("bia@example.com")
+            #expect(try await client.json(.get, "/api/faturas/\(faturaId)/recibo", token: bia).status == .notFound)
+            #expect((try await client.json(.get, "/api/faturas", token: bia).object["total"] as? Int) == 0)
+            #expect(try await client.json(.get, "/api/faturas").status == .unauthorized)
+
+            let antes = try await client.json(.get, "/api/notificacoes", token: cenario.membro).object
+            #expect((antes["naoLidas"] as? Int ?? 0) >= 1)
+            #expect(try await client.json(.post, "/api/notificacoes/leitura", token: cenario.membro).status == .noContent)
+            let depois = try await client.json(.get, "/api/notificacoes", token: cenario.membro).object
+            #expect(depois["naoLidas"] as? Int == 0 && (depois["itens"] as? [[String: Any]])?.allSatisfy { $0["lida"] as? Bool == true } == true)
+
+            let excel = try await client.json(.get, "/api/admin/financeiro/faturas.csv?de=2026-11-01&ate=2026-11-30&dialeto=excel", token: cenario.admin)
+            #expect(excel.status == .ok && String(buffer: excel.body).hasPrefix("\u{FEFF}\"Tipo\";"))
+            let errado = try await client.json(.get, "/api/admin/financeiro/razao.csv?de=2026-11-01&ate=2026-11-30&dialeto=ods", token: cenario.admin)
+            #expect(errado.status == .badRequest && (errado.object["detalhes"] as? [String: Any])?["campo"] as? String == "dialeto")
+        }
+    }
 }
