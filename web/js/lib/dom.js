@@ -4,7 +4,8 @@
 /**
  * h('button', {type: 'button', onclick: fn, class: 'x'}, 'Texto', child, [more])
  * Attributes: `class`, `for`, aria-*, data-*, boolean attributes (true adds, false/null skips),
- * `on<event>` functions become listeners, `dataset` and `style` objects are assigned.
+ * `on<event>` functions become listeners, `dataset` and `style` objects are assigned (custom
+ * properties too).
  */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -15,7 +16,11 @@ export function h(tag, attrs = {}, ...children) {
     } else if (key === 'dataset') {
       Object.assign(el.dataset, value);
     } else if (key === 'style') {
-      Object.assign(el.style, value);
+      // Custom properties ("--horas") only through setProperty.
+      for (const [prop, v] of Object.entries(value)) {
+        if (prop.startsWith('--')) el.style.setProperty(prop, v);
+        else el.style[prop] = v;
+      }
     } else if (key === 'value' && el instanceof HTMLInputElement) {
       // The attribute is the default a form reset returns to; it also sets the current value.
       el.setAttribute('value', String(value));

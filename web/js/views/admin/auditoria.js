@@ -4,6 +4,7 @@
 
 import { api } from '../../lib/api.js';
 import { espaco as loadEspaco, todasAsUnidades } from '../../lib/catalog.js';
+import { nomesDePessoas } from '../../lib/pessoas.js';
 import { h, replace } from '../../lib/dom.js';
 import { EVENTOS, REGISTROS, SERVICOS } from '../../lib/labels.js';
 import { dateTime, zonedToMs, minutesFromClock, wallClock } from '../../lib/format.js';
@@ -34,19 +35,11 @@ const shortId = (id) => String(id).slice(0, 8);
 
 /** Names of the accounts, spaces and units the page mentions, each asked for once per screen. */
 function nomes(signal) {
-  const pessoas = new Map();
+  const pessoas = nomesDePessoas(signal);
   const espacos = new Map();
   let unidades = null;
   return {
-    pessoa(id) {
-      const key = String(id).toLowerCase();
-      if (!pessoas.has(key)) {
-        // An erased account answers 404: false, said as such; any other failure: null, the short id.
-        pessoas.set(key, api(`/api/admin/usuarios/${encodeURIComponent(id)}`, { signal }).then((p) => p.nome)
-          .catch((error) => (error?.status === 404 ? false : null)));
-      }
-      return pessoas.get(key);
-    },
+    pessoa: (id) => pessoas.nome(id),
     espaco(id) {
       const key = String(id).toLowerCase();
       if (!espacos.has(key)) espacos.set(key, loadEspaco(id).then((i) => i.espaco.nome).catch(() => null));
