@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 import urllib.error
 import urllib.request
@@ -23,7 +24,21 @@ def sign_in(ui: UI, email: str, senha: str, expect_heading: str) -> None:
         ui.wait_heading("Entrar")
     ui.fill("E-mail", email)
     ui.fill("Senha", senha)
-    ui.click("Entrar", "#view form")
+    for _ in range(5):
+        ui.click("Entrar", "#view form")
+        # logins are limited to a burst of 10 per address: a 429 says how long to wait, in words
+        limited = re.compile(r"Muitas solicitações em pouco tempo. Aguarde (\d+)")
+
+        def outcome(d):
+            if any(expect_heading in h.text for h in d.find_elements(By.CSS_SELECTOR, "#view h1")):
+                return "ok"
+            m = limited.search(d.find_element(By.ID, "view").text)
+            return m.group(1) if m else False
+        result = ui.wait(outcome, f"heading '{expect_heading}' never appeared")
+        if result == "ok":
+            break
+        ui.expect_http(429, "/api/auth/login")
+        time.sleep(int(result) + 0.5)
     ui.wait_heading(expect_heading)
 
 
@@ -109,22 +124,33 @@ def space_open_now(server, nome: str) -> tuple[str, str]:
 def meeting_room(server, nome: str, horario: dict | None = None, minimo: int = 30, maximo: int = 600) -> tuple[str, str]:
     """space_open_now's unit and room, with other hours (`ALWAYS_OPEN`'s shape) or a minimum and
     a maximum duration (minutes; the price table's minimum is the same). Returns (unit name, space id)."""
-    admin = token(server, server.admin)
-    unidade = api(server, "POST", "/api/admin/unidades", {
-        "nome": f"CoworkFlow {nome}",
+    unidade = unit(server, f"CoworkFlow {nome}")
+    return unidade["nome"], room(server, unidade["id"], nome, horario, minimo, maximo)
+
+
+def unit(server, nome: str, antes: int = 1440) -> dict:
+    """A unit in São Paulo whose check-in opens `antes` minutes before a booking's start (a day by
+    default) and closes 30 minutes after it. Returns the unit as the API answers it."""
+    return api(server, "POST", "/api/admin/unidades", {
+        "nome": nome,
         "endereco": {"logradouro": "Rua Augusta", "numero": "500", "cidade": "São Paulo", "uf": "SP", "cep": "01304-000"},
         "fusoHorario": "America/Sao_Paulo",
         "politicaDeCancelamento": {"horasSemMulta": 24, "multaBP": 5000},
-        "operacao": {"aliquotaISSBP": 200, "janelaDeCheckin": {"antesMinutos": 1440, "depoisMinutos": 30}},
-    }, admin)
+        "operacao": {"aliquotaISSBP": 200, "janelaDeCheckin": {"antesMinutos": antes, "depoisMinutos": 30}},
+    }, token(server, server.admin))
+
+
+def room(server, unidade_id: str, nome: str, horario: dict | None = None, minimo: int = 30, maximo: int = 600) -> str:
+    """A meeting room of the unit for 6, open `horario` (around the clock by default), at R$ 60,00 an hour. Returns its id."""
+    admin = token(server, server.admin)
     espaco = api(server, "POST", "/api/admin/espacos", {
-        "unidadeId": unidade["id"], "nome": nome, "tipo": "sala_reuniao", "capacidade": 6,
+        "unidadeId": unidade_id, "nome": nome, "tipo": "sala_reuniao", "capacidade": 6,
         "regras": {"duracaoMinimaMinutos": minimo, "duracaoMaximaMinutos": maximo, "antecedenciaMinimaMinutos": 0, "antecedenciaMaximaDias": 90},
         "horario": horario or ALWAYS_OPEN,
     }, admin)
     api(server, "PUT", f"/api/admin/espacos/{espaco['id']}/precos",
         {"porHora": 6000, "meioPeriodo": 20000, "diaria": 40000, "duracaoMinimaMinutos": minimo}, admin)
-    return unidade["nome"], espaco["id"]
+    return espaco["id"]
 
 
 def member(server, nome: str) -> tuple[str, str, str]:

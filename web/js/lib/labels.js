@@ -190,3 +190,35 @@ export const CONTAS = {
   iss_a_recolher: 'ISS a recolher',
   reembolsos: 'Reembolsos (deduções da receita)',
 };
+
+// ---- the reception's day board ---------------------------------------------------------------------
+
+/** Where a booking stands for the reception: its key (a CSS modifier too) and its words. */
+export const PRESENCA = {
+  aguardando: 'Aguardando',
+  presente: 'Presente',
+  saiu: 'Saiu',
+  ausente: 'Ausente',
+  pendente: 'Aguardando pagamento',
+  concluida: 'Concluída',
+  cancelada: 'Cancelada',
+  recusada: 'Recusada',
+  expirada: 'Expirada',
+};
+
+/** The badge kind (ui.badge) of each PRESENCA key. */
+export const PRESENCA_KIND = {
+  aguardando: 'info', presente: 'sucesso', saiu: 'neutro', ausente: 'erro', pendente: 'aviso',
+  concluida: 'neutro', cancelada: 'neutro', recusada: 'neutro', expirada: 'neutro',
+};
+
+/** A booking's PRESENCA key: check-in, checkout and no-show first, then its status. */
+export function presenca(r) {
+  if (r.status === 'cancelada') return recusaDoPagamento(r) !== null ? 'recusada' : 'cancelada';
+  if (r.status === 'expirada') return 'expirada';
+  if (r.status === 'solicitada') return 'pendente';
+  if (r.checkoutEm) return 'saiu';
+  if (r.checkinEm) return 'presente';
+  if (r.naoCompareceuEm) return 'ausente';
+  return r.status === 'concluida' ? 'concluida' : 'aguardando';
+}

@@ -1,27 +1,34 @@
-// Bookings of one unit on one local day, with cancellation, and the reception's check-in by the
-// member's code (or the content of the QR code). Bookings are confirmed by their payment.
+// The reception's day: for a unit and a local day, the board of its spaces (quadro.js) and the
+// list of bookings with what can be done now (register the member's arrival and departure,
+// cancel), kept current every 15 s while the page is in sight; and the check-in by the member's
+// code (or the content of the QR code). Bookings are confirmed by their payment.
 
-import { api, Action } from '../../lib/api.js';
+import { api, allPages, Action } from '../../lib/api.js';
 import { nomeDoEspaco, espaco as loadEspaco } from '../../lib/catalog.js';
 import { h, replace, uid } from '../../lib/dom.js';
-import { situacaoDaReserva, recusaDoPagamento } from '../../lib/labels.js';
+import { situacaoDaReserva, recusaDoPagamento, PRESENCA, PRESENCA_KIND, presenca } from '../../lib/labels.js';
 import { money, todayIn, addDays, isDate, dateLong, time, deadline, zoneLabel, interval } from '../../lib/format.js';
 import {
-  pageHeader, loadInto, pager, table, badge, confirmDialog, flash, errorBox, busy, announce, field, onSubmit, val, fieldError,
+  pageHeader, loadInto, table, badge, confirmDialog, flash, errorBox, announce, field, onSubmit, val, fieldError,
 } from '../../lib/ui.js';
-import { unidadeSelect, usuariosPorId, pessoa } from './comum.js';
+import { nomesDePessoas, nomeOuConta } from '../../lib/pessoas.js';
+import { unidadeSelect } from './comum.js';
+import { quadro } from './quadro.js';
+
+const ATUALIZA_A_CADA = 15_000;
+const JANELA_PADRAO = { antesMinutos: 15, depoisMinutos: 30 };
 
 /** The reception's check-in: the member says the code (or the QR code is read into the field). */
 function recepcao(reload) {
   const form = h('form', { class: 'form panel reception', novalidate: true, 'aria-labelledby': 'recepcao' },
     h('h2', { id: 'recepcao' }, 'Check-in na recepção'),
-    h('div', { class: 'form__row' },
+    h('div', { class: 'reception__line' },
       field({
         label: 'Código de check-in', name: 'codigo', required: true,
         hint: 'Os 6 caracteres que o membro mostra no app, ou o conteúdo do QR code lido por um leitor.',
         attrs: { autocomplete: 'off', spellcheck: 'false', autocapitalize: 'characters', maxlength: '200' },
-      })),
-    h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'button' }, 'Registrar check-in')));
+      }),
+      h('button', { type: 'submit', class: 'button' }, 'Registrar check-in')));
   const action = new Action();
   onSubmit(form, async () => {
     const codigo = val(form, 'codigo');
@@ -37,10 +44,12 @@ function recepcao(reload) {
 }
 
 export async function render({ container, query, setQuery, signal }) {
-  replace(container, pageHeader('Reservas do dia', 'As reservas de uma unidade num dia, no horário local da unidade.'));
-  const controls = h('div', { class: 'filters' });
-  const list = h('section', { 'aria-label': 'Reservas' });
-  container.append(recepcao(() => { if (select) load(); }), controls, list);
+  replace(container, pageHeader('Reservas do dia', 'O quadro de uma unidade num dia, no horário local da unidade: quem chegou, quem saiu e quem falta.'));
+  const controls = h('div', { class: 'day-board__controls' });
+  const dayTitle = h('h2', { class: 'day-board__title' });
+  const status = h('p', { class: 'small day-board__status' });
+  const content = h('div', { class: 'day-board' });
+  container.append(recepcao(() => { if (select) load({ quiet: true }); }), controls, content);
 
   let unidades;
   let select;
@@ -49,76 +58,132 @@ export async function render({ container, query, setQuery, signal }) {
     ({ field: unidadeField, select, unidades } = await unidadeSelect({ value: query.get('unidade') ?? '', signal }));
   } catch (error) {
     if (error?.name !== 'AbortError') replace(controls, errorBox(error));
-    return;
+    return undefined;
   }
   if (!unidades.length) {
     replace(controls, h('p', { class: 'empty' }, 'Nenhuma unidade cadastrada ainda.'));
-    return;
+    return undefined;
   }
-  const tzOf = () => unidades.find((u) => u.id === select.value)?.fusoHorario ?? 'America/Sao_Paulo';
+  const unidadeAtual = () => unidades.find((u) => u.id === select.value);
+  const tzOf = () => unidadeAtual()?.fusoHorario ?? 'America/Sao_Paulo';
   let data = isDate(query.get('data')) ? query.get('data') : todayIn(tzOf());
-  let pagina = 1;
+  const nomes = nomesDePessoas(signal);
+  let acting = 0; // actions under way: the refresh waits for them
 
   const dateId = uid('data');
   const dateInput = h('input', { type: 'date', id: dateId, name: 'data', value: data });
-  const dayTitle = h('h2', { 'aria-live': 'polite' });
   controls.append(unidadeField,
     h('div', { class: 'day-nav' },
       h('button', { type: 'button', class: 'button button--secondary', onclick: () => go(addDays(data, -1)) }, '← Dia anterior'),
       h('div', { class: 'field field--inline' }, h('label', { for: dateId }, 'Data'), dateInput),
       h('button', { type: 'button', class: 'button button--secondary', onclick: () => go(addDays(data, 1)) }, 'Próximo dia →'),
       h('button', { type: 'button', class: 'button button--secondary', onclick: () => go(todayIn(tzOf())) }, 'Hoje')));
-  list.before(dayTitle);
+  content.before(h('div', { class: 'day-board__head' }, dayTitle, status));
 
-  select.addEventListener('change', () => { pagina = 1; load(); });
+  select.addEventListener('change', () => load());
   dateInput.addEventListener('change', () => { if (isDate(dateInput.value)) go(dateInput.value); });
 
   function go(newDate) {
     data = newDate;
     dateInput.value = data;
-    pagina = 1;
     load();
   }
 
-  function load() {
+  async function fetchDay(unidade) {
+    const [reservas, espacos] = await Promise.all([
+      allPages('/api/admin/reservas', { query: { unidade, data }, signal, maxPages: 10 }),
+      allPages('/api/espacos', { query: { unidade }, signal, maxPages: 5 }),
+    ]);
+    // A booking of a space the catalog no longer lists (deactivated) still gets its row.
+    const known = new Set(espacos.map((i) => i.espaco.id));
+    const missing = [...new Set(reservas.map((r) => r.espacoId).filter((id) => !known.has(id)))];
+    const extra = (await Promise.all(missing.map((id) => loadEspaco(id).catch(() => null)))).filter(Boolean);
+    const todos = [...espacos, ...extra].sort((a, b) => a.espaco.nome.localeCompare(b.espaco.nome, 'pt-BR'));
+    const pessoas = await nomes.todos(reservas.map((r) => r.usuarioId));
+    reservas.sort((a, b) => Date.parse(a.inicio) - Date.parse(b.inicio) || Date.parse(a.fim) - Date.parse(b.fim));
+    return { reservas, espacos: todos, pessoas };
+  }
+
+  let loading = null;
+  /** Loads the day; `quiet` (the refresh, after an action) keeps what is shown until the new day arrives. */
+  function load({ quiet = false } = {}) {
     const unidade = select.value;
     const tz = tzOf();
     setQuery({ unidade, data });
     dayTitle.textContent = `${dateLong(data)} (${zoneLabel(tz)})`;
-    loadInto(list, async () => {
-      const page = await api('/api/admin/reservas', { query: { unidade, data, pagina }, signal });
-      const ids = [...new Set(page.itens.map((r) => r.espacoId))];
-      const [items, pessoas] = await Promise.all([
-        Promise.all(ids.map((id) => loadEspaco(id).catch(() => null))),
-        page.itens.length ? usuariosPorId(signal) : new Map(),
-      ]);
-      return { page, espacos: new Map(ids.map((id, i) => [id, items[i]])), pessoas };
-    }, ({ page, espacos, pessoas }) => {
-      announce(`${page.total} ${page.total === 1 ? 'reserva' : 'reservas'} em ${dateLong(data)}`);
-      list.append(
-        table({
-          caption: `Reservas de ${dateLong(data)}`,
-          empty: 'Nenhuma reserva neste dia.',
-          rows: page.itens,
-          rowAttrs: (r) => ({ dataset: { reserva: r.id } }),
-          columns: [
-            { label: 'Horário', cell: (r) => (r.dias?.length > 1 ? interval(r.inicio, r.fim, tz) : `${time(r.inicio, tz)}–${time(r.fim, tz)}`) },
-            { label: 'Espaço', cell: (r) => nomeDoEspaco(espacos.get(r.espacoId), r.espacoId) },
-            { label: 'Membro', cell: (r) => pessoa(pessoas, r.usuarioId) },
-            { label: 'Situação', cell: (r) => statusCell(r, tz) },
-            { label: 'Total', cell: (r) => money(r.total), class: 'num' },
-            { label: 'Ações', cell: (r) => actions(r, espacos, pessoas) },
-          ],
-        }),
-        pager({ pagina: page.pagina, total: page.total, noun: ['reserva', 'reservas'], onPage: (n) => { pagina = n; load(); } }));
-    }, { signal, text: 'Carregando reservas…' });
+    const show = (day) => {
+      const focus = focusKey();
+      const scroll = content.querySelector('.board-scroll')?.scrollLeft;
+      replace(content, quadro({ data, tz, espacos: day.espacos, reservas: day.reservas, nomes: day.pessoas }), lista(day, tz));
+      const scroller = content.querySelector('.board-scroll');
+      const now = content.querySelector('.board__now');
+      // Where the board was, else (today, on a narrow screen) the present hour in sight.
+      if (scroller && scroll !== undefined) scroller.scrollLeft = scroll;
+      else if (scroller && now) {
+        const nome = scroller.querySelector('.board__space')?.offsetWidth ?? 0;
+        const x = now.getBoundingClientRect().left - scroller.getBoundingClientRect().left + scroller.scrollLeft;
+        scroller.scrollLeft = Math.max(0, x - nome - (scroller.clientWidth - nome) / 4);
+      }
+      restoreFocus(focus);
+      status.textContent = `Atualizado às ${time(new Date().toISOString(), tz)}; atualiza sozinho a cada 15 segundos.`;
+    };
+    if (!quiet) {
+      const request = loading = fetchDay(unidade);
+      loadInto(content, () => request, (day) => {
+        if (loading !== request) return;
+        show(day);
+        announce(`${day.reservas.length} ${day.reservas.length === 1 ? 'reserva' : 'reservas'} em ${dateLong(data)}`);
+      }, { signal, text: 'Carregando o dia…' });
+      return;
+    }
+    const request = loading = fetchDay(unidade);
+    request.then((day) => {
+      if (loading === request && !signal.aborted && select.value === unidade) show(day);
+    }).catch((error) => {
+      if (error?.name === 'AbortError' || signal.aborted) return;
+      status.textContent = `Não foi possível atualizar agora (${time(new Date().toISOString(), tz)}); tentaremos de novo.`;
+    });
   }
 
+  // ---- the list, with the actions ------------------------------------------------------------------
+
+  function lista(day, tz) {
+    const espacos = new Map(day.espacos.map((i) => [i.espaco.id, i]));
+    const quem = (r) => nomeOuConta(day.pessoas.get(String(r.usuarioId).toLowerCase()), r.usuarioId);
+    const tituloId = uid('lista');
+    return h('section', { 'aria-labelledby': tituloId },
+      h('h2', { id: tituloId }, 'Reservas'),
+      table({
+        caption: `Reservas de ${dateLong(data)}`,
+        empty: 'Nenhuma reserva neste dia.',
+        rows: day.reservas,
+        className: 'table--palavras table--dia',
+        rowAttrs: (r) => ({ dataset: { reserva: r.id, estado: presenca(r) } }),
+        columns: [
+          { label: 'Horário', cell: (r) => (r.dias?.length > 1 ? interval(r.inicio, r.fim, tz) : `${time(r.inicio, tz)}–${time(r.fim, tz)}`) },
+          { label: 'Espaço', cell: (r) => nomeDoEspaco(espacos.get(r.espacoId), r.espacoId) },
+          { label: 'Membro', cell: (r) => quem(r) },
+          { label: 'Presença', cell: (r) => presencaCell(r, tz) },
+          { label: 'Reserva', cell: (r) => statusCell(r, tz) },
+          { label: 'Total', cell: (r) => money(r.total), class: 'num' },
+          { label: 'Ações', cell: (r) => actions(r, tz, nomeDoEspaco(espacos.get(r.espacoId), r.espacoId), quem(r)) },
+        ],
+      }));
+  }
+
+  function presencaCell(r, tz) {
+    const estado = presenca(r);
+    if (!['aguardando', 'presente', 'saiu', 'ausente'].includes(estado)) return '—';
+    const parts = [badge(PRESENCA[estado], PRESENCA_KIND[estado])];
+    if (r.checkinEm) parts.push(h('span', { class: 'small block' }, `Entrada às ${time(r.checkinEm, tz)}`));
+    if (r.checkoutEm) parts.push(h('span', { class: 'small block' }, `Saída às ${time(r.checkoutEm, tz)}`));
+    if (r.naoCompareceuEm) parts.push(h('span', { class: 'small block' }, `Não compareceu; horário liberado às ${time(r.naoCompareceuEm, tz)}`));
+    return parts;
+  }
 
   function statusCell(r, tz) {
     const parts = [badge(...situacaoDaReserva(r))];
     if (r.status === 'solicitada' && r.expiraEm) parts.push(h('span', { class: 'small block' }, `Horário guardado até ${deadline(r.expiraEm, tz)}`));
-    if (r.naoCompareceuEm) parts.push(h('span', { class: 'small block' }, `Não compareceu; horário liberado às ${time(r.naoCompareceuEm, tz)}`));
     const devolvido = Math.max(r.reembolsoSolicitado ?? 0, r.cancelamento?.reembolso ?? 0);
     const recusa = recusaDoPagamento(r);
     if (recusa !== null) parts.push(h('span', { class: 'small block' }, `Pagamento recusado: ${recusa}${devolvido > 0 ? `; pago depois, reembolso ${money(devolvido)}` : ''}`));
@@ -127,40 +192,141 @@ export async function render({ container, query, setQuery, signal }) {
     return parts;
   }
 
-  function actions(r, espacos, pessoas) {
-    const buttons = [];
-    const quem = pessoas.get(String(r.usuarioId ?? '').toLowerCase())?.nome ?? 'o membro';
-    const nome = nomeDoEspaco(espacos.get(r.espacoId), r.espacoId);
-    if (['solicitada', 'confirmada'].includes(r.status) && Date.parse(r.inicio) > Date.now()) {
-      const cancel = h('button', { type: 'button', class: 'button button--secondary button--small' }, 'Cancelar',
-        h('span', { class: 'visually-hidden' }, ` a reserva de ${nome}`));
-      cancel.addEventListener('click', async () => {
-        const motivoField = field({ label: 'Motivo', name: 'motivo', optional: true, attrs: { maxlength: '200' } });
-        const ok = await confirmDialog({
-          title: 'Cancelar esta reserva?',
-          body: [`${nome}, ${time(r.inicio, tzOf())}–${time(r.fim, tzOf())} — ${quem}. A política da unidade define multa e reembolso.`],
-          extra: motivoField,
-          confirmText: 'Cancelar reserva',
-          cancelText: 'Manter',
-          danger: true,
-        });
-        if (!ok) return;
-        const motivo = motivoField.querySelector('input').value.trim();
-        const restore = busy(cancel, 'Cancelando…');
-        try {
-          const res = await new Action().run(`/api/reservas/${r.id}/cancelamento`, { body: motivo ? { motivo } : {} });
-          const c = res.cancelamento ?? { reembolso: 0, multa: 0 };
-          flash(`Reserva cancelada. Reembolso: ${money(c.reembolso)}. Multa: ${money(c.multa)}.`, 'sucesso');
-          load();
-        } catch (error) {
-          restore();
-          cancel.closest('td')?.append(errorBox(error));
-        }
-      });
-      buttons.push(cancel);
-    }
-    return buttons.length ? h('div', { class: 'row-actions' }, buttons) : '—';
+  /** The check-in window the unit gives a booking (the server decides; this only says when to offer it). */
+  function janela(r) {
+    const j = unidadeAtual()?.operacao?.janelaDeCheckin ?? JANELA_PADRAO;
+    const inicio = Date.parse(r.inicio);
+    return { abre: inicio - j.antesMinutos * 60_000, fecha: inicio + j.depoisMinutos * 60_000 };
   }
 
+  function actions(r, tz, nome, quem) {
+    const items = [];
+    const now = Date.now();
+    const estado = presenca(r);
+    const suffix = (text) => h('span', { class: 'visually-hidden' }, ` ${text}`);
+    if (estado === 'aguardando' && now < Date.parse(r.fim)) {
+      const { abre, fecha } = janela(r);
+      if (now < abre) items.push(h('span', { class: 'small' }, `Entrada a partir das ${time(new Date(abre).toISOString(), tz)}`));
+      else if (now <= fecha) {
+        items.push(actionButton(r, 'entrada', ['Registrar entrada', suffix(`de ${quem}`)], entrada(r, nome, quem, tz)));
+      } else items.push(h('span', { class: 'small' }, `Prazo de entrada encerrado às ${time(new Date(fecha).toISOString(), tz)}`));
+    }
+    if (estado === 'presente') {
+      items.push(actionButton(r, 'saida', ['Registrar saída', suffix(`de ${quem}`)], saida(r, nome, quem, tz)));
+    }
+    if (['solicitada', 'confirmada'].includes(r.status) && !r.checkinEm && Date.parse(r.inicio) > now) {
+      items.push(actionButton(r, 'cancelar', ['Cancelar', suffix(`a reserva de ${quem}`)], cancelamento(r, nome, quem, tz), 'button--secondary'));
+    }
+    return items.length ? h('div', { class: 'row-actions' }, items) : '—';
+  }
+
+  /** A row's action: `ask()` (a confirmation; false keeps everything as it was), then `run()`, then a refresh. */
+  function actionButton(r, acao, label, { ask = async () => true, run }, kind = '') {
+    const button = h('button', { type: 'button', class: `button button--small ${kind}`.trim(), dataset: { acao } }, label);
+    button.addEventListener('click', async () => {
+      const cell = button.closest('td');
+      cell?.querySelector('.alert')?.remove();
+      acting += 1;
+      try {
+        const answer = await ask();
+        if (!answer) return;
+        const original = [...button.childNodes];
+        button.disabled = true;
+        button.textContent = 'Registrando…';
+        try {
+          await run(answer);
+          load({ quiet: true });
+        } catch (error) {
+          if (error?.name === 'AbortError') return;
+          button.disabled = false;
+          button.replaceChildren(...original);
+          cell?.append(errorBox(error));
+        }
+      } finally {
+        acting -= 1;
+      }
+    });
+    return button;
+  }
+
+  function entrada(r, nome, quem, tz) {
+    return {
+      async run() {
+        // The code is the member's; at the desk the operator reads it for them.
+        const c = await api(`/api/reservas/${r.id}/checkin`, { signal });
+        const feito = await new Action().run('/api/checkin', { body: { codigo: c.codigo, reservaId: r.id } });
+        flash(`Entrada registrada: ${quem}, ${nome}, às ${time(feito.checkinEm ?? new Date().toISOString(), tz)}.`, 'sucesso');
+      },
+    };
+  }
+
+  function saida(r, nome, quem, tz) {
+    return {
+      ask: () => confirmDialog({
+        title: 'Registrar a saída?',
+        body: [`${quem} — ${nome}, ${time(r.inicio, tz)}–${time(r.fim, tz)}. Depois da saída a reserva não aceita nova entrada.`],
+        confirmText: 'Registrar saída',
+        cancelText: 'Voltar',
+      }),
+      async run() {
+        const feito = await new Action().run(`/api/reservas/${r.id}/checkout`);
+        flash(`Saída registrada: ${quem}, ${nome}, às ${time(feito.checkoutEm ?? new Date().toISOString(), tz)}.`, 'sucesso');
+      },
+    };
+  }
+
+  function cancelamento(r, nome, quem, tz) {
+    const motivoField = field({ label: 'Motivo', name: 'motivo', optional: true, attrs: { maxlength: '200' } });
+    return {
+      ask: async () => (await confirmDialog({
+        title: 'Cancelar esta reserva?',
+        body: [`${nome}, ${time(r.inicio, tz)}–${time(r.fim, tz)} — ${quem}. A política da unidade define multa e reembolso.`],
+        extra: motivoField,
+        confirmText: 'Cancelar reserva',
+        cancelText: 'Manter',
+        danger: true,
+      })) && { motivo: motivoField.querySelector('input').value.trim() },
+      async run({ motivo }) {
+        const res = await new Action().run(`/api/reservas/${r.id}/cancelamento`, { body: motivo ? { motivo } : {} });
+        const c = res.cancelamento ?? { reembolso: 0, multa: 0 };
+        flash(`Reserva cancelada. Reembolso: ${money(c.reembolso)}. Multa: ${money(c.multa)}.`, 'sucesso');
+      },
+    };
+  }
+
+  /** The focused action button survives a refresh: the same action of the same booking gets focus back. */
+  function focusKey() {
+    const el = document.activeElement;
+    if (!el || !content.contains(el)) return null;
+    const row = el.closest('[data-reserva]');
+    return {
+      reserva: row?.dataset.reserva, acao: el.dataset?.acao, board: el.classList.contains('board-scroll'),
+    };
+  }
+
+  function restoreFocus(key) {
+    if (!key) return;
+    const scroller = content.querySelector('.board-scroll');
+    if (key.board && scroller) { scroller.focus({ preventScroll: true }); return; }
+    const row = key.reserva ? content.querySelector(`tr[data-reserva="${CSS.escape(key.reserva)}"]`) : null;
+    const target = (key.acao && row?.querySelector(`[data-acao="${CSS.escape(key.acao)}"]`)) ?? row?.querySelector('button') ?? content.querySelector('h2');
+    if (target) {
+      if (!target.matches('button') && !target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
+      target.focus({ preventScroll: true });
+    }
+  }
+
+  // ---- live: a quiet refresh every 15 s while the page is in sight ----------------------------------
+  const refresh = () => {
+    if (document.visibilityState !== 'visible' || acting > 0 || document.querySelector('dialog[open]')) return;
+    load({ quiet: true });
+  };
+  const timer = setInterval(refresh, ATUALIZA_A_CADA);
+  const onVisible = () => { if (document.visibilityState === 'visible') refresh(); };
+  document.addEventListener('visibilitychange', onVisible);
+  const stop = () => { clearInterval(timer); document.removeEventListener('visibilitychange', onVisible); };
+  signal.addEventListener('abort', stop);
+
   load();
+  return stop;
 }
