@@ -175,6 +175,7 @@ export const NOTIFICACAO_TIPOS = {
   cancelamento: 'Cancelamento',
   reembolso: 'Reembolso',
   no_show: 'Ausência',
+  expiracao: 'Prazo expirado',
 };
 
 export const FATURA_STATUS = {

@@ -1,5 +1,6 @@
 // The member's inbox: every notice the platform sent (welcome, payment received, booking
-// confirmed, reminders, cancellations, refunds), 50 a page, each with its booking when it has one.
+// confirmed, reminders, cancellations, refunds, a hold whose time to pay ran out), 50 a page,
+// each with its booking when it has one.
 // The same notices go by e-mail; the inbox keeps them even when the e-mail failed.
 
 import { api } from '../lib/api.js';
@@ -10,7 +11,7 @@ import { pageHeader, loadInto, pager, badge, announce } from '../lib/ui.js';
 
 const KIND = {
   boas_vindas: 'info', reserva_confirmada: 'sucesso', pagamento_recebido: 'sucesso', lembrete: 'aviso',
-  cancelamento: 'neutro', reembolso: 'info', no_show: 'neutro',
+  cancelamento: 'neutro', reembolso: 'info', no_show: 'neutro', expiracao: 'aviso',
 };
 const browserTz = Intl.DateTimeFormat().resolvedOptions().timeZone || 'America/Sao_Paulo';
 
