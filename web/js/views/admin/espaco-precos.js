@@ -13,6 +13,17 @@ import {
 } from '../../lib/ui.js';
 import { espacoTabs, espacoAdmin, voltarParaEspacos } from './comum.js';
 
+/** The charging steps the API accepts (fracaoMinutos), in words; 60 is the default. */
+const FRACOES = [
+  [60, 'Por hora iniciada (60 min)'],
+  [30, 'Por meia hora iniciada (30 min)'],
+  [20, 'Por fração de 20 min iniciada'],
+  [15, 'Por quarto de hora iniciado (15 min)'],
+  [10, 'Por fração de 10 min iniciada'],
+  [5, 'Por fração de 5 min iniciada'],
+  [1, 'Por minuto (1 min)'],
+];
+
 export function render({ container, params, signal, navigate }) {
   replace(container, pageHeader('Tabela de preços'));
   const body = h('div');
@@ -42,7 +53,12 @@ function valoresForm(espaco, tabela, again) {
       field({ label: 'Por hora (R$)', name: 'porHora', required: true, value: moneyInput(v?.porHora), hint: 'Ex.: 80,00', attrs: { inputmode: 'decimal', autocomplete: 'off' } }),
       field({ label: 'Meio período (R$)', name: 'meioPeriodo', required: true, value: moneyInput(v?.meioPeriodo), hint: 'Até 4 horas.', attrs: { inputmode: 'decimal', autocomplete: 'off' } }),
       field({ label: 'Diária (R$)', name: 'diaria', required: true, value: moneyInput(v?.diaria), attrs: { inputmode: 'decimal', autocomplete: 'off' } })),
-    field({ label: 'Duração mínima cobrada (min)', name: 'duracaoMinimaMinutos', type: 'number', required: true, value: v?.duracaoMinimaMinutos ?? 60, attrs: { min: '1', inputmode: 'numeric' } }),
+    h('div', { class: 'form__row' },
+      field({ label: 'Duração mínima cobrada (min)', name: 'duracaoMinimaMinutos', type: 'number', required: true, value: v?.duracaoMinimaMinutos ?? 60, attrs: { min: '1', inputmode: 'numeric' } }),
+      field({
+        label: 'Cobrança por hora', name: 'fracaoMinutos', type: 'select', options: FRACOES, value: v?.fracaoMinutos ?? 60,
+        hint: 'A fração começada é cobrada inteira: 1 h 10 min por hora iniciada cobra 2 h; por meia hora iniciada, 1 h 30 min.',
+      })),
     h('p', { class: 'field__error' }),
     h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'button' }, tabela ? 'Salvar valores' : 'Definir preços')));
 
@@ -57,6 +73,7 @@ function valoresForm(espaco, tabela, again) {
     const minimo = Number(val(form, 'duracaoMinimaMinutos'));
     if (!Number.isInteger(minimo) || minimo < 1) return fieldError(form, 'duracaoMinimaMinutos', 'Use um número inteiro de minutos, 1 ou mais.');
     body.duracaoMinimaMinutos = minimo;
+    body.fracaoMinutos = Number(val(form, 'fracaoMinutos'));
     await action.run(`/api/admin/espacos/${espaco.id}/precos`, { method: 'PUT', body });
     forget({ espacoId: espaco.id });
     flash(`Preços de ${espaco.nome} salvos: ${money(body.porHora)} por hora.`, 'sucesso', { next: true });
