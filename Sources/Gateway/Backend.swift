@@ -104,8 +104,9 @@ public struct Backend: Sendable {
         }
         /// How far `projection` must be; nil when the write holds nothing it projects.
         func goal(_ projection: Projection) -> GlobalPosition? {
+            guard projection.esperada else { return nil }
             guard let types else { return target }
-            return types.lazy.filter { projection.types.contains($0.key) }.map(\.value).max()
+            return types.lazy.filter { projection.reads($0.key) }.map(\.value).max()
         }
         for runner in projections {
             if let goal = goal(runner.projection) { _ = await runner.waitUntil(goal, timeout: .seconds(2)) }

@@ -11,17 +11,28 @@ public struct Projection: Sendable {
     public let collections: [String]
     /// The stored event types it reads; the others are skipped without being decoded.
     public let types: Set<String>
+    /// It reads every event, whatever its type (an index over the whole log).
+    public let todos: Bool
+    /// Whether a request that wrote waits for it before answering (read-your-writes): true
+    /// for what the caller reads back; false for an index whose readers take the log's tail
+    /// after its checkpoint themselves.
+    public let esperada: Bool
     public let apply: @Sendable (RecordedEvent, ProjectionBatch) async throws -> Void
 
     public init(
-        name: String, collections: [String], types: Set<String>,
+        name: String, collections: [String], types: Set<String>, todos: Bool = false, esperada: Bool = true,
         apply: @escaping @Sendable (RecordedEvent, ProjectionBatch) async throws -> Void
     ) {
         self.name = name
         self.collections = collections
         self.types = types
+        self.todos = todos
+        self.esperada = esperada
         self.apply = apply
     }
+
+    /// Whether it reads events of `type`.
+    public func reads(_ type: String) -> Bool { todos || types.contains(type) }
 
     /// The checkpoint name in `subscription_checkpoints`.
     public var checkpoint: String { "projection:\(name)" }

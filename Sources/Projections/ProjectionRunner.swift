@@ -157,7 +157,7 @@ public final class ProjectionRunner: Sendable {
             guard let last = events.last else { break }
             let batch = ProjectionBatch(store: store, cache: cache, target: target)
             var relevant = false
-            for event in events where projection.types.contains(event.type) {
+            for event in events where projection.reads(event.type) {
                 relevant = true
                 do {
                     try await projection.apply(event, batch)

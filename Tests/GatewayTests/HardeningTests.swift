@@ -1,3 +1,4 @@
+@testable import Services
 import Domain
 import EventStore
 import Foundation
@@ -5,6 +6,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Projections
 import Services
 import Testing
 
@@ -159,5 +161,33 @@ struct HardeningTests {
         for index in 0..<1_000 { _ = limiter.take("ip:10.0.\(index / 256).\(index % 256)", RateLimiter.Limit(burst: 200, perSecond: 100)) }
         #expect(limiter.count <= 100)
         #expect(limiter.take("login:atacante", login) != nil, "still limited after a flood of other keys")
+    }
+
+    @Test("export and a member's audit trail read the member's index (trilhas, which no request waits for) and the log's tail after it, not the whole log")
+    func export_reads_the_members_index() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let ana = try #require(try await client.json(.get, "/api/auth/me", token: cenario.membro).object["id"] as? String)
+            let cartao = pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00", cartao: "tok_visa")
+            let id = try #require(try await client.json(.post, "/api/reservas", cartao, token: cenario.membro).object["id"] as? String)
+            _ = try await client.reserva(id, token: cenario.membro, status: "confirmada")
+            // The index holds the member's actions and what happened about their booking.
+            let tipos = try await eventually("the index reaches the payment") {
+                let docs = try await harness.store.documents(TrilhasReadModel.trilhas, grupo: ana, limit: 500, offset: 0)
+                let tipos = Set(try docs.map { try ReadModelJSON.decoder.decode(TrilhasReadModel.Entrada.self, from: $0).tipo })
+                return tipos.isSuperset(of: ["ReservaSolicitada", "PagamentoConfirmado", "FaturaEmitida"]) ? tipos : nil
+            }
+            let atividade = try #require(try await client.json(.get, "/api/auth/me/dados", token: cenario.membro).object["atividade"] as? [[String: Any]])
+            let exportados = Set(atividade.compactMap { $0["tipo"] as? String })
+            #expect(exportados.isSuperset(of: ["ReservaSolicitada", "PagamentoConfirmado", "FaturaEmitida"]), "\(exportados)")
+            let viaIndice = try await harness.backend.usuarios.trilha(ana).map(\.0.eventId)
+            let trilhas = try #require(harness.backend.projections.first { $0.projection.name == "trilhas" })
+            #expect(!viaIndice.isEmpty && trilhas.projection.esperada == false)
+            let auditoria = try await client.json(.get, "/api/admin/auditoria?usuario=\(ana)", token: cenario.admin)
+            let acoes = (auditoria.object["itens"] as? [[String: Any]] ?? []).compactMap { $0["tipo"] as? String }
+            #expect(acoes.contains("ReservaSolicitada") && !acoes.contains("PagamentoConfirmado"), "only what she did: \(acoes)")
+        }
     }
 }

@@ -437,26 +437,10 @@ public final class UsuariosService: Sendable {
         }
         // What the member did, and what happened about them: any event that names them (a
         // payment, a check-in, an e-mail, an invoice) or belongs to one of their bookings (its
-        // correlation id is the booking's; the bookings are met before what follows them).
+        // correlation id is the booking's), read through the members' index, not the whole log.
         var atividade: [[String: Any]] = []
-        let nomes = Set([usuario.lowercased(), usuario.uppercased()]).map { Data($0.utf8) }
-        // Names them: the payload's `usuarioId` is theirs (the text search only picks the
-        // candidates; an id typed into free text names nobody).
-        func nomeia(_ data: Data) -> Bool {
-            guard nomes.contains(where: { data.range(of: $0) != nil }),
-                let dados = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-                let dono = dados["usuarioId"] as? String
-            else { return false }
-            return dono.lowercased() == usuario.lowercased()
-        }
-        var reservas: Set<UUID> = []
         var pagamentos: [RecordedEvent] = []
-        try await store.forEachEvent { event in
-            guard event.stream != Self.stream(id) else { return }
-            let proprio = event.metadata.actor == usuario
-            let daReserva = event.metadata.correlationId.map(reservas.contains) ?? false
-            guard proprio || daReserva || nomeia(event.data) else { return }
-            if proprio, event.type == "ReservaSolicitada", let reserva = event.metadata.correlationId { reservas.insert(reserva) }
+        for (event, _) in try await trilha(id.description) where event.stream != Self.stream(id) {
             if event.stream.category == "pagamento" { pagamentos.append(event) }
             atividade.append([
                 "tipo": event.type, "stream": event.stream.rawValue, "em": event.occurredAt.formatted(.iso8601),
@@ -547,6 +531,52 @@ public final class UsuariosService: Sendable {
         ]
     }
 
+    /// Every event that is `usuario`'s (``TrilhasReadModel/sujeitos(_:dono:)``), in global order,
+    /// each with whether they did it: the index up to its checkpoint, read stream by stream,
+    /// then the log's tail after the checkpoint by the same rule (usually a few events; the
+    /// whole log only before the index was ever built).
+    func trilha(_ usuario: String) async throws -> [(RecordedEvent, ator: Bool)] {
+        let membro = usuario.lowercased()
+        let checkpoint = try await store.checkpoint(TrilhasReadModel.projection.checkpoint)
+        var entradas: [GlobalPosition: Bool] = [:]
+        var streams: Set<StreamName> = []
+        while true {
+            let docs = try await store.documents(TrilhasReadModel.trilhas, grupo: membro, limit: 500, offset: entradas.count)
+            for doc in docs {
+                let entrada = try ReadModelJSON.decoder.decode(TrilhasReadModel.Entrada.self, from: doc)
+                entradas[entrada.posicao] = entrada.ator
+                streams.insert(StreamName(entrada.stream))
+            }
+            guard docs.count == 500 else { break }
+        }
+        var eventos: [(RecordedEvent, ator: Bool)] = []
+        for (_, lidos) in try await store.readStreams(streams.map { StreamRead($0, from: 1) }) {
+            for event in lidos { if let ator = entradas[event.position] { eventos.append((event, ator)) } }
+        }
+        eventos.sort { $0.0.position < $1.0.position }
+        // The tail the index has not reached.
+        var donos: [UUID: String] = [:]
+        var posicao = checkpoint
+        while true {
+            let lote = try await store.readAll(after: posicao, limit: 1_000)
+            for event in lote {
+                if event.type == "ReservaSolicitada", let reserva = event.metadata.correlationId, let ator = event.metadata.actor {
+                    donos[reserva] = ator.lowercased()
+                }
+                let sujeitos = try await TrilhasReadModel.sujeitos(event) { reserva in
+                    if let dono = donos[reserva] { return dono }
+                    return try await store.document(TrilhasReadModel.donos, key: reserva.uuidString.lowercased()).flatMap {
+                        try ReadModelJSON.decoder.decode(TrilhasReadModel.Dono.self, from: $0).usuario
+                    }
+                }
+                if let ator = sujeitos[membro] { eventos.append((event, ator)) }
+            }
+            guard lote.count == 1_000, let ultimo = lote.last else { break }
+            posicao = ultimo.position
+        }
+        return eventos
+    }
+
     /// An event of `id`'s own account as exported: password hashes dropped, and the sealed
     /// fields opened where the schema puts them (the registration's name and e-mail), only
     /// when sealed for `id`. Nothing else is opened: a string elsewhere that looks sealed is
@@ -628,15 +658,21 @@ public final class UsuariosService: Sendable {
             throw ServiceError.requisicaoInvalida("'desde' deve ser anterior ou igual a 'ate'", detalhes: ["campo": "desde"])
         }
         var registros: [Registro] = []
-        try await store.forEachEvent { event in
+        func registrar(_ event: RecordedEvent) {
             if let tipo, event.type != tipo { return }
             if let desde, event.occurredAt < desde { return }
             if let ate, event.occurredAt >= ate { return }
             let metadata = event.metadata
-            if let usuario, metadata.actor != usuario { return }
+            if let usuario, metadata.actor?.lowercased() != usuario.lowercased() { return }
             registros.append(Registro(
                 id: event.eventId.uuidString.lowercased(), tipo: event.type, stream: event.stream.rawValue, em: event.occurredAt,
                 ator: metadata.actor, requestId: metadata.requestId, servico: metadata.service))
+        }
+        if let usuario, Usuario.ID(usuario) != nil {
+            // One member's actions: their trail, not the whole log.
+            for (event, ator) in try await trilha(usuario) where ator { registrar(event) }
+        } else {
+            try await store.forEachEvent { registrar($0) }
         }
         registros.reverse()
         let page = min(max(1, pagina), 1_000_000), size = 50

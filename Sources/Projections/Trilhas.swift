@@ -1,0 +1,82 @@
+public import EventStore
+public import Foundation
+
+/// Which events are a member's, as an index the LGPD export and the audit trail read instead
+/// of the whole log: per member, every event they did (the actor), every event about them (its
+/// payload's `usuarioId`) and every event of one of their bookings (its correlation id, once
+/// the member's `ReservaSolicitada` is met). Positions, streams and types only: no personal
+/// data, nothing to erase.
+///
+/// It reads every event and no request waits for it (``Projection/esperada`` is false): a
+/// reader takes the index up to its checkpoint and scans only the log's tail after it with
+/// ``TrilhasReadModel/sujeitos(_:dono:)``, the same rule.
+public enum TrilhasReadModel {
+    public static let trilhas = "trilhas"
+    /// Booking id → the member who asked for it.
+    public static let donos = "trilhas_reservas"
+
+    /// One event of a member's trail.
+    public struct Entrada: Codable, Sendable, Equatable {
+        public let posicao: GlobalPosition
+        public let stream: String
+        public let tipo: String
+        /// The member did it (the event's actor), rather than it happened about them.
+        public let ator: Bool
+    }
+
+    /// The members `event` is about, each with whether they did it. `dono` answers who asked
+    /// for a booking (by its id).
+    public static func sujeitos(_ event: RecordedEvent, dono: (UUID) async throws -> String?) async throws -> [String: Bool] {
+        var sujeitos: [String: Bool] = [:]
+        func marcar(_ membro: String, ator: Bool) { sujeitos[membro.lowercased()] = (sujeitos[membro.lowercased()] ?? false) || ator }
+        if let ator = event.metadata.actor, Identificador.usuario(ator) { marcar(ator, ator: true) }
+        if let usuarioId = usuarioId(event.data), Identificador.usuario(usuarioId) { marcar(usuarioId, ator: false) }
+        if let reserva = event.metadata.correlationId, let membro = try await dono(reserva) { marcar(membro, ator: false) }
+        return sujeitos
+    }
+
+    /// Who asked for a booking.
+    public struct Dono: Codable, Sendable {
+        public let usuario: String
+    }
+
+    /// The payload's top-level `usuarioId`, when it has one (a cheap look before parsing).
+    static func usuarioId(_ data: Data) -> String? {
+        guard data.range(of: Data(#""usuarioId""#.utf8)) != nil,
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return nil }
+        return object["usuarioId"] as? String
+    }
+
+    /// The order of a member's trail: the global order.
+    public static func ordem(_ posicao: GlobalPosition) -> String {
+        func fixo(_ n: Int64) -> String {
+            let digits = String(n)
+            return String(repeating: "0", count: max(0, 19 - digits.count)) + digits
+        }
+        return fixo(posicao.transaction) + "|" + fixo(posicao.sequence)
+    }
+
+    public static let projection = Projection(
+        name: "trilhas", collections: [trilhas, donos], types: [], todos: true, esperada: false
+    ) { recorded, batch in
+        if recorded.type == "ReservaSolicitada", let reserva = recorded.metadata.correlationId, let ator = recorded.metadata.actor,
+            Identificador.usuario(ator)
+        {
+            try batch.put(Dono(usuario: ator.lowercased()), donos, reserva.uuidString.lowercased())
+        }
+        let sujeitos = try await sujeitos(recorded) { reserva in
+            try await batch.get(Dono.self, donos, reserva.uuidString.lowercased())?.usuario
+        }
+        for (membro, ator) in sujeitos {
+            try batch.put(
+                Entrada(posicao: recorded.position, stream: recorded.stream.rawValue, tipo: recorded.type, ator: ator), trilhas,
+                "\(membro)|\(recorded.eventId.uuidString.lowercased())", grupo: membro, ordem: ordem(recorded.position))
+        }
+    }
+}
+
+/// Whether a text is a member's id (a UUID), not a system actor (`system:pagamentos`).
+enum Identificador {
+    static func usuario(_ texto: String) -> Bool { texto.utf8.count == 36 && UUID(uuidString: texto) != nil }
+}
