@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import HummingbirdTesting
 import Services
 import Testing
 
@@ -12,9 +13,7 @@ struct AvisosTests {
         defer { harness.removeFiles() }
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
-            let cartao = pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00", cartao: "tok_visa")
-            let id = try #require(try await client.json(.post, "/api/reservas", cartao, token: cenario.membro).object["id"] as? String)
-            _ = try await client.reserva(id, token: cenario.membro, status: "confirmada")
+            let id = try await confirmada(client, cenario)
             let codigo = try await eventually("the check-in code") {
                 try await client.json(.get, "/api/reservas/\(id)/checkin", token: cenario.membro).object["codigo"] as? String
             }
@@ -61,9 +60,7 @@ struct AvisosTests {
         defer { harness.removeFiles() }
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
-            let cartao = pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00", cartao: "tok_visa")
-            let id = try #require(try await client.json(.post, "/api/reservas", cartao, token: cenario.membro).object["id"] as? String)
-            _ = try await client.reserva(id, token: cenario.membro, status: "confirmada")
+            let id = try await confirmada(client, cenario)
             let resumo = try await eventually("the export's summary with the payment and the notices") {
                 let resumo = try await client.json(.get, "/api/auth/me/dados", token: cenario.membro).object["resumo"] as? [String: Any]
                 let avisos = resumo?["avisos"] as? [[String: Any]] ?? []
@@ -86,9 +83,7 @@ struct AvisosTests {
         defer { harness.removeFiles() }
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
-            let cartao = pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00", cartao: "tok_visa")
-            let id = try #require(try await client.json(.post, "/api/reservas", cartao, token: cenario.membro).object["id"] as? String)
-            _ = try await client.reserva(id, token: cenario.membro, status: "confirmada")
+            _ = try await confirmada(client, cenario)
             let financeiro = harness.backend.negocio.financeiro
             let csv = try await eventually("the invoice in the export") {
                 let csv = try await financeiro.faturasCSV(unidade: nil, de: "2026-11-01", ate: "2026-11-30", dialeto: .excel)
@@ -113,9 +108,7 @@ struct AvisosTests {
         defer { harness.removeFiles() }
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
-            let cartao = pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00", cartao: "tok_visa")
-            let id = try #require(try await client.json(.post, "/api/reservas", cartao, token: cenario.membro).object["id"] as? String)
-            _ = try await client.reserva(id, token: cenario.membro, status: "confirmada")
+            let id = try await confirmada(client, cenario)
             let financeiro = harness.backend.negocio.financeiro
             let ana = try #require(try await client.json(.get, "/api/auth/me", token: cenario.membro).object["id"] as? String)
             let minhas = try await eventually("the member's invoice") {
@@ -173,9 +166,7 @@ struct AvisosTests {
         defer { harness.removeFiles() }
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
-            let cartao = pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00", cartao: "tok_visa")
-            let id = try #require(try await client.json(.post, "/api/reservas", cartao, token: cenario.membro).object["id"] as? String)
-            _ = try await client.reserva(id, token: cenario.membro, status: "confirmada")
+            let id = try await confirmada(client, cenario)
             let fatura = try await eventually("the member's invoice") {
                 (try await client.json(.get, "/api/faturas", token: cenario.membro).object["itens"] as? [[String: Any]])?.first
             }
@@ -201,4 +192,12 @@ struct AvisosTests {
             #expect(errado.status == .badRequest && (errado.object["detalhes"] as? [String: Any])?["campo"] as? String == "dialeto")
         }
     }
+}
+
+/// The member's card booking of the room on the 25th, 10:00–11:00, once confirmed: its id.
+private func confirmada(_ client: any TestClientProtocol, _ cenario: Cenario) async throws -> String {
+    let cartao = pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00", cartao: "tok_visa")
+    let id = try #require(try await client.json(.post, "/api/reservas", cartao, token: cenario.membro).object["id"] as? String)
+    _ = try await client.reserva(id, token: cenario.membro, status: "confirmada")
+    return id
 }

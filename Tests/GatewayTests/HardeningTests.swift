@@ -174,7 +174,7 @@ struct HardeningTests {
             let id = try #require(try await client.json(.post, "/api/reservas", cartao, token: cenario.membro).object["id"] as? String)
             _ = try await client.reserva(id, token: cenario.membro, status: "confirmada")
             // The index holds the member's actions and what happened about their booking.
-            let tipos = try await eventually("the index reaches the payment") {
+            _ = try await eventually("the index reaches the payment") {
                 let docs = try await harness.store.documents(TrilhasReadModel.trilhas, grupo: ana, limit: 500, offset: 0)
                 let tipos = Set(try docs.map { try ReadModelJSON.decoder.decode(TrilhasReadModel.Entrada.self, from: $0).tipo })
                 return tipos.isSuperset(of: ["ReservaSolicitada", "PagamentoConfirmado", "FaturaEmitida"]) ? tipos : nil

@@ -1,6 +1,6 @@
 public import Domain
 public import EventStore
-public import Foundation
+import Foundation
 public import Logging
 public import Projections
 
@@ -360,31 +360,27 @@ public final class NotificacoesService: Sendable {
     }
 
     /// A page of the inbox, each notice read or not, and how many are unread.
-    public struct CaixaDeEntrada: Codable, Sendable {
+    public struct CaixaDeEntrada: Encodable, Sendable {
         /// Unread notices are counted up to this many ("99+" for a person).
         public static let maximoDeNaoLidas = 100
 
-        public struct Item: Codable, Sendable {
-            public let id: String
-            public let tipo: Notificacao.Tipo
-            public let titulo: String
-            public let texto: String
-            public let reservaId: String?
-            public let canal: String
-            public let status: String
-            public let em: Date
+        /// A notice as the inbox read model holds it, with whether it is read: encoded as the
+        /// notice's fields plus `lida`.
+        public struct Item: Encodable, Sendable {
+            public let aviso: NotificacaoView
             public let lida: Bool
 
-            init(_ view: NotificacaoView, lida: Bool) {
-                id = view.id
-                tipo = view.tipo
-                titulo = view.titulo
-                texto = view.texto
-                reservaId = view.reservaId
-                canal = view.canal
-                status = view.status
-                em = view.em
+            init(_ aviso: NotificacaoView, lida: Bool) {
+                self.aviso = aviso
                 self.lida = lida
+            }
+
+            private enum CodingKeys: String, CodingKey { case lida }
+
+            public func encode(to encoder: any Encoder) throws {
+                try aviso.encode(to: encoder)
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(lida, forKey: .lida)
             }
         }
 
