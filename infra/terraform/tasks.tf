@@ -74,6 +74,7 @@ locals {
     smtp_tls               = var.smtp_tls
     lembrete_horas         = tostring(var.lembrete_horas)
     psp_url                = var.psp_url
+    psp_sandbox_routes     = var.psp_sandbox_routes
     # The load balancer's nodes live in the public subnets: only they name the client in
     # X-Forwarded-For (the gateway's TRUSTED_PROXIES).
     trusted_proxies = join(",", local.public_cidrs)

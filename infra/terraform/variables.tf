@@ -170,6 +170,17 @@ variable "jwt_secret_version" {
   default     = 1
 }
 
+variable "psp_sandbox_routes" {
+  description = "PSP_SANDBOX_ROUTES of pagamentos and the gateway: \"on\" serves the sandbox's tester routes (/api/sandbox/...: pay or decline a charge), for a demo stack whose provider is the sandbox inside pagamentos. Never \"on\" with a real provider (psp_url): a member could mark their own charge paid."
+  type        = string
+  default     = "off"
+
+  validation {
+    condition     = contains(["on", "off"], var.psp_sandbox_routes) && !(var.psp_sandbox_routes == "on" && var.psp_url != "")
+    error_message = "\"on\" or \"off\"; \"on\" only without psp_url (the sandbox inside pagamentos)."
+  }
+}
+
 variable "psp_url" {
   description = "PSP_URL of pagamentos and the gateway: the payment provider's API base, http(s)://host[:port]. Empty: a sandbox provider inside pagamentos (one task, its charges in memory)."
   type        = string
