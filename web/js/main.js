@@ -7,15 +7,31 @@ import { setUnauthorizedHandler } from './lib/api.js';
 import { h, link, replace } from './lib/dom.js';
 import { flash, pageHeader } from './lib/ui.js';
 import { describeError } from './lib/errors.js';
+import { unreadCount, unreadText, refreshUnread, onUnreadChange } from './lib/unread.js';
 
 function menuLink(route) {
   const current = location.pathname === route.path || (route.path !== '/' && location.pathname.startsWith(`${route.path}/`));
-  return h('li', {}, link(route.path, route.label, current ? { 'aria-current': 'page' } : {}));
+  const attrs = current ? { 'aria-current': 'page' } : {};
+  if (route.unread) attrs['aria-describedby'] = 'menu-nao-lidas';
+  return h('li', {}, link(route.path, route.label, attrs), route.unread ? unreadBadge() : null);
+}
+
+// "Notificações 3" (beside the link, so the link keeps its name; read out as "3 não lidas");
+// hidden when everything was read, "99+" from 100.
+function unreadBadge() {
+  const n = unreadCount();
+  const text = unreadText(n);
+  return h('span', { class: 'nav-badge', id: 'menu-nao-lidas', hidden: !text, dataset: { naoLidas: String(n) } },
+    text, h('span', { class: 'visually-hidden' }, n === 1 ? ' não lida' : ' não lidas'));
+}
+
+function updateUnreadBadge() {
+  document.getElementById('menu-nao-lidas')?.replaceWith(unreadBadge());
 }
 
 function renderNav() {
   const nav = document.getElementById('menu');
-  const byGroup = (group) => ROUTES.filter((r) => r.nav === group);
+  const byGroup = (group) => ROUTES.filter((r) => r.nav === group && !(r.semAdmin && session.isAdmin));
   const groups = [];
   groups.push(h('ul', { class: 'site-nav__group' }, byGroup('membro').map(menuLink)));
   if (session.isAdmin) {
@@ -34,6 +50,7 @@ function renderNav() {
     groups.push(h('ul', { class: 'site-nav__group site-nav__group--conta' }, byGroup('visitante').map(menuLink)));
   }
   replace(nav, groups);
+  if (session.signedIn) refreshUnread();
   document.querySelector('.site-header')?.classList.toggle('site-header--admin', session.isAdmin);
 }
 
@@ -108,7 +125,8 @@ document.querySelector('.skip-link')?.addEventListener('click', (event) => {
   document.getElementById('conteudo').focus();
 });
 
-session.onChange(() => renderNav());
+session.onChange(() => { refreshUnread({ force: true }); renderNav(); });
+onUnreadChange(updateUnreadBadge);
 setUpMenuToggle();
 startRouter({ table: ROUTES, guardFn: guard, notFoundView, onRender: renderNav });
 // A token that expires while the page is open is handled on the next request (401 → login).

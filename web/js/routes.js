@@ -4,6 +4,9 @@
 // access: 'publico' (anyone), 'visitante' (only when signed out), 'membro' (signed in),
 //         'admin' (role admin).
 // nav:    'membro' | 'conta' | 'admin' (menu group) — omitted for screens reached by links.
+// semAdmin: left out of an operator's menu (which must fit one row at 1280 px; operators see
+//         every invoice under Financeiro), though the screen still opens for them.
+// unread: the menu shows the count of unread notifications beside it.
 //
 export const ROUTES = [
   // members
@@ -13,7 +16,9 @@ export const ROUTES = [
   { path: '/reservas', view: () => import('./views/reservas.js'), title: 'Minhas reservas', access: 'membro', nav: 'membro', label: 'Minhas reservas' },
   { path: '/reservas/:id/pagamento', view: () => import('./views/pagamento.js'), title: 'Pagamento da reserva', access: 'membro' },
   { path: '/reservas/:id/checkin', view: () => import('./views/checkin.js'), title: 'Check-in', access: 'membro' },
-  { path: '/notificacoes', view: () => import('./views/notificacoes.js'), title: 'Notificações', access: 'membro', nav: 'conta', label: 'Notificações' },
+  { path: '/faturas', view: () => import('./views/faturas.js'), title: 'Minhas faturas', access: 'membro', nav: 'conta', label: 'Minhas faturas', semAdmin: true },
+  { path: '/faturas/:id/recibo', view: () => import('./views/recibo.js'), title: 'Recibo', access: 'membro' },
+  { path: '/notificacoes', view: () => import('./views/notificacoes.js'), title: 'Notificações', access: 'membro', nav: 'conta', label: 'Notificações', unread: true },
   { path: '/meus-dados', view: () => import('./views/meus-dados.js'), title: 'Meus dados', access: 'membro', nav: 'conta', label: 'Meus dados' },
   { path: '/entrar', view: () => import('./views/entrar.js'), title: 'Entrar', access: 'visitante', nav: 'visitante', label: 'Entrar' },
   { path: '/cadastro', view: () => import('./views/cadastro.js'), title: 'Criar conta', access: 'visitante', nav: 'visitante', label: 'Criar conta' },

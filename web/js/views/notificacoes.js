@@ -8,6 +8,7 @@ import { h, link, replace } from '../lib/dom.js';
 import { NOTIFICACAO_TIPOS } from '../lib/labels.js';
 import { dateTime } from '../lib/format.js';
 import { pageHeader, loadInto, pager, badge, announce } from '../lib/ui.js';
+import { setUnread } from '../lib/unread.js';
 
 const KIND = {
   boas_vindas: 'info', reserva_confirmada: 'sucesso', pagamento_recebido: 'sucesso', lembrete: 'aviso',
@@ -31,12 +32,22 @@ export function render({ container, query, setQuery, signal }) {
       page.itens.sort((a, b) => Date.parse(b.em) - Date.parse(a.em));
       return page;
     }, (page) => {
-      announce(`${page.total} ${page.total === 1 ? 'notificação' : 'notificações'}`);
+      const naoLidas = page.naoLidas ?? 0;
+      announce(`${page.total} ${page.total === 1 ? 'notificação' : 'notificações'}${naoLidas ? `, ${naoLidas >= 100 ? 'mais de 99' : naoLidas} ${naoLidas === 1 ? 'não lida' : 'não lidas'}` : ''}`);
+      setUnread(naoLidas);
+      // Opening the inbox reads everything in it so far: the unread marks stay on this visit,
+      // the menu's count goes away.
+      if (naoLidas) {
+        api('/api/notificacoes/leitura', { method: 'POST', signal })
+          .then(() => setUnread(0))
+          .catch(() => {});
+      }
       list.append(
         page.itens.length
-          ? h('ol', { class: 'inbox' }, page.itens.map((n) => h('li', { class: 'inbox__item', dataset: { tipo: n.tipo } },
+          ? h('ol', { class: 'inbox' }, page.itens.map((n) => h('li', { class: `inbox__item${n.lida === false ? ' inbox__item--nova' : ''}`, dataset: { tipo: n.tipo, lida: String(n.lida !== false) } },
             h('article', { 'aria-labelledby': `notificacao-${n.id}` },
-              h('h2', { class: 'inbox__title', id: `notificacao-${n.id}` }, n.titulo),
+              h('h2', { class: 'inbox__title', id: `notificacao-${n.id}` },
+                n.lida === false ? h('span', { class: 'inbox__nova' }, 'Nova', h('span', { class: 'visually-hidden' }, ': ')) : null, n.titulo),
               h('p', { class: 'inbox__meta small' },
                 badge(NOTIFICACAO_TIPOS[n.tipo] ?? n.tipo, KIND[n.tipo]), ' ',
                 h('time', { datetime: n.em }, dateTime(n.em, browserTz)),
