@@ -325,10 +325,12 @@ extension FinanceiroService {
         guard admin || fatura.usuarioId.lowercased() == usuario.lowercased() else {
             throw ServiceError.naoEncontrado("a fatura \(id.prefix(60)) não existe")
         }
-        let decoder = ReadModelJSON.decoder
-        let unidade = try await store.document(CatalogoReadModel.unidades, key: fatura.unidadeId).map { try decoder.decode(UnidadeView.self, from: $0) }
-        let espaco = try await store.document(CatalogoReadModel.espacos, key: fatura.espacoId).map { try decoder.decode(EspacoView.self, from: $0) }
-        let reserva = try await store.document(ReservasReadModel.reservas, key: fatura.reservaId).map { try decoder.decode(ReservaView.self, from: $0) }
+        var catalogo = LeituraDoCatalogo(store: store)
+        let unidade = try await catalogo.unidade(fatura.unidadeId)
+        let espaco = try await catalogo.espaco(fatura.espacoId)
+        let reserva = try await store.document(ReservasReadModel.reservas, key: fatura.reservaId).map {
+            try ReadModelJSON.decoder.decode(ReservaView.self, from: $0)
+        }
         let quando = reserva.flatMap { try? TimeRange(start: $0.inicio, end: $0.fim) }.map {
             NotificacoesService.quando($0, fuso: unidade?.fusoHorario)
         }
@@ -466,30 +468,20 @@ extension FinanceiroService {
     /// Names looked up once per export.
     struct Nomes {
         let financeiro: FinanceiroService
-        var unidades: [String: (nome: String, fuso: String)] = [:]
-        var espacos: [String: String] = [:]
+        var catalogo: LeituraDoCatalogo
         var membros: [String: String] = [:]
 
-        mutating func unidade(_ id: String) async throws -> (nome: String, fuso: String) {
-            if let known = unidades[id] { return known }
-            var achada = (nome: id, fuso: "America/Sao_Paulo")
-            if let doc = try await financeiro.store.document(CatalogoReadModel.unidades, key: id) {
-                let view = try ReadModelJSON.decoder.decode(UnidadeView.self, from: doc)
-                achada = (view.nome, view.fusoHorario)
-            }
-            unidades[id] = achada
-            return achada
+        init(financeiro: FinanceiroService) {
+            self.financeiro = financeiro
+            catalogo = LeituraDoCatalogo(store: financeiro.store)
         }
 
-        mutating func espaco(_ id: String) async throws -> String {
-            if let known = espacos[id] { return known }
-            var nome = id
-            if let doc = try await financeiro.store.document(CatalogoReadModel.espacos, key: id) {
-                nome = try ReadModelJSON.decoder.decode(EspacoView.self, from: doc).nome
-            }
-            espacos[id] = nome
-            return nome
+        mutating func unidade(_ id: String) async throws -> (nome: String, fuso: String) {
+            let unidade = try await catalogo.unidade(id)
+            return (unidade?.nome ?? id, unidade?.fusoHorario ?? "America/Sao_Paulo")
         }
+
+        mutating func espaco(_ id: String) async throws -> String { try await catalogo.espaco(id)?.nome ?? id }
 
         mutating func membro(_ id: String) async throws -> String {
             if let known = membros[id] { return known }

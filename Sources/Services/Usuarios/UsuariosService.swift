@@ -473,16 +473,10 @@ public final class UsuariosService: Sendable {
             }
         }
         let decoder = ReadModelJSON.decoder
-        var espacos: [String: EspacoView] = [:], unidades: [String: UnidadeView] = [:]
+        var catalogo = LeituraDoCatalogo(store: store)
         func lugar(_ espacoId: String) async throws -> (espaco: String, unidade: UnidadeView?) {
-            if espacos[espacoId] == nil, let doc = try await store.document(CatalogoReadModel.espacos, key: espacoId) {
-                espacos[espacoId] = try decoder.decode(EspacoView.self, from: doc)
-            }
-            guard let espaco = espacos[espacoId] else { return ("espaço", nil) }
-            if unidades[espaco.unidadeId] == nil, let doc = try await store.document(CatalogoReadModel.unidades, key: espaco.unidadeId) {
-                unidades[espaco.unidadeId] = try decoder.decode(UnidadeView.self, from: doc)
-            }
-            return (espaco.nome, unidades[espaco.unidadeId])
+            guard let espaco = try await catalogo.espaco(espacoId) else { return ("espaço", nil) }
+            return (espaco.nome, try await catalogo.unidade(espaco.unidadeId))
         }
         let status: [Reserva.Status: String] = [
             .solicitada: "aguardando pagamento", .confirmada: "confirmada", .cancelada: "cancelada", .expirada: "expirada", .concluida: "concluída",
