@@ -109,6 +109,7 @@ export const EVENTOS = {
   NotaDeCreditoEmitida: 'Nota de crédito emitida',
   NotificacaoEnviada: 'Notificação enviada',
   NotificacaoFalhou: 'Notificação não entregue',
+  NotificacoesLidas: 'Notificações lidas',
   PagamentoCancelado: 'Pagamento cancelado',
   PagamentoConfirmado: 'Pagamento confirmado',
   PagamentoIniciado: 'Pagamento iniciado',
