@@ -109,15 +109,28 @@ def api(server, method: str, path: str, body=None, token: str | None = None):
     raise AssertionError(f"{method} {path} kept answering 429")
 
 
-_tokens: dict[tuple[str, str], str] = {}
+_sessions: dict[tuple[str, str], dict] = {}
+
+
+def session(server, credentials: tuple[str, str]) -> dict:
+    """The login's answer ({token, expiraEm, usuario}) for the account, logged in once per server (logins are rate limited)."""
+    key = (server.url, credentials[0])
+    if key not in _sessions:
+        _sessions[key] = api(server, "POST", "/api/auth/login", {"email": credentials[0], "senha": credentials[1]})
+    return _sessions[key]
 
 
 def token(server, credentials: tuple[str, str]) -> str:
-    """A bearer token for the account, logged in once per server (logins are rate limited)."""
-    key = (server.url, credentials[0])
-    if key not in _tokens:
-        _tokens[key] = api(server, "POST", "/api/auth/login", {"email": credentials[0], "senha": credentials[1]})["token"]
-    return _tokens[key]
+    """A bearer token for the account (session())."""
+    return session(server, credentials)["token"]
+
+
+def open_signed_in(ui: UI, server, credentials: tuple[str, str], path: str) -> None:
+    """Opens `path` signed in without the login form (which has tests of its own): the app keeps
+    its session in the tab's sessionStorage, as the login's answer."""
+    ui.open("/entrar")
+    ui.driver.execute_script("sessionStorage.setItem('coworkflow.sessao', arguments[0])", json.dumps(session(server, credentials)))
+    ui.open(path)
 
 
 ALWAYS_OPEN = {d: [{"abre": 0, "fecha": 1440}] for d in ("domingo", "segunda", "terca", "quarta", "quinta", "sexta", "sabado")}
@@ -137,13 +150,14 @@ def meeting_room(server, nome: str, horario: dict | None = None, minimo: int = 3
     return unidade["nome"], room(server, unidade["id"], nome, horario, minimo, maximo)
 
 
-def unit(server, nome: str, antes: int = 1440) -> dict:
-    """A unit in São Paulo whose check-in opens `antes` minutes before a booking's start (a day by
-    default) and closes 30 minutes after it. Returns the unit as the API answers it."""
+def unit(server, nome: str, antes: int = 1440, fuso: str = "America/Sao_Paulo") -> dict:
+    """A unit (in São Paulo unless `fuso` says another IANA zone) whose check-in opens `antes`
+    minutes before a booking's start (a day by default) and closes 30 minutes after it. Returns
+    the unit as the API answers it."""
     return api(server, "POST", "/api/admin/unidades", {
         "nome": nome,
         "endereco": {"logradouro": "Rua Augusta", "numero": "500", "cidade": "São Paulo", "uf": "SP", "cep": "01304-000"},
-        "fusoHorario": "America/Sao_Paulo",
+        "fusoHorario": fuso,
         "politicaDeCancelamento": {"horasSemMulta": 24, "multaBP": 5000},
         "operacao": {"aliquotaISSBP": 200, "janelaDeCheckin": {"antesMinutos": antes, "depoisMinutos": 30}},
     }, token(server, server.admin))

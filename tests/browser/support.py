@@ -146,9 +146,10 @@ for (const el of document.querySelectorAll('button, a[href]')) {
 for (const img of document.querySelectorAll('img')) {
   if (!img.hasAttribute('alt')) problems.push(`img without alt: ${img.src}`);
 }
-if (document.documentElement.scrollWidth > window.innerWidth + 1) {
-  const wide = [...document.querySelectorAll('#conteudo *')].filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1).slice(-3);
-  problems.push(`the page scrolls sideways (${document.documentElement.scrollWidth} px in ${window.innerWidth} px): ${wide.map((el) => el.outerHTML.slice(0, 80)).join(' | ')}`);
+// Against the layout's width, not innerWidth: a phone widens its viewport to content wider than the screen.
+if (document.documentElement.scrollWidth > document.documentElement.clientWidth + 1) {
+  const wide = [...document.querySelectorAll('#conteudo *')].filter((el) => el.getBoundingClientRect().right > document.documentElement.clientWidth + 1).slice(-3);
+  problems.push(`the page scrolls sideways (${document.documentElement.scrollWidth} px in ${document.documentElement.clientWidth} px): ${wide.map((el) => el.outerHTML.slice(0, 80)).join(' | ')}`);
 }
 const ids = {};
 for (const el of document.querySelectorAll('[id]')) { ids[el.id] = (ids[el.id] || 0) + 1; }

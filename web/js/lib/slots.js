@@ -6,14 +6,20 @@ export const STEP_MINUTES = 30;
 const MINUTE = 60_000;
 
 /**
- * slots(disponibilidade, {now, antecedenciaMinimaMinutos}) →
- *   [{inicio: ms, fim: ms, estado: 'livre'|'ocupado'|'passado', vagas}]
+ * slots(disponibilidade, {now, antecedenciaMinimaMinutos, abertura, bloqueios}) →
+ *   [{inicio: ms, fim: ms, estado: 'livre'|'ocupado'|'bloqueado'|'passado', vagas, bloqueio?}]
+ * The API leaves a blackout out of the open intervals: `abertura` (the weekly hours of the day,
+ * agenda.faixasDoDia) and `bloqueios` (agenda.bloqueiosDoDia) put its time back as blocked
+ * slots, on the grid of the opening, carrying the blackout (its reason) in `bloqueio`.
  */
-export function slots(disponibilidade, { now = Date.now(), antecedenciaMinimaMinutos = 0, step = STEP_MINUTES } = {}) {
+export function slots(disponibilidade, {
+  now = Date.now(), antecedenciaMinimaMinutos = 0, step = STEP_MINUTES, abertura = [], bloqueios = [],
+} = {}) {
   const livres = (disponibilidade.livres ?? [])
     .map((l) => ({ inicio: Date.parse(l.inicio), fim: Date.parse(l.fim), vagas: l.vagas ?? 1 }))
     .sort((a, b) => a.inicio - b.inicio);
   const earliest = now + antecedenciaMinimaMinutos * MINUTE;
+  const blackout = (slot) => bloqueios.find((b) => b.inicio < slot.fim && b.fim > slot.inicio) ?? null;
   const result = [];
   for (const a of disponibilidade.aberto ?? []) {
     const start = Date.parse(a.inicio);
@@ -21,12 +27,25 @@ export function slots(disponibilidade, { now = Date.now(), antecedenciaMinimaMin
     for (let t = start; t + step * MINUTE <= end; t += step * MINUTE) {
       const slot = { inicio: t, fim: t + step * MINUTE };
       const vagas = placesIn(livres, slot);
+      const bloqueio = vagas > 0 ? null : blackout(slot);
       slot.vagas = vagas;
-      slot.estado = vagas > 0 ? (t < earliest ? 'passado' : 'livre') : (t < earliest ? 'passado' : 'ocupado');
+      slot.estado = t < earliest ? 'passado' : (vagas > 0 ? 'livre' : (bloqueio ? 'bloqueado' : 'ocupado'));
+      if (bloqueio) slot.bloqueio = bloqueio;
       result.push(slot);
     }
   }
-  return result;
+  const covered = (slot) => result.some((s) => s.inicio < slot.fim && s.fim > slot.inicio);
+  for (const f of abertura) {
+    for (let t = f.inicio; t + step * MINUTE <= f.fim; t += step * MINUTE) {
+      const slot = { inicio: t, fim: t + step * MINUTE, vagas: 0 };
+      const bloqueio = blackout(slot);
+      if (!bloqueio || covered(slot)) continue;
+      slot.estado = t < earliest ? 'passado' : 'bloqueado';
+      slot.bloqueio = bloqueio;
+      result.push(slot);
+    }
+  }
+  return result.sort((a, b) => a.inicio - b.inicio);
 }
 
 /** The fewest places over [inicio, fim) if free intervals cover all of it, else 0. */
@@ -71,7 +90,7 @@ export function endsFrom(list, i, { minimo = STEP_MINUTES, maximo = Infinity } =
  *   'minimo'    the same, inside the minimum: the booking ends with the minimum
  *   'maximo'    the same, beyond the maximum: the end brought back to the maximum
  *   'antes'     before the start: a new selection that starts here
- *   'bloqueado' the range up to this slot would cross `barreira` ({tipo: 'ocupado'|'fechado', em}):
+ *   'bloqueado' the range up to this slot would cross `barreira` ({tipo: 'ocupado'|'bloqueado'|'fechado', em}):
  *               a new selection that starts here
  *   'nao_cabe'  no booking of the minimum fits from here: the selection stays as it was
  * → {inicio, fim, como, barreira?}
@@ -105,7 +124,7 @@ export function clique(list, selecao, i, { minimo = STEP_MINUTES, maximo = Infin
 function barrier(list, from, to) {
   for (let j = from; j <= to; j += 1) {
     if (j > from && list[j].inicio !== list[j - 1].fim) return { tipo: 'fechado', em: list[j - 1].fim };
-    if (list[j].estado !== 'livre') return { tipo: 'ocupado', em: list[j].inicio };
+    if (list[j].estado !== 'livre') return { tipo: list[j].estado === 'bloqueado' ? 'bloqueado' : 'ocupado', em: list[j].inicio };
   }
   return null;
 }

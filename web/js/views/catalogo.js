@@ -1,6 +1,7 @@
 // Find a space: filters by unit, type, capacity and amenity; 50 a page. The filters live in the
 // query string, so the back button and a shared link show the same list. The amenities are a
-// choice of those the catalog's spaces have, compared without accents or case.
+// choice of those the catalog's spaces have, compared without accents or case. With a unit
+// chosen, a link leads to the grid of all its spaces in a day.
 
 import { api, allPages, PAGE_SIZE } from '../lib/api.js';
 import { todasAsUnidades, todasAsComodidades, chaveDaComodidade } from '../lib/catalog.js';
@@ -24,6 +25,16 @@ function card(item) {
       : null,
     h('p', { class: 'card__price' }, precos ? [h('strong', {}, money(precos.porHora)), ' por hora'] : 'Preço a definir'),
     link(`/espacos/${espaco.id}`, 'Ver disponibilidade', { class: 'button button--secondary', 'aria-describedby': headingId }));
+}
+
+/** "Todos os espaços de <unidade> num dia": the unit's grid, named once the units arrive. */
+function gradeDaUnidade(id) {
+  const a = link(`/unidades/${id}/dia`, 'Ver todos os espaços desta unidade num dia', { class: 'button button--secondary button--small' });
+  todasAsUnidades().then((lista) => {
+    const unidade = lista.find((u) => u.id === id);
+    if (unidade) a.textContent = `Ver todos os espaços de ${unidade.nome} num dia`;
+  }).catch(() => { /* the generic words stay */ });
+  return h('p', { class: 'results__unit' }, a);
 }
 
 export function render({ container, query, setQuery, signal }) {
@@ -86,6 +97,7 @@ export function render({ container, query, setQuery, signal }) {
       (page) => {
         announce(`${page.total} ${page.total === 1 ? 'espaço encontrado' : 'espaços encontrados'}`);
         append(results,
+          state.unidade ? gradeDaUnidade(state.unidade) : null,
           page.itens.length
             ? h('ul', { class: 'cards' }, page.itens.map(card))
             : h('p', { class: 'empty' }, 'Nenhum espaço com esses filtros. Tente tirar algum filtro.'),

@@ -1,15 +1,18 @@
-// One space: its details and prices, a day view of its availability in the unit's time zone,
-// a quote line by line, and the booking (which holds the slot until `expiraEm`).
+// One space: its details and prices, a day view of its availability in the unit's time zone
+// (opening on the next day it can be booked; blackouts shown as blocked time, with their reason),
+// a quote line by line, and the booking (which holds the slot until `expiraEm`). Links lead to
+// the space's week and to the unit's grid of the day; a link back from them picks a start (?de=).
 
 import { api, Action } from '../lib/api.js';
 import { espaco as loadEspaco } from '../lib/catalog.js';
 import { session } from '../lib/session.js';
 import { h, link, replace, uid } from '../lib/dom.js';
-import { TIPOS, METODOS } from '../lib/labels.js';
+import { TIPOS, METODOS, MOTIVOS_BLOQUEIO } from '../lib/labels.js';
 import {
   money, todayIn, addDays, isDate, dateLong, time, deadline, isoWithOffset, duration, zoneLabel, interval,
 } from '../lib/format.js';
 import { slots as cutSlots, endsFrom, clique, STEP_MINUTES } from '../lib/slots.js';
+import { faixasDoDia, bloqueiosDoDia, motivoDoBloqueio, proximoDiaReservavel, duracaoMinima } from '../lib/agenda.js';
 import {
   pageHeader, loadInto, facts, errorBox, showLoading, doneLoading, busy, field, announce, showFormError, clearErrors, val, table,
   radios, fieldError,
@@ -26,7 +29,7 @@ function screen(container, body, item, { query, setQuery, signal }) {
   const { espaco, unidade, precos } = item;
   const tz = unidade?.fusoHorario ?? 'America/Sao_Paulo';
   const regras = espaco.regras ?? {};
-  const minimo = Math.max(regras.duracaoMinimaMinutos ?? STEP_MINUTES, precos?.duracaoMinimaMinutos ?? 0);
+  const minimo = duracaoMinima(item);
   const maximo = regras.duracaoMaximaMinutos ?? Infinity;
   const bookAction = new Action();
 
@@ -58,14 +61,20 @@ function screen(container, body, item, { query, setQuery, signal }) {
   }
 
   // ---- day navigation --------------------------------------------------------------------------
-  let data = isDate(query.get('data')) ? query.get('data') : todayIn(tz);
+  let data = isDate(query.get('data'))
+    ? query.get('data')
+    : proximoDiaReservavel(espaco, tz, { minimo, antecedenciaMinimaMinutos: regras.antecedenciaMinimaMinutos ?? 0 });
   const dateInputId = uid('data');
   const dateInput = h('input', { type: 'date', id: dateInputId, name: 'data', value: data, min: todayIn(tz) });
   const prev = h('button', { type: 'button', class: 'button button--secondary', onclick: () => go(addDays(data, -1)) }, '← Dia anterior');
   const next = h('button', { type: 'button', class: 'button button--secondary', onclick: () => go(addDays(data, 1)) }, 'Próximo dia →');
   dateInput.addEventListener('change', () => { if (isDate(dateInput.value)) go(dateInput.value); });
   const dayTitle = h('h3', { class: 'day__title', id: 'dia-titulo', 'aria-live': 'polite' });
+  const dayBlocks = h('ul', { class: 'day__blocks', 'aria-label': 'Bloqueios neste dia' });
   const dayView = h('div', { class: 'day' });
+  const weekLink = link('', 'Ver a semana', { class: 'button button--secondary button--small' });
+  const gridLink = unidade ? link('', `Todos os espaços de ${unidade.nome} neste dia`, { class: 'button button--secondary button--small' }) : null;
+  const views = h('p', { class: 'actions day__views' }, weekLink, gridLink);
   // The chosen range in words, and what the last click did to it (read aloud as it changes).
   const selectionRange = h('p', { class: 'selection__range' });
   const selectionNote = h('p', { class: 'selection__note' });
@@ -91,7 +100,7 @@ function screen(container, body, item, { query, setQuery, signal }) {
     h('h2', { id: 'escolha' }, 'Escolha o horário'),
     h('p', { class: 'small' }, `Horários no ${zoneLabel(tz)}. Clique no horário em que a reserva começa e depois no último horário dela.`),
     h('div', { class: 'day-nav' }, prev, h('div', { class: 'field field--inline' }, h('label', { for: dateInputId }, 'Data'), dateInput), next),
-    dayTitle, dayView, selectionBox, form, quoteBox, resultBox);
+    views, dayTitle, dayBlocks, dayView, selectionBox, form, quoteBox, resultBox);
 
   replace(body, h('div', { class: 'space-layout' }, booking, details));
 
@@ -99,21 +108,28 @@ function screen(container, body, item, { query, setQuery, signal }) {
   let selected = { inicio: null, fim: null };
   // A range chosen before signing in: the login's "volta" carries the day, `de`, `ate` and the
   // coupon, and the range is chosen and quoted again once the day has loaded.
-  let pending = /^\d{2}:\d{2}$/.test(query.get('de') ?? '') && /^\d{2}:\d{2}$/.test(query.get('ate') ?? '')
+  // A start alone (?de=, from the week view or the unit's grid) is picked as a click would.
+  const hhmm = (text) => /^\d{2}:\d{2}$/.test(text ?? '');
+  let pending = hhmm(query.get('de')) && hhmm(query.get('ate'))
     ? { de: query.get('de'), ate: query.get('ate'), cupom: query.get('cupom') ?? '' }
     : null;
+  let pendingStart = hhmm(query.get('de')) && !pending ? query.get('de') : null;
 
   function go(newDate) {
     if (newDate < todayIn(tz)) return;
     data = newDate;
     dateInput.value = data;
-    setQuery({ data });
     loadDay();
   }
 
   function loadDay() {
+    setQuery({ data });
     prev.disabled = data <= todayIn(tz);
     dayTitle.textContent = dateLong(data);
+    weekLink.href = `/espacos/${espaco.id}/semana?data=${data}`;
+    if (gridLink) gridLink.href = `/unidades/${unidade.id}/dia?data=${data}`;
+    replace(dayBlocks);
+    dayBlocks.hidden = true;
     selected = { inicio: null, fim: null };
     selectionBox.hidden = true;
     replace(quoteBox);
@@ -121,12 +137,19 @@ function screen(container, body, item, { query, setQuery, signal }) {
     api(`/api/espacos/${espaco.id}/disponibilidade`, { query: { data }, signal })
       .then((disp) => {
         doneLoading(dayView);
-        list = cutSlots(disp, { antecedenciaMinimaMinutos: regras.antecedenciaMinimaMinutos ?? 0 });
+        list = cutSlots(disp, {
+          antecedenciaMinimaMinutos: regras.antecedenciaMinimaMinutos ?? 0,
+          abertura: faixasDoDia(espaco, data, tz),
+          bloqueios: bloqueiosDoDia(espaco, data, tz),
+        });
+        drawBlocks();
         drawDay();
         fillStarts();
         showSelection();
         if (pending) restore(pending);
+        else if (pendingStart) pickStart(pendingStart);
         pending = null;
+        pendingStart = null;
         const livres = list.filter((s) => s.estado === 'livre').length;
         announce(livres ? `${dateLong(data)}: ${livres} horários livres` : `${dateLong(data)}: sem horários livres`);
       })
@@ -135,6 +158,19 @@ function screen(container, body, item, { query, setQuery, signal }) {
         doneLoading(dayView);
         replace(dayView, errorBox(error, { retry: loadDay }));
       });
+  }
+
+  /** The day's blackouts in words, over the slots they block: "Bloqueado das 14:00 às 16:00 — Manutenção: Pintura". */
+  function drawBlocks() {
+    const porBloqueio = new Map();
+    for (const slot of list.filter((s) => s.bloqueio)) {
+      const b = porBloqueio.get(slot.bloqueio) ?? { inicio: slot.inicio, fim: slot.fim };
+      porBloqueio.set(slot.bloqueio, { inicio: Math.min(b.inicio, slot.inicio), fim: Math.max(b.fim, slot.fim) });
+    }
+    replace(dayBlocks, [...porBloqueio].map(([bloqueio, { inicio, fim }]) => h('li', {},
+      h('strong', {}, `Bloqueado das ${time(inicio, tz)} às ${time(fim, tz)}`),
+      motivoDoBloqueio(bloqueio) ? ` — ${motivoDoBloqueio(bloqueio)}` : '')));
+    dayBlocks.hidden = !porBloqueio.size;
   }
 
   function drawDay() {
@@ -147,14 +183,20 @@ function screen(container, body, item, { query, setQuery, signal }) {
       list.map((slot, i) => {
         const label = `${time(slot.inicio, tz)}`;
         const inRange = selected.inicio !== null && slot.inicio >= selected.inicio && slot.fim <= (selected.fim ?? selected.inicio);
-        const estado = slot.estado === 'livre'
-          ? (shared ? `${slot.vagas} ${slot.vagas === 1 ? 'vaga' : 'vagas'}` : 'Livre')
-          : (slot.estado === 'ocupado' ? (shared ? 'Lotado' : 'Ocupado') : 'Encerrado');
-        const content = [h('span', { class: 'slot__time' }, label), h('span', { class: 'slot__state' }, estado)];
+        const estado = {
+          livre: shared ? `${slot.vagas} ${slot.vagas === 1 ? 'vaga' : 'vagas'}` : 'Livre',
+          ocupado: shared ? 'Lotado' : 'Ocupado',
+          bloqueado: 'Bloqueado',
+          passado: 'Encerrado',
+        }[slot.estado];
+        // A blackout's kind in the slot ("Manutenção"), its whole reason in the title and read aloud.
+        const bloqueio = slot.estado === 'bloqueado' ? slot.bloqueio : null;
+        const content = [h('span', { class: 'slot__time' }, label), h('span', { class: 'slot__state' }, estado),
+          bloqueio ? h('span', { class: 'slot__reason' }, MOTIVOS_BLOQUEIO[bloqueio.motivo] ?? bloqueio.motivo) : null];
         const className = `slot slot--${slot.estado}${inRange ? ' slot--selected' : ''}`;
         if (slot.estado !== 'livre') {
-          return h('li', {}, h('span', { class: className }, content,
-            h('span', { class: 'visually-hidden' }, ` (${time(slot.inicio, tz)} às ${time(slot.fim, tz)})`)));
+          return h('li', {}, h('span', { class: className, title: bloqueio ? `Bloqueado: ${motivoDoBloqueio(bloqueio)}` : null }, content,
+            h('span', { class: 'visually-hidden' }, ` (${time(slot.inicio, tz)} às ${time(slot.fim, tz)}${bloqueio ? `: ${motivoDoBloqueio(bloqueio)}` : ''})`)));
         }
         return h('li', {}, h('button', {
           type: 'button', class: className, 'aria-pressed': String(inRange), dataset: { inicio: String(slot.inicio) },
@@ -206,11 +248,24 @@ function screen(container, body, item, { query, setQuery, signal }) {
       minimo: () => `A duração mínima é ${duration(minimo)}: a reserva vai até as ${t(selected.fim)}.`,
       maximo: () => `A duração máxima é ${duration(maximo)}: a reserva termina às ${t(selected.fim)}.`,
       antes: () => `Nova seleção: começa às ${t(selected.inicio)} (antes começava às ${t(before.inicio)}). ${next}`,
-      bloqueado: () => `Nova seleção: começa às ${t(selected.inicio)}, porque ${result.barreira.tipo === 'fechado'
-        ? `o espaço fecha às ${t(result.barreira.em)}` : `o horário das ${t(result.barreira.em)} está ocupado`}. ${next}`,
+      bloqueado: () => `Nova seleção: começa às ${t(selected.inicio)}, porque ${{
+        fechado: `o espaço fecha às ${t(result.barreira.em)}`,
+        bloqueado: `o horário das ${t(result.barreira.em)} está bloqueado`,
+      }[result.barreira.tipo] ?? `o horário das ${t(result.barreira.em)} está ocupado`}. ${next}`,
     };
     changed(notes[result.como]());
     dayView.querySelector(`button[data-inicio="${slot.inicio}"]`)?.focus();
+  }
+
+  /** Picks the start "hh:mm" a link chose (the week view, the unit's grid), as a click on it would. */
+  function pickStart(de) {
+    setQuery({ de: '' });
+    const i = list.findIndex((s) => time(s.inicio, tz) === de);
+    if (i < 0 || list[i].estado !== 'livre') {
+      showSelection(`O horário das ${de} não está mais livre. Escolha outro.`);
+      return;
+    }
+    pick(i);
   }
 
   /** Chooses again the range picked before signing in ({de, ate, cupom}) and quotes it. */
