@@ -1,3 +1,4 @@
+import Domain
 import ArgumentParser
 import EventStore
 import Foundation
@@ -83,7 +84,7 @@ struct BusBench: AsyncParsableCommand {
             let count = min(500, total - appended)
             let batch = (0..<count).map { index in
                 NewEvent(
-                    eventId: FastID.uuid(appended + index, salt: salt), type: "ReservaSolicitada",
+                    eventId: FastID.uuid(appended + index, salt: salt), type: Reserva.Catalogo.solicitada.type,
                     data: Data(Payload.payload(appended + index).utf8), occurredAt: Date())
             }
             try await store.append(to: StreamName(category: service, id: "\(appended / 500)"), expected: .noStream, events: batch)
@@ -156,7 +157,7 @@ struct BusBench: AsyncParsableCommand {
             if due > clock.now { try await Task.sleep(until: due) }
             try await store.append(
                 to: StreamName(category: service, id: "l\(index % 64)"), expected: .any,
-                events: [NewEvent(eventId: FastID.uuid(index, salt: salt), type: "ReservaSolicitada",
+                events: [NewEvent(eventId: FastID.uuid(index, salt: salt), type: Reserva.Catalogo.solicitada.type,
                                   data: Data(Payload.payload(index).utf8), occurredAt: Date())])
         }
         let deadline = clock.now + .seconds(60)

@@ -426,7 +426,7 @@ struct ReplayHistory {
         for (index, member) in members.enumerated() {
             let at = setupTime + 7_200 + Int64(index)
             pending.append((StreamName(category: "usuario", id: member), NewEvent(
-                eventId: uuid(), type: "UsuarioRegistrado",
+                eventId: uuid(), type: Usuario.Catalogo.registrado.type,
                 data: Data(#"{"em":"\#(Self.iso(at))","emailHash":"\#(member.prefix(16))","papel":"membro","usuarioId":"\#(member)"}"#.utf8),
                 metadata: EventMetadata(service: "usuarios"), occurredAt: Self.date(at))))
             if pending.count >= 2_500 { try await flush() }
@@ -466,7 +466,7 @@ struct ReplayHistory {
         let intervalo = try TimeRange(start: Self.date(booking.start), end: Self.date(booking.end))
         switch mark.step {
         case .login:
-            return json(StreamName(category: "usuario", id: member), "LoginRealizado",
+            return json(StreamName(category: "usuario", id: member), Usuario.Catalogo.loginRealizado.type,
                         #"{"em":"\#(Self.iso(mark.time))","ip":"203.0.113.\#(booking.member % 250)","usuarioId":"\#(member)"}"#, "usuarios")
         case .requested:
             let pedido = Reserva.Pedido(
@@ -482,14 +482,14 @@ struct ReplayHistory {
             return try domain(StreamNames.agenda(space.id.rawValue, day), Agenda.Event.liberada(Agenda.Liberada(
                 reservaId: booking.id, espacoId: space.id.rawValue, data: day, em: at)), "reservas")
         case .paymentStarted:
-            return json(payments, "PagamentoIniciado", #"{"em":"\#(Self.iso(mark.time))",\#(ids),"metodo":"pix","valor":\#(booking.price)}"#, "pagamentos")
+            return json(payments, Pagamento.Catalogo.iniciado.type, #"{"em":"\#(Self.iso(mark.time))",\#(ids),"metodo":"pix","valor":\#(booking.price)}"#, "pagamentos")
         case .paymentConfirmed:
-            return json(payments, "PagamentoConfirmado",
+            return json(payments, Pagamento.Catalogo.confirmado.type,
                         #"{"cobrancaId":"pix_\#(booking.member)_\#(mark.booking)","em":"\#(Self.iso(mark.time))",\#(ids),"metodo":"pix","valor":\#(booking.price)}"#, "pagamentos")
         case .refundRequested:
-            return json(payments, "ReembolsoSolicitado", #"{"em":"\#(Self.iso(mark.time))",\#(ids),"valor":\#(booking.price)}"#, "pagamentos")
+            return json(payments, Pagamento.Catalogo.reembolsoSolicitado.type, #"{"em":"\#(Self.iso(mark.time))",\#(ids),"valor":\#(booking.price)}"#, "pagamentos")
         case .refundCompleted:
-            return json(payments, "ReembolsoConcluido",
+            return json(payments, Pagamento.Catalogo.reembolsoConcluido.type,
                         #"{"em":"\#(Self.iso(mark.time))",\#(ids),"reembolsoId":"\#(booking.payment)","valor":\#(booking.price)}"#, "pagamentos")
         case .expired:
             return try domain(stream, Reserva.Event.expirada(Reserva.Expirada(reservaId: reserva, em: at)), "reservas")
@@ -501,7 +501,7 @@ struct ReplayHistory {
             return try domain(stream, Reserva.Event.confirmada(Reserva.Confirmada(
                 reservaId: reserva, pagamentoId: booking.payment.uuidString.lowercased(), em: at)), "reservas")
         case .checkin, .noShow, .checkout:
-            let type = mark.step == .checkin ? "CheckinRealizado" : mark.step == .noShow ? "NoShowRegistrado" : "CheckoutRealizado"
+            let type = mark.step == .checkin ? Checkin.Catalogo.realizado.type : mark.step == .noShow ? Checkin.Catalogo.noShowRegistrado.type : Checkin.Catalogo.checkoutRealizado.type
             return json(checkins, type, """
                 {"em":"\(Self.iso(mark.time))","espacoId":"\(space.id)","fim":"\(Self.iso(booking.end))","inicio":"\(Self.iso(booking.start))",\
                 "reservaId":"\(reserva)","unidadeId":"\(unit.id)","usuarioId":"\(member)"}

@@ -72,7 +72,7 @@ struct StoreWorkloads {
     }
 
     private func event(_ n: Int, salt: UInt64) -> NewEvent {
-        NewEvent(eventId: FastID.uuid(n, salt: salt), type: "ReservaSolicitada", data: Data(Payload.payload(n).utf8),
+        NewEvent(eventId: FastID.uuid(n, salt: salt), type: Reserva.Catalogo.solicitada.type, data: Data(Payload.payload(n).utf8),
                  metadata: EventMetadata(actor: "bench", service: "bench"), occurredAt: Date())
     }
 

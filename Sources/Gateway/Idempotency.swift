@@ -59,7 +59,7 @@ final class Idempotency: Sendable {
             throw ServiceError.conflito("requisicao_em_andamento", "a primeira requisição com esta Idempotency-Key ainda está em andamento")
         case .mismatch:
             throw ServiceError(
-                status: 422, codigo: "chave_de_idempotencia_reutilizada", mensagem: "esta Idempotency-Key já foi usada com outra requisição")
+                .invalido, codigo: "chave_de_idempotencia_reutilizada", mensagem: "esta Idempotency-Key já foi usada com outra requisição")
         }
     }
 

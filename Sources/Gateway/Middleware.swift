@@ -113,49 +113,49 @@ struct EdgeMiddleware: RouterMiddleware {
                 // leaves it unknown: the message does not promise either way.
                 context.logger.error("database unavailable", metadata: ["requestId": "\(context.requestId)", "error": "\(error.message)"])
                 response = ServiceError(
-                    status: 503, codigo: "banco_de_dados_indisponivel",
+                    .indisponivel, codigo: "banco_de_dados_indisponivel",
                     mensagem: "o banco de dados está inacessível no momento; tente de novo em instantes", retryAfter: 2)
                     .response(requestId: context.requestId)
             } catch let error as PaymentProviderError {
                 // The provider refused or did not answer (the sandbox's tester routes): not our 500.
                 context.logger.error("payment provider failed: \(error)", metadata: ["requestId": "\(context.requestId)"])
                 response = ServiceError(
-                    status: 502, codigo: "provedor_de_pagamento_indisponivel",
+                    .indisponivel, codigo: "provedor_de_pagamento_indisponivel",
                     mensagem: "o provedor de pagamentos não atendeu; tente de novo em instantes", retryAfter: 5)
-                    .response(requestId: context.requestId)
+                    .response(requestId: context.requestId, status: 502)
             } catch let error as HTTPError where error.status == .notFound {
                 let methods = routes.methods(for: request.uri.path)
                 if methods.isEmpty {
                     response = ServiceError(
-                        status: 404, codigo: "rota_nao_encontrada",
+                        .naoEncontrado, codigo: "rota_nao_encontrada",
                         mensagem: "nenhuma rota \(request.method) \(request.uri.path); veja /openapi.json")
                         .response(requestId: context.requestId)
                 } else {
                     let allowed = methods.map(\.rawValue).sorted().joined(separator: ", ")
                     response = ServiceError(
-                        status: 405, codigo: "metodo_nao_permitido",
+                        .requisicaoInvalida, codigo: "metodo_nao_permitido",
                         mensagem: "\(request.uri.path) aceita \(allowed), não \(request.method); veja /openapi.json")
-                        .response(requestId: context.requestId)
+                        .response(requestId: context.requestId, status: 405)
                     response.headers[.allow] = allowed
                 }
             } catch let error as HTTPError {
                 response = ServiceError(
-                    status: Int(error.status.code), codigo: error.status.code == 413 ? "corpo_grande_demais" : "requisicao_invalida",
+                    .requisicaoInvalida, codigo: error.status.code == 413 ? "corpo_grande_demais" : "requisicao_invalida",
                     mensagem: error.body ?? error.status.reasonPhrase)
-                    .response(requestId: context.requestId)
+                    .response(requestId: context.requestId, status: Int(error.status.code))
             } catch let error as any HTTPResponseError {
                 let tooLarge = error.status == .contentTooLarge
                 response = ServiceError(
-                    status: Int(error.status.code), codigo: tooLarge ? "corpo_grande_demais" : "requisicao_invalida",
+                    .requisicaoInvalida, codigo: tooLarge ? "corpo_grande_demais" : "requisicao_invalida",
                     mensagem: tooLarge ? "o corpo passa de \(context.maxUploadSize) bytes" : error.status.reasonPhrase)
-                    .response(requestId: context.requestId)
+                    .response(requestId: context.requestId, status: Int(error.status.code))
             } catch {
                 // (A request body's decoding errors are 400s from `JSON.decode`; one that gets
                 // here is stored data that did not decode: ours, logged.)
                 context.logger.error("unexpected failure", metadata: [
                     "requestId": "\(context.requestId)", "error": "\(String(reflecting: error))",
                 ])
-                response = ServiceError(status: 500, codigo: "erro_interno", mensagem: "erro interno; informe o requestId")
+                response = ServiceError(.interno, codigo: "erro_interno", mensagem: "erro interno; informe o requestId")
                     .response(requestId: context.requestId)
             }
         }
@@ -229,7 +229,7 @@ struct AuthMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: GatewayContext, next: (Request, GatewayContext) async throws -> Response) async throws -> Response {
         var context = context
         if let header = request.headers[.authorization] {
-            let invalid = ServiceError(status: 401, codigo: "token_invalido", mensagem: "o token é inválido ou expirou; faça login de novo")
+            let invalid = ServiceError(.naoAutenticado, codigo: "token_invalido", mensagem: "o token é inválido ou expirou; faça login de novo")
             guard header.lowercased().hasPrefix("bearer "),
                 let subject = await usuarios.verificar(token: String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces))
             else { throw invalid }
@@ -287,7 +287,7 @@ struct RateLimitMiddleware: RouterMiddleware {
         for (key, limit) in keys {
             if let wait = limiter.take(key, limit) {
                 throw ServiceError(
-                    status: 429, codigo: "muitas_requisicoes",
+                    .limiteExcedido, codigo: "muitas_requisicoes",
                     mensagem: "limite de requisições atingido; tente de novo em \(wait) s", retryAfter: wait)
             }
         }

@@ -65,7 +65,7 @@ public struct Negocio: Sendable {
                     let perfil: UsuariosService.Perfil
                     do {
                         perfil = try await usuarios.perfil(usuario: usuario)
-                    } catch let error as ServiceError where error.status == 404 {
+                    } catch let error as ServiceError where error.kind == .naoEncontrado {
                         return nil
                     }
                     return NotificacoesService.Contato(nome: perfil.nome, email: perfil.email)
@@ -78,7 +78,7 @@ public struct Negocio: Sendable {
                 nomeDoMembro: { usuario in
                     do {
                         return try await usuarios.perfil(usuario: usuario).nome
-                    } catch let error as ServiceError where error.status == 404 {
+                    } catch let error as ServiceError where error.kind == .naoEncontrado {
                         return nil
                     }
                 }),

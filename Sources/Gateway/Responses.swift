@@ -79,14 +79,16 @@ struct ErrorBody: Encodable {
 }
 
 extension ServiceError {
-    func reply(requestId: String) -> Reply {
+    /// The answer to a failure: its kind's status (``ServiceError/Kind/status``), or `status`
+    /// where the edge knows better (a method not allowed, a body too large, a provider down).
+    func reply(requestId: String, status: Int? = nil) -> Reply {
         let body = ErrorBody(erro: codigo, mensagem: mensagem, detalhes: detalhes.isEmpty ? nil : detalhes, requestId: requestId)
-        var reply = Reply(status: status, body: (try? JSON.encoder.encode(body)) ?? Data(#"{"erro":"erro_interno"}"#.utf8))
+        var reply = Reply(status: status ?? self.status, body: (try? JSON.encoder.encode(body)) ?? Data(#"{"erro":"erro_interno"}"#.utf8))
         if let retryAfter { reply.headers["Retry-After"] = String(retryAfter) }
         return reply
     }
 
-    func response(requestId: String) -> Response {
-        reply(requestId: requestId).response
+    func response(requestId: String, status: Int? = nil) -> Response {
+        reply(requestId: requestId, status: status).response
     }
 }

@@ -98,7 +98,7 @@ enum Routes {
         let ativas = try await reservas.ativas(usuario: usuario, emDia: true)
         guard !ativas.isEmpty else { return }
         throw ServiceError(
-            status: 409, codigo: "reservas_ativas",
+            .conflito, codigo: "reservas_ativas",
             mensagem: ativas.count == 1
                 ? "há 1 reserva ativa nesta conta; cancele-a ou espere que termine antes de apagar os dados"
                 : "há \(ativas.count) reservas ativas nesta conta; cancele-as ou espere que terminem antes de apagar os dados",

@@ -89,7 +89,7 @@ public enum SandboxServer {
             do {
                 // The router ignores empty segments (`//v1/…` reaches `/v1/…`): so must this check.
                 if let apiKey, request.uri.path.split(separator: "/").first == "v1", !Self.same(request.headers[.authorization], "Bearer \(apiKey)") {
-                    throw ServiceError(status: 401, codigo: "nao_autenticado", mensagem: "envie a chave da API em Authorization: Bearer <chave>")
+                    throw ServiceError(.naoAutenticado, codigo: "nao_autenticado", mensagem: "envie a chave da API em Authorization: Bearer <chave>")
                 }
                 return try await next(request, context)
             } catch let error as ServiceError {

@@ -1,3 +1,4 @@
+public import Domain
 /// The broker topology of DESIGN §5, declared idempotently at start-up.
 ///
 /// - exchange `coworkflow.events` (topic, durable), routing key `<service>.<EventType>`;
@@ -14,6 +15,9 @@ public enum Topology {
 
     /// `<service>.<EventType>`: the routing key an event is published with.
     public static func routingKey(service: String, eventType: String) -> String { "\(service).\(eventType)" }
+
+    /// The routing key of `kind` as its own context appends it: what a consumer binds to.
+    public static func routingKey(_ kind: EventKind) -> String { routingKey(service: kind.contexto.rawValue, eventType: kind.type) }
 
     /// Declares the exchanges, the service's queue and dead-letter queue, and binds the queue
     /// to each of `bindings` (routing keys or topic patterns such as `reservas.*`).

@@ -1,3 +1,4 @@
+import Domain
 public import Foundation
 
 /// The part of a stored event analytics folds: ids, instants (whole seconds since 1970, UTC)
@@ -68,13 +69,13 @@ public enum AnalyticsFact: Sendable, Equatable {
     }
 
     static let porTipo: [String: Tipo] = [
-        "UnidadeCadastrada": .unidade, "UnidadeAtualizada": .unidade,
-        "EspacoCadastrado": .espacoCadastrado, "EspacoAtualizado": .espacoAtualizado, "HorarioDefinido": .horarioDefinido,
-        "EspacoDesativado": .espacoDesativado, "EspacoReativado": .espacoReativado,
-        "ReservaSolicitada": .reservaSolicitada, "ReservaConfirmada": .reservaConfirmada,
-        "ReservaCancelada": .reservaCancelada, "ReservaExpirada": .reservaExpirada,
-        "PagamentoConfirmado": .pagamentoConfirmado, "ReembolsoConcluido": .reembolsoConcluido,
-        "CheckinRealizado": .checkinRealizado, "NoShowRegistrado": .noShowRegistrado,
+        Unidade.Catalogo.cadastrada.type: .unidade, Unidade.Catalogo.atualizada.type: .unidade,
+        Espaco.Catalogo.cadastrado.type: .espacoCadastrado, Espaco.Catalogo.atualizado.type: .espacoAtualizado, Espaco.Catalogo.horarioDefinido.type: .horarioDefinido,
+        Espaco.Catalogo.desativado.type: .espacoDesativado, Espaco.Catalogo.reativado.type: .espacoReativado,
+        Reserva.Catalogo.solicitada.type: .reservaSolicitada, Reserva.Catalogo.confirmada.type: .reservaConfirmada,
+        Reserva.Catalogo.cancelada.type: .reservaCancelada, Reserva.Catalogo.expirada.type: .reservaExpirada,
+        Pagamento.Catalogo.confirmado.type: .pagamentoConfirmado, Pagamento.Catalogo.reembolsoConcluido.type: .reembolsoConcluido,
+        Checkin.Catalogo.realizado.type: .checkinRealizado, Checkin.Catalogo.noShowRegistrado.type: .noShowRegistrado,
     ]
 
     /// The fact in a stored event; nil for a type analytics does not read (decided on the type

@@ -90,10 +90,10 @@ public enum CatalogoReadModel {
     public static let projection = Projection(
         name: "catalogo", collections: [unidades, espacos, tabelas, revisoes],
         types: [
-            "UnidadeCadastrada", "UnidadeAtualizada",
-            "EspacoCadastrado", "EspacoAtualizado", "HorarioDefinido", "BloqueioAgendado", "BloqueioRemovido",
-            "EspacoDesativado", "EspacoReativado",
-            "TabelaDePrecoDefinida", "RegraDePrecoAdicionada", "RegraDePrecoRemovida",
+            Unidade.Catalogo.cadastrada.type, Unidade.Catalogo.atualizada.type,
+            Espaco.Catalogo.cadastrado.type, Espaco.Catalogo.atualizado.type, Espaco.Catalogo.horarioDefinido.type, Espaco.Catalogo.bloqueioAgendado.type, Espaco.Catalogo.bloqueioRemovido.type,
+            Espaco.Catalogo.desativado.type, Espaco.Catalogo.reativado.type,
+            TabelaDePreco.Catalogo.definida.type, TabelaDePreco.Catalogo.regraAdicionada.type, TabelaDePreco.Catalogo.regraRemovida.type,
         ]
     ) { recorded, batch in
         // The stream as it is now: a rebuild may run ahead of this event, never behind it.

@@ -98,7 +98,7 @@ public enum CheckinReadModel {
     /// awaited codes, grouped by code, keyed `<codigo>|<reservaId>`) and `checkin_prazos` (the
     /// no-show timers in group `prazo`, ordered by due time). A code and its timer go when the
     /// check-in happens, is revoked or lapses.
-    public static let projection = Projection(name: "checkin", collections: [checkins, codigos, prazos], types: Checkin.Event.tipos) {
+    public static let projection = Projection(name: "checkin", collections: [checkins, codigos, prazos], types: Checkin.Catalogo.todos.types) {
         recorded, batch in
         guard let event = try Checkin.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) else { return }
         switch event {

@@ -166,7 +166,7 @@ public enum FinanceiroReadModel {
     /// the number: chronological, number order within a unit, and a period is a contiguous run
     /// (the service finds its ends by binary search).
     public static let projection = Projection(
-        name: "financeiro", collections: [faturas, documentos, lancamentos, receitaDiaria, saldos, faturasDoMembro], types: Fatura.Event.tipos
+        name: "financeiro", collections: [faturas, documentos, lancamentos, receitaDiaria, saldos, faturasDoMembro], types: Fatura.Catalogo.todos.types
     ) { recorded, batch in
         guard let event = try Fatura.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) else { return }
         switch event {

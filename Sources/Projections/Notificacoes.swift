@@ -52,17 +52,17 @@ public enum NotificacoesReadModel {
     public static let projection = Projection(
         name: "notificacoes", collections: [caixa, lembretes, leitura],
         types: [
-            "NotificacaoEnviada", "NotificacaoFalhou", "NotificacoesLidas", "ReservaConfirmada", "ReservaCancelada", "ReservaConcluida",
-            "NoShowRegistrado",
+            Notificacao.Catalogo.enviada.type, Notificacao.Catalogo.falhou.type, Notificacao.Catalogo.lidas.type, Reserva.Catalogo.confirmada.type, Reserva.Catalogo.cancelada.type, Reserva.Catalogo.concluida.type,
+            Checkin.Catalogo.noShowRegistrado.type,
         ]
     ) { recorded, batch in
         let decoder = EventJSON.decoder
         switch recorded.type {
-        case "NotificacoesLidas":
+        case Notificacao.Catalogo.lidas:
             guard case .lidas(let e)? = try Notificacao.Event.decode(type: recorded.type, data: recorded.data, using: decoder) else { return }
             let antes = try await batch.get(LeituraView.self, leitura, e.usuarioId)?.ate
             try batch.put(LeituraView(usuarioId: e.usuarioId, ate: max(antes ?? e.ate, e.ate)), leitura, e.usuarioId)
-        case "NotificacaoEnviada", "NotificacaoFalhou":
+        case Notificacao.Catalogo.enviada, Notificacao.Catalogo.falhou:
             guard let event = try Notificacao.Event.decode(type: recorded.type, data: recorded.data, using: decoder) else { return }
             let view: NotificacaoView
             switch event {
@@ -87,7 +87,7 @@ public enum NotificacoesReadModel {
             // later event first.
             let depois = String(format: "%019lld", Int64.max - recorded.position.sequence)
             try batch.put(view, caixa, view.id, grupo: usuario, ordem: recentesPrimeiro(view.em) + depois + view.id)
-        case "ReservaConfirmada":
+        case Reserva.Catalogo.confirmada:
             let confirmada = try decoder.decode(Reserva.Confirmada.self, from: recorded.data)
             guard let first = try await batch.history(StreamNames.reserva(confirmada.reservaId)).first,
                 let reserva = try? decoder.decode(Reserva.Solicitada.self, from: first.data),
@@ -97,7 +97,7 @@ public enum NotificacoesReadModel {
             try batch.put(
                 LembreteView(reservaId: confirmada.reservaId.description, usuarioId: reserva.usuarioId, inicio: reserva.intervalo.start),
                 lembretes, confirmada.reservaId.description, grupo: "prazo", ordem: iso)
-        case "ReservaCancelada", "ReservaConcluida", "NoShowRegistrado":
+        case Reserva.Catalogo.cancelada, Reserva.Catalogo.concluida, Checkin.Catalogo.noShowRegistrado:
             struct Ref: Decodable { let reservaId: UUID }
             let ref = try decoder.decode(Ref.self, from: recorded.data)
             batch.delete(lembretes, ref.reservaId.uuidString.lowercased())

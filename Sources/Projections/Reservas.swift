@@ -105,11 +105,11 @@ public enum ReservasReadModel {
     public static let projection = Projection(
         name: "reservas", collections: [reservas, porDia, prazos],
         types: [
-            "ReservaSolicitada", "ReservaConfirmada", "ReservaCancelada", "ReservaExpirada", "ReservaConcluida", "NoShowRegistrado",
-            "ReembolsoSolicitado", "CheckinRealizado", "CheckoutRealizado",
+            Reserva.Catalogo.solicitada.type, Reserva.Catalogo.confirmada.type, Reserva.Catalogo.cancelada.type, Reserva.Catalogo.expirada.type, Reserva.Catalogo.concluida.type, Checkin.Catalogo.noShowRegistrado.type,
+            Pagamento.Catalogo.reembolsoSolicitado.type, Checkin.Catalogo.realizado.type, Checkin.Catalogo.checkoutRealizado.type,
         ]
     ) { recorded, batch in
-        if recorded.type == "ReembolsoSolicitado" {
+        if recorded.type == Pagamento.Catalogo.reembolsoSolicitado.type {
             guard case .reembolsoSolicitado(let e)? = try Pagamento.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder),
                 var view = try await batch.get(ReservaView.self, reservas, Reserva.ID(e.reservaId).description)
             else { return }
@@ -118,7 +118,7 @@ public enum ReservasReadModel {
             try save(view, batch)
             return
         }
-        if Checkin.Event.tipos.contains(recorded.type) {
+        if Checkin.Catalogo.todos.types.contains(recorded.type) {
             guard let event = try Checkin.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) else { return }
             let ocorrencia: Checkin.Ocorrencia
             switch event {
@@ -163,7 +163,7 @@ public enum ReservasReadModel {
     }
 
     /// Occupancy per space and local day, from the agenda streams: what availability is made of.
-    public static let agendas = Projection(name: "ocupacao", collections: [ocupacao], types: ["AgendaOcupada", "AgendaLiberada"]) { recorded, batch in
+    public static let agendas = Projection(name: "ocupacao", collections: [ocupacao], types: [Agenda.Catalogo.ocupada.type, Agenda.Catalogo.liberada.type]) { recorded, batch in
         guard let event = try Agenda.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) else { return }
         switch event {
         case .ocupada(let e):

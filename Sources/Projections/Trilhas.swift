@@ -1,3 +1,4 @@
+import Domain
 public import EventStore
 public import Foundation
 
@@ -60,7 +61,7 @@ public enum TrilhasReadModel {
     public static let projection = Projection(
         name: "trilhas", collections: [trilhas, donos], types: [], todos: true, esperada: false
     ) { recorded, batch in
-        if recorded.type == "ReservaSolicitada", let reserva = recorded.metadata.correlationId, let ator = recorded.metadata.actor,
+        if recorded.type == Reserva.Catalogo.solicitada.type, let reserva = recorded.metadata.correlationId, let ator = recorded.metadata.actor,
             Identificador.usuario(ator)
         {
             try batch.put(Dono(usuario: ator.lowercased()), donos, reserva.uuidString.lowercased())

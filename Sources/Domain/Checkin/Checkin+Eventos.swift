@@ -54,49 +54,39 @@ extension Checkin {
         }
     }
 
-    public enum Event: DomainEvent, Equatable {
+    public enum Event: PayloadEvent, Equatable {
         case liberado(Liberado)
         case realizado(Ocorrencia)
         case checkoutRealizado(Ocorrencia)
         case noShowRegistrado(Ocorrencia)
         case revogado(Ocorrencia)
 
-        public var eventType: String {
+        public var kind: EventKind {
             switch self {
-            case .liberado: "CheckinLiberado"
-            case .realizado: "CheckinRealizado"
-            case .checkoutRealizado: "CheckoutRealizado"
-            case .noShowRegistrado: "NoShowRegistrado"
-            case .revogado: "CheckinRevogado"
+            case .liberado: Catalogo.liberado
+            case .realizado: Catalogo.realizado
+            case .checkoutRealizado: Catalogo.checkoutRealizado
+            case .noShowRegistrado: Catalogo.noShowRegistrado
+            case .revogado: Catalogo.revogado
             }
         }
 
-        /// The stored type strings, for projections and bus bindings.
-        public static let tipos: Set<String> = ["CheckinLiberado", "CheckinRealizado", "CheckoutRealizado", "NoShowRegistrado", "CheckinRevogado"]
-
-        /// The payload alone is stored; the type string says which case it is.
-        public func encode(to encoder: any Encoder) throws {
+        public var payload: any Encodable & Sendable {
             switch self {
-            case .liberado(let payload): try payload.encode(to: encoder)
-            case .realizado(let payload), .checkoutRealizado(let payload), .noShowRegistrado(let payload), .revogado(let payload):
-                try payload.encode(to: encoder)
+            case .liberado(let payload): payload
+            case .realizado(let payload): payload
+            case .checkoutRealizado(let payload): payload
+            case .noShowRegistrado(let payload): payload
+            case .revogado(let payload): payload
             }
         }
 
-        public init(from decoder: any Decoder) throws {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "decode with Checkin.Event.decode(type:data:)"))
-        }
-
-        /// Reads a stored event back; nil for a type this aggregate does not know.
-        public static func decode(type: String, data: Data, using decoder: JSONDecoder) throws -> Event? {
-            switch type {
-            case "CheckinLiberado": .liberado(try decoder.decode(Liberado.self, from: data))
-            case "CheckinRealizado": .realizado(try decoder.decode(Ocorrencia.self, from: data))
-            case "CheckoutRealizado": .checkoutRealizado(try decoder.decode(Ocorrencia.self, from: data))
-            case "NoShowRegistrado": .noShowRegistrado(try decoder.decode(Ocorrencia.self, from: data))
-            case "CheckinRevogado": .revogado(try decoder.decode(Ocorrencia.self, from: data))
-            default: nil
-            }
-        }
+        public static let decoders = EventDecoders<Event>([
+            .kind(Catalogo.liberado, Liberado.self) { .liberado($0) },
+            .kind(Catalogo.realizado, Ocorrencia.self) { .realizado($0) },
+            .kind(Catalogo.checkoutRealizado, Ocorrencia.self) { .checkoutRealizado($0) },
+            .kind(Catalogo.noShowRegistrado, Ocorrencia.self) { .noShowRegistrado($0) },
+            .kind(Catalogo.revogado, Ocorrencia.self) { .revogado($0) },
+        ])
     }
 }

@@ -10,10 +10,13 @@ public protocol DomainEvent: Codable, Sendable {
     var eventType: String { get }
     /// The payload's schema version for this event type.
     static var schemaVersion: Int { get }
+    /// The schema version of this value's payload (its kind's, for a ``CatalogedEvent``).
+    var eventSchemaVersion: Int { get }
 }
 
 extension DomainEvent {
     public static var schemaVersion: Int { 1 }
+    public var eventSchemaVersion: Int { Self.schemaVersion }
 }
 
 /// Who or what caused an event, and which request and conversation it belongs to.
@@ -61,7 +64,7 @@ public struct EventEnvelope<Event: DomainEvent>: Sendable {
     public init(eventId: UUID, occurredAt: Date, metadata: EventMetadata, event: Event) {
         self.eventId = eventId
         self.type = event.eventType
-        self.schemaVersion = Event.schemaVersion
+        self.schemaVersion = event.eventSchemaVersion
         self.occurredAt = occurredAt
         self.metadata = metadata
         self.event = event

@@ -116,7 +116,7 @@ extension Espaco {
         }
     }
 
-    public enum Event: DomainEvent, Equatable {
+    public enum Event: PayloadEvent, Equatable {
         case cadastrado(Cadastrado)
         case atualizado(Atualizado)
         case horarioDefinido(HorarioDefinido)
@@ -125,47 +125,38 @@ extension Espaco {
         case desativado(Desativado)
         case reativado(Reativado)
 
-        public var eventType: String {
+        public var kind: EventKind {
             switch self {
-            case .cadastrado: "EspacoCadastrado"
-            case .atualizado: "EspacoAtualizado"
-            case .horarioDefinido: "HorarioDefinido"
-            case .bloqueioAgendado: "BloqueioAgendado"
-            case .bloqueioRemovido: "BloqueioRemovido"
-            case .desativado: "EspacoDesativado"
-            case .reativado: "EspacoReativado"
+            case .cadastrado: Catalogo.cadastrado
+            case .atualizado: Catalogo.atualizado
+            case .horarioDefinido: Catalogo.horarioDefinido
+            case .bloqueioAgendado: Catalogo.bloqueioAgendado
+            case .bloqueioRemovido: Catalogo.bloqueioRemovido
+            case .desativado: Catalogo.desativado
+            case .reativado: Catalogo.reativado
             }
         }
 
-        /// The payload alone is stored; the type string says which case it is.
-        public func encode(to encoder: any Encoder) throws {
+        public var payload: any Encodable & Sendable {
             switch self {
-            case .cadastrado(let payload): try payload.encode(to: encoder)
-            case .atualizado(let payload): try payload.encode(to: encoder)
-            case .horarioDefinido(let payload): try payload.encode(to: encoder)
-            case .bloqueioAgendado(let payload): try payload.encode(to: encoder)
-            case .bloqueioRemovido(let payload): try payload.encode(to: encoder)
-            case .desativado(let payload): try payload.encode(to: encoder)
-            case .reativado(let payload): try payload.encode(to: encoder)
+            case .cadastrado(let payload): payload
+            case .atualizado(let payload): payload
+            case .horarioDefinido(let payload): payload
+            case .bloqueioAgendado(let payload): payload
+            case .bloqueioRemovido(let payload): payload
+            case .desativado(let payload): payload
+            case .reativado(let payload): payload
             }
         }
 
-        public init(from decoder: any Decoder) throws {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "decode with Espaco.Event.decode(type:data:)"))
-        }
-
-        /// Reads a stored event back; nil for a type this aggregate does not know.
-        public static func decode(type: String, data: Data, using decoder: JSONDecoder) throws -> Event? {
-            switch type {
-            case "EspacoCadastrado": .cadastrado(try decoder.decode(Cadastrado.self, from: data))
-            case "EspacoAtualizado": .atualizado(try decoder.decode(Atualizado.self, from: data))
-            case "HorarioDefinido": .horarioDefinido(try decoder.decode(HorarioDefinido.self, from: data))
-            case "BloqueioAgendado": .bloqueioAgendado(try decoder.decode(BloqueioAgendado.self, from: data))
-            case "BloqueioRemovido": .bloqueioRemovido(try decoder.decode(BloqueioRemovido.self, from: data))
-            case "EspacoDesativado": .desativado(try decoder.decode(Desativado.self, from: data))
-            case "EspacoReativado": .reativado(try decoder.decode(Reativado.self, from: data))
-            default: nil
-            }
-        }
+        public static let decoders = EventDecoders<Event>([
+            .kind(Catalogo.cadastrado, Cadastrado.self) { .cadastrado($0) },
+            .kind(Catalogo.atualizado, Atualizado.self) { .atualizado($0) },
+            .kind(Catalogo.horarioDefinido, HorarioDefinido.self) { .horarioDefinido($0) },
+            .kind(Catalogo.bloqueioAgendado, BloqueioAgendado.self) { .bloqueioAgendado($0) },
+            .kind(Catalogo.bloqueioRemovido, BloqueioRemovido.self) { .bloqueioRemovido($0) },
+            .kind(Catalogo.desativado, Desativado.self) { .desativado($0) },
+            .kind(Catalogo.reativado, Reativado.self) { .reativado($0) },
+        ])
     }
 }

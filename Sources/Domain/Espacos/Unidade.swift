@@ -153,13 +153,14 @@ extension Unidade {
         /// An IANA identifier, e.g. `America/Sao_Paulo`.
         public let fusoHorario: String
         public let politica: PoliticaDeCancelamento
-        /// Absent in events recorded before units had it (read as ``Operacao/padrao``).
-        public let operacao: Operacao?
+        /// Events stored before units had it (schema version 1) read as ``Operacao/padrao``
+        /// (``Catalogo/upcasts``).
+        public let operacao: Operacao
         public let em: Date
 
         public init(
             unidadeId: ID, nome: String, endereco: Endereco, fusoHorario: String, politica: PoliticaDeCancelamento,
-            operacao: Operacao? = nil, em: Date
+            operacao: Operacao = .padrao, em: Date
         ) {
             self.unidadeId = unidadeId
             self.nome = nome
@@ -178,13 +179,14 @@ extension Unidade {
         public let endereco: Endereco
         public let fusoHorario: String
         public let politica: PoliticaDeCancelamento
-        /// Absent in events recorded before units had it (read as ``Operacao/padrao``).
-        public let operacao: Operacao?
+        /// Events stored before units had it (schema version 1) read as ``Operacao/padrao``
+        /// (``Catalogo/upcasts``).
+        public let operacao: Operacao
         public let em: Date
 
         public init(
             unidadeId: ID, nome: String, endereco: Endereco, fusoHorario: String, politica: PoliticaDeCancelamento,
-            operacao: Operacao? = nil, em: Date
+            operacao: Operacao = .padrao, em: Date
         ) {
             self.unidadeId = unidadeId
             self.nome = nome
@@ -196,37 +198,28 @@ extension Unidade {
         }
     }
 
-    public enum Event: DomainEvent, Equatable {
+    public enum Event: PayloadEvent, Equatable {
         case cadastrada(Cadastrada)
         case atualizada(Atualizada)
 
-        public var eventType: String {
+        public var kind: EventKind {
             switch self {
-            case .cadastrada: "UnidadeCadastrada"
-            case .atualizada: "UnidadeAtualizada"
+            case .cadastrada: Catalogo.cadastrada
+            case .atualizada: Catalogo.atualizada
             }
         }
 
-        /// The payload alone is stored; the type string says which case it is.
-        public func encode(to encoder: any Encoder) throws {
+        public var payload: any Encodable & Sendable {
             switch self {
-            case .cadastrada(let payload): try payload.encode(to: encoder)
-            case .atualizada(let payload): try payload.encode(to: encoder)
+            case .cadastrada(let payload): payload
+            case .atualizada(let payload): payload
             }
         }
 
-        public init(from decoder: any Decoder) throws {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "decode with Unidade.Event.decode(type:data:)"))
-        }
-
-        /// Reads a stored event back; nil for a type this aggregate does not know.
-        public static func decode(type: String, data: Data, using decoder: JSONDecoder) throws -> Event? {
-            switch type {
-            case "UnidadeCadastrada": .cadastrada(try decoder.decode(Cadastrada.self, from: data))
-            case "UnidadeAtualizada": .atualizada(try decoder.decode(Atualizada.self, from: data))
-            default: nil
-            }
-        }
+        public static let decoders = EventDecoders<Event>([
+            .kind(Catalogo.cadastrada, Cadastrada.self) { .cadastrada($0) },
+            .kind(Catalogo.atualizada, Atualizada.self) { .atualizada($0) },
+        ])
     }
 
     public struct Dados: Sendable, Equatable {
@@ -331,13 +324,13 @@ extension Unidade {
             case (_, .cadastrada(let e)):
                 return .existente(Dados(
                     id: e.unidadeId, nome: e.nome, endereco: e.endereco, fusoHorario: e.fusoHorario, politica: e.politica,
-                    operacao: e.operacao ?? .padrao))
+                    operacao: e.operacao))
             case (.existente(var dados), .atualizada(let e)):
                 dados.nome = e.nome
                 dados.endereco = e.endereco
                 dados.fusoHorario = e.fusoHorario
                 dados.politica = e.politica
-                dados.operacao = e.operacao ?? dados.operacao
+                dados.operacao = e.operacao
                 return .existente(dados)
             default:
                 return state

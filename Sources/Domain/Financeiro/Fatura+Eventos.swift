@@ -125,48 +125,36 @@ extension Fatura {
         }
     }
 
-    public enum Event: DomainEvent, Equatable {
+    public enum Event: PayloadEvent, Equatable {
         case emitida(Emitida)
         case paga(Paga)
         case notaDeCreditoEmitida(NotaDeCreditoEmitida)
         /// The ledger entry of the document decided with it.
         case contabilizado(Razao.Lancamento)
 
-        public var eventType: String {
+        public var kind: EventKind {
             switch self {
-            case .emitida: "FaturaEmitida"
-            case .paga: "FaturaPaga"
-            case .notaDeCreditoEmitida: "NotaDeCreditoEmitida"
-            case .contabilizado: "LancamentoContabilizado"
+            case .emitida: Catalogo.emitida
+            case .paga: Catalogo.paga
+            case .notaDeCreditoEmitida: Catalogo.notaDeCreditoEmitida
+            case .contabilizado: Catalogo.contabilizado
             }
         }
 
-        /// The stored type strings, for readers that filter by type.
-        public static let tipos: Set<String> = ["FaturaEmitida", "FaturaPaga", "NotaDeCreditoEmitida", "LancamentoContabilizado"]
-
-        /// The payload alone is stored; the type string says which case it is.
-        public func encode(to encoder: any Encoder) throws {
+        public var payload: any Encodable & Sendable {
             switch self {
-            case .emitida(let payload): try payload.encode(to: encoder)
-            case .paga(let payload): try payload.encode(to: encoder)
-            case .notaDeCreditoEmitida(let payload): try payload.encode(to: encoder)
-            case .contabilizado(let payload): try payload.encode(to: encoder)
+            case .emitida(let payload): payload
+            case .paga(let payload): payload
+            case .notaDeCreditoEmitida(let payload): payload
+            case .contabilizado(let payload): payload
             }
         }
 
-        public init(from decoder: any Decoder) throws {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "decode with Fatura.Event.decode(type:data:)"))
-        }
-
-        /// Reads a stored event back; nil for a type this aggregate does not know.
-        public static func decode(type: String, data: Data, using decoder: JSONDecoder) throws -> Event? {
-            switch type {
-            case "FaturaEmitida": .emitida(try decoder.decode(Emitida.self, from: data))
-            case "FaturaPaga": .paga(try decoder.decode(Paga.self, from: data))
-            case "NotaDeCreditoEmitida": .notaDeCreditoEmitida(try decoder.decode(NotaDeCreditoEmitida.self, from: data))
-            case "LancamentoContabilizado": .contabilizado(try decoder.decode(Razao.Lancamento.self, from: data))
-            default: nil
-            }
-        }
+        public static let decoders = EventDecoders<Event>([
+            .kind(Catalogo.emitida, Emitida.self) { .emitida($0) },
+            .kind(Catalogo.paga, Paga.self) { .paga($0) },
+            .kind(Catalogo.notaDeCreditoEmitida, NotaDeCreditoEmitida.self) { .notaDeCreditoEmitida($0) },
+            .kind(Catalogo.contabilizado, Razao.Lancamento.self) { .contabilizado($0) },
+        ])
     }
 }

@@ -85,38 +85,31 @@ public enum Notificacao {
         }
     }
 
-    public enum Event: DomainEvent, Equatable {
+    public enum Event: PayloadEvent, Equatable {
         case enviada(Enviada)
         case falhou(Falhou)
         case lidas(Lidas)
 
-        public var eventType: String {
+        public var kind: EventKind {
             switch self {
-            case .enviada: "NotificacaoEnviada"
-            case .falhou: "NotificacaoFalhou"
-            case .lidas: "NotificacoesLidas"
+            case .enviada: Catalogo.enviada
+            case .falhou: Catalogo.falhou
+            case .lidas: Catalogo.lidas
             }
         }
 
-        public func encode(to encoder: any Encoder) throws {
+        public var payload: any Encodable & Sendable {
             switch self {
-            case .enviada(let payload): try payload.encode(to: encoder)
-            case .falhou(let payload): try payload.encode(to: encoder)
-            case .lidas(let payload): try payload.encode(to: encoder)
+            case .enviada(let payload): payload
+            case .falhou(let payload): payload
+            case .lidas(let payload): payload
             }
         }
 
-        public init(from decoder: any Decoder) throws {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "decode with Notificacao.Event.decode(type:data:)"))
-        }
-
-        public static func decode(type: String, data: Data, using decoder: JSONDecoder) throws -> Event? {
-            switch type {
-            case "NotificacaoEnviada": .enviada(try decoder.decode(Enviada.self, from: data))
-            case "NotificacaoFalhou": .falhou(try decoder.decode(Falhou.self, from: data))
-            case "NotificacoesLidas": .lidas(try decoder.decode(Lidas.self, from: data))
-            default: nil
-            }
-        }
+        public static let decoders = EventDecoders<Event>([
+            .kind(Catalogo.enviada, Enviada.self) { .enviada($0) },
+            .kind(Catalogo.falhou, Falhou.self) { .falhou($0) },
+            .kind(Catalogo.lidas, Lidas.self) { .lidas($0) },
+        ])
     }
 }

@@ -64,7 +64,7 @@ extension Pagamento {
         public let em: Date
     }
 
-    public enum Event: DomainEvent, Equatable {
+    public enum Event: PayloadEvent, Equatable {
         case iniciado(Iniciado)
         case confirmado(Confirmado)
         case recusado(Recusado)
@@ -72,42 +72,35 @@ extension Pagamento {
         case reembolsoSolicitado(ReembolsoSolicitado)
         case reembolsoConcluido(ReembolsoConcluido)
 
-        public var eventType: String {
+        public var kind: EventKind {
             switch self {
-            case .iniciado: "PagamentoIniciado"
-            case .confirmado: "PagamentoConfirmado"
-            case .recusado: "PagamentoRecusado"
-            case .cancelado: "PagamentoCancelado"
-            case .reembolsoSolicitado: "ReembolsoSolicitado"
-            case .reembolsoConcluido: "ReembolsoConcluido"
+            case .iniciado: Catalogo.iniciado
+            case .confirmado: Catalogo.confirmado
+            case .recusado: Catalogo.recusado
+            case .cancelado: Catalogo.cancelado
+            case .reembolsoSolicitado: Catalogo.reembolsoSolicitado
+            case .reembolsoConcluido: Catalogo.reembolsoConcluido
             }
         }
 
-        public func encode(to encoder: any Encoder) throws {
+        public var payload: any Encodable & Sendable {
             switch self {
-            case .iniciado(let payload): try payload.encode(to: encoder)
-            case .confirmado(let payload): try payload.encode(to: encoder)
-            case .recusado(let payload): try payload.encode(to: encoder)
-            case .cancelado(let payload): try payload.encode(to: encoder)
-            case .reembolsoSolicitado(let payload): try payload.encode(to: encoder)
-            case .reembolsoConcluido(let payload): try payload.encode(to: encoder)
+            case .iniciado(let payload): payload
+            case .confirmado(let payload): payload
+            case .recusado(let payload): payload
+            case .cancelado(let payload): payload
+            case .reembolsoSolicitado(let payload): payload
+            case .reembolsoConcluido(let payload): payload
             }
         }
 
-        public init(from decoder: any Decoder) throws {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "decode with Pagamento.Event.decode(type:data:)"))
-        }
-
-        public static func decode(type: String, data: Data, using decoder: JSONDecoder) throws -> Event? {
-            switch type {
-            case "PagamentoIniciado": .iniciado(try decoder.decode(Iniciado.self, from: data))
-            case "PagamentoConfirmado": .confirmado(try decoder.decode(Confirmado.self, from: data))
-            case "PagamentoRecusado": .recusado(try decoder.decode(Recusado.self, from: data))
-            case "PagamentoCancelado": .cancelado(try decoder.decode(Cancelado.self, from: data))
-            case "ReembolsoSolicitado": .reembolsoSolicitado(try decoder.decode(ReembolsoSolicitado.self, from: data))
-            case "ReembolsoConcluido": .reembolsoConcluido(try decoder.decode(ReembolsoConcluido.self, from: data))
-            default: nil
-            }
-        }
+        public static let decoders = EventDecoders<Event>([
+            .kind(Catalogo.iniciado, Iniciado.self) { .iniciado($0) },
+            .kind(Catalogo.confirmado, Confirmado.self) { .confirmado($0) },
+            .kind(Catalogo.recusado, Recusado.self) { .recusado($0) },
+            .kind(Catalogo.cancelado, Cancelado.self) { .cancelado($0) },
+            .kind(Catalogo.reembolsoSolicitado, ReembolsoSolicitado.self) { .reembolsoSolicitado($0) },
+            .kind(Catalogo.reembolsoConcluido, ReembolsoConcluido.self) { .reembolsoConcluido($0) },
+        ])
     }
 }

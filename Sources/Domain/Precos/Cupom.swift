@@ -124,45 +124,36 @@ extension Cupom {
         }
     }
 
-    public enum Event: DomainEvent, Equatable {
+    public enum Event: PayloadEvent, Equatable {
         case criado(Criado)
         case usado(Usado)
         case devolvido(Devolvido)
         case desativado(Desativado)
 
-        public var eventType: String {
+        public var kind: EventKind {
             switch self {
-            case .criado: "CupomCriado"
-            case .usado: "CupomUsado"
-            case .devolvido: "CupomDevolvido"
-            case .desativado: "CupomDesativado"
+            case .criado: Catalogo.criado
+            case .usado: Catalogo.usado
+            case .devolvido: Catalogo.devolvido
+            case .desativado: Catalogo.desativado
             }
         }
 
-        /// The payload alone is stored; the type string says which case it is.
-        public func encode(to encoder: any Encoder) throws {
+        public var payload: any Encodable & Sendable {
             switch self {
-            case .criado(let payload): try payload.encode(to: encoder)
-            case .usado(let payload): try payload.encode(to: encoder)
-            case .devolvido(let payload): try payload.encode(to: encoder)
-            case .desativado(let payload): try payload.encode(to: encoder)
+            case .criado(let payload): payload
+            case .usado(let payload): payload
+            case .devolvido(let payload): payload
+            case .desativado(let payload): payload
             }
         }
 
-        public init(from decoder: any Decoder) throws {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "decode with Cupom.Event.decode(type:data:)"))
-        }
-
-        /// Reads a stored event back; nil for a type this aggregate does not know.
-        public static func decode(type: String, data: Data, using decoder: JSONDecoder) throws -> Event? {
-            switch type {
-            case "CupomCriado": .criado(try decoder.decode(Criado.self, from: data))
-            case "CupomUsado": .usado(try decoder.decode(Usado.self, from: data))
-            case "CupomDevolvido": .devolvido(try decoder.decode(Devolvido.self, from: data))
-            case "CupomDesativado": .desativado(try decoder.decode(Desativado.self, from: data))
-            default: nil
-            }
-        }
+        public static let decoders = EventDecoders<Event>([
+            .kind(Catalogo.criado, Criado.self) { .criado($0) },
+            .kind(Catalogo.usado, Usado.self) { .usado($0) },
+            .kind(Catalogo.devolvido, Devolvido.self) { .devolvido($0) },
+            .kind(Catalogo.desativado, Desativado.self) { .desativado($0) },
+        ])
     }
 
     /// A coupon as its stream knows it.

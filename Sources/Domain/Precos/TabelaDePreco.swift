@@ -122,41 +122,32 @@ extension TabelaDePreco {
         }
     }
 
-    public enum Event: DomainEvent, Equatable {
+    public enum Event: PayloadEvent, Equatable {
         case definida(Definida)
         case regraAdicionada(RegraAdicionada)
         case regraRemovida(RegraRemovida)
 
-        public var eventType: String {
+        public var kind: EventKind {
             switch self {
-            case .definida: "TabelaDePrecoDefinida"
-            case .regraAdicionada: "RegraDePrecoAdicionada"
-            case .regraRemovida: "RegraDePrecoRemovida"
+            case .definida: Catalogo.definida
+            case .regraAdicionada: Catalogo.regraAdicionada
+            case .regraRemovida: Catalogo.regraRemovida
             }
         }
 
-        /// The payload alone is stored; the type string says which case it is.
-        public func encode(to encoder: any Encoder) throws {
+        public var payload: any Encodable & Sendable {
             switch self {
-            case .definida(let payload): try payload.encode(to: encoder)
-            case .regraAdicionada(let payload): try payload.encode(to: encoder)
-            case .regraRemovida(let payload): try payload.encode(to: encoder)
+            case .definida(let payload): payload
+            case .regraAdicionada(let payload): payload
+            case .regraRemovida(let payload): payload
             }
         }
 
-        public init(from decoder: any Decoder) throws {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "decode with TabelaDePreco.Event.decode(type:data:)"))
-        }
-
-        /// Reads a stored event back; nil for a type this aggregate does not know.
-        public static func decode(type: String, data: Data, using decoder: JSONDecoder) throws -> Event? {
-            switch type {
-            case "TabelaDePrecoDefinida": .definida(try decoder.decode(Definida.self, from: data))
-            case "RegraDePrecoAdicionada": .regraAdicionada(try decoder.decode(RegraAdicionada.self, from: data))
-            case "RegraDePrecoRemovida": .regraRemovida(try decoder.decode(RegraRemovida.self, from: data))
-            default: nil
-            }
-        }
+        public static let decoders = EventDecoders<Event>([
+            .kind(Catalogo.definida, Definida.self) { .definida($0) },
+            .kind(Catalogo.regraAdicionada, RegraAdicionada.self) { .regraAdicionada($0) },
+            .kind(Catalogo.regraRemovida, RegraRemovida.self) { .regraRemovida($0) },
+        ])
     }
 
     public enum State: Sendable, Equatable {

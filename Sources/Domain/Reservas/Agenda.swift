@@ -106,47 +106,40 @@ public enum Agenda {
         }
     }
 
-    public enum Event: DomainEvent, Equatable {
+    public enum Event: PayloadEvent, Equatable {
         case ocupada(Ocupada)
         case liberada(Liberada)
         case bloqueada(Bloqueada)
         case desbloqueada(Desbloqueada)
         case capacidadeDefinida(CapacidadeDefinida)
 
-        public var eventType: String {
+        public var kind: EventKind {
             switch self {
-            case .ocupada: "AgendaOcupada"
-            case .liberada: "AgendaLiberada"
-            case .bloqueada: "AgendaBloqueada"
-            case .desbloqueada: "AgendaDesbloqueada"
-            case .capacidadeDefinida: "AgendaCapacidadeDefinida"
+            case .ocupada: Catalogo.ocupada
+            case .liberada: Catalogo.liberada
+            case .bloqueada: Catalogo.bloqueada
+            case .desbloqueada: Catalogo.desbloqueada
+            case .capacidadeDefinida: Catalogo.capacidadeDefinida
             }
         }
 
-        public func encode(to encoder: any Encoder) throws {
+        public var payload: any Encodable & Sendable {
             switch self {
-            case .ocupada(let payload): try payload.encode(to: encoder)
-            case .liberada(let payload): try payload.encode(to: encoder)
-            case .bloqueada(let payload): try payload.encode(to: encoder)
-            case .desbloqueada(let payload): try payload.encode(to: encoder)
-            case .capacidadeDefinida(let payload): try payload.encode(to: encoder)
+            case .ocupada(let payload): payload
+            case .liberada(let payload): payload
+            case .bloqueada(let payload): payload
+            case .desbloqueada(let payload): payload
+            case .capacidadeDefinida(let payload): payload
             }
         }
 
-        public init(from decoder: any Decoder) throws {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "decode with Agenda.Event.decode(type:data:)"))
-        }
-
-        public static func decode(type: String, data: Data, using decoder: JSONDecoder) throws -> Event? {
-            switch type {
-            case "AgendaOcupada": .ocupada(try decoder.decode(Ocupada.self, from: data))
-            case "AgendaLiberada": .liberada(try decoder.decode(Liberada.self, from: data))
-            case "AgendaBloqueada": .bloqueada(try decoder.decode(Bloqueada.self, from: data))
-            case "AgendaDesbloqueada": .desbloqueada(try decoder.decode(Desbloqueada.self, from: data))
-            case "AgendaCapacidadeDefinida": .capacidadeDefinida(try decoder.decode(CapacidadeDefinida.self, from: data))
-            default: nil
-            }
-        }
+        public static let decoders = EventDecoders<Event>([
+            .kind(Catalogo.ocupada, Ocupada.self) { .ocupada($0) },
+            .kind(Catalogo.liberada, Liberada.self) { .liberada($0) },
+            .kind(Catalogo.bloqueada, Bloqueada.self) { .bloqueada($0) },
+            .kind(Catalogo.desbloqueada, Desbloqueada.self) { .desbloqueada($0) },
+            .kind(Catalogo.capacidadeDefinida, CapacidadeDefinida.self) { .capacidadeDefinida($0) },
+        ])
     }
 
     /// The bookings holding time on the day, by booking id, the blocks closing it, and the

@@ -35,33 +35,24 @@ public enum BoletosPendentes {
         }
     }
 
-    public enum Event: DomainEvent, Equatable {
+    public enum Event: PayloadEvent, Equatable {
         case registrado(Registrado)
 
-        public var eventType: String {
+        public var kind: EventKind {
             switch self {
-            case .registrado: "BoletoPendenteRegistrado"
+            case .registrado: Catalogo.registrado
             }
         }
 
-        /// The payload alone is stored; the type string says which case it is.
-        public func encode(to encoder: any Encoder) throws {
+        public var payload: any Encodable & Sendable {
             switch self {
-            case .registrado(let payload): try payload.encode(to: encoder)
+            case .registrado(let payload): payload
             }
         }
 
-        public init(from decoder: any Decoder) throws {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "decode with BoletosPendentes.Event.decode(type:data:)"))
-        }
-
-        /// Reads a stored event back; nil for a type this aggregate does not know.
-        public static func decode(type: String, data: Data, using decoder: JSONDecoder) throws -> Event? {
-            switch type {
-            case "BoletoPendenteRegistrado": .registrado(try decoder.decode(Registrado.self, from: data))
-            default: nil
-            }
-        }
+        public static let decoders = EventDecoders<Event>([
+            .kind(Catalogo.registrado, Registrado.self) { .registrado($0) },
+        ])
     }
 
     public struct State: Sendable, Equatable {

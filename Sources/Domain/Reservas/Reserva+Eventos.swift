@@ -91,46 +91,39 @@ extension Reserva {
         }
     }
 
-    public enum Event: DomainEvent, Equatable {
+    public enum Event: PayloadEvent, Equatable {
         case solicitada(Solicitada)
         case confirmada(Confirmada)
         case cancelada(Cancelada)
         case expirada(Expirada)
         case concluida(Concluida)
 
-        public var eventType: String {
+        public var kind: EventKind {
             switch self {
-            case .solicitada: "ReservaSolicitada"
-            case .confirmada: "ReservaConfirmada"
-            case .cancelada: "ReservaCancelada"
-            case .expirada: "ReservaExpirada"
-            case .concluida: "ReservaConcluida"
+            case .solicitada: Catalogo.solicitada
+            case .confirmada: Catalogo.confirmada
+            case .cancelada: Catalogo.cancelada
+            case .expirada: Catalogo.expirada
+            case .concluida: Catalogo.concluida
             }
         }
 
-        public func encode(to encoder: any Encoder) throws {
+        public var payload: any Encodable & Sendable {
             switch self {
-            case .solicitada(let payload): try payload.encode(to: encoder)
-            case .confirmada(let payload): try payload.encode(to: encoder)
-            case .cancelada(let payload): try payload.encode(to: encoder)
-            case .expirada(let payload): try payload.encode(to: encoder)
-            case .concluida(let payload): try payload.encode(to: encoder)
+            case .solicitada(let payload): payload
+            case .confirmada(let payload): payload
+            case .cancelada(let payload): payload
+            case .expirada(let payload): payload
+            case .concluida(let payload): payload
             }
         }
 
-        public init(from decoder: any Decoder) throws {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "decode with Reserva.Event.decode(type:data:)"))
-        }
-
-        public static func decode(type: String, data: Data, using decoder: JSONDecoder) throws -> Event? {
-            switch type {
-            case "ReservaSolicitada": .solicitada(try decoder.decode(Solicitada.self, from: data))
-            case "ReservaConfirmada": .confirmada(try decoder.decode(Confirmada.self, from: data))
-            case "ReservaCancelada": .cancelada(try decoder.decode(Cancelada.self, from: data))
-            case "ReservaExpirada": .expirada(try decoder.decode(Expirada.self, from: data))
-            case "ReservaConcluida": .concluida(try decoder.decode(Concluida.self, from: data))
-            default: nil
-            }
-        }
+        public static let decoders = EventDecoders<Event>([
+            .kind(Catalogo.solicitada, Solicitada.self) { .solicitada($0) },
+            .kind(Catalogo.confirmada, Confirmada.self) { .confirmada($0) },
+            .kind(Catalogo.cancelada, Cancelada.self) { .cancelada($0) },
+            .kind(Catalogo.expirada, Expirada.self) { .expirada($0) },
+            .kind(Catalogo.concluida, Concluida.self) { .concluida($0) },
+        ])
     }
 }

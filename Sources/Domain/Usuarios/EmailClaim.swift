@@ -11,16 +11,19 @@ public enum EmailClaim {
         case liberar(usuario: UsuarioID)
     }
 
-    public enum Event: DomainEvent, Equatable {
+    /// Stored in the enum's own coding (`{"reivindicado":{"usuario":…}}`).
+    public enum Event: CatalogedEvent, Equatable {
         case reivindicado(usuario: UsuarioID)
         case liberado(usuario: UsuarioID)
 
-        public var eventType: String {
+        public var kind: EventKind {
             switch self {
-            case .reivindicado: "EmailReivindicado"
-            case .liberado: "EmailLiberado"
+            case .reivindicado: Catalogo.reivindicado
+            case .liberado: Catalogo.liberado
             }
         }
+
+        public static let decoders = EventDecoders<Event>([.kind(Catalogo.reivindicado), .kind(Catalogo.liberado)])
     }
 
     public enum State: Sendable, Equatable {

@@ -147,7 +147,7 @@ extension Usuario {
         }
     }
 
-    public enum Event: DomainEvent, Equatable {
+    public enum Event: PayloadEvent, Equatable {
         case registrado(Registrado)
         case loginRealizado(LoginRealizado)
         case loginFalhou(LoginFalhou)
@@ -157,51 +157,42 @@ extension Usuario {
         case dadosPessoaisApagados(DadosPessoaisApagados)
         case planoDefinido(PlanoDefinido)
 
-        public var eventType: String {
+        public var kind: EventKind {
             switch self {
-            case .registrado: "UsuarioRegistrado"
-            case .loginRealizado: "LoginRealizado"
-            case .loginFalhou: "LoginFalhou"
-            case .senhaAlterada: "SenhaAlterada"
-            case .promovido: "UsuarioPromovido"
-            case .desativado: "UsuarioDesativado"
-            case .dadosPessoaisApagados: "DadosPessoaisApagados"
-            case .planoDefinido: "PlanoDefinido"
+            case .registrado: Catalogo.registrado
+            case .loginRealizado: Catalogo.loginRealizado
+            case .loginFalhou: Catalogo.loginFalhou
+            case .senhaAlterada: Catalogo.senhaAlterada
+            case .promovido: Catalogo.promovido
+            case .desativado: Catalogo.desativado
+            case .dadosPessoaisApagados: Catalogo.dadosPessoaisApagados
+            case .planoDefinido: Catalogo.planoDefinido
             }
         }
 
-        /// The payload alone is stored; the type string says which case it is.
-        public func encode(to encoder: any Encoder) throws {
+        public var payload: any Encodable & Sendable {
             switch self {
-            case .registrado(let payload): try payload.encode(to: encoder)
-            case .loginRealizado(let payload): try payload.encode(to: encoder)
-            case .loginFalhou(let payload): try payload.encode(to: encoder)
-            case .senhaAlterada(let payload): try payload.encode(to: encoder)
-            case .promovido(let payload): try payload.encode(to: encoder)
-            case .desativado(let payload): try payload.encode(to: encoder)
-            case .dadosPessoaisApagados(let payload): try payload.encode(to: encoder)
-            case .planoDefinido(let payload): try payload.encode(to: encoder)
+            case .registrado(let payload): payload
+            case .loginRealizado(let payload): payload
+            case .loginFalhou(let payload): payload
+            case .senhaAlterada(let payload): payload
+            case .promovido(let payload): payload
+            case .desativado(let payload): payload
+            case .dadosPessoaisApagados(let payload): payload
+            case .planoDefinido(let payload): payload
             }
         }
 
-        public init(from decoder: any Decoder) throws {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "decode with Usuario.Event.decode(type:data:)"))
-        }
-
-        /// Reads a stored event back; nil for a type this aggregate does not know.
-        public static func decode(type: String, data: Data, using decoder: JSONDecoder) throws -> Event? {
-            switch type {
-            case "UsuarioRegistrado": .registrado(try decoder.decode(Registrado.self, from: data))
-            case "LoginRealizado": .loginRealizado(try decoder.decode(LoginRealizado.self, from: data))
-            case "LoginFalhou": .loginFalhou(try decoder.decode(LoginFalhou.self, from: data))
-            case "SenhaAlterada": .senhaAlterada(try decoder.decode(SenhaAlterada.self, from: data))
-            case "UsuarioPromovido": .promovido(try decoder.decode(Promovido.self, from: data))
-            case "UsuarioDesativado": .desativado(try decoder.decode(Desativado.self, from: data))
-            case "DadosPessoaisApagados": .dadosPessoaisApagados(try decoder.decode(DadosPessoaisApagados.self, from: data))
-            case "PlanoDefinido": .planoDefinido(try decoder.decode(PlanoDefinido.self, from: data))
-            default: nil
-            }
-        }
+        public static let decoders = EventDecoders<Event>([
+            .kind(Catalogo.registrado, Registrado.self) { .registrado($0) },
+            .kind(Catalogo.loginRealizado, LoginRealizado.self) { .loginRealizado($0) },
+            .kind(Catalogo.loginFalhou, LoginFalhou.self) { .loginFalhou($0) },
+            .kind(Catalogo.senhaAlterada, SenhaAlterada.self) { .senhaAlterada($0) },
+            .kind(Catalogo.promovido, Promovido.self) { .promovido($0) },
+            .kind(Catalogo.desativado, Desativado.self) { .desativado($0) },
+            .kind(Catalogo.dadosPessoaisApagados, DadosPessoaisApagados.self) { .dadosPessoaisApagados($0) },
+            .kind(Catalogo.planoDefinido, PlanoDefinido.self) { .planoDefinido($0) },
+        ])
     }
 
     public struct Conta: Sendable, Equatable {

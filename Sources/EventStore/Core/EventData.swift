@@ -30,7 +30,7 @@ public struct NewEvent: Sendable, Equatable {
         eventId: UUID, event: E, metadata: EventMetadata = EventMetadata(), occurredAt: Date
     ) throws {
         self.init(
-            eventId: eventId, type: event.eventType, schemaVersion: E.schemaVersion,
+            eventId: eventId, type: event.eventType, schemaVersion: event.eventSchemaVersion,
             data: try EventJSON.encoder.encode(event), metadata: metadata, occurredAt: occurredAt)
     }
 }

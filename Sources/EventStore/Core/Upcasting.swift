@@ -1,3 +1,4 @@
+import Domain
 public import Foundation
 
 /// Turns stored payloads of old schema versions into the current one on read.
@@ -36,6 +37,14 @@ public struct Upcasters: Sendable {
 
     public var isEmpty: Bool { steps.isEmpty }
 
+    /// The steps every context's event catalog declares (``Catalogos/upcasts``): what the
+    /// stores read with unless told otherwise.
+    public static let catalogo: Upcasters = {
+        var upcasters = Upcasters()
+        for upcast in Catalogos.upcasts { upcasters.register(upcast.type, from: upcast.versao, editing: upcast.editar) }
+        return upcasters
+    }()
+
     func upcast(_ event: RecordedEvent) throws -> RecordedEvent {
         guard let (data, version) = try upcast(type: event.type, version: event.schemaVersion, data: event.data) else { return event }
         return event.replacing(data: data, schemaVersion: version)
@@ -56,7 +65,7 @@ public struct Upcasters: Sendable {
     }
 
     /// The payload at the current version, or nil when no step applies.
-    private func upcast(type: String, version: Int, data: Data) throws -> (Data, Int)? {
+    public func upcast(type: String, version: Int, data: Data) throws -> (Data, Int)? {
         guard !steps.isEmpty else { return nil }
         var data = data
         var current = version

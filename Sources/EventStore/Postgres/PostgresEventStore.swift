@@ -37,7 +37,7 @@ public final class PostgresEventStore: EventStore {
 
     static let channel = "coworkflow_events"
 
-    public init(settings: PostgresSettings, upcasters: Upcasters = Upcasters(), logger: Logger = Logger(label: "coworkflow.store")) {
+    public init(settings: PostgresSettings, upcasters: Upcasters = .catalogo, logger: Logger = Logger(label: "coworkflow.store")) {
         self.settings = settings
         self.upcasters = upcasters
         self.logger = logger

@@ -18,7 +18,7 @@ public final class SQLiteEventStore: EventStore {
     let leases = Mutex<Set<String>>([])
 
     /// Opens (creating if needed) the store at `path` and applies pending migrations.
-    public init(path: String, upcasters: Upcasters = Upcasters()) throws {
+    public init(path: String, upcasters: Upcasters = .catalogo) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in

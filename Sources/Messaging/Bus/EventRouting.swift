@@ -1,3 +1,4 @@
+import Domain
 public import EventStore
 
 /// Which service an event belongs to, and so its routing key `<service>.<EventType>`.
@@ -6,16 +7,8 @@ public import EventStore
 /// without it is routed by its stream's category, mapped to the owning service where the
 /// category is not the service's own name.
 public enum EventRouting {
-    /// Stream categories whose owner is not named by the category itself.
-    public static let owners: [String: String] = [
-        "usuario": "usuarios", "email": "usuarios",
-        "unidade": "espacos", "espaco": "espacos",
-        "tabeladepreco": "precos", "cupom": "precos",
-        "reserva": "reservas", "agenda": "reservas", "boletos": "reservas",
-        "pagamento": "pagamentos", "reembolso": "pagamentos",
-        "checkin": "checkin", "notificacao": "notificacoes",
-        "fatura": "financeiro", "lancamento": "financeiro",
-    ]
+    /// The context that owns each stream category, from the event catalogs.
+    public static let owners: [String: String] = Catalogos.donos.mapValues(\.rawValue)
 
     public static func service(of event: RecordedEvent) -> String {
         if let service = event.metadata.service, !service.isEmpty { return service }

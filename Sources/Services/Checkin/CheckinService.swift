@@ -1,6 +1,7 @@
 public import Domain
 public import EventStore
 import Foundation
+import Messaging
 public import Projections
 
 /// The checkin service. A confirmed booking gets a short code (and a QR payload) in its own
@@ -19,7 +20,7 @@ public final class CheckinService: Sendable {
 
     /// The bus consumer's name (queue `coworkflow.checkin`, inbox) and the events it reacts to.
     public static let consumidor = "checkin"
-    public static let bindings = ["reservas.ReservaConfirmada", "reservas.ReservaCancelada"]
+    public static let bindings = [Topology.routingKey(Reserva.Catalogo.confirmada), Topology.routingKey(Reserva.Catalogo.cancelada)]
 
     var checkins: AggregateStore<Checkin.Command, Checkin.State, Checkin.Event, Checkin.Failure> {
         AggregateStore(store: store, decider: Checkin.decider) { try Checkin.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
@@ -189,7 +190,7 @@ public final class CheckinService: Sendable {
         guard let unico = candidatos.first, let id = Reserva.ID(unico.reservaId) else { throw desconhecido }
         guard candidatos.count == 1 else {
             throw ServiceError(
-                status: 409, codigo: "codigo_ambiguo",
+                .conflito, codigo: "codigo_ambiguo",
                 mensagem: "mais de uma reserva usa este código; leia o QR code ou informe a reserva", detalhes: ["campo": "reservaId"])
         }
         return id
@@ -251,14 +252,14 @@ extension ServiceError {
         case .naoLiberado:
             self = .conflito("checkin_nao_liberado", "o check-in desta reserva ainda não foi liberado: ele é liberado quando a reserva é confirmada")
         case .codigoInvalido:
-            self = ServiceError(status: 422, codigo: "codigo_invalido", mensagem: "o código de check-in não confere com o desta reserva", detalhes: ["campo": "codigo"])
+            self = ServiceError(.invalido, codigo: "codigo_invalido", mensagem: "o código de check-in não confere com o desta reserva", detalhes: ["campo": "codigo"])
         case .cedoDemais(let abreEm):
             self = ServiceError(
-                status: 409, codigo: "checkin_cedo_demais", mensagem: "ainda é cedo: o check-in desta reserva abre em \(quando(abreEm))",
+                .conflito, codigo: "checkin_cedo_demais", mensagem: "ainda é cedo: o check-in desta reserva abre em \(quando(abreEm))",
                 detalhes: ["abreEm": iso(abreEm)])
         case .tardeDemais(let fechaEm):
             self = ServiceError(
-                status: 409, codigo: "checkin_encerrado", mensagem: "o prazo de check-in desta reserva terminou em \(quando(fechaEm))",
+                .conflito, codigo: "checkin_encerrado", mensagem: "o prazo de check-in desta reserva terminou em \(quando(fechaEm))",
                 detalhes: ["fechaEm": iso(fechaEm)])
         case .jaRealizado: self = .conflito("checkin_ja_realizado", "o check-in desta reserva já foi feito")
         case .semCheckin: self = .conflito("checkin_nao_realizado", "faça o check-in antes do check-out")
@@ -268,7 +269,7 @@ extension ServiceError {
             self = .conflito("no_show_registrado", "o prazo de check-in terminou sem check-in e o não comparecimento foi registrado")
         case .prazoNaoVenceu(let fechaEm):
             self = ServiceError(
-                status: 409, codigo: "prazo_nao_vencido", mensagem: "o prazo de check-in ainda não terminou",
+                .conflito, codigo: "prazo_nao_vencido", mensagem: "o prazo de check-in ainda não terminou",
                 detalhes: ["fechaEm": iso(fechaEm)])
         }
     }

@@ -29,12 +29,12 @@ extension ServiceError {
         case .cobrancaDiferente: self = .naoEncontrado("cobrança desconhecida para este pagamento")
         case .valorDivergente(let esperado, let recebido):
             self = ServiceError(
-                status: 422, codigo: "valor_divergente", mensagem: "o valor pago (\(recebido)) difere do cobrado (\(esperado))",
+                .invalido, codigo: "valor_divergente", mensagem: "o valor pago (\(recebido)) difere do cobrado (\(esperado))",
                 detalhes: ["esperado": String(esperado.centavos), "recebido": String(recebido.centavos)])
         case .transicaoInvalida(let status): self = .conflito("transicao_invalida", "o pagamento está \(status.rawValue)")
         case .reembolsoExcedente(let disponivel):
             self = ServiceError(
-                status: 422, codigo: "reembolso_excedente", mensagem: "o reembolso passa do valor disponível (\(disponivel))",
+                .invalido, codigo: "reembolso_excedente", mensagem: "o reembolso passa do valor disponível (\(disponivel))",
                 detalhes: ["disponivel": String(disponivel.centavos)])
         case .reembolsoDesconhecido: self = .naoEncontrado("reembolso desconhecido")
         }

@@ -1,48 +1,74 @@
 import Domain
 import Foundation
 
-/// A failure a client can act on, with the HTTP status and the stable code the gateway renders
-/// as `{ "erro": codigo, "mensagem": mensagem, "detalhes": detalhes }` (DESIGN §7).
+/// A failure a client can act on: what kind of failure it is, a stable code and a message that
+/// says what to change. Services speak only of kinds; the gateway alone turns a kind into an
+/// HTTP status and the error into `{ "erro": codigo, "mensagem": mensagem, "detalhes": detalhes }`
+/// (DESIGN §7, `Gateway/ErrorStatus.swift`).
 public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let status: Int
+    /// What went wrong, in the terms a caller can act on.
+    public enum Kind: String, Sendable, Equatable, CaseIterable {
+        /// The request is not what the operation takes (not JSON, wrong types, missing fields).
+        case requisicaoInvalida
+        /// The caller did not prove who they are (or their proof is stale).
+        case naoAutenticado
+        /// The caller is known but may not do this.
+        case proibido
+        /// What the request names does not exist (or is not the caller's to see).
+        case naoEncontrado
+        /// The request is valid but the current state refuses it (taken, already done, changed).
+        case conflito
+        /// The request is well-formed but a value breaks a rule; `detalhes["campo"]` names it.
+        case invalido
+        /// The account is locked for a while (`retryAfter`).
+        case bloqueado
+        /// Too many attempts; try again after `retryAfter`.
+        case limiteExcedido
+        /// A fault of ours, not of the request.
+        case interno
+        /// A dependency is down or not ready yet; try again after `retryAfter`.
+        case indisponivel
+    }
+
+    public let kind: Kind
     public let codigo: String
     public let mensagem: String
     public let detalhes: [String: String]
-    /// Seconds to wait before trying again (429, 423, 503).
+    /// Seconds to wait before trying again (``Kind/limiteExcedido``, ``Kind/bloqueado``, ``Kind/indisponivel``).
     public let retryAfter: Int?
 
-    public init(status: Int, codigo: String, mensagem: String, detalhes: [String: String] = [:], retryAfter: Int? = nil) {
-        self.status = status
+    public init(_ kind: Kind, codigo: String, mensagem: String, detalhes: [String: String] = [:], retryAfter: Int? = nil) {
+        self.kind = kind
         self.codigo = codigo
         self.mensagem = mensagem
         self.detalhes = detalhes
         self.retryAfter = retryAfter
     }
 
-    public var description: String { "\(status) \(codigo): \(mensagem)" }
+    public var description: String { "\(kind.rawValue) \(codigo): \(mensagem)" }
 
-    /// 422: the request is well-formed but a value breaks a rule; `campo` names it.
+    /// The request is well-formed but a value breaks a rule; `campo` names it.
     public static func invalido(_ campo: String, _ mensagem: String) -> ServiceError {
-        ServiceError(status: 422, codigo: "dados_invalidos", mensagem: mensagem, detalhes: ["campo": campo])
+        ServiceError(.invalido, codigo: "dados_invalidos", mensagem: mensagem, detalhes: ["campo": campo])
     }
 
-    /// 400: the body is not what the route takes (not JSON, wrong types, missing fields).
+    /// The body is not what the route takes (not JSON, wrong types, missing fields).
     public static func requisicaoInvalida(_ mensagem: String, detalhes: [String: String] = [:]) -> ServiceError {
-        ServiceError(status: 400, codigo: "requisicao_invalida", mensagem: mensagem, detalhes: detalhes)
+        ServiceError(.requisicaoInvalida, codigo: "requisicao_invalida", mensagem: mensagem, detalhes: detalhes)
     }
 
     public static let naoAutenticado = ServiceError(
-        status: 401, codigo: "nao_autenticado", mensagem: "envie um token válido em Authorization: Bearer <token>")
+        .naoAutenticado, codigo: "nao_autenticado", mensagem: "envie um token válido em Authorization: Bearer <token>")
 
     public static func proibido(_ mensagem: String) -> ServiceError {
-        ServiceError(status: 403, codigo: "proibido", mensagem: mensagem)
+        ServiceError(.proibido, codigo: "proibido", mensagem: mensagem)
     }
 
     public static func naoEncontrado(_ mensagem: String) -> ServiceError {
-        ServiceError(status: 404, codigo: "nao_encontrado", mensagem: mensagem)
+        ServiceError(.naoEncontrado, codigo: "nao_encontrado", mensagem: mensagem)
     }
 
-    /// 422 naming `campo` when a free text breaks ``TextoLivre``'s rule for `maximo` characters
+    /// ``Kind/invalido`` naming `campo` when a free text breaks ``TextoLivre``'s rule for `maximo` characters
     /// (after trimming): longer than that many characters or ``TextoLivre/maximoDeBytes(_:)``
     /// UTF-8 bytes, or in a sealed field's form. Stored texts are bounded, so no request can grow
     /// a stream, a read model or an e-mail without limit.
@@ -53,11 +79,11 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     public static func conflito(_ codigo: String, _ mensagem: String) -> ServiceError {
-        ServiceError(status: 409, codigo: codigo, mensagem: mensagem)
+        ServiceError(.conflito, codigo: codigo, mensagem: mensagem)
     }
 
     public static func indisponivel(_ mensagem: String, retryAfter: Int = 5) -> ServiceError {
-        ServiceError(status: 503, codigo: "indisponivel", mensagem: mensagem, retryAfter: retryAfter)
+        ServiceError(.indisponivel, codigo: "indisponivel", mensagem: mensagem, retryAfter: retryAfter)
     }
 }
 

@@ -106,7 +106,7 @@ public final class EspacosService: Sendable {
     }
 
     public static let chaveReutilizada = ServiceError(
-        status: 422, codigo: "chave_de_idempotencia_reutilizada", mensagem: "esta Idempotency-Key já foi usada com outra requisição")
+        .invalido, codigo: "chave_de_idempotencia_reutilizada", mensagem: "esta Idempotency-Key já foi usada com outra requisição")
 
     /// The first event of `stream`, decoded (nil when the stream is empty).
     private func primeiroEvento<E>(_ stream: StreamName, _ decode: (RecordedEvent) throws -> E?) async throws -> E? {
@@ -182,7 +182,7 @@ public final class EspacosService: Sendable {
         else { return try await espaco(id, caller, command) }
         let recusa = { (dias: [DataLocal], pico: Int?) in
             ServiceError(
-                status: 409, codigo: "capacidade_abaixo_das_reservas",
+                .conflito, codigo: "capacidade_abaixo_das_reservas",
                 mensagem: "há reservas que ocupam \(pico.map(String.init) ?? "mais") lugares ao mesmo tempo em \(dias.count) dia(s) "
                     + "(o primeiro: \(dias[0])), mais que \(capacidade); cancele ou mude essas reservas antes de reduzir a capacidade",
                 detalhes: ["dias": dias.prefix(20).map(\.description).joined(separator: ",")])
@@ -252,7 +252,7 @@ public final class EspacosService: Sendable {
     static func sobreReservas(_ ids: [String], codigo: String, acao: (uma: String, varias: String), saida: String) -> ServiceError {
         let unicos = Array(Set(ids)).sorted()
         return ServiceError(
-            status: 409, codigo: codigo,
+            .conflito, codigo: codigo,
             mensagem: unicos.count == 1
                 ? "1 reserva ativa \(acao.uma); cancele-a ou \(saida)"
                 : "\(unicos.count) reservas ativas \(acao.varias); cancele-as ou \(saida)",
@@ -405,7 +405,7 @@ public final class EspacosService: Sendable {
         var reservas: Set<UUID> = []
         for (_, falha) in recusados { if case .indisponivel(let conflitos) = falha { reservas.formUnion(conflitos) } }
         return ServiceError(
-            status: 409, codigo: "bloqueio_sobre_reservas",
+            .conflito, codigo: "bloqueio_sobre_reservas",
             mensagem: reservas.count == 1
                 ? "1 reserva ocupa parte deste intervalo; cancele-a ou escolha outro intervalo para o bloqueio"
                 : "\(reservas.count) reservas ocupam parte deste intervalo; cancele-as ou escolha outro intervalo para o bloqueio",

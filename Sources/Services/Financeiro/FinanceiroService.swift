@@ -2,6 +2,7 @@ import Crypto
 public import Domain
 public import EventStore
 import Foundation
+import Messaging
 public import Projections
 
 /// The financeiro service: invoices every confirmed payment and issues a credit note for every
@@ -42,7 +43,7 @@ public final class FinanceiroService: Sendable {
 
     /// The bus consumer's name (queue `coworkflow.financeiro`, inbox consumer).
     public static let consumidor = "financeiro"
-    public static let bindings = ["pagamentos.PagamentoConfirmado", "pagamentos.ReembolsoConcluido"]
+    public static let bindings = [Topology.routingKey(Pagamento.Catalogo.confirmado), Topology.routingKey(Pagamento.Catalogo.reembolsoConcluido)]
     static let ator = "system:financeiro"
     static let porPagina = 50
     /// The longest period a report or export covers, in days (a leap year).
@@ -101,8 +102,8 @@ public final class FinanceiroService: Sendable {
     /// then dead-letters it.
     public func reagir(_ event: RecordedEvent) async throws -> [StreamWrite] {
         switch event.type {
-        case "PagamentoConfirmado": try await faturar(event)
-        case "ReembolsoConcluido": try await creditar(event)
+        case Pagamento.Catalogo.confirmado: try await faturar(event)
+        case Pagamento.Catalogo.reembolsoConcluido: try await creditar(event)
         default: []
         }
     }

@@ -1,6 +1,7 @@
 public import Domain
 public import EventStore
 import Foundation
+import Messaging
 public import Logging
 public import Projections
 
@@ -37,9 +38,9 @@ public final class NotificacoesService: Sendable {
 
     public static let consumidor = "notificacoes"
     public static let bindings = [
-        "usuarios.UsuarioRegistrado", "reservas.ReservaConfirmada", "reservas.ReservaCancelada",
-        "pagamentos.PagamentoConfirmado", "pagamentos.ReembolsoConcluido", "checkin.NoShowRegistrado",
-        "usuarios.DadosPessoaisApagados", "reservas.ReservaExpirada",
+        Topology.routingKey(Usuario.Catalogo.registrado), Topology.routingKey(Reserva.Catalogo.confirmada), Topology.routingKey(Reserva.Catalogo.cancelada),
+        Topology.routingKey(Pagamento.Catalogo.confirmado), Topology.routingKey(Pagamento.Catalogo.reembolsoConcluido), Topology.routingKey(Checkin.Catalogo.noShowRegistrado),
+        Topology.routingKey(Usuario.Catalogo.dadosPessoaisApagados), Topology.routingKey(Reserva.Catalogo.expirada),
     ]
     static let service = "notificacoes"
 
@@ -72,7 +73,7 @@ public final class NotificacoesService: Sendable {
     // MARK: Reactions
 
     public func reagir(_ event: RecordedEvent) async throws -> [StreamWrite] {
-        if event.type == "DadosPessoaisApagados" {
+        if event.type == Usuario.Catalogo.dadosPessoaisApagados.type {
             // The copies of the member's e-mails this process kept (an outbox) go with their data.
             guard case .dadosPessoaisApagados(let apagados)? = try Usuario.Event.decode(type: event.type, data: event.data, using: EventJSON.decoder)
             else { return [] }
@@ -89,13 +90,13 @@ public final class NotificacoesService: Sendable {
     private func aviso(for event: RecordedEvent) async throws -> Aviso? {
         let decoder = EventJSON.decoder
         switch event.type {
-        case "UsuarioRegistrado":
+        case Usuario.Catalogo.registrado:
             guard event.stream.category == "usuario" else { return nil }
             let id = String(event.stream.rawValue.dropFirst("usuario-".count))
             return Aviso(
                 tipo: .boasVindas, usuarioId: id, reservaId: nil, titulo: "Bem-vindo(a) à CoworkFlow",
                 texto: "Sua conta está pronta. Encontre um espaço, reserve e pague por PIX, cartão ou boleto.")
-        case "ReservaConfirmada":
+        case Reserva.Catalogo.confirmada:
             let confirmada = try decoder.decode(Reserva.Confirmada.self, from: event.data)
             guard let (reserva, espaco, unidade, _) = try await contexto(confirmada.reservaId) else { return nil }
             let quando = Self.quando(reserva.intervalo, fuso: unidade?.fusoHorario)
@@ -110,14 +111,14 @@ public final class NotificacoesService: Sendable {
                         ?? "Apresente o código de check-in na chegada: ele está, com o QR, em Minhas reservas. ")
                     + "O convite para a sua agenda segue em anexo.",
                 anexos: [EmailAttachment(filename: "reserva.ics", contentType: Calendario.contentType, data: ics)])
-        case "PagamentoConfirmado":
+        case Pagamento.Catalogo.confirmado:
             let pago = try decoder.decode(Pagamento.Confirmado.self, from: event.data)
             guard pago.valor > .zero else { return nil }
             return Aviso(
                 tipo: .pagamentoRecebido, usuarioId: pago.usuarioId, reservaId: pago.reservaId,
                 titulo: "Pagamento recebido: \(Self.reais(pago.valor))",
                 texto: "Recebemos \(Self.reais(pago.valor)) por \(Self.metodo(pago.metodo)) para \(try await Self.descricao(contexto(Reserva.ID(pago.reservaId)))).")
-        case "ReservaCancelada":
+        case Reserva.Catalogo.cancelada:
             let cancelada = try decoder.decode(Reserva.Cancelada.self, from: event.data)
             guard let (reserva, espaco, unidade, convidado) = try await contexto(cancelada.reservaId) else { return nil }
             let quando = Self.quando(reserva.intervalo, fuso: unidade?.fusoHorario)
@@ -139,13 +140,13 @@ public final class NotificacoesService: Sendable {
                         filename: "reserva.ics", contentType: Calendario.contentTypeDeCancelamento,
                         data: convite(reserva, espaco, unidade, em: cancelada.em, cancelado: true))]
                     : [])
-        case "ReembolsoConcluido":
+        case Pagamento.Catalogo.reembolsoConcluido:
             let reembolso = try decoder.decode(Pagamento.ReembolsoConcluido.self, from: event.data)
             return Aviso(
                 tipo: .reembolso, usuarioId: reembolso.usuarioId, reservaId: reembolso.reservaId,
                 titulo: "Reembolso concluído: \(Self.reais(reembolso.valor))",
                 texto: "Devolvemos \(Self.reais(reembolso.valor)) referentes \(try await Self.descricao(contexto(Reserva.ID(reembolso.reservaId)), artigo: "à")).")
-        case "NoShowRegistrado":
+        case Checkin.Catalogo.noShowRegistrado:
             struct NoShow: Decodable { let reservaId: UUID }
             let noShow = try decoder.decode(NoShow.self, from: event.data)
             guard let (reserva, espaco, unidade, _) = try await contexto(Reserva.ID(noShow.reservaId)) else { return nil }
@@ -153,7 +154,7 @@ public final class NotificacoesService: Sendable {
                 tipo: .noShow, usuarioId: reserva.usuarioId, reservaId: noShow.reservaId, titulo: "Não registramos sua entrada",
                 texto: "Não houve check-in na sua reserva de \(espaco?.nome ?? "espaço") (\(Self.quando(reserva.intervalo, fuso: unidade?.fusoHorario))). "
                     + "O restante do horário foi liberado.")
-        case "ReservaExpirada":
+        case Reserva.Catalogo.expirada:
             let expirada = try decoder.decode(Reserva.Expirada.self, from: event.data)
             guard let (reserva, espaco, unidade, _) = try await contexto(expirada.reservaId) else { return nil }
             let nome = espaco?.nome ?? "espaço"
@@ -262,14 +263,14 @@ public final class NotificacoesService: Sendable {
         -> (Reserva.Solicitada, EspacoView?, UnidadeView?, convidado: Bool)?
     {
         let eventos = try await store.readStream(StreamNames.reserva(id))
-        guard let first = eventos.first, first.type == "ReservaSolicitada" else { return nil }
-        if confirmada, eventos.last?.type != "ReservaConfirmada" { return nil }
+        guard let first = eventos.first, first.type == Reserva.Catalogo.solicitada.type else { return nil }
+        if confirmada, eventos.last?.type != Reserva.Catalogo.confirmada.type { return nil }
         let reserva = try EventJSON.decoder.decode(Reserva.Solicitada.self, from: first.data)
         let espaco = try await store.document(CatalogoReadModel.espacos, key: reserva.espacoId.uuidString.lowercased())
             .flatMap { try? ReadModelJSON.decoder.decode(EspacoView.self, from: $0) }
         let unidade = try await store.document(CatalogoReadModel.unidades, key: reserva.unidadeId.uuidString.lowercased())
             .flatMap { try? ReadModelJSON.decoder.decode(UnidadeView.self, from: $0) }
-        return (reserva, espaco, unidade, eventos.contains { $0.type == "ReservaConfirmada" })
+        return (reserva, espaco, unidade, eventos.contains { $0.type == Reserva.Catalogo.confirmada.type })
     }
 
     // MARK: Reminders (timer)

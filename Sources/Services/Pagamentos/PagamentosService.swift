@@ -1,6 +1,7 @@
 public import Domain
 public import EventStore
 public import Foundation
+import Messaging
 public import Logging
 import Projections
 
@@ -22,7 +23,7 @@ public final class PagamentosService: Sendable {
     let contas: ContasApagadas
 
     public static let consumidor = "pagamentos"
-    public static let bindings = ["reservas.ReservaSolicitada", "reservas.ReservaExpirada", "reservas.ReservaCancelada"]
+    public static let bindings = [Topology.routingKey(Reserva.Catalogo.solicitada), Topology.routingKey(Reserva.Catalogo.expirada), Topology.routingKey(Reserva.Catalogo.cancelada)]
     static let service = "pagamentos"
 
     public init(
@@ -174,14 +175,14 @@ public final class PagamentosService: Sendable {
         } catch {
             logger.warning("webhook refused", metadata: ["motivo": "\(error)", "request": "\(caller.requestId)"])
             switch error {
-            case .ausente: throw ServiceError(status: 401, codigo: "assinatura_ausente", mensagem: "envie a assinatura em \(AssinaturaDeWebhook.cabecalho)")
+            case .ausente: throw ServiceError(.naoAutenticado, codigo: "assinatura_ausente", mensagem: "envie a assinatura em \(AssinaturaDeWebhook.cabecalho)")
             case .malformada:
-                throw ServiceError(status: 401, codigo: "assinatura_invalida", mensagem: "\(AssinaturaDeWebhook.cabecalho) deve ser t=<segundos>,v1=<hmac hex>")
+                throw ServiceError(.naoAutenticado, codigo: "assinatura_invalida", mensagem: "\(AssinaturaDeWebhook.cabecalho) deve ser t=<segundos>,v1=<hmac hex>")
             case .expirada(let segundos):
                 throw ServiceError(
-                    status: 401, codigo: "assinatura_expirada", mensagem: "o aviso foi assinado há mais de 5 minutos (ou no futuro)",
+                    .naoAutenticado, codigo: "assinatura_expirada", mensagem: "o aviso foi assinado há mais de 5 minutos (ou no futuro)",
                     detalhes: ["idadeSegundos": String(segundos)])
-            case .invalida: throw ServiceError(status: 401, codigo: "assinatura_invalida", mensagem: "a assinatura não confere com o corpo")
+            case .invalida: throw ServiceError(.naoAutenticado, codigo: "assinatura_invalida", mensagem: "a assinatura não confere com o corpo")
             }
         }
         let decoder = JSONDecoder()
@@ -197,7 +198,7 @@ public final class PagamentosService: Sendable {
         // (the charge or refund is made first, then recorded): that is "not yet", a status the
         // provider retries, not a final 404.
         let aindaNao = ServiceError(
-            status: 503, codigo: "ainda_nao_registrado", mensagem: "o pagamento deste aviso ainda não foi registrado; tente de novo",
+            .indisponivel, codigo: "ainda_nao_registrado", mensagem: "o pagamento deste aviso ainda não foi registrado; tente de novo",
             retryAfter: 1)
         for _ in 1...5 {
             let (state, version) = try await pagamentos.load(stream)

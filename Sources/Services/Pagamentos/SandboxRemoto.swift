@@ -86,7 +86,7 @@ public struct ProvedorHTTP: PaymentProvider, SandboxTester {
         do {
             _ = try await send("cancelar", .POST, path(cobrancaId, "cancelamento"), body: Data())
             return .cancelada
-        } catch let error as ServiceError where error.status == 409 {
+        } catch let error as ServiceError where error.kind == .conflito {
             // Refused: the charge is no longer pending. Paid, or no longer payable (declined,
             // expired, withdrawn before): what the protocol calls withdrawn.
             guard let cobranca = try await consultar(cobrancaId) else { throw error }
@@ -103,7 +103,7 @@ public struct ProvedorHTTP: PaymentProvider, SandboxTester {
     public func consultar(_ id: String) async throws -> SandboxPSP.CobrancaSandbox? {
         do {
             return try await call("consultar", .GET, path(id), body: nil as SandboxAPI.Recusa?, as: SandboxPSP.CobrancaSandbox.self)
-        } catch let error as ServiceError where error.status == 404 {
+        } catch let error as ServiceError where error.kind == .naoEncontrado {
             return nil
         }
     }

@@ -1,6 +1,7 @@
 public import Domain
 public import EventStore
 public import Foundation
+import Messaging
 public import Projections
 
 /// The reservas service. A booking appends, in ONE atomic multi-stream append, its own
@@ -117,7 +118,7 @@ public final class ReservasService: Sendable {
         if let esperado = pedido.totalEsperado, esperado != contexto.cotacao.total.centavos {
             let total = contexto.cotacao.total
             throw ServiceError(
-                status: 409, codigo: "preco_alterado",
+                .conflito, codigo: "preco_alterado",
                 mensagem: "o preço mudou desde a cotação: agora \(total), não \(Money(centavos: esperado)); confira e reserve de novo",
                 detalhes: ["total": String(total.centavos)])
         }
@@ -189,7 +190,7 @@ public final class ReservasService: Sendable {
                     throw ServiceError(Reserva.Failure.fechado)
                 } catch {
                     throw ServiceError(
-                        status: 409, codigo: "horario_indisponivel",
+                        .conflito, codigo: "horario_indisponivel",
                         mensagem: limite == 1
                             ? "o espaço já está reservado em parte deste intervalo"
                             : "todas as \(limite) vagas do espaço estão ocupadas em parte deste intervalo",
@@ -261,7 +262,7 @@ public final class ReservasService: Sendable {
                 .registrar(reserva: reserva.id.rawValue, usuarioId: reserva.usuarioId, ate: reserva.expiraEm, encerradas: encerradas, em: now), state)
         } catch .limite(let pendentes) {
             throw ServiceError(
-                status: 409, codigo: "boletos_pendentes",
+                .conflito, codigo: "boletos_pendentes",
                 mensagem: "você já tem \(pendentes) reservas aguardando boleto; pague ou cancele uma delas, ou pague esta com pix ou cartao",
                 detalhes: ["campo": "pagamento.metodo"])
         }
@@ -278,7 +279,7 @@ public final class ReservasService: Sendable {
         let anterior = dados.solicitacao
         guard anterior.usuarioId == usuario, anterior.espacoId == espacoId, anterior.intervalo == intervalo else {
             throw ServiceError(
-                status: 422, codigo: "chave_de_idempotencia_reutilizada", mensagem: "esta Idempotency-Key já foi usada com outra requisição")
+                .invalido, codigo: "chave_de_idempotencia_reutilizada", mensagem: "esta Idempotency-Key já foi usada com outra requisição")
         }
         return try Self.view(state)
     }
@@ -461,7 +462,7 @@ public final class ReservasService: Sendable {
 
     public static let consumidor = "reservas"
     public static let bindings = [
-        "pagamentos.PagamentoConfirmado", "pagamentos.PagamentoRecusado", "checkin.NoShowRegistrado", "usuarios.DadosPessoaisApagados",
+        Topology.routingKey(Pagamento.Catalogo.confirmado), Topology.routingKey(Pagamento.Catalogo.recusado), Topology.routingKey(Checkin.Catalogo.noShowRegistrado), Topology.routingKey(Usuario.Catalogo.dadosPessoaisApagados),
     ]
 
     /// The bus reactor: a paid booking is confirmed; a declined payment releases the hold; a
@@ -474,7 +475,7 @@ public final class ReservasService: Sendable {
         meta.actor = "system:reservas"
         let cause = event.eventId.uuidString
         switch event.type {
-        case "PagamentoConfirmado":
+        case Pagamento.Catalogo.confirmado:
             let pago = try EventJSON.decoder.decode(Pagamento.Confirmado.self, from: event.data)
             let id = Reserva.ID(pago.reservaId)
             let stream = StreamNames.reserva(id)
@@ -483,7 +484,7 @@ public final class ReservasService: Sendable {
                 !events.isEmpty
             else { return [] }
             return [StreamWrite(stream: stream, expected: .after(version), events: try Events.derived(events, from: cause, at: now, metadata: meta))]
-        case "PagamentoRecusado":
+        case Pagamento.Catalogo.recusado:
             let recusado = try EventJSON.decoder.decode(Pagamento.Recusado.self, from: event.data)
             let id = Reserva.ID(recusado.reservaId)
             guard case .existente(let dados) = try await reservas.load(StreamNames.reserva(id)).state, dados.status == .solicitada else { return [] }
@@ -497,7 +498,7 @@ public final class ReservasService: Sendable {
             } catch is NadaAFazer {
                 return []
             }
-        case "DadosPessoaisApagados":
+        case Usuario.Catalogo.dadosPessoaisApagados:
             // The erasure refuses while bookings are active, but a booking made in the same
             // instant can pass that check: such a booking ends here, everything refunded (a
             // booking made after this ran is declined by pagamentos instead).
@@ -507,12 +508,12 @@ public final class ReservasService: Sendable {
                     _ = try await cancelar(
                         reserva.id, motivo: "conta excluída a pedido do membro (LGPD)", usuario: "system:lgpd", admin: true,
                         caller: Caller(requestId: event.metadata.requestId ?? cause, usuario: "system:lgpd"))
-                } catch let error as ServiceError where [404, 409].contains(error.status) {
+                } catch let error as ServiceError where [.naoEncontrado, .conflito].contains(error.kind) {
                     continue  // ended meanwhile, or already begun (it concludes as it is)
                 }
             }
             return []
-        case "NoShowRegistrado":
+        case Checkin.Catalogo.noShowRegistrado:
             struct NoShow: Decodable { let reservaId: UUID }
             let noShow = try EventJSON.decoder.decode(NoShow.self, from: event.data)
             let id = Reserva.ID(noShow.reservaId)
@@ -544,7 +545,7 @@ public final class ReservasService: Sendable {
                 case .concluir: try await concluir(id, at: now)
                 }
                 executados += 1
-            } catch let error as ServiceError where error.status == 409 {
+            } catch let error as ServiceError where error.kind == .conflito {
                 continue  // already confirmed/cancelled: the projection drops the timer
             } catch {
                 falha = falha ?? error  // the timers behind it still run; the caller hears of it
@@ -593,7 +594,7 @@ public final class ReservasService: Sendable {
         if var position = desde {
             while true {
                 let events = try await store.readAllPayloads(after: position, limit: 1_000)
-                for event in events where event.type == "ReservaSolicitada" {
+                for event in events where event.type == Reserva.Catalogo.solicitada.type {
                     let pedido = try EventJSON.decoder.decode(Reserva.Solicitada.self, from: event.data)
                     guard pedido.usuarioId == usuario else { continue }
                     let state = try await reservas.load(StreamNames.reserva(pedido.reservaId)).state

@@ -44,7 +44,7 @@ public final class TokenIssuer: Sendable {
     /// - Parameter secret: at least 32 bytes (shorter HMAC keys are refused).
     public init(secret: String, lifetime: TimeInterval = 3_600) async throws {
         guard secret.utf8.count >= 32 else {
-            throw ServiceError(status: 500, codigo: "configuracao", mensagem: "JWT_SECRET must be at least 32 bytes")
+            throw ServiceError(.interno, codigo: "configuracao", mensagem: "JWT_SECRET must be at least 32 bytes")
         }
         keys = JWTKeyCollection()
         await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)

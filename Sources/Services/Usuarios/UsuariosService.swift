@@ -165,7 +165,7 @@ public final class UsuariosService: Sendable {
     /// Checks the password and returns a token. Wrong e-mail or password: 401 (the same answer
     /// for both); a locked account: 423 with Retry-After; a deactivated one: 403.
     public func entrar(email: String, senha: String, context: Caller) async throws -> Sessao {
-        let invalid = ServiceError(status: 401, codigo: "credenciais_invalidas", mensagem: "e-mail ou senha inválidos")
+        let invalid = ServiceError(.naoAutenticado, codigo: "credenciais_invalidas", mensagem: "e-mail ou senha inválidos")
         let email = EmailClaim.normalise(email)
         guard case .reivindicado(let id) = try await claims.load(claimStream(email)).state else {
             // Spend the same time as a real check, so timing does not reveal which addresses exist.
@@ -252,7 +252,7 @@ public final class UsuariosService: Sendable {
                 }
             } else {
                 guard let failed = try? Usuario.decider.decide(.entrar(senhaConfere: false, em: now), state) else {
-                    throw ServiceError(status: 403, codigo: "senha_incorreta", mensagem: "a senha atual não confere")
+                    throw ServiceError(.proibido, codigo: "senha_incorreta", mensagem: "a senha atual não confere")
                 }
                 events = failed
             }
@@ -263,7 +263,7 @@ public final class UsuariosService: Sendable {
             }
             guard matches else {
                 if case .loginFalhou(let failure)? = events.first, let until = failure.bloqueadoAte { throw Self.locked(until: until, now: now) }
-                throw ServiceError(status: 403, codigo: "senha_incorreta", mensagem: "a senha atual não confere")
+                throw ServiceError(.proibido, codigo: "senha_incorreta", mensagem: "a senha atual não confere")
             }
             // Issued at the change's instant, the first one the change lets through.
             let (token, expiry) = try await tokens.issue(usuario: id.description, papel: conta.papel.rawValue, now: Self.sessoesAte(now))
@@ -411,7 +411,7 @@ public final class UsuariosService: Sendable {
         while true {
             let events = try await store.readCategory("usuario", after: position, limit: lote)
             guard let last = events.last else { return }
-            for event in events where event.type == "DadosPessoaisApagados" {
+            for event in events where event.type == Usuario.Catalogo.dadosPessoaisApagados.type {
                 // An erasure that cannot be read holds the checkpoint (and is logged by the
                 // timer every second): skipping it could leave a key alive.
                 guard case .dadosPessoaisApagados(let apagados)? = try Usuario.Event.decode(type: event.type, data: event.data, using: EventJSON.decoder)
@@ -554,7 +554,7 @@ public final class UsuariosService: Sendable {
         while true {
             let lote = try await store.readAll(after: posicao, limit: 1_000)
             for event in lote {
-                if event.type == "ReservaSolicitada", let reserva = event.metadata.correlationId, let ator = event.metadata.actor {
+                if event.type == Reserva.Catalogo.solicitada.type, let reserva = event.metadata.correlationId, let ator = event.metadata.actor {
                     donos[reserva] = ator.lowercased()
                 }
                 let sujeitos = try await TrilhasReadModel.sujeitos(event) { reserva in
@@ -745,7 +745,7 @@ public final class UsuariosService: Sendable {
     static func locked(until: Date, now: Date) -> ServiceError {
         let seconds = max(1, Int(until.timeIntervalSince(now).rounded(.up)))
         return ServiceError(
-            status: 423, codigo: "conta_bloqueada",
+            .bloqueado, codigo: "conta_bloqueada",
             mensagem: "muitas tentativas de login falharam; tente de novo em \(seconds) s",
             detalhes: ["bloqueadaAte": until.formatted(.iso8601)], retryAfter: seconds)
     }
