@@ -1,19 +1,90 @@
-// My data (LGPD): the profile, a password change, the export of everything held about me as a
-// JSON file, and the erasure of my personal data (irreversible, confirmed by typing a word).
+// My data (LGPD): the profile, what is known about me in words (the export's `resumo`: who we
+// know me as, my bookings, payments, the notices sent and the legal basis), a password change,
+// the export of everything held about me as a JSON file, and the erasure of my personal data
+// (irreversible, confirmed by typing a word).
 
 import { api, Action } from '../lib/api.js';
+import { todasAsUnidades } from '../lib/catalog.js';
 import { session } from '../lib/session.js';
 import { h, replace } from '../lib/dom.js';
-import { PAPEIS } from '../lib/labels.js';
-import { dateTime, todayIn } from '../lib/format.js';
+import { PAPEIS, METODOS } from '../lib/labels.js';
+import { dateTime, todayIn, zoneLabel, DEFAULT_TZ } from '../lib/format.js';
 import {
-  pageHeader, loadInto, facts, field, onSubmit, flash, fieldError, confirmDialog, downloadJSON, busy, errorBox, announce,
+  pageHeader, loadInto, facts, field, onSubmit, flash, fieldError, confirmDialog, downloadJSON, busy, errorBox, announce, table,
 } from '../lib/ui.js';
+
+const capitalised = (text) => String(text ?? '').charAt(0).toLocaleUpperCase('pt-BR') + String(text ?? '').slice(1);
+
+/** "pagamento recebido (cartao)" → "Pagamento recebido (Cartão de crédito)". */
+function oQue(text) {
+  return capitalised(String(text ?? '').replace(/\((\w+)\)$/, (all, metodo) => (METODOS[metodo] ? `(${METODOS[metodo]})` : all)));
+}
+
+/**
+ * The export's readable part as a section. Its bookings are already in their units' time; the
+ * other instants are shown in the zone of the units the member booked in when they share one,
+ * else in the platform's (São Paulo).
+ */
+function resumoSection(resumo, unidades) {
+  const nomes = new Set((resumo.reservas ?? []).map((r) => r.unidade).filter(Boolean));
+  const zonas = new Set(unidades.filter((u) => nomes.has(u.nome)).map((u) => u.fusoHorario));
+  const tz = zonas.size === 1 ? [...zonas][0] : DEFAULT_TZ;
+  const quem = resumo.comoConhecemosVoce ?? {};
+  const parte = (id, titulo, conteudo) => h('section', { class: 'resumo__parte', 'aria-labelledby': id }, h('h3', { id }, titulo), conteudo);
+  return [
+    h('p', {}, `O resumo do que a CoworkFlow guarda sobre você. Horários no ${zoneLabel(tz)}.`),
+    parte('resumo-quem', 'Como conhecemos você', facts([
+      ['Nome', quem.nome ?? '—'],
+      ['E-mail', quem.email ?? '—'],
+      ['Perfil', PAPEIS[quem.papel] ?? quem.papel ?? '—'],
+      ['Plano', !quem.plano || quem.plano === 'nenhum' ? 'Nenhum' : quem.plano],
+      ['Cadastro', quem.cadastroEm ? dateTime(quem.cadastroEm, tz) : '—'],
+    ])),
+    parte('resumo-reservas', 'Suas reservas', table({
+      empty: 'Nenhuma reserva.',
+      rows: resumo.reservas ?? [],
+      className: 'table--palavras',
+      columns: [
+        { label: 'Espaço', cell: (r) => r.espaco },
+        { label: 'Unidade', cell: (r) => r.unidade || '—' },
+        { label: 'Quando', cell: (r) => r.quando },
+        { label: 'Situação', cell: (r) => capitalised(r.situacao) },
+        { label: 'Total', cell: (r) => r.total, class: 'num' },
+      ],
+    })),
+    parte('resumo-pagamentos', 'Pagamentos e reembolsos', table({
+      empty: 'Nenhum pagamento.',
+      rows: resumo.pagamentos ?? [],
+      className: 'table--palavras',
+      columns: [
+        { label: 'Quando', cell: (p) => dateTime(p.em, tz) },
+        { label: 'O quê', cell: (p) => oQue(p.o_que) },
+        { label: 'Reserva', cell: (p) => p.reserva },
+        { label: 'Valor', cell: (p) => p.valor ?? '—', class: 'num' },
+      ],
+    })),
+    parte('resumo-avisos', 'Avisos que enviamos', table({
+      empty: 'Nenhum aviso.',
+      rows: resumo.avisos ?? [],
+      className: 'table--palavras',
+      columns: [
+        { label: 'Quando', cell: (a) => dateTime(a.em, tz) },
+        { label: 'Aviso', cell: (a) => a.titulo },
+        { label: 'Como', cell: (a) => (a.por ? capitalised(`por ${a.por}`) : '—') },
+      ],
+    })),
+    parte('resumo-base', 'Consentimentos e base legal', h('p', {}, resumo.consentimentos ?? '—')),
+  ];
+}
 
 export function render({ container, signal, navigate }) {
   const perfil = h('section', { class: 'panel', 'aria-labelledby': 'perfil' }, h('h2', { id: 'perfil' }, 'Sua conta'));
   const perfilBody = h('div');
   perfil.append(perfilBody);
+
+  const resumo = h('section', { class: 'panel resumo', 'aria-labelledby': 'resumo' }, h('h2', { id: 'resumo' }, 'O que sabemos sobre você'));
+  const resumoBody = h('div');
+  resumo.append(resumoBody);
 
   // ---- password ----------------------------------------------------------------------------------
   const senhaForm = h('form', { class: 'form form--narrow', novalidate: true, 'aria-labelledby': 'trocar-senha' },
@@ -89,7 +160,7 @@ export function render({ container, signal, navigate }) {
     h('p', {}, 'Apaga seus dados pessoais (LGPD, art. 18). Se tiver reservas futuras, cancele-as antes.'),
     eraseButton, eraseStatus);
 
-  replace(container, pageHeader('Meus dados', 'Sua conta e seus direitos sobre os seus dados.'), perfil, senhaForm, exportar, apagar);
+  replace(container, pageHeader('Meus dados', 'Sua conta e seus direitos sobre os seus dados.'), perfil, senhaForm, resumo, exportar, apagar);
 
   loadInto(perfilBody, () => api('/api/auth/me', { signal }), (me) => {
     perfilBody.append(facts([
@@ -101,4 +172,7 @@ export function render({ container, signal, navigate }) {
     if (session.current) session.save({ ...session.current, usuario: me });
     announce('Dados da conta carregados');
   }, { signal });
+  loadInto(resumoBody, () => Promise.all([api('/api/auth/me/dados', { signal }), todasAsUnidades().catch(() => [])]),
+    ([dados, unidades]) => resumoBody.append(...resumoSection(dados.resumo ?? {}, unidades)),
+    { signal, text: 'Carregando o resumo dos seus dados…' });
 }

@@ -1,8 +1,10 @@
-// My bookings, 50 a page (by start), with what each allows (reserva-acoes.js: pay, check in or
-// out, see the payment, cancel). Cancelling shows the refund and the penalty the unit's policy
-// gave; a hold released because its payment was declined or its time ran out says so instead.
+// My bookings, upcoming first (soonest first) and, under their own heading, the past ones (the
+// newest first, 50 a page; cancelled and expired ones too), each with what it allows
+// (reserva-acoes.js: pay, check in or out, see the payment, cancel). Cancelling shows the refund
+// and the penalty the unit's policy gave; a hold released because its payment was declined or its
+// time ran out says so instead.
 
-import { api, Action } from '../lib/api.js';
+import { api, allPages, Action, PAGE_SIZE } from '../lib/api.js';
 import { espaco as loadEspaco, nomeDoEspaco } from '../lib/catalog.js';
 import { h, link, replace } from '../lib/dom.js';
 import { situacaoDaReserva, recusaDoPagamento } from '../lib/labels.js';
@@ -13,46 +15,73 @@ import {
 import { ACOES_DA_RESERVA } from './reserva-acoes.js';
 import { politica } from './espaco.js';
 
+/** Whether a booking is still ahead (or under way): not over, and neither cancelled nor expired. */
+export function proxima(r, now = Date.now()) {
+  return ['solicitada', 'confirmada'].includes(r.status) && Date.parse(r.fim) > now;
+}
+
 export function render({ container, query, setQuery, signal }) {
   let pagina = Math.max(1, Number(query.get('pagina')) || 1);
-  const list = h('section', { 'aria-label': 'Lista de reservas' });
+  const list = h('div');
   replace(container,
     pageHeader('Minhas reservas', 'Acompanhe, pague e cancele suas reservas.'),
     list);
 
   function load() {
-    setQuery({ pagina: pagina > 1 ? pagina : '' });
     loadInto(list, async () => {
-      const page = await api('/api/reservas', { query: { pagina }, signal });
-      // Names and time zones of the spaces on this page (cached per space).
-      const ids = [...new Set(page.itens.map((r) => r.espacoId))];
+      const todas = await allPages('/api/reservas', { signal, maxPages: 40 });
+      const now = Date.now();
+      const proximas = todas.filter((r) => proxima(r, now))
+        .sort((a, b) => Date.parse(a.inicio) - Date.parse(b.inicio));
+      const anteriores = todas.filter((r) => !proxima(r, now))
+        .sort((a, b) => Date.parse(b.inicio) - Date.parse(a.inicio));
+      // Names and time zones of the spaces shown (cached per space).
+      const ids = [...new Set(todas.map((r) => r.espacoId))];
       // The check-in of each booking still to be used (the list does not carry it): what the
       // member may still do with it depends on it. Unknown (null) if it cannot be read.
-      const now = Date.now();
-      const abertas = page.itens.filter((r) => r.status === 'confirmada' && Date.parse(r.fim) > now);
+      const abertas = proximas.filter((r) => r.status === 'confirmada');
       const [items, lidos] = await Promise.all([
         Promise.all(ids.map((id) => loadEspaco(id).catch(() => null))),
         Promise.all(abertas.map((r) => api(`/api/reservas/${r.id}/checkin`, { signal }).catch(() => null))),
       ]);
       const espacos = new Map(ids.map((id, i) => [id, items[i]]));
       const checkins = new Map(abertas.map((r, i) => [r.id, lidos[i]]));
-      return { page, espacos, checkins };
-    }, ({ page, espacos, checkins }) => {
+      return { proximas, anteriores, espacos, checkins };
+    }, ({ proximas, anteriores, espacos, checkins }) => {
+      if (!proximas.length && !anteriores.length) {
+        list.append(h('p', { class: 'empty' }, 'Você ainda não tem reservas. ', link('/espacos', 'Encontre um espaço'), '.'));
+        return;
+      }
+      const paginas = Math.max(1, Math.ceil(anteriores.length / PAGE_SIZE));
+      pagina = Math.min(pagina, paginas);
+      setQuery({ pagina: pagina > 1 ? pagina : '' });
+      const tabela = (caption, rows) => table({
+        caption,
+        rows,
+        rowAttrs: (r) => ({ dataset: { reserva: r.id } }),
+        columns: [
+          { label: 'Espaço', cell: (r) => nomeDoEspaco(espacos.get(r.espacoId), r.espacoId) },
+          { label: 'Quando', cell: (r) => interval(r.inicio, r.fim, tz(espacos, r)) },
+          { label: 'Situação', cell: (r) => statusCell(r, espacos, checkins.get(r.id)) },
+          { label: 'Total', cell: (r) => money(r.total), class: 'num' },
+          { label: 'Ações', cell: (r) => actions(r, espacos, checkins.get(r.id)) },
+        ],
+      });
       list.append(
-        table({
-          caption: 'Suas reservas',
-          empty: h('p', { class: 'empty' }, 'Você ainda não tem reservas. ', link('/espacos', 'Encontre um espaço'), '.'),
-          rows: page.itens,
-          rowAttrs: (r) => ({ dataset: { reserva: r.id } }),
-          columns: [
-            { label: 'Espaço', cell: (r) => nomeDoEspaco(espacos.get(r.espacoId), r.espacoId) },
-            { label: 'Quando', cell: (r) => interval(r.inicio, r.fim, tz(espacos, r)) },
-            { label: 'Situação', cell: (r) => statusCell(r, espacos, checkins.get(r.id)) },
-            { label: 'Total', cell: (r) => money(r.total), class: 'num' },
-            { label: 'Ações', cell: (r) => actions(r, espacos, checkins.get(r.id)) },
-          ],
-        }),
-        pager({ pagina: page.pagina, total: page.total, noun: ['reserva', 'reservas'], onPage: (n) => { pagina = n; load(); } }));
+        h('section', { class: 'reservas reservas--proximas', 'aria-labelledby': 'proximas' },
+          h('h2', { id: 'proximas' }, 'Próximas reservas'),
+          proximas.length
+            ? tabela('Das mais próximas para as mais distantes', proximas)
+            : h('p', { class: 'empty' }, 'Nenhuma reserva pela frente. ', link('/espacos', 'Encontre um espaço'), '.')),
+        anteriores.length ? h('section', { class: 'reservas reservas--anteriores', 'aria-labelledby': 'anteriores' },
+          h('h2', { id: 'anteriores' }, 'Reservas anteriores'),
+          tabela('Já terminadas, canceladas ou expiradas, das mais recentes para as mais antigas',
+            anteriores.slice((pagina - 1) * PAGE_SIZE, pagina * PAGE_SIZE)),
+          pager({
+            pagina, total: anteriores.length, noun: ['reserva anterior', 'reservas anteriores'], label: 'Páginas das reservas anteriores',
+            onPage: (n) => { pagina = n; load(); },
+          })) : null);
+      announce(`${proximas.length} ${proximas.length === 1 ? 'reserva próxima' : 'reservas próximas'}, ${anteriores.length} ${anteriores.length === 1 ? 'anterior' : 'anteriores'}`);
     }, { signal, text: 'Carregando suas reservas…' });
   }
 
