@@ -1,5 +1,7 @@
-// Finance: revenue of a period (by day as a bar chart, by space type), the CSV exports of the
-// invoices and of the ledger for that period, and the ledger's balances. One unit or all of them.
+// Finance: revenue of a period (by day as a bar chart, by space type), the exports of the
+// invoices and of the ledger for that period — plain CSV (RFC 4180) for other systems and the
+// Excel dialect (Excel in Portuguese opens it as it is) — and the ledger's balances. One unit or
+// all of them.
 
 import { api, apiFile } from '../../lib/api.js';
 import { h, replace } from '../../lib/dom.js';
@@ -117,14 +119,16 @@ export async function render({ container, query, setQuery, signal }) {
 
   function drawExports() {
     const status = h('div', { 'aria-live': 'polite' });
-    const button = (text, path, fallback) => {
+    /** A download button; `dialeto` 'excel' asks for the Excel dialect, named "-excel" too. */
+    const button = (text, path, fallback, dialeto) => {
       const b = h('button', { type: 'button', class: 'button button--secondary' }, text);
       b.addEventListener('click', async () => {
         const restore = busy(b, 'Gerando…');
         replace(status);
         try {
-          const { blob, filename } = await apiFile(path, { query: state, signal, fallback });
-          const name = filename.replace(/\.csv$/, `-${state.de}-a-${state.ate}.csv`);
+          const query = dialeto ? { ...state, dialeto } : state;
+          const { blob, filename } = await apiFile(path, { query, signal, fallback });
+          const name = filename.replace(/\.csv$/, `${dialeto ? `-${dialeto}` : ''}-${state.de}-a-${state.ate}.csv`);
           downloadBlob(name, blob);
           replace(status, h('p', { class: 'alert alert--sucesso' }, `Arquivo ${name} gerado. Confira a pasta de downloads.`));
         } catch (error) {
@@ -137,10 +141,16 @@ export async function render({ container, query, setQuery, signal }) {
     };
     replace(exportar,
       h('h2', { id: 'exportar-titulo' }, 'Exportar para a contabilidade'),
-      h('p', {}, `Arquivos CSV (separados por vírgula, UTF-8) do período de ${dateShort(state.de)} a ${dateShort(state.ate)}, ${nomeDaUnidade()}.`),
+      h('p', {}, `Do período de ${dateShort(state.de)} a ${dateShort(state.ate)}, ${nomeDaUnidade()}.`),
+      h('ul', { class: 'small' },
+        h('li', {}, 'CSV: separado por vírgula, ponto decimal, horários em UTC e identificadores, para importar em outros sistemas.'),
+        h('li', {}, 'Excel: separado por ponto e vírgula, vírgula decimal, horário local e nomes, para abrir direto no Excel em português.')),
       h('div', { class: 'actions' },
         button('Baixar faturas (CSV)', '/api/admin/financeiro/faturas.csv', 'faturas.csv'),
         button('Baixar lançamentos do razão (CSV)', '/api/admin/financeiro/razao.csv', 'razao.csv')),
+      h('div', { class: 'actions' },
+        button('Baixar faturas (Excel)', '/api/admin/financeiro/faturas.csv', 'faturas.csv', 'excel'),
+        button('Baixar lançamentos do razão (Excel)', '/api/admin/financeiro/razao.csv', 'razao.csv', 'excel')),
       status);
   }
 

@@ -2,20 +2,24 @@
 // list of bookings with what can be done now (register the member's arrival and departure,
 // cancel), kept current every 15 s while the page is in sight; and the check-in by the member's
 // code (or the content of the QR code). Bookings are confirmed by their payment.
+// A toggle turns the day into its week (quadro-semana.js: per space and day, how many bookings
+// and how they stand); a day of the week opens that day.
 
 import { api, allPages, Action } from '../../lib/api.js';
 import { nomeDoEspaco, espaco as loadEspaco } from '../../lib/catalog.js';
 import { h, replace, uid } from '../../lib/dom.js';
 import { situacaoDaReserva, recusaDoPagamento, PRESENCA, PRESENCA_KIND, presenca } from '../../lib/labels.js';
-import { money, todayIn, addDays, isDate, dateLong, time, deadline, zoneLabel, interval } from '../../lib/format.js';
+import { money, todayIn, addDays, isDate, dateLong, dateShort, time, deadline, zoneLabel, interval } from '../../lib/format.js';
 import {
   pageHeader, loadInto, table, badge, confirmDialog, flash, errorBox, announce, field, onSubmit, val, fieldError,
 } from '../../lib/ui.js';
 import { nomesDePessoas, nomeOuConta } from '../../lib/pessoas.js';
 import { unidadeSelect } from './comum.js';
 import { quadro } from './quadro.js';
+import { quadroDaSemana } from './quadro-semana.js';
 
 const ATUALIZA_A_CADA = 15_000;
+const DIAS_DA_SEMANA = 7;
 const JANELA_PADRAO = { antesMinutos: 15, depoisMinutos: 30 };
 
 /** The reception's check-in: the member says the code (or the QR code is read into the field). */
@@ -67,18 +71,30 @@ export async function render({ container, query, setQuery, signal }) {
   const unidadeAtual = () => unidades.find((u) => u.id === select.value);
   const tzOf = () => unidadeAtual()?.fusoHorario ?? 'America/Sao_Paulo';
   let data = isDate(query.get('data')) ? query.get('data') : todayIn(tzOf());
+  let vista = query.get('vista') === 'semana' ? 'semana' : 'dia';
+  const passo = () => (vista === 'semana' ? DIAS_DA_SEMANA : 1);
   const nomes = nomesDePessoas(signal);
   let acting = 0; // actions under way: the refresh waits for them
 
   const dateId = uid('data');
   const dateInput = h('input', { type: 'date', id: dateId, name: 'data', value: data });
+  const prev = h('button', { type: 'button', class: 'button button--secondary', onclick: () => go(addDays(data, -passo())) });
+  const next = h('button', { type: 'button', class: 'button button--secondary', onclick: () => go(addDays(data, passo())) });
+  const dateLabel = h('label', { for: dateId });
+  // Day or week: two pressed-or-not buttons, as a segmented control.
+  const toggle = (valor, texto) => h('button', {
+    type: 'button', class: 'button button--secondary view-toggle__option', dataset: { vista: valor }, onclick: () => switchTo(valor),
+  }, texto);
+  const toggles = [toggle('dia', 'Dia'), toggle('semana', 'Semana')];
   controls.append(unidadeField,
+    h('div', { class: 'view-toggle', role: 'group', 'aria-label': 'Ver por' }, toggles),
     h('div', { class: 'day-nav' },
-      h('button', { type: 'button', class: 'button button--secondary', onclick: () => go(addDays(data, -1)) }, '← Dia anterior'),
-      h('div', { class: 'field field--inline' }, h('label', { for: dateId }, 'Data'), dateInput),
-      h('button', { type: 'button', class: 'button button--secondary', onclick: () => go(addDays(data, 1)) }, 'Próximo dia →'),
+      prev,
+      h('div', { class: 'field field--inline' }, dateLabel, dateInput),
+      next,
       h('button', { type: 'button', class: 'button button--secondary', onclick: () => go(todayIn(tzOf())) }, 'Hoje')));
   content.before(h('div', { class: 'day-board__head' }, dayTitle, status));
+  dayTitle.setAttribute('tabindex', '-1');
 
   select.addEventListener('change', () => load());
   dateInput.addEventListener('change', () => { if (isDate(dateInput.value)) go(dateInput.value); });
@@ -89,16 +105,40 @@ export async function render({ container, query, setQuery, signal }) {
     load();
   }
 
-  async function fetchDay(unidade) {
-    const [reservas, espacos] = await Promise.all([
-      allPages('/api/admin/reservas', { query: { unidade, data }, signal, maxPages: 10 }),
-      allPages('/api/espacos', { query: { unidade }, signal, maxPages: 5 }),
-    ]);
-    // A booking of a space the catalog no longer lists (deactivated) still gets its row.
+  /** Turns the board into the day or the week (from `newDate`, the chosen day by default). */
+  function switchTo(newVista, newDate = data) {
+    vista = newVista;
+    go(newDate);
+    dayTitle.focus({ preventScroll: true });
+  }
+
+  function showVista() {
+    const semana = vista === 'semana';
+    toggles.forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.vista === vista)));
+    prev.textContent = semana ? '← Semana anterior' : '← Dia anterior';
+    next.textContent = semana ? 'Próxima semana →' : 'Próximo dia →';
+    dateLabel.textContent = semana ? 'A partir de' : 'Data';
+  }
+
+  /** The unit's spaces by name, plus any a booking names that the catalog no longer lists (deactivated). */
+  async function espacosDe(unidade, reservas) {
+    const espacos = await allPages('/api/espacos', { query: { unidade }, signal, maxPages: 5 });
     const known = new Set(espacos.map((i) => i.espaco.id));
     const missing = [...new Set(reservas.map((r) => r.espacoId).filter((id) => !known.has(id)))];
     const extra = (await Promise.all(missing.map((id) => loadEspaco(id).catch(() => null)))).filter(Boolean);
-    const todos = [...espacos, ...extra].sort((a, b) => a.espaco.nome.localeCompare(b.espaco.nome, 'pt-BR'));
+    return [...espacos, ...extra].sort((a, b) => a.espaco.nome.localeCompare(b.espaco.nome, 'pt-BR'));
+  }
+
+  async function fetchWeek(unidade) {
+    const dias = Array.from({ length: DIAS_DA_SEMANA }, (_, i) => addDays(data, i));
+    const porDia = await Promise.all(dias.map((dia) => allPages('/api/admin/reservas', { query: { unidade, data: dia }, signal, maxPages: 10 })));
+    return { semana: true, dias, porDia, espacos: await espacosDe(unidade, porDia.flat()) };
+  }
+
+  async function fetchDay(unidade) {
+    const reservas = await allPages('/api/admin/reservas', { query: { unidade, data }, signal, maxPages: 10 });
+    // A booking of a space the catalog no longer lists (deactivated) still gets its row.
+    const todos = await espacosDe(unidade, reservas);
     const pessoas = await nomes.todos(reservas.map((r) => r.usuarioId));
     reservas.sort((a, b) => Date.parse(a.inicio) - Date.parse(b.inicio) || Date.parse(a.fim) - Date.parse(b.fim));
     return { reservas, espacos: todos, pessoas };
@@ -109,9 +149,20 @@ export async function render({ container, query, setQuery, signal }) {
   function load({ quiet = false } = {}) {
     const unidade = select.value;
     const tz = tzOf();
-    setQuery({ unidade, data });
-    dayTitle.textContent = `${dateLong(data)} (${zoneLabel(tz)})`;
+    const semana = vista === 'semana';
+    setQuery({ unidade, data, vista: semana ? 'semana' : '' });
+    showVista();
+    dayTitle.textContent = semana
+      ? `Semana de ${dateShort(data)} a ${dateShort(addDays(data, DIAS_DA_SEMANA - 1))} (${zoneLabel(tz)})`
+      : `${dateLong(data)} (${zoneLabel(tz)})`;
+    const showWeek = (week) => {
+      const scroll = content.querySelector('.grade-scroll')?.scrollLeft;
+      replace(content, quadroDaSemana({ dias: week.dias, tz, espacos: week.espacos, porDia: week.porDia, onDia: (dia) => switchTo('dia', dia) }));
+      if (scroll !== undefined) content.querySelector('.grade-scroll').scrollLeft = scroll;
+      status.textContent = `Atualizado às ${time(new Date().toISOString(), tz)}; atualiza sozinho a cada 15 segundos.`;
+    };
     const show = (day) => {
+      if (day.semana) { showWeek(day); return; }
       const focus = focusKey();
       const scroll = content.querySelector('.board-scroll')?.scrollLeft;
       replace(content, quadro({ data, tz, espacos: day.espacos, reservas: day.reservas, nomes: day.pessoas }), lista(day, tz));
@@ -127,16 +178,18 @@ export async function render({ container, query, setQuery, signal }) {
       restoreFocus(focus);
       status.textContent = `Atualizado às ${time(new Date().toISOString(), tz)}; atualiza sozinho a cada 15 segundos.`;
     };
+    const buscar = semana ? fetchWeek : fetchDay;
     if (!quiet) {
-      const request = loading = fetchDay(unidade);
+      const request = loading = buscar(unidade);
       loadInto(content, () => request, (day) => {
         if (loading !== request) return;
         show(day);
-        announce(`${day.reservas.length} ${day.reservas.length === 1 ? 'reserva' : 'reservas'} em ${dateLong(data)}`);
-      }, { signal, text: 'Carregando o dia…' });
+        if (semana) announce(`Semana de ${dateLong(data)} a ${dateLong(addDays(data, DIAS_DA_SEMANA - 1))}`);
+        else announce(`${day.reservas.length} ${day.reservas.length === 1 ? 'reserva' : 'reservas'} em ${dateLong(data)}`);
+      }, { signal, text: semana ? 'Carregando a semana…' : 'Carregando o dia…' });
       return;
     }
-    const request = loading = fetchDay(unidade);
+    const request = loading = buscar(unidade);
     request.then((day) => {
       if (loading === request && !signal.aborted && select.value === unidade) show(day);
     }).catch((error) => {
