@@ -112,10 +112,11 @@ def test_the_inbox_shows_times_in_the_zone_of_the_bookings_unit(browser, server)
         ui = browser(size=size, mobile=mobile)
         open_signed_in(ui, server, (email, senha), "/notificacoes")
         ui.wait_heading("Notificações")
-        ui.wait_text("Horários no horário de Rio Branco.")
+        ui.wait_text("Bem-vindo(a) à CoworkFlow", ".inbox")
         shown = {el.find_element(By.XPATH, "ancestor::article").find_element(By.CSS_SELECTOR, "h2").get_attribute("id").removeprefix("notificacao-"): el.text
                  for el in ui.driver.find_elements(By.CSS_SELECTOR, ".inbox time")}
         assert shown == expected, (shown, expected)
+        assert ui.driver.find_element(By.CSS_SELECTOR, ".inbox__zone").text == "Horários no horário de Rio Branco."
         ui.step("notificacoes no fuso da unidade")
 
 
