@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "Messaging", targets: ["Messaging"]),
         .library(name: "Projections", targets: ["Projections"]),
         .library(name: "Services", targets: ["Services"]),
+        .library(name: "App", targets: ["App"]),
         .library(name: "Gateway", targets: ["Gateway"]),
     ],
     dependencies: [
@@ -81,10 +82,20 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The composition of the business: services, their reactions and timers, the read
+        // models a process runs or follows. No HTTP: the Gateway serves it, `coworkflow` builds it.
+        .target(
+            name: "App",
+            dependencies: [
+                "Domain", "EventStore", "Messaging", "Projections", "Services",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .target(
             name: "Gateway",
             dependencies: [
-                "Domain", "EventStore", "Messaging", "Projections", "Services",
+                "Domain", "EventStore", "Messaging", "Projections", "Services", "App",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -97,7 +108,7 @@ let package = Package(
         .executableTarget(
             name: "coworkflow",
             dependencies: [
-                "Domain", "EventStore", "Messaging", "Projections", "Services", "Gateway",
+                "Domain", "EventStore", "Messaging", "Projections", "Services", "App", "Gateway",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -139,12 +150,13 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            exclude: ["Fixtures"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Domain", "EventStore", "Messaging", "Projections", "Services", "Gateway", "TestSupport",
+                "Domain", "EventStore", "Messaging", "Projections", "Services", "App", "Gateway", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

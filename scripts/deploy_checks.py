@@ -313,12 +313,12 @@ def check_tasks() -> int:
 # --- what the program reads ----------------------------------------------------------------
 
 def program_deployables() -> tuple[list[str], list[str]]:
-    """Deployable cases and the built ones, from Sources/Gateway/Forwarding.swift."""
-    text = (SOURCES / "Gateway" / "Forwarding.swift").read_text()
+    """Deployable cases and the built ones, from Sources/App/Deployable.swift."""
+    text = (SOURCES / "App" / "Deployable.swift").read_text()
     enum = re.search(r"enum Deployable\b[^{]*\{\s*case ([a-z, ]+)\n", text)
     built = re.search(r"static let built: \[Deployable\] = \[([^\]]*)\]", text)
     if not enum or not built:
-        raise SystemExit("Sources/Gateway/Forwarding.swift: cannot find `enum Deployable` cases or `Deployable.built`")
+        raise SystemExit("Sources/App/Deployable.swift: cannot find `enum Deployable` cases or `Deployable.built`")
     cases = [item.strip() for item in enum.group(1).split(",") if item.strip()]
     built_cases = [item.strip().lstrip(".") for item in built.group(1).split(",") if item.strip()]
     return cases, built_cases
@@ -326,10 +326,10 @@ def program_deployables() -> tuple[list[str], list[str]]:
 
 def program_consumers() -> list[str]:
     """The services with reactions, each on its own AMQP queue (`Negocio.reagem`)."""
-    text = (SOURCES / "Gateway" / "Negocio.swift").read_text()
+    text = (SOURCES / "App" / "Negocio.swift").read_text()
     match = re.search(r"static let reagem: \[Deployable\] = \[([^\]]*)\]", text)
     if not match:
-        raise SystemExit("Sources/Gateway/Negocio.swift: cannot find `Negocio.reagem`")
+        raise SystemExit("Sources/App/Negocio.swift: cannot find `Negocio.reagem`")
     return [item.strip().lstrip(".") for item in match.group(1).split(",") if item.strip()]
 
 
@@ -550,7 +550,7 @@ def check_runtime_needs(problems: Problems, tasks: dict[str, dict], services: di
     consumers = set(program_consumers())
     unknown = sorted(consumers - set(built))
     if unknown:
-        problems.add("Sources/Gateway/Negocio.swift", f"Negocio.reagem names {', '.join(unknown)}, not built services")
+        problems.add("Sources/App/Negocio.swift", f"Negocio.reagem names {', '.join(unknown)}, not built services")
     gateway_env = {item["name"] for item in container(tasks.get("gateway", {})).get("environment") or []}
     # The gateway hosts, with their reactions, the services it has no URL for.
     hosted = {service for service in built if f"SERVICE_{service.upper()}_URL" not in gateway_env}

@@ -7,7 +7,9 @@ public import Messaging
 public import Projections
 public import Services
 
-/// What the routes talk to.
+/// One process's business: the services it hosts, the read models it runs or follows, and
+/// (``reactors(for:)``, ``temporizadores(for:)``) its reactions and timers. What the routes
+/// talk to; built by the composition root of each run mode (`coworkflow serve`).
 public struct Backend: Sendable {
     public let store: any EventStore
     /// The broker connection this process depends on (nil: it uses none, so `/saude` does
@@ -118,7 +120,7 @@ public struct Backend: Sendable {
     }
 
     /// How far each reported subscription is behind the head of the store.
-    func lags() async throws -> (head: GlobalPosition, lags: [(name: String, position: GlobalPosition, lag: Int64)]) {
+    public func lags() async throws -> (head: GlobalPosition, lags: [(name: String, position: GlobalPosition, lag: Int64)]) {
         let head = try await store.headPosition()
         var lags: [(String, GlobalPosition, Int64)] = []
         for name in subscriptions {

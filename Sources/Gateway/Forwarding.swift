@@ -5,19 +5,8 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import Services
+public import App
 import Synchronization
-
-/// The deployables that own routes (DESIGN §1, §9).
-public enum Deployable: String, CaseIterable, Sendable {
-    case usuarios, espacos, precos, reservas, pagamentos, checkin, notificacoes, financeiro, analytics
-
-    /// The services this build has routes for (all of them; `scripts/deploy_checks.py` reads
-    /// this list).
-    public static let built: [Deployable] = [.usuarios, .espacos, .precos, .reservas, .pagamentos, .checkin, .notificacoes, .financeiro, .analytics]
-
-    /// Where the distributed gateway finds the service: `SERVICE_<NAME>_URL`.
-    public var urlVariable: String { "SERVICE_\(rawValue.uppercased())_URL" }
-}
 
 /// What one process serves.
 public enum Role: Sendable {

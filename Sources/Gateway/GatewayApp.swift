@@ -1,3 +1,4 @@
+public import App
 public import Hummingbird
 public import Logging
 public import NIOCore

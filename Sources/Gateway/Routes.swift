@@ -1,3 +1,4 @@
+import App
 import EventStore
 import Foundation
 import Hummingbird

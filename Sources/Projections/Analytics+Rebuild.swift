@@ -50,7 +50,7 @@ extension AnalyticsReadModel {
     /// the live read model goes on being served and followed meanwhile, and an interrupted
     /// rebuild leaves it as it was. Two rebuilds take turns (the staged checkpoint's lease).
     public static func rebuild(
-        store: any EventStore, leitores: Int = 2, lote: Int = 10_000,
+        store: any ProjectionStore, leitores: Int = 2, lote: Int = 10_000,
         progress: @escaping @Sendable (Progress) -> Void = { _ in }
     ) async throws -> ReplayResult {
         let destino = ProjectionTarget.staged(projection, geracao: Int64.random(in: 1...Int64.max))
@@ -60,7 +60,7 @@ extension AnalyticsReadModel {
     }
 
     private static func reconstruir(
-        store: any EventStore, destino: ProjectionTarget, leitores: Int, lote: Int, progress: @Sendable (Progress) -> Void
+        store: any ProjectionStore, destino: ProjectionTarget, leitores: Int, lote: Int, progress: @Sendable (Progress) -> Void
     ) async throws -> ReplayResult {
         let inicio = ContinuousClock.now
         func decorrido() -> Double { (ContinuousClock.now - inicio).segundos }
@@ -143,7 +143,7 @@ extension AnalyticsReadModel {
     /// Reads the events after `posicao` whose transaction is below `ateTransacao` (and not
     /// past `head`), decodes the ones analytics reads and hands their facts on, batch by batch.
     private static func ler(
-        _ store: any EventStore, de posicao: GlobalPosition, ateTransacao: Int64, head: GlobalPosition, lote: Int,
+        _ store: any ProjectionStore, de posicao: GlobalPosition, ateTransacao: Int64, head: GlobalPosition, lote: Int,
         lidos: Contador, saida: AsyncThrowingStream<[AnalyticsFact], any Error>.Continuation
     ) async throws {
         var posicao = posicao
@@ -184,7 +184,7 @@ extension AnalyticsReadModel {
     /// flight), the last batch with the staged checkpoint at `posicao`, then swaps them in;
     /// returns the live checkpoint's position.
     private static func escrever(
-        _ documentos: [ReadModelChange], store: any EventStore, em destino: ProjectionTarget, ate posicao: GlobalPosition,
+        _ documentos: [ReadModelChange], store: any ProjectionStore, em destino: ProjectionTarget, ate posicao: GlobalPosition,
         progresso: (Int) -> Void
     ) async throws -> GlobalPosition {
         let tamanho = 500
@@ -219,7 +219,7 @@ extension AnalyticsReadModel {
 
     /// Folds the events after a fast rebuild's head onto its staged documents, one at a time
     /// like the live runner, and swaps them in (``ProjectionRunner/promote(_:after:saved:progress:)``).
-    private static func finalizador(_ store: any EventStore) -> ProjectionRunner {
+    private static func finalizador(_ store: any ProjectionStore) -> ProjectionRunner {
         ProjectionRunner(projection, store: store, logger: Logger(label: "coworkflow.analytics.rebuild"))
     }
 }

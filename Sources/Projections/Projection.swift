@@ -52,7 +52,7 @@ public final class ProjectionBatch {
         let key: String
     }
 
-    let store: any EventStore
+    let store: any ProjectionStore
     let cache: DocumentCache?
     /// Where the projection's own collections are written and read: themselves, or the staged
     /// collections of a rebuild (``ProjectionRunner/rebuild(progress:)``).
@@ -60,7 +60,7 @@ public final class ProjectionBatch {
     private var entries: [Key: Entry] = [:]
     private var order: [Key] = []
 
-    init(store: any EventStore, cache: DocumentCache?, target: ProjectionTarget) {
+    init(store: any ProjectionStore, cache: DocumentCache?, target: ProjectionTarget) {
         self.store = store
         self.cache = cache
         self.target = target
@@ -146,13 +146,13 @@ struct ProjectionTarget: Sendable {
 
     /// A build begins: its staged collections emptied, its checkpoint back at the start.
     @discardableResult
-    func reset(in store: any EventStore) async throws -> CheckpointMark {
+    func reset(in store: any ProjectionStore) async throws -> CheckpointMark {
         try await store.reset(collections: staging.map(\.staged), checkpoint: checkpoint)
     }
 
     /// A build failed with `error`: its staged documents go, when the store answers, unless
     /// another builder wrote the staged checkpoint since (they are that builder's to keep).
-    func discard(after error: any Error, in store: any EventStore) async {
+    func discard(after error: any Error, in store: any ProjectionStore) async {
         if let error = error as? EventStoreError, error.code == .checkpointMoved { return }
         _ = try? await reset(in: store)
     }

@@ -8,7 +8,7 @@ import Synchronization
 /// runner per projection among all replicas (a lease); the others wait to take over.
 public final class ProjectionRunner: Sendable {
     public let projection: Projection
-    let store: any EventStore
+    let store: any ProjectionStore
     let batchSize: Int
     let logger: Logger
     /// How long a checkpoint may stay unsaved while the batches read bring nothing this
@@ -38,7 +38,7 @@ public final class ProjectionRunner: Sendable {
     }
 
     public init(
-        _ projection: Projection, store: any EventStore, batchSize: Int = 500, idleCommitInterval: Duration = .milliseconds(100),
+        _ projection: Projection, store: any ProjectionStore, batchSize: Int = 500, idleCommitInterval: Duration = .milliseconds(100),
         logger: Logger
     ) {
         self.projection = projection

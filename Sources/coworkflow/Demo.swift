@@ -1,3 +1,4 @@
+import App
 import Crypto
 import Domain
 import Foundation

@@ -1,3 +1,4 @@
+import App
 import ArgumentParser
 import Crypto
 import EventStore

@@ -1,9 +1,16 @@
 import Foundation
 import Synchronization
 
-/// The append-only event store port. PostgreSQL in production, SQLite embedded; both pass the
-/// same conformance suite (`Tests/EventStoreTests`).
-public protocol EventStore: ConsumerSupport, ReadModelStore, RequestKeys {
+/// The store's ports: each caller takes the few it needs (a service its log and read models, a
+/// bus consumer its inbox and leases, a projection runner the feed and read models), and each
+/// port has its own conformance suite that both implementations pass (`Tests/EventStoreTests`,
+/// docs/architecture.md lists them). PostgreSQL in production, SQLite embedded.
+///
+/// The whole store, what an implementation offers and a composition root hands out in parts.
+public protocol EventStore: EventLog, EventFeed, Checkpoints, ReadModelStore, RequestKeys, ConsumerInbox, Leases {}
+
+/// Streams: what an aggregate reads and appends to.
+public protocol EventLog: Sendable {
     /// Appends to one or more streams in one transaction, each with its own expected version:
     /// all or nothing.
     ///
@@ -21,6 +28,17 @@ public protocol EventStore: ConsumerSupport, ReadModelStore, RequestKeys {
     /// named twice is read once, from the lower version.
     func readStreams(_ reads: [StreamRead]) async throws -> [StreamName: [RecordedEvent]]
 
+    /// The stream's current version; 0 when it has no events.
+    func streamVersion(_ stream: StreamName) async throws -> Int64
+
+    /// Events this store object has appended since it was opened, directly or in a transaction
+    /// with other writes (a reaction's inbox record), for the
+    /// `coworkflow_events_appended_total` metric.
+    var eventsAppended: Int { get }
+}
+
+/// The log in global order: what followers (projections, the relay, rebuilds) read.
+public protocol EventFeed: Sendable {
     /// Events of every stream in `category`, in global order, after `position`.
     func readCategory(_ category: String, after position: GlobalPosition, limit: Int) async throws -> [RecordedEvent]
 
@@ -41,9 +59,13 @@ public protocol EventStore: ConsumerSupport, ReadModelStore, RequestKeys {
     /// handed out, including events of transactions still open, sorts after it.
     func headPosition() async throws -> GlobalPosition
 
-    /// The stream's current version; 0 when it has no events.
-    func streamVersion(_ stream: StreamName) async throws -> Int64
+    /// Rung after appends (in this process, and from other processes where the backend can
+    /// tell); subscriptions wait on it and poll as a fallback.
+    var changes: Doorbell { get }
+}
 
+/// Named readers' saved positions in the feed.
+public protocol Checkpoints: Sendable {
     /// A named reader's saved position; ``GlobalPosition/start`` when it has none.
     func checkpoint(_ name: String) async throws -> GlobalPosition
 
@@ -53,15 +75,6 @@ public protocol EventStore: ConsumerSupport, ReadModelStore, RequestKeys {
     func checkpoints(_ names: [String]) async throws -> [GlobalPosition]
 
     func saveCheckpoint(_ name: String, _ position: GlobalPosition) async throws
-
-    /// Rung after appends (in this process, and from other processes where the backend can
-    /// tell); subscriptions wait on it and poll as a fallback.
-    var changes: Doorbell { get }
-
-    /// Events this store object has appended since it was opened, directly or in a transaction
-    /// with other writes (a reaction's inbox record), for the
-    /// `coworkflow_events_appended_total` metric.
-    var eventsAppended: Int { get }
 }
 
 /// One stream of a ``EventStore/readStreams(_:)``: from `version` (inclusive) to its end.
@@ -88,17 +101,11 @@ public struct StreamRead: Sendable, Hashable {
     }
 }
 
-extension EventStore {
+extension EventLog {
     public func readStreams(_ reads: [StreamRead]) async throws -> [StreamName: [RecordedEvent]] {
         var events: [StreamName: [RecordedEvent]] = [:]
         for read in StreamRead.merged(reads) { events[read.stream] = try await readStream(read.stream, from: read.version) }
         return events
-    }
-
-    public func checkpoints(_ names: [String]) async throws -> [GlobalPosition] {
-        var positions: [GlobalPosition] = []
-        for name in names { positions.append(try await checkpoint(name)) }
-        return positions
     }
 
     /// Appends to a single stream.
@@ -109,6 +116,28 @@ extension EventStore {
         try await append([StreamWrite(stream: stream, expected: expected, events: events)])
     }
 
+    /// The whole stream, oldest first.
+    public func readStream(_ stream: StreamName, from version: Int64 = 1) async throws -> [RecordedEvent] {
+        var events: [RecordedEvent] = []
+        var next = version
+        while true {
+            let batch = try await readStream(stream, from: next, limit: 1_000)
+            events.append(contentsOf: batch)
+            guard batch.count == 1_000, let last = batch.last else { return events }
+            next = last.version + 1
+        }
+    }
+}
+
+extension Checkpoints {
+    public func checkpoints(_ names: [String]) async throws -> [GlobalPosition] {
+        var positions: [GlobalPosition] = []
+        for name in names { positions.append(try await checkpoint(name)) }
+        return positions
+    }
+}
+
+extension EventFeed {
     /// Maps ``readAll(after:limit:)`` (a store with nothing cheaper).
     public func readAllShared(after position: GlobalPosition, limit: Int) async throws -> [RecordedEvent] {
         try await readAll(after: position, limit: limit)
@@ -131,18 +160,6 @@ extension EventStore {
             for event in batch { try await body(event) }
             guard batch.count == 1_000, let last = batch.last else { return }
             position = last.position
-        }
-    }
-
-    /// The whole stream, oldest first.
-    public func readStream(_ stream: StreamName, from version: Int64 = 1) async throws -> [RecordedEvent] {
-        var events: [RecordedEvent] = []
-        var next = version
-        while true {
-            let batch = try await readStream(stream, from: next, limit: 1_000)
-            events.append(contentsOf: batch)
-            guard batch.count == 1_000, let last = batch.last else { return events }
-            next = last.version + 1
         }
     }
 }

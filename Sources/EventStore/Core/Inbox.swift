@@ -34,11 +34,11 @@ public struct HandledEvent: Sendable {
     }
 }
 
-/// The inbox and leases every store offers to consumers of the bus and to relays.
+/// A consumer's inbox: what makes a reaction take effect once however often its event arrives.
 ///
 /// An idempotent consumer records each event id in its inbox in the same transaction as the
 /// handler's effect; a redelivered event then finds its id there and is skipped.
-public protocol ConsumerSupport: Sendable {
+public protocol ConsumerInbox: Sendable {
     /// Records `eventId` in `consumer`'s inbox with `outcome` and appends `writes` in the same
     /// transaction. Returns false, writing nothing, when the inbox already holds the event.
     @discardableResult
@@ -72,7 +72,11 @@ public protocol ConsumerSupport: Sendable {
     /// Removes a redrive request once the consumer has dealt with its event (handled, or set
     /// aside again).
     func finishRedrive(_ eventId: UUID, consumer: String) async throws
+}
 
+/// One holder at a time among all processes that share the store (a relay, a consumer, a
+/// projection runner, a timer).
+public protocol Leases: Sendable {
     /// Waits until this process holds the lease `name` (one holder among all processes that
     /// share the store), then runs `body` while holding it. When the lease is lost (its
     /// connection died), `body` is cancelled and this throws ``EventStoreError/Code/leaseLost``.

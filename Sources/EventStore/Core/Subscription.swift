@@ -7,7 +7,7 @@
 public struct EventSubscription: AsyncSequence, Sendable {
     public typealias Element = RecordedEvent
 
-    let store: any EventStore
+    let store: any EventFeed
     let start: GlobalPosition
     let batchSize: Int
     let pollInterval: Duration
@@ -72,7 +72,7 @@ public struct EventSubscription: AsyncSequence, Sendable {
     }
 }
 
-extension EventStore {
+extension EventFeed {
     /// Follows every event after `position`, forever (until the task is cancelled).
     public func subscribe(
         after position: GlobalPosition, category: String? = nil, batchSize: Int = 500,
@@ -82,7 +82,9 @@ extension EventStore {
             store: self, start: position, batchSize: batchSize, pollInterval: pollInterval,
             category: category)
     }
+}
 
+extension EventFeed where Self: Checkpoints {
     /// Runs `handle` for every event after the named checkpoint, saving the checkpoint after
     /// each handled event, until the task is cancelled; a restart resumes where it stopped.
     ///

@@ -11,14 +11,14 @@ public import Logging
 /// their order, and those already handled are skipped by the inbox.
 public final class AMQPEventBus: EventBus {
     let settings: AMQPSettings
-    let store: any EventStore
+    let store: any ConsumerInbox & Leases
     let logger: Logger
     let prefetch: UInt16
     let reconnect: Backoff
     public let health = BusHealth()
 
     public init(
-        settings: AMQPSettings, store: any EventStore, prefetch: UInt16 = 64,
+        settings: AMQPSettings, store: any ConsumerInbox & Leases, prefetch: UInt16 = 64,
         reconnect: Backoff = Backoff(first: .milliseconds(100), limit: .seconds(5)),
         logger: Logger = Logger(label: "coworkflow.bus")
     ) {

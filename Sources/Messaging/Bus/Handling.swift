@@ -17,7 +17,7 @@ import Logging
 /// nothing stay in one batch: there is nothing for a later handler to miss.)
 struct Handling: Sendable {
     let consumer: BusConsumer
-    let store: any EventStore
+    let store: any ConsumerInbox & Leases
     let logger: Logger
 
     enum Disposition: Equatable {

@@ -9,14 +9,14 @@ public import Logging
 /// checkpoint, and an event handled just before a crash (effect committed, checkpoint not yet)
 /// is found in the inbox and skipped. Dead letters are the inbox rows marked dead.
 public final class InProcessEventBus: EventBus {
-    let store: any EventStore
+    let store: any EventFeed & Checkpoints & ConsumerInbox & Leases
     let routing: @Sendable (RecordedEvent) -> String
     let logger: Logger
     /// Up from the start (there is no broker to reach); down only while a consumer is failing.
     public let health = BusHealth(.up)
 
     public init(
-        store: any EventStore, routing: @escaping @Sendable (RecordedEvent) -> String = EventRouting.routingKey(of:),
+        store: any EventFeed & Checkpoints & ConsumerInbox & Leases, routing: @escaping @Sendable (RecordedEvent) -> String = EventRouting.routingKey(of:),
         logger: Logger = Logger(label: "coworkflow.bus")
     ) {
         self.store = store

@@ -19,7 +19,7 @@ public final class Relay: Sendable {
         public var active = false
     }
 
-    let store: any EventStore
+    let store: any EventFeed & Checkpoints & Leases
     let settings: AMQPSettings
     let name: String
     let batchSize: Int
@@ -30,7 +30,7 @@ public final class Relay: Sendable {
 
     /// - Parameter name: the checkpoint and lease name; replicas share it.
     public init(
-        store: any EventStore, settings: AMQPSettings, name: String = "relay", batchSize: Int = 500,
+        store: any EventFeed & Checkpoints & Leases, settings: AMQPSettings, name: String = "relay", batchSize: Int = 500,
         routing: @escaping @Sendable (RecordedEvent) -> String = EventRouting.routingKey(of:),
         logger: Logger = Logger(label: "coworkflow.relay")
     ) {

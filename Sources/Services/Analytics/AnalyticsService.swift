@@ -7,9 +7,9 @@ import Projections
 /// analytics read model (definitions on `AnalyticsModel`). Hours are decimal hours, rates
 /// fractions in 0…1 (absent when nothing was there to divide by), money integer centavos.
 public final class AnalyticsService: Sendable {
-    let store: any EventStore
+    let store: any ReadModelStore
 
-    public init(store: any EventStore) { self.store = store }
+    public init(store: any ReadModelStore) { self.store = store }
 
     /// The longest period a query by dates accepts.
     public static let diasMaximos = 366

@@ -10,10 +10,10 @@ public import Projections
 /// closes without a check-in is a no-show (a durable timer over the `checkin_prazos` read
 /// model); reservas reacts to `NoShowRegistrado` by releasing the rest of the slot.
 public final class CheckinService: Sendable {
-    let store: any EventStore
+    let store: any ServiceStore
     let clock: any WallClock
 
-    public init(store: any EventStore, clock: any WallClock) {
+    public init(store: any ServiceStore, clock: any WallClock) {
         self.store = store
         self.clock = clock
     }

@@ -4,11 +4,11 @@ import Projections
 /// Units and spaces of the catalog read model by id, for what a person reads (names, time
 /// zones): each read at most once per reader (one export, one receipt, one summary).
 struct LeituraDoCatalogo {
-    let store: any EventStore
+    let store: any ReadModelStore
     private var espacos: [String: EspacoView?] = [:]
     private var unidades: [String: UnidadeView?] = [:]
 
-    init(store: any EventStore) {
+    init(store: any ReadModelStore) {
         self.store = store
     }
 

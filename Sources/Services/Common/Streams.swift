@@ -7,14 +7,14 @@ import Synchronization
 /// Loads an aggregate's stream, folds it, and appends what its decider decides, with the
 /// version it read as the expected version; a concurrent writer makes it read and decide again.
 struct AggregateStore<Command, State: Sendable, Event: DomainEvent, Failure: Error>: Sendable {
-    let store: any EventStore
+    let store: any EventLog
     let decider: Decider<Command, State, Event, Failure>
     /// Folded states kept between loads (nil: every load folds the whole stream).
     let cache: StateCache?
     let decode: @Sendable (RecordedEvent) throws -> Event?
 
     init(
-        store: any EventStore, decider: Decider<Command, State, Event, Failure>, cache: StateCache? = nil,
+        store: any EventLog, decider: Decider<Command, State, Event, Failure>, cache: StateCache? = nil,
         decode: @escaping @Sendable (RecordedEvent) throws -> Event?
     ) {
         self.store = store
@@ -67,7 +67,7 @@ struct AggregateStore<Command, State: Sendable, Event: DomainEvent, Failure: Err
 struct Prefetched: Sendable {
     private let reads: [StreamName: (from: Int64, events: [RecordedEvent])]
 
-    static func read(_ reads: [StreamRead], from store: any EventStore) async throws -> Prefetched {
+    static func read(_ reads: [StreamRead], from store: any EventLog) async throws -> Prefetched {
         let merged = StreamRead.merged(reads)
         let events = try await store.readStreams(merged)
         return Prefetched(reads: Dictionary(uniqueKeysWithValues: merged.map { ($0.stream, ($0.version, events[$0.stream] ?? [])) }))

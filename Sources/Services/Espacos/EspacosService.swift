@@ -1,5 +1,5 @@
 public import Domain
-public import EventStore
+import EventStore
 public import Foundation
 public import Projections
 import Synchronization
@@ -7,10 +7,10 @@ import Synchronization
 /// The espacos service: units and spaces (admin commands) and the catalog, detail and
 /// availability queries, answered from the read models.
 public final class EspacosService: Sendable {
-    let store: any EventStore
+    let store: any ServiceStore
     let clock: any WallClock
 
-    public init(store: any EventStore, clock: any WallClock) {
+    public init(store: any ServiceStore, clock: any WallClock) {
         self.store = store
         self.clock = clock
     }

@@ -17,7 +17,7 @@ public import Projections
 /// decision taken twice for the same cause writes the same event ids (the store ignores a
 /// repeated append) and, on a book that already has it, nothing at all.
 public final class FinanceiroService: Sendable {
-    let store: any EventStore
+    let store: any ServiceStore
     let clock: any WallClock
     /// Folded invoice books: a book grows with every invoice, and each reaction would otherwise
     /// fold the unit's whole history again. (No personal data in it: ids and amounts.)
@@ -25,7 +25,7 @@ public final class FinanceiroService: Sendable {
     /// A member's name for the spreadsheet exports (nil: unknown or erased).
     let nomeDoMembro: @Sendable (String) async throws -> String?
 
-    public init(store: any EventStore, clock: any WallClock, nomeDoMembro: @escaping @Sendable (String) async throws -> String? = { _ in nil }) {
+    public init(store: any ServiceStore, clock: any WallClock, nomeDoMembro: @escaping @Sendable (String) async throws -> String? = { _ in nil }) {
         self.store = store
         self.clock = clock
         self.nomeDoMembro = nomeDoMembro

@@ -25,7 +25,7 @@ public final class NotificacoesService: Sendable {
         }
     }
 
-    let store: any EventStore
+    let store: any ServiceStore
     let clock: any WallClock
     let mailer: any Mailer
     let remetente: EmailAddress
@@ -45,7 +45,7 @@ public final class NotificacoesService: Sendable {
     static let service = "notificacoes"
 
     public init(
-        store: any EventStore, clock: any WallClock, mailer: any Mailer, remetente: EmailAddress,
+        store: any ServiceStore, clock: any WallClock, mailer: any Mailer, remetente: EmailAddress,
         contato: @escaping @Sendable (String) async throws -> Contato?, lembreteHoras: Int = 24, tentativas: Int = 3,
         pausa: Duration = .milliseconds(500), logger: Logger
     ) {

@@ -13,7 +13,7 @@ import Projections
 /// Provider calls happen before the effect commits and are idempotent on our ids, so a
 /// redelivered event asks again and gets the same answer.
 public final class PagamentosService: Sendable {
-    let store: any EventStore
+    let store: any ServiceStore
     let clock: any WallClock
     let provider: any PaymentProvider
     let segredoDoWebhook: Data
@@ -27,7 +27,7 @@ public final class PagamentosService: Sendable {
     static let service = "pagamentos"
 
     public init(
-        store: any EventStore, clock: any WallClock, provider: any PaymentProvider, segredoDoWebhook: Data, logger: Logger,
+        store: any ServiceStore, clock: any WallClock, provider: any PaymentProvider, segredoDoWebhook: Data, logger: Logger,
         contas: ContasApagadas = .nenhuma
     ) {
         self.contas = contas

@@ -1,5 +1,5 @@
 public import Domain
-public import EventStore
+import EventStore
 public import Foundation
 import Projections
 
@@ -7,12 +7,12 @@ import Projections
 /// pure `Cotacao.cotar`; the booking handler calls ``quote(_:intervalo:cupom:em:)`` too, so a
 /// member is charged exactly what the quote said at that instant.
 public final class PrecosService: Sendable {
-    let store: any EventStore
+    let store: any ServiceStore
     let clock: any WallClock
     /// Tables, coupons, spaces and units as last folded: a quote reads only what is new.
     let estados = StateCache()
 
-    public init(store: any EventStore, clock: any WallClock) {
+    public init(store: any ServiceStore, clock: any WallClock) {
         self.store = store
         self.clock = clock
     }

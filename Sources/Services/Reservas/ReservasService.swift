@@ -10,7 +10,7 @@ public import Projections
 /// both commit, so double booking is impossible without any lock. A conflict means someone
 /// else changed one of those streams: decide again on fresh state.
 public final class ReservasService: Sendable {
-    let store: any EventStore
+    let store: any ServiceStore & EventFeed
     let clock: any WallClock
     let precos: PrecosService
     /// How long an unpaid booking holds its slot (by boleto: ``Pagamento/Boleto/prazo``).
@@ -20,7 +20,7 @@ public final class ReservasService: Sendable {
     /// Bookings of one space and day in this process take turns (see ``StreamTurns``).
     let turnos = StreamTurns()
 
-    public init(store: any EventStore, clock: any WallClock, precos: PrecosService, prazoDePagamento: TimeInterval = 15 * 60) {
+    public init(store: any ServiceStore & EventFeed, clock: any WallClock, precos: PrecosService, prazoDePagamento: TimeInterval = 15 * 60) {
         self.store = store
         self.clock = clock
         self.precos = precos

@@ -25,7 +25,7 @@ public final class UsuariosService: Sendable {
         public let usuario: Perfil
     }
 
-    let store: any EventStore
+    let store: any ServiceStore & EventFeed & RequestKeys
     let vault: PersonalDataVault
     let passwords: PasswordHasher
     public let tokens: TokenIssuer
@@ -36,7 +36,7 @@ public final class UsuariosService: Sendable {
     let contas = StateCache()
 
     public init(
-        store: any EventStore, vault: PersonalDataVault, passwords: PasswordHasher, tokens: TokenIssuer,
+        store: any ServiceStore & EventFeed & RequestKeys, vault: PersonalDataVault, passwords: PasswordHasher, tokens: TokenIssuer,
         clock: any WallClock, emailKey: SymmetricKey
     ) {
         self.store = store

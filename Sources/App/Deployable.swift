@@ -1,0 +1,13 @@
+/// The deployables that own routes, one per context: each its own process in the distributed
+/// mode (DESIGN §1, §9).
+public enum Deployable: String, CaseIterable, Sendable {
+    case usuarios, espacos, precos, reservas, pagamentos, checkin, notificacoes, financeiro, analytics
+
+    /// The services this build has routes for (all of them; `scripts/deploy_checks.py` reads
+    /// this list).
+    public static let built: [Deployable] = [.usuarios, .espacos, .precos, .reservas, .pagamentos, .checkin, .notificacoes, .financeiro, .analytics]
+
+    /// Where the distributed gateway finds the service: `SERVICE_<NAME>_URL`.
+    public var urlVariable: String { "SERVICE_\(rawValue.uppercased())_URL" }
+}
+
