@@ -186,6 +186,12 @@ extension Routes {
             try .json(try await precos.desativarCupom(try context.parameters.require("codigo"), caller: context.caller))
         }
         api.add(Operation(
+            method: .post, path: "/api/admin/cupons/{codigo}/reativacao", summary: "Reativar um cupom desativado", tag: "precos", auth: true,
+            admin: true, response: "Cupom", errors: [404])
+        ) { _, context, _ in
+            try .json(try await precos.reativarCupom(try context.parameters.require("codigo"), caller: context.caller))
+        }
+        api.add(Operation(
             method: .post, path: "/api/precos/cotacao", summary: "Cotar uma reserva: total e linha a linha", tag: "precos",
             request: "PedidoDeCotacao", response: "Cotacao", errors: [422], writes: false)
         ) { _, context, body in

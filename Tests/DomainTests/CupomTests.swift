@@ -130,6 +130,14 @@ struct CupomTests {
         #expect(scenario.given(criado(), desativado).when(.desativar(em: dentro)).outcome == .events([]))
     }
 
+    @Test func a_deactivated_coupon_can_be_reactivated_and_then_used() {
+        let reativado = Cupom.Event.reativado(Cupom.Reativado(codigo: "BEMVINDO", em: dentro))
+        #expect(scenario.given(criado(), desativado).when(.reativar(em: dentro)).outcome == .events([reativado]))
+        #expect(scenario.given(criado(), desativado, reativado).when(.usar(reserva: reservaA, em: dentro)).outcome == .events([usado(reservaA)]))
+        #expect(scenario.given(criado()).when(.reativar(em: dentro)).outcome == .events([]))
+        #expect(scenario.given().when(.reativar(em: dentro)).outcome == .failure(.naoEncontrado))
+    }
+
     @Test func validating_checks_like_using_without_recording() throws {
         var dados = Cupom.Dados(codigo: "BEMVINDO", desconto: .fixo(.reais(10)), validoDe: validoDe, validoAte: validoAte, maxUsos: 1)
         try dados.validar(em: dentro)

@@ -7,7 +7,8 @@ extension Cupom {
         public static let usado = EventKind("CupomUsado", categoria: categoria, contexto: .precos, rotulo: "Cupom usado")
         public static let devolvido = EventKind("CupomDevolvido", categoria: categoria, contexto: .precos, rotulo: "Cupom devolvido")
         public static let desativado = EventKind("CupomDesativado", categoria: categoria, contexto: .precos, rotulo: "Cupom desativado")
+        public static let reativado = EventKind("CupomReativado", categoria: categoria, contexto: .precos, rotulo: "Cupom reativado")
 
-        public static let todos = [criado, usado, devolvido, desativado]
+        public static let todos = [criado, usado, devolvido, desativado, reativado]
     }
 }

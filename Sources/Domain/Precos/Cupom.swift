@@ -70,6 +70,8 @@ extension Cupom {
         /// The booking was cancelled or expired: its use is released.
         case devolver(reserva: UUID, em: Date)
         case desativar(em: Date)
+        /// Takes a deactivated coupon back into use (its validity and uses as they were).
+        case reativar(em: Date)
     }
 
     public struct Criado: Codable, Sendable, Equatable {
@@ -124,11 +126,22 @@ extension Cupom {
         }
     }
 
+    public struct Reativado: Codable, Sendable, Equatable {
+        public let codigo: String
+        public let em: Date
+
+        public init(codigo: String, em: Date) {
+            self.codigo = codigo
+            self.em = em
+        }
+    }
+
     public enum Event: PayloadEvent, Equatable {
         case criado(Criado)
         case usado(Usado)
         case devolvido(Devolvido)
         case desativado(Desativado)
+        case reativado(Reativado)
 
         public var kind: EventKind {
             switch self {
@@ -136,6 +149,7 @@ extension Cupom {
             case .usado: Catalogo.usado
             case .devolvido: Catalogo.devolvido
             case .desativado: Catalogo.desativado
+            case .reativado: Catalogo.reativado
             }
         }
 
@@ -145,6 +159,7 @@ extension Cupom {
             case .usado(let payload): payload
             case .devolvido(let payload): payload
             case .desativado(let payload): payload
+            case .reativado(let payload): payload
             }
         }
 
@@ -153,6 +168,7 @@ extension Cupom {
             .kind(Catalogo.usado, Usado.self) { .usado($0) },
             .kind(Catalogo.devolvido, Devolvido.self) { .devolvido($0) },
             .kind(Catalogo.desativado, Desativado.self) { .desativado($0) },
+            .kind(Catalogo.reativado, Reativado.self) { .reativado($0) },
         ])
     }
 
@@ -236,6 +252,9 @@ extension Cupom {
             case (.desativar(let em), .existente(let dados)):
                 guard dados.ativo else { return [] }
                 return [.desativado(Desativado(codigo: dados.codigo, em: em))]
+            case (.reativar(let em), .existente(let dados)):
+                guard !dados.ativo else { return [] }
+                return [.reativado(Reativado(codigo: dados.codigo, em: em))]
             }
         },
         evolve: { state, event in
@@ -251,6 +270,9 @@ extension Cupom {
                 return .existente(dados)
             case (.existente(var dados), .desativado):
                 dados.ativo = false
+                return .existente(dados)
+            case (.existente(var dados), .reativado):
+                dados.ativo = true
                 return .existente(dados)
             default:
                 return state

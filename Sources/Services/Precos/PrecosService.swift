@@ -140,6 +140,15 @@ public final class PrecosService: Sendable {
         return try Self.cupom(try await cupons.handle(stream, at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in .desativar(em: now) })
     }
 
+    /// Takes a deactivated coupon back into use; an active one is answered as it is.
+    public func reativarCupom(_ codigo: String, caller: Caller) async throws -> CupomView {
+        guard let codigo = Cupom.normalizarCodigo(codigo) else { throw ServiceError.naoEncontrado("o cupom não existe") }
+        let stream = StreamNames.cupom(codigo)
+        _ = try await cupons.existing(stream, naoEncontrado: "o cupom \(codigo) não existe")
+        let now = clock.now
+        return try Self.cupom(try await cupons.handle(stream, at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in .reativar(em: now) })
+    }
+
     // MARK: Quotes
 
     public struct PedidoDeCotacao: Decodable, Sendable {
