@@ -2,8 +2,8 @@
 // blackouts of one local day as instants, the first day that can still be booked, and a day's
 // slots (slots.js) summed up by the hour for the week view and the unit's grid.
 
-import { zonedToMs, todayIn, addDays, wallClock, clockFromMinutes } from './format.js';
-import { MOTIVOS_BLOQUEIO } from './labels.js';
+import { zonedToMs, todayIn, addDays, wallClock, clockFromMinutes, dateShort } from './format.js';
+import { MOTIVOS_BLOQUEIO, DIA_CURTO } from './labels.js';
 import { STEP_MINUTES } from './slots.js';
 
 const DIA_DA_SEMANA = ['domingo', 'segunda', 'terca', 'quarta', 'quinta', 'sexta', 'sabado'];
@@ -13,6 +13,11 @@ const MINUTE = 60_000;
 export function diaDaSemana(data) {
   const [y, m, d] = data.split('-').map(Number);
   return DIA_DA_SEMANA[new Date(Date.UTC(y, m - 1, d)).getUTCDay()];
+}
+
+/** A local date as a column's heading: "qui 26/11". */
+export function diaCurto(data) {
+  return `${DIA_CURTO[diaDaSemana(data)]} ${dateShort(data).slice(0, 5)}`;
 }
 
 /** The space's opening ranges on local `data` (its weekly hours), as [{inicio, fim}] in ms, by start. */

@@ -4,9 +4,8 @@
 
 import { espaco as loadEspaco } from '../lib/catalog.js';
 import { h, link, replace, uid } from '../lib/dom.js';
-import { DIA_CURTO } from '../lib/labels.js';
 import { todayIn, addDays, isDate, dateLong, dateShort, zoneLabel, clockFromMinutes, DEFAULT_TZ } from '../lib/format.js';
-import { diaDaSemana, proximoDiaReservavel, duracaoMinima } from '../lib/agenda.js';
+import { diaCurto, proximoDiaReservavel, duracaoMinima } from '../lib/agenda.js';
 import { pageHeader, loadInto, announce } from '../lib/ui.js';
 import { diaPorHora, horasDe, celula, legenda, caixa } from './grade.js';
 
@@ -17,11 +16,6 @@ export function render({ container, params, query, setQuery, signal }) {
   const body = h('div');
   container.append(body);
   loadInto(body, () => loadEspaco(params.id), (item) => screen(container, body, item, { query, setQuery, signal }), { signal });
-}
-
-/** "qui 26/11". */
-function diaCurto(data) {
-  return `${DIA_CURTO[diaDaSemana(data)]} ${dateShort(data).slice(0, 5)}`;
 }
 
 function screen(container, body, item, { query, setQuery, signal }) {

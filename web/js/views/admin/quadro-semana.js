@@ -3,9 +3,9 @@
 // closed; a day's heading, or any of its cells, opens that day's board.
 
 import { h, uid } from '../../lib/dom.js';
-import { presenca, DIA_CURTO, MOTIVOS_BLOQUEIO } from '../../lib/labels.js';
-import { dateLong, dateShort, time, todayIn } from '../../lib/format.js';
-import { diaDaSemana, bloqueiosDoDia } from '../../lib/agenda.js';
+import { presenca, MOTIVOS_BLOQUEIO } from '../../lib/labels.js';
+import { dateLong, time, todayIn } from '../../lib/format.js';
+import { diaDaSemana, diaCurto, bloqueiosDoDia } from '../../lib/agenda.js';
 
 /** PRESENCA's keys in the order a cell lists them, with their words for one and for many. */
 const CONTAGEM = [
@@ -20,11 +20,6 @@ const CONTAGEM = [
   ['expirada', 'expirada', 'expiradas'],
 ];
 const FORA = new Set(['cancelada', 'recusada', 'expirada']);
-
-/** "qui 26/11". */
-function diaCurto(data) {
-  return `${DIA_CURTO[diaDaSemana(data)]} ${dateShort(data).slice(0, 5)}`;
-}
 
 /** One space on one day: how many bookings stand, how each stands, blackouts, closed. */
 function resumo(item, data, tz, reservas) {

@@ -6,14 +6,7 @@ import { h, uid } from '../../lib/dom.js';
 import { PRESENCA, MOTIVOS_BLOQUEIO, presenca } from '../../lib/labels.js';
 import { time, wallClock, localDate, zonedToMs, addDays, todayIn, clockFromMinutes } from '../../lib/format.js';
 import { nomeOuConta } from '../../lib/pessoas.js';
-
-const DIA_DA_SEMANA = ['domingo', 'segunda', 'terca', 'quarta', 'quinta', 'sexta', 'sabado'];
-
-/** The API's weekday key of a local date "AAAA-MM-DD" ('segunda', …). */
-export function diaDaSemana(data) {
-  const [y, m, d] = data.split('-').map(Number);
-  return DIA_DA_SEMANA[new Date(Date.UTC(y, m - 1, d)).getUTCDay()];
-}
+import { diaDaSemana } from '../../lib/agenda.js';
 
 /** Minutes after the local midnight of `data` at instant `ms`, clamped to the day (0…1440). */
 function minutoDoDia(ms, data, tz) {
