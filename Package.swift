@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "Messaging", targets: ["Messaging"]),
         .library(name: "Projections", targets: ["Projections"]),
         .library(name: "Services", targets: ["Services"]),
+        .library(name: "Integrations", targets: ["Integrations"]),
         .library(name: "App", targets: ["App"]),
         .library(name: "Gateway", targets: ["Gateway"]),
     ],
@@ -73,6 +74,16 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // The adapters behind the services' ports: SMTP and the .eml outbox (Mailer), the
+        // sandbox PSP in process and over HTTP (PaymentProvider, SandboxTester).
+        .target(
+            name: "Integrations",
+            dependencies: [
+                "Domain", "Services",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -82,12 +93,10 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // The composition of the business: services, their reactions and timers, the read
-        // models a process runs or follows. No HTTP: the Gateway serves it, `coworkflow` builds it.
         .target(
             name: "App",
             dependencies: [
-                "Domain", "EventStore", "Messaging", "Projections", "Services",
+                "Domain", "EventStore", "Messaging", "Projections", "Services", "Integrations",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -95,7 +104,7 @@ let package = Package(
         .target(
             name: "Gateway",
             dependencies: [
-                "Domain", "EventStore", "Messaging", "Projections", "Services", "App",
+                "Domain", "EventStore", "Messaging", "Projections", "Services", "Integrations", "App",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -108,7 +117,7 @@ let package = Package(
         .executableTarget(
             name: "coworkflow",
             dependencies: [
-                "Domain", "EventStore", "Messaging", "Projections", "Services", "App", "Gateway",
+                "Domain", "EventStore", "Messaging", "Projections", "Services", "Integrations", "App", "Gateway",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -156,7 +165,7 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Domain", "EventStore", "Messaging", "Projections", "Services", "App", "Gateway", "TestSupport",
+                "Domain", "EventStore", "Messaging", "Projections", "Services", "Integrations", "App", "Gateway", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -4,6 +4,7 @@ public import Foundation
 public import Logging
 public import Messaging
 public import Services
+public import Integrations
 
 /// What the business services of a process talk to outside it: the payment provider and the
 /// mail server, and how reminders are timed.

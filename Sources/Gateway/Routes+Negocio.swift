@@ -1,3 +1,4 @@
+import Integrations
 import App
 import Domain
 import Foundation

@@ -1,10 +1,11 @@
+public import Integrations
 import Crypto
 import Foundation
 import HTTPTypes
 public import Hummingbird
 public import Logging
 public import NIOCore
-public import Services
+import Services
 
 /// The sandbox PSP as its own small server (distributed mode, `coworkflow serve --service
 /// sandbox`): the provider's API under `/v1/cobrancas` (create, withdraw, refund; bearer key

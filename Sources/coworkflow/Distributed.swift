@@ -1,3 +1,4 @@
+import Integrations
 import App
 import ArgumentParser
 import Crypto

@@ -1,3 +1,4 @@
+@testable import Integrations
 import AsyncHTTPClient
 import Domain
 import EventStore

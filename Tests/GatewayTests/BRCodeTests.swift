@@ -1,3 +1,4 @@
+@testable import Integrations
 import Domain
 @testable import Services
 import Testing

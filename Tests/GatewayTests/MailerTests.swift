@@ -1,3 +1,4 @@
+@testable import Integrations
 import Foundation
 @testable import Services
 import Testing

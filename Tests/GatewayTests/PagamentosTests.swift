@@ -1,3 +1,4 @@
+@testable import Integrations
 import Domain
 import EventStore
 import Foundation

@@ -44,7 +44,7 @@ public enum Calendario {
     /// A TEXT value (RFC 5545 §3.3.11): `\`, `;`, `,` escaped, line breaks as `\n`.
     static func escaped(_ text: String) -> String {
         var out = ""
-        for character in MIME.lines(of: text).joined(separator: "\n") {
+        for character in MIMEText.lines(of: text).joined(separator: "\n") {
             switch character {
             case "\\": out += "\\\\"
             case ";": out += "\\;"
@@ -59,8 +59,8 @@ public enum Calendario {
     /// A UTC DATE-TIME, e.g. `20260303T140000Z`.
     static func utc(_ date: Date) -> String {
         let utc = UTCFields(date)
-        return MIME.padded(utc.year, 4) + MIME.padded(utc.month, 2) + MIME.padded(utc.day, 2) + "T"
-            + MIME.padded(utc.hour, 2) + MIME.padded(utc.minute, 2) + MIME.padded(utc.second, 2) + "Z"
+        return MIMEText.padded(utc.year, 4) + MIMEText.padded(utc.month, 2) + MIMEText.padded(utc.day, 2) + "T"
+            + MIMEText.padded(utc.hour, 2) + MIMEText.padded(utc.minute, 2) + MIMEText.padded(utc.second, 2) + "Z"
     }
 
     /// The content line with CRLF, folded so no line exceeds 75 octets (RFC 5545 §3.1):

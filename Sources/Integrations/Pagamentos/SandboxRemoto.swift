@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 public import Domain
 public import Foundation
+public import Services
 import NIOCore
 import NIOHTTP1
 

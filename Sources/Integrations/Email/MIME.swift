@@ -1,4 +1,5 @@
 public import Foundation
+public import Services
 
 /// Renders an ``EmailMessage`` as RFC 5322 / MIME bytes, the same bytes every ``Mailer`` hands over.
 ///
@@ -103,7 +104,7 @@ public enum MIME {
     /// encoded lines stay within 76 characters. Leading dots are left to ``dotStuffed(_:)``.
     static func quotedPrintable(_ text: String) -> String {
         let hex = Array("0123456789ABCDEF".utf8)
-        return lines(of: text).map { line in
+        return MIMEText.lines(of: text).map { line in
             let bytes = Array(line.utf8)
             var out: [UInt8] = []
             var length = 0
@@ -123,24 +124,6 @@ public enum MIME {
         }.joined(separator: crlf)
     }
 
-    /// The lines of `text`, split on CRLF, CR or LF.
-    static func lines(of text: String) -> [String] {
-        var lines: [String] = []
-        var current = String.UnicodeScalarView()
-        var afterCR = false
-        for scalar in text.unicodeScalars {
-            defer { afterCR = scalar == "\r" }
-            if scalar == "\n" && afterCR { continue }
-            if scalar == "\r" || scalar == "\n" {
-                lines.append(String(current))
-                current = String.UnicodeScalarView()
-            } else {
-                current.append(scalar)
-            }
-        }
-        lines.append(String(current))
-        return lines
-    }
 
     /// Header text as atoms: ASCII words, or RFC 2047 encoded-words when any character is not
     /// printable ASCII. Line breaks become spaces (no header injection).
@@ -226,37 +209,16 @@ public enum MIME {
         let utc = UTCFields(date)
         let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        return "\(days[(utc.weekday - 1) % 7]), \(padded(utc.day, 2)) \(months[(utc.month - 1) % 12]) \(padded(utc.year, 4)) "
-            + "\(padded(utc.hour, 2)):\(padded(utc.minute, 2)):\(padded(utc.second, 2)) +0000"
+        return "\(days[(utc.weekday - 1) % 7]), \(MIMEText.padded(utc.day, 2)) \(months[(utc.month - 1) % 12]) \(MIMEText.padded(utc.year, 4)) "
+            + "\(MIMEText.padded(utc.hour, 2)):\(MIMEText.padded(utc.minute, 2)):\(MIMEText.padded(utc.second, 2)) +0000"
     }
 
-    static func padded(_ number: Int, _ width: Int) -> String {
-        let digits = String(number)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
 
     static func invalid(_ detail: String) -> MailerError {
         MailerError(.invalidMessage, stage: .render, detail: detail)
     }
 }
 
-/// The calendar fields of an instant in UTC (Gregorian).
-struct UTCFields {
-    let year, month, day, hour, minute, second, weekday: Int
-
-    init(_ date: Date) {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = .gmt
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .weekday], from: date)
-        year = parts.year ?? 1970
-        month = parts.month ?? 1
-        day = parts.day ?? 1
-        hour = parts.hour ?? 0
-        minute = parts.minute ?? 0
-        second = parts.second ?? 0
-        weekday = parts.weekday ?? 1
-    }
-}
 
 extension Data {
     var endsWithCRLF: Bool { count >= 2 && self[index(endIndex, offsetBy: -2)] == 13 && self[index(endIndex, offsetBy: -1)] == 10 }

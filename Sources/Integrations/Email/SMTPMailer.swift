@@ -1,4 +1,5 @@
 public import Foundation
+public import Services
 public import Logging
 public import NIOCore
 public import NIOPosix
