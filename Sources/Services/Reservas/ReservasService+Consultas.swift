@@ -1,0 +1,99 @@
+import Domain
+import EventStore
+import Foundation
+public import Projections
+
+extension ReservasService {
+    // MARK: Queries (read models)
+
+    public func reserva(_ id: String, usuario: String, admin: Bool) async throws -> ReservaView {
+        guard let id = Reserva.ID(id), let doc = try await store.document(ReservasReadModel.reservas, key: id.description) else {
+            throw ServiceError.naoEncontrado("a reserva \(id.prefix(60)) não existe")
+        }
+        let view = try ReadModelJSON.decoder.decode(ReservaView.self, from: doc)
+        guard admin || view.usuarioId == usuario else { throw ServiceError.naoEncontrado("a reserva \(id) não existe") }
+        return view
+    }
+
+    public func minhas(usuario: String, pagina: Int) async throws -> Pagina<ReservaView> {
+        try await page(ReservasReadModel.reservas, grupo: usuario, pagina: pagina)
+    }
+
+    /// The member's bookings that still hold a slot (held or confirmed, not yet over, not a
+    /// no-show), oldest first. Erasing an account's personal data waits until there are none.
+    ///
+    /// `emDia`: also the bookings the read model has not reached yet (a booking made a moment
+    /// ago): the requests in the log after its checkpoint, each read from its own stream. No
+    /// wait for the projection, which may be down or rebuilding.
+    public func ativas(usuario: String, emDia: Bool = false) async throws -> [ReservaView] {
+        let now = clock.now, lote = 500
+        // Read before the documents, which are at least as new as it.
+        let desde = emDia ? try await store.checkpoint(ReservasReadModel.projection.checkpoint) : nil
+        var vistas: [String: ReservaView] = [:]
+        var offset = 0
+        while true {
+            let docs = try await store.documents(ReservasReadModel.reservas, grupo: usuario, limit: lote, offset: offset)
+            for doc in docs {
+                let view = try ReadModelJSON.decoder.decode(ReservaView.self, from: doc)
+                vistas[view.id] = view
+            }
+            guard docs.count == lote else { break }
+            offset += lote
+        }
+        if var position = desde {
+            while true {
+                let events = try await store.readAllPayloads(after: position, limit: 1_000)
+                for event in events where event.type == Reserva.Catalogo.solicitada.type {
+                    let pedido = try EventJSON.decoder.decode(Reserva.Solicitada.self, from: event.data)
+                    guard pedido.usuarioId == usuario else { continue }
+                    let state = try await reservas.load(StreamNames.reserva(pedido.reservaId)).state
+                    if case .existente = state { vistas[pedido.reservaId.description] = try Self.view(state) }
+                }
+                guard let last = events.last, events.count == 1_000 else { break }
+                position = last.position
+            }
+        }
+        return vistas.values
+            .filter { [.solicitada, .confirmada].contains($0.status) && $0.fim > now && $0.naoCompareceuEm == nil }
+            .sorted { $0.inicio < $1.inicio }
+    }
+
+    public func doDia(unidade: String, data texto: String, pagina: Int) async throws -> Pagina<ReservaView> {
+        guard let unidade = Unidade.ID(unidade) else { throw ServiceError.requisicaoInvalida("'unidade' deve ser o id (UUID) de uma unidade", detalhes: ["campo": "unidade"]) }
+        guard let data = DataLocal(texto) else {
+            throw ServiceError.requisicaoInvalida("'data' deve ser uma data AAAA-MM-DD", detalhes: ["campo": "data"])
+        }
+        // An empty day of a unit that does not exist would hide a typo in the id.
+        guard try await store.streamVersion(StreamNames.unidade(unidade)) > 0 else {
+            throw ServiceError.naoEncontrado("a unidade \(unidade) não existe")
+        }
+        return try await page(ReservasReadModel.porDia, grupo: ReservasReadModel.diaGrupo(unidade: unidade.description, data: data), pagina: pagina)
+    }
+
+    private func page(_ collection: String, grupo: String, pagina: Int) async throws -> Pagina<ReservaView> {
+        let docs = try await store.documents(collection, grupo: grupo, limit: 50, offset: (pagina - 1) * 50)
+        return Pagina(
+            itens: try docs.map { try ReadModelJSON.decoder.decode(ReservaView.self, from: $0) },
+            total: try await store.count(collection, grupo: grupo), pagina: pagina)
+    }
+
+    static func reservaId(_ text: String) throws -> Reserva.ID {
+        guard let id = Reserva.ID(text) else {
+            throw ServiceError.naoEncontrado(text.isEmpty ? "a reserva não existe" : "a reserva \(text.prefix(60)) não existe")
+        }
+        return id
+    }
+
+    static func view(_ state: Reserva.State) throws -> ReservaView {
+        guard case .existente(let dados) = state else { throw ServiceError.naoEncontrado("a reserva não existe") }
+        var view = ReservaView(dados.solicitacao)
+        view.status = dados.status
+        view.atualizadaEm = dados.atualizadaEm
+        if dados.status != .solicitada { view.expiraEm = nil }
+        if dados.status == .confirmada { view.confirmadaEm = dados.atualizadaEm; view.pagamentoId = dados.pagamentoId }
+        if let c = dados.cancelamento {
+            view.cancelamento = ReservaView.Cancelamento(em: c.em, por: c.por, motivo: c.motivo, multa: c.multa, reembolso: c.reembolso)
+        }
+        return view
+    }
+}

@@ -1,0 +1,211 @@
+import Domain
+import EventStore
+import Foundation
+public import Projections
+
+extension ReservasService {
+    // MARK: Request
+
+    /// Books `pedido` for `usuario`: 201 with the booking holding its slot until it is paid
+    /// (`expiraEm`), 409 `horario_indisponivel` when the slot is taken, 422 for a rule.
+    public func solicitar(_ pedido: PedidoDeReserva, usuario: String, caller: Caller) async throws -> ReservaView {
+        let espacoId = try EspacosService.espacoId(pedido.espacoId, campo: "espacoId")
+        let intervalo = try PrecosService.intervalo(pedido.inicio, pedido.fim)
+        if let forma = pedido.pagamento, forma.metodo == .cartao, (forma.cartaoToken ?? "").isEmpty {
+            throw ServiceError.invalido("pagamento.cartaoToken", "pagamento com cartão precisa do cartaoToken do provedor")
+        }
+        try ServiceError.texto(pedido.pagamento?.cartaoToken, campo: "pagamento.cartaoToken", maximo: 200)
+        if let esperado = pedido.totalEsperado, esperado < 0 {
+            throw ServiceError.invalido("totalEsperado", "totalEsperado é um valor em centavos, zero ou mais")
+        }
+        let id: Reserva.ID
+        if let key = caller.idempotencyKey {
+            // A retry whose first answer was lost (the connection dropped, the process died)
+            // lands on the same booking, not on a second hold and a second charge.
+            id = Reserva.ID(Events.derivedId("reserva", key))
+            if let anterior = try await repetida(id, usuario: usuario, espacoId: espacoId.rawValue, intervalo: intervalo) { return anterior }
+        } else {
+            id = Reserva.ID(UUID())
+        }
+        let now = clock.now
+        // Once the space and its unit were loaded here, the days, and so every stream the booking
+        // folds, are known before reading any: one round trip reads them all (the space, its
+        // unit, its price table, the coupon, the day agendas), instead of one each.
+        let prefetched: Prefetched? = if let (fuso, leituras) = precos.leituras(espacoId, cupom: pedido.cupom) {
+            try await Prefetched.read(
+                leituras + DataLocal.dias(de: intervalo, em: fuso).map { agenda(espacoId.rawValue, $0).read(StreamNames.agenda(espacoId.rawValue, $0)) },
+                from: store)
+        } else {
+            nil
+        }
+        let contexto = try await precos.quote(
+            espacoId, intervalo: intervalo, cupom: pedido.cupom, plano: caller.plano, em: now, prefetched: prefetched)
+        if let esperado = pedido.totalEsperado, esperado != contexto.cotacao.total.centavos {
+            let total = contexto.cotacao.total
+            throw ServiceError(
+                .conflito, codigo: "preco_alterado",
+                mensagem: "o preço mudou desde a cotação: agora \(total), não \(Money(centavos: esperado)); confira e reserve de novo",
+                detalhes: ["total": String(total.centavos)])
+        }
+        // (Days the read ahead did not cover, a unit that changed its time zone, are read alone.)
+        let dias = DataLocal.dias(de: intervalo, em: contexto.unidade.fuso)
+        return try await turnos.withTurn(of: dias.map { StreamNames.agenda(espacoId.rawValue, $0) }) {
+            try await reservar(
+                pedido, id: id, espacoId: espacoId, intervalo: intervalo, dias: dias, usuario: usuario, caller: caller, contexto: contexto,
+                em: now, prefetched: prefetched)
+        }
+    }
+
+    /// Decides the booking on its quote's context and holds its slot (``ocupar``); the caller
+    /// holds the turns of its `dias` (the local days of `intervalo` in the unit's time zone).
+    private func reservar(
+        _ pedido: PedidoDeReserva, id: Reserva.ID, espacoId: Espaco.ID, intervalo: TimeRange, dias: [DataLocal], usuario: String,
+        caller: Caller, contexto: PrecosService.Contexto, em now: Date, prefetched: Prefetched?
+    ) async throws -> ReservaView {
+        let espaco = contexto.espaco
+        let condicoes = Reserva.Condicoes(espaco: espaco, intervalo: intervalo, fuso: contexto.unidade.fuso)
+        // A coupon that takes nothing off (nothing was left to discount: a free plan, a rule
+        // that made it R$ 0) is not spent: its limited uses stay for a booking it discounts.
+        let cupom = contexto.cupom.flatMap { cupom in
+            contexto.cotacao.linhas.contains { $0.codigo == "cupom:\(cupom.codigo)" } ? cupom.codigo : nil
+        }
+        let reserva = Reserva.Pedido(
+            id: id, espacoId: espacoId.rawValue, unidadeId: espaco.unidade.rawValue, usuarioId: usuario, intervalo: intervalo, dias: dias,
+            total: contexto.cotacao.total,
+            linhas: contexto.cotacao.linhas.map { Reserva.LinhaDePreco(codigo: $0.codigo, descricao: $0.descricao, valor: $0.valor) },
+            cupom: cupom, expiraEm: try expiracao(pedido.pagamento?.metodo, intervalo, em: now),
+            pagamento: pedido.pagamento.map { Reserva.FormaDePagamento(metodo: $0.metodo, cartaoToken: $0.metodo == .cartao ? $0.cartaoToken : nil) },
+            politica: contexto.unidade.politica)
+        let solicitada: [Reserva.Event]
+        do {
+            solicitada = try Reserva.decider.decide(.solicitar(reserva, condicoes: condicoes, em: now), .inexistente)
+        } catch {
+            throw ServiceError(error)
+        }
+        var meta = EventMetadata(correlationId: id.rawValue, actor: usuario, requestId: caller.requestId, service: Self.service)
+        meta.causationId = nil
+        let limite = espaco.tipo.compartilhado ? espaco.capacidade : 1
+        return try await ocupar(
+            reserva, espacoId: espacoId, solicitada: solicitada, limite: limite, revisao: contexto.espacoVersao, cupom: cupom,
+            chaveada: caller.idempotencyKey != nil, meta: meta, em: now, prefetched: prefetched)
+    }
+
+    /// Holds the booking's days (and its coupon use) with the booking's first event, in one
+    /// append; decides again on fresh state after every conflict.
+    private func ocupar(
+        _ reserva: Reserva.Pedido, espacoId: Espaco.ID, solicitada: [Reserva.Event], limite: Int, revisao: Int64, cupom: String?,
+        chaveada: Bool, meta: EventMetadata, em now: Date, prefetched: Prefetched?
+    ) async throws -> ReservaView {
+        let id = reserva.id
+        // Events read ahead serve the first attempt only: a conflict means the streams moved.
+        var prefetched = prefetched
+        for _ in 1...Self.tentativas {
+            defer { prefetched = nil }
+            var writes = [StreamWrite(stream: StreamNames.reserva(id), expected: .noStream, events: try Events.new(solicitada, at: now, metadata: meta))]
+            var ocupadas: [(StreamName, Agenda.State)] = []
+            for dia in reserva.dias {
+                let agenda = agenda(espacoId.rawValue, dia)
+                let stream = StreamNames.agenda(espacoId.rawValue, dia)
+                let (state, version) = try await agenda.load(stream, prefetched: prefetched)
+                let events: [Agenda.Event]
+                do {
+                    events = try agenda.decider.decide(.ocupar(reserva: id.rawValue, intervalo: reserva.intervalo, limite: limite, revisao: revisao, em: now), state)
+                } catch .bloqueada {
+                    // A block committed after this request read the space.
+                    throw ServiceError(Reserva.Failure.fechado)
+                } catch {
+                    throw ServiceError(
+                        .conflito, codigo: "horario_indisponivel",
+                        mensagem: limite == 1
+                            ? "o espaço já está reservado em parte deste intervalo"
+                            : "todas as \(limite) vagas do espaço estão ocupadas em parte deste intervalo",
+                        detalhes: ["espacoId": espacoId.description, "data": dia.description])
+                }
+                let novos = try Events.new(events, at: now, metadata: meta)
+                writes.append(StreamWrite(stream: stream, expected: .after(version), events: novos))
+                // Folded from the events as stored (their JSON), as a later load would fold them.
+                let armazenados = try novos.compactMap { try Agenda.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
+                ocupadas.append((stream, armazenados.reduce(state, agenda.decider.evolve)))
+            }
+            if let cupom {
+                let (state, version) = try await precos.cupons.load(StreamNames.cupom(cupom), prefetched: prefetched)
+                let events: [Cupom.Event]
+                do {
+                    events = try Cupom.decider.decide(.usar(reserva: id.rawValue, em: now), state)
+                } catch {
+                    throw ServiceError(error)
+                }
+                if !events.isEmpty {
+                    writes.append(StreamWrite(stream: StreamNames.cupom(cupom), expected: .after(version), events: try Events.new(events, at: now, metadata: meta)))
+                }
+            }
+            if reserva.pagamento?.metodo == .boleto, let boleto = try await boletoPendente(reserva, meta: meta, em: now) {
+                writes.append(boleto)
+            }
+            do {
+                let result = try await store.append(writes)
+                // The agendas as this booking left them: the next booking of these days in this
+                // process (it waits for the turn) decides on them without reading again, even
+                // when it read ahead before this one appended.
+                for (stream, state) in ocupadas {
+                    if let version = result.versions[stream] { agendas.keep(state, version: version, of: stream) }
+                }
+                guard case .solicitada(let event) = solicitada.first else { break }
+                return ReservaView(event)
+            } catch is WrongExpectedVersion {
+                // The same request (its Idempotency-Key) made this booking meanwhile: its answer.
+                // Without a key the id is fresh: no stream to look for on every conflict.
+                if chaveada, let anterior = try await repetida(id, usuario: reserva.usuarioId, espacoId: reserva.espacoId, intervalo: reserva.intervalo) {
+                    return anterior
+                }
+                continue  // another booking touched one of these days (or the coupon): decide again
+            }
+        }
+        throw ServiceError.indisponivel("o horário está muito disputado agora; tente de novo em instantes", retryAfter: 1)
+    }
+
+    /// The write that records a boleto booking on its member's stream, with the version read:
+    /// 409 `boletos_pendentes` when the member already holds ``BoletosPendentes/limite`` unpaid.
+    /// Which recorded bookings still wait is read from their own streams (at most a few: only
+    /// those whose hold has not run out). Checked after the booking's own rules and its agenda,
+    /// which say more about a request that breaks one.
+    private func boletoPendente(_ reserva: Reserva.Pedido, meta: EventMetadata, em now: Date) async throws -> StreamWrite? {
+        let stream = StreamNames.boletos(reserva.usuarioId)
+        let (state, version) = try await boletos.load(stream)
+        var encerradas = Set<UUID>()
+        for id in state.emAberto(em: now) {
+            let aguarda = if case .existente(let dados) = try await reservas.load(StreamNames.reserva(Reserva.ID(id))).state {
+                dados.status == .solicitada
+            } else {
+                false
+            }
+            if !aguarda { encerradas.insert(id) }
+        }
+        let events: [BoletosPendentes.Event]
+        do {
+            events = try BoletosPendentes.decider.decide(
+                .registrar(reserva: reserva.id.rawValue, usuarioId: reserva.usuarioId, ate: reserva.expiraEm, encerradas: encerradas, em: now), state)
+        } catch .limite(let pendentes) {
+            throw ServiceError(
+                .conflito, codigo: "boletos_pendentes",
+                mensagem: "você já tem \(pendentes) reservas aguardando boleto; pague ou cancele uma delas, ou pague esta com pix ou cartao",
+                detalhes: ["campo": "pagamento.metodo"])
+        }
+        guard !events.isEmpty else { return nil }
+        return StreamWrite(stream: stream, expected: .after(version), events: try Events.new(events, at: now, metadata: meta))
+    }
+
+    /// The booking `id` when a request with the same Idempotency-Key already made it, as it
+    /// stands now; nil when there is none. The key with another booking's space or time is a 422,
+    /// as the gateway answers a reused key while it still remembers the first request.
+    private func repetida(_ id: Reserva.ID, usuario: String, espacoId: UUID, intervalo: TimeRange) async throws -> ReservaView? {
+        let state = try await reservas.load(StreamNames.reserva(id)).state
+        guard case .existente(let dados) = state else { return nil }
+        let anterior = dados.solicitacao
+        guard anterior.usuarioId == usuario, anterior.espacoId == espacoId, anterior.intervalo == intervalo else {
+            throw ServiceError(
+                .invalido, codigo: "chave_de_idempotencia_reutilizada", mensagem: "esta Idempotency-Key já foi usada com outra requisição")
+        }
+        return try Self.view(state)
+    }
+}
