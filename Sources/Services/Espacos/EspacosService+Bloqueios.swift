@@ -1,0 +1,134 @@
+public import Domain
+import EventStore
+import Foundation
+public import Projections
+
+extension EspacosService {
+    /// A block's interval: it ends after it starts and lasts at most a year (to close a space
+    /// for longer, deactivate it).
+    public static func intervalo(de input: NovoBloqueio) throws -> TimeRange {
+        guard let intervalo = try? TimeRange(start: input.inicio, end: input.fim) else {
+            throw ServiceError.invalido("fim", "o bloqueio precisa terminar depois de começar")
+        }
+        guard intervalo.duration <= 366 * 86_400 else {
+            throw ServiceError.invalido("fim", "um bloqueio pode durar no máximo um ano; para fechar o espaço por mais tempo, desative-o")
+        }
+        return intervalo
+    }
+
+    /// Blocks the space for `input`'s interval: 409 `bloqueio_sobre_reservas` while bookings
+    /// (held or confirmed) hold part of it; the operator cancels them (with their refunds and
+    /// e-mails) or moves the block, instead of members arriving to a closed room.
+    public func agendarBloqueio(_ id: String, _ input: NovoBloqueio, caller: Caller) async throws -> EspacoView {
+        let intervalo = try Self.intervalo(de: input)
+        try ServiceError.texto(input.descricao, campo: "descricao", maximo: 500)
+        let bloqueio = Espaco.Bloqueio(id: UUID(), intervalo: intervalo, motivo: input.motivo, descricao: input.descricao)
+        return try await comAgendas(
+            id, caller, intervalo: { _, _ in intervalo }, espaco: { now in .agendarBloqueio(bloqueio, em: now) },
+            agenda: { now, _, _ in .bloquear(bloqueio: bloqueio.id, intervalo: intervalo, em: now) })
+    }
+
+    public func removerBloqueio(_ id: String, bloqueio: String, caller: Caller) async throws -> EspacoView {
+        guard let bloqueioId = UUID(uuidString: bloqueio) else { throw ServiceError.naoEncontrado("bloqueio \(bloqueio) não existe") }
+        return try await comAgendas(
+            id, caller, intervalo: { dados, _ in dados.bloqueios.first { $0.id == bloqueioId }?.intervalo },
+            espaco: { now in .removerBloqueio(id: bloqueioId, em: now) }, agenda: { now, _, _ in .desbloquear(bloqueio: bloqueioId, em: now) })
+    }
+
+    /// Decides `command` on the space and, in the same append, its agenda counterpart on every
+    /// local day of `intervalo` (each agenda stream with the version read): a block, or a change
+    /// of capacity, and a booking decided at the same instant cannot both commit (see
+    /// ``Agenda``). `intervalo` is nil when the space's decider will refuse the command anyway.
+    /// Days whose agenda refuses its part are given to `recusa`, which says why (a 409).
+    func comAgendas(
+        _ id: String, _ caller: Caller, intervalo: (Espaco.Dados, Date) -> TimeRange?,
+        recusa: ([(dia: DataLocal, falha: Agenda.Failure)]) -> ServiceError = EspacosService.bloqueioSobreReservas,
+        espaco doEspaco: (_ now: Date) -> Espaco.Command,
+        agenda daAgenda: (_ now: Date, _ dados: Espaco.Dados, _ revisao: Int64) -> Agenda.Command
+    ) async throws -> EspacoView {
+        let id = try Self.espacoId(id)
+        let stream = StreamNames.espaco(id)
+        let meta = metadata(caller)
+        // The days read, kept across attempts: after a refused append only the stream that
+        // moved is read again (a change over a thousand days must not read them all again
+        // each time a booking lands on one).
+        var lidos: [DataLocal: (state: Agenda.State, version: Int64)] = [:]
+        for _ in 1...20 {
+            let (state, version) = try await espacos.load(stream)
+            guard version > 0, case .existente(let dados) = state else { throw ServiceError.naoEncontrado("espaço \(id) não existe") }
+            let now = clock.now
+            let events: [Espaco.Event]
+            do {
+                events = try espacos.decider.decide(doEspaco(now), state)
+            } catch {
+                throw ServiceError(error)
+            }
+            guard !events.isEmpty else { return try Self.view(state) }
+            // The agenda's part, with the space as read and its version after this change.
+            let paraAgenda = daAgenda(now, dados, version + Int64(events.count))
+            var writes = [StreamWrite(stream: stream, expected: .after(version), events: try Events.new(events, at: now, metadata: meta))]
+            var dias: [StreamName: DataLocal] = [:]
+            if let intervalo = intervalo(dados, now) {
+                guard case .existente(let unidade) = try await unidades.load(StreamNames.unidade(dados.unidade)).state else {
+                    throw ServiceError.naoEncontrado("a unidade \(dados.unidade) do espaço não existe")
+                }
+                var recusados: [(dia: DataLocal, falha: Agenda.Failure)] = []
+                // The days are read 16 at a time: a year-long block reads 367 streams, and the
+                // shorter the reading, the less likely a booking lands in between.
+                let todos = DataLocal.dias(de: intervalo, em: unidade.fuso)
+                let faltam = todos.filter { lidos[$0] == nil }
+                for inicio in stride(from: 0, to: faltam.count, by: 16) {
+                    try await withThrowingTaskGroup(of: (DataLocal, Agenda.State, Int64).self) { group in
+                        for dia in faltam[inicio..<min(inicio + 16, faltam.count)] {
+                            group.addTask { [store] in
+                                let agenda = AggregateStore(store: store, decider: Agenda.decider(espacoId: id.rawValue, data: dia)) {
+                                    try Agenda.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
+                                }
+                                let (state, version) = try await agenda.load(StreamNames.agenda(id.rawValue, dia))
+                                return (dia, state, version)
+                            }
+                        }
+                        for try await (dia, state, version) in group { lidos[dia] = (state, version) }
+                    }
+                }
+                for dia in todos {
+                    guard let (estado, versao) = lidos[dia] else { continue }
+                    let agendaStream = StreamNames.agenda(id.rawValue, dia)
+                    dias[agendaStream] = dia
+                    let decididos: [Agenda.Event]
+                    do {
+                        decididos = try Agenda.decider(espacoId: id.rawValue, data: dia).decide(paraAgenda, estado)
+                    } catch {
+                        recusados.append((dia, error))
+                        continue
+                    }
+                    if !decididos.isEmpty {
+                        writes.append(StreamWrite(stream: agendaStream, expected: .after(versao), events: try Events.new(decididos, at: now, metadata: meta)))
+                    }
+                }
+                if !recusados.isEmpty { throw recusa(recusados) }
+            }
+            do {
+                try await store.append(writes)
+                return try Self.view(events.reduce(state, espacos.decider.evolve))
+            } catch let conflict as WrongExpectedVersion {
+                // A booking (or another change of the space) came first: read what moved, decide again.
+                if let dia = dias[conflict.stream] { lidos[dia] = nil } else { lidos.removeAll() }
+            }
+        }
+        throw ServiceError.conflito("conflito_de_versao", "o espaço mudou durante a operação; tente de novo")
+    }
+
+    /// A block refused by the bookings on its days (a block refuses no booking here: only
+    /// bookings refuse a block).
+    static func bloqueioSobreReservas(_ recusados: [(dia: DataLocal, falha: Agenda.Failure)]) -> ServiceError {
+        var reservas: Set<UUID> = []
+        for (_, falha) in recusados { if case .indisponivel(let conflitos) = falha { reservas.formUnion(conflitos) } }
+        return ServiceError(
+            .conflito, codigo: "bloqueio_sobre_reservas",
+            mensagem: reservas.count == 1
+                ? "1 reserva ocupa parte deste intervalo; cancele-a ou escolha outro intervalo para o bloqueio"
+                : "\(reservas.count) reservas ocupam parte deste intervalo; cancele-as ou escolha outro intervalo para o bloqueio",
+            detalhes: ["reservas": reservas.sorted { $0.uuidString < $1.uuidString }.prefix(20).map { $0.uuidString.lowercased() }.joined(separator: ",")])
+    }
+}
