@@ -1,0 +1,47 @@
+import Domain
+import Foundation
+
+extension NotificacoesService {
+    // MARK: Formatting
+
+    /// `R$ 1.234,56`.
+    static func reais(_ valor: Money) -> String {
+        let centavos = abs(valor.centavos)
+        var inteiro = String(centavos / 100)
+        var grupos: [String] = []
+        while inteiro.count > 3 {
+            grupos.insert(String(inteiro.suffix(3)), at: 0)
+            inteiro.removeLast(3)
+        }
+        grupos.insert(inteiro, at: 0)
+        return (valor.centavos < 0 ? "-" : "") + "R$ " + grupos.joined(separator: ".") + String(format: ",%02d", centavos % 100)
+    }
+
+    /// `25/12/2026, 09:00–11:00` in the unit's time zone; with the end's date too when it falls
+    /// on another day (`01/03/2026, 09:00 – 05/03/2026, 18:00`, or past midnight).
+    static func quando(_ intervalo: TimeRange, fuso: String?) -> String {
+        let zone = fuso.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "America/Sao_Paulo") ?? .gmt
+        let data = DateFormatter()
+        data.locale = Locale(identifier: "pt_BR")
+        data.timeZone = zone
+        data.dateFormat = "dd/MM/yyyy, HH:mm"
+        let hora = DateFormatter()
+        hora.locale = Locale(identifier: "pt_BR")
+        hora.timeZone = zone
+        hora.dateFormat = "HH:mm"
+        var calendario = Calendar(identifier: .gregorian)
+        calendario.timeZone = zone
+        guard calendario.isDate(intervalo.start, inSameDayAs: intervalo.end) else {
+            return "\(data.string(from: intervalo.start)) – \(data.string(from: intervalo.end))"
+        }
+        return "\(data.string(from: intervalo.start))–\(hora.string(from: intervalo.end))"
+    }
+
+    static func metodo(_ metodo: MetodoDePagamento) -> String {
+        switch metodo {
+        case .pix: "PIX"
+        case .cartao: "cartão"
+        case .boleto: "boleto"
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Domain
+import EventStore
+import Foundation
+import Projections
+
+extension NotificacoesService {
+    // MARK: Reminders (timer)
+
+    /// Sends every reminder that is due (`lembreteHoras` before a confirmed booking's start,
+    /// which has not started yet). Returns how many it sent or recorded as failed.
+    @discardableResult
+    public func enviarLembretesVencidos(limite: Int = 200) async throws -> Int {
+        let now = clock.now
+        // The list is sorted by start and keeps a booking until it ends (weeks, for a long one):
+        // those already started lead it. The due ones come after them, found by a binary
+        // search (a handful of one-document reads), or a page of started bookings would hide
+        // every reminder behind it.
+        let colecao = NotificacoesReadModel.lembretes
+        let total = try await store.count(colecao, grupo: "prazo")
+        let futuros = try await store.primeiro(colecao, grupo: "prazo", total: total, LembreteView.self) { $0.inicio > now }
+        let lembretes = try await store.documents(colecao, grupo: "prazo", limit: limite, offset: futuros)
+            .map { try ReadModelJSON.decoder.decode(LembreteView.self, from: $0) }
+        var feitos = 0
+        var primeiraFalha: (any Error)?
+        for lembrete in lembretes {
+            guard lembrete.inicio.addingTimeInterval(-Double(lembreteHoras) * 3_600) <= now else { break }  // sorted by start
+            guard lembrete.inicio > now, let reservaId = UUID(uuidString: lembrete.reservaId) else { continue }
+            let id = Events.derivedId("lembrete", lembrete.reservaId)
+            let stream = StreamName(category: "notificacao", id: id.uuidString.lowercased())
+            guard try await store.readStream(stream).isEmpty else { continue }
+            // Cancelled (or expired) while the reminders' read model had not caught up: nothing to remind.
+            guard let (reserva, espaco, unidade, _) = try await contexto(Reserva.ID(reservaId), confirmada: true) else { continue }
+            let quando = Self.quando(reserva.intervalo, fuso: unidade?.fusoHorario)
+            let aviso = Aviso(
+                tipo: .lembrete, usuarioId: reserva.usuarioId, reservaId: reservaId, titulo: "Lembrete: \(espaco?.nome ?? "sua reserva"), \(quando)",
+                texto: "Sua reserva de \(espaco?.nome ?? "espaço") começa em \(quando). O check-in abre pouco antes do início.")
+            let meta = EventMetadata(correlationId: reservaId, actor: "system:notificacoes", requestId: "lembretes", service: Self.service)
+            do {
+                let writes = try await entregar(aviso, id: id, meta: meta)
+                guard !writes.isEmpty else { continue }  // nobody to tell (the member erased their data)
+                try await store.append(writes)
+                feitos += 1
+            } catch is WrongExpectedVersion {
+                continue  // another replica sent it
+            } catch {
+                // One reminder that cannot be sent must not hold up the ones due after it.
+                primeiraFalha = primeiraFalha ?? error
+            }
+        }
+        if let primeiraFalha { throw primeiraFalha }
+        return feitos
+    }
+}

@@ -1,0 +1,209 @@
+import Domain
+public import EventStore
+import Foundation
+import Projections
+
+extension NotificacoesService {
+    // MARK: Reactions
+
+    public func reagir(_ event: RecordedEvent) async throws -> [StreamWrite] {
+        if event.type == Usuario.Catalogo.dadosPessoaisApagados.type {
+            // The copies of the member's e-mails this process kept (an outbox) go with their data.
+            guard case .dadosPessoaisApagados(let apagados)? = try Usuario.Event.decode(type: event.type, data: event.data, using: EventJSON.decoder)
+            else { return [] }
+            try await mailer.esquecer(pessoa: apagados.usuarioId.description)
+            return []
+        }
+        guard let aviso = try await aviso(for: event) else { return [] }
+        var meta = event.metadata.caused(by: event.eventId, correlationId: event.metadata.correlationId)
+        meta.service = Self.service
+        meta.actor = "system:notificacoes"
+        return try await entregar(aviso, id: Events.derivedId("notificacao", event.eventId), meta: meta)
+    }
+
+    private func aviso(for event: RecordedEvent) async throws -> Aviso? {
+        let decoder = EventJSON.decoder
+        switch event.type {
+        case Usuario.Catalogo.registrado:
+            guard event.stream.category == "usuario" else { return nil }
+            let id = String(event.stream.rawValue.dropFirst("usuario-".count))
+            return Aviso(
+                tipo: .boasVindas, usuarioId: id, reservaId: nil, titulo: "Bem-vindo(a) à CoworkFlow",
+                texto: "Sua conta está pronta. Encontre um espaço, reserve e pague por PIX, cartão ou boleto.")
+        case Reserva.Catalogo.confirmada:
+            let confirmada = try decoder.decode(Reserva.Confirmada.self, from: event.data)
+            guard let (reserva, espaco, unidade, _) = try await contexto(confirmada.reservaId) else { return nil }
+            let quando = Self.quando(reserva.intervalo, fuso: unidade?.fusoHorario)
+            let nome = espaco?.nome ?? "espaço"
+            let ics = convite(reserva, espaco, unidade, em: confirmada.em, cancelado: false)
+            let codigo = try await codigoDeCheckin(confirmada.reservaId)
+            return Aviso(
+                tipo: .reservaConfirmada, usuarioId: reserva.usuarioId, reservaId: reserva.reservaId.rawValue,
+                titulo: "Reserva confirmada: \(nome), \(quando)",
+                texto: "Sua reserva de \(nome) (\(quando)) está confirmada. Total: \(Self.reais(reserva.total)). "
+                    + (codigo.map { "Seu código de check-in é \($0): apresente-o na recepção ao chegar (ele também está, com o QR, em Minhas reservas). " }
+                        ?? "Apresente o código de check-in na chegada: ele está, com o QR, em Minhas reservas. ")
+                    + "O convite para a sua agenda segue em anexo.",
+                anexos: [EmailAttachment(filename: "reserva.ics", contentType: Calendario.contentType, data: ics)])
+        case Pagamento.Catalogo.confirmado:
+            let pago = try decoder.decode(Pagamento.Confirmado.self, from: event.data)
+            guard pago.valor > .zero else { return nil }
+            return Aviso(
+                tipo: .pagamentoRecebido, usuarioId: pago.usuarioId, reservaId: pago.reservaId,
+                titulo: "Pagamento recebido: \(Self.reais(pago.valor))",
+                texto: "Recebemos \(Self.reais(pago.valor)) por \(Self.metodo(pago.metodo)) para \(try await Self.descricao(contexto(Reserva.ID(pago.reservaId)))).")
+        case Reserva.Catalogo.cancelada:
+            let cancelada = try decoder.decode(Reserva.Cancelada.self, from: event.data)
+            guard let (reserva, espaco, unidade, convidado) = try await contexto(cancelada.reservaId) else { return nil }
+            let quando = Self.quando(reserva.intervalo, fuso: unidade?.fusoHorario)
+            var texto = "Sua reserva de \(espaco?.nome ?? "espaço") (\(quando)) foi cancelada."
+            if let motivo = cancelada.motivo, !motivo.isEmpty { texto += " Motivo: \(motivo)." }
+            if cancelada.reembolso > .zero {
+                texto += " Você receberá \(Self.reais(cancelada.reembolso)) de volta"
+                texto += cancelada.multa > .zero ? " (multa de \(Self.reais(cancelada.multa)))." : "."
+            }
+            if convidado { texto += " Em anexo, o cancelamento do convite para a sua agenda." }
+            // A hold whose payment the provider declined is not a cancellation the member asked for.
+            let recusada = cancelada.por == "system:pagamentos"
+            if recusada { texto = "O pagamento da sua reserva de \(espaco?.nome ?? "espaço") (\(quando)) foi recusado e o horário foi liberado; nada foi cobrado." }
+            return Aviso(
+                tipo: .cancelamento, usuarioId: reserva.usuarioId, reservaId: reserva.reservaId.rawValue,
+                titulo: recusada ? "Pagamento recusado: \(espaco?.nome ?? "espaço"), \(quando)" : "Reserva cancelada", texto: texto,
+                anexos: convidado
+                    ? [EmailAttachment(
+                        filename: "reserva.ics", contentType: Calendario.contentTypeDeCancelamento,
+                        data: convite(reserva, espaco, unidade, em: cancelada.em, cancelado: true))]
+                    : [])
+        case Pagamento.Catalogo.reembolsoConcluido:
+            let reembolso = try decoder.decode(Pagamento.ReembolsoConcluido.self, from: event.data)
+            return Aviso(
+                tipo: .reembolso, usuarioId: reembolso.usuarioId, reservaId: reembolso.reservaId,
+                titulo: "Reembolso concluído: \(Self.reais(reembolso.valor))",
+                texto: "Devolvemos \(Self.reais(reembolso.valor)) referentes \(try await Self.descricao(contexto(Reserva.ID(reembolso.reservaId)), artigo: "à")).")
+        case Checkin.Catalogo.noShowRegistrado:
+            struct NoShow: Decodable { let reservaId: UUID }
+            let noShow = try decoder.decode(NoShow.self, from: event.data)
+            guard let (reserva, espaco, unidade, _) = try await contexto(Reserva.ID(noShow.reservaId)) else { return nil }
+            return Aviso(
+                tipo: .noShow, usuarioId: reserva.usuarioId, reservaId: noShow.reservaId, titulo: "Não registramos sua entrada",
+                texto: "Não houve check-in na sua reserva de \(espaco?.nome ?? "espaço") (\(Self.quando(reserva.intervalo, fuso: unidade?.fusoHorario))). "
+                    + "O restante do horário foi liberado.")
+        case Reserva.Catalogo.expirada:
+            let expirada = try decoder.decode(Reserva.Expirada.self, from: event.data)
+            guard let (reserva, espaco, unidade, _) = try await contexto(expirada.reservaId) else { return nil }
+            let nome = espaco?.nome ?? "espaço"
+            let quando = Self.quando(reserva.intervalo, fuso: unidade?.fusoHorario)
+            return Aviso(
+                tipo: .expiracao, usuarioId: reserva.usuarioId, reservaId: reserva.reservaId.rawValue,
+                titulo: "Reserva expirada: \(nome), \(quando)",
+                texto: "O prazo para pagar a sua reserva de \(nome) (\(quando)) acabou e o horário foi liberado; nada foi cobrado. "
+                    + "Se ainda quiser o espaço, faça uma nova reserva.")
+        default:
+            return nil
+        }
+    }
+
+    /// Sends `aviso` by e-mail (retrying) and returns the record of how it went. A member whose
+    /// data was erased gets nothing.
+    func entregar(_ aviso: Aviso, id: UUID, meta: EventMetadata) async throws -> [StreamWrite] {
+        guard let pessoa = try await contato(aviso.usuarioId), !pessoa.email.isEmpty else { return [] }
+        let messageId = "\(id.uuidString.lowercased())@coworkflow"
+        let saudacao = pessoa.nome.isEmpty ? "Olá," : "Olá, \(pessoa.nome.split(separator: " ").first.map(String.init) ?? pessoa.nome),"
+        let mensagem = EmailMessage(
+            from: remetente, to: [EmailAddress(pessoa.email, name: pessoa.nome.isEmpty ? nil : pessoa.nome)], subject: aviso.titulo,
+            text: "\(saudacao)\n\n\(aviso.texto)\n\nEquipe CoworkFlow\n", attachments: aviso.anexos, messageId: messageId, date: clock.now,
+            pessoa: aviso.usuarioId)
+        var erro = ""
+        var passageiro: (any Error)?
+        var tentativa = 0
+        var pausa = self.pausa
+        while tentativa < tentativas {
+            tentativa += 1
+            do {
+                try await mailer.send(mensagem)
+                erro = ""
+                passageiro = nil
+                break
+            } catch {
+                // Never the server's reply text: it may name the member's address (LGPD).
+                erro = (error as? MailerError)?.semDadosPessoais ?? "e-mail failed: \(type(of: error))"
+                logger.warning("e-mail failed", metadata: ["tipo": "\(aviso.tipo.rawValue)", "tentativa": "\(tentativa)", "erro": "\(erro)"])
+                if let mailerError = error as? MailerError, !mailerError.isTransient {
+                    passageiro = nil
+                    break
+                }
+                passageiro = error
+                if tentativa < tentativas {
+                    try await Task.sleep(for: pausa)
+                    pausa = pausa * 2
+                }
+            }
+        }
+        // A failure that may pass (a relay restarting, a 4xx, greylisting) is not the message's
+        // end: it is thrown, and the bus tries the event again with its own, longer backoff,
+        // then sets it aside as a dead letter that an operator can retry
+        // (`coworkflow admin dead-letters --retry`); a reminder stays due for the timer's next pass.
+        // Only a refusal that will not change (5xx, an invalid message) is recorded as failed.
+        if let passageiro { throw passageiro }
+        let now = clock.now
+        let event: Notificacao.Event = erro.isEmpty
+            ? .enviada(Notificacao.Enviada(
+                notificacaoId: id, usuarioId: aviso.usuarioId, tipo: aviso.tipo, canal: "email", titulo: aviso.titulo, texto: aviso.texto,
+                reservaId: aviso.reservaId, messageId: messageId, tentativas: tentativa, em: now))
+            : .falhou(Notificacao.Falhou(
+                notificacaoId: id, usuarioId: aviso.usuarioId, tipo: aviso.tipo, canal: "email", titulo: aviso.titulo, texto: aviso.texto,
+                reservaId: aviso.reservaId, erro: String(erro.prefix(500)), tentativas: tentativa, em: now))
+        let stream = StreamName(category: "notificacao", id: id.uuidString.lowercased())
+        return [StreamWrite(stream: stream, expected: .noStream, events: try Events.derived([event], from: id.uuidString, at: now, metadata: meta))]
+    }
+
+    /// The booking as a person names it ("a reserva de Sala Ipê (seg., 25/11, 10:00–11:00)"),
+    /// never its id; "a reserva" when it cannot be read.
+    static func descricao(_ contexto: (Reserva.Solicitada, EspacoView?, UnidadeView?, convidado: Bool)?, artigo: String = "a") -> String {
+        guard let (reserva, espaco, unidade, _) = contexto else { return "\(artigo) reserva" }
+        return "\(artigo) reserva de \(espaco?.nome ?? "espaço") (\(quando(reserva.intervalo, fuso: unidade?.fusoHorario)))"
+    }
+
+    /// The booking's check-in code once checkin issued it (it reacts to the same confirmation):
+    /// looked for a few times over about two seconds, then nil (the e-mail goes without it and
+    /// points to where the code is shown).
+    private func codigoDeCheckin(_ id: Reserva.ID) async throws -> String? {
+        for tentativa in 0..<8 {
+            if tentativa > 0 { try await Task.sleep(for: .milliseconds(250)) }
+            for recorded in try await store.readStream(StreamNames.checkin(id)) {
+                if case .liberado(let liberado)? = try Checkin.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) {
+                    return liberado.codigo.texto
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The booking's calendar event: the invitation, or its cancellation (same `UID`).
+    private func convite(_ reserva: Reserva.Solicitada, _ espaco: EspacoView?, _ unidade: UnidadeView?, em: Date, cancelado: Bool) -> Data {
+        let nome = espaco?.nome ?? "espaço"
+        let local = unidade.map { "\($0.nome) — \($0.endereco.logradouro), \($0.endereco.numero), \($0.endereco.cidade)/\($0.endereco.uf)" }
+        return Calendario.evento(
+            uid: "reserva-\(reserva.reservaId)@coworkflow", inicio: reserva.intervalo.start, fim: reserva.intervalo.end,
+            resumo: "Reserva: \(nome)", local: local, descricao: "Reserva \(reserva.reservaId) — \(Self.reais(reserva.total))",
+            criadoEm: em, organizador: remetente.address, cancelado: cancelado)
+    }
+
+    /// The booking, its space and unit; nil for none, or when `confirmada` asks for a booking
+    /// confirmed now (its own stream, never a read model that may lag a cancellation).
+    /// `convidado`: the booking was confirmed at some point, so the member's calendar has the
+    /// invitation the confirmation carried (a cancellation withdraws it).
+    func contexto(_ id: Reserva.ID, confirmada: Bool = false) async throws
+        -> (Reserva.Solicitada, EspacoView?, UnidadeView?, convidado: Bool)?
+    {
+        let eventos = try await store.readStream(StreamNames.reserva(id))
+        guard let first = eventos.first, first.type == Reserva.Catalogo.solicitada.type else { return nil }
+        if confirmada, eventos.last?.type != Reserva.Catalogo.confirmada.type { return nil }
+        let reserva = try EventJSON.decoder.decode(Reserva.Solicitada.self, from: first.data)
+        let espaco = try await store.document(CatalogoReadModel.espacos, key: reserva.espacoId.uuidString.lowercased())
+            .flatMap { try? ReadModelJSON.decoder.decode(EspacoView.self, from: $0) }
+        let unidade = try await store.document(CatalogoReadModel.unidades, key: reserva.unidadeId.uuidString.lowercased())
+            .flatMap { try? ReadModelJSON.decoder.decode(UnidadeView.self, from: $0) }
+        return (reserva, espaco, unidade, eventos.contains { $0.type == Reserva.Catalogo.confirmada.type })
+    }
+}
