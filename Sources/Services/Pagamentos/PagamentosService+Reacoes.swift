@@ -1,0 +1,116 @@
+import Domain
+public import EventStore
+import Foundation
+import Projections
+
+extension PagamentosService {
+    // MARK: Reactions
+
+    public func reagir(_ event: RecordedEvent) async throws -> [StreamWrite] {
+        guard let reservaEvent = try Reserva.Event.decode(type: event.type, data: event.data, using: EventJSON.decoder) else { return [] }
+        var meta = event.metadata.caused(by: event.eventId, correlationId: event.metadata.correlationId)
+        meta.service = Self.service
+        meta.actor = "system:pagamentos"
+        switch reservaEvent {
+        case .solicitada(let solicitada):
+            return try await cobrar(solicitada, causa: event.eventId, meta: meta)
+        case .expirada(let expirada):
+            return try await encerrar(
+                Pagamento.ID(expirada.reservaId.rawValue), reembolso: nil, motivo: "reserva expirada sem pagamento", causa: event.eventId, meta: meta)
+        case .cancelada(let cancelada):
+            // Cancelled before it was confirmed (`pago` 0): no fee applies, and a payment that
+            // landed meanwhile (its confirmation had not yet reached reservas) goes back whole.
+            let reembolso = cancelada.pago == .zero ? nil : cancelada.reembolso
+            return try await encerrar(
+                Pagamento.ID(cancelada.reservaId.rawValue), reembolso: reembolso, motivo: "reserva cancelada", causa: event.eventId,
+                meta: meta)
+        case .confirmada, .concluida:
+            return []
+        }
+    }
+
+    private func cobrar(_ reserva: Reserva.Solicitada, causa: UUID, meta: EventMetadata) async throws -> [StreamWrite] {
+        let id = Pagamento.ID(reserva.reservaId.rawValue)
+        let stream = Self.stream(id)
+        // The payment's stream, what the booking did after its request, and the member's
+        // account, in one round trip.
+        let booking = StreamNames.reserva(reserva.reservaId)
+        let prefetched = try await Prefetched.read(
+            [pagamentos.read(stream), StreamRead(booking, from: 2)] + [contas.leitura(reserva.usuarioId)].compactMap { $0 }, from: store)
+        let (state, version) = try await pagamentos.load(stream, prefetched: prefetched)
+        guard case .inexistente = state else { return [] }
+        // The booking moved on before it was charged: cancelled or expired while this request
+        // waited (dead-lettered while the provider was down, then redriven), or confirmed by an
+        // operator. Its end found no payment to withdraw, so a charge now would never be.
+        if let later = prefetched.events(of: booking, after: 1), let first = later.first {
+            logger.info("booking moved on before its charge: not charged", metadata: [
+                "reserva": "\(reserva.reservaId)", "evento": "\(first.type)",
+            ])
+            return []
+        }
+        let forma = reserva.pagamento ?? Reserva.FormaDePagamento(metodo: .pix)
+        let pedido = Pagamento.Pedido(
+            pagamentoId: id, reservaId: reserva.reservaId.rawValue, usuarioId: reserva.usuarioId, unidadeId: reserva.unidadeId,
+            espacoId: reserva.espacoId, valor: reserva.total, expiraEm: reserva.expiraEm)
+        if try await contas.apagada(reserva.usuarioId, prefetched) {
+            let events = try decide(.recusarSemCobrar(pedido, metodo: forma.metodo, motivo: "a conta do membro foi excluída", em: clock.now), state)
+            return [StreamWrite(stream: stream, expected: .after(version), events: try Events.derived(events, from: causa.uuidString, at: clock.now, metadata: meta))]
+        }
+        var cobranca: Pagamento.Cobranca?
+        if reserva.total > .zero {
+            cobranca = try await provider.criarCobranca(PedidoDeCobranca(
+                referencia: id.description, valor: reserva.total, metodo: forma.metodo, cartaoToken: forma.cartaoToken,
+                descricao: "Reserva \(reserva.reservaId)",
+                // A boleto falls due a day before the hold ends: paid on its due date, it
+                // still reaches us in time.
+                expiraEm: forma.metodo == .boleto ? reserva.expiraEm.addingTimeInterval(-Pagamento.Boleto.compensacao) : reserva.expiraEm))
+        }
+        let events = try decide(.iniciar(pedido, cobranca: cobranca, metodo: forma.metodo, em: clock.now), state)
+        return [StreamWrite(stream: stream, expected: .after(version), events: try Events.derived(events, from: causa.uuidString, at: clock.now, metadata: meta))]
+    }
+
+    /// The booking ended: withdraw the charge if unpaid; refund `reembolso` (nil: everything —
+    /// the booking expired, or was cancelled before its payment's confirmation reached it) if paid.
+    private func encerrar(_ id: Pagamento.ID, reembolso: Money?, motivo: String, causa: UUID, meta: EventMetadata) async throws -> [StreamWrite] {
+        let stream = Self.stream(id)
+        let (state, version) = try await pagamentos.load(stream)
+        guard case .existente(let dados) = state else { return [] }
+        let now = clock.now
+        let events: [Pagamento.Event]
+        switch dados.status {
+        case .pendente:
+            if let cobranca = dados.inicio.cobrancaId, case .paga(let valor) = try await provider.cancelarCobranca(cobranca) {
+                // Paid, but its notice never reached us (the webhook failed until the provider
+                // gave up): the booking is over, so the payment is recorded and given back whole,
+                // as a payment arriving after its booking expired is.
+                let confirmado = try decide(.confirmar(cobrancaId: cobranca, valor: valor, em: now), state)
+                let reembolsoId = Events.derivedId("reembolso", causa)
+                events = confirmado + (try decide(
+                    .reembolsar(reembolsoId: reembolsoId, valor: nil, motivo: motivo, em: now), confirmado.reduce(state, Pagamento.decider.evolve)))
+                try await provider.reembolsar(cobrancaId: cobranca, reembolsoId: reembolsoId, valor: valor)
+            } else {
+                events = try decide(.cancelar(motivo: motivo, em: now), state)
+            }
+        case .confirmado:
+            let valor = min(reembolso ?? dados.disponivel, dados.disponivel)
+            guard valor > .zero else { return [] }
+            let reembolsoId = Events.derivedId("reembolso", causa)
+            events = try decide(.reembolsar(reembolsoId: reembolsoId, valor: valor, motivo: motivo, em: now), state)
+            if let cobranca = dados.inicio.cobrancaId, !events.isEmpty {
+                try await provider.reembolsar(cobrancaId: cobranca, reembolsoId: reembolsoId, valor: valor)
+            }
+        case .recusado, .cancelado:
+            return []
+        }
+        guard !events.isEmpty else { return [] }
+        return [StreamWrite(stream: stream, expected: .after(version), events: try Events.derived(events, from: causa.uuidString, at: now, metadata: meta))]
+    }
+
+    func decide(_ command: Pagamento.Command, _ state: Pagamento.State) throws -> [Pagamento.Event] {
+        do {
+            return try Pagamento.decider.decide(command, state)
+        } catch {
+            throw ServiceError(error)
+        }
+    }
+}
