@@ -207,18 +207,6 @@ final class DocumentCache {
     }
 }
 
-/// How read-model documents are stored: ISO 8601 instants (``Instants``), sorted keys.
-public enum ReadModelJSON {
-    public static var encoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = Instants.encoding
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }
-
-    public static var decoder: JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = Instants.decoding
-        return decoder
-    }
-}
+/// How read-model documents are stored: as events are (``EventJSON``: ISO 8601 instants,
+/// sorted keys), one coder for every JSON the store keeps.
+public typealias ReadModelJSON = EventJSON

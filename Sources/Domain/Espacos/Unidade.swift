@@ -146,7 +146,9 @@ extension Unidade {
             em: Date)
     }
 
-    public struct Cadastrada: Codable, Sendable, Equatable {
+    /// A unit's whole record, as registered (``Cadastrada``) or after an update
+    /// (``Atualizada``, every field's value, changed or not).
+    public struct Registro: Codable, Sendable, Equatable {
         public let unidadeId: ID
         public let nome: String
         public let endereco: Endereco
@@ -172,31 +174,8 @@ extension Unidade {
         }
     }
 
-    /// Carries every field's value after the update, changed or not.
-    public struct Atualizada: Codable, Sendable, Equatable {
-        public let unidadeId: ID
-        public let nome: String
-        public let endereco: Endereco
-        public let fusoHorario: String
-        public let politica: PoliticaDeCancelamento
-        /// Events stored before units had it (schema version 1) read as ``Operacao/padrao``
-        /// (``Catalogo/upcasts``).
-        public let operacao: Operacao
-        public let em: Date
-
-        public init(
-            unidadeId: ID, nome: String, endereco: Endereco, fusoHorario: String, politica: PoliticaDeCancelamento,
-            operacao: Operacao = .padrao, em: Date
-        ) {
-            self.unidadeId = unidadeId
-            self.nome = nome
-            self.endereco = endereco
-            self.fusoHorario = fusoHorario
-            self.politica = politica
-            self.operacao = operacao
-            self.em = em
-        }
-    }
+    public typealias Cadastrada = Registro
+    public typealias Atualizada = Registro
 
     public enum Event: PayloadEvent, Equatable {
         case cadastrada(Cadastrada)
