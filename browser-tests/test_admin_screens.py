@@ -40,6 +40,11 @@ def test_admin_manages_coupons_hours_spaces_units_and_accounts(browser, server):
     ui.wait_text(f"Cupom {codigo} desativado.", "#flash")
     ui.wait(lambda d: "Desativado" in d.find_element("css selector", "#view section[aria-label=Cupom]").text)
     ui.step("cupom desativado")
+    # taken back into use (CupomReativado)
+    ui.click("Reativar cupom")
+    ui.wait_text(f"Cupom {codigo} reativado", "#flash")
+    ui.wait(lambda d: "Ativo" in d.find_element("css selector", "#view section[aria-label=Cupom]").text)
+    ui.step("cupom reativado")
 
     # weekly hours of Sala Jacarandá: open on Sundays too
     espaco = server.espacos["Sala Jacarandá"]

@@ -169,8 +169,9 @@ enum OpenAPI {
                 "itens": ["type": "array", "items": ref("Perfil")], "total": ["type": "integer"], "pagina": ["type": "integer"],
             ], required: ["itens", "total", "pagina"]),
             "RegistroDeAuditoria": object([
-                "id": text, "tipo": text, "stream": text, "em": instant, "ator": text, "requestId": text, "servico": text,
-            ], required: ["id", "tipo", "stream", "em"]),
+                "id": text, "tipo": text, "rotulo": text, "stream": text, "em": instant, "ator": text, "requestId": text, "servico": text,
+            ], required: ["id", "tipo", "rotulo", "stream", "em"]),
+            "TiposDeEvento": ["type": "array", "items": object(["tipo": text, "rotulo": text, "contexto": text], required: ["tipo", "rotulo", "contexto"])],
             "PaginaDeAuditoria": object([
                 "itens": ["type": "array", "items": ref("RegistroDeAuditoria")], "total": ["type": "integer"],
                 "pagina": ["type": "integer"],

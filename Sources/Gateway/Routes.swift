@@ -149,6 +149,12 @@ enum Routes {
             return Reply(status: 204)
         }
         api.add(Operation(
+            method: .get, path: "/api/admin/eventos", summary: "Os tipos de evento do log, com seus nomes em português (dos catálogos)", tag: "admin",
+            auth: true, admin: true, response: "TiposDeEvento")
+        ) { _, _, _ in
+            try .json(usuarios.tiposDeEvento())
+        }
+        api.add(Operation(
             method: .get, path: "/api/admin/auditoria", summary: "Trilha de auditoria: o log de eventos, filtrado", tag: "admin",
             auth: true, admin: true, response: "PaginaDeAuditoria", errors: [400],
             query: [.text("usuario", "id de quem agiu"), .text("tipo", "tipo do evento"),

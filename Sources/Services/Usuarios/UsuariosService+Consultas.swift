@@ -53,11 +53,26 @@ extension UsuariosService {
     public struct Registro: Codable, Sendable {
         public let id: String
         public let tipo: String
+        /// The type in words, from its context's catalog (the type itself for one no catalog lists).
+        public let rotulo: String
         public let stream: String
         public let em: Date
         public let ator: String?
         public let requestId: String?
         public let servico: String?
+    }
+
+    /// A stored event type as people read it: the audit trail's filter.
+    public struct TipoDeEvento: Codable, Sendable {
+        public let tipo: String
+        public let rotulo: String
+        public let contexto: String
+    }
+
+    /// Every stored event type, from the catalogs, in the order people read them.
+    public func tiposDeEvento() -> [TipoDeEvento] {
+        Catalogos.kinds.map { TipoDeEvento(tipo: $0.type, rotulo: $0.rotulo, contexto: $0.contexto.rawValue) }
+            .sorted { $0.rotulo.localizedStandardCompare($1.rotulo) == .orderedAscending }
     }
 
     /// The audit trail is the event log: newest first, filtered by actor, type and time; 50 per page.
@@ -73,7 +88,8 @@ extension UsuariosService {
             let metadata = event.metadata
             if let usuario, metadata.actor?.lowercased() != usuario.lowercased() { return }
             registros.append(Registro(
-                id: event.eventId.uuidString.lowercased(), tipo: event.type, stream: event.stream.rawValue, em: event.occurredAt,
+                id: event.eventId.uuidString.lowercased(), tipo: event.type, rotulo: Catalogos.kind(event.type)?.rotulo ?? event.type,
+                stream: event.stream.rawValue, em: event.occurredAt,
                 ator: metadata.actor, requestId: metadata.requestId, servico: metadata.service))
         }
         if let usuario, Usuario.ID(usuario) != nil {

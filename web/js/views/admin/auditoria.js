@@ -6,7 +6,7 @@ import { api } from '../../lib/api.js';
 import { espaco as loadEspaco, todasAsUnidades } from '../../lib/catalog.js';
 import { nomesDePessoas } from '../../lib/pessoas.js';
 import { h, replace } from '../../lib/dom.js';
-import { EVENTOS, REGISTROS, SERVICOS } from '../../lib/labels.js';
+import { REGISTROS, SERVICOS } from '../../lib/labels.js';
 import { dateTime, zonedToMs, minutesFromClock, wallClock } from '../../lib/format.js';
 import {
   pageHeader, loadInto, pager, table, field, val, fieldError, clearErrors, announce,
@@ -97,9 +97,8 @@ export function render({ container, query, setQuery, signal }) {
     field({ label: 'Quem agiu', name: 'usuario', value: state.usuario, hint: 'E-mail ou id da conta', attrs: { autocomplete: 'off' } }),
     field({
       label: 'Tipo de evento', name: 'tipo', type: 'select', value: state.tipo,
-      options: [['', 'Todos os eventos'],
-        ...Object.entries(EVENTOS).sort((a, b) => a[1].localeCompare(b[1], 'pt-BR')),
-        ...(state.tipo && !EVENTOS[state.tipo] ? [[state.tipo, state.tipo]] : [])],
+      // The types and their names come from the server's event catalogs (/api/admin/eventos).
+      options: [['', 'Todos os eventos'], ...(state.tipo ? [[state.tipo, state.tipo]] : [])],
     }),
     field({ label: 'Desde', name: 'desde', type: 'datetime-local', hint: 'No seu fuso horário', value: localFrom(state.desde) }),
     field({ label: 'Até', name: 'ate', type: 'datetime-local', hint: 'Exclusivo', value: localFrom(state.ate) }),
@@ -107,6 +106,16 @@ export function render({ container, query, setQuery, signal }) {
       h('button', { type: 'submit', class: 'button' }, 'Filtrar'),
       h('button', { type: 'reset', class: 'button button--secondary' }, 'Limpar')));
   const list = h('section', { 'aria-label': 'Eventos' });
+  api('/api/admin/eventos', { signal }).then((tipos) => {
+    const select = form.elements.tipo;
+    const chosen = select.value;
+    const known = new Set(tipos.map((t) => t.tipo));
+    select.replaceChildren(
+      h('option', { value: '' }, 'Todos os eventos'),
+      ...tipos.map((t) => h('option', { value: t.tipo }, t.rotulo)),
+      ...(chosen && !known.has(chosen) ? [h('option', { value: chosen }, chosen)] : []));
+    select.value = chosen;
+  }).catch(() => {});
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -150,7 +159,7 @@ export function render({ container, query, setQuery, signal }) {
           rowAttrs: (e) => ({ dataset: { tipo: e.tipo } }),
           columns: [
             { label: 'Quando', cell: (e) => dateTime(e.em, browserTz) },
-            { label: 'Evento', cell: (e) => EVENTOS[e.tipo] ?? e.tipo },
+            { label: 'Evento', cell: (e) => e.rotulo ?? e.tipo },
             { label: 'Quem', cell: (e) => later(quem(e.ator, cache)) },
             { label: 'Serviço', cell: (e) => SERVICOS[e.servico] ?? e.servico ?? '—' },
             { label: 'Registro', cell: (e) => later(registro(e.stream, cache)) },

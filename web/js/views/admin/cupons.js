@@ -80,6 +80,20 @@ function couponCard(c, reload) {
       }
     });
     children.push(button, status);
+  } else {
+    const button = h('button', { type: 'button', class: 'button' }, 'Reativar cupom');
+    button.addEventListener('click', async () => {
+      const restore = busy(button, 'Reativando…');
+      try {
+        await new Action().run(`/api/admin/cupons/${encodeURIComponent(c.codigo)}/reativacao`, {});
+        flash(`Cupom ${c.codigo} reativado: volta a valer dentro da validade e dos usos.`, 'sucesso');
+        reload(c.codigo);
+      } catch (error) {
+        restore();
+        replace(status, errorBox(error));
+      }
+    });
+    children.push(button, status);
   }
   return children;
 }
