@@ -177,6 +177,15 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Unit tests of the services that need no HTTP edge (the HTTP flows are GatewayTests).
+        .testTarget(
+            name: "ServicesTests",
+            dependencies: [
+                "Domain", "EventStore", "Projections", "Services",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "MessagingTests",
             dependencies: [
