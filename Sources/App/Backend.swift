@@ -1,11 +1,11 @@
+public import Domain
 public import EventStore
 public import Foundation
-import Synchronization
 public import Logging
-public import Domain
 public import Messaging
 public import Projections
 public import Services
+import Synchronization
 
 /// One process's business: the services it hosts, the read models it runs or follows, and
 /// (``reactors(for:)``, ``temporizadores(for:)``) its reactions and timers. What the routes

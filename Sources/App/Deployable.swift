@@ -10,4 +10,3 @@ public enum Deployable: String, CaseIterable, Sendable {
     /// Where the distributed gateway finds the service: `SERVICE_<NAME>_URL`.
     public var urlVariable: String { "SERVICE_\(rawValue.uppercased())_URL" }
 }
-

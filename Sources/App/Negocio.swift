@@ -1,10 +1,10 @@
 public import Domain
 public import EventStore
 public import Foundation
+public import Integrations
 public import Logging
 public import Messaging
 public import Services
-public import Integrations
 
 /// What the business services of a process talk to outside it: the payment provider and the
 /// mail server, and how reminders are timed.
@@ -52,7 +52,9 @@ public struct Negocio: Sendable {
     public let financeiro: FinanceiroService
     public let analytics: AnalyticsService
 
-    public static func make(store: any EventStore, clock: any WallClock, usuarios: UsuariosService, integracoes: Integracoes, logger: Logger) -> Negocio {
+    public static func make(
+        store: any EventStore, clock: any WallClock, usuarios: UsuariosService, integracoes: Integracoes, logger: Logger
+    ) -> Negocio {
         Negocio(
             pagamentos: PagamentosService(
                 store: store, clock: clock, provider: integracoes.provider, segredoDoWebhook: integracoes.segredoDoWebhook, logger: logger,
@@ -112,38 +114,43 @@ extension Backend {
             // Its reactions call the payment provider: an outage of the provider must not turn
             // a refund or a charge withdrawal into a dead letter within seconds. Retried in
             // place for about a quarter of an hour (100 ms doubling to 30 s, 40 attempts).
-            consumers.append(BusConsumer(
-                service: PagamentosService.consumidor, bindings: PagamentosService.bindings, maxAttempts: 40,
-                retry: Backoff(first: .milliseconds(100), limit: .seconds(30))
-            ) {
-                try await negocio.pagamentos.reagir($0)
-            })
+            consumers.append(
+                BusConsumer(
+                    service: PagamentosService.consumidor, bindings: PagamentosService.bindings, maxAttempts: 40,
+                    retry: Backoff(first: .milliseconds(100), limit: .seconds(30))
+                ) {
+                    try await negocio.pagamentos.reagir($0)
+                })
         }
         if services.contains(.reservas) {
             // Its writes meet members' bookings on the agenda streams: conflicts are retried.
-            consumers.append(BusConsumer(service: ReservasService.consumidor, bindings: ReservasService.bindings, maxAttempts: 20) {
-                try await reservas.reagir($0)
-            })
+            consumers.append(
+                BusConsumer(service: ReservasService.consumidor, bindings: ReservasService.bindings, maxAttempts: 20) {
+                    try await reservas.reagir($0)
+                })
         }
         if services.contains(.checkin) {
-            consumers.append(BusConsumer(service: CheckinService.consumidor, bindings: CheckinService.bindings, maxAttempts: 10) {
-                try await negocio.checkin.reagir($0)
-            })
+            consumers.append(
+                BusConsumer(service: CheckinService.consumidor, bindings: CheckinService.bindings, maxAttempts: 10) {
+                    try await negocio.checkin.reagir($0)
+                })
         }
         if services.contains(.financeiro) {
-            consumers.append(BusConsumer(service: FinanceiroService.consumidor, bindings: FinanceiroService.bindings, maxAttempts: 10) {
-                try await negocio.financeiro.reagir($0)
-            })
+            consumers.append(
+                BusConsumer(service: FinanceiroService.consumidor, bindings: FinanceiroService.bindings, maxAttempts: 10) {
+                    try await negocio.financeiro.reagir($0)
+                })
         }
         if services.contains(.notificacoes) {
             // An e-mail the relay cannot take now is tried again for ~2 minutes (doubling
             // pauses up to a minute), then set aside as a dead letter to retry.
-            consumers.append(BusConsumer(
-                service: NotificacoesService.consumidor, bindings: NotificacoesService.bindings, maxAttempts: 8,
-                retry: Backoff(first: .seconds(1), limit: .seconds(60))
-            ) {
-                try await negocio.notificacoes.reagir($0)
-            })
+            consumers.append(
+                BusConsumer(
+                    service: NotificacoesService.consumidor, bindings: NotificacoesService.bindings, maxAttempts: 8,
+                    retry: Backoff(first: .seconds(1), limit: .seconds(60))
+                ) {
+                    try await negocio.notificacoes.reagir($0)
+                })
         }
         return consumers
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import EventStore
 import Foundation
 import Logging
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -74,7 +75,8 @@ struct BookingBench: AsyncParsableCommand {
             for (index, service) in services.enumerated() {
                 let servicePort = port + 1 + index
                 servers.append(try HTTPLoad.launch(binary, ["serve", "--service", service, "--port", String(servicePort)], environment))
-                cpu.pids[servers[servers.count - 1].processIdentifier] = ["usuarios", "espacos", "precos"].contains(service) ? "usuarios_espacos_precos" : service
+                cpu.pids[servers[servers.count - 1].processIdentifier] =
+                    ["usuarios", "espacos", "precos"].contains(service) ? "usuarios_espacos_precos" : service
                 urls[service, default: []].append("http://127.0.0.1:\(servicePort)")
                 ports.append(servicePort)
             }
@@ -87,7 +89,9 @@ struct BookingBench: AsyncParsableCommand {
             for servicePort in ports { try await Client(base: "http://127.0.0.1:\(servicePort)").waitUntilUp() }
             api = Client(base: "http://127.0.0.1:\(port)")
             try await api.waitUntilUp()
-            print("# coworkflow-bench booking: distributed mode (gateway :\(port), \(services.joined(separator: ", "))) on PostgreSQL \(database["DB_NAME"] ?? ""), wrk -c\(load.connections), \(seconds) s per run")
+            print(
+                "# coworkflow-bench booking: distributed mode (gateway :\(port), \(services.joined(separator: ", "))) on PostgreSQL \(database["DB_NAME"] ?? ""), wrk -c\(load.connections), \(seconds) s per run"
+            )
         } else {
             let create = try HTTPLoad.launch(binary, ["admin", "create", "--email", "bench@coworkflow.dev", "--data", directory.path], environment)
             create.waitUntilExit()
@@ -102,18 +106,26 @@ struct BookingBench: AsyncParsableCommand {
         let admin = try await api.token("bench@coworkflow.dev", "bench-admin-password")
         _ = try await api.send("POST", "/api/auth/registro", #"{"nome":"Bench","email":"membro@coworkflow.dev","senha":"bench-member-password"}"#)
         let member = try await api.token("membro@coworkflow.dev", "bench-member-password")
-        let unidade = try await api.send("POST", "/api/admin/unidades", #"""
-            {"nome":"Bench","endereco":{"logradouro":"Rua A","numero":"1","cidade":"São Paulo","uf":"SP","cep":"01000-000"}}
-            """#, token: admin)["id"] as? String ?? ""
+        let unidade =
+            try await api.send(
+                "POST", "/api/admin/unidades",
+                #"""
+                {"nome":"Bench","endereco":{"logradouro":"Rua A","numero":"1","cidade":"São Paulo","uf":"SP","cep":"01000-000"}}
+                """#, token: admin)["id"] as? String ?? ""
         let allDay = "[{\"abre\":0,\"fecha\":1440}]"
-        let horario = "{" + ["domingo", "segunda", "terca", "quarta", "quinta", "sexta", "sabado"].map { "\"\($0)\":\(allDay)" }.joined(separator: ",") + "}"
+        let horario =
+            "{" + ["domingo", "segunda", "terca", "quarta", "quinta", "sexta", "sabado"].map { "\"\($0)\":\(allDay)" }.joined(separator: ",") + "}"
         var rooms: [String] = []
         for index in 0..<17 {
-            let room = try await api.send("POST", "/api/admin/espacos", """
-                {"unidadeId":"\(unidade)","nome":"Sala \(index)","tipo":"sala_reuniao","capacidade":6,"horario":\(horario),
-                 "regras":{"duracaoMinimaMinutos":30,"duracaoMaximaMinutos":1440,"antecedenciaMinimaMinutos":0,"antecedenciaMaximaDias":730}}
-                """, token: admin)["id"] as? String ?? ""
-            _ = try await api.send("PUT", "/api/admin/espacos/\(room)/precos",
+            let room =
+                try await api.send(
+                    "POST", "/api/admin/espacos",
+                    """
+                    {"unidadeId":"\(unidade)","nome":"Sala \(index)","tipo":"sala_reuniao","capacidade":6,"horario":\(horario),
+                     "regras":{"duracaoMinimaMinutos":30,"duracaoMaximaMinutos":1440,"antecedenciaMinimaMinutos":0,"antecedenciaMaximaDias":730}}
+                    """, token: admin)["id"] as? String ?? ""
+            _ = try await api.send(
+                "PUT", "/api/admin/espacos/\(room)/precos",
                 #"{"porHora":5000,"meioPeriodo":18000,"diaria":30000,"duracaoMinimaMinutos":30}"#, token: admin)
             rooms.append(room)
         }
@@ -124,9 +136,11 @@ struct BookingBench: AsyncParsableCommand {
         let base = (Int(Date().timeIntervalSince1970) / 86_400 + 1) * 86_400
         var figures = Figures()
         let meter = ProcessCPU(groups: cpu)
-        let spread = try await load.wrk(api.base + "/api/reservas", seconds: seconds, script: script, args: [member, String(base)] + Array(rooms[0..<16]), meter: meter)
+        let spread = try await load.wrk(
+            api.base + "/api/reservas", seconds: seconds, script: script, args: [member, String(base)] + Array(rooms[0..<16]), meter: meter)
         spread.record("booking_spread", into: &figures, unit: "bookings/s", per: "booking")
-        let hot = try await load.wrk(api.base + "/api/reservas", seconds: seconds, script: script, args: [member, String(base)] + [rooms[16]], meter: meter)
+        let hot = try await load.wrk(
+            api.base + "/api/reservas", seconds: seconds, script: script, args: [member, String(base)] + [rooms[16]], meter: meter)
         hot.record("booking_hot_space", into: &figures, unit: "bookings/s", per: "booking")
         let catalog = try await load.wrk(api.base + "/api/espacos", seconds: seconds, script: nil, args: [], meter: meter)
         catalog.record("catalog", into: &figures, unit: "reads/s", per: "read")
@@ -177,7 +191,10 @@ struct Client {
     func waitUntilUp() async throws {
         for _ in 0..<200 {
             if let (_, response) = try? await URLSession.shared.data(from: try url("/saude")),
-                (response as? HTTPURLResponse)?.statusCode == 200 { return }
+                (response as? HTTPURLResponse)?.statusCode == 200
+            {
+                return
+            }
             try await Task.sleep(for: .milliseconds(100))
         }
         throw ValidationError("coworkflow serve did not come up at \(base)")

@@ -1,5 +1,5 @@
-import Domain
 import ArgumentParser
+import Domain
 import EventStore
 import Foundation
 import Logging
@@ -157,8 +157,11 @@ struct BusBench: AsyncParsableCommand {
             if due > clock.now { try await Task.sleep(until: due) }
             try await store.append(
                 to: StreamName(category: service, id: "l\(index % 64)"), expected: .any,
-                events: [NewEvent(eventId: FastID.uuid(index, salt: salt), type: Reserva.Catalogo.solicitada.type,
-                                  data: Data(Payload.payload(index).utf8), occurredAt: Date())])
+                events: [
+                    NewEvent(
+                        eventId: FastID.uuid(index, salt: salt), type: Reserva.Catalogo.solicitada.type,
+                        data: Data(Payload.payload(index).utf8), occurredAt: Date())
+                ])
         }
         let deadline = clock.now + .seconds(60)
         while samples.count < total && clock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }

@@ -6,8 +6,8 @@ import Hummingbird
 import Logging
 import Messaging
 import NIOCore
-import Projections
 import PostgresNIO
+import Projections
 import Synchronization
 
 /// `coworkflow-bench floor`: what the stack alone costs per request on this machine, with no
@@ -55,7 +55,8 @@ struct FloorBench: AsyncParsableCommand {
                     data jsonb NOT NULL, recorded timestamptz NOT NULL DEFAULT now(), UNIQUE (stream, version))
                 """, logger: logger)
             try await connection.query(PostgresQuery(unsafeSQL: "GRANT SELECT, INSERT ON floor_events TO \"\(settings.user)\""), logger: logger)
-            try await connection.query(PostgresQuery(unsafeSQL: "GRANT USAGE ON SEQUENCE floor_events_position_seq TO \"\(settings.user)\""), logger: logger)
+            try await connection.query(
+                PostgresQuery(unsafeSQL: "GRANT USAGE ON SEQUENCE floor_events_position_seq TO \"\(settings.user)\""), logger: logger)
         }
         var environment = ProcessInfo.processInfo.environment
         environment["DB_NAME"] = name
@@ -68,7 +69,9 @@ struct FloorBench: AsyncParsableCommand {
         try Self.lua.write(to: script, atomically: true, encoding: .utf8)
         let binary = CommandLine.arguments[0]
         let port = Int.random(in: 20_000...31_000)
-        print("# coworkflow-bench floor: bare Hummingbird/AsyncHTTPClient/PostgresNIO servers on PostgreSQL \(name), wrk -c\(load.connections), \(seconds) s per run")
+        print(
+            "# coworkflow-bench floor: bare Hummingbird/AsyncHTTPClient/PostgresNIO servers on PostgreSQL \(name), wrk -c\(load.connections), \(seconds) s per run"
+        )
 
         let consumer = "floorbench\(UInt32.random(in: .min ... .max))"
         var figures = Figures()
@@ -174,7 +177,8 @@ struct FloorServer: AsyncParsableCommand {
         guard !noStore else {
             router.post("/r") { request, _ -> Response in
                 _ = try await request.body.collect(upTo: 65_536)
-                return Response(status: .created, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"id":"1"}"#)))
+                return Response(
+                    status: .created, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"id":"1"}"#)))
             }
             app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)), logger: logger)
             try await app.runService()

@@ -67,10 +67,11 @@ struct HTTPLoad: ParsableArguments {
             return .nan
         }
         // "12345 requests in 10.00s, 4.56MB read"
-        let requests = output.split(separator: "\n").lazy.compactMap { line -> Int? in
-            let words = line.split(separator: " ")
-            return words.count > 2 && words[1] == "requests" && words[2] == "in" ? Int(words[0]) : nil
-        }.first ?? 0
+        let requests =
+            output.split(separator: "\n").lazy.compactMap { line -> Int? in
+                let words = line.split(separator: " ")
+                return words.count > 2 && words[1] == "requests" && words[2] == "in" ? Int(words[0]) : nil
+            }.first ?? 0
         var run = Run(
             perSecond: Double(value(after: "Requests/sec:") ?? "") ?? .nan,
             p50: milliseconds(value(after: "50%")), p99: milliseconds(value(after: "99%")),

@@ -51,7 +51,9 @@ struct ReplayBench: AsyncParsableCommand {
             try await recreate(settings.database, admin: admin, logger: logger)
             try await PostgresMigrator(settings: settings, logger: logger).migrate()
         }
-        print("# coworkflow-bench replay: \(settings.redactedURL), \(existing > 0 ? "reusing \(existing)" : "\(target)") events, \(readers) readers, \(runs) runs")
+        print(
+            "# coworkflow-bench replay: \(settings.redactedURL), \(existing > 0 ? "reusing \(existing)" : "\(target)") events, \(readers) readers, \(runs) runs"
+        )
 
         let store = PostgresEventStore(settings: settings, logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -91,7 +93,8 @@ struct ReplayBench: AsyncParsableCommand {
                 guard batch.count == 10_000, let last = batch.last else { break }
                 position = last.position
             }
-            figures.record("read_payloads", Double(payloads) / (ContinuousClock.now - payloadsStarted).seconds, "events/s (readAllPayloads, one reader)")
+            figures.record(
+                "read_payloads", Double(payloads) / (ContinuousClock.now - payloadsStarted).seconds, "events/s (readAllPayloads, one reader)")
             try await Self.inMemory(all, into: &figures)
             let total = all.count
             all = []
@@ -108,9 +111,10 @@ struct ReplayBench: AsyncParsableCommand {
             figures.record("replay_documents", Double(median.documentos), "documents")
             figures.record("replay_facts", Double(median.fatos), "events analytics reads")
             let inMemory = figures.values["decode_fold"] ?? 0
-            print("# target ≥ 250,000 events/s decoded and folded: in memory \(Int(inMemory)) (\(inMemory >= 250_000 ? "met" : "not met")), "
-                + "end to end from PostgreSQL \(Int(median.eventosPorSegundo)) (\(median.eventosPorSegundo >= 250_000 ? "met" : "not met")); "
-                + "\(total) events, replay: \(median.eventos) events in \(String(format: "%.2f", median.segundos)) s")
+            print(
+                "# target ≥ 250,000 events/s decoded and folded: in memory \(Int(inMemory)) (\(inMemory >= 250_000 ? "met" : "not met")), "
+                    + "end to end from PostgreSQL \(Int(median.eventosPorSegundo)) (\(median.eventosPorSegundo >= 250_000 ? "met" : "not met")); "
+                    + "\(total) events, replay: \(median.eventos) events in \(String(format: "%.2f", median.segundos)) s")
         }
     }
 
@@ -127,10 +131,14 @@ struct ReplayBench: AsyncParsableCommand {
         let decoder = EventJSON.decoder
         var started = ContinuousClock.now
         for event in relevant { _ = try decoder.decode(Minimal.self, from: event.data) }
-        figures.record("decode_foundation", Double(relevant.count) / (ContinuousClock.now - started).seconds, "events/s (JSONDecoder, analytics events only, one core)")
+        figures.record(
+            "decode_foundation", Double(relevant.count) / (ContinuousClock.now - started).seconds,
+            "events/s (JSONDecoder, analytics events only, one core)")
         started = ContinuousClock.now
         for event in relevant { _ = try AnalyticsFact.decode(type: event.type, data: event.data) }
-        figures.record("decode_lean_same_events", Double(relevant.count) / (ContinuousClock.now - started).seconds, "events/s (the same events, analytics' reader)")
+        figures.record(
+            "decode_lean_same_events", Double(relevant.count) / (ContinuousClock.now - started).seconds,
+            "events/s (the same events, analytics' reader)")
 
         started = ContinuousClock.now
         var facts: [AnalyticsFact] = []
@@ -279,20 +287,24 @@ struct ReplayHistory {
             return Unit(id: Unidade.ID(uuid()), name: name, zone: zone, offset: offset)
         }
         // 15 desk areas, 20 meeting rooms, 8 offices, 5 fixed desks, 2 auditoriums.
-        let kinds: [(Espaco.Tipo, Int, Int64)] = [(.estacaoCompartilhada, 15, 3_000), (.salaReuniao, 20, 9_000), (.salaPrivativa, 8, 6_000),
-                                                   (.mesaFixa, 5, 2_500), (.auditorio, 2, 40_000)]
+        let kinds: [(Espaco.Tipo, Int, Int64)] = [
+            (.estacaoCompartilhada, 15, 3_000), (.salaReuniao, 20, 9_000), (.salaPrivativa, 8, 6_000),
+            (.mesaFixa, 5, 2_500), (.auditorio, 2, 40_000),
+        ]
         for (type, count, price) in kinds {
             for _ in 0..<count {
-                let capacity = switch type {
-                case .estacaoCompartilhada: 10 + next(31)
-                case .salaReuniao: 4 + next(9)
-                case .auditorio: 60 + next(60)
-                default: 1 + next(4)
-                }
+                let capacity =
+                    switch type {
+                    case .estacaoCompartilhada: 10 + next(31)
+                    case .salaReuniao: 4 + next(9)
+                    case .auditorio: 60 + next(60)
+                    default: 1 + next(4)
+                    }
                 let (opens, closes) = [(8, 20), (7, 22), (8, 18), (9, 21)][next(4)]
-                spaces.append(Space(
-                    id: Espaco.ID(uuid()), unit: spaces.count % units.count, type: type, capacity: capacity, opens: opens,
-                    closes: closes, saturday: next(2) == 0, pricePerHour: price))
+                spaces.append(
+                    Space(
+                        id: Espaco.ID(uuid()), unit: spaces.count % units.count, type: type, capacity: capacity, opens: opens,
+                        closes: closes, saturday: next(2) == 0, pricePerHour: price))
             }
         }
         members = (0..<max(300, target / 300)).map { _ in uuid().uuidString.lowercased() }
@@ -319,13 +331,14 @@ struct ReplayHistory {
             let weekday = (day + 3) % 7  // 2025-01-01 was a Wednesday; 0 = domingo
             guard weekday != 0, weekday != 6 || space.saturday else { continue }
             let (opens, closes) = weekday == 6 ? (9, 13) : (space.opens, space.closes)
-            let hours = switch space.type {
-            case .estacaoCompartilhada: [4, 4, 9, closes - opens][next(4)]
-            case .salaReuniao: 1 + next(3)
-            case .mesaFixa: closes - opens
-            case .salaPrivativa: [4, 8][next(2)]
-            case .auditorio: 2 + next(3)
-            }
+            let hours =
+                switch space.type {
+                case .estacaoCompartilhada: [4, 4, 9, closes - opens][next(4)]
+                case .salaReuniao: 1 + next(3)
+                case .mesaFixa: closes - opens
+                case .salaPrivativa: [4, 8][next(2)]
+                case .auditorio: 2 + next(3)
+                }
             let length = min(hours, closes - opens)
             let startHour = opens + next(closes - opens - length + 1)
             let key = spaceIndex * 400 + day
@@ -337,19 +350,21 @@ struct ReplayHistory {
 
             let start = Self.yearStart + Int64(day) * 86_400 + Int64(startHour) * 3_600 - units[space.unit].offset
             let end = start + Int64(length) * 3_600
-            let lead: Int64 = switch next(10) {
-            case 0..<4: Int64(3_600 + next(47 * 3_600))
-            case 4..<8: Int64(2 * 86_400 + next(12 * 86_400))
-            default: Int64(14 * 86_400 + next(31 * 86_400))
-            }
+            let lead: Int64 =
+                switch next(10) {
+                case 0..<4: Int64(3_600 + next(47 * 3_600))
+                case 4..<8: Int64(2 * 86_400 + next(12 * 86_400))
+                default: Int64(14 * 86_400 + next(31 * 86_400))
+                }
             let requested = start - lead
-            let outcome: Outcome = switch next(100) {
-            case 0..<8: .expired
-            case 8..<12: .cancelledUnpaid
-            case 12..<20: .cancelledPaid
-            case 20..<30: .noShow
-            default: .checkedIn
-            }
+            let outcome: Outcome =
+                switch next(100) {
+                case 0..<8: .expired
+                case 8..<12: .cancelledUnpaid
+                case 12..<20: .cancelledPaid
+                case 20..<30: .noShow
+                default: .checkedIn
+                }
             let cancelled = outcome == .cancelledUnpaid ? requested + 300 : requested + 120 + Int64(next(Int(max(1, lead - 600))))
             let booking = Booking(
                 id: uuid(), payment: uuid(), space: spaceIndex, member: next(members.count), start: start, end: end, requested: requested,
@@ -408,27 +423,48 @@ struct ReplayHistory {
         }
         let setupTime = Self.yearStart - 60 * 86_400
         for unit in units {
-            pending.append((StreamNames.unidade(unit.id), try NewEvent(eventId: uuid(), event: Unidade.Event.cadastrada(Unidade.Cadastrada(
-                unidadeId: unit.id, nome: unit.name,
-                endereco: Unidade.Endereco(logradouro: "Rua \(unit.name)", numero: "100", cidade: unit.name, uf: "SP", cep: "01000-000"),
-                fusoHorario: unit.zone, politica: .padrao, em: Self.date(setupTime))), metadata: EventMetadata(service: "espacos"), occurredAt: Self.date(setupTime))))
+            pending.append(
+                (
+                    StreamNames.unidade(unit.id),
+                    try NewEvent(
+                        eventId: uuid(),
+                        event: Unidade.Event.cadastrada(
+                            Unidade.Cadastrada(
+                                unidadeId: unit.id, nome: unit.name,
+                                endereco: Unidade.Endereco(
+                                    logradouro: "Rua \(unit.name)", numero: "100", cidade: unit.name, uf: "SP", cep: "01000-000"),
+                                fusoHorario: unit.zone, politica: .padrao, em: Self.date(setupTime))), metadata: EventMetadata(service: "espacos"),
+                        occurredAt: Self.date(setupTime))
+                ))
         }
         for (index, space) in spaces.enumerated() {
             let weekday = [Espaco.Faixa(abre: space.opens * 60, fecha: space.closes * 60)]
             var days: [DiaDaSemana: [Espaco.Faixa]] = [.segunda: weekday, .terca: weekday, .quarta: weekday, .quinta: weekday, .sexta: weekday]
             if space.saturday { days[.sabado] = [Espaco.Faixa(abre: 540, fecha: 780)] }
             let at = Self.date(setupTime + 3_600 + Int64(index))
-            pending.append((StreamNames.espaco(space.id), try NewEvent(eventId: uuid(), event: Espaco.Event.cadastrado(Espaco.Cadastrado(
-                espacoId: space.id, unidadeId: units[space.unit].id, nome: "\(space.type.rawValue) \(index)", tipo: space.type,
-                capacidade: space.capacity, comodidades: ["wi-fi", "café"], fotos: [], regras: .padrao, horario: try Espaco.HorarioSemanal(days),
-                em: at)), metadata: EventMetadata(service: "espacos"), occurredAt: at)))
+            pending.append(
+                (
+                    StreamNames.espaco(space.id),
+                    try NewEvent(
+                        eventId: uuid(),
+                        event: Espaco.Event.cadastrado(
+                            Espaco.Cadastrado(
+                                espacoId: space.id, unidadeId: units[space.unit].id, nome: "\(space.type.rawValue) \(index)", tipo: space.type,
+                                capacidade: space.capacity, comodidades: ["wi-fi", "café"], fotos: [], regras: .padrao,
+                                horario: try Espaco.HorarioSemanal(days),
+                                em: at)), metadata: EventMetadata(service: "espacos"), occurredAt: at)
+                ))
         }
         for (index, member) in members.enumerated() {
             let at = setupTime + 7_200 + Int64(index)
-            pending.append((StreamName(category: "usuario", id: member), NewEvent(
-                eventId: uuid(), type: Usuario.Catalogo.registrado.type,
-                data: Data(#"{"em":"\#(Self.iso(at))","emailHash":"\#(member.prefix(16))","papel":"membro","usuarioId":"\#(member)"}"#.utf8),
-                metadata: EventMetadata(service: "usuarios"), occurredAt: Self.date(at))))
+            pending.append(
+                (
+                    StreamName(category: "usuario", id: member),
+                    NewEvent(
+                        eventId: uuid(), type: Usuario.Catalogo.registrado.type,
+                        data: Data(#"{"em":"\#(Self.iso(at))","emailHash":"\#(member.prefix(16))","papel":"membro","usuarioId":"\#(member)"}"#.utf8),
+                        metadata: EventMetadata(service: "usuarios"), occurredAt: Self.date(at))
+                ))
             if pending.count >= 2_500 { try await flush() }
         }
         try await flush()
@@ -466,43 +502,71 @@ struct ReplayHistory {
         let intervalo = try TimeRange(start: Self.date(booking.start), end: Self.date(booking.end))
         switch mark.step {
         case .login:
-            return json(StreamName(category: "usuario", id: member), Usuario.Catalogo.loginRealizado.type,
-                        #"{"em":"\#(Self.iso(mark.time))","ip":"203.0.113.\#(booking.member % 250)","usuarioId":"\#(member)"}"#, "usuarios")
+            return json(
+                StreamName(category: "usuario", id: member), Usuario.Catalogo.loginRealizado.type,
+                #"{"em":"\#(Self.iso(mark.time))","ip":"203.0.113.\#(booking.member % 250)","usuarioId":"\#(member)"}"#, "usuarios")
         case .requested:
             let pedido = Reserva.Pedido(
                 id: reserva, espacoId: space.id.rawValue, unidadeId: unit.id.rawValue, usuarioId: member, intervalo: intervalo, dias: [day],
                 total: Money(centavos: booking.price),
-                linhas: [Reserva.LinhaDePreco(codigo: "hora", descricao: "\((booking.end - booking.start) / 3_600) h", valor: Money(centavos: booking.price))],
+                linhas: [
+                    Reserva.LinhaDePreco(
+                        codigo: "hora", descricao: "\((booking.end - booking.start) / 3_600) h", valor: Money(centavos: booking.price))
+                ],
                 cupom: nil, expiraEm: Self.date(booking.requested + 900))
             return try domain(stream, Reserva.Event.solicitada(Reserva.Solicitada(pedido, em: at)), "reservas")
         case .agendaTaken:
-            return try domain(StreamNames.agenda(space.id.rawValue, day), Agenda.Event.ocupada(Agenda.Ocupada(
-                reservaId: booking.id, espacoId: space.id.rawValue, data: day, intervalo: intervalo, em: at)), "reservas")
+            return try domain(
+                StreamNames.agenda(space.id.rawValue, day),
+                Agenda.Event.ocupada(
+                    Agenda.Ocupada(
+                        reservaId: booking.id, espacoId: space.id.rawValue, data: day, intervalo: intervalo, em: at)), "reservas")
         case .agendaFreed:
-            return try domain(StreamNames.agenda(space.id.rawValue, day), Agenda.Event.liberada(Agenda.Liberada(
-                reservaId: booking.id, espacoId: space.id.rawValue, data: day, em: at)), "reservas")
+            return try domain(
+                StreamNames.agenda(space.id.rawValue, day),
+                Agenda.Event.liberada(
+                    Agenda.Liberada(
+                        reservaId: booking.id, espacoId: space.id.rawValue, data: day, em: at)), "reservas")
         case .paymentStarted:
-            return json(payments, Pagamento.Catalogo.iniciado.type, #"{"em":"\#(Self.iso(mark.time))",\#(ids),"metodo":"pix","valor":\#(booking.price)}"#, "pagamentos")
+            return json(
+                payments, Pagamento.Catalogo.iniciado.type, #"{"em":"\#(Self.iso(mark.time))",\#(ids),"metodo":"pix","valor":\#(booking.price)}"#,
+                "pagamentos")
         case .paymentConfirmed:
-            return json(payments, Pagamento.Catalogo.confirmado.type,
-                        #"{"cobrancaId":"pix_\#(booking.member)_\#(mark.booking)","em":"\#(Self.iso(mark.time))",\#(ids),"metodo":"pix","valor":\#(booking.price)}"#, "pagamentos")
+            return json(
+                payments, Pagamento.Catalogo.confirmado.type,
+                #"{"cobrancaId":"pix_\#(booking.member)_\#(mark.booking)","em":"\#(Self.iso(mark.time))",\#(ids),"metodo":"pix","valor":\#(booking.price)}"#,
+                "pagamentos")
         case .refundRequested:
-            return json(payments, Pagamento.Catalogo.reembolsoSolicitado.type, #"{"em":"\#(Self.iso(mark.time))",\#(ids),"valor":\#(booking.price)}"#, "pagamentos")
+            return json(
+                payments, Pagamento.Catalogo.reembolsoSolicitado.type, #"{"em":"\#(Self.iso(mark.time))",\#(ids),"valor":\#(booking.price)}"#,
+                "pagamentos")
         case .refundCompleted:
-            return json(payments, Pagamento.Catalogo.reembolsoConcluido.type,
-                        #"{"em":"\#(Self.iso(mark.time))",\#(ids),"reembolsoId":"\#(booking.payment)","valor":\#(booking.price)}"#, "pagamentos")
+            return json(
+                payments, Pagamento.Catalogo.reembolsoConcluido.type,
+                #"{"em":"\#(Self.iso(mark.time))",\#(ids),"reembolsoId":"\#(booking.payment)","valor":\#(booking.price)}"#, "pagamentos")
         case .expired:
             return try domain(stream, Reserva.Event.expirada(Reserva.Expirada(reservaId: reserva, em: at)), "reservas")
         case .cancelled:
             let paid = booking.outcome == .cancelledPaid ? Money(centavos: booking.price) : .zero
-            return try domain(stream, Reserva.Event.cancelada(Reserva.Cancelada(
-                reservaId: reserva, por: member, motivo: nil, pago: paid, multa: .zero, reembolso: paid, em: at)), "reservas")
+            return try domain(
+                stream,
+                Reserva.Event.cancelada(
+                    Reserva.Cancelada(
+                        reservaId: reserva, por: member, motivo: nil, pago: paid, multa: .zero, reembolso: paid, em: at)), "reservas")
         case .confirmed:
-            return try domain(stream, Reserva.Event.confirmada(Reserva.Confirmada(
-                reservaId: reserva, pagamentoId: booking.payment.uuidString.lowercased(), em: at)), "reservas")
+            return try domain(
+                stream,
+                Reserva.Event.confirmada(
+                    Reserva.Confirmada(
+                        reservaId: reserva, pagamentoId: booking.payment.uuidString.lowercased(), em: at)), "reservas")
         case .checkin, .noShow, .checkout:
-            let type = mark.step == .checkin ? Checkin.Catalogo.realizado.type : mark.step == .noShow ? Checkin.Catalogo.noShowRegistrado.type : Checkin.Catalogo.checkoutRealizado.type
-            return json(checkins, type, """
+            let type =
+                mark.step == .checkin
+                ? Checkin.Catalogo.realizado.type
+                : mark.step == .noShow ? Checkin.Catalogo.noShowRegistrado.type : Checkin.Catalogo.checkoutRealizado.type
+            return json(
+                checkins, type,
+                """
                 {"em":"\(Self.iso(mark.time))","espacoId":"\(space.id)","fim":"\(Self.iso(booking.end))","inicio":"\(Self.iso(booking.start))",\
                 "reservaId":"\(reserva)","unidadeId":"\(unit.id)","usuarioId":"\(member)"}
                 """, "checkin")

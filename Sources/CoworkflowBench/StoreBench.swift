@@ -35,7 +35,8 @@ struct StoreBench: AsyncParsableCommand {
         try await recreate(settings.database, admin: admin, logger: logger)
         try await PostgresMigrator(settings: settings, logger: logger).migrate()
         try await withOwner(settings, logger: logger) { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 CREATE TABLE raw_events (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, payload jsonb NOT NULL)
                 """, logger: logger)
             try await connection.query(PostgresQuery(unsafeSQL: "GRANT SELECT, INSERT ON raw_events TO \(settings.user)"), logger: logger)

@@ -23,8 +23,9 @@ struct StoreWorkloads {
         }
         let saltA = FastID.salt()
         let appendOne: @Sendable (Int) async throws -> Int = { n in
-            try await store.append(to: StreamName(category: "bencha", id: FastID.streamID(n, salt: saltA)), expected: .noStream,
-                                   events: [event(n, salt: saltA)])
+            try await store.append(
+                to: StreamName(category: "bencha", id: FastID.streamID(n, salt: saltA)), expected: .noStream,
+                events: [event(n, salt: saltA)])
             return 1
         }
         if selected.contains("a") {
@@ -37,8 +38,9 @@ struct StoreWorkloads {
         if selected.contains("d") {
             let saltD = FastID.salt()
             try await throughput("append_d", writers: 1, unit: "events/s", into: &figures) { n in
-                try await store.append(to: StreamName(category: "benchd", id: FastID.streamID(n, salt: saltD)), expected: .noStream,
-                                       events: (0..<100).map { event(n * 100 + $0, salt: saltD) })
+                try await store.append(
+                    to: StreamName(category: "benchd", id: FastID.streamID(n, salt: saltD)), expected: .noStream,
+                    events: (0..<100).map { event(n * 100 + $0, salt: saltD) })
                 return 100
             }
         }
@@ -72,8 +74,9 @@ struct StoreWorkloads {
     }
 
     private func event(_ n: Int, salt: UInt64) -> NewEvent {
-        NewEvent(eventId: FastID.uuid(n, salt: salt), type: Reserva.Catalogo.solicitada.type, data: Data(Payload.payload(n).utf8),
-                 metadata: EventMetadata(actor: "bench", service: "bench"), occurredAt: Date())
+        NewEvent(
+            eventId: FastID.uuid(n, salt: salt), type: Reserva.Catalogo.solicitada.type, data: Data(Payload.payload(n).utf8),
+            metadata: EventMetadata(actor: "bench", service: "bench"), occurredAt: Date())
     }
 
     /// Runs `operation` from `writers` concurrent loops: warm-up, then a measured phase.
@@ -171,13 +174,15 @@ struct StoreWorkloads {
         let saltE = FastID.salt()
         while have < target {
             let size = min(1_000, target - have)
-            try await store.append(to: StreamName(category: "benche", id: FastID.streamID(have, salt: saltE)), expected: .noStream,
-                                   events: (0..<size).map { event(have + $0, salt: saltE) })
+            try await store.append(
+                to: StreamName(category: "benche", id: FastID.streamID(have, salt: saltE)), expected: .noStream,
+                events: (0..<size).map { event(have + $0, salt: saltE) })
             have += size
         }
         let rawHave = try await count("raw_events")
         if rawHave < target {
-            try await client.query("""
+            try await client.query(
+                """
                 INSERT INTO raw_events (payload)
                 SELECT jsonb_build_object('reservationId', gen_random_uuid(), 'spaceId', gen_random_uuid(),
                     'start', '2026-12-01T09:00:00Z', 'end', '2026-12-01T10:00:00Z', 'priceCents', g,
@@ -278,7 +283,11 @@ actor Counter {
 }
 
 actor Successes {
-    struct Success { let stream: StreamName; let version: Int64; let id: UUID }
+    struct Success {
+        let stream: StreamName
+        let version: Int64
+        let id: UUID
+    }
     private(set) var all: [Success] = []
     func add(stream: StreamName, version: Int64, id: UUID) { all.append(Success(stream: stream, version: version, id: id)) }
     func reset() { all = [] }

@@ -223,7 +223,10 @@ final class API {
 
 extension Reply {
     var response: Response {
-        var response = body.map { JSON.data($0, status: HTTPResponse.Status(code: status), contentType: headers["Content-Type"] ?? "application/json; charset=utf-8") }
+        var response =
+            body.map {
+                JSON.data($0, status: HTTPResponse.Status(code: status), contentType: headers["Content-Type"] ?? "application/json; charset=utf-8")
+            }
             ?? Response(status: HTTPResponse.Status(code: status))
         for (name, value) in headers where name != "Content-Type" {
             if let field = HTTPField.Name(name) { response.headers[field] = value }

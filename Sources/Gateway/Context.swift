@@ -1,6 +1,6 @@
+import Foundation
 public import Hummingbird
 public import NIOCore
-import Foundation
 public import Services
 
 /// Per-request state every route and middleware shares.

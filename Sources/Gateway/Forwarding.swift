@@ -1,3 +1,4 @@
+public import App
 import AsyncHTTPClient
 import EventStore
 import Foundation
@@ -5,7 +6,6 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import Services
-public import App
 import Synchronization
 
 /// What one process serves.
@@ -147,7 +147,8 @@ public final class Forwarder: Sendable {
             throw ServiceError.indisponivel("o serviço \(service.rawValue) não está configurado", retryAfter: 5)
         }
         let down = urls.count > 1 ? down(service) : []
-        let index = Self.replica(for: body, among: urls.count, down: down)
+        let index =
+            Self.replica(for: body, among: urls.count, down: down)
             ?? Self.live(from: (turn.add(1, ordering: .relaxed).oldValue & Int.max) % urls.count, among: urls.count, down: down)
         let base = urls[index]
         var outgoing = HTTPClientRequest(url: base + request.uri.description)

@@ -31,7 +31,9 @@ public struct GatewayConfiguration: Sendable {
 
 public enum GatewayApp {
     /// The router with every route, and the route table behind `/openapi.json`.
-    static func router(_ backend: Backend, configuration: GatewayConfiguration, drain: DrainState, metrics: Metrics)
+    static func router(
+        _ backend: Backend, configuration: GatewayConfiguration, drain: DrainState, metrics: Metrics
+    )
         -> (Router<GatewayContext>, [Operation])
     {
         // HEAD is GET without the body (and with GET's Content-Length) on every GET route:
@@ -54,7 +56,8 @@ public enum GatewayApp {
         router.add(middleware: AuthMiddleware(usuarios: backend.usuarios, staleness: accountStaleness))
         if let limiter = configuration.rateLimiter { router.add(middleware: RateLimitMiddleware(limiter: limiter, stage: .user)) }
         let api = API(
-            router: router, idempotency: Idempotency(keys: backend.store, fingerprintKey: backend.usuarios.tokens.fingerprintKey), role: configuration.role, proxies: proxies,
+            router: router, idempotency: Idempotency(keys: backend.store, fingerprintKey: backend.usuarios.tokens.fingerprintKey),
+            role: configuration.role, proxies: proxies,
             settle: { position, types in await backend.settle(upTo: position, types: types) })
         api.owner = .usuarios
         Routes.usuarios(api, backend)

@@ -48,7 +48,8 @@ final class Idempotency: Sendable {
             staleBefore: now.addingTimeInterval(-staleAfter))
         if case .mismatch = claim {
             claim = try await keys.claimRequestKey(
-                key, fingerprint: Self.legacyFingerprint(method: method, path: path, body: body), at: now, expireBefore: now.addingTimeInterval(-lifetime), staleBefore: now.addingTimeInterval(-staleAfter))
+                key, fingerprint: Self.legacyFingerprint(method: method, path: path, body: body), at: now,
+                expireBefore: now.addingTimeInterval(-lifetime), staleBefore: now.addingTimeInterval(-staleAfter))
         }
         switch claim {
         case .claimed:

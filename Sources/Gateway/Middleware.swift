@@ -114,47 +114,55 @@ struct EdgeMiddleware: RouterMiddleware {
                 context.logger.error("database unavailable", metadata: ["requestId": "\(context.requestId)", "error": "\(error.message)"])
                 response = ServiceError(
                     .indisponivel, codigo: "banco_de_dados_indisponivel",
-                    mensagem: "o banco de dados está inacessível no momento; tente de novo em instantes", retryAfter: 2)
-                    .response(requestId: context.requestId)
+                    mensagem: "o banco de dados está inacessível no momento; tente de novo em instantes", retryAfter: 2
+                )
+                .response(requestId: context.requestId)
             } catch let error as PaymentProviderError {
                 // The provider refused or did not answer (the sandbox's tester routes): not our 500.
                 context.logger.error("payment provider failed: \(error)", metadata: ["requestId": "\(context.requestId)"])
                 response = ServiceError(
                     .indisponivel, codigo: "provedor_de_pagamento_indisponivel",
-                    mensagem: "o provedor de pagamentos não atendeu; tente de novo em instantes", retryAfter: 5)
-                    .response(requestId: context.requestId, status: 502)
+                    mensagem: "o provedor de pagamentos não atendeu; tente de novo em instantes", retryAfter: 5
+                )
+                .response(requestId: context.requestId, status: 502)
             } catch let error as HTTPError where error.status == .notFound {
                 let methods = routes.methods(for: request.uri.path)
                 if methods.isEmpty {
                     response = ServiceError(
                         .naoEncontrado, codigo: "rota_nao_encontrada",
-                        mensagem: "nenhuma rota \(request.method) \(request.uri.path); veja /openapi.json")
-                        .response(requestId: context.requestId)
+                        mensagem: "nenhuma rota \(request.method) \(request.uri.path); veja /openapi.json"
+                    )
+                    .response(requestId: context.requestId)
                 } else {
                     let allowed = methods.map(\.rawValue).sorted().joined(separator: ", ")
                     response = ServiceError(
                         .requisicaoInvalida, codigo: "metodo_nao_permitido",
-                        mensagem: "\(request.uri.path) aceita \(allowed), não \(request.method); veja /openapi.json")
-                        .response(requestId: context.requestId, status: 405)
+                        mensagem: "\(request.uri.path) aceita \(allowed), não \(request.method); veja /openapi.json"
+                    )
+                    .response(requestId: context.requestId, status: 405)
                     response.headers[.allow] = allowed
                 }
             } catch let error as HTTPError {
                 response = ServiceError(
                     .requisicaoInvalida, codigo: error.status.code == 413 ? "corpo_grande_demais" : "requisicao_invalida",
-                    mensagem: error.body ?? error.status.reasonPhrase)
-                    .response(requestId: context.requestId, status: Int(error.status.code))
+                    mensagem: error.body ?? error.status.reasonPhrase
+                )
+                .response(requestId: context.requestId, status: Int(error.status.code))
             } catch let error as any HTTPResponseError {
                 let tooLarge = error.status == .contentTooLarge
                 response = ServiceError(
                     .requisicaoInvalida, codigo: tooLarge ? "corpo_grande_demais" : "requisicao_invalida",
-                    mensagem: tooLarge ? "o corpo passa de \(context.maxUploadSize) bytes" : error.status.reasonPhrase)
-                    .response(requestId: context.requestId, status: Int(error.status.code))
+                    mensagem: tooLarge ? "o corpo passa de \(context.maxUploadSize) bytes" : error.status.reasonPhrase
+                )
+                .response(requestId: context.requestId, status: Int(error.status.code))
             } catch {
                 // (A request body's decoding errors are 400s from `JSON.decode`; one that gets
                 // here is stored data that did not decode: ours, logged.)
-                context.logger.error("unexpected failure", metadata: [
-                    "requestId": "\(context.requestId)", "error": "\(String(reflecting: error))",
-                ])
+                context.logger.error(
+                    "unexpected failure",
+                    metadata: [
+                        "requestId": "\(context.requestId)", "error": "\(String(reflecting: error))",
+                    ])
                 response = ServiceError(.interno, codigo: "erro_interno", mensagem: "erro interno; informe o requestId")
                     .response(requestId: context.requestId)
             }
@@ -184,9 +192,12 @@ struct EdgeMiddleware: RouterMiddleware {
             default: routes.template(for: request.uri.path) ?? "(desconhecida)"
             }
         metrics.observe(method: Metrics.method(request.method), route: route, status: Int(response.status.code), duration: elapsed)
-        context.logger.info("\(request.method) \(request.uri.path) \(response.status.code)", metadata: [
-            "requestId": "\(context.requestId)", "ms": "\(String(format: "%.1f", Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000))",
-        ])
+        context.logger.info(
+            "\(request.method) \(request.uri.path) \(response.status.code)",
+            metadata: [
+                "requestId": "\(context.requestId)",
+                "ms": "\(String(format: "%.1f", Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000))",
+            ])
         return response
     }
 }

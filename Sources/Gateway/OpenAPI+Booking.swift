@@ -15,13 +15,17 @@ extension OpenAPI {
         ["type": "array", "maxItems": Espaco.maximoDeComodidades, "items": textoLivre(Espaco.tamanhoMaximoDaComodidade, obrigatorio: true)]
     }
     static var fotos: [String: Any] {
-        ["type": "array", "maxItems": Espaco.maximoDeFotos, "items": object([
-            "url": [
-                "type": "string", "format": "uri", "maxLength": Espaco.tamanhoMaximoDaUrl,
-                "pattern": "^\\s*[Hh][Tt][Tt][Pp][Ss]?://[\\s\\S]*\\S" + caractere + "*$", "description": "http:// ou https://",
-            ],
-            "legenda": textoLivre(Espaco.tamanhoMaximoDaLegenda),
-        ], required: ["url"])]
+        [
+            "type": "array", "maxItems": Espaco.maximoDeFotos,
+            "items": object(
+                [
+                    "url": [
+                        "type": "string", "format": "uri", "maxLength": Espaco.tamanhoMaximoDaUrl,
+                        "pattern": "^\\s*[Hh][Tt][Tt][Pp][Ss]?://[\\s\\S]*\\S" + caractere + "*$", "description": "http:// ou https://",
+                    ],
+                    "legenda": textoLivre(Espaco.tamanhoMaximoDaLegenda),
+                ], required: ["url"]),
+        ]
     }
     /// An IANA time zone this server knows.
     static var fuso: [String: Any] {
@@ -46,9 +50,14 @@ extension OpenAPI {
             "dias": ["type": "array", "minItems": 1, "items": ["type": "string", "enum": dias]],
             "inicioMinutos": ["type": "integer", "minimum": 0, "maximum": 1439],
             "fimMinutos": ["type": "integer", "minimum": 1, "maximum": 1440, "description": "depois de inicioMinutos (422)"],
-            "multiplicadorBP": ["type": "integer", "minimum": TabelaDePreco.Regra.multiplicadores.lowerBound, "maximum": TabelaDePreco.Regra.multiplicadores.upperBound],
+            "multiplicadorBP": [
+                "type": "integer", "minimum": TabelaDePreco.Regra.multiplicadores.lowerBound,
+                "maximum": TabelaDePreco.Regra.multiplicadores.upperBound,
+            ],
             "aPartirDeMinutos": ["type": "integer", "minimum": 1],
-            "descontoBP": ["type": "integer", "minimum": TabelaDePreco.Regra.descontos.lowerBound, "maximum": TabelaDePreco.Regra.descontos.upperBound],
+            "descontoBP": [
+                "type": "integer", "minimum": TabelaDePreco.Regra.descontos.lowerBound, "maximum": TabelaDePreco.Regra.descontos.upperBound,
+            ],
             "plano": textoLivre(100, obrigatorio: true),
         ]
     }
@@ -60,93 +69,118 @@ extension OpenAPI {
 
     static var bookingSchemas: [String: Any] {
         let tipo: [String: Any] = ["type": "string", "enum": ["estacao_compartilhada", "mesa_fixa", "sala_privativa", "sala_reuniao", "auditorio"]]
-        let faixas = array(object(["abre": ["type": "integer", "minimum": 0, "maximum": 1439], "fecha": ["type": "integer", "minimum": 1, "maximum": 1440]],
-                                  required: ["abre", "fecha"]))
+        let faixas = array(
+            object(
+                ["abre": ["type": "integer", "minimum": 0, "maximum": 1439], "fecha": ["type": "integer", "minimum": 1, "maximum": 1440]],
+                required: ["abre", "fecha"]))
         let dias = ["domingo", "segunda", "terca", "quarta", "quinta", "sexta", "sabado"]
         let minutos = Espaco.RegrasDeReserva.minutosMaximos
-        let regras = object([
-            "duracaoMinimaMinutos": ["type": "integer", "minimum": 1, "maximum": minutos], "duracaoMaximaMinutos": ["type": "integer", "minimum": 1, "maximum": minutos, "description": "não menos que duracaoMinimaMinutos (422)"],
-            "antecedenciaMinimaMinutos": ["type": "integer", "minimum": 0, "maximum": minutos],
-            "antecedenciaMaximaDias": ["type": "integer", "minimum": 0, "maximum": Espaco.RegrasDeReserva.antecedenciaMaximaPermitidaDias],
-        ], required: ["duracaoMinimaMinutos", "duracaoMaximaMinutos", "antecedenciaMinimaMinutos", "antecedenciaMaximaDias"])
+        let regras = object(
+            [
+                "duracaoMinimaMinutos": ["type": "integer", "minimum": 1, "maximum": minutos],
+                "duracaoMaximaMinutos": [
+                    "type": "integer", "minimum": 1, "maximum": minutos, "description": "não menos que duracaoMinimaMinutos (422)",
+                ],
+                "antecedenciaMinimaMinutos": ["type": "integer", "minimum": 0, "maximum": minutos],
+                "antecedenciaMaximaDias": ["type": "integer", "minimum": 0, "maximum": Espaco.RegrasDeReserva.antecedenciaMaximaPermitidaDias],
+            ], required: ["duracaoMinimaMinutos", "duracaoMaximaMinutos", "antecedenciaMinimaMinutos", "antecedenciaMaximaDias"])
         let foto = object(["url": ["type": "string", "format": "uri"], "legenda": text], required: ["url"])
-        let politica = object([
-            "horasSemMulta": ["type": "integer", "minimum": 0, "maximum": Unidade.PoliticaDeCancelamento.horasMaximas],
-            "multaBP": ["type": "integer", "minimum": 0, "maximum": 10_000, "description": "pontos-base do total (10000 = 100 %)"],
-        ], required: ["horasSemMulta", "multaBP"])
+        let politica = object(
+            [
+                "horasSemMulta": ["type": "integer", "minimum": 0, "maximum": Unidade.PoliticaDeCancelamento.horasMaximas],
+                "multaBP": ["type": "integer", "minimum": 0, "maximum": 10_000, "description": "pontos-base do total (10000 = 100 %)"],
+            ], required: ["horasSemMulta", "multaBP"])
         let linha = object(["codigo": text, "descricao": text, "valor": money], required: ["codigo", "descricao", "valor"])
         return [
-            "Endereco": object([
-                "logradouro": linhaDeEndereco(obrigatoria: true), "numero": linhaDeEndereco(obrigatoria: true),
-                "complemento": linhaDeEndereco(obrigatoria: false), "bairro": linhaDeEndereco(obrigatoria: false),
-                "cidade": linhaDeEndereco(obrigatoria: true), "cep": linhaDeEndereco(obrigatoria: true),
-                "uf": ["type": "string", "enum": Unidade.Endereco.ufs.sorted(), "description": "sigla do estado ou DF (ex.: SP)"],
-            ], required: ["logradouro", "numero", "cidade", "uf", "cep"]),
-            "NovaUnidade": object([
-                "nome": nome, "endereco": ref("Endereco"), "fusoHorario": fuso,
-                "politicaDeCancelamento": politica, "operacao": ref("Operacao"),
-            ], required: ["nome", "endereco"]),
-            "AlteracaoDeUnidade": object([
-                "nome": nome, "endereco": ref("Endereco"),
-                "fusoHorario": fuso.merging(["description": "só o fuso atual: o fuso de uma unidade não muda depois do cadastro (422)"]) { $1 },
-                "politicaDeCancelamento": politica, "operacao": ref("Operacao"),
-            ], required: []),
-            "Unidade": object([
-                "id": uuid, "nome": text, "endereco": ref("Endereco"), "fusoHorario": text, "politicaDeCancelamento": politica,
-                "operacao": ref("Operacao"),
-            ], required: ["id", "nome", "endereco", "fusoHorario", "politicaDeCancelamento"]),
+            "Endereco": object(
+                [
+                    "logradouro": linhaDeEndereco(obrigatoria: true), "numero": linhaDeEndereco(obrigatoria: true),
+                    "complemento": linhaDeEndereco(obrigatoria: false), "bairro": linhaDeEndereco(obrigatoria: false),
+                    "cidade": linhaDeEndereco(obrigatoria: true), "cep": linhaDeEndereco(obrigatoria: true),
+                    "uf": ["type": "string", "enum": Unidade.Endereco.ufs.sorted(), "description": "sigla do estado ou DF (ex.: SP)"],
+                ], required: ["logradouro", "numero", "cidade", "uf", "cep"]),
+            "NovaUnidade": object(
+                [
+                    "nome": nome, "endereco": ref("Endereco"), "fusoHorario": fuso,
+                    "politicaDeCancelamento": politica, "operacao": ref("Operacao"),
+                ], required: ["nome", "endereco"]),
+            "AlteracaoDeUnidade": object(
+                [
+                    "nome": nome, "endereco": ref("Endereco"),
+                    "fusoHorario": fuso.merging(["description": "só o fuso atual: o fuso de uma unidade não muda depois do cadastro (422)"]) { $1 },
+                    "politicaDeCancelamento": politica, "operacao": ref("Operacao"),
+                ], required: []),
+            "Unidade": object(
+                [
+                    "id": uuid, "nome": text, "endereco": ref("Endereco"), "fusoHorario": text, "politicaDeCancelamento": politica,
+                    "operacao": ref("Operacao"),
+                ], required: ["id", "nome", "endereco", "fusoHorario", "politicaDeCancelamento"]),
             "PaginaDeUnidades": page("Unidade"),
             "HorarioSemanal": [
                 "type": "object", "description": "faixas por dia da semana, em minutos desde a meia-noite local; dia ausente = fechado",
                 "properties": Dictionary(uniqueKeysWithValues: dias.map { ($0, faixas) }),
             ],
-            "NovoEspaco": object([
-                "unidadeId": uuid.merging(["description": "uma unidade cadastrada (outra → 422)"]) { $1 }, "nome": nome, "tipo": tipo,
-                "capacidade": ["type": "integer", "minimum": 1, "maximum": Espaco.capacidadeMaxima],
-                "comodidades": comodidades, "fotos": fotos, "regras": regras, "horario": ref("HorarioSemanal"),
-            ], required: ["unidadeId", "nome", "tipo", "capacidade"]),
-            "AlteracaoDeEspaco": object([
-                "nome": nome, "capacidade": ["type": "integer", "minimum": 1, "maximum": Espaco.capacidadeMaxima], "comodidades": comodidades,
-                "fotos": fotos, "regras": regras,
-            ], required: []),
-            "Espaco": object([
-                "id": uuid, "unidadeId": uuid, "nome": text, "tipo": tipo, "capacidade": ["type": "integer"], "comodidades": array(text),
-                "fotos": array(foto), "regras": regras, "horario": ref("HorarioSemanal"),
-                "bloqueios": array(object(["id": uuid, "intervalo": ref("Intervalo"), "motivo": text, "descricao": text], required: ["id", "intervalo", "motivo"])),
-                "ativo": ["type": "boolean"], "cadastradoEm": instant,
-            ], required: ["id", "unidadeId", "nome", "tipo", "capacidade", "ativo"]),
+            "NovoEspaco": object(
+                [
+                    "unidadeId": uuid.merging(["description": "uma unidade cadastrada (outra → 422)"]) { $1 }, "nome": nome, "tipo": tipo,
+                    "capacidade": ["type": "integer", "minimum": 1, "maximum": Espaco.capacidadeMaxima],
+                    "comodidades": comodidades, "fotos": fotos, "regras": regras, "horario": ref("HorarioSemanal"),
+                ], required: ["unidadeId", "nome", "tipo", "capacidade"]),
+            "AlteracaoDeEspaco": object(
+                [
+                    "nome": nome, "capacidade": ["type": "integer", "minimum": 1, "maximum": Espaco.capacidadeMaxima], "comodidades": comodidades,
+                    "fotos": fotos, "regras": regras,
+                ], required: []),
+            "Espaco": object(
+                [
+                    "id": uuid, "unidadeId": uuid, "nome": text, "tipo": tipo, "capacidade": ["type": "integer"], "comodidades": array(text),
+                    "fotos": array(foto), "regras": regras, "horario": ref("HorarioSemanal"),
+                    "bloqueios": array(
+                        object(
+                            ["id": uuid, "intervalo": ref("Intervalo"), "motivo": text, "descricao": text], required: ["id", "intervalo", "motivo"])),
+                    "ativo": ["type": "boolean"], "cadastradoEm": instant,
+                ], required: ["id", "unidadeId", "nome", "tipo", "capacidade", "ativo"]),
             "Intervalo": object(["inicio": instant, "fim": instant], required: ["inicio", "fim"]),
             "ItemDoCatalogo": object(["espaco": ref("Espaco"), "unidade": ref("Unidade"), "precos": ref("ValoresDePreco")], required: ["espaco"]),
             "PaginaDoCatalogo": page("ItemDoCatalogo"),
-            "Disponibilidade": object([
-                "espacoId": uuid, "data": date, "fusoHorario": text, "aberto": array(ref("Intervalo")),
-                "livres": array(object(["inicio": instant, "fim": instant, "vagas": ["type": "integer"]], required: ["inicio", "fim", "vagas"])),
-            ], required: ["espacoId", "data", "aberto", "livres"]),
-            "NovoBloqueio": object([
-                "inicio": instant, "fim": instant.merging(["description": "depois de 'inicio' e de agora (um bloqueio já encerrado é um 422)"]) { $1 }, "motivo": ["type": "string", "enum": ["manutencao", "feriado", "evento", "outro"]], "descricao": texto500,
-            ], required: ["inicio", "fim", "motivo"]),
+            "Disponibilidade": object(
+                [
+                    "espacoId": uuid, "data": date, "fusoHorario": text, "aberto": array(ref("Intervalo")),
+                    "livres": array(
+                        object(["inicio": instant, "fim": instant, "vagas": ["type": "integer"]], required: ["inicio", "fim", "vagas"])),
+                ], required: ["espacoId", "data", "aberto", "livres"]),
+            "NovoBloqueio": object(
+                [
+                    "inicio": instant,
+                    "fim": instant.merging(["description": "depois de 'inicio' e de agora (um bloqueio já encerrado é um 422)"]) { $1 },
+                    "motivo": ["type": "string", "enum": ["manutencao", "feriado", "evento", "outro"]], "descricao": texto500,
+                ], required: ["inicio", "fim", "motivo"]),
             "Motivo": object(["motivo": texto500], required: []),
-            "Cancelamento": object([
-                "motivo": texto500,
-                "aplicarMulta": [
-                    "type": "boolean",
-                    "description": "só administradores: ao cancelar a reserva de outra pessoa, true aplica a política da unidade "
-                        + "(o padrão devolve tudo, pois quem cancela é o operador)",
-                ],
-            ], required: []),
-            "ValoresDePreco": object([
-                "porHora": preco, "meioPeriodo": preco, "diaria": preco, "duracaoMinimaMinutos": ["type": "integer", "minimum": 1, "maximum": 1_440],
-                "fracaoMinutos": [
-                    "type": "integer", "enum": TabelaDePreco.Valores.fracoesPermitidas,
-                    "description": "como o tempo é cobrado por hora: em frações de tantos minutos, uma fração iniciada cobrada inteira (60, o padrão: por hora iniciada; 1: por minuto)",
-                ],
-            ], required: ["porHora", "meioPeriodo", "diaria", "duracaoMinimaMinutos"]),
+            "Cancelamento": object(
+                [
+                    "motivo": texto500,
+                    "aplicarMulta": [
+                        "type": "boolean",
+                        "description": "só administradores: ao cancelar a reserva de outra pessoa, true aplica a política da unidade "
+                            + "(o padrão devolve tudo, pois quem cancela é o operador)",
+                    ],
+                ], required: []),
+            "ValoresDePreco": object(
+                [
+                    "porHora": preco, "meioPeriodo": preco, "diaria": preco,
+                    "duracaoMinimaMinutos": ["type": "integer", "minimum": 1, "maximum": 1_440],
+                    "fracaoMinutos": [
+                        "type": "integer", "enum": TabelaDePreco.Valores.fracoesPermitidas,
+                        "description":
+                            "como o tempo é cobrado por hora: em frações de tantos minutos, uma fração iniciada cobrada inteira (60, o padrão: por hora iniciada; 1: por minuto)",
+                    ],
+                ], required: ["porHora", "meioPeriodo", "diaria", "duracaoMinimaMinutos"]),
             "NovaRegra": [
                 "type": "object", "required": ["tipo"],
                 "description": "horario_de_pico {dias, inicioMinutos, fimMinutos, multiplicadorBP}; fim_de_semana {multiplicadorBP}; "
                     + "longa_duracao {aPartirDeMinutos, descontoBP}; plano {plano, descontoBP}",
                 "properties": [
-                    "tipo": ["type": "string", "enum": ["horario_de_pico", "fim_de_semana", "longa_duracao", "plano"]],
+                    "tipo": ["type": "string", "enum": ["horario_de_pico", "fim_de_semana", "longa_duracao", "plano"]]
                 ].merging(camposDeRegra) { $1 },
                 // The fields each kind needs (others are ignored).
                 "oneOf": [
@@ -155,53 +189,79 @@ extension OpenAPI {
                     regra("plano", ["plano", "descontoBP"]),
                 ],
             ],
-            "RegraDePreco": object(camposDeRegra.merging([
-                "id": uuid, "tipo": ["type": "string", "enum": ["horario_de_pico", "fim_de_semana", "longa_duracao", "plano"]],
-            ]) { $1 }, required: ["id", "tipo"]),
-            "TabelaDePreco": object(["espacoId": uuid, "valores": ref("ValoresDePreco"), "regras": array(ref("RegraDePreco"))], required: ["espacoId", "valores", "regras"]),
-            "NovoCupom": object([
-                "codigo": ["type": "string", "pattern": "^[A-Za-z0-9_-]{3,32}$"],
-                "desconto": [
-                    "type": "object", "required": ["tipo"],
-                    "properties": ["tipo": ["type": "string", "enum": ["percentual", "fixo"]], "bp": ["type": "integer"], "valor": money],
-                    "oneOf": [
-                        object(["tipo": ["const": "percentual"], "bp": ["type": "integer", "minimum": 1, "maximum": 10_000, "description": "pontos-base"]], required: ["tipo", "bp"]),
-                        object(["tipo": ["const": "fixo"], "valor": preco], required: ["tipo", "valor"]),
+            "RegraDePreco": object(
+                camposDeRegra.merging([
+                    "id": uuid, "tipo": ["type": "string", "enum": ["horario_de_pico", "fim_de_semana", "longa_duracao", "plano"]],
+                ]) { $1 }, required: ["id", "tipo"]),
+            "TabelaDePreco": object(
+                ["espacoId": uuid, "valores": ref("ValoresDePreco"), "regras": array(ref("RegraDePreco"))],
+                required: ["espacoId", "valores", "regras"]),
+            "NovoCupom": object(
+                [
+                    "codigo": ["type": "string", "pattern": "^[A-Za-z0-9_-]{3,32}$"],
+                    "desconto": [
+                        "type": "object", "required": ["tipo"],
+                        "properties": ["tipo": ["type": "string", "enum": ["percentual", "fixo"]], "bp": ["type": "integer"], "valor": money],
+                        "oneOf": [
+                            object(
+                                [
+                                    "tipo": ["const": "percentual"],
+                                    "bp": ["type": "integer", "minimum": 1, "maximum": 10_000, "description": "pontos-base"],
+                                ], required: ["tipo", "bp"]),
+                            object(["tipo": ["const": "fixo"], "valor": preco], required: ["tipo", "valor"]),
+                        ],
                     ],
-                ],
-                "validoDe": instant, "validoAte": instant.merging(["description": "depois de validoDe e de agora (422)"]) { $1 },
-                "maxUsos": ["type": "integer", "minimum": 1],
-            ], required: ["codigo", "desconto", "validoDe", "validoAte", "maxUsos"]),
-            "Cupom": object([
-                "codigo": text, "desconto": ["type": "object"], "validoDe": instant, "validoAte": instant, "maxUsos": ["type": "integer"],
-                "usos": ["type": "integer"], "ativo": ["type": "boolean"],
-            ], required: ["codigo", "desconto", "maxUsos", "usos", "ativo"]),
-            "PedidoDeCotacao": object(["espacoId": uuid, "inicio": instant, "fim": instant, "cupom": text], required: ["espacoId", "inicio", "fim"]),
-            "Cotacao": object([
-                "linhas": array(linha), "subtotal": money, "descontos": money, "total": money, "duracaoMinutos": ["type": "integer"],
-            ], required: ["linhas", "subtotal", "descontos", "total"]),
-            "PedidoDeReserva": object([
-                "espacoId": uuid, "inicio": instant, "fim": instant, "cupom": text, "pagamento": ref("FormaDePagamento"),
-                "totalEsperado": ["type": "integer", "minimum": 0,
-                                  "description": "o total (centavos) da cotação mostrada ao membro: se o preço mudou, 409 preco_alterado e nada é reservado"],
-            ], required: ["espacoId", "inicio", "fim"]),
-            "Reserva": object([
-                "id": uuid, "espacoId": uuid, "unidadeId": uuid, "usuarioId": text, "inicio": instant, "fim": instant, "dias": array(date),
-                "status": ["type": "string", "enum": ["solicitada", "confirmada", "cancelada", "expirada", "concluida"]],
-                "total": money, "linhas": array(linha), "cupom": text,
-                "metodo": ["type": "string", "enum": ["pix", "cartao", "boleto"], "description": "a forma de pagamento escolhida (ausente: PIX)"],
-                "expiraEm": ["type": "string", "format": "date-time", "description": "enquanto solicitada: quando o horário é liberado sem pagamento"],
-                "solicitadaEm": instant, "confirmadaEm": instant, "pagamentoId": text,
-                "cancelamento": object(["em": instant, "por": text, "motivo": text, "multa": money, "reembolso": money], required: ["em", "multa", "reembolso"]),
-                "atualizadaEm": instant,
-                "naoCompareceuEm": ["type": "string", "format": "date-time", "description": "o membro não compareceu: o resto do horário foi liberado neste instante"],
-                "checkinEm": ["type": "string", "format": "date-time", "description": "quando o membro fez check-in (ausente até lá)"],
-                "checkoutEm": ["type": "string", "format": "date-time", "description": "quando o membro fez checkout (ausente até lá)"],
-                "reembolsoSolicitado": money.merging([
-                    "description": "centavos de real (BRL): o que o pagamento já pediu ao provedor que devolva desta reserva (a situação de cada reembolso está no pagamento); pode passar do reembolso do cancelamento quando o pagamento chegou depois de a reserva acabar, e então volta inteiro",
-                ]) { $1 },
-                "politicaDeCancelamento": politica.merging(["description": "os termos de cancelamento desta reserva: a política da unidade quando foi feita"]) { $1 },
-            ], required: ["id", "espacoId", "inicio", "fim", "status", "total"]),
+                    "validoDe": instant, "validoAte": instant.merging(["description": "depois de validoDe e de agora (422)"]) { $1 },
+                    "maxUsos": ["type": "integer", "minimum": 1],
+                ], required: ["codigo", "desconto", "validoDe", "validoAte", "maxUsos"]),
+            "Cupom": object(
+                [
+                    "codigo": text, "desconto": ["type": "object"], "validoDe": instant, "validoAte": instant, "maxUsos": ["type": "integer"],
+                    "usos": ["type": "integer"], "ativo": ["type": "boolean"],
+                ], required: ["codigo", "desconto", "maxUsos", "usos", "ativo"]),
+            "PedidoDeCotacao": object(
+                ["espacoId": uuid, "inicio": instant, "fim": instant, "cupom": text], required: ["espacoId", "inicio", "fim"]),
+            "Cotacao": object(
+                [
+                    "linhas": array(linha), "subtotal": money, "descontos": money, "total": money, "duracaoMinutos": ["type": "integer"],
+                ], required: ["linhas", "subtotal", "descontos", "total"]),
+            "PedidoDeReserva": object(
+                [
+                    "espacoId": uuid, "inicio": instant, "fim": instant, "cupom": text, "pagamento": ref("FormaDePagamento"),
+                    "totalEsperado": [
+                        "type": "integer", "minimum": 0,
+                        "description": "o total (centavos) da cotação mostrada ao membro: se o preço mudou, 409 preco_alterado e nada é reservado",
+                    ],
+                ], required: ["espacoId", "inicio", "fim"]),
+            "Reserva": object(
+                [
+                    "id": uuid, "espacoId": uuid, "unidadeId": uuid, "usuarioId": text, "inicio": instant, "fim": instant, "dias": array(date),
+                    "status": ["type": "string", "enum": ["solicitada", "confirmada", "cancelada", "expirada", "concluida"]],
+                    "total": money, "linhas": array(linha), "cupom": text,
+                    "metodo": [
+                        "type": "string", "enum": ["pix", "cartao", "boleto"], "description": "a forma de pagamento escolhida (ausente: PIX)",
+                    ],
+                    "expiraEm": [
+                        "type": "string", "format": "date-time", "description": "enquanto solicitada: quando o horário é liberado sem pagamento",
+                    ],
+                    "solicitadaEm": instant, "confirmadaEm": instant, "pagamentoId": text,
+                    "cancelamento": object(
+                        ["em": instant, "por": text, "motivo": text, "multa": money, "reembolso": money], required: ["em", "multa", "reembolso"]),
+                    "atualizadaEm": instant,
+                    "naoCompareceuEm": [
+                        "type": "string", "format": "date-time",
+                        "description": "o membro não compareceu: o resto do horário foi liberado neste instante",
+                    ],
+                    "checkinEm": ["type": "string", "format": "date-time", "description": "quando o membro fez check-in (ausente até lá)"],
+                    "checkoutEm": ["type": "string", "format": "date-time", "description": "quando o membro fez checkout (ausente até lá)"],
+                    "reembolsoSolicitado": money.merging([
+                        "description":
+                            "centavos de real (BRL): o que o pagamento já pediu ao provedor que devolva desta reserva (a situação de cada reembolso está no pagamento); pode passar do reembolso do cancelamento quando o pagamento chegou depois de a reserva acabar, e então volta inteiro"
+                    ]) { $1 },
+                    "politicaDeCancelamento": politica.merging([
+                        "description": "os termos de cancelamento desta reserva: a política da unidade quando foi feita"
+                    ]) { $1 },
+                ], required: ["id", "espacoId", "inicio", "fim", "status", "total"]),
             "PaginaDeReservas": page("Reserva"),
             "Confirmacao": object(["pagamentoId": textoLivre(200, description: "o id da própria reserva (outro → 422)")], required: []),
         ]

@@ -5,116 +5,152 @@ import Foundation
 extension OpenAPI {
     static var negocioSchemas: [String: Any] {
         let metodo: [String: Any] = ["type": "string", "enum": ["pix", "cartao", "boleto"]]
-        let pix = object([
-            "txid": ["type": "string", "pattern": "^[A-Za-z0-9]{26,35}$"],
-            "copiaECola": ["type": "string", "description": "BR Code (EMV) para colar no app do banco"],
-        ], required: ["txid", "copiaECola"])
-        let boleto = object(["linhaDigitavel": ["type": "string", "pattern": "^[0-9]{47}$"], "vencimento": instant], required: ["linhaDigitavel", "vencimento"])
+        let pix = object(
+            [
+                "txid": ["type": "string", "pattern": "^[A-Za-z0-9]{26,35}$"],
+                "copiaECola": ["type": "string", "description": "BR Code (EMV) para colar no app do banco"],
+            ], required: ["txid", "copiaECola"])
+        let boleto = object(
+            ["linhaDigitavel": ["type": "string", "pattern": "^[0-9]{47}$"], "vencimento": instant], required: ["linhaDigitavel", "vencimento"])
         return [
-            "FormaDePagamento": object([
-                "metodo": metodo,
-                "cartaoToken": textoLivre(200, description: "token do cartão no provedor (sandbox: tok_sandbox_recusado e tok_sandbox_sem_saldo são recusados)"),
-            ], required: ["metodo"]),
-            "Pagamento": object([
-                "id": uuid, "reservaId": uuid,
-                "status": ["type": "string", "enum": ["aguardando_cobranca", "pendente", "confirmado", "recusado", "cancelado"]],
-                "metodo": metodo, "valor": money, "cobrancaId": text, "pix": pix, "boleto": boleto, "expiraEm": instant, "confirmadoEm": instant,
-                "motivo": text,
-                "reembolsos": array(object(["id": uuid, "valor": money, "concluido": ["type": "boolean"]], required: ["id", "valor", "concluido"])),
-                "reembolsado": money,
-            ], required: ["id", "reservaId", "status", "valor", "reembolsos", "reembolsado"]),
-            "AvisoDoProvedor": object([
-                "id": text, "tipo": ["type": "string", "enum": ["cobranca.paga", "cobranca.recusada", "reembolso.concluido"]],
-                "cobrancaId": text, "referencia": ["type": "string", "description": "o id do pagamento"], "valor": money, "reembolsoId": uuid,
-                "motivo": text, "criadoEm": instant,
-            ], required: ["id", "tipo", "cobrancaId", "referencia", "valor", "criadoEm"]),
-            "RespostaDoWebhook": object([
-                "recebido": ["type": "boolean"], "duplicado": ["type": "boolean"], "pagamentoId": uuid, "status": text,
-            ], required: ["recebido", "duplicado", "pagamentoId", "status"]),
-            "CobrancaSandbox": object([
-                "cobrancaId": text, "referencia": text, "valor": money, "metodo": metodo,
-                "situacao": ["type": "string", "enum": ["pendente", "paga", "recusada", "cancelada"]], "pix": pix, "boleto": boleto,
-                "expiraEm": instant, "criadaEm": instant, "reembolsos": ["type": "object", "additionalProperties": money],
-            ], required: ["cobrancaId", "referencia", "valor", "metodo", "situacao"]),
+            "FormaDePagamento": object(
+                [
+                    "metodo": metodo,
+                    "cartaoToken": textoLivre(
+                        200, description: "token do cartão no provedor (sandbox: tok_sandbox_recusado e tok_sandbox_sem_saldo são recusados)"),
+                ], required: ["metodo"]),
+            "Pagamento": object(
+                [
+                    "id": uuid, "reservaId": uuid,
+                    "status": ["type": "string", "enum": ["aguardando_cobranca", "pendente", "confirmado", "recusado", "cancelado"]],
+                    "metodo": metodo, "valor": money, "cobrancaId": text, "pix": pix, "boleto": boleto, "expiraEm": instant, "confirmadoEm": instant,
+                    "motivo": text,
+                    "reembolsos": array(
+                        object(["id": uuid, "valor": money, "concluido": ["type": "boolean"]], required: ["id", "valor", "concluido"])),
+                    "reembolsado": money,
+                ], required: ["id", "reservaId", "status", "valor", "reembolsos", "reembolsado"]),
+            "AvisoDoProvedor": object(
+                [
+                    "id": text, "tipo": ["type": "string", "enum": ["cobranca.paga", "cobranca.recusada", "reembolso.concluido"]],
+                    "cobrancaId": text, "referencia": ["type": "string", "description": "o id do pagamento"], "valor": money, "reembolsoId": uuid,
+                    "motivo": text, "criadoEm": instant,
+                ], required: ["id", "tipo", "cobrancaId", "referencia", "valor", "criadoEm"]),
+            "RespostaDoWebhook": object(
+                [
+                    "recebido": ["type": "boolean"], "duplicado": ["type": "boolean"], "pagamentoId": uuid, "status": text,
+                ], required: ["recebido", "duplicado", "pagamentoId", "status"]),
+            "CobrancaSandbox": object(
+                [
+                    "cobrancaId": text, "referencia": text, "valor": money, "metodo": metodo,
+                    "situacao": ["type": "string", "enum": ["pendente", "paga", "recusada", "cancelada"]], "pix": pix, "boleto": boleto,
+                    "expiraEm": instant, "criadaEm": instant, "reembolsos": ["type": "object", "additionalProperties": money],
+                ], required: ["cobrancaId", "referencia", "valor", "metodo", "situacao"]),
             "MotivoDeRecusa": object(["motivo": textoLivre(500)], required: []),
-            "Notificacao": object([
-                "id": uuid,
-                "tipo": ["type": "string", "enum": Notificacao.Tipo.allCases.map(\.rawValue)],
-                "titulo": text, "texto": text, "reservaId": uuid, "canal": text,
-                "status": ["type": "string", "enum": ["enviada", "falhou"], "description": "o e-mail; a notificação fica na caixa de qualquer modo"],
-                "em": instant, "lida": ["type": "boolean", "description": "o membro já leu a caixa depois desta notificação chegar"],
-            ], required: ["id", "tipo", "titulo", "texto", "status", "em", "lida"]),
-            "PaginaDeNotificacoes": object([
-                "itens": array(ref("Notificacao")), "total": ["type": "integer"], "pagina": ["type": "integer"],
-                "naoLidas": ["type": "integer", "minimum": 0, "maximum": 100, "description": "notificações não lidas em toda a caixa (100: 100 ou mais)"],
-            ], required: ["itens", "total", "pagina", "naoLidas"]),
-            "Checkin": object([
-                "id": uuid, "reservaId": uuid, "usuarioId": text, "espacoId": uuid, "unidadeId": uuid, "inicio": instant, "fim": instant,
-                "status": ["type": "string", "enum": ["aguardando", "presente", "encerrado", "noShow", "revogado"]],
-                "codigo": ["type": "string", "description": "6 caracteres; só enquanto aguardando"],
-                "qr": ["type": "string", "description": "coworkflow:checkin:<reservaId>:<codigo>"],
-                "janela": object(["abreEm": instant, "fechaEm": instant], required: ["abreEm", "fechaEm"]),
-                "liberadoEm": instant, "checkinEm": instant, "checkoutEm": instant, "atualizadoEm": instant,
-            ], required: ["id", "reservaId", "status", "janela"]),
-            "PedidoDeCheckin": object([
-                "codigo": [
-                    "type": "string", "description": "o código de 6 caracteres ou o conteúdo do QR",
-                    "pattern": "^(coworkflow:checkin:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}:)?[A-HJ-NP-Z2-9]{6}$",
-                ],
-                "reservaId": uuid.merging(["description": "com o conteúdo do QR, a mesma reserva que ele nomeia (outra → 422)"]) { $1 },
-            ], required: ["codigo"]),
-            "Fatura": object([
-                "id": uuid, "numero": ["type": "integer", "description": "sequencial sem lacunas por unidade"], "codigo": text, "unidadeId": uuid,
-                "reservaId": uuid, "pagamentoId": uuid, "usuarioId": text, "espacoId": uuid, "tipoDeEspaco": text, "metodo": metodo, "valor": money,
-                "aliquotaISSBP": ["type": "integer"], "iss": money, "reembolsado": money, "issDevolvido": money, "liquido": money,
-                "status": ["type": "string", "enum": ["emitida", "paga", "parcialmente_reembolsada", "reembolsada"]], "data": date,
-                "emitidaEm": instant, "pagaEm": instant,
-                "notasDeCredito": array(object([
-                    "id": uuid, "numero": ["type": "integer"], "codigo": text, "reembolsoId": uuid, "valor": money, "iss": money, "data": date,
-                    "emitidaEm": instant,
-                ], required: ["id", "numero", "valor", "iss"])),
-            ], required: ["id", "numero", "unidadeId", "valor", "iss", "status"]),
+            "Notificacao": object(
+                [
+                    "id": uuid,
+                    "tipo": ["type": "string", "enum": Notificacao.Tipo.allCases.map(\.rawValue)],
+                    "titulo": text, "texto": text, "reservaId": uuid, "canal": text,
+                    "status": [
+                        "type": "string", "enum": ["enviada", "falhou"], "description": "o e-mail; a notificação fica na caixa de qualquer modo",
+                    ],
+                    "em": instant, "lida": ["type": "boolean", "description": "o membro já leu a caixa depois desta notificação chegar"],
+                ], required: ["id", "tipo", "titulo", "texto", "status", "em", "lida"]),
+            "PaginaDeNotificacoes": object(
+                [
+                    "itens": array(ref("Notificacao")), "total": ["type": "integer"], "pagina": ["type": "integer"],
+                    "naoLidas": [
+                        "type": "integer", "minimum": 0, "maximum": 100, "description": "notificações não lidas em toda a caixa (100: 100 ou mais)",
+                    ],
+                ], required: ["itens", "total", "pagina", "naoLidas"]),
+            "Checkin": object(
+                [
+                    "id": uuid, "reservaId": uuid, "usuarioId": text, "espacoId": uuid, "unidadeId": uuid, "inicio": instant, "fim": instant,
+                    "status": ["type": "string", "enum": ["aguardando", "presente", "encerrado", "noShow", "revogado"]],
+                    "codigo": ["type": "string", "description": "6 caracteres; só enquanto aguardando"],
+                    "qr": ["type": "string", "description": "coworkflow:checkin:<reservaId>:<codigo>"],
+                    "janela": object(["abreEm": instant, "fechaEm": instant], required: ["abreEm", "fechaEm"]),
+                    "liberadoEm": instant, "checkinEm": instant, "checkoutEm": instant, "atualizadoEm": instant,
+                ], required: ["id", "reservaId", "status", "janela"]),
+            "PedidoDeCheckin": object(
+                [
+                    "codigo": [
+                        "type": "string", "description": "o código de 6 caracteres ou o conteúdo do QR",
+                        "pattern": "^(coworkflow:checkin:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}:)?[A-HJ-NP-Z2-9]{6}$",
+                    ],
+                    "reservaId": uuid.merging(["description": "com o conteúdo do QR, a mesma reserva que ele nomeia (outra → 422)"]) { $1 },
+                ], required: ["codigo"]),
+            "Fatura": object(
+                [
+                    "id": uuid, "numero": ["type": "integer", "description": "sequencial sem lacunas por unidade"], "codigo": text, "unidadeId": uuid,
+                    "reservaId": uuid, "pagamentoId": uuid, "usuarioId": text, "espacoId": uuid, "tipoDeEspaco": text, "metodo": metodo,
+                    "valor": money,
+                    "aliquotaISSBP": ["type": "integer"], "iss": money, "reembolsado": money, "issDevolvido": money, "liquido": money,
+                    "status": ["type": "string", "enum": ["emitida", "paga", "parcialmente_reembolsada", "reembolsada"]], "data": date,
+                    "emitidaEm": instant, "pagaEm": instant,
+                    "notasDeCredito": array(
+                        object(
+                            [
+                                "id": uuid, "numero": ["type": "integer"], "codigo": text, "reembolsoId": uuid, "valor": money, "iss": money,
+                                "data": date,
+                                "emitidaEm": instant,
+                            ], required: ["id", "numero", "valor", "iss"])),
+                ], required: ["id", "numero", "unidadeId", "valor", "iss", "status"]),
             "PaginaDeFaturas": page("Fatura"),
-            "Recibo": object([
-                "fatura": ref("Fatura"),
-                "unidade": object(["nome": text, "endereco": ["type": "object"], "fusoHorario": text], required: ["nome", "endereco", "fusoHorario"]),
-                "membro": ["type": "string", "description": "o nome do membro; (dados apagados) depois de um apagamento LGPD"],
-                "espaco": text, "quando": ["type": "string", "description": "o horário reservado no fuso da unidade"],
-                "itens": array(object(["codigo": text, "descricao": text, "valor": money], required: ["codigo", "descricao", "valor"])),
-            ], required: ["fatura", "membro", "espaco", "itens"]),
-            "LinhaDeReceita": object([
-                "data": date, "tipoDeEspaco": text, "bruto": money, "reembolsos": money, "liquido": money, "iss": money, "issFaturado": money,
-                "issDevolvido": money, "faturas": ["type": "integer"], "notasDeCredito": ["type": "integer"],
-            ], required: ["bruto", "reembolsos", "liquido", "iss"]),
-            "RelatorioDeReceita": object([
-                "de": date, "ate": date, "unidadeId": uuid, "porDia": array(ref("LinhaDeReceita")), "porTipoDeEspaco": array(ref("LinhaDeReceita")),
-                "totais": ref("LinhaDeReceita"),
-            ], required: ["de", "ate", "porDia", "porTipoDeEspaco", "totais"]),
-            "Razao": object([
-                "unidadeId": uuid,
-                "contas": array(object([
-                    "conta": ["type": "string", "enum": ["caixa", "receita_de_servicos", "iss_a_recolher", "reembolsos"]], "nome": text,
-                    "natureza": text, "debitos": money, "creditos": money, "saldo": money,
-                ], required: ["conta", "debitos", "creditos", "saldo"])),
-                "totalDebitos": money, "totalCreditos": money, "equilibrado": ["type": "boolean"], "lancamentos": ["type": "integer"],
-            ], required: ["contas", "totalDebitos", "totalCreditos", "equilibrado"]),
+            "Recibo": object(
+                [
+                    "fatura": ref("Fatura"),
+                    "unidade": object(
+                        ["nome": text, "endereco": ["type": "object"], "fusoHorario": text], required: ["nome", "endereco", "fusoHorario"]),
+                    "membro": ["type": "string", "description": "o nome do membro; (dados apagados) depois de um apagamento LGPD"],
+                    "espaco": text, "quando": ["type": "string", "description": "o horário reservado no fuso da unidade"],
+                    "itens": array(object(["codigo": text, "descricao": text, "valor": money], required: ["codigo", "descricao", "valor"])),
+                ], required: ["fatura", "membro", "espaco", "itens"]),
+            "LinhaDeReceita": object(
+                [
+                    "data": date, "tipoDeEspaco": text, "bruto": money, "reembolsos": money, "liquido": money, "iss": money, "issFaturado": money,
+                    "issDevolvido": money, "faturas": ["type": "integer"], "notasDeCredito": ["type": "integer"],
+                ], required: ["bruto", "reembolsos", "liquido", "iss"]),
+            "RelatorioDeReceita": object(
+                [
+                    "de": date, "ate": date, "unidadeId": uuid, "porDia": array(ref("LinhaDeReceita")),
+                    "porTipoDeEspaco": array(ref("LinhaDeReceita")),
+                    "totais": ref("LinhaDeReceita"),
+                ], required: ["de", "ate", "porDia", "porTipoDeEspaco", "totais"]),
+            "Razao": object(
+                [
+                    "unidadeId": uuid,
+                    "contas": array(
+                        object(
+                            [
+                                "conta": ["type": "string", "enum": ["caixa", "receita_de_servicos", "iss_a_recolher", "reembolsos"]], "nome": text,
+                                "natureza": text, "debitos": money, "creditos": money, "saldo": money,
+                            ], required: ["conta", "debitos", "creditos", "saldo"])),
+                    "totalDebitos": money, "totalCreditos": money, "equilibrado": ["type": "boolean"], "lancamentos": ["type": "integer"],
+                ], required: ["contas", "totalDebitos", "totalCreditos", "equilibrado"]),
             "OcupacaoPorDia": ["type": "object", "description": "por espaço: horas reservadas, horas abertas, ocupação (0–1) e dias"],
             "OcupacaoPorHoraDaSemana": ["type": "object", "description": "por espaço: 168 horas da semana (0 = domingo 00h, hora local)"],
             "ReceitaPorTipo": ["type": "object", "description": "pagamentos − reembolsos por tipo de espaço no período"],
-            "Indicadores": object([
-                "reservasSolicitadas": ["type": "integer"], "reservasConfirmadas": ["type": "integer"], "reservasCanceladas": ["type": "integer"],
-                "reservasRecusadas": ["type": "integer", "description": "reservas liberadas por pagamento recusado (não contam como canceladas)"],
-                "checkins": ["type": "integer"], "noShows": ["type": "integer"], "taxaDeNoShow": ["type": "number"],
-                "taxaDeCancelamento": ["type": "number"], "antecedenciaMediaHoras": ["type": "number"], "pagamentos": money, "reembolsos": money,
-                "receita": money,
-            ], required: []),
+            "Indicadores": object(
+                [
+                    "reservasSolicitadas": ["type": "integer"], "reservasConfirmadas": ["type": "integer"], "reservasCanceladas": ["type": "integer"],
+                    "reservasRecusadas": [
+                        "type": "integer", "description": "reservas liberadas por pagamento recusado (não contam como canceladas)",
+                    ],
+                    "checkins": ["type": "integer"], "noShows": ["type": "integer"], "taxaDeNoShow": ["type": "number"],
+                    "taxaDeCancelamento": ["type": "number"], "antecedenciaMediaHoras": ["type": "number"], "pagamentos": money, "reembolsos": money,
+                    "receita": money,
+                ], required: []),
             "TopMembros": ["type": "object", "description": "os membros com mais horas confirmadas e com mais receita"],
-            "Operacao": object([
-                "aliquotaISSBP": ["type": "integer", "minimum": 0, "maximum": 10_000, "description": "ISS em pontos-base (500 = 5 %)"],
-                "janelaDeCheckin": object([
-                    "antesMinutos": ["type": "integer", "minimum": 0, "maximum": 1440], "depoisMinutos": ["type": "integer", "minimum": 0, "maximum": 1440],
-                ], required: ["antesMinutos", "depoisMinutos"]),
-            ], required: ["aliquotaISSBP", "janelaDeCheckin"]),
+            "Operacao": object(
+                [
+                    "aliquotaISSBP": ["type": "integer", "minimum": 0, "maximum": 10_000, "description": "ISS em pontos-base (500 = 5 %)"],
+                    "janelaDeCheckin": object(
+                        [
+                            "antesMinutos": ["type": "integer", "minimum": 0, "maximum": 1440],
+                            "depoisMinutos": ["type": "integer", "minimum": 0, "maximum": 1440],
+                        ], required: ["antesMinutos", "depoisMinutos"]),
+                ], required: ["aliquotaISSBP", "janelaDeCheckin"]),
         ]
     }
 }

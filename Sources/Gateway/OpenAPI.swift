@@ -9,7 +9,8 @@ enum OpenAPI {
             var entry: [String: Any] = [
                 "summary": operation.summary,
                 "tags": [operation.tag],
-                "operationId": "\(operation.method.rawValue.lowercased())\(operation.path.replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: ""))",
+                "operationId":
+                    "\(operation.method.rawValue.lowercased())\(operation.path.replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: ""))",
             ]
             var parameters: [[String: Any]] = operation.path.split(separator: "/").filter { $0.hasPrefix("{") }.map { segment in
                 let name = String(segment.dropFirst().dropLast())
@@ -131,64 +132,81 @@ enum OpenAPI {
     static var text: [String: Any] { ["type": "string"] }
     /// A new password: 8 characters or more (as people see them), at most 4096 UTF-8 bytes, not only blanks.
     static var senha: [String: Any] {
-        ["type": "string", "minLength": 8, "maxLength": 1_024, "pattern": "^(?=[\\s\\S]*\\S)" + caractere + "*$",
-         "description": "ao menos 8 caracteres (como as pessoas os contam), não só espaços; até 4096 bytes em UTF-8"]
+        [
+            "type": "string", "minLength": 8, "maxLength": 1_024, "pattern": "^(?=[\\s\\S]*\\S)" + caractere + "*$",
+            "description": "ao menos 8 caracteres (como as pessoas os contam), não só espaços; até 4096 bytes em UTF-8",
+        ]
     }
     static var instant: [String: Any] { ["type": "string", "format": "date-time"] }
 
     static var schemas: [String: Any] {
         [
-            "Erro": object([
-                "erro": ["type": "string", "description": "stable code, e.g. email_em_uso"],
-                "mensagem": ["type": "string", "description": "what is wrong, for people"],
-                "detalhes": ["type": "object", "additionalProperties": ["type": "string"]],
-                "requestId": text,
-            ], required: ["erro", "mensagem"]),
-            "Registro": object([
-                "nome": textoLivre(200, obrigatorio: true),
-                "email": [
-                    "type": "string", "format": "email", "maxLength": 254,
-                    // What the mailer delivers to: ASCII without quoted or bracketed forms, a domain with a dot.
-                    "pattern": "^[!#-'*+\\-./0-9=?A-Z^-~]+@[!#-'*+\\-/0-9=?A-Z^-~][!#-'*+\\-./0-9=?A-Z^-~]*\\.[!#-'*+\\-./0-9=?A-Z^-~]*[!#-'*+\\-/0-9=?A-Z^-~]$",
-                    "description": "ASCII: letras sem acento, algarismos e . _ + - (sem aspas nem colchetes); o domínio tem um ponto",
-                ],
-                "senha": senha,
-            ], required: ["nome", "email", "senha"]),
+            "Erro": object(
+                [
+                    "erro": ["type": "string", "description": "stable code, e.g. email_em_uso"],
+                    "mensagem": ["type": "string", "description": "what is wrong, for people"],
+                    "detalhes": ["type": "object", "additionalProperties": ["type": "string"]],
+                    "requestId": text,
+                ], required: ["erro", "mensagem"]),
+            "Registro": object(
+                [
+                    "nome": textoLivre(200, obrigatorio: true),
+                    "email": [
+                        "type": "string", "format": "email", "maxLength": 254,
+                        // What the mailer delivers to: ASCII without quoted or bracketed forms, a domain with a dot.
+                        "pattern":
+                            "^[!#-'*+\\-./0-9=?A-Z^-~]+@[!#-'*+\\-/0-9=?A-Z^-~][!#-'*+\\-./0-9=?A-Z^-~]*\\.[!#-'*+\\-./0-9=?A-Z^-~]*[!#-'*+\\-/0-9=?A-Z^-~]$",
+                        "description": "ASCII: letras sem acento, algarismos e . _ + - (sem aspas nem colchetes); o domínio tem um ponto",
+                    ],
+                    "senha": senha,
+                ], required: ["nome", "email", "senha"]),
             "Login": object(["email": ["type": "string", "format": "email"], "senha": text], required: ["email", "senha"]),
-            "Perfil": object([
-                "id": ["type": "string", "format": "uuid"], "nome": text, "email": text,
-                "papel": ["type": "string", "enum": ["membro", "admin"]], "ativo": ["type": "boolean"], "registradoEm": instant,
-                "plano": ["type": "string", "description": "o plano do membro (as regras de preço do plano valem para ele); ausente: nenhum"],
-            ], required: ["id", "nome", "email", "papel", "ativo", "registradoEm"]),
-            "DefinicaoDePlano": object([
-                "plano": textoLivre(100, obrigatorio: true, description: "null tira o membro do plano").merging(["type": ["string", "null"]]) { $1 },
-            ], required: ["plano"]),
+            "Perfil": object(
+                [
+                    "id": ["type": "string", "format": "uuid"], "nome": text, "email": text,
+                    "papel": ["type": "string", "enum": ["membro", "admin"]], "ativo": ["type": "boolean"], "registradoEm": instant,
+                    "plano": ["type": "string", "description": "o plano do membro (as regras de preço do plano valem para ele); ausente: nenhum"],
+                ], required: ["id", "nome", "email", "papel", "ativo", "registradoEm"]),
+            "DefinicaoDePlano": object(
+                [
+                    "plano": textoLivre(100, obrigatorio: true, description: "null tira o membro do plano").merging(["type": ["string", "null"]]) {
+                        $1
+                    }
+                ], required: ["plano"]),
             "Sessao": object(["token": text, "expiraEm": instant, "usuario": ref("Perfil")], required: ["token", "expiraEm"]),
             "TrocaDeSenha": object(["senhaAtual": text, "novaSenha": senha], required: ["senhaAtual", "novaSenha"]),
-            "PaginaDePerfis": object([
-                "itens": ["type": "array", "items": ref("Perfil")], "total": ["type": "integer"], "pagina": ["type": "integer"],
-            ], required: ["itens", "total", "pagina"]),
-            "RegistroDeAuditoria": object([
-                "id": text, "tipo": text, "rotulo": text, "stream": text, "em": instant, "ator": text, "requestId": text, "servico": text,
-            ], required: ["id", "tipo", "rotulo", "stream", "em"]),
-            "TiposDeEvento": ["type": "array", "items": object(["tipo": text, "rotulo": text, "contexto": text], required: ["tipo", "rotulo", "contexto"])],
-            "PaginaDeAuditoria": object([
-                "itens": ["type": "array", "items": ref("RegistroDeAuditoria")], "total": ["type": "integer"],
-                "pagina": ["type": "integer"],
-            ], required: ["itens", "total", "pagina"]),
-            "Exportacao": object([
-                "perfil": ref("Perfil"), "conta": ["type": "array", "items": ["type": "object"]],
-                "atividade": ["type": "array", "items": ["type": "object"]], "geradoEm": instant,
-                "resumo": [
-                    "type": "object",
-                    "description": "a parte para ler: como conhecemos você, suas reservas (espaço, horário local, situação, total), pagamentos, avisos e a base do tratamento",
-                ],
-            ], required: ["perfil", "conta", "atividade", "resumo"]),
+            "PaginaDePerfis": object(
+                [
+                    "itens": ["type": "array", "items": ref("Perfil")], "total": ["type": "integer"], "pagina": ["type": "integer"],
+                ], required: ["itens", "total", "pagina"]),
+            "RegistroDeAuditoria": object(
+                [
+                    "id": text, "tipo": text, "rotulo": text, "stream": text, "em": instant, "ator": text, "requestId": text, "servico": text,
+                ], required: ["id", "tipo", "rotulo", "stream", "em"]),
+            "TiposDeEvento": [
+                "type": "array", "items": object(["tipo": text, "rotulo": text, "contexto": text], required: ["tipo", "rotulo", "contexto"]),
+            ],
+            "PaginaDeAuditoria": object(
+                [
+                    "itens": ["type": "array", "items": ref("RegistroDeAuditoria")], "total": ["type": "integer"],
+                    "pagina": ["type": "integer"],
+                ], required: ["itens", "total", "pagina"]),
+            "Exportacao": object(
+                [
+                    "perfil": ref("Perfil"), "conta": ["type": "array", "items": ["type": "object"]],
+                    "atividade": ["type": "array", "items": ["type": "object"]], "geradoEm": instant,
+                    "resumo": [
+                        "type": "object",
+                        "description":
+                            "a parte para ler: como conhecemos você, suas reservas (espaço, horário local, situação, total), pagamentos, avisos e a base do tratamento",
+                    ],
+                ], required: ["perfil", "conta", "atividade", "resumo"]),
             "ValorJSON": valorJSON,
-            "Saude": object([
-                "status": ["type": "string", "enum": ["ok", "degradado"]],
-                "componentes": ["type": "object", "additionalProperties": ["type": "object"]],
-            ], required: ["status", "componentes"]),
+            "Saude": object(
+                [
+                    "status": ["type": "string", "enum": ["ok", "degradado"]],
+                    "componentes": ["type": "object", "additionalProperties": ["type": "object"]],
+                ], required: ["status", "componentes"]),
         ]
     }
 

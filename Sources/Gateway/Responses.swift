@@ -64,8 +64,9 @@ enum JSON {
         case is Bool.Type: "verdadeiro ou falso (boolean)"
         case is Date.Type: "uma data ISO 8601"
         // Not the Swift type's name: what the client sends is a JSON array or object.
-        default: String(describing: type).hasPrefix("Array") || String(describing: type).hasPrefix("[") && !String(describing: type).contains(":")
-            ? "uma lista JSON" : "um objeto JSON"
+        default:
+            String(describing: type).hasPrefix("Array") || String(describing: type).hasPrefix("[") && !String(describing: type).contains(":")
+                ? "uma lista JSON" : "um objeto JSON"
         }
     }
 }

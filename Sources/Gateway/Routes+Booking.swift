@@ -6,7 +6,10 @@ import Projections
 import Services
 
 struct MotivoBody: Decodable { let motivo: String? }
-struct CancelamentoBody: Decodable { let motivo: String?; let aplicarMulta: Bool? }
+struct CancelamentoBody: Decodable {
+    let motivo: String?
+    let aplicarMulta: Bool?
+}
 struct ConfirmacaoBody: Decodable { let pagamentoId: String? }
 
 /// espacos, precos and reservas. Catalog queries are public; booking needs a member; the
@@ -14,38 +17,45 @@ struct ConfirmacaoBody: Decodable { let pagamentoId: String? }
 extension Routes {
     static func espacos(_ api: API, _ backend: Backend) {
         let espacos = backend.espacos
-        api.add(Operation(
-            method: .get, path: "/api/unidades", summary: "Unidades (paginadas)", tag: "espacos", response: "PaginaDeUnidades",
-            errors: [400], query: [.pagina])
+        api.add(
+            Operation(
+                method: .get, path: "/api/unidades", summary: "Unidades (paginadas)", tag: "espacos", response: "PaginaDeUnidades",
+                errors: [400], query: [.pagina])
         ) { request, _, _ in
             try .json(try await espacos.unidadesCadastradas(pagina: try Query.page(request)))
         }
-        api.add(Operation(
-            method: .post, path: "/api/admin/unidades", summary: "Cadastrar uma unidade", tag: "espacos", auth: true, admin: true,
-            request: "NovaUnidade", response: "Unidade", success: 201, errors: [422])
+        api.add(
+            Operation(
+                method: .post, path: "/api/admin/unidades", summary: "Cadastrar uma unidade", tag: "espacos", auth: true, admin: true,
+                request: "NovaUnidade", response: "Unidade", success: 201, errors: [422])
         ) { _, context, body in
-            try .json(try await espacos.cadastrarUnidade(try JSON.decode(EspacosService.NovaUnidade.self, from: body), caller: context.caller), status: 201)
+            try .json(
+                try await espacos.cadastrarUnidade(try JSON.decode(EspacosService.NovaUnidade.self, from: body), caller: context.caller), status: 201)
         }
-        api.add(Operation(
-            method: .patch, path: "/api/admin/unidades/{id}", summary: "Alterar uma unidade (campos ausentes ficam como estão)", tag: "espacos",
-            auth: true, admin: true, request: "AlteracaoDeUnidade", response: "Unidade", errors: [404, 422])
+        api.add(
+            Operation(
+                method: .patch, path: "/api/admin/unidades/{id}", summary: "Alterar uma unidade (campos ausentes ficam como estão)", tag: "espacos",
+                auth: true, admin: true, request: "AlteracaoDeUnidade", response: "Unidade", errors: [404, 422])
         ) { _, context, body in
             try JSON.onlyKeys(body, ["nome", "endereco", "fusoHorario", "politicaDeCancelamento", "operacao"])
-            return try .json(try await espacos.atualizarUnidade(
-                try context.parameters.require("id"), try JSON.decode(EspacosService.AlteracaoDeUnidade.self, from: body), caller: context.caller))
+            return try .json(
+                try await espacos.atualizarUnidade(
+                    try context.parameters.require("id"), try JSON.decode(EspacosService.AlteracaoDeUnidade.self, from: body), caller: context.caller)
+            )
         }
-        api.add(Operation(
-            method: .get, path: "/api/espacos", summary: "Catálogo de espaços ativos, com filtros", tag: "espacos",
-            response: "PaginaDoCatalogo", errors: [400, 404],
-            query: [
-                .id("unidade", "id da unidade"),
-                QueryParameter(name: "tipo", description: "o tipo de espaço", form: .choice(Espaco.Tipo.allCases.map(\.rawValue))),
-                QueryParameter(name: "capacidade", description: "capacidade mínima", form: .integer(1...Int.max)),
-                QueryParameter(
-                    name: "comodidade", description: "uma comodidade, ex.: projetor ('+' vale como espaço)",
-                    form: .text(1...100, pattern: "[^\\s+]")),
-                .pagina,
-            ])
+        api.add(
+            Operation(
+                method: .get, path: "/api/espacos", summary: "Catálogo de espaços ativos, com filtros", tag: "espacos",
+                response: "PaginaDoCatalogo", errors: [400, 404],
+                query: [
+                    .id("unidade", "id da unidade"),
+                    QueryParameter(name: "tipo", description: "o tipo de espaço", form: .choice(Espaco.Tipo.allCases.map(\.rawValue))),
+                    QueryParameter(name: "capacidade", description: "capacidade mínima", form: .integer(1...Int.max)),
+                    QueryParameter(
+                        name: "comodidade", description: "uma comodidade, ex.: projetor ('+' vale como espaço)",
+                        form: .text(1...100, pattern: "[^\\s+]")),
+                    .pagina,
+                ])
         ) { request, _, _ in
             let query = request.uri.queryParameters
             var filtro = EspacosService.Filtro(unidade: try Query.id(request, "unidade"), comodidade: query.get("comodidade"))
@@ -68,72 +78,88 @@ extension Routes {
             }
             return Reply(status: 200, body: try await espacos.catalogoJSON(filtro, pagina: try Query.page(request)))
         }
-        api.add(Operation(
-            method: .get, path: "/api/espacos/{id}", summary: "Um espaço, com sua unidade e seus preços", tag: "espacos",
-            response: "ItemDoCatalogo", errors: [404])
+        api.add(
+            Operation(
+                method: .get, path: "/api/espacos/{id}", summary: "Um espaço, com sua unidade e seus preços", tag: "espacos",
+                response: "ItemDoCatalogo", errors: [404])
         ) { _, context, _ in
             try .json(try await espacos.detalhe(try context.parameters.require("id")))
         }
-        api.add(Operation(
-            method: .get, path: "/api/espacos/{id}/disponibilidade", summary: "Intervalos livres de um espaço numa data local",
-            tag: "espacos", response: "Disponibilidade", errors: [400, 404], query: [.date("data", "AAAA-MM-DD, no fuso da unidade", required: true)])
+        api.add(
+            Operation(
+                method: .get, path: "/api/espacos/{id}/disponibilidade", summary: "Intervalos livres de um espaço numa data local",
+                tag: "espacos", response: "Disponibilidade", errors: [400, 404],
+                query: [.date("data", "AAAA-MM-DD, no fuso da unidade", required: true)])
         ) { request, context, _ in
             guard let data = request.uri.queryParameters.get("data") else {
                 throw ServiceError.requisicaoInvalida("informe 'data' (AAAA-MM-DD)", detalhes: ["campo": "data"])
             }
             return try .json(try await espacos.disponibilidade(try context.parameters.require("id"), data: data))
         }
-        api.add(Operation(
-            method: .post, path: "/api/admin/espacos", summary: "Cadastrar um espaço numa unidade", tag: "espacos", auth: true, admin: true,
-            request: "NovoEspaco", response: "Espaco", success: 201, errors: [422])
+        api.add(
+            Operation(
+                method: .post, path: "/api/admin/espacos", summary: "Cadastrar um espaço numa unidade", tag: "espacos", auth: true, admin: true,
+                request: "NovoEspaco", response: "Espaco", success: 201, errors: [422])
         ) { _, context, body in
-            try .json(try await espacos.cadastrarEspaco(try JSON.decode(EspacosService.NovoEspaco.self, from: body), caller: context.caller), status: 201)
+            try .json(
+                try await espacos.cadastrarEspaco(try JSON.decode(EspacosService.NovoEspaco.self, from: body), caller: context.caller), status: 201)
         }
-        api.add(Operation(
-            method: .patch, path: "/api/admin/espacos/{id}", summary: "Alterar um espaço (campos ausentes ficam como estão)", tag: "espacos",
-            auth: true, admin: true, request: "AlteracaoDeEspaco", response: "Espaco", errors: [404, 409, 422])
+        api.add(
+            Operation(
+                method: .patch, path: "/api/admin/espacos/{id}", summary: "Alterar um espaço (campos ausentes ficam como estão)", tag: "espacos",
+                auth: true, admin: true, request: "AlteracaoDeEspaco", response: "Espaco", errors: [404, 409, 422])
         ) { _, context, body in
-            try JSON.onlyKeys(body, ["nome", "capacidade", "comodidades", "fotos", "regras"], hints: [
-                "tipo": "o tipo de um espaço não muda (as reservas e os preços dependem dele); cadastre outro espaço",
-                "ativo": "use POST /api/admin/espacos/{id}/desativacao ou /reativacao",
-                "horario": "use PUT /api/admin/espacos/{id}/horario",
-                "unidadeId": "um espaço não muda de unidade; cadastre outro espaço",
-            ])
-            return try .json(try await espacos.atualizarEspaco(
-                try context.parameters.require("id"), try JSON.decode(EspacosService.AlteracaoDeEspaco.self, from: body), caller: context.caller))
+            try JSON.onlyKeys(
+                body, ["nome", "capacidade", "comodidades", "fotos", "regras"],
+                hints: [
+                    "tipo": "o tipo de um espaço não muda (as reservas e os preços dependem dele); cadastre outro espaço",
+                    "ativo": "use POST /api/admin/espacos/{id}/desativacao ou /reativacao",
+                    "horario": "use PUT /api/admin/espacos/{id}/horario",
+                    "unidadeId": "um espaço não muda de unidade; cadastre outro espaço",
+                ])
+            return try .json(
+                try await espacos.atualizarEspaco(
+                    try context.parameters.require("id"), try JSON.decode(EspacosService.AlteracaoDeEspaco.self, from: body), caller: context.caller))
         }
-        api.add(Operation(
-            method: .put, path: "/api/admin/espacos/{id}/horario", summary: "Definir o horário semanal de funcionamento", tag: "espacos",
-            auth: true, admin: true, request: "HorarioSemanal", response: "Espaco", errors: [404, 422])
+        api.add(
+            Operation(
+                method: .put, path: "/api/admin/espacos/{id}/horario", summary: "Definir o horário semanal de funcionamento", tag: "espacos",
+                auth: true, admin: true, request: "HorarioSemanal", response: "Espaco", errors: [404, 422])
         ) { _, context, body in
-            try .json(try await espacos.definirHorario(
-                try context.parameters.require("id"), try JSON.decode(Espaco.HorarioSemanal.self, from: body), caller: context.caller))
+            try .json(
+                try await espacos.definirHorario(
+                    try context.parameters.require("id"), try JSON.decode(Espaco.HorarioSemanal.self, from: body), caller: context.caller))
         }
-        api.add(Operation(
-            method: .post, path: "/api/admin/espacos/{id}/bloqueios", summary: "Agendar um bloqueio (manutenção, feriado…)", tag: "espacos",
-            auth: true, admin: true, request: "NovoBloqueio", response: "Espaco", success: 201, errors: [404, 409, 422])
+        api.add(
+            Operation(
+                method: .post, path: "/api/admin/espacos/{id}/bloqueios", summary: "Agendar um bloqueio (manutenção, feriado…)", tag: "espacos",
+                auth: true, admin: true, request: "NovoBloqueio", response: "Espaco", success: 201, errors: [404, 409, 422])
         ) { _, context, body in
             let id = try context.parameters.require("id")
             let bloqueio = try JSON.decode(EspacosService.NovoBloqueio.self, from: body)
             return try .json(try await espacos.agendarBloqueio(id, bloqueio, caller: context.caller), status: 201)
         }
-        api.add(Operation(
-            method: .delete, path: "/api/admin/espacos/{id}/bloqueios/{bloqueioId}", summary: "Remover um bloqueio", tag: "espacos",
-            auth: true, admin: true, response: "Espaco", errors: [404])
+        api.add(
+            Operation(
+                method: .delete, path: "/api/admin/espacos/{id}/bloqueios/{bloqueioId}", summary: "Remover um bloqueio", tag: "espacos",
+                auth: true, admin: true, response: "Espaco", errors: [404])
         ) { _, context, _ in
-            try .json(try await espacos.removerBloqueio(
-                try context.parameters.require("id"), bloqueio: try context.parameters.require("bloqueioId"), caller: context.caller))
+            try .json(
+                try await espacos.removerBloqueio(
+                    try context.parameters.require("id"), bloqueio: try context.parameters.require("bloqueioId"), caller: context.caller))
         }
-        api.add(Operation(
-            method: .post, path: "/api/admin/espacos/{id}/desativacao", summary: "Desativar um espaço (não aceita novas reservas)",
-            tag: "espacos", auth: true, admin: true, request: "Motivo", response: "Espaco", errors: [404, 409])
+        api.add(
+            Operation(
+                method: .post, path: "/api/admin/espacos/{id}/desativacao", summary: "Desativar um espaço (não aceita novas reservas)",
+                tag: "espacos", auth: true, admin: true, request: "Motivo", response: "Espaco", errors: [404, 409])
         ) { _, context, body in
             let motivo = body.isEmpty ? nil : try JSON.decode(MotivoBody.self, from: body).motivo
             return try .json(try await espacos.desativar(try context.parameters.require("id"), motivo: motivo, caller: context.caller))
         }
-        api.add(Operation(
-            method: .post, path: "/api/admin/espacos/{id}/reativacao", summary: "Reativar um espaço", tag: "espacos", auth: true, admin: true,
-            response: "Espaco", errors: [404, 409])
+        api.add(
+            Operation(
+                method: .post, path: "/api/admin/espacos/{id}/reativacao", summary: "Reativar um espaço", tag: "espacos", auth: true, admin: true,
+                response: "Espaco", errors: [404, 409])
         ) { _, context, _ in
             try .json(try await espacos.reativar(try context.parameters.require("id"), caller: context.caller))
         }
@@ -141,59 +167,70 @@ extension Routes {
 
     static func precos(_ api: API, _ backend: Backend) {
         let precos = backend.precos
-        api.add(Operation(
-            method: .get, path: "/api/espacos/{id}/precos", summary: "A tabela de preços de um espaço", tag: "precos",
-            response: "TabelaDePreco", errors: [404])
+        api.add(
+            Operation(
+                method: .get, path: "/api/espacos/{id}/precos", summary: "A tabela de preços de um espaço", tag: "precos",
+                response: "TabelaDePreco", errors: [404])
         ) { _, context, _ in
             try .json(try await precos.tabela(try context.parameters.require("id")))
         }
-        api.add(Operation(
-            method: .put, path: "/api/admin/espacos/{id}/precos", summary: "Definir os valores da tabela (as regras continuam)", tag: "precos",
-            auth: true, admin: true, request: "ValoresDePreco", response: "TabelaDePreco", errors: [404, 422])
+        api.add(
+            Operation(
+                method: .put, path: "/api/admin/espacos/{id}/precos", summary: "Definir os valores da tabela (as regras continuam)", tag: "precos",
+                auth: true, admin: true, request: "ValoresDePreco", response: "TabelaDePreco", errors: [404, 422])
         ) { _, context, body in
-            try .json(try await precos.definirTabela(
-                try context.parameters.require("id"), try JSON.decode(TabelaDePreco.Valores.self, from: body), caller: context.caller))
+            try .json(
+                try await precos.definirTabela(
+                    try context.parameters.require("id"), try JSON.decode(TabelaDePreco.Valores.self, from: body), caller: context.caller))
         }
-        api.add(Operation(
-            method: .post, path: "/api/admin/espacos/{id}/precos/regras", summary: "Adicionar uma regra de preço", tag: "precos",
-            auth: true, admin: true, request: "NovaRegra", response: "RegraDePreco", success: 201, errors: [404, 409, 422])
+        api.add(
+            Operation(
+                method: .post, path: "/api/admin/espacos/{id}/precos/regras", summary: "Adicionar uma regra de preço", tag: "precos",
+                auth: true, admin: true, request: "NovaRegra", response: "RegraDePreco", success: 201, errors: [404, 409, 422])
         ) { _, context, body in
             try .json(try await precos.adicionarRegra(try context.parameters.require("id"), body: body, caller: context.caller), status: 201)
         }
-        api.add(Operation(
-            method: .delete, path: "/api/admin/espacos/{id}/precos/regras/{regraId}", summary: "Remover uma regra de preço", tag: "precos",
-            auth: true, admin: true, success: 204, errors: [404, 409])
+        api.add(
+            Operation(
+                method: .delete, path: "/api/admin/espacos/{id}/precos/regras/{regraId}", summary: "Remover uma regra de preço", tag: "precos",
+                auth: true, admin: true, success: 204, errors: [404, 409])
         ) { _, context, _ in
-            try await precos.removerRegra(try context.parameters.require("id"), regra: try context.parameters.require("regraId"), caller: context.caller)
+            try await precos.removerRegra(
+                try context.parameters.require("id"), regra: try context.parameters.require("regraId"), caller: context.caller)
             return Reply(status: 204)
         }
-        api.add(Operation(
-            method: .post, path: "/api/admin/cupons", summary: "Criar um cupom (usos máximos garantidos por stream)", tag: "precos",
-            auth: true, admin: true, request: "NovoCupom", response: "Cupom", success: 201, errors: [409, 422])
+        api.add(
+            Operation(
+                method: .post, path: "/api/admin/cupons", summary: "Criar um cupom (usos máximos garantidos por stream)", tag: "precos",
+                auth: true, admin: true, request: "NovoCupom", response: "Cupom", success: 201, errors: [409, 422])
         ) { _, context, body in
             try .json(try await precos.criarCupom(try JSON.decode(PrecosService.NovoCupom.self, from: body), caller: context.caller), status: 201)
         }
-        api.add(Operation(
-            method: .get, path: "/api/admin/cupons/{codigo}", summary: "Um cupom e quantos usos ele tem", tag: "precos", auth: true, admin: true,
-            response: "Cupom", errors: [404])
+        api.add(
+            Operation(
+                method: .get, path: "/api/admin/cupons/{codigo}", summary: "Um cupom e quantos usos ele tem", tag: "precos", auth: true, admin: true,
+                response: "Cupom", errors: [404])
         ) { _, context, _ in
             try .json(try await precos.cupom(try context.parameters.require("codigo")))
         }
-        api.add(Operation(
-            method: .post, path: "/api/admin/cupons/{codigo}/desativacao", summary: "Desativar um cupom", tag: "precos", auth: true, admin: true,
-            response: "Cupom", errors: [404])
+        api.add(
+            Operation(
+                method: .post, path: "/api/admin/cupons/{codigo}/desativacao", summary: "Desativar um cupom", tag: "precos", auth: true, admin: true,
+                response: "Cupom", errors: [404])
         ) { _, context, _ in
             try .json(try await precos.desativarCupom(try context.parameters.require("codigo"), caller: context.caller))
         }
-        api.add(Operation(
-            method: .post, path: "/api/admin/cupons/{codigo}/reativacao", summary: "Reativar um cupom desativado", tag: "precos", auth: true,
-            admin: true, response: "Cupom", errors: [404])
+        api.add(
+            Operation(
+                method: .post, path: "/api/admin/cupons/{codigo}/reativacao", summary: "Reativar um cupom desativado", tag: "precos", auth: true,
+                admin: true, response: "Cupom", errors: [404])
         ) { _, context, _ in
             try .json(try await precos.reativarCupom(try context.parameters.require("codigo"), caller: context.caller))
         }
-        api.add(Operation(
-            method: .post, path: "/api/precos/cotacao", summary: "Cotar uma reserva: total e linha a linha", tag: "precos",
-            request: "PedidoDeCotacao", response: "Cotacao", errors: [422], writes: false)
+        api.add(
+            Operation(
+                method: .post, path: "/api/precos/cotacao", summary: "Cotar uma reserva: total e linha a linha", tag: "precos",
+                request: "PedidoDeCotacao", response: "Cotacao", errors: [422], writes: false)
         ) { _, context, body in
             // With a member's token, the rules of the member's plan apply.
             try .json(try await precos.cotar(try JSON.decode(PrecosService.PedidoDeCotacao.self, from: body), plano: context.subject?.plano))
@@ -202,46 +239,53 @@ extension Routes {
 
     static func reservas(_ api: API, _ backend: Backend) {
         let reservas = backend.reservas
-        api.add(Operation(
-            method: .post, path: "/api/reservas", summary: "Reservar: segura o horário até o pagamento (expiraEm)", tag: "reservas",
-            auth: true, request: "PedidoDeReserva", response: "Reserva", success: 201, errors: [409, 422, 503])
+        api.add(
+            Operation(
+                method: .post, path: "/api/reservas", summary: "Reservar: segura o horário até o pagamento (expiraEm)", tag: "reservas",
+                auth: true, request: "PedidoDeReserva", response: "Reserva", success: 201, errors: [409, 422, 503])
         ) { _, context, body in
             let pedido = try JSON.decode(ReservasService.PedidoDeReserva.self, from: body)
             return try .json(try await reservas.solicitar(pedido, usuario: try context.requireUser().usuario, caller: context.caller), status: 201)
         }
-        api.add(Operation(
-            method: .get, path: "/api/reservas", summary: "Minhas reservas (por início)", tag: "reservas", auth: true,
-            response: "PaginaDeReservas", errors: [400], query: [.pagina])
+        api.add(
+            Operation(
+                method: .get, path: "/api/reservas", summary: "Minhas reservas (por início)", tag: "reservas", auth: true,
+                response: "PaginaDeReservas", errors: [400], query: [.pagina])
         ) { request, context, _ in
             try .json(try await reservas.minhas(usuario: try context.requireUser().usuario, pagina: try Query.page(request)))
         }
-        api.add(Operation(
-            method: .get, path: "/api/reservas/{id}", summary: "Uma reserva minha (admin: qualquer uma)", tag: "reservas", auth: true,
-            response: "Reserva", errors: [404])
+        api.add(
+            Operation(
+                method: .get, path: "/api/reservas/{id}", summary: "Uma reserva minha (admin: qualquer uma)", tag: "reservas", auth: true,
+                response: "Reserva", errors: [404])
         ) { _, context, _ in
             let user = try context.requireUser()
             return try .json(try await reservas.reserva(try context.parameters.require("id"), usuario: user.usuario, admin: user.papel == "admin"))
         }
-        api.add(Operation(
-            method: .post, path: "/api/reservas/{id}/cancelamento",
-            summary: "Cancelar: o membro paga a multa da política da unidade; o operador que cancela a reserva de outro devolve tudo "
-                + "(ou aplica a política com aplicarMulta)",
-            tag: "reservas", auth: true, request: "Cancelamento", response: "Reserva", errors: [404, 409, 422])
+        api.add(
+            Operation(
+                method: .post, path: "/api/reservas/{id}/cancelamento",
+                summary: "Cancelar: o membro paga a multa da política da unidade; o operador que cancela a reserva de outro devolve tudo "
+                    + "(ou aplica a política com aplicarMulta)",
+                tag: "reservas", auth: true, request: "Cancelamento", response: "Reserva", errors: [404, 409, 422])
         ) { _, context, body in
             let user = try context.requireUser()
             let input = body.isEmpty ? CancelamentoBody(motivo: nil, aplicarMulta: nil) : try JSON.decode(CancelamentoBody.self, from: body)
             let admin = user.papel == "admin"
             if input.aplicarMulta != nil, !admin {
-                throw ServiceError.invalido("aplicarMulta", "só um administrador escolhe se a multa se aplica; a do membro segue a política da unidade")
+                throw ServiceError.invalido(
+                    "aplicarMulta", "só um administrador escolhe se a multa se aplica; a do membro segue a política da unidade")
             }
-            return try .json(try await reservas.cancelar(
-                try context.parameters.require("id"), motivo: input.motivo, usuario: user.usuario, admin: admin,
-                aplicarMulta: input.aplicarMulta ?? false, caller: context.caller))
+            return try .json(
+                try await reservas.cancelar(
+                    try context.parameters.require("id"), motivo: input.motivo, usuario: user.usuario, admin: admin,
+                    aplicarMulta: input.aplicarMulta ?? false, caller: context.caller))
         }
-        api.add(Operation(
-            method: .get, path: "/api/admin/reservas", summary: "Reservas de uma unidade num dia local", tag: "reservas", auth: true, admin: true,
-            response: "PaginaDeReservas", errors: [400, 404],
-            query: [.id("unidade", "id da unidade", required: true), .date("data", "AAAA-MM-DD, no fuso da unidade", required: true), .pagina])
+        api.add(
+            Operation(
+                method: .get, path: "/api/admin/reservas", summary: "Reservas de uma unidade num dia local", tag: "reservas", auth: true, admin: true,
+                response: "PaginaDeReservas", errors: [400, 404],
+                query: [.id("unidade", "id da unidade", required: true), .date("data", "AAAA-MM-DD, no fuso da unidade", required: true), .pagina])
         ) { request, _, _ in
             let query = request.uri.queryParameters
             guard let unidade = query.get("unidade"), let data = query.get("data") else {
@@ -249,10 +293,11 @@ extension Routes {
             }
             return try .json(try await reservas.doDia(unidade: unidade, data: data, pagina: try Query.page(request)))
         }
-        api.add(Operation(
-            method: .post, path: "/api/admin/reservas/{id}/confirmacao",
-            summary: "Sandbox: confirmar uma reserva como se o pagamento tivesse sido aprovado", tag: "reservas", auth: true, admin: true,
-            request: "Confirmacao", response: "Reserva", errors: [404, 409])
+        api.add(
+            Operation(
+                method: .post, path: "/api/admin/reservas/{id}/confirmacao",
+                summary: "Sandbox: confirmar uma reserva como se o pagamento tivesse sido aprovado", tag: "reservas", auth: true, admin: true,
+                request: "Confirmacao", response: "Reserva", errors: [404, 409])
         ) { _, context, body in
             let pagamento = body.isEmpty ? nil : try JSON.decode(ConfirmacaoBody.self, from: body).pagamentoId
             return try .json(try await reservas.confirmar(try context.parameters.require("id"), pagamentoId: pagamento, caller: context.caller))

@@ -6,7 +6,10 @@ import Hummingbird
 import Projections
 import Services
 
-struct CheckinBody: Decodable { let codigo: String; let reservaId: String? }
+struct CheckinBody: Decodable {
+    let codigo: String
+    let reservaId: String?
+}
 
 extension Query {
     /// A required local date parameter (`AAAA-MM-DD`; the service checks its form).
@@ -22,30 +25,36 @@ extension Query {
 extension Routes {
     static func checkin(_ api: API, _ backend: Backend) {
         let checkin = backend.negocio.checkin
-        api.add(Operation(
-            method: .get, path: "/api/reservas/{id}/checkin", summary: "O check-in de uma reserva confirmada: código, QR e janela",
-            tag: "checkin", auth: true, response: "Checkin", errors: [404])
+        api.add(
+            Operation(
+                method: .get, path: "/api/reservas/{id}/checkin", summary: "O check-in de uma reserva confirmada: código, QR e janela",
+                tag: "checkin", auth: true, response: "Checkin", errors: [404])
         ) { _, context, _ in
             let user = try context.requireUser()
-            return try .json(try await checkin.situacao(reservaId: try context.parameters.require("id"), usuario: user.usuario, admin: user.papel == "admin"))
+            return try .json(
+                try await checkin.situacao(reservaId: try context.parameters.require("id"), usuario: user.usuario, admin: user.papel == "admin"))
         }
-        api.add(Operation(
-            method: .post, path: "/api/checkin",
-            summary: "Fazer check-in com o código (ou o conteúdo do QR); o membro da reserva ou um admin na recepção", tag: "checkin", auth: true,
-            request: "PedidoDeCheckin", response: "Checkin", errors: [400, 404, 409, 422])
+        api.add(
+            Operation(
+                method: .post, path: "/api/checkin",
+                summary: "Fazer check-in com o código (ou o conteúdo do QR); o membro da reserva ou um admin na recepção", tag: "checkin", auth: true,
+                request: "PedidoDeCheckin", response: "Checkin", errors: [400, 404, 409, 422])
         ) { _, context, body in
             let user = try context.requireUser()
             let input = try JSON.decode(CheckinBody.self, from: body)
-            return try .json(try await checkin.checkin(
-                codigo: input.codigo, reservaId: input.reservaId, usuario: user.usuario, admin: user.papel == "admin", caller: context.caller))
+            return try .json(
+                try await checkin.checkin(
+                    codigo: input.codigo, reservaId: input.reservaId, usuario: user.usuario, admin: user.papel == "admin", caller: context.caller))
         }
-        api.add(Operation(
-            method: .post, path: "/api/reservas/{id}/checkout", summary: "Fazer checkout (depois do check-in)", tag: "checkin", auth: true,
-            response: "Checkin", errors: [404, 409])
+        api.add(
+            Operation(
+                method: .post, path: "/api/reservas/{id}/checkout", summary: "Fazer checkout (depois do check-in)", tag: "checkin", auth: true,
+                response: "Checkin", errors: [404, 409])
         ) { _, context, _ in
             let user = try context.requireUser()
-            return try .json(try await checkin.checkout(
-                reservaId: try context.parameters.require("id"), usuario: user.usuario, admin: user.papel == "admin", caller: context.caller))
+            return try .json(
+                try await checkin.checkout(
+                    reservaId: try context.parameters.require("id"), usuario: user.usuario, admin: user.papel == "admin", caller: context.caller))
         }
     }
 
@@ -55,75 +64,92 @@ extension Routes {
             .date("de", "AAAA-MM-DD, data local; não depois de 'ate', no máximo 366 dias ao todo (400)", required: true),
             .date("ate", "AAAA-MM-DD, inclusive", required: true), .id("unidade", "id da unidade"),
         ]
-        let planilha = periodo + [
-            QueryParameter(
-                name: "dialeto",
-                description: "rfc4180 (padrão: ',', ponto decimal, UTC, ids) ou excel (Excel em português: BOM UTF-8, ';', vírgula decimal, horário local, nomes)",
-                form: .choice(FinanceiroService.DialetoCSV.allCases.map(\.rawValue)))
-        ]
-        api.add(Operation(
-            method: .get, path: "/api/faturas", summary: "Minhas faturas, com notas de crédito (as mais recentes primeiro)", tag: "financeiro",
-            auth: true, response: "PaginaDeFaturas", errors: [400], query: [.pagina])
+        let planilha =
+            periodo + [
+                QueryParameter(
+                    name: "dialeto",
+                    description:
+                        "rfc4180 (padrão: ',', ponto decimal, UTC, ids) ou excel (Excel em português: BOM UTF-8, ';', vírgula decimal, horário local, nomes)",
+                    form: .choice(FinanceiroService.DialetoCSV.allCases.map(\.rawValue)))
+            ]
+        api.add(
+            Operation(
+                method: .get, path: "/api/faturas", summary: "Minhas faturas, com notas de crédito (as mais recentes primeiro)", tag: "financeiro",
+                auth: true, response: "PaginaDeFaturas", errors: [400], query: [.pagina])
         ) { request, context, _ in
             try .json(try await financeiro.faturas(doMembro: try context.requireUser().usuario, pagina: try Query.page(request)))
         }
-        api.add(Operation(
-            method: .get, path: "/api/faturas/{id}/recibo",
-            summary: "O recibo de uma fatura para imprimir: unidade, membro, espaço, horário, itens, ISS e total (a do próprio membro; um admin, qualquer uma)",
-            tag: "financeiro", auth: true, response: "Recibo", errors: [404])
+        api.add(
+            Operation(
+                method: .get, path: "/api/faturas/{id}/recibo",
+                summary:
+                    "O recibo de uma fatura para imprimir: unidade, membro, espaço, horário, itens, ISS e total (a do próprio membro; um admin, qualquer uma)",
+                tag: "financeiro", auth: true, response: "Recibo", errors: [404])
         ) { _, context, _ in
             let user = try context.requireUser()
             return try .json(try await financeiro.recibo(try context.parameters.require("id"), usuario: user.usuario, admin: user.papel == "admin"))
         }
-        api.add(Operation(
-            method: .get, path: "/api/admin/financeiro/faturas", summary: "Faturas (e notas de crédito) por unidade e período, por número",
-            tag: "financeiro", auth: true, admin: true, response: "PaginaDeFaturas", errors: [400, 404],
-            query: [
-                .id("unidade", "id da unidade"),
-                .date("de", "AAAA-MM-DD, data local; não depois de 'ate', no máximo 366 dias ao todo (400)", blank: true),
-                .date("ate", "AAAA-MM-DD, inclusive", blank: true), .pagina,
-            ])
+        api.add(
+            Operation(
+                method: .get, path: "/api/admin/financeiro/faturas", summary: "Faturas (e notas de crédito) por unidade e período, por número",
+                tag: "financeiro", auth: true, admin: true, response: "PaginaDeFaturas", errors: [400, 404],
+                query: [
+                    .id("unidade", "id da unidade"),
+                    .date("de", "AAAA-MM-DD, data local; não depois de 'ate', no máximo 366 dias ao todo (400)", blank: true),
+                    .date("ate", "AAAA-MM-DD, inclusive", blank: true), .pagina,
+                ])
         ) { request, _, _ in
             let query = request.uri.queryParameters
-            return try .json(try await financeiro.faturas(
-                unidade: try Query.id(request, "unidade"), de: query.get("de"), ate: query.get("ate"), pagina: try Query.page(request)))
+            return try .json(
+                try await financeiro.faturas(
+                    unidade: try Query.id(request, "unidade"), de: query.get("de"), ate: query.get("ate"), pagina: try Query.page(request)))
         }
-        api.add(Operation(
-            method: .get, path: "/api/admin/financeiro/faturas/{id}", summary: "Uma fatura", tag: "financeiro", auth: true, admin: true,
-            response: "Fatura", errors: [404])
+        api.add(
+            Operation(
+                method: .get, path: "/api/admin/financeiro/faturas/{id}", summary: "Uma fatura", tag: "financeiro", auth: true, admin: true,
+                response: "Fatura", errors: [404])
         ) { _, context, _ in
             try .json(try await financeiro.fatura(try context.parameters.require("id")))
         }
-        api.add(Operation(
-            method: .get, path: "/api/financeiro/relatorios/receita", summary: "Receita por dia e por tipo de espaço (admin)", tag: "financeiro",
-            auth: true, admin: true, response: "RelatorioDeReceita", errors: [400, 404], query: periodo)
+        api.add(
+            Operation(
+                method: .get, path: "/api/financeiro/relatorios/receita", summary: "Receita por dia e por tipo de espaço (admin)", tag: "financeiro",
+                auth: true, admin: true, response: "RelatorioDeReceita", errors: [400, 404], query: periodo)
         ) { request, _, _ in
-            try .json(try await financeiro.receita(
-                de: try Query.data(request, "de"), ate: try Query.data(request, "ate"), unidade: try Query.id(request, "unidade")))
+            try .json(
+                try await financeiro.receita(
+                    de: try Query.data(request, "de"), ate: try Query.data(request, "ate"), unidade: try Query.id(request, "unidade")))
         }
-        api.add(Operation(
-            method: .get, path: "/api/admin/financeiro/razao", summary: "Saldos do razão por conta (débitos = créditos)", tag: "financeiro",
-            auth: true, admin: true, response: "Razao", errors: [400, 404], query: [.id("unidade", "id da unidade")])
+        api.add(
+            Operation(
+                method: .get, path: "/api/admin/financeiro/razao", summary: "Saldos do razão por conta (débitos = créditos)", tag: "financeiro",
+                auth: true, admin: true, response: "Razao", errors: [400, 404], query: [.id("unidade", "id da unidade")])
         ) { request, _, _ in
             try .json(try await financeiro.razao(unidade: try Query.id(request, "unidade")))
         }
-        api.add(Operation(
-            method: .get, path: "/api/admin/financeiro/faturas.csv", summary: "Exportar faturas e notas de crédito (CSV)", tag: "financeiro",
-            auth: true, admin: true, errors: [400, 404], query: planilha, contentType: "text/csv")
+        api.add(
+            Operation(
+                method: .get, path: "/api/admin/financeiro/faturas.csv", summary: "Exportar faturas e notas de crédito (CSV)", tag: "financeiro",
+                auth: true, admin: true, errors: [400, 404], query: planilha, contentType: "text/csv")
         ) { request, _, _ in
             let csv = try await financeiro.faturasCSV(
                 unidade: try Query.id(request, "unidade"), de: try Query.data(request, "de"), ate: try Query.data(request, "ate"),
                 dialeto: try Query.dialeto(request))
-            return Reply(status: 200, body: Data(csv.utf8), headers: ["Content-Type": "text/csv; charset=utf-8", "Content-Disposition": "attachment; filename=\"faturas.csv\""])
+            return Reply(
+                status: 200, body: Data(csv.utf8),
+                headers: ["Content-Type": "text/csv; charset=utf-8", "Content-Disposition": "attachment; filename=\"faturas.csv\""])
         }
-        api.add(Operation(
-            method: .get, path: "/api/admin/financeiro/razao.csv", summary: "Exportar os lançamentos do razão (CSV)", tag: "financeiro",
-            auth: true, admin: true, errors: [400, 404], query: planilha, contentType: "text/csv")
+        api.add(
+            Operation(
+                method: .get, path: "/api/admin/financeiro/razao.csv", summary: "Exportar os lançamentos do razão (CSV)", tag: "financeiro",
+                auth: true, admin: true, errors: [400, 404], query: planilha, contentType: "text/csv")
         ) { request, _, _ in
             let csv = try await financeiro.razaoCSV(
                 unidade: try Query.id(request, "unidade"), de: try Query.data(request, "de"), ate: try Query.data(request, "ate"),
                 dialeto: try Query.dialeto(request))
-            return Reply(status: 200, body: Data(csv.utf8), headers: ["Content-Type": "text/csv; charset=utf-8", "Content-Disposition": "attachment; filename=\"razao.csv\""])
+            return Reply(
+                status: 200, body: Data(csv.utf8),
+                headers: ["Content-Type": "text/csv; charset=utf-8", "Content-Disposition": "attachment; filename=\"razao.csv\""])
         }
     }
 
@@ -131,43 +157,52 @@ extension Routes {
         let analytics = backend.negocio.analytics
         let analyticsDe = QueryParameter.date(
             "de", "AAAA-MM-DD, data local; não depois de 'ate', no máximo \(AnalyticsService.diasMaximos) dias ao todo (400)", required: true)
-        api.add(Operation(
-            method: .get, path: "/api/analytics/ocupacao", summary: "Ocupação (horas reservadas / horas abertas) por espaço e dia", tag: "analytics",
-            auth: true, admin: true, response: "OcupacaoPorDia", errors: [400, 404],
-            query: [.id("espaco", "id do espaço"), analyticsDe, .date("ate", "AAAA-MM-DD, inclusive", required: true)])
+        api.add(
+            Operation(
+                method: .get, path: "/api/analytics/ocupacao", summary: "Ocupação (horas reservadas / horas abertas) por espaço e dia",
+                tag: "analytics",
+                auth: true, admin: true, response: "OcupacaoPorDia", errors: [400, 404],
+                query: [.id("espaco", "id do espaço"), analyticsDe, .date("ate", "AAAA-MM-DD, inclusive", required: true)])
         ) { request, _, _ in
-            try .json(try await analytics.ocupacao(
-                espaco: try Query.id(request, "espaco"), de: try Query.data(request, "de"), ate: try Query.data(request, "ate")))
+            try .json(
+                try await analytics.ocupacao(
+                    espaco: try Query.id(request, "espaco"), de: try Query.data(request, "de"), ate: try Query.data(request, "ate")))
         }
-        api.add(Operation(
-            method: .get, path: "/api/analytics/ocupacao/semana", summary: "Ocupação por hora da semana (0–167, hora local)", tag: "analytics",
-            auth: true, admin: true, response: "OcupacaoPorHoraDaSemana", errors: [400, 404], query: [.id("espaco", "id do espaço")])
+        api.add(
+            Operation(
+                method: .get, path: "/api/analytics/ocupacao/semana", summary: "Ocupação por hora da semana (0–167, hora local)", tag: "analytics",
+                auth: true, admin: true, response: "OcupacaoPorHoraDaSemana", errors: [400, 404], query: [.id("espaco", "id do espaço")])
         ) { request, _, _ in
             try .json(try await analytics.ocupacaoPorHoraDaSemana(espaco: try Query.id(request, "espaco")))
         }
-        api.add(Operation(
-            method: .get, path: "/api/analytics/receita", summary: "Receita (pagamentos − reembolsos) por tipo de espaço", tag: "analytics",
-            auth: true, admin: true, response: "ReceitaPorTipo", errors: [400],
-            query: [analyticsDe, .date("ate", "AAAA-MM-DD, inclusive", required: true)])
+        api.add(
+            Operation(
+                method: .get, path: "/api/analytics/receita", summary: "Receita (pagamentos − reembolsos) por tipo de espaço", tag: "analytics",
+                auth: true, admin: true, response: "ReceitaPorTipo", errors: [400],
+                query: [analyticsDe, .date("ate", "AAAA-MM-DD, inclusive", required: true)])
         ) { request, _, _ in
             try .json(try await analytics.receitaPorTipo(de: try Query.data(request, "de"), ate: try Query.data(request, "ate")))
         }
-        api.add(Operation(
-            method: .get, path: "/api/analytics/indicadores", summary: "No-show, cancelamento, antecedência média e contagens", tag: "analytics",
-            auth: true, admin: true, response: "Indicadores")
+        api.add(
+            Operation(
+                method: .get, path: "/api/analytics/indicadores", summary: "No-show, cancelamento, antecedência média e contagens", tag: "analytics",
+                auth: true, admin: true, response: "Indicadores")
         ) { _, _, _ in
             try .json(try await analytics.indicadores())
         }
-        api.add(Operation(
-            method: .get, path: "/api/analytics/membros", summary: "Membros que mais reservam (horas e receita)", tag: "analytics",
-            auth: true, admin: true, response: "TopMembros", errors: [400], query: [
-                QueryParameter(name: "limite", description: "quantos membros (padrão 10)", form: .integer(1...AnalyticsService.limiteMaximo)),
-            ])
+        api.add(
+            Operation(
+                method: .get, path: "/api/analytics/membros", summary: "Membros que mais reservam (horas e receita)", tag: "analytics",
+                auth: true, admin: true, response: "TopMembros", errors: [400],
+                query: [
+                    QueryParameter(name: "limite", description: "quantos membros (padrão 10)", form: .integer(1...AnalyticsService.limiteMaximo))
+                ])
         ) { request, _, _ in
             var limite = 10
             if let texto = request.uri.queryParameters.get("limite") {
                 guard let valor = Int(texto), (1...AnalyticsService.limiteMaximo).contains(valor) else {
-                    throw ServiceError.requisicaoInvalida("'limite' deve ser um inteiro de 1 a \(AnalyticsService.limiteMaximo)", detalhes: ["campo": "limite"])
+                    throw ServiceError.requisicaoInvalida(
+                        "'limite' deve ser um inteiro de 1 a \(AnalyticsService.limiteMaximo)", detalhes: ["campo": "limite"])
                 }
                 limite = valor
             }

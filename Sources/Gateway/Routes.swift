@@ -1,64 +1,81 @@
 import App
+import Domain
 import EventStore
 import Foundation
 import Hummingbird
 import Logging
-import Domain
 import Messaging
 import Projections
 import Services
 
-struct RegistroBody: Decodable { let nome: String; let email: String; let senha: String }
-struct LoginBody: Decodable { let email: String; let senha: String }
-struct TrocaDeSenhaBody: Decodable { let senhaAtual: String; let novaSenha: String }
+struct RegistroBody: Decodable {
+    let nome: String
+    let email: String
+    let senha: String
+}
+struct LoginBody: Decodable {
+    let email: String
+    let senha: String
+}
+struct TrocaDeSenhaBody: Decodable {
+    let senhaAtual: String
+    let novaSenha: String
+}
 
 enum Routes {
     static func usuarios(_ api: API, _ backend: Backend) {
         let usuarios = backend.usuarios
-        api.add(Operation(
-            method: .post, path: "/api/auth/registro", summary: "Registrar uma conta de membro", tag: "auth",
-            request: "Registro", response: "Perfil", success: 201, errors: [409, 422])
+        api.add(
+            Operation(
+                method: .post, path: "/api/auth/registro", summary: "Registrar uma conta de membro", tag: "auth",
+                request: "Registro", response: "Perfil", success: 201, errors: [409, 422])
         ) { _, context, body in
             let input = try JSON.decode(RegistroBody.self, from: body)
             let perfil = try await usuarios.registrar(nome: input.nome, email: input.email, senha: input.senha, context: context.caller)
             return try .json(perfil, status: 201)
         }
-        api.add(Operation(
-            method: .post, path: "/api/auth/login", summary: "Entrar: devolve um token JWT", tag: "auth",
-            request: "Login", response: "Sessao", errors: [401, 403, 423], secret: true)
+        api.add(
+            Operation(
+                method: .post, path: "/api/auth/login", summary: "Entrar: devolve um token JWT", tag: "auth",
+                request: "Login", response: "Sessao", errors: [401, 403, 423], secret: true)
         ) { _, context, body in
             let input = try JSON.decode(LoginBody.self, from: body)
             return try .json(try await usuarios.entrar(email: input.email, senha: input.senha, context: context.caller))
         }
-        api.add(Operation(
-            method: .get, path: "/api/auth/me", summary: "Minha conta", tag: "auth", auth: true, response: "Perfil", errors: [404])
+        api.add(
+            Operation(
+                method: .get, path: "/api/auth/me", summary: "Minha conta", tag: "auth", auth: true, response: "Perfil", errors: [404])
         ) { _, context, _ in
             try .json(try await usuarios.perfil(usuario: try context.requireUser().usuario))
         }
-        api.add(Operation(
-            method: .post, path: "/api/auth/me/senha",
-            summary: "Trocar a minha senha: encerra todas as sessões e devolve uma nova para este dispositivo", tag: "auth", auth: true,
-            request: "TrocaDeSenha", response: "Sessao", errors: [403, 422, 423], secret: true)
+        api.add(
+            Operation(
+                method: .post, path: "/api/auth/me/senha",
+                summary: "Trocar a minha senha: encerra todas as sessões e devolve uma nova para este dispositivo", tag: "auth", auth: true,
+                request: "TrocaDeSenha", response: "Sessao", errors: [403, 422, 423], secret: true)
         ) { _, context, body in
             let input = try JSON.decode(TrocaDeSenhaBody.self, from: body)
-            return try .json(try await usuarios.trocarSenha(
-                usuario: try context.requireUser().usuario, atual: input.senhaAtual, nova: input.novaSenha, context: context.caller))
+            return try .json(
+                try await usuarios.trocarSenha(
+                    usuario: try context.requireUser().usuario, atual: input.senhaAtual, nova: input.novaSenha, context: context.caller))
         }
     }
 
     static func lgpd(_ api: API, _ backend: Backend) {
         let usuarios = backend.usuarios
-        api.add(Operation(
-            method: .get, path: "/api/auth/me/dados", summary: "LGPD: exportar tudo o que há sobre mim", tag: "lgpd", auth: true,
-            response: "Exportacao", errors: [404])
+        api.add(
+            Operation(
+                method: .get, path: "/api/auth/me/dados", summary: "LGPD: exportar tudo o que há sobre mim", tag: "lgpd", auth: true,
+                response: "Exportacao", errors: [404])
         ) { _, context, _ in
             Reply(status: 200, body: try await usuarios.exportar(usuario: try context.requireUser().usuario))
         }
         let reservas = backend.reservas
-        api.add(Operation(
-            method: .delete, path: "/api/auth/me",
-            summary: "LGPD: apagar meus dados pessoais (irreversível); 409 enquanto houver reservas ativas", tag: "lgpd",
-            auth: true, success: 204, errors: [404, 409])
+        api.add(
+            Operation(
+                method: .delete, path: "/api/auth/me",
+                summary: "LGPD: apagar meus dados pessoais (irreversível); 409 enquanto houver reservas ativas", tag: "lgpd",
+                auth: true, success: 204, errors: [404, 409])
         ) { _, context, _ in
             let usuario = try context.requireUser().usuario
             try await semReservasAtivas(reservas, usuario)
@@ -68,16 +85,19 @@ enum Routes {
         // The same for an operator acting on a person's request: a deactivated account has no
         // token to ask with, and an erasure whose key deletion failed after it was recorded can
         // only be finished from here (the account's own tokens stop at the record).
-        api.add(Operation(
-            method: .get, path: "/api/admin/usuarios/{id}/dados", summary: "LGPD: exportar tudo o que há sobre uma conta (a pedido do titular)",
-            tag: "lgpd", auth: true, admin: true, response: "Exportacao", errors: [404])
+        api.add(
+            Operation(
+                method: .get, path: "/api/admin/usuarios/{id}/dados", summary: "LGPD: exportar tudo o que há sobre uma conta (a pedido do titular)",
+                tag: "lgpd", auth: true, admin: true, response: "Exportacao", errors: [404])
         ) { _, context, _ in
             Reply(status: 200, body: try await usuarios.exportar(usuario: try contaId(context)))
         }
-        api.add(Operation(
-            method: .delete, path: "/api/admin/usuarios/{id}/dados",
-            summary: "LGPD: apagar os dados pessoais de uma conta, também desativada (a pedido do titular; irreversível); 409 enquanto houver reservas ativas",
-            tag: "lgpd", auth: true, admin: true, success: 204, errors: [404, 409])
+        api.add(
+            Operation(
+                method: .delete, path: "/api/admin/usuarios/{id}/dados",
+                summary:
+                    "LGPD: apagar os dados pessoais de uma conta, também desativada (a pedido do titular; irreversível); 409 enquanto houver reservas ativas",
+                tag: "lgpd", auth: true, admin: true, success: 204, errors: [404, 409])
         ) { _, context, _ in
             let usuario = try contaId(context)
             try await semReservasAtivas(reservas, usuario)
@@ -108,72 +128,85 @@ enum Routes {
 
     static func admin(_ api: API, _ backend: Backend) {
         let usuarios = backend.usuarios
-        api.add(Operation(
-            method: .get, path: "/api/admin/usuarios", summary: "Contas (paginadas, filtro por e-mail)", tag: "admin",
-            auth: true, admin: true, response: "PaginaDePerfis", errors: [400],
-            query: [.text("email", "parte do e-mail"), .pagina])
+        api.add(
+            Operation(
+                method: .get, path: "/api/admin/usuarios", summary: "Contas (paginadas, filtro por e-mail)", tag: "admin",
+                auth: true, admin: true, response: "PaginaDePerfis", errors: [400],
+                query: [.text("email", "parte do e-mail"), .pagina])
         ) { request, _, _ in
             let pagina = try Query.page(request)
             return try .json(try await usuarios.listar(email: request.uri.queryParameters.get("email"), pagina: pagina))
         }
-        api.add(Operation(
-            method: .get, path: "/api/admin/usuarios/{id}", summary: "Uma conta", tag: "admin",
-            auth: true, admin: true, response: "Perfil", errors: [404])
+        api.add(
+            Operation(
+                method: .get, path: "/api/admin/usuarios/{id}", summary: "Uma conta", tag: "admin",
+                auth: true, admin: true, response: "Perfil", errors: [404])
         ) { _, context, _ in
             try .json(try await usuarios.consultar(usuario: try context.parameters.require("id")))
         }
-        api.add(Operation(
-            method: .post, path: "/api/admin/usuarios/{id}/promocao", summary: "Promover a administrador", tag: "admin",
-            auth: true, admin: true, success: 204, errors: [404, 409])
+        api.add(
+            Operation(
+                method: .post, path: "/api/admin/usuarios/{id}/promocao", summary: "Promover a administrador", tag: "admin",
+                auth: true, admin: true, success: 204, errors: [404, 409])
         ) { _, context, _ in
             try await usuarios.promover(usuario: try context.parameters.require("id"), context: context.caller)
             return Reply(status: 204)
         }
-        api.add(Operation(
-            method: .put, path: "/api/admin/usuarios/{id}/plano",
-            summary: "Pôr um membro num plano (null: tirar): as regras de preço do plano valem nas cotações e reservas dele", tag: "admin",
-            auth: true, admin: true, request: "DefinicaoDePlano", response: "Perfil", errors: [404, 409, 422])
+        api.add(
+            Operation(
+                method: .put, path: "/api/admin/usuarios/{id}/plano",
+                summary: "Pôr um membro num plano (null: tirar): as regras de preço do plano valem nas cotações e reservas dele", tag: "admin",
+                auth: true, admin: true, request: "DefinicaoDePlano", response: "Perfil", errors: [404, 409, 422])
         ) { _, context, body in
             struct Definicao: Decodable { let plano: String? }
             guard (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?.keys.contains("plano") == true else {
                 throw ServiceError.invalido("plano", "informe 'plano': o nome do plano, ou null para tirar o membro do plano")
             }
-            return try .json(try await usuarios.definirPlano(
-                usuario: try context.parameters.require("id"), plano: try JSON.decode(Definicao.self, from: body).plano, context: context.caller))
+            return try .json(
+                try await usuarios.definirPlano(
+                    usuario: try context.parameters.require("id"), plano: try JSON.decode(Definicao.self, from: body).plano, context: context.caller))
         }
-        api.add(Operation(
-            method: .post, path: "/api/admin/usuarios/{id}/desativacao", summary: "Desativar uma conta", tag: "admin",
-            auth: true, admin: true, success: 204, errors: [404, 409])
+        api.add(
+            Operation(
+                method: .post, path: "/api/admin/usuarios/{id}/desativacao", summary: "Desativar uma conta", tag: "admin",
+                auth: true, admin: true, success: 204, errors: [404, 409])
         ) { _, context, _ in
             try await usuarios.desativar(usuario: try context.parameters.require("id"), context: context.caller)
             return Reply(status: 204)
         }
-        api.add(Operation(
-            method: .get, path: "/api/admin/eventos", summary: "Os tipos de evento do log, com seus nomes em português (dos catálogos)", tag: "admin",
-            auth: true, admin: true, response: "TiposDeEvento")
+        api.add(
+            Operation(
+                method: .get, path: "/api/admin/eventos", summary: "Os tipos de evento do log, com seus nomes em português (dos catálogos)",
+                tag: "admin",
+                auth: true, admin: true, response: "TiposDeEvento")
         ) { _, _, _ in
             try .json(usuarios.tiposDeEvento())
         }
-        api.add(Operation(
-            method: .get, path: "/api/admin/auditoria", summary: "Trilha de auditoria: o log de eventos, filtrado", tag: "admin",
-            auth: true, admin: true, response: "PaginaDeAuditoria", errors: [400],
-            query: [.text("usuario", "id de quem agiu"), .text("tipo", "tipo do evento"),
+        api.add(
+            Operation(
+                method: .get, path: "/api/admin/auditoria", summary: "Trilha de auditoria: o log de eventos, filtrado", tag: "admin",
+                auth: true, admin: true, response: "PaginaDeAuditoria", errors: [400],
+                query: [
+                    .text("usuario", "id de quem agiu"), .text("tipo", "tipo do evento"),
                     .instant("desde", "instante RFC 3339 com fuso (Z ou ±HH:MM); não depois de 'ate' (400)"),
-                    .instant("ate", "instante RFC 3339 com fuso (Z ou ±HH:MM), exclusivo"), .pagina])
+                    .instant("ate", "instante RFC 3339 com fuso (Z ou ±HH:MM), exclusivo"), .pagina,
+                ])
         ) { request, _, _ in
             let query = request.uri.queryParameters
             // An account id in any case, as stored; an actor that is no account ("system:…") as given.
             let usuario = query.get("usuario").map { Usuario.ID($0)?.description ?? $0 }
-            return try .json(try await usuarios.auditoria(
-                usuario: usuario, tipo: query.get("tipo"), desde: try Query.instant(request, "desde"),
-                ate: try Query.instant(request, "ate"), pagina: try Query.page(request)))
+            return try .json(
+                try await usuarios.auditoria(
+                    usuario: usuario, tipo: query.get("tipo"), desde: try Query.instant(request, "desde"),
+                    ate: try Query.instant(request, "ate"), pagina: try Query.page(request)))
         }
     }
 
     static func operations(_ api: API, _ backend: Backend, metrics: Metrics) {
-        api.add(Operation(
-            method: .get, path: "/saude", summary: "Saúde: o store, o bus e as projeções", tag: "operacao", response: "Saude",
-            errors: [503])
+        api.add(
+            Operation(
+                method: .get, path: "/saude", summary: "Saúde: o store, o bus e as projeções", tag: "operacao", response: "Saude",
+                errors: [503])
         ) { _, _, _ in
             var components: [String: [String: String]] = [:]
             var healthy = true
@@ -214,12 +247,16 @@ enum Routes {
                 component["tentativas"] = String(failure.attempts)
                 components[runner.projection.checkpoint] = component
             }
-            struct Health: Encodable { let status: String; let componentes: [String: [String: String]] }
+            struct Health: Encodable {
+                let status: String
+                let componentes: [String: [String: String]]
+            }
             return try .json(Health(status: healthy && !stuck ? "ok" : "degradado", componentes: components), status: healthy ? 200 : 503)
         }
-        api.add(Operation(
-            method: .get, path: "/metrics", summary: "Métricas no formato de texto do Prometheus", tag: "operacao",
-            response: "text", contentType: "text/plain")
+        api.add(
+            Operation(
+                method: .get, path: "/metrics", summary: "Métricas no formato de texto do Prometheus", tag: "operacao",
+                response: "text", contentType: "text/plain")
         ) { _, _, _ in
             var text = metrics.render()
             text += "# HELP coworkflow_events_appended_total Events this process appended to the store.\n"
@@ -246,12 +283,15 @@ enum Routes {
 
     static func documentation(_ api: API) {
         // Registered last so the document includes itself and every route above.
-        api.add(Operation(method: .get, path: "/docs", summary: "Swagger UI", tag: "operacao", response: "text", contentType: "text/html"))
-        { _, _, _ in
+        api.add(Operation(method: .get, path: "/docs", summary: "Swagger UI", tag: "operacao", response: "text", contentType: "text/html")) {
+            _, _, _ in
             Reply(status: 200, body: Data(OpenAPI.docsPage.utf8), headers: ["Content-Type": "text/html; charset=utf-8"])
         }
-        let operations = api.operations + [Operation(
-            method: .get, path: "/openapi.json", summary: "Este documento (OpenAPI 3.1)", tag: "operacao", response: "text")]
+        let operations =
+            api.operations + [
+                Operation(
+                    method: .get, path: "/openapi.json", summary: "Este documento (OpenAPI 3.1)", tag: "operacao", response: "text")
+            ]
         let document = OpenAPI.document(operations)
         api.add(operations[operations.count - 1]) { _, _, _ in Reply(status: 200, body: document) }
     }
@@ -332,7 +372,8 @@ extension JSON {
         guard let extra = object.keys.sorted().first(where: { !accepted.contains($0) }) else { return }
         let guess = accepted.map { ($0, distance($0.lowercased(), extra.lowercased())) }.filter { $0.1 <= 2 }.min { $0.1 < $1.1 }?.0
         throw ServiceError.invalido(
-            extra, "o campo '\(extra.prefix(60))' não existe aqui" + (guess.map { "; você quis dizer '\($0)'?" } ?? "")
+            extra,
+            "o campo '\(extra.prefix(60))' não existe aqui" + (guess.map { "; você quis dizer '\($0)'?" } ?? "")
                 + " (campos aceitos: \(accepted.sorted().joined(separator: ", ")))")
     }
 
@@ -359,7 +400,8 @@ extension JSON {
         guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return }  // decode says what is wrong
         guard let extra = object.keys.sorted().first(where: { !allowed.contains($0) }) else { return }
         throw ServiceError.invalido(
-            extra, hints[extra] ?? "o campo '\(extra)' não pode ser alterado aqui; os campos alteráveis são: \(allowed.sorted().joined(separator: ", "))")
+            extra,
+            hints[extra] ?? "o campo '\(extra)' não pode ser alterado aqui; os campos alteráveis são: \(allowed.sorted().joined(separator: ", "))")
     }
 
     /// Whether `body` has a JSON escape (`\u00XX`, `\b`, `\f`) or a raw byte (DEL, a C1
@@ -446,7 +488,8 @@ enum Query {
         guard let text = request.uri.queryParameters.get("dialeto") else { return .rfc4180 }
         guard let dialeto = FinanceiroService.DialetoCSV(rawValue: text) else {
             throw ServiceError.requisicaoInvalida(
-                "'dialeto' deve ser \(FinanceiroService.DialetoCSV.allCases.map(\.rawValue).joined(separator: " ou "))", detalhes: ["campo": "dialeto"])
+                "'dialeto' deve ser \(FinanceiroService.DialetoCSV.allCases.map(\.rawValue).joined(separator: " ou "))",
+                detalhes: ["campo": "dialeto"])
         }
         return dialeto
     }

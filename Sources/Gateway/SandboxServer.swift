@@ -1,8 +1,8 @@
-public import Integrations
 import Crypto
 import Foundation
 import HTTPTypes
 public import Hummingbird
+public import Integrations
 public import Logging
 public import NIOCore
 import Services
@@ -40,7 +40,9 @@ public enum SandboxServer {
             return try reply(cobranca)
         }
         cobrancas.post(":id/cancelamento") { _, context in
-            do { try await psp.cancelar(try context.parameters.require("id")) } catch let error as SandboxPSP.Falha { throw Routes.sandboxError(error) }
+            do { try await psp.cancelar(try context.parameters.require("id")) } catch let error as SandboxPSP.Falha {
+                throw Routes.sandboxError(error)
+            }
             return Response(status: .noContent)
         }
         cobrancas.post(":id/reembolsos") { request, context in
@@ -54,7 +56,9 @@ public enum SandboxServer {
             return Response(status: .accepted)
         }
         cobrancas.post(":id/pagamento") { _, context in
-            do { return try reply(try await psp.pagar(try context.parameters.require("id"))) } catch let error as SandboxPSP.Falha { throw Routes.sandboxError(error) }
+            do { return try reply(try await psp.pagar(try context.parameters.require("id"))) } catch let error as SandboxPSP.Falha {
+                throw Routes.sandboxError(error)
+            }
         }
         cobrancas.post(":id/recusa") { request, context in
             let recusa = try await decode(SandboxAPI.Recusa.self, request, context, emptyAs: SandboxAPI.Recusa(motivo: nil))
@@ -96,7 +100,8 @@ public enum SandboxServer {
             } catch let error as ServiceError {
                 return try reply(SandboxAPI.Erro(erro: error.codigo, mensagem: error.mensagem), status: .init(code: error.status))
             } catch let error as HTTPError {
-                return try reply(SandboxAPI.Erro(erro: "http_\(error.status.code)", mensagem: error.body ?? error.status.reasonPhrase), status: error.status)
+                return try reply(
+                    SandboxAPI.Erro(erro: "http_\(error.status.code)", mensagem: error.body ?? error.status.reasonPhrase), status: error.status)
             }
         }
 

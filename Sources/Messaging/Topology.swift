@@ -1,4 +1,5 @@
 public import Domain
+
 /// The broker topology of DESIGN §5, declared idempotently at start-up.
 ///
 /// - exchange `coworkflow.events` (topic, durable), routing key `<service>.<EventType>`;
@@ -27,12 +28,14 @@ public enum Topology {
         try await connection.declareExchange(deadLetterExchange, type: "direct")
         try await connection.declareQueue(deadLetters, arguments: [("x-queue-type", .text("quorum"))])
         try await connection.bind(queue: deadLetters, exchange: deadLetterExchange, routingKey: queue)
-        try await connection.declareQueue(queue, arguments: [
-            ("x-queue-type", .text("quorum")),
-            ("x-single-active-consumer", .bool(true)),
-            ("x-dead-letter-exchange", .text(deadLetterExchange)),
-            ("x-dead-letter-routing-key", .text(queue)),
-        ])
+        try await connection.declareQueue(
+            queue,
+            arguments: [
+                ("x-queue-type", .text("quorum")),
+                ("x-single-active-consumer", .bool(true)),
+                ("x-dead-letter-exchange", .text(deadLetterExchange)),
+                ("x-dead-letter-routing-key", .text(queue)),
+            ])
         for key in bindings {
             try await connection.bind(queue: queue, exchange: exchange, routingKey: key)
         }

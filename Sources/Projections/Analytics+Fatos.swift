@@ -70,7 +70,8 @@ public enum AnalyticsFact: Sendable, Equatable {
 
     static let porTipo: [String: Tipo] = [
         Unidade.Catalogo.cadastrada.type: .unidade, Unidade.Catalogo.atualizada.type: .unidade,
-        Espaco.Catalogo.cadastrado.type: .espacoCadastrado, Espaco.Catalogo.atualizado.type: .espacoAtualizado, Espaco.Catalogo.horarioDefinido.type: .horarioDefinido,
+        Espaco.Catalogo.cadastrado.type: .espacoCadastrado, Espaco.Catalogo.atualizado.type: .espacoAtualizado,
+        Espaco.Catalogo.horarioDefinido.type: .horarioDefinido,
         Espaco.Catalogo.desativado.type: .espacoDesativado, Espaco.Catalogo.reativado.type: .espacoReativado,
         Reserva.Catalogo.solicitada.type: .reservaSolicitada, Reserva.Catalogo.confirmada.type: .reservaConfirmada,
         Reserva.Catalogo.cancelada.type: .reservaCancelada, Reserva.Catalogo.expirada.type: .reservaExpirada,
@@ -101,7 +102,8 @@ public enum AnalyticsFact: Sendable, Equatable {
     var reservaComHistoria: UUID? {
         switch self {
         case .reservaConfirmada(let id, _), .reservaCancelada(let id, _), .reservaRecusada(let id, _), .reservaExpirada(let id, _),
-             .noShowRegistrado(let id, _): id
+            .noShowRegistrado(let id, _):
+            id
         default: nil
         }
     }
@@ -124,36 +126,50 @@ extension LeitorJSON {
         switch tipo {
         case .unidade:
             while let chave = try chave(&primeira) {
-                if eh(chave, "unidadeId") { id0 = try uuid() }
-                else if eh(chave, "fusoHorario") { texto0 = try string() }
-                else { try pularValor() }
+                if eh(chave, "unidadeId") { id0 = try uuid() } else if eh(chave, "fusoHorario") { texto0 = try string() } else { try pularValor() }
             }
             return .unidade(id: try exigir(id0, "unidadeId"), fusoHorario: try exigir(texto0, "fusoHorario"))
 
         case .espacoCadastrado:
             while let chave = try chave(&primeira) {
-                if eh(chave, "espacoId") { id0 = try uuid() }
-                else if eh(chave, "unidadeId") { id1 = try uuid() }
-                else if eh(chave, "nome") { texto0 = try string() }
-                else if eh(chave, "tipo") { texto1 = try string() }
-                else if eh(chave, "capacidade") { numero0 = try inteiro() }
-                else if eh(chave, "horario") { horario = try self.horario() }
-                else if eh(chave, "em") { numero1 = try instante() }
-                else { try pularValor() }
+                if eh(chave, "espacoId") {
+                    id0 = try uuid()
+                } else if eh(chave, "unidadeId") {
+                    id1 = try uuid()
+                } else if eh(chave, "nome") {
+                    texto0 = try string()
+                } else if eh(chave, "tipo") {
+                    texto1 = try string()
+                } else if eh(chave, "capacidade") {
+                    numero0 = try inteiro()
+                } else if eh(chave, "horario") {
+                    horario = try self.horario()
+                } else if eh(chave, "em") {
+                    numero1 = try instante()
+                } else {
+                    try pularValor()
+                }
             }
-            return .espacoCadastrado(AnalyticsFact.EspacoCadastrado(
-                espaco: try exigir(id0, "espacoId"), unidade: try exigir(id1, "unidadeId"),
-                nome: try exigir(texto0, "nome"), tipo: try exigir(texto1, "tipo"),
-                capacidade: Int(clamping: try exigir(numero0, "capacidade")), horario: try exigir(horario, "horario"),
-                em: try exigir(numero1, "em")))
+            return .espacoCadastrado(
+                AnalyticsFact.EspacoCadastrado(
+                    espaco: try exigir(id0, "espacoId"), unidade: try exigir(id1, "unidadeId"),
+                    nome: try exigir(texto0, "nome"), tipo: try exigir(texto1, "tipo"),
+                    capacidade: Int(clamping: try exigir(numero0, "capacidade")), horario: try exigir(horario, "horario"),
+                    em: try exigir(numero1, "em")))
 
         case .espacoAtualizado:
             while let chave = try chave(&primeira) {
-                if eh(chave, "espacoId") { id0 = try uuid() }
-                else if eh(chave, "nome") { texto0 = try string() }
-                else if eh(chave, "capacidade") { numero0 = try inteiro() }
-                else if eh(chave, "em") { numero1 = try instante() }
-                else { try pularValor() }
+                if eh(chave, "espacoId") {
+                    id0 = try uuid()
+                } else if eh(chave, "nome") {
+                    texto0 = try string()
+                } else if eh(chave, "capacidade") {
+                    numero0 = try inteiro()
+                } else if eh(chave, "em") {
+                    numero1 = try instante()
+                } else {
+                    try pularValor()
+                }
             }
             return .espacoAtualizado(
                 espaco: try exigir(id0, "espacoId"), nome: try exigir(texto0, "nome"),
@@ -161,18 +177,21 @@ extension LeitorJSON {
 
         case .horarioDefinido:
             while let chave = try chave(&primeira) {
-                if eh(chave, "espacoId") { id0 = try uuid() }
-                else if eh(chave, "horario") { horario = try self.horario() }
-                else if eh(chave, "em") { numero0 = try instante() }
-                else { try pularValor() }
+                if eh(chave, "espacoId") {
+                    id0 = try uuid()
+                } else if eh(chave, "horario") {
+                    horario = try self.horario()
+                } else if eh(chave, "em") {
+                    numero0 = try instante()
+                } else {
+                    try pularValor()
+                }
             }
             return .horarioDefinido(espaco: try exigir(id0, "espacoId"), horario: try exigir(horario, "horario"), em: try exigir(numero0, "em"))
 
         case .espacoDesativado, .espacoReativado:
             while let chave = try chave(&primeira) {
-                if eh(chave, "espacoId") { id0 = try uuid() }
-                else if eh(chave, "em") { numero0 = try instante() }
-                else { try pularValor() }
+                if eh(chave, "espacoId") { id0 = try uuid() } else if eh(chave, "em") { numero0 = try instante() } else { try pularValor() }
             }
             let (espaco, em) = (try exigir(id0, "espacoId"), try exigir(numero0, "em"))
             return tipo == .espacoDesativado ? .espacoDesativado(espaco: espaco, em: em) : .espacoReativado(espaco: espaco, em: em)
@@ -181,33 +200,49 @@ extension LeitorJSON {
             var inicio: Int64?
             var fim: Int64?
             while let chave = try chave(&primeira) {
-                if eh(chave, "reservaId") { id0 = try uuid() }
-                else if eh(chave, "espacoId") { id1 = try uuid() }
-                else if eh(chave, "unidadeId") { id2 = try uuid() }
-                else if eh(chave, "usuarioId") { texto0 = try idDeUsuario() }
-                else if eh(chave, "em") { numero0 = try instante() }
-                else if eh(chave, "intervalo") {
+                if eh(chave, "reservaId") {
+                    id0 = try uuid()
+                } else if eh(chave, "espacoId") {
+                    id1 = try uuid()
+                } else if eh(chave, "unidadeId") {
+                    id2 = try uuid()
+                } else if eh(chave, "usuarioId") {
+                    texto0 = try idDeUsuario()
+                } else if eh(chave, "em") {
+                    numero0 = try instante()
+                } else if eh(chave, "intervalo") {
                     var primeiraDoIntervalo = true
                     try abrirObjeto()
                     while let interna = try self.chave(&primeiraDoIntervalo) {
-                        if eh(interna, "inicio") { inicio = try instante() }
-                        else if eh(interna, "fim") { fim = try instante() }
-                        else { try pularValor() }
+                        if eh(interna, "inicio") {
+                            inicio = try instante()
+                        } else if eh(interna, "fim") {
+                            fim = try instante()
+                        } else {
+                            try pularValor()
+                        }
                     }
+                } else {
+                    try pularValor()
                 }
-                else { try pularValor() }
             }
-            return .reservaSolicitada(AnalyticsFact.ReservaSolicitada(
-                reserva: try exigir(id0, "reservaId"), espaco: try exigir(id1, "espacoId"),
-                unidade: try exigir(id2, "unidadeId"), usuario: try exigir(texto0, "usuarioId"),
-                inicio: try exigir(inicio, "intervalo.inicio"), fim: try exigir(fim, "intervalo.fim"), em: try exigir(numero0, "em")))
+            return .reservaSolicitada(
+                AnalyticsFact.ReservaSolicitada(
+                    reserva: try exigir(id0, "reservaId"), espaco: try exigir(id1, "espacoId"),
+                    unidade: try exigir(id2, "unidadeId"), usuario: try exigir(texto0, "usuarioId"),
+                    inicio: try exigir(inicio, "intervalo.inicio"), fim: try exigir(fim, "intervalo.fim"), em: try exigir(numero0, "em")))
 
         case .reservaConfirmada, .reservaCancelada, .reservaExpirada, .checkinRealizado, .noShowRegistrado:
             while let chave = try chave(&primeira) {
-                if eh(chave, "reservaId") { id0 = try uuid() }
-                else if eh(chave, "em") { numero0 = try instante() }
-                else if tipo == .reservaCancelada, eh(chave, "por") { texto0 = try string() }
-                else { try pularValor() }
+                if eh(chave, "reservaId") {
+                    id0 = try uuid()
+                } else if eh(chave, "em") {
+                    numero0 = try instante()
+                } else if tipo == .reservaCancelada, eh(chave, "por") {
+                    texto0 = try string()
+                } else {
+                    try pularValor()
+                }
             }
             let (reserva, em) = (try exigir(id0, "reservaId"), try exigir(numero0, "em"))
             if tipo == .reservaCancelada, texto0 == AnalyticsFact.recusaDoPagamento { return .reservaRecusada(reserva: reserva, em: em) }
@@ -221,12 +256,19 @@ extension LeitorJSON {
 
         case .pagamentoConfirmado, .reembolsoConcluido:
             while let chave = try chave(&primeira) {
-                if eh(chave, "espacoId") { id0 = nulo() ? nil : try uuid() }
-                else if eh(chave, "unidadeId") { id1 = nulo() ? nil : try uuid() }
-                else if eh(chave, "usuarioId") { texto0 = try idDeUsuario() }
-                else if eh(chave, "valor") { numero0 = try inteiro() }
-                else if eh(chave, "em") { numero1 = try instante() }
-                else { try pularValor() }
+                if eh(chave, "espacoId") {
+                    id0 = nulo() ? nil : try uuid()
+                } else if eh(chave, "unidadeId") {
+                    id1 = nulo() ? nil : try uuid()
+                } else if eh(chave, "usuarioId") {
+                    texto0 = try idDeUsuario()
+                } else if eh(chave, "valor") {
+                    numero0 = try inteiro()
+                } else if eh(chave, "em") {
+                    numero1 = try instante()
+                } else {
+                    try pularValor()
+                }
             }
             let movimento = AnalyticsFact.Movimento(
                 espaco: id0, unidade: id1, usuario: try exigir(texto0, "usuarioId"),
@@ -252,9 +294,7 @@ extension LeitorJSON {
                 var primeiraDaFaixa = true
                 try abrirObjeto()
                 while let campo = try self.chave(&primeiraDaFaixa) {
-                    if eh(campo, "abre") { abre = try int() }
-                    else if eh(campo, "fecha") { fecha = try int() }
-                    else { try pularValor() }
+                    if eh(campo, "abre") { abre = try int() } else if eh(campo, "fecha") { fecha = try int() } else { try pularValor() }
                 }
                 guard let abre, let fecha, 0 <= abre, abre < fecha, fecha <= 1_440 else {
                     throw invalido("bad opening range")

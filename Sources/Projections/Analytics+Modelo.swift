@@ -1,5 +1,5 @@
-import Foundation
 import Domain
+import Foundation
 
 /// The analytics fold: one pure function from facts to documents, shared by the incremental
 /// projection (which holds only the documents one event touches) and the fast rebuild (which
@@ -143,8 +143,12 @@ public struct AnalyticsModel: Sendable {
             let vigencia = AnalyticsEspaco.Vigencia(
                 desde: CalendarioAnalitico.data(diaLocal(e.em, unidade: e.unidade)), ativo: true,
                 lugares: AnalyticsEspaco.lugares(tipo: e.tipo, capacidade: e.capacidade), horario: e.horario)
-            return [.espaco(e.espaco, AnalyticsEspaco(
-                espacoId: e.espaco.minusculo, unidadeId: e.unidade.minusculo, nome: e.nome, tipo: e.tipo, vigencias: [vigencia]))]
+            return [
+                .espaco(
+                    e.espaco,
+                    AnalyticsEspaco(
+                        espacoId: e.espaco.minusculo, unidadeId: e.unidade.minusculo, nome: e.nome, tipo: e.tipo, vigencias: [vigencia]))
+            ]
 
         case .espacoAtualizado(let id, let nome, let capacidade, let em):
             let tipo = espacos[id]?.tipo ?? ""
@@ -304,12 +308,15 @@ public struct AnalyticsModel: Sendable {
             for (dia, segundos) in dias {
                 let (ano, mes, diaDoMes) = CalendarioAnalitico.civil(dia)
                 let chave = ChaveDoMes(espaco: espaco, mes: CalendarioAnalitico.indiceDoMes(ano: ano, mes: mes))
-                ocupacao[chave, default: AnalyticsOcupacaoMes(
-                    espacoId: espaco.minusculo, mes: CalendarioAnalitico.mes(ano: ano, mes: mes),
-                    segundosReservados: Array(repeating: 0, count: CalendarioAnalitico.diasNoMes(ano: ano, mes: mes)))
+                ocupacao[
+                    chave,
+                    default: AnalyticsOcupacaoMes(
+                        espacoId: espaco.minusculo, mes: CalendarioAnalitico.mes(ano: ano, mes: mes),
+                        segundosReservados: Array(repeating: 0, count: CalendarioAnalitico.diasNoMes(ano: ano, mes: mes)))
                 ].segundosReservados[diaDoMes - 1] += segundos
             }
-            var semana = semanas.removeValue(forKey: espaco)
+            var semana =
+                semanas.removeValue(forKey: espaco)
                 ?? AnalyticsSemana(espacoId: espaco.minusculo, segundosReservados: Array(repeating: 0, count: 168), ultimoDia: nil)
             for (hora, segundos) in horas { semana.segundosReservados[hora] += segundos }
             if let ultimoDia {
@@ -331,7 +338,8 @@ public struct AnalyticsModel: Sendable {
             doc.tipos[tipo] = linha
             receitas[indice] = doc
         case .membro(let usuario, let segundos, let reservas, let receita):
-            var membro = membros.removeValue(forKey: usuario)
+            var membro =
+                membros.removeValue(forKey: usuario)
                 ?? AnalyticsMembro(usuarioId: usuario, segundosConfirmados: 0, reservasConfirmadas: 0, receita: .zero)
             membro.segundosConfirmados += segundos
             membro.reservasConfirmadas += reservas

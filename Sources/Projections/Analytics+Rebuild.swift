@@ -68,7 +68,8 @@ extension AnalyticsReadModel {
         guard head > .start, let primeiro = try await store.readAll(after: .start, limit: 1).first else {
             let (lidos, promovido) = try await finalizador(store).promote(destino, after: .start, saved: try await destino.reset(in: store))
             return ReplayResult(
-                eventos: lidos, fatos: 0, documentos: 0, posicao: promovido.position, segundos: decorrido(), segundosDeLeitura: 0, segundosDeEscrita: 0)
+                eventos: lidos, fatos: 0, documentos: 0, posicao: promovido.position, segundos: decorrido(), segundosDeLeitura: 0,
+                segundosDeEscrita: 0)
         }
         let total = Int(max(1, head.sequence - primeiro.position.sequence + 1))
         let lidos = Contador()
@@ -85,8 +86,9 @@ extension AnalyticsReadModel {
                 let (de, ate) = (limites[k], limites[k + 1])
                 group.addTask {
                     do {
-                        try await ler(store, de: k == 0 ? .start : GlobalPosition(transaction: de - 1, sequence: .max),
-                                      ateTransacao: ate, head: head, lote: lote, lidos: lidos, saida: saida)
+                        try await ler(
+                            store, de: k == 0 ? .start : GlobalPosition(transaction: de - 1, sequence: .max),
+                            ateTransacao: ate, head: head, lote: lote, lidos: lidos, saida: saida)
                         saida.finish()
                     } catch {
                         saida.finish(throwing: error)
@@ -111,9 +113,10 @@ extension AnalyticsReadModel {
         let posicao: GlobalPosition
         do {
             posicao = try await escrever(documentos, store: store, em: destino, ate: head) { escritos in
-                progress(Progress(
-                    fase: .escrita, eventos: eventos, total: total, documentos: escritos, totalDeDocumentos: documentos.count,
-                    segundos: (ContinuousClock.now - inicio).segundos))
+                progress(
+                    Progress(
+                        fase: .escrita, eventos: eventos, total: total, documentos: escritos, totalDeDocumentos: documentos.count,
+                        segundos: (ContinuousClock.now - inicio).segundos))
             }
         } catch {
             // The live documents are as they were.

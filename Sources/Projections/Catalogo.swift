@@ -91,7 +91,8 @@ public enum CatalogoReadModel {
         name: "catalogo", collections: [unidades, espacos, tabelas, revisoes],
         types: [
             Unidade.Catalogo.cadastrada.type, Unidade.Catalogo.atualizada.type,
-            Espaco.Catalogo.cadastrado.type, Espaco.Catalogo.atualizado.type, Espaco.Catalogo.horarioDefinido.type, Espaco.Catalogo.bloqueioAgendado.type, Espaco.Catalogo.bloqueioRemovido.type,
+            Espaco.Catalogo.cadastrado.type, Espaco.Catalogo.atualizado.type, Espaco.Catalogo.horarioDefinido.type,
+            Espaco.Catalogo.bloqueioAgendado.type, Espaco.Catalogo.bloqueioRemovido.type,
             Espaco.Catalogo.desativado.type, Espaco.Catalogo.reativado.type,
             TabelaDePreco.Catalogo.definida.type, TabelaDePreco.Catalogo.regraAdicionada.type, TabelaDePreco.Catalogo.regraRemovida.type,
         ]

@@ -50,7 +50,10 @@ public struct CheckinView: Codable, Sendable, Equatable {
         checkinEm = dados.checkinEm
         checkoutEm = dados.checkoutEm
         atualizadoEm = dados.atualizadoEm
-        if status != .aguardando { codigo = nil; qr = nil }
+        if status != .aguardando {
+            codigo = nil
+            qr = nil
+        }
     }
 
     /// Folds one event after ``Checkin/Liberado`` into the view, as the aggregate's `evolve` does.
@@ -72,7 +75,10 @@ public struct CheckinView: Codable, Sendable, Equatable {
             status = .revogado
             atualizadoEm = e.em
         }
-        if status != .aguardando { codigo = nil; qr = nil }
+        if status != .aguardando {
+            codigo = nil
+            qr = nil
+        }
     }
 }
 

@@ -166,7 +166,8 @@ public enum FinanceiroReadModel {
     /// the number: chronological, number order within a unit, and a period is a contiguous run
     /// (the service finds its ends by binary search).
     public static let projection = Projection(
-        name: "financeiro", collections: [faturas, documentos, lancamentos, receitaDiaria, saldos, faturasDoMembro], types: Fatura.Catalogo.todos.types
+        name: "financeiro", collections: [faturas, documentos, lancamentos, receitaDiaria, saldos, faturasDoMembro],
+        types: Fatura.Catalogo.todos.types
     ) { recorded, batch in
         guard let event = try Fatura.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) else { return }
         switch event {
@@ -196,9 +197,10 @@ public enum FinanceiroReadModel {
                 view.issDevolvido = view.issDevolvido + e.iss
                 view.liquido = view.valor - view.reembolsado
                 view.status = view.liquido == .zero ? .reembolsada : .parcialmenteReembolsada
-                view.notasDeCredito.append(NotaDeCreditoView(
-                    id: e.notaId.description, numero: e.numero, codigo: codigo, reembolsoId: e.reembolsoId.uuidString.lowercased(),
-                    valor: e.valor, iss: e.iss, data: e.data, emitidaEm: e.em))
+                view.notasDeCredito.append(
+                    NotaDeCreditoView(
+                        id: e.notaId.description, numero: e.numero, codigo: codigo, reembolsoId: e.reembolsoId.uuidString.lowercased(),
+                        valor: e.valor, iss: e.iss, data: e.data, emitidaEm: e.em))
                 try salvar(view, batch)
             }
             let documento = DocumentoFiscalView(
@@ -258,7 +260,8 @@ public enum FinanceiroReadModel {
         _ unidade: String, _ data: DataLocal, _ tipo: String, _ batch: ProjectionBatch, _ change: (inout ReceitaDiariaView) -> Void
     ) async throws {
         let key = receitaKey(unidade: unidade, data: data, tipoDeEspaco: tipo)
-        var linha = try await batch.get(ReceitaDiariaView.self, receitaDiaria, key)
+        var linha =
+            try await batch.get(ReceitaDiariaView.self, receitaDiaria, key)
             ?? ReceitaDiariaView(unidadeId: unidade, data: data, tipoDeEspaco: tipo)
         change(&linha)
         try batch.put(linha, receitaDiaria, key, grupo: unidade, ordem: "\(data)|\(unidade)|\(tipo)")

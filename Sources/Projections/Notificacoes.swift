@@ -52,7 +52,8 @@ public enum NotificacoesReadModel {
     public static let projection = Projection(
         name: "notificacoes", collections: [caixa, lembretes, leitura],
         types: [
-            Notificacao.Catalogo.enviada.type, Notificacao.Catalogo.falhou.type, Notificacao.Catalogo.lidas.type, Reserva.Catalogo.confirmada.type, Reserva.Catalogo.cancelada.type, Reserva.Catalogo.concluida.type,
+            Notificacao.Catalogo.enviada.type, Notificacao.Catalogo.falhou.type, Notificacao.Catalogo.lidas.type, Reserva.Catalogo.confirmada.type,
+            Reserva.Catalogo.cancelada.type, Reserva.Catalogo.concluida.type,
             Checkin.Catalogo.noShowRegistrado.type,
         ]
     ) { recorded, batch in
@@ -78,11 +79,12 @@ public enum NotificacoesReadModel {
                     reservaId: e.reservaId?.uuidString.lowercased(), canal: e.canal, status: "falhou", em: e.em)
                 if e.tipo == .lembrete, let reserva = e.reservaId { batch.delete(lembretes, reserva.uuidString.lowercased()) }
             }
-            let usuario: String = switch event {
-            case .enviada(let e): e.usuarioId
-            case .falhou(let e): e.usuarioId
-            case .lidas(let e): e.usuarioId
-            }
+            let usuario: String =
+                switch event {
+                case .enviada(let e): e.usuarioId
+                case .falhou(let e): e.usuarioId
+                case .lidas(let e): e.usuarioId
+                }
             // Newest first; within one second (several e-mails of one event go out together), the
             // later event first.
             let depois = String(format: "%019lld", Int64.max - recorded.position.sequence)

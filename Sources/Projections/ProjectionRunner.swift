@@ -65,7 +65,9 @@ public final class ProjectionRunner: Sendable {
                 // A rebuild was swapped in (or a replica wrote after this one lost its lease):
                 // nothing of this batch was written; follow again from the checkpoint as it is.
                 if Task.isCancelled { return }
-                logger.notice("projection \(projection.name): its checkpoint was moved by another writer (a rebuild swapped in, or a replica); following from it")
+                logger.notice(
+                    "projection \(projection.name): its checkpoint was moved by another writer (a rebuild swapped in, or a replica); following from it"
+                )
             } catch {
                 // Only this task's own cancellation stops the runner: a CancellationError from
                 // work it shared with another (a read another runner gave up) is retried.
@@ -102,7 +104,10 @@ public final class ProjectionRunner: Sendable {
             let seen = store.changes.generation
             let read: Int
             (read, position, saved) = try await apply(after: position, saved: saved, lazily: lazily, target: .live(projection), cache: cache)
-            if failing.withLock({ failing in defer { failing = nil }; return failing != nil }) {
+            if failing.withLock({ failing in
+                defer { failing = nil }
+                return failing != nil
+            }) {
                 logger.notice("projection \(projection.name) follows the log again")
             }
             if saved.position != position, lazily.due {

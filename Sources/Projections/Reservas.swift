@@ -105,7 +105,8 @@ public enum ReservasReadModel {
     public static let projection = Projection(
         name: "reservas", collections: [reservas, porDia, prazos],
         types: [
-            Reserva.Catalogo.solicitada.type, Reserva.Catalogo.confirmada.type, Reserva.Catalogo.cancelada.type, Reserva.Catalogo.expirada.type, Reserva.Catalogo.concluida.type, Checkin.Catalogo.noShowRegistrado.type,
+            Reserva.Catalogo.solicitada.type, Reserva.Catalogo.confirmada.type, Reserva.Catalogo.cancelada.type, Reserva.Catalogo.expirada.type,
+            Reserva.Catalogo.concluida.type, Checkin.Catalogo.noShowRegistrado.type,
             Pagamento.Catalogo.reembolsoSolicitado.type, Checkin.Catalogo.realizado.type, Checkin.Catalogo.checkoutRealizado.type,
         ]
     ) { recorded, batch in
@@ -163,12 +164,15 @@ public enum ReservasReadModel {
     }
 
     /// Occupancy per space and local day, from the agenda streams: what availability is made of.
-    public static let agendas = Projection(name: "ocupacao", collections: [ocupacao], types: [Agenda.Catalogo.ocupada.type, Agenda.Catalogo.liberada.type]) { recorded, batch in
+    public static let agendas = Projection(
+        name: "ocupacao", collections: [ocupacao], types: [Agenda.Catalogo.ocupada.type, Agenda.Catalogo.liberada.type]
+    ) { recorded, batch in
         guard let event = try Agenda.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) else { return }
         switch event {
         case .ocupada(let e):
             let key = ocupacaoKey(e.espacoId, e.data)
-            var view = try await batch.get(OcupacaoView.self, ocupacao, key)
+            var view =
+                try await batch.get(OcupacaoView.self, ocupacao, key)
                 ?? OcupacaoView(espacoId: e.espacoId.uuidString.lowercased(), data: e.data, reservas: [:])
             view.reservas[e.reservaId.uuidString.lowercased()] = e.intervalo
             try batch.put(view, ocupacao, key, grupo: view.espacoId, ordem: e.data.description)

@@ -30,7 +30,10 @@ public enum UsuariosReadModel {
 
     public static let projection = Projection(
         name: "usuarios", collections: [contas],
-        types: [Usuario.Catalogo.registrado.type, Usuario.Catalogo.promovido.type, Usuario.Catalogo.desativado.type, Usuario.Catalogo.dadosPessoaisApagados.type, Usuario.Catalogo.planoDefinido.type]
+        types: [
+            Usuario.Catalogo.registrado.type, Usuario.Catalogo.promovido.type, Usuario.Catalogo.desativado.type,
+            Usuario.Catalogo.dadosPessoaisApagados.type, Usuario.Catalogo.planoDefinido.type,
+        ]
     ) { recorded, batch in
         guard recorded.stream.category == "usuario" else { return }
         let history = try await batch.history(recorded.stream)

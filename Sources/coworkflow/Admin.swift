@@ -101,8 +101,9 @@ struct CreateAdmin: AsyncParsableCommand {
             await store.started()
             defer { group.cancelAll() }
             try await store.checkSchema()
-            try await create(in: try await Distributed.usuarios(
-                store: store, secret: try Distributed.jwtSecret(environment), environment: environment, logger: logger))
+            try await create(
+                in: try await Distributed.usuarios(
+                    store: store, secret: try Distributed.jwtSecret(environment), environment: environment, logger: logger))
         }
     }
 

@@ -26,16 +26,23 @@ enum Demo {
             return
         }
         let unidade = try await backend.espacos.cadastrarUnidade(
-            try decode("""
+            try decode(
+                """
                 {"nome":"CoworkFlow Paulista","fusoHorario":"America/Sao_Paulo",
                  "endereco":{"logradouro":"Avenida Paulista","numero":"1000","bairro":"Bela Vista","cidade":"São Paulo","uf":"SP","cep":"01310-100"},
                  "politicaDeCancelamento":{"horasSemMulta":24,"multaBP":5000}}
                 """), caller: caller)
         let espacos: [(String, Int64, Int64, Int64)] = [
-            (#"{"nome":"Sala Ipê","tipo":"sala_reuniao","capacidade":8,"comodidades":["projetor","videoconferência","quadro branco"]}"#, 80_00, 280_00, 500_00),
+            (
+                #"{"nome":"Sala Ipê","tipo":"sala_reuniao","capacidade":8,"comodidades":["projetor","videoconferência","quadro branco"]}"#, 80_00,
+                280_00, 500_00
+            ),
             (#"{"nome":"Sala Jacarandá","tipo":"sala_privativa","capacidade":4,"comodidades":["ar-condicionado"]}"#, 50_00, 180_00, 320_00),
             (#"{"nome":"Estações do Salão","tipo":"estacao_compartilhada","capacidade":20,"comodidades":["café","wi-fi"]}"#, 15_00, 50_00, 90_00),
-            (#"{"nome":"Auditório Paulista","tipo":"auditorio","capacidade":80,"comodidades":["palco","som","projetor"]}"#, 300_00, 1_000_00, 1_800_00),
+            (
+                #"{"nome":"Auditório Paulista","tipo":"auditorio","capacidade":80,"comodidades":["palco","som","projetor"]}"#, 300_00, 1_000_00,
+                1_800_00
+            ),
         ]
         for (json, hora, meio, dia) in espacos {
             var object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] ?? [:]
@@ -44,7 +51,8 @@ enum Demo {
                 try JSON.decoder.decode(EspacosService.NovoEspaco.self, from: JSONSerialization.data(withJSONObject: object)), caller: caller)
             _ = try await backend.precos.definirTabela(
                 espaco.id,
-                TabelaDePreco.Valores(porHora: Money(centavos: hora), meioPeriodo: Money(centavos: meio), diaria: Money(centavos: dia), duracaoMinimaMinutos: 60),
+                TabelaDePreco.Valores(
+                    porHora: Money(centavos: hora), meioPeriodo: Money(centavos: meio), diaria: Money(centavos: dia), duracaoMinimaMinutos: 60),
                 caller: caller)
             print("demo: espaço \(espaco.nome) (\(espaco.tipo.rawValue)) \(espaco.id)")
         }

@@ -1,4 +1,3 @@
-import Integrations
 import App
 import ArgumentParser
 import Crypto
@@ -6,6 +5,7 @@ import EventStore
 import Foundation
 import Gateway
 import Hummingbird
+import Integrations
 import Logging
 import Messaging
 import Projections
@@ -53,7 +53,9 @@ struct Distributed {
                 throw ValidationError("no deployable '\(name)'; choose one of: \(names.joined(separator: ", "))")
             }
             guard Deployable.built.contains(service) else {
-                throw ValidationError("--service \(name) is not in this build; built: gateway, projections, sandbox, \(Deployable.built.map(\.rawValue).joined(separator: ", "))")
+                throw ValidationError(
+                    "--service \(name) is not in this build; built: gateway, projections, sandbox, \(Deployable.built.map(\.rawValue).joined(separator: ", "))"
+                )
             }
             return .service(service)
         }
@@ -131,8 +133,10 @@ struct Distributed {
             let drain = DrainState()
             let name = kind.name
             let app = GatewayApp.application(
-                backend, configuration: GatewayConfiguration(
-                    host: host, port: port, allowedOrigins: AllowedOrigins(parsing: environment["CORS_ORIGINS"] ?? ""), rateLimiter: limiter, role: role),
+                backend,
+                configuration: GatewayConfiguration(
+                    host: host, port: port, allowedOrigins: AllowedOrigins(parsing: environment["CORS_ORIGINS"] ?? ""), rateLimiter: limiter,
+                    role: role),
                 drain: drain, logger: logger,
                 onServerRunning: { channel in
                     let bound = channel.localAddress?.port ?? port
@@ -140,10 +144,11 @@ struct Distributed {
                     await backend.negocio.sandbox?.apontarWebhook(para: "http://127.0.0.1:\(bound)/api/pagamentos/webhooks/sandbox")
                     print("CoworkFlow \(name) em http://\(host):\(bound) (distribuído, PostgreSQL \(database.host):\(database.port))")
                 })
-            let services = ServiceGroup(configuration: ServiceGroupConfiguration(
-                services: background + [.init(service: app), .init(service: DrainOnShutdown(drain: drain, logger: logger))],
-                gracefulShutdownSignals: [.sigterm, .sigint],
-                logger: logger))
+            let services = ServiceGroup(
+                configuration: ServiceGroupConfiguration(
+                    services: background + [.init(service: app), .init(service: DrainOnShutdown(drain: drain, logger: logger))],
+                    gracefulShutdownSignals: [.sigterm, .sigint],
+                    logger: logger))
             do {
                 try await services.run()
             } catch {
@@ -174,7 +179,9 @@ struct Distributed {
 
     /// The usuarios service over PostgreSQL, as every deployable (and `admin create --postgres`)
     /// builds it: the vault's keys beside the store, the shared signing secret and claim key.
-    static func usuarios(store: PostgresEventStore, secret: String, environment: [String: String], logger: Logger) async throws
+    static func usuarios(
+        store: PostgresEventStore, secret: String, environment: [String: String], logger: Logger
+    ) async throws
         -> UsuariosService
     {
         UsuariosService(
@@ -213,7 +220,8 @@ extension Distributed {
         guard let webhook = environment["PSP_WEBHOOK_URL"], let url = URLComponents(string: webhook),
             ["http", "https"].contains(url.scheme ?? ""), !(url.host ?? "").isEmpty
         else {
-            throw ValidationError("the sandbox needs PSP_WEBHOOK_URL: the merchant's webhook, e.g. http://gateway:8080/api/pagamentos/webhooks/sandbox")
+            throw ValidationError(
+                "the sandbox needs PSP_WEBHOOK_URL: the merchant's webhook, e.g. http://gateway:8080/api/pagamentos/webhooks/sandbox")
         }
         let secret = try Self.webhookSecret(environment)
         let psp = SandboxPSP(segredo: secret, webhookURL: webhook, clock: SystemClock(), logger: logger)
@@ -223,9 +231,11 @@ extension Distributed {
             onServerRunning: { channel in
                 print("Sandbox PSP em http://\(host):\(channel.localAddress?.port ?? port) (webhook: \(webhook))")
             })
-        try await ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: [.init(service: app), .init(service: DrainOnShutdown(drain: drain, logger: logger))],
-            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)).run()
+        try await ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [.init(service: app), .init(service: DrainOnShutdown(drain: drain, logger: logger))],
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        ).run()
     }
 
     /// The secret the provider signs webhooks with: `PSP_WEBHOOK_SECRET` (at least 32 bytes).

@@ -34,7 +34,7 @@ func untilShutdownSignal(logger: Logger, _ body: @escaping @Sendable () async th
         source.resume()
         sources.append(source)
     }
-    defer { sources.forEach { $0.cancel() } }
+    defer { for source in sources { source.cancel() } }
     do {
         try await task.value
     } catch is CancellationError {}
@@ -43,7 +43,12 @@ func untilShutdownSignal(logger: Logger, _ body: @escaping @Sendable () async th
 private final class SignalCount: @unchecked Sendable {
     private var count = 0
     private let lock = NSLock()
-    func increment() -> Int { lock.withLock { count += 1; return count } }
+    func increment() -> Int {
+        lock.withLock {
+            count += 1
+            return count
+        }
+    }
 }
 
 /// An operator command's store: PostgreSQL (`DATABASE_URL` or `DB_*`, its schema checked)

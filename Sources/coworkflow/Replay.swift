@@ -62,7 +62,9 @@ struct Replay: AsyncParsableCommand {
             }
             let elapsed = ContinuousClock.now - started
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            print("\(projection.name): \(events) events in \(String(format: "%.2f", seconds)) s (\(Int(Double(events) / max(seconds, 0.001))) events/s)")
+            print(
+                "\(projection.name): \(events) events in \(String(format: "%.2f", seconds)) s (\(Int(Double(events) / max(seconds, 0.001))) events/s)"
+            )
         }
     }
 

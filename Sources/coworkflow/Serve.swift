@@ -1,4 +1,3 @@
-import Integrations
 import App
 import ArgumentParser
 import Crypto
@@ -6,6 +5,7 @@ import EventStore
 import Foundation
 import Gateway
 import Hummingbird
+import Integrations
 import Logging
 import Messaging
 import Projections
@@ -58,7 +58,8 @@ struct Serve: AsyncParsableCommand {
         if webRoot == nil { logger.info("no web app at \(web)/: serving the API only") }
         let drain = DrainState()
         let app = GatewayApp.application(
-            backend, configuration: GatewayConfiguration(
+            backend,
+            configuration: GatewayConfiguration(
                 host: host, port: port, allowedOrigins: AllowedOrigins(parsing: environment["CORS_ORIGINS"] ?? ""),
                 rateLimiter: try Limits.from(environment), webRoot: webRoot), drain: drain, logger: logger,
             onServerRunning: { channel in
@@ -66,8 +67,9 @@ struct Serve: AsyncParsableCommand {
                 // The sandbox PSP calls our webhook over HTTP, as a real provider would.
                 await backend.negocio.sandbox?.apontarWebhook(para: "http://127.0.0.1:\(bound)/api/pagamentos/webhooks/sandbox")
                 // Unbuffered, so a script reading a pipe sees it at once.
-                FileHandle.standardOutput.write(Data(
-                    "CoworkFlow em http://\(host == "0.0.0.0" ? "localhost" : host):\(bound) — documentação em /docs, dados em \(data)/\n".utf8))
+                FileHandle.standardOutput.write(
+                    Data(
+                        "CoworkFlow em http://\(host == "0.0.0.0" ? "localhost" : host):\(bound) — documentação em /docs, dados em \(data)/\n".utf8))
             })
         let background: [ServiceGroupConfiguration.ServiceConfiguration] =
             backend.projections.map { .init(service: ProjectionService(runner: $0)) }
@@ -84,15 +86,16 @@ struct Serve: AsyncParsableCommand {
             // a pipe) fills up or the process exits.
             fflush(nil)
         }
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            // Shut down in reverse order: the drain flag first, then the server drains, then
-            // the projections and timers stop.
-            services: background + [
-                .init(service: app),
-                .init(service: DrainOnShutdown(drain: drain, logger: logger)),
-            ],
-            gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: logger))
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                // Shut down in reverse order: the drain flag first, then the server drains, then
+                // the projections and timers stop.
+                services: background + [
+                    .init(service: app),
+                    .init(service: DrainOnShutdown(drain: drain, logger: logger)),
+                ],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger))
         try await group.run()
     }
 }
@@ -160,8 +163,14 @@ struct Secrets {
         func usable(_ name: String) -> Bool { (Data(base64Encoded: stored[name] ?? "")?.count ?? 0) >= 32 }
         var changed = false
         // Replacing the JWT or webhook key only ends sessions and pending sandbox notices.
-        if (stored["jwt"] ?? "").utf8.count < 32 { stored["jwt"] = random(); changed = true }
-        if !usable("psp") { stored["psp"] = random(); changed = true }
+        if (stored["jwt"] ?? "").utf8.count < 32 {
+            stored["jwt"] = random()
+            changed = true
+        }
+        if !usable("psp") {
+            stored["psp"] = random()
+            changed = true
+        }
         if stored["email"] == nil {
             stored["email"] = random()
             changed = true

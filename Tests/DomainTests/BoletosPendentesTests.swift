@@ -39,8 +39,9 @@ struct BoletosPendentesTests {
 
     @Test func a_hold_that_ran_out_counts_no_more() {
         let depois = t0.addingTimeInterval(tresDias)
-        #expect(scenario.given(registrado(0), registrado(1), registrado(2)).when(registrar(3, em: depois)).outcome
-            == .events([registrado(3, em: depois)]))
+        #expect(
+            scenario.given(registrado(0), registrado(1), registrado(2)).when(registrar(3, em: depois)).outcome
+                == .events([registrado(3, em: depois)]))
         // And it is forgotten once a later booking is recorded.
         let state = BoletosPendentes.decider.fold([registrado(0), registrado(1), registrado(3, em: depois)])
         #expect(state.reservas.keys.sorted { $0.uuidString < $1.uuidString } == [reservas[3]])

@@ -59,8 +59,9 @@ struct CheckinTests {
         let janela = Checkin.Janela(abreEm: abreEm, fechaEm: tarde.addingTimeInterval(30 * 60))
         let liberado = Checkin.Liberado(reserva, codigo: codigo, janela: janela, em: tarde)
         #expect(scenario.when(.liberar(reserva, codigo: codigo, tolerancia: .padrao, em: tarde)).outcome == .events([.liberado(liberado)]))
-        #expect(scenario.given(.liberado(liberado)).when(.registrarNoShow(em: fechaEm.addingTimeInterval(1))).outcome
-            == .failure(.prazoNaoVenceu(fechaEm: janela.fechaEm)))
+        #expect(
+            scenario.given(.liberado(liberado)).when(.registrarNoShow(em: fechaEm.addingTimeInterval(1))).outcome
+                == .failure(.prazoNaoVenceu(fechaEm: janela.fechaEm)))
         // At 11:50 it closes with the booking, at 12:00.
         let fim = reserva.intervalo.end
         #expect(Checkin.Tolerancia.padrao.janela(para: reserva.intervalo, emitidoEm: fim.addingTimeInterval(-10 * 60)).fechaEm == fim)
@@ -93,8 +94,9 @@ struct CheckinTests {
     }
 
     @Test func checking_in_a_second_before_the_window_opens_says_when_it_opens() {
-        #expect(scenario.given(issued).when(.fazerCheckin(codigo: "K7PX3M", por: "u1", em: abreEm.addingTimeInterval(-1))).outcome
-            == .failure(.cedoDemais(abreEm: abreEm)))
+        #expect(
+            scenario.given(issued).when(.fazerCheckin(codigo: "K7PX3M", por: "u1", em: abreEm.addingTimeInterval(-1))).outcome
+                == .failure(.cedoDemais(abreEm: abreEm)))
     }
 
     @Test func checking_in_exactly_when_the_window_closes_is_allowed() {
@@ -102,8 +104,9 @@ struct CheckinTests {
     }
 
     @Test func checking_in_a_second_after_the_window_closes_says_when_it_closed() {
-        #expect(scenario.given(issued).when(.fazerCheckin(codigo: "K7PX3M", por: "u1", em: fechaEm.addingTimeInterval(1))).outcome
-            == .failure(.tardeDemais(fechaEm: fechaEm)))
+        #expect(
+            scenario.given(issued).when(.fazerCheckin(codigo: "K7PX3M", por: "u1", em: fechaEm.addingTimeInterval(1))).outcome
+                == .failure(.tardeDemais(fechaEm: fechaEm)))
     }
 
     @Test func the_code_is_compared_without_regard_to_case_blanks_or_dashes() {
@@ -113,8 +116,9 @@ struct CheckinTests {
     }
 
     @Test func an_admin_at_the_front_desk_is_recorded_as_who_checked_in() {
-        #expect(scenario.given(issued).when(.fazerCheckin(codigo: "K7PX3M", por: "admin1", em: start)).outcome
-            == .events([.realizado(ocorrencia("admin1", start))]))
+        #expect(
+            scenario.given(issued).when(.fazerCheckin(codigo: "K7PX3M", por: "admin1", em: start)).outcome
+                == .events([.realizado(ocorrencia("admin1", start))]))
     }
 
     @Test func a_wrong_or_malformed_code_is_refused() {
@@ -124,15 +128,18 @@ struct CheckinTests {
     }
 
     @Test func a_wrong_code_outside_the_window_learns_nothing_about_the_window() {
-        #expect(scenario.given(issued).when(.fazerCheckin(codigo: "AAAAAA", por: "u1", em: abreEm.addingTimeInterval(-3_600))).outcome
-            == .failure(.codigoInvalido))
+        #expect(
+            scenario.given(issued).when(.fazerCheckin(codigo: "AAAAAA", por: "u1", em: abreEm.addingTimeInterval(-3_600))).outcome
+                == .failure(.codigoInvalido))
     }
 
     @Test func checking_in_twice_is_refused() {
-        #expect(scenario.given(issued, checkedIn(start)).when(.fazerCheckin(codigo: "K7PX3M", por: "u1", em: start)).outcome
-            == .failure(.jaRealizado))
-        #expect(scenario.given(issued, checkedIn(start), checkedOut(fechaEm)).when(.fazerCheckin(codigo: "K7PX3M", por: "u1", em: fechaEm)).outcome
-            == .failure(.jaRealizado))
+        #expect(
+            scenario.given(issued, checkedIn(start)).when(.fazerCheckin(codigo: "K7PX3M", por: "u1", em: start)).outcome
+                == .failure(.jaRealizado))
+        #expect(
+            scenario.given(issued, checkedIn(start), checkedOut(fechaEm)).when(.fazerCheckin(codigo: "K7PX3M", por: "u1", em: fechaEm)).outcome
+                == .failure(.jaRealizado))
     }
 
     @Test func checking_in_needs_an_issued_code() {
@@ -144,8 +151,9 @@ struct CheckinTests {
     }
 
     @Test func after_a_no_show_nobody_checks_in() {
-        #expect(scenario.given(issued, noShow).when(.fazerCheckin(codigo: "K7PX3M", por: "u1", em: fechaEm)).outcome
-            == .failure(.noShowRegistrado))
+        #expect(
+            scenario.given(issued, noShow).when(.fazerCheckin(codigo: "K7PX3M", por: "u1", em: fechaEm)).outcome
+                == .failure(.noShowRegistrado))
     }
 
     // MARK: Check-out
@@ -158,8 +166,9 @@ struct CheckinTests {
 
     @Test func checking_out_needs_a_check_in_and_happens_once() {
         #expect(scenario.given(issued).when(.fazerCheckout(por: "u1", em: start)).outcome == .failure(.semCheckin))
-        #expect(scenario.given(issued, checkedIn(start), checkedOut(fechaEm)).when(.fazerCheckout(por: "u1", em: fechaEm)).outcome
-            == .failure(.checkoutJaRealizado))
+        #expect(
+            scenario.given(issued, checkedIn(start), checkedOut(fechaEm)).when(.fazerCheckout(por: "u1", em: fechaEm)).outcome
+                == .failure(.checkoutJaRealizado))
         #expect(scenario.when(.fazerCheckout(por: "u1", em: start)).outcome == .failure(.naoLiberado))
     }
 
@@ -175,8 +184,9 @@ struct CheckinTests {
     }
 
     @Test func a_no_show_is_not_registered_while_the_window_is_open() {
-        #expect(scenario.given(issued).when(.registrarNoShow(em: fechaEm.addingTimeInterval(-1))).outcome
-            == .failure(.prazoNaoVenceu(fechaEm: fechaEm)))
+        #expect(
+            scenario.given(issued).when(.registrarNoShow(em: fechaEm.addingTimeInterval(-1))).outcome
+                == .failure(.prazoNaoVenceu(fechaEm: fechaEm)))
     }
 
     @Test func the_no_show_carries_the_booking_interval_so_the_rest_of_the_slot_can_be_released() {

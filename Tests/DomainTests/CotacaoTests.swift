@@ -10,7 +10,10 @@ struct CotacaoTests {
     let saoPaulo = TimeZone(identifier: "America/Sao_Paulo")!
     let espaco = UUID()
     let valores = TabelaDePreco.Valores(porHora: .reais(25), meioPeriodo: .reais(80), diaria: .reais(150), duracaoMinimaMinutos: 60)
-    let pico = Regra(id: UUID(), tipo: .horarioDePico(dias: [.segunda, .terca, .quarta, .quinta, .sexta], inicioMinutos: 18 * 60, fimMinutos: 22 * 60, multiplicadorBP: 15_000))
+    let pico = Regra(
+        id: UUID(),
+        tipo: .horarioDePico(
+            dias: [.segunda, .terca, .quarta, .quinta, .sexta], inicioMinutos: 18 * 60, fimMinutos: 22 * 60, multiplicadorBP: 15_000))
     let fimDeSemana = Regra(id: UUID(), tipo: .fimDeSemana(multiplicadorBP: 12_000))
     let longas = [
         Regra(id: UUID(), tipo: .longaDuracao(aPartirDeMinutos: 3 * 60, descontoBP: 500)),
@@ -74,7 +77,9 @@ struct CotacaoTests {
         let horaIniciada = TabelaDePreco.Valores(porHora: .reais(40), meioPeriodo: .reais(140), diaria: .reais(250), duracaoMinimaMinutos: 30)
         let padrao = try cotar(tabela(valores: horaIniciada), "2026-11-23T09:00:00-03:00", "2026-11-23T09:30:00-03:00")
         #expect(padrao.linhas.first?.descricao.contains("30 min reservados; cobrança por hora iniciada") == true)
-        #expect(TabelaDePreco.Valores(porHora: .reais(40), meioPeriodo: .reais(140), diaria: .reais(250), duracaoMinimaMinutos: 30, fracaoMinutos: 7).problema != nil)
+        #expect(
+            TabelaDePreco.Valores(porHora: .reais(40), meioPeriodo: .reais(140), diaria: .reais(250), duracaoMinimaMinutos: 30, fracaoMinutos: 7)
+                .problema != nil)
     }
 
     @Test(arguments: [
@@ -87,7 +92,8 @@ struct CotacaoTests {
     ])
     func a_day_costs_the_cheapest_way_to_sell_its_minutes(fim: String, centavos: Int64, descricao: String) throws {
         let resultado = try cotar(tabela(), "2026-11-23T09:00:00-03:00", "2026-11-23T\(fim):00-03:00")
-        #expect(resultado.linhas == [Cotacao.Linha(codigo: "base:2026-11-23", descricao: "23/11/2026: \(descricao)", valor: Money(centavos: centavos))])
+        #expect(
+            resultado.linhas == [Cotacao.Linha(codigo: "base:2026-11-23", descricao: "23/11/2026: \(descricao)", valor: Money(centavos: centavos))])
         #expect(resultado.subtotal == Money(centavos: centavos))
         #expect(resultado.descontos == .zero)
         #expect(resultado.total == Money(centavos: centavos))
@@ -107,9 +113,10 @@ struct CotacaoTests {
 
     @Test func a_short_booking_across_midnight_rounds_its_hours_once() throws {
         let resultado = try cotar(tabela(), "2026-11-23T23:30:00-03:00", "2026-11-24T00:30:00-03:00")
-        #expect(resultado.linhas == [
-            Cotacao.Linha(codigo: "base:2026-11-23/2026-11-24", descricao: "23/11/2026 a 24/11/2026: 1 h × R$ 25,00", valor: .reais(25))
-        ])
+        #expect(
+            resultado.linhas == [
+                Cotacao.Linha(codigo: "base:2026-11-23/2026-11-24", descricao: "23/11/2026 a 24/11/2026: 1 h × R$ 25,00", valor: .reais(25))
+            ])
         #expect(resultado.subtotal == .reais(25))
         #expect(resultado.total == .reais(25))
         #expect(resultado.duracaoMinutos == 60)
@@ -141,9 +148,11 @@ struct CotacaoTests {
         // 16:00–19:30: base 3 h 30 min → one half day, R$ 80,00; 90 minutes at peak:
         // 2500 × 90 × 5000 / 600000 = 1875.
         let resultado = try cotar(tabela([pico]), "2026-11-23T16:00:00-03:00", "2026-11-23T19:30:00-03:00")
-        #expect(resultado.linhas.last == Cotacao.Linha(
-            codigo: "pico:\(pico.id.uuidString.lowercased())", descricao: "Horário de pico 18:00–22:00: +50 % em 1 h 30 min",
-            valor: Money(centavos: 1_875)))
+        #expect(
+            resultado.linhas.last
+                == Cotacao.Linha(
+                    codigo: "pico:\(pico.id.uuidString.lowercased())", descricao: "Horário de pico 18:00–22:00: +50 % em 1 h 30 min",
+                    valor: Money(centavos: 1_875)))
         #expect(resultado.subtotal == Money(centavos: 9_875))
         #expect(resultado.total == Money(centavos: 9_875))
     }
@@ -172,7 +181,9 @@ struct CotacaoTests {
 
     @Test func weekend_days_raise_their_base() throws {
         let sabado = try cotar(tabela([fimDeSemana]), "2026-11-21T09:00:00-03:00", "2026-11-21T12:00:00-03:00")
-        #expect(sabado.linhas.last == Cotacao.Linha(codigo: "fim_de_semana", descricao: "Fim de semana: +20 % sobre R$ 75,00", valor: Money(centavos: 1_500)))
+        #expect(
+            sabado.linhas.last
+                == Cotacao.Linha(codigo: "fim_de_semana", descricao: "Fim de semana: +20 % sobre R$ 75,00", valor: Money(centavos: 1_500)))
         #expect(sabado.total == Money(centavos: 9_000))
         // Sunday 20:00 → Monday 02:00, per day (4 h + 2 h): only Sunday's R$ 80,00 is raised.
         let porDia = try cotar(tabela([fimDeSemana]), "2026-11-22T20:00:00-03:00", "2026-11-23T02:00:00-03:00")
@@ -181,7 +192,9 @@ struct CotacaoTests {
         // Sunday 22:00 → Monday 02:00, one run of 4 h (a half day, R$ 80,00, against 2 h + 2 h):
         // half its minutes are Sunday's, so R$ 40,00 is raised.
         let virada = try cotar(tabela([fimDeSemana]), "2026-11-22T22:00:00-03:00", "2026-11-23T02:00:00-03:00")
-        #expect(virada.linhas.last == Cotacao.Linha(codigo: "fim_de_semana", descricao: "Fim de semana: +20 % sobre R$ 40,00", valor: Money(centavos: 800)))
+        #expect(
+            virada.linhas.last
+                == Cotacao.Linha(codigo: "fim_de_semana", descricao: "Fim de semana: +20 % sobre R$ 40,00", valor: Money(centavos: 800)))
         #expect(virada.linhas.map(\.valor) == [Money(centavos: 8_000), Money(centavos: 800)])
         #expect(virada.total == Money(centavos: 8_800))
         let segunda = try cotar(tabela([fimDeSemana]), "2026-11-23T09:00:00-03:00", "2026-11-23T12:00:00-03:00")
@@ -230,12 +243,14 @@ struct CotacaoTests {
         // 5 h = 10500; long booking 10 % → 1050, leaves 9450; plan 20 % of 9450 → 1890, leaves
         // 7560; coupon 10 % of 7560 → 756, leaves 6804.
         let resultado = try cotar(
-            tabela(longas + [mensal]), "2026-11-23T09:00:00-03:00", "2026-11-23T14:00:00-03:00", plano: "Mensal", cupom: cupom(.percentual(bp: 1_000)))
+            tabela(longas + [mensal]), "2026-11-23T09:00:00-03:00", "2026-11-23T14:00:00-03:00", plano: "Mensal", cupom: cupom(.percentual(bp: 1_000))
+        )
         #expect(resultado.linhas.map(\.codigo) == ["base:2026-11-23", "longa_duracao", "plano", "cupom:BEMVINDO"])
         #expect(resultado.linhas.map(\.valor) == [10_500, -1_050, -1_890, -756].map { Money(centavos: $0) })
-        #expect(resultado.linhas.map(\.descricao).dropFirst() == [
-            "Longa duração (a partir de 5 h): −10 %", "Plano Mensal: −20 %", "Cupom BEMVINDO: −10 %",
-        ])
+        #expect(
+            resultado.linhas.map(\.descricao).dropFirst() == [
+                "Longa duração (a partir de 5 h): −10 %", "Plano Mensal: −20 %", "Cupom BEMVINDO: −10 %",
+            ])
         #expect(resultado.subtotal == Money(centavos: 10_500))
         #expect(resultado.descontos == Money(centavos: 3_696))
         #expect(resultado.total == Money(centavos: 6_804))
@@ -271,7 +286,9 @@ struct CotacaoTests {
 
     @Test func days_with_a_clock_change_are_one_day_each() throws {
         let novaYork = try #require(TimeZone(identifier: "America/New_York"))
-        let regras = [fimDeSemana, Regra(id: UUID(), tipo: .horarioDePico(dias: [.domingo], inicioMinutos: 60, fimMinutos: 180, multiplicadorBP: 20_000))]
+        let regras = [
+            fimDeSemana, Regra(id: UUID(), tipo: .horarioDePico(dias: [.domingo], inicioMinutos: 60, fimMinutos: 180, multiplicadorBP: 20_000)),
+        ]
         // 2026-11-01 (Sunday) lasts 25 h in New York; 2026-03-08 (Sunday) lasts 23 h.
         let outono = try cotar(tabela(regras), "2026-11-01T00:00:00-04:00", "2026-11-02T00:00:00-05:00", fuso: novaYork)
         #expect(outono.duracaoMinutos == 25 * 60)

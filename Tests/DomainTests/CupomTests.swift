@@ -21,7 +21,9 @@ struct CupomTests {
     func devolvido(_ reserva: UUID) -> Cupom.Event { .devolvido(Cupom.Devolvido(codigo: "BEMVINDO", reservaId: reserva, em: dentro)) }
     var desativado: Cupom.Event { .desativado(Cupom.Desativado(codigo: "BEMVINDO", em: dentro)) }
 
-    func criar(codigo: String = "BEMVINDO", desconto: Cupom.Desconto = .percentual(bp: 1_000), de: Date? = nil, ate: Date? = nil, maxUsos: Int = 2) -> Cupom.Command {
+    func criar(
+        codigo: String = "BEMVINDO", desconto: Cupom.Desconto = .percentual(bp: 1_000), de: Date? = nil, ate: Date? = nil, maxUsos: Int = 2
+    ) -> Cupom.Command {
         .criar(codigo: codigo, desconto: desconto, validoDe: de ?? validoDe, validoAte: ate ?? validoAte, maxUsos: maxUsos, em: t0)
     }
 
@@ -39,8 +41,12 @@ struct CupomTests {
 
     @Test func a_coupon_is_created_under_its_normalised_code() {
         #expect(scenario.given().when(criar(codigo: " bemvindo ")).outcome == .events([criado()]))
-        #expect(Cupom.decider.fold([criado()]) == .existente(Cupom.Dados(
-            codigo: "BEMVINDO", desconto: .percentual(bp: 1_000), validoDe: validoDe, validoAte: validoAte, maxUsos: 2, usos: [], ativo: true)))
+        #expect(
+            Cupom.decider.fold([criado()])
+                == .existente(
+                    Cupom.Dados(
+                        codigo: "BEMVINDO", desconto: .percentual(bp: 1_000), validoDe: validoDe, validoAte: validoAte, maxUsos: 2, usos: [],
+                        ativo: true)))
     }
 
     @Test func creating_an_existing_code_is_refused() {
@@ -67,8 +73,9 @@ struct CupomTests {
                 continue
             }
         }
-        #expect(scenario.given().when(criar(desconto: .percentual(bp: 10_000), maxUsos: 1)).outcome
-            == .events([criado(maxUsos: 1, desconto: .percentual(bp: 10_000))]))
+        #expect(
+            scenario.given().when(criar(desconto: .percentual(bp: 10_000), maxUsos: 1)).outcome
+                == .events([criado(maxUsos: 1, desconto: .percentual(bp: 10_000))]))
     }
 
     @Test func a_valid_coupon_is_used_by_a_booking() {
@@ -88,45 +95,53 @@ struct CupomTests {
 
     @Test func the_validity_window_includes_its_start_and_excludes_its_end() {
         let dado = scenario.given(criado())
-        #expect(dado.when(.usar(reserva: reservaA, em: validoDe)).outcome
-            == .events([.usado(Cupom.Usado(codigo: "BEMVINDO", reservaId: reservaA, em: validoDe))]))
+        #expect(
+            dado.when(.usar(reserva: reservaA, em: validoDe)).outcome
+                == .events([.usado(Cupom.Usado(codigo: "BEMVINDO", reservaId: reservaA, em: validoDe))]))
         #expect(dado.when(.usar(reserva: reservaA, em: validoDe.addingTimeInterval(-1))).outcome == .failure(.foraDaValidade))
         let ultimo = validoAte.addingTimeInterval(-1)
-        #expect(dado.when(.usar(reserva: reservaA, em: ultimo)).outcome
-            == .events([.usado(Cupom.Usado(codigo: "BEMVINDO", reservaId: reservaA, em: ultimo))]))
+        #expect(
+            dado.when(.usar(reserva: reservaA, em: ultimo)).outcome
+                == .events([.usado(Cupom.Usado(codigo: "BEMVINDO", reservaId: reservaA, em: ultimo))]))
         #expect(dado.when(.usar(reserva: reservaA, em: validoAte)).outcome == .failure(.foraDaValidade))
     }
 
     @Test func a_coupon_with_every_use_held_is_exhausted() {
-        #expect(scenario.given(criado(), usado(reservaA), usado(reservaB)).when(.usar(reserva: reservaC, em: dentro)).outcome
-            == .failure(.esgotado))
+        #expect(
+            scenario.given(criado(), usado(reservaA), usado(reservaB)).when(.usar(reserva: reservaC, em: dentro)).outcome
+                == .failure(.esgotado))
     }
 
     @Test func using_it_again_for_the_same_booking_changes_nothing() {
         #expect(scenario.given(criado(), usado(reservaA)).when(.usar(reserva: reservaA, em: dentro)).outcome == .events([]))
         // Even once exhausted, deactivated or expired: the use was granted when it was taken.
-        #expect(scenario.given(criado(maxUsos: 1), usado(reservaA), desativado).when(.usar(reserva: reservaA, em: validoAte)).outcome
-            == .events([]))
+        #expect(
+            scenario.given(criado(maxUsos: 1), usado(reservaA), desativado).when(.usar(reserva: reservaA, em: validoAte)).outcome
+                == .events([]))
     }
 
     @Test func a_returned_use_frees_room_for_another_booking() {
-        #expect(scenario.given(criado(), usado(reservaA), usado(reservaB)).when(.devolver(reserva: reservaA, em: dentro)).outcome
-            == .events([devolvido(reservaA)]))
-        #expect(scenario.given(criado(), usado(reservaA), usado(reservaB), devolvido(reservaA)).when(.usar(reserva: reservaC, em: dentro)).outcome
-            == .events([usado(reservaC)]))
+        #expect(
+            scenario.given(criado(), usado(reservaA), usado(reservaB)).when(.devolver(reserva: reservaA, em: dentro)).outcome
+                == .events([devolvido(reservaA)]))
+        #expect(
+            scenario.given(criado(), usado(reservaA), usado(reservaB), devolvido(reservaA)).when(.usar(reserva: reservaC, em: dentro)).outcome
+                == .events([usado(reservaC)]))
     }
 
     @Test func returning_a_use_the_booking_does_not_hold_changes_nothing() {
         #expect(scenario.given(criado(), usado(reservaA)).when(.devolver(reserva: reservaB, em: dentro)).outcome == .events([]))
-        #expect(scenario.given(criado(), usado(reservaA), devolvido(reservaA)).when(.devolver(reserva: reservaA, em: dentro)).outcome
-            == .events([]))
+        #expect(
+            scenario.given(criado(), usado(reservaA), devolvido(reservaA)).when(.devolver(reserva: reservaA, em: dentro)).outcome
+                == .events([]))
     }
 
     @Test func a_deactivated_coupon_is_refused_but_still_takes_returns() {
         #expect(scenario.given(criado()).when(.desativar(em: dentro)).outcome == .events([desativado]))
         #expect(scenario.given(criado(), desativado).when(.usar(reserva: reservaA, em: dentro)).outcome == .failure(.desativado))
-        #expect(scenario.given(criado(), usado(reservaA), desativado).when(.devolver(reserva: reservaA, em: dentro)).outcome
-            == .events([devolvido(reservaA)]))
+        #expect(
+            scenario.given(criado(), usado(reservaA), desativado).when(.devolver(reserva: reservaA, em: dentro)).outcome
+                == .events([devolvido(reservaA)]))
         #expect(scenario.given(criado(), desativado).when(.desativar(em: dentro)).outcome == .events([]))
     }
 

@@ -5,7 +5,10 @@ import Testing
 enum Counter {
     enum Command { case add(Int), close }
     enum Event: Equatable { case added(Int), closed }
-    struct State: Sendable, Equatable { var total = 0; var closed = false }
+    struct State: Sendable, Equatable {
+        var total = 0
+        var closed = false
+    }
     enum Failure: Error, Equatable { case overCeiling(total: Int), closed, nonPositive }
 
     static let decider = Decider<Command, State, Event, Failure>(

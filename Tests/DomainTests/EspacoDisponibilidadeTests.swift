@@ -21,7 +21,8 @@ struct DisponibilidadeTests {
 
     @Test func what_is_shown_free_is_where_a_booking_may_start_now() {
         var espaco = Horarios.espaco()
-        espaco.regras = Espaco.RegrasDeReserva(duracaoMinimaMinutos: 30, duracaoMaximaMinutos: 600, antecedenciaMinimaMinutos: 60, antecedenciaMaximaDias: 1)
+        espaco.regras = Espaco.RegrasDeReserva(
+            duracaoMinimaMinutos: 30, duracaoMaximaMinutos: 600, antecedenciaMinimaMinutos: 60, antecedenciaMaximaDias: 1)
         let livres = [livre("08:00", "09:00", 1), livre("10:00", "12:00", 1), livre("15:00", "20:00", 1)]
         // 09:30 now: nothing before 10:30 (an hour's notice).
         #expect(espaco.reservaveis(livres, agora: Horarios.sp("2026-11-23T09:30")) == [livre("10:30", "12:00", 1), livre("15:00", "20:00", 1)])
@@ -30,7 +31,8 @@ struct DisponibilidadeTests {
         // On the last day of the lead time a stretch ends where the longest booking that may
         // still start (up to 11:00, a day ahead; 30 minutes at most) would end: 11:30.
         var curtas = espaco
-        curtas.regras = Espaco.RegrasDeReserva(duracaoMinimaMinutos: 30, duracaoMaximaMinutos: 30, antecedenciaMinimaMinutos: 60, antecedenciaMaximaDias: 1)
+        curtas.regras = Espaco.RegrasDeReserva(
+            duracaoMinimaMinutos: 30, duracaoMaximaMinutos: 30, antecedenciaMinimaMinutos: 60, antecedenciaMaximaDias: 1)
         #expect(curtas.reservaveis(livres, agora: Horarios.sp("2026-11-22T11:00")) == [livre("08:00", "09:00", 1), livre("10:00", "11:30", 1)])
         // At 11:45 the day before, the longest booking starting by 11:45 ends at 12:15, past the stretch.
         #expect(curtas.reservaveis(livres, agora: Horarios.sp("2026-11-22T11:45")) == [livre("08:00", "09:00", 1), livre("10:00", "12:00", 1)])
@@ -56,9 +58,10 @@ struct DisponibilidadeTests {
 
     @Test func an_exclusive_space_is_free_where_it_is_open_and_not_booked() {
         let ocupacoes = [ocupacao("09:00", "10:00"), ocupacao("10:00", "11:00"), ocupacao("14:00", "15:00")]
-        #expect(Horarios.espaco().disponibilidade(em: segunda, fuso: fuso, ocupacoes: ocupacoes) == [
-            livre("08:00", "09:00", 1), livre("11:00", "14:00", 1), livre("15:00", "20:00", 1),
-        ])
+        #expect(
+            Horarios.espaco().disponibilidade(em: segunda, fuso: fuso, ocupacoes: ocupacoes) == [
+                livre("08:00", "09:00", 1), livre("11:00", "14:00", 1), livre("15:00", "20:00", 1),
+            ])
     }
 
     @Test func bookings_that_extend_past_the_date_only_count_inside_it() {
@@ -68,24 +71,27 @@ struct DisponibilidadeTests {
         ]
         #expect(Horarios.espaco().disponibilidade(em: segunda, fuso: fuso, ocupacoes: ocupacoes) == [livre("09:00", "19:00", 1)])
         let mesa = Horarios.espaco(tipo: .estacaoCompartilhada, capacidade: 2)
-        #expect(mesa.disponibilidade(em: segunda, fuso: fuso, ocupacoes: ocupacoes) == [
-            livre("08:00", "09:00", 1), livre("09:00", "19:00", 2), livre("19:00", "20:00", 1),
-        ])
+        #expect(
+            mesa.disponibilidade(em: segunda, fuso: fuso, ocupacoes: ocupacoes) == [
+                livre("08:00", "09:00", 1), livre("09:00", "19:00", 2), livre("19:00", "20:00", 1),
+            ])
     }
 
     @Test func blackouts_and_bookings_both_take_time_away() {
         let espaco = Horarios.espaco(bloqueios: [Horarios.bloqueio(ocupacao("12:00", "13:00"))])
-        #expect(espaco.disponibilidade(em: segunda, fuso: fuso, ocupacoes: [ocupacao("08:00", "09:30")]) == [
-            livre("09:30", "12:00", 1), livre("13:00", "20:00", 1),
-        ])
+        #expect(
+            espaco.disponibilidade(em: segunda, fuso: fuso, ocupacoes: [ocupacao("08:00", "09:30")]) == [
+                livre("09:30", "12:00", 1), livre("13:00", "20:00", 1),
+            ])
     }
 
     @Test func a_shared_space_counts_the_bookings_over_each_stretch() {
         let mesa = Horarios.espaco(tipo: .estacaoCompartilhada, capacidade: 3)
         let ocupacoes = [ocupacao("09:00", "11:00"), ocupacao("10:00", "12:00"), ocupacao("10:00", "12:00")]
-        #expect(mesa.disponibilidade(em: segunda, fuso: fuso, ocupacoes: ocupacoes) == [
-            livre("08:00", "09:00", 3), livre("09:00", "10:00", 2), livre("11:00", "12:00", 1), livre("12:00", "20:00", 3),
-        ])
+        #expect(
+            mesa.disponibilidade(em: segunda, fuso: fuso, ocupacoes: ocupacoes) == [
+                livre("08:00", "09:00", 3), livre("09:00", "10:00", 2), livre("11:00", "12:00", 1), livre("12:00", "20:00", 3),
+            ])
     }
 
     @Test func back_to_back_bookings_on_a_one_seat_shared_desk_fill_only_their_own_hours() {
@@ -97,16 +103,18 @@ struct DisponibilidadeTests {
     @Test func neighbouring_stretches_with_the_same_places_are_merged() {
         let mesa = Horarios.espaco(tipo: .estacaoCompartilhada, capacidade: 2)
         let ocupacoes = [ocupacao("09:00", "10:00"), ocupacao("10:00", "11:00")]
-        #expect(mesa.disponibilidade(em: segunda, fuso: fuso, ocupacoes: ocupacoes) == [
-            livre("08:00", "09:00", 2), livre("09:00", "11:00", 1), livre("11:00", "20:00", 2),
-        ])
+        #expect(
+            mesa.disponibilidade(em: segunda, fuso: fuso, ocupacoes: ocupacoes) == [
+                livre("08:00", "09:00", 2), livre("09:00", "11:00", 1), livre("11:00", "20:00", 2),
+            ])
     }
 
     @Test func a_shared_space_with_a_blackout_keeps_its_two_periods_apart() {
         let mesa = Horarios.espaco(tipo: .estacaoCompartilhada, capacidade: 2, bloqueios: [Horarios.bloqueio(ocupacao("12:00", "13:00"))])
-        #expect(mesa.disponibilidade(em: segunda, fuso: fuso, ocupacoes: [ocupacao("11:00", "14:00")]) == [
-            livre("08:00", "11:00", 2), livre("11:00", "12:00", 1), livre("13:00", "14:00", 1), livre("14:00", "20:00", 2),
-        ])
+        #expect(
+            mesa.disponibilidade(em: segunda, fuso: fuso, ocupacoes: [ocupacao("11:00", "14:00")]) == [
+                livre("08:00", "11:00", 2), livre("11:00", "12:00", 1), livre("13:00", "14:00", 1), livre("14:00", "20:00", 2),
+            ])
     }
 
     @Test func an_inactive_space_or_a_closed_day_has_nothing_free() {

@@ -84,7 +84,10 @@ struct HorarioSemanalTests {
         encoder.outputFormatting = .sortedKeys
         let json = String(decoding: try encoder.encode(Horario.padrao), as: UTF8.self)
         let util = "[{\"abre\":480,\"fecha\":1200}]"
-        #expect(json == "{\"quarta\":\(util),\"quinta\":\(util),\"sabado\":[{\"abre\":540,\"fecha\":780}],\"segunda\":\(util),\"sexta\":\(util),\"terca\":\(util)}")
+        #expect(
+            json
+                == "{\"quarta\":\(util),\"quinta\":\(util),\"sabado\":[{\"abre\":540,\"fecha\":780}],\"segunda\":\(util),\"sexta\":\(util),\"terca\":\(util)}"
+        )
         #expect(try JSONDecoder().decode(Horario.self, from: Data(json.utf8)) == .padrao)
         #expect(try JSONDecoder().decode(Horario.self, from: Data("{}".utf8)) == .fechado)
     }
@@ -132,9 +135,10 @@ struct PeriodosAbertosTests {
 
     @Test func a_blackout_cuts_an_open_period() {
         let espaco = Horarios.espaco(bloqueios: [Horarios.bloqueio(Horarios.sp("2026-11-23T12:00", "2026-11-23T14:00"))])
-        #expect(espaco.periodosAbertos(em: segunda, fuso: fuso) == [
-            Horarios.sp("2026-11-23T08:00", "2026-11-23T12:00"), Horarios.sp("2026-11-23T14:00", "2026-11-23T20:00"),
-        ])
+        #expect(
+            espaco.periodosAbertos(em: segunda, fuso: fuso) == [
+                Horarios.sp("2026-11-23T08:00", "2026-11-23T12:00"), Horarios.sp("2026-11-23T14:00", "2026-11-23T20:00"),
+            ])
         #expect(!espaco.permite(Horarios.sp("2026-11-23T11:00", "2026-11-23T13:00"), fuso: fuso))
         #expect(!espaco.permite(Horarios.sp("2026-11-23T12:00", "2026-11-23T14:00"), fuso: fuso))
         #expect(espaco.permite(Horarios.sp("2026-11-23T11:00", "2026-11-23T12:00"), fuso: fuso))
@@ -204,25 +208,46 @@ struct PeriodosAbertosLisboaTests {
     }
 
     @Test func opening_hours_follow_the_wall_clock_in_winter_and_summer() {
-        #expect(espaco.periodosAbertos(em: Horarios.dia("2026-03-28"), fuso: fuso) == [Horarios.range(Horarios.utc("2026-03-28T08:00"), Horarios.utc("2026-03-28T20:00"))])
-        #expect(espaco.periodosAbertos(em: Horarios.dia("2026-03-30"), fuso: fuso) == [Horarios.range(Horarios.utc("2026-03-30T07:00"), Horarios.utc("2026-03-30T19:00"))])
+        #expect(
+            espaco.periodosAbertos(em: Horarios.dia("2026-03-28"), fuso: fuso) == [
+                Horarios.range(Horarios.utc("2026-03-28T08:00"), Horarios.utc("2026-03-28T20:00"))
+            ])
+        #expect(
+            espaco.periodosAbertos(em: Horarios.dia("2026-03-30"), fuso: fuso) == [
+                Horarios.range(Horarios.utc("2026-03-30T07:00"), Horarios.utc("2026-03-30T19:00"))
+            ])
     }
 
     @Test func on_the_day_clocks_go_forward_8_to_20_is_still_8_to_20_local() {
-        #expect(espaco.periodosAbertos(em: Horarios.dia("2026-03-29"), fuso: fuso) == [Horarios.range(Horarios.utc("2026-03-29T07:00"), Horarios.utc("2026-03-29T19:00"))])
+        #expect(
+            espaco.periodosAbertos(em: Horarios.dia("2026-03-29"), fuso: fuso) == [
+                Horarios.range(Horarios.utc("2026-03-29T07:00"), Horarios.utc("2026-03-29T19:00"))
+            ])
     }
 
     @Test func on_the_day_clocks_go_back_8_to_20_is_still_8_to_20_local() {
-        #expect(espaco.periodosAbertos(em: Horarios.dia("2026-10-25"), fuso: fuso) == [Horarios.range(Horarios.utc("2026-10-25T08:00"), Horarios.utc("2026-10-25T20:00"))])
-        #expect(espaco.periodosAbertos(em: Horarios.dia("2026-10-24"), fuso: fuso) == [Horarios.range(Horarios.utc("2026-10-24T07:00"), Horarios.utc("2026-10-24T19:00"))])
+        #expect(
+            espaco.periodosAbertos(em: Horarios.dia("2026-10-25"), fuso: fuso) == [
+                Horarios.range(Horarios.utc("2026-10-25T08:00"), Horarios.utc("2026-10-25T20:00"))
+            ])
+        #expect(
+            espaco.periodosAbertos(em: Horarios.dia("2026-10-24"), fuso: fuso) == [
+                Horarios.range(Horarios.utc("2026-10-24T07:00"), Horarios.utc("2026-10-24T19:00"))
+            ])
     }
 
     @Test func a_night_range_over_the_change_lasts_what_the_wall_clock_says() throws {
         let madrugada = Horarios.espaco(horario: try Espaco.HorarioSemanal([.domingo: [Horarios.faixa(0, 3)]]))
         // 00:00 WET to 03:00 WEST: two hours pass.
-        #expect(madrugada.periodosAbertos(em: Horarios.dia("2026-03-29"), fuso: fuso) == [Horarios.range(Horarios.utc("2026-03-29T00:00"), Horarios.utc("2026-03-29T02:00"))])
+        #expect(
+            madrugada.periodosAbertos(em: Horarios.dia("2026-03-29"), fuso: fuso) == [
+                Horarios.range(Horarios.utc("2026-03-29T00:00"), Horarios.utc("2026-03-29T02:00"))
+            ])
         // 00:00 WEST to 03:00 WET: four hours pass.
-        #expect(madrugada.periodosAbertos(em: Horarios.dia("2026-10-25"), fuso: fuso) == [Horarios.range(Horarios.utc("2026-10-24T23:00"), Horarios.utc("2026-10-25T03:00"))])
+        #expect(
+            madrugada.periodosAbertos(em: Horarios.dia("2026-10-25"), fuso: fuso) == [
+                Horarios.range(Horarios.utc("2026-10-24T23:00"), Horarios.utc("2026-10-25T03:00"))
+            ])
         let diaInteiro = Horarios.espaco(horario: Horarios.todosOsDias([Horarios.faixa(0, 24)]))
         #expect(diaInteiro.periodosAbertos(em: Horarios.dia("2026-03-29"), fuso: fuso).map(\.duration) == [23 * 3_600])
         #expect(diaInteiro.periodosAbertos(em: Horarios.dia("2026-10-25"), fuso: fuso).map(\.duration) == [25 * 3_600])

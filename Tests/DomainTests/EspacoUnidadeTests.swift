@@ -12,8 +12,9 @@ struct UnidadeTests {
     var scenario: Scenario<Unidade.Command, Unidade.State, Unidade.Event, Unidade.Failure> { Scenario(Unidade.decider) }
 
     var cadastrada: Unidade.Event {
-        .cadastrada(Unidade.Cadastrada(
-            unidadeId: id, nome: "Paulista", endereco: endereco, fusoHorario: "America/Sao_Paulo", politica: .padrao, operacao: .padrao, em: t0))
+        .cadastrada(
+            Unidade.Cadastrada(
+                unidadeId: id, nome: "Paulista", endereco: endereco, fusoHorario: "America/Sao_Paulo", politica: .padrao, operacao: .padrao, em: t0))
     }
 
     func cadastrar(
@@ -36,10 +37,14 @@ struct UnidadeTests {
     }
 
     @Test func blank_optional_address_fields_are_recorded_as_absent() {
-        let semBairro = Unidade.Endereco(logradouro: "Rua A", numero: "1", complemento: "  ", bairro: "", cidade: "Recife", uf: "PE", cep: "50000-000")
+        let semBairro = Unidade.Endereco(
+            logradouro: "Rua A", numero: "1", complemento: "  ", bairro: "", cidade: "Recife", uf: "PE", cep: "50000-000")
         guard case .events(let events) = scenario.given().when(cadastrar(endereco: semBairro)).outcome,
             case .cadastrada(let payload) = events.first
-        else { Issue.record("expected UnidadeCadastrada"); return }
+        else {
+            Issue.record("expected UnidadeCadastrada")
+            return
+        }
         #expect(payload.endereco.complemento == nil)
         #expect(payload.endereco.bairro == nil)
     }
@@ -88,24 +93,37 @@ struct UnidadeTests {
         let politica = Unidade.PoliticaDeCancelamento(horasSemMulta: 48, multaBP: 10_000)
         let outcome = scenario.given(cadastrada)
             .when(.atualizar(nome: nil, endereco: nil, fusoHorario: " America/Sao_Paulo ", politica: politica, em: t0)).outcome
-        #expect(outcome == .events([.atualizada(Unidade.Atualizada(
-            unidadeId: id, nome: "Paulista", endereco: endereco, fusoHorario: "America/Sao_Paulo", politica: politica, operacao: .padrao, em: t0))]))
+        #expect(
+            outcome
+                == .events([
+                    .atualizada(
+                        Unidade.Atualizada(
+                            unidadeId: id, nome: "Paulista", endereco: endereco, fusoHorario: "America/Sao_Paulo", politica: politica,
+                            operacao: .padrao, em: t0))
+                ]))
         guard case .events(let events) = outcome, case .existente(let dados) = Unidade.decider.fold([cadastrada] + events)
-        else { Issue.record("expected a unit"); return }
+        else {
+            Issue.record("expected a unit")
+            return
+        }
         #expect(dados.fuso.identifier == "America/Sao_Paulo")
         #expect(dados.politica == politica)
     }
 
     @Test func a_unit_keeps_its_time_zone() {
-        #expect(scenario.given(cadastrada).when(.atualizar(nome: nil, endereco: nil, fusoHorario: "Europe/Lisbon", politica: nil, em: t0)).outcome
-            == .failure(.fusoImutavel(atual: "America/Sao_Paulo")))
-        #expect(scenario.given(cadastrada).when(.atualizar(nome: nil, endereco: nil, fusoHorario: "Nowhere/City", politica: nil, em: t0)).outcome
-            == .failure(.fusoInvalido("Nowhere/City")))
+        #expect(
+            scenario.given(cadastrada).when(.atualizar(nome: nil, endereco: nil, fusoHorario: "Europe/Lisbon", politica: nil, em: t0)).outcome
+                == .failure(.fusoImutavel(atual: "America/Sao_Paulo")))
+        #expect(
+            scenario.given(cadastrada).when(.atualizar(nome: nil, endereco: nil, fusoHorario: "Nowhere/City", politica: nil, em: t0)).outcome
+                == .failure(.fusoInvalido("Nowhere/City")))
         // A unit registered before zones had to be IANA names may send its own zone back.
-        let antiga = Unidade.Event.cadastrada(Unidade.Cadastrada(
-            unidadeId: id, nome: "Paulista", endereco: endereco, fusoHorario: "GMT-0300", politica: .padrao, operacao: .padrao, em: t0))
-        #expect(scenario.given(antiga).when(.atualizar(nome: "Nova", endereco: nil, fusoHorario: "GMT-0300", politica: nil, em: t0)).outcome
-            != .failure(.fusoInvalido("GMT-0300")))
+        let antiga = Unidade.Event.cadastrada(
+            Unidade.Cadastrada(
+                unidadeId: id, nome: "Paulista", endereco: endereco, fusoHorario: "GMT-0300", politica: .padrao, operacao: .padrao, em: t0))
+        #expect(
+            scenario.given(antiga).when(.atualizar(nome: "Nova", endereco: nil, fusoHorario: "GMT-0300", politica: nil, em: t0)).outcome
+                != .failure(.fusoInvalido("GMT-0300")))
     }
 
     @Test func the_iss_rate_and_check_in_window_are_checked_and_default_for_old_units() {
@@ -113,35 +131,57 @@ struct UnidadeTests {
         let outcome = scenario.given(cadastrada)
             .when(.atualizar(nome: nil, endereco: nil, fusoHorario: nil, politica: nil, operacao: operacao, em: t0)).outcome
         guard case .events(let events) = outcome, case .existente(let dados) = Unidade.decider.fold([cadastrada] + events)
-        else { Issue.record("expected a unit"); return }
+        else {
+            Issue.record("expected a unit")
+            return
+        }
         #expect(dados.aliquotaISSBP == 200 && dados.janelaDeCheckin.antesMinutos == 30)
         let invalida = Unidade.Operacao(aliquotaISSBP: 10_001, janelaDeCheckin: .padrao)
-        #expect(scenario.given(cadastrada).when(.atualizar(nome: nil, endereco: nil, fusoHorario: nil, politica: nil, operacao: invalida, em: t0))
-            .outcome == .failure(.operacaoInvalida))
+        #expect(
+            scenario.given(cadastrada).when(.atualizar(nome: nil, endereco: nil, fusoHorario: nil, politica: nil, operacao: invalida, em: t0))
+                .outcome == .failure(.operacaoInvalida))
         // A unit recorded before units had it reads as the defaults.
-        let antiga = Unidade.Event.cadastrada(Unidade.Cadastrada(
-            unidadeId: id, nome: "Paulista", endereco: endereco, fusoHorario: "America/Sao_Paulo", politica: .padrao, em: t0))
-        guard case .existente(let velha) = Unidade.decider.fold([antiga]) else { Issue.record("expected a unit"); return }
+        let antiga = Unidade.Event.cadastrada(
+            Unidade.Cadastrada(
+                unidadeId: id, nome: "Paulista", endereco: endereco, fusoHorario: "America/Sao_Paulo", politica: .padrao, em: t0))
+        guard case .existente(let velha) = Unidade.decider.fold([antiga]) else {
+            Issue.record("expected a unit")
+            return
+        }
         #expect(velha.operacao == .padrao)
     }
 
     @Test func an_update_that_changes_nothing_records_nothing() {
         #expect(scenario.given(cadastrada).when(.atualizar(nome: nil, endereco: nil, fusoHorario: nil, politica: nil, em: t0)).outcome == .events([]))
-        #expect(scenario.given(cadastrada).when(.atualizar(nome: "Paulista ", endereco: nil, fusoHorario: nil, politica: .padrao, em: t0)).outcome == .events([]))
+        #expect(
+            scenario.given(cadastrada).when(.atualizar(nome: "Paulista ", endereco: nil, fusoHorario: nil, politica: .padrao, em: t0)).outcome
+                == .events([]))
     }
 
     @Test func an_update_validates_what_it_changes_and_needs_the_unit() {
-        #expect(scenario.given(cadastrada).when(.atualizar(nome: "", endereco: nil, fusoHorario: nil, politica: nil, em: t0)).outcome == .failure(.nomeInvalido))
-        #expect(scenario.given(cadastrada).when(.atualizar(nome: nil, endereco: nil, fusoHorario: "X/Y", politica: nil, em: t0)).outcome == .failure(.fusoInvalido("X/Y")))
-        #expect(scenario.given(cadastrada).when(.atualizar(nome: nil, endereco: endereco(uf: "São"), fusoHorario: nil, politica: nil, em: t0)).outcome
-            == .failure(.enderecoInvalido(campo: "uf")))
-        #expect(scenario.given(cadastrada).when(.atualizar(nome: nil, endereco: nil, fusoHorario: nil, politica: .init(horasSemMulta: -5, multaBP: 0), em: t0)).outcome
-            == .failure(.politicaInvalida))
-        #expect(scenario.given().when(.atualizar(nome: "x", endereco: nil, fusoHorario: nil, politica: nil, em: t0)).outcome == .failure(.naoEncontrada))
+        #expect(
+            scenario.given(cadastrada).when(.atualizar(nome: "", endereco: nil, fusoHorario: nil, politica: nil, em: t0)).outcome
+                == .failure(.nomeInvalido))
+        #expect(
+            scenario.given(cadastrada).when(.atualizar(nome: nil, endereco: nil, fusoHorario: "X/Y", politica: nil, em: t0)).outcome
+                == .failure(.fusoInvalido("X/Y")))
+        #expect(
+            scenario.given(cadastrada).when(.atualizar(nome: nil, endereco: endereco(uf: "São"), fusoHorario: nil, politica: nil, em: t0)).outcome
+                == .failure(.enderecoInvalido(campo: "uf")))
+        #expect(
+            scenario.given(cadastrada).when(
+                .atualizar(nome: nil, endereco: nil, fusoHorario: nil, politica: .init(horasSemMulta: -5, multaBP: 0), em: t0)
+            ).outcome
+                == .failure(.politicaInvalida))
+        #expect(
+            scenario.given().when(.atualizar(nome: "x", endereco: nil, fusoHorario: nil, politica: nil, em: t0)).outcome == .failure(.naoEncontrada))
     }
 
     @Test func the_unit_state_carries_its_time_zone() {
-        guard case .existente(let dados) = Unidade.decider.fold([cadastrada]) else { Issue.record("expected a unit"); return }
+        guard case .existente(let dados) = Unidade.decider.fold([cadastrada]) else {
+            Issue.record("expected a unit")
+            return
+        }
         #expect(dados.fuso == TimeZone(identifier: "America/Sao_Paulo"))
         #expect(dados.nome == "Paulista")
     }
@@ -151,9 +191,10 @@ struct UnidadeTests {
         encoder.dateEncodingStrategy = .iso8601
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
-        let atualizada = Unidade.Event.atualizada(Unidade.Atualizada(
-            unidadeId: id, nome: "N", endereco: endereco(), fusoHorario: "Europe/Lisbon",
-            politica: .init(horasSemMulta: 2, multaBP: 1), em: t0))
+        let atualizada = Unidade.Event.atualizada(
+            Unidade.Atualizada(
+                unidadeId: id, nome: "N", endereco: endereco(), fusoHorario: "Europe/Lisbon",
+                politica: .init(horasSemMulta: 2, multaBP: 1), em: t0))
         for event in [cadastrada, atualizada] {
             let data = try encoder.encode(event)
             #expect(try Unidade.Event.decode(type: event.eventType, data: data, using: decoder) == event)

@@ -10,10 +10,11 @@ struct EspacosTests {
     var scenario: Scenario<Espaco.Command, Espaco.State, Espaco.Event, Espaco.Failure> { Scenario(Espaco.decider) }
 
     var cadastrado: Espaco.Event {
-        .cadastrado(Espaco.Cadastrado(
-            espacoId: id, unidadeId: unidade, nome: "Sala Ipê", tipo: .salaReuniao, capacidade: 8,
-            comodidades: ["wi-fi", "tv"], fotos: [Espaco.Foto(url: "https://img/1.jpg", legenda: "Vista")],
-            regras: .padrao, horario: .padrao, em: t0))
+        .cadastrado(
+            Espaco.Cadastrado(
+                espacoId: id, unidadeId: unidade, nome: "Sala Ipê", tipo: .salaReuniao, capacidade: 8,
+                comodidades: ["wi-fi", "tv"], fotos: [Espaco.Foto(url: "https://img/1.jpg", legenda: "Vista")],
+                regras: .padrao, horario: .padrao, em: t0))
     }
 
     var desativado: Espaco.Event { .desativado(Espaco.Desativado(espacoId: id, motivo: "reforma", em: t0)) }
@@ -23,7 +24,8 @@ struct EspacosTests {
         comodidades: [String] = ["wi-fi", "tv"], fotos: [Espaco.Foto] = [Espaco.Foto(url: "https://img/1.jpg", legenda: "Vista")],
         regras: Espaco.RegrasDeReserva = .padrao
     ) -> Espaco.Command {
-        .cadastrar(id: id, unidade: unidade, nome: nome, tipo: tipo, capacidade: capacidade, comodidades: comodidades, fotos: fotos, regras: regras, em: t0)
+        .cadastrar(
+            id: id, unidade: unidade, nome: nome, tipo: tipo, capacidade: capacidade, comodidades: comodidades, fotos: fotos, regras: regras, em: t0)
     }
 
     func atualizar(
@@ -124,7 +126,8 @@ struct EspacosTests {
         ] {
             #expect(scenario.given().when(cadastrar(regras: regras)).outcome == .failure(.regrasInvalidas))
         }
-        let exatas = Espaco.RegrasDeReserva(duracaoMinimaMinutos: 60, duracaoMaximaMinutos: 60, antecedenciaMinimaMinutos: 0, antecedenciaMaximaDias: 0)
+        let exatas = Espaco.RegrasDeReserva(
+            duracaoMinimaMinutos: 60, duracaoMaximaMinutos: 60, antecedenciaMinimaMinutos: 0, antecedenciaMaximaDias: 0)
         #expect(scenario.given().when(cadastrar(regras: exatas)).outcome != .failure(.regrasInvalidas))
         let limites = Espaco.RegrasDeReserva(
             duracaoMinimaMinutos: 1, duracaoMaximaMinutos: 366 * 24 * 60, antecedenciaMinimaMinutos: 366 * 24 * 60, antecedenciaMaximaDias: 730)
@@ -166,17 +169,23 @@ struct EspacosTests {
         #expect(scenario.given(cadastrado).when(atualizar(capacidade: 0)).outcome == .failure(.capacidadeInvalida))
         #expect(scenario.given(cadastrado).when(atualizar(comodidades: [""])).outcome == .failure(.comodidadeInvalida))
         #expect(scenario.given(cadastrado).when(atualizar(fotos: [Espaco.Foto(url: "file:///etc/passwd")])).outcome == .failure(.fotoInvalida))
-        #expect(scenario.given(cadastrado).when(atualizar(regras: Espaco.RegrasDeReserva(duracaoMinimaMinutos: -3))).outcome == .failure(.regrasInvalidas))
+        #expect(
+            scenario.given(cadastrado).when(atualizar(regras: Espaco.RegrasDeReserva(duracaoMinimaMinutos: -3))).outcome == .failure(.regrasInvalidas)
+        )
     }
 
     @Test func an_inactive_space_can_still_be_prepared() {
         let outcome = scenario.given(cadastrado, desativado).when(atualizar(nome: "Sala Jatobá")).outcome
-        guard case .events(let events) = outcome else { Issue.record("expected an update"); return }
+        guard case .events(let events) = outcome else {
+            Issue.record("expected an update")
+            return
+        }
         #expect(events.count == 1)
         let b = bloqueio(horas: 1...2)
         #expect(scenario.given(cadastrado, desativado).when(.agendarBloqueio(b, em: t0)).outcome == .events([agendado(b)]))
-        #expect(scenario.given(cadastrado, desativado).when(.definirHorario(.fechado, em: t0)).outcome
-            == .events([.horarioDefinido(Espaco.HorarioDefinido(espacoId: id, horario: .fechado, em: t0))]))
+        #expect(
+            scenario.given(cadastrado, desativado).when(.definirHorario(.fechado, em: t0)).outcome
+                == .events([.horarioDefinido(Espaco.HorarioDefinido(espacoId: id, horario: .fechado, em: t0))]))
     }
 
     // MARK: horário
@@ -199,8 +208,9 @@ struct EspacosTests {
         let limpo = Espaco.Bloqueio(id: b.id, intervalo: b.intervalo, motivo: .manutencao, descricao: "pintura")
         #expect(scenario.given(cadastrado).when(.agendarBloqueio(b, em: t0)).outcome == .events([agendado(limpo)]))
         let semDescricao = bloqueio(horas: 1...3, descricao: " ")
-        #expect(scenario.given(cadastrado).when(.agendarBloqueio(semDescricao, em: t0)).outcome
-            == .events([agendado(Espaco.Bloqueio(id: semDescricao.id, intervalo: semDescricao.intervalo, motivo: .manutencao))]))
+        #expect(
+            scenario.given(cadastrado).when(.agendarBloqueio(semDescricao, em: t0)).outcome
+                == .events([agendado(Espaco.Bloqueio(id: semDescricao.id, intervalo: semDescricao.intervalo, motivo: .manutencao))]))
     }
 
     @Test func an_overlapping_blackout_is_refused_and_a_touching_one_is_not() {
@@ -215,11 +225,12 @@ struct EspacosTests {
 
     @Test func a_blackout_that_has_already_ended_is_refused_and_one_still_running_is_not() {
         #expect(scenario.given(cadastrado).when(.agendarBloqueio(bloqueio(horas: -3 ... -1), em: t0)).outcome == .failure(.bloqueioEncerrado))
-        #expect(scenario.given(cadastrado).when(.agendarBloqueio(bloqueio(horas: -3 ... 0), em: t0)).outcome == .failure(.bloqueioEncerrado))
-        let emCurso = bloqueio(horas: -1 ... 1)
+        #expect(scenario.given(cadastrado).when(.agendarBloqueio(bloqueio(horas: -3...0), em: t0)).outcome == .failure(.bloqueioEncerrado))
+        let emCurso = bloqueio(horas: -1...1)
         #expect(scenario.given(cadastrado).when(.agendarBloqueio(emCurso, em: t0)).outcome == .events([agendado(emCurso)]))
         // A retry after the blackout ended still records nothing, as any repeat does.
-        #expect(scenario.given(cadastrado, agendado(emCurso)).when(.agendarBloqueio(emCurso, em: t0.addingTimeInterval(7_200))).outcome == .events([]))
+        #expect(
+            scenario.given(cadastrado, agendado(emCurso)).when(.agendarBloqueio(emCurso, em: t0.addingTimeInterval(7_200))).outcome == .events([]))
     }
 
     @Test func scheduling_the_same_blackout_again_records_nothing_but_reusing_its_id_is_refused() {
@@ -239,7 +250,8 @@ struct EspacosTests {
         let b = bloqueio(horas: 10...12)
         let removido = Espaco.Event.bloqueioRemovido(Espaco.BloqueioRemovido(espacoId: id, bloqueioId: b.id, em: t0))
         #expect(scenario.given(cadastrado, agendado(b)).when(.removerBloqueio(id: b.id, em: t0)).outcome == .events([removido]))
-        #expect(scenario.given(cadastrado, agendado(b), removido).when(.removerBloqueio(id: b.id, em: t0)).outcome == .failure(.bloqueioNaoEncontrado))
+        #expect(
+            scenario.given(cadastrado, agendado(b), removido).when(.removerBloqueio(id: b.id, em: t0)).outcome == .failure(.bloqueioNaoEncontrado))
         #expect(scenario.given(cadastrado).when(.removerBloqueio(id: UUID(), em: t0)).outcome == .failure(.bloqueioNaoEncontrado))
         #expect(try #require(estado(cadastrado, agendado(b), removido)).bloqueios.isEmpty)
     }
@@ -255,8 +267,9 @@ struct EspacosTests {
 
     @Test func deactivating_records_the_trimmed_reason_and_twice_is_refused() throws {
         #expect(scenario.given(cadastrado).when(.desativar(motivo: " reforma ", em: t0)).outcome == .events([desativado]))
-        #expect(scenario.given(cadastrado).when(.desativar(motivo: "  ", em: t0)).outcome
-            == .events([.desativado(Espaco.Desativado(espacoId: id, motivo: nil, em: t0))]))
+        #expect(
+            scenario.given(cadastrado).when(.desativar(motivo: "  ", em: t0)).outcome
+                == .events([.desativado(Espaco.Desativado(espacoId: id, motivo: nil, em: t0))]))
         #expect(scenario.given(cadastrado, desativado).when(.desativar(motivo: nil, em: t0)).outcome == .failure(.jaDesativado))
         #expect(try #require(estado(cadastrado, desativado)).ativo == false)
     }
@@ -280,7 +293,9 @@ struct EspacosTests {
         let horario = try Espaco.HorarioSemanal([.sabado: [Espaco.Faixa(abre: 0, fecha: 60), Espaco.Faixa(abre: 1_200, fecha: 1_440)]])
         let events: [Espaco.Event] = [
             cadastrado,
-            .atualizado(Espaco.Atualizado(espacoId: id, nome: "n", capacidade: 2, comodidades: [], fotos: [Espaco.Foto(url: "http://x")], regras: .padrao, em: t0)),
+            .atualizado(
+                Espaco.Atualizado(
+                    espacoId: id, nome: "n", capacidade: 2, comodidades: [], fotos: [Espaco.Foto(url: "http://x")], regras: .padrao, em: t0)),
             .horarioDefinido(Espaco.HorarioDefinido(espacoId: id, horario: horario, em: t0)),
             .horarioDefinido(Espaco.HorarioDefinido(espacoId: id, horario: .fechado, em: t0)),
             agendado(bloqueio(horas: 1...2, descricao: "feriado municipal")),
@@ -293,10 +308,11 @@ struct EspacosTests {
             let data = try encoder.encode(event)
             #expect(try Espaco.Event.decode(type: event.eventType, data: data, using: decoder) == event)
         }
-        #expect(events.map(\.eventType) == [
-            "EspacoCadastrado", "EspacoAtualizado", "HorarioDefinido", "HorarioDefinido", "BloqueioAgendado",
-            "BloqueioRemovido", "EspacoDesativado", "EspacoDesativado", "EspacoReativado",
-        ])
+        #expect(
+            events.map(\.eventType) == [
+                "EspacoCadastrado", "EspacoAtualizado", "HorarioDefinido", "HorarioDefinido", "BloqueioAgendado",
+                "BloqueioRemovido", "EspacoDesativado", "EspacoDesativado", "EspacoReativado",
+            ])
         #expect(try Espaco.Event.decode(type: "Outro", data: Data("{}".utf8), using: decoder) == nil)
     }
 

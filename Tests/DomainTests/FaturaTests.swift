@@ -20,7 +20,8 @@ struct FaturaTests {
     }
 
     func emitir(_ n: Int, _ valor: Money = .reais(100), aliquota: Int64 = 500, em: Date? = nil) -> Fatura.Command {
-        .emitir(pagamento(n, valor), faturaId: Fatura.ID(uuid(100 + n)), lancamentoId: uuid(200 + n), aliquotaISSBP: aliquota, fuso: fuso, em: em ?? now)
+        .emitir(
+            pagamento(n, valor), faturaId: Fatura.ID(uuid(100 + n)), lancamentoId: uuid(200 + n), aliquotaISSBP: aliquota, fuso: fuso, em: em ?? now)
     }
 
     func reembolsar(_ n: Int, reembolso: Int, _ valor: Money, em: Date? = nil) -> Fatura.Command {
@@ -54,11 +55,13 @@ struct FaturaTests {
             espacoId: uuid(500), tipoDeEspaco: "sala_reuniao", metodo: "pix", valor: .reais(100), aliquotaISSBP: 500,
             iss: .reais(5), data: DataLocal("2026-11-23")!, em: now)
         let lancamento = try Razao.lancamento(de: fatura, id: uuid(201), sequencia: 1)
-        #expect(scenario.when(emitir(1)).outcome
-            == .events([.emitida(fatura), .paga(Fatura.Paga(fatura, pagoEm: now.addingTimeInterval(-5))), .contabilizado(lancamento)]))
-        #expect(lancamento.partidas == [
-            .debito(.caixa, .reais(100)), .credito(.receitaDeServicos, .reais(95)), .credito(.issARecolher, .reais(5)),
-        ])
+        #expect(
+            scenario.when(emitir(1)).outcome
+                == .events([.emitida(fatura), .paga(Fatura.Paga(fatura, pagoEm: now.addingTimeInterval(-5))), .contabilizado(lancamento)]))
+        #expect(
+            lancamento.partidas == [
+                .debito(.caixa, .reais(100)), .credito(.receitaDeServicos, .reais(95)), .credito(.issARecolher, .reais(5)),
+            ])
     }
 
     @Test func invoices_are_numbered_1_2_3_per_unit_and_so_are_ledger_entries() throws {
@@ -105,8 +108,12 @@ struct FaturaTests {
         #expect(scenario.when(emitir(1, aliquota: 10_001)).outcome == .failure(.aliquotaInvalida(10_001)))
         #expect(scenario.when(emitir(1, aliquota: -1)).outcome == .failure(.aliquotaInvalida(-1)))
         let outra = Unidade.ID(uuid(901))
-        #expect(scenario.when(.emitir(pagamento(1, unidade: outra), faturaId: Fatura.ID(uuid(101)), lancamentoId: uuid(201), aliquotaISSBP: 500, fuso: fuso, em: now)).outcome
-            == .failure(.outraUnidade(outra)))
+        #expect(
+            scenario.when(
+                .emitir(
+                    pagamento(1, unidade: outra), faturaId: Fatura.ID(uuid(101)), lancamentoId: uuid(201), aliquotaISSBP: 500, fuso: fuso, em: now)
+            ).outcome
+                == .failure(.outraUnidade(outra)))
     }
 
     @Test func a_partial_refund_gets_a_credit_note_with_its_share_of_the_iss() throws {
@@ -118,9 +125,10 @@ struct FaturaTests {
         #expect(nota.valor == .reais(40))
         #expect(nota.iss == .reais(2))
         #expect(nota.saldoDaFatura == .reais(60))
-        #expect(lancamentos(events).first?.partidas == [
-            .debito(.reembolsos, .reais(38)), .debito(.issARecolher, .reais(2)), .credito(.caixa, .reais(40)),
-        ])
+        #expect(
+            lancamentos(events).first?.partidas == [
+                .debito(.reembolsos, .reais(38)), .debito(.issARecolher, .reais(2)), .credito(.caixa, .reais(40)),
+            ])
         #expect(lancamentos(events).first?.origem.codigo == "NC-1")
     }
 
@@ -144,14 +152,17 @@ struct FaturaTests {
     }
 
     @Test func refunds_beyond_the_invoice_total_are_refused() throws {
-        #expect(Scenario(decider).given(try history(emitir(1))).when(reembolsar(1, reembolso: 1, Money(centavos: 10_001))).outcome
-            == .failure(.reembolsoExcedeFatura(disponivel: .reais(100))))
+        #expect(
+            Scenario(decider).given(try history(emitir(1))).when(reembolsar(1, reembolso: 1, Money(centavos: 10_001))).outcome
+                == .failure(.reembolsoExcedeFatura(disponivel: .reais(100))))
         let partial = try history(emitir(1), reembolsar(1, reembolso: 1, .reais(40)))
-        #expect(Scenario(decider).given(partial).when(reembolsar(1, reembolso: 2, Money(centavos: 6_001))).outcome
-            == .failure(.reembolsoExcedeFatura(disponivel: .reais(60))))
+        #expect(
+            Scenario(decider).given(partial).when(reembolsar(1, reembolso: 2, Money(centavos: 6_001))).outcome
+                == .failure(.reembolsoExcedeFatura(disponivel: .reais(60))))
         let full = try history(emitir(1), reembolsar(1, reembolso: 1, .reais(100)))
-        #expect(Scenario(decider).given(full).when(reembolsar(1, reembolso: 2, Money(centavos: 1))).outcome
-            == .failure(.reembolsoExcedeFatura(disponivel: .zero)))
+        #expect(
+            Scenario(decider).given(full).when(reembolsar(1, reembolso: 2, Money(centavos: 1))).outcome
+                == .failure(.reembolsoExcedeFatura(disponivel: .zero)))
     }
 
     @Test func the_same_refund_again_emits_nothing() throws {
@@ -161,12 +172,14 @@ struct FaturaTests {
 
     @Test func refunds_without_an_invoice_or_of_nothing_are_refused() throws {
         #expect(scenario.when(reembolsar(1, reembolso: 1, .reais(1))).outcome == .failure(.faturaNaoEncontrada(pagamentoId: uuid(1))))
-        #expect(Scenario(decider).given(try history(emitir(1))).when(reembolsar(1, reembolso: 1, .zero)).outcome
-            == .failure(.valorInvalido(.zero)))
+        #expect(
+            Scenario(decider).given(try history(emitir(1))).when(reembolsar(1, reembolso: 1, .zero)).outcome
+                == .failure(.valorInvalido(.zero)))
     }
 
     @Test func a_document_is_never_dated_before_the_previous_one() throws {
-        let events = try history(emitir(1), emitir(2, em: now.addingTimeInterval(-3_600)), reembolsar(1, reembolso: 1, .reais(1), em: now.addingTimeInterval(-60)))
+        let events = try history(
+            emitir(1), emitir(2, em: now.addingTimeInterval(-3_600)), reembolsar(1, reembolso: 1, .reais(1), em: now.addingTimeInterval(-60)))
         #expect(emitidas(events).map(\.em) == [now, now])
         #expect(notas(events).map(\.em) == [now])
     }

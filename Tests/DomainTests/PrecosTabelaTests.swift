@@ -8,7 +8,8 @@ struct PrecosTabelaTests {
     let espaco = UUID()
     let t0 = Date(timeIntervalSince1970: 1_800_000_000)
     let valores = TabelaDePreco.Valores(porHora: .reais(25), meioPeriodo: .reais(80), diaria: .reais(150), duracaoMinimaMinutos: 60)
-    let pico = Regra(id: UUID(), tipo: .horarioDePico(dias: [.segunda, .sexta], inicioMinutos: 18 * 60, fimMinutos: 22 * 60, multiplicadorBP: 15_000))
+    let pico = Regra(
+        id: UUID(), tipo: .horarioDePico(dias: [.segunda, .sexta], inicioMinutos: 18 * 60, fimMinutos: 22 * 60, multiplicadorBP: 15_000))
     var scenario: Scenario<TabelaDePreco.Command, TabelaDePreco.State, TabelaDePreco.Event, TabelaDePreco.Failure> {
         Scenario(TabelaDePreco.decider)
     }
@@ -27,10 +28,12 @@ struct PrecosTabelaTests {
         let novos = TabelaDePreco.Valores(porHora: .reais(30), meioPeriodo: .reais(90), diaria: .reais(160), duracaoMinimaMinutos: 30)
         let t1 = t0.addingTimeInterval(60)
         let redefinida = TabelaDePreco.Event.definida(TabelaDePreco.Definida(espacoId: espaco, valores: novos, em: t1))
-        #expect(scenario.given(definida, adicionada(pico)).when(.definir(espacoId: espaco, valores: novos, em: t1)).outcome
-            == .events([redefinida]))
-        #expect(TabelaDePreco.decider.fold([definida, adicionada(pico), redefinida])
-            == .definida(TabelaDePreco.Tabela(espacoId: espaco, valores: novos, regras: [pico])))
+        #expect(
+            scenario.given(definida, adicionada(pico)).when(.definir(espacoId: espaco, valores: novos, em: t1)).outcome
+                == .events([redefinida]))
+        #expect(
+            TabelaDePreco.decider.fold([definida, adicionada(pico), redefinida])
+                == .definida(TabelaDePreco.Tabela(espacoId: espaco, valores: novos, regras: [pico])))
     }
 
     @Test func defining_the_values_already_in_force_changes_nothing() {
@@ -38,8 +41,9 @@ struct PrecosTabelaTests {
     }
 
     @Test func a_table_belongs_to_one_space() {
-        #expect(scenario.given(definida).when(.definir(espacoId: UUID(), valores: valores, em: t0)).outcome
-            == .failure(.valoresInvalidos("a tabela pertence a outro espaço")))
+        #expect(
+            scenario.given(definida).when(.definir(espacoId: UUID(), valores: valores, em: t0)).outcome
+                == .failure(.valoresInvalidos("a tabela pertence a outro espaço")))
     }
 
     @Test(arguments: [
@@ -61,14 +65,16 @@ struct PrecosTabelaTests {
         #expect(meioBarato.problema == "o meio período (4 h) não pode custar menos que uma hora")
         let diariaBarata = TabelaDePreco.Valores(porHora: .reais(25), meioPeriodo: .reais(80), diaria: Money(centavos: 1), duracaoMinimaMinutos: 60)
         #expect(diariaBarata.problema == "a diária não pode custar menos que um meio período")
-        #expect(scenario.given().when(.definir(espacoId: espaco, valores: diariaBarata, em: t0)).outcome
-            == .failure(.valoresInvalidos("a diária não pode custar menos que um meio período")))
+        #expect(
+            scenario.given().when(.definir(espacoId: espaco, valores: diariaBarata, em: t0)).outcome
+                == .failure(.valoresInvalidos("a diária não pode custar menos que um meio período")))
         let iguais = TabelaDePreco.Valores(porHora: .reais(50), meioPeriodo: .reais(50), diaria: .reais(50), duracaoMinimaMinutos: 60)
         #expect(iguais.problema == nil)
     }
 
     @Test func the_most_a_price_may_be_is_valid() {
-        let limite = TabelaDePreco.Valores(porHora: .reais(1_000_000), meioPeriodo: .reais(1_000_000), diaria: .reais(1_000_000), duracaoMinimaMinutos: 60)
+        let limite = TabelaDePreco.Valores(
+            porHora: .reais(1_000_000), meioPeriodo: .reais(1_000_000), diaria: .reais(1_000_000), duracaoMinimaMinutos: 60)
         #expect(limite.problema == nil)
     }
 
@@ -81,8 +87,9 @@ struct PrecosTabelaTests {
 
     @Test func a_rule_is_added_to_a_defined_table() {
         #expect(scenario.given(definida).when(.adicionarRegra(pico, em: t0)).outcome == .events([adicionada(pico)]))
-        #expect(TabelaDePreco.decider.fold([definida, adicionada(pico)])
-            == .definida(TabelaDePreco.Tabela(espacoId: espaco, valores: valores, regras: [pico])))
+        #expect(
+            TabelaDePreco.decider.fold([definida, adicionada(pico)])
+                == .definida(TabelaDePreco.Tabela(espacoId: espaco, valores: valores, regras: [pico])))
     }
 
     @Test func rules_need_a_defined_table() {
@@ -132,10 +139,12 @@ struct PrecosTabelaTests {
     @Test func a_rule_is_removed_and_an_unknown_one_is_not_found() {
         let removida = TabelaDePreco.Event.regraRemovida(TabelaDePreco.RegraRemovida(espacoId: espaco, regraId: pico.id, em: t0))
         #expect(scenario.given(definida, adicionada(pico)).when(.removerRegra(id: pico.id, em: t0)).outcome == .events([removida]))
-        #expect(TabelaDePreco.decider.fold([definida, adicionada(pico), removida])
-            == .definida(TabelaDePreco.Tabela(espacoId: espaco, valores: valores, regras: [])))
-        #expect(scenario.given(definida, adicionada(pico), removida).when(.removerRegra(id: pico.id, em: t0)).outcome
-            == .failure(.regraNaoEncontrada))
+        #expect(
+            TabelaDePreco.decider.fold([definida, adicionada(pico), removida])
+                == .definida(TabelaDePreco.Tabela(espacoId: espaco, valores: valores, regras: [])))
+        #expect(
+            scenario.given(definida, adicionada(pico), removida).when(.removerRegra(id: pico.id, em: t0)).outcome
+                == .failure(.regraNaoEncontrada))
     }
 
     @Test func a_removed_rule_id_can_be_added_again() {
@@ -149,7 +158,10 @@ struct PrecosTabelaTests {
         let id = try #require(UUID(uuidString: "00000000-0000-0000-0000-000000000001"))
         let regra = Regra(id: id, tipo: .horarioDePico(dias: [.sexta, .segunda], inicioMinutos: 1080, fimMinutos: 1320, multiplicadorBP: 15_000))
         let json = String(decoding: try encoder.encode(regra), as: UTF8.self)
-        #expect(json == #"{"dias":["segunda","sexta"],"fimMinutos":1320,"id":"00000000-0000-0000-0000-000000000001","inicioMinutos":1080,"multiplicadorBP":15000,"tipo":"horario_de_pico"}"#)
+        #expect(
+            json
+                == #"{"dias":["segunda","sexta"],"fimMinutos":1320,"id":"00000000-0000-0000-0000-000000000001","inicioMinutos":1080,"multiplicadorBP":15000,"tipo":"horario_de_pico"}"#
+        )
         let plano = String(decoding: try encoder.encode(Regra(id: id, tipo: .plano(plano: "Mensal", descontoBP: 2_000))), as: UTF8.self)
         #expect(plano == #"{"descontoBP":2000,"id":"00000000-0000-0000-0000-000000000001","plano":"Mensal","tipo":"plano"}"#)
         #expect(throws: DecodingError.self) {

@@ -119,11 +119,12 @@ struct RazaoPropertyTests {
                 guard let pagamento = pagamentos.filter({ $0.unidadeId == unidade }).randomElement(using: &rng),
                     let resumo = state.porPagamento[pagamento.pagamentoId]
                 else { continue }
-                let valor = switch Int.random(in: 0..<4, using: &rng) {
-                case 0: resumo.disponivel  // the rest, in one go
-                case 1: resumo.disponivel + Money(centavos: Int64.random(in: 1...1_000, using: &rng))  // too much
-                default: Money(centavos: Int64.random(in: 1...max(1, resumo.disponivel.centavos), using: &rng))
-                }
+                let valor =
+                    switch Int.random(in: 0..<4, using: &rng) {
+                    case 0: resumo.disponivel  // the rest, in one go
+                    case 1: resumo.disponivel + Money(centavos: Int64.random(in: 1...1_000, using: &rng))  // too much
+                    default: Money(centavos: Int64.random(in: 1...max(1, resumo.disponivel.centavos), using: &rng))
+                    }
                 let reembolso = Fatura.Reembolso(
                     reembolsoId: novoId(), pagamentoId: pagamento.pagamentoId, unidadeId: unidade, valor: valor, reembolsadoEm: relogio)
                 command = .emitirNotaDeCredito(reembolso, notaId: Fatura.NotaDeCredito.ID(novoId()), lancamentoId: novoId(), fuso: fuso, em: relogio)

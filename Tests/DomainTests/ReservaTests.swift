@@ -63,86 +63,132 @@ struct ReservaTests {
         let at = now.addingTimeInterval(60)
         #expect(scenario.given(solicitada).when(.confirmar(pagamentoId: "p1", em: at)).outcome == .events([confirmada(at)]))
         #expect(scenario.given(solicitada, confirmada(at)).when(.confirmar(pagamentoId: "p1", em: at)).outcome == .events([]))
-        #expect(scenario.given(solicitada, confirmada(at)).when(.confirmar(pagamentoId: "p2", em: at)).outcome
-            == .failure(.transicaoInvalida(status: .confirmada)))
+        #expect(
+            scenario.given(solicitada, confirmada(at)).when(.confirmar(pagamentoId: "p2", em: at)).outcome
+                == .failure(.transicaoInvalida(status: .confirmada)))
     }
 
     @Test func an_expired_booking_cannot_be_confirmed() {
         let expired = Reserva.Event.expirada(Reserva.Expirada(reservaId: id, em: now.addingTimeInterval(900)))
-        #expect(scenario.given(solicitada, expired).when(.confirmar(pagamentoId: "p1", em: now.addingTimeInterval(901))).outcome
-            == .failure(.transicaoInvalida(status: .expirada)))
+        #expect(
+            scenario.given(solicitada, expired).when(.confirmar(pagamentoId: "p1", em: now.addingTimeInterval(901))).outcome
+                == .failure(.transicaoInvalida(status: .expirada)))
     }
 
     @Test func a_hold_expires_only_once_its_time_is_up_and_only_while_unpaid() {
         let early = now.addingTimeInterval(899)
         let due = now.addingTimeInterval(900)
         #expect(scenario.given(solicitada).when(.expirar(em: early)).outcome == .failure(.aindaNaoExpirou(expiraEm: due)))
-        #expect(scenario.given(solicitada).when(.expirar(em: due)).outcome
-            == .events([.expirada(Reserva.Expirada(reservaId: id, em: due))]))
-        #expect(scenario.given(solicitada, confirmada(early)).when(.expirar(em: due)).outcome
-            == .failure(.transicaoInvalida(status: .confirmada)))
+        #expect(
+            scenario.given(solicitada).when(.expirar(em: due)).outcome
+                == .events([.expirada(Reserva.Expirada(reservaId: id, em: due))]))
+        #expect(
+            scenario.given(solicitada, confirmada(early)).when(.expirar(em: due)).outcome
+                == .failure(.transicaoInvalida(status: .confirmada)))
     }
 
     @Test func cancelling_an_unpaid_hold_costs_and_refunds_nothing() {
-        #expect(scenario.given(solicitada).when(.cancelar(por: "u1", motivo: nil, politica: politica, pago: .zero, em: now)).outcome
-            == .events([.cancelada(Reserva.Cancelada(reservaId: id, por: "u1", motivo: nil, pago: .zero, multa: .zero, reembolso: .zero, em: now))]))
+        #expect(
+            scenario.given(solicitada).when(.cancelar(por: "u1", motivo: nil, politica: politica, pago: .zero, em: now)).outcome
+                == .events([
+                    .cancelada(Reserva.Cancelada(reservaId: id, por: "u1", motivo: nil, pago: .zero, multa: .zero, reembolso: .zero, em: now))
+                ]))
     }
 
     @Test func a_paid_booking_is_refunded_in_full_until_the_free_window_closes() {
         let exactlyOnTime = instant("2026-11-24T10:00:00-03:00")  // 24 h before 10:00 on the 25th
-        #expect(scenario.given(solicitada, confirmada(now)).when(.cancelar(por: "u1", motivo: "mudança", politica: politica, pago: .reais(100), em: exactlyOnTime)).outcome
-            == .events([.cancelada(Reserva.Cancelada(reservaId: id, por: "u1", motivo: "mudança", pago: .reais(100), multa: .zero, reembolso: .reais(100), em: exactlyOnTime))]))
+        #expect(
+            scenario.given(solicitada, confirmada(now)).when(
+                .cancelar(por: "u1", motivo: "mudança", politica: politica, pago: .reais(100), em: exactlyOnTime)
+            ).outcome
+                == .events([
+                    .cancelada(
+                        Reserva.Cancelada(
+                            reservaId: id, por: "u1", motivo: "mudança", pago: .reais(100), multa: .zero, reembolso: .reais(100), em: exactlyOnTime))
+                ]))
     }
 
     @Test func a_confirmed_booking_whose_payment_holds_nothing_refunds_nothing() {
         // An admin confirmed it without a payment: the policy applies to what was paid, nothing.
         let late = instant("2026-11-24T10:00:01-03:00")
         for em in [now, late] {
-            #expect(scenario.given(solicitada, confirmada(now)).when(.cancelar(por: "u1", motivo: nil, politica: politica, pago: .zero, em: em)).outcome
-                == .events([.cancelada(Reserva.Cancelada(reservaId: id, por: "u1", motivo: nil, pago: .zero, multa: .zero, reembolso: .zero, em: em))]))
+            #expect(
+                scenario.given(solicitada, confirmada(now)).when(.cancelar(por: "u1", motivo: nil, politica: politica, pago: .zero, em: em)).outcome
+                    == .events([
+                        .cancelada(Reserva.Cancelada(reservaId: id, por: "u1", motivo: nil, pago: .zero, multa: .zero, reembolso: .zero, em: em))
+                    ]))
         }
     }
 
     @Test func a_late_cancellation_keeps_the_fee() {
         let late = instant("2026-11-24T10:00:01-03:00")
-        #expect(scenario.given(solicitada, confirmada(now)).when(.cancelar(por: "u1", motivo: nil, politica: politica, pago: .reais(100), em: late)).outcome
-            == .events([.cancelada(Reserva.Cancelada(reservaId: id, por: "u1", motivo: nil, pago: .reais(100), multa: .reais(50), reembolso: .reais(50), em: late))]))
+        #expect(
+            scenario.given(solicitada, confirmada(now)).when(.cancelar(por: "u1", motivo: nil, politica: politica, pago: .reais(100), em: late))
+                .outcome
+                == .events([
+                    .cancelada(
+                        Reserva.Cancelada(
+                            reservaId: id, por: "u1", motivo: nil, pago: .reais(100), multa: .reais(50), reembolso: .reais(50), em: late))
+                ]))
         // Exempt (the operator cancels): everything back, whatever the terms.
-        #expect(scenario.given(solicitada, confirmada(now)).when(.cancelar(por: "admin", motivo: nil, politica: politica, pago: .reais(100), isento: true, em: late)).outcome
-            == .events([.cancelada(Reserva.Cancelada(reservaId: id, por: "admin", motivo: nil, pago: .reais(100), multa: .zero, reembolso: .reais(100), em: late))]))
+        #expect(
+            scenario.given(solicitada, confirmada(now)).when(
+                .cancelar(por: "admin", motivo: nil, politica: politica, pago: .reais(100), isento: true, em: late)
+            ).outcome
+                == .events([
+                    .cancelada(
+                        Reserva.Cancelada(reservaId: id, por: "admin", motivo: nil, pago: .reais(100), multa: .zero, reembolso: .reais(100), em: late)
+                    )
+                ]))
     }
 
     @Test func a_booking_keeps_the_cancellation_terms_it_was_made_under() {
         let p = pedido()
         let comTermos = Reserva.Pedido(
             id: p.id, espacoId: p.espacoId, unidadeId: p.unidadeId, usuarioId: p.usuarioId, intervalo: p.intervalo, dias: p.dias,
-            total: p.total, linhas: p.linhas, cupom: nil, expiraEm: p.expiraEm, politica: Unidade.PoliticaDeCancelamento(horasSemMulta: 12, multaBP: 1_000))
+            total: p.total, linhas: p.linhas, cupom: nil, expiraEm: p.expiraEm,
+            politica: Unidade.PoliticaDeCancelamento(horasSemMulta: 12, multaBP: 1_000))
         let late = instant("2026-11-25T09:00:00-03:00")
         // The unit now keeps everything inside 48 h; the booking was made under 10 % inside 12 h.
         let harder = Unidade.PoliticaDeCancelamento(horasSemMulta: 48, multaBP: 10_000)
-        #expect(scenario.given(.solicitada(Reserva.Solicitada(comTermos, em: now)), confirmada(now))
-            .when(.cancelar(por: "u1", motivo: nil, politica: harder, pago: .reais(100), em: late)).outcome
-            == .events([.cancelada(Reserva.Cancelada(reservaId: id, por: "u1", motivo: nil, pago: .reais(100), multa: .reais(10), reembolso: .reais(90), em: late))]))
+        #expect(
+            scenario.given(.solicitada(Reserva.Solicitada(comTermos, em: now)), confirmada(now))
+                .when(.cancelar(por: "u1", motivo: nil, politica: harder, pago: .reais(100), em: late)).outcome
+                == .events([
+                    .cancelada(
+                        Reserva.Cancelada(
+                            reservaId: id, por: "u1", motivo: nil, pago: .reais(100), multa: .reais(10), reembolso: .reais(90), em: late))
+                ]))
         // A booking from before the terms were recorded follows the unit's policy of the moment.
-        #expect(scenario.given(solicitada, confirmada(now)).when(.cancelar(por: "u1", motivo: nil, politica: harder, pago: .reais(100), em: late)).outcome
-            == .events([.cancelada(Reserva.Cancelada(reservaId: id, por: "u1", motivo: nil, pago: .reais(100), multa: .reais(100), reembolso: .zero, em: late))]))
+        #expect(
+            scenario.given(solicitada, confirmada(now)).when(.cancelar(por: "u1", motivo: nil, politica: harder, pago: .reais(100), em: late)).outcome
+                == .events([
+                    .cancelada(
+                        Reserva.Cancelada(reservaId: id, por: "u1", motivo: nil, pago: .reais(100), multa: .reais(100), reembolso: .zero, em: late))
+                ]))
     }
 
     @Test func a_started_or_finished_booking_cannot_be_cancelled() {
         let started = instant("2026-11-25T10:30:00-03:00")
-        #expect(scenario.given(solicitada, confirmada(now)).when(.cancelar(por: "u1", motivo: nil, politica: politica, pago: .reais(100), em: started)).outcome
-            == .failure(.jaIniciada))
-        let cancelled = Reserva.Event.cancelada(Reserva.Cancelada(reservaId: id, por: "u1", motivo: nil, pago: .zero, multa: .zero, reembolso: .zero, em: now))
-        #expect(scenario.given(solicitada, cancelled).when(.cancelar(por: "u1", motivo: nil, politica: politica, pago: .zero, em: now)).outcome
-            == .failure(.transicaoInvalida(status: .cancelada)))
+        #expect(
+            scenario.given(solicitada, confirmada(now)).when(.cancelar(por: "u1", motivo: nil, politica: politica, pago: .reais(100), em: started))
+                .outcome
+                == .failure(.jaIniciada))
+        let cancelled = Reserva.Event.cancelada(
+            Reserva.Cancelada(reservaId: id, por: "u1", motivo: nil, pago: .zero, multa: .zero, reembolso: .zero, em: now))
+        #expect(
+            scenario.given(solicitada, cancelled).when(.cancelar(por: "u1", motivo: nil, politica: politica, pago: .zero, em: now)).outcome
+                == .failure(.transicaoInvalida(status: .cancelada)))
     }
 
     @Test func a_confirmed_booking_concludes_after_its_end() {
         let end = instant("2026-11-25T12:00:00-03:00")
-        #expect(scenario.given(solicitada, confirmada(now)).when(.concluir(em: end.addingTimeInterval(-1))).outcome
-            == .failure(.aindaNaoTerminou(fim: end)))
-        #expect(scenario.given(solicitada, confirmada(now)).when(.concluir(em: end)).outcome
-            == .events([.concluida(Reserva.Concluida(reservaId: id, em: end))]))
+        #expect(
+            scenario.given(solicitada, confirmada(now)).when(.concluir(em: end.addingTimeInterval(-1))).outcome
+                == .failure(.aindaNaoTerminou(fim: end)))
+        #expect(
+            scenario.given(solicitada, confirmada(now)).when(.concluir(em: end)).outcome
+                == .events([.concluida(Reserva.Concluida(reservaId: id, em: end))]))
         #expect(scenario.given(solicitada).when(.concluir(em: end)).outcome == .failure(.transicaoInvalida(status: .solicitada)))
     }
 
@@ -181,29 +227,45 @@ struct AgendaTests {
     @Test func a_free_slot_is_taken_and_an_overlapping_one_is_refused() {
         let first = UUID(), second = UUID()
         let taken = ocupada(first, "2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00")
-        #expect(Scenario(decider).when(.ocupar(reserva: first, intervalo: range("2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00"), limite: 1, em: now)).outcome
-            == .events([taken]))
-        #expect(Scenario(decider).given(taken).when(.ocupar(reserva: second, intervalo: range("2026-11-25T11:59:00-03:00", "2026-11-25T13:00:00-03:00"), limite: 1, em: now)).outcome
-            == .failure(.indisponivel(conflitos: [first])))
+        #expect(
+            Scenario(decider).when(
+                .ocupar(reserva: first, intervalo: range("2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00"), limite: 1, em: now)
+            ).outcome
+                == .events([taken]))
+        #expect(
+            Scenario(decider).given(taken).when(
+                .ocupar(reserva: second, intervalo: range("2026-11-25T11:59:00-03:00", "2026-11-25T13:00:00-03:00"), limite: 1, em: now)
+            ).outcome
+                == .failure(.indisponivel(conflitos: [first])))
     }
 
     @Test func a_block_is_refused_by_a_booking_that_still_occupies_its_time_not_by_one_that_ended() {
         let manha = UUID(), tarde = UUID(), bloqueio = UUID()
         let dia = range("2026-11-25T00:00:00-03:00", "2026-11-26T00:00:00-03:00")
-        let feitas = [ocupada(manha, "2026-11-25T09:00:00-03:00", "2026-11-25T11:00:00-03:00"), ocupada(tarde, "2026-11-25T13:00:00-03:00", "2026-11-25T15:00:00-03:00")]
+        let feitas = [
+            ocupada(manha, "2026-11-25T09:00:00-03:00", "2026-11-25T11:00:00-03:00"),
+            ocupada(tarde, "2026-11-25T13:00:00-03:00", "2026-11-25T15:00:00-03:00"),
+        ]
         // At 14:00 the morning's booking is over; the afternoon's is under way.
-        #expect(Scenario(decider).given(feitas[0], feitas[1]).when(.bloquear(bloqueio: bloqueio, intervalo: dia, em: instant("2026-11-25T14:00:00-03:00"))).outcome
-            == .failure(.indisponivel(conflitos: [tarde])))
+        #expect(
+            Scenario(decider).given(feitas[0], feitas[1]).when(
+                .bloquear(bloqueio: bloqueio, intervalo: dia, em: instant("2026-11-25T14:00:00-03:00"))
+            ).outcome
+                == .failure(.indisponivel(conflitos: [tarde])))
         let depois = instant("2026-11-25T15:00:00-03:00")
-        #expect(Scenario(decider).given(feitas[0], feitas[1]).when(.bloquear(bloqueio: bloqueio, intervalo: dia, em: depois)).outcome
-            == .events([.bloqueada(Agenda.Bloqueada(bloqueioId: bloqueio, espacoId: espaco, data: self.dia, intervalo: dia, em: depois))]))
+        #expect(
+            Scenario(decider).given(feitas[0], feitas[1]).when(.bloquear(bloqueio: bloqueio, intervalo: dia, em: depois)).outcome
+                == .events([.bloqueada(Agenda.Bloqueada(bloqueioId: bloqueio, espacoId: espaco, data: self.dia, intervalo: dia, em: depois))]))
     }
 
     @Test func back_to_back_bookings_fit() {
         let taken = ocupada(UUID(), "2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00")
         let next = UUID()
-        #expect(Scenario(decider).given(taken).when(.ocupar(reserva: next, intervalo: range("2026-11-25T12:00:00-03:00", "2026-11-25T13:00:00-03:00"), limite: 1, em: now)).outcome
-            == .events([ocupada(next, "2026-11-25T12:00:00-03:00", "2026-11-25T13:00:00-03:00")]))
+        #expect(
+            Scenario(decider).given(taken).when(
+                .ocupar(reserva: next, intervalo: range("2026-11-25T12:00:00-03:00", "2026-11-25T13:00:00-03:00"), limite: 1, em: now)
+            ).outcome
+                == .events([ocupada(next, "2026-11-25T12:00:00-03:00", "2026-11-25T13:00:00-03:00")]))
     }
 
     @Test func a_shared_space_takes_bookings_up_to_its_capacity_at_any_instant() {
@@ -215,10 +277,13 @@ struct AgendaTests {
         ]
         let mine = UUID()
         let morning = range("2026-11-25T09:00:00-03:00", "2026-11-25T11:00:00-03:00")
-        #expect(Scenario(decider).given(stairs[0], stairs[1], stairs[2]).when(.ocupar(reserva: mine, intervalo: morning, limite: 3, em: now)).outcome
-            == .events([.ocupada(Agenda.Ocupada(reservaId: mine, espacoId: espaco, data: dia, intervalo: morning, em: now))]))
+        #expect(
+            Scenario(decider).given(stairs[0], stairs[1], stairs[2]).when(.ocupar(reserva: mine, intervalo: morning, limite: 3, em: now)).outcome
+                == .events([.ocupada(Agenda.Ocupada(reservaId: mine, espacoId: espaco, data: dia, intervalo: morning, em: now))]))
         if case .failure(.indisponivel) = Scenario(decider).given(stairs[0], stairs[1], stairs[2])
-            .when(.ocupar(reserva: mine, intervalo: morning, limite: 2, em: now)).outcome {} else {
+            .when(.ocupar(reserva: mine, intervalo: morning, limite: 2, em: now)).outcome
+        {
+        } else {
             Issue.record("two seats are full between 09:30 and 10:30")
         }
     }
@@ -230,8 +295,11 @@ struct AgendaTests {
         #expect(Scenario(decider).given(taken).when(.liberar(reserva: first, em: now)).outcome == .events([released]))
         #expect(Scenario(decider).given(taken, released).when(.liberar(reserva: first, em: now)).outcome == .events([]))
         let other = UUID()
-        #expect(Scenario(decider).given(taken, released).when(.ocupar(reserva: other, intervalo: range("2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00"), limite: 1, em: now)).outcome
-            == .events([ocupada(other, "2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00")]))
+        #expect(
+            Scenario(decider).given(taken, released).when(
+                .ocupar(reserva: other, intervalo: range("2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00"), limite: 1, em: now)
+            ).outcome
+                == .events([ocupada(other, "2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00")]))
     }
 
     @Test func a_capacity_is_set_only_above_what_the_bookings_take_from_now_on_and_then_holds_bookings_to_it() {
@@ -241,28 +309,45 @@ struct AgendaTests {
             ocupada(UUID(), "2026-11-25T14:00:00-03:00", "2026-11-25T15:00:00-03:00"),
         ]
         let set = { (capacidade: Int, revisao: Int64) in
-            Agenda.Event.capacidadeDefinida(Agenda.CapacidadeDefinida(espacoId: self.espaco, data: self.dia, capacidade: capacidade, revisao: revisao, em: self.now))
+            Agenda.Event.capacidadeDefinida(
+                Agenda.CapacidadeDefinida(espacoId: self.espaco, data: self.dia, capacidade: capacidade, revisao: revisao, em: self.now))
         }
         let cedo = instant("2026-11-25T08:00:00-03:00"), depois = instant("2026-11-25T10:00:00-03:00")
         // Two at once between 09:30 and 10:00: one seat is too few before then, enough after.
-        #expect(Scenario(decider).given(stairs[0], stairs[1], stairs[2]).when(.definirCapacidade(capacidade: 1, anterior: 3, revisao: 7, desde: cedo, em: now)).outcome
-            == .failure(.capacidadeExcedida(pico: 2)))
-        #expect(Scenario(decider).given(stairs[0], stairs[1], stairs[2]).when(.definirCapacidade(capacidade: 1, anterior: 3, revisao: 7, desde: depois, em: now)).outcome
-            == .events([set(1, 7)]))
-        #expect(Scenario(decider).given(stairs[0], set(2, 7)).when(.definirCapacidade(capacidade: 2, anterior: 3, revisao: 7, desde: cedo, em: now)).outcome == .events([]))
+        #expect(
+            Scenario(decider).given(stairs[0], stairs[1], stairs[2]).when(
+                .definirCapacidade(capacidade: 1, anterior: 3, revisao: 7, desde: cedo, em: now)
+            ).outcome
+                == .failure(.capacidadeExcedida(pico: 2)))
+        #expect(
+            Scenario(decider).given(stairs[0], stairs[1], stairs[2]).when(
+                .definirCapacidade(capacidade: 1, anterior: 3, revisao: 7, desde: depois, em: now)
+            ).outcome
+                == .events([set(1, 7)]))
+        #expect(
+            Scenario(decider).given(stairs[0], set(2, 7)).when(.definirCapacidade(capacidade: 2, anterior: 3, revisao: 7, desde: cedo, em: now))
+                .outcome == .events([]))
         // A raise is never refused, even on a day already over the old capacity.
-        #expect(Scenario(decider).given(stairs[0], stairs[1], stairs[2]).when(.definirCapacidade(capacidade: 1, anterior: 0, revisao: 7, desde: cedo, em: now)).outcome
-            == .events([set(1, 7)]))
+        #expect(
+            Scenario(decider).given(stairs[0], stairs[1], stairs[2]).when(
+                .definirCapacidade(capacidade: 1, anterior: 0, revisao: 7, desde: cedo, em: now)
+            ).outcome
+                == .events([set(1, 7)]))
         // A booking that read the space before the change (version 6) is held to the day's capacity...
         let mine = UUID(), afternoon = range("2026-11-25T14:30:00-03:00", "2026-11-25T15:30:00-03:00")
-        #expect(Scenario(decider).given(stairs[2], set(1, 7)).when(.ocupar(reserva: mine, intervalo: afternoon, limite: 3, revisao: 6, em: now)).outcome
-            == .failure(.indisponivel(conflitos: [Self.id(stairs[2])])))
+        #expect(
+            Scenario(decider).given(stairs[2], set(1, 7)).when(.ocupar(reserva: mine, intervalo: afternoon, limite: 3, revisao: 6, em: now)).outcome
+                == .failure(.indisponivel(conflitos: [Self.id(stairs[2])])))
         // ...one that read it since takes the space's capacity, which a later change may have
         // set without reaching this day.
-        #expect(Scenario(decider).given(stairs[2], set(1, 7)).when(.ocupar(reserva: mine, intervalo: afternoon, limite: 3, revisao: 9, em: now)).outcome
-            == .events([.ocupada(Agenda.Ocupada(reservaId: mine, espacoId: espaco, data: dia, intervalo: afternoon, em: now))]))
-        #expect(Scenario(decider).given(stairs[2], set(1, 7), set(2, 8)).when(.ocupar(reserva: mine, intervalo: afternoon, limite: 1, revisao: 6, em: now)).outcome
-            == .events([.ocupada(Agenda.Ocupada(reservaId: mine, espacoId: espaco, data: dia, intervalo: afternoon, em: now))]))
+        #expect(
+            Scenario(decider).given(stairs[2], set(1, 7)).when(.ocupar(reserva: mine, intervalo: afternoon, limite: 3, revisao: 9, em: now)).outcome
+                == .events([.ocupada(Agenda.Ocupada(reservaId: mine, espacoId: espaco, data: dia, intervalo: afternoon, em: now))]))
+        #expect(
+            Scenario(decider).given(stairs[2], set(1, 7), set(2, 8)).when(
+                .ocupar(reserva: mine, intervalo: afternoon, limite: 1, revisao: 6, em: now)
+            ).outcome
+                == .events([.ocupada(Agenda.Ocupada(reservaId: mine, espacoId: espaco, data: dia, intervalo: afternoon, em: now))]))
     }
 
     static func id(_ event: Agenda.Event) -> UUID {
@@ -273,8 +358,11 @@ struct AgendaTests {
     @Test func taking_the_same_booking_again_is_idempotent() {
         let first = UUID()
         let taken = ocupada(first, "2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00")
-        #expect(Scenario(decider).given(taken).when(.ocupar(reserva: first, intervalo: range("2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00"), limite: 1, em: now)).outcome
-            == .events([]))
+        #expect(
+            Scenario(decider).given(taken).when(
+                .ocupar(reserva: first, intervalo: range("2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00"), limite: 1, em: now)
+            ).outcome
+                == .events([]))
     }
 }
 

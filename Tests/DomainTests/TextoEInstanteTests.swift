@@ -1,6 +1,7 @@
-@testable import Domain
 import Foundation
 import Testing
+
+@testable import Domain
 
 @Suite("Free text and instants as the API takes them")
 struct TextoEInstanteTests {

@@ -25,10 +25,12 @@ struct UsuarioTests {
 
     @Test func a_right_password_logs_in_and_a_wrong_one_is_recorded() {
         let at = t0.addingTimeInterval(60)
-        #expect(scenario.given(registrado).when(.entrar(senhaConfere: true, em: at)).outcome
-            == .events([.loginRealizado(Usuario.LoginRealizado(usuarioId: id, em: at))]))
-        #expect(scenario.given(registrado).when(.entrar(senhaConfere: false, em: at)).outcome
-            == .events([.loginFalhou(Usuario.LoginFalhou(usuarioId: id, em: at, bloqueadoAte: nil))]))
+        #expect(
+            scenario.given(registrado).when(.entrar(senhaConfere: true, em: at)).outcome
+                == .events([.loginRealizado(Usuario.LoginRealizado(usuarioId: id, em: at))]))
+        #expect(
+            scenario.given(registrado).when(.entrar(senhaConfere: false, em: at)).outcome
+                == .events([.loginFalhou(Usuario.LoginFalhou(usuarioId: id, em: at, bloqueadoAte: nil))]))
     }
 
     @Test func the_fifth_failure_within_fifteen_minutes_locks_for_fifteen_minutes() {
@@ -50,8 +52,9 @@ struct UsuarioTests {
         let locked = scenario.given(registrado, falhou(5, bloqueadoAte: until))
         #expect(locked.when(.entrar(senhaConfere: true, em: t0.addingTimeInterval(10 * 60))).outcome == .failure(.contaBloqueada(ate: until)))
         let after = until.addingTimeInterval(1)
-        #expect(locked.when(.entrar(senhaConfere: true, em: after)).outcome
-            == .events([.loginRealizado(Usuario.LoginRealizado(usuarioId: id, em: after))]))
+        #expect(
+            locked.when(.entrar(senhaConfere: true, em: after)).outcome
+                == .events([.loginRealizado(Usuario.LoginRealizado(usuarioId: id, em: after))]))
     }
 
     @Test func a_success_clears_the_failure_count() {
@@ -65,8 +68,9 @@ struct UsuarioTests {
     @Test func deactivated_accounts_cannot_log_in_and_promotion_is_once() {
         let desativado = Usuario.Event.desativado(Usuario.Desativado(usuarioId: id, por: "admin", em: t0))
         #expect(scenario.given(registrado, desativado).when(.entrar(senhaConfere: true, em: t0)).outcome == .failure(.contaDesativada))
-        #expect(scenario.given(registrado, desativado).when(.entrar(senhaConfere: false, em: t0)).outcome
-            == .events([.loginFalhou(Usuario.LoginFalhou(usuarioId: id, em: t0, bloqueadoAte: nil))]), "a wrong guess is counted")
+        #expect(
+            scenario.given(registrado, desativado).when(.entrar(senhaConfere: false, em: t0)).outcome
+                == .events([.loginFalhou(Usuario.LoginFalhou(usuarioId: id, em: t0, bloqueadoAte: nil))]), "a wrong guess is counted")
         #expect(scenario.given(registrado, desativado).when(.desativar(por: "admin", em: t0)).outcome == .failure(.jaDesativado))
         let promovido = Usuario.Event.promovido(Usuario.Promovido(usuarioId: id, papel: .admin, por: "root", em: t0))
         #expect(scenario.given(registrado, promovido).when(.promover(por: "root", em: t0)).outcome == .failure(.jaEhAdmin))
@@ -76,15 +80,20 @@ struct UsuarioTests {
         let mensal = Usuario.Event.planoDefinido(Usuario.PlanoDefinido(usuarioId: id, plano: "Mensal", por: "admin", em: t0))
         #expect(scenario.given(registrado).when(.definirPlano("  Mensal ", por: "admin", em: t0)).outcome == .events([mensal]))
         #expect(scenario.given(registrado, mensal).when(.definirPlano("Mensal", por: "admin", em: t0)).outcome == .events([]))
-        #expect(scenario.given(registrado, mensal).when(.definirPlano(nil, por: "admin", em: t0)).outcome
-            == .events([.planoDefinido(Usuario.PlanoDefinido(usuarioId: id, plano: nil, por: "admin", em: t0))]))
+        #expect(
+            scenario.given(registrado, mensal).when(.definirPlano(nil, por: "admin", em: t0)).outcome
+                == .events([.planoDefinido(Usuario.PlanoDefinido(usuarioId: id, plano: nil, por: "admin", em: t0))]))
         #expect(scenario.given(registrado).when(.definirPlano(nil, por: "admin", em: t0)).outcome == .events([]))
         for nome in ["", "   ", String(repeating: "p", count: 101)] {
             #expect(scenario.given(registrado).when(.definirPlano(nome, por: "admin", em: t0)).outcome == .failure(.planoInvalido))
         }
         let desativado = Usuario.Event.desativado(Usuario.Desativado(usuarioId: id, por: "admin", em: t0))
         #expect(scenario.given(registrado, desativado).when(.definirPlano("Mensal", por: "admin", em: t0)).outcome == .failure(.contaDesativada))
-        if case .existente(let conta) = Usuario.decider.fold([registrado, mensal]) { #expect(conta.plano == "Mensal") } else { Issue.record("no account") }
+        if case .existente(let conta) = Usuario.decider.fold([registrado, mensal]) {
+            #expect(conta.plano == "Mensal")
+        } else {
+            Issue.record("no account")
+        }
     }
 
     @Test func an_erased_account_takes_no_more_commands() {
@@ -98,7 +107,9 @@ struct UsuarioTests {
         encoder.dateEncodingStrategy = .iso8601
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
-        for event in [registrado, falhou(1, bloqueadoAte: t0), .planoDefinido(Usuario.PlanoDefinido(usuarioId: id, plano: "Mensal", por: "a", em: t0))] {
+        for event in [
+            registrado, falhou(1, bloqueadoAte: t0), .planoDefinido(Usuario.PlanoDefinido(usuarioId: id, plano: "Mensal", por: "a", em: t0)),
+        ] {
             let data = try encoder.encode(event)
             #expect(try Usuario.Event.decode(type: event.eventType, data: data, using: decoder) == event)
         }

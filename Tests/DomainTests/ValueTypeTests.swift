@@ -13,12 +13,12 @@ struct MoneyTests {
 
     @Test(arguments: [
         (Int64(10_000), Int64(1_250), Int64(1_250)),  // 12.5 % of R$ 100
-        (Int64(999), Int64(5_000), Int64(500)),       // 499.5 rounds half away from zero
+        (Int64(999), Int64(5_000), Int64(500)),  // 499.5 rounds half away from zero
         (Int64(-999), Int64(5_000), Int64(-500)),
         (Int64(1), Int64(4_900), Int64(0)),
         (Int64(12_345), Int64(10_000), Int64(12_345)),
-        (Int64.max, Int64(5_000), Int64.max / 2 + 1),   // no overflow in the product
-        (Int64.max, Int64(20_000), Int64.max),          // clamped, not a crash
+        (Int64.max, Int64(5_000), Int64.max / 2 + 1),  // no overflow in the product
+        (Int64.max, Int64(20_000), Int64.max),  // clamped, not a crash
         (Int64.min, Int64(20_000), Int64.min),
     ])
     func basis_points_round_half_away_from_zero(centavos: Int64, basisPoints: Int64, expected: Int64) {
@@ -72,8 +72,10 @@ struct TimeRangeTests {
     }
 
     @Test func decoding_refuses_an_inverted_range() throws {
-        let encoder = JSONEncoder(); encoder.dateEncodingStrategy = .iso8601
-        let decoder = JSONDecoder(); decoder.dateDecodingStrategy = .iso8601
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
         let good = try encoder.encode(try range(0, 1))
         #expect(try decoder.decode(TimeRange.self, from: good) == range(0, 1))
         let bad = Data(#"{"inicio":"2026-01-01T10:00:00Z","fim":"2026-01-01T09:00:00Z"}"#.utf8)

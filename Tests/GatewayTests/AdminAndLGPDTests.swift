@@ -226,7 +226,8 @@ struct AdminAndLGPDTests {
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
             let id = try #require(try await client.json(.get, "/api/auth/me", token: cenario.membro).object["id"] as? String)
-            let booked = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro)
+            let booked = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro)
             #expect(booked.status == .created)
             for forma in [id, id.uppercased()] {
                 let erase = try await client.json(.delete, "/api/admin/usuarios/\(forma)/dados", token: cenario.admin)
@@ -246,7 +247,9 @@ struct AdminAndLGPDTests {
                 headers: [.init("Idempotency-Key")!: "registro-lia"])
             #expect(registro.status == .created)
             func guardadas() async throws -> Int? {
-                try await harness.store.database.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM request_keys WHERE instr(body, 'lia@example.com') > 0") }
+                try await harness.store.database.read {
+                    try Int.fetchOne($0, sql: "SELECT count(*) FROM request_keys WHERE instr(body, 'lia@example.com') > 0")
+                }
             }
             #expect(try await guardadas() == 1)
             let token = try await client.token("lia@example.com")
@@ -285,7 +288,8 @@ struct AdminAndLGPDTests {
             let tipos = try await eventually("the export has the booking's story") {
                 let atividade = try await client.json(.get, "/api/auth/me/dados", token: cenario.membro).object["atividade"] as? [[String: Any]] ?? []
                 let tipos = Set(atividade.compactMap { $0["tipo"] as? String })
-                return tipos.isSuperset(of: ["ReservaSolicitada", "PagamentoConfirmado", "CheckinLiberado", "FaturaEmitida", "NotificacaoEnviada"]) ? tipos : nil
+                return tipos.isSuperset(of: ["ReservaSolicitada", "PagamentoConfirmado", "CheckinLiberado", "FaturaEmitida", "NotificacaoEnviada"])
+                    ? tipos : nil
             }
             // Nothing about another member's booking.
             #expect(try await client.register("bia@example.com").status == .created)
@@ -303,8 +307,10 @@ struct AdminAndLGPDTests {
         defer { harness.removeFiles() }
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
-            let passada = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-23T09:00:00-03:00", "2026-11-23T10:00:00-03:00"), token: cenario.membro)
-            let futura = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro)
+            let passada = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-23T09:00:00-03:00", "2026-11-23T10:00:00-03:00"), token: cenario.membro)
+            let futura = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro)
             #expect(passada.status == .created && futura.status == .created, "\(String(buffer: futura.body))")
             let id = try #require(futura.object["id"] as? String)
             let pago = try #require(passada.object["id"] as? String)
@@ -350,23 +356,31 @@ struct AdminAndLGPDTests {
             // A booking whose request was checked before the erasure and decided after it.
             let decoder = JSONDecoder()
             decoder.dateDecodingStrategy = .iso8601
-            let pedido = try decoder.decode(ReservasService.PedidoDeReserva.self, from: Data(cartao.replacingOccurrences(of: "2026-11-25", with: "2026-11-26").utf8))
+            let pedido = try decoder.decode(
+                ReservasService.PedidoDeReserva.self, from: Data(cartao.replacingOccurrences(of: "2026-11-25", with: "2026-11-26").utf8))
             let tardia = try await harness.backend.reservas.solicitar(pedido, usuario: usuario, caller: Caller(requestId: "tardia", usuario: usuario))
             _ = try await client.reserva(tardia.id, token: cenario.admin, status: "cancelada")
             let recusado = try await client.pagamento(tardia.id, token: cenario.admin, status: "recusado")
             #expect(recusado["cobrancaId"] == nil || recusado["cobrancaId"] is NSNull, "\(recusado)")
-            let cobrancas = try await harness.allEvents().filter { $0.type == "PagamentoIniciado" && String(decoding: $0.data, as: UTF8.self).lowercased().contains(tardia.id.lowercased()) }
+            let cobrancas = try await harness.allEvents().filter {
+                $0.type == "PagamentoIniciado" && String(decoding: $0.data, as: UTF8.self).lowercased().contains(tardia.id.lowercased())
+            }
             #expect(cobrancas.count == 1)
-            #expect(try await harness.allEvents().contains { $0.type == "PagamentoConfirmado" && String(decoding: $0.data, as: UTF8.self).lowercased().contains(tardia.id.lowercased()) } == false)
+            #expect(
+                try await harness.allEvents().contains {
+                    $0.type == "PagamentoConfirmado" && String(decoding: $0.data, as: UTF8.self).lowercased().contains(tardia.id.lowercased())
+                } == false)
         }
         // Out of the router nothing projects: a booking made now is only in the log, and the
         // erasure's check (like the reaction) finds it there, past the read model's checkpoint.
-        let outro = try await harness.backend.usuarios.registrar(nome: "Caio", email: "caio@example.com", senha: "segredo-123", context: Caller(requestId: "t"))
+        let outro = try await harness.backend.usuarios.registrar(
+            nome: "Caio", email: "caio@example.com", senha: "segredo-123", context: Caller(requestId: "t"))
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         let corpo = #"{"espacoId":"\#(try #require(sala.withLock { $0 }))","inicio":"2026-11-27T10:00:00-03:00","fim":"2026-11-27T11:00:00-03:00"}"#
         let recente = try await harness.backend.reservas.solicitar(
-            try decoder.decode(ReservasService.PedidoDeReserva.self, from: Data(corpo.utf8)), usuario: outro.id, caller: Caller(requestId: "recente", usuario: outro.id))
+            try decoder.decode(ReservasService.PedidoDeReserva.self, from: Data(corpo.utf8)), usuario: outro.id,
+            caller: Caller(requestId: "recente", usuario: outro.id))
         #expect(try await harness.backend.reservas.ativas(usuario: outro.id).isEmpty)
         #expect(try await harness.backend.reservas.ativas(usuario: outro.id, emDia: true).map(\.id) == [recente.id])
     }

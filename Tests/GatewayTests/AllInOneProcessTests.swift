@@ -1,4 +1,3 @@
-@testable import Integrations
 import AsyncHTTPClient
 import Domain
 import EventStore
@@ -7,12 +6,15 @@ import NIOHTTP1
 import Services
 import Testing
 
+@testable import Integrations
+
 /// Issue 6's proof in the all-in-one mode, over real HTTP: `coworkflow serve` as a process on
 /// its embedded store, the sandbox PSP calling the webhook over HTTP, e-mail over SMTP (with
 /// AUTH) to an aiosmtpd sink.
 @Suite("All-in-one process: the whole story over HTTP, e-mail to a real SMTP sink", .serialized)
 struct AllInOneProcessTests {
-    @Test("register → quote → book → pay (webhook) → e-mail with .ics → check in → invoice and ledger → occupancy; a refunded cancellation; a no-show")
+    @Test(
+        "register → quote → book → pay (webhook) → e-mail with .ics → check in → invoice and ledger → occupancy; a refunded cancellation; a no-show")
     func whole_story_over_http() async throws {
         let sink = try await SMTPSink.start(auth: "cowork:senha-smtp")
         defer { sink.stop() }
@@ -90,9 +92,12 @@ struct DeadLettersCommandTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try SQLiteEventStore(path: directory.appendingPathComponent("coworkflow.sqlite").path)
-        let event = try NewEvent(eventId: UUID(), event: Reserva.Event.expirada(Reserva.Expirada(reservaId: Reserva.ID(UUID()), em: segundaDeManha)), occurredAt: segundaDeManha)
+        let event = try NewEvent(
+            eventId: UUID(), event: Reserva.Event.expirada(Reserva.Expirada(reservaId: Reserva.ID(UUID()), em: segundaDeManha)),
+            occurredAt: segundaDeManha)
         _ = try await store.append(to: StreamName("reserva-\(UUID())"), expected: .noStream, events: [event])
-        _ = try await store.recordInInbox(event.eventId, consumer: "pagamentos", outcome: .deadLettered(reason: "o provedor não respondeu", attempts: 40), appending: [])
+        _ = try await store.recordInInbox(
+            event.eventId, consumer: "pagamentos", outcome: .deadLettered(reason: "o provedor não respondeu", attempts: 40), appending: [])
         let id = event.eventId.uuidString.lowercased()
         let environment = ["LOG_LEVEL": "error"]
 
@@ -102,7 +107,8 @@ struct DeadLettersCommandTests {
 
         let (refused, why) = try await Deployment.runToEnd(["admin", "dead-letters", "--retry", "--data", directory.path], environment: environment)
         #expect(refused != 0 && why.contains("--consumer"), "\(why)")
-        let (unknown, which) = try await Deployment.runToEnd(["admin", "dead-letters", "--consumer", "nada", "--data", directory.path], environment: environment)
+        let (unknown, which) = try await Deployment.runToEnd(
+            ["admin", "dead-letters", "--consumer", "nada", "--data", directory.path], environment: environment)
         #expect(unknown != 0 && which.contains("pagamentos"), "\(which)")
 
         let (retried, answer) = try await Deployment.runToEnd(
@@ -139,12 +145,15 @@ struct Historia {
             throw CancellationError()
         }
         let admin = try await token("root@\(email)", "segredo-root")
-        #expect(try await call(.POST, base + "/api/auth/registro", #"{"nome":"Ana Souza","email":"ana@\#(email)","senha":"segredo-123"}"#).status == 201)
+        #expect(
+            try await call(.POST, base + "/api/auth/registro", #"{"nome":"Ana Souza","email":"ana@\#(email)","senha":"segredo-123"}"#).status == 201)
         let membro = try await token("ana@\(email)", "segredo-123")
 
         // Two units: the usual check-in window, and one whose window closes at the start (the no-show).
         func unidade(_ nome: String, janela: String) async throws -> String {
-            let r = try await call(.POST, base + "/api/admin/unidades", #"""
+            let r = try await call(
+                .POST, base + "/api/admin/unidades",
+                #"""
                 {"nome":"\#(nome)","endereco":{"logradouro":"Av. Paulista","numero":"1000","cidade":"São Paulo","uf":"SP","cep":"01310-100"},
                  "politicaDeCancelamento":{"horasSemMulta":24,"multaBP":5000},"operacao":{"aliquotaISSBP":200,"janelaDeCheckin":\#(janela)}}
                 """#, token: admin)
@@ -152,15 +161,22 @@ struct Historia {
         }
         let paulista = try await unidade("Paulista", janela: #"{"antesMinutos":15,"depoisMinutos":30}"#)
         let pinheiros = try await unidade("Pinheiros", janela: #"{"antesMinutos":0,"depoisMinutos":0}"#)
-        let sempreAberto = #"{"domingo":[{"abre":0,"fecha":1440}],"segunda":[{"abre":0,"fecha":1440}],"terca":[{"abre":0,"fecha":1440}],"quarta":[{"abre":0,"fecha":1440}],"quinta":[{"abre":0,"fecha":1440}],"sexta":[{"abre":0,"fecha":1440}],"sabado":[{"abre":0,"fecha":1440}]}"#
+        let sempreAberto =
+            #"{"domingo":[{"abre":0,"fecha":1440}],"segunda":[{"abre":0,"fecha":1440}],"terca":[{"abre":0,"fecha":1440}],"quarta":[{"abre":0,"fecha":1440}],"quinta":[{"abre":0,"fecha":1440}],"sexta":[{"abre":0,"fecha":1440}],"sabado":[{"abre":0,"fecha":1440}]}"#
         func espaco(_ unidade: String, _ nome: String) async throws -> String {
-            let r = try await call(.POST, base + "/api/admin/espacos", """
+            let r = try await call(
+                .POST, base + "/api/admin/espacos",
+                """
                 {"unidadeId":"\(unidade)","nome":"\(nome)","tipo":"sala_reuniao","capacidade":6,
                  "regras":{"duracaoMinimaMinutos":30,"duracaoMaximaMinutos":600,"antecedenciaMinimaMinutos":0,"antecedenciaMaximaDias":90},
                  "horario":\(sempreAberto)}
                 """, token: admin)
             let id = try #require(r.object["id"] as? String, "\(r.text)")
-            #expect(try await call(.PUT, base + "/api/admin/espacos/\(id)/precos", #"{"porHora":6000,"meioPeriodo":20000,"diaria":40000,"duracaoMinimaMinutos":30}"#, token: admin).status == 200)
+            #expect(
+                try await call(
+                    .PUT, base + "/api/admin/espacos/\(id)/precos", #"{"porHora":6000,"meioPeriodo":20000,"diaria":40000,"duracaoMinimaMinutos":30}"#,
+                    token: admin
+                ).status == 200)
             return id
         }
         let sala = try await espaco(paulista, "Sala Ipê")
@@ -173,9 +189,11 @@ struct Historia {
         }
         func reservar(_ espaco: String, _ janela: (String, String), pagamento: String? = nil) async throws -> String {
             let extra = pagamento.map { #","pagamento":\#($0)"# } ?? ""
-            let cotacao = try await call(.POST, base + "/api/precos/cotacao", #"{"espacoId":"\#(espaco)","inicio":"\#(janela.0)","fim":"\#(janela.1)"}"#)
+            let cotacao = try await call(
+                .POST, base + "/api/precos/cotacao", #"{"espacoId":"\#(espaco)","inicio":"\#(janela.0)","fim":"\#(janela.1)"}"#)
             #expect(cotacao.status == 200 && (cotacao.object["total"] as? Int ?? 0) > 0, "\(cotacao.text)")
-            let r = try await call(.POST, base + "/api/reservas", #"{"espacoId":"\#(espaco)","inicio":"\#(janela.0)","fim":"\#(janela.1)"\#(extra)}"#, token: membro)
+            let r = try await call(
+                .POST, base + "/api/reservas", #"{"espacoId":"\#(espaco)","inicio":"\#(janela.0)","fim":"\#(janela.1)"\#(extra)}"#, token: membro)
             return try #require(r.object["id"] as? String, "\(r.text)")
         }
         func pagamento(_ id: String, _ status: String) async throws -> [String: Any] {
@@ -193,7 +211,9 @@ struct Historia {
         let vista = try await call(.GET, base + "/api/sandbox/cobrancas/\(cobranca)")
         #expect(vista.object["situacao"] as? String == "paga", "\(vista.text)")
         _ = try await pagamento(a, "confirmado")
-        _ = try await until("booking confirmed") { try await call(.GET, base + "/api/reservas/\(a)", token: membro).object["status"] as? String == "confirmada" ? true : nil }
+        _ = try await until("booking confirmed") {
+            try await call(.GET, base + "/api/reservas/\(a)", token: membro).object["status"] as? String == "confirmada" ? true : nil
+        }
 
         // The confirmation reached the SMTP server, .ics attached.
         let confirmacao = try await until("confirmation e-mail at the sink") {
@@ -213,7 +233,8 @@ struct Historia {
 
         // Invoice (ISS 2 %) and a balanced ledger.
         let fatura = try await until("invoice") {
-            (try await call(.GET, base + "/api/admin/financeiro/faturas?unidade=\(paulista)", token: admin).object["itens"] as? [[String: Any]])?.first
+            (try await call(.GET, base + "/api/admin/financeiro/faturas?unidade=\(paulista)", token: admin).object["itens"] as? [[String: Any]])?
+                .first
         }
         #expect(fatura["numero"] as? Int == 1 && fatura["valor"] as? Int == 6_000 && fatura["iss"] as? Int == 120)
         #expect(try await call(.GET, base + "/api/admin/financeiro/razao", token: admin).object["equilibrado"] as? Bool == true)
@@ -221,7 +242,10 @@ struct Historia {
         // Analytics: today's occupancy of the room is above zero.
         let hoje = Deployment.localDate(daysAhead: 0)
         _ = try await until("occupancy") {
-            let espacos = try await call(.GET, base + "/api/analytics/ocupacao?espaco=\(sala)&de=\(hoje)&ate=\(Deployment.localDate(daysAhead: 1))", token: admin)
+            let espacos =
+                try await call(
+                    .GET, base + "/api/analytics/ocupacao?espaco=\(sala)&de=\(hoje)&ate=\(Deployment.localDate(daysAhead: 1))", token: admin
+                )
                 .object["espacos"] as? [[String: Any]]
             return (espacos?.first?["horasReservadas"] as? Double ?? 0) > 0 ? true : nil
         }
@@ -232,21 +256,33 @@ struct Historia {
         let daquiA = 3 * 3_600.0
         let b = try await reservar(sala, intervalo(daquiA, minutos: 60), pagamento: #"{"metodo":"cartao","cartaoToken":"tok_visa"}"#)
         _ = try await pagamento(b, "confirmado")
-        _ = try await until("booking B confirmed") { try await call(.GET, base + "/api/reservas/\(b)", token: membro).object["status"] as? String == "confirmada" ? true : nil }
+        _ = try await until("booking B confirmed") {
+            try await call(.GET, base + "/api/reservas/\(b)", token: membro).object["status"] as? String == "confirmada" ? true : nil
+        }
         let cancelada = try await call(.POST, base + "/api/reservas/\(b)/cancelamento", #"{"motivo":"mudança de planos"}"#, token: membro)
         #expect((cancelada.object["cancelamento"] as? [String: Any])?["reembolso"] as? Int == 3_000, "\(cancelada.text)")
-        _ = try await until("refund concluded") { try await call(.GET, base + "/api/reservas/\(b)/pagamento", token: membro).object["reembolsado"] as? Int == 3_000 ? true : nil }
+        _ = try await until("refund concluded") {
+            try await call(.GET, base + "/api/reservas/\(b)/pagamento", token: membro).object["reembolsado"] as? Int == 3_000 ? true : nil
+        }
         _ = try await until("credit note") {
-            let itens = try await call(.GET, base + "/api/admin/financeiro/faturas?unidade=\(paulista)", token: admin).object["itens"] as? [[String: Any]] ?? []
+            let itens =
+                try await call(.GET, base + "/api/admin/financeiro/faturas?unidade=\(paulista)", token: admin).object["itens"] as? [[String: Any]]
+                ?? []
             return itens.contains { !(($0["notasDeCredito"] as? [[String: Any]]) ?? []).isEmpty } ? true : nil
         }
-        _ = try await until("refund e-mail") { try sink.messages().map { try ParsedEmail(raw: $0) }.contains { $0.subject?.hasPrefix("Reembolso concluído") == true } ? true : nil }
+        _ = try await until("refund e-mail") {
+            try sink.messages().map { try ParsedEmail(raw: $0) }.contains { $0.subject?.hasPrefix("Reembolso concluído") == true } ? true : nil
+        }
 
         // A paid booking in the unit whose window closes at the start: nobody comes, no-show.
         let c = try await reservar(outra, intervalo(3, minutos: 60), pagamento: #"{"metodo":"cartao","cartaoToken":"tok_visa"}"#)
         _ = try await pagamento(c, "confirmado")
-        _ = try await until("no-show") { try await call(.GET, base + "/api/reservas/\(c)/checkin", token: membro).object["status"] as? String == "noShow" ? true : nil }
-        _ = try await until("no-show e-mail") { try sink.messages().map { try ParsedEmail(raw: $0) }.contains { $0.subject == "Não registramos sua entrada" } ? true : nil }
+        _ = try await until("no-show") {
+            try await call(.GET, base + "/api/reservas/\(c)/checkin", token: membro).object["status"] as? String == "noShow" ? true : nil
+        }
+        _ = try await until("no-show e-mail") {
+            try sink.messages().map { try ParsedEmail(raw: $0) }.contains { $0.subject == "Não registramos sua entrada" } ? true : nil
+        }
         // The rates read model follows a moment later in the distributed mode.
         _ = try await until("no-show and check-in counted") {
             let indicadores = try await call(.GET, base + "/api/analytics/indicadores", token: admin).object

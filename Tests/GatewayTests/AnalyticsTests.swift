@@ -2,9 +2,10 @@ import Domain
 import EventStore
 import Foundation
 import Logging
-@testable import Projections
 import Services
 import Testing
+
+@testable import Projections
 
 /// The analytics read model: the fast rebuild yields exactly the documents the incremental
 /// projection keeps, the figures match hand-computed ones, and bad input is refused.
@@ -113,10 +114,21 @@ import Testing
         // R3 (03-11 08:00–09:00 local) was a no-show at 08:30; Caio books 08:30–09:00 then.
         let r5 = UUID()
         let stream = StreamNames.reserva(Reserva.ID(r5))
-        try await H.append(store, stream, [
-            try H.solicitada(reserva: r5, usuario: "caio", inicio: "2026-03-11T11:30:00Z", fim: "2026-03-11T12:00:00Z", em: "2026-03-11T11:31:00Z")])
-        try await H.append(store, stream, [try H.novo(Reserva.Event.confirmada(Reserva.Confirmada(
-            reservaId: Reserva.ID(r5), pagamentoId: "p5", em: try H.date("2026-03-11T11:32:00Z"))), try H.date("2026-03-11T11:32:00Z"))])
+        try await H.append(
+            store, stream,
+            [
+                try H.solicitada(
+                    reserva: r5, usuario: "caio", inicio: "2026-03-11T11:30:00Z", fim: "2026-03-11T12:00:00Z", em: "2026-03-11T11:31:00Z")
+            ])
+        try await H.append(
+            store, stream,
+            [
+                try H.novo(
+                    Reserva.Event.confirmada(
+                        Reserva.Confirmada(
+                            reservaId: Reserva.ID(r5), pagamentoId: "p5", em: try H.date("2026-03-11T11:32:00Z"))), try H.date("2026-03-11T11:32:00Z")
+                )
+            ])
         let runner = ProjectionRunner(AnalyticsReadModel.projection, store: store, batchSize: 1, logger: H.logger)
         let service = AnalyticsService(store: store)
         func onzeDeMarco() async throws -> (dia: Double?, hora: Double?) {
@@ -131,9 +143,15 @@ import Testing
             #expect(dia == 1 && hora == 1, "\(passo)")
         }
         // An operator cancels R3 afterwards: only the half hour it still held comes off.
-        try await H.append(store, StreamNames.reserva(Reserva.ID(semComparecimento)), [try H.novo(Reserva.Event.cancelada(Reserva.Cancelada(
-            reservaId: Reserva.ID(semComparecimento), por: "admin", motivo: nil, pago: Money(centavos: 8_000), multa: .zero,
-            reembolso: Money(centavos: 8_000), em: try H.date("2026-03-11T13:00:00Z"))), try H.date("2026-03-11T13:00:00Z"))])
+        try await H.append(
+            store, StreamNames.reserva(Reserva.ID(semComparecimento)),
+            [
+                try H.novo(
+                    Reserva.Event.cancelada(
+                        Reserva.Cancelada(
+                            reservaId: Reserva.ID(semComparecimento), por: "admin", motivo: nil, pago: Money(centavos: 8_000), multa: .zero,
+                            reembolso: Money(centavos: 8_000), em: try H.date("2026-03-11T13:00:00Z"))), try H.date("2026-03-11T13:00:00Z"))
+            ])
         for passo in ["incremental", "rebuilt"] {
             if passo == "rebuilt" { _ = try await AnalyticsReadModel.rebuild(store: store) } else { try await runner.catchUp() }
             let (dia, hora) = try await onzeDeMarco()
@@ -148,11 +166,21 @@ import Testing
         try await H.pequena(store)
         let r6 = UUID()
         let stream = StreamNames.reserva(Reserva.ID(r6))
-        try await H.append(store, stream, [
-            try H.solicitada(reserva: r6, usuario: "caio", inicio: "2026-03-12T13:00:00Z", fim: "2026-03-12T14:00:00Z", em: "2026-03-07T12:00:00Z")])
-        try await H.append(store, stream, [try H.novo(Reserva.Event.cancelada(Reserva.Cancelada(
-            reservaId: Reserva.ID(r6), por: "system:pagamentos", motivo: "pagamento recusado: cartão recusado", pago: .zero,
-            multa: .zero, reembolso: .zero, em: try H.date("2026-03-07T12:01:00Z"))), try H.date("2026-03-07T12:01:00Z"))])
+        try await H.append(
+            store, stream,
+            [
+                try H.solicitada(
+                    reserva: r6, usuario: "caio", inicio: "2026-03-12T13:00:00Z", fim: "2026-03-12T14:00:00Z", em: "2026-03-07T12:00:00Z")
+            ])
+        try await H.append(
+            store, stream,
+            [
+                try H.novo(
+                    Reserva.Event.cancelada(
+                        Reserva.Cancelada(
+                            reservaId: Reserva.ID(r6), por: "system:pagamentos", motivo: "pagamento recusado: cartão recusado", pago: .zero,
+                            multa: .zero, reembolso: .zero, em: try H.date("2026-03-07T12:01:00Z"))), try H.date("2026-03-07T12:01:00Z"))
+            ])
         let runner = ProjectionRunner(AnalyticsReadModel.projection, store: store, logger: H.logger)
         try await runner.catchUp()
         let service = AnalyticsService(store: store)
@@ -231,9 +259,12 @@ import Testing
         #expect(pedido.fim - pedido.inicio == 7_200)
         #expect(try AnalyticsFact.decode(type: "AgendaOcupada", data: Data("not even JSON".utf8)) == nil, "other types are not read")
         #expect(throws: AnalyticsDecodingError.self) { try AnalyticsFact.decode(type: "ReservaConfirmada", data: Data(#"{"reservaId":"x""#.utf8)) }
-        #expect(throws: AnalyticsDecodingError.self) { try AnalyticsFact.decode(type: "ReservaConfirmada", data: Data(#"{"em":"2026-03-01T12:00:00Z"}"#.utf8)) }
+        #expect(throws: AnalyticsDecodingError.self) {
+            try AnalyticsFact.decode(type: "ReservaConfirmada", data: Data(#"{"em":"2026-03-01T12:00:00Z"}"#.utf8))
+        }
         let comOffset = try AnalyticsFact.decode(
-            type: "ReservaExpirada", data: Data(#"{"extra":[{"a":"}]"},null,1.5e3],"reservaId":"\#(UUID())","em":"2026-03-01T09:00:00.250-03:00"}"#.utf8))
+            type: "ReservaExpirada",
+            data: Data(#"{"extra":[{"a":"}]"},null,1.5e3],"reservaId":"\#(UUID())","em":"2026-03-01T09:00:00.250-03:00"}"#.utf8))
         guard case .reservaExpirada(_, let instante) = comOffset else {
             Issue.record("not an expiry")
             return
@@ -284,7 +315,9 @@ struct AnalyticsHistoria {
     static func snapshot(_ store: any EventStore) async throws -> [String: [String]] {
         var snapshot: [String: [String]] = [:]
         for colecao in AnalyticsReadModel.colecoes {
-            snapshot[colecao] = try await store.documents(colecao, grupo: nil, limit: 1_000_000, offset: 0).map { String(decoding: $0, as: UTF8.self) }
+            snapshot[colecao] = try await store.documents(colecao, grupo: nil, limit: 1_000_000, offset: 0).map {
+                String(decoding: $0, as: UTF8.self)
+            }
         }
         return snapshot
     }
@@ -309,8 +342,10 @@ struct AnalyticsHistoria {
         NewEvent(eventId: UUID(), type: type, data: Data(body.utf8), occurredAt: em)
     }
 
-    static func solicitada(reserva: UUID, usuario: String, inicio: String, fim: String, em: String, espaco: Espaco.ID = sala,
-                           unidade: Unidade.ID = unidade, fuso: TimeZone = TimeZone(identifier: "America/Sao_Paulo") ?? .gmt) throws -> NewEvent {
+    static func solicitada(
+        reserva: UUID, usuario: String, inicio: String, fim: String, em: String, espaco: Espaco.ID = sala,
+        unidade: Unidade.ID = unidade, fuso: TimeZone = TimeZone(identifier: "America/Sao_Paulo") ?? .gmt
+    ) throws -> NewEvent {
         let intervalo = try TimeRange(start: try date(inicio), end: try date(fim))
         let pedido = Reserva.Pedido(
             id: Reserva.ID(reserva), espacoId: espaco.rawValue, unidadeId: unidade.rawValue, usuarioId: usuario, intervalo: intervalo,
@@ -320,18 +355,24 @@ struct AnalyticsHistoria {
         return try novo(Reserva.Event.solicitada(Reserva.Solicitada(pedido, em: try date(em))), try date(em))
     }
 
-    static func pagamento(_ tipo: String, reserva: UUID, usuario: String, valor: Int64, em: String, espaco: Espaco.ID = sala,
-                          unidade: Unidade.ID = unidade) throws -> NewEvent {
+    static func pagamento(
+        _ tipo: String, reserva: UUID, usuario: String, valor: Int64, em: String, espaco: Espaco.ID = sala,
+        unidade: Unidade.ID = unidade
+    ) throws -> NewEvent {
         let id = UUID().uuidString.lowercased()
         let extra = tipo == "PagamentoConfirmado" ? #""cobrancaId":"cob_1","metodo":"pix","# : #""reembolsoId":"\#(UUID())","#
-        return json(tipo, """
+        return json(
+            tipo,
+            """
             {\(extra)"em":"\(em)","espacoId":"\(espaco)","pagamentoId":"\(id)","reservaId":"\(reserva.uuidString.lowercased())",\
             "unidadeId":"\(unidade)","usuarioId":"\(usuario)","valor":\(valor)}
             """, try date(em))
     }
 
     static func checkin(_ tipo: String, reserva: UUID, usuario: String, inicio: String, fim: String, em: String) throws -> NewEvent {
-        json(tipo, """
+        json(
+            tipo,
+            """
             {"em":"\(em)","espacoId":"\(sala)","fim":"\(fim)","inicio":"\(inicio)","reservaId":"\(reserva.uuidString.lowercased())",\
             "unidadeId":"\(unidade)","usuarioId":"\(usuario)"}
             """, try date(em))
@@ -346,15 +387,27 @@ struct AnalyticsHistoria {
     @discardableResult
     static func pequena(_ store: any EventStore) async throws -> UUID {
         let sp = "America/Sao_Paulo"
-        try await append(store, StreamNames.unidade(unidade), [try novo(Unidade.Event.cadastrada(Unidade.Cadastrada(
-            unidadeId: unidade, nome: "Paulista",
-            endereco: Unidade.Endereco(logradouro: "Av. Paulista", numero: "1000", cidade: "São Paulo", uf: "SP", cep: "01310-100"),
-            fusoHorario: sp, politica: .padrao, em: try date("2026-03-01T11:00:00Z"))), try date("2026-03-01T11:00:00Z"))])
+        try await append(
+            store, StreamNames.unidade(unidade),
+            [
+                try novo(
+                    Unidade.Event.cadastrada(
+                        Unidade.Cadastrada(
+                            unidadeId: unidade, nome: "Paulista",
+                            endereco: Unidade.Endereco(logradouro: "Av. Paulista", numero: "1000", cidade: "São Paulo", uf: "SP", cep: "01310-100"),
+                            fusoHorario: sp, politica: .padrao, em: try date("2026-03-01T11:00:00Z"))), try date("2026-03-01T11:00:00Z"))
+            ])
         let todoDia = [Espaco.Faixa(abre: 480, fecha: 1_080)]
         let horario = try Espaco.HorarioSemanal(Dictionary(uniqueKeysWithValues: DiaDaSemana.allCases.map { ($0, todoDia) }))
-        try await append(store, StreamNames.espaco(sala), [try novo(Espaco.Event.cadastrado(Espaco.Cadastrado(
-            espacoId: sala, unidadeId: unidade, nome: "Sala Ipê", tipo: .salaReuniao, capacidade: 8, comodidades: [], fotos: [],
-            regras: .padrao, horario: horario, em: try date("2026-03-01T12:00:00Z"))), try date("2026-03-01T12:00:00Z"))])
+        try await append(
+            store, StreamNames.espaco(sala),
+            [
+                try novo(
+                    Espaco.Event.cadastrado(
+                        Espaco.Cadastrado(
+                            espacoId: sala, unidadeId: unidade, nome: "Sala Ipê", tipo: .salaReuniao, capacidade: 8, comodidades: [], fotos: [],
+                            regras: .padrao, horario: horario, em: try date("2026-03-01T12:00:00Z"))), try date("2026-03-01T12:00:00Z"))
+            ])
 
         let (r1, r2, r3, r4) = (UUID(), UUID(), UUID(), UUID())
         func reserva(_ id: UUID, _ events: [NewEvent]) async throws { try await append(store, StreamNames.reserva(Reserva.ID(id)), events) }
@@ -362,39 +415,76 @@ struct AnalyticsHistoria {
             try novo(Reserva.Event.confirmada(Reserva.Confirmada(reservaId: Reserva.ID(id), pagamentoId: "p", em: try date(em))), try date(em))
         }
         func cancelada(_ id: UUID, pago: Int64, _ em: String) throws -> NewEvent {
-            try novo(Reserva.Event.cancelada(Reserva.Cancelada(
-                reservaId: Reserva.ID(id), por: "membro", motivo: nil, pago: Money(centavos: pago), multa: .zero,
-                reembolso: Money(centavos: pago), em: try date(em))), try date(em))
+            try novo(
+                Reserva.Event.cancelada(
+                    Reserva.Cancelada(
+                        reservaId: Reserva.ID(id), por: "membro", motivo: nil, pago: Money(centavos: pago), multa: .zero,
+                        reembolso: Money(centavos: pago), em: try date(em))), try date(em))
         }
         // R1 (Ana): 03-10 10:00–12:00 local, requested 216 h ahead, paid 100,00, checked in.
-        try await reserva(r1, [try solicitada(reserva: r1, usuario: ana, inicio: "2026-03-10T13:00:00Z", fim: "2026-03-10T15:00:00Z", em: "2026-03-01T13:00:00Z")])
-        try await append(store, StreamName(category: "pagamento", id: "r1"), [try pagamento("PagamentoConfirmado", reserva: r1, usuario: ana, valor: 10_000, em: "2026-03-01T13:05:00Z")])
+        try await reserva(
+            r1, [try solicitada(reserva: r1, usuario: ana, inicio: "2026-03-10T13:00:00Z", fim: "2026-03-10T15:00:00Z", em: "2026-03-01T13:00:00Z")])
+        try await append(
+            store, StreamName(category: "pagamento", id: "r1"),
+            [try pagamento("PagamentoConfirmado", reserva: r1, usuario: ana, valor: 10_000, em: "2026-03-01T13:05:00Z")])
         try await reserva(r1, [try confirmada(r1, "2026-03-01T13:05:00Z")])
         // R2 (Bia): requested, cancelled unpaid. (A coupon had made it free: its payment is
         // R$ 0, which is no payment to count.)
-        try await reserva(r2, [try solicitada(reserva: r2, usuario: bia, inicio: "2026-03-10T17:00:00Z", fim: "2026-03-10T18:00:00Z", em: "2026-03-02T12:00:00Z")])
-        try await append(store, StreamName(category: "pagamento", id: "r2"), [try pagamento("PagamentoConfirmado", reserva: r2, usuario: bia, valor: 0, em: "2026-03-02T12:01:00Z")])
+        try await reserva(
+            r2, [try solicitada(reserva: r2, usuario: bia, inicio: "2026-03-10T17:00:00Z", fim: "2026-03-10T18:00:00Z", em: "2026-03-02T12:00:00Z")])
+        try await append(
+            store, StreamName(category: "pagamento", id: "r2"),
+            [try pagamento("PagamentoConfirmado", reserva: r2, usuario: bia, valor: 0, em: "2026-03-02T12:01:00Z")])
         try await reserva(r2, [try cancelada(r2, pago: 0, "2026-03-02T12:30:00Z")])
         // R4 (Ana): 03-12 16:00–18:00, 168 h ahead, paid 50,00, cancelled and refunded on 03-06.
-        try await reserva(r4, [try solicitada(reserva: r4, usuario: ana, inicio: "2026-03-12T19:00:00Z", fim: "2026-03-12T21:00:00Z", em: "2026-03-05T19:00:00Z")])
-        try await append(store, StreamName(category: "pagamento", id: "r4"), [try pagamento("PagamentoConfirmado", reserva: r4, usuario: ana, valor: 5_000, em: "2026-03-05T19:02:00Z")])
+        try await reserva(
+            r4, [try solicitada(reserva: r4, usuario: ana, inicio: "2026-03-12T19:00:00Z", fim: "2026-03-12T21:00:00Z", em: "2026-03-05T19:00:00Z")])
+        try await append(
+            store, StreamName(category: "pagamento", id: "r4"),
+            [try pagamento("PagamentoConfirmado", reserva: r4, usuario: ana, valor: 5_000, em: "2026-03-05T19:02:00Z")])
         try await reserva(r4, [try confirmada(r4, "2026-03-05T19:02:00Z")])
         try await reserva(r4, [try cancelada(r4, pago: 5_000, "2026-03-06T10:00:00Z")])
-        try await append(store, StreamName(category: "pagamento", id: "r4"), [try pagamento("ReembolsoConcluido", reserva: r4, usuario: ana, valor: 5_000, em: "2026-03-06T10:05:00Z")])
+        try await append(
+            store, StreamName(category: "pagamento", id: "r4"),
+            [try pagamento("ReembolsoConcluido", reserva: r4, usuario: ana, valor: 5_000, em: "2026-03-06T10:05:00Z")])
         // R3 (Bia): 03-11 08:00–09:00, 48 h ahead, paid 80,00, no-show.
-        try await reserva(r3, [try solicitada(reserva: r3, usuario: bia.uppercased(), inicio: "2026-03-11T11:00:00Z", fim: "2026-03-11T12:00:00Z", em: "2026-03-09T11:00:00Z")])
-        try await append(store, StreamName(category: "pagamento", id: "r3"), [try pagamento("PagamentoConfirmado", reserva: r3, usuario: bia, valor: 8_000, em: "2026-03-09T11:01:00Z")])
+        try await reserva(
+            r3,
+            [
+                try solicitada(
+                    reserva: r3, usuario: bia.uppercased(), inicio: "2026-03-11T11:00:00Z", fim: "2026-03-11T12:00:00Z", em: "2026-03-09T11:00:00Z")
+            ])
+        try await append(
+            store, StreamName(category: "pagamento", id: "r3"),
+            [try pagamento("PagamentoConfirmado", reserva: r3, usuario: bia, valor: 8_000, em: "2026-03-09T11:01:00Z")])
         try await reserva(r3, [try confirmada(r3, "2026-03-09T11:01:00Z")])
-        try await append(store, StreamName(category: "checkin", id: r1.uuidString.lowercased()), [
-            try checkin("CheckinRealizado", reserva: r1, usuario: ana, inicio: "2026-03-10T13:00:00Z", fim: "2026-03-10T15:00:00Z", em: "2026-03-10T13:02:00Z")])
-        try await append(store, StreamName(category: "checkin", id: r3.uuidString.lowercased()), [
-            try checkin("NoShowRegistrado", reserva: r3, usuario: bia, inicio: "2026-03-11T11:00:00Z", fim: "2026-03-11T12:00:00Z", em: "2026-03-11T11:30:00Z")])
+        try await append(
+            store, StreamName(category: "checkin", id: r1.uuidString.lowercased()),
+            [
+                try checkin(
+                    "CheckinRealizado", reserva: r1, usuario: ana, inicio: "2026-03-10T13:00:00Z", fim: "2026-03-10T15:00:00Z",
+                    em: "2026-03-10T13:02:00Z")
+            ])
+        try await append(
+            store, StreamName(category: "checkin", id: r3.uuidString.lowercased()),
+            [
+                try checkin(
+                    "NoShowRegistrado", reserva: r3, usuario: bia, inicio: "2026-03-11T11:00:00Z", fim: "2026-03-11T12:00:00Z",
+                    em: "2026-03-11T11:30:00Z")
+            ])
         // From 03-12 the room opens 08–12 only; on 03-13 it is deactivated.
-        let manhas = try Espaco.HorarioSemanal(Dictionary(uniqueKeysWithValues: DiaDaSemana.allCases.map { ($0, [Espaco.Faixa(abre: 480, fecha: 720)]) }))
-        try await append(store, StreamNames.espaco(sala), [
-            try novo(Espaco.Event.horarioDefinido(Espaco.HorarioDefinido(espacoId: sala, horario: manhas, em: try date("2026-03-12T12:00:00Z"))), try date("2026-03-12T12:00:00Z")),
-            try novo(Espaco.Event.desativado(Espaco.Desativado(espacoId: sala, motivo: "reforma", em: try date("2026-03-13T12:00:00Z"))), try date("2026-03-13T12:00:00Z")),
-        ])
+        let manhas = try Espaco.HorarioSemanal(
+            Dictionary(uniqueKeysWithValues: DiaDaSemana.allCases.map { ($0, [Espaco.Faixa(abre: 480, fecha: 720)]) }))
+        try await append(
+            store, StreamNames.espaco(sala),
+            [
+                try novo(
+                    Espaco.Event.horarioDefinido(Espaco.HorarioDefinido(espacoId: sala, horario: manhas, em: try date("2026-03-12T12:00:00Z"))),
+                    try date("2026-03-12T12:00:00Z")),
+                try novo(
+                    Espaco.Event.desativado(Espaco.Desativado(espacoId: sala, motivo: "reforma", em: try date("2026-03-13T12:00:00Z"))),
+                    try date("2026-03-13T12:00:00Z")),
+            ])
         return r3
     }
 
@@ -426,10 +516,17 @@ struct AnalyticsHistoria {
                 let id = Unidade.ID(UUID())
                 unidades.append((id, fuso))
                 let em = Date(timeIntervalSince1970: TimeInterval(base - 86_400 * 30 + indice))
-                try await AnalyticsHistoria.append(store, StreamNames.unidade(id), [try AnalyticsHistoria.novo(Unidade.Event.cadastrada(Unidade.Cadastrada(
-                    unidadeId: id, nome: "Unidade \(indice)",
-                    endereco: Unidade.Endereco(logradouro: "Rua \(indice)", numero: "1", cidade: "Cidade", uf: "SP", cep: "01000-000"),
-                    fusoHorario: fuso, politica: .padrao, em: em)), em)])
+                try await AnalyticsHistoria.append(
+                    store, StreamNames.unidade(id),
+                    [
+                        try AnalyticsHistoria.novo(
+                            Unidade.Event.cadastrada(
+                                Unidade.Cadastrada(
+                                    unidadeId: id, nome: "Unidade \(indice)",
+                                    endereco: Unidade.Endereco(
+                                        logradouro: "Rua \(indice)", numero: "1", cidade: "Cidade", uf: "SP", cep: "01000-000"),
+                                    fusoHorario: fuso, politica: .padrao, em: em)), em)
+                    ])
             }
             let tipos: [(Espaco.Tipo, Int)] = [(.salaReuniao, 8), (.estacaoCompartilhada, 3), (.salaPrivativa, 4), (.auditorio, 80), (.mesaFixa, 1)]
             for (indice, (tipo, capacidade)) in tipos.enumerated() {
@@ -441,9 +538,15 @@ struct AnalyticsHistoria {
                     .segunda: util, .terca: util, .quarta: util, .quinta: util, .sexta: util, .sabado: [Espaco.Faixa(abre: 540, fecha: 780)],
                 ])
                 let em = Date(timeIntervalSince1970: TimeInterval(base - 86_400 * 20 + indice))
-                try await AnalyticsHistoria.append(store, StreamNames.espaco(id), [try AnalyticsHistoria.novo(Espaco.Event.cadastrado(Espaco.Cadastrado(
-                    espacoId: id, unidadeId: unidade, nome: "Espaço \(indice)", tipo: tipo, capacidade: capacidade, comodidades: [],
-                    fotos: [], regras: .padrao, horario: horario, em: em)), em)])
+                try await AnalyticsHistoria.append(
+                    store, StreamNames.espaco(id),
+                    [
+                        try AnalyticsHistoria.novo(
+                            Espaco.Event.cadastrado(
+                                Espaco.Cadastrado(
+                                    espacoId: id, unidadeId: unidade, nome: "Espaço \(indice)", tipo: tipo, capacidade: capacidade, comodidades: [],
+                                    fotos: [], regras: .padrao, horario: horario, em: em)), em)
+                    ])
             }
         }
         var pendentes: [(Int, StreamName, NewEvent)] = []
@@ -460,56 +563,128 @@ struct AnalyticsHistoria {
             let stream = StreamNames.reserva(Reserva.ID(reserva))
             let pagamentos = StreamName(category: "pagamento", id: reserva.uuidString.lowercased())
             let checkins = StreamName(category: "checkin", id: reserva.uuidString.lowercased())
-            pendentes.append((pedido, stream, try AnalyticsHistoria.solicitada(
-                reserva: reserva, usuario: aleatorio(4) == 0 ? usuario.uppercased() : usuario, inicio: iso(inicio), fim: iso(inicio + duracao),
-                em: iso(pedido), espaco: espaco, unidade: unidade, fuso: TimeZone(identifier: fuso) ?? .gmt)))
-            pendentes.append((pedido + 1, StreamName(category: "agenda", id: "\(espaco)-\(n)"), AnalyticsHistoria.json("AgendaOcupada", #"{"x":1}"#, Date())))
+            pendentes.append(
+                (
+                    pedido, stream,
+                    try AnalyticsHistoria.solicitada(
+                        reserva: reserva, usuario: aleatorio(4) == 0 ? usuario.uppercased() : usuario, inicio: iso(inicio),
+                        fim: iso(inicio + duracao),
+                        em: iso(pedido), espaco: espaco, unidade: unidade, fuso: TimeZone(identifier: fuso) ?? .gmt)
+                ))
+            pendentes.append(
+                (pedido + 1, StreamName(category: "agenda", id: "\(espaco)-\(n)"), AnalyticsHistoria.json("AgendaOcupada", #"{"x":1}"#, Date())))
             let valor = Int64(5_000 + aleatorio(20) * 500)
             switch aleatorio(10) {
             case 0:
-                pendentes.append((pedido + 900, stream, try AnalyticsHistoria.novo(Reserva.Event.expirada(Reserva.Expirada(
-                    reservaId: Reserva.ID(reserva), em: Date(timeIntervalSince1970: TimeInterval(pedido + 900)))), Date())))
+                pendentes.append(
+                    (
+                        pedido + 900, stream,
+                        try AnalyticsHistoria.novo(
+                            Reserva.Event.expirada(
+                                Reserva.Expirada(
+                                    reservaId: Reserva.ID(reserva), em: Date(timeIntervalSince1970: TimeInterval(pedido + 900)))), Date())
+                    ))
             case 1:
-                pendentes.append((pedido + 300, stream, try AnalyticsHistoria.novo(Reserva.Event.cancelada(Reserva.Cancelada(
-                    reservaId: Reserva.ID(reserva), por: "membro", motivo: nil, pago: .zero, multa: .zero, reembolso: .zero,
-                    em: Date(timeIntervalSince1970: TimeInterval(pedido + 300)))), Date())))
+                pendentes.append(
+                    (
+                        pedido + 300, stream,
+                        try AnalyticsHistoria.novo(
+                            Reserva.Event.cancelada(
+                                Reserva.Cancelada(
+                                    reservaId: Reserva.ID(reserva), por: "membro", motivo: nil, pago: .zero, multa: .zero, reembolso: .zero,
+                                    em: Date(timeIntervalSince1970: TimeInterval(pedido + 300)))), Date())
+                    ))
             default:
                 let pago = pedido + 60
-                pendentes.append((pago, pagamentos, try AnalyticsHistoria.pagamento(
-                    "PagamentoConfirmado", reserva: reserva, usuario: usuario, valor: valor, em: iso(pago), espaco: espaco, unidade: unidade)))
-                pendentes.append((pago + 1, stream, try AnalyticsHistoria.novo(Reserva.Event.confirmada(Reserva.Confirmada(
-                    reservaId: Reserva.ID(reserva), pagamentoId: nil, em: Date(timeIntervalSince1970: TimeInterval(pago + 1)))), Date())))
+                pendentes.append(
+                    (
+                        pago, pagamentos,
+                        try AnalyticsHistoria.pagamento(
+                            "PagamentoConfirmado", reserva: reserva, usuario: usuario, valor: valor, em: iso(pago), espaco: espaco, unidade: unidade)
+                    ))
+                pendentes.append(
+                    (
+                        pago + 1, stream,
+                        try AnalyticsHistoria.novo(
+                            Reserva.Event.confirmada(
+                                Reserva.Confirmada(
+                                    reservaId: Reserva.ID(reserva), pagamentoId: nil, em: Date(timeIntervalSince1970: TimeInterval(pago + 1)))),
+                            Date())
+                    ))
                 switch aleatorio(8) {
                 case 0:
                     let cancelamento = pago + (inicio - pago) / 2
-                    pendentes.append((cancelamento, stream, try AnalyticsHistoria.novo(Reserva.Event.cancelada(Reserva.Cancelada(
-                        reservaId: Reserva.ID(reserva), por: "membro", motivo: "mudou de ideia", pago: Money(centavos: valor),
-                        multa: .zero, reembolso: Money(centavos: valor), em: Date(timeIntervalSince1970: TimeInterval(cancelamento)))), Date())))
-                    pendentes.append((cancelamento + 60, pagamentos, try AnalyticsHistoria.pagamento(
-                        "ReembolsoConcluido", reserva: reserva, usuario: usuario, valor: valor, em: iso(cancelamento + 60), espaco: espaco, unidade: unidade)))
+                    pendentes.append(
+                        (
+                            cancelamento, stream,
+                            try AnalyticsHistoria.novo(
+                                Reserva.Event.cancelada(
+                                    Reserva.Cancelada(
+                                        reservaId: Reserva.ID(reserva), por: "membro", motivo: "mudou de ideia", pago: Money(centavos: valor),
+                                        multa: .zero, reembolso: Money(centavos: valor), em: Date(timeIntervalSince1970: TimeInterval(cancelamento)))),
+                                Date())
+                        ))
+                    pendentes.append(
+                        (
+                            cancelamento + 60, pagamentos,
+                            try AnalyticsHistoria.pagamento(
+                                "ReembolsoConcluido", reserva: reserva, usuario: usuario, valor: valor, em: iso(cancelamento + 60), espaco: espaco,
+                                unidade: unidade)
+                        ))
                 case 1:
-                    pendentes.append((inicio + 1_800, checkins, AnalyticsHistoria.json("NoShowRegistrado", """
-                        {"em":"\(iso(inicio + 1_800))","reservaId":"\(reserva)","usuarioId":"\(usuario)"}
-                        """, Date())))
+                    pendentes.append(
+                        (
+                            inicio + 1_800, checkins,
+                            AnalyticsHistoria.json(
+                                "NoShowRegistrado",
+                                """
+                                {"em":"\(iso(inicio + 1_800))","reservaId":"\(reserva)","usuarioId":"\(usuario)"}
+                                """, Date())
+                        ))
                 default:
-                    pendentes.append((inicio + 120, checkins, AnalyticsHistoria.json("CheckinRealizado", """
-                        {"em":"\(iso(inicio + 120))","reservaId":"\(reserva)","usuarioId":"\(usuario)"}
-                        """, Date())))
+                    pendentes.append(
+                        (
+                            inicio + 120, checkins,
+                            AnalyticsHistoria.json(
+                                "CheckinRealizado",
+                                """
+                                {"em":"\(iso(inicio + 120))","reservaId":"\(reserva)","usuarioId":"\(usuario)"}
+                                """, Date())
+                        ))
                     pendentes.append((inicio + duracao, checkins, AnalyticsHistoria.json("CheckoutRealizado", #"{"x":1}"#, Date())))
                 }
             }
         }
         if let espaco = espacos.first?.0 {
-            let horario = try Espaco.HorarioSemanal([.segunda: [Espaco.Faixa(abre: 420, fecha: 1_320)], .domingo: [Espaco.Faixa(abre: 600, fecha: 960)]])
-            pendentes.append((base + dia * 43_200, StreamNames.espaco(espaco), try AnalyticsHistoria.novo(Espaco.Event.horarioDefinido(
-                Espaco.HorarioDefinido(espacoId: espaco, horario: horario, em: Date(timeIntervalSince1970: TimeInterval(base + dia * 43_200)))), Date())))
+            let horario = try Espaco.HorarioSemanal([
+                .segunda: [Espaco.Faixa(abre: 420, fecha: 1_320)], .domingo: [Espaco.Faixa(abre: 600, fecha: 960)],
+            ])
+            pendentes.append(
+                (
+                    base + dia * 43_200, StreamNames.espaco(espaco),
+                    try AnalyticsHistoria.novo(
+                        Espaco.Event.horarioDefinido(
+                            Espaco.HorarioDefinido(
+                                espacoId: espaco, horario: horario, em: Date(timeIntervalSince1970: TimeInterval(base + dia * 43_200)))), Date())
+                ))
         }
         if espacos.count > 2 {
             let espaco = espacos[2].0
-            pendentes.append((base + dia * 30_000, StreamNames.espaco(espaco), try AnalyticsHistoria.novo(Espaco.Event.desativado(
-                Espaco.Desativado(espacoId: espaco, motivo: nil, em: Date(timeIntervalSince1970: TimeInterval(base + dia * 30_000)))), Date())))
-            pendentes.append((base + dia * 50_000, StreamNames.espaco(espaco), try AnalyticsHistoria.novo(Espaco.Event.reativado(
-                Espaco.Reativado(espacoId: espaco, em: Date(timeIntervalSince1970: TimeInterval(base + dia * 50_000)))), Date())))
+            pendentes.append(
+                (
+                    base + dia * 30_000, StreamNames.espaco(espaco),
+                    try AnalyticsHistoria.novo(
+                        Espaco.Event.desativado(
+                            Espaco.Desativado(espacoId: espaco, motivo: nil, em: Date(timeIntervalSince1970: TimeInterval(base + dia * 30_000)))),
+                        Date())
+                ))
+            pendentes.append(
+                (
+                    base + dia * 50_000, StreamNames.espaco(espaco),
+                    try AnalyticsHistoria.novo(
+                        Espaco.Event.reativado(
+                            Espaco.Reativado(espacoId: espaco, em: Date(timeIntervalSince1970: TimeInterval(base + dia * 50_000)))), Date())
+                ))
         }
         // In time order (a stream's events keep their order), several streams per append.
         let ordenados = pendentes.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element)

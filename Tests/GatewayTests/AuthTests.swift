@@ -57,19 +57,21 @@ struct AuthTests {
         #expect(text.contains("pii:v1:"))
     }
 
-    @Test("bad input gets a 4xx that says what is wrong, and writes no event", arguments: [
-        (#"{"nome":"A","email":"a@example.com"}"#, 400, "senha"),
-        (#"{"nome":1,"email":"a@example.com","senha":"segredo-123"}"#, 400, "nome"),
-        (#"{"nome":"A","email":"a@example.com","senha":"segredo-123""#, 400, "JSON"),
-        ("", 400, "vazio"),
-        (#"[1,2]"#, 400, ""),
-        (#"{"nome":"A","email":"nao-e-email","senha":"segredo-123"}"#, 422, "e-mail"),
-        (#"{"nome":"A","email":"a@example.com","senha":"curta"}"#, 422, "8"),
-        (#"{"nome":"   ","email":"a@example.com","senha":"segredo-123"}"#, 422, "nome"),
-        (#"{"nome":"N\u0000ul","email":"a@example.com","senha":"segredo-123"}"#, 422, "controle"),
-        (#"{"nome":"A","email":"x\"@example.com","senha":"segredo-123"}"#, 422, "e-mail"),
-        (#"{"nome":"A","email":"ünï@exämple.com","senha":"segredo-123"}"#, 422, "acento"),
-    ])
+    @Test(
+        "bad input gets a 4xx that says what is wrong, and writes no event",
+        arguments: [
+            (#"{"nome":"A","email":"a@example.com"}"#, 400, "senha"),
+            (#"{"nome":1,"email":"a@example.com","senha":"segredo-123"}"#, 400, "nome"),
+            (#"{"nome":"A","email":"a@example.com","senha":"segredo-123""#, 400, "JSON"),
+            ("", 400, "vazio"),
+            (#"[1,2]"#, 400, ""),
+            (#"{"nome":"A","email":"nao-e-email","senha":"segredo-123"}"#, 422, "e-mail"),
+            (#"{"nome":"A","email":"a@example.com","senha":"curta"}"#, 422, "8"),
+            (#"{"nome":"   ","email":"a@example.com","senha":"segredo-123"}"#, 422, "nome"),
+            (#"{"nome":"N\u0000ul","email":"a@example.com","senha":"segredo-123"}"#, 422, "controle"),
+            (#"{"nome":"A","email":"x\"@example.com","senha":"segredo-123"}"#, 422, "e-mail"),
+            (#"{"nome":"A","email":"ünï@exämple.com","senha":"segredo-123"}"#, 422, "acento"),
+        ])
     func bad_registrations(body: String, status: Int, mentions: String) async throws {
         let harness = try await Harness.make()
         defer { harness.removeFiles() }
@@ -101,7 +103,9 @@ struct AuthTests {
         }
     }
 
-    @Test("a token lasts an hour by the service's clock, not the machine's: one issued in 2020 or in 2100 works, and stops an hour later", arguments: ["2020-01-06T12:00:00Z", "2100-01-06T12:00:00Z"])
+    @Test(
+        "a token lasts an hour by the service's clock, not the machine's: one issued in 2020 or in 2100 works, and stops an hour later",
+        arguments: ["2020-01-06T12:00:00Z", "2100-01-06T12:00:00Z"])
     func tokens_expire_by_the_services_clock(_ emitido: String) async throws {
         let clock = ManualClock(try Date(emitido, strategy: .iso8601))
         let harness = try await Harness.make(clock: clock, tokenLifetime: 3_600)  // production's default
@@ -191,7 +195,8 @@ struct AuthTests {
             let wrong = try await client.json(.post, "/api/auth/me/senha", #"{"senhaAtual":"nao-e-ela","novaSenha":"nova-senha-1"}"#, token: token)
             #expect(wrong.status == .forbidden)
             #expect(try await client.json(.get, "/api/auth/me", token: outroDispositivo).status == .ok)
-            let changed = try await client.json(.post, "/api/auth/me/senha", #"{"senhaAtual":"segredo-123","novaSenha":"nova-senha-1"}"#, token: token)
+            let changed = try await client.json(
+                .post, "/api/auth/me/senha", #"{"senhaAtual":"segredo-123","novaSenha":"nova-senha-1"}"#, token: token)
             #expect(changed.status == .ok, "\(String(buffer: changed.body))")
             let novo = try #require(changed.object["token"] as? String)
             #expect((changed.object["usuario"] as? [String: Any])?["email"] as? String == "caio@example.com")
@@ -226,8 +231,10 @@ struct AuthTests {
             let token = try await client.token("dora@example.com")
             var statuses: [HTTPResponse.Status] = []
             for guess in 1...5 {
-                statuses.append(try await client.json(
-                    .post, "/api/auth/me/senha", #"{"senhaAtual":"chute-\#(guess)-x","novaSenha":"dominada-123"}"#, token: token).status)
+                statuses.append(
+                    try await client.json(
+                        .post, "/api/auth/me/senha", #"{"senhaAtual":"chute-\#(guess)-x","novaSenha":"dominada-123"}"#, token: token
+                    ).status)
             }
             #expect(statuses == [.forbidden, .forbidden, .forbidden, .forbidden, HTTPResponse.Status(code: 423)])
             // Locked: the right password changes nothing now, here or at login, until the lock ends.
@@ -248,7 +255,9 @@ struct AuthTests {
             let answers = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
                 for guess in 1...10 {
                     group.addTask {
-                        try await client.json(.post, "/api/auth/me/senha", #"{"senhaAtual":"chute-\#(guess)-y","novaSenha":"dominada-123"}"#, token: edu).status
+                        try await client.json(
+                            .post, "/api/auth/me/senha", #"{"senhaAtual":"chute-\#(guess)-y","novaSenha":"dominada-123"}"#, token: edu
+                        ).status
                     }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
@@ -302,7 +311,8 @@ struct AuthTests {
             _ = try await client.register("bia@example.com")
             // The clock stands still: the token, the change and the next login share an instant.
             let token = try await client.token("bia@example.com")
-            let changed = try await client.json(.post, "/api/auth/me/senha", #"{"senhaAtual":"segredo-123","novaSenha":"nova-senha-1"}"#, token: token)
+            let changed = try await client.json(
+                .post, "/api/auth/me/senha", #"{"senhaAtual":"segredo-123","novaSenha":"nova-senha-1"}"#, token: token)
             #expect(changed.status == .ok, "\(String(buffer: changed.body))")
             let novo = try #require(changed.object["token"] as? String)
             #expect(try await client.json(.get, "/api/auth/me", token: token).status == .unauthorized)
@@ -381,7 +391,8 @@ extension AuthTests {
     func password_change_and_export_rate_limits() async throws {
         let harness = try await Harness.make()
         defer { harness.removeFiles() }
-        let limiter = RateLimiter(passwordChange: RateLimiter.Limit(burst: 2, perSecond: 0.01), dataExport: RateLimiter.Limit(burst: 1, perSecond: 0.01))
+        let limiter = RateLimiter(
+            passwordChange: RateLimiter.Limit(burst: 2, perSecond: 0.01), dataExport: RateLimiter.Limit(burst: 1, perSecond: 0.01))
         try await harness.test(rateLimiter: limiter) { client in
             #expect(try await client.register("p1@example.com").status == .created)
             var token = try #require(try await client.login("p1@example.com").object["token"] as? String)

@@ -17,14 +17,20 @@ struct AvisosTests {
             let codigo = try await eventually("the check-in code") {
                 try await client.json(.get, "/api/reservas/\(id)/checkin", token: cenario.membro).object["codigo"] as? String
             }
-            let confirmacao = try await eventually("the confirmation e-mail") { try harness.emails().first { $0.subject?.hasPrefix("Reserva confirmada") == true } }
+            let confirmacao = try await eventually("the confirmation e-mail") {
+                try harness.emails().first { $0.subject?.hasPrefix("Reserva confirmada") == true }
+            }
             #expect(confirmacao.text?.contains("Seu código de check-in é \(codigo)") == true, "\(confirmacao.text ?? "")")
-            let pagamento = try await eventually("the payment e-mail") { try harness.emails().first { $0.subject?.hasPrefix("Pagamento recebido") == true } }
+            let pagamento = try await eventually("the payment e-mail") {
+                try harness.emails().first { $0.subject?.hasPrefix("Pagamento recebido") == true }
+            }
             #expect(pagamento.text?.contains(id) == false && pagamento.text?.contains("reserva de Sala") == true, "\(pagamento.text ?? "")")
         }
     }
 
-    @Test("a hold that expires unpaid is told to the member (e-mail and inbox: 'expiracao'); a declined card is 'Pagamento recusado', not a cancellation")
+    @Test(
+        "a hold that expires unpaid is told to the member (e-mail and inbox: 'expiracao'); a declined card is 'Pagamento recusado', not a cancellation"
+    )
     func expiry_and_decline_are_told() async throws {
         let clock = ManualClock(segundaDeManha)
         let harness = try await Harness.make(clock: clock)
@@ -32,13 +38,17 @@ struct AvisosTests {
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
             let pix = try #require(
-                try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-27T10:00:00-03:00", "2026-11-27T11:00:00-03:00"), token: cenario.membro)
-                    .object["id"] as? String)
+                try await client.json(
+                    .post, "/api/reservas", pedido(cenario.sala, "2026-11-27T10:00:00-03:00", "2026-11-27T11:00:00-03:00"), token: cenario.membro
+                )
+                .object["id"] as? String)
             _ = try await client.pagamento(pix, token: cenario.membro, status: "pendente")
             clock.advance(by: 16 * 60)
             #expect(try await harness.backend.reservas.executarPrazosVencidos() >= 1)
             _ = try await client.reserva(pix, token: cenario.membro, status: "expirada")
-            let expirou = try await eventually("the expiry e-mail") { try harness.emails().first { $0.subject?.hasPrefix("Reserva expirada") == true } }
+            let expirou = try await eventually("the expiry e-mail") {
+                try harness.emails().first { $0.subject?.hasPrefix("Reserva expirada") == true }
+            }
             #expect(expirou.text?.contains("nada foi cobrado") == true, "\(expirou.text ?? "")")
             let caixa = try await eventually("the expiry notice in the inbox") {
                 let itens = try await client.json(.get, "/api/notificacoes", token: cenario.membro).object["itens"] as? [[String: Any]] ?? []
@@ -49,7 +59,9 @@ struct AvisosTests {
             let cartao = pedido(cenario.sala, "2026-11-26T10:00:00-03:00", "2026-11-26T11:00:00-03:00", cartao: "tok_sandbox_recusado")
             let recusada = try #require(try await client.json(.post, "/api/reservas", cartao, token: cenario.membro).object["id"] as? String)
             _ = try await client.reserva(recusada, token: cenario.membro, status: "cancelada")
-            let aviso = try await eventually("the declined card's e-mail") { try harness.emails().first { $0.subject?.hasPrefix("Pagamento recusado") == true } }
+            let aviso = try await eventually("the declined card's e-mail") {
+                try harness.emails().first { $0.subject?.hasPrefix("Pagamento recusado") == true }
+            }
             #expect(aviso.text?.contains("nada foi cobrado") == true, "\(aviso.text ?? "")")
         }
     }
@@ -90,7 +102,9 @@ struct AvisosTests {
                 return csv.contains("Fatura") && csv.split(separator: "\r\n").count == 2 ? csv : nil
             }
             #expect(csv.hasPrefix("\u{FEFF}\"Tipo\";\"Número\""))
-            let linha = try #require(csv.split(separator: "\r\n").last).split(separator: ";").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+            let linha = try #require(csv.split(separator: "\r\n").last).split(separator: ";").map {
+                $0.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            }
             #expect(linha[0] == "Fatura" && linha[3] == "23/11/2026", "\(linha)")
             #expect(linha[4] == "23/11/2026 08:00", "local time, not UTC: \(linha)")
             #expect(linha[5] == "Paulista" && linha[6] == "Sala Ipê" && linha[8] == "Ana", "\(linha)")
@@ -186,7 +200,8 @@ struct AvisosTests {
             let depois = try await client.json(.get, "/api/notificacoes", token: cenario.membro).object
             #expect(depois["naoLidas"] as? Int == 0 && (depois["itens"] as? [[String: Any]])?.allSatisfy { $0["lida"] as? Bool == true } == true)
 
-            let excel = try await client.json(.get, "/api/admin/financeiro/faturas.csv?de=2026-11-01&ate=2026-11-30&dialeto=excel", token: cenario.admin)
+            let excel = try await client.json(
+                .get, "/api/admin/financeiro/faturas.csv?de=2026-11-01&ate=2026-11-30&dialeto=excel", token: cenario.admin)
             #expect(excel.status == .ok && String(buffer: excel.body).hasPrefix("\u{FEFF}\"Tipo\";"))
             let errado = try await client.json(.get, "/api/admin/financeiro/razao.csv?de=2026-11-01&ate=2026-11-30&dialeto=ods", token: cenario.admin)
             #expect(errado.status == .badRequest && (errado.object["detalhes"] as? [String: Any])?["campo"] as? String == "dialeto")

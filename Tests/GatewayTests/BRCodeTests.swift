@@ -1,7 +1,8 @@
-@testable import Integrations
 import Domain
-@testable import Services
 import Testing
+
+@testable import Integrations
+@testable import Services
 
 /// The sandbox's PIX copy-and-paste payload carries the amount in field 54 as reais with two
 /// decimals.

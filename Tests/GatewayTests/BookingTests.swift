@@ -30,22 +30,28 @@ struct Cenario {
         #expect(try await client.register("ana@example.com").status == .created)
         let membro = try await client.token("ana@example.com")
 
-        let unidade = try await client.json(.post, "/api/admin/unidades", #"""
+        let unidade = try await client.json(
+            .post, "/api/admin/unidades",
+            #"""
             {"nome":"Paulista","endereco":{"logradouro":"Av. Paulista","numero":"1000","cidade":"São Paulo","uf":"sp","cep":"01310-100"},
              "politicaDeCancelamento":{"horasSemMulta":24,"multaBP":5000}}
             """#, token: admin)
         #expect(unidade.status == .created, "\(String(buffer: unidade.body))")
         let unidadeId = try #require(unidade.object["id"] as? String)
-        let horario = #"{"domingo":[{"abre":420,"fecha":1320}],"segunda":[{"abre":420,"fecha":1320}],"terca":[{"abre":420,"fecha":1320}],"quarta":[{"abre":420,"fecha":1320}],"quinta":[{"abre":420,"fecha":1320}],"sexta":[{"abre":420,"fecha":1320}],"sabado":[{"abre":420,"fecha":1320}]}"#
+        let horario =
+            #"{"domingo":[{"abre":420,"fecha":1320}],"segunda":[{"abre":420,"fecha":1320}],"terca":[{"abre":420,"fecha":1320}],"quarta":[{"abre":420,"fecha":1320}],"quinta":[{"abre":420,"fecha":1320}],"sexta":[{"abre":420,"fecha":1320}],"sabado":[{"abre":420,"fecha":1320}]}"#
         func espaco(_ nome: String, _ tipo: String, _ capacidade: Int) async throws -> String {
-            let created = try await client.json(.post, "/api/admin/espacos", """
+            let created = try await client.json(
+                .post, "/api/admin/espacos",
+                """
                 {"unidadeId":"\(unidadeId)","nome":"\(nome)","tipo":"\(tipo)","capacidade":\(capacidade),"comodidades":["Projetor"," wi-fi "],
                  "regras":{"duracaoMinimaMinutos":30,"duracaoMaximaMinutos":600,"antecedenciaMinimaMinutos":10,"antecedenciaMaximaDias":90},
                  "horario":\(horario)}
                 """, token: admin)
             #expect(created.status == .created, "\(String(buffer: created.body))")
             let id = try #require(created.object["id"] as? String)
-            let precos = try await client.json(.put, "/api/admin/espacos/\(id)/precos",
+            let precos = try await client.json(
+                .put, "/api/admin/espacos/\(id)/precos",
                 #"{"porHora":5000,"meioPeriodo":18000,"diaria":30000,"duracaoMinimaMinutos":30}"#, token: admin)
             #expect(precos.status == .ok, "\(String(buffer: precos.body))")
             return id
@@ -80,15 +86,19 @@ struct BookingTests {
             func porHora() async throws -> Int? { try await porHoraDaSala(client) }
             #expect(try await porHora() == 5000)
             // A booking moves every checkpoint but changes nothing in the catalog.
-            let reserva = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro)
+            let reserva = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro)
             #expect(reserva.status == .created)
             #expect(try await porHora() == 5000)
-            let novo = try await client.json(.put, "/api/admin/espacos/\(cenario.sala)/precos", #"{"porHora":6500,"meioPeriodo":24000,"diaria":40000,"duracaoMinimaMinutos":30}"#, token: cenario.admin)
+            let novo = try await client.json(
+                .put, "/api/admin/espacos/\(cenario.sala)/precos", #"{"porHora":6500,"meioPeriodo":24000,"diaria":40000,"duracaoMinimaMinutos":30}"#,
+                token: cenario.admin)
             #expect(novo.status == .ok, "\(String(buffer: novo.body))")
             #expect(try await porHora() == 6500)
             let reservaId = try #require(reserva.object["id"] as? String)
             #expect(try await client.json(.post, "/api/reservas/\(reservaId)/cancelamento", "{}", token: cenario.membro).status == .ok)
-            let desativado = try await client.json(.post, "/api/admin/espacos/\(cenario.sala)/desativacao", #"{"motivo":"reforma"}"#, token: cenario.admin)
+            let desativado = try await client.json(
+                .post, "/api/admin/espacos/\(cenario.sala)/desativacao", #"{"motivo":"reforma"}"#, token: cenario.admin)
             #expect(desativado.status == .ok, "\(String(buffer: desativado.body))")
             #expect(try await client.json(.get, "/api/espacos?tipo=sala_reuniao").object["total"] as? Int == 0)
         }
@@ -125,14 +135,18 @@ struct BookingTests {
         defer { harness.removeFiles() }
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
-            let reserva = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T18:00:00-03:00", "2026-11-25T20:00:00-03:00"), token: cenario.membro)
+            let reserva = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T18:00:00-03:00", "2026-11-25T20:00:00-03:00"), token: cenario.membro)
             let id = try #require(reserva.object["id"] as? String)
             func desativar() async throws -> TestResponse {
                 try await client.json(.post, "/api/admin/espacos/\(cenario.sala)/desativacao", #"{"motivo":"reforma"}"#, token: cenario.admin)
             }
             func horario(fecha: Int) async throws -> TestResponse {
-                let dias = ["domingo", "segunda", "terca", "quarta", "quinta", "sexta", "sabado"].map { #""\#($0)":[{"abre":420,"fecha":\#(fecha)}]"# }
-                return try await client.json(.put, "/api/admin/espacos/\(cenario.sala)/horario", "{\(dias.joined(separator: ","))}", token: cenario.admin)
+                let dias = ["domingo", "segunda", "terca", "quarta", "quinta", "sexta", "sabado"].map {
+                    #""\#($0)":[{"abre":420,"fecha":\#(fecha)}]"#
+                }
+                return try await client.json(
+                    .put, "/api/admin/espacos/\(cenario.sala)/horario", "{\(dias.joined(separator: ","))}", token: cenario.admin)
             }
             let recusada = try await desativar()
             #expect(recusada.status == .conflict && recusada.erro == "espaco_com_reservas", "\(String(buffer: recusada.body))")
@@ -162,7 +176,8 @@ struct BookingTests {
             #expect((itens.first?["precos"] as? [String: Any])?["porHora"] as? Int == 5000)
             #expect(try await client.json(.get, "/api/espacos?capacidade=9").object["total"] as? Int == 0)
             // An amenity of two words, as a browser's form or URLSearchParams sends it (`+`), or %20.
-            let alterada = try await client.json(.patch, "/api/admin/espacos/\(cenario.sala)", #"{"comodidades":["Projetor","Ar  condicionado"]}"#, token: cenario.admin)
+            let alterada = try await client.json(
+                .patch, "/api/admin/espacos/\(cenario.sala)", #"{"comodidades":["Projetor","Ar  condicionado"]}"#, token: cenario.admin)
             #expect(alterada.status == .ok, "\(String(buffer: alterada.body))")
             for consulta in ["ar+condicionado", "ar%20condicionado", "%20AR+condicionado+"] {
                 let achados = try await eventually("the amenity filter: \(consulta)") {
@@ -179,15 +194,18 @@ struct BookingTests {
             #expect(try await client.json(.get, "/api/espacos?unidade=\(UUID())").status == .notFound)
             for vazia in ["", "+", "%20%20"] {
                 let blank = try await client.json(.get, "/api/espacos?comodidade=\(vazia)")
-                #expect(blank.status == .badRequest && (blank.object["detalhes"] as? [String: Any])?["campo"] as? String == "comodidade", "'\(vazia)'")
+                #expect(
+                    blank.status == .badRequest && (blank.object["detalhes"] as? [String: Any])?["campo"] as? String == "comodidade", "'\(vazia)'")
             }
             #expect(try await client.json(.get, "/api/analytics/ocupacao/semana?espaco=sala", token: cenario.admin).status == .badRequest)
 
-            let cotacao = try await client.json(.post, "/api/precos/cotacao", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T13:00:00-03:00"))
+            let cotacao = try await client.json(
+                .post, "/api/precos/cotacao", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T13:00:00-03:00"))
             #expect(cotacao.status == .ok)
             #expect(cotacao.object["total"] as? Int == 15_000)  // 3 h × R$ 50,00 beats the half day
             // Fractions of a second are dropped (what is stored is whole seconds), not charged as a started hour.
-            let fracao = try await client.json(.post, "/api/precos/cotacao", pedido(cenario.sala, "2026-11-25T10:00:00.000-03:00", "2026-11-25T13:00:00.900-03:00"))
+            let fracao = try await client.json(
+                .post, "/api/precos/cotacao", pedido(cenario.sala, "2026-11-25T10:00:00.000-03:00", "2026-11-25T13:00:00.900-03:00"))
             #expect(fracao.object["total"] as? Int == 15_000, "\(String(buffer: fracao.body))")
             // A quote refuses what a booking would refuse, with the same answer: never a price for
             // what cannot be booked.
@@ -199,11 +217,13 @@ struct BookingTests {
             ] {
                 let cotada = try await client.json(.post, "/api/precos/cotacao", pedido(cenario.sala, inicio, fim))
                 let reservada = try await client.json(.post, "/api/reservas", pedido(cenario.sala, inicio, fim), token: cenario.membro)
-                #expect(cotada.status == .unprocessableContent && reservada.status == .unprocessableContent, "\(inicio): \(String(buffer: cotada.body))")
+                #expect(
+                    cotada.status == .unprocessableContent && reservada.status == .unprocessableContent, "\(inicio): \(String(buffer: cotada.body))")
                 #expect(cotada.object["mensagem"] as? String == reservada.object["mensagem"] as? String, "\(inicio)")
             }
 
-            let reserva = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T13:00:00-03:00"), token: cenario.membro)
+            let reserva = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T13:00:00-03:00"), token: cenario.membro)
             #expect(reserva.status == .created, "\(String(buffer: reserva.body))")
             #expect(reserva.object["status"] as? String == "solicitada")
             #expect(reserva.object["total"] as? Int == 15_000)
@@ -222,9 +242,10 @@ struct BookingTests {
 
             let livre = try await client.json(.get, "/api/espacos/\(cenario.sala)/disponibilidade?data=2026-11-25")
             let livres = try #require(livre.object["livres"] as? [[String: Any]])
-            #expect(livres.map { "\($0["inicio"]!)–\($0["fim"]!)" } == [
-                "2026-11-25T10:00:00Z–2026-11-25T13:00:00Z", "2026-11-25T16:00:00Z–2026-11-26T01:00:00Z",
-            ])
+            #expect(
+                livres.map { "\($0["inicio"]!)–\($0["fim"]!)" } == [
+                    "2026-11-25T10:00:00Z–2026-11-25T13:00:00Z", "2026-11-25T16:00:00Z–2026-11-26T01:00:00Z",
+                ])
             // Nothing is free where no booking could start: a past day, beyond the 90 days ahead.
             for dia in ["2026-11-20", "2027-03-01"] {
                 let fora = try await client.json(.get, "/api/espacos/\(cenario.sala)/disponibilidade?data=\(dia)")
@@ -232,12 +253,15 @@ struct BookingTests {
             }
             // Today (08:00, bookings need 10 minutes' notice): from 08:10 on.
             let hoje = try await client.json(.get, "/api/espacos/\(cenario.sala)/disponibilidade?data=2026-11-23")
-            #expect((hoje.object["livres"] as? [[String: Any]])?.first?["inicio"] as? String == "2026-11-23T11:10:00Z", "\(String(buffer: hoje.body))")
+            #expect(
+                (hoje.object["livres"] as? [[String: Any]])?.first?["inicio"] as? String == "2026-11-23T11:10:00Z", "\(String(buffer: hoje.body))")
 
-            let sobreposta = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T12:00:00-03:00", "2026-11-25T14:00:00-03:00"), token: outra)
+            let sobreposta = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T12:00:00-03:00", "2026-11-25T14:00:00-03:00"), token: outra)
             #expect(sobreposta.status == .conflict)
             #expect(sobreposta.erro == "horario_indisponivel")
-            let emSeguida = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T13:00:00-03:00", "2026-11-25T14:00:00-03:00"), token: outra)
+            let emSeguida = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T13:00:00-03:00", "2026-11-25T14:00:00-03:00"), token: outra)
             #expect(emSeguida.status == .created)
 
             let doDia = try await client.json(.get, "/api/admin/reservas?unidade=\(cenario.unidade)&data=2026-11-25", token: cenario.admin)
@@ -276,7 +300,8 @@ struct BookingTests {
                 #expect(try await client.json(.post, "/api/reservas", body, token: cenario.membro).status == .badRequest, "\(body)")
             }
             // A text where an instant goes is a value that breaks the instant's rule: 422 naming it.
-            let amanha = try await client.json(.post, "/api/reservas", #"{"espacoId":"x","inicio":"amanhã","fim":"2026-11-25T10:00:00Z"}"#, token: cenario.membro)
+            let amanha = try await client.json(
+                .post, "/api/reservas", #"{"espacoId":"x","inicio":"amanhã","fim":"2026-11-25T10:00:00Z"}"#, token: cenario.membro)
             #expect(amanha.status == .unprocessableContent && (amanha.object["detalhes"] as? [String: Any])?["campo"] as? String == "inicio")
             // Numbers an integer field cannot take are named, not reported as "not JSON".
             for (body, campo) in [
@@ -287,22 +312,38 @@ struct BookingTests {
                 #expect(response.status == .badRequest, "\(String(buffer: response.body))")
                 #expect((response.object["detalhes"] as? [String: Any])?["campo"] as? String == campo, "\(String(buffer: response.body))")
             }
-            #expect(try await client.json(.put, "/api/admin/espacos/\(cenario.sala)/precos", "{nada", token: cenario.admin).erro == "requisicao_invalida")
+            #expect(
+                try await client.json(.put, "/api/admin/espacos/\(cenario.sala)/precos", "{nada", token: cenario.admin).erro == "requisicao_invalida")
             // Free texts are bounded: each too-long one is a 422 naming its field.
             let longo = String(repeating: "x", count: 501)
-            let unidade = try await client.json(.post, "/api/admin/unidades", #"""
+            let unidade = try await client.json(
+                .post, "/api/admin/unidades",
+                #"""
                 {"nome":"Centro","endereco":{"logradouro":"Rua A","numero":"1","complemento":"\#(longo)","cidade":"São Paulo","uf":"SP","cep":"01000-000"}}
                 """#, token: cenario.admin)
             let textos: [(TestResponse, String)] = [
                 (unidade, "endereco.complemento"),
-                (try await client.json(.post, "/api/admin/espacos/\(cenario.sala)/bloqueios",
-                    #"{"inicio":"2026-12-01T00:00:00-03:00","fim":"2026-12-02T00:00:00-03:00","motivo":"manutencao","descricao":"\#(longo)"}"#, token: cenario.admin), "descricao"),
-                (try await client.json(.post, "/api/admin/espacos/\(cenario.sala)/precos/regras",
-                    #"{"tipo":"plano","plano":"\#(longo)","descontoBP":1000}"#, token: cenario.admin), "regra"),
-                (try await client.json(.post, "/api/reservas",
-                    #"{"espacoId":"\#(cenario.sala)","inicio":"2026-11-25T10:00:00-03:00","fim":"2026-11-25T11:00:00-03:00","pagamento":{"metodo":"cartao","cartaoToken":"\#(longo)"}}"#,
-                    token: cenario.membro), "pagamento.cartaoToken"),
-                (try await client.json(.post, "/api/admin/espacos/\(cenario.sala)/desativacao", #"{"motivo":"\#(longo)"}"#, token: cenario.admin), "motivo"),
+                (
+                    try await client.json(
+                        .post, "/api/admin/espacos/\(cenario.sala)/bloqueios",
+                        #"{"inicio":"2026-12-01T00:00:00-03:00","fim":"2026-12-02T00:00:00-03:00","motivo":"manutencao","descricao":"\#(longo)"}"#,
+                        token: cenario.admin), "descricao"
+                ),
+                (
+                    try await client.json(
+                        .post, "/api/admin/espacos/\(cenario.sala)/precos/regras",
+                        #"{"tipo":"plano","plano":"\#(longo)","descontoBP":1000}"#, token: cenario.admin), "regra"
+                ),
+                (
+                    try await client.json(
+                        .post, "/api/reservas",
+                        #"{"espacoId":"\#(cenario.sala)","inicio":"2026-11-25T10:00:00-03:00","fim":"2026-11-25T11:00:00-03:00","pagamento":{"metodo":"cartao","cartaoToken":"\#(longo)"}}"#,
+                        token: cenario.membro), "pagamento.cartaoToken"
+                ),
+                (
+                    try await client.json(.post, "/api/admin/espacos/\(cenario.sala)/desativacao", #"{"motivo":"\#(longo)"}"#, token: cenario.admin),
+                    "motivo"
+                ),
             ]
             for (response, campo) in textos {
                 #expect(response.status == .unprocessableContent, "\(campo): \(String(buffer: response.body))")
@@ -312,16 +353,23 @@ struct BookingTests {
             let endereco = #""endereco":{"logradouro":"Rua A","numero":"1","cidade":"São Paulo","uf":"SP","cep":"01000-000"}"#
             let controles: [(TestResponse, String)] = [
                 (try await client.json(.post, "/api/admin/unidades", #"{"nome":"Cen\u0000tro",\#(endereco)}"#, token: cenario.admin), "nome"),
-                (try await client.json(.patch, "/api/admin/espacos/\(cenario.sala)", #"{"comodidades":["wifi","\u001b[31m"]}"#, token: cenario.admin),
-                 "comodidades[1]"),
-                (try await client.json(.post, "/api/admin/espacos/\(cenario.sala)/desativacao", #"{"motivo":"reforma\f"}"#, token: cenario.admin), "motivo"),
+                (
+                    try await client.json(
+                        .patch, "/api/admin/espacos/\(cenario.sala)", #"{"comodidades":["wifi","\u001b[31m"]}"#, token: cenario.admin),
+                    "comodidades[1]"
+                ),
+                (
+                    try await client.json(.post, "/api/admin/espacos/\(cenario.sala)/desativacao", #"{"motivo":"reforma\f"}"#, token: cenario.admin),
+                    "motivo"
+                ),
             ]
             for (response, campo) in controles {
                 #expect(response.status == .unprocessableContent, "\(campo): \(String(buffer: response.body))")
                 #expect((response.object["detalhes"] as? [String: Any])?["campo"] as? String == campo, "\(String(buffer: response.body))")
             }
             // A blackout that has already ended could block nothing: a 422 on 'fim'.
-            let encerrado = try await client.json(.post, "/api/admin/espacos/\(cenario.sala)/bloqueios",
+            let encerrado = try await client.json(
+                .post, "/api/admin/espacos/\(cenario.sala)/bloqueios",
                 #"{"inicio":"2026-11-20T08:00:00-03:00","fim":"2026-11-20T18:00:00-03:00","motivo":"feriado"}"#, token: cenario.admin)
             #expect(encerrado.status == .unprocessableContent, "\(String(buffer: encerrado.body))")
             #expect((encerrado.object["detalhes"] as? [String: Any])?["campo"] as? String == "fim", "\(String(buffer: encerrado.body))")
@@ -338,61 +386,86 @@ struct BookingTests {
                 #expect((response.object["mensagem"] as? String)?.contains("UTF-8") == true, "\(String(buffer: response.body))")
             }
             // A partial update names what it cannot change instead of ignoring it.
-            for (body, campo) in [(#"{"nome":"Sala Ipê","tipo":"auditorio"}"#, "tipo"), (#"{"ativo":false}"#, "ativo"), (#"{"capacidad":9}"#, "capacidad")] {
+            for (body, campo) in [
+                (#"{"nome":"Sala Ipê","tipo":"auditorio"}"#, "tipo"), (#"{"ativo":false}"#, "ativo"), (#"{"capacidad":9}"#, "capacidad"),
+            ] {
                 let response = try await client.json(.patch, "/api/admin/espacos/\(cenario.sala)", body, token: cenario.admin)
                 #expect(response.status == .unprocessableContent, "\(String(buffer: response.body))")
                 #expect((response.object["detalhes"] as? [String: Any])?["campo"] as? String == campo)
             }
-            #expect(try await client.json(.patch, "/api/admin/unidades/\(cenario.unidade)", #"{"fuso":"UTC"}"#, token: cenario.admin).status == .unprocessableContent)
+            #expect(
+                try await client.json(.patch, "/api/admin/unidades/\(cenario.unidade)", #"{"fuso":"UTC"}"#, token: cenario.admin).status
+                    == .unprocessableContent)
             // A wrong shape is described in JSON's words, not Swift's type names.
-            let forma = try await client.json(.post, "/api/reservas", #"{"espacoId":"\#(cenario.sala)","inicio":"2026-11-25T10:00:00-03:00","fim":"2026-11-25T11:00:00-03:00","pagamento":"pix"}"#, token: cenario.membro)
+            let forma = try await client.json(
+                .post, "/api/reservas",
+                #"{"espacoId":"\#(cenario.sala)","inicio":"2026-11-25T10:00:00-03:00","fim":"2026-11-25T11:00:00-03:00","pagamento":"pix"}"#,
+                token: cenario.membro)
             #expect(forma.status == .badRequest)
             #expect(forma.object["mensagem"] as? String == "o campo 'pagamento' deve ser um objeto JSON", "\(String(buffer: forma.body))")
             // An unknown value of an enumeration lists the ones it takes; a body that is not an
             // object says so, without an empty field name.
-            let metodo = try await client.json(.post, "/api/reservas", #"{"espacoId":"\#(cenario.sala)","inicio":"2026-11-25T10:00:00-03:00","fim":"2026-11-25T11:00:00-03:00","pagamento":{"metodo":"PIX"}}"#, token: cenario.membro)
+            let metodo = try await client.json(
+                .post, "/api/reservas",
+                #"{"espacoId":"\#(cenario.sala)","inicio":"2026-11-25T10:00:00-03:00","fim":"2026-11-25T11:00:00-03:00","pagamento":{"metodo":"PIX"}}"#,
+                token: cenario.membro)
             #expect(metodo.status == .badRequest)
-            #expect(metodo.object["mensagem"] as? String == "o campo 'pagamento.metodo' tem um valor inválido; use pix, cartao, boleto (em minúsculas)", "\(String(buffer: metodo.body))")
+            #expect(
+                metodo.object["mensagem"] as? String == "o campo 'pagamento.metodo' tem um valor inválido; use pix, cartao, boleto (em minúsculas)",
+                "\(String(buffer: metodo.body))")
             for corpo in ["[]", "null", "1"] {
                 let answer = try await client.json(.post, "/api/reservas", corpo, token: cenario.membro)
-                #expect(answer.status == .badRequest && answer.object["mensagem"] as? String == "o corpo deve ser um objeto JSON", "\(corpo): \(String(buffer: answer.body))")
+                #expect(
+                    answer.status == .badRequest && answer.object["mensagem"] as? String == "o corpo deve ser um objeto JSON",
+                    "\(corpo): \(String(buffer: answer.body))")
             }
             // Instants that do not exist are refused, not rolled over to another day or hour;
             // and only an RFC 3339 date-time with `Z` or `±HH:MM` is an instant: no trailing
             // text, no second offset after `Z`, no `-0300`, `-03` or `-03:00:00` (422).
             for (inicio, fim, campo) in [
-                ("2026-02-30T10:00:00-03:00", "2026-02-30T11:00:00-03:00", "inicio"), ("2026-11-25T10:00:00-03:00", "2026-11-25T24:30:00-03:00", "fim"),
+                ("2026-02-30T10:00:00-03:00", "2026-02-30T11:00:00-03:00", "inicio"),
+                ("2026-11-25T10:00:00-03:00", "2026-11-25T24:30:00-03:00", "fim"),
                 ("2026-11-25T10:00:00-03:00", "2026-11-25T11:60:00-03:00", "fim"), ("2026-11-25T10:00:00", "2026-11-25T11:00:00", "inicio"),
                 ("2026-11-25T10:00:00-03:00garbage", "2026-11-25T11:00:00-03:00", "inicio"),
                 ("2026-11-25T10:00:00-03:00", "2026-11-25T14:00:00Z-03:00", "fim"),
-                ("2026-11-25T10:00:00-0300", "2026-11-25T11:00:00-03:00", "inicio"), ("2026-11-25T10:00:00-03", "2026-11-25T11:00:00-03:00", "inicio"),
-                ("2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00:00", "fim"), ("2026-11-25 10:00:00-03:00", "2026-11-25T11:00:00-03:00", "inicio"),
+                ("2026-11-25T10:00:00-0300", "2026-11-25T11:00:00-03:00", "inicio"),
+                ("2026-11-25T10:00:00-03", "2026-11-25T11:00:00-03:00", "inicio"),
+                ("2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00:00", "fim"),
+                ("2026-11-25 10:00:00-03:00", "2026-11-25T11:00:00-03:00", "inicio"),
             ] {
                 let response = try await client.json(.post, "/api/reservas", pedido(cenario.sala, inicio, fim), token: cenario.membro)
                 #expect(response.status == .unprocessableContent, "\(inicio)–\(fim): \(String(buffer: response.body))")
                 #expect((response.object["detalhes"] as? [String: Any])?["campo"] as? String == campo, "\(String(buffer: response.body))")
                 #expect((response.object["mensagem"] as? String)?.contains("ISO 8601") == true, "\(String(buffer: response.body))")
             }
-            #expect(try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00Z", "2026-11-25T11:00:00Z")).status == .unauthorized)
+            #expect(
+                try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00Z", "2026-11-25T11:00:00Z")).status
+                    == .unauthorized)
             #expect(try await harness.allEvents().count == before)
             // Tab and line breaks are text, and so is an escaped backslash before "u0000".
-            let texto = try await client.json(.post, "/api/admin/unidades", #"""
+            let texto = try await client.json(
+                .post, "/api/admin/unidades",
+                #"""
                 {"nome":"Centro \\u0000 S\u00e3o","endereco":{"logradouro":"Rua A","numero":"1","complemento":"bloco A\n\tfundos","cidade":"São Paulo","uf":"SP","cep":"01000-000"}}
                 """#, token: cenario.admin)
             #expect(texto.status == .created, "\(String(buffer: texto.body))")
             #expect(texto.object["nome"] as? String == #"Centro \u0000 São"#)
             #expect((texto.object["endereco"] as? [String: Any])?["complemento"] as? String == "bloco A\n\tfundos")
 
-            let desativado = try await client.json(.post, "/api/admin/espacos/\(cenario.sala)/desativacao", #"{"motivo":"reforma"}"#, token: cenario.admin)
+            let desativado = try await client.json(
+                .post, "/api/admin/espacos/\(cenario.sala)/desativacao", #"{"motivo":"reforma"}"#, token: cenario.admin)
             #expect(desativado.object["ativo"] as? Bool == false)
-            let inativo = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro)
+            let inativo = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro)
             #expect(inativo.status == .unprocessableContent)
             #expect(try await client.json(.get, "/api/espacos").object["total"] as? Int == 1)  // inactive spaces leave the catalog
 
-            let bloqueio = try await client.json(.post, "/api/admin/espacos/\(cenario.estacoes)/bloqueios",
+            let bloqueio = try await client.json(
+                .post, "/api/admin/espacos/\(cenario.estacoes)/bloqueios",
                 #"{"inicio":"2026-11-26T00:00:00-03:00","fim":"2026-11-27T00:00:00-03:00","motivo":"feriado"}"#, token: cenario.admin)
             #expect(bloqueio.status == .created)
-            let feriado = try await client.json(.post, "/api/reservas", pedido(cenario.estacoes, "2026-11-26T10:00:00-03:00", "2026-11-26T11:00:00-03:00"), token: cenario.membro)
+            let feriado = try await client.json(
+                .post, "/api/reservas", pedido(cenario.estacoes, "2026-11-26T10:00:00-03:00", "2026-11-26T11:00:00-03:00"), token: cenario.membro)
             #expect(feriado.status == .unprocessableContent)
             let closed = try await client.json(.get, "/api/espacos/\(cenario.estacoes)/disponibilidade?data=2026-11-26")
             #expect((closed.object["livres"] as? [Any])?.isEmpty == true)
@@ -407,22 +480,33 @@ struct BookingTests {
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
             let sempre = ["domingo", "segunda", "terca", "quarta", "quinta", "sexta", "sabado"].map { #""\#($0)":[{"abre":0,"fecha":1440}]"# }
-            let criado = try await client.json(.post, "/api/admin/espacos", """
+            let criado = try await client.json(
+                .post, "/api/admin/espacos",
+                """
                 {"unidadeId":"\(cenario.unidade)","nome":"Sala 24 h","tipo":"sala_reuniao","capacidade":4,
                  "regras":{"duracaoMinimaMinutos":60,"duracaoMaximaMinutos":600,"antecedenciaMinimaMinutos":10,"antecedenciaMaximaDias":90},
                  "horario":{\(sempre.joined(separator: ","))}}
                 """, token: cenario.admin)
             let sala = try #require(criado.object["id"] as? String, "\(String(buffer: criado.body))")
-            #expect(try await client.json(.put, "/api/admin/espacos/\(sala)/precos",
-                #"{"porHora":5000,"meioPeriodo":18000,"diaria":30000,"duracaoMinimaMinutos":30}"#, token: cenario.admin).status == .ok)
-            #expect(try await client.json(.post, "/api/reservas", pedido(sala, "2026-11-25T20:00:00-03:00", "2026-11-25T23:30:00-03:00"), token: cenario.membro).status == .created)
+            #expect(
+                try await client.json(
+                    .put, "/api/admin/espacos/\(sala)/precos",
+                    #"{"porHora":5000,"meioPeriodo":18000,"diaria":30000,"duracaoMinimaMinutos":30}"#, token: cenario.admin
+                ).status == .ok)
+            #expect(
+                try await client.json(
+                    .post, "/api/reservas", pedido(sala, "2026-11-25T20:00:00-03:00", "2026-11-25T23:30:00-03:00"), token: cenario.membro
+                ).status == .created)
             let quarta = try await client.json(.get, "/api/espacos/\(sala)/disponibilidade?data=2026-11-25")
             let livres = try #require(quarta.object["livres"] as? [[String: Any]], "\(String(buffer: quarta.body))")
             // 23:30–24:00 is only 30 minutes, but goes on into Thursday's free morning.
             #expect(livres.last.map { "\($0["inicio"]!)–\($0["fim"]!)" } == "2026-11-26T02:30:00Z–2026-11-26T03:00:00Z", "\(livres)")
             let quinta = try await client.json(.get, "/api/espacos/\(sala)/disponibilidade?data=2026-11-26")
             #expect((quinta.object["livres"] as? [[String: Any]])?.first?["inicio"] as? String == "2026-11-26T03:00:00Z")
-            #expect(try await client.json(.post, "/api/reservas", pedido(sala, "2026-11-25T23:30:00-03:00", "2026-11-26T00:30:00-03:00"), token: cenario.membro).status == .created)
+            #expect(
+                try await client.json(
+                    .post, "/api/reservas", pedido(sala, "2026-11-25T23:30:00-03:00", "2026-11-26T00:30:00-03:00"), token: cenario.membro
+                ).status == .created)
         }
     }
 
@@ -443,10 +527,12 @@ struct BookingTests {
                 #expect(statuses.filter { $0 == .conflict }.count == 50 - vagas)
                 // The read models agree: the day's occupancy holds exactly the winners.
                 let data = try #require(DataLocal("2026-11-27"))
-                let ocupacao = try await harness.store.document(ReservasReadModel.ocupacao, key: ReservasReadModel.ocupacaoKey(try #require(UUID(uuidString: espaco)), data))
+                let ocupacao = try await harness.store.document(
+                    ReservasReadModel.ocupacao, key: ReservasReadModel.ocupacaoKey(try #require(UUID(uuidString: espaco)), data))
                 let view = try ReadModelJSON.decoder.decode(OcupacaoView.self, from: try #require(ocupacao))
                 #expect(view.reservas.count == vagas)
-                let livres = try await client.json(.get, "/api/espacos/\(espaco)/disponibilidade?data=2026-11-27").object["livres"] as? [[String: Any]]
+                let livres =
+                    try await client.json(.get, "/api/espacos/\(espaco)/disponibilidade?data=2026-11-27").object["livres"] as? [[String: Any]]
                 #expect(livres?.contains { $0["inicio"] as? String == "2026-11-27T17:00:00Z" } == false)
             }
             let minhas = try await client.json(.get, "/api/reservas", token: cenario.membro)
@@ -483,7 +569,8 @@ struct BookingTests {
             let minhas = try await client.json(.get, "/api/reservas", token: cenario.membro)
             #expect(minhas.object["total"] as? Int == 1)
             let ocupacao = try await harness.store.document(
-                ReservasReadModel.ocupacao, key: ReservasReadModel.ocupacaoKey(try #require(UUID(uuidString: cenario.estacoes)), try #require(DataLocal("2026-11-27"))))
+                ReservasReadModel.ocupacao,
+                key: ReservasReadModel.ocupacaoKey(try #require(UUID(uuidString: cenario.estacoes)), try #require(DataLocal("2026-11-27"))))
             #expect(try ReadModelJSON.decoder.decode(OcupacaoView.self, from: try #require(ocupacao)).reservas.count == 1)
             // A key stored by a build before the HMAC fingerprints (a plain SHA-256 of method,
             // path and body) still replays its answer to the same request.
@@ -492,10 +579,14 @@ struct BookingTests {
             let digest = SHA256.hash(data: Data("POST /api/reservas\n\(antigo)".utf8)).map { String(format: "%02x", $0) }.joined()
             let agora = Date()
             _ = try await harness.store.claimRequestKey(
-                "\(membro)|legado-1", fingerprint: digest, at: agora, expireBefore: agora.addingTimeInterval(-86_400), staleBefore: agora.addingTimeInterval(-120))
+                "\(membro)|legado-1", fingerprint: digest, at: agora, expireBefore: agora.addingTimeInterval(-86_400),
+                staleBefore: agora.addingTimeInterval(-120))
             try await harness.store.completeRequestKey("\(membro)|legado-1", reply: StoredReply(status: 201, body: Data(#"{"id":"primeira"}"#.utf8)))
-            let replay = try await client.json(.post, "/api/reservas", antigo, token: cenario.membro, headers: [.init("Idempotency-Key")!: "legado-1"])
-            #expect(replay.headers[.init("Idempotent-Replayed")!] == "true" && replay.object["id"] as? String == "primeira", "\(String(buffer: replay.body))")
+            let replay = try await client.json(
+                .post, "/api/reservas", antigo, token: cenario.membro, headers: [.init("Idempotency-Key")!: "legado-1"])
+            #expect(
+                replay.headers[.init("Idempotent-Replayed")!] == "true" && replay.object["id"] as? String == "primeira",
+                "\(String(buffer: replay.body))")
         }
         #expect(try await harness.allEvents().filter { $0.type == "ReservaSolicitada" }.count == 1)
     }
@@ -508,13 +599,18 @@ struct BookingTests {
             let cenario = try await Cenario.make(harness, client)
             var ids: [String] = []
             for (inicio, fim) in [("09:00", "11:00"), ("10:00", "12:00"), ("10:30", "11:30")] {
-                let r = try await client.json(.post, "/api/reservas", pedido(cenario.estacoes, "2026-11-26T\(inicio):00-03:00", "2026-11-26T\(fim):00-03:00"), token: cenario.membro)
+                let r = try await client.json(
+                    .post, "/api/reservas", pedido(cenario.estacoes, "2026-11-26T\(inicio):00-03:00", "2026-11-26T\(fim):00-03:00"),
+                    token: cenario.membro)
                 ids.append(try #require(r.object["id"] as? String, "\(String(buffer: r.body))"))
             }
             let reduzir = try await client.json(.patch, "/api/admin/espacos/\(cenario.estacoes)", #"{"capacidade":2}"#, token: cenario.admin)
             #expect(reduzir.status == .conflict && reduzir.erro == "capacidade_abaixo_das_reservas", "\(String(buffer: reduzir.body))")
             #expect((reduzir.object["detalhes"] as? [String: Any])?["dias"] as? String == "2026-11-26")
-            #expect(try await client.json(.get, "/api/espacos/\(cenario.estacoes)").object["espaco"].flatMap { ($0 as? [String: Any])?["capacidade"] as? Int } == 3)
+            #expect(
+                try await client.json(.get, "/api/espacos/\(cenario.estacoes)").object["espaco"].flatMap {
+                    ($0 as? [String: Any])?["capacidade"] as? Int
+                } == 3)
             #expect(try await client.json(.patch, "/api/admin/espacos/\(cenario.estacoes)", #"{"capacidade":5}"#, token: cenario.admin).status == .ok)
             #expect(try await client.json(.post, "/api/reservas/\(ids[2])/cancelamento", "{}", token: cenario.membro).status == .ok)
             let agora = try await client.json(.patch, "/api/admin/espacos/\(cenario.estacoes)", #"{"capacidade":2}"#, token: cenario.admin)
@@ -532,10 +628,12 @@ struct BookingTests {
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
             for _ in 0..<2 {
-                let r = try await client.json(.post, "/api/reservas", pedido(cenario.estacoes, "2027-02-10T10:00:00-03:00", "2027-02-10T12:00:00-03:00"), token: cenario.membro)
+                let r = try await client.json(
+                    .post, "/api/reservas", pedido(cenario.estacoes, "2027-02-10T10:00:00-03:00", "2027-02-10T12:00:00-03:00"), token: cenario.membro)
                 #expect(r.status == .created, "\(String(buffer: r.body))")
             }
-            let regras = #"{"regras":{"duracaoMinimaMinutos":30,"duracaoMaximaMinutos":600,"antecedenciaMinimaMinutos":10,"antecedenciaMaximaDias":10}}"#
+            let regras =
+                #"{"regras":{"duracaoMinimaMinutos":30,"duracaoMaximaMinutos":600,"antecedenciaMinimaMinutos":10,"antecedenciaMaximaDias":10}}"#
             #expect(try await client.json(.patch, "/api/admin/espacos/\(cenario.estacoes)", regras, token: cenario.admin).status == .ok)
             let reduzir = try await client.json(.patch, "/api/admin/espacos/\(cenario.estacoes)", #"{"capacidade":1}"#, token: cenario.admin)
             #expect(reduzir.status == .conflict && reduzir.erro == "capacidade_abaixo_das_reservas", "\(String(buffer: reduzir.body))")
@@ -551,12 +649,16 @@ struct BookingTests {
         defer { harness.removeFiles() }
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
-            let regra = try await client.json(.post, "/api/admin/espacos/\(cenario.sala)/precos/regras", #"{"tipo":"plano","plano":"Mensal","descontoBP":2000}"#, token: cenario.admin)
+            let regra = try await client.json(
+                .post, "/api/admin/espacos/\(cenario.sala)/precos/regras", #"{"tipo":"plano","plano":"Mensal","descontoBP":2000}"#,
+                token: cenario.admin)
             #expect(regra.status == .created, "\(String(buffer: regra.body))")
             let membro = try #require(try await client.json(.get, "/api/auth/me", token: cenario.membro).object["id"] as? String)
             func cotar(_ token: String?) async throws -> Int? {
-                try await client.json(.post, "/api/precos/cotacao", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00"), token: token)
-                    .object["total"] as? Int
+                try await client.json(
+                    .post, "/api/precos/cotacao", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00"), token: token
+                )
+                .object["total"] as? Int
             }
             #expect(try await cotar(cenario.membro) == 10_000)  // 2 h × R$ 50, no plan yet
 
@@ -565,7 +667,8 @@ struct BookingTests {
             #expect(try await client.json(.get, "/api/auth/me", token: cenario.membro).object["plano"] as? String == "mensal")
             #expect(try await cotar(cenario.membro) == 8_000)
             #expect(try await cotar(nil) == 10_000)  // anonymous: no plan
-            let reserva = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00"), token: cenario.membro)
+            let reserva = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00"), token: cenario.membro)
             #expect(reserva.status == .created && reserva.object["total"] as? Int == 8_000, "\(String(buffer: reserva.body))")
             #expect((reserva.object["linhas"] as? [[String: Any]])?.contains { $0["codigo"] as? String == "plano" } == true)
 
@@ -574,8 +677,11 @@ struct BookingTests {
                 let recusado = try await client.json(.put, "/api/admin/usuarios/\(membro)/plano", corpo, token: cenario.admin)
                 #expect(recusado.status == .unprocessableContent, "\(corpo): \(String(buffer: recusado.body))")
             }
-            #expect(try await client.json(.put, "/api/admin/usuarios/\(UUID())/plano", #"{"plano":"Mensal"}"#, token: cenario.admin).status == .notFound)
-            #expect(try await client.json(.put, "/api/admin/usuarios/\(membro)/plano", #"{"plano":"Mensal"}"#, token: cenario.membro).status == .forbidden)
+            #expect(
+                try await client.json(.put, "/api/admin/usuarios/\(UUID())/plano", #"{"plano":"Mensal"}"#, token: cenario.admin).status == .notFound)
+            #expect(
+                try await client.json(.put, "/api/admin/usuarios/\(membro)/plano", #"{"plano":"Mensal"}"#, token: cenario.membro).status == .forbidden
+            )
             #expect(try await cotar(cenario.membro) == 8_000)
             let fora = try await client.json(.put, "/api/admin/usuarios/\(membro)/plano", #"{"plano":null}"#, token: cenario.admin)
             #expect(fora.status == .ok && fora.object["plano"] == nil)
@@ -595,12 +701,17 @@ struct BookingTests {
             let mostrado = try #require(cotacao.object["total"] as? Int)
             #expect(mostrado == 10_000)
             func reservar(_ total: Int) async throws -> TestResponse {
-                try await client.json(.post, "/api/reservas", #"{"espacoId":"\#(cenario.sala)","inicio":"\#(inicio)","fim":"\#(fim)","totalEsperado":\#(total),"pagamento":{"metodo":"cartao","cartaoToken":"tok_ok"}}"#,
-                                      token: cenario.membro)
+                try await client.json(
+                    .post, "/api/reservas",
+                    #"{"espacoId":"\#(cenario.sala)","inicio":"\#(inicio)","fim":"\#(fim)","totalEsperado":\#(total),"pagamento":{"metodo":"cartao","cartaoToken":"tok_ok"}}"#,
+                    token: cenario.membro)
             }
             // The operator raises the price meanwhile.
-            #expect(try await client.json(.put, "/api/admin/espacos/\(cenario.sala)/precos",
-                #"{"porHora":6500,"meioPeriodo":24000,"diaria":40000,"duracaoMinimaMinutos":30}"#, token: cenario.admin).status == .ok)
+            #expect(
+                try await client.json(
+                    .put, "/api/admin/espacos/\(cenario.sala)/precos",
+                    #"{"porHora":6500,"meioPeriodo":24000,"diaria":40000,"duracaoMinimaMinutos":30}"#, token: cenario.admin
+                ).status == .ok)
             let recusada = try await reservar(mostrado)
             #expect(recusada.status == .conflict && recusada.erro == "preco_alterado", "\(String(buffer: recusada.body))")
             #expect((recusada.object["detalhes"] as? [String: Any])?["total"] as? String == "13000")
@@ -618,22 +729,27 @@ struct BookingTests {
         defer { harness.removeFiles() }
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
-            _ = try await client.json(.post, "/api/admin/espacos/\(cenario.sala)/precos/regras", #"{"tipo":"plano","plano":"Total","descontoBP":10000}"#, token: cenario.admin)
+            _ = try await client.json(
+                .post, "/api/admin/espacos/\(cenario.sala)/precos/regras", #"{"tipo":"plano","plano":"Total","descontoBP":10000}"#,
+                token: cenario.admin)
             let membro = try #require(try await client.json(.get, "/api/auth/me", token: cenario.membro).object["id"] as? String)
             #expect(try await client.json(.put, "/api/admin/usuarios/\(membro)/plano", #"{"plano":"Total"}"#, token: cenario.admin).status == .ok)
-            let cupom = try await client.json(.post, "/api/admin/cupons",
+            let cupom = try await client.json(
+                .post, "/api/admin/cupons",
                 #"{"codigo":"vip","desconto":{"tipo":"percentual","bp":1000},"validoDe":"2026-11-01T00:00:00Z","validoAte":"2026-12-01T00:00:00Z","maxUsos":1}"#,
                 token: cenario.admin)
             #expect(cupom.status == .created, "\(String(buffer: cupom.body))")
             let reserva = try await client.json(
-                .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00", cupom: "VIP"), token: cenario.membro)
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00", cupom: "VIP"),
+                token: cenario.membro)
             #expect(reserva.status == .created && reserva.object["total"] as? Int == 0, "\(String(buffer: reserva.body))")
             #expect((reserva.object["linhas"] as? [[String: Any]])?.contains { ($0["codigo"] as? String)?.hasPrefix("cupom") == true } == false)
             #expect(try await harness.allEvents().filter { $0.type == "CupomUsado" }.isEmpty, "the use stays for a booking it discounts")
             // Off the plan, the same coupon discounts the next booking, and is spent.
             _ = try await client.json(.put, "/api/admin/usuarios/\(membro)/plano", #"{"plano":null}"#, token: cenario.admin)
             let outra = try await client.json(
-                .post, "/api/reservas", pedido(cenario.sala, "2026-11-26T10:00:00-03:00", "2026-11-26T12:00:00-03:00", cupom: "VIP"), token: cenario.membro)
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-26T10:00:00-03:00", "2026-11-26T12:00:00-03:00", cupom: "VIP"),
+                token: cenario.membro)
             #expect(outra.status == .created && outra.object["total"] as? Int == 9_000, "\(String(buffer: outra.body))")
             #expect(try await harness.allEvents().filter { $0.type == "CupomUsado" }.count == 1)
         }
@@ -645,21 +761,29 @@ struct BookingTests {
         defer { harness.removeFiles() }
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
-            let typo = try await client.json(.post, "/api/reservas",
+            let typo = try await client.json(
+                .post, "/api/reservas",
                 #"{"espacoId":"\#(cenario.sala)","inicio":"2026-11-25T10:00:00-03:00","fim":"2026-11-25T11:00:00-03:00","cupon":"BEMVINDO"}"#,
                 token: cenario.membro)
             #expect(typo.status == .unprocessableContent && typo.erro == "dados_invalidos", "\(String(buffer: typo.body))")
             #expect((typo.object["detalhes"] as? [String: Any])?["campo"] as? String == "cupon")
             #expect((typo.object["mensagem"] as? String)?.contains("'cupom'") == true, "\(String(buffer: typo.body))")
-            #expect(try await client.json(.post, "/api/precos/cotacao",
-                #"{"espacoId":"\#(cenario.sala)","inicio":"2026-11-25T10:00:00-03:00","fim":"2026-11-25T11:00:00-03:00","cupon":"X"}"#).status
-                == .unprocessableContent)
-            let unidade = try await client.json(.post, "/api/admin/unidades", #"""
+            #expect(
+                try await client.json(
+                    .post, "/api/precos/cotacao",
+                    #"{"espacoId":"\#(cenario.sala)","inicio":"2026-11-25T10:00:00-03:00","fim":"2026-11-25T11:00:00-03:00","cupon":"X"}"#
+                ).status
+                    == .unprocessableContent)
+            let unidade = try await client.json(
+                .post, "/api/admin/unidades",
+                #"""
                 {"nome":"Lisboa","endereco":{"logradouro":"R","numero":"1","cidade":"Lisboa","uf":"LX","cep":"1000"},"fuso":"Europe/Lisbon"}
                 """#, token: cenario.admin)
-            #expect(unidade.status == .unprocessableContent && (unidade.object["detalhes"] as? [String: Any])?["campo"] as? String == "fuso",
-                    "\(String(buffer: unidade.body))")
-            let dia = try await client.json(.put, "/api/admin/espacos/\(cenario.sala)/horario", #"{"segundaFeira":[{"abre":480,"fecha":1200}]}"#, token: cenario.admin)
+            #expect(
+                unidade.status == .unprocessableContent && (unidade.object["detalhes"] as? [String: Any])?["campo"] as? String == "fuso",
+                "\(String(buffer: unidade.body))")
+            let dia = try await client.json(
+                .put, "/api/admin/espacos/\(cenario.sala)/horario", #"{"segundaFeira":[{"abre":480,"fecha":1200}]}"#, token: cenario.admin)
             #expect(dia.status == .unprocessableContent && (dia.object["detalhes"] as? [String: Any])?["campo"] as? String == "segundaFeira")
             // Opening hours that break a rule: a 422 that names the day and the rule, on both routes.
             for (corpo, trecho) in [
@@ -668,13 +792,17 @@ struct BookingTests {
                 (#"{"quarta":[{"abre":0,"fecha":1441}]}"#, "0 ≤ abre < fecha ≤ 1440"),
             ] {
                 let horario = try await client.json(.put, "/api/admin/espacos/\(cenario.sala)/horario", corpo, token: cenario.admin)
-                #expect(horario.status == .unprocessableContent && (horario.object["mensagem"] as? String)?.contains(trecho) == true,
-                        "\(String(buffer: horario.body))")
+                #expect(
+                    horario.status == .unprocessableContent && (horario.object["mensagem"] as? String)?.contains(trecho) == true,
+                    "\(String(buffer: horario.body))")
             }
-            let novo = try await client.json(.post, "/api/admin/espacos", """
+            let novo = try await client.json(
+                .post, "/api/admin/espacos",
+                """
                 {"unidadeId":"\(cenario.unidade)","nome":"Nova","tipo":"sala_reuniao","capacidade":4,"horario":{"domingo":[{"abre":600,"fecha":500}]}}
                 """, token: cenario.admin)
-            #expect(novo.status == .unprocessableContent && (novo.object["detalhes"] as? [String: Any])?["campo"] as? String == "horario"
+            #expect(
+                novo.status == .unprocessableContent && (novo.object["detalhes"] as? [String: Any])?["campo"] as? String == "horario"
                     && (novo.object["mensagem"] as? String)?.contains("domingo") == true, "\(String(buffer: novo.body))")
             let tipos = try await harness.allEvents().map(\.type)
             #expect(tipos.filter { $0 == "ReservaSolicitada" || $0 == "UnidadeCadastrada" }.count == 1)  // the scenario's unit only
@@ -687,10 +815,12 @@ struct BookingTests {
         defer { harness.removeFiles() }
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
-            let reserva = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-26T18:00:00-03:00", "2026-11-26T21:00:00-03:00"), token: cenario.membro)
+            let reserva = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-26T18:00:00-03:00", "2026-11-26T21:00:00-03:00"), token: cenario.membro)
             let id = try #require(reserva.object["id"] as? String, "\(String(buffer: reserva.body))")
             func bloquear(_ inicio: String, _ fim: String) async throws -> TestResponse {
-                try await client.json(.post, "/api/admin/espacos/\(cenario.sala)/bloqueios",
+                try await client.json(
+                    .post, "/api/admin/espacos/\(cenario.sala)/bloqueios",
                     #"{"inicio":"\#(inicio)","fim":"\#(fim)","motivo":"manutencao"}"#, token: cenario.admin)
             }
             // A block over the booking's last half hour (and on into the next day).
@@ -705,7 +835,8 @@ struct BookingTests {
             // Ids in lower case, like every other id the API shows.
             let ids = (placed.object["bloqueios"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []
             #expect(ids.count == 1 && ids.allSatisfy { $0 == $0.lowercased() }, "\(ids)")
-            let regra = try await client.json(.post, "/api/admin/espacos/\(cenario.sala)/precos/regras", #"{"tipo":"fim_de_semana","multiplicadorBP":12000}"#, token: cenario.admin)
+            let regra = try await client.json(
+                .post, "/api/admin/espacos/\(cenario.sala)/precos/regras", #"{"tipo":"fim_de_semana","multiplicadorBP":12000}"#, token: cenario.admin)
             let regraId = try #require(regra.object["id"] as? String, "\(String(buffer: regra.body))")
             #expect(regraId == regraId.lowercased())
             #expect(try await client.json(.post, "/api/reservas/\(id)/cancelamento", "{}", token: cenario.membro).status == .ok)
@@ -725,13 +856,20 @@ struct BookingTests {
         let saved = Mutex<(cenario: Cenario?, paid: String, unpaid: String)>((nil, "", ""))
         try await first.test { client in
             let made = try await Cenario.make(first, client)
-            let unpaid = try #require(try await client.json(.post, "/api/reservas", pedido(made.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: made.membro).object["id"] as? String)
-            let paid = try #require(try await client.json(.post, "/api/reservas", pedido(made.sala, "2026-11-25T11:00:00-03:00", "2026-11-25T12:00:00-03:00"), token: made.membro).object["id"] as? String)
+            let unpaid = try #require(
+                try await client.json(
+                    .post, "/api/reservas", pedido(made.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: made.membro
+                ).object["id"] as? String)
+            let paid = try #require(
+                try await client.json(
+                    .post, "/api/reservas", pedido(made.sala, "2026-11-25T11:00:00-03:00", "2026-11-25T12:00:00-03:00"), token: made.membro
+                ).object["id"] as? String)
             saved.withLock { $0 = (made, paid, unpaid) }
             // Only the booking's own payment (its id is the booking's).
             let alheio = try await client.json(.post, "/api/admin/reservas/\(paid)/confirmacao", #"{"pagamentoId":"\#(unpaid)"}"#, token: made.admin)
             #expect(alheio.status == .unprocessableContent && (alheio.object["detalhes"] as? [String: Any])?["campo"] as? String == "pagamentoId")
-            let confirmed = try await client.json(.post, "/api/admin/reservas/\(paid)/confirmacao", #"{"pagamentoId":"\#(paid.uppercased())"}"#, token: made.admin)
+            let confirmed = try await client.json(
+                .post, "/api/admin/reservas/\(paid)/confirmacao", #"{"pagamentoId":"\#(paid.uppercased())"}"#, token: made.admin)
             #expect(confirmed.object["status"] as? String == "confirmada")
             clock.advance(by: 14 * 60)
             #expect(try await first.backend.reservas.executarPrazosVencidos() == 0)
@@ -747,7 +885,8 @@ struct BookingTests {
             await second.backend.settle()
             #expect(try await client.json(.get, "/api/reservas/\(unpaid)", token: made.membro).object["status"] as? String == "expirada")
             #expect(try await client.json(.get, "/api/reservas/\(paid)", token: made.membro).object["status"] as? String == "confirmada")
-            let again = try await client.json(.post, "/api/reservas", pedido(made.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: made.membro)
+            let again = try await client.json(
+                .post, "/api/reservas", pedido(made.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: made.membro)
             #expect(again.status == .created)
             let late = try await client.json(.post, "/api/admin/reservas/\(unpaid)/confirmacao", "{}", token: made.admin)
             #expect(late.status == .conflict)
@@ -761,13 +900,15 @@ struct BookingTests {
         defer { harness.removeFiles() }
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
-            let estragada = try #require(try await client.json(
-                .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro
-            ).object["id"] as? String)
+            let estragada = try #require(
+                try await client.json(
+                    .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro
+                ).object["id"] as? String)
             clock.advance(by: 60)
-            let boa = try #require(try await client.json(
-                .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T11:00:00-03:00", "2026-11-25T12:00:00-03:00"), token: cenario.membro
-            ).object["id"] as? String)
+            let boa = try #require(
+                try await client.json(
+                    .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T11:00:00-03:00", "2026-11-25T12:00:00-03:00"), token: cenario.membro
+                ).object["id"] as? String)
             // The first booking's stream now holds an event it cannot read: its timer fails every time.
             try await harness.store.append(
                 to: StreamName(category: "reserva", id: estragada), expected: .any,
@@ -787,9 +928,12 @@ struct BookingTests {
             let cenario = try await Cenario.make(harness, client)
             let decoder = JSONDecoder()
             decoder.dateDecodingStrategy = .iso8601
-            let unidade = try decoder.decode(EspacosService.NovaUnidade.self, from: Data(#"""
-                {"nome":"Centro","endereco":{"logradouro":"Rua A","numero":"1","cidade":"São Paulo","uf":"SP","cep":"01000-000"}}
-                """#.utf8))
+            let unidade = try decoder.decode(
+                EspacosService.NovaUnidade.self,
+                from: Data(
+                    #"""
+                    {"nome":"Centro","endereco":{"logradouro":"Rua A","numero":"1","cidade":"São Paulo","uf":"SP","cep":"01000-000"}}
+                    """#.utf8))
             let caller = Caller(requestId: "retry", usuario: "admin", papel: "admin", idempotencyKey: "admin|unidade-1")
             let primeira = try await harness.backend.espacos.cadastrarUnidade(unidade, caller: caller)
             let segunda = try await harness.backend.espacos.cadastrarUnidade(unidade, caller: caller)
@@ -797,7 +941,9 @@ struct BookingTests {
             let outra = try await harness.backend.espacos.cadastrarUnidade(unidade, caller: Caller(requestId: "x", idempotencyKey: "admin|unidade-2"))
             #expect(outra.id != primeira.id)
 
-            let espaco = try decoder.decode(EspacosService.NovoEspaco.self, from: Data(#"{"unidadeId":"\#(cenario.unidade)","nome":"Sala Nova","tipo":"sala_reuniao","capacidade":4}"#.utf8))
+            let espaco = try decoder.decode(
+                EspacosService.NovoEspaco.self,
+                from: Data(#"{"unidadeId":"\#(cenario.unidade)","nome":"Sala Nova","tipo":"sala_reuniao","capacidade":4}"#.utf8))
             let chave = Caller(requestId: "retry", idempotencyKey: "admin|espaco-1")
             let a = try await harness.backend.espacos.cadastrarEspaco(espaco, caller: chave)
             let b = try await harness.backend.espacos.cadastrarEspaco(espaco, caller: chave)
@@ -807,24 +953,32 @@ struct BookingTests {
 
             // The key reused for another unit or space (once the gateway forgot its answer) is
             // refused; it neither answers the first one nor changes it.
-            let outraUnidade = try decoder.decode(EspacosService.NovaUnidade.self, from: Data(#"""
-                {"nome":"Norte","endereco":{"logradouro":"Rua B","numero":"2","cidade":"São Paulo","uf":"SP","cep":"02000-000"}}
-                """#.utf8))
+            let outraUnidade = try decoder.decode(
+                EspacosService.NovaUnidade.self,
+                from: Data(
+                    #"""
+                    {"nome":"Norte","endereco":{"logradouro":"Rua B","numero":"2","cidade":"São Paulo","uf":"SP","cep":"02000-000"}}
+                    """#.utf8))
             await #expect(throws: EspacosService.chaveReutilizada) {
                 try await harness.backend.espacos.cadastrarUnidade(outraUnidade, caller: caller)
             }
-            let auditorio = try decoder.decode(EspacosService.NovoEspaco.self, from: Data(#"""
-                {"unidadeId":"\#(cenario.unidade)","nome":"Auditório","tipo":"auditorio","capacidade":80,
-                 "horario":{"segunda":[{"abre":360,"fecha":420}]}}
-                """#.utf8))
+            let auditorio = try decoder.decode(
+                EspacosService.NovoEspaco.self,
+                from: Data(
+                    #"""
+                    {"unidadeId":"\#(cenario.unidade)","nome":"Auditório","tipo":"auditorio","capacidade":80,
+                     "horario":{"segunda":[{"abre":360,"fecha":420}]}}
+                    """#.utf8))
             let antes = try await harness.allEvents().count
             await #expect(throws: EspacosService.chaveReutilizada) {
                 try await harness.backend.espacos.cadastrarEspaco(auditorio, caller: chave)
             }
             #expect(try await harness.allEvents().count == antes, "Sala Nova's hours untouched")
             // The same request again after the space changed: answered as it is now, not redone.
-            _ = try await harness.backend.espacos.atualizarEspaco(a.id, try decoder.decode(
-                EspacosService.AlteracaoDeEspaco.self, from: Data(#"{"nome":"Sala Nova 2"}"#.utf8)), caller: Caller(requestId: "y"))
+            _ = try await harness.backend.espacos.atualizarEspaco(
+                a.id,
+                try decoder.decode(
+                    EspacosService.AlteracaoDeEspaco.self, from: Data(#"{"nome":"Sala Nova 2"}"#.utf8)), caller: Caller(requestId: "y"))
             let depois = try await harness.backend.espacos.cadastrarEspaco(espaco, caller: chave)
             #expect(depois.id == a.id && depois.nome == "Sala Nova 2")
         }
@@ -836,48 +990,63 @@ struct BookingTests {
         defer { harness.removeFiles() }
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
-            let cupom = try await client.json(.post, "/api/admin/cupons",
+            let cupom = try await client.json(
+                .post, "/api/admin/cupons",
                 #"{"codigo":"bemvindo","desconto":{"tipo":"percentual","bp":1000},"validoDe":"2026-11-01T00:00:00Z","validoAte":"2026-12-01T00:00:00Z","maxUsos":1}"#,
                 token: cenario.admin)
             #expect(cupom.status == .created, "\(String(buffer: cupom.body))")
             #expect(cupom.object["codigo"] as? String == "BEMVINDO")
 
-            let early = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00", cupom: "BemVindo"), token: cenario.membro)
+            let early = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00", cupom: "BemVindo"),
+                token: cenario.membro)
             #expect(early.status == .created)
             #expect(early.object["total"] as? Int == 9_000)  // 2 h × R$ 50 − 10 %
             let earlyId = try #require(early.object["id"] as? String)
-            let exhausted = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T14:00:00-03:00", "2026-11-25T15:00:00-03:00", cupom: "BEMVINDO"), token: cenario.membro)
+            let exhausted = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T14:00:00-03:00", "2026-11-25T15:00:00-03:00", cupom: "BEMVINDO"),
+                token: cenario.membro)
             #expect(exhausted.status == .unprocessableContent)
             #expect((exhausted.object["mensagem"] as? String)?.contains("máximo") == true)
 
             // The table changes; the accepted price does not.
-            let tabela = try await client.json(.put, "/api/admin/espacos/\(cenario.sala)/precos", #"{"porHora":9900,"meioPeriodo":30000,"diaria":50000,"duracaoMinimaMinutos":30}"#, token: cenario.admin)
+            let tabela = try await client.json(
+                .put, "/api/admin/espacos/\(cenario.sala)/precos", #"{"porHora":9900,"meioPeriodo":30000,"diaria":50000,"duracaoMinimaMinutos":30}"#,
+                token: cenario.admin)
             #expect(tabela.status == .ok)
             #expect(tabela.object["espacoId"] as? String == cenario.sala.lowercased())
             #expect(try await client.pagar(earlyId, token: cenario.membro)["total"] as? Int == 9_000)
 
-            let longo = try await client.json(.post, "/api/reservas/\(earlyId)/cancelamento", #"{"motivo":"\#(String(repeating: "x", count: 501))"}"#, token: cenario.membro)
+            let longo = try await client.json(
+                .post, "/api/reservas/\(earlyId)/cancelamento", #"{"motivo":"\#(String(repeating: "x", count: 501))"}"#, token: cenario.membro)
             #expect(longo.status == .unprocessableContent && (longo.object["detalhes"] as? [String: Any])?["campo"] as? String == "motivo")
-            let cancelled = try await client.json(.post, "/api/reservas/\(earlyId)/cancelamento", #"{"motivo":"mudança de planos"}"#, token: cenario.membro)
+            let cancelled = try await client.json(
+                .post, "/api/reservas/\(earlyId)/cancelamento", #"{"motivo":"mudança de planos"}"#, token: cenario.membro)
             #expect(cancelled.status == .ok, "\(String(buffer: cancelled.body))")
             let policy = try #require(cancelled.object["cancelamento"] as? [String: Any])
             #expect(policy["multa"] as? Int == 0 && policy["reembolso"] as? Int == 9_000)
             #expect(try await client.json(.post, "/api/reservas/\(earlyId)/cancelamento", "{}", token: cenario.membro).status == .conflict)
             // The coupon's use came back with the cancellation.
-            let reused = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00", cupom: "BEMVINDO"), token: cenario.membro)
+            let reused = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00", cupom: "BEMVINDO"),
+                token: cenario.membro)
             #expect(reused.status == .created, "\(String(buffer: reused.body))")
 
-            let late = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-23T20:00:00-03:00", "2026-11-23T22:00:00-03:00"), token: cenario.membro)
+            let late = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-23T20:00:00-03:00", "2026-11-23T22:00:00-03:00"), token: cenario.membro)
             let lateId = try #require(late.object["id"] as? String)
             #expect((late.object["politicaDeCancelamento"] as? [String: Any])?["multaBP"] as? Int == 5_000, "\(String(buffer: late.body))")
             _ = try await client.pagar(lateId, token: cenario.membro)
             // The unit's policy hardens after the booking: the booking keeps the terms it was made under.
-            let harder = try await client.json(.patch, "/api/admin/unidades/\(cenario.unidade)", #"{"politicaDeCancelamento":{"horasSemMulta":48,"multaBP":10000}}"#, token: cenario.admin)
+            let harder = try await client.json(
+                .patch, "/api/admin/unidades/\(cenario.unidade)", #"{"politicaDeCancelamento":{"horasSemMulta":48,"multaBP":10000}}"#,
+                token: cenario.admin)
             #expect(harder.status == .ok, "\(String(buffer: harder.body))")
             let lateCancel = try await client.json(.post, "/api/reservas/\(lateId)/cancelamento", token: cenario.membro)
             let fee = try #require(lateCancel.object["cancelamento"] as? [String: Any])
             #expect(fee["multa"] as? Int == 9_900 && fee["reembolso"] as? Int == 9_900)  // 50 % of 2 h × R$ 99 inside 24 h
-            let freed = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-23T20:00:00-03:00", "2026-11-23T22:00:00-03:00"), token: cenario.membro)
+            let freed = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-23T20:00:00-03:00", "2026-11-23T22:00:00-03:00"), token: cenario.membro)
             #expect(freed.status == .created)
 
             // Someone else's booking cannot be cancelled by a member.
@@ -891,10 +1060,12 @@ struct BookingTests {
             // The operator cancelling a member's late booking gives everything back; asked to, it
             // applies the unit's policy (the member phoned in late).
             _ = try await client.pagar(freedId, token: cenario.membro)
-            let peloOperador = try await client.json(.post, "/api/reservas/\(freedId)/cancelamento", #"{"motivo":"manutenção"}"#, token: cenario.admin)
+            let peloOperador = try await client.json(
+                .post, "/api/reservas/\(freedId)/cancelamento", #"{"motivo":"manutenção"}"#, token: cenario.admin)
             let devolvido = try #require(peloOperador.object["cancelamento"] as? [String: Any], "\(String(buffer: peloOperador.body))")
             #expect(devolvido["multa"] as? Int == 0 && devolvido["reembolso"] as? Int == 19_800)
-            let outra = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-23T20:00:00-03:00", "2026-11-23T22:00:00-03:00"), token: cenario.membro)
+            let outra = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-23T20:00:00-03:00", "2026-11-23T22:00:00-03:00"), token: cenario.membro)
             let outraId = try #require(outra.object["id"] as? String)
             _ = try await client.pagar(outraId, token: cenario.membro)
             let aPedido = try await client.json(.post, "/api/reservas/\(outraId)/cancelamento", #"{"aplicarMulta":true}"#, token: cenario.admin)

@@ -14,13 +14,15 @@ struct CupomReativacaoTests {
         defer { harness.removeFiles() }
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
-            let criado = try await client.json(.post, "/api/admin/cupons",
+            let criado = try await client.json(
+                .post, "/api/admin/cupons",
                 #"{"codigo":"volta","desconto":{"tipo":"percentual","bp":1000},"validoDe":"2026-11-01T00:00:00Z","validoAte":"2026-12-01T00:00:00Z","maxUsos":5}"#,
                 token: cenario.admin)
             #expect(criado.status == .created, "\(String(buffer: criado.body))")
             #expect(try await client.json(.post, "/api/admin/cupons/VOLTA/desativacao", token: cenario.admin).object["ativo"] as? Bool == false)
             let recusada = try await client.json(
-                .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00", cupom: "VOLTA"), token: cenario.membro)
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00", cupom: "VOLTA"),
+                token: cenario.membro)
             #expect(recusada.status == .unprocessableContent, "\(String(buffer: recusada.body))")
 
             #expect(try await client.json(.post, "/api/admin/cupons/volta/reativacao", token: cenario.membro).status == .forbidden)
@@ -28,7 +30,8 @@ struct CupomReativacaoTests {
             let reativado = try await client.json(.post, "/api/admin/cupons/volta/reativacao", token: cenario.admin)
             #expect(reativado.status == .ok && reativado.object["ativo"] as? Bool == true, "\(String(buffer: reativado.body))")
             let reserva = try await client.json(
-                .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00", cupom: "VOLTA"), token: cenario.membro)
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00", cupom: "VOLTA"),
+                token: cenario.membro)
             #expect(reserva.status == .created && reserva.object["total"] as? Int == 9_000, "\(String(buffer: reserva.body))")
 
             // Again: nothing to record.

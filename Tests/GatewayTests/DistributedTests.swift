@@ -1,8 +1,8 @@
 import AsyncHTTPClient
 import EventStore
-import Messaging
 import Foundation
 import Logging
+import Messaging
 import NIOCore
 import NIOHTTP1
 import PostgresNIO
@@ -26,7 +26,8 @@ struct DistributedTests {
         #expect(message.contains("gateway, projections"), "\(message)")
     }
 
-    @Test("""
+    @Test(
+        """
         every deployable as its own process (two reservas): register, log in, \
         run a unit, book and read the booking back through the gateway; a race over both reservas \
         processes books the slot once; the relay publishes everything; SIGTERM stops every process cleanly
@@ -57,24 +58,32 @@ struct DistributedTests {
         #expect(try await call(.GET, gateway + "/api/admin/usuarios", token: membro).status == 403)
 
         // The operator sets up a unit and a room (espacos, precos), read back from the read models.
-        let unidade = try await call(.POST, gateway + "/api/admin/unidades", #"""
+        let unidade = try await call(
+            .POST, gateway + "/api/admin/unidades",
+            #"""
             {"nome":"Paulista","endereco":{"logradouro":"Av. Paulista","numero":"1000","cidade":"São Paulo","uf":"SP","cep":"01310-100"}}
             """#, token: admin)
         #expect(unidade.status == 201, "\(unidade.text)")
         let unidadeId = try #require(unidade.object["id"] as? String)
-        let horario = #"{"domingo":[{"abre":420,"fecha":1320}],"segunda":[{"abre":420,"fecha":1320}],"terca":[{"abre":420,"fecha":1320}],"quarta":[{"abre":420,"fecha":1320}],"quinta":[{"abre":420,"fecha":1320}],"sexta":[{"abre":420,"fecha":1320}],"sabado":[{"abre":420,"fecha":1320}]}"#
-        let sala = try await call(.POST, gateway + "/api/admin/espacos", """
+        let horario =
+            #"{"domingo":[{"abre":420,"fecha":1320}],"segunda":[{"abre":420,"fecha":1320}],"terca":[{"abre":420,"fecha":1320}],"quarta":[{"abre":420,"fecha":1320}],"quinta":[{"abre":420,"fecha":1320}],"sexta":[{"abre":420,"fecha":1320}],"sabado":[{"abre":420,"fecha":1320}]}"#
+        let sala = try await call(
+            .POST, gateway + "/api/admin/espacos",
+            """
             {"unidadeId":"\(unidadeId)","nome":"Sala Ipê","tipo":"sala_reuniao","capacidade":6,"horario":\(horario)}
             """, token: admin)
         #expect(sala.status == 201, "\(sala.text)")
         let salaId = try #require(sala.object["id"] as? String)
-        let precos = try await call(.PUT, gateway + "/api/admin/espacos/\(salaId)/precos",
+        let precos = try await call(
+            .PUT, gateway + "/api/admin/espacos/\(salaId)/precos",
             #"{"porHora":5000,"meioPeriodo":18000,"diaria":30000,"duracaoMinimaMinutos":30}"#, token: admin)
         #expect(precos.status == 200, "\(precos.text)")
         // A service names the position its write reached, for the gateway's read-your-writes
         // wait; the gateway keeps it to itself.
         #expect(precos.headers.first(name: "Coworkflow-Posicao") == nil)
-        let direto = try await call(.POST, deployment.url("espacos") + "/api/admin/unidades", #"""
+        let direto = try await call(
+            .POST, deployment.url("espacos") + "/api/admin/unidades",
+            #"""
             {"nome":"Direta","endereco":{"logradouro":"Rua B","numero":"2","cidade":"São Paulo","uf":"SP","cep":"01310-200"}}
             """#, token: admin)
         #expect(direto.status == 201, "\(direto.text)")
@@ -84,7 +93,9 @@ struct DistributedTests {
 
         // A booking, and reading it back at once (the gateway answered after the read models caught up).
         let dia = Deployment.localDate(daysAhead: 3)
-        let reserva = try await call(.POST, gateway + "/api/reservas", """
+        let reserva = try await call(
+            .POST, gateway + "/api/reservas",
+            """
             {"espacoId":"\(salaId)","inicio":"\(dia)T10:00:00-03:00","fim":"\(dia)T12:00:00-03:00"}
             """, token: membro, headers: ["Idempotency-Key": "primeira"])
         #expect(reserva.status == 201, "\(reserva.text)")
@@ -97,7 +108,9 @@ struct DistributedTests {
         #expect(minhas.object["total"] as? Int == 1, "\(minhas.text)")
 
         // The same Idempotency-Key again (to whichever reservas replica): the first answer, nothing new.
-        let repetida = try await call(.POST, gateway + "/api/reservas", """
+        let repetida = try await call(
+            .POST, gateway + "/api/reservas",
+            """
             {"espacoId":"\(salaId)","inicio":"\(dia)T10:00:00-03:00","fim":"\(dia)T12:00:00-03:00"}
             """, token: membro, headers: ["Idempotency-Key": "primeira"])
         #expect(repetida.status == 201, "\(repetida.text)")
@@ -110,9 +123,12 @@ struct DistributedTests {
         let outcomes = try await withThrowingTaskGroup(of: Int.self) { group in
             for index in 0..<20 {
                 group.addTask {
-                    try await call(.POST, replicas[index % 2] + "/api/reservas", """
+                    try await call(
+                        .POST, replicas[index % 2] + "/api/reservas",
+                        """
                         {"espacoId":"\(salaId)","inicio":"\(dia)T15:00:00-03:00","fim":"\(dia)T16:30:00-03:00"}
-                        """, token: membro).status
+                        """, token: membro
+                    ).status
                 }
             }
             return try await group.reduce(into: [Int]()) { $0.append($1) }
@@ -132,7 +148,8 @@ struct DistributedTests {
             livres = try await call(.GET, gateway + "/api/espacos/\(salaId)/disponibilidade?data=\(dia)")
         }
         let intervalos = try #require(livres.object["livres"] as? [[String: Any]], "\(livres.text)")
-        #expect(!intervalos.contains { ($0["inicio"] as? String ?? "") < "\(dia)T18:30:00Z" && ($0["fim"] as? String ?? "") > "\(dia)T18:00:00Z" },
+        #expect(
+            !intervalos.contains { ($0["inicio"] as? String ?? "") < "\(dia)T18:30:00Z" && ($0["fim"] as? String ?? "") > "\(dia)T18:00:00Z" },
             "\(livres.text)")
         for replica in ["reservas", "reservas-2"] {
             let metrics = try await call(.GET, deployment.url(replica) + "/metrics").text
@@ -147,7 +164,8 @@ struct DistributedTests {
         var relayLag = -1
         for _ in 0..<100 {
             let metrics = try await call(.GET, gateway + "/metrics").text
-            relayLag = metrics.split(separator: "\n").first { $0.hasPrefix(#"coworkflow_subscription_lag_events{subscription="relay"}"#) }
+            relayLag =
+                metrics.split(separator: "\n").first { $0.hasPrefix(#"coworkflow_subscription_lag_events{subscription="relay"}"#) }
                 .flatMap { $0.split(separator: " ").last.flatMap { Int($0) } } ?? -1
             if relayLag == 0 { break }
             try await Task.sleep(for: .milliseconds(100))
@@ -163,7 +181,8 @@ struct DistributedTests {
         #expect(statuses.values.allSatisfy { $0 == 0 }, "exit statuses after SIGTERM: \(statuses)")
     }
 
-    @Test("""
+    @Test(
+        """
         the whole business, one process per deployable and the sandbox PSP as its own server: \
         register → quote → book → pay (the sandbox calls the gateway's webhook, forwarded to pagamentos) \
         → e-mail with .ics at the SMTP sink → check in → invoice and ledger → occupancy; a refunded \
@@ -220,7 +239,9 @@ struct DistributedTests {
         // Registrations spend a PBKDF2 of 600,000 rounds each: several are still running when
         // the signal arrives.
         let inFlight = (0..<6).map { index in
-            Task { try await call(.POST, base + "/api/auth/registro", #"{"nome":"Ana","email":"ana\#(index)@drain.test","senha":"segredo-123"}"#).status }
+            Task {
+                try await call(.POST, base + "/api/auth/registro", #"{"nome":"Ana","email":"ana\#(index)@drain.test","senha":"segredo-123"}"#).status
+            }
         }
         try await Task.sleep(for: .milliseconds(100))
         server.terminate()
@@ -242,7 +263,9 @@ struct DistributedTests {
         #expect(server.terminationReason == .exit && server.terminationStatus == 0)
     }
 
-    @Test("the database goes away under a running gateway: requests answer 503 with Retry-After at once (not a hang, not a 500); it comes back and they work")
+    @Test(
+        "the database goes away under a running gateway: requests answer 503 with Retry-After at once (not a hang, not a 500); it comes back and they work"
+    )
     func database_outage() async throws {
         let settings = try await Deployment.freshDatabase("coworkflow_outage")
         try await TCPProxy.with(to: settings.host, port: settings.port) { proxy in
@@ -376,15 +399,19 @@ final class Deployment: @unchecked Sendable {
             if let smtp {
                 smtpVariables = ["SMTP_HOST": "127.0.0.1", "SMTP_PORT": String(smtp.port), "SMTP_FROM": "CoworkFlow <reservas@e2e.test>"]
             }
-            try deployment.launch("sandbox", service: "sandbox", port: ports["sandbox"], extra: [
-                "PSP_WEBHOOK_URL": url("gateway") + "/api/pagamentos/webhooks/sandbox",
-            ])
+            try deployment.launch(
+                "sandbox", service: "sandbox", port: ports["sandbox"],
+                extra: [
+                    "PSP_WEBHOOK_URL": url("gateway") + "/api/pagamentos/webhooks/sandbox"
+                ])
             try deployment.launch("projections", service: "projections")
             var targets: [String: String] = [:]
             for (name, service) in services {
-                try deployment.launch(name, service: service, port: ports[name], extra: [
-                    "PSP_URL": url("sandbox"),
-                ].merging(service == "notificacoes" ? smtpVariables : [:]) { $1 })
+                try deployment.launch(
+                    name, service: service, port: ports[name],
+                    extra: [
+                        "PSP_URL": url("sandbox")
+                    ].merging(service == "notificacoes" ? smtpVariables : [:]) { $1 })
                 let variable = "SERVICE_\(service.uppercased())_URL"
                 targets[variable] = targets[variable].map { $0 + "," + url(name) } ?? url(name)
             }
@@ -491,7 +518,8 @@ final class Deployment: @unchecked Sendable {
                 entry.process.waitUntilExit()
                 statuses[entry.name] = -1
             } else {
-                statuses[entry.name] = entry.process.terminationReason == .exit ? entry.process.terminationStatus : 128 + entry.process.terminationStatus
+                statuses[entry.name] =
+                    entry.process.terminationReason == .exit ? entry.process.terminationStatus : 128 + entry.process.terminationStatus
             }
         }
         return statuses

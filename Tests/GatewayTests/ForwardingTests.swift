@@ -1,6 +1,7 @@
 import EventStore
 import Foundation
 import Testing
+
 @testable import Gateway
 
 @Suite("Forwarding to replicas")
@@ -43,7 +44,9 @@ struct ForwardingTests {
 
     @Test("the types a service wrote, each with its last position, travel to the gateway and back intact; anything else reads as none")
     func types_header() {
-        let types = ["ReservaSolicitada": GlobalPosition(transaction: 12, sequence: 345), "AgendaOcupada": GlobalPosition(transaction: 12, sequence: 346)]
+        let types = [
+            "ReservaSolicitada": GlobalPosition(transaction: 12, sequence: 345), "AgendaOcupada": GlobalPosition(transaction: 12, sequence: 346),
+        ]
         let value = Forwarder.typesValue(types)
         #expect(value == "AgendaOcupada=12/346,ReservaSolicitada=12/345")
         #expect(Forwarder.types(parsing: value) == types)

@@ -1,14 +1,15 @@
-@testable import Services
 import Domain
 import EventStore
 import Foundation
-@testable import Gateway
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Projections
 import Services
 import Testing
+
+@testable import Gateway
+@testable import Services
 
 /// The defects a black-box probe found (issue: hardening), one behaviour each.
 @Suite("Hardening: what a black-box probe found")
@@ -66,7 +67,9 @@ struct HardeningTests {
         }
     }
 
-    @Test("free text is bounded in bytes too: one 'character' of 60,000 combining marks is refused in a name, a reason and a card token (422 naming the field and the limit)")
+    @Test(
+        "free text is bounded in bytes too: one 'character' of 60,000 combining marks is refused in a name, a reason and a card token (422 naming the field and the limit)"
+    )
     func free_text_is_bounded_in_bytes() async throws {
         let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
         defer { harness.removeFiles() }
@@ -81,7 +84,9 @@ struct HardeningTests {
             let cartao = try await client.json(
                 .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00", cartao: marcas),
                 token: cenario.membro)
-            #expect(cartao.status == .unprocessableContent && (cartao.object["detalhes"] as? [String: Any])?["campo"] as? String == "pagamento.cartaoToken")
+            #expect(
+                cartao.status == .unprocessableContent
+                    && (cartao.object["detalhes"] as? [String: Any])?["campo"] as? String == "pagamento.cartaoToken")
             #expect(try await harness.allEvents().count == before)
             let reserva = try await client.json(
                 .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro)
@@ -128,7 +133,9 @@ struct HardeningTests {
                 let files = (try? FileManager.default.contentsOfDirectory(at: harness.outbox, includingPropertiesForKeys: nil)) ?? []
                 return try files.filter { String(decoding: try Data(contentsOf: $0), as: UTF8.self).contains(quem) }.count
             }
-            _ = try await eventually("both welcome e-mails") { try mensagens("lia@example.com") == 1 && mensagens("bia@example.com") == 1 ? true : nil }
+            _ = try await eventually("both welcome e-mails") {
+                try mensagens("lia@example.com") == 1 && mensagens("bia@example.com") == 1 ? true : nil
+            }
             #expect(try await client.json(.delete, "/api/auth/me", token: try await client.token("lia@example.com")).status == .noContent)
             _ = try await eventually("Lia's e-mail gone from the outbox") { try mensagens("lia@example.com") == 0 ? true : nil }
             #expect(try mensagens("Lia Souza") == 0)
@@ -163,7 +170,9 @@ struct HardeningTests {
         #expect(limiter.take("login:atacante", login) != nil, "still limited after a flood of other keys")
     }
 
-    @Test("export and a member's audit trail read the member's index (trilhas, which no request waits for) and the log's tail after it, not the whole log")
+    @Test(
+        "export and a member's audit trail read the member's index (trilhas, which no request waits for) and the log's tail after it, not the whole log"
+    )
     func export_reads_the_members_index() async throws {
         let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
         defer { harness.removeFiles() }
@@ -179,7 +188,8 @@ struct HardeningTests {
                 let tipos = Set(try docs.map { try ReadModelJSON.decoder.decode(TrilhasReadModel.Entrada.self, from: $0).tipo })
                 return tipos.isSuperset(of: ["ReservaSolicitada", "PagamentoConfirmado", "FaturaEmitida"]) ? tipos : nil
             }
-            let atividade = try #require(try await client.json(.get, "/api/auth/me/dados", token: cenario.membro).object["atividade"] as? [[String: Any]])
+            let atividade = try #require(
+                try await client.json(.get, "/api/auth/me/dados", token: cenario.membro).object["atividade"] as? [[String: Any]])
             let exportados = Set(atividade.compactMap { $0["tipo"] as? String })
             #expect(exportados.isSuperset(of: ["ReservaSolicitada", "PagamentoConfirmado", "FaturaEmitida"]), "\(exportados)")
             let viaIndice = try await harness.backend.usuarios.trilha(ana).map(\.0.eventId)

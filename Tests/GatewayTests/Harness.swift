@@ -1,4 +1,3 @@
-import Integrations
 import App
 import Crypto
 import Domain
@@ -7,6 +6,7 @@ import Foundation
 import Gateway
 import Hummingbird
 import HummingbirdTesting
+import Integrations
 import Logging
 import Messaging
 import Projections
@@ -29,7 +29,9 @@ struct Harness {
     /// A gateway over the store at `path` (a new file when nil: reopening one is a restart).
     /// Tokens expire by `clock` (production's lifetime is an hour); tests that move the clock
     /// days ahead and go on with the tokens they logged in with get a year by default.
-    static func make(path: String? = nil, clock: ManualClock = ManualClock(Date()), tokenLifetime: TimeInterval = 365 * 86_400) async throws -> Harness {
+    static func make(
+        path: String? = nil, clock: ManualClock = ManualClock(Date()), tokenLifetime: TimeInterval = 365 * 86_400
+    ) async throws -> Harness {
         let path = path ?? FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-gw-\(UUID().uuidString).sqlite").path
         let store = try SQLiteEventStore(path: path)
         let usuarios = UsuariosService(

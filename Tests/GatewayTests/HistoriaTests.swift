@@ -27,7 +27,10 @@ struct HistoriaTests {
             // With the booking named, the answer comes from the stream, not the codes read model.
             let tentativa = try await client.json(.post, "/api/checkin", #"{"codigo":"\#(codigo)","reservaId":"\#(id)"}"#, token: cenario.membro)
             #expect(tentativa.status == .conflict && tentativa.erro == "reserva_nao_confirmada", "\(String(buffer: tentativa.body))")
-            #expect(try await harness.store.readStream(StreamName("checkin-\(id)"), from: 1, limit: 10).map(\.type) == ["CheckinLiberado", "CheckinRevogado"])
+            #expect(
+                try await harness.store.readStream(StreamName("checkin-\(id)"), from: 1, limit: 10).map(\.type) == [
+                    "CheckinLiberado", "CheckinRevogado",
+                ])
         }
     }
 
@@ -84,11 +87,15 @@ struct HistoriaTests {
             _ = try await eventually("check-in issued for B") {
                 try await client.json(.get, "/api/reservas/\(b)/checkin", token: membro).status == .ok ? true : nil
             }
-            #expect(try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-23T15:00:00-03:00", "2026-11-23T16:00:00-03:00"), token: membro).status == .conflict)
+            #expect(
+                try await client.json(
+                    .post, "/api/reservas", pedido(cenario.sala, "2026-11-23T15:00:00-03:00", "2026-11-23T16:00:00-03:00"), token: membro
+                ).status == .conflict)
             clock.set(try Date("2026-11-23T14:31:00-03:00", strategy: .iso8601))
             #expect(try await harness.backend.negocio.checkin.executarNoShowsVencidos() == 1)
             _ = try await eventually("the rest of B's slot released") {
-                let r = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-23T15:00:00-03:00", "2026-11-23T16:00:00-03:00"), token: membro)
+                let r = try await client.json(
+                    .post, "/api/reservas", pedido(cenario.sala, "2026-11-23T15:00:00-03:00", "2026-11-23T16:00:00-03:00"), token: membro)
                 return r.status == .created ? true : nil
             }
             try await eventually("no-show e-mail") { try harness.emails().contains { $0.subject == "Não registramos sua entrada" } ? true : nil }
@@ -121,8 +128,10 @@ struct HistoriaTests {
             #expect(receita.status == .ok, "\(String(buffer: receita.body))")
             let totais = try #require(receita.object["totais"] as? [String: Any])
             #expect(totais["bruto"] as? Int == 30_000 && totais["reembolsos"] as? Int == 10_000 && totais["liquido"] as? Int == 20_000)
-            #expect(try await client.json(.get, "/api/financeiro/relatorios/receita?de=2026-11-23&ate=2026-11-25", token: membro).status == .forbidden)
-            #expect(try await client.json(.get, "/api/financeiro/relatorios/receita?de=2026-11-25&ate=2026-11-23", token: admin).status == .badRequest)
+            #expect(
+                try await client.json(.get, "/api/financeiro/relatorios/receita?de=2026-11-23&ate=2026-11-25", token: membro).status == .forbidden)
+            #expect(
+                try await client.json(.get, "/api/financeiro/relatorios/receita?de=2026-11-25&ate=2026-11-23", token: admin).status == .badRequest)
             let csv = try await client.json(.get, "/api/admin/financeiro/faturas.csv?de=2026-11-01&ate=2026-11-30", token: admin)
             #expect(csv.status == .ok && String(buffer: csv.body).split(separator: "\r\n").count >= 5)  // header, 3 invoices, 1 credit note
 
@@ -130,7 +139,8 @@ struct HistoriaTests {
             // its no-show at 14:31 freed the rest (the new booking of 15:00 is not paid); one
             // no-show, one check-in.
             let ocupacao = try await eventually("occupancy") {
-                let r = try await client.json(.get, "/api/analytics/ocupacao?espaco=\(cenario.sala)&de=2026-11-23&ate=2026-11-23", token: admin).object
+                let r = try await client.json(.get, "/api/analytics/ocupacao?espaco=\(cenario.sala)&de=2026-11-23&ate=2026-11-23", token: admin)
+                    .object
                 let espacos = r["espacos"] as? [[String: Any]] ?? []
                 return espacos.first?["horasReservadas"] as? Double == 2.5167 ? espacos : nil
             }

@@ -13,7 +13,10 @@ import Testing
 final class PausingStore: EventStore {
     let base: any EventStore
     let paused: StreamName
-    private let state: Mutex<(readsLeft: Int, reached: CheckedContinuation<Void, Never>?, didReach: Bool, release: CheckedContinuation<Void, Never>?, released: Bool)>
+    private let state:
+        Mutex<
+            (readsLeft: Int, reached: CheckedContinuation<Void, Never>?, didReach: Bool, release: CheckedContinuation<Void, Never>?, released: Bool)
+        >
 
     init(_ base: any EventStore, pausing stream: StreamName, read nth: Int = 1) {
         self.base = base
@@ -54,10 +57,12 @@ final class PausingStore: EventStore {
     func readStream(_ stream: StreamName, from version: Int64, limit: Int) async throws -> [RecordedEvent] {
         reads.withLock { $0.append(("stream", [StreamRead(stream, from: version)])) }
         let events = try await base.readStream(stream, from: version, limit: limit)
-        guard stream == paused, state.withLock({ state in
-            state.readsLeft -= 1
-            return state.readsLeft == 0
-        }) else { return events }
+        guard stream == paused,
+            state.withLock({ state in
+                state.readsLeft -= 1
+                return state.readsLeft == 0
+            })
+        else { return events }
         await withCheckedContinuation { continuation in
             let (reached, now) = state.withLock { state in
                 state.didReach = true
@@ -94,7 +99,9 @@ final class PausingStore: EventStore {
     }
     func count(_ collection: String, grupo: String?) async throws -> Int { try await base.count(collection, grupo: grupo) }
     func checkpointMark(_ name: String) async throws -> CheckpointMark { try await base.checkpointMark(name) }
-    func commit(_ changes: [ReadModelChange], checkpoint name: String, at position: GlobalPosition, from previous: CheckpointMark?) async throws
+    func commit(
+        _ changes: [ReadModelChange], checkpoint name: String, at position: GlobalPosition, from previous: CheckpointMark?
+    ) async throws
         -> CheckpointMark
     {
         try await base.commit(changes, checkpoint: name, at: position, from: previous)
@@ -105,10 +112,17 @@ final class PausingStore: EventStore {
     /// Run (once) before the next promotion is handed on.
     let beforePromotion = Mutex<(@Sendable () async throws -> Void)?>(nil)
 
-    func promote(_ collections: [StagedCollection], checkpoint name: String, from staged: String, at mark: CheckpointMark) async throws
+    func promote(
+        _ collections: [StagedCollection], checkpoint name: String, from staged: String, at mark: CheckpointMark
+    ) async throws
         -> CheckpointMark
     {
-        if let hook = beforePromotion.withLock({ hook in defer { hook = nil }; return hook }) { try await hook() }
+        if let hook = beforePromotion.withLock({ hook in
+            defer { hook = nil }
+            return hook
+        }) {
+            try await hook()
+        }
         return try await base.promote(collections, checkpoint: name, from: staged, at: mark)
     }
     func claimRequestKey(_ key: String, fingerprint: String, at now: Date, expireBefore: Date, staleBefore: Date) async throws -> RequestKeyClaim {
@@ -120,16 +134,24 @@ final class PausingStore: EventStore {
     func recordInInbox(_ eventId: UUID, consumer: String, outcome: InboxOutcome, appending writes: [StreamWrite]) async throws -> Bool {
         try await base.recordInInbox(eventId, consumer: consumer, outcome: outcome, appending: writes)
     }
-    func recordHandled(_ batch: [HandledEvent], consumer: String) async throws -> Set<UUID> { try await base.recordHandled(batch, consumer: consumer) }
+    func recordHandled(_ batch: [HandledEvent], consumer: String) async throws -> Set<UUID> {
+        try await base.recordHandled(batch, consumer: consumer)
+    }
     func inboxEntry(_ eventId: UUID, consumer: String) async throws -> InboxEntry? { try await base.inboxEntry(eventId, consumer: consumer) }
     func inboxOutcomes(_ eventIds: [UUID], consumer: String) async throws -> [UUID: InboxOutcome] {
         try await base.inboxOutcomes(eventIds, consumer: consumer)
     }
     func deadLetters(consumer: String, limit: Int) async throws -> [InboxEntry] { try await base.deadLetters(consumer: consumer, limit: limit) }
-    func retryDeadLetters(consumer: String, eventIds: [UUID]?) async throws -> [UUID] { try await base.retryDeadLetters(consumer: consumer, eventIds: eventIds) }
-    func redriveRequests(consumer: String, limit: Int) async throws -> [RecordedEvent] { try await base.redriveRequests(consumer: consumer, limit: limit) }
+    func retryDeadLetters(consumer: String, eventIds: [UUID]?) async throws -> [UUID] {
+        try await base.retryDeadLetters(consumer: consumer, eventIds: eventIds)
+    }
+    func redriveRequests(consumer: String, limit: Int) async throws -> [RecordedEvent] {
+        try await base.redriveRequests(consumer: consumer, limit: limit)
+    }
     func finishRedrive(_ eventId: UUID, consumer: String) async throws { try await base.finishRedrive(eventId, consumer: consumer) }
-    func whileHolding<T: Sendable>(lease name: String, retryEvery interval: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    func whileHolding<T: Sendable>(
+        lease name: String, retryEvery interval: Duration, _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         try await base.whileHolding(lease: name, retryEvery: interval, body)
     }
 }
@@ -169,7 +191,8 @@ func interleaved<T: Sendable>(
 
 /// The member books `espaco` on the 26th, 10:00–12:00, through the API; it must be taken.
 func reservarNoDia26(_ client: any TestClientProtocol, _ cenario: Cenario, _ espaco: String) async throws {
-    let booked = try await client.json(.post, "/api/reservas", pedido(espaco, "2026-11-26T10:00:00-03:00", "2026-11-26T12:00:00-03:00"), token: cenario.membro)
+    let booked = try await client.json(
+        .post, "/api/reservas", pedido(espaco, "2026-11-26T10:00:00-03:00", "2026-11-26T12:00:00-03:00"), token: cenario.membro)
     #expect(booked.status == .created, "\(String(buffer: booked.body))")
 }
 
@@ -192,7 +215,12 @@ struct BookingReadsTests {
             let agenda = StreamName("agenda-\(cenario.sala)-2026-11-26")
             // The first booking finds nothing kept: it reads the space first, to learn its unit and days.
             try await reservar("2026-11-26T10:00:00-03:00", "2026-11-26T11:00:00-03:00")
-            func lidas() -> [(kind: String, streams: [StreamRead])] { store.reads.withLock { reads in defer { reads.removeAll() }; return reads } }
+            func lidas() -> [(kind: String, streams: [StreamRead])] {
+                store.reads.withLock { reads in
+                    defer { reads.removeAll() }
+                    return reads
+                }
+            }
             let primeira = lidas()
             #expect(primeira.first?.kind == "stream" && primeira.first?.streams.map(\.stream) == [espaco])
             #expect(!primeira.contains { $0.kind == "streams" })
@@ -209,7 +237,8 @@ struct BookingReadsTests {
             let outro = ReservasService(store: harness.store, clock: harness.clock, precos: PrecosService(store: harness.store, clock: harness.clock))
             _ = try await outro.solicitar(
                 try isoDecoder().decode(
-                    ReservasService.PedidoDeReserva.self, from: Data(pedido(cenario.sala, "2026-11-26T12:00:00-03:00", "2026-11-26T13:00:00-03:00").utf8)),
+                    ReservasService.PedidoDeReserva.self,
+                    from: Data(pedido(cenario.sala, "2026-11-26T12:00:00-03:00", "2026-11-26T13:00:00-03:00").utf8)),
                 usuario: "membro-2", caller: Caller(requestId: "outro"))
             try await reservar("2026-11-26T13:00:00-03:00", "2026-11-26T14:00:00-03:00")
             let terceira = lidas()
@@ -227,10 +256,13 @@ extension BookingReadsTests {
     static func leitora(_ harness: Harness, _ sala: String) -> (PausingStore, @Sendable (String, String) async throws -> Void) {
         let store = PausingStore(harness.store, pausing: StreamName("nada-1"))
         let reservas = ReservasService(store: store, clock: harness.clock, precos: PrecosService(store: store, clock: harness.clock))
-        return (store, { inicio, fim in
-            let solicitacao = try isoDecoder().decode(ReservasService.PedidoDeReserva.self, from: Data(pedido(sala, inicio, fim).utf8))
-            _ = try await reservas.solicitar(solicitacao, usuario: "membro-1", caller: Caller(requestId: "leituras"))
-        })
+        return (
+            store,
+            { inicio, fim in
+                let solicitacao = try isoDecoder().decode(ReservasService.PedidoDeReserva.self, from: Data(pedido(sala, inicio, fim).utf8))
+                _ = try await reservas.solicitar(solicitacao, usuario: "membro-1", caller: Caller(requestId: "leituras"))
+            }
+        )
     }
 
     @Test("a booking over a year is refused (422) before a single agenda is read, also once the space is known")
@@ -260,21 +292,26 @@ struct BlockRaceTests {
         try await agendaRace { harness, client, cenario in
             let dia = StreamName("agenda-\(cenario.sala)-2026-11-26")
             var bloqueioId = ""
-            try await interleaved(harness, holding: StreamName(category: "espaco", id: cenario.sala), slow: { pausing in
-                try await reservaDaCorrida(harness, reservas: harness.store, precos: pausing, cenario.sala)
-            }, fast: {
-                let block = try await client.json(.post, "/api/admin/espacos/\(cenario.sala)/bloqueios",
-                    #"{"inicio":"2026-11-26T08:00:00-03:00","fim":"2026-11-26T18:00:00-03:00","motivo":"manutencao"}"#, token: cenario.admin)
-                #expect(block.status == .created, "\(String(buffer: block.body))")
-                bloqueioId = try #require((block.object["bloqueios"] as? [[String: Any]])?.first?["id"] as? String)
-            }, failsWith: 422, "dados_invalidos")
+            try await interleaved(
+                harness, holding: StreamName(category: "espaco", id: cenario.sala),
+                slow: { pausing in
+                    try await reservaDaCorrida(harness, reservas: harness.store, precos: pausing, cenario.sala)
+                },
+                fast: {
+                    let block = try await client.json(
+                        .post, "/api/admin/espacos/\(cenario.sala)/bloqueios",
+                        #"{"inicio":"2026-11-26T08:00:00-03:00","fim":"2026-11-26T18:00:00-03:00","motivo":"manutencao"}"#, token: cenario.admin)
+                    #expect(block.status == .created, "\(String(buffer: block.body))")
+                    bloqueioId = try #require((block.object["bloqueios"] as? [[String: Any]])?.first?["id"] as? String)
+                }, failsWith: 422, "dados_invalidos")
             #expect(try await harness.store.readStream(dia, from: 1, limit: 100).map(\.type) == ["AgendaBloqueada"])
             #expect(try await harness.allEvents().contains { $0.type == "ReservaSolicitada" } == false)
 
             // Removing the block opens the day again, through the same streams.
             #expect(try await client.json(.delete, "/api/admin/espacos/\(cenario.sala)/bloqueios/\(bloqueioId)", token: cenario.admin).status == .ok)
             #expect(try await harness.store.readStream(dia, from: 1, limit: 100).map(\.type) == ["AgendaBloqueada", "AgendaDesbloqueada"])
-            let again = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-26T10:00:00-03:00", "2026-11-26T12:00:00-03:00"), token: cenario.membro)
+            let again = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-26T10:00:00-03:00", "2026-11-26T12:00:00-03:00"), token: cenario.membro)
             #expect(again.status == .created, "\(String(buffer: again.body))")
         }
     }
@@ -284,13 +321,19 @@ struct BlockRaceTests {
     func block_after_booking_commits() async throws {
         try await agendaRace { harness, client, cenario in
             let dia = StreamName("agenda-\(cenario.sala)-2026-11-26")
-            let bloqueio = try isoDecoder().decode(EspacosService.NovoBloqueio.self, from: Data(
-                #"{"inicio":"2026-11-26T08:00:00-03:00","fim":"2026-11-26T18:00:00-03:00","motivo":"manutencao"}"#.utf8))
-            try await interleaved(harness, holding: dia, slow: { pausing in
-                try await EspacosService(store: pausing, clock: harness.clock).agendarBloqueio(cenario.sala, bloqueio, caller: Caller(requestId: "corrida", usuario: "admin"))
-            }, fast: {
-                try await reservarNoDia26(client, cenario, cenario.sala)
-            }, failsWith: 409, "bloqueio_sobre_reservas")
+            let bloqueio = try isoDecoder().decode(
+                EspacosService.NovoBloqueio.self,
+                from: Data(
+                    #"{"inicio":"2026-11-26T08:00:00-03:00","fim":"2026-11-26T18:00:00-03:00","motivo":"manutencao"}"#.utf8))
+            try await interleaved(
+                harness, holding: dia,
+                slow: { pausing in
+                    try await EspacosService(store: pausing, clock: harness.clock).agendarBloqueio(
+                        cenario.sala, bloqueio, caller: Caller(requestId: "corrida", usuario: "admin"))
+                },
+                fast: {
+                    try await reservarNoDia26(client, cenario, cenario.sala)
+                }, failsWith: 409, "bloqueio_sobre_reservas")
             #expect(try await harness.store.readStream(dia, from: 1, limit: 100).map(\.type) == ["AgendaOcupada"])
             #expect(try await harness.allEvents().contains { $0.type == "BloqueioAgendado" } == false)
         }
@@ -312,14 +355,18 @@ struct CapacityRaceTests {
         try await agendaRace { harness, client, cenario in
             try await twoSeatsTaken(client, cenario)
             let dia = StreamName("agenda-\(cenario.estacoes)-2026-11-26")
-            try await interleaved(harness, holding: dia, slow: { pausing in
-                try await reservaDaCorrida(harness, reservas: pausing, precos: harness.store, cenario.estacoes)
-            }, fast: {
-                let reduzir = try await client.json(.patch, "/api/admin/espacos/\(cenario.estacoes)", #"{"capacidade":2}"#, token: cenario.admin)
-                #expect(reduzir.status == .ok, "\(String(buffer: reduzir.body))")
-            }, failsWith: 409, "horario_indisponivel")
-            #expect(try await harness.store.readStream(dia, from: 1, limit: 100).map(\.type)
-                == ["AgendaOcupada", "AgendaOcupada", "AgendaCapacidadeDefinida"])
+            try await interleaved(
+                harness, holding: dia,
+                slow: { pausing in
+                    try await reservaDaCorrida(harness, reservas: pausing, precos: harness.store, cenario.estacoes)
+                },
+                fast: {
+                    let reduzir = try await client.json(.patch, "/api/admin/espacos/\(cenario.estacoes)", #"{"capacidade":2}"#, token: cenario.admin)
+                    #expect(reduzir.status == .ok, "\(String(buffer: reduzir.body))")
+                }, failsWith: 409, "horario_indisponivel")
+            #expect(
+                try await harness.store.readStream(dia, from: 1, limit: 100).map(\.type)
+                    == ["AgendaOcupada", "AgendaOcupada", "AgendaCapacidadeDefinida"])
             #expect(try await harness.allEvents().filter { $0.type == "ReservaSolicitada" }.count == 2)
             // The change went to every day a booking could take (90 days ahead, ten hours long).
             let dias = try await harness.allEvents().filter { $0.type == "AgendaCapacidadeDefinida" }.count
@@ -328,17 +375,22 @@ struct CapacityRaceTests {
     }
 
     /// The other order: the change reads the day before a third booking commits, and appends after.
-    @Test("a capacity change whose read of a day came before a booking committed is refused (409 'capacidade_abaixo_das_reservas'); the booking stands")
+    @Test(
+        "a capacity change whose read of a day came before a booking committed is refused (409 'capacidade_abaixo_das_reservas'); the booking stands")
     func capacity_after_booking_commits() async throws {
         try await agendaRace { harness, client, cenario in
             try await twoSeatsTaken(client, cenario)
             let dia = StreamName("agenda-\(cenario.estacoes)-2026-11-26")
             let alteracao = try isoDecoder().decode(EspacosService.AlteracaoDeEspaco.self, from: Data(#"{"capacidade":2}"#.utf8))
-            try await interleaved(harness, holding: dia, slow: { pausing in
-                try await EspacosService(store: pausing, clock: harness.clock).atualizarEspaco(cenario.estacoes, alteracao, caller: Caller(requestId: "corrida", usuario: "admin"))
-            }, fast: {
-                try await reservarNoDia26(client, cenario, cenario.estacoes)
-            }, failsWith: 409, "capacidade_abaixo_das_reservas")
+            try await interleaved(
+                harness, holding: dia,
+                slow: { pausing in
+                    try await EspacosService(store: pausing, clock: harness.clock).atualizarEspaco(
+                        cenario.estacoes, alteracao, caller: Caller(requestId: "corrida", usuario: "admin"))
+                },
+                fast: {
+                    try await reservarNoDia26(client, cenario, cenario.estacoes)
+                }, failsWith: 409, "capacidade_abaixo_das_reservas")
             #expect(try await harness.store.readStream(dia, from: 1, limit: 100).map(\.type) == ["AgendaOcupada", "AgendaOcupada", "AgendaOcupada"])
             #expect(try await harness.allEvents().contains { $0.type == "AgendaCapacidadeDefinida" } == false)
         }
@@ -348,7 +400,8 @@ struct CapacityRaceTests {
 /// The room booked today 09:00–11:00, confirmed by the admin (sandbox) and given its check-in
 /// code by checkin's reaction, run by hand (for harnesses without reactors): its id and code.
 func confirmadaComCodigo(_ harness: Harness, _ client: any TestClientProtocol, _ cenario: Cenario) async throws -> (id: String, codigo: String) {
-    let booked = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-23T09:00:00-03:00", "2026-11-23T11:00:00-03:00"), token: cenario.membro)
+    let booked = try await client.json(
+        .post, "/api/reservas", pedido(cenario.sala, "2026-11-23T09:00:00-03:00", "2026-11-23T11:00:00-03:00"), token: cenario.membro)
     let id = try #require(booked.object["id"] as? String, "\(String(buffer: booked.body))")
     #expect(try await client.json(.post, "/api/admin/reservas/\(id)/confirmacao", "{}", token: cenario.admin).status == .ok)
     let confirmada = try #require(try await harness.allEvents().last { $0.type == "ReservaConfirmada" })
@@ -382,7 +435,9 @@ struct CheckinCancelRaceTests {
             let pausing = PausingStore(harness.store, pausing: stream, read: 2)
             let checkin = CheckinService(store: pausing, clock: harness.clock)
             let membro = try #require(try await harness.allEvents().first { $0.type == "ReservaSolicitada" }?.metadata.actor)
-            let tentativa = Task { try await checkin.checkin(codigo: codigo, reservaId: id, usuario: membro, admin: false, caller: Caller(requestId: "corrida")) }
+            let tentativa = Task {
+                try await checkin.checkin(codigo: codigo, reservaId: id, usuario: membro, admin: false, caller: Caller(requestId: "corrida"))
+            }
             await pausing.reached()
             let cancel = try await client.json(.post, "/api/reservas/\(id)/cancelamento", "{}", token: cenario.membro)
             #expect(cancel.status == .ok, "\(String(buffer: cancel.body))")
@@ -392,7 +447,9 @@ struct CheckinCancelRaceTests {
         }
     }
 
-    @Test("a member's cancellation that read the check-in as awaited before the check-in committed is refused (409 checkin_realizado); the booking stays confirmed")
+    @Test(
+        "a member's cancellation that read the check-in as awaited before the check-in committed is refused (409 checkin_realizado); the booking stays confirmed"
+    )
     func cancel_after_checkin_commits() async throws {
         try await confirmed { harness, client, cenario, id, codigo in
             let stream = StreamName("checkin-\(id)")
@@ -420,14 +477,16 @@ struct DeclineRaceTests {
     @Test("the decline's reaction that saw the hold before an admin confirmed it cancels nothing: the booking stays confirmed")
     func decline_after_admin_confirmation() async throws {
         try await agendaRace { harness, client, cenario in
-            let booked = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-26T10:00:00-03:00", "2026-11-26T12:00:00-03:00"), token: cenario.membro)
+            let booked = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-26T10:00:00-03:00", "2026-11-26T12:00:00-03:00"), token: cenario.membro)
             let id = try #require(booked.object["id"] as? String, "\(String(buffer: booked.body))")
             let reservaId = try #require(UUID(uuidString: id))
             // The reaction reads the booking twice: its own check, then the state it appends
             // against. Hold the first; the admin confirms meanwhile.
             let pausing = PausingStore(harness.store, pausing: StreamName("reserva-\(id)"))
             let reservas = ReservasService(store: pausing, clock: harness.clock, precos: PrecosService(store: harness.store, clock: harness.clock))
-            let recusado = #"{"pagamentoId":"\#(reservaId.uuidString.lowercased())","reservaId":"\#(reservaId.uuidString.lowercased())","motivo":"saldo insuficiente","em":"2026-11-23T12:00:00Z"}"#
+            let recusado =
+                #"{"pagamentoId":"\#(reservaId.uuidString.lowercased())","reservaId":"\#(reservaId.uuidString.lowercased())","motivo":"saldo insuficiente","em":"2026-11-23T12:00:00Z"}"#
             #expect(try EventJSON.decoder.decode(Pagamento.Recusado.self, from: Data(recusado.utf8)).reservaId == reservaId)
             let event = RecordedEvent(
                 position: .start, stream: StreamName("pagamento-\(id)"), version: 2, eventId: UUID(), type: "PagamentoRecusado",

@@ -1,14 +1,16 @@
-@testable import Integrations
 import Foundation
-@testable import Services
 import Testing
+
+@testable import Integrations
+@testable import Services
 
 /// The e-mail port: one conformance suite that both mailers pass (`SMTPMailer` against a real
 /// SMTP server on loopback, `scripts/smtp-sink.py` on aiosmtpd, started by each test; `FileMailer`
 /// against a temporary directory), then what only SMTP does: AUTH, STARTTLS, failures.
 @Suite("Mailer conformance: SMTP and file deliver the same message")
 struct MailerConformanceTests {
-    @Test("a Portuguese message with accents and an .ics attachment arrives byte for byte, subject, body and attachment intact",
+    @Test(
+        "a Portuguese message with accents and an .ics attachment arrives byte for byte, subject, body and attachment intact",
         arguments: MailerKind.allCases)
     func delivers_portuguese_message_with_calendar(kind: MailerKind) async throws {
         let fixture = try await MailerFixture.start(kind)
@@ -36,7 +38,10 @@ struct MailerConformanceTests {
         let fixture = try await MailerFixture.start(kind)
         defer { fixture.stop() }
         var message = Sample.confirmation()
-        message.to = [EmailAddress("ana@example.com", name: "Ana Souza"), EmailAddress("bruno@example.com"), EmailAddress("carla@example.com", name: "Carla, a gerente")]
+        message.to = [
+            EmailAddress("ana@example.com", name: "Ana Souza"), EmailAddress("bruno@example.com"),
+            EmailAddress("carla@example.com", name: "Carla, a gerente"),
+        ]
         message.text = ".\n.começa com ponto\n..dois pontos\nfim\n.\n"
         message.attachments = []
         try await fixture.mailer.send(message)
@@ -50,7 +55,8 @@ struct MailerConformanceTests {
         }
     }
 
-    @Test("a message without recipients, or with an address that is not ASCII local@domain, is refused before anything is sent",
+    @Test(
+        "a message without recipients, or with an address that is not ASCII local@domain, is refused before anything is sent",
         arguments: MailerKind.allCases)
     func refuses_invalid_messages(kind: MailerKind) async throws {
         let fixture = try await MailerFixture.start(kind)
@@ -216,10 +222,11 @@ struct SMTPSettingsTests {
         #expect(plain.port == 25)
         #expect(plain.tls == .startTLSIfOffered)
         #expect(plain.from == EmailAddress("nao-responda@coworkflow.local", name: "CoworkFlow"))
-        let submission = try #require(try SMTPSettings.fromEnvironment([
-            "SMTP_HOST": "email-smtp.sa-east-1.amazonaws.com", "SMTP_USER": "AKIA", "SMTP_PASSWORD": "s3cr3t",
-            "SMTP_FROM": "Reservas CoworkFlow <reservas@coworkflow.com.br>", "SMTP_TLS": "required",
-        ]))
+        let submission = try #require(
+            try SMTPSettings.fromEnvironment([
+                "SMTP_HOST": "email-smtp.sa-east-1.amazonaws.com", "SMTP_USER": "AKIA", "SMTP_PASSWORD": "s3cr3t",
+                "SMTP_FROM": "Reservas CoworkFlow <reservas@coworkflow.com.br>", "SMTP_TLS": "required",
+            ]))
         #expect(submission.port == 587)
         #expect(submission.username == "AKIA" && submission.password == "s3cr3t")
         #expect(submission.tls == .startTLSRequired)
@@ -227,15 +234,17 @@ struct SMTPSettingsTests {
         #expect(!submission.description.contains("s3cr3t"))
     }
 
-    @Test("an unusable value throws an error that names its variable", arguments: [
-        ("SMTP_PORT", ["SMTP_HOST": "h", "SMTP_PORT": "smtp"]),
-        ("SMTP_PORT", ["SMTP_HOST": "h", "SMTP_PORT": "70000"]),
-        ("SMTP_TLS", ["SMTP_HOST": "h", "SMTP_TLS": "sim"]),
-        ("SMTP_FROM", ["SMTP_HOST": "h", "SMTP_FROM": "CoworkFlow <sem-arroba>"]),
-        ("SMTP_PASSWORD", ["SMTP_HOST": "h", "SMTP_USER": "u"]),
-        ("SMTP_USER", ["SMTP_HOST": "h", "SMTP_PASSWORD": "p"]),
-        ("SMTP_CA_FILE", ["SMTP_HOST": "h", "SMTP_CA_FILE": "/nao/existe.pem"]),
-    ])
+    @Test(
+        "an unusable value throws an error that names its variable",
+        arguments: [
+            ("SMTP_PORT", ["SMTP_HOST": "h", "SMTP_PORT": "smtp"]),
+            ("SMTP_PORT", ["SMTP_HOST": "h", "SMTP_PORT": "70000"]),
+            ("SMTP_TLS", ["SMTP_HOST": "h", "SMTP_TLS": "sim"]),
+            ("SMTP_FROM", ["SMTP_HOST": "h", "SMTP_FROM": "CoworkFlow <sem-arroba>"]),
+            ("SMTP_PASSWORD", ["SMTP_HOST": "h", "SMTP_USER": "u"]),
+            ("SMTP_USER", ["SMTP_HOST": "h", "SMTP_PASSWORD": "p"]),
+            ("SMTP_CA_FILE", ["SMTP_HOST": "h", "SMTP_CA_FILE": "/nao/existe.pem"]),
+        ])
     func invalid_values(variable: String, environment: [String: String]) {
         let error = #expect(throws: SMTPConfigurationError.self) { try SMTPSettings.fromEnvironment(environment) }
         #expect(error?.variable == variable)
@@ -363,8 +372,10 @@ struct MailEncodingTests {
         #expect(physical.contains { $0.hasPrefix(" ") }, "the long description is folded")
         let unfolded = ics.replacingOccurrences(of: "\r\n ", with: "")
         #expect(unfolded.contains("\r\nLOCATION:Av. Paulista\\, 1000 – São Paulo\\; 3º andar\r\n"))
-        #expect(unfolded.contains("\r\nDESCRIPTION:Sala Ipê\\, capacidade 6.\\nLeve seu notebook: C:\\\\reservas\\; "
-            + String(repeating: "café incluído ", count: 8) + "\r\n"))
+        #expect(
+            unfolded.contains(
+                "\r\nDESCRIPTION:Sala Ipê\\, capacidade 6.\\nLeve seu notebook: C:\\\\reservas\\; "
+                    + String(repeating: "café incluído ", count: 8) + "\r\n"))
     }
 }
 
@@ -491,7 +502,9 @@ final class SMTPSink {
     }
 
     /// SMTP settings for this sink on 127.0.0.1, TLS off unless asked.
-    func settings(host: String = "127.0.0.1", username: String? = nil, password: String? = nil, tls: SMTPSettings.TLSMode = .startTLSIfOffered) -> SMTPSettings {
+    func settings(
+        host: String = "127.0.0.1", username: String? = nil, password: String? = nil, tls: SMTPSettings.TLSMode = .startTLSIfOffered
+    ) -> SMTPSettings {
         var settings = SMTPSettings(host: host, port: port, username: username, password: password, tls: tls)
         settings.commandTimeout = .seconds(10)
         return settings
@@ -574,7 +587,9 @@ struct SilentListener {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
-        let named = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
         guard bound == 0, named == 0, listen(descriptor, 8) == 0 else {
             Foundation.close(descriptor)
             throw SinkFailed(description: "cannot listen on loopback: \(errno)")

@@ -1,10 +1,11 @@
 import Foundation
-@testable import Gateway
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Synchronization
 import Testing
+
+@testable import Gateway
 
 /// `/openapi.json` states what the server checks, so that a client generated from it is never
 /// refused a request the document allows (scripts/test-api-conformance runs schemathesis on it).

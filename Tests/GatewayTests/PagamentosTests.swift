@@ -1,15 +1,16 @@
-@testable import Integrations
 import Domain
 import EventStore
 import Foundation
 import Gateway
-import Hummingbird
-import Logging
-import HummingbirdTesting
 import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
 import Projections
 import Services
 import Testing
+
+@testable import Integrations
 
 /// Polls `probe` (every 20 ms, up to 10 s) until it returns a value.
 @discardableResult
@@ -83,7 +84,8 @@ struct PagamentosTests {
         defer { harness.removeFiles() }
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
-            let booked = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00"), token: cenario.membro)
+            let booked = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00"), token: cenario.membro)
             #expect(booked.status == .created)
             let id = try #require(booked.object["id"] as? String)
 
@@ -121,7 +123,9 @@ struct PagamentosTests {
             #expect(calendario.contains("DTSTART:20261125T130000Z"))
             #expect(calendario.contains("DTEND:20261125T150000Z"))
             #expect(emails.contains { $0.subject == "Bem-vindo(a) à CoworkFlow" })
-            try await eventually("payment e-mail") { try harness.emails().contains { $0.subject?.hasPrefix("Pagamento recebido") == true } ? true : nil }
+            try await eventually("payment e-mail") {
+                try harness.emails().contains { $0.subject?.hasPrefix("Pagamento recebido") == true } ? true : nil
+            }
 
             // The inbox is a read model: it follows the notices a moment later.
             try await eventually("the in-app inbox") {
@@ -169,12 +173,16 @@ struct PagamentosTests {
             let cenario = try await Cenario.make(harness, client)
             let (id, _) = try await reservaComLembrete(harness, client, cenario)
             func campos(_ ics: String) -> [String: String] {
-                Dictionary(ics.replacingOccurrences(of: "\r\n ", with: "").components(separatedBy: "\r\n").compactMap { linha in
-                    linha.firstIndex(of: ":").map { (String(linha[..<$0]), String(linha[linha.index(after: $0)...])) }
-                }) { first, _ in first }
+                Dictionary(
+                    ics.replacingOccurrences(of: "\r\n ", with: "").components(separatedBy: "\r\n").compactMap { linha in
+                        linha.firstIndex(of: ":").map { (String(linha[..<$0]), String(linha[linha.index(after: $0)...])) }
+                    }
+                ) { first, _ in first }
             }
             let convite = try await eventually("the confirmation's invitation") {
-                try harness.emails().first { $0.subject?.hasPrefix("Reserva confirmada") == true }?.attachments.first { $0.filename.hasSuffix(".ics") }
+                try harness.emails().first { $0.subject?.hasPrefix("Reserva confirmada") == true }?.attachments.first {
+                    $0.filename.hasSuffix(".ics")
+                }
             }
             #expect(try await client.json(.post, "/api/reservas/\(id)/cancelamento", "{}", token: cenario.membro).status == .ok)
             let cancelamento = try await eventually("the cancellation e-mail") { try harness.emails().first { $0.subject == "Reserva cancelada" } }
@@ -188,11 +196,13 @@ struct PagamentosTests {
             #expect(cancelamento.text?.contains("cancelamento do convite") == true)
 
             // A hold cancelled before it was paid: the member was never invited.
-            let hold = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-27T10:00:00-03:00", "2026-11-27T11:00:00-03:00"), token: cenario.membro)
+            let hold = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-27T10:00:00-03:00", "2026-11-27T11:00:00-03:00"), token: cenario.membro)
             let holdId = try #require(hold.object["id"] as? String, "\(String(buffer: hold.body))")
             #expect(try await client.json(.post, "/api/reservas/\(holdId)/cancelamento", "{}", token: cenario.membro).status == .ok)
             let semConvite = try await eventually("the hold's cancellation e-mail") {
-                try harness.emails().filter { $0.subject == "Reserva cancelada" }.count == 2 ? try harness.emails().filter { $0.subject == "Reserva cancelada" } : nil
+                try harness.emails().filter { $0.subject == "Reserva cancelada" }.count == 2
+                    ? try harness.emails().filter { $0.subject == "Reserva cancelada" } : nil
             }
             #expect(semConvite.filter { $0.attachments.isEmpty }.count == 1)
         }
@@ -229,8 +239,10 @@ struct PagamentosTests {
             let cenario = try await Cenario.make(harness, client)
             #expect(try await client.register("bia@example.com", nome: "Bia").status == .created)
             let bia = try await client.token("bia@example.com")
-            let primeira = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-24T10:00:00-03:00", "2026-11-24T11:00:00-03:00"), token: cenario.membro)
-            let segunda = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-24T12:00:00-03:00", "2026-11-24T13:00:00-03:00"), token: bia)
+            let primeira = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-24T10:00:00-03:00", "2026-11-24T11:00:00-03:00"), token: cenario.membro)
+            let segunda = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-24T12:00:00-03:00", "2026-11-24T13:00:00-03:00"), token: bia)
             for reserva in [primeira, segunda] {
                 let id = try #require(reserva.object["id"] as? String, "\(String(buffer: reserva.body))")
                 #expect(try await client.json(.post, "/api/admin/reservas/\(id)/confirmacao", "{}", token: cenario.admin).status == .ok)
@@ -269,9 +281,13 @@ struct PagamentosTests {
         defer { harness.removeFiles() }
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
-            let id = try #require(try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro).object["id"] as? String)
+            let id = try #require(
+                try await client.json(
+                    .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro
+                ).object["id"] as? String)
             let cobranca = try #require(try await client.pagamento(id, token: cenario.membro, status: "pendente")["cobrancaId"] as? String)
-            let longo = try await client.json(.post, "/api/sandbox/cobrancas/\(cobranca)/recusa", #"{"motivo":"\#(String(repeating: "x", count: 501))"}"#)
+            let longo = try await client.json(
+                .post, "/api/sandbox/cobrancas/\(cobranca)/recusa", #"{"motivo":"\#(String(repeating: "x", count: 501))"}"#)
             #expect(longo.status == .unprocessableContent && (longo.object["detalhes"] as? [String: Any])?["campo"] as? String == "motivo")
             #expect(try await client.json(.post, "/api/sandbox/cobrancas/\(cobranca)/recusa", #"{"motivo":"saldo insuficiente"}"#).status == .ok)
             let cancelada = try await client.reserva(id, token: cenario.membro, status: "cancelada")
@@ -286,10 +302,12 @@ struct PagamentosTests {
         defer { harness.removeFiles() }
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
-            let booked = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro)
+            let booked = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro)
             let id = try #require(booked.object["id"] as? String)
             let cobranca = try #require(try await client.pagamento(id, token: cenario.membro, status: "pendente")["cobrancaId"] as? String)
-            let body = #"{"id":"evt_teste_1","tipo":"cobranca.paga","cobrancaId":"\#(cobranca)","referencia":"\#(id)","valor":5000,"criadoEm":"2026-11-23T11:00:00Z"}"#
+            let body =
+                #"{"id":"evt_teste_1","tipo":"cobranca.paga","cobrancaId":"\#(cobranca)","referencia":"\#(id)","valor":5000,"criadoEm":"2026-11-23T11:00:00Z"}"#
             let path = "/api/pagamentos/webhooks/sandbox"
             let before = try await harness.allEvents().count
 
@@ -312,14 +330,16 @@ struct PagamentosTests {
             let (_, signedUnknown) = harness.aviso(unknown, em: clock.now)
             let neverBooked = try await client.json(.post, path, unknown, headers: [HTTPField.Name("X-Sandbox-Signature")!: signedUnknown])
             #expect(neverBooked.status == .notFound && neverBooked.erro == "nao_encontrado", "\(String(buffer: neverBooked.body))")
-            let refundNotYet = #"{"id":"evt_teste_2","tipo":"reembolso.concluido","cobrancaId":"\#(cobranca)","referencia":"\#(id)","valor":5000,"reembolsoId":"\#(UUID().uuidString)","criadoEm":"2026-11-23T11:00:00Z"}"#
+            let refundNotYet =
+                #"{"id":"evt_teste_2","tipo":"reembolso.concluido","cobrancaId":"\#(cobranca)","referencia":"\#(id)","valor":5000,"reembolsoId":"\#(UUID().uuidString)","criadoEm":"2026-11-23T11:00:00Z"}"#
             let (_, signedRefund) = harness.aviso(refundNotYet, em: clock.now)
             let refundAnswer = try await client.json(.post, path, refundNotYet, headers: [HTTPField.Name("X-Sandbox-Signature")!: signedRefund])
             #expect(refundAnswer.status == .serviceUnavailable && refundAnswer.erro == "ainda_nao_registrado", "\(String(buffer: refundAnswer.body))")
             // Another charge for a payment that exists: that one is unknown for good.
             let otherCharge = body.replacingOccurrences(of: cobranca, with: "cob_outra")
             let (_, signedOther) = harness.aviso(otherCharge, em: clock.now)
-            #expect(try await client.json(.post, path, otherCharge, headers: [HTTPField.Name("X-Sandbox-Signature")!: signedOther]).status == .notFound)
+            #expect(
+                try await client.json(.post, path, otherCharge, headers: [HTTPField.Name("X-Sandbox-Signature")!: signedOther]).status == .notFound)
             let (_, notJSON) = harness.aviso("{}", em: clock.now)
             #expect(try await client.json(.post, path, "{}", headers: [HTTPField.Name("X-Sandbox-Signature")!: notJSON]).status == .badRequest)
             #expect(try await harness.allEvents().count == before)
@@ -335,7 +355,9 @@ struct PagamentosTests {
         }
     }
 
-    @Test("a boleto holds its slot for three days (never past the start) and falls due a day before the hold ends; too close to the start it is refused")
+    @Test(
+        "a boleto holds its slot for three days (never past the start) and falls due a day before the hold ends; too close to the start it is refused"
+    )
     func boleto_holds_for_days() async throws {
         let clock = ManualClock(segundaDeManha)  // Monday 08:00 in São Paulo
         let harness = try await Harness.make(clock: clock)
@@ -345,23 +367,27 @@ struct PagamentosTests {
             func boleto(_ inicio: String, _ fim: String) -> String { pedido(cenario.sala, inicio, fim, boleto: true) }
             func instante(_ texto: Any?) throws -> Date { try Date(try #require(texto as? String), strategy: .iso8601) }
             // A week ahead: three days to pay, due a day before the hold ends.
-            let longe = try await client.json(.post, "/api/reservas", boleto("2026-11-30T10:00:00-03:00", "2026-11-30T11:00:00-03:00"), token: cenario.membro)
+            let longe = try await client.json(
+                .post, "/api/reservas", boleto("2026-11-30T10:00:00-03:00", "2026-11-30T11:00:00-03:00"), token: cenario.membro)
             #expect(longe.status == .created, "\(String(buffer: longe.body))")
             #expect(try instante(longe.object["expiraEm"]) == segundaDeManha + 3 * 24 * 3600)
             // Wednesday 10:00, 50 hours ahead: until it starts.
-            let quarta = try await client.json(.post, "/api/reservas", boleto("2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro)
+            let quarta = try await client.json(
+                .post, "/api/reservas", boleto("2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro)
             #expect(try instante(quarta.object["expiraEm"]) == (try Date("2026-11-25T10:00:00-03:00", strategy: .iso8601)))
             // Tomorrow: no time to pay and clear a boleto. Refused, and nothing is held.
             // (Counted by type: the reactions to the bookings above keep appending meanwhile.)
             let solicitadas = { try await harness.allEvents().filter { $0.type == "ReservaSolicitada" || $0.type == "AgendaOcupada" }.count }
             let antes = try await solicitadas()
-            let amanha = try await client.json(.post, "/api/reservas", boleto("2026-11-24T10:00:00-03:00", "2026-11-24T11:00:00-03:00"), token: cenario.membro)
+            let amanha = try await client.json(
+                .post, "/api/reservas", boleto("2026-11-24T10:00:00-03:00", "2026-11-24T11:00:00-03:00"), token: cenario.membro)
             #expect(amanha.status == .unprocessableContent && amanha.erro == "dados_invalidos", "\(String(buffer: amanha.body))")
             #expect((amanha.object["detalhes"] as? [String: Any])?["campo"] as? String == "pagamento.metodo")
             #expect((amanha.object["mensagem"] as? String)?.contains("use pix ou cartao") == true)
             #expect(try await solicitadas() == antes)
             // PIX: 15 minutes, as ever, even for tomorrow.
-            let pix = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-24T10:00:00-03:00", "2026-11-24T11:00:00-03:00"), token: cenario.membro)
+            let pix = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-24T10:00:00-03:00", "2026-11-24T11:00:00-03:00"), token: cenario.membro)
             #expect(try instante(pix.object["expiraEm"]) == segundaDeManha + 15 * 60)
 
             // The boleto falls due a day before the hold ends: paid on the due date, it clears in time.
@@ -400,7 +426,8 @@ struct PagamentosTests {
             let quarta = try await client.json(.post, "/api/reservas", boleto("2026-12-01"), token: cenario.membro)
             #expect(quarta.status == .conflict && quarta.erro == "boletos_pendentes", "\(String(buffer: quarta.body))")
             #expect((quarta.object["mensagem"] as? String)?.contains("3 reservas aguardando boleto") == true)
-            let pix = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-12-01T10:00:00-03:00", "2026-12-01T11:00:00-03:00"), token: cenario.membro)
+            let pix = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-12-01T10:00:00-03:00", "2026-12-01T11:00:00-03:00"), token: cenario.membro)
             #expect(pix.status == .created)
             // Another member is not held back by this one's boletos.
             #expect(try await client.register("bia-boleto@example.com").status == .created)
@@ -420,10 +447,18 @@ struct PagamentosTests {
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
             let token = cenario.membro
-            let dias = ["2026-11-26", "2026-11-27", "2026-11-30", "2026-12-01", "2026-12-02", "2026-12-03", "2026-12-04", "2026-12-07", "2026-12-08", "2026-12-09"]
+            let dias = [
+                "2026-11-26", "2026-11-27", "2026-11-30", "2026-12-01", "2026-12-02", "2026-12-03", "2026-12-04", "2026-12-07", "2026-12-08",
+                "2026-12-09",
+            ]
             let bodies = dias.map { pedido(cenario.sala, "\($0)T10:00:00-03:00", "\($0)T11:00:00-03:00", boleto: true) }
             let answers = try await withThrowingTaskGroup(of: (HTTPResponse.Status, String?).self) { group in
-                for body in bodies { group.addTask { let answer = try await client.json(.post, "/api/reservas", body, token: token); return (answer.status, answer.erro) } }
+                for body in bodies {
+                    group.addTask {
+                        let answer = try await client.json(.post, "/api/reservas", body, token: token)
+                        return (answer.status, answer.erro)
+                    }
+                }
                 return try await group.reduce(into: [(HTTPResponse.Status, String?)]()) { $0.append($1) }
             }
             #expect(answers.filter { $0.0 == .created }.count == BoletosPendentes.limite)
@@ -440,12 +475,15 @@ struct PagamentosTests {
         defer { harness.removeFiles() }
         try await harness.test(reactors: false) { client in
             let cenario = try await Cenario.make(harness, client)
-            let booked = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro)
+            let booked = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro)
             let id = try #require(booked.object["id"] as? String)
-            let body = #"{"id":"evt_cedo_1","tipo":"cobranca.paga","cobrancaId":"cob_cedo","referencia":"\#(id)","valor":5000,"criadoEm":"2026-11-23T11:00:00Z"}"#
+            let body =
+                #"{"id":"evt_cedo_1","tipo":"cobranca.paga","cobrancaId":"cob_cedo","referencia":"\#(id)","valor":5000,"criadoEm":"2026-11-23T11:00:00Z"}"#
             let (_, signed) = harness.aviso(body, em: clock.now)
             let before = try await harness.allEvents().count
-            let notYet = try await client.json(.post, "/api/pagamentos/webhooks/sandbox", body, headers: [HTTPField.Name("X-Sandbox-Signature")!: signed])
+            let notYet = try await client.json(
+                .post, "/api/pagamentos/webhooks/sandbox", body, headers: [HTTPField.Name("X-Sandbox-Signature")!: signed])
             #expect(notYet.status == .serviceUnavailable && notYet.erro == "ainda_nao_registrado", "\(String(buffer: notYet.body))")
             #expect(notYet.headers[.retryAfter] == "1")
             #expect(try await harness.allEvents().count == before)
@@ -460,12 +498,16 @@ struct PagamentosTests {
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
             // Declined card: the booking is cancelled and the slot is free again.
-            let cartao = #"{"espacoId":"\#(cenario.sala)","inicio":"2026-11-25T10:00:00-03:00","fim":"2026-11-25T11:00:00-03:00","pagamento":{"metodo":"cartao","cartaoToken":"tok_sandbox_recusado"}}"#
+            let cartao =
+                #"{"espacoId":"\#(cenario.sala)","inicio":"2026-11-25T10:00:00-03:00","fim":"2026-11-25T11:00:00-03:00","pagamento":{"metodo":"cartao","cartaoToken":"tok_sandbox_recusado"}}"#
             let recusada = try #require(try await client.json(.post, "/api/reservas", cartao, token: cenario.membro).object["id"] as? String)
             let pagamento = try await client.pagamento(recusada, token: cenario.membro, status: "recusado")
             #expect(pagamento["metodo"] as? String == "cartao")
             _ = try await client.reserva(recusada, token: cenario.membro, status: "cancelada")
-            #expect(try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro).status == .created)
+            #expect(
+                try await client.json(
+                    .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro
+                ).status == .created)
             // The provider says "paid" after all: the money is recorded and given back whole; the
             // booking stays cancelled (its slot went to someone else).
             let cobrancaRecusada = try #require(pagamento["cobrancaId"] as? String)
@@ -476,12 +518,16 @@ struct PagamentosTests {
             }
             #expect(devolvido["status"] as? String == "confirmado")
             _ = try await client.reserva(recusada, token: cenario.membro, status: "cancelada")
-            let semToken = #"{"espacoId":"\#(cenario.sala)","inicio":"2026-11-26T10:00:00-03:00","fim":"2026-11-26T11:00:00-03:00","pagamento":{"metodo":"cartao"}}"#
+            let semToken =
+                #"{"espacoId":"\#(cenario.sala)","inicio":"2026-11-26T10:00:00-03:00","fim":"2026-11-26T11:00:00-03:00","pagamento":{"metodo":"cartao"}}"#
             #expect(try await client.json(.post, "/api/reservas", semToken, token: cenario.membro).status == .unprocessableContent)
 
             // An approved card, then a cancellation 2 h before: the unit keeps 50 %.
-            let aprovado = cartao.replacingOccurrences(of: "tok_sandbox_recusado", with: "tok_visa").replacingOccurrences(of: "2026-11-25", with: "2026-11-23")
-                .replacingOccurrences(of: "T10:00", with: "T11:00").replacingOccurrences(of: "T11:00:00-03:00\",\"pagamento", with: "T12:00:00-03:00\",\"pagamento")
+            let aprovado = cartao.replacingOccurrences(of: "tok_sandbox_recusado", with: "tok_visa").replacingOccurrences(
+                of: "2026-11-25", with: "2026-11-23"
+            )
+            .replacingOccurrences(of: "T10:00", with: "T11:00").replacingOccurrences(
+                of: "T11:00:00-03:00\",\"pagamento", with: "T12:00:00-03:00\",\"pagamento")
             let paga = try #require(try await client.json(.post, "/api/reservas", aprovado, token: cenario.membro).object["id"] as? String)
             _ = try await client.reserva(paga, token: cenario.membro, status: "confirmada")
             clock.advance(by: 3_600)  // 09:00, two hours before 11:00
@@ -497,7 +543,10 @@ struct PagamentosTests {
             #expect(tipos.contains("ReembolsoSolicitado") && tipos.contains("ReembolsoConcluido"))
 
             // Unpaid PIX: when the hold expires, the charge is withdrawn.
-            let pix = try #require(try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-27T10:00:00-03:00", "2026-11-27T11:00:00-03:00"), token: cenario.membro).object["id"] as? String)
+            let pix = try #require(
+                try await client.json(
+                    .post, "/api/reservas", pedido(cenario.sala, "2026-11-27T10:00:00-03:00", "2026-11-27T11:00:00-03:00"), token: cenario.membro
+                ).object["id"] as? String)
             let cobranca = try #require(try await client.pagamento(pix, token: cenario.membro, status: "pendente")["cobrancaId"] as? String)
             clock.advance(by: 16 * 60)
             #expect(try await harness.backend.reservas.executarPrazosVencidos() >= 1)
@@ -513,7 +562,10 @@ struct PagamentosTests {
         defer { harness.removeFiles() }
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
-            let pix = try #require(try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-27T10:00:00-03:00", "2026-11-27T11:00:00-03:00"), token: cenario.membro).object["id"] as? String)
+            let pix = try #require(
+                try await client.json(
+                    .post, "/api/reservas", pedido(cenario.sala, "2026-11-27T10:00:00-03:00", "2026-11-27T11:00:00-03:00"), token: cenario.membro
+                ).object["id"] as? String)
             let pendente = try await client.pagamento(pix, token: cenario.membro, status: "pendente")
             let cobranca = try #require(pendente["cobrancaId"] as? String)
             let valor = try #require(pendente["valor"] as? Int)
@@ -547,7 +599,8 @@ struct PagamentosTests {
         defer { harness.removeFiles() }
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
-            let booked = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00"), token: cenario.membro)
+            let booked = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T12:00:00-03:00"), token: cenario.membro)
             let id = try #require(booked.object["id"] as? String, "\(String(buffer: booked.body))")
             let cobranca = try #require(try await client.pagamento(id, token: cenario.membro, status: "pendente")["cobrancaId"] as? String)
             #expect(try await client.json(.post, "/api/admin/reservas/\(id)/confirmacao", "{}", token: cenario.admin).status == .ok)
@@ -585,12 +638,14 @@ struct PagamentosTests {
             // The race: reservas cancelled the booking while it was still a hold, so the
             // cancellation says nothing was paid. Pagamentos must still give the money back.
             let reserva = try #require(UUID(uuidString: id))
-            let cancelada = Reserva.Event.cancelada(Reserva.Cancelada(
-                reservaId: Reserva.ID(reserva), por: "membro", motivo: nil, pago: .zero, multa: .zero, reembolso: .zero, em: segundaDeManha))
+            let cancelada = Reserva.Event.cancelada(
+                Reserva.Cancelada(
+                    reservaId: Reserva.ID(reserva), por: "membro", motivo: nil, pago: .zero, multa: .zero, reembolso: .zero, em: segundaDeManha))
             let novo = try NewEvent(eventId: UUID(), event: cancelada, occurredAt: segundaDeManha)
             let evento = RecordedEvent(
                 position: .start, stream: StreamName(category: "reserva", id: id), version: 99, eventId: novo.eventId, type: novo.type,
-                schemaVersion: novo.schemaVersion, data: novo.data, metadataJSON: Data("{}".utf8), occurredAt: segundaDeManha, recordedAt: segundaDeManha)
+                schemaVersion: novo.schemaVersion, data: novo.data, metadataJSON: Data("{}".utf8), occurredAt: segundaDeManha,
+                recordedAt: segundaDeManha)
             let writes = try await harness.backend.negocio.pagamentos.reagir(evento)
             let tipos = writes.flatMap(\.events).map(\.type)
             #expect(tipos == ["ReembolsoSolicitado"])
@@ -634,7 +689,9 @@ struct PagamentosTests {
             let evento = try #require(events.last { $0.stream == StreamNames.reserva(Reserva.ID(reserva)) && $0.type == "ReservaCancelada" })
             let corpo = try EventJSON.decoder.decode(Reserva.Cancelada.self, from: evento.data)
             #expect(corpo.pago == valor, "\(corpo)")
-            #expect(corpo.multa == Money(centavos: valor.centavos / 2) && corpo.reembolso == Money(centavos: valor.centavos - valor.centavos / 2), "\(corpo)")
+            #expect(
+                corpo.multa == Money(centavos: valor.centavos / 2) && corpo.reembolso == Money(centavos: valor.centavos - valor.centavos / 2),
+                "\(corpo)")
             // Pagamentos gives back what the cancellation says, not everything.
             let pagamento = try await eventually("the partial refund") {
                 let p = try await client.json(.get, "/api/reservas/\(id)/pagamento", token: cenario.membro).object
@@ -660,7 +717,10 @@ struct PagamentosTests {
                 #expect(try await harness.backend.reservas.executarPrazosVencidos() >= 1)
             }
             let events = try await harness.allEvents()
-            #expect(events.contains { $0.stream == StreamNames.reserva(Reserva.ID(reserva)) && $0.type == (fim == "cancelada" ? "ReservaCancelada" : "ReservaExpirada") })
+            #expect(
+                events.contains {
+                    $0.stream == StreamNames.reserva(Reserva.ID(reserva)) && $0.type == (fim == "cancelada" ? "ReservaCancelada" : "ReservaExpirada")
+                })
             let solicitada = try #require(events.first { $0.stream == StreamNames.reserva(Reserva.ID(reserva)) && $0.type == "ReservaSolicitada" })
 
             let writes = try await harness.backend.negocio.pagamentos.reagir(solicitada)
@@ -687,7 +747,8 @@ struct PagamentosTests {
             var estado = Pagamento.decider.initialState
             var eventos: [NewEvent] = []
             var comandos = [
-                Pagamento.Command.iniciar(pedido, cobranca: Pagamento.Cobranca(cobrancaId: "cob_atrasada", metodo: .pix), metodo: .pix, em: segundaDeManha),
+                Pagamento.Command.iniciar(
+                    pedido, cobranca: Pagamento.Cobranca(cobrancaId: "cob_atrasada", metodo: .pix), metodo: .pix, em: segundaDeManha),
                 .confirmar(cobrancaId: "cob_atrasada", valor: total, em: segundaDeManha + 60),
             ]
             if devolvido {
@@ -715,7 +776,9 @@ struct PagamentosTests {
 
 @Suite("The sandbox provider over HTTP")
 struct ProvedorHTTPTests {
-    @Test("withdrawing a pending charge cancels it (twice is harmless); withdrawing a paid one answers that it was paid (the provider refuses with 409)")
+    @Test(
+        "withdrawing a pending charge cancels it (twice is harmless); withdrawing a paid one answers that it was paid (the provider refuses with 409)"
+    )
     func withdraw_pending_and_paid() async throws {
         var logger = Logger(label: "sandbox-http-test")
         logger.logLevel = .critical
@@ -725,9 +788,10 @@ struct ProvedorHTTPTests {
         try await app.test(.live) { client in
             let provedor = ProvedorHTTP(base: "http://127.0.0.1:\(try #require(client.port))", apiKey: "chave")
             func cobranca(_ referencia: String) async throws -> Pagamento.Cobranca {
-                try await provedor.criarCobranca(PedidoDeCobranca(
-                    referencia: referencia, valor: Money(centavos: 5_000), metodo: .pix, cartaoToken: nil, descricao: "teste",
-                    expiraEm: segundaDeManha.addingTimeInterval(900)))
+                try await provedor.criarCobranca(
+                    PedidoDeCobranca(
+                        referencia: referencia, valor: Money(centavos: 5_000), metodo: .pix, cartaoToken: nil, descricao: "teste",
+                        expiraEm: segundaDeManha.addingTimeInterval(900)))
             }
             let pendente = try await cobranca("a")
             #expect(try await provedor.cancelarCobranca(pendente.cobrancaId) == .cancelada)
@@ -753,7 +817,8 @@ struct ProvedorHTTPTests {
 /// The member's booking of 2026-11-24 10:00–11:00 (São Paulo), confirmed by the admin, once the
 /// reminders' read model lists it: its id and that document.
 private func reservaComLembrete(_ harness: Harness, _ client: any TestClientProtocol, _ cenario: Cenario) async throws -> (String, Data) {
-    let reserva = try await client.json(.post, "/api/reservas", pedido(cenario.sala, "2026-11-24T10:00:00-03:00", "2026-11-24T11:00:00-03:00"), token: cenario.membro)
+    let reserva = try await client.json(
+        .post, "/api/reservas", pedido(cenario.sala, "2026-11-24T10:00:00-03:00", "2026-11-24T11:00:00-03:00"), token: cenario.membro)
     let id = try #require(reserva.object["id"] as? String, "\(String(buffer: reserva.body))")
     #expect(try await client.json(.post, "/api/admin/reservas/\(id)/confirmacao", "{}", token: cenario.admin).status == .ok)
     let lembrete = try await eventually("the reminder listed") { try await harness.store.document(NotificacoesReadModel.lembretes, key: id) }

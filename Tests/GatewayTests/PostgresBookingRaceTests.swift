@@ -33,17 +33,24 @@ struct PostgresBookingRaceTests {
         /// A unit named `nome`, made by an admin.
         func unidade(_ nome: String) async throws -> String {
             try await espacos.cadastrarUnidade(
-                try JSONDecoder().decode(EspacosService.NovaUnidade.self, from: Data(#"""
-                    {"nome":"\#(nome)","endereco":{"logradouro":"Rua","numero":"1","cidade":"São Paulo","uf":"SP","cep":"01000-000"}}
-                    """#.utf8)), caller: Self.admin).id
+                try JSONDecoder().decode(
+                    EspacosService.NovaUnidade.self,
+                    from: Data(
+                        #"""
+                        {"nome":"\#(nome)","endereco":{"logradouro":"Rua","numero":"1","cidade":"São Paulo","uf":"SP","cep":"01000-000"}}
+                        """#.utf8)), caller: Self.admin
+            ).id
         }
 
         /// A space of `tipo` in `unidade`, open the default hours, with a price table.
         func espaco(_ unidade: String, tipo: String, capacidade: Int) async throws -> String {
             let espaco = try await espacos.cadastrarEspaco(
-                try JSONDecoder().decode(EspacosService.NovoEspaco.self, from: Data(#"""
-                    {"unidadeId":"\#(unidade)","nome":"\#(tipo)","tipo":"\#(tipo)","capacidade":\#(capacidade)}
-                    """#.utf8)), caller: Self.admin)
+                try JSONDecoder().decode(
+                    EspacosService.NovoEspaco.self,
+                    from: Data(
+                        #"""
+                        {"unidadeId":"\#(unidade)","nome":"\#(tipo)","tipo":"\#(tipo)","capacidade":\#(capacidade)}
+                        """#.utf8)), caller: Self.admin)
             _ = try await precos.definirTabela(
                 espaco.id, TabelaDePreco.Valores(porHora: .reais(50), meioPeriodo: .reais(180), diaria: .reais(300), duracaoMinimaMinutos: 30),
                 caller: Self.admin)
@@ -76,9 +83,12 @@ struct PostgresBookingRaceTests {
             let mesas = try await a.espaco(unidade, tipo: "estacao_compartilhada", capacidade: 3)
             for (espaco, vagas) in [(sala, 1), (mesas, 3)] {
                 // Friday 2026-11-27, 14:00–16:00 São Paulo: inside the default hours.
-                let pedido = try JSONDecoder.iso.decode(ReservasService.PedidoDeReserva.self, from: Data(#"""
-                    {"espacoId":"\#(espaco)","inicio":"2026-11-27T14:00:00-03:00","fim":"2026-11-27T16:00:00-03:00"}
-                    """#.utf8))
+                let pedido = try JSONDecoder.iso.decode(
+                    ReservasService.PedidoDeReserva.self,
+                    from: Data(
+                        #"""
+                        {"espacoId":"\#(espaco)","inicio":"2026-11-27T14:00:00-03:00","fim":"2026-11-27T16:00:00-03:00"}
+                        """#.utf8))
                 let outcomes = try await withThrowingTaskGroup(of: Int.self) { race in
                     for index in 0..<50 {
                         let instance = index.isMultiple(of: 2) ? a : b
@@ -113,9 +123,12 @@ struct PostgresBookingRaceTests {
             let outcomes = try await withThrowingTaskGroup(of: (Int, String?).self) { race in
                 for (index, dia) in dias.enumerated() {
                     let instance = index.isMultiple(of: 2) ? a : b
-                    let pedido = try JSONDecoder.iso.decode(ReservasService.PedidoDeReserva.self, from: Data(#"""
-                        {"espacoId":"\#(espacoId)","inicio":"\#(dia)T10:00:00-03:00","fim":"\#(dia)T11:00:00-03:00","pagamento":{"metodo":"boleto"}}
-                        """#.utf8))
+                    let pedido = try JSONDecoder.iso.decode(
+                        ReservasService.PedidoDeReserva.self,
+                        from: Data(
+                            #"""
+                            {"espacoId":"\#(espacoId)","inicio":"\#(dia)T10:00:00-03:00","fim":"\#(dia)T11:00:00-03:00","pagamento":{"metodo":"boleto"}}
+                            """#.utf8))
                     race.addTask {
                         do {
                             _ = try await instance.reservas.solicitar(pedido, usuario: membro, caller: Caller(requestId: "b\(index)"))

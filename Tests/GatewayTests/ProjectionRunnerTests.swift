@@ -3,6 +3,7 @@ import EventStore
 import Foundation
 import Synchronization
 import Testing
+
 @testable import Projections
 
 @Suite("A projection runner")
@@ -44,9 +45,11 @@ struct ProjectionRunnerTests {
         #expect(runner.failure == nil)
         let rodando = Task { try await runner.run() }
         defer { rodando.cancel() }
-        let at = try #require(try await store.append(
-            to: StreamName("qualquer-1"), expected: .noStream,
-            events: [NewEvent(eventId: UUID(), type: "Qualquer", data: Data("{}".utf8), occurredAt: Date())]).positions.last)
+        let at = try #require(
+            try await store.append(
+                to: StreamName("qualquer-1"), expected: .noStream,
+                events: [NewEvent(eventId: UUID(), type: "Qualquer", data: Data("{}".utf8), occurredAt: Date())]
+            ).positions.last)
         var failure: ProjectionRunner.Failing?
         for _ in 0..<200 where (failure?.attempts ?? 0) < 2 {
             try await Task.sleep(for: .milliseconds(50))
@@ -91,7 +94,8 @@ struct ProjectionRunnerTests {
         let agenda = try DiaDeAgenda()
         defer { agenda.remove() }
         let agendas = ReservasReadModel.agendas
-        let p1 = try #require(try await agenda.store.append(to: agenda.stream, expected: .noStream, events: [try agenda.ocupa(UUID(), hora: 0)]).positions.last)
+        let p1 = try #require(
+            try await agenda.store.append(to: agenda.stream, expected: .noStream, events: [try agenda.ocupa(UUID(), hora: 0)]).positions.last)
         try await ProjectionRunner(agendas, store: agenda.store, logger: AnalyticsHistoria.logger).catchUp()
         let antes = try await agenda.reservas()
         // Set by hand past the head (a log restored from an older backup, say).
@@ -113,9 +117,11 @@ struct ProjectionRunnerTests {
         let instant = try Date("2026-11-23T08:00:00-03:00", strategy: .iso8601)
         let checkpoint = ReservasReadModel.projection.checkpoint
         func outro() throws -> StreamWrite {
-            StreamWrite(stream: StreamName("outro-\(UUID().uuidString.lowercased())"), expected: .noStream, events: [
-                NewEvent(eventId: UUID(), type: "AlgoQueNinguemProjeta", data: Data("{}".utf8), occurredAt: instant),
-            ])
+            StreamWrite(
+                stream: StreamName("outro-\(UUID().uuidString.lowercased())"), expected: .noStream,
+                events: [
+                    NewEvent(eventId: UUID(), type: "AlgoQueNinguemProjeta", data: Data("{}".utf8), occurredAt: instant)
+                ])
         }
         func started(_ runner: ProjectionRunner) -> Task<Void, any Error> { Task { try await runner.run() } }
         func reaches(_ runner: ProjectionRunner, _ position: GlobalPosition) async -> Bool {
@@ -123,7 +129,8 @@ struct ProjectionRunnerTests {
         }
 
         // An interval longer than the test: the idle checkpoint is never saved on its own.
-        let preguicoso = ProjectionRunner(ReservasReadModel.projection, store: store, idleCommitInterval: .seconds(3_600), logger: AnalyticsHistoria.logger)
+        let preguicoso = ProjectionRunner(
+            ReservasReadModel.projection, store: store, idleCommitInterval: .seconds(3_600), logger: AnalyticsHistoria.logger)
         let rodando = started(preguicoso)
         let primeiro = try #require(try await store.append([try outro()]).positions.last)
         #expect(await reaches(preguicoso, primeiro), "the runner's position moves past what it does not read")
@@ -132,15 +139,18 @@ struct ProjectionRunnerTests {
         let lido = try NewEvent(
             eventId: UUID(), event: Reserva.Event.confirmada(.init(reservaId: Reserva.ID(UUID()), pagamentoId: nil, em: instant)),
             metadata: EventMetadata(), occurredAt: instant)
-        let segundo = try #require(try await store.append(
-            to: StreamName("reserva-\(UUID().uuidString.lowercased())"), expected: .noStream, events: [lido]).positions.last)
+        let segundo = try #require(
+            try await store.append(
+                to: StreamName("reserva-\(UUID().uuidString.lowercased())"), expected: .noStream, events: [lido]
+            ).positions.last)
         #expect(await reaches(preguicoso, segundo))
         #expect(try await store.checkpoint(checkpoint) == segundo)
         rodando.cancel()
         _ = await rodando.result
 
         // A short interval: the idle batches' checkpoint is saved soon after.
-        let atento = ProjectionRunner(ReservasReadModel.projection, store: store, idleCommitInterval: .milliseconds(20), logger: AnalyticsHistoria.logger)
+        let atento = ProjectionRunner(
+            ReservasReadModel.projection, store: store, idleCommitInterval: .milliseconds(20), logger: AnalyticsHistoria.logger)
         let denovo = started(atento)
         let terceiro = try #require(try await store.append([try outro()]).positions.last)
         #expect(await reaches(atento, terceiro))
@@ -154,7 +164,9 @@ struct ProjectionRunnerTests {
         _ = await denovo.result
     }
 
-    @Test("a runner whose lease another holder took writes nothing over that holder's documents: its fenced commit fails, and it starts again from the stored checkpoint without the documents it kept")
+    @Test(
+        "a runner whose lease another holder took writes nothing over that holder's documents: its fenced commit fails, and it starts again from the stored checkpoint without the documents it kept"
+    )
     func a_stale_holder_drops_its_documents() async throws {
         let agenda = try DiaDeAgenda()
         defer { agenda.remove() }
@@ -178,7 +190,8 @@ struct ProjectionRunnerTests {
         #expect(await runner.waitUntil(p2, timeout: .seconds(10)))
         let atual = try #require(try await store.document(ReservasReadModel.ocupacao, key: key))
         var deles = try ReadModelJSON.decoder.decode(OcupacaoView.self, from: atual)
-        deles.reservas[outra.uuidString.lowercased()] = try TimeRange(start: instant.addingTimeInterval(7_200), end: instant.addingTimeInterval(10_800))
+        deles.reservas[outra.uuidString.lowercased()] = try TimeRange(
+            start: instant.addingTimeInterval(7_200), end: instant.addingTimeInterval(10_800))
         let comoFicou = try await store.checkpointMark(projection.checkpoint)
         #expect(comoFicou.position == p1)
         try await store.commit(
@@ -204,7 +217,9 @@ extension ProjectionRunnerTests {
         let pausar = Mutex<GlobalPosition?>(nil)
     }
 
-    @Test("a rebuild builds beside the live read model and swaps it in whole: readers see the old documents until then, and the live runner follows on from the rebuilt ones")
+    @Test(
+        "a rebuild builds beside the live read model and swaps it in whole: readers see the old documents until then, and the live runner follows on from the rebuilt ones"
+    )
     func a_rebuild_is_swapped_in_whole() async throws {
         let agenda = try DiaDeAgenda()
         defer { agenda.remove() }
@@ -216,8 +231,10 @@ extension ProjectionRunnerTests {
         var version = 0
         func append(_ reserva: UUID) async throws -> GlobalPosition {
             defer { version += 1 }
-            return try #require(try await store.append(
-                to: stream, expected: version == 0 ? .noStream : .exact(Int64(version)), events: [try ocupa(reserva, hora: version * 2)]).positions.last)
+            return try #require(
+                try await store.append(
+                    to: stream, expected: version == 0 ? .noStream : .exact(Int64(version)), events: [try ocupa(reserva, hora: version * 2)]
+                ).positions.last)
         }
 
         // The live runner follows the log with the projection as it was.
@@ -278,7 +295,9 @@ extension ProjectionRunnerTests {
 }
 
 extension ProjectionRunnerTests {
-    @Test("a rebuild is not swapped in behind the live read model: what the live runner applied after the build's last read is read into the build first")
+    @Test(
+        "a rebuild is not swapped in behind the live read model: what the live runner applied after the build's last read is read into the build first"
+    )
     func a_rebuild_catches_up_with_the_live_runner_before_the_swap() async throws {
         let agenda = try DiaDeAgenda()
         defer { agenda.remove() }
@@ -338,8 +357,10 @@ struct DiaDeAgenda {
         let inicio = instant.addingTimeInterval(Double(hora) * 3_600)
         return try NewEvent(
             eventId: UUID(),
-            event: Agenda.Event.ocupada(.init(
-                reservaId: reserva, espacoId: espaco, data: dia, intervalo: try TimeRange(start: inicio, end: inicio.addingTimeInterval(3_600)), em: instant)),
+            event: Agenda.Event.ocupada(
+                .init(
+                    reservaId: reserva, espacoId: espaco, data: dia, intervalo: try TimeRange(start: inicio, end: inicio.addingTimeInterval(3_600)),
+                    em: instant)),
             occurredAt: instant)
     }
 

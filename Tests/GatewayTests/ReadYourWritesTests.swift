@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import Synchronization
 import Testing
+
 @testable import Gateway
 
 @Suite("Read-your-writes: which requests wait for the read models")
@@ -28,7 +29,8 @@ struct ReadYourWritesTests {
             func post(_ uri: String, _ body: String) async throws -> HTTPResponse.Status {
                 try await client.execute(
                     uri: uri, method: .post, headers: [.contentType: "application/json", .init("Idempotency-Key")!: "k-1"],
-                    body: ByteBuffer(string: body)).status
+                    body: ByteBuffer(string: body)
+                ).status
             }
             let quoted = try await post("/cotar", #"{"a":1}"#)
             // Nothing kept under the key: the same key with another body is simply another quote.

@@ -15,7 +15,8 @@ struct SettleTests {
         let instant = Date()
         // Read by the bookings read model (and others); no read model reads the other type.
         let lido = try NewEvent(
-            eventId: UUID(), event: Reserva.Event.confirmada(.init(reservaId: Reserva.ID(UUID()), pagamentoId: nil, em: instant)), occurredAt: instant)
+            eventId: UUID(), event: Reserva.Event.confirmada(.init(reservaId: Reserva.ID(UUID()), pagamentoId: nil, em: instant)), occurredAt: instant
+        )
         let alheio = NewEvent(eventId: UUID(), type: "AlgoQueNinguemProjeta", data: Data("{}".utf8), occurredAt: instant)
         let escrito = try await harness.store.append([
             StreamWrite(stream: StreamName("reserva-\(UUID().uuidString.lowercased())"), expected: .noStream, events: [lido]),

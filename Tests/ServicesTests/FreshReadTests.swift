@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+
 @testable import Services
 
 @Suite("Fresh shared reads", .timeLimit(.minutes(1)))
@@ -26,7 +27,10 @@ struct FreshReadTests {
         /// What a read sees: the value committed when it starts, then it waits for its gate.
         @Sendable func read() async throws -> Int {
             let value = committed.withLock { $0 }
-            let k = reads.withLock { $0 += 1; return $0 }
+            let k = reads.withLock {
+                $0 += 1
+                return $0
+            }
             await gates.wait(k)
             return value
         }

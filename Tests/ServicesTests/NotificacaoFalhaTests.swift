@@ -3,14 +3,16 @@ import EventStore
 import Foundation
 import Logging
 import Synchronization
-@testable import Services
 import Testing
+
+@testable import Services
 
 /// A server that refuses every recipient, echoing the address as real servers do.
 private struct RecusaDestinatario: Mailer {
     func send(_ message: EmailMessage) async throws {
         let para = message.to.first?.address ?? ""
-        throw MailerError(.rejected, stage: .rcptTo, replyCode: 550, replyText: "5.1.1 <\(para)>: Recipient address rejected", detail: "unexpected reply from mx")
+        throw MailerError(
+            .rejected, stage: .rcptTo, replyCode: 550, replyText: "5.1.1 <\(para)>: Recipient address rejected", detail: "unexpected reply from mx")
     }
 }
 
@@ -22,7 +24,10 @@ private final class RelayIndisponivel: Mailer, Sendable {
     init(falhas: Int) { self.falhas = falhas }
 
     func send(_ message: EmailMessage) async throws {
-        let tentativa = tentativas.withLock { $0 += 1; return $0 }
+        let tentativa = tentativas.withLock {
+            $0 += 1
+            return $0
+        }
         if tentativa <= falhas {
             throw MailerError(.rejected, stage: .mailFrom, replyCode: 421, replyText: "4.3.2 Service not available", detail: "try later")
         }
@@ -34,13 +39,15 @@ private final class RelayIndisponivel: Mailer, Sendable {
 struct NotificacaoFalhaTests {
     @Test("a failure that may pass (4xx) is thrown for the bus to retry, not recorded as the message's end; the retry sends it")
     func transient_failure_is_retried_by_the_bus() async throws {
-        let store = try SQLiteEventStore(path: FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-falha-\(UUID().uuidString).sqlite").path)
+        let store = try SQLiteEventStore(
+            path: FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-falha-\(UUID().uuidString).sqlite").path)
         let relay = RelayIndisponivel(falhas: 2)
         let servico = NotificacoesService(
             store: store, clock: ManualClock(Date(timeIntervalSince1970: 1_795_000_000)), mailer: relay,
             remetente: EmailAddress("nao-responda@coworkflow.dev"), contato: { _ in .init(nome: "Ana Souza", email: "ana.souza@example.com") },
             tentativas: 2, pausa: .zero, logger: Logger(label: "test"))
-        let aviso = NotificacoesService.Aviso(tipo: .reservaConfirmada, usuarioId: "u-1", reservaId: nil, titulo: "Reserva confirmada", texto: "Até logo.")
+        let aviso = NotificacoesService.Aviso(
+            tipo: .reservaConfirmada, usuarioId: "u-1", reservaId: nil, titulo: "Reserva confirmada", texto: "Até logo.")
         let id = UUID()
         let erro = await #expect(throws: MailerError.self) { try await servico.entregar(aviso, id: id, meta: EventMetadata()) }
         #expect(erro?.replyCode == 421)
@@ -53,12 +60,14 @@ struct NotificacaoFalhaTests {
 
     @Test("is recorded with its stage and reply code, never with the server's text that names the member's address")
     func failure_record_keeps_no_address() async throws {
-        let store = try SQLiteEventStore(path: FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-falha-\(UUID().uuidString).sqlite").path)
+        let store = try SQLiteEventStore(
+            path: FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-falha-\(UUID().uuidString).sqlite").path)
         let servico = NotificacoesService(
             store: store, clock: ManualClock(Date(timeIntervalSince1970: 1_795_000_000)), mailer: RecusaDestinatario(),
             remetente: EmailAddress("nao-responda@coworkflow.dev"), contato: { _ in .init(nome: "Ana Souza", email: "ana.souza@example.com") },
             tentativas: 1, pausa: .zero, logger: Logger(label: "test"))
-        let aviso = NotificacoesService.Aviso(tipo: .reservaConfirmada, usuarioId: "u-1", reservaId: nil, titulo: "Reserva confirmada", texto: "Até logo.")
+        let aviso = NotificacoesService.Aviso(
+            tipo: .reservaConfirmada, usuarioId: "u-1", reservaId: nil, titulo: "Reserva confirmada", texto: "Até logo.")
         let writes = try await servico.entregar(aviso, id: UUID(), meta: EventMetadata())
         let evento = try #require(writes.first?.events.first)
         #expect(evento.type == "NotificacaoFalhou")
@@ -82,4 +91,3 @@ struct NotificacaoTextoTests {
         #expect(NotificacoesService.quando(noite, fuso: "America/Sao_Paulo") == "25/12/2026, 21:00 – 26/12/2026, 02:00")
     }
 }
-

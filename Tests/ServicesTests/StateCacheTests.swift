@@ -2,8 +2,9 @@ import Domain
 import EventStore
 import Foundation
 import Projections
-@testable import Services
 import Testing
+
+@testable import Services
 
 @Suite("Aggregate state cache")
 struct StateCacheTests {
@@ -24,8 +25,11 @@ struct StateCacheTests {
 
     /// Books hour `hora` of the day through `aggregate`, with the version it loaded.
     func ocupar(_ aggregate: AggregateStore<Agenda.Command, Agenda.State, Agenda.Event, Agenda.Failure>, hora: Int) async throws {
-        let intervalo = try TimeRange(start: inicio.addingTimeInterval(Double(hora) * 3_600), end: inicio.addingTimeInterval(Double(hora + 1) * 3_600))
-        try await aggregate.handle(StreamNames.agenda(espaco, dia), at: inicio, metadata: EventMetadata(), failure: { _ in ServiceError.conflito("x", "x") }) { _ in
+        let intervalo = try TimeRange(
+            start: inicio.addingTimeInterval(Double(hora) * 3_600), end: inicio.addingTimeInterval(Double(hora + 1) * 3_600))
+        try await aggregate.handle(
+            StreamNames.agenda(espaco, dia), at: inicio, metadata: EventMetadata(), failure: { _ in ServiceError.conflito("x", "x") }
+        ) { _ in
             .ocupar(reserva: UUID(), intervalo: intervalo, limite: 1, em: inicio)
         }
     }

@@ -5,7 +5,8 @@ extension Espaco {
 
         public static let cadastrado = EventKind("EspacoCadastrado", categoria: categoria, contexto: .espacos, rotulo: "Espaço cadastrado")
         public static let atualizado = EventKind("EspacoAtualizado", categoria: categoria, contexto: .espacos, rotulo: "Espaço atualizado")
-        public static let horarioDefinido = EventKind("HorarioDefinido", categoria: categoria, contexto: .espacos, rotulo: "Horário de funcionamento definido")
+        public static let horarioDefinido = EventKind(
+            "HorarioDefinido", categoria: categoria, contexto: .espacos, rotulo: "Horário de funcionamento definido")
         public static let bloqueioAgendado = EventKind("BloqueioAgendado", categoria: categoria, contexto: .espacos, rotulo: "Bloqueio agendado")
         public static let bloqueioRemovido = EventKind("BloqueioRemovido", categoria: categoria, contexto: .espacos, rotulo: "Bloqueio removido")
         public static let desativado = EventKind("EspacoDesativado", categoria: categoria, contexto: .espacos, rotulo: "Espaço desativado")

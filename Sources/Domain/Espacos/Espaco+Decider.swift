@@ -130,10 +130,13 @@ extension Espaco {
         decide: { command, state throws(Failure) in
             switch (command, state) {
             case (.cadastrar(let id, let unidade, let nome, let tipo, let capacidade, let comodidades, let fotos, let regras, let em), .inexistente):
-                return [.cadastrado(Cadastrado(
-                    espacoId: id, unidadeId: unidade, nome: try nomeValido(nome), tipo: tipo,
-                    capacidade: try capacidadeValida(capacidade), comodidades: try comodidadesValidas(comodidades),
-                    fotos: try fotosValidas(fotos), regras: try regrasValidas(regras), horario: .padrao, em: em))]
+                return [
+                    .cadastrado(
+                        Cadastrado(
+                            espacoId: id, unidadeId: unidade, nome: try nomeValido(nome), tipo: tipo,
+                            capacidade: try capacidadeValida(capacidade), comodidades: try comodidadesValidas(comodidades),
+                            fotos: try fotosValidas(fotos), regras: try regrasValidas(regras), horario: .padrao, em: em))
+                ]
             case (.cadastrar, .existente):
                 throw .jaCadastrado
             case (_, .inexistente):
@@ -148,8 +151,9 @@ extension Espaco {
                     fotos: try fotos.map { (value) throws(Failure) in try fotosValidas(value) } ?? dados.fotos,
                     regras: try regras.map { (value) throws(Failure) in try regrasValidas(value) } ?? dados.regras,
                     em: em)
-                guard novo.nome != dados.nome || novo.capacidade != dados.capacidade || novo.comodidades != dados.comodidades
-                    || novo.fotos != dados.fotos || novo.regras != dados.regras
+                guard
+                    novo.nome != dados.nome || novo.capacidade != dados.capacidade || novo.comodidades != dados.comodidades
+                        || novo.fotos != dados.fotos || novo.regras != dados.regras
                 else { return [] }
                 return [.atualizado(novo)]
 
@@ -189,10 +193,11 @@ extension Espaco {
         evolve: { state, event in
             switch (state, event) {
             case (_, .cadastrado(let e)):
-                return .existente(Dados(
-                    id: e.espacoId, unidade: e.unidadeId, nome: e.nome, tipo: e.tipo, capacidade: e.capacidade,
-                    comodidades: e.comodidades, fotos: e.fotos, regras: e.regras, horario: e.horario,
-                    bloqueios: [], ativo: true, cadastradoEm: e.em))
+                return .existente(
+                    Dados(
+                        id: e.espacoId, unidade: e.unidadeId, nome: e.nome, tipo: e.tipo, capacidade: e.capacidade,
+                        comodidades: e.comodidades, fotos: e.fotos, regras: e.regras, horario: e.horario,
+                        bloqueios: [], ativo: true, cadastradoEm: e.em))
             case (.existente(var dados), .atualizado(let e)):
                 dados.nome = e.nome
                 dados.capacidade = e.capacidade

@@ -81,8 +81,9 @@ extension Espaco {
                 }
                 try self.init(faixas)
             } catch {
-                throw DecodingError.dataCorrupted(.init(
-                    codingPath: decoder.codingPath, debugDescription: "invalid opening hours: \(error)", underlyingError: error))
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: decoder.codingPath, debugDescription: "invalid opening hours: \(error)", underlyingError: error))
             }
         }
 

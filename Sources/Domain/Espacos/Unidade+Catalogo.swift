@@ -3,8 +3,10 @@ extension Unidade {
     public enum Catalogo: EventCatalog {
         public static let categoria = "unidade"
 
-        public static let cadastrada = EventKind("UnidadeCadastrada", versao: 2, categoria: categoria, contexto: .espacos, rotulo: "Unidade cadastrada")
-        public static let atualizada = EventKind("UnidadeAtualizada", versao: 2, categoria: categoria, contexto: .espacos, rotulo: "Unidade atualizada")
+        public static let cadastrada = EventKind(
+            "UnidadeCadastrada", versao: 2, categoria: categoria, contexto: .espacos, rotulo: "Unidade cadastrada")
+        public static let atualizada = EventKind(
+            "UnidadeAtualizada", versao: 2, categoria: categoria, contexto: .espacos, rotulo: "Unidade atualizada")
 
         public static let todos = [cadastrada, atualizada]
 
@@ -19,11 +21,11 @@ extension Unidade {
         /// ``Operacao/padrao`` as stored JSON.
         private static var operacaoPadrao: [String: Any] {
             [
-            "aliquotaISSBP": Operacao.padrao.aliquotaISSBP,
-            "janelaDeCheckin": [
-                "antesMinutos": Operacao.padrao.janelaDeCheckin.antesMinutos,
-                "depoisMinutos": Operacao.padrao.janelaDeCheckin.depoisMinutos,
-            ],
+                "aliquotaISSBP": Operacao.padrao.aliquotaISSBP,
+                "janelaDeCheckin": [
+                    "antesMinutos": Operacao.padrao.janelaDeCheckin.antesMinutos,
+                    "depoisMinutos": Operacao.padrao.janelaDeCheckin.depoisMinutos,
+                ],
             ]
         }
     }

@@ -273,9 +273,13 @@ extension Unidade {
         decide: { command, state throws(Failure) in
             switch (command, state) {
             case (.cadastrar(let id, let nome, let endereco, let fuso, let politica, let operacao, let em), .inexistente):
-                return [.cadastrada(Cadastrada(
-                    unidadeId: id, nome: try nomeValido(nome), endereco: try endereco.normalizado(),
-                    fusoHorario: try fusoValido(fuso), politica: try politicaValida(politica), operacao: try operacaoValida(operacao), em: em))]
+                return [
+                    .cadastrada(
+                        Cadastrada(
+                            unidadeId: id, nome: try nomeValido(nome), endereco: try endereco.normalizado(),
+                            fusoHorario: try fusoValido(fuso), politica: try politicaValida(politica), operacao: try operacaoValida(operacao), em: em)
+                    )
+                ]
             case (.cadastrar, .existente):
                 throw .jaCadastrada
             case (.atualizar, .inexistente):
@@ -284,26 +288,32 @@ extension Unidade {
                 let novoNome = try nome.map { (value) throws(Failure) in try nomeValido(value) } ?? dados.nome
                 let novoEndereco = try endereco.map { (value) throws(Failure) in try value.normalizado() } ?? dados.endereco
                 // The unit's own zone sent back is fine even when it predates the IANA-only check.
-                let novoFuso = try fuso.map { (value) throws(Failure) in
-                    value.trimmed == dados.fusoHorario ? dados.fusoHorario : try fusoValido(value)
-                } ?? dados.fusoHorario
+                let novoFuso =
+                    try fuso.map { (value) throws(Failure) in
+                        value.trimmed == dados.fusoHorario ? dados.fusoHorario : try fusoValido(value)
+                    } ?? dados.fusoHorario
                 guard novoFuso == dados.fusoHorario else { throw .fusoImutavel(atual: dados.fusoHorario) }
                 let novaPolitica = try politica.map { (value) throws(Failure) in try politicaValida(value) } ?? dados.politica
                 let novaOperacao = try operacao.map { (value) throws(Failure) in try operacaoValida(value) } ?? dados.operacao
-                guard novoNome != dados.nome || novoEndereco != dados.endereco || novoFuso != dados.fusoHorario
-                    || novaPolitica != dados.politica || novaOperacao != dados.operacao
+                guard
+                    novoNome != dados.nome || novoEndereco != dados.endereco || novoFuso != dados.fusoHorario
+                        || novaPolitica != dados.politica || novaOperacao != dados.operacao
                 else { return [] }
-                return [.atualizada(Atualizada(
-                    unidadeId: dados.id, nome: novoNome, endereco: novoEndereco, fusoHorario: novoFuso,
-                    politica: novaPolitica, operacao: novaOperacao, em: em))]
+                return [
+                    .atualizada(
+                        Atualizada(
+                            unidadeId: dados.id, nome: novoNome, endereco: novoEndereco, fusoHorario: novoFuso,
+                            politica: novaPolitica, operacao: novaOperacao, em: em))
+                ]
             }
         },
         evolve: { state, event in
             switch (state, event) {
             case (_, .cadastrada(let e)):
-                return .existente(Dados(
-                    id: e.unidadeId, nome: e.nome, endereco: e.endereco, fusoHorario: e.fusoHorario, politica: e.politica,
-                    operacao: e.operacao))
+                return .existente(
+                    Dados(
+                        id: e.unidadeId, nome: e.nome, endereco: e.endereco, fusoHorario: e.fusoHorario, politica: e.politica,
+                        operacao: e.operacao))
             case (.existente(var dados), .atualizada(let e)):
                 dados.nome = e.nome
                 dados.endereco = e.endereco

@@ -5,8 +5,10 @@ extension Fatura {
 
         public static let emitida = EventKind("FaturaEmitida", categoria: categoria, contexto: .financeiro, rotulo: "Fatura emitida")
         public static let paga = EventKind("FaturaPaga", categoria: categoria, contexto: .financeiro, rotulo: "Fatura paga")
-        public static let notaDeCreditoEmitida = EventKind("NotaDeCreditoEmitida", categoria: categoria, contexto: .financeiro, rotulo: "Nota de crédito emitida")
-        public static let contabilizado = EventKind("LancamentoContabilizado", categoria: categoria, contexto: .financeiro, rotulo: "Lançamento contabilizado")
+        public static let notaDeCreditoEmitida = EventKind(
+            "NotaDeCreditoEmitida", categoria: categoria, contexto: .financeiro, rotulo: "Nota de crédito emitida")
+        public static let contabilizado = EventKind(
+            "LancamentoContabilizado", categoria: categoria, contexto: .financeiro, rotulo: "Lançamento contabilizado")
 
         public static let todos = [emitida, paga, notaDeCreditoEmitida, contabilizado]
     }

@@ -7,8 +7,10 @@ extension Pagamento {
         public static let confirmado = EventKind("PagamentoConfirmado", categoria: categoria, contexto: .pagamentos, rotulo: "Pagamento confirmado")
         public static let recusado = EventKind("PagamentoRecusado", categoria: categoria, contexto: .pagamentos, rotulo: "Pagamento recusado")
         public static let cancelado = EventKind("PagamentoCancelado", categoria: categoria, contexto: .pagamentos, rotulo: "Pagamento cancelado")
-        public static let reembolsoSolicitado = EventKind("ReembolsoSolicitado", categoria: categoria, contexto: .pagamentos, rotulo: "Reembolso solicitado")
-        public static let reembolsoConcluido = EventKind("ReembolsoConcluido", categoria: categoria, contexto: .pagamentos, rotulo: "Reembolso concluído")
+        public static let reembolsoSolicitado = EventKind(
+            "ReembolsoSolicitado", categoria: categoria, contexto: .pagamentos, rotulo: "Reembolso solicitado")
+        public static let reembolsoConcluido = EventKind(
+            "ReembolsoConcluido", categoria: categoria, contexto: .pagamentos, rotulo: "Reembolso concluído")
 
         public static let todos = [iniciado, confirmado, recusado, cancelado, reembolsoSolicitado, reembolsoConcluido]
     }

@@ -45,7 +45,9 @@ extension Pagamento {
                     pagamentoId: pedido.pagamentoId, reservaId: pedido.reservaId, usuarioId: pedido.usuarioId, unidadeId: pedido.unidadeId,
                     espacoId: pedido.espacoId, metodo: metodo, valor: pedido.valor, cobrancaId: nil, pix: nil, boleto: nil,
                     expiraEm: pedido.expiraEm, em: em)
-                return [.iniciado(iniciado), .recusado(Recusado(pagamentoId: pedido.pagamentoId, reservaId: pedido.reservaId, motivo: motivo, em: em))]
+                return [
+                    .iniciado(iniciado), .recusado(Recusado(pagamentoId: pedido.pagamentoId, reservaId: pedido.reservaId, motivo: motivo, em: em)),
+                ]
             case (.iniciar, .existente), (.recusarSemCobrar, .existente):
                 throw .jaIniciado
             case (_, .inexistente):
@@ -81,16 +83,22 @@ extension Pagamento {
                 let quanto = valor ?? dados.disponivel
                 guard quanto <= dados.disponivel else { throw .reembolsoExcedente(disponivel: dados.disponivel) }
                 guard quanto > .zero else { return [] }
-                return [.reembolsoSolicitado(ReembolsoSolicitado(
-                    pagamentoId: dados.id, reservaId: dados.inicio.reservaId, reembolsoId: reembolsoId, cobrancaId: dados.inicio.cobrancaId,
-                    valor: quanto, motivo: motivo, em: em))]
+                return [
+                    .reembolsoSolicitado(
+                        ReembolsoSolicitado(
+                            pagamentoId: dados.id, reservaId: dados.inicio.reservaId, reembolsoId: reembolsoId, cobrancaId: dados.inicio.cobrancaId,
+                            valor: quanto, motivo: motivo, em: em))
+                ]
             case (.concluirReembolso(let reembolsoId, let em), .existente(let dados)):
                 guard let reembolso = dados.reembolsos.first(where: { $0.reembolsoId == reembolsoId }) else { throw .reembolsoDesconhecido }
                 guard !reembolso.concluido else { return [] }
                 let inicio = dados.inicio
-                return [.reembolsoConcluido(ReembolsoConcluido(
-                    pagamentoId: dados.id, reservaId: inicio.reservaId, reembolsoId: reembolsoId, usuarioId: inicio.usuarioId,
-                    unidadeId: inicio.unidadeId, espacoId: inicio.espacoId, valor: reembolso.valor, em: em))]
+                return [
+                    .reembolsoConcluido(
+                        ReembolsoConcluido(
+                            pagamentoId: dados.id, reservaId: inicio.reservaId, reembolsoId: reembolsoId, usuarioId: inicio.usuarioId,
+                            unidadeId: inicio.unidadeId, espacoId: inicio.espacoId, valor: reembolso.valor, em: em))
+                ]
             }
         },
         evolve: { state, event in

@@ -141,7 +141,8 @@ public enum Cotacao {
             }
             let acrescimo = dividir(porHora * Int128(noPico) * Int128(multiplicador - 10_000), por: 60 * 10_000)
             guard noPico > 0, acrescimo != 0 else { continue }
-            let descricao = "Horário de pico \(formatar(minutoDoDia: inicio))–\(formatar(minutoDoDia: fim)): "
+            let descricao =
+                "Horário de pico \(formatar(minutoDoDia: inicio))–\(formatar(minutoDoDia: fim)): "
                 + "\(formatar(variacao: multiplicador - 10_000)) em \(formatar(duracao: noPico))"
             linhas.append(("pico:\(regra.id.uuidString.lowercased())", descricao, acrescimo))
             subtotal += acrescimo
@@ -226,8 +227,10 @@ public enum Cotacao {
         /// `x` minutes by the hour: charged in whole fractions, and how that reads.
         func porHora(_ x: Int) -> (valor: Int128, descricao: String) {
             let cobrados = teto(x, fracao) * fracao
-            let quanto = cobrados % 60 == 0 ? "\(cobrados / 60) h × \(valores.porHora)" : "\(formatar(duracao: cobrados)) a \(valores.porHora) por hora"
-            let arredondado = cobrados > x
+            let quanto =
+                cobrados % 60 == 0 ? "\(cobrados / 60) h × \(valores.porHora)" : "\(formatar(duracao: cobrados)) a \(valores.porHora) por hora"
+            let arredondado =
+                cobrados > x
                 ? " (\(formatar(duracao: x)) reservados; cobrança por \(fracao == 60 ? "hora iniciada" : "fração de \(fracao) min iniciada"))" : ""
             return (dividir(hora * Int128(cobrados), por: 60), quanto + arredondado)
         }

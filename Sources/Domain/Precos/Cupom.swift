@@ -260,8 +260,9 @@ extension Cupom {
         evolve: { state, event in
             switch (state, event) {
             case (.inexistente, .criado(let e)):
-                return .existente(Dados(
-                    codigo: e.codigo, desconto: e.desconto, validoDe: e.validoDe, validoAte: e.validoAte, maxUsos: e.maxUsos))
+                return .existente(
+                    Dados(
+                        codigo: e.codigo, desconto: e.desconto, validoDe: e.validoDe, validoAte: e.validoAte, maxUsos: e.maxUsos))
             case (.existente(var dados), .usado(let e)):
                 dados.usos.insert(e.reservaId)
                 return .existente(dados)

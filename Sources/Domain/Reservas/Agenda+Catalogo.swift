@@ -7,7 +7,8 @@ extension Agenda {
         public static let liberada = EventKind("AgendaLiberada", categoria: categoria, contexto: .reservas, rotulo: "Horário liberado na agenda")
         public static let bloqueada = EventKind("AgendaBloqueada", categoria: categoria, contexto: .reservas, rotulo: "Agenda bloqueada")
         public static let desbloqueada = EventKind("AgendaDesbloqueada", categoria: categoria, contexto: .reservas, rotulo: "Agenda desbloqueada")
-        public static let capacidadeDefinida = EventKind("AgendaCapacidadeDefinida", categoria: categoria, contexto: .reservas, rotulo: "Capacidade da agenda definida")
+        public static let capacidadeDefinida = EventKind(
+            "AgendaCapacidadeDefinida", categoria: categoria, contexto: .reservas, rotulo: "Capacidade da agenda definida")
 
         public static let todos = [ocupada, liberada, bloqueada, desbloqueada, capacidadeDefinida]
     }

@@ -3,7 +3,8 @@ extension BoletosPendentes {
     public enum Catalogo: EventCatalog {
         public static let categoria = "boletos"
 
-        public static let registrado = EventKind("BoletoPendenteRegistrado", categoria: categoria, contexto: .reservas, rotulo: "Boleto pendente registrado")
+        public static let registrado = EventKind(
+            "BoletoPendenteRegistrado", categoria: categoria, contexto: .reservas, rotulo: "Boleto pendente registrado")
 
         public static let todos = [registrado]
     }

@@ -51,7 +51,7 @@ public enum BoletosPendentes {
         }
 
         public static let decoders = EventDecoders<Event>([
-            .kind(Catalogo.registrado, Registrado.self) { .registrado($0) },
+            .kind(Catalogo.registrado, Registrado.self) { .registrado($0) }
         ])
     }
 

@@ -79,9 +79,12 @@ extension Reserva {
                 guard dados.status.ativa else { throw .transicaoInvalida(status: dados.status) }
                 if dados.status == .confirmada, dados.intervalo.start <= em { throw .jaIniciada }
                 let valores = reembolso(dados, pago: pago, politica: politica, isento: isento, em: em)
-                return [.cancelada(Cancelada(
-                    reservaId: dados.id, por: por, motivo: motivo, pago: valores.pago, multa: valores.multa,
-                    reembolso: valores.reembolso, em: em))]
+                return [
+                    .cancelada(
+                        Cancelada(
+                            reservaId: dados.id, por: por, motivo: motivo, pago: valores.pago, multa: valores.multa,
+                            reembolso: valores.reembolso, em: em))
+                ]
             case (.expirar(let em), .existente(let dados)):
                 guard dados.status == .solicitada else { throw .transicaoInvalida(status: dados.status) }
                 guard em >= dados.solicitacao.expiraEm else { throw .aindaNaoExpirou(expiraEm: dados.solicitacao.expiraEm) }

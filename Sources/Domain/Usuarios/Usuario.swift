@@ -280,9 +280,10 @@ extension Usuario {
         evolve: { state, event in
             switch (state, event) {
             case (_, .registrado(let e)):
-                return .existente(Conta(
-                    id: e.usuarioId, nome: e.nome, email: e.email, senha: e.senha, papel: e.papel, ativo: true,
-                    registradoEm: e.em, falhas: [], bloqueadoAte: nil))
+                return .existente(
+                    Conta(
+                        id: e.usuarioId, nome: e.nome, email: e.email, senha: e.senha, papel: e.papel, ativo: true,
+                        registradoEm: e.em, falhas: [], bloqueadoAte: nil))
             case (.existente(var conta), .loginRealizado):
                 conta.falhas = []
                 conta.bloqueadoAte = nil

@@ -1,5 +1,5 @@
-public import Foundation
 public import Domain
+public import Foundation
 
 /// An event about to be appended: identity, stored type, schema version, JSON payload.
 public struct NewEvent: Sendable, Equatable {

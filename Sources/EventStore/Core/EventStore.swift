@@ -92,7 +92,9 @@ public struct StreamRead: Sendable, Hashable {
         var lowest: [StreamName: Int64] = [:]
         var order: [StreamName] = []
         for read in reads {
-            if let known = lowest[read.stream] { lowest[read.stream] = min(known, read.version) } else {
+            if let known = lowest[read.stream] {
+                lowest[read.stream] = min(known, read.version)
+            } else {
                 lowest[read.stream] = read.version
                 order.append(read.stream)
             }
@@ -152,11 +154,12 @@ extension EventFeed {
     public func forEachEvent(category: String? = nil, _ body: (RecordedEvent) async throws -> Void) async throws {
         var position = GlobalPosition.start
         while true {
-            let batch = if let category {
-                try await readCategory(category, after: position, limit: 1_000)
-            } else {
-                try await readAll(after: position, limit: 1_000)
-            }
+            let batch =
+                if let category {
+                    try await readCategory(category, after: position, limit: 1_000)
+                } else {
+                    try await readAll(after: position, limit: 1_000)
+                }
             for event in batch { try await body(event) }
             guard batch.count == 1_000, let last = batch.last else { return }
             position = last.position

@@ -61,6 +61,9 @@ public struct EventStoreError: Error, Sendable, CustomStringConvertible {
     }
 
     static func checkpointMoved(_ name: String, expected: CheckpointMark) -> EventStoreError {
-        EventStoreError(.checkpointMoved, "checkpoint '\(name)' is no longer as it was at \(expected): another reader (a replica or a rebuild) wrote it meanwhile; this batch was not written")
+        EventStoreError(
+            .checkpointMoved,
+            "checkpoint '\(name)' is no longer as it was at \(expected): another reader (a replica or a rebuild) wrote it meanwhile; this batch was not written"
+        )
     }
 }

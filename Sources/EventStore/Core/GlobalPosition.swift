@@ -28,7 +28,8 @@ public struct GlobalPosition: Hashable, Comparable, Sendable, Codable, CustomStr
     public init?(parsing text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let transaction = Int64(parts[0]), let sequence = Int64(parts[1]),
-              transaction >= 0, sequence >= 0 else { return nil }
+            transaction >= 0, sequence >= 0
+        else { return nil }
         self.init(transaction: transaction, sequence: sequence)
     }
 }

@@ -64,10 +64,10 @@ public enum Instants {
                 return value
             }
             guard utf8[4] == UInt8(ascii: "-"), utf8[7] == UInt8(ascii: "-"), utf8[10] == UInt8(ascii: "T"),
-                  utf8[13] == UInt8(ascii: ":"), utf8[16] == UInt8(ascii: ":"),
-                  let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-                  let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-                  year >= 1_600, (1...12).contains(month), hour < 24, minute < 60, second < 60
+                utf8[13] == UInt8(ascii: ":"), utf8[16] == UInt8(ascii: ":"),
+                let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+                let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+                year >= 1_600, (1...12).contains(month), hour < 24, minute < 60, second < 60
             else { return nil }
             guard (1...CivilDays.daysInMonth(year, month)).contains(day) else { return nil }
             var fractionOfSecond = 0.0

@@ -41,7 +41,9 @@ public protocol ReadModelStore: Sendable {
     /// that took over a lease this one lost, or a rebuild) wrote it meanwhile, and this batch is
     /// stale — also when that write left it at the same position.
     @discardableResult
-    func commit(_ changes: [ReadModelChange], checkpoint name: String, at position: GlobalPosition, from previous: CheckpointMark?) async throws
+    func commit(
+        _ changes: [ReadModelChange], checkpoint name: String, at position: GlobalPosition, from previous: CheckpointMark?
+    ) async throws
         -> CheckpointMark
 
     /// Empties `collections` and moves checkpoint `name` back to the start, in one transaction:
@@ -66,7 +68,9 @@ public protocol ReadModelStore: Sendable {
     /// then written back to the start (a new mark, so promoting twice is refused). Returns the
     /// new mark of `name`.
     @discardableResult
-    func promote(_ collections: [StagedCollection], checkpoint name: String, from staged: String, at mark: CheckpointMark) async throws
+    func promote(
+        _ collections: [StagedCollection], checkpoint name: String, from staged: String, at mark: CheckpointMark
+    ) async throws
         -> CheckpointMark
 }
 

@@ -30,7 +30,9 @@ public enum RequestKeyClaim: Sendable, Equatable {
 public protocol RequestKeys: Sendable {
     /// Claims `key` for the request with `fingerprint`. A record older than `expireBefore` is
     /// forgotten; one still running since before `staleBefore` (its process died) is taken over.
-    func claimRequestKey(_ key: String, fingerprint: String, at now: Date, expireBefore: Date, staleBefore: Date) async throws
+    func claimRequestKey(
+        _ key: String, fingerprint: String, at now: Date, expireBefore: Date, staleBefore: Date
+    ) async throws
         -> RequestKeyClaim
 
     /// Stores the answer of a claimed key, or (nil) releases the key so a retry runs again.

@@ -138,11 +138,13 @@ extension PostgresEventStore {
                     if case .down = health.current { logger.notice("the database is reachable again") }
                     health.markUp()
                     break
-                } catch where DatabaseHealth.isConnectionLevel(error) {
+                } catch  where DatabaseHealth.isConnectionLevel(error) {
                     if Task.isCancelled { return }
-                    if case .down = health.current {} else {
-                        logger.error("the database is unreachable: calls fail at once until a probe reaches it",
-                                     metadata: ["error": "\(String(reflecting: error))"])
+                    if case .down = health.current {
+                    } else {
+                        logger.error(
+                            "the database is unreachable: calls fail at once until a probe reaches it",
+                            metadata: ["error": "\(String(reflecting: error))"])
                     }
                     health.markDown(DatabaseHealth.describe(error), at: Date())
                     // Leases queued before the outage was known would wait for connections

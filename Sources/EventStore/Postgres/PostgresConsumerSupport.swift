@@ -37,7 +37,8 @@ extension PostgresEventStore {
         let logger = self.logger
         return try await withTransaction { transaction in
             let ids = batch.map(\.eventId)
-            let rows = try await transaction.connection.query("""
+            let rows = try await transaction.connection.query(
+                """
                 INSERT INTO consumer_inbox (consumer, event_id, outcome)
                 SELECT \(consumer), id, 'handled' FROM unnest(\(ids)::uuid[]) AS id
                 ON CONFLICT (consumer, event_id) DO NOTHING
@@ -59,7 +60,8 @@ extension PostgresEventStore {
 
     public func inboxOutcomes(_ eventIds: [UUID], consumer: String) async throws -> [UUID: InboxOutcome] {
         guard !eventIds.isEmpty else { return [:] }
-        let rows = try await fetch("""
+        let rows = try await fetch(
+            """
             SELECT event_id, outcome, reason, attempts FROM consumer_inbox
             WHERE consumer = \(consumer) AND event_id = ANY(\(eventIds)::uuid[])
             """, logger: logger)
@@ -72,7 +74,8 @@ extension PostgresEventStore {
     }
 
     public func inboxEntry(_ eventId: UUID, consumer: String) async throws -> InboxEntry? {
-        let rows = try await fetch("""
+        let rows = try await fetch(
+            """
             SELECT outcome, reason, attempts, recorded_at FROM consumer_inbox
             WHERE consumer = \(consumer) AND event_id = \(eventId)
             """, logger: logger)
@@ -84,7 +87,8 @@ extension PostgresEventStore {
     }
 
     public func deadLetters(consumer: String, limit: Int) async throws -> [InboxEntry] {
-        let rows = try await fetch("""
+        let rows = try await fetch(
+            """
             SELECT event_id, reason, attempts, recorded_at FROM consumer_inbox
             WHERE consumer = \(consumer) AND outcome = 'dead' ORDER BY recorded_at, event_id LIMIT \(limit)
             """, logger: logger)
@@ -99,7 +103,8 @@ extension PostgresEventStore {
     public func retryDeadLetters(consumer: String, eventIds: [UUID]?) async throws -> [UUID] {
         let logger = self.logger
         return try await withTransaction { transaction in
-            let rows = try await transaction.connection.query("""
+            let rows = try await transaction.connection.query(
+                """
                 WITH released AS (
                     DELETE FROM consumer_inbox
                     WHERE consumer = \(consumer) AND outcome = 'dead'
@@ -147,7 +152,8 @@ extension PostgresEventStore {
                 // A holder whose host dies or is cut off without a reset would keep the lock
                 // until the server's own TCP keepalive noticed (two hours by default): the
                 // server probes this connection after 10 s of silence and drops it ~25 s later.
-                try await connection.query("""
+                try await connection.query(
+                    """
                     SELECT set_config('tcp_keepalives_idle', '10', false), set_config('tcp_keepalives_interval', '5', false),
                            set_config('tcp_keepalives_count', '3', false), set_config('tcp_user_timeout', '25000', false)
                     """, logger: logger)

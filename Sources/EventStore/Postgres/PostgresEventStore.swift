@@ -1,9 +1,9 @@
 import Domain
-import Synchronization
 import Foundation
 public import Logging
-public import PostgresNIO
 import NIOCore
+public import PostgresNIO
+import Synchronization
 
 /// The production event store on PostgreSQL.
 ///
@@ -202,12 +202,14 @@ public final class PostgresEventStore: EventStore {
     ) async throws -> AppendResult? {
         if writes.count == 1, writes[0].events.count == 1 {
             let write = writes[0]
-            let rows = try await connection.execute(PostgresStatements.AppendSingle(
-                stream: write.stream.rawValue, expected: write.expected.code, event: write.events[0], notify: notify), logger: logger)
+            let rows = try await connection.execute(
+                PostgresStatements.AppendSingle(
+                    stream: write.stream.rawValue, expected: write.expected.code, event: write.events[0], notify: notify), logger: logger)
             var result: AppendResult?
             for try await (version, transaction, position) in rows {
-                result = AppendResult(positions: [GlobalPosition(transaction: transaction, sequence: position)],
-                                      versions: [write.stream: version])
+                result = AppendResult(
+                    positions: [GlobalPosition(transaction: transaction, sequence: position)],
+                    versions: [write.stream: version])
             }
             return result
         }
@@ -216,25 +218,29 @@ public final class PostgresEventStore: EventStore {
             for event in write.events { columns.add(event, stream: index + 1) }
         }
         if writes.count == 1 {
-            let rows = try await connection.execute(PostgresStatements.AppendOne(
-                stream: writes[0].stream.rawValue, expected: writes[0].expected.code, columns: columns, notify: notify), logger: logger)
+            let rows = try await connection.execute(
+                PostgresStatements.AppendOne(
+                    stream: writes[0].stream.rawValue, expected: writes[0].expected.code, columns: columns, notify: notify), logger: logger)
             var result: AppendResult?
             for try await (version, transaction, positions) in rows where positions.count == columns.ids.count {
-                result = AppendResult(positions: positions.map { GlobalPosition(transaction: transaction, sequence: $0) },
-                                      versions: [writes[0].stream: version])
+                result = AppendResult(
+                    positions: positions.map { GlobalPosition(transaction: transaction, sequence: $0) },
+                    versions: [writes[0].stream: version])
             }
             return result
         }
-        let rows = try await connection.execute(PostgresStatements.AppendMany(
-            streams: writes.map(\.stream.rawValue), expected: writes.map(\.expected.code), columns: columns, notify: notify), logger: logger)
+        let rows = try await connection.execute(
+            PostgresStatements.AppendMany(
+                streams: writes.map(\.stream.rawValue), expected: writes.map(\.expected.code), columns: columns, notify: notify), logger: logger)
         var appended: [AppendedRow] = []
         for try await row in rows { appended.append(Self.appendedRow(row)) }
         return appended.isEmpty ? nil : AppendResult(ids: columns.ids, rows: appended)
     }
 
     private static func appendedRow(_ row: PostgresStatements.InsertedRow) -> AppendedRow {
-        AppendedRow(eventId: row.0, stream: StreamName(row.1), version: row.2,
-                    position: GlobalPosition(transaction: row.3, sequence: row.4))
+        AppendedRow(
+            eventId: row.0, stream: StreamName(row.1), version: row.2,
+            position: GlobalPosition(transaction: row.3, sequence: row.4))
     }
 
     /// The column arrays of one append, bound as PostgreSQL arrays.
@@ -294,7 +300,8 @@ public final class PostgresEventStore: EventStore {
     ) async throws -> (stored: AppendResult?, conflict: WrongExpectedVersion?) {
         let checked = writes.filter { $0.expected != .any }
         let names = checked.map(\.stream.rawValue)
-        let rows = try await connection.query("""
+        let rows = try await connection.query(
+            """
             SELECT NULL::uuid, s.name, (SELECT coalesce(max(v.stream_version), 0) FROM events v WHERE v.stream_id = s.name), 0::bigint, 0::bigint
             FROM unnest(\(names)::text[]) AS s(name)
             UNION ALL
@@ -304,8 +311,10 @@ public final class PostgresEventStore: EventStore {
         var versions: [String: Int64] = [:]
         for try await (id, stream, version, transaction, position) in rows.decode((UUID?, String, Int64, Int64, Int64).self) {
             if let id {
-                stored.append(AppendedRow(eventId: id, stream: StreamName(stream), version: version,
-                                          position: GlobalPosition(transaction: transaction, sequence: position)))
+                stored.append(
+                    AppendedRow(
+                        eventId: id, stream: StreamName(stream), version: version,
+                        position: GlobalPosition(transaction: transaction, sequence: position)))
             } else {
                 versions[stream] = version
             }
@@ -416,7 +425,11 @@ public final class PostgresEventStore: EventStore {
             // it, or it would wait for a connection from a pool that may have stopped.
             let events: [RecordedEvent]
             do {
-                events = try await withTaskCancellationHandler { try await read.value } onCancel: { read.cancel() }
+                events = try await withTaskCancellationHandler {
+                    try await read.value
+                } onCancel: {
+                    read.cancel()
+                }
             } catch is CancellationError where !Task.isCancelled {
                 // Another reader of it was cancelled (its runner stopped or lost its lease) and
                 // took the shared read with it, whoever started it; this one was not: it reads
@@ -452,7 +465,8 @@ public final class PostgresEventStore: EventStore {
     }
 
     public func headPosition() async throws -> GlobalPosition {
-        let rows = try await fetch("""
+        let rows = try await fetch(
+            """
             SELECT tx_id, position FROM events
             WHERE tx_id < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
             ORDER BY tx_id DESC, position DESC LIMIT 1
@@ -502,7 +516,8 @@ public final class PostgresEventStore: EventStore {
     }
 
     public func saveCheckpoint(_ name: String, _ position: GlobalPosition) async throws {
-        try await execute("""
+        try await execute(
+            """
             INSERT INTO subscription_checkpoints (name, tx_id, position) VALUES (\(name), \(position.transaction), \(position.sequence))
             ON CONFLICT (name) DO UPDATE SET tx_id = excluded.tx_id, position = excluded.position, updated_at = now()
             """, logger: logger)

@@ -1,6 +1,6 @@
 public import Foundation
-import PostgresNIO
 public import Logging
+import PostgresNIO
 
 /// Per-person keys in `personal_data_keys`, beside (never inside) the event table.
 /// Its calls go through the store's connections and ``DatabaseHealth``.

@@ -39,7 +39,8 @@ public struct PostgresMigrator: Sendable {
         // A session lock: released below, or by the server when `migrate()` closes the
         // connection after a failure.
         try await connection.query("SELECT pg_advisory_lock(\(Self.lockKey))", logger: logger)
-        try await connection.query("""
+        try await connection.query(
+            """
             CREATE TABLE IF NOT EXISTS schema_migrations (
                 version integer PRIMARY KEY, name text NOT NULL,
                 applied_at timestamptz NOT NULL DEFAULT now())

@@ -9,26 +9,30 @@ extension PostgresEventStore {
     }
 
     public func documents(_ collection: String, grupo: String?, limit: Int, offset: Int) async throws -> [Data] {
-        let rows = if let grupo {
-            try await fetch("""
-                SELECT doc FROM read_models WHERE collection = \(collection) AND grupo = \(grupo)
-                ORDER BY ordem, key LIMIT \(limit) OFFSET \(offset)
-                """, logger: logger)
-        } else {
-            try await fetch("""
-                SELECT doc FROM read_models WHERE collection = \(collection) ORDER BY ordem, key LIMIT \(limit) OFFSET \(offset)
-                """, logger: logger)
-        }
+        let rows =
+            if let grupo {
+                try await fetch(
+                    """
+                    SELECT doc FROM read_models WHERE collection = \(collection) AND grupo = \(grupo)
+                    ORDER BY ordem, key LIMIT \(limit) OFFSET \(offset)
+                    """, logger: logger)
+            } else {
+                try await fetch(
+                    """
+                    SELECT doc FROM read_models WHERE collection = \(collection) ORDER BY ordem, key LIMIT \(limit) OFFSET \(offset)
+                    """, logger: logger)
+            }
         return try rows.map { Data(try $0.decode(String.self).utf8) }
     }
 
     public func count(_ collection: String, grupo: String?) async throws -> Int {
-        let rows = if let grupo {
-            try await fetch(
-                "SELECT count(*) FROM read_models WHERE collection = \(collection) AND grupo = \(grupo)", logger: logger)
-        } else {
-            try await fetch("SELECT count(*) FROM read_models WHERE collection = \(collection)", logger: logger)
-        }
+        let rows =
+            if let grupo {
+                try await fetch(
+                    "SELECT count(*) FROM read_models WHERE collection = \(collection) AND grupo = \(grupo)", logger: logger)
+            } else {
+                try await fetch("SELECT count(*) FROM read_models WHERE collection = \(collection)", logger: logger)
+            }
         return Int(try rows.first?.decode(Int64.self) ?? 0)
     }
 
@@ -40,7 +44,9 @@ extension PostgresEventStore {
     }
 
     @discardableResult
-    public func commit(_ changes: [ReadModelChange], checkpoint name: String, at position: GlobalPosition, from previous: CheckpointMark?) async throws
+    public func commit(
+        _ changes: [ReadModelChange], checkpoint name: String, at position: GlobalPosition, from previous: CheckpointMark?
+    ) async throws
         -> CheckpointMark
     {
         let statement = PostgresStatements.CommitReadModels(changes, checkpoint: name, at: position, from: previous)
@@ -65,7 +71,8 @@ extension PostgresEventStore {
         try await withTransaction { transaction in
             try await transaction.connection.query(
                 "DELETE FROM read_models WHERE collection = ANY(\(collections))", logger: logger)
-            let rows = try await transaction.connection.query("""
+            let rows = try await transaction.connection.query(
+                """
                 INSERT INTO subscription_checkpoints (name, tx_id, position) VALUES (\(name), 0, 0)
                 ON CONFLICT (name) DO UPDATE SET tx_id = 0, position = 0, updated_at = now()
                 RETURNING xmin::text::bigint
@@ -76,7 +83,9 @@ extension PostgresEventStore {
     }
 
     @discardableResult
-    public func promote(_ collections: [StagedCollection], checkpoint name: String, from staged: String, at mark: CheckpointMark) async throws
+    public func promote(
+        _ collections: [StagedCollection], checkpoint name: String, from staged: String, at mark: CheckpointMark
+    ) async throws
         -> CheckpointMark
     {
         try await withTransaction { transaction in
@@ -84,12 +93,14 @@ extension PostgresEventStore {
             // transaction, then fails on the new mark; a builder's commit cannot slip in. The
             // live row is made if it was never saved, so that it can be locked too (a runner's
             // first commit, fenced on "never saved", then fails instead of racing this).
-            try await transaction.connection.query("""
+            try await transaction.connection.query(
+                """
                 INSERT INTO subscription_checkpoints (name, tx_id, position) VALUES (\(name), 0, 0) ON CONFLICT (name) DO NOTHING
                 """, logger: logger)
             var live: GlobalPosition?
             var built: CheckpointMark?
-            let rows = try await transaction.connection.query("""
+            let rows = try await transaction.connection.query(
+                """
                 SELECT name, tx_id, position, xmin::text::bigint FROM subscription_checkpoints
                 WHERE name IN (\(name), \(staged)) ORDER BY name FOR UPDATE
                 """, logger: logger)
@@ -110,7 +121,8 @@ extension PostgresEventStore {
             }
             try await transaction.connection.query(
                 "UPDATE subscription_checkpoints SET tx_id = 0, position = 0, updated_at = now() WHERE name = \(staged)", logger: logger)
-            let moved = try await transaction.connection.query("""
+            let moved = try await transaction.connection.query(
+                """
                 INSERT INTO subscription_checkpoints (name, tx_id, position) VALUES (\(name), \(built.position.transaction), \(built.position.sequence))
                 ON CONFLICT (name) DO UPDATE SET tx_id = excluded.tx_id, position = excluded.position, updated_at = now()
                 RETURNING xmin::text::bigint

@@ -2,7 +2,9 @@ public import Foundation
 import PostgresNIO
 
 extension PostgresEventStore {
-    public func claimRequestKey(_ key: String, fingerprint: String, at now: Date, expireBefore: Date, staleBefore: Date) async throws
+    public func claimRequestKey(
+        _ key: String, fingerprint: String, at now: Date, expireBefore: Date, staleBefore: Date
+    ) async throws
         -> RequestKeyClaim
     {
         let created = now.epochMilliseconds
@@ -10,7 +12,8 @@ extension PostgresEventStore {
         let stale = staleBefore.epochMilliseconds
         // A record that vanished between the two statements (released) is claimed on the next turn.
         for _ in 0..<3 {
-            let claimed = try await fetch("""
+            let claimed = try await fetch(
+                """
                 INSERT INTO request_keys (key, fingerprint, created_ms) VALUES (\(key), \(fingerprint), \(created))
                 ON CONFLICT (key) DO UPDATE
                     SET fingerprint = EXCLUDED.fingerprint, created_ms = EXCLUDED.created_ms, status = NULL, body = NULL, headers = NULL

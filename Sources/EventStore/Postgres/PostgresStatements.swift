@@ -106,7 +106,7 @@ enum PostgresStatements {
 
         private static func int8(_ cell: PostgresCell?, _ name: String) throws -> Int64 {
             guard let cell, cell.dataType == .int8, cell.format == .binary, let bytes = cell.bytes, bytes.readableBytes == 8,
-                  let value = bytes.getInteger(at: bytes.readerIndex, as: Int64.self)
+                let value = bytes.getInteger(at: bytes.readerIndex, as: Int64.self)
             else { throw EventStoreError(.corruptRow, "an append's \(name) is not an int8") }
             return value
         }
@@ -278,7 +278,8 @@ enum PostgresStatements {
     struct ReadAllPayloads: GlobalOrderRead {
         static let name = "coworkflow_read_all_payloads_v3"
         static let sql = globalOrder(selecting: columns)
-        static let columns = "int8send(position) || int8send(tx_id) || int8send(stream_version) || int4send(schema_version), stream_id, event_type, data"
+        static let columns =
+            "int8send(position) || int8send(tx_id) || int8send(stream_version) || int4send(schema_version), stream_id, event_type, data"
         let after: GlobalPosition
         let limit: Int64
 
@@ -402,7 +403,8 @@ enum PostgresStatements {
     /// One row of ``columns``, in its order.
     static func event(_ row: PostgresRow) throws -> RecordedEvent {
         try PostgresRowReader.read(row) { cells in
-            let (sequence, transaction, version, schemaVersion, eventId, occurredAt, recordedAt) = try cells.fixed(length: eventFixedLength) { fields in
+            let (sequence, transaction, version, schemaVersion, eventId, occurredAt, recordedAt) = try cells.fixed(length: eventFixedLength) {
+                fields in
                 (fields.int64(), fields.int64(), fields.int64(), fields.int32(), fields.uuid(), fields.date(), fields.date())
             }
             return RecordedEvent(

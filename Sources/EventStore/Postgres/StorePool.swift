@@ -59,7 +59,10 @@ public final class StorePool: Sendable {
 
         mutating func takeIdle() -> PostgresConnection? {
             while let (connection, _) = idle.popLast() {
-                if connection.isClosed { open -= 1; continue }
+                if connection.isClosed {
+                    open -= 1
+                    continue
+                }
                 return connection
             }
             return nil
@@ -269,7 +272,9 @@ public final class StorePool: Sendable {
                 state.connecting -= 1
                 state.lastFailure = (now, error)
                 state.openingFor.remove(waiter.id)
-                if state.cancelled.remove(waiter.id) != nil { return (.failure(CancellationError()), Self.replace(&state, now: now, options: options)) }
+                if state.cancelled.remove(waiter.id) != nil {
+                    return (.failure(CancellationError()), Self.replace(&state, now: now, options: options))
+                }
                 if state.shuttingDown { return (.failure(Self.shutDown), nil) }
                 if let connection = state.takeIdle() { return (.success(connection), nil) }
                 if state.open + state.connecting > 0 {

@@ -9,10 +9,12 @@ extension SQLiteEventStore {
         if !writes.isEmpty { try AppendValidation.validate(writes) }
         let id = eventId.uuidString.lowercased()
         let recorded = try await withTransaction { transaction in
-            try transaction.db.cachedStatement(sql: """
-                INSERT INTO consumer_inbox (consumer, event_id, outcome, reason, attempts, recorded_at)
-                VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (consumer, event_id) DO NOTHING
-                """).execute(arguments: [consumer, id, outcome.storedKind, outcome.storedReason, outcome.storedAttempts, microseconds(Date())])
+            try transaction.db.cachedStatement(
+                sql: """
+                    INSERT INTO consumer_inbox (consumer, event_id, outcome, reason, attempts, recorded_at)
+                    VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (consumer, event_id) DO NOTHING
+                    """
+            ).execute(arguments: [consumer, id, outcome.storedKind, outcome.storedReason, outcome.storedAttempts, microseconds(Date())])
             guard transaction.db.changesCount == 1 else { return false }
             if !writes.isEmpty { _ = try transaction.append(writes) }
             return true
@@ -27,10 +29,12 @@ extension SQLiteEventStore {
         return try await withTransaction { transaction in
             var recorded = Set<UUID>()
             for event in batch {
-                try transaction.db.cachedStatement(sql: """
-                    INSERT INTO consumer_inbox (consumer, event_id, outcome, attempts, recorded_at)
-                    VALUES (?, ?, 'handled', 1, ?) ON CONFLICT (consumer, event_id) DO NOTHING
-                    """).execute(arguments: [consumer, event.eventId.uuidString.lowercased(), now])
+                try transaction.db.cachedStatement(
+                    sql: """
+                        INSERT INTO consumer_inbox (consumer, event_id, outcome, attempts, recorded_at)
+                        VALUES (?, ?, 'handled', 1, ?) ON CONFLICT (consumer, event_id) DO NOTHING
+                        """
+                ).execute(arguments: [consumer, event.eventId.uuidString.lowercased(), now])
                 guard transaction.db.changesCount == 1 else { continue }
                 recorded.insert(event.eventId)
                 if !event.writes.isEmpty { _ = try transaction.append(event.writes) }
@@ -43,10 +47,13 @@ extension SQLiteEventStore {
         guard !eventIds.isEmpty else { return [:] }
         return try await database.read { db in
             var outcomes: [UUID: InboxOutcome] = [:]
-            let rows = try Row.fetchAll(db.statement(listing: eventIds.count, """
-                SELECT event_id, outcome, reason, attempts FROM consumer_inbox
-                WHERE consumer = ? AND event_id IN (\(databaseQuestionMarks(count: eventIds.count)))
-                """), arguments: StatementArguments([consumer] + eventIds.map { $0.uuidString.lowercased() }))
+            let rows = try Row.fetchAll(
+                db.statement(
+                    listing: eventIds.count,
+                    """
+                    SELECT event_id, outcome, reason, attempts FROM consumer_inbox
+                    WHERE consumer = ? AND event_id IN (\(databaseQuestionMarks(count: eventIds.count)))
+                    """), arguments: StatementArguments([consumer] + eventIds.map { $0.uuidString.lowercased() }))
             for row in rows {
                 guard let id = UUID(uuidString: row["event_id"]) else { continue }
                 outcomes[id] = InboxOutcome(kind: row["outcome"], reason: row["reason"], attempts: row["attempts"])
@@ -57,9 +64,12 @@ extension SQLiteEventStore {
 
     public func inboxEntry(_ eventId: UUID, consumer: String) async throws -> InboxEntry? {
         try await database.read { db in
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT outcome, reason, attempts, recorded_at FROM consumer_inbox WHERE consumer = ? AND event_id = ?
-                """), arguments: [consumer, eventId.uuidString.lowercased()])
+            guard
+                let row = try Row.fetchOne(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT outcome, reason, attempts, recorded_at FROM consumer_inbox WHERE consumer = ? AND event_id = ?
+                            """), arguments: [consumer, eventId.uuidString.lowercased()])
             else { return nil }
             return InboxEntry(
                 consumer: consumer, eventId: eventId,
@@ -70,10 +80,13 @@ extension SQLiteEventStore {
 
     public func deadLetters(consumer: String, limit: Int) async throws -> [InboxEntry] {
         try await database.read { db in
-            try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT event_id, reason, attempts, recorded_at FROM consumer_inbox
-                WHERE consumer = ? AND outcome = 'dead' ORDER BY recorded_at, event_id LIMIT ?
-                """), arguments: [consumer, limit]).compactMap { row -> InboxEntry? in
+            try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT event_id, reason, attempts, recorded_at FROM consumer_inbox
+                        WHERE consumer = ? AND outcome = 'dead' ORDER BY recorded_at, event_id LIMIT ?
+                        """), arguments: [consumer, limit]
+            ).compactMap { row -> InboxEntry? in
                 guard let id = UUID(uuidString: row["event_id"]) else { return nil }
                 return InboxEntry(
                     consumer: consumer, eventId: id,
@@ -95,8 +108,10 @@ extension SQLiteEventStore {
             for id in dead where wanted?.contains(id) ?? true {
                 try transaction.db.cachedStatement(sql: "DELETE FROM consumer_inbox WHERE consumer = ? AND event_id = ?")
                     .execute(arguments: [consumer, id])
-                try transaction.db.cachedStatement(sql: "INSERT INTO consumer_redrive (consumer, event_id, requested_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
-                    .execute(arguments: [consumer, id, now])
+                try transaction.db.cachedStatement(
+                    sql: "INSERT INTO consumer_redrive (consumer, event_id, requested_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"
+                )
+                .execute(arguments: [consumer, id, now])
                 if let uuid = UUID(uuidString: id) { ids.append(uuid) }
             }
             return ids

@@ -78,7 +78,9 @@ public final class SQLiteEventStore: EventStore {
     static func append(_ writes: [StreamWrite], in db: Database) throws -> AppendResult {
         let ids = writes.flatMap { $0.events.map(\.eventId) }
         let existing = try Row.fetchAll(
-            db.statement(listing: ids.count, """
+            db.statement(
+                listing: ids.count,
+                """
                 SELECT event_id, stream_id, stream_version, tx_id, position FROM events
                 WHERE event_id IN (\(databaseQuestionMarks(count: ids.count)))
                 """),
@@ -87,15 +89,18 @@ public final class SQLiteEventStore: EventStore {
             guard let id = UUID(uuidString: row["event_id"]) else {
                 throw EventStoreError(.corruptRow, "event id is not a UUID at position \(row["position"] as Int64)")
             }
-            return AppendedRow(eventId: id, stream: StreamName(row["stream_id"] as String), version: row["stream_version"],
-                               position: GlobalPosition(transaction: row["tx_id"], sequence: row["position"]))
+            return AppendedRow(
+                eventId: id, stream: StreamName(row["stream_id"] as String), version: row["stream_version"],
+                position: GlobalPosition(transaction: row["tx_id"], sequence: row["position"]))
         }
         if let retried = try AppendResult.retried(ids: ids, writes: writes, stored: stored) { return retried }
 
         var current: [Int64] = []
         for write in writes {
-            let actual = try Int64.fetchOne(db.cachedStatement(sql: "SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = ?"),
-                arguments: [write.stream.rawValue]) ?? 0
+            let actual =
+                try Int64.fetchOne(
+                    db.cachedStatement(sql: "SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = ?"),
+                    arguments: [write.stream.rawValue]) ?? 0
             guard write.expected.accepts(actual: actual) else {
                 throw WrongExpectedVersion(stream: write.stream, expected: write.expected, actual: actual)
             }
@@ -104,11 +109,12 @@ public final class SQLiteEventStore: EventStore {
 
         let transaction = (try Int64.fetchOne(db.cachedStatement(sql: "SELECT coalesce(max(tx_id), 0) + 1 FROM events"))) ?? 1
         let recordedAt = microseconds(Date())
-        let insert = try db.cachedStatement(sql: """
-            INSERT INTO events (tx_id, stream_id, category, stream_version, event_id, event_type, schema_version,
-                                data, metadata, occurred_at, recorded_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        let insert = try db.cachedStatement(
+            sql: """
+                INSERT INTO events (tx_id, stream_id, category, stream_version, event_id, event_type, schema_version,
+                                    data, metadata, occurred_at, recorded_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
         var positions: [GlobalPosition] = []
         var versions: [StreamName: Int64] = [:]
         for (index, write) in writes.enumerated() {
@@ -162,7 +168,8 @@ public final class SQLiteEventStore: EventStore {
 
     public func streamVersion(_ stream: StreamName) async throws -> Int64 {
         try await database.read { db in
-            try Int64.fetchOne(db.cachedStatement(sql: "SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = ?"),
+            try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = ?"),
                 arguments: [stream.rawValue]) ?? 0
         }
     }
@@ -189,8 +196,10 @@ public final class SQLiteEventStore: EventStore {
 
     public func checkpoint(_ name: String) async throws -> GlobalPosition {
         try await database.read { db in
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT tx_id, position FROM subscription_checkpoints WHERE name = ?"),
-                arguments: [name])
+            guard
+                let row = try Row.fetchOne(
+                    db.cachedStatement(sql: "SELECT tx_id, position FROM subscription_checkpoints WHERE name = ?"),
+                    arguments: [name])
             else { return .start }
             return GlobalPosition(transaction: row["tx_id"], sequence: row["position"])
         }

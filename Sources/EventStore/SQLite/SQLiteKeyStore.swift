@@ -11,10 +11,15 @@ public struct SQLiteKeyStore: PersonalDataKeyStore {
         let candidate = PersonalDataVault.newKey()
         let id = subject.uuidString.lowercased()
         return try await database.write { db in
-            try db.cachedStatement(sql: "INSERT INTO personal_data_keys (subject_id, key, created_at) VALUES (?, ?, ?) ON CONFLICT (subject_id) DO NOTHING")
-                .execute(arguments: [id, candidate, microseconds(Date())])
-            guard let key = try Data.fetchOne(db.cachedStatement(sql: "SELECT key FROM personal_data_keys WHERE subject_id = ?"),
-                arguments: [id]) else {
+            try db.cachedStatement(
+                sql: "INSERT INTO personal_data_keys (subject_id, key, created_at) VALUES (?, ?, ?) ON CONFLICT (subject_id) DO NOTHING"
+            )
+            .execute(arguments: [id, candidate, microseconds(Date())])
+            guard
+                let key = try Data.fetchOne(
+                    db.cachedStatement(sql: "SELECT key FROM personal_data_keys WHERE subject_id = ?"),
+                    arguments: [id])
+            else {
                 throw EventStoreError(.backend, "personal data key for \(id) vanished while it was created")
             }
             return key
@@ -23,7 +28,8 @@ public struct SQLiteKeyStore: PersonalDataKeyStore {
 
     public func existingKey(for subject: UUID) async throws -> Data? {
         try await database.read { db in
-            try Data.fetchOne(db.cachedStatement(sql: "SELECT key FROM personal_data_keys WHERE subject_id = ?"),
+            try Data.fetchOne(
+                db.cachedStatement(sql: "SELECT key FROM personal_data_keys WHERE subject_id = ?"),
                 arguments: [subject.uuidString.lowercased()])
         }
     }

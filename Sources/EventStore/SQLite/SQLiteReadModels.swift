@@ -4,23 +4,30 @@ import GRDB
 extension SQLiteEventStore {
     public func document(_ collection: String, key: String) async throws -> Data? {
         try await database.read { db in
-            try String.fetchOne(db.cachedStatement(sql: "SELECT doc FROM read_models WHERE collection = ? AND key = ?"),
-                arguments: [collection, key])
-                .map { Data($0.utf8) }
+            try String.fetchOne(
+                db.cachedStatement(sql: "SELECT doc FROM read_models WHERE collection = ? AND key = ?"),
+                arguments: [collection, key]
+            )
+            .map { Data($0.utf8) }
         }
     }
 
     public func documents(_ collection: String, grupo: String?, limit: Int, offset: Int) async throws -> [Data] {
         try await database.read { db in
-            let rows = if let grupo {
-                try String.fetchAll(db.cachedStatement(sql: """
-                    SELECT doc FROM read_models WHERE collection = ? AND grupo = ? ORDER BY ordem, key LIMIT ? OFFSET ?
-                    """), arguments: [collection, grupo, limit, offset])
-            } else {
-                try String.fetchAll(db.cachedStatement(sql: """
-                    SELECT doc FROM read_models WHERE collection = ? ORDER BY ordem, key LIMIT ? OFFSET ?
-                    """), arguments: [collection, limit, offset])
-            }
+            let rows =
+                if let grupo {
+                    try String.fetchAll(
+                        db.cachedStatement(
+                            sql: """
+                                SELECT doc FROM read_models WHERE collection = ? AND grupo = ? ORDER BY ordem, key LIMIT ? OFFSET ?
+                                """), arguments: [collection, grupo, limit, offset])
+                } else {
+                    try String.fetchAll(
+                        db.cachedStatement(
+                            sql: """
+                                SELECT doc FROM read_models WHERE collection = ? ORDER BY ordem, key LIMIT ? OFFSET ?
+                                """), arguments: [collection, limit, offset])
+                }
             return rows.map { Data($0.utf8) }
         }
     }
@@ -28,10 +35,12 @@ extension SQLiteEventStore {
     public func count(_ collection: String, grupo: String?) async throws -> Int {
         try await database.read { db in
             if let grupo {
-                return try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM read_models WHERE collection = ? AND grupo = ?"),
+                return try Int.fetchOne(
+                    db.cachedStatement(sql: "SELECT count(*) FROM read_models WHERE collection = ? AND grupo = ?"),
                     arguments: [collection, grupo]) ?? 0
             }
-            return try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM read_models WHERE collection = ?"),
+            return try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT count(*) FROM read_models WHERE collection = ?"),
                 arguments: [collection]) ?? 0
         }
     }
@@ -41,7 +50,9 @@ extension SQLiteEventStore {
     }
 
     @discardableResult
-    public func commit(_ changes: [ReadModelChange], checkpoint name: String, at position: GlobalPosition, from previous: CheckpointMark?) async throws
+    public func commit(
+        _ changes: [ReadModelChange], checkpoint name: String, at position: GlobalPosition, from previous: CheckpointMark?
+    ) async throws
         -> CheckpointMark
     {
         try await database.write { db in
@@ -50,10 +61,12 @@ extension SQLiteEventStore {
             }
             for change in changes {
                 if let doc = change.doc {
-                    try db.cachedStatement(sql: """
-                        INSERT INTO read_models (collection, key, grupo, ordem, doc) VALUES (?, ?, ?, ?, ?)
-                        ON CONFLICT (collection, key) DO UPDATE SET grupo = excluded.grupo, ordem = excluded.ordem, doc = excluded.doc
-                        """).execute(arguments: [change.collection, change.key, change.grupo, change.ordem, String(decoding: doc, as: UTF8.self)])
+                    try db.cachedStatement(
+                        sql: """
+                            INSERT INTO read_models (collection, key, grupo, ordem, doc) VALUES (?, ?, ?, ?, ?)
+                            ON CONFLICT (collection, key) DO UPDATE SET grupo = excluded.grupo, ordem = excluded.ordem, doc = excluded.doc
+                            """
+                    ).execute(arguments: [change.collection, change.key, change.grupo, change.ordem, String(decoding: doc, as: UTF8.self)])
                 } else {
                     try db.cachedStatement(sql: "DELETE FROM read_models WHERE collection = ? AND key = ?")
                         .execute(arguments: [change.collection, change.key])
@@ -77,7 +90,9 @@ extension SQLiteEventStore {
     }
 
     @discardableResult
-    public func promote(_ collections: [StagedCollection], checkpoint name: String, from staged: String, at mark: CheckpointMark) async throws
+    public func promote(
+        _ collections: [StagedCollection], checkpoint name: String, from staged: String, at mark: CheckpointMark
+    ) async throws
         -> CheckpointMark
     {
         try await database.write { db in
@@ -101,20 +116,24 @@ extension SQLiteEventStore {
     }
 
     static func mark(_ name: String, in db: Database) throws -> CheckpointMark {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT tx_id, position, token FROM subscription_checkpoints WHERE name = ?"),
-            arguments: [name])
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT tx_id, position, token FROM subscription_checkpoints WHERE name = ?"),
+                arguments: [name])
         else { return .none }
         return CheckpointMark(position: GlobalPosition(transaction: row[0], sequence: row[1]), token: row[2])
     }
 
     /// Moves checkpoint `name` to `position`, counting the write; returns the new count.
     static func save(_ name: String, _ position: GlobalPosition, in db: Database) throws -> Int64 {
-        let token = try Int64.fetchOne(db.cachedStatement(sql: """
-            INSERT INTO subscription_checkpoints (name, tx_id, position, updated_at, token) VALUES (?, ?, ?, ?, 1)
-            ON CONFLICT (name) DO UPDATE SET tx_id = excluded.tx_id, position = excluded.position, updated_at = excluded.updated_at,
-                token = subscription_checkpoints.token + 1
-            RETURNING token
-            """), arguments: [name, position.transaction, position.sequence, microseconds(Date())])
+        let token = try Int64.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    INSERT INTO subscription_checkpoints (name, tx_id, position, updated_at, token) VALUES (?, ?, ?, ?, 1)
+                    ON CONFLICT (name) DO UPDATE SET tx_id = excluded.tx_id, position = excluded.position, updated_at = excluded.updated_at,
+                        token = subscription_checkpoints.token + 1
+                    RETURNING token
+                    """), arguments: [name, position.transaction, position.sequence, microseconds(Date())])
         guard let token else { throw EventStoreError(.backend, "checkpoint '\(name)' was not saved") }
         return token
     }

@@ -2,14 +2,17 @@ public import Foundation
 import GRDB
 
 extension SQLiteEventStore {
-    public func claimRequestKey(_ key: String, fingerprint: String, at now: Date, expireBefore: Date, staleBefore: Date) async throws
+    public func claimRequestKey(
+        _ key: String, fingerprint: String, at now: Date, expireBefore: Date, staleBefore: Date
+    ) async throws
         -> RequestKeyClaim
     {
         let created = now.epochMilliseconds
         let expired = expireBefore.epochMilliseconds
         let stale = staleBefore.epochMilliseconds
         return try await database.write { db in
-            let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT fingerprint, created_ms, status, body, headers FROM request_keys WHERE key = ?"),
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT fingerprint, created_ms, status, body, headers FROM request_keys WHERE key = ?"),
                 arguments: [key])
             if let row {
                 let status: Int? = row["status"]

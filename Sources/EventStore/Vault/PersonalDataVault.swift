@@ -1,5 +1,5 @@
-public import Foundation
 import Crypto
+public import Foundation
 
 /// Where per-person encryption keys live: a table beside the events, never inside them.
 ///

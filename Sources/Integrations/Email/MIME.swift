@@ -124,7 +124,6 @@ public enum MIME {
         }.joined(separator: crlf)
     }
 
-
     /// Header text as atoms: ASCII words, or RFC 2047 encoded-words when any character is not
     /// printable ASCII. Line breaks become spaces (no header injection).
     static func textAtoms(_ text: String) -> [String] {
@@ -156,8 +155,12 @@ public enum MIME {
             if let name = address.name, !name.isEmpty {
                 let printable = name.unicodeScalars.allSatisfy { $0.value >= 32 && $0.value < 127 }
                 if printable && !name.contains("=?") {
-                    let atext = name.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || " !#$%&'*+-/=?^_`{|}~".unicodeScalars.contains($0) }
-                    these = atext ? [name] : ["\"" + name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""]
+                    let atext = name.unicodeScalars.allSatisfy {
+                        CharacterSet.alphanumerics.contains($0) || " !#$%&'*+-/=?^_`{|}~".unicodeScalars.contains($0)
+                    }
+                    these =
+                        atext
+                        ? [name] : ["\"" + name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""]
                 } else {
                     these = textAtoms(name)
                 }
@@ -213,12 +216,10 @@ public enum MIME {
             + "\(MIMEText.padded(utc.hour, 2)):\(MIMEText.padded(utc.minute, 2)):\(MIMEText.padded(utc.second, 2)) +0000"
     }
 
-
     static func invalid(_ detail: String) -> MailerError {
         MailerError(.invalidMessage, stage: .render, detail: detail)
     }
 }
-
 
 extension Data {
     var endsWithCRLF: Bool { count >= 2 && self[index(endIndex, offsetBy: -2)] == 13 && self[index(endIndex, offsetBy: -1)] == 10 }
@@ -320,7 +321,8 @@ struct MIMEEntity {
             if line.first == " " || line.first == "\t", let last = headers.popLast() {
                 headers.append(ParsedEmail.Header(name: last.name, value: last.value + line))
             } else if let colon = line.firstIndex(of: ":") {
-                headers.append(ParsedEmail.Header(name: String(line[..<colon]), value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+                headers.append(
+                    ParsedEmail.Header(name: String(line[..<colon]), value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
             } else {
                 throw MIMEParseError(description: "a header line without a colon: \(line.prefix(60))")
             }
@@ -382,7 +384,8 @@ struct MIMEEntity {
 
     func decodedText() throws -> String {
         let data = try decoded()
-        let text = contentType.parameter("charset")?.lowercased() == "iso-8859-1"
+        let text =
+            contentType.parameter("charset")?.lowercased() == "iso-8859-1"
             ? String(decoding: data.map { UInt16($0) }, as: UTF16.self) : String(decoding: data, as: UTF8.self)
         return text.replacingOccurrences(of: "\r\n", with: "\n")
     }
@@ -395,7 +398,9 @@ struct MIMEEntity {
             let byte = bytes[index]
             if byte == UInt8(ascii: "="), index + 2 < bytes.count, bytes[index + 1] == 13, bytes[index + 2] == 10 {
                 index += 3
-            } else if byte == UInt8(ascii: "="), index + 2 < bytes.count, let value = UInt8(String(decoding: bytes[index + 1...index + 2], as: UTF8.self), radix: 16) {
+            } else if byte == UInt8(ascii: "="), index + 2 < bytes.count,
+                let value = UInt8(String(decoding: bytes[index + 1...index + 2], as: UTF8.self), radix: 16)
+            {
                 out.append(value)
                 index += 3
             } else {

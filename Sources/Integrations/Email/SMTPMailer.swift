@@ -1,9 +1,9 @@
 public import Foundation
-public import Services
 public import Logging
 public import NIOCore
 public import NIOPosix
 import NIOSSL
+public import Services
 
 /// Sends each message over its own SMTP connection (RFC 5321): EHLO, STARTTLS when offered
 /// (or required), AUTH PLAIN or LOGIN when credentials are set, one transaction, QUIT.
@@ -124,7 +124,8 @@ struct SMTPSession: Sendable {
                     throw MailerError(.tls, stage: .startTLS, detail: "the server sent data before the TLS handshake")
                 }
                 let serverName = SMTPSettings.isIPAddress(host) ? nil : host
-                try channel.pipeline.syncOperations.addHandler(try NIOSSLClientHandler(context: context, serverHostname: serverName), position: .first)
+                try channel.pipeline.syncOperations.addHandler(
+                    try NIOSSLClientHandler(context: context, serverHostname: serverName), position: .first)
             }.get()
         } catch let error as MailerError {
             throw error
@@ -148,7 +149,8 @@ struct SMTPSession: Sendable {
             try await command(base64(password), expect: [235], .auth, logged: "(password)")
         } else {
             let offered = capabilities.auth.isEmpty ? "no AUTH" : "AUTH " + capabilities.auth.sorted().joined(separator: " ")
-            throw MailerError(.authUnavailable, stage: .auth, detail: "credentials are set but \(settings.host) offers \(offered) (PLAIN or LOGIN needed)")
+            throw MailerError(
+                .authUnavailable, stage: .auth, detail: "credentials are set but \(settings.host) offers \(offered) (PLAIN or LOGIN needed)")
         }
     }
 
@@ -423,7 +425,8 @@ public struct SMTPSettings: Sendable, Equatable {
         var from = defaultFrom
         if let text = value("SMTP_FROM") {
             guard let address = EmailAddress(parsing: text) else {
-                throw SMTPConfigurationError(variable: "SMTP_FROM", detail: "\"\(text)\" is not an address such as \"CoworkFlow <nao-responda@example.com>\"")
+                throw SMTPConfigurationError(
+                    variable: "SMTP_FROM", detail: "\"\(text)\" is not an address such as \"CoworkFlow <nao-responda@example.com>\"")
             }
             from = address
         }

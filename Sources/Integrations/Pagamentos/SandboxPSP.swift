@@ -1,10 +1,10 @@
 import AsyncHTTPClient
 public import Domain
 public import Foundation
-public import Services
 public import Logging
 import NIOCore
 import NIOHTTP1
+public import Services
 
 /// A payment provider that behaves like a real PSP, for development and tests: charges stay
 /// pending until someone pays them (`pagar`, the tester's "bank app"), cards are decided by the
@@ -104,11 +104,12 @@ public actor SandboxPSP {
         cobrancas[id] = cobranca
         porReferencia[pedido.referencia] = id
         if pedido.metodo == .cartao {
-            let motivo: String? = switch pedido.cartaoToken {
-            case "tok_sandbox_recusado": "cartão recusado pelo emissor"
-            case "tok_sandbox_sem_saldo": "saldo insuficiente"
-            default: nil
-            }
+            let motivo: String? =
+                switch pedido.cartaoToken {
+                case "tok_sandbox_recusado": "cartão recusado pelo emissor"
+                case "tok_sandbox_sem_saldo": "saldo insuficiente"
+                default: nil
+                }
             let atraso = self.atraso
             Task {
                 try? await Task.sleep(for: atraso)
@@ -216,9 +217,11 @@ public actor SandboxPSP {
                     logger.error("sandbox: webhook refused", metadata: ["aviso": "\(aviso.id)", "status": "\(status)"])
                     return
                 }
-                logger.warning("sandbox: webhook failed, retrying", metadata: ["aviso": "\(aviso.id)", "status": "\(status)", "tentativa": "\(tentativa)"])
+                logger.warning(
+                    "sandbox: webhook failed, retrying", metadata: ["aviso": "\(aviso.id)", "status": "\(status)", "tentativa": "\(tentativa)"])
             } catch {
-                logger.warning("sandbox: webhook unreachable, retrying", metadata: ["aviso": "\(aviso.id)", "error": "\(error)", "tentativa": "\(tentativa)"])
+                logger.warning(
+                    "sandbox: webhook unreachable, retrying", metadata: ["aviso": "\(aviso.id)", "error": "\(error)", "tentativa": "\(tentativa)"])
             }
             try? await Task.sleep(for: pausa)
             pausa = min(pausa * 2, .seconds(10))
@@ -257,7 +260,8 @@ enum BRCode {
         // No `%d`: it takes a 32-bit int, and totals from R$ 21.474.836,48 up came out wrong.
         let centavos = valor.centavos % 100
         let reais = "\(valor.centavos / 100).\(centavos < 10 ? "0" : "")\(centavos)"
-        var text = field("00", "01") + field("01", "12") + field("26", conta) + field("52", "0000") + field("53", "986")
+        var text =
+            field("00", "01") + field("01", "12") + field("26", conta) + field("52", "0000") + field("53", "986")
             + field("54", reais) + field("58", "BR") + field("59", String(recebedor.prefix(25))) + field("60", String(cidade.prefix(15)))
             + field("62", field("05", String(txid.prefix(25)))) + "6304"
         text += String(format: "%04X", crc16(Array(text.utf8)))

@@ -1,9 +1,9 @@
 import AsyncHTTPClient
 public import Domain
 public import Foundation
-public import Services
 import NIOCore
 import NIOHTTP1
+public import Services
 
 /// The tester's "bank app": pays or declines a pending charge at the sandbox, which then tells
 /// us by webhook. The sandbox in this process, or the sandbox server over HTTP.
@@ -155,7 +155,8 @@ public struct ProvedorHTTP: PaymentProvider, SandboxTester {
             throw PaymentProviderError(operacao: operacao, status: nil, mensagem: "\(base): \(error)")
         }
         if (200..<300).contains(status) { return data }
-        let mensagem = (try? SandboxAPI.decoder.decode(SandboxAPI.Erro.self, from: data))?.mensagem ?? String(decoding: data.prefix(200), as: UTF8.self)
+        let mensagem =
+            (try? SandboxAPI.decoder.decode(SandboxAPI.Erro.self, from: data))?.mensagem ?? String(decoding: data.prefix(200), as: UTF8.self)
         switch status {
         case 404: throw ServiceError.naoEncontrado(mensagem)
         case 409: throw ServiceError.conflito("cobranca_indisponivel", mensagem)

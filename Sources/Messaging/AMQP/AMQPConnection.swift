@@ -104,8 +104,9 @@ public final class AMQPConnection: @unchecked Sendable {
             var rpcTimeout = timeval(tv_sec: Self.rpcTimeoutSeconds, tv_usec: 0)
             try AMQPCheck.validate(amqp_set_rpc_timeout(connection, &rpcTimeout), "set the RPC timeout")
             var connectTimeout = timeval(tv_sec: Self.connectTimeoutSeconds, tv_usec: 0)
-            try AMQPCheck.validate(amqp_socket_open_noblock(socket, settings.host, Int32(settings.port), &connectTimeout),
-                                   "connect to \(settings.host):\(settings.port)")
+            try AMQPCheck.validate(
+                amqp_socket_open_noblock(socket, settings.host, Int32(settings.port), &connectTimeout),
+                "connect to \(settings.host):\(settings.port)")
             try AMQPCheck.validate(
                 cwf_login_plain(connection, settings.vhost, 0, 131_072, settings.heartbeat, settings.user, settings.password, name),
                 "log in as \(settings.user) to vhost \(settings.vhost)")
@@ -234,7 +235,8 @@ public final class AMQPConnection: @unchecked Sendable {
     /// wait for the batch, not one round trip per message.
     public func publish(_ messages: [OutgoingMessage]) async throws {
         guard let firstMessage = messages.first else { return }
-        let context = messages.count == 1
+        let context =
+            messages.count == 1
             ? "publish to \(firstMessage.exchange) with \(firstMessage.routingKey)"
             : "publish \(messages.count) messages to \(firstMessage.exchange)"
         try await withConnection(context) { [self] connection in
@@ -255,12 +257,13 @@ public final class AMQPConnection: @unchecked Sendable {
     }
 
     private func send(_ message: OutgoingMessage, on connection: amqp_connection_state_t) throws {
-        var table = AMQPTable(message.headers.map { key, value in
-            switch value {
-            case .text(let text): (key, AMQPTable.Value.text(text))
-            case .int(let number): (key, AMQPTable.Value.int(number))
-            }
-        })
+        var table = AMQPTable(
+            message.headers.map { key, value in
+                switch value {
+                case .text(let text): (key, AMQPTable.Value.text(text))
+                case .int(let number): (key, AMQPTable.Value.int(number))
+                }
+            })
         let status = table.with { headers in
             withBytes(message.contentType) { contentType in
                 withBytes(message.messageId ?? "") { messageId in
@@ -414,9 +417,10 @@ public final class AMQPConnection: @unchecked Sendable {
                     try Self.failOnUnexpectedFrame(connection)
                 }
                 try AMQPCheck.validate(reply, "receive")
-                deliveries.append(Self.delivery(
-                    tag: envelope.delivery_tag, redelivered: envelope.redelivered != 0,
-                    routingKey: AMQPCheck.string(envelope.routing_key), message: envelope.message))
+                deliveries.append(
+                    Self.delivery(
+                        tag: envelope.delivery_tag, redelivered: envelope.redelivered != 0,
+                        routingKey: AMQPCheck.string(envelope.routing_key), message: envelope.message))
                 amqp_destroy_envelope(&envelope)
                 wait = timeval(tv_sec: 0, tv_usec: 0)
             }
@@ -430,11 +434,12 @@ public final class AMQPConnection: @unchecked Sendable {
         var frame = amqp_frame_t()
         var zero = timeval(tv_sec: 0, tv_usec: 0)
         try AMQPCheck.validate(amqp_simple_wait_frame_noblock(connection, &frame, &zero), "receive")
-        let detail = switch cwf_frame_method_id(&frame) {
-        case AMQP_BASIC_CANCEL_METHOD: "the broker cancelled the consumer (its queue was deleted or became unavailable)"
-        case AMQP_CHANNEL_CLOSE_METHOD, AMQP_CONNECTION_CLOSE_METHOD: "the broker closed the channel"
-        case let method: "unexpected frame (method \(method))"
-        }
+        let detail =
+            switch cwf_frame_method_id(&frame) {
+            case AMQP_BASIC_CANCEL_METHOD: "the broker cancelled the consumer (its queue was deleted or became unavailable)"
+            case AMQP_CHANNEL_CLOSE_METHOD, AMQP_CONNECTION_CLOSE_METHOD: "the broker closed the channel"
+            case let method: "unexpected frame (method \(method))"
+            }
         throw AMQPError(code: .library(AMQP_STATUS_UNEXPECTED_STATE.rawValue), context: "receive", detail: detail)
     }
 

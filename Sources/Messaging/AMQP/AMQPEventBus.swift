@@ -63,9 +63,11 @@ public final class AMQPEventBus: EventBus {
                 if Task.isCancelled { break }
                 failures += 1
                 health.down(String(describing: error))
-                logger.warning("consumer lost the broker, reconnecting", metadata: [
-                    "queue": "\(queue)", "error": "\(error)", "attempt": "\(failures)",
-                ])
+                logger.warning(
+                    "consumer lost the broker, reconnecting",
+                    metadata: [
+                        "queue": "\(queue)", "error": "\(error)", "attempt": "\(failures)",
+                    ])
             }
             await connection.close()
             if Task.isCancelled { break }
@@ -91,9 +93,11 @@ public final class AMQPEventBus: EventBus {
             let disposition: Handling.Disposition
             if let error = unreadable[index] {
                 disposition = .deadLetter(reason: error.description, attempts: 1)
-                logger.error("unreadable message dead-lettered", metadata: [
-                    "queue": "\(queue)", "routingKey": "\(delivery.routingKey)", "reason": "\(error.reason)",
-                ])
+                logger.error(
+                    "unreadable message dead-lettered",
+                    metadata: [
+                        "queue": "\(queue)", "routingKey": "\(delivery.routingKey)", "reason": "\(error.reason)",
+                    ])
             } else {
                 disposition = dispositions.popFirst() ?? .done
             }
@@ -121,18 +125,19 @@ public final class AMQPEventBus: EventBus {
             exchange: Topology.deadLetterExchange, routingKey: queue, body: delivery.body,
             messageId: delivery.messageId, type: delivery.type)
         message.contentType = delivery.contentType ?? "application/octet-stream"
-        message.headers = delivery.headers.map { key, value in
-            switch value {
-            case .text(let text): (key, .text(text))
-            case .int(let number): (key, .int(number))
-            }
-        } + [
-            ("x-coworkflow-reason", .text(reason)),
-            ("x-coworkflow-attempts", .int(Int64(attempts))),
-            ("x-coworkflow-queue", .text(queue)),
-            ("x-coworkflow-routing-key", .text(delivery.routingKey)),
-            ("x-coworkflow-dead-lettered-at", .text(Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))),
-        ]
+        message.headers =
+            delivery.headers.map { key, value in
+                switch value {
+                case .text(let text): (key, .text(text))
+                case .int(let number): (key, .int(number))
+                }
+            } + [
+                ("x-coworkflow-reason", .text(reason)),
+                ("x-coworkflow-attempts", .int(Int64(attempts))),
+                ("x-coworkflow-queue", .text(queue)),
+                ("x-coworkflow-routing-key", .text(delivery.routingKey)),
+                ("x-coworkflow-dead-lettered-at", .text(Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))),
+            ]
         return message
     }
 
@@ -144,10 +149,11 @@ public final class AMQPEventBus: EventBus {
         do {
             while letters.count < 1_000, let delivery = try await connection.get(Topology.deadLetterQueue(for: service)) {
                 let event = try? EventMessage.decode(delivery.body)
-                letters.append(DeadLetter(
-                    eventId: event?.eventId, type: event?.type ?? delivery.type,
-                    reason: delivery.headers["x-coworkflow-reason"]?.text ?? "rejected",
-                    attempts: Int(delivery.headers["x-coworkflow-attempts"]?.int ?? 1)))
+                letters.append(
+                    DeadLetter(
+                        eventId: event?.eventId, type: event?.type ?? delivery.type,
+                        reason: delivery.headers["x-coworkflow-reason"]?.text ?? "rejected",
+                        attempts: Int(delivery.headers["x-coworkflow-attempts"]?.int ?? 1)))
             }
         } catch {
             await connection.close()

@@ -58,8 +58,9 @@ public enum EventMessage {
             try scanner.object { scanner, name throws(JSONScanner.Failure) in
                 func text() throws(JSONScanner.Failure) -> String {
                     do { return try scanner.string() } catch {
-                        throw .init(reason: error.reason.hasPrefix("expected a string")
-                            ? "field '\(name)' must be a string" : "field '\(name)': \(error.reason)")
+                        throw .init(
+                            reason: error.reason.hasPrefix("expected a string")
+                                ? "field '\(name)' must be a string" : "field '\(name)': \(error.reason)")
                     }
                 }
                 func instant() throws(JSONScanner.Failure) -> Date {
@@ -106,7 +107,12 @@ public enum EventMessage {
             // Say which: not JSON at all, JSON of another kind, or an object we cannot take.
             var first = JSONScanner(body), whole = JSONScanner(body)
             let isObject = first.take(UInt8(ascii: "{"))
-            let isJSON = (try? whole.skipValue()) != nil && { whole.skipWhitespace(); return whole.atEnd }()
+            let isJSON =
+                (try? whole.skipValue()) != nil
+                && {
+                    whole.skipWhitespace()
+                    return whole.atEnd
+                }()
             guard isJSON else { throw UnreadableMessage("the body is not JSON (\(body.count) bytes): \(error.reason)") }
             throw UnreadableMessage(isObject ? "the body is a JSON object but \(error.reason)" : "the body is JSON but not an object")
         }

@@ -143,9 +143,12 @@ struct Handling: Sendable {
         _ event: RecordedEvent, failedOnce firstFailure: (any Error)? = nil, handled: [StreamWrite]? = nil
     ) async throws -> Disposition {
         let service = consumer.service
-        if let outcome = try await infrastructure("read the inbox", {
-            try await store.inboxOutcomes([event.eventId], consumer: service)[event.eventId]
-        }) {
+        if let outcome = try await infrastructure(
+            "read the inbox",
+            {
+                try await store.inboxOutcomes([event.eventId], consumer: service)[event.eventId]
+            })
+        {
             return Self.disposition(for: outcome)
         }
         var attempt = 0, outages = 0
@@ -164,9 +167,11 @@ struct Handling: Sendable {
                     logger.error("dead-lettered", metadata: ["event": "\(event.eventId)", "attempts": "\(attempt)", "reason": "\(reason)"])
                     return .deadLetter(reason: reason, attempts: attempt)
                 }
-                logger.warning("handler failed, retrying", metadata: [
-                    "event": "\(event.eventId)", "attempt": "\(attempt)", "reason": "\(reason)",
-                ])
+                logger.warning(
+                    "handler failed, retrying",
+                    metadata: [
+                        "event": "\(event.eventId)", "attempt": "\(attempt)", "reason": "\(reason)",
+                    ])
                 try await Task.sleep(for: consumer.retry.delay(after: attempt))
             }
             let writes: [StreamWrite]

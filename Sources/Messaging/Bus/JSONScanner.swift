@@ -116,7 +116,7 @@ struct JSONScanner {
     private mutating func literal(_ word: StaticString) throws(Failure) {
         let count = word.utf8CodeUnitCount
         guard index + count <= bytes.count,
-              word.withUTF8Buffer({ $0.elementsEqual(bytes[index..<(index + count)]) })
+            word.withUTF8Buffer({ $0.elementsEqual(bytes[index..<(index + count)]) })
         else { throw Failure(reason: "bad literal at byte \(index)") }
         index += count
     }
@@ -135,7 +135,7 @@ struct JSONScanner {
                 guard index + 1 < bytes.count else { throw Failure(reason: "a string is not closed") }
                 switch bytes[index + 1] {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-                     UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                     index += 2
                 case UInt8(ascii: "u"):
                     guard let unit = hexUnit(at: index) else { throw Failure(reason: "bad \\u escape at byte \(index)") }
@@ -143,7 +143,7 @@ struct JSONScanner {
                     case 0xD800...0xDBFF:
                         // A high surrogate must be followed by a low one: together one character.
                         guard index + 12 <= bytes.count, bytes[index + 6] == UInt8(ascii: "\\"), bytes[index + 7] == UInt8(ascii: "u"),
-                              let low = hexUnit(at: index + 6), (0xDC00...0xDFFF).contains(low)
+                            let low = hexUnit(at: index + 6), (0xDC00...0xDFFF).contains(low)
                         else { throw Failure(reason: "a lone surrogate escape at byte \(index)") }
                         index += 12
                     case 0xDC00...0xDFFF:

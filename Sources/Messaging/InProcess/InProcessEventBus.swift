@@ -16,7 +16,8 @@ public final class InProcessEventBus: EventBus {
     public let health = BusHealth(.up)
 
     public init(
-        store: any EventFeed & Checkpoints & ConsumerInbox & Leases, routing: @escaping @Sendable (RecordedEvent) -> String = EventRouting.routingKey(of:),
+        store: any EventFeed & Checkpoints & ConsumerInbox & Leases,
+        routing: @escaping @Sendable (RecordedEvent) -> String = EventRouting.routingKey(of:),
         logger: Logger = Logger(label: "coworkflow.bus")
     ) {
         self.store = store
@@ -45,9 +46,11 @@ public final class InProcessEventBus: EventBus {
                 if Task.isCancelled { return }
                 failures += 1
                 health.down(String(describing: error))
-                logger.error("in-process consumer failed, starting again", metadata: [
-                    "consumer": "\(consumer.service)", "error": "\(String(reflecting: error))",
-                ])
+                logger.error(
+                    "in-process consumer failed, starting again",
+                    metadata: [
+                        "consumer": "\(consumer.service)", "error": "\(String(reflecting: error))",
+                    ])
                 try? await Task.sleep(for: Backoff(first: .milliseconds(100), limit: .seconds(5)).delay(after: failures))
             }
         }
@@ -80,7 +83,10 @@ public final class InProcessEventBus: EventBus {
     public func deadLetters(of service: String) async throws -> [DeadLetter] {
         try await store.deadLetters(consumer: service, limit: 1_000).map { entry in
             var reason = "", attempts = 1
-            if case .deadLettered(let why, let count) = entry.outcome { reason = why; attempts = count }
+            if case .deadLettered(let why, let count) = entry.outcome {
+                reason = why
+                attempts = count
+            }
             return DeadLetter(eventId: entry.eventId, type: nil, reason: reason, attempts: attempts)
         }
     }

@@ -84,7 +84,10 @@ public final class Relay: Sendable {
         try await connection.open()
         try await connection.declareExchange(Topology.exchange, type: "topic")
         var position = try await store.checkpoint(name)
-        state.withLock { $0.active = true; $0.position = position }
+        state.withLock {
+            $0.active = true
+            $0.position = position
+        }
         health.up()
         logger.info("relay active", metadata: ["from": "\(position)"])
         var seen = store.changes.generation
@@ -113,7 +116,10 @@ public final class Relay: Sendable {
             try await connection.publish(events.map(message(for:)))
             try await store.saveCheckpoint(name, last.position)
             position = last.position
-            state.withLock { $0.published += events.count; $0.position = position }
+            state.withLock {
+                $0.published += events.count
+                $0.position = position
+            }
         }
     }
 

@@ -38,8 +38,10 @@ extension AnalyticsService {
                 let aberto = espaco.vigencia(em: data)?.segundosAbertos(diaDaSemana: CalendarioAnalitico.diaDaSemana(dia)) ?? 0
                 totalReservado += reservado
                 totalAberto += aberto
-                dias.append(OcupacaoPorDia.Dia(
-                    data: data, horasReservadas: Self.horas(reservado), horasAbertas: Self.horas(aberto), ocupacao: Self.razao(reservado, aberto)))
+                dias.append(
+                    OcupacaoPorDia.Dia(
+                        data: data, horasReservadas: Self.horas(reservado), horasAbertas: Self.horas(aberto), ocupacao: Self.razao(reservado, aberto))
+                )
             }
             return OcupacaoPorDia.Espaco(
                 espacoId: espaco.espacoId, nome: espaco.nome, tipo: espaco.tipo, unidadeId: espaco.unidadeId,
@@ -133,7 +135,8 @@ extension AnalyticsService {
     }
 
     public func indicadores() async throws -> Indicadores {
-        let doc = try await store.document(AnalyticsReadModel.indicadores, key: AnalyticsReadModel.geral)
+        let doc =
+            try await store.document(AnalyticsReadModel.indicadores, key: AnalyticsReadModel.geral)
             .map { try ReadModelJSON.decoder.decode(AnalyticsIndicadores.self, from: $0) } ?? AnalyticsIndicadores()
         return Indicadores(
             reservasSolicitadas: doc.reservasSolicitadas, reservasConfirmadas: doc.reservasConfirmadas,

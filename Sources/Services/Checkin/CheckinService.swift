@@ -124,7 +124,8 @@ public final class CheckinService: Sendable {
         // The code is revoked by a reaction to the cancellation; until that lands (the bus
         // lags), the booking's own stream says whether it still stands.
         guard case .existente(let reserva) = try await reservas.load(StreamNames.reserva(id)).state, reserva.status == .confirmada else {
-            throw ServiceError.conflito("reserva_nao_confirmada", "esta reserva não está mais confirmada (foi cancelada ou expirou); o check-in não vale")
+            throw ServiceError.conflito(
+                "reserva_nao_confirmada", "esta reserva não está mais confirmada (foi cancelada ou expirou); o check-in não vale")
         }
         let fuso = try await fusoDaUnidade(dados.liberacao.unidadeId)
         let meta = EventMetadata(correlationId: id.rawValue, actor: usuario, requestId: caller.requestId, service: Self.consumidor)
@@ -245,14 +246,18 @@ extension ServiceError {
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = fuso
             let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: instant)
-            func two(_ value: Int?) -> String { let text = String(value ?? 0); return text.count < 2 ? "0" + text : text }
+            func two(_ value: Int?) -> String {
+                let text = String(value ?? 0)
+                return text.count < 2 ? "0" + text : text
+            }
             return "\(two(c.day))/\(two(c.month))/\(c.year ?? 0) às \(two(c.hour)):\(two(c.minute)) (\(fuso.identifier))"
         }
         switch failure {
         case .naoLiberado:
             self = .conflito("checkin_nao_liberado", "o check-in desta reserva ainda não foi liberado: ele é liberado quando a reserva é confirmada")
         case .codigoInvalido:
-            self = ServiceError(.invalido, codigo: "codigo_invalido", mensagem: "o código de check-in não confere com o desta reserva", detalhes: ["campo": "codigo"])
+            self = ServiceError(
+                .invalido, codigo: "codigo_invalido", mensagem: "o código de check-in não confere com o desta reserva", detalhes: ["campo": "codigo"])
         case .cedoDemais(let abreEm):
             self = ServiceError(
                 .conflito, codigo: "checkin_cedo_demais", mensagem: "ainda é cedo: o check-in desta reserva abre em \(quando(abreEm))",

@@ -8,15 +8,25 @@ extension ServiceError {
         switch failure {
         case .jaCadastrada: self = .conflito("unidade_ja_cadastrada", "a unidade já está cadastrada")
         case .naoEncontrada: self = .naoEncontrado("a unidade não existe")
-        case .nomeInvalido: self = .invalido("nome", "o nome deve ter de 1 a \(Unidade.tamanhoMaximoDoNome) caracteres (\(TextoLivre.maximoDeBytes(Unidade.tamanhoMaximoDoNome)) bytes em UTF-8), \(TextoLivre.foraDaFormaSelada)")
+        case .nomeInvalido:
+            self = .invalido(
+                "nome",
+                "o nome deve ter de 1 a \(Unidade.tamanhoMaximoDoNome) caracteres (\(TextoLivre.maximoDeBytes(Unidade.tamanhoMaximoDoNome)) bytes em UTF-8), \(TextoLivre.foraDaFormaSelada)"
+            )
         case .fusoInvalido(let fuso): self = .invalido("fusoHorario", "'\(fuso.prefix(60))' não é um fuso horário IANA (ex.: America/Sao_Paulo)")
         case .fusoImutavel(let atual):
-            self = .invalido("fusoHorario", "o fuso horário de uma unidade não muda depois do cadastro (é \(atual)): as agendas e as reservas dependem dele")
+            self = .invalido(
+                "fusoHorario", "o fuso horário de uma unidade não muda depois do cadastro (é \(atual)): as agendas e as reservas dependem dele")
         case .politicaInvalida:
             self = .invalido(
-                "politicaDeCancelamento", "horasSemMulta deve ser de 0 a \(Unidade.PoliticaDeCancelamento.horasMaximas) e multaBP de 0 a 10000 (pontos-base)")
+                "politicaDeCancelamento",
+                "horasSemMulta deve ser de 0 a \(Unidade.PoliticaDeCancelamento.horasMaximas) e multaBP de 0 a 10000 (pontos-base)")
         case .enderecoInvalido("uf"): self = .invalido("endereco.uf", "endereco.uf deve ser a sigla de um estado brasileiro ou DF (ex.: SP)")
-        case .enderecoInvalido(let campo): self = .invalido("endereco.\(campo)", "o campo endereco.\(campo) está em branco, é inválido, começa com '\(TextoLivre.prefixoSelado)' ou passa do limite: \(TextoLivre.limite(Unidade.Endereco.tamanhoMaximo))")
+        case .enderecoInvalido(let campo):
+            self = .invalido(
+                "endereco.\(campo)",
+                "o campo endereco.\(campo) está em branco, é inválido, começa com '\(TextoLivre.prefixoSelado)' ou passa do limite: \(TextoLivre.limite(Unidade.Endereco.tamanhoMaximo))"
+            )
         case .operacaoInvalida:
             self = .invalido("operacao", "aliquotaISSBP deve ser de 0 a 10000 (pontos-base) e a janelaDeCheckin de 0 a 1440 minutos")
         }
@@ -44,7 +54,11 @@ extension ServiceError {
         switch failure {
         case .jaCadastrado: self = .conflito("espaco_ja_cadastrado", "o espaço já está cadastrado")
         case .naoEncontrado: self = .naoEncontrado("o espaço não existe")
-        case .nomeInvalido: self = .invalido("nome", "o nome deve ter de 1 a \(Espaco.tamanhoMaximoDoNome) caracteres (\(TextoLivre.maximoDeBytes(Espaco.tamanhoMaximoDoNome)) bytes em UTF-8), \(TextoLivre.foraDaFormaSelada)")
+        case .nomeInvalido:
+            self = .invalido(
+                "nome",
+                "o nome deve ter de 1 a \(Espaco.tamanhoMaximoDoNome) caracteres (\(TextoLivre.maximoDeBytes(Espaco.tamanhoMaximoDoNome)) bytes em UTF-8), \(TextoLivre.foraDaFormaSelada)"
+            )
         case .capacidadeInvalida: self = .invalido("capacidade", "a capacidade deve ser de 1 a \(Espaco.capacidadeMaxima)")
         case .regrasInvalidas:
             let maximo = Espaco.RegrasDeReserva.minutosMaximos

@@ -21,7 +21,9 @@ struct LeituraDoCatalogo {
 
     mutating func unidade(_ id: String) async throws -> UnidadeView? {
         if let lida = unidades[id] { return lida }
-        let unidade = try await store.document(CatalogoReadModel.unidades, key: id).map { try ReadModelJSON.decoder.decode(UnidadeView.self, from: $0) }
+        let unidade = try await store.document(CatalogoReadModel.unidades, key: id).map {
+            try ReadModelJSON.decoder.decode(UnidadeView.self, from: $0)
+        }
         unidades[id] = unidade
         return unidade
     }

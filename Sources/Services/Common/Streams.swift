@@ -35,9 +35,10 @@ struct AggregateStore<Command, State: Sendable, Event: DomainEvent, Failure: Err
         var (state, version) = cached(stream) ?? (decider.initialState, 0)
         // When the read began: what it finds was the stream's end at least then.
         let asked = ContinuousClock.now
-        let events = if let ahead = prefetched?.events(of: stream, after: version) { ahead } else {
-            try await store.readStream(stream, from: version + 1)
-        }
+        let events =
+            if let ahead = prefetched?.events(of: stream, after: version) { ahead } else {
+                try await store.readStream(stream, from: version + 1)
+            }
         for recorded in events {
             if let event = try decode(recorded) { state = decider.evolve(state, event) }
         }
@@ -171,8 +172,11 @@ enum Events {
         var bytes = Array(SHA256.hash(data: Data(parts.map(\.description).joined(separator: "|").utf8)).prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x80
         bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
     }
 }
 

@@ -103,7 +103,8 @@ extension EspacosService {
                         continue
                     }
                     if !decididos.isEmpty {
-                        writes.append(StreamWrite(stream: agendaStream, expected: .after(versao), events: try Events.new(decididos, at: now, metadata: meta)))
+                        writes.append(
+                            StreamWrite(stream: agendaStream, expected: .after(versao), events: try Events.new(decididos, at: now, metadata: meta)))
                     }
                 }
                 if !recusados.isEmpty { throw recusa(recusados) }
@@ -129,6 +130,8 @@ extension EspacosService {
             mensagem: reservas.count == 1
                 ? "1 reserva ocupa parte deste intervalo; cancele-a ou escolha outro intervalo para o bloqueio"
                 : "\(reservas.count) reservas ocupam parte deste intervalo; cancele-as ou escolha outro intervalo para o bloqueio",
-            detalhes: ["reservas": reservas.sorted { $0.uuidString < $1.uuidString }.prefix(20).map { $0.uuidString.lowercased() }.joined(separator: ",")])
+            detalhes: [
+                "reservas": reservas.sorted { $0.uuidString < $1.uuidString }.prefix(20).map { $0.uuidString.lowercased() }.joined(separator: ",")
+            ])
     }
 }

@@ -48,8 +48,9 @@ extension EspacosService {
         let stream = StreamNames.unidade(id)
         _ = try await unidades.existing(stream, naoEncontrado: "unidade \(id) não existe")
         let state = try await unidades.handle(stream, at: clock.now, metadata: metadata(caller), failure: ServiceError.init) { _ in
-            .atualizar(nome: input.nome, endereco: input.endereco, fusoHorario: input.fusoHorario, politica: input.politicaDeCancelamento,
-                       operacao: input.operacao, em: clock.now)
+            .atualizar(
+                nome: input.nome, endereco: input.endereco, fusoHorario: input.fusoHorario, politica: input.politicaDeCancelamento,
+                operacao: input.operacao, em: clock.now)
         }
         return try Self.view(state)
     }
@@ -103,11 +104,12 @@ extension EspacosService {
     /// under a longer lead time) are checked on the occupancy read model. A raise is never refused.
     public func atualizarEspaco(_ id: String, _ input: AlteracaoDeEspaco, caller: Caller) async throws -> EspacoView {
         let command: (Date) -> Espaco.Command = { now in
-            .atualizar(nome: input.nome, capacidade: input.capacidade, comodidades: input.comodidades, fotos: input.fotos, regras: input.regras, em: now)
+            .atualizar(
+                nome: input.nome, capacidade: input.capacidade, comodidades: input.comodidades, fotos: input.fotos, regras: input.regras, em: now)
         }
         guard let capacidade = input.capacidade, capacidade >= 1,
-              case .existente(let dados) = try await espacos.load(StreamNames.espaco(try Self.espacoId(id))).state,
-              dados.tipo.compartilhado, capacidade != dados.capacidade
+            case .existente(let dados) = try await espacos.load(StreamNames.espaco(try Self.espacoId(id))).state,
+            dados.tipo.compartilhado, capacidade != dados.capacidade
         else { return try await espaco(id, caller, command) }
         let recusa = { (dias: [DataLocal], pico: Int?) in
             ServiceError(
@@ -122,19 +124,25 @@ extension EspacosService {
             let dias = try await diasAcima(de: capacidade, espaco: dados)
             if !dias.isEmpty { throw recusa(dias, nil) }
         }
-        return try await comAgendas(id, caller, intervalo: { dados, now in
-            guard dados.tipo.compartilhado, capacidade != dados.capacidade else { return nil }
-            // Far enough for the old rules and the new: a booking may start up to the lead time
-            // ahead and last up to the longest duration.
-            let regras = [dados.regras] + (input.regras.map { [$0] } ?? [])
-            let dias = regras.map(\.antecedenciaMaximaDias).max() ?? 0
-            let minutos = regras.map(\.duracaoMaximaMinutos).max() ?? 0
-            return try? TimeRange(start: now, end: now.addingTimeInterval(Double(max(dias, 0)) * 86_400 + Double(max(minutos, 0)) * 60 + 1))
-        }, recusa: { recusados in
-            recusa(recusados.map(\.dia).sorted(), recusados.compactMap { if case .capacidadeExcedida(let pico) = $0.falha { pico } else { nil } }.max())
-        }, espaco: command, agenda: { now, dados, revisao in
-            .definirCapacidade(capacidade: capacidade, anterior: dados.capacidade, revisao: revisao, desde: now, em: now)
-        })
+        return try await comAgendas(
+            id, caller,
+            intervalo: { dados, now in
+                guard dados.tipo.compartilhado, capacidade != dados.capacidade else { return nil }
+                // Far enough for the old rules and the new: a booking may start up to the lead time
+                // ahead and last up to the longest duration.
+                let regras = [dados.regras] + (input.regras.map { [$0] } ?? [])
+                let dias = regras.map(\.antecedenciaMaximaDias).max() ?? 0
+                let minutos = regras.map(\.duracaoMaximaMinutos).max() ?? 0
+                return try? TimeRange(start: now, end: now.addingTimeInterval(Double(max(dias, 0)) * 86_400 + Double(max(minutos, 0)) * 60 + 1))
+            },
+            recusa: { recusados in
+                recusa(
+                    recusados.map(\.dia).sorted(),
+                    recusados.compactMap { if case .capacidadeExcedida(let pico) = $0.falha { pico } else { nil } }.max())
+            }, espaco: command,
+            agenda: { now, dados, revisao in
+                .definirCapacidade(capacidade: capacidade, anterior: dados.capacidade, revisao: revisao, desde: now, em: now)
+            })
     }
 
     /// The local days, from today on, when the space's active bookings take more than
@@ -163,17 +171,20 @@ extension EspacosService {
     /// confirmed, not over) would fall outside them; its members would arrive at a closed
     /// space. (A booking made in the same instant can still pass, as with blocks.)
     public func definirHorario(_ id: String, _ horario: Espaco.HorarioSemanal, caller: Caller) async throws -> EspacoView {
-        try await espaco(id, caller, verificar: { dados, fuso, reservas in
-            var novo = dados
-            novo.horario = horario
-            novo.ativo = true
-            let fora = reservas.filter { !novo.permite($0.intervalo, fuso: fuso) }.map(\.id)
-            guard fora.isEmpty else {
-                throw Self.sobreReservas(
-                    fora, codigo: "horario_sobre_reservas", acao: ("ficaria fora do novo horário", "ficariam fora do novo horário"),
-                    saida: "ajuste o horário")
+        try await espaco(
+            id, caller,
+            verificar: { dados, fuso, reservas in
+                var novo = dados
+                novo.horario = horario
+                novo.ativo = true
+                let fora = reservas.filter { !novo.permite($0.intervalo, fuso: fuso) }.map(\.id)
+                guard fora.isEmpty else {
+                    throw Self.sobreReservas(
+                        fora, codigo: "horario_sobre_reservas", acao: ("ficaria fora do novo horário", "ficariam fora do novo horário"),
+                        saida: "ajuste o horário")
+                }
             }
-        }) { now in .definirHorario(horario, em: now) }
+        ) { now in .definirHorario(horario, em: now) }
     }
 
     /// 409 naming (up to 20 of) the bookings that stand in the way of a change of the space.
@@ -195,7 +206,8 @@ extension EspacosService {
         try await paraCadaOcupacao(de: espaco) { ocupacao in
             for (id, intervalo) in ocupacao.reservas where intervalo.end > agora {
                 // A booking over several days is in each day's document: its whole span.
-                vistas[id] = vistas[id].flatMap { try? TimeRange(start: min($0.start, intervalo.start), end: max($0.end, intervalo.end)) } ?? intervalo
+                vistas[id] =
+                    vistas[id].flatMap { try? TimeRange(start: min($0.start, intervalo.start), end: max($0.end, intervalo.end)) } ?? intervalo
             }
         }
         return vistas.map { ($0.key, $0.value) }
@@ -217,12 +229,15 @@ extension EspacosService {
     /// (cancel them first, refunded, as for a block); members would arrive at a closed space.
     public func desativar(_ id: String, motivo: String?, caller: Caller) async throws -> EspacoView {
         try ServiceError.texto(motivo, campo: "motivo", maximo: 500)
-        return try await espaco(id, caller, verificar: { dados, _, reservas in
-            guard dados.ativo, !reservas.isEmpty else { return }
-            throw Self.sobreReservas(
-                reservas.map(\.id), codigo: "espaco_com_reservas", acao: ("termina depois de agora", "terminam depois de agora"),
-                saida: "espere que terminem para desativar o espaço")
-        }) { now in .desativar(motivo: motivo, em: now) }
+        return try await espaco(
+            id, caller,
+            verificar: { dados, _, reservas in
+                guard dados.ativo, !reservas.isEmpty else { return }
+                throw Self.sobreReservas(
+                    reservas.map(\.id), codigo: "espaco_com_reservas", acao: ("termina depois de agora", "terminam depois de agora"),
+                    saida: "espere que terminem para desativar o espaço")
+            }
+        ) { now in .desativar(motivo: motivo, em: now) }
     }
 
     public func reativar(_ id: String, caller: Caller) async throws -> EspacoView {
@@ -239,7 +254,8 @@ extension EspacosService {
         let estado = try await espacos.existing(stream, naoEncontrado: "espaço \(id) não existe")
         let now = clock.now
         if let verificar, case .existente(let dados) = estado,
-            case .existente(let unidade) = try await unidades.load(StreamNames.unidade(dados.unidade)).state {
+            case .existente(let unidade) = try await unidades.load(StreamNames.unidade(dados.unidade)).state
+        {
             let reservas = try await reservasPorVir(id, agora: now)
             try verificar(dados, unidade.fuso, reservas)
         }

@@ -12,7 +12,9 @@ extension EspacosService {
         public var comodidade: String?
         public var incluirInativos = false
 
-        public init(unidade: String? = nil, tipo: Espaco.Tipo? = nil, capacidadeMinima: Int? = nil, comodidade: String? = nil, incluirInativos: Bool = false) {
+        public init(
+            unidade: String? = nil, tipo: Espaco.Tipo? = nil, capacidadeMinima: Int? = nil, comodidade: String? = nil, incluirInativos: Bool = false
+        ) {
             self.unidade = unidade
             self.tipo = tipo
             self.capacidadeMinima = capacidadeMinima
@@ -35,8 +37,10 @@ extension EspacosService {
     /// 1,000 kept), so a read of an unchanged catalog costs one small query and a copy.
     public func catalogoJSON(_ filtro: Filtro, pagina: Int) async throws -> Data {
         let snapshot = try await snapshot()
-        let key = [filtro.unidade ?? "", filtro.tipo?.rawValue ?? "", filtro.capacidadeMinima.map(String.init) ?? "",
-                   filtro.comodidade ?? "", String(filtro.incluirInativos), String(pagina)].joined(separator: "|")
+        let key = [
+            filtro.unidade ?? "", filtro.tipo?.rawValue ?? "", filtro.capacidadeMinima.map(String.init) ?? "",
+            filtro.comodidade ?? "", String(filtro.incluirInativos), String(pagina),
+        ].joined(separator: "|")
         if let data = pages.withLock({ $0.position == snapshot.position ? $0.pages[key] : nil }) { return data }
         let data = try ReadModelJSON.encoder.encode(catalogo(filtro, pagina: pagina, porPagina: 50, from: snapshot))
         pages.withLock { cache in
@@ -100,7 +104,9 @@ extension EspacosService {
         let snapshot = Snapshot(
             position: position, espacos: try await all(EspacoView.self, CatalogoReadModel.espacos),
             unidades: Dictionary(try await all(UnidadeView.self, CatalogoReadModel.unidades).map { ($0.id, $0) }) { first, _ in first },
-            precos: Dictionary(try await all(TabelaDePreco.Tabela.self, CatalogoReadModel.tabelas).map { ($0.espacoId.uuidString.lowercased(), $0.valores) }) { first, _ in first })
+            precos: Dictionary(
+                try await all(TabelaDePreco.Tabela.self, CatalogoReadModel.tabelas).map { ($0.espacoId.uuidString.lowercased(), $0.valores) }
+            ) { first, _ in first })
         cache.withLock { $0 = snapshot }
         return snapshot
     }

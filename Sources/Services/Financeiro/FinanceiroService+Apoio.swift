@@ -18,7 +18,9 @@ extension FinanceiroService {
     }
 
     /// The offset of the first document dated `limite` or later (`total` when none is).
-    private func primeiro<T: Datado>(_ collection: String, grupo: String?, total: Int, naoAntesDe limite: DataLocal, _ type: T.Type) async throws -> Int {
+    private func primeiro<T: Datado>(
+        _ collection: String, grupo: String?, total: Int, naoAntesDe limite: DataLocal, _ type: T.Type
+    ) async throws -> Int {
         try await store.primeiro(collection, grupo: grupo, total: total, T.self) { $0.data >= limite }
     }
 

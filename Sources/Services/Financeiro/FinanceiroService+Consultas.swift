@@ -30,7 +30,8 @@ extension FinanceiroService {
     public func faturas(doMembro usuario: String, pagina: Int) async throws -> Pagina<FaturaView> {
         guard pagina >= 1 else { throw ServiceError.requisicaoInvalida("'pagina' deve ser um número a partir de 1", detalhes: ["campo": "pagina"]) }
         let grupo = usuario.lowercased()
-        let docs = try await store.documents(FinanceiroReadModel.faturasDoMembro, grupo: grupo, limit: Self.porPagina, offset: (pagina - 1) * Self.porPagina)
+        let docs = try await store.documents(
+            FinanceiroReadModel.faturasDoMembro, grupo: grupo, limit: Self.porPagina, offset: (pagina - 1) * Self.porPagina)
         return Pagina(
             itens: try docs.map { try ReadModelJSON.decoder.decode(FaturaView.self, from: $0) },
             total: try await store.count(FinanceiroReadModel.faturasDoMembro, grupo: grupo), pagina: pagina)

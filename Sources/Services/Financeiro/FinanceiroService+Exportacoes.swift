@@ -15,11 +15,13 @@ extension FinanceiroService {
         let faixa = try await self.faixa(FinanceiroReadModel.documentos, grupo: grupo, periodo, DocumentoFiscalView.self)
         let documentos: [DocumentoFiscalView] = try await ler(FinanceiroReadModel.documentos, grupo: grupo, faixa)
         if dialeto == .excel { return try await faturasExcel(documentos) }
-        var linhas = [[
-            "tipo", "codigo", "numero", "data", "emitido_em", "unidade_id", "documento_id", "fatura_id", "fatura_numero", "reserva_id",
-            "pagamento_id", "reembolso_id", "usuario_id", "espaco_id", "tipo_de_espaco", "metodo", "valor", "valor_centavos",
-            "aliquota_iss_bp", "iss", "iss_centavos",
-        ]]
+        var linhas = [
+            [
+                "tipo", "codigo", "numero", "data", "emitido_em", "unidade_id", "documento_id", "fatura_id", "fatura_numero", "reserva_id",
+                "pagamento_id", "reembolso_id", "usuario_id", "espaco_id", "tipo_de_espaco", "metodo", "valor", "valor_centavos",
+                "aliquota_iss_bp", "iss", "iss_centavos",
+            ]
+        ]
         for d in documentos {
             linhas.append([
                 d.tipo.rawValue, d.codigo, String(d.numero), d.data.description, ReservasReadModel.ordem(d.em), d.unidadeId, d.id,
@@ -34,10 +36,12 @@ extension FinanceiroService {
     /// ``faturasCSV(unidade:de:ate:dialeto:)`` in Excel's Portuguese dialect.
     private func faturasExcel(_ documentos: [DocumentoFiscalView]) async throws -> String {
         var nomes = Nomes(financeiro: self)
-        var linhas = [[
-            "Tipo", "Número", "Código", "Data", "Emitido em", "Unidade", "Espaço", "Tipo de espaço", "Membro", "Método", "Valor (R$)",
-            "Alíquota de ISS (%)", "ISS (R$)", "Fatura nº", "Reserva (id)", "Membro (id)", "Documento (id)",
-        ]]
+        var linhas = [
+            [
+                "Tipo", "Número", "Código", "Data", "Emitido em", "Unidade", "Espaço", "Tipo de espaço", "Membro", "Método", "Valor (R$)",
+                "Alíquota de ISS (%)", "ISS (R$)", "Fatura nº", "Reserva (id)", "Membro (id)", "Documento (id)",
+            ]
+        ]
         for d in documentos {
             let unidade = try await nomes.unidade(d.unidadeId)
             linhas.append([
@@ -86,7 +90,12 @@ extension FinanceiroService {
         let lancamentos: [Razao.Lancamento] = try await ler(FinanceiroReadModel.lancamentos, grupo: grupo, faixa)
         if dialeto == .excel {
             var nomes = Nomes(financeiro: self)
-            var linhas = [["Unidade", "Sequência", "Data", "Lançado em", "Origem", "Código", "Histórico", "Conta", "Débito (R$)", "Crédito (R$)", "Lançamento (id)"]]
+            var linhas = [
+                [
+                    "Unidade", "Sequência", "Data", "Lançado em", "Origem", "Código", "Histórico", "Conta", "Débito (R$)", "Crédito (R$)",
+                    "Lançamento (id)",
+                ]
+            ]
             for l in lancamentos {
                 let unidade = try await nomes.unidade(l.unidadeId.description)
                 for p in l.partidas {
@@ -99,10 +108,12 @@ extension FinanceiroService {
             }
             return Self.csv(linhas, dialeto: .excel)
         }
-        var linhas = [[
-            "unidade_id", "sequencia", "data", "lancado_em", "lancamento_id", "origem", "origem_codigo", "documento_id", "historico",
-            "conta", "debito", "debito_centavos", "credito", "credito_centavos",
-        ]]
+        var linhas = [
+            [
+                "unidade_id", "sequencia", "data", "lancado_em", "lancamento_id", "origem", "origem_codigo", "documento_id", "historico",
+                "conta", "debito", "debito_centavos", "credito", "credito_centavos",
+            ]
+        ]
         for l in lancamentos {
             for p in l.partidas {
                 linhas.append([
@@ -122,9 +133,10 @@ extension FinanceiroService {
     /// dialect `;` between fields and a UTF-8 byte order mark first (without it Excel reads
     /// the bytes as Windows-1252).
     static func csv(_ linhas: [[String]], dialeto: DialetoCSV = .rfc4180) -> String {
-        let corpo = linhas.map { linha in
-            linha.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: dialeto == .excel ? ";" : ",")
-        }.joined(separator: "\r\n") + "\r\n"
+        let corpo =
+            linhas.map { linha in
+                linha.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: dialeto == .excel ? ";" : ",")
+            }.joined(separator: "\r\n") + "\r\n"
         return dialeto == .excel ? "\u{FEFF}" + corpo : corpo
     }
 

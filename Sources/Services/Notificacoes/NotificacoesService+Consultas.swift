@@ -18,7 +18,9 @@ extension NotificacoesService {
         var naoLidas = 0
         var offset = 0
         contar: while naoLidas < CaixaDeEntrada.maximoDeNaoLidas {
-            let lote = offset == (pagina - 1) * 50 ? itens
+            let lote =
+                offset == (pagina - 1) * 50
+                ? itens
                 : try await store.documents(NotificacoesReadModel.caixa, grupo: usuario, limit: 50, offset: offset).map {
                     try decoder.decode(NotificacaoView.self, from: $0)
                 }

@@ -41,7 +41,9 @@ extension NotificacoesService {
                 tipo: .reservaConfirmada, usuarioId: reserva.usuarioId, reservaId: reserva.reservaId.rawValue,
                 titulo: "Reserva confirmada: \(nome), \(quando)",
                 texto: "Sua reserva de \(nome) (\(quando)) está confirmada. Total: \(Self.reais(reserva.total)). "
-                    + (codigo.map { "Seu código de check-in é \($0): apresente-o na recepção ao chegar (ele também está, com o QR, em Minhas reservas). " }
+                    + (codigo.map {
+                        "Seu código de check-in é \($0): apresente-o na recepção ao chegar (ele também está, com o QR, em Minhas reservas). "
+                    }
                         ?? "Apresente o código de check-in na chegada: ele está, com o QR, em Minhas reservas. ")
                     + "O convite para a sua agenda segue em anexo.",
                 anexos: [EmailAttachment(filename: "reserva.ics", contentType: Calendario.contentType, data: ics)])
@@ -51,7 +53,9 @@ extension NotificacoesService {
             return Aviso(
                 tipo: .pagamentoRecebido, usuarioId: pago.usuarioId, reservaId: pago.reservaId,
                 titulo: "Pagamento recebido: \(Self.reais(pago.valor))",
-                texto: "Recebemos \(Self.reais(pago.valor)) por \(Self.metodo(pago.metodo)) para \(try await Self.descricao(contexto(Reserva.ID(pago.reservaId)))).")
+                texto:
+                    "Recebemos \(Self.reais(pago.valor)) por \(Self.metodo(pago.metodo)) para \(try await Self.descricao(contexto(Reserva.ID(pago.reservaId))))."
+            )
         case Reserva.Catalogo.cancelada:
             let cancelada = try decoder.decode(Reserva.Cancelada.self, from: event.data)
             guard let (reserva, espaco, unidade, convidado) = try await contexto(cancelada.reservaId) else { return nil }
@@ -65,28 +69,36 @@ extension NotificacoesService {
             if convidado { texto += " Em anexo, o cancelamento do convite para a sua agenda." }
             // A hold whose payment the provider declined is not a cancellation the member asked for.
             let recusada = cancelada.por == "system:pagamentos"
-            if recusada { texto = "O pagamento da sua reserva de \(espaco?.nome ?? "espaço") (\(quando)) foi recusado e o horário foi liberado; nada foi cobrado." }
+            if recusada {
+                texto =
+                    "O pagamento da sua reserva de \(espaco?.nome ?? "espaço") (\(quando)) foi recusado e o horário foi liberado; nada foi cobrado."
+            }
             return Aviso(
                 tipo: .cancelamento, usuarioId: reserva.usuarioId, reservaId: reserva.reservaId.rawValue,
                 titulo: recusada ? "Pagamento recusado: \(espaco?.nome ?? "espaço"), \(quando)" : "Reserva cancelada", texto: texto,
                 anexos: convidado
-                    ? [EmailAttachment(
-                        filename: "reserva.ics", contentType: Calendario.contentTypeDeCancelamento,
-                        data: convite(reserva, espaco, unidade, em: cancelada.em, cancelado: true))]
+                    ? [
+                        EmailAttachment(
+                            filename: "reserva.ics", contentType: Calendario.contentTypeDeCancelamento,
+                            data: convite(reserva, espaco, unidade, em: cancelada.em, cancelado: true))
+                    ]
                     : [])
         case Pagamento.Catalogo.reembolsoConcluido:
             let reembolso = try decoder.decode(Pagamento.ReembolsoConcluido.self, from: event.data)
             return Aviso(
                 tipo: .reembolso, usuarioId: reembolso.usuarioId, reservaId: reembolso.reservaId,
                 titulo: "Reembolso concluído: \(Self.reais(reembolso.valor))",
-                texto: "Devolvemos \(Self.reais(reembolso.valor)) referentes \(try await Self.descricao(contexto(Reserva.ID(reembolso.reservaId)), artigo: "à")).")
+                texto:
+                    "Devolvemos \(Self.reais(reembolso.valor)) referentes \(try await Self.descricao(contexto(Reserva.ID(reembolso.reservaId)), artigo: "à"))."
+            )
         case Checkin.Catalogo.noShowRegistrado:
             struct NoShow: Decodable { let reservaId: UUID }
             let noShow = try decoder.decode(NoShow.self, from: event.data)
             guard let (reserva, espaco, unidade, _) = try await contexto(Reserva.ID(noShow.reservaId)) else { return nil }
             return Aviso(
                 tipo: .noShow, usuarioId: reserva.usuarioId, reservaId: noShow.reservaId, titulo: "Não registramos sua entrada",
-                texto: "Não houve check-in na sua reserva de \(espaco?.nome ?? "espaço") (\(Self.quando(reserva.intervalo, fuso: unidade?.fusoHorario))). "
+                texto:
+                    "Não houve check-in na sua reserva de \(espaco?.nome ?? "espaço") (\(Self.quando(reserva.intervalo, fuso: unidade?.fusoHorario))). "
                     + "O restante do horário foi liberado.")
         case Reserva.Catalogo.expirada:
             let expirada = try decoder.decode(Reserva.Expirada.self, from: event.data)
@@ -146,13 +158,16 @@ extension NotificacoesService {
         // Only a refusal that will not change (5xx, an invalid message) is recorded as failed.
         if let passageiro { throw passageiro }
         let now = clock.now
-        let event: Notificacao.Event = erro.isEmpty
-            ? .enviada(Notificacao.Enviada(
-                notificacaoId: id, usuarioId: aviso.usuarioId, tipo: aviso.tipo, canal: "email", titulo: aviso.titulo, texto: aviso.texto,
-                reservaId: aviso.reservaId, messageId: messageId, tentativas: tentativa, em: now))
-            : .falhou(Notificacao.Falhou(
-                notificacaoId: id, usuarioId: aviso.usuarioId, tipo: aviso.tipo, canal: "email", titulo: aviso.titulo, texto: aviso.texto,
-                reservaId: aviso.reservaId, erro: String(erro.prefix(500)), tentativas: tentativa, em: now))
+        let event: Notificacao.Event =
+            erro.isEmpty
+            ? .enviada(
+                Notificacao.Enviada(
+                    notificacaoId: id, usuarioId: aviso.usuarioId, tipo: aviso.tipo, canal: "email", titulo: aviso.titulo, texto: aviso.texto,
+                    reservaId: aviso.reservaId, messageId: messageId, tentativas: tentativa, em: now))
+            : .falhou(
+                Notificacao.Falhou(
+                    notificacaoId: id, usuarioId: aviso.usuarioId, tipo: aviso.tipo, canal: "email", titulo: aviso.titulo, texto: aviso.texto,
+                    reservaId: aviso.reservaId, erro: String(erro.prefix(500)), tentativas: tentativa, em: now))
         let stream = StreamName(category: "notificacao", id: id.uuidString.lowercased())
         return [StreamWrite(stream: stream, expected: .noStream, events: try Events.derived([event], from: id.uuidString, at: now, metadata: meta))]
     }
@@ -193,7 +208,9 @@ extension NotificacoesService {
     /// confirmed now (its own stream, never a read model that may lag a cancellation).
     /// `convidado`: the booking was confirmed at some point, so the member's calendar has the
     /// invitation the confirmation carried (a cancellation withdraws it).
-    func contexto(_ id: Reserva.ID, confirmada: Bool = false) async throws
+    func contexto(
+        _ id: Reserva.ID, confirmada: Bool = false
+    ) async throws
         -> (Reserva.Solicitada, EspacoView?, UnidadeView?, convidado: Bool)?
     {
         let eventos = try await store.readStream(StreamNames.reserva(id))

@@ -1,7 +1,7 @@
 public import Domain
 import Foundation
-import Messaging
 public import Logging
+import Messaging
 
 /// The notificacoes service: Portuguese e-mails (and the in-app inbox) for what happens to a
 /// member — welcome, booking confirmed (with an `.ics`), payment received, reminder before the
@@ -36,8 +36,10 @@ public final class NotificacoesService: Sendable {
 
     public static let consumidor = "notificacoes"
     public static let bindings = [
-        Topology.routingKey(Usuario.Catalogo.registrado), Topology.routingKey(Reserva.Catalogo.confirmada), Topology.routingKey(Reserva.Catalogo.cancelada),
-        Topology.routingKey(Pagamento.Catalogo.confirmado), Topology.routingKey(Pagamento.Catalogo.reembolsoConcluido), Topology.routingKey(Checkin.Catalogo.noShowRegistrado),
+        Topology.routingKey(Usuario.Catalogo.registrado), Topology.routingKey(Reserva.Catalogo.confirmada),
+        Topology.routingKey(Reserva.Catalogo.cancelada),
+        Topology.routingKey(Pagamento.Catalogo.confirmado), Topology.routingKey(Pagamento.Catalogo.reembolsoConcluido),
+        Topology.routingKey(Checkin.Catalogo.noShowRegistrado),
         Topology.routingKey(Usuario.Catalogo.dadosPessoaisApagados), Topology.routingKey(Reserva.Catalogo.expirada),
     ]
     static let service = "notificacoes"

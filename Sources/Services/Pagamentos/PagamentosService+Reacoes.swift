@@ -43,9 +43,11 @@ extension PagamentosService {
         // waited (dead-lettered while the provider was down, then redriven), or confirmed by an
         // operator. Its end found no payment to withdraw, so a charge now would never be.
         if let later = prefetched.events(of: booking, after: 1), let first = later.first {
-            logger.info("booking moved on before its charge: not charged", metadata: [
-                "reserva": "\(reserva.reservaId)", "evento": "\(first.type)",
-            ])
+            logger.info(
+                "booking moved on before its charge: not charged",
+                metadata: [
+                    "reserva": "\(reserva.reservaId)", "evento": "\(first.type)",
+                ])
             return []
         }
         let forma = reserva.pagamento ?? Reserva.FormaDePagamento(metodo: .pix)
@@ -54,19 +56,27 @@ extension PagamentosService {
             espacoId: reserva.espacoId, valor: reserva.total, expiraEm: reserva.expiraEm)
         if try await contas.apagada(reserva.usuarioId, prefetched) {
             let events = try decide(.recusarSemCobrar(pedido, metodo: forma.metodo, motivo: "a conta do membro foi excluída", em: clock.now), state)
-            return [StreamWrite(stream: stream, expected: .after(version), events: try Events.derived(events, from: causa.uuidString, at: clock.now, metadata: meta))]
+            return [
+                StreamWrite(
+                    stream: stream, expected: .after(version),
+                    events: try Events.derived(events, from: causa.uuidString, at: clock.now, metadata: meta))
+            ]
         }
         var cobranca: Pagamento.Cobranca?
         if reserva.total > .zero {
-            cobranca = try await provider.criarCobranca(PedidoDeCobranca(
-                referencia: id.description, valor: reserva.total, metodo: forma.metodo, cartaoToken: forma.cartaoToken,
-                descricao: "Reserva \(reserva.reservaId)",
-                // A boleto falls due a day before the hold ends: paid on its due date, it
-                // still reaches us in time.
-                expiraEm: forma.metodo == .boleto ? reserva.expiraEm.addingTimeInterval(-Pagamento.Boleto.compensacao) : reserva.expiraEm))
+            cobranca = try await provider.criarCobranca(
+                PedidoDeCobranca(
+                    referencia: id.description, valor: reserva.total, metodo: forma.metodo, cartaoToken: forma.cartaoToken,
+                    descricao: "Reserva \(reserva.reservaId)",
+                    // A boleto falls due a day before the hold ends: paid on its due date, it
+                    // still reaches us in time.
+                    expiraEm: forma.metodo == .boleto ? reserva.expiraEm.addingTimeInterval(-Pagamento.Boleto.compensacao) : reserva.expiraEm))
         }
         let events = try decide(.iniciar(pedido, cobranca: cobranca, metodo: forma.metodo, em: clock.now), state)
-        return [StreamWrite(stream: stream, expected: .after(version), events: try Events.derived(events, from: causa.uuidString, at: clock.now, metadata: meta))]
+        return [
+            StreamWrite(
+                stream: stream, expected: .after(version), events: try Events.derived(events, from: causa.uuidString, at: clock.now, metadata: meta))
+        ]
     }
 
     /// The booking ended: withdraw the charge if unpaid; refund `reembolso` (nil: everything —
@@ -85,8 +95,11 @@ extension PagamentosService {
                 // as a payment arriving after its booking expired is.
                 let confirmado = try decide(.confirmar(cobrancaId: cobranca, valor: valor, em: now), state)
                 let reembolsoId = Events.derivedId("reembolso", causa)
-                events = confirmado + (try decide(
-                    .reembolsar(reembolsoId: reembolsoId, valor: nil, motivo: motivo, em: now), confirmado.reduce(state, Pagamento.decider.evolve)))
+                events =
+                    confirmado
+                    + (try decide(
+                        .reembolsar(reembolsoId: reembolsoId, valor: nil, motivo: motivo, em: now), confirmado.reduce(state, Pagamento.decider.evolve)
+                    ))
                 try await provider.reembolsar(cobrancaId: cobranca, reembolsoId: reembolsoId, valor: valor)
             } else {
                 events = try decide(.cancelar(motivo: motivo, em: now), state)
@@ -103,7 +116,10 @@ extension PagamentosService {
             return []
         }
         guard !events.isEmpty else { return [] }
-        return [StreamWrite(stream: stream, expected: .after(version), events: try Events.derived(events, from: causa.uuidString, at: now, metadata: meta))]
+        return [
+            StreamWrite(
+                stream: stream, expected: .after(version), events: try Events.derived(events, from: causa.uuidString, at: now, metadata: meta))
+        ]
     }
 
     func decide(_ command: Pagamento.Command, _ state: Pagamento.State) throws -> [Pagamento.Event] {

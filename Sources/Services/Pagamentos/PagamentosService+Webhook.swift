@@ -25,9 +25,11 @@ extension PagamentosService {
         } catch {
             logger.warning("webhook refused", metadata: ["motivo": "\(error)", "request": "\(caller.requestId)"])
             switch error {
-            case .ausente: throw ServiceError(.naoAutenticado, codigo: "assinatura_ausente", mensagem: "envie a assinatura em \(AssinaturaDeWebhook.cabecalho)")
+            case .ausente:
+                throw ServiceError(.naoAutenticado, codigo: "assinatura_ausente", mensagem: "envie a assinatura em \(AssinaturaDeWebhook.cabecalho)")
             case .malformada:
-                throw ServiceError(.naoAutenticado, codigo: "assinatura_invalida", mensagem: "\(AssinaturaDeWebhook.cabecalho) deve ser t=<segundos>,v1=<hmac hex>")
+                throw ServiceError(
+                    .naoAutenticado, codigo: "assinatura_invalida", mensagem: "\(AssinaturaDeWebhook.cabecalho) deve ser t=<segundos>,v1=<hmac hex>")
             case .expirada(let segundos):
                 throw ServiceError(
                     .naoAutenticado, codigo: "assinatura_expirada", mensagem: "o aviso foi assinado há mais de 5 minutos (ou no futuro)",
@@ -40,7 +42,9 @@ extension PagamentosService {
         guard let aviso = try? decoder.decode(AvisoDoProvedor.self, from: corpo) else {
             throw ServiceError.requisicaoInvalida("o corpo não é um aviso do provedor (id, tipo, cobrancaId, referencia, valor, criadoEm)")
         }
-        guard let id = Pagamento.ID(aviso.referencia) else { throw ServiceError.naoEncontrado("cobrança desconhecida: \(aviso.cobrancaId.prefix(60))") }
+        guard let id = Pagamento.ID(aviso.referencia) else {
+            throw ServiceError.naoEncontrado("cobrança desconhecida: \(aviso.cobrancaId.prefix(60))")
+        }
         let stream = Self.stream(id)
         var meta = EventMetadata(correlationId: id.rawValue, actor: "provider:sandbox", requestId: caller.requestId, service: Self.service)
         meta.causationId = nil
@@ -72,7 +76,8 @@ extension PagamentosService {
                     // money goes back at once.
                     let reembolsoId = Events.derivedId("reembolso", aviso.id)
                     let after = events.reduce(state, Pagamento.decider.evolve)
-                    let motivo = dados.status == .recusado ? "pago depois de recusado; a reserva já fora liberada" : "pago depois de a reserva expirar"
+                    let motivo =
+                        dados.status == .recusado ? "pago depois de recusado; a reserva já fora liberada" : "pago depois de a reserva expirar"
                     events += try decide(.reembolsar(reembolsoId: reembolsoId, valor: nil, motivo: motivo, em: now), after)
                     try await provider.reembolsar(cobrancaId: aviso.cobrancaId, reembolsoId: reembolsoId, valor: aviso.valor)
                 }
@@ -81,7 +86,9 @@ extension PagamentosService {
                 let motivo = String((aviso.motivo ?? "recusado pelo provedor").prefix(500))
                 events = try decide(.recusar(cobrancaId: aviso.cobrancaId, motivo: motivo, em: now), state)
             case .reembolsoConcluido:
-                guard let reembolsoId = aviso.reembolsoId else { throw ServiceError.requisicaoInvalida("um aviso de reembolso precisa de reembolsoId") }
+                guard let reembolsoId = aviso.reembolsoId else {
+                    throw ServiceError.requisicaoInvalida("um aviso de reembolso precisa de reembolsoId")
+                }
                 do {
                     events = try Pagamento.decider.decide(.concluirReembolso(reembolsoId: reembolsoId, em: now), state)
                 } catch .reembolsoDesconhecido {
@@ -94,7 +101,8 @@ extension PagamentosService {
                 return RespostaDoWebhook(recebido: true, duplicado: true, pagamentoId: id.description, status: dados.status)
             }
             do {
-                try await store.append(to: stream, expected: .after(version), events: try Events.derived(events, from: aviso.id, at: now, metadata: meta))
+                try await store.append(
+                    to: stream, expected: .after(version), events: try Events.derived(events, from: aviso.id, at: now, metadata: meta))
             } catch is WrongExpectedVersion {
                 continue
             }

@@ -1,8 +1,8 @@
 public import Domain
 import EventStore
 public import Foundation
-import Messaging
 public import Logging
+import Messaging
 
 /// The pagamentos service: one payment per booking (`pagamento-<reservaId>`), charged at the
 /// provider when the booking is requested, settled by the provider's signed webhook.
@@ -22,7 +22,10 @@ public final class PagamentosService: Sendable {
     let contas: ContasApagadas
 
     public static let consumidor = "pagamentos"
-    public static let bindings = [Topology.routingKey(Reserva.Catalogo.solicitada), Topology.routingKey(Reserva.Catalogo.expirada), Topology.routingKey(Reserva.Catalogo.cancelada)]
+    public static let bindings = [
+        Topology.routingKey(Reserva.Catalogo.solicitada), Topology.routingKey(Reserva.Catalogo.expirada),
+        Topology.routingKey(Reserva.Catalogo.cancelada),
+    ]
     static let service = "pagamentos"
 
     public init(
@@ -38,7 +41,9 @@ public final class PagamentosService: Sendable {
     }
 
     var pagamentos: AggregateStore<Pagamento.Command, Pagamento.State, Pagamento.Event, Pagamento.Failure> {
-        AggregateStore(store: store, decider: Pagamento.decider) { try Pagamento.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
+        AggregateStore(store: store, decider: Pagamento.decider) {
+            try Pagamento.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
+        }
     }
 
     static func stream(_ id: Pagamento.ID) -> StreamName { StreamName(category: "pagamento", id: id.description) }

@@ -20,19 +20,27 @@ public final class PrecosService: Sendable {
     static let service = "precos"
 
     var tabelas: AggregateStore<TabelaDePreco.Command, TabelaDePreco.State, TabelaDePreco.Event, TabelaDePreco.Failure> {
-        AggregateStore(store: store, decider: TabelaDePreco.decider, cache: estados) { try TabelaDePreco.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
+        AggregateStore(store: store, decider: TabelaDePreco.decider, cache: estados) {
+            try TabelaDePreco.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
+        }
     }
 
     var cupons: AggregateStore<Cupom.Command, Cupom.State, Cupom.Event, Cupom.Failure> {
-        AggregateStore(store: store, decider: Cupom.decider, cache: estados) { try Cupom.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
+        AggregateStore(store: store, decider: Cupom.decider, cache: estados) {
+            try Cupom.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
+        }
     }
 
     var espacos: AggregateStore<Espaco.Command, Espaco.State, Espaco.Event, Espaco.Failure> {
-        AggregateStore(store: store, decider: Espaco.decider, cache: estados) { try Espaco.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
+        AggregateStore(store: store, decider: Espaco.decider, cache: estados) {
+            try Espaco.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
+        }
     }
 
     var unidades: AggregateStore<Unidade.Command, Unidade.State, Unidade.Event, Unidade.Failure> {
-        AggregateStore(store: store, decider: Unidade.decider, cache: estados) { try Unidade.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
+        AggregateStore(store: store, decider: Unidade.decider, cache: estados) {
+            try Unidade.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
+        }
     }
 
     func metadata(_ caller: Caller) -> EventMetadata {
@@ -44,9 +52,10 @@ public final class PrecosService: Sendable {
     public func definirTabela(_ espaco: String, _ valores: TabelaDePreco.Valores, caller: Caller) async throws -> TabelaDePreco.Tabela {
         let id = try await existingEspaco(espaco)
         let now = clock.now
-        return try Self.tabela(try await tabelas.handle(StreamNames.tabela(id), at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in
-            .definir(espacoId: id.rawValue, valores: valores, em: now)
-        })
+        return try Self.tabela(
+            try await tabelas.handle(StreamNames.tabela(id), at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in
+                .definir(espacoId: id.rawValue, valores: valores, em: now)
+            })
     }
 
     /// `body` is the rule as JSON without an id (`{"tipo":"fim_de_semana","multiplicadorBP":12000}`).
@@ -137,7 +146,8 @@ public final class PrecosService: Sendable {
         let stream = StreamNames.cupom(codigo)
         _ = try await cupons.existing(stream, naoEncontrado: "o cupom \(codigo) não existe")
         let now = clock.now
-        return try Self.cupom(try await cupons.handle(stream, at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in .desativar(em: now) })
+        return try Self.cupom(
+            try await cupons.handle(stream, at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in .desativar(em: now) })
     }
 
     /// Takes a deactivated coupon back into use; an active one is answered as it is.
@@ -146,7 +156,8 @@ public final class PrecosService: Sendable {
         let stream = StreamNames.cupom(codigo)
         _ = try await cupons.existing(stream, naoEncontrado: "o cupom \(codigo) não existe")
         let now = clock.now
-        return try Self.cupom(try await cupons.handle(stream, at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in .reativar(em: now) })
+        return try Self.cupom(
+            try await cupons.handle(stream, at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in .reativar(em: now) })
     }
 
     // MARK: Quotes

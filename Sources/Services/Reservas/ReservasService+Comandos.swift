@@ -132,8 +132,9 @@ extension ReservasService {
         if let codigo = dados.solicitacao.cupom {
             let (cupomState, cupomVersion) = try await precos.cupons.load(StreamNames.cupom(codigo))
             if let returned = try? Cupom.decider.decide(.devolver(reserva: id.rawValue, em: now), cupomState), !returned.isEmpty {
-                writes.append(StreamWrite(
-                    stream: StreamNames.cupom(codigo), expected: .after(cupomVersion), events: try events(returned, StreamNames.cupom(codigo))))
+                writes.append(
+                    StreamWrite(
+                        stream: StreamNames.cupom(codigo), expected: .after(cupomVersion), events: try events(returned, StreamNames.cupom(codigo))))
             }
         }
         return (writes, ended.reduce(state, Reserva.decider.evolve))
@@ -170,9 +171,10 @@ extension ReservasService {
             let (agendaState, agendaVersion) = try await agenda.load(stream)
             let freed = try agenda.decider.decide(.liberar(reserva: id.rawValue, em: now), agendaState)
             if !freed.isEmpty {
-                writes.append(StreamWrite(
-                    stream: stream, expected: .after(agendaVersion),
-                    events: try Events.make(freed, cause: cause.map { "\($0)|\(stream)" }, at: now, metadata: meta)))
+                writes.append(
+                    StreamWrite(
+                        stream: stream, expected: .after(agendaVersion),
+                        events: try Events.make(freed, cause: cause.map { "\($0)|\(stream)" }, at: now, metadata: meta)))
             }
         }
         return writes

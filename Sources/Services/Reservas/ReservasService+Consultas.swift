@@ -59,7 +59,9 @@ extension ReservasService {
     }
 
     public func doDia(unidade: String, data texto: String, pagina: Int) async throws -> Pagina<ReservaView> {
-        guard let unidade = Unidade.ID(unidade) else { throw ServiceError.requisicaoInvalida("'unidade' deve ser o id (UUID) de uma unidade", detalhes: ["campo": "unidade"]) }
+        guard let unidade = Unidade.ID(unidade) else {
+            throw ServiceError.requisicaoInvalida("'unidade' deve ser o id (UUID) de uma unidade", detalhes: ["campo": "unidade"])
+        }
         guard let data = DataLocal(texto) else {
             throw ServiceError.requisicaoInvalida("'data' deve ser uma data AAAA-MM-DD", detalhes: ["campo": "data"])
         }
@@ -90,7 +92,10 @@ extension ReservasService {
         view.status = dados.status
         view.atualizadaEm = dados.atualizadaEm
         if dados.status != .solicitada { view.expiraEm = nil }
-        if dados.status == .confirmada { view.confirmadaEm = dados.atualizadaEm; view.pagamentoId = dados.pagamentoId }
+        if dados.status == .confirmada {
+            view.confirmadaEm = dados.atualizadaEm
+            view.pagamentoId = dados.pagamentoId
+        }
         if let c = dados.cancelamento {
             view.cancelamento = ReservaView.Cancelamento(em: c.em, por: c.por, motivo: c.motivo, multa: c.multa, reembolso: c.reembolso)
         }

@@ -9,7 +9,8 @@ extension ReservasService {
 
     public static let consumidor = "reservas"
     public static let bindings = [
-        Topology.routingKey(Pagamento.Catalogo.confirmado), Topology.routingKey(Pagamento.Catalogo.recusado), Topology.routingKey(Checkin.Catalogo.noShowRegistrado), Topology.routingKey(Usuario.Catalogo.dadosPessoaisApagados),
+        Topology.routingKey(Pagamento.Catalogo.confirmado), Topology.routingKey(Pagamento.Catalogo.recusado),
+        Topology.routingKey(Checkin.Catalogo.noShowRegistrado), Topology.routingKey(Usuario.Catalogo.dadosPessoaisApagados),
     ]
 
     /// The bus reactor: a paid booking is confirmed; a declined payment releases the hold; a
@@ -40,7 +41,8 @@ extension ReservasService {
                     // Decided on the state the append is checked against: a booking an admin
                     // confirmed since the check above is not cancelled as declined.
                     guard dados.status == .solicitada else { throw NadaAFazer() }
-                    return .cancelar(por: "system:pagamentos", motivo: "pagamento recusado: \(recusado.motivo)", politica: .padrao, pago: .zero, em: now)
+                    return .cancelar(
+                        por: "system:pagamentos", motivo: "pagamento recusado: \(recusado.motivo)", politica: .padrao, pago: .zero, em: now)
                 }.writes
             } catch is NadaAFazer {
                 return []

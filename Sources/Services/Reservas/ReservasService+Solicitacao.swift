@@ -31,13 +31,17 @@ extension ReservasService {
         // Once the space and its unit were loaded here, the days, and so every stream the booking
         // folds, are known before reading any: one round trip reads them all (the space, its
         // unit, its price table, the coupon, the day agendas), instead of one each.
-        let prefetched: Prefetched? = if let (fuso, leituras) = precos.leituras(espacoId, cupom: pedido.cupom) {
-            try await Prefetched.read(
-                leituras + DataLocal.dias(de: intervalo, em: fuso).map { agenda(espacoId.rawValue, $0).read(StreamNames.agenda(espacoId.rawValue, $0)) },
-                from: store)
-        } else {
-            nil
-        }
+        let prefetched: Prefetched? =
+            if let (fuso, leituras) = precos.leituras(espacoId, cupom: pedido.cupom) {
+                try await Prefetched.read(
+                    leituras
+                        + DataLocal.dias(de: intervalo, em: fuso).map {
+                            agenda(espacoId.rawValue, $0).read(StreamNames.agenda(espacoId.rawValue, $0))
+                        },
+                    from: store)
+            } else {
+                nil
+            }
         let contexto = try await precos.quote(
             espacoId, intervalo: intervalo, cupom: pedido.cupom, plano: caller.plano, em: now, prefetched: prefetched)
         if let esperado = pedido.totalEsperado, esperado != contexto.cotacao.total.centavos {
@@ -101,7 +105,9 @@ extension ReservasService {
         var prefetched = prefetched
         for _ in 1...Self.tentativas {
             defer { prefetched = nil }
-            var writes = [StreamWrite(stream: StreamNames.reserva(id), expected: .noStream, events: try Events.new(solicitada, at: now, metadata: meta))]
+            var writes = [
+                StreamWrite(stream: StreamNames.reserva(id), expected: .noStream, events: try Events.new(solicitada, at: now, metadata: meta))
+            ]
             var ocupadas: [(StreamName, Agenda.State)] = []
             for dia in reserva.dias {
                 let agenda = agenda(espacoId.rawValue, dia)
@@ -109,7 +115,8 @@ extension ReservasService {
                 let (state, version) = try await agenda.load(stream, prefetched: prefetched)
                 let events: [Agenda.Event]
                 do {
-                    events = try agenda.decider.decide(.ocupar(reserva: id.rawValue, intervalo: reserva.intervalo, limite: limite, revisao: revisao, em: now), state)
+                    events = try agenda.decider.decide(
+                        .ocupar(reserva: id.rawValue, intervalo: reserva.intervalo, limite: limite, revisao: revisao, em: now), state)
                 } catch .bloqueada {
                     // A block committed after this request read the space.
                     throw ServiceError(Reserva.Failure.fechado)
@@ -136,7 +143,9 @@ extension ReservasService {
                     throw ServiceError(error)
                 }
                 if !events.isEmpty {
-                    writes.append(StreamWrite(stream: StreamNames.cupom(cupom), expected: .after(version), events: try Events.new(events, at: now, metadata: meta)))
+                    writes.append(
+                        StreamWrite(
+                            stream: StreamNames.cupom(cupom), expected: .after(version), events: try Events.new(events, at: now, metadata: meta)))
                 }
             }
             if reserva.pagamento?.metodo == .boleto, let boleto = try await boletoPendente(reserva, meta: meta, em: now) {
@@ -155,7 +164,9 @@ extension ReservasService {
             } catch is WrongExpectedVersion {
                 // The same request (its Idempotency-Key) made this booking meanwhile: its answer.
                 // Without a key the id is fresh: no stream to look for on every conflict.
-                if chaveada, let anterior = try await repetida(id, usuario: reserva.usuarioId, espacoId: reserva.espacoId, intervalo: reserva.intervalo) {
+                if chaveada,
+                    let anterior = try await repetida(id, usuario: reserva.usuarioId, espacoId: reserva.espacoId, intervalo: reserva.intervalo)
+                {
                     return anterior
                 }
                 continue  // another booking touched one of these days (or the coupon): decide again
@@ -174,11 +185,12 @@ extension ReservasService {
         let (state, version) = try await boletos.load(stream)
         var encerradas = Set<UUID>()
         for id in state.emAberto(em: now) {
-            let aguarda = if case .existente(let dados) = try await reservas.load(StreamNames.reserva(Reserva.ID(id))).state {
-                dados.status == .solicitada
-            } else {
-                false
-            }
+            let aguarda =
+                if case .existente(let dados) = try await reservas.load(StreamNames.reserva(Reserva.ID(id))).state {
+                    dados.status == .solicitada
+                } else {
+                    false
+                }
             if !aguarda { encerradas.insert(id) }
         }
         let events: [BoletosPendentes.Event]

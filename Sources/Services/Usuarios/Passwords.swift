@@ -41,11 +41,12 @@ public struct PasswordHasher: Sendable {
     private static func derive(_ password: String, salt: [UInt8], rounds: Int) async throws -> Data {
         try await withCheckedThrowingContinuation { continuation in
             queue.async {
-                continuation.resume(with: Result {
-                    let key = try KDF.Insecure.PBKDF2.deriveKey(
-                        from: Data(password.utf8), salt: salt, using: .sha256, outputByteCount: 32, rounds: rounds)
-                    return key.withUnsafeBytes { Data($0) }
-                })
+                continuation.resume(
+                    with: Result {
+                        let key = try KDF.Insecure.PBKDF2.deriveKey(
+                            from: Data(password.utf8), salt: salt, using: .sha256, outputByteCount: 32, rounds: rounds)
+                        return key.withUnsafeBytes { Data($0) }
+                    })
             }
         }
     }

@@ -88,7 +88,9 @@ extension UsuariosService {
                 throw invalid
             }
             do {
-                try await store.append(to: Self.stream(id), expected: .after(version), events: try Events.new(events, at: now, metadata: metadata(context, actor: id.description)))
+                try await store.append(
+                    to: Self.stream(id), expected: .after(version),
+                    events: try Events.new(events, at: now, metadata: metadata(context, actor: id.description)))
             } catch is WrongExpectedVersion where attempt < 5 {
                 continue
             }
@@ -153,7 +155,9 @@ extension UsuariosService {
                 events = failed
             }
             do {
-                try await store.append(to: Self.stream(id), expected: .after(version), events: try Events.new(events, at: now, metadata: metadata(context, actor: usuario)))
+                try await store.append(
+                    to: Self.stream(id), expected: .after(version),
+                    events: try Events.new(events, at: now, metadata: metadata(context, actor: usuario)))
             } catch is WrongExpectedVersion {
                 continue
             }
@@ -192,7 +196,8 @@ extension UsuariosService {
             // The account's state, not the caller's rights, is what stands in the way.
             throw ServiceError.conflito("conta_desativada", "esta conta foi desativada; uma conta desativada não pode ser promovida")
         }
-        try await store.append(to: Self.stream(id), expected: .after(version), events: try Events.new(events, at: now, metadata: metadata(context, actor: "sistema")))
+        try await store.append(
+            to: Self.stream(id), expected: .after(version), events: try Events.new(events, at: now, metadata: metadata(context, actor: "sistema")))
     }
 
     /// Puts a member on a plan (nil: takes them off it): the plan's price rules then apply to
@@ -200,13 +205,16 @@ extension UsuariosService {
     public func definirPlano(usuario: String, plano: String?, context: Caller) async throws -> Perfil {
         guard let id = Usuario.ID(usuario) else { throw ServiceError.naoEncontrado("conta não encontrada") }
         let now = clock.now
-        let state = try await usuarios.handle(Self.stream(id), at: now, metadata: metadata(context, actor: "sistema"), failure: { failure in
-            switch failure {
-            case .planoInvalido: ServiceError.invalido("plano", "o nome do plano deve ter de 1 a 100 caracteres (ou null, para tirar o plano)")
-            case .contaDesativada: ServiceError.conflito("conta_desativada", "esta conta foi desativada")
-            default: ServiceError.naoEncontrado("conta não encontrada")
+        let state = try await usuarios.handle(
+            Self.stream(id), at: now, metadata: metadata(context, actor: "sistema"),
+            failure: { failure in
+                switch failure {
+                case .planoInvalido: ServiceError.invalido("plano", "o nome do plano deve ter de 1 a 100 caracteres (ou null, para tirar o plano)")
+                case .contaDesativada: ServiceError.conflito("conta_desativada", "esta conta foi desativada")
+                default: ServiceError.naoEncontrado("conta não encontrada")
+                }
             }
-        }) { _ in .definirPlano(plano, por: context.usuario ?? "sistema", em: now) }
+        ) { _ in .definirPlano(plano, por: context.usuario ?? "sistema", em: now) }
         guard case .existente(let conta) = state else { throw ServiceError.naoEncontrado("conta não encontrada") }
         return try await perfil(of: conta)
     }
@@ -225,7 +233,8 @@ extension UsuariosService {
         } catch {
             throw ServiceError.naoEncontrado("conta não encontrada")
         }
-        try await store.append(to: Self.stream(id), expected: .after(version), events: try Events.new(events, at: now, metadata: metadata(context, actor: "sistema")))
+        try await store.append(
+            to: Self.stream(id), expected: .after(version), events: try Events.new(events, at: now, metadata: metadata(context, actor: "sistema")))
     }
 
     /// 409 when `state` is the only active admin: deactivating or erasing it would leave nobody

@@ -87,10 +87,11 @@ extension UsuariosService {
             if let ate, event.occurredAt >= ate { return }
             let metadata = event.metadata
             if let usuario, metadata.actor?.lowercased() != usuario.lowercased() { return }
-            registros.append(Registro(
-                id: event.eventId.uuidString.lowercased(), tipo: event.type, rotulo: Catalogos.kind(event.type)?.rotulo ?? event.type,
-                stream: event.stream.rawValue, em: event.occurredAt,
-                ator: metadata.actor, requestId: metadata.requestId, servico: metadata.service))
+            registros.append(
+                Registro(
+                    id: event.eventId.uuidString.lowercased(), tipo: event.type, rotulo: Catalogos.kind(event.type)?.rotulo ?? event.type,
+                    stream: event.stream.rawValue, em: event.occurredAt,
+                    ator: metadata.actor, requestId: metadata.requestId, servico: metadata.service))
         }
         if let usuario, Usuario.ID(usuario) != nil {
             // One member's actions: their trail, not the whole log.

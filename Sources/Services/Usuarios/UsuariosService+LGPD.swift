@@ -31,7 +31,8 @@ extension UsuariosService {
                 let stream = claimStream(email)
                 let claim = try await claims.load(stream)
                 if let released = try? EmailClaim.decider.decide(.liberar(usuario: id), claim.state) {
-                    writes.append(StreamWrite(stream: stream, expected: .after(claim.version), events: try Events.new(released, at: now, metadata: meta)))
+                    writes.append(
+                        StreamWrite(stream: stream, expected: .after(claim.version), events: try Events.new(released, at: now, metadata: meta)))
                 }
             }
             do {
@@ -63,7 +64,9 @@ extension UsuariosService {
             for event in events where event.type == Usuario.Catalogo.dadosPessoaisApagados.type {
                 // An erasure that cannot be read holds the checkpoint (and is logged by the
                 // timer every second): skipping it could leave a key alive.
-                guard case .dadosPessoaisApagados(let apagados)? = try Usuario.Event.decode(type: event.type, data: event.data, using: EventJSON.decoder)
+                guard
+                    case .dadosPessoaisApagados(let apagados)? = try Usuario.Event.decode(
+                        type: event.type, data: event.data, using: EventJSON.decoder)
                 else { continue }
                 let id = apagados.usuarioId
                 _ = try await vault.erase(subject: id.rawValue)
@@ -134,7 +137,8 @@ extension UsuariosService {
         for doc in try await todos(ReservasReadModel.reservas, grupo: id.description) {
             let reserva = try decoder.decode(ReservaView.self, from: doc)
             let (espaco, unidade) = try await lugar(reserva.espacoId)
-            let quando = (try? TimeRange(start: reserva.inicio, end: reserva.fim)).map { NotificacoesService.quando($0, fuso: unidade?.fusoHorario) } ?? ""
+            let quando =
+                (try? TimeRange(start: reserva.inicio, end: reserva.fim)).map { NotificacoesService.quando($0, fuso: unidade?.fusoHorario) } ?? ""
             quandoDaReserva[reserva.id] = "\(espaco), \(quando)"
             reservas.append([
                 "espaco": espaco, "unidade": unidade?.nome ?? "", "quando": quando, "situacao": status[reserva.status] ?? reserva.status.rawValue,
@@ -144,12 +148,13 @@ extension UsuariosService {
         var movimentos: [[String: Any]] = []
         for event in pagamentos {
             guard let pagamento = try Pagamento.Event.decode(type: event.type, data: event.data, using: EventJSON.decoder) else { continue }
-            let (oque, valor, reserva): (String, Money?, UUID) = switch pagamento {
-            case .confirmado(let e): ("pagamento recebido (\(e.metodo.rawValue))", e.valor, e.reservaId)
-            case .recusado(let e): ("pagamento recusado", nil, e.reservaId)
-            case .reembolsoConcluido(let e): ("reembolso concluído", e.valor, e.reservaId)
-            default: ("", nil, UUID())
-            }
+            let (oque, valor, reserva): (String, Money?, UUID) =
+                switch pagamento {
+                case .confirmado(let e): ("pagamento recebido (\(e.metodo.rawValue))", e.valor, e.reservaId)
+                case .recusado(let e): ("pagamento recusado", nil, e.reservaId)
+                case .reembolsoConcluido(let e): ("reembolso concluído", e.valor, e.reservaId)
+                default: ("", nil, UUID())
+                }
             guard !oque.isEmpty else { continue }
             var linha: [String: Any] = [
                 "o_que": oque, "em": event.occurredAt.formatted(.iso8601),
@@ -161,7 +166,9 @@ extension UsuariosService {
         var avisos: [[String: Any]] = []
         for doc in try await todos(NotificacoesReadModel.caixa, grupo: id.description) {
             let aviso = try decoder.decode(NotificacaoView.self, from: doc)
-            avisos.append(["titulo": aviso.titulo, "em": aviso.em.formatted(.iso8601), "por": aviso.canal == "email" ? "e-mail e na sua caixa" : aviso.canal])
+            avisos.append([
+                "titulo": aviso.titulo, "em": aviso.em.formatted(.iso8601), "por": aviso.canal == "email" ? "e-mail e na sua caixa" : aviso.canal,
+            ])
         }
         return [
             "comoConhecemosVoce": [

@@ -80,7 +80,9 @@ public final class UsuariosService: Sendable {
     static func validNome(_ nome: String) throws(ServiceError) -> String {
         let trimmed = nome.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw .invalido("nome", "o nome não pode ficar em branco") }
-        if let problema = TextoLivre.problema(trimmed, maximo: 200) { throw .invalido("nome", TextoLivre.mensagem(problema, campo: "nome", maximo: 200)) }
+        if let problema = TextoLivre.problema(trimmed, maximo: 200) {
+            throw .invalido("nome", TextoLivre.mensagem(problema, campo: "nome", maximo: 200))
+        }
         // Control characters (a NUL, a line break) would end up in e-mail headers.
         guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw .invalido("nome", "o nome tem caracteres de controle")
@@ -96,7 +98,8 @@ public final class UsuariosService: Sendable {
         else { throw .invalido("email", "'\(email.prefix(80))' não é um endereço de e-mail válido") }
         // What the mailer can deliver to: ASCII, no quoted or bracketed forms.
         guard EmailAddress.isValid(normalised) else {
-            throw .invalido("email", "'\(email.prefix(80))' não é um endereço de e-mail que possamos usar: use só letras sem acento, números e . _ + -")
+            throw .invalido(
+                "email", "'\(email.prefix(80))' não é um endereço de e-mail que possamos usar: use só letras sem acento, números e . _ + -")
         }
         return normalised
     }

@@ -36,7 +36,8 @@ struct CatalogTests {
     @Test("no stored type string appears in the Swift sources outside the catalogs")
     func no_type_strings_outside_the_catalogs() throws {
         let fontes = Self.repositorio.appendingPathComponent("Sources")
-        let arquivos = FileManager.default.enumerator(at: fontes, includingPropertiesForKeys: nil)?
+        let arquivos =
+            FileManager.default.enumerator(at: fontes, includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" && !$0.lastPathComponent.hasSuffix("+Catalogo.swift") } ?? []
         #expect(arquivos.count > 50)
         var achados: [String] = []
@@ -55,10 +56,14 @@ struct CatalogTests {
 
     /// `Fixtures/stored-events.jsonl`: payloads as the server stored them (captured from a
     /// running `serve`, one per type and shape), plus older shapes that upcasters read.
-    @Test("every stored shape of the fixture reads back through the store's upcasters and its context's enum; every kind has one", arguments: Backend.allCases)
+    @Test(
+        "every stored shape of the fixture reads back through the store's upcasters and its context's enum; every kind has one",
+        arguments: Backend.allCases)
     func the_fixture_reads_back(backend: Backend) async throws {
-        let linhas = try String(contentsOf: Self.repositorio.appendingPathComponent("Tests/EventStoreTests/Fixtures/stored-events.jsonl"), encoding: .utf8)
-            .split(separator: "\n").filter { !$0.isEmpty }
+        let linhas = try String(
+            contentsOf: Self.repositorio.appendingPathComponent("Tests/EventStoreTests/Fixtures/stored-events.jsonl"), encoding: .utf8
+        )
+        .split(separator: "\n").filter { !$0.isEmpty }
         struct Linha: Decodable {
             let type: String
             let schemaVersion: Int
@@ -71,9 +76,10 @@ struct CatalogTests {
                 Issue.record("a line without data: \(linha.prefix(80))")
                 continue
             }
-            eventos.append(NewEvent(
-                eventId: UUID(), type: cabecalho.type, schemaVersion: cabecalho.schemaVersion,
-                data: try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys]), occurredAt: testInstant))
+            eventos.append(
+                NewEvent(
+                    eventId: UUID(), type: cabecalho.type, schemaVersion: cabecalho.schemaVersion,
+                    data: try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys]), occurredAt: testInstant))
         }
         #expect(Set(eventos.map(\.type)) == Set(Catalogos.kinds.map(\.type)), "types without a stored shape, or unknown ones")
         try await withFixture(backend, upcasters: .catalogo) { fixture in
@@ -91,12 +97,16 @@ struct CatalogTests {
 
     @Test("a unit stored before units had an ISS rate and check-in window (v1) reads as the defaults (v2)")
     func unidade_v1_reads_as_v2() throws {
-        let v1 = Data(#"""
+        let v1 = Data(
+            #"""
             {"em":"2026-01-05T12:00:00Z","endereco":{"bairro":"Bela Vista","cep":"01310-100","cidade":"São Paulo","logradouro":"Av. Paulista","numero":"1000","uf":"SP"},"fusoHorario":"America/Sao_Paulo","nome":"Paulista","politica":{"horasSemMulta":24,"multaBP":5000},"unidadeId":"0d9cf0b8-6a55-4f6b-9a53-8b1f3e6f4d11"}
             """#.utf8)
         let payload = try #require(try Upcasters.catalogo.upcast(type: Unidade.Catalogo.cadastrada.type, version: 1, data: v1))
         #expect(payload.1 == 2)
-        guard case .cadastrada(let cadastrada)? = try Unidade.Event.decode(type: Unidade.Catalogo.cadastrada.type, data: payload.0, using: EventJSON.decoder) else {
+        guard
+            case .cadastrada(let cadastrada)? = try Unidade.Event.decode(
+                type: Unidade.Catalogo.cadastrada.type, data: payload.0, using: EventJSON.decoder)
+        else {
             Issue.record("not read back")
             return
         }

@@ -1,6 +1,7 @@
-@testable import EventStore
 import Foundation
 import Testing
+
+@testable import EventStore
 
 @Suite("ISO 8601 instants without a formatter")
 struct InstantsTests {
@@ -16,8 +17,10 @@ struct InstantsTests {
             let fraction = [0.0, 0.25, 0.999_999, 0.5][index % 4]
             dates.append(Date(timeIntervalSince1970: seconds + fraction))
         }
-        for text in ["2024-02-29T23:59:59Z", "2000-02-29T00:00:00Z", "1969-12-31T23:59:59Z", "1970-01-01T00:00:00Z",
-                     "2026-12-31T23:59:59Z", "0001-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "1900-03-01T00:00:00Z"] {
+        for text in [
+            "2024-02-29T23:59:59Z", "2000-02-29T00:00:00Z", "1969-12-31T23:59:59Z", "1970-01-01T00:00:00Z",
+            "2026-12-31T23:59:59Z", "0001-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "1900-03-01T00:00:00Z",
+        ] {
             if let date = try? Date(text, strategy: .iso8601) { dates += [date, date + 0.5, date - 0.5] }
         }
         return dates
@@ -37,7 +40,8 @@ struct InstantsTests {
         for date in Self.instants {
             let expected = try foundation.encode([date]), written = try ours.encode([date])
             if expected != written {
-                differences.append("\(date.timeIntervalSince1970): \(String(decoding: written, as: UTF8.self)) ≠ \(String(decoding: expected, as: UTF8.self))")
+                differences.append(
+                    "\(date.timeIntervalSince1970): \(String(decoding: written, as: UTF8.self)) ≠ \(String(decoding: expected, as: UTF8.self))")
                 continue
             }
             let read = try ourReader.decode([Date].self, from: written)
@@ -46,7 +50,8 @@ struct InstantsTests {
             }
             // From 1600 on (Foundation's calendar is Julian before 1582), the fast path read it.
             let text = Instants.format(date)
-            if date.timeIntervalSince1970 >= Instants.first, Instants.parse(text)?.timeIntervalSince1970 != date.timeIntervalSince1970.rounded(.down) {
+            if date.timeIntervalSince1970 >= Instants.first, Instants.parse(text)?.timeIntervalSince1970 != date.timeIntervalSince1970.rounded(.down)
+            {
                 differences.append("\(text) not read by the fast path")
             }
         }
@@ -64,8 +69,10 @@ struct InstantsTests {
             let json = Data("[\"\(text)\"]".utf8)
             #expect(try reader.decode([Date].self, from: json) == (try foundation.decode([Date].self, from: json)))
         }
-        for text in ["2026-13-01T00:00:00Z", "2026-02-29T00:00:00Z", "2026-04-31T00:00:00Z", "2026-11-21T24:00:00Z", "2026-11-21 12:00:00Z",
-                     "2026-11-21T12:00:00.5Z", "amanhã"] {
+        for text in [
+            "2026-13-01T00:00:00Z", "2026-02-29T00:00:00Z", "2026-04-31T00:00:00Z", "2026-11-21T24:00:00Z", "2026-11-21 12:00:00Z",
+            "2026-11-21T12:00:00.5Z", "amanhã",
+        ] {
             #expect(Instants.parse(text) == nil, "\(text)")
         }
         #expect(Instants.parse("2028-02-29T00:00:00Z") != nil)

@@ -11,10 +11,11 @@ struct AppendOnlyTests {
         try await withFixture(backend) { fixture in
             let stream = uniqueStream()
             try await fixture.store.append(to: stream, expected: .noStream, events: events(2))
-            let tampering = [
-                "UPDATE events SET data = '{\"n\": 99}' WHERE stream_id = '\(stream)'",
-                "DELETE FROM events WHERE stream_id = '\(stream)'",
-            ] + (backend == .postgres ? ["TRUNCATE events"] : [])
+            let tampering =
+                [
+                    "UPDATE events SET data = '{\"n\": 99}' WHERE stream_id = '\(stream)'",
+                    "DELETE FROM events WHERE stream_id = '\(stream)'",
+                ] + (backend == .postgres ? ["TRUNCATE events"] : [])
             for sql in tampering {
                 switch backend {
                 case .sqlite:

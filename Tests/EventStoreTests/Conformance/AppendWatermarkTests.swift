@@ -5,7 +5,9 @@ import Testing
 /// What a request waits for to read its own writes: the last position its appends took.
 @Suite("AppendWatermark: the positions a task's appends took")
 struct AppendWatermarkTests {
-    @Test("appends, in the task and its child tasks and in committed transactions, raise the task's watermark; nothing else does", arguments: Backend.allCases)
+    @Test(
+        "appends, in the task and its child tasks and in committed transactions, raise the task's watermark; nothing else does",
+        arguments: Backend.allCases)
     func watermark(backend: Backend) async throws {
         try await withFixture(backend) { fixture in
             let store = fixture.store

@@ -5,7 +5,9 @@ import Testing
 
 @Suite("Consumer inbox and leases")
 struct InboxTests {
-    @Test("a retry of dead letters turns them into redrive requests (handled ones stay); the requests read back as the events, in global order", arguments: Backend.allCases)
+    @Test(
+        "a retry of dead letters turns them into redrive requests (handled ones stay); the requests read back as the events, in global order",
+        arguments: Backend.allCases)
     func dead_letter_retry(backend: Backend) async throws {
         try await withFixture(backend) { fixture in
             let store = fixture.store
@@ -15,7 +17,9 @@ struct InboxTests {
             #expect(written.positions.count == 3)
             let stored = try await store.readStream(stream)
             let (a, b, c) = (stored[0].eventId, stored[1].eventId, stored[2].eventId)
-            for id in [c, a] { try await store.recordInInbox(id, consumer: consumer, outcome: .deadLettered(reason: "x", attempts: 3), appending: []) }
+            for id in [c, a] {
+                try await store.recordInInbox(id, consumer: consumer, outcome: .deadLettered(reason: "x", attempts: 3), appending: [])
+            }
             try await store.recordInInbox(b, consumer: consumer, outcome: .handled, appending: [])
             #expect(try await store.retryDeadLetters(consumer: consumer + "-other", eventIds: nil).isEmpty)
             #expect(try await store.retryDeadLetters(consumer: consumer, eventIds: [b, c]) == [c])
@@ -73,9 +77,10 @@ struct InboxTests {
                     appending: [StreamWrite(stream: effects, expected: .noStream, events: [event()])])
             }
             #expect(try await store.inboxEntry(source, consumer: consumer) == nil)
-            #expect(try await store.recordInInbox(
-                source, consumer: consumer, outcome: .handled,
-                appending: [StreamWrite(stream: effects, expected: .exact(1), events: [event()])]))
+            #expect(
+                try await store.recordInInbox(
+                    source, consumer: consumer, outcome: .handled,
+                    appending: [StreamWrite(stream: effects, expected: .exact(1), events: [event()])]))
             #expect(try await store.readStream(effects).count == 2)
         }
     }
@@ -98,10 +103,11 @@ struct InboxTests {
             // A conflict anywhere in the batch records nothing.
             let third = UUID(), fourth = UUID()
             await #expect(throws: WrongExpectedVersion.self) {
-                try await store.recordHandled([
-                    HandledEvent(eventId: third, writes: write),
-                    HandledEvent(eventId: fourth, writes: [StreamWrite(stream: effects, expected: .noStream, events: [event()])]),
-                ], consumer: consumer)
+                try await store.recordHandled(
+                    [
+                        HandledEvent(eventId: third, writes: write),
+                        HandledEvent(eventId: fourth, writes: [StreamWrite(stream: effects, expected: .noStream, events: [event()])]),
+                    ], consumer: consumer)
             }
             #expect(try await store.inboxOutcomes([third, fourth], consumer: consumer).isEmpty)
             #expect(try await store.readStream(effects).count == 1)
@@ -116,13 +122,16 @@ struct InboxTests {
             let (one, two, three) = (uniqueStream("efeito"), uniqueStream("efeito"), uniqueStream("efeito"))
             let (a, b) = (UUID(), UUID())
             let before = store.eventsAppended
-            let recorded = try await store.recordHandled([
-                HandledEvent(eventId: a, writes: [StreamWrite(stream: one, expected: .noStream, events: [event()])]),
-                HandledEvent(eventId: b, writes: [
-                    StreamWrite(stream: two, expected: .noStream, events: [event(), event()]),
-                    StreamWrite(stream: three, expected: .any, events: [event()]),
-                ]),
-            ], consumer: consumer)
+            let recorded = try await store.recordHandled(
+                [
+                    HandledEvent(eventId: a, writes: [StreamWrite(stream: one, expected: .noStream, events: [event()])]),
+                    HandledEvent(
+                        eventId: b,
+                        writes: [
+                            StreamWrite(stream: two, expected: .noStream, events: [event(), event()]),
+                            StreamWrite(stream: three, expected: .any, events: [event()]),
+                        ]),
+                ], consumer: consumer)
             #expect(recorded == [a, b])
             #expect(store.eventsAppended == before + 4)
             #expect(try await store.readStream(one).count == 1)
@@ -132,10 +141,11 @@ struct InboxTests {
             let (c, d) = (UUID(), UUID())
             let four = uniqueStream("efeito")
             await #expect(throws: WrongExpectedVersion.self) {
-                try await store.recordHandled([
-                    HandledEvent(eventId: c, writes: [StreamWrite(stream: four, expected: .noStream, events: [event()])]),
-                    HandledEvent(eventId: d, writes: [StreamWrite(stream: one, expected: .noStream, events: [event()])]),
-                ], consumer: consumer)
+                try await store.recordHandled(
+                    [
+                        HandledEvent(eventId: c, writes: [StreamWrite(stream: four, expected: .noStream, events: [event()])]),
+                        HandledEvent(eventId: d, writes: [StreamWrite(stream: one, expected: .noStream, events: [event()])]),
+                    ], consumer: consumer)
             }
             #expect(try await store.inboxOutcomes([c, d], consumer: consumer).isEmpty)
             #expect(try await store.readStream(four).isEmpty)
@@ -190,7 +200,11 @@ struct InboxTests {
                 for _ in 0..<3 {
                     group.addTask {
                         try await store.whileHolding(lease: lease, retryEvery: .milliseconds(20)) {
-                            holders.state.withLock { $0.now += 1; $0.most = max($0.most, $0.now); $0.runs += 1 }
+                            holders.state.withLock {
+                                $0.now += 1
+                                $0.most = max($0.most, $0.now)
+                                $0.runs += 1
+                            }
                             try await Task.sleep(for: .milliseconds(100))
                             holders.state.withLock { $0.now -= 1 }
                         }

@@ -19,12 +19,13 @@ struct ReadModelTests {
             let store = fixture.store
             let collection = "test-\(UUID().uuidString)"
             let checkpoint = "projection:\(collection)"
-            try await store.commit([
-                ReadModelChange(collection: collection, key: "b", grupo: "g1", ordem: "2", doc: doc("b")),
-                ReadModelChange(collection: collection, key: "a", grupo: "g1", ordem: "2", doc: doc("a")),
-                ReadModelChange(collection: collection, key: "c", grupo: "g1", ordem: "1", doc: doc("c")),
-                ReadModelChange(collection: collection, key: "d", grupo: "g2", ordem: "0", doc: doc("d")),
-            ], checkpoint: checkpoint, at: GlobalPosition(transaction: 7, sequence: 9))
+            try await store.commit(
+                [
+                    ReadModelChange(collection: collection, key: "b", grupo: "g1", ordem: "2", doc: doc("b")),
+                    ReadModelChange(collection: collection, key: "a", grupo: "g1", ordem: "2", doc: doc("a")),
+                    ReadModelChange(collection: collection, key: "c", grupo: "g1", ordem: "1", doc: doc("c")),
+                    ReadModelChange(collection: collection, key: "d", grupo: "g2", ordem: "0", doc: doc("d")),
+                ], checkpoint: checkpoint, at: GlobalPosition(transaction: 7, sequence: 9))
             #expect(try await store.checkpoint(checkpoint) == GlobalPosition(transaction: 7, sequence: 9))
             #expect(try await store.documents(collection, grupo: "g1", limit: 10, offset: 0) == [doc("c"), doc("a"), doc("b")])
             #expect(try await store.documents(collection, grupo: "g1", limit: 1, offset: 1) == [doc("a")])
@@ -32,10 +33,11 @@ struct ReadModelTests {
             #expect(try await store.count(collection, grupo: "g1") == 3)
             #expect(try await store.count(collection, grupo: nil) == 4)
 
-            try await store.commit([
-                ReadModelChange(collection: collection, key: "a", grupo: "g2", ordem: "9", doc: doc("a2")),
-                ReadModelChange(collection: collection, key: "b", grupo: nil, doc: nil),
-            ], checkpoint: checkpoint, at: GlobalPosition(transaction: 8, sequence: 10))
+            try await store.commit(
+                [
+                    ReadModelChange(collection: collection, key: "a", grupo: "g2", ordem: "9", doc: doc("a2")),
+                    ReadModelChange(collection: collection, key: "b", grupo: nil, doc: nil),
+                ], checkpoint: checkpoint, at: GlobalPosition(transaction: 8, sequence: 10))
             #expect(try await store.document(collection, key: "a") == doc("a2"))
             #expect(try await store.document(collection, key: "b") == nil)
             #expect(try await store.documents(collection, grupo: "g2", limit: 10, offset: 0) == [doc("d"), doc("a2")])
@@ -52,16 +54,18 @@ struct ReadModelTests {
             let store = fixture.store
             let collection = "test-\(UUID().uuidString)"
             let checkpoint = "projection:\(collection)"
-            try await store.commit([ReadModelChange(collection: collection, key: "gone", grupo: "g", doc: doc("old"))],
-                                   checkpoint: checkpoint, at: GlobalPosition(transaction: 1, sequence: 1))
-            try await store.commit([
-                ReadModelChange(collection: collection, key: "a", grupo: "g", doc: doc("a1")),
-                ReadModelChange(collection: collection, key: "a", grupo: nil, doc: nil),
-                ReadModelChange(collection: collection, key: "a", grupo: nil, ordem: "5", doc: doc("a3")),
-                ReadModelChange(collection: collection, key: "gone", grupo: "g", doc: doc("new")),
-                ReadModelChange(collection: collection, key: "gone", grupo: nil, doc: nil),
-                ReadModelChange(collection: collection, key: "b", grupo: nil, doc: nil),
-            ], checkpoint: checkpoint, at: GlobalPosition(transaction: 2, sequence: 2))
+            try await store.commit(
+                [ReadModelChange(collection: collection, key: "gone", grupo: "g", doc: doc("old"))],
+                checkpoint: checkpoint, at: GlobalPosition(transaction: 1, sequence: 1))
+            try await store.commit(
+                [
+                    ReadModelChange(collection: collection, key: "a", grupo: "g", doc: doc("a1")),
+                    ReadModelChange(collection: collection, key: "a", grupo: nil, doc: nil),
+                    ReadModelChange(collection: collection, key: "a", grupo: nil, ordem: "5", doc: doc("a3")),
+                    ReadModelChange(collection: collection, key: "gone", grupo: "g", doc: doc("new")),
+                    ReadModelChange(collection: collection, key: "gone", grupo: nil, doc: nil),
+                    ReadModelChange(collection: collection, key: "b", grupo: nil, doc: nil),
+                ], checkpoint: checkpoint, at: GlobalPosition(transaction: 2, sequence: 2))
             #expect(try await store.document(collection, key: "a") == doc("a3"))
             #expect(try await store.document(collection, key: "gone") == nil)
             #expect(try await store.document(collection, key: "b") == nil)
@@ -77,21 +81,25 @@ struct ReadModelTests {
             let store = fixture.store
             let collection = "test-\(UUID().uuidString)"
             let checkpoint = "projection:\(collection)"
-            try await store.commit([ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("a"))],
-                                   checkpoint: checkpoint, at: GlobalPosition(transaction: 1, sequence: 1))
+            try await store.commit(
+                [ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("a"))],
+                checkpoint: checkpoint, at: GlobalPosition(transaction: 1, sequence: 1))
             await #expect(throws: (any Error).self) {
                 // An empty key breaks the table's check: the first change must roll back too.
-                try await store.commit([
-                    ReadModelChange(collection: collection, key: "b", grupo: nil, doc: doc("b")),
-                    ReadModelChange(collection: collection, key: "", grupo: nil, doc: doc("c")),
-                ], checkpoint: checkpoint, at: GlobalPosition(transaction: 2, sequence: 2))
+                try await store.commit(
+                    [
+                        ReadModelChange(collection: collection, key: "b", grupo: nil, doc: doc("b")),
+                        ReadModelChange(collection: collection, key: "", grupo: nil, doc: doc("c")),
+                    ], checkpoint: checkpoint, at: GlobalPosition(transaction: 2, sequence: 2))
             }
             #expect(try await store.document(collection, key: "b") == nil)
             #expect(try await store.checkpoint(checkpoint) == GlobalPosition(transaction: 1, sequence: 1))
         }
     }
 
-    @Test("a fenced commit moves the checkpoint only from where its batch began; a stale batch (another reader committed) writes nothing", arguments: Backend.allCases)
+    @Test(
+        "a fenced commit moves the checkpoint only from where its batch began; a stale batch (another reader committed) writes nothing",
+        arguments: Backend.allCases)
     func fenced_commit(backend: Backend) async throws {
         try await withFixture(backend) { fixture in
             let store = fixture.store
@@ -100,19 +108,23 @@ struct ReadModelTests {
             let p1 = GlobalPosition(transaction: 5, sequence: 10), p2 = GlobalPosition(transaction: 6, sequence: 20)
             #expect(try await store.checkpointMark(checkpoint) == .none)
             // The first batch of a reader with no checkpoint begins at none.
-            let m1 = try await store.commit([ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("1"))], checkpoint: checkpoint, at: p1, from: CheckpointMark.none)
+            let m1 = try await store.commit(
+                [ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("1"))], checkpoint: checkpoint, at: p1,
+                from: CheckpointMark.none)
             #expect(m1.position == p1)
             #expect(try await store.checkpointMark(checkpoint) == m1)
             // Replica B took over and committed the next batch...
-            let m2 = try await store.commit([ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("2"))], checkpoint: checkpoint, at: p2, from: m1)
+            let m2 = try await store.commit(
+                [ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("2"))], checkpoint: checkpoint, at: p2, from: m1)
             #expect(m2.position == p2)
             // ...while replica A, which lost its lease, still holds the batch after p1 (or the first one).
             for stale in [m1, CheckpointMark.none] {
                 await expectStale {
-                    try await store.commit([
-                        ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("stale")),
-                        ReadModelChange(collection: collection, key: "z", grupo: nil, doc: doc("stale")),
-                    ], checkpoint: checkpoint, at: p2, from: stale)
+                    try await store.commit(
+                        [
+                            ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("stale")),
+                            ReadModelChange(collection: collection, key: "z", grupo: nil, doc: doc("stale")),
+                        ], checkpoint: checkpoint, at: p2, from: stale)
                 }
             }
             #expect(try await store.document(collection, key: "a") == doc("2"))
@@ -121,7 +133,8 @@ struct ReadModelTests {
             // A batch that expected a checkpoint another reader has not saved yet is stale too.
             let other = "projection:other-\(collection)"
             await expectStale {
-                try await store.commit([ReadModelChange(collection: collection, key: "y", grupo: nil, doc: doc("y"))], checkpoint: other, at: p2, from: m1)
+                try await store.commit(
+                    [ReadModelChange(collection: collection, key: "y", grupo: nil, doc: doc("y"))], checkpoint: other, at: p2, from: m1)
             }
             #expect(try await store.document(collection, key: "y") == nil)
             #expect(try await store.checkpointMark(other) == .none)
@@ -131,7 +144,9 @@ struct ReadModelTests {
         }
     }
 
-    @Test("a checkpoint that a rebuild brought back to the same position still fences out a reader that stood there before it (A-B-A)", arguments: Backend.allCases)
+    @Test(
+        "a checkpoint that a rebuild brought back to the same position still fences out a reader that stood there before it (A-B-A)",
+        arguments: Backend.allCases)
     func fence_survives_a_rebuild_to_the_same_position(backend: Backend) async throws {
         try await withFixture(backend) { fixture in
             let store = fixture.store
@@ -139,27 +154,34 @@ struct ReadModelTests {
             let checkpoint = "projection:\(collection)"
             let p1 = GlobalPosition(transaction: 5, sequence: 10), p2 = GlobalPosition(transaction: 6, sequence: 20)
             // Replica A commits p1, then loses its lease without noticing.
-            let stale = try await store.commit([ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("old"))], checkpoint: checkpoint, at: p1, from: CheckpointMark.none)
+            let stale = try await store.commit(
+                [ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("old"))], checkpoint: checkpoint, at: p1,
+                from: CheckpointMark.none)
             // A rebuild empties the read model and, the log's head being p1 still, ends exactly there.
             let reset = try await store.reset(collections: [collection], checkpoint: checkpoint)
             #expect(reset.position == .start && reset != .none)
             #expect(try await store.checkpointMark(checkpoint) == reset)
             // A's batch is refused right after the reset...
             await expectStale {
-                try await store.commit([ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("stale"))], checkpoint: checkpoint, at: p2, from: stale)
+                try await store.commit(
+                    [ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("stale"))], checkpoint: checkpoint, at: p2, from: stale)
             }
             // ...and a batch from "never saved" too: the row stays through a reset.
             await expectStale {
-                try await store.commit([ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("stale"))], checkpoint: checkpoint, at: p2, from: CheckpointMark.none)
+                try await store.commit(
+                    [ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("stale"))], checkpoint: checkpoint, at: p2,
+                    from: CheckpointMark.none)
             }
-            let rebuilt = try await store.commit([ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("new"))], checkpoint: checkpoint, at: p1, from: reset)
+            let rebuilt = try await store.commit(
+                [ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("new"))], checkpoint: checkpoint, at: p1, from: reset)
             #expect(rebuilt.position == stale.position && rebuilt != stale)
             // ...and after the rebuild is back at p1: the position alone would have let it through.
             await expectStale {
-                try await store.commit([
-                    ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("stale")),
-                    ReadModelChange(collection: collection, key: "z", grupo: nil, doc: doc("stale")),
-                ], checkpoint: checkpoint, at: p2, from: stale)
+                try await store.commit(
+                    [
+                        ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("stale")),
+                        ReadModelChange(collection: collection, key: "z", grupo: nil, doc: doc("stale")),
+                    ], checkpoint: checkpoint, at: p2, from: stale)
             }
             #expect(try await store.document(collection, key: "a") == doc("new"))
             #expect(try await store.document(collection, key: "z") == nil)
@@ -184,17 +206,22 @@ struct ReadModelTests {
             let reset = try await store.reset(collections: [collection], checkpoint: checkpoint)
             #expect(reset.position == .start && reset != .none)
             await expectStale {
-                try await store.commit([ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("stale"))], checkpoint: checkpoint, at: p1, from: CheckpointMark.none)
+                try await store.commit(
+                    [ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("stale"))], checkpoint: checkpoint, at: p1,
+                    from: CheckpointMark.none)
             }
             #expect(try await store.document(collection, key: "a") == nil)
             // The rebuild commits from the mark its reset returned.
-            let rebuilt = try await store.commit([ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("new"))], checkpoint: checkpoint, at: p1, from: reset)
+            let rebuilt = try await store.commit(
+                [ReadModelChange(collection: collection, key: "a", grupo: nil, doc: doc("new"))], checkpoint: checkpoint, at: p1, from: reset)
             #expect(try await store.checkpointMark(checkpoint) == rebuilt)
             #expect(try await store.document(collection, key: "a") == doc("new"))
         }
     }
 
-    @Test("a read model built beside the live one replaces it in one transaction, and fences out the runner that followed the old one", arguments: Backend.allCases)
+    @Test(
+        "a read model built beside the live one replaces it in one transaction, and fences out the runner that followed the old one",
+        arguments: Backend.allCases)
     func promote_a_staged_read_model(backend: Backend) async throws {
         try await withFixture(backend) { fixture in
             let store = fixture.store
@@ -204,31 +231,36 @@ struct ReadModelTests {
             let p1 = GlobalPosition(transaction: 5, sequence: 10), p2 = GlobalPosition(transaction: 7, sequence: 30)
             let p3 = GlobalPosition(transaction: 8, sequence: 40)
             func refused(_ code: EventStoreError.Code, at mark: CheckpointMark, sourceLocation: SourceLocation = #_sourceLocation) async {
-                await #expect(sourceLocation: sourceLocation) { try await store.promote(pairs, checkpoint: checkpoint, from: staged, at: mark) } throws: { error in
+                await #expect(sourceLocation: sourceLocation) {
+                    try await store.promote(pairs, checkpoint: checkpoint, from: staged, at: mark)
+                } throws: { error in
                     (error as? EventStoreError)?.code == code
                 }
             }
             // Nothing built yet: refused, and nothing changes.
-            var following = try await store.commit([
-                ReadModelChange(collection: live, key: "a", grupo: "g", doc: doc("old a")),
-                ReadModelChange(collection: live, key: "b", grupo: "g", doc: doc("old b")),
-                ReadModelChange(collection: other, key: "x", grupo: nil, doc: doc("old x")),
-            ], checkpoint: checkpoint, at: p1, from: CheckpointMark.none)
+            var following = try await store.commit(
+                [
+                    ReadModelChange(collection: live, key: "a", grupo: "g", doc: doc("old a")),
+                    ReadModelChange(collection: live, key: "b", grupo: "g", doc: doc("old b")),
+                    ReadModelChange(collection: other, key: "x", grupo: nil, doc: doc("old x")),
+                ], checkpoint: checkpoint, at: p1, from: CheckpointMark.none)
             await refused(.nothingStaged, at: .none)
             #expect(try await store.checkpointMark(checkpoint) == following)
             // The rebuild writes its own collections and checkpoint; the live ones do not move.
             let reset = try await store.reset(collections: pairs.map(\.staged), checkpoint: staged)
-            let built = try await store.commit([
-                ReadModelChange(collection: "\(live)~rebuild", key: "b", grupo: "g", ordem: "2", doc: doc("new b")),
-                ReadModelChange(collection: "\(live)~rebuild", key: "c", grupo: "g", ordem: "1", doc: doc("new c")),
-            ], checkpoint: staged, at: p2, from: reset)
+            let built = try await store.commit(
+                [
+                    ReadModelChange(collection: "\(live)~rebuild", key: "b", grupo: "g", ordem: "2", doc: doc("new b")),
+                    ReadModelChange(collection: "\(live)~rebuild", key: "c", grupo: "g", ordem: "1", doc: doc("new c")),
+                ], checkpoint: staged, at: p2, from: reset)
             #expect(try await store.documents(live, grupo: "g", limit: 10, offset: 0) == [doc("old a"), doc("old b")])
             #expect(try await store.checkpointMark(checkpoint) == following)
             // Only from the builder's own last mark (another builder wrote it since the reset).
             await refused(.checkpointMoved, at: reset)
             // Not while the live read model is further than the build: what it applied after p2
             // would go missing. The build reads on, then it goes.
-            following = try await store.commit([ReadModelChange(collection: live, key: "a", grupo: "g", doc: doc("newer a"))], checkpoint: checkpoint, at: p3, from: following)
+            following = try await store.commit(
+                [ReadModelChange(collection: live, key: "a", grupo: "g", doc: doc("newer a"))], checkpoint: checkpoint, at: p3, from: following)
             await refused(.stagedBehind, at: built)
             #expect(try await store.documents(live, grupo: "g", limit: 10, offset: 0) == [doc("newer a"), doc("old b")])
             let caughtUp = try await store.commit([], checkpoint: staged, at: p3, from: built)
@@ -249,16 +281,20 @@ struct ReadModelTests {
             #expect(try await store.count(live, grupo: "g") == 2)
             // The runner that followed the old documents is fenced out, and writes nothing.
             await expectStale {
-                try await store.commit([ReadModelChange(collection: live, key: "a", grupo: "g", doc: doc("stale"))], checkpoint: checkpoint, at: p3, from: following)
+                try await store.commit(
+                    [ReadModelChange(collection: live, key: "a", grupo: "g", doc: doc("stale"))], checkpoint: checkpoint, at: p3, from: following)
             }
             #expect(try await store.document(live, key: "a") == nil)
             // From the promoted mark it goes on.
-            try await store.commit([ReadModelChange(collection: live, key: "d", grupo: "g", ordem: "3", doc: doc("d"))], checkpoint: checkpoint, at: p3, from: promoted)
+            try await store.commit(
+                [ReadModelChange(collection: live, key: "d", grupo: "g", ordem: "3", doc: doc("d"))], checkpoint: checkpoint, at: p3, from: promoted)
             #expect(try await store.count(live, grupo: "g") == 3)
         }
     }
 
-    @Test("a build promoted where the live read model never saved its checkpoint takes its place; a runner that starts from nothing is fenced out", arguments: Backend.allCases)
+    @Test(
+        "a build promoted where the live read model never saved its checkpoint takes its place; a runner that starts from nothing is fenced out",
+        arguments: Backend.allCases)
     func promote_where_nothing_was_saved(backend: Backend) async throws {
         try await withFixture(backend) { fixture in
             let store = fixture.store
@@ -277,10 +313,13 @@ struct ReadModelTests {
             #expect(try await store.documents(live, grupo: "g", limit: 10, offset: 0) == [doc("built a")])
             // A live runner that found no checkpoint when it started (its mark: none) writes nothing.
             await expectStale {
-                try await store.commit([ReadModelChange(collection: live, key: "a", grupo: "g", doc: doc("stale"))], checkpoint: checkpoint, at: p1, from: CheckpointMark.none)
+                try await store.commit(
+                    [ReadModelChange(collection: live, key: "a", grupo: "g", doc: doc("stale"))], checkpoint: checkpoint, at: p1,
+                    from: CheckpointMark.none)
             }
             #expect(try await store.document(live, key: "a") == doc("built a"))
-            try await store.commit([ReadModelChange(collection: live, key: "b", grupo: "g", doc: doc("b"))], checkpoint: checkpoint, at: p1, from: promoted)
+            try await store.commit(
+                [ReadModelChange(collection: live, key: "b", grupo: "g", doc: doc("b"))], checkpoint: checkpoint, at: p1, from: promoted)
             #expect(try await store.count(live, grupo: "g") == 2)
         }
     }

@@ -29,7 +29,9 @@ struct ReadTests {
         }
     }
 
-    @Test("several streams read together: each from its version, oldest first; one named twice from the lower; one never written empty", arguments: Backend.allCases)
+    @Test(
+        "several streams read together: each from its version, oldest first; one named twice from the lower; one never written empty",
+        arguments: Backend.allCases)
     func streams_read_together(backend: Backend) async throws {
         try await withFixture(backend) { fixture in
             let store = fixture.store
@@ -104,7 +106,9 @@ struct ReadTests {
             #expect(read.map(\.eventId) == appended)
             // From a checkpoint in the middle: exactly the rest.
             let middle = read[20].position
-            let rest = try await fixture.store.readAllKeeping(after: middle, batch: 5, expecting: appended.count - 21) { $0.stream.category == category }
+            let rest = try await fixture.store.readAllKeeping(after: middle, batch: 5, expecting: appended.count - 21) {
+                $0.stream.category == category
+            }
             #expect(rest.map(\.eventId) == Array(appended[21...]))
             let head = try await fixture.store.headPosition()
             let last = try #require(read.last)

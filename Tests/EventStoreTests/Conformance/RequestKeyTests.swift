@@ -11,8 +11,9 @@ struct RequestKeyTests {
             key, fingerprint: fingerprint, at: at, expireBefore: at.addingTimeInterval(-86_400), staleBefore: at.addingTimeInterval(-120))
     }
 
-    @Test("a key is claimed once; while it runs a retry hears in-progress; then the stored answer replays; another body is a mismatch",
-          arguments: Backend.allCases)
+    @Test(
+        "a key is claimed once; while it runs a retry hears in-progress; then the stored answer replays; another body is a mismatch",
+        arguments: Backend.allCases)
     func claim_run_replay(backend: Backend) async throws {
         try await withFixture(backend) { fixture in
             let store = fixture.store
@@ -27,8 +28,9 @@ struct RequestKeyTests {
         }
     }
 
-    @Test("a released key runs again; a stale running one is taken over; an expired answer is forgotten; purge removes old records",
-          arguments: Backend.allCases)
+    @Test(
+        "a released key runs again; a stale running one is taken over; an expired answer is forgotten; purge removes old records",
+        arguments: Backend.allCases)
     func release_stale_expire(backend: Backend) async throws {
         try await withFixture(backend) { fixture in
             let store = fixture.store
@@ -61,7 +63,8 @@ struct RequestKeyTests {
             let pessoa = UUID().uuidString.lowercased()
             let dela = "d-\(UUID().uuidString)", outra = "o-\(UUID().uuidString)"
             #expect(try await claim(store, dela, "f") == .claimed)
-            try await store.completeRequestKey(dela, reply: StoredReply(status: 201, body: Data(#"{"id":"\#(pessoa)","nome":"Lia","email":"lia@example.com"}"#.utf8)))
+            try await store.completeRequestKey(
+                dela, reply: StoredReply(status: 201, body: Data(#"{"id":"\#(pessoa)","nome":"Lia","email":"lia@example.com"}"#.utf8)))
             #expect(try await claim(store, outra, "f") == .claimed)
             let reply = StoredReply(status: 201, body: Data(#"{"id":"\#(UUID().uuidString.lowercased())"}"#.utf8))
             try await store.completeRequestKey(outra, reply: reply)

@@ -20,7 +20,10 @@ struct SubscriptionTests {
                 try await Task.sleep(for: .milliseconds(300))  // let it go idle first
                 let sent = event()
                 try await store.append(to: StreamName(category: category, id: "1"), expected: .any, events: [sent])
-                group.addTask { try await Task.sleep(for: .seconds(30)); return nil }
+                group.addTask {
+                    try await Task.sleep(for: .seconds(30))
+                    return nil
+                }
                 let first = try await group.next() ?? nil
                 group.cancelAll()
                 #expect(first == sent.eventId)

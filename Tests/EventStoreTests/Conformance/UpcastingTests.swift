@@ -4,7 +4,9 @@ import Testing
 
 @Suite("Upcasting")
 struct UpcastingTests {
-    @Test("an event stored at schema version 1 reads back as version 2 through a registered upcaster (also by the lean payload read)", arguments: Backend.allCases)
+    @Test(
+        "an event stored at schema version 1 reads back as version 2 through a registered upcaster (also by the lean payload read)",
+        arguments: Backend.allCases)
     func v1_reads_as_v2(backend: Backend) async throws {
         var upcasters = Upcasters()
         // v1 had `valor` in reais; v2 has `valorCentavos`.
@@ -14,10 +16,12 @@ struct UpcastingTests {
         }
         try await withFixture(backend, upcasters: upcasters) { fixture in
             let stream = uniqueStream("preco")
-            let old = NewEvent(eventId: UUID(), type: "PrecoDefinido", schemaVersion: 1,
-                               data: Data(#"{"valor":25}"#.utf8), occurredAt: testInstant)
-            let current = NewEvent(eventId: UUID(), type: "PrecoDefinido", schemaVersion: 2,
-                                   data: Data(#"{"valorCentavos":3000}"#.utf8), occurredAt: testInstant)
+            let old = NewEvent(
+                eventId: UUID(), type: "PrecoDefinido", schemaVersion: 1,
+                data: Data(#"{"valor":25}"#.utf8), occurredAt: testInstant)
+            let current = NewEvent(
+                eventId: UUID(), type: "PrecoDefinido", schemaVersion: 2,
+                data: Data(#"{"valorCentavos":3000}"#.utf8), occurredAt: testInstant)
             let start = try await fixture.store.headPosition()
             try await fixture.store.append(to: stream, expected: .noStream, events: [old, current])
             let read = try await fixture.store.readStream(stream)

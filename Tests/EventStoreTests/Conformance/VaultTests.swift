@@ -21,9 +21,11 @@ struct VaultTests {
                 email: try await fixture.vault.seal("maria@example.com", for: person), papel: "membro")
             let stream = uniqueStream("usuario")
             let data = try EventJSON.encoder.encode(payload)
-            try await fixture.store.append(to: stream, expected: .noStream, events: [
-                NewEvent(eventId: UUID(), type: "UsuarioRegistrado", data: data, occurredAt: testInstant)
-            ])
+            try await fixture.store.append(
+                to: stream, expected: .noStream,
+                events: [
+                    NewEvent(eventId: UUID(), type: "UsuarioRegistrado", data: data, occurredAt: testInstant)
+                ])
             let stored = try #require(try await fixture.store.readStream(stream).first)
             let raw = String(decoding: stored.data, as: UTF8.self)
             #expect(!raw.contains("Maria"))
@@ -44,7 +46,8 @@ struct VaultTests {
                 let payload = Registered(
                     usuarioId: person, nome: try await fixture.vault.seal("Pessoa \(person)", for: person),
                     email: try await fixture.vault.seal("\(person)@example.com", for: person), papel: "membro")
-                sent.append(NewEvent(eventId: UUID(), type: "UsuarioRegistrado", data: try EventJSON.encoder.encode(payload), occurredAt: testInstant))
+                sent.append(
+                    NewEvent(eventId: UUID(), type: "UsuarioRegistrado", data: try EventJSON.encoder.encode(payload), occurredAt: testInstant))
             }
             try await fixture.store.append(to: stream, expected: .noStream, events: sent)
 

@@ -1,7 +1,8 @@
 import Domain
-@testable import EventStore
 import Foundation
 import Testing
+
+@testable import EventStore
 
 /// Large global-order reads take another path through PostgresNIO than small ones (rows
 /// decoded on the event loop, an unnamed statement; ADR 0001 §5): both must give the same

@@ -1,8 +1,9 @@
-@testable import EventStore
 import Foundation
 import Logging
 import PostgresNIO
 import Testing
+
+@testable import EventStore
 
 /// The store's sessions plan every prepared statement once, generically
 /// (`plan_cache_mode = force_generic_plan`), so a statement's one plan must not depend on the
@@ -15,7 +16,8 @@ struct KeyedPlanTests {
         let plan = try await genericPlan(
             PostgresStatements.ReadStreams(streams: ["a-1", "b-2"], versions: [1, 1]),
             executing: "'{a-1,b-2}'::text[], '{1,1}'::bigint[]")
-        #expect(plan.contains("Nested Loop") && plan.contains("Index Cond: ((stream_id = r.stream) AND (stream_version >= r.from_version))"), "\(plan)")
+        #expect(
+            plan.contains("Nested Loop") && plan.contains("Index Cond: ((stream_id = r.stream) AND (stream_version >= r.from_version))"), "\(plan)")
         #expect(!plan.contains("Seq Scan on events") && !plan.contains("Hash") && !plan.contains("Merge"), "\(plan)")
     }
 

@@ -1,5 +1,6 @@
-@testable import EventStore
 import Testing
+
+@testable import EventStore
 
 /// Which appends carry the store's NOTIFY, and what the notifier still has to announce
 /// (ADR 0001 §2). Time is given, never read.

@@ -23,7 +23,10 @@ struct NotifyTests {
                     try await Task.sleep(for: .milliseconds(500))  // reader idle, listening
                     let sent = event()
                     try await writer.append(to: StreamName(category: category, id: "1"), expected: .noStream, events: [sent])
-                    group.addTask { try await Task.sleep(for: .seconds(30)); return nil }
+                    group.addTask {
+                        try await Task.sleep(for: .seconds(30))
+                        return nil
+                    }
                     let first = try await group.next() ?? nil
                     group.cancelAll()
                     #expect(first == sent.eventId, "only a notification could have woken the reader in time")
@@ -72,7 +75,10 @@ struct NotifyTests {
                     }
                     try await Task.sleep(for: .milliseconds(500))  // reader idle, listening
                     try await write(writer, category)
-                    group.addTask { try await Task.sleep(for: .seconds(30)); return false }
+                    group.addTask {
+                        try await Task.sleep(for: .seconds(30))
+                        return false
+                    }
                     let delivered = try await group.next() ?? false
                     group.cancelAll()
                     #expect(delivered, "only a notification could have woken the reader in time")
@@ -97,12 +103,16 @@ struct NotifyTests {
                 try await Task.sleep(for: .milliseconds(300))
                 // Appended behind the store's back: no doorbell rings and no NOTIFY is sent.
                 try await asOwner { connection in
-                    try await connection.query("""
+                    try await connection.query(
+                        """
                         INSERT INTO events (stream_id, stream_version, event_id, event_type, schema_version, data, metadata, occurred_at)
                         VALUES (\("\(category)-1"), 1, \(id), 'Testado', 1, '{}', '{}', now())
                         """, logger: TestDatabase.logger)
                 }
-                group.addTask { try await Task.sleep(for: .seconds(30)); return nil }
+                group.addTask {
+                    try await Task.sleep(for: .seconds(30))
+                    return nil
+                }
                 let first = try await group.next() ?? nil
                 group.cancelAll()
                 #expect(first == id)

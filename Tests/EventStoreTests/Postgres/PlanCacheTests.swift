@@ -11,7 +11,8 @@ struct PlanCacheTests {
     func sessions_use_generic_plans() async throws {
         let connection = try await PostgresConnection.connect(
             configuration: TestDatabase.settings.connectionConfiguration(), id: 1, logger: TestDatabase.logger)
-        let rows = try await connection.query("SELECT current_setting('plan_cache_mode'), current_setting('enable_seqscan')", logger: TestDatabase.logger)
+        let rows = try await connection.query(
+            "SELECT current_setting('plan_cache_mode'), current_setting('enable_seqscan')", logger: TestDatabase.logger)
         var mode: String?, seqscan: String?
         for try await (value, scan) in rows.decode((String, String).self) { (mode, seqscan) = (value, scan) }
         try await connection.close()

@@ -1,8 +1,9 @@
-@testable import EventStore
 import Foundation
 import Logging
 import PostgresNIO
 import Testing
+
+@testable import EventStore
 
 /// The store's bulk reads decode rows by hand (PostgresRowReader); each value must read back as
 /// PostgresNIO's own decoding reads it, and a row of the wrong shape must fail with a clear error.
@@ -12,7 +13,8 @@ struct PostgresRowReaderTests {
     func values_match_postgres_nio() async throws {
         let (bigint, integer, text, uuid, json, timestamp) = (
             "9007199254740993::bigint", "(-42)::integer", "'reserva-ção-1'::text", "'e3b0c442-98fc-1c14-9afb-f4c8996fb924'::uuid",
-            #"'{"b": [1, 2.5, "x"], "a": null}'::jsonb"#, "'2026-11-22 13:45:01.123456+00'::timestamptz")
+            #"'{"b": [1, 2.5, "x"], "a": null}'::jsonb"#, "'2026-11-22 13:45:01.123456+00'::timestamptz"
+        )
         let fixed = "int8send(\(bigint)) || int4send(\(integer)) || uuid_send(\(uuid)) || timestamptz_send(\(timestamp))"
         try await withRow("SELECT \(fixed), \(text), \(json), \(bigint), \(integer), \(uuid), \(timestamp)") { row in
             let expected = try row.decode((ByteBuffer, String, ByteBuffer, Int64, Int32, UUID, Date).self)
@@ -49,8 +51,10 @@ struct PostgresRowReaderTests {
     func wrong_shapes_are_refused() async throws {
         try await withRow("SELECT 1::integer, NULL::text, '\\x0102'::bytea") { row in
             let (wrongType, null, short, missing) = try PostgresRowReader.read(row) { cells in
-                (Result { try cells.string() }, Result { try cells.string() }, Result { try cells.fixed(length: 8) { $0.int64() } },
-                 Result { try cells.string() })
+                (
+                    Result { try cells.string() }, Result { try cells.string() }, Result { try cells.fixed(length: 8) { $0.int64() } },
+                    Result { try cells.string() }
+                )
             }
             #expect(message(wrongType)?.contains("cell 1 of an event row: is INTEGER, expected TEXT") == true)
             #expect(message(null)?.contains("cell 2 of an event row: is null") == true)

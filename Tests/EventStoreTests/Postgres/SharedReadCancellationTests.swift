@@ -1,6 +1,7 @@
-@testable import EventStore
 import Foundation
 import Testing
+
+@testable import EventStore
 
 /// A shared global-order read is cancelled when any of its readers is cancelled (it must not
 /// wait on a pool that may be stopping); the readers that were not cancelled read for themselves.

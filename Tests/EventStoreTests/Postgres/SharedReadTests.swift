@@ -6,8 +6,9 @@ import Testing
 /// memo of recent batches); what each reader gets must stay what an unshared read would give.
 @Suite("PostgreSQL: shared global-order reads")
 struct SharedReadTests {
-    @Test("concurrent readers of one position get the same batch; an empty answer is not kept; a kept batch is a prefix of a fresh read",
-          .timeLimit(.minutes(1)))
+    @Test(
+        "concurrent readers of one position get the same batch; an empty answer is not kept; a kept batch is a prefix of a fresh read",
+        .timeLimit(.minutes(1)))
     func shared_reads() async throws {
         try await withFixture(.postgres) { fixture in
             let store = try #require(fixture.store as? PostgresEventStore)

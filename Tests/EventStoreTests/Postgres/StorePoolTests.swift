@@ -1,8 +1,9 @@
-@testable import EventStore
 import Foundation
 import PostgresNIO
 import TestSupport
 import Testing
+
+@testable import EventStore
 
 @Suite("StorePool: the store's own connection pool", .serialized)
 struct StorePoolTests {
@@ -136,7 +137,7 @@ private func burst(_ count: Int, on pool: StorePool, failuresAllowed: Bool = fal
                         try await connection.query("SELECT pg_sleep(0.02)", logger: TestDatabase.logger)
                         return try await answer(connection)
                     }
-                } catch where failuresAllowed {
+                } catch  where failuresAllowed {
                     return 0
                 }
             }

@@ -83,7 +83,8 @@ func uniqueStream(_ prefix: String = "t") -> StreamName {
 /// Whole seconds, so instants survive both stores' microsecond precision unchanged.
 let testInstant = Date(timeIntervalSince1970: 1_790_000_000)
 
-func event(_ type: String = "Testado", _ payload: [String: Int] = ["n": 1], id: UUID = UUID(), metadata: EventMetadata = EventMetadata()) -> NewEvent {
+func event(_ type: String = "Testado", _ payload: [String: Int] = ["n": 1], id: UUID = UUID(), metadata: EventMetadata = EventMetadata()) -> NewEvent
+{
     let data = (try? JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys])) ?? Data("{}".utf8)
     return NewEvent(eventId: id, type: type, data: data, metadata: metadata, occurredAt: testInstant)
 }

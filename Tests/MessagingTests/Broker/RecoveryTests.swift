@@ -21,9 +21,11 @@ extension BrokerSuites {
                                     for index in 0..<2_500 {
                                         try await fixture.store.append(
                                             to: StreamName(category: fixture.category, id: "w\(writer)"), expected: .any,
-                                            events: [NewEvent(
-                                                eventId: UUID(), type: "Testado", data: Data(#"{"n":\#(index)}"#.utf8),
-                                                occurredAt: Date())])
+                                            events: [
+                                                NewEvent(
+                                                    eventId: UUID(), type: "Testado", data: Data(#"{"n":\#(index)}"#.utf8),
+                                                    occurredAt: Date())
+                                            ])
                                         _ = written.increment()
                                     }
                                 }
@@ -99,10 +101,11 @@ extension BrokerSuites {
                     #expect(try await eventually { fixture.bus.health.snapshot.reconnects >= 1 }, "the consumer noticed")
                     #expect(try await eventually { fixture.bus.health.snapshot.isUp })
                     // Declared again (a passive declare of a missing queue fails and closes the channel).
-                    #expect(try await eventually {
-                        if !(await admin.isOpen) { try await admin.open() }
-                        return (try? await admin.messageCount(Topology.queue(for: fixture.service))) != nil
-                    })
+                    #expect(
+                        try await eventually {
+                            if !(await admin.isOpen) { try await admin.open() }
+                            return (try? await admin.messageCount(Topology.queue(for: fixture.service))) != nil
+                        })
                     await admin.close()
                     let later = try await fixture.append()
                     #expect(try await eventually { try await fixture.effectSources() == [first.eventId, later.eventId] })
@@ -125,10 +128,11 @@ extension BrokerSuites {
                     #expect(try await eventually { try await fixture.effectSources().count >= 2 })
                     #expect(try await fixture.effectSources() == [first.eventId, last.eventId])
                     var letters: [DeadLetter] = []
-                    #expect(try await eventually {
-                        letters = try await fixture.bus.deadLetters(of: fixture.service)
-                        return !letters.isEmpty
-                    })
+                    #expect(
+                        try await eventually {
+                            letters = try await fixture.bus.deadLetters(of: fixture.service)
+                            return !letters.isEmpty
+                        })
                     #expect(letters.count == 1)
                     #expect(letters.first?.eventId == nil)
                     #expect(letters.first?.reason.contains("not JSON") == true, "\(letters)")
@@ -220,7 +224,7 @@ func run(_ program: String, _ arguments: String...) async throws {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
             let argv = ([program] + arguments).map { strdup($0) } + [nil]
-            defer { argv.forEach { free($0) } }
+            defer { for arg in argv { free(arg) } }
             var pid: pid_t = 0
             let spawned = posix_spawn(&pid, program, &actions, nil, argv, environ)
             guard spawned == 0 else {

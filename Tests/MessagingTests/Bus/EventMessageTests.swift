@@ -1,7 +1,8 @@
 import EventStore
 import Foundation
-@testable import Messaging
 import Testing
+
+@testable import Messaging
 
 /// The bus's message body: what the relay writes, a consumer reads back exactly; a body that is
 /// not an event is refused with a reason (it goes to the dead-letter queue with it).
@@ -47,28 +48,30 @@ struct EventMessageTests {
         #expect(motivo == "ação \"x\"\n")
     }
 
-    @Test("a body that is not an event is refused, saying why", arguments: [
-        ("not json", "the body is not JSON"),
-        ("[1, 2]", "the body is JSON but not an object"),
-        (#"{"type": "X""#, "the body is not JSON"),
-        (#"{"type": "X"} trailing"#, "more after the object"),
-        (#"{"type": "X", "type": "Y"}"#, "appears twice"),
-        (#"{"type": "a\qb"}"#, "bad escape"),
-        (#"{"type": "open}"#, "not closed"),
-        (#"{"type": "\ud800x"}"#, "lone surrogate"),
-        (#"{"type": "\udc00"}"#, "lone surrogate"),
-        (#"{"data": {"a": "é"}, "x": 1}"#, "field 'type' is missing"),
-        (#"{"n": 01}"#, "leading zero"),
-        (#"{"n": tru}"#, "bad literal"),
-        (#"{"eventId": 5}"#, "field 'eventId' must be a string"),
-        (#"{"eventId": "nope"}"#, "field 'eventId' is not a UUID"),
-        (#"{"position": [1]}"#, "field 'position' must be an object"),
-        (#"{"position": {"transaction": "1"}}"#, "field 'position.transaction' must be an integer"),
-        (#"{"streamVersion": 1.5}"#, "field 'streamVersion' must be an integer"),
-        (#"{"data": [1]}"#, "field 'data' must be a JSON object"),
-        (#"{"occurredAt": "yesterday"}"#, "field 'occurredAt' is not an ISO 8601 instant"),
-        (#"{}"#, "field 'type' is missing"),
-    ])
+    @Test(
+        "a body that is not an event is refused, saying why",
+        arguments: [
+            ("not json", "the body is not JSON"),
+            ("[1, 2]", "the body is JSON but not an object"),
+            (#"{"type": "X""#, "the body is not JSON"),
+            (#"{"type": "X"} trailing"#, "more after the object"),
+            (#"{"type": "X", "type": "Y"}"#, "appears twice"),
+            (#"{"type": "a\qb"}"#, "bad escape"),
+            (#"{"type": "open}"#, "not closed"),
+            (#"{"type": "\ud800x"}"#, "lone surrogate"),
+            (#"{"type": "\udc00"}"#, "lone surrogate"),
+            (#"{"data": {"a": "é"}, "x": 1}"#, "field 'type' is missing"),
+            (#"{"n": 01}"#, "leading zero"),
+            (#"{"n": tru}"#, "bad literal"),
+            (#"{"eventId": 5}"#, "field 'eventId' must be a string"),
+            (#"{"eventId": "nope"}"#, "field 'eventId' is not a UUID"),
+            (#"{"position": [1]}"#, "field 'position' must be an object"),
+            (#"{"position": {"transaction": "1"}}"#, "field 'position.transaction' must be an integer"),
+            (#"{"streamVersion": 1.5}"#, "field 'streamVersion' must be an integer"),
+            (#"{"data": [1]}"#, "field 'data' must be a JSON object"),
+            (#"{"occurredAt": "yesterday"}"#, "field 'occurredAt' is not an ISO 8601 instant"),
+            (#"{}"#, "field 'type' is missing"),
+        ])
     func refused(body: String, reason: String) {
         #expect {
             _ = try EventMessage.decode(Data(body.utf8))
@@ -101,10 +104,12 @@ struct EventMessageTests {
         }
     }
 
-    @Test("the quick instant reader agrees with the formatter", arguments: [
-        "1970-01-01T00:00:00Z", "2000-02-29T23:59:59.999Z", "2026-11-21T12:00:00.5Z", "1969-12-31T23:59:59.250Z",
-        "2100-03-01T00:00:00.000001Z", "2024-12-31T23:59:59.123456789Z",
-    ])
+    @Test(
+        "the quick instant reader agrees with the formatter",
+        arguments: [
+            "1970-01-01T00:00:00Z", "2000-02-29T23:59:59.999Z", "2026-11-21T12:00:00.5Z", "1969-12-31T23:59:59.250Z",
+            "2100-03-01T00:00:00.000001Z", "2024-12-31T23:59:59.123456789Z",
+        ])
     func quick_instants(text: String) throws {
         let quick = try #require(EventMessage.fastISO(text))
         let formatter = ISO8601DateFormatter()

@@ -1,9 +1,10 @@
 import EventStore
 import Foundation
-@testable import Messaging
 import PostgresNIO
 import Synchronization
 import Testing
+
+@testable import Messaging
 
 /// How a consumer groups waiting deliveries into commits (one inbox transaction for many).
 @Suite("Handling: which related events share a commit")
@@ -14,15 +15,21 @@ struct HandlingBatchTests {
             let suffix = UUID().uuidString.prefix(8).lowercased()
             let service = "lote\(suffix)", stream = StreamName(category: "lote\(suffix)", id: "1")
             let types = ["Nada", "Nada", "Escreve", "Nada"]
-            _ = try await store.append(to: stream, expected: .noStream, events: types.map {
-                NewEvent(eventId: UUID(), type: $0, data: Data("{}".utf8), occurredAt: Date())
-            })
+            _ = try await store.append(
+                to: stream, expected: .noStream,
+                events: types.map {
+                    NewEvent(eventId: UUID(), type: $0, data: Data("{}".utf8), occurredAt: Date())
+                })
             let events = try await store.readStream(stream)
             let consumer = BusConsumer(service: service, bindings: ["lote\(suffix).*"]) { event in
                 guard event.type == "Escreve" else { return [] }
-                return [StreamWrite(stream: StreamName(category: "lote\(suffix)", id: "efeitos"), expected: .any, events: [
-                    NewEvent(eventId: UUID(), type: "Efeito", data: Data("{}".utf8), occurredAt: Date()),
-                ])]
+                return [
+                    StreamWrite(
+                        stream: StreamName(category: "lote\(suffix)", id: "efeitos"), expected: .any,
+                        events: [
+                            NewEvent(eventId: UUID(), type: "Efeito", data: Data("{}".utf8), occurredAt: Date())
+                        ])
+                ]
             }
             let dispositions = try await Handling(consumer: consumer, store: store, logger: TestEnvironment.logger).process(events)
             #expect(dispositions == Array(repeating: .done, count: 4))
@@ -52,18 +59,24 @@ struct HandlingBatchTests {
             // Three events of three streams (nothing relates them: one commit). The second's
             // write expects a stream that exists not to: the batch's commit fails.
             let taken = StreamName(category: "efeito\(suffix)", id: "ocupado")
-            _ = try await store.append(to: taken, expected: .noStream, events: [NewEvent(eventId: UUID(), type: "Antes", data: Data("{}".utf8), occurredAt: Date())])
+            _ = try await store.append(
+                to: taken, expected: .noStream, events: [NewEvent(eventId: UUID(), type: "Antes", data: Data("{}".utf8), occurredAt: Date())])
             var events: [RecordedEvent] = []
             for (n, type) in ["Envia", "Conflita", "Envia"].enumerated() {
                 let stream = StreamName(category: "lotef\(suffix)", id: "\(n)")
-                _ = try await store.append(to: stream, expected: .noStream, events: [NewEvent(eventId: UUID(), type: type, data: Data("{}".utf8), occurredAt: Date())])
+                _ = try await store.append(
+                    to: stream, expected: .noStream, events: [NewEvent(eventId: UUID(), type: type, data: Data("{}".utf8), occurredAt: Date())])
                 events += try await store.readStream(stream)
             }
             let calls = Mutex<[UUID: Int]>([:])
             var consumer = BusConsumer(service: "lotef\(suffix)", bindings: ["lotef\(suffix).*"]) { event in
                 calls.withLock { $0[event.eventId, default: 0] += 1 }  // an e-mail sent, say
                 let stream = event.type == "Conflita" ? taken : StreamName(category: "efeito\(suffix)", id: event.eventId.uuidString)
-                return [StreamWrite(stream: stream, expected: .noStream, events: [NewEvent(eventId: UUID(), type: "Efeito", data: Data("{}".utf8), occurredAt: Date())])]
+                return [
+                    StreamWrite(
+                        stream: stream, expected: .noStream,
+                        events: [NewEvent(eventId: UUID(), type: "Efeito", data: Data("{}".utf8), occurredAt: Date())])
+                ]
             }
             consumer.maxAttempts = 2
             consumer.retry = Backoff(first: .milliseconds(1), limit: .milliseconds(1))
@@ -80,20 +93,26 @@ struct HandlingBatchTests {
         }
     }
 
-    @Test("a write the database refuses every time (a payload jsonb cannot hold) uses up the event's attempts and is dead-lettered, with the handler run once",
-          .timeLimit(.minutes(1)))
+    @Test(
+        "a write the database refuses every time (a payload jsonb cannot hold) uses up the event's attempts and is dead-lettered, with the handler run once",
+        .timeLimit(.minutes(1)))
     func refused_write_is_dead_lettered() async throws {
         try await withRunningStore { store in
             let suffix = UUID().uuidString.prefix(8).lowercased()
             let stream = StreamName(category: "recusa\(suffix)", id: "1")
-            _ = try await store.append(to: stream, expected: .noStream, events: [NewEvent(eventId: UUID(), type: "Algo", data: Data("{}".utf8), occurredAt: Date())])
+            _ = try await store.append(
+                to: stream, expected: .noStream, events: [NewEvent(eventId: UUID(), type: "Algo", data: Data("{}".utf8), occurredAt: Date())])
             let calls = Mutex(0)
             var consumer = BusConsumer(service: "recusa\(suffix)", bindings: ["recusa\(suffix).*"]) { _ in
                 calls.withLock { $0 += 1 }
                 // PostgreSQL's jsonb cannot hold \u0000 (SQLSTATE 22P05): refused on every commit.
-                return [StreamWrite(stream: StreamName(category: "recusa\(suffix)", id: "efeito"), expected: .any, events: [
-                    NewEvent(eventId: UUID(), type: "Efeito", data: Data(#"{"nul":"\u0000"}"#.utf8), occurredAt: Date()),
-                ])]
+                return [
+                    StreamWrite(
+                        stream: StreamName(category: "recusa\(suffix)", id: "efeito"), expected: .any,
+                        events: [
+                            NewEvent(eventId: UUID(), type: "Efeito", data: Data(#"{"nul":"\u0000"}"#.utf8), occurredAt: Date())
+                        ])
+                ]
             }
             consumer.maxAttempts = 3
             consumer.retry = Backoff(first: .milliseconds(1), limit: .milliseconds(1))
@@ -113,15 +132,20 @@ struct HandlingBatchTests {
         try await withRunningStore { store in
             let suffix = UUID().uuidString.prefix(8).lowercased()
             let stream = StreamName(category: "falha\(suffix)", id: "1")
-            _ = try await store.append(to: stream, expected: .noStream, events: [
-                NewEvent(eventId: UUID(), type: "Algo", data: Data("{}".utf8), occurredAt: Date()),
-            ])
+            _ = try await store.append(
+                to: stream, expected: .noStream,
+                events: [
+                    NewEvent(eventId: UUID(), type: "Algo", data: Data("{}".utf8), occurredAt: Date())
+                ])
             struct Boom: Error {}
             let calls = Mutex(0)
             // A real failure, then four passes during an outage, then it works: three attempts
             // allowed, one used.
             var consumer = BusConsumer(service: "falha\(suffix)", bindings: ["falha\(suffix).*"]) { _ in
-                let call = calls.withLock { $0 += 1; return $0 }
+                let call = calls.withLock {
+                    $0 += 1
+                    return $0
+                }
                 if call == 1 { throw Boom() }
                 if call <= 5 { throw EventStoreError(.unavailable, "the database is unreachable") }
                 return []

@@ -75,10 +75,11 @@ extension BrokerSuites {
                     #expect(try await fixture.effectSources() == [first.eventId, last.eventId])
                     #expect(attempts.value == 3)
                     var letters: [DeadLetter] = []
-                    #expect(try await eventually {
-                        letters = try await fixture.bus.deadLetters(of: fixture.service)
-                        return !letters.isEmpty
-                    })
+                    #expect(
+                        try await eventually {
+                            letters = try await fixture.bus.deadLetters(of: fixture.service)
+                            return !letters.isEmpty
+                        })
                     let letter = try #require(letters.first)
                     #expect(letters.count == 1)
                     #expect(letter.eventId == poison.eventId)
@@ -92,7 +93,9 @@ extension BrokerSuites {
             }
         }
 
-        @Test("a dead letter retried once its cause is gone (the operator's redrive request) is handled, once; the others stay put", arguments: BusBackend.allCases)
+        @Test(
+            "a dead letter retried once its cause is gone (the operator's redrive request) is handled, once; the others stay put",
+            arguments: BusBackend.allCases)
         func redrive_a_dead_letter(backend: BusBackend) async throws {
             try await withBus(backend) { fixture in
                 let cured = Mutex(false)
@@ -109,11 +112,12 @@ extension BrokerSuites {
                     #expect(try await fixture.effectSources() == [first.eventId])
                     // A retry while the cause stands: dead again, once more.
                     #expect(try await fixture.store.retryDeadLetters(consumer: fixture.service, eventIds: [poison.eventId]) == [poison.eventId])
-                    #expect(try await eventually {
-                        let waiting = try await fixture.store.redriveRequests(consumer: fixture.service, limit: 10)
-                        let stillDead = try await dead()
-                        return waiting.isEmpty && stillDead == [poison.eventId]
-                    })
+                    #expect(
+                        try await eventually {
+                            let waiting = try await fixture.store.redriveRequests(consumer: fixture.service, limit: 10)
+                            let stillDead = try await dead()
+                            return waiting.isEmpty && stillDead == [poison.eventId]
+                        })
                     #expect(try await fixture.effectSources() == [first.eventId])
                     // The cause is gone: the retry takes effect.
                     cured.withLock { $0 = true }
@@ -146,7 +150,9 @@ extension BrokerSuites {
             }
         }
 
-        @Test("a handler sees what the handler of an earlier event of the same stream wrote, also when both waited together", arguments: BusBackend.allCases)
+        @Test(
+            "a handler sees what the handler of an earlier event of the same stream wrote, also when both waited together",
+            arguments: BusBackend.allCases)
         func related_events_see_earlier_writes(backend: BusBackend) async throws {
             try await withBus(backend) { fixture in
                 // The queue and the inbox exist; then two events of one stream wait in it.

@@ -71,9 +71,13 @@ struct BusFixture: Sendable {
     /// The test consumer's effect for `event`: an `Efeito` naming the source event.
     func effect(of event: RecordedEvent) -> [StreamWrite] {
         let data = Data(#"{"source":"\#(event.eventId.uuidString.lowercased())","sequence":\#(event.position.sequence)}"#.utf8)
-        return [StreamWrite(stream: effects, expected: .any, events: [
-            NewEvent(eventId: UUID(), type: "Efeito", data: data, occurredAt: Date()),
-        ])]
+        return [
+            StreamWrite(
+                stream: effects, expected: .any,
+                events: [
+                    NewEvent(eventId: UUID(), type: "Efeito", data: data, occurredAt: Date())
+                ])
+        ]
     }
 
     /// The source event ids of the effects written so far, in the order they were written.
@@ -124,7 +128,8 @@ func withBus<T: Sendable>(
         let bus = InProcessEventBus(store: store, logger: TestEnvironment.logger)
         let fixture = BusFixture(
             backend: backend, store: store, bus: bus, service: service, category: category, effects: effects,
-            relayName: "", redeliver: { events in
+            relayName: "",
+            redeliver: { events in
                 // The store is the queue: moving the checkpoint back delivers them again.
                 guard let first = events.first else { return }
                 let before = try await store.readAll(after: .start, limit: 100_000).last { $0.position < first.position }
