@@ -301,7 +301,7 @@ public struct SandboxProvider: PaymentProvider {
             guard let cobranca = await psp.cobranca(cobrancaId) else { return .cancelada }
             return .paga(valor: cobranca.valor)
         } catch {
-            throw PaymentProviderError(operacao: "cancelar", status: 404, mensagem: error.description)
+            throw PaymentProviderError(operacao: "cancelar", codigoDoProvedor: 404, mensagem: error.description)
         }
     }
 
@@ -309,7 +309,7 @@ public struct SandboxProvider: PaymentProvider {
         do {
             try await psp.reembolsar(cobrancaId, reembolsoId: reembolsoId, valor: valor)
         } catch {
-            throw PaymentProviderError(operacao: "reembolsar", status: 409, mensagem: error.description)
+            throw PaymentProviderError(operacao: "reembolsar", codigoDoProvedor: 409, mensagem: error.description)
         }
     }
 }

@@ -130,7 +130,7 @@ public struct ProvedorHTTP: PaymentProvider, SandboxTester {
         do {
             return try SandboxAPI.decoder.decode(Answer.self, from: data)
         } catch {
-            throw PaymentProviderError(operacao: operacao, status: 200, mensagem: "resposta ilegível: \(error)")
+            throw PaymentProviderError(operacao: operacao, codigoDoProvedor: 200, mensagem: "resposta ilegível: \(error)")
         }
     }
 
@@ -152,7 +152,7 @@ public struct ProvedorHTTP: PaymentProvider, SandboxTester {
             status = Int(response.status.code)
             data = Data(buffer: try await response.body.collect(upTo: 1024 * 1024))
         } catch {
-            throw PaymentProviderError(operacao: operacao, status: nil, mensagem: "\(base): \(error)")
+            throw PaymentProviderError(operacao: operacao, codigoDoProvedor: nil, mensagem: "\(base): \(error)")
         }
         if (200..<300).contains(status) { return data }
         let mensagem =
@@ -160,7 +160,7 @@ public struct ProvedorHTTP: PaymentProvider, SandboxTester {
         switch status {
         case 404: throw ServiceError.naoEncontrado(mensagem)
         case 409: throw ServiceError.conflito("cobranca_indisponivel", mensagem)
-        default: throw PaymentProviderError(operacao: operacao, status: status, mensagem: mensagem)
+        default: throw PaymentProviderError(operacao: operacao, codigoDoProvedor: status, mensagem: mensagem)
         }
     }
 }

@@ -50,15 +50,16 @@ public enum CancelamentoDeCobranca: Sendable, Equatable {
 /// A provider that refused a call or could not be reached.
 public struct PaymentProviderError: Error, CustomStringConvertible {
     public let operacao: String
-    /// The provider's HTTP status (nil: not reached).
-    public let status: Int?
+    /// The provider's own answer code, for the log (an HTTP provider's status; nil: the
+    /// provider was not reached). Nothing branches on it: a failed call is a failed call.
+    public let codigoDoProvedor: Int?
     public let mensagem: String
 
-    public init(operacao: String, status: Int?, mensagem: String) {
+    public init(operacao: String, codigoDoProvedor: Int?, mensagem: String) {
         self.operacao = operacao
-        self.status = status
+        self.codigoDoProvedor = codigoDoProvedor
         self.mensagem = mensagem
     }
 
-    public var description: String { "payment provider: \(operacao) failed (\(status.map(String.init) ?? "unreachable")): \(mensagem)" }
+    public var description: String { "payment provider: \(operacao) failed (\(codigoDoProvedor.map(String.init) ?? "unreachable")): \(mensagem)" }
 }
