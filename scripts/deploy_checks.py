@@ -358,7 +358,8 @@ def read_variables() -> set[str]:
                 if literal:
                     names.add(literal.group(1))
                 elif re.fullmatch(r"\w+\.urlVariable", subscript):
-                    if 'var urlVariable: String { "SERVICE_\\(rawValue.uppercased())_URL" }' not in text:
+                    definition = (SOURCES / "App" / "Deployable.swift").read_text()
+                    if 'var urlVariable: String { "SERVICE_\\(rawValue.uppercased())_URL" }' not in definition:
                         unresolved.append(f"{relative}:{number}: urlVariable is no longer SERVICE_<NAME>_URL")
                     names.update(f"SERVICE_{service.upper()}_URL" for service in built)
                 elif re.fullmatch(r"[a-z]\w*", subscript):
