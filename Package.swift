@@ -144,6 +144,8 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
+                "Domain", "EventStore", "Projections",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -177,11 +179,19 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // Unit tests of the services that need no HTTP edge (the HTTP flows are GatewayTests).
+        // Unit tests of the services and of the projection runner; the HTTP flows are GatewayTests.
         .testTarget(
             name: "ServicesTests",
             dependencies: [
                 "Domain", "EventStore", "Projections", "Services",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ProjectionsTests",
+            dependencies: [
+                "Domain", "EventStore", "Projections", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

@@ -8,6 +8,7 @@ import HummingbirdTesting
 import Logging
 import Projections
 import Services
+import TestSupport
 import Testing
 
 @testable import Integrations

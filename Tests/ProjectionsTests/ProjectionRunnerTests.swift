@@ -2,6 +2,7 @@ import Domain
 import EventStore
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import Projections
