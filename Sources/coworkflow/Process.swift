@@ -5,7 +5,8 @@ import Foundation
 import Logging
 
 enum Log {
-    /// A logger at `LOG_LEVEL` (trace…critical; default info), to standard error.
+    /// A logger at `LOG_LEVEL` (trace…critical; default info), to standard error: text, or one
+    /// JSON object per line with `LOG_FORMAT=json` (``JSONLogHandler``).
     static func logger(_ label: String) -> Logger {
         bootstrap
         var logger = Logger(label: label)
@@ -14,7 +15,12 @@ enum Log {
         return logger
     }
 
-    private static let bootstrap: Void = LoggingSystem.bootstrap(StreamLogHandler.standardError)
+    private static let bootstrap: Void = {
+        switch ProcessInfo.processInfo.environment["LOG_FORMAT"]?.lowercased() {
+        case "json": LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
+        default: LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        }
+    }()
 }
 
 /// Runs `body` until it ends or SIGTERM/SIGINT arrives, which cancels it (ECS stops tasks
