@@ -209,23 +209,6 @@ enum OpenAPI {
                 ], required: ["status", "componentes"]),
         ]
     }
-
-    /// Swagger UI, loaded from a CDN, reading `/openapi.json`.
-    static let docsPage = """
-        <!doctype html>
-        <html lang="pt-BR">
-        <head>
-          <meta charset="utf-8"><title>CoworkFlow API</title>
-          <link rel="stylesheet" href="https://unpkg.com/swagger-ui-dist@5/swagger-ui.css">
-        </head>
-        <body>
-          <div id="swagger-ui"><p style="font-family:sans-serif;padding:1em">Carregando a documentação…
-            sem internet, leia <a href="/openapi.json">/openapi.json</a>.</p></div>
-          <script src="https://unpkg.com/swagger-ui-dist@5/swagger-ui-bundle.js"></script>
-          <script>window.ui = SwaggerUIBundle({ url: "/openapi.json", dom_id: "#swagger-ui" });</script>
-        </body>
-        </html>
-        """
 }
 
 extension OpenAPI {

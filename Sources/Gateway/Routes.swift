@@ -282,10 +282,28 @@ enum Routes {
     }
 
     static func documentation(_ api: API) {
-        // Registered last so the document includes itself and every route above.
-        api.add(Operation(method: .get, path: "/docs", summary: "Swagger UI", tag: "operacao", response: "text", contentType: "text/html")) {
-            _, _, _ in
-            Reply(status: 200, body: Data(OpenAPI.docsPage.utf8), headers: ["Content-Type": "text/html; charset=utf-8"])
+        // Registered last so the document includes itself and every route above. The reference
+        // (Referencia.swift) comes from this binary: nothing is loaded from another origin.
+        let administrativas = api.operations.filter(\.admin).map { "\($0.method.rawValue.lowercased()) \($0.path)" }
+        let arquivos = [
+            (
+                path: "/docs", type: "text/html", text: Referencia.pagina,
+                summary: "Referência da API: as operações por serviço, com esquemas, exemplos e um formulário para experimentá-las"
+            ),
+            (
+                path: "/docs/referencia.js", type: "text/javascript", text: Referencia.script(administrativas: administrativas),
+                summary: "O script da referência da API"
+            ),
+            (path: "/docs/referencia.css", type: "text/css", text: Referencia.estilo, summary: "A folha de estilo da referência da API"),
+        ]
+        for arquivo in arquivos {
+            let body = Data(arquivo.text.utf8)
+            let headers = [
+                "Content-Type": "\(arquivo.type); charset=utf-8", "Content-Security-Policy": Referencia.politica, "Cache-Control": "no-cache",
+            ]
+            api.add(
+                Operation(method: .get, path: arquivo.path, summary: arquivo.summary, tag: "operacao", response: "text", contentType: arquivo.type)
+            ) { _, _, _ in Reply(status: 200, body: body, headers: headers) }
         }
         let operations =
             api.operations + [
