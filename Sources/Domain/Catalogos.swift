@@ -42,7 +42,7 @@ public enum Catalogos {
     public static func kind(_ type: String) -> EventKind? { porTipo[type] }
 
     /// The context that owns the streams of each category.
-    public static let donos: [String: Contexto] = Dictionary(kinds.map { ($0.categoria, $0.contexto) }, uniquingKeysWith: { first, _ in first })
+    public static let owners: [String: Contexto] = Dictionary(kinds.map { ($0.category, $0.context) }, uniquingKeysWith: { first, _ in first })
 
     /// Reads any stored event back through its context's event enum (after upcasting); nil for
     /// a type no catalog lists.
@@ -55,5 +55,5 @@ public enum Catalogos {
     public static var decodificados: [(catalogo: [EventKind], enum: [EventKind])] { entradas.map { ($0.catalogo, $0.decodificados) } }
 
     /// The kinds a context owns.
-    public static func kinds(de contexto: Contexto) -> [EventKind] { kinds.filter { $0.contexto == contexto } }
+    public static func kinds(of context: Contexto) -> [EventKind] { kinds.filter { $0.context == context } }
 }

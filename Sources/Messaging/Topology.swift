@@ -18,7 +18,7 @@ public enum Topology {
     public static func routingKey(service: String, eventType: String) -> String { "\(service).\(eventType)" }
 
     /// The routing key of `kind` as its own context appends it: what a consumer binds to.
-    public static func routingKey(_ kind: EventKind) -> String { routingKey(service: kind.contexto.rawValue, eventType: kind.type) }
+    public static func routingKey(_ kind: EventKind) -> String { routingKey(service: kind.context.rawValue, eventType: kind.type) }
 
     /// Declares the exchanges, the service's queue and dead-letter queue, and binds the queue
     /// to each of `bindings` (routing keys or topic patterns such as `reservas.*`).

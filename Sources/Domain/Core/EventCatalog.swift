@@ -22,17 +22,17 @@ public struct EventKind: Sendable, Hashable, CustomStringConvertible {
     /// ``Upcast`` steps of the catalog.
     public let schemaVersion: Int
     /// The category of the streams it is appended to (`reserva` of `reserva-<id>`).
-    public let categoria: String
-    public let contexto: Contexto
+    public let category: String
+    public let context: Contexto
     /// In Portuguese, for people (the audit trail).
-    public let rotulo: String
+    public let label: String
 
-    public init(_ type: String, versao: Int = 1, categoria: String, contexto: Contexto, rotulo: String) {
+    public init(_ type: String, version: Int = 1, category: String, context: Contexto, label: String) {
         self.type = type
-        self.schemaVersion = versao
-        self.categoria = categoria
-        self.contexto = contexto
-        self.rotulo = rotulo
+        self.schemaVersion = version
+        self.category = category
+        self.context = context
+        self.label = label
     }
 
     public var description: String { type }
@@ -46,17 +46,17 @@ extension Collection<EventKind> {
     public var types: Set<String> { Set(map(\.type)) }
 }
 
-/// A step that reads a stored payload of `type` at `versao` and gives it at `versao + 1`: how
+/// A step that reads a stored payload of `type` at `version` and gives it at `version + 1`: how
 /// an old shape stays readable when a payload changes (the store applies the chain on read).
 public struct Upcast: Sendable {
     public let type: String
-    public let versao: Int
-    public let editar: @Sendable (inout [String: Any]) throws -> Void
+    public let version: Int
+    public let edit: @Sendable (inout [String: Any]) throws -> Void
 
-    public init(_ kind: EventKind, de versao: Int, _ editar: @escaping @Sendable (inout [String: Any]) throws -> Void) {
+    public init(_ kind: EventKind, from version: Int, _ edit: @escaping @Sendable (inout [String: Any]) throws -> Void) {
         self.type = kind.type
-        self.versao = versao
-        self.editar = editar
+        self.version = version
+        self.edit = edit
     }
 }
 

@@ -41,7 +41,7 @@ public struct Upcasters: Sendable {
     /// stores read with unless told otherwise.
     public static let catalogo: Upcasters = {
         var upcasters = Upcasters()
-        for upcast in Catalogos.upcasts { upcasters.register(upcast.type, from: upcast.versao, editing: upcast.editar) }
+        for upcast in Catalogos.upcasts { upcasters.register(upcast.type, from: upcast.version, editing: upcast.edit) }
         return upcasters
     }()
 

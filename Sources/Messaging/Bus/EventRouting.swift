@@ -8,7 +8,7 @@ public import EventStore
 /// category is not the service's own name.
 public enum EventRouting {
     /// The context that owns each stream category, from the event catalogs.
-    public static let owners: [String: String] = Catalogos.donos.mapValues(\.rawValue)
+    public static let owners: [String: String] = Catalogos.owners.mapValues(\.rawValue)
 
     public static func service(of event: RecordedEvent) -> String {
         if let service = event.metadata.service, !service.isEmpty { return service }

@@ -71,7 +71,7 @@ extension UsuariosService {
 
     /// Every stored event type, from the catalogs, in the order people read them.
     public func tiposDeEvento() -> [TipoDeEvento] {
-        Catalogos.kinds.map { TipoDeEvento(tipo: $0.type, rotulo: $0.rotulo, contexto: $0.contexto.rawValue) }
+        Catalogos.kinds.map { TipoDeEvento(tipo: $0.type, rotulo: $0.label, contexto: $0.context.rawValue) }
             .sorted { $0.rotulo.localizedStandardCompare($1.rotulo) == .orderedAscending }
     }
 
@@ -89,7 +89,7 @@ extension UsuariosService {
             if let usuario, metadata.actor?.lowercased() != usuario.lowercased() { return }
             registros.append(
                 Registro(
-                    id: event.eventId.uuidString.lowercased(), tipo: event.type, rotulo: Catalogos.kind(event.type)?.rotulo ?? event.type,
+                    id: event.eventId.uuidString.lowercased(), tipo: event.type, rotulo: Catalogos.kind(event.type)?.label ?? event.type,
                     stream: event.stream.rawValue, em: event.occurredAt,
                     ator: metadata.actor, requestId: metadata.requestId, servico: metadata.service))
         }

@@ -17,8 +17,8 @@ struct CatalogTests {
         #expect(Set(tipos).count == tipos.count, "listed twice: \(Dictionary(grouping: tipos) { $0 }.filter { $1.count > 1 }.keys.sorted())")
         for kind in Catalogos.kinds {
             #expect(Catalogos.kind(kind.type) == kind)
-            #expect(Catalogos.donos[kind.categoria] == kind.contexto, "\(kind.type): category \(kind.categoria)")
-            #expect(kind.schemaVersion >= 1 && !kind.rotulo.isEmpty)
+            #expect(Catalogos.owners[kind.category] == kind.context, "\(kind.type): category \(kind.category)")
+            #expect(kind.schemaVersion >= 1 && !kind.label.isEmpty)
         }
         #expect(Catalogos.kind("Inexistente") == nil)
     }
