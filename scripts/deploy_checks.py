@@ -313,12 +313,14 @@ def check_tasks() -> int:
 # --- what the program reads ----------------------------------------------------------------
 
 def program_deployables() -> tuple[list[str], list[str]]:
-    """Deployable cases and the built ones, from Sources/App/Deployable.swift."""
+    """Deployable cases (the contexts, Sources/Domain/Core/EventCatalog.swift) and the built
+    ones (Sources/App/Deployable.swift)."""
     text = (SOURCES / "App" / "Deployable.swift").read_text()
-    enum = re.search(r"enum Deployable\b[^{]*\{\s*case ([a-z, ]+)\n", text)
+    contexts = (SOURCES / "Domain" / "Core" / "EventCatalog.swift").read_text()
+    enum = re.search(r"enum Contexto\b[^{]*\{\s*case ([a-z, ]+)\n", contexts)
     built = re.search(r"static let built: \[Deployable\] = \[([^\]]*)\]", text)
     if not enum or not built:
-        raise SystemExit("Sources/App/Deployable.swift: cannot find `enum Deployable` cases or `Deployable.built`")
+        raise SystemExit("cannot find `enum Contexto` cases (Domain/Core/EventCatalog.swift) or `Deployable.built` (App/Deployable.swift)")
     cases = [item.strip() for item in enum.group(1).split(",") if item.strip()]
     built_cases = [item.strip().lstrip(".") for item in built.group(1).split(",") if item.strip()]
     return cases, built_cases

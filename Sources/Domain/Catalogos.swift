@@ -54,6 +54,4 @@ public enum Catalogos {
     /// The kinds each event enum decodes, enum by enum: each must be its catalog's list.
     public static var decodificados: [(catalogo: [EventKind], enum: [EventKind])] { entradas.map { ($0.catalogo, $0.decodificados) } }
 
-    /// The kinds a context owns.
-    public static func kinds(of context: Contexto) -> [EventKind] { kinds.filter { $0.context == context } }
 }

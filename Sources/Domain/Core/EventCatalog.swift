@@ -1,11 +1,10 @@
 public import Foundation
 
-/// The bounded contexts: each owns its streams and events and is one service in the
-/// distributed mode (its name is the service's name and the first part of its routing keys).
-public enum Contexto: String, Sendable, Hashable, CaseIterable, Comparable {
+/// The bounded contexts: each owns its streams and events and is one deployable in the
+/// distributed mode (its name is the service's name and the first part of its routing keys;
+/// `App`'s `Deployable` is this enum).
+public enum Contexto: String, Sendable, Hashable, CaseIterable {
     case usuarios, espacos, precos, reservas, pagamentos, checkin, notificacoes, financeiro, analytics
-
-    public static func < (a: Contexto, b: Contexto) -> Bool { a.rawValue < b.rawValue }
 }
 
 /// One stored event type, as its context's catalog declares it: the stable type string stored
