@@ -50,13 +50,17 @@ public struct Upcasters: Sendable {
         return event.replacing(data: data, schemaVersion: version)
     }
 
+    /// Whether a stored event of `type` at `version` has a step to take.
+    private func applies(_ type: String, _ version: Int) -> Bool { steps[Key(type: type, version: version)] != nil }
+
+    /// The events as read when none is of an old shape (the usual case: no copy of the batch).
     func upcast(_ events: [RecordedEvent]) throws -> [RecordedEvent] {
-        guard !steps.isEmpty else { return events }
+        guard !steps.isEmpty, events.contains(where: { applies($0.type, $0.schemaVersion) }) else { return events }
         return try events.map(upcast)
     }
 
     func upcast(_ payloads: [EventPayload]) throws -> [EventPayload] {
-        guard !steps.isEmpty else { return payloads }
+        guard !steps.isEmpty, payloads.contains(where: { applies($0.type, $0.schemaVersion) }) else { return payloads }
         return try payloads.map { payload in
             guard let (data, version) = try upcast(type: payload.type, version: payload.schemaVersion, data: payload.data) else { return payload }
             return EventPayload(
