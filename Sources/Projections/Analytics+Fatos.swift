@@ -1,4 +1,5 @@
 import Domain
+import EventStore
 public import Foundation
 
 /// The part of a stored event analytics folds: ids, instants (whole seconds since 1970, UTC)
@@ -83,17 +84,10 @@ public enum AnalyticsFact: Sendable, Equatable {
     /// string alone, before touching the payload).
     public static func decode(type: String, data: Data) throws(AnalyticsDecodingError) -> AnalyticsFact? {
         guard let tipo = porTipo[type] else { return nil }
-        let result: Result<AnalyticsFact, LeitorJSON.Invalido> = data.withUnsafeBytes { buffer in
-            var leitor = LeitorJSON(buffer)
-            do throws(LeitorJSON.Invalido) {
-                return .success(try leitor.fato(tipo))
-            } catch {
-                return .failure(error)
-            }
-        }
-        switch result {
-        case .success(let fato): return fato
-        case .failure(let error): throw AnalyticsDecodingError(tipo: type, byte: error.byte, mensagem: error.mensagem)
+        do throws(JSONReader.Failure) {
+            return try JSONReader.read(data) { leitor throws(JSONReader.Failure) in try leitor.fato(tipo) }
+        } catch {
+            throw AnalyticsDecodingError(tipo: type, byte: error.byte, mensagem: error.reason)
         }
     }
 
@@ -109,45 +103,51 @@ public enum AnalyticsFact: Sendable, Equatable {
     }
 }
 
-extension LeitorJSON {
+extension JSONReader {
     /// Reads one payload of `tipo`; every field named here must be present (others are skipped).
-    mutating func fato(_ tipo: AnalyticsFact.Tipo) throws(Invalido) -> AnalyticsFact {
+    mutating func fato(_ tipo: AnalyticsFact.Tipo) throws(Failure) -> AnalyticsFact {
         // Plain locals, not arrays: this runs once per event of a replay.
         var id0: UUID?, id1: UUID?, id2: UUID?
         var texto0: String?, texto1: String?
         var numero0: Int64?, numero1: Int64?
         var horario: AnalyticsEspaco.Horario?
         var primeira = true
-        func exigir<T>(_ value: T?, _ campo: String) throws(Invalido) -> T {
-            guard let value else { throw Invalido(byte: 0, mensagem: "missing field '\(campo)'") }
+        func exigir<T>(_ value: T?, _ campo: String) throws(Failure) -> T {
+            guard let value else { throw Failure(byte: 0, reason: "missing field '\(campo)'") }
             return value
         }
-        try abrirObjeto()
+        try openObject()
         switch tipo {
         case .unidade:
-            while let chave = try chave(&primeira) {
-                if eh(chave, "unidadeId") { id0 = try uuid() } else if eh(chave, "fusoHorario") { texto0 = try string() } else { try pularValor() }
+            while let chave = try nextName(&primeira) {
+                if matches(chave, "unidadeId") {
+                    id0 = try uuid()
+                } else if matches(chave, "fusoHorario") {
+                    texto0 = try string()
+                } else {
+                    try skipValue()
+                }
             }
             return .unidade(id: try exigir(id0, "unidadeId"), fusoHorario: try exigir(texto0, "fusoHorario"))
 
         case .espacoCadastrado:
-            while let chave = try chave(&primeira) {
-                if eh(chave, "espacoId") {
+            while let chave = try nextName(&primeira) {
+                if matches(chave, "espacoId") {
                     id0 = try uuid()
-                } else if eh(chave, "unidadeId") {
+                } else if matches(chave, "unidadeId") {
                     id1 = try uuid()
-                } else if eh(chave, "nome") {
+                } else if matches(chave, "nome") {
                     texto0 = try string()
-                } else if eh(chave, "tipo") {
+                } else if matches(chave, "tipo") {
                     texto1 = try string()
-                } else if eh(chave, "capacidade") {
-                    numero0 = try inteiro()
-                } else if eh(chave, "horario") {
+                } else if matches(chave, "capacidade") {
+                    numero0 = try integer()
+                } else if matches(chave, "horario") {
                     horario = try self.horario()
-                } else if eh(chave, "em") {
-                    numero1 = try instante()
+                } else if matches(chave, "em") {
+                    numero1 = try instant()
                 } else {
-                    try pularValor()
+                    try skipValue()
                 }
             }
             return .espacoCadastrado(
@@ -158,17 +158,17 @@ extension LeitorJSON {
                     em: try exigir(numero1, "em")))
 
         case .espacoAtualizado:
-            while let chave = try chave(&primeira) {
-                if eh(chave, "espacoId") {
+            while let chave = try nextName(&primeira) {
+                if matches(chave, "espacoId") {
                     id0 = try uuid()
-                } else if eh(chave, "nome") {
+                } else if matches(chave, "nome") {
                     texto0 = try string()
-                } else if eh(chave, "capacidade") {
-                    numero0 = try inteiro()
-                } else if eh(chave, "em") {
-                    numero1 = try instante()
+                } else if matches(chave, "capacidade") {
+                    numero0 = try integer()
+                } else if matches(chave, "em") {
+                    numero1 = try instant()
                 } else {
-                    try pularValor()
+                    try skipValue()
                 }
             }
             return .espacoAtualizado(
@@ -176,22 +176,22 @@ extension LeitorJSON {
                 capacidade: Int(clamping: try exigir(numero0, "capacidade")), em: try exigir(numero1, "em"))
 
         case .horarioDefinido:
-            while let chave = try chave(&primeira) {
-                if eh(chave, "espacoId") {
+            while let chave = try nextName(&primeira) {
+                if matches(chave, "espacoId") {
                     id0 = try uuid()
-                } else if eh(chave, "horario") {
+                } else if matches(chave, "horario") {
                     horario = try self.horario()
-                } else if eh(chave, "em") {
-                    numero0 = try instante()
+                } else if matches(chave, "em") {
+                    numero0 = try instant()
                 } else {
-                    try pularValor()
+                    try skipValue()
                 }
             }
             return .horarioDefinido(espaco: try exigir(id0, "espacoId"), horario: try exigir(horario, "horario"), em: try exigir(numero0, "em"))
 
         case .espacoDesativado, .espacoReativado:
-            while let chave = try chave(&primeira) {
-                if eh(chave, "espacoId") { id0 = try uuid() } else if eh(chave, "em") { numero0 = try instante() } else { try pularValor() }
+            while let chave = try nextName(&primeira) {
+                if matches(chave, "espacoId") { id0 = try uuid() } else if matches(chave, "em") { numero0 = try instant() } else { try skipValue() }
             }
             let (espaco, em) = (try exigir(id0, "espacoId"), try exigir(numero0, "em"))
             return tipo == .espacoDesativado ? .espacoDesativado(espaco: espaco, em: em) : .espacoReativado(espaco: espaco, em: em)
@@ -199,31 +199,31 @@ extension LeitorJSON {
         case .reservaSolicitada:
             var inicio: Int64?
             var fim: Int64?
-            while let chave = try chave(&primeira) {
-                if eh(chave, "reservaId") {
+            while let chave = try nextName(&primeira) {
+                if matches(chave, "reservaId") {
                     id0 = try uuid()
-                } else if eh(chave, "espacoId") {
+                } else if matches(chave, "espacoId") {
                     id1 = try uuid()
-                } else if eh(chave, "unidadeId") {
+                } else if matches(chave, "unidadeId") {
                     id2 = try uuid()
-                } else if eh(chave, "usuarioId") {
+                } else if matches(chave, "usuarioId") {
                     texto0 = try idDeUsuario()
-                } else if eh(chave, "em") {
-                    numero0 = try instante()
-                } else if eh(chave, "intervalo") {
+                } else if matches(chave, "em") {
+                    numero0 = try instant()
+                } else if matches(chave, "intervalo") {
                     var primeiraDoIntervalo = true
-                    try abrirObjeto()
-                    while let interna = try self.chave(&primeiraDoIntervalo) {
-                        if eh(interna, "inicio") {
-                            inicio = try instante()
-                        } else if eh(interna, "fim") {
-                            fim = try instante()
+                    try openObject()
+                    while let interna = try self.nextName(&primeiraDoIntervalo) {
+                        if matches(interna, "inicio") {
+                            inicio = try instant()
+                        } else if matches(interna, "fim") {
+                            fim = try instant()
                         } else {
-                            try pularValor()
+                            try skipValue()
                         }
                     }
                 } else {
-                    try pularValor()
+                    try skipValue()
                 }
             }
             return .reservaSolicitada(
@@ -233,15 +233,15 @@ extension LeitorJSON {
                     inicio: try exigir(inicio, "intervalo.inicio"), fim: try exigir(fim, "intervalo.fim"), em: try exigir(numero0, "em")))
 
         case .reservaConfirmada, .reservaCancelada, .reservaExpirada, .checkinRealizado, .noShowRegistrado:
-            while let chave = try chave(&primeira) {
-                if eh(chave, "reservaId") {
+            while let chave = try nextName(&primeira) {
+                if matches(chave, "reservaId") {
                     id0 = try uuid()
-                } else if eh(chave, "em") {
-                    numero0 = try instante()
-                } else if tipo == .reservaCancelada, eh(chave, "por") {
+                } else if matches(chave, "em") {
+                    numero0 = try instant()
+                } else if tipo == .reservaCancelada, matches(chave, "por") {
                     texto0 = try string()
                 } else {
-                    try pularValor()
+                    try skipValue()
                 }
             }
             let (reserva, em) = (try exigir(id0, "reservaId"), try exigir(numero0, "em"))
@@ -255,19 +255,19 @@ extension LeitorJSON {
             }
 
         case .pagamentoConfirmado, .reembolsoConcluido:
-            while let chave = try chave(&primeira) {
-                if eh(chave, "espacoId") {
-                    id0 = nulo() ? nil : try uuid()
-                } else if eh(chave, "unidadeId") {
-                    id1 = nulo() ? nil : try uuid()
-                } else if eh(chave, "usuarioId") {
+            while let chave = try nextName(&primeira) {
+                if matches(chave, "espacoId") {
+                    id0 = null() ? nil : try uuid()
+                } else if matches(chave, "unidadeId") {
+                    id1 = null() ? nil : try uuid()
+                } else if matches(chave, "usuarioId") {
                     texto0 = try idDeUsuario()
-                } else if eh(chave, "valor") {
-                    numero0 = try inteiro()
-                } else if eh(chave, "em") {
-                    numero1 = try instante()
+                } else if matches(chave, "valor") {
+                    numero0 = try integer()
+                } else if matches(chave, "em") {
+                    numero1 = try instant()
                 } else {
-                    try pularValor()
+                    try skipValue()
                 }
             }
             let movimento = AnalyticsFact.Movimento(
@@ -278,26 +278,26 @@ extension LeitorJSON {
     }
 
     /// `{"segunda":[{"abre":480,"fecha":1200}],…}` (closed days absent).
-    mutating func horario() throws(Invalido) -> AnalyticsEspaco.Horario {
+    mutating func horario() throws(Failure) -> AnalyticsEspaco.Horario {
         var dias = [[AnalyticsEspaco.Faixa]](repeating: [], count: 7)
         var primeira = true
-        try abrirObjeto()
-        while let chave = try chave(&primeira) {
-            guard let dia = Self.nomesDosDias.firstIndex(where: { eh(chave, $0) }) else {
-                throw Invalido(byte: chave.inicio, mensagem: "unknown day of the week")
+        try openObject()
+        while let chave = try nextName(&primeira) {
+            guard let dia = Self.nomesDosDias.firstIndex(where: { matches(chave, $0) }) else {
+                throw Failure(byte: chave.start, reason: "unknown day of the week")
             }
-            try esperar(UInt8(ascii: "["))
+            try expect(UInt8(ascii: "["))
             var primeiro = true
-            while try item(&primeiro) {
+            while try nextElement(&primeiro) {
                 var abre: Int?
                 var fecha: Int?
                 var primeiraDaFaixa = true
-                try abrirObjeto()
-                while let campo = try self.chave(&primeiraDaFaixa) {
-                    if eh(campo, "abre") { abre = try int() } else if eh(campo, "fecha") { fecha = try int() } else { try pularValor() }
+                try openObject()
+                while let campo = try self.nextName(&primeiraDaFaixa) {
+                    if matches(campo, "abre") { abre = try int() } else if matches(campo, "fecha") { fecha = try int() } else { try skipValue() }
                 }
                 guard let abre, let fecha, 0 <= abre, abre < fecha, fecha <= 1_440 else {
-                    throw invalido("bad opening range")
+                    throw failure("bad opening range")
                 }
                 dias[dia].append(AnalyticsEspaco.Faixa(abre: abre, fecha: fecha))
             }

@@ -49,90 +49,31 @@ public enum EventMessage {
     }
 
     /// Reads a body back into the stored event; the error says what is wrong with it. `data`
-    /// and `metadata` come back as the exact bytes of the body (``JSONScanner``).
+    /// and `metadata` come back as the exact bytes of the body (``JSONReader/rawObject()``).
     public static func decode(_ body: Data) throws(UnreadableMessage) -> RecordedEvent {
-        var eventId: UUID?, type: String?, stream: String?, schemaVersion: Int64?, streamVersion: Int64?
-        var transaction: Int64?, sequence: Int64?, occurredAt: Date?, recordedAt: Date?, data: Data?, metadata: Data?
-        var scanner = JSONScanner(body)
-        do throws(JSONScanner.Failure) {
-            try scanner.object { scanner, name throws(JSONScanner.Failure) in
-                func text() throws(JSONScanner.Failure) -> String {
-                    do { return try scanner.string() } catch {
-                        throw .init(
-                            reason: error.reason.hasPrefix("expected a string")
-                                ? "field '\(name)' must be a string" : "field '\(name)': \(error.reason)")
-                    }
-                }
-                func instant() throws(JSONScanner.Failure) -> Date {
-                    guard let date = parseISO(try text()) else { throw .init(reason: "field '\(name)' is not an ISO 8601 instant") }
-                    return date
-                }
-                func integer(_ scanner: inout JSONScanner, _ name: String) throws(JSONScanner.Failure) -> Int64 {
-                    do { return try scanner.integer() } catch { throw .init(reason: "field '\(name)' must be an integer") }
-                }
-                func object() throws(JSONScanner.Failure) -> Data {
-                    do { return try scanner.rawObject() } catch { throw .init(reason: "field '\(name)' must be a JSON object") }
-                }
-                switch name {
-                case "eventId":
-                    guard let id = UUID(uuidString: try text()) else { throw .init(reason: "field 'eventId' is not a UUID") }
-                    eventId = id
-                case "type": type = try text()
-                case "stream": stream = try text()
-                case "schemaVersion": schemaVersion = try integer(&scanner, name)
-                case "streamVersion": streamVersion = try integer(&scanner, name)
-                case "position":
-                    do throws(JSONScanner.Failure) {
-                        try scanner.object { scanner, member throws(JSONScanner.Failure) in
-                            switch member {
-                            case "transaction": transaction = try integer(&scanner, "position.transaction")
-                            case "sequence": sequence = try integer(&scanner, "position.sequence")
-                            default: try scanner.skipValue()
-                            }
-                        }
-                    } catch {
-                        throw error.reason.hasPrefix("field") ? error : .init(reason: "field 'position' must be an object")
-                    }
-                case "occurredAt": occurredAt = try instant()
-                case "recordedAt": recordedAt = try instant()
-                case "data": data = try object()
-                case "metadata": metadata = try object()
-                default: try scanner.skipValue()
-                }
-            }
-            scanner.skipWhitespace()
-            guard scanner.atEnd else { throw .init(reason: "the body has more after the object") }
+        var envelope = Envelope()
+        do throws(JSONReader.Failure) {
+            try JSONReader.read(body) { reader throws(JSONReader.Failure) in try envelope.read(&reader) }
         } catch {
-            if error.reason.hasPrefix("field") || error.reason.hasPrefix("the body") { throw UnreadableMessage(error.reason) }
-            // Say which: not JSON at all, JSON of another kind, or an object we cannot take.
-            var first = JSONScanner(body), whole = JSONScanner(body)
-            let isObject = first.take(UInt8(ascii: "{"))
+            throw UnreadableMessage(envelope.refusal ?? diagnosis(of: body, error))
+        }
+        return try envelope.event()
+    }
+
+    /// Why a body that is not an envelope is refused: not JSON at all, JSON of another kind, or
+    /// an object we cannot take.
+    static func diagnosis(of body: Data, _ failure: JSONReader.Failure) -> String {
+        JSONReader.read(body) { reader in
+            let isObject = reader.peek() == UInt8(ascii: "{")
             let isJSON =
-                (try? whole.skipValue()) != nil
+                (try? reader.skipValue()) != nil
                 && {
-                    whole.skipWhitespace()
-                    return whole.atEnd
+                    reader.skipWhitespace()
+                    return reader.atEnd
                 }()
-            guard isJSON else { throw UnreadableMessage("the body is not JSON (\(body.count) bytes): \(error.reason)") }
-            throw UnreadableMessage(isObject ? "the body is a JSON object but \(error.reason)" : "the body is JSON but not an object")
+            guard isJSON else { return "the body is not JSON (\(body.count) bytes): \(failure)" }
+            return isObject ? "the body is a JSON object but \(failure)" : "the body is JSON but not an object"
         }
-        func required<T>(_ value: T?, _ name: String) throws(UnreadableMessage) -> T {
-            guard let value else { throw UnreadableMessage("field '\(name)' is missing") }
-            return value
-        }
-        let typeName = try required(type, "type")
-        guard !typeName.isEmpty else { throw UnreadableMessage("field 'type' is empty") }
-        let streamName = try required(stream, "stream")
-        guard !streamName.isEmpty else { throw UnreadableMessage("field 'stream' is empty") }
-        let schema = try required(schemaVersion, "schemaVersion")
-        guard (1...Int64(Int32.max)).contains(schema) else { throw UnreadableMessage("field 'schemaVersion' is out of range") }
-        return RecordedEvent(
-            position: GlobalPosition(
-                transaction: try required(transaction, "position.transaction"), sequence: try required(sequence, "position.sequence")),
-            stream: StreamName(streamName), version: try required(streamVersion, "streamVersion"),
-            eventId: try required(eventId, "eventId"), type: typeName, schemaVersion: Int(schema),
-            data: try required(data, "data"), metadataJSON: try required(metadata, "metadata"),
-            occurredAt: try required(occurredAt, "occurredAt"), recordedAt: try required(recordedAt, "recordedAt"))
     }
 
     static func iso(_ date: Date) -> String {
@@ -151,6 +92,108 @@ extension EventMessage {
     /// anything else (the formatters read the rest).
     static func fastISO(_ text: String) -> Date? {
         Instants.parse(text, fraction: true)
+    }
+}
+
+/// The members of a body as they are read, and the reason when one of them is refused.
+private struct Envelope {
+    var eventId: UUID?, type: String?, stream: String?, schemaVersion: Int64?, streamVersion: Int64?
+    var transaction: Int64?, sequence: Int64?, occurredAt: Date?, recordedAt: Date?, data: Data?, metadata: Data?
+    /// Why a member was refused (the body's syntax is told apart: ``EventMessage/diagnosis(of:_:)``).
+    var refusal: String?
+
+    mutating func read(_ reader: inout JSONReader) throws(JSONReader.Failure) {
+        var names: [JSONReader.Quoted] = []
+        try reader.openObject()
+        while let name = try reader.nextUniqueName(&names) {
+            let field = try reader.text(of: name)
+            switch field {
+            case "eventId":
+                guard let id = UUID(uuidString: try string(&reader, field)) else { throw refuse("field 'eventId' is not a UUID", reader) }
+                eventId = id
+            case "type": type = try string(&reader, field)
+            case "stream": stream = try string(&reader, field)
+            case "schemaVersion": schemaVersion = try integer(&reader, field)
+            case "streamVersion": streamVersion = try integer(&reader, field)
+            case "position": try position(&reader)
+            case "occurredAt": occurredAt = try instant(&reader, field)
+            case "recordedAt": recordedAt = try instant(&reader, field)
+            case "data": data = try object(&reader, field)
+            case "metadata": metadata = try object(&reader, field)
+            default: try reader.skipValue()
+            }
+        }
+        reader.skipWhitespace()
+        guard reader.atEnd else { throw refuse("the body has more after the object", reader) }
+    }
+
+    mutating func position(_ reader: inout JSONReader) throws(JSONReader.Failure) {
+        do throws(JSONReader.Failure) {
+            var names: [JSONReader.Quoted] = []
+            try reader.openObject()
+            while let name = try reader.nextUniqueName(&names) {
+                switch try reader.text(of: name) {
+                case "transaction": transaction = try integer(&reader, "position.transaction")
+                case "sequence": sequence = try integer(&reader, "position.sequence")
+                default: try reader.skipValue()
+                }
+            }
+        } catch {
+            if refusal == nil { refusal = "field 'position' must be an object" }
+            throw error
+        }
+    }
+
+    mutating func string(_ reader: inout JSONReader, _ field: String) throws(JSONReader.Failure) -> String {
+        guard reader.peek() == UInt8(ascii: "\"") else { throw refuse("field '\(field)' must be a string", reader) }
+        do { return try reader.string() } catch { throw refuse("field '\(field)': \(error)", reader) }
+    }
+
+    mutating func instant(_ reader: inout JSONReader, _ field: String) throws(JSONReader.Failure) -> Date {
+        guard let date = EventMessage.parseISO(try string(&reader, field)) else {
+            throw refuse("field '\(field)' is not an ISO 8601 instant", reader)
+        }
+        return date
+    }
+
+    mutating func integer(_ reader: inout JSONReader, _ field: String) throws(JSONReader.Failure) -> Int64 {
+        do { return try reader.integer(acceptingWholeFractions: true) } catch { throw refuse("field '\(field)' must be an integer", reader) }
+    }
+
+    mutating func object(_ reader: inout JSONReader, _ field: String) throws(JSONReader.Failure) -> Data {
+        do {
+            let range = try reader.rawObject()
+            return Data(UnsafeRawBufferPointer(rebasing: reader.bytes[range]))
+        } catch {
+            throw refuse("field '\(field)' must be a JSON object", reader)
+        }
+    }
+
+    /// Records `reason` as the refusal; the failure to throw to stop reading.
+    mutating func refuse(_ reason: String, _ reader: JSONReader) -> JSONReader.Failure {
+        refusal = reason
+        return reader.failure(reason)
+    }
+
+    /// The event read, once every member it needs was there.
+    func event() throws(UnreadableMessage) -> RecordedEvent {
+        func required<T>(_ value: T?, _ name: String) throws(UnreadableMessage) -> T {
+            guard let value else { throw UnreadableMessage("field '\(name)' is missing") }
+            return value
+        }
+        let typeName = try required(type, "type")
+        guard !typeName.isEmpty else { throw UnreadableMessage("field 'type' is empty") }
+        let streamName = try required(stream, "stream")
+        guard !streamName.isEmpty else { throw UnreadableMessage("field 'stream' is empty") }
+        let schema = try required(schemaVersion, "schemaVersion")
+        guard (1...Int64(Int32.max)).contains(schema) else { throw UnreadableMessage("field 'schemaVersion' is out of range") }
+        return RecordedEvent(
+            position: GlobalPosition(
+                transaction: try required(transaction, "position.transaction"), sequence: try required(sequence, "position.sequence")),
+            stream: StreamName(streamName), version: try required(streamVersion, "streamVersion"),
+            eventId: try required(eventId, "eventId"), type: typeName, schemaVersion: Int(schema),
+            data: try required(data, "data"), metadataJSON: try required(metadata, "metadata"),
+            occurredAt: try required(occurredAt, "occurredAt"), recordedAt: try required(recordedAt, "recordedAt"))
     }
 }
 
