@@ -51,6 +51,7 @@ public struct Negocio: Sendable {
     public let checkin: CheckinService
     public let financeiro: FinanceiroService
     public let analytics: AnalyticsService
+    public let assinaturas: AssinaturasService
 
     public static func make(
         store: any EventStore, clock: any WallClock, usuarios: UsuariosService, integracoes: Integracoes, logger: Logger
@@ -85,7 +86,7 @@ public struct Negocio: Sendable {
                         return nil
                     }
                 }),
-            analytics: AnalyticsService(store: store))
+            analytics: AnalyticsService(store: store), assinaturas: AssinaturasService(store: store, clock: clock))
     }
 }
 
@@ -168,6 +169,9 @@ extension Backend {
         }
         if services.contains(.checkin) {
             timers.append(Temporizador(lease: "checkin:no-shows") { try await negocio.checkin.executarNoShowsVencidos() })
+        }
+        if services.contains(.assinaturas) {
+            timers.append(Temporizador(lease: "assinaturas:creditos") { try await negocio.assinaturas.expirarCreditosVencidos() })
         }
         if services.contains(.notificacoes) {
             timers.append(Temporizador(lease: "notificacoes:lembretes") { try await negocio.notificacoes.enviarLembretesVencidos() })

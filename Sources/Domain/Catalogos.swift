@@ -27,7 +27,7 @@ public enum Catalogos {
         .de(Reserva.Catalogo.self, Reserva.Event.self), .de(Agenda.Catalogo.self, Agenda.Event.self),
         .de(BoletosPendentes.Catalogo.self, BoletosPendentes.Event.self), .de(Pagamento.Catalogo.self, Pagamento.Event.self),
         .de(Checkin.Catalogo.self, Checkin.Event.self), .de(Notificacao.Catalogo.self, Notificacao.Event.self),
-        .de(Fatura.Catalogo.self, Fatura.Event.self),
+        .de(Fatura.Catalogo.self, Fatura.Event.self), .de(Carteira.Catalogo.self, Carteira.Event.self),
     ]
 
     /// Every stored event type, context by context.

@@ -79,6 +79,8 @@ public enum GatewayApp {
         Routes.financeiro(api, backend)
         api.owner = .analytics
         Routes.analytics(api, backend)
+        api.owner = .assinaturas
+        Routes.assinaturas(api, backend)
         api.owner = nil
         Routes.operations(api, backend, metrics: metrics)
         Routes.documentation(api)

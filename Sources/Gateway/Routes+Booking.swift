@@ -233,7 +233,11 @@ extension Routes {
                 request: "PedidoDeCotacao", response: "Cotacao", errors: [422], writes: false)
         ) { _, context, body in
             // With a member's token, the rules of the member's plan apply.
-            try .json(try await precos.cotar(try JSON.decode(PrecosService.PedidoDeCotacao.self, from: body), plano: context.subject?.plano))
+            // With a member's token, the rules of the member's plan apply and their credits pay first.
+            try .json(
+                try await precos.cotar(
+                    try JSON.decode(PrecosService.PedidoDeCotacao.self, from: body), plano: context.subject?.plano,
+                    titular: context.subject?.usuario))
         }
     }
 

@@ -57,6 +57,8 @@ public struct ReservaView: Codable, Sendable, Equatable {
     /// The cancellation terms of this booking (the unit's policy when it was made; absent for
     /// bookings made before they were recorded).
     public let politicaDeCancelamento: Unidade.PoliticaDeCancelamento?
+    /// The member's credits it spent (absent: none).
+    public let creditos: Reserva.Creditos?
 
     public init(_ e: Reserva.Solicitada) {
         id = e.reservaId.description
@@ -75,6 +77,7 @@ public struct ReservaView: Codable, Sendable, Equatable {
         solicitadaEm = e.em
         atualizadaEm = e.em
         politicaDeCancelamento = e.politica
+        creditos = e.creditos
     }
 }
 

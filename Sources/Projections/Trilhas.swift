@@ -41,12 +41,13 @@ public enum TrilhasReadModel {
         public let usuario: String
     }
 
-    /// The payload's top-level `usuarioId`, when it has one (a cheap look before parsing).
+    /// The payload's top-level `usuarioId` (or a wallet's `titular`), when it has one (a cheap
+    /// look before parsing).
     static func usuarioId(_ data: Data) -> String? {
-        guard data.range(of: Data(#""usuarioId""#.utf8)) != nil,
+        guard data.range(of: Data(#""usuarioId""#.utf8)) != nil || data.range(of: Data(#""titular""#.utf8)) != nil,
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { return nil }
-        return object["usuarioId"] as? String
+        return (object["usuarioId"] ?? object["titular"]) as? String
     }
 
     /// The order of a member's trail: the global order.

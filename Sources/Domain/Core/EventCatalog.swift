@@ -4,7 +4,7 @@ public import Foundation
 /// distributed mode (its name is the service's name and the first part of its routing keys;
 /// `App`'s `Deployable` is this enum).
 public enum Contexto: String, Sendable, Hashable, CaseIterable {
-    case usuarios, espacos, precos, reservas, pagamentos, checkin, notificacoes, financeiro, analytics
+    case usuarios, espacos, precos, reservas, pagamentos, checkin, notificacoes, financeiro, analytics, assinaturas
 }
 
 /// One stored event type, as its context's catalog declares it: the stable type string stored

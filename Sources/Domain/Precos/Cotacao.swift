@@ -22,6 +22,29 @@ public enum Cotacao {
         }
     }
 
+    /// The credits a quote may spend: what the member's wallet holds that serves this space
+    /// (``Carteira/State/disponivel(_:tipo:unidade:em:)``).
+    public struct Creditos: Sendable, Equatable {
+        public let minutos: Int64
+        public let centavos: Int64
+
+        public init(minutos: Int64, centavos: Int64) {
+            self.minutos = minutos
+            self.centavos = centavos
+        }
+    }
+
+    /// What a quote spends of the member's credits.
+    public struct CreditosUsados: Codable, Sendable, Equatable {
+        public let minutos: Int64
+        public let centavos: Int64
+
+        public init(minutos: Int64, centavos: Int64) {
+            self.minutos = minutos
+            self.centavos = centavos
+        }
+    }
+
     public struct Resultado: Codable, Sendable, Equatable {
         public let linhas: [Linha]
         /// Base plus surcharges (never below zero).
@@ -31,13 +54,17 @@ public enum Cotacao {
         /// `subtotal − descontos`, never below zero; always the sum of `linhas`.
         public let total: Money
         public let duracaoMinutos: Int
+        /// The member's credits this booking would spend (their lines are `creditos:horas` and
+        /// `creditos:valor`); absent when it spends none.
+        public let creditos: CreditosUsados?
 
-        public init(linhas: [Linha], subtotal: Money, descontos: Money, total: Money, duracaoMinutos: Int) {
+        public init(linhas: [Linha], subtotal: Money, descontos: Money, total: Money, duracaoMinutos: Int, creditos: CreditosUsados? = nil) {
             self.linhas = linhas
             self.subtotal = subtotal
             self.descontos = descontos
             self.total = total
             self.duracaoMinutos = duracaoMinutos
+            self.creditos = creditos
         }
     }
 
@@ -83,15 +110,21 @@ public enum Cotacao {
     ///    whole booking reaches, applied to the subtotal. Line `longa_duracao`.
     /// 6. **Plano**: when `plano` (trimmed) matches a plan rule case-insensitively, its discount
     ///    (the largest, if several match) applied to subtotal − longa duração. Line `plano`.
-    /// 7. **Cupom**, last: percentual of what remains, or the fixed amount capped at what remains.
+    /// 7. **Créditos em horas**: with `creditos`, the member's hours pay for up to all the
+    ///    minutes booked: of what remains, the share `min(horas, duração) / duração`. Line
+    ///    `creditos:horas`.
+    /// 8. **Cupom**: percentual of what remains, or the fixed amount capped at what remains.
     ///    Line `cupom:<CODIGO>`.
-    /// 8. **Total** = subtotal − descontos, never below zero (every discount is capped at what
+    /// 9. **Créditos em valor**, last: the member's money credits pay what remains, up to their
+    ///    balance. Line `creditos:valor`. Credits are spent only on a price above zero.
+    /// 10. **Total** = subtotal − descontos, never below zero (every discount is capped at what
     ///    remains); `descontos` is the sum of the discounts as a positive amount.
     ///
     /// Percentages are rounded half away from zero to the centavo. Discount and surcharge lines
     /// are listed only when non-zero, so the lines always add up to `total`.
     public static func cotar(
-        tabela: TabelaDePreco.Tabela, intervalo: TimeRange, fuso: TimeZone, plano: String?, cupom: Cupom.Dados?, em: Date
+        tabela: TabelaDePreco.Tabela, intervalo: TimeRange, fuso: TimeZone, plano: String?, cupom: Cupom.Dados?, em: Date,
+        creditos: Creditos? = nil
     ) throws(Falha) -> Resultado {
         let valores = tabela.valores
         let duracao = minutos(intervalo)
@@ -199,6 +232,16 @@ public enum Cotacao {
             descontar(dividir(restante * Int128(doPlano.bp), por: 10_000), "plano", "Plano \(doPlano.nome): −\(formatar(percentual: doPlano.bp))")
         }
 
+        var usados = (minutos: Int64(0), centavos: Int64(0))
+        if let creditos, creditos.minutos > 0, restante > 0, duracao > 0 {
+            let horas = min(creditos.minutos, Int64(duracao))
+            let antes = restante
+            descontar(
+                horas == Int64(duracao) ? restante : dividir(restante * Int128(horas), por: Int128(duracao)), "creditos:horas",
+                "Créditos: \(formatar(duracao: Int(horas))) do seu saldo")
+            if restante < antes { usados.minutos = horas }
+        }
+
         if let cupom {
             switch cupom.desconto {
             case .percentual(let bp):
@@ -209,12 +252,19 @@ public enum Cotacao {
             }
         }
 
+        if let creditos, creditos.centavos > 0, restante > 0 {
+            let valor = min(Int128(creditos.centavos), restante)
+            descontar(valor, "creditos:valor", "Créditos: \(dinheiro(valor)) do seu saldo")
+            usados.centavos = Int64(valor)
+        }
+
         return Resultado(
             linhas: linhas.map { Linha(codigo: $0.codigo, descricao: $0.descricao, valor: money($0.valor)) },
             subtotal: money(subtotal),
             descontos: money(subtotal - restante),
             total: money(max(restante, 0)),
-            duracaoMinutos: duracao)
+            duracaoMinutos: duracao,
+            creditos: usados.minutos > 0 || usados.centavos > 0 ? CreditosUsados(minutos: usados.minutos, centavos: usados.centavos) : nil)
     }
 
     /// The cheapest way to sell `m` minutes (of one local day, or of a run without the diária),

@@ -60,6 +60,18 @@ extension Reserva {
         return (pago, multa, devolvido)
     }
 
+    /// The share (basis points) of the credits a booking spent that come back when `command`
+    /// ends it: all of them when it expires, is cancelled before confirmation or by an operator
+    /// without a fee; under its cancellation policy otherwise, as money is (a late cancellation
+    /// keeps `multaBP` of them).
+    public static func devolucaoDeCreditos(_ dados: Dados, _ command: Command) -> Int64 {
+        guard case .cancelar(_, _, let politica, _, let isento, let em) = command, dados.status == .confirmada, !isento else { return 10_000 }
+        let termos = dados.solicitacao.politica ?? politica
+        let antecedencia = dados.intervalo.start.timeIntervalSince(em)
+        if antecedencia >= TimeInterval(termos.horasSemMulta) * 3_600 { return 10_000 }
+        return 10_000 - min(max(termos.multaBP, 0), 10_000)
+    }
+
     public static let decider = Decider<Command, State, Event, Failure>(
         initialState: .inexistente,
         decide: { command, state throws(Failure) in

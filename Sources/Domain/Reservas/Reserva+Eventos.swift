@@ -19,6 +19,8 @@ extension Reserva {
         /// policy does not change the terms of this booking. Absent in bookings made before
         /// it was recorded (the unit's policy at cancellation applies to those).
         public let politica: Unidade.PoliticaDeCancelamento?
+        /// The member's credits it spent; absent when it spent none.
+        public let creditos: Creditos?
         public let em: Date
 
         public init(_ pedido: Pedido, em: Date) {
@@ -34,6 +36,7 @@ extension Reserva {
             expiraEm = pedido.expiraEm
             pagamento = pedido.pagamento
             politica = pedido.politica
+            creditos = pedido.creditos
             self.em = em
         }
     }

@@ -70,6 +70,20 @@ public enum Reserva {
         }
     }
 
+    /// The member's credits a booking spent (``Carteira``), recorded with it: what comes back
+    /// when it ends early.
+    public struct Creditos: Codable, Sendable, Equatable {
+        public let titular: String
+        public let minutos: Int64
+        public let centavos: Int64
+
+        public init(titular: String, minutos: Int64, centavos: Int64) {
+            self.titular = titular
+            self.minutos = minutos
+            self.centavos = centavos
+        }
+    }
+
     public struct Pedido: Sendable, Equatable {
         public let id: ID
         public let espacoId: UUID
@@ -85,11 +99,13 @@ public enum Reserva {
         public let pagamento: FormaDePagamento?
         /// The unit's cancellation policy as the member books: the terms the booking keeps.
         public let politica: Unidade.PoliticaDeCancelamento?
+        /// The member's credits it spends (in the same append as its slot).
+        public let creditos: Creditos?
 
         public init(
             id: ID, espacoId: UUID, unidadeId: UUID, usuarioId: String, intervalo: TimeRange, dias: [DataLocal],
             total: Money, linhas: [LinhaDePreco], cupom: String?, expiraEm: Date, pagamento: FormaDePagamento? = nil,
-            politica: Unidade.PoliticaDeCancelamento? = nil
+            politica: Unidade.PoliticaDeCancelamento? = nil, creditos: Creditos? = nil
         ) {
             self.id = id
             self.espacoId = espacoId
@@ -103,6 +119,7 @@ public enum Reserva {
             self.expiraEm = expiraEm
             self.pagamento = pagamento
             self.politica = politica
+            self.creditos = creditos
         }
     }
 

@@ -130,4 +130,20 @@ extension ServiceError {
         case .aindaNaoTerminou: self = .conflito("ainda_nao_terminou", "a reserva ainda não terminou")
         }
     }
+
+    init(_ failure: Carteira.Failure) {
+        switch failure {
+        case .insuficiente(let medida, let disponivel):
+            self = ServiceError(
+                .conflito, codigo: "creditos_insuficientes",
+                mensagem: "créditos insuficientes: há \(disponivel) \(medida == .minutos ? "minutos" : "centavos") utilizáveis",
+                detalhes: ["disponivel": String(disponivel)])
+        case .quantidadeInvalida(let medida):
+            self = .invalido("quantidade", "quantidade deve ser de 1 a \(Carteira.maximo(medida)) \(medida == .minutos ? "minutos" : "centavos")")
+        case .validadeNoPassado: self = .invalido("validoAte", "validoAte já passou: créditos assim nunca poderiam ser usados")
+        case .loteJaExiste: self = .conflito("lote_ja_existe", "já há um lote de créditos com este id, em outros termos")
+        case .motivoObrigatorio: self = .invalido("motivo", "diga o motivo do ajuste (fica na trilha de auditoria)")
+        case .descricaoInvalida: self = .invalido("descricao", "a descrição deve ter de 1 a 200 caracteres")
+        }
+    }
 }

@@ -43,6 +43,12 @@ public final class PrecosService: Sendable {
         }
     }
 
+    /// Members' credits (``Carteira``): a quote spends them before money, and a booking in
+    /// its own append.
+    var carteiras: AggregateStore<Carteira.Command, Carteira.State, Carteira.Event, Carteira.Failure> {
+        AggregateStore(store: store, decider: Carteira.decider) { try Carteira.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
+    }
+
     func metadata(_ caller: Caller) -> EventMetadata {
         EventMetadata(actor: caller.usuario, requestId: caller.requestId, service: Self.service)
     }
@@ -179,15 +185,26 @@ public final class PrecosService: Sendable {
         let cotacao: Cotacao.Resultado
     }
 
+    /// A member's credits that serve a booking of `espaco` at `em` (nil: no member, or none).
+    func creditos(_ titular: String?, espaco: Espaco.Dados, em now: Date, prefetched: Prefetched?) async throws -> Cotacao.Creditos? {
+        guard let titular else { return nil }
+        let (state, _) = try await carteiras.load(StreamNames.creditos(titular), prefetched: prefetched)
+        let creditos = Cotacao.Creditos(
+            minutos: state.disponivel(.minutos, tipo: espaco.tipo, unidade: espaco.unidade.rawValue, em: now),
+            centavos: state.disponivel(.centavos, tipo: espaco.tipo, unidade: espaco.unidade.rawValue, em: now))
+        return creditos.minutos > 0 || creditos.centavos > 0 ? creditos : nil
+    }
+
     /// The price of a booking the space would take now: an interval a booking would refuse
     /// (closed, blocked, past, too short or long, too near or far, an inactive space) is the
     /// same 422, so a quote never shows a price for what cannot be booked.
     /// `plano`: the caller's plan, when they sent a token (``Caller/plano``): its rules apply.
-    public func cotar(_ pedido: PedidoDeCotacao, plano: String? = nil) async throws -> Cotacao.Resultado {
+    /// `titular`: the member who asks, whose credits pay first.
+    public func cotar(_ pedido: PedidoDeCotacao, plano: String? = nil, titular: String? = nil) async throws -> Cotacao.Resultado {
         let espaco = try EspacosService.espacoId(pedido.espacoId, campo: "espacoId")
         let intervalo = try Self.intervalo(pedido.inicio, pedido.fim)
         let now = clock.now
-        let contexto = try await quote(espaco, intervalo: intervalo, cupom: pedido.cupom, plano: plano, em: now)
+        let contexto = try await quote(espaco, intervalo: intervalo, cupom: pedido.cupom, plano: plano, titular: titular, em: now)
         do {
             try Reserva.validar(intervalo, Reserva.Condicoes(espaco: contexto.espaco, intervalo: intervalo, fuso: contexto.unidade.fuso), em: now)
         } catch {
@@ -199,19 +216,21 @@ public final class PrecosService: Sendable {
     /// What a quote of space `id` (with coupon `codigo`) reads, as far as the states this
     /// process keeps tell it without reading anything: the space, its unit, its price table and
     /// the coupon, and the unit's time zone. Nil when the space or its unit was never loaded here.
-    func leituras(_ id: Espaco.ID, cupom codigo: String?) -> (fuso: TimeZone, leituras: [StreamRead])? {
+    func leituras(_ id: Espaco.ID, cupom codigo: String?, titular: String? = nil) -> (fuso: TimeZone, leituras: [StreamRead])? {
         let espaco = StreamNames.espaco(id)
         guard case .existente(let dados)? = espacos.cached(espaco)?.0,
             case .existente(let unidade)? = unidades.cached(StreamNames.unidade(dados.unidade))?.0
         else { return nil }
         var leituras = [espacos.read(espaco), unidades.read(StreamNames.unidade(dados.unidade)), tabelas.read(StreamNames.tabela(id))]
         if let normal = codigo.flatMap(Cupom.normalizarCodigo) { leituras.append(cupons.read(StreamNames.cupom(normal))) }
+        if let titular { leituras.append(carteiras.read(StreamNames.creditos(titular))) }
         return (unidade.fuso, leituras)
     }
 
     /// `prefetched`: events read ahead (``leituras(_:cupom:)``), folded instead of read again.
     func quote(
-        _ id: Espaco.ID, intervalo: TimeRange, cupom codigo: String?, plano: String?, em now: Date, prefetched: Prefetched? = nil
+        _ id: Espaco.ID, intervalo: TimeRange, cupom codigo: String?, plano: String?, titular: String? = nil, em now: Date,
+        prefetched: Prefetched? = nil
     ) async throws -> Contexto {
         let (estado, espacoVersao) = try await espacos.load(StreamNames.espaco(id), prefetched: prefetched)
         guard case .existente(let espaco) = estado else {
@@ -231,8 +250,10 @@ public final class PrecosService: Sendable {
             guard case .existente(let dados) = state else { throw ServiceError(Cupom.Failure.naoEncontrado) }
             cupom = (normal, dados, version)
         }
+        let creditos = try await creditos(titular, espaco: espaco, em: now, prefetched: prefetched)
         do {
-            let cotacao = try Cotacao.cotar(tabela: tabela, intervalo: intervalo, fuso: unidade.fuso, plano: plano, cupom: cupom?.1, em: now)
+            let cotacao = try Cotacao.cotar(
+                tabela: tabela, intervalo: intervalo, fuso: unidade.fuso, plano: plano, cupom: cupom?.1, em: now, creditos: creditos)
             return Contexto(espaco: espaco, espacoVersao: espacoVersao, unidade: unidade, cupom: cupom, cotacao: cotacao)
         } catch {
             throw ServiceError(error)

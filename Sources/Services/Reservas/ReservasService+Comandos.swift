@@ -137,6 +137,18 @@ extension ReservasService {
                         stream: StreamNames.cupom(codigo), expected: .after(cupomVersion), events: try events(returned, StreamNames.cupom(codigo))))
             }
         }
+        if let creditos = dados.solicitacao.creditos {
+            // The credits it spent come back under its terms, in the same append.
+            let stream = StreamNames.creditos(creditos.titular)
+            let (carteira, versao) = try await precos.carteiras.load(stream)
+            let devolver = Reserva.devolucaoDeCreditos(dados, decided)
+            let devolvidos =
+                (try? Carteira.decider.decide(.restituir(titular: creditos.titular, reserva: id.rawValue, devolverBP: devolver, em: now), carteira))
+                ?? []
+            if !devolvidos.isEmpty {
+                writes.append(StreamWrite(stream: stream, expected: .after(versao), events: try events(devolvidos, stream)))
+            }
+        }
         return (writes, ended.reduce(state, Reserva.decider.evolve))
     }
 

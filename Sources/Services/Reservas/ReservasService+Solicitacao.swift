@@ -32,7 +32,7 @@ extension ReservasService {
         // folds, are known before reading any: one round trip reads them all (the space, its
         // unit, its price table, the coupon, the day agendas), instead of one each.
         let prefetched: Prefetched? =
-            if let (fuso, leituras) = precos.leituras(espacoId, cupom: pedido.cupom) {
+            if let (fuso, leituras) = precos.leituras(espacoId, cupom: pedido.cupom, titular: usuario) {
                 try await Prefetched.read(
                     leituras
                         + DataLocal.dias(de: intervalo, em: fuso).map {
@@ -43,7 +43,7 @@ extension ReservasService {
                 nil
             }
         let contexto = try await precos.quote(
-            espacoId, intervalo: intervalo, cupom: pedido.cupom, plano: caller.plano, em: now, prefetched: prefetched)
+            espacoId, intervalo: intervalo, cupom: pedido.cupom, plano: caller.plano, titular: usuario, em: now, prefetched: prefetched)
         if let esperado = pedido.totalEsperado, esperado != contexto.cotacao.total.centavos {
             let total = contexto.cotacao.total
             throw ServiceError(
@@ -79,7 +79,8 @@ extension ReservasService {
             linhas: contexto.cotacao.linhas.map { Reserva.LinhaDePreco(codigo: $0.codigo, descricao: $0.descricao, valor: $0.valor) },
             cupom: cupom, expiraEm: try expiracao(pedido.pagamento?.metodo, intervalo, em: now),
             pagamento: pedido.pagamento.map { Reserva.FormaDePagamento(metodo: $0.metodo, cartaoToken: $0.metodo == .cartao ? $0.cartaoToken : nil) },
-            politica: contexto.unidade.politica)
+            politica: contexto.unidade.politica,
+            creditos: contexto.cotacao.creditos.map { Reserva.Creditos(titular: usuario, minutos: $0.minutos, centavos: $0.centavos) })
         let solicitada: [Reserva.Event]
         do {
             solicitada = try Reserva.decider.decide(.solicitar(reserva, condicoes: condicoes, em: now), .inexistente)
@@ -90,14 +91,15 @@ extension ReservasService {
         meta.causationId = nil
         let limite = espaco.tipo.compartilhado ? espaco.capacidade : 1
         return try await ocupar(
-            reserva, espacoId: espacoId, solicitada: solicitada, limite: limite, revisao: contexto.espacoVersao, cupom: cupom,
+            reserva, espacoId: espacoId, tipo: espaco.tipo, solicitada: solicitada, limite: limite, revisao: contexto.espacoVersao, cupom: cupom,
             chaveada: caller.idempotencyKey != nil, meta: meta, em: now, prefetched: prefetched)
     }
 
     /// Holds the booking's days (and its coupon use) with the booking's first event, in one
     /// append; decides again on fresh state after every conflict.
     private func ocupar(
-        _ reserva: Reserva.Pedido, espacoId: Espaco.ID, solicitada: [Reserva.Event], limite: Int, revisao: Int64, cupom: String?,
+        _ reserva: Reserva.Pedido, espacoId: Espaco.ID, tipo: Espaco.Tipo, solicitada: [Reserva.Event], limite: Int, revisao: Int64,
+        cupom: String?,
         chaveada: Bool, meta: EventMetadata, em now: Date, prefetched: Prefetched?
     ) async throws -> ReservaView {
         let id = reserva.id
@@ -148,6 +150,9 @@ extension ReservasService {
                             stream: StreamNames.cupom(cupom), expected: .after(version), events: try Events.new(events, at: now, metadata: meta)))
                 }
             }
+            if let creditos = reserva.creditos {
+                writes.append(try await consumo(creditos, reserva: reserva, tipo: tipo, meta: meta, em: now, prefetched: prefetched))
+            }
             if reserva.pagamento?.metodo == .boleto, let boleto = try await boletoPendente(reserva, meta: meta, em: now) {
                 writes.append(boleto)
             }
@@ -173,6 +178,29 @@ extension ReservasService {
             }
         }
         throw ServiceError.indisponivel("o horário está muito disputado agora; tente de novo em instantes", retryAfter: 1)
+    }
+
+    /// The write that spends the member's credits the quote counted on, with the version of
+    /// their wallet read: another booking that spent them first makes this append conflict, and
+    /// the next attempt finds them gone (409 `creditos_insuficientes`: the price changed).
+    private func consumo(
+        _ creditos: Reserva.Creditos, reserva: Reserva.Pedido, tipo: Espaco.Tipo, meta: EventMetadata, em now: Date, prefetched: Prefetched?
+    ) async throws -> StreamWrite {
+        let stream = StreamNames.creditos(creditos.titular)
+        let (state, version) = try await precos.carteiras.load(stream, prefetched: prefetched)
+        let events: [Carteira.Event]
+        do {
+            events = try Carteira.decider.decide(
+                .consumir(
+                    titular: creditos.titular, reserva: reserva.id.rawValue, minutos: creditos.minutos, centavos: creditos.centavos, tipo: tipo,
+                    unidade: reserva.unidadeId, em: now), state)
+        } catch .insuficiente {
+            throw ServiceError.conflito(
+                "creditos_insuficientes", "os seus créditos foram usados por outra reserva enquanto esta era feita: cote de novo e reserve")
+        } catch {
+            throw ServiceError(error)
+        }
+        return StreamWrite(stream: stream, expected: .after(version), events: try Events.new(events, at: now, metadata: meta))
     }
 
     /// The write that records a boleto booking on its member's stream, with the version read:

@@ -1,0 +1,124 @@
+import Foundation
+
+extension Carteira {
+    /// The checks every granted or added lot passes.
+    static func validar(_ lote: Lote, em: Date) throws(Failure) {
+        guard (1...maximo(lote.medida)).contains(lote.quantidade) else { throw .quantidadeInvalida(medida: lote.medida) }
+        if let validoAte = lote.validoAte, validoAte <= em { throw .validadeNoPassado }
+        let descricao = lote.descricao.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !descricao.isEmpty, descricao.count <= 200 else { throw .descricaoInvalida }
+    }
+
+    /// What comes back of `partes` when `devolverBP` of them is given back: per measure, the
+    /// share kept is rounded half up and taken from the lots spent first (they expire first),
+    /// so what comes back goes to the lots that last longest.
+    static func devolver(_ partes: [Parte], devolverBP: Int64) -> (devolvidas: [Parte], retidas: [Parte]) {
+        let bp = min(max(devolverBP, 0), 10_000)
+        var devolvidas: [Parte] = []
+        var retidas: [Parte] = []
+        for medida in Medida.allCases {
+            let daMedida = partes.filter { $0.medida == medida }
+            let total = daMedida.reduce(0) { $0 + $1.quantidade }
+            guard total > 0 else { continue }
+            var reter = (total * (10_000 - bp) + 5_000) / 10_000
+            for parte in daMedida {
+                let retida = min(parte.quantidade, reter)
+                reter -= retida
+                if retida > 0 { retidas.append(Parte(loteId: parte.loteId, medida: medida, quantidade: retida)) }
+                if parte.quantidade > retida {
+                    devolvidas.append(Parte(loteId: parte.loteId, medida: medida, quantidade: parte.quantidade - retida))
+                }
+            }
+        }
+        return (devolvidas, retidas)
+    }
+
+    public static let decider = Decider<Command, State, Event, Failure>(
+        initialState: State(),
+        decide: { command, state throws(Failure) in
+            switch command {
+            case .conceder(let titular, let lote, let por, let em):
+                if let existente = state.lote(lote.loteId) {
+                    guard existente == lote else { throw .loteJaExiste }
+                    return []  // the same grant again (a redelivered cycle): nothing more
+                }
+                try validar(lote, em: em)
+                return [.concedidos(Concedidos(titular: titular, lote: lote, por: por, em: em))]
+
+            case .consumir(let titular, let reserva, let minutos, let centavos, let tipo, let unidade, let em):
+                if state.consumos[reserva] != nil { return [] }
+                guard minutos >= 0 else { throw .quantidadeInvalida(medida: .minutos) }
+                guard centavos >= 0 else { throw .quantidadeInvalida(medida: .centavos) }
+                guard minutos > 0 || centavos > 0 else { return [] }
+                let serve = { (lote: Lote) in lote.serve(tipo: tipo, unidade: unidade, em: em) }
+                guard let deMinutos = state.tomar(minutos, .minutos, onde: serve) else {
+                    throw .insuficiente(medida: .minutos, disponivel: state.disponivel(.minutos, tipo: tipo, unidade: unidade, em: em))
+                }
+                guard let deCentavos = state.tomar(centavos, .centavos, onde: serve) else {
+                    throw .insuficiente(medida: .centavos, disponivel: state.disponivel(.centavos, tipo: tipo, unidade: unidade, em: em))
+                }
+                return [.consumidos(Consumidos(titular: titular, reservaId: reserva, partes: deMinutos + deCentavos, em: em))]
+
+            case .restituir(let titular, let reserva, let devolverBP, let em):
+                guard let partes = state.consumos[reserva] else { return [] }
+                let (devolvidas, retidas) = devolver(partes, devolverBP: devolverBP)
+                var events: [Event] = [
+                    .restituidos(Restituidos(titular: titular, reservaId: reserva, partes: devolvidas, retidas: retidas, em: em))
+                ]
+                // Given back to a lot whose time is up: it expires at once.
+                let vencidas = devolvidas.filter { state.lote($0.loteId)?.vencido(em: em) ?? false }
+                if !vencidas.isEmpty { events.append(.expirados(Expirados(titular: titular, partes: vencidas, em: em))) }
+                return events
+
+            case .expirar(let titular, let em):
+                let partes = state.saldos.filter { $0.restante > 0 && $0.lote.vencido(em: em) }
+                    .map { Parte(loteId: $0.lote.loteId, medida: $0.lote.medida, quantidade: $0.restante) }
+                guard !partes.isEmpty else { return [] }
+                return [.expirados(Expirados(titular: titular, partes: partes, em: em))]
+
+            case .ajustar(let titular, let lote, let motivo, let por, let em):
+                let motivo = motivo.trimmingCharacters(in: .whitespacesAndNewlines)
+                guard !motivo.isEmpty else { throw .motivoObrigatorio }
+                if let existente = state.lote(lote.loteId) {
+                    guard existente == lote else { throw .loteJaExiste }
+                    return []
+                }
+                try validar(lote, em: em)
+                return [.ajustados(Ajustados(titular: titular, lote: lote, partes: [], motivo: motivo, por: por, em: em))]
+
+            case .retirar(let titular, let medida, let quantidade, let motivo, let por, let em):
+                let motivo = motivo.trimmingCharacters(in: .whitespacesAndNewlines)
+                guard !motivo.isEmpty else { throw .motivoObrigatorio }
+                guard (1...maximo(medida)).contains(quantidade) else { throw .quantidadeInvalida(medida: medida) }
+                guard let partes = state.tomar(quantidade, medida, onde: { !$0.vencido(em: em) }) else {
+                    throw .insuficiente(medida: medida, disponivel: state.saldo(medida, em: em))
+                }
+                return [.ajustados(Ajustados(titular: titular, lote: nil, partes: partes, motivo: motivo, por: por, em: em))]
+            }
+        },
+        evolve: { state, event in
+            var state = state
+            func somar(_ partes: [Parte], _ sinal: Int64) {
+                for parte in partes {
+                    guard let i = state.saldos.firstIndex(where: { $0.lote.loteId == parte.loteId }) else { continue }
+                    state.saldos[i].restante += sinal * parte.quantidade
+                }
+            }
+            switch event {
+            case .concedidos(let e):
+                state.saldos.append(Saldo(lote: e.lote, restante: e.lote.quantidade, concedidoEm: e.em))
+            case .consumidos(let e):
+                somar(e.partes, -1)
+                state.consumos[e.reservaId, default: []] += e.partes
+            case .restituidos(let e):
+                somar(e.partes, 1)
+                state.consumos[e.reservaId] = nil
+            case .expirados(let e):
+                somar(e.partes, -1)
+            case .ajustados(let e):
+                if let lote = e.lote { state.saldos.append(Saldo(lote: lote, restante: lote.quantidade, concedidoEm: e.em)) }
+                somar(e.partes, -1)
+            }
+            return state
+        })
+}

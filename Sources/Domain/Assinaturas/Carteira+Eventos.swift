@@ -1,0 +1,116 @@
+public import Foundation
+
+extension Carteira {
+    public struct Concedidos: Codable, Sendable, Equatable {
+        public let titular: String
+        public let lote: Lote
+        public let por: String
+        public let em: Date
+
+        public init(titular: String, lote: Lote, por: String, em: Date) {
+            self.titular = titular
+            self.lote = lote
+            self.por = por
+            self.em = em
+        }
+    }
+
+    public struct Consumidos: Codable, Sendable, Equatable {
+        public let titular: String
+        public let reservaId: UUID
+        public let partes: [Parte]
+        public let em: Date
+
+        public init(titular: String, reservaId: UUID, partes: [Parte], em: Date) {
+            self.titular = titular
+            self.reservaId = reservaId
+            self.partes = partes
+            self.em = em
+        }
+    }
+
+    /// A booking ended early: `partes` came back, `retidas` were kept under its cancellation
+    /// policy. Either may be empty; the booking holds no credits afterwards.
+    public struct Restituidos: Codable, Sendable, Equatable {
+        public let titular: String
+        public let reservaId: UUID
+        public let partes: [Parte]
+        public let retidas: [Parte]
+        public let em: Date
+
+        public init(titular: String, reservaId: UUID, partes: [Parte], retidas: [Parte], em: Date) {
+            self.titular = titular
+            self.reservaId = reservaId
+            self.partes = partes
+            self.retidas = retidas
+            self.em = em
+        }
+    }
+
+    public struct Expirados: Codable, Sendable, Equatable {
+        public let titular: String
+        public let partes: [Parte]
+        public let em: Date
+
+        public init(titular: String, partes: [Parte], em: Date) {
+            self.titular = titular
+            self.partes = partes
+            self.em = em
+        }
+    }
+
+    /// An operator's adjustment: a new lot (`lote`, credits added) or `partes` taken away.
+    public struct Ajustados: Codable, Sendable, Equatable {
+        public let titular: String
+        public let lote: Lote?
+        public let partes: [Parte]
+        public let motivo: String
+        public let por: String
+        public let em: Date
+
+        public init(titular: String, lote: Lote?, partes: [Parte], motivo: String, por: String, em: Date) {
+            self.titular = titular
+            self.lote = lote
+            self.partes = partes
+            self.motivo = motivo
+            self.por = por
+            self.em = em
+        }
+    }
+
+    public enum Event: PayloadEvent, Equatable {
+        case concedidos(Concedidos)
+        case consumidos(Consumidos)
+        case restituidos(Restituidos)
+        case expirados(Expirados)
+        case ajustados(Ajustados)
+
+        public var kind: EventKind {
+            switch self {
+            case .concedidos: Catalogo.concedidos
+            case .consumidos: Catalogo.consumidos
+            case .restituidos: Catalogo.restituidos
+            case .expirados: Catalogo.expirados
+            case .ajustados: Catalogo.ajustados
+            }
+        }
+
+        public var payload: any Encodable & Sendable {
+            switch self {
+            case .concedidos(let payload): payload
+            case .consumidos(let payload): payload
+            case .restituidos(let payload): payload
+            case .expirados(let payload): payload
+            case .ajustados(let payload): payload
+            }
+        }
+
+        public static let decoders = EventDecoders<Event>([
+            .kind(Catalogo.concedidos, Concedidos.self) { .concedidos($0) },
+            .kind(Catalogo.consumidos, Consumidos.self) { .consumidos($0) },
+            .kind(Catalogo.restituidos, Restituidos.self) { .restituidos($0) },
+            .kind(Catalogo.expirados, Expirados.self) { .expirados($0) },
+            .kind(Catalogo.ajustados, Ajustados.self) { .ajustados($0) },
+        ])
+    }
+}

@@ -1,0 +1,35 @@
+public import Domain
+import EventStore
+import Foundation
+import Projections
+
+/// The assinaturas service: the credits members hold (``Carteira``) — granted by an operator
+/// (and, as plans and bundles arrive, by them), spent by bookings in the booking's own append
+/// (reservas), given back when a booking ends early, expired by a timer.
+public final class AssinaturasService: Sendable {
+    let store: any ServiceStore
+    let clock: any WallClock
+
+    public init(store: any ServiceStore, clock: any WallClock) {
+        self.store = store
+        self.clock = clock
+    }
+
+    static let service = "assinaturas"
+
+    var carteiras: AggregateStore<Carteira.Command, Carteira.State, Carteira.Event, Carteira.Failure> {
+        AggregateStore(store: store, decider: Carteira.decider) { try Carteira.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
+    }
+
+    func metadata(_ caller: Caller) -> EventMetadata {
+        EventMetadata(actor: caller.usuario, requestId: caller.requestId, service: Self.service)
+    }
+
+    /// The member `texto` names, as a wallet's holder: 404 when no account has that id.
+    func titular(_ texto: String) async throws -> String {
+        guard let id = Usuario.ID(texto), try await store.streamVersion(UsuariosService.stream(id)) > 0 else {
+            throw ServiceError.naoEncontrado("o usuário \(texto.prefix(60)) não existe")
+        }
+        return id.description
+    }
+}
