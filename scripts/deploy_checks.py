@@ -418,7 +418,7 @@ def check_consistency(compose_json: str | None) -> int:
     expected = {"gateway", "projections", FRONTEND} | set(cases)
     backend = [name for name in deployable_names if name != FRONTEND]
 
-    # ecs-tasks/ against the program (DESIGN §9: gateway, projections, nine services, frontend).
+    # ecs-tasks/ against the program (DESIGN §9: gateway, projections, the services (Contexto), frontend).
     for name in sorted(expected - set(deployable_names)):
         problems.add("ecs-tasks/", f"no {name}.json for deployable {name}")
     for name in sorted(set(deployable_names) - expected):
