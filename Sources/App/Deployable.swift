@@ -7,7 +7,8 @@ public typealias Deployable = Contexto
 extension Contexto {
     /// The services this build has routes for (all of them; `scripts/deploy_checks.py` reads
     /// this list).
-    public static let built: [Deployable] = [.usuarios, .espacos, .precos, .reservas, .pagamentos, .checkin, .notificacoes, .financeiro, .analytics,
+    public static let built: [Deployable] = [
+        .usuarios, .espacos, .precos, .reservas, .pagamentos, .checkin, .notificacoes, .financeiro, .analytics,
         .assinaturas,
     ]
 

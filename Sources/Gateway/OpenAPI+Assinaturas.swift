@@ -4,7 +4,9 @@ import Foundation
 /// Schemas of the assinaturas routes: credits.
 extension OpenAPI {
     static var assinaturaSchemas: [String: Any] {
-        let medida: [String: Any] = ["type": "string", "enum": Carteira.Medida.allCases.map(\.rawValue), "description": "minutos (horas de reserva) ou centavos"]
+        let medida: [String: Any] = [
+            "type": "string", "enum": Carteira.Medida.allCases.map(\.rawValue), "description": "minutos (horas de reserva) ou centavos",
+        ]
         let tipos: [String: Any] = ["type": "array", "items": ["type": "string", "enum": Espaco.Tipo.allCases.map(\.rawValue)]]
         let maximo = max(Carteira.maximo(.minutos), Carteira.maximo(.centavos))
         return [
@@ -13,7 +15,8 @@ extension OpenAPI {
                     "medida": medida,
                     "quantidade": [
                         "type": "integer", "minimum": -maximo, "maximum": maximo, "not": ["const": 0],
-                        "description": "positiva soma um lote; negativa retira dos lotes que vencem primeiro (no máximo 600000 minutos ou 100000000 centavos)",
+                        "description":
+                            "positiva soma um lote; negativa retira dos lotes que vencem primeiro (no máximo 600000 minutos ou 100000000 centavos)",
                     ],
                     "motivo": textoLivre(500, obrigatorio: true),
                     "descricao": textoLivre(200),

@@ -4,7 +4,9 @@ import Foundation
 enum OpenAPI {
     static func document(_ operations: [Operation]) -> Data {
         var paths: [String: [String: Any]] = [:]
-        var components = schemas.merging(bookingSchemas) { first, _ in first }.merging(negocioSchemas) { first, _ in first }.merging(assinaturaSchemas) { first, _ in first }
+        var components = schemas.merging(bookingSchemas) { first, _ in first }.merging(negocioSchemas) { first, _ in first }.merging(
+            assinaturaSchemas
+        ) { first, _ in first }
         for operation in operations {
             var entry: [String: Any] = [
                 "summary": operation.summary,
@@ -94,7 +96,9 @@ enum OpenAPI {
     /// The top-level fields of each object schema (those with `properties` and no
     /// `additionalProperties`), which a request body of that schema may carry.
     static let requestFields: [String: Set<String>] = {
-        let all = schemas.merging(bookingSchemas) { first, _ in first }.merging(negocioSchemas) { first, _ in first }.merging(assinaturaSchemas) { first, _ in first }
+        let all = schemas.merging(bookingSchemas) { first, _ in first }.merging(negocioSchemas) { first, _ in first }.merging(assinaturaSchemas) {
+            first, _ in first
+        }
         var fields: [String: Set<String>] = [:]
         for (name, schema) in all {
             guard let schema = schema as? [String: Any], schema["additionalProperties"] == nil,

@@ -105,8 +105,13 @@ public enum CreditosReadModel {
     public static let extrato = "creditos_extrato"
     public static let prazos = "creditos_prazos"
 
+    /// The statement's order: the latest first (the log's order, reversed).
+    static func ordem(_ posicao: GlobalPosition) -> String {
+        AnalyticsReadModel.ordemDecrescente(posicao.transaction) + "|" + AnalyticsReadModel.ordemDecrescente(posicao.sequence)
+    }
+
     /// `carteiras` (one per holder), `creditos_extrato` (the statement, grouped by holder,
-    /// ordered by instant, keyed `<event id>|<measure>`) and `creditos_prazos` (the expiry
+    /// the latest first, keyed `<event id>|<kind>|<measure>`) and `creditos_prazos` (the expiry
     /// timers in group `prazo`, ordered by due time).
     public static let projection = Projection(
         name: "creditos", collections: [carteiras, extrato, prazos], types: Carteira.Catalogo.todos.types
@@ -180,7 +185,7 @@ public enum CreditosReadModel {
         view.totalizar()
         try batch.put(view, carteiras, titular)
         for movimento in movimentos {
-            try batch.put(movimento, extrato, movimento.id, grupo: titular, ordem: ReservasReadModel.ordem(em))
+            try batch.put(movimento, extrato, movimento.id, grupo: titular, ordem: ordem(recorded.position))
         }
         if let vence = view.proximoVencimento {
             try batch.put(CreditosPrazoView(titular: titular, vence: vence), prazos, titular, grupo: "prazo", ordem: ReservasReadModel.ordem(vence))

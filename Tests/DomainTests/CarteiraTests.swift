@@ -17,7 +17,8 @@ struct CarteiraTests {
         vence: TimeInterval? = nil, origem: Carteira.Origem = .plano
     ) -> Carteira.Lote {
         Carteira.Lote(
-            loteId: UUID(), medida: medida, quantidade: quantidade, tipos: tipos, unidadeId: unidade, validoAte: vence.map { t0.addingTimeInterval($0) },
+            loteId: UUID(), medida: medida, quantidade: quantidade, tipos: tipos, unidadeId: unidade,
+            validoAte: vence.map { t0.addingTimeInterval($0) },
             origem: origem, descricao: "Plano Flex")
     }
 
@@ -27,7 +28,9 @@ struct CarteiraTests {
         Carteira.Parte(loteId: lote.loteId, medida: lote.medida, quantidade: quantidade)
     }
 
-    func consumir(_ reserva: UUID, minutos: Int64 = 0, centavos: Int64 = 0, tipo: Espaco.Tipo = .salaReuniao, unidade: UUID? = nil, em: TimeInterval = 60)
+    func consumir(
+        _ reserva: UUID, minutos: Int64 = 0, centavos: Int64 = 0, tipo: Espaco.Tipo = .salaReuniao, unidade: UUID? = nil, em: TimeInterval = 60
+    )
         -> Carteira.Command
     {
         .consumir(
@@ -149,7 +152,9 @@ struct CarteiraTests {
         #expect(
             given.when(.expirar(titular: titular, em: na)).outcome
                 == .events([.expirados(Carteira.Expirados(titular: titular, partes: [parte(curto, 40)], em: na))]))
-        let state = Carteira.decider.fold([concedidos(curto), concedidos(eterno), gasto, .expirados(Carteira.Expirados(titular: titular, partes: [parte(curto, 40)], em: na))])
+        let state = Carteira.decider.fold([
+            concedidos(curto), concedidos(eterno), gasto, .expirados(Carteira.Expirados(titular: titular, partes: [parte(curto, 40)], em: na)),
+        ])
         #expect(state.saldo(.minutos, em: na) == 60)
         #expect((try? Carteira.decider.decide(.expirar(titular: titular, em: na), state)) == [])
     }
@@ -160,7 +165,8 @@ struct CarteiraTests {
             scenario.when(.ajustar(titular: titular, lote: ajuste, motivo: "cortesia", por: "admin-1", em: t0)).outcome
                 == .events([.ajustados(Carteira.Ajustados(titular: titular, lote: ajuste, partes: [], motivo: "cortesia", por: "admin-1", em: t0))]))
         #expect(scenario.when(.ajustar(titular: titular, lote: ajuste, motivo: "  ", por: "admin-1", em: t0)).outcome == .failure(.motivoObrigatorio))
-        let dado = Carteira.Event.ajustados(Carteira.Ajustados(titular: titular, lote: ajuste, partes: [], motivo: "cortesia", por: "admin-1", em: t0))
+        let dado = Carteira.Event.ajustados(
+            Carteira.Ajustados(titular: titular, lote: ajuste, partes: [], motivo: "cortesia", por: "admin-1", em: t0))
         #expect(
             scenario.given(dado).when(.retirar(titular: titular, medida: .centavos, quantidade: 500, motivo: "erro", por: "admin-1", em: t0)).outcome
                 == .events([

@@ -149,6 +149,61 @@ struct PostgresBookingRaceTests {
     }
 }
 
+extension PostgresBookingRaceTests {
+    @Test(
+        "twelve bookings by one member at once, from two instances, against 3 hours of credits: exactly three spend them, the wallet ends at zero and never below"
+    )
+    func two_instances_never_spend_one_credit_twice() async throws {
+        try await withTwoInstances { a, b in
+            let espacoId = try await a.espaco(try await a.unidade("Race créditos"), tipo: "sala_privativa", capacidade: 4)
+            let membro = UUID().uuidString.lowercased()
+            let lote = Carteira.Lote(
+                loteId: UUID(), medida: .minutos, quantidade: 180, tipos: [.salaPrivativa], origem: .ajuste, descricao: "3 h de sala")
+            let concedidos = Carteira.Event.concedidos(Carteira.Concedidos(titular: membro, lote: lote, por: "admin", em: segundaDeManha))
+            _ = try await a.store.append(
+                to: StreamNames.creditos(membro), expected: .noStream,
+                events: [try NewEvent(eventId: UUID(), event: concedidos, occurredAt: segundaDeManha)])
+            // One hour each, on twelve days: every quote counts on the credits (total 0); a
+            // booking that finds them spent is refused (409), never charged in their place.
+            let dias = ["26", "27", "30"].map { "2026-11-\($0)" } + ["01", "02", "03", "04", "07", "08", "09", "10", "11"].map { "2026-12-\($0)" }
+            let outcomes = try await withThrowingTaskGroup(of: (Int, String?).self) { race in
+                for (index, dia) in dias.enumerated() {
+                    let instance = index.isMultiple(of: 2) ? a : b
+                    let pedido = try JSONDecoder.iso.decode(
+                        ReservasService.PedidoDeReserva.self,
+                        from: Data(
+                            #"""
+                            {"espacoId":"\#(espacoId)","inicio":"\#(dia)T10:00:00-03:00","fim":"\#(dia)T11:00:00-03:00","totalEsperado":0}
+                            """#.utf8))
+                    race.addTask {
+                        do {
+                            let reserva = try await instance.reservas.solicitar(pedido, usuario: membro, caller: Caller(requestId: "c\(index)"))
+                            return (reserva.total == .zero && reserva.creditos?.minutos == 60 ? 201 : 500, nil)
+                        } catch let error as ServiceError {
+                            return (error.status, error.codigo)
+                        }
+                    }
+                }
+                return try await race.reduce(into: [(Int, String?)]()) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0.0 == 201 }.count == 3, "\(outcomes)")
+            #expect(
+                outcomes.filter { $0.0 == 409 && ["creditos_insuficientes", "preco_alterado"].contains($0.1) }.count == dias.count - 3,
+                "\(outcomes)")
+            let carteira = try await a.store.readStream(StreamNames.creditos(membro))
+            let eventos = try carteira.compactMap { try Carteira.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
+            #expect(eventos.filter { if case .consumidos = $0 { true } else { false } }.count == 3)
+            var saldo: Int64 = 180
+            for event in eventos {
+                if case .consumidos(let e) = event { saldo -= e.partes.reduce(0) { $0 + $1.quantidade } }
+                #expect(saldo >= 0)
+            }
+            #expect(saldo == 0)
+            #expect(Carteira.decider.fold(eventos).saldo(.minutos, em: segundaDeManha) == 0)
+        }
+    }
+}
+
 extension JSONDecoder {
     static var iso: JSONDecoder {
         let decoder = JSONDecoder()

@@ -4,11 +4,13 @@ extension Carteira {
         public static let category = "creditos"
 
         public static let concedidos = EventKind("CreditosConcedidos", category: category, context: .assinaturas, label: "Créditos concedidos")
-        public static let consumidos = EventKind("CreditosConsumidos", category: category, context: .assinaturas, label: "Créditos usados numa reserva")
+        public static let consumidos = EventKind(
+            "CreditosConsumidos", category: category, context: .assinaturas, label: "Créditos usados numa reserva")
         public static let restituidos = EventKind(
             "CreditosRestituidos", category: category, context: .assinaturas, label: "Créditos devolvidos por uma reserva encerrada")
         public static let expirados = EventKind("CreditosExpirados", category: category, context: .assinaturas, label: "Créditos expirados")
-        public static let ajustados = EventKind("CreditosAjustados", category: category, context: .assinaturas, label: "Créditos ajustados pela operação")
+        public static let ajustados = EventKind(
+            "CreditosAjustados", category: category, context: .assinaturas, label: "Créditos ajustados pela operação")
 
         public static let todos = [concedidos, consumidos, restituidos, expirados, ajustados]
     }

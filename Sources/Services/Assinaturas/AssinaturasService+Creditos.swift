@@ -27,7 +27,8 @@ extension AssinaturasService {
         guard pedido.quantidade != 0, (-maximo...maximo).contains(pedido.quantidade) else {
             throw ServiceError.invalido(
                 "quantidade",
-                "quantidade deve ser de 1 a \(maximo) (para somar) ou de -\(maximo) a -1 (para retirar), em \(pedido.medida == .minutos ? "minutos" : "centavos")")
+                "quantidade deve ser de 1 a \(maximo) (para somar) ou de -\(maximo) a -1 (para retirar), em \(pedido.medida == .minutos ? "minutos" : "centavos")"
+            )
         }
         let now = clock.now
         let stream = StreamNames.creditos(titular)
@@ -37,7 +38,8 @@ extension AssinaturasService {
             for texto in pedido.tipos ?? [] {
                 guard let tipo = Espaco.Tipo(rawValue: texto) else {
                     throw ServiceError.invalido(
-                        "tipos", "tipo de espaço desconhecido: '\(texto.prefix(40))' (use \(Espaco.Tipo.allCases.map(\.rawValue).joined(separator: ", ")))")
+                        "tipos",
+                        "tipo de espaço desconhecido: '\(texto.prefix(40))' (use \(Espaco.Tipo.allCases.map(\.rawValue).joined(separator: ", ")))")
                 }
                 if !tipos.contains(tipo) { tipos.append(tipo) }
             }
