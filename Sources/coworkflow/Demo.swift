@@ -5,12 +5,16 @@ import Foundation
 import Gateway
 import Services
 
-/// `--seed-demo`: a member and an admin to try the API with (passwords printed once), and a
-/// unit with four spaces and their prices. Running it again adds nothing.
+/// `--seed-demo`: a member, a member with credits and an admin to try the API with (passwords
+/// printed once), and a unit with four spaces and their prices. Running it again adds nothing.
 enum Demo {
     static func seed(_ backend: Backend) async throws {
         let caller = Caller(requestId: "seed-demo", usuario: "system:seed-demo")
-        for (nome, email, admin) in [("Membro Demo", "membro@demo.coworkflow", false), ("Admin Demo", "admin@demo.coworkflow", true)] {
+        let contas = [
+            ("Membro Demo", "membro@demo.coworkflow", false), ("Admin Demo", "admin@demo.coworkflow", true),
+            ("Membro com Créditos", "creditos@demo.coworkflow", false),
+        ]
+        for (nome, email, admin) in contas {
             if try await backend.usuarios.usuarioId(email: email) != nil {
                 print("demo: \(email) já existe")
                 continue
@@ -19,6 +23,15 @@ enum Demo {
                 .replacingOccurrences(of: "/", with: "x").replacingOccurrences(of: "+", with: "y").prefix(16)
             let perfil = try await backend.usuarios.registrar(nome: nome, email: email, senha: String(senha), context: caller)
             if admin { try await backend.usuarios.promover(usuario: perfil.id, context: caller) }
+            if email.hasPrefix("creditos@") {
+                // Four hours of meeting room for three months and R$ 50,00 for any space.
+                for ajuste in [
+                    #"{"medida":"minutos","quantidade":240,"motivo":"demonstração","descricao":"Demo: 4 h de sala de reunião","tipos":["sala_reuniao"],"validoAte":"\#(Date().addingTimeInterval(90 * 86_400).formatted(.iso8601))"}"#,
+                    #"{"medida":"centavos","quantidade":5000,"motivo":"demonstração","descricao":"Demo: R$ 50,00 em créditos"}"#,
+                ] {
+                    _ = try await backend.negocio.assinaturas.ajustarCreditos(perfil.id, try decode(ajuste), caller: caller)
+                }
+            }
             print("demo: \(email) / \(senha)\(admin ? " (admin)" : "")")
         }
         guard try await backend.espacos.unidadesCadastradas(pagina: 1).total == 0 else {
