@@ -45,6 +45,7 @@ class Server:
     url: str
     member: tuple[str, str]
     admin: tuple[str, str]
+    credits: tuple[str, str]
     espacos: dict[str, str]
     process: subprocess.Popen
     stdout_path: Path
@@ -83,7 +84,7 @@ class Server:
                 process.kill()
                 raise RuntimeError(f"coworkflow serve did not answer /saude within {timeout} s")
             time.sleep(0.2)
-        server = cls(url, ("", ""), ("", ""), {}, process, stdout_path, stderr_path)
+        server = cls(url, ("", ""), ("", ""), ("", ""), {}, process, stdout_path, stderr_path)
         server._read_demo(deadline)
         with urllib.request.urlopen(f"{url}/", timeout=5) as response:
             page = response.read().decode()
@@ -93,20 +94,25 @@ class Server:
         return server
 
     def _read_demo(self, deadline: float) -> None:
-        """Parses `demo: EMAIL / PASSWORD [(admin)]` and `demo: espaço NAME (tipo) ID` lines."""
+        """Parses `demo: EMAIL / PASSWORD [(admin)]` and `demo: espaço NAME (tipo) ID` lines: the
+        admin, the member (membro@…, with no credits) and the member holding credits (creditos@…).
+        The spaces come after the accounts, so once one is read every account is."""
         while True:
             text = self.stdout_path.read_text()
             for line in text.splitlines():
                 m = re.match(r"^demo: (\S+@\S+) / (\S+)( \(admin\))?$", line.strip())
                 if m:
+                    account = (m.group(1), m.group(2))
                     if m.group(3):
-                        self.admin = (m.group(1), m.group(2))
-                    else:
-                        self.member = (m.group(1), m.group(2))
+                        self.admin = account
+                    elif account[0].startswith("creditos@"):
+                        self.credits = account
+                    elif account[0].startswith("membro@") or not self.member[0]:
+                        self.member = account
                 m = re.match(r"^demo: espaço (.+) \((\w+)\) ([0-9a-fA-F-]{36})$", line.strip())
                 if m:
                     self.espacos[m.group(1)] = m.group(3)
-            if self.admin[0] and self.member[0]:
+            if self.admin[0] and self.member[0] and self.espacos:
                 return
             if time.monotonic() > deadline:
                 raise RuntimeError(f"no demo credentials on standard output of --seed-demo:\n{text[-2000:]}")
