@@ -156,6 +156,23 @@ struct DistributedTests {
             #expect(metrics.contains(#"route="/api/reservas""#), "\(replica) handled no booking")
         }
 
+        // Credits (assinaturas, its own process): an operator grants an hour of meeting room; the
+        // member's booking (a reservas process) spends it in its own append; the wallet reads
+        // back through the gateway at once.
+        let anaId = try #require(me.object["id"] as? String)
+        let ajuste = try await call(
+            .POST, gateway + "/api/admin/usuarios/\(anaId)/creditos/ajustes",
+            #"{"medida":"minutos","quantidade":60,"motivo":"e2e","tipos":["sala_reuniao"]}"#, token: admin)
+        #expect(ajuste.status == 201, "\(ajuste.text)")
+        let comCreditos = try await call(
+            .POST, gateway + "/api/reservas",
+            """
+            {"espacoId":"\(salaId)","inicio":"\(dia)T19:00:00-03:00","fim":"\(dia)T20:00:00-03:00","totalEsperado":0}
+            """, token: membro)
+        #expect(comCreditos.status == 201 && comCreditos.object["total"] as? Int == 0, "\(comCreditos.text)")
+        let carteira = try await call(.GET, gateway + "/api/creditos", token: membro)
+        #expect(carteira.object["minutos"] as? Int == 0 && (carteira.object["lotes"] as? [Any])?.count == 1, "\(carteira.text)")
+
         // Operations: the gateway reports the read models and the relay; the relay drains.
         let saude = try await call(.GET, gateway + "/saude")
         #expect(saude.status == 200, "\(saude.text)")
@@ -389,7 +406,7 @@ final class Deployment: @unchecked Sendable {
         let services = [
             ("usuarios", "usuarios"), ("espacos", "espacos"), ("precos", "precos"), ("reservas", "reservas"), ("reservas-2", "reservas"),
             ("pagamentos", "pagamentos"), ("checkin", "checkin"), ("notificacoes", "notificacoes"), ("financeiro", "financeiro"),
-            ("analytics", "analytics"),
+            ("analytics", "analytics"), ("assinaturas", "assinaturas"),
         ]
         do {
             var ports: [String: Int] = [:]

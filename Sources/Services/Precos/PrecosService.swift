@@ -46,7 +46,9 @@ public final class PrecosService: Sendable {
     /// Members' credits (``Carteira``): a quote spends them before money, and a booking in
     /// its own append.
     var carteiras: AggregateStore<Carteira.Command, Carteira.State, Carteira.Event, Carteira.Failure> {
-        AggregateStore(store: store, decider: Carteira.decider) { try Carteira.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
+        AggregateStore(store: store, decider: Carteira.decider, cache: estados) {
+            try Carteira.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
+        }
     }
 
     func metadata(_ caller: Caller) -> EventMetadata {
