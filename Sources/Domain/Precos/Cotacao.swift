@@ -22,20 +22,10 @@ public enum Cotacao {
         }
     }
 
-    /// The credits a quote may spend: what the member's wallet holds that serves this space
-    /// (``Carteira/State/disponivel(_:tipo:unidade:em:)``).
-    public struct Creditos: Sendable, Equatable {
-        public let minutos: Int64
-        public let centavos: Int64
-
-        public init(minutos: Int64, centavos: Int64) {
-            self.minutos = minutos
-            self.centavos = centavos
-        }
-    }
-
-    /// What a quote spends of the member's credits.
-    public struct CreditosUsados: Codable, Sendable, Equatable {
+    /// Credits, in minutes and centavos: what the member's wallet holds that serves this space
+    /// (``Carteira/State/disponivel(_:tipo:unidade:em:)``), given to a quote, and what the quote
+    /// spends of them (``Resultado/creditos``).
+    public struct Creditos: Codable, Sendable, Equatable {
         public let minutos: Int64
         public let centavos: Int64
 
@@ -56,9 +46,9 @@ public enum Cotacao {
         public let duracaoMinutos: Int
         /// The member's credits this booking would spend (their lines are `creditos:horas` and
         /// `creditos:valor`); absent when it spends none.
-        public let creditos: CreditosUsados?
+        public let creditos: Creditos?
 
-        public init(linhas: [Linha], subtotal: Money, descontos: Money, total: Money, duracaoMinutos: Int, creditos: CreditosUsados? = nil) {
+        public init(linhas: [Linha], subtotal: Money, descontos: Money, total: Money, duracaoMinutos: Int, creditos: Creditos? = nil) {
             self.linhas = linhas
             self.subtotal = subtotal
             self.descontos = descontos
@@ -264,7 +254,7 @@ public enum Cotacao {
             descontos: money(subtotal - restante),
             total: money(max(restante, 0)),
             duracaoMinutos: duracao,
-            creditos: usados.minutos > 0 || usados.centavos > 0 ? CreditosUsados(minutos: usados.minutos, centavos: usados.centavos) : nil)
+            creditos: usados.minutos > 0 || usados.centavos > 0 ? Creditos(minutos: usados.minutos, centavos: usados.centavos) : nil)
     }
 
     /// The cheapest way to sell `m` minutes (of one local day, or of a run without the diária),
