@@ -256,6 +256,35 @@ struct CotacaoTests {
         #expect(resultado.total == Money(centavos: 6_804))
     }
 
+    @Test func credits_pay_after_the_plan_hours_before_the_coupon_money_last() throws {
+        let gratuito = Regra(id: UUID(), tipo: .plano(plano: "Cortesia", descontoBP: 10_000))
+        func comCreditos(_ minutos: Int64, _ centavos: Int64, plano: String? = nil, cupom: Cupom.Dados? = nil) throws -> Cotacao.Resultado {
+            try Cotacao.cotar(
+                tabela: tabela(longas + [mensal, gratuito]), intervalo: try intervalo("2026-11-23T09:00:00-03:00", "2026-11-23T14:00:00-03:00"),
+                fuso: saoPaulo,
+                plano: plano, cupom: cupom, em: agora, creditos: Cotacao.Creditos(minutos: minutos, centavos: centavos))
+        }
+        // 5 h = 10500; long booking −1050, plan −1890 leave 7560; 2 of the 5 hours in credits pay
+        // 2/5 of it (3024), the coupon 10 % of the rest (454), money credits R$ 10,00 of what is left.
+        let resultado = try comCreditos(120, 1_000, plano: "Mensal", cupom: cupom(.percentual(bp: 1_000)))
+        #expect(
+            resultado.linhas.map(\.codigo) == ["base:2026-11-23", "longa_duracao", "plano", "creditos:horas", "cupom:BEMVINDO", "creditos:valor"])
+        #expect(resultado.linhas.map(\.valor) == [10_500, -1_050, -1_890, -3_024, -454, -1_000].map { Money(centavos: $0) })
+        #expect(resultado.linhas.map(\.descricao)[3] == "Créditos: 2 h do seu saldo")
+        #expect(resultado.total == Money(centavos: 3_082) && somaDasLinhas(resultado) == resultado.total)
+        #expect(resultado.creditos == Cotacao.Creditos(minutos: 120, centavos: 1_000))
+        // More hours than the booking: all of it, the booking's minutes only; money left unspent.
+        let todas = try comCreditos(600, 5_000)
+        #expect(todas.total == .zero && todas.creditos == Cotacao.Creditos(minutos: 300, centavos: 0))
+        #expect(todas.linhas.map(\.codigo).last == "creditos:horas")
+        // Money credits cap at what remains.
+        let dinheiro = try comCreditos(0, 1_000_000)
+        #expect(dinheiro.total == .zero && dinheiro.creditos == Cotacao.Creditos(minutos: 0, centavos: 9_450))
+        // Nothing to pay (a plan that takes it all): no credits spent.
+        let gratis = try comCreditos(120, 1_000, plano: "Cortesia")
+        #expect(gratis.total == .zero && gratis.creditos == nil && !gratis.linhas.contains { $0.codigo.hasPrefix("creditos") })
+    }
+
     @Test func surcharges_come_before_discounts() throws {
         // Saturday 09:00–14:00: base 10500, weekend +20 % → 2100, subtotal 12600; 10 % → 1260.
         let resultado = try cotar(tabela([fimDeSemana] + longas), "2026-11-21T09:00:00-03:00", "2026-11-21T14:00:00-03:00")
