@@ -134,6 +134,21 @@ export const CONTAS = {
   reembolsos: 'Reembolsos (deduções da receita)',
 };
 
+// ---- credits ------------------------------------------------------------------------------------------
+
+/** A line of the credits' statement, by its `tipo`. */
+export const MOVIMENTOS_DE_CREDITO = {
+  concedidos: 'Créditos concedidos',
+  consumidos: 'Usados na reserva',
+  restituidos: 'Devolvidos',
+  retidos: 'Retidos pela política de cancelamento',
+  expirados: 'Expirados',
+  ajustados: 'Ajuste da operação',
+};
+
+/** Where a lot of credits came from. */
+export const ORIGENS_DE_CREDITO = { plano: 'Plano', pacote: 'Pacote de horas', ajuste: 'Ajuste da operação' };
+
 // ---- the reception's day board ---------------------------------------------------------------------
 
 /** Where a booking stands for the reception: its key (a CSS modifier too) and its words. */
