@@ -2,6 +2,9 @@
 // (opening on the next day it can be booked; blackouts shown as blocked time, with their reason),
 // a quote line by line, and the booking (which holds the slot until `expiraEm`). Links lead to
 // the space's week and to the unit's grid of the day; a link back from them picks a start (?de=).
+// A signed-in member's quote spends their credits first (lines `creditos:*`): what they pay is
+// said apart from the discounts, and a booking they pay in full needs no payment — it is
+// confirmed at once, which the result waits for and says.
 
 import { api, Action } from '../lib/api.js';
 import { espaco as loadEspaco } from '../lib/catalog.js';
@@ -15,8 +18,9 @@ import { slots as cutSlots, endsFrom, clique, STEP_MINUTES } from '../lib/slots.
 import { faixasDoDia, bloqueiosDoDia, motivoDoBloqueio, proximoDiaReservavel, duracaoMinima } from '../lib/agenda.js';
 import {
   pageHeader, loadInto, facts, errorBox, showLoading, doneLoading, busy, field, announce, showFormError, clearErrors, val, table,
-  radios, fieldError,
+  radios, fieldError, poll,
 } from '../lib/ui.js';
+import { creditosUsados, usouCreditos, ehLinhaDeCredito } from '../lib/creditos.js';
 
 export function render({ container, params, query, setQuery, signal }) {
   replace(container, pageHeader('Disponibilidade e reserva'));
@@ -365,9 +369,13 @@ function screen(container, body, item, { query, setQuery, signal }) {
       return encodeURIComponent(`${location.pathname}?${back}`);
     };
     const action = session.signedIn
-      ? paymentForm({ ...pedido, totalEsperado: cotacao.total })
+      ? paymentForm({ ...pedido, totalEsperado: cotacao.total }, { comCreditos: usouCreditos(cotacao) })
       : h('p', {}, link(`/entrar?volta=${volta()}`, 'Entre para reservar', { class: 'button' }),
         ' ou ', link(`/cadastro?volta=${volta()}`, 'crie uma conta'), '.');
+    // Credits are discounts to the API (`descontos` counts them); the member reads them apart.
+    const pagoComCreditos = -rows.filter(ehLinhaDeCredito).reduce((sum, l) => sum + l.valor, 0);
+    const descontos = cotacao.descontos - pagoComCreditos;
+    const comCreditos = usouCreditos(cotacao) || pagoComCreditos > 0;
     replace(quoteBox,
       h('h3', { id: 'orcamento' }, 'Preço'),
       aviso ? h('p', { class: 'alert alert--erro', role: 'alert' }, aviso) : null,
@@ -379,20 +387,56 @@ function screen(container, body, item, { query, setQuery, signal }) {
           { label: 'Valor', cell: (l) => money(l.valor), class: 'num' },
         ],
         rows,
+        rowAttrs: (l) => (ehLinhaDeCredito(l) ? { class: 'quote-line--credito', dataset: { codigo: l.codigo } } : { dataset: { codigo: l.codigo } }),
       }),
       facts([
         ['Subtotal', money(cotacao.subtotal)],
-        cotacao.descontos ? ['Descontos', `− ${money(cotacao.descontos)}`] : null,
+        descontos ? ['Descontos', `− ${money(descontos)}`] : null,
+        // "(2 h do seu saldo)": hours are not money, so the amount alone would not say what was spent.
+        comCreditos ? ['Pago com créditos', `− ${money(pagoComCreditos)}${cotacao.creditos?.minutos > 0 ? ` (${creditosUsados(cotacao.creditos)} do seu saldo)` : ''}`] : null,
         ['Total', h('strong', { class: 'total' }, money(cotacao.total))],
       ]),
+      quoteNote(cotacao, comCreditos),
       action);
+  }
+
+  /** What the member pays, in words, when credits or discounts took part of it (or all). */
+  function quoteNote(cotacao, comCreditos) {
+    if (!session.signedIn) {
+      return h('p', { class: 'small' }, 'Tem créditos? Depois de entrar, eles aparecem descontados aqui.');
+    }
+    if (cotacao.total === 0) {
+      return h('p', { class: 'alert alert--sucesso quote__credits' }, h('strong', {}, 'Nada a pagar. '),
+        comCreditos
+          ? `Seus créditos cobrem esta reserva (${creditosUsados(cotacao.creditos) || money(cotacao.subtotal)} do seu saldo); ela é confirmada assim que você reservar.`
+          : 'Os descontos cobrem esta reserva; ela é confirmada assim que você reservar.');
+    }
+    if (comCreditos) {
+      return h('p', { class: 'alert alert--info quote__credits' },
+        `Seus créditos pagam ${creditosUsados(cotacao.creditos)} desta reserva; o restante, ${money(cotacao.total)}, você paga abaixo.`);
+    }
+    return null;
   }
 
   /** The least time before the start for a boleto (the server's `Pagamento.Boleto.antecedenciaMinima`). */
   const BOLETO_ANTECEDENCIA_MS = 2 * 24 * 3600 * 1000;
 
-  /** How to pay (chosen now: the charge is created with the booking) and the "Reservar" button. */
-  function paymentForm(pedido) {
+  /**
+   * How to pay (chosen now: the charge is created with the booking) and the "Reservar" button;
+   * with nothing to pay (credits or discounts cover it all) no method is asked for.
+   */
+  function paymentForm(pedido, { comCreditos = false } = {}) {
+    if (pedido.totalEsperado === 0) {
+      const button = h('button', { type: 'submit', class: 'button button--primary-large' }, comCreditos ? 'Reservar com créditos' : 'Reservar sem pagar');
+      const form = h('form', { class: 'form payment-choice', novalidate: true, 'aria-label': 'Reserva sem pagamento' },
+        h('div', { class: 'actions' }, button));
+      form.addEventListener('submit', (event) => {
+        event.preventDefault();
+        clearErrors(form);
+        book({ ...pedido }, button, form);
+      });
+      return form;
+    }
     const metodo = radios({
       legend: 'Forma de pagamento', name: 'metodo', checked: 'pix',
       options: Object.entries(METODOS),
@@ -467,6 +511,10 @@ function screen(container, body, item, { query, setQuery, signal }) {
   }
 
   function showBooked(reserva) {
+    if (reserva.total === 0) {
+      showBookedWithoutPayment(reserva);
+      return;
+    }
     const expira = reserva.expiraEm ? Date.parse(reserva.expiraEm) : null;
     const minutos = expira ? Math.max(0, Math.round((expira - Date.now()) / 60000)) : null;
     replace(resultBox,
@@ -475,7 +523,8 @@ function screen(container, body, item, { query, setQuery, signal }) {
         facts([
           ['Espaço', espaco.nome],
           ['Quando', interval(reserva.inicio, reserva.fim, tz)],
-          ['Total', money(reserva.total)],
+          usouCreditos(reserva) ? ['Pago com créditos', `${creditosUsados(reserva.creditos)} do seu saldo`] : null,
+          [usouCreditos(reserva) ? 'A pagar' : 'Total', money(reserva.total)],
           ['Situação', 'Aguardando pagamento'],
         ]),
         expira ? h('p', { class: 'hold' },
@@ -487,6 +536,58 @@ function screen(container, body, item, { query, setQuery, signal }) {
           link(`/reservas/${reserva.id}/pagamento`, 'Pagar agora', { class: 'button' }),
           link('/reservas', 'Ver minhas reservas'))));
     resultBox.focus();
+  }
+
+  /**
+   * A booking with nothing to pay (credits or discounts cover it): the server confirms it by
+   * itself within a moment of its answer (still `solicitada`), so the result says it is being
+   * confirmed and follows the booking until it is.
+   */
+  function showBookedWithoutPayment(reserva) {
+    const situacao = h('div', { class: 'loading' }, 'Confirmando…');
+    const titulo = h('h3', {}, 'Reserva feita!');
+    const next = h('p', { class: 'actions' });
+    replace(resultBox,
+      h('div', { class: 'alert alert--sucesso', role: 'status' },
+        titulo,
+        facts([
+          ['Espaço', espaco.nome],
+          ['Quando', interval(reserva.inicio, reserva.fim, tz)],
+          usouCreditos(reserva) ? ['Pago com créditos', `${creditosUsados(reserva.creditos)} do seu saldo`] : null,
+          ['Total', `${money(0)} — nada a pagar`],
+          ['Situação', situacao],
+        ]),
+        next));
+    resultBox.focus();
+    const done = (r) => {
+      if (r.status === 'solicitada') return false;
+      if (r.status === 'confirmada') {
+        titulo.textContent = 'Reserva confirmada!';
+        replace(situacao, 'Confirmada');
+        situacao.className = '';
+        replace(next,
+          link(`/reservas/${r.id}/checkin`, 'Ver código de check-in', { class: 'button' }),
+          usouCreditos(r) ? link('/creditos', 'Meus créditos') : null,
+          link('/reservas', 'Ver minhas reservas'));
+        announce(usouCreditos(r) ? 'Reserva confirmada, paga com seus créditos.' : 'Reserva confirmada.');
+      } else {
+        situacao.className = '';
+        replace(situacao, 'Não confirmada');
+        replace(next, link('/reservas', 'Ver minhas reservas'));
+      }
+      return true;
+    };
+    if (done(reserva)) return;
+    poll(async () => {
+      try {
+        return done(await api(`/api/reservas/${reserva.id}`, { signal }));
+      } catch (error) {
+        if (error?.name === 'AbortError') return true;
+        replace(situacao, errorBox(error));
+        situacao.className = '';
+        return true;
+      }
+    }, { signal, interval: 300, max: 3000 });
   }
 
   loadDay();

@@ -3,6 +3,8 @@
 // due date), card (processing) — and follows the charge until the booking is confirmed: the
 // provider tells the backend by webhook, so the screen asks again every few seconds.
 // In the sandbox a "banco de testes" panel pays or declines the charge as the bank would.
+// A booking with nothing to pay (the member's credits, or discounts, cover it) has a payment of
+// R$ 0,00 and no charge: the screen says so, and names no method.
 
 import { api, Action } from '../lib/api.js';
 import { h, link, replace, uid } from '../lib/dom.js';
@@ -13,6 +15,7 @@ import {
   pageHeader, loadInto, facts, errorBox, busy, announce, badge, poll, table, flash,
 } from '../lib/ui.js';
 import { carregarReserva, resumoDaReserva, voltarParaReservas } from './reserva-resumo.js';
+import { creditosUsados, usouCreditos } from '../lib/creditos.js';
 
 const STATUS_KIND = { aguardando_cobranca: 'neutro', pendente: 'aviso', confirmado: 'sucesso', recusado: 'neutro', cancelado: 'neutro' };
 
@@ -60,7 +63,43 @@ function screen(body, { reserva, item, tz }, signal) {
     return ['cancelada', 'expirada'].includes(current.status);
   }
 
+  /** Nothing to charge: the booking's credits (or discounts) cover it. */
+  const semCobranca = (p) => p.valor === 0 && current.total === 0;
+
+  function zeroStatus() {
+    const line = (kind, ...text) => h('p', { class: `alert alert--${kind}` }, ...text);
+    const creditos = usouCreditos(current);
+    const pagoCom = creditos ? `paga com seus créditos (${creditosUsados(current.creditos)} do seu saldo)` : 'coberta pelos descontos';
+    switch (current.status) {
+      case 'solicitada':
+        return h('p', { class: 'loading' }, 'Nada a pagar. Confirmando a sua reserva…');
+      case 'confirmada':
+      case 'concluida':
+        return line('sucesso', h('strong', {}, 'Nada a pagar: '), `esta reserva foi ${pagoCom}`,
+          current.status === 'confirmada' ? ' e está confirmada. Na chegada, apresente o código de check-in.' : '.');
+      default:
+        return line('info', h('strong', {}, current.status === 'expirada' ? 'Reserva expirada. ' : 'Reserva cancelada. '),
+          creditos
+            ? 'Nada foi cobrado. Os créditos que ela usou voltaram ao seu saldo conforme a política de cancelamento da unidade; veja o extrato em Meus créditos.'
+            : 'Nada foi cobrado.');
+    }
+  }
+
+  function zeroDetails() {
+    const creditos = usouCreditos(current);
+    return [
+      facts([
+        ['Forma de pagamento', creditos ? 'Créditos do seu saldo' : 'Sem cobrança'],
+        ['Valor cobrado', money(0)],
+      ]),
+      h('p', { class: 'actions' },
+        current.status === 'confirmada' ? link(`/reservas/${current.id}/checkin`, 'Ver código de check-in', { class: 'button' }) : null,
+        creditos ? link('/creditos', 'Meus créditos') : null),
+    ];
+  }
+
   function statusMessage(p) {
+    if (semCobranca(p)) return zeroStatus();
     const line = (kind, ...text) => h('p', { class: `alert alert--${kind}` }, ...text);
     const expira = p.expiraEm ?? current.expiraEm;
     switch (p.status) {
@@ -95,6 +134,7 @@ function screen(body, { reserva, item, tz }, signal) {
   }
 
   function methodDetails(p) {
+    if (semCobranca(p)) return current.status === 'solicitada' ? null : zeroDetails();
     if (p.status === 'confirmado' && current.status !== 'solicitada') {
       return [
         facts([
@@ -206,6 +246,16 @@ function screen(body, { reserva, item, tz }, signal) {
 
   async function tick() {
     try {
+      // Nothing to pay: the booking confirms itself in a moment, and its payment (of R$ 0,00)
+      // may not exist yet; ask for it once the booking has moved on.
+      if (current.total === 0 && current.status === 'solicitada') {
+        current = await api(`/api/reservas/${current.id}`, { signal });
+        if (current.status === 'solicitada') {
+          resumo.update(current);
+          replace(statusBox, zeroStatus());
+          return false;
+        }
+      }
       const pagamento = await api(`/api/reservas/${current.id}/pagamento`, { signal });
       // The booking follows the payment (a webhook, then the booking's own event).
       if (pagamento.status !== 'aguardando_cobranca' && pagamento.status !== 'pendente' && current.status === 'solicitada') {
@@ -217,7 +267,7 @@ function screen(body, { reserva, item, tz }, signal) {
       const done = show(pagamento);
       if (pagamento.status === 'confirmado' && current.status === 'confirmada' && !flashed) {
         flashed = true;
-        flash('Pagamento confirmado. Sua reserva está confirmada!', 'sucesso');
+        flash(semCobranca(pagamento) ? 'Sua reserva está confirmada!' : 'Pagamento confirmado. Sua reserva está confirmada!', 'sucesso');
       }
       return done;
     } catch (error) {

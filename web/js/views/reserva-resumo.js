@@ -1,5 +1,6 @@
 // One booking as the payment and check-in screens show it: loaded with its space (name, unit,
-// time zone) and summed up in a few facts whose status follows the booking.
+// time zone) and summed up in a few facts whose status follows the booking; the credits it
+// spent are said beside what was left to pay.
 
 import { api } from '../lib/api.js';
 import { espaco as loadEspaco, nomeDoEspaco } from '../lib/catalog.js';
@@ -7,6 +8,7 @@ import { h, link } from '../lib/dom.js';
 import { situacaoDaReserva } from '../lib/labels.js';
 import { money, interval, DEFAULT_TZ } from '../lib/format.js';
 import { facts, badge } from '../lib/ui.js';
+import { creditosUsados, usouCreditos } from '../lib/creditos.js';
 
 /** {reserva, item, tz}: GET /api/reservas/{id} and its space (cached). */
 export async function carregarReserva(id, { signal } = {}) {
@@ -26,10 +28,17 @@ export function resumoDaReserva({ reserva, item, tz }) {
       ['Espaço', item ? link(`/espacos/${reserva.espacoId}`, nomeDoEspaco(item, reserva.espacoId)) : nomeDoEspaco(item, reserva.espacoId)],
       item?.unidade ? ['Unidade', item.unidade.nome] : null,
       ['Quando', interval(reserva.inicio, reserva.fim, tz)],
-      ['Total', money(reserva.total)],
+      usouCreditos(reserva) ? ['Pago com créditos', `${creditosUsados(reserva.creditos)} do seu saldo`] : null,
+      totalDaReserva(reserva),
       ['Situação', status],
     ]));
   return { node, update: setStatus };
+}
+
+/** The total; beside credits, what was left to pay ("A pagar"), or that nothing was. */
+function totalDaReserva(reserva) {
+  if (!usouCreditos(reserva)) return ['Total', money(reserva.total)];
+  return reserva.total === 0 ? ['Total', `${money(0)} — nada a pagar`] : ['A pagar', money(reserva.total)];
 }
 
 /** "← Minhas reservas". */

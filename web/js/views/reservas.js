@@ -2,17 +2,19 @@
 // newest first, 50 a page; cancelled and expired ones too), each with what it allows
 // (reserva-acoes.js: pay, check in or out, see the payment, cancel). Cancelling shows the refund
 // and the penalty the unit's policy gave; a hold released because its payment was declined or its
-// time ran out says so instead.
+// time ran out says so instead. A booking that spent credits says how much, and once it ended
+// what came back to the balance and what the cancellation policy kept (from the statement).
 
 import { api, allPages, Action, PAGE_SIZE } from '../lib/api.js';
 import { espaco as loadEspaco, nomeDoEspaco } from '../lib/catalog.js';
-import { h, link, replace } from '../lib/dom.js';
+import { h, link, replace, append } from '../lib/dom.js';
 import { situacaoDaReserva, recusaDoPagamento } from '../lib/labels.js';
 import { money, interval, time, deadline } from '../lib/format.js';
 import {
   pageHeader, loadInto, pager, table, badge, confirmDialog, flash, errorBox, busy, announce,
 } from '../lib/ui.js';
 import { ACOES_DA_RESERVA } from './reserva-acoes.js';
+import { creditosUsados, usouCreditos, devolucoesPorReserva, quantidade } from '../lib/creditos.js';
 import { politica } from './espaco.js';
 
 /** Whether a booking is still ahead (or under way): not over, and neither cancelled nor expired. */
@@ -22,6 +24,7 @@ export function proxima(r, now = Date.now()) {
 
 export function render({ container, query, setQuery, signal }) {
   let pagina = Math.max(1, Number(query.get('pagina')) || 1);
+  let devolucoes = new Map();
   const list = h('div');
   replace(container,
     pageHeader('Minhas reservas', 'Acompanhe, pague e cancele suas reservas.'),
@@ -46,6 +49,10 @@ export function render({ container, query, setQuery, signal }) {
       ]);
       const espacos = new Map(ids.map((id, i) => [id, items[i]]));
       const checkins = new Map(abertas.map((r, i) => [r.id, lidos[i]]));
+      // What ended bookings gave back in credits, when one spent any (the statement says).
+      devolucoes = anteriores.some((r) => usouCreditos(r) && ['cancelada', 'expirada'].includes(r.status))
+        ? devolucoesPorReserva(await allPages('/api/creditos/extrato', { signal, maxPages: 4 }).catch(() => []))
+        : new Map();
       return { proximas, anteriores, espacos, checkins };
     }, ({ proximas, anteriores, espacos, checkins }) => {
       if (!proximas.length && !anteriores.length) {
@@ -67,7 +74,8 @@ export function render({ container, query, setQuery, signal }) {
           { label: 'Ações', cell: (r) => actions(r, espacos, checkins.get(r.id)) },
         ],
       });
-      list.append(
+      // append() of dom.js: the native one would write a missing section as the text "null".
+      append(list,
         h('section', { class: 'reservas reservas--proximas', 'aria-labelledby': 'proximas' },
           h('h2', { id: 'proximas' }, 'Próximas reservas'),
           proximas.length
@@ -112,11 +120,19 @@ export function render({ container, query, setQuery, signal }) {
       parts.push(line(devolvido > 0
         ? `O horário foi liberado. Pagamento recebido depois; reembolso: ${money(devolvido)}`
         : 'O horário foi liberado e nada foi cobrado.'));
-    } else if (r.cancelamento) {
+    } else if (r.cancelamento && (r.total > 0 || !usouCreditos(r))) {
       parts.push(h('span', { class: 'small block' },
         `Reembolso: ${money(devolvido)} · Multa: ${money(r.cancelamento.multa)}`));
     } else if (devolvido > 0) {
       parts.push(h('span', { class: 'small block' }, `Pagamento recebido depois do prazo; reembolso: ${money(devolvido)}`));
+    }
+    if (usouCreditos(r)) parts.push(line(`Pago com créditos: ${creditosUsados(r.creditos)}`));
+    const volta = usouCreditos(r) && ['cancelada', 'expirada'].includes(r.status) ? devolucoes.get(r.id.toLowerCase()) : null;
+    if (volta) {
+      const devolvidos = creditosUsados(volta.devolvidos);
+      const retidos = creditosUsados(volta.retidos);
+      parts.push(line([devolvidos ? `Créditos devolvidos: ${devolvidos}` : 'Nenhum crédito devolvido',
+        retidos ? `retidos pela política: ${retidos}` : null].filter(Boolean).join(' · ')));
     }
     return parts;
   }
@@ -147,7 +163,11 @@ export function render({ container, query, setQuery, signal }) {
     try {
       const cancelada = await new Action().run(`/api/reservas/${r.id}/cancelamento`, { body: { motivo: 'cancelada pelo membro' } });
       const c = cancelada.cancelamento ?? { reembolso: 0, multa: 0 };
-      const message = `Reserva cancelada. Reembolso: ${money(c.reembolso)}. Multa: ${money(c.multa)}.${c.reembolso > 0 ? ' O valor volta pela mesma forma de pagamento; acompanhe em "Pagamento".' : ''}`;
+      const dinheiro = cancelada.total > 0 || !usouCreditos(cancelada)
+        ? ` Reembolso: ${money(c.reembolso)}. Multa: ${money(c.multa)}.${c.reembolso > 0 ? ' O valor volta pela mesma forma de pagamento; acompanhe em "Pagamento".' : ''}`
+        : '';
+      const creditos = usouCreditos(cancelada) ? ' Os créditos voltam ao seu saldo conforme a política de cancelamento; veja em "Meus créditos".' : '';
+      const message = `Reserva cancelada.${dinheiro}${creditos}`;
       flash(message, 'sucesso');
       announce(message);
       load();
@@ -160,12 +180,38 @@ export function render({ container, query, setQuery, signal }) {
   load();
 }
 
-/** What the policy will likely charge (the server decides; this is only a preview). */
-function estimatePenalty(r, p) {
+/**
+ * What the policy will likely charge and keep of the credits (the server decides; this is only a
+ * preview). The booking's own terms when it carries them, else the unit's.
+ */
+function estimatePenalty(r, unitPolicy) {
+  const p = r.politicaDeCancelamento ?? unitPolicy;
   if (!p) return null;
-  if (r.status === 'solicitada') return 'Como a reserva ainda não foi paga, nada será cobrado.';
+  const usados = usouCreditos(r) ? creditosUsados(r.creditos) : null;
+  if (r.status === 'solicitada') {
+    return `Como a reserva ainda não foi paga, nada será cobrado${usados ? ` e os créditos usados (${usados}) voltam ao seu saldo` : ''}.`;
+  }
   const hoursBefore = (Date.parse(r.inicio) - Date.now()) / 3_600_000;
-  if (hoursBefore >= p.horasSemMulta || !p.multaBP) return `Pela política, o cancelamento agora é sem multa: reembolso estimado de ${money(r.total)}.`;
-  const multa = Math.round((r.total * p.multaBP) / 10000);
-  return `Pela política, cancelar agora tem multa estimada de ${money(multa)}; reembolso estimado de ${money(r.total - multa)}.`;
+  const semMulta = hoursBefore >= p.horasSemMulta || !p.multaBP;
+  const partes = [];
+  if (r.total > 0 || !usados) {
+    const multa = semMulta ? 0 : Math.round((r.total * p.multaBP) / 10000);
+    partes.push(semMulta
+      ? `Pela política, o cancelamento agora é sem multa: reembolso estimado de ${money(r.total)}.`
+      : `Pela política, cancelar agora tem multa estimada de ${money(multa)}; reembolso estimado de ${money(r.total - multa)}.`);
+  }
+  if (usados) {
+    if (semMulta) {
+      partes.push(`Os créditos usados (${usados}) voltam ao seu saldo.`);
+    } else {
+      const retido = (n) => Math.round((n * p.multaBP) / 10000);
+      const retidos = creditosUsados({ minutos: retido(r.creditos.minutos ?? 0), centavos: retido(r.creditos.centavos ?? 0) });
+      const voltam = creditosUsados({
+        minutos: (r.creditos.minutos ?? 0) - retido(r.creditos.minutos ?? 0),
+        centavos: (r.creditos.centavos ?? 0) - retido(r.creditos.centavos ?? 0),
+      });
+      partes.push(`Dos créditos usados (${usados}), a política retém cerca de ${retidos || quantidade('minutos', 0)}; ${voltam ? `${voltam} voltam ao seu saldo` : 'nada volta ao saldo'}.`);
+    }
+  }
+  return partes.join(' ');
 }
