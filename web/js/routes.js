@@ -40,6 +40,7 @@ export const ROUTES = [
   { path: '/admin/espacos/:id/precos', view: () => import('./views/admin/espaco-precos.js'), title: 'Tabela de preços', access: 'admin' },
   { path: '/admin/cupons', view: () => import('./views/admin/cupons.js'), title: 'Cupons', access: 'admin', nav: 'admin', label: 'Cupons' },
   { path: '/admin/usuarios', view: () => import('./views/admin/usuarios.js'), title: 'Usuários', access: 'admin', nav: 'admin', label: 'Usuários' },
+  { path: '/admin/usuarios/:id', view: () => import('./views/admin/usuario.js'), title: 'Conta', access: 'admin' },
   { path: '/admin/financeiro', view: () => import('./views/admin/financeiro.js'), title: 'Financeiro', access: 'admin', nav: 'admin', label: 'Financeiro' },
   { path: '/admin/financeiro/faturas', view: () => import('./views/admin/faturas.js'), title: 'Faturas', access: 'admin' },
   { path: '/admin/financeiro/faturas/:id', view: () => import('./views/admin/fatura.js'), title: 'Fatura', access: 'admin' },

@@ -1,9 +1,10 @@
 // Accounts, 50 a page, filtered by part of the e-mail; promote to admin, deactivate, put a
-// member on a plan (whose price rules then apply to their quotes and bookings).
+// member on a plan (whose price rules then apply to their quotes and bookings). A name opens
+// the account (usuario.js: its credits and their adjustments).
 
 import { api, Action, allPages } from '../../lib/api.js';
 import { session } from '../../lib/session.js';
-import { h, replace } from '../../lib/dom.js';
+import { h, link, replace } from '../../lib/dom.js';
 import { PAPEIS } from '../../lib/labels.js';
 import { dateTime } from '../../lib/format.js';
 import {
@@ -39,7 +40,7 @@ export function render({ container, query, setQuery, signal }) {
     pagina = 1;
     load();
   });
-  replace(container, pageHeader('Usuários', 'Contas de membros e da equipe.'), form, list);
+  replace(container, pageHeader('Usuários', 'Contas de membros e da equipe. Abra uma conta pelo nome para ver e ajustar seus créditos.'), form, list);
 
   function load() {
     setQuery({ email, pagina: pagina > 1 ? pagina : '' });
@@ -53,7 +54,7 @@ export function render({ container, query, setQuery, signal }) {
           rows: page.itens,
           rowAttrs: (u) => ({ dataset: { usuario: u.id } }),
           columns: [
-            { label: 'Nome', cell: (u) => u.nome },
+            { label: 'Nome', cell: (u) => link(`/admin/usuarios/${u.id}`, u.nome, { class: 'conta-link' }) },
             { label: 'E-mail', cell: (u) => u.email },
             { label: 'Perfil', cell: (u) => PAPEIS[u.papel] ?? u.papel },
             { label: 'Situação', cell: (u) => (u.ativo ? badge('Ativa', 'sucesso') : badge('Desativada', 'neutro')) },
