@@ -59,7 +59,7 @@ func reservaDaCorrida(_ harness: Harness, reservas reservasStore: any EventStore
 
 @Suite("What a booking reads")
 struct BookingReadsTests {
-    @Test("a booking of a space this process has loaded reads the space, its unit, its prices and the day's agenda in one round trip")
+    @Test("a booking of a space this process has loaded reads the space, its unit, its prices, the day's agenda and the member's credits in one round trip")
     func one_round_trip_once_the_space_is_known() async throws {
         try await agendaRace { harness, _, cenario in
             let (store, reservar) = Self.leitora(harness, cenario.sala)
@@ -82,7 +82,10 @@ struct BookingReadsTests {
             let segunda = lidas()
             #expect(segunda.count == 1 && segunda.first?.kind == "streams", "\(segunda)")
             let lidos = segunda.first?.streams ?? []
-            #expect(Set(lidos.map(\.stream)).contains(espaco) && lidos.count == 4, "\(lidos)")
+            // The space, its unit, its prices, the day's agenda and the member's credits (the quote
+            // spends them before money).
+            #expect(Set(lidos.map(\.stream)).contains(espaco) && lidos.count == 5, "\(lidos)")
+            #expect(lidos.contains { $0.stream.category == Carteira.Catalogo.category }, "\(lidos)")
             #expect(lidos.first { $0.stream == agenda }?.version == 2, "\(lidos)")
             // Another process books the same day: the next booking here reads its event ahead
             // and decides on it (no conflict, so no second read).
