@@ -59,7 +59,9 @@ func reservaDaCorrida(_ harness: Harness, reservas reservasStore: any EventStore
 
 @Suite("What a booking reads")
 struct BookingReadsTests {
-    @Test("a booking of a space this process has loaded reads the space, its unit, its prices, the day's agenda and the member's credits in one round trip")
+    @Test(
+        "a booking of a space this process has loaded reads the space, its unit, its prices, the day's agenda and the member's credits in one round trip"
+    )
     func one_round_trip_once_the_space_is_known() async throws {
         try await agendaRace { harness, _, cenario in
             let (store, reservar) = Self.leitora(harness, cenario.sala)
