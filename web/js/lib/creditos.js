@@ -164,12 +164,14 @@ export function extrato(itens, { reservas = new Map(), nomes = null, tz = DEFAUL
 
 function movimento(m, reservas, nomes) {
   const linha = (...conteudo) => h('span', { class: 'small block' }, ...conteudo);
-  const partes = [h('strong', { class: 'block' }, MOVIMENTOS_DE_CREDITO[m.tipo] ?? m.tipo)];
+  const rotulo = MOVIMENTOS_DE_CREDITO[m.tipo] ?? m.tipo;
+  const partes = [h('strong', { class: 'block' }, rotulo)];
   if (m.reservaId) {
     const r = reservas.get(m.reservaId.toLowerCase());
     partes.push(h('span', { class: 'block' }, r ? link(r.href, r.texto) : `Reserva ${m.reservaId.slice(0, 8)}`));
   }
-  if (m.descricao && !descricaoDaReserva(m)) partes.push(linha(m.descricao));
+  // The server's own words, unless they only repeat the line's ("Ajuste da operação").
+  if (m.descricao && !descricaoDaReserva(m) && m.descricao.toLocaleLowerCase('pt-BR') !== rotulo.toLocaleLowerCase('pt-BR')) partes.push(linha(m.descricao));
   if (m.motivo) partes.push(linha(`Motivo: ${m.motivo}`));
   if (nomes && m.por) partes.push(linha(`Por: ${quem(m.por, nomes)}`));
   return partes;

@@ -36,7 +36,7 @@ export function render({ container, query, setQuery, signal }) {
           'Cancelamentos devolvem os créditos conforme a política da unidade.') : null),
       h('section', { 'aria-labelledby': 'lotes-titulo' },
         h('h2', { id: 'lotes-titulo' }, 'Seus créditos'),
-        lotes(carteira, { unidades, vazio: vazio() })));
+        lotes(carteira, { unidades, vazio: vazio((carteira.lotes ?? []).length > 0) })));
   }, { signal, text: 'Carregando seus créditos…' });
 
   function loadExtrato() {
@@ -56,9 +56,10 @@ export function render({ container, query, setQuery, signal }) {
   loadExtrato();
 }
 
-function vazio() {
+/** No lot to spend: never had one, or all were used or expired (`teve`). */
+function vazio(teve) {
   return h('div', { class: 'alert alert--info credit-empty' },
-    h('p', {}, h('strong', {}, 'Você ainda não tem créditos para usar.')),
+    h('p', {}, h('strong', {}, teve ? 'Seus créditos acabaram: não há saldo para usar agora.' : 'Você ainda não tem créditos para usar.')),
     h('p', {}, 'Créditos vêm de um plano, de um pacote de horas ou de um ajuste feito pela equipe. Quando houver saldo, ',
       'suas reservas usam primeiro as horas e os valores daqui, e só o que faltar é cobrado.'),
     h('p', {}, link('/espacos', 'Encontre um espaço'), ' ou fale com a recepção da sua unidade para saber dos planos.'));

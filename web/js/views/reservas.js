@@ -126,14 +126,16 @@ export function render({ container, query, setQuery, signal }) {
     } else if (devolvido > 0) {
       parts.push(h('span', { class: 'small block' }, `Pagamento recebido depois do prazo; reembolso: ${money(devolvido)}`));
     }
-    if (usouCreditos(r)) parts.push(line(`Pago com créditos: ${creditosUsados(r.creditos)}`));
-    const volta = usouCreditos(r) && ['cancelada', 'expirada'].includes(r.status) ? devolucoes.get(r.id.toLowerCase()) : null;
-    if (volta) {
-      const devolvidos = creditosUsados(volta.devolvidos);
-      const retidos = creditosUsados(volta.retidos);
-      parts.push(line([devolvidos ? `Créditos devolvidos: ${devolvidos}` : 'Nenhum crédito devolvido',
-        retidos ? `retidos pela política: ${retidos}` : null].filter(Boolean).join(' · ')));
-    }
+    if (!usouCreditos(r)) return parts;
+    const terminou = ['cancelada', 'expirada'].includes(r.status);
+    const volta = terminou ? devolucoes.get(r.id.toLowerCase()) : null;
+    const devolvidos = volta ? creditosUsados(volta.devolvidos) : '';
+    const retidos = volta ? creditosUsados(volta.retidos) : '';
+    parts.push(line([
+      `${terminou ? 'Créditos usados' : 'Pago com créditos'}: ${creditosUsados(r.creditos)}`,
+      volta ? (devolvidos ? `devolvidos: ${devolvidos}` : 'nenhum devolvido') : null,
+      retidos ? `retidos pela política: ${retidos}` : null,
+    ].filter(Boolean).join(' · ')));
     return parts;
   }
 
