@@ -7,7 +7,7 @@ import { espaco as loadEspaco, nomeDoEspaco } from './catalog.js';
 import { h, link } from './dom.js';
 import { TIPOS, MOVIMENTOS_DE_CREDITO, ORIGENS_DE_CREDITO, SERVICOS } from './labels.js';
 import { money, duration, dateShort, dateTime, localDate, interval, DEFAULT_TZ } from './format.js';
-import { table, badge } from './ui.js';
+import { table } from './ui.js';
 
 const MENOS = '\u2212';
 
@@ -44,7 +44,7 @@ export function ehLinhaDeCredito(linha) {
 }
 
 /** The space types a lot is good for, in words ("Sala de reunião"); none listed: any. */
-export function tiposEmPalavras(tipos) {
+function tiposEmPalavras(tipos) {
   if (!tipos?.length) return 'Qualquer espaço';
   return tipos.map((t) => TIPOS[t] ?? t).join(', ');
 }
@@ -185,11 +185,6 @@ function quanto(m) {
   const n = Number(m.quantidade) || 0;
   return h('span', { class: `credit-amount credit-amount--${n < 0 ? 'saida' : 'entrada'}` },
     h('span', { class: 'visually-hidden' }, n < 0 ? 'saíram ' : 'entraram '), comSinal(m.medida, n));
-}
-
-/** "2 h do seu saldo" badge text for a quote or booking that spent credits. */
-export function seloDeCreditos(x) {
-  return usouCreditos(x) ? badge(`Créditos: ${creditosUsados(x.creditos)}`, 'info') : null;
 }
 
 
