@@ -91,10 +91,14 @@ extension Unidade {
         /// to `total` (a negative total counts as zero).
         public func reembolso(total: Money, inicio: Date, canceladaEm: Date) -> (multa: Money, reembolso: Money) {
             guard total > .zero else { return (.zero, .zero) }
-            let antecedencia = inicio.timeIntervalSince(canceladaEm)
-            if antecedencia >= TimeInterval(horasSemMulta) * 3_600 { return (.zero, total) }
-            let multa = min(max(total.applying(basisPoints: multaBP), .zero), total)
+            let multa = min(max(total.applying(basisPoints: multaBP(inicio: inicio, canceladaEm: canceladaEm)), .zero), total)
             return (multa, total - multa)
+        }
+
+        /// The share (basis points, 0…10,000) a cancellation at `canceladaEm` of a booking that
+        /// starts at `inicio` keeps: nothing with ``horasSemMulta`` hours of notice or more.
+        public func multaBP(inicio: Date, canceladaEm: Date) -> Int64 {
+            inicio.timeIntervalSince(canceladaEm) >= TimeInterval(horasSemMulta) * 3_600 ? 0 : min(max(multaBP, 0), 10_000)
         }
     }
 

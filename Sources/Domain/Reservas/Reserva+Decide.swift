@@ -55,8 +55,7 @@ extension Reserva {
         _ dados: Dados, pago: Money, politica: Unidade.PoliticaDeCancelamento, isento: Bool = false, em: Date
     ) -> (pago: Money, multa: Money, reembolso: Money) {
         guard dados.status == .confirmada, pago > .zero else { return (.zero, .zero, .zero) }
-        let termos = isento ? .semMulta : dados.solicitacao.politica ?? politica
-        let (multa, devolvido) = termos.reembolso(total: pago, inicio: dados.intervalo.start, canceladaEm: em)
+        let (multa, devolvido) = termos(dados, politica, isento: isento).reembolso(total: pago, inicio: dados.intervalo.start, canceladaEm: em)
         return (pago, multa, devolvido)
     }
 
@@ -65,11 +64,14 @@ extension Reserva {
     /// without a fee; under its cancellation policy otherwise, as money is (a late cancellation
     /// keeps `multaBP` of them).
     public static func devolucaoDeCreditos(_ dados: Dados, _ command: Command) -> Int64 {
-        guard case .cancelar(_, _, let politica, _, let isento, let em) = command, dados.status == .confirmada, !isento else { return 10_000 }
-        let termos = dados.solicitacao.politica ?? politica
-        let antecedencia = dados.intervalo.start.timeIntervalSince(em)
-        if antecedencia >= TimeInterval(termos.horasSemMulta) * 3_600 { return 10_000 }
-        return 10_000 - min(max(termos.multaBP, 0), 10_000)
+        guard case .cancelar(_, _, let politica, _, let isento, let em) = command, dados.status == .confirmada else { return 10_000 }
+        return 10_000 - termos(dados, politica, isento: isento).multaBP(inicio: dados.intervalo.start, canceladaEm: em)
+    }
+
+    /// The terms a cancellation of a confirmed booking follows: its own (the unit's now, for
+    /// bookings that predate that record), none when `isento`.
+    private static func termos(_ dados: Dados, _ politica: Unidade.PoliticaDeCancelamento, isento: Bool) -> Unidade.PoliticaDeCancelamento {
+        isento ? .semMulta : dados.solicitacao.politica ?? politica
     }
 
     public static let decider = Decider<Command, State, Event, Failure>(
