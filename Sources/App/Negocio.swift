@@ -172,6 +172,7 @@ extension Backend {
         }
         if services.contains(.assinaturas) {
             timers.append(Temporizador(lease: "assinaturas:creditos") { try await negocio.assinaturas.expirarCreditosVencidos() })
+            timers.append(Temporizador(lease: "assinaturas:ciclos") { try await negocio.assinaturas.renovarAssinaturas() })
         }
         if services.contains(.notificacoes) {
             timers.append(Temporizador(lease: "notificacoes:lembretes") { try await negocio.notificacoes.enviarLembretesVencidos() })

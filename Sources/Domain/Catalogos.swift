@@ -28,6 +28,7 @@ public enum Catalogos {
         .de(BoletosPendentes.Catalogo.self, BoletosPendentes.Event.self), .de(Pagamento.Catalogo.self, Pagamento.Event.self),
         .de(Checkin.Catalogo.self, Checkin.Event.self), .de(Notificacao.Catalogo.self, Notificacao.Event.self),
         .de(Fatura.Catalogo.self, Fatura.Event.self), .de(Carteira.Catalogo.self, Carteira.Event.self),
+        .de(Plano.Catalogo.self, Plano.Event.self), .de(Assinatura.Catalogo.self, Assinatura.Event.self),
     ]
 
     /// Every stored event type, context by context.

@@ -81,6 +81,7 @@ public enum GatewayApp {
         Routes.analytics(api, backend)
         api.owner = .assinaturas
         Routes.assinaturas(api, backend)
+        Routes.planos(api, backend)
         api.owner = nil
         Routes.operations(api, backend, metrics: metrics)
         Routes.documentation(api)

@@ -1,7 +1,7 @@
 import Domain
 import Foundation
 
-/// Schemas of the assinaturas routes: credits.
+/// Schemas of the assinaturas routes: credits, plans and subscriptions.
 extension OpenAPI {
     static var assinaturaSchemas: [String: Any] {
         let medida: [String: Any] = [
@@ -43,6 +43,97 @@ extension OpenAPI {
                     "retido": ["type": "integer"], "reservaId": uuid, "descricao": text, "motivo": text, "por": text, "em": instant,
                 ], required: ["id", "titular", "tipo", "medida", "quantidade", "descricao", "em"]),
             "PaginaDeMovimentos": page("MovimentoDeCreditos"),
+        ].merging(planoSchemas) { first, _ in first }
+    }
+
+    static var planoSchemas: [String: Any] {
+        let tipos: [String: Any] = ["type": "array", "items": ["type": "string", "enum": Espaco.Tipo.allCases.map(\.rawValue)]]
+        let dias: [String: Any] = ["type": "array", "items": ["type": "string", "enum": DiaDaSemana.allCases.map(\.rawValue)]]
+        let data: [String: Any] = ["type": "string", "format": "date", "description": "AAAA-MM-DD"]
+        let centavos: [String: Any] = ["type": "integer", "minimum": 0, "maximum": Plano.Termos.maximoCentavos]
+        let bp: [String: Any] = ["type": "integer", "minimum": 0, "maximum": 10_000, "description": "pontos-base: 10000 = 100 %"]
+        let periodicidade: [String: Any] = ["type": "string", "enum": Plano.Periodicidade.allCases.map(\.rawValue)]
+        var termos: [String: Any] = [
+            "periodicidade": periodicidade,
+            "valorCentavos": centavos.merging(["description": "a mensalidade (ou anuidade) de um ciclo inteiro"]) { $1 },
+            "adesaoCentavos": centavos.merging(["description": "cobrada uma vez, com o primeiro ciclo"]) { $1 },
+            "horasMinutos": [
+                "type": "integer", "minimum": 0, "maximum": Carteira.maximo(.minutos), "description": "minutos de reserva concedidos por ciclo",
+            ],
+            "tiposDasHoras": tipos.merging(["description": "tipos de espaço em que as horas valem (vazio: todos)"]) { $1 },
+            "creditoCentavos": centavos.merging(["description": "valor concedido por ciclo para pagar reservas"]) { $1 },
+            "rolloverBP": bp.merging(["description": "quanto do concedido no ciclo pode passar ao seguinte se não usado (pontos-base)"]) { $1 },
+            "descontoBP": bp.merging(["description": "desconto nas reservas além dos créditos (pontos-base)"]) { $1 },
+        ]
+        let pedido = termos.merging([
+            "tiposDeAcesso": tipos.merging(["description": "tipos de espaço a que o desconto se aplica (vazio: todos)"]) { $1 },
+            "diasDeAcesso": dias.merging(["description": "dias da semana em que o desconto se aplica (vazio: todos)"]) { $1 },
+        ]) { $1 }
+        termos["acesso"] = object(["tipos": tipos, "dias": dias], required: ["tipos", "dias"])
+        let referencia = object(["planoId": uuid, "nome": text, "versao": ["type": "integer"]], required: ["planoId", "nome", "versao"])
+        let status: [String: Any] = ["type": "string", "enum": ["agendada", "ativa", "pausada", "suspensa", "encerrada"]]
+        return [
+            "TermosDePlano": object(
+                termos,
+                required: [
+                    "periodicidade", "valorCentavos", "adesaoCentavos", "horasMinutos", "tiposDasHoras", "creditoCentavos", "rolloverBP", "acesso",
+                    "descontoBP",
+                ]),
+            "NovoPlano": object(
+                pedido.merging([
+                    "nome": textoLivre(Plano.tamanhoMaximoDoNome, obrigatorio: true), "descricao": textoLivre(500),
+                    "unidadeId": uuid.merging(["description": "a unidade em que é vendido e seus créditos valem (ausente: toda a rede)"]) { $1 },
+                    "vigenteDesde": data.merging(["description": "hoje ou depois (ausente: hoje)"]) { $1 },
+                ]) { $1 }, required: ["nome", "periodicidade", "valorCentavos"]),
+            "VersaoDePlano": object(
+                pedido.merging(["vigenteDesde": data.merging(["description": "futura e depois da data da versão atual (422)"]) { $1 }]) { $1 },
+                required: ["periodicidade", "valorCentavos", "vigenteDesde"]),
+            "Plano": object(
+                [
+                    "planoId": uuid, "nome": text, "descricao": text, "unidadeId": uuid,
+                    "versoes": array(
+                        object(
+                            ["numero": ["type": "integer"], "vigenteDesde": data, "termos": ref("TermosDePlano")],
+                            required: ["numero", "vigenteDesde", "termos"])),
+                    "arquivado": ["type": "boolean"], "criadoEm": instant, "atualizadoEm": instant,
+                ], required: ["planoId", "nome", "versoes", "arquivado", "criadoEm", "atualizadoEm"]),
+            "PaginaDePlanos": page("Plano"),
+            "NovaAssinatura": object(
+                [
+                    "planoId": uuid, "inicio": data.merging(["description": "hoje (ausente) ou até 90 dias adiante"]) { $1 },
+                    "metodo": ["type": "string", "enum": Assinatura.Metodo.allCases.map(\.rawValue)],
+                    "cartaoToken": textoLivre(200, description: "o token do cartão no provedor de pagamento (método cartao)"),
+                ], required: ["planoId", "metodo"]),
+            "TrocaDePlano": object(["planoId": uuid], required: ["planoId"]),
+            "CicloDeAssinatura": object(
+                [
+                    "numero": ["type": "integer"], "inicio": data, "ate": data.merging(["description": "o último dia do ciclo"]) { $1 },
+                    "plano": referencia, "proporcaoBP": ["type": "integer"], "valorCentavos": money, "adesaoCentavos": money,
+                    "minutos": ["type": "integer"], "centavos": money, "pago": ["type": "boolean"],
+                ],
+                required: [
+                    "numero", "inicio", "ate", "plano", "proporcaoBP", "valorCentavos", "adesaoCentavos", "minutos", "centavos", "pago",
+                ]),
+            "Assinatura": object(
+                [
+                    "assinaturaId": uuid, "titular": text, "plano": referencia, "termos": ref("TermosDePlano"), "unidadeId": uuid,
+                    "metodo": ["type": "string", "enum": Assinatura.Metodo.allCases.map(\.rawValue)], "fusoHorario": text, "inicio": data,
+                    "status": status, "cicloAtual": ref("CicloDeAssinatura"), "ciclos": array(ref("CicloDeAssinatura")),
+                    "agendamento": object(
+                        [
+                            "tipo": ["type": "string", "enum": Assinatura.TipoDeAlteracao.allCases.map(\.rawValue)], "plano": referencia,
+                            "efeitoEm": data,
+                        ], required: ["tipo", "efeitoEm"]),
+                    "inadimplencia": object(
+                        ["ciclo": ["type": "integer"], "primeiraFalha": instant, "tentativas": ["type": "integer"], "proximaTentativa": instant],
+                        required: ["ciclo", "primeiraFalha", "tentativas"]),
+                    "proximaCobranca": data, "motivoDoEncerramento": ["type": "string", "enum": ["cancelamento", "inadimplencia"]],
+                    "criadaEm": instant, "atualizadaEm": instant,
+                ],
+                required: [
+                    "assinaturaId", "titular", "plano", "termos", "metodo", "fusoHorario", "inicio", "status", "ciclos", "criadaEm", "atualizadaEm",
+                ]),
+            "PaginaDeAssinaturas": page("Assinatura"),
         ]
     }
 }

@@ -3,7 +3,7 @@ public enum ReadModels {
     public static let all: [Projection] = [
         CatalogoReadModel.projection, ReservasReadModel.projection, ReservasReadModel.agendas, UsuariosReadModel.projection,
         NotificacoesReadModel.projection, CheckinReadModel.projection, FinanceiroReadModel.projection, AnalyticsReadModel.projection,
-        TrilhasReadModel.projection, CreditosReadModel.projection,
+        TrilhasReadModel.projection, CreditosReadModel.projection, AssinaturasReadModel.projection,
     ]
 
     public static func named(_ name: String) -> Projection? { all.first { $0.name == name } }

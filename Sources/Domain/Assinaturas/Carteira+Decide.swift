@@ -70,6 +70,24 @@ extension Carteira {
                 if !vencidas.isEmpty { events.append(.expirados(Expirados(titular: titular, partes: vencidas, em: em))) }
                 return events
 
+            case .transportar(let titular, let de, let lote, let por, let em):
+                // Its quantity is what was left: the same roll-over again finds the lot granted.
+                if state.lote(lote.loteId) != nil { return [] }
+                guard let anterior = state.saldos.first(where: { $0.lote.loteId == de }) else { return [] }
+                let quantidade = min(lote.quantidade, anterior.restante + anterior.expirado)
+                var events: [Event] = []
+                if anterior.restante > 0 {
+                    let parte = Parte(loteId: de, medida: anterior.lote.medida, quantidade: anterior.restante)
+                    events.append(.expirados(Expirados(titular: titular, partes: [parte], em: em)))
+                }
+                guard quantidade > 0 else { return events }
+                let transportado = Lote(
+                    loteId: lote.loteId, medida: lote.medida, quantidade: quantidade, tipos: lote.tipos, unidadeId: lote.unidadeId,
+                    validoAte: lote.validoAte, origem: lote.origem, descricao: lote.descricao)
+                try validar(transportado, em: em)
+                events.append(.concedidos(Concedidos(titular: titular, lote: transportado, por: por, em: em)))
+                return events
+
             case .expirar(let titular, let em):
                 let partes = state.saldos.filter { $0.restante > 0 && $0.lote.vencido(em: em) }
                     .map { Parte(loteId: $0.lote.loteId, medida: $0.lote.medida, quantidade: $0.restante) }
@@ -115,6 +133,10 @@ extension Carteira {
                 state.consumos[e.reservaId] = nil
             case .expirados(let e):
                 somar(e.partes, -1)
+                for parte in e.partes {
+                    guard let i = state.saldos.firstIndex(where: { $0.lote.loteId == parte.loteId }) else { continue }
+                    state.saldos[i].expirado += parte.quantidade
+                }
             case .ajustados(let e):
                 if let lote = e.lote { state.saldos.append(Saldo(lote: lote, restante: lote.quantidade, concedidoEm: e.em)) }
                 somar(e.partes, -1)

@@ -84,6 +84,8 @@ public enum Carteira {
         public let lote: Lote
         public var restante: Int64
         public let concedidoEm: Date
+        /// What it lost when its time was up (a roll-over counts it as left at the end).
+        public var expirado: Int64 = 0
     }
 
     /// A wallet as its stream knows it (an empty wallet has no events).
@@ -146,6 +148,9 @@ public enum Carteira {
         /// An operator adds `lote` (origin ``Origem/ajuste``), with a reason the audit trail keeps;
         /// the same lot again changes nothing.
         case ajustar(titular: String, lote: Lote, motivo: String, por: String, em: Date)
+        /// A new cycle takes up to `lote.quantidade` of what lot `de` has left (or lost when its
+        /// time was up) into `lote`; the rest of `de` expires. The same lot again changes nothing.
+        case transportar(titular: String, de: UUID, lote: Lote, por: String, em: Date)
         /// An operator takes `quantidade` of `medida` away from the lots that have not expired
         /// (those that expire first first), with a reason.
         case retirar(titular: String, medida: Medida, quantidade: Int64, motivo: String, por: String, em: Date)

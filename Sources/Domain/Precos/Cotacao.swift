@@ -35,6 +35,18 @@ public enum Cotacao {
         }
     }
 
+    /// A member's subscription whose plan gives a discount on this booking (its benefits are
+    /// active and its access covers the space type and day).
+    public struct Assinatura: Sendable, Equatable {
+        public let plano: String
+        public let descontoBP: Int64
+
+        public init(plano: String, descontoBP: Int64) {
+            self.plano = plano
+            self.descontoBP = descontoBP
+        }
+    }
+
     public struct Resultado: Codable, Sendable, Equatable {
         public let linhas: [Linha]
         /// Base plus surcharges (never below zero).
@@ -99,7 +111,8 @@ public enum Cotacao {
     /// 5. **Longa duração**: the largest discount among the rules whose `aPartirDeMinutos` the
     ///    whole booking reaches, applied to the subtotal. Line `longa_duracao`.
     /// 6. **Plano**: when `plano` (trimmed) matches a plan rule case-insensitively, its discount
-    ///    (the largest, if several match) applied to subtotal − longa duração. Line `plano`.
+    ///    (the largest, if several match), or the discount of the member's subscription
+    ///    (`assinatura`) when it is larger, applied to subtotal − longa duração. Line `plano`.
     /// 7. **Créditos em horas**: with `creditos`, the member's hours pay for up to all the
     ///    minutes booked: of what remains, the share `min(horas, duração) / duração`. Line
     ///    `creditos:horas`.
@@ -114,7 +127,7 @@ public enum Cotacao {
     /// are listed only when non-zero, so the lines always add up to `total`.
     public static func cotar(
         tabela: TabelaDePreco.Tabela, intervalo: TimeRange, fuso: TimeZone, plano: String?, cupom: Cupom.Dados?, em: Date,
-        creditos: Creditos? = nil
+        creditos: Creditos? = nil, assinatura: Assinatura? = nil
     ) throws(Falha) -> Resultado {
         let valores = tabela.valores
         let duracao = minutos(intervalo)
@@ -218,7 +231,10 @@ public enum Cotacao {
             else { return nil }
             return (nome, bp)
         }.max { $0.bp < $1.bp }
-        if let doPlano {
+        if let assinatura, assinatura.descontoBP > 0, assinatura.descontoBP > doPlano?.bp ?? 0 {
+            let bp = min(assinatura.descontoBP, 10_000)
+            descontar(dividir(restante * Int128(bp), por: 10_000), "plano", "Plano \(assinatura.plano) (assinatura): −\(formatar(percentual: bp))")
+        } else if let doPlano {
             descontar(dividir(restante * Int128(doPlano.bp), por: 10_000), "plano", "Plano \(doPlano.nome): −\(formatar(percentual: doPlano.bp))")
         }
 

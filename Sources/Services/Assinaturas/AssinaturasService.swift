@@ -3,9 +3,11 @@ import EventStore
 import Foundation
 import Projections
 
-/// The assinaturas service: the credits members hold (``Carteira``) — granted by an operator
-/// (and, as plans and bundles arrive, by them), spent by bookings in the booking's own append
-/// (reservas), given back when a booking ends early, expired by a timer.
+/// The assinaturas service: membership plans (``Plano``, versioned), members' subscriptions
+/// (``Assinatura``: cycles, scheduled changes, upgrades, charges' outcomes) and the credits
+/// members hold (``Carteira``) — granted by their plan's cycles or an operator, spent by
+/// bookings in the booking's own append (reservas), given back when a booking ends early,
+/// expired by a timer.
 public final class AssinaturasService: Sendable {
     let store: any ServiceStore
     let clock: any WallClock
@@ -19,6 +21,20 @@ public final class AssinaturasService: Sendable {
 
     var carteiras: AggregateStore<Carteira.Command, Carteira.State, Carteira.Event, Carteira.Failure> {
         AggregateStore(store: store, decider: Carteira.decider) { try Carteira.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
+    }
+
+    var planos: AggregateStore<Plano.Command, Plano.State, Plano.Event, Plano.Failure> {
+        AggregateStore(store: store, decider: Plano.decider) { try Plano.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
+    }
+
+    var assinaturas: AggregateStore<Assinatura.Command, Assinatura.State, Assinatura.Event, Assinatura.Failure> {
+        AggregateStore(store: store, decider: Assinatura.decider) {
+            try Assinatura.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
+        }
+    }
+
+    var unidades: AggregateStore<Unidade.Command, Unidade.State, Unidade.Event, Unidade.Failure> {
+        AggregateStore(store: store, decider: Unidade.decider) { try Unidade.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
     }
 
     func metadata(_ caller: Caller) -> EventMetadata {

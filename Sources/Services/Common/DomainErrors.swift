@@ -147,3 +147,68 @@ extension ServiceError {
         }
     }
 }
+
+extension ServiceError {
+    init(_ failure: Plano.Failure) {
+        switch failure {
+        case .jaExiste: self = .conflito("plano_ja_existe", "já há um plano com este id")
+        case .naoEncontrado: self = .naoEncontrado("o plano não existe")
+        case .nomeInvalido: self = .invalido("nome", "o nome do plano deve ter de 1 a \(Plano.tamanhoMaximoDoNome) caracteres")
+        case .descricaoInvalida: self = .invalido("descricao", "a descrição deve ter até 500 caracteres")
+        case .termoInvalido(let campo):
+            let limite: String
+            switch campo {
+            case "rolloverBP", "descontoBP": limite = "de 0 a 10000 (pontos-base: 10000 = 100 %)"
+            case "horasMinutos": limite = "de 0 a \(Carteira.maximo(.minutos)) minutos"
+            default: limite = "de 0 a \(Plano.Termos.maximoCentavos) centavos"
+            }
+            self = .invalido(campo, "\(campo) deve ser \(limite)")
+        case .versaoSobreposta(let ultima):
+            self = ServiceError(
+                .invalido, codigo: "versao_sobreposta",
+                mensagem: "a nova versão deve valer a partir de uma data futura e depois de \(ultima.brasileira), quando vale a versão atual",
+                detalhes: ["campo": "vigenteDesde", "ultimaVersaoDesde": ultima.description])
+        case .arquivado: self = .conflito("plano_arquivado", "o plano está arquivado: não tem novas versões nem novas assinaturas")
+        }
+    }
+
+    init(_ failure: Assinatura.Failure) {
+        switch failure {
+        case .naoEncontrada: self = .naoEncontrado("não há assinatura")
+        case .jaAssinante:
+            self = .conflito("ja_assinante", "já há uma assinatura em vigor: troque de plano ou cancele a atual")
+        case .planoArquivado:
+            self = ServiceError(
+                .invalido, codigo: "plano_arquivado", mensagem: "o plano está arquivado e não aceita novas assinaturas",
+                detalhes: ["campo": "planoId"])
+        case .inicioInvalido:
+            self = .invalido("inicio", "inicio deve ser hoje ou até \(Assinatura.antecedenciaMaximaEmDias) dias adiante")
+        case .cartaoObrigatorio: self = .invalido("cartaoToken", "com o método cartao, informe o token do cartão (cartaoToken)")
+        case .encerrada: self = .conflito("assinatura_encerrada", "a assinatura está encerrada")
+        case .statusInvalido(let status):
+            let situacao: String
+            switch status {
+            case .agendada: situacao = "ainda não começou"
+            case .ativa: situacao = "está ativa"
+            case .pausada: situacao = "está pausada"
+            case .suspensa: situacao = "está suspensa por falta de pagamento"
+            case .encerrada: situacao = "está encerrada"
+            }
+            self = ServiceError(
+                .conflito, codigo: "status_invalido", mensagem: "não é possível: a assinatura \(situacao)", detalhes: ["status": status.rawValue])
+        case .nadaAgendado(let tipo): self = .conflito("nada_agendado", "não há \(Self.nome(tipo)) agendado para desfazer")
+        case .jaAgendado(let tipo):
+            self = .conflito("ja_agendado", "já há \(Self.nome(tipo)) agendado para o fim do ciclo: desfaça-o antes")
+        case .mesmoPlano: self = .invalido("planoId", "este já é o plano da assinatura")
+        case .cicloDesconhecido(let numero): self = .naoEncontrado("a assinatura não tem o ciclo \(numero)")
+        }
+    }
+
+    static func nome(_ tipo: Assinatura.TipoDeAlteracao) -> String {
+        switch tipo {
+        case .cancelamento: "cancelamento"
+        case .pausa: "pausa"
+        case .troca: "troca de plano"
+        }
+    }
+}

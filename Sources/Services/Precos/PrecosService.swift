@@ -51,6 +51,29 @@ public final class PrecosService: Sendable {
         }
     }
 
+    /// Members' subscriptions (``Assinatura``): an active one's plan discount applies.
+    var assinaturas: AggregateStore<Assinatura.Command, Assinatura.State, Assinatura.Event, Assinatura.Failure> {
+        AggregateStore(store: store, decider: Assinatura.decider, cache: estados) {
+            try Assinatura.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
+        }
+    }
+
+    /// The discount of `titular`'s subscription on a booking of `espaco` starting on a day of
+    /// `inicio` (nil: no member, no active subscription, or its access does not cover it).
+    func assinatura(
+        _ titular: String?, espaco: Espaco.Dados, inicio: Date, fuso: TimeZone, prefetched: Prefetched?
+    ) async throws
+        -> Cotacao.Assinatura?
+    {
+        guard let titular else { return nil }
+        guard let dados = try await assinaturas.load(StreamNames.assinatura(titular), prefetched: prefetched).state.dados,
+            dados.beneficiosAtivos, dados.termos.descontoBP > 0,
+            dados.termos.acesso.permite(espaco.tipo, em: DataLocal(inicio, em: fuso).diaDaSemana),
+            dados.unidadeId == nil || dados.unidadeId == espaco.unidade.rawValue
+        else { return nil }
+        return Cotacao.Assinatura(plano: dados.plano.nome, descontoBP: dados.termos.descontoBP)
+    }
+
     func metadata(_ caller: Caller) -> EventMetadata {
         EventMetadata(actor: caller.usuario, requestId: caller.requestId, service: Self.service)
     }
@@ -225,7 +248,10 @@ public final class PrecosService: Sendable {
         else { return nil }
         var leituras = [espacos.read(espaco), unidades.read(StreamNames.unidade(dados.unidade)), tabelas.read(StreamNames.tabela(id))]
         if let normal = codigo.flatMap(Cupom.normalizarCodigo) { leituras.append(cupons.read(StreamNames.cupom(normal))) }
-        if let titular { leituras.append(carteiras.read(StreamNames.creditos(titular))) }
+        if let titular {
+            leituras.append(carteiras.read(StreamNames.creditos(titular)))
+            leituras.append(assinaturas.read(StreamNames.assinatura(titular)))
+        }
         return (unidade.fuso, leituras)
     }
 
@@ -253,9 +279,11 @@ public final class PrecosService: Sendable {
             cupom = (normal, dados, version)
         }
         let creditos = try await creditos(titular, espaco: espaco, em: now, prefetched: prefetched)
+        let assinatura = try await assinatura(titular, espaco: espaco, inicio: intervalo.start, fuso: unidade.fuso, prefetched: prefetched)
         do {
             let cotacao = try Cotacao.cotar(
-                tabela: tabela, intervalo: intervalo, fuso: unidade.fuso, plano: plano, cupom: cupom?.1, em: now, creditos: creditos)
+                tabela: tabela, intervalo: intervalo, fuso: unidade.fuso, plano: plano, cupom: cupom?.1, em: now, creditos: creditos,
+                assinatura: assinatura)
             return Contexto(espaco: espaco, espacoVersao: espacoVersao, unidade: unidade, cupom: cupom, cotacao: cotacao)
         } catch {
             throw ServiceError(error)

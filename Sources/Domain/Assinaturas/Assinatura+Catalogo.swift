@@ -1,0 +1,30 @@
+extension Assinatura {
+    /// The events of `assinatura-…` streams: the one place their stored type strings are written.
+    public enum Catalogo: EventCatalog {
+        public static let category = "assinatura"
+
+        public static let iniciada = EventKind("AssinaturaIniciada", category: category, context: .assinaturas, label: "Assinatura contratada")
+        public static let cicloIniciado = EventKind("CicloIniciado", category: category, context: .assinaturas, label: "Ciclo de assinatura iniciado")
+        public static let alteracaoAgendada = EventKind(
+            "AlteracaoAgendada", category: category, context: .assinaturas, label: "Alteração de assinatura agendada para o fim do ciclo")
+        public static let alteracaoDesfeita = EventKind(
+            "AlteracaoDesfeita", category: category, context: .assinaturas, label: "Alteração de assinatura desfeita")
+        public static let planoTrocado = EventKind("PlanoTrocado", category: category, context: .assinaturas, label: "Plano trocado no meio do ciclo")
+        public static let pausada = EventKind("AssinaturaPausada", category: category, context: .assinaturas, label: "Assinatura pausada")
+        public static let retomada = EventKind("AssinaturaRetomada", category: category, context: .assinaturas, label: "Assinatura retomada")
+        public static let encerrada = EventKind("AssinaturaEncerrada", category: category, context: .assinaturas, label: "Assinatura encerrada")
+        public static let cobrancaConfirmada = EventKind(
+            "CobrancaDeCicloConfirmada", category: category, context: .assinaturas, label: "Cobrança de ciclo paga")
+        public static let cobrancaRecusada = EventKind(
+            "CobrancaDeCicloRecusada", category: category, context: .assinaturas, label: "Cobrança de ciclo recusada")
+        public static let suspensa = EventKind(
+            "AssinaturaSuspensa", category: category, context: .assinaturas, label: "Assinatura suspensa por falta de pagamento")
+        public static let reativada = EventKind(
+            "AssinaturaReativada", category: category, context: .assinaturas, label: "Assinatura reativada após pagamento")
+
+        public static let todos = [
+            iniciada, cicloIniciado, alteracaoAgendada, alteracaoDesfeita, planoTrocado, pausada, retomada, encerrada, cobrancaConfirmada,
+            cobrancaRecusada, suspensa, reativada,
+        ]
+    }
+}

@@ -1,0 +1,198 @@
+public import Foundation
+
+/// A holder's membership (`assinatura-<titular>`): the plan, its cycles, what is scheduled for
+/// the end of the cycle (a cancellation, a pause, a downgrade) and the state of its charges.
+///
+/// Monthly cycles follow calendar months: a subscription that starts on the 10th pays and
+/// receives credits for the rest of that month in proportion to its days, then one whole month
+/// at a time from the 1st. Yearly cycles run from the start date, a year each. Each cycle keeps
+/// the plan version in force on its first day.
+public enum Assinatura {
+    public enum Metodo: String, Codable, Sendable, CaseIterable {
+        case cartao
+        case pixAutomatico = "pix_automatico"
+        case boleto
+    }
+
+    /// How the cycles are paid: a card on file is a token of the payment provider.
+    public struct Cobranca: Codable, Sendable, Equatable {
+        public let metodo: Metodo
+        public let cartaoToken: String?
+
+        public init(metodo: Metodo, cartaoToken: String? = nil) {
+            self.metodo = metodo
+            self.cartaoToken = cartaoToken
+        }
+    }
+
+    public enum Status: String, Codable, Sendable {
+        /// Subscribed to start on a later date: no cycle yet.
+        case agendada
+        case ativa
+        /// No cycles, no charges, no benefits until resumed.
+        case pausada
+        /// A charge failed through every retry: no benefits until paid.
+        case suspensa
+        case encerrada
+    }
+
+    public enum TipoDeAlteracao: String, Codable, Sendable, CaseIterable {
+        case cancelamento, pausa, troca
+    }
+
+    /// A change that takes effect when the cycle ends.
+    public struct Agendamento: Codable, Sendable, Equatable {
+        public let tipo: TipoDeAlteracao
+        /// The plan of a downgrade.
+        public let plano: Plano.Referencia?
+        public let efeitoEm: DataLocal
+    }
+
+    /// One paid period and what it granted.
+    public struct Ciclo: Codable, Sendable, Equatable {
+        public let numero: Int
+        public let inicio: DataLocal
+        /// The first day after it.
+        public let fim: DataLocal
+        public let plano: Plano.Referencia
+        public let termos: Plano.Termos
+        /// The share of a whole cycle it covers (10,000 = all of it): the first, partial
+        /// month's, or a resumed one's.
+        public let proporcaoBP: Int64
+        /// What the cycle costs: its fee in proportion, plus the setup fee on the first.
+        public let valorCentavos: Int64
+        public let adesaoCentavos: Int64
+        /// The credits it grants (``Carteira/Lote``, origin ``Carteira/Origem/plano``).
+        public let lotes: [Carteira.Lote]
+        /// Unused credits of the cycle before that roll into this one, up to `maximo` each.
+        public let transportes: [Transporte]
+    }
+
+    /// Up to `maximo` of what lot `de` has left moves into a new lot (`lote`, whose quantity
+    /// is that maximum; the wallet grants what there is).
+    public struct Transporte: Codable, Sendable, Equatable {
+        public let de: UUID
+        public let maximo: Int64
+        public let lote: Carteira.Lote
+    }
+
+    /// A failed charge and its retries.
+    public struct Inadimplencia: Codable, Sendable, Equatable {
+        public let ciclo: Int
+        public let primeiraFalha: Date
+        public let tentativas: Int
+        /// When the next attempt is due; nil once retries are over (the subscription is suspended).
+        public let proximaTentativa: Date?
+
+        public init(ciclo: Int, primeiraFalha: Date, tentativas: Int, proximaTentativa: Date?) {
+            self.ciclo = ciclo
+            self.primeiraFalha = primeiraFalha
+            self.tentativas = tentativas
+            self.proximaTentativa = proximaTentativa
+        }
+    }
+
+    /// Days after the first failed charge when it is tried again; after the last, suspension.
+    public static let retentativasEmDias = [1, 3, 7]
+
+    public struct Dados: Sendable, Equatable {
+        public let assinaturaId: UUID
+        public let titular: String
+        public var plano: Plano.Referencia
+        public var termos: Plano.Termos
+        public let unidadeId: UUID?
+        public var cobranca: Cobranca
+        public let fusoHorario: String
+        public let inicio: DataLocal
+        public var ciclo: Ciclo?
+        public var status: Status
+        public var agendamento: Agendamento?
+        public var inadimplencia: Inadimplencia?
+        /// Cycles paid (numbers); a cycle of no value counts as paid.
+        public var pagos: Set<Int>
+        /// Upgrades in the current cycle (their credits' lots need their own ids).
+        public var trocasNoCiclo: Int
+
+        public var fuso: TimeZone { TimeZone(identifier: fusoHorario) ?? TimeZone(secondsFromGMT: -10_800) ?? .current }
+
+        /// The plan the next cycle uses: a scheduled downgrade's, or the current one.
+        public var proximoPlano: UUID {
+            if let agendamento, agendamento.tipo == .troca, let plano = agendamento.plano { return plano.planoId }
+            return plano.planoId
+        }
+
+        /// When the timer has something to do: the start of the first cycle, the end of the
+        /// current one, or the next retry of a failed charge. Nil when paused or ended.
+        public var proximoPrazo: Date? {
+            switch status {
+            case .pausada, .encerrada: return nil
+            case .agendada: return inicio.instante(minutos: 0, em: fuso)
+            case .ativa, .suspensa:
+                let fim = ciclo.map { $0.fim.instante(minutos: 0, em: fuso) }
+                let retentativa = inadimplencia?.proximaTentativa
+                return [fim, retentativa].compactMap { $0 }.min()
+            }
+        }
+
+        /// Whether the plan's benefits (discount, plan credits) apply now.
+        public var beneficiosAtivos: Bool { status == .ativa }
+    }
+
+    public enum State: Sendable, Equatable {
+        case nenhuma
+        case existente(Dados)
+
+        public var dados: Dados? {
+            guard case .existente(let dados) = self else { return nil }
+            return dados
+        }
+    }
+
+    public enum Command: Sendable, Equatable {
+        /// `plano` is the plan's whole state: the version in force on `inicio` applies.
+        case assinar(
+            assinaturaId: UUID, titular: String, plano: Plano.Dados, inicio: DataLocal, hoje: DataLocal, cobranca: Cobranca, fusoHorario: String,
+            por: String, em: Date)
+        /// Opens the next cycle when the current one has ended (the first, when its start has
+        /// come), with the version of `plano` in force on its first day; or ends, pauses or
+        /// switches plan as scheduled. `plano` is the plan of ``Dados/proximoPlano``.
+        case renovar(plano: Plano.Dados, em: Date)
+        /// At the end of the cycle (at once, before the first cycle).
+        case cancelar(por: String, em: Date)
+        /// From the end of the cycle.
+        case pausar(por: String, em: Date)
+        /// Takes back what was scheduled.
+        case desfazer(TipoDeAlteracao, por: String, em: Date)
+        /// A paused subscription starts a new cycle today, in proportion.
+        case retomar(plano: Plano.Dados, hoje: DataLocal, por: String, em: Date)
+        /// A dearer plan of the same period takes effect now (the rest of the cycle in
+        /// proportion: the difference is charged and the extra credits granted); any other
+        /// change at the end of the cycle.
+        case trocar(plano: Plano.Dados, hoje: DataLocal, por: String, em: Date)
+        /// The charge of cycle `ciclo` was paid (a suspended subscription is active again).
+        case registrarPagamento(ciclo: Int, em: Date)
+        /// The charge of cycle `ciclo` failed: a retry is scheduled, or, retries over, the
+        /// subscription is suspended.
+        case registrarRecusa(ciclo: Int, motivo: String, em: Date)
+    }
+
+    public enum Failure: Error, Equatable, Sendable {
+        case naoEncontrada
+        /// Already subscribed (not ended).
+        case jaAssinante
+        case planoArquivado
+        case inicioInvalido
+        case cartaoObrigatorio
+        case encerrada
+        /// The command does not apply in this status (pausing a paused one, resuming an active one…).
+        case statusInvalido(Status)
+        case nadaAgendado(TipoDeAlteracao)
+        /// Another change is already scheduled for the end of the cycle (undo it first).
+        case jaAgendado(TipoDeAlteracao)
+        case mesmoPlano
+        case cicloDesconhecido(Int)
+    }
+
+    /// A start at most this many days ahead.
+    public static let antecedenciaMaximaEmDias = 90
+}

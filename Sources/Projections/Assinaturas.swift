@@ -1,0 +1,242 @@
+public import Domain
+public import EventStore
+public import Foundation
+
+extension StreamNames {
+    /// A plan: `plano-<id>`.
+    public static func plano(_ id: UUID) -> StreamName { StreamName(category: Plano.Catalogo.category, id: id.uuidString.lowercased()) }
+    /// A holder's subscription: `assinatura-<titular>` (one at a time; a new one after the last ended).
+    public static func assinatura(_ titular: String) -> StreamName { StreamName(category: Assinatura.Catalogo.category, id: titular) }
+}
+
+/// A plan as operators and members read it.
+public struct PlanoView: Codable, Sendable, Equatable {
+    public let planoId: String
+    public let nome: String
+    public let descricao: String?
+    public let unidadeId: String?
+    public var versoes: [Plano.Versao]
+    public var arquivado: Bool
+    public let criadoEm: Date
+    public var atualizadoEm: Date
+}
+
+/// One cycle of a subscription.
+public struct CicloView: Codable, Sendable, Equatable {
+    public let numero: Int
+    public let inicio: DataLocal
+    /// The last day it covers.
+    public let ate: DataLocal
+    public let plano: Plano.Referencia
+    public let proporcaoBP: Int64
+    public let valorCentavos: Int64
+    public let adesaoCentavos: Int64
+    public let minutos: Int64
+    public let centavos: Int64
+    public var pago: Bool
+
+    init(_ ciclo: Assinatura.Ciclo) {
+        numero = ciclo.numero
+        inicio = ciclo.inicio
+        ate = ciclo.fim.adding(dias: -1)
+        plano = ciclo.plano
+        proporcaoBP = ciclo.proporcaoBP
+        valorCentavos = ciclo.valorCentavos
+        adesaoCentavos = ciclo.adesaoCentavos
+        minutos = ciclo.lotes.filter { $0.medida == .minutos }.reduce(0) { $0 + $1.quantidade }
+        centavos = ciclo.lotes.filter { $0.medida == .centavos }.reduce(0) { $0 + $1.quantidade }
+        pago = ciclo.valorCentavos == 0
+    }
+}
+
+/// A holder's subscription: plan, status, current cycle, what is scheduled, charges.
+public struct AssinaturaView: Codable, Sendable, Equatable {
+    public let assinaturaId: String
+    public let titular: String
+    public var plano: Plano.Referencia
+    public var termos: Plano.Termos
+    public let unidadeId: String?
+    public let metodo: Assinatura.Metodo
+    public let fusoHorario: String
+    public let inicio: DataLocal
+    public var status: Assinatura.Status
+    public var cicloAtual: CicloView?
+    /// The latest first (up to 36).
+    public var ciclos: [CicloView]
+    public var agendamento: Assinatura.Agendamento?
+    public var inadimplencia: Assinatura.Inadimplencia?
+    /// When the next cycle is charged (nil when it ends, pauses or is not active).
+    public var proximaCobranca: DataLocal?
+    public var motivoDoEncerramento: Assinatura.MotivoDoEncerramento?
+    public let criadaEm: Date
+    public var atualizadaEm: Date
+
+    mutating func recalcular() {
+        let continua = (status == .ativa || status == .agendada) && agendamento.map { $0.tipo == .troca } ?? true
+        proximaCobranca = continua ? (status == .agendada ? inicio : cicloAtual.map { $0.ate.adding(dias: 1) }) : nil
+    }
+
+    /// When the renewal timer is due: the first cycle's start, or the current one's end.
+    var prazo: Date? {
+        let fuso = TimeZone(identifier: fusoHorario) ?? TimeZone(secondsFromGMT: -10_800) ?? .current
+        switch status {
+        case .agendada: return inicio.instante(minutos: 0, em: fuso)
+        case .ativa, .suspensa: return cicloAtual.map { $0.ate.adding(dias: 1).instante(minutos: 0, em: fuso) }
+        case .pausada, .encerrada: return nil
+        }
+    }
+}
+
+/// A subscription renewal timer (`assinaturas_prazos`).
+public struct AssinaturaPrazoView: Codable, Sendable, Equatable {
+    public let titular: String
+    public let vence: Date
+}
+
+extension PlanoView {
+    /// The view of a plan after `events` (nil before its creation).
+    public static func folding(_ events: [Plano.Event]) -> PlanoView? {
+        events.reduce(nil) { $0.aplicando($1) }
+    }
+}
+
+extension Optional where Wrapped == PlanoView {
+    func aplicando(_ event: Plano.Event) -> PlanoView? {
+        switch (self, event) {
+        case (_, .criado(let e)):
+            return PlanoView(
+                planoId: e.planoId.uuidString.lowercased(), nome: e.nome, descricao: e.descricao, unidadeId: e.unidadeId?.uuidString.lowercased(),
+                versoes: [e.versao], arquivado: false, criadoEm: e.em, atualizadoEm: e.em)
+        case (var view?, .revisado(let e)):
+            view.versoes.append(e.versao)
+            view.atualizadoEm = e.em
+            return view
+        case (var view?, .arquivado(let e)):
+            view.arquivado = true
+            view.atualizadoEm = e.em
+            return view
+        case (nil, _):
+            return nil
+        }
+    }
+}
+
+extension AssinaturaView {
+    /// The view of a holder's subscription after `events` of its stream (nil before any; the
+    /// last subscription when several followed each other).
+    public static func folding(_ events: [Assinatura.Event]) -> AssinaturaView? {
+        events.reduce(nil) { $0.aplicando($1) }
+    }
+}
+
+extension Optional where Wrapped == AssinaturaView {
+    func aplicando(_ event: Assinatura.Event) -> AssinaturaView? {
+        if case .iniciada(let e) = event {
+            var view = AssinaturaView(
+                assinaturaId: e.assinaturaId.uuidString.lowercased(), titular: e.titular, plano: e.plano, termos: e.termos,
+                unidadeId: e.unidadeId?.uuidString.lowercased(), metodo: e.cobranca.metodo, fusoHorario: e.fusoHorario, inicio: e.inicio,
+                status: .agendada, cicloAtual: nil, ciclos: [], agendamento: nil, inadimplencia: nil, proximaCobranca: nil,
+                motivoDoEncerramento: nil, criadaEm: e.em, atualizadaEm: e.em)
+            view.recalcular()
+            return view
+        }
+        guard var view = self else { return nil }
+        func marcarPago(_ numero: Int) {
+            if view.cicloAtual?.numero == numero { view.cicloAtual?.pago = true }
+            if let i = view.ciclos.firstIndex(where: { $0.numero == numero }) { view.ciclos[i].pago = true }
+        }
+        switch event {
+        case .iniciada:
+            break
+        case .cicloIniciado(let e):
+            let ciclo = CicloView(e.ciclo)
+            view.cicloAtual = ciclo
+            view.ciclos.insert(ciclo, at: 0)
+            if view.ciclos.count > 36 { view.ciclos.removeLast(view.ciclos.count - 36) }
+            view.plano = e.ciclo.plano
+            view.termos = e.ciclo.termos
+            view.status = .ativa
+            view.agendamento = nil
+        case .alteracaoAgendada(let e):
+            view.agendamento = e.agendamento
+        case .alteracaoDesfeita:
+            view.agendamento = nil
+        case .planoTrocado(let e):
+            view.plano = e.para
+            view.termos = e.termos
+            view.agendamento = nil
+        case .pausada:
+            view.status = .pausada
+            view.agendamento = nil
+        case .retomada, .reativada:
+            view.status = .ativa
+        case .encerrada(let e):
+            view.status = .encerrada
+            view.agendamento = nil
+            view.motivoDoEncerramento = e.motivo
+        case .cobrancaConfirmada(let e):
+            marcarPago(e.ciclo)
+            if view.inadimplencia?.ciclo == e.ciclo { view.inadimplencia = nil }
+        case .cobrancaRecusada(let e):
+            view.inadimplencia = Assinatura.Inadimplencia(
+                ciclo: e.ciclo, primeiraFalha: view.inadimplencia.flatMap { $0.ciclo == e.ciclo ? $0.primeiraFalha : nil } ?? e.em,
+                tentativas: e.tentativa, proximaTentativa: e.proximaTentativa)
+        case .suspensa:
+            view.status = .suspensa
+        }
+        view.atualizadaEm = AssinaturasReadModel.titularEInstante(event).1
+        view.recalcular()
+        return view
+    }
+}
+
+public enum AssinaturasReadModel {
+    public static let planos = "planos"
+    public static let assinaturas = "assinaturas"
+    public static let prazos = "assinaturas_prazos"
+
+    /// `planos` (group `todos`, by name), `assinaturas` (one per holder, group `todas`) and
+    /// `assinaturas_prazos` (the renewal timers in group `prazo`, ordered by due time).
+    public static let projection = Projection(
+        name: "assinaturas", collections: [planos, assinaturas, prazos], types: Plano.Catalogo.todos.types.union(Assinatura.Catalogo.todos.types)
+    ) { recorded, batch in
+        if let event = try Plano.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) {
+            let id: UUID
+            switch event {
+            case .criado(let e): id = e.planoId
+            case .revisado(let e): id = e.planoId
+            case .arquivado(let e): id = e.planoId
+            }
+            let chave = id.uuidString.lowercased()
+            guard let view = try await batch.get(PlanoView.self, planos, chave).aplicando(event) else { return }
+            try batch.put(view, planos, chave, grupo: "todos", ordem: view.nome.lowercased())
+            return
+        }
+        guard let event = try Assinatura.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) else { return }
+        let titular = titularEInstante(event).0
+        guard let view = try await batch.get(AssinaturaView.self, assinaturas, titular).aplicando(event) else { return }
+        try batch.put(view, assinaturas, titular, grupo: "todas", ordem: titular)
+        if let vence = view.prazo {
+            try batch.put(AssinaturaPrazoView(titular: titular, vence: vence), prazos, titular, grupo: "prazo", ordem: ReservasReadModel.ordem(vence))
+        } else {
+            batch.delete(prazos, titular)
+        }
+    }
+
+    static func titularEInstante(_ event: Assinatura.Event) -> (String, Date) {
+        switch event {
+        case .iniciada(let e): (e.titular, e.em)
+        case .cicloIniciado(let e): (e.titular, e.em)
+        case .alteracaoAgendada(let e): (e.titular, e.em)
+        case .alteracaoDesfeita(let e): (e.titular, e.em)
+        case .planoTrocado(let e): (e.titular, e.em)
+        case .pausada(let e): (e.titular, e.em)
+        case .retomada(let e): (e.titular, e.em)
+        case .encerrada(let e): (e.titular, e.em)
+        case .cobrancaConfirmada(let e): (e.titular, e.em)
+        case .cobrancaRecusada(let e): (e.titular, e.em)
+        case .suspensa(let e): (e.titular, e.em)
+        case .reativada(let e): (e.titular, e.em)
+        }
+    }
+}

@@ -1,0 +1,225 @@
+public import Domain
+import EventStore
+import Foundation
+public import Projections
+
+extension AssinaturasService {
+    public struct PedidoDeAssinatura: Decodable, Sendable {
+        public let planoId: String
+        /// `YYYY-MM-DD`, today or up to 90 days ahead; today when absent.
+        public let inicio: String?
+        /// `cartao`, `pix_automatico` or `boleto`.
+        public let metodo: String
+        /// The payment provider's token of the card on file (`metodo` `cartao`).
+        public let cartaoToken: String?
+    }
+
+    public struct PedidoDeTroca: Decodable, Sendable {
+        public let planoId: String
+    }
+
+    public enum Acao: String, Sendable, CaseIterable {
+        case cancelar, pausar, retomar
+        case desfazerCancelamento = "desfazer-cancelamento"
+        case desfazerTroca = "desfazer-troca"
+    }
+
+    /// `usuario` subscribes to a plan (the member themself, or an operator for them).
+    public func assinar(_ usuario: String, _ pedido: PedidoDeAssinatura, caller: Caller) async throws -> AssinaturaView {
+        let titular = try await titular(usuario)
+        guard let id = UUID(uuidString: pedido.planoId) else {
+            throw ServiceError.invalido("planoId", "o plano \(pedido.planoId.prefix(60)) não existe")
+        }
+        guard case .existente(let plano) = try await planos.load(StreamNames.plano(id)).state else {
+            throw ServiceError.invalido("planoId", "o plano \(pedido.planoId.prefix(60)) não existe")
+        }
+        guard let metodo = Assinatura.Metodo(rawValue: pedido.metodo) else {
+            throw ServiceError.invalido("metodo", "metodo deve ser cartao, pix_automatico ou boleto")
+        }
+        try ServiceError.texto(pedido.cartaoToken, campo: "cartaoToken", maximo: 200)
+        if metodo != .cartao, pedido.cartaoToken != nil { throw ServiceError.invalido("cartaoToken", "cartaoToken só vale com o método cartao") }
+        let fuso = try await fuso(unidade: plano.unidadeId)
+        let hoje = hoje(fuso)
+        let inicio = try Self.data(pedido.inicio, campo: "inicio") ?? hoje
+        let assinaturaId = caller.idempotencyKey.map { Events.derivedId("assinatura", titular, $0) } ?? UUID()
+        let now = clock.now
+        let por = caller.usuario ?? titular
+        return try await executar(titular, caller: caller) { _ in
+            .assinar(
+                assinaturaId: assinaturaId, titular: titular, plano: plano, inicio: inicio, hoje: hoje,
+                cobranca: Assinatura.Cobranca(metodo: metodo, cartaoToken: pedido.cartaoToken), fusoHorario: fuso, por: por, em: now)
+        }
+    }
+
+    public func agir(_ usuario: String, _ acao: Acao, caller: Caller) async throws -> AssinaturaView {
+        let titular = try await titular(usuario)
+        let now = clock.now
+        let por = caller.usuario ?? titular
+        return try await executar(titular, caller: caller) { state in
+            switch acao {
+            case .cancelar: return .cancelar(por: por, em: now)
+            case .pausar: return .pausar(por: por, em: now)
+            case .desfazerCancelamento: return .desfazer(.cancelamento, por: por, em: now)
+            case .desfazerTroca: return .desfazer(.troca, por: por, em: now)
+            case .retomar:
+                guard let dados = state.dados else { throw ServiceError(Assinatura.Failure.naoEncontrada) }
+                return .retomar(plano: try await self.plano(dados.proximoPlano), hoje: self.hoje(dados.fusoHorario), por: por, em: now)
+            }
+        }
+    }
+
+    public func trocarPlano(_ usuario: String, _ pedido: PedidoDeTroca, caller: Caller) async throws -> AssinaturaView {
+        let titular = try await titular(usuario)
+        guard let id = UUID(uuidString: pedido.planoId), case .existente(let plano) = try await planos.load(StreamNames.plano(id)).state else {
+            throw ServiceError.invalido("planoId", "o plano \(pedido.planoId.prefix(60)) não existe")
+        }
+        let now = clock.now
+        let por = caller.usuario ?? titular
+        return try await executar(titular, caller: caller) { state in
+            .trocar(plano: plano, hoje: self.hoje(state.dados?.fusoHorario ?? "America/Sao_Paulo"), por: por, em: now)
+        }
+    }
+
+    /// An operator records that a cycle's charge was paid outside the provider (a transfer, cash).
+    public func registrarPagamento(_ usuario: String, ciclo: Int, caller: Caller) async throws -> AssinaturaView {
+        let titular = try await titular(usuario)
+        let now = clock.now
+        return try await executar(titular, caller: caller) { _ in .registrarPagamento(ciclo: ciclo, em: now) }
+    }
+
+    func plano(_ id: UUID) async throws -> Plano.Dados {
+        guard case .existente(let dados) = try await planos.load(StreamNames.plano(id)).state else {
+            throw ServiceError.naoEncontrado("o plano \(id.uuidString.lowercased()) não existe")
+        }
+        return dados
+    }
+
+    /// Decides `command` on `titular`'s subscription and appends its events together with
+    /// what they grant in the holder's wallet (a cycle's credits, its roll-over, an upgrade's
+    /// extra credits), both streams with the versions read: the credits of a cycle are
+    /// granted exactly when the cycle is recorded. A concurrent writer makes it decide again.
+    @discardableResult
+    func executar(
+        _ titular: String, caller: Caller?, meta: EventMetadata? = nil, _ command: (Assinatura.State) async throws -> Assinatura.Command
+    ) async throws -> AssinaturaView {
+        let stream = StreamNames.assinatura(titular)
+        let meta = meta ?? caller.map(metadata) ?? EventMetadata(actor: "system:assinaturas", requestId: "prazos", service: Self.service)
+        for attempt in 1...5 {
+            let (state, version) = try await assinaturas.load(stream)
+            let events: [Assinatura.Event]
+            do {
+                events = try Assinatura.decider.decide(try await command(state), state)
+            } catch let failure as Assinatura.Failure {
+                throw ServiceError(failure)
+            }
+            guard !events.isEmpty else { return try await assinaturaLida(titular) }
+            let now = clock.now
+            var writes = [StreamWrite(stream: stream, expected: .after(version), events: try Events.new(events, at: now, metadata: meta))]
+            if let carteira = try await creditar(titular, events, meta: meta, em: now) { writes.append(carteira) }
+            do {
+                try await store.append(writes)
+                return try await assinaturaLida(titular)
+            } catch is WrongExpectedVersion where attempt < 5 {
+                continue
+            }
+        }
+        throw ServiceError.conflito("conflito_de_versao", "a assinatura mudou durante a operação; tente de novo")
+    }
+
+    /// The wallet's write for what `events` grant (nil: nothing).
+    func creditar(_ titular: String, _ events: [Assinatura.Event], meta: EventMetadata, em now: Date) async throws -> StreamWrite? {
+        var comandos: [Carteira.Command] = []
+        for event in events {
+            switch event {
+            case .cicloIniciado(let e):
+                comandos += e.ciclo.transportes.map { .transportar(titular: titular, de: $0.de, lote: $0.lote, por: "system:assinaturas", em: now) }
+                comandos += e.ciclo.lotes.map { .conceder(titular: titular, lote: $0, por: "system:assinaturas", em: now) }
+            case .planoTrocado(let e):
+                comandos += e.lotes.map { .conceder(titular: titular, lote: $0, por: "system:assinaturas", em: now) }
+            default:
+                break
+            }
+        }
+        guard !comandos.isEmpty else { return nil }
+        let stream = StreamNames.creditos(titular)
+        var (carteira, version) = try await carteiras.load(stream)
+        var novos: [Carteira.Event] = []
+        for comando in comandos {
+            let events: [Carteira.Event]
+            do { events = try Carteira.decider.decide(comando, carteira) } catch { throw ServiceError(error) }
+            carteira = events.reduce(carteira, Carteira.decider.evolve)
+            novos += events
+        }
+        version = max(version, 0)
+        guard !novos.isEmpty else { return nil }
+        return StreamWrite(stream: stream, expected: .after(version), events: try Events.new(novos, at: now, metadata: meta))
+    }
+
+    /// The subscription as its stream says now.
+    func assinaturaLida(_ titular: String) async throws -> AssinaturaView {
+        let events = try await store.readStream(StreamNames.assinatura(titular)).compactMap {
+            try Assinatura.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
+        }
+        guard let view = AssinaturaView.folding(events) else { throw ServiceError(Assinatura.Failure.naoEncontrada) }
+        return view
+    }
+
+    // MARK: Queries
+
+    /// A holder's subscription (the last one, ended or not): 404 when there was never one.
+    public func assinatura(titular: String) async throws -> AssinaturaView {
+        guard let doc = try await store.document(AssinaturasReadModel.assinaturas, key: titular) else {
+            throw ServiceError(Assinatura.Failure.naoEncontrada)
+        }
+        return try ReadModelJSON.decoder.decode(AssinaturaView.self, from: doc)
+    }
+
+    public func assinatura(usuario: String) async throws -> AssinaturaView {
+        try await assinatura(titular: try await titular(usuario))
+    }
+
+    /// Every subscription, by holder, 50 a page; `status` filters.
+    public func assinaturas(pagina: Int, status: Assinatura.Status?) async throws -> Pagina<AssinaturaView> {
+        if status == nil {
+            let docs = try await store.documents(AssinaturasReadModel.assinaturas, grupo: "todas", limit: 50, offset: (pagina - 1) * 50)
+            let total = try await store.count(AssinaturasReadModel.assinaturas, grupo: "todas")
+            return Pagina(itens: try docs.map { try ReadModelJSON.decoder.decode(AssinaturaView.self, from: $0) }, total: total, pagina: pagina)
+        }
+        let todas = try await store.documents(AssinaturasReadModel.assinaturas, grupo: "todas", limit: 10_000, offset: 0)
+            .map { try ReadModelJSON.decoder.decode(AssinaturaView.self, from: $0) }.filter { $0.status == status }
+        let inicio = min((pagina - 1) * 50, todas.count)
+        return Pagina(itens: Array(todas[inicio..<min(inicio + 50, todas.count)]), total: todas.count, pagina: pagina)
+    }
+
+    // MARK: Timers
+
+    /// Opens the cycles that are due (and ends, pauses or switches plan as scheduled), granting
+    /// their credits in the same append; a subscription behind by several cycles catches up.
+    /// Returns how many subscriptions it changed; one that fails does not hold up the others.
+    @discardableResult
+    public func renovarAssinaturas(limite: Int = 200) async throws -> Int {
+        let now = clock.now
+        let prazos = try await store.documents(AssinaturasReadModel.prazos, grupo: "prazo", limit: limite, offset: 0)
+            .map { try ReadModelJSON.decoder.decode(AssinaturaPrazoView.self, from: $0) }
+        var executados = 0
+        var falha: (any Error)?
+        let meta = EventMetadata(actor: "system:prazos", requestId: "prazos", service: Self.service)
+        for prazo in prazos where prazo.vence <= now {
+            do {
+                for _ in 0..<36 {
+                    let antes = try await assinaturas.load(StreamNames.assinatura(prazo.titular)).version
+                    try await executar(prazo.titular, caller: nil, meta: meta) { state in
+                        guard let dados = state.dados else { throw ServiceError(Assinatura.Failure.naoEncontrada) }
+                        return .renovar(plano: try await self.plano(dados.proximoPlano), em: now)
+                    }
+                    if try await assinaturas.load(StreamNames.assinatura(prazo.titular)).version == antes { break }
+                }
+                executados += 1
+            } catch {
+                falha = falha ?? error
+            }
+        }
+        if let falha { throw falha }
+        return executados
+    }
+}
