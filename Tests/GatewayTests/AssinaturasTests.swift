@@ -1,0 +1,203 @@
+import Domain
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Projections
+import Testing
+
+/// Plans and subscriptions through the API: an operator's plans and versions, a member's
+/// subscription with its prorated first cycle, the cycle's credits and discount, the renewal
+/// timer with roll-over, scheduled changes, upgrades.
+@Suite("Plans and subscriptions: plans, versions, subscribing, cycles, credits, changes")
+struct AssinaturasTests {
+    static let flex =
+        #"{"nome":"Flex","periodicidade":"mensal","valorCentavos":30000,"adesaoCentavos":10000,"horasMinutos":600,"tiposDasHoras":["sala_reuniao"],"#
+        + #""rolloverBP":5000,"diasDeAcesso":["segunda","terca","quarta","quinta","sexta"],"descontoBP":1000}"#
+
+    func membroId(_ client: any TestClientProtocol, _ token: String) async throws -> String {
+        try #require(try await client.json(.get, "/api/auth/me", token: token).object["id"] as? String)
+    }
+
+    func criarPlano(_ client: any TestClientProtocol, _ corpo: String, token: String) async throws -> String {
+        let resposta = try await client.json(.post, "/api/admin/planos", corpo, token: token)
+        #expect(resposta.status == .created, "\(String(buffer: resposta.body))")
+        return try #require(resposta.object["planoId"] as? String)
+    }
+
+    @Test("an operator creates, revises and archives plans; bad input is a 4xx naming the field and writes nothing; members see those on sale")
+    func plans() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let antes = try await harness.allEvents().count
+            let recusados: [(String, String)] = [
+                (#"{"periodicidade":"mensal","valorCentavos":100}"#, "nome"),
+                (#"{"nome":"X","periodicidade":"semanal","valorCentavos":100}"#, "periodicidade"),
+                (#"{"nome":"X","periodicidade":"mensal","valorCentavos":-1}"#, "valorCentavos"),
+                (#"{"nome":"X","periodicidade":"mensal","valorCentavos":100000001}"#, "valorCentavos"),
+                (#"{"nome":"X","periodicidade":"mensal","valorCentavos":100,"rolloverBP":10001}"#, "rolloverBP"),
+                (#"{"nome":"X","periodicidade":"mensal","valorCentavos":100,"horasMinutos":600001}"#, "horasMinutos"),
+                (#"{"nome":"X","periodicidade":"mensal","valorCentavos":100,"tiposDasHoras":["sala_de_jogos"]}"#, "tiposDasHoras"),
+                (#"{"nome":"X","periodicidade":"mensal","valorCentavos":100,"diasDeAcesso":["feriado"]}"#, "diasDeAcesso"),
+                (#"{"nome":"X","periodicidade":"mensal","valorCentavos":100,"unidadeId":"\#(UUID())"}"#, "unidadeId"),
+                (#"{"nome":"X","periodicidade":"mensal","valorCentavos":100,"vigenteDesde":"2026-01-01"}"#, "vigenteDesde"),
+                (#"{"nome":"  ","periodicidade":"mensal","valorCentavos":100}"#, "nome"),
+            ]
+            for (corpo, campo) in recusados {
+                let resposta = try await client.json(.post, "/api/admin/planos", corpo, token: cenario.admin)
+                let texto = String(buffer: resposta.body)
+                #expect(resposta.status == .unprocessableContent || resposta.status == .badRequest, "\(corpo): \(texto)")
+                #expect(texto.contains(campo), "\(corpo): \(texto)")
+            }
+            #expect(try await client.json(.post, "/api/admin/planos", Self.flex, token: cenario.membro).status == .forbidden)
+            #expect(try await harness.allEvents().count == antes)
+
+            let flex = try await criarPlano(client, Self.flex, token: cenario.admin)
+            // A version must start after the current one's date, in the future.
+            let versoes = "/api/admin/planos/\(flex)/versoes"
+            let sobreposta = try await client.json(
+                .post, versoes, #"{"periodicidade":"mensal","valorCentavos":32000,"vigenteDesde":"2026-11-23"}"#, token: cenario.admin)
+            #expect(sobreposta.status == .unprocessableContent && String(buffer: sobreposta.body).contains("vigenteDesde"))
+            let revisado = try await client.json(
+                .post, versoes, #"{"periodicidade":"mensal","valorCentavos":32000,"horasMinutos":600,"vigenteDesde":"2027-01-01"}"#,
+                token: cenario.admin)
+            #expect(revisado.status == .created && (revisado.object["versoes"] as? [Any])?.count == 2, "\(String(buffer: revisado.body))")
+            let antigo = try await criarPlano(client, #"{"nome":"Antigo","periodicidade":"anual","valorCentavos":100000}"#, token: cenario.admin)
+            #expect(try await client.json(.post, "/api/admin/planos/\(antigo)/arquivamento", "", token: cenario.admin).status == .ok)
+            // Anyone sees the plans on sale; the archived one only operators.
+            let publicos = try #require(try await client.json(.get, "/api/planos").object["itens"] as? [[String: Any]])
+            #expect(publicos.map { $0["nome"] as? String } == ["Flex"])
+            let todos = try #require(try await client.json(.get, "/api/admin/planos", token: cenario.admin).object["itens"] as? [[String: Any]])
+            #expect(Set(todos.compactMap { $0["nome"] as? String }) == ["Flex", "Antigo"])
+            #expect(try await client.json(.get, "/api/planos/\(antigo)").status == .notFound)
+            // An archived plan takes no subscription and no version.
+            let recusada = try await client.json(.post, "/api/assinatura", #"{"planoId":"\#(antigo)","metodo":"boleto"}"#, token: cenario.membro)
+            #expect(recusada.status == .unprocessableContent && String(buffer: recusada.body).contains("planoId"), "\(String(buffer: recusada.body))")
+        }
+    }
+
+    @Test(
+        "a member subscribes mid-month: the prorated first cycle's credits land in its append, its discount applies on the days it covers; the timer renews with roll-over; a cancellation ends it at the cycle's end"
+    )
+    func subscription_cycles() async throws {
+        let clock = ManualClock(segundaDeManha)
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let membro = try await membroId(client, cenario.membro)
+            let flex = try await criarPlano(client, Self.flex, token: cenario.admin)
+            let recusados: [(String, String)] = [
+                (#"{"planoId":"\#(flex)","metodo":"cheque"}"#, "metodo"),
+                (#"{"planoId":"\#(flex)","metodo":"cartao"}"#, "cartaoToken"),
+                (#"{"planoId":"\#(flex)","metodo":"boleto","inicio":"2026-11-01"}"#, "inicio"),
+                (#"{"planoId":"\#(flex)","metodo":"boleto","inicio":"2027-06-01"}"#, "inicio"),
+                (#"{"planoId":"\#(UUID())","metodo":"boleto"}"#, "planoId"),
+            ]
+            let antes = try await harness.allEvents().count
+            for (corpo, campo) in recusados {
+                let resposta = try await client.json(.post, "/api/assinatura", corpo, token: cenario.membro)
+                #expect(resposta.status == .unprocessableContent, "\(corpo): \(String(buffer: resposta.body))")
+                #expect(String(buffer: resposta.body).contains(campo), "\(corpo): \(String(buffer: resposta.body))")
+            }
+            #expect(try await harness.allEvents().count == antes)
+
+            // Monday 23 November: 8 of November's 30 days, plus the setup fee.
+            let assinada = try await client.json(.post, "/api/assinatura", #"{"planoId":"\#(flex)","metodo":"boleto"}"#, token: cenario.membro)
+            #expect(assinada.status == .created, "\(String(buffer: assinada.body))")
+            let ciclo = try #require(assinada.object["cicloAtual"] as? [String: Any])
+            #expect(ciclo["valorCentavos"] as? Int == 8_000 + 10_000 && ciclo["minutos"] as? Int == 160 && ciclo["ate"] as? String == "2026-11-30")
+            #expect(assinada.object["proximaCobranca"] as? String == "2026-12-01")
+            #expect(
+                try await client.json(.post, "/api/assinatura", #"{"planoId":"\#(flex)","metodo":"boleto"}"#, token: cenario.membro).status
+                    == .conflict)
+            // Its credits, granted in the same append as the cycle.
+            #expect(try await client.json(.get, "/api/creditos", token: cenario.membro).object["minutos"] as? Int == 160)
+            let eventos = try await harness.allEvents()
+            let cicloIniciado = try #require(eventos.first { $0.type == Assinatura.Catalogo.cicloIniciado.type })
+            let concedidos = try #require(eventos.first { $0.type == Carteira.Catalogo.concedidos.type })
+            #expect(concedidos.position.transaction == cicloIniciado.position.transaction)
+            // The plan's 10 % off on weekdays, not on Saturday.
+            func linhas(_ inicio: String, _ fim: String) async throws -> [String] {
+                let cotacao = try await client.json(
+                    .post, "/api/precos/cotacao", #"{"espacoId":"\#(cenario.estacoes)","inicio":"\#(inicio)","fim":"\#(fim)"}"#, token: cenario.membro
+                )
+                return (cotacao.object["linhas"] as? [[String: Any]] ?? []).compactMap { $0["codigo"] as? String }
+            }
+            #expect(try await linhas("2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00").contains("plano"))
+            #expect(try await !linhas("2026-11-28T10:00:00-03:00", "2026-11-28T11:00:00-03:00").contains("plano"))
+            // Nobody else acts on it; an operator may.
+            #expect(try await client.register("bia@example.com").status == .created)
+            let bia = try await client.token("bia@example.com")
+            #expect(try await client.json(.post, "/api/admin/usuarios/\(membro)/assinatura/cancelar", "", token: bia).status == .forbidden)
+            #expect(try await client.json(.get, "/api/assinatura", token: bia).status == .notFound)
+            let paga = try await client.json(.post, "/api/admin/usuarios/\(membro)/assinatura/ciclos/1/pagamento", "", token: cenario.admin)
+            #expect((paga.object["cicloAtual"] as? [String: Any])?["pago"] as? Bool == true, "\(String(buffer: paga.body))")
+
+            // 1 December: a whole month, and the 160 unused minutes roll over (up to half of 600).
+            let assinaturas = harness.backend.negocio.assinaturas
+            #expect(try await assinaturas.renovarAssinaturas() == 0)
+            clock.set(try Date("2026-12-01T00:05:00-03:00", strategy: .iso8601))
+            #expect(try await assinaturas.renovarAssinaturas() == 1)
+            await harness.backend.settle(upTo: nil, types: nil)
+            let dezembro = try await client.json(.get, "/api/assinatura", token: cenario.membro)
+            #expect((dezembro.object["cicloAtual"] as? [String: Any])?["valorCentavos"] as? Int == 30_000, "\(String(buffer: dezembro.body))")
+            #expect((dezembro.object["ciclos"] as? [Any])?.count == 2)
+            #expect(try await client.json(.get, "/api/creditos", token: cenario.membro).object["minutos"] as? Int == 760)
+            #expect(try await assinaturas.renovarAssinaturas() == 0)
+
+            // Cancelled: it runs to the end of December, then ends.
+            let cancelada = try await client.json(.post, "/api/assinatura/cancelar", "", token: cenario.membro)
+            #expect((cancelada.object["agendamento"] as? [String: Any])?["efeitoEm"] as? String == "2027-01-01")
+            #expect(cancelada.object["proximaCobranca"] == nil)
+            #expect(try await client.json(.post, "/api/assinatura/pausar", "", token: cenario.membro).status == .conflict)
+            clock.set(try Date("2027-01-01T00:05:00-03:00", strategy: .iso8601))
+            #expect(try await assinaturas.renovarAssinaturas() == 1)
+            await harness.backend.settle(upTo: nil, types: nil)
+            let fim = try await client.json(.get, "/api/assinatura", token: cenario.membro)
+            #expect(fim.object["status"] as? String == "encerrada" && fim.object["motivoDoEncerramento"] as? String == "cancelamento")
+            let lista = try await client.json(.get, "/api/admin/assinaturas?status=encerrada", token: cenario.admin)
+            #expect(lista.object["total"] as? Int == 1, "\(String(buffer: lista.body))")
+        }
+    }
+
+    @Test("an upgrade applies now, charging the prorated difference and granting the extra credits; a downgrade waits for the cycle's end")
+    func plan_changes() async throws {
+        let clock = ManualClock(segundaDeManha)
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let basico = try await criarPlano(
+                client, #"{"nome":"Básico","periodicidade":"mensal","valorCentavos":15000,"horasMinutos":300}"#, token: cenario.admin)
+            let pro = try await criarPlano(
+                client, #"{"nome":"Pro","periodicidade":"mensal","valorCentavos":45000,"horasMinutos":1200}"#, token: cenario.admin)
+            #expect(
+                try await client.json(.post, "/api/assinatura", #"{"planoId":"\#(basico)","metodo":"pix_automatico"}"#, token: cenario.membro).status
+                    == .created)
+            // 8 of 30 days: 80 minutes of the basic plan.
+            #expect(try await client.json(.get, "/api/creditos", token: cenario.membro).object["minutos"] as? Int == 80)
+            let subiu = try await client.json(.post, "/api/assinatura/troca", #"{"planoId":"\#(pro)"}"#, token: cenario.membro)
+            #expect((subiu.object["plano"] as? [String: Any])?["planoId"] as? String == pro, "\(String(buffer: subiu.body))")
+            #expect(subiu.object["agendamento"] == nil)
+            // (1200 − 300) × 8/30 = 240 more minutes; (450 − 150) × 8/30 = R$ 80,00 charged.
+            #expect(try await client.json(.get, "/api/creditos", token: cenario.membro).object["minutos"] as? Int == 320)
+            let trocado = try #require(try await harness.allEvents().last { $0.type == Assinatura.Catalogo.planoTrocado.type })
+            #expect(String(decoding: trocado.data, as: UTF8.self).contains(#""cobrancaCentavos":8000"#))
+            #expect(
+                try await client.json(.post, "/api/assinatura/troca", #"{"planoId":"\#(pro)"}"#, token: cenario.membro).status
+                    == .unprocessableContent)
+            let desceu = try await client.json(.post, "/api/assinatura/troca", #"{"planoId":"\#(basico)"}"#, token: cenario.membro)
+            let agendamento = try #require(desceu.object["agendamento"] as? [String: Any])
+            #expect(agendamento["tipo"] as? String == "troca" && agendamento["efeitoEm"] as? String == "2026-12-01")
+            #expect((desceu.object["plano"] as? [String: Any])?["planoId"] as? String == pro)
+            clock.set(try Date("2026-12-01T00:05:00-03:00", strategy: .iso8601))
+            #expect(try await harness.backend.negocio.assinaturas.renovarAssinaturas() == 1)
+            await harness.backend.settle(upTo: nil, types: nil)
+            let dezembro = try await client.json(.get, "/api/assinatura", token: cenario.membro)
+            #expect((dezembro.object["plano"] as? [String: Any])?["planoId"] as? String == basico)
+            #expect((dezembro.object["cicloAtual"] as? [String: Any])?["valorCentavos"] as? Int == 15_000)
+        }
+    }
+}
