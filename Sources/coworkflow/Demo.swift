@@ -5,14 +5,15 @@ import Foundation
 import Gateway
 import Services
 
-/// `--seed-demo`: a member, a member with credits and an admin to try the API with (passwords
-/// printed once), and a unit with four spaces and their prices. Running it again adds nothing.
+/// `--seed-demo`: a member, a member with credits, a subscriber and an admin to try the API with
+/// (passwords printed once), a unit with four spaces and their prices, and two plans (the
+/// subscriber on one). Running it again adds nothing.
 enum Demo {
     static func seed(_ backend: Backend) async throws {
         let caller = Caller(requestId: "seed-demo", usuario: "system:seed-demo")
         let contas = [
             ("Membro Demo", "membro@demo.coworkflow", false), ("Admin Demo", "admin@demo.coworkflow", true),
-            ("Membro com Créditos", "creditos@demo.coworkflow", false),
+            ("Membro com Créditos", "creditos@demo.coworkflow", false), ("Assinante Demo", "assinante@demo.coworkflow", false),
         ]
         for (nome, email, admin) in contas {
             if try await backend.usuarios.usuarioId(email: email) != nil {
@@ -34,6 +35,7 @@ enum Demo {
             }
             print("demo: \(email) / \(senha)\(admin ? " (admin)" : "")")
         }
+        try await planos(backend, caller: caller)
         guard try await backend.espacos.unidadesCadastradas(pagina: 1).total == 0 else {
             print("demo: a unidade demo já existe")
             return
@@ -68,6 +70,31 @@ enum Demo {
                     porHora: Money(centavos: hora), meioPeriodo: Money(centavos: meio), diaria: Money(centavos: dia), duracaoMinimaMinutos: 60),
                 caller: caller)
             print("demo: espaço \(espaco.nome) (\(espaco.tipo.rawValue)) \(espaco.id)")
+        }
+    }
+
+    /// Two monthly plans, and the subscriber on the first (its prorated cycle and credits).
+    static func planos(_ backend: Backend, caller: Caller) async throws {
+        let assinaturas = backend.negocio.assinaturas
+        guard try await assinaturas.planos(pagina: 1, todos: true).total == 0 else {
+            print("demo: os planos demo já existem")
+            return
+        }
+        let flex = try await assinaturas.criarPlano(
+            try decode(
+                #"{"nome":"Flex","descricao":"10 h de sala de reunião por mês e 10 % de desconto nos dias úteis","periodicidade":"mensal","#
+                    + #""valorCentavos":39000,"horasMinutos":600,"tiposDasHoras":["sala_reuniao"],"rolloverBP":5000,"#
+                    + #""diasDeAcesso":["segunda","terca","quarta","quinta","sexta"],"descontoBP":1000}"#), caller: caller)
+        let dedicado = try await assinaturas.criarPlano(
+            try decode(
+                #"{"nome":"Dedicado","descricao":"Para quem vem todo dia: 20 h de sala, R$ 100,00 em créditos e 20 % de desconto","#
+                    + #""periodicidade":"mensal","valorCentavos":119000,"adesaoCentavos":20000,"horasMinutos":1200,"#
+                    + #""tiposDasHoras":["sala_reuniao","sala_privativa"],"creditoCentavos":10000,"descontoBP":2000}"#), caller: caller)
+        print("demo: plano \(flex.nome) \(flex.planoId)")
+        print("demo: plano \(dedicado.nome) \(dedicado.planoId)")
+        if let assinante = try await backend.usuarios.usuarioId(email: "assinante@demo.coworkflow") {
+            _ = try await assinaturas.assinar(
+                assinante, try decode(#"{"planoId":"\#(flex.planoId)","metodo":"boleto"}"#), caller: caller)
         }
     }
 
