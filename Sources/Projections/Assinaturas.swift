@@ -31,6 +31,8 @@ public struct CicloView: Codable, Sendable, Equatable {
     public let proporcaoBP: Int64
     public let valorCentavos: Int64
     public let adesaoCentavos: Int64
+    /// Upgrades' prorated differences of the cycle before, charged with this one.
+    public let trocasCentavos: Int64
     public let minutos: Int64
     public let centavos: Int64
     public var pago: Bool
@@ -43,10 +45,22 @@ public struct CicloView: Codable, Sendable, Equatable {
         proporcaoBP = ciclo.proporcaoBP
         valorCentavos = ciclo.valorCentavos
         adesaoCentavos = ciclo.adesaoCentavos
+        trocasCentavos = ciclo.trocasCentavos
         minutos = ciclo.lotes.filter { $0.medida == .minutos }.reduce(0) { $0 + $1.quantidade }
         centavos = ciclo.lotes.filter { $0.medida == .centavos }.reduce(0) { $0 + $1.quantidade }
         pago = ciclo.valorCentavos == 0
     }
+}
+
+/// A cycle's latest charge at the payment provider, as a member pays it.
+public struct CobrancaDeCicloView: Codable, Sendable, Equatable {
+    public let ciclo: Int
+    public let tentativa: Int
+    public let cobrancaId: String
+    public let metodo: MetodoDePagamento
+    public let valorCentavos: Int64
+    public let pix: Pagamento.Pix?
+    public let boleto: Pagamento.Boleto?
 }
 
 /// A holder's subscription: plan, status, current cycle, what is scheduled, charges.
@@ -68,6 +82,10 @@ public struct AssinaturaView: Codable, Sendable, Equatable {
     /// When the next cycle is charged (nil when it ends, pauses or is not active).
     public var proximaCobranca: DataLocal?
     public var motivoDoEncerramento: Assinatura.MotivoDoEncerramento?
+    /// A failed charge's retry is due and was not asked for yet (the timer's business).
+    public var retentativaPendente: Bool?
+    /// The latest charge made at the provider, per cycle (the latest cycles first).
+    public var cobrancas: [CobrancaDeCicloView]?
     public let criadaEm: Date
     public var atualizadaEm: Date
 
@@ -81,7 +99,10 @@ public struct AssinaturaView: Codable, Sendable, Equatable {
         let fuso = TimeZone(identifier: fusoHorario) ?? TimeZone(secondsFromGMT: -10_800) ?? .current
         switch status {
         case .agendada: return inicio.instante(minutos: 0, em: fuso)
-        case .ativa, .suspensa: return cicloAtual.map { $0.ate.adding(dias: 1).instante(minutos: 0, em: fuso) }
+        case .ativa, .suspensa:
+            let fim = cicloAtual.map { $0.ate.adding(dias: 1).instante(minutos: 0, em: fuso) }
+            let retentativa = retentativaPendente == true ? inadimplencia?.proximaTentativa : nil
+            return [fim, retentativa].compactMap { $0 }.min()
         case .pausada, .encerrada: return nil
         }
     }
@@ -136,7 +157,7 @@ extension Optional where Wrapped == AssinaturaView {
                 assinaturaId: e.assinaturaId.uuidString.lowercased(), titular: e.titular, plano: e.plano, termos: e.termos,
                 unidadeId: e.unidadeId?.uuidString.lowercased(), metodo: e.cobranca.metodo, fusoHorario: e.fusoHorario, inicio: e.inicio,
                 status: .agendada, cicloAtual: nil, ciclos: [], agendamento: nil, inadimplencia: nil, proximaCobranca: nil,
-                motivoDoEncerramento: nil, criadaEm: e.em, atualizadaEm: e.em)
+                motivoDoEncerramento: nil, retentativaPendente: nil, cobrancas: nil, criadaEm: e.em, atualizadaEm: e.em)
             view.recalcular()
             return view
         }
@@ -176,13 +197,27 @@ extension Optional where Wrapped == AssinaturaView {
             view.motivoDoEncerramento = e.motivo
         case .cobrancaConfirmada(let e):
             marcarPago(e.ciclo)
-            if view.inadimplencia?.ciclo == e.ciclo { view.inadimplencia = nil }
+            if view.inadimplencia?.ciclo == e.ciclo {
+                view.inadimplencia = nil
+                view.retentativaPendente = false
+            }
         case .cobrancaRecusada(let e):
             view.inadimplencia = Assinatura.Inadimplencia(
                 ciclo: e.ciclo, primeiraFalha: view.inadimplencia.flatMap { $0.ciclo == e.ciclo ? $0.primeiraFalha : nil } ?? e.em,
                 tentativas: e.tentativa, proximaTentativa: e.proximaTentativa)
+            view.retentativaPendente = e.proximaTentativa != nil
         case .suspensa:
             view.status = .suspensa
+        case .cobrancaEmitida(let e):
+            let emissao = e.emissao
+            var cobrancas = (view.cobrancas ?? []).filter { $0.ciclo != emissao.ciclo }
+            cobrancas.insert(
+                CobrancaDeCicloView(
+                    ciclo: emissao.ciclo, tentativa: emissao.tentativa, cobrancaId: emissao.cobranca.cobrancaId, metodo: emissao.cobranca.metodo,
+                    valorCentavos: emissao.valorCentavos, pix: emissao.cobranca.pix, boleto: emissao.cobranca.boleto), at: 0)
+            view.cobrancas = Array(cobrancas.prefix(12))
+        case .cobrancaReapresentada:
+            view.retentativaPendente = false
         }
         view.atualizadaEm = AssinaturasReadModel.titularEInstante(event).1
         view.recalcular()
@@ -237,6 +272,8 @@ public enum AssinaturasReadModel {
         case .cobrancaRecusada(let e): (e.titular, e.em)
         case .suspensa(let e): (e.titular, e.em)
         case .reativada(let e): (e.titular, e.em)
+        case .cobrancaEmitida(let e): (e.titular, e.em)
+        case .cobrancaReapresentada(let e): (e.titular, e.em)
         }
     }
 }

@@ -210,7 +210,9 @@ struct AssinaturaTests {
         let descida = try run(&state, .trocar(plano: basico, hoje: dia("2026-04-27"), por: titular, em: meiaNoite("2026-04-27")))
         #expect(descida.map(\.kind) == [Assinatura.Catalogo.alteracaoAgendada] && state.dados?.proximoPlano == basico.planoId)
         let maio = try #require(ciclos(try run(&state, .renovar(plano: basico, em: meiaNoite("2026-05-01")))).first)
-        #expect(maio.plano.planoId == basico.planoId && maio.valorCentavos == 20_000 && state.dados?.agendamento == nil)
+        // The upgrades' differences (100.00, then (800 − 500) × 5/30 = 50.00) are charged with May's fee.
+        #expect(maio.plano.planoId == basico.planoId && maio.trocasCentavos == 15_000 && maio.valorCentavos == 20_000 + 15_000)
+        #expect(state.dados?.agendamento == nil && state.dados?.trocasPendentesCentavos == 0)
         #expect(throws: Assinatura.Failure.mesmoPlano) {
             try Assinatura.decider.decide(.trocar(plano: basico, hoje: dia("2026-05-02"), por: titular, em: meiaNoite("2026-05-02")), state)
         }
@@ -226,7 +228,8 @@ struct AssinaturaTests {
         var proximas: [Date?] = []
         for tentativa in 0..<4 {
             let recusa = try run(
-                &state, .registrarRecusa(ciclo: 1, motivo: "cartão recusado", em: t.addingTimeInterval(TimeInterval(tentativa) * 3_600)))
+                &state,
+                .registrarRecusa(ciclo: 1, cobrancaId: nil, motivo: "cartão recusado", em: t.addingTimeInterval(TimeInterval(tentativa) * 3_600)))
             if case .cobrancaRecusada(let e)? = recusa.first { proximas.append(e.proximaTentativa) }
             #expect(state.dados?.status == (tentativa < 3 ? .ativa : .suspensa))
         }
@@ -235,11 +238,11 @@ struct AssinaturaTests {
         // Paid late: active again; the same payment again changes nothing.
         var pago = state
         #expect(
-            try run(&pago, .registrarPagamento(ciclo: 1, em: t.addingTimeInterval(9 * 86_400))).map(\.kind) == [
+            try run(&pago, .registrarPagamento(ciclo: 1, cobrancaId: nil, em: t.addingTimeInterval(9 * 86_400))).map(\.kind) == [
                 Assinatura.Catalogo.cobrancaConfirmada, Assinatura.Catalogo.reativada,
             ])
         #expect(pago.dados?.status == .ativa && pago.dados?.inadimplencia == nil)
-        #expect(try run(&pago, .registrarPagamento(ciclo: 1, em: t.addingTimeInterval(10 * 86_400))).isEmpty)
+        #expect(try run(&pago, .registrarPagamento(ciclo: 1, cobrancaId: nil, em: t.addingTimeInterval(10 * 86_400))).isEmpty)
         // Still suspended when the cycle ends: it ends for non-payment.
         let fim = try run(&state, .renovar(plano: flex, em: meiaNoite("2026-09-01")))
         guard case .encerrada(let encerrada)? = fim.first, fim.count == 1 else {
@@ -247,7 +250,9 @@ struct AssinaturaTests {
             return
         }
         #expect(encerrada.motivo == .inadimplencia)
-        #expect(throws: Assinatura.Failure.cicloDesconhecido(7)) { try Assinatura.decider.decide(.registrarPagamento(ciclo: 7, em: t), pago) }
+        #expect(throws: Assinatura.Failure.cicloDesconhecido(7)) {
+            try Assinatura.decider.decide(.registrarPagamento(ciclo: 7, cobrancaId: nil, em: t), pago)
+        }
     }
 
     @Test func a_yearly_plan_runs_a_year_from_its_start_and_a_29_february_start_renews_on_28_february() throws {

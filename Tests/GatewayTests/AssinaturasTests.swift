@@ -162,7 +162,9 @@ struct AssinaturasTests {
         }
     }
 
-    @Test("an upgrade applies now, charging the prorated difference and granting the extra credits; a downgrade waits for the cycle's end")
+    @Test(
+        "an upgrade applies now, granting the extra credits and charging the prorated difference with the next cycle; a downgrade waits for the cycle's end"
+    )
     func plan_changes() async throws {
         let clock = ManualClock(segundaDeManha)
         let harness = try await Harness.make(clock: clock)
@@ -181,10 +183,8 @@ struct AssinaturasTests {
             let subiu = try await client.json(.post, "/api/assinatura/troca", #"{"planoId":"\#(pro)"}"#, token: cenario.membro)
             #expect((subiu.object["plano"] as? [String: Any])?["planoId"] as? String == pro, "\(String(buffer: subiu.body))")
             #expect(subiu.object["agendamento"] == nil)
-            // (1200 − 300) × 8/30 = 240 more minutes; (450 − 150) × 8/30 = R$ 80,00 charged.
+            // (1200 − 300) × 8/30 = 240 more minutes; (450 − 150) × 8/30 = R$ 80,00, charged with the next cycle.
             #expect(try await client.json(.get, "/api/creditos", token: cenario.membro).object["minutos"] as? Int == 320)
-            let trocado = try #require(try await harness.allEvents().last { $0.type == Assinatura.Catalogo.planoTrocado.type })
-            #expect(String(decoding: trocado.data, as: UTF8.self).contains(#""cobrancaCentavos":8000"#))
             #expect(
                 try await client.json(.post, "/api/assinatura/troca", #"{"planoId":"\#(pro)"}"#, token: cenario.membro).status
                     == .unprocessableContent)
@@ -197,7 +197,73 @@ struct AssinaturasTests {
             await harness.backend.settle(upTo: nil, types: nil)
             let dezembro = try await client.json(.get, "/api/assinatura", token: cenario.membro)
             #expect((dezembro.object["plano"] as? [String: Any])?["planoId"] as? String == basico)
-            #expect((dezembro.object["cicloAtual"] as? [String: Any])?["valorCentavos"] as? Int == 15_000)
+            // December's fee, plus November's upgrade difference (charged with the next cycle).
+            let ciclo = try #require(dezembro.object["cicloAtual"] as? [String: Any])
+            #expect(ciclo["valorCentavos"] as? Int == 15_000 + 8_000 && ciclo["trocasCentavos"] as? Int == 8_000)
+        }
+    }
+
+    @Test(
+        "each cycle is charged through the provider: a good card is paid; a declined one is retried on days 1, 3 and 7, then the subscription is suspended (no discount) until an operator records the payment"
+    )
+    func charges_and_dunning() async throws {
+        let clock = ManualClock(segundaDeManha)
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let flex = try await criarPlano(client, Self.flex, token: cenario.admin)
+            func assinatura(_ token: String, _ probe: @escaping ([String: Any]) -> Bool) async throws -> [String: Any] {
+                try await eventually("the subscription as expected") {
+                    let resposta = try await client.json(.get, "/api/assinatura", token: token)
+                    return probe(resposta.object) ? resposta.object : nil
+                }
+            }
+            // A good card: the first cycle's charge is made and paid through the sandbox's webhook.
+            let assinada = try await client.json(
+                .post, "/api/assinatura", #"{"planoId":"\#(flex)","metodo":"cartao","cartaoToken":"tok_visa"}"#, token: cenario.membro)
+            #expect(assinada.status == .created, "\(String(buffer: assinada.body))")
+            let paga = try await assinatura(cenario.membro) { ($0["cicloAtual"] as? [String: Any])?["pago"] as? Bool == true }
+            #expect((paga["cobrancas"] as? [[String: Any]])?.first?["valorCentavos"] as? Int == 18_000)
+
+            // A card the issuer declines.
+            #expect(try await client.register("bia@example.com").status == .created)
+            let bia = try await client.token("bia@example.com")
+            #expect(
+                try await client.json(
+                    .post, "/api/assinatura", #"{"planoId":"\#(flex)","metodo":"cartao","cartaoToken":"tok_sandbox_recusado"}"#, token: bia
+                ).status == .created)
+            let assinaturas = harness.backend.negocio.assinaturas
+            var inicio = segundaDeManha
+            for (tentativa, dia) in [(1, 1), (2, 3), (3, 7)] {
+                let recusada = try await assinatura(bia) { ($0["inadimplencia"] as? [String: Any])?["tentativas"] as? Int == tentativa }
+                let proxima = try #require((recusada["inadimplencia"] as? [String: Any])?["proximaTentativa"] as? String)
+                if tentativa == 1 { inicio = try Date(proxima, strategy: .iso8601).addingTimeInterval(-86_400) }
+                #expect(try Date(proxima, strategy: .iso8601) == inicio.addingTimeInterval(TimeInterval(dia) * 86_400))
+                #expect(recusada["status"] as? String == "ativa")
+                // Not due yet: nothing is tried again.
+                _ = try await assinaturas.renovarAssinaturas()
+                await harness.backend.settle(upTo: nil, types: nil)
+                #expect(
+                    (try await client.json(.get, "/api/assinatura", token: bia).object["cobrancas"] as? [[String: Any]])?.first?["tentativa"] as? Int
+                        == tentativa)
+                clock.set(inicio.addingTimeInterval(TimeInterval(dia) * 86_400 + 60))
+                #expect(try await assinaturas.renovarAssinaturas() == 1)
+            }
+            let suspensa = try await assinatura(bia) { $0["status"] as? String == "suspensa" }
+            #expect((suspensa["inadimplencia"] as? [String: Any])?["tentativas"] as? Int == 4)
+            #expect((suspensa["cobrancas"] as? [[String: Any]])?.first?["tentativa"] as? Int == 4)
+            // Suspended: the plan's discount is gone.
+            let cotacao = try await client.json(
+                .post, "/api/precos/cotacao",
+                #"{"espacoId":"\#(cenario.estacoes)","inicio":"2026-12-02T10:00:00-03:00","fim":"2026-12-02T11:00:00-03:00"}"#, token: bia)
+            #expect(
+                (cotacao.object["linhas"] as? [[String: Any]])?.contains { $0["codigo"] as? String == "plano" } == false,
+                "\(String(buffer: cotacao.body))")
+            // Paid by transfer, recorded by an operator: active again.
+            let biaId = try await membroId(client, bia)
+            let reativada = try await client.json(.post, "/api/admin/usuarios/\(biaId)/assinatura/ciclos/1/pagamento", "", token: cenario.admin)
+            #expect(reativada.object["status"] as? String == "ativa" && reativada.object["inadimplencia"] == nil, "\(String(buffer: reativada.body))")
         }
     }
 }

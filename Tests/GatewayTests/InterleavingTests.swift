@@ -60,7 +60,7 @@ func reservaDaCorrida(_ harness: Harness, reservas reservasStore: any EventStore
 @Suite("What a booking reads")
 struct BookingReadsTests {
     @Test(
-        "a booking of a space this process has loaded reads the space, its unit, its prices, the day's agenda and the member's credits in one round trip"
+        "a booking of a space this process has loaded reads the space, its unit, its prices, the day's agenda and the member's credits and subscription in one round trip"
     )
     func one_round_trip_once_the_space_is_known() async throws {
         try await agendaRace { harness, _, cenario in
@@ -84,10 +84,11 @@ struct BookingReadsTests {
             let segunda = lidas()
             #expect(segunda.count == 1 && segunda.first?.kind == "streams", "\(segunda)")
             let lidos = segunda.first?.streams ?? []
-            // The space, its unit, its prices, the day's agenda and the member's credits (the quote
-            // spends them before money).
-            #expect(Set(lidos.map(\.stream)).contains(espaco) && lidos.count == 5, "\(lidos)")
+            // The space, its unit, its prices, the day's agenda, the member's credits (the quote
+            // spends them before money) and subscription (its plan's discount).
+            #expect(Set(lidos.map(\.stream)).contains(espaco) && lidos.count == 6, "\(lidos)")
             #expect(lidos.contains { $0.stream.category == Carteira.Catalogo.category }, "\(lidos)")
+            #expect(lidos.contains { $0.stream.category == Assinatura.Catalogo.category }, "\(lidos)")
             #expect(lidos.first { $0.stream == agenda }?.version == 2, "\(lidos)")
             // Another process books the same day: the next booking here reads its event ahead
             // and decides on it (no conflict, so no second read).

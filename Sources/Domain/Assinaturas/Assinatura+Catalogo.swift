@@ -22,9 +22,14 @@ extension Assinatura {
         public static let reativada = EventKind(
             "AssinaturaReativada", category: category, context: .assinaturas, label: "Assinatura reativada após pagamento")
 
+        public static let cobrancaEmitida = EventKind(
+            "CobrancaDeCicloEmitida", category: category, context: .assinaturas, label: "Cobrança de ciclo emitida no provedor")
+        public static let cobrancaReapresentada = EventKind(
+            "CobrancaDeCicloReapresentada", category: category, context: .assinaturas, label: "Nova tentativa de cobrança de ciclo")
+
         public static let todos = [
             iniciada, cicloIniciado, alteracaoAgendada, alteracaoDesfeita, planoTrocado, pausada, retomada, encerrada, cobrancaConfirmada,
-            cobrancaRecusada, suspensa, reativada,
+            cobrancaRecusada, suspensa, reativada, cobrancaEmitida, cobrancaReapresentada,
         ]
     }
 }

@@ -7,7 +7,7 @@ extension Assinatura {
     /// ran very late).
     static func abrirCiclo(
         _ numero: Int, inicio: DataLocal, assinatura: (id: UUID, titular: String, inicio: DataLocal, unidadeId: UUID?, fuso: TimeZone),
-        plano: Plano.Dados, anterior: Ciclo?, em: Date
+        plano: Plano.Dados, anterior: Ciclo?, trocas: Int64 = 0, em: Date
     ) -> CicloIniciado {
         let versao = plano.versao(em: inicio)
         let termos = versao.termos
@@ -46,8 +46,8 @@ extension Assinatura {
         let ciclo = Ciclo(
             numero: numero, inicio: inicio, fim: fim, plano: referencia, termos: termos,
             proporcaoBP: proporcional(10_000, dias: dias, de: total),
-            valorCentavos: proporcional(termos.valorCentavos, dias: dias, de: total) + adesao,
-            adesaoCentavos: adesao, lotes: lotes, transportes: transportes)
+            valorCentavos: proporcional(termos.valorCentavos, dias: dias, de: total) + adesao + trocas, adesaoCentavos: adesao,
+            trocasCentavos: trocas, lotes: lotes, transportes: transportes)
         return CicloIniciado(assinaturaId: assinatura.id, titular: assinatura.titular, ciclo: ciclo, em: em)
     }
 
@@ -100,7 +100,9 @@ extension Assinatura {
                     case .troca?, nil:
                         return [
                             .cicloIniciado(
-                                abrirCiclo(ciclo.numero + 1, inicio: ciclo.fim, assinatura: chave(dados), plano: plano, anterior: ciclo, em: em))
+                                abrirCiclo(
+                                    ciclo.numero + 1, inicio: ciclo.fim, assinatura: chave(dados), plano: plano, anterior: ciclo,
+                                    trocas: dados.trocasPendentesCentavos, em: em))
                         ]
                     }
                 }
@@ -156,7 +158,10 @@ extension Assinatura {
                 let numero = (dados.ciclo?.numero ?? 0) + 1
                 return [
                     .retomada(Retomada(assinaturaId: dados.assinaturaId, titular: dados.titular, por: por, em: em)),
-                    .cicloIniciado(abrirCiclo(numero, inicio: hoje, assinatura: chave(dados), plano: plano, anterior: nil, em: em)),
+                    .cicloIniciado(
+                        abrirCiclo(
+                            numero, inicio: hoje, assinatura: chave(dados), plano: plano, anterior: nil, trocas: dados.trocasPendentesCentavos, em: em
+                        )),
                 ]
 
             case .trocar(let plano, let hoje, let por, let em):
@@ -207,9 +212,12 @@ extension Assinatura {
                         AlteracaoAgendada(assinaturaId: dados.assinaturaId, titular: dados.titular, agendamento: agendamento, por: por, em: em))
                 ]
 
-            case .registrarPagamento(let numero, let em):
+            case .registrarPagamento(let numero, let cobrancaId, let em):
                 let dados = try existente(state)
                 guard (1...(dados.ciclo?.numero ?? 0)).contains(numero) else { throw .cicloDesconhecido(numero) }
+                if let cobrancaId, !(dados.emissoes[numero] ?? []).contains(where: { $0.cobranca.cobrancaId == cobrancaId }) {
+                    throw .cobrancaDesconhecida
+                }
                 if dados.pagos.contains(numero) { return [] }
                 var events: [Event] = [
                     .cobrancaConfirmada(CobrancaConfirmada(assinaturaId: dados.assinaturaId, titular: dados.titular, ciclo: numero, em: em))
@@ -219,13 +227,22 @@ extension Assinatura {
                 }
                 return events
 
-            case .registrarRecusa(let numero, let motivo, let em):
+            case .registrarRecusa(let numero, let cobrancaId, let motivo, let em):
                 let dados = try existente(state)
                 guard (1...(dados.ciclo?.numero ?? 0)).contains(numero) else { throw .cicloDesconhecido(numero) }
                 if dados.pagos.contains(numero) || dados.status == .encerrada { return [] }
                 let anterior = dados.inadimplencia.flatMap { $0.ciclo == numero ? $0 : nil }
-                if let anterior, anterior.proximaTentativa == nil { return [] }  // retries over: already suspended
-                let tentativa = (anterior?.tentativas ?? 0) + 1
+                let tentativa: Int
+                if let cobrancaId {
+                    // The provider's notice: the attempt it answers, once; an older attempt's is stale.
+                    let emissoes = dados.emissoes[numero] ?? []
+                    guard let emissao = emissoes.first(where: { $0.cobranca.cobrancaId == cobrancaId }) else { throw .cobrancaDesconhecida }
+                    guard emissao.tentativa == emissoes.map(\.tentativa).max(), emissao.tentativa > anterior?.tentativas ?? 0 else { return [] }
+                    tentativa = emissao.tentativa
+                } else {
+                    tentativa = (anterior?.tentativas ?? 0) + 1
+                }
+                if let anterior, anterior.tentativas > retentativasEmDias.count { return [] }  // retries over: already suspended
                 let primeira = anterior?.primeiraFalha ?? em
                 let proxima: Date? =
                     tentativa <= retentativasEmDias.count
@@ -240,6 +257,24 @@ extension Assinatura {
                     events.append(.suspensa(Suspensa(assinaturaId: dados.assinaturaId, titular: dados.titular, ciclo: numero, em: em)))
                 }
                 return events
+
+            case .registrarEmissao(let emissao, let em):
+                let dados = try existente(state)
+                guard (1...(dados.ciclo?.numero ?? 0)).contains(emissao.ciclo) else { throw .cicloDesconhecido(emissao.ciclo) }
+                if (dados.emissoes[emissao.ciclo] ?? []).contains(where: { $0.tentativa >= emissao.tentativa }) { return [] }
+                return [.cobrancaEmitida(CobrancaEmitida(assinaturaId: dados.assinaturaId, titular: dados.titular, emissao: emissao, em: em))]
+
+            case .reapresentar(let em):
+                let dados = try existente(state)
+                guard dados.retentativaPendente, let inadimplencia = dados.inadimplencia, let proxima = inadimplencia.proximaTentativa, proxima <= em
+                else { return [] }
+                return [
+                    .cobrancaReapresentada(
+                        CobrancaReapresentada(
+                            assinaturaId: dados.assinaturaId, titular: dados.titular, ciclo: inadimplencia.ciclo,
+                            tentativa: inadimplencia.tentativas + 1,
+                            em: em))
+                ]
             }
         },
         evolve: { state, event in
@@ -249,7 +284,7 @@ extension Assinatura {
                         assinaturaId: e.assinaturaId, titular: e.titular, plano: e.plano, termos: e.termos, unidadeId: e.unidadeId,
                         cobranca: e.cobranca,
                         fusoHorario: e.fusoHorario, inicio: e.inicio, ciclo: nil, status: .agendada, agendamento: nil, inadimplencia: nil, pagos: [],
-                        trocasNoCiclo: 0))
+                        trocasNoCiclo: 0, trocasPendentesCentavos: 0, emissoes: [:], tentativasPedidas: [:]))
             }
             guard case .existente(var dados) = state else { return state }
             switch event {
@@ -262,7 +297,8 @@ extension Assinatura {
                 dados.status = .ativa
                 dados.agendamento = nil
                 dados.trocasNoCiclo = 0
-                if e.ciclo.valorCentavos == 0 { dados.pagos.insert(e.ciclo.numero) }
+                dados.trocasPendentesCentavos = 0
+                if e.ciclo.valorCentavos == 0 { dados.pagos.insert(e.ciclo.numero) } else { dados.tentativasPedidas[e.ciclo.numero] = 1 }
             case .alteracaoAgendada(let e):
                 dados.agendamento = e.agendamento
             case .alteracaoDesfeita:
@@ -272,6 +308,7 @@ extension Assinatura {
                 dados.termos = e.termos
                 dados.agendamento = nil
                 dados.trocasNoCiclo += 1
+                dados.trocasPendentesCentavos += e.cobrancaCentavos
             case .pausada:
                 dados.status = .pausada
                 dados.agendamento = nil
@@ -291,6 +328,10 @@ extension Assinatura {
                 dados.status = .suspensa
             case .reativada:
                 dados.status = .ativa
+            case .cobrancaEmitida(let e):
+                dados.emissoes[e.emissao.ciclo, default: []].append(e.emissao)
+            case .cobrancaReapresentada(let e):
+                dados.tentativasPedidas[e.ciclo] = e.tentativa
             }
             return .existente(dados)
         })

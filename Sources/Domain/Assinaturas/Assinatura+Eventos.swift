@@ -99,6 +99,23 @@ extension Assinatura {
         public let em: Date
     }
 
+    /// Pagamentos made a cycle's charge at the provider.
+    public struct CobrancaEmitida: Codable, Sendable, Equatable {
+        public let assinaturaId: UUID
+        public let titular: String
+        public let emissao: Emissao
+        public let em: Date
+    }
+
+    /// A failed charge is due for its next attempt (`tentativa`): pagamentos makes it.
+    public struct CobrancaReapresentada: Codable, Sendable, Equatable {
+        public let assinaturaId: UUID
+        public let titular: String
+        public let ciclo: Int
+        public let tentativa: Int
+        public let em: Date
+    }
+
     public struct Suspensa: Codable, Sendable, Equatable {
         public let assinaturaId: UUID
         public let titular: String
@@ -125,6 +142,8 @@ extension Assinatura {
         case cobrancaRecusada(CobrancaRecusada)
         case suspensa(Suspensa)
         case reativada(Reativada)
+        case cobrancaEmitida(CobrancaEmitida)
+        case cobrancaReapresentada(CobrancaReapresentada)
 
         public var kind: EventKind {
             switch self {
@@ -140,6 +159,8 @@ extension Assinatura {
             case .cobrancaRecusada: Catalogo.cobrancaRecusada
             case .suspensa: Catalogo.suspensa
             case .reativada: Catalogo.reativada
+            case .cobrancaEmitida: Catalogo.cobrancaEmitida
+            case .cobrancaReapresentada: Catalogo.cobrancaReapresentada
             }
         }
 
@@ -157,6 +178,8 @@ extension Assinatura {
             case .cobrancaRecusada(let payload): payload
             case .suspensa(let payload): payload
             case .reativada(let payload): payload
+            case .cobrancaEmitida(let payload): payload
+            case .cobrancaReapresentada(let payload): payload
             }
         }
 
@@ -173,6 +196,8 @@ extension Assinatura {
             .kind(Catalogo.cobrancaRecusada, CobrancaRecusada.self) { .cobrancaRecusada($0) },
             .kind(Catalogo.suspensa, Suspensa.self) { .suspensa($0) },
             .kind(Catalogo.reativada, Reativada.self) { .reativada($0) },
+            .kind(Catalogo.cobrancaEmitida, CobrancaEmitida.self) { .cobrancaEmitida($0) },
+            .kind(Catalogo.cobrancaReapresentada, CobrancaReapresentada.self) { .cobrancaReapresentada($0) },
         ])
     }
 }

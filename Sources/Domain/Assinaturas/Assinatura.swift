@@ -62,6 +62,9 @@ public enum Assinatura {
         /// What the cycle costs: its fee in proportion, plus the setup fee on the first.
         public let valorCentavos: Int64
         public let adesaoCentavos: Int64
+        /// The prorated differences of upgrades in the cycle before, charged with this one
+        /// (included in `valorCentavos`).
+        public let trocasCentavos: Int64
         /// The credits it grants (``Carteira/Lote``, origin ``Carteira/Origem/plano``).
         public let lotes: [Carteira.Lote]
         /// Unused credits of the cycle before that roll into this one, up to `maximo` each.
@@ -92,6 +95,36 @@ public enum Assinatura {
         }
     }
 
+    /// A charge made at the payment provider for a cycle (its `tentativa`-th attempt).
+    public struct Emissao: Codable, Sendable, Equatable {
+        public let ciclo: Int
+        public let tentativa: Int
+        /// Our reference at the provider: `assinatura:<titular>:<ciclo>:<tentativa>`.
+        public let referencia: String
+        public let cobranca: Pagamento.Cobranca
+        public let valorCentavos: Int64
+
+        public init(ciclo: Int, tentativa: Int, referencia: String, cobranca: Pagamento.Cobranca, valorCentavos: Int64) {
+            self.ciclo = ciclo
+            self.tentativa = tentativa
+            self.referencia = referencia
+            self.cobranca = cobranca
+            self.valorCentavos = valorCentavos
+        }
+    }
+
+    /// The provider's reference of a cycle's charge attempt.
+    public static func referencia(titular: String, ciclo: Int, tentativa: Int) -> String { "assinatura:\(titular):\(ciclo):\(tentativa)" }
+
+    /// The holder, cycle and attempt a reference names (nil: not a subscription's).
+    public static func referencia(_ texto: String) -> (titular: String, ciclo: Int, tentativa: Int)? {
+        let partes = texto.split(separator: ":", omittingEmptySubsequences: false)
+        guard partes.count == 4, partes[0] == "assinatura", !partes[1].isEmpty, let ciclo = Int(partes[2]), let tentativa = Int(partes[3]),
+            ciclo > 0, tentativa > 0
+        else { return nil }
+        return (String(partes[1]), ciclo, tentativa)
+    }
+
     /// Days after the first failed charge when it is tried again; after the last, suspension.
     public static let retentativasEmDias = [1, 3, 7]
 
@@ -112,6 +145,18 @@ public enum Assinatura {
         public var pagos: Set<Int>
         /// Upgrades in the current cycle (their credits' lots need their own ids).
         public var trocasNoCiclo: Int
+        /// Upgrades' prorated differences not charged yet: they go with the next cycle's charge.
+        public var trocasPendentesCentavos: Int64
+        /// The charges made for each cycle, in the order made.
+        public var emissoes: [Int: [Emissao]]
+        /// The latest attempt asked for, per cycle (1 when the cycle opened, more by retries).
+        public var tentativasPedidas: [Int: Int]
+
+        /// A retry of a failed charge is due and not asked for yet.
+        public var retentativaPendente: Bool {
+            guard status == .ativa || status == .suspensa, let inadimplencia, inadimplencia.proximaTentativa != nil else { return false }
+            return (tentativasPedidas[inadimplencia.ciclo] ?? 1) <= inadimplencia.tentativas
+        }
 
         public var fuso: TimeZone { TimeZone(identifier: fusoHorario) ?? TimeZone(secondsFromGMT: -10_800) ?? .current }
 
@@ -129,7 +174,7 @@ public enum Assinatura {
             case .agendada: return inicio.instante(minutos: 0, em: fuso)
             case .ativa, .suspensa:
                 let fim = ciclo.map { $0.fim.instante(minutos: 0, em: fuso) }
-                let retentativa = inadimplencia?.proximaTentativa
+                let retentativa = retentativaPendente ? inadimplencia?.proximaTentativa : nil
                 return [fim, retentativa].compactMap { $0 }.min()
             }
         }
@@ -169,11 +214,17 @@ public enum Assinatura {
         /// proportion: the difference is charged and the extra credits granted); any other
         /// change at the end of the cycle.
         case trocar(plano: Plano.Dados, hoje: DataLocal, por: String, em: Date)
-        /// The charge of cycle `ciclo` was paid (a suspended subscription is active again).
-        case registrarPagamento(ciclo: Int, em: Date)
+        /// The charge of cycle `ciclo` was paid (a suspended subscription is active again):
+        /// by the provider (`cobrancaId`, which must be the cycle's latest charge) or recorded by
+        /// an operator (nil).
+        case registrarPagamento(ciclo: Int, cobrancaId: String?, em: Date)
+        /// Pagamentos made the `tentativa`-th charge of cycle `ciclo` at the provider.
+        case registrarEmissao(Emissao, em: Date)
+        /// A failed charge's retry is due: asks pagamentos for the next attempt.
+        case reapresentar(em: Date)
         /// The charge of cycle `ciclo` failed: a retry is scheduled, or, retries over, the
         /// subscription is suspended.
-        case registrarRecusa(ciclo: Int, motivo: String, em: Date)
+        case registrarRecusa(ciclo: Int, cobrancaId: String?, motivo: String, em: Date)
     }
 
     public enum Failure: Error, Equatable, Sendable {
@@ -191,6 +242,8 @@ public enum Assinatura {
         case jaAgendado(TipoDeAlteracao)
         case mesmoPlano
         case cicloDesconhecido(Int)
+        /// A provider's notice about a charge that is not the cycle's latest.
+        case cobrancaDesconhecida
     }
 
     /// A start at most this many days ahead.

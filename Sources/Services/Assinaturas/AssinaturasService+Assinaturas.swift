@@ -84,7 +84,7 @@ extension AssinaturasService {
     public func registrarPagamento(_ usuario: String, ciclo: Int, caller: Caller) async throws -> AssinaturaView {
         let titular = try await titular(usuario)
         let now = clock.now
-        return try await executar(titular, caller: caller) { _ in .registrarPagamento(ciclo: ciclo, em: now) }
+        return try await executar(titular, caller: caller) { _ in .registrarPagamento(ciclo: ciclo, cobrancaId: nil, em: now) }
     }
 
     func plano(_ id: UUID) async throws -> Plano.Dados {
@@ -214,6 +214,8 @@ extension AssinaturasService {
                     }
                     if try await assinaturas.load(StreamNames.assinatura(prazo.titular)).version == antes { break }
                 }
+                // A failed charge whose retry is due: pagamentos makes the next attempt.
+                try await executar(prazo.titular, caller: nil, meta: meta) { _ in .reapresentar(em: now) }
                 executados += 1
             } catch {
                 falha = falha ?? error

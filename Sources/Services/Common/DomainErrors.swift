@@ -201,6 +201,7 @@ extension ServiceError {
             self = .conflito("ja_agendado", "já há \(Self.nome(tipo)) agendado para o fim do ciclo: desfaça-o antes")
         case .mesmoPlano: self = .invalido("planoId", "este já é o plano da assinatura")
         case .cicloDesconhecido(let numero): self = .naoEncontrado("a assinatura não tem o ciclo \(numero)")
+        case .cobrancaDesconhecida: self = .naoEncontrado("cobrança desconhecida para este ciclo")
         }
     }
 

@@ -7,6 +7,12 @@ extension PagamentosService {
     // MARK: Reactions
 
     public func reagir(_ event: RecordedEvent) async throws -> [StreamWrite] {
+        if let assinatura = try Assinatura.Event.decode(type: event.type, data: event.data, using: EventJSON.decoder) {
+            var meta = event.metadata.caused(by: event.eventId, correlationId: event.metadata.correlationId)
+            meta.service = Self.service
+            meta.actor = "system:pagamentos"
+            return try await cobrarCiclo(assinatura, causa: event.eventId, meta: meta)
+        }
         guard let reservaEvent = try Reserva.Event.decode(type: event.type, data: event.data, using: EventJSON.decoder) else { return [] }
         var meta = event.metadata.caused(by: event.eventId, correlationId: event.metadata.correlationId)
         meta.service = Self.service

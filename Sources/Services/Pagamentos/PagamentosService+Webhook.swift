@@ -42,6 +42,7 @@ extension PagamentosService {
         guard let aviso = try? decoder.decode(AvisoDoProvedor.self, from: corpo) else {
             throw ServiceError.requisicaoInvalida("o corpo não é um aviso do provedor (id, tipo, cobrancaId, referencia, valor, criadoEm)")
         }
+        if aviso.referencia.hasPrefix("assinatura:") { return try await receberAvisoDeAssinatura(aviso, caller: caller) }
         guard let id = Pagamento.ID(aviso.referencia) else {
             throw ServiceError.naoEncontrado("cobrança desconhecida: \(aviso.cobrancaId.prefix(60))")
         }

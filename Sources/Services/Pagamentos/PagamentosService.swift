@@ -8,7 +8,9 @@ import Messaging
 /// provider when the booking is requested, settled by the provider's signed webhook.
 ///
 /// Reactions (queue `coworkflow.pagamentos`): ReservaSolicitada → charge; ReservaExpirada or
-/// ReservaCancelada → withdraw a pending charge, or refund what the cancellation gives back.
+/// ReservaCancelada → withdraw a pending charge, or refund what the cancellation gives back;
+/// a subscription's CicloIniciado (with a value) or CobrancaDeCicloReapresentada → the cycle's
+/// charge, recorded in the subscription's stream, whose notices the webhook records there too.
 /// Provider calls happen before the effect commits and are idempotent on our ids, so a
 /// redelivered event asks again and gets the same answer.
 public final class PagamentosService: Sendable {
@@ -24,7 +26,8 @@ public final class PagamentosService: Sendable {
     public static let consumidor = "pagamentos"
     public static let bindings = [
         Topology.routingKey(Reserva.Catalogo.solicitada), Topology.routingKey(Reserva.Catalogo.expirada),
-        Topology.routingKey(Reserva.Catalogo.cancelada),
+        Topology.routingKey(Reserva.Catalogo.cancelada), Topology.routingKey(Assinatura.Catalogo.cicloIniciado),
+        Topology.routingKey(Assinatura.Catalogo.cobrancaReapresentada),
     ]
     static let service = "pagamentos"
 
