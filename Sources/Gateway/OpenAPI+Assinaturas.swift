@@ -100,11 +100,15 @@ extension OpenAPI {
             "PaginaDePlanos": page("Plano"),
             "NovaAssinatura": object(
                 [
-                    "planoId": uuid, "inicio": data.merging(["description": "hoje (ausente) ou até 90 dias adiante"]) { $1 },
+                    "planoId": uuid.merging(["description": "um plano à venda (422 se não existe ou está arquivado)"]) { $1 },
+                    "inicio": data.merging(["description": "hoje (ausente) ou até 90 dias adiante (422 fora disso)"]) { $1 },
                     "metodo": ["type": "string", "enum": Assinatura.Metodo.allCases.map(\.rawValue)],
-                    "cartaoToken": textoLivre(200, description: "o token do cartão no provedor de pagamento (método cartao)"),
+                    "cartaoToken": textoLivre(
+                        200, description: "o token do cartão no provedor de pagamento: obrigatório com o método cartao, recusado (422) com os outros"),
                 ], required: ["planoId", "metodo"]),
-            "TrocaDePlano": object(["planoId": uuid], required: ["planoId"]),
+            "TrocaDePlano": object(
+                ["planoId": uuid.merging(["description": "um plano à venda, outro que o atual (422 se não existe ou é o mesmo)"]) { $1 }],
+                required: ["planoId"]),
             "CicloDeAssinatura": object(
                 [
                     "numero": ["type": "integer"], "inicio": data, "ate": data.merging(["description": "o último dia do ciclo"]) { $1 },

@@ -133,7 +133,7 @@ extension Routes {
                 Operation(
                     method: .post, path: prefixo + "/troca",
                     summary: "Trocar de plano: um plano mais caro vale já (a diferença do resto do ciclo é cobrada); outro, no fim do ciclo",
-                    tag: "assinaturas", auth: true, admin: admin, request: "TrocaDePlano", response: "Assinatura", errors: naoEncontrado + [409, 422])
+                    tag: "assinaturas", auth: true, admin: admin, request: "TrocaDePlano", response: "Assinatura", errors: [404, 409, 422])
             ) { _, context, body in
                 let pedido = try JSON.decode(AssinaturasService.PedidoDeTroca.self, from: body)
                 return try .json(try await assinaturas.trocarPlano(try titular(context), pedido, caller: context.caller))
