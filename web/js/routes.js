@@ -17,6 +17,7 @@ export const ROUTES = [
   { path: '/unidades/:id/dia', view: () => import('./views/unidade-dia.js'), title: 'Espaços da unidade no dia', access: 'publico' },
   { path: '/reservas', view: () => import('./views/reservas.js'), title: 'Minhas reservas', access: 'membro', nav: 'membro', label: 'Minhas reservas' },
   { path: '/creditos', view: () => import('./views/creditos.js'), title: 'Meus créditos', access: 'membro', nav: 'membro', label: 'Meus créditos', semAdmin: true },
+  { path: '/plano', view: () => import('./views/plano.js'), title: 'Meu plano', access: 'membro', nav: 'membro', label: 'Meu plano', semAdmin: true },
   { path: '/reservas/:id/pagamento', view: () => import('./views/pagamento.js'), title: 'Pagamento da reserva', access: 'membro' },
   { path: '/reservas/:id/checkin', view: () => import('./views/checkin.js'), title: 'Check-in', access: 'membro' },
   { path: '/faturas', view: () => import('./views/faturas.js'), title: 'Minhas faturas', access: 'membro', nav: 'conta', label: 'Minhas faturas', semAdmin: true },

@@ -1,0 +1,665 @@
+// A member's subscription in words, for the member ("Meu plano") and for operators alike: where
+// it stands, its plan, the next charge (date and amount), the current cycle (its period, what it
+// costs — prorated when it began mid-month —, the credits it granted, paid or not), a change
+// scheduled for the cycle's end with a button that undoes it, what can be done now (change plan,
+// pause, cancel, resume), the cycles one by one; and the form that subscribes to a plan.
+// `base` is the subscription's API path: '/api/assinatura' (the member's own) or
+// '/api/admin/usuarios/{id}/assinatura' (an operator acting for a member).
+
+import { api, Action } from './api.js';
+import { h, link, replace, uid } from './dom.js';
+import { money, duration, dateShort, dateTime, todayIn, addDays, isDate, percentFromBP, DEFAULT_TZ } from './format.js';
+import {
+  badge, facts, table, field, radios, onSubmit, fieldError, val, confirmDialog, busy, errorBox, announce, poll,
+} from './ui.js';
+import { qrSvg } from './qr.js';
+import { preco, termosEmPares, versaoEm } from './planos.js';
+
+export const STATUS_DA_ASSINATURA = {
+  agendada: 'Agendada', ativa: 'Ativa', pausada: 'Pausada', suspensa: 'Suspensa', encerrada: 'Encerrada',
+};
+export const STATUS_DA_ASSINATURA_KIND = { agendada: 'info', ativa: 'sucesso', pausada: 'neutro', suspensa: 'erro', encerrada: 'neutro' };
+
+export const METODOS_DE_ASSINATURA = { cartao: 'Cartão de crédito', pix_automatico: 'PIX Automático', boleto: 'Boleto' };
+
+const AGENDAMENTOS = {
+  cancelamento: { titulo: 'Cancelamento agendado', desfazer: 'Desfazer cancelamento', acao: 'desfazer-cancelamento' },
+  pausa: { titulo: 'Pausa agendada', desfazer: 'Desfazer pausa', acao: 'retomar' },
+  troca: { titulo: 'Troca de plano agendada', desfazer: 'Desfazer troca', acao: 'desfazer-troca' },
+};
+
+/** A message after an action: a string (good news) or {texto, tipo: 'erro'|'info'}; its words. */
+export function textoDe(mensagem) {
+  return typeof mensagem === 'string' ? mensagem : (mensagem?.texto ?? '');
+}
+
+/** "25/11/2026 a 30/11/2026". */
+export function periodo(ciclo) {
+  return `${dateShort(ciclo.inicio)} a ${dateShort(ciclo.ate)}`;
+}
+
+/** What a cycle granted: "2 h e R$ 4,00"; "Nenhum crédito". */
+export function creditosDoCiclo(ciclo) {
+  const partes = [];
+  if (ciclo.minutos > 0) partes.push(duration(ciclo.minutos));
+  if (ciclo.centavos > 0) partes.push(money(ciclo.centavos));
+  return partes.length ? partes.join(' e ') : 'Nenhum crédito';
+}
+
+/** Whether the cycle is a share of a whole one (began mid-month, or after a pause). */
+function proporcional(ciclo) {
+  return ciclo.proporcaoBP > 0 && ciclo.proporcaoBP < 10000;
+}
+
+/** "R$ 59,80 do plano (20 % do mês) + R$ 50,00 de adesão"; null for a whole cycle without setup fee. */
+export function composicaoDoCiclo(ciclo, periodicidade = 'mensal') {
+  const adesao = ciclo.adesaoCentavos ?? 0;
+  const trocas = ciclo.trocasCentavos ?? 0;
+  const doPlano = ciclo.valorCentavos - adesao - trocas;
+  const parte = proporcional(ciclo) ? ` (${percentFromBP(ciclo.proporcaoBP)} ${periodicidade === 'anual' ? 'do ano' : 'do mês'})` : '';
+  if (!adesao && !trocas && !parte) return null;
+  return `${money(doPlano)} do plano${parte}`
+    + `${adesao ? ` + ${money(adesao)} de adesão` : ''}`
+    + `${trocas ? ` + ${money(trocas)} da troca de plano no ciclo anterior` : ''}`;
+}
+
+/** The first cycle in one sentence, as said when someone subscribes. */
+export function primeiroCicloEmPalavras(a) {
+  const c = a.cicloAtual ?? a.ciclos?.[a.ciclos.length - 1];
+  if (!c) return `A assinatura começa em ${dateShort(a.inicio)}; o primeiro ciclo é cobrado nesse dia, proporcional aos dias até o fim do mês.`;
+  const tipo = proporcional(c)
+    ? `é proporcional (${percentFromBP(c.proporcaoBP)} ${a.termos?.periodicidade === 'anual' ? 'do ano' : 'do mês'})`
+    : 'é um ciclo inteiro';
+  const adesao = c.adesaoCentavos ? `, com ${money(c.adesaoCentavos)} de adesão` : '';
+  return `O primeiro ciclo vai de ${periodo(c)} e ${tipo}: ${money(c.valorCentavos)}${adesao}.`
+    + `${c.minutos > 0 || c.centavos > 0 ? ` Créditos concedidos: ${creditosDoCiclo(c)}.` : ''}`;
+}
+
+/** The status in a sentence. */
+function situacaoEmPalavras(a) {
+  switch (a.status) {
+    case 'agendada': return `Começa em ${dateShort(a.inicio)}.`;
+    case 'ativa': return `Ativa desde ${dateShort(a.inicio)}.`;
+    case 'pausada': return 'Pausada: nada é cobrado e nenhum crédito novo é concedido até retomar.';
+    case 'suspensa': return 'Suspensa: o pagamento de um ciclo não foi recebido.';
+    case 'encerrada':
+      return a.motivoDoEncerramento === 'inadimplencia' ? 'Encerrada por falta de pagamento.' : 'Encerrada: a assinatura foi cancelada.';
+    default: return STATUS_DA_ASSINATURA[a.status] ?? a.status;
+  }
+}
+
+/**
+ * The next charge: {data, valor?}. The amount is a whole cycle of the plan in force then (the
+ * plan a scheduled change goes to, in its version on that day), unknown before the start (the
+ * first cycle is prorated). Null when nothing more is charged.
+ */
+export function proximaCobranca(a, planos = []) {
+  if (!a.proximaCobranca) return null;
+  if (a.status === 'agendada') return { data: a.proximaCobranca, valor: null };
+  const planoId = a.agendamento?.tipo === 'troca' ? a.agendamento.plano?.planoId : a.plano?.planoId;
+  const plano = planos.find((p) => p.planoId === planoId);
+  const termos = plano ? versaoEm(plano, a.proximaCobranca)?.termos : (a.agendamento?.tipo === 'troca' ? null : a.termos);
+  return { data: a.proximaCobranca, valor: termos ? termos.valorCentavos : null };
+}
+
+/** Whether the plan changed during the current cycle (an upgrade: its difference comes with the next charge). */
+function trocouNoCiclo(a) {
+  return Boolean(a.cicloAtual && a.plano && a.cicloAtual.plano?.planoId !== a.plano.planoId);
+}
+
+/** "01/12/2026 · R$ 299,00"; what happens instead when nothing more is charged. */
+function proximaCobrancaEmPalavras(a, planos) {
+  const p = proximaCobranca(a, planos);
+  if (p) {
+    const valor = p.valor !== null ? ` · ${money(p.valor)}` : ' · o primeiro ciclo, proporcional';
+    return `${dateShort(p.data)}${valor}${p.valor !== null && trocouNoCiclo(a) ? ', mais a diferença da troca de plano deste ciclo' : ''}`;
+  }
+  if (a.agendamento?.tipo === 'cancelamento') return `Nenhuma: a assinatura termina em ${dateShort(a.agendamento.efeitoEm)}`;
+  if (a.agendamento?.tipo === 'pausa') return `Nenhuma: a pausa começa em ${dateShort(a.agendamento.efeitoEm)}`;
+  return 'Nenhuma';
+}
+
+/** Dunning in words: "2 tentativas desde 01/12/2026, 08:00; próxima em 03/12/2026, 08:00". */
+export function inadimplenciaEmPalavras(a) {
+  const i = a.inadimplencia;
+  if (!i) return null;
+  const tz = a.fusoHorario ?? DEFAULT_TZ;
+  return `Ciclo ${i.ciclo}: ${i.tentativas} ${i.tentativas === 1 ? 'tentativa' : 'tentativas'} desde ${dateTime(i.primeiraFalha, tz)}`
+    + (i.proximaTentativa ? `; próxima em ${dateTime(i.proximaTentativa, tz)}` : '');
+}
+
+/**
+ * The subscription's screen part: the panel (status, plan, next charge, scheduled change, dunning,
+ * actions, change of plan), the current cycle, what the plan includes and the cycles.
+ * `planos`: the plans on sale (for a change of plan and the next charge's amount);
+ * `onChange(assinatura, mensagem)`: after an action, with the new subscription and what to say;
+ * `mensagem`: said at the top of the panel (after an action; see textoDe); `operador`: an operator's view
+ * (the plan's version, manual payment of a cycle).
+ */
+export function painelDaAssinatura(a, { base, planos = [], onChange, mensagem, operador = false, signal } = {}) {
+  const tituloId = uid('assinatura-titulo');
+  const erroBox = h('div', { class: 'subscription__error' });
+  const noPlano = Boolean(a.plano);
+  const tz = a.fusoHorario ?? DEFAULT_TZ;
+
+  const executar = async (botao, acao, { body, mensagemDeSucesso, busyText }) => {
+    replace(erroBox);
+    const restore = busy(botao, busyText);
+    try {
+      const nova = await new Action().run(`${base}/${acao}`, { body, signal });
+      onChange?.(nova, mensagemDeSucesso(nova));
+    } catch (error) {
+      if (error?.name === 'AbortError') return;
+      if (botao.isConnected) restore();
+      const box = errorBox(error);
+      box.setAttribute('tabindex', '-1');
+      replace(erroBox, box);
+      box.focus();
+    }
+  };
+
+  const aviso = mensagem
+    ? h('p', { class: `alert alert--${mensagem.tipo ?? 'sucesso'} subscription__message`, tabindex: '-1' }, textoDe(mensagem)) : null;
+
+  // the change scheduled for the cycle's end, and the button that undoes it
+  let agendamento = null;
+  if (a.agendamento && a.status !== 'encerrada') {
+    const ag = AGENDAMENTOS[a.agendamento.tipo] ?? { titulo: 'Alteração agendada', desfazer: 'Desfazer', acao: null };
+    const quando = dateShort(a.agendamento.efeitoEm);
+    const texto = {
+      cancelamento: `A assinatura termina em ${quando}, no fim do ciclo atual. Até lá, tudo continua valendo.`,
+      pausa: `A assinatura fica pausada a partir de ${quando}, no fim do ciclo atual: nada é cobrado até retomar.`,
+      troca: `O plano ${a.agendamento.plano?.nome ?? ''} começa em ${quando}, no próximo ciclo.`,
+    }[a.agendamento.tipo] ?? `Em ${quando}.`;
+    const desfazer = ag.acao ? h('button', { type: 'button', class: 'button button--secondary' }, ag.desfazer) : null;
+    desfazer?.addEventListener('click', () => executar(desfazer, ag.acao, {
+      busyText: 'Desfazendo…',
+      mensagemDeSucesso: () => ({
+        cancelamento: 'Cancelamento desfeito: a assinatura continua.',
+        pausa: 'Pausa desfeita: a assinatura continua.',
+        troca: 'Troca desfeita: o plano continua o mesmo.',
+      }[a.agendamento.tipo] ?? 'Desfeito.'),
+    }));
+    agendamento = h('div', { class: 'alert alert--info subscription__scheduled', dataset: { agendamento: a.agendamento.tipo } },
+      h('p', {}, h('strong', {}, `${ag.titulo}. `), texto),
+      desfazer);
+  }
+
+  const inadimplencia = a.inadimplencia && a.status !== 'encerrada'
+    ? h('div', { class: 'alert alert--erro subscription__dunning' },
+      h('p', {}, h('strong', {}, 'Pagamento não recebido. '), `${inadimplenciaEmPalavras(a)}.`),
+      operador ? null : h('p', {}, a.inadimplencia.proximaTentativa
+        ? 'Uma nova tentativa é feita automaticamente. Se o problema continuar, fale com a recepção da sua unidade.'
+        : 'Fale com a recepção da sua unidade.'))
+    : null;
+
+  // what can be done now
+  const botoes = [];
+  const trocaBox = h('div', { class: 'subscription__change', id: uid('troca') });
+  trocaBox.hidden = true;
+  const outrosPlanos = planos.filter((p) => !p.arquivado && p.planoId !== a.plano?.planoId);
+  const podeTrocar = a.status === 'ativa' && (!a.agendamento || a.agendamento.tipo === 'troca') && outrosPlanos.length > 0;
+  let trocar = null;
+  if (podeTrocar) {
+    trocar = h('button', { type: 'button', class: 'button', 'aria-expanded': 'false', 'aria-controls': trocaBox.id }, 'Trocar de plano');
+    trocar.addEventListener('click', () => {
+      const abrir = trocaBox.hidden;
+      trocaBox.hidden = !abrir;
+      trocar.setAttribute('aria-expanded', String(abrir));
+      if (abrir) {
+        replace(trocaBox, formularioDeTroca());
+        trocaBox.querySelector('input')?.focus();
+      }
+    });
+    botoes.push(trocar);
+  }
+  if (a.status === 'ativa' && !a.agendamento) {
+    const pausar = h('button', { type: 'button', class: 'button button--secondary' }, 'Pausar');
+    pausar.addEventListener('click', async () => {
+      const fim = a.cicloAtual ? dateShort(addDays(a.cicloAtual.ate, 1)) : 'o fim do ciclo';
+      const ok = await confirmDialog({
+        title: 'Pausar a assinatura?',
+        body: [`A pausa começa em ${fim}, no fim do ciclo atual. Enquanto estiver pausada, nada é cobrado e nenhum crédito novo é concedido.`,
+          'Você pode retomar quando quiser: um novo ciclo, proporcional, começa no dia em que retomar.'],
+        confirmText: 'Pausar no fim do ciclo',
+      });
+      if (!ok) return;
+      executar(pausar, 'pausar', { busyText: 'Pausando…', mensagemDeSucesso: (n) => `Pausa agendada para ${dateShort(n.agendamento?.efeitoEm ?? a.cicloAtual?.ate)}.` });
+    });
+    botoes.push(pausar);
+  }
+  if (a.status === 'pausada') {
+    const retomar = h('button', { type: 'button', class: 'button' }, 'Retomar assinatura');
+    retomar.addEventListener('click', () => executar(retomar, 'retomar', {
+      busyText: 'Retomando…',
+      mensagemDeSucesso: (n) => `Assinatura retomada. ${n.cicloAtual ? `Novo ciclo: ${periodo(n.cicloAtual)}, ${money(n.cicloAtual.valorCentavos)}.` : ''}`.trim(),
+    }));
+    botoes.push(retomar);
+  }
+  if (['agendada', 'ativa', 'pausada', 'suspensa'].includes(a.status) && a.agendamento?.tipo !== 'cancelamento') {
+    const cancelar = h('button', { type: 'button', class: 'button button--danger' }, 'Cancelar assinatura');
+    cancelar.addEventListener('click', async () => {
+      const antesDoInicio = a.status === 'agendada';
+      const fim = a.cicloAtual ? dateShort(addDays(a.cicloAtual.ate, 1)) : null;
+      const ok = await confirmDialog({
+        title: 'Cancelar a assinatura?',
+        body: antesDoInicio
+          ? ['A assinatura ainda não começou: o cancelamento vale já e nada é cobrado.']
+          : [`A assinatura termina ${fim ? `em ${fim}, ` : ''}no fim do ciclo atual; até lá, tudo continua valendo e nada mais é cobrado depois.`,
+            'Você pode desfazer o cancelamento até essa data.',
+            // the API replaces a scheduled change of plan with the cancellation
+            a.agendamento?.tipo === 'troca' ? `A troca agendada para o plano ${a.agendamento.plano?.nome ?? ''} deixa de valer.` : null].filter(Boolean),
+        confirmText: 'Cancelar assinatura',
+        cancelText: 'Manter assinatura',
+        danger: true,
+      });
+      if (!ok) return;
+      executar(cancelar, 'cancelar', {
+        busyText: 'Cancelando…',
+        mensagemDeSucesso: (n) => (n.status === 'encerrada'
+          ? 'Assinatura cancelada.'
+          : `Cancelamento agendado: a assinatura termina em ${dateShort(n.agendamento?.efeitoEm ?? addDays(a.cicloAtual?.ate ?? a.inicio, 1))}.`),
+      });
+    });
+    botoes.push(cancelar);
+  }
+
+  function formularioDeTroca() {
+    const periodicidade = a.termos?.periodicidade;
+    const opcoes = outrosPlanos.map((p) => {
+      const t = versaoEm(p, todayIn(tz))?.termos;
+      return [p.planoId, t ? `${p.nome} — ${preco(t)}` : p.nome];
+    });
+    const escolha = radios({ legend: 'Novo plano', name: 'planoId', options: opcoes, checked: a.agendamento?.plano?.planoId });
+    const form = h('form', { class: 'form subscription__change-form', novalidate: true },
+      escolha,
+      h('p', { class: 'small' },
+        `Um plano mais caro e ${periodicidade === 'anual' ? 'anual' : 'mensal'} como o atual vale já: as horas e os créditos a mais entram no saldo, `,
+        'e a diferença proporcional ao resto deste ciclo vem com a próxima cobrança. Os outros começam no próximo ciclo.'),
+      h('div', { class: 'actions' },
+        h('button', { type: 'submit', class: 'button' }, 'Confirmar troca'),
+        h('button', {
+          type: 'button', class: 'button button--secondary',
+          onclick: () => {
+            trocaBox.hidden = true;
+            trocar?.setAttribute('aria-expanded', 'false');
+            trocar?.focus();
+          },
+        }, 'Voltar')));
+    const action = new Action();
+    onSubmit(form, async () => {
+      const planoId = form.elements.planoId?.value;
+      if (!planoId) return fieldError(form, 'planoId', 'Escolha o novo plano.');
+      const nova = await action.run(`${base}/troca`, { body: { planoId }, signal });
+      const escolhido = outrosPlanos.find((p) => p.planoId === planoId);
+      const m = nova.agendamento?.tipo === 'troca'
+        ? `Troca agendada: o plano ${nova.agendamento.plano?.nome ?? escolhido?.nome} começa em ${dateShort(nova.agendamento.efeitoEm)}.`
+        : `Pronto: o plano agora é ${nova.plano?.nome}. As horas e os créditos a mais já estão no saldo; a diferença proporcional ao resto deste ciclo vem com a próxima cobrança.`;
+      onChange?.(nova, m);
+    }, { busyText: 'Trocando…' });
+    return form;
+  }
+
+  const proxima = proximaCobrancaEmPalavras(a, planos);
+  const painel = h('section', { class: 'panel subscription', 'aria-labelledby': tituloId, dataset: { status: a.status } },
+    h('h2', { id: tituloId, tabindex: '-1' }, operador ? 'Assinatura' : 'Sua assinatura'),
+    aviso,
+    h('p', { class: 'subscription__plan' },
+      h('span', { class: 'subscription__name' }, noPlano ? a.plano.nome : 'Plano'), ' ',
+      badge(STATUS_DA_ASSINATURA[a.status] ?? a.status, STATUS_DA_ASSINATURA_KIND[a.status] ?? 'neutro')),
+    h('p', { class: 'subscription__status' }, situacaoEmPalavras(a)),
+    facts([
+      ['Plano', `${a.plano?.nome ?? '—'}${a.termos ? ` · ${preco(a.termos)}` : ''}${operador ? ` (versão ${a.plano?.versao})` : ''}`],
+      ['Forma de cobrança', METODOS_DE_ASSINATURA[a.metodo] ?? a.metodo],
+      ['Início', dateShort(a.inicio)],
+      a.status !== 'encerrada' ? ['Próxima cobrança', proxima] : null,
+    ]),
+    agendamento,
+    inadimplencia,
+    botoes.length ? h('div', { class: 'actions subscription__actions' }, botoes) : null,
+    trocaBox,
+    erroBox);
+
+  const emAberto = a.status === 'encerrada' ? [] : (a.ciclos ?? []).filter((c) => !c.pago)
+    .map((c) => ({ ciclo: c, cobranca: (a.cobrancas ?? []).find((x) => x.ciclo === c.numero) }))
+    .filter((x) => x.cobranca);
+  return [
+    painel,
+    emAberto.map(({ ciclo, cobranca }) => painelDeCobranca(a, ciclo, cobranca, { operador, base, onChange, signal })),
+    a.cicloAtual && a.status !== 'encerrada' ? cicloAtual(a, { operador, base, onChange, signal }) : null,
+    a.termos ? h('section', { class: 'panel subscription__terms', 'aria-labelledby': `${tituloId}-termos` },
+      h('h2', { id: `${tituloId}-termos` }, 'O que o plano inclui'),
+      facts(termosEmPares(a.termos))) : null,
+    h('section', { 'aria-labelledby': `${tituloId}-ciclos` },
+      h('h2', { id: `${tituloId}-ciclos` }, 'Ciclos'),
+      tabelaDeCiclos(a, { operador, base, onChange, signal })),
+  ];
+}
+
+const METODOS_DA_COBRANCA = { pix: 'PIX', cartao: 'Cartão de crédito', boleto: 'Boleto' };
+
+/** 47 digits → "00190.00009 01234.567890 12345.678901 2 12340000006000" (as the booking's payment page writes it). */
+function linhaDigitavel(digitos) {
+  const d = String(digitos).replace(/\D/g, '');
+  if (d.length !== 47) return digitos;
+  return `${d.slice(0, 5)}.${d.slice(5, 10)} ${d.slice(10, 15)}.${d.slice(15, 21)} ${d.slice(21, 26)}.${d.slice(26, 32)} ${d.slice(32, 33)} ${d.slice(33)}`;
+}
+
+/** Copies `texto` (else selects `el` for Ctrl+C) and says so in `status`. */
+async function copiar(texto, el, status, feito) {
+  try {
+    await navigator.clipboard.writeText(texto);
+    replace(status, feito);
+    announce(feito);
+    return;
+  } catch {
+    // no permission, or not a secure context: select it instead
+  }
+  if (el instanceof HTMLTextAreaElement) {
+    el.focus();
+    el.select();
+  } else {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    getSelection().removeAllRanges();
+    getSelection().addRange(range);
+  }
+  const m = 'Não foi possível copiar automaticamente: o código está selecionado, copie com Ctrl+C (ou toque e segure, no celular).';
+  replace(status, m);
+  announce(m);
+}
+
+/**
+ * A cycle's charge still to be paid, as the member pays it: the boleto's digitable line and due
+ * date, the PIX code (QR and copia e cola), or the card being charged; in the sandbox, the test
+ * bank's buttons (the member's screen only), after which the subscription is followed until the
+ * cycle is paid or the charge declined.
+ */
+function painelDeCobranca(a, ciclo, cobranca, { operador, base, onChange, signal }) {
+  const tz = a.fusoHorario ?? DEFAULT_TZ;
+  const titulo = uid('cobranca-titulo');
+  const status = h('div', { class: 'small subscription__copy', 'aria-live': 'polite' });
+  const recusada = a.inadimplencia?.ciclo === ciclo.numero;
+  const partes = [
+    h('h2', { id: titulo }, `Pagamento do ciclo ${ciclo.numero}`),
+    facts([
+      ['Período', periodo(ciclo)],
+      ['Valor', money(cobranca.valorCentavos)],
+      ['Forma', METODOS_DA_COBRANCA[cobranca.metodo] ?? cobranca.metodo],
+      cobranca.tentativa > 1 ? ['Tentativa', String(cobranca.tentativa)] : null,
+    ]),
+  ];
+  if (cobranca.boleto) {
+    const linha = h('p', { class: 'mono linha-digitavel' }, linhaDigitavel(cobranca.boleto.linhaDigitavel));
+    const copy = h('button', { type: 'button', class: 'button button--secondary' }, 'Copiar linha digitável');
+    copy.addEventListener('click', () => copiar(cobranca.boleto.linhaDigitavel, linha, status, 'Linha digitável copiada. Cole no app do seu banco, em "pagar boleto".'));
+    partes.push(
+      h('p', {}, 'No app ou no site do banco, escolha pagar boleto e digite ou cole a linha abaixo.'),
+      facts([['Linha digitável', linha], ['Vencimento', dateTime(cobranca.boleto.vencimento, tz)]]),
+      h('div', { class: 'actions' }, copy));
+  } else if (cobranca.pix) {
+    const id = uid('pix');
+    const area = h('textarea', { id, readonly: true, rows: 4, class: 'mono', spellcheck: 'false' }, cobranca.pix.copiaECola);
+    const copy = h('button', { type: 'button', class: 'button button--secondary' }, 'Copiar código PIX');
+    copy.addEventListener('click', () => copiar(cobranca.pix.copiaECola, area, status, 'Código PIX copiado. Cole no app do seu banco, em "PIX copia e cola".'));
+    partes.push(
+      h('p', {}, 'No app do banco, leia o QR code ou use "PIX copia e cola" com o código abaixo.'),
+      h('figure', { class: 'qr-figure' },
+        qrSvg(cobranca.pix.copiaECola, { title: `QR code do PIX de ${money(cobranca.valorCentavos)}` }),
+        h('figcaption', { class: 'small' }, `PIX de ${money(cobranca.valorCentavos)} para CoworkFlow`)),
+      h('div', { class: 'field' }, h('label', { for: id }, 'PIX copia e cola'), area),
+      h('div', { class: 'actions' }, copy));
+  } else if (cobranca.metodo === 'cartao') {
+    partes.push(h('p', {}, recusada
+      ? 'O cartão recusou a cobrança. Uma nova tentativa é feita automaticamente.'
+      : 'Cobrado no cartão: aguardando a confirmação do emissor.'));
+  }
+  partes.push(status);
+  if (!operador && cobranca.metodo !== 'cartao' && cobranca.cobrancaId) partes.push(sandbox());
+  return h('section', { class: 'panel subscription__charge', 'aria-labelledby': titulo, dataset: { ciclo: String(ciclo.numero) } }, partes);
+
+  function sandbox() {
+    const resultado = h('div', { 'aria-live': 'polite' });
+    const pagar = h('button', { type: 'button', class: 'button' }, 'Pagar no sandbox');
+    const recusar = h('button', { type: 'button', class: 'button button--secondary' }, 'Recusar');
+    const tituloSandbox = uid('sandbox-titulo');
+    const agir = async (botao, caminho, body, feito) => {
+      const restore = busy(botao, 'Enviando ao banco de testes…');
+      replace(resultado);
+      try {
+        await new Action().run(`/api/sandbox/cobrancas/${encodeURIComponent(cobranca.cobrancaId)}/${caminho}`, { body, signal });
+        replace(resultado, h('p', { class: 'small' }, feito));
+        announce(feito);
+        acompanhar();
+      } catch (error) {
+        if (error?.name === 'AbortError') return;
+        restore();
+        replace(resultado, errorBox(error));
+      }
+    };
+    pagar.addEventListener('click', () => agir(pagar, 'pagamento', undefined, 'O banco de testes pagou a cobrança; aguardando a confirmação…'));
+    recusar.addEventListener('click', () => agir(recusar, 'recusa', { motivo: 'recusado no banco de testes' }, 'O banco de testes recusou a cobrança; aguardando o aviso…'));
+    return h('section', { class: 'panel panel--sandbox', 'aria-labelledby': tituloSandbox },
+      h('h3', { id: tituloSandbox }, 'Banco de testes (sandbox)'),
+      h('p', {}, 'Ambiente de testes: nenhum dinheiro é movimentado. Estes botões fazem o papel do banco, que avisa a CoworkFlow do pagamento.'),
+      h('div', { class: 'actions' }, pagar, recusar),
+      resultado);
+  }
+
+  /** Follows the subscription until the bank's notice arrives: the cycle paid, or another failure counted. */
+  function acompanhar() {
+    const antes = a.inadimplencia?.ciclo === ciclo.numero ? a.inadimplencia.tentativas : 0;
+    poll(async () => {
+      let nova;
+      try {
+        nova = await api(base, { signal });
+      } catch (error) {
+        if (error?.name === 'AbortError') return true;
+        replace(status, errorBox(error));
+        return true;
+      }
+      const c = (nova.ciclos ?? []).find((x) => x.numero === ciclo.numero);
+      if (c?.pago) {
+        onChange?.(nova, `Pagamento do ciclo ${ciclo.numero} confirmado.`);
+        return true;
+      }
+      if (nova.inadimplencia?.ciclo === ciclo.numero && nova.inadimplencia.tentativas > antes) {
+        onChange?.(nova, { texto: `O pagamento do ciclo ${ciclo.numero} foi recusado.`, tipo: 'erro' });
+        return true;
+      }
+      return false;
+    }, { signal, interval: 500, max: 3000 });
+  }
+}
+
+/**
+ * Whether the current cycle's charge is still on its way: not emitted yet (the payments service
+ * emits it in the background) or charged to a card whose issuer has not answered.
+ */
+export function aguardaCobranca(a) {
+  const c = a?.cicloAtual;
+  if (!c || c.pago || !['ativa', 'suspensa'].includes(a.status)) return false;
+  const cobranca = (a.cobrancas ?? []).find((x) => x.ciclo === c.numero);
+  return !cobranca || (cobranca.metodo === 'cartao' && a.inadimplencia?.ciclo !== c.numero);
+}
+
+/**
+ * While aguardaCobranca(a), reads the subscription again now and then (for half a minute at
+ * most) and calls `onChange(nova, mensagem)` when the charge appears or the card's answer
+ * arrives. Returns a function that stops it.
+ */
+export function acompanharCobranca(a, { base, signal, onChange }) {
+  if (!aguardaCobranca(a)) return () => {};
+  const chave = (x) => JSON.stringify([x.cicloAtual?.pago, x.cobrancas ?? [], x.inadimplencia ?? null, x.status]);
+  const antes = chave(a);
+  const numero = a.cicloAtual.numero;
+  let vezes = 0;
+  return poll(async () => {
+    vezes += 1;
+    let nova;
+    try {
+      nova = await api(base, { signal });
+    } catch (error) {
+      if (error?.name === 'AbortError') return true;
+      return vezes >= 12;
+    }
+    if (chave(nova) === antes) return vezes >= 12;
+    const ciclo = (nova.ciclos ?? []).find((x) => x.numero === numero);
+    let mensagem = null;
+    if (ciclo?.pago) mensagem = `Pagamento do ciclo ${numero} confirmado.`;
+    else if (nova.inadimplencia?.ciclo === numero) mensagem = { texto: `A cobrança do ciclo ${numero} foi recusada.`, tipo: 'erro' };
+    onChange?.(nova, mensagem);
+    return true;
+  }, { signal, interval: 800, max: 4000 });
+}
+
+/** The operator's "Registrar pagamento" of a cycle paid outside the app. */
+function botaoDePagamento(a, ciclo, { base, onChange, signal }) {
+  const botao = h('button', { type: 'button', class: 'button button--small button--secondary' }, 'Registrar pagamento',
+    h('span', { class: 'visually-hidden' }, ` do ciclo ${ciclo.numero}`));
+  const erro = h('div');
+  botao.addEventListener('click', async () => {
+    const ok = await confirmDialog({
+      title: `Registrar o pagamento do ciclo ${ciclo.numero}?`,
+      body: [`${periodo(ciclo)}: ${money(ciclo.valorCentavos)}.`, 'Use quando o membro pagou por fora (na recepção, por transferência). Fica na trilha de auditoria.'],
+      confirmText: 'Registrar pagamento',
+    });
+    if (!ok) return;
+    const restore = busy(botao, 'Registrando…');
+    try {
+      const nova = await new Action().run(`${base}/ciclos/${ciclo.numero}/pagamento`, { signal });
+      onChange?.(nova, `Pagamento do ciclo ${ciclo.numero} registrado.`);
+    } catch (error) {
+      if (error?.name === 'AbortError') return;
+      if (botao.isConnected) restore();
+      replace(erro, errorBox(error));
+    }
+  });
+  return [botao, erro];
+}
+
+function pagamento(ciclo) {
+  return ciclo.pago ? badge('Pago', 'sucesso') : badge('Aguardando pagamento', 'aviso');
+}
+
+/** The cycle in force: period, value (and how it is made), credits granted, paid or not. */
+function cicloAtual(a, { operador, base, onChange, signal }) {
+  const c = a.cicloAtual;
+  const titulo = uid('ciclo-titulo');
+  const composicao = composicaoDoCiclo(c, a.termos?.periodicidade);
+  return h('section', { class: 'panel subscription__cycle', 'aria-labelledby': titulo },
+    h('h2', { id: titulo }, 'Ciclo atual'),
+    facts([
+      ['Período', `${periodo(c)} (ciclo ${c.numero}${proporcional(c) ? ', proporcional' : ''})`],
+      ['Valor', composicao ? [money(c.valorCentavos), h('span', { class: 'small block' }, composicao)] : money(c.valorCentavos)],
+      ['Créditos concedidos', [creditosDoCiclo(c),
+        !operador && (c.minutos > 0 || c.centavos > 0) ? h('span', { class: 'block' }, link('/creditos', 'Ver em Meus créditos')) : null]],
+      ['Pagamento', [pagamento(c), operador && !c.pago ? h('span', { class: 'block subscription__pay' }, botaoDePagamento(a, c, { base, onChange, signal })) : null]],
+    ]));
+}
+
+/** Every cycle, newest first. */
+function tabelaDeCiclos(a, { operador, base, onChange, signal }) {
+  return table({
+    caption: 'Os ciclos mais recentes primeiro',
+    className: 'table--palavras table--ciclos',
+    empty: a.status === 'agendada' ? `O primeiro ciclo começa em ${dateShort(a.inicio)}.` : 'Nenhum ciclo ainda.',
+    rows: a.ciclos ?? [],
+    rowAttrs: (c) => ({ dataset: { ciclo: String(c.numero) } }),
+    columns: [
+      { label: 'Ciclo', cell: (c) => String(c.numero) },
+      { label: 'Período', cell: (c) => periodo(c) },
+      { label: 'Plano', cell: (c) => c.plano?.nome ?? '—' },
+      {
+        label: 'Valor',
+        cell: (c) => {
+          const composicao = composicaoDoCiclo(c, a.termos?.periodicidade);
+          return [h('span', { class: 'block' }, money(c.valorCentavos)), composicao ? h('span', { class: 'small block' }, composicao) : null];
+        },
+      },
+      { label: 'Créditos', cell: (c) => creditosDoCiclo(c) },
+      {
+        label: 'Pagamento',
+        cell: (c) => [pagamento(c), operador && !c.pago && c.numero !== a.cicloAtual?.numero
+          ? h('span', { class: 'block subscription__pay' }, botaoDePagamento(a, c, { base, onChange, signal })) : null],
+      },
+    ],
+  });
+}
+
+// ---- subscribing ---------------------------------------------------------------------------------
+
+/**
+ * The form that subscribes to a plan: the plan (radios), the billing method, the card token (only
+ * for a card), the start (today when empty, up to 90 days ahead). `onDone(assinatura)` after a
+ * 201. The server's error shows next to the field it names.
+ */
+export function formularioDeAssinatura({ planos, base, onDone, signal, escolhido, tz = DEFAULT_TZ, titulo = 'Assinar um plano' }) {
+  const tituloId = uid('assinar-titulo');
+  const hoje = todayIn(tz);
+  const plano = radios({
+    legend: 'Plano',
+    name: 'planoId',
+    checked: escolhido ?? (planos.length === 1 ? planos[0].planoId : undefined),
+    options: planos.map((p) => {
+      const t = versaoEm(p, hoje)?.termos;
+      return [p.planoId, t ? `${p.nome} — ${preco(t)}` : p.nome];
+    }),
+  });
+  const metodo = radios({
+    legend: 'Forma de cobrança', name: 'metodo', checked: 'boleto',
+    options: Object.entries(METODOS_DE_ASSINATURA),
+  });
+  const cartao = field({
+    label: 'Token do cartão (sandbox: tok_visa)', name: 'cartaoToken',
+    hint: 'O código que o provedor de pagamento dá ao cartão. No ambiente de testes, use tok_visa.',
+    attrs: { autocomplete: 'off', maxlength: '200', spellcheck: 'false' },
+  });
+  const inicio = field({
+    label: 'Início', name: 'inicio', type: 'date', optional: true,
+    hint: 'Em branco: hoje. Pode ser até 90 dias adiante.', attrs: { min: hoje, max: addDays(hoje, 90) },
+  });
+  const form = h('form', { class: 'form panel subscribe', novalidate: true, 'aria-labelledby': tituloId },
+    h('h2', { id: tituloId }, titulo),
+    plano, metodo, cartao, inicio,
+    h('p', { class: 'small' },
+      'Nos planos mensais, o primeiro ciclo vai do início até o fim do mês e é cobrado proporcionalmente aos dias, com a adesão; ',
+      'depois, a cobrança é no dia 1º de cada mês. Nos anuais, cada ciclo conta um ano a partir do início. ',
+      'As horas e os créditos de cada ciclo entram em Meus créditos.'),
+    h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'button' }, 'Assinar')));
+  const sync = () => { cartao.hidden = form.elements.metodo.value !== 'cartao'; };
+  form.addEventListener('change', sync);
+  sync();
+
+  const action = new Action();
+  onSubmit(form, async () => {
+    const planoId = form.elements.planoId?.value;
+    if (!planoId) return fieldError(form, 'planoId', 'Escolha um plano.');
+    const body = { planoId, metodo: form.elements.metodo.value };
+    if (body.metodo === 'cartao') {
+      const token = val(form, 'cartaoToken');
+      if (!token) return fieldError(form, 'cartaoToken', 'Informe o token do cartão (no ambiente de testes: tok_visa).');
+      body.cartaoToken = token;
+    }
+    const dia = val(form, 'inicio');
+    if (dia) {
+      if (!isDate(dia)) return fieldError(form, 'inicio', 'Escolha uma data válida.');
+      if (dia < hoje || dia > addDays(hoje, 90)) return fieldError(form, 'inicio', `Escolha uma data de ${dateShort(hoje)} a ${dateShort(addDays(hoje, 90))}.`);
+      body.inicio = dia;
+    }
+    const assinatura = await action.run(base, { body, signal });
+    announce('Assinatura feita.');
+    onDone?.(assinatura);
+  }, { busyText: 'Assinando…' });
+
+  return {
+    form,
+    /** Picks a plan and brings the form into view, its method next. */
+    escolher(planoId) {
+      const radio = [...form.querySelectorAll('input[name="planoId"]')].find((el) => el.value === planoId);
+      if (radio) radio.checked = true;
+      form.scrollIntoView({ block: 'start' });
+      radio?.focus();
+    },
+  };
+}
