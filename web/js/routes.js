@@ -5,13 +5,14 @@
 //         'admin' (role admin).
 // nav:    'membro' | 'conta' | 'admin' (menu group) — omitted for screens reached by links.
 // semAdmin: left out of an operator's menu (which must fit one row at 1280 px; operators see
-//         every invoice under Financeiro), though the screen still opens for them.
+//         every invoice under Financeiro, and the brand opens the catalog), though the screen
+//         still opens for them.
 // unread: the menu shows the count of unread notifications beside it.
 //
 export const ROUTES = [
   // members
   { path: '/', view: () => import('./views/catalogo.js'), title: 'Encontre um espaço', access: 'publico' },
-  { path: '/espacos', view: () => import('./views/catalogo.js'), title: 'Encontre um espaço', access: 'publico', nav: 'membro', label: 'Espaços' },
+  { path: '/espacos', view: () => import('./views/catalogo.js'), title: 'Encontre um espaço', access: 'publico', nav: 'membro', label: 'Espaços', semAdmin: true },
   { path: '/espacos/:id', view: () => import('./views/espaco.js'), title: 'Disponibilidade e reserva', access: 'publico' },
   { path: '/espacos/:id/semana', view: () => import('./views/espaco-semana.js'), title: 'Semana do espaço', access: 'publico' },
   { path: '/unidades/:id/dia', view: () => import('./views/unidade-dia.js'), title: 'Espaços da unidade no dia', access: 'publico' },
@@ -40,6 +41,10 @@ export const ROUTES = [
   { path: '/admin/espacos/:id/bloqueios', view: () => import('./views/admin/espaco-bloqueios.js'), title: 'Bloqueios', access: 'admin' },
   { path: '/admin/espacos/:id/precos', view: () => import('./views/admin/espaco-precos.js'), title: 'Tabela de preços', access: 'admin' },
   { path: '/admin/cupons', view: () => import('./views/admin/cupons.js'), title: 'Cupons', access: 'admin', nav: 'admin', label: 'Cupons' },
+  { path: '/admin/planos', view: () => import('./views/admin/planos.js'), title: 'Planos', access: 'admin', nav: 'admin', label: 'Planos' },
+  // reached through the tabs of "Planos" (the operator's menu has no room for one more link)
+  { path: '/admin/assinaturas', view: () => import('./views/admin/assinaturas.js'), title: 'Assinaturas', access: 'admin' },
+  { path: '/admin/assinaturas/:id', view: () => import('./views/admin/assinatura.js'), title: 'Assinatura', access: 'admin' },
   { path: '/admin/usuarios', view: () => import('./views/admin/usuarios.js'), title: 'Usuários', access: 'admin', nav: 'admin', label: 'Usuários' },
   { path: '/admin/usuarios/:id', view: () => import('./views/admin/usuario.js'), title: 'Conta', access: 'admin' },
   { path: '/admin/financeiro', view: () => import('./views/admin/financeiro.js'), title: 'Financeiro', access: 'admin', nav: 'admin', label: 'Financeiro' },
