@@ -288,5 +288,24 @@ struct Historia {
             let indicadores = try await call(.GET, base + "/api/analytics/indicadores", token: admin).object
             return indicadores["noShows"] as? Int == 1 && indicadores["checkins"] as? Int == 1 ? true : nil
         }
+
+        // A membership (issue 39): an operator's plan; the member subscribes by card; the cycle's
+        // credits are in the wallet at once, its charge goes through pagamentos and the
+        // provider, whose notice marks the cycle paid.
+        let plano = try await call(
+            .POST, base + "/api/admin/planos",
+            #"{"nome":"Flex","periodicidade":"mensal","valorCentavos":30000,"horasMinutos":600,"tiposDasHoras":["sala_reuniao"]}"#, token: admin)
+        let planoId = try #require(plano.object["planoId"] as? String, "\(plano.text)")
+        let assinada = try await call(
+            .POST, base + "/api/assinatura", #"{"planoId":"\#(planoId)","metodo":"cartao","cartaoToken":"tok_visa"}"#, token: membro)
+        #expect(assinada.status == 201, "\(assinada.text)")
+        let minutos = try #require((assinada.object["cicloAtual"] as? [String: Any])?["minutos"] as? Int, "\(assinada.text)")
+        #expect(minutos > 0)
+        let carteira = try await call(.GET, base + "/api/creditos", token: membro)
+        #expect(carteira.object["minutos"] as? Int == minutos, "\(carteira.text)")
+        _ = try await until("the first cycle paid") {
+            let assinatura = try await call(.GET, base + "/api/assinatura", token: membro).object
+            return (assinatura["cicloAtual"] as? [String: Any])?["pago"] as? Bool == true ? true : nil
+        }
     }
 }
