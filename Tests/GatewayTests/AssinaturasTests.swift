@@ -264,6 +264,14 @@ struct AssinaturasTests {
             let biaId = try await membroId(client, bia)
             let reativada = try await client.json(.post, "/api/admin/usuarios/\(biaId)/assinatura/ciclos/1/pagamento", "", token: cenario.admin)
             #expect(reativada.object["status"] as? String == "ativa" && reativada.object["inadimplencia"] == nil, "\(String(buffer: reativada.body))")
+            // The member was told at each step, by e-mail.
+            let assuntos = try await eventually("the dunning e-mails") {
+                let assuntos = try harness.emails().map(\.subject)
+                return assuntos.contains("Assinatura reativada") && assuntos.filter({ $0 == "Pagamento da assinatura recusado" }).count >= 4
+                    ? assuntos : nil
+            }
+            #expect(assuntos.filter { $0 == "Pagamento da assinatura recusado" }.count == 4, "\(assuntos)")
+            #expect(assuntos.contains("Assinatura suspensa por falta de pagamento") && assuntos.contains("Pagamento da assinatura recebido"))
         }
     }
 }

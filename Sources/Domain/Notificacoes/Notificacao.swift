@@ -13,6 +13,8 @@ public enum Notificacao {
         case noShow = "no_show"
         /// A hold whose payment did not arrive in time.
         case expiracao
+        /// A subscription's charge: paid, declined (dunning), suspension, reactivation.
+        case assinatura
     }
 
     public struct Enviada: Codable, Sendable, Equatable {

@@ -110,6 +110,32 @@ extension NotificacoesService {
                 titulo: "Reserva expirada: \(nome), \(quando)",
                 texto: "O prazo para pagar a sua reserva de \(nome) (\(quando)) acabou e o horário foi liberado; nada foi cobrado. "
                     + "Se ainda quiser o espaço, faça uma nova reserva.")
+        case Assinatura.Catalogo.cobrancaConfirmada:
+            let paga = try decoder.decode(Assinatura.CobrancaConfirmada.self, from: event.data)
+            return Aviso(
+                tipo: .assinatura, usuarioId: paga.titular, reservaId: nil, titulo: "Pagamento da assinatura recebido",
+                texto: "Recebemos o pagamento do ciclo \(paga.ciclo) da sua assinatura. Obrigado!")
+        case Assinatura.Catalogo.cobrancaRecusada:
+            let recusada = try decoder.decode(Assinatura.CobrancaRecusada.self, from: event.data)
+            let fuso = TimeZone(identifier: "America/Sao_Paulo") ?? .gmt
+            let depois =
+                recusada.proximaTentativa.map { "Tentaremos de novo em \(DataLocal($0, em: fuso).brasileira)." }
+                ?? "Foi a última tentativa: a assinatura será suspensa até o pagamento."
+            return Aviso(
+                tipo: .assinatura, usuarioId: recusada.titular, reservaId: nil, titulo: "Pagamento da assinatura recusado",
+                texto: "A cobrança do ciclo \(recusada.ciclo) da sua assinatura foi recusada (\(recusada.motivo)). \(depois) "
+                    + "Se preferir, atualize a forma de pagamento ou fale com a recepção.")
+        case Assinatura.Catalogo.suspensa:
+            let suspensa = try decoder.decode(Assinatura.Suspensa.self, from: event.data)
+            return Aviso(
+                tipo: .assinatura, usuarioId: suspensa.titular, reservaId: nil, titulo: "Assinatura suspensa por falta de pagamento",
+                texto: "Não conseguimos cobrar o ciclo \(suspensa.ciclo) da sua assinatura. Os benefícios do plano ficam suspensos até o pagamento; "
+                    + "se o ciclo terminar sem pagamento, a assinatura será encerrada.")
+        case Assinatura.Catalogo.reativada:
+            let reativada = try decoder.decode(Assinatura.Reativada.self, from: event.data)
+            return Aviso(
+                tipo: .assinatura, usuarioId: reativada.titular, reservaId: nil, titulo: "Assinatura reativada",
+                texto: "Recebemos o pagamento e sua assinatura está ativa de novo, com todos os benefícios do plano.")
         default:
             return nil
         }

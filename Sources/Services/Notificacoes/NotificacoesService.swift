@@ -41,6 +41,8 @@ public final class NotificacoesService: Sendable {
         Topology.routingKey(Pagamento.Catalogo.confirmado), Topology.routingKey(Pagamento.Catalogo.reembolsoConcluido),
         Topology.routingKey(Checkin.Catalogo.noShowRegistrado),
         Topology.routingKey(Usuario.Catalogo.dadosPessoaisApagados), Topology.routingKey(Reserva.Catalogo.expirada),
+        Topology.routingKey(Assinatura.Catalogo.cobrancaConfirmada), Topology.routingKey(Assinatura.Catalogo.cobrancaRecusada),
+        Topology.routingKey(Assinatura.Catalogo.suspensa), Topology.routingKey(Assinatura.Catalogo.reativada),
     ]
     static let service = "notificacoes"
 
