@@ -113,6 +113,7 @@ extension OpenAPI {
                 [
                     "numero": ["type": "integer"], "inicio": data, "ate": data.merging(["description": "o último dia do ciclo"]) { $1 },
                     "plano": referencia, "proporcaoBP": ["type": "integer"], "valorCentavos": money, "adesaoCentavos": money,
+                    "trocasCentavos": money.merging(["description": "diferenças de trocas de plano do ciclo anterior, cobradas com este"]) { $1 },
                     "minutos": ["type": "integer"], "centavos": money, "pago": ["type": "boolean"],
                 ],
                 required: [
@@ -132,6 +133,14 @@ extension OpenAPI {
                         ["ciclo": ["type": "integer"], "primeiraFalha": instant, "tentativas": ["type": "integer"], "proximaTentativa": instant],
                         required: ["ciclo", "primeiraFalha", "tentativas"]),
                     "proximaCobranca": data, "motivoDoEncerramento": ["type": "string", "enum": ["cancelamento", "inadimplencia"]],
+                    "retentativaPendente": ["type": "boolean", "description": "uma nova tentativa de cobrança está para ser feita"],
+                    "cobrancas": array(
+                        object(
+                            [
+                                "ciclo": ["type": "integer"], "tentativa": ["type": "integer"], "cobrancaId": text,
+                                "metodo": ["type": "string", "enum": MetodoDePagamento.allCases.map(\.rawValue)], "valorCentavos": money,
+                                "pix": pix, "boleto": boleto,
+                            ], required: ["ciclo", "tentativa", "cobrancaId", "metodo", "valorCentavos"])),
                     "criadaEm": instant, "atualizadaEm": instant,
                 ],
                 required: [

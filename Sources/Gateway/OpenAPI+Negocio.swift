@@ -3,15 +3,23 @@ import Foundation
 
 /// Schemas of the pagamentos, checkin, notificacoes, financeiro and analytics routes.
 extension OpenAPI {
-    static var negocioSchemas: [String: Any] {
-        let metodo: [String: Any] = ["type": "string", "enum": ["pix", "cartao", "boleto"]]
-        let pix = object(
+    /// A PIX charge's transaction id and copy-and-paste code.
+    static var pix: [String: Any] {
+        object(
             [
                 "txid": ["type": "string", "pattern": "^[A-Za-z0-9]{26,35}$"],
                 "copiaECola": ["type": "string", "description": "BR Code (EMV) para colar no app do banco"],
             ], required: ["txid", "copiaECola"])
-        let boleto = object(
+    }
+
+    /// A boleto's digitable line and due date.
+    static var boleto: [String: Any] {
+        object(
             ["linhaDigitavel": ["type": "string", "pattern": "^[0-9]{47}$"], "vencimento": instant], required: ["linhaDigitavel", "vencimento"])
+    }
+
+    static var negocioSchemas: [String: Any] {
+        let metodo: [String: Any] = ["type": "string", "enum": ["pix", "cartao", "boleto"]]
         return [
             "FormaDePagamento": object(
                 [

@@ -196,9 +196,9 @@ extension ServiceError {
             }
             self = ServiceError(
                 .conflito, codigo: "status_invalido", mensagem: "não é possível: a assinatura \(situacao)", detalhes: ["status": status.rawValue])
-        case .nadaAgendado(let tipo): self = .conflito("nada_agendado", "não há \(Self.nome(tipo)) agendado para desfazer")
+        case .nadaAgendado(let tipo): self = .conflito("nada_agendado", "não há \(Self.nome(tipo)) para desfazer")
         case .jaAgendado(let tipo):
-            self = .conflito("ja_agendado", "já há \(Self.nome(tipo)) agendado para o fim do ciclo: desfaça-o antes")
+            self = .conflito("ja_agendado", "já há \(Self.nome(tipo)) para o fim do ciclo: desfaça antes")
         case .mesmoPlano: self = .invalido("planoId", "este já é o plano da assinatura")
         case .cicloDesconhecido(let numero): self = .naoEncontrado("a assinatura não tem o ciclo \(numero)")
         case .cobrancaDesconhecida: self = .naoEncontrado("cobrança desconhecida para este ciclo")
@@ -207,9 +207,9 @@ extension ServiceError {
 
     static func nome(_ tipo: Assinatura.TipoDeAlteracao) -> String {
         switch tipo {
-        case .cancelamento: "cancelamento"
-        case .pausa: "pausa"
-        case .troca: "troca de plano"
+        case .cancelamento: "cancelamento agendado"
+        case .pausa: "pausa agendada"
+        case .troca: "troca de plano agendada"
         }
     }
 }
