@@ -9,6 +9,11 @@ import Synchronization
 /// `coworkflow-bench bus`: the relay's confirmed publish rate, and append → handler latency
 /// through PostgreSQL, the relay, RabbitMQ and a consumer with its inbox.
 struct BusBench: AsyncParsableCommand {
+    /// The events' type: a booking request's payload under a type no catalog lists, so it is
+    /// routed by its stream's category (the bench's own `service`) and reaches only the bench's
+    /// queues (a catalog type goes out under its context's key, where real queues may listen).
+    static let tipo = "BenchPedidoDeReserva"
+
     static let configuration = CommandConfiguration(
         commandName: "bus",
         abstract: "Relay throughput (events/s with confirms) and append → handled latency (p50, p99).",
@@ -84,7 +89,7 @@ struct BusBench: AsyncParsableCommand {
             let count = min(500, total - appended)
             let batch = (0..<count).map { index in
                 NewEvent(
-                    eventId: FastID.uuid(appended + index, salt: salt), type: Reserva.Catalogo.solicitada.type,
+                    eventId: FastID.uuid(appended + index, salt: salt), type: Self.tipo,
                     data: Data(Payload.payload(appended + index).utf8), occurredAt: Date())
             }
             try await store.append(to: StreamName(category: service, id: "\(appended / 500)"), expected: .noStream, events: batch)
@@ -159,7 +164,7 @@ struct BusBench: AsyncParsableCommand {
                 to: StreamName(category: service, id: "l\(index % 64)"), expected: .any,
                 events: [
                     NewEvent(
-                        eventId: FastID.uuid(index, salt: salt), type: Reserva.Catalogo.solicitada.type,
+                        eventId: FastID.uuid(index, salt: salt), type: Self.tipo,
                         data: Data(Payload.payload(index).utf8), occurredAt: Date())
                 ])
         }
