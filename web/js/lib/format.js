@@ -215,3 +215,18 @@ export function zoneLabel(tz) {
   const fixes = { 'Sao Paulo': 'São Paulo', Belem: 'Belém', Maceio: 'Maceió', Cuiaba: 'Cuiabá', Araguaina: 'Araguaína' };
   return `horário de ${fixes[city] ?? city}`;
 }
+
+/**
+ * Hours as an operator types them → minutes: "10", "1,5", "1.5", "1:30", "1 h 30", "1h30min",
+ * "45 min". Null when it is not an amount of time.
+ */
+export function minutosDeHoras(texto) {
+  const t = String(texto ?? '').trim().toLowerCase().replace(/\s+/g, ' ');
+  let m = /^(\d+)(?:[.,](\d+))?(?: ?h| ?horas?)?$/.exec(t);
+  if (m) return Math.round(Number(`${m[1]}.${m[2] ?? '0'}`) * 60);
+  m = /^(\d+)(?::| ?h ?)(\d{1,2})(?: ?min)?$/.exec(t);
+  if (m && Number(m[2]) < 60) return Number(m[1]) * 60 + Number(m[2]);
+  m = /^(\d+) ?min(?:utos?)?$/.exec(t);
+  if (m) return Number(m[1]);
+  return null;
+}

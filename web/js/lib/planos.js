@@ -138,20 +138,7 @@ export function avisosDeVersoes(plano, dia) {
 
 // ---- what an operator types ----------------------------------------------------------------------
 
-/**
- * Hours as an operator types them → minutes: "10", "1,5", "1.5", "1:30", "1 h 30", "45 min".
- * Null when it is not an amount of time.
- */
-export function minutosDeHoras(texto) {
-  const t = String(texto ?? '').trim().toLowerCase().replace(/\s+/g, ' ');
-  let m = /^(\d+)(?:[.,](\d+))?(?: ?h| ?horas?)?$/.exec(t);
-  if (m) return Math.round(Number(`${m[1]}.${m[2] ?? '0'}`) * 60);
-  m = /^(\d+)(?::| ?h ?)(\d{1,2})(?: ?min)?$/.exec(t);
-  if (m && Number(m[2]) < 60) return Number(m[1]) * 60 + Number(m[2]);
-  m = /^(\d+) ?min(?:utos?)?$/.exec(t);
-  if (m) return Number(m[1]);
-  return null;
-}
+export { minutosDeHoras } from './format.js';
 
 /** "R$" text → centavos (empty: `vazio`); {erro} when it is not an amount from 0 to R$ 1.000.000,00. */
 export function centavosDe(texto, vazio = 0) {

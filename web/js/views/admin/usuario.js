@@ -8,7 +8,7 @@ import { api, Action } from '../../lib/api.js';
 import { todasAsUnidades } from '../../lib/catalog.js';
 import { h, link, replace, append } from '../../lib/dom.js';
 import { PAPEIS, TIPOS } from '../../lib/labels.js';
-import { dateTime, parseMoney, todayIn, addDays, zonedToMs, isoWithOffset, isDate, DEFAULT_TZ } from '../../lib/format.js';
+import { dateTime, parseMoney, todayIn, addDays, zonedToMs, isoWithOffset, isDate, DEFAULT_TZ, minutosDeHoras } from '../../lib/format.js';
 import { nomesDePessoas } from '../../lib/pessoas.js';
 import {
   pageHeader, loadInto, facts, badge, field, checkboxes, radios, onSubmit, fieldError, val, pager, announce,
@@ -18,20 +18,6 @@ import { saldo, lotes, extrato, reservasDoExtrato, quantidade, comSinal } from '
 /** The most the API adds or takes in one adjustment: 600000 minutes (10 000 h) or R$ 1 000 000,00. */
 const MAXIMO = { minutos: 600_000, centavos: 100_000_000 };
 
-/**
- * Hours as an operator types them → minutes: "2", "1,5", "1.5", "1:30", "1 h 30", "1h30min",
- * "45 min". Null when it is not an amount of time.
- */
-export function minutosDe(texto) {
-  const t = String(texto ?? '').trim().toLowerCase().replace(/\s+/g, ' ');
-  let m = /^(\d+)(?:[.,](\d+))?(?: ?h| ?horas?)?$/.exec(t);
-  if (m) return Math.round(Number(`${m[1]}.${m[2] ?? '0'}`) * 60);
-  m = /^(\d+)(?::| ?h ?)(\d{1,2})(?: ?min)?$/.exec(t);
-  if (m && Number(m[2]) < 60) return Number(m[1]) * 60 + Number(m[2]);
-  m = /^(\d+) ?min(?:utos?)?$/.exec(t);
-  if (m) return Number(m[1]);
-  return null;
-}
 
 export function render({ container, params, signal }) {
   const id = params.id;
@@ -149,7 +135,7 @@ function screen(container, body, perfil, unidades, signal) {
       const texto = val(form, 'quantidade');
       if (!texto) return fieldError(form, 'quantidade', emHoras ? 'Informe quantas horas (ex.: 2 ou 1:30).' : 'Informe o valor em reais (ex.: 50,00).');
       if (/^[-−]/.test(texto)) return fieldError(form, 'quantidade', 'Informe a quantidade sem sinal e escolha "Retirar" para tirar créditos.');
-      const valor = emHoras ? minutosDe(texto) : parseMoney(texto);
+      const valor = emHoras ? minutosDeHoras(texto) : parseMoney(texto);
       if (valor === null) return fieldError(form, 'quantidade', emHoras ? 'Não entendi as horas: use 2, 1,5 ou 1:30.' : 'Não entendi o valor: use 50 ou 50,00.');
       if (valor <= 0) return fieldError(form, 'quantidade', 'A quantidade precisa ser maior que zero.');
       if (valor > MAXIMO[medidaEscolhida]) return fieldError(form, 'quantidade', `O máximo por ajuste é ${quantidade(medidaEscolhida, MAXIMO[medidaEscolhida])}.`);
