@@ -27,12 +27,7 @@ extension AssinaturasService {
     /// `usuario` subscribes to a plan (the member themself, or an operator for them).
     public func assinar(_ usuario: String, _ pedido: PedidoDeAssinatura, caller: Caller) async throws -> AssinaturaView {
         let titular = try await titular(usuario)
-        guard let id = UUID(uuidString: pedido.planoId) else {
-            throw ServiceError.invalido("planoId", "o plano \(pedido.planoId.prefix(60)) não existe")
-        }
-        guard case .existente(let plano) = try await planos.load(StreamNames.plano(id)).state else {
-            throw ServiceError.invalido("planoId", "o plano \(pedido.planoId.prefix(60)) não existe")
-        }
+        let plano = try await planoPedido(pedido.planoId)
         guard let metodo = Assinatura.Metodo(rawValue: pedido.metodo) else {
             throw ServiceError.invalido("metodo", "metodo deve ser cartao, pix_automatico ou boleto")
         }
@@ -70,9 +65,7 @@ extension AssinaturasService {
 
     public func trocarPlano(_ usuario: String, _ pedido: PedidoDeTroca, caller: Caller) async throws -> AssinaturaView {
         let titular = try await titular(usuario)
-        guard let id = UUID(uuidString: pedido.planoId), case .existente(let plano) = try await planos.load(StreamNames.plano(id)).state else {
-            throw ServiceError.invalido("planoId", "o plano \(pedido.planoId.prefix(60)) não existe")
-        }
+        let plano = try await planoPedido(pedido.planoId)
         let now = clock.now
         let por = caller.usuario ?? titular
         return try await executar(titular, caller: caller) { state in
@@ -87,6 +80,14 @@ extension AssinaturasService {
         return try await executar(titular, caller: caller) { _ in .registrarPagamento(ciclo: ciclo, cobrancaId: nil, em: now) }
     }
 
+    /// The plan a request's `planoId` names: 422 naming the field when there is none.
+    func planoPedido(_ texto: String) async throws -> Plano.Dados {
+        guard let id = UUID(uuidString: texto), case .existente(let plano) = try await planos.load(StreamNames.plano(id)).state else {
+            throw ServiceError.invalido("planoId", "o plano \(texto.prefix(60)) não existe")
+        }
+        return plano
+    }
+
     func plano(_ id: UUID) async throws -> Plano.Dados {
         guard case .existente(let dados) = try await planos.load(StreamNames.plano(id)).state else {
             throw ServiceError.naoEncontrado("o plano \(id.uuidString.lowercased()) não existe")
@@ -94,16 +95,25 @@ extension AssinaturasService {
         return dados
     }
 
+    /// Decides `command` on `titular`'s subscription (``decidir(_:meta:_:)``) and answers the
+    /// subscription as its stream says now.
+    func executar(
+        _ titular: String, caller: Caller, _ command: (Assinatura.State) async throws -> Assinatura.Command
+    ) async throws
+        -> AssinaturaView
+    {
+        try await decidir(titular, meta: metadata(caller), command)
+        return try await assinaturaLida(titular)
+    }
+
     /// Decides `command` on `titular`'s subscription and appends its events together with
     /// what they grant in the holder's wallet (a cycle's credits, its roll-over, an upgrade's
     /// extra credits), both streams with the versions read: the credits of a cycle are
     /// granted exactly when the cycle is recorded. A concurrent writer makes it decide again.
+    /// Returns whether it wrote anything.
     @discardableResult
-    func executar(
-        _ titular: String, caller: Caller?, meta: EventMetadata? = nil, _ command: (Assinatura.State) async throws -> Assinatura.Command
-    ) async throws -> AssinaturaView {
+    func decidir(_ titular: String, meta: EventMetadata, _ command: (Assinatura.State) async throws -> Assinatura.Command) async throws -> Bool {
         let stream = StreamNames.assinatura(titular)
-        let meta = meta ?? caller.map(metadata) ?? EventMetadata(actor: "system:assinaturas", requestId: "prazos", service: Self.service)
         for attempt in 1...5 {
             let (state, version) = try await assinaturas.load(stream)
             let events: [Assinatura.Event]
@@ -112,13 +122,13 @@ extension AssinaturasService {
             } catch let failure as Assinatura.Failure {
                 throw ServiceError(failure)
             }
-            guard !events.isEmpty else { return try await assinaturaLida(titular) }
+            guard !events.isEmpty else { return false }
             let now = clock.now
             var writes = [StreamWrite(stream: stream, expected: .after(version), events: try Events.new(events, at: now, metadata: meta))]
             if let carteira = try await creditar(titular, events, meta: meta, em: now) { writes.append(carteira) }
             do {
                 try await store.append(writes)
-                return try await assinaturaLida(titular)
+                return true
             } catch is WrongExpectedVersion where attempt < 5 {
                 continue
             }
@@ -142,7 +152,8 @@ extension AssinaturasService {
         }
         guard !comandos.isEmpty else { return nil }
         let stream = StreamNames.creditos(titular)
-        var (carteira, version) = try await carteiras.load(stream)
+        let (lida, version) = try await carteiras.load(stream)
+        var carteira = lida
         var novos: [Carteira.Event] = []
         for comando in comandos {
             let events: [Carteira.Event]
@@ -150,7 +161,6 @@ extension AssinaturasService {
             carteira = events.reduce(carteira, Carteira.decider.evolve)
             novos += events
         }
-        version = max(version, 0)
         guard !novos.isEmpty else { return nil }
         return StreamWrite(stream: stream, expected: .after(version), events: try Events.new(novos, at: now, metadata: meta))
     }
@@ -206,16 +216,16 @@ extension AssinaturasService {
         let meta = EventMetadata(actor: "system:prazos", requestId: "prazos", service: Self.service)
         for prazo in prazos where prazo.vence <= now {
             do {
+                // One cycle a decision: a subscription behind by several catches up.
                 for _ in 0..<36 {
-                    let antes = try await assinaturas.load(StreamNames.assinatura(prazo.titular)).version
-                    try await executar(prazo.titular, caller: nil, meta: meta) { state in
+                    let renovou = try await decidir(prazo.titular, meta: meta) { state in
                         guard let dados = state.dados else { throw ServiceError(Assinatura.Failure.naoEncontrada) }
                         return .renovar(plano: try await self.plano(dados.proximoPlano), em: now)
                     }
-                    if try await assinaturas.load(StreamNames.assinatura(prazo.titular)).version == antes { break }
+                    if !renovou { break }
                 }
                 // A failed charge whose retry is due: pagamentos makes the next attempt.
-                try await executar(prazo.titular, caller: nil, meta: meta) { _ in .reapresentar(em: now) }
+                try await decidir(prazo.titular, meta: meta) { _ in .reapresentar(em: now) }
                 executados += 1
             } catch {
                 falha = falha ?? error

@@ -34,22 +34,8 @@ extension AssinaturasService {
         let stream = StreamNames.creditos(titular)
         let command: Carteira.Command
         if pedido.quantidade > 0 {
-            var tipos: [Espaco.Tipo] = []
-            for texto in pedido.tipos ?? [] {
-                guard let tipo = Espaco.Tipo(rawValue: texto) else {
-                    throw ServiceError.invalido(
-                        "tipos",
-                        "tipo de espaço desconhecido: '\(texto.prefix(40))' (use \(Espaco.Tipo.allCases.map(\.rawValue).joined(separator: ", ")))")
-                }
-                if !tipos.contains(tipo) { tipos.append(tipo) }
-            }
-            var unidade: UUID?
-            if let texto = pedido.unidadeId {
-                guard let id = Unidade.ID(texto), try await store.streamVersion(StreamNames.unidade(id)) > 0 else {
-                    throw ServiceError.invalido("unidadeId", "a unidade \(texto.prefix(60)) não existe")
-                }
-                unidade = id.rawValue
-            }
+            let tipos = try Self.tipos(pedido.tipos, campo: "tipos")
+            let unidade = try await unidade(pedido.unidadeId)
             if let validoAte = pedido.validoAte, validoAte <= now {
                 throw ServiceError.invalido("validoAte", "validoAte já passou: créditos assim nunca poderiam ser usados")
             }

@@ -24,18 +24,6 @@ extension AssinaturasService {
         public let vigenteDesde: String?
     }
 
-    static func tipos(_ textos: [String]?, campo: String) throws -> [Espaco.Tipo] {
-        var tipos: [Espaco.Tipo] = []
-        for texto in textos ?? [] {
-            guard let tipo = Espaco.Tipo(rawValue: texto) else {
-                throw ServiceError.invalido(
-                    campo, "tipo de espaço desconhecido: '\(texto.prefix(40))' (use \(Espaco.Tipo.allCases.map(\.rawValue).joined(separator: ", ")))")
-            }
-            if !tipos.contains(tipo) { tipos.append(tipo) }
-        }
-        return tipos
-    }
-
     static func termos(_ pedido: PedidoDePlano) throws -> Plano.Termos {
         guard let periodicidade = Plano.Periodicidade(rawValue: pedido.periodicidade) else {
             throw ServiceError.invalido("periodicidade", "periodicidade deve ser mensal ou anual")
@@ -79,13 +67,7 @@ extension AssinaturasService {
         guard let nome = pedido.nome else { throw ServiceError.invalido("nome", "dê um nome ao plano") }
         try ServiceError.texto(pedido.descricao, campo: "descricao", maximo: 500)
         let termos = try Self.termos(pedido)
-        var unidade: UUID?
-        if let texto = pedido.unidadeId {
-            guard let id = Unidade.ID(texto), try await store.streamVersion(StreamNames.unidade(id)) > 0 else {
-                throw ServiceError.invalido("unidadeId", "a unidade \(texto.prefix(60)) não existe")
-            }
-            unidade = id.rawValue
-        }
+        let unidade = try await unidade(pedido.unidadeId)
         let fuso = try await fuso(unidade: unidade)
         let hoje = hoje(fuso)
         let desde = try Self.data(pedido.vigenteDesde, campo: "vigenteDesde") ?? hoje

@@ -41,6 +41,28 @@ public final class AssinaturasService: Sendable {
         EventMetadata(actor: caller.usuario, requestId: caller.requestId, service: Self.service)
     }
 
+    /// Space types as a request names them, without repeats: 422 naming `campo` for an unknown one.
+    static func tipos(_ textos: [String]?, campo: String) throws -> [Espaco.Tipo] {
+        var tipos: [Espaco.Tipo] = []
+        for texto in textos ?? [] {
+            guard let tipo = Espaco.Tipo(rawValue: texto) else {
+                throw ServiceError.invalido(
+                    campo, "tipo de espaço desconhecido: '\(texto.prefix(40))' (use \(Espaco.Tipo.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            if !tipos.contains(tipo) { tipos.append(tipo) }
+        }
+        return tipos
+    }
+
+    /// The unit a request's `unidadeId` names (nil when absent): 422 when no unit has that id.
+    func unidade(_ texto: String?) async throws -> UUID? {
+        guard let texto else { return nil }
+        guard let id = Unidade.ID(texto), try await store.streamVersion(StreamNames.unidade(id)) > 0 else {
+            throw ServiceError.invalido("unidadeId", "a unidade \(texto.prefix(60)) não existe")
+        }
+        return id.rawValue
+    }
+
     /// The member `texto` names, as a wallet's holder: 404 when no account has that id.
     func titular(_ texto: String) async throws -> String {
         guard let id = Usuario.ID(texto), try await store.streamVersion(UsuariosService.stream(id)) > 0 else {
