@@ -8,7 +8,8 @@ in "Meus créditos", schedules a cancellation (confirmed in a dialog) and undoes
 change to a cheaper plan and undoes it; the cycle's boleto shows by itself. The operator finds
 the subscription under "Assinaturas" (filtered by status), opens it and registers the cycle's
 payment by hand, and the member sees it paid. A cycle charged by PIX (QR code, copia e cola) is
-paid in the sandbox bank and turns paid; a card the issuer declines is said to the member by
+paid in the sandbox bank and turns paid, and its invoice (plan, period, lines) is under "Minhas
+faturas" with a receipt; a card the issuer declines is said to the member by
 itself (the dunning: attempts, the next one) and shows in the operator's list. Desktop and phone."""
 
 from __future__ import annotations
@@ -308,6 +309,21 @@ def test_a_cycle_paid_by_pix_in_the_sandbox_and_a_declined_card_in_dunning(brows
     assert "Pago" in text(ui, ".subscription__cycle") and not ui.driver.find_elements(By.CSS_SELECTOR, ".subscription__charge")
     assert api(server, "GET", "/api/assinatura", token=membro)["cicloAtual"]["pago"] is True
     ui.step("ciclo pago por pix")
+
+    # the paid cycle is invoiced: under "Minhas faturas", with its receipt (plan, period, lines)
+    ciclo = api(server, "GET", "/api/assinatura", token=membro)["cicloAtual"]
+    ui.menu("Minhas faturas")
+    ui.wait_heading("Minhas faturas")
+    linha = ui.row(f"Plano {plano['nome']}")
+    assert f"{dmy(ciclo['inicio'])[:5]}" in linha.text and brl(ciclo["valorCentavos"]) in linha.text.replace("\xa0", " "), linha.text
+    ui.step("fatura do ciclo")
+    ui.press(linha.find_element(By.CSS_SELECTOR, "a[href$='/recibo']"))
+    ui.wait_heading("Recibo da fatura")
+    ui.wait_text(f"Mensalidade do plano {plano['nome']}", "#view")
+    recibo = text(ui, "#view")
+    assert f"Plano {plano['nome']}" in recibo and f"Mensalidade do plano {plano['nome']}" in recibo, recibo
+    assert f"ciclo 1, de {dmy(ciclo['inicio'])} a {dmy(ciclo['ate'])}" in recibo, recibo
+    ui.step("recibo do ciclo")
 
     # a card the issuer declines: the member is told by itself, and the operator sees the dunning
     email2, senha2, membro2 = member(server, "Otavio Nunes")

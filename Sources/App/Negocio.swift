@@ -85,6 +85,10 @@ public struct Negocio: Sendable {
                     } catch let error as ServiceError where error.kind == .naoEncontrado {
                         return nil
                     }
+                },
+                sede: {
+                    let primeira = try await store.readCategory(Unidade.Catalogo.category, after: .start, limit: 1).first
+                    return primeira.flatMap { UUID(uuidString: String($0.stream.rawValue.dropFirst(Unidade.Catalogo.category.count + 1))) }
                 }),
             analytics: AnalyticsService(store: store), assinaturas: AssinaturasService(store: store, clock: clock))
     }

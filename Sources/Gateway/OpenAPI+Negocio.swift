@@ -91,7 +91,21 @@ extension OpenAPI {
             "Fatura": object(
                 [
                     "id": uuid, "numero": ["type": "integer", "description": "sequencial sem lacunas por unidade"], "codigo": text, "unidadeId": uuid,
-                    "reservaId": uuid, "pagamentoId": uuid, "usuarioId": text, "espacoId": uuid, "tipoDeEspaco": text, "metodo": metodo,
+                    "reservaId": uuid.merging(["description": "a reserva faturada (ausente na fatura de uma assinatura)"]) { $1 },
+                    "pagamentoId": uuid, "usuarioId": text, "espacoId": uuid,
+                    "tipoDeEspaco": ["type": "string", "description": "o tipo do espaço reservado, ou `plano` na fatura de um ciclo de assinatura"],
+                    "metodo": [
+                        "type": "string", "enum": ["pix", "cartao", "boleto", "manual"],
+                        "description": "`manual`: pagamento de ciclo registrado por um operador (transferência, dinheiro)",
+                    ],
+                    "assinatura": object(
+                        [
+                            "assinaturaId": uuid, "ciclo": ["type": "integer", "minimum": 1],
+                            "plano": object(
+                                ["planoId": uuid, "nome": text, "versao": ["type": "integer"]], required: ["planoId", "nome", "versao"]),
+                            "inicio": date, "fim": date.merging(["description": "o primeiro dia depois do ciclo"]) { $1 },
+                            "itens": array(object(["codigo": text, "descricao": text, "valor": money], required: ["codigo", "descricao", "valor"])),
+                        ], required: ["assinaturaId", "ciclo", "plano", "inicio", "fim", "itens"]),
                     "valor": money,
                     "aliquotaISSBP": ["type": "integer"], "iss": money, "reembolsado": money, "issDevolvido": money, "liquido": money,
                     "status": ["type": "string", "enum": ["emitida", "paga", "parcialmente_reembolsada", "reembolsada"]], "data": date,
@@ -111,7 +125,8 @@ extension OpenAPI {
                     "unidade": object(
                         ["nome": text, "endereco": ["type": "object"], "fusoHorario": text], required: ["nome", "endereco", "fusoHorario"]),
                     "membro": ["type": "string", "description": "o nome do membro; (dados apagados) depois de um apagamento LGPD"],
-                    "espaco": text, "quando": ["type": "string", "description": "o horário reservado no fuso da unidade"],
+                    "espaco": ["type": "string", "description": "o espaço reservado, ou `Plano <nome>` na fatura de uma assinatura"],
+                    "quando": ["type": "string", "description": "o horário reservado no fuso da unidade, ou o período do ciclo"],
                     "itens": array(object(["codigo": text, "descricao": text, "valor": money], required: ["codigo", "descricao", "valor"])),
                 ], required: ["fatura", "membro", "espaco", "itens"]),
             "LinhaDeReceita": object(

@@ -21,7 +21,20 @@ public struct NotaDeCreditoView: Codable, Sendable, Equatable {
     public let emitidaEm: Date
 }
 
-/// An invoice as operators read it, with its credit notes.
+/// What a subscription cycle's invoice bills: the plan's cycle.
+public struct CicloDaFaturaView: Codable, Sendable, Equatable {
+    public let assinaturaId: String
+    public let ciclo: Int
+    public let plano: Plano.Referencia
+    public let inicio: DataLocal
+    /// The first day after the cycle.
+    public let fim: DataLocal
+    /// The fee (in proportion), the setup fee, an upgrade's difference.
+    public let itens: [Reserva.LinhaDePreco]
+}
+
+/// An invoice as operators read it, with its credit notes: of a booking (`reservaId`,
+/// `espacoId`, `pagamentoId`) or of a subscription's cycle (`assinatura`).
 public struct FaturaView: Codable, Sendable, Equatable {
     public enum Status: String, Codable, Sendable {
         case emitida, paga
@@ -34,10 +47,12 @@ public struct FaturaView: Codable, Sendable, Equatable {
     /// `F-12`.
     public let codigo: String
     public let unidadeId: String
-    public let reservaId: String
-    public let pagamentoId: String
+    public let reservaId: String?
+    public let pagamentoId: String?
+    public let assinatura: CicloDaFaturaView?
     public let usuarioId: String
-    public let espacoId: String
+    public let espacoId: String?
+    /// A space type, or ``Fatura/tipoDaAssinatura`` for a subscription's invoice.
     public let tipoDeEspaco: String
     public let metodo: String
     /// Integer centavos.
@@ -62,6 +77,7 @@ public struct FaturaView: Codable, Sendable, Equatable {
         unidadeId = e.unidadeId.description
         reservaId = e.reservaId.uuidString.lowercased()
         pagamentoId = e.pagamentoId.uuidString.lowercased()
+        assinatura = nil
         usuarioId = e.usuarioId
         espacoId = e.espacoId.uuidString.lowercased()
         tipoDeEspaco = e.tipoDeEspaco
@@ -78,6 +94,32 @@ public struct FaturaView: Codable, Sendable, Equatable {
         pagaEm = nil
         notasDeCredito = []
     }
+
+    public init(_ e: Fatura.AssinaturaFaturada) {
+        id = e.faturaId.description
+        numero = e.numero
+        codigo = "\(Fatura.serie)-\(e.numero)"
+        unidadeId = e.unidadeId.description
+        reservaId = nil
+        pagamentoId = nil
+        assinatura = CicloDaFaturaView(
+            assinaturaId: e.assinaturaId.uuidString.lowercased(), ciclo: e.ciclo, plano: e.plano, inicio: e.inicio, fim: e.fim, itens: e.itens)
+        usuarioId = e.usuarioId
+        espacoId = nil
+        tipoDeEspaco = Fatura.tipoDaAssinatura
+        metodo = e.metodo
+        valor = e.valor
+        aliquotaISSBP = e.aliquotaISSBP
+        iss = e.iss
+        reembolsado = .zero
+        issDevolvido = .zero
+        liquido = e.valor
+        status = .paga
+        data = e.data
+        emitidaEm = e.em
+        pagaEm = e.pagoEm
+        notasDeCredito = []
+    }
 }
 
 /// One fiscal document, invoice or credit note: a row of the invoices export. Amounts are
@@ -90,11 +132,14 @@ public struct DocumentoFiscalView: Codable, Sendable, Equatable {
     public let unidadeId: String
     public let faturaId: String
     public let numeroDaFatura: Int
-    public let reservaId: String
-    public let pagamentoId: String
+    public let reservaId: String?
+    public let pagamentoId: String?
     public let reembolsoId: String?
+    /// A subscription's invoice: its subscription and cycle.
+    public let assinaturaId: String?
+    public let ciclo: Int?
     public let usuarioId: String
-    public let espacoId: String
+    public let espacoId: String?
     public let tipoDeEspaco: String
     public let metodo: String?
     public let valor: Money
@@ -177,10 +222,26 @@ public enum FinanceiroReadModel {
             let documento = DocumentoFiscalView(
                 tipo: .fatura, id: view.id, numero: e.numero, codigo: view.codigo, unidadeId: view.unidadeId, faturaId: view.id,
                 numeroDaFatura: e.numero, reservaId: view.reservaId, pagamentoId: view.pagamentoId, reembolsoId: nil,
-                usuarioId: e.usuarioId, espacoId: view.espacoId, tipoDeEspaco: e.tipoDeEspaco, metodo: e.metodo, valor: e.valor,
+                assinaturaId: nil, ciclo: nil, usuarioId: e.usuarioId, espacoId: view.espacoId, tipoDeEspaco: e.tipoDeEspaco, metodo: e.metodo,
+                valor: e.valor,
                 aliquotaISSBP: e.aliquotaISSBP, iss: e.iss, data: e.data, em: e.em)
             try batch.put(documento, documentos, documento.id, grupo: documento.unidadeId, ordem: ordem(e.data, e.em, Int(recorded.version)))
             try await receita(view.unidadeId, e.data, e.tipoDeEspaco, batch) { linha in
+                linha.bruto = linha.bruto + e.valor
+                linha.issFaturado = linha.issFaturado + e.iss
+                linha.faturas += 1
+            }
+        case .assinaturaFaturada(let e):
+            let view = FaturaView(e)
+            try salvar(view, batch)
+            let documento = DocumentoFiscalView(
+                tipo: .fatura, id: view.id, numero: e.numero, codigo: view.codigo, unidadeId: view.unidadeId, faturaId: view.id,
+                numeroDaFatura: e.numero, reservaId: nil, pagamentoId: nil, reembolsoId: nil,
+                assinaturaId: e.assinaturaId.uuidString.lowercased(), ciclo: e.ciclo, usuarioId: e.usuarioId, espacoId: nil,
+                tipoDeEspaco: view.tipoDeEspaco, metodo: e.metodo, valor: e.valor, aliquotaISSBP: e.aliquotaISSBP, iss: e.iss,
+                data: e.data, em: e.em)
+            try batch.put(documento, documentos, documento.id, grupo: documento.unidadeId, ordem: ordem(e.data, e.em, Int(recorded.version)))
+            try await receita(view.unidadeId, e.data, view.tipoDeEspaco, batch) { linha in
                 linha.bruto = linha.bruto + e.valor
                 linha.issFaturado = linha.issFaturado + e.iss
                 linha.faturas += 1
@@ -207,7 +268,8 @@ public enum FinanceiroReadModel {
                 tipo: .notaDeCredito, id: e.notaId.description, numero: e.numero, codigo: codigo, unidadeId: e.unidadeId.description,
                 faturaId: e.faturaId.description, numeroDaFatura: e.numeroDaFatura, reservaId: e.reservaId.uuidString.lowercased(),
                 pagamentoId: e.pagamentoId.uuidString.lowercased(), reembolsoId: e.reembolsoId.uuidString.lowercased(),
-                usuarioId: e.usuarioId, espacoId: e.espacoId.uuidString.lowercased(), tipoDeEspaco: e.tipoDeEspaco, metodo: nil,
+                assinaturaId: nil, ciclo: nil, usuarioId: e.usuarioId, espacoId: e.espacoId.uuidString.lowercased(), tipoDeEspaco: e.tipoDeEspaco,
+                metodo: nil,
                 valor: e.valor, aliquotaISSBP: e.aliquotaISSBP, iss: e.iss, data: e.data, em: e.em)
             try batch.put(documento, documentos, documento.id, grupo: documento.unidadeId, ordem: ordem(e.data, e.em, Int(recorded.version)))
             try await receita(documento.unidadeId, e.data, e.tipoDeEspaco, batch) { linha in

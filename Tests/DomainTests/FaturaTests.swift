@@ -30,6 +30,21 @@ struct FaturaTests {
             notaId: Fatura.NotaDeCredito.ID(uuid(400 + reembolso)), lancamentoId: uuid(600 + reembolso), fuso: fuso, em: em ?? now)
     }
 
+    func ciclo(_ n: Int, itens: [Int64] = [40_000, 10_000], unidade: Unidade.ID? = nil) -> Fatura.CicloPago {
+        Fatura.CicloPago(
+            assinaturaId: uuid(700), titular: "u7", unidadeId: unidade ?? self.unidade, ciclo: n,
+            plano: Plano.Referencia(planoId: uuid(800), nome: "Flex", versao: 1), inicio: DataLocal("2026-11-10")!,
+            fim: DataLocal("2026-12-01")!, metodo: "cartao",
+            itens: itens.enumerated().map { Reserva.LinhaDePreco(codigo: "l\($0.offset)", descricao: "linha", valor: Money(centavos: $0.element)) },
+            valor: Money(centavos: itens.reduce(0, +)), pagoEm: now.addingTimeInterval(-5))
+    }
+
+    func faturarCiclo(_ n: Int, _ ciclo: Fatura.CicloPago? = nil, aliquota: Int64 = 500) -> Fatura.Command {
+        .faturarCiclo(
+            ciclo ?? self.ciclo(n), faturaId: Fatura.ID(uuid(1_000 + n)), lancamentoId: uuid(1_100 + n), aliquotaISSBP: aliquota, fuso: fuso,
+            em: now)
+    }
+
     /// The events of running `commands` one after the other on an empty book.
     func history(_ commands: Fatura.Command...) throws -> [Fatura.Event] {
         var events: [Fatura.Event] = []
@@ -184,12 +199,44 @@ struct FaturaTests {
         #expect(notas(events).map(\.em) == [now])
     }
 
+    @Test func a_paid_subscription_cycle_is_invoiced_in_the_same_sequence_with_its_lines_and_entry() throws {
+        let events = try history(emitir(1), faturarCiclo(1), emitir(2))
+        #expect(emitidas(events).map(\.numero) == [1, 3])
+        let faturas = events.compactMap { if case .assinaturaFaturada(let e) = $0 { e } else { nil } }
+        let fatura = try #require(faturas.first)
+        #expect(faturas.count == 1)
+        #expect(fatura.numero == 2 && fatura.usuarioId == "u7" && fatura.ciclo == 1 && fatura.plano.nome == "Flex")
+        #expect(fatura.valor == .reais(500) && fatura.iss == .reais(25) && fatura.itens.count == 2)
+        #expect(fatura.inicio == DataLocal("2026-11-10")! && fatura.fim == DataLocal("2026-12-01")!)
+        let lancamento = try #require(lancamentos(events).first { $0.origem.documentoId == fatura.faturaId.rawValue })
+        #expect(lancamento.sequencia == 2)
+        #expect(lancamento.partidas == Razao.partidas(deFatura: .reais(500), iss: .reais(25)))
+        #expect(lancamento.historico.contains("plano Flex, ciclo 1 (2026-11-10 a 2026-11-30)"))
+        #expect(lancamentos(events).map(\.sequencia) == [1, 2, 3])
+    }
+
+    @Test func a_cycle_is_invoiced_once_and_bad_cycles_are_refused() throws {
+        let events = try history(faturarCiclo(1))
+        #expect(Scenario(decider).given(events).when(faturarCiclo(1)).outcome == .events([]))
+        #expect(Scenario(decider).given(events).when(faturarCiclo(2)).outcome != .events([]))
+        #expect(scenario.when(faturarCiclo(1, ciclo(1, itens: []))).outcome == .failure(.valorInvalido(.zero)))
+        // Lines that do not add up to the value are a bug upstream, never invoiced.
+        let torto = Fatura.CicloPago(
+            assinaturaId: uuid(700), titular: "u7", unidadeId: unidade, ciclo: 1,
+            plano: Plano.Referencia(planoId: uuid(800), nome: "Flex", versao: 1),
+            inicio: DataLocal("2026-11-10")!, fim: DataLocal("2026-12-01")!, metodo: "cartao",
+            itens: [Reserva.LinhaDePreco(codigo: "mensalidade", descricao: "x", valor: .reais(1))], valor: .reais(2), pagoEm: now)
+        #expect(scenario.when(faturarCiclo(1, torto)).outcome == .failure(.valorInvalido(.reais(2))))
+        #expect(scenario.when(faturarCiclo(1, ciclo(1, unidade: Unidade.ID(uuid(901))))).outcome == .failure(.outraUnidade(Unidade.ID(uuid(901)))))
+        #expect(scenario.when(faturarCiclo(1, aliquota: 10_001)).outcome == .failure(.aliquotaInvalida(10_001)))
+    }
+
     @Test func every_event_round_trips_through_its_stored_form() throws {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
-        let events = try history(emitir(1), reembolsar(1, reembolso: 1, .reais(40)))
+        let events = try history(emitir(1), reembolsar(1, reembolso: 1, .reais(40)), faturarCiclo(1))
         #expect(Set(events.map(\.eventType)) == Fatura.Event.tipos)
         for event in events {
             #expect(try Fatura.Event.decode(type: event.eventType, data: encoder.encode(event), using: decoder) == event)

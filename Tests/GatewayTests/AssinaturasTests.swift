@@ -272,6 +272,27 @@ struct AssinaturasTests {
             }
             #expect(assuntos.filter { $0 == "Pagamento da assinatura recusado" }.count == 4, "\(assuntos)")
             #expect(assuntos.contains("Assinatura suspensa por falta de pagamento") && assuntos.contains("Pagamento da assinatura recebido"))
+
+            // Each paid cycle is invoiced in the plan's unit's book, with its lines, and booked in the ledger.
+            func fatura(_ token: String) async throws -> [String: Any] {
+                try await eventually("the cycle's invoice") {
+                    let faturas = try await client.json(.get, "/api/faturas", token: token).object["itens"] as? [[String: Any]] ?? []
+                    return faturas.first { $0["assinatura"] != nil }
+                }
+            }
+            let doMembro = try await fatura(cenario.membro)
+            let ciclo = try #require(doMembro["assinatura"] as? [String: Any])
+            #expect(doMembro["valor"] as? Int == 18_000 && doMembro["metodo"] as? String == "cartao" && doMembro["status"] as? String == "paga")
+            #expect(doMembro["tipoDeEspaco"] as? String == "plano" && doMembro["reservaId"] == nil && ciclo["ciclo"] as? Int == 1)
+            #expect(doMembro["unidadeId"] as? String == cenario.unidade && doMembro["iss"] as? Int == 900)
+            #expect((ciclo["itens"] as? [[String: Any]])?.compactMap { $0["valor"] as? Int }.reduce(0, +) == 18_000)
+            let recibo = try await client.json(.get, "/api/faturas/\(try #require(doMembro["id"] as? String))/recibo", token: cenario.membro)
+            #expect(recibo.status == .ok && recibo.object["espaco"] as? String == "Plano Flex", "\(String(buffer: recibo.body))")
+            // Recorded by an operator: a manual payment.
+            #expect(try await fatura(bia)["metodo"] as? String == "manual")
+            let razao = try await client.json(.get, "/api/admin/financeiro/razao?unidade=\(cenario.unidade)", token: cenario.admin)
+            let contas = try #require(razao.object["contas"] as? [[String: Any]], "\(String(buffer: razao.body))")
+            #expect(contas.first { $0["conta"] as? String == "caixa" }?["saldo"] as? Int == 36_000)
         }
     }
 }

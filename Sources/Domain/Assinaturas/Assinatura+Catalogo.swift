@@ -1,3 +1,5 @@
+import Foundation
+
 extension Assinatura {
     /// The events of `assinatura-…` streams: the one place their stored type strings are written.
     public enum Catalogo: EventCatalog {
@@ -14,7 +16,7 @@ extension Assinatura {
         public static let retomada = EventKind("AssinaturaRetomada", category: category, context: .assinaturas, label: "Assinatura retomada")
         public static let encerrada = EventKind("AssinaturaEncerrada", category: category, context: .assinaturas, label: "Assinatura encerrada")
         public static let cobrancaConfirmada = EventKind(
-            "CobrancaDeCicloConfirmada", category: category, context: .assinaturas, label: "Cobrança de ciclo paga")
+            "CobrancaDeCicloConfirmada", version: 2, category: category, context: .assinaturas, label: "Cobrança de ciclo paga")
         public static let cobrancaRecusada = EventKind(
             "CobrancaDeCicloRecusada", category: category, context: .assinaturas, label: "Cobrança de ciclo recusada")
         public static let suspensa = EventKind(
@@ -30,6 +32,15 @@ extension Assinatura {
         public static let todos = [
             iniciada, cicloIniciado, alteracaoAgendada, alteracaoDesfeita, planoTrocado, pausada, retomada, encerrada, cobrancaConfirmada,
             cobrancaRecusada, suspensa, reativada, cobrancaEmitida, cobrancaReapresentada,
+        ]
+
+        /// Version 1 did not say which charge was paid; it reads as recorded by an operator
+        /// (`cobrancaId` null), so its invoice says `manual`. (Version 1 lived for one day
+        /// before any deployment.)
+        public static let upcasts = [
+            Upcast(cobrancaConfirmada, from: 1) { objeto in
+                if objeto["cobrancaId"] == nil { objeto["cobrancaId"] = NSNull() }
+            }
         ]
     }
 }

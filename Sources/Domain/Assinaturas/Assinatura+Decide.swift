@@ -220,7 +220,9 @@ extension Assinatura {
                 }
                 if dados.pagos.contains(numero) { return [] }
                 var events: [Event] = [
-                    .cobrancaConfirmada(CobrancaConfirmada(assinaturaId: dados.assinaturaId, titular: dados.titular, ciclo: numero, em: em))
+                    .cobrancaConfirmada(
+                        CobrancaConfirmada(
+                            assinaturaId: dados.assinaturaId, titular: dados.titular, ciclo: numero, cobrancaId: cobrancaId, em: em))
                 ]
                 if dados.status == .suspensa, dados.inadimplencia?.ciclo == numero {
                     events.append(.reativada(Reativada(assinaturaId: dados.assinaturaId, titular: dados.titular, em: em)))

@@ -84,7 +84,44 @@ extension Assinatura {
         public let assinaturaId: UUID
         public let titular: String
         public let ciclo: Int
+        /// The provider's charge that was paid; null when an operator recorded the payment
+        /// (a transfer, cash).
+        public let cobrancaId: String?
         public let em: Date
+
+        enum CodingKeys: String, CodingKey { case assinaturaId, titular, ciclo, cobrancaId, em }
+
+        public init(assinaturaId: UUID, titular: String, ciclo: Int, cobrancaId: String?, em: Date) {
+            self.assinaturaId = assinaturaId
+            self.titular = titular
+            self.ciclo = ciclo
+            self.cobrancaId = cobrancaId
+            self.em = em
+        }
+
+        /// `cobrancaId` is written even when null: the stored shape says who recorded it.
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(assinaturaId, forKey: .assinaturaId)
+            try c.encode(titular, forKey: .titular)
+            try c.encode(ciclo, forKey: .ciclo)
+            try c.encode(cobrancaId, forKey: .cobrancaId)
+            try c.encode(em, forKey: .em)
+        }
+
+        /// The key must be there (null or a charge): a payload without it is version 1, which
+        /// the catalog's upcaster fills in.
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            guard c.contains(.cobrancaId) else {
+                throw DecodingError.keyNotFound(CodingKeys.cobrancaId, .init(codingPath: c.codingPath, debugDescription: "cobrancaId ausente"))
+            }
+            self.init(
+                assinaturaId: try c.decode(UUID.self, forKey: .assinaturaId), titular: try c.decode(String.self, forKey: .titular),
+                ciclo: try c.decode(Int.self, forKey: .ciclo),
+                cobrancaId: try c.decodeNil(forKey: .cobrancaId) ? nil : try c.decode(String.self, forKey: .cobrancaId),
+                em: try c.decode(Date.self, forKey: .em))
+        }
     }
 
     public struct CobrancaRecusada: Codable, Sendable, Equatable {

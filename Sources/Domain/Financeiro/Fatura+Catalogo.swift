@@ -7,9 +7,11 @@ extension Fatura {
         public static let paga = EventKind("FaturaPaga", category: category, context: .financeiro, label: "Fatura paga")
         public static let notaDeCreditoEmitida = EventKind(
             "NotaDeCreditoEmitida", category: category, context: .financeiro, label: "Nota de crédito emitida")
+        public static let assinaturaFaturada = EventKind(
+            "FaturaDeAssinaturaEmitida", category: category, context: .financeiro, label: "Fatura de assinatura emitida")
         public static let contabilizado = EventKind(
             "LancamentoContabilizado", category: category, context: .financeiro, label: "Lançamento contabilizado")
 
-        public static let todos = [emitida, paga, notaDeCreditoEmitida, contabilizado]
+        public static let todos = [emitida, paga, notaDeCreditoEmitida, assinaturaFaturada, contabilizado]
     }
 }

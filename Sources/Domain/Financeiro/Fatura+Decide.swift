@@ -74,6 +74,28 @@ extension Fatura {
                         throw .lancamentoInvalido(error)
                     }
                     return [.notaDeCreditoEmitida(nota), .contabilizado(lancamento)]
+
+                case .faturarCiclo(let ciclo, let faturaId, let lancamentoId, let aliquota, let fuso, let em):
+                    guard ciclo.unidadeId == unidade else { throw .outraUnidade(ciclo.unidadeId) }
+                    if state.ciclos.contains(ciclo.chave) { return [] }
+                    guard ciclo.valor > .zero, ciclo.itens.isEmpty || ciclo.itens.reduce(Money.zero, { $0 + $1.valor }) == ciclo.valor else {
+                        throw .valorInvalido(ciclo.valor)
+                    }
+                    guard (0...10_000).contains(aliquota) else { throw .aliquotaInvalida(aliquota) }
+                    let instante = max(em, state.ultimoEm ?? em)
+                    let fatura = AssinaturaFaturada(
+                        faturaId: faturaId, unidadeId: unidade, numero: state.ultimaFatura + 1, assinaturaId: ciclo.assinaturaId,
+                        usuarioId: ciclo.titular, ciclo: ciclo.ciclo, plano: ciclo.plano, inicio: ciclo.inicio, fim: ciclo.fim,
+                        metodo: ciclo.metodo, itens: ciclo.itens, valor: ciclo.valor, aliquotaISSBP: aliquota,
+                        iss: iss(de: ciclo.valor, aliquotaISSBP: aliquota),
+                        pagoEm: ciclo.pagoEm, data: DataLocal(instante, em: fuso), em: instante)
+                    let lancamento: Razao.Lancamento
+                    do throws(Razao.Falha) {
+                        lancamento = try Razao.lancamento(de: fatura, id: lancamentoId, sequencia: state.ultimoLancamento + 1)
+                    } catch {
+                        throw .lancamentoInvalido(error)
+                    }
+                    return [.assinaturaFaturada(fatura), .contabilizado(lancamento)]
                 }
             },
             evolve: { state, event in
@@ -86,6 +108,10 @@ extension Fatura {
                         faturaId: e.faturaId, numero: e.numero, reservaId: e.reservaId, usuarioId: e.usuarioId, espacoId: e.espacoId,
                         tipoDeEspaco: e.tipoDeEspaco, valor: e.valor, aliquotaISSBP: e.aliquotaISSBP, iss: e.iss, paga: false,
                         reembolsado: .zero, issDevolvido: .zero)
+                case .assinaturaFaturada(let e):
+                    next.ultimaFatura = max(next.ultimaFatura, e.numero)
+                    next.ultimoEm = max(e.em, next.ultimoEm ?? e.em)
+                    next.ciclos.insert(chave(assinatura: e.assinaturaId, ciclo: e.ciclo))
                 case .paga(let e):
                     next.porPagamento[e.pagamentoId]?.paga = true
                 case .notaDeCreditoEmitida(let e):

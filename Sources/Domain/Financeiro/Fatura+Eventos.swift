@@ -129,6 +129,7 @@ extension Fatura {
         case emitida(Emitida)
         case paga(Paga)
         case notaDeCreditoEmitida(NotaDeCreditoEmitida)
+        case assinaturaFaturada(AssinaturaFaturada)
         /// The ledger entry of the document decided with it.
         case contabilizado(Razao.Lancamento)
 
@@ -137,6 +138,7 @@ extension Fatura {
             case .emitida: Catalogo.emitida
             case .paga: Catalogo.paga
             case .notaDeCreditoEmitida: Catalogo.notaDeCreditoEmitida
+            case .assinaturaFaturada: Catalogo.assinaturaFaturada
             case .contabilizado: Catalogo.contabilizado
             }
         }
@@ -146,6 +148,7 @@ extension Fatura {
             case .emitida(let payload): payload
             case .paga(let payload): payload
             case .notaDeCreditoEmitida(let payload): payload
+            case .assinaturaFaturada(let payload): payload
             case .contabilizado(let payload): payload
             }
         }
@@ -154,6 +157,7 @@ extension Fatura {
             .kind(Catalogo.emitida, Emitida.self) { .emitida($0) },
             .kind(Catalogo.paga, Paga.self) { .paga($0) },
             .kind(Catalogo.notaDeCreditoEmitida, NotaDeCreditoEmitida.self) { .notaDeCreditoEmitida($0) },
+            .kind(Catalogo.assinaturaFaturada, AssinaturaFaturada.self) { .assinaturaFaturada($0) },
             .kind(Catalogo.contabilizado, Razao.Lancamento.self) { .contabilizado($0) },
         ])
     }

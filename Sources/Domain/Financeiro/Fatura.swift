@@ -75,6 +75,9 @@ public enum Fatura {
         /// Credits a refund against the payment's invoice: NotaDeCreditoEmitida and its
         /// LancamentoContabilizado. Again for the same refund: no events.
         case emitirNotaDeCredito(Reembolso, notaId: NotaDeCredito.ID, lancamentoId: UUID, fuso: TimeZone, em: Date)
+        /// Invoices a subscription's paid cycle: AssinaturaFaturada and its
+        /// LancamentoContabilizado. Again for the same cycle: no events.
+        case faturarCiclo(CicloPago, faturaId: ID, lancamentoId: UUID, aliquotaISSBP: Int64, fuso: TimeZone, em: Date)
     }
 
     public enum Failure: Error, Equatable, Sendable {
@@ -139,6 +142,8 @@ public enum Fatura {
         public var ultimoEm: Date?
         public var porPagamento: [UUID: Resumo] = [:]
         public var reembolsos: Set<UUID> = []
+        /// The subscription cycles invoiced (`assinatura|ciclo`).
+        public var ciclos: Set<String> = []
 
         public init() {}
     }

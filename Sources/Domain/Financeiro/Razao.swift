@@ -197,7 +197,7 @@ public enum Razao {
     }
 
     /// `500` → `5,00%`.
-    static func percentual(_ basisPoints: Int64) -> String {
+    public static func percentual(_ basisPoints: Int64) -> String {
         let (inteiro, resto) = basisPoints.quotientAndRemainder(dividingBy: 100)
         return "\(inteiro),\(resto < 10 ? "0" : "")\(resto)%"
     }

@@ -48,17 +48,27 @@ extension FinanceiroService {
         }
         var catalogo = LeituraDoCatalogo(store: store)
         let unidade = try await catalogo.unidade(fatura.unidadeId)
-        let espaco = try await catalogo.espaco(fatura.espacoId)
-        let reserva = try await store.document(ReservasReadModel.reservas, key: fatura.reservaId).map {
-            try ReadModelJSON.decoder.decode(ReservaView.self, from: $0)
+        let membro = try await nomeDoMembro(fatura.usuarioId) ?? "(dados apagados)"
+        let recibo = { (espaco: String, quando: String?, itens: [Reserva.LinhaDePreco]) in
+            Recibo(
+                fatura: fatura, unidade: unidade.map { Recibo.Unidade(nome: $0.nome, endereco: $0.endereco, fusoHorario: $0.fusoHorario) },
+                membro: membro, espaco: espaco, quando: quando, itens: itens)
+        }
+        if let ciclo = fatura.assinatura {
+            return recibo(
+                "Plano \(ciclo.plano.nome)", "ciclo \(ciclo.ciclo), de \(ciclo.inicio.brasileira) a \(ciclo.fim.adding(dias: -1).brasileira)",
+                ciclo.itens)
+        }
+        var espaco: EspacoView?
+        if let id = fatura.espacoId { espaco = try await catalogo.espaco(id) }
+        var reserva: ReservaView?
+        if let id = fatura.reservaId, let doc = try await store.document(ReservasReadModel.reservas, key: id) {
+            reserva = try ReadModelJSON.decoder.decode(ReservaView.self, from: doc)
         }
         let quando = reserva.flatMap { try? TimeRange(start: $0.inicio, end: $0.fim) }.map {
             NotificacoesService.quando($0, fuso: unidade?.fusoHorario)
         }
-        return Recibo(
-            fatura: fatura, unidade: unidade.map { Recibo.Unidade(nome: $0.nome, endereco: $0.endereco, fusoHorario: $0.fusoHorario) },
-            membro: try await nomeDoMembro(fatura.usuarioId) ?? "(dados apagados)", espaco: espaco?.nome ?? "espaço", quando: quando,
-            itens: reserva?.linhas ?? [])
+        return recibo(espaco?.nome ?? "espaço", quando, reserva?.linhas ?? [])
     }
 
     /// What a printable receipt shows (``recibo(_:usuario:admin:)``).

@@ -19,15 +19,15 @@ extension FinanceiroService {
             [
                 "tipo", "codigo", "numero", "data", "emitido_em", "unidade_id", "documento_id", "fatura_id", "fatura_numero", "reserva_id",
                 "pagamento_id", "reembolso_id", "usuario_id", "espaco_id", "tipo_de_espaco", "metodo", "valor", "valor_centavos",
-                "aliquota_iss_bp", "iss", "iss_centavos",
+                "aliquota_iss_bp", "iss", "iss_centavos", "assinatura_id", "ciclo",
             ]
         ]
         for d in documentos {
             linhas.append([
                 d.tipo.rawValue, d.codigo, String(d.numero), d.data.description, ReservasReadModel.ordem(d.em), d.unidadeId, d.id,
-                d.faturaId, String(d.numeroDaFatura), d.reservaId, d.pagamentoId, d.reembolsoId ?? "", Self.texto(d.usuarioId),
-                d.espacoId, d.tipoDeEspaco, d.metodo ?? "", Self.reais(d.valor), String(d.valor.centavos), String(d.aliquotaISSBP),
-                Self.reais(d.iss), String(d.iss.centavos),
+                d.faturaId, String(d.numeroDaFatura), d.reservaId ?? "", d.pagamentoId ?? "", d.reembolsoId ?? "", Self.texto(d.usuarioId),
+                d.espacoId ?? "", d.tipoDeEspaco, d.metodo ?? "", Self.reais(d.valor), String(d.valor.centavos), String(d.aliquotaISSBP),
+                Self.reais(d.iss), String(d.iss.centavos), d.assinaturaId ?? "", d.ciclo.map(String.init) ?? "",
             ])
         }
         return Self.csv(linhas)
@@ -44,12 +44,14 @@ extension FinanceiroService {
         ]
         for d in documentos {
             let unidade = try await nomes.unidade(d.unidadeId)
+            var espaco = ""
+            if let id = d.espacoId { espaco = try await nomes.espaco(id) }
             linhas.append([
                 d.tipo == .fatura ? "Fatura" : "Nota de crédito", String(d.numero), d.codigo, Self.data(d.data),
-                Self.local(d.em, fuso: unidade.fuso), unidade.nome, try await nomes.espaco(d.espacoId), d.tipoDeEspaco,
+                Self.local(d.em, fuso: unidade.fuso), unidade.nome, espaco, d.tipoDeEspaco,
                 Self.texto(try await nomes.membro(d.usuarioId)), d.metodo ?? "", Self.reais(d.valor, decimal: ","),
                 Self.reais(Money(centavos: d.aliquotaISSBP), decimal: ","), Self.reais(d.iss, decimal: ","), String(d.numeroDaFatura),
-                d.reservaId, Self.texto(d.usuarioId), d.id,
+                d.reservaId ?? "", Self.texto(d.usuarioId), d.id,
             ])
         }
         return Self.csv(linhas, dialeto: .excel)

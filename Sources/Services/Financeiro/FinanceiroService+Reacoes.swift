@@ -46,6 +46,7 @@ extension FinanceiroService {
         switch event.type {
         case Pagamento.Catalogo.confirmado: try await faturar(event)
         case Pagamento.Catalogo.reembolsoConcluido: try await creditar(event)
+        case Assinatura.Catalogo.cobrancaConfirmada: try await faturarCiclo(event)
         default: []
         }
     }
@@ -87,7 +88,7 @@ extension FinanceiroService {
         return try await decidir(command, unidade: unidadeId, causa: event, em: now)
     }
 
-    private func unidade(_ id: Unidade.ID, causa event: RecordedEvent) async throws -> Unidade.Dados {
+    func unidade(_ id: Unidade.ID, causa event: RecordedEvent) async throws -> Unidade.Dados {
         guard case .existente(let unidade) = try await unidades.load(StreamNames.unidade(id)).state else {
             throw ReacaoImpossivel(evento: event.eventId, tipo: event.type, motivo: "a unidade \(id) não existe")
         }
@@ -95,7 +96,7 @@ extension FinanceiroService {
     }
 
     /// Decides `command` on the unit's book as it is now; the write expects exactly that version.
-    private func decidir(_ command: Fatura.Command, unidade: Unidade.ID, causa event: RecordedEvent, em now: Date) async throws -> [StreamWrite] {
+    func decidir(_ command: Fatura.Command, unidade: Unidade.ID, causa event: RecordedEvent, em now: Date) async throws -> [StreamWrite] {
         let livro = self.livro(unidade)
         let stream = StreamNames.faturas(unidade)
         let (state, version) = try await livro.load(stream)

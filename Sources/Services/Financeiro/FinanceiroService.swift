@@ -1,10 +1,10 @@
 public import Domain
 import EventStore
-import Foundation
+public import Foundation
 import Messaging
 
-/// The financeiro service: invoices every confirmed payment and issues a credit note for every
-/// refund, each with its ledger entry, in the unit's invoice book (`faturas-<unidade>`, see
+/// The financeiro service: invoices every confirmed payment and every paid subscription cycle
+/// and issues a credit note for every refund, each with its ledger entry, in the unit's invoice book (`faturas-<unidade>`, see
 /// ``Fatura``); answers the admin's invoice, revenue and ledger queries from the `financeiro`
 /// read model.
 ///
@@ -22,11 +22,18 @@ public final class FinanceiroService: Sendable {
     let livros = StateCache(capacity: 1_000)
     /// A member's name for the spreadsheet exports (nil: unknown or erased).
     let nomeDoMembro: @Sendable (String) async throws -> String?
+    /// The network's head office: the unit registered first (nil: no unit yet). It invoices
+    /// the cycles of network-wide plans.
+    let sede: @Sendable () async throws -> UUID?
 
-    public init(store: any ServiceStore, clock: any WallClock, nomeDoMembro: @escaping @Sendable (String) async throws -> String? = { _ in nil }) {
+    public init(
+        store: any ServiceStore, clock: any WallClock, nomeDoMembro: @escaping @Sendable (String) async throws -> String? = { _ in nil },
+        sede: @escaping @Sendable () async throws -> UUID? = { nil }
+    ) {
         self.store = store
         self.clock = clock
         self.nomeDoMembro = nomeDoMembro
+        self.sede = sede
     }
 
     /// How an export is written.
@@ -41,7 +48,10 @@ public final class FinanceiroService: Sendable {
 
     /// The bus consumer's name (queue `coworkflow.financeiro`, inbox consumer).
     public static let consumidor = "financeiro"
-    public static let bindings = [Topology.routingKey(Pagamento.Catalogo.confirmado), Topology.routingKey(Pagamento.Catalogo.reembolsoConcluido)]
+    public static let bindings = [
+        Topology.routingKey(Pagamento.Catalogo.confirmado), Topology.routingKey(Pagamento.Catalogo.reembolsoConcluido),
+        Topology.routingKey(Assinatura.Catalogo.cobrancaConfirmada),
+    ]
     static let ator = "system:financeiro"
     static let porPagina = 50
     /// The longest period a report or export covers, in days (a leap year).

@@ -90,7 +90,10 @@ export const SERVICOS = {
 
 // ---- payments, check-in, notifications, finance --------------------------------------------------
 
-export const METODOS = { pix: 'PIX', cartao: 'Cartão de crédito', boleto: 'Boleto' };
+export const METODOS = { pix: 'PIX', cartao: 'Cartão de crédito', boleto: 'Boleto', manual: 'Registrado pela recepção' };
+
+/** What an invoice or a revenue line is of: a space type, or `plano` (a subscription's cycle). */
+export const TIPOS_DE_RECEITA = { ...TIPOS, plano: 'Planos (assinaturas)' };
 
 /** A payment's status as the member reads it. */
 export const PAGAMENTO_STATUS = {

@@ -1,10 +1,11 @@
-// The member's own invoices (one per paid booking), newest first, 50 a page, each with its
+// The member's own invoices (one per paid booking or subscription cycle), newest first, 50 a page, each with its
 // credit notes (one per refund) and a link to its printable receipt.
 
 import { api } from '../lib/api.js';
 import { h, replace } from '../lib/dom.js';
 import { FATURA_STATUS } from '../lib/labels.js';
 import { money, dateShort, plural } from '../lib/format.js';
+import { referente } from '../lib/faturas.js';
 import { pageHeader, loadInto, pager, table, badge, announce } from '../lib/ui.js';
 
 export const FATURA_KIND = { emitida: 'aviso', paga: 'sucesso', parcialmente_reembolsada: 'info', reembolsada: 'neutro' };
@@ -13,7 +14,7 @@ export function render({ container, query, setQuery, signal }) {
   let pagina = Math.max(1, Number(query.get('pagina')) || 1);
   const list = h('section', { 'aria-label': 'Faturas' });
   replace(container,
-    pageHeader('Minhas faturas', 'Uma fatura por reserva paga, com o ISS da unidade e as notas de crédito dos reembolsos.'),
+    pageHeader('Minhas faturas', 'Uma fatura por reserva paga e por mês pago do seu plano, com o ISS da unidade e as notas de crédito dos reembolsos.'),
     list);
 
   function load() {
@@ -23,12 +24,13 @@ export function render({ container, query, setQuery, signal }) {
       list.append(
         table({
           caption: 'As mais recentes primeiro',
-          empty: 'Nenhuma fatura ainda: ela é emitida quando o pagamento de uma reserva é confirmado.',
+          empty: 'Nenhuma fatura ainda: ela é emitida quando o pagamento de uma reserva ou do seu plano é confirmado.',
           rows: page.itens,
           className: 'table--faturas',
           columns: [
             { label: 'Fatura', cell: (f) => f.codigo ?? `Nº ${f.numero}` },
             { label: 'Data', cell: (f) => (f.data ? dateShort(f.data) : '—') },
+            { label: 'Referente a', cell: (f) => referente(f) },
             { label: 'Valor', cell: (f) => money(f.valor), class: 'num' },
             { label: 'ISS', cell: (f) => money(f.iss), class: 'num' },
             { label: 'Situação', cell: (f) => badge(FATURA_STATUS[f.status] ?? f.status, FATURA_KIND[f.status]) },

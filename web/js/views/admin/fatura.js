@@ -5,6 +5,7 @@ import { api } from '../../lib/api.js';
 import { espaco as loadEspaco, nomeDoEspaco, todasAsUnidades } from '../../lib/catalog.js';
 import { h, link, replace } from '../../lib/dom.js';
 import { TIPOS, METODOS, FATURA_STATUS } from '../../lib/labels.js';
+import { periodo } from '../../lib/faturas.js';
 import { money, dateShort, dateTime, percentFromBP, interval, DEFAULT_TZ } from '../../lib/format.js';
 import { pageHeader, loadInto, facts, table, badge } from '../../lib/ui.js';
 import { usuariosPorId, pessoa } from './comum.js';
@@ -48,6 +49,8 @@ export function render({ container, params, signal }) {
           f.emitidaEm ? ['Emitida em', dateTime(f.emitidaEm, tz)] : null,
           f.pagaEm ? ['Paga em', dateTime(f.pagaEm, tz)] : null,
           f.usuarioId ? ['Membro', pessoa(usuarios, f.usuarioId)] : null,
+          f.assinatura ? ['Plano', `${f.assinatura.plano?.nome ?? '—'} (versão ${f.assinatura.plano?.versao ?? '—'}), ciclo ${f.assinatura.ciclo}`] : null,
+          f.assinatura ? ['Período', periodo(f.assinatura)] : null,
           f.espacoId ? ['Espaço', `${nomeDoEspaco(item, f.espacoId)} (${TIPOS[f.tipoDeEspaco] ?? f.tipoDeEspaco ?? '—'})`] : null,
           // The booking by its space and time, not its id.
           f.reservaId ? ['Reserva', reserva ? `${nomeDoEspaco(item, f.espacoId)}, ${interval(reserva.inicio, reserva.fim, tz)}` : nomeDoEspaco(item, f.espacoId)] : null,

@@ -3,7 +3,7 @@
 
 import { api } from '../../lib/api.js';
 import { h, link, replace } from '../../lib/dom.js';
-import { TIPOS, METODOS, FATURA_STATUS } from '../../lib/labels.js';
+import { TIPOS_DE_RECEITA, METODOS, FATURA_STATUS } from '../../lib/labels.js';
 import { money, isDate, dateShort } from '../../lib/format.js';
 import {
   pageHeader, loadInto, pager, table, badge, field, val, fieldError, clearErrors, errorBox, announce,
@@ -64,7 +64,7 @@ export async function render({ container, query, setQuery, signal }) {
             { label: 'Fatura', cell: (f) => link(`/admin/financeiro/faturas/${f.id}`, f.codigo ?? `Nº ${f.numero}`) },
             { label: 'Data', cell: (f) => (f.data ? dateShort(f.data) : '—') },
             state.unidade ? null : { label: 'Unidade', cell: (f) => nomeDaUnidade(f.unidadeId) },
-            { label: 'Tipo de espaço', cell: (f) => TIPOS[f.tipoDeEspaco] ?? f.tipoDeEspaco ?? '—' },
+            { label: 'Tipo', cell: (f) => TIPOS_DE_RECEITA[f.tipoDeEspaco] ?? f.tipoDeEspaco ?? '—' },
             { label: 'Forma', cell: (f) => METODOS[f.metodo] ?? f.metodo ?? '—' },
             { label: 'Valor', cell: (f) => money(f.valor), class: 'num' },
             { label: 'ISS', cell: (f) => money(f.iss), class: 'num' },

@@ -5,7 +5,7 @@
 
 import { api, apiFile } from '../../lib/api.js';
 import { h, replace } from '../../lib/dom.js';
-import { TIPOS, CONTAS } from '../../lib/labels.js';
+import { TIPOS_DE_RECEITA, CONTAS } from '../../lib/labels.js';
 import { money, moneyCompact, todayIn, addDays, isDate, dateShort } from '../../lib/format.js';
 import {
   pageHeader, loadInto, table, facts, badge, field, val, fieldError, clearErrors, busy, errorBox, downloadBlob, announce,
@@ -109,8 +109,8 @@ export async function render({ container, query, setQuery, signal }) {
           ? chartWithTable(
             hbarChart({
               title: `Receita líquida por tipo de espaço, ${periodo}`,
-              desc: r.porTipoDeEspaco.map((l) => `${TIPOS[l.tipoDeEspaco] ?? l.tipoDeEspaco}: ${money(l.liquido)}`).join('; '),
-              items: r.porTipoDeEspaco.map((l) => ({ label: TIPOS[l.tipoDeEspaco] ?? l.tipoDeEspaco, value: l.liquido, text: money(l.liquido) })),
+              desc: r.porTipoDeEspaco.map((l) => `${TIPOS_DE_RECEITA[l.tipoDeEspaco] ?? l.tipoDeEspaco}: ${money(l.liquido)}`).join('; '),
+              items: r.porTipoDeEspaco.map((l) => ({ label: TIPOS_DE_RECEITA[l.tipoDeEspaco] ?? l.tipoDeEspaco, value: l.liquido, text: money(l.liquido) })),
             }),
             tipoTable(r.porTipoDeEspaco))
           : h('p', { class: 'empty' }, 'Nenhuma fatura no período.'));
@@ -190,7 +190,7 @@ function tipoTable(linhas) {
     caption: 'Receita por tipo de espaço',
     rows: linhas,
     columns: [
-      { label: 'Tipo', cell: (l) => TIPOS[l.tipoDeEspaco] ?? l.tipoDeEspaco },
+      { label: 'Tipo', cell: (l) => TIPOS_DE_RECEITA[l.tipoDeEspaco] ?? l.tipoDeEspaco },
       { label: 'Faturas', cell: (l) => String(l.faturas ?? 0), class: 'num' },
       { label: 'Bruto', cell: (l) => money(l.bruto), class: 'num' },
       { label: 'Reembolsos', cell: (l) => money(l.reembolsos), class: 'num' },

@@ -1,0 +1,70 @@
+import Domain
+import EventStore
+import Foundation
+import Projections
+
+extension FinanceiroService {
+    /// Invoices a subscription's paid cycle (`CobrancaDeCicloConfirmada`) in the plan's unit's
+    /// book: the cycle's value, lines and period come from its `CicloIniciado`, the method from
+    /// the paid charge (`manual` when an operator recorded the payment). A network-wide plan's
+    /// cycles are invoiced by the network's first unit (the head office: the unit registered
+    /// first, which never changes); see ADR 0009.
+    func faturarCiclo(_ event: RecordedEvent) async throws -> [StreamWrite] {
+        guard case .cobrancaConfirmada(let pago)? = try Assinatura.Event.decode(type: event.type, data: event.data, using: EventJSON.decoder)
+        else { return [] }
+        var iniciada: Assinatura.Iniciada?
+        var ciclo: Assinatura.Ciclo?
+        var emissao: Assinatura.Emissao?
+        for recorded in try await store.readStream(StreamNames.assinatura(pago.titular)) {
+            switch try Assinatura.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) {
+            case .iniciada(let e) where e.assinaturaId == pago.assinaturaId: iniciada = e
+            case .cicloIniciado(let e) where e.assinaturaId == pago.assinaturaId && e.ciclo.numero == pago.ciclo: ciclo = e.ciclo
+            case .cobrancaEmitida(let e) where e.assinaturaId == pago.assinaturaId && e.emissao.cobranca.cobrancaId == pago.cobrancaId:
+                emissao = e.emissao
+            default: break
+            }
+        }
+        guard let iniciada, let ciclo else {
+            throw ReacaoImpossivel(evento: event.eventId, tipo: event.type, motivo: "o ciclo \(pago.ciclo) da assinatura não foi encontrado")
+        }
+        guard ciclo.valorCentavos > 0 else { return [] }  // nothing to charge: nothing to invoice
+        let unidadeId = try await unidadeDaAssinatura(iniciada.unidadeId, causa: event)
+        let unidade = try await self.unidade(unidadeId, causa: event)
+        let now = clock.now
+        let command = Fatura.Command.faturarCiclo(
+            Fatura.CicloPago(
+                assinaturaId: pago.assinaturaId, titular: pago.titular, unidadeId: unidadeId, ciclo: pago.ciclo, plano: ciclo.plano,
+                inicio: ciclo.inicio, fim: ciclo.fim, metodo: emissao?.cobranca.metodo.rawValue ?? Self.metodoManual,
+                itens: Self.itens(ciclo), valor: Money(centavos: ciclo.valorCentavos), pagoEm: pago.em),
+            faturaId: Fatura.ID(Self.id(causa: event.eventId, "fatura")), lancamentoId: Self.id(causa: event.eventId, "lancamento"),
+            aliquotaISSBP: unidade.aliquotaISSBP, fuso: unidade.fuso, em: min(pago.em, now))
+        return try await decidir(command, unidade: unidadeId, causa: event, em: now)
+    }
+
+    /// How an invoice names a payment an operator recorded.
+    static let metodoManual = "manual"
+
+    /// The cycle's value in lines: the fee (in proportion when the cycle is partial), the
+    /// setup fee, upgrades' differences from the cycle before.
+    static func itens(_ ciclo: Assinatura.Ciclo) -> [Reserva.LinhaDePreco] {
+        let mensalidade = ciclo.valorCentavos - ciclo.adesaoCentavos - ciclo.trocasCentavos
+        let periodo = ciclo.termos.periodicidade == .anual ? "Anuidade" : "Mensalidade"
+        let proporcional = ciclo.proporcaoBP < 10_000 ? " (proporcional: \(Razao.percentual(ciclo.proporcaoBP)) do período)" : ""
+        return [
+            Reserva.LinhaDePreco(
+                codigo: "mensalidade", descricao: "\(periodo) do plano \(ciclo.plano.nome)\(proporcional)", valor: Money(centavos: mensalidade)),
+            Reserva.LinhaDePreco(codigo: "adesao", descricao: "Taxa de adesão", valor: Money(centavos: ciclo.adesaoCentavos)),
+            Reserva.LinhaDePreco(
+                codigo: "troca", descricao: "Diferença da troca de plano no ciclo anterior", valor: Money(centavos: ciclo.trocasCentavos)),
+        ].filter { $0.valor != .zero }
+    }
+
+    /// The plan's unit, or for a network-wide plan the unit registered first.
+    private func unidadeDaAssinatura(_ unidade: UUID?, causa event: RecordedEvent) async throws -> Unidade.ID {
+        if let unidade { return Unidade.ID(unidade) }
+        guard let id = try await sede() else {
+            throw ReacaoImpossivel(evento: event.eventId, tipo: event.type, motivo: "não há unidade para faturar um plano da rede")
+        }
+        return Unidade.ID(id)
+    }
+}
