@@ -295,4 +295,49 @@ struct AssinaturasTests {
             #expect(contas.first { $0["conta"] as? String == "caixa" }?["saldo"] as? Int == 36_000)
         }
     }
+
+    @Test("a year of monthly cycles paid by card: each renewal is charged, paid and invoiced once, numbered without gaps, and the ledger balances")
+    func a_year_of_invoices() async throws {
+        let clock = ManualClock(segundaDeManha)
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let flex = try await criarPlano(client, Self.flex, token: cenario.admin)
+            let assinada = try await client.json(
+                .post, "/api/assinatura", #"{"planoId":"\#(flex)","metodo":"cartao","cartaoToken":"tok_visa"}"#, token: cenario.membro)
+            #expect(assinada.status == .created, "\(String(buffer: assinada.body))")
+            // Each month's charge is paid (the sandbox's webhook) before the next month comes.
+            func pago(_ numero: Int) async throws {
+                try await eventually("cycle \(numero) paid") {
+                    let ciclo = try await client.json(.get, "/api/assinatura", token: cenario.membro).object["cicloAtual"] as? [String: Any]
+                    return ciclo?["numero"] as? Int == numero && ciclo?["pago"] as? Bool == true ? true : nil
+                }
+            }
+            try await pago(1)
+            var mes = DataLocal("2026-12-01")!
+            for numero in 2...13 {
+                clock.set(mes.instante(minutos: 60, em: TimeZone(identifier: "America/Sao_Paulo")!))
+                #expect(try await harness.backend.negocio.assinaturas.renovarAssinaturas() == 1)
+                try await pago(numero)
+                mes = mes.somandoMeses(1)
+            }
+            let faturas = try await eventually("13 invoices") {
+                let itens = try await client.json(.get, "/api/faturas", token: cenario.membro).object["itens"] as? [[String: Any]] ?? []
+                return itens.count >= 13 ? itens : nil
+            }
+            #expect(faturas.count == 13)
+            #expect(Set(faturas.compactMap { $0["numero"] as? Int }) == Set(1...13))
+            #expect(Set(faturas.compactMap { ($0["assinatura"] as? [String: Any])?["ciclo"] as? Int }) == Set(1...13))
+            // The prorated November with the setup fee, then twelve whole months.
+            let valores = faturas.compactMap { $0["valor"] as? Int }
+            let total = 8_000 + 10_000 + 12 * 30_000
+            #expect(valores.reduce(0, +) == total, "\(valores)")
+            let razao = try await client.json(.get, "/api/admin/financeiro/razao?unidade=\(cenario.unidade)", token: cenario.admin).object
+            #expect(razao["equilibrado"] as? Bool == true && razao["lancamentos"] as? Int == 13)
+            let contas = try #require(razao["contas"] as? [[String: Any]])
+            let caixa = contas.first { $0["conta"] as? String == "caixa" }
+            #expect(caixa?["saldo"] as? Int == total)
+        }
+    }
 }
