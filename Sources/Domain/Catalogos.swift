@@ -29,6 +29,7 @@ public enum Catalogos {
         .de(Checkin.Catalogo.self, Checkin.Event.self), .de(Notificacao.Catalogo.self, Notificacao.Event.self),
         .de(Fatura.Catalogo.self, Fatura.Event.self), .de(Carteira.Catalogo.self, Carteira.Event.self),
         .de(Plano.Catalogo.self, Plano.Event.self), .de(Assinatura.Catalogo.self, Assinatura.Event.self),
+        .de(Empresa.Catalogo.self, Empresa.Event.self), .de(Vinculo.Catalogo.self, Vinculo.Event.self),
     ]
 
     /// Every stored event type, context by context.

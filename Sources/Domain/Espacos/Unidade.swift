@@ -43,7 +43,7 @@ extension Unidade {
 
         /// The trimmed address, or the name of the first field that is wrong (blank, or longer
         /// than ``tamanhoMaximo``).
-        func normalizado() throws(Failure) -> Endereco {
+        public func normalizado() throws(Failure) -> Endereco {
             func obrigatorio(_ value: String, _ campo: String) throws(Failure) -> String {
                 guard let trimmed = try opcional(value, campo) else { throw .enderecoInvalido(campo: campo) }
                 return trimmed
