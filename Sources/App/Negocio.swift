@@ -90,7 +90,16 @@ public struct Negocio: Sendable {
                     let primeira = try await store.readCategory(Unidade.Catalogo.category, after: .start, limit: 1).first
                     return primeira.flatMap { UUID(uuidString: String($0.stream.rawValue.dropFirst(Unidade.Catalogo.category.count + 1))) }
                 }),
-            analytics: AnalyticsService(store: store), assinaturas: AssinaturasService(store: store, clock: clock))
+            analytics: AnalyticsService(store: store),
+            assinaturas: AssinaturasService(
+                store: store, clock: clock, vault: usuarios.cofre,
+                nomeDoMembro: { usuario in
+                    do {
+                        return try await usuarios.perfil(usuario: usuario).nome
+                    } catch let error as ServiceError where error.kind == .naoEncontrado {
+                        return nil
+                    }
+                }))
     }
 }
 

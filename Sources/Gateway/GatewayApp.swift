@@ -82,6 +82,7 @@ public enum GatewayApp {
         api.owner = .assinaturas
         Routes.assinaturas(api, backend)
         Routes.planos(api, backend)
+        Routes.empresas(api, backend)
         api.owner = nil
         Routes.operations(api, backend, metrics: metrics)
         Routes.documentation(api)

@@ -43,7 +43,7 @@ extension OpenAPI {
                     "retido": ["type": "integer"], "reservaId": uuid, "descricao": text, "motivo": text, "por": text, "em": instant,
                 ], required: ["id", "titular", "tipo", "medida", "quantidade", "descricao", "em"]),
             "PaginaDeMovimentos": page("MovimentoDeCreditos"),
-        ].merging(planoSchemas) { first, _ in first }
+        ].merging(planoSchemas) { first, _ in first }.merging(empresaSchemas) { first, _ in first }
     }
 
     static var planoSchemas: [String: Any] {
@@ -147,6 +147,60 @@ extension OpenAPI {
                     "assinaturaId", "titular", "plano", "termos", "metodo", "fusoHorario", "inicio", "status", "ciclos", "criadaEm", "atualizadaEm",
                 ]),
             "PaginaDeAssinaturas": page("Assinatura"),
+        ]
+    }
+
+    static var empresaSchemas: [String: Any] {
+        let papel: [String: Any] = ["type": "string", "enum": Empresa.Papel.allCases.map(\.rawValue)]
+        let cnpj: [String: Any] = [
+            "type": "string", "minLength": 14, "maxLength": 18,
+            "description": "14 caracteres com dígitos verificadores válidos, com ou sem pontuação; numérico ou alfanumérico (desde julho de 2026)",
+        ]
+        let email: [String: Any] = ["type": "string", "format": "email", "maxLength": 254]
+        return [
+            "EmpresaNova": object(
+                [
+                    "razaoSocial": textoLivre(Empresa.tamanhoMaximoDoNome, obrigatorio: true),
+                    "nomeFantasia": textoLivre(Empresa.tamanhoMaximoDoNome), "cnpj": cnpj, "emailDeCobranca": email, "endereco": ref("Endereco"),
+                    "gestorId": uuid.merging(["description": "o primeiro gestor (um membro sem empresa); só no cadastro"]) { $1 },
+                ], required: ["razaoSocial", "cnpj", "emailDeCobranca", "endereco"]),
+            "Empresa": object(
+                [
+                    "empresaId": uuid, "nome": text, "razaoSocial": text, "nomeFantasia": text,
+                    "cnpj": ["type": "string", "description": "formatado: 12.345.678/0001-95"], "emailDeCobranca": text,
+                    "endereco": ["type": "object"], "criadaEm": instant,
+                    "meuPapel": papel.merging(["description": "o seu papel (ausente: um operador de fora da empresa)"]) { $1 },
+                    "integrantes": array(
+                        object(
+                            ["usuarioId": text, "nome": text, "papel": papel, "desde": instant], required: ["usuarioId", "papel", "desde"])
+                    ).merging(["description": "só para gestores e operadores"]) { $1 },
+                    "convites": array(
+                        object(
+                            [
+                                "conviteId": uuid, "email": text, "papel": papel, "expiraEm": instant, "expirado": ["type": "boolean"], "por": text,
+                                "em": instant,
+                            ], required: ["conviteId", "papel", "expiraEm", "expirado"])
+                    ).merging(["description": "convites pendentes; só para gestores e operadores"]) { $1 },
+                ], required: ["empresaId", "nome", "razaoSocial", "cnpj", "emailDeCobranca", "endereco", "criadaEm"]),
+            "EmpresaResumo": object(
+                [
+                    "empresaId": uuid, "nome": text, "razaoSocial": text, "cnpj": text, "emailDeCobranca": text,
+                    "integrantes": ["type": "integer"], "gestores": ["type": "integer"], "convitesPendentes": ["type": "integer"],
+                    "criadaEm": instant,
+                ], required: ["empresaId", "nome", "cnpj", "integrantes"]),
+            "PaginaDeEmpresas": page("EmpresaResumo"),
+            "ConviteNovo": object(["email": email, "papel": papel], required: ["email"]),
+            "ConviteCriado": object(
+                [
+                    "conviteId": uuid, "email": text, "papel": papel, "expiraEm": instant,
+                    "link": ["type": "string", "description": "/convite/<token>: a página do app que aceita o convite (também enviada por e-mail)"],
+                ], required: ["conviteId", "email", "papel", "expiraEm", "link"]),
+            "ConviteRecebido": object(
+                [
+                    "empresaId": uuid, "empresa": text, "papel": papel, "expiraEm": instant, "expirado": ["type": "boolean"],
+                    "jaIntegrante": ["type": "boolean"], "outraEmpresa": ["type": "string", "description": "a empresa de que você já faz parte"],
+                ], required: ["empresaId", "empresa", "papel", "expiraEm", "expirado", "jaIntegrante"]),
+            "PapelNaEmpresa": object(["papel": papel], required: ["papel"]),
         ]
     }
 }

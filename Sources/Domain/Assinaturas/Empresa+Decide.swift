@@ -66,7 +66,7 @@ extension Empresa {
             case (.remover(let usuario, let por, let em), .existente(let dados)):
                 guard let integrante = dados.integrantes[usuario] else { throw .naoIntegrante }
                 if integrante.papel == .gestor, dados.gestores.count == 1 { throw .ultimoGestor }
-                return [.removido(Removido(empresaId: dados.empresaId, usuarioId: usuario, por: por, em: em))]
+                return [.removido(Removido(empresaId: dados.empresaId, usuarioId: usuario, papel: integrante.papel, por: por, em: em))]
             }
         },
         evolve: { state, event in

@@ -48,6 +48,8 @@ extension Empresa {
     public struct Removido: Codable, Sendable, Equatable {
         public let empresaId: UUID
         public let usuarioId: String
+        /// The role the person had.
+        public let papel: Papel
         public let por: String
         public let em: Date
     }

@@ -1,5 +1,5 @@
 public import Domain
-import EventStore
+public import EventStore
 import Foundation
 import Projections
 
@@ -11,10 +11,19 @@ import Projections
 public final class AssinaturasService: Sendable {
     let store: any ServiceStore
     let clock: any WallClock
+    /// Seals an invitation's e-mail and link (nil: invitations are refused with a 503).
+    let vault: PersonalDataVault?
+    /// A member's name for a company's managers (nil: unknown or erased).
+    let nomeDoMembro: @Sendable (String) async throws -> String?
 
-    public init(store: any ServiceStore, clock: any WallClock) {
+    public init(
+        store: any ServiceStore, clock: any WallClock, vault: PersonalDataVault? = nil,
+        nomeDoMembro: @escaping @Sendable (String) async throws -> String? = { _ in nil }
+    ) {
         self.store = store
         self.clock = clock
+        self.vault = vault
+        self.nomeDoMembro = nomeDoMembro
     }
 
     static let service = "assinaturas"

@@ -172,6 +172,40 @@ extension ServiceError {
         }
     }
 
+    init(_ failure: Empresa.Failure) {
+        switch failure {
+        case .jaExiste: self = .conflito("empresa_ja_cadastrada", "já há uma empresa com este CNPJ")
+        case .naoEncontrada: self = .naoEncontrado("a empresa não existe")
+        case .campoInvalido(let campo):
+            let mensagem =
+                switch campo {
+                case "razaoSocial", "nomeFantasia": "\(campo) deve ter de 1 a \(Empresa.tamanhoMaximoDoNome) caracteres"
+                case "emailDeCobranca": "e-mail de cobrança inválido"
+                default: "\(campo) inválido: obrigatório, até \(Unidade.Endereco.tamanhoMaximo) caracteres (uf: a sigla de um estado)"
+                }
+            self = .invalido(campo, mensagem)
+        case .outroCNPJ: self = .invalido("cnpj", "o CNPJ não muda: outro CNPJ é outra empresa")
+        case .conviteNaoEncontrado: self = .naoEncontrado("convite inválido, já usado ou revogado")
+        case .conviteExpirado:
+            self = ServiceError(.conflito, codigo: "convite_expirado", mensagem: "o convite expirou: peça um novo a um gestor da empresa")
+        case .jaIntegrante: self = .conflito("ja_integrante", "você já faz parte desta empresa")
+        case .naoIntegrante: self = .naoEncontrado("esta pessoa não faz parte da empresa")
+        case .ultimoGestor:
+            self = .conflito("ultimo_gestor", "a empresa precisa de ao menos um gestor: promova outra pessoa antes")
+        case .convitesDemais:
+            self = .conflito("convites_demais", "há \(Empresa.convitesPendentesMaximos) convites pendentes: revogue alguns antes de convidar mais")
+        }
+    }
+
+    init(_ failure: Vinculo.Failure) {
+        switch failure {
+        case .outraEmpresa:
+            self = ServiceError(
+                .conflito, codigo: "outra_empresa", mensagem: "esta pessoa já faz parte de outra empresa: ela precisa sair dela antes",
+                detalhes: ["campo": "usuario"])
+        }
+    }
+
     init(_ failure: Assinatura.Failure) {
         switch failure {
         case .naoEncontrada: self = .naoEncontrado("não há assinatura")

@@ -26,6 +26,8 @@ public final class UsuariosService: Sendable {
 
     let store: any ServiceStore & EventFeed & RequestKeys
     let vault: PersonalDataVault
+    /// The vault other services of the process seal personal fields with (invitations' e-mails).
+    public var cofre: PersonalDataVault { vault }
     let passwords: PasswordHasher
     public let tokens: TokenIssuer
     let clock: any WallClock

@@ -1,0 +1,104 @@
+import App
+import Domain
+import Hummingbird
+import Services
+
+extension Routes {
+    /// Company accounts: operators register them; their managers invite people, change roles
+    /// and remove people; a member sees their company and accepts an invitation by its link.
+    static func empresas(_ api: API, _ backend: Backend) {
+        let assinaturas = backend.negocio.assinaturas
+        api.add(
+            Operation(
+                method: .post, path: "/api/admin/empresas", summary: "Cadastrar uma empresa (CNPJ validado), com o primeiro gestor",
+                tag: "assinaturas", auth: true, admin: true, request: "EmpresaNova", response: "Empresa", success: 201, errors: [409, 422])
+        ) { _, context, body in
+            let pedido = try JSON.decode(AssinaturasService.PedidoDeEmpresa.self, from: body)
+            return try .json(try await assinaturas.cadastrarEmpresa(pedido, caller: context.caller), status: 201)
+        }
+        api.add(
+            Operation(
+                method: .get, path: "/api/admin/empresas", summary: "As empresas (por nome)", tag: "assinaturas", auth: true, admin: true,
+                response: "PaginaDeEmpresas", errors: [400], query: [.pagina])
+        ) { request, _, _ in
+            try .json(try await assinaturas.empresas(pagina: try Query.page(request)))
+        }
+        api.add(
+            Operation(
+                method: .get, path: "/api/empresa", summary: "Minha empresa (aos gestores, também as pessoas e os convites)", tag: "assinaturas",
+                auth: true, response: "Empresa", errors: [404])
+        ) { _, context, _ in
+            _ = try context.requireUser()
+            return try .json(try await assinaturas.minhaEmpresa(caller: context.caller))
+        }
+        api.add(
+            Operation(
+                method: .get, path: "/api/empresas/{id}", summary: "Uma empresa, para as pessoas dela e os operadores", tag: "assinaturas",
+                auth: true, response: "Empresa", errors: [404])
+        ) { _, context, _ in
+            try .json(try await assinaturas.empresa(try context.parameters.require("id"), caller: context.caller))
+        }
+        api.add(
+            Operation(
+                method: .put, path: "/api/empresas/{id}", summary: "Atualizar o cadastro da empresa (gestores e operadores; o CNPJ não muda)",
+                tag: "assinaturas", auth: true, request: "EmpresaNova", response: "Empresa", errors: [403, 404, 422])
+        ) { _, context, body in
+            let pedido = try JSON.decode(AssinaturasService.PedidoDeEmpresa.self, from: body)
+            return try .json(try await assinaturas.atualizarEmpresa(try context.parameters.require("id"), pedido, caller: context.caller))
+        }
+        api.add(
+            Operation(
+                method: .post, path: "/api/empresas/{id}/convites",
+                summary: "Convidar alguém por e-mail (um link que vale \(Empresa.validadeDoConviteEmDias) dias)", tag: "assinaturas", auth: true,
+                request: "ConviteNovo", response: "ConviteCriado", success: 201, errors: [403, 404, 409, 422])
+        ) { _, context, body in
+            let pedido = try JSON.decode(AssinaturasService.PedidoDeConvite.self, from: body)
+            return try .json(try await assinaturas.convidar(try context.parameters.require("id"), pedido, caller: context.caller), status: 201)
+        }
+        api.add(
+            Operation(
+                method: .delete, path: "/api/empresas/{id}/convites/{conviteId}", summary: "Revogar um convite", tag: "assinaturas", auth: true,
+                response: "Empresa", errors: [403, 404])
+        ) { _, context, _ in
+            try .json(
+                try await assinaturas.revogarConvite(
+                    try context.parameters.require("id"), conviteId: try context.parameters.require("conviteId"), caller: context.caller))
+        }
+        api.add(
+            Operation(
+                method: .put, path: "/api/empresas/{id}/integrantes/{usuarioId}/papel", summary: "Tornar alguém gestor ou membro",
+                tag: "assinaturas", auth: true, request: "PapelNaEmpresa", response: "Empresa", errors: [403, 404, 409, 422])
+        ) { _, context, body in
+            let pedido = try JSON.decode(AssinaturasService.PedidoDePapel.self, from: body)
+            return try .json(
+                try await assinaturas.definirPapel(
+                    try context.parameters.require("id"), usuario: try context.parameters.require("usuarioId"), pedido, caller: context.caller))
+        }
+        api.add(
+            Operation(
+                method: .delete, path: "/api/empresas/{id}/integrantes/{usuarioId}",
+                summary: "Tirar alguém da empresa (gestores e operadores), ou sair dela (a própria pessoa)", tag: "assinaturas", auth: true,
+                success: 204, errors: [403, 404, 409])
+        ) { _, context, _ in
+            try await assinaturas.removerIntegrante(
+                try context.parameters.require("id"), usuario: try context.parameters.require("usuarioId"), caller: context.caller)
+            return Reply(status: 204)
+        }
+        api.add(
+            Operation(
+                method: .get, path: "/api/convites/{token}", summary: "Um convite, pelo seu link: a empresa, o papel, a validade",
+                tag: "assinaturas", auth: true, response: "ConviteRecebido", errors: [404])
+        ) { _, context, _ in
+            _ = try context.requireUser()
+            return try .json(try await assinaturas.convite(try context.parameters.require("token"), caller: context.caller))
+        }
+        api.add(
+            Operation(
+                method: .post, path: "/api/convites/{token}/aceite", summary: "Aceitar um convite: entrar na empresa (uma por pessoa)",
+                tag: "assinaturas", auth: true, response: "Empresa", errors: [404, 409])
+        ) { _, context, _ in
+            _ = try context.requireUser()
+            return try .json(try await assinaturas.aceitarConvite(try context.parameters.require("token"), caller: context.caller))
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Domain
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// Company accounts through the API: registration with a validated CNPJ, invitations by link,
+/// one company per person, managers and members, leaving.
+@Suite("Company accounts: registration, invitations, roles, one company per person")
+struct EmpresasTests {
+    static func corpo(cnpj: String = "11.222.333/0001-81", gestor: String? = nil, razao: String = "Acme Tecnologia Ltda") -> String {
+        let gestorId = gestor.map { #","gestorId":"\#($0)""# } ?? ""
+        return #"{"razaoSocial":"\#(razao)","nomeFantasia":"Acme","cnpj":"\#(cnpj)","emailDeCobranca":"financeiro@acme.com.br","#
+            + #""endereco":{"logradouro":"Av. Paulista","numero":"1000","cidade":"São Paulo","uf":"SP","cep":"01310-100"}\#(gestorId)}"#
+    }
+
+    func id(_ client: any TestClientProtocol, _ token: String) async throws -> String {
+        try #require(try await client.json(.get, "/api/auth/me", token: token).object["id"] as? String)
+    }
+
+    @Test(
+        "an operator registers a company with a valid CNPJ and its manager; the manager invites by link, the invitee accepts; nobody joins two companies; the last manager stays"
+    )
+    func companies() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let ana = try await id(client, cenario.membro)
+            // Bad input: 422 naming the field, nothing written.
+            let antes = try await harness.allEvents().count
+            for (corpo, campo) in [
+                (Self.corpo(cnpj: "11.222.333/0001-82"), "cnpj"), (Self.corpo(cnpj: "00000000000000"), "cnpj"),
+                (Self.corpo(razao: " "), "razaoSocial"), (Self.corpo(gestor: UUID().uuidString), "gestorId"),
+                (Self.corpo().replacingOccurrences(of: "\"uf\":\"SP\"", with: "\"uf\":\"XX\""), "endereco.uf"),
+                (Self.corpo().replacingOccurrences(of: "financeiro@acme.com.br", with: "financeiro"), "emailDeCobranca"),
+            ] {
+                let resposta = try await client.json(.post, "/api/admin/empresas", corpo, token: cenario.admin)
+                #expect(resposta.status == .unprocessableContent, "\(corpo): \(String(buffer: resposta.body))")
+                #expect(String(buffer: resposta.body).contains(campo), "\(String(buffer: resposta.body))")
+            }
+            #expect(try await harness.allEvents().count == antes)
+            #expect(try await client.json(.post, "/api/admin/empresas", Self.corpo(), token: cenario.membro).status == .forbidden)
+
+            let criada = try await client.json(.post, "/api/admin/empresas", Self.corpo(gestor: ana), token: cenario.admin)
+            #expect(criada.status == .created, "\(String(buffer: criada.body))")
+            let empresa = try #require(criada.object["empresaId"] as? String)
+            #expect(criada.object["cnpj"] as? String == "11.222.333/0001-81")
+            // One CNPJ, one account (written without punctuation too).
+            #expect(try await client.json(.post, "/api/admin/empresas", Self.corpo(cnpj: "11222333000181"), token: cenario.admin).status == .conflict)
+            let minha = try await client.json(.get, "/api/empresa", token: cenario.membro)
+            #expect(minha.object["meuPapel"] as? String == "gestor" && (minha.object["integrantes"] as? [[String: Any]])?.count == 1)
+
+            // The manager invites Bia; the link works for whoever holds it, once.
+            #expect(
+                try await client.json(.post, "/api/empresas/\(empresa)/convites", #"{"email":"bia"}"#, token: cenario.membro).status
+                    == .unprocessableContent)
+            let convite = try await client.json(.post, "/api/empresas/\(empresa)/convites", #"{"email":"Bia@Example.com"}"#, token: cenario.membro)
+            #expect(convite.status == .created, "\(String(buffer: convite.body))")
+            let link = try #require(convite.object["link"] as? String)
+            let token = String(link.dropFirst("/convite/".count))
+            #expect(convite.object["email"] as? String == "bia@example.com" && convite.object["papel"] as? String == "membro")
+            // The e-mail and the link are sealed in the log.
+            let enviado = try #require(try await harness.allEvents().last { $0.type == Empresa.Catalogo.conviteEnviado.type })
+            #expect(!String(decoding: enviado.data, as: UTF8.self).contains("bia@example.com"))
+            #expect(!String(decoding: enviado.data, as: UTF8.self).contains(token))
+
+            #expect(try await client.register("bia@example.com").status == .created)
+            let bia = try await client.token("bia@example.com")
+            #expect(try await client.json(.get, "/api/empresas/\(empresa)", token: bia).status == .notFound)
+            let recebido = try await client.json(.get, "/api/convites/\(token)", token: bia)
+            #expect(recebido.object["empresa"] as? String == "Acme" && recebido.object["jaIntegrante"] as? Bool == false)
+            #expect(try await client.json(.get, "/api/convites/\(token)x", token: bia).status == .notFound)
+            let aceito = try await client.json(.post, "/api/convites/\(token)/aceite", "", token: bia)
+            #expect(aceito.status == .ok && aceito.object["meuPapel"] as? String == "membro", "\(String(buffer: aceito.body))")
+            #expect(aceito.object["integrantes"] == nil)
+            #expect(try await client.json(.post, "/api/convites/\(token)/aceite", "", token: bia).status == .notFound)
+            // A member neither invites nor removes.
+            #expect(try await client.json(.post, "/api/empresas/\(empresa)/convites", #"{"email":"c@example.com"}"#, token: bia).status == .forbidden)
+            #expect(try await client.json(.delete, "/api/empresas/\(empresa)/integrantes/\(ana)", token: bia).status == .forbidden)
+
+            // Another company invites Bia: she is in one already.
+            let outra = try await client.json(.post, "/api/admin/empresas", Self.corpo(cnpj: "12.ABC.345/01DE-35"), token: cenario.admin)
+            let outraId = try #require(outra.object["empresaId"] as? String)
+            let convite2 = try await client.json(.post, "/api/empresas/\(outraId)/convites", #"{"email":"bia@example.com"}"#, token: cenario.admin)
+            let token2 = String(try #require(convite2.object["link"] as? String).dropFirst("/convite/".count))
+            #expect(try await client.json(.get, "/api/convites/\(token2)", token: bia).object["outraEmpresa"] as? String == "Acme")
+            let recusado = try await client.json(.post, "/api/convites/\(token2)/aceite", "", token: bia)
+            #expect(recusado.status == .conflict && String(buffer: recusado.body).contains("outra_empresa"), "\(String(buffer: recusado.body))")
+
+            // The last manager stays; with a second manager she may leave.
+            let biaId = try await id(client, bia)
+            #expect(try await client.json(.delete, "/api/empresas/\(empresa)/integrantes/\(ana)", token: cenario.membro).status == .conflict)
+            let promovida = try await client.json(
+                .put, "/api/empresas/\(empresa)/integrantes/\(biaId)/papel", #"{"papel":"gestor"}"#, token: cenario.membro)
+            #expect(promovida.status == .ok, "\(String(buffer: promovida.body))")
+            #expect(try await client.json(.delete, "/api/empresas/\(empresa)/integrantes/\(ana)", token: cenario.membro).status == .noContent)
+            #expect(try await client.json(.get, "/api/empresa", token: cenario.membro).status == .notFound)
+            // Free again: Ana can take the other company's invitation... and Bia's first company lists her as its manager.
+            let acme = try await client.json(.get, "/api/empresa", token: bia)
+            #expect((acme.object["integrantes"] as? [[String: Any]])?.compactMap { $0["usuarioId"] as? String } == [biaId])
+
+            // Operators see the list.
+            await harness.backend.settle(upTo: nil, types: nil)
+            let lista = try await client.json(.get, "/api/admin/empresas", token: cenario.admin)
+            #expect((lista.object["itens"] as? [[String: Any]])?.count == 2 && lista.object["total"] as? Int == 2, "\(String(buffer: lista.body))")
+        }
+    }
+}
