@@ -23,6 +23,9 @@ public struct Integracoes: Sendable {
     /// Tries per e-mail, and the first pause between them (doubling).
     public var tentativasDeEmail: Int
     public var pausaDeEmail: Duration
+    /// Where people open the web app (`PUBLIC_URL`, e.g. `https://app.example.com`): links in
+    /// e-mails (a company's invitation) start with it. Nil: the links are paths only.
+    public var enderecoPublico: String?
 
     public init(
         provider: any PaymentProvider, segredoDoWebhook: Data, sandbox: SandboxPSP?, testador: (any SandboxTester)? = nil, mailer: any Mailer,
@@ -75,6 +78,7 @@ public struct Negocio: Sendable {
                     return NotificacoesService.Contato(nome: perfil.nome, email: perfil.email)
                 },
                 lembreteHoras: integracoes.lembreteHoras, tentativas: integracoes.tentativasDeEmail, pausa: integracoes.pausaDeEmail,
+                abrir: { try await usuarios.cofre.open(SealedField(rawValue: $0)).value }, enderecoPublico: integracoes.enderecoPublico,
                 logger: logger),
             checkin: CheckinService(store: store, clock: clock),
             financeiro: FinanceiroService(

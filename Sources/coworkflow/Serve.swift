@@ -50,7 +50,10 @@ struct Serve: AsyncParsableCommand {
             try await Distributed(kind: kind, host: host, port: port, environment: environment, logger: Log.logger("coworkflow.\(service)")).run()
             return
         }
-        let embedded = try Embedded(directory: data, environment: environment)
+        var ambiente = environment
+        // Links in e-mails point at this server unless PUBLIC_URL says where people open it.
+        if ambiente["PUBLIC_URL"] == nil { ambiente["PUBLIC_URL"] = "http://\(host == "0.0.0.0" ? "localhost" : host):\(port)" }
+        let embedded = try Embedded(directory: data, environment: ambiente)
         let (backend, bus) = try await embedded.backend(logger: logger)
 
         var isDirectory: ObjCBool = false
@@ -276,9 +279,14 @@ extension Integracoes {
             mailer = FileMailer(directory: outbox)
         }
         let horas = environment["LEMBRETE_HORAS"].flatMap(Int.init) ?? 24
-        return Integracoes(
+        var integracoes = Integracoes(
             provider: SandboxProvider(psp: sandbox), segredoDoWebhook: webhookSecret, sandbox: sandbox, mailer: mailer, remetente: remetente,
             lembreteHoras: horas)
+        integracoes.enderecoPublico = environment["PUBLIC_URL"].flatMap { texto in
+            let endereco = texto.hasSuffix("/") ? String(texto.dropLast()) : texto
+            return endereco.isEmpty ? nil : endereco
+        }
+        return integracoes
     }
 }
 

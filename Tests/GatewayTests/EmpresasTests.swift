@@ -65,6 +65,12 @@ struct EmpresasTests {
             #expect(!String(decoding: enviado.data, as: UTF8.self).contains("bia@example.com"))
             #expect(!String(decoding: enviado.data, as: UTF8.self).contains(token))
 
+            // The invitation is e-mailed to the address, with the link.
+            let email = try await eventually("the invitation's e-mail") {
+                try harness.emails().first { $0.to.contains { $0.address == "bia@example.com" } }
+            }
+            #expect(email.subject == "Convite para fazer parte de Acme na CoworkFlow", "\(email.subject ?? "")")
+            #expect(email.text?.contains(link) == true, "\(email.text ?? "")")
             #expect(try await client.register("bia@example.com").status == .created)
             let bia = try await client.token("bia@example.com")
             #expect(try await client.json(.get, "/api/empresas/\(empresa)", token: bia).status == .notFound)

@@ -15,6 +15,8 @@ public enum Notificacao {
         case expiracao
         /// A subscription's charge: paid, declined (dunning), suspension, reactivation.
         case assinatura
+        /// An invitation to a company, to an address that may have no account yet.
+        case convite
     }
 
     public struct Enviada: Codable, Sendable, Equatable {

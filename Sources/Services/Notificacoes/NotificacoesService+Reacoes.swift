@@ -131,6 +131,8 @@ extension NotificacoesService {
                 tipo: .assinatura, usuarioId: suspensa.titular, reservaId: nil, titulo: "Assinatura suspensa por falta de pagamento",
                 texto: "Não conseguimos cobrar o ciclo \(suspensa.ciclo) da sua assinatura. Os benefícios do plano ficam suspensos até o pagamento; "
                     + "se o ciclo terminar sem pagamento, a assinatura será encerrada.")
+        case Empresa.Catalogo.conviteEnviado:
+            return try await convite(try decoder.decode(Empresa.ConviteEnviado.self, from: event.data))
         case Assinatura.Catalogo.reativada:
             let reativada = try decoder.decode(Assinatura.Reativada.self, from: event.data)
             return Aviso(
@@ -144,12 +146,15 @@ extension NotificacoesService {
     /// Sends `aviso` by e-mail (retrying) and returns the record of how it went. A member whose
     /// data was erased gets nothing.
     func entregar(_ aviso: Aviso, id: UUID, meta: EventMetadata) async throws -> [StreamWrite] {
-        guard let pessoa = try await contato(aviso.usuarioId), !pessoa.email.isEmpty else { return [] }
+        var destino = aviso.destino
+        if destino == nil { destino = try await contato(aviso.usuarioId) }
+        guard let pessoa = destino, !pessoa.email.isEmpty else { return [] }
         let messageId = "\(id.uuidString.lowercased())@coworkflow"
         let saudacao = pessoa.nome.isEmpty ? "Olá," : "Olá, \(pessoa.nome.split(separator: " ").first.map(String.init) ?? pessoa.nome),"
         let mensagem = EmailMessage(
             from: remetente, to: [EmailAddress(pessoa.email, name: pessoa.nome.isEmpty ? nil : pessoa.nome)], subject: aviso.titulo,
-            text: "\(saudacao)\n\n\(aviso.texto)\n\nEquipe CoworkFlow\n", attachments: aviso.anexos, messageId: messageId, date: clock.now,
+            text: "\(saudacao)\n\n\(aviso.textoDoEmail ?? aviso.texto)\n\nEquipe CoworkFlow\n", attachments: aviso.anexos, messageId: messageId,
+            date: clock.now,
             pessoa: aviso.usuarioId)
         var erro = ""
         var passageiro: (any Error)?

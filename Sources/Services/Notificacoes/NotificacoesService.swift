@@ -33,6 +33,9 @@ public final class NotificacoesService: Sendable {
     public let lembreteHoras: Int
     let tentativas: Int
     let pausa: Duration
+    /// Opens a field sealed by the vault (nil: erased), e.g. an invitation's address and link.
+    let abrir: @Sendable (String) async throws -> String?
+    let enderecoPublico: String?
 
     public static let consumidor = "notificacoes"
     public static let bindings = [
@@ -43,13 +46,15 @@ public final class NotificacoesService: Sendable {
         Topology.routingKey(Usuario.Catalogo.dadosPessoaisApagados), Topology.routingKey(Reserva.Catalogo.expirada),
         Topology.routingKey(Assinatura.Catalogo.cobrancaConfirmada), Topology.routingKey(Assinatura.Catalogo.cobrancaRecusada),
         Topology.routingKey(Assinatura.Catalogo.suspensa), Topology.routingKey(Assinatura.Catalogo.reativada),
+        Topology.routingKey(Empresa.Catalogo.conviteEnviado),
     ]
     static let service = "notificacoes"
 
     public init(
         store: any ServiceStore, clock: any WallClock, mailer: any Mailer, remetente: EmailAddress,
         contato: @escaping @Sendable (String) async throws -> Contato?, lembreteHoras: Int = 24, tentativas: Int = 3,
-        pausa: Duration = .milliseconds(500), logger: Logger
+        pausa: Duration = .milliseconds(500), abrir: @escaping @Sendable (String) async throws -> String? = { _ in nil },
+        enderecoPublico: String? = nil, logger: Logger
     ) {
         self.store = store
         self.clock = clock
@@ -59,6 +64,8 @@ public final class NotificacoesService: Sendable {
         self.lembreteHoras = lembreteHoras
         self.tentativas = max(1, tentativas)
         self.pausa = pausa
+        self.abrir = abrir
+        self.enderecoPublico = enderecoPublico
         self.logger = logger
     }
 
@@ -70,5 +77,10 @@ public final class NotificacoesService: Sendable {
         let titulo: String
         let texto: String
         var anexos: [EmailAttachment] = []
+        /// Someone who may have no account yet (an invitation's address): sent here instead of
+        /// the member's contact.
+        var destino: Contato? = nil
+        /// The e-mail's body when it must say more than the stored record (a secret link).
+        var textoDoEmail: String? = nil
     }
 }
