@@ -73,6 +73,7 @@ locals {
     smtp_from              = var.smtp_from
     smtp_tls               = var.smtp_tls
     lembrete_horas         = tostring(var.lembrete_horas)
+    public_url             = var.public_url
     psp_url                = var.psp_url
     psp_sandbox_routes     = var.psp_sandbox_routes
     # The load balancer's nodes live in the public subnets: only they name the client in

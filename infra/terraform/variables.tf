@@ -308,3 +308,14 @@ variable "create_github_oidc_provider" {
   type        = bool
   default     = true
 }
+
+variable "public_url" {
+  description = "PUBLIC_URL of notificacoes: where people open the web app (https://app.example.com), the start of links in e-mails (a company's invitation). Empty: the links are paths only."
+  type        = string
+  default     = ""
+
+  validation {
+    condition     = var.public_url == "" || can(regex("^https?://[^/ ]+$", var.public_url))
+    error_message = "Empty, or http(s)://host[:port] without a path or a trailing slash."
+  }
+}
