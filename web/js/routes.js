@@ -24,6 +24,8 @@ export const ROUTES = [
   { path: '/faturas', view: () => import('./views/faturas.js'), title: 'Minhas faturas', access: 'membro', nav: 'conta', label: 'Minhas faturas', semAdmin: true },
   { path: '/faturas/:id/recibo', view: () => import('./views/recibo.js'), title: 'Recibo', access: 'membro' },
   { path: '/notificacoes', view: () => import('./views/notificacoes.js'), title: 'Notificações', access: 'membro', nav: 'conta', label: 'Notificações', unread: true },
+  { path: '/empresa', view: () => import('./views/empresa.js'), title: 'Minha empresa', access: 'membro', nav: 'conta', label: 'Minha empresa', semAdmin: true },
+  { path: '/convite/:token', view: () => import('./views/convite.js'), title: 'Convite para uma empresa', access: 'membro' },
   { path: '/meus-dados', view: () => import('./views/meus-dados.js'), title: 'Meus dados', access: 'membro', nav: 'conta', label: 'Meus dados' },
   { path: '/entrar', view: () => import('./views/entrar.js'), title: 'Entrar', access: 'visitante', nav: 'visitante', label: 'Entrar' },
   { path: '/cadastro', view: () => import('./views/cadastro.js'), title: 'Criar conta', access: 'visitante', nav: 'visitante', label: 'Criar conta' },
@@ -42,9 +44,12 @@ export const ROUTES = [
   { path: '/admin/espacos/:id/precos', view: () => import('./views/admin/espaco-precos.js'), title: 'Tabela de preços', access: 'admin' },
   { path: '/admin/cupons', view: () => import('./views/admin/cupons.js'), title: 'Cupons', access: 'admin', nav: 'admin', label: 'Cupons' },
   { path: '/admin/planos', view: () => import('./views/admin/planos.js'), title: 'Planos', access: 'admin', nav: 'admin', label: 'Planos' },
-  // reached through the tabs of "Planos" (the operator's menu has no room for one more link)
+  // reached through the tabs of "Planos" (the operator's menu has no room for one more link):
+  // Assinaturas and Empresas (company accounts)
   { path: '/admin/assinaturas', view: () => import('./views/admin/assinaturas.js'), title: 'Assinaturas', access: 'admin' },
   { path: '/admin/assinaturas/:id', view: () => import('./views/admin/assinatura.js'), title: 'Assinatura', access: 'admin' },
+  { path: '/admin/empresas', view: () => import('./views/admin/empresas.js'), title: 'Empresas', access: 'admin' },
+  { path: '/admin/empresas/:id', view: () => import('./views/admin/empresa.js'), title: 'Empresa', access: 'admin' },
   { path: '/admin/usuarios', view: () => import('./views/admin/usuarios.js'), title: 'Usuários', access: 'admin', nav: 'admin', label: 'Usuários' },
   { path: '/admin/usuarios/:id', view: () => import('./views/admin/usuario.js'), title: 'Conta', access: 'admin' },
   { path: '/admin/financeiro', view: () => import('./views/admin/financeiro.js'), title: 'Financeiro', access: 'admin', nav: 'admin', label: 'Financeiro' },

@@ -65,6 +65,15 @@ export const REGRAS = {
 
 export const PAPEIS = { membro: 'Membro', admin: 'Administrador(a)' };
 
+/** A person's role in a company account. */
+export const PAPEIS_NA_EMPRESA = { membro: 'Membro', gestor: 'Gestor(a)' };
+
+/** What each role in a company may do, in a sentence. */
+export const PAPEIS_NA_EMPRESA_DICA = {
+  membro: 'faz parte da empresa e vê os dados dela.',
+  gestor: 'também convida pessoas, muda os papéis, tira pessoas da empresa e atualiza o cadastro.',
+};
+
 export const UFS = ['AC', 'AL', 'AP', 'AM', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MT', 'MS', 'MG', 'PA', 'PB', 'PR', 'PE', 'PI', 'RJ', 'RN', 'RS', 'RO', 'RR', 'SC', 'SP', 'SE', 'TO'];
 
 /** Brazil's IANA zones (any other valid IANA name is accepted too). */
@@ -79,6 +88,7 @@ export const REGISTROS = {
   agenda: 'Agenda', boletos: 'Boletos', checkin: 'Check-in', cupom: 'Cupom', emailclaim: 'E-mail',
   espaco: 'Espaço', faturas: 'Faturas', notificacao: 'Notificação', pagamento: 'Pagamento',
   reserva: 'Reserva', tabela: 'Preços', unidade: 'Unidade', usuario: 'Conta',
+  empresa: 'Empresa', vinculo: 'Vínculo com empresa',
 };
 
 /** The services that write the log, and the system actors ("system:<nome>"). */
