@@ -341,6 +341,7 @@ export function painelDeGestao(e, { eu, signal, onChange } = {}) {
 
   const pessoas = h('section', { class: 'company__people', 'aria-labelledby': 'empresa-pessoas' },
     h('h2', { id: 'empresa-pessoas' }, `Pessoas (${integrantes.length})`),
+    gestores === 0 ? h('p', { class: 'alert alert--info' }, 'A empresa ainda não tem gestor: convide alguém como gestor(a) abaixo, para que a própria empresa convide as pessoas dela.') : null,
     table({
       caption: `Quem faz parte de ${e.nome}`,
       className: 'table--palavras table--empresa-pessoas',

@@ -68,10 +68,10 @@ export const PAPEIS = { membro: 'Membro', admin: 'Administrador(a)' };
 /** A person's role in a company account. */
 export const PAPEIS_NA_EMPRESA = { membro: 'Membro', gestor: 'Gestor(a)' };
 
-/** What each role in a company may do, in a sentence. */
+/** What each role in a company may do (to follow "Membro: ", or to start a sentence once capitalised). */
 export const PAPEIS_NA_EMPRESA_DICA = {
   membro: 'faz parte da empresa e vê os dados dela.',
-  gestor: 'também convida pessoas, muda os papéis, tira pessoas da empresa e atualiza o cadastro.',
+  gestor: 'faz parte da empresa e também convida pessoas, muda os papéis, tira pessoas dela e atualiza o cadastro.',
 };
 
 export const UFS = ['AC', 'AL', 'AP', 'AM', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MT', 'MS', 'MG', 'PA', 'PB', 'PR', 'PE', 'PI', 'RJ', 'RN', 'RS', 'RO', 'RR', 'SC', 'SP', 'SE', 'TO'];

@@ -14,6 +14,11 @@ import { PAPEIS_NA_EMPRESA_DICA } from '../lib/labels.js';
 import { pageHeader, loadInto, facts, busy, errorBox, flash } from '../lib/ui.js';
 import { papelEmPalavras, badgeDoPapel } from '../lib/empresas.js';
 
+/** "faz parte…" → "Faz parte…". */
+function maiuscula(texto) {
+  return texto.charAt(0).toLocaleUpperCase('pt-BR') + texto.slice(1);
+}
+
 /** "membro", "gestor(a)": the role inside a sentence. */
 function papelNaFrase(papel) {
   return papelEmPalavras(papel).toLowerCase();
@@ -111,7 +116,7 @@ export function render({ container, params, signal, navigate }) {
       h('p', { class: 'invitation__lead' }, convidou),
       facts([
         ['Empresa', c.empresa],
-        ['Papel', [badgeDoPapel(c.papel), h('span', { class: 'small block' }, `${papelEmPalavras(c.papel)}: ${PAPEIS_NA_EMPRESA_DICA[c.papel] ?? ''}`)]],
+        ['Papel', [badgeDoPapel(c.papel), h('span', { class: 'small block' }, maiuscula(PAPEIS_NA_EMPRESA_DICA[c.papel] ?? ''))]],
         ['Válido até', dateTime(c.expiraEm)],
       ]),
       conta ? h('p', { class: 'small' }, `Você vai aceitar com a conta ${conta.email ?? conta.nome}. Se não for você, saia e entre com a sua.`) : null,

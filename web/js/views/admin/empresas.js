@@ -70,7 +70,7 @@ export function render({ container, query, setQuery, signal }) {
               label: 'Gestores',
               cell: (e) => (e.gestores ? String(e.gestores) : h('span', { class: 'company-admin__sem-gestor' }, '0 (nenhum)')),
             },
-            { label: 'Convites pendentes', cell: (e) => String(e.convitesPendentes) },
+            { label: 'Convites', cell: (e) => String(e.convitesPendentes) },
             { label: 'Desde', cell: (e) => dateShort(localDate(Date.parse(e.criadaEm))) },
           ],
         }),
