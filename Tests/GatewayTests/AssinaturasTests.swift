@@ -260,10 +260,20 @@ struct AssinaturasTests {
             #expect(
                 (cotacao.object["linhas"] as? [[String: Any]])?.contains { $0["codigo"] as? String == "plano" } == false,
                 "\(String(buffer: cotacao.body))")
+            // ... and so are the plan's credits: the meeting room is quoted at its price, and booked so.
+            func linhasDaSala() async throws -> [String] {
+                let cotacao = try await client.json(
+                    .post, "/api/precos/cotacao",
+                    #"{"espacoId":"\#(cenario.sala)","inicio":"2026-12-02T10:00:00-03:00","fim":"2026-12-02T11:00:00-03:00"}"#, token: bia)
+                return (cotacao.object["linhas"] as? [[String: Any]] ?? []).compactMap { $0["codigo"] as? String }
+            }
+            #expect(try await client.json(.get, "/api/creditos", token: bia).object["minutos"] as? Int ?? 0 > 0)
+            #expect(try await !linhasDaSala().contains("creditos:horas"))
             // Paid by transfer, recorded by an operator: active again.
             let biaId = try await membroId(client, bia)
             let reativada = try await client.json(.post, "/api/admin/usuarios/\(biaId)/assinatura/ciclos/1/pagamento", "", token: cenario.admin)
             #expect(reativada.object["status"] as? String == "ativa" && reativada.object["inadimplencia"] == nil, "\(String(buffer: reativada.body))")
+            #expect(try await linhasDaSala().contains("creditos:horas"))
             // The member was told at each step, by e-mail.
             let assuntos = try await eventually("the dunning e-mails") {
                 let assuntos = try harness.emails().map(\.subject)

@@ -45,17 +45,19 @@ extension Carteira {
                 try validar(lote, em: em)
                 return [.concedidos(Concedidos(titular: titular, lote: lote, por: por, em: em))]
 
-            case .consumir(let titular, let reserva, let minutos, let centavos, let tipo, let unidade, let em):
+            case .consumir(let titular, let reserva, let minutos, let centavos, let tipo, let unidade, let em, let comPlano):
                 if state.consumos[reserva] != nil { return [] }
                 guard minutos >= 0 else { throw .quantidadeInvalida(medida: .minutos) }
                 guard centavos >= 0 else { throw .quantidadeInvalida(medida: .centavos) }
                 guard minutos > 0 || centavos > 0 else { return [] }
-                let serve = { (lote: Lote) in lote.serve(tipo: tipo, unidade: unidade, em: em) }
+                let serve = { (lote: Lote) in lote.serve(tipo: tipo, unidade: unidade, em: em) && (comPlano || lote.origem != .plano) }
                 guard let deMinutos = state.tomar(minutos, .minutos, onde: serve) else {
-                    throw .insuficiente(medida: .minutos, disponivel: state.disponivel(.minutos, tipo: tipo, unidade: unidade, em: em))
+                    throw .insuficiente(
+                        medida: .minutos, disponivel: state.disponivel(.minutos, tipo: tipo, unidade: unidade, em: em, comPlano: comPlano))
                 }
                 guard let deCentavos = state.tomar(centavos, .centavos, onde: serve) else {
-                    throw .insuficiente(medida: .centavos, disponivel: state.disponivel(.centavos, tipo: tipo, unidade: unidade, em: em))
+                    throw .insuficiente(
+                        medida: .centavos, disponivel: state.disponivel(.centavos, tipo: tipo, unidade: unidade, em: em, comPlano: comPlano))
                 }
                 return [.consumidos(Consumidos(titular: titular, reservaId: reserva, partes: deMinutos + deCentavos, em: em))]
 

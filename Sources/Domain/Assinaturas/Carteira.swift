@@ -103,8 +103,11 @@ public enum Carteira {
         }
 
         /// What a booking of a `tipo` space at `unidade` could spend of `medida` at `em`.
-        public func disponivel(_ medida: Medida, tipo: Espaco.Tipo, unidade: UUID, em: Date) -> Int64 {
-            saldos.filter { $0.lote.medida == medida && $0.lote.serve(tipo: tipo, unidade: unidade, em: em) }.reduce(0) { $0 + $1.restante }
+        /// `comPlano`: whether lots a plan granted count (not while the subscription is suspended).
+        public func disponivel(_ medida: Medida, tipo: Espaco.Tipo, unidade: UUID, em: Date, comPlano: Bool = true) -> Int64 {
+            saldos.filter {
+                $0.lote.medida == medida && $0.lote.serve(tipo: tipo, unidade: unidade, em: em) && (comPlano || $0.lote.origem != .plano)
+            }.reduce(0) { $0 + $1.restante }
         }
 
         /// The lots `quantidade` of `medida` is taken from, those that expire first first (a lot
@@ -139,7 +142,9 @@ public enum Carteira {
         case conceder(titular: String, lote: Lote, por: String, em: Date)
         /// A booking of a `tipo` space at `unidade` spends `minutos` and `centavos`; again for
         /// the same booking changes nothing.
-        case consumir(titular: String, reserva: UUID, minutos: Int64, centavos: Int64, tipo: Espaco.Tipo, unidade: UUID, em: Date)
+        /// `comPlano` false: the lots a plan granted are left alone (its subscription is suspended).
+        case consumir(
+            titular: String, reserva: UUID, minutos: Int64, centavos: Int64, tipo: Espaco.Tipo, unidade: UUID, em: Date, comPlano: Bool = true)
         /// The booking ended before it was used: `devolverBP` (0…10,000) of what it spent
         /// comes back, the rest is kept (its cancellation policy).
         case restituir(titular: String, reserva: UUID, devolverBP: Int64, em: Date)

@@ -74,6 +74,12 @@ public final class PrecosService: Sendable {
         return Cotacao.Assinatura(plano: dados.plano.nome, descontoBP: dados.termos.descontoBP)
     }
 
+    /// Whether the credits `titular`'s plan granted may be spent: not while the subscription is
+    /// suspended for an unpaid cycle (its benefits stop; a payment gives them back).
+    func planoAtivo(_ titular: String, prefetched: Prefetched?) async throws -> Bool {
+        try await assinaturas.load(StreamNames.assinatura(titular), prefetched: prefetched).state.dados?.status != .suspensa
+    }
+
     func metadata(_ caller: Caller) -> EventMetadata {
         EventMetadata(actor: caller.usuario, requestId: caller.requestId, service: Self.service)
     }
@@ -214,9 +220,10 @@ public final class PrecosService: Sendable {
     func creditos(_ titular: String?, espaco: Espaco.Dados, em now: Date, prefetched: Prefetched?) async throws -> Cotacao.Creditos? {
         guard let titular else { return nil }
         let (state, _) = try await carteiras.load(StreamNames.creditos(titular), prefetched: prefetched)
+        let comPlano = try await planoAtivo(titular, prefetched: prefetched)
         let creditos = Cotacao.Creditos(
-            minutos: state.disponivel(.minutos, tipo: espaco.tipo, unidade: espaco.unidade.rawValue, em: now),
-            centavos: state.disponivel(.centavos, tipo: espaco.tipo, unidade: espaco.unidade.rawValue, em: now))
+            minutos: state.disponivel(.minutos, tipo: espaco.tipo, unidade: espaco.unidade.rawValue, em: now, comPlano: comPlano),
+            centavos: state.disponivel(.centavos, tipo: espaco.tipo, unidade: espaco.unidade.rawValue, em: now, comPlano: comPlano))
         return creditos.minutos > 0 || creditos.centavos > 0 ? creditos : nil
     }
 

@@ -188,12 +188,13 @@ extension ReservasService {
     ) async throws -> StreamWrite {
         let stream = StreamNames.creditos(creditos.titular)
         let (state, version) = try await precos.carteiras.load(stream, prefetched: prefetched)
+        let comPlano = try await precos.planoAtivo(creditos.titular, prefetched: prefetched)
         let events: [Carteira.Event]
         do {
             events = try Carteira.decider.decide(
                 .consumir(
                     titular: creditos.titular, reserva: reserva.id.rawValue, minutos: creditos.minutos, centavos: creditos.centavos, tipo: tipo,
-                    unidade: reserva.unidadeId, em: now), state)
+                    unidade: reserva.unidadeId, em: now, comPlano: comPlano), state)
         } catch .insuficiente {
             throw ServiceError.conflito(
                 "creditos_insuficientes", "os seus créditos foram usados por outra reserva enquanto esta era feita: cote de novo e reserve")
