@@ -29,6 +29,12 @@ export function badgeDoPapel(papel) {
   return badge(papelEmPalavras(papel), papel === 'gestor' ? 'info' : 'neutro');
 }
 
+/** An e-mail that a narrow card may break after its "@" (rather than inside its domain). */
+function emailQuebravel(email) {
+  const arroba = email.indexOf('@');
+  return arroba < 0 ? email : [email.slice(0, arroba + 1), h('wbr'), email.slice(arroba + 1)];
+}
+
 /** An instant as the day it fell on in São Paulo: "25/11/2026". */
 function dia(iso) {
   return dateShort(localDate(Date.parse(iso)));
@@ -302,7 +308,7 @@ export function painelDeGestao(e, { eu, signal, onChange } = {}) {
   };
 
   function acoes(i) {
-    if (i.usuarioId === eu) return h('span', { class: 'small' }, 'Você');
+    if (i.usuarioId === eu) return h('span', { class: 'small' }, '—');
     if (i.papel === 'gestor' && gestores === 1) {
       return h('span', { class: 'small' }, 'Única pessoa gestora: torne outra pessoa gestora antes de mudar esta.');
     }
@@ -382,7 +388,7 @@ export function painelDeGestao(e, { eu, signal, onChange } = {}) {
       rows: convites,
       rowAttrs: (c) => ({ dataset: { convite: c.conviteId, expirado: String(c.expirado) } }),
       columns: [
-        { label: 'E-mail', cell: (c) => c.email ?? h('span', { class: 'small' }, 'E-mail apagado') },
+        { label: 'E-mail', cell: (c) => (c.email ? emailQuebravel(c.email) : h('span', { class: 'small' }, 'E-mail apagado')) },
         { label: 'Papel', cell: (c) => badgeDoPapel(c.papel) },
         {
           label: 'Validade',
