@@ -130,6 +130,22 @@ def test_operator_registers_a_company_a_manager_invites_and_a_member_joins(brows
     assert "Nenhum convite pendente." in text(g, ".company__invitations")
     g.step("minha empresa gestora")
 
+    # the registration, edited (the CNPJ stays)
+    g.click("Editar dados da empresa")
+    edicao = g.wait(lambda d: d.find_element(By.CSS_SELECTOR, "form.company__edit"))
+    assert g.control("CNPJ", edicao).get_attribute("readonly") is not None
+    g.fill("E-mail de cobrança", f"contas.{sufixo}@oficina.com.br", edicao)
+    g.fill("CEP", "0131", edicao)
+    g.click("Salvar dados", edicao)
+    g.wait(lambda d: "Use os 8 números do CEP" in edicao.find_element(By.CSS_SELECTOR, "[data-field=cep]").text, "no error next to the CEP")
+    g.step("editar dados")
+    g.fill("CEP", "01310-200", edicao)
+    g.click("Salvar dados", edicao)
+    g.wait_text("Dados da empresa salvos.", ".company__message")
+    resumo = text(g, ".company")
+    assert f"contas.{sufixo}@oficina.com.br" in resumo and "CEP 01310-200" in resumo, resumo
+    assert api(server, "GET", "/api/empresa", token=gestora_token)["emailDeCobranca"] == f"contas.{sufixo}@oficina.com.br"
+
     convidado_email, convidado_senha, convidado_token = member(server, "Caio Convidado")
     convite = g.driver.find_element(By.CSS_SELECTOR, "form.company__invite-form")
     g.fill("E-mail", convidado_email, convite)

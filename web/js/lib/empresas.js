@@ -154,7 +154,7 @@ export function camposDoCadastro(e) {
       h('div', { class: 'form__row' },
         field({ label: 'Cidade', name: 'cidade', required: true, value: end.cidade ?? '', attrs: { autocomplete: 'address-level2', maxlength: String(TAMANHO_MAXIMO) } }),
         field({ label: 'UF', name: 'uf', type: 'select', required: true, value: end.uf ?? 'SP', options: UFS.map((uf) => [uf, uf]) }),
-        field({ label: 'CEP', name: 'cep', required: true, value: end.cep ?? '', hint: 'Ex.: 01310-100', attrs: { autocomplete: 'postal-code', inputmode: 'numeric', maxlength: '9' } }))),
+        field({ label: 'CEP', name: 'cep', required: true, value: end.cep ?? '', attrs: { autocomplete: 'postal-code', inputmode: 'numeric', maxlength: '9' } }))),
   ];
   return {
     nodes,
