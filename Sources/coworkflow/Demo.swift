@@ -5,15 +5,17 @@ import Foundation
 import Gateway
 import Services
 
-/// `--seed-demo`: a member, a member with credits, a subscriber and an admin to try the API with
-/// (passwords printed once), a unit with four spaces and their prices, and two plans (the
-/// subscriber on one). Running it again adds nothing.
+/// `--seed-demo`: a member, a member with credits, a subscriber, a company's manager and
+/// collaborator, and an admin to try the API with (passwords printed once), a unit with four
+/// spaces and their prices, two plans (the subscriber on one) and the company. Running it again
+/// adds nothing.
 enum Demo {
     static func seed(_ backend: Backend) async throws {
         let caller = Caller(requestId: "seed-demo", usuario: "system:seed-demo")
         let contas = [
             ("Membro Demo", "membro@demo.coworkflow", false), ("Admin Demo", "admin@demo.coworkflow", true),
             ("Membro com Créditos", "creditos@demo.coworkflow", false), ("Assinante Demo", "assinante@demo.coworkflow", false),
+            ("Gestora Demo", "gestora@demo.coworkflow", false), ("Colaborador Demo", "colaborador@demo.coworkflow", false),
         ]
         for (nome, email, admin) in contas {
             if try await backend.usuarios.usuarioId(email: email) != nil {
@@ -36,6 +38,7 @@ enum Demo {
             print("demo: \(email) / \(senha)\(admin ? " (admin)" : "")")
         }
         try await planos(backend, caller: caller)
+        try await empresa(backend)
         guard try await backend.espacos.unidadesCadastradas(pagina: 1).total == 0 else {
             print("demo: a unidade demo já existe")
             return
@@ -96,6 +99,31 @@ enum Demo {
             _ = try await assinaturas.assinar(
                 assinante, try decode(#"{"planoId":"\#(flex.planoId)","metodo":"boleto"}"#), caller: caller)
         }
+    }
+
+    /// A company with two people: the manager (registered with it) and a collaborator who
+    /// accepted its invitation.
+    static func empresa(_ backend: Backend) async throws {
+        let assinaturas = backend.negocio.assinaturas
+        let operador = Caller(requestId: "seed-demo", usuario: "system:seed-demo", papel: "admin")
+        guard try await assinaturas.empresas(pagina: 1).total == 0,
+            let gestora = try await backend.usuarios.usuarioId(email: "gestora@demo.coworkflow"),
+            let colaborador = try await backend.usuarios.usuarioId(email: "colaborador@demo.coworkflow")
+        else {
+            print("demo: a empresa demo já existe")
+            return
+        }
+        let empresa = try await assinaturas.cadastrarEmpresa(
+            try decode(
+                #"{"razaoSocial":"Acme Tecnologia Ltda","nomeFantasia":"Acme","cnpj":"11.222.333/0001-81","#
+                    + #""emailDeCobranca":"financeiro@acme.example","endereco":{"logradouro":"Avenida Paulista","numero":"1000","#
+                    + #""complemento":"8º andar","bairro":"Bela Vista","cidade":"São Paulo","uf":"SP","cep":"01310-100"},"gestorId":"\#(gestora)"}"#),
+            caller: operador)
+        let convite = try await assinaturas.convidar(
+            empresa.empresaId, try decode(#"{"email":"colaborador@demo.coworkflow"}"#), caller: operador)
+        _ = try await assinaturas.aceitarConvite(
+            String(convite.link.dropFirst("/convite/".count)), caller: Caller(requestId: "seed-demo", usuario: colaborador))
+        print("demo: empresa \(empresa.nome) \(empresa.empresaId) (gestora@ e colaborador@)")
     }
 
     private static func decode<T: Decodable>(_ json: String) throws -> T {
