@@ -94,7 +94,7 @@ public struct Negocio: Sendable {
                     let primeira = try await store.readCategory(Unidade.Catalogo.category, after: .start, limit: 1).first
                     return primeira.flatMap { UUID(uuidString: String($0.stream.rawValue.dropFirst(Unidade.Catalogo.category.count + 1))) }
                 }),
-            analytics: AnalyticsService(store: store),
+            analytics: AnalyticsService(store: store, clock: clock),
             assinaturas: AssinaturasService(
                 store: store, clock: clock, vault: usuarios.cofre,
                 nomeDoMembro: { usuario in

@@ -154,6 +154,29 @@ extension OpenAPI {
             "OcupacaoPorDia": ["type": "object", "description": "por espaço: horas reservadas, horas abertas, ocupação (0–1) e dias"],
             "OcupacaoPorHoraDaSemana": ["type": "object", "description": "por espaço: 168 horas da semana (0 = domingo 00h, hora local)"],
             "ReceitaPorTipo": ["type": "object", "description": "pagamentos − reembolsos por tipo de espaço no período"],
+            "AnalyticsDeAssinaturas": object(
+                [
+                    "ativas": ["type": "integer"], "suspensas": ["type": "integer"], "pausadas": ["type": "integer"],
+                    "agendadas": ["type": "integer"],
+                    "mrr": money.merging(["description": "receita recorrente mensal das ativas (anuidade ÷ 12)"]) { $1 },
+                    "porPlano": array(
+                        object(
+                            ["planoId": uuid, "nome": text, "ativas": ["type": "integer"], "mrr": money],
+                            required: ["planoId", "nome", "ativas", "mrr"])),
+                    "meses": array(
+                        object(
+                            [
+                                "mes": ["type": "string", "description": "AAAA-MM"], "ativasNoInicio": ["type": "integer"],
+                                "ativasNoFim": ["type": "integer"],
+                                "novas": ["type": "integer"], "encerradas": ["type": "integer"],
+                                "churn": ["type": "number", "description": "encerradas ÷ ativas no início (0–1; ausente sem ativas)"],
+                                "mrrNoFim": money, "receita": money,
+                                "receitaPorPlano": array(
+                                    object(["planoId": uuid, "nome": text, "receita": money], required: ["planoId", "nome", "receita"])),
+                                "minutosConcedidos": ["type": "integer"], "minutosConsumidos": ["type": "integer"],
+                                "utilizacaoDeCreditos": ["type": "number", "description": "minutos consumidos ÷ concedidos no mês (0–1 ou mais)"],
+                            ], required: ["mes", "ativasNoInicio", "ativasNoFim", "novas", "encerradas", "mrrNoFim", "receita"])),
+                ], required: ["ativas", "suspensas", "pausadas", "agendadas", "mrr", "porPlano", "meses"]),
             "Indicadores": object(
                 [
                     "reservasSolicitadas": ["type": "integer"], "reservasConfirmadas": ["type": "integer"], "reservasCanceladas": ["type": "integer"],

@@ -192,6 +192,24 @@ extension Routes {
         }
         api.add(
             Operation(
+                method: .get, path: "/api/analytics/assinaturas",
+                summary: "Assinaturas: MRR por plano, ativas e suspensas; mês a mês, churn, receita por plano e uso de créditos", tag: "analytics",
+                auth: true, admin: true, response: "AnalyticsDeAssinaturas", errors: [400],
+                query: [
+                    QueryParameter(
+                        name: "meses", description: "quantos meses até o atual (padrão 12)", form: .integer(1...AnalyticsService.mesesMaximos))
+                ])
+        ) { request, _, _ in
+            let meses = try request.uri.queryParameters.get("meses").map { texto in
+                guard let meses = Int(texto) else {
+                    throw ServiceError.requisicaoInvalida("'meses' deve ser um número", detalhes: ["campo": "meses"])
+                }
+                return meses
+            }
+            return try .json(try await analytics.assinaturas(meses: meses ?? 12))
+        }
+        api.add(
+            Operation(
                 method: .get, path: "/api/analytics/membros", summary: "Membros que mais reservam (horas e receita)", tag: "analytics",
                 auth: true, admin: true, response: "TopMembros", errors: [400],
                 query: [

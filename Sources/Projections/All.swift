@@ -3,7 +3,7 @@ public enum ReadModels {
     public static let all: [Projection] = [
         CatalogoReadModel.projection, ReservasReadModel.projection, ReservasReadModel.agendas, UsuariosReadModel.projection,
         NotificacoesReadModel.projection, CheckinReadModel.projection, FinanceiroReadModel.projection, AnalyticsReadModel.projection,
-        TrilhasReadModel.projection, CreditosReadModel.projection, AssinaturasReadModel.projection,
+        TrilhasReadModel.projection, CreditosReadModel.projection, AssinaturasReadModel.projection, AnalyticsAssinaturasReadModel.projection,
         EmpresasReadModel.projection,
     ]
 

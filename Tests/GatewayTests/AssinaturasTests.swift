@@ -348,6 +348,31 @@ struct AssinaturasTests {
             let contas = try #require(razao["contas"] as? [[String: Any]])
             let caixa = contas.first { $0["conta"] as? String == "caixa" }
             #expect(caixa?["saldo"] as? Int == total)
+
+            // The memberships' analytics: one active subscription worth R$ 300,00 a month; each
+            // month's revenue by plan; then a cancellation at the cycle's end is that month's churn.
+            await harness.backend.settle(upTo: nil, types: nil)
+            let analytics = try await client.json(.get, "/api/analytics/assinaturas?meses=14", token: cenario.admin).object
+            #expect(analytics["ativas"] as? Int == 1 && analytics["mrr"] as? Int == 30_000, "\(analytics)")
+            #expect((analytics["porPlano"] as? [[String: Any]])?.first?["nome"] as? String == "Flex")
+            let meses = try #require(analytics["meses"] as? [[String: Any]])
+            #expect(meses.count == 14 && meses.first?["mes"] as? String == "2026-10" && meses.last?["mes"] as? String == "2027-11")
+            #expect(meses.compactMap { $0["receita"] as? Int } == [0, 18_000] + Array(repeating: 30_000, count: 12), "\(meses)")
+            #expect(meses[1]["novas"] as? Int == 1 && meses[1]["ativasNoFim"] as? Int == 1 && meses.last?["mrrNoFim"] as? Int == 30_000)
+            #expect((meses[2]["receitaPorPlano"] as? [[String: Any]])?.first?["receita"] as? Int == 30_000)
+            // December's 600 minutes and November's 160 rolled over (up to half of a cycle's 600); nothing spent.
+            #expect(meses[2]["minutosConcedidos"] as? Int == 760 && meses[2]["utilizacaoDeCreditos"] as? Double == 0, "\(meses[2])")
+            #expect(
+                try await client.json(.post, "/api/assinatura/cancelar", "", token: cenario.membro).status == .ok)
+            clock.set(mes.instante(minutos: 60, em: TimeZone(identifier: "America/Sao_Paulo")!))
+            _ = try await harness.backend.negocio.assinaturas.renovarAssinaturas()
+            await harness.backend.settle(upTo: nil, types: nil)
+            // A year on, the tokens of the start have expired.
+            let depois = try await client.json(.get, "/api/analytics/assinaturas?meses=1", token: try await client.token("root@example.com")).object
+            let dezembro = try #require((depois["meses"] as? [[String: Any]])?.last, "\(depois)")
+            #expect(depois["ativas"] as? Int == 0 && depois["mrr"] as? Int == 0, "\(depois)")
+            #expect(
+                dezembro["mes"] as? String == "2027-12" && dezembro["encerradas"] as? Int == 1 && dezembro["churn"] as? Double == 1, "\(dezembro)")
         }
     }
 }

@@ -1,3 +1,4 @@
+public import Domain
 public import EventStore
 
 /// The analytics queries behind the admin routes `/api/analytics/...`, answered from the
@@ -5,8 +6,13 @@ public import EventStore
 /// fractions in 0…1 (absent when nothing was there to divide by), money integer centavos.
 public final class AnalyticsService: Sendable {
     let store: any ReadModelStore
+    /// "This month" of the memberships' figures.
+    let clock: any WallClock
 
-    public init(store: any ReadModelStore) { self.store = store }
+    public init(store: any ReadModelStore, clock: any WallClock = SystemClock()) {
+        self.store = store
+        self.clock = clock
+    }
 
     /// The longest period a query by dates accepts.
     public static let diasMaximos = 366

@@ -161,7 +161,8 @@ extension AssinaturasService {
         let papel = try Self.papel(pedido.papel) ?? .membro
         guard let vault else { throw ServiceError.indisponivel("o cofre de dados pessoais não está configurado neste processo") }
         let conviteId = caller.idempotencyKey.map { Events.derivedId("convite", dados.empresaId, $0) } ?? UUID()
-        let token = "\(dados.empresaId.uuidString.lowercased()).\(Self.aleatorio())"
+        // The company's id, then the secret: no dot, which a web server takes for a file's extension.
+        let token = "\(dados.empresaId.uuidString.lowercased())\(Self.aleatorio())"
         let now = clock.now
         let expiraEm = now.addingTimeInterval(TimeInterval(Empresa.validadeDoConviteEmDias * 86_400))
         let convite = Empresa.Convite(
@@ -336,7 +337,7 @@ extension AssinaturasService {
     /// The company and pending invitation a link names; 404 when it names none.
     func conviteDoLink(_ token: String) async throws -> (Empresa.Dados, Empresa.Convite) {
         let hash = Self.hash(token)
-        guard let ponto = token.firstIndex(of: "."), let id = UUID(uuidString: String(token[..<ponto])),
+        guard token.count > 36, let id = UUID(uuidString: String(token.prefix(36))),
             let dados = try await empresas.load(StreamNames.empresa(id)).state.dados,
             let convite = dados.convites.values.first(where: { $0.tokenHash == hash })
         else { throw ServiceError.naoEncontrado("convite inválido, já usado ou revogado") }

@@ -62,14 +62,9 @@ export function dadosDaEmpresa(e) {
   ]);
 }
 
-/**
- * The full address of an invitation's link, to copy. Its token is "<empresa>.<segredo>", and the
- * server answers a path whose last part has a dot as a file that is missing (a 404, not the app):
- * the dots are written %2E, which the browser keeps as they are and the router decodes.
- */
+/** The full address of an invitation's link (`/convite/<token>`), to copy. */
 export function enderecoDoConvite(link) {
-  const caminho = String(link).split('/').map((parte) => parte.replace(/\./g, '%2E')).join('/');
-  return `${location.origin}${caminho}`;
+  return `${location.origin}${link}`;
 }
 
 // ---- the registration's fields ---------------------------------------------------------------------
