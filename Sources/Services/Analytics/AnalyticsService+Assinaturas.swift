@@ -1,7 +1,7 @@
 public import Domain
 import EventStore
-public import Foundation
-public import Projections
+import Foundation
+import Projections
 
 extension AnalyticsService {
     /// The memberships: now (active, suspended, paused, scheduled, MRR by plan) and month by
