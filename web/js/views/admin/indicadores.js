@@ -1,6 +1,7 @@
 // Analytics for the operation: the headline rates (no-show, cancellation, how far ahead people
-// book), occupancy by hour of the week as a heatmap, occupancy of each space and revenue by space
-// type in a period, and the members who book the most.
+// book), the memberships (MRR, by plan, month by month: indicadores-assinaturas.js), occupancy by
+// hour of the week as a heatmap, occupancy of each space and revenue by space type in a period,
+// and the members who book the most.
 
 import { api } from '../../lib/api.js';
 import { h, replace, uid } from '../../lib/dom.js';
@@ -11,6 +12,7 @@ import {
 } from '../../lib/ui.js';
 import { hbarChart, heatmap, heatLegend, chartWithTable } from '../../lib/charts.js';
 import { usuariosPorId, pessoa } from './comum.js';
+import { assinaturas } from './indicadores-assinaturas.js';
 
 const number = (n, digits = 1) => Number(n ?? 0).toLocaleString('pt-BR', { maximumFractionDigits: digits });
 
@@ -30,6 +32,7 @@ export function render({ container, query, setQuery, signal }) {
     ate: isDate(query.get('ate')) ? query.get('ate') : hoje,
   };
   const kpis = h('section', { 'aria-labelledby': 'kpis-titulo' });
+  const assinaturasSecao = h('section', { 'aria-labelledby': 'assinaturas-titulo' });
   const semana = h('section', { class: 'panel', 'aria-labelledby': 'semana-titulo' });
   const filters = h('form', { class: 'filters', role: 'search', 'aria-label': 'Período', novalidate: true },
     field({ label: 'De', name: 'de', type: 'date', value: state.de }),
@@ -39,8 +42,8 @@ export function render({ container, query, setQuery, signal }) {
   const receita = h('section', { 'aria-labelledby': 'receita-tipo-titulo' });
   const membros = h('section', { 'aria-labelledby': 'membros-titulo' });
   replace(container,
-    pageHeader('Indicadores', 'Como os espaços são usados: ausências, cancelamentos, ocupação, receita e membros.'),
-    kpis, semana,
+    pageHeader('Indicadores', 'Como os espaços são usados: ausências, cancelamentos, assinaturas, ocupação, receita e membros.'),
+    kpis, assinaturasSecao, semana,
     h('h2', {}, 'No período'),
     filters, ocupacao, receita, membros);
 
@@ -76,6 +79,9 @@ export function render({ container, query, setQuery, signal }) {
       ['Check-ins', `${plural(i.checkins, 'feito', 'feitos')} · ${plural(i.noShows, 'ausência', 'ausências')}`],
     ]));
   }, { signal, text: 'Calculando os indicadores…' });
+
+  // ---- memberships: MRR, by plan, month by month (now, not the period) --------------------------
+  assinaturas(assinaturasSecao, { signal });
 
   // ---- occupancy by hour of the week ------------------------------------------------------------
   replace(semana, h('h2', { id: 'semana-titulo' }, 'Ocupação por hora da semana'),
