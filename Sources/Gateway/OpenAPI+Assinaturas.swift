@@ -105,6 +105,11 @@ extension OpenAPI {
                     "metodo": ["type": "string", "enum": Assinatura.Metodo.allCases.map(\.rawValue)],
                     "cartaoToken": textoLivre(
                         200, description: "o token do cartão no provedor de pagamento: obrigatório com o método cartao, recusado (422) com os outros"),
+                    "assentos": [
+                        "type": "integer", "minimum": 1, "maximum": Assinatura.assentosMaximos,
+                        "description":
+                            "só na assinatura de uma empresa: pessoas cobertas (valor e créditos do plano vezes os assentos); padrão: as pessoas da empresa",
+                    ],
                 ], required: ["planoId", "metodo"]),
             "TrocaDePlano": object(
                 ["planoId": uuid.merging(["description": "um plano à venda, outro que o atual (422 se não existe ou é o mesmo)"]) { $1 }],
@@ -121,7 +126,9 @@ extension OpenAPI {
                 ]),
             "Assinatura": object(
                 [
-                    "assinaturaId": uuid, "titular": text, "plano": referencia, "termos": ref("TermosDePlano"), "unidadeId": uuid,
+                    "assinaturaId": uuid,
+                    "titular": ["type": "string", "description": "o id do membro, ou empresa-<id> na assinatura de uma empresa"],
+                    "assentos": ["type": "integer", "minimum": 1], "plano": referencia, "termos": ref("TermosDePlano"), "unidadeId": uuid,
                     "metodo": ["type": "string", "enum": Assinatura.Metodo.allCases.map(\.rawValue)], "fusoHorario": text, "inicio": data,
                     "status": status, "cicloAtual": ref("CicloDeAssinatura"), "ciclos": array(ref("CicloDeAssinatura")),
                     "agendamento": object(

@@ -100,5 +100,47 @@ extension Routes {
             _ = try context.requireUser()
             return try .json(try await assinaturas.aceitarConvite(try context.parameters.require("token"), caller: context.caller))
         }
+        api.add(
+            Operation(
+                method: .get, path: "/api/empresas/{id}/assinatura", summary: "A assinatura da empresa (para as pessoas dela e os operadores)",
+                tag: "assinaturas", auth: true, response: "Assinatura", errors: [404])
+        ) { _, context, _ in
+            try .json(try await assinaturas.assinaturaDaEmpresa(try context.parameters.require("id"), caller: context.caller))
+        }
+        api.add(
+            Operation(
+                method: .post, path: "/api/empresas/{id}/assinatura",
+                summary: "Assinar um plano para a empresa: valor e créditos do plano vezes os assentos, créditos compartilhados",
+                tag: "assinaturas", auth: true, request: "NovaAssinatura", response: "Assinatura", success: 201, errors: [403, 404, 409, 422])
+        ) { _, context, body in
+            let pedido = try JSON.decode(AssinaturasService.PedidoDeAssinatura.self, from: body)
+            return try .json(
+                try await assinaturas.assinarEmpresa(try context.parameters.require("id"), pedido, caller: context.caller), status: 201)
+        }
+        api.add(
+            Operation(
+                method: .post, path: "/api/empresas/{id}/assinatura/troca", summary: "Trocar o plano da empresa", tag: "assinaturas", auth: true,
+                request: "TrocaDePlano", response: "Assinatura", errors: [403, 404, 409, 422])
+        ) { _, context, body in
+            let pedido = try JSON.decode(AssinaturasService.PedidoDeTroca.self, from: body)
+            return try .json(try await assinaturas.trocarPlanoDaEmpresa(try context.parameters.require("id"), pedido, caller: context.caller))
+        }
+        for acao in AssinaturasService.Acao.allCases {
+            api.add(
+                Operation(
+                    method: .post, path: "/api/empresas/{id}/assinatura/\(acao.rawValue)",
+                    summary: "Assinatura da empresa: \(acao.rawValue.replacingOccurrences(of: "-", with: " "))", tag: "assinaturas", auth: true,
+                    response: "Assinatura", errors: [403, 404, 409])
+            ) { _, context, _ in
+                try .json(try await assinaturas.agirEmpresa(try context.parameters.require("id"), acao, caller: context.caller))
+            }
+        }
+        api.add(
+            Operation(
+                method: .get, path: "/api/empresas/{id}/creditos", summary: "Os créditos compartilhados da empresa", tag: "assinaturas",
+                auth: true, response: "Carteira", errors: [404])
+        ) { _, context, _ in
+            try .json(try await assinaturas.carteiraDaEmpresa(try context.parameters.require("id"), caller: context.caller))
+        }
     }
 }

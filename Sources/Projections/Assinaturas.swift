@@ -73,6 +73,8 @@ public struct AssinaturaView: Codable, Sendable, Equatable {
     public let metodo: Assinatura.Metodo
     public let fusoHorario: String
     public let inicio: DataLocal
+    /// People covered (a company's subscription); absent in documents from before seats: one.
+    public let assentos: Int?
     public var status: Assinatura.Status
     public var cicloAtual: CicloView?
     /// The latest first (up to 36).
@@ -156,7 +158,7 @@ extension Optional where Wrapped == AssinaturaView {
             var view = AssinaturaView(
                 assinaturaId: e.assinaturaId.uuidString.lowercased(), titular: e.titular, plano: e.plano, termos: e.termos,
                 unidadeId: e.unidadeId?.uuidString.lowercased(), metodo: e.cobranca.metodo, fusoHorario: e.fusoHorario, inicio: e.inicio,
-                status: .agendada, cicloAtual: nil, ciclos: [], agendamento: nil, inadimplencia: nil, proximaCobranca: nil,
+                assentos: e.assentos, status: .agendada, cicloAtual: nil, ciclos: [], agendamento: nil, inadimplencia: nil, proximaCobranca: nil,
                 motivoDoEncerramento: nil, retentativaPendente: nil, cobrancas: nil, criadaEm: e.em, atualizadaEm: e.em)
             view.recalcular()
             return view

@@ -112,4 +112,67 @@ struct EmpresasTests {
             #expect((lista.object["itens"] as? [[String: Any]])?.count == 2 && lista.object["total"] as? Int == 2, "\(String(buffer: lista.body))")
         }
     }
+
+    @Test(
+        "a company subscribes for its people: the plan's fee and credits times the seats, the credits pooled in the company's wallet, its charge paid by card and told to the billing e-mail"
+    )
+    func company_subscription() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let ana = try await id(client, cenario.membro)
+            let criada = try await client.json(.post, "/api/admin/empresas", Self.corpo(gestor: ana), token: cenario.admin)
+            let empresa = try #require(criada.object["empresaId"] as? String)
+            let plano = try await client.json(.post, "/api/admin/planos", AssinaturasTests.flex, token: cenario.admin)
+            let flex = try #require(plano.object["planoId"] as? String)
+            // A member does not subscribe alone for seats; a company's seats are 1…1000.
+            #expect(
+                try await client.json(.post, "/api/assinatura", #"{"planoId":"\#(flex)","metodo":"boleto","assentos":2}"#, token: cenario.membro)
+                    .status == .unprocessableContent)
+            for assentos in [0, 1001] {
+                let resposta = try await client.json(
+                    .post, "/api/empresas/\(empresa)/assinatura", #"{"planoId":"\#(flex)","metodo":"boleto","assentos":\#(assentos)}"#,
+                    token: cenario.membro)
+                #expect(
+                    resposta.status == .unprocessableContent && String(buffer: resposta.body).contains("assentos"), "\(String(buffer: resposta.body))"
+                )
+            }
+            // Bia joins; a member of the company may read its subscription, not subscribe it.
+            let convite = try await client.json(.post, "/api/empresas/\(empresa)/convites", #"{"email":"bia@example.com"}"#, token: cenario.membro)
+            let token = String(try #require(convite.object["link"] as? String).dropFirst("/convite/".count))
+            #expect(try await client.register("bia@example.com").status == .created)
+            let bia = try await client.token("bia@example.com")
+            #expect(try await client.json(.post, "/api/convites/\(token)/aceite", "", token: bia).status == .ok)
+            #expect(
+                try await client.json(.post, "/api/empresas/\(empresa)/assinatura", #"{"planoId":"\#(flex)","metodo":"boleto"}"#, token: bia).status
+                    == .forbidden)
+
+            // Two people, two seats: 8 of November's 30 days of R$ 300,00 each, the setup fee once.
+            let assinada = try await client.json(
+                .post, "/api/empresas/\(empresa)/assinatura", #"{"planoId":"\#(flex)","metodo":"cartao","cartaoToken":"tok_visa"}"#,
+                token: cenario.membro)
+            #expect(assinada.status == .created, "\(String(buffer: assinada.body))")
+            #expect(assinada.object["assentos"] as? Int == 2 && assinada.object["titular"] as? String == "empresa-\(empresa)")
+            let ciclo = try #require(assinada.object["cicloAtual"] as? [String: Any])
+            #expect(ciclo["valorCentavos"] as? Int == 2 * 8_000 + 10_000 && ciclo["minutos"] as? Int == 2 * 160, "\(ciclo)")
+            // The credits are the company's pool, which its people read; nobody else does.
+            let pool = try await client.json(.get, "/api/empresas/\(empresa)/creditos", token: bia)
+            #expect(pool.object["minutos"] as? Int == 320, "\(String(buffer: pool.body))")
+            #expect(try await client.json(.get, "/api/creditos", token: bia).object["minutos"] as? Int ?? 0 == 0)
+            #expect(try await client.register("caio@example.com").status == .created)
+            let caio = try await client.token("caio@example.com")
+            #expect(try await client.json(.get, "/api/empresas/\(empresa)/creditos", token: caio).status == .notFound)
+            #expect(try await client.json(.get, "/api/empresas/\(empresa)/assinatura", token: caio).status == .notFound)
+            // Paid by card through the provider, told to the company's billing address.
+            _ = try await eventually("the company's cycle paid") {
+                let ciclo = try await client.json(.get, "/api/empresas/\(empresa)/assinatura", token: bia).object["cicloAtual"] as? [String: Any]
+                return ciclo?["pago"] as? Bool == true ? true : nil
+            }
+            let email = try await eventually("the payment's e-mail to the billing address") {
+                try harness.emails().first { $0.to.contains { $0.address == "financeiro@acme.com.br" } }
+            }
+            #expect(email.subject == "Pagamento da assinatura recebido")
+        }
+    }
 }

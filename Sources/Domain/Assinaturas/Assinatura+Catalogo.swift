@@ -5,7 +5,8 @@ extension Assinatura {
     public enum Catalogo: EventCatalog {
         public static let category = "assinatura"
 
-        public static let iniciada = EventKind("AssinaturaIniciada", category: category, context: .assinaturas, label: "Assinatura contratada")
+        public static let iniciada = EventKind(
+            "AssinaturaIniciada", version: 2, category: category, context: .assinaturas, label: "Assinatura contratada")
         public static let cicloIniciado = EventKind("CicloIniciado", category: category, context: .assinaturas, label: "Ciclo de assinatura iniciado")
         public static let alteracaoAgendada = EventKind(
             "AlteracaoAgendada", category: category, context: .assinaturas, label: "Alteração de assinatura agendada para o fim do ciclo")
@@ -40,7 +41,11 @@ extension Assinatura {
         public static let upcasts = [
             Upcast(cobrancaConfirmada, from: 1) { objeto in
                 if objeto["cobrancaId"] == nil { objeto["cobrancaId"] = NSNull() }
-            }
+            },
+            // Version 1 had no seats: every subscription was one member's.
+            Upcast(iniciada, from: 1) { objeto in
+                if objeto["assentos"] == nil { objeto["assentos"] = 1 }
+            },
         ]
     }
 }

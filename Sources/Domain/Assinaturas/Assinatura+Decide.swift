@@ -6,11 +6,12 @@ extension Assinatura {
     /// cycle before (`anterior`). No credits for a cycle already over at `em` (a timer that
     /// ran very late).
     static func abrirCiclo(
-        _ numero: Int, inicio: DataLocal, assinatura: (id: UUID, titular: String, inicio: DataLocal, unidadeId: UUID?, fuso: TimeZone),
+        _ numero: Int, inicio: DataLocal,
+        assinatura: (id: UUID, titular: String, inicio: DataLocal, unidadeId: UUID?, fuso: TimeZone, assentos: Int),
         plano: Plano.Dados, anterior: Ciclo?, trocas: Int64 = 0, em: Date
     ) -> CicloIniciado {
         let versao = plano.versao(em: inicio)
-        let termos = versao.termos
+        let termos = versao.termos.porAssentos(assinatura.assentos)
         let referencia = plano.referencia(versao)
         let (fim, total) = periodo(comecandoEm: inicio, ancora: assinatura.inicio, termos.periodicidade)
         let dias = inicio.dias(ate: fim)
@@ -51,8 +52,8 @@ extension Assinatura {
         return CicloIniciado(assinaturaId: assinatura.id, titular: assinatura.titular, ciclo: ciclo, em: em)
     }
 
-    static func chave(_ dados: Dados) -> (id: UUID, titular: String, inicio: DataLocal, unidadeId: UUID?, fuso: TimeZone) {
-        (dados.assinaturaId, dados.titular, dados.inicio, dados.unidadeId, dados.fuso)
+    static func chave(_ dados: Dados) -> (id: UUID, titular: String, inicio: DataLocal, unidadeId: UUID?, fuso: TimeZone, assentos: Int) {
+        (dados.assinaturaId, dados.titular, dados.inicio, dados.unidadeId, dados.fuso, dados.assentos)
     }
 
     static func existente(_ state: State) throws(Failure) -> Dados {
@@ -64,19 +65,21 @@ extension Assinatura {
         initialState: .nenhuma,
         decide: { command, state throws(Failure) in
             switch command {
-            case .assinar(let id, let titular, let plano, let inicio, let hoje, let cobranca, let fusoHorario, let por, let em):
+            case .assinar(let id, let titular, let plano, let inicio, let hoje, let cobranca, let fusoHorario, let por, let em, let assentos):
                 if let dados = state.dados, dados.status != .encerrada { throw .jaAssinante }
                 guard !plano.arquivado else { throw .planoArquivado }
+                guard (1...assentosMaximos).contains(assentos), plano.versoes.allSatisfy({ $0.termos.porAssentos(assentos).campoInvalido == nil })
+                else { throw .assentosInvalidos }
                 guard inicio >= hoje, hoje.dias(ate: inicio) <= antecedenciaMaximaEmDias else { throw .inicioInvalido }
                 if cobranca.metodo == .cartao, (cobranca.cartaoToken ?? "").isEmpty { throw .cartaoObrigatorio }
                 let versao = plano.versao(em: inicio)
                 let iniciada = Iniciada(
-                    assinaturaId: id, titular: titular, plano: plano.referencia(versao), termos: versao.termos, unidadeId: plano.unidadeId,
-                    cobranca: cobranca, fusoHorario: fusoHorario, inicio: inicio, por: por, em: em)
+                    assinaturaId: id, titular: titular, plano: plano.referencia(versao), termos: versao.termos.porAssentos(assentos),
+                    unidadeId: plano.unidadeId, cobranca: cobranca, fusoHorario: fusoHorario, inicio: inicio, assentos: assentos, por: por, em: em)
                 guard inicio == hoje else { return [.iniciada(iniciada)] }
                 let fuso = TimeZone(identifier: fusoHorario) ?? TimeZone(secondsFromGMT: -10_800) ?? .current
                 let ciclo = abrirCiclo(
-                    1, inicio: inicio, assinatura: (id, titular, inicio, plano.unidadeId, fuso), plano: plano, anterior: nil, em: em)
+                    1, inicio: inicio, assinatura: (id, titular, inicio, plano.unidadeId, fuso, assentos), plano: plano, anterior: nil, em: em)
                 return [.iniciada(iniciada), .cicloIniciado(ciclo)]
 
             case .renovar(let plano, let em):
@@ -179,7 +182,8 @@ extension Assinatura {
                 guard !plano.arquivado else { throw .planoArquivado }
                 if let agendado = dados.agendamento, agendado.tipo != .troca { throw .jaAgendado(agendado.tipo) }
                 let versao = plano.versao(em: hoje)
-                let novo = versao.termos
+                guard plano.versoes.allSatisfy({ $0.termos.porAssentos(dados.assentos).campoInvalido == nil }) else { throw .assentosInvalidos }
+                let novo = versao.termos.porAssentos(dados.assentos)
                 let atual = dados.termos
                 if novo.periodicidade == atual.periodicidade, novo.valorCentavos > atual.valorCentavos, hoje < ciclo.fim {
                     let restante = max(hoje, ciclo.inicio).dias(ate: ciclo.fim)
@@ -284,7 +288,7 @@ extension Assinatura {
                 return .existente(
                     Dados(
                         assinaturaId: e.assinaturaId, titular: e.titular, plano: e.plano, termos: e.termos, unidadeId: e.unidadeId,
-                        cobranca: e.cobranca,
+                        cobranca: e.cobranca, assentos: e.assentos,
                         fusoHorario: e.fusoHorario, inicio: e.inicio, ciclo: nil, status: .agendada, agendamento: nil, inadimplencia: nil, pagos: [],
                         trocasNoCiclo: 0, trocasPendentesCentavos: 0, emissoes: [:], tentativasPedidas: [:]))
             }

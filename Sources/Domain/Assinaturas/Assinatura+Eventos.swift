@@ -10,6 +10,8 @@ extension Assinatura {
         public let cobranca: Cobranca
         public let fusoHorario: String
         public let inicio: DataLocal
+        /// People covered (version 2; version 1 is one): `termos` are already the plan's times this.
+        public let assentos: Int
         public let por: String
         public let em: Date
     }

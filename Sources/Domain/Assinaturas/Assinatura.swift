@@ -135,6 +135,8 @@ public enum Assinatura {
         public var termos: Plano.Termos
         public let unidadeId: UUID?
         public var cobranca: Cobranca
+        /// People covered (a company's subscription): the fee and credits are the plan's times this.
+        public let assentos: Int
         public let fusoHorario: String
         public let inicio: DataLocal
         public var ciclo: Ciclo?
@@ -195,9 +197,10 @@ public enum Assinatura {
 
     public enum Command: Sendable, Equatable {
         /// `plano` is the plan's whole state: the version in force on `inicio` applies.
+        /// `assentos`: people covered (a company's subscription; 1 for a member's).
         case assinar(
             assinaturaId: UUID, titular: String, plano: Plano.Dados, inicio: DataLocal, hoje: DataLocal, cobranca: Cobranca, fusoHorario: String,
-            por: String, em: Date)
+            por: String, em: Date, assentos: Int = 1)
         /// Opens the next cycle when the current one has ended (the first, when its start has
         /// come), with the version of `plano` in force on its first day; or ends, pauses or
         /// switches plan as scheduled. `plano` is the plan of ``Dados/proximoPlano``.
@@ -244,7 +247,12 @@ public enum Assinatura {
         case cicloDesconhecido(Int)
         /// A provider's notice about a charge that is not the cycle's latest.
         case cobrancaDesconhecida
+        /// Seats outside 1…``assentosMaximos``, or so many that a cycle's fee or credits pass their limits.
+        case assentosInvalidos
     }
+
+    /// The most seats one subscription covers.
+    public static let assentosMaximos = 1_000
 
     /// A start at most this many days ahead.
     public static let antecedenciaMaximaEmDias = 90

@@ -165,3 +165,15 @@ public enum Plano {
 
     public static let tamanhoMaximoDoNome = 100
 }
+
+extension Plano.Termos {
+    /// The terms for `assentos` people: the fee and the credits times `assentos`, the setup fee
+    /// once (a company joins once), the rest as is.
+    public func porAssentos(_ assentos: Int) -> Plano.Termos {
+        guard assentos != 1 else { return self }
+        let n = Int64(assentos)
+        return Plano.Termos(
+            periodicidade: periodicidade, valorCentavos: valorCentavos * n, adesaoCentavos: adesaoCentavos, horasMinutos: horasMinutos * n,
+            tiposDasHoras: tiposDasHoras, creditoCentavos: creditoCentavos * n, rolloverBP: rolloverBP, acesso: acesso, descontoBP: descontoBP)
+    }
+}

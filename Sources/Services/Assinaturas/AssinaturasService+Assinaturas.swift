@@ -12,6 +12,8 @@ extension AssinaturasService {
         public let metodo: String
         /// The payment provider's token of the card on file (`metodo` `cartao`).
         public let cartaoToken: String?
+        /// People covered: a company's subscription only (1…1000); a member's is 1.
+        public let assentos: Int?
     }
 
     public struct PedidoDeTroca: Decodable, Sendable {
@@ -26,7 +28,11 @@ extension AssinaturasService {
 
     /// `usuario` subscribes to a plan (the member themself, or an operator for them).
     public func assinar(_ usuario: String, _ pedido: PedidoDeAssinatura, caller: Caller) async throws -> AssinaturaView {
-        let titular = try await titular(usuario)
+        if pedido.assentos != nil { throw ServiceError.invalido("assentos", "assentos só vale na assinatura de uma empresa") }
+        return try await assinar(titular: try await titular(usuario), pedido, assentos: 1, caller: caller)
+    }
+
+    func assinar(titular: String, _ pedido: PedidoDeAssinatura, assentos: Int, caller: Caller) async throws -> AssinaturaView {
         let plano = try await planoPedido(pedido.planoId)
         guard let metodo = Assinatura.Metodo(rawValue: pedido.metodo) else {
             throw ServiceError.invalido("metodo", "metodo deve ser cartao, pix_automatico ou boleto")
@@ -42,12 +48,16 @@ extension AssinaturasService {
         return try await executar(titular, caller: caller) { _ in
             .assinar(
                 assinaturaId: assinaturaId, titular: titular, plano: plano, inicio: inicio, hoje: hoje,
-                cobranca: Assinatura.Cobranca(metodo: metodo, cartaoToken: pedido.cartaoToken), fusoHorario: fuso, por: por, em: now)
+                cobranca: Assinatura.Cobranca(metodo: metodo, cartaoToken: pedido.cartaoToken), fusoHorario: fuso, por: por, em: now,
+                assentos: assentos)
         }
     }
 
     public func agir(_ usuario: String, _ acao: Acao, caller: Caller) async throws -> AssinaturaView {
-        let titular = try await titular(usuario)
+        try await agir(titular: try await titular(usuario), acao, caller: caller)
+    }
+
+    func agir(titular: String, _ acao: Acao, caller: Caller) async throws -> AssinaturaView {
         let now = clock.now
         let por = caller.usuario ?? titular
         return try await executar(titular, caller: caller) { state in
@@ -64,7 +74,10 @@ extension AssinaturasService {
     }
 
     public func trocarPlano(_ usuario: String, _ pedido: PedidoDeTroca, caller: Caller) async throws -> AssinaturaView {
-        let titular = try await titular(usuario)
+        try await trocarPlano(titular: try await titular(usuario), pedido, caller: caller)
+    }
+
+    func trocarPlano(titular: String, _ pedido: PedidoDeTroca, caller: Caller) async throws -> AssinaturaView {
         let plano = try await planoPedido(pedido.planoId)
         let now = clock.now
         let por = caller.usuario ?? titular

@@ -380,3 +380,41 @@ extension AssinaturasService {
         throw ServiceError.conflito("conflito_de_versao", "a empresa mudou durante a operação; tente de novo")
     }
 }
+
+extension AssinaturasService {
+    // MARK: The company's subscription
+
+    /// The holder of a company's subscription and pooled credits: `empresa-<id>`.
+    public static func titular(empresa: UUID) -> String { "empresa-\(empresa.uuidString.lowercased())" }
+
+    /// A manager (or an operator) subscribes the company to a plan for `assentos` people
+    /// (default: its people now): the fee and the credits are the plan's times the seats, the
+    /// credits pooled in the company's wallet.
+    public func assinarEmpresa(_ id: String, _ pedido: PedidoDeAssinatura, caller: Caller) async throws -> AssinaturaView {
+        let dados = try await gestao(id, caller: caller)
+        let assentos = pedido.assentos ?? max(1, dados.integrantes.count)
+        return try await assinar(titular: Self.titular(empresa: dados.empresaId), pedido, assentos: assentos, caller: caller)
+    }
+
+    public func agirEmpresa(_ id: String, _ acao: Acao, caller: Caller) async throws -> AssinaturaView {
+        let dados = try await gestao(id, caller: caller)
+        return try await agir(titular: Self.titular(empresa: dados.empresaId), acao, caller: caller)
+    }
+
+    public func trocarPlanoDaEmpresa(_ id: String, _ pedido: PedidoDeTroca, caller: Caller) async throws -> AssinaturaView {
+        let dados = try await gestao(id, caller: caller)
+        return try await trocarPlano(titular: Self.titular(empresa: dados.empresaId), pedido, caller: caller)
+    }
+
+    /// The company's subscription, for its people and operators (404: none, or not theirs).
+    public func assinaturaDaEmpresa(_ id: String, caller: Caller) async throws -> AssinaturaView {
+        let dados = try await daEmpresa(id, caller: caller)
+        return try await assinatura(titular: Self.titular(empresa: dados.empresaId))
+    }
+
+    /// The company's pooled credits, for its people and operators.
+    public func carteiraDaEmpresa(_ id: String, caller: Caller) async throws -> CarteiraView {
+        let dados = try await daEmpresa(id, caller: caller)
+        return try await carteira(titular: Self.titular(empresa: dados.empresaId))
+    }
+}

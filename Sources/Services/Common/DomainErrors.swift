@@ -218,6 +218,9 @@ extension ServiceError {
         case .inicioInvalido:
             self = .invalido("inicio", "inicio deve ser hoje ou até \(Assinatura.antecedenciaMaximaEmDias) dias adiante")
         case .cartaoObrigatorio: self = .invalido("cartaoToken", "com o método cartao, informe o token do cartão (cartaoToken)")
+        case .assentosInvalidos:
+            self = .invalido(
+                "assentos", "assentos deve ser de 1 a \(Assinatura.assentosMaximos), sem que o valor ou os créditos do ciclo passem dos limites")
         case .encerrada: self = .conflito("assinatura_encerrada", "a assinatura está encerrada")
         case .statusInvalido(let status):
             let situacao: String

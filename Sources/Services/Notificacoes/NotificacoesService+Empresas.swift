@@ -31,4 +31,19 @@ extension NotificacoesService {
                 + "Para aceitar, abra o link abaixo (entre ou crie sua conta, se ainda não tiver uma). Ele vale até \(validade).\n\n\(link)\n\n"
                 + "Se você não esperava este convite, ignore esta mensagem.")
     }
+
+    /// A company's subscription is told to its billing e-mail (`titular` `empresa-<id>`); nil
+    /// for any other holder.
+    func contatoDaEmpresa(_ titular: String) async throws -> Contato? {
+        guard titular.hasPrefix("empresa-"), let id = UUID(uuidString: String(titular.dropFirst("empresa-".count))) else { return nil }
+        var contato: Contato?
+        for recorded in try await store.readStream(StreamNames.empresa(id)) {
+            switch try Empresa.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) {
+            case .cadastrada(let e)?: contato = Contato(nome: e.cadastro.nome, email: e.cadastro.emailDeCobranca)
+            case .atualizada(let e)?: contato = Contato(nome: e.cadastro.nome, email: e.cadastro.emailDeCobranca)
+            default: break
+            }
+        }
+        return contato
+    }
 }

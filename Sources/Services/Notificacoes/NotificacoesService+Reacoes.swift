@@ -147,6 +147,7 @@ extension NotificacoesService {
     /// data was erased gets nothing.
     func entregar(_ aviso: Aviso, id: UUID, meta: EventMetadata) async throws -> [StreamWrite] {
         var destino = aviso.destino
+        if destino == nil { destino = try await contatoDaEmpresa(aviso.usuarioId) }
         if destino == nil { destino = try await contato(aviso.usuarioId) }
         guard let pessoa = destino, !pessoa.email.isEmpty else { return [] }
         let messageId = "\(id.uuidString.lowercased())@coworkflow"
