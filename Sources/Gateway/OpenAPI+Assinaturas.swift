@@ -179,7 +179,10 @@ extension OpenAPI {
                     "meuPapel": papel.merging(["description": "o seu papel (ausente: um operador de fora da empresa)"]) { $1 },
                     "integrantes": array(
                         object(
-                            ["usuarioId": text, "nome": text, "papel": papel, "desde": instant], required: ["usuarioId", "papel", "desde"])
+                            [
+                                "usuarioId": text, "nome": text, "papel": papel, "desde": instant,
+                                "limite": object(["minutosPorMes": ["type": "integer"], "centavosPorMes": ["type": "integer"]], required: []),
+                            ], required: ["usuarioId", "papel", "desde"])
                     ).merging(["description": "só para gestores e operadores"]) { $1 },
                     "convites": array(
                         object(
@@ -208,6 +211,11 @@ extension OpenAPI {
                     "jaIntegrante": ["type": "boolean"], "outraEmpresa": ["type": "string", "description": "a empresa de que você já faz parte"],
                 ], required: ["empresaId", "empresa", "papel", "expiraEm", "expirado", "jaIntegrante"]),
             "PapelNaEmpresa": object(["papel": papel], required: ["papel"]),
+            "LimiteMensal": object(
+                [
+                    "minutosPorMes": ["type": ["integer", "null"], "minimum": 0, "maximum": Carteira.maximo(.minutos)],
+                    "centavosPorMes": ["type": ["integer", "null"], "minimum": 0, "maximum": Carteira.maximo(.centavos)],
+                ], required: []),
         ]
     }
 }

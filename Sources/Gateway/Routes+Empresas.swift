@@ -76,6 +76,17 @@ extension Routes {
         }
         api.add(
             Operation(
+                method: .put, path: "/api/empresas/{id}/integrantes/{usuarioId}/limite",
+                summary: "O limite mensal de alguém nos créditos compartilhados (minutos e/ou centavos; ausente: sem limite)", tag: "assinaturas",
+                auth: true, request: "LimiteMensal", response: "Empresa", errors: [403, 404, 422])
+        ) { _, context, body in
+            let pedido = try JSON.decode(AssinaturasService.PedidoDeLimite.self, from: body)
+            return try .json(
+                try await assinaturas.definirLimite(
+                    try context.parameters.require("id"), usuario: try context.parameters.require("usuarioId"), pedido, caller: context.caller))
+        }
+        api.add(
+            Operation(
                 method: .delete, path: "/api/empresas/{id}/integrantes/{usuarioId}",
                 summary: "Tirar alguém da empresa (gestores e operadores), ou sair dela (a própria pessoa)", tag: "assinaturas", auth: true,
                 success: 204, errors: [403, 404, 409])

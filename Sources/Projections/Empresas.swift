@@ -51,6 +51,7 @@ public enum EmpresasReadModel {
                 if e.papel == .gestor { $0.gestores += 1 }
             }
         case .papelDefinido(let e): try await alterar(e.empresaId) { $0.gestores += e.papel == .gestor ? 1 : -1 }
+        case .limiteDefinido: return
         case .removido(let e):
             try await alterar(e.empresaId) {
                 $0.integrantes = max(0, $0.integrantes - 1)

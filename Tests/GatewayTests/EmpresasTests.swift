@@ -175,4 +175,107 @@ struct EmpresasTests {
             #expect(email.subject == "Pagamento da assinatura recebido")
         }
     }
+
+    @Test(
+        "a company's pooled hours: its people spend them after their own, within a monthly cap; 20 concurrent bookings against the last two hours: exactly two get them, the pool ends at zero; a cancellation gives them back to the pool"
+    )
+    func pooled_credits() async throws {
+        let clock = ManualClock(segundaDeManha)
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let ana = try await id(client, cenario.membro)
+            let criada = try await client.json(.post, "/api/admin/empresas", Self.corpo(gestor: ana), token: cenario.admin)
+            let empresa = try #require(criada.object["empresaId"] as? String)
+            // Caio and Duda join; Bia joins with a cap of one hour a month.
+            var tokens: [String: String] = ["ana": cenario.membro]
+            for nome in ["bia", "caio", "duda"] {
+                let convite = try await client.json(
+                    .post, "/api/empresas/\(empresa)/convites", #"{"email":"\#(nome)@example.com"}"#, token: cenario.membro)
+                let link = String(try #require(convite.object["link"] as? String).dropFirst("/convite/".count))
+                #expect(try await client.register("\(nome)@example.com").status == .created)
+                tokens[nome] = try await client.token("\(nome)@example.com")
+                #expect(try await client.json(.post, "/api/convites/\(link)/aceite", "", token: try #require(tokens[nome])).status == .ok)
+            }
+            let bia = try await id(client, try #require(tokens["bia"]))
+            #expect(
+                try await client.json(.put, "/api/empresas/\(empresa)/integrantes/\(bia)/limite", #"{"minutosPorMes":-1}"#, token: cenario.membro)
+                    .status == .unprocessableContent)
+            let limitada = try await client.json(
+                .put, "/api/empresas/\(empresa)/integrantes/\(bia)/limite", #"{"minutosPorMes":60}"#, token: cenario.membro)
+            #expect(limitada.status == .ok, "\(String(buffer: limitada.body))")
+            // Three hours of meeting room a month for the company, from 1 December.
+            let plano = try await client.json(
+                .post, "/api/admin/planos",
+                #"{"nome":"Equipe","periodicidade":"mensal","valorCentavos":20000,"horasMinutos":180,"tiposDasHoras":["sala_reuniao"]}"#,
+                token: cenario.admin)
+            let equipe = try #require(plano.object["planoId"] as? String)
+            let assinada = try await client.json(
+                .post, "/api/empresas/\(empresa)/assinatura", #"{"planoId":"\#(equipe)","metodo":"boleto","inicio":"2026-12-01","assentos":1}"#,
+                token: cenario.membro)
+            #expect(assinada.status == .created, "\(String(buffer: assinada.body))")
+            clock.set(try Date("2026-12-01T08:00:00-03:00", strategy: .iso8601))
+            #expect(try await harness.backend.negocio.assinaturas.renovarAssinaturas() == 1)
+            #expect(try await client.json(.get, "/api/empresas/\(empresa)/creditos", token: cenario.membro).object["minutos"] as? Int == 180)
+            func reservar(_ quem: String, _ inicio: String, _ fim: String) async throws -> TestResponse {
+                try await client.json(
+                    .post, "/api/reservas", #"{"espacoId":"\#(cenario.sala)","inicio":"\#(inicio)","fim":"\#(fim)","totalEsperado":0}"#,
+                    token: try #require(tokens[quem]))
+            }
+            // Bia: one hour from the pool, then her cap says no more this month.
+            let daBia = try await reservar("bia", "2026-12-03T08:00:00-03:00", "2026-12-03T09:00:00-03:00")
+            #expect(daBia.status == .created, "\(String(buffer: daBia.body))")
+            let cotacao = try await client.json(
+                .post, "/api/precos/cotacao",
+                #"{"espacoId":"\#(cenario.sala)","inicio":"2026-12-03T09:00:00-03:00","fim":"2026-12-03T10:00:00-03:00"}"#,
+                token: try #require(tokens["bia"]))
+            #expect(cotacao.object["total"] as? Int == 5_000 && cotacao.object["creditos"] == nil, "\(String(buffer: cotacao.body))")
+            #expect(try await client.json(.get, "/api/empresas/\(empresa)/creditos", token: cenario.membro).object["minutos"] as? Int == 120)
+
+            // Twenty bookings at once by Ana, Caio and Duda, on twenty free hours, each counting on
+            // the pool's last two hours: exactly two are made.
+            let horarios = (0..<20).map { n in
+                let dia = 4 + n / 10
+                let hora = 8 + n % 10
+                func dois(_ x: Int) -> String { x < 10 ? "0\(x)" : "\(x)" }
+                return ("2026-12-\(dois(dia))T\(dois(hora)):00:00-03:00", "2026-12-\(dois(dia))T\(dois(hora + 1)):00:00-03:00")
+            }
+            let quem = ["ana", "caio", "duda"]
+            let fichas = try quem.map { try #require(tokens[$0]) }
+            let sala = cenario.sala
+            let respostas = try await withThrowingTaskGroup(of: (Int, Int, String).self) { group in
+                for (n, (inicio, fim)) in horarios.enumerated() {
+                    let corpo = #"{"espacoId":"\#(sala)","inicio":"\#(inicio)","fim":"\#(fim)","totalEsperado":0}"#
+                    let ficha = fichas[n % 3]
+                    group.addTask {
+                        let resposta = try await client.json(.post, "/api/reservas", corpo, token: ficha)
+                        return (n, Int(resposta.status.code), String(buffer: resposta.body))
+                    }
+                }
+                return try await group.reduce(into: [(Int, Int, String)]()) { $0.append($1) }
+            }
+            let feitas = respostas.filter { $0.1 == 201 }
+            #expect(feitas.count == 2, "\(respostas.map { ($0.1, $0.2.prefix(120)) })")
+            #expect(respostas.allSatisfy { $0.1 == 201 || $0.1 == 409 })
+            let pool = try await client.json(.get, "/api/empresas/\(empresa)/creditos", token: cenario.membro)
+            #expect(pool.object["minutos"] as? Int == 0, "\(String(buffer: pool.body))")
+            // The stream says the same: 180 granted, 180 spent, never below zero.
+            let eventos = try await harness.allEvents().filter { $0.stream.rawValue == "creditos-empresa-\(empresa)" }
+            let gastos = try eventos.filter { $0.type == Carteira.Catalogo.consumidos.type }.map { try $0.decode(Carteira.Consumidos.self) }
+            #expect(gastos.count == 3 && gastos.flatMap(\.partes).reduce(0) { $0 + $1.quantidade } == 180)
+            #expect(
+                Set(gastos.compactMap(\.beneficiario)).isSubset(
+                    of: [ana, bia] + [try await id(client, try #require(tokens["caio"])), try await id(client, try #require(tokens["duda"]))]))
+
+            // One of the two cancelled days ahead: its hour goes back to the pool.
+            let (n, _, corpo) = try #require(feitas.first)
+            let feita = try #require(try JSONSerialization.jsonObject(with: Data(corpo.utf8)) as? [String: Any])
+            let reserva = try #require(feita["id"] as? String)
+            let cancelada = try await client.json(
+                .post, "/api/reservas/\(reserva)/cancelamento", #"{"motivo":"mudou"}"#, token: try #require(tokens[quem[n % 3]]))
+            #expect(cancelada.status == .ok, "\(String(buffer: cancelada.body))")
+            #expect(try await client.json(.get, "/api/empresas/\(empresa)/creditos", token: cenario.membro).object["minutos"] as? Int == 60)
+        }
+    }
 }

@@ -85,8 +85,9 @@ struct BookingReadsTests {
             #expect(segunda.count == 1 && segunda.first?.kind == "streams", "\(segunda)")
             let lidos = segunda.first?.streams ?? []
             // The space, its unit, its prices, the day's agenda, the member's credits (the quote
-            // spends them before money) and subscription (its plan's discount).
-            #expect(Set(lidos.map(\.stream)).contains(espaco) && lidos.count == 6, "\(lidos)")
+            // spends them before money), subscription (its plan's discount) and company (its pool).
+            #expect(Set(lidos.map(\.stream)).contains(espaco) && lidos.count == 7, "\(lidos)")
+            #expect(lidos.contains { $0.stream.category == Vinculo.Catalogo.category }, "\(lidos)")
             #expect(lidos.contains { $0.stream.category == Carteira.Catalogo.category }, "\(lidos)")
             #expect(lidos.contains { $0.stream.category == Assinatura.Catalogo.category }, "\(lidos)")
             #expect(lidos.first { $0.stream == agenda }?.version == 2, "\(lidos)")

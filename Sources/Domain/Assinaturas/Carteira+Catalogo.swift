@@ -1,3 +1,5 @@
+import Foundation
+
 extension Carteira {
     /// The events of `creditos-…` streams: the one place their stored type strings are written.
     public enum Catalogo: EventCatalog {
@@ -5,7 +7,7 @@ extension Carteira {
 
         public static let concedidos = EventKind("CreditosConcedidos", category: category, context: .assinaturas, label: "Créditos concedidos")
         public static let consumidos = EventKind(
-            "CreditosConsumidos", category: category, context: .assinaturas, label: "Créditos usados numa reserva")
+            "CreditosConsumidos", version: 2, category: category, context: .assinaturas, label: "Créditos usados numa reserva")
         public static let restituidos = EventKind(
             "CreditosRestituidos", category: category, context: .assinaturas, label: "Créditos devolvidos por uma reserva encerrada")
         public static let expirados = EventKind("CreditosExpirados", category: category, context: .assinaturas, label: "Créditos expirados")
@@ -13,5 +15,13 @@ extension Carteira {
             "CreditosAjustados", category: category, context: .assinaturas, label: "Créditos ajustados pela operação")
 
         public static let todos = [concedidos, consumidos, restituidos, expirados, ajustados]
+
+        /// Version 1 had no beneficiary: every wallet was one member's, spent by them.
+        public static let upcasts = [
+            Upcast(consumidos, from: 1) { objeto in
+                if objeto["beneficiario"] == nil { objeto["beneficiario"] = NSNull() }
+                if objeto["mes"] == nil { objeto["mes"] = NSNull() }
+            }
+        ]
     }
 }

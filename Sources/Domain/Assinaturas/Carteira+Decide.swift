@@ -45,11 +45,19 @@ extension Carteira {
                 try validar(lote, em: em)
                 return [.concedidos(Concedidos(titular: titular, lote: lote, por: por, em: em))]
 
-            case .consumir(let titular, let reserva, let minutos, let centavos, let tipo, let unidade, let em, let comPlano):
+            case .consumir(let titular, let reserva, let minutos, let centavos, let tipo, let unidade, let em, let comPlano, let uso):
                 if state.consumos[reserva] != nil { return [] }
                 guard minutos >= 0 else { throw .quantidadeInvalida(medida: .minutos) }
                 guard centavos >= 0 else { throw .quantidadeInvalida(medida: .centavos) }
                 guard minutos > 0 || centavos > 0 else { return [] }
+                if let uso {
+                    for (medida, quantidade) in [(Medida.minutos, minutos), (.centavos, centavos)] where quantidade > 0 {
+                        if let restante = state.restanteNoLimite(medida, pessoa: uso.pessoa, mes: uso.mes, limite: uso.limite), restante < quantidade
+                        {
+                            throw .limiteDoMes(medida: medida, disponivel: restante)
+                        }
+                    }
+                }
                 let serve = { (lote: Lote) in lote.serve(tipo: tipo, unidade: unidade, em: em) && (comPlano || lote.origem != .plano) }
                 guard let deMinutos = state.tomar(minutos, .minutos, onde: serve) else {
                     throw .insuficiente(
@@ -59,7 +67,11 @@ extension Carteira {
                     throw .insuficiente(
                         medida: .centavos, disponivel: state.disponivel(.centavos, tipo: tipo, unidade: unidade, em: em, comPlano: comPlano))
                 }
-                return [.consumidos(Consumidos(titular: titular, reservaId: reserva, partes: deMinutos + deCentavos, em: em))]
+                return [
+                    .consumidos(
+                        Consumidos(
+                            titular: titular, reservaId: reserva, partes: deMinutos + deCentavos, beneficiario: uso?.pessoa, mes: uso?.mes, em: em))
+                ]
 
             case .restituir(let titular, let reserva, let devolverBP, let em):
                 guard let partes = state.consumos[reserva] else { return [] }
@@ -130,9 +142,24 @@ extension Carteira {
             case .consumidos(let e):
                 somar(e.partes, -1)
                 state.consumos[e.reservaId, default: []] += e.partes
+                if let pessoa = e.beneficiario, let mes = e.mes {
+                    let chave = "\(pessoa)|\(mes)"
+                    var uso = state.usoNoMes[chave] ?? (0, 0)
+                    for parte in e.partes {
+                        if parte.medida == .minutos { uso.minutos += parte.quantidade } else { uso.centavos += parte.quantidade }
+                    }
+                    state.usoNoMes[chave] = uso
+                    state.usoDaReserva[e.reservaId] = chave
+                }
             case .restituidos(let e):
                 somar(e.partes, 1)
                 state.consumos[e.reservaId] = nil
+                if let chave = state.usoDaReserva.removeValue(forKey: e.reservaId), var uso = state.usoNoMes[chave] {
+                    for parte in e.partes {
+                        if parte.medida == .minutos { uso.minutos -= parte.quantidade } else { uso.centavos -= parte.quantidade }
+                    }
+                    state.usoNoMes[chave] = uso
+                }
             case .expirados(let e):
                 somar(e.partes, -1)
                 for parte in e.partes {

@@ -19,13 +19,32 @@ extension Carteira {
         public let titular: String
         public let reservaId: UUID
         public let partes: [Parte]
+        /// A company's pool spent by one of its people (version 2; null: the holder's own), and
+        /// the month (`AAAA-MM`, the booking's, in its unit's zone) their monthly cap counts it in.
+        public let beneficiario: String?
+        public let mes: String?
         public let em: Date
 
-        public init(titular: String, reservaId: UUID, partes: [Parte], em: Date) {
+        public init(titular: String, reservaId: UUID, partes: [Parte], beneficiario: String? = nil, mes: String? = nil, em: Date) {
             self.titular = titular
             self.reservaId = reservaId
             self.partes = partes
+            self.beneficiario = beneficiario
+            self.mes = mes
             self.em = em
+        }
+
+        enum CodingKeys: String, CodingKey { case titular, reservaId, partes, beneficiario, mes, em }
+
+        /// The two fields are written even when null: version 2's shape.
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(titular, forKey: .titular)
+            try c.encode(reservaId, forKey: .reservaId)
+            try c.encode(partes, forKey: .partes)
+            try c.encode(beneficiario, forKey: .beneficiario)
+            try c.encode(mes, forKey: .mes)
+            try c.encode(em, forKey: .em)
         }
     }
 

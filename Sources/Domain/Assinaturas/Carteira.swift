@@ -94,6 +94,22 @@ public enum Carteira {
         public var saldos: [Saldo] = []
         /// What each booking holding credits spent and has not had back.
         public var consumos: [UUID: [Parte]] = [:]
+        /// A company's pool: what each person spent in each month (`pessoa|AAAA-MM`), net of
+        /// what came back, and whose month each booking counted in.
+        public var usoNoMes: [String: (minutos: Int64, centavos: Int64)] = [:]
+        public var usoDaReserva: [UUID: String] = [:]
+
+        public static func == (a: State, b: State) -> Bool {
+            a.saldos == b.saldos && a.consumos == b.consumos && a.usoDaReserva == b.usoDaReserva
+                && a.usoNoMes.mapValues { [$0.minutos, $0.centavos] } == b.usoNoMes.mapValues { [$0.minutos, $0.centavos] }
+        }
+
+        /// What `pessoa` may still spend of `medida` in `mes` under `limite` (nil: no cap).
+        public func restanteNoLimite(_ medida: Medida, pessoa: String, mes: String, limite: Limite?) -> Int64? {
+            guard let teto = medida == .minutos ? limite?.minutosPorMes : limite?.centavosPorMes else { return nil }
+            let uso = usoNoMes["\(pessoa)|\(mes)"] ?? (0, 0)
+            return max(0, teto - (medida == .minutos ? uso.minutos : uso.centavos))
+        }
 
         public init() {}
 
@@ -137,14 +153,40 @@ public enum Carteira {
         func lote(_ id: UUID) -> Lote? { saldos.first { $0.lote.loteId == id }?.lote }
     }
 
+    /// A person's monthly cap on a company's pool (nil: no cap of that measure).
+    public struct Limite: Codable, Sendable, Equatable {
+        public let minutosPorMes: Int64?
+        public let centavosPorMes: Int64?
+
+        public init(minutosPorMes: Int64?, centavosPorMes: Int64?) {
+            self.minutosPorMes = minutosPorMes
+            self.centavosPorMes = centavosPorMes
+        }
+    }
+
+    /// Who spends a company's pool, in which month, under which cap.
+    public struct Uso: Sendable, Equatable {
+        public let pessoa: String
+        public let mes: String
+        public let limite: Limite?
+
+        public init(pessoa: String, mes: String, limite: Limite?) {
+            self.pessoa = pessoa
+            self.mes = mes
+            self.limite = limite
+        }
+    }
+
     public enum Command: Sendable, Equatable {
         /// A plan's cycle or a bought bundle grants `lote`; the same lot again changes nothing.
         case conceder(titular: String, lote: Lote, por: String, em: Date)
         /// A booking of a `tipo` space at `unidade` spends `minutos` and `centavos`; again for
         /// the same booking changes nothing.
         /// `comPlano` false: the lots a plan granted are left alone (its subscription is suspended).
+        /// `uso`: a company's pool spent by one of its people, within their monthly cap.
         case consumir(
-            titular: String, reserva: UUID, minutos: Int64, centavos: Int64, tipo: Espaco.Tipo, unidade: UUID, em: Date, comPlano: Bool = true)
+            titular: String, reserva: UUID, minutos: Int64, centavos: Int64, tipo: Espaco.Tipo, unidade: UUID, em: Date, comPlano: Bool = true,
+            uso: Uso? = nil)
         /// The booking ended before it was used: `devolverBP` (0…10,000) of what it spent
         /// comes back, the rest is kept (its cancellation policy).
         case restituir(titular: String, reserva: UUID, devolverBP: Int64, em: Date)
@@ -164,6 +206,8 @@ public enum Carteira {
     public enum Failure: Error, Equatable, Sendable {
         /// Not enough usable credits of `medida`: `disponivel` is what there is.
         case insuficiente(medida: Medida, disponivel: Int64)
+        /// The person's monthly cap on the company's pool leaves only `disponivel` of `medida`.
+        case limiteDoMes(medida: Medida, disponivel: Int64)
         /// Zero, negative or above ``Carteira/maximo(_:)``.
         case quantidadeInvalida(medida: Medida)
         /// A lot that would expire before it is granted.

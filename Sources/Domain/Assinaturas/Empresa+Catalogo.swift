@@ -16,7 +16,10 @@ extension Empresa {
             "PapelNaEmpresaDefinido", category: category, context: .assinaturas, label: "Papel na empresa alterado")
         public static let removido = EventKind("IntegranteRemovido", category: category, context: .assinaturas, label: "Pessoa saiu da empresa")
 
-        public static let todos = [cadastrada, atualizada, conviteEnviado, conviteRevogado, conviteAceito, papelDefinido, removido]
+        public static let limiteDefinido = EventKind(
+            "LimiteMensalDefinido", category: category, context: .assinaturas, label: "Limite mensal nos créditos da empresa definido")
+
+        public static let todos = [cadastrada, atualizada, conviteEnviado, conviteRevogado, conviteAceito, papelDefinido, removido, limiteDefinido]
     }
 }
 

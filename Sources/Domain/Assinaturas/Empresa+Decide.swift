@@ -63,6 +63,14 @@ extension Empresa {
                 if integrante.papel == .gestor, dados.gestores.count == 1 { throw .ultimoGestor }
                 return [.papelDefinido(PapelDefinido(empresaId: dados.empresaId, usuarioId: usuario, papel: papel, por: por, em: em))]
 
+            case (.definirLimite(let usuario, let limite, let por, let em), .existente(let dados)):
+                guard dados.integrantes[usuario] != nil else { throw .naoIntegrante }
+                if let minutos = limite.minutosPorMes, !(0...Carteira.maximo(.minutos)).contains(minutos) { throw .limiteInvalido(.minutos) }
+                if let centavos = limite.centavosPorMes, !(0...Carteira.maximo(.centavos)).contains(centavos) { throw .limiteInvalido(.centavos) }
+                let atual = dados.limites[usuario] ?? Carteira.Limite(minutosPorMes: nil, centavosPorMes: nil)
+                if atual == limite { return [] }
+                return [.limiteDefinido(LimiteDefinido(empresaId: dados.empresaId, usuarioId: usuario, limite: limite, por: por, em: em))]
+
             case (.remover(let usuario, let por, let em), .existente(let dados)):
                 guard let integrante = dados.integrantes[usuario] else { throw .naoIntegrante }
                 if integrante.papel == .gestor, dados.gestores.count == 1 { throw .ultimoGestor }
@@ -91,8 +99,12 @@ extension Empresa {
             case (.existente(var dados), .papelDefinido(let e)):
                 dados.integrantes[e.usuarioId]?.papel = e.papel
                 return .existente(dados)
+            case (.existente(var dados), .limiteDefinido(let e)):
+                dados.limites[e.usuarioId] = e.limite.minutosPorMes == nil && e.limite.centavosPorMes == nil ? nil : e.limite
+                return .existente(dados)
             case (.existente(var dados), .removido(let e)):
                 dados.integrantes[e.usuarioId] = nil
+                dados.limites[e.usuarioId] = nil
                 return .existente(dados)
             case (.inexistente, _):
                 return state

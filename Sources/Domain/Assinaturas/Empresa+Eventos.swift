@@ -54,6 +54,14 @@ extension Empresa {
         public let em: Date
     }
 
+    public struct LimiteDefinido: Codable, Sendable, Equatable {
+        public let empresaId: UUID
+        public let usuarioId: String
+        public let limite: Carteira.Limite
+        public let por: String
+        public let em: Date
+    }
+
     public enum Event: PayloadEvent, Equatable {
         case cadastrada(Cadastrada)
         case atualizada(Atualizada)
@@ -62,6 +70,7 @@ extension Empresa {
         case conviteAceito(ConviteAceito)
         case papelDefinido(PapelDefinido)
         case removido(Removido)
+        case limiteDefinido(LimiteDefinido)
 
         public var kind: EventKind {
             switch self {
@@ -72,6 +81,7 @@ extension Empresa {
             case .conviteAceito: Catalogo.conviteAceito
             case .papelDefinido: Catalogo.papelDefinido
             case .removido: Catalogo.removido
+            case .limiteDefinido: Catalogo.limiteDefinido
             }
         }
 
@@ -84,6 +94,7 @@ extension Empresa {
             case .conviteAceito(let payload): payload
             case .papelDefinido(let payload): payload
             case .removido(let payload): payload
+            case .limiteDefinido(let payload): payload
             }
         }
 
@@ -95,6 +106,7 @@ extension Empresa {
             .kind(Catalogo.conviteAceito, ConviteAceito.self) { .conviteAceito($0) },
             .kind(Catalogo.papelDefinido, PapelDefinido.self) { .papelDefinido($0) },
             .kind(Catalogo.removido, Removido.self) { .removido($0) },
+            .kind(Catalogo.limiteDefinido, LimiteDefinido.self) { .limiteDefinido($0) },
         ])
     }
 }

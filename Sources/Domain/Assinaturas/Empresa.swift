@@ -76,6 +76,8 @@ public enum Empresa {
         public var cadastro: Cadastro
         public var integrantes: [String: Integrante]
         public var convites: [UUID: Convite]
+        /// People's monthly caps on the company's pooled credits (none: no cap).
+        public var limites: [String: Carteira.Limite] = [:]
         public let criadaEm: Date
 
         public var gestores: [String] { integrantes.values.filter { $0.papel == .gestor }.map(\.usuarioId).sorted() }
@@ -107,6 +109,8 @@ public enum Empresa {
         case definirPapel(usuario: String, Papel, por: String, em: Date)
         /// A manager removes someone, or a person leaves (`por` is themselves).
         case remover(usuario: String, por: String, em: Date)
+        /// A person's monthly cap on the pooled credits (both nil: no cap).
+        case definirLimite(usuario: String, Carteira.Limite, por: String, em: Date)
     }
 
     public enum Failure: Error, Equatable, Sendable {
@@ -123,6 +127,8 @@ public enum Empresa {
         case ultimoGestor
         /// Too many invitations waiting (``convitesPendentesMaximos``).
         case convitesDemais
+        /// A cap below zero or above a lot's maximum (its measure).
+        case limiteInvalido(Carteira.Medida)
     }
 
     /// How long an invitation link works.

@@ -33,6 +33,12 @@ extension AssinaturasService {
         public let papel: String?
     }
 
+    /// A person's monthly cap on the pooled credits (absent or null: no cap of that measure).
+    public struct PedidoDeLimite: Decodable, Sendable {
+        public let minutosPorMes: Int64?
+        public let centavosPorMes: Int64?
+    }
+
     /// A company as the API shows it. `integrantes` and `convites` only to its managers and operators.
     public struct EmpresaView: Codable, Sendable {
         public struct IntegranteView: Codable, Sendable {
@@ -41,6 +47,8 @@ extension AssinaturasService {
             public let nome: String?
             public let papel: String
             public let desde: Date
+            /// Their monthly cap on the pooled credits, when there is one.
+            public let limite: Carteira.Limite?
         }
 
         public struct ConviteView: Codable, Sendable {
@@ -223,6 +231,14 @@ extension AssinaturasService {
         return try await empresa(id, caller: caller)
     }
 
+    public func definirLimite(_ id: String, usuario: String, _ pedido: PedidoDeLimite, caller: Caller) async throws -> EmpresaView {
+        let dados = try await gestao(id, caller: caller)
+        let limite = Carteira.Limite(minutosPorMes: pedido.minutosPorMes, centavosPorMes: pedido.centavosPorMes)
+        let now = clock.now
+        try await escrever(dados.empresaId, caller: caller) { _ in .definirLimite(usuario: usuario, limite, por: caller.usuario ?? "admin", em: now) }
+        return try await empresa(id, caller: caller)
+    }
+
     /// A manager or an operator removes someone; anyone may leave (`usuario` is themselves).
     public func removerIntegrante(_ id: String, usuario: String, caller: Caller) async throws {
         let eu = try Self.autenticado(caller)
@@ -257,7 +273,7 @@ extension AssinaturasService {
                 lista.append(
                     .init(
                         usuarioId: integrante.usuarioId, nome: try await nomeDoMembro(integrante.usuarioId), papel: integrante.papel.rawValue,
-                        desde: integrante.desde))
+                        desde: integrante.desde, limite: dados.limites[integrante.usuarioId]))
             }
             integrantes = lista
             var pendentes: [EmpresaView.ConviteView] = []

@@ -138,6 +138,12 @@ extension ServiceError {
                 .conflito, codigo: "creditos_insuficientes",
                 mensagem: "créditos insuficientes: há \(disponivel) \(medida == .minutos ? "minutos" : "centavos") utilizáveis",
                 detalhes: ["disponivel": String(disponivel)])
+        case .limiteDoMes(let medida, let disponivel):
+            self = ServiceError(
+                .conflito, codigo: "limite_do_mes",
+                mensagem:
+                    "o seu limite mensal nos créditos da empresa deixa só \(disponivel) \(medida == .minutos ? "minutos" : "centavos") este mês",
+                detalhes: ["disponivel": String(disponivel)])
         case .quantidadeInvalida(let medida):
             self = .invalido("quantidade", "quantidade deve ser de 1 a \(Carteira.maximo(medida)) \(medida == .minutos ? "minutos" : "centavos")")
         case .validadeNoPassado: self = .invalido("validoAte", "validoAte já passou: créditos assim nunca poderiam ser usados")
@@ -192,6 +198,9 @@ extension ServiceError {
         case .naoIntegrante: self = .naoEncontrado("esta pessoa não faz parte da empresa")
         case .ultimoGestor:
             self = .conflito("ultimo_gestor", "a empresa precisa de ao menos um gestor: promova outra pessoa antes")
+        case .limiteInvalido(let medida):
+            let campo = medida == .minutos ? "minutosPorMes" : "centavosPorMes"
+            self = .invalido(campo, "\(campo) deve ser de 0 a \(Carteira.maximo(medida)) (ausente: sem limite)")
         case .convitesDemais:
             self = .conflito("convites_demais", "há \(Empresa.convitesPendentesMaximos) convites pendentes: revogue alguns antes de convidar mais")
         }

@@ -216,14 +216,23 @@ public final class PrecosService: Sendable {
         let cotacao: Cotacao.Resultado
     }
 
-    /// A member's credits that serve a booking of `espaco` at `em` (nil: no member, or none).
-    func creditos(_ titular: String?, espaco: Espaco.Dados, em now: Date, prefetched: Prefetched?) async throws -> Cotacao.Creditos? {
+    /// A member's credits that serve a booking of `espaco` at `em` starting on local day `dia`
+    /// (nil: no member, or none): their own, then their company's pool within their monthly cap.
+    func creditos(
+        _ titular: String?, espaco: Espaco.Dados, dia: DataLocal, em now: Date, prefetched: Prefetched?
+    ) async throws
+        -> Cotacao.Creditos?
+    {
         guard let titular else { return nil }
         let (state, _) = try await carteiras.load(StreamNames.creditos(titular), prefetched: prefetched)
         let comPlano = try await planoAtivo(titular, prefetched: prefetched)
-        let creditos = Cotacao.Creditos(
+        var creditos = Cotacao.Creditos(
             minutos: state.disponivel(.minutos, tipo: espaco.tipo, unidade: espaco.unidade.rawValue, em: now, comPlano: comPlano),
             centavos: state.disponivel(.centavos, tipo: espaco.tipo, unidade: espaco.unidade.rawValue, em: now, comPlano: comPlano))
+        if let pool = try await pool(titular, mes: Self.mes(dia), prefetched: prefetched) {
+            let daEmpresa = try await disponivel(no: pool, espaco: espaco, em: now)
+            creditos = Cotacao.Creditos(minutos: creditos.minutos + daEmpresa.minutos, centavos: creditos.centavos + daEmpresa.centavos)
+        }
         return creditos.minutos > 0 || creditos.centavos > 0 ? creditos : nil
     }
 
@@ -258,6 +267,7 @@ public final class PrecosService: Sendable {
         if let titular {
             leituras.append(carteiras.read(StreamNames.creditos(titular)))
             leituras.append(assinaturas.read(StreamNames.assinatura(titular)))
+            leituras.append(vinculos.read(StreamNames.vinculo(titular)))
         }
         return (unidade.fuso, leituras)
     }
@@ -285,7 +295,8 @@ public final class PrecosService: Sendable {
             guard case .existente(let dados) = state else { throw ServiceError(Cupom.Failure.naoEncontrado) }
             cupom = (normal, dados, version)
         }
-        let creditos = try await creditos(titular, espaco: espaco, em: now, prefetched: prefetched)
+        let creditos = try await creditos(
+            titular, espaco: espaco, dia: DataLocal(intervalo.start, em: unidade.fuso), em: now, prefetched: prefetched)
         let assinatura = try await assinatura(titular, espaco: espaco, inicio: intervalo.start, fuso: unidade.fuso, prefetched: prefetched)
         do {
             let cotacao = try Cotacao.cotar(

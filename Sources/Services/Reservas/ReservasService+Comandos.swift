@@ -138,15 +138,21 @@ extension ReservasService {
             }
         }
         if let creditos = dados.solicitacao.creditos {
-            // The credits it spent come back under its terms, in the same append.
-            let stream = StreamNames.creditos(creditos.titular)
-            let (carteira, versao) = try await precos.carteiras.load(stream)
+            // The credits it spent come back under its terms, in the same append: to the
+            // member's wallet and to their company's pool, whichever it spent.
             let devolver = Reserva.devolucaoDeCreditos(dados, decided)
-            let devolvidos =
-                (try? Carteira.decider.decide(.restituir(titular: creditos.titular, reserva: id.rawValue, devolverBP: devolver, em: now), carteira))
-                ?? []
-            if !devolvidos.isEmpty {
-                writes.append(StreamWrite(stream: stream, expected: .after(versao), events: try events(devolvidos, stream)))
+            var titulares = [creditos.titular]
+            if let empresa = try await precos.vinculos.load(StreamNames.vinculo(creditos.titular)).state {
+                titulares.append(AssinaturasService.titular(empresa: empresa))
+            }
+            for titular in titulares {
+                let stream = StreamNames.creditos(titular)
+                let (carteira, versao) = try await precos.carteiras.load(stream)
+                let devolvidos =
+                    (try? Carteira.decider.decide(.restituir(titular: titular, reserva: id.rawValue, devolverBP: devolver, em: now), carteira)) ?? []
+                if !devolvidos.isEmpty {
+                    writes.append(StreamWrite(stream: stream, expected: .after(versao), events: try events(devolvidos, stream)))
+                }
             }
         }
         return (writes, ended.reduce(state, Reserva.decider.evolve))

@@ -151,7 +151,7 @@ extension ReservasService {
                 }
             }
             if let creditos = reserva.creditos {
-                writes.append(try await consumo(creditos, reserva: reserva, tipo: tipo, meta: meta, em: now, prefetched: prefetched))
+                writes += try await consumo(creditos, reserva: reserva, tipo: tipo, meta: meta, em: now, prefetched: prefetched)
             }
             if reserva.pagamento?.metodo == .boleto, let boleto = try await boletoPendente(reserva, meta: meta, em: now) {
                 writes.append(boleto)
@@ -185,23 +185,48 @@ extension ReservasService {
     /// the next attempt finds them gone (409 `creditos_insuficientes`: the price changed).
     private func consumo(
         _ creditos: Reserva.Creditos, reserva: Reserva.Pedido, tipo: Espaco.Tipo, meta: EventMetadata, em now: Date, prefetched: Prefetched?
-    ) async throws -> StreamWrite {
+    ) async throws -> [StreamWrite] {
+        // The member's own credits first, then their company's pool (within their monthly cap).
         let stream = StreamNames.creditos(creditos.titular)
         let (state, version) = try await precos.carteiras.load(stream, prefetched: prefetched)
         let comPlano = try await precos.planoAtivo(creditos.titular, prefetched: prefetched)
-        let events: [Carteira.Event]
-        do {
-            events = try Carteira.decider.decide(
+        let proprio = { (medida: Carteira.Medida, pedido: Int64) in
+            min(pedido, state.disponivel(medida, tipo: tipo, unidade: reserva.unidadeId, em: now, comPlano: comPlano))
+        }
+        let meus = (minutos: proprio(.minutos, creditos.minutos), centavos: proprio(.centavos, creditos.centavos))
+        let resto = (minutos: creditos.minutos - meus.minutos, centavos: creditos.centavos - meus.centavos)
+        var writes: [StreamWrite] = []
+        if meus.minutos > 0 || meus.centavos > 0 {
+            let events = try gastar(
                 .consumir(
-                    titular: creditos.titular, reserva: reserva.id.rawValue, minutos: creditos.minutos, centavos: creditos.centavos, tipo: tipo,
+                    titular: creditos.titular, reserva: reserva.id.rawValue, minutos: meus.minutos, centavos: meus.centavos, tipo: tipo,
                     unidade: reserva.unidadeId, em: now, comPlano: comPlano), state)
+            writes.append(StreamWrite(stream: stream, expected: .after(version), events: try Events.new(events, at: now, metadata: meta)))
+        }
+        guard resto.minutos > 0 || resto.centavos > 0 else { return writes }
+        guard let dia = reserva.dias.first, let pool = try await precos.pool(creditos.titular, mes: PrecosService.mes(dia), prefetched: prefetched)
+        else { throw Self.creditosInsuficientes }
+        let poolStream = StreamNames.creditos(pool.titular)
+        let (carteira, versao) = try await precos.carteiras.load(poolStream)
+        let events = try gastar(
+            .consumir(
+                titular: pool.titular, reserva: reserva.id.rawValue, minutos: resto.minutos, centavos: resto.centavos, tipo: tipo,
+                unidade: reserva.unidadeId, em: now, comPlano: pool.comPlano, uso: pool.uso), carteira)
+        writes.append(StreamWrite(stream: poolStream, expected: .after(versao), events: try Events.new(events, at: now, metadata: meta)))
+        return writes
+    }
+
+    private static let creditosInsuficientes = ServiceError.conflito(
+        "creditos_insuficientes", "os seus créditos foram usados por outra reserva enquanto esta era feita: cote de novo e reserve")
+
+    private func gastar(_ comando: Carteira.Command, _ state: Carteira.State) throws -> [Carteira.Event] {
+        do {
+            return try Carteira.decider.decide(comando, state)
         } catch .insuficiente {
-            throw ServiceError.conflito(
-                "creditos_insuficientes", "os seus créditos foram usados por outra reserva enquanto esta era feita: cote de novo e reserve")
+            throw Self.creditosInsuficientes
         } catch {
             throw ServiceError(error)
         }
-        return StreamWrite(stream: stream, expected: .after(version), events: try Events.new(events, at: now, metadata: meta))
     }
 
     /// The write that records a boleto booking on its member's stream, with the version read:
