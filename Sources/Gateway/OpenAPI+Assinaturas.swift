@@ -211,6 +211,16 @@ extension OpenAPI {
                     "jaIntegrante": ["type": "boolean"], "outraEmpresa": ["type": "string", "description": "a empresa de que você já faz parte"],
                 ], required: ["empresaId", "empresa", "papel", "expiraEm", "expirado", "jaIntegrante"]),
             "PapelNaEmpresa": object(["papel": papel], required: ["papel"]),
+            "UsoDaEmpresa": object(
+                [
+                    "mes": ["type": "string", "description": "AAAA-MM"],
+                    "pessoas": array(
+                        object(
+                            [
+                                "usuarioId": text, "nome": text, "minutos": ["type": "integer"], "centavos": ["type": "integer"],
+                                "limite": object(["minutosPorMes": ["type": "integer"], "centavosPorMes": ["type": "integer"]], required: []),
+                            ], required: ["usuarioId", "minutos", "centavos"])),
+                ], required: ["mes", "pessoas"]),
             "LimiteMensal": object(
                 [
                     "minutosPorMes": ["type": ["integer", "null"], "minimum": 0, "maximum": Carteira.maximo(.minutos)],

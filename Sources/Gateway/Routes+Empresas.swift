@@ -148,6 +148,20 @@ extension Routes {
         }
         api.add(
             Operation(
+                method: .get, path: "/api/empresas/{id}/uso",
+                summary: "O uso dos créditos compartilhados no mês, por pessoa (os gestores veem todos; um membro, o seu)", tag: "assinaturas",
+                auth: true, response: "UsoDaEmpresa", errors: [400, 404],
+                query: [
+                    QueryParameter(
+                        name: "mes", description: "AAAA-MM (padrão: o mês atual)", form: .text(7...7, pattern: "^2[0-9]{3}-(0[1-9]|1[0-2])$"))
+                ])
+        ) { request, context, _ in
+            try .json(
+                try await assinaturas.usoDaEmpresa(
+                    try context.parameters.require("id"), mes: request.uri.queryParameters.get("mes"), caller: context.caller))
+        }
+        api.add(
+            Operation(
                 method: .get, path: "/api/empresas/{id}/creditos", summary: "Os créditos compartilhados da empresa", tag: "assinaturas",
                 auth: true, response: "Carteira", errors: [404])
         ) { _, context, _ in

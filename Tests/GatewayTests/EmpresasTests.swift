@@ -268,6 +268,15 @@ struct EmpresasTests {
                 Set(gastos.compactMap(\.beneficiario)).isSubset(
                     of: [ana, bia] + [try await id(client, tokens["caio", default: ""]), try await id(client, tokens["duda", default: ""])]))
 
+            // Who spent what this month: a member sees their own; a manager everyone.
+            let usoDaBia = try await client.json(.get, "/api/empresas/\(empresa)/uso?mes=2026-12", token: tokens["bia", default: ""])
+            let pessoasDaBia = try #require(usoDaBia.object["pessoas"] as? [[String: Any]], "\(String(buffer: usoDaBia.body))")
+            #expect(pessoasDaBia.count == 1 && pessoasDaBia.first?["minutos"] as? Int == 60)
+            #expect((pessoasDaBia.first?["limite"] as? [String: Any])?["minutosPorMes"] as? Int == 60)
+            let uso = try await client.json(.get, "/api/empresas/\(empresa)/uso?mes=2026-12", token: cenario.membro)
+            let pessoas = try #require(uso.object["pessoas"] as? [[String: Any]])
+            #expect(pessoas.count == 4 && pessoas.compactMap { $0["minutos"] as? Int }.reduce(0, +) == 180, "\(pessoas)")
+            #expect(try await client.json(.get, "/api/empresas/\(empresa)/uso?mes=2026-13", token: cenario.membro).status == .badRequest)
             // One of the two cancelled days ahead: its hour goes back to the pool.
             let (n, _, corpo) = try #require(feitas.first)
             let feita = try #require(try JSONSerialization.jsonObject(with: Data(corpo.utf8)) as? [String: Any])

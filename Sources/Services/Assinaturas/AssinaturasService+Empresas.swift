@@ -434,3 +434,48 @@ extension AssinaturasService {
         return try await carteira(titular: Self.titular(empresa: dados.empresaId))
     }
 }
+
+extension AssinaturasService {
+    /// What each person spent of the company's pool in a month (net of what came back).
+    public struct UsoDaEmpresa: Codable, Sendable {
+        public struct Pessoa: Codable, Sendable {
+            public let usuarioId: String
+            public let nome: String?
+            public let minutos: Int64
+            public let centavos: Int64
+            public let limite: Carteira.Limite?
+        }
+
+        public let mes: String
+        /// Its managers and operators see everyone; a member, only themself.
+        public let pessoas: [Pessoa]
+    }
+
+    /// The use of the company's pool in `mes` (`AAAA-MM`; the current month in São Paulo when absent).
+    public func usoDaEmpresa(_ id: String, mes texto: String?, caller: Caller) async throws -> UsoDaEmpresa {
+        let dados = try await daEmpresa(id, caller: caller)
+        let mes: String
+        if let texto {
+            let partes = texto.split(separator: "-")
+            guard partes.count == 2, partes[0].count == 4, let ano = Int(partes[0]), let numero = Int(partes[1]), (2000...2999).contains(ano),
+                (1...12).contains(numero), partes[1].count == 2
+            else { throw ServiceError.requisicaoInvalida("'mes' deve ser AAAA-MM", detalhes: ["campo": "mes"]) }
+            mes = texto
+        } else {
+            let hoje = DataLocal(clock.now, em: TimeZone(identifier: "America/Sao_Paulo") ?? TimeZone(secondsFromGMT: -10_800) ?? .gmt)
+            mes = "\(hoje.ano)-\(hoje.mes < 10 ? "0" : "")\(hoje.mes)"
+        }
+        let carteira = try await carteiras.load(StreamNames.creditos(Self.titular(empresa: dados.empresaId))).state
+        let usuario = caller.usuario ?? ""
+        let todos = caller.papel == "admin" || dados.gere(usuario)
+        var pessoas: [UsoDaEmpresa.Pessoa] = []
+        for pessoa in dados.integrantes.keys.sorted() where todos || pessoa == usuario {
+            let uso = carteira.usoNoMes["\(pessoa)|\(mes)"] ?? (0, 0)
+            pessoas.append(
+                .init(
+                    usuarioId: pessoa, nome: try await nomeDoMembro(pessoa), minutos: uso.minutos, centavos: uso.centavos,
+                    limite: dados.limites[pessoa]))
+        }
+        return UsoDaEmpresa(mes: mes, pessoas: pessoas)
+    }
+}
