@@ -232,6 +232,10 @@ extension OpenAPI {
                         "type": "integer", "minimum": 0,
                         "description": "o total (centavos) da cotação mostrada ao membro: se o preço mudou, 409 preco_alterado e nada é reservado",
                     ],
+                    "paraUsuarioId": uuid.merging([
+                        "description":
+                            "reservar para outra pessoa: alguém da empresa que você gere (ou qualquer membro, para um operador); 403 fora disso, 422 se a pessoa não existe"
+                    ]) { $1 },
                 ], required: ["espacoId", "inicio", "fim"]),
             "Reserva": object(
                 [

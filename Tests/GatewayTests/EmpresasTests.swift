@@ -285,6 +285,26 @@ struct EmpresasTests {
                 .post, "/api/reservas/\(reserva)/cancelamento", #"{"motivo":"mudou"}"#, token: tokens[quem[n % 3], default: ""])
             #expect(cancelada.status == .ok, "\(String(buffer: cancelada.body))")
             #expect(try await client.json(.get, "/api/empresas/\(empresa)/creditos", token: cenario.membro).object["minutos"] as? Int == 60)
+
+            // The manager books for Caio: his booking, paid from the pool; the trail says who booked it.
+            let caio = try await id(client, tokens["caio", default: ""])
+            func paraCaio(_ token: String, _ para: String = caio) async throws -> TestResponse {
+                try await client.json(
+                    .post, "/api/reservas",
+                    #"{"espacoId":"\#(cenario.sala)","inicio":"2026-12-07T10:00:00-03:00","fim":"2026-12-07T11:00:00-03:00","paraUsuarioId":"\#(para)"}"#,
+                    token: token)
+            }
+            #expect(try await paraCaio(tokens["bia", default: ""]).status == .forbidden)
+            #expect(try await paraCaio(cenario.membro, UUID().uuidString.lowercased()).status == .unprocessableContent)
+            let porAna = try await paraCaio(cenario.membro)
+            #expect(
+                porAna.status == .created && porAna.object["usuarioId"] as? String == caio && porAna.object["total"] as? Int == 0,
+                "\(String(buffer: porAna.body))")
+            let reservaDoCaio = try #require(porAna.object["id"] as? String)
+            #expect(try await client.json(.get, "/api/reservas/\(reservaDoCaio)", token: tokens["caio", default: ""]).status == .ok)
+            let solicitada = try #require(try await harness.allEvents().first { $0.stream.rawValue == "reserva-\(reservaDoCaio)" })
+            #expect(solicitada.metadata.actor == ana)
+            #expect(try await client.json(.get, "/api/empresas/\(empresa)/creditos", token: cenario.membro).object["minutos"] as? Int == 0)
         }
     }
 }

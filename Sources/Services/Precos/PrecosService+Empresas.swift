@@ -45,4 +45,18 @@ extension PrecosService {
         }
         return Cotacao.Creditos(minutos: quanto(.minutos), centavos: quanto(.centavos))
     }
+
+    /// The member `para` a booking is made for by `por`: an operator books for any member; a
+    /// manager for the people of their company (403 otherwise; 422 for no such member).
+    func reservaPara(_ para: String, por: String, admin: Bool) async throws -> String {
+        guard let id = Usuario.ID(para), try await store.streamVersion(UsuariosService.stream(id)) > 0 else {
+            throw ServiceError.invalido("paraUsuarioId", "não há membro com o id \(para.prefix(60))")
+        }
+        let membro = id.description
+        if admin { return membro }
+        guard let empresaId = try await vinculos.load(StreamNames.vinculo(membro)).state,
+            let empresa = try await empresas.load(StreamNames.empresa(empresaId)).state.dados, empresa.gere(por)
+        else { throw ServiceError.proibido("só os gestores da empresa da pessoa (ou os operadores) reservam por ela") }
+        return membro
+    }
 }

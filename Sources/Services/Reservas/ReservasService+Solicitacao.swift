@@ -8,7 +8,14 @@ extension ReservasService {
 
     /// Books `pedido` for `usuario`: 201 with the booking holding its slot until it is paid
     /// (`expiraEm`), 409 `horario_indisponivel` when the slot is taken, 422 for a rule.
-    public func solicitar(_ pedido: PedidoDeReserva, usuario: String, caller: Caller) async throws -> ReservaView {
+    public func solicitar(_ pedido: PedidoDeReserva, usuario quem: String, caller quemPede: Caller) async throws -> ReservaView {
+        var usuario = quem
+        var caller = quemPede
+        if let para = pedido.paraUsuarioId, para != quem {
+            usuario = try await precos.reservaPara(para, por: quem, admin: quemPede.papel == "admin")
+            // The member's own price rules are not the caller's: no legacy plan rule applies.
+            caller = Caller(requestId: quemPede.requestId, usuario: quem, papel: quemPede.papel, idempotencyKey: quemPede.idempotencyKey, plano: nil)
+        }
         let espacoId = try EspacosService.espacoId(pedido.espacoId, campo: "espacoId")
         let intervalo = try PrecosService.intervalo(pedido.inicio, pedido.fim)
         if let forma = pedido.pagamento, forma.metodo == .cartao, (forma.cartaoToken ?? "").isEmpty {
@@ -87,7 +94,7 @@ extension ReservasService {
         } catch {
             throw ServiceError(error)
         }
-        var meta = EventMetadata(correlationId: id.rawValue, actor: usuario, requestId: caller.requestId, service: Self.service)
+        var meta = EventMetadata(correlationId: id.rawValue, actor: caller.usuario ?? usuario, requestId: caller.requestId, service: Self.service)
         meta.causationId = nil
         let limite = espaco.tipo.compartilhado ? espaco.capacidade : 1
         return try await ocupar(

@@ -75,5 +75,9 @@ public final class ReservasService: Sendable {
         /// that (the table or a rule changed, the member's plan ended), the booking is refused
         /// with 409 `preco_alterado` and nothing is held or charged.
         public let totalEsperado: Int64?
+        /// Booking for someone else: a member of the company the caller manages (or any member,
+        /// for an operator). The booking, its price and credits are theirs; the audit trail
+        /// names who booked it.
+        public let paraUsuarioId: String?
     }
 }
