@@ -115,6 +115,8 @@ def test_operator_registers_a_company_a_manager_invites_and_a_member_joins(brows
     g.driver.execute_cdp_cmd("Browser.grantPermissions", {
         "origin": server.url, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
     open_signed_in(g, server, (gestora_email, gestora_senha), "/espacos")
+    assinatura = f"/api/empresas/{empresa['empresaId']}/assinatura"  # no plan: "Plano da empresa" reads a 404
+    g.expect_http(404, assinatura)
     g.menu("Minha empresa")
     g.wait_heading("Minha empresa")
     g.wait_text(fantasia, ".company")
@@ -171,6 +173,7 @@ def test_operator_registers_a_company_a_manager_invites_and_a_member_joins(brows
     c.wait_text(f"{fantasia} convidou você para fazer parte dela como membro.", ".invitation")
     assert convidado_email in text(c, ".invitation")
     c.step("convite aberto 390x844")
+    c.expect_http(404, assinatura)
     c.click("Aceitar convite")
     c.wait_heading("Minha empresa")
     c.wait_text(f"Pronto! Agora você faz parte de {fantasia} como membro.", "#flash")
@@ -182,6 +185,7 @@ def test_operator_registers_a_company_a_manager_invites_and_a_member_joins(brows
     c.step("sair da empresa 390x844")
 
     # ---- the manager sees them, makes them a manager, and leaves ----------------------------------------
+    g.expect_http(404, assinatura)
     g.menu("Minha empresa")
     g.wait_heading("Minha empresa")
     caio = g.row("Caio Convidado", ".company__people tbody tr")
@@ -207,6 +211,7 @@ def test_operator_registers_a_company_a_manager_invites_and_a_member_joins(brows
     g.step("gestora saiu")
 
     # ---- the new manager, on the phone: the people, an invitation's link, revoked ----------------------------
+    c.expect_http(404, assinatura)
     c.open("/empresa")
     c.wait_heading("Minha empresa")
     c.wait_text("Pessoas (1)", ".company__people")
@@ -253,6 +258,7 @@ def test_operator_registers_a_company_a_manager_invites_and_a_member_joins(brows
     o.step("convite de quem esta em outra empresa")
 
     # ---- the operator sees who is in it now ---------------------------------------------------------------
+    ui.expect_http(404, assinatura)
     ui.open(f"/admin/empresas/{empresa['empresaId']}")
     ui.wait_heading(fantasia)
     ui.wait_text("Pessoas (1)", ".company__people")

@@ -1,7 +1,8 @@
 // Company accounts in words, for the member ("Minha empresa") and for operators alike: the
 // registration (names, CNPJ, billing e-mail, address) with its edit form; and, for a company's
 // managers and for operators, its management — the people with their roles ("Tornar gestor(a)",
-// "Tornar membro", "Remover"), the pending invitations ("Revogar"), and the invitation form whose
+// "Tornar membro", "Remover") and monthly caps on the company's credits ("Alterar limite"), the
+// pending invitations ("Revogar"), and the invitation form whose
 // answer is the link to copy (it is also e-mailed). Both act through /api/empresas/{id}.
 // The registration's fields are shared with the operator's form that registers a company
 // (views/admin/empresas.js), and the API's errors show next to the field they name.
@@ -13,6 +14,7 @@ import { dateShort, dateTime, localDate } from './format.js';
 import {
   badge, facts, table, field, radios, onSubmit, fieldError, val, confirmDialog, busy, errorBox, announce,
 } from './ui.js';
+import { limiteEmPalavras, temLimite, formularioDeLimite } from './empresa-plano.js';
 
 /** The API's path of a company. */
 export function caminhoDaEmpresa(id) {
@@ -340,6 +342,37 @@ export function painelDeGestao(e, { eu, signal, onChange } = {}) {
     return h('div', { class: 'row-actions' }, papel, remover);
   }
 
+  // each person's monthly cap on the company's credits, and the form that changes it (below the table)
+  const limiteBox = h('div', { class: 'company__cap', id: uid('limite') });
+  limiteBox.hidden = true;
+  let abriuLimite = null;
+  const fecharLimite = () => {
+    limiteBox.hidden = true;
+    replace(limiteBox);
+    abriuLimite?.setAttribute('aria-expanded', 'false');
+    if (abriuLimite?.isConnected) abriuLimite.focus();
+    abriuLimite = null;
+  };
+  function limite(i) {
+    const nome = nomeDe(i);
+    const botao = h('button', {
+      type: 'button', class: 'button button--small button--secondary', 'aria-expanded': 'false', 'aria-controls': limiteBox.id,
+    }, 'Alterar limite', h('span', { class: 'visually-hidden' }, ` de ${nome}`));
+    botao.addEventListener('click', () => {
+      const mesmo = abriuLimite === botao && !limiteBox.hidden;
+      abriuLimite?.setAttribute('aria-expanded', 'false');
+      if (mesmo) return fecharLimite();
+      abriuLimite = botao;
+      botao.setAttribute('aria-expanded', 'true');
+      limiteBox.hidden = false;
+      replace(limiteBox, formularioDeLimite(e.empresaId, i, { signal, onDone: (nova, mensagem) => onChange?.(nova, mensagem), onCancel: fecharLimite }));
+      limiteBox.scrollIntoView?.({ block: 'nearest' });
+      limiteBox.querySelector('input')?.focus();
+      return undefined;
+    });
+    return [h('span', { class: `block company__cap-text${temLimite(i.limite) ? '' : ' company__cap-text--none'}` }, limiteEmPalavras(i.limite)), botao];
+  }
+
   const pessoas = h('section', { class: 'company__people', 'aria-labelledby': 'empresa-pessoas' },
     h('h2', { id: 'empresa-pessoas' }, `Pessoas (${integrantes.length})`),
     gestores === 0 ? h('p', { class: 'alert alert--info' }, 'A empresa ainda não tem gestor: convide alguém como gestor(a) abaixo, para que a própria empresa convide as pessoas dela.') : null,
@@ -353,9 +386,11 @@ export function painelDeGestao(e, { eu, signal, onChange } = {}) {
         { label: 'Nome', cell: (i) => [nomeDe(i), i.usuarioId === eu ? h('span', { class: 'small' }, ' (você)') : null] },
         { label: 'Papel', cell: (i) => badgeDoPapel(i.papel) },
         { label: 'Desde', cell: (i) => dia(i.desde) },
+        { label: 'Limite mensal', cell: limite },
         { label: 'Ações', cell: acoes },
       ],
-    }));
+    }),
+    limiteBox);
 
   function revogar(c) {
     const email = c.email ?? 'e-mail apagado';

@@ -2,7 +2,9 @@
 // address) and their role in it; none yet, how an invitation's link brings them in. A manager
 // also manages it here (lib/empresas.js: people and roles, invitations and their links, the
 // registration). Anyone may leave it, confirmed in a dialog — but the last manager, who must make
-// someone else a manager first.
+// someone else a manager first. The company's plan (lib/empresa-plano.js): a manager subscribes
+// and manages it, sees its pooled credits and the month's use by person, and caps each person's
+// monthly use; a member sees the plan, the pool's balance and their own use against their cap.
 
 import { api, Action } from '../lib/api.js';
 import { session } from '../lib/session.js';
@@ -11,6 +13,7 @@ import { pageHeader, loadInto, confirmDialog, busy, errorBox } from '../lib/ui.j
 import {
   resumoDaEmpresa, painelDeGestao, avisoDaEmpresa, focarAviso, caminhoDaEmpresa,
 } from '../lib/empresas.js';
+import { planoDaEmpresa, planoParaIntegrante } from '../lib/empresa-plano.js';
 
 const BASE = '/api/empresa';
 
@@ -32,16 +35,27 @@ export function render({ container, signal }) {
 
   loadInto(body, () => minhaEmpresa(signal), (empresa) => mostrar(empresa), { signal, text: 'Carregando sua empresa…' });
 
+  // the company's plan loads once (its subscription, pool and use) and stays across re-renders;
+  // after a change to the people, only the month's use is read again
+  let plano = null;
+
   /** `mensagem`: what just happened, said at the top and focused; `convite`: the link just made. */
   function mostrar(empresa, mensagem, { convite } = {}) {
     replace(body, avisoDaEmpresa(mensagem, convite));
     if (!empresa) {
+      plano = null;
       append(body, semEmpresa());
     } else {
       const gere = empresa.meuPapel === 'gestor';
       const onChange = (nova, texto, extra) => mostrar(nova, texto, extra);
+      if (!plano || plano.gere !== gere) {
+        plano = gere ? { gere, ...planoDaEmpresa(empresa, { signal }) } : { gere, el: planoParaIntegrante(empresa, { signal }) };
+      } else {
+        plano.atualizarUso?.();
+      }
       append(body,
         resumoDaEmpresa(empresa, { papel: empresa.meuPapel, gere, signal, onChange }),
+        plano.el,
         gere ? painelDeGestao(empresa, { eu: session.usuario?.id, signal, onChange }) : null,
         sair(empresa));
     }

@@ -1,0 +1,156 @@
+"""A company's plan: the admin creates a plan through the API (R$ 200,00 a month, 10 h of meeting
+room); a company (prepared through the API) has a manager and a member. On "Minha empresa" the
+manager, whose company has no plan yet, chooses it for 2 seats (the default: its 2 people), sees
+the total (R$ 400,00 a month, 20 h) and subscribes by boleto; the plan's panel shows the seats and
+the current cycle with the value the API answered, awaiting payment, and the cycle's boleto; the
+company's pool shows the hours the cycle granted. She sets the member's monthly cap to 1 h (an
+amount the form cannot read is refused next to the field; the API keeps 60 minutes) and the month's
+use table shows it. The member, on a phone, sees the plan's name and status, the pool and "Você usou
+0 h de 1 h este mês." The manager on a phone, and the operator on the company's page. Desktop and phone."""
+
+from __future__ import annotations
+
+import uuid
+
+from selenium.webdriver.common.by import By
+
+from journeys import api, member, open_signed_in, session, token
+from test_companies import cnpj_novo
+from test_plans import brl, check, horas, text
+
+
+def test_a_manager_subscribes_the_company_caps_a_member_who_sees_the_pool(browser, server):
+    admin = token(server, server.admin)
+    sufixo = uuid.uuid4().hex[:4]
+    nome_do_plano = f"Equipe {sufixo}"
+    plano = api(server, "POST", "/api/admin/planos", {
+        "nome": nome_do_plano, "periodicidade": "mensal", "valorCentavos": 20000, "horasMinutos": 600, "tiposDasHoras": ["sala_reuniao"],
+    }, admin)
+
+    gestora = member(server, "Helena Gestora")
+    membro = member(server, "Marcos Membro")
+    gestora_token, membro_token = gestora[2], membro[2]
+    cnpj, _ = cnpj_novo()
+    empresa = api(server, "POST", "/api/admin/empresas", {
+        "razaoSocial": f"Estúdio Trama {sufixo} Ltda", "nomeFantasia": f"Trama {sufixo}", "cnpj": cnpj,
+        "emailDeCobranca": f"contas.{sufixo}@trama.com.br",
+        "endereco": {"logradouro": "Rua Augusta", "numero": "500", "cidade": "São Paulo", "uf": "SP", "cep": "01305-000"},
+        "gestorId": session(server, gestora[:2])["usuario"]["id"],
+    }, admin)
+    eid = empresa["empresaId"]
+    convite = api(server, "POST", f"/api/empresas/{eid}/convites", {"email": membro[0], "papel": "membro"}, gestora_token)
+    api(server, "POST", f"/api/convites/{convite['link'].rsplit('/', 1)[-1]}/aceite", None, membro_token)
+    membro_id = session(server, membro[:2])["usuario"]["id"]
+    assinatura_path = f"/api/empresas/{eid}/assinatura"
+
+    # ---- the manager: no plan yet; she subscribes the company for 2 seats by boleto ----------------------
+    g = browser()
+    g.expect_http(404, assinatura_path)
+    open_signed_in(g, server, gestora[:2], "/empresa")
+    g.wait_heading("Minha empresa")
+    g.wait_text("A empresa ainda não assina um plano.", ".company-plan")
+    form = g.driver.find_element(By.CSS_SELECTOR, "form.company-plan__form")
+    assert g.value("Assentos") == "2", "the seats do not default to the company's people"
+    check(g, f"{nome_do_plano} — {brl(20000)} por mês por assento", form)
+    g.wait_text(f"Total: {brl(40000)} por mês (2 assentos × {brl(20000)}), com 20 h de créditos por ciclo para a empresa.", ".company-plan__total")
+    # one seat less, and back: the total follows
+    g.fill("Assentos", "1", form)
+    g.wait_text(f"Total: {brl(20000)} por mês (1 assento × {brl(20000)})", ".company-plan__total")
+    g.fill("Assentos", "2", form)
+    check(g, "Boleto", form)
+    assert not form.find_element(By.CSS_SELECTOR, "[data-field=cartaoToken]").is_displayed(), "a boleto asks for a card's token"
+    g.scroll(form)
+    g.step("assinar para a empresa")
+
+    g.click("Assinar para a empresa", form)
+    g.wait_text("Assinatura feita para 2 assentos!", ".subscription__message")
+    a = api(server, "GET", assinatura_path, token=gestora_token)
+    assert a["assentos"] == 2 and a["metodo"] == "boleto" and a["plano"]["planoId"] == plano["planoId"], a
+    assert a["termos"]["valorCentavos"] == 40000, a["termos"]
+    ciclo = a["cicloAtual"]
+    painel = text(g, ".subscription")
+    for parte in ("Plano da empresa", nome_do_plano, "Ativa", "2 assentos", f"{brl(20000)} por assento", "Boleto"):
+        assert parte in painel, (parte, painel)
+    g.wait_text(brl(ciclo["valorCentavos"]), ".subscription__cycle")
+    ciclo_texto = text(g, ".subscription__cycle")
+    assert "Aguardando pagamento" in ciclo_texto and horas(ciclo["minutos"]) in ciclo_texto, ciclo_texto
+    assert "Entram nos créditos da empresa" in ciclo_texto, ciclo_texto
+    # the cycle's boleto, emitted in the background, shows by itself
+    cobranca = g.wait_text("Linha digitável", ".subscription__charge")
+    assert brl(ciclo["valorCentavos"]) in cobranca.text.replace("\xa0", " "), cobranca.text
+    g.step("plano da empresa assinado")
+
+    carteira = api(server, "GET", f"/api/empresas/{eid}/creditos", token=gestora_token)
+    assert carteira["minutos"] == ciclo["minutos"] > 0, carteira
+    g.wait_text(horas(carteira["minutos"]), ".company-plan__pool .credit-balance")
+    assert f"Restam {horas(carteira['minutos'])}" in text(g, ".company-plan__pool .credit-lots")
+    g.scroll(g.driver.find_element(By.CSS_SELECTOR, ".company-plan__pool"))
+    g.step("creditos da empresa")
+
+    # ---- a monthly cap of 1 h for the member -----------------------------------------------------------
+    linha = g.row("Marcos Membro", ".company__people tbody tr")
+    assert "Sem limite" in linha.text, linha.text
+    g.click("Alterar limite", linha)
+    limite = g.wait(lambda d: d.find_element(By.CSS_SELECTOR, "form.company__cap-form"))
+    assert "Limite mensal de Marcos Membro" in limite.text
+    g.fill("Horas por mês", "uma hora", limite)
+    g.click("Salvar limite", limite)
+    g.wait(lambda d: "Não entendi as horas" in limite.find_element(By.CSS_SELECTOR, "[data-field=minutosPorMes]").text, "no error next to the hours")
+    g.step("limite com erro")
+    g.fill("Horas por mês", "1", limite)
+    g.click("Salvar limite", limite)
+    g.wait_text("Limite de Marcos Membro: 1 h/mês.", ".company__message")
+    integrantes = api(server, "GET", f"/api/empresas/{eid}", token=gestora_token)["integrantes"]
+    assert next(i for i in integrantes if i["usuarioId"] == membro_id).get("limite") == {"minutosPorMes": 60}, integrantes
+    assert "1 h/mês" in g.row("Marcos Membro", ".company__people tbody tr").text
+    uso = g.row("Marcos Membro", ".company-plan__use tbody tr")
+    g.wait(lambda d: "1 h/mês" in g.row("Marcos Membro", ".company-plan__use tbody tr").text, "the use table has not the new cap")
+    uso = g.row("Marcos Membro", ".company-plan__use tbody tr")
+    assert "0 h" in uso.text and brl(0) in uso.text.replace("\xa0", " "), uso.text
+    assert "Sem limite" in g.row("Helena Gestora", ".company-plan__use tbody tr").text
+    assert "Uso em " in text(g, ".company-plan__use h2")
+    g.scroll(uso)
+    g.step("uso do mes")
+
+    # ---- the member, on a phone: the plan, the pool, their use against their cap ------------------------
+    m = browser(size=(390, 844), mobile=True)
+    open_signed_in(m, server, membro[:2], "/empresa")
+    m.wait_heading("Minha empresa")
+    m.wait_text("Você usou 0 h de 1 h este mês.", ".company-plan")
+    plano_membro = text(m, ".company-plan")
+    for parte in (nome_do_plano, "Ativa", "2 assentos", horas(carteira["minutos"])):
+        assert parte in plano_membro, (parte, plano_membro)
+    assert not m.driver.find_elements(By.CSS_SELECTOR, "form.company-plan__form, .company__people"), "a member sees the manager's controls"
+    m.scroll(m.driver.find_element(By.CSS_SELECTOR, ".company-plan"))
+    m.step("plano da empresa membro 390x844")
+
+    # ---- the manager on a phone ----------------------------------------------------------------------
+    p = browser(size=(390, 844), mobile=True)
+    open_signed_in(p, server, gestora[:2], "/empresa")
+    p.wait_heading("Minha empresa")
+    p.wait_text(brl(ciclo["valorCentavos"]), ".subscription__cycle")
+    p.scroll(p.driver.find_element(By.CSS_SELECTOR, ".subscription"))
+    p.step("plano da empresa 390x844")
+    p.scroll(p.driver.find_element(By.CSS_SELECTOR, ".subscription__charge"))
+    p.step("boleto da empresa 390x844")
+    p.scroll(p.driver.find_element(By.CSS_SELECTOR, ".company-plan__pool"))
+    p.step("creditos da empresa 390x844")
+    p.wait(lambda d: "1 h/mês" in p.row("Marcos Membro", ".company-plan__use tbody tr").text, "no cap in the use table")
+    p.scroll(p.driver.find_element(By.CSS_SELECTOR, ".company-plan__use"))
+    p.step("uso do mes 390x844")
+    linha = p.row("Marcos Membro", ".company__people tbody tr")
+    p.click("Alterar limite", linha)
+    limite = p.wait(lambda d: d.find_element(By.CSS_SELECTOR, "form.company__cap-form"))
+    assert p.value("Horas por mês") == "1"
+    p.scroll(limite)
+    p.step("alterar limite 390x844")
+    p.click("Voltar", limite)
+
+    # ---- the operator, on the company's page ----------------------------------------------------------
+    o = browser()
+    open_signed_in(o, server, server.admin, f"/admin/empresas/{eid}")
+    o.wait_heading(f"Trama {sufixo}")
+    o.wait_text(nome_do_plano, ".subscription")
+    assert "2 assentos" in text(o, ".subscription")
+    o.wait_text("1 h/mês", ".company-plan__use")
+    o.step("plano da empresa pela operacao")
