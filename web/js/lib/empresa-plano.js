@@ -73,7 +73,7 @@ export function formularioDeLimite(empresaId, pessoa, { signal, onDone, onCancel
   const nome = pessoa.nome ?? 'Conta apagada';
   const l = pessoa.limite ?? {};
   const tituloId = uid('limite-titulo');
-  const form = h('form', { class: 'form company__cap-form', novalidate: true, 'aria-labelledby': tituloId, dataset: { usuario: pessoa.usuarioId } },
+  const form = h('form', { class: 'form panel company__cap-form', novalidate: true, 'aria-labelledby': tituloId, dataset: { usuario: pessoa.usuarioId } },
     h('h3', { id: tituloId }, `Limite mensal de ${nome}`),
     h('p', { class: 'small' }, 'Quanto a pessoa pode usar dos créditos da empresa em cada mês (as reservas dela usam primeiro os créditos dela mesma). ',
       'Deixe os dois em branco para não limitar.'),
@@ -160,8 +160,8 @@ function tabelaDeUso(uso) {
     rowAttrs: (p) => ({ dataset: { usuario: p.usuarioId } }),
     columns: [
       { label: 'Pessoa', cell: (p) => p.nome ?? 'Conta apagada' },
-      { label: 'Horas usadas', cell: (p) => quantidade('minutos', p.minutos), class: 'num' },
-      { label: 'Valor usado', cell: (p) => money(p.centavos), class: 'num' },
+      { label: 'Horas', cell: (p) => quantidade('minutos', p.minutos) },
+      { label: 'Valor', cell: (p) => money(p.centavos) },
       {
         label: 'Limite mensal',
         cell: (p) => [limiteEmPalavras(p.limite), alcancouLimite(p) ? h('span', { class: 'block' }, badge('Limite atingido', 'aviso')) : null],
