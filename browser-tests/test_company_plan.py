@@ -5,16 +5,20 @@ the total (R$ 400,00 a month, 20 h) and subscribes by boleto; the plan's panel s
 the current cycle with the value the API answered, awaiting payment, and the cycle's boleto; the
 company's pool shows the hours the cycle granted. She sets the member's monthly cap to 1 h (an
 amount the form cannot read is refused next to the field; the API keeps 60 minutes) and the month's
-use table shows it. The member, on a phone, sees the plan's name and status, the pool and "Você usou
-0 h de 1 h este mês." The manager on a phone, and the operator on the company's page. Desktop and phone."""
+use table shows it. The member books 1 h of meeting room through the API, paid by the pool; on a
+phone they see the plan's name and status, the pool's hours left and "Você usou 1 h de 1 h este
+mês." (the API's /uso the oracle); the manager on a phone sees it in the use table ("Limite
+atingido"), and the operator sees the plan on the company's page. Desktop and phone."""
 
 from __future__ import annotations
 
 import uuid
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
 from selenium.webdriver.common.by import By
 
-from journeys import api, member, open_signed_in, session, token
+from journeys import api, book, member, open_signed_in, session, space_open_now, token
 from test_companies import cnpj_novo
 from test_plans import brl, check, horas, text
 
@@ -112,11 +116,22 @@ def test_a_manager_subscribes_the_company_caps_a_member_who_sees_the_pool(browse
     g.scroll(uso)
     g.step("uso do mes")
 
+    # ---- the member books 1 h of meeting room: the pool pays it (they have no credits of their own) --------
+    _, sala = space_open_now(server, f"Sala Trama {sufixo}")
+    inicio = (datetime.now(ZoneInfo("America/Sao_Paulo")) + timedelta(days=1)).replace(hour=10, minute=0, second=0, microsecond=0)
+    reserva = book(server, membro_token, sala, inicio, inicio + timedelta(hours=1))
+    assert reserva["creditos"]["minutos"] == 60 and reserva["total"] == 0, reserva
+    eu = api(server, "GET", f"/api/empresas/{eid}/uso", token=membro_token)["pessoas"]
+    assert [p["usuarioId"] for p in eu] == [membro_id], eu  # a member reads only their own use
+    eu = eu[0]
+    carteira = api(server, "GET", f"/api/empresas/{eid}/creditos", token=membro_token)
+    assert carteira["minutos"] == ciclo["minutos"] - 60, carteira
+
     # ---- the member, on a phone: the plan, the pool, their use against their cap ------------------------
     m = browser(size=(390, 844), mobile=True)
     open_signed_in(m, server, membro[:2], "/empresa")
     m.wait_heading("Minha empresa")
-    m.wait_text("Você usou 0 h de 1 h este mês.", ".company-plan")
+    m.wait_text(f"Você usou {horas(eu['minutos'])} de 1 h este mês.", ".company-plan")
     plano_membro = text(m, ".company-plan")
     for parte in (nome_do_plano, "Ativa", "2 assentos", horas(carteira["minutos"])):
         assert parte in plano_membro, (parte, plano_membro)
@@ -136,6 +151,10 @@ def test_a_manager_subscribes_the_company_caps_a_member_who_sees_the_pool(browse
     p.scroll(p.driver.find_element(By.CSS_SELECTOR, ".company-plan__pool"))
     p.step("creditos da empresa 390x844")
     p.wait(lambda d: "1 h/mês" in p.row("Marcos Membro", ".company-plan__use tbody tr").text, "no cap in the use table")
+    usado = p.row("Marcos Membro", ".company-plan__use tbody tr").text
+    assert horas(eu["minutos"]) in usado, usado
+    if eu["minutos"] >= 60:
+        assert "Limite atingido" in usado, usado
     p.scroll(p.driver.find_element(By.CSS_SELECTOR, ".company-plan__use"))
     p.step("uso do mes 390x844")
     linha = p.row("Marcos Membro", ".company__people tbody tr")
