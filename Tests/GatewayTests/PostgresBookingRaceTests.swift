@@ -211,3 +211,103 @@ extension JSONDecoder {
         return decoder
     }
 }
+
+extension PostgresBookingRaceTests {
+    @Test(
+        "twelve bookings at once by three people of one company, from two instances, against its 3 pooled hours (one person capped at 1 h a month): exactly three spend them, the capped one at most one, the pool ends at zero and never below"
+    )
+    func two_instances_never_spend_one_pooled_credit_twice() async throws {
+        try await withTwoInstances { a, b in
+            let espacoId = try await a.espaco(try await a.unidade("Race empresa"), tipo: "sala_privativa", capacidade: 4)
+            let empresa = UUID()
+            let pessoas = (0..<3).map { _ in UUID().uuidString.lowercased() }
+            let empresaStream = StreamName(category: Empresa.Catalogo.category, id: empresa.uuidString.lowercased())
+            func evento(_ kind: EventKind, _ json: String) -> NewEvent {
+                NewEvent(eventId: UUID(), type: kind.type, schemaVersion: kind.schemaVersion, data: Data(json.utf8), occurredAt: segundaDeManha)
+            }
+            let em = "2026-11-23T11:00:00Z"
+            let id = empresa.uuidString
+            // The company (the first person its manager), the two others joined by invitation,
+            // the third capped at one hour a month; each person's Vinculo; three pooled hours.
+            var eventos = [
+                evento(
+                    Empresa.Catalogo.cadastrada,
+                    #"{"empresaId":"\#(id)","cadastro":{"razaoSocial":"Race Ltda","cnpj":"11222333000181","emailDeCobranca":"f@race.test","endereco":{"logradouro":"R","numero":"1","cidade":"SP","uf":"SP","cep":"01000-000"}},"gestor":"\#(pessoas[0])","por":"admin","em":"\#(em)"}"#
+                )
+            ]
+            for (n, pessoa) in pessoas.dropFirst().enumerated() {
+                let convite = UUID().uuidString
+                eventos.append(
+                    evento(
+                        Empresa.Catalogo.conviteEnviado,
+                        #"{"empresaId":"\#(id)","convite":{"conviteId":"\#(convite)","email":"pii:v1:x","token":"pii:v1:y","tokenHash":"h\#(n)","papel":"membro","expiraEm":"2026-12-30T00:00:00Z","por":"\#(pessoas[0])","em":"\#(em)"}}"#
+                    ))
+                eventos.append(
+                    evento(
+                        Empresa.Catalogo.conviteAceito,
+                        #"{"empresaId":"\#(id)","conviteId":"\#(convite)","usuarioId":"\#(pessoa)","papel":"membro","em":"\#(em)"}"#))
+            }
+            eventos.append(
+                evento(
+                    Empresa.Catalogo.limiteDefinido,
+                    #"{"empresaId":"\#(id)","usuarioId":"\#(pessoas[2])","limite":{"minutosPorMes":60},"por":"\#(pessoas[0])","em":"\#(em)"}"#))
+            _ = try await a.store.append(to: empresaStream, expected: .noStream, events: eventos)
+            for pessoa in pessoas {
+                _ = try await a.store.append(
+                    to: StreamName(category: Vinculo.Catalogo.category, id: pessoa), expected: .noStream,
+                    events: [
+                        evento(Vinculo.Catalogo.criado, #"{"usuarioId":"\#(pessoa)","empresaId":"\#(id)","em":"\#(em)"}"#)
+                    ])
+            }
+            let pool = "empresa-\(empresa.uuidString.lowercased())"
+            let lote = Carteira.Lote(
+                loteId: UUID(), medida: .minutos, quantidade: 180, tipos: [.salaPrivativa], origem: .plano, descricao: "3 h de sala")
+            let concedidos = Carteira.Event.concedidos(Carteira.Concedidos(titular: pool, lote: lote, por: "admin", em: segundaDeManha))
+            _ = try await a.store.append(
+                to: StreamNames.creditos(pool), expected: .noStream,
+                events: [try NewEvent(eventId: UUID(), event: concedidos, occurredAt: segundaDeManha)])
+            // One hour each, on twelve days of December, four by each person, half on each instance.
+            let dias = ["01", "02", "03", "04", "07", "08", "09", "10", "11", "14", "15", "16"].map { "2026-12-\($0)" }
+            let outcomes = try await withThrowingTaskGroup(of: (Int, String?, String).self) { race in
+                for (index, dia) in dias.enumerated() {
+                    let instance = index.isMultiple(of: 2) ? a : b
+                    let pessoa = pessoas[index % 3]
+                    let pedido = try JSONDecoder.iso.decode(
+                        ReservasService.PedidoDeReserva.self,
+                        from: Data(
+                            #"""
+                            {"espacoId":"\#(espacoId)","inicio":"\#(dia)T10:00:00-03:00","fim":"\#(dia)T11:00:00-03:00","totalEsperado":0}
+                            """#.utf8))
+                    race.addTask {
+                        do {
+                            let reserva = try await instance.reservas.solicitar(pedido, usuario: pessoa, caller: Caller(requestId: "e\(index)"))
+                            return (reserva.total == .zero && reserva.creditos?.minutos == 60 ? 201 : 500, nil, pessoa)
+                        } catch let error as ServiceError {
+                            return (error.status, error.codigo, pessoa)
+                        }
+                    }
+                }
+                return try await race.reduce(into: [(Int, String?, String)]()) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0.0 == 201 }.count == 3, "\(outcomes)")
+            #expect(outcomes.filter { $0.0 == 201 && $0.2 == pessoas[2] }.count <= 1, "\(outcomes)")
+            #expect(
+                outcomes.filter { $0.0 == 409 && ["creditos_insuficientes", "preco_alterado", "limite_do_mes"].contains($0.1) }.count == dias.count
+                    - 3,
+                "\(outcomes)")
+            let carteira = try await a.store.readStream(StreamNames.creditos(pool))
+            let lidos = try carteira.compactMap { try Carteira.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
+            var saldo: Int64 = 180
+            var doLimitado: Int64 = 0
+            for event in lidos {
+                if case .consumidos(let e) = event {
+                    saldo -= e.partes.reduce(0) { $0 + $1.quantidade }
+                    if e.beneficiario == pessoas[2] { doLimitado += e.partes.reduce(0) { $0 + $1.quantidade } }
+                    #expect(e.mes == "2026-12")
+                }
+                #expect(saldo >= 0)
+            }
+            #expect(saldo == 0 && doLimitado <= 60)
+        }
+    }
+}
