@@ -128,6 +128,11 @@ extension OpenAPI {
                     "espaco": ["type": "string", "description": "o espaço reservado, ou `Plano <nome>` na fatura de uma assinatura"],
                     "quando": ["type": "string", "description": "o horário reservado no fuso da unidade, ou o período do ciclo"],
                     "itens": array(object(["codigo": text, "descricao": text, "valor": money], required: ["codigo", "descricao", "valor"])),
+                    "uso": array(
+                        object(
+                            ["usuarioId": text, "nome": text, "minutos": ["type": "integer"], "centavos": ["type": "integer"]],
+                            required: ["usuarioId", "minutos", "centavos"])
+                    ).merging(["description": "na fatura de uma empresa: o uso dos créditos compartilhados por pessoa nos meses do ciclo"]) { $1 },
                 ], required: ["fatura", "membro", "espaco", "itens"]),
             "LinhaDeReceita": object(
                 [

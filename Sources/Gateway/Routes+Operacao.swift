@@ -81,6 +81,18 @@ extension Routes {
         }
         api.add(
             Operation(
+                method: .get, path: "/api/empresas/{id}/faturas",
+                summary: "As faturas da empresa (os ciclos da sua assinatura), para os gestores e os operadores", tag: "financeiro", auth: true,
+                response: "PaginaDeFaturas", errors: [400, 404], query: [.pagina])
+        ) { request, context, _ in
+            let user = try context.requireUser()
+            return try .json(
+                try await financeiro.faturas(
+                    daEmpresa: try context.parameters.require("id"), usuario: user.usuario, admin: user.papel == "admin",
+                    pagina: try Query.page(request)))
+        }
+        api.add(
+            Operation(
                 method: .get, path: "/api/faturas/{id}/recibo",
                 summary:
                     "O recibo de uma fatura para imprimir: unidade, membro, espaço, horário, itens, ISS e total (a do próprio membro; um admin, qualquer uma)",

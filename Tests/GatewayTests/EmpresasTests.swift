@@ -173,6 +173,27 @@ struct EmpresasTests {
                 try harness.emails().first { $0.to.contains { $0.address == "financeiro@acme.com.br" } }
             }
             #expect(email.subject == "Pagamento da assinatura recebido")
+
+            // Bia spends an hour of the pool; the company's invoice is its managers' (not its
+            // members'), and its receipt lists each person's use of the pool in the cycle.
+            let reserva = try await client.json(
+                .post, "/api/reservas",
+                #"{"espacoId":"\#(cenario.sala)","inicio":"2026-11-25T10:00:00-03:00","fim":"2026-11-25T11:00:00-03:00","totalEsperado":0}"#,
+                token: bia)
+            #expect(reserva.status == .created, "\(String(buffer: reserva.body))")
+            let faturas = try await eventually("the company's invoice") {
+                let itens = try await client.json(.get, "/api/empresas/\(empresa)/faturas", token: cenario.membro).object["itens"] as? [[String: Any]]
+                return itens?.isEmpty == false ? itens : nil
+            }
+            #expect(faturas.count == 1 && faturas.first?["valor"] as? Int == 26_000 && faturas.first?["usuarioId"] as? String == "empresa-\(empresa)")
+            #expect(try await client.json(.get, "/api/empresas/\(empresa)/faturas", token: bia).status == .notFound)
+            let faturaId = try #require(faturas.first?["id"] as? String)
+            #expect(try await client.json(.get, "/api/faturas/\(faturaId)/recibo", token: bia).status == .notFound)
+            let recibo = try await client.json(.get, "/api/faturas/\(faturaId)/recibo", token: cenario.membro)
+            #expect(recibo.object["membro"] as? String == "Acme Tecnologia Ltda (CNPJ 11.222.333/0001-81)", "\(String(buffer: recibo.body))")
+            let uso = try #require(recibo.object["uso"] as? [[String: Any]])
+            let biaId = try await id(client, bia)
+            #expect(uso.count == 1 && uso.first?["usuarioId"] as? String == biaId && uso.first?["minutos"] as? Int == 60, "\(uso)")
         }
     }
 

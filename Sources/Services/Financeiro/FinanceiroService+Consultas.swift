@@ -1,4 +1,5 @@
 public import Domain
+import EventStore
 import Foundation
 public import Projections
 
@@ -43,16 +44,20 @@ extension FinanceiroService {
     /// answer as for an invoice that does not exist).
     public func recibo(_ id: String, usuario: String, admin: Bool) async throws -> Recibo {
         let fatura = try await fatura(id)
-        guard admin || fatura.usuarioId.lowercased() == usuario.lowercased() else {
+        let empresa = try await empresa(daFatura: fatura)
+        guard admin || fatura.usuarioId.lowercased() == usuario.lowercased() || empresa?.gere(usuario) == true else {
             throw ServiceError.naoEncontrado("a fatura \(id.prefix(60)) não existe")
         }
         var catalogo = LeituraDoCatalogo(store: store)
         let unidade = try await catalogo.unidade(fatura.unidadeId)
-        let membro = try await nomeDoMembro(fatura.usuarioId) ?? "(dados apagados)"
+        var membro = empresa.map { "\($0.cadastro.razaoSocial) (CNPJ \($0.cadastro.cnpj.formatado))" }
+        if membro == nil { membro = try await nomeDoMembro(fatura.usuarioId) }
+        var uso: [Recibo.UsoDePessoa]?
+        if let empresa { uso = try await usoNoCiclo(empresa, fatura) }
         let recibo = { (espaco: String, quando: String?, itens: [Reserva.LinhaDePreco]) in
             Recibo(
                 fatura: fatura, unidade: unidade.map { Recibo.Unidade(nome: $0.nome, endereco: $0.endereco, fusoHorario: $0.fusoHorario) },
-                membro: membro, espaco: espaco, quando: quando, itens: itens)
+                membro: membro ?? "(dados apagados)", espaco: espaco, quando: quando, itens: itens, uso: uso)
         }
         if let ciclo = fatura.assinatura {
             return recibo(
@@ -88,6 +93,16 @@ extension FinanceiroService {
         public let quando: String?
         /// The booking's price lines, as quoted.
         public let itens: [Reserva.LinhaDePreco]
+        /// A company's cycle invoice: what each of its people spent of the pooled credits in the
+        /// cycle's months (so far), the consolidated view of its use.
+        public var uso: [UsoDePessoa]?
+
+        public struct UsoDePessoa: Codable, Sendable {
+            public let usuarioId: String
+            public let nome: String?
+            public let minutos: Int64
+            public let centavos: Int64
+        }
     }
 
     /// Revenue from `de` to `ate` (local dates, both included, at most 366 days) by day and by
@@ -146,5 +161,57 @@ extension FinanceiroService {
         return RazaoView(
             unidadeId: grupo, contas: linhas, totalDebitos: debitos, totalCreditos: creditos, equilibrado: debitos == creditos,
             lancamentos: saldos.reduce(0) { $0 + $1.lancamentos })
+    }
+
+    /// The company a subscription's invoice was issued to (holder `empresa-<id>`), nil otherwise.
+    func empresa(daFatura fatura: FaturaView) async throws -> Empresa.Dados? {
+        guard fatura.assinatura != nil, fatura.usuarioId.hasPrefix("empresa-"),
+            let id = UUID(uuidString: String(fatura.usuarioId.dropFirst("empresa-".count)))
+        else { return nil }
+        let eventos = try await store.readStream(StreamName(category: Empresa.Catalogo.category, id: id.uuidString.lowercased())).compactMap {
+            try Empresa.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
+        }
+        return Empresa.decider.fold(eventos).dados
+    }
+
+    /// Each person's use of the company's pool in the months of the invoiced cycle.
+    func usoNoCiclo(_ empresa: Empresa.Dados, _ fatura: FaturaView) async throws -> [Recibo.UsoDePessoa]? {
+        guard let ciclo = fatura.assinatura else { return nil }
+        let eventos = try await store.readStream(StreamName(category: Carteira.Catalogo.category, id: fatura.usuarioId)).compactMap {
+            try Carteira.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
+        }
+        let carteira = Carteira.decider.fold(eventos)
+        var meses: [String] = []
+        var dia = DataLocal(ano: ciclo.inicio.ano, mes: ciclo.inicio.mes, dia: 1) ?? ciclo.inicio
+        while dia < ciclo.fim {
+            meses.append("\(dia.ano)-\(dia.mes < 10 ? "0" : "")\(dia.mes)")
+            dia = dia.somandoMeses(1)
+        }
+        var uso: [Recibo.UsoDePessoa] = []
+        for pessoa in Set(carteira.usoNoMes.keys.map { String($0.split(separator: "|").first ?? "") }).sorted() {
+            var minutos: Int64 = 0
+            var centavos: Int64 = 0
+            for mes in meses {
+                let doMes = carteira.usoNoMes["\(pessoa)|\(mes)"] ?? (0, 0)
+                minutos += doMes.minutos
+                centavos += doMes.centavos
+            }
+            guard minutos != 0 || centavos != 0 else { continue }
+            uso.append(.init(usuarioId: pessoa, nome: try await nomeDoMembro(pessoa), minutos: minutos, centavos: centavos))
+        }
+        return uso
+    }
+
+    /// A company's invoices (its subscription's cycles), newest first, for its managers and
+    /// operators; 404 for anyone else, as for a company that does not exist.
+    public func faturas(daEmpresa id: String, usuario: String, admin: Bool, pagina: Int) async throws -> Pagina<FaturaView> {
+        guard let uuid = UUID(uuidString: id) else { throw ServiceError.naoEncontrado("a empresa não existe") }
+        let eventos = try await store.readStream(StreamName(category: Empresa.Catalogo.category, id: uuid.uuidString.lowercased())).compactMap {
+            try Empresa.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
+        }
+        guard let empresa = Empresa.decider.fold(eventos).dados, admin || empresa.gere(usuario) else {
+            throw ServiceError.naoEncontrado("a empresa não existe")
+        }
+        return try await faturas(doMembro: "empresa-\(uuid.uuidString.lowercased())", pagina: pagina)
     }
 }

@@ -6,7 +6,7 @@
 import { api } from '../lib/api.js';
 import { h, link, replace } from '../lib/dom.js';
 import { FATURA_STATUS } from '../lib/labels.js';
-import { money, dateShort, dateTime, percentFromBP, DEFAULT_TZ } from '../lib/format.js';
+import { money, dateShort, dateTime, percentFromBP, DEFAULT_TZ, duration } from '../lib/format.js';
 import { pageHeader, loadInto, badge } from '../lib/ui.js';
 import { FATURA_KIND } from './faturas.js';
 
@@ -60,6 +60,13 @@ export function render({ container, params, signal }) {
           h('ul', { class: 'plain-list' }, notas.map((n) => h('li', {},
             `${n.codigo ?? `Nº ${n.numero}`}${n.data ? `, ${dateShort(n.data)}` : ''}: ${money(n.valor)}`,
             n.iss ? ` (ISS devolvido ${money(n.iss)})` : ''))))
+          : null,
+        recibo.uso ? h('section', { class: 'receipt__notes', 'aria-labelledby': 'recibo-uso' },
+          h('h2', { id: 'recibo-uso' }, 'Uso dos créditos da empresa no ciclo'),
+          recibo.uso.length
+            ? h('ul', { class: 'plain-list' }, recibo.uso.map((u) => h('li', {},
+              `${u.nome ?? 'Pessoa sem dados'}: ${[u.minutos ? duration(u.minutos) : null, u.centavos ? money(u.centavos) : null].filter(Boolean).join(' e ')}`)))
+            : h('p', {}, 'Ninguém usou os créditos da empresa neste ciclo até agora.'))
           : null),
       h('p', { class: 'actions no-print' },
         h('button', { type: 'button', class: 'button', onclick: () => window.print() }, 'Imprimir')));
