@@ -13,7 +13,12 @@ export function nomesDePessoas(signal) {
     nome(id) {
       const key = String(id ?? '').toLowerCase();
       if (!pessoas.has(key)) {
-        pessoas.set(key, api(`/api/admin/usuarios/${encodeURIComponent(id)}`, { signal }).then((p) => p.nome)
+        // A company's subscription and pool are held by `empresa-<id>`: its name, not an account's.
+        const empresa = empresaDoTitular(key);
+        const pedido = empresa
+          ? api(`/api/empresas/${encodeURIComponent(empresa)}`, { signal }).then((e) => `Empresa ${e.nome}`)
+          : api(`/api/admin/usuarios/${encodeURIComponent(id)}`, { signal }).then((p) => p.nome);
+        pessoas.set(key, pedido
           .catch((error) => {
             if (error?.status === 404) return false;
             pessoas.delete(key); // a failure now (the network) is asked again next time
@@ -35,4 +40,10 @@ export function nomesDePessoas(signal) {
 export function nomeOuConta(nome, id) {
   if (nome === false) return 'Conta apagada';
   return nome ?? `Conta ${String(id ?? '—').slice(0, 8)}`;
+}
+
+/** The company id of a holder `empresa-<id>`, or null for a member's id. */
+export function empresaDoTitular(titular) {
+  const texto = String(titular ?? '');
+  return texto.startsWith('empresa-') ? texto.slice('empresa-'.length) : null;
 }

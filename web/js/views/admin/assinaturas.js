@@ -6,7 +6,7 @@
 import { api, allPages } from '../../lib/api.js';
 import { h, link, replace, append } from '../../lib/dom.js';
 import { money, dateShort } from '../../lib/format.js';
-import { nomesDePessoas, nomeOuConta } from '../../lib/pessoas.js';
+import { nomesDePessoas, nomeOuConta, empresaDoTitular } from '../../lib/pessoas.js';
 import { pageHeader, loadInto, field, table, pager, badge } from '../../lib/ui.js';
 import {
   STATUS_DA_ASSINATURA, STATUS_DA_ASSINATURA_KIND, proximaCobranca, inadimplenciaEmPalavras, periodo,
@@ -58,7 +58,9 @@ export function render({ container, query, setQuery, signal }) {
           columns: [
             {
               label: 'Membro',
-              cell: (a) => link(`/admin/assinaturas/${encodeURIComponent(a.titular)}`, nomeOuConta(porId.get(String(a.titular).toLowerCase()), a.titular), { class: 'conta-link' }),
+              cell: (a) => link(
+                empresaDoTitular(a.titular) ? `/admin/empresas/${encodeURIComponent(empresaDoTitular(a.titular))}` : `/admin/assinaturas/${encodeURIComponent(a.titular)}`,
+                nomeOuConta(porId.get(String(a.titular).toLowerCase()), a.titular), { class: 'conta-link' }),
             },
             { label: 'Plano', cell: (a) => a.plano?.nome ?? '—' },
             {
