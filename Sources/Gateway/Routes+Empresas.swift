@@ -148,6 +148,19 @@ extension Routes {
         }
         api.add(
             Operation(
+                method: .post, path: "/api/empresas/{id}/assinatura/ciclos/{numero}/pagamento",
+                summary: "Dar baixa manual no pagamento de um ciclo da empresa (transferência, dinheiro)", tag: "assinaturas", auth: true,
+                admin: true, response: "Assinatura", errors: [404])
+        ) { _, context, _ in
+            let texto = try context.parameters.require("numero")
+            guard let numero = Int(texto), (1...100_000).contains(numero) else {
+                throw ServiceError.naoEncontrado("a assinatura não tem o ciclo \(texto.prefix(20))")
+            }
+            return try .json(
+                try await assinaturas.registrarPagamentoDaEmpresa(try context.parameters.require("id"), ciclo: numero, caller: context.caller))
+        }
+        api.add(
+            Operation(
                 method: .get, path: "/api/empresas/{id}/uso",
                 summary: "O uso dos créditos compartilhados no mês, por pessoa (os gestores veem todos; um membro, o seu)", tag: "assinaturas",
                 auth: true, response: "UsoDaEmpresa", errors: [400, 404],

@@ -239,6 +239,11 @@ struct EmpresasTests {
             clock.set(try Date("2026-12-01T08:00:00-03:00", strategy: .iso8601))
             #expect(try await harness.backend.negocio.assinaturas.renovarAssinaturas() == 1)
             #expect(try await client.json(.get, "/api/empresas/\(empresa)/creditos", token: cenario.membro).object["minutos"] as? Int == 180)
+            // Paid by transfer: an operator records it (a manager may not).
+            let baixa = "/api/empresas/\(empresa)/assinatura/ciclos/1/pagamento"
+            #expect(try await client.json(.post, baixa, "", token: cenario.membro).status == .forbidden)
+            let paga = try await client.json(.post, baixa, "", token: cenario.admin)
+            #expect((paga.object["cicloAtual"] as? [String: Any])?["pago"] as? Bool == true, "\(String(buffer: paga.body))")
             func reservar(_ quem: String, _ inicio: String, _ fim: String) async throws -> TestResponse {
                 try await client.json(
                     .post, "/api/reservas", #"{"espacoId":"\#(cenario.sala)","inicio":"\#(inicio)","fim":"\#(fim)","totalEsperado":0}"#,

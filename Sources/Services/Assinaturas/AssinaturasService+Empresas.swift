@@ -422,6 +422,15 @@ extension AssinaturasService {
         return try await trocarPlano(titular: Self.titular(empresa: dados.empresaId), pedido, caller: caller)
     }
 
+    /// An operator records that a company's cycle was paid outside the provider.
+    public func registrarPagamentoDaEmpresa(_ id: String, ciclo: Int, caller: Caller) async throws -> AssinaturaView {
+        let dados = try await daEmpresa(id, caller: caller)
+        let now = clock.now
+        return try await executar(Self.titular(empresa: dados.empresaId), caller: caller) { _ in
+            .registrarPagamento(ciclo: ciclo, cobrancaId: nil, em: now)
+        }
+    }
+
     /// The company's subscription, for its people and operators (404: none, or not theirs).
     public func assinaturaDaEmpresa(_ id: String, caller: Caller) async throws -> AssinaturaView {
         let dados = try await daEmpresa(id, caller: caller)
