@@ -589,6 +589,36 @@ function tabelaDeCiclos(a, { operador, base, onChange, signal }) {
 
 // ---- subscribing ---------------------------------------------------------------------------------
 
+
+/**
+ * A subscription form's method, card token and start, or false after marking the field that is
+ * wrong (the API's rules: a card needs its token; a start from today up to 90 days ahead).
+ */
+export function cobrancaEInicio(form, hoje) {
+  const body = { metodo: form.elements.metodo.value };
+  if (body.metodo === 'cartao') {
+    const token = val(form, 'cartaoToken');
+    if (!token) {
+      fieldError(form, 'cartaoToken', 'Informe o token do cartão (no ambiente de testes: tok_visa).');
+      return false;
+    }
+    body.cartaoToken = token;
+  }
+  const dia = val(form, 'inicio');
+  if (dia) {
+    if (!isDate(dia)) {
+      fieldError(form, 'inicio', 'Escolha uma data válida.');
+      return false;
+    }
+    if (dia < hoje || dia > addDays(hoje, 90)) {
+      fieldError(form, 'inicio', `Escolha uma data de ${dateShort(hoje)} a ${dateShort(addDays(hoje, 90))}.`);
+      return false;
+    }
+    body.inicio = dia;
+  }
+  return body;
+}
+
 /**
  * The form that subscribes to a plan: the plan (radios), the billing method, the card token (only
  * for a card), the start (today when empty, up to 90 days ahead). `onDone(assinatura)` after a
@@ -635,18 +665,9 @@ export function formularioDeAssinatura({ planos, base, onDone, signal, escolhido
   onSubmit(form, async () => {
     const planoId = form.elements.planoId?.value;
     if (!planoId) return fieldError(form, 'planoId', 'Escolha um plano.');
-    const body = { planoId, metodo: form.elements.metodo.value };
-    if (body.metodo === 'cartao') {
-      const token = val(form, 'cartaoToken');
-      if (!token) return fieldError(form, 'cartaoToken', 'Informe o token do cartão (no ambiente de testes: tok_visa).');
-      body.cartaoToken = token;
-    }
-    const dia = val(form, 'inicio');
-    if (dia) {
-      if (!isDate(dia)) return fieldError(form, 'inicio', 'Escolha uma data válida.');
-      if (dia < hoje || dia > addDays(hoje, 90)) return fieldError(form, 'inicio', `Escolha uma data de ${dateShort(hoje)} a ${dateShort(addDays(hoje, 90))}.`);
-      body.inicio = dia;
-    }
+    const cobranca = cobrancaEInicio(form, hoje);
+    if (!cobranca) return;
+    const body = { planoId, ...cobranca };
     const assinatura = await action.run(base, { body, signal });
     announce('Assinatura feita.');
     onDone?.(assinatura);

@@ -9,13 +9,13 @@
 import { api, allPages, Action } from './api.js';
 import { todasAsUnidades } from './catalog.js';
 import { h, replace, append, uid } from './dom.js';
-import { money, duration, moneyInput, todayIn, addDays, dateShort, isDate, minutosDeHoras, plural, DEFAULT_TZ } from './format.js';
+import { money, duration, moneyInput, todayIn, addDays, minutosDeHoras, plural, DEFAULT_TZ } from './format.js';
 import {
   badge, table, field, radios, onSubmit, fieldError, val, announce, loadInto, errorBox,
 } from './ui.js';
 import { preco, versaoEm, centavosDe } from './planos.js';
 import {
-  painelDaAssinatura, acompanharCobranca, primeiroCicloEmPalavras, textoDe,
+  painelDaAssinatura, acompanharCobranca, primeiroCicloEmPalavras, textoDe, cobrancaEInicio,
   STATUS_DA_ASSINATURA, STATUS_DA_ASSINATURA_KIND, METODOS_DE_ASSINATURA,
 } from './assinaturas.js';
 import { saldo, lotes, quantidade } from './creditos.js';
@@ -383,18 +383,9 @@ export function planoDaEmpresa(empresa, { signal, operador = false } = {}) {
       if (!planoId) return fieldError(form, 'planoId', 'Escolha um plano.');
       const n = lerAssentos();
       if (!n || n < 1 || n > 1000) return fieldError(form, 'assentos', 'Informe de 1 a 1000 assentos, em números inteiros.');
-      const body = { planoId, metodo: form.elements.metodo.value, assentos: n };
-      if (body.metodo === 'cartao') {
-        const token = val(form, 'cartaoToken');
-        if (!token) return fieldError(form, 'cartaoToken', 'Informe o token do cartão (no ambiente de testes: tok_visa).');
-        body.cartaoToken = token;
-      }
-      const dia = val(form, 'inicio');
-      if (dia) {
-        if (!isDate(dia)) return fieldError(form, 'inicio', 'Escolha uma data válida.');
-        if (dia < hoje || dia > addDays(hoje, 90)) return fieldError(form, 'inicio', `Escolha uma data de ${dateShort(hoje)} a ${dateShort(addDays(hoje, 90))}.`);
-        body.inicio = dia;
-      }
+      const cobranca = cobrancaEInicio(form, hoje);
+      if (!cobranca) return;
+      const body = { planoId, ...cobranca, assentos: n };
       let a;
       try {
         a = await action.run(base, { body, signal });
