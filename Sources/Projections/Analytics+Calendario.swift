@@ -1,4 +1,4 @@
-import Domain
+public import Domain
 import Foundation
 
 /// Calendar arithmetic on day numbers (days since 1970-01-01), without Foundation's calendar:
@@ -49,6 +49,9 @@ public enum CalendarioAnalitico {
 
     /// `yyyy-mm`, the key of monthly documents.
     public static func mes(ano: Int, mes: Int) -> String { "\(pad(ano, 4))-\(pad(mes, 2))" }
+
+    /// `AAAA-MM` of a local date.
+    public static func mes(_ dia: DataLocal) -> String { mes(ano: dia.ano, mes: dia.mes) }
 
     /// A month as one number (`ano * 12 + mes - 1`), for in-memory keys.
     static func indiceDoMes(ano: Int, mes: Int) -> Int32 { Int32(ano * 12 + mes - 1) }

@@ -1,5 +1,5 @@
-public import Domain
-public import EventStore
+import Domain
+import EventStore
 public import Foundation
 
 /// One plan's figures in ``AnalyticsAssinaturasResumo`` and ``AnalyticsAssinaturasMes``.
@@ -100,7 +100,7 @@ public enum AnalyticsAssinaturasReadModel {
         let fusoPadrao = "America/Sao_Paulo"
         /// The month doc of `data`, created with the totals as they stand before this event.
         func mes(_ data: DataLocal) async throws -> AnalyticsAssinaturasMes {
-            let chave = "\(data.ano)-\(data.mes < 10 ? "0" : "")\(data.mes)"
+            let chave = CalendarioAnalitico.mes(data)
             return try await batch.get(AnalyticsAssinaturasMes.self, meses, chave)
                 ?? AnalyticsAssinaturasMes(mes: chave, ativas: total.ativas, mrrCentavos: total.mrrCentavos)
         }

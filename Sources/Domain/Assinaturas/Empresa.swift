@@ -131,6 +131,17 @@ public enum Empresa {
         case limiteInvalido(Carteira.Medida)
     }
 
+    /// The holder of a company's subscription and pooled credits: `empresa-<id>`.
+    public static func titular(_ id: UUID) -> String { "\(prefixoDoTitular)\(id.uuidString.lowercased())" }
+
+    /// The company a holder names (nil: a member's id).
+    public static func id(doTitular titular: String) -> UUID? {
+        guard titular.hasPrefix(prefixoDoTitular) else { return nil }
+        return UUID(uuidString: String(titular.dropFirst(prefixoDoTitular.count)))
+    }
+
+    static let prefixoDoTitular = "empresa-"
+
     /// How long an invitation link works.
     public static let validadeDoConviteEmDias = 7
     public static let convitesPendentesMaximos = 200

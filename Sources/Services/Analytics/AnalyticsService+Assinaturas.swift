@@ -63,14 +63,13 @@ extension AnalyticsService {
             try ReadModelJSON.decoder.decode(AnalyticsAssinaturasMes.self, from: $0)
         }
         let porMes = Dictionary(todos.map { ($0.mes, $0) }, uniquingKeysWith: { a, _ in a })
-        func chave(_ data: DataLocal) -> String { "\(data.ano)-\(data.mes < 10 ? "0" : "")\(data.mes)" }
         let primeiro = DataLocal(ano: hoje.ano, mes: hoje.mes, dia: 1) ?? hoje
         // The figures at the end of the last month with a change before the window.
-        let inicioDaJanela = chave(primeiro.somandoMeses(-(quantos - 1)))
+        let inicioDaJanela = CalendarioAnalitico.mes(primeiro.somandoMeses(-(quantos - 1)))
         var anterior = todos.filter { $0.mes < inicioDaJanela }.max { $0.mes < $1.mes }.map { ($0.ativasNoFim, $0.mrrNoFimCentavos) } ?? (0, 0)
         var meses: [Assinaturas.Mes] = []
         for passo in (0..<quantos).reversed() {
-            let mes = chave(primeiro.somandoMeses(-passo))
+            let mes = CalendarioAnalitico.mes(primeiro.somandoMeses(-passo))
             let doc = porMes[mes] ?? AnalyticsAssinaturasMes(mes: mes, ativas: anterior.0, mrrCentavos: anterior.1)
             meses.append(
                 Assinaturas.Mes(

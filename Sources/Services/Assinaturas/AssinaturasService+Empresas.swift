@@ -400,33 +400,30 @@ extension AssinaturasService {
 extension AssinaturasService {
     // MARK: The company's subscription
 
-    /// The holder of a company's subscription and pooled credits: `empresa-<id>`.
-    public static func titular(empresa: UUID) -> String { "empresa-\(empresa.uuidString.lowercased())" }
-
     /// A manager (or an operator) subscribes the company to a plan for `assentos` people
     /// (default: its people now): the fee and the credits are the plan's times the seats, the
     /// credits pooled in the company's wallet.
     public func assinarEmpresa(_ id: String, _ pedido: PedidoDeAssinatura, caller: Caller) async throws -> AssinaturaView {
         let dados = try await gestao(id, caller: caller)
         let assentos = pedido.assentos ?? max(1, dados.integrantes.count)
-        return try await assinar(titular: Self.titular(empresa: dados.empresaId), pedido, assentos: assentos, caller: caller)
+        return try await assinar(titular: Empresa.titular(dados.empresaId), pedido, assentos: assentos, caller: caller)
     }
 
     public func agirEmpresa(_ id: String, _ acao: Acao, caller: Caller) async throws -> AssinaturaView {
         let dados = try await gestao(id, caller: caller)
-        return try await agir(titular: Self.titular(empresa: dados.empresaId), acao, caller: caller)
+        return try await agir(titular: Empresa.titular(dados.empresaId), acao, caller: caller)
     }
 
     public func trocarPlanoDaEmpresa(_ id: String, _ pedido: PedidoDeTroca, caller: Caller) async throws -> AssinaturaView {
         let dados = try await gestao(id, caller: caller)
-        return try await trocarPlano(titular: Self.titular(empresa: dados.empresaId), pedido, caller: caller)
+        return try await trocarPlano(titular: Empresa.titular(dados.empresaId), pedido, caller: caller)
     }
 
     /// An operator records that a company's cycle was paid outside the provider.
     public func registrarPagamentoDaEmpresa(_ id: String, ciclo: Int, caller: Caller) async throws -> AssinaturaView {
         let dados = try await daEmpresa(id, caller: caller)
         let now = clock.now
-        return try await executar(Self.titular(empresa: dados.empresaId), caller: caller) { _ in
+        return try await executar(Empresa.titular(dados.empresaId), caller: caller) { _ in
             .registrarPagamento(ciclo: ciclo, cobrancaId: nil, em: now)
         }
     }
@@ -434,13 +431,13 @@ extension AssinaturasService {
     /// The company's subscription, for its people and operators (404: none, or not theirs).
     public func assinaturaDaEmpresa(_ id: String, caller: Caller) async throws -> AssinaturaView {
         let dados = try await daEmpresa(id, caller: caller)
-        return try await assinatura(titular: Self.titular(empresa: dados.empresaId))
+        return try await assinatura(titular: Empresa.titular(dados.empresaId))
     }
 
     /// The company's pooled credits, for its people and operators.
     public func carteiraDaEmpresa(_ id: String, caller: Caller) async throws -> CarteiraView {
         let dados = try await daEmpresa(id, caller: caller)
-        return try await carteira(titular: Self.titular(empresa: dados.empresaId))
+        return try await carteira(titular: Empresa.titular(dados.empresaId))
     }
 }
 
@@ -472,9 +469,9 @@ extension AssinaturasService {
             mes = texto
         } else {
             let hoje = DataLocal(clock.now, em: TimeZone(identifier: "America/Sao_Paulo") ?? TimeZone(secondsFromGMT: -10_800) ?? .gmt)
-            mes = "\(hoje.ano)-\(hoje.mes < 10 ? "0" : "")\(hoje.mes)"
+            mes = CalendarioAnalitico.mes(hoje)
         }
-        let carteira = try await carteiras.load(StreamNames.creditos(Self.titular(empresa: dados.empresaId))).state
+        let carteira = try await carteiras.load(StreamNames.creditos(Empresa.titular(dados.empresaId))).state
         let usuario = caller.usuario ?? ""
         let todos = caller.papel == "admin" || dados.gere(usuario)
         var pessoas: [UsoDaEmpresa.Pessoa] = []

@@ -165,10 +165,13 @@ extension FinanceiroService {
 
     /// The company a subscription's invoice was issued to (holder `empresa-<id>`), nil otherwise.
     func empresa(daFatura fatura: FaturaView) async throws -> Empresa.Dados? {
-        guard fatura.assinatura != nil, fatura.usuarioId.hasPrefix("empresa-"),
-            let id = UUID(uuidString: String(fatura.usuarioId.dropFirst("empresa-".count)))
-        else { return nil }
-        let eventos = try await store.readStream(StreamName(category: Empresa.Catalogo.category, id: id.uuidString.lowercased())).compactMap {
+        guard fatura.assinatura != nil, let id = Empresa.id(doTitular: fatura.usuarioId) else { return nil }
+        return try await empresa(id)
+    }
+
+    /// A company as its stream says now (nil: no such company).
+    func empresa(_ id: UUID) async throws -> Empresa.Dados? {
+        let eventos = try await store.readStream(StreamNames.empresa(id)).compactMap {
             try Empresa.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
         }
         return Empresa.decider.fold(eventos).dados
@@ -177,14 +180,14 @@ extension FinanceiroService {
     /// Each person's use of the company's pool in the months of the invoiced cycle.
     func usoNoCiclo(_ empresa: Empresa.Dados, _ fatura: FaturaView) async throws -> [Recibo.UsoDePessoa]? {
         guard let ciclo = fatura.assinatura else { return nil }
-        let eventos = try await store.readStream(StreamName(category: Carteira.Catalogo.category, id: fatura.usuarioId)).compactMap {
+        let eventos = try await store.readStream(StreamNames.creditos(fatura.usuarioId)).compactMap {
             try Carteira.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
         }
         let carteira = Carteira.decider.fold(eventos)
         var meses: [String] = []
         var dia = DataLocal(ano: ciclo.inicio.ano, mes: ciclo.inicio.mes, dia: 1) ?? ciclo.inicio
         while dia < ciclo.fim {
-            meses.append("\(dia.ano)-\(dia.mes < 10 ? "0" : "")\(dia.mes)")
+            meses.append(CalendarioAnalitico.mes(dia))
             dia = dia.somandoMeses(1)
         }
         var uso: [Recibo.UsoDePessoa] = []
@@ -205,13 +208,9 @@ extension FinanceiroService {
     /// A company's invoices (its subscription's cycles), newest first, for its managers and
     /// operators; 404 for anyone else, as for a company that does not exist.
     public func faturas(daEmpresa id: String, usuario: String, admin: Bool, pagina: Int) async throws -> Pagina<FaturaView> {
-        guard let uuid = UUID(uuidString: id) else { throw ServiceError.naoEncontrado("a empresa não existe") }
-        let eventos = try await store.readStream(StreamName(category: Empresa.Catalogo.category, id: uuid.uuidString.lowercased())).compactMap {
-            try Empresa.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
-        }
-        guard let empresa = Empresa.decider.fold(eventos).dados, admin || empresa.gere(usuario) else {
+        guard let uuid = UUID(uuidString: id), let empresa = try await empresa(uuid), admin || empresa.gere(usuario) else {
             throw ServiceError.naoEncontrado("a empresa não existe")
         }
-        return try await faturas(doMembro: "empresa-\(uuid.uuidString.lowercased())", pagina: pagina)
+        return try await faturas(doMembro: Empresa.titular(uuid), pagina: pagina)
     }
 }

@@ -11,14 +11,7 @@ extension NotificacoesService {
     func convite(_ enviado: Empresa.ConviteEnviado) async throws -> Aviso? {
         let convite = enviado.convite
         guard let email = try await abrir(convite.email), let token = try await abrir(convite.token) else { return nil }
-        var empresa = "uma empresa"
-        for recorded in try await store.readStream(StreamNames.empresa(enviado.empresaId)) {
-            switch try Empresa.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) {
-            case .cadastrada(let e)?: empresa = e.cadastro.nome
-            case .atualizada(let e)?: empresa = e.cadastro.nome
-            default: break
-            }
-        }
+        let empresa = try await cadastro(enviado.empresaId)?.nome ?? "uma empresa"
         let papel = convite.papel == .gestor ? "gestor(a)" : "membro"
         let link = "\(enderecoPublico ?? "")/convite/\(token)"
         let validade = DataLocal(convite.expiraEm, em: TimeZone(identifier: "America/Sao_Paulo") ?? .gmt).brasileira
@@ -35,15 +28,15 @@ extension NotificacoesService {
     /// A company's subscription is told to its billing e-mail (`titular` `empresa-<id>`); nil
     /// for any other holder.
     func contatoDaEmpresa(_ titular: String) async throws -> Contato? {
-        guard titular.hasPrefix("empresa-"), let id = UUID(uuidString: String(titular.dropFirst("empresa-".count))) else { return nil }
-        var contato: Contato?
-        for recorded in try await store.readStream(StreamNames.empresa(id)) {
-            switch try Empresa.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) {
-            case .cadastrada(let e)?: contato = Contato(nome: e.cadastro.nome, email: e.cadastro.emailDeCobranca)
-            case .atualizada(let e)?: contato = Contato(nome: e.cadastro.nome, email: e.cadastro.emailDeCobranca)
-            default: break
-            }
+        guard let id = Empresa.id(doTitular: titular), let cadastro = try await cadastro(id) else { return nil }
+        return Contato(nome: cadastro.nome, email: cadastro.emailDeCobranca)
+    }
+
+    /// A company's registration as its stream says now (nil: no such company).
+    private func cadastro(_ id: UUID) async throws -> Empresa.Cadastro? {
+        let eventos = try await store.readStream(StreamNames.empresa(id)).compactMap {
+            try Empresa.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
         }
-        return contato
+        return Empresa.decider.fold(eventos).dados?.cadastro
     }
 }

@@ -20,16 +20,13 @@ extension PrecosService {
         AggregateStore(store: store, decider: Empresa.decider) { try Empresa.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
     }
 
-    /// `AAAA-MM` of a local date: the month a monthly cap counts a booking in.
-    static func mes(_ dia: DataLocal) -> String { "\(dia.ano)-\(dia.mes < 10 ? "0" : "")\(dia.mes)" }
-
     /// The company pool `membro` may spend from for a booking in `mes` (nil: in no company).
     func pool(_ membro: String, mes: String, prefetched: Prefetched?) async throws -> PoolDaEmpresa? {
-        guard !membro.hasPrefix("empresa-"),
+        guard Empresa.id(doTitular: membro) == nil,
             let empresaId = try await vinculos.load(StreamNames.vinculo(membro), prefetched: prefetched).state,
             let empresa = try await empresas.load(StreamNames.empresa(empresaId)).state.dados, empresa.integrantes[membro] != nil
         else { return nil }
-        let titular = AssinaturasService.titular(empresa: empresaId)
+        let titular = Empresa.titular(empresaId)
         return PoolDaEmpresa(
             titular: titular, uso: Carteira.Uso(pessoa: membro, mes: mes, limite: empresa.limites[membro]),
             comPlano: try await planoAtivo(titular, prefetched: nil))

@@ -229,7 +229,7 @@ public final class PrecosService: Sendable {
         var creditos = Cotacao.Creditos(
             minutos: state.disponivel(.minutos, tipo: espaco.tipo, unidade: espaco.unidade.rawValue, em: now, comPlano: comPlano),
             centavos: state.disponivel(.centavos, tipo: espaco.tipo, unidade: espaco.unidade.rawValue, em: now, comPlano: comPlano))
-        if let pool = try await pool(titular, mes: Self.mes(dia), prefetched: prefetched) {
+        if let pool = try await pool(titular, mes: CalendarioAnalitico.mes(dia), prefetched: prefetched) {
             let daEmpresa = try await disponivel(no: pool, espaco: espaco, em: now)
             creditos = Cotacao.Creditos(minutos: creditos.minutos + daEmpresa.minutos, centavos: creditos.centavos + daEmpresa.centavos)
         }

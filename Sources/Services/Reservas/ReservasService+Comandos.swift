@@ -143,7 +143,7 @@ extension ReservasService {
             let devolver = Reserva.devolucaoDeCreditos(dados, decided)
             var titulares = [creditos.titular]
             if let empresa = try await precos.vinculos.load(StreamNames.vinculo(creditos.titular)).state {
-                titulares.append(AssinaturasService.titular(empresa: empresa))
+                titulares.append(Empresa.titular(empresa))
             }
             for titular in titulares {
                 let stream = StreamNames.creditos(titular)

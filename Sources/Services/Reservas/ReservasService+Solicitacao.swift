@@ -211,7 +211,8 @@ extension ReservasService {
             writes.append(StreamWrite(stream: stream, expected: .after(version), events: try Events.new(events, at: now, metadata: meta)))
         }
         guard resto.minutos > 0 || resto.centavos > 0 else { return writes }
-        guard let dia = reserva.dias.first, let pool = try await precos.pool(creditos.titular, mes: PrecosService.mes(dia), prefetched: prefetched)
+        guard let dia = reserva.dias.first,
+            let pool = try await precos.pool(creditos.titular, mes: CalendarioAnalitico.mes(dia), prefetched: prefetched)
         else { throw Self.creditosInsuficientes }
         let poolStream = StreamNames.creditos(pool.titular)
         let (carteira, versao) = try await precos.carteiras.load(poolStream)
