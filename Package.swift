@@ -34,13 +34,26 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", exact: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-metrics.git", exact: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
     ],
     targets: [
         .target(name: "Domain", swiftSettings: strict),
+        // The process's metrics: swift-metrics' API over one swift-prometheus registry
+        // (docs/observability.md); every layer below the edge records into it.
+        .target(
+            name: "Telemetry",
+            dependencies: [
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            swiftSettings: strict
+        ),
         .target(
             name: "EventStore",
             dependencies: [
-                "Domain",
+                "Domain", "Telemetry",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 // ConnectionPoolError: the pool's "gave up opening connections" (DatabaseHealth).
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
@@ -54,7 +67,7 @@ let package = Package(
         .target(
             name: "Messaging",
             dependencies: [
-                "Domain", "EventStore", "CRabbitMQ",
+                "Domain", "EventStore", "CRabbitMQ", "Telemetry",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -62,7 +75,7 @@ let package = Package(
         .target(
             name: "Projections",
             dependencies: [
-                "Domain", "EventStore",
+                "Domain", "EventStore", "Telemetry",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -70,7 +83,7 @@ let package = Package(
         .target(
             name: "Services",
             dependencies: [
-                "Domain", "EventStore", "Messaging", "Projections",
+                "Domain", "EventStore", "Messaging", "Projections", "Telemetry",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -83,7 +96,7 @@ let package = Package(
         .target(
             name: "Integrations",
             dependencies: [
-                "Domain", "Services",
+                "Domain", "Services", "Telemetry",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -96,7 +109,7 @@ let package = Package(
         .target(
             name: "App",
             dependencies: [
-                "Domain", "EventStore", "Messaging", "Projections", "Services", "Integrations",
+                "Domain", "EventStore", "Messaging", "Projections", "Services", "Integrations", "Telemetry",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -104,7 +117,7 @@ let package = Package(
         .target(
             name: "Gateway",
             dependencies: [
-                "Domain", "EventStore", "Messaging", "Projections", "Services", "Integrations", "App",
+                "Domain", "EventStore", "Messaging", "Projections", "Services", "Integrations", "App", "Telemetry",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -117,7 +130,7 @@ let package = Package(
         .executableTarget(
             name: "coworkflow",
             dependencies: [
-                "Domain", "EventStore", "Messaging", "Projections", "Services", "Integrations", "App", "Gateway",
+                "Domain", "EventStore", "Messaging", "Projections", "Services", "Integrations", "App", "Gateway", "Telemetry",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -144,7 +157,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "Domain", "EventStore", "Projections",
+                "Domain", "EventStore", "Projections", "Telemetry",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -167,7 +180,7 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Domain", "EventStore", "Messaging", "Projections", "Services", "Integrations", "App", "Gateway", "TestSupport",
+                "Domain", "EventStore", "Messaging", "Projections", "Services", "Integrations", "App", "Gateway", "TestSupport", "Telemetry",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -199,7 +212,7 @@ let package = Package(
         .testTarget(
             name: "MessagingTests",
             dependencies: [
-                "Domain", "EventStore", "Messaging",
+                "Domain", "EventStore", "Messaging", "TestSupport", "Telemetry",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

@@ -48,6 +48,7 @@ public struct Backend: Sendable {
         self.followed = followed
         self.subscriptions = subscriptions ?? (projections.map(\.projection) + followed).map(\.checkpoint)
         watcher = followed.isEmpty ? nil : CheckpointWatcher(store: store, checkpoints: followed.map(\.checkpoint))
+        _ = BusinessMetrics.installed
     }
 
     /// Everything in one process over `store`: every service and every projection.

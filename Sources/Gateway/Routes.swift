@@ -7,6 +7,7 @@ import Logging
 import Messaging
 import Projections
 import Services
+import Telemetry
 
 struct RegistroBody: Decodable {
     let nome: String
@@ -258,25 +259,16 @@ enum Routes {
                 method: .get, path: "/metrics", summary: "Métricas no formato de texto do Prometheus", tag: "operacao",
                 response: "text", contentType: "text/plain")
         ) { _, _, _ in
-            var text = metrics.render()
-            text += "# HELP coworkflow_events_appended_total Events this process appended to the store.\n"
-            text += "# TYPE coworkflow_events_appended_total counter\n"
-            text += "coworkflow_events_appended_total \(backend.store.eventsAppended)\n"
+            // The state held elsewhere, read now: how far each subscription (read models,
+            // the relay) is behind the head, and the runners of this process that are stuck.
             if let (head, lags) = try? await backend.lags() {
-                text += "# HELP coworkflow_store_head_sequence Sequence number of the newest event readable in global order.\n"
-                text += "# TYPE coworkflow_store_head_sequence gauge\n"
-                text += "coworkflow_store_head_sequence \(head.sequence)\n"
-                text += "# HELP coworkflow_subscription_lag_events Events a subscription (relay, projection) is behind the store's head.\n"
-                text += "# TYPE coworkflow_subscription_lag_events gauge\n"
-                for (name, _, lag) in lags { text += "coworkflow_subscription_lag_events{subscription=\"\(name)\"} \(lag)\n" }
+                Telemetry.gauge(Catalog.storeHead).record(head.sequence)
+                for (name, _, lag) in lags { Telemetry.gauge(Catalog.subscriptionLag, [("subscription", name)]).record(lag) }
             }
-            if !backend.projections.isEmpty {
-                text += "# HELP coworkflow_projection_failing 1 while a projection runner of this process cannot follow the log (see /saude).\n"
-                text += "# TYPE coworkflow_projection_failing gauge\n"
-                for runner in backend.projections {
-                    text += "coworkflow_projection_failing{projection=\"\(runner.projection.name)\"} \(runner.failure == nil ? 0 : 1)\n"
-                }
+            for runner in backend.projections {
+                Telemetry.gauge(Catalog.projectionFailing, [("projection", runner.projection.name)]).record(runner.failure == nil ? 0 : 1)
             }
+            let text = metrics.render()
             return Reply(status: 200, body: Data(text.utf8), headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"])
         }
     }

@@ -1,5 +1,5 @@
-public import Domain
-public import EventStore
+import Domain
+import EventStore
 public import Foundation
 
 /// A company in the operators' list.

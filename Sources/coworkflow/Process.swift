@@ -3,6 +3,7 @@ import Dispatch
 import EventStore
 import Foundation
 import Logging
+import Telemetry
 
 enum Log {
     /// A logger at `LOG_LEVEL` (trace…critical; default info), to standard error: text, or one
@@ -15,7 +16,10 @@ enum Log {
         return logger
     }
 
+    /// The process's logging and (the first logger is made before any work) its metrics:
+    /// other libraries' swift-metrics go to the registry `/metrics` renders.
     private static let bootstrap: Void = {
+        Telemetry.bootstrap()
         switch ProcessInfo.processInfo.environment["LOG_FORMAT"]?.lowercased() {
         case "json": LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
         default: LoggingSystem.bootstrap(StreamLogHandler.standardError)

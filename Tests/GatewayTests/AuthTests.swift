@@ -476,8 +476,8 @@ struct OperationsTests {
             let outros = try #require(reservas.0.object["componentes"] as? [String: Any])
             #expect((outros["projection:catalogo"] as? [String: Any])?["status"] as? String == "ok")
             let metrics = String(buffer: try await client.json(.get, "/metrics").body)
-            #expect(metrics.contains(#"coworkflow_projection_failing{projection="reservas"} 1"#))
-            #expect(metrics.contains(#"coworkflow_projection_failing{projection="catalogo"} 0"#))
+            #expect(metrics.contains(#"coworkflow_projection_failing{projection="reservas"} 1.0"#))
+            #expect(metrics.contains(#"coworkflow_projection_failing{projection="catalogo"} 0.0"#))
         }
     }
 
@@ -490,9 +490,15 @@ struct OperationsTests {
             #expect(health.status == .ok)
             let components = health.object["componentes"] as? [String: Any]
             #expect(components?["store"] != nil && components?["bus"] != nil)
+            // One registry per process (the tests' apps share it): the series moves by one.
+            let series401 = #"coworkflow_http_requests_total{method="GET",route="/api/auth/me",status="401"} "#
+            func count(_ text: String) -> Int {
+                text.split(separator: "\n").first { $0.hasPrefix(series401) }.flatMap { Int($0.dropFirst(series401.count)) } ?? 0
+            }
+            let earlier = count(String(buffer: try await client.json(.get, "/metrics").body))
             _ = try await client.json(.get, "/api/auth/me")
             let metrics = String(buffer: try await client.json(.get, "/metrics").body)
-            #expect(metrics.contains(#"coworkflow_http_requests_total{method="GET",route="/api/auth/me",status="401"} 1"#))
+            #expect(count(metrics) == earlier + 1, "\(metrics)")
             #expect(metrics.contains("coworkflow_http_request_duration_seconds_bucket"))
             // Made-up paths, ids and methods add no series of their own, and nothing a request
             // sends can break the text format.

@@ -183,7 +183,7 @@ struct DistributedTests {
             let metrics = try await call(.GET, gateway + "/metrics").text
             relayLag =
                 metrics.split(separator: "\n").first { $0.hasPrefix(#"coworkflow_subscription_lag_events{subscription="relay"}"#) }
-                .flatMap { $0.split(separator: " ").last.flatMap { Int($0) } } ?? -1
+                .flatMap { $0.split(separator: " ").last.flatMap { Double($0).map(Int.init) } } ?? -1
             if relayLag == 0 { break }
             try await Task.sleep(for: .milliseconds(100))
         }
@@ -191,7 +191,7 @@ struct DistributedTests {
         let projections = try await call(.GET, deployment.url("projections") + "/saude")
         #expect((projections.object["componentes"] as? [String: [String: String]])?["bus"]?["status"] == "ok", "\(projections.text)")
         let appended = try await call(.GET, deployment.url("usuarios") + "/metrics").text
-        #expect(!appended.contains("coworkflow_events_appended_total 0\n"), "usuarios appended no events")
+        #expect(!appended.contains("coworkflow_store_events_appended_total 0\n"), "usuarios appended no events")
 
         stopped = true
         let statuses = await deployment.terminate()
@@ -212,7 +212,9 @@ struct DistributedTests {
         var stopped = false
         defer { if !stopped { deployment.kill() } }
         try await deployment.createAdmin("root@dist.test", senha: "segredo-root")
+        let before = try await deployment.scrapes()
         try await Historia(base: deployment.url("gateway"), sink: sink, email: "dist.test", paciencia: .seconds(40)).contar()
+        try await Self.metricsMoved(before: before, after: try await deployment.scrapes())
 
         // The sandbox's provider API wants its key; the gateway's webhook a valid signature.
         let semChave = try await call(.POST, deployment.url("sandbox") + "/v1/cobrancas", "{}")
@@ -226,12 +228,51 @@ struct DistributedTests {
             let saude = try await call(.GET, deployment.url(service) + "/saude")
             #expect((saude.object["componentes"] as? [String: [String: String]])?["bus"]?["status"] == "ok", "\(service): \(saude.text)")
             let metrics = try await call(.GET, deployment.url(service) + "/metrics").text
-            #expect(!metrics.contains("coworkflow_events_appended_total 0\n"), "\(service) appended no events")
+            #expect(!metrics.contains("coworkflow_store_events_appended_total 0\n"), "\(service) appended no events")
         }
 
         stopped = true
         let statuses = await deployment.terminate()
         #expect(statuses.values.allSatisfy { $0 == 0 }, "exit statuses after SIGTERM: \(statuses)")
+    }
+
+    /// Issue 41's proof: every deployable's `/metrics` parses with prometheus_client's parser
+    /// and has the edge's, the store's and the process's figures; together they have every name
+    /// of infra/observability/metrics.txt (what the dashboards and alerts use); and the story's
+    /// booking, payment, e-mails, relay and consumers moved them.
+    static func metricsMoved(before: [String: MetricsScrape], after: [String: MetricsScrape]) async throws {
+        for (name, scrape) in after {
+            for metric in [
+                "coworkflow_http_requests_total", "coworkflow_http_request_duration_seconds", "coworkflow_store_appends_total",
+                "coworkflow_store_read_duration_seconds", "coworkflow_store_pool_connections_max", "process_cpu_seconds_total",
+                "process_resident_memory_bytes", "process_open_fds",
+            ] {
+                #expect(scrape.has(metric), "\(name) has no \(metric)")
+            }
+        }
+        for metric in try MetricsScrape.catalog() {
+            #expect(after.values.contains { $0.has(metric) }, "no deployable has \(metric)")
+        }
+        func moved(_ metric: String, _ labels: [String: String] = [:], in names: [String]? = nil) -> Double {
+            (names ?? Array(after.keys)).map { name in
+                (after[name]?.value(metric, labels) ?? 0) - (before[name]?.value(metric, labels) ?? 0)
+            }.reduce(0, +)
+        }
+        #expect(moved("coworkflow_bookings_total", ["status": "solicitada"], in: ["reservas", "reservas-2"]) >= 1)
+        #expect(moved("coworkflow_bookings_total", ["status": "confirmada"]) >= 1)
+        #expect(moved("coworkflow_payments_total", ["outcome": "confirmado"], in: ["pagamentos"]) >= 1)
+        #expect(moved("coworkflow_emails_total", ["outcome": "sent"], in: ["notificacoes"]) >= 1)
+        #expect(moved("coworkflow_bus_published_total", in: ["projections"]) >= 1)
+        #expect(moved("coworkflow_bus_confirmed_total", in: ["projections"]) >= 1)
+        for consumer in ["reservas", "pagamentos", "notificacoes", "financeiro"] {
+            #expect(moved("coworkflow_bus_consumed_total", ["consumer": consumer]) >= 1, "\(consumer) consumed nothing")
+            #expect(moved("coworkflow_bus_consumer_lag_seconds_count", ["consumer": consumer]) >= 1)
+        }
+        #expect(moved("coworkflow_store_appends_total", ["outcome": "ok"]) >= 5)
+        #expect(moved("coworkflow_http_requests_total", ["route": "/api/reservas", "method": "POST", "status": "201"], in: ["gateway"]) >= 1)
+        #expect(moved("coworkflow_http_request_duration_seconds_count", ["route": "/api/reservas", "method": "POST"], in: ["gateway"]) >= 1)
+        #expect(moved("process_cpu_seconds_total", in: ["gateway"]) > 0)
+        #expect((after["projections"]?.value("coworkflow_subscription_lag_events", ["subscription": "relay"]) ?? -1) >= 0)
     }
 
     @Test("SIGTERM: requests in flight finish with their answer, then new ones get 503 or a closed port (never a 500), and the process exits 0")
@@ -385,6 +426,17 @@ final class Deployment: @unchecked Sendable {
 
     func url(_ name: String) -> String {
         "http://127.0.0.1:\(processes.first { $0.name == name }?.port ?? 0)"
+    }
+
+    /// Every deployable's `/metrics` (not the sandbox PSP's), parsed.
+    func scrapes() async throws -> [String: MetricsScrape] {
+        var scrapes: [String: MetricsScrape] = [:]
+        for entry in processes where entry.name != "sandbox" {
+            let answer = try await call(.GET, url(entry.name) + "/metrics")
+            #expect(answer.status == 200, "\(entry.name): \(answer.text)")
+            scrapes[entry.name] = try MetricsScrape(answer.text)
+        }
+        return scrapes
     }
 
     /// A fresh database, migrated; fresh queues; every deployable started (two reservas

@@ -398,9 +398,15 @@ struct PagamentosTests {
             #expect(try instante(dadosDoBoleto["vencimento"]) == segundaDeManha + 2 * 24 * 3600)
             #expect(try #require(dadosDoBoleto["linhaDigitavel"] as? String).count == 47)
 
-            // Sixteen minutes on, only the PIX hold has run out.
+            // Sixteen minutes on, only the PIX hold has run out: carried out a minute late (measured).
+            let fired = metricSample("coworkflow_timer_fired_total", ["timer": "reservas:prazos"])
+            let late = metricSample("coworkflow_timer_lateness_seconds_sum", ["timer": "reservas:prazos"])
+            let expired = metricSample("coworkflow_bookings_total", ["status": "expirada"])
             clock.advance(by: 16 * 60)
             #expect(try await harness.backend.reservas.executarPrazosVencidos() == 1)
+            #expect(metricSample("coworkflow_timer_fired_total", ["timer": "reservas:prazos"]) >= fired + 1)
+            #expect(metricSample("coworkflow_timer_lateness_seconds_sum", ["timer": "reservas:prazos"]) - late >= 60)
+            #expect(metricSample("coworkflow_bookings_total", ["status": "expirada"]) >= expired + 1)
             _ = try await client.reserva(try #require(pix.object["id"] as? String), token: cenario.membro, status: "expirada")
             #expect(try await client.reserva(id, token: cenario.membro, status: "solicitada")["status"] as? String == "solicitada")
             // Wednesday's booking expires at its start, unpaid; the week-ahead one still holds.

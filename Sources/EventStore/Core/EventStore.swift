@@ -199,20 +199,25 @@ enum AppendValidation {
 /// Counts the events appended inside one transaction, for `eventsAppended` once it commits,
 /// and keeps the last position each stored type took (for ``AppendWatermark``).
 final class AppendTally: Sendable {
-    private let state = Mutex<(events: Int, types: [String: GlobalPosition])>((0, [:]))
+    private let state = Mutex<(events: Int, types: [String: GlobalPosition], writes: [StreamWrite])>((0, [:], []))
 
     func add(_ result: AppendResult, _ writes: [StreamWrite]) {
         let types = AppendWatermark.positions(result, writes)
         state.withLock { state in
             state.events += result.positions.count
             state.types.merge(types, uniquingKeysWith: max)
+            if !result.positions.isEmpty { state.writes += writes }
         }
     }
 
     var events: Int { state.withLock { $0.events } }
 
-    /// Once the transaction committed: counts for the task's watermark.
-    func committed() { AppendWatermark.current?.record(state.withLock { $0.types }) }
+    /// Once the transaction committed: counts for the task's watermark and the metrics.
+    func committed() {
+        let (events, types, writes) = state.withLock { ($0.events, $0.types, $0.writes) }
+        AppendWatermark.current?.record(types)
+        StoreMetrics.committed(writes, count: events)
+    }
 }
 
 /// The last global position the appends of a task (and its child tasks) took, once committed,

@@ -45,6 +45,7 @@ public final class PostgresEventStore: EventStore {
             configuration: settings.connectionConfiguration(),
             options: StorePool.Options(minimum: settings.minimumConnections, maximum: settings.maximumConnections, idleTimeout: settings.idleTimeout),
             logger: logger)
+        StoreMetrics.watch(pool)
     }
 
     /// Runs the pool, the listener and the notifier until the task is cancelled.
@@ -98,11 +99,14 @@ public final class PostgresEventStore: EventStore {
             attempt += 1
             let (carry, finishedBefore) = notices.withLock { $0.begin(at: .now) }
             do {
-                let result = try await lease { connection in
-                    try await Self.append(writes, on: connection, logger: self.logger, notify: carry)
+                let result = try await StoreMetrics.appending {
+                    try await lease { connection in
+                        try await Self.append(writes, on: connection, logger: self.logger, notify: carry)
+                    }
                 }
                 didAppend(carried: carry, finishedBefore: finishedBefore)
                 appended.add(result.positions.count, ordering: .relaxed)
+                StoreMetrics.committed(writes, count: result.positions.count)
                 AppendWatermark.current?.record(result, writes)
                 return result
             } catch let collision as Collision where attempt < 10 {
@@ -122,8 +126,10 @@ public final class PostgresEventStore: EventStore {
         // Rung on rollback too: readers held back by this transaction may go on.
         defer { didAppend() }
         let tally = AppendTally()
-        let result = try await leaseTransaction { connection in
-            try await body(Transaction(connection: connection, logger: logger, tally: tally))
+        let result = try await StoreMetrics.appending {
+            try await leaseTransaction { connection in
+                try await body(Transaction(connection: connection, logger: logger, tally: tally))
+            }
         }
         appended.add(tally.events, ordering: .relaxed)
         tally.committed()
@@ -340,26 +346,34 @@ public final class PostgresEventStore: EventStore {
     // MARK: Read
 
     public func readStream(_ stream: StreamName, from version: Int64, limit: Int) async throws -> [RecordedEvent] {
-        try await read(PostgresStatements.ReadStream(stream: stream.rawValue, from: version, limit: Int64(limit)))
+        try await StoreMetrics.reading(.stream) {
+            try await read(PostgresStatements.ReadStream(stream: stream.rawValue, from: version, limit: Int64(limit)))
+        }
     }
 
     public func readStreams(_ reads: [StreamRead]) async throws -> [StreamName: [RecordedEvent]] {
         let reads = StreamRead.merged(reads)
         guard !reads.isEmpty else { return [:] }
-        let events = try await read(PostgresStatements.ReadStreams(streams: reads.map(\.stream.rawValue), versions: reads.map(\.version)))
+        let events = try await StoreMetrics.reading(.streams) {
+            try await read(PostgresStatements.ReadStreams(streams: reads.map(\.stream.rawValue), versions: reads.map(\.version)))
+        }
         var streams = Dictionary(uniqueKeysWithValues: reads.map { ($0.stream, [RecordedEvent]()) })
         for event in events { streams[event.stream, default: []].append(event) }
         return streams
     }
 
     public func readCategory(_ category: String, after position: GlobalPosition, limit: Int) async throws -> [RecordedEvent] {
-        try await read(PostgresStatements.ReadCategory(category: category, after: position, limit: Int64(limit)))
+        try await StoreMetrics.reading(.category) {
+            try await read(PostgresStatements.ReadCategory(category: category, after: position, limit: Int64(limit)))
+        }
     }
 
     public func readAll(after position: GlobalPosition, limit: Int) async throws -> [RecordedEvent] {
         let statement = PostgresStatements.ReadAll(after: position, limit: Int64(limit))
-        guard limit >= Self.bulkRead else { return try await read(statement) }
-        return try upcasters.upcast(try await readBulk(statement, decode: PostgresStatements.event))
+        return try await StoreMetrics.reading(.all) {
+            guard limit >= Self.bulkRead else { return try await read(statement) }
+            return try upcasters.upcast(try await readBulk(statement, decode: PostgresStatements.event))
+        }
     }
 
     /// The smallest `limit` of a global-order read that takes ``readBulk(_:decode:)``.

@@ -27,6 +27,7 @@ public final class SQLiteEventStore: EventStore {
         database = try DatabasePool(path: path, configuration: configuration)
         self.upcasters = upcasters
         try SQLiteSchema.migrator.migrate(database)
+        StoreMetrics.declare()
     }
 
     /// Migration ids applied to this file, oldest first.
@@ -38,9 +39,10 @@ public final class SQLiteEventStore: EventStore {
 
     public func append(_ writes: [StreamWrite]) async throws -> AppendResult {
         try AppendValidation.validate(writes)
-        let result = try await database.write { db in try Self.append(writes, in: db) }
+        let result = try await StoreMetrics.appending { try await database.write { db in try Self.append(writes, in: db) } }
         changes.ring()
         appended.add(result.positions.count, ordering: .relaxed)
+        StoreMetrics.committed(writes, count: result.positions.count)
         AppendWatermark.current?.record(result, writes)
         return result
     }
@@ -50,7 +52,7 @@ public final class SQLiteEventStore: EventStore {
     public func withTransaction<T: Sendable>(_ body: @escaping @Sendable (Transaction) throws -> T) async throws -> T {
         defer { changes.ring() }
         let tally = AppendTally()
-        let result = try await database.write { db in try body(Transaction(db: db, tally: tally)) }
+        let result = try await StoreMetrics.appending { try await database.write { db in try body(Transaction(db: db, tally: tally)) } }
         appended.add(tally.events, ordering: .relaxed)
         tally.committed()
         return result
@@ -141,21 +143,27 @@ public final class SQLiteEventStore: EventStore {
     static let columns = "position, tx_id, stream_id, stream_version, event_id, event_type, schema_version, data, metadata, occurred_at, recorded_at"
 
     public func readStream(_ stream: StreamName, from version: Int64, limit: Int) async throws -> [RecordedEvent] {
-        try await read(
-            "SELECT \(Self.columns) FROM events WHERE stream_id = ? AND stream_version >= ? ORDER BY stream_version LIMIT ?",
-            [stream.rawValue, version, limit])
+        try await StoreMetrics.reading(.stream) {
+            try await read(
+                "SELECT \(Self.columns) FROM events WHERE stream_id = ? AND stream_version >= ? ORDER BY stream_version LIMIT ?",
+                [stream.rawValue, version, limit])
+        }
     }
 
     public func readCategory(_ category: String, after position: GlobalPosition, limit: Int) async throws -> [RecordedEvent] {
-        try await read(
-            "SELECT \(Self.columns) FROM events WHERE category = ? AND (tx_id, position) > (?, ?) ORDER BY tx_id, position LIMIT ?",
-            [category, position.transaction, position.sequence, limit])
+        try await StoreMetrics.reading(.category) {
+            try await read(
+                "SELECT \(Self.columns) FROM events WHERE category = ? AND (tx_id, position) > (?, ?) ORDER BY tx_id, position LIMIT ?",
+                [category, position.transaction, position.sequence, limit])
+        }
     }
 
     public func readAll(after position: GlobalPosition, limit: Int) async throws -> [RecordedEvent] {
-        try await read(
-            "SELECT \(Self.columns) FROM events WHERE (tx_id, position) > (?, ?) ORDER BY tx_id, position LIMIT ?",
-            [position.transaction, position.sequence, limit])
+        try await StoreMetrics.reading(.all) {
+            try await read(
+                "SELECT \(Self.columns) FROM events WHERE (tx_id, position) > (?, ?) ORDER BY tx_id, position LIMIT ?",
+                [position.transaction, position.sequence, limit])
+        }
     }
 
     public func headPosition() async throws -> GlobalPosition {

@@ -14,12 +14,14 @@ public struct FileMailer: Mailer {
     }
 
     public func send(_ message: EmailMessage) async throws {
-        let bytes = try MIME.render(message)
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try bytes.write(to: fileURL(messageId: message.messageId, pessoa: message.pessoa), options: .atomic)
-        } catch {
-            throw MailerError(.io, stage: .write, detail: "\(directory.path): \(error)")
+        try await EmailMetrics.counting {
+            let bytes = try MIME.render(message)
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                try bytes.write(to: fileURL(messageId: message.messageId, pessoa: message.pessoa), options: .atomic)
+            } catch {
+                throw MailerError(.io, stage: .write, detail: "\(directory.path): \(error)")
+            }
         }
     }
 

@@ -40,6 +40,10 @@ public final class SMTPMailer: Mailer {
     }
 
     public func send(_ message: EmailMessage) async throws {
+        try await EmailMetrics.counting { try await deliver(message) }
+    }
+
+    private func deliver(_ message: EmailMessage) async throws {
         let content = try MIME.render(message)
         let channel: any Channel
         // The handler is kept beside the channel: after a close the pipeline no longer holds

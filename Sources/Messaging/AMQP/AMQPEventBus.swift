@@ -80,10 +80,14 @@ public final class AMQPEventBus: EventBus {
     private func handle(_ deliveries: [Delivery], queue: String, handling: Handling) async throws {
         var events: [RecordedEvent] = []
         var unreadable: [Int: UnreadableMessage] = [:]
+        let metrics = BusMetrics.consumer(handling.consumer.service)
         for (index, delivery) in deliveries.enumerated() {
             do {
-                events.append(try EventMessage.decode(delivery.body))
+                let event = try EventMessage.decode(delivery.body)
+                metrics.delivered(event, redelivered: delivery.redelivered)
+                events.append(event)
             } catch {
+                metrics.consumed.increment()
                 unreadable[index] = error
             }
         }
@@ -93,6 +97,7 @@ public final class AMQPEventBus: EventBus {
             let disposition: Handling.Disposition
             if let error = unreadable[index] {
                 disposition = .deadLetter(reason: error.description, attempts: 1)
+                metrics.deadLettered.increment()
                 logger.error(
                     "unreadable message dead-lettered",
                     metadata: [
@@ -112,7 +117,9 @@ public final class AMQPEventBus: EventBus {
         let publisher = AMQPConnection(settings: settings, name: "dead-letters.\(queue)")
         do {
             try await publisher.open()
+            BusMetrics.published.increment(by: letters.count)
             try await publisher.publish(letters)
+            BusMetrics.confirmed.increment(by: letters.count)
         } catch {
             await publisher.close()
             throw error

@@ -165,6 +165,7 @@ struct Handling: Sendable {
                         try await store.recordInInbox(event.eventId, consumer: service, outcome: outcome, appending: [])
                     }
                     logger.error("dead-lettered", metadata: ["event": "\(event.eventId)", "attempts": "\(attempt)", "reason": "\(reason)"])
+                    BusMetrics.consumer(service).deadLettered.increment()
                     return .deadLetter(reason: reason, attempts: attempt)
                 }
                 logger.warning(

@@ -59,6 +59,7 @@ public final class InProcessEventBus: EventBus {
     private func consumeUntilFailure(_ consumer: BusConsumer) async throws {
         let name = "bus:\(consumer.service)"
         let handling = Handling(consumer: consumer, store: store, logger: logger)
+        let metrics = BusMetrics.consumer(consumer.service)
         // One active consumer per service, as with AMQP's single active consumer.
         try await store.whileHolding(lease: name, retryEvery: .milliseconds(200)) { [store, routing, health] in
             health.up()
@@ -73,6 +74,7 @@ public final class InProcessEventBus: EventBus {
                     }
                     continue
                 }
+                metrics.delivered(event)
                 _ = try await handling.processOne(event)
                 try await store.saveCheckpoint(name, event.position)
                 skipped = 0

@@ -81,6 +81,7 @@ public final class Relay: Sendable {
     }
 
     private func publish(on connection: AMQPConnection) async throws -> Never {
+        BusMetrics.declarePublishing()
         try await connection.open()
         try await connection.declareExchange(Topology.exchange, type: "topic")
         var position = try await store.checkpoint(name)
@@ -113,7 +114,9 @@ public final class Relay: Sendable {
                 continue
             }
             quickRetries = 0
+            BusMetrics.published.increment(by: events.count)
             try await connection.publish(events.map(message(for:)))
+            BusMetrics.confirmed.increment(by: events.count)
             try await store.saveCheckpoint(name, last.position)
             position = last.position
             state.withLock {

@@ -2,6 +2,7 @@ public import Domain
 import EventStore
 import Foundation
 public import Projections
+import Telemetry
 
 extension AssinaturasService {
     public struct PedidoDeAssinatura: Decodable, Sendable {
@@ -227,7 +228,9 @@ extension AssinaturasService {
         var executados = 0
         var falha: (any Error)?
         let meta = EventMetadata(actor: "system:prazos", requestId: "prazos", service: Self.service)
-        for prazo in prazos where prazo.vence <= now {
+        let vencidos = prazos.filter { $0.vence <= now }
+        Self.metricasDosCiclos.found(vencidos.count)
+        for prazo in vencidos {
             do {
                 // One cycle a decision: a subscription behind by several catches up.
                 for _ in 0..<36 {
@@ -240,6 +243,7 @@ extension AssinaturasService {
                 // A failed charge whose retry is due: pagamentos makes the next attempt.
                 try await decidir(prazo.titular, meta: meta) { _ in .reapresentar(em: now) }
                 executados += 1
+                Self.metricasDosCiclos.fired(late: now.timeIntervalSince(prazo.vence))
             } catch {
                 falha = falha ?? error
             }
@@ -247,4 +251,6 @@ extension AssinaturasService {
         if let falha { throw falha }
         return executados
     }
+
+    static let metricasDosCiclos = TimerMetrics("assinaturas:ciclos")
 }

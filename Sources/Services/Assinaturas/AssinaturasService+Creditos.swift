@@ -2,6 +2,7 @@ public import Domain
 import EventStore
 public import Foundation
 public import Projections
+import Telemetry
 
 extension AssinaturasService {
     // MARK: Operator's adjustments
@@ -103,13 +104,16 @@ extension AssinaturasService {
             .map { try ReadModelJSON.decoder.decode(CreditosPrazoView.self, from: $0) }
         var executados = 0
         var falha: (any Error)?
-        for prazo in prazos where prazo.vence <= now {
+        let vencidos = prazos.filter { $0.vence <= now }
+        Self.metricasDosCreditos.found(vencidos.count)
+        for prazo in vencidos {
             let meta = EventMetadata(actor: "system:prazos", requestId: "prazos", service: Self.service)
             do {
                 try await carteiras.handle(StreamNames.creditos(prazo.titular), at: now, metadata: meta, failure: ServiceError.init) { _ in
                     .expirar(titular: prazo.titular, em: now)
                 }
                 executados += 1
+                Self.metricasDosCreditos.fired(late: now.timeIntervalSince(prazo.vence))
             } catch {
                 falha = falha ?? error
             }
@@ -117,4 +121,6 @@ extension AssinaturasService {
         if let falha { throw falha }
         return executados
     }
+
+    static let metricasDosCreditos = TimerMetrics("assinaturas:creditos")
 }

@@ -3,6 +3,7 @@ public import EventStore
 import Foundation
 import Messaging
 public import Projections
+import Telemetry
 
 /// The checkin service. A confirmed booking gets a short code (and a QR payload) in its own
 /// stream, `checkin-<reservaId>`; the member, or an admin at the front desk, checks in with it
@@ -219,7 +220,9 @@ public final class CheckinService: Sendable {
         let prazos = try await store.documents(CheckinReadModel.prazos, grupo: "prazo", limit: limite, offset: 0)
             .map { try ReadModelJSON.decoder.decode(NoShowPrazoView.self, from: $0) }
         var registrados = 0
-        for prazo in prazos where prazo.vence <= now {
+        let vencidos = prazos.filter { $0.vence <= now }
+        Self.metricasDosNoShows.found(vencidos.count)
+        for prazo in vencidos {
             guard let id = Reserva.ID(prazo.reservaId) else { continue }
             let stream = StreamNames.checkin(id)
             let (state, version) = try await checkins.load(stream)
@@ -228,12 +231,15 @@ public final class CheckinService: Sendable {
             do {
                 try await store.append(to: stream, expected: .after(version), events: try Events.new(events, at: now, metadata: meta))
                 registrados += 1
+                Self.metricasDosNoShows.fired(late: now.timeIntervalSince(prazo.vence))
             } catch is WrongExpectedVersion {
                 continue
             }
         }
         return registrados
     }
+
+    static let metricasDosNoShows = TimerMetrics("checkin:no-shows")
 }
 
 extension ServiceError {

@@ -2,6 +2,7 @@ import Domain
 import EventStore
 import Foundation
 import Projections
+import Telemetry
 
 extension NotificacoesService {
     // MARK: Reminders (timer)
@@ -22,12 +23,16 @@ extension NotificacoesService {
             .map { try ReadModelJSON.decoder.decode(LembreteView.self, from: $0) }
         var feitos = 0
         var primeiraFalha: (any Error)?
+        let antecedencia = -Double(lembreteHoras) * 3_600
+        var pendentes = 0  // due and not sent yet
+        defer { Self.metricasDosLembretes.found(pendentes) }
         for lembrete in lembretes {
-            guard lembrete.inicio.addingTimeInterval(-Double(lembreteHoras) * 3_600) <= now else { break }  // sorted by start
+            guard lembrete.inicio.addingTimeInterval(antecedencia) <= now else { break }  // sorted by start
             guard lembrete.inicio > now, let reservaId = UUID(uuidString: lembrete.reservaId) else { continue }
             let id = Events.derivedId("lembrete", lembrete.reservaId)
             let stream = StreamName(category: "notificacao", id: id.uuidString.lowercased())
             guard try await store.readStream(stream).isEmpty else { continue }
+            pendentes += 1
             // Cancelled (or expired) while the reminders' read model had not caught up: nothing to remind.
             guard let (reserva, espaco, unidade, _) = try await contexto(Reserva.ID(reservaId), confirmada: true) else { continue }
             let quando = Self.quando(reserva.intervalo, fuso: unidade?.fusoHorario)
@@ -40,6 +45,7 @@ extension NotificacoesService {
                 guard !writes.isEmpty else { continue }  // nobody to tell (the member erased their data)
                 try await store.append(writes)
                 feitos += 1
+                Self.metricasDosLembretes.fired(late: now.timeIntervalSince(lembrete.inicio.addingTimeInterval(antecedencia)))
             } catch is WrongExpectedVersion {
                 continue  // another replica sent it
             } catch {
@@ -50,4 +56,6 @@ extension NotificacoesService {
         if let primeiraFalha { throw primeiraFalha }
         return feitos
     }
+
+    static let metricasDosLembretes = TimerMetrics("notificacoes:lembretes")
 }

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Projections
+import Telemetry
 
 extension ReservasService {
     // MARK: Timers
@@ -16,7 +17,9 @@ extension ReservasService {
             .map { try ReadModelJSON.decoder.decode(PrazoView.self, from: $0) }
         var executados = 0
         var falha: (any Error)?
-        for prazo in prazos where prazo.vence <= now {
+        let vencidos = prazos.filter { $0.vence <= now }
+        Self.metricasDosPrazos.found(vencidos.count)
+        for prazo in vencidos {
             guard let id = Reserva.ID(prazo.reservaId) else { continue }
             do {
                 switch prazo.acao {
@@ -24,6 +27,7 @@ extension ReservasService {
                 case .concluir: try await concluir(id, at: now)
                 }
                 executados += 1
+                Self.metricasDosPrazos.fired(late: now.timeIntervalSince(prazo.vence))
             } catch let error as ServiceError where error.kind == .conflito {
                 continue  // already confirmed/cancelled: the projection drops the timer
             } catch {
@@ -33,4 +37,6 @@ extension ReservasService {
         if let falha { throw falha }
         return executados
     }
+
+    static let metricasDosPrazos = TimerMetrics("reservas:prazos")
 }

@@ -2,6 +2,7 @@ import Domain
 import EventStore
 public import Foundation
 import Projections
+import Telemetry
 
 extension UsuariosService {
     // MARK: LGPD
@@ -71,12 +72,15 @@ extension UsuariosService {
                 let id = apagados.usuarioId
                 _ = try await vault.erase(subject: id.rawValue)
                 try await store.forgetRequestKeys(mentioning: id.description)
+                Self.metricasDosApagamentos.fired(late: clock.now.timeIntervalSince(event.recordedAt))
             }
             try await store.saveCheckpoint(Self.apagamentos, last.position)
             position = last.position
             guard events.count == lote else { return }
         }
     }
+
+    static let metricasDosApagamentos = TimerMetrics(apagamentos)
 
     /// Everything kept about me: the profile, my account's events (sealed fields opened,
     /// password hashes left out) and every event I caused elsewhere.

@@ -2,6 +2,7 @@ import EventStore
 import Foundation
 import Messaging
 import Synchronization
+import TestSupport
 import Testing
 
 extension BrokerSuites {
@@ -86,6 +87,10 @@ extension BrokerSuites {
                     #expect(letter.attempts == 3)
                     #expect(letter.reason.contains("Veneno"))
                     #expect(letter.reason.contains("the poison"))
+                    // Measured (issue 41): the three deliveries, and the one dead letter.
+                    #expect(metricSample("coworkflow_bus_dead_lettered_total", ["consumer": fixture.service]) == 1)
+                    #expect(metricSample("coworkflow_bus_consumed_total", ["consumer": fixture.service]) >= 3)
+                    #expect(metricSample("coworkflow_bus_consumer_lag_seconds_count", ["consumer": fixture.service]) >= 3)
                 }
                 // Dead-lettered once: a copy delivered later is skipped, not retried.
                 let poison = try #require(try await poisonId(fixture))
