@@ -14,10 +14,16 @@
                                                compose sets is one the program reads; AMQP_URL where a
                                                queue is consumed; the payment provider's settings
     deploy_checks.py read-variables            the environment variables the program reads
+    deploy_checks.py observability --promtool PATH
+                                               infra/observability/: metrics.txt, the alert and
+                                               recording rules, the Grafana dashboard (every
+                                               expression parsed by promtool), the collector's
+                                               configuration and the CloudWatch alarms use only
+                                               the names in metrics.txt, and agree
 
 `deployables` and `render` need only the standard library (they run on GitHub's runners);
-`tasks` needs botocore, `consistency` PyYAML and python-hcl2 (scripts/check-deploy installs
-them). Exit status 1 and one line per problem on any failure.
+`tasks` needs botocore, `consistency` PyYAML and python-hcl2, `observability` PyYAML and
+promtool (scripts/check-deploy installs them). Exit status 1 and one line per problem on any failure.
 """
 
 from __future__ import annotations
@@ -25,7 +31,9 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,6 +82,14 @@ TERRAFORM_TASK_FIELDS = {
 
 HEALTHCHECK = ["CMD", "/usr/local/bin/healthcheck"]
 FRONTEND = "frontend"
+
+# The metrics collector beside every backend deployable (infra/terraform/observability.tf): the
+# second container of its task definition, with these placeholders. Terraform and render() leave
+# it out when the deploy context's observability_enabled is "false".
+COLLECTOR = "aws-otel-collector"
+COLLECTOR_CONFIG_SECRET = {"name": "AOT_CONFIG_CONTENT", "valueFrom": "${collector_config_parameter_arn}"}
+# MiB the application keeps beside the collector's hard memory limit.
+APP_MEMORY_FLOOR = 256
 
 
 class Problems:
@@ -151,7 +167,16 @@ def context_values(context: dict, task: str, tag: str) -> dict[str, str]:
 
 def render(context: dict, task: str, tag: str) -> dict:
     path = TASKS_DIR / f"{task}.json"
-    return render_text(path.read_text(), context_values(context, task, tag), str(path.relative_to(ROOT)))
+    values = context_values(context, task, tag)
+    return without_collector(render_text(path.read_text(), values, str(path.relative_to(ROOT))), values)
+
+
+def without_collector(task: dict, values: dict[str, str]) -> dict:
+    """The task definition without the collector container when observability is off (as
+    infra/terraform/tasks.tf does)."""
+    if values.get("observability_enabled") == "false":
+        task["containerDefinitions"] = [c for c in task.get("containerDefinitions") or [] if c.get("name") != COLLECTOR]
+    return task
 
 
 def sample_context(tasks: dict[str, dict], template_names: set[str]) -> dict:
@@ -165,6 +190,12 @@ def sample_context(tasks: dict[str, dict], template_names: set[str]) -> dict:
             values[name] = f"arn:aws:iam::{account}:role/coworkflow-{name[:-9]}"
         elif name == "region":
             values[name] = region
+        elif name.endswith("_parameter_arn"):
+            values[name] = f"arn:aws:ssm:{region}:{account}:parameter/coworkflow/{name[:-14]}"
+        elif name == "observability_enabled":
+            values[name] = "true"
+        elif name == "collector_image":
+            values[name] = "public.ecr.aws/aws-observability/aws-otel-collector:v0.0.0"
         elif name.endswith("_port"):
             values[name] = "5432"
         else:
@@ -229,13 +260,16 @@ def check_tasks() -> int:
             continue
         if "%{" in text or "$${" in text:
             problems.add(where, "Terraform template directives or escapes ('%{', '$${') are not allowed")
-        rendered = render_text(text, context_values(context, name, "0123456789abcdef"), where)
-        try:
-            validate_parameters(rendered, shape)
-        except ParamValidationError as error:
-            for line in str(error).splitlines():
-                if line.strip() and not line.startswith("Parameter validation failed"):
-                    problems.add(where, f"RegisterTaskDefinition: {line.strip()}")
+        values = context_values(context, name, "0123456789abcdef")
+        # As deployed, with the collector and (observability_enabled false) without it.
+        for variant in ("true", "false"):
+            rendered = without_collector(render_text(text, values, where), {**values, "observability_enabled": variant})
+            try:
+                validate_parameters(rendered, shape)
+            except ParamValidationError as error:
+                for line in str(error).splitlines():
+                    if line.strip() and not line.startswith("Parameter validation failed"):
+                        problems.add(where, f"RegisterTaskDefinition: {line.strip()}")
 
         extra = sorted(set(task) - TERRAFORM_TASK_FIELDS)
         if extra:
@@ -255,10 +289,13 @@ def check_tasks() -> int:
                 problems.add(where, f"{field} must be {value}")
 
         definitions = task.get("containerDefinitions") or []
-        if len(definitions) != 1:
-            problems.add(where, "exactly one container")
+        if not definitions:
+            problems.add(where, "no container")
             continue
         c = definitions[0]
+        check_collector(problems, where, name, task, definitions[1:], wanted=name in backend and not is_one_off(task))
+        if any(item.get("containerName") == COLLECTOR for item in c.get("dependsOn") or []):
+            problems.add(where, f"{name} must not wait for {COLLECTOR}: a collector that does not start would keep the service down")
         if c.get("name") != name or c.get("image") != "${image}" or c.get("essential") is not True:
             problems.add(where, f"the container is named {name}, runs ${{image}} and is essential")
         if c.get("readonlyRootFilesystem") is not True:
@@ -278,6 +315,8 @@ def check_tasks() -> int:
 
         environment, secrets = c.get("environment") or [], c.get("secrets") or []
         env_names, secret_names = names_in(environment), names_in(secrets)
+        for variable in sorted(n for n in env_names + secret_names if n.startswith("OTEL_")):
+            problems.add(where, f"{variable}: the binary has no tracing yet; the collector listens on loopback for when it does")
         for duplicate in sorted({n for n in env_names + secret_names if (env_names + secret_names).count(n) > 1}):
             problems.add(where, f"{duplicate} is set twice")
         for variable in sorted(set(env_names) & SECRET_VARIABLES):
@@ -308,6 +347,55 @@ def check_tasks() -> int:
             if port_value != str(ports[0]):
                 problems.add(where, f"PORT ({port_value}) must equal the container port ({ports[0]})")
     return problems.finish(f"ecs-tasks: {len(tasks)} task definitions valid (botocore RegisterTaskDefinition, Fargate sizes, rules)")
+
+
+def check_collector(problems: Problems, where: str, name: str, task: dict, others: list[dict], wanted: bool) -> None:
+    """The containers after the application's: the metrics collector for a backend deployable
+    (infra/terraform/observability.tf), nothing otherwise."""
+    if not wanted:
+        if others:
+            problems.add(where, f"exactly one container (only a backend deployable has a second one, {COLLECTOR})")
+        return
+    if len(others) != 1 or others[0].get("name") != COLLECTOR:
+        problems.add(where, f"two containers: {name}, then {COLLECTOR} (its /metrics to CloudWatch)")
+        return
+    c = others[0]
+    what = f"{COLLECTOR} container"
+    if c.get("image") != "${collector_image}":
+        problems.add(where, f"{what}: image must be ${{collector_image}} (the pinned tag in variables.tf)")
+    if c.get("essential") is not False:
+        problems.add(where, f"{what}: essential must be false (a collector that stops must not stop the service)")
+    if not (c.get("restartPolicy") or {}).get("enabled"):
+        problems.add(where, f"{what}: restartPolicy must be enabled (ECS restarts a non-essential container that exits)")
+    if c.get("readonlyRootFilesystem") is not True:
+        problems.add(where, f"{what}: readonlyRootFilesystem must be true")
+    if str(c.get("user", "")).split(":")[0] in ("", "0", "root"):
+        problems.add(where, f"{what}: user must be set and not root")
+    if c.get("privileged"):
+        problems.add(where, f"{what}: privileged containers are not allowed")
+    if c.get("portMappings"):
+        problems.add(where, f"{what}: no port mappings (it scrapes 127.0.0.1:8080 and listens on loopback only)")
+    if c.get("secrets") != [COLLECTOR_CONFIG_SECRET]:
+        problems.add(where, f"{what}: secrets must be exactly {COLLECTOR_CONFIG_SECRET}")
+    environment = {item.get("name"): item.get("value") for item in c.get("environment") or []}
+    for variable, value in (("COWORKFLOW_SERVICE", name), ("METRICS_LOG_GROUP", "${metrics_log_group}"), ("AWS_REGION", "${region}")):
+        if environment.get(variable) != value:
+            problems.add(where, f"{what}: {variable} must be {value} (infra/observability/adot-config.yaml reads it)")
+    memory, reservation = c.get("memory"), c.get("memoryReservation")
+    if not isinstance(memory, int) or not isinstance(reservation, int) or not 0 < reservation <= memory:
+        problems.add(where, f"{what}: memoryReservation and a hard limit (memory), the reservation at most the limit")
+    else:
+        try:
+            left = int(task.get("memory", "")) - memory
+        except ValueError:
+            left = None
+        if left is not None and left < APP_MEMORY_FLOOR:
+            problems.add(where, f"{what}: its {memory} MiB limit leaves {name} {left} MiB of the task's memory (at least {APP_MEMORY_FLOOR}: raise the task size)")
+    log = c.get("logConfiguration") or {}
+    options = log.get("options") or {}
+    if log.get("logDriver") != "awslogs" or options.get("awslogs-group") != "${log_group}" \
+            or options.get("awslogs-region") != "${region}" or options.get("awslogs-stream-prefix") != name:
+        problems.add(where, f"{what}: logConfiguration: awslogs to ${{log_group}} in ${{region}}, stream prefix {name}")
 
 
 # --- what the program reads ----------------------------------------------------------------
@@ -607,6 +695,352 @@ def check_runtime_needs(problems: Problems, tasks: dict[str, dict], services: di
                 problems.add(where, f"{variable} must equal the sandbox's")
 
 
+# --- observability -------------------------------------------------------------------------
+
+OBSERVABILITY = ROOT / "infra" / "observability"
+METRICS_FILE = OBSERVABILITY / "metrics.txt"
+DASHBOARD = OBSERVABILITY / "grafana-dashboard.json"
+COLLECTOR_CONFIG = OBSERVABILITY / "adot-config.yaml"
+OBSERVABILITY_TF = TERRAFORM / "observability.tf"
+RUNBOOK = "docs/observability.md"
+METRIC_TYPES = {"counter", "gauge", "histogram"}
+HISTOGRAM_SERIES = ("_bucket", "_sum", "_count")
+SEVERITIES = {"critical", "warning"}
+DASHBOARD_ROWS = {"HTTP", "Event store", "Barramento (RabbitMQ)", "Modelos de leitura e relay", "Temporizadores", "Negócio", "Processo"}
+# What Grafana puts in for its own variables when a panel runs, for parsing the expressions.
+GRAFANA_BUILTINS = {"__rate_interval": "5m", "__interval": "1m", "__range": "1h", "__interval_ms": "60000", "__range_s": "3600"}
+# Words of PromQL that are not metric names (functions and aggregations are followed by "(").
+PROMQL_WORDS = {"by", "without", "on", "ignoring", "group_left", "group_right", "and", "or", "unless", "bool", "offset", "inf", "nan"}
+
+
+def load_metrics(problems: Problems) -> dict[str, str]:
+    """metrics.txt: name -> type."""
+    where = str(METRICS_FILE.relative_to(ROOT))
+    metrics: dict[str, str] = {}
+    for number, line in enumerate(METRICS_FILE.read_text().splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        parts = line.split(None, 2)
+        if len(parts) < 3 or not re.fullmatch(r"[a-z_][a-z0-9_]*", parts[0]) or parts[1] not in METRIC_TYPES:
+            problems.add(f"{where}:{number}", "expected \"<name> <counter|gauge|histogram> <help>\"")
+            continue
+        name, kind = parts[0], parts[1]
+        if name in metrics:
+            problems.add(f"{where}:{number}", f"{name} is listed twice")
+        if (kind == "counter") != name.endswith("_total"):
+            problems.add(f"{where}:{number}", f"{name}: a counter's name, and only a counter's, ends in _total")
+        if kind == "histogram" and name.endswith(HISTOGRAM_SERIES):
+            problems.add(f"{where}:{number}", f"{name}: a histogram's name is its family's, without {'/'.join(HISTOGRAM_SERIES)}")
+        metrics[name] = kind
+    if not metrics:
+        problems.add(where, "no metrics")
+    return metrics
+
+
+def series_names(metrics: dict[str, str]) -> dict[str, str]:
+    """The series a scrape holds -> the metric (family) in metrics.txt."""
+    names = {}
+    for name, kind in metrics.items():
+        if kind == "histogram":
+            names.update({name + suffix: name for suffix in HISTOGRAM_SERIES})
+        else:
+            names[name] = name
+    return names
+
+
+def promql_names(expr: str) -> set[str]:
+    """The metric names a PromQL expression selects (strings, label matchers, ranges, label lists,
+    functions, keywords and numbers left out)."""
+    text = re.sub(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|`[^`]*`', '""', expr)
+    text = re.sub(r"\{[^}]*\}", " ", text)
+    text = re.sub(r"\[[^\]]*\]", " ", text)
+    text = re.sub(r"\b(by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)", " ", text)
+    names = set()
+    for match in re.finditer(r"[A-Za-z_:][A-Za-z0-9_:]*", text):
+        word = match.group(0)
+        before = text[match.start() - 1] if match.start() else " "
+        if before.isdigit() or before == ".":
+            continue  # 5m, 1e3
+        if text[match.end():].lstrip().startswith("(") or word.lower() in PROMQL_WORDS:
+            continue
+        names.add(word)
+    return names
+
+
+def markdown_anchors(path: Path) -> set[str]:
+    """GitHub's anchors for the headings of a Markdown file."""
+    anchors = set()
+    if not path.exists():
+        return anchors
+    for line in path.read_text().splitlines():
+        match = re.match(r"#{1,6}\s+(.*?)\s*#*\s*$", line)
+        if match:
+            slug = re.sub(r"[^\w\- ]", "", match.group(1).strip().lower().replace("`", ""))
+            anchors.add(slug.replace(" ", "-"))
+    return anchors
+
+
+def promtool_parse(problems: Problems, promtool: str, expressions: list[tuple[str, str]]) -> None:
+    """Parses every expression with promtool (as recording rules: promtool has no bare
+    expression check); a failure names the expression's place."""
+    import yaml
+
+    if not expressions:
+        return
+    rules = [{"record": f"check:expression_{index}", "expr": expr} for index, (_, expr) in enumerate(expressions)]
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "expressions.yml"
+        path.write_text(yaml.safe_dump({"groups": [{"name": "expressions", "rules": rules}]}, allow_unicode=True))
+        result = subprocess.run([promtool, "check", "rules", str(path)], capture_output=True, text=True)
+        if result.returncode == 0:
+            return
+        output = result.stdout + result.stderr
+        failing = {int(index) for index in re.findall(r"check:expression_(\d+)", output)}
+        if not failing:
+            problems.add("promtool", output.strip().replace(str(path), "expressions"))
+        for index in sorted(failing):
+            where, expr = expressions[index]
+            detail = next((line.strip() for line in output.splitlines() if f"check:expression_{index}\"" in line or f"check:expression_{index}:" in line), "")
+            problems.add(where, f"promtool cannot parse {expr!r}: {detail.replace(str(path) + ':', '')}")
+
+
+def check_rule_files(problems: Problems, series: dict[str, str], anchors: set[str]) -> tuple[set[str], set[str]]:
+    """alerts.yml and the recording rules: names, labels, annotations, runbooks. Returns the
+    recorded names and the metrics the rules use."""
+    import yaml
+
+    files = [path for path in sorted(OBSERVABILITY.glob("*.yml")) if not path.stem.endswith("_test")]
+    documents = {path: yaml.safe_load(path.read_text()) or {} for path in files}
+    recorded = {rule["record"] for document in documents.values() for group in document.get("groups") or []
+                for rule in group.get("rules") or [] if "record" in rule}
+    used: set[str] = set()
+    alerts = 0
+    for path, document in documents.items():
+        where = str(path.relative_to(ROOT))
+        for group in document.get("groups") or []:
+            for rule in group.get("rules") or []:
+                name = rule.get("record") or rule.get("alert")
+                here = f"{where} {name}"
+                for metric in sorted(promql_names(str(rule.get("expr", ""))) - set(series) - recorded):
+                    problems.add(here, f"{metric} is neither in metrics.txt nor a recorded name")
+                used |= {series[m] for m in promql_names(str(rule.get("expr", ""))) if m in series}
+                if "alert" not in rule:
+                    continue
+                alerts += 1
+                if not str(name).startswith("Coworkflow"):
+                    problems.add(here, "alert names start with Coworkflow")
+                if (rule.get("labels") or {}).get("severity") not in SEVERITIES:
+                    problems.add(here, f"label severity must be one of {sorted(SEVERITIES)}")
+                annotations = rule.get("annotations") or {}
+                for key in ("summary", "description", "runbook_url"):
+                    if not str(annotations.get(key, "")).strip():
+                        problems.add(here, f"annotation {key} is missing")
+                runbook = str(annotations.get("runbook_url", ""))
+                anchor = runbook.partition("#")[2]
+                if not runbook.startswith(RUNBOOK + "#") or anchor not in anchors:
+                    problems.add(here, f"runbook_url must be {RUNBOOK}#<a heading of it>, is {runbook!r}")
+    if not alerts:
+        problems.add("infra/observability/alerts.yml", "no alert rules")
+    return recorded, used
+
+
+def check_dashboard(problems: Problems, promtool: str, series: dict[str, str], recorded: set[str]) -> set[str]:
+    """grafana-dashboard.json: its variables, rows and panels; every query's names and syntax.
+    Returns the metrics it shows."""
+    where = str(DASHBOARD.relative_to(ROOT))
+    try:
+        dashboard = json.loads(DASHBOARD.read_text())
+    except json.JSONDecodeError as error:
+        problems.add(where, f"not JSON: {error}")
+        return set()
+    if not isinstance(dashboard.get("schemaVersion"), int) or dashboard["schemaVersion"] < 36:
+        problems.add(where, "schemaVersion must be a number, 36 or later (Grafana 9+)")
+    variables = {item.get("name"): item for item in (dashboard.get("templating") or {}).get("list") or []}
+    if (variables.get("datasource") or {}).get("type") != "datasource" or variables["datasource"].get("query") != "prometheus":
+        problems.add(where, "a variable datasource of type datasource, query prometheus")
+    if (variables.get("job") or {}).get("type") != "query":
+        problems.add(where, "a query variable job (the deployable)")
+    used: set[str] = set()
+    expressions: list[tuple[str, str]] = []
+
+    def substituted(expr: str) -> str:
+        def value(match: re.Match) -> str:
+            name = match.group(1) or match.group(2)
+            if name in GRAFANA_BUILTINS:
+                return GRAFANA_BUILTINS[name]
+            if name not in variables:
+                problems.add(where, f"{match.group(0)} is not a variable of the dashboard")
+            return ".*"
+        return re.sub(r"\$\{(\w+)(?::\w+)?\}|\$(\w+)", value, expr)
+
+    for name, variable in variables.items():
+        query = variable.get("query")
+        query = query.get("query", "") if isinstance(query, dict) else str(query or "")
+        found = re.fullmatch(r"label_values\((\w+),\s*(\w+)\)", query.strip())
+        if variable.get("type") == "query":
+            if not found:
+                problems.add(where, f"variable {name}: expected label_values(<metric>, <label>)")
+            elif found.group(1) not in series:
+                problems.add(where, f"variable {name}: {found.group(1)} is not in metrics.txt")
+            else:
+                used.add(series[found.group(1)])
+    ids, rows = set(), set()
+    for panel in dashboard.get("panels") or []:
+        title = panel.get("title", "")
+        here = f"{where} panel {panel.get('id')} ({title})"
+        if panel.get("id") in ids:
+            problems.add(here, "panel id used twice")
+        ids.add(panel.get("id"))
+        if not {"h", "w", "x", "y"} <= set(panel.get("gridPos") or {}):
+            problems.add(here, "gridPos h, w, x, y")
+        if panel.get("type") == "row":
+            rows.add(title)
+            continue
+        targets = panel.get("targets") or []
+        if not targets:
+            problems.add(here, "no target")
+        if (panel.get("datasource") or {}).get("uid") not in ("${datasource}", "$datasource"):
+            problems.add(here, "datasource uid must be ${datasource}")
+        for target in targets:
+            expr = str(target.get("expr", "")).strip()
+            if not expr:
+                problems.add(here, f"target {target.get('refId')} has no expr")
+                continue
+            if (target.get("datasource") or {}).get("uid") not in (None, "${datasource}", "$datasource"):
+                problems.add(here, f"target {target.get('refId')}: datasource uid must be ${{datasource}}")
+            for metric in sorted(promql_names(expr) - set(series) - recorded):
+                problems.add(here, f"{metric} is neither in metrics.txt nor a recorded name")
+            used |= {series[m] for m in promql_names(expr) if m in series}
+            expressions.append((f"{here} target {target.get('refId')}", substituted(expr)))
+    for row in sorted(DASHBOARD_ROWS - rows):
+        problems.add(where, f"no row {row!r}")
+    promtool_parse(problems, promtool, expressions)
+    return used
+
+
+def check_collector_config(problems: Problems, promtool: str, metrics: dict[str, str]) -> set[str]:
+    """adot-config.yaml: scrapes the application's port, sends only what it declares to
+    CloudWatch, listens on loopback; its Prometheus part passes promtool check config. Returns
+    the metrics it sends to CloudWatch."""
+    import yaml
+
+    where = str(COLLECTOR_CONFIG.relative_to(ROOT))
+    config = yaml.safe_load(COLLECTOR_CONFIG.read_text()) or {}
+    receivers, processors = config.get("receivers") or {}, config.get("processors") or {}
+    exporters, extensions = config.get("exporters") or {}, config.get("extensions") or {}
+    service = config.get("service") or {}
+    pipelines = service.get("pipelines") or {}
+    for kind, defined in (("receivers", receivers), ("processors", processors), ("exporters", exporters)):
+        for pipeline, body in pipelines.items():
+            for component in (body or {}).get(kind) or []:
+                if component not in defined:
+                    problems.add(where, f"pipeline {pipeline}: {kind[:-1]} {component} is not defined")
+    for component in service.get("extensions") or []:
+        if component not in extensions:
+            problems.add(where, f"extension {component} is not defined")
+    if (pipelines.get("metrics") or {}).get("receivers") != ["prometheus"] or "awsemf" not in (pipelines.get("metrics") or {}).get("exporters", []):
+        problems.add(where, "pipeline metrics: prometheus -> awsemf")
+    if "awsxray" not in (pipelines.get("traces") or {}).get("exporters", []) or "otlp" not in (pipelines.get("traces") or {}).get("receivers", []):
+        problems.add(where, "pipeline traces: otlp -> awsxray")
+
+    # The environment the configuration reads is the collector container's.
+    tasks = load_tasks()
+    text = COLLECTOR_CONFIG.read_text()
+    read = set(re.findall(r"\$\{env:([A-Z_][A-Z0-9_]*)\}", text))
+    ports = set()
+    for name, task in tasks.items():
+        collectors = [c for c in task.get("containerDefinitions") or [] if c.get("name") == COLLECTOR]
+        if not collectors:
+            continue
+        ports.add(((container(task).get("portMappings") or [{}])[0]).get("containerPort"))
+        environment = set(names_in(collectors[0].get("environment"))) | set(names_in(collectors[0].get("secrets")))
+        for variable in sorted(read - environment):
+            problems.add(f"ecs-tasks/{name}.json", f"{COLLECTOR}: sets no {variable}, which {where} reads")
+
+    scrape = (((receivers.get("prometheus") or {}).get("config") or {}).get("scrape_configs")) or []
+    if len(scrape) != 1:
+        problems.add(where, "receivers.prometheus: exactly one scrape config (the application beside it)")
+    else:
+        job = scrape[0]
+        targets = [target for static in job.get("static_configs") or [] for target in static.get("targets") or []]
+        labels = {key: value for static in job.get("static_configs") or [] for key, value in (static.get("labels") or {}).items()}
+        if targets != [f"127.0.0.1:{port}" for port in sorted(ports)] or len(ports) != 1:
+            problems.add(where, f"receivers.prometheus: the target must be 127.0.0.1:<the application's port>, the same in every task ({sorted(ports)})")
+        if job.get("metrics_path") != "/metrics" or job.get("scrape_interval") != "30s":
+            problems.add(where, "receivers.prometheus: metrics_path /metrics every 30s")
+        if labels.get("Service") != "${env:COWORKFLOW_SERVICE}":
+            problems.add(where, "receivers.prometheus: label Service from ${env:COWORKFLOW_SERVICE} (the CloudWatch dimension)")
+        with tempfile.TemporaryDirectory() as directory:
+            path = Path(directory) / "prometheus.yml"
+            path.write_text(re.sub(r"\$\{env:\w+\}", "sample", yaml.safe_dump(receivers["prometheus"]["config"])))
+            result = subprocess.run([promtool, "check", "config", str(path)], capture_output=True, text=True)
+            if result.returncode != 0:
+                problems.add(where, f"receivers.prometheus.config: promtool check config: {(result.stdout + result.stderr).strip()}")
+    for protocol, body in (((receivers.get("otlp") or {}).get("protocols")) or {}).items():
+        if not str((body or {}).get("endpoint", "")).startswith("127.0.0.1:"):
+            problems.add(where, f"receivers.otlp.protocols.{protocol}: endpoint on 127.0.0.1 (the task's own containers only)")
+    for name, body in extensions.items():
+        endpoint = str((body or {}).get("endpoint", "127.0.0.1:"))
+        if not endpoint.startswith("127.0.0.1:"):
+            problems.add(where, f"extensions.{name}: endpoint on 127.0.0.1")
+
+    # What reaches CloudWatch: the filter keeps exactly what the exporter declares.
+    emf = exporters.get("awsemf") or {}
+    namespace = re.search(r'metrics_namespace\s*=\s*"([^"]+)"', OBSERVABILITY_TF.read_text())
+    if emf.get("namespace") != "CoworkFlow" or not namespace or namespace.group(1) != emf.get("namespace"):
+        problems.add(where, "exporters.awsemf.namespace must be CoworkFlow, the metrics_namespace of infra/terraform/observability.tf")
+    declared: set[str] = set()
+    for declaration in emf.get("metric_declarations") or []:
+        for dimensions in declaration.get("dimensions") or []:
+            if "Service" not in dimensions:
+                problems.add(where, f"exporters.awsemf: dimension set {dimensions} lacks Service")
+        for selector in declaration.get("metric_name_selectors") or []:
+            matched = {name for name in series_names(metrics) if re.search(selector, name)}
+            if not matched:
+                problems.add(where, f"exporters.awsemf: selector {selector} matches no name in metrics.txt")
+            declared |= matched
+    kept = set(series_names(metrics))
+    for processor in (pipelines.get("metrics") or {}).get("processors") or []:
+        for condition in (((processors.get(processor) or {}).get("metrics") or {}).get("metric")) or []:
+            found = re.fullmatch(r'not IsMatch\(name, "(.*)"\)', condition.strip())
+            if not found:
+                problems.add(where, f"processors.{processor}: expected 'not IsMatch(name, \"<regex>\")', found {condition!r}")
+                continue
+            kept = {name for name in kept if re.search(found.group(1), name)}
+    if kept != declared:
+        problems.add(where, f"the metrics pipeline keeps {sorted(kept)} but awsemf declares {sorted(declared)}: name the same metrics")
+    return declared
+
+
+def check_alarms(problems: Problems, exported: set[str], metrics: dict[str, str]) -> None:
+    """The CloudWatch alarms on the application's metrics read what the collector sends."""
+    where = str(OBSERVABILITY_TF.relative_to(ROOT))
+    text = OBSERVABILITY_TF.read_text()
+    names = set(re.findall(r'metric_name\s*=\s*"((?:coworkflow|process)_\w+)"', text))
+    if not names:
+        problems.add(where, "no alarm on the application's metrics")
+    for name in sorted(names - set(series_names(metrics))):
+        problems.add(where, f"an alarm reads {name}, which is not in metrics.txt")
+    for name in sorted((names & set(series_names(metrics))) - exported):
+        problems.add(where, f"an alarm reads {name}, which the collector does not send (infra/observability/adot-config.yaml)")
+
+
+def check_observability(promtool: str) -> int:
+    problems = Problems()
+    metrics = load_metrics(problems)
+    series = series_names(metrics)
+    anchors = markdown_anchors(ROOT / RUNBOOK)
+    recorded, in_rules = check_rule_files(problems, series, anchors)
+    shown = check_dashboard(problems, promtool, series, recorded)
+    for name in sorted(set(metrics) - shown):
+        problems.add(str(DASHBOARD.relative_to(ROOT)), f"{name} (metrics.txt) is on no panel")
+    exported = check_collector_config(problems, promtool, metrics)
+    check_alarms(problems, exported, metrics)
+    return problems.finish(
+        f"observability: {len(metrics)} metrics (metrics.txt); rules, dashboard ({len(shown)} metrics on it), collector "
+        f"({len(exported)} sent to CloudWatch) and alarms use only those; every dashboard query parsed by promtool")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -620,6 +1054,8 @@ def main() -> int:
     consistency = commands.add_parser("consistency")
     consistency.add_argument("--compose-json", help="`docker compose config --format json` output, instead of reading the YAML")
     commands.add_parser("read-variables")
+    observability = commands.add_parser("observability")
+    observability.add_argument("--promtool", required=True, help="promtool (Prometheus 2.x), to parse the expressions")
     arguments = parser.parse_args()
 
     if arguments.command == "deployables":
@@ -634,6 +1070,8 @@ def main() -> int:
         return check_tasks()
     if arguments.command == "consistency":
         return check_consistency(arguments.compose_json)
+    if arguments.command == "observability":
+        return check_observability(arguments.promtool)
     print("\n".join(sorted(read_variables())))
     return 0
 

@@ -50,3 +50,17 @@ output "secrets_to_fill" {
     psp_webhook_secret = aws_secretsmanager_secret.psp_webhook.name
   }
 }
+
+output "alarm_topic_arn" {
+  description = "SNS topic of the CloudWatch alarms (docs/observability.md): subscribe people or a chat integration to it."
+  value       = aws_sns_topic.alarms.arn
+}
+
+output "observability" {
+  description = "Where the collector's metrics go (namespace CoworkFlow, dimension Service) and the parameter holding its configuration; null while observability_enabled is false."
+  value = var.observability_enabled ? {
+    metrics_namespace          = local.metrics_namespace
+    metrics_log_group          = aws_cloudwatch_log_group.metrics[0].name
+    collector_config_parameter = aws_ssm_parameter.collector_config[0].name
+  } : null
+}

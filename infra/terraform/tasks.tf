@@ -79,6 +79,12 @@ locals {
     # The load balancer's nodes live in the public subnets: only they name the client in
     # X-Forwarded-For (the gateway's TRUSTED_PROXIES).
     trusted_proxies = join(",", local.public_cidrs)
+    # The collector container (observability.tf); deploy_checks.py render drops it, as
+    # local.tasks below does, when observability_enabled is "false".
+    observability_enabled          = tostring(var.observability_enabled)
+    collector_image                = var.collector_image
+    collector_config_parameter_arn = try(aws_ssm_parameter.collector_config[0].arn, "")
+    metrics_log_group              = try(aws_cloudwatch_log_group.metrics[0].name, "")
   }
 
   # Placeholders per task.
@@ -90,10 +96,15 @@ locals {
     }
   }
 
-  tasks = {
+  tasks_rendered = {
     for name in local.task_names : name => jsondecode(templatefile(
       "${local.tasks_dir}/${name}.json", merge(local.task_template_common, local.task_template_own[name])
     ))
+  }
+  tasks = {
+    for name, task in local.tasks_rendered : name => merge(task, {
+      containerDefinitions = [for container in task.containerDefinitions : container if var.observability_enabled || container.name != local.collector_container]
+    })
   }
 
   # The secrets each task reads: "${jwt_secret_arn}" or "${db_app_secret_arn}:password::"

@@ -319,3 +319,43 @@ variable "public_url" {
     error_message = "Empty, or http(s)://host[:port] without a path or a trailing slash."
   }
 }
+
+variable "observability_enabled" {
+  description = "An AWS Distro for OpenTelemetry collector beside every backend deployable (ecs-tasks/*.json): the metrics the alarms read into CloudWatch (namespace CoworkFlow), OTLP traces on loopback to X-Ray; and the alarms on those metrics. false: the tasks run without the collector (the load balancer's alarms stay)."
+  type        = bool
+  default     = true
+}
+
+variable "collector_image" {
+  description = "Image of the collector container (AWS Distro for OpenTelemetry), pinned to a release tag."
+  type        = string
+  default     = "public.ecr.aws/aws-observability/aws-otel-collector:v0.50.0"
+
+  validation {
+    condition     = can(regex("^[^:@]+(:v[0-9][0-9.]*|@sha256:[0-9a-f]{64})$", var.collector_image))
+    error_message = "A release tag (…:v0.50.0) or a digest, never latest."
+  }
+}
+
+variable "metrics_log_retention_days" {
+  description = "Retention of the collector's log group of embedded-metric lines (CloudWatch keeps the metrics it extracts for 15 months regardless)."
+  type        = number
+  default     = 30
+}
+
+variable "alarm_email" {
+  description = "An address subscribed to the alarms' SNS topic (it must confirm the subscription). Empty: subscribe someone (or a chat integration) to the topic yourself."
+  type        = string
+  default     = ""
+
+  validation {
+    condition     = var.alarm_email == "" || can(regex("^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$", var.alarm_email))
+    error_message = "Empty, or an e-mail address."
+  }
+}
+
+variable "alarm_relay_lag_events" {
+  description = "Events the relay may be behind the store's head for 5 minutes before its alarm (infra/observability/alerts.yml uses 100 as well)."
+  type        = number
+  default     = 100
+}
