@@ -1,7 +1,7 @@
 # Execution roles (what ECS does for a task: pull its image, write its log group, read the
 # secrets its task definition names): one per task, each limited to its own repository, log
-# group and secrets. The task role (what the program may call) has no permissions: coworkflow
-# calls no AWS API.
+# group and secrets. The task role (what the containers may call): coworkflow calls no AWS API;
+# the observability collector beside it (observability.tf) gets its log writes and X-Ray there.
 locals {
   execution_role_tasks = setunion(local.task_names, ["db-bootstrap"])
   execution_secret_arns = merge(local.task_secret_arns, {
@@ -88,6 +88,6 @@ resource "aws_iam_role_policy" "execution" {
 
 resource "aws_iam_role" "task" {
   name               = "${var.name_prefix}-task"
-  description        = "Role of the coworkflow and frontend containers: no permissions (they call no AWS API)"
+  description        = "Role of the coworkflow, frontend and collector containers: coworkflow calls no AWS API; the collector writes its EMF logs and traces (observability.tf)"
   assume_role_policy = data.aws_iam_policy_document.ecs_tasks_assume.json
 }

@@ -31,6 +31,7 @@ public final class AMQPEventBus: EventBus {
 
     public func consume(_ consumer: BusConsumer) async throws {
         let handling = Handling(consumer: consumer, store: store, logger: logger)
+        _ = BusMetrics.consumer(consumer.service)  // its series at 0 from the start
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await handling.redriving(every: Handling.redriveInterval) }
             group.addTask { await self.deliver(to: consumer, handling: handling) }
