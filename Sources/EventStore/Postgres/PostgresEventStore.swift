@@ -94,26 +94,27 @@ public final class PostgresEventStore: EventStore {
 
     public func append(_ writes: [StreamWrite]) async throws -> AppendResult {
         try AppendValidation.validate(writes)
-        var attempt = 0
-        while true {
-            attempt += 1
-            let (carry, finishedBefore) = notices.withLock { $0.begin(at: .now) }
-            do {
-                let result = try await StoreMetrics.appending {
-                    try await lease { connection in
+        // Measured once per call: a collision retried here is neither an error nor a second append.
+        return try await StoreMetrics.appending {
+            var attempt = 0
+            while true {
+                attempt += 1
+                let (carry, finishedBefore) = notices.withLock { $0.begin(at: .now) }
+                do {
+                    let result = try await lease { connection in
                         try await Self.append(writes, on: connection, logger: self.logger, notify: carry)
                     }
+                    didAppend(carried: carry, finishedBefore: finishedBefore)
+                    appended.add(result.positions.count, ordering: .relaxed)
+                    StoreMetrics.committed(writes, count: result.positions.count)
+                    AppendWatermark.current?.record(result, writes)
+                    return result
+                } catch let collision as Collision where attempt < 10 {
+                    // A concurrent writer of the same ids or of an `.any` stream won; go again.
+                    logger.debug("append collided, retrying", metadata: ["constraint": "\(collision.constraint)"])
+                } catch let collision as Collision {
+                    throw EventStoreError(.backend, "append kept colliding on \(collision.constraint)")
                 }
-                didAppend(carried: carry, finishedBefore: finishedBefore)
-                appended.add(result.positions.count, ordering: .relaxed)
-                StoreMetrics.committed(writes, count: result.positions.count)
-                AppendWatermark.current?.record(result, writes)
-                return result
-            } catch let collision as Collision where attempt < 10 {
-                // A concurrent writer of the same ids or of an `.any` stream won; go again.
-                logger.debug("append collided, retrying", metadata: ["constraint": "\(collision.constraint)"])
-            } catch let collision as Collision {
-                throw EventStoreError(.backend, "append kept colliding on \(collision.constraint)")
             }
         }
     }
