@@ -84,7 +84,7 @@ public enum GatewayApp {
         Routes.planos(api, backend)
         Routes.empresas(api, backend)
         api.owner = nil
-        Routes.operations(api, backend, metrics: metrics)
+        Routes.operations(api, backend)
         Routes.documentation(api)
         routes.set(api.operations)
         return (api.router, api.operations)

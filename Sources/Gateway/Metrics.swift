@@ -32,7 +32,7 @@ public final class Metrics: Sendable {
             return made
         }
         counter.increment()
-        timer.recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+        timer.record(duration)
     }
 
     /// The method's name, or "(outro)" for a method HTTP does not define: a client may send
@@ -42,7 +42,4 @@ public final class Metrics: Sendable {
     }
 
     private static let known: Set<HTTPRequest.Method> = [.get, .head, .post, .put, .patch, .delete, .options, .connect, .trace]
-
-    /// The process's metrics in Prometheus' text format.
-    public func render() -> String { Telemetry.render() }
 }

@@ -203,7 +203,7 @@ enum Routes {
         }
     }
 
-    static func operations(_ api: API, _ backend: Backend, metrics: Metrics) {
+    static func operations(_ api: API, _ backend: Backend) {
         api.add(
             Operation(
                 method: .get, path: "/saude", summary: "Saúde: o store, o bus e as projeções", tag: "operacao", response: "Saude",
@@ -268,7 +268,7 @@ enum Routes {
             for runner in backend.projections {
                 Telemetry.gauge(Catalog.projectionFailing, [("projection", runner.projection.name)]).record(runner.failure == nil ? 0 : 1)
             }
-            let text = metrics.render()
+            let text = Telemetry.render()
             return Reply(status: 200, body: Data(text.utf8), headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"])
         }
     }

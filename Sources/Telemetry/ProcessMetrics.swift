@@ -20,6 +20,11 @@ final class ProcessMetrics: Sendable {
     private let ticks = Double(max(1, sysconf(Int32(_SC_CLK_TCK))))
     private let page = Double(max(1, sysconf(Int32(_SC_PAGESIZE))))
 
+    /// The start time does not change: read once (boot time from /proc/stat) and recorded.
+    private init() {
+        if let stat = Self.stat(), let boot = Self.bootTime() { start.record(boot + stat.starttime / ticks) }
+    }
+
     func update() {
         if let stat = Self.stat() {
             let seconds = (stat.utime + stat.stime) / ticks
@@ -31,7 +36,6 @@ final class ProcessMetrics: Sendable {
             if delta > 0 { cpu.increment(by: delta) }
             resident.record(stat.rss * page)
             virtual.record(stat.vsize)
-            if let boot = Self.bootTime() { start.record(boot + stat.starttime / ticks) }
         }
         if let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") { openFDs.record(entries.count) }
         var limit = rlimit()

@@ -67,8 +67,11 @@ extension CoreMetrics.Timer {
 
     /// Records the time since `start`.
     public func record(since start: ContinuousClock.Instant) {
-        let elapsed = ContinuousClock.now - start
-        recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+        record(ContinuousClock.now - start)
+    }
+
+    public func record(_ duration: Duration) {
+        recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 }
 
