@@ -7,6 +7,8 @@ import Hummingbird
 import NIOCore
 import Services
 import Synchronization
+import Telemetry
+import Tracing
 
 /// What one process serves.
 public enum Role: Sendable {
@@ -163,8 +165,20 @@ public final class Forwarder: Sendable {
         let answer: HTTPClientResponse
         let bytes: ByteBuffer
         do {
-            answer = try await client.execute(outgoing, timeout: Self.timeout)
-            bytes = try await answer.body.collect(upTo: 16 * 1024 * 1024)
+            // A client span, whose `traceparent` the service continues (only a hop of ours carries one).
+            (answer, bytes) = try await Traces.withSpan("\(request.method) \(service.rawValue)", ofKind: .client) { span in
+                if Traces.enabled {
+                    span.attributes["http.request.method"] = request.method.rawValue
+                    span.attributes["server.address"] = base
+                    span.attributes["coworkflow.service"] = service.rawValue
+                    if let traceparent = Traces.traceparent(of: span.context) {
+                        outgoing.headers.add(name: EdgeMiddleware.traceparent.rawName, value: traceparent)
+                    }
+                }
+                let answer = try await client.execute(outgoing, timeout: Self.timeout)
+                span.attributes["http.response.status_code"] = Int(answer.status.code)
+                return (answer, try await answer.body.collect(upTo: 16 * 1024 * 1024))
+            }
         } catch {
             // This request is not sent again (the service may have run it); the next ones of
             // its spaces go to another replica for a while.

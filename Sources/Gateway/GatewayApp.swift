@@ -40,7 +40,9 @@ public enum GatewayApp {
         // health checks and link checkers send it. The web app's files answer it themselves.
         let router = Router(context: GatewayContext.self, options: .autoGenerateHeadEndpoints)
         let routes = RouteTable()
-        router.add(middleware: EdgeMiddleware(drain: drain, metrics: metrics, allowedOrigins: configuration.allowedOrigins, routes: routes))
+        var edge = EdgeMiddleware(drain: drain, metrics: metrics, allowedOrigins: configuration.allowedOrigins, routes: routes)
+        if case .service = configuration.role { edge.continuesCallersTrace = true }
+        router.add(middleware: edge)
         if let webRoot = configuration.webRoot { router.add(middleware: WebAppMiddleware(root: webRoot)) }
         var proxies = configuration.rateLimiter?.proxies ?? .none
         var accountStaleness: Duration?

@@ -6,6 +6,8 @@ import Logging
 import NIOCore
 import Services
 import Synchronization
+import Telemetry
+import Tracing
 
 extension HTTPField.Name {
     static let requestId = Self("X-Request-Id")!
@@ -66,6 +68,12 @@ struct EdgeMiddleware: RouterMiddleware {
     let metrics: Metrics
     let allowedOrigins: AllowedOrigins
     let routes: RouteTable
+    /// Whether a caller's `traceparent` is continued: only in a service behind the gateway,
+    /// whose callers are ours. The public edge starts its own traces, so no outside caller
+    /// chooses to be sampled or joins a trace of ours.
+    var continuesCallersTrace = false
+
+    static let traceparent = HTTPField.Name("traceparent")!
 
     /// Whether the path, percent-decoded, holds a control character (or is not decodable).
     static func hasControlCharacter(_ path: String) -> Bool {
@@ -88,6 +96,7 @@ struct EdgeMiddleware: RouterMiddleware {
             context.requestId = incoming
         }
         let started = ContinuousClock.now
+        let span = Traces.enabled ? serverSpan(request) : nil
         var response: Response
         if drain.isDraining {
             response = ServiceError.indisponivel("o servidor está encerrando; tente de novo em instantes", retryAfter: 2)
@@ -101,7 +110,11 @@ struct EdgeMiddleware: RouterMiddleware {
                 .response(requestId: context.requestId)
         } else {
             do {
-                response = try await next(request, context)
+                if let span {
+                    response = try await InstrumentationContext.$current.withValue(span.context) { try await next(request, context) }
+                } else {
+                    response = try await next(request, context)
+                }
             } catch let error as ServiceError {
                 response = error.response(requestId: context.requestId)
             } catch is WrongExpectedVersion {
@@ -192,13 +205,42 @@ struct EdgeMiddleware: RouterMiddleware {
             default: routes.template(for: request.uri.path) ?? "(desconhecida)"
             }
         metrics.observe(method: Metrics.method(request.method), route: route, status: Int(response.status.code), duration: elapsed)
-        context.logger.info(
-            "\(request.method) \(request.uri.path) \(response.status.code)",
-            metadata: [
-                "requestId": "\(context.requestId)",
-                "ms": "\(String(format: "%.1f", Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000))",
-            ])
+        func log() {
+            context.logger.info(
+                "\(request.method) \(request.uri.path) \(response.status.code)",
+                metadata: [
+                    "requestId": "\(context.requestId)",
+                    "ms": "\(String(format: "%.1f", Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000))",
+                ])
+        }
+        guard let span else {
+            log()
+            return response
+        }
+        span.operationName = "\(Metrics.method(request.method)) \(route)"
+        span.attributes["http.route"] = route
+        span.attributes["http.response.status_code"] = Int(response.status.code)
+        span.attributes["coworkflow.request_id"] = context.requestId
+        if response.status.code >= 500 { span.setStatus(SpanStatus(code: .error)) }
+        // The access log line carries the span's trace and span ids.
+        InstrumentationContext.$current.withValue(span.context) { log() }
+        span.end()
         return response
+    }
+}
+
+extension EdgeMiddleware {
+    /// The request's server span (named by its route once routed); the caller's trace continues
+    /// only where ``continuesCallersTrace``. Its path and query stay out of it (a query may hold
+    /// an e-mail address).
+    func serverSpan(_ request: Request) -> any Span {
+        let parent =
+            continuesCallersTrace
+            ? Traces.context(headers: request.headers[Self.traceparent].map { ["traceparent": $0] } ?? [:])
+            : InstrumentationContext.current ?? .topLevel
+        let span = startSpan("\(Metrics.method(request.method))", context: parent, ofKind: .server)
+        span.attributes["http.request.method"] = Metrics.method(request.method)
+        return span
     }
 }
 

@@ -144,9 +144,13 @@ struct Distributed {
                     await backend.negocio.sandbox?.apontarWebhook(para: "http://127.0.0.1:\(bound)/api/pagamentos/webhooks/sandbox")
                     print("CoworkFlow \(name) em http://\(host):\(bound) (distribuído, PostgreSQL \(database.host):\(database.port))")
                 })
+            // First, so it stops last: the spans of the others' last work are exported.
+            let traces = try TraceExport.start(service: name, environment: environment, logger: logger)
             let services = ServiceGroup(
                 configuration: ServiceGroupConfiguration(
-                    services: background + [.init(service: app), .init(service: DrainOnShutdown(drain: drain, logger: logger))],
+                    services: (traces.map { [.init(service: $0)] } ?? []) + background + [
+                        .init(service: app), .init(service: DrainOnShutdown(drain: drain, logger: logger)),
+                    ],
                     gracefulShutdownSignals: [.sigterm, .sigint],
                     logger: logger))
             do {

@@ -15,6 +15,8 @@ struct JSONLogHandler: LogHandler {
     let service: String
     var metadata: Logger.Metadata = [:]
     var logLevel: Logger.Level = .info
+    /// The trace and span ids of the current span (``TraceExport/logMetadata``).
+    var metadataProvider: Logger.MetadataProvider?
 
     init(label: String, service: String = Self.processService) {
         self.label = label
@@ -39,7 +41,9 @@ struct JSONLogHandler: LogHandler {
 
     func log(event: LogEvent) {
         var fields: [String: Any] = [:]
-        for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { _, new in new }) {
+        var merged = metadata
+        if let provided = metadataProvider?.get(), !provided.isEmpty { merged.merge(provided) { _, new in new } }
+        for (key, value) in merged.merging(event.metadata ?? [:], uniquingKeysWith: { _, new in new }) {
             fields[key] = Self.json(value)
         }
         fields["ts"] = Date.now.formatted(Self.instante)

@@ -21,7 +21,13 @@ enum Log {
     private static let bootstrap: Void = {
         Telemetry.bootstrap()
         switch ProcessInfo.processInfo.environment["LOG_FORMAT"]?.lowercased() {
-        case "json": LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
+        case "json":
+            LoggingSystem.bootstrap(
+                { label, provider in
+                    var handler = JSONLogHandler(label: label)
+                    handler.metadataProvider = provider
+                    return handler
+                }, metadataProvider: TraceExport.logMetadata)
         default: LoggingSystem.bootstrap(StreamLogHandler.standardError)
         }
     }()

@@ -89,11 +89,12 @@ struct Serve: AsyncParsableCommand {
             // a pipe) fills up or the process exits.
             fflush(nil)
         }
+        let traces = try TraceExport.start(service: "coworkflow", environment: environment, logger: logger)
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 // Shut down in reverse order: the drain flag first, then the server drains, then
-                // the projections and timers stop.
-                services: background + [
+                // the projections and timers stop, then the last spans are exported.
+                services: (traces.map { [.init(service: $0)] } ?? []) + background + [
                     .init(service: app),
                     .init(service: DrainOnShutdown(drain: drain, logger: logger)),
                 ],

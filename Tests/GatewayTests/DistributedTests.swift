@@ -208,13 +208,16 @@ struct DistributedTests {
     func whole_story() async throws {
         let sink = try await SMTPSink.start()
         defer { sink.stop() }
-        let deployment = try await Deployment.start(smtp: sink)
+        let traces = try await TraceReceiver.start()
+        defer { traces.stop() }
+        let deployment = try await Deployment.start(smtp: sink, traces: traces)
         var stopped = false
         defer { if !stopped { deployment.kill() } }
         try await deployment.createAdmin("root@dist.test", senha: "segredo-root")
         let before = try await deployment.scrapes()
         try await Historia(base: deployment.url("gateway"), sink: sink, email: "dist.test", paciencia: .seconds(40)).contar()
         try await Self.metricsMoved(before: before, after: try await deployment.scrapes())
+        try await Self.tracedAcross(traces)
 
         // The sandbox's provider API wants its key; the gateway's webhook a valid signature.
         let semChave = try await call(.POST, deployment.url("sandbox") + "/v1/cobrancas", "{}")
@@ -273,6 +276,76 @@ struct DistributedTests {
         #expect(moved("coworkflow_http_request_duration_seconds_count", ["route": "/api/reservas", "method": "POST"], in: ["gateway"]) >= 1)
         #expect(moved("process_cpu_seconds_total", in: ["gateway"]) > 0)
         #expect((after["projections"]?.value("coworkflow_subscription_lag_events", ["subscription": "relay"]) ?? -1) >= 0)
+    }
+
+    /// Issue 41's proof for traces: the booking's request is one trace from the gateway's
+    /// span through the forwarded call, reservas' append, the relay's publish and the
+    /// pagamentos consumer (across the broker: the traceparent rode in the event's metadata and
+    /// the message's headers); a payment's trace reaches notificacoes' e-mail. Every parent link
+    /// of those traces names a span of the same trace.
+    static func tracedAcross(_ receiver: TraceReceiver) async throws {
+        typealias Span = TraceReceiver.Span
+        func chain(_ spans: [Span]) -> [String: [Span]] { Dictionary(grouping: spans, by: \.traceId) }
+        func child(of parent: Span?, in trace: [Span], _ matches: (Span) -> Bool) -> Span? {
+            guard let parent else { return nil }
+            return trace.first { $0.parentSpanId == parent.spanId && matches($0) }
+        }
+        // gateway POST /api/reservas → forward → reservas POST /api/reservas → … append → publish → pagamentos consumer
+        let (booking, spans) = try await receiver.waitFor { spans -> [Span]? in
+            for trace in chain(spans).values {
+                let root = trace.first {
+                    $0.service == "gateway" && $0.name == "POST /api/reservas" && $0.kind == "server" && $0.parentSpanId.isEmpty
+                }
+                let forward = child(of: root, in: trace) { $0.service == "gateway" && $0.kind == "client" }
+                let served = child(of: forward, in: trace) { $0.service == "reservas" && $0.kind == "server" && $0.name == "POST /api/reservas" }
+                guard let served else { continue }
+                // The append is under the request's span (perhaps under a span in between).
+                let append = trace.first { span in
+                    span.service == "reservas" && span.name == "append" && Self.ancestors(of: span, in: trace).contains(served.spanId)
+                }
+                let publish = child(of: append, in: trace) {
+                    $0.service == "projections" && $0.name == "publish ReservaSolicitada" && $0.kind == "producer"
+                }
+                guard let consumer = child(of: publish, in: trace, { $0.service == "pagamentos" && $0.kind == "consumer" }) else { continue }
+                return [root, forward, served, append, publish, consumer].compactMap { $0 }
+            }
+            return nil
+        }
+        #expect(
+            booking != nil, "no trace of a booking from the gateway to the pagamentos consumer among \(spans.count) spans: \(Self.summary(spans))")
+        if let booking {
+            let trace = spans.filter { $0.traceId == booking[0].traceId }
+            let ids = Set(trace.map(\.spanId))
+            #expect(trace.allSatisfy { $0.parentSpanId.isEmpty || ids.contains($0.parentSpanId) }, "a broken parent link: \(Self.summary(trace))")
+            #expect(trace.filter { $0.parentSpanId.isEmpty }.count == 1, "\(Self.summary(trace))")
+        }
+        // A payment's webhook: its trace reaches the e-mail notificacoes sent.
+        let (mail, _) = try await receiver.waitFor { spans -> Span? in
+            spans.first { span in
+                guard span.service == "notificacoes", span.name == "send e-mail" else { return false }
+                let trace = spans.filter { $0.traceId == span.traceId }
+                let ids = Set(trace.map(\.spanId))
+                return trace.contains { $0.service == "gateway" && $0.kind == "server" && $0.parentSpanId.isEmpty }
+                    && trace.contains { $0.service == "notificacoes" && $0.kind == "consumer" && $0.spanId == span.parentSpanId }
+                    && trace.allSatisfy { $0.parentSpanId.isEmpty || ids.contains($0.parentSpanId) }
+            }
+        }
+        #expect(mail != nil, "no e-mail's span in a trace that starts at the gateway")
+    }
+
+    static func ancestors(of span: TraceReceiver.Span, in trace: [TraceReceiver.Span]) -> [String] {
+        var result: [String] = []
+        var current = span
+        while !current.parentSpanId.isEmpty, let parent = trace.first(where: { $0.spanId == current.parentSpanId }), result.count < 64 {
+            result.append(parent.spanId)
+            current = parent
+        }
+        return result
+    }
+
+    static func summary(_ spans: [TraceReceiver.Span]) -> String {
+        spans.prefix(80).map { "\($0.traceId.prefix(6)) \($0.service):\($0.name)[\($0.kind)] \($0.spanId.prefix(6))<-\($0.parentSpanId.prefix(6))" }
+            .joined(separator: "; ")
     }
 
     @Test("SIGTERM: requests in flight finish with their answer, then new ones get 503 or a closed port (never a 500), and the process exits 0")
@@ -442,7 +515,7 @@ final class Deployment: @unchecked Sendable {
     /// A fresh database, migrated; fresh queues; every deployable started (two reservas
     /// replicas, and the sandbox PSP's server) and answering `/saude`. Mail goes to `smtp`
     /// when given (else to an outbox folder).
-    static func start(smtp: SMTPSink? = nil) async throws -> Deployment {
+    static func start(smtp: SMTPSink? = nil, traces: TraceReceiver? = nil) async throws -> Deployment {
         let settings = try await freshDatabase(database)
         // The services' queues outlive a run: what an earlier deployment left in them belongs to
         // a database that is gone.
@@ -454,7 +527,8 @@ final class Deployment: @unchecked Sendable {
         }
         await broker.close()
 
-        let deployment = Deployment(environment: environment(settings, outbox: "coworkflow-e2e-outbox"))
+        let deployment = Deployment(
+            environment: environment(settings, outbox: "coworkflow-e2e-outbox").merging(traces?.environment ?? [:]) { $1 })
         let services = [
             ("usuarios", "usuarios"), ("espacos", "espacos"), ("precos", "precos"), ("reservas", "reservas"), ("reservas-2", "reservas"),
             ("pagamentos", "pagamentos"), ("checkin", "checkin"), ("notificacoes", "notificacoes"), ("financeiro", "financeiro"),

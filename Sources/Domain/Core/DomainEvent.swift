@@ -31,16 +31,20 @@ public struct EventMetadata: Hashable, Sendable, Codable {
     public var requestId: String?
     /// The service that appended the event.
     public var service: String?
+    /// The W3C `traceparent` of the span that appended the event, when tracing is on: the
+    /// relay and the consumers continue its trace (docs/observability.md).
+    public var traceparent: String?
 
     public init(
         correlationId: UUID? = nil, causationId: UUID? = nil, actor: String? = nil,
-        requestId: String? = nil, service: String? = nil
+        requestId: String? = nil, service: String? = nil, traceparent: String? = nil
     ) {
         self.correlationId = correlationId
         self.causationId = causationId
         self.actor = actor
         self.requestId = requestId
         self.service = service
+        self.traceparent = traceparent
     }
 
     /// Metadata for an event caused by `cause`: same correlation, causation = cause's id.

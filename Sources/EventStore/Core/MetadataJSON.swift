@@ -1,5 +1,5 @@
 import Domain
-import Foundation
+public import Foundation
 
 /// Writes event metadata as JSON without Foundation's encoder, which costs more per event
 /// than the database insert on the append path. Same keys, sorted, as `EventJSON.encoder`;
@@ -20,8 +20,43 @@ public enum MetadataJSON {
         field("correlationId", metadata.correlationId?.uuidString)
         field("requestId", metadata.requestId)
         field("service", metadata.service)
+        field("traceparent", metadata.traceparent)
         json += "}"
         return json
+    }
+
+    /// The `traceparent` of stored metadata, found without decoding the rest (the relay and
+    /// the consumers look for it in every event). A value with an escape in it is no traceparent.
+    public static func traceparent(in json: Data) -> String? {
+        let key = Array("\"traceparent\"".utf8)
+        return json.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> String? in
+            var index = 0
+            while index + key.count <= bytes.count {
+                guard bytes[index] == key[0], (1..<key.count).allSatisfy({ bytes[index + $0] == key[$0] }) else {
+                    index += 1
+                    continue
+                }
+                var cursor = index + key.count
+                func skipSpaces() {
+                    while cursor < bytes.count, bytes[cursor] == 0x20 || bytes[cursor] == 0x0A || bytes[cursor] == 0x09 { cursor += 1 }
+                }
+                skipSpaces()
+                // A value that reads "traceparent" (no colon after it): look further.
+                guard cursor < bytes.count, bytes[cursor] == UInt8(ascii: ":") else {
+                    index += 1
+                    continue
+                }
+                cursor += 1
+                skipSpaces()
+                guard cursor < bytes.count, bytes[cursor] == UInt8(ascii: "\"") else { return nil }
+                let start = cursor + 1
+                var end = start
+                while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
+                guard end < bytes.count, bytes[end] == UInt8(ascii: "\""), end > start else { return nil }
+                return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+            }
+            return nil
+        }
     }
 
     /// A JSON string literal: quotes, backslashes and control characters escaped.

@@ -1,6 +1,7 @@
 public import CoreMetrics
 import Synchronization
 import Telemetry
+import Tracing
 
 /// What both stores measure: append transactions by outcome, their duration, the events
 /// appended (and, through ``EventCounters``, the business counters of their types), and the
@@ -28,19 +29,28 @@ enum StoreMetrics {
     }
 
     /// Times an append transaction and counts its outcome.
-    static func appending<T>(_ body: () async throws -> T) async throws -> T {
+    static func appending<T>(
+        _ database: String, _ operation: String, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
+    ) async throws -> T {
         let start = ContinuousClock.now
         defer { appendDuration.record(since: start) }
-        do {
-            let result = try await body()
-            outcomes.ok.increment()
-            return result
-        } catch let error as WrongExpectedVersion {
-            outcomes.conflict.increment()
-            throw error
-        } catch {
-            outcomes.failed.increment()
-            throw error
+        // The span of the append: the events it writes carry its `traceparent` (``StoreTracing``).
+        return try await Traces.withSpan(operation, ofKind: .client, onlyInTrace: true) { span in
+            span.attributes["db.system.name"] = database
+            do {
+                let result = try await body()
+                outcomes.ok.increment()
+                return result
+            } catch let error as WrongExpectedVersion {
+                outcomes.conflict.increment()
+                span.attributes["coworkflow.append.outcome"] = "conflict"
+                throw error
+            } catch {
+                outcomes.failed.increment()
+                span.recordError(error)
+                span.setStatus(SpanStatus(code: .error))
+                throw error
+            }
         }
     }
 

@@ -95,7 +95,8 @@ public final class PostgresEventStore: EventStore {
     public func append(_ writes: [StreamWrite]) async throws -> AppendResult {
         try AppendValidation.validate(writes)
         // Measured once per call: a collision retried here is neither an error nor a second append.
-        return try await StoreMetrics.appending {
+        return try await StoreMetrics.appending("postgresql", "append") {
+            let writes = StoreTracing.stamped(writes)
             var attempt = 0
             while true {
                 attempt += 1
@@ -127,7 +128,7 @@ public final class PostgresEventStore: EventStore {
         // Rung on rollback too: readers held back by this transaction may go on.
         defer { didAppend() }
         let tally = AppendTally()
-        let result = try await StoreMetrics.appending {
+        let result = try await StoreMetrics.appending("postgresql", "transaction") {
             try await leaseTransaction { connection in
                 try await body(Transaction(connection: connection, logger: logger, tally: tally))
             }
@@ -151,6 +152,7 @@ public final class PostgresEventStore: EventStore {
             if connection.isClosed { throw EventStoreError(.unavailable, "the transaction's connection closed") }
             do {
                 try await connection.query("SAVEPOINT coworkflow_append", logger: logger)
+                let writes = StoreTracing.stamped(writes)
                 let result = try await PostgresEventStore.append(writes, on: connection, logger: logger, savepoint: true)
                 try await connection.query("RELEASE SAVEPOINT coworkflow_append", logger: logger)
                 tally.add(result, writes)

@@ -1,6 +1,7 @@
 import Foundation
 public import GRDB
 import Synchronization
+import Telemetry
 
 /// The embedded event store: one SQLite file in WAL mode, for `coworkflow serve` with no
 /// servers. Writes are serialised by SQLite itself, so commit order is position order and the
@@ -39,7 +40,10 @@ public final class SQLiteEventStore: EventStore {
 
     public func append(_ writes: [StreamWrite]) async throws -> AppendResult {
         try AppendValidation.validate(writes)
-        let result = try await StoreMetrics.appending { try await database.write { db in try Self.append(writes, in: db) } }
+        let result = try await StoreMetrics.appending("sqlite", "append") {
+            let writes = StoreTracing.stamped(writes)
+            return try await database.write { db in try Self.append(writes, in: db) }
+        }
         changes.ring()
         appended.add(result.positions.count, ordering: .relaxed)
         StoreMetrics.committed(writes, count: result.positions.count)
@@ -52,7 +56,11 @@ public final class SQLiteEventStore: EventStore {
     public func withTransaction<T: Sendable>(_ body: @escaping @Sendable (Transaction) throws -> T) async throws -> T {
         defer { changes.ring() }
         let tally = AppendTally()
-        let result = try await StoreMetrics.appending { try await database.write { db in try body(Transaction(db: db, tally: tally)) } }
+        let result = try await StoreMetrics.appending("sqlite", "transaction") {
+            // Its appends carry the span of the transaction, whose task this is (the writer's is not).
+            let traceparent = Traces.traceparent(of: .current ?? .topLevel)
+            return try await database.write { db in try body(Transaction(db: db, tally: tally, traceparent: traceparent)) }
+        }
         appended.add(tally.events, ordering: .relaxed)
         tally.committed()
         return result
@@ -62,10 +70,13 @@ public final class SQLiteEventStore: EventStore {
         public let db: Database
         /// Events appended through it (counted once the transaction commits).
         let tally: AppendTally
+        /// The transaction's span, for the events appended without one.
+        var traceparent: String? = nil
 
         /// All or nothing even when the caller catches the error and goes on, as in PostgreSQL.
         public func append(_ writes: [StreamWrite]) throws -> AppendResult {
             try AppendValidation.validate(writes)
+            let writes = traceparent.map { traceparent in writes.map { $0.stamped(traceparent: traceparent) } } ?? writes
             var result: AppendResult?
             try db.inSavepoint {
                 result = try SQLiteEventStore.append(writes, in: db)

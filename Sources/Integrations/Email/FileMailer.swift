@@ -14,7 +14,7 @@ public struct FileMailer: Mailer {
     }
 
     public func send(_ message: EmailMessage) async throws {
-        try await EmailMetrics.counting {
+        try await EmailMetrics.counting("outbox") {
             let bytes = try MIME.render(message)
             do {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

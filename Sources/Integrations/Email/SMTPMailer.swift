@@ -40,7 +40,7 @@ public final class SMTPMailer: Mailer {
     }
 
     public func send(_ message: EmailMessage) async throws {
-        try await EmailMetrics.counting { try await deliver(message) }
+        try await EmailMetrics.counting("smtp") { try await deliver(message) }
     }
 
     private func deliver(_ message: EmailMessage) async throws {

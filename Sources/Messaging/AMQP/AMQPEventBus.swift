@@ -80,6 +80,7 @@ public final class AMQPEventBus: EventBus {
     /// before the caller acknowledges the batch.
     private func handle(_ deliveries: [Delivery], queue: String, handling: Handling) async throws {
         var events: [RecordedEvent] = []
+        var traces: [UUID: String] = [:]
         var unreadable: [Int: UnreadableMessage] = [:]
         let metrics = BusMetrics.consumer(handling.consumer.service)
         for (index, delivery) in deliveries.enumerated() {
@@ -87,12 +88,13 @@ public final class AMQPEventBus: EventBus {
                 let event = try EventMessage.decode(delivery.body)
                 metrics.delivered(event, redelivered: delivery.redelivered)
                 events.append(event)
+                if let trace = delivery.headers[EventMessage.traceparentHeader]?.text { traces[event.eventId] = trace }
             } catch {
                 metrics.consumed.increment()
                 unreadable[index] = error
             }
         }
-        var dispositions = try await handling.process(events)[...]
+        var dispositions = try await handling.process(events, traces: traces)[...]
         var letters: [OutgoingMessage] = []
         for (index, delivery) in deliveries.enumerated() {
             let disposition: Handling.Disposition

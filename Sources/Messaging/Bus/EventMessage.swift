@@ -31,6 +31,10 @@ public enum EventMessage {
         return body
     }
 
+    /// The W3C trace context of the relay's span that published the message (when tracing
+    /// is on and the event continues a trace): the consumer's span is its child.
+    public static let traceparentHeader = "traceparent"
+
     /// The headers of `event`: position, stream, stream version, schema version, and the
     /// correlation and causation ids when it has them.
     public static func headers(of event: RecordedEvent) -> [(String, HeaderValueOut)] {

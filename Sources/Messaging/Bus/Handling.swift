@@ -1,6 +1,8 @@
 import EventStore
 import Foundation
 import Logging
+import Telemetry
+import Tracing
 
 /// What both buses do with delivered events: skip those the inbox has; run the handler and
 /// commit its writes with the inbox row, retrying in place with backoff; after `maxAttempts`
@@ -28,8 +30,9 @@ struct Handling: Sendable {
     }
 
     /// One disposition per event, in order. Throws only `CancellationError`: the events not
-    /// yet acknowledged come again.
-    func process(_ events: [RecordedEvent]) async throws -> [Disposition] {
+    /// yet acknowledged come again. `traces`: the `traceparent` each event was delivered with
+    /// (the relay's span), by event id; an event without one continues the trace in its metadata.
+    func process(_ events: [RecordedEvent], traces: [UUID: String] = [:]) async throws -> [Disposition] {
         let service = consumer.service
         let known = try await infrastructure("read the inbox") {
             try await store.inboxOutcomes(events.map(\.eventId), consumer: service)
@@ -50,7 +53,7 @@ struct Handling: Sendable {
             if !related.isDisjoint(with: keys) { try await commit(&pending, into: &dispositions) }
             if pending.isEmpty { related.removeAll() }
             do {
-                let writes = try await consumer.handle(event)
+                let writes = try await handle(event, trace: traces[event.eventId])
                 pending.append((event, writes))
                 // Only uncommitted writes can hide anything from a later handler.
                 if !writes.isEmpty { related.formUnion(keys) }
@@ -59,7 +62,7 @@ struct Handling: Sendable {
                 if Task.isCancelled { throw CancellationError() }
                 // Commit what went well before it, then retry this one on its own.
                 try await commit(&pending, into: &dispositions)
-                dispositions.append(try await processOne(event, failedOnce: error))
+                dispositions.append(try await processOne(event, trace: traces[event.eventId], failedOnce: error))
                 index += 1
             }
         }
@@ -140,7 +143,7 @@ struct Handling: Sendable {
     /// handler runs again only when its writes are refused for what they are (a stale expected
     /// version, an invalid write), never because the database failed to take them.
     func processOne(
-        _ event: RecordedEvent, failedOnce firstFailure: (any Error)? = nil, handled: [StreamWrite]? = nil
+        _ event: RecordedEvent, trace: String? = nil, failedOnce firstFailure: (any Error)? = nil, handled: [StreamWrite]? = nil
     ) async throws -> Disposition {
         let service = consumer.service
         if let outcome = try await infrastructure(
@@ -180,7 +183,7 @@ struct Handling: Sendable {
                 if let uncommitted {
                     writes = uncommitted
                 } else {
-                    writes = try await consumer.handle(event)
+                    writes = try await handle(event, trace: trace)
                 }
                 uncommitted = nil
                 try Task.checkCancellation()
@@ -225,6 +228,27 @@ struct Handling: Sendable {
                     failure = error
                 }
             }
+        }
+    }
+
+    /// The handler's run on `event`, in a consumer span that continues the event's trace
+    /// (`trace`, else the metadata's `traceparent`); the events it writes carry that span's
+    /// `traceparent`. An event that continues no trace (a timer's, or with tracing off) gets no span.
+    private func handle(_ event: RecordedEvent, trace: String?) async throws -> [StreamWrite] {
+        guard Traces.enabled, let parent = trace ?? MetadataJSON.traceparent(in: event.metadataJSON) else {
+            return try await consumer.handle(event)
+        }
+        return try await Traces.withSpan(
+            "\(consumer.service) process \(event.type)", ofKind: .consumer, context: Traces.context(traceparent: parent)
+        ) { span in
+            span.attributes["messaging.system"] = "rabbitmq"
+            span.attributes["messaging.operation.type"] = "process"
+            span.attributes["messaging.consumer.group.name"] = consumer.service
+            span.attributes["messaging.message.id"] = event.eventId.uuidString.lowercased()
+            span.attributes["coworkflow.event.type"] = event.type
+            let writes = try await consumer.handle(event)
+            guard let traceparent = Traces.traceparent(of: span.context) else { return writes }
+            return writes.map { $0.stamped(traceparent: traceparent) }
         }
     }
 

@@ -2,6 +2,8 @@ public import EventStore
 import Foundation
 public import Logging
 import Synchronization
+import Telemetry
+import Tracing
 
 /// Publishes the store's events to the `coworkflow.events` exchange, in global order.
 ///
@@ -115,7 +117,19 @@ public final class Relay: Sendable {
             }
             quickRetries = 0
             BusMetrics.published.increment(by: events.count)
-            try await connection.publish(events.map(message(for:)))
+            var messages = events.map(message(for:))
+            let spans = Traces.enabled ? publishing(events, &messages) : []
+            do {
+                try await connection.publish(messages)
+            } catch {
+                for span in spans {
+                    span.recordError(error)
+                    span.setStatus(SpanStatus(code: .error))
+                    span.end()
+                }
+                throw error
+            }
+            for span in spans { span.end() }
             BusMetrics.confirmed.increment(by: events.count)
             try await store.saveCheckpoint(name, last.position)
             position = last.position
@@ -124,6 +138,27 @@ public final class Relay: Sendable {
                 $0.position = position
             }
         }
+    }
+
+    /// A producer span for each event that continues a trace (its metadata has the
+    /// `traceparent` of the span that appended it), ended once the broker confirmed it; the
+    /// message's `traceparent` header names it, for the consumers.
+    private func publishing(_ events: [RecordedEvent], _ messages: inout [OutgoingMessage]) -> [any Span] {
+        var spans: [any Span] = []
+        for (index, event) in events.enumerated() {
+            guard let parent = MetadataJSON.traceparent(in: event.metadataJSON) else { continue }
+            let span = startSpan("publish \(event.type)", context: Traces.context(traceparent: parent), ofKind: .producer)
+            span.attributes["messaging.system"] = "rabbitmq"
+            span.attributes["messaging.operation.type"] = "send"
+            span.attributes["messaging.destination.name"] = Topology.exchange
+            span.attributes["messaging.rabbitmq.destination.routing_key"] = messages[index].routingKey
+            span.attributes["messaging.message.id"] = event.eventId.uuidString.lowercased()
+            if let traceparent = Traces.traceparent(of: span.context) {
+                messages[index].headers.append((EventMessage.traceparentHeader, .text(traceparent)))
+            }
+            spans.append(span)
+        }
+        return spans
     }
 
     public func message(for event: RecordedEvent) -> OutgoingMessage {
