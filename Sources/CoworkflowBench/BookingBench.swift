@@ -32,6 +32,14 @@ struct BookingBench: AsyncParsableCommand {
     @Option(help: "reservas replicas in distributed mode.")
     var reservas = 2
 
+    @Option(
+        help: """
+            Traces on, sampling this share of requests (0…1, parent-based): every server exports \
+            over OTLP/HTTP to scripts/otlp-receiver.py --discard (python3 from PATH), whose CPU is \
+            counted as otlp_receiver. Off when absent.
+            """)
+    var traceRatio: Double?
+
     func run() async throws {
         let seconds = load.seconds
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-bench-\(UUID().uuidString)")
@@ -56,6 +64,19 @@ struct BookingBench: AsyncParsableCommand {
         defer {
             for server in servers { server.terminate() }
             for server in servers { server.waitUntilExit() }
+        }
+        if let traceRatio {
+            guard (0...1).contains(traceRatio) else { throw ValidationError("--trace-ratio must be between 0 and 1") }
+            let (receiver, receiverPort) = try await Self.traceReceiver(in: directory)
+            servers.append(receiver)
+            cpu.pids[receiver.processIdentifier] = "otlp_receiver"
+            environment["OTEL_EXPORTER_OTLP_ENDPOINT"] = "http://127.0.0.1:\(receiverPort)"
+            environment["OTEL_TRACES_SAMPLER"] = "parentbased_traceidratio"
+            environment["OTEL_TRACES_SAMPLER_ARG"] = String(traceRatio)
+            print("# traces: on, \(traceRatio * 100) % of requests sampled, exported to a discarding OTLP/HTTP receiver")
+        } else {
+            environment["OTEL_EXPORTER_OTLP_ENDPOINT"] = nil
+            environment["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] = nil
         }
         let api: Client
         if distributed {
@@ -144,6 +165,27 @@ struct BookingBench: AsyncParsableCommand {
         hot.record("booking_hot_space", into: &figures, unit: "bookings/s", per: "booking")
         let catalog = try await load.wrk(api.base + "/api/espacos", seconds: seconds, script: nil, args: [], meter: meter)
         catalog.record("catalog", into: &figures, unit: "reads/s", per: "read")
+    }
+
+    /// `scripts/otlp-receiver.py --discard` on a free port (it answers every export at once).
+    static func traceReceiver(in directory: URL) async throws -> (Process, Int) {
+        let output = directory.appendingPathComponent("otlp-receiver.out")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "scripts/otlp-receiver.py", "--port", "0", "--discard"]
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        try process.run()
+        for _ in 0..<200 {
+            let printed = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            if let line = printed.split(separator: "\n").first(where: { $0.hasPrefix("ready ") }), let port = Int(line.dropFirst(6)) {
+                return (process, port)
+            }
+            guard process.isRunning else { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        process.terminate()
+        throw ValidationError("scripts/otlp-receiver.py did not start (run from the repository's root, python3 on PATH)")
     }
 
     /// Each request a new slot: thread `t` of `n` takes slots t, t+n, t+2n… spread over the rooms.

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Logging
 import OTel
 import ServiceLifecycle
@@ -17,8 +18,14 @@ enum TraceExport {
         guard let endpoint, !endpoint.isEmpty, environment["OTEL_SDK_DISABLED"]?.lowercased() != "true",
             environment["OTEL_TRACES_EXPORTER"]?.lowercased() != "none"
         else { return nil }
+        // swift-otel reads these too; read here they are checked first and named in the log.
+        let sampler = environment["OTEL_TRACES_SAMPLER"] ?? "parentbased_always_on"
+        let ratio = environment["OTEL_TRACES_SAMPLER_ARG"]
+        if let ratio, !ratio.isEmpty, Double(ratio).map({ (0...1).contains($0) }) != true {
+            throw ValidationError("OTEL_TRACES_SAMPLER_ARG must be a ratio between 0 and 1, not '\(ratio)'")
+        }
         var configuration = OTel.Configuration.default
-        configuration.serviceName = service
+        configuration.serviceName = environment["OTEL_SERVICE_NAME"].flatMap { $0.isEmpty ? nil : $0 } ?? service
         configuration.logs.enabled = false
         configuration.metrics.enabled = false
         configuration.traces.otlpExporter.protocol = .httpProtobuf
@@ -26,7 +33,7 @@ enum TraceExport {
         configuration.diagnosticLogLevel = .warning
         let backend = try OTel.makeTracingBackend(configuration: configuration)
         Traces.bootstrap(backend.factory)
-        logger.info("traces exported over OTLP/HTTP to \(endpoint)")
+        logger.info("traces exported over OTLP/HTTP to \(endpoint)", metadata: ["sampler": "\(sampler)", "ratio": "\(ratio ?? "-")"])
         return backend.service
     }
 
