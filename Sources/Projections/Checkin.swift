@@ -93,6 +93,8 @@ public struct CheckinCodigoView: Codable, Sendable, Equatable {
 public struct NoShowPrazoView: Codable, Sendable, Equatable {
     public let reservaId: String
     public let vence: Date
+    /// The trace of the check-in code's event (tracing on): a no-show continues it.
+    public var traceparent: String?
 }
 
 public enum CheckinReadModel {
@@ -117,7 +119,8 @@ public enum CheckinReadModel {
             // No timer for a code issued when its booking was over (no no-show follows it).
             if e.janela.fechaEm > e.em {
                 try batch.put(
-                    NoShowPrazoView(reservaId: view.id, vence: e.janela.fechaEm), prazos, view.id, grupo: "prazo",
+                    NoShowPrazoView(reservaId: view.id, vence: e.janela.fechaEm, traceparent: MetadataJSON.traceparent(in: recorded.metadataJSON)),
+                    prazos, view.id, grupo: "prazo",
                     ordem: ReservasReadModel.ordem(e.janela.fechaEm))
             }
         case .realizado(let e), .checkoutRealizado(let e), .noShowRegistrado(let e), .revogado(let e):

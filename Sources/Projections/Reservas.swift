@@ -88,6 +88,8 @@ public struct PrazoView: Codable, Sendable, Equatable {
     public let reservaId: String
     public let acao: Acao
     public let vence: Date
+    /// The trace of the event that set the timer (tracing on): the timer's work continues it.
+    public var traceparent: String?
 }
 
 /// The bookings holding one space's time on one local day.
@@ -145,7 +147,9 @@ public enum ReservasReadModel {
         case .solicitada(let e):
             let view = ReservaView(e)
             try save(view, batch)
-            try batch.put(PrazoView(reservaId: view.id, acao: .expirar, vence: e.expiraEm), prazos, view.id, grupo: "prazo", ordem: ordem(e.expiraEm))
+            try batch.put(
+                PrazoView(reservaId: view.id, acao: .expirar, vence: e.expiraEm, traceparent: MetadataJSON.traceparent(in: recorded.metadataJSON)),
+                prazos, view.id, grupo: "prazo", ordem: ordem(e.expiraEm))
         case .confirmada(let e):
             guard var view = try await batch.get(ReservaView.self, reservas, e.reservaId.description) else { return }
             view.status = .confirmada
@@ -154,7 +158,9 @@ public enum ReservasReadModel {
             view.pagamentoId = e.pagamentoId
             view.atualizadaEm = e.em
             try save(view, batch)
-            try batch.put(PrazoView(reservaId: view.id, acao: .concluir, vence: view.fim), prazos, view.id, grupo: "prazo", ordem: ordem(view.fim))
+            try batch.put(
+                PrazoView(reservaId: view.id, acao: .concluir, vence: view.fim, traceparent: MetadataJSON.traceparent(in: recorded.metadataJSON)),
+                prazos, view.id, grupo: "prazo", ordem: ordem(view.fim))
         case .cancelada(let e):
             try await finish(e.reservaId, .cancelada, at: e.em, batch) { view in
                 view.cancelamento = ReservaView.Cancelamento(em: e.em, por: e.por, motivo: e.motivo, multa: e.multa, reembolso: e.reembolso)

@@ -34,6 +34,16 @@ public enum Traces {
         return try await Tracing.withSpan(name, context: parent, ofKind: kind, isolation: isolation, body)
     }
 
+    /// `body` in a span continuing the trace `traceparent` names: a timer's work on behalf of
+    /// the request that set it, hours later. Without one (or with tracing off), `body` alone.
+    @discardableResult
+    public static func continuing<T>(
+        _ traceparent: String?, _ name: String, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
+    ) async rethrows -> T {
+        guard enabled, let traceparent else { return try await body() }
+        return try await withSpan(name, context: context(traceparent: traceparent), isolation: isolation) { _ in try await body() }
+    }
+
     /// The `traceparent` of `context`'s span, nil when there is none (or tracing is off).
     public static func traceparent(of context: InstrumentationContext) -> String? {
         guard enabled else { return nil }

@@ -281,8 +281,8 @@ struct DistributedTests {
     /// Issue 41's proof for traces: the booking's request is one trace from the gateway's
     /// span through the forwarded call, reservas' append, the relay's publish and the
     /// pagamentos consumer (across the broker: the traceparent rode in the event's metadata and
-    /// the message's headers); a payment's trace reaches notificacoes' e-mail. Every parent link
-    /// of those traces names a span of the same trace.
+    /// the message's headers); a payment's trace reaches notificacoes' e-mail and, through the
+    /// check-in timer, the no-show. Every parent link of those traces names a span of the same trace.
     static func tracedAcross(_ receiver: TraceReceiver) async throws {
         typealias Span = TraceReceiver.Span
         func chain(_ spans: [Span]) -> [String: [Span]] { Dictionary(grouping: spans, by: \.traceId) }
@@ -331,6 +331,20 @@ struct DistributedTests {
             }
         }
         #expect(mail != nil, "no e-mail's span in a trace that starts at the gateway")
+        // The no-show's timer, long after the request: its work continues the trace of the
+        // event that set it (the check-in code issued when the payment confirmed the booking).
+        let (noShow, all) = try await receiver.waitFor { spans -> Span? in
+            spans.first { span in
+                guard span.service == "checkin", span.name == "checkin no-show" else { return false }
+                let trace = spans.filter { $0.traceId == span.traceId }
+                let ids = Set(trace.map(\.spanId))
+                return trace.contains { $0.service == "gateway" && $0.kind == "server" && $0.parentSpanId.isEmpty }
+                    && ids.contains(span.parentSpanId)
+                    && trace.contains { $0.service == "checkin" && $0.name == "append" && $0.parentSpanId == span.spanId }
+                    && trace.allSatisfy { $0.parentSpanId.isEmpty || ids.contains($0.parentSpanId) }
+            }
+        }
+        #expect(noShow != nil, "the no-show's timer did not continue a request's trace: \(Self.summary(all.filter { $0.service == "checkin" }))")
     }
 
     static func ancestors(of span: TraceReceiver.Span, in trace: [TraceReceiver.Span]) -> [String] {

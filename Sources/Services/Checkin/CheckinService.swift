@@ -229,7 +229,9 @@ public final class CheckinService: Sendable {
             guard let events = try? Checkin.decider.decide(.registrarNoShow(em: now), state), !events.isEmpty else { continue }
             let meta = EventMetadata(correlationId: id.rawValue, actor: Checkin.sistema, requestId: "no-show", service: Self.consumidor)
             do {
-                try await store.append(to: stream, expected: .after(version), events: try Events.new(events, at: now, metadata: meta))
+                try await Traces.continuing(prazo.traceparent, "checkin no-show") {
+                    try await store.append(to: stream, expected: .after(version), events: try Events.new(events, at: now, metadata: meta))
+                }
                 registrados += 1
                 Self.metricasDosNoShows.fired(late: now.timeIntervalSince(prazo.vence))
             } catch is WrongExpectedVersion {

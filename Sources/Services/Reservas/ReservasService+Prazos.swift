@@ -22,9 +22,11 @@ extension ReservasService {
         for prazo in vencidos {
             guard let id = Reserva.ID(prazo.reservaId) else { continue }
             do {
-                switch prazo.acao {
-                case .expirar: try await expirar(id, at: now)
-                case .concluir: try await concluir(id, at: now)
+                try await Traces.continuing(prazo.traceparent, "reservas prazo \(prazo.acao.rawValue)") {
+                    switch prazo.acao {
+                    case .expirar: try await expirar(id, at: now)
+                    case .concluir: try await concluir(id, at: now)
+                    }
                 }
                 executados += 1
                 Self.metricasDosPrazos.fired(late: now.timeIntervalSince(prazo.vence))
