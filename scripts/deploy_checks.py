@@ -91,6 +91,24 @@ COLLECTOR_CONFIG_SECRET = {"name": "AOT_CONFIG_CONTENT", "valueFrom": "${collect
 # MiB the application keeps beside the collector's hard memory limit.
 APP_MEMORY_FLOOR = 256
 
+# Traces (Sources/coworkflow/TraceExport.swift: on when OTEL_EXPORTER_OTLP_ENDPOINT is set and not
+# empty). A task with the collector sends its spans to the collector's OTLP/HTTP receiver on
+# loopback (${otlp_endpoint}: empty, so tracing off, when observability_enabled is false), the
+# gateway sampling trace_sampling_ratio of the requests and every service following its caller
+# (parent-based). A task without the collector has nowhere to send them.
+TRACE_ENVIRONMENT = {
+    "OTEL_EXPORTER_OTLP_ENDPOINT": "${otlp_endpoint}",
+    "OTEL_TRACES_SAMPLER": "parentbased_traceidratio",
+    "OTEL_TRACES_SAMPLER_ARG": "${trace_sampling_ratio}",
+}
+# Would send spans past ${otlp_endpoint} (the program prefers it), with or without a collector.
+TRACE_ENDPOINT_OVERRIDE = "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"
+# tasks.tf: the endpoint follows observability_enabled (the URL is checked against the
+# collector's receiver by `observability`).
+OTLP_ENDPOINT_TF = re.compile(r'^\s*otlp_endpoint\s*=\s*var\.observability_enabled\s*\?\s*"([^"]*)"\s*:\s*""\s*$', re.M)
+# Compose leaves tracing off unless the developer names a receiver.
+COMPOSE_OTLP_ENDPOINT = "${OTEL_EXPORTER_OTLP_ENDPOINT:-}"
+
 
 class Problems:
     def __init__(self) -> None:
@@ -196,6 +214,10 @@ def sample_context(tasks: dict[str, dict], template_names: set[str]) -> dict:
             values[name] = "true"
         elif name == "collector_image":
             values[name] = "public.ecr.aws/aws-observability/aws-otel-collector:v0.0.0"
+        elif name == "otlp_endpoint":
+            values[name] = "http://127.0.0.1:4318"
+        elif name == "trace_sampling_ratio":
+            values[name] = "0.05"
         elif name.endswith("_port"):
             values[name] = "5432"
         else:
@@ -261,9 +283,13 @@ def check_tasks() -> int:
         if "%{" in text or "$${" in text:
             problems.add(where, "Terraform template directives or escapes ('%{', '$${') are not allowed")
         values = context_values(context, name, "0123456789abcdef")
-        # As deployed, with the collector and (observability_enabled false) without it.
+        # As deployed, with the collector and (observability_enabled false) without it and with
+        # an empty otlp_endpoint, as tasks.tf fills it then.
         for variant in ("true", "false"):
-            rendered = without_collector(render_text(text, values, where), {**values, "observability_enabled": variant})
+            variant_values = {**values, "observability_enabled": variant}
+            if variant == "false":
+                variant_values["otlp_endpoint"] = ""
+            rendered = without_collector(render_text(text, variant_values, where), variant_values)
             try:
                 validate_parameters(rendered, shape)
             except ParamValidationError as error:
@@ -315,8 +341,7 @@ def check_tasks() -> int:
 
         environment, secrets = c.get("environment") or [], c.get("secrets") or []
         env_names, secret_names = names_in(environment), names_in(secrets)
-        for variable in sorted(n for n in env_names + secret_names if n.startswith("OTEL_")):
-            problems.add(where, f"{variable}: the binary has no tracing yet; the collector listens on loopback for when it does")
+        check_traces(problems, where, environment, secrets, has_collector=any(d.get("name") == COLLECTOR for d in definitions[1:]))
         for duplicate in sorted({n for n in env_names + secret_names if (env_names + secret_names).count(n) > 1}):
             problems.add(where, f"{duplicate} is set twice")
         for variable in sorted(set(env_names) & SECRET_VARIABLES):
@@ -347,6 +372,24 @@ def check_tasks() -> int:
             if port_value != str(ports[0]):
                 problems.add(where, f"PORT ({port_value}) must equal the container port ({ports[0]})")
     return problems.finish(f"ecs-tasks: {len(tasks)} task definitions valid (botocore RegisterTaskDefinition, Fargate sizes, rules)")
+
+
+def check_traces(problems: Problems, where: str, environment: list[dict], secrets: list[dict], has_collector: bool) -> None:
+    """The application's OTEL_* settings: the collector's receiver and the sampler where there is
+    a collector, no endpoint where there is none, never a secret."""
+    for variable in sorted(n for n in names_in(secrets) if str(n).startswith("OTEL_")):
+        problems.add(where, f"{variable} is a setting, not a credential: a plain environment value, never from secrets")
+    values = {item.get("name"): item.get("value") for item in environment}
+    if TRACE_ENDPOINT_OVERRIDE in values:
+        problems.add(where, f"{TRACE_ENDPOINT_OVERRIDE} must not be set: it overrides OTEL_EXPORTER_OTLP_ENDPOINT "
+                            "(${otlp_endpoint}, empty when observability_enabled is false)")
+    if has_collector:
+        for variable, value in TRACE_ENVIRONMENT.items():
+            if values.get(variable) != value:
+                problems.add(where, f"{variable} must be {value} (traces to the {COLLECTOR} beside it, "
+                                    f"sampled parent-based at trace_sampling_ratio), is {values.get(variable)!r}")
+    elif "OTEL_EXPORTER_OTLP_ENDPOINT" in values:
+        problems.add(where, f"OTEL_EXPORTER_OTLP_ENDPOINT must not be set: no {COLLECTOR} in this task receives spans")
 
 
 def check_collector(problems: Problems, where: str, name: str, task: dict, others: list[dict], wanted: bool) -> None:
@@ -573,6 +616,14 @@ def check_consistency(compose_json: str | None) -> int:
             problems.add(where, f"sets {sorted(set(environment) - ecs_names)} beyond ecs-tasks/{name}.json and lacks {sorted(ecs_names - set(environment))}")
         if name in backend and (service.get("healthcheck") or {}).get("test") != HEALTHCHECK:
             problems.add(where, f"healthcheck test must be {HEALTHCHECK}")
+
+    # Compose traces nothing unless the developer names a receiver (read before interpolation:
+    # `config` fills in the shell's variables).
+    for name, service in (yaml.safe_load(COMPOSE.read_text()).get("services") or {}).items():
+        endpoint = compose_environment(service).get("OTEL_EXPORTER_OTLP_ENDPOINT")
+        if endpoint is not None and endpoint != COMPOSE_OTLP_ENDPOINT:
+            problems.add(f"infra/docker-compose.yml {name}",
+                         f"OTEL_EXPORTER_OTLP_ENDPOINT must be {COMPOSE_OTLP_ENDPOINT} (tracing off unless set), is {endpoint!r}")
 
     # deploy.yml: the matrix is the deployable list, built from the Dockerfile target.
     workflow = yaml.safe_load(DEPLOY_WORKFLOW.read_text())
@@ -976,9 +1027,18 @@ def check_collector_config(problems: Problems, promtool: str, metrics: dict[str,
             result = subprocess.run([promtool, "check", "config", str(path)], capture_output=True, text=True)
             if result.returncode != 0:
                 problems.add(where, f"receivers.prometheus.config: promtool check config: {(result.stdout + result.stderr).strip()}")
-    for protocol, body in (((receivers.get("otlp") or {}).get("protocols")) or {}).items():
+    protocols = ((receivers.get("otlp") or {}).get("protocols")) or {}
+    for protocol, body in protocols.items():
         if not str((body or {}).get("endpoint", "")).startswith("127.0.0.1:"):
             problems.add(where, f"receivers.otlp.protocols.{protocol}: endpoint on 127.0.0.1 (the task's own containers only)")
+    # The application sends OTLP/HTTP (swift-otel) to ${otlp_endpoint}: this receiver.
+    http_endpoint = str((protocols.get("http") or {}).get("endpoint", ""))
+    found = OTLP_ENDPOINT_TF.search((TERRAFORM / "tasks.tf").read_text())
+    if not http_endpoint:
+        problems.add(where, "receivers.otlp.protocols.http: the application sends its traces over OTLP/HTTP")
+    elif not found or found.group(1) != f"http://{http_endpoint}":
+        problems.add("infra/terraform/tasks.tf", f"otlp_endpoint must be var.observability_enabled ? \"http://{http_endpoint}\" : \"\" "
+                                                 f"(the collector's OTLP/HTTP receiver; empty, tracing off, without it)")
     for name, body in extensions.items():
         endpoint = str((body or {}).get("endpoint", "127.0.0.1:"))
         if not endpoint.startswith("127.0.0.1:"):

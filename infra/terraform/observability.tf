@@ -1,9 +1,10 @@
 # Observability on AWS (issue 41): an AWS Distro for OpenTelemetry collector beside every
 # backend deployable (the "aws-otel-collector" container of ecs-tasks/*.json) scrapes the
 # application's /metrics every 30 s and writes the metrics the alarms read to CloudWatch
-# (embedded metric format, namespace CoworkFlow, dimension Service); it also listens for OTLP
-# traces on loopback, for X-Ray, ready for when the binary sends any. Its configuration is
-# infra/observability/adot-config.yaml, handed over in an SSM parameter (AOT_CONFIG_CONTENT).
+# (embedded metric format, namespace CoworkFlow, dimension Service); it also takes the OTLP
+# traces the application sends on loopback (OTEL_EXPORTER_OTLP_ENDPOINT, tasks.tf) to X-Ray.
+# Its configuration is infra/observability/adot-config.yaml, handed over in an SSM parameter
+# (AOT_CONFIG_CONTENT).
 # The alarms cover the signals of infra/observability/alerts.yml: the load balancer's 5xx
 # share and p99 (its own metrics), the relay's lag, a projection failing, dead letters and the
 # database pool; they notify an SNS topic. docs/observability.md is the runbook.

@@ -85,6 +85,11 @@ locals {
     collector_image                = var.collector_image
     collector_config_parameter_arn = try(aws_ssm_parameter.collector_config[0].arn, "")
     metrics_log_group              = try(aws_cloudwatch_log_group.metrics[0].name, "")
+    # Traces (OTEL_EXPORTER_OTLP_ENDPOINT of every task with the collector): its OTLP/HTTP
+    # receiver on loopback, or empty, which turns the program's tracing off, when there is no
+    # collector. OTEL_TRACES_SAMPLER_ARG: the share of requests traced, parent-based.
+    otlp_endpoint        = var.observability_enabled ? "http://127.0.0.1:4318" : ""
+    trace_sampling_ratio = tostring(var.trace_sampling_ratio)
   }
 
   # Placeholders per task.

@@ -337,6 +337,17 @@ variable "collector_image" {
   }
 }
 
+variable "trace_sampling_ratio" {
+  description = "The share of requests traced (0 to 1; OTEL_TRACES_SAMPLER_ARG of the backend tasks, sampler parentbased_traceidratio): the gateway starts a trace for that share of the requests, and every service follows the decision of the trace it is called in (parent-based), so a sampled request is traced from the gateway through each service, event and e-mail. Traces go to X-Ray through the collector; without it (observability_enabled false) tracing is off."
+  type        = number
+  default     = 0.05
+
+  validation {
+    condition     = var.trace_sampling_ratio >= 0 && var.trace_sampling_ratio <= 1
+    error_message = "A ratio from 0 (no request traced) to 1 (every request)."
+  }
+}
+
 variable "metrics_log_retention_days" {
   description = "Retention of the collector's log group of embedded-metric lines (CloudWatch keeps the metrics it extracts for 15 months regardless)."
   type        = number
