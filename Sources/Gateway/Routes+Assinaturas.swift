@@ -81,7 +81,7 @@ extension Routes {
             Operation(
                 method: .post, path: "/api/admin/planos",
                 summary: "Criar um plano: mensalidade, adesão, créditos por ciclo, roll-over, acesso e desconto", tag: "assinaturas", auth: true,
-                admin: true, request: "NovoPlano", response: "Plano", success: 201, errors: [422])
+                admin: true, request: "NovoPlano", response: "Plano", success: 201, errors: [409, 422])
         ) { _, context, body in
             let pedido = try JSON.decode(AssinaturasService.PedidoDePlano.self, from: body)
             return try .json(try await assinaturas.criarPlano(pedido, caller: context.caller), status: 201)

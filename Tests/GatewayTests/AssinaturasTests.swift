@@ -54,6 +54,13 @@ struct AssinaturasTests {
             #expect(try await harness.allEvents().count == antes)
 
             let flex = try await criarPlano(client, Self.flex, token: cenario.admin)
+            // One name per plan on sale (case, accents and spaces aside): 409 naming nome, nothing written.
+            let antesDoDuplicado = try await harness.allEvents().count
+            let duplicado = try await client.json(
+                .post, "/api/admin/planos", #"{"nome":"  FLÉX ","periodicidade":"anual","valorCentavos":300000}"#, token: cenario.admin)
+            #expect(duplicado.status == .conflict && duplicado.object["erro"] as? String == "nome_em_uso", "\(String(buffer: duplicado.body))")
+            #expect((duplicado.object["mensagem"] as? String)?.contains("nome") == true)
+            #expect(try await harness.allEvents().count == antesDoDuplicado)
             // A version must start after the current one's date, in the future.
             let versoes = "/api/admin/planos/\(flex)/versoes"
             let sobreposta = try await client.json(
@@ -65,6 +72,10 @@ struct AssinaturasTests {
             #expect(revisado.status == .created && (revisado.object["versoes"] as? [Any])?.count == 2, "\(String(buffer: revisado.body))")
             let antigo = try await criarPlano(client, #"{"nome":"Antigo","periodicidade":"anual","valorCentavos":100000}"#, token: cenario.admin)
             #expect(try await client.json(.post, "/api/admin/planos/\(antigo)/arquivamento", "", token: cenario.admin).status == .ok)
+            // An archived plan's name is free again; the new plan is another plan.
+            let novoAntigo = try await criarPlano(client, #"{"nome":"Antigo","periodicidade":"anual","valorCentavos":120000}"#, token: cenario.admin)
+            #expect(novoAntigo != antigo)
+            #expect(try await client.json(.post, "/api/admin/planos/\(novoAntigo)/arquivamento", "", token: cenario.admin).status == .ok)
             // Anyone sees the plans on sale; the archived one only operators.
             let publicos = try #require(try await client.json(.get, "/api/planos").object["itens"] as? [[String: Any]])
             #expect(publicos.map { $0["nome"] as? String } == ["Flex"])

@@ -73,12 +73,39 @@ extension AssinaturasService {
         let desde = try Self.data(pedido.vigenteDesde, campo: "vigenteDesde") ?? hoje
         guard desde >= hoje else { throw ServiceError.invalido("vigenteDesde", "vigenteDesde não pode estar no passado") }
         let id = caller.idempotencyKey.map { Events.derivedId("plano", $0) } ?? UUID()
+        try await nomeLivre(nome, unidade: unidade, exceto: id)
         let now = clock.now
         let por = caller.usuario ?? "admin"
         try await planos.handle(StreamNames.plano(id), at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in
             .criar(id: id, nome: nome, descricao: pedido.descricao, unidadeId: unidade, termos: termos, vigenteDesde: desde, por: por, em: now)
         }
         return try await planoLido(id)
+    }
+
+    /// Two plans on sale with one name in the same place (a unit, or the whole network) would
+    /// be told apart by nobody at the desk or in the member's list: 409 naming `nome`. Case,
+    /// accents and spaces do not make a name another; an archived plan's name is free again.
+    /// (Read from the plans' read model: two operators creating the same name in the same
+    /// instant could both pass.)
+    func nomeLivre(_ nome: String, unidade: UUID?, exceto id: UUID) async throws {
+        let chave = Self.chaveDoNome(nome)
+        let unidadeId = unidade?.uuidString.lowercased()
+        let docs = try await store.documents(AssinaturasReadModel.planos, grupo: "todos", limit: 1_000, offset: 0)
+        for doc in docs {
+            let plano = try ReadModelJSON.decoder.decode(PlanoView.self, from: doc)
+            guard !plano.arquivado, plano.unidadeId?.lowercased() == unidadeId, plano.planoId.lowercased() != id.uuidString.lowercased(),
+                Self.chaveDoNome(plano.nome) == chave
+            else { continue }
+            throw ServiceError.conflito(
+                "nome_em_uso",
+                "nome: já há um plano à venda chamado '\(plano.nome)' \(unidadeId == nil ? "na rede" : "nesta unidade"); escolha outro nome ou arquive aquele"
+            )
+        }
+    }
+
+    static func chaveDoNome(_ nome: String) -> String {
+        nome.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: Locale(identifier: "pt_BR"))
+            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
     public func revisarPlano(_ texto: String, _ pedido: PedidoDePlano, caller: Caller) async throws -> PlanoView {
