@@ -15,6 +15,7 @@ benchmark's sink). Prints `ready <port>` once listening.
 import argparse
 import gzip
 import json
+import signal
 import sys
 import threading
 import time
@@ -152,6 +153,8 @@ def main():
         def log_message(self, format, *arguments):
             pass
 
+    # SIGTERM ends it even when the parent ignored the signal (an ignored disposition is inherited).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     server = ThreadingHTTPServer((args.host, args.port), Handler)
     server.daemon_threads = True
     print(f"ready {server.server_address[1]}", flush=True)
