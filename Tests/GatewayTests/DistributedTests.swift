@@ -318,6 +318,16 @@ struct DistributedTests {
             let ids = Set(trace.map(\.spanId))
             #expect(trace.allSatisfy { $0.parentSpanId.isEmpty || ids.contains($0.parentSpanId) }, "a broken parent link: \(Self.summary(trace))")
             #expect(trace.filter { $0.parentSpanId.isEmpty }.count == 1, "\(Self.summary(trace))")
+            // The gateway's JSON access line of that request names the trace and its span.
+            let log = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-e2e-gateway.log")
+            let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+            let access = lines.first {
+                ($0["message"] as? String)?.hasPrefix("POST /api/reservas ") == true && $0["trace_id"] as? String == booking[0].traceId
+            }
+            #expect(access?["span_id"] as? String == booking[0].spanId, "no JSON access line with the booking's trace id among \(lines.count) lines")
+            #expect(access?["service"] as? String == "gateway")
         }
         // A payment's webhook: its trace reaches the e-mail notificacoes sent.
         let (mail, _) = try await receiver.waitFor { spans -> Span? in
@@ -572,7 +582,11 @@ final class Deployment: @unchecked Sendable {
                 let variable = "SERVICE_\(service.uppercased())_URL"
                 targets[variable] = targets[variable].map { $0 + "," + url(name) } ?? url(name)
             }
-            try deployment.launch("gateway", service: "gateway", port: ports["gateway"], extra: targets.merging(["PSP_URL": url("sandbox")]) { $1 })
+            // Traced, the gateway logs its access lines as JSON, where they name their trace.
+            let logs = traces == nil ? [:] : ["LOG_FORMAT": "json", "LOG_LEVEL": "info"]
+            try deployment.launch(
+                "gateway", service: "gateway", port: ports["gateway"], extra: targets.merging(["PSP_URL": url("sandbox")].merging(logs) { $1 }) { $1 }
+            )
             for entry in deployment.processes { try await deployment.waitUntilHealthy(entry.name) }
         } catch {
             deployment.kill()

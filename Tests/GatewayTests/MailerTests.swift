@@ -471,34 +471,16 @@ final class SMTPSink {
     static func start(auth: String? = nil, mechanisms: String? = nil, certificate: SelfSignedCertificate? = nil) async throws -> SMTPSink {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-smtp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let output = directory.appendingPathComponent("sink.out")
-        let errors = directory.appendingPathComponent("sink.err")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        var arguments = ["python3", script.path, "--port", "0", "--dir", directory.appendingPathComponent("mail").path]
+        var arguments = ["--port", "0", "--dir", directory.appendingPathComponent("mail").path]
         if let auth { arguments += ["--auth", auth] }
         if let mechanisms { arguments += ["--auth-mechanisms", mechanisms] }
         if let certificate { arguments += ["--starttls", "--cert", certificate.certificate.path, "--key", certificate.key.path] }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = try FileHandle(forWritingTo: errors)
-        try process.run()
-        for _ in 0..<600 {
-            let printed = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-            if let line = printed.split(separator: "\n").first(where: { $0.hasPrefix("ready ") }), let port = Int(line.dropFirst(6)) {
-                return SMTPSink(process: process, port: port, directory: directory)
-            }
-            guard process.isRunning else { break }
-            try await Task.sleep(for: .milliseconds(50))
+        do {
+            let (process, port) = try await ReadyScript.start(script, arguments, in: directory)
+            return SMTPSink(process: process, port: port, directory: directory)
+        } catch let failure as SinkFailed where failure.description.contains("aiosmtpd") {
+            throw SinkFailed(description: failure.description + " — the SMTP tests need aiosmtpd: pip install aiosmtpd")
         }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        let stderr = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
-        try? FileManager.default.removeItem(at: directory)
-        let hint = stderr.contains("aiosmtpd") ? " — the SMTP tests need aiosmtpd: pip install aiosmtpd" : ""
-        throw SinkFailed(description: "scripts/smtp-sink.py did not start (status \(process.terminationStatus))\(hint): \(stderr)")
     }
 
     /// SMTP settings for this sink on 127.0.0.1, TLS off unless asked.
@@ -539,6 +521,37 @@ final class SMTPSink {
 
 struct SinkFailed: Error, CustomStringConvertible {
     let description: String
+}
+
+/// A python3 script of `scripts/` (from PATH) that prints `ready <port>` once it listens on a
+/// free port: started with its output in `directory`, and waited for. The directory is removed
+/// if it does not start.
+enum ReadyScript {
+    static func start(_ script: URL, _ arguments: [String], in directory: URL) async throws -> (Process, Int) {
+        let output = directory.appendingPathComponent("script.out")
+        let errors = directory.appendingPathComponent("script.err")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path] + arguments
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = try FileHandle(forWritingTo: errors)
+        try process.run()
+        for _ in 0..<600 {
+            let printed = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            if let line = printed.split(separator: "\n").first(where: { $0.hasPrefix("ready ") }), let port = Int(line.dropFirst(6)) {
+                return (process, port)
+            }
+            guard process.isRunning else { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        let stderr = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+        try? FileManager.default.removeItem(at: directory)
+        throw SinkFailed(description: "scripts/\(script.lastPathComponent) did not start (status \(process.terminationStatus)): \(stderr)")
+    }
 }
 
 /// A key and self-signed certificate for CN=localhost, made with the openssl command line.

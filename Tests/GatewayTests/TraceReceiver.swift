@@ -30,29 +30,9 @@ final class TraceReceiver {
     static func start() async throws -> TraceReceiver {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-otlp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let output = directory.appendingPathComponent("receiver.out")
-        let errors = directory.appendingPathComponent("receiver.err")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, "--port", "0", "--out", directory.appendingPathComponent("spans.jsonl").path]
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = try FileHandle(forWritingTo: errors)
-        try process.run()
-        for _ in 0..<600 {
-            let printed = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-            if let line = printed.split(separator: "\n").first(where: { $0.hasPrefix("ready ") }), let port = Int(line.dropFirst(6)) {
-                return TraceReceiver(process: process, port: port, directory: directory)
-            }
-            guard process.isRunning else { break }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        let stderr = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
-        try? FileManager.default.removeItem(at: directory)
-        throw SinkFailed(description: "scripts/otlp-receiver.py did not start (status \(process.terminationStatus)): \(stderr)")
+        let (process, port) = try await ReadyScript.start(
+            script, ["--port", "0", "--out", directory.appendingPathComponent("spans.jsonl").path], in: directory)
+        return TraceReceiver(process: process, port: port, directory: directory)
     }
 
     /// What a deployable needs to export its spans here at once (100 % sampled, small batches).
