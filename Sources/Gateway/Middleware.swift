@@ -236,7 +236,7 @@ extension EdgeMiddleware {
     func serverSpan(_ request: Request) -> any Span {
         let parent =
             continuesCallersTrace
-            ? Traces.context(headers: request.headers[Self.traceparent].map { ["traceparent": $0] } ?? [:])
+            ? Traces.context(traceparent: request.headers[Self.traceparent])
             : InstrumentationContext.current ?? .topLevel
         let span = startSpan("\(Metrics.method(request.method))", context: parent, ofKind: .server)
         span.attributes["http.request.method"] = Metrics.method(request.method)

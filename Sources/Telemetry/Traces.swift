@@ -60,15 +60,6 @@ public enum Traces {
         InstrumentationSystem.instrument.extract(["traceparent": traceparent], into: &context, using: DictionaryExtractor())
         return context
     }
-
-    /// A context that continues the trace of the caller whose headers are `headers` (one of
-    /// ours: only an internal hop trusts a caller's `traceparent`).
-    public static func context(headers: [String: String]) -> InstrumentationContext {
-        var context = InstrumentationContext.current ?? .topLevel
-        guard enabled else { return context }
-        InstrumentationSystem.instrument.extract(headers, into: &context, using: DictionaryExtractor())
-        return context
-    }
 }
 
 struct DictionaryInjector: Injector {
