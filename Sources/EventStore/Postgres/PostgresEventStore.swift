@@ -110,9 +110,12 @@ public final class PostgresEventStore: EventStore {
                     StoreMetrics.committed(writes, count: result.positions.count)
                     AppendWatermark.current?.record(result, writes)
                     return result
-                } catch let collision as Collision where attempt < 10 {
+                } catch let collision as Collision where attempt < Self.appendAttempts {
                     // A concurrent writer of the same ids or of an `.any` stream won; go again.
                     logger.debug("append collided, retrying", metadata: ["constraint": "\(collision.constraint)"])
+                    // Writers that lost together retry together and collide again: after the
+                    // first loss each waits a random while that doubles, so they spread out.
+                    if attempt > 1 { try await Task.sleep(for: Self.collisionBackoff(after: attempt)) }
                 } catch let collision as Collision {
                     throw EventStoreError(.backend, "append kept colliding on \(collision.constraint)")
                 }
@@ -170,6 +173,16 @@ public final class PostgresEventStore: EventStore {
     /// A unique-key collision that a retry can resolve.
     struct Collision: Error {
         let constraint: String
+    }
+
+    /// How many times one append is tried before a run of collisions is an error.
+    static let appendAttempts = 25
+
+    /// The random wait before the retry that follows `attempt` collisions: up to 1 ms after
+    /// the second, doubling to at most 64 ms (25 losses in a row wait at most 1.2 s in all).
+    static func collisionBackoff(after attempt: Int) -> Duration {
+        let ceiling = 1 << min(attempt - 2, 6)
+        return .microseconds(Int.random(in: 0...(ceiling * 1000)))
     }
 
     private func didAppend(carried: Bool = false, finishedBefore: UInt64 = 0) {
