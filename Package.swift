@@ -152,18 +152,20 @@ let package = Package(
         .executableTarget(
             name: "CoworkflowBench",
             dependencies: [
-                "Domain", "EventStore", "Messaging", "Projections",
+                "Domain", "EventStore", "Messaging", "Projections", "Services", "TestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
         .testTarget(name: "DomainTests", dependencies: ["Domain"], swiftSettings: strict),
-        // What more than one test target uses (a TCP proxy that can cut a link); no product ships it.
+        // What more than one test target uses (a TCP proxy that can cut or stall a link), and
+        // coworkflow-bench's faults harness; the product (coworkflow) does not ship it.
         .target(
             name: "TestSupport",
             dependencies: [
@@ -224,6 +226,7 @@ let package = Package(
             dependencies: [
                 "Domain", "EventStore", "Messaging", "TestSupport", "Telemetry",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: strict
         ),

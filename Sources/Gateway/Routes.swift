@@ -222,6 +222,7 @@ enum Routes {
                 switch broker.status {
                 case .up: components["bus"] = ["status": "ok", "desde": broker.since.formatted(.iso8601)]
                 case .starting: components["bus"] = ["status": "iniciando"]
+                case .standby: components["bus"] = ["status": "em_espera", "desde": broker.since.formatted(.iso8601)]
                 case .down(let reason):
                     healthy = false
                     components["bus"] = ["status": "erro", "detalhe": reason, "desde": broker.since.formatted(.iso8601)]

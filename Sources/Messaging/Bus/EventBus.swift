@@ -91,6 +91,8 @@ public final class BusHealth: Sendable {
         case starting
         case up
         case down(reason: String)
+        /// Not connected, by design: another replica holds the lease (a relay waiting its turn).
+        case standby
     }
 
     public struct Snapshot: Sendable, Equatable {
@@ -112,6 +114,12 @@ public final class BusHealth: Sendable {
     func up() {
         state.withLock { snapshot in
             if snapshot.status != .up { snapshot = Snapshot(status: .up, since: Date(), reconnects: snapshot.reconnects) }
+        }
+    }
+
+    func standby() {
+        state.withLock { snapshot in
+            if snapshot.status != .standby { snapshot = Snapshot(status: .standby, since: Date(), reconnects: snapshot.reconnects) }
         }
     }
 

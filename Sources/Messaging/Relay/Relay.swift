@@ -52,9 +52,7 @@ public final class Relay: Sendable {
         var publishedAtLastFailure = 0
         while !Task.isCancelled {
             do {
-                try await store.whileHolding(lease: "relay:\(name)", retryEvery: .seconds(1)) {
-                    try await self.publishWhileActive()
-                }
+                try await holdingLease()
             } catch is CancellationError {
                 break
             } catch {
@@ -63,13 +61,31 @@ public final class Relay: Sendable {
                 let published = state.withLock { $0.published }
                 failures = published > publishedAtLastFailure ? 1 : failures + 1
                 publishedAtLastFailure = published
-                state.withLock { $0.active = false }
-                health.down(String(describing: error))
+                state.withLock {
+                    $0.active = false
+                    health.down(String(describing: error))
+                }
                 logger.warning("relay interrupted, starting again", metadata: ["error": "\(error)", "attempt": "\(failures)"])
                 try? await Task.sleep(for: Backoff(first: .milliseconds(100), limit: .seconds(5)).delay(after: failures))
             }
         }
         state.withLock { $0.active = false }
+    }
+
+    /// Publishes while this replica holds the lease. Not holding it a while after asking:
+    /// another replica publishes (or the database, which `/saude` reports of its own, does not
+    /// answer), and this one is on standby, not failing: a broker error from before would
+    /// otherwise stay on its health for as long as the other one is active.
+    private func holdingLease() async throws {
+        let waiting = Task {
+            try await Task.sleep(for: .seconds(3))
+            // Cancelled (the wait ended) before it got here: what ended it reports instead.
+            self.state.withLock { if !Task.isCancelled && !$0.active { self.health.standby() } }
+        }
+        defer { waiting.cancel() }
+        try await store.whileHolding(lease: "relay:\(name)", retryEvery: .seconds(1)) {
+            try await self.publishWhileActive()
+        }
     }
 
     private func publishWhileActive() async throws {
@@ -90,8 +106,9 @@ public final class Relay: Sendable {
         state.withLock {
             $0.active = true
             $0.position = position
+            // Under the lock: the standby check above reads `active` and sets health with it.
+            health.up()
         }
-        health.up()
         logger.info("relay active", metadata: ["from": "\(position)"])
         var seen = store.changes.generation
         var quickRetries = 0

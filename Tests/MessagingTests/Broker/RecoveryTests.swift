@@ -1,6 +1,7 @@
 import EventStore
 import Foundation
 import Messaging
+import PostgresNIO
 import Testing
 
 extension BrokerSuites {
@@ -165,7 +166,53 @@ extension BrokerSuites {
                 _ = await second.result
             }
         }
+
+        @Test(
+            "a relay replica that lost its lease to another reports standby, not the error it lost it by (the faults harness found it stuck on it)"
+        )
+        func relay_standby_after_losing_its_lease() async throws {
+            try await withBus(.amqp, relay: false) { fixture in
+                let replicas = (0..<2).map { _ in
+                    Relay(store: fixture.store, settings: TestEnvironment.broker, name: fixture.relayName, logger: TestEnvironment.logger)
+                }
+                let first = Task { try await replicas[0].run() }
+                #expect(try await eventually { replicas[0].status.active && replicas[0].health.snapshot.isUp })
+                let second = Task { try await replicas[1].run() }
+                // The one waiting for the lease says so.
+                #expect(try await eventually(seconds: 10) { replicas[1].health.snapshot.status == .standby })
+                // The first loses its lease (its connection ends, as in a database restart); the second takes over.
+                try await terminateLeaseHolder("relay:\(fixture.relayName)")
+                #expect(try await eventually { replicas[1].status.active && replicas[1].health.snapshot.isUp })
+                #expect(try await eventually(seconds: 10) { replicas[0].health.snapshot.status == .standby })
+                try await fixture.running(fixture.consumer()) {
+                    for index in 0..<5 { try await fixture.append(payload: ["n": index]) }
+                    #expect(try await eventually { try await fixture.effectSources().count >= 5 })
+                }
+                first.cancel()
+                second.cancel()
+                _ = await first.result
+                _ = await second.result
+            }
+        }
     }
+}
+
+/// Ends the server session that holds the advisory lock of lease `name` (as
+/// `pg_advisory_lock(hashtextextended(name, 0))` takes it: the key's high half in `classid`,
+/// its low half in `objid`).
+func terminateLeaseHolder(_ name: String) async throws {
+    let connection = try await PostgresConnection.connect(
+        configuration: TestEnvironment.database.connectionConfiguration(asOwner: true), id: 99, logger: TestEnvironment.logger)
+    defer { Task { try? await connection.close() } }
+    let rows = try await connection.query(
+        """
+        SELECT pg_terminate_backend(pid) FROM pg_locks
+        WHERE locktype = 'advisory' AND granted AND objsubid = 1
+          AND ((classid::bigint << 32) | objid::bigint) = hashtextextended(\(name), 0)
+        """, logger: TestEnvironment.logger)
+    var terminated = 0
+    for try await ended in rows.decode(Bool.self) where ended { terminated += 1 }
+    #expect(terminated == 1, "no session held lease \(name)")
 }
 
 /// Says whether events stopped at the relay or at the consumer: the relay's checkpoint
