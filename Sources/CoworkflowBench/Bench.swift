@@ -6,6 +6,6 @@ struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "coworkflow-bench",
         abstract: "CoworkFlow benchmarks (figures only; nothing here asserts).",
-        subcommands: [StoreBench.self, BusBench.self, BookingBench.self, ReplayBench.self, FloorBench.self, FloorServer.self]
+        subcommands: [StoreBench.self, BusBench.self, BookingBench.self, ReplayBench.self, FloorBench.self, FloorServer.self, FaultsBench.self]
     )
 }
