@@ -279,13 +279,15 @@ struct Lag: Sendable {
 
     /// Whether the relay's and every projection's checkpoint is at or past `head`.
     func caughtUp(to head: (Int64, Int64)) async -> Bool {
-        guard
-            let behind = try? await query(
-                "SELECT tx_id, position FROM subscription_checkpoints WHERE (name = 'relay' OR name LIKE 'projection:%') AND (tx_id, position) < (\(head.0), \(head.1))"
-            )
-        else { return false }
-        let known = (try? await query("SELECT count(*)::bigint, 0::bigint FROM subscription_checkpoints WHERE name = 'relay'").first?.0) ?? 0
-        return behind.isEmpty && known == 1
+        // One statement: how many of them are behind, and whether the relay has a checkpoint at all.
+        let counts = try? await query(
+            """
+            SELECT count(*) FILTER (WHERE (tx_id, position) < (\(head.0), \(head.1)))::bigint, count(*) FILTER (WHERE name = 'relay')::bigint
+            FROM subscription_checkpoints WHERE name = 'relay' OR name LIKE 'projection:%'
+            """
+        ).first
+        guard let (behind, relay) = counts else { return false }
+        return behind == 0 && relay == 1
     }
 
     /// Waits until the checkpoints are at the head and the consumers' queues are empty, twice
