@@ -86,7 +86,7 @@ public final class DatabaseHealth: Sendable {
         verdicts.ring()
     }
 
-    /// Refused, reset or closed connections, the pool giving up on opening them, and the
+    /// Refused, reset or closed connections (also closed under a query), the pool giving up on opening them, and the
     /// server's own connection-exception and shutdown states (SQLSTATE 08000, 08001, 08003,
     /// 08004, 08006, 57P01–57P03; not 08P01, a protocol violation one request can cause). Looks
     /// through ``EventStoreError/underlying``.
@@ -99,7 +99,9 @@ public final class DatabaseHealth: Sendable {
             return pool == .connectionCreationCircuitBreakerTripped
         case let psql as PSQLError:
             switch psql.code {
-            case .connectionError, .serverClosedConnection, .uncleanShutdown: return true
+            // `clientClosedConnection`: a query failed because its connection had closed (the
+            // server's reason, e.g. 57P01 at a shutdown, is its underlying error).
+            case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown: return true
             case .server:
                 let state = psql.serverInfo?[.sqlState] ?? ""
                 return ["08000", "08001", "08003", "08004", "08006", "57P01", "57P02", "57P03"].contains(state)
@@ -254,7 +256,7 @@ extension PostgresEventStore {
         let logger = self.logger
         return try await lease(isolation: isolation) { connection in
             do {
-                try await connection.query("BEGIN;", logger: logger)
+                try await connection.guardedQuery("BEGIN;", logger: logger)
             } catch {
                 throw DatabaseHealth.isConnectionLevel(error) ? error : EventStoreError(.backend, "BEGIN failed", underlying: error)
             }
@@ -268,14 +270,14 @@ extension PostgresEventStore {
                         // closed, so that it never goes back to the pool inside a transaction.
                         _ = try? await connection.close()
                     } else {
-                        _ = try? await connection.query("ROLLBACK;", logger: logger)
+                        _ = try? await connection.guardedQuery("ROLLBACK;", logger: logger)
                     }
                 }
                 throw error
             }
             if connection.isClosed { throw EventStoreError(.unavailable, "the connection closed before COMMIT") }
             do {
-                try await connection.query("COMMIT;", logger: logger)
+                try await connection.guardedQuery("COMMIT;", logger: logger)
             } catch {
                 throw DatabaseHealth.isConnectionLevel(error) ? error : EventStoreError(.backend, "COMMIT failed", underlying: error)
             }
@@ -287,7 +289,7 @@ extension PostgresEventStore {
     func fetch(_ query: PostgresQuery, logger: Logger) async throws -> [PostgresRow] {
         try await lease { connection in
             var rows: [PostgresRow] = []
-            for try await row in try await connection.query(query, logger: logger) { rows.append(row) }
+            for try await row in try await connection.guardedQuery(query, logger: logger) { rows.append(row) }
             return rows
         }
     }
@@ -295,7 +297,7 @@ extension PostgresEventStore {
     /// Runs `query` on a leased connection and drains its rows.
     func execute(_ query: PostgresQuery, logger: Logger) async throws {
         try await lease { connection in
-            for try await _ in try await connection.query(query, logger: logger) {}
+            for try await _ in try await connection.guardedQuery(query, logger: logger) {}
         }
     }
 }

@@ -21,7 +21,7 @@ extension PostgresEventStore {
         let recorded = try await withTransaction { transaction in
             // The primary key makes a concurrent second delivery wait for the first to commit,
             // then find the row: it is skipped, never applied twice.
-            let rows = try await transaction.connection.query(insert, logger: logger)
+            let rows = try await transaction.connection.guardedQuery(insert, logger: logger)
             var inserted = false
             for try await _ in rows { inserted = true }
             guard inserted else { return false }
@@ -37,7 +37,7 @@ extension PostgresEventStore {
         let logger = self.logger
         return try await withTransaction { transaction in
             let ids = batch.map(\.eventId)
-            let rows = try await transaction.connection.query(
+            let rows = try await transaction.connection.guardedQuery(
                 """
                 INSERT INTO consumer_inbox (consumer, event_id, outcome)
                 SELECT \(consumer), id, 'handled' FROM unnest(\(ids)::uuid[]) AS id
@@ -103,7 +103,7 @@ extension PostgresEventStore {
     public func retryDeadLetters(consumer: String, eventIds: [UUID]?) async throws -> [UUID] {
         let logger = self.logger
         return try await withTransaction { transaction in
-            let rows = try await transaction.connection.query(
+            let rows = try await transaction.connection.guardedQuery(
                 """
                 WITH released AS (
                     DELETE FROM consumer_inbox
@@ -152,7 +152,7 @@ extension PostgresEventStore {
                 // A holder whose host dies or is cut off without a reset would keep the lock
                 // until the server's own TCP keepalive noticed (two hours by default): the
                 // server probes this connection after 10 s of silence and drops it ~25 s later.
-                try await connection.query(
+                try await connection.guardedQuery(
                     """
                     SELECT set_config('tcp_keepalives_idle', '10', false), set_config('tcp_keepalives_interval', '5', false),
                            set_config('tcp_keepalives_count', '3', false), set_config('tcp_user_timeout', '25000', false)
@@ -199,7 +199,7 @@ extension PostgresEventStore {
     }
 
     private static func tryLock(_ name: String, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
-        let rows = try await connection.query("SELECT pg_try_advisory_lock(hashtextextended(\(name), 0))", logger: logger)
+        let rows = try await connection.guardedQuery("SELECT pg_try_advisory_lock(hashtextextended(\(name), 0))", logger: logger)
         for try await held in rows.decode(Bool.self) { return held }
         return false
     }

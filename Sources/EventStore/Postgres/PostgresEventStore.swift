@@ -154,10 +154,10 @@ public final class PostgresEventStore: EventStore {
             // A query on a closed connection is never answered (PostgresNIO 1.33).
             if connection.isClosed { throw EventStoreError(.unavailable, "the transaction's connection closed") }
             do {
-                try await connection.query("SAVEPOINT coworkflow_append", logger: logger)
+                try await connection.guardedQuery("SAVEPOINT coworkflow_append", logger: logger)
                 let writes = StoreTracing.stamped(writes)
                 let result = try await PostgresEventStore.append(writes, on: connection, logger: logger, savepoint: true)
-                try await connection.query("RELEASE SAVEPOINT coworkflow_append", logger: logger)
+                try await connection.guardedQuery("RELEASE SAVEPOINT coworkflow_append", logger: logger)
                 tally.add(result, writes)
                 return result
             } catch let collision as Collision {
@@ -206,7 +206,7 @@ public final class PostgresEventStore: EventStore {
             if connection.isClosed || DatabaseHealth.isConnectionLevel(error) { throw error }
             // Inside a caller's transaction the failed statement aborted it; back to the
             // savepoint taken before it, the recovery queries can run.
-            if savepoint { try await connection.query("ROLLBACK TO SAVEPOINT coworkflow_append", logger: logger) }
+            if savepoint { try await connection.guardedQuery("ROLLBACK TO SAVEPOINT coworkflow_append", logger: logger) }
             let ids = writes.flatMap { $0.events.map(\.eventId) }
             return try await recover(from: error, writes: writes, ids: ids, on: connection, logger: logger)
         }
@@ -224,7 +224,7 @@ public final class PostgresEventStore: EventStore {
     ) async throws -> AppendResult? {
         if writes.count == 1, writes[0].events.count == 1 {
             let write = writes[0]
-            let rows = try await connection.execute(
+            let rows = try await connection.guardedExecute(
                 PostgresStatements.AppendSingle(
                     stream: write.stream.rawValue, expected: write.expected.code, event: write.events[0], notify: notify), logger: logger)
             var result: AppendResult?
@@ -240,7 +240,7 @@ public final class PostgresEventStore: EventStore {
             for event in write.events { columns.add(event, stream: index + 1) }
         }
         if writes.count == 1 {
-            let rows = try await connection.execute(
+            let rows = try await connection.guardedExecute(
                 PostgresStatements.AppendOne(
                     stream: writes[0].stream.rawValue, expected: writes[0].expected.code, columns: columns, notify: notify), logger: logger)
             var result: AppendResult?
@@ -251,7 +251,7 @@ public final class PostgresEventStore: EventStore {
             }
             return result
         }
-        let rows = try await connection.execute(
+        let rows = try await connection.guardedExecute(
             PostgresStatements.AppendMany(
                 streams: writes.map(\.stream.rawValue), expected: writes.map(\.expected.code), columns: columns, notify: notify), logger: logger)
         var appended: [AppendedRow] = []
@@ -322,7 +322,7 @@ public final class PostgresEventStore: EventStore {
     ) async throws -> (stored: AppendResult?, conflict: WrongExpectedVersion?) {
         let checked = writes.filter { $0.expected != .any }
         let names = checked.map(\.stream.rawValue)
-        let rows = try await connection.query(
+        let rows = try await connection.guardedQuery(
             """
             SELECT NULL::uuid, s.name, (SELECT coalesce(max(v.stream_version), 0) FROM events v WHERE v.stream_id = s.name), 0::bigint, 0::bigint
             FROM unnest(\(names)::text[]) AS s(name)
@@ -352,7 +352,7 @@ public final class PostgresEventStore: EventStore {
     }
 
     private static func version(of stream: StreamName, on connection: PostgresConnection, logger: Logger) async throws -> Int64 {
-        let rows = try await connection.query(
+        let rows = try await connection.guardedQuery(
             "SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = \(stream.rawValue)", logger: logger)
         var version: Int64 = 0
         for try await value in rows.decode(Int64.self) { version = value }
@@ -407,25 +407,27 @@ public final class PostgresEventStore: EventStore {
         let query = PostgresQuery(unsafeSQL: Statement.sql, binds: try statement.makeBindings())
         let rows = RowCollector<Statement.Row>()
         rows.values.reserveCapacity(Int(min(statement.limit, 100_000)))
-        let cancelled = Atomic(false)
+        let logger = self.logger
         do {
             try await withTaskCancellationHandler {
                 try await lease { connection in
-                    _ = try await connection.query(query, logger: logger) { row in
-                        do {
-                            // A future does not hear of its task's cancellation: the rows do.
-                            if cancelled.load(ordering: .relaxed) { throw CancellationError() }
-                            rows.values.append(try decode(row))
-                        } catch {
-                            // PostgresNIO cancels the query and fails it as cancelled, dropping
-                            // what the closure threw: the first failure is kept to say why.
-                            rows.failure = rows.failure ?? error
-                            throw error
-                        }
-                    }.get()
+                    _ = try await connection.guarded { connection in
+                        try await connection.query(query, logger: logger) { row in
+                            do {
+                                // A future does not hear of its task's cancellation: the rows do.
+                                if rows.cancelled.load(ordering: .relaxed) { throw CancellationError() }
+                                rows.values.append(try decode(row))
+                            } catch {
+                                // PostgresNIO cancels the query and fails it as cancelled, dropping
+                                // what the closure threw: the first failure is kept to say why.
+                                rows.failure = rows.failure ?? error
+                                throw error
+                            }
+                        }.get()
+                    }
                 }
             } onCancel: {
-                cancelled.store(true, ordering: .relaxed)
+                rows.cancelled.store(true, ordering: .relaxed)
             }
         } catch {
             if let failure = rows.failure { throw failure }
@@ -486,7 +488,7 @@ public final class PostgresEventStore: EventStore {
         do {
             try await lease { connection in
                 let statement = PostgresStatements.ReadAllPayloads(after: position, limit: Int64(limit))
-                for try await payload in try await connection.execute(statement, logger: logger) { payloads.append(payload) }
+                for try await payload in try await connection.guardedExecute(statement, logger: logger) { payloads.append(payload) }
             }
         } catch let error as PSQLError {
             throw EventStoreError(.backend, "read failed", underlying: error)
@@ -517,7 +519,7 @@ public final class PostgresEventStore: EventStore {
         events.reserveCapacity(64)
         do {
             try await lease { connection in
-                for try await event in try await connection.execute(statement, logger: logger) { events.append(event) }
+                for try await event in try await connection.guardedExecute(statement, logger: logger) { events.append(event) }
             }
         } catch let error as PSQLError {
             throw EventStoreError(.backend, "read failed", underlying: error)
@@ -659,4 +661,6 @@ private final class RowCollector<Value>: @unchecked Sendable {
     var values: [Value] = []
     /// What the row closure threw first (read after the query's future failed).
     var failure: (any Error)?
+    /// Set when the reading task is cancelled.
+    let cancelled = Atomic(false)
 }

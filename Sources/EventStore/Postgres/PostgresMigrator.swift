@@ -38,15 +38,15 @@ public struct PostgresMigrator: Sendable {
     private func migrate(on connection: PostgresConnection) async throws -> Report {
         // A session lock: released below, or by the server when `migrate()` closes the
         // connection after a failure.
-        try await connection.query("SELECT pg_advisory_lock(\(Self.lockKey))", logger: logger)
-        try await connection.query(
+        try await connection.guardedQuery("SELECT pg_advisory_lock(\(Self.lockKey))", logger: logger)
+        try await connection.guardedQuery(
             """
             CREATE TABLE IF NOT EXISTS schema_migrations (
                 version integer PRIMARY KEY, name text NOT NULL,
                 applied_at timestamptz NOT NULL DEFAULT now())
             """, logger: logger)
         var current = 0
-        for try await version in try await connection.query(
+        for try await version in try await connection.guardedQuery(
             "SELECT coalesce(max(version), 0)::integer FROM schema_migrations", logger: logger
         ).decode(Int.self) {
             current = version
@@ -55,9 +55,9 @@ public struct PostgresMigrator: Sendable {
         for step in PostgresSchema.steps where step.version > current {
             try await connection.withTransaction(logger: logger) { connection in
                 for statement in step.statements {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    try await connection.guardedQuery(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
-                try await connection.query(
+                try await connection.guardedQuery(
                     "INSERT INTO schema_migrations (version, name) VALUES (\(step.version), \(step.name))",
                     logger: logger)
             }
@@ -67,10 +67,10 @@ public struct PostgresMigrator: Sendable {
         }
         if settings.user != settings.migrationUser {
             for grant in PostgresSchema.grants(to: settings.user) {
-                try await connection.query(PostgresQuery(unsafeSQL: grant), logger: logger)
+                try await connection.guardedQuery(PostgresQuery(unsafeSQL: grant), logger: logger)
             }
         }
-        try await connection.query("SELECT pg_advisory_unlock(\(Self.lockKey))", logger: logger)
+        try await connection.guardedQuery("SELECT pg_advisory_unlock(\(Self.lockKey))", logger: logger)
         return report
     }
 }

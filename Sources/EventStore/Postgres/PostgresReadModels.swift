@@ -54,7 +54,7 @@ extension PostgresEventStore {
         do {
             token = try await lease { connection in
                 var token: Int64?
-                for try await written in try await connection.execute(statement, logger: logger) { token = written }
+                for try await written in try await connection.guardedExecute(statement, logger: logger) { token = written }
                 return token
             }
         } catch let error as PSQLError {
@@ -69,9 +69,9 @@ extension PostgresEventStore {
     @discardableResult
     public func reset(collections: [String], checkpoint name: String) async throws -> CheckpointMark {
         try await withTransaction { transaction in
-            try await transaction.connection.query(
+            try await transaction.connection.guardedQuery(
                 "DELETE FROM read_models WHERE collection = ANY(\(collections))", logger: logger)
-            let rows = try await transaction.connection.query(
+            let rows = try await transaction.connection.guardedQuery(
                 """
                 INSERT INTO subscription_checkpoints (name, tx_id, position) VALUES (\(name), 0, 0)
                 ON CONFLICT (name) DO UPDATE SET tx_id = 0, position = 0, updated_at = now()
@@ -93,13 +93,13 @@ extension PostgresEventStore {
             // transaction, then fails on the new mark; a builder's commit cannot slip in. The
             // live row is made if it was never saved, so that it can be locked too (a runner's
             // first commit, fenced on "never saved", then fails instead of racing this).
-            try await transaction.connection.query(
+            try await transaction.connection.guardedQuery(
                 """
                 INSERT INTO subscription_checkpoints (name, tx_id, position) VALUES (\(name), 0, 0) ON CONFLICT (name) DO NOTHING
                 """, logger: logger)
             var live: GlobalPosition?
             var built: CheckpointMark?
-            let rows = try await transaction.connection.query(
+            let rows = try await transaction.connection.guardedQuery(
                 """
                 SELECT name, tx_id, position, xmin::text::bigint FROM subscription_checkpoints
                 WHERE name IN (\(name), \(staged)) ORDER BY name FOR UPDATE
@@ -113,15 +113,15 @@ extension PostgresEventStore {
             if let live, built.position < live {
                 throw EventStoreError(.stagedBehind, "the build '\(staged)' stands at \(built.position), behind '\(name)' at \(live)")
             }
-            try await transaction.connection.query(
+            try await transaction.connection.guardedQuery(
                 "DELETE FROM read_models WHERE collection = ANY(\(collections.map(\.live)))", logger: logger)
             for collection in collections {
-                try await transaction.connection.query(
+                try await transaction.connection.guardedQuery(
                     "UPDATE read_models SET collection = \(collection.live) WHERE collection = \(collection.staged)", logger: logger)
             }
-            try await transaction.connection.query(
+            try await transaction.connection.guardedQuery(
                 "UPDATE subscription_checkpoints SET tx_id = 0, position = 0, updated_at = now() WHERE name = \(staged)", logger: logger)
-            let moved = try await transaction.connection.query(
+            let moved = try await transaction.connection.guardedQuery(
                 """
                 INSERT INTO subscription_checkpoints (name, tx_id, position) VALUES (\(name), \(built.position.transaction), \(built.position.sequence))
                 ON CONFLICT (name) DO UPDATE SET tx_id = excluded.tx_id, position = excluded.position, updated_at = now()

@@ -1,6 +1,7 @@
 import Domain
 import EventStore
 import Foundation
+import PostgresNIO
 import TestSupport
 import Testing
 
@@ -106,6 +107,35 @@ struct OutageTests {
             // second after the failed connection the pool opens none on demand: poll the read.
             let stored = try await eventually("the store answers again") { try? await store.readStream(stream) }
             #expect(stored.isEmpty, "nothing of the cut transaction was committed")
+        }
+    }
+
+    @Test("a query in flight when the server ends its session (a shutdown's 57P01) fails as unavailable, not as a backend error (a 500)")
+    func session_ended_under_a_query() async throws {
+        try await TestDatabase.migrate()
+        let store = PostgresEventStore(settings: TestDatabase.settings, logger: TestDatabase.logger)
+        try await withPostgresStore(store) { store in
+            let failure = await #expect(throws: EventStoreError.self) {
+                try await store.withTransaction { transaction in
+                    var pid: Int32 = 0
+                    for try await value in try await transaction.connection.guardedQuery("SELECT pg_backend_pid()", logger: TestDatabase.logger)
+                        .decode(Int32.self)
+                    {
+                        pid = value
+                    }
+                    let killer = Task {
+                        try await Task.sleep(for: .milliseconds(300))
+                        // The same role may end its own sessions.
+                        let other = try await PostgresConnection.connect(
+                            configuration: TestDatabase.settings.connectionConfiguration(), id: 2, logger: TestDatabase.logger)
+                        try await other.query("SELECT pg_terminate_backend(\(pid))", logger: TestDatabase.logger)
+                        try await other.close()
+                    }
+                    defer { killer.cancel() }
+                    try await transaction.connection.guardedQuery("SELECT pg_sleep(20)", logger: TestDatabase.logger)
+                }
+            }
+            #expect(failure?.code == .unavailable, "\(String(describing: failure))")
         }
     }
 

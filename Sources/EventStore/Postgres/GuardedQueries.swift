@@ -1,0 +1,145 @@
+import Logging
+import NIOCore
+public import PostgresNIO
+import Synchronization
+
+/// Queries that fail when their connection closes before answering, instead of waiting for
+/// ever.
+///
+/// PostgresNIO 1.33 hands a query to its channel without a write promise
+/// (`channel.write(task, promise: nil)`) and then awaits the query's own promise. A query
+/// written while the channel is being torn down (the server closed the connection, a
+/// restart) reaches no handler: the write fails in silence, and the promise is never
+/// completed. Checking ``PostgresConnection/isClosed`` first narrows the window but cannot
+/// close it: the write crosses to the event loop after the check. The faults harness found
+/// the consequence twice (docs/reliability.md): after a PostgreSQL restart every pool
+/// connection a request had leased at that moment stayed leased for ever, the pool ran dry
+/// and the process stopped answering; a projections process whose shared read was dropped
+/// froze every read model while holding their leases.
+///
+/// So the call that writes the query runs in a task of its own, and the caller waits for
+/// whichever comes first: its answer, or the connection's close plus ``grace`` (time for
+/// PostgresNIO to fail the queries it did receive with their own errors). A dropped query's
+/// task is left waiting; it holds nothing but its promise. Rows are read as before: once the
+/// query reached the handler, a close fails its row stream.
+extension PostgresConnection {
+    /// How long after its connection closed a query that has not answered is given up.
+    static let grace: TimeAmount = .milliseconds(500)
+
+    /// `query` (see the extension's note).
+    @discardableResult
+    public func guardedQuery(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRowSequence {
+        try await guarded { try await $0.query(query, logger: logger) }
+    }
+
+    /// `execute` of a prepared statement (see the extension's note).
+    public func guardedExecute<Statement: PostgresPreparedStatement>(
+        _ statement: Statement, logger: Logger
+    ) async throws -> AsyncThrowingMapSequence<PostgresRowSequence, Statement.Row> {
+        // The mapped sequence is not Sendable only because its transform is a closure; the
+        // transform captures nothing but the statement, which is.
+        try await guarded { UncheckedRows(rows: try await $0.execute(statement, logger: logger)) }.rows
+    }
+
+    /// Runs `operation` (which writes one query to this connection and awaits its answer) and
+    /// returns its answer, or fails with ``EventStoreError/Code/unavailable`` when the
+    /// connection closed and no answer came within ``grace``.
+    public func guarded<T: Sendable>(_ operation: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        let watch = ConnectionWatch.of(self)
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            let waiter = watch.add { continuation.resume(throwing: $0) }
+            Task {
+                let result: Result<T, any Error>
+                do {
+                    result = .success(try await operation(self))
+                } catch {
+                    result = .failure(error)
+                }
+                if watch.claim(waiter) { continuation.resume(with: result) }
+            }
+        }
+    }
+}
+
+private struct UncheckedRows<Row>: @unchecked Sendable {
+    let rows: AsyncThrowingMapSequence<PostgresRowSequence, Row>
+}
+
+/// The queries waiting for an answer on one connection, failed ``PostgresConnection/grace``
+/// after it closes. One per open connection, with one callback on its close future (a
+/// callback per query would pile up on a connection that serves millions).
+final class ConnectionWatch: Sendable {
+    private struct State {
+        var closed = false
+        var next: UInt64 = 0
+        /// How to fail each query still waiting.
+        var waiting: [UInt64: @Sendable (any Error) -> Void] = [:]
+    }
+
+    private let state = Mutex(State())
+    private let eventLoop: any EventLoop
+
+    private init(eventLoop: any EventLoop) {
+        self.eventLoop = eventLoop
+    }
+
+    /// The watches of the connections that are open, by identity (removed as each closes: a
+    /// connection is only released once closed, so an identity is not reused while listed).
+    private static let watches = Mutex<[ObjectIdentifier: ConnectionWatch]>([:])
+
+    /// Whether `connection` has a watch now (for tests).
+    static func isWatching(_ connection: PostgresConnection) -> Bool {
+        watches.withLock { $0[ObjectIdentifier(connection)] != nil }
+    }
+
+    static func of(_ connection: PostgresConnection) -> ConnectionWatch {
+        let key = ObjectIdentifier(connection)
+        let (watch, created) = watches.withLock { watches -> (ConnectionWatch, Bool) in
+            if let watch = watches[key] { return (watch, false) }
+            let watch = ConnectionWatch(eventLoop: connection.eventLoop)
+            watches[key] = watch
+            return (watch, true)
+        }
+        if created {
+            // Outside the lock: on a connection already closed the callback may run at once.
+            connection.closeFuture.whenComplete { _ in
+                _ = watches.withLock { $0.removeValue(forKey: key) }
+                watch.closed()
+            }
+        }
+        return watch
+    }
+
+    /// Registers a waiting query and how to fail it; on a connection already closed its grace
+    /// starts now.
+    func add(_ fail: @escaping @Sendable (any Error) -> Void) -> UInt64 {
+        let (id, closed) = state.withLock { state -> (UInt64, Bool) in
+            state.next += 1
+            state.waiting[state.next] = fail
+            return (state.next, state.closed)
+        }
+        if closed { giveUp([id]) }
+        return id
+    }
+
+    /// True when the query's own answer is the one to give (it was not given up meanwhile).
+    func claim(_ id: UInt64) -> Bool {
+        state.withLock { $0.waiting.removeValue(forKey: id) != nil }
+    }
+
+    private func closed() {
+        let ids = state.withLock { state -> [UInt64] in
+            state.closed = true
+            return Array(state.waiting.keys)
+        }
+        if !ids.isEmpty { giveUp(ids) }
+    }
+
+    private func giveUp(_ ids: [UInt64]) {
+        eventLoop.scheduleTask(in: PostgresConnection.grace) {
+            let late = self.state.withLock { state in ids.compactMap { state.waiting.removeValue(forKey: $0) } }
+            let error = EventStoreError(.unavailable, "the database connection closed before the query was answered")
+            for fail in late { fail(error) }
+        }
+    }
+}
