@@ -303,6 +303,11 @@ enum LocalServers {
 
     static func startRabbitMQ() async throws { try await script("infra/local/start.sh", "rabbitmq") }
 
+    private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+
+    private static let closeFrom: CloseFrom? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+        .map { unsafeBitCast($0, to: CloseFrom.self) }
+
     /// Runs `bash path argument` to its end. Not through Foundation's `Process`: it learns of a
     /// child's end when a pipe the child inherited closes, and the servers these scripts start
     /// in the background inherit it too, so the script would never be seen to end. Here the
@@ -312,6 +317,14 @@ enum LocalServers {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        // Nothing of the harness's but the standard streams: a server started here inherited
+        // every socket the harness had open (the proxies' listeners and links, which are not
+        // close-on-exec), and kept a link the harness closed open for ever: a deployable's
+        // connection to PostgreSQL never saw its end, and a killed deployable's session stayed
+        // in the database holding its leases (docs/reliability.md).
+        // (glibc ≥ 2.34 has the action; Swift's Glibc module does not declare it.)
+        guard let closeFrom = Self.closeFrom else { throw ValidationError("this C library cannot close inherited descriptors at spawn") }
+        guard closeFrom(&actions, 3) == 0 else { throw ValidationError("could not ask to close inherited descriptors") }
         var pid: pid_t = 0
         let arguments = ["/bin/bash", path, argument]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
