@@ -56,6 +56,8 @@ struct LoadCounts: Sendable {
     var status503 = 0
     var status503WithRetryAfter = 0
     var status5xx = 0
+    /// The first few 5xx answers other than 503 (method, path, status), to say which.
+    var serverErrors: [String] = []
     var unanswered = 0
     /// Requests that failed (after their retries) although they were well-formed.
     var givenUp = 0
@@ -118,7 +120,9 @@ final class Balancer: Sendable {
                     case 503:
                         counts.status503 += 1
                         if answer.retryAfter != nil { counts.status503WithRetryAfter += 1 }
-                    default: counts.status5xx += 1
+                    default:
+                        counts.status5xx += 1
+                        if counts.serverErrors.count < 10 { counts.serverErrors.append("\(method) \(path) \(answer.status)") }
                     }
                     if [502, 503, 504].contains(answer.status), rollingAtStart { counts.failedDuringRollingRestart += 1 }
                 }

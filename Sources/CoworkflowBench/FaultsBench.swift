@@ -148,6 +148,15 @@ struct FaultsBench: AsyncParsableCommand {
             if counts.failedDuringRollingRestart > 0 {
                 violations.append("rolling_restart: \(counts.failedDuringRollingRestart) request attempts failed while the gateways were replaced")
             }
+            // An outage answers 503 with Retry-After; any other 5xx is a defect (a failure the
+            // service did not recognise as the dependency's).
+            if counts.status5xx > 0 {
+                violations.append(
+                    "server_errors: \(counts.status5xx) answers were a 5xx other than 503: \(counts.serverErrors.joined(separator: ", "))")
+            }
+            if counts.status503 > counts.status503WithRetryAfter {
+                violations.append("retry_after_missing: \(counts.status503 - counts.status503WithRetryAfter) answers were 503 without Retry-After")
+            }
             violations += schedule.violations
             violations += cluster.crashes.map { "process_crashed: \($0)" }
 
