@@ -28,17 +28,19 @@ extension PostgresConnection {
 
     /// `query` (see the extension's note).
     @discardableResult
-    public func guardedQuery(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRowSequence {
-        try await guarded { try await $0.query(query, logger: logger) }
+    public func guardedQuery(
+        _ query: PostgresQuery, logger: Logger, file: String = #fileID, line: Int = #line
+    ) async throws -> PostgresRowSequence {
+        try await guarded { try await $0.query(query, logger: logger, file: file, line: line) }
     }
 
     /// `execute` of a prepared statement (see the extension's note).
     public func guardedExecute<Statement: PostgresPreparedStatement>(
-        _ statement: Statement, logger: Logger
+        _ statement: Statement, logger: Logger, file: String = #fileID, line: Int = #line
     ) async throws -> AsyncThrowingMapSequence<PostgresRowSequence, Statement.Row> {
         // The mapped sequence is not Sendable only because its transform is a closure; the
         // transform captures nothing but the statement, which is.
-        try await guarded { UncheckedRows(rows: try await $0.execute(statement, logger: logger)) }.rows
+        try await guarded { UncheckedRows(rows: try await $0.execute(statement, logger: logger, file: file, line: line)) }.rows
     }
 
     /// Runs `operation` (which writes one query to this connection and awaits its answer) and
@@ -78,32 +80,38 @@ final class ConnectionWatch: Sendable {
 
     private let state = Mutex(State())
     private let eventLoop: any EventLoop
+    /// Whose watch this is: a connection can be freed (it reads closed) before its close
+    /// future's callback removes the watch, and a new connection may then get its address.
+    private weak let connection: PostgresConnection?
 
-    private init(eventLoop: any EventLoop) {
-        self.eventLoop = eventLoop
+    private init(_ connection: PostgresConnection) {
+        self.eventLoop = connection.eventLoop
+        self.connection = connection
     }
 
-    /// The watches of the connections that are open, by identity (removed as each closes: a
-    /// connection is only released once closed, so an identity is not reused while listed).
+    /// The watches of the connections that are open, by identity; an entry whose connection
+    /// is gone is replaced (see ``connection``).
     private static let watches = Mutex<[ObjectIdentifier: ConnectionWatch]>([:])
 
     /// Whether `connection` has a watch now (for tests).
     static func isWatching(_ connection: PostgresConnection) -> Bool {
-        watches.withLock { $0[ObjectIdentifier(connection)] != nil }
+        watches.withLock { $0[ObjectIdentifier(connection)]?.connection === connection }
     }
 
     static func of(_ connection: PostgresConnection) -> ConnectionWatch {
         let key = ObjectIdentifier(connection)
         let (watch, created) = watches.withLock { watches -> (ConnectionWatch, Bool) in
-            if let watch = watches[key] { return (watch, false) }
-            let watch = ConnectionWatch(eventLoop: connection.eventLoop)
+            if let watch = watches[key], watch.connection === connection { return (watch, false) }
+            let watch = ConnectionWatch(connection)
             watches[key] = watch
             return (watch, true)
         }
         if created {
             // Outside the lock: on a connection already closed the callback may run at once.
             connection.closeFuture.whenComplete { _ in
-                _ = watches.withLock { $0.removeValue(forKey: key) }
+                watches.withLock { watches in
+                    if watches[key] === watch { watches[key] = nil }
+                }
                 watch.closed()
             }
         }

@@ -53,14 +53,22 @@ public struct PostgresMigrator: Sendable {
         }
         var report = Report(applied: [], version: current)
         for step in PostgresSchema.steps where step.version > current {
-            try await connection.withTransaction(logger: logger) { connection in
+            // BEGIN/COMMIT by hand, guarded like the rest (PostgresNIO's `withTransaction`
+            // sends them unguarded). On a failure the connection is closed by `migrate()`,
+            // which ends the transaction on the server; a ROLLBACK is sent only when it is open.
+            try await connection.guardedQuery("BEGIN", logger: logger)
+            do {
                 for statement in step.statements {
                     try await connection.guardedQuery(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
                 try await connection.guardedQuery(
                     "INSERT INTO schema_migrations (version, name) VALUES (\(step.version), \(step.name))",
                     logger: logger)
+            } catch {
+                if !connection.isClosed { _ = try? await connection.guardedQuery("ROLLBACK", logger: logger) }
+                throw error
             }
+            try await connection.guardedQuery("COMMIT", logger: logger)
             report.applied.append("\(step.version) \(step.name)")
             report.version = step.version
             logger.info("applied migration", metadata: ["version": "\(step.version)", "name": "\(step.name)"])

@@ -1,6 +1,7 @@
 import Domain
 import EventStore
 import Foundation
+import NIOCore
 import PostgresNIO
 import TestSupport
 import Testing
@@ -128,8 +129,8 @@ struct OutageTests {
                         // The same role may end its own sessions.
                         let other = try await PostgresConnection.connect(
                             configuration: TestDatabase.settings.connectionConfiguration(), id: 2, logger: TestDatabase.logger)
+                        defer { other.close().whenComplete { _ in } }
                         try await other.query("SELECT pg_terminate_backend(\(pid))", logger: TestDatabase.logger)
-                        try await other.close()
                     }
                     defer { killer.cancel() }
                     try await transaction.connection.guardedQuery("SELECT pg_sleep(20)", logger: TestDatabase.logger)
