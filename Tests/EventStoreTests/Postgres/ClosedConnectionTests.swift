@@ -19,15 +19,8 @@ struct ClosedConnectionTests {
         let connection = try await PostgresConnection.connect(
             configuration: TestDatabase.settings.connectionConfiguration(), id: 1, logger: TestDatabase.logger)
         try await connection.close()
-        let outcome = await answer(within: .seconds(20)) {
-            do {
-                _ = try await connection.guardedQuery("SELECT 1", logger: TestDatabase.logger)
-                return "answered"
-            } catch let error as EventStoreError {
-                return "\(error.code)"
-            } catch {
-                return "\(error)"
-            }
+        let outcome = await outcome(within: .seconds(20)) {
+            _ = try await connection.guardedQuery("SELECT 1", logger: TestDatabase.logger)
         }
         #expect(outcome == "unavailable")
         // The watch of a closed connection is let go.
@@ -40,16 +33,9 @@ struct ClosedConnectionTests {
         let connection = try await PostgresConnection.connect(
             configuration: TestDatabase.settings.connectionConfiguration(), id: 1, logger: TestDatabase.logger)
         try await connection.close()
-        let outcome = await answer(within: .seconds(20)) {
-            do {
-                let statement = PostgresStatements.ReadStream(stream: "closed-1", from: 1, limit: 10)
-                for try await _ in try await connection.guardedExecute(statement, logger: TestDatabase.logger) {}
-                return "answered"
-            } catch let error as EventStoreError {
-                return "\(error.code)"
-            } catch {
-                return "\(error)"
-            }
+        let outcome = await outcome(within: .seconds(20)) {
+            let statement = PostgresStatements.ReadStream(stream: "closed-1", from: 1, limit: 10)
+            for try await _ in try await connection.guardedExecute(statement, logger: TestDatabase.logger) {}
         }
         #expect(outcome == "unavailable")
     }
@@ -167,6 +153,21 @@ private final class Slot<T: Sendable>: Sendable {
 
     func resume(_ value: T?) {
         continuation.withLock { $0.take() }?.resume(returning: value)
+    }
+}
+
+/// How `body` ended, within `limit`: "answered", the store error's code, another error, or nil
+/// when it has not come back (it is left running).
+private func outcome(within limit: Duration, _ body: @escaping @Sendable () async throws -> Void) async -> String? {
+    await answer(within: limit) {
+        do {
+            try await body()
+            return "answered"
+        } catch let error as EventStoreError {
+            return "\(error.code)"
+        } catch {
+            return "\(error)"
+        }
     }
 }
 

@@ -1,7 +1,6 @@
 import Domain
 import EventStore
 import Foundation
-import NIOCore
 import PostgresNIO
 import TestSupport
 import Testing
@@ -129,8 +128,13 @@ struct OutageTests {
                         // The same role may end its own sessions.
                         let other = try await PostgresConnection.connect(
                             configuration: TestDatabase.settings.connectionConfiguration(), id: 2, logger: TestDatabase.logger)
-                        defer { other.close().whenComplete { _ in } }
-                        try await other.query("SELECT pg_terminate_backend(\(pid))", logger: TestDatabase.logger)
+                        do {
+                            try await other.query("SELECT pg_terminate_backend(\(pid))", logger: TestDatabase.logger)
+                        } catch {
+                            try? await other.close()
+                            throw error
+                        }
+                        try await other.close()
                     }
                     defer { killer.cancel() }
                     try await transaction.connection.guardedQuery("SELECT pg_sleep(20)", logger: TestDatabase.logger)
