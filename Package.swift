@@ -163,7 +163,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "DomainTests", dependencies: ["Domain"], swiftSettings: strict),
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "TestSupport"], swiftSettings: strict),
         // What more than one test target uses (a TCP proxy that can cut or stall a link), and
         // coworkflow-bench's faults harness; the product (coworkflow) does not ship it.
         .target(

@@ -4,6 +4,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import Synchronization
+import TestSupport
 
 /// HTTP for the faults harness: AsyncHTTPClient, short timeouts, JSON in and out.
 enum FaultHTTP {
@@ -213,19 +214,6 @@ struct FaultWorld: Sendable {
     }
 }
 
-/// A seeded random source (SplitMix64): the same seed, the same choices.
-struct SeededRandom: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// One member's part of the load: book (many on a few hot rooms and slots, some on the shared
 /// space, the rest spread), pay by PIX at the sandbox or by card (some declined), cancel, check
 /// in, and book in the no-show unit without coming.
@@ -238,7 +226,7 @@ struct MemberLoad: Sendable {
     let tomorrow: Int
 
     func run(seed: UInt64, until stop: @Sendable () -> Bool) async {
-        var random = SeededRandom(seed: seed &+ UInt64(index) &* 7919)
+        var random = SplitMix64(seed: seed &+ UInt64(index) &* 7919)
         let address = FaultWorld.address(index)
         var mine: [(id: String, pix: Bool)] = []
         let formatter = ISO8601DateFormatter()

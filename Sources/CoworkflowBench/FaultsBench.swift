@@ -6,6 +6,7 @@ import Messaging
 import PostgresNIO
 import Projections
 import Synchronization
+import TestSupport
 
 /// `coworkflow-bench faults`: the distributed deployment under a mixed load while processes are
 /// killed, PostgreSQL and RabbitMQ restarted, links partitioned and the gateways replaced; then
@@ -49,7 +50,7 @@ struct FaultsBench: AsyncParsableCommand {
 
     func run() async throws {
         let seed = seed ?? (short ? 42 : UInt64.random(in: 1...999_999))
-        var random = SeededRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-faults-\(seed)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("coworkflow").path
@@ -375,7 +376,7 @@ final class Schedule: Sendable {
         .partitionPostgres("reservas"), .partitionBroker("projections"), .rollingGateways,
     ]
 
-    static func randomFault(_ cluster: FaultCluster, using random: inout SeededRandom) -> Fault {
+    static func randomFault(_ cluster: FaultCluster, using random: inout SplitMix64) -> Fault {
         let targets = cluster.members.filter { $0.service != "sandbox" }.map(\.name)
         let target = targets[Int.random(in: 0..<targets.count, using: &random)]
         switch Int.random(in: 0..<100, using: &random) {
@@ -412,7 +413,7 @@ final class Schedule: Sendable {
 
     private func violation(_ text: String) { state.withLock { $0.violations.append(text) } }
 
-    func inject(_ fault: Fault, random: inout SeededRandom) async {
+    func inject(_ fault: Fault, random: inout SplitMix64) async {
         let pause = Duration.milliseconds(Int.random(in: 500...6000, using: &random))
         let started = ContinuousClock.now
         say("# \(String(format: "%7.1f", Self.seconds(since: Self.epoch))) s: \(fault.kind) \(Self.target(fault)) (\(pause) down)")

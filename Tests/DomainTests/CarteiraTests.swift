@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Carteira decider: credits granted, spent, given back, expired, adjusted")
@@ -182,7 +183,7 @@ struct CarteiraTests {
 
     @Test("no sequence of commands takes a lot below zero (a seeded random walk)")
     func never_negative() {
-        var gerador = SplitMix(seed: 42)
+        var gerador = SplitMix64(seed: 42)
         let lotes = (0..<4).map { i in lote(quantidade: 60 * Int64(i + 1), vence: Double(i + 1) * 3_600) }
         var history: [Carteira.Event] = lotes.map(concedidos)
         var reservas: [UUID] = []
@@ -209,18 +210,5 @@ struct CarteiraTests {
                 #expect(saldo.restante >= 0 && saldo.restante <= saldo.lote.quantidade, "step \(passo): \(saldo)")
             }
         }
-    }
-}
-
-/// A small seeded generator, so the walk is the same on every run.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,22 +1,7 @@
 import Domain
 import Foundation
+import TestSupport
 import Testing
-
-/// SplitMix64 (Steele, Lea, Flood 2014): a tiny seeded generator, so every run replays the
-/// same histories and a failure names the seed that reproduces it.
-private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// What one random history did, tracked independently of the ledger.
 private struct Modelo {
