@@ -16,7 +16,11 @@ import Tracing
 /// event of the same stream or the same correlation (one booking's request and cancellation)
 /// as an event in the batch whose handler wrote something therefore commits the batch first,
 /// so its handler sees what the earlier one wrote. (Related events whose handlers wrote
-/// nothing stay in one batch: there is nothing for a later handler to miss.)
+/// nothing stay in one batch: there is nothing for a later handler to miss.) Unrelated events
+/// may still decide on one stream (every payment of a unit is invoiced in the unit's book): a
+/// handler whose writes expect a version of a stream the batch already writes to decided on
+/// what those uncommitted writes hide, so the batch commits and it decides again, instead of
+/// failing the batch's commit and paying a retry.
 struct Handling: Sendable {
     let consumer: BusConsumer
     let store: any ConsumerInbox & Leases
@@ -40,6 +44,8 @@ struct Handling: Sendable {
         var dispositions: [Disposition] = []
         var pending: [(event: RecordedEvent, writes: [StreamWrite])] = []
         var related: Set<String> = []
+        // The streams the pending writes expect a version of.
+        var decided: Set<StreamName> = []
         var index = 0
         while index < events.count {
             let event = events[index]
@@ -51,12 +57,23 @@ struct Handling: Sendable {
             }
             let keys = Self.relation(of: event)
             if !related.isDisjoint(with: keys) { try await commit(&pending, into: &dispositions) }
-            if pending.isEmpty { related.removeAll() }
             do {
-                let writes = try await handle(event, trace: traces[event.eventId])
+                var writes = try await handle(event, trace: traces[event.eventId])
+                if Self.expectsVersion(of: decided, in: writes) {
+                    // Decided on a stream the batch writes to before those writes committed
+                    // (a unit's invoice book, written by reactions to events of many streams):
+                    // a stale decision whose commit would fail. Commit the batch and decide again.
+                    try await commit(&pending, into: &dispositions)
+                    writes = try await handle(event, trace: traces[event.eventId])
+                }
+                if pending.isEmpty {
+                    related.removeAll()
+                    decided.removeAll()
+                }
                 pending.append((event, writes))
                 // Only uncommitted writes can hide anything from a later handler.
                 if !writes.isEmpty { related.formUnion(keys) }
+                decided.formUnion(writes.lazy.filter { $0.expected != .any }.map(\.stream))
                 index += 1
             } catch {
                 if Task.isCancelled { throw CancellationError() }
@@ -108,6 +125,11 @@ struct Handling: Sendable {
     }
 
     static let redriveInterval: Duration = .seconds(1)
+
+    /// Whether `writes` expect a version of one of `streams`.
+    static func expectsVersion(of streams: Set<StreamName>, in writes: [StreamWrite]) -> Bool {
+        !streams.isEmpty && writes.contains { $0.expected != .any && streams.contains($0.stream) }
+    }
 
     /// What ties an event to others: its stream and its correlation id.
     static func relation(of event: RecordedEvent) -> Set<String> {

@@ -94,6 +94,43 @@ struct HandlingBatchTests {
     }
 
     @Test(
+        "unrelated events whose handlers decide on one shared stream commit in turn: none decides on a version the batch already moved, none fails",
+        .timeLimit(.minutes(1)))
+    func shared_stream_decisions_do_not_collide() async throws {
+        try await withRunningStore { store in
+            let suffix = UUID().uuidString.prefix(8).lowercased()
+            // Six payments of six streams (nothing relates them), each invoiced in one book
+            // whose version its handler reads, as financeiro does.
+            let book = StreamName(category: "livro\(suffix)", id: "unidade")
+            var events: [RecordedEvent] = []
+            for n in 0..<6 {
+                let stream = StreamName(category: "pago\(suffix)", id: "\(n)")
+                _ = try await store.append(
+                    to: stream, expected: .noStream, events: [NewEvent(eventId: UUID(), type: "Pago", data: Data("{}".utf8), occurredAt: Date())])
+                events += try await store.readStream(stream)
+            }
+            let calls = Mutex(0)
+            var consumer = BusConsumer(service: "pago\(suffix)", bindings: ["pago\(suffix).*"]) { event in
+                calls.withLock { $0 += 1 }
+                let version = try await store.readStream(book).last?.version ?? 0
+                return [
+                    StreamWrite(
+                        stream: book, expected: version == 0 ? .noStream : .exact(version),
+                        events: [NewEvent(eventId: UUID(), type: "Fatura", data: Data(#"{"de":"\#(event.eventId)"}"#.utf8), occurredAt: Date())])
+                ]
+            }
+            // A single attempt: a decision whose commit meets a moved version is dead.
+            consumer.maxAttempts = 1
+            let dispositions = try await Handling(consumer: consumer, store: store, logger: TestEnvironment.logger).process(events)
+            #expect(dispositions == Array(repeating: .done, count: 6), "\(dispositions)")
+            let invoiced = try await store.readStream(book).map { String(decoding: $0.data, as: UTF8.self) }
+            #expect(invoiced.count == 6)
+            #expect(zip(invoiced, events).allSatisfy { $0.contains($1.eventId.uuidString) }, "in the order of the payments")
+            #expect(calls.withLock { $0 } <= 11, "each decided at most twice")
+        }
+    }
+
+    @Test(
         "a write the database refuses every time (a payload jsonb cannot hold) uses up the event's attempts and is dead-lettered, with the handler run once",
         .timeLimit(.minutes(1)))
     func refused_write_is_dead_lettered() async throws {
