@@ -4,6 +4,8 @@ import EventStore
 import Foundation
 import Logging
 import Messaging
+import Projections
+import Services
 import Synchronization
 
 /// `coworkflow-bench bus`: the relay's confirmed publish rate, and append → handler latency
@@ -57,6 +59,8 @@ struct BusBench: AsyncParsableCommand {
                 defer { group.cancelAll() }
                 try await throughput(store: store, broker: broker, service: service, total: total, logger: logger, into: &figures)
                 try await drain(store: store, broker: broker, service: service, total: total, logger: logger, into: &figures)
+                try await invoicing(
+                    store: store, broker: broker, service: service, total: short ? 500 : 5_000, logger: logger, into: &figures)
                 try await latency(
                     store: store, broker: broker, service: service, seconds: latencySeconds, logger: logger, into: &figures)
             }
@@ -76,6 +80,8 @@ struct BusBench: AsyncParsableCommand {
         try await connection.deleteQueue(Topology.deadLetterQueue(for: "\(service)lat"))
         try await connection.deleteQueue(Topology.queue(for: service))
         try await connection.deleteQueue(Topology.deadLetterQueue(for: service))
+        try await connection.deleteQueue(Topology.queue(for: "\(service)fin"))
+        try await connection.deleteQueue(Topology.deadLetterQueue(for: "\(service)fin"))
     }
 
     /// Appends `total` events first, then times the relay publishing all of them from zero.
@@ -128,6 +134,74 @@ struct BusBench: AsyncParsableCommand {
         task.cancel()
         _ = await task.result
         figures.record("consumer_drain", Double(total) / elapsed.seconds, "events/s")
+    }
+
+    /// Times financeiro's consumer invoicing `total` confirmed payments of one unit, as the
+    /// relay delivers them: every invoice goes to the unit's book (`faturas-<unidade>`), whose
+    /// numbers are gapless, so its reactions decide one after another on one stream. The
+    /// payments are relayed under the bench's own key (to a queue of its own).
+    private func invoicing(
+        store: PostgresEventStore, broker: AMQPSettings, service: String, total: Int, logger: Logger,
+        into figures: inout Figures
+    ) async throws {
+        let clock = SystemClock()
+        // The relay starts after what is stored already (the other runs' events).
+        try await store.saveCheckpoint("bench-invoicing", try await store.headPosition())
+        let admin = Caller(requestId: "bench", usuario: "bench-admin", papel: "admin")
+        let espacos = EspacosService(store: store, clock: clock)
+        let unidade = try await espacos.cadastrarUnidade(
+            try JSONDecoder().decode(
+                EspacosService.NovaUnidade.self,
+                from: Data(
+                    #"{"nome":"Bench","endereco":{"logradouro":"Rua A","numero":"1","cidade":"São Paulo","uf":"SP","cep":"01000-000"}}"#
+                        .utf8)),
+            caller: admin)
+        let espaco = try await espacos.cadastrarEspaco(
+            try JSONDecoder().decode(
+                EspacosService.NovoEspaco.self,
+                from: Data(#"{"unidadeId":"\#(unidade.id)","nome":"Sala","tipo":"sala_reuniao","capacidade":6}"#.utf8)),
+            caller: admin)
+        let salt = FastID.salt()
+        var ids: [UUID] = []
+        let em = Instants.format(Date())
+        for index in 0..<total {
+            let id = FastID.uuid(index, salt: salt)
+            ids.append(id)
+            let data = #"""
+                {"pagamentoId":"\#(UUID())","reservaId":"\#(UUID())","usuarioId":"membro-\#(index % 50)","unidadeId":"\#(unidade.id)",\#
+                "espacoId":"\#(espaco.id)","metodo":"pix","valor":\#(5_000 + index % 7 * 500),"cobrancaId":null,"em":"\#(em)"}
+                """#
+            try await store.append(
+                to: StreamName(category: "pagamento", id: id.uuidString.lowercased()), expected: .noStream,
+                events: [
+                    NewEvent(
+                        eventId: id, type: Pagamento.Catalogo.confirmado.type, data: Data(data.utf8),
+                        metadata: EventMetadata(correlationId: id), occurredAt: Date())
+                ])
+        }
+        let queue = "\(service)fin"
+        let setup = AMQPConnection(settings: broker, name: "bench-invoicing")
+        try await setup.open()
+        try await Topology.declare(service: queue, bindings: ["\(queue).*"], on: setup)
+        await setup.close()
+        let relay = Relay(store: store, settings: broker, name: "bench-invoicing", routing: { _ in "\(queue).pago" }, logger: logger)
+        let financeiro = FinanceiroService(store: store, clock: clock)
+        let bus = AMQPEventBus(settings: broker, store: store, logger: logger)
+        let consumer = BusConsumer(service: queue, bindings: ["\(queue).*"]) { try await financeiro.reagir($0) }
+        let started = ContinuousClock.now
+        let relayTask = Task { try await relay.run() }
+        let consumerTask = Task { try await bus.consume(consumer) }
+        defer {
+            relayTask.cancel()
+            consumerTask.cancel()
+        }
+        var handled = 0
+        while handled < total {
+            try await Task.sleep(for: .milliseconds(20))
+            handled = try await store.inboxOutcomes(ids, consumer: queue).count
+        }
+        let elapsed = ContinuousClock.now - started
+        figures.record("financeiro_invoicing", Double(total) / elapsed.seconds, "events/s")
     }
 
     /// Appends at `rate` per second for `seconds` while the relay and a consumer run; each
