@@ -261,6 +261,17 @@ final class FaultCluster: Sendable {
     }
 
     /// SIGTERM to every process; the exit statuses of those that did not end cleanly.
+    /// `SIGTERM` to every deployable but those named in `except`, in the reverse order of their
+    /// start; the exit status of each that did not end cleanly.
+    func stop(except kept: Set<String>) async -> [String: Int32] {
+        var statuses: [String: Int32] = [:]
+        for member in members.reversed() where !kept.contains(member.name) {
+            let status = await terminate(member.name, within: .seconds(20))
+            if status != 0 { statuses[member.name] = status }
+        }
+        return statuses
+    }
+
     func stopAll() async -> [String: Int32] {
         var statuses: [String: Int32] = [:]
         for member in members.reversed() {
