@@ -49,7 +49,6 @@ def test_a_manager_subscribes_the_company_caps_a_member_who_sees_the_pool(browse
 
     # ---- the manager: no plan yet; she subscribes the company for 2 seats by boleto ----------------------
     g = browser()
-    g.expect_http(404, assinatura_path)
     open_signed_in(g, server, gestora[:2], "/empresa")
     g.wait_heading("Minha empresa")
     g.wait_text("A empresa ainda não assina um plano.", ".company-plan")
@@ -115,6 +114,24 @@ def test_a_manager_subscribes_the_company_caps_a_member_who_sees_the_pool(browse
     assert "Uso em " in text(g, ".company-plan__use h2")
     g.scroll(uso)
     g.step("uso do mes")
+
+    # ---- the use of the months before: one back, and forward again to this one (the last there is) ----------
+    def titulo_do_uso() -> str:
+        return " ".join(el.text for el in g.driver.find_elements(By.CSS_SELECTOR, ".company-plan__use h2"))
+
+    def proximo_mes():
+        return next(b for b in g.driver.find_elements(By.CSS_SELECTOR, ".company-plan__use nav button") if "Próximo mês" in b.text)
+    este_mes = text(g, ".company-plan__use h2")
+    assert not proximo_mes().is_enabled(), "this month is the last there is"
+    g.click("← Mês anterior", ".company-plan__use")
+    g.wait(lambda d: titulo_do_uso() not in ("", este_mes) and titulo_do_uso().startswith("Uso em "), "the month before")
+    assert g.driver.switch_to.active_element.text == text(g, ".company-plan__use h2"), "the new month's title takes the focus"
+    assert "0 h" in g.row("Marcos Membro", ".company-plan__use tbody tr").text
+    assert proximo_mes().is_enabled()
+    g.step("uso do mes anterior")
+    g.click("Próximo mês →", ".company-plan__use")
+    g.wait(lambda d: titulo_do_uso() == este_mes, "back to this month")
+    assert not proximo_mes().is_enabled()
 
     # ---- the member books 1 h of meeting room: the pool pays it (they have no credits of their own) --------
     _, sala = space_open_now(server, f"Sala Trama {sufixo}")

@@ -19,6 +19,10 @@ struct Operation: Sendable {
     var request: String?
     var response: String?
     var success = 200
+    /// When it answers 204 with no body instead: a singular resource of the caller's that may
+    /// not exist yet (my subscription, my company). Nothing there is no error, and a 404 would
+    /// say the address is wrong.
+    var vazio: String?
     var errors: [Int] = []
     var query: [QueryParameter] = []
     /// Not JSON (metrics text, the docs page).
@@ -236,5 +240,11 @@ extension Reply {
 
     static func json<T: Encodable>(_ value: T, status: Int = 200) throws -> Reply {
         Reply(status: status, body: try JSON.encoder.encode(value))
+    }
+
+    /// The value as JSON, or 204 with no body when there is none (``Operation/vazio``).
+    static func jsonOrNoContent<T: Encodable>(_ value: T?) throws -> Reply {
+        guard let value else { return Reply(status: 204) }
+        return try json(value)
     }
 }

@@ -43,6 +43,7 @@ enum OpenAPI {
                 success["content"] = [operation.contentType: ["schema": response == "text" ? ["type": "string"] : ref(response)]]
             }
             responses[String(operation.success)] = success
+            if let vazio = operation.vazio { responses["204"] = ["description": "Sem conteúdo: \(vazio)"] }
             // 503: the server is draining, or the database is unreachable (ADR 0001 §10).
             // 401: a token that is sent is checked on every route, public ones included.
             var errors = Set(operation.errors + [401, 429, 500, 503])

@@ -115,9 +115,10 @@ extension Routes {
             api.add(
                 Operation(
                     method: .get, path: prefixo, summary: "A assinatura \(quem): plano, situação, ciclo atual, próxima cobrança e ciclos",
-                    tag: "assinaturas", auth: true, admin: admin, response: "Assinatura", errors: [404])
+                    tag: "assinaturas", auth: true, admin: admin, response: "Assinatura",
+                    vazio: admin ? "o membro nunca assinou um plano" : "você nunca assinou um plano", errors: naoEncontrado)
             ) { _, context, _ in
-                try .json(try await assinaturas.assinatura(usuario: try titular(context)))
+                try .jsonOrNoContent(try await assinaturas.assinatura(usuario: try titular(context)))
             }
             api.add(
                 Operation(

@@ -26,10 +26,10 @@ extension Routes {
         api.add(
             Operation(
                 method: .get, path: "/api/empresa", summary: "Minha empresa (aos gestores, também as pessoas e os convites)", tag: "assinaturas",
-                auth: true, response: "Empresa", errors: [404])
+                auth: true, response: "Empresa", vazio: "você não faz parte de uma empresa")
         ) { _, context, _ in
             _ = try context.requireUser()
-            return try .json(try await assinaturas.minhaEmpresa(caller: context.caller))
+            return try .jsonOrNoContent(try await assinaturas.minhaEmpresa(caller: context.caller))
         }
         api.add(
             Operation(
@@ -114,9 +114,9 @@ extension Routes {
         api.add(
             Operation(
                 method: .get, path: "/api/empresas/{id}/assinatura", summary: "A assinatura da empresa (para as pessoas dela e os operadores)",
-                tag: "assinaturas", auth: true, response: "Assinatura", errors: [404])
+                tag: "assinaturas", auth: true, response: "Assinatura", vazio: "a empresa nunca assinou um plano", errors: [404])
         ) { _, context, _ in
-            try .json(try await assinaturas.assinaturaDaEmpresa(try context.parameters.require("id"), caller: context.caller))
+            try .jsonOrNoContent(try await assinaturas.assinaturaDaEmpresa(try context.parameters.require("id"), caller: context.caller))
         }
         api.add(
             Operation(

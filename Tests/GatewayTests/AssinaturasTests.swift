@@ -142,7 +142,14 @@ struct AssinaturasTests {
             #expect(try await client.register("bia@example.com").status == .created)
             let bia = try await client.token("bia@example.com")
             #expect(try await client.json(.post, "/api/admin/usuarios/\(membro)/assinatura/cancelar", "", token: bia).status == .forbidden)
-            #expect(try await client.json(.get, "/api/assinatura", token: bia).status == .notFound)
+            // Bia never subscribed: nothing, which is no error; a member who does not exist is one.
+            let nenhuma = try await client.json(.get, "/api/assinatura", token: bia)
+            #expect(nenhuma.status == .noContent && nenhuma.body.readableBytes == 0, "\(String(buffer: nenhuma.body))")
+            let biaId = try await membroId(client, bia)
+            #expect(try await client.json(.get, "/api/admin/usuarios/\(biaId)/assinatura", token: cenario.admin).status == .noContent)
+            #expect(
+                try await client.json(.get, "/api/admin/usuarios/\(UUID().uuidString.lowercased())/assinatura", token: cenario.admin).status
+                    == .notFound)
             let paga = try await client.json(.post, "/api/admin/usuarios/\(membro)/assinatura/ciclos/1/pagamento", "", token: cenario.admin)
             #expect((paga.object["cicloAtual"] as? [String: Any])?["pago"] as? Bool == true, "\(String(buffer: paga.body))")
 

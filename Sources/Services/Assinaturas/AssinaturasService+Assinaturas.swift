@@ -190,15 +190,14 @@ extension AssinaturasService {
 
     // MARK: Queries
 
-    /// A holder's subscription (the last one, ended or not): 404 when there was never one.
-    public func assinatura(titular: String) async throws -> AssinaturaView {
-        guard let doc = try await store.document(AssinaturasReadModel.assinaturas, key: titular) else {
-            throw ServiceError(Assinatura.Failure.naoEncontrada)
-        }
+    /// A holder's subscription (the last one, ended or not; nil: there was never one).
+    public func assinatura(titular: String) async throws -> AssinaturaView? {
+        guard let doc = try await store.document(AssinaturasReadModel.assinaturas, key: titular) else { return nil }
         return try ReadModelJSON.decoder.decode(AssinaturaView.self, from: doc)
     }
 
-    public func assinatura(usuario: String) async throws -> AssinaturaView {
+    /// The member's subscription (nil: they never subscribed; a 404 when there is no such member).
+    public func assinatura(usuario: String) async throws -> AssinaturaView? {
         try await assinatura(titular: try await titular(usuario))
     }
 

@@ -293,12 +293,10 @@ extension AssinaturasService {
             integrantes: integrantes, convites: convites)
     }
 
-    /// The caller's company (404: none).
-    public func minhaEmpresa(caller: Caller) async throws -> EmpresaView {
+    /// The caller's company (nil: they are in none).
+    public func minhaEmpresa(caller: Caller) async throws -> EmpresaView? {
         let usuario = try Self.autenticado(caller)
-        guard let id = try await vinculos.load(StreamNames.vinculo(usuario)).state else {
-            throw ServiceError.naoEncontrado("você não faz parte de uma empresa")
-        }
+        guard let id = try await vinculos.load(StreamNames.vinculo(usuario)).state else { return nil }
         return try await empresa(id.uuidString, caller: Caller(requestId: caller.requestId, usuario: usuario, papel: "membro"))
     }
 
@@ -428,8 +426,9 @@ extension AssinaturasService {
         }
     }
 
-    /// The company's subscription, for its people and operators (404: none, or not theirs).
-    public func assinaturaDaEmpresa(_ id: String, caller: Caller) async throws -> AssinaturaView {
+    /// The company's subscription, for its people and operators (nil: it never subscribed; 404:
+    /// no such company, or not theirs).
+    public func assinaturaDaEmpresa(_ id: String, caller: Caller) async throws -> AssinaturaView? {
         let dados = try await daEmpresa(id, caller: caller)
         return try await assinatura(titular: Empresa.titular(dados.empresaId))
     }

@@ -25,14 +25,9 @@ function caminho(id) {
   return `/api/empresas/${encodeURIComponent(id)}`;
 }
 
-/** The company's subscription, or null when it never had one (the API answers 404). */
-async function assinaturaOuNada(empresaId, signal) {
-  try {
-    return await api(`${caminho(empresaId)}/assinatura`, { signal });
-  } catch (error) {
-    if (error?.status === 404) return null;
-    throw error;
-  }
+/** The company's subscription, or null when it never had one (the API answers 204). */
+function assinaturaOuNada(empresaId, signal) {
+  return api(`${caminho(empresaId)}/assinatura`, { signal });
 }
 
 // ---- monthly caps ------------------------------------------------------------------------------
@@ -123,6 +118,13 @@ export function mesEmPalavras(mes) {
   const [ano, m] = String(mes).split('-').map(Number);
   if (!ano || !m) return mes;
   return NOME_DO_MES.format(Date.UTC(ano, m - 1, 1));
+}
+
+/** "2026-01" and −1 → "2025-12". */
+export function outroMes(mes, delta) {
+  const [ano, m] = String(mes).split('-').map(Number);
+  const d = new Date(Date.UTC(ano, m - 1 + delta, 1));
+  return `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
 }
 
 /** What someone used: "1 h", "R$ 10,00", "1 h e R$ 10,00"; nothing: "Nada". */
@@ -238,11 +240,24 @@ export function planoDaEmpresa(empresa, { signal, operador = false } = {}) {
     }, 'Carregando os créditos da empresa…');
   }
 
-  function atualizarUso() {
-    carregar(usoBox, () => api(`${caminho(empresa.empresaId)}/uso`, { signal }), (uso) => {
+  // The month shown (AAAA-MM): the current one at first (the API's default), then the one the
+  // manager went to; the current one is the last there is.
+  let mesDoUso = null;
+  let mesAtual = null;
+
+  function atualizarUso(mes = mesDoUso, { focar = false } = {}) {
+    carregar(usoBox, () => api(`${caminho(empresa.empresaId)}/uso`, { signal, query: mes ? { mes } : undefined }), (uso) => {
+      mesDoUso = uso.mes;
+      mesAtual ??= uso.mes;
+      const titulo = h('h2', { id: 'empresa-uso', tabindex: '-1' }, `Uso em ${mesEmPalavras(uso.mes)}`);
+      const ir = (delta) => () => atualizarUso(outroMes(uso.mes, delta), { focar: true });
       append(usoBox,
-        h('h2', { id: 'empresa-uso' }, `Uso em ${mesEmPalavras(uso.mes)}`),
+        titulo,
+        h('nav', { class: 'pager pager--meses', 'aria-label': 'Mês do uso' },
+          h('button', { type: 'button', class: 'button button--secondary', onclick: ir(-1) }, '← Mês anterior'),
+          h('button', { type: 'button', class: 'button button--secondary', disabled: uso.mes >= mesAtual, onclick: ir(1) }, 'Próximo mês →')),
         tabelaDeUso(uso));
+      if (focar) titulo.focus();
     }, 'Carregando o uso do mês…');
   }
 

@@ -17,14 +17,9 @@ import { planoDaEmpresa, planoParaIntegrante } from '../lib/empresa-plano.js';
 
 const BASE = '/api/empresa';
 
-/** The member's company, or null when they are in none (the API answers 404). */
-async function minhaEmpresa(signal) {
-  try {
-    return await api(BASE, { signal });
-  } catch (error) {
-    if (error?.status === 404) return null;
-    throw error;
-  }
+/** The member's company, or null when they are in none (the API answers 204). */
+function minhaEmpresa(signal) {
+  return api(BASE, { signal });
 }
 
 export function render({ container, signal }) {

@@ -16,14 +16,9 @@ import {
 
 const BASE = '/api/assinatura';
 
-/** The member's subscription, or null when there was never one (the API answers 404). */
-async function minhaAssinatura(signal) {
-  try {
-    return await api(BASE, { signal });
-  } catch (error) {
-    if (error?.status === 404) return null;
-    throw error;
-  }
+/** The member's subscription, or null when there was never one (the API answers 204). */
+function minhaAssinatura(signal) {
+  return api(BASE, { signal });
 }
 
 export function render({ container, signal }) {

@@ -19,10 +19,7 @@ export function render({ container, params, signal }) {
 
   loadInto(body, () => Promise.all([
     api(`/api/admin/usuarios/${encodeURIComponent(id)}`, { signal }),
-    api(base, { signal }).catch((error) => {
-      if (error?.status === 404) return null;
-      throw error;
-    }),
+    api(base, { signal }), // null: the member never subscribed (204)
     allPages('/api/admin/planos', { signal }),
   ]), ([perfil, assinatura, planos]) => {
     container.querySelector('h1').textContent = `Assinatura de ${perfil.nome}`;
