@@ -126,6 +126,17 @@ def test_admin_manages_coupons_hours_spaces_units_and_accounts(browser, server):
     ui.step("auditoria por pessoa")
 
 
+def legivel(ui) -> None:
+    """Every word of the charts on the page is drawn at least 11 px high (a chart's canvas shrinks
+    to the screen's width, and its text with it)."""
+    alturas = ui.driver.execute_script("""
+        return [...document.querySelectorAll('svg.chart text')].filter((t) => t.textContent.trim())
+          .map((t) => [t.textContent.trim(), t.getBoundingClientRect().height]);""")
+    assert alturas, "no chart text on the page"
+    pequenos = [(texto, round(altura, 1)) for texto, altura in alturas if 0 < altura < 11]
+    assert not pequenos, f"chart text too small on a phone: {pequenos[:5]}"
+
+
 def test_finance_and_indicators_fit_a_phone(browser, server):
     """The charts scale to the screen and the tables become cards: nothing scrolls sideways."""
     from selenium.webdriver.common.by import By
@@ -137,6 +148,7 @@ def test_finance_and_indicators_fit_a_phone(browser, server):
     ui.wait_text("Receita líquida", "#view .facts")
     ui.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "svg.chart--receita"), "no revenue chart")
     ui.wait_text("Saldos por conta")
+    legivel(ui)
     ui.step("financeiro no celular")
     ui.click_link("Faturas", ".tabs")
     ui.wait_url("/admin/financeiro/faturas")
@@ -145,4 +157,5 @@ def test_finance_and_indicators_fit_a_phone(browser, server):
     ui.wait_heading("Indicadores")
     ui.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "svg.chart--heatmap"), "no heatmap")
     ui.wait_text("Taxa de cancelamento", "#view .kpis")
+    legivel(ui)
     ui.step("indicadores no celular")

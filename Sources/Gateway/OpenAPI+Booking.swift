@@ -91,6 +91,15 @@ extension OpenAPI {
                 "multaBP": ["type": "integer", "minimum": 0, "maximum": 10_000, "description": "pontos-base do total (10000 = 100 %)"],
             ], required: ["horasSemMulta", "multaBP"])
         let linha = object(["codigo": text, "descricao": text, "valor": money], required: ["codigo", "descricao", "valor"])
+        let parte: [String: Any] = ["minutos": ["type": "integer", "minimum": 0], "centavos": ["type": "integer", "minimum": 0]]
+        let creditos = object(
+            parte.merging([
+                "titular": text,
+                "empresa": text.merging(["description": "na reserva: o titular (`empresa-<id>`) dos créditos da empresa que ela gastou"]) { $1 },
+                "daEmpresa": object(parte, required: ["minutos", "centavos"]).merging([
+                    "description": "a parte paga pelos créditos da empresa do membro (os do próprio membro são gastos primeiro)"
+                ]) { $1 },
+            ]) { $1 }, required: ["minutos", "centavos"])
         return [
             "Endereco": object(
                 [
@@ -224,6 +233,7 @@ extension OpenAPI {
             "Cotacao": object(
                 [
                     "linhas": array(linha), "subtotal": money, "descontos": money, "total": money, "duracaoMinutos": ["type": "integer"],
+                    "creditos": creditos.merging(["description": "os créditos que esta reserva gastaria (ausente: nenhum)"]) { $1 },
                 ], required: ["linhas", "subtotal", "descontos", "total"]),
             "PedidoDeReserva": object(
                 [
@@ -242,6 +252,10 @@ extension OpenAPI {
                     "id": uuid, "espacoId": uuid, "unidadeId": uuid, "usuarioId": text, "inicio": instant, "fim": instant, "dias": array(date),
                     "status": ["type": "string", "enum": ["solicitada", "confirmada", "cancelada", "expirada", "concluida"]],
                     "total": money, "linhas": array(linha), "cupom": text,
+                    "creditos": creditos.merging([
+                        "description":
+                            "os créditos que a reserva gastou (de `titular`, e a parte da empresa em `daEmpresa`); voltam se ela for cancelada a tempo"
+                    ]) { $1 },
                     "metodo": [
                         "type": "string", "enum": ["pix", "cartao", "boleto"], "description": "a forma de pagamento escolhida (ausente: PIX)",
                     ],

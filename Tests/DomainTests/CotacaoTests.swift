@@ -285,6 +285,28 @@ struct CotacaoTests {
         #expect(gratis.total == .zero && gratis.creditos == nil && !gratis.linhas.contains { $0.codigo.hasPrefix("creditos") })
     }
 
+    @Test func credit_lines_say_whose_credits_pay_the_members_own_first() throws {
+        func comCreditos(_ minutos: Int64, _ centavos: Int64, daEmpresa: Cotacao.Creditos.Parte) throws -> Cotacao.Resultado {
+            try Cotacao.cotar(
+                tabela: tabela([]), intervalo: try intervalo("2026-11-23T09:00:00-03:00", "2026-11-23T12:00:00-03:00"), fuso: saoPaulo,
+                plano: nil, cupom: nil, em: agora, creditos: Cotacao.Creditos(minutos: minutos, centavos: centavos, daEmpresa: daEmpresa))
+        }
+        func credito(_ resultado: Cotacao.Resultado) -> [String] {
+            resultado.linhas.filter { $0.codigo.hasPrefix("creditos") }.map(\.descricao)
+        }
+        // 3 h: 1 h of the member's own, then 2 of the company's 5.
+        let mista = try comCreditos(360, 0, daEmpresa: .init(minutos: 300, centavos: 0))
+        #expect(credito(mista) == ["Créditos: 3 h (1 h do seu saldo, 2 h da sua empresa)"])
+        #expect(mista.creditos == Cotacao.Creditos(minutos: 180, centavos: 0, daEmpresa: .init(minutos: 120, centavos: 0)))
+        // Enough of their own: the company's are not touched.
+        let propria = try comCreditos(600, 0, daEmpresa: .init(minutos: 300, centavos: 0))
+        #expect(credito(propria) == ["Créditos: 3 h do seu saldo"] && propria.creditos?.daEmpresa == nil)
+        // Only the company's, in hours and in money.
+        let daEmpresa = try comCreditos(60, 100_000, daEmpresa: .init(minutos: 60, centavos: 100_000))
+        #expect(credito(daEmpresa) == ["Créditos: 1 h da sua empresa", "Créditos: R$ 50,00 da sua empresa"], "\(credito(daEmpresa))")
+        #expect(daEmpresa.total == .zero && daEmpresa.creditos?.daEmpresa == .init(minutos: 60, centavos: 5_000))
+    }
+
     @Test func surcharges_come_before_discounts() throws {
         // Saturday 09:00–14:00: base 10500, weekend +20 % → 2100, subtotal 12600; 10 % → 1260.
         let resultado = try cotar(tabela([fimDeSemana] + longas), "2026-11-21T09:00:00-03:00", "2026-11-21T14:00:00-03:00")

@@ -101,7 +101,7 @@ struct EmpresasTests {
                 .put, "/api/empresas/\(empresa)/integrantes/\(biaId)/papel", #"{"papel":"gestor"}"#, token: cenario.membro)
             #expect(promovida.status == .ok, "\(String(buffer: promovida.body))")
             #expect(try await client.json(.delete, "/api/empresas/\(empresa)/integrantes/\(ana)", token: cenario.membro).status == .noContent)
-            #expect(try await client.json(.get, "/api/empresa", token: cenario.membro).status == .notFound)
+            #expect(try await client.json(.get, "/api/empresa", token: cenario.membro).status == .noContent, "in no company: nothing, no error")
             // Free again: Ana can take the other company's invitation... and Bia's first company lists her as its manager.
             let acme = try await client.json(.get, "/api/empresa", token: bia)
             #expect((acme.object["integrantes"] as? [[String: Any]])?.compactMap { $0["usuarioId"] as? String } == [biaId])
@@ -147,6 +147,11 @@ struct EmpresasTests {
             #expect(
                 try await client.json(.post, "/api/empresas/\(empresa)/assinatura", #"{"planoId":"\#(flex)","metodo":"boleto"}"#, token: bia).status
                     == .forbidden)
+            // No plan yet: nothing to its people (no error); to an outsider, no such company.
+            #expect(try await client.json(.get, "/api/empresas/\(empresa)/assinatura", token: bia).status == .noContent)
+            #expect(try await client.register("caio@example.com").status == .created)
+            let caio = try await client.token("caio@example.com")
+            #expect(try await client.json(.get, "/api/empresas/\(empresa)/assinatura", token: caio).status == .notFound)
 
             // Two people, two seats: 8 of November's 30 days of R$ 300,00 each, the setup fee once.
             let assinada = try await client.json(
@@ -160,8 +165,6 @@ struct EmpresasTests {
             let pool = try await client.json(.get, "/api/empresas/\(empresa)/creditos", token: bia)
             #expect(pool.object["minutos"] as? Int == 320, "\(String(buffer: pool.body))")
             #expect(try await client.json(.get, "/api/creditos", token: bia).object["minutos"] as? Int ?? 0 == 0)
-            #expect(try await client.register("caio@example.com").status == .created)
-            let caio = try await client.token("caio@example.com")
             #expect(try await client.json(.get, "/api/empresas/\(empresa)/creditos", token: caio).status == .notFound)
             #expect(try await client.json(.get, "/api/empresas/\(empresa)/assinatura", token: caio).status == .notFound)
             // Paid by card through the provider, told to the company's billing address.
@@ -252,6 +255,13 @@ struct EmpresasTests {
             // Bia: one hour from the pool, then her cap says no more this month.
             let daBia = try await reservar("bia", "2026-12-03T08:00:00-03:00", "2026-12-03T09:00:00-03:00")
             #expect(daBia.status == .created, "\(String(buffer: daBia.body))")
+            // Its price says whose hour paid it, and the booking which pool to give it back to.
+            let creditosDaBia = try #require(daBia.object["creditos"] as? [String: Any], "\(String(buffer: daBia.body))")
+            #expect((creditosDaBia["daEmpresa"] as? [String: Any])?["minutos"] as? Int == 60)
+            #expect(creditosDaBia["empresa"] as? String == "empresa-\(empresa)")
+            #expect(
+                (daBia.object["linhas"] as? [[String: Any]])?.contains { $0["descricao"] as? String == "Créditos: 1 h da sua empresa" } == true,
+                "\(String(buffer: daBia.body))")
             let cotacao = try await client.json(
                 .post, "/api/precos/cotacao",
                 #"{"espacoId":"\#(cenario.sala)","inicio":"2026-12-03T09:00:00-03:00","fim":"2026-12-03T10:00:00-03:00"}"#,
@@ -331,6 +341,16 @@ struct EmpresasTests {
             let solicitada = try #require(try await harness.allEvents().first { $0.stream.rawValue == "reserva-\(reservaDoCaio)" })
             #expect(solicitada.metadata.actor == ana)
             #expect(try await client.json(.get, "/api/empresas/\(empresa)/creditos", token: cenario.membro).object["minutos"] as? Int == 0)
+
+            // Bia leaves the company, then cancels her booking days ahead: the hour was the
+            // company's, and goes back to its pool, not to her.
+            #expect(try await client.json(.delete, "/api/empresas/\(empresa)/integrantes/\(bia)", token: cenario.membro).status == .noContent)
+            let dela = try #require(daBia.object["id"] as? String)
+            let desistiu = try await client.json(
+                .post, "/api/reservas/\(dela)/cancelamento", #"{"motivo":"saiu"}"#, token: tokens["bia", default: ""])
+            #expect(desistiu.status == .ok, "\(String(buffer: desistiu.body))")
+            #expect(try await client.json(.get, "/api/empresas/\(empresa)/creditos", token: cenario.membro).object["minutos"] as? Int == 60)
+            #expect(try await client.json(.get, "/api/creditos", token: tokens["bia", default: ""]).object["minutos"] as? Int ?? 0 == 0)
         }
     }
 }

@@ -24,14 +24,35 @@ public enum Cotacao {
 
     /// Credits, in minutes and centavos: what the member's wallet holds that serves this space
     /// (``Carteira/State/disponivel(_:tipo:unidade:em:)``), given to a quote, and what the quote
-    /// spends of them (``Resultado/creditos``).
+    /// spends of them (``Resultado/creditos``). `daEmpresa`: the part of them that is their
+    /// company's pool (nil: none); the member's own are spent first.
     public struct Creditos: Codable, Sendable, Equatable {
         public let minutos: Int64
         public let centavos: Int64
+        public let daEmpresa: Parte?
 
-        public init(minutos: Int64, centavos: Int64) {
+        public init(minutos: Int64, centavos: Int64, daEmpresa: Parte? = nil) {
             self.minutos = minutos
             self.centavos = centavos
+            self.daEmpresa = daEmpresa.flatMap { $0.minutos > 0 || $0.centavos > 0 ? $0 : nil }
+        }
+
+        /// Minutes and centavos of credits from one wallet.
+        public struct Parte: Codable, Sendable, Equatable {
+            public let minutos: Int64
+            public let centavos: Int64
+
+            public init(minutos: Int64, centavos: Int64) {
+                self.minutos = minutos
+                self.centavos = centavos
+            }
+        }
+
+        /// Of `usados` spent from these, own first, the part the company's pool pays.
+        func parteDaEmpresa(deUsados usados: Int64, _ medida: KeyPath<Parte, Int64>) -> Int64 {
+            let total = Parte(minutos: minutos, centavos: centavos)[keyPath: medida]
+            let proprio = total - (daEmpresa?[keyPath: medida] ?? 0)
+            return max(0, usados - proprio)
         }
     }
 
@@ -115,7 +136,8 @@ public enum Cotacao {
     ///    (`assinatura`) when it is larger, applied to subtotal − longa duração. Line `plano`.
     /// 7. **Créditos em horas**: with `creditos`, the member's hours pay for up to all the
     ///    minutes booked: of what remains, the share `min(horas, duração) / duração`. Line
-    ///    `creditos:horas`.
+    ///    `creditos:horas`, saying whose they are (the member's own first, then their
+    ///    company's: `creditos.daEmpresa`).
     /// 8. **Cupom**: percentual of what remains, or the fixed amount capped at what remains.
     ///    Line `cupom:<CODIGO>`.
     /// 9. **Créditos em valor**, last: the member's money credits pay what remains, up to their
@@ -244,7 +266,7 @@ public enum Cotacao {
             let antes = restante
             descontar(
                 horas == Int64(duracao) ? restante : dividir(restante * Int128(horas), por: Int128(duracao)), "creditos:horas",
-                "Créditos: \(formatar(duracao: Int(horas))) do seu saldo")
+                "Créditos: \(origem(horas, daEmpresa: creditos.parteDaEmpresa(deUsados: horas, \.minutos)) { formatar(duracao: Int($0)) })")
             if restante < antes { usados.minutos = horas }
         }
 
@@ -260,7 +282,8 @@ public enum Cotacao {
 
         if let creditos, creditos.centavos > 0, restante > 0 {
             let valor = min(Int128(creditos.centavos), restante)
-            descontar(valor, "creditos:valor", "Créditos: \(dinheiro(valor)) do seu saldo")
+            let daEmpresa = creditos.parteDaEmpresa(deUsados: Int64(valor), \.centavos)
+            descontar(valor, "creditos:valor", "Créditos: \(origem(Int64(valor), daEmpresa: daEmpresa) { dinheiro(Int128($0)) })")
             usados.centavos = Int64(valor)
         }
 
@@ -270,7 +293,21 @@ public enum Cotacao {
             descontos: money(subtotal - restante),
             total: money(max(restante, 0)),
             duracaoMinutos: duracao,
-            creditos: usados.minutos > 0 || usados.centavos > 0 ? Creditos(minutos: usados.minutos, centavos: usados.centavos) : nil)
+            creditos: usados.minutos > 0 || usados.centavos > 0
+                ? Creditos(
+                    minutos: usados.minutos, centavos: usados.centavos,
+                    daEmpresa: creditos.map {
+                        Creditos.Parte(
+                            minutos: $0.parteDaEmpresa(deUsados: usados.minutos, \.minutos),
+                            centavos: $0.parteDaEmpresa(deUsados: usados.centavos, \.centavos))
+                    }) : nil)
+    }
+
+    /// "2 h do seu saldo", "2 h da sua empresa", or "2 h (1 h do seu saldo, 1 h da sua empresa)".
+    static func origem(_ usados: Int64, daEmpresa: Int64, _ quantia: (Int64) -> String) -> String {
+        if daEmpresa <= 0 { return "\(quantia(usados)) do seu saldo" }
+        if daEmpresa >= usados { return "\(quantia(usados)) da sua empresa" }
+        return "\(quantia(usados)) (\(quantia(usados - daEmpresa)) do seu saldo, \(quantia(daEmpresa)) da sua empresa)"
     }
 
     /// The cheapest way to sell `m` minutes (of one local day, or of a run without the diária),

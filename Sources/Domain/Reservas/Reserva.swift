@@ -76,11 +76,19 @@ public enum Reserva {
         public let titular: String
         public let minutos: Int64
         public let centavos: Int64
+        /// The part of them the member's company's pool pays, as the quote counted (nil: none).
+        public let daEmpresa: Cotacao.Creditos.Parte?
+        /// The holder of that pool (`empresa-<id>`): a cancellation gives its part back there
+        /// even after the member left the company (nil: no part, or a booking from before this
+        /// was recorded, whose pool is the member's company at the time of the cancellation).
+        public let empresa: String?
 
-        public init(titular: String, minutos: Int64, centavos: Int64) {
+        public init(titular: String, minutos: Int64, centavos: Int64, daEmpresa: Cotacao.Creditos.Parte? = nil, empresa: String? = nil) {
             self.titular = titular
             self.minutos = minutos
             self.centavos = centavos
+            self.daEmpresa = daEmpresa
+            self.empresa = daEmpresa == nil ? nil : empresa
         }
     }
 

@@ -231,7 +231,9 @@ public final class PrecosService: Sendable {
             centavos: state.disponivel(.centavos, tipo: espaco.tipo, unidade: espaco.unidade.rawValue, em: now, comPlano: comPlano))
         if let pool = try await pool(titular, mes: CalendarioAnalitico.mes(dia), prefetched: prefetched) {
             let daEmpresa = try await disponivel(no: pool, espaco: espaco, em: now)
-            creditos = Cotacao.Creditos(minutos: creditos.minutos + daEmpresa.minutos, centavos: creditos.centavos + daEmpresa.centavos)
+            creditos = Cotacao.Creditos(
+                minutos: creditos.minutos + daEmpresa.minutos, centavos: creditos.centavos + daEmpresa.centavos,
+                daEmpresa: Cotacao.Creditos.Parte(minutos: daEmpresa.minutos, centavos: daEmpresa.centavos))
         }
         return creditos.minutos > 0 || creditos.centavos > 0 ? creditos : nil
     }

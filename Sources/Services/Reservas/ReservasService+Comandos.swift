@@ -139,10 +139,13 @@ extension ReservasService {
         }
         if let creditos = dados.solicitacao.creditos {
             // The credits it spent come back under its terms, in the same append: to the
-            // member's wallet and to their company's pool, whichever it spent.
+            // member's wallet and to the company pool it spent from (recorded with the booking;
+            // for an older booking, their company now), whichever it spent.
             let devolver = Reserva.devolucaoDeCreditos(dados, decided)
             var titulares = [creditos.titular]
-            if let empresa = try await precos.vinculos.load(StreamNames.vinculo(creditos.titular)).state {
+            if let empresa = creditos.empresa {
+                titulares.append(empresa)
+            } else if let empresa = try await precos.vinculos.load(StreamNames.vinculo(creditos.titular)).state {
                 titulares.append(Empresa.titular(empresa))
             }
             for titular in titulares {

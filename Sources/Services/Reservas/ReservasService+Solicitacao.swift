@@ -80,6 +80,11 @@ extension ReservasService {
         let cupom = contexto.cupom.flatMap { cupom in
             contexto.cotacao.linhas.contains { $0.codigo == "cupom:\(cupom.codigo)" } ? cupom.codigo : nil
         }
+        // The pool that pays part of it: the member's company now (the quote just read it).
+        let empresa: String? =
+            if contexto.cotacao.creditos?.daEmpresa != nil {
+                try await precos.vinculos.load(StreamNames.vinculo(usuario), prefetched: prefetched).state.map(Empresa.titular)
+            } else { nil }
         let reserva = Reserva.Pedido(
             id: id, espacoId: espacoId.rawValue, unidadeId: espaco.unidade.rawValue, usuarioId: usuario, intervalo: intervalo, dias: dias,
             total: contexto.cotacao.total,
@@ -87,7 +92,9 @@ extension ReservasService {
             cupom: cupom, expiraEm: try expiracao(pedido.pagamento?.metodo, intervalo, em: now),
             pagamento: pedido.pagamento.map { Reserva.FormaDePagamento(metodo: $0.metodo, cartaoToken: $0.metodo == .cartao ? $0.cartaoToken : nil) },
             politica: contexto.unidade.politica,
-            creditos: contexto.cotacao.creditos.map { Reserva.Creditos(titular: usuario, minutos: $0.minutos, centavos: $0.centavos) })
+            creditos: contexto.cotacao.creditos.map {
+                Reserva.Creditos(titular: usuario, minutos: $0.minutos, centavos: $0.centavos, daEmpresa: $0.daEmpresa, empresa: empresa)
+            })
         let solicitada: [Reserva.Event]
         do {
             solicitada = try Reserva.decider.decide(.solicitar(reserva, condicoes: condicoes, em: now), .inexistente)

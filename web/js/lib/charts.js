@@ -22,6 +22,20 @@ function frame({ title, desc, width, height, className }, ...children) {
   ...children);
 }
 
+/**
+ * Whether the screen is a phone's: the charts then draw on a narrower canvas (and fewer labels),
+ * so that their text, scaled down with the canvas to the screen's width, stays readable.
+ */
+function naTelaEstreita() {
+  return typeof window !== 'undefined' && Boolean(window.matchMedia?.('(max-width: 40rem)').matches);
+}
+
+/** `texto` cut to `max` characters, with an ellipsis. */
+function cortado(texto, max) {
+  const t = String(texto ?? '');
+  return t.length > max ? `${t.slice(0, Math.max(1, max - 1))}…` : t;
+}
+
 /** A round step for an axis from 0 to `max` in about `ticks` steps (1, 2, 2.5, 5 × 10^n). */
 function niceStep(max, ticks = 4) {
   if (max <= 0) return 1;
@@ -36,10 +50,11 @@ function niceStep(max, ticks = 4) {
  * bar). `tick(value)` formats the axis; `labelEvery` thins the x labels (auto when omitted).
  */
 export function barChart({ title, desc, items, tick = String, labelEvery, className = 'chart--bars' }) {
-  const width = 720;
-  const height = 280;
-  const left = 84;
-  const right = 12;
+  const estreita = naTelaEstreita();
+  const width = estreita ? 360 : 720;
+  const height = estreita ? 240 : 280;
+  const left = estreita ? 64 : 84;
+  const right = estreita ? 8 : 12;
   const top = 16;
   const bottom = 44;
   const plotW = width - left - right;
@@ -50,7 +65,8 @@ export function barChart({ title, desc, items, tick = String, labelEvery, classN
   const y = (v) => top + plotH - (v / top_) * plotH;
   const slot = plotW / Math.max(1, items.length);
   const barW = Math.max(2, Math.min(48, slot * 0.7));
-  const every = labelEvery ?? Math.max(1, Math.ceil(items.length / 8));
+  // About 8 labels across (4 on a phone), never more than asked for.
+  const every = Math.max(labelEvery ?? 1, Math.ceil(items.length / (estreita ? 4 : 8)));
 
   const grid = [];
   for (let v = 0; v <= top_ + step / 2; v += step) {
@@ -73,19 +89,23 @@ export function barChart({ title, desc, items, tick = String, labelEvery, classN
 
 /** Horizontal bars with their values written at the end: [{label, value, text}]. */
 export function hbarChart({ title, desc, items, className = 'chart--hbars' }) {
+  const estreita = naTelaEstreita();
   const rowH = 34;
-  const width = 720;
-  const left = 210;
-  const right = 150;
+  const width = estreita ? 360 : 720;
+  const left = estreita ? 112 : 210;
+  const right = estreita ? 96 : 150;
+  const fonte = estreita ? 13 : 14;
+  // What fits left of the bars (a character is about 0.56 of the font's size).
+  const caracteres = Math.floor((left - 12) / (fonte * 0.56));
   const height = Math.max(1, items.length) * rowH + 8;
   const max = Math.max(1, ...items.map((i) => i.value));
   const rows = items.map((item, i) => {
     const y0 = 4 + i * rowH;
     const w = Math.max(item.value > 0 ? 2 : 0, ((width - left - right) * Math.max(0, item.value)) / max);
     return svg('g', { class: 'chart__bar', 'data-valor': String(item.value) },
-      svg('text', { x: left - 10, y: y0 + rowH / 2 + 4, 'text-anchor': 'end', 'font-size': 14, fill: INK }, item.label),
+      svg('text', { x: left - 10, y: y0 + rowH / 2 + 4, 'text-anchor': 'end', 'font-size': fonte, fill: INK }, cortado(item.label, caracteres)),
       svg('rect', { x: left, y: y0 + 6, width: w, height: rowH - 12, fill: BAR }),
-      svg('text', { x: left + w + 8, y: y0 + rowH / 2 + 4, 'font-size': 14, fill: INK }, item.text));
+      svg('text', { x: left + w + 8, y: y0 + rowH / 2 + 4, 'font-size': fonte, fill: INK }, item.text));
   });
   return frame({ title, desc, width, height, className }, ...rows);
 }

@@ -33,6 +33,25 @@ export function creditosUsados(creditos) {
   return partes.join(' e ');
 }
 
+/**
+ * The credits of a quote or a booking with whose they are (the member's own are spent first,
+ * then the company's pool, `daEmpresa`): "2 h do seu saldo", "2 h da sua empresa", or
+ * "2 h (1 h do seu saldo, 1 h da sua empresa)".
+ */
+export function creditosComOrigem(creditos) {
+  const total = creditosUsados(creditos);
+  const empresa = creditos?.daEmpresa;
+  if (!empresa || (empresa.minutos <= 0 && empresa.centavos <= 0)) return `${total} do seu saldo`;
+  const proprio = { minutos: creditos.minutos - empresa.minutos, centavos: creditos.centavos - empresa.centavos };
+  if (proprio.minutos <= 0 && proprio.centavos <= 0) return `${total} da sua empresa`;
+  return `${total} (${creditosUsados(proprio)} do seu saldo, ${creditosUsados(empresa)} da sua empresa)`;
+}
+
+/** Whether credits of the member's company paid some of a quote or a booking. */
+export function daEmpresa(creditos) {
+  return Boolean(creditos?.daEmpresa && (creditos.daEmpresa.minutos > 0 || creditos.daEmpresa.centavos > 0));
+}
+
 /** Whether a quote or booking spent any credits. */
 export function usouCreditos(x) {
   return Boolean(x?.creditos && (x.creditos.minutos > 0 || x.creditos.centavos > 0));

@@ -20,7 +20,7 @@ import {
   pageHeader, loadInto, facts, errorBox, showLoading, doneLoading, busy, field, announce, showFormError, clearErrors, val, table,
   radios, fieldError, poll,
 } from '../lib/ui.js';
-import { creditosUsados, usouCreditos, ehLinhaDeCredito } from '../lib/creditos.js';
+import { creditosUsados, creditosComOrigem, daEmpresa, usouCreditos, ehLinhaDeCredito } from '../lib/creditos.js';
 
 export function render({ container, params, query, setQuery, signal }) {
   replace(container, pageHeader('Disponibilidade e reserva'));
@@ -392,8 +392,9 @@ function screen(container, body, item, { query, setQuery, signal }) {
       facts([
         ['Subtotal', money(cotacao.subtotal)],
         descontos ? ['Descontos', `− ${money(descontos)}`] : null,
-        // "(2 h do seu saldo)": hours are not money, so the amount alone would not say what was spent.
-        comCreditos ? ['Pago com créditos', `− ${money(pagoComCreditos)}${cotacao.creditos?.minutos > 0 ? ` (${creditosUsados(cotacao.creditos)} do seu saldo)` : ''}`] : null,
+        // "(2 h do seu saldo)": hours are not money, so the amount alone would not say what was
+        // spent; nor whose, when the company's pool pays some.
+        comCreditos ? ['Pago com créditos', `− ${money(pagoComCreditos)}${cotacao.creditos?.minutos > 0 || daEmpresa(cotacao.creditos) ? ` (${creditosComOrigem(cotacao.creditos)})` : ''}`] : null,
         ['Total', h('strong', { class: 'total' }, money(cotacao.total))],
       ]),
       quoteNote(cotacao, comCreditos),
@@ -408,12 +409,14 @@ function screen(container, body, item, { query, setQuery, signal }) {
     if (cotacao.total === 0) {
       return h('p', { class: 'alert alert--sucesso quote__credits' }, h('strong', {}, 'Nada a pagar. '),
         comCreditos
-          ? `Seus créditos cobrem esta reserva (${creditosUsados(cotacao.creditos) || money(cotacao.subtotal)} do seu saldo); ela é confirmada assim que você reservar.`
+          ? `${daEmpresa(cotacao.creditos) ? 'Os créditos' : 'Seus créditos'} cobrem esta reserva (${creditosUsados(cotacao.creditos) ? creditosComOrigem(cotacao.creditos) : `${money(cotacao.subtotal)} do seu saldo`}); ela é confirmada assim que você reservar.`
           : 'Os descontos cobrem esta reserva; ela é confirmada assim que você reservar.');
     }
     if (comCreditos) {
       return h('p', { class: 'alert alert--info quote__credits' },
-        `Seus créditos pagam ${creditosUsados(cotacao.creditos)} desta reserva; o restante, ${money(cotacao.total)}, você paga abaixo.`);
+        daEmpresa(cotacao.creditos)
+          ? `Os créditos pagam ${creditosComOrigem(cotacao.creditos)} desta reserva; o restante, ${money(cotacao.total)}, você paga abaixo.`
+          : `Seus créditos pagam ${creditosUsados(cotacao.creditos)} desta reserva; o restante, ${money(cotacao.total)}, você paga abaixo.`);
     }
     return null;
   }
@@ -523,7 +526,7 @@ function screen(container, body, item, { query, setQuery, signal }) {
         facts([
           ['Espaço', espaco.nome],
           ['Quando', interval(reserva.inicio, reserva.fim, tz)],
-          usouCreditos(reserva) ? ['Pago com créditos', `${creditosUsados(reserva.creditos)} do seu saldo`] : null,
+          usouCreditos(reserva) ? ['Pago com créditos', creditosComOrigem(reserva.creditos)] : null,
           [usouCreditos(reserva) ? 'A pagar' : 'Total', money(reserva.total)],
           ['Situação', 'Aguardando pagamento'],
         ]),
@@ -553,7 +556,7 @@ function screen(container, body, item, { query, setQuery, signal }) {
         facts([
           ['Espaço', espaco.nome],
           ['Quando', interval(reserva.inicio, reserva.fim, tz)],
-          usouCreditos(reserva) ? ['Pago com créditos', `${creditosUsados(reserva.creditos)} do seu saldo`] : null,
+          usouCreditos(reserva) ? ['Pago com créditos', creditosComOrigem(reserva.creditos)] : null,
           ['Total', `${money(0)} — nada a pagar`],
           ['Situação', situacao],
         ]),

@@ -15,7 +15,7 @@ import {
   pageHeader, loadInto, facts, errorBox, busy, announce, badge, poll, table, flash,
 } from '../lib/ui.js';
 import { carregarReserva, resumoDaReserva, voltarParaReservas } from './reserva-resumo.js';
-import { creditosUsados, usouCreditos } from '../lib/creditos.js';
+import { creditosComOrigem, daEmpresa, usouCreditos } from '../lib/creditos.js';
 
 const STATUS_KIND = { aguardando_cobranca: 'neutro', pendente: 'aviso', confirmado: 'sucesso', recusado: 'neutro', cancelado: 'neutro' };
 
@@ -69,7 +69,7 @@ function screen(body, { reserva, item, tz }, signal) {
   function zeroStatus() {
     const line = (kind, ...text) => h('p', { class: `alert alert--${kind}` }, ...text);
     const creditos = usouCreditos(current);
-    const pagoCom = creditos ? `paga com seus créditos (${creditosUsados(current.creditos)} do seu saldo)` : 'coberta pelos descontos';
+    const pagoCom = creditos ? `paga com créditos (${creditosComOrigem(current.creditos)})` : 'coberta pelos descontos';
     switch (current.status) {
       case 'solicitada':
         return h('p', { class: 'loading' }, 'Nada a pagar. Confirmando a sua reserva…');
@@ -80,7 +80,7 @@ function screen(body, { reserva, item, tz }, signal) {
       default:
         return line('info', h('strong', {}, current.status === 'expirada' ? 'Reserva expirada. ' : 'Reserva cancelada. '),
           creditos
-            ? 'Nada foi cobrado. Os créditos que ela usou voltaram ao seu saldo conforme a política de cancelamento da unidade; veja o extrato em Meus créditos.'
+            ? `Nada foi cobrado. Os créditos que ela usou voltaram ${daEmpresa(current.creditos) ? 'aos saldos de onde saíram' : 'ao seu saldo'} conforme a política de cancelamento da unidade; veja o extrato em Meus créditos.`
             : 'Nada foi cobrado.');
     }
   }
@@ -89,7 +89,7 @@ function screen(body, { reserva, item, tz }, signal) {
     const creditos = usouCreditos(current);
     return [
       facts([
-        ['Forma de pagamento', creditos ? 'Créditos do seu saldo' : 'Sem cobrança'],
+        ['Forma de pagamento', creditos ? (daEmpresa(current.creditos) ? 'Créditos' : 'Créditos do seu saldo') : 'Sem cobrança'],
         ['Valor cobrado', money(0)],
       ]),
       h('p', { class: 'actions' },

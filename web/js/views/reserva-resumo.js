@@ -8,7 +8,7 @@ import { h, link } from '../lib/dom.js';
 import { situacaoDaReserva } from '../lib/labels.js';
 import { money, interval, DEFAULT_TZ } from '../lib/format.js';
 import { facts, badge } from '../lib/ui.js';
-import { creditosUsados, usouCreditos } from '../lib/creditos.js';
+import { creditosComOrigem, usouCreditos } from '../lib/creditos.js';
 
 /** {reserva, item, tz}: GET /api/reservas/{id} and its space (cached). */
 export async function carregarReserva(id, { signal } = {}) {
@@ -28,7 +28,7 @@ export function resumoDaReserva({ reserva, item, tz }) {
       ['Espaço', item ? link(`/espacos/${reserva.espacoId}`, nomeDoEspaco(item, reserva.espacoId)) : nomeDoEspaco(item, reserva.espacoId)],
       item?.unidade ? ['Unidade', item.unidade.nome] : null,
       ['Quando', interval(reserva.inicio, reserva.fim, tz)],
-      usouCreditos(reserva) ? ['Pago com créditos', `${creditosUsados(reserva.creditos)} do seu saldo`] : null,
+      usouCreditos(reserva) ? ['Pago com créditos', creditosComOrigem(reserva.creditos)] : null,
       totalDaReserva(reserva),
       ['Situação', status],
     ]));
