@@ -211,6 +211,10 @@ export function planoDaEmpresa(empresa, { signal, operador = false } = {}) {
   const el = h('div', { class: 'company-plan' }, planoBox, poolBox, usoBox);
   const pessoas = (empresa.integrantes ?? []).length;
   let parar = () => {};
+  // The month of the use shown (AAAA-MM): the current one at first (the API's default), then
+  // the one the manager went to; the current one is the last there is.
+  let mesDoUso = null;
+  let mesAtual = null;
 
   const carregar = (box, load, render, text) => loadInto(box, load, render, { signal, text });
 
@@ -239,11 +243,6 @@ export function planoDaEmpresa(empresa, { signal, operador = false } = {}) {
         }));
     }, 'Carregando os créditos da empresa…');
   }
-
-  // The month shown (AAAA-MM): the current one at first (the API's default), then the one the
-  // manager went to; the current one is the last there is.
-  let mesDoUso = null;
-  let mesAtual = null;
 
   function atualizarUso(mes = mesDoUso, { focar = false } = {}) {
     carregar(usoBox, () => api(`${caminho(empresa.empresaId)}/uso`, { signal, query: mes ? { mes } : undefined }), (uso) => {

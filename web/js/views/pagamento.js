@@ -69,7 +69,9 @@ function screen(body, { reserva, item, tz }, signal) {
   function zeroStatus() {
     const line = (kind, ...text) => h('p', { class: `alert alert--${kind}` }, ...text);
     const creditos = usouCreditos(current);
-    const pagoCom = creditos ? `paga com créditos (${creditosComOrigem(current.creditos)})` : 'coberta pelos descontos';
+    const pagoCom = creditos
+      ? `paga com ${daEmpresa(current.creditos) ? 'créditos' : 'seus créditos'} (${creditosComOrigem(current.creditos)})`
+      : 'coberta pelos descontos';
     switch (current.status) {
       case 'solicitada':
         return h('p', { class: 'loading' }, 'Nada a pagar. Confirmando a sua reserva…');
