@@ -34,13 +34,13 @@ extension PrecosService {
 
     /// What the pool may give a booking of `espaco` at `em`: its usable credits, within the
     /// member's monthly cap.
-    func disponivel(no pool: PoolDaEmpresa, espaco: Espaco.Dados, em now: Date) async throws -> Cotacao.Creditos {
+    func disponivel(no pool: PoolDaEmpresa, espaco: Espaco.Dados, em now: Date) async throws -> Cotacao.Creditos.Parte {
         let (carteira, _) = try await carteiras.load(StreamNames.creditos(pool.titular))
         func quanto(_ medida: Carteira.Medida) -> Int64 {
             let saldo = carteira.disponivel(medida, tipo: espaco.tipo, unidade: espaco.unidade.rawValue, em: now, comPlano: pool.comPlano)
             return min(saldo, carteira.restanteNoLimite(medida, pessoa: pool.uso.pessoa, mes: pool.uso.mes, limite: pool.uso.limite) ?? saldo)
         }
-        return Cotacao.Creditos(minutos: quanto(.minutos), centavos: quanto(.centavos))
+        return Cotacao.Creditos.Parte(minutos: quanto(.minutos), centavos: quanto(.centavos))
     }
 
     /// The member `para` a booking is made for by `por`: an operator books for any member; a

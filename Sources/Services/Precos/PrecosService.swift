@@ -233,7 +233,7 @@ public final class PrecosService: Sendable {
             let daEmpresa = try await disponivel(no: pool, espaco: espaco, em: now)
             creditos = Cotacao.Creditos(
                 minutos: creditos.minutos + daEmpresa.minutos, centavos: creditos.centavos + daEmpresa.centavos,
-                daEmpresa: Cotacao.Creditos.Parte(minutos: daEmpresa.minutos, centavos: daEmpresa.centavos))
+                daEmpresa: daEmpresa)
         }
         return creditos.minutos > 0 || creditos.centavos > 0 ? creditos : nil
     }
