@@ -30,6 +30,7 @@ public enum Catalogos {
         .de(Fatura.Catalogo.self, Fatura.Event.self), .de(Carteira.Catalogo.self, Carteira.Event.self),
         .de(Plano.Catalogo.self, Plano.Event.self), .de(Assinatura.Catalogo.self, Assinatura.Event.self),
         .de(Empresa.Catalogo.self, Empresa.Event.self), .de(Vinculo.Catalogo.self, Vinculo.Event.self),
+        .de(Pacote.Catalogo.self, Pacote.Event.self), .de(CompraDePacote.Catalogo.self, CompraDePacote.Event.self),
     ]
 
     /// Every stored event type, context by context.

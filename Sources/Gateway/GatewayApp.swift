@@ -84,6 +84,7 @@ public enum GatewayApp {
         api.owner = .assinaturas
         Routes.assinaturas(api, backend)
         Routes.planos(api, backend)
+        Routes.pacotes(api, backend)
         Routes.empresas(api, backend)
         api.owner = nil
         Routes.operations(api, backend)

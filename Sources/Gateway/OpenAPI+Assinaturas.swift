@@ -43,7 +43,61 @@ extension OpenAPI {
                     "retido": ["type": "integer"], "reservaId": uuid, "descricao": text, "motivo": text, "por": text, "em": instant,
                 ], required: ["id", "titular", "tipo", "medida", "quantidade", "descricao", "em"]),
             "PaginaDeMovimentos": page("MovimentoDeCreditos"),
-        ].merging(planoSchemas) { first, _ in first }.merging(empresaSchemas) { first, _ in first }
+        ].merging(planoSchemas) { first, _ in first }.merging(empresaSchemas) { first, _ in first }.merging(pacoteSchemas) { first, _ in first }
+    }
+
+    static var pacoteSchemas: [String: Any] {
+        let medida: [String: Any] = [
+            "type": "string", "enum": Carteira.Medida.allCases.map(\.rawValue), "description": "minutos (horas de reserva) ou centavos (um valor)",
+        ]
+        let tipos: [String: Any] = ["type": "array", "items": ["type": "string", "enum": Espaco.Tipo.allCases.map(\.rawValue)]]
+        let metodo: [String: Any] = ["type": "string", "enum": MetodoDePagamento.allCases.map(\.rawValue)]
+        let quantidade: [String: Any] = [
+            "type": "integer", "minimum": 1, "maximum": max(Carteira.maximo(.minutos), Carteira.maximo(.centavos)),
+            "description": "minutos (até 600000) ou centavos (até 100000000) de créditos por compra",
+        ]
+        let validade: [String: Any] = [
+            "type": "integer", "minimum": 1, "maximum": Pacote.Oferta.validadeMaxima, "description": "dias de validade a partir do pagamento (1: passe diário)",
+        ]
+        let preco: [String: Any] = ["type": "integer", "minimum": 1, "maximum": Plano.Termos.maximoCentavos, "description": "centavos"]
+        let oferta = object(
+            [
+                "nome": text, "medida": medida, "quantidade": quantidade, "tipos": tipos, "unidadeId": uuid, "validadeDias": validade,
+                "precoCentavos": preco,
+            ], required: ["nome", "medida", "quantidade", "tipos", "validadeDias", "precoCentavos"])
+        return [
+            "NovoPacote": object(
+                [
+                    "nome": textoLivre(Pacote.tamanhoMaximoDoNome, obrigatorio: true), "descricao": textoLivre(500),
+                    "unidadeId": uuid.merging(["description": "a unidade em que é vendido e seus créditos valem (ausente: toda a rede)"]) { $1 },
+                    "medida": medida, "quantidade": quantidade,
+                    "tipos": tipos.merging(["description": "tipos de espaço em que os créditos valem (vazio: todos)"]) { $1 },
+                    "validadeDias": validade, "precoCentavos": preco,
+                ], required: ["nome", "medida", "quantidade", "validadeDias", "precoCentavos"]),
+            "Pacote": object(
+                [
+                    "pacoteId": uuid, "nome": text, "descricao": text, "unidadeId": uuid, "medida": medida, "quantidade": ["type": "integer"],
+                    "tipos": tipos, "validadeDias": ["type": "integer"], "precoCentavos": money, "arquivado": ["type": "boolean"], "criadoEm": instant,
+                ],
+                required: ["pacoteId", "nome", "medida", "quantidade", "tipos", "validadeDias", "precoCentavos", "arquivado", "criadoEm"]),
+            "PaginaDePacotes": page("Pacote"),
+            "NovaCompraDePacote": object(
+                [
+                    "metodo": metodo,
+                    "cartaoToken": ["type": "string", "maxLength": 200, "description": "o token do cartão no provedor (obrigatório para cartao)"],
+                ], required: ["metodo"]),
+            "CompraDePacote": object(
+                [
+                    "compraId": uuid, "titular": text, "pacoteId": uuid, "pacote": oferta, "valorCentavos": money, "metodo": metodo,
+                    "status": ["type": "string", "enum": CompraDePacote.Status.allCases.map(\.rawValue)],
+                    "cobranca": object(
+                        ["cobrancaId": text, "metodo": metodo, "pix": pix, "boleto": boleto], required: ["cobrancaId", "metodo"]),
+                    "expiraEm": instant.merging(["description": "até quando o PIX ou o boleto pode ser pago"]) { $1 },
+                    "loteId": uuid, "validoAte": instant.merging(["description": "até quando os créditos comprados valem"]) { $1 },
+                    "motivo": text, "solicitadaEm": instant, "pagaEm": instant,
+                ], required: ["compraId", "titular", "pacoteId", "pacote", "valorCentavos", "metodo", "status", "solicitadaEm"]),
+            "PaginaDeComprasDePacotes": page("CompraDePacote"),
+        ]
     }
 
     static var planoSchemas: [String: Any] {

@@ -93,7 +93,7 @@ extension OpenAPI {
                     "id": uuid, "numero": ["type": "integer", "description": "sequencial sem lacunas por unidade"], "codigo": text, "unidadeId": uuid,
                     "reservaId": uuid.merging(["description": "a reserva faturada (ausente na fatura de uma assinatura)"]) { $1 },
                     "pagamentoId": uuid, "usuarioId": text, "espacoId": uuid,
-                    "tipoDeEspaco": ["type": "string", "description": "o tipo do espaço reservado, ou `plano` na fatura de um ciclo de assinatura"],
+                    "tipoDeEspaco": ["type": "string", "description": "o tipo do espaço reservado, `plano` na fatura de um ciclo de assinatura, `pacote` na de um pacote de créditos"],
                     "metodo": [
                         "type": "string", "enum": ["pix", "cartao", "boleto", "manual"],
                         "description": "`manual`: pagamento de ciclo registrado por um operador (transferência, dinheiro)",
@@ -106,6 +106,12 @@ extension OpenAPI {
                             "inicio": date, "fim": date.merging(["description": "o primeiro dia depois do ciclo"]) { $1 },
                             "itens": array(object(["codigo": text, "descricao": text, "valor": money], required: ["codigo", "descricao", "valor"])),
                         ], required: ["assinaturaId", "ciclo", "plano", "inicio", "fim", "itens"]),
+                    "pacote": object(
+                        [
+                            "compraId": uuid, "pacoteId": uuid, "nome": text,
+                            "medida": ["type": "string", "enum": Carteira.Medida.allCases.map(\.rawValue)], "quantidade": ["type": "integer"],
+                            "validadeDias": ["type": "integer"],
+                        ], required: ["compraId", "pacoteId", "nome", "medida", "quantidade", "validadeDias"]),
                     "valor": money,
                     "aliquotaISSBP": ["type": "integer"], "iss": money, "reembolsado": money, "issDevolvido": money, "liquido": money,
                     "status": ["type": "string", "enum": ["emitida", "paga", "parcialmente_reembolsada", "reembolsada"]], "data": date,
@@ -125,7 +131,7 @@ extension OpenAPI {
                     "unidade": object(
                         ["nome": text, "endereco": ["type": "object"], "fusoHorario": text], required: ["nome", "endereco", "fusoHorario"]),
                     "membro": ["type": "string", "description": "o nome do membro; (dados apagados) depois de um apagamento LGPD"],
-                    "espaco": ["type": "string", "description": "o espaço reservado, ou `Plano <nome>` na fatura de uma assinatura"],
+                    "espaco": ["type": "string", "description": "o espaço reservado, `Plano <nome>` na fatura de uma assinatura, `Pacote <nome>` na de um pacote"],
                     "quando": ["type": "string", "description": "o horário reservado no fuso da unidade, ou o período do ciclo"],
                     "itens": array(object(["codigo": text, "descricao": text, "valor": money], required: ["codigo", "descricao", "valor"])),
                     "uso": array(

@@ -33,8 +33,18 @@ public struct CicloDaFaturaView: Codable, Sendable, Equatable {
     public let itens: [Reserva.LinhaDePreco]
 }
 
+/// What a bundle's invoice bills: the bundle as it was bought.
+public struct PacoteDaFaturaView: Codable, Sendable, Equatable {
+    public let compraId: String
+    public let pacoteId: String
+    public let nome: String
+    public let medida: Carteira.Medida
+    public let quantidade: Int64
+    public let validadeDias: Int
+}
+
 /// An invoice as operators read it, with its credit notes: of a booking (`reservaId`,
-/// `espacoId`, `pagamentoId`) or of a subscription's cycle (`assinatura`).
+/// `espacoId`, `pagamentoId`), of a subscription's cycle (`assinatura`) or of a bundle (`pacote`).
 public struct FaturaView: Codable, Sendable, Equatable {
     public enum Status: String, Codable, Sendable {
         case emitida, paga
@@ -50,9 +60,11 @@ public struct FaturaView: Codable, Sendable, Equatable {
     public let reservaId: String?
     public let pagamentoId: String?
     public let assinatura: CicloDaFaturaView?
+    public var pacote: PacoteDaFaturaView? = nil
     public let usuarioId: String
     public let espacoId: String?
-    /// A space type, or ``Fatura/tipoDaAssinatura`` for a subscription's invoice.
+    /// A space type, or ``Fatura/tipoDaAssinatura`` for a subscription's invoice, or
+    /// ``Fatura/tipoDoPacote`` for a bundle's.
     public let tipoDeEspaco: String
     public let metodo: String
     /// Integer centavos.
@@ -107,6 +119,36 @@ public struct FaturaView: Codable, Sendable, Equatable {
         usuarioId = e.usuarioId
         espacoId = nil
         tipoDeEspaco = Fatura.tipoDaAssinatura
+        metodo = e.metodo
+        valor = e.valor
+        aliquotaISSBP = e.aliquotaISSBP
+        iss = e.iss
+        reembolsado = .zero
+        issDevolvido = .zero
+        liquido = e.valor
+        status = .paga
+        data = e.data
+        emitidaEm = e.em
+        pagaEm = e.pagoEm
+        notasDeCredito = []
+    }
+}
+
+extension FaturaView {
+    public init(_ e: Fatura.PacoteFaturado) {
+        id = e.faturaId.description
+        numero = e.numero
+        codigo = "\(Fatura.serie)-\(e.numero)"
+        unidadeId = e.unidadeId.description
+        reservaId = nil
+        pagamentoId = nil
+        assinatura = nil
+        pacote = PacoteDaFaturaView(
+            compraId: e.compraId.uuidString.lowercased(), pacoteId: e.pacoteId.uuidString.lowercased(), nome: e.pacote.nome,
+            medida: e.pacote.medida, quantidade: e.pacote.quantidade, validadeDias: e.pacote.validadeDias)
+        usuarioId = e.usuarioId
+        espacoId = nil
+        tipoDeEspaco = Fatura.tipoDoPacote
         metodo = e.metodo
         valor = e.valor
         aliquotaISSBP = e.aliquotaISSBP
@@ -240,6 +282,20 @@ public enum FinanceiroReadModel {
                 assinaturaId: e.assinaturaId.uuidString.lowercased(), ciclo: e.ciclo, usuarioId: e.usuarioId, espacoId: nil,
                 tipoDeEspaco: view.tipoDeEspaco, metodo: e.metodo, valor: e.valor, aliquotaISSBP: e.aliquotaISSBP, iss: e.iss,
                 data: e.data, em: e.em)
+            try batch.put(documento, documentos, documento.id, grupo: documento.unidadeId, ordem: ordem(e.data, e.em, Int(recorded.version)))
+            try await receita(view.unidadeId, e.data, view.tipoDeEspaco, batch) { linha in
+                linha.bruto = linha.bruto + e.valor
+                linha.issFaturado = linha.issFaturado + e.iss
+                linha.faturas += 1
+            }
+        case .pacoteFaturado(let e):
+            let view = FaturaView(e)
+            try salvar(view, batch)
+            let documento = DocumentoFiscalView(
+                tipo: .fatura, id: view.id, numero: e.numero, codigo: view.codigo, unidadeId: view.unidadeId, faturaId: view.id,
+                numeroDaFatura: e.numero, reservaId: nil, pagamentoId: nil, reembolsoId: nil, assinaturaId: nil, ciclo: nil,
+                usuarioId: e.usuarioId, espacoId: nil, tipoDeEspaco: view.tipoDeEspaco, metodo: e.metodo, valor: e.valor,
+                aliquotaISSBP: e.aliquotaISSBP, iss: e.iss, data: e.data, em: e.em)
             try batch.put(documento, documentos, documento.id, grupo: documento.unidadeId, ordem: ordem(e.data, e.em, Int(recorded.version)))
             try await receita(view.unidadeId, e.data, view.tipoDeEspaco, batch) { linha in
                 linha.bruto = linha.bruto + e.valor

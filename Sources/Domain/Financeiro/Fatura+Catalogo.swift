@@ -9,9 +9,11 @@ extension Fatura {
             "NotaDeCreditoEmitida", category: category, context: .financeiro, label: "Nota de crédito emitida")
         public static let assinaturaFaturada = EventKind(
             "FaturaDeAssinaturaEmitida", category: category, context: .financeiro, label: "Fatura de assinatura emitida")
+        public static let pacoteFaturado = EventKind(
+            "FaturaDePacoteEmitida", category: category, context: .financeiro, label: "Fatura de pacote de créditos emitida")
         public static let contabilizado = EventKind(
             "LancamentoContabilizado", category: category, context: .financeiro, label: "Lançamento contabilizado")
 
-        public static let todos = [emitida, paga, notaDeCreditoEmitida, assinaturaFaturada, contabilizado]
+        public static let todos = [emitida, paga, notaDeCreditoEmitida, assinaturaFaturada, pacoteFaturado, contabilizado]
     }
 }

@@ -96,6 +96,24 @@ extension Fatura {
                         throw .lancamentoInvalido(error)
                     }
                     return [.assinaturaFaturada(fatura), .contabilizado(lancamento)]
+
+                case .faturarPacote(let pago, let faturaId, let lancamentoId, let aliquota, let fuso, let em):
+                    guard pago.unidadeId == unidade else { throw .outraUnidade(pago.unidadeId) }
+                    if state.compras.contains(pago.compraId) { return [] }
+                    guard pago.valor > .zero else { throw .valorInvalido(pago.valor) }
+                    guard (0...10_000).contains(aliquota) else { throw .aliquotaInvalida(aliquota) }
+                    let instante = max(em, state.ultimoEm ?? em)
+                    let fatura = PacoteFaturado(
+                        faturaId: faturaId, unidadeId: unidade, numero: state.ultimaFatura + 1, compraId: pago.compraId, usuarioId: pago.titular,
+                        pacoteId: pago.pacoteId, pacote: pago.pacote, metodo: pago.metodo, valor: pago.valor, aliquotaISSBP: aliquota,
+                        iss: iss(de: pago.valor, aliquotaISSBP: aliquota), pagoEm: pago.pagoEm, data: DataLocal(instante, em: fuso), em: instante)
+                    let lancamento: Razao.Lancamento
+                    do throws(Razao.Falha) {
+                        lancamento = try Razao.lancamento(de: fatura, id: lancamentoId, sequencia: state.ultimoLancamento + 1)
+                    } catch {
+                        throw .lancamentoInvalido(error)
+                    }
+                    return [.pacoteFaturado(fatura), .contabilizado(lancamento)]
                 }
             },
             evolve: { state, event in
@@ -112,6 +130,10 @@ extension Fatura {
                     next.ultimaFatura = max(next.ultimaFatura, e.numero)
                     next.ultimoEm = max(e.em, next.ultimoEm ?? e.em)
                     next.ciclos.insert(chave(assinatura: e.assinaturaId, ciclo: e.ciclo))
+                case .pacoteFaturado(let e):
+                    next.ultimaFatura = max(next.ultimaFatura, e.numero)
+                    next.ultimoEm = max(e.em, next.ultimoEm ?? e.em)
+                    next.compras.insert(e.compraId)
                 case .paga(let e):
                     next.porPagamento[e.pagamentoId]?.paga = true
                 case .notaDeCreditoEmitida(let e):

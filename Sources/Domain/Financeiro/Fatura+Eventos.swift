@@ -130,6 +130,7 @@ extension Fatura {
         case paga(Paga)
         case notaDeCreditoEmitida(NotaDeCreditoEmitida)
         case assinaturaFaturada(AssinaturaFaturada)
+        case pacoteFaturado(PacoteFaturado)
         /// The ledger entry of the document decided with it.
         case contabilizado(Razao.Lancamento)
 
@@ -139,6 +140,7 @@ extension Fatura {
             case .paga: Catalogo.paga
             case .notaDeCreditoEmitida: Catalogo.notaDeCreditoEmitida
             case .assinaturaFaturada: Catalogo.assinaturaFaturada
+            case .pacoteFaturado: Catalogo.pacoteFaturado
             case .contabilizado: Catalogo.contabilizado
             }
         }
@@ -149,6 +151,7 @@ extension Fatura {
             case .paga(let payload): payload
             case .notaDeCreditoEmitida(let payload): payload
             case .assinaturaFaturada(let payload): payload
+            case .pacoteFaturado(let payload): payload
             case .contabilizado(let payload): payload
             }
         }
@@ -158,6 +161,7 @@ extension Fatura {
             .kind(Catalogo.paga, Paga.self) { .paga($0) },
             .kind(Catalogo.notaDeCreditoEmitida, NotaDeCreditoEmitida.self) { .notaDeCreditoEmitida($0) },
             .kind(Catalogo.assinaturaFaturada, AssinaturaFaturada.self) { .assinaturaFaturada($0) },
+            .kind(Catalogo.pacoteFaturado, PacoteFaturado.self) { .pacoteFaturado($0) },
             .kind(Catalogo.contabilizado, Razao.Lancamento.self) { .contabilizado($0) },
         ])
     }

@@ -78,6 +78,9 @@ public enum Fatura {
         /// Invoices a subscription's paid cycle: AssinaturaFaturada and its
         /// LancamentoContabilizado. Again for the same cycle: no events.
         case faturarCiclo(CicloPago, faturaId: ID, lancamentoId: UUID, aliquotaISSBP: Int64, fuso: TimeZone, em: Date)
+        /// Invoices a paid bundle: PacoteFaturado and its LancamentoContabilizado. Again for
+        /// the same purchase: no events.
+        case faturarPacote(PacotePago, faturaId: ID, lancamentoId: UUID, aliquotaISSBP: Int64, fuso: TimeZone, em: Date)
     }
 
     public enum Failure: Error, Equatable, Sendable {
@@ -144,6 +147,8 @@ public enum Fatura {
         public var reembolsos: Set<UUID> = []
         /// The subscription cycles invoiced (`assinatura|ciclo`).
         public var ciclos: Set<String> = []
+        /// The bundles' purchases invoiced.
+        public var compras: Set<UUID> = []
 
         public init() {}
     }

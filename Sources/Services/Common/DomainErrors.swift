@@ -155,6 +155,34 @@ extension ServiceError {
 }
 
 extension ServiceError {
+    init(_ failure: Pacote.Failure) {
+        switch failure {
+        case .jaExiste: self = .conflito("pacote_ja_existe", "já há um pacote com este id")
+        case .naoEncontrado: self = .naoEncontrado("o pacote não existe")
+        case .nomeInvalido: self = .invalido("nome", "o nome do pacote deve ter de 1 a \(Pacote.tamanhoMaximoDoNome) caracteres")
+        case .descricaoInvalida: self = .invalido("descricao", "a descrição deve ter até 500 caracteres")
+        case .termoInvalido(let campo):
+            let limite: String
+            switch campo {
+            case "validadeDias": limite = "de 1 a \(Pacote.Oferta.validadeMaxima) dias"
+            case "precoCentavos": limite = "de 1 a \(Plano.Termos.maximoCentavos) centavos"
+            default: limite = "de 1 a \(Carteira.maximo(.minutos)) minutos (ou \(Carteira.maximo(.centavos)) centavos)"
+            }
+            self = .invalido(campo, "\(campo) deve ser \(limite)")
+        case .arquivado: self = .conflito("pacote_arquivado", "o pacote está arquivado: não está mais à venda")
+        }
+    }
+
+    init(_ failure: CompraDePacote.Failure) {
+        switch failure {
+        case .naoEncontrada: self = .naoEncontrado("a compra não existe")
+        case .jaExiste:
+            self = .conflito("compra_ja_existe", "esta Idempotency-Key já foi usada para outra compra; use uma chave nova")
+        case .cartaoObrigatorio: self = .invalido("cartaoToken", "para pagar com cartão, envie cartaoToken (o token do cartão no provedor)")
+        case .cobrancaDesconhecida: self = .naoEncontrado("cobrança desconhecida para esta compra")
+        }
+    }
+
     init(_ failure: Plano.Failure) {
         switch failure {
         case .jaExiste: self = .conflito("plano_ja_existe", "já há um plano com este id")

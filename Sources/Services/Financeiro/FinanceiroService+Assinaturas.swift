@@ -60,11 +60,41 @@ extension FinanceiroService {
     }
 
     /// The plan's unit, or for a network-wide plan the unit registered first.
-    private func unidadeDaAssinatura(_ unidade: UUID?, causa event: RecordedEvent) async throws -> Unidade.ID {
+    func unidadeDaAssinatura(_ unidade: UUID?, causa event: RecordedEvent) async throws -> Unidade.ID {
         if let unidade { return Unidade.ID(unidade) }
         guard let id = try await sede() else {
             throw ReacaoImpossivel(evento: event.eventId, tipo: event.type, motivo: "não há unidade para faturar um plano da rede")
         }
         return Unidade.ID(id)
+    }
+}
+
+extension FinanceiroService {
+    /// Invoices a bundle's paid purchase (`CompraDePacotePaga`) in the bundle's unit's book (a
+    /// network-wide bundle's in the head office's, as a network-wide plan's): its price, the
+    /// method it was paid with, the bundle as it was bought.
+    func faturarPacote(_ event: RecordedEvent) async throws -> [StreamWrite] {
+        guard case .paga(let paga)? = try CompraDePacote.Event.decode(type: event.type, data: event.data, using: EventJSON.decoder) else {
+            return []
+        }
+        var solicitada: CompraDePacote.Solicitada?
+        for recorded in try await store.readStream(StreamNames.compra(paga.compraId)) {
+            if case .solicitada(let e)? = try CompraDePacote.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) {
+                solicitada = e
+            }
+        }
+        guard let solicitada else {
+            throw ReacaoImpossivel(evento: event.eventId, tipo: event.type, motivo: "a compra \(paga.compraId) não foi encontrada")
+        }
+        let unidadeId = try await unidadeDaAssinatura(solicitada.oferta.unidadeId, causa: event)
+        let unidade = try await self.unidade(unidadeId, causa: event)
+        let now = clock.now
+        let command = Fatura.Command.faturarPacote(
+            Fatura.PacotePago(
+                compraId: paga.compraId, titular: paga.titular, unidadeId: unidadeId, pacoteId: solicitada.pacoteId, pacote: solicitada.oferta,
+                metodo: solicitada.metodo.rawValue, valor: Money(centavos: solicitada.oferta.precoCentavos), pagoEm: paga.em),
+            faturaId: Fatura.ID(Self.id(causa: event.eventId, "fatura")), lancamentoId: Self.id(causa: event.eventId, "lancamento"),
+            aliquotaISSBP: unidade.aliquotaISSBP, fuso: unidade.fuso, em: min(paga.em, now))
+        return try await decidir(command, unidade: unidadeId, causa: event, em: now)
     }
 }

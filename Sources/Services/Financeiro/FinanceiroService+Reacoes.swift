@@ -47,6 +47,7 @@ extension FinanceiroService {
         case Pagamento.Catalogo.confirmado: try await faturar(event)
         case Pagamento.Catalogo.reembolsoConcluido: try await creditar(event)
         case Assinatura.Catalogo.cobrancaConfirmada: try await faturarCiclo(event)
+        case CompraDePacote.Catalogo.paga: try await faturarPacote(event)
         default: []
         }
     }

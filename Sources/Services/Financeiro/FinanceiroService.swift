@@ -50,7 +50,7 @@ public final class FinanceiroService: Sendable {
     public static let consumidor = "financeiro"
     public static let bindings = [
         Topology.routingKey(Pagamento.Catalogo.confirmado), Topology.routingKey(Pagamento.Catalogo.reembolsoConcluido),
-        Topology.routingKey(Assinatura.Catalogo.cobrancaConfirmada),
+        Topology.routingKey(Assinatura.Catalogo.cobrancaConfirmada), Topology.routingKey(CompraDePacote.Catalogo.paga),
     ]
     static let ator = "system:financeiro"
     static let porPagina = 50

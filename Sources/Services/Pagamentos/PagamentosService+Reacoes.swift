@@ -13,6 +13,12 @@ extension PagamentosService {
             meta.actor = "system:pagamentos"
             return try await cobrarCiclo(assinatura, causa: event.eventId, meta: meta)
         }
+        if case .solicitada(let compra)? = try CompraDePacote.Event.decode(type: event.type, data: event.data, using: EventJSON.decoder) {
+            var meta = event.metadata.caused(by: event.eventId, correlationId: event.metadata.correlationId)
+            meta.service = Self.service
+            meta.actor = "system:pagamentos"
+            return try await cobrarCompra(compra, causa: event.eventId, meta: meta)
+        }
         guard let reservaEvent = try Reserva.Event.decode(type: event.type, data: event.data, using: EventJSON.decoder) else { return [] }
         var meta = event.metadata.caused(by: event.eventId, correlationId: event.metadata.correlationId)
         meta.service = Self.service

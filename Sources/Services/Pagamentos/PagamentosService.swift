@@ -10,7 +10,9 @@ import Messaging
 /// Reactions (queue `coworkflow.pagamentos`): ReservaSolicitada → charge; ReservaExpirada or
 /// ReservaCancelada → withdraw a pending charge, or refund what the cancellation gives back;
 /// a subscription's CicloIniciado (with a value) or CobrancaDeCicloReapresentada → the cycle's
-/// charge, recorded in the subscription's stream, whose notices the webhook records there too.
+/// charge, recorded in the subscription's stream, whose notices the webhook records there too;
+/// a bundle's CompraDePacoteSolicitada → its charge, recorded in the purchase's stream, whose
+/// paid notice grants the credits.
 /// Provider calls happen before the effect commits and are idempotent on our ids, so a
 /// redelivered event asks again and gets the same answer.
 public final class PagamentosService: Sendable {
@@ -27,7 +29,7 @@ public final class PagamentosService: Sendable {
     public static let bindings = [
         Topology.routingKey(Reserva.Catalogo.solicitada), Topology.routingKey(Reserva.Catalogo.expirada),
         Topology.routingKey(Reserva.Catalogo.cancelada), Topology.routingKey(Assinatura.Catalogo.cicloIniciado),
-        Topology.routingKey(Assinatura.Catalogo.cobrancaReapresentada),
+        Topology.routingKey(Assinatura.Catalogo.cobrancaReapresentada), Topology.routingKey(CompraDePacote.Catalogo.solicitada),
     ]
     static let service = "pagamentos"
 

@@ -1,0 +1,16 @@
+extension CompraDePacote {
+    /// The events of `compra-…` streams: the one place their stored type strings are written.
+    public enum Catalogo: EventCatalog {
+        public static let category = "compra"
+
+        public static let solicitada = EventKind(
+            "CompraDePacoteSolicitada", category: category, context: .assinaturas, label: "Compra de pacote de créditos pedida")
+        public static let cobrancaEmitida = EventKind(
+            "CobrancaDeCompraEmitida", category: category, context: .assinaturas, label: "Cobrança de compra de pacote emitida no provedor")
+        public static let paga = EventKind("CompraDePacotePaga", category: category, context: .assinaturas, label: "Compra de pacote paga")
+        public static let recusada = EventKind(
+            "CompraDePacoteRecusada", category: category, context: .assinaturas, label: "Compra de pacote recusada pelo provedor")
+
+        public static let todos = [solicitada, cobrancaEmitida, paga, recusada]
+    }
+}

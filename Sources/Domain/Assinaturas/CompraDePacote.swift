@@ -1,0 +1,134 @@
+public import Foundation
+
+/// A member's purchase of a bundle (`compra-<id>`): asked for with a payment method, charged at
+/// the payment provider by pagamentos, paid or declined by the provider's notice. The credits
+/// are granted in the same append that records the payment (lot id: the purchase's id).
+public enum CompraDePacote {
+    public typealias ID = Identifier<CompraDePacote>
+
+    public enum Status: String, Codable, Sendable, CaseIterable {
+        /// Waiting for its charge to be made or paid.
+        case pendente
+        case paga
+        /// The card was declined (a PIX or boleto that is never paid stays pending until its
+        /// charge expires; the answer says when).
+        case recusada
+    }
+
+    /// The charge made at the provider for it.
+    public struct Emissao: Codable, Sendable, Equatable {
+        /// Our reference at the provider: `pacote:<compraId>`.
+        public let referencia: String
+        public let cobranca: Pagamento.Cobranca
+        /// When a PIX or boleto stops being payable.
+        public let expiraEm: Date
+
+        public init(referencia: String, cobranca: Pagamento.Cobranca, expiraEm: Date) {
+            self.referencia = referencia
+            self.cobranca = cobranca
+            self.expiraEm = expiraEm
+        }
+    }
+
+    /// The provider's reference of a purchase's charge.
+    public static func referencia(_ compra: UUID) -> String { "pacote:\(compra.uuidString.lowercased())" }
+
+    /// The purchase a reference names (nil: not a purchase's).
+    public static func compra(daReferencia texto: String) -> UUID? {
+        guard texto.hasPrefix("pacote:") else { return nil }
+        return UUID(uuidString: String(texto.dropFirst("pacote:".count)))
+    }
+
+    public struct Dados: Sendable, Equatable {
+        public let compraId: UUID
+        public let titular: String
+        public let pacoteId: UUID
+        public let oferta: Pacote.Oferta
+        public let metodo: MetodoDePagamento
+        public let cartaoToken: String?
+        public var status: Status
+        public var emissao: Emissao?
+        public var lote: Carteira.Lote?
+        public var motivo: String?
+    }
+
+    public enum State: Sendable, Equatable {
+        case inexistente
+        case existente(Dados)
+    }
+
+    public enum Command: Sendable, Equatable {
+        /// The same purchase again (a retried request) changes nothing.
+        case solicitar(
+            compraId: UUID, titular: String, pacoteId: UUID, oferta: Pacote.Oferta, metodo: MetodoDePagamento, cartaoToken: String?, em: Date)
+        case registrarEmissao(Emissao, em: Date)
+        /// The provider's notice that `cobrancaId` was paid: the credits are granted from `em`.
+        case registrarPagamento(cobrancaId: String, em: Date)
+        case registrarRecusa(cobrancaId: String, motivo: String, em: Date)
+    }
+
+    public enum Failure: Error, Equatable, Sendable {
+        case naoEncontrada
+        /// The purchase's id already names another purchase.
+        case jaExiste
+        /// A card purchase without the card's token.
+        case cartaoObrigatorio
+        /// A notice about a charge this purchase never made.
+        case cobrancaDesconhecida
+    }
+
+    public static let decider = Decider<Command, State, Event, Failure>(
+        initialState: .inexistente,
+        decide: { command, state throws(Failure) in
+            switch (command, state) {
+            case (.solicitar(let id, let titular, let pacoteId, let oferta, let metodo, let token, let em), .inexistente):
+                guard metodo != .cartao || !(token ?? "").isEmpty else { throw .cartaoObrigatorio }
+                return [
+                    .solicitada(
+                        Solicitada(
+                            compraId: id, titular: titular, pacoteId: pacoteId, oferta: oferta, metodo: metodo,
+                            cartaoToken: metodo == .cartao ? token : nil, em: em))
+                ]
+            case (.solicitar(_, let titular, let pacoteId, _, let metodo, _, _), .existente(let dados)):
+                guard dados.titular == titular, dados.pacoteId == pacoteId, dados.metodo == metodo else { throw .jaExiste }
+                return []
+            case (_, .inexistente):
+                throw .naoEncontrada
+            case (.registrarEmissao(let emissao, let em), .existente(let dados)):
+                guard dados.emissao == nil, dados.status == .pendente else { return [] }
+                return [.cobrancaEmitida(CobrancaEmitida(compraId: dados.compraId, titular: dados.titular, emissao: emissao, em: em))]
+            case (.registrarPagamento(let cobrancaId, let em), .existente(let dados)):
+                guard dados.emissao?.cobranca.cobrancaId == cobrancaId else { throw .cobrancaDesconhecida }
+                guard dados.status != .paga else { return [] }
+                let lote = dados.oferta.lote(dados.compraId, pagoEm: em)
+                return [.paga(Paga(compraId: dados.compraId, titular: dados.titular, cobrancaId: cobrancaId, lote: lote, em: em))]
+            case (.registrarRecusa(let cobrancaId, let motivo, let em), .existente(let dados)):
+                guard dados.emissao?.cobranca.cobrancaId == cobrancaId else { throw .cobrancaDesconhecida }
+                guard dados.status == .pendente else { return [] }
+                return [.recusada(Recusada(compraId: dados.compraId, titular: dados.titular, cobrancaId: cobrancaId, motivo: motivo, em: em))]
+            }
+        },
+        evolve: { state, event in
+            switch (state, event) {
+            case (_, .solicitada(let e)):
+                return .existente(
+                    Dados(
+                        compraId: e.compraId, titular: e.titular, pacoteId: e.pacoteId, oferta: e.oferta, metodo: e.metodo,
+                        cartaoToken: e.cartaoToken, status: .pendente, emissao: nil, lote: nil, motivo: nil))
+            case (.existente(var dados), .cobrancaEmitida(let e)):
+                dados.emissao = e.emissao
+                return .existente(dados)
+            case (.existente(var dados), .paga(let e)):
+                dados.status = .paga
+                dados.lote = e.lote
+                dados.motivo = nil
+                return .existente(dados)
+            case (.existente(var dados), .recusada(let e)):
+                dados.status = .recusada
+                dados.motivo = e.motivo
+                return .existente(dados)
+            case (.inexistente, _):
+                return state
+            }
+        })
+}

@@ -1,0 +1,167 @@
+import Domain
+import EventStore
+import Foundation
+public import Projections
+
+extension AssinaturasService {
+    var pacotes: AggregateStore<Pacote.Command, Pacote.State, Pacote.Event, Pacote.Failure> {
+        AggregateStore(store: store, decider: Pacote.decider) { try Pacote.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
+    }
+
+    var compras: AggregateStore<CompraDePacote.Command, CompraDePacote.State, CompraDePacote.Event, CompraDePacote.Failure> {
+        AggregateStore(store: store, decider: CompraDePacote.decider) {
+            try CompraDePacote.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
+        }
+    }
+
+    /// A bundle as an operator sends it.
+    public struct PedidoDePacote: Decodable, Sendable {
+        public let nome: String
+        public let descricao: String?
+        public let unidadeId: String?
+        /// `minutos` (hours of booking) or `centavos` (an amount spent on bookings' prices).
+        public let medida: String
+        public let quantidade: Int64
+        public let tipos: [String]?
+        public let validadeDias: Int
+        public let precoCentavos: Int64
+    }
+
+    /// How a member pays for a bundle.
+    public struct PedidoDeCompra: Decodable, Sendable {
+        /// `cartao`, `pix` or `boleto`.
+        public let metodo: String
+        public let cartaoToken: String?
+    }
+
+    public func criarPacote(_ pedido: PedidoDePacote, caller: Caller) async throws -> PacoteView {
+        try ServiceError.texto(pedido.descricao, campo: "descricao", maximo: 500)
+        guard let medida = Carteira.Medida(rawValue: pedido.medida) else {
+            throw ServiceError.invalido("medida", "medida deve ser minutos (horas de reserva) ou centavos (um valor)")
+        }
+        let tipos = try Self.tipos(pedido.tipos, campo: "tipos")
+        let oferta = Pacote.Oferta(
+            nome: pedido.nome, medida: medida, quantidade: pedido.quantidade, tipos: tipos, unidadeId: try await unidade(pedido.unidadeId),
+            validadeDias: pedido.validadeDias, precoCentavos: pedido.precoCentavos)
+        if let campo = oferta.campoInvalido { throw ServiceError(Pacote.Failure.termoInvalido(campo: campo)) }
+        let id = caller.idempotencyKey.map { Events.derivedId("pacote", $0) } ?? UUID()
+        try await nomeDePacoteLivre(pedido.nome, unidade: oferta.unidadeId, exceto: id)
+        let now = clock.now
+        let por = caller.usuario ?? "admin"
+        try await pacotes.handle(StreamNames.pacote(id), at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in
+            .criar(id: id, oferta: oferta, descricao: pedido.descricao, por: por, em: now)
+        }
+        return try await pacoteLido(id)
+    }
+
+    /// Two bundles on sale with one name in one place would be told apart by nobody: 409 naming
+    /// `nome`, as for plans (read from the read model).
+    func nomeDePacoteLivre(_ nome: String, unidade: UUID?, exceto id: UUID) async throws {
+        let chave = Self.chaveDoNome(nome)
+        let unidadeId = unidade?.uuidString.lowercased()
+        for doc in try await store.documents(PacotesReadModel.pacotes, grupo: "todos", limit: 1_000, offset: 0) {
+            let pacote = try ReadModelJSON.decoder.decode(PacoteView.self, from: doc)
+            guard !pacote.arquivado, pacote.unidadeId == unidadeId, pacote.pacoteId != id.uuidString.lowercased(),
+                Self.chaveDoNome(pacote.nome) == chave
+            else { continue }
+            throw ServiceError(
+                .conflito, codigo: "nome_em_uso",
+                mensagem: "nome: já há um pacote à venda chamado '\(pacote.nome)' \(unidadeId == nil ? "na rede" : "nesta unidade"); escolha outro nome ou arquive aquele",
+                detalhes: ["campo": "nome"])
+        }
+    }
+
+    public func arquivarPacote(_ texto: String, caller: Caller) async throws -> PacoteView {
+        let id = try pacoteId(texto)
+        _ = try await pacotes.existing(StreamNames.pacote(id), naoEncontrado: "o pacote \(id.uuidString.lowercased()) não existe")
+        let now = clock.now
+        let por = caller.usuario ?? "admin"
+        try await pacotes.handle(StreamNames.pacote(id), at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in
+            .arquivar(por: por, em: now)
+        }
+        return try await pacoteLido(id)
+    }
+
+    func pacoteId(_ texto: String) throws -> UUID {
+        guard let id = UUID(uuidString: texto) else { throw ServiceError.naoEncontrado("o pacote \(texto.prefix(60)) não existe") }
+        return id
+    }
+
+    /// The bundle as its stream says now (a command's answer: the read model may be behind).
+    func pacoteLido(_ id: UUID) async throws -> PacoteView {
+        let events = try await store.readStream(StreamNames.pacote(id)).compactMap {
+            try Pacote.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
+        }
+        guard let view = PacoteView.folding(events) else { throw ServiceError.naoEncontrado("o pacote \(id.uuidString.lowercased()) não existe") }
+        return view
+    }
+
+    /// The bundles, by name, 50 a page; members see only those on sale.
+    public func pacotes(pagina: Int, todos: Bool) async throws -> Pagina<PacoteView> {
+        let docs = try await store.documents(PacotesReadModel.pacotes, grupo: "todos", limit: 1_000, offset: 0)
+        let views = try docs.map { try ReadModelJSON.decoder.decode(PacoteView.self, from: $0) }.filter { todos || !$0.arquivado }
+        let inicio = min((pagina - 1) * 50, views.count)
+        return Pagina(itens: Array(views[inicio..<min(inicio + 50, views.count)]), total: views.count, pagina: pagina)
+    }
+
+    public func pacote(_ texto: String, todos: Bool) async throws -> PacoteView {
+        let id = try pacoteId(texto)
+        guard let doc = try await store.document(PacotesReadModel.pacotes, key: id.uuidString.lowercased()),
+            case let view = try ReadModelJSON.decoder.decode(PacoteView.self, from: doc), todos || !view.arquivado
+        else { throw ServiceError.naoEncontrado("o pacote \(texto.prefix(60)) não existe") }
+        return view
+    }
+
+    // MARK: Purchases
+
+    /// A member buys a bundle on sale: the purchase is recorded (pending) and pagamentos makes
+    /// its charge; the credits arrive when the provider says it was paid. With an
+    /// Idempotency-Key the same request again answers the same purchase.
+    public func comprarPacote(_ usuario: String, _ texto: String, _ pedido: PedidoDeCompra, caller: Caller) async throws -> CompraDePacoteView {
+        let titular = try await titular(usuario)
+        guard let metodo = MetodoDePagamento(rawValue: pedido.metodo) else {
+            throw ServiceError.invalido("metodo", "metodo deve ser cartao, pix ou boleto")
+        }
+        try ServiceError.texto(pedido.cartaoToken, campo: "cartaoToken", maximo: 200)
+        let id = try pacoteId(texto)
+        let pacote = try await pacotes.existing(StreamNames.pacote(id), naoEncontrado: "o pacote \(texto.prefix(60)) não existe")
+        guard case .existente(let dados) = pacote else { throw ServiceError(Pacote.Failure.naoEncontrado) }
+        let compraId = caller.idempotencyKey.map { Events.derivedId("compra", titular, $0) } ?? UUID()
+        let stream = StreamNames.compra(compraId)
+        let now = clock.now
+        try await compras.handle(stream, at: now, metadata: metadata(caller), failure: ServiceError.init) { state in
+            // An archived bundle is off sale, unless this is the same purchase asked again.
+            if dados.arquivado, case .inexistente = state { throw ServiceError(Pacote.Failure.arquivado) }
+            return .solicitar(
+                compraId: compraId, titular: titular, pacoteId: id, oferta: dados.oferta, metodo: metodo, cartaoToken: pedido.cartaoToken, em: now)
+        }
+        return try await compraLida(compraId, titular: titular)
+    }
+
+    /// The purchase as its stream says now; 404 for someone else's.
+    func compraLida(_ id: UUID, titular: String) async throws -> CompraDePacoteView {
+        let events = try await store.readStream(StreamNames.compra(id)).compactMap {
+            try CompraDePacote.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
+        }
+        guard let view = CompraDePacoteView.folding(events), view.titular == titular else {
+            throw ServiceError.naoEncontrado("a compra \(id.uuidString.lowercased()) não existe")
+        }
+        return view
+    }
+
+    /// A member's purchases, the most recent first, 50 a page.
+    public func compras(usuario: String, pagina: Int) async throws -> Pagina<CompraDePacoteView> {
+        let titular = try await titular(usuario)
+        let docs = try await store.documents(PacotesReadModel.compras, grupo: titular, limit: 50, offset: (pagina - 1) * 50)
+        let total = try await store.count(PacotesReadModel.compras, grupo: titular)
+        return Pagina(itens: try docs.map { try ReadModelJSON.decoder.decode(CompraDePacoteView.self, from: $0) }, total: total, pagina: pagina)
+    }
+
+    /// One of the member's purchases, from its stream (so the PIX code shows as soon as the
+    /// charge is made); 404 for another member's.
+    public func compra(usuario: String, _ texto: String) async throws -> CompraDePacoteView {
+        let titular = try await titular(usuario)
+        guard let id = UUID(uuidString: texto) else { throw ServiceError.naoEncontrado("a compra \(texto.prefix(60)) não existe") }
+        return try await compraLida(id, titular: titular)
+    }
+}
