@@ -1,0 +1,185 @@
+import Domain
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// Bundles of credits sold without a plan, through the API: an operator's bundles, a member's
+/// purchases paid by card, PIX or declined, the credits they grant, and their invoices.
+@Suite("Bundles: credits bought without a plan")
+struct PacotesTests {
+    static let dezHoras =
+        #"{"nome":"Pacote 10 horas","medida":"minutos","quantidade":600,"tipos":["sala_reuniao"],"validadeDias":30,"precoCentavos":25000}"#
+
+    func criarPacote(_ client: any TestClientProtocol, _ corpo: String, token: String) async throws -> String {
+        let resposta = try await client.json(.post, "/api/admin/pacotes", corpo, token: token)
+        #expect(resposta.status == .created, "\(String(buffer: resposta.body))")
+        return try #require(resposta.object["pacoteId"] as? String)
+    }
+
+    @Test("an operator creates and archives bundles; bad input is a 4xx naming the field and writes nothing; members see those on sale")
+    func bundles() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            #expect(try await client.json(.post, "/api/admin/pacotes", Self.dezHoras, token: cenario.membro).status == .forbidden)
+            let pacote = try await criarPacote(client, Self.dezHoras, token: cenario.admin)
+            let passe = try await criarPacote(
+                client,
+                #"{"nome":"Passe diário","medida":"minutos","quantidade":600,"tipos":["estacao_compartilhada"],"validadeDias":1,"precoCentavos":6000,"unidadeId":"\#(cenario.unidade)"}"#,
+                token: cenario.admin)
+
+            let invalidos: [(String, String)] = [
+                (#"{"nome":"X","medida":"horas","quantidade":600,"validadeDias":30,"precoCentavos":100}"#, "medida"),
+                (#"{"nome":"X","medida":"minutos","quantidade":0,"validadeDias":30,"precoCentavos":100}"#, "quantidade"),
+                (#"{"nome":"X","medida":"centavos","quantidade":100000001,"validadeDias":30,"precoCentavos":100}"#, "quantidade"),
+                (#"{"nome":"X","medida":"minutos","quantidade":60,"validadeDias":0,"precoCentavos":100}"#, "validadeDias"),
+                (#"{"nome":"X","medida":"minutos","quantidade":60,"validadeDias":731,"precoCentavos":100}"#, "validadeDias"),
+                (#"{"nome":"X","medida":"minutos","quantidade":60,"validadeDias":3,"precoCentavos":0}"#, "precoCentavos"),
+                (#"{"nome":"X","medida":"minutos","quantidade":60,"validadeDias":3,"precoCentavos":-5}"#, "precoCentavos"),
+                (#"{"nome":"X","medida":"minutos","quantidade":60,"tipos":["iate"],"validadeDias":3,"precoCentavos":100}"#, "tipos"),
+                (
+                    #"{"nome":"X","medida":"minutos","quantidade":60,"validadeDias":3,"precoCentavos":100,"unidadeId":"\#(UUID().uuidString)"}"#,
+                    "unidadeId"
+                ),
+                (#"{"nome":"  ","medida":"minutos","quantidade":60,"validadeDias":3,"precoCentavos":100}"#, "nome"),
+            ]
+            for (corpo, campo) in invalidos {
+                let resposta = try await client.json(.post, "/api/admin/pacotes", corpo, token: cenario.admin)
+                #expect(resposta.status == .unprocessableContent, "\(corpo): \(String(buffer: resposta.body))")
+                #expect((resposta.object["detalhes"] as? [String: Any])?["campo"] as? String == campo, "\(corpo): \(String(buffer: resposta.body))")
+            }
+            // The same name on sale in the same place (case and accents aside): 409 naming it.
+            let repetido = try await client.json(
+                .post, "/api/admin/pacotes", Self.dezHoras.replacingOccurrences(of: "Pacote 10 horas", with: "PACOTE 10 HORAS"), token: cenario.admin)
+            #expect(repetido.status == .conflict && repetido.object["erro"] as? String == "nome_em_uso", "\(String(buffer: repetido.body))")
+            await harness.backend.settle(upTo: nil, types: nil)
+            let aVenda = try await client.json(.get, "/api/pacotes")
+            #expect(aVenda.object["total"] as? Int == 2, "\(String(buffer: aVenda.body))")
+            let nomes = (aVenda.object["itens"] as? [[String: Any]])?.compactMap { $0["nome"] as? String }
+            #expect(nomes == ["Pacote 10 horas", "Passe diário"])
+            let dia = try await client.json(.get, "/api/pacotes/\(passe)")
+            #expect(dia.object["validadeDias"] as? Int == 1 && dia.object["unidadeId"] as? String == cenario.unidade, "\(String(buffer: dia.body))")
+
+            // Archived: off sale for members, still listed for operators; its name is free again.
+            let arquivado = try await client.json(.post, "/api/admin/pacotes/\(pacote)/arquivamento", "", token: cenario.admin)
+            #expect(arquivado.object["arquivado"] as? Bool == true, "\(String(buffer: arquivado.body))")
+            await harness.backend.settle(upTo: nil, types: nil)
+            #expect(try await client.json(.get, "/api/pacotes").object["total"] as? Int == 1)
+            #expect(try await client.json(.get, "/api/pacotes/\(pacote)").status == .notFound)
+            #expect(try await client.json(.get, "/api/admin/pacotes", token: cenario.admin).object["total"] as? Int == 2)
+            #expect(try await client.json(.post, "/api/admin/pacotes", Self.dezHoras, token: cenario.admin).status == .created)
+            #expect(
+                try await client.json(.post, "/api/pacotes/\(pacote)/compras", #"{"metodo":"pix"}"#, token: cenario.membro).object["erro"] as? String
+                    == "pacote_arquivado")
+        }
+    }
+
+    @Test(
+        "a member buys a bundle: a card is charged and its notice grants the credits (one lot, valid for the bundle's days) and one invoice; a PIX waits until paid; a declined card grants nothing; a retry is the same purchase"
+    )
+    func purchases() async throws {
+        let clock = ManualClock(segundaDeManha)
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let pacote = try await criarPacote(client, Self.dezHoras, token: cenario.admin)
+            func compra(_ id: String, _ token: String, _ probe: @escaping ([String: Any]) -> Bool) async throws -> [String: Any] {
+                try await eventually("the purchase as expected") {
+                    let resposta = try await client.json(.get, "/api/pacotes/compras/\(id)", token: token)
+                    return probe(resposta.object) ? resposta.object : nil
+                }
+            }
+
+            // Bad input writes nothing.
+            for (corpo, campo) in [(#"{"metodo":"cheque"}"#, "metodo"), (#"{"metodo":"cartao"}"#, "cartaoToken")] {
+                let resposta = try await client.json(.post, "/api/pacotes/\(pacote)/compras", corpo, token: cenario.membro)
+                #expect(resposta.status == .unprocessableContent, "\(corpo): \(String(buffer: resposta.body))")
+                #expect((resposta.object["detalhes"] as? [String: Any])?["campo"] as? String == campo)
+            }
+            #expect(try await client.json(.post, "/api/pacotes/\(UUID().uuidString)/compras", #"{"metodo":"pix"}"#, token: cenario.membro).status == .notFound)
+            #expect(try await client.json(.post, "/api/pacotes/\(pacote)/compras", #"{"metodo":"pix"}"#).status == .unauthorized)
+
+            // A good card: charged, paid by the provider's notice, the credits granted.
+            let chave: HTTPFields = [.init("Idempotency-Key")!: "compra-1"]
+            let pedida = try await client.json(
+                .post, "/api/pacotes/\(pacote)/compras", #"{"metodo":"cartao","cartaoToken":"tok_visa"}"#, token: cenario.membro, headers: chave)
+            #expect(pedida.status == .created, "\(String(buffer: pedida.body))")
+            let id = try #require(pedida.object["compraId"] as? String)
+            #expect(pedida.object["status"] as? String == "pendente" && pedida.object["valorCentavos"] as? Int == 25_000)
+            let paga = try await compra(id, cenario.membro) { $0["status"] as? String == "paga" }
+            let pagaEm = try Date(try #require(paga["pagaEm"] as? String), strategy: .iso8601)
+            let validoAte = try Date(try #require(paga["validoAte"] as? String), strategy: .iso8601)
+            #expect(validoAte.timeIntervalSince(pagaEm) == 30 * 86_400)
+            // The same request again (a retry): the same purchase, not a second one.
+            let repetida = try await client.json(
+                .post, "/api/pacotes/\(pacote)/compras", #"{"metodo":"cartao","cartaoToken":"tok_visa"}"#, token: cenario.membro, headers: chave)
+            #expect(repetida.object["compraId"] as? String == id, "\(String(buffer: repetida.body))")
+            let carteira = try await client.json(.get, "/api/creditos", token: cenario.membro)
+            #expect(carteira.object["minutos"] as? Int == 600, "\(String(buffer: carteira.body))")
+            let lote = try #require((carteira.object["lotes"] as? [[String: Any]])?.first)
+            #expect(lote["origem"] as? String == "pacote" && lote["loteId"] as? String == id && lote["descricao"] as? String == "Pacote Pacote 10 horas")
+            #expect(lote["tipos"] as? [String] == ["sala_reuniao"])
+            // Another member does not see it.
+            #expect(try await client.register("bia@example.com").status == .created)
+            let bia = try await client.token("bia@example.com")
+            #expect(try await client.json(.get, "/api/pacotes/compras/\(id)", token: bia).status == .notFound)
+            #expect(try await client.json(.get, "/api/pacotes/compras", token: bia).object["total"] as? Int == 0)
+
+            // The credits pay for a meeting room: the quote spends them.
+            let cotacao = try await client.json(
+                .post, "/api/precos/cotacao",
+                #"{"espacoId":"\#(cenario.sala)","inicio":"2026-12-02T10:00:00-03:00","fim":"2026-12-02T11:00:00-03:00"}"#, token: cenario.membro)
+            #expect(
+                (cotacao.object["linhas"] as? [[String: Any]])?.contains { $0["codigo"] as? String == "creditos:horas" } == true,
+                "\(String(buffer: cotacao.body))")
+
+            // One invoice, in the unit's book (a network-wide bundle: the head office's), with its receipt.
+            let fatura = try await eventually("the bundle's invoice") {
+                (try await client.json(.get, "/api/faturas", token: cenario.membro).object["itens"] as? [[String: Any]] ?? []).first {
+                    $0["pacote"] != nil
+                }
+            }
+            #expect(fatura["valor"] as? Int == 25_000 && fatura["tipoDeEspaco"] as? String == "pacote" && fatura["metodo"] as? String == "cartao")
+            #expect(fatura["unidadeId"] as? String == cenario.unidade && (fatura["pacote"] as? [String: Any])?["compraId"] as? String == id)
+            let recibo = try await client.json(.get, "/api/faturas/\(try #require(fatura["id"] as? String))/recibo", token: cenario.membro)
+            #expect(recibo.object["espaco"] as? String == "Pacote Pacote 10 horas", "\(String(buffer: recibo.body))")
+
+            // PIX: pending with its code until the member pays at the sandbox.
+            clock.set(segundaDeManha.addingTimeInterval(60))
+            let pix = try await client.json(.post, "/api/pacotes/\(pacote)/compras", #"{"metodo":"pix"}"#, token: cenario.membro)
+            let pixId = try #require(pix.object["compraId"] as? String)
+            let cobrada = try await compra(pixId, cenario.membro) { $0["cobranca"] != nil }
+            #expect(cobrada["status"] as? String == "pendente" && cobrada["expiraEm"] != nil)
+            let cobranca = try #require((cobrada["cobranca"] as? [String: Any])?["cobrancaId"] as? String)
+            #expect(((cobrada["cobranca"] as? [String: Any])?["pix"] as? [String: Any])?["copiaECola"] != nil, "\(cobrada)")
+            await harness.backend.settle(upTo: nil, types: nil)
+            #expect(try await client.json(.get, "/api/creditos", token: cenario.membro).object["minutos"] as? Int == 600)
+            #expect(try await client.json(.post, "/api/sandbox/cobrancas/\(cobranca)/pagamento").status == .ok)
+            _ = try await compra(pixId, cenario.membro) { $0["status"] as? String == "paga" }
+            #expect(try await client.json(.get, "/api/creditos", token: cenario.membro).object["minutos"] as? Int == 1_200)
+
+            // A declined card: declined, nothing granted, no invoice.
+            let recusada = try await client.json(
+                .post, "/api/pacotes/\(pacote)/compras", #"{"metodo":"cartao","cartaoToken":"tok_sandbox_recusado"}"#, token: bia)
+            let recusadaId = try #require(recusada.object["compraId"] as? String)
+            let lida = try await compra(recusadaId, bia) { $0["status"] as? String == "recusada" }
+            #expect((lida["motivo"] as? String)?.isEmpty == false)
+            await harness.backend.settle(upTo: nil, types: nil)
+            #expect(try await client.json(.get, "/api/creditos", token: bia).object["minutos"] as? Int == 0)
+            #expect(try await client.json(.get, "/api/faturas", token: bia).object["total"] as? Int == 0)
+
+            // The member's purchases, the most recent first; two paid invoices in all.
+            let minhas = try await client.json(.get, "/api/pacotes/compras", token: cenario.membro)
+            #expect((minhas.object["itens"] as? [[String: Any]])?.compactMap { $0["compraId"] as? String } == [pixId, id], "\(String(buffer: minhas.body))")
+            let faturas = try await eventually("both invoices") {
+                let itens = try await client.json(.get, "/api/faturas", token: cenario.membro).object["itens"] as? [[String: Any]] ?? []
+                return itens.count == 2 ? itens : nil
+            }
+            #expect(Set(faturas.compactMap { $0["numero"] as? Int }) == [1, 2])
+        }
+    }
+}
