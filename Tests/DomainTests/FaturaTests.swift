@@ -45,6 +45,17 @@ struct FaturaTests {
             em: now)
     }
 
+    func pacote(_ n: Int, unidade: Unidade.ID? = nil) -> Fatura.PacotePago {
+        Fatura.PacotePago(
+            compraId: uuid(1_200 + n), titular: "u7", unidadeId: unidade ?? self.unidade, pacoteId: uuid(1_300),
+            pacote: Pacote.Oferta(nome: "10 horas", medida: .minutos, quantidade: 600, tipos: [.salaReuniao], validadeDias: 30, precoCentavos: 25_000),
+            metodo: "pix", valor: .reais(250), pagoEm: now.addingTimeInterval(-5))
+    }
+
+    func faturarPacote(_ n: Int, _ pago: Fatura.PacotePago? = nil) -> Fatura.Command {
+        .faturarPacote(pago ?? pacote(n), faturaId: Fatura.ID(uuid(1_400 + n)), lancamentoId: uuid(1_500 + n), aliquotaISSBP: 500, fuso: fuso, em: now)
+    }
+
     /// The events of running `commands` one after the other on an empty book.
     func history(_ commands: Fatura.Command...) throws -> [Fatura.Event] {
         var events: [Fatura.Event] = []
@@ -231,12 +242,27 @@ struct FaturaTests {
         #expect(scenario.when(faturarCiclo(1, aliquota: 10_001)).outcome == .failure(.aliquotaInvalida(10_001)))
     }
 
+    @Test func a_paid_bundle_is_invoiced_once_in_the_same_sequence_with_its_entry() throws {
+        let events = try history(emitir(1), faturarPacote(1), faturarCiclo(1))
+        let faturas = events.compactMap { if case .pacoteFaturado(let e) = $0 { e } else { nil } }
+        let fatura = try #require(faturas.first)
+        #expect(faturas.count == 1 && fatura.numero == 2 && emitidas(events).map(\.numero) == [1])
+        #expect(fatura.valor == .reais(250) && fatura.iss == Money(centavos: 1_250) && fatura.pacote.nome == "10 horas")
+        let lancamento = try #require(lancamentos(events).first { $0.origem.documentoId == fatura.faturaId.rawValue })
+        #expect(lancamento.partidas == Razao.partidas(deFatura: .reais(250), iss: Money(centavos: 1_250)))
+        #expect(lancamento.historico.contains("pacote 10 horas"))
+        #expect(lancamentos(events).map(\.sequencia) == [1, 2, 3])
+        // Again (a redelivered payment): nothing more; another unit's, or nothing paid: refused.
+        #expect(Scenario(decider).given(events).when(faturarPacote(1)).outcome == .events([]))
+        #expect(scenario.when(faturarPacote(1, pacote(1, unidade: Unidade.ID(uuid(901))))).outcome == .failure(.outraUnidade(Unidade.ID(uuid(901)))))
+    }
+
     @Test func every_event_round_trips_through_its_stored_form() throws {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
-        let events = try history(emitir(1), reembolsar(1, reembolso: 1, .reais(40)), faturarCiclo(1))
+        let events = try history(emitir(1), reembolsar(1, reembolso: 1, .reais(40)), faturarCiclo(1), faturarPacote(1))
         #expect(Set(events.map(\.eventType)) == Fatura.Event.tipos)
         for event in events {
             #expect(try Fatura.Event.decode(type: event.eventType, data: encoder.encode(event), using: decoder) == event)
