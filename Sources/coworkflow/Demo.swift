@@ -39,6 +39,7 @@ enum Demo {
         }
         try await planos(backend, caller: caller)
         try await empresa(backend)
+        try await pacotes(backend, caller: caller)
         guard try await backend.espacos.unidadesCadastradas(pagina: 1).total == 0 else {
             print("demo: a unidade demo já existe")
             return
@@ -99,6 +100,26 @@ enum Demo {
             _ = try await assinaturas.assinar(
                 assinante, try decode(#"{"planoId":"\#(flex.planoId)","metodo":"boleto"}"#), caller: caller)
         }
+    }
+
+    /// Two bundles sold without a plan: ten hours of meeting room, and a day pass for a hot desk.
+    static func pacotes(_ backend: Backend, caller: Caller) async throws {
+        let assinaturas = backend.negocio.assinaturas
+        guard try await assinaturas.pacotes(pagina: 1, todos: true).total == 0 else {
+            print("demo: os pacotes demo já existem")
+            return
+        }
+        let horas = try await assinaturas.criarPacote(
+            try decode(
+                #"{"nome":"10 horas de sala de reunião","descricao":"Para usar em até 60 dias, em qualquer unidade","medida":"minutos","#
+                    + #""quantidade":600,"tipos":["sala_reuniao"],"validadeDias":60,"precoCentavos":45000}"#), caller: caller)
+        let passe = try await assinaturas.criarPacote(
+            try decode(
+                #"{"nome":"Passe diário","descricao":"Um dia de estação compartilhada, válido por 24 horas após o pagamento","#
+                    + #""medida":"minutos","quantidade":720,"tipos":["estacao_compartilhada"],"validadeDias":1,"precoCentavos":6000}"#),
+            caller: caller)
+        print("demo: pacote \(horas.nome) \(horas.pacoteId)")
+        print("demo: pacote \(passe.nome) \(passe.pacoteId)")
     }
 
     /// A company with two people: the manager (registered with it) and a collaborator who
