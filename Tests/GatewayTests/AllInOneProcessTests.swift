@@ -307,5 +307,26 @@ struct Historia {
             let assinatura = try await call(.GET, base + "/api/assinatura", token: membro).object
             return (assinatura["cicloAtual"] as? [String: Any])?["pago"] as? Bool == true ? true : nil
         }
+
+        // A bundle bought without a plan (issue 39): charged through pagamentos and the
+        // provider; its paid notice adds its hours to the wallet, and financeiro invoices it.
+        let pacote = try await call(
+            .POST, base + "/api/admin/pacotes",
+            #"{"nome":"5 horas","medida":"minutos","quantidade":300,"tipos":["sala_reuniao"],"validadeDias":30,"precoCentavos":15000}"#,
+            token: admin)
+        let pacoteId = try #require(pacote.object["pacoteId"] as? String, "\(pacote.text)")
+        let compra = try await call(
+            .POST, base + "/api/pacotes/\(pacoteId)/compras", #"{"metodo":"cartao","cartaoToken":"tok_visa"}"#, token: membro)
+        #expect(compra.status == 201, "\(compra.text)")
+        let compraId = try #require(compra.object["compraId"] as? String, "\(compra.text)")
+        _ = try await until("the bundle paid") {
+            try await call(.GET, base + "/api/pacotes/compras/\(compraId)", token: membro).object["status"] as? String == "paga" ? true : nil
+        }
+        let comPacote = try await call(.GET, base + "/api/creditos", token: membro)
+        #expect(comPacote.object["minutos"] as? Int == minutos + 300, "\(comPacote.text)")
+        _ = try await until("the bundle's invoice") {
+            let faturas = try await call(.GET, base + "/api/faturas", token: membro).object["itens"] as? [[String: Any]] ?? []
+            return faturas.first { ($0["pacote"] as? [String: Any])?["compraId"] as? String == compraId && $0["valor"] as? Int == 15_000 }
+        }
     }
 }
