@@ -57,7 +57,8 @@ extension OpenAPI {
             "description": "minutos (até 600000) ou centavos (até 100000000) de créditos por compra",
         ]
         let validade: [String: Any] = [
-            "type": "integer", "minimum": 1, "maximum": Pacote.Oferta.validadeMaxima, "description": "dias de validade a partir do pagamento (1: passe diário)",
+            "type": "integer", "minimum": 1, "maximum": Pacote.Oferta.validadeMaxima,
+            "description": "dias de validade a partir do pagamento (1: passe diário)",
         ]
         let preco: [String: Any] = ["type": "integer", "minimum": 1, "maximum": Plano.Termos.maximoCentavos, "description": "centavos"]
         let oferta = object(
@@ -77,7 +78,8 @@ extension OpenAPI {
             "Pacote": object(
                 [
                     "pacoteId": uuid, "nome": text, "descricao": text, "unidadeId": uuid, "medida": medida, "quantidade": ["type": "integer"],
-                    "tipos": tipos, "validadeDias": ["type": "integer"], "precoCentavos": money, "arquivado": ["type": "boolean"], "criadoEm": instant,
+                    "tipos": tipos, "validadeDias": ["type": "integer"], "precoCentavos": money, "arquivado": ["type": "boolean"],
+                    "criadoEm": instant,
                 ],
                 required: ["pacoteId", "nome", "medida", "quantidade", "tipos", "validadeDias", "precoCentavos", "arquivado", "criadoEm"]),
             "PaginaDePacotes": page("Pacote"),

@@ -93,7 +93,11 @@ extension OpenAPI {
                     "id": uuid, "numero": ["type": "integer", "description": "sequencial sem lacunas por unidade"], "codigo": text, "unidadeId": uuid,
                     "reservaId": uuid.merging(["description": "a reserva faturada (ausente na fatura de uma assinatura)"]) { $1 },
                     "pagamentoId": uuid, "usuarioId": text, "espacoId": uuid,
-                    "tipoDeEspaco": ["type": "string", "description": "o tipo do espaço reservado, `plano` na fatura de um ciclo de assinatura, `pacote` na de um pacote de créditos"],
+                    "tipoDeEspaco": [
+                        "type": "string",
+                        "description":
+                            "o tipo do espaço reservado, `plano` na fatura de um ciclo de assinatura, `pacote` na de um pacote de créditos",
+                    ],
                     "metodo": [
                         "type": "string", "enum": ["pix", "cartao", "boleto", "manual"],
                         "description": "`manual`: pagamento de ciclo registrado por um operador (transferência, dinheiro)",
@@ -131,7 +135,10 @@ extension OpenAPI {
                     "unidade": object(
                         ["nome": text, "endereco": ["type": "object"], "fusoHorario": text], required: ["nome", "endereco", "fusoHorario"]),
                     "membro": ["type": "string", "description": "o nome do membro; (dados apagados) depois de um apagamento LGPD"],
-                    "espaco": ["type": "string", "description": "o espaço reservado, `Plano <nome>` na fatura de uma assinatura, `Pacote <nome>` na de um pacote"],
+                    "espaco": [
+                        "type": "string",
+                        "description": "o espaço reservado, `Plano <nome>` na fatura de uma assinatura, `Pacote <nome>` na de um pacote",
+                    ],
                     "quando": ["type": "string", "description": "o horário reservado no fuso da unidade, ou o período do ciclo"],
                     "itens": array(object(["codigo": text, "descricao": text, "valor": money], required: ["codigo", "descricao", "valor"])),
                     "uso": array(

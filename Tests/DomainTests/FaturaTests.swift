@@ -48,12 +48,14 @@ struct FaturaTests {
     func pacote(_ n: Int, unidade: Unidade.ID? = nil) -> Fatura.PacotePago {
         Fatura.PacotePago(
             compraId: uuid(1_200 + n), titular: "u7", unidadeId: unidade ?? self.unidade, pacoteId: uuid(1_300),
-            pacote: Pacote.Oferta(nome: "10 horas", medida: .minutos, quantidade: 600, tipos: [.salaReuniao], validadeDias: 30, precoCentavos: 25_000),
+            pacote: Pacote.Oferta(
+                nome: "10 horas", medida: .minutos, quantidade: 600, tipos: [.salaReuniao], validadeDias: 30, precoCentavos: 25_000),
             metodo: "pix", valor: .reais(250), pagoEm: now.addingTimeInterval(-5))
     }
 
     func faturarPacote(_ n: Int, _ pago: Fatura.PacotePago? = nil) -> Fatura.Command {
-        .faturarPacote(pago ?? pacote(n), faturaId: Fatura.ID(uuid(1_400 + n)), lancamentoId: uuid(1_500 + n), aliquotaISSBP: 500, fuso: fuso, em: now)
+        .faturarPacote(
+            pago ?? pacote(n), faturaId: Fatura.ID(uuid(1_400 + n)), lancamentoId: uuid(1_500 + n), aliquotaISSBP: 500, fuso: fuso, em: now)
     }
 
     /// The events of running `commands` one after the other on an empty book.

@@ -12,7 +12,9 @@ struct PacoteTests {
     typealias PacoteScenario = Scenario<Pacote.Command, Pacote.State, Pacote.Event, Pacote.Failure>
     typealias CompraScenario = Scenario<CompraDePacote.Command, CompraDePacote.State, CompraDePacote.Event, CompraDePacote.Failure>
 
-    func oferta(quantidade: Int64 = 600, medida: Carteira.Medida = .minutos, validadeDias: Int = 30, preco: Int64 = 25_000, nome: String = "10 horas")
+    func oferta(
+        quantidade: Int64 = 600, medida: Carteira.Medida = .minutos, validadeDias: Int = 30, preco: Int64 = 25_000, nome: String = "10 horas"
+    )
         -> Pacote.Oferta
     {
         Pacote.Oferta(nome: nome, medida: medida, quantidade: quantidade, validadeDias: validadeDias, precoCentavos: preco)
@@ -21,7 +23,10 @@ struct PacoteTests {
     @Test func a_bundle_is_created_with_its_name_trimmed_and_its_terms_in_bounds_and_archived_once() throws {
         let criar = Pacote.Command.criar(id: uuid(1), oferta: oferta(nome: "  10 horas "), descricao: " ", por: "admin", em: now)
         let events = try Pacote.decider.run(given: [], criar)
-        guard case .criado(let criado)? = events.first else { Issue.record("no PacoteCriado"); return }
+        guard case .criado(let criado)? = events.first else {
+            Issue.record("no PacoteCriado")
+            return
+        }
         #expect(criado.oferta.nome == "10 horas" && criado.descricao == nil)
         #expect(PacoteScenario(Pacote.decider).given(events[0]).when(criar).outcome == .failure(.jaExiste))
         let invalidos: [(Pacote.Oferta, String)] = [
@@ -76,7 +81,10 @@ struct PacoteTests {
         #expect(
             CompraScenario(decider).when(.registrarPagamento(cobrancaId: "cob_1", em: pagoEm)).outcome == .failure(.naoEncontrada))
         let paga = try decider.run(given: history, .registrarPagamento(cobrancaId: "cob_1", em: pagoEm))
-        guard case .paga(let evento)? = paga.first else { Issue.record("not paid: \(paga)"); return }
+        guard case .paga(let evento)? = paga.first else {
+            Issue.record("not paid: \(paga)")
+            return
+        }
         #expect(evento.lote.loteId == uuid(10) && evento.lote.origem == .pacote && evento.lote.quantidade == 600)
         #expect(evento.lote.tipos == [.salaReuniao] && evento.lote.validoAte == pagoEm.addingTimeInterval(30 * 86_400))
         history += paga

@@ -100,7 +100,9 @@ struct PacotesTests {
                 #expect(resposta.status == .unprocessableContent, "\(corpo): \(String(buffer: resposta.body))")
                 #expect((resposta.object["detalhes"] as? [String: Any])?["campo"] as? String == campo)
             }
-            #expect(try await client.json(.post, "/api/pacotes/\(UUID().uuidString)/compras", #"{"metodo":"pix"}"#, token: cenario.membro).status == .notFound)
+            #expect(
+                try await client.json(.post, "/api/pacotes/\(UUID().uuidString)/compras", #"{"metodo":"pix"}"#, token: cenario.membro).status
+                    == .notFound)
             #expect(try await client.json(.post, "/api/pacotes/\(pacote)/compras", #"{"metodo":"pix"}"#).status == .unauthorized)
 
             // A good card: charged, paid by the provider's notice, the credits granted.
@@ -121,7 +123,8 @@ struct PacotesTests {
             let carteira = try await client.json(.get, "/api/creditos", token: cenario.membro)
             #expect(carteira.object["minutos"] as? Int == 600, "\(String(buffer: carteira.body))")
             let lote = try #require((carteira.object["lotes"] as? [[String: Any]])?.first)
-            #expect(lote["origem"] as? String == "pacote" && lote["loteId"] as? String == id && lote["descricao"] as? String == "Pacote Pacote 10 horas")
+            #expect(
+                lote["origem"] as? String == "pacote" && lote["loteId"] as? String == id && lote["descricao"] as? String == "Pacote Pacote 10 horas")
             #expect(lote["tipos"] as? [String] == ["sala_reuniao"])
             // Another member does not see it.
             #expect(try await client.register("bia@example.com").status == .created)
@@ -174,7 +177,9 @@ struct PacotesTests {
 
             // The member's purchases, the most recent first; two paid invoices in all.
             let minhas = try await client.json(.get, "/api/pacotes/compras", token: cenario.membro)
-            #expect((minhas.object["itens"] as? [[String: Any]])?.compactMap { $0["compraId"] as? String } == [pixId, id], "\(String(buffer: minhas.body))")
+            #expect(
+                (minhas.object["itens"] as? [[String: Any]])?.compactMap { $0["compraId"] as? String } == [pixId, id],
+                "\(String(buffer: minhas.body))")
             let faturas = try await eventually("both invoices") {
                 let itens = try await client.json(.get, "/api/faturas", token: cenario.membro).object["itens"] as? [[String: Any]] ?? []
                 return itens.count == 2 ? itens : nil

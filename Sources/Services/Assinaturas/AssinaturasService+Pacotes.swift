@@ -66,7 +66,8 @@ extension AssinaturasService {
             else { continue }
             throw ServiceError(
                 .conflito, codigo: "nome_em_uso",
-                mensagem: "nome: já há um pacote à venda chamado '\(pacote.nome)' \(unidadeId == nil ? "na rede" : "nesta unidade"); escolha outro nome ou arquive aquele",
+                mensagem:
+                    "nome: já há um pacote à venda chamado '\(pacote.nome)' \(unidadeId == nil ? "na rede" : "nesta unidade"); escolha outro nome ou arquive aquele",
                 detalhes: ["campo": "nome"])
         }
     }

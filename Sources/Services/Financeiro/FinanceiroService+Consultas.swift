@@ -67,7 +67,8 @@ extension FinanceiroService {
         if let pacote = fatura.pacote {
             let quantidade = pacote.medida == .minutos ? Self.horas(pacote.quantidade) : Money(centavos: pacote.quantidade).description
             return recibo(
-                "Pacote \(pacote.nome)", "\(quantidade) em créditos, válidos por \(pacote.validadeDias) \(pacote.validadeDias == 1 ? "dia" : "dias") a partir do pagamento",
+                "Pacote \(pacote.nome)",
+                "\(quantidade) em créditos, válidos por \(pacote.validadeDias) \(pacote.validadeDias == 1 ? "dia" : "dias") a partir do pagamento",
                 [Reserva.LinhaDePreco(codigo: "pacote", descricao: "Pacote \(pacote.nome)", valor: fatura.valor)])
         }
         var espaco: EspacoView?

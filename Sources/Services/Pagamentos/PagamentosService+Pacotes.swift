@@ -54,7 +54,9 @@ extension PagamentosService {
         }
         for _ in 1...5 {
             let (state, version) = try await compras.load(stream)
-            guard case .existente(let dados) = state else { throw ServiceError.naoEncontrado("cobrança desconhecida: \(aviso.cobrancaId.prefix(60))") }
+            guard case .existente(let dados) = state else {
+                throw ServiceError.naoEncontrado("cobrança desconhecida: \(aviso.cobrancaId.prefix(60))")
+            }
             guard dados.emissao?.cobranca.cobrancaId == aviso.cobrancaId else {
                 // A charge is made before it is recorded: its notice may come first.
                 guard dados.emissao == nil else { throw ServiceError.naoEncontrado("cobrança desconhecida: \(aviso.cobrancaId.prefix(60))") }
@@ -84,7 +86,8 @@ extension PagamentosService {
                 let (saldo, versaoDaCarteira) = try await carteiras.load(carteira)
                 let concedidos: [Carteira.Event]
                 do {
-                    concedidos = try Carteira.decider.decide(.conceder(titular: dados.titular, lote: paga.lote, por: "system:pagamentos", em: now), saldo)
+                    concedidos = try Carteira.decider.decide(
+                        .conceder(titular: dados.titular, lote: paga.lote, por: "system:pagamentos", em: now), saldo)
                 } catch {
                     throw ServiceError(error)
                 }

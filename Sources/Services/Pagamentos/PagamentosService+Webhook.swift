@@ -43,7 +43,9 @@ extension PagamentosService {
             throw ServiceError.requisicaoInvalida("o corpo não é um aviso do provedor (id, tipo, cobrancaId, referencia, valor, criadoEm)")
         }
         if aviso.referencia.hasPrefix("assinatura:") { return try await receberAvisoDeAssinatura(aviso, caller: caller) }
-        if let compra = CompraDePacote.compra(daReferencia: aviso.referencia) { return try await receberAvisoDeCompra(aviso, compra: compra, caller: caller) }
+        if let compra = CompraDePacote.compra(daReferencia: aviso.referencia) {
+            return try await receberAvisoDeCompra(aviso, compra: compra, caller: caller)
+        }
         guard let id = Pagamento.ID(aviso.referencia) else {
             throw ServiceError.naoEncontrado("cobrança desconhecida: \(aviso.cobrancaId.prefix(60))")
         }
