@@ -19,6 +19,7 @@ export const ROUTES = [
   { path: '/reservas', view: () => import('./views/reservas.js'), title: 'Minhas reservas', access: 'membro', nav: 'membro', label: 'Minhas reservas' },
   { path: '/creditos', view: () => import('./views/creditos.js'), title: 'Meus créditos', access: 'membro', nav: 'membro', label: 'Meus créditos', semAdmin: true },
   { path: '/plano', view: () => import('./views/plano.js'), title: 'Meu plano', access: 'membro', nav: 'membro', label: 'Meu plano', semAdmin: true },
+  { path: '/pacotes', view: () => import('./views/pacotes.js'), title: 'Pacotes de créditos', access: 'membro', nav: 'membro', label: 'Pacotes', semAdmin: true },
   { path: '/reservas/:id/pagamento', view: () => import('./views/pagamento.js'), title: 'Pagamento da reserva', access: 'membro' },
   { path: '/reservas/:id/checkin', view: () => import('./views/checkin.js'), title: 'Check-in', access: 'membro' },
   { path: '/faturas', view: () => import('./views/faturas.js'), title: 'Minhas faturas', access: 'membro', nav: 'conta', label: 'Minhas faturas', semAdmin: true },
@@ -45,7 +46,8 @@ export const ROUTES = [
   { path: '/admin/cupons', view: () => import('./views/admin/cupons.js'), title: 'Cupons', access: 'admin', nav: 'admin', label: 'Cupons' },
   { path: '/admin/planos', view: () => import('./views/admin/planos.js'), title: 'Planos', access: 'admin', nav: 'admin', label: 'Planos' },
   // reached through the tabs of "Planos" (the operator's menu has no room for one more link):
-  // Assinaturas and Empresas (company accounts)
+  // Pacotes (bundles of credits), Assinaturas and Empresas (company accounts)
+  { path: '/admin/pacotes', view: () => import('./views/admin/pacotes.js'), title: 'Pacotes de créditos', access: 'admin' },
   { path: '/admin/assinaturas', view: () => import('./views/admin/assinaturas.js'), title: 'Assinaturas', access: 'admin' },
   { path: '/admin/assinaturas/:id', view: () => import('./views/admin/assinatura.js'), title: 'Assinatura', access: 'admin' },
   { path: '/admin/empresas', view: () => import('./views/admin/empresas.js'), title: 'Empresas', access: 'admin' },

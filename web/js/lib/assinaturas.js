@@ -13,6 +13,7 @@ import {
   badge, facts, table, field, radios, onSubmit, fieldError, val, confirmDialog, busy, errorBox, announce, poll,
 } from './ui.js';
 import { qrSvg } from './qr.js';
+import { linhaDigitavel, copiar } from './cobrancas.js';
 import { preco, termosEmPares, versaoEm } from './planos.js';
 
 export const STATUS_DA_ASSINATURA = {
@@ -337,37 +338,6 @@ export function painelDaAssinatura(a, { base, planos = [], onChange, mensagem, o
 }
 
 const METODOS_DA_COBRANCA = { pix: 'PIX', cartao: 'Cartão de crédito', boleto: 'Boleto' };
-
-/** 47 digits → "00190.00009 01234.567890 12345.678901 2 12340000006000" (as the booking's payment page writes it). */
-function linhaDigitavel(digitos) {
-  const d = String(digitos).replace(/\D/g, '');
-  if (d.length !== 47) return digitos;
-  return `${d.slice(0, 5)}.${d.slice(5, 10)} ${d.slice(10, 15)}.${d.slice(15, 21)} ${d.slice(21, 26)}.${d.slice(26, 32)} ${d.slice(32, 33)} ${d.slice(33)}`;
-}
-
-/** Copies `texto` (else selects `el` for Ctrl+C) and says so in `status`. */
-async function copiar(texto, el, status, feito) {
-  try {
-    await navigator.clipboard.writeText(texto);
-    replace(status, feito);
-    announce(feito);
-    return;
-  } catch {
-    // no permission, or not a secure context: select it instead
-  }
-  if (el instanceof HTMLTextAreaElement) {
-    el.focus();
-    el.select();
-  } else {
-    const range = document.createRange();
-    range.selectNodeContents(el);
-    getSelection().removeAllRanges();
-    getSelection().addRange(range);
-  }
-  const m = 'Não foi possível copiar automaticamente: o código está selecionado, copie com Ctrl+C (ou toque e segure, no celular).';
-  replace(status, m);
-  announce(m);
-}
 
 /**
  * A cycle's charge still to be paid, as the member pays it: the boleto's digitable line and due

@@ -43,6 +43,9 @@ const friendly = {
   regra_duplicada: 'Essa regra já está na tabela.',
   cupom_ja_existe: 'Já existe um cupom com este código.',
 
+  // pacotes de créditos
+  pacote_arquivado: 'Este pacote saiu de venda. Escolha outro pacote.',
+
   // mecânica
   conflito_de_versao: 'Outra pessoa alterou isto ao mesmo tempo. Tente de novo.',
   requisicao_em_andamento: 'Seu pedido anterior ainda está sendo processado. Aguarde um instante.',

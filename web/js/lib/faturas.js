@@ -1,12 +1,13 @@
-// What an invoice bills, in words: a booking, or a subscription's cycle.
+// What an invoice bills, in words: a booking, a subscription's cycle, or a bundle of credits.
 
 import { dateShort } from './format.js';
 import { TIPOS_DE_RECEITA } from './labels.js';
 
-/** `Plano Flex, 01/12 a 31/12/2026` for a cycle; the space type for a booking. */
+/** `Plano Flex, 01/12 a 31/12/2026` for a cycle; `Pacote Passe diário` for a bundle; the space type for a booking. */
 export function referente(fatura) {
   const ciclo = fatura.assinatura;
   if (ciclo) return `Plano ${ciclo.plano?.nome ?? ''}, ${periodo(ciclo)}`;
+  if (fatura.pacote) return `Pacote ${fatura.pacote.nome}`;
   return `Reserva${fatura.tipoDeEspaco ? ` · ${TIPOS_DE_RECEITA[fatura.tipoDeEspaco] ?? fatura.tipoDeEspaco}` : ''}`;
 }
 

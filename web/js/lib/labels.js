@@ -88,7 +88,7 @@ export const REGISTROS = {
   agenda: 'Agenda', boletos: 'Boletos', checkin: 'Check-in', cupom: 'Cupom', emailclaim: 'E-mail',
   espaco: 'Espaço', faturas: 'Faturas', notificacao: 'Notificação', pagamento: 'Pagamento',
   reserva: 'Reserva', tabela: 'Preços', unidade: 'Unidade', usuario: 'Conta',
-  empresa: 'Empresa', vinculo: 'Vínculo com empresa',
+  empresa: 'Empresa', vinculo: 'Vínculo com empresa', pacote: 'Pacote de créditos', compra: 'Compra de pacote',
 };
 
 /** The services that write the log, and the system actors ("system:<nome>"). */
@@ -102,8 +102,8 @@ export const SERVICOS = {
 
 export const METODOS = { pix: 'PIX', cartao: 'Cartão de crédito', boleto: 'Boleto', manual: 'Registrado pela recepção' };
 
-/** What an invoice or a revenue line is of: a space type, or `plano` (a subscription's cycle). */
-export const TIPOS_DE_RECEITA = { ...TIPOS, plano: 'Planos (assinaturas)' };
+/** What an invoice or a revenue line is of: a space type, `plano` (a subscription's cycle) or `pacote` (a bundle of credits). */
+export const TIPOS_DE_RECEITA = { ...TIPOS, plano: 'Planos (assinaturas)', pacote: 'Pacotes de créditos' };
 
 /** A payment's status as the member reads it. */
 export const PAGAMENTO_STATUS = {
@@ -160,7 +160,13 @@ export const MOVIMENTOS_DE_CREDITO = {
 };
 
 /** Where a lot of credits came from. */
-export const ORIGENS_DE_CREDITO = { plano: 'Plano', pacote: 'Pacote de horas', ajuste: 'Ajuste da operação' };
+export const ORIGENS_DE_CREDITO = { plano: 'Plano', pacote: 'Pacote de créditos', ajuste: 'Ajuste da operação' };
+
+/** A purchase of a bundle, by its status; `expirada` is a pending one whose PIX or boleto can no longer be paid. */
+export const COMPRA_STATUS = { pendente: 'Aguardando pagamento', paga: 'Paga', recusada: 'Recusada', expirada: 'Expirada' };
+
+/** The badge kind (ui.badge) of each COMPRA_STATUS key. */
+export const COMPRA_STATUS_KIND = { pendente: 'aviso', paga: 'sucesso', recusada: 'erro', expirada: 'neutro' };
 
 // ---- the reception's day board ---------------------------------------------------------------------
 

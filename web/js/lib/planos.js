@@ -159,10 +159,16 @@ export function bpDe(texto) {
   return { valor };
 }
 
-/** The tabs of the operator's plan pages: "Planos", "Assinaturas" and "Empresas" (company accounts); `current` is the tab's key. */
+/**
+ * The tabs of the operator's plan pages: "Planos", "Pacotes" (bundles of credits sold without a
+ * plan), "Assinaturas" and "Empresas" (company accounts); `current` is the tab's key.
+ */
 export function abasDosPlanos(current) {
-  const abas = [['planos', '/admin/planos', 'Planos'], ['assinaturas', '/admin/assinaturas', 'Assinaturas'], ['empresas', '/admin/empresas', 'Empresas']];
-  return h('nav', { class: 'tabs', 'aria-label': 'Planos, assinaturas e empresas' },
+  const abas = [
+    ['planos', '/admin/planos', 'Planos'], ['pacotes', '/admin/pacotes', 'Pacotes'],
+    ['assinaturas', '/admin/assinaturas', 'Assinaturas'], ['empresas', '/admin/empresas', 'Empresas'],
+  ];
+  return h('nav', { class: 'tabs', 'aria-label': 'Planos, pacotes, assinaturas e empresas' },
     h('ul', {}, abas.map(([key, href, text]) => h('li', {},
       link(href, text, key === current ? { 'aria-current': 'page', class: 'tabs__current' } : {})))));
 }

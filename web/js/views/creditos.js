@@ -1,8 +1,8 @@
 // My credits: the balance in hours and in money that my bookings spend before anything is
-// charged, the lots it is made of (what is left of how much, the space types and the unit they
-// are good for, until when), and the statement line by line, newest first, 50 a page (granted,
-// used in a booking — linked to it —, given back, kept by the cancellation policy, expired,
-// adjusted by the operation with its reason).
+// charged (with a link to buy more in bundles), the lots it is made of (what is left of how
+// much, the space types and the unit they are good for, until when), and the statement line by
+// line, newest first, 50 a page (granted, used in a booking — linked to it —, given back, kept
+// by the cancellation policy, expired, adjusted by the operation with its reason).
 
 import { api } from '../lib/api.js';
 import { todasAsUnidades } from '../lib/catalog.js';
@@ -31,6 +31,7 @@ export function render({ container, query, setQuery, signal }) {
       h('section', { 'aria-labelledby': 'saldo-titulo' },
         h('h2', { id: 'saldo-titulo' }, 'Saldo'),
         saldo(carteira),
+        h('p', { class: 'credit-buy' }, link('/pacotes', 'Comprar créditos avulsos'), ' — pacotes de horas e passes diários, sem plano.'),
         algum ? h('p', { class: 'small' },
           'Ao reservar, as horas pagam o tempo dos espaços em que valem e o valor paga o que faltar; só o resto é cobrado. ',
           'Cancelamentos devolvem os créditos conforme a política da unidade.') : null),
@@ -60,7 +61,7 @@ export function render({ container, query, setQuery, signal }) {
 function vazio(teve) {
   return h('div', { class: 'alert alert--info credit-empty' },
     h('p', {}, h('strong', {}, teve ? 'Seus créditos acabaram: não há saldo para usar agora.' : 'Você ainda não tem créditos para usar.')),
-    h('p', {}, 'Créditos vêm de um plano, de um pacote de horas ou de um ajuste feito pela equipe. Quando houver saldo, ',
+    h('p', {}, 'Créditos vêm de um plano, de um ', link('/pacotes', 'pacote de horas'), ' ou de um ajuste feito pela equipe. Quando houver saldo, ',
       'suas reservas usam primeiro as horas e os valores daqui, e só o que faltar é cobrado.'),
     h('p', {}, link('/espacos', 'Encontre um espaço'), ' ou fale com a recepção da sua unidade para saber dos planos.'));
 }

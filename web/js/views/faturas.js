@@ -1,5 +1,6 @@
-// The member's own invoices (one per paid booking or subscription cycle), newest first, 50 a page, each with its
-// credit notes (one per refund) and a link to its printable receipt.
+// The member's own invoices (one per paid booking, subscription cycle or bundle of credits),
+// newest first, 50 a page, each with its credit notes (one per refund) and a link to its
+// printable receipt.
 
 import { api } from '../lib/api.js';
 import { h, replace } from '../lib/dom.js';
@@ -14,7 +15,7 @@ export function render({ container, query, setQuery, signal }) {
   let pagina = Math.max(1, Number(query.get('pagina')) || 1);
   const list = h('section', { 'aria-label': 'Faturas' });
   replace(container,
-    pageHeader('Minhas faturas', 'Uma fatura por reserva paga e por mês pago do seu plano, com o ISS da unidade e as notas de crédito dos reembolsos.'),
+    pageHeader('Minhas faturas', 'Uma fatura por reserva paga, por mês pago do seu plano e por pacote de créditos comprado, com o ISS da unidade e as notas de crédito dos reembolsos.'),
     list);
 
   function load() {
@@ -24,7 +25,7 @@ export function render({ container, query, setQuery, signal }) {
       list.append(
         table({
           caption: 'As mais recentes primeiro',
-          empty: 'Nenhuma fatura ainda: ela é emitida quando o pagamento de uma reserva ou do seu plano é confirmado.',
+          empty: 'Nenhuma fatura ainda: ela é emitida quando o pagamento de uma reserva, do seu plano ou de um pacote é confirmado.',
           rows: page.itens,
           className: 'table--faturas',
           columns: [

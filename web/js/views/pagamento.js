@@ -11,6 +11,7 @@ import { h, link, replace, uid } from '../lib/dom.js';
 import { METODOS, PAGAMENTO_STATUS } from '../lib/labels.js';
 import { money, dateTime } from '../lib/format.js';
 import { qrSvg } from '../lib/qr.js';
+import { linhaDigitavel, copiar } from '../lib/cobrancas.js';
 import {
   pageHeader, loadInto, facts, errorBox, busy, announce, badge, poll, table, flash,
 } from '../lib/ui.js';
@@ -163,7 +164,7 @@ function screen(body, { reserva, item, tz }, signal) {
     const copyStatus = h('p', { class: 'small', 'aria-live': 'polite' });
     const textarea = h('textarea', { id: textareaId, readonly: true, rows: 4, class: 'mono', spellcheck: 'false' }, p.pix.copiaECola);
     const copy = h('button', { type: 'button', class: 'button' }, 'Copiar código PIX');
-    copy.addEventListener('click', () => copyText(p.pix.copiaECola, textarea, copyStatus, 'Código PIX copiado. Cole no app do seu banco, em "PIX copia e cola".'));
+    copy.addEventListener('click', () => copiar(p.pix.copiaECola, textarea, copyStatus, 'Código PIX copiado. Cole no app do seu banco, em "PIX copia e cola".'));
     return h('div', { class: 'pix' },
       h('h3', {}, 'Pague com PIX'),
       h('ol', { class: 'steps' },
@@ -181,11 +182,11 @@ function screen(body, { reserva, item, tz }, signal) {
   }
 
   function boletoDetails(p) {
-    const linha = formatLinhaDigitavel(p.boleto.linhaDigitavel);
+    const linha = linhaDigitavel(p.boleto.linhaDigitavel);
     const copyStatus = h('p', { class: 'small', 'aria-live': 'polite' });
     const linhaEl = h('p', { class: 'mono linha-digitavel' }, linha);
     const copy = h('button', { type: 'button', class: 'button' }, 'Copiar linha digitável');
-    copy.addEventListener('click', () => copyText(p.boleto.linhaDigitavel, linhaEl, copyStatus, 'Linha digitável copiada. Cole no app do seu banco, em "pagar boleto".'));
+    copy.addEventListener('click', () => copiar(p.boleto.linhaDigitavel, linhaEl, copyStatus, 'Linha digitável copiada. Cole no app do seu banco, em "pagar boleto".'));
     return h('div', { class: 'boleto' },
       h('h3', {}, 'Pague com boleto'),
       h('p', {}, 'No app ou no site do seu banco, escolha pagar boleto e digite ou cole a linha abaixo.'),
@@ -284,36 +285,4 @@ function screen(body, { reserva, item, tz }, signal) {
     stop = poll(tick, { signal, interval: Math.max(interval, 300), max: 5000 });
   }
   restart(0);
-}
-
-/** 47 digits → "00190.00009 01234.567890 12345.678901 2 12340000006000". */
-export function formatLinhaDigitavel(digits) {
-  const d = String(digits).replace(/\D/g, '');
-  if (d.length !== 47) return digits;
-  return `${d.slice(0, 5)}.${d.slice(5, 10)} ${d.slice(10, 15)}.${d.slice(15, 21)} ${d.slice(21, 26)}.${d.slice(26, 32)} ${d.slice(32, 33)} ${d.slice(33)}`;
-}
-
-/** Copies `text` (Clipboard API; else selects it for Ctrl+C) and says what happened. */
-async function copyText(text, element, statusEl, done) {
-  try {
-    await navigator.clipboard.writeText(text);
-    replace(statusEl, done);
-    announce(done);
-    return;
-  } catch {
-    // No permission, or not a secure context: select it so the person can copy it.
-  }
-  if (element instanceof HTMLTextAreaElement) {
-    element.focus();
-    element.select();
-  } else {
-    const range = document.createRange();
-    range.selectNodeContents(element);
-    const selection = getSelection();
-    selection.removeAllRanges();
-    selection.addRange(range);
-  }
-  const message = 'Não foi possível copiar automaticamente: o código está selecionado, copie com Ctrl+C (ou toque e segure, no celular).';
-  replace(statusEl, message);
-  announce(message);
 }

@@ -1,7 +1,8 @@
 // A printable receipt of one of the member's invoices: the unit (name and address), the member,
-// the space and its time, the price lines, the ISS included in the price, the total and the
-// credit notes of any refund. "Imprimir" opens the browser's print dialog; the print style
-// leaves out the menu, the links back and the buttons.
+// the space and its time (a plan's cycle and its period; a bundle and the credits it gave), the
+// price lines, the ISS included in the price, the total and the credit notes of any refund.
+// "Imprimir" opens the browser's print dialog; the print style leaves out the menu, the links
+// back and the buttons.
 
 import { api } from '../lib/api.js';
 import { h, link, replace } from '../lib/dom.js';
@@ -38,8 +39,8 @@ export function render({ container, params, signal }) {
             h('dt', {}, 'Situação'), h('dd', {}, badge(FATURA_STATUS[f.status] ?? f.status, FATURA_KIND[f.status])))),
         h('dl', { class: 'facts receipt__who' },
           h('dt', {}, 'Membro'), h('dd', {}, recibo.membro),
-          h('dt', {}, f.assinatura ? 'Referente a' : 'Espaço'), h('dd', {}, recibo.espaco),
-          h('dt', {}, f.assinatura ? 'Período' : 'Quando'), h('dd', {}, recibo.quando ?? '—')),
+          h('dt', {}, f.assinatura || f.pacote ? 'Referente a' : 'Espaço'), h('dd', {}, recibo.espaco),
+          h('dt', {}, f.assinatura ? 'Período' : f.pacote ? 'Créditos' : 'Quando'), h('dd', {}, recibo.quando ?? '—')),
         h('table', { class: 'receipt__lines' },
           h('caption', { class: 'visually-hidden' }, 'Itens cobrados'),
           h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Descrição'), h('th', { scope: 'col', class: 'num' }, 'Valor'))),

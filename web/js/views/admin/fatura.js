@@ -1,11 +1,12 @@
-// One invoice: what was billed, to whom, for which booking, its ISS, and its credit notes (one
-// per refund).
+// One invoice: what was billed (a booking, a plan's cycle, a bundle of credits), to whom, its
+// ISS, and its credit notes (one per refund).
 
 import { api } from '../../lib/api.js';
 import { espaco as loadEspaco, nomeDoEspaco, todasAsUnidades } from '../../lib/catalog.js';
 import { h, link, replace } from '../../lib/dom.js';
 import { TIPOS, METODOS, FATURA_STATUS } from '../../lib/labels.js';
 import { periodo } from '../../lib/faturas.js';
+import { quanto, validade } from '../../lib/pacotes.js';
 import { money, dateShort, dateTime, percentFromBP, interval, DEFAULT_TZ } from '../../lib/format.js';
 import { pageHeader, loadInto, facts, table, badge } from '../../lib/ui.js';
 import { usuariosPorId, pessoa } from './comum.js';
@@ -51,6 +52,8 @@ export function render({ container, params, signal }) {
           f.usuarioId ? ['Membro', pessoa(usuarios, f.usuarioId)] : null,
           f.assinatura ? ['Plano', `${f.assinatura.plano?.nome ?? '—'} (versão ${f.assinatura.plano?.versao ?? '—'}), ciclo ${f.assinatura.ciclo}`] : null,
           f.assinatura ? ['Período', periodo(f.assinatura)] : null,
+          f.pacote ? ['Pacote', f.pacote.nome] : null,
+          f.pacote ? ['Créditos', `${quanto(f.pacote)} em créditos, ${validade(f.pacote).toLocaleLowerCase('pt-BR')}`] : null,
           f.espacoId ? ['Espaço', `${nomeDoEspaco(item, f.espacoId)} (${TIPOS[f.tipoDeEspaco] ?? f.tipoDeEspaco ?? '—'})`] : null,
           // The booking by its space and time, not its id.
           f.reservaId ? ['Reserva', reserva ? `${nomeDoEspaco(item, f.espacoId)}, ${interval(reserva.inicio, reserva.fim, tz)}` : nomeDoEspaco(item, f.espacoId)] : null,
