@@ -60,7 +60,7 @@ public struct FaturaView: Codable, Sendable, Equatable {
     public let reservaId: String?
     public let pagamentoId: String?
     public let assinatura: CicloDaFaturaView?
-    public var pacote: PacoteDaFaturaView? = nil
+    public let pacote: PacoteDaFaturaView?
     public let usuarioId: String
     public let espacoId: String?
     /// A space type, or ``Fatura/tipoDaAssinatura`` for a subscription's invoice, or
@@ -83,83 +83,62 @@ public struct FaturaView: Codable, Sendable, Equatable {
     public var notasDeCredito: [NotaDeCreditoView]
 
     public init(_ e: Fatura.Emitida) {
-        id = e.faturaId.description
-        numero = e.numero
-        codigo = "\(Fatura.serie)-\(e.numero)"
-        unidadeId = e.unidadeId.description
-        reservaId = e.reservaId.uuidString.lowercased()
-        pagamentoId = e.pagamentoId.uuidString.lowercased()
-        assinatura = nil
-        usuarioId = e.usuarioId
-        espacoId = e.espacoId.uuidString.lowercased()
-        tipoDeEspaco = e.tipoDeEspaco
-        metodo = e.metodo
-        valor = e.valor
-        aliquotaISSBP = e.aliquotaISSBP
-        iss = e.iss
-        reembolsado = .zero
-        issDevolvido = .zero
-        liquido = e.valor
-        status = .emitida
-        data = e.data
-        emitidaEm = e.em
-        pagaEm = nil
-        notasDeCredito = []
+        self.init(
+            e.faturaId, e.numero, e.unidadeId, reservaId: e.reservaId, pagamentoId: e.pagamentoId, usuarioId: e.usuarioId,
+            espacoId: e.espacoId, tipoDeEspaco: e.tipoDeEspaco, metodo: e.metodo, valor: e.valor, aliquotaISSBP: e.aliquotaISSBP, iss: e.iss,
+            data: e.data, emitidaEm: e.em)
     }
 
+    /// A subscription cycle's invoice: issued paid.
     public init(_ e: Fatura.AssinaturaFaturada) {
-        id = e.faturaId.description
-        numero = e.numero
-        codigo = "\(Fatura.serie)-\(e.numero)"
-        unidadeId = e.unidadeId.description
-        reservaId = nil
-        pagamentoId = nil
-        assinatura = CicloDaFaturaView(
-            assinaturaId: e.assinaturaId.uuidString.lowercased(), ciclo: e.ciclo, plano: e.plano, inicio: e.inicio, fim: e.fim, itens: e.itens)
-        usuarioId = e.usuarioId
-        espacoId = nil
-        tipoDeEspaco = Fatura.tipoDaAssinatura
-        metodo = e.metodo
-        valor = e.valor
-        aliquotaISSBP = e.aliquotaISSBP
-        iss = e.iss
-        reembolsado = .zero
-        issDevolvido = .zero
-        liquido = e.valor
-        status = .paga
-        data = e.data
-        emitidaEm = e.em
-        pagaEm = e.pagoEm
-        notasDeCredito = []
+        self.init(
+            e.faturaId, e.numero, e.unidadeId,
+            assinatura: CicloDaFaturaView(
+                assinaturaId: e.assinaturaId.uuidString.lowercased(), ciclo: e.ciclo, plano: e.plano, inicio: e.inicio, fim: e.fim, itens: e.itens),
+            usuarioId: e.usuarioId, tipoDeEspaco: Fatura.tipoDaAssinatura, metodo: e.metodo, valor: e.valor, aliquotaISSBP: e.aliquotaISSBP,
+            iss: e.iss, data: e.data, emitidaEm: e.em, pagaEm: e.pagoEm)
     }
-}
 
-extension FaturaView {
+    /// A bundle's invoice: issued paid.
     public init(_ e: Fatura.PacoteFaturado) {
-        id = e.faturaId.description
-        numero = e.numero
-        codigo = "\(Fatura.serie)-\(e.numero)"
-        unidadeId = e.unidadeId.description
-        reservaId = nil
-        pagamentoId = nil
-        assinatura = nil
-        pacote = PacoteDaFaturaView(
-            compraId: e.compraId.uuidString.lowercased(), pacoteId: e.pacoteId.uuidString.lowercased(), nome: e.pacote.nome,
-            medida: e.pacote.medida, quantidade: e.pacote.quantidade, validadeDias: e.pacote.validadeDias)
-        usuarioId = e.usuarioId
-        espacoId = nil
-        tipoDeEspaco = Fatura.tipoDoPacote
-        metodo = e.metodo
-        valor = e.valor
-        aliquotaISSBP = e.aliquotaISSBP
-        iss = e.iss
+        self.init(
+            e.faturaId, e.numero, e.unidadeId,
+            pacote: PacoteDaFaturaView(
+                compraId: e.compraId.uuidString.lowercased(), pacoteId: e.pacoteId.uuidString.lowercased(), nome: e.pacote.nome,
+                medida: e.pacote.medida, quantidade: e.pacote.quantidade, validadeDias: e.pacote.validadeDias),
+            usuarioId: e.usuarioId, tipoDeEspaco: Fatura.tipoDoPacote, metodo: e.metodo, valor: e.valor, aliquotaISSBP: e.aliquotaISSBP,
+            iss: e.iss, data: e.data, emitidaEm: e.em, pagaEm: e.pagoEm)
+    }
+
+    /// A new invoice, nothing refunded yet: `emitida`, or `paga` when `pagaEm` is known.
+    private init(
+        _ faturaId: Fatura.ID, _ numero: Int, _ unidadeId: Unidade.ID, reservaId: UUID? = nil, pagamentoId: UUID? = nil,
+        assinatura: CicloDaFaturaView? = nil, pacote: PacoteDaFaturaView? = nil, usuarioId: String, espacoId: UUID? = nil,
+        tipoDeEspaco: String, metodo: String, valor: Money, aliquotaISSBP: Int64, iss: Money, data: DataLocal, emitidaEm: Date,
+        pagaEm: Date? = nil
+    ) {
+        id = faturaId.description
+        self.numero = numero
+        codigo = "\(Fatura.serie)-\(numero)"
+        self.unidadeId = unidadeId.description
+        self.reservaId = reservaId?.uuidString.lowercased()
+        self.pagamentoId = pagamentoId?.uuidString.lowercased()
+        self.assinatura = assinatura
+        self.pacote = pacote
+        self.usuarioId = usuarioId
+        self.espacoId = espacoId?.uuidString.lowercased()
+        self.tipoDeEspaco = tipoDeEspaco
+        self.metodo = metodo
+        self.valor = valor
+        self.aliquotaISSBP = aliquotaISSBP
+        self.iss = iss
         reembolsado = .zero
         issDevolvido = .zero
-        liquido = e.valor
-        status = .paga
-        data = e.data
-        emitidaEm = e.em
-        pagaEm = e.pagoEm
+        liquido = valor
+        status = pagaEm == nil ? .emitida : .paga
+        self.data = data
+        self.emitidaEm = emitidaEm
+        self.pagaEm = pagaEm
         notasDeCredito = []
     }
 }
@@ -258,50 +237,9 @@ public enum FinanceiroReadModel {
     ) { recorded, batch in
         guard let event = try Fatura.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) else { return }
         switch event {
-        case .emitida(let e):
-            let view = FaturaView(e)
-            try salvar(view, batch)
-            let documento = DocumentoFiscalView(
-                tipo: .fatura, id: view.id, numero: e.numero, codigo: view.codigo, unidadeId: view.unidadeId, faturaId: view.id,
-                numeroDaFatura: e.numero, reservaId: view.reservaId, pagamentoId: view.pagamentoId, reembolsoId: nil,
-                assinaturaId: nil, ciclo: nil, usuarioId: e.usuarioId, espacoId: view.espacoId, tipoDeEspaco: e.tipoDeEspaco, metodo: e.metodo,
-                valor: e.valor,
-                aliquotaISSBP: e.aliquotaISSBP, iss: e.iss, data: e.data, em: e.em)
-            try batch.put(documento, documentos, documento.id, grupo: documento.unidadeId, ordem: ordem(e.data, e.em, Int(recorded.version)))
-            try await receita(view.unidadeId, e.data, e.tipoDeEspaco, batch) { linha in
-                linha.bruto = linha.bruto + e.valor
-                linha.issFaturado = linha.issFaturado + e.iss
-                linha.faturas += 1
-            }
-        case .assinaturaFaturada(let e):
-            let view = FaturaView(e)
-            try salvar(view, batch)
-            let documento = DocumentoFiscalView(
-                tipo: .fatura, id: view.id, numero: e.numero, codigo: view.codigo, unidadeId: view.unidadeId, faturaId: view.id,
-                numeroDaFatura: e.numero, reservaId: nil, pagamentoId: nil, reembolsoId: nil,
-                assinaturaId: e.assinaturaId.uuidString.lowercased(), ciclo: e.ciclo, usuarioId: e.usuarioId, espacoId: nil,
-                tipoDeEspaco: view.tipoDeEspaco, metodo: e.metodo, valor: e.valor, aliquotaISSBP: e.aliquotaISSBP, iss: e.iss,
-                data: e.data, em: e.em)
-            try batch.put(documento, documentos, documento.id, grupo: documento.unidadeId, ordem: ordem(e.data, e.em, Int(recorded.version)))
-            try await receita(view.unidadeId, e.data, view.tipoDeEspaco, batch) { linha in
-                linha.bruto = linha.bruto + e.valor
-                linha.issFaturado = linha.issFaturado + e.iss
-                linha.faturas += 1
-            }
-        case .pacoteFaturado(let e):
-            let view = FaturaView(e)
-            try salvar(view, batch)
-            let documento = DocumentoFiscalView(
-                tipo: .fatura, id: view.id, numero: e.numero, codigo: view.codigo, unidadeId: view.unidadeId, faturaId: view.id,
-                numeroDaFatura: e.numero, reservaId: nil, pagamentoId: nil, reembolsoId: nil, assinaturaId: nil, ciclo: nil,
-                usuarioId: e.usuarioId, espacoId: nil, tipoDeEspaco: view.tipoDeEspaco, metodo: e.metodo, valor: e.valor,
-                aliquotaISSBP: e.aliquotaISSBP, iss: e.iss, data: e.data, em: e.em)
-            try batch.put(documento, documentos, documento.id, grupo: documento.unidadeId, ordem: ordem(e.data, e.em, Int(recorded.version)))
-            try await receita(view.unidadeId, e.data, view.tipoDeEspaco, batch) { linha in
-                linha.bruto = linha.bruto + e.valor
-                linha.issFaturado = linha.issFaturado + e.iss
-                linha.faturas += 1
-            }
+        case .emitida(let e): try await faturada(FaturaView(e), Int(recorded.version), batch)
+        case .assinaturaFaturada(let e): try await faturada(FaturaView(e), Int(recorded.version), batch)
+        case .pacoteFaturado(let e): try await faturada(FaturaView(e), Int(recorded.version), batch)
         case .paga(let e):
             guard var view = try await batch.get(FaturaView.self, faturas, e.faturaId.description) else { return }
             if view.status == .emitida { view.status = .paga }
@@ -361,6 +299,24 @@ public enum FinanceiroReadModel {
     /// book's stream version for the mixed list of invoices and credit notes). Fixed width, so
     /// it sorts the same under any collation.
     /// An invoice under the unit's list and its member's (newest first): one document, encoded once.
+    /// A new invoice (of a booking, a cycle or a bundle): the invoice, its row of the fiscal
+    /// documents, and its day's revenue under its type.
+    private static func faturada(_ view: FaturaView, _ versao: Int, _ batch: ProjectionBatch) async throws {
+        try salvar(view, batch)
+        let documento = DocumentoFiscalView(
+            tipo: .fatura, id: view.id, numero: view.numero, codigo: view.codigo, unidadeId: view.unidadeId, faturaId: view.id,
+            numeroDaFatura: view.numero, reservaId: view.reservaId, pagamentoId: view.pagamentoId, reembolsoId: nil,
+            assinaturaId: view.assinatura?.assinaturaId, ciclo: view.assinatura?.ciclo, usuarioId: view.usuarioId, espacoId: view.espacoId,
+            tipoDeEspaco: view.tipoDeEspaco, metodo: view.metodo, valor: view.valor, aliquotaISSBP: view.aliquotaISSBP, iss: view.iss,
+            data: view.data, em: view.emitidaEm)
+        try batch.put(documento, documentos, documento.id, grupo: documento.unidadeId, ordem: ordem(view.data, view.emitidaEm, versao))
+        try await receita(view.unidadeId, view.data, view.tipoDeEspaco, batch) { linha in
+            linha.bruto = linha.bruto + view.valor
+            linha.issFaturado = linha.issFaturado + view.iss
+            linha.faturas += 1
+        }
+    }
+
     private static func salvar(_ view: FaturaView, _ batch: ProjectionBatch) throws {
         let doc = try ReadModelJSON.encoder.encode(view)
         batch.put(json: doc, faturas, view.id, grupo: view.unidadeId, ordem: ordem(view.data, view.emitidaEm, view.numero))

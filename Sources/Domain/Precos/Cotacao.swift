@@ -370,7 +370,7 @@ public enum Cotacao {
     private static func formatar(minutoDoDia m: Int) -> String { "\(dois(m / 60)):\(dois(m % 60))" }
 
     /// `3 h`, `1 h 30 min`, `45 min`.
-    private static func formatar(duracao m: Int) -> String {
+    public static func formatar(duracao m: Int) -> String {
         switch (m / 60, m % 60) {
         case (0, let min): "\(min) min"
         case (let h, 0): "\(h) h"

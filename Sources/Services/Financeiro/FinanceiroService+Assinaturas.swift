@@ -28,7 +28,7 @@ extension FinanceiroService {
             throw ReacaoImpossivel(evento: event.eventId, tipo: event.type, motivo: "o ciclo \(pago.ciclo) da assinatura não foi encontrado")
         }
         guard ciclo.valorCentavos > 0 else { return [] }  // nothing to charge: nothing to invoice
-        let unidadeId = try await unidadeDaAssinatura(iniciada.unidadeId, causa: event)
+        let unidadeId = try await unidadeQueFatura(iniciada.unidadeId, causa: event)
         let unidade = try await self.unidade(unidadeId, causa: event)
         let now = clock.now
         let command = Fatura.Command.faturarCiclo(
@@ -59,11 +59,11 @@ extension FinanceiroService {
         ].filter { $0.valor != .zero }
     }
 
-    /// The plan's unit, or for a network-wide plan the unit registered first.
-    func unidadeDaAssinatura(_ unidade: UUID?, causa event: RecordedEvent) async throws -> Unidade.ID {
+    /// The unit a plan or bundle is sold at, or for a network-wide one the unit registered first.
+    func unidadeQueFatura(_ unidade: UUID?, causa event: RecordedEvent) async throws -> Unidade.ID {
         if let unidade { return Unidade.ID(unidade) }
         guard let id = try await sede() else {
-            throw ReacaoImpossivel(evento: event.eventId, tipo: event.type, motivo: "não há unidade para faturar um plano da rede")
+            throw ReacaoImpossivel(evento: event.eventId, tipo: event.type, motivo: "não há unidade para faturar um plano ou pacote da rede")
         }
         return Unidade.ID(id)
     }
@@ -86,7 +86,7 @@ extension FinanceiroService {
         guard let solicitada else {
             throw ReacaoImpossivel(evento: event.eventId, tipo: event.type, motivo: "a compra \(paga.compraId) não foi encontrada")
         }
-        let unidadeId = try await unidadeDaAssinatura(solicitada.oferta.unidadeId, causa: event)
+        let unidadeId = try await unidadeQueFatura(solicitada.oferta.unidadeId, causa: event)
         let unidade = try await self.unidade(unidadeId, causa: event)
         let now = clock.now
         let command = Fatura.Command.faturarPacote(

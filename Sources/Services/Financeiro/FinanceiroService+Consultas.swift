@@ -65,7 +65,8 @@ extension FinanceiroService {
                 ciclo.itens)
         }
         if let pacote = fatura.pacote {
-            let quantidade = pacote.medida == .minutos ? Self.horas(pacote.quantidade) : Money(centavos: pacote.quantidade).description
+            let quantidade =
+                pacote.medida == .minutos ? Cotacao.formatar(duracao: Int(pacote.quantidade)) : Money(centavos: pacote.quantidade).description
             return recibo(
                 "Pacote \(pacote.nome)",
                 "\(quantidade) em créditos, válidos por \(pacote.validadeDias) \(pacote.validadeDias == 1 ? "dia" : "dias") a partir do pagamento",
@@ -81,12 +82,6 @@ extension FinanceiroService {
             NotificacoesService.quando($0, fuso: unidade?.fusoHorario)
         }
         return recibo(espaco?.nome ?? "espaço", quando, reserva?.linhas ?? [])
-    }
-
-    /// `10 h`, `1 h 30 min`, `45 min`.
-    static func horas(_ minutos: Int64) -> String {
-        let (h, m) = (minutos / 60, minutos % 60)
-        return h == 0 ? "\(m) min" : m == 0 ? "\(h) h" : "\(h) h \(m) min"
     }
 
     /// What a printable receipt shows (``recibo(_:usuario:admin:)``).
