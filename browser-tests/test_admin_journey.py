@@ -40,6 +40,7 @@ def test_admin_creates_a_space_sees_it_paid_and_follows_finance_and_indicators(b
     ui.fill("CEP", "50050-000")
     ui.fill("Fuso horário (IANA)", "America/Recife")
     ui.fill("Multa depois disso (% do total)", "30")
+    ui.fill("Créditos devolvidos a quem não comparece (%)", "50")
     ui.fill("ISS (% sobre cada fatura)", "2")
     ui.fill("Check-in abre (minutos antes do início)", "0")
     ui.step("nova unidade")

@@ -89,6 +89,11 @@ extension OpenAPI {
             [
                 "horasSemMulta": ["type": "integer", "minimum": 0, "maximum": Unidade.PoliticaDeCancelamento.horasMaximas],
                 "multaBP": ["type": "integer", "minimum": 0, "maximum": 10_000, "description": "pontos-base do total (10000 = 100 %)"],
+                "devolucaoNoShowBP": [
+                    "type": "integer", "minimum": 0, "maximum": 10_000,
+                    "description":
+                        "pontos-base dos créditos gastos que voltam ao membro quando ele não comparece (ausente ou 0: ficam retidos); vale a política do momento da reserva",
+                ],
             ], required: ["horasSemMulta", "multaBP"])
         let linha = object(["codigo": text, "descricao": text, "valor": money], required: ["codigo", "descricao", "valor"])
         let parte: [String: Any] = ["minutos": ["type": "integer", "minimum": 0], "centavos": ["type": "integer", "minimum": 0]]

@@ -163,9 +163,15 @@ public enum CreditosReadModel {
         case .restituidos(let e):
             mover(e.partes, 1)
             let reserva = "Reserva \(e.reservaId.uuidString.lowercased())"
-            movimento(.restituidos, e.partes, sinal: 1, reserva: e.reservaId, descricao: "\(reserva) encerrada: créditos devolvidos")
+            let noShow = e.noShow == true
             movimento(
-                .retidos, e.retidas, sinal: 0, reserva: e.reservaId, descricao: "\(reserva) cancelada: retidos pela política de cancelamento",
+                .restituidos, e.partes, sinal: 1, reserva: e.reservaId,
+                descricao: noShow ? "\(reserva): não comparecimento; créditos devolvidos" : "\(reserva) encerrada: créditos devolvidos")
+            movimento(
+                .retidos, e.retidas, sinal: 0, reserva: e.reservaId,
+                descricao: noShow
+                    ? "\(reserva): não comparecimento; retidos pela política da unidade"
+                    : "\(reserva) cancelada: retidos pela política de cancelamento",
                 retido: true)
         case .expirados(let e):
             mover(e.partes, -1)

@@ -66,8 +66,10 @@ struct UnidadeTests {
         #expect(scenario.given().when(cadastrar(fuso: "Etc/GMT+99")).outcome == .failure(.fusoInvalido("Etc/GMT+99")))
     }
 
-    @Test func a_policy_needs_non_negative_hours_and_a_fee_within_0_to_10000_basis_points() {
+    @Test func a_policy_needs_non_negative_hours_and_a_fee_and_a_no_show_share_within_0_to_10000_basis_points() {
         for politica in [
+            Unidade.PoliticaDeCancelamento(horasSemMulta: 0, multaBP: 0, devolucaoNoShowBP: -1),
+            Unidade.PoliticaDeCancelamento(horasSemMulta: 0, multaBP: 0, devolucaoNoShowBP: 10_001),
             Unidade.PoliticaDeCancelamento(horasSemMulta: -1, multaBP: 0),
             Unidade.PoliticaDeCancelamento(horasSemMulta: 0, multaBP: -1),
             Unidade.PoliticaDeCancelamento(horasSemMulta: 0, multaBP: 10_001),
@@ -76,8 +78,9 @@ struct UnidadeTests {
         ] {
             #expect(scenario.given().when(cadastrar(politica: politica)).outcome == .failure(.politicaInvalida))
         }
-        let livre = Unidade.PoliticaDeCancelamento(horasSemMulta: 0, multaBP: 10_000)
+        let livre = Unidade.PoliticaDeCancelamento(horasSemMulta: 0, multaBP: 10_000, devolucaoNoShowBP: 10_000)
         #expect(scenario.given().when(cadastrar(politica: livre)).outcome != .failure(.politicaInvalida))
+        #expect(Unidade.PoliticaDeCancelamento.padrao.devolucaoNoShow == 0, "by default a no-show keeps nothing")
     }
 
     @Test func an_address_names_its_first_wrong_field() {

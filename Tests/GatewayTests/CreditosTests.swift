@@ -155,6 +155,77 @@ struct CreditosTests {
         }
     }
 
+    @Test(
+        "a no-show keeps the credits its booking spent, unless the unit's policy when the member booked gives them back; a share out of 0–100 % is a 422 naming the policy"
+    )
+    func no_show_terms() async throws {
+        let clock = ManualClock(segundaDeManha)
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let membro = try await membroId(client, cenario.membro)
+            #expect(
+                try await client.json(
+                    .post, "/api/admin/usuarios/\(membro)/creditos/ajustes",
+                    #"{"medida":"minutos","quantidade":180,"motivo":"plano","tipos":["sala_reuniao"]}"#, token: cenario.admin
+                ).status == .created)
+            let unidade = "/api/admin/unidades/\(cenario.unidade)"
+            func politica(_ devolucao: Int) -> String {
+                #"{"politicaDeCancelamento":{"horasSemMulta":24,"multaBP":5000,"devolucaoNoShowBP":\#(devolucao)}}"#
+            }
+            let antes = try await harness.allEvents().count
+            let ruim = try await client.json(.patch, unidade, politica(10_001), token: cenario.admin)
+            #expect(
+                ruim.status == .unprocessableContent && String(buffer: ruim.body).contains("politicaDeCancelamento"), "\(String(buffer: ruim.body))")
+            #expect(try await harness.allEvents().count == antes)
+            func reservar(_ inicio: String, _ fim: String) async throws -> String {
+                let feita = try await client.json(
+                    .post, "/api/reservas", #"{"espacoId":"\#(cenario.sala)","inicio":"\#(inicio)","fim":"\#(fim)","totalEsperado":0}"#,
+                    token: cenario.membro)
+                #expect(feita.status == .created, "\(String(buffer: feita.body))")
+                let id = try #require(feita.object["id"] as? String)
+                _ = try await eventually("check-in issued for \(id)") {
+                    try await client.json(.get, "/api/reservas/\(id)/checkin", token: cenario.membro).status == .ok ? true : nil
+                }
+                return id
+            }
+            func minutos() async throws -> Int? { try await client.json(.get, "/api/creditos", token: cenario.membro).object["minutos"] as? Int }
+            // A: booked under the default terms (a no-show keeps them). B: booked while the unit
+            // gave them all back; the unit went back to keeping them afterwards, which B does not see.
+            let a = try await reservar("2026-11-23T10:00:00-03:00", "2026-11-23T11:00:00-03:00")
+            #expect(try await client.json(.patch, unidade, politica(10_000), token: cenario.admin).status == .ok)
+            let b = try await reservar("2026-11-23T14:00:00-03:00", "2026-11-23T15:00:00-03:00")
+            #expect(try await client.json(.patch, unidade, politica(0), token: cenario.admin).status == .ok)
+            #expect(try await minutos() == 60)
+
+            clock.set(try Date("2026-11-23T10:31:00-03:00", strategy: .iso8601))
+            #expect(try await harness.backend.negocio.checkin.executarNoShowsVencidos() == 1)
+            _ = try await eventually("A's no-show settled in the wallet") {
+                let extrato = try await client.json(.get, "/api/creditos/extrato", token: cenario.membro).object["itens"] as? [[String: Any]]
+                return extrato?.first { $0["tipo"] as? String == "retidos" && $0["reservaId"] as? String == a }
+            }
+            #expect(try await minutos() == 60)
+            let extrato = try #require(
+                try await client.json(.get, "/api/creditos/extrato", token: cenario.membro).object["itens"] as? [[String: Any]])
+            let retido = try #require(extrato.first { $0["tipo"] as? String == "retidos" })
+            #expect(retido["retido"] as? Int == 60 && (retido["descricao"] as? String)?.contains("não comparecimento") == true, "\(retido)")
+
+            clock.set(try Date("2026-11-23T14:31:00-03:00", strategy: .iso8601))
+            #expect(try await harness.backend.negocio.checkin.executarNoShowsVencidos() == 1)
+            _ = try await eventually("B's hour given back") { try await minutos() == 120 ? true : nil }
+            // Settled once: an operator's cancellation of the no-show afterwards gives nothing more.
+            let cancelada = try await client.json(.post, "/api/reservas/\(a)/cancelamento", #"{"motivo":"cortesia"}"#, token: cenario.admin)
+            #expect(cancelada.status == .ok || cancelada.status == .conflict, "\(String(buffer: cancelada.body))")
+            #expect(try await minutos() == 120)
+            let devolvido = try #require(
+                try await client.json(.get, "/api/creditos/extrato", token: cenario.membro).object["itens"] as? [[String: Any]])
+            #expect(
+                devolvido.contains { $0["tipo"] as? String == "restituidos" && $0["reservaId"] as? String == b && $0["quantidade"] as? Int == 60 },
+                "\(devolvido)")
+        }
+    }
+
     @Test("a lot whose time is up expires by the timer; the balance and the statement say so")
     func expiry() async throws {
         let clock = ManualClock(segundaDeManha)

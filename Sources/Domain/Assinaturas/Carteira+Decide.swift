@@ -73,11 +73,11 @@ extension Carteira {
                             titular: titular, reservaId: reserva, partes: deMinutos + deCentavos, beneficiario: uso?.pessoa, mes: uso?.mes, em: em))
                 ]
 
-            case .restituir(let titular, let reserva, let devolverBP, let em):
+            case .restituir(let titular, let reserva, let devolverBP, let noShow, let em):
                 guard let partes = state.consumos[reserva] else { return [] }
                 let (devolvidas, retidas) = devolver(partes, devolverBP: devolverBP)
                 var events: [Event] = [
-                    .restituidos(Restituidos(titular: titular, reservaId: reserva, partes: devolvidas, retidas: retidas, em: em))
+                    .restituidos(Restituidos(titular: titular, reservaId: reserva, partes: devolvidas, retidas: retidas, noShow: noShow, em: em))
                 ]
                 // Given back to a lot whose time is up: it expires at once.
                 let vencidas = devolvidas.filter { state.lote($0.loteId)?.vencido(em: em) ?? false }

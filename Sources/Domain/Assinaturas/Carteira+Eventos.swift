@@ -55,13 +55,17 @@ extension Carteira {
         public let reservaId: UUID
         public let partes: [Parte]
         public let retidas: [Parte]
+        /// True when the booking ended because nobody came (its unit's no-show terms), absent
+        /// when it was cancelled or expired.
+        public let noShow: Bool?
         public let em: Date
 
-        public init(titular: String, reservaId: UUID, partes: [Parte], retidas: [Parte], em: Date) {
+        public init(titular: String, reservaId: UUID, partes: [Parte], retidas: [Parte], noShow: Bool = false, em: Date) {
             self.titular = titular
             self.reservaId = reservaId
             self.partes = partes
             self.retidas = retidas
+            self.noShow = noShow ? true : nil
             self.em = em
         }
     }

@@ -188,8 +188,9 @@ public enum Carteira {
             titular: String, reserva: UUID, minutos: Int64, centavos: Int64, tipo: Espaco.Tipo, unidade: UUID, em: Date, comPlano: Bool = true,
             uso: Uso? = nil)
         /// The booking ended before it was used: `devolverBP` (0…10,000) of what it spent
-        /// comes back, the rest is kept (its cancellation policy).
-        case restituir(titular: String, reserva: UUID, devolverBP: Int64, em: Date)
+        /// comes back, the rest is kept (its cancellation policy, or its no-show terms when
+        /// `noShow`).
+        case restituir(titular: String, reserva: UUID, devolverBP: Int64, noShow: Bool = false, em: Date)
         /// Every lot whose time is up loses what is left of it.
         case expirar(titular: String, em: Date)
         /// An operator adds `lote` (origin ``Origem/ajuste``), with a reason the audit trail keeps;

@@ -63,15 +63,20 @@ extension Unidade {
     }
 
     /// Cancelling at least ``horasSemMulta`` hours before the start is free; later, the fee is
-    /// ``multaBP`` basis points of the booking total.
+    /// ``multaBP`` basis points of the booking total. A no-show gives back
+    /// ``devolucaoNoShowBP`` of the credits the booking spent (none unless the unit says so).
     public struct PoliticaDeCancelamento: Codable, Sendable, Equatable {
         public let horasSemMulta: Int
         /// 0…10,000 (10,000 = the whole total).
         public let multaBP: Int64
+        /// 0…10,000 of the credits a no-show gives back; absent (policies recorded before it
+        /// existed) reads as 0: the member who did not come keeps nothing.
+        public let devolucaoNoShowBP: Int64?
 
-        public init(horasSemMulta: Int, multaBP: Int64) {
+        public init(horasSemMulta: Int, multaBP: Int64, devolucaoNoShowBP: Int64? = nil) {
             self.horasSemMulta = horasSemMulta
             self.multaBP = multaBP
+            self.devolucaoNoShowBP = devolucaoNoShowBP
         }
 
         /// 24 h free, then half the total.
@@ -83,7 +88,13 @@ extension Unidade {
         /// At most a year (8,784 h) of notice for a free cancellation.
         public static let horasMaximas = 366 * 24
 
-        public var valida: Bool { (0...Self.horasMaximas).contains(horasSemMulta) && (0...10_000).contains(multaBP) }
+        public var valida: Bool {
+            (0...Self.horasMaximas).contains(horasSemMulta) && (0...10_000).contains(multaBP)
+                && (0...10_000).contains(devolucaoNoShowBP ?? 0)
+        }
+
+        /// The share (basis points) of its credits a booking that nobody came to gets back.
+        public var devolucaoNoShow: Int64 { min(max(devolucaoNoShowBP ?? 0, 0), 10_000) }
 
         /// The fee and the refund of cancelling at `canceladaEm` a booking of `total` that starts
         /// at `inicio`. Exactly ``horasSemMulta`` hours before the start is still free; a

@@ -68,6 +68,13 @@ extension Reserva {
         return 10_000 - termos(dados, politica, isento: isento).multaBP(inicio: dados.intervalo.start, canceladaEm: em)
     }
 
+    /// The share (basis points) of the credits a booking spent that come back when nobody came:
+    /// what the unit's policy said when the member booked (none for bookings that predate that
+    /// record, as before the policy had a say).
+    public static func devolucaoNoNoShow(_ dados: Dados) -> Int64 {
+        dados.solicitacao.politica?.devolucaoNoShow ?? 0
+    }
+
     /// The terms a cancellation of a confirmed booking follows: its own (the unit's now, for
     /// bookings that predate that record), none when `isento`.
     private static func termos(_ dados: Dados, _ politica: Unidade.PoliticaDeCancelamento, isento: Bool) -> Unidade.PoliticaDeCancelamento {

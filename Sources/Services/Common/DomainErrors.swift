@@ -20,7 +20,8 @@ extension ServiceError {
         case .politicaInvalida:
             self = .invalido(
                 "politicaDeCancelamento",
-                "horasSemMulta deve ser de 0 a \(Unidade.PoliticaDeCancelamento.horasMaximas) e multaBP de 0 a 10000 (pontos-base)")
+                "horasSemMulta deve ser de 0 a \(Unidade.PoliticaDeCancelamento.horasMaximas); multaBP e devolucaoNoShowBP, de 0 a 10000 (pontos-base)"
+            )
         case .enderecoInvalido("uf"): self = .invalido("endereco.uf", "endereco.uf deve ser a sigla de um estado brasileiro ou DF (ex.: SP)")
         case .enderecoInvalido(let campo):
             self = .invalido(

@@ -137,28 +137,40 @@ extension ReservasService {
                         stream: StreamNames.cupom(codigo), expected: .after(cupomVersion), events: try events(returned, StreamNames.cupom(codigo))))
             }
         }
-        if let creditos = dados.solicitacao.creditos {
-            // The credits it spent come back under its terms, in the same append: to the
-            // member's wallet and to the company pool it spent from (recorded with the booking;
-            // for an older booking, their company now), whichever it spent.
-            let devolver = Reserva.devolucaoDeCreditos(dados, decided)
-            var titulares = [creditos.titular]
-            if let empresa = creditos.empresa {
-                titulares.append(empresa)
-            } else if let empresa = try await precos.vinculos.load(StreamNames.vinculo(creditos.titular)).state {
-                titulares.append(Empresa.titular(empresa))
-            }
-            for titular in titulares {
-                let stream = StreamNames.creditos(titular)
-                let (carteira, versao) = try await precos.carteiras.load(stream)
-                let devolvidos =
-                    (try? Carteira.decider.decide(.restituir(titular: titular, reserva: id.rawValue, devolverBP: devolver, em: now), carteira)) ?? []
-                if !devolvidos.isEmpty {
-                    writes.append(StreamWrite(stream: stream, expected: .after(versao), events: try events(devolvidos, stream)))
-                }
+        writes += try await creditReturns(id, dados, devolverBP: Reserva.devolucaoDeCreditos(dados, decided), meta: meta, at: now, cause: cause)
+        return (writes, ended.reduce(state, Reserva.decider.evolve))
+    }
+
+    /// The writes that give back `devolverBP` of the credits a booking spent (the rest is
+    /// recorded as kept), for the booking's end to append with it: to the member's wallet and to
+    /// the company pool it spent from (recorded with the booking; for an older booking, their
+    /// company now), whichever it spent. Nothing once they were settled.
+    func creditReturns(
+        _ id: Reserva.ID, _ dados: Reserva.Dados, devolverBP: Int64, noShow: Bool = false, meta: EventMetadata, at now: Date,
+        cause: String?
+    ) async throws -> [StreamWrite] {
+        guard let creditos = dados.solicitacao.creditos else { return [] }
+        var titulares = [creditos.titular]
+        if let empresa = creditos.empresa {
+            titulares.append(empresa)
+        } else if let empresa = try await precos.vinculos.load(StreamNames.vinculo(creditos.titular)).state {
+            titulares.append(Empresa.titular(empresa))
+        }
+        var writes: [StreamWrite] = []
+        for titular in titulares {
+            let stream = StreamNames.creditos(titular)
+            let (carteira, versao) = try await precos.carteiras.load(stream)
+            let devolvidos =
+                (try? Carteira.decider.decide(
+                    .restituir(titular: titular, reserva: id.rawValue, devolverBP: devolverBP, noShow: noShow, em: now), carteira)) ?? []
+            if !devolvidos.isEmpty {
+                writes.append(
+                    StreamWrite(
+                        stream: stream, expected: .after(versao),
+                        events: try Events.make(devolvidos, cause: cause.map { "\($0)|\(stream)" }, at: now, metadata: meta)))
             }
         }
-        return (writes, ended.reduce(state, Reserva.decider.evolve))
+        return writes
     }
 
     /// A cancellation revokes the booking's check-in code in its own append, with the version of

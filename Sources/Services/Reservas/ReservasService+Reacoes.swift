@@ -67,7 +67,11 @@ extension ReservasService {
             let noShow = try EventJSON.decoder.decode(NoShow.self, from: event.data)
             let id = Reserva.ID(noShow.reservaId)
             guard case .existente(let dados) = try await reservas.load(StreamNames.reserva(id)).state else { return [] }
+            // The rest of its time is freed; the credits it spent come back as far as the
+            // unit's policy said when the member booked (by default they are kept), in the
+            // same append, so the statement says what the no-show cost.
             return try await agendaReleases(id, dados, meta: meta, at: now, cause: cause)
+                + creditReturns(id, dados, devolverBP: Reserva.devolucaoNoNoShow(dados), noShow: true, meta: meta, at: now, cause: cause)
         default:
             return []
         }

@@ -71,6 +71,8 @@ function unitForm(u, { navigate }) {
       h('div', { class: 'form__row' },
         field({ label: 'Cancelamento grátis até (horas antes)', name: 'horasSemMulta', type: 'number', required: true, value: p.horasSemMulta, attrs: { min: '0', step: '1', inputmode: 'numeric' } }),
         field({ label: 'Multa depois disso (% do total)', name: 'multa', type: 'number', required: true, value: p.multaBP / 100, attrs: { min: '0', max: '100', step: '0.01', inputmode: 'decimal' } })),
+      h('div', { class: 'form__row' },
+        field({ label: 'Créditos devolvidos a quem não comparece (%)', name: 'devolucaoNoShow', type: 'number', required: true, value: (p.devolucaoNoShowBP ?? 0) / 100, hint: '0: as horas e os valores de crédito que a reserva usou ficam retidos. Vale a regra do momento da reserva.', attrs: { min: '0', max: '100', step: '0.01', inputmode: 'decimal' } })),
       h('p', { class: 'field__error' })),
     h('fieldset', { class: 'fieldset', dataset: { field: 'operacao' } },
       h('legend', {}, 'Operação'),
@@ -95,6 +97,8 @@ function unitForm(u, { navigate }) {
     if (!isZone(fusoHorario)) return fieldError(form, 'fusoHorario', `"${fusoHorario}" não é um fuso horário IANA. Use, por exemplo, America/Sao_Paulo.`);
     if (!Number.isInteger(horasSemMulta) || horasSemMulta < 0) return fieldError(form, 'horasSemMulta', 'Use um número inteiro de horas, 0 ou mais.');
     if (multaBP === null || multaBP < 0 || multaBP > 10000) return fieldError(form, 'multa', 'Use uma porcentagem de 0 a 100.');
+    const devolucaoNoShowBP = bpFromPercent(val(form, 'devolucaoNoShow'));
+    if (devolucaoNoShowBP === null || devolucaoNoShowBP < 0 || devolucaoNoShowBP > 10000) return fieldError(form, 'devolucaoNoShow', 'Use uma porcentagem de 0 a 100.');
     const aliquotaISSBP = bpFromPercent(val(form, 'iss'));
     const antesMinutos = Number(val(form, 'antesMinutos'));
     const depoisMinutos = Number(val(form, 'depoisMinutos'));
@@ -108,7 +112,7 @@ function unitForm(u, { navigate }) {
     if (val(form, 'complemento')) endereco.complemento = val(form, 'complemento');
     if (val(form, 'bairro')) endereco.bairro = val(form, 'bairro');
     const body = {
-      nome, endereco, fusoHorario, politicaDeCancelamento: { horasSemMulta, multaBP },
+      nome, endereco, fusoHorario, politicaDeCancelamento: { horasSemMulta, multaBP, devolucaoNoShowBP },
       operacao: { aliquotaISSBP, janelaDeCheckin: { antesMinutos, depoisMinutos } },
     };
     const saved = u
