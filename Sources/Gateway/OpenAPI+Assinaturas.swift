@@ -167,6 +167,12 @@ extension OpenAPI {
                             "só na assinatura de uma empresa: pessoas cobertas (valor e créditos do plano vezes os assentos); padrão: as pessoas da empresa",
                     ],
                 ], required: ["planoId", "metodo"]),
+            "FormaDeCobranca": object(
+                [
+                    "metodo": ["type": "string", "enum": Assinatura.Metodo.allCases.map(\.rawValue)],
+                    "cartaoToken": textoLivre(
+                        200, description: "o token do novo cartão no provedor: obrigatório com o método cartao, recusado (422) com os outros"),
+                ], required: ["metodo"]),
             "TrocaDePlano": object(
                 ["planoId": uuid.merging(["description": "um plano à venda, outro que o atual (422 se não existe ou é o mesmo)"]) { $1 }],
                 required: ["planoId"]),

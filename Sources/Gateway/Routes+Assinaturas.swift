@@ -139,6 +139,16 @@ extension Routes {
                 let pedido = try JSON.decode(AssinaturasService.PedidoDeTroca.self, from: body)
                 return try .json(try await assinaturas.trocarPlano(try titular(context), pedido, caller: context.caller))
             }
+            api.add(
+                Operation(
+                    method: .put, path: prefixo + "/cobranca",
+                    summary:
+                        "Trocar a forma de pagamento (um novo cartão depois de uma recusa, outro método): um ciclo com a cobrança recusada é cobrado de novo na hora",
+                    tag: "assinaturas", auth: true, admin: admin, request: "FormaDeCobranca", response: "Assinatura", errors: [404, 409, 422])
+            ) { _, context, body in
+                let pedido = try JSON.decode(AssinaturasService.PedidoDeCobranca.self, from: body)
+                return try .json(try await assinaturas.alterarCobranca(try titular(context), pedido, caller: context.caller))
+            }
             for acao in AssinaturasService.Acao.allCases {
                 let resumo: String
                 switch acao {

@@ -136,6 +136,15 @@ extension Routes {
             let pedido = try JSON.decode(AssinaturasService.PedidoDeTroca.self, from: body)
             return try .json(try await assinaturas.trocarPlanoDaEmpresa(try context.parameters.require("id"), pedido, caller: context.caller))
         }
+        api.add(
+            Operation(
+                method: .put, path: "/api/empresas/{id}/assinatura/cobranca",
+                summary: "Trocar a forma de pagamento da empresa: um ciclo com a cobrança recusada é cobrado de novo na hora", tag: "assinaturas",
+                auth: true, request: "FormaDeCobranca", response: "Assinatura", errors: [403, 404, 409, 422])
+        ) { _, context, body in
+            let pedido = try JSON.decode(AssinaturasService.PedidoDeCobranca.self, from: body)
+            return try .json(try await assinaturas.alterarCobrancaDaEmpresa(try context.parameters.require("id"), pedido, caller: context.caller))
+        }
         for acao in AssinaturasService.Acao.allCases {
             api.add(
                 Operation(

@@ -70,7 +70,7 @@ public struct AssinaturaView: Codable, Sendable, Equatable {
     public var plano: Plano.Referencia
     public var termos: Plano.Termos
     public let unidadeId: String?
-    public let metodo: Assinatura.Metodo
+    public var metodo: Assinatura.Metodo
     public let fusoHorario: String
     public let inicio: DataLocal
     /// People covered (a company's subscription); absent in documents from before seats: one.
@@ -220,6 +220,8 @@ extension Optional where Wrapped == AssinaturaView {
             view.cobrancas = Array(cobrancas.prefix(12))
         case .cobrancaReapresentada:
             view.retentativaPendente = false
+        case .cobrancaAlterada(let e):
+            view.metodo = e.cobranca.metodo
         }
         view.atualizadaEm = AssinaturasReadModel.titularEInstante(event).1
         view.recalcular()
@@ -276,6 +278,7 @@ public enum AssinaturasReadModel {
         case .reativada(let e): (e.titular, e.em)
         case .cobrancaEmitida(let e): (e.titular, e.em)
         case .cobrancaReapresentada(let e): (e.titular, e.em)
+        case .cobrancaAlterada(let e): (e.titular, e.em)
         }
     }
 }

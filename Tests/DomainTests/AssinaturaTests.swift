@@ -255,6 +255,60 @@ struct AssinaturaTests {
         }
     }
 
+    @Test func a_new_means_of_payment_tries_the_failed_cycle_again_at_once_one_attempt_at_a_time_also_when_suspended() throws {
+        let flex = plano(termos())
+        var state = Assinatura.State.nenhuma
+        try run(&state, assinar(flex, em: "2026-08-01", cobranca: .init(metodo: .cartao, cartaoToken: "tok_recusado")))
+        let t = meiaNoite("2026-08-01")
+        let visa = Assinatura.Cobranca(metodo: .cartao, cartaoToken: "tok_visa")
+        // Nothing failed: only the means change; the same means again is nothing.
+        var semFalha = state
+        #expect(
+            try run(&semFalha, .alterarCobranca(.init(metodo: .boleto), por: titular, em: t)).map(\.kind) == [Assinatura.Catalogo.cobrancaAlterada])
+        #expect(semFalha.dados?.cobranca.metodo == .boleto)
+        #expect(try run(&semFalha, .alterarCobranca(.init(metodo: .boleto), por: titular, em: t)).isEmpty)
+        #expect(throws: Assinatura.Failure.cartaoObrigatorio) {
+            try Assinatura.decider.decide(.alterarCobranca(.init(metodo: .cartao, cartaoToken: ""), por: titular, em: t), state)
+        }
+        // Declined once: a new card is tried at once, as the next attempt.
+        try run(&state, .registrarRecusa(ciclo: 1, cobrancaId: nil, motivo: "cartão recusado", em: t))
+        let trocada = try run(&state, .alterarCobranca(visa, por: titular, em: t.addingTimeInterval(3_600)))
+        #expect(trocada.map(\.kind) == [Assinatura.Catalogo.cobrancaAlterada, Assinatura.Catalogo.cobrancaReapresentada])
+        if case .cobrancaReapresentada(let e)? = trocada.last { #expect(e.ciclo == 1 && e.tentativa == 2) }
+        #expect(state.dados?.cobranca == visa)
+        // While that attempt is out, neither the same card again nor the day-1 retry asks for another.
+        #expect(try run(&state, .alterarCobranca(visa, por: titular, em: t.addingTimeInterval(7_200))).isEmpty)
+        #expect(try run(&state, .reapresentar(em: t.addingTimeInterval(2 * 86_400))).isEmpty)
+
+        // Suspended (every retry declined): a new card is tried at once too; paid, active again.
+        var suspensa = Assinatura.State.nenhuma
+        try run(&suspensa, assinar(flex, em: "2026-08-01", cobranca: .init(metodo: .cartao, cartaoToken: "tok_recusado")))
+        for tentativa in 0..<4 {
+            try run(
+                &suspensa,
+                .registrarRecusa(ciclo: 1, cobrancaId: nil, motivo: "recusado", em: t.addingTimeInterval(TimeInterval(tentativa) * 3_600)))
+        }
+        #expect(suspensa.dados?.status == .suspensa)
+        let nova = try run(&suspensa, .alterarCobranca(visa, por: titular, em: t.addingTimeInterval(9 * 86_400)))
+        guard case .cobrancaReapresentada(let reapresentada)? = nova.last else {
+            Issue.record("not tried again: \(nova)")
+            return
+        }
+        #expect(reapresentada.tentativa == 5)
+        #expect(
+            try run(&suspensa, .registrarPagamento(ciclo: 1, cobrancaId: nil, em: t.addingTimeInterval(9 * 86_400 + 60))).map(\.kind) == [
+                Assinatura.Catalogo.cobrancaConfirmada, Assinatura.Catalogo.reativada,
+            ])
+        // Paid: a change of card asks for nothing; ended, it is refused.
+        #expect(try run(&suspensa, .alterarCobranca(.init(metodo: .boleto), por: titular, em: t.addingTimeInterval(10 * 86_400))).count == 1)
+        try run(&suspensa, .cancelar(por: titular, em: t.addingTimeInterval(10 * 86_400)))
+        try run(&suspensa, .renovar(plano: flex, em: meiaNoite("2026-09-01")))
+        #expect(suspensa.dados?.status == .encerrada)
+        #expect(throws: Assinatura.Failure.encerrada) {
+            try Assinatura.decider.decide(.alterarCobranca(visa, por: titular, em: meiaNoite("2026-09-02")), suspensa)
+        }
+    }
+
     @Test func a_yearly_plan_runs_a_year_from_its_start_and_a_29_february_start_renews_on_28_february() throws {
         let anual = plano(termos(valor: 300_000, horas: 6_000, periodicidade: .anual), desde: "2028-01-01")
         var state = Assinatura.State.nenhuma

@@ -324,6 +324,95 @@ struct AssinaturasTests {
         }
     }
 
+    @Test(
+        "after a decline the member changes the card: the failed cycle is charged again at once with it; suspended, a new card that is declined is recorded, a good one pays and reactivates; bad input is a 422 naming the field"
+    )
+    func card_update_after_a_decline() async throws {
+        let clock = ManualClock(segundaDeManha)
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let flex = try await criarPlano(client, Self.flex, token: cenario.admin)
+            func assinatura(_ token: String, _ what: String, _ probe: @escaping ([String: Any]) -> Bool) async throws -> [String: Any] {
+                try await eventually(what) {
+                    let resposta = try await client.json(.get, "/api/assinatura", token: token)
+                    return probe(resposta.object) ? resposta.object : nil
+                }
+            }
+            func tentativas(_ view: [String: Any]) -> Int? { (view["inadimplencia"] as? [String: Any])?["tentativas"] as? Int }
+            func cobrada(_ view: [String: Any]) -> Int? { (view["cobrancas"] as? [[String: Any]])?.first?["tentativa"] as? Int }
+            let visa = #"{"metodo":"cartao","cartaoToken":"tok_visa"}"#
+            #expect(
+                try await client.json(
+                    .post, "/api/assinatura", #"{"planoId":"\#(flex)","metodo":"cartao","cartaoToken":"tok_sandbox_recusado"}"#, token: cenario.membro
+                )
+                .status == .created)
+            _ = try await assinatura(cenario.membro, "the first decline") { tentativas($0) == 1 }
+            let membro = try await membroId(client, cenario.membro)
+            func daAssinatura() async throws -> Int { try await harness.allEvents().filter { $0.stream.rawValue == "assinatura-\(membro)" }.count }
+            let antes = try await daAssinatura()
+            for (corpo, campo) in [
+                (#"{"metodo":"cartao"}"#, "cartaoToken"), (#"{"metodo":"pix"}"#, "metodo"),
+                (#"{"metodo":"boleto","cartaoToken":"tok_visa"}"#, "cartaoToken"),
+            ] {
+                let resposta = try await client.json(.put, "/api/assinatura/cobranca", corpo, token: cenario.membro)
+                #expect(
+                    resposta.status == .unprocessableContent && String(buffer: resposta.body).contains(campo),
+                    "\(corpo): \(String(buffer: resposta.body))")
+            }
+            #expect(try await daAssinatura() == antes)
+            #expect(try await client.register("bia@example.com").status == .created)
+            let bia = try await client.token("bia@example.com")
+            #expect(try await client.json(.put, "/api/assinatura/cobranca", visa, token: bia).status == .notFound)
+
+            // A good card: the cycle is charged again at once (attempt 2) and paid.
+            let trocada = try await client.json(.put, "/api/assinatura/cobranca", visa, token: cenario.membro)
+            #expect(trocada.status == .ok && trocada.object["metodo"] as? String == "cartao", "\(String(buffer: trocada.body))")
+            let paga = try await assinatura(cenario.membro, "paid with the new card") {
+                ($0["cicloAtual"] as? [String: Any])?["pago"] as? Bool == true
+            }
+            #expect(paga["inadimplencia"] == nil && cobrada(paga) == 2 && paga["status"] as? String == "ativa", "\(paga)")
+
+            // Caio's card is declined through every retry: suspended.
+            #expect(try await client.register("caio@example.com").status == .created)
+            let caio = try await client.token("caio@example.com")
+            #expect(
+                try await client.json(
+                    .post, "/api/assinatura", #"{"planoId":"\#(flex)","metodo":"cartao","cartaoToken":"tok_sandbox_recusado"}"#, token: caio
+                )
+                .status == .created)
+            let assinaturas = harness.backend.negocio.assinaturas
+            var inicio = segundaDeManha
+            for (tentativa, dia) in [(1, 1), (2, 3), (3, 7)] {
+                let recusada = try await assinatura(caio, "decline \(tentativa)") { tentativas($0) == tentativa }
+                let proxima = try #require((recusada["inadimplencia"] as? [String: Any])?["proximaTentativa"] as? String)
+                if tentativa == 1 { inicio = try Date(proxima, strategy: .iso8601).addingTimeInterval(-86_400) }
+                clock.set(inicio.addingTimeInterval(TimeInterval(dia) * 86_400 + 60))
+                #expect(try await assinaturas.renovarAssinaturas() == 1)
+            }
+            _ = try await assinatura(caio, "suspended") { $0["status"] as? String == "suspensa" && tentativas($0) == 4 }
+            // Another card the issuer declines: tried at once, the decline recorded; still suspended.
+            #expect(
+                try await client.json(.put, "/api/assinatura/cobranca", #"{"metodo":"cartao","cartaoToken":"tok_sandbox_sem_saldo"}"#, token: caio)
+                    .status == .ok)
+            let outra = try await assinatura(caio, "the new card's decline recorded") { tentativas($0) == 5 }
+            #expect(outra["status"] as? String == "suspensa" && cobrada(outra) == 5, "\(outra)")
+            // A good one: paid, active again.
+            #expect(try await client.json(.put, "/api/assinatura/cobranca", visa, token: caio).status == .ok)
+            let reativada = try await assinatura(caio, "reactivated") { $0["status"] as? String == "ativa" }
+            #expect(reativada["inadimplencia"] == nil && cobrada(reativada) == 6, "\(reativada)")
+            let assuntos = try await eventually("the reactivation e-mail") {
+                let assuntos = try harness.emails().map(\.subject)
+                return assuntos.contains("Assinatura reativada") ? assuntos : nil
+            }
+            #expect(assuntos.contains("Pagamento da assinatura recebido"))
+            // The change is in the audit trail, as the member's.
+            let trilha = try await client.json(.get, "/api/admin/auditoria?tipo=\(Assinatura.Catalogo.cobrancaAlterada.type)", token: cenario.admin)
+            #expect((trilha.object["itens"] as? [[String: Any]])?.count == 3, "\(String(buffer: trilha.body))")
+        }
+    }
+
     @Test("a year of monthly cycles paid by card: each renewal is charged, paid and invoiced once, numbered without gaps, and the ledger balances")
     func a_year_of_invoices() async throws {
         let clock = ManualClock(segundaDeManha)

@@ -29,10 +29,12 @@ extension Assinatura {
             "CobrancaDeCicloEmitida", category: category, context: .assinaturas, label: "Cobrança de ciclo emitida no provedor")
         public static let cobrancaReapresentada = EventKind(
             "CobrancaDeCicloReapresentada", category: category, context: .assinaturas, label: "Nova tentativa de cobrança de ciclo")
+        public static let cobrancaAlterada = EventKind(
+            "FormaDeCobrancaAlterada", category: category, context: .assinaturas, label: "Forma de pagamento da assinatura alterada")
 
         public static let todos = [
             iniciada, cicloIniciado, alteracaoAgendada, alteracaoDesfeita, planoTrocado, pausada, retomada, encerrada, cobrancaConfirmada,
-            cobrancaRecusada, suspensa, reativada, cobrancaEmitida, cobrancaReapresentada,
+            cobrancaRecusada, suspensa, reativada, cobrancaEmitida, cobrancaReapresentada, cobrancaAlterada,
         ]
 
         /// Version 1 did not say which charge was paid; it reads as recorded by an operator

@@ -248,7 +248,9 @@ extension Assinatura {
                 } else {
                     tentativa = (anterior?.tentativas ?? 0) + 1
                 }
-                if let anterior, anterior.tentativas > retentativasEmDias.count { return [] }  // retries over: already suspended
+                // Retries over (already suspended): only an attempt the holder asked for since
+                // (a new card) is recorded; it suspends nothing more.
+                if cobrancaId == nil, let anterior, anterior.tentativas > retentativasEmDias.count { return [] }
                 let primeira = anterior?.primeiraFalha ?? em
                 let proxima: Date? =
                     tentativa <= retentativasEmDias.count
@@ -269,6 +271,26 @@ extension Assinatura {
                 guard (1...(dados.ciclo?.numero ?? 0)).contains(emissao.ciclo) else { throw .cicloDesconhecido(emissao.ciclo) }
                 if (dados.emissoes[emissao.ciclo] ?? []).contains(where: { $0.tentativa >= emissao.tentativa }) { return [] }
                 return [.cobrancaEmitida(CobrancaEmitida(assinaturaId: dados.assinaturaId, titular: dados.titular, emissao: emissao, em: em))]
+
+            case .alterarCobranca(let cobranca, let por, let em):
+                let dados = try existente(state)
+                guard dados.status != .encerrada else { throw .encerrada }
+                if cobranca.metodo == .cartao, (cobranca.cartaoToken ?? "").isEmpty { throw .cartaoObrigatorio }
+                var events: [Event] = []
+                if cobranca != dados.cobranca {
+                    events.append(
+                        .cobrancaAlterada(
+                            CobrancaAlterada(assinaturaId: dados.assinaturaId, titular: dados.titular, cobranca: cobranca, por: por, em: em)))
+                }
+                if let ciclo = dados.cicloEmCobranca {
+                    let tentativa = (dados.inadimplencia?.tentativas ?? 0) + 1
+                    events.append(
+                        .cobrancaReapresentada(
+                            CobrancaReapresentada(
+                                assinaturaId: dados.assinaturaId, titular: dados.titular, ciclo: ciclo, tentativa: tentativa, em: em)
+                        ))
+                }
+                return events
 
             case .reapresentar(let em):
                 let dados = try existente(state)
@@ -338,6 +360,8 @@ extension Assinatura {
                 dados.emissoes[e.emissao.ciclo, default: []].append(e.emissao)
             case .cobrancaReapresentada(let e):
                 dados.tentativasPedidas[e.ciclo] = e.tentativa
+            case .cobrancaAlterada(let e):
+                dados.cobranca = e.cobranca
             }
             return .existente(dados)
         })

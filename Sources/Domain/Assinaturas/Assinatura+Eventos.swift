@@ -146,6 +146,15 @@ extension Assinatura {
         public let em: Date
     }
 
+    /// The holder's means of payment from now on (a card on file is a provider's token).
+    public struct CobrancaAlterada: Codable, Sendable, Equatable {
+        public let assinaturaId: UUID
+        public let titular: String
+        public let cobranca: Cobranca
+        public let por: String
+        public let em: Date
+    }
+
     /// A failed charge is due for its next attempt (`tentativa`): pagamentos makes it.
     public struct CobrancaReapresentada: Codable, Sendable, Equatable {
         public let assinaturaId: UUID
@@ -183,6 +192,7 @@ extension Assinatura {
         case reativada(Reativada)
         case cobrancaEmitida(CobrancaEmitida)
         case cobrancaReapresentada(CobrancaReapresentada)
+        case cobrancaAlterada(CobrancaAlterada)
 
         public var kind: EventKind {
             switch self {
@@ -200,6 +210,7 @@ extension Assinatura {
             case .reativada: Catalogo.reativada
             case .cobrancaEmitida: Catalogo.cobrancaEmitida
             case .cobrancaReapresentada: Catalogo.cobrancaReapresentada
+            case .cobrancaAlterada: Catalogo.cobrancaAlterada
             }
         }
 
@@ -219,6 +230,7 @@ extension Assinatura {
             case .reativada(let payload): payload
             case .cobrancaEmitida(let payload): payload
             case .cobrancaReapresentada(let payload): payload
+            case .cobrancaAlterada(let payload): payload
             }
         }
 
@@ -237,6 +249,7 @@ extension Assinatura {
             .kind(Catalogo.reativada, Reativada.self) { .reativada($0) },
             .kind(Catalogo.cobrancaEmitida, CobrancaEmitida.self) { .cobrancaEmitida($0) },
             .kind(Catalogo.cobrancaReapresentada, CobrancaReapresentada.self) { .cobrancaReapresentada($0) },
+            .kind(Catalogo.cobrancaAlterada, CobrancaAlterada.self) { .cobrancaAlterada($0) },
         ])
     }
 }

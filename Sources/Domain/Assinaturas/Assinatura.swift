@@ -155,6 +155,15 @@ public enum Assinatura {
         public var tentativasPedidas: [Int: Int]
 
         /// A retry of a failed charge is due and not asked for yet.
+        /// The current cycle, when its charge failed and no attempt is in flight: a new means of
+        /// payment is tried on it at once (active in dunning, or suspended).
+        public var cicloEmCobranca: Int? {
+            guard status == .ativa || status == .suspensa, let inadimplencia, inadimplencia.ciclo == ciclo?.numero,
+                !pagos.contains(inadimplencia.ciclo), (tentativasPedidas[inadimplencia.ciclo] ?? 1) <= inadimplencia.tentativas
+            else { return nil }
+            return inadimplencia.ciclo
+        }
+
         public var retentativaPendente: Bool {
             guard status == .ativa || status == .suspensa, let inadimplencia, inadimplencia.proximaTentativa != nil else { return false }
             return (tentativasPedidas[inadimplencia.ciclo] ?? 1) <= inadimplencia.tentativas
@@ -228,6 +237,10 @@ public enum Assinatura {
         /// The charge of cycle `ciclo` failed: a retry is scheduled, or, retries over, the
         /// subscription is suspended.
         case registrarRecusa(ciclo: Int, cobrancaId: String?, motivo: String, em: Date)
+        /// The holder pays from now on with `cobranca` (a new card after a decline, another
+        /// method). A cycle in dunning whose last attempt was answered is tried again at once
+        /// with it, without waiting for the next retry, also once suspended.
+        case alterarCobranca(Cobranca, por: String, em: Date)
     }
 
     public enum Failure: Error, Equatable, Sendable {

@@ -21,6 +21,14 @@ extension AssinaturasService {
         public let planoId: String
     }
 
+    /// A new means of payment for the cycles to come (and the one in dunning, tried at once).
+    public struct PedidoDeCobranca: Decodable, Sendable {
+        /// `cartao`, `pix_automatico` or `boleto`.
+        public let metodo: String
+        /// The payment provider's token of the new card (`metodo` `cartao`).
+        public let cartaoToken: String?
+    }
+
     public enum Acao: String, Sendable, CaseIterable {
         case cancelar, pausar, retomar
         case desfazerCancelamento = "desfazer-cancelamento"
@@ -35,11 +43,7 @@ extension AssinaturasService {
 
     func assinar(titular: String, _ pedido: PedidoDeAssinatura, assentos: Int, caller: Caller) async throws -> AssinaturaView {
         let plano = try await planoPedido(pedido.planoId)
-        guard let metodo = Assinatura.Metodo(rawValue: pedido.metodo) else {
-            throw ServiceError.invalido("metodo", "metodo deve ser cartao, pix_automatico ou boleto")
-        }
-        try ServiceError.texto(pedido.cartaoToken, campo: "cartaoToken", maximo: 200)
-        if metodo != .cartao, pedido.cartaoToken != nil { throw ServiceError.invalido("cartaoToken", "cartaoToken só vale com o método cartao") }
+        let cobranca = try Self.cobranca(metodo: pedido.metodo, cartaoToken: pedido.cartaoToken)
         let fuso = try await fuso(unidade: plano.unidadeId)
         let hoje = hoje(fuso)
         let inicio = try Self.data(pedido.inicio, campo: "inicio") ?? hoje
@@ -49,8 +53,7 @@ extension AssinaturasService {
         return try await executar(titular, caller: caller) { _ in
             .assinar(
                 assinaturaId: assinaturaId, titular: titular, plano: plano, inicio: inicio, hoje: hoje,
-                cobranca: Assinatura.Cobranca(metodo: metodo, cartaoToken: pedido.cartaoToken), fusoHorario: fuso, por: por, em: now,
-                assentos: assentos)
+                cobranca: cobranca, fusoHorario: fuso, por: por, em: now, assentos: assentos)
         }
     }
 
@@ -85,6 +88,29 @@ extension AssinaturasService {
         return try await executar(titular, caller: caller) { state in
             .trocar(plano: plano, hoje: self.hoje(state.dados?.fusoHorario ?? "America/Sao_Paulo"), por: por, em: now)
         }
+    }
+
+    public func alterarCobranca(_ usuario: String, _ pedido: PedidoDeCobranca, caller: Caller) async throws -> AssinaturaView {
+        try await alterarCobranca(titular: try await titular(usuario), pedido, caller: caller)
+    }
+
+    /// The holder pays with `pedido` from now on; a cycle whose charge failed is tried again
+    /// with it at once (pagamentos reacts to the new attempt as to a scheduled retry).
+    func alterarCobranca(titular: String, _ pedido: PedidoDeCobranca, caller: Caller) async throws -> AssinaturaView {
+        let cobranca = try Self.cobranca(metodo: pedido.metodo, cartaoToken: pedido.cartaoToken)
+        let now = clock.now
+        let por = caller.usuario ?? titular
+        return try await executar(titular, caller: caller) { _ in .alterarCobranca(cobranca, por: por, em: now) }
+    }
+
+    /// A request's means of payment: 422 naming the field that is wrong.
+    static func cobranca(metodo texto: String, cartaoToken: String?) throws -> Assinatura.Cobranca {
+        guard let metodo = Assinatura.Metodo(rawValue: texto) else {
+            throw ServiceError.invalido("metodo", "metodo deve ser cartao, pix_automatico ou boleto")
+        }
+        try ServiceError.texto(cartaoToken, campo: "cartaoToken", maximo: 200)
+        if metodo != .cartao, cartaoToken != nil { throw ServiceError.invalido("cartaoToken", "cartaoToken só vale com o método cartao") }
+        return Assinatura.Cobranca(metodo: metodo, cartaoToken: cartaoToken)
     }
 
     /// An operator records that a cycle's charge was paid outside the provider (a transfer, cash).

@@ -417,6 +417,11 @@ extension AssinaturasService {
         return try await trocarPlano(titular: Empresa.titular(dados.empresaId), pedido, caller: caller)
     }
 
+    public func alterarCobrancaDaEmpresa(_ id: String, _ pedido: PedidoDeCobranca, caller: Caller) async throws -> AssinaturaView {
+        let dados = try await gestao(id, caller: caller)
+        return try await alterarCobranca(titular: Empresa.titular(dados.empresaId), pedido, caller: caller)
+    }
+
     /// An operator records that a company's cycle was paid outside the provider.
     public func registrarPagamentoDaEmpresa(_ id: String, ciclo: Int, caller: Caller) async throws -> AssinaturaView {
         let dados = try await daEmpresa(id, caller: caller)
