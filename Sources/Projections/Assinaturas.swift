@@ -222,6 +222,8 @@ extension Optional where Wrapped == AssinaturaView {
             view.retentativaPendente = false
         case .cobrancaAlterada(let e):
             view.metodo = e.cobranca.metodo
+        case .duplicadoDevolvido:
+            break
         }
         view.atualizadaEm = AssinaturasReadModel.titularEInstante(event).1
         view.recalcular()
@@ -279,6 +281,7 @@ public enum AssinaturasReadModel {
         case .cobrancaEmitida(let e): (e.titular, e.em)
         case .cobrancaReapresentada(let e): (e.titular, e.em)
         case .cobrancaAlterada(let e): (e.titular, e.em)
+        case .duplicadoDevolvido(let e): (e.titular, e.em)
         }
     }
 }

@@ -2,7 +2,9 @@ import Domain
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Integrations
 import Projections
+import Services
 import Testing
 
 /// Plans and subscriptions through the API: an operator's plans and versions, a member's
@@ -413,6 +415,69 @@ struct AssinaturasTests {
         }
     }
 
+    @Test(
+        "an operator records a cycle paid by transfer: its PIX at the provider is withdrawn; one the member paid there all the same, its notice not yet in, is refunded whole, once"
+    )
+    func manual_payment_withdraws_the_provider_charge() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let flex = try await criarPlano(client, Self.flex, token: cenario.admin)
+            func pixDoCiclo(_ token: String) async throws -> String {
+                try await eventually("the cycle's PIX") {
+                    let view = try await client.json(.get, "/api/assinatura", token: token).object
+                    return (view["cobrancas"] as? [[String: Any]])?.first?["cobrancaId"] as? String
+                }
+            }
+            func baixa(_ token: String) async throws {
+                let pago = try await client.json(
+                    .post, "/api/admin/usuarios/\(try await membroId(client, token))/assinatura/ciclos/1/pagamento", "", token: cenario.admin)
+                #expect((pago.object["cicloAtual"] as? [String: Any])?["pago"] as? Bool == true, "\(String(buffer: pago.body))")
+            }
+            let assinar = #"{"planoId":"\#(flex)","metodo":"pix_automatico"}"#
+            #expect(try await client.json(.post, "/api/assinatura", assinar, token: cenario.membro).status == .created)
+            let pix = try await pixDoCiclo(cenario.membro)
+            // Paid by transfer: the PIX is withdrawn, and can no longer be paid.
+            try await baixa(cenario.membro)
+            _ = try await eventually("the PIX withdrawn") { await harness.sandbox.cobranca(pix)?.situacao == .cancelada ? true : nil }
+            await #expect(throws: SandboxPSP.Falha.self) { try await harness.sandbox.pagar(pix) }
+
+            // Bia pays her PIX, but its notice has not reached us when an operator records a transfer.
+            let retidos = Retidos()
+            await harness.sandbox.entregarPor { corpo, assinatura in
+                await retidos.guardar(corpo, assinatura)
+                return 200
+            }
+            #expect(try await client.register("bia@example.com").status == .created)
+            let bia = try await client.token("bia@example.com")
+            #expect(try await client.json(.post, "/api/assinatura", assinar, token: bia).status == .created)
+            let pixDaBia = try await pixDoCiclo(bia)
+            try await harness.sandbox.pagar(pixDaBia)
+            try await baixa(bia)
+            let biaId = try await membroId(client, bia)
+            func devolvidos() async throws -> [Assinatura.PagamentoDuplicadoDevolvido] {
+                try await harness.allEvents().filter {
+                    $0.stream.rawValue == "assinatura-\(biaId)" && $0.type == Assinatura.Catalogo.duplicadoDevolvido.type
+                }
+                .map { try $0.decode(Assinatura.PagamentoDuplicadoDevolvido.self) }
+            }
+            let devolvido = try await eventually("the duplicate refunded") { try await devolvidos().first }
+            #expect(devolvido.cobrancaId == pixDaBia && devolvido.valorCentavos == 18_000, "\(devolvido)")
+            #expect(await harness.sandbox.cobranca(pixDaBia)?.reembolsos.values.reduce(.zero, +) == Money(centavos: 18_000))
+            // The held notices arrive (the payment, then the refund): accepted, nothing more happens.
+            let pagamentos = harness.backend.negocio.pagamentos
+            let avisos = try await eventually("both notices held") { await retidos.todos.count == 2 ? await retidos.todos : nil }
+            for (corpo, assinatura) in avisos {
+                _ = try await pagamentos.receberAviso(corpo, assinatura: assinatura, caller: Caller(requestId: "atrasado"))
+            }
+            await harness.backend.settle(upTo: nil, types: nil)
+            #expect(try await devolvidos().count == 1)
+            let view = try await client.json(.get, "/api/assinatura", token: bia).object
+            #expect((view["cicloAtual"] as? [String: Any])?["pago"] as? Bool == true && view["status"] as? String == "ativa")
+        }
+    }
+
     @Test("a year of monthly cycles paid by card: each renewal is charged, paid and invoiced once, numbered without gaps, and the ledger balances")
     func a_year_of_invoices() async throws {
         let clock = ManualClock(segundaDeManha)
@@ -482,4 +547,10 @@ struct AssinaturasTests {
                 dezembro["mes"] as? String == "2027-12" && dezembro["encerradas"] as? Int == 1 && dezembro["churn"] as? Double == 1, "\(dezembro)")
         }
     }
+}
+
+/// Notices the sandbox sent while "they had not reached us yet".
+actor Retidos {
+    private(set) var todos: [(Data, String)] = []
+    func guardar(_ corpo: Data, _ assinatura: String) { todos.append((corpo, assinatura)) }
 }

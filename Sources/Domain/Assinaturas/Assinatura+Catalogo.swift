@@ -31,10 +31,14 @@ extension Assinatura {
             "CobrancaDeCicloReapresentada", category: category, context: .assinaturas, label: "Nova tentativa de cobrança de ciclo")
         public static let cobrancaAlterada = EventKind(
             "FormaDeCobrancaAlterada", category: category, context: .assinaturas, label: "Forma de pagamento da assinatura alterada")
+        public static let duplicadoDevolvido = EventKind(
+            "PagamentoDeCicloDuplicadoDevolvido", category: category, context: .assinaturas,
+            label: "Pagamento de ciclo em duplicidade devolvido")
 
         public static let todos = [
             iniciada, cicloIniciado, alteracaoAgendada, alteracaoDesfeita, planoTrocado, pausada, retomada, encerrada, cobrancaConfirmada,
             cobrancaRecusada, suspensa, reativada, cobrancaEmitida, cobrancaReapresentada, cobrancaAlterada,
+            duplicadoDevolvido,
         ]
 
         /// Version 1 did not say which charge was paid; it reads as recorded by an operator

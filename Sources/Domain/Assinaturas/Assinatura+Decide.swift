@@ -362,6 +362,8 @@ extension Assinatura {
                 dados.tentativasPedidas[e.ciclo] = e.tentativa
             case .cobrancaAlterada(let e):
                 dados.cobranca = e.cobranca
+            case .duplicadoDevolvido:
+                break
             }
             return .existente(dados)
         })

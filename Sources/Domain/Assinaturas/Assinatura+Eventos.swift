@@ -146,6 +146,28 @@ extension Assinatura {
         public let em: Date
     }
 
+    /// A cycle an operator recorded as paid (a transfer, cash) was also paid at the provider:
+    /// that charge's `valorCentavos` is given back (the provider confirms by webhook).
+    public struct PagamentoDuplicadoDevolvido: Codable, Sendable, Equatable {
+        public let assinaturaId: UUID
+        public let titular: String
+        public let ciclo: Int
+        public let cobrancaId: String
+        public let reembolsoId: UUID
+        public let valorCentavos: Int64
+        public let em: Date
+
+        public init(assinaturaId: UUID, titular: String, ciclo: Int, cobrancaId: String, reembolsoId: UUID, valorCentavos: Int64, em: Date) {
+            self.assinaturaId = assinaturaId
+            self.titular = titular
+            self.ciclo = ciclo
+            self.cobrancaId = cobrancaId
+            self.reembolsoId = reembolsoId
+            self.valorCentavos = valorCentavos
+            self.em = em
+        }
+    }
+
     /// The holder's means of payment from now on (a card on file is a provider's token).
     public struct CobrancaAlterada: Codable, Sendable, Equatable {
         public let assinaturaId: UUID
@@ -193,6 +215,7 @@ extension Assinatura {
         case cobrancaEmitida(CobrancaEmitida)
         case cobrancaReapresentada(CobrancaReapresentada)
         case cobrancaAlterada(CobrancaAlterada)
+        case duplicadoDevolvido(PagamentoDuplicadoDevolvido)
 
         public var kind: EventKind {
             switch self {
@@ -211,6 +234,7 @@ extension Assinatura {
             case .cobrancaEmitida: Catalogo.cobrancaEmitida
             case .cobrancaReapresentada: Catalogo.cobrancaReapresentada
             case .cobrancaAlterada: Catalogo.cobrancaAlterada
+            case .duplicadoDevolvido: Catalogo.duplicadoDevolvido
             }
         }
 
@@ -231,6 +255,7 @@ extension Assinatura {
             case .cobrancaEmitida(let payload): payload
             case .cobrancaReapresentada(let payload): payload
             case .cobrancaAlterada(let payload): payload
+            case .duplicadoDevolvido(let payload): payload
             }
         }
 
@@ -250,6 +275,7 @@ extension Assinatura {
             .kind(Catalogo.cobrancaEmitida, CobrancaEmitida.self) { .cobrancaEmitida($0) },
             .kind(Catalogo.cobrancaReapresentada, CobrancaReapresentada.self) { .cobrancaReapresentada($0) },
             .kind(Catalogo.cobrancaAlterada, CobrancaAlterada.self) { .cobrancaAlterada($0) },
+            .kind(Catalogo.duplicadoDevolvido, PagamentoDuplicadoDevolvido.self) { .duplicadoDevolvido($0) },
         ])
     }
 }

@@ -58,6 +58,34 @@ extension PagamentosService {
         ]
     }
 
+    /// An operator recorded a cycle as paid (a transfer, cash): its charges still open at the
+    /// provider are withdrawn, so the member cannot pay twice; one the member paid there all
+    /// the same (before the withdrawal, or its notice not yet in) is refunded whole, recorded in
+    /// the subscription's stream. A payment the provider reported is left alone.
+    func retirarCobrancas(_ paga: Assinatura.CobrancaConfirmada, causa: UUID, meta: EventMetadata) async throws -> [StreamWrite] {
+        guard paga.cobrancaId == nil else { return [] }
+        let stream = StreamNames.assinatura(paga.titular)
+        let (state, version) = try await assinaturas.load(stream)
+        guard let dados = state.dados else { return [] }
+        var events: [Assinatura.Event] = []
+        for emissao in dados.emissoes[paga.ciclo] ?? [] {
+            let cobrancaId = emissao.cobranca.cobrancaId
+            guard case .paga(let valor) = try await provider.cancelarCobranca(cobrancaId) else { continue }
+            let reembolsoId = Events.derivedId("devolucao-de-ciclo", cobrancaId)
+            try await provider.reembolsar(cobrancaId: cobrancaId, reembolsoId: reembolsoId, valor: valor)
+            events.append(
+                .duplicadoDevolvido(
+                    Assinatura.PagamentoDuplicadoDevolvido(
+                        assinaturaId: dados.assinaturaId, titular: paga.titular, ciclo: paga.ciclo, cobrancaId: cobrancaId, reembolsoId: reembolsoId,
+                        valorCentavos: valor.centavos, em: clock.now)))
+        }
+        guard !events.isEmpty else { return [] }
+        return [
+            StreamWrite(
+                stream: stream, expected: .after(version), events: try Events.derived(events, from: causa.uuidString, at: clock.now, metadata: meta))
+        ]
+    }
+
     /// A provider's notice about a subscription's charge: paid, or declined (which starts or
     /// continues dunning), recorded in the subscription's stream.
     func receberAvisoDeAssinatura(_ aviso: AvisoDoProvedor, caller: Caller) async throws -> RespostaDoWebhook {
@@ -82,7 +110,10 @@ extension PagamentosService {
             case .cobrancaRecusada:
                 command = .registrarRecusa(
                     ciclo: numero, cobrancaId: aviso.cobrancaId, motivo: String((aviso.motivo ?? "recusado pelo provedor").prefix(200)), em: now)
-            case .reembolsoConcluido: throw ServiceError.requisicaoInvalida("cobranças de assinatura não têm reembolso")
+            case .reembolsoConcluido:
+                // Only a duplicate payment is refunded (``retirarCobrancas``), recorded when asked for.
+                guard aviso.reembolsoId != nil else { throw ServiceError.requisicaoInvalida("um aviso de reembolso precisa de reembolsoId") }
+                return RespostaDoWebhook(recebido: true, duplicado: false, pagamentoId: aviso.referencia, status: .cancelado)
             }
             let events: [Assinatura.Event]
             do { events = try Assinatura.decider.decide(command, state) } catch { throw ServiceError(error) }

@@ -11,6 +11,9 @@ extension PagamentosService {
             var meta = event.metadata.caused(by: event.eventId, correlationId: event.metadata.correlationId)
             meta.service = Self.service
             meta.actor = "system:pagamentos"
+            if case .cobrancaConfirmada(let paga) = assinatura {
+                return try await retirarCobrancas(paga, causa: event.eventId, meta: meta)
+            }
             return try await cobrarCiclo(assinatura, causa: event.eventId, meta: meta)
         }
         if case .solicitada(let compra)? = try CompraDePacote.Event.decode(type: event.type, data: event.data, using: EventJSON.decoder) {

@@ -11,6 +11,8 @@ import Messaging
 /// ReservaCancelada → withdraw a pending charge, or refund what the cancellation gives back;
 /// a subscription's CicloIniciado (with a value) or CobrancaDeCicloReapresentada → the cycle's
 /// charge, recorded in the subscription's stream, whose notices the webhook records there too;
+/// a cycle's payment an operator recorded → its charges at the provider withdrawn, and one paid
+/// there too refunded;
 /// a bundle's CompraDePacoteSolicitada → its charge, recorded in the purchase's stream, whose
 /// paid notice grants the credits.
 /// Provider calls happen before the effect commits and are idempotent on our ids, so a
@@ -29,7 +31,8 @@ public final class PagamentosService: Sendable {
     public static let bindings = [
         Topology.routingKey(Reserva.Catalogo.solicitada), Topology.routingKey(Reserva.Catalogo.expirada),
         Topology.routingKey(Reserva.Catalogo.cancelada), Topology.routingKey(Assinatura.Catalogo.cicloIniciado),
-        Topology.routingKey(Assinatura.Catalogo.cobrancaReapresentada), Topology.routingKey(CompraDePacote.Catalogo.solicitada),
+        Topology.routingKey(Assinatura.Catalogo.cobrancaReapresentada), Topology.routingKey(Assinatura.Catalogo.cobrancaConfirmada),
+        Topology.routingKey(CompraDePacote.Catalogo.solicitada),
     ]
     static let service = "pagamentos"
 
