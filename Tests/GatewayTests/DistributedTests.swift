@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Domain
 import EventStore
 import Foundation
 import Logging
@@ -6,6 +7,7 @@ import Messaging
 import NIOCore
 import NIOHTTP1
 import PostgresNIO
+import Projections
 import TestSupport
 import Testing
 
@@ -173,6 +175,13 @@ struct DistributedTests {
         let carteira = try await call(.GET, gateway + "/api/creditos", token: membro)
         #expect(carteira.object["minutos"] as? Int == 0 && (carteira.object["lotes"] as? [Any])?.count == 1, "\(carteira.text)")
 
+        // A company's pooled hours raced over both reservas processes: Ana manages Acme, Bia and
+        // Caio join by invitation; a yearly plan of 3 hours of meeting room (a yearly cycle is
+        // whole from its start), subscribed today, fills the pool. Twenty bookings at once by the three, on twenty free hours, half to
+        // each replica: exactly three are made, the pool ends at zero and never below, and the
+        // read models say what the stream says.
+        try await companyRace(deployment, admin: admin, ana: membro, anaId: anaId, salaId: salaId)
+
         // Operations: the gateway reports the read models and the relay; the relay drains.
         let saude = try await call(.GET, gateway + "/saude")
         #expect(saude.status == 200, "\(saude.text)")
@@ -243,6 +252,115 @@ struct DistributedTests {
     /// and has the edge's, the store's and the process's figures; together they have every name
     /// of infra/observability/metrics.txt (what the dashboards and alerts use); and the story's
     /// booking, payment, e-mails, relay and consumers moved them.
+    func companyRace(_ deployment: Deployment, admin: String, ana: String, anaId: String, salaId: String) async throws {
+        let gateway = deployment.url("gateway")
+        let corpo =
+            #"{"razaoSocial":"Acme Tecnologia Ltda","cnpj":"11.222.333/0001-81","emailDeCobranca":"financeiro@acme.test","#
+            + #""endereco":{"logradouro":"Av. Paulista","numero":"1000","cidade":"São Paulo","uf":"SP","cep":"01310-100"},"gestorId":"\#(anaId)"}"#
+        let criada = try await call(.POST, gateway + "/api/admin/empresas", corpo, token: admin)
+        #expect(criada.status == 201, "\(criada.text)")
+        let empresa = try #require(criada.object["empresaId"] as? String, "\(criada.text)")
+        var tokens = [ana]
+        var pessoas = [anaId]
+        for nome in ["bia", "caio"] {
+            let convite = try await call(.POST, gateway + "/api/empresas/\(empresa)/convites", #"{"email":"\#(nome)@e2e.test"}"#, token: ana)
+            #expect(convite.status == 201, "\(convite.text)")
+            let link = String(try #require(convite.object["link"] as? String, "\(convite.text)").dropFirst("/convite/".count))
+            let registro = try await call(
+                .POST, gateway + "/api/auth/registro", #"{"nome":"\#(nome)","email":"\#(nome)@e2e.test","senha":"segredo-123"}"#)
+            #expect(registro.status == 201, "\(registro.text)")
+            let ficha = try await token(gateway, "\(nome)@e2e.test", "segredo-123")
+            let aceite = try await call(.POST, gateway + "/api/convites/\(link)/aceite", "", token: ficha)
+            #expect(aceite.status == 200, "\(aceite.text)")
+            tokens.append(ficha)
+            pessoas.append(try #require(try await call(.GET, gateway + "/api/auth/me", token: ficha).object["id"] as? String))
+        }
+        let plano = try await call(
+            .POST, gateway + "/api/admin/planos",
+            #"{"nome":"Equipe","periodicidade":"anual","valorCentavos":200000,"horasMinutos":180,"tiposDasHoras":["sala_reuniao"]}"#,
+            token: admin)
+        #expect(plano.status == 201, "\(plano.text)")
+        let planoId = try #require(plano.object["planoId"] as? String, "\(plano.text)")
+        let assinada = try await call(
+            .POST, gateway + "/api/empresas/\(empresa)/assinatura", #"{"planoId":"\#(planoId)","metodo":"boleto","assentos":1}"#, token: ana)
+        #expect(assinada.status == 201, "\(assinada.text)")
+        let pool = try await call(.GET, gateway + "/api/empresas/\(empresa)/creditos", token: ana)
+        #expect(pool.object["minutos"] as? Int == 180, "\(pool.text)")
+
+        let replicas = [deployment.url("reservas"), deployment.url("reservas-2")]
+        let horarios = (0..<20).map { n in
+            let dia = Deployment.localDate(daysAhead: 5 + n / 10)
+            let hora = 8 + n % 10
+            let dois = { (x: Int) in x < 10 ? "0\(x)" : "\(x)" }
+            return ("\(dia)T\(dois(hora)):00:00-03:00", "\(dia)T\(dois(hora + 1)):00:00-03:00")
+        }
+        let fichas = tokens
+        let outcomes = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+            for (n, (inicio, fim)) in horarios.enumerated() {
+                group.addTask {
+                    let resposta = try await call(
+                        .POST, replicas[n % 2] + "/api/reservas",
+                        #"{"espacoId":"\#(salaId)","inicio":"\#(inicio)","fim":"\#(fim)","totalEsperado":0}"#, token: fichas[n % 3])
+                    return (resposta.status, resposta.object["erro"] as? String ?? "")
+                }
+            }
+            return try await group.reduce(into: [(Int, String)]()) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0.0 == 201 }.count == 3, "\(outcomes)")
+        #expect(
+            outcomes.allSatisfy { $0.0 == 201 || ($0.0 == 409 && ["creditos_insuficientes", "preco_alterado"].contains($0.1)) },
+            "\(outcomes)")
+
+        // The stream: 180 granted, three hours spent, never below zero.
+        var settings = try PostgresSettings.fromEnvironment()
+        settings.database = Deployment.database
+        let store = PostgresEventStore(settings: settings, logger: Logger(label: "e2e.race"))
+        let lidos = try await withThrowingTaskGroup(of: [RecordedEvent]?.self) { group in
+            group.addTask {
+                await store.run()
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await store.readStream(StreamNames.creditos("empresa-\(empresa)"))
+        }
+        let eventos = try lidos.compactMap { try Carteira.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
+        var saldo: Int64 = 0
+        var gastos = 0
+        for event in eventos {
+            switch event {
+            case .concedidos(let e): saldo += e.lote.quantidade
+            case .consumidos(let e):
+                saldo -= e.partes.reduce(0) { $0 + $1.quantidade }
+                gastos += 1
+                #expect(e.beneficiario.map(pessoas.contains) == true, "\(e)")
+            default: break
+            }
+            #expect(saldo >= 0)
+        }
+        #expect(saldo == 0 && gastos == 3, "\(eventos)")
+        // The read models agree (answered straight from the replicas, they may lag a moment).
+        var minutos: Int?
+        var usados = 0
+        for _ in 0..<100 {
+            minutos = try await call(.GET, gateway + "/api/empresas/\(empresa)/creditos", token: ana).object["minutos"] as? Int
+            // Usage counts in the month of each booking (the race's two days may straddle one).
+            usados = 0
+            for mes in Set([5, 6].map { String(Deployment.localDate(daysAhead: $0).prefix(7)) }) {
+                let uso = try await call(.GET, gateway + "/api/empresas/\(empresa)/uso?mes=\(mes)", token: ana)
+                usados += ((uso.object["pessoas"] as? [[String: Any]]) ?? []).compactMap { $0["minutos"] as? Int }.reduce(0, +)
+            }
+            if minutos == 0 && usados == 180 { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(minutos == 0 && usados == 180, "pool \(String(describing: minutos)), used \(usados)")
+        var feitas = 0
+        for token in tokens {
+            let minhas = try await call(.GET, gateway + "/api/reservas", token: token)
+            feitas += ((minhas.object["itens"] as? [[String: Any]]) ?? []).filter { ($0["creditos"] as? [String: Any])?["empresa"] != nil }.count
+        }
+        #expect(feitas == 3, "bookings paid from the pool in the members' lists")
+    }
+
     static func metricsMoved(before: [String: MetricsScrape], after: [String: MetricsScrape]) async throws {
         for (name, scrape) in after {
             for metric in [
