@@ -438,6 +438,12 @@ struct AssinaturasTests {
             let assinar = #"{"planoId":"\#(flex)","metodo":"pix_automatico"}"#
             #expect(try await client.json(.post, "/api/assinatura", assinar, token: cenario.membro).status == .created)
             let pix = try await pixDoCiclo(cenario.membro)
+            // The cycle's PIX goes by e-mail, its code in it.
+            let copiaECola = try #require(await harness.sandbox.cobranca(pix)?.pix?.copiaECola)
+            let cobranca = try await eventually("the cycle's charge e-mail") {
+                try harness.emails().first { $0.subject == "Cobrança da assinatura: ciclo 1" }
+            }
+            #expect(cobranca.text?.contains(copiaECola) == true, "\(cobranca.text ?? "")")
             // Paid by transfer: the PIX is withdrawn, and can no longer be paid.
             try await baixa(cenario.membro)
             _ = try await eventually("the PIX withdrawn") { await harness.sandbox.cobranca(pix)?.situacao == .cancelada ? true : nil }
@@ -475,6 +481,12 @@ struct AssinaturasTests {
             #expect(try await devolvidos().count == 1)
             let view = try await client.json(.get, "/api/assinatura", token: bia).object
             #expect((view["cicloAtual"] as? [String: Any])?["pago"] as? Bool == true && view["status"] as? String == "ativa")
+            // Bia is told, once.
+            let devolucoes = try await eventually("the refund's e-mail") {
+                let achados = try harness.emails().filter { $0.subject == "Pagamento em duplicidade devolvido" }
+                return achados.isEmpty ? nil : achados
+            }
+            #expect(devolucoes.count == 1 && devolucoes.first?.text?.contains("R$ 180,00") == true, "\(devolucoes.map { $0.text ?? "" })")
         }
     }
 

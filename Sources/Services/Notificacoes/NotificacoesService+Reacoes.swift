@@ -133,6 +133,31 @@ extension NotificacoesService {
                     + "se o ciclo terminar sem pagamento, a assinatura será encerrada.")
         case Empresa.Catalogo.conviteEnviado:
             return try await convite(try decoder.decode(Empresa.ConviteEnviado.self, from: event.data))
+        case Assinatura.Catalogo.cobrancaEmitida:
+            // A cycle to pay by PIX or boleto: its code, by e-mail (a card is charged by itself;
+            // its outcome has its own e-mails).
+            let emitida = try decoder.decode(Assinatura.CobrancaEmitida.self, from: event.data)
+            let emissao = emitida.emissao
+            let fuso = TimeZone(identifier: "America/Sao_Paulo") ?? .gmt
+            let valor = Self.reais(Money(centavos: emissao.valorCentavos))
+            let codigo: String
+            if let pix = emissao.cobranca.pix {
+                codigo = "Pague com o PIX copia e cola:\n\n\(pix.copiaECola)"
+            } else if let boleto = emissao.cobranca.boleto {
+                codigo = "Linha digitável do boleto (vence em \(DataLocal(boleto.vencimento, em: fuso).brasileira)):\n\n\(boleto.linhaDigitavel)"
+            } else {
+                return nil
+            }
+            let texto = "A cobrança do ciclo \(emissao.ciclo) da sua assinatura, de \(valor), está disponível em Meu plano."
+            return Aviso(
+                tipo: .assinatura, usuarioId: emitida.titular, reservaId: nil, titulo: "Cobrança da assinatura: ciclo \(emissao.ciclo)", texto: texto,
+                textoDoEmail: "\(texto)\n\n\(codigo)")
+        case Assinatura.Catalogo.duplicadoDevolvido:
+            let devolvido = try decoder.decode(Assinatura.PagamentoDuplicadoDevolvido.self, from: event.data)
+            return Aviso(
+                tipo: .assinatura, usuarioId: devolvido.titular, reservaId: nil, titulo: "Pagamento em duplicidade devolvido",
+                texto: "O ciclo \(devolvido.ciclo) da sua assinatura já estava pago quando recebemos outro pagamento dele; "
+                    + "devolvemos \(Self.reais(Money(centavos: devolvido.valorCentavos))) pelo mesmo meio.")
         case Assinatura.Catalogo.reativada:
             let reativada = try decoder.decode(Assinatura.Reativada.self, from: event.data)
             return Aviso(

@@ -46,6 +46,7 @@ public final class NotificacoesService: Sendable {
         Topology.routingKey(Usuario.Catalogo.dadosPessoaisApagados), Topology.routingKey(Reserva.Catalogo.expirada),
         Topology.routingKey(Assinatura.Catalogo.cobrancaConfirmada), Topology.routingKey(Assinatura.Catalogo.cobrancaRecusada),
         Topology.routingKey(Assinatura.Catalogo.suspensa), Topology.routingKey(Assinatura.Catalogo.reativada),
+        Topology.routingKey(Assinatura.Catalogo.cobrancaEmitida), Topology.routingKey(Assinatura.Catalogo.duplicadoDevolvido),
         Topology.routingKey(Empresa.Catalogo.conviteEnviado),
     ]
     static let service = "notificacoes"
