@@ -10,7 +10,10 @@ the subscription under "Assinaturas" (filtered by status), opens it and register
 payment by hand, and the member sees it paid. A cycle charged by PIX (QR code, copia e cola) is
 paid in the sandbox bank and turns paid, and its invoice (plan, period, lines) is under "Minhas
 faturas" with a receipt; a card the issuer declines is said to the member by
-itself (the dunning: attempts, the next one) and shows in the operator's list. Desktop and phone."""
+itself (the dunning: attempts, the next one) and shows in the operator's list. After a declined
+card the member uses "Atualizar cartão" in the dunning notice: a card without its token is told
+next to the field; another declined card counts a second attempt (said as such); a good one charges
+the cycle again at once and it turns paid, the subscription in good standing. Desktop and phone."""
 
 from __future__ import annotations
 
@@ -21,7 +24,7 @@ from zoneinfo import ZoneInfo
 
 from selenium.webdriver.common.by import By
 
-from journeys import api, member, open_signed_in, token
+from journeys import api, eventually, member, open_signed_in, session, token
 
 SP = ZoneInfo("America/Sao_Paulo")
 
@@ -346,3 +349,128 @@ def test_a_cycle_paid_by_pix_in_the_sandbox_and_a_declined_card_in_dunning(brows
     assert "Ciclo 1: 1 tentativa desde" in atraso and "próxima em" in atraso, atraso
     assert "Em dia" in op.row("Rita Lopes").text
     op.step("assinaturas com atraso")
+
+
+# Every message the subscription's panel says, in order (the panel is drawn again at each step, and
+# the "being charged again" one may give way to the card's answer within a poll).
+WATCH_MESSAGES_JS = """
+window.__mensagens = [];
+const note = () => {
+  for (const el of document.querySelectorAll('.subscription__message')) {
+    const t = el.textContent.replace(/\\s+/g, ' ').trim();
+    if (window.__mensagens.at(-1) !== t) window.__mensagens.push(t);
+  }
+};
+new MutationObserver(note).observe(document.getElementById('view'), {childList: true, subtree: true, characterData: true});
+"""
+
+
+def test_a_declined_card_is_updated_and_the_cycle_charged_again_at_once(browser, server):
+    admin = token(server, server.admin)
+    plano = api(server, "POST", "/api/admin/planos", {
+        "nome": f"Cartão Teste {uuid.uuid4().hex[:4]}", "periodicidade": "mensal", "valorCentavos": 15000, "horasMinutos": 180,
+    }, admin)
+    card_css = f"li[data-plano='{plano['planoId']}']"
+    email, senha, membro = member(server, "Bruna Reis")
+    membro_id = session(server, (email, senha))["usuario"]["id"]
+
+    # ---- subscribed by a card the issuer declines ---------------------------------------------------
+    ui = browser()
+    open_signed_in(ui, server, (email, senha), "/plano")
+    ui.wait_heading("Meu plano")
+    ui.wait_text(plano["nome"], card_css)
+    ui.click("Escolher este plano", card_css)
+    form = ui.driver.find_element(By.CSS_SELECTOR, "form.subscribe")
+    check(ui, "Cartão de crédito", form)
+    ui.fill("Token do cartão (sandbox: tok_visa)", "tok_sandbox_recusado", form)
+    ui.click("Assinar", form)
+    ui.wait_text("Assinatura feita!", ".subscription")
+    ui.wait_text("A cobrança do ciclo 1 foi recusada.", ".subscription__message")
+    alerta = text(ui, ".subscription__dunning")
+    assert "Pagamento não recebido." in alerta and "Ciclo 1: 1 tentativa desde" in alerta, alerta
+    assert "Para não esperar, atualize o cartão: o ciclo 1 é cobrado de novo na hora." in alerta, alerta
+    assert "Forma de pagamento\nCartão de crédito" in text(ui, ".subscription"), text(ui, ".subscription")
+    # in dunning, the notice has the action (not the row of actions too)
+    assert not ui.driver.find_elements(By.XPATH, "//*[contains(@class,'subscription__actions')]//button[normalize-space()='Trocar forma de pagamento']")
+    ui.step("cartao recusado")
+
+    # ---- "Atualizar cartão": a card without its token is told next to the field ------------------------------
+    ui.click("Atualizar cartão", ".subscription__dunning")
+    forma = ui.wait(lambda d: d.find_element(By.CSS_SELECTOR, "form.subscription__billing-form"))
+    assert "Hoje: Cartão de crédito." in forma.text and "O ciclo 1, que ficou sem pagamento, é cobrado de novo na hora" in forma.text, forma.text
+    campo = ui.control("Token do novo cartão (sandbox: tok_visa)", forma)
+    assert ui.driver.switch_to.active_element == campo, "the new card's field does not take the focus"
+    assert forma.find_element(By.CSS_SELECTOR, "input[name=metodo][value=cartao]").is_selected()
+    assert ui.button("Atualizar cartão", ".subscription__dunning").get_attribute("aria-expanded") == "true"
+    ui.click("Salvar e cobrar de novo", forma)
+    slot = forma.find_element(By.CSS_SELECTOR, "[data-field=cartaoToken]")
+    ui.wait(lambda d: "Informe o token do novo cartão" in slot.text, "no error next to the new card's token")
+    assert campo.get_attribute("aria-invalid") == "true"
+    assert api(server, "GET", "/api/assinatura", token=membro)["inadimplencia"]["tentativas"] == 1
+    # another method hides the card's field
+    check(ui, "Boleto", forma)
+    assert not slot.is_displayed(), "a boleto asks for a card's token"
+    check(ui, "Cartão de crédito", forma)
+    ui.step("novo cartao sem token")
+
+    # ---- another declined card: a second attempt, at once, declined too ------------------------------------
+    ui.fill("Token do novo cartão (sandbox: tok_visa)", "tok_sandbox_sem_saldo", forma)
+    ui.driver.execute_script(WATCH_MESSAGES_JS)
+    ui.click("Salvar e cobrar de novo", forma)
+    ui.wait_text("O novo cartão também foi recusado: o ciclo 1 continua sem pagamento.", ".subscription__message")
+    mensagens = ui.driver.execute_script("return window.__mensagens")
+    assert any("O ciclo 1 está sendo cobrado de novo, agora no novo cartão" in m for m in mensagens), mensagens
+    a = api(server, "GET", "/api/assinatura", token=membro)
+    assert a["status"] == "ativa" and a["inadimplencia"]["tentativas"] == 2 and a["cobrancas"][0]["tentativa"] == 2, a
+    ui.wait_text("Ciclo 1: 2 tentativas desde", ".subscription__dunning")
+    assert "Tentativa\n2" in text(ui, ".subscription__charge"), text(ui, ".subscription__charge")
+    ui.step("novo cartao tambem recusado")
+
+    # ---- the operator sees the same action on the member's subscription ------------------------------------
+    op = browser()
+    open_signed_in(op, server, server.admin, f"/admin/assinaturas/{membro_id}")
+    op.wait_heading("Assinatura de Bruna Reis")
+    op.wait_text("Ciclo 1: 2 tentativas desde", ".subscription__dunning")
+    assert op.button("Atualizar cartão", ".subscription__dunning")
+    op.step("operador ve o cartao recusado")
+
+    # ---- on a phone, a good card: the cycle is charged again at once and paid ---------------------------------
+    phone = browser(size=(390, 844), mobile=True)
+    open_signed_in(phone, server, (email, senha), "/plano")
+    phone.wait_heading("Meu plano")
+    phone.wait_text("Pagamento não recebido.", ".subscription__dunning")
+    phone.scroll(phone.driver.find_element(By.CSS_SELECTOR, ".subscription__dunning"))
+    phone.step("cartao recusado 390x844")
+    phone.click("Atualizar cartão", ".subscription__dunning")
+    forma = phone.wait(lambda d: d.find_element(By.CSS_SELECTOR, "form.subscription__billing-form"))
+    phone.fill("Token do novo cartão (sandbox: tok_visa)", "tok_visa", forma)
+    phone.scroll(forma)
+    phone.step("atualizar cartao 390x844")
+    phone.driver.execute_script(WATCH_MESSAGES_JS)
+    phone.click("Salvar e cobrar de novo", forma)
+    phone.wait_text("Pagamento do ciclo 1 confirmado no novo cartão. A assinatura está em dia.", ".subscription__message")
+    mensagens = phone.driver.execute_script("return window.__mensagens")
+    assert any("O ciclo 1 está sendo cobrado de novo" in m for m in mensagens), mensagens
+    a = api(server, "GET", "/api/assinatura", token=membro)
+    assert a["status"] == "ativa" and a["cicloAtual"]["pago"] is True and "inadimplencia" not in a, a
+    assert a["metodo"] == "cartao" and a["cobrancas"][0]["tentativa"] == 3, a
+    assert not phone.driver.find_elements(By.CSS_SELECTOR, ".subscription__dunning, .subscription__charge")
+    assert "Ativa" in text(phone, ".subscription") and "Pago" in text(phone, ".subscription__cycle")
+    phone.scroll(phone.driver.find_element(By.CSS_SELECTOR, ".subscription__message"))
+    phone.step("ciclo pago com o novo cartao 390x844")
+
+    # ---- back on the desktop: paid, and the method can be changed for the cycles to come --------------------------
+    ui.open("/plano")
+    ui.wait_heading("Meu plano")
+    ui.wait_text("Ciclo atual")
+    assert "Pago" in text(ui, ".subscription__cycle") and not ui.driver.find_elements(By.CSS_SELECTOR, ".subscription__dunning")
+    ui.click("Trocar forma de pagamento", ".subscription__actions")
+    forma = ui.wait(lambda d: d.find_element(By.CSS_SELECTOR, "form.subscription__billing-form"))
+    assert "A nova forma vale para as próximas cobranças, a partir de" in forma.text, forma.text
+    check(ui, "PIX Automático", forma)
+    ui.step("trocar forma de pagamento")
+    ui.click("Salvar forma de pagamento", forma)
+    ui.wait_text("Forma de pagamento atualizada: PIX Automático.", ".subscription__message")
+    assert "Forma de pagamento\nPIX Automático" in text(ui, ".subscription")
+    assert eventually(lambda: api(server, "GET", "/api/assinatura", token=membro)["metodo"] == "pix_automatico", "the new method")
+    ui.step("forma de pagamento trocada")

@@ -2,7 +2,8 @@
 // it stands, its plan, the next charge (date and amount), the current cycle (its period, what it
 // costs — prorated when it began mid-month —, the credits it granted, paid or not), a change
 // scheduled for the cycle's end with a button that undoes it, what can be done now (change plan,
-// pause, cancel, resume), the cycles one by one; and the form that subscribes to a plan.
+// pause, cancel, resume, change the means of payment — after a declined charge, a new card charges
+// the cycle again at once), the cycles one by one; and the form that subscribes to a plan.
 // `base` is the subscription's API path: '/api/assinatura' (the member's own) or
 // '/api/admin/usuarios/{id}/assinatura' (an operator acting for a member).
 
@@ -13,7 +14,7 @@ import {
   badge, facts, table, field, radios, onSubmit, fieldError, val, confirmDialog, busy, errorBox, announce, poll,
 } from './ui.js';
 import { qrSvg } from './qr.js';
-import { linhaDigitavel, copiar } from './cobrancas.js';
+import { linhaDigitavel, copiar, campoDoCartao, tokenDoCartao } from './cobrancas.js';
 import { preco, termosEmPares, versaoEm } from './planos.js';
 
 export const STATUS_DA_ASSINATURA = {
@@ -131,7 +132,8 @@ export function inadimplenciaEmPalavras(a) {
 
 /**
  * The subscription's screen part: the panel (status, plan, next charge, scheduled change, dunning,
- * actions, change of plan), the current cycle, what the plan includes and the cycles.
+ * actions, change of plan, change of the means of payment — "Atualizar cartão" in the dunning
+ * notice), the current cycle, what the plan includes and the cycles.
  * `planos`: the plans on sale (for a change of plan and the next charge's amount);
  * `onChange(assinatura, mensagem)`: after an action, with the new subscription and what to say;
  * `mensagem`: said at the top of the panel (after an action; see textoDe); `operador`: an operator's view
@@ -186,13 +188,54 @@ export function painelDaAssinatura(a, { base, planos = [], onChange, mensagem, o
       desfazer);
   }
 
-  const inadimplencia = a.inadimplencia && a.status !== 'encerrada'
-    ? h('div', { class: 'alert alert--erro subscription__dunning' },
-      h('p', {}, h('strong', {}, 'Pagamento não recebido. '), `${inadimplenciaEmPalavras(a)}.`),
-      operador ? null : h('p', {}, a.inadimplencia.proximaTentativa
+  // the means of payment: another card (or method) for the cycles to come and, when the current
+  // cycle's charge was declined, for that cycle at once
+  const situacao = situacaoDoCiclo(a);
+  const emCobranca = situacao === 'recusada' ? a.cicloAtual.numero : null;
+  const tentando = situacao === 'tentando';
+  const formaBox = h('div', { class: 'subscription__change subscription__billing', id: uid('forma') });
+  formaBox.hidden = true;
+  let mudarForma = null;
+  if (a.status !== 'encerrada' && !tentando) {
+    const recusado = emCobranca !== null;
+    mudarForma = h('button', {
+      type: 'button', class: recusado ? 'button' : 'button button--secondary', 'aria-expanded': 'false', 'aria-controls': formaBox.id,
+    }, recusado && a.metodo === 'cartao' ? 'Atualizar cartão' : 'Trocar forma de pagamento');
+    mudarForma.addEventListener('click', () => {
+      const abrir = formaBox.hidden;
+      formaBox.hidden = !abrir;
+      mudarForma.setAttribute('aria-expanded', String(abrir));
+      if (abrir) {
+        const form = formularioDeForma();
+        replace(formaBox, form);
+        (form.elements.metodo.value === 'cartao' ? form.elements.cartaoToken : form.querySelector('input[name="metodo"]:checked'))?.focus();
+      }
+    });
+  }
+
+  let inadimplencia = null;
+  if (a.inadimplencia && a.status !== 'encerrada') {
+    const acao = a.metodo === 'cartao' ? 'atualize o cartão' : 'troque a forma de pagamento';
+    let texto;
+    if (tentando) texto = 'Uma nova tentativa de cobrança está em andamento: a resposta chega em instantes.';
+    else if (situacao === 'aberta') {
+      const nova = (a.cobrancas ?? []).find((x) => x.ciclo === a.cicloAtual.numero);
+      texto = `Uma nova cobrança do ciclo ${nova.ciclo}, por ${METODO_NA_FRASE[nova.metodo] ?? nova.metodo}, aguarda o pagamento: veja abaixo como pagar.`;
+    } else if (emCobranca !== null && operador) texto = `Com outro cartão ou outra forma de pagamento, o ciclo ${emCobranca} é cobrado de novo na hora.`;
+    else if (emCobranca !== null && a.inadimplencia.proximaTentativa) {
+      texto = `Uma nova tentativa é feita automaticamente. Para não esperar, ${acao}: o ciclo ${emCobranca} é cobrado de novo na hora.`;
+    } else if (emCobranca !== null) {
+      texto = `Para voltar a usar a assinatura, ${acao}: o ciclo ${emCobranca} é cobrado de novo na hora e, pago, a assinatura volta a ficar ativa.`;
+    } else if (!operador) {
+      texto = a.inadimplencia.proximaTentativa
         ? 'Uma nova tentativa é feita automaticamente. Se o problema continuar, fale com a recepção da sua unidade.'
-        : 'Fale com a recepção da sua unidade.'))
-    : null;
+        : 'Fale com a recepção da sua unidade.';
+    }
+    inadimplencia = h('div', { class: 'alert alert--erro subscription__dunning' },
+      h('p', {}, h('strong', {}, 'Pagamento não recebido. '), `${inadimplenciaEmPalavras(a)}.`),
+      texto ? h('p', {}, texto) : null,
+      emCobranca !== null && mudarForma ? h('div', { class: 'actions' }, mudarForma) : null);
+  }
 
   // what can be done now
   const botoes = [];
@@ -237,6 +280,8 @@ export function painelDaAssinatura(a, { base, planos = [], onChange, mensagem, o
     }));
     botoes.push(retomar);
   }
+  // in dunning, the notice has it
+  if (mudarForma && emCobranca === null) botoes.push(mudarForma);
   if (['agendada', 'ativa', 'pausada', 'suspensa'].includes(a.status) && a.agendamento?.tipo !== 'cancelamento') {
     const cancelar = h('button', { type: 'button', class: 'button button--danger' }, 'Cancelar assinatura');
     cancelar.addEventListener('click', async () => {
@@ -301,6 +346,50 @@ export function painelDaAssinatura(a, { base, planos = [], onChange, mensagem, o
     return form;
   }
 
+  /** The new means of payment: the method and, for a card, the new card; what it changes, said before. */
+  function formularioDeForma() {
+    const tituloForma = uid('forma-titulo');
+    const { metodo, cartao } = camposDeCobranca({
+      legend: 'Nova forma de pagamento',
+      checked: a.metodo,
+      cartao: {
+        label: 'Token do novo cartão (sandbox: tok_visa)',
+        hint: 'O código que o provedor de pagamento dá ao cartão. No ambiente de testes, tok_visa é aprovado; tok_sandbox_recusado e tok_sandbox_sem_saldo são recusados.',
+      },
+    });
+    const efeito = emCobranca !== null
+      ? `O ciclo ${emCobranca}, que ficou sem pagamento, é cobrado de novo na hora com a nova forma: no cartão, a resposta vem em instantes; no PIX ou no boleto, a nova cobrança aparece nesta página para pagar.`
+      : `A nova forma vale para as próximas cobranças${a.proximaCobranca ? `, a partir de ${dateShort(a.proximaCobranca)}` : ''}.`;
+    const voltar = h('button', { type: 'button', class: 'button button--secondary' }, 'Voltar');
+    voltar.addEventListener('click', () => {
+      formaBox.hidden = true;
+      mudarForma?.setAttribute('aria-expanded', 'false');
+      mudarForma?.focus();
+    });
+    const form = h('form', { class: 'form subscription__billing-form', novalidate: true, 'aria-labelledby': tituloForma },
+      h('h3', { id: tituloForma }, 'Forma de pagamento'),
+      h('p', {}, 'Hoje: ', h('strong', {}, METODOS_DE_ASSINATURA[a.metodo] ?? a.metodo), '.'),
+      metodo, cartao,
+      h('p', { class: 'small' }, efeito),
+      h('div', { class: 'actions' },
+        h('button', { type: 'submit', class: 'button' }, emCobranca !== null ? 'Salvar e cobrar de novo' : 'Salvar forma de pagamento'),
+        voltar));
+    const action = new Action();
+    onSubmit(form, async () => {
+      const body = cobrancaDoFormulario(form, 'Informe o token do novo cartão (no ambiente de testes: tok_visa).');
+      if (!body) return;
+      let nova;
+      try {
+        nova = await action.run(`${base}/cobranca`, { method: 'PUT', body, signal });
+      } catch (error) {
+        if (error?.code === 'dados_invalidos' && ERROS_DA_FORMA[error.campo]) error.message = ERROS_DA_FORMA[error.campo];
+        throw error;
+      }
+      onChange?.(nova, depoisDaNovaForma(a, nova, body.metodo));
+    }, { busyText: 'Salvando…' });
+    return form;
+  }
+
   const proxima = proximaCobrancaEmPalavras(a, planos);
   const painel = h('section', { class: 'panel subscription', 'aria-labelledby': tituloId, dataset: { status: a.status } },
     h('h2', { id: tituloId, tabindex: '-1' }, operador ? 'Assinatura' : 'Sua assinatura'),
@@ -311,14 +400,16 @@ export function painelDaAssinatura(a, { base, planos = [], onChange, mensagem, o
     h('p', { class: 'subscription__status' }, situacaoEmPalavras(a)),
     facts([
       ['Plano', `${a.plano?.nome ?? '—'}${a.termos ? ` · ${preco(a.termos)}` : ''}${operador ? ` (versão ${a.plano?.versao})` : ''}`],
-      ['Forma de cobrança', METODOS_DE_ASSINATURA[a.metodo] ?? a.metodo],
+      ['Forma de pagamento', METODOS_DE_ASSINATURA[a.metodo] ?? a.metodo],
       ['Início', dateShort(a.inicio)],
       a.status !== 'encerrada' ? ['Próxima cobrança', proxima] : null,
     ]),
     agendamento,
     inadimplencia,
+    emCobranca !== null ? formaBox : null,
     botoes.length ? h('div', { class: 'actions subscription__actions' }, botoes) : null,
     trocaBox,
+    emCobranca !== null ? null : formaBox,
     erroBox);
 
   const emAberto = a.status === 'encerrada' ? [] : (a.ciclos ?? []).filter((c) => !c.pago)
@@ -338,6 +429,8 @@ export function painelDaAssinatura(a, { base, planos = [], onChange, mensagem, o
 }
 
 const METODOS_DA_COBRANCA = { pix: 'PIX', cartao: 'Cartão de crédito', boleto: 'Boleto' };
+/** A method (of a subscription or of a charge) in the middle of a sentence: "por boleto". */
+const METODO_NA_FRASE = { cartao: 'cartão', pix_automatico: 'PIX Automático', pix: 'PIX', boleto: 'boleto' };
 
 /**
  * A cycle's charge still to be paid, as the member pays it: the boleto's digitable line and due
@@ -349,7 +442,10 @@ function painelDeCobranca(a, ciclo, cobranca, { operador, base, onChange, signal
   const tz = a.fusoHorario ?? DEFAULT_TZ;
   const titulo = uid('cobranca-titulo');
   const status = h('div', { class: 'small subscription__copy', 'aria-live': 'polite' });
-  const recusada = a.inadimplencia?.ciclo === ciclo.numero;
+  const recusada = a.inadimplencia?.ciclo === ciclo.numero && cobranca.tentativa <= a.inadimplencia.tentativas;
+  // a new means of payment was just given: this charge is being replaced by a new attempt
+  const pedida = tentativaPedida(a);
+  const substituida = pedida?.ciclo === ciclo.numero && cobranca.tentativa < pedida.tentativa;
   const partes = [
     h('h2', { id: titulo }, `Pagamento do ciclo ${ciclo.numero}`),
     facts([
@@ -359,7 +455,11 @@ function painelDeCobranca(a, ciclo, cobranca, { operador, base, onChange, signal
       cobranca.tentativa > 1 ? ['Tentativa', String(cobranca.tentativa)] : null,
     ]),
   ];
-  if (cobranca.boleto) {
+  if (substituida) {
+    partes.push(h('p', {}, pedida.metodo === 'cartao'
+      ? 'Cobrando de novo, agora no novo cartão: aguardando a resposta do emissor…'
+      : `Uma nova cobrança, por ${METODO_NA_FRASE[pedida.metodo] ?? pedida.metodo}, está sendo emitida…`));
+  } else if (cobranca.boleto) {
     const linha = h('p', { class: 'mono linha-digitavel' }, linhaDigitavel(cobranca.boleto.linhaDigitavel));
     const copy = h('button', { type: 'button', class: 'button button--secondary' }, 'Copiar linha digitável');
     copy.addEventListener('click', () => copiar(cobranca.boleto.linhaDigitavel, linha, status, 'Linha digitável copiada. Cole no app do seu banco, em "pagar boleto".'));
@@ -381,11 +481,11 @@ function painelDeCobranca(a, ciclo, cobranca, { operador, base, onChange, signal
       h('div', { class: 'actions' }, copy));
   } else if (cobranca.metodo === 'cartao') {
     partes.push(h('p', {}, recusada
-      ? 'O cartão recusou a cobrança. Uma nova tentativa é feita automaticamente.'
+      ? `O cartão recusou a cobrança.${a.inadimplencia.proximaTentativa ? ' Uma nova tentativa é feita automaticamente.' : ''}`
       : 'Cobrado no cartão: aguardando a confirmação do emissor.'));
   }
   partes.push(status);
-  if (!operador && cobranca.metodo !== 'cartao' && cobranca.cobrancaId) partes.push(sandbox());
+  if (!operador && !substituida && cobranca.metodo !== 'cartao' && cobranca.cobrancaId) partes.push(sandbox());
   return h('section', { class: 'panel subscription__charge', 'aria-labelledby': titulo, dataset: { ciclo: String(ciclo.numero) } }, partes);
 
   function sandbox() {
@@ -450,7 +550,83 @@ export function aguardaCobranca(a) {
   const c = a?.cicloAtual;
   if (!c || c.pago || !['ativa', 'suspensa'].includes(a.status)) return false;
   const cobranca = (a.cobrancas ?? []).find((x) => x.ciclo === c.numero);
-  return !cobranca || (cobranca.metodo === 'cartao' && a.inadimplencia?.ciclo !== c.numero);
+  // a new attempt asked for with a new means of payment, not emitted yet
+  const pedida = tentativaPedida(a);
+  if (pedida && (!cobranca || cobranca.tentativa < pedida.tentativa)) return true;
+  // a card's attempt is answered when paid or when its decline is counted
+  return !cobranca || (cobranca.metodo === 'cartao' && cobranca.tentativa > recusasDoCiclo(a, c.numero));
+}
+
+/** How many of cycle `numero`'s charges were declined (the dunning's attempts). */
+function recusasDoCiclo(a, numero) {
+  return a?.inadimplencia?.ciclo === numero ? a.inadimplencia.tentativas : 0;
+}
+
+/**
+ * Where the current cycle's declined charge stands (active in dunning, or suspended): 'recusada'
+ * when no attempt is out — a new means of payment charges it again at once (the API's rule) —,
+ * 'tentando' while an attempt is on its way (a card's answer, a new charge being emitted),
+ * 'aberta' when a new PIX or boleto charge awaits payment; null when the cycle is not in dunning.
+ */
+export function situacaoDoCiclo(a) {
+  const c = a?.cicloAtual;
+  if (!c || c.pago || !['ativa', 'suspensa'].includes(a.status) || a.inadimplencia?.ciclo !== c.numero) return null;
+  if (aguardaCobranca(a)) return 'tentando';
+  const cobranca = (a.cobrancas ?? []).find((x) => x.ciclo === c.numero);
+  return cobranca && cobranca.tentativa > recusasDoCiclo(a, c.numero) ? 'aberta' : 'recusada';
+}
+
+/** The current cycle when situacaoDoCiclo says 'recusada', else null. */
+function cicloEmCobranca(a) {
+  return situacaoDoCiclo(a) === 'recusada' ? a.cicloAtual.numero : null;
+}
+
+/**
+ * The attempts asked for with a new means of payment, by subscription: {ciclo, tentativa, metodo},
+ * until answered — the view cannot tell that one was asked for before the provider charges it.
+ */
+const tentativasPedidas = new Map();
+
+/** The attempt asked for on `a`'s current cycle and not answered yet, or null. */
+function tentativaPedida(a) {
+  const p = tentativasPedidas.get(a?.assinaturaId);
+  const c = a?.cicloAtual;
+  if (!p) return null;
+  if (!c || c.numero !== p.ciclo || c.pago || recusasDoCiclo(a, p.ciclo) >= p.tentativa) {
+    tentativasPedidas.delete(a.assinaturaId);
+    return null;
+  }
+  return p;
+}
+
+const ERROS_DA_FORMA = {
+  metodo: 'Escolha cartão de crédito, PIX Automático ou boleto.',
+  cartaoToken: 'Confira o token do cartão: até 200 caracteres (no ambiente de testes: tok_visa).',
+};
+
+/**
+ * What to say after the means of payment changed (`antes` → `nova`): the declined cycle being
+ * charged again (and that attempt followed: acompanharCobranca), or the cycles to come.
+ */
+function depoisDaNovaForma(antes, nova, metodo) {
+  const nome = METODOS_DE_ASSINATURA[metodo] ?? metodo;
+  const n = cicloEmCobranca(antes);
+  if (n !== null && nova.ciclos?.find((c) => c.numero === n)?.pago) {
+    return `Forma de pagamento atualizada e pagamento do ciclo ${n} confirmado.`;
+  }
+  if (n !== null && recusasDoCiclo(nova, n) > recusasDoCiclo(antes, n)) {
+    return { texto: `Forma de pagamento atualizada, mas a nova cobrança do ciclo ${n} foi recusada. Tente outro cartão ou outra forma de pagamento.`, tipo: 'erro' };
+  }
+  if (n !== null && nova.inadimplencia?.ciclo === n) {
+    tentativasPedidas.set(nova.assinaturaId, { ciclo: n, tentativa: recusasDoCiclo(antes, n) + 1, metodo });
+    return {
+      tipo: 'info',
+      texto: metodo === 'cartao'
+        ? `Cartão atualizado. O ciclo ${n} está sendo cobrado de novo, agora no novo cartão: aguarde a resposta do emissor…`
+        : `Forma de pagamento atualizada para ${METODO_NA_FRASE[metodo] ?? nome}. Uma nova cobrança do ciclo ${n} está sendo emitida e aparece nesta página em instantes.`,
+    };
+  }
+  return `Forma de pagamento atualizada: ${nome}.${nova.proximaCobranca ? ` Vale a partir da próxima cobrança, em ${dateShort(nova.proximaCobranca)}.` : ''}`;
 }
 
 /**
@@ -475,9 +651,23 @@ export function acompanharCobranca(a, { base, signal, onChange }) {
     }
     if (chave(nova) === antes) return vezes >= 12;
     const ciclo = (nova.ciclos ?? []).find((x) => x.numero === numero);
+    const pedida = tentativasPedidas.get(a.assinaturaId);
+    const daNovaForma = pedida?.ciclo === numero;
+    const cartaoNovo = daNovaForma && pedida.metodo === 'cartao';
+    const cobranca = (nova.cobrancas ?? []).find((x) => x.ciclo === numero);
     let mensagem = null;
-    if (ciclo?.pago) mensagem = `Pagamento do ciclo ${numero} confirmado.`;
-    else if (nova.inadimplencia?.ciclo === numero) mensagem = { texto: `A cobrança do ciclo ${numero} foi recusada.`, tipo: 'erro' };
+    if (ciclo?.pago) {
+      mensagem = daNovaForma
+        ? `Pagamento do ciclo ${numero} confirmado${cartaoNovo ? ' no novo cartão' : ''}. A assinatura está ${a.status === 'suspensa' ? 'ativa de novo' : 'em dia'}.`
+        : `Pagamento do ciclo ${numero} confirmado.`;
+    } else if (recusasDoCiclo(nova, numero) > recusasDoCiclo(a, numero)) {
+      mensagem = cartaoNovo
+        ? { texto: `O novo cartão também foi recusado: o ciclo ${numero} continua sem pagamento. Tente outro cartão ou outra forma de pagamento.`, tipo: 'erro' }
+        : { texto: `A cobrança do ciclo ${numero} foi recusada.`, tipo: 'erro' };
+    } else if (daNovaForma && !cartaoNovo && cobranca && cobranca.tentativa >= pedida.tentativa) {
+      mensagem = `Nova cobrança do ciclo ${numero} emitida: pague ${cobranca.boleto ? 'com o boleto' : 'com o PIX'} abaixo.`;
+    }
+    if (mensagem && daNovaForma) tentativasPedidas.delete(a.assinaturaId);
     onChange?.(nova, mensagem);
     return true;
   }, { signal, interval: 800, max: 4000 });
@@ -561,19 +751,45 @@ function tabelaDeCiclos(a, { operador, base, onChange, signal }) {
 
 
 /**
+ * A subscription's means of payment in a form: the method (radios named metodo) and the card's
+ * field (cobrancas.js), shown only while the method is a card. `cartao`: the card field's label
+ * and hint. Read back with cobrancaDoFormulario.
+ */
+export function camposDeCobranca({ legend = 'Forma de cobrança', checked = 'boleto', cartao: textos = {} } = {}) {
+  const metodo = radios({ legend, name: 'metodo', checked, options: Object.entries(METODOS_DE_ASSINATURA) });
+  const cartao = campoDoCartao(textos);
+  const sincronizar = () => { cartao.hidden = metodo.querySelector('input[name="metodo"]:checked')?.value !== 'cartao'; };
+  metodo.addEventListener('change', sincronizar);
+  sincronizar();
+  return { metodo, cartao };
+}
+
+/**
+ * The method and card token of camposDeCobranca as the API takes them ({metodo, cartaoToken?}),
+ * or false after marking the field that is wrong (a card needs its token).
+ */
+export function cobrancaDoFormulario(form, semCartao) {
+  const metodo = form.elements.metodo?.value;
+  if (!metodo) {
+    fieldError(form, 'metodo', 'Escolha a forma de pagamento.');
+    return false;
+  }
+  const body = { metodo };
+  if (metodo === 'cartao') {
+    const token = tokenDoCartao(form, semCartao);
+    if (!token) return false;
+    body.cartaoToken = token;
+  }
+  return body;
+}
+
+/**
  * A subscription form's method, card token and start, or false after marking the field that is
  * wrong (the API's rules: a card needs its token; a start from today up to 90 days ahead).
  */
 export function cobrancaEInicio(form, hoje) {
-  const body = { metodo: form.elements.metodo.value };
-  if (body.metodo === 'cartao') {
-    const token = val(form, 'cartaoToken');
-    if (!token) {
-      fieldError(form, 'cartaoToken', 'Informe o token do cartão (no ambiente de testes: tok_visa).');
-      return false;
-    }
-    body.cartaoToken = token;
-  }
+  const body = cobrancaDoFormulario(form);
+  if (!body) return false;
   const dia = val(form, 'inicio');
   if (dia) {
     if (!isDate(dia)) {
@@ -606,15 +822,7 @@ export function formularioDeAssinatura({ planos, base, onDone, signal, escolhido
       return [p.planoId, t ? `${p.nome} — ${preco(t)}` : p.nome];
     }),
   });
-  const metodo = radios({
-    legend: 'Forma de cobrança', name: 'metodo', checked: 'boleto',
-    options: Object.entries(METODOS_DE_ASSINATURA),
-  });
-  const cartao = field({
-    label: 'Token do cartão (sandbox: tok_visa)', name: 'cartaoToken',
-    hint: 'O código que o provedor de pagamento dá ao cartão. No ambiente de testes, use tok_visa.',
-    attrs: { autocomplete: 'off', maxlength: '200', spellcheck: 'false' },
-  });
+  const { metodo, cartao } = camposDeCobranca();
   const inicio = field({
     label: 'Início', name: 'inicio', type: 'date', optional: true,
     hint: 'Em branco: hoje. Pode ser até 90 dias adiante.', attrs: { min: hoje, max: addDays(hoje, 90) },
@@ -627,9 +835,6 @@ export function formularioDeAssinatura({ planos, base, onDone, signal, escolhido
       'depois, a cobrança é no dia 1º de cada mês. Nos anuais, cada ciclo conta um ano a partir do início. ',
       'As horas e os créditos de cada ciclo entram em Meus créditos.'),
     h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'button' }, 'Assinar')));
-  const sync = () => { cartao.hidden = form.elements.metodo.value !== 'cartao'; };
-  form.addEventListener('change', sync);
-  sync();
 
   const action = new Action();
   onSubmit(form, async () => {

@@ -1,13 +1,14 @@
 // A charge as a member pays it, for the screens that show one (a booking's payment, a plan's
 // cycle, a bundle's purchase): the boleto's digitable line grouped as printed, the PIX code (QR
 // drawn from the copia e cola, and the code to copy), a copy button that falls back to selecting
-// the text, and the sandbox's "banco de testes" that pays or declines it as the bank would.
+// the text, the sandbox's "banco de testes" that pays or declines it as the bank would, and the
+// card's field of the forms that charge a card.
 
 import { Action } from './api.js';
 import { h, replace, uid } from './dom.js';
 import { money, dateTime, DEFAULT_TZ } from './format.js';
 import { qrSvg } from './qr.js';
-import { facts, busy, errorBox, announce } from './ui.js';
+import { facts, busy, errorBox, announce, field, fieldError, val } from './ui.js';
 
 /** 47 digits → "00190.00009 01234.567890 12345.678901 2 12340000006000" (anything else as it is). */
 export function linhaDigitavel(digitos) {
@@ -112,4 +113,26 @@ export function bancoDeTestes(cobrancaId, { signal, onDone } = {}) {
     h('p', {}, 'Ambiente de testes: nenhum dinheiro é movimentado. Estes botões fazem o papel do seu banco, que avisa a CoworkFlow do pagamento como faria de verdade.'),
     h('div', { class: 'actions' }, pagar, recusar),
     resultado);
+}
+
+/**
+ * The card's field of a form that charges a card: the token the payment provider gives the card
+ * (in the sandbox, tok_visa is approved; tok_sandbox_recusado and tok_sandbox_sem_saldo are
+ * declined). Named cartaoToken, as the API's field, so that its 422 shows next to it.
+ */
+export function campoDoCartao({
+  label = 'Token do cartão (sandbox: tok_visa)',
+  hint = 'O código que o provedor de pagamento dá ao cartão. No ambiente de testes, use tok_visa.',
+} = {}) {
+  return field({ label, name: 'cartaoToken', hint, attrs: { autocomplete: 'off', maxlength: '200', spellcheck: 'false' } });
+}
+
+/** The card's token typed in `form`'s campoDoCartao, or null after marking the field with `mensagem`. */
+export function tokenDoCartao(form, mensagem = 'Informe o token do cartão (no ambiente de testes: tok_visa).') {
+  const token = val(form, 'cartaoToken');
+  if (!token) {
+    fieldError(form, 'cartaoToken', mensagem);
+    return null;
+  }
+  return token;
 }

@@ -1,7 +1,8 @@
 // A company's plan in words, for its managers ("Minha empresa"), for operators (the company's
 // page) and, read-only, for its members: the company's subscription (a plan for a number of seats:
 // the plan's fee and credits times the seats, the setup fee once), shown and acted on as a
-// member's (lib/assinaturas.js, through /api/empresas/{id}/assinatura); the credits it pools
+// member's (lib/assinaturas.js, through /api/empresas/{id}/assinatura: a change of plan, of the
+// means of payment — a new card after a decline charges the cycle again at once); the credits it pools
 // (the balance and its lots, as "Meus créditos" shows them); what each person used of them this
 // month against their monthly cap; and the form that changes a person's cap, typed in hours and
 // R$ and sent in minutes and centavos.
@@ -15,8 +16,8 @@ import {
 } from './ui.js';
 import { preco, versaoEm, centavosDe } from './planos.js';
 import {
-  painelDaAssinatura, acompanharCobranca, primeiroCicloEmPalavras, textoDe, cobrancaEInicio,
-  STATUS_DA_ASSINATURA, STATUS_DA_ASSINATURA_KIND, METODOS_DE_ASSINATURA,
+  painelDaAssinatura, acompanharCobranca, primeiroCicloEmPalavras, textoDe, cobrancaEInicio, camposDeCobranca,
+  STATUS_DA_ASSINATURA, STATUS_DA_ASSINATURA_KIND,
 } from './assinaturas.js';
 import { saldo, lotes, quantidade } from './creditos.js';
 
@@ -349,12 +350,7 @@ export function planoDaEmpresa(empresa, { signal, operador = false } = {}) {
       hint: `Quantas pessoas o plano cobre: o valor e os créditos do plano são multiplicados por este número. A empresa tem ${plural(pessoas, 'pessoa', 'pessoas')}.`,
       attrs: { min: '1', max: '1000', step: '1', inputmode: 'numeric' },
     });
-    const metodo = radios({ legend: 'Forma de cobrança', name: 'metodo', checked: 'boleto', options: Object.entries(METODOS_DE_ASSINATURA) });
-    const cartao = field({
-      label: 'Token do cartão (sandbox: tok_visa)', name: 'cartaoToken',
-      hint: 'O código que o provedor de pagamento dá ao cartão. No ambiente de testes, use tok_visa.',
-      attrs: { autocomplete: 'off', maxlength: '200', spellcheck: 'false' },
-    });
+    const { metodo, cartao } = camposDeCobranca();
     const inicio = field({
       label: 'Início', name: 'inicio', type: 'date', optional: true,
       hint: 'Em branco: hoje. Pode ser até 90 dias adiante.', attrs: { min: hoje, max: addDays(hoje, 90) },
@@ -373,7 +369,6 @@ export function planoDaEmpresa(empresa, { signal, operador = false } = {}) {
       return /^\d+$/.test(texto) ? Number(texto) : null;
     };
     const sync = () => {
-      cartao.hidden = form.elements.metodo.value !== 'cartao';
       const p = planos.find((x) => x.planoId === form.elements.planoId?.value);
       const t = p ? versaoEm(p, hoje)?.termos : null;
       const n = lerAssentos();

@@ -2,7 +2,8 @@
 // setup fee, the hours and the money granted each cycle, what rolls over, the discount and where
 // and when it applies, a version to come) and the form that subscribes; with one, where it
 // stands, the next charge, the current cycle (prorated when it began mid-month), a scheduled
-// change with its undo, what can be done now and the cycles (lib/assinaturas.js).
+// change with its undo, what can be done now — a new card after a declined charge, which charges
+// the cycle again at once, included — and the cycles (lib/assinaturas.js).
 
 import { api, allPages } from '../lib/api.js';
 import { todasAsUnidades } from '../lib/catalog.js';

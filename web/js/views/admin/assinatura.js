@@ -1,5 +1,6 @@
 // One member's subscription, for operators: the same panel the member sees (lib/assinaturas.js)
-// acting through the operator's API — change plan, pause, cancel, resume, undo a scheduled change —
+// acting through the operator's API — change plan, pause, cancel, resume, undo a scheduled change,
+// change the means of payment (a new card after a decline charges the cycle again at once) —
 // plus "Registrar pagamento" of a cycle paid outside the app; without one, the form that
 // subscribes the member to a plan.
 
