@@ -20,6 +20,16 @@ struct AssinaturasTests {
         try #require(try await client.json(.get, "/api/auth/me", token: token).object["id"] as? String)
     }
 
+    /// The member's subscription once `probe` holds of it (its read model follows the charges' notices).
+    func assinatura(
+        _ client: any TestClientProtocol, _ token: String, _ what: String, _ probe: @escaping ([String: Any]) -> Bool
+    ) async throws -> [String: Any] {
+        try await eventually(what) {
+            let resposta = try await client.json(.get, "/api/assinatura", token: token)
+            return probe(resposta.object) ? resposta.object : nil
+        }
+    }
+
     func criarPlano(_ client: any TestClientProtocol, _ corpo: String, token: String) async throws -> String {
         let resposta = try await client.json(.post, "/api/admin/planos", corpo, token: token)
         #expect(resposta.status == .created, "\(String(buffer: resposta.body))")
@@ -234,10 +244,7 @@ struct AssinaturasTests {
             let cenario = try await Cenario.make(harness, client)
             let flex = try await criarPlano(client, Self.flex, token: cenario.admin)
             func assinatura(_ token: String, _ probe: @escaping ([String: Any]) -> Bool) async throws -> [String: Any] {
-                try await eventually("the subscription as expected") {
-                    let resposta = try await client.json(.get, "/api/assinatura", token: token)
-                    return probe(resposta.object) ? resposta.object : nil
-                }
+                try await self.assinatura(client, token, "the subscription as expected", probe)
             }
             // A good card: the first cycle's charge is made and paid through the sandbox's webhook.
             let assinada = try await client.json(
@@ -337,10 +344,7 @@ struct AssinaturasTests {
             let cenario = try await Cenario.make(harness, client)
             let flex = try await criarPlano(client, Self.flex, token: cenario.admin)
             func assinatura(_ token: String, _ what: String, _ probe: @escaping ([String: Any]) -> Bool) async throws -> [String: Any] {
-                try await eventually(what) {
-                    let resposta = try await client.json(.get, "/api/assinatura", token: token)
-                    return probe(resposta.object) ? resposta.object : nil
-                }
+                try await self.assinatura(client, token, what, probe)
             }
             func tentativas(_ view: [String: Any]) -> Int? { (view["inadimplencia"] as? [String: Any])?["tentativas"] as? Int }
             func cobrada(_ view: [String: Any]) -> Int? { (view["cobrancas"] as? [[String: Any]])?.first?["tentativa"] as? Int }
