@@ -236,8 +236,7 @@ extension AssinaturasService {
         }
         let todas = try await store.documents(AssinaturasReadModel.assinaturas, grupo: "todas", limit: 10_000, offset: 0)
             .map { try ReadModelJSON.decoder.decode(AssinaturaView.self, from: $0) }.filter { $0.status == status }
-        let inicio = min((pagina - 1) * 50, todas.count)
-        return Pagina(itens: Array(todas[inicio..<min(inicio + 50, todas.count)]), total: todas.count, pagina: pagina)
+        return Pagina(de: todas, pagina: pagina)
     }
 
     // MARK: Timers

@@ -101,8 +101,7 @@ extension AssinaturasService {
     public func pacotes(pagina: Int, todos: Bool) async throws -> Pagina<PacoteView> {
         let docs = try await store.documents(PacotesReadModel.pacotes, grupo: "todos", limit: 1_000, offset: 0)
         let views = try docs.map { try ReadModelJSON.decoder.decode(PacoteView.self, from: $0) }.filter { todos || !$0.arquivado }
-        let inicio = min((pagina - 1) * 50, views.count)
-        return Pagina(itens: Array(views[inicio..<min(inicio + 50, views.count)]), total: views.count, pagina: pagina)
+        return Pagina(de: views, pagina: pagina)
     }
 
     public func pacote(_ texto: String, todos: Bool) async throws -> PacoteView {

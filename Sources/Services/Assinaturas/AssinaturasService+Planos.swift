@@ -159,8 +159,7 @@ extension AssinaturasService {
     public func planos(pagina: Int, todos: Bool) async throws -> Pagina<PlanoView> {
         let docs = try await store.documents(AssinaturasReadModel.planos, grupo: "todos", limit: 1_000, offset: 0)
         let views = try docs.map { try ReadModelJSON.decoder.decode(PlanoView.self, from: $0) }.filter { todos || !$0.arquivado }
-        let inicio = min((pagina - 1) * 50, views.count)
-        return Pagina(itens: Array(views[inicio..<min(inicio + 50, views.count)]), total: views.count, pagina: pagina)
+        return Pagina(de: views, pagina: pagina)
     }
 
     public func plano(_ texto: String, todos: Bool) async throws -> PlanoView {
