@@ -20,8 +20,10 @@ struct BookingBench: AsyncParsableCommand {
             32 connections: bookings spread over 16 rooms (each request a new non-overlapping slot), \
             bookings all on one hot room, and catalog reads. Needs `wrk` (Debian package). \
             With --distributed: one process per deployable (gateway, projections, usuarios, espacos, \
-            precos, --reservas replicas) on a fresh PostgreSQL database (BENCH_DB_NAME + "_http", \
-            dropped and recreated; DB_* / DATABASE_URL name the server), load through the gateway.
+            precos, --reservas replicas; 0 hosts reservas in the gateway) on a fresh PostgreSQL \
+            database (BENCH_DB_NAME + "_http", dropped and recreated; DB_* / DATABASE_URL name the \
+            server), load through the gateway; first `floor`'s floor_pipeline stage runs, and the \
+            booking figures are also printed as ratios to it (booking_spread_vs_floor).
             """)
 
     @OptionGroup var load: HTTPLoad
@@ -29,8 +31,11 @@ struct BookingBench: AsyncParsableCommand {
     @Flag(help: "Distributed mode on PostgreSQL: one process per deployable, load through the gateway.")
     var distributed = false
 
-    @Option(help: "reservas replicas in distributed mode.")
+    @Option(help: "reservas replicas in distributed mode (0: the gateway hosts reservas, with no HTTP hop).")
     var reservas = 2
+
+    @Flag(help: "In distributed mode, skip the floor_pipeline run (and the ratios to it).")
+    var noFloor = false
 
     @Option(
         help: """
@@ -78,6 +83,11 @@ struct BookingBench: AsyncParsableCommand {
             environment["OTEL_EXPORTER_OTLP_ENDPOINT"] = nil
             environment["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] = nil
         }
+        guard reservas >= 0 else { throw ValidationError("--reservas must be 0 or more") }
+        var figures = Figures()
+        // The floor of the same invocation: a ratio to it compares across runs and days, the
+        // absolute rates of this VM do not.
+        if distributed, !noFloor { try await FloorBench.measure(["floor_pipeline"], load: load, into: &figures) }
         let api: Client
         if distributed {
             let database = try await freshDatabase()
@@ -90,7 +100,7 @@ struct BookingBench: AsyncParsableCommand {
             guard create.terminationStatus == 0 else { throw ValidationError("coworkflow admin create --postgres failed") }
             var urls: [String: [String]] = [:]
             var ports: [Int] = []
-            let services = ["projections", "usuarios", "espacos", "precos"] + Array(repeating: "reservas", count: max(1, reservas))
+            let services = ["projections", "usuarios", "espacos", "precos"] + Array(repeating: "reservas", count: reservas)
             cpu.commands["postgres"] = "postgres"
             cpu.commands["beam.smp"] = "rabbitmq"
             for (index, service) in services.enumerated() {
@@ -103,7 +113,8 @@ struct BookingBench: AsyncParsableCommand {
             }
             var gateway = environment
             for service in ["usuarios", "espacos", "precos", "reservas"] {
-                gateway["SERVICE_\(service.uppercased())_URL"] = urls[service, default: []].joined(separator: ",")
+                // No replica: the gateway serves it (its routes, reactions and timers) itself.
+                gateway["SERVICE_\(service.uppercased())_URL"] = urls[service].map { $0.joined(separator: ",") }
             }
             servers.append(try HTTPLoad.launch(binary, ["serve", "--service", "gateway", "--port", String(port)], gateway))
             cpu.pids[servers[servers.count - 1].processIdentifier] = "gateway"
@@ -155,7 +166,6 @@ struct BookingBench: AsyncParsableCommand {
         try Self.lua.write(to: script, atomically: true, encoding: .utf8)
         // Slots start tomorrow at 00:00 UTC, 30 minutes each, never reused across runs.
         let base = (Int(Date().timeIntervalSince1970) / 86_400 + 1) * 86_400
-        var figures = Figures()
         let meter = ProcessCPU(groups: cpu)
         let spread = try await load.wrk(
             api.base + "/api/reservas", seconds: seconds, script: script, args: [member, String(base)] + Array(rooms[0..<16]), meter: meter)
@@ -163,6 +173,13 @@ struct BookingBench: AsyncParsableCommand {
         let hot = try await load.wrk(
             api.base + "/api/reservas", seconds: seconds, script: script, args: [member, String(base)] + [rooms[16]], meter: meter)
         hot.record("booking_hot_space", into: &figures, unit: "bookings/s", per: "booking")
+        if let floor = figures.values["floor_pipeline"], floor > 0 {
+            figures.record("booking_spread_vs_floor", spread.perSecond / floor, "x", decimals: 2)
+            if let p99 = figures.values["floor_pipeline_p99"], p99 > 0 {
+                figures.record("booking_spread_p99_vs_floor", spread.p99 / p99, "x", decimals: 2)
+            }
+        }
+        figures.record("booking_hot_space_vs_spread", hot.perSecond / spread.perSecond, "x", decimals: 2)
         let catalog = try await load.wrk(api.base + "/api/espacos", seconds: seconds, script: nil, args: [], meter: meter)
         catalog.record("catalog", into: &figures, unit: "reads/s", per: "read")
     }

@@ -41,7 +41,21 @@ struct FloorBench: AsyncParsableCommand {
 
     @OptionGroup var load: HTTPLoad
 
+    /// Every stage, in the order they run.
+    static let stages = [
+        ("floor_http", ["service-nodb"]), ("floor_store", ["service"]), ("floor_hop", ["service", "edge"]),
+        ("floor_pipeline", ["service-events", "edge", "pipeline"]),
+    ]
+
     func run() async throws {
+        var figures = Figures()
+        try await Self.measure(Self.stages.map(\.0), load: load, into: &figures)
+    }
+
+    /// Runs the stages named (``stages``) on a fresh database, each printing its figures into
+    /// `figures`; `booking --distributed` runs `floor_pipeline` this way, so that its ratio to
+    /// the floor comes from one invocation.
+    static func measure(_ names: [String], load: HTTPLoad, into figures: inout Figures) async throws {
         let seconds = load.seconds
         var logger = Logger(label: "coworkflow.bench")
         logger.logLevel = .warning
@@ -74,13 +88,8 @@ struct FloorBench: AsyncParsableCommand {
         )
 
         let consumer = "floorbench\(UInt32.random(in: .min ... .max))"
-        var figures = Figures()
-        let stages = [
-            ("floor_http", ["service-nodb"]), ("floor_store", ["service"]), ("floor_hop", ["service", "edge"]),
-            ("floor_pipeline", ["service-events", "edge", "pipeline"]),
-        ]
         do {
-            for (figure, roles) in stages {
+            for (figure, roles) in stages where names.contains(figure) {
                 var servers: [Process] = []
                 var cpu = ProcessCPU.Groups()
                 cpu.commands["postgres"] = "postgres"
