@@ -235,11 +235,15 @@ public enum AssinaturasReadModel {
     public static let planos = "planos"
     public static let assinaturas = "assinaturas"
     public static let prazos = "assinaturas_prazos"
+    public static let porStatus = "assinaturas_por_status"
 
-    /// `planos` (group `todos`, by name), `assinaturas` (one per holder, group `todas`) and
-    /// `assinaturas_prazos` (the renewal timers in group `prazo`, ordered by due time).
+    /// `planos` (group `todos`, by name), `assinaturas` (one per holder, group `todas`),
+    /// `assinaturas_por_status` (the same documents grouped by their status, for the operators'
+    /// filter; a holder's document moves group as its status changes) and `assinaturas_prazos`
+    /// (the renewal timers in group `prazo`, ordered by due time).
     public static let projection = Projection(
-        name: "assinaturas", collections: [planos, assinaturas, prazos], types: Plano.Catalogo.todos.types.union(Assinatura.Catalogo.todos.types)
+        name: "assinaturas", collections: [planos, assinaturas, porStatus, prazos],
+        types: Plano.Catalogo.todos.types.union(Assinatura.Catalogo.todos.types)
     ) { recorded, batch in
         if let event = try Plano.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) {
             let id: UUID
@@ -256,7 +260,9 @@ public enum AssinaturasReadModel {
         guard let event = try Assinatura.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) else { return }
         let titular = titularEInstante(event).0
         guard let view = try await batch.get(AssinaturaView.self, assinaturas, titular).aplicando(event) else { return }
-        try batch.put(view, assinaturas, titular, grupo: "todas", ordem: titular)
+        let doc = try ReadModelJSON.encoder.encode(view)
+        batch.put(json: doc, assinaturas, titular, grupo: "todas", ordem: titular)
+        batch.put(json: doc, porStatus, titular, grupo: view.status.rawValue, ordem: titular)
         if let vence = view.prazo {
             try batch.put(AssinaturaPrazoView(titular: titular, vence: vence), prazos, titular, grupo: "prazo", ordem: ReservasReadModel.ordem(vence))
         } else {

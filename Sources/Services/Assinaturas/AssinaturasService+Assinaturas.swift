@@ -227,16 +227,13 @@ extension AssinaturasService {
         try await assinatura(titular: try await titular(usuario))
     }
 
-    /// Every subscription, by holder, 50 a page; `status` filters.
+    /// Every subscription, by holder, 50 a page; `status` filters (in the read model: one query
+    /// for the page and one for the count, whatever the number of subscriptions).
     public func assinaturas(pagina: Int, status: Assinatura.Status?) async throws -> Pagina<AssinaturaView> {
-        if status == nil {
-            let docs = try await store.documents(AssinaturasReadModel.assinaturas, grupo: "todas", limit: 50, offset: (pagina - 1) * 50)
-            let total = try await store.count(AssinaturasReadModel.assinaturas, grupo: "todas")
-            return Pagina(itens: try docs.map { try ReadModelJSON.decoder.decode(AssinaturaView.self, from: $0) }, total: total, pagina: pagina)
-        }
-        let todas = try await store.documents(AssinaturasReadModel.assinaturas, grupo: "todas", limit: 10_000, offset: 0)
-            .map { try ReadModelJSON.decoder.decode(AssinaturaView.self, from: $0) }.filter { $0.status == status }
-        return Pagina(de: todas, pagina: pagina)
+        let (colecao, grupo) = status.map { (AssinaturasReadModel.porStatus, $0.rawValue) } ?? (AssinaturasReadModel.assinaturas, "todas")
+        let docs = try await store.documents(colecao, grupo: grupo, limit: 50, offset: (pagina - 1) * 50)
+        let total = try await store.count(colecao, grupo: grupo)
+        return Pagina(itens: try docs.map { try ReadModelJSON.decoder.decode(AssinaturaView.self, from: $0) }, total: total, pagina: pagina)
     }
 
     // MARK: Timers
