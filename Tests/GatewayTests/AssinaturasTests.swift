@@ -189,6 +189,8 @@ struct AssinaturasTests {
             #expect(fim.object["status"] as? String == "encerrada" && fim.object["motivoDoEncerramento"] as? String == "cancelamento")
             let lista = try await client.json(.get, "/api/admin/assinaturas?status=encerrada", token: cenario.admin)
             #expect(lista.object["total"] as? Int == 1, "\(String(buffer: lista.body))")
+            // Filed under its status as it is now, not also under the one it had.
+            #expect(try await client.json(.get, "/api/admin/assinaturas?status=ativa", token: cenario.admin).object["total"] as? Int == 0)
         }
     }
 
@@ -536,6 +538,17 @@ struct AssinaturasTests {
             let contas = try #require(razao["contas"] as? [[String: Any]])
             let caixa = contas.first { $0["conta"] as? String == "caixa" }
             #expect(caixa?["saldo"] as? Int == total)
+            // Each renewal by card was told to the member once, with its days and amount (the
+            // first cycle is the subscription itself, not a renewal).
+            let renovacoes = try await eventually("the twelve renewal e-mails") {
+                let achados = try harness.emails().filter { $0.subject?.hasPrefix("Assinatura renovada") == true }
+                return achados.count >= 12 ? achados : nil
+            }
+            #expect(renovacoes.compactMap(\.subject).sorted() == (2...13).map { "Assinatura renovada: ciclo \($0)" }.sorted())
+            let dezembroRenovado = renovacoes.first { $0.subject == "Assinatura renovada: ciclo 2" }?.text ?? ""
+            #expect(
+                dezembroRenovado.contains("de 01/12/2026 a 31/12/2026") && dezembroRenovado.contains("R$ 300,00 será cobrado no cartão"),
+                "\(dezembroRenovado)")
 
             // The memberships' analytics: one active subscription worth R$ 300,00 a month; each
             // month's revenue by plan; then a cancellation at the cycle's end is that month's churn.

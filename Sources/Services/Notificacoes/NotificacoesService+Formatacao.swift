@@ -45,3 +45,29 @@ extension NotificacoesService {
         }
     }
 }
+
+extension NotificacoesService {
+    /// A lot's amount as the member reads it: `10 h` or `R$ 50,00`.
+    static func quantidade(_ lote: Carteira.Lote) -> String {
+        switch lote.medida {
+        case .minutos: Cotacao.formatar(duracao: Int(lote.quantidade))
+        case .centavos: reais(Money(centavos: lote.quantidade))
+        }
+    }
+
+    /// A renewed cycle: its days, what it costs and the credits it brings.
+    static func renovacao(_ ciclo: Assinatura.Ciclo) -> String {
+        let creditos = ciclo.lotes.map(quantidade)
+        let credito = creditos.isEmpty ? "" : " Os créditos do ciclo (\(creditos.joined(separator: " e "))) já estão na sua carteira."
+        return "Sua assinatura do plano \(ciclo.plano.nome) foi renovada: ciclo \(ciclo.numero), de \(ciclo.inicio.brasileira) a "
+            + "\(ciclo.fim.adding(dias: -1).brasileira). O valor de \(reais(Money(centavos: ciclo.valorCentavos))) será cobrado no cartão cadastrado."
+            + credito
+    }
+
+    /// A bundle paid: the credits it granted and until when they may be spent.
+    static func pacotePago(_ lote: Carteira.Lote) -> String {
+        let validade =
+            lote.validoAte.map { " e podem ser usados até \(DataLocal($0, em: TimeZone(identifier: "America/Sao_Paulo") ?? .gmt).brasileira)" } ?? ""
+        return "Recebemos o pagamento. \(quantidade(lote)) de créditos estão na sua carteira\(validade). Obrigado!"
+    }
+}

@@ -158,6 +158,22 @@ extension NotificacoesService {
                 tipo: .assinatura, usuarioId: devolvido.titular, reservaId: nil, titulo: "Pagamento em duplicidade devolvido",
                 texto: "O ciclo \(devolvido.ciclo) da sua assinatura já estava pago quando recebemos outro pagamento dele; "
                     + "devolvemos \(Self.reais(Money(centavos: devolvido.valorCentavos))) pelo mesmo meio.")
+        case Assinatura.Catalogo.cicloIniciado:
+            // A card renews by itself: the member hears of it (PIX and boleto cycles have the
+            // charge's e-mail with its code; the first cycle is the subscription itself).
+            let iniciado = try decoder.decode(Assinatura.CicloIniciado.self, from: event.data)
+            guard iniciado.ciclo.numero > 1,
+                case .existente(let dados) = try await assinaturas.load(StreamNames.assinatura(iniciado.titular)).state,
+                dados.cobranca.metodo == .cartao
+            else { return nil }
+            return Aviso(
+                tipo: .assinatura, usuarioId: iniciado.titular, reservaId: nil, titulo: "Assinatura renovada: ciclo \(iniciado.ciclo.numero)",
+                texto: Self.renovacao(iniciado.ciclo))
+        case CompraDePacote.Catalogo.paga:
+            let paga = try decoder.decode(CompraDePacote.Paga.self, from: event.data)
+            return Aviso(
+                tipo: .pagamentoRecebido, usuarioId: paga.titular, reservaId: nil, titulo: "Pacote pago: \(paga.lote.descricao)",
+                texto: Self.pacotePago(paga.lote))
         case Assinatura.Catalogo.reativada:
             let reativada = try decoder.decode(Assinatura.Reativada.self, from: event.data)
             return Aviso(

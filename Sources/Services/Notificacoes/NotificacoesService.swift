@@ -1,4 +1,5 @@
 public import Domain
+import EventStore
 import Foundation
 public import Logging
 import Messaging
@@ -47,7 +48,8 @@ public final class NotificacoesService: Sendable {
         Topology.routingKey(Assinatura.Catalogo.cobrancaConfirmada), Topology.routingKey(Assinatura.Catalogo.cobrancaRecusada),
         Topology.routingKey(Assinatura.Catalogo.suspensa), Topology.routingKey(Assinatura.Catalogo.reativada),
         Topology.routingKey(Assinatura.Catalogo.cobrancaEmitida), Topology.routingKey(Assinatura.Catalogo.duplicadoDevolvido),
-        Topology.routingKey(Empresa.Catalogo.conviteEnviado),
+        Topology.routingKey(Empresa.Catalogo.conviteEnviado), Topology.routingKey(Assinatura.Catalogo.cicloIniciado),
+        Topology.routingKey(CompraDePacote.Catalogo.paga),
     ]
     static let service = "notificacoes"
 
@@ -68,6 +70,13 @@ public final class NotificacoesService: Sendable {
         self.abrir = abrir
         self.enderecoPublico = enderecoPublico
         self.logger = logger
+    }
+
+    /// A subscription as its stream holds it now (how its cycles are charged).
+    var assinaturas: AggregateStore<Assinatura.Command, Assinatura.State, Assinatura.Event, Assinatura.Failure> {
+        AggregateStore(store: store, decider: Assinatura.decider) {
+            try Assinatura.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
+        }
     }
 
     /// What to say, to whom, about what.
