@@ -190,6 +190,7 @@ extension Backend {
         if services.contains(.assinaturas) {
             timers.append(Temporizador(lease: "assinaturas:creditos") { try await negocio.assinaturas.expirarCreditosVencidos() })
             timers.append(Temporizador(lease: "assinaturas:ciclos") { try await negocio.assinaturas.renovarAssinaturas() })
+            timers.append(Temporizador(lease: "assinaturas:compras") { try await negocio.assinaturas.expirarComprasVencidas() })
         }
         if services.contains(.notificacoes) {
             timers.append(Temporizador(lease: "notificacoes:lembretes") { try await negocio.notificacoes.enviarLembretesVencidos() })

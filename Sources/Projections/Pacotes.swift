@@ -115,19 +115,30 @@ extension Optional where Wrapped == CompraDePacoteView {
         case .recusada(let e):
             view.status = .recusada
             view.motivo = e.motivo
+        case .expirada:
+            view.status = .expirada
         }
         return view
     }
 }
 
+/// When an unpaid purchase's charge expires.
+public struct PrazoDeCompraView: Codable, Sendable, Equatable {
+    public let compraId: String
+    public let vence: Date
+}
+
 public enum PacotesReadModel {
     public static let pacotes = "pacotes"
     public static let compras = "compras_de_pacotes"
+    /// The unpaid PIX and boleto purchases by their charge's expiry (group `prazo`), for the
+    /// timer that expires them.
+    public static let prazos = "compras_de_pacotes_prazos"
 
     /// `pacotes` (group `todos`, by name) and `compras_de_pacotes` (group: the buyer, the most
     /// recent first).
     public static let projection = Projection(
-        name: "pacotes", collections: [pacotes, compras], types: Pacote.Catalogo.todos.types.union(CompraDePacote.Catalogo.todos.types)
+        name: "pacotes", collections: [pacotes, compras, prazos], types: Pacote.Catalogo.todos.types.union(CompraDePacote.Catalogo.todos.types)
     ) { recorded, batch in
         if let event = try Pacote.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) {
             let id: UUID
@@ -147,9 +158,16 @@ public enum PacotesReadModel {
         case .cobrancaEmitida(let e): id = e.compraId
         case .paga(let e): id = e.compraId
         case .recusada(let e): id = e.compraId
+        case .expirada(let e): id = e.compraId
         }
         let chave = id.uuidString.lowercased()
         guard let view = try await batch.get(CompraDePacoteView.self, compras, chave).aplicando(event) else { return }
         try batch.put(view, compras, chave, grupo: view.titular, ordem: NotificacoesReadModel.recentesPrimeiro(view.solicitadaEm) + chave)
+        if view.status == .pendente, let expiraEm = view.expiraEm {
+            try batch.put(
+                PrazoDeCompraView(compraId: chave, vence: expiraEm), prazos, chave, grupo: "prazo", ordem: ReservasReadModel.ordem(expiraEm))
+        } else {
+            batch.delete(prazos, chave)
+        }
     }
 }

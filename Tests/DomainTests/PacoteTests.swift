@@ -109,6 +109,31 @@ struct PacoteTests {
         #expect(try decider.run(given: history, .registrarPagamento(cobrancaId: "cob_1", em: now)).count == 1)
     }
 
+    @Test func an_unpaid_purchase_expires_at_its_charges_expiry_once_and_a_late_payment_is_still_honoured() throws {
+        let decider = CompraDePacote.decider
+        let expira = now.addingTimeInterval(86_400)
+        var history = try decider.run(given: [], solicitar())
+        // Not charged yet, or before the charge runs out: nothing.
+        #expect(try decider.run(given: history, .expirar(em: expira)).isEmpty)
+        history += try decider.run(given: history, emissao())
+        #expect(try decider.run(given: history, .expirar(em: expira.addingTimeInterval(-1))).isEmpty)
+        let expirada = try decider.run(given: history, .expirar(em: expira))
+        guard case .expirada(let evento)? = expirada.first, expirada.count == 1 else {
+            Issue.record("not expired: \(expirada)")
+            return
+        }
+        #expect(evento.compraId == uuid(10) && evento.cobrancaId == "cob_1" && evento.titular == "u1")
+        history += expirada
+        #expect(try decider.run(given: history, .expirar(em: expira.addingTimeInterval(60))).isEmpty)
+        // The money arrived after all: the credits are granted.
+        #expect(try decider.run(given: history, .registrarPagamento(cobrancaId: "cob_1", em: expira.addingTimeInterval(60))).count == 1)
+        // A paid one never expires.
+        var paga = try decider.run(given: [], solicitar())
+        paga += try decider.run(given: paga, emissao())
+        paga += try decider.run(given: paga, .registrarPagamento(cobrancaId: "cob_1", em: now))
+        #expect(try decider.run(given: paga, .expirar(em: expira)).isEmpty)
+    }
+
     @Test func a_reference_names_its_purchase() {
         #expect(CompraDePacote.compra(daReferencia: CompraDePacote.referencia(uuid(10))) == uuid(10))
         #expect(CompraDePacote.compra(daReferencia: "assinatura:u1:1:1") == nil)

@@ -11,6 +11,9 @@ extension CompraDePacote {
         public static let recusada = EventKind(
             "CompraDePacoteRecusada", category: category, context: .assinaturas, label: "Compra de pacote recusada pelo provedor")
 
-        public static let todos = [solicitada, cobrancaEmitida, paga, recusada]
+        public static let expirada = EventKind(
+            "CompraDePacoteExpirada", category: category, context: .assinaturas, label: "Compra de pacote expirada sem pagamento")
+
+        public static let todos = [solicitada, cobrancaEmitida, paga, recusada, expirada]
     }
 }

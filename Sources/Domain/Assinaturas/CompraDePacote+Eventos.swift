@@ -37,11 +37,20 @@ extension CompraDePacote {
         public let em: Date
     }
 
+    /// Its PIX or boleto was not paid in time.
+    public struct Expirada: Codable, Sendable, Equatable {
+        public let compraId: UUID
+        public let titular: String
+        public let cobrancaId: String
+        public let em: Date
+    }
+
     public enum Event: PayloadEvent, Equatable {
         case solicitada(Solicitada)
         case cobrancaEmitida(CobrancaEmitida)
         case paga(Paga)
         case recusada(Recusada)
+        case expirada(Expirada)
 
         public var kind: EventKind {
             switch self {
@@ -49,6 +58,7 @@ extension CompraDePacote {
             case .cobrancaEmitida: Catalogo.cobrancaEmitida
             case .paga: Catalogo.paga
             case .recusada: Catalogo.recusada
+            case .expirada: Catalogo.expirada
             }
         }
 
@@ -58,6 +68,7 @@ extension CompraDePacote {
             case .cobrancaEmitida(let payload): payload
             case .paga(let payload): payload
             case .recusada(let payload): payload
+            case .expirada(let payload): payload
             }
         }
 
@@ -66,6 +77,7 @@ extension CompraDePacote {
             .kind(Catalogo.cobrancaEmitida, CobrancaEmitida.self) { .cobrancaEmitida($0) },
             .kind(Catalogo.paga, Paga.self) { .paga($0) },
             .kind(Catalogo.recusada, Recusada.self) { .recusada($0) },
+            .kind(Catalogo.expirada, Expirada.self) { .expirada($0) },
         ])
     }
 }

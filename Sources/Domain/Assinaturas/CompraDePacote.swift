@@ -10,9 +10,11 @@ public enum CompraDePacote {
         /// Waiting for its charge to be made or paid.
         case pendente
         case paga
-        /// The card was declined (a PIX or boleto that is never paid stays pending until its
-        /// charge expires; the answer says when).
+        /// The card was declined.
         case recusada
+        /// A PIX or boleto not paid by its charge's expiry: nothing granted, nothing owed (a
+        /// payment that still arrives is honoured: the credits are granted then).
+        case expirada
     }
 
     /// The charge made at the provider for it.
@@ -65,6 +67,8 @@ public enum CompraDePacote {
         /// The provider's notice that `cobrancaId` was paid: the credits are granted from `em`.
         case registrarPagamento(cobrancaId: String, em: Date)
         case registrarRecusa(cobrancaId: String, motivo: String, em: Date)
+        /// The timer at the charge's expiry: a purchase still unpaid expires; otherwise nothing.
+        case expirar(em: Date)
     }
 
     public enum Failure: Error, Equatable, Sendable {
@@ -106,6 +110,9 @@ public enum CompraDePacote {
                 guard dados.emissao?.cobranca.cobrancaId == cobrancaId else { throw .cobrancaDesconhecida }
                 guard dados.status == .pendente else { return [] }
                 return [.recusada(Recusada(compraId: dados.compraId, titular: dados.titular, cobrancaId: cobrancaId, motivo: motivo, em: em))]
+            case (.expirar(let em), .existente(let dados)):
+                guard dados.status == .pendente, let emissao = dados.emissao, em >= emissao.expiraEm else { return [] }
+                return [.expirada(Expirada(compraId: dados.compraId, titular: dados.titular, cobrancaId: emissao.cobranca.cobrancaId, em: em))]
             }
         },
         evolve: { state, event in
@@ -126,6 +133,9 @@ public enum CompraDePacote {
             case (.existente(var dados), .recusada(let e)):
                 dados.status = .recusada
                 dados.motivo = e.motivo
+                return .existente(dados)
+            case (.existente(var dados), .expirada):
+                dados.status = .expirada
                 return .existente(dados)
             case (.inexistente, _):
                 return state

@@ -2,6 +2,7 @@ import Domain
 import EventStore
 import Foundation
 public import Projections
+import Telemetry
 
 extension AssinaturasService {
     var pacotes: AggregateStore<Pacote.Command, Pacote.State, Pacote.Event, Pacote.Failure> {
@@ -164,4 +165,35 @@ extension AssinaturasService {
         guard let id = UUID(uuidString: texto) else { throw ServiceError.naoEncontrado("a compra \(texto.prefix(60)) não existe") }
         return try await compraLida(id, titular: titular)
     }
+
+    // MARK: Timers
+
+    /// Expires the purchases whose PIX or boleto ran out unpaid (the timers are a read model,
+    /// so they survive restarts). Returns how many it expired; one that fails does not hold up
+    /// the others (the first failure is thrown after they ran).
+    @discardableResult
+    public func expirarComprasVencidas(limite: Int = 200) async throws -> Int {
+        let now = clock.now
+        let prazos = try await store.documents(PacotesReadModel.prazos, grupo: "prazo", limit: limite, offset: 0)
+            .map { try ReadModelJSON.decoder.decode(PrazoDeCompraView.self, from: $0) }
+        var executados = 0
+        var falha: (any Error)?
+        let vencidos = prazos.filter { $0.vence <= now }
+        Self.metricasDasCompras.found(vencidos.count)
+        for prazo in vencidos {
+            guard let id = UUID(uuidString: prazo.compraId) else { continue }
+            let meta = EventMetadata(correlationId: id, actor: "system:prazos", requestId: "prazos", service: Self.service)
+            do {
+                try await compras.handle(StreamNames.compra(id), at: now, metadata: meta, failure: ServiceError.init) { _ in .expirar(em: now) }
+                executados += 1
+                Self.metricasDasCompras.fired(late: now.timeIntervalSince(prazo.vence))
+            } catch {
+                falha = falha ?? error
+            }
+        }
+        if let falha { throw falha }
+        return executados
+    }
+
+    static let metricasDasCompras = TimerMetrics("assinaturas:compras")
 }

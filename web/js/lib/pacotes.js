@@ -66,8 +66,10 @@ export function termosDoPacote(p, unidades = []) {
   ];
 }
 
-/** Whether a pending purchase can no longer be paid: its PIX or boleto expired (`expiraEm` past). */
+/** Whether a purchase can no longer be paid: expired (the API says so once its timer ran; before
+ * that, a pending one whose `expiraEm` is past). */
 export function expirou(compra, now = Date.now()) {
+  if (compra.status === 'expirada') return true;
   return compra.status === 'pendente' && Boolean(compra.expiraEm) && Date.parse(compra.expiraEm) <= now;
 }
 
