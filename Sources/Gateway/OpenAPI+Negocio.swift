@@ -190,10 +190,19 @@ extension OpenAPI {
                                 "churn": ["type": "number", "description": "encerradas ÷ ativas no início (0–1; ausente sem ativas)"],
                                 "mrrNoFim": money, "receita": money,
                                 "receitaPorPlano": array(
-                                    object(["planoId": uuid, "nome": text, "receita": money], required: ["planoId", "nome", "receita"])),
+                                    object(
+                                        [
+                                            "planoId": uuid, "nome": text,
+                                            "tipo": [
+                                                "type": "string", "enum": ["plano", "pacote"],
+                                                "description": "plano, ou pacote de créditos vendido sem plano (planoId é então o do pacote)",
+                                            ],
+                                            "receita": money,
+                                        ], required: ["planoId", "nome", "tipo", "receita"])),
+                                "receitaDePacotes": money,
                                 "minutosConcedidos": ["type": "integer"], "minutosConsumidos": ["type": "integer"],
                                 "utilizacaoDeCreditos": ["type": "number", "description": "minutos consumidos ÷ concedidos no mês (0–1 ou mais)"],
-                            ], required: ["mes", "ativasNoInicio", "ativasNoFim", "novas", "encerradas", "mrrNoFim", "receita"])),
+                            ], required: ["mes", "ativasNoInicio", "ativasNoFim", "novas", "encerradas", "mrrNoFim", "receita", "receitaDePacotes"])),
                 ], required: ["ativas", "suspensas", "pausadas", "agendadas", "mrr", "porPlano", "meses"]),
             "Indicadores": object(
                 [

@@ -11,6 +11,9 @@ public struct AnalyticsPlanoView: Codable, Sendable, Equatable {
     public var mrrCentavos: Int64
     /// Invoiced in the month (cycles paid), in ``AnalyticsAssinaturasMes`` only.
     public var receitaCentavos: Int64
+    /// A bundle of credits sold without a plan (its key is the bundle's id), not a plan; absent
+    /// for plans.
+    public var pacote: Bool?
 
     public init(nome: String) {
         self.nome = nome
@@ -43,7 +46,8 @@ public struct AnalyticsAssinaturasResumo: Codable, Sendable, Equatable {
 
 /// One calendar month (`AAAA-MM`, in each subscription's zone): subscriptions started and ended,
 /// those active at its start and end (churn is ended ÷ active at the start), revenue invoiced by
-/// plan, and credits in minutes granted and spent (net of those given back).
+/// plan and by bundle (cycles and bundles paid), and credits in minutes granted and spent (net
+/// of those given back).
 public struct AnalyticsAssinaturasMes: Codable, Sendable, Equatable {
     public let mes: String
     public var ativasNoInicio: Int
@@ -53,6 +57,8 @@ public struct AnalyticsAssinaturasMes: Codable, Sendable, Equatable {
     public var encerradas: Int
     public var receitaCentavos: Int64
     public var receitaPorPlano: [String: AnalyticsPlanoView]
+    /// Of `receitaCentavos`, the bundles' (absent in months before bundles were counted).
+    public var receitaDePacotesCentavos: Int64?
     public var minutosConcedidos: Int64
     public var minutosConsumidos: Int64
 
@@ -93,7 +99,7 @@ public enum AnalyticsAssinaturasReadModel {
 
     public static let projection = Projection(
         name: "analytics_assinaturas", collections: [resumo, meses, estados],
-        types: Assinatura.Catalogo.todos.types.union([Fatura.Catalogo.assinaturaFaturada.type]).union(
+        types: Assinatura.Catalogo.todos.types.union([Fatura.Catalogo.assinaturaFaturada.type, Fatura.Catalogo.pacoteFaturado.type]).union(
             [Carteira.Catalogo.concedidos.type, Carteira.Catalogo.consumidos.type, Carteira.Catalogo.restituidos.type])
     ) { recorded, batch in
         var total = try await batch.get(AnalyticsAssinaturasResumo.self, resumo, chaveDoResumo) ?? AnalyticsAssinaturasResumo()
@@ -132,13 +138,26 @@ public enum AnalyticsAssinaturasReadModel {
             try salvar(doc)
             return
         }
-        if case .assinaturaFaturada(let e)? = try Fatura.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) {
+        switch try Fatura.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) {
+        case .assinaturaFaturada(let e)?:
             var doc = try await mes(e.data)
             let plano = e.plano.planoId.uuidString.lowercased()
             doc.receitaCentavos += e.valor.centavos
             doc.receitaPorPlano[plano, default: AnalyticsPlanoView(nome: e.plano.nome)].receitaCentavos += e.valor.centavos
             try salvar(doc)
             return
+        case .pacoteFaturado(let e)?:
+            var doc = try await mes(e.data)
+            var linha = doc.receitaPorPlano[e.pacoteId.uuidString.lowercased()] ?? AnalyticsPlanoView(nome: e.pacote.nome)
+            linha.pacote = true
+            linha.receitaCentavos += e.valor.centavos
+            doc.receitaPorPlano[e.pacoteId.uuidString.lowercased()] = linha
+            doc.receitaCentavos += e.valor.centavos
+            doc.receitaDePacotesCentavos = (doc.receitaDePacotesCentavos ?? 0) + e.valor.centavos
+            try salvar(doc)
+            return
+        default:
+            break
         }
         guard let event = try Assinatura.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) else { return }
         let (titular, em) = AssinaturasReadModel.titularEInstante(event)

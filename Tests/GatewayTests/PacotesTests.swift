@@ -175,6 +175,23 @@ struct PacotesTests {
             #expect(try await client.json(.get, "/api/creditos", token: bia).object["minutos"] as? Int == 0)
             #expect(try await client.json(.get, "/api/faturas", token: bia).object["total"] as? Int == 0)
 
+            // A PIX never paid: once its code runs out (a day), the timer expires the purchase.
+            let esquecida = try await client.json(.post, "/api/pacotes/\(pacote)/compras", #"{"metodo":"pix"}"#, token: bia)
+            let esquecidaId = try #require(esquecida.object["compraId"] as? String)
+            let aberta = try await compra(esquecidaId, bia) { $0["cobranca"] != nil }
+            let expiraEm = try Date(try #require(aberta["expiraEm"] as? String), strategy: .iso8601)
+            await harness.backend.settle(upTo: nil, types: nil)
+            let assinaturas = harness.backend.negocio.assinaturas
+            #expect(try await assinaturas.expirarComprasVencidas() == 0)
+            clock.set(expiraEm)
+            #expect(try await assinaturas.expirarComprasVencidas() == 1)
+            #expect(try await compra(esquecidaId, bia) { $0["status"] as? String == "expirada" }["loteId"] == nil)
+            await harness.backend.settle(upTo: nil, types: nil)
+            #expect(try await assinaturas.expirarComprasVencidas() == 0)
+            let nasCompras = try await client.json(.get, "/api/pacotes/compras", token: bia).object["itens"] as? [[String: Any]]
+            #expect(nasCompras?.first { $0["compraId"] as? String == esquecidaId }?["status"] as? String == "expirada")
+            #expect(try await client.json(.get, "/api/creditos", token: bia).object["minutos"] as? Int == 0)
+
             // The member's purchases, the most recent first; two paid invoices in all.
             let minhas = try await client.json(.get, "/api/pacotes/compras", token: cenario.membro)
             #expect(
@@ -185,6 +202,24 @@ struct PacotesTests {
                 return itens.count == 2 ? itens : nil
             }
             #expect(Set(faturas.compactMap { $0["numero"] as? Int }) == [1, 2])
+            // Each paid purchase was told by e-mail, once, with its credits and their validity;
+            // the declined one was not.
+            let pagas = try await eventually("the two paid e-mails") {
+                let achados = try harness.emails().filter { $0.subject?.hasPrefix("Pacote pago") == true }
+                return achados.count >= 2 ? achados : nil
+            }
+            #expect(pagas.count == 2 && pagas.allSatisfy { $0.subject == "Pacote pago: Pacote Pacote 10 horas" })
+            let texto = pagas.first?.text ?? ""
+            #expect(texto.contains("10 h de créditos estão na sua carteira e podem ser usados até "), "\(texto)")
+            // The memberships' analytics count the bundles sold in the month's revenue, each bundle a line.
+            await harness.backend.settle(upTo: nil, types: nil)
+            let analytics = try await client.json(.get, "/api/analytics/assinaturas?meses=1", token: cenario.admin).object
+            let novembro = try #require((analytics["meses"] as? [[String: Any]])?.last, "\(analytics)")
+            #expect(novembro["mes"] as? String == "2026-11" && novembro["receita"] as? Int == 50_000, "\(novembro)")
+            #expect(novembro["receitaDePacotes"] as? Int == 50_000)
+            let linhas = try #require(novembro["receitaPorPlano"] as? [[String: Any]])
+            #expect(linhas.count == 1 && linhas.first?["planoId"] as? String == pacote && linhas.first?["tipo"] as? String == "pacote", "\(linhas)")
+            #expect(linhas.first?["nome"] as? String == "Pacote 10 horas" && linhas.first?["receita"] as? Int == 50_000)
         }
     }
 }

@@ -18,6 +18,8 @@ extension AnalyticsService {
             public let mrrNoFim: Money
             public let receita: Money
             public let receitaPorPlano: [PlanoMes]
+            /// Of `receita`, the bundles of credits sold without a plan.
+            public let receitaDePacotes: Money
             public let minutosConcedidos: Int64
             public let minutosConsumidos: Int64
             /// Spent ÷ granted (absent when none was granted).
@@ -25,8 +27,11 @@ extension AnalyticsService {
         }
 
         public struct PlanoMes: Codable, Sendable {
+            /// The plan's id, or the bundle's (`tipo` says which).
             public let planoId: String
             public let nome: String
+            /// `plano` or `pacote` (a bundle of credits sold without a plan).
+            public let tipo: String
             public let receita: Money
         }
 
@@ -77,9 +82,12 @@ extension AnalyticsService {
                     churn: Self.razao(Int64(doc.encerradas), Int64(doc.ativasNoInicio)), mrrNoFim: Money(centavos: doc.mrrNoFimCentavos),
                     receita: Money(centavos: doc.receitaCentavos),
                     receitaPorPlano: doc.receitaPorPlano.map {
-                        Assinaturas.PlanoMes(planoId: $0.key, nome: $0.value.nome, receita: Money(centavos: $0.value.receitaCentavos))
+                        Assinaturas.PlanoMes(
+                            planoId: $0.key, nome: $0.value.nome, tipo: $0.value.pacote == true ? "pacote" : "plano",
+                            receita: Money(centavos: $0.value.receitaCentavos))
                     }
-                    .sorted { $0.receita > $1.receita },
+                    .sorted { ($0.receita, $0.nome) > ($1.receita, $1.nome) },
+                    receitaDePacotes: Money(centavos: doc.receitaDePacotesCentavos ?? 0),
                     minutosConcedidos: doc.minutosConcedidos, minutosConsumidos: doc.minutosConsumidos,
                     utilizacaoDeCreditos: Self.razao(doc.minutosConsumidos, doc.minutosConcedidos)))
             anterior = (doc.ativasNoFim, doc.mrrNoFimCentavos)

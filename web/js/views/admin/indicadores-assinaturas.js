@@ -142,14 +142,20 @@ function meses(lista) {
         { label: 'Encerradas', cell: (m) => count(m.encerradas), class: 'num' },
         { label: 'Churn', cell: (m) => percent(m.churn), class: 'num' },
         { label: 'MRR no fim', cell: (m) => money(m.mrrNoFim), class: 'num' },
-        { label: 'Receita', cell: (m) => money(m.receita), class: 'num' },
+        { label: 'Receita', cell: receita, class: 'num' },
         { label: 'Uso de créditos', cell: usoDeCreditos, class: 'num' },
       ],
     }),
     h('p', { class: 'small' },
-      'Churn: assinaturas encerradas no mês ÷ ativas no início dele. Receita: ciclos pagos no mês. '
-      + 'Uso de créditos: horas usadas ÷ horas concedidas pelos planos no mês. “—”: nada para dividir.'));
+      'Churn: assinaturas encerradas no mês ÷ ativas no início dele. Receita: ciclos de assinatura e pacotes de créditos pagos no mês. '
+      + 'Uso de créditos: horas usadas ÷ horas concedidas pelos planos e pacotes no mês. “—”: nada para dividir.'));
   return section;
+}
+
+/** The month's revenue and, under it, the bundles' share of it. */
+function receita(m) {
+  if (!(m.receitaDePacotes > 0)) return money(m.receita);
+  return [money(m.receita), h('span', { class: 'receita__pacotes small' }, `${money(m.receitaDePacotes)} em pacotes`)];
 }
 
 function usoDeCreditos(m) {
