@@ -5,7 +5,8 @@ the total (R$ 400,00 a month, 20 h) and subscribes by boleto; the plan's panel s
 the current cycle with the value the API answered, awaiting payment, and the cycle's boleto; the
 company's pool shows the hours the cycle granted. She sets the member's monthly cap to 1 h (an
 amount the form cannot read is refused next to the field; the API keeps 60 minutes) and the month's
-use table shows it. The member books 1 h of meeting room through the API, paid by the pool; on a
+use table shows it. The member quotes 1 h of meeting room on its page: the quote says the company's
+credits pay it all ("1 h da sua empresa", nothing to pay, no method asked) and they book it; on a
 phone they see the plan's name and status, the pool's hours left and "Você usou 1 h de 1 h este
 mês." (the API's /uso the oracle); the manager on a phone sees it in the use table ("Limite
 atingido"), and the operator sees the plan on the company's page. Desktop and phone."""
@@ -18,7 +19,7 @@ from zoneinfo import ZoneInfo
 
 from selenium.webdriver.common.by import By
 
-from journeys import api, book, member, open_signed_in, session, space_open_now, token
+from journeys import api, go_to_day, member, open_signed_in, pick_slot, session, space_open_now, token
 from test_companies import cnpj_novo
 from test_plans import brl, check, horas, text
 
@@ -133,11 +134,36 @@ def test_a_manager_subscribes_the_company_caps_a_member_who_sees_the_pool(browse
     g.wait(lambda d: titulo_do_uso() == este_mes, "back to this month")
     assert not proximo_mes().is_enabled()
 
-    # ---- the member books 1 h of meeting room: the pool pays it (they have no credits of their own) --------
+    # ---- the member quotes and books 1 h of meeting room on its page: the pool pays it (they have no
+    # credits of their own), so the quote says whose credits and asks for no payment method -------------
     _, sala = space_open_now(server, f"Sala Trama {sufixo}")
     inicio = (datetime.now(ZoneInfo("America/Sao_Paulo")) + timedelta(days=1)).replace(hour=10, minute=0, second=0, microsecond=0)
-    reserva = book(server, membro_token, sala, inicio, inicio + timedelta(hours=1))
-    assert reserva["creditos"]["minutos"] == 60 and reserva["total"] == 0, reserva
+    cotacao = api(
+        server, "POST", "/api/precos/cotacao", token=membro_token,
+        body={"espacoId": sala, "inicio": inicio.isoformat(), "fim": (inicio + timedelta(hours=1)).isoformat()})
+    assert cotacao["total"] == 0 and cotacao["creditos"]["daEmpresa"]["minutos"] == 60, cotacao
+    q = browser()
+    open_signed_in(q, server, membro[:2], f"/espacos/{sala}")
+    q.wait_heading(f"Sala Trama {sufixo}")
+    go_to_day(q, inicio.date())
+    pick_slot(q, "10:00")
+    pick_slot(q, "10:30")
+    assert q.value("Fim") == "11:00 (1 h)"
+    q.click("Ver preço")
+    quote = q.wait_text("Composição do preço", ".quote").text.replace("\xa0", " ")
+    preco = brl(cotacao["subtotal"])
+    assert f"Pago com créditos\n− {preco} (1 h da sua empresa)" in quote, quote
+    assert "Total\nR$ 0,00" in quote and "Nada a pagar. Os créditos cobrem esta reserva (1 h da sua empresa)" in quote, quote
+    assert not q.driver.find_elements(By.CSS_SELECTOR, ".quote input[name=metodo]"), "a payment method was asked for"
+    q.scroll(q.driver.find_element(By.CSS_SELECTOR, ".quote"))
+    q.step("cotacao com creditos da empresa")
+    q.click("Reservar com créditos", ".quote")
+    q.wait_text("Reserva confirmada!", ".result")
+    resultado = text(q, ".result")
+    assert "Pago com créditos\n1 h da sua empresa" in resultado and "Confirmada" in resultado, resultado
+    q.step("reserva com creditos da empresa")
+    reserva = next(r for r in api(server, "GET", "/api/reservas", token=membro_token)["itens"] if r["espacoId"] == sala)
+    assert reserva["creditos"]["minutos"] == 60 and reserva["total"] == 0 and reserva["status"] == "confirmada", reserva
     eu = api(server, "GET", f"/api/empresas/{eid}/uso", token=membro_token)["pessoas"]
     assert [p["usuarioId"] for p in eu] == [membro_id], eu  # a member reads only their own use
     eu = eu[0]
