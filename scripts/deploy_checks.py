@@ -658,12 +658,16 @@ def check_consistency(compose_json: str | None) -> int:
         if "JWT_SECRET" not in names_in(c.get("secrets")):
             problems.add(f"ecs-tasks/{name}.json", "JWT_SECRET is required in distributed mode (the same secret on every deployable)")
 
-    # The gateway finds every built service through Cloud Map, on that service's port.
+    # The gateway finds every built service through Cloud Map, on that service's port; one it
+    # has no URL for it hosts itself (docs/deploy.md, "Choosing the shape": check_runtime_needs
+    # then asks for AMQP_URL on the gateway if the service reacts to events).
     gateway = {item["name"]: item.get("value") for item in container(tasks.get("gateway", {})).get("environment") or []}
     for service in built:
         variable = f"SERVICE_{service.upper()}_URL"
         task = tasks.get(service, {})
         port = ((container(task).get("portMappings") or [{}])[0]).get("containerPort")
+        if variable not in gateway:
+            continue
         if gateway.get(variable) != f"http://{service}.${{service_namespace}}:{port}":
             problems.add("ecs-tasks/gateway.json", f"{variable} must be http://{service}.${{service_namespace}}:{port}")
         if labels(task).get("coworkflow.ingress") != "gateway":
