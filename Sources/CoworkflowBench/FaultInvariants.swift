@@ -601,7 +601,8 @@ enum FaultInvariants {
     /// Exactly-once effects in financeiro: every PagamentoConfirmado of more than 0 has exactly
     /// one FaturaEmitida (by `pagamentoId`), for the same amount, in its unit's book, and that
     /// invoice exactly one FaturaPaga; every ReembolsoConcluido of more than 0 exactly one
-    /// NotaDeCreditoEmitida (by `reembolsoId`) for the same amount; every paid subscription
+    /// NotaDeCreditoEmitida (by `reembolsoId`) for the same amount, and so does every bundle's
+    /// CompraDePacoteReembolsada of more than 0; every paid subscription
     /// cycle (CobrancaDeCicloConfirmada) whose CicloIniciado charges more than 0 exactly one
     /// FaturaDeAssinaturaEmitida; and no invoice or note exists without its cause. A missing
     /// document after the load settled is a lost event (or a dead letter: see `no_dead_letters`);
@@ -634,6 +635,11 @@ enum FaultInvariants {
                 SELECT stream_id, lower(data->>'reembolsoId') AS reembolso, (data->>'numero')::int AS numero, (data->>'valor')::bigint AS valor
                 FROM events
                 WHERE category = 'faturas' AND event_type = 'NotaDeCreditoEmitida'
+            ),
+            compra_reembolsada AS (
+                SELECT stream_id, lower(data->>'reembolsoId') AS reembolso, (data->>'valor')::bigint AS valor
+                FROM events
+                WHERE category = 'compra' AND event_type = 'CompraDePacoteReembolsada'
             ),
             ciclo AS (
                 SELECT DISTINCT ON (lower(data->>'assinaturaId'), (data->'ciclo'->>'numero')::int)
@@ -680,9 +686,18 @@ enum FaultInvariants {
             GROUP BY r.reembolso, r.valor, r.stream_id, r.stream_version, r.unidade
             HAVING count(n.reembolso) <> 1 OR bool_or(n.valor <> r.valor OR n.stream_id <> 'faturas-' || r.unidade)
             UNION ALL
+            SELECT format('bundle refund %s of %s centavos (%s) has %s credit note(s) (must be 1, of that amount)',
+                c.reembolso, c.valor, c.stream_id, count(n.reembolso))
+            FROM compra_reembolsada AS c
+            LEFT JOIN nota AS n ON n.reembolso = c.reembolso
+            WHERE c.valor > 0
+            GROUP BY c.reembolso, c.valor, c.stream_id
+            HAVING count(n.reembolso) <> 1 OR bool_or(n.valor <> c.valor)
+            UNION ALL
             SELECT format('credit note NC-%s of %s is for refund %s, which was never concluded', n.numero, n.stream_id, n.reembolso)
             FROM nota AS n
             WHERE NOT EXISTS (SELECT 1 FROM reembolso AS r WHERE r.reembolso = n.reembolso)
+                AND NOT EXISTS (SELECT 1 FROM compra_reembolsada AS c WHERE c.reembolso = n.reembolso)
             UNION ALL
             SELECT format('subscription %s cycle %s (%s centavos) was paid and has %s invoice(s)%s (must be 1)',
                 c.assinatura, c.ciclo, c.valor, count(f.numero), coalesce(': ' || string_agg(f.stream_id || ' F-' || f.numero, ', '), ''))

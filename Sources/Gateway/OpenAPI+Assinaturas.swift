@@ -97,7 +97,21 @@ extension OpenAPI {
                     "expiraEm": instant.merging(["description": "até quando o PIX ou o boleto pode ser pago"]) { $1 },
                     "loteId": uuid, "validoAte": instant.merging(["description": "até quando os créditos comprados valem"]) { $1 },
                     "motivo": text, "solicitadaEm": instant, "pagaEm": instant,
+                    "reembolso": object(
+                        [
+                            "valorCentavos": money.merging(["description": "devolvido pelo provedor"]) { $1 }, "medida": medida,
+                            "retirado": ["type": "integer", "minimum": 0, "description": "créditos restantes retirados da carteira"],
+                            "motivo": text, "em": instant,
+                        ], required: ["valorCentavos", "medida", "retirado", "motivo", "em"]),
                 ], required: ["compraId", "titular", "pacoteId", "pacote", "valorCentavos", "metodo", "status", "solicitadaEm"]),
+            "ReembolsoDeCompra": object(
+                [
+                    "motivo": textoLivre(500, obrigatorio: true),
+                    "valorCentavos": [
+                        "type": "integer", "minimum": 0, "maximum": Plano.Termos.maximoCentavos,
+                        "description": "quanto devolver, até o que foi pago (ausente: a parte do preço dos créditos ainda não usados)",
+                    ],
+                ], required: ["motivo"]),
             "PaginaDeComprasDePacotes": page("CompraDePacote"),
         ]
     }

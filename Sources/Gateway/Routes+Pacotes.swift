@@ -65,6 +65,24 @@ extension Routes {
         }
         api.add(
             Operation(
+                method: .get, path: "/api/admin/usuarios/{id}/pacotes/compras",
+                summary: "As compras de pacotes de um membro (as mais recentes primeiro)", tag: "assinaturas", auth: true, admin: true,
+                response: "PaginaDeComprasDePacotes", errors: [400, 404], query: [.pagina])
+        ) { request, context, _ in
+            try .json(try await assinaturas.compras(usuario: try context.parameters.require("id"), pagina: try Query.page(request)))
+        }
+        api.add(
+            Operation(
+                method: .post, path: "/api/admin/pacotes/compras/{id}/reembolso",
+                summary:
+                    "Reembolsar uma compra paga: os créditos restantes saem da carteira, o valor volta pelo provedor e a nota de crédito é emitida",
+                tag: "assinaturas", auth: true, admin: true, request: "ReembolsoDeCompra", response: "CompraDePacote", errors: [404, 409, 422])
+        ) { _, context, body in
+            let pedido = try JSON.decode(AssinaturasService.PedidoDeReembolso.self, from: body)
+            return try .json(try await assinaturas.reembolsarCompra(try context.parameters.require("id"), pedido, caller: context.caller))
+        }
+        api.add(
+            Operation(
                 method: .post, path: "/api/admin/pacotes/{id}/arquivamento",
                 summary: "Arquivar um pacote: sai de venda; os créditos já comprados continuam", tag: "assinaturas", auth: true, admin: true,
                 response: "Pacote", errors: [404])

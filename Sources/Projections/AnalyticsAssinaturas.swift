@@ -46,7 +46,7 @@ public struct AnalyticsAssinaturasResumo: Codable, Sendable, Equatable {
 
 /// One calendar month (`AAAA-MM`, in each subscription's zone): subscriptions started and ended,
 /// those active at its start and end (churn is ended ÷ active at the start), revenue invoiced by
-/// plan and by bundle (cycles and bundles paid), and credits in minutes granted and spent (net
+/// plan and by bundle (cycles and bundles paid, less bundles refunded), and credits in minutes granted and spent (net
 /// of those given back).
 public struct AnalyticsAssinaturasMes: Codable, Sendable, Equatable {
     public let mes: String
@@ -100,7 +100,10 @@ public enum AnalyticsAssinaturasReadModel {
     public static let projection = Projection(
         name: "analytics_assinaturas", collections: [resumo, meses, estados],
         types: Assinatura.Catalogo.todos.types.union([Fatura.Catalogo.assinaturaFaturada.type, Fatura.Catalogo.pacoteFaturado.type]).union(
-            [Carteira.Catalogo.concedidos.type, Carteira.Catalogo.consumidos.type, Carteira.Catalogo.restituidos.type])
+            [
+                Carteira.Catalogo.concedidos.type, Carteira.Catalogo.consumidos.type, Carteira.Catalogo.restituidos.type,
+                CompraDePacote.Catalogo.reembolsada.type,
+            ])
     ) { recorded, batch in
         var total = try await batch.get(AnalyticsAssinaturasResumo.self, resumo, chaveDoResumo) ?? AnalyticsAssinaturasResumo()
         let fusoPadrao = "America/Sao_Paulo"
@@ -135,6 +138,20 @@ public enum AnalyticsAssinaturasReadModel {
             var doc = try await mes(local(em, fusoPadrao))
             doc.minutosConcedidos += minutos.concedidos
             doc.minutosConsumidos += minutos.consumidos
+            try salvar(doc)
+            return
+        }
+        // A bundle refunded: its money leaves the month it was refunded in (its line may be
+        // negative there when it was sold in an earlier month).
+        if case .reembolsada(let e)? = try CompraDePacote.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) {
+            guard e.valor > .zero else { return }
+            var doc = try await mes(local(e.em, fusoPadrao))
+            var linha = doc.receitaPorPlano[e.pacoteId.uuidString.lowercased()] ?? AnalyticsPlanoView(nome: e.nome)
+            linha.pacote = true
+            linha.receitaCentavos -= e.valor.centavos
+            doc.receitaPorPlano[e.pacoteId.uuidString.lowercased()] = linha
+            doc.receitaCentavos -= e.valor.centavos
+            doc.receitaDePacotesCentavos = (doc.receitaDePacotesCentavos ?? 0) - e.valor.centavos
             try salvar(doc)
             return
         }

@@ -260,9 +260,9 @@ public enum FinanceiroReadModel {
             }
             let documento = DocumentoFiscalView(
                 tipo: .notaDeCredito, id: e.notaId.description, numero: e.numero, codigo: codigo, unidadeId: e.unidadeId.description,
-                faturaId: e.faturaId.description, numeroDaFatura: e.numeroDaFatura, reservaId: e.reservaId.uuidString.lowercased(),
-                pagamentoId: e.pagamentoId.uuidString.lowercased(), reembolsoId: e.reembolsoId.uuidString.lowercased(),
-                assinaturaId: nil, ciclo: nil, usuarioId: e.usuarioId, espacoId: e.espacoId.uuidString.lowercased(), tipoDeEspaco: e.tipoDeEspaco,
+                faturaId: e.faturaId.description, numeroDaFatura: e.numeroDaFatura, reservaId: e.reservaId?.uuidString.lowercased(),
+                pagamentoId: e.compraId == nil ? e.pagamentoId.uuidString.lowercased() : nil, reembolsoId: e.reembolsoId.uuidString.lowercased(),
+                assinaturaId: nil, ciclo: nil, usuarioId: e.usuarioId, espacoId: e.espacoId?.uuidString.lowercased(), tipoDeEspaco: e.tipoDeEspaco,
                 metodo: nil,
                 valor: e.valor, aliquotaISSBP: e.aliquotaISSBP, iss: e.iss, data: e.data, em: e.em)
             try batch.put(documento, documentos, documento.id, grupo: documento.unidadeId, ordem: ordem(e.data, e.em, Int(recorded.version)))

@@ -79,6 +79,8 @@ public struct CompraDePacoteView: Codable, Sendable, Equatable {
     public var motivo: String?
     public let solicitadaEm: Date
     public var pagaEm: Date?
+    /// An operator's refund: the money given back and the credits taken back.
+    public var reembolso: ReembolsoDeCompraView?
 
     public init(_ e: CompraDePacote.Solicitada) {
         compraId = e.compraId.uuidString.lowercased()
@@ -117,9 +119,23 @@ extension Optional where Wrapped == CompraDePacoteView {
             view.motivo = e.motivo
         case .expirada:
             view.status = .expirada
+        case .reembolsada(let e):
+            view.status = .reembolsada
+            view.reembolso = ReembolsoDeCompraView(
+                valorCentavos: e.valor.centavos, medida: e.medida, retirado: e.retirado, motivo: e.motivo, em: e.em)
         }
         return view
     }
+}
+
+/// A purchase's refund: `valorCentavos` paid back through the provider, `retirado` (of
+/// `medida`) taken from the wallet.
+public struct ReembolsoDeCompraView: Codable, Sendable, Equatable {
+    public let valorCentavos: Int64
+    public let medida: Carteira.Medida
+    public let retirado: Int64
+    public let motivo: String
+    public let em: Date
 }
 
 /// When an unpaid purchase's charge expires.
@@ -159,6 +175,7 @@ public enum PacotesReadModel {
         case .paga(let e): id = e.compraId
         case .recusada(let e): id = e.compraId
         case .expirada(let e): id = e.compraId
+        case .reembolsada(let e): id = e.compraId
         }
         let chave = id.uuidString.lowercased()
         guard let view = try await batch.get(CompraDePacoteView.self, compras, chave).aplicando(event) else { return }

@@ -134,6 +134,69 @@ struct PacoteTests {
         #expect(try decider.run(given: paga, .expirar(em: expira)).isEmpty)
     }
 
+    @Test func a_paid_purchase_is_refunded_once_by_default_the_prices_share_of_what_is_left_rounded_down() throws {
+        let decider = CompraDePacote.decider
+        func reembolsar(_ valor: Int64? = nil, restante: Int64 = 540, motivo: String = "mudou de cidade") -> CompraDePacote.Command {
+            .reembolsar(reembolsoId: uuid(20), valor: valor.map { Money(centavos: $0) }, restante: restante, motivo: motivo, por: "admin", em: now)
+        }
+        var history = try decider.run(given: [], solicitar())
+        history += try decider.run(given: history, emissao())
+        // Not paid yet: refused, naming its status.
+        #expect(CompraScenario(decider).given(history[0], history[1]).when(reembolsar()).outcome == .failure(.naoPaga(status: .pendente)))
+        #expect(CompraScenario(decider).when(reembolsar()).outcome == .failure(.naoEncontrada))
+        history += try decider.run(given: history, .registrarPagamento(cobrancaId: "cob_1", em: now))
+        let pago = CompraScenario(decider).given(history[0], history[1], history[2])
+        // 9 h of 10 left of R$ 250,00: R$ 225,00; 1 minute left: 41 centavos (41.66, down).
+        guard case .reembolsada(let evento)? = try decider.run(given: history, reembolsar()).first else {
+            Issue.record("not refunded")
+            return
+        }
+        #expect(evento.valor == Money(centavos: 22_500) && evento.retirado == 540 && evento.loteId == uuid(10) && evento.medida == .minutos)
+        #expect(evento.cobrancaId == "cob_1" && evento.reembolsoId == uuid(20) && evento.nome == "10 horas" && evento.motivo == "mudou de cidade")
+        guard case .reembolsada(let umMinuto)? = try decider.run(given: history, reembolsar(restante: 1)).first else { return }
+        #expect(umMinuto.valor == Money(centavos: 41))
+        // Said outright: 0 up to what was paid; a wallet that says more than the lot held counts the lot.
+        guard case .reembolsada(let tudo)? = try decider.run(given: history, reembolsar(25_000, restante: 9_999)).first else { return }
+        #expect(tudo.valor == Money(centavos: 25_000) && tudo.retirado == 600)
+        #expect(pago.when(reembolsar(25_001)).outcome == .failure(.valorDoReembolsoInvalido(maximo: Money(centavos: 25_000))))
+        #expect(pago.when(reembolsar(-1)).outcome == .failure(.valorDoReembolsoInvalido(maximo: Money(centavos: 25_000))))
+        #expect(pago.when(reembolsar(motivo: "  ")).outcome == .failure(.motivoObrigatorio))
+        // Nothing left and nothing asked: nothing to refund; credits alone may be taken back.
+        #expect(pago.when(reembolsar(restante: 0)).outcome == .failure(.nadaAReembolsar))
+        #expect(try decider.run(given: history, reembolsar(0, restante: 60)).count == 1)
+        // Once: again is nothing, whatever it asks.
+        history += try decider.run(given: history, reembolsar())
+        #expect(try decider.run(given: history, reembolsar(100)).isEmpty)
+        guard case .existente(let dados) = history.reduce(decider.initialState, decider.evolve) else { return }
+        #expect(dados.status == .reembolsada && dados.reembolso?.valor == Money(centavos: 22_500))
+    }
+
+    @Test func a_closed_lot_loses_what_is_left_at_once_and_what_bookings_give_back_later() throws {
+        let decider = Carteira.decider
+        let lote = Carteira.Lote(loteId: uuid(10), medida: .minutos, quantidade: 600, origem: .pacote, descricao: "Pacote 10 horas")
+        var history = try decider.run(given: [], .conceder(titular: "u1", lote: lote, por: "system", em: now))
+        history += try decider.run(
+            given: history, .consumir(titular: "u1", reserva: uuid(30), minutos: 60, centavos: 0, tipo: .salaReuniao, unidade: uuid(2), em: now))
+        let encerrar = Carteira.Command.encerrar(titular: "u1", lote: uuid(10), motivo: "Reembolso", por: "admin", em: now)
+        let encerrado = try decider.run(given: history, encerrar)
+        guard case .ajustados(let ajuste)? = encerrado.first, encerrado.count == 1 else {
+            Issue.record("not closed: \(encerrado)")
+            return
+        }
+        #expect(ajuste.encerrado == uuid(10) && ajuste.partes == [Carteira.Parte(loteId: uuid(10), medida: .minutos, quantidade: 540)])
+        history += encerrado
+        #expect(try decider.run(given: history, encerrar).isEmpty)
+        // The booking ends: its hour comes back to the closed lot and is lost in the same decision.
+        let restituidos = try decider.run(given: history, .restituir(titular: "u1", reserva: uuid(30), devolverBP: 10_000, em: now))
+        #expect(restituidos.count == 2)
+        guard case .expirados(let perdidos)? = restituidos.last else { return }
+        #expect(perdidos.partes == [Carteira.Parte(loteId: uuid(10), medida: .minutos, quantidade: 60)])
+        history += restituidos
+        #expect(history.reduce(decider.initialState, decider.evolve).saldo(.minutos, em: now) == 0)
+        // An unknown lot: nothing.
+        #expect(try decider.run(given: history, .encerrar(titular: "u1", lote: uuid(99), motivo: "x", por: "admin", em: now)).isEmpty)
+    }
+
     @Test func a_reference_names_its_purchase() {
         #expect(CompraDePacote.compra(daReferencia: CompraDePacote.referencia(uuid(10))) == uuid(10))
         #expect(CompraDePacote.compra(daReferencia: "assinatura:u1:1:1") == nil)

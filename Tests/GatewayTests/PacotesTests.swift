@@ -222,4 +222,129 @@ struct PacotesTests {
             #expect(linhas.first?["nome"] as? String == "Pacote 10 horas" && linhas.first?["receita"] as? Int == 50_000)
         }
     }
+
+    @Test(
+        "an operator refunds a paid bundle: what is left of its credits leaves the wallet in the same append, the price's share of it goes back through the provider, a credit note and an e-mail follow; credits a booking gives back later are lost; bad input changes nothing; once only"
+    )
+    func refunds() async throws {
+        let clock = ManualClock(segundaDeManha)
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let pacote = try await criarPacote(client, Self.dezHoras, token: cenario.admin)
+            let membro = try #require(try await client.json(.get, "/api/auth/me", token: cenario.membro).object["id"] as? String)
+            func minutos() async throws -> Int? { try await client.json(.get, "/api/creditos", token: cenario.membro).object["minutos"] as? Int }
+            func compra(_ id: String, _ probe: @escaping ([String: Any]) -> Bool) async throws -> [String: Any] {
+                try await eventually("the purchase as expected") {
+                    let resposta = try await client.json(.get, "/api/pacotes/compras/\(id)", token: cenario.membro)
+                    return probe(resposta.object) ? resposta.object : nil
+                }
+            }
+            let pedida = try await client.json(
+                .post, "/api/pacotes/\(pacote)/compras", #"{"metodo":"cartao","cartaoToken":"tok_visa"}"#, token: cenario.membro)
+            let id = try #require(pedida.object["compraId"] as? String)
+            let paga = try await compra(id) { $0["status"] as? String == "paga" }
+            let cobranca = try #require((paga["cobranca"] as? [String: Any])?["cobrancaId"] as? String)
+            // A PIX purchase still unpaid cannot be refunded.
+            clock.set(segundaDeManha.addingTimeInterval(60))
+            let pix = try await client.json(.post, "/api/pacotes/\(pacote)/compras", #"{"metodo":"pix"}"#, token: cenario.membro)
+            let pixId = try #require(pix.object["compraId"] as? String)
+            _ = try await compra(pixId) { $0["cobranca"] != nil }
+
+            // One hour of the ten spent on a booking that is still ahead.
+            let reserva = try await client.json(
+                .post, "/api/reservas",
+                #"{"espacoId":"\#(cenario.sala)","inicio":"2026-12-02T10:00:00-03:00","fim":"2026-12-02T11:00:00-03:00","totalEsperado":0}"#,
+                token: cenario.membro)
+            #expect(reserva.status == .created, "\(String(buffer: reserva.body))")
+            let reservaId = try #require(reserva.object["id"] as? String)
+            #expect(try await minutos() == 540)
+            _ = try await eventually("the booking confirmed") {
+                try await client.json(.get, "/api/reservas/\(reservaId)", token: cenario.membro).object["status"] as? String == "confirmada"
+                    ? true : nil
+            }
+
+            // Bad input is a 4xx naming the field and writes nothing; members cannot refund.
+            let rota = "/api/admin/pacotes/compras/\(id)/reembolso"
+            /// The purchases' and the wallet's events (the only streams a refund writes).
+            func escritos() async throws -> [String] {
+                try await harness.allEvents().filter { ["compra", "creditos"].contains($0.stream.category) }.map(\.type)
+            }
+            let antes = try await escritos()
+            for (corpo, campo) in [
+                (#"{"motivo":"  "}"#, "motivo"), (#"{"motivo":"desistiu","valorCentavos":25001}"#, "valorCentavos"),
+                (#"{"motivo":"desistiu","valorCentavos":-1}"#, "valorCentavos"),
+            ] {
+                let resposta = try await client.json(.post, rota, corpo, token: cenario.admin)
+                #expect(resposta.status == .unprocessableContent, "\(corpo): \(String(buffer: resposta.body))")
+                #expect((resposta.object["detalhes"] as? [String: Any])?["campo"] as? String == campo, "\(corpo): \(String(buffer: resposta.body))")
+            }
+            #expect(try await client.json(.post, rota, #"{"motivo":"desistiu"}"#, token: cenario.membro).status == .forbidden)
+            #expect(
+                try await client.json(.post, "/api/admin/pacotes/compras/\(UUID().uuidString)/reembolso", #"{"motivo":"x"}"#, token: cenario.admin)
+                    .status == .notFound)
+            let pendente = try await client.json(.post, "/api/admin/pacotes/compras/\(pixId)/reembolso", #"{"motivo":"x"}"#, token: cenario.admin)
+            #expect(pendente.status == .conflict && pendente.object["erro"] as? String == "compra_nao_paga", "\(String(buffer: pendente.body))")
+            #expect(try await escritos() == antes)
+
+            // The operator sees the member's purchases and refunds the card one: 9 h of 10 were
+            // left, so R$ 225,00 of R$ 250,00 goes back.
+            let doMembro = try await client.json(.get, "/api/admin/usuarios/\(membro)/pacotes/compras", token: cenario.admin)
+            #expect(
+                (doMembro.object["itens"] as? [[String: Any]])?.compactMap { $0["compraId"] as? String } == [pixId, id],
+                "\(String(buffer: doMembro.body))")
+            #expect(try await client.json(.get, "/api/admin/usuarios/\(membro)/pacotes/compras", token: cenario.membro).status == .forbidden)
+            let reembolsada = try await client.json(.post, rota, #"{"motivo":"mudou de cidade"}"#, token: cenario.admin)
+            #expect(reembolsada.status == .ok, "\(String(buffer: reembolsada.body))")
+            #expect(reembolsada.object["status"] as? String == "reembolsada")
+            let reembolso = try #require(reembolsada.object["reembolso"] as? [String: Any])
+            #expect(
+                reembolso["valorCentavos"] as? Int == 22_500 && reembolso["retirado"] as? Int == 540 && reembolso["medida"] as? String == "minutos")
+            #expect(reembolso["motivo"] as? String == "mudou de cidade")
+            #expect(try await minutos() == 0)
+
+            // The provider paid it back once; the invoice has its credit note.
+            let reembolsos = try await eventually("the provider's refund") {
+                let reembolsos = try await client.json(.get, "/api/sandbox/cobrancas/\(cobranca)").object["reembolsos"] as? [String: Any]
+                return reembolsos?.isEmpty == false ? reembolsos : nil
+            }
+            #expect(reembolsos.values.compactMap { $0 as? Int } == [22_500], "\(reembolsos)")
+            let fatura = try await eventually("the bundle's invoice credited") {
+                (try await client.json(.get, "/api/faturas", token: cenario.membro).object["itens"] as? [[String: Any]] ?? []).first {
+                    $0["pacote"] != nil && $0["reembolsado"] as? Int == 22_500
+                }
+            }
+            #expect(fatura["status"] as? String == "parcialmente_reembolsada" && fatura["liquido"] as? Int == 2_500, "\(fatura)")
+            let notas = try #require(fatura["notasDeCredito"] as? [[String: Any]])
+            #expect(notas.count == 1 && notas.first?["codigo"] as? String == "NC-1" && notas.first?["valor"] as? Int == 22_500)
+            // The member is told, once.
+            let emails = try await eventually("the refund's e-mail") {
+                let achados = try harness.emails().filter { $0.subject == "Pacote reembolsado: Pacote 10 horas" }
+                return achados.isEmpty ? nil : achados
+            }
+            #expect(emails.count == 1)
+            let texto = emails.first?.text ?? ""
+            #expect(texto.contains("Devolvemos R$ 225,00") && texto.contains("9 h de créditos que restavam"), "\(texto)")
+            // Again (a retry, or a second click): the same refund, nothing more written.
+            let depois = try await escritos()
+            let repetida = try await client.json(.post, rota, #"{"motivo":"outra vez","valorCentavos":100}"#, token: cenario.admin)
+            #expect(repetida.status == .ok && (repetida.object["reembolso"] as? [String: Any])?["valorCentavos"] as? Int == 22_500)
+            #expect(try await escritos() == depois)
+
+            // The booking that held an hour of the lot is cancelled: that hour is lost at once.
+            #expect(try await client.json(.post, "/api/reservas/\(reservaId)/cancelamento", "{}", token: cenario.membro).status == .ok)
+            _ = try await eventually("the booking's credits settled") {
+                let extrato = try await client.json(.get, "/api/creditos/extrato", token: cenario.membro).object["itens"] as? [[String: Any]]
+                return extrato?.first { $0["tipo"] as? String == "restituidos" && $0["reservaId"] as? String == reservaId }
+            }
+            #expect(try await minutos() == 0)
+
+            // The month's memberships revenue is net of the refund.
+            await harness.backend.settle(upTo: nil, types: nil)
+            let analytics = try await client.json(.get, "/api/analytics/assinaturas?meses=1", token: cenario.admin).object
+            let novembro = try #require((analytics["meses"] as? [[String: Any]])?.last, "\(analytics)")
+            #expect(novembro["receita"] as? Int == 2_500 && novembro["receitaDePacotes"] as? Int == 2_500, "\(novembro)")
+        }
+    }
 }

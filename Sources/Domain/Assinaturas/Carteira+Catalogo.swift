@@ -12,16 +12,20 @@ extension Carteira {
             "CreditosRestituidos", category: category, context: .assinaturas, label: "Créditos devolvidos por uma reserva encerrada")
         public static let expirados = EventKind("CreditosExpirados", category: category, context: .assinaturas, label: "Créditos expirados")
         public static let ajustados = EventKind(
-            "CreditosAjustados", category: category, context: .assinaturas, label: "Créditos ajustados pela operação")
+            "CreditosAjustados", version: 2, category: category, context: .assinaturas, label: "Créditos ajustados pela operação")
 
         public static let todos = [concedidos, consumidos, restituidos, expirados, ajustados]
 
-        /// Version 1 had no beneficiary: every wallet was one member's, spent by them.
+        /// Version 1 of `consumidos` had no beneficiary: every wallet was one member's, spent by
+        /// them. Version 1 of `ajustados` never closed a lot (no refunded bundles).
         public static let upcasts = [
             Upcast(consumidos, from: 1) { objeto in
                 if objeto["beneficiario"] == nil { objeto["beneficiario"] = NSNull() }
                 if objeto["mes"] == nil { objeto["mes"] = NSNull() }
-            }
+            },
+            Upcast(ajustados, from: 1) { objeto in
+                if objeto["encerrado"] == nil { objeto["encerrado"] = NSNull() }
+            },
         ]
     }
 }

@@ -79,8 +79,10 @@ extension Carteira {
                 var events: [Event] = [
                     .restituidos(Restituidos(titular: titular, reservaId: reserva, partes: devolvidas, retidas: retidas, noShow: noShow, em: em))
                 ]
-                // Given back to a lot whose time is up: it expires at once.
-                let vencidas = devolvidas.filter { state.lote($0.loteId)?.vencido(em: em) ?? false }
+                // Given back to a lot whose time is up, or that was taken back: it is lost at once.
+                let vencidas = devolvidas.filter { parte in
+                    state.saldos.first { $0.lote.loteId == parte.loteId }.map { $0.encerrado || $0.lote.vencido(em: em) } ?? false
+                }
                 if !vencidas.isEmpty { events.append(.expirados(Expirados(titular: titular, partes: vencidas, em: em))) }
                 return events
 
@@ -126,6 +128,13 @@ extension Carteira {
                     throw .insuficiente(medida: medida, disponivel: state.saldo(medida, em: em))
                 }
                 return [.ajustados(Ajustados(titular: titular, lote: nil, partes: partes, motivo: motivo, por: por, em: em))]
+
+            case .encerrar(let titular, let loteId, let motivo, let por, let em):
+                let motivo = motivo.trimmingCharacters(in: .whitespacesAndNewlines)
+                guard !motivo.isEmpty else { throw .motivoObrigatorio }
+                guard let saldo = state.saldos.first(where: { $0.lote.loteId == loteId }), !saldo.encerrado else { return [] }
+                let partes = saldo.restante > 0 ? [Parte(loteId: loteId, medida: saldo.lote.medida, quantidade: saldo.restante)] : []
+                return [.ajustados(Ajustados(titular: titular, lote: nil, partes: partes, encerrado: loteId, motivo: motivo, por: por, em: em))]
             }
         },
         evolve: { state, event in
@@ -169,6 +178,9 @@ extension Carteira {
             case .ajustados(let e):
                 if let lote = e.lote { state.saldos.append(Saldo(lote: lote, restante: lote.quantidade, concedidoEm: e.em)) }
                 somar(e.partes, -1)
+                if let encerrado = e.encerrado, let i = state.saldos.firstIndex(where: { $0.lote.loteId == encerrado }) {
+                    state.saldos[i].encerrado = true
+                }
             }
             return state
         })

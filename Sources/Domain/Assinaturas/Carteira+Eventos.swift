@@ -83,21 +83,39 @@ extension Carteira {
     }
 
     /// An operator's adjustment: a new lot (`lote`, credits added) or `partes` taken away.
+    /// `encerrado`: the lot taken back whole (a refunded bundle's; absent otherwise): what
+    /// bookings give back to it later is lost.
     public struct Ajustados: Codable, Sendable, Equatable {
         public let titular: String
         public let lote: Lote?
         public let partes: [Parte]
+        public let encerrado: UUID?
         public let motivo: String
         public let por: String
         public let em: Date
 
-        public init(titular: String, lote: Lote?, partes: [Parte], motivo: String, por: String, em: Date) {
+        public init(titular: String, lote: Lote?, partes: [Parte], encerrado: UUID? = nil, motivo: String, por: String, em: Date) {
             self.titular = titular
             self.lote = lote
             self.partes = partes
+            self.encerrado = encerrado
             self.motivo = motivo
             self.por = por
             self.em = em
+        }
+
+        enum CodingKeys: String, CodingKey { case titular, lote, partes, encerrado, motivo, por, em }
+
+        /// `lote` and `encerrado` are written even when null: version 2's shape.
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(titular, forKey: .titular)
+            try c.encode(lote, forKey: .lote)
+            try c.encode(partes, forKey: .partes)
+            try c.encode(encerrado, forKey: .encerrado)
+            try c.encode(motivo, forKey: .motivo)
+            try c.encode(por, forKey: .por)
+            try c.encode(em, forKey: .em)
         }
     }
 

@@ -86,6 +86,9 @@ public enum Carteira {
         public let concedidoEm: Date
         /// What it lost when its time was up (a roll-over counts it as left at the end).
         public var expirado: Int64 = 0
+        /// Taken back whole (its bundle was refunded): what a booking gives back to it later
+        /// is lost at once.
+        public var encerrado = false
     }
 
     /// A wallet as its stream knows it (an empty wallet has no events).
@@ -151,6 +154,9 @@ public enum Carteira {
         }
 
         func lote(_ id: UUID) -> Lote? { saldos.first { $0.lote.loteId == id }?.lote }
+
+        /// What is left of lot `id` (0 for an unknown lot).
+        public func restante(_ id: UUID) -> Int64 { saldos.first { $0.lote.loteId == id }?.restante ?? 0 }
     }
 
     /// A person's monthly cap on a company's pool (nil: no cap of that measure).
@@ -202,6 +208,9 @@ public enum Carteira {
         /// An operator takes `quantidade` of `medida` away from the lots that have not expired
         /// (those that expire first first), with a reason.
         case retirar(titular: String, medida: Medida, quantidade: Int64, motivo: String, por: String, em: Date)
+        /// Lot `lote` is taken back (its bundle was refunded): what is left of it goes now, and
+        /// what bookings holding it give back later is lost. Again: nothing.
+        case encerrar(titular: String, lote: UUID, motivo: String, por: String, em: Date)
     }
 
     public enum Failure: Error, Equatable, Sendable {

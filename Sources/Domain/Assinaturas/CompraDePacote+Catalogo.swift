@@ -14,6 +14,9 @@ extension CompraDePacote {
         public static let expirada = EventKind(
             "CompraDePacoteExpirada", category: category, context: .assinaturas, label: "Compra de pacote expirada sem pagamento")
 
-        public static let todos = [solicitada, cobrancaEmitida, paga, recusada, expirada]
+        public static let reembolsada = EventKind(
+            "CompraDePacoteReembolsada", category: category, context: .assinaturas, label: "Compra de pacote reembolsada pela operação")
+
+        public static let todos = [solicitada, cobrancaEmitida, paga, recusada, expirada, reembolsada]
     }
 }

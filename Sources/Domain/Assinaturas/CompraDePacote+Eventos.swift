@@ -45,12 +45,52 @@ extension CompraDePacote {
         public let em: Date
     }
 
+    /// An operator refunded it: `valor` goes back through the provider (refund `reembolsoId`
+    /// of charge `cobrancaId`; none when zero) and `retirado` of `medida`, what was left of
+    /// lot `loteId`, was taken from the wallet in the same append.
+    public struct Reembolsada: Codable, Sendable, Equatable {
+        public let compraId: UUID
+        public let titular: String
+        public let pacoteId: UUID
+        /// The bundle's name as it was bought.
+        public let nome: String
+        public let cobrancaId: String
+        public let reembolsoId: UUID
+        public let valor: Money
+        public let loteId: UUID
+        public let medida: Carteira.Medida
+        public let retirado: Int64
+        public let motivo: String
+        public let por: String
+        public let em: Date
+
+        public init(
+            compraId: UUID, titular: String, pacoteId: UUID, nome: String, cobrancaId: String, reembolsoId: UUID, valor: Money, loteId: UUID,
+            medida: Carteira.Medida, retirado: Int64, motivo: String, por: String, em: Date
+        ) {
+            self.compraId = compraId
+            self.titular = titular
+            self.pacoteId = pacoteId
+            self.nome = nome
+            self.cobrancaId = cobrancaId
+            self.reembolsoId = reembolsoId
+            self.valor = valor
+            self.loteId = loteId
+            self.medida = medida
+            self.retirado = retirado
+            self.motivo = motivo
+            self.por = por
+            self.em = em
+        }
+    }
+
     public enum Event: PayloadEvent, Equatable {
         case solicitada(Solicitada)
         case cobrancaEmitida(CobrancaEmitida)
         case paga(Paga)
         case recusada(Recusada)
         case expirada(Expirada)
+        case reembolsada(Reembolsada)
 
         public var kind: EventKind {
             switch self {
@@ -59,6 +99,7 @@ extension CompraDePacote {
             case .paga: Catalogo.paga
             case .recusada: Catalogo.recusada
             case .expirada: Catalogo.expirada
+            case .reembolsada: Catalogo.reembolsada
             }
         }
 
@@ -69,6 +110,7 @@ extension CompraDePacote {
             case .paga(let payload): payload
             case .recusada(let payload): payload
             case .expirada(let payload): payload
+            case .reembolsada(let payload): payload
             }
         }
 
@@ -78,6 +120,7 @@ extension CompraDePacote {
             .kind(Catalogo.paga, Paga.self) { .paga($0) },
             .kind(Catalogo.recusada, Recusada.self) { .recusada($0) },
             .kind(Catalogo.expirada, Expirada.self) { .expirada($0) },
+            .kind(Catalogo.reembolsada, Reembolsada.self) { .reembolsada($0) },
         ])
     }
 }

@@ -15,6 +15,8 @@ public enum CompraDePacote {
         /// A PIX or boleto not paid by its charge's expiry: nothing granted, nothing owed (a
         /// payment that still arrives is honoured: the credits are granted then).
         case expirada
+        /// Paid, then refunded by an operator: its credits were taken back.
+        case reembolsada
     }
 
     /// The charge made at the provider for it.
@@ -52,6 +54,7 @@ public enum CompraDePacote {
         public var emissao: Emissao?
         public var lote: Carteira.Lote?
         public var motivo: String?
+        public var reembolso: Reembolsada?
     }
 
     public enum State: Sendable, Equatable {
@@ -69,6 +72,11 @@ public enum CompraDePacote {
         case registrarRecusa(cobrancaId: String, motivo: String, em: Date)
         /// The timer at the charge's expiry: a purchase still unpaid expires; otherwise nothing.
         case expirar(em: Date)
+        /// An operator refunds a paid purchase: `restante` is what is left of its lot in the
+        /// wallet now (taken back in the same append). `valor` nil: the price's share of what
+        /// is left, rounded down (R$ 100 of 10 h with 4 h left: R$ 40); otherwise 0…price.
+        /// Again: nothing (one refund per purchase).
+        case reembolsar(reembolsoId: UUID, valor: Money?, restante: Int64, motivo: String, por: String, em: Date)
     }
 
     public enum Failure: Error, Equatable, Sendable {
@@ -79,6 +87,20 @@ public enum CompraDePacote {
         case cartaoObrigatorio
         /// A notice about a charge this purchase never made.
         case cobrancaDesconhecida
+        /// Only a paid purchase is refunded (this one is `status`).
+        case naoPaga(status: Status)
+        /// A refund of more than was paid, or of less than nothing.
+        case valorDoReembolsoInvalido(maximo: Money)
+        case motivoObrigatorio
+        /// Nothing to give back: no money asked for and no credit left.
+        case nadaAReembolsar
+    }
+
+    /// The price's share of `restante` of the lot's `quantidade`, rounded down.
+    public static func valorProporcional(preco: Int64, restante: Int64, quantidade: Int64) -> Money {
+        guard quantidade > 0, restante > 0 else { return .zero }
+        let (alto, baixo) = preco.multipliedFullWidth(by: min(restante, quantidade))
+        return Money(centavos: quantidade.dividingFullWidth((alto, baixo)).quotient)
     }
 
     public static let decider = Decider<Command, State, Event, Failure>(
@@ -113,6 +135,24 @@ public enum CompraDePacote {
             case (.expirar(let em), .existente(let dados)):
                 guard dados.status == .pendente, let emissao = dados.emissao, em >= emissao.expiraEm else { return [] }
                 return [.expirada(Expirada(compraId: dados.compraId, titular: dados.titular, cobrancaId: emissao.cobranca.cobrancaId, em: em))]
+            case (.reembolsar(let reembolsoId, let valor, let restante, let motivo, let por, let em), .existente(let dados)):
+                if dados.reembolso != nil { return [] }
+                guard dados.status == .paga, let lote = dados.lote, let emissao = dados.emissao else { throw .naoPaga(status: dados.status) }
+                let motivo = motivo.trimmingCharacters(in: .whitespacesAndNewlines)
+                guard !motivo.isEmpty else { throw .motivoObrigatorio }
+                let preco = Money(centavos: dados.oferta.precoCentavos)
+                let restante = min(max(restante, 0), lote.quantidade)
+                let devolver = valor ?? valorProporcional(preco: preco.centavos, restante: restante, quantidade: lote.quantidade)
+                guard devolver >= .zero, devolver <= preco else { throw .valorDoReembolsoInvalido(maximo: preco) }
+                guard devolver > .zero || restante > 0 else { throw .nadaAReembolsar }
+                return [
+                    .reembolsada(
+                        Reembolsada(
+                            compraId: dados.compraId, titular: dados.titular, pacoteId: dados.pacoteId, nome: dados.oferta.nome,
+                            cobrancaId: emissao.cobranca.cobrancaId,
+                            reembolsoId: reembolsoId, valor: devolver, loteId: lote.loteId, medida: lote.medida, retirado: restante,
+                            motivo: String(motivo.prefix(500)), por: por, em: em))
+                ]
             }
         },
         evolve: { state, event in
@@ -121,7 +161,7 @@ public enum CompraDePacote {
                 return .existente(
                     Dados(
                         compraId: e.compraId, titular: e.titular, pacoteId: e.pacoteId, oferta: e.oferta, metodo: e.metodo,
-                        cartaoToken: e.cartaoToken, status: .pendente, emissao: nil, lote: nil, motivo: nil))
+                        cartaoToken: e.cartaoToken, status: .pendente, emissao: nil, lote: nil, motivo: nil, reembolso: nil))
             case (.existente(var dados), .cobrancaEmitida(let e)):
                 dados.emissao = e.emissao
                 return .existente(dados)
@@ -136,6 +176,10 @@ public enum CompraDePacote {
                 return .existente(dados)
             case (.existente(var dados), .expirada):
                 dados.status = .expirada
+                return .existente(dados)
+            case (.existente(var dados), .reembolsada(let e)):
+                dados.status = .reembolsada
+                dados.reembolso = e
                 return .existente(dados)
             case (.inexistente, _):
                 return state

@@ -63,7 +63,8 @@ extension Fatura {
                     let nota = NotaDeCreditoEmitida(
                         notaId: notaId, unidadeId: unidade, numero: state.ultimaNota + 1, faturaId: fatura.faturaId,
                         numeroDaFatura: fatura.numero, reembolsoId: reembolso.reembolsoId, reservaId: fatura.reservaId,
-                        pagamentoId: reembolso.pagamentoId, usuarioId: fatura.usuarioId, espacoId: fatura.espacoId,
+                        pagamentoId: reembolso.pagamentoId, usuarioId: fatura.usuarioId, espacoId: fatura.espacoId, compraId: fatura.compraId,
+                        pacoteId: fatura.pacoteId,
                         tipoDeEspaco: fatura.tipoDeEspaco, valor: reembolso.valor, aliquotaISSBP: fatura.aliquotaISSBP,
                         iss: issDevolvido(fatura, reembolso: reembolso.valor), saldoDaFatura: fatura.disponivel - reembolso.valor,
                         data: DataLocal(instante, em: fuso), em: instante)
@@ -134,6 +135,10 @@ extension Fatura {
                     next.ultimaFatura = max(next.ultimaFatura, e.numero)
                     next.ultimoEm = max(e.em, next.ultimoEm ?? e.em)
                     next.compras.insert(e.compraId)
+                    next.porPagamento[e.compraId] = Resumo(
+                        faturaId: e.faturaId, numero: e.numero, reservaId: nil, usuarioId: e.usuarioId, espacoId: nil, compraId: e.compraId,
+                        pacoteId: e.pacoteId, tipoDeEspaco: Fatura.tipoDoPacote, valor: e.valor, aliquotaISSBP: e.aliquotaISSBP, iss: e.iss,
+                        paga: true, reembolsado: .zero, issDevolvido: .zero)
                 case .paga(let e):
                     next.porPagamento[e.pagamentoId]?.paga = true
                 case .notaDeCreditoEmitida(let e):

@@ -80,6 +80,9 @@ extension Fatura {
 
     /// A credit note for a refund of `valor` against invoice `numeroDaFatura`; `iss` is the ISS
     /// it reverts. `numero` counts credit notes (NC-1, NC-2, …), separately from invoices.
+    /// A booking's invoice's names `reservaId` and `espacoId`; a bundle's (version 2) names
+    /// `compraId` and `pacoteId` instead, its `pagamentoId` is the purchase's id and its
+    /// `tipoDeEspaco` is ``Fatura/tipoDoPacote``.
     public struct NotaDeCreditoEmitida: Codable, Sendable, Equatable {
         public let notaId: NotaDeCredito.ID
         public let unidadeId: Unidade.ID
@@ -87,10 +90,12 @@ extension Fatura {
         public let faturaId: ID
         public let numeroDaFatura: Int
         public let reembolsoId: UUID
-        public let reservaId: UUID
+        public let reservaId: UUID?
         public let pagamentoId: UUID
         public let usuarioId: String
-        public let espacoId: UUID
+        public let espacoId: UUID?
+        public let compraId: UUID?
+        public let pacoteId: UUID?
         public let tipoDeEspaco: String
         public let valor: Money
         public let aliquotaISSBP: Int64
@@ -102,8 +107,8 @@ extension Fatura {
 
         public init(
             notaId: NotaDeCredito.ID, unidadeId: Unidade.ID, numero: Int, faturaId: ID, numeroDaFatura: Int, reembolsoId: UUID,
-            reservaId: UUID, pagamentoId: UUID, usuarioId: String, espacoId: UUID, tipoDeEspaco: String, valor: Money,
-            aliquotaISSBP: Int64, iss: Money, saldoDaFatura: Money, data: DataLocal, em: Date
+            reservaId: UUID?, pagamentoId: UUID, usuarioId: String, espacoId: UUID?, compraId: UUID? = nil, pacoteId: UUID? = nil,
+            tipoDeEspaco: String, valor: Money, aliquotaISSBP: Int64, iss: Money, saldoDaFatura: Money, data: DataLocal, em: Date
         ) {
             self.notaId = notaId
             self.unidadeId = unidadeId
@@ -115,6 +120,8 @@ extension Fatura {
             self.pagamentoId = pagamentoId
             self.usuarioId = usuarioId
             self.espacoId = espacoId
+            self.compraId = compraId
+            self.pacoteId = pacoteId
             self.tipoDeEspaco = tipoDeEspaco
             self.valor = valor
             self.aliquotaISSBP = aliquotaISSBP
@@ -122,6 +129,35 @@ extension Fatura {
             self.saldoDaFatura = saldoDaFatura
             self.data = data
             self.em = em
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case notaId, unidadeId, numero, faturaId, numeroDaFatura, reembolsoId, reservaId, pagamentoId, usuarioId, espacoId, compraId
+            case pacoteId, tipoDeEspaco, valor, aliquotaISSBP, iss, saldoDaFatura, data, em
+        }
+
+        /// The four ids that name what was refunded are written even when null: version 2's shape.
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(notaId, forKey: .notaId)
+            try c.encode(unidadeId, forKey: .unidadeId)
+            try c.encode(numero, forKey: .numero)
+            try c.encode(faturaId, forKey: .faturaId)
+            try c.encode(numeroDaFatura, forKey: .numeroDaFatura)
+            try c.encode(reembolsoId, forKey: .reembolsoId)
+            try c.encode(reservaId, forKey: .reservaId)
+            try c.encode(pagamentoId, forKey: .pagamentoId)
+            try c.encode(usuarioId, forKey: .usuarioId)
+            try c.encode(espacoId, forKey: .espacoId)
+            try c.encode(compraId, forKey: .compraId)
+            try c.encode(pacoteId, forKey: .pacoteId)
+            try c.encode(tipoDeEspaco, forKey: .tipoDeEspaco)
+            try c.encode(valor, forKey: .valor)
+            try c.encode(aliquotaISSBP, forKey: .aliquotaISSBP)
+            try c.encode(iss, forKey: .iss)
+            try c.encode(saldoDaFatura, forKey: .saldoDaFatura)
+            try c.encode(data, forKey: .data)
+            try c.encode(em, forKey: .em)
         }
     }
 

@@ -72,8 +72,9 @@ public enum Fatura {
         /// Invoices a paid booking: FaturaEmitida, FaturaPaga (we invoice on payment) and its
         /// LancamentoContabilizado. Again for the same payment: no events.
         case emitir(Pagamento, faturaId: ID, lancamentoId: UUID, aliquotaISSBP: Int64, fuso: TimeZone, em: Date)
-        /// Credits a refund against the payment's invoice: NotaDeCreditoEmitida and its
-        /// LancamentoContabilizado. Again for the same refund: no events.
+        /// Credits a refund against the payment's invoice (a bundle's: `pagamentoId` is the
+        /// purchase's id): NotaDeCreditoEmitida and its LancamentoContabilizado. Again for the
+        /// same refund: no events.
         case emitirNotaDeCredito(Reembolso, notaId: NotaDeCredito.ID, lancamentoId: UUID, fuso: TimeZone, em: Date)
         /// Invoices a subscription's paid cycle: AssinaturaFaturada and its
         /// LancamentoContabilizado. Again for the same cycle: no events.
@@ -98,13 +99,16 @@ public enum Fatura {
         case lancamentoInvalido(Razao.Falha)
     }
 
-    /// What the book remembers of one invoice.
+    /// What the book remembers of one invoice that can be refunded: a booking's (`reservaId`,
+    /// `espacoId`) or a bundle purchase's (`compraId`, `pacoteId`; its key is the purchase's id).
     public struct Resumo: Sendable, Equatable {
         public let faturaId: ID
         public let numero: Int
-        public let reservaId: UUID
+        public let reservaId: UUID?
         public let usuarioId: String
-        public let espacoId: UUID
+        public let espacoId: UUID?
+        public let compraId: UUID?
+        public let pacoteId: UUID?
         public let tipoDeEspaco: String
         public let valor: Money
         public let aliquotaISSBP: Int64
@@ -115,14 +119,16 @@ public enum Fatura {
         public var issDevolvido: Money
 
         public init(
-            faturaId: ID, numero: Int, reservaId: UUID, usuarioId: String, espacoId: UUID, tipoDeEspaco: String, valor: Money,
-            aliquotaISSBP: Int64, iss: Money, paga: Bool, reembolsado: Money, issDevolvido: Money
+            faturaId: ID, numero: Int, reservaId: UUID?, usuarioId: String, espacoId: UUID?, compraId: UUID? = nil, pacoteId: UUID? = nil,
+            tipoDeEspaco: String, valor: Money, aliquotaISSBP: Int64, iss: Money, paga: Bool, reembolsado: Money, issDevolvido: Money
         ) {
             self.faturaId = faturaId
             self.numero = numero
             self.reservaId = reservaId
             self.usuarioId = usuarioId
             self.espacoId = espacoId
+            self.compraId = compraId
+            self.pacoteId = pacoteId
             self.tipoDeEspaco = tipoDeEspaco
             self.valor = valor
             self.aliquotaISSBP = aliquotaISSBP

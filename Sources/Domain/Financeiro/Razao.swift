@@ -192,7 +192,8 @@ public enum Razao {
         return try Lancamento(
             id: id, unidadeId: nota.unidadeId, sequencia: sequencia, origem: origem,
             historico: "Reembolso \(nota.reembolsoId.uuidString.lowercased()) da fatura \(fatura.codigo) (nota de crédito \(origem.codigo)), "
-                + "reserva \(nota.reservaId.uuidString.lowercased()); estorno do ISS correspondente",
+                + "\(nota.compraId.map { "compra de pacote \($0.uuidString.lowercased())" } ?? "reserva \(nota.reservaId?.uuidString.lowercased() ?? "-")"); "
+                + "estorno do ISS correspondente",
             partidas: partidas(deNota: nota.valor, issDevolvido: nota.iss), data: nota.data, em: nota.em)
     }
 

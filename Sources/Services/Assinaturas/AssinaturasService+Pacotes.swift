@@ -166,6 +166,67 @@ extension AssinaturasService {
         return try await compraLida(id, titular: titular)
     }
 
+    // MARK: Operator's refunds
+
+    /// An operator's refund of a paid purchase: `valorCentavos` absent gives back the price's
+    /// share of the credits still unspent (rounded down); 0…price otherwise. `motivo` is
+    /// required and kept in the audit trail.
+    public struct PedidoDeReembolso: Decodable, Sendable {
+        public let motivo: String
+        public let valorCentavos: Int64?
+    }
+
+    /// Refunds a paid purchase: the purchase's refund and the wallet's taking back of what is
+    /// left of its lot are one append (credits that bookings hold and give back later are lost
+    /// then); pagamentos pays the money back through the provider, financeiro issues the credit
+    /// note, notificacoes writes to the member. The same request again answers the same refund.
+    public func reembolsarCompra(_ texto: String, _ pedido: PedidoDeReembolso, caller: Caller) async throws -> CompraDePacoteView {
+        try ServiceError.texto(pedido.motivo, campo: "motivo", maximo: 500)
+        guard let id = UUID(uuidString: texto) else { throw ServiceError.naoEncontrado("a compra \(texto.prefix(60)) não existe") }
+        let stream = StreamNames.compra(id)
+        let por = caller.usuario ?? "admin"
+        for _ in 1...5 {
+            let (state, version) = try await compras.load(stream)
+            guard case .existente(let dados) = state else { throw ServiceError.naoEncontrado("a compra \(texto.prefix(60)) não existe") }
+            let carteira = StreamNames.creditos(dados.titular)
+            let (saldo, versaoDaCarteira) = try await carteiras.load(carteira)
+            let now = clock.now
+            let events: [CompraDePacote.Event]
+            do {
+                events = try CompraDePacote.decider.decide(
+                    .reembolsar(
+                        reembolsoId: Events.derivedId("reembolso-de-compra", id), valor: pedido.valorCentavos.map { Money(centavos: $0) },
+                        restante: dados.lote.map { saldo.restante($0.loteId) } ?? 0, motivo: pedido.motivo, por: por, em: now),
+                    state)
+            } catch {
+                throw ServiceError(error)
+            }
+            guard case .reembolsada(let reembolso)? = events.first else { return try await compraLida(id, titular: dados.titular) }
+            let retirados: [Carteira.Event]
+            do {
+                retirados = try Carteira.decider.decide(
+                    .encerrar(
+                        titular: dados.titular, lote: reembolso.loteId, motivo: "Reembolso da compra do pacote \(dados.oferta.nome)", por: por,
+                        em: now), saldo)
+            } catch {
+                throw ServiceError(error)
+            }
+            let meta = metadata(caller)
+            var writes = [StreamWrite(stream: stream, expected: .after(version), events: try Events.new(events, at: now, metadata: meta))]
+            if !retirados.isEmpty {
+                writes.append(
+                    StreamWrite(stream: carteira, expected: .after(versaoDaCarteira), events: try Events.new(retirados, at: now, metadata: meta)))
+            }
+            do {
+                try await store.append(writes)
+            } catch is WrongExpectedVersion {
+                continue  // a booking spent the lot meanwhile: decide again on what is left
+            }
+            return try await compraLida(id, titular: dados.titular)
+        }
+        throw ServiceError.conflito("conflito_de_versao", "a compra ou a carteira mudou durante o reembolso; tente de novo")
+    }
+
     // MARK: Timers
 
     /// Expires the purchases whose PIX or boleto ran out unpaid (the timers are a read model,

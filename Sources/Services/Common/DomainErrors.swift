@@ -181,6 +181,13 @@ extension ServiceError {
             self = .conflito("compra_ja_existe", "esta Idempotency-Key já foi usada para outra compra; use uma chave nova")
         case .cartaoObrigatorio: self = .invalido("cartaoToken", "para pagar com cartão, envie cartaoToken (o token do cartão no provedor)")
         case .cobrancaDesconhecida: self = .naoEncontrado("cobrança desconhecida para esta compra")
+        case .naoPaga(let status):
+            self = .conflito("compra_nao_paga", "só uma compra paga pode ser reembolsada; esta está \(status.rawValue)")
+        case .valorDoReembolsoInvalido(let maximo):
+            self = .invalido("valorCentavos", "valorCentavos deve ser de 0 a \(maximo.centavos) (o que foi pago)")
+        case .motivoObrigatorio: self = .invalido("motivo", "informe o motivo do reembolso")
+        case .nadaAReembolsar:
+            self = .invalido("valorCentavos", "não há créditos restantes nem valor a devolver: informe valorCentavos para devolver algo")
         }
     }
 

@@ -97,4 +97,32 @@ extension FinanceiroService {
             aliquotaISSBP: unidade.aliquotaISSBP, fuso: unidade.fuso, em: min(paga.em, now))
         return try await decidir(command, unidade: unidadeId, causa: event, em: now)
     }
+
+    /// Credits a bundle's refund (`CompraDePacoteReembolsada`) against its invoice, in the book
+    /// that invoiced it, when the operator decided it (the provider pays it back after). A
+    /// refund of nothing (credits taken back, no money) has no note.
+    func creditarPacote(_ event: RecordedEvent) async throws -> [StreamWrite] {
+        guard case .reembolsada(let reembolso)? = try CompraDePacote.Event.decode(type: event.type, data: event.data, using: EventJSON.decoder)
+        else { return [] }
+        guard reembolso.valor > .zero else { return [] }
+        var oferta: Pacote.Oferta?
+        for recorded in try await store.readStream(StreamNames.compra(reembolso.compraId)) {
+            if case .solicitada(let e)? = try CompraDePacote.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) {
+                oferta = e.oferta
+            }
+        }
+        guard let oferta else {
+            throw ReacaoImpossivel(evento: event.eventId, tipo: event.type, motivo: "a compra \(reembolso.compraId) não foi encontrada")
+        }
+        let unidadeId = try await unidadeQueFatura(oferta.unidadeId, causa: event)
+        let unidade = try await self.unidade(unidadeId, causa: event)
+        let now = clock.now
+        let command = Fatura.Command.emitirNotaDeCredito(
+            Fatura.Reembolso(
+                reembolsoId: reembolso.reembolsoId, pagamentoId: reembolso.compraId, unidadeId: unidadeId, valor: reembolso.valor,
+                reembolsadoEm: reembolso.em),
+            notaId: Fatura.NotaDeCredito.ID(Self.id(causa: event.eventId, "nota")), lancamentoId: Self.id(causa: event.eventId, "lancamento"),
+            fuso: unidade.fuso, em: min(reembolso.em, now))
+        return try await decidir(command, unidade: unidadeId, causa: event, em: now)
+    }
 }

@@ -48,6 +48,7 @@ extension FinanceiroService {
         case Pagamento.Catalogo.reembolsoConcluido: try await creditar(event)
         case Assinatura.Catalogo.cobrancaConfirmada: try await faturarCiclo(event)
         case CompraDePacote.Catalogo.paga: try await faturarPacote(event)
+        case CompraDePacote.Catalogo.reembolsada: try await creditarPacote(event)
         default: []
         }
     }

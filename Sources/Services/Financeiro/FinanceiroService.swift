@@ -51,6 +51,7 @@ public final class FinanceiroService: Sendable {
     public static let bindings = [
         Topology.routingKey(Pagamento.Catalogo.confirmado), Topology.routingKey(Pagamento.Catalogo.reembolsoConcluido),
         Topology.routingKey(Assinatura.Catalogo.cobrancaConfirmada), Topology.routingKey(CompraDePacote.Catalogo.paga),
+        Topology.routingKey(CompraDePacote.Catalogo.reembolsada),
     ]
     static let ator = "system:financeiro"
     static let porPagina = 50

@@ -70,4 +70,17 @@ extension NotificacoesService {
             lote.validoAte.map { " e podem ser usados até \(DataLocal($0, em: TimeZone(identifier: "America/Sao_Paulo") ?? .gmt).brasileira)" } ?? ""
         return "Recebemos o pagamento. \(quantidade(lote)) de créditos estão na sua carteira\(validade). Obrigado!"
     }
+
+    /// A bundle refunded: the money going back and the credits taken back.
+    static func pacoteReembolsado(_ reembolso: CompraDePacote.Reembolsada) -> String {
+        let creditos: String
+        switch (reembolso.retirado, reembolso.medida) {
+        case (0, _): creditos = ""
+        case (let n, .minutos): creditos = " Os \(Cotacao.formatar(duracao: Int(n))) de créditos que restavam dele saíram da sua carteira."
+        case (let n, .centavos): creditos = " Os \(reais(Money(centavos: n))) de créditos que restavam dele saíram da sua carteira."
+        }
+        let dinheiro =
+            reembolso.valor > .zero ? "Devolvemos \(reais(reembolso.valor)) pelo mesmo meio de pagamento da compra." : "Não há valor a devolver."
+        return "A compra do pacote \(reembolso.nome) foi reembolsada. \(dinheiro)\(creditos)"
+    }
 }

@@ -174,6 +174,11 @@ extension NotificacoesService {
             return Aviso(
                 tipo: .pagamentoRecebido, usuarioId: paga.titular, reservaId: nil, titulo: "Pacote pago: \(paga.lote.descricao)",
                 texto: Self.pacotePago(paga.lote))
+        case CompraDePacote.Catalogo.reembolsada:
+            let reembolso = try decoder.decode(CompraDePacote.Reembolsada.self, from: event.data)
+            return Aviso(
+                tipo: .pagamentoRecebido, usuarioId: reembolso.titular, reservaId: nil, titulo: "Pacote reembolsado: \(reembolso.nome)",
+                texto: Self.pacoteReembolsado(reembolso))
         case Assinatura.Catalogo.reativada:
             let reativada = try decoder.decode(Assinatura.Reativada.self, from: event.data)
             return Aviso(

@@ -49,7 +49,7 @@ public final class NotificacoesService: Sendable {
         Topology.routingKey(Assinatura.Catalogo.suspensa), Topology.routingKey(Assinatura.Catalogo.reativada),
         Topology.routingKey(Assinatura.Catalogo.cobrancaEmitida), Topology.routingKey(Assinatura.Catalogo.duplicadoDevolvido),
         Topology.routingKey(Empresa.Catalogo.conviteEnviado), Topology.routingKey(Assinatura.Catalogo.cicloIniciado),
-        Topology.routingKey(CompraDePacote.Catalogo.paga),
+        Topology.routingKey(CompraDePacote.Catalogo.paga), Topology.routingKey(CompraDePacote.Catalogo.reembolsada),
     ]
     static let service = "notificacoes"
 

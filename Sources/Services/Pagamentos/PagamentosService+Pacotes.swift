@@ -41,9 +41,20 @@ extension PagamentosService {
         ]
     }
 
+    /// An operator refunded a purchase: the money goes back through the provider (idempotent on
+    /// the refund's id, so a redelivered event refunds once). Nothing is recorded here: the
+    /// purchase's stream already holds the refund, and the provider's notice is acknowledged.
+    func reembolsarCompra(_ reembolso: CompraDePacote.Reembolsada) async throws -> [StreamWrite] {
+        guard reembolso.valor > .zero else { return [] }
+        try await provider.reembolsar(cobrancaId: reembolso.cobrancaId, reembolsoId: reembolso.reembolsoId, valor: reembolso.valor)
+        logger.info(
+            "bundle refunded", metadata: ["compra": "\(reembolso.compraId)", "reembolso": "\(reembolso.reembolsoId)", "valor": "\(reembolso.valor)"])
+        return []
+    }
+
     /// A provider's notice about a bundle's charge. Paid: the purchase is paid and its credits
-    /// granted to the buyer's wallet in one append; declined: recorded. A bundle is not
-    /// refunded through the provider (an operator takes the credits away and pays back).
+    /// granted to the buyer's wallet in one append; declined: recorded; a refund done:
+    /// acknowledged when it is the purchase's own (it was recorded when the operator asked).
     func receberAvisoDeCompra(_ aviso: AvisoDoProvedor, compra: UUID, caller: Caller) async throws -> RespostaDoWebhook {
         let stream = StreamNames.compra(compra)
         var meta = EventMetadata(correlationId: compra, actor: "provider:sandbox", requestId: caller.requestId, service: Self.service)
@@ -70,7 +81,14 @@ extension PagamentosService {
             case .cobrancaRecusada:
                 command = .registrarRecusa(
                     cobrancaId: aviso.cobrancaId, motivo: String((aviso.motivo ?? "recusado pelo provedor").prefix(200)), em: now)
-            case .reembolsoConcluido: throw ServiceError.requisicaoInvalida("compras de pacote não têm reembolso pelo provedor")
+            case .reembolsoConcluido:
+                guard let reembolsoId = aviso.reembolsoId else {
+                    throw ServiceError.requisicaoInvalida("um aviso de reembolso precisa de reembolsoId")
+                }
+                guard dados.reembolso?.reembolsoId == reembolsoId else {
+                    throw ServiceError.naoEncontrado("reembolso desconhecido: \(reembolsoId.uuidString.lowercased())")
+                }
+                return RespostaDoWebhook(recebido: true, duplicado: false, pagamentoId: aviso.referencia, status: .cancelado)
             }
             let events: [CompraDePacote.Event]
             do { events = try CompraDePacote.decider.decide(command, state) } catch { throw ServiceError(error) }

@@ -16,11 +16,15 @@ extension PagamentosService {
             }
             return try await cobrarCiclo(assinatura, causa: event.eventId, meta: meta)
         }
-        if case .solicitada(let compra)? = try CompraDePacote.Event.decode(type: event.type, data: event.data, using: EventJSON.decoder) {
+        if let compra = try CompraDePacote.Event.decode(type: event.type, data: event.data, using: EventJSON.decoder) {
             var meta = event.metadata.caused(by: event.eventId, correlationId: event.metadata.correlationId)
             meta.service = Self.service
             meta.actor = "system:pagamentos"
-            return try await cobrarCompra(compra, causa: event.eventId, meta: meta)
+            switch compra {
+            case .solicitada(let pedido): return try await cobrarCompra(pedido, causa: event.eventId, meta: meta)
+            case .reembolsada(let reembolso): return try await reembolsarCompra(reembolso)
+            default: return []
+            }
         }
         guard let reservaEvent = try Reserva.Event.decode(type: event.type, data: event.data, using: EventJSON.decoder) else { return [] }
         var meta = event.metadata.caused(by: event.eventId, correlationId: event.metadata.correlationId)

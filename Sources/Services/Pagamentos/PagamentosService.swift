@@ -32,7 +32,7 @@ public final class PagamentosService: Sendable {
         Topology.routingKey(Reserva.Catalogo.solicitada), Topology.routingKey(Reserva.Catalogo.expirada),
         Topology.routingKey(Reserva.Catalogo.cancelada), Topology.routingKey(Assinatura.Catalogo.cicloIniciado),
         Topology.routingKey(Assinatura.Catalogo.cobrancaReapresentada), Topology.routingKey(Assinatura.Catalogo.cobrancaConfirmada),
-        Topology.routingKey(CompraDePacote.Catalogo.solicitada),
+        Topology.routingKey(CompraDePacote.Catalogo.solicitada), Topology.routingKey(CompraDePacote.Catalogo.reembolsada),
     ]
     static let service = "pagamentos"
 
