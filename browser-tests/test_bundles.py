@@ -12,8 +12,11 @@ provider's reason, and "Tentar de novo" buys it with a good card; a PIX past its
 operator reaches "Pacotes" from the tabs of Planos, is told next to the field that a validity of
 800 days is too long and that a name on sale is taken (the API's 409), creates a bundle in R$ for
 two space types and a day pass with the preset in one unit (hours and R$ converted to what the
-API counts), and archives the first (confirmed in a dialog): it leaves the member's page. Desktop
-and phone."""
+API counts), and archives the first (confirmed in a dialog): it leaves the member's page. On a
+member's page an operator refunds a paid bundle: the form says what is left and what goes back by
+default, refuses a missing reason and more than was paid next to the fields, then refunds; the
+row reads "Reembolsada" with what went back, the wallet is empty, and the member's purchases say
+so on a phone. Desktop and phone."""
 
 from __future__ import annotations
 
@@ -340,3 +343,70 @@ def test_an_operator_creates_bundles_and_archives_one_which_leaves_the_members_p
     p.step("pacotes da operacao 390x844")
     p.scroll(p.driver.find_element(By.CSS_SELECTOR, "form.bundle-create"))
     p.step("novo pacote 390x844")
+
+
+def test_an_operator_refunds_a_paid_bundle_from_the_members_page_and_the_member_sees_it(browser, server):
+    email, senha, membro = member(server, "Renata Okada")
+    conta = api(server, "GET", "/api/auth/me", token=membro)
+    admin = token(server, server.admin)
+    horas = pacote(server, DEZ_HORAS)
+    comprada = api(server, "POST", f"/api/pacotes/{horas['pacoteId']}/compras", {"metodo": "cartao", "cartaoToken": "tok_visa"}, membro)
+    eventually(lambda: api(server, "GET", "/api/creditos", token=membro)["minutos"] == 600, "the bundle's credits")
+
+    ui = browser()
+    open_signed_in(ui, server, server.admin, f"/admin/usuarios/{conta['id']}")
+    ui.wait_heading(conta["nome"])
+    linha = ui.row(DEZ_HORAS, ".table--compras tbody tr")
+    assert "Paga" in linha.text and brl(45000) in linha.text.replace("\xa0", " ") and "Cartão de crédito" in linha.text, linha.text
+    ui.scroll(linha)
+    ui.step("compras do membro")
+
+    # "Reembolsar": what is left and what goes back by default, before anything is done
+    ui.click("Reembolsar", linha)
+    painel = ui.wait_text(f"Reembolsar {DEZ_HORAS}", ".bundle-refund__panel")
+    texto = painel.text.replace("\xa0", " ")
+    assert "Restam 10 h de 10 h dos créditos desta compra" in texto and f"Em branco: {brl(45000)}" in texto, texto
+    form = painel.find_element(By.CSS_SELECTOR, "form")
+    # no reason, then more than was paid: said next to the field, nothing refunded
+    ui.click("Reembolsar", form)
+    ui.wait(lambda d: "Informe o motivo do reembolso" in form.find_element(By.CSS_SELECTOR, "[data-field=motivo]").text, "no error next to Motivo")
+    ui.fill("Motivo", "Mudou de cidade", form)
+    ui.fill("Valor a devolver", "500", form)
+    ui.click("Reembolsar", form)
+    ui.wait(lambda d: f"O máximo é o que foi pago: {brl(45000)}" in form.find_element(By.CSS_SELECTOR, "[data-field=valorCentavos]").text.replace("\xa0", " "),
+            "no error next to the amount")
+    assert api(server, "GET", f"/api/pacotes/compras/{comprada['compraId']}", token=membro)["status"] == "paga"
+    ui.scroll(painel)
+    ui.step("reembolso com valor demais")
+
+    # in full, the default
+    ui.fill("Valor a devolver", "", form)
+    ui.click("Reembolsar", form)
+    ui.wait_text(f"Compra reembolsada: {brl(45000)} devolvidos pelo mesmo meio de pagamento e 10 h de créditos retirados da carteira", ".bundle-refund")
+    compra = api(server, "GET", f"/api/pacotes/compras/{comprada['compraId']}", token=membro)
+    assert compra["status"] == "reembolsada" and compra["reembolso"]["valorCentavos"] == 45000 and compra["reembolso"]["motivo"] == "Mudou de cidade", compra
+    ui.wait(lambda d: "Reembolsada" in ui.row(DEZ_HORAS, ".table--compras tbody tr").text, "the row did not follow")
+    assert "Reembolsar" not in ui.row(DEZ_HORAS, ".table--compras tbody tr").text
+    assert api(server, "GET", "/api/creditos", token=membro)["minutos"] == 0
+    ui.wait_text("Nenhum crédito para usar.", ".credit-wallet")
+    ui.scroll(ui.row(DEZ_HORAS, ".table--compras tbody tr"))
+    ui.step("pacote reembolsado")
+    assert api(server, "GET", f"/api/admin/usuarios/{conta['id']}/creditos", token=admin)["minutos"] == 0
+
+    # the member, on a phone: the purchase says what went back
+    phone = browser(size=(390, 844), mobile=True)
+    open_signed_in(phone, server, (email, senha), "/pacotes")
+    phone.wait_heading("Pacotes de créditos")
+    cartao = phone.row(DEZ_HORAS, ".bundle-history tbody tr")
+    assert "Reembolsada" in cartao.text and f"{brl(45000)} devolvidos pelo mesmo meio de pagamento" in cartao.text.replace("\xa0", " "), cartao.text
+    phone.scroll(cartao)
+    phone.step("compra reembolsada 390x844")
+
+    # the operator's page on a phone: the purchase and what went back
+    op = browser(size=(390, 844), mobile=True)
+    open_signed_in(op, server, server.admin, f"/admin/usuarios/{conta['id']}")
+    op.wait_heading(conta["nome"])
+    linha = op.row(DEZ_HORAS, ".table--compras tbody tr")
+    assert "Reembolsada" in linha.text and "Reembolsar" not in linha.text, linha.text
+    op.scroll(linha)
+    op.step("compras do membro 390x844")

@@ -163,10 +163,10 @@ export const MOVIMENTOS_DE_CREDITO = {
 export const ORIGENS_DE_CREDITO = { plano: 'Plano', pacote: 'Pacote de créditos', ajuste: 'Ajuste da operação' };
 
 /** A purchase of a bundle, by its status; `expirada` is a pending one whose PIX or boleto can no longer be paid. */
-export const COMPRA_STATUS = { pendente: 'Aguardando pagamento', paga: 'Paga', recusada: 'Recusada', expirada: 'Expirada' };
+export const COMPRA_STATUS = { pendente: 'Aguardando pagamento', paga: 'Paga', recusada: 'Recusada', expirada: 'Expirada', reembolsada: 'Reembolsada' };
 
 /** The badge kind (ui.badge) of each COMPRA_STATUS key. */
-export const COMPRA_STATUS_KIND = { pendente: 'aviso', paga: 'sucesso', recusada: 'erro', expirada: 'neutro' };
+export const COMPRA_STATUS_KIND = { pendente: 'aviso', paga: 'sucesso', recusada: 'erro', expirada: 'neutro', reembolsada: 'neutro' };
 
 // ---- the reception's day board ---------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 // Bundles of credits sold without a plan ("pacotes"), in words, for the member's page and the
 // operator's: what one gives ("10 h de sala de reunião", "R$ 50,00 em créditos"), where
 // ("em qualquer unidade"), for how long ("válido por 60 dias após o pagamento"), and where a
-// purchase stands (a pending PIX past its time reads "expirada").
+// purchase stands (a pending PIX past its time reads "expirada"; a refunded one, what went back).
 
 import { TIPOS, COMPRA_STATUS, COMPRA_STATUS_KIND } from './labels.js';
 import { money, duration, dateTime, DEFAULT_TZ } from './format.js';
@@ -88,4 +88,15 @@ export function badgeDaCompra(compra, now = Date.now()) {
 export function creditosAdicionados(compra, tz = DEFAULT_TZ) {
   const ate = compra.validoAte ? `, válidos até ${dateTime(compra.validoAte, tz)}` : '';
   return `Créditos adicionados: ${oQueDa(compra.pacote)}${ate}.`;
+}
+
+/** "R$ 225,00 devolvidos e 9 h de créditos retirados da carteira em 26/11/2026, 10:00." */
+export function reembolsoDaCompra(compra, tz = DEFAULT_TZ) {
+  const r = compra.reembolso;
+  if (!r) return '';
+  const dinheiro = r.valorCentavos > 0 ? `${money(r.valorCentavos)} devolvidos pelo mesmo meio de pagamento` : 'Nenhum valor devolvido';
+  const creditos = r.retirado > 0
+    ? ` e ${r.medida === 'centavos' ? money(r.retirado) : duration(r.retirado)} de créditos retirados da carteira`
+    : '';
+  return `${dinheiro}${creditos} em ${dateTime(r.em, tz)}.`;
 }

@@ -203,14 +203,15 @@ export function fieldError(form, name, message) {
 
 /** Disables a submit button while its request runs; returns the function that restores it. */
 export function busy(button, text) {
-  const original = button.textContent;
+  // Its nodes, not its text: a visually hidden part of the label stays hidden once restored.
+  const original = [...button.childNodes];
   button.disabled = true;
   button.setAttribute('aria-disabled', 'true');
   if (text) button.textContent = text;
   return () => {
     button.disabled = false;
     button.removeAttribute('aria-disabled');
-    button.textContent = original;
+    if (text) button.replaceChildren(...original);
   };
 }
 

@@ -13,7 +13,7 @@ import {
 } from '../lib/ui.js';
 import { blocoDoPix, blocoDoBoleto, bancoDeTestes } from '../lib/cobrancas.js';
 import {
-  oQueDa, termosDoPacote, validade, ondeNaFrase, situacao, badgeDaCompra, expirou, creditosAdicionados, METODOS_DE_COMPRA,
+  oQueDa, termosDoPacote, validade, ondeNaFrase, situacao, badgeDaCompra, expirou, creditosAdicionados, reembolsoDaCompra, METODOS_DE_COMPRA,
 } from '../lib/pacotes.js';
 import { COMPRA_STATUS } from '../lib/labels.js';
 
@@ -179,6 +179,8 @@ export function render({ container, query, setQuery, signal }) {
             h('p', {}, h('strong', {}, 'Pagamento recusado. '),
               c.motivo ? `Motivo informado pelo banco: ${c.motivo}. ` : '', 'Nada foi cobrado.'),
             denovo(c, 'Tentar de novo'));
+        case 'reembolsada':
+          return alerta('info', h('p', {}, h('strong', {}, 'Compra reembolsada. '), reembolsoDaCompra(c, TZ)));
         case 'expirada':
           return alerta('info',
             h('p', {}, h('strong', {}, 'Prazo encerrado. '),
@@ -239,6 +241,7 @@ export function render({ container, query, setQuery, signal }) {
     if (s === 'paga') return `Pagamento confirmado. ${creditosAdicionados(c, TZ)}`;
     if (s === 'recusada') return `Pagamento recusado${c.motivo ? `: ${c.motivo}` : ''}.`;
     if (s === 'expirada') return 'O prazo para pagar terminou.';
+    if (s === 'reembolsada') return `Compra reembolsada. ${reembolsoDaCompra(c, TZ)}`;
     return COMPRA_STATUS[s] ?? s;
   }
 
@@ -293,6 +296,8 @@ export function render({ container, query, setQuery, signal }) {
       partes.push(linha(`Motivo: ${c.motivo}`));
     } else if (c.status === 'paga' && c.pagaEm) {
       partes.push(linha(`Paga em ${dateTime(c.pagaEm, TZ)}`));
+    } else if (c.status === 'reembolsada' && c.reembolso) {
+      partes.push(linha(reembolsoDaCompra(c, TZ)));
     }
     return partes;
   }

@@ -3,17 +3,23 @@
 // adjustment: add or take away hours or R$ with a reason (it goes to the audit trail), a
 // description the member reads, and for what is added the space types, the unit and the day it
 // is good until. The API's error shows next to the field it names; the balance follows a success.
+// Its bundle purchases (newest first, 50 a page), with "Reembolsar" on a paid one: a reason, and
+// the amount to give back — by default the price's share of the hours still unspent, shown before
+// it is confirmed; what is left of the bundle's credits leaves the wallet.
 
 import { api, Action } from '../../lib/api.js';
 import { todasAsUnidades } from '../../lib/catalog.js';
 import { h, link, replace, append } from '../../lib/dom.js';
 import { PAPEIS, TIPOS } from '../../lib/labels.js';
-import { dateTime, parseMoney, todayIn, addDays, zonedToMs, isoWithOffset, isDate, DEFAULT_TZ, minutosDeHoras } from '../../lib/format.js';
+import {
+  dateTime, money, parseMoney, todayIn, addDays, zonedToMs, isoWithOffset, isDate, DEFAULT_TZ, minutosDeHoras,
+} from '../../lib/format.js';
 import { nomesDePessoas } from '../../lib/pessoas.js';
 import {
-  pageHeader, loadInto, facts, badge, field, checkboxes, radios, onSubmit, fieldError, val, pager, announce,
+  pageHeader, loadInto, facts, badge, field, checkboxes, radios, onSubmit, fieldError, val, pager, announce, table, busy, errorBox,
 } from '../../lib/ui.js';
 import { saldo, lotes, extrato, reservasDoExtrato, quantidade, comSinal } from '../../lib/creditos.js';
+import { oQueDa, badgeDaCompra, reembolsoDaCompra, METODOS_DE_COMPRA } from '../../lib/pacotes.js';
 
 /** The most the API adds or takes in one adjustment: 600000 minutes (10 000 h) or R$ 1 000 000,00. */
 const MAXIMO = { minutos: 600_000, centavos: 100_000_000 };
@@ -37,7 +43,11 @@ function screen(container, body, perfil, unidades, signal) {
   const nomes = nomesDePessoas(signal);
   const carteiraBox = h('div', { class: 'credit-wallet' });
   const extratoBox = h('div');
+  const comprasBox = h('div');
+  const reembolsoBox = h('div', { class: 'bundle-refund' });
   let pagina = 1;
+  let paginaDasCompras = 1;
+  let carteiraAtual = null;
 
   replace(body,
     h('section', { class: 'panel', 'aria-labelledby': 'conta-titulo' },
@@ -54,10 +64,14 @@ function screen(container, body, perfil, unidades, signal) {
       carteiraBox,
       h('h3', { id: 'extrato-titulo' }, 'Extrato'),
       extratoBox),
+    h('section', { class: 'panel', 'aria-labelledby': 'compras-titulo' },
+      h('h2', { id: 'compras-titulo' }, 'Compras de pacotes'),
+      comprasBox, reembolsoBox),
     ajusteForm());
 
   function loadCarteira() {
     loadInto(carteiraBox, () => api(base, { signal }), (carteira) => {
+      carteiraAtual = carteira;
       append(carteiraBox, saldo(carteira),
         h('h3', {}, 'Lotes com saldo'),
         lotes(carteira, { unidades, vazio: h('p', { class: 'empty' }, 'Nenhum crédito para usar.') }));
@@ -177,6 +191,112 @@ function screen(container, body, perfil, unidades, signal) {
     return h('section', { class: 'panel', 'aria-labelledby': 'ajuste-titulo' }, h('h2', { id: 'ajuste-titulo' }, 'Ajustar créditos'), form, resultado);
   }
 
+  function loadCompras() {
+    loadInto(comprasBox, () => api(`/api/admin/usuarios/${encodeURIComponent(perfil.id)}/pacotes/compras`, { query: { pagina: paginaDasCompras }, signal }), (page) => {
+      append(comprasBox,
+        table({
+          caption: 'As mais recentes primeiro',
+          className: 'table--palavras table--compras',
+          empty: 'Nenhuma compra de pacote nesta conta.',
+          rows: page.itens,
+          rowAttrs: (c) => ({ dataset: { compra: c.compraId } }),
+          columns: [
+            { label: 'Data', cell: (c) => h('time', { datetime: c.solicitadaEm }, dateTime(c.solicitadaEm)) },
+            { label: 'Pacote', cell: (c) => [h('span', { class: 'block' }, c.pacote.nome), h('span', { class: 'small block' }, oQueDa(c.pacote))] },
+            { label: 'Valor', cell: (c) => money(c.valorCentavos), class: 'num' },
+            { label: 'Forma', cell: (c) => METODOS_DE_COMPRA[c.metodo] ?? c.metodo },
+            {
+              label: 'Situação',
+              cell: (c) => [badgeDaCompra(c), c.status === 'reembolsada' ? h('span', { class: 'small block' }, reembolsoDaCompra(c)) : null],
+            },
+            { label: 'Ações', cell: (c) => (c.status === 'paga' ? botaoDeReembolso(c) : '—') },
+          ],
+        }),
+        page.total > 50 ? pager({
+          pagina: page.pagina, total: page.total, noun: ['compra', 'compras'], label: 'Páginas das compras',
+          onPage: (n) => { paginaDasCompras = n; loadCompras(); },
+        }) : null);
+    }, { signal, text: 'Carregando as compras…' });
+  }
+
+  function botaoDeReembolso(c) {
+    const botao = h('button', { type: 'button', class: 'button button--small button--secondary', dataset: { acao: 'reembolsar' } },
+      'Reembolsar', h('span', { class: 'visually-hidden' }, ` a compra de ${c.pacote.nome}`));
+    const erro = h('div');
+    botao.addEventListener('click', async () => {
+      replace(erro);
+      // The wallet as it is now: what is left of the purchase's lot decides the default amount.
+      const restore = busy(botao, 'Abrindo…');
+      try {
+        carteiraAtual = await api(base, { signal });
+        restore();
+        reembolsoForm(c, botao);
+      } catch (error) {
+        if (error?.name === 'AbortError') return;
+        restore();
+        replace(erro, errorBox(error));
+      }
+    });
+    return [botao, erro];
+  }
+
+  /** What a refund gives back by default: the price's share of what is left of the purchase's lot (rounded down, as the API). */
+  function sugestao(c) {
+    const lote = carteiraAtual?.lotes?.find((l) => l.loteId === c.compraId);
+    const restante = Math.min(lote?.restante ?? 0, c.pacote.quantidade);
+    return { restante, valor: Math.floor((c.valorCentavos * restante) / c.pacote.quantidade) };
+  }
+
+  function reembolsoForm(c, botao) {
+    const action = new Action();
+    const { restante, valor } = sugestao(c);
+    const medida = c.pacote.medida;
+    const resumo = restante > 0
+      ? `Restam ${quantidade(medida, restante)} de ${quantidade(medida, c.pacote.quantidade)} dos créditos desta compra: eles saem da carteira, e créditos que reservas futuras usam deste pacote não voltam se forem canceladas.`
+      : 'Nenhum crédito desta compra resta na carteira.';
+    const motivo = field({
+      label: 'Motivo', name: 'motivo', type: 'textarea', required: true,
+      hint: 'Obrigatório. Fica na trilha de auditoria, e o membro o vê na compra.', attrs: { maxlength: '500' },
+    });
+    const valorField = field({
+      label: 'Valor a devolver', name: 'valorCentavos', optional: true,
+      hint: `Em reais, até ${money(c.valorCentavos)}. Em branco: ${money(valor)}, a parte do preço dos créditos que restam.`,
+      attrs: { inputmode: 'decimal', autocomplete: 'off', maxlength: '20' },
+    });
+    const cancelar = h('button', { type: 'button', class: 'button button--secondary' }, 'Voltar');
+    const titulo = h('h3', { id: 'reembolso-titulo', tabindex: '-1' }, `Reembolsar ${c.pacote.nome} (${money(c.valorCentavos)}, ${dateTime(c.pagaEm ?? c.solicitadaEm)})`);
+    const form = h('form', { class: 'form', novalidate: true, 'aria-labelledby': 'reembolso-titulo' },
+      h('p', {}, resumo), motivo, valorField,
+      h('div', { class: 'actions' }, cancelar, h('button', { type: 'submit', class: 'button button--danger' }, 'Reembolsar')));
+    const fechar = () => {
+      replace(reembolsoBox);
+      if (botao.isConnected) botao.focus();
+    };
+    cancelar.addEventListener('click', fechar);
+    onSubmit(form, async () => {
+      const pedido = { motivo: val(form, 'motivo') };
+      if (!pedido.motivo) return fieldError(form, 'motivo', 'Informe o motivo do reembolso.');
+      const texto = val(form, 'valorCentavos');
+      if (texto) {
+        const centavos = parseMoney(texto);
+        if (centavos === null || centavos < 0) return fieldError(form, 'valorCentavos', 'Não entendi o valor: use 50 ou 50,00.');
+        if (centavos > c.valorCentavos) return fieldError(form, 'valorCentavos', `O máximo é o que foi pago: ${money(c.valorCentavos)}.`);
+        pedido.valorCentavos = centavos;
+      }
+      const feita = await action.run(`/api/admin/pacotes/compras/${encodeURIComponent(c.compraId)}/reembolso`, { body: pedido, signal });
+      const feito = `Compra reembolsada: ${reembolsoDaCompra(feita)}`;
+      replace(reembolsoBox, h('p', { class: 'alert alert--sucesso', role: 'status' }, feito));
+      announce(feito);
+      pagina = 1;
+      loadCompras();
+      loadCarteira();
+      loadExtrato();
+    }, { busyText: 'Reembolsando…' });
+    replace(reembolsoBox, h('div', { class: 'bundle-refund__panel' }, titulo, form));
+    titulo.focus();
+  }
+
   loadCarteira();
   loadExtrato();
+  loadCompras();
 }
