@@ -186,7 +186,24 @@ def context_values(context: dict, task: str, tag: str) -> dict[str, str]:
 def render(context: dict, task: str, tag: str) -> dict:
     path = TASKS_DIR / f"{task}.json"
     values = context_values(context, task, tag)
-    return without_collector(render_text(path.read_text(), values, str(path.relative_to(ROOT))), values)
+    rendered = without_collector(render_text(path.read_text(), values, str(path.relative_to(ROOT))), values)
+    return hosting(rendered, context.get("gateway_hosts") or [], values) if task == "gateway" else rendered
+
+
+def hosting(task: dict, hosts: list[str], values: dict[str, str], tasks: dict[str, dict] | None = None) -> dict:
+    """The gateway's task as Terraform's gateway_hosts changes it (infra/terraform/tasks.tf):
+    the hosted services' SERVICE_<NAME>_URL leave its environment, and AMQP_URL joins its
+    secrets when one of them consumes a queue (docs/deploy.md, "Choosing the shape")."""
+    if not hosts:
+        return task
+    tasks = tasks or load_tasks()
+    c = container(task)
+    urls = {f"SERVICE_{name.upper()}_URL" for name in hosts}
+    c["environment"] = [item for item in c.get("environment") or [] if item.get("name") not in urls]
+    broker = any("AMQP_URL" in names_in(container(tasks.get(name, {})).get("secrets")) for name in hosts)
+    if broker and "AMQP_URL" not in names_in(c.get("secrets")):
+        c["secrets"] = [*(c.get("secrets") or []), {"name": "AMQP_URL", "valueFrom": values["amqp_secret_arn"]}]
+    return task
 
 
 def without_collector(task: dict, values: dict[str, str]) -> dict:
@@ -674,11 +691,39 @@ def check_consistency(compose_json: str | None) -> int:
             problems.add(f"ecs-tasks/{service}.json", "the gateway calls it: label coworkflow.ingress must be gateway")
 
     check_runtime_needs(problems, tasks, services, built)
+    check_gateway_hosts(problems, tasks, services, built)
 
     return problems.finish(
         f"consistency: {len(deployable_names)} deployables ({', '.join(deployable_names)}) in the Dockerfile, ecs-tasks/, "
         f"Terraform, compose and the deploy matrix; every variable set is read by the program; "
         f"AMQP_URL where a queue is consumed, the payment provider's settings alike on pagamentos, gateway and sandbox")
+
+
+def check_gateway_hosts(problems: Problems, tasks: dict[str, dict], services: dict, built: list[str]) -> None:
+    """Terraform's gateway_hosts: it accepts exactly the services the gateway calls, and the
+    gateway's task rendered to host each of them alone passes the run-time rules (no URL for
+    it; AMQP_URL when it consumes a queue)."""
+    gateway = container(tasks.get("gateway", {}))
+    callable_services = sorted(service for service in built if f"SERVICE_{service.upper()}_URL" in names_in(gateway.get("environment")))
+    text = (TERRAFORM / "variables.tf").read_text()
+    block = re.search(r'variable "gateway_hosts" \{(.*?)\n\}', text, re.S)
+    accepted = re.search(r"contains\(\[([^\]]*)\]", block.group(1)) if block else None
+    if accepted is None:
+        problems.add("infra/terraform/variables.tf", "variable gateway_hosts must list the services it accepts in its validation")
+        return
+    listed = sorted(re.findall(r'"([a-z]+)"', accepted.group(1)))
+    if listed != callable_services:
+        problems.add("infra/terraform/variables.tf", f"gateway_hosts accepts {listed}; the gateway calls {callable_services}")
+    for service in callable_services:
+        variant = dict(tasks)
+        variant["gateway"] = hosting(json.loads(json.dumps(tasks["gateway"])), [service], {"amqp_secret_arn": "${amqp_secret_arn}"}, tasks)
+        found = Problems()
+        check_runtime_needs(found, variant, services, built)
+        for item in found.items:
+            if item.startswith("ecs-tasks/gateway.json: "):
+                problems.add(f"ecs-tasks/gateway.json with gateway_hosts = [{service}]", item.removeprefix("ecs-tasks/gateway.json: "))
+        if f"SERVICE_{service.upper()}_URL" in names_in(container(variant["gateway"]).get("environment")):
+            problems.add(f"ecs-tasks/gateway.json with gateway_hosts = [{service}]", f"SERVICE_{service.upper()}_URL is still set")
 
 
 def compose_environment(service: dict) -> dict[str, str]:

@@ -5,6 +5,9 @@ locals {
   deploy_context = {
     cluster  = aws_ecs_cluster.main.name
     template = local.task_template_common
+    # The services the gateway hosts: deploy_checks.py render changes the gateway's task as
+    # tasks.tf does.
+    gateway_hosts = sort(var.gateway_hosts)
     tasks = {
       for name in local.task_names : name => {
         execution_role_arn = aws_iam_role.execution[name].arn

@@ -21,10 +21,11 @@ locals {
 
   # Who reaches a deployable: the load balancer ("alb"), the gateway through Cloud Map
   # ("gateway"), or nobody ("none": projections, which only answers its health check).
-  behind_alb   = toset([for name in local.deployables : name if local.task_labels[name]["coworkflow.ingress"] == "alb"])
-  behind_gw    = toset([for name in local.deployables : name if local.task_labels[name]["coworkflow.ingress"] == "gateway"])
-  autoscaled   = toset([for name in local.deployables : name if local.task_labels[name]["coworkflow.scaling"] == "cpu" && local.task_count[name] > 0 && !contains(local.single_task, name)])
-  task_count   = { for name in local.deployables : name => contains(local.single_task, name) ? min(1, lookup(var.desired_counts, name, var.desired_count)) : lookup(var.desired_counts, name, var.desired_count) }
+  behind_alb = toset([for name in local.deployables : name if local.task_labels[name]["coworkflow.ingress"] == "alb"])
+  behind_gw  = toset([for name in local.deployables : name if local.task_labels[name]["coworkflow.ingress"] == "gateway"])
+  autoscaled = toset([for name in local.deployables : name if local.task_labels[name]["coworkflow.scaling"] == "cpu" && local.task_count[name] > 0 && !contains(local.single_task, name)])
+  # A service the gateway hosts runs no task of its own.
+  task_count   = { for name in local.deployables : name => contains(var.gateway_hosts, name) ? 0 : contains(local.single_task, name) ? min(1, lookup(var.desired_counts, name, var.desired_count)) : lookup(var.desired_counts, name, var.desired_count) }
   task_port    = { for name, task in local.task_raw : name => try(task.containerDefinitions[0].portMappings[0].containerPort, 8080) }
   stop_timeout = { for name, task in local.task_raw : name => try(task.containerDefinitions[0].stopTimeout, 30) }
 
@@ -33,16 +34,28 @@ locals {
   # gateway) reach the process that holds the charge.
   single_task = var.psp_url == "" ? toset(["pagamentos"]) : toset([])
 
-  # What each task needs on the network, read from its environment and secrets.
-  task_variables = {
+  # What each task needs on the network, read from its environment and secrets (the gateway's
+  # as gateway_hosts changes it below).
+  task_variables_own = {
     for name, task in local.task_raw : name => toset(concat(
       [for item in try(task.containerDefinitions[0].environment, []) : item.name],
       [for item in try(task.containerDefinitions[0].secrets, []) : item.name],
     ))
   }
-  uses_database = toset([for name in local.task_names : name if contains(local.task_variables[name], "DB_HOST")])
-  uses_broker   = toset([for name in local.task_names : name if contains(local.task_variables[name], "AMQP_URL")])
-  uses_smtp     = toset([for name in local.task_names : name if contains(local.task_variables[name], "SMTP_HOST")])
+  task_variables = {
+    for name, variables in local.task_variables_own : name => name == "gateway" ? setunion(
+      setsubtract(variables, local.hosted_url_variables), local.hosted_uses_broker ? ["AMQP_URL"] : []
+    ) : variables
+  }
+
+  # The services the gateway hosts (var.gateway_hosts): their SERVICE_<NAME>_URL leaves the
+  # gateway's environment, and AMQP_URL joins its secrets when one of them consumes a queue.
+  hosted_url_variables = [for name in var.gateway_hosts : "SERVICE_${upper(name)}_URL"]
+  hosted_uses_broker   = anytrue([for name in var.gateway_hosts : contains(local.task_variables_own[name], "AMQP_URL")])
+  hosted_secrets       = local.hosted_uses_broker ? [{ name = "AMQP_URL", valueFrom = local.task_template_common.amqp_secret_arn }] : []
+  uses_database        = toset([for name in local.task_names : name if contains(local.task_variables[name], "DB_HOST")])
+  uses_broker          = toset([for name in local.task_names : name if contains(local.task_variables[name], "AMQP_URL")])
+  uses_smtp            = toset([for name in local.task_names : name if contains(local.task_variables[name], "SMTP_HOST")])
 
   # The image a task runs: its own repository, or for a one-off task the repository its
   # "coworkflow.image" label names (the backend images all hold the same binary).
@@ -106,19 +119,32 @@ locals {
       "${local.tasks_dir}/${name}.json", merge(local.task_template_common, local.task_template_own[name])
     ))
   }
+  # The gateway's own container as gateway_hosts changes it (deploy_checks.py render does the
+  # same for deploy.yml), then the others, less the collector when observability is off.
   tasks = {
     for name, task in local.tasks_rendered : name => merge(task, {
-      containerDefinitions = [for container in task.containerDefinitions : container if var.observability_enabled || container.name != local.collector_container]
+      containerDefinitions = concat(
+        [
+          for container in task.containerDefinitions : merge(container, {
+            environment = [for item in container.environment : item if !contains(local.hosted_url_variables, item.name)]
+            secrets     = concat(container.secrets, local.hosted_secrets)
+          }) if name == "gateway" && container.name == "gateway"
+        ],
+        [
+          for container in task.containerDefinitions : container
+          if !(name == "gateway" && container.name == "gateway") && (var.observability_enabled || container.name != local.collector_container)
+        ],
+      )
     })
   }
 
   # The secrets each task reads: "${jwt_secret_arn}" or "${db_app_secret_arn}:password::"
   # name a placeholder; its value is the secret's ARN. The execution role may read those only.
   task_secret_arns = {
-    for name, task in local.task_raw : name => distinct([
+    for name, task in local.task_raw : name => distinct(concat([
       for item in try(task.containerDefinitions[0].secrets, []) :
       local.task_template_common[regex("^\\$\\{([a-z0-9_]+)\\}", item.valueFrom)[0]]
-    ])
+    ], name == "gateway" ? [for item in local.hosted_secrets : item.valueFrom] : []))
   }
 }
 
@@ -129,6 +155,10 @@ resource "terraform_data" "task_files_check" {
     precondition {
       condition     = contains(local.deployables, "gateway") && contains(local.deployables, "frontend")
       error_message = "ecs-tasks/ must hold gateway.json and frontend.json: the load balancer routes to them."
+    }
+    precondition {
+      condition     = !contains(var.gateway_hosts, "pagamentos") || var.psp_url != ""
+      error_message = "gateway_hosts may name pagamentos only with psp_url: the sandbox provider keeps its charges in one process, and the gateway runs several."
     }
     precondition {
       condition     = length(setsubtract(keys(var.desired_counts), local.deployables)) == 0

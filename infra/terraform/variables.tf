@@ -68,6 +68,17 @@ variable "desired_counts" {
   default     = {}
 }
 
+variable "gateway_hosts" {
+  description = "Services the gateway hosts in its own process (docs/deploy.md, \"Choosing the shape\"): their routes, reactions and timers run in the gateway's tasks, which lose their SERVICE_<NAME>_URL and gain AMQP_URL; their own ECS services run no task. [\"reservas\"] saves the HTTP hop of every booking."
+  type        = set(string)
+  default     = []
+
+  validation {
+    condition     = alltrue([for name in var.gateway_hosts : contains(["usuarios", "espacos", "precos", "reservas", "checkin", "notificacoes", "financeiro", "analytics", "assinaturas", "pagamentos"], name)])
+    error_message = "gateway_hosts names services the gateway calls: usuarios, espacos, precos, reservas, checkin, notificacoes, financeiro, analytics, assinaturas or pagamentos."
+  }
+}
+
 variable "autoscaling_max_count" {
   description = "Most tasks CPU-based autoscaling may run per deployable."
   type        = number
