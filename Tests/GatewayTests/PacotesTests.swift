@@ -18,6 +18,16 @@ struct PacotesTests {
         return try #require(resposta.object["pacoteId"] as? String)
     }
 
+    /// Purchase `id` as `token` reads it, once `probe` holds of it.
+    func compra(
+        _ client: any TestClientProtocol, _ id: String, _ token: String, _ probe: @escaping ([String: Any]) -> Bool
+    ) async throws -> [String: Any] {
+        try await eventually("the purchase as expected") {
+            let resposta = try await client.json(.get, "/api/pacotes/compras/\(id)", token: token)
+            return probe(resposta.object) ? resposta.object : nil
+        }
+    }
+
     @Test("an operator creates and archives bundles; bad input is a 4xx naming the field and writes nothing; members see those on sale")
     func bundles() async throws {
         let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
@@ -88,10 +98,7 @@ struct PacotesTests {
             let cenario = try await Cenario.make(harness, client)
             let pacote = try await criarPacote(client, Self.dezHoras, token: cenario.admin)
             func compra(_ id: String, _ token: String, _ probe: @escaping ([String: Any]) -> Bool) async throws -> [String: Any] {
-                try await eventually("the purchase as expected") {
-                    let resposta = try await client.json(.get, "/api/pacotes/compras/\(id)", token: token)
-                    return probe(resposta.object) ? resposta.object : nil
-                }
+                try await self.compra(client, id, token, probe)
             }
 
             // Bad input writes nothing.
@@ -236,10 +243,7 @@ struct PacotesTests {
             let membro = try #require(try await client.json(.get, "/api/auth/me", token: cenario.membro).object["id"] as? String)
             func minutos() async throws -> Int? { try await client.json(.get, "/api/creditos", token: cenario.membro).object["minutos"] as? Int }
             func compra(_ id: String, _ probe: @escaping ([String: Any]) -> Bool) async throws -> [String: Any] {
-                try await eventually("the purchase as expected") {
-                    let resposta = try await client.json(.get, "/api/pacotes/compras/\(id)", token: cenario.membro)
-                    return probe(resposta.object) ? resposta.object : nil
-                }
+                try await self.compra(client, id, cenario.membro, probe)
             }
             let pedida = try await client.json(
                 .post, "/api/pacotes/\(pacote)/compras", #"{"metodo":"cartao","cartaoToken":"tok_visa"}"#, token: cenario.membro)

@@ -114,15 +114,10 @@ extension FinanceiroService {
         guard let oferta else {
             throw ReacaoImpossivel(evento: event.eventId, tipo: event.type, motivo: "a compra \(reembolso.compraId) não foi encontrada")
         }
-        let unidadeId = try await unidadeQueFatura(oferta.unidadeId, causa: event)
-        let unidade = try await self.unidade(unidadeId, causa: event)
-        let now = clock.now
-        let command = Fatura.Command.emitirNotaDeCredito(
+        return try await creditar(
             Fatura.Reembolso(
-                reembolsoId: reembolso.reembolsoId, pagamentoId: reembolso.compraId, unidadeId: unidadeId, valor: reembolso.valor,
-                reembolsadoEm: reembolso.em),
-            notaId: Fatura.NotaDeCredito.ID(Self.id(causa: event.eventId, "nota")), lancamentoId: Self.id(causa: event.eventId, "lancamento"),
-            fuso: unidade.fuso, em: min(reembolso.em, now))
-        return try await decidir(command, unidade: unidadeId, causa: event, em: now)
+                reembolsoId: reembolso.reembolsoId, pagamentoId: reembolso.compraId,
+                unidadeId: try await unidadeQueFatura(oferta.unidadeId, causa: event), valor: reembolso.valor, reembolsadoEm: reembolso.em),
+            causa: event)
     }
 }

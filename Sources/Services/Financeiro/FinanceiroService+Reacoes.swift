@@ -78,16 +78,20 @@ extension FinanceiroService {
     private func creditar(_ event: RecordedEvent) async throws -> [StreamWrite] {
         let reembolso = try event.decode(ReembolsoConcluido.self)
         guard reembolso.valor != .zero else { return [] }  // nothing went back: nothing to credit
-        let unidadeId = Unidade.ID(reembolso.unidadeId)
-        let unidade = try await self.unidade(unidadeId, causa: event)
+        return try await creditar(
+            Fatura.Reembolso(
+                reembolsoId: reembolso.reembolsoId, pagamentoId: reembolso.pagamentoId, unidadeId: Unidade.ID(reembolso.unidadeId),
+                valor: reembolso.valor, reembolsadoEm: reembolso.em), causa: event)
+    }
+
+    /// The credit note of `reembolso` in its unit's book, dated when the money went back.
+    func creditar(_ reembolso: Fatura.Reembolso, causa event: RecordedEvent) async throws -> [StreamWrite] {
+        let unidade = try await self.unidade(reembolso.unidadeId, causa: event)
         let now = clock.now
         let command = Fatura.Command.emitirNotaDeCredito(
-            Fatura.Reembolso(
-                reembolsoId: reembolso.reembolsoId, pagamentoId: reembolso.pagamentoId, unidadeId: unidadeId, valor: reembolso.valor,
-                reembolsadoEm: reembolso.em),
-            notaId: Fatura.NotaDeCredito.ID(Self.id(causa: event.eventId, "nota")), lancamentoId: Self.id(causa: event.eventId, "lancamento"),
-            fuso: unidade.fuso, em: min(reembolso.em, now))
-        return try await decidir(command, unidade: unidadeId, causa: event, em: now)
+            reembolso, notaId: Fatura.NotaDeCredito.ID(Self.id(causa: event.eventId, "nota")),
+            lancamentoId: Self.id(causa: event.eventId, "lancamento"), fuso: unidade.fuso, em: min(reembolso.reembolsadoEm, now))
+        return try await decidir(command, unidade: reembolso.unidadeId, causa: event, em: now)
     }
 
     func unidade(_ id: Unidade.ID, causa event: RecordedEvent) async throws -> Unidade.Dados {
