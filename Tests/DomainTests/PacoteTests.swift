@@ -195,6 +195,17 @@ struct PacoteTests {
         #expect(history.reduce(decider.initialState, decider.evolve).saldo(.minutos, em: now) == 0)
         // An unknown lot: nothing.
         #expect(try decider.run(given: history, .encerrar(titular: "u1", lote: uuid(99), motivo: "x", por: "admin", em: now)).isEmpty)
+        // A lot whose time is up is closed with nothing taken: its expiry takes what is left.
+        let vencido = Carteira.Lote(
+            loteId: uuid(11), medida: .minutos, quantidade: 60, validoAte: now.addingTimeInterval(60), origem: .pacote, descricao: "Passe")
+        let outra = try decider.run(given: [], .conceder(titular: "u1", lote: vencido, por: "system", em: now))
+        let depois = now.addingTimeInterval(120)
+        guard
+            case .ajustados(let fechado)? = try decider.run(
+                given: outra, .encerrar(titular: "u1", lote: uuid(11), motivo: "x", por: "admin", em: depois)
+            ).first
+        else { return }
+        #expect(fechado.partes.isEmpty && fechado.encerrado == uuid(11))
     }
 
     @Test func a_reference_names_its_purchase() {

@@ -349,6 +349,17 @@ struct PacotesTests {
             let analytics = try await client.json(.get, "/api/analytics/assinaturas?meses=1", token: cenario.admin).object
             let novembro = try #require((analytics["meses"] as? [[String: Any]])?.last, "\(analytics)")
             #expect(novembro["receita"] as? Int == 2_500 && novembro["receitaDePacotes"] as? Int == 2_500, "\(novembro)")
+
+            // Credits whose time is up are worth nothing: with none spent, there is nothing to
+            // give back by default, even before the timer expires them.
+            let outra = try await client.json(
+                .post, "/api/pacotes/\(pacote)/compras", #"{"metodo":"cartao","cartaoToken":"tok_visa"}"#, token: cenario.membro)
+            let outraId = try #require(outra.object["compraId"] as? String)
+            let outraPaga = try await compra(outraId) { $0["status"] as? String == "paga" }
+            clock.set(try Date(try #require(outraPaga["validoAte"] as? String), strategy: .iso8601))
+            let vencida = try await client.json(.post, "/api/admin/pacotes/compras/\(outraId)/reembolso", #"{"motivo":"x"}"#, token: cenario.admin)
+            #expect(vencida.status == .unprocessableContent, "\(String(buffer: vencida.body))")
+            #expect((vencida.object["detalhes"] as? [String: Any])?["campo"] as? String == "valorCentavos")
         }
     }
 }

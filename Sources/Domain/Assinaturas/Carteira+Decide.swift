@@ -133,7 +133,10 @@ extension Carteira {
                 let motivo = motivo.trimmingCharacters(in: .whitespacesAndNewlines)
                 guard !motivo.isEmpty else { throw .motivoObrigatorio }
                 guard let saldo = state.saldos.first(where: { $0.lote.loteId == loteId }), !saldo.encerrado else { return [] }
-                let partes = saldo.restante > 0 ? [Parte(loteId: loteId, medida: saldo.lote.medida, quantidade: saldo.restante)] : []
+                // A lot whose time is up loses what is left to its expiry, not to this.
+                let partes =
+                    saldo.restante > 0 && !saldo.lote.vencido(em: em)
+                    ? [Parte(loteId: loteId, medida: saldo.lote.medida, quantidade: saldo.restante)] : []
                 return [.ajustados(Ajustados(titular: titular, lote: nil, partes: partes, encerrado: loteId, motivo: motivo, por: por, em: em))]
             }
         },

@@ -196,7 +196,9 @@ extension AssinaturasService {
                 events = try CompraDePacote.decider.decide(
                     .reembolsar(
                         reembolsoId: Events.derivedId("reembolso-de-compra", id), valor: pedido.valorCentavos.map { Money(centavos: $0) },
-                        restante: dados.lote.map { saldo.restante($0.loteId) } ?? 0, motivo: pedido.motivo, por: por, em: now),
+                        // Credits whose time is up are worth nothing, even before the timer expires them.
+                        restante: dados.lote.map { $0.vencido(em: now) ? 0 : saldo.restante($0.loteId) } ?? 0, motivo: pedido.motivo,
+                        por: por, em: now),
                     state)
             } catch {
                 throw ServiceError(error)
