@@ -7,6 +7,7 @@ import { TIPOS, COMPRA_STATUS, COMPRA_STATUS_KIND } from './labels.js';
 import { money, duration, dateTime, DEFAULT_TZ } from './format.js';
 import { lista } from './planos.js';
 import { badge } from './ui.js';
+import { h } from './dom.js';
 
 export const MEDIDAS = { minutos: 'Horas', centavos: 'Valor (R$)' };
 
@@ -99,4 +100,14 @@ export function reembolsoDaCompra(compra, tz = DEFAULT_TZ) {
     ? ` e ${r.medida === 'centavos' ? money(r.retirado) : duration(r.retirado)} de créditos retirados da carteira`
     : '';
   return `${dinheiro}${creditos} em ${dateTime(r.em, tz)}.`;
+}
+
+/** The columns every list of purchases starts with: when, which bundle, how much, how paid. */
+export function colunasDaCompra(tz = DEFAULT_TZ) {
+  return [
+    { label: 'Data', cell: (c) => h('time', { datetime: c.solicitadaEm }, dateTime(c.solicitadaEm, tz)) },
+    { label: 'Pacote', cell: (c) => [h('span', { class: 'block' }, c.pacote.nome), h('span', { class: 'small block' }, oQueDa(c.pacote))] },
+    { label: 'Valor', cell: (c) => money(c.valorCentavos), class: 'num' },
+    { label: 'Forma', cell: (c) => METODOS_DE_COMPRA[c.metodo] ?? c.metodo },
+  ];
 }

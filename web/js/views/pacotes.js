@@ -13,7 +13,7 @@ import {
 } from '../lib/ui.js';
 import { blocoDoPix, blocoDoBoleto, bancoDeTestes } from '../lib/cobrancas.js';
 import {
-  oQueDa, termosDoPacote, validade, ondeNaFrase, situacao, badgeDaCompra, expirou, creditosAdicionados, reembolsoDaCompra, METODOS_DE_COMPRA,
+  oQueDa, termosDoPacote, validade, ondeNaFrase, situacao, badgeDaCompra, expirou, creditosAdicionados, reembolsoDaCompra, colunasDaCompra, METODOS_DE_COMPRA,
 } from '../lib/pacotes.js';
 import { COMPRA_STATUS } from '../lib/labels.js';
 
@@ -263,10 +263,7 @@ export function render({ container, query, setQuery, signal }) {
           rows: page.itens,
           rowAttrs: (c) => ({ dataset: { compra: c.compraId, situacao: situacao(c) } }),
           columns: [
-            { label: 'Data', cell: (c) => h('time', { datetime: c.solicitadaEm }, dateTime(c.solicitadaEm, TZ)) },
-            { label: 'Pacote', cell: (c) => [h('span', { class: 'block' }, c.pacote.nome), h('span', { class: 'small block' }, oQueDa(c.pacote))] },
-            { label: 'Valor', cell: (c) => money(c.valorCentavos), class: 'num' },
-            { label: 'Forma', cell: (c) => METODOS_DE_COMPRA[c.metodo] ?? c.metodo },
+            ...colunasDaCompra(TZ),
             { label: 'Situação', cell: (c) => situacaoNaTabela(c) },
             { label: 'Válido até', cell: (c) => (c.status === 'paga' && c.validoAte ? dateTime(c.validoAte, TZ) : '—') },
           ],

@@ -19,7 +19,7 @@ import {
   pageHeader, loadInto, facts, badge, field, checkboxes, radios, onSubmit, fieldError, val, pager, announce, table, busy, errorBox,
 } from '../../lib/ui.js';
 import { saldo, lotes, extrato, reservasDoExtrato, quantidade, comSinal } from '../../lib/creditos.js';
-import { oQueDa, badgeDaCompra, reembolsoDaCompra, METODOS_DE_COMPRA } from '../../lib/pacotes.js';
+import { badgeDaCompra, reembolsoDaCompra, colunasDaCompra } from '../../lib/pacotes.js';
 
 /** The most the API adds or takes in one adjustment: 600000 minutes (10 000 h) or R$ 1 000 000,00. */
 const MAXIMO = { minutos: 600_000, centavos: 100_000_000 };
@@ -201,10 +201,7 @@ function screen(container, body, perfil, unidades, signal) {
           rows: page.itens,
           rowAttrs: (c) => ({ dataset: { compra: c.compraId } }),
           columns: [
-            { label: 'Data', cell: (c) => h('time', { datetime: c.solicitadaEm }, dateTime(c.solicitadaEm)) },
-            { label: 'Pacote', cell: (c) => [h('span', { class: 'block' }, c.pacote.nome), h('span', { class: 'small block' }, oQueDa(c.pacote))] },
-            { label: 'Valor', cell: (c) => money(c.valorCentavos), class: 'num' },
-            { label: 'Forma', cell: (c) => METODOS_DE_COMPRA[c.metodo] ?? c.metodo },
+            ...colunasDaCompra(),
             {
               label: 'Situação',
               cell: (c) => [badgeDaCompra(c), c.status === 'reembolsada' ? h('span', { class: 'small block' }, reembolsoDaCompra(c)) : null],
