@@ -34,3 +34,26 @@ func freshBenchDatabase(suffix: String, logger: Logger) async throws -> Postgres
     _ = try await PostgresMigrator(settings: settings, logger: logger).migrate()
     return settings
 }
+
+/// How many statements PostgreSQL has run in `database` so far, from `pg_stat_statements` (read
+/// in the `postgres` database, where infra/local/start.sh creates the extension and preloads its
+/// library); nil on a server without it. BEGIN and COMMIT count: they are round trips too.
+func statementsRun(in database: String, settings: PostgresSettings, logger: Logger) async -> Int? {
+    var settings = settings
+    settings.database = "postgres"
+    guard
+        let connection = try? await PostgresConnection.connect(
+            configuration: settings.connectionConfiguration(asOwner: true), id: 2, logger: logger)
+    else { return nil }
+    defer { Task { try? await connection.close() } }
+    let query: PostgresQuery = """
+        SELECT coalesce(sum(calls), 0)::bigint FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = \(database))
+        """
+    guard let rows = try? await connection.query(query, logger: logger) else { return nil }
+    do {
+        for try await count in rows.decode(Int.self) { return count }
+    } catch {
+        return nil
+    }
+    return nil
+}

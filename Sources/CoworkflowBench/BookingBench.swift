@@ -89,8 +89,11 @@ struct BookingBench: AsyncParsableCommand {
         // absolute rates of this VM do not.
         if distributed, !noFloor { try await FloorBench.measure(["floor_pipeline"], load: load, into: &figures) }
         let api: Client
+        // Statements per booking, where the server counts them (distributed mode).
+        var statements: (@Sendable () async -> Int?)?
         if distributed {
-            let database = try await freshDatabase()
+            let (database, settings) = try await freshDatabase()
+            statements = { [logger = Self.logger] in await statementsRun(in: settings.database, settings: settings, logger: logger) }
             for (name, value) in database { environment[name] = value }
             environment["DATABASE_URL"] = nil
             // Eight processes share the server's 100 connections.
@@ -168,10 +171,12 @@ struct BookingBench: AsyncParsableCommand {
         let base = (Int(Date().timeIntervalSince1970) / 86_400 + 1) * 86_400
         let meter = ProcessCPU(groups: cpu)
         let spread = try await load.wrk(
-            api.base + "/api/reservas", seconds: seconds, script: script, args: [member, String(base)] + Array(rooms[0..<16]), meter: meter)
+            api.base + "/api/reservas", seconds: seconds, script: script, args: [member, String(base)] + Array(rooms[0..<16]), meter: meter,
+            statements: statements)
         spread.record("booking_spread", into: &figures, unit: "bookings/s", per: "booking")
         let hot = try await load.wrk(
-            api.base + "/api/reservas", seconds: seconds, script: script, args: [member, String(base)] + [rooms[16]], meter: meter)
+            api.base + "/api/reservas", seconds: seconds, script: script, args: [member, String(base)] + [rooms[16]], meter: meter,
+            statements: statements)
         hot.record("booking_hot_space", into: &figures, unit: "bookings/s", per: "booking")
         if let floor = figures.values["floor_pipeline"], floor > 0 {
             figures.record("booking_spread_vs_floor", spread.perSecond / floor, "x", decimals: 2)
@@ -231,16 +236,21 @@ struct BookingBench: AsyncParsableCommand {
         """
 
     /// A new, migrated database for the distributed run; the DB_* variables that name it.
-    func freshDatabase() async throws -> [String: String] {
-        var logger = Logger(label: "coworkflow.bench")
-        logger.logLevel = .warning
-        let settings = try await freshBenchDatabase(suffix: "_http", logger: logger)
+    func freshDatabase() async throws -> ([String: String], PostgresSettings) {
+        let settings = try await freshBenchDatabase(suffix: "_http", logger: Self.logger)
         let name = settings.database
-        return [
+        let variables = [
             "DB_HOST": settings.host, "DB_PORT": String(settings.port), "DB_NAME": name, "DB_USER": settings.user,
             "DB_PASSWORD": settings.password,
         ]
+        return (variables, settings)
     }
+
+    static let logger = {
+        var logger = Logger(label: "coworkflow.bench")
+        logger.logLevel = .warning
+        return logger
+    }()
 }
 
 /// Just enough HTTP for the set-up requests.

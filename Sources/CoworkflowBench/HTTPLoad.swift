@@ -20,12 +20,15 @@ struct HTTPLoad: ParsableArguments {
         /// Milliseconds of CPU per request: every process that served the run (the servers, and
         /// PostgreSQL and RabbitMQ in distributed mode) and wrk, in all and per group.
         var cpu: (total: Double, groups: [(String, Double)]) = (.nan, [])
+        /// Statements PostgreSQL ran per request, the run's tail included (NaN: not counted).
+        var statements = Double.nan
 
         func record(_ name: String, into figures: inout Figures, unit: String, per request: String) {
             figures.record(name, perSecond, unit)
             figures.record("\(name)_p50", p50, "ms", decimals: 2)
             figures.record("\(name)_p99", p99, "ms", decimals: 2)
             figures.record("\(name)_non_2xx", Double(failures), "responses")
+            if !statements.isNaN { figures.record("\(name)_statements", statements, "statements/\(request)", decimals: 1) }
             guard !cpu.total.isNaN else { return }
             figures.record("\(name)_cpu", cpu.total, "ms/\(request)", decimals: 3)
             for (group, milliseconds) in cpu.groups { figures.record("\(name)_cpu_\(group)", milliseconds, "ms/\(request)", decimals: 3) }
@@ -35,7 +38,11 @@ struct HTTPLoad: ParsableArguments {
     /// Two wrk threads (`BookingBench.lua` counts on it), `connections` connections. The CPU is read
     /// before wrk starts and one second after it ends, so that the work the run left behind
     /// (projections and reactions catching up) counts for its requests.
-    func wrk(_ url: String, seconds: Int, script: URL?, args: [String], meter: ProcessCPU) async throws -> Run {
+    /// `statements`, when given, counts the statements PostgreSQL has run for the servers so far
+    /// (``statementsRun(in:settings:logger:)``), read at the same two moments as the CPU.
+    func wrk(
+        _ url: String, seconds: Int, script: URL?, args: [String], meter: ProcessCPU, statements: (@Sendable () async -> Int?)? = nil
+    ) async throws -> Run {
         var arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency"]
         if let script { arguments += ["-s", script.path] }
         arguments.append(url)
@@ -45,6 +52,7 @@ struct HTTPLoad: ParsableArguments {
         process.arguments = arguments
         let pipe = Pipe()
         process.standardOutput = pipe
+        let statementsBefore = await statements?()
         var before = meter.reading()
         before["wrk"] = ProcessCPU.waitedChildren()
         try process.run()
@@ -55,6 +63,7 @@ struct HTTPLoad: ParsableArguments {
         var after = meter.reading()
         // wrk has ended by then: its CPU is in the rusage of the children this process waited for.
         after["wrk"] = ProcessCPU.waitedChildren()
+        let statementsAfter = await statements?()
         func value(after label: String) -> String? {
             output.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(label) }
                 .map { $0.trimmingCharacters(in: .whitespaces).dropFirst(label.count).trimmingCharacters(in: .whitespaces) }
@@ -77,6 +86,7 @@ struct HTTPLoad: ParsableArguments {
             p50: milliseconds(value(after: "50%")), p99: milliseconds(value(after: "99%")),
             failures: Int(value(after: "Non-2xx or 3xx responses:") ?? "0") ?? 0)
         run.cpu = ProcessCPU.perRequest(from: before, to: after, requests: requests)
+        if let first = statementsBefore, let last = statementsAfter, requests > 0 { run.statements = Double(last - first) / Double(requests) }
         return run
     }
 

@@ -18,7 +18,7 @@ start_postgres() {
   fi
   if ! "$PG_BIN/pg_isready" -q -h 127.0.0.1 -p "$PG_PORT"; then
     runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 \
-      -o "-p $PG_PORT -k $PG_DIR/sock -c listen_addresses=127.0.0.1 -c max_connections=200" start >/dev/null
+      -o "-p $PG_PORT -k $PG_DIR/sock -c listen_addresses=127.0.0.1 -c max_connections=200 -c shared_preload_libraries=pg_stat_statements" start >/dev/null
   fi
   for _ in $(seq 1 60); do "$PG_BIN/pg_isready" -q -h 127.0.0.1 -p "$PG_PORT" && break; sleep 0.5; done
   # Over TCP, so this also works when the server was started from another checkout.
@@ -35,6 +35,9 @@ DO $$ BEGIN
   END IF;
 END $$;
 SELECT 'CREATE DATABASE coworkflow OWNER coworkflow' WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = 'coworkflow')\gexec
+-- coworkflow-bench counts the statements a booking costs (a server started elsewhere may not
+-- preload the library: the bench then prints no count).
+SELECT 'CREATE EXTENSION IF NOT EXISTS pg_stat_statements' WHERE current_setting('shared_preload_libraries') LIKE '%pg_stat_statements%'\gexec
 SQL
   "${psql[@]}" -d coworkflow -c "REVOKE CREATE ON SCHEMA public FROM PUBLIC; GRANT ALL ON SCHEMA public TO coworkflow; GRANT USAGE ON SCHEMA public TO coworkflow_app;"
   echo "postgres: postgres://coworkflow_app:coworkflow_app@127.0.0.1:$PG_PORT/coworkflow (owner: coworkflow/coworkflow)"
