@@ -104,6 +104,8 @@ final class API {
     /// Run after a write succeeds, before it answers (read-your-writes): given the last
     /// position the write's appends took, or nil when it appended nothing here.
     let settle: @Sendable (GlobalPosition?, [String: GlobalPosition]?) async -> Void
+    /// Members' writes their next queries wait for (``PendingWrites``).
+    let pending = PendingWrites()
 
     init(
         router: Router<GatewayContext>, idempotency: Idempotency, role: Role = .allInOne, proxies: TrustedProxies = .none,
@@ -136,6 +138,7 @@ final class API {
         operations.append(operation)
         let idempotency = self.idempotency
         let settle = self.settle
+        let pending = self.pending
         let proxies = self.proxies
         // A POST or PUT body may carry only its schema's fields: a misspelt one ("cupon",
         // "fuso") would otherwise be dropped in silence and the request done without it.
@@ -145,20 +148,34 @@ final class API {
         if case .service = role { service = true } else { service = false }
         @Sendable func handler(_ request: Request, _ context: GatewayContext, _ body: Data) async throws -> Reply {
             if let accepted { try JSON.knownKeys(body, accepted) }
-            guard changesState else { return try await respond(request, context, body) }
-            // Read-your-writes waits for this write's own events, not for the whole log's head.
+            let token = try PendingWrites.token(request.headers[PendingWrites.field])
+            let owners = PendingWrites.owners(context, template: operation.path, path: request.uri.path)
+            guard changesState else {
+                // A query waits for the caller's own writes, and only while a read model that
+                // projects them is behind.
+                await catchUp(owners: owners, token: token, pending: pending, settle: settle)
+                return try await respond(request, context, body)
+            }
             let watermark = AppendWatermark()
             var reply = try await AppendWatermark.$current.withValue(watermark) { try await respond(request, context, body) }
-            // Only the read models that project what it wrote, each up to the last event of
-            // those types; all of them, to the head, when it wrote nothing.
             let written = watermark.types
             let types = written.isEmpty ? nil : written
-            await settle(written.values.max(), types)
-            // A service tells the gateway, which waits for its own read models the same way.
-            if service, let types, let position = types.values.max() {
-                reply.headers[Forwarder.positionHeader] = position.description
-                reply.headers[Forwarder.typesHeader] = Forwarder.typesValue(types)
+            if service {
+                // The gateway keeps a member's write or waits for the read models, as below.
+                if let types, let position = types.values.max() {
+                    reply.headers[Forwarder.positionHeader] = position.description
+                    reply.headers[Forwarder.typesHeader] = Forwarder.typesValue(types)
+                }
+                if !owners.isEmpty, types != nil { return reply }
+            } else if !owners.isEmpty, let types {
+                pending.record(types, for: owners)
+                reply.headers[PendingWrites.header] = PendingWrites.value(types)
+                return reply
             }
+            // Anyone may read an operator's or an anonymous write next: it answers once the read
+            // models that project what it wrote have it, each up to the last event of those
+            // types; all of them, to the head, when it wrote nothing.
+            await settle(written.values.max(), types)
             return reply
         }
         router.on(RouterPath(operation.path), method: operation.method) { request, context -> Response in
@@ -204,25 +221,47 @@ final class API {
     /// gateway serves have caught up with it. The service keeps the idempotency keys.
     private func forward(_ operation: Operation, to service: Deployable, through forwarder: Forwarder) {
         let settle = self.settle
+        let pending = self.pending
         let proxies = self.proxies
         router.on(RouterPath(operation.path), method: operation.method) { request, context -> Response in
             if operation.auth { _ = try context.requireUser() }
             if operation.admin { _ = try context.requireAdmin() }
+            let token = try PendingWrites.token(request.headers[PendingWrites.field])
+            let owners = PendingWrites.owners(context, template: operation.path, path: request.uri.path)
+            let command = [.post, .put, .patch, .delete].contains(operation.method) && operation.writes
+            if !command { await catchUp(owners: owners, token: token, pending: pending, settle: settle) }
             let body = Data(try await request.body.collect(upTo: context.maxUploadSize).readableBytesView)
-            let response = try await forwarder.forward(
+            var answer = try await forwarder.forward(
                 request, body: body, context: context, client: clientAddress(request, context, proxies: proxies),
                 to: service)
-            if (200..<300).contains(response.status.code), [.post, .put, .patch, .delete].contains(operation.method), operation.writes {
-                let position = response.headers[Forwarder.positionField].flatMap(GlobalPosition.init(parsing:))
-                let types = response.headers[Forwarder.typesField].flatMap(Forwarder.types(parsing:))
-                await settle(position, position == nil ? nil : types)
-            }
-            var answer = response
+            let position = answer.headers[Forwarder.positionField].flatMap(GlobalPosition.init(parsing:))
+            let types = position == nil ? nil : answer.headers[Forwarder.typesField].flatMap(Forwarder.types(parsing:))
             answer.headers[Forwarder.positionField] = nil
             answer.headers[Forwarder.typesField] = nil
+            if (200..<300).contains(answer.status.code), command {
+                if !owners.isEmpty, let types {
+                    pending.record(types, for: owners)
+                    answer.headers[PendingWrites.field] = PendingWrites.value(types)
+                } else {
+                    await settle(position, types)
+                }
+            }
             return answer
         }
     }
+}
+
+/// Waits until the read models that project what the caller wrote (kept under `owners`, or
+/// named by the request's header) have it; at once when nothing is pending or they already do.
+/// After the wait (or its limit), the entries it covered are forgotten.
+private func catchUp(
+    owners: [String], token: [String: GlobalPosition]?, pending: PendingWrites,
+    settle: @Sendable (GlobalPosition?, [String: GlobalPosition]?) async -> Void
+) async {
+    let types = pending.pending(for: owners, token: token)
+    guard let position = types.values.max() else { return }
+    await settle(position, types)
+    pending.settled(types, for: owners)
 }
 
 extension Reply {

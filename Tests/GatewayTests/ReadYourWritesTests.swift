@@ -3,6 +3,7 @@ import EventStore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Services
 import Synchronization
 import Testing
 
@@ -44,5 +45,99 @@ struct ReadYourWritesTests {
             let reused = try await post("/fazer", #"{"a":2}"#)
             #expect(reused == .unprocessableContent, "the command's key is kept")
         }
+    }
+
+    @Test(
+        "a member's write answers without waiting and names its positions; the member's next query waits for them once, and another member's does not; an operator's write still waits"
+    )
+    func a_members_write_waits_at_the_next_read() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-ryw-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let store = try SQLiteEventStore(path: path)
+        let settles = Mutex<[[String: GlobalPosition]?]>([])
+        let router = Router(context: GatewayContext.self)
+        router.add(middleware: EdgeMiddleware(drain: DrainState(), metrics: Metrics(), allowedOrigins: .none, routes: RouteTable()))
+        router.add(middleware: CallerFromHeader())
+        let api = API(
+            router: router,
+            idempotency: Idempotency(keys: store, fingerprintKey: SymmetricKey(data: Data(repeating: 3, count: 32))),
+            settle: { _, types in settles.withLock { $0.append(types) } })
+        api.add(Operation(method: .post, path: "/fazer", summary: "command", tag: "t")) { _, _, _ in
+            let event = NewEvent(eventId: UUID(), type: "Feito", data: Data("{}".utf8), occurredAt: Date())
+            _ = try await store.append([
+                StreamWrite(stream: StreamName("feito-\(UUID().uuidString.lowercased())"), expected: .noStream, events: [event])
+            ])
+            return try .json(["feito": true])
+        }
+        api.add(Operation(method: .get, path: "/ler", summary: "query", tag: "t")) { _, _, _ in try .json(["lido": true]) }
+        api.add(Operation(method: .post, path: "/api/empresas/{id}/fazer", summary: "a company's command", tag: "t")) { _, _, _ in
+            let event = NewEvent(eventId: UUID(), type: "FeitoNaEmpresa", data: Data("{}".utf8), occurredAt: Date())
+            _ = try await store.append([
+                StreamWrite(stream: StreamName("empresa-\(UUID().uuidString.lowercased())"), expected: .noStream, events: [event])
+            ])
+            return try .json(["feito": true])
+        }
+        api.add(Operation(method: .get, path: "/api/empresas/{id}/ler", summary: "a company's query", tag: "t")) { _, _, _ in
+            try .json(["lido": true])
+        }
+        try await Application(router: api.router).test(.router) { client in
+            func send(_ method: HTTPRequest.Method, _ uri: String, as caller: String, token: String? = nil) async throws -> TestResponse {
+                var headers: HTTPFields = [.contentType: "application/json", .init("X-Teste-Chamador")!: caller]
+                if let token { headers[.init("Coworkflow-Consistencia")!] = token }
+                return try await client.execute(uri: uri, method: method, headers: headers, body: method == .post ? ByteBuffer(string: "{}") : nil)
+            }
+            func waited() -> [[String: GlobalPosition]?] { settles.withLock { $0 } }
+
+            let feito = try await send(.post, "/fazer", as: "membro:ana")
+            #expect(feito.status == .ok)
+            let token = try #require(feito.headers[.init("Coworkflow-Consistencia")!])
+            let escrito = try #require(Forwarder.types(parsing: token))
+            #expect(Array(escrito.keys) == ["Feito"])
+            #expect(waited().isEmpty, "a member's command answers without waiting for the read models")
+
+            #expect(try await send(.get, "/ler", as: "membro:bia").status == .ok)
+            #expect(waited().isEmpty, "another member's query does not wait for it")
+            #expect(try await send(.get, "/ler", as: "membro:ana").status == .ok)
+            #expect(waited() == [escrito], "the member's next query waits for what they wrote")
+            #expect(try await send(.get, "/ler", as: "membro:ana").status == .ok)
+            #expect(waited().count == 1, "once: the query after it waits for nothing")
+
+            // Another gateway replica knows nothing of the write; the header the web app sends
+            // back names it.
+            #expect(try await send(.get, "/ler", as: "membro:bia", token: token).status == .ok)
+            #expect(waited().count == 2 && waited().last == escrito)
+            let torto = try await send(.get, "/ler", as: "membro:ana", token: "Feito=12")
+            #expect(torto.status == .badRequest)
+            #expect(String(buffer: torto.body).contains("Coworkflow-Consistencia"))
+
+            // What one of a company's people writes there, the others read there.
+            #expect(try await send(.post, "/api/empresas/e1/fazer", as: "membro:ana").status == .ok)
+            #expect(try await send(.get, "/api/empresas/e2/ler", as: "membro:bia").status == .ok)
+            #expect(waited().count == 2, "another company's reads do not wait for it")
+            #expect(try await send(.get, "/api/empresas/e1/ler", as: "membro:bia").status == .ok)
+            #expect(waited().count == 3 && waited().last??.keys.first == "FeitoNaEmpresa")
+            #expect(try await send(.get, "/ler", as: "membro:ana").status == .ok)
+            #expect(waited().count == 4 && waited().last??.keys.first == "FeitoNaEmpresa", "the writer's own reads wait for it too")
+            settles.withLock { $0.removeLast(2) }
+
+            let doOperador = try await send(.post, "/fazer", as: "admin:op")
+            #expect(doOperador.status == .ok)
+            #expect(doOperador.headers[.init("Coworkflow-Consistencia")!] == nil)
+            #expect(waited().count == 3 && waited().last??.keys.first == "Feito", "an operator's write waits before it answers")
+            #expect(try await send(.post, "/fazer", as: "anonimo").status == .ok)
+            #expect(waited().count == 4, "so does an anonymous one")
+        }
+    }
+}
+
+/// Names the caller from a test header (`papel:usuario`), in place of a token.
+private struct CallerFromHeader: RouterMiddleware {
+    typealias Context = GatewayContext
+    func handle(_ request: Request, context: GatewayContext, next: (Request, GatewayContext) async throws -> Response) async throws -> Response {
+        var context = context
+        if let value = request.headers[.init("X-Teste-Chamador")!], let separator = value.firstIndex(of: ":") {
+            context.subject = .init(usuario: String(value[value.index(after: separator)...]), papel: String(value[..<separator]))
+        }
+        return try await next(request, context)
     }
 }

@@ -244,6 +244,7 @@ extension AssinaturasService {
     @discardableResult
     public func renovarAssinaturas(limite: Int = 200) async throws -> Int {
         let now = clock.now
+        try await emDia(store, AssinaturasReadModel.projection.checkpoint)
         let prazos = try await store.documents(AssinaturasReadModel.prazos, grupo: "prazo", limit: limite, offset: 0)
             .map { try ReadModelJSON.decoder.decode(AssinaturaPrazoView.self, from: $0) }
         var executados = 0

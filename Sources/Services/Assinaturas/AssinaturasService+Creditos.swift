@@ -100,6 +100,7 @@ extension AssinaturasService {
     @discardableResult
     public func expirarCreditosVencidos(limite: Int = 200) async throws -> Int {
         let now = clock.now
+        try await emDia(store, CreditosReadModel.projection.checkpoint)
         let prazos = try await store.documents(CreditosReadModel.prazos, grupo: "prazo", limit: limite, offset: 0)
             .map { try ReadModelJSON.decoder.decode(CreditosPrazoView.self, from: $0) }
         var executados = 0

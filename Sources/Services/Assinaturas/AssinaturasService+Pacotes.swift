@@ -237,6 +237,7 @@ extension AssinaturasService {
     @discardableResult
     public func expirarComprasVencidas(limite: Int = 200) async throws -> Int {
         let now = clock.now
+        try await emDia(store, PacotesReadModel.projection.checkpoint)
         let prazos = try await store.documents(PacotesReadModel.prazos, grupo: "prazo", limit: limite, offset: 0)
             .map { try ReadModelJSON.decoder.decode(PrazoDeCompraView.self, from: $0) }
         var executados = 0

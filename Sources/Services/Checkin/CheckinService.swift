@@ -217,6 +217,7 @@ public final class CheckinService: Sendable {
     @discardableResult
     public func executarNoShowsVencidos(limite: Int = 200) async throws -> Int {
         let now = clock.now
+        try await emDia(store, CheckinReadModel.projection.checkpoint)
         let prazos = try await store.documents(CheckinReadModel.prazos, grupo: "prazo", limit: limite, offset: 0)
             .map { try ReadModelJSON.decoder.decode(NoShowPrazoView.self, from: $0) }
         var registrados = 0

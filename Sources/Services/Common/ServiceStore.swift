@@ -1,6 +1,21 @@
 public import EventStore
 
-/// What a service asks of the store: its aggregates' streams, the read models it answers from
-/// and the projections' checkpoints it waits on to read its own writes. Services that follow
-/// the whole log or forget request keys (usuarios, reservas) name those ports besides.
-public typealias ServiceStore = EventLog & Checkpoints & ReadModelStore
+/// What a service asks of the store: its aggregates' streams, the read models it answers from,
+/// and the log's head with the projections' checkpoints, to wait for a read model to have what
+/// was written (``emDia(_:_:limite:)``). Services that forget request keys (usuarios) name that
+/// port besides.
+public typealias ServiceStore = EventLog & EventFeed & Checkpoints & ReadModelStore
+
+/// Waits until the read model kept under `checkpoint` has every event the log held when called
+/// (its checkpoint at the head then), for at most `limite`. A member's write answers before the
+/// read models have it (ADR 0005): a timer, or a decision that reads a read model (a space's
+/// bookings to come), calls this first so that a booking made a moment ago is not missed. A
+/// projection that is down or rebuilding costs the limit, not an error: the read model is then
+/// as far as it got, as before.
+func emDia(_ store: any EventFeed & Checkpoints, _ checkpoint: String, limite: Duration = .seconds(2)) async throws {
+    let head = try await store.headPosition()
+    let deadline = ContinuousClock.now + limite
+    while try await store.checkpoint(checkpoint) < head, ContinuousClock.now < deadline {
+        try await Task.sleep(for: .milliseconds(5))
+    }
+}

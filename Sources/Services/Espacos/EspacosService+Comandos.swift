@@ -215,6 +215,7 @@ extension EspacosService {
 
     /// Every document of the space's occupancy read model (one per local day booked), in pages.
     private func paraCadaOcupacao(de espaco: Espaco.ID, _ body: (OcupacaoView) throws -> Void) async throws {
+        try await emDia(store, ReservasReadModel.agendas.checkpoint)
         var offset = 0
         let lote = 500
         while true {

@@ -13,6 +13,7 @@ extension ReservasService {
     @discardableResult
     public func executarPrazosVencidos(limite: Int = 200) async throws -> Int {
         let now = clock.now
+        try await emDia(store, ReservasReadModel.projection.checkpoint)
         let prazos = try await store.documents(ReservasReadModel.prazos, grupo: "prazo", limit: limite, offset: 0)
             .map { try ReadModelJSON.decoder.decode(PrazoView.self, from: $0) }
         var executados = 0

@@ -23,6 +23,42 @@ export function newKey() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+// Read-your-writes across gateway replicas (ADR 0005): a member's write answers with the
+// positions its events took (Coworkflow-Consistencia); the next reads send them back, so that
+// whichever replica answers waits, if its read models are behind, until they show the write.
+const CONSISTENCY = 'Coworkflow-Consistencia';
+let written = new Map(); // stored event type → [transaction, sequence]
+
+function remember(value) {
+  if (!value) return;
+  for (const entry of value.split(',')) {
+    const [type, position] = entry.split('=');
+    const [transaction, sequence] = (position || '').split('/').map(Number);
+    if (!type || !Number.isSafeInteger(transaction) || !Number.isSafeInteger(sequence)) continue;
+    const known = written.get(type);
+    if (!known || transaction > known[0] || (transaction === known[0] && sequence > known[1])) {
+      written.set(type, [transaction, sequence]);
+    }
+  }
+}
+
+function pendingToken() {
+  if (written.size === 0) return null;
+  const sent = new Map(written);
+  const value = Array.from(sent, ([type, [t, s]]) => `${type}=${t}/${s}`).join(',');
+  return { value, sent };
+}
+
+/** Once a read answered after the writes it named: they need not be named again. */
+function settled(sent) {
+  for (const [type, position] of sent) {
+    if (written.get(type) === position) written.delete(type);
+  }
+}
+
+// A new session (or none) forgets the last one's writes: another member may sign in next.
+session.onChange(() => { written = new Map(); });
+
 let onUnauthorized = () => {};
 /** Called when a signed-in request gets 401 (expired or revoked token). */
 export function setUnauthorizedHandler(fn) { onUnauthorized = fn; }
@@ -51,6 +87,9 @@ export async function api(path, { method = 'GET', body, query, key, signal, idem
   const token = session.token;
   if (token) headers.Authorization = `Bearer ${token}`;
   if (method !== 'GET' && method !== 'HEAD' && idempotent) headers['Idempotency-Key'] = key || newKey();
+  const reads = method === 'GET' || method === 'HEAD' || !idempotent;
+  const pending = reads ? pendingToken() : null;
+  if (pending) headers[CONSISTENCY] = pending.value;
 
   let response;
   try {
@@ -63,6 +102,10 @@ export async function api(path, { method = 'GET', body, query, key, signal, idem
     throw new ApiError(0, {});
   }
 
+  if (response.ok) {
+    remember(response.headers.get(CONSISTENCY));
+    if (pending) settled(pending.sent);
+  }
   if (response.status === 204) return null;
   const text = await response.text();
   let data = null;

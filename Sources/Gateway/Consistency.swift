@@ -1,0 +1,104 @@
+import EventStore
+import HTTPTypes
+import Services
+import Synchronization
+
+/// Read-your-writes without holding a member's write (ADR 0005, issue 40). A member's command
+/// answers as soon as its events are stored, naming what they were and where they went in
+/// `Coworkflow-Consistencia` (`ReservaSolicitada=12/345,AgendaOcupada=12/346`); the edge keeps
+/// the same in memory for that member (and for the company, under `/api/empresas/{id}`), and
+/// the member's next query waits, only if a read model that projects one of those events is
+/// still behind, until it has them. The web app sends the header back on its queries, which
+/// reaches a gateway replica that did not see the write.
+///
+/// Commands do not wait for these: they decide from the event log. Operators' and anonymous
+/// writes (the catalog, prices, plans, a registration, a provider's notice) still wait for the
+/// read models before answering, as before: any caller may read them next, and they are rare.
+final class PendingWrites: Sendable {
+    static let header = "Coworkflow-Consistencia"
+    static let field = HTTPField.Name(header)!
+    /// Entries a token may hold (a booking writes three types; a request's own writes a few more).
+    static let tokenEntries = 64
+    /// Past this many members with writes not read back, entries older than ``forgotten`` go.
+    static let sweepAbove = 4_096
+    static let forgotten: Duration = .seconds(30)
+
+    private struct Entry {
+        var types: [String: GlobalPosition]
+        var at: ContinuousClock.Instant
+    }
+    private let state = Mutex<[String: Entry]>([:])
+
+    init() {}
+
+    /// Under which names a request's writes are kept and its reads wait: the member's, and a
+    /// company's for a route under `/api/empresas/{id}` (its people read what one of them wrote
+    /// there: the subscription, the pooled credits). None for an operator or an anonymous
+    /// caller, whose writes are waited for before they answer.
+    static func owners(_ context: GatewayContext, template: String, path: String) -> [String] {
+        guard let subject = context.subject, subject.papel != "admin" else { return [] }
+        var owners = ["usuario:\(subject.usuario)"]
+        if template.hasPrefix("/api/empresas/{") {
+            let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+            if segments.count > 3, !segments[3].isEmpty { owners.append("empresa:\(segments[3].lowercased())") }
+        }
+        return owners
+    }
+
+    /// Keeps what was just written (each type at its last position) under each of `owners`.
+    func record(_ types: [String: GlobalPosition], for owners: [String]) {
+        guard !types.isEmpty, !owners.isEmpty else { return }
+        let now = ContinuousClock.now
+        state.withLock { entries in
+            if entries.count >= Self.sweepAbove {
+                entries = entries.filter { now - $0.value.at < Self.forgotten }
+            }
+            for owner in owners {
+                var entry = entries[owner] ?? Entry(types: [:], at: now)
+                entry.types.merge(types, uniquingKeysWith: max)
+                entry.at = now
+                entries[owner] = entry
+            }
+        }
+    }
+
+    /// What a query must see: the writes kept under `owners`, and those the request names.
+    func pending(for owners: [String], token: [String: GlobalPosition]?) -> [String: GlobalPosition] {
+        var types = token ?? [:]
+        guard !owners.isEmpty else { return types }
+        state.withLock { entries in
+            for owner in owners { if let kept = entries[owner]?.types { types.merge(kept, uniquingKeysWith: max) } }
+        }
+        return types
+    }
+
+    /// Once a query has waited for `types` (or given up after the wait's limit): the entries of
+    /// `owners` they cover go, so that only a later write makes a query wait again.
+    func settled(_ types: [String: GlobalPosition], for owners: [String]) {
+        guard !owners.isEmpty else { return }
+        state.withLock { entries in
+            for owner in owners {
+                guard var entry = entries[owner] else { continue }
+                entry.types = entry.types.filter { type, position in types[type].map { position > $0 } ?? true }
+                entries[owner] = entry.types.isEmpty ? nil : entry
+            }
+        }
+    }
+
+    /// The header's value for `types`.
+    static func value(_ types: [String: GlobalPosition]) -> String { Forwarder.typesValue(types) }
+
+    /// The header a request carries, read back; nil without one. Anything but what a write
+    /// answered is a 400 naming it.
+    static func token(_ value: String?) throws -> [String: GlobalPosition]? {
+        guard let value else { return nil }
+        guard value.utf8.count <= 4_096, let types = Forwarder.types(parsing: value), types.count <= tokenEntries,
+            types.keys.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 100 && $0.utf8.allSatisfy { (0x21...0x7E).contains($0) } })
+        else {
+            throw ServiceError.requisicaoInvalida(
+                "\(header) deve ser o valor que uma escrita devolveu nesse cabeçalho (Tipo=transação/posição, separados por vírgula)",
+                detalhes: ["campo": header])
+        }
+        return types
+    }
+}
