@@ -162,7 +162,7 @@ public final class ProjectionRunner: Sendable {
             guard let last = events.last else { break }
             let batch = ProjectionBatch(store: store, cache: cache, target: target)
             var relevant = false
-            for event in events where projection.reads(event.type) {
+            for (index, event) in events.enumerated() where projection.reads(event.type) {
                 relevant = true
                 do {
                     try await projection.apply(event, batch)
@@ -170,6 +170,18 @@ public final class ProjectionRunner: Sendable {
                     // An event the projection cannot read stops it here (skipping would build
                     // a wrong read model in silence): name it, so an operator can find it.
                     // Other errors (the database, an interrupted rebuild) are not the event's.
+                    // What its batch held before it is committed first: the read model stops
+                    // at the event, not at the start of the batch it came in (a booking made a
+                    // moment before shows, and the timers that read it see it).
+                    if index > 0 {
+                        let before = ProjectionBatch(store: store, cache: cache, target: target)
+                        for earlier in events[..<index] where projection.reads(earlier.type) { try await projection.apply(earlier, before) }
+                        let upTo = events[index - 1].position
+                        let changes = before.changes
+                        _ = try await store.commit(changes, checkpoint: target.checkpoint, at: upTo, from: saved)
+                        cache?.keep(changes)
+                        if target.isLive { applied.set(upTo) }
+                    }
                     throw ProjectionFailure(projection: projection.name, event: event, underlying: error)
                 }
             }

@@ -31,6 +31,30 @@ struct ProjectionRunnerTests {
         await #expect(throws: ProjectionFailure.self) { try await runner.catchUp() }
     }
 
+    @Test("what came before that event in its batch is applied and committed: the read model stops at the event, not at its batch's start")
+    func keeps_what_came_before_the_event() async throws {
+        let (store, path) = try AnalyticsHistoria.store()
+        defer { AnalyticsHistoria.remove(path) }
+        let instant = try Date("2026-11-23T08:00:00-03:00", strategy: .iso8601)
+        // Read by the bookings read model, and readable; then one it cannot read, in the same batch.
+        let boa = try NewEvent(
+            eventId: UUID(), event: Reserva.Event.confirmada(.init(reservaId: Reserva.ID(UUID()), pagamentoId: nil, em: instant)), occurredAt: instant
+        )
+        let ruim = NewEvent(eventId: UUID(), type: "ReservaSolicitada", data: Data(#"{"n":1}"#.utf8), occurredAt: instant)
+        let escrito = try await store.append([
+            StreamWrite(stream: StreamName("reserva-\(UUID().uuidString.lowercased())"), expected: .noStream, events: [boa]),
+            StreamWrite(stream: StreamName("reserva-\(UUID().uuidString.lowercased())"), expected: .noStream, events: [ruim]),
+        ])
+        let runner = ProjectionRunner(ReservasReadModel.projection, store: store, logger: AnalyticsHistoria.logger)
+        let erro = await #expect(throws: ProjectionFailure.self) { try await runner.catchUp() }
+        #expect(erro?.position == escrito.positions[1])
+        #expect(try await store.checkpoint(ReservasReadModel.projection.checkpoint) == escrito.positions[0])
+        #expect(runner.position == escrito.positions[0])
+        // And it stops there again, the good event not applied twice.
+        await #expect(throws: ProjectionFailure.self) { try await runner.catchUp() }
+        #expect(try await store.checkpoint(ReservasReadModel.projection.checkpoint) == escrito.positions[0])
+    }
+
     @Test("a runner that cannot go on says why, since when and how often, and says nothing once it follows again")
     func reports_what_stops_it() async throws {
         let (store, path) = try AnalyticsHistoria.store()
