@@ -101,8 +101,10 @@ final class API {
     var owner: Deployable?
     /// Who may name the caller in X-Forwarded-For (a balancer, or the gateway).
     let proxies: TrustedProxies
-    /// Run after a write succeeds, before it answers (read-your-writes): given the last
-    /// position the write's appends took, or nil when it appended nothing here.
+    /// Waits for the read models (read-your-writes): after an operator's or anonymous write
+    /// succeeds, before it answers, and before a query whose caller has writes pending
+    /// (``PendingWrites``); given the last position to wait for and the stored types written
+    /// (nil, nil: every read model, to the head).
     let settle: @Sendable (GlobalPosition?, [String: GlobalPosition]?) async -> Void
     /// Members' writes their next queries wait for (``PendingWrites``).
     let pending = PendingWrites()
