@@ -28,6 +28,8 @@ final class PendingWrites: Sendable {
         var at: ContinuousClock.Instant
     }
     private let state = Mutex<[String: Entry]>([:])
+    /// Records since the last sweep (a sweep every 256 at most, not at each one past the limit).
+    private let sinceSweep = Mutex(0)
 
     init() {}
 
@@ -49,8 +51,14 @@ final class PendingWrites: Sendable {
     func record(_ types: [String: GlobalPosition], for owners: [String]) {
         guard !types.isEmpty, !owners.isEmpty else { return }
         let now = ContinuousClock.now
+        let sweep = sinceSweep.withLock { count in
+            count += 1
+            guard count >= 256 else { return false }
+            count = 0
+            return true
+        }
         state.withLock { entries in
-            if entries.count >= Self.sweepAbove {
+            if sweep, entries.count >= Self.sweepAbove {
                 entries = entries.filter { now - $0.value.at < Self.forgotten }
             }
             for owner in owners {
