@@ -27,9 +27,9 @@ final class PendingWrites: Sendable {
         var types: [String: GlobalPosition]
         var at: ContinuousClock.Instant
     }
-    private let state = Mutex<[String: Entry]>([:])
-    /// Records since the last sweep (a sweep every 256 at most, not at each one past the limit).
-    private let sinceSweep = Mutex(0)
+    /// The entries by owner, and the records since the last sweep (a sweep every 256 records
+    /// at most, not at each one past the limit).
+    private let state = Mutex<(entries: [String: Entry], sinceSweep: Int)>(([:], 0))
 
     init() {}
 
@@ -51,21 +51,17 @@ final class PendingWrites: Sendable {
     func record(_ types: [String: GlobalPosition], for owners: [String]) {
         guard !types.isEmpty, !owners.isEmpty else { return }
         let now = ContinuousClock.now
-        let sweep = sinceSweep.withLock { count in
-            count += 1
-            guard count >= 256 else { return false }
-            count = 0
-            return true
-        }
-        state.withLock { entries in
-            if sweep, entries.count >= Self.sweepAbove {
-                entries = entries.filter { now - $0.value.at < Self.forgotten }
+        state.withLock { state in
+            state.sinceSweep += 1
+            if state.sinceSweep >= 256, state.entries.count >= Self.sweepAbove {
+                state.sinceSweep = 0
+                state.entries = state.entries.filter { now - $0.value.at < Self.forgotten }
             }
             for owner in owners {
-                var entry = entries[owner] ?? Entry(types: [:], at: now)
+                var entry = state.entries[owner] ?? Entry(types: [:], at: now)
                 entry.types.merge(types, uniquingKeysWith: max)
                 entry.at = now
-                entries[owner] = entry
+                state.entries[owner] = entry
             }
         }
     }
@@ -74,8 +70,8 @@ final class PendingWrites: Sendable {
     func pending(for owners: [String], token: [String: GlobalPosition]?) -> [String: GlobalPosition] {
         var types = token ?? [:]
         guard !owners.isEmpty else { return types }
-        state.withLock { entries in
-            for owner in owners { if let kept = entries[owner]?.types { types.merge(kept, uniquingKeysWith: max) } }
+        state.withLock { state in
+            for owner in owners { if let kept = state.entries[owner]?.types { types.merge(kept, uniquingKeysWith: max) } }
         }
         return types
     }
@@ -84,11 +80,11 @@ final class PendingWrites: Sendable {
     /// `owners` they cover go, so that only a later write makes a query wait again.
     func settled(_ types: [String: GlobalPosition], for owners: [String]) {
         guard !owners.isEmpty else { return }
-        state.withLock { entries in
+        state.withLock { state in
             for owner in owners {
-                guard var entry = entries[owner] else { continue }
+                guard var entry = state.entries[owner] else { continue }
                 entry.types = entry.types.filter { type, position in types[type].map { position > $0 } ?? true }
-                entries[owner] = entry.types.isEmpty ? nil : entry
+                state.entries[owner] = entry.types.isEmpty ? nil : entry
             }
         }
     }
