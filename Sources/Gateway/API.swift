@@ -158,19 +158,25 @@ final class API {
                 await catchUp(owners: owners, token: token, pending: pending, settle: settle)
                 return try await respond(request, context, body)
             }
-            let watermark = AppendWatermark()
-            var reply = try await AppendWatermark.$current.withValue(watermark) { try await respond(request, context, body) }
-            let written = watermark.types
+            // The command records on the receipt what its appends wrote (each type's last position).
+            let receipt = WriteReceipt()
+            var context = context
+            context.receipt = receipt
+            var reply = try await respond(request, context, body)
+            let written = receipt.types
             let types = written.isEmpty ? nil : written
+            // A write someone else reads next (a booking made for a colleague) waits like an operator's.
+            let keepers = receipt.shared ? [] : owners
             if service {
                 // The gateway keeps a member's write or waits for the read models, as below.
                 if let types, let position = types.values.max() {
                     reply.headers[Forwarder.positionHeader] = position.description
                     reply.headers[Forwarder.typesHeader] = Forwarder.typesValue(types)
+                    if receipt.shared { reply.headers[Forwarder.sharedHeader] = "1" }
                 }
-                if !owners.isEmpty, types != nil { return reply }
-            } else if !owners.isEmpty, let types {
-                pending.record(types, for: owners)
+                if !keepers.isEmpty, types != nil { return reply }
+            } else if !keepers.isEmpty, let types {
+                pending.record(types, for: keepers)
                 reply.headers[PendingWrites.header] = PendingWrites.value(types)
                 return reply
             }
@@ -238,11 +244,14 @@ final class API {
                 to: service)
             let position = answer.headers[Forwarder.positionField].flatMap(GlobalPosition.init(parsing:))
             let types = position == nil ? nil : answer.headers[Forwarder.typesField].flatMap(Forwarder.types(parsing:))
+            let shared = answer.headers[Forwarder.sharedField] != nil
             answer.headers[Forwarder.positionField] = nil
             answer.headers[Forwarder.typesField] = nil
+            answer.headers[Forwarder.sharedField] = nil
+            let keepers = shared ? [] : owners
             if (200..<300).contains(answer.status.code), command {
-                if !owners.isEmpty, let types {
-                    pending.record(types, for: owners)
+                if !keepers.isEmpty, let types {
+                    pending.record(types, for: keepers)
                     answer.headers[PendingWrites.field] = PendingWrites.value(types)
                 } else {
                     await settle(position, types)

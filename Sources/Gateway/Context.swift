@@ -11,6 +11,8 @@ public struct GatewayContext: RequestContext, RemoteAddressRequestContext {
     public var subject: TokenIssuer.Subject?
     /// The request's `Idempotency-Key` scoped to its caller, once the key is claimed.
     public var idempotencyKey: String?
+    /// Where a command records what it appended (set by the API for the commands it answers).
+    public var receipt: WriteReceipt?
     public let remoteAddress: SocketAddress?
 
     public init(source: ApplicationRequestContextSource) {
@@ -18,6 +20,7 @@ public struct GatewayContext: RequestContext, RemoteAddressRequestContext {
         requestId = UUID().uuidString.lowercased()
         subject = nil
         idempotencyKey = nil
+        receipt = nil
         remoteAddress = source.channel.remoteAddress
     }
 
@@ -26,7 +29,9 @@ public struct GatewayContext: RequestContext, RemoteAddressRequestContext {
 
     /// The caller as the services see it.
     public var caller: Caller {
-        Caller(requestId: requestId, usuario: subject?.usuario, papel: subject?.papel, idempotencyKey: idempotencyKey, plano: subject?.plano)
+        Caller(
+            requestId: requestId, usuario: subject?.usuario, papel: subject?.papel, idempotencyKey: idempotencyKey, plano: subject?.plano,
+            receipt: receipt)
     }
 
     /// The authenticated user, or a 401.

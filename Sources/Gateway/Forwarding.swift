@@ -79,6 +79,10 @@ public final class Forwarder: Sendable {
     /// of them, up to the position).
     static let typesHeader = "Coworkflow-Tipos"
     static let typesField = HTTPField.Name(typesHeader)!
+    /// Present when the write is someone else's to read next (``WriteReceipt/shared``): the
+    /// gateway then waits before answering, whoever wrote it.
+    static let sharedHeader = "Coworkflow-Compartilhada"
+    static let sharedField = HTTPField.Name(sharedHeader)!
 
     static func typesValue(_ types: [String: GlobalPosition]) -> String {
         types.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")

@@ -62,19 +62,30 @@ struct ReadYourWritesTests {
             router: router,
             idempotency: Idempotency(keys: store, fingerprintKey: SymmetricKey(data: Data(repeating: 3, count: 32))),
             settle: { _, types in settles.withLock { $0.append(types) } })
-        api.add(Operation(method: .post, path: "/fazer", summary: "command", tag: "t")) { _, _, _ in
+        // As a service does: what the append answers goes on the caller's receipt.
+        api.add(Operation(method: .post, path: "/fazer", summary: "command", tag: "t")) { _, context, _ in
             let event = NewEvent(eventId: UUID(), type: "Feito", data: Data("{}".utf8), occurredAt: Date())
-            _ = try await store.append([
+            let result = try await store.append([
                 StreamWrite(stream: StreamName("feito-\(UUID().uuidString.lowercased())"), expected: .noStream, events: [event])
             ])
+            context.caller.receipt?.record(result)
             return try .json(["feito": true])
         }
         api.add(Operation(method: .get, path: "/ler", summary: "query", tag: "t")) { _, _, _ in try .json(["lido": true]) }
-        api.add(Operation(method: .post, path: "/api/empresas/{id}/fazer", summary: "a company's command", tag: "t")) { _, _, _ in
+        // A write another member reads next (a booking made for a colleague).
+        api.add(Operation(method: .post, path: "/fazer-para-outro", summary: "command", tag: "t")) { _, context, _ in
+            let event = NewEvent(eventId: UUID(), type: "FeitoParaOutro", data: Data("{}".utf8), occurredAt: Date())
+            let result = try await store.append(to: StreamName("feito-\(UUID().uuidString.lowercased())"), expected: .noStream, events: [event])
+            context.caller.receipt?.record(result)
+            context.caller.receipt?.markShared()
+            return try .json(["feito": true])
+        }
+        api.add(Operation(method: .post, path: "/api/empresas/{id}/fazer", summary: "a company's command", tag: "t")) { _, context, _ in
             let event = NewEvent(eventId: UUID(), type: "FeitoNaEmpresa", data: Data("{}".utf8), occurredAt: Date())
-            _ = try await store.append([
+            let result = try await store.append([
                 StreamWrite(stream: StreamName("empresa-\(UUID().uuidString.lowercased())"), expected: .noStream, events: [event])
             ])
+            context.caller.receipt?.record(result)
             return try .json(["feito": true])
         }
         api.add(Operation(method: .get, path: "/api/empresas/{id}/ler", summary: "a company's query", tag: "t")) { _, _, _ in
@@ -126,6 +137,12 @@ struct ReadYourWritesTests {
             #expect(waited().count == 3 && waited().last??.keys.first == "Feito", "an operator's write waits before it answers")
             #expect(try await send(.post, "/fazer", as: "anonimo").status == .ok)
             #expect(waited().count == 4, "so does an anonymous one")
+            let paraOutro = try await send(.post, "/fazer-para-outro", as: "membro:ana")
+            #expect(paraOutro.status == .ok)
+            #expect(paraOutro.headers[.init("Coworkflow-Consistencia")!] == nil)
+            #expect(
+                waited().count == 5 && waited().last??.keys.first == "FeitoParaOutro",
+                "a member's write another member reads next waits before it answers")
         }
     }
 }

@@ -28,7 +28,7 @@ struct StateCacheTests {
         let intervalo = try TimeRange(
             start: inicio.addingTimeInterval(Double(hora) * 3_600), end: inicio.addingTimeInterval(Double(hora + 1) * 3_600))
         try await aggregate.handle(
-            StreamNames.agenda(espaco, dia), at: inicio, metadata: EventMetadata(), failure: { _ in ServiceError.conflito("x", "x") }
+            StreamNames.agenda(espaco, dia), at: inicio, metadata: EventMetadata(), receipt: nil, failure: { _ in ServiceError.conflito("x", "x") }
         ) { _ in
             .ocupar(reserva: UUID(), intervalo: intervalo, limite: 1, em: inicio)
         }

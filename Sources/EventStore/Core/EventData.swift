@@ -104,10 +104,25 @@ public struct AppendResult: Sendable, Equatable {
     public let positions: [GlobalPosition]
     /// The version of each written stream after the append.
     public let versions: [StreamName: Int64]
+    /// The last position each stored event type took: what a caller must see projected to read
+    /// its own writes (a read model up to the last event of a type it projects), instead of the
+    /// head of the whole log, which moves on with every other writer.
+    public let types: [String: GlobalPosition]
 
-    public init(positions: [GlobalPosition], versions: [StreamName: Int64]) {
+    public init(positions: [GlobalPosition], versions: [StreamName: Int64], types: [String: GlobalPosition] = [:]) {
         self.positions = positions
         self.versions = versions
+        self.types = types
+    }
+
+    /// This result with ``types`` filled in from the events of `writes` (one position per
+    /// event, in order).
+    func naming(_ writes: [StreamWrite]) -> AppendResult {
+        var types: [String: GlobalPosition] = [:]
+        for (event, position) in zip(writes.lazy.flatMap(\.events), positions) {
+            types[event.type] = max(types[event.type] ?? position, position)
+        }
+        return AppendResult(positions: positions, versions: versions, types: types)
     }
 }
 

@@ -196,60 +196,23 @@ enum AppendValidation {
     }
 }
 
-/// Counts the events appended inside one transaction, for `eventsAppended` once it commits,
-/// and keeps the last position each stored type took (for ``AppendWatermark``).
+/// Counts the events appended inside one transaction, for `eventsAppended` and the metrics once
+/// it commits.
 final class AppendTally: Sendable {
-    private let state = Mutex<(events: Int, types: [String: GlobalPosition], writes: [StreamWrite])>((0, [:], []))
+    private let state = Mutex<(events: Int, writes: [StreamWrite])>((0, []))
 
     func add(_ result: AppendResult, _ writes: [StreamWrite]) {
-        let types = AppendWatermark.positions(result, writes)
         state.withLock { state in
             state.events += result.positions.count
-            state.types.merge(types, uniquingKeysWith: max)
             if !result.positions.isEmpty { state.writes += writes }
         }
     }
 
     var events: Int { state.withLock { $0.events } }
 
-    /// Once the transaction committed: counts for the task's watermark and the metrics.
+    /// Once the transaction committed: counts for the metrics.
     func committed() {
-        let (events, types, writes) = state.withLock { ($0.events, $0.types, $0.writes) }
-        AppendWatermark.current?.record(types)
+        let (events, writes) = state.withLock { ($0.events, $0.writes) }
         StoreMetrics.committed(writes, count: events)
-    }
-}
-
-/// The last global position the appends of a task (and its child tasks) took, once committed,
-/// per stored event type: what a request must wait for to read its own writes — each read model
-/// up to the last event of a type it projects —, instead of the head of the whole log, which
-/// moves on with every other writer. Set it as a task-local around the work.
-public final class AppendWatermark: Sendable {
-    @TaskLocal public static var current: AppendWatermark?
-
-    private let state = Mutex<[String: GlobalPosition]>([:])
-
-    public init() {}
-
-    /// The last position of all; nil while nothing was appended.
-    public var position: GlobalPosition? { state.withLock { $0.values.max() } }
-
-    /// The last position each stored type took.
-    public var types: [String: GlobalPosition] { state.withLock { $0 } }
-
-    public func record(_ types: [String: GlobalPosition]) {
-        guard !types.isEmpty else { return }
-        state.withLock { $0.merge(types, uniquingKeysWith: max) }
-    }
-
-    public func record(_ result: AppendResult, _ writes: [StreamWrite]) { record(Self.positions(result, writes)) }
-
-    /// The last position each type of `writes` took in `result` (one position per event, in order).
-    static func positions(_ result: AppendResult, _ writes: [StreamWrite]) -> [String: GlobalPosition] {
-        var types: [String: GlobalPosition] = [:]
-        for (event, position) in zip(writes.lazy.flatMap(\.events), result.positions) {
-            types[event.type] = max(types[event.type] ?? position, position)
-        }
-        return types
     }
 }

@@ -108,8 +108,7 @@ public final class PostgresEventStore: EventStore {
                     didAppend(carried: carry, finishedBefore: finishedBefore)
                     appended.add(result.positions.count, ordering: .relaxed)
                     StoreMetrics.committed(writes, count: result.positions.count)
-                    AppendWatermark.current?.record(result, writes)
-                    return result
+                    return result.naming(writes)
                 } catch let collision as Collision where attempt < Self.appendAttempts {
                     // A concurrent writer of the same ids or of an `.any` stream won; go again.
                     logger.debug("append collided, retrying", metadata: ["constraint": "\(collision.constraint)"])
@@ -159,7 +158,7 @@ public final class PostgresEventStore: EventStore {
                 let result = try await PostgresEventStore.append(writes, on: connection, logger: logger, savepoint: true)
                 try await connection.guardedQuery("RELEASE SAVEPOINT coworkflow_append", logger: logger)
                 tally.add(result, writes)
-                return result
+                return result.naming(writes)
             } catch let collision as Collision {
                 throw EventStoreError(.backend, "append collided on \(collision.constraint) inside a transaction")
             }

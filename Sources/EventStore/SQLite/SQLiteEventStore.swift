@@ -47,8 +47,7 @@ public final class SQLiteEventStore: EventStore {
         changes.ring()
         appended.add(result.positions.count, ordering: .relaxed)
         StoreMetrics.committed(writes, count: result.positions.count)
-        AppendWatermark.current?.record(result, writes)
-        return result
+        return result.naming(writes)
     }
 
     /// Runs `body` in one write transaction; appends made through it commit with the body's
@@ -84,7 +83,7 @@ public final class SQLiteEventStore: EventStore {
             }
             guard let result else { throw EventStoreError(.backend, "savepoint ended without a result") }
             tally.add(result, writes)
-            return result
+            return result.naming(writes)
         }
     }
 

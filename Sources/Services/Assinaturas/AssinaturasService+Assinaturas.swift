@@ -135,14 +135,14 @@ extension AssinaturasService {
         return dados
     }
 
-    /// Decides `command` on `titular`'s subscription (``decidir(_:meta:_:)``) and answers the
+    /// Decides `command` on `titular`'s subscription (``decidir(_:meta:receipt:_:)``) and answers the
     /// subscription as its stream says now.
     func executar(
         _ titular: String, caller: Caller, _ command: (Assinatura.State) async throws -> Assinatura.Command
     ) async throws
         -> AssinaturaView
     {
-        try await decidir(titular, meta: metadata(caller), command)
+        try await decidir(titular, meta: metadata(caller), receipt: caller.receipt, command)
         return try await assinaturaLida(titular)
     }
 
@@ -150,9 +150,11 @@ extension AssinaturasService {
     /// what they grant in the holder's wallet (a cycle's credits, its roll-over, an upgrade's
     /// extra credits), both streams with the versions read: the credits of a cycle are
     /// granted exactly when the cycle is recorded. A concurrent writer makes it decide again.
-    /// Returns whether it wrote anything.
+    /// Returns whether it wrote anything; what it wrote goes on `receipt`.
     @discardableResult
-    func decidir(_ titular: String, meta: EventMetadata, _ command: (Assinatura.State) async throws -> Assinatura.Command) async throws -> Bool {
+    func decidir(
+        _ titular: String, meta: EventMetadata, receipt: WriteReceipt?, _ command: (Assinatura.State) async throws -> Assinatura.Command
+    ) async throws -> Bool {
         let stream = StreamNames.assinatura(titular)
         for attempt in 1...5 {
             let (state, version) = try await assinaturas.load(stream)
@@ -167,7 +169,7 @@ extension AssinaturasService {
             var writes = [StreamWrite(stream: stream, expected: .after(version), events: try Events.new(events, at: now, metadata: meta))]
             if let carteira = try await creditar(titular, events, meta: meta, em: now) { writes.append(carteira) }
             do {
-                try await store.append(writes)
+                try await store.append(writes, receipt: receipt)
                 return true
             } catch is WrongExpectedVersion where attempt < 5 {
                 continue
@@ -256,14 +258,14 @@ extension AssinaturasService {
             do {
                 // One cycle a decision: a subscription behind by several catches up.
                 for _ in 0..<36 {
-                    let renovou = try await decidir(prazo.titular, meta: meta) { state in
+                    let renovou = try await decidir(prazo.titular, meta: meta, receipt: nil) { state in
                         guard let dados = state.dados else { throw ServiceError(Assinatura.Failure.naoEncontrada) }
                         return .renovar(plano: try await self.plano(dados.proximoPlano), em: now)
                     }
                     if !renovou { break }
                 }
                 // A failed charge whose retry is due: pagamentos makes the next attempt.
-                try await decidir(prazo.titular, meta: meta) { _ in .reapresentar(em: now) }
+                try await decidir(prazo.titular, meta: meta, receipt: nil) { _ in .reapresentar(em: now) }
                 executados += 1
                 Self.metricasDosCiclos.fired(late: now.timeIntervalSince(prazo.vence))
             } catch {

@@ -52,7 +52,9 @@ extension AssinaturasService {
                 titular: titular, medida: pedido.medida, quantidade: -pedido.quantidade, motivo: pedido.motivo, por: caller.usuario ?? "admin",
                 em: now)
         }
-        let state = try await carteiras.handle(stream, at: now, metadata: metadata(caller), failure: Self.falhaDoAjuste) { _ in command }
+        let state = try await carteiras.handle(stream, at: now, metadata: metadata(caller), receipt: caller.receipt, failure: Self.falhaDoAjuste) {
+            _ in command
+        }
         return CarteiraView(titular: titular, state, atualizadaEm: now)
     }
 
@@ -110,7 +112,8 @@ extension AssinaturasService {
         for prazo in vencidos {
             let meta = EventMetadata(actor: "system:prazos", requestId: "prazos", service: Self.service)
             do {
-                try await carteiras.handle(StreamNames.creditos(prazo.titular), at: now, metadata: meta, failure: ServiceError.init) { _ in
+                try await carteiras.handle(StreamNames.creditos(prazo.titular), at: now, metadata: meta, receipt: nil, failure: ServiceError.init) {
+                    _ in
                     .expirar(titular: prazo.titular, em: now)
                 }
                 executados += 1

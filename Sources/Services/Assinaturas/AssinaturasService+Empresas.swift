@@ -385,7 +385,9 @@ extension AssinaturasService {
                 }
             }
             do {
-                try await store.append(writes)
+                try await store.append(writes, receipt: caller.receipt)
+                // A company's state is read by all its people, and a link by the person linked.
+                caller.receipt?.markShared()
                 return events.reduce(state, Empresa.decider.evolve)
             } catch is WrongExpectedVersion where attempt < 5 {
                 continue

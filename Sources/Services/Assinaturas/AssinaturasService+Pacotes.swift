@@ -49,7 +49,8 @@ extension AssinaturasService {
         try await nomeDePacoteLivre(pedido.nome, unidade: oferta.unidadeId, exceto: id)
         let now = clock.now
         let por = caller.usuario ?? "admin"
-        try await pacotes.handle(StreamNames.pacote(id), at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in
+        try await pacotes.handle(StreamNames.pacote(id), at: now, metadata: metadata(caller), receipt: caller.receipt, failure: ServiceError.init) {
+            _ in
             .criar(id: id, oferta: oferta, descricao: pedido.descricao, por: por, em: now)
         }
         return try await pacoteLido(id)
@@ -78,7 +79,8 @@ extension AssinaturasService {
         _ = try await pacotes.existing(StreamNames.pacote(id), naoEncontrado: "o pacote \(id.uuidString.lowercased()) não existe")
         let now = clock.now
         let por = caller.usuario ?? "admin"
-        try await pacotes.handle(StreamNames.pacote(id), at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in
+        try await pacotes.handle(StreamNames.pacote(id), at: now, metadata: metadata(caller), receipt: caller.receipt, failure: ServiceError.init) {
+            _ in
             .arquivar(por: por, em: now)
         }
         return try await pacoteLido(id)
@@ -130,7 +132,7 @@ extension AssinaturasService {
         let compraId = caller.idempotencyKey.map { Events.derivedId("compra", titular, $0) } ?? UUID()
         let stream = StreamNames.compra(compraId)
         let now = clock.now
-        try await compras.handle(stream, at: now, metadata: metadata(caller), failure: ServiceError.init) { state in
+        try await compras.handle(stream, at: now, metadata: metadata(caller), receipt: caller.receipt, failure: ServiceError.init) { state in
             // An archived bundle is off sale, unless this is the same purchase asked again.
             if dados.arquivado, case .inexistente = state { throw ServiceError(Pacote.Failure.arquivado) }
             return .solicitar(
@@ -220,7 +222,7 @@ extension AssinaturasService {
                     StreamWrite(stream: carteira, expected: .after(versaoDaCarteira), events: try Events.new(retirados, at: now, metadata: meta)))
             }
             do {
-                try await store.append(writes)
+                try await store.append(writes, receipt: caller.receipt)
             } catch is WrongExpectedVersion {
                 continue  // a booking spent the lot meanwhile: decide again on what is left
             }
@@ -248,7 +250,9 @@ extension AssinaturasService {
             guard let id = UUID(uuidString: prazo.compraId) else { continue }
             let meta = EventMetadata(correlationId: id, actor: "system:prazos", requestId: "prazos", service: Self.service)
             do {
-                try await compras.handle(StreamNames.compra(id), at: now, metadata: meta, failure: ServiceError.init) { _ in .expirar(em: now) }
+                try await compras.handle(StreamNames.compra(id), at: now, metadata: meta, receipt: nil, failure: ServiceError.init) { _ in
+                    .expirar(em: now)
+                }
                 executados += 1
                 Self.metricasDasCompras.fired(late: now.timeIntervalSince(prazo.vence))
             } catch {

@@ -76,7 +76,8 @@ extension AssinaturasService {
         try await nomeLivre(nome, unidade: unidade, exceto: id)
         let now = clock.now
         let por = caller.usuario ?? "admin"
-        try await planos.handle(StreamNames.plano(id), at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in
+        try await planos.handle(StreamNames.plano(id), at: now, metadata: metadata(caller), receipt: caller.receipt, failure: ServiceError.init) {
+            _ in
             .criar(id: id, nome: nome, descricao: pedido.descricao, unidadeId: unidade, termos: termos, vigenteDesde: desde, por: por, em: now)
         }
         return try await planoLido(id)
@@ -122,7 +123,8 @@ extension AssinaturasService {
         let hoje = hoje(try await fuso(unidade: dados.unidadeId))
         let now = clock.now
         let por = caller.usuario ?? "admin"
-        try await planos.handle(StreamNames.plano(id), at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in
+        try await planos.handle(StreamNames.plano(id), at: now, metadata: metadata(caller), receipt: caller.receipt, failure: ServiceError.init) {
+            _ in
             .revisar(termos: termos, vigenteDesde: desde, hoje: hoje, por: por, em: now)
         }
         return try await planoLido(id)
@@ -133,7 +135,8 @@ extension AssinaturasService {
         _ = try await planos.existing(StreamNames.plano(id), naoEncontrado: "o plano \(id.uuidString.lowercased()) não existe")
         let now = clock.now
         let por = caller.usuario ?? "admin"
-        try await planos.handle(StreamNames.plano(id), at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in
+        try await planos.handle(StreamNames.plano(id), at: now, metadata: metadata(caller), receipt: caller.receipt, failure: ServiceError.init) {
+            _ in
             .arquivar(por: por, em: now)
         }
         return try await planoLido(id)

@@ -130,7 +130,9 @@ public final class CheckinService: Sendable {
         }
         let fuso = try await fusoDaUnidade(dados.liberacao.unidadeId)
         let meta = EventMetadata(correlationId: id.rawValue, actor: usuario, requestId: caller.requestId, service: Self.consumidor)
-        let state = try await checkins.handle(StreamNames.checkin(id), at: now, metadata: meta, failure: { ServiceError($0, fuso: fuso) }) { _ in
+        let state = try await checkins.handle(
+            StreamNames.checkin(id), at: now, metadata: meta, receipt: caller.receipt, failure: { ServiceError($0, fuso: fuso) }
+        ) { _ in
             .fazerCheckin(codigo: leitura.codigo, por: usuario, em: now)
         }
         return try Self.view(state)
@@ -142,7 +144,9 @@ public final class CheckinService: Sendable {
         _ = try await acessivel(id, usuario: usuario, admin: admin)
         let now = clock.now
         let meta = EventMetadata(correlationId: id.rawValue, actor: usuario, requestId: caller.requestId, service: Self.consumidor)
-        let state = try await checkins.handle(StreamNames.checkin(id), at: now, metadata: meta, failure: { ServiceError($0) }) { _ in
+        let state = try await checkins.handle(
+            StreamNames.checkin(id), at: now, metadata: meta, receipt: caller.receipt, failure: { ServiceError($0) }
+        ) { _ in
             .fazerCheckout(por: usuario, em: now)
         }
         return try Self.view(state)

@@ -100,13 +100,20 @@ public struct Caller: Sendable {
     /// The caller's plan (its price rules apply to the caller's quotes and bookings), read with
     /// the account when the request was authenticated.
     public let plano: String?
+    /// Where the command records what it appended, when its caller asked to know (the HTTP
+    /// edge does, for read-your-writes); nil for timers, reactions and tools.
+    public let receipt: WriteReceipt?
 
-    public init(requestId: String, usuario: String? = nil, papel: String? = nil, idempotencyKey: String? = nil, plano: String? = nil) {
+    public init(
+        requestId: String, usuario: String? = nil, papel: String? = nil, idempotencyKey: String? = nil, plano: String? = nil,
+        receipt: WriteReceipt? = nil
+    ) {
         self.requestId = requestId
         self.usuario = usuario
         self.papel = papel
         self.idempotencyKey = idempotencyKey
         self.plano = plano
+        self.receipt = receipt
     }
 
 }

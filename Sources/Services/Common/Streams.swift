@@ -188,10 +188,11 @@ extension ExpectedVersion {
 extension AggregateStore {
     /// Loads the stream, decides `command(state)` and appends the events with the version it
     /// read; a concurrent writer makes it read and decide again (up to 5 times). Returns the
-    /// state after the events (unchanged when the decider had nothing to say).
+    /// state after the events (unchanged when the decider had nothing to say); what it appended
+    /// goes on `receipt`.
     @discardableResult
     func handle(
-        _ stream: StreamName, at instant: Date, metadata: EventMetadata,
+        _ stream: StreamName, at instant: Date, metadata: EventMetadata, receipt: WriteReceipt?,
         failure: (Failure) -> ServiceError, _ command: (State) throws -> Command
     ) async throws -> State {
         for attempt in 1...5 {
@@ -204,7 +205,8 @@ extension AggregateStore {
             }
             guard !events.isEmpty else { return state }
             do {
-                try await store.append(to: stream, expected: .after(version), events: try Events.new(events, at: instant, metadata: metadata))
+                try await store.append(
+                    to: stream, expected: .after(version), events: try Events.new(events, at: instant, metadata: metadata), receipt: receipt)
                 return events.reduce(state, decider.evolve)
             } catch is WrongExpectedVersion where attempt < 5 {
                 continue

@@ -110,7 +110,7 @@ extension EspacosService {
                 if !recusados.isEmpty { throw recusa(recusados) }
             }
             do {
-                try await store.append(writes)
+                try await store.append(writes, receipt: caller.receipt)
                 return try Self.view(events.reduce(state, espacos.decider.evolve))
             } catch let conflict as WrongExpectedVersion {
                 // A booking (or another change of the space) came first: read what moved, decide again.

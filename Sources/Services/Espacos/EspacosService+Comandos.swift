@@ -28,7 +28,9 @@ extension EspacosService {
                 return try Self.view(anterior)
             }
         }
-        let state = try await unidades.handle(StreamNames.unidade(id), at: clock.now, metadata: metadata(caller), failure: ServiceError.init) { _ in
+        let state = try await unidades.handle(
+            StreamNames.unidade(id), at: clock.now, metadata: metadata(caller), receipt: caller.receipt, failure: ServiceError.init
+        ) { _ in
             cadastro(em: clock.now)
         }
         return try Self.view(state)
@@ -47,7 +49,8 @@ extension EspacosService {
         let id = try Self.unidadeId(id)
         let stream = StreamNames.unidade(id)
         _ = try await unidades.existing(stream, naoEncontrado: "unidade \(id) não existe")
-        let state = try await unidades.handle(stream, at: clock.now, metadata: metadata(caller), failure: ServiceError.init) { _ in
+        let state = try await unidades.handle(stream, at: clock.now, metadata: metadata(caller), receipt: caller.receipt, failure: ServiceError.init)
+        { _ in
             .atualizar(
                 nome: input.nome, endereco: input.endereco, fusoHorario: input.fusoHorario, politica: input.politicaDeCancelamento,
                 operacao: input.operacao, em: clock.now)
@@ -74,7 +77,7 @@ extension EspacosService {
         // (Read first only with a key: without one the id is new.)
         var (state, version): (Espaco.State, Int64) = caller.idempotencyKey == nil ? (.inexistente, 0) : try await espacos.load(stream)
         if state == .inexistente {
-            state = try await espacos.handle(stream, at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in
+            state = try await espacos.handle(stream, at: now, metadata: metadata(caller), receipt: caller.receipt, failure: ServiceError.init) { _ in
                 cadastro(em: now)
             }
         } else {
@@ -87,7 +90,7 @@ extension EspacosService {
             guard version == 1 else { return try Self.view(state) }
         }
         if let horario = input.horario {
-            state = try await espacos.handle(stream, at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in
+            state = try await espacos.handle(stream, at: now, metadata: metadata(caller), receipt: caller.receipt, failure: ServiceError.init) { _ in
                 .definirHorario(horario, em: now)
             }
         }
@@ -260,6 +263,9 @@ extension EspacosService {
             let reservas = try await reservasPorVir(id, agora: now)
             try verificar(dados, unidade.fuso, reservas)
         }
-        return try Self.view(try await espacos.handle(stream, at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in command(now) })
+        return try Self.view(
+            try await espacos.handle(stream, at: now, metadata: metadata(caller), receipt: caller.receipt, failure: ServiceError.init) { _ in
+                command(now)
+            })
     }
 }

@@ -121,7 +121,8 @@ extension PagamentosService {
             guard !events.isEmpty else { return RespostaDoWebhook(recebido: true, duplicado: true, pagamentoId: aviso.referencia, status: status) }
             do {
                 try await store.append(
-                    to: stream, expected: .after(version), events: try Events.derived(events, from: aviso.id, at: now, metadata: meta))
+                    to: stream, expected: .after(version), events: try Events.derived(events, from: aviso.id, at: now, metadata: meta),
+                    receipt: caller.receipt)
             } catch is WrongExpectedVersion {
                 continue
             }

@@ -115,7 +115,7 @@ extension PagamentosService {
                         events: try Events.derived(concedidos, from: aviso.id + "|creditos", at: now, metadata: meta)))
             }
             do {
-                try await store.append(writes)
+                try await store.append(writes, receipt: caller.receipt)
             } catch is WrongExpectedVersion {
                 continue
             }

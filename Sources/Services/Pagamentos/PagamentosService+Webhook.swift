@@ -106,7 +106,8 @@ extension PagamentosService {
             }
             do {
                 try await store.append(
-                    to: stream, expected: .after(version), events: try Events.derived(events, from: aviso.id, at: now, metadata: meta))
+                    to: stream, expected: .after(version), events: try Events.derived(events, from: aviso.id, at: now, metadata: meta),
+                    receipt: caller.receipt)
             } catch is WrongExpectedVersion {
                 continue
             }

@@ -90,7 +90,8 @@ public final class PrecosService: Sendable {
         let id = try await existingEspaco(espaco)
         let now = clock.now
         return try Self.tabela(
-            try await tabelas.handle(StreamNames.tabela(id), at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in
+            try await tabelas.handle(StreamNames.tabela(id), at: now, metadata: metadata(caller), receipt: caller.receipt, failure: ServiceError.init)
+            { _ in
                 .definir(espacoId: id.rawValue, valores: valores, em: now)
             })
     }
@@ -110,7 +111,8 @@ public final class PrecosService: Sendable {
                 "regra inválida: 'tipo' deve ser horario_de_pico, fim_de_semana, longa_duracao ou plano, com os campos do tipo (veja /docs)")
         }
         let now = clock.now
-        try await tabelas.handle(StreamNames.tabela(id), at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in
+        try await tabelas.handle(StreamNames.tabela(id), at: now, metadata: metadata(caller), receipt: caller.receipt, failure: ServiceError.init) {
+            _ in
             .adicionarRegra(regra, em: now)
         }
         return regra.normalizada
@@ -120,7 +122,8 @@ public final class PrecosService: Sendable {
         let id = try await existingEspaco(espaco)
         guard let regraId = UUID(uuidString: regra) else { throw ServiceError.naoEncontrado("a regra \(regra.prefix(60)) não existe") }
         let now = clock.now
-        try await tabelas.handle(StreamNames.tabela(id), at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in
+        try await tabelas.handle(StreamNames.tabela(id), at: now, metadata: metadata(caller), receipt: caller.receipt, failure: ServiceError.init) {
+            _ in
             .removerRegra(id: regraId, em: now)
         }
     }
@@ -167,7 +170,9 @@ public final class PrecosService: Sendable {
             throw ServiceError.invalido("codigo", "o código deve ter de 3 a 32 caracteres entre A–Z, 0–9, - e _")
         }
         let now = clock.now
-        let state = try await cupons.handle(StreamNames.cupom(codigo), at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in
+        let state = try await cupons.handle(
+            StreamNames.cupom(codigo), at: now, metadata: metadata(caller), receipt: caller.receipt, failure: ServiceError.init
+        ) { _ in
             .criar(codigo: codigo, desconto: input.desconto, validoDe: input.validoDe, validoAte: input.validoAte, maxUsos: input.maxUsos, em: now)
         }
         return try Self.cupom(state)
@@ -184,7 +189,9 @@ public final class PrecosService: Sendable {
         _ = try await cupons.existing(stream, naoEncontrado: "o cupom \(codigo) não existe")
         let now = clock.now
         return try Self.cupom(
-            try await cupons.handle(stream, at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in .desativar(em: now) })
+            try await cupons.handle(stream, at: now, metadata: metadata(caller), receipt: caller.receipt, failure: ServiceError.init) { _ in
+                .desativar(em: now)
+            })
     }
 
     /// Takes a deactivated coupon back into use; an active one is answered as it is.
@@ -194,7 +201,9 @@ public final class PrecosService: Sendable {
         _ = try await cupons.existing(stream, naoEncontrado: "o cupom \(codigo) não existe")
         let now = clock.now
         return try Self.cupom(
-            try await cupons.handle(stream, at: now, metadata: metadata(caller), failure: ServiceError.init) { _ in .reativar(em: now) })
+            try await cupons.handle(stream, at: now, metadata: metadata(caller), receipt: caller.receipt, failure: ServiceError.init) { _ in
+                .reativar(em: now)
+            })
     }
 
     // MARK: Quotes

@@ -20,7 +20,7 @@ extension ReservasService {
         let meta = EventMetadata(correlationId: id.rawValue, actor: caller.usuario, requestId: caller.requestId, service: Self.service)
         let stream = StreamNames.reserva(id)
         _ = try await reservas.existing(stream, naoEncontrado: "a reserva \(id) não existe")
-        let state = try await reservas.handle(stream, at: now, metadata: meta, failure: ServiceError.init) { _ in
+        let state = try await reservas.handle(stream, at: now, metadata: meta, receipt: caller.receipt, failure: ServiceError.init) { _ in
             .confirmar(pagamentoId: pagamentoId, em: now)
         }
         return try Self.view(state)
@@ -63,7 +63,7 @@ extension ReservasService {
         // Not one given back (a late approval after a decline is refunded at once): that money
         // backs nothing.
         if let pagamento = try await pagamento(id), pagamento.status == .confirmado, pagamento.reembolsado == .zero {
-            try await reservas.handle(StreamNames.reserva(id), at: now, metadata: timerMetadata(id), failure: ServiceError.init) { _ in
+            try await reservas.handle(StreamNames.reserva(id), at: now, metadata: timerMetadata(id), receipt: nil, failure: ServiceError.init) { _ in
                 .confirmar(pagamentoId: pagamento.id.description, em: now)
             }
             return
@@ -72,7 +72,7 @@ extension ReservasService {
     }
 
     func concluir(_ id: Reserva.ID, at now: Date) async throws {
-        try await reservas.handle(StreamNames.reserva(id), at: now, metadata: timerMetadata(id), failure: ServiceError.init) { _ in
+        try await reservas.handle(StreamNames.reserva(id), at: now, metadata: timerMetadata(id), receipt: nil, failure: ServiceError.init) { _ in
             .concluir(em: now)
         }
     }
@@ -100,7 +100,7 @@ extension ReservasService {
             var (writes, state) = try await releaseWrites(id, meta: meta, at: now, cause: nil, command)
             if let revogando { writes += try await checkinRevocation(id, por: revogando.por, admin: revogando.admin, meta: meta, at: now) }
             do {
-                try await store.append(writes)
+                try await store.append(writes, receipt: caller.receipt)
                 return try Self.view(state)
             } catch is WrongExpectedVersion {
                 continue

@@ -13,8 +13,12 @@ extension ReservasService {
         var caller = quemPede
         if let para = pedido.paraUsuarioId, para != quem {
             usuario = try await precos.reservaPara(para, por: quem, admin: quemPede.papel == "admin")
+            // The colleague reads it next, not only the caller.
+            quemPede.receipt?.markShared()
             // The member's own price rules are not the caller's: no legacy plan rule applies.
-            caller = Caller(requestId: quemPede.requestId, usuario: quem, papel: quemPede.papel, idempotencyKey: quemPede.idempotencyKey, plano: nil)
+            caller = Caller(
+                requestId: quemPede.requestId, usuario: quem, papel: quemPede.papel, idempotencyKey: quemPede.idempotencyKey, plano: nil,
+                receipt: quemPede.receipt)
         }
         let espacoId = try EspacosService.espacoId(pedido.espacoId, campo: "espacoId")
         let intervalo = try PrecosService.intervalo(pedido.inicio, pedido.fim)
@@ -106,15 +110,15 @@ extension ReservasService {
         let limite = espaco.tipo.compartilhado ? espaco.capacidade : 1
         return try await ocupar(
             reserva, espacoId: espacoId, tipo: espaco.tipo, solicitada: solicitada, limite: limite, revisao: contexto.espacoVersao, cupom: cupom,
-            chaveada: caller.idempotencyKey != nil, meta: meta, em: now, prefetched: prefetched)
+            chaveada: caller.idempotencyKey != nil, receipt: caller.receipt, meta: meta, em: now, prefetched: prefetched)
     }
 
     /// Holds the booking's days (and its coupon use) with the booking's first event, in one
-    /// append; decides again on fresh state after every conflict.
+    /// append; decides again on fresh state after every conflict. What it appends goes on `receipt`.
     private func ocupar(
         _ reserva: Reserva.Pedido, espacoId: Espaco.ID, tipo: Espaco.Tipo, solicitada: [Reserva.Event], limite: Int, revisao: Int64,
         cupom: String?,
-        chaveada: Bool, meta: EventMetadata, em now: Date, prefetched: Prefetched?
+        chaveada: Bool, receipt: WriteReceipt?, meta: EventMetadata, em now: Date, prefetched: Prefetched?
     ) async throws -> ReservaView {
         let id = reserva.id
         // Events read ahead serve the first attempt only: a conflict means the streams moved.
@@ -171,7 +175,7 @@ extension ReservasService {
                 writes.append(boleto)
             }
             do {
-                let result = try await store.append(writes)
+                let result = try await store.append(writes, receipt: receipt)
                 // The agendas as this booking left them: the next booking of these days in this
                 // process (it waits for the turn) decides on them without reading again, even
                 // when it read ahead before this one appended.

@@ -46,10 +46,11 @@ extension UsuariosService {
                 throw ServiceError.conflito("ja_registrado", "conta já registrada")
             }
             do {
-                try await store.append([
-                    StreamWrite(stream: claimStream, expected: .after(claim.version), events: try Events.new(claimed, at: now, metadata: meta)),
-                    StreamWrite(stream: Self.stream(id), expected: .noStream, events: try Events.new(registered, at: now, metadata: meta)),
-                ])
+                try await store.append(
+                    [
+                        StreamWrite(stream: claimStream, expected: .after(claim.version), events: try Events.new(claimed, at: now, metadata: meta)),
+                        StreamWrite(stream: Self.stream(id), expected: .noStream, events: try Events.new(registered, at: now, metadata: meta)),
+                    ], receipt: context.receipt)
                 return Perfil(id: id.description, nome: nome, email: email, papel: papel.rawValue, ativo: true, registradoEm: now)
             } catch is WrongExpectedVersion where attempt < 5 {
                 continue  // someone claimed or released the address meanwhile: decide again
@@ -90,7 +91,7 @@ extension UsuariosService {
             do {
                 try await store.append(
                     to: Self.stream(id), expected: .after(version),
-                    events: try Events.new(events, at: now, metadata: metadata(context, actor: id.description)))
+                    events: try Events.new(events, at: now, metadata: metadata(context, actor: id.description)), receipt: context.receipt)
             } catch is WrongExpectedVersion where attempt < 5 {
                 continue
             }
@@ -157,7 +158,7 @@ extension UsuariosService {
             do {
                 try await store.append(
                     to: Self.stream(id), expected: .after(version),
-                    events: try Events.new(events, at: now, metadata: metadata(context, actor: usuario)))
+                    events: try Events.new(events, at: now, metadata: metadata(context, actor: usuario)), receipt: context.receipt)
             } catch is WrongExpectedVersion {
                 continue
             }
@@ -197,7 +198,8 @@ extension UsuariosService {
             throw ServiceError.conflito("conta_desativada", "esta conta foi desativada; uma conta desativada não pode ser promovida")
         }
         try await store.append(
-            to: Self.stream(id), expected: .after(version), events: try Events.new(events, at: now, metadata: metadata(context, actor: "sistema")))
+            to: Self.stream(id), expected: .after(version), events: try Events.new(events, at: now, metadata: metadata(context, actor: "sistema")),
+            receipt: context.receipt)
     }
 
     /// Puts a member on a plan (nil: takes them off it): the plan's price rules then apply to
@@ -206,7 +208,7 @@ extension UsuariosService {
         guard let id = Usuario.ID(usuario) else { throw ServiceError.naoEncontrado("conta não encontrada") }
         let now = clock.now
         let state = try await usuarios.handle(
-            Self.stream(id), at: now, metadata: metadata(context, actor: "sistema"),
+            Self.stream(id), at: now, metadata: metadata(context, actor: "sistema"), receipt: context.receipt,
             failure: { failure in
                 switch failure {
                 case .planoInvalido: ServiceError.invalido("plano", "o nome do plano deve ter de 1 a 100 caracteres (ou null, para tirar o plano)")
@@ -234,7 +236,8 @@ extension UsuariosService {
             throw ServiceError.naoEncontrado("conta não encontrada")
         }
         try await store.append(
-            to: Self.stream(id), expected: .after(version), events: try Events.new(events, at: now, metadata: metadata(context, actor: "sistema")))
+            to: Self.stream(id), expected: .after(version), events: try Events.new(events, at: now, metadata: metadata(context, actor: "sistema")),
+            receipt: context.receipt)
     }
 
     /// 409 when `state` is the only active admin: deactivating or erasing it would leave nobody

@@ -37,7 +37,7 @@ extension UsuariosService {
                 }
             }
             do {
-                try await store.append(writes)
+                try await store.append(writes, receipt: context.receipt)
             } catch is WrongExpectedVersion {
                 throw ServiceError.conflito("conflito_de_versao", "a conta mudou durante o pedido; tente de novo")
             }

@@ -1,0 +1,50 @@
+public import EventStore
+import Synchronization
+
+/// What a command wrote, for its caller: the last position each stored event type took, from
+/// the answers of the command's appends (``AppendResult/types``). The HTTP edge hands one in
+/// with the ``Caller`` and reads it once the command returns: a member's next read waits for the
+/// read models that project those types up to there, and no further (ADR 0005).
+///
+/// A command records every append it makes for its caller; one that records nothing leaves the
+/// edge to wait for every read model to reach the head, as if it did not know what was written.
+public final class WriteReceipt: Sendable {
+    private let state = Mutex<(types: [String: GlobalPosition], shared: Bool)>(([:], false))
+
+    public init() {}
+
+    /// The last position each stored type took; empty while nothing was recorded.
+    public var types: [String: GlobalPosition] { state.withLock { $0.types } }
+
+    /// Whether what was written is someone else's to read next (``markShared()``).
+    public var shared: Bool { state.withLock { $0.shared } }
+
+    /// Adds what one append wrote.
+    public func record(_ result: AppendResult) {
+        guard !result.types.isEmpty else { return }
+        state.withLock { $0.types.merge(result.types, uniquingKeysWith: max) }
+    }
+
+    /// Says the write is another member's to read next (a booking made for a colleague): the
+    /// edge then answers once the read models have it, as it does for an operator's write,
+    /// instead of keeping it for the caller's own next read only.
+    public func markShared() {
+        state.withLock { $0.shared = true }
+    }
+}
+
+extension EventLog {
+    /// Appends and records what was written on `receipt` (the caller's, when it asked).
+    @discardableResult
+    func append(_ writes: [StreamWrite], receipt: WriteReceipt?) async throws -> AppendResult {
+        let result = try await append(writes)
+        receipt?.record(result)
+        return result
+    }
+
+    /// Appends to a single stream and records what was written on `receipt`.
+    @discardableResult
+    func append(to stream: StreamName, expected: ExpectedVersion, events: [NewEvent], receipt: WriteReceipt?) async throws -> AppendResult {
+        try await append([StreamWrite(stream: stream, expected: expected, events: events)], receipt: receipt)
+    }
+}
