@@ -147,6 +147,70 @@ struct ReadYourWritesTests {
     }
 }
 
+extension ReadYourWritesTests {
+    @Test(
+        "behind the distributed gateway, the service names what it wrote in internal headers: the gateway keeps a member's write for the member's next read, waits before answering one another member reads next, and strips the headers"
+    )
+    func the_service_tells_the_gateway() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-ryw-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let store = try SQLiteEventStore(path: path)
+        let keys = Idempotency(keys: store, fingerprintKey: SymmetricKey(data: Data(repeating: 3, count: 32)))
+        // The service: its command records what it appended, and the write for another member says so.
+        let servico = API(router: Router(context: GatewayContext.self), idempotency: keys, role: .service(.reservas))
+        servico.owner = .reservas
+        for (rota, tipo, compartilhada) in [("/fazer", "Feito", false), ("/fazer-para-outro", "FeitoParaOutro", true)] {
+            servico.add(Operation(method: .post, path: rota, summary: "command", tag: "t")) { _, context, _ in
+                let event = NewEvent(eventId: UUID(), type: tipo, data: Data("{}".utf8), occurredAt: Date())
+                let result = try await store.append(to: StreamName("feito-\(UUID().uuidString.lowercased())"), expected: .noStream, events: [event])
+                context.caller.receipt?.record(result)
+                if compartilhada { context.caller.receipt?.markShared() }
+                return try .json(["feito": true])
+            }
+        }
+        let app = Application(router: servico.router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await app.test(.live) { servidor in
+            let forwarder = Forwarder(targets: [.reservas: ["http://127.0.0.1:\(try #require(servidor.port))"]])
+            let settles = Mutex<[[String: GlobalPosition]?]>([])
+            let router = Router(context: GatewayContext.self)
+            router.add(middleware: EdgeMiddleware(drain: DrainState(), metrics: Metrics(), allowedOrigins: .none, routes: RouteTable()))
+            router.add(middleware: CallerFromHeader())
+            let gateway = API(
+                router: router, idempotency: keys, role: .gateway(forwarder), settle: { _, types in settles.withLock { $0.append(types) } })
+            gateway.owner = .reservas
+            for rota in ["/fazer", "/fazer-para-outro"] {
+                gateway.add(Operation(method: .post, path: rota, summary: "command", tag: "t")) { _, _, _ in try .json(["aqui": true]) }
+            }
+            let checked: (any Error)?
+            do {
+                try await Application(router: gateway.router).test(.router) { client in
+                    func post(_ uri: String) async throws -> TestResponse {
+                        try await client.execute(
+                            uri: uri, method: .post, headers: [.contentType: "application/json", .init("X-Teste-Chamador")!: "membro:ana"],
+                            body: ByteBuffer(string: "{}"))
+                    }
+                    let feito = try await post("/fazer")
+                    #expect(feito.status == .ok && String(buffer: feito.body).contains("feito"), "answered by the service")
+                    #expect(feito.headers[.init("Coworkflow-Consistencia")!]?.hasPrefix("Feito=") == true)
+                    #expect(feito.headers[.init("Coworkflow-Tipos")!] == nil && feito.headers[.init("Coworkflow-Posicao")!] == nil)
+                    #expect(settles.withLock { $0 }.isEmpty, "a member's write answers without waiting")
+
+                    let paraOutro = try await post("/fazer-para-outro")
+                    #expect(paraOutro.status == .ok)
+                    #expect(paraOutro.headers[.init("Coworkflow-Consistencia")!] == nil)
+                    #expect(paraOutro.headers[.init("Coworkflow-Compartilhada")!] == nil)
+                    #expect(settles.withLock { $0 }.map { $0?.keys.sorted() } == [["FeitoParaOutro"]], "one another member reads next waits")
+                }
+                checked = nil
+            } catch {
+                checked = error
+            }
+            try await forwarder.shutdown()
+            if let checked { throw checked }
+        }
+    }
+}
+
 /// Names the caller from a test header (`papel:usuario`), in place of a token.
 private struct CallerFromHeader: RouterMiddleware {
     typealias Context = GatewayContext
