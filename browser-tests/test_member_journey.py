@@ -68,7 +68,22 @@ def test_member_registers_books_and_cancels_a_room_on_a_phone(browser, server, b
     assert "R$ 160,00" in quote, quote
     ui.step("cotação linha a linha")
 
-    # book: the slot is held until expiraEm
+    # book: the slot is held until expiraEm. The booking answers with what it wrote
+    # (Coworkflow-Consistencia) and the app's next reads send it back (ADR 0005): recorded here.
+    ui.driver.execute_script(
+        """
+        window.__pedidos = [];
+        const original = window.fetch;
+        window.fetch = async (url, options = {}) => {
+          const pedido = {metodo: options.method || 'GET', url: String(url),
+                          enviado: (options.headers || {})['Coworkflow-Consistencia'] || null};
+          window.__pedidos.push(pedido);
+          const response = await original(url, options);
+          pedido.recebido = response.headers.get('Coworkflow-Consistencia');
+          return response;
+        };
+        """
+    )
     ui.click("Reservar", ".quote")
     ui.wait_text("Reserva solicitada!", ".result")
     result = ui.driver.find_element("css selector", ".result").text
@@ -76,6 +91,13 @@ def test_member_registers_books_and_cancels_a_room_on_a_phone(browser, server, b
     assert "R$ 160,00" in result, result
     ui.wait(lambda d: "Ocupado" in d.find_element("css selector", ".slots").text, "the booked slots never showed as taken")
     ui.step("reserva solicitada")
+    pedidos = ui.driver.execute_script("return window.__pedidos")
+    reservou = next(i for i, p in enumerate(pedidos) if p["metodo"] == "POST" and p["url"].endswith("/api/reservas"))
+    escrito = pedidos[reservou].get("recebido") or ""
+    solicitada = next((e for e in escrito.split(",") if e.startswith("ReservaSolicitada=")), None)
+    assert solicitada, f"the booking's answer names what it wrote: {pedidos[reservou]}"
+    depois = [p for p in pedidos[reservou + 1 :] if p["metodo"] == "GET"]
+    assert any(solicitada in (p["enviado"] or "").split(",") for p in depois), f"a read after it sends it back: {depois}"
 
     # my bookings
     ui.menu("Minhas reservas")
