@@ -57,6 +57,8 @@ struct EmpresasTests {
                     == .unprocessableContent)
             let convite = try await client.json(.post, "/api/empresas/\(empresa)/convites", #"{"email":"Bia@Example.com"}"#, token: cenario.membro)
             #expect(convite.status == .created, "\(String(buffer: convite.body))")
+            // A company's people read its changes: the manager's write answers once the read models have it.
+            #expect(convite.headers[.init("Coworkflow-Consistencia")!] == nil)
             let link = try #require(convite.object["link"] as? String)
             let token = String(link.dropFirst("/convite/".count))
             #expect(convite.object["email"] as? String == "bia@example.com" && convite.object["papel"] as? String == "membro")
@@ -336,6 +338,8 @@ struct EmpresasTests {
             #expect(
                 porAna.status == .created && porAna.object["usuarioId"] as? String == caio && porAna.object["total"] as? Int == 0,
                 "\(String(buffer: porAna.body))")
+            // Caio reads it next: it answers once the read models have it, with no token kept for Ana.
+            #expect(porAna.headers[.init("Coworkflow-Consistencia")!] == nil)
             let reservaDoCaio = try #require(porAna.object["id"] as? String)
             #expect(try await client.json(.get, "/api/reservas/\(reservaDoCaio)", token: tokens["caio", default: ""]).status == .ok)
             let solicitada = try #require(try await harness.allEvents().first { $0.stream.rawValue == "reserva-\(reservaDoCaio)" })

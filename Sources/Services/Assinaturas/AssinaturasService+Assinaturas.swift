@@ -150,7 +150,8 @@ extension AssinaturasService {
     /// what they grant in the holder's wallet (a cycle's credits, its roll-over, an upgrade's
     /// extra credits), both streams with the versions read: the credits of a cycle are
     /// granted exactly when the cycle is recorded. A concurrent writer makes it decide again.
-    /// Returns whether it wrote anything; what it wrote goes on `receipt`.
+    /// Returns whether it wrote anything; what it wrote goes on `receipt` (shared when the holder
+    /// is a company).
     @discardableResult
     func decidir(
         _ titular: String, meta: EventMetadata, receipt: WriteReceipt?, _ command: (Assinatura.State) async throws -> Assinatura.Command
@@ -170,6 +171,8 @@ extension AssinaturasService {
             if let carteira = try await creditar(titular, events, meta: meta, em: now) { writes.append(carteira) }
             do {
                 try await store.append(writes, receipt: receipt)
+                // A company's subscription is read by all its people.
+                if Empresa.id(doTitular: titular) != nil { receipt?.markShared() }
                 return true
             } catch is WrongExpectedVersion where attempt < 5 {
                 continue
