@@ -155,7 +155,7 @@ final class API {
             guard changesState else {
                 // A query waits for the caller's own writes, and only while a read model that
                 // projects them is behind.
-                await catchUp(owners: owners, token: token, pending: pending, settle: settle)
+                await catchUp(owners: PendingWrites.readers(owners, context), token: token, pending: pending, settle: settle)
                 return try await respond(request, context, body)
             }
             // The command records on the receipt what its appends wrote (each type's last position).
@@ -176,7 +176,7 @@ final class API {
                 }
                 if !keepers.isEmpty, types != nil { return reply }
             } else if !keepers.isEmpty, let types {
-                pending.record(types, for: keepers)
+                pending.record(types, for: keepers + [PendingWrites.operadores])
                 reply.headers[PendingWrites.header] = PendingWrites.value(types)
                 return reply
             }
@@ -237,7 +237,7 @@ final class API {
             let token = try PendingWrites.token(request.headers[PendingWrites.field])
             let owners = PendingWrites.owners(context, template: operation.path, path: request.uri.path)
             let command = [.post, .put, .patch, .delete].contains(operation.method) && operation.writes
-            if !command { await catchUp(owners: owners, token: token, pending: pending, settle: settle) }
+            if !command { await catchUp(owners: PendingWrites.readers(owners, context), token: token, pending: pending, settle: settle) }
             let body = Data(try await request.body.collect(upTo: context.maxUploadSize).readableBytesView)
             var answer = try await forwarder.forward(
                 request, body: body, context: context, client: clientAddress(request, context, proxies: proxies),
@@ -251,7 +251,7 @@ final class API {
             let keepers = shared ? [] : owners
             if (200..<300).contains(answer.status.code), command {
                 if !keepers.isEmpty, let types {
-                    pending.record(types, for: keepers)
+                    pending.record(types, for: keepers + [PendingWrites.operadores])
                     answer.headers[PendingWrites.field] = PendingWrites.value(types)
                 } else {
                     await settle(position, types)

@@ -33,6 +33,16 @@ final class PendingWrites: Sendable {
 
     init() {}
 
+    /// Where every member's write is kept too: an operator's query (the reception's day, the
+    /// bookings list) waits for what members wrote before it, on this replica.
+    static let operadores = "operadores"
+
+    /// Under which names a query waits: an operator's, for every member's writes; anyone
+    /// else's, under their ``owners(_:template:path:)``.
+    static func readers(_ owners: [String], _ context: GatewayContext) -> [String] {
+        context.subject?.papel == "admin" ? [operadores] : owners
+    }
+
     /// Under which names a request's writes are kept and its reads wait: the member's, and a
     /// company's for a route under `/api/empresas/{id}` (its people read what one of them wrote
     /// there: the subscription, the pooled credits). None for an operator or an anonymous

@@ -108,6 +108,9 @@ struct ReadYourWritesTests {
 
             #expect(try await send(.get, "/ler", as: "membro:bia").status == .ok)
             #expect(waited().isEmpty, "another member's query does not wait for it")
+            #expect(try await send(.get, "/ler", as: "admin:op").status == .ok)
+            #expect(waited() == [escrito], "an operator's query waits for what members wrote before it")
+            settles.withLock { $0.removeAll() }
             #expect(try await send(.get, "/ler", as: "membro:ana").status == .ok)
             #expect(waited() == [escrito], "the member's next query waits for what they wrote")
             #expect(try await send(.get, "/ler", as: "membro:ana").status == .ok)
