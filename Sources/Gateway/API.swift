@@ -166,7 +166,7 @@ final class API {
             let written = receipt.types
             let types = written.isEmpty ? nil : written
             // A write someone else reads next (a booking made for a colleague) waits like an operator's.
-            let keepers = receipt.shared ? [] : owners
+            let keepers = PendingWrites.keepers(owners, shared: receipt.shared)
             if service {
                 // The gateway keeps a member's write or waits for the read models, as below.
                 if let types, let position = types.values.max() {
@@ -176,7 +176,7 @@ final class API {
                 }
                 if !keepers.isEmpty, types != nil { return reply }
             } else if !keepers.isEmpty, let types {
-                pending.record(types, for: keepers + [PendingWrites.operadores])
+                pending.record(types, for: keepers)
                 reply.headers[PendingWrites.header] = PendingWrites.value(types)
                 return reply
             }
@@ -248,10 +248,10 @@ final class API {
             answer.headers[Forwarder.positionField] = nil
             answer.headers[Forwarder.typesField] = nil
             answer.headers[Forwarder.sharedField] = nil
-            let keepers = shared ? [] : owners
+            let keepers = PendingWrites.keepers(owners, shared: shared)
             if (200..<300).contains(answer.status.code), command {
                 if !keepers.isEmpty, let types {
-                    pending.record(types, for: keepers + [PendingWrites.operadores])
+                    pending.record(types, for: keepers)
                     answer.headers[PendingWrites.field] = PendingWrites.value(types)
                 } else {
                     await settle(position, types)

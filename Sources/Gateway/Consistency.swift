@@ -43,6 +43,13 @@ final class PendingWrites: Sendable {
         context.subject?.papel == "admin" ? [operadores] : owners
     }
 
+    /// Under which names a write is kept for later reads: its owners' and the operators'; none
+    /// (it waits before it answers) when it has no owner or someone else reads it next
+    /// (``WriteReceipt/shared``).
+    static func keepers(_ owners: [String], shared: Bool) -> [String] {
+        owners.isEmpty || shared ? [] : owners + [operadores]
+    }
+
     /// Under which names a request's writes are kept and its reads wait: the member's, and a
     /// company's for a route under `/api/empresas/{id}` (its people read what one of them wrote
     /// there: the subscription, the pooled credits). None for an operator or an anonymous
