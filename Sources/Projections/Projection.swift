@@ -38,13 +38,50 @@ public struct Projection: Sendable {
     public var checkpoint: String { "projection:\(name)" }
 }
 
+/// A read-model document a batch or a runner's cache holds: the value a projection put or read,
+/// its stored bytes, or both. A put value is encoded once, when its batch commits, however many
+/// events of the batch changed it; a `get` of the type it holds takes the value as it is, with no
+/// decoding.
+struct HeldDocument {
+    /// The value as last put or read; nil when only the bytes are known.
+    var value: (any Encodable)?
+    /// The stored bytes (``ReadModelJSON``); nil until a put value is encoded.
+    var json: Data?
+
+    init(json: Data) {
+        self.json = json
+    }
+
+    init(value: any Encodable) {
+        self.value = value
+    }
+
+    /// The stored bytes, encoding the value once.
+    mutating func encoded() throws -> Data {
+        if let json { return json }
+        guard let value else { preconditionFailure("a held document has a value or its bytes") }
+        let data = try ReadModelJSON.encoder.encode(value)
+        json = data
+        return data
+    }
+
+    /// The document as `T`: the held value when it is one, else its bytes decoded (and kept).
+    mutating func decoded<T: Decodable>(_ type: T.Type) throws -> T {
+        if let value = value as? T { return value }
+        let decoded = try ReadModelJSON.decoder.decode(T.self, from: try encoded())
+        if let encodable = decoded as? any Encodable { value = encodable }
+        return decoded
+    }
+}
+
 /// The writes of one batch of events, readable before they commit (a later event in the batch
 /// sees what an earlier one wrote). Used by one runner task at a time.
 public final class ProjectionBatch {
     private struct Entry {
         var grupo: String?
         var ordem: String
-        var doc: Data?
+        /// nil: deleted.
+        var doc: HeldDocument?
     }
 
     private struct Key: Hashable {
@@ -76,30 +113,40 @@ public final class ProjectionBatch {
         try await store.readStream(stream)
     }
 
+    /// The document as this batch, the runner's cache or the store has it. A value put earlier
+    /// (in this batch or a committed one the cache kept) comes back as it was put, not decoded
+    /// again; a document decoded once is kept decoded.
     public func get<T: Decodable>(_ type: T.Type, _ collection: String, _ key: String) async throws -> T? {
         let collection = target.name(collection)
         let id = Key(collection: collection, key: key)
-        let data: Data?
         if let entry = entries[id] {
-            data = entry.doc
-        } else if let cached = cache?.document(collection, key) {
-            data = cached
-        } else {
-            data = try await store.document(collection, key: key)
-            cache?.keep(collection, key, data)
+            guard var doc = entry.doc else { return nil }
+            let value = try doc.decoded(T.self)
+            entries[id]?.doc = doc
+            return value
         }
-        guard let data else { return nil }
-        return try ReadModelJSON.decoder.decode(T.self, from: data)
+        var held: HeldDocument?
+        if let cached = cache?.document(collection, key) {
+            held = cached
+        } else {
+            held = try await store.document(collection, key: key).map(HeldDocument.init(json:))
+            cache?.keep(collection, key, held)
+        }
+        guard var doc = held else { return nil }
+        let value = try doc.decoded(T.self)
+        cache?.remember(collection, key, doc)
+        return value
     }
 
+    /// Writes `value` under `key`; it is encoded once, when the batch commits.
     public func put<T: Encodable>(_ value: T, _ collection: String, _ key: String, grupo: String? = nil, ordem: String = "") throws {
-        put(json: try ReadModelJSON.encoder.encode(value), collection, key, grupo: grupo, ordem: ordem)
+        record(Key(collection: target.name(collection), key: key), Entry(grupo: grupo, ordem: ordem, doc: HeldDocument(value: value)))
     }
 
     /// ``put(_:_:_:grupo:ordem:)`` of a document already encoded with `ReadModelJSON.encoder`
     /// (one value kept under several keys is encoded once).
     public func put(json doc: Data, _ collection: String, _ key: String, grupo: String? = nil, ordem: String = "") {
-        record(Key(collection: target.name(collection), key: key), Entry(grupo: grupo, ordem: ordem, doc: doc))
+        record(Key(collection: target.name(collection), key: key), Entry(grupo: grupo, ordem: ordem, doc: HeldDocument(json: doc)))
     }
 
     public func delete(_ collection: String, _ key: String) {
@@ -110,10 +157,29 @@ public final class ProjectionBatch {
         if entries.updateValue(entry, forKey: key) == nil { order.append(key) }
     }
 
-    var changes: [ReadModelChange] {
-        order.compactMap { key in
-            entries[key].map { ReadModelChange(collection: key.collection, key: key.key, grupo: $0.grupo, ordem: $0.ordem, doc: $0.doc) }
+    /// What the batch writes, in the order first written, each put value encoded (once).
+    func changes() throws -> [ReadModelChange] {
+        var changes: [ReadModelChange] = []
+        changes.reserveCapacity(order.count)
+        for key in order {
+            guard var entry = entries[key] else { continue }
+            let doc = try entry.doc.map { doc in
+                var doc = doc
+                let json = try doc.encoded()
+                entry.doc = doc
+                return json
+            }
+            entries[key] = entry
+            changes.append(ReadModelChange(collection: key.collection, key: key.key, grupo: entry.grupo, ordem: entry.ordem, doc: doc))
         }
+        return changes
+    }
+
+    /// Keeps what the batch wrote in the runner's cache, values and bytes, once it committed
+    /// (after ``changes()``).
+    func keepCommitted() {
+        guard let cache else { return }
+        for key in order { cache.keep(key.collection, key.key, entries[key]?.doc) }
     }
 }
 
@@ -171,10 +237,10 @@ final class DocumentCache {
     }
 
     let collections: Set<String>
-    /// The documents' bytes it holds at most.
+    /// The documents' bytes it holds at most (their decoded values are not counted).
     let capacity: Int
     /// `.some(nil)`: known to be absent.
-    private var documents: [Key: Data?] = [:]
+    private var documents: [Key: HeldDocument?] = [:]
     private var bytes = 0
 
     init(collections: [String], capacity: Int = 8 << 20) {
@@ -183,22 +249,34 @@ final class DocumentCache {
     }
 
     /// `.none` when not kept; `.some(nil)` when kept as absent.
-    func document(_ collection: String, _ key: String) -> Data?? {
+    func document(_ collection: String, _ key: String) -> HeldDocument?? {
         documents[Key(collection: collection, key: key)]
     }
 
     func keep(_ collection: String, _ key: String, _ doc: Data?) {
+        keep(collection, key, doc.map(HeldDocument.init(json:)))
+    }
+
+    /// Keeps a committed document (its bytes known: ``ProjectionBatch/changes()`` encoded it).
+    func keep(_ collection: String, _ key: String, _ doc: HeldDocument?) {
         guard collections.contains(collection) else { return }
         let id = Key(collection: collection, key: key)
         let overhead = collection.utf8.count + key.utf8.count
-        if let old = documents.removeValue(forKey: id) { bytes -= (old?.count ?? 0) + overhead }
-        let size = (doc?.count ?? 0) + overhead
+        if let old = documents.removeValue(forKey: id) { bytes -= (old?.json?.count ?? 0) + overhead }
+        let size = (doc?.json?.count ?? 0) + overhead
         if bytes + size > capacity {
             documents.removeAll(keepingCapacity: true)
             bytes = 0
         }
         documents[id] = .some(doc)
         bytes += size
+    }
+
+    /// A kept document, now decoded too (the same bytes, so the same size): replaced in place.
+    func remember(_ collection: String, _ key: String, _ doc: HeldDocument) {
+        let id = Key(collection: collection, key: key)
+        guard documents[id] != nil else { return }
+        documents[id] = .some(doc)
     }
 
     /// What a batch committed.

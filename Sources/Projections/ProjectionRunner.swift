@@ -177,9 +177,8 @@ public final class ProjectionRunner: Sendable {
                         let before = ProjectionBatch(store: store, cache: cache, target: target)
                         for earlier in events[..<index] where projection.reads(earlier.type) { try await projection.apply(earlier, before) }
                         let upTo = events[index - 1].position
-                        let changes = before.changes
-                        _ = try await store.commit(changes, checkpoint: target.checkpoint, at: upTo, from: saved)
-                        cache?.keep(changes)
+                        _ = try await store.commit(try before.changes(), checkpoint: target.checkpoint, at: upTo, from: saved)
+                        before.keepCommitted()
                         if target.isLive { applied.set(upTo) }
                     }
                     throw ProjectionFailure(projection: projection.name, event: event, underlying: error)
@@ -189,9 +188,8 @@ public final class ProjectionRunner: Sendable {
                 // Fenced: if another replica took this projection over (a lease lost unnoticed)
                 // or a rebuild ran, and wrote the checkpoint meanwhile, this batch is stale and is
                 // not written.
-                let changes = batch.changes
-                saved = try await store.commit(changes, checkpoint: target.checkpoint, at: last.position, from: saved)
-                cache?.keep(changes)
+                saved = try await store.commit(try batch.changes(), checkpoint: target.checkpoint, at: last.position, from: saved)
+                batch.keepCommitted()
                 lazily?.saved()
             }
             position = last.position

@@ -398,20 +398,72 @@ struct DiaDeAgenda {
 
 @Suite("A runner's document cache")
 struct DocumentCacheTests {
+    /// The bytes kept under `key`: `.none` when not kept, `.some(nil)` when kept as absent.
+    func bytes(_ cache: DocumentCache, _ collection: String, _ key: String) -> Data?? {
+        cache.document(collection, key).map { $0?.json }
+    }
+
     @Test("it keeps documents of its own collections only, absent ones too, and starts over past its bytes")
     func bounded_by_bytes() {
         let cache = DocumentCache(collections: ["minha"], capacity: 100)
         let doc = Data(repeating: 65, count: 45)  // 51 bytes kept with its collection and key
         cache.keep("minha", "a", doc)
-        cache.keep("minha", "b", nil)
+        cache.keep("minha", "b", nil as Data?)
         cache.keep("alheia", "c", doc)
-        #expect(cache.document("minha", "a") == .some(doc))
-        #expect(cache.document("minha", "b") == .some(nil), "known to be absent")
-        #expect(cache.document("alheia", "c") == nil, "another projection's collection is never kept")
+        #expect(bytes(cache, "minha", "a") == .some(doc))
+        #expect(bytes(cache, "minha", "b") == .some(nil), "known to be absent")
+        #expect(bytes(cache, "alheia", "c") == nil, "another projection's collection is never kept")
         cache.keep("minha", "a", Data(repeating: 66, count: 45))  // replaces it: 57 bytes in all
-        #expect(cache.document("minha", "b") == .some(nil))
+        #expect(bytes(cache, "minha", "b") == .some(nil))
         cache.keep("minha", "d", doc)  // past 100 bytes: starts over with it
-        #expect(cache.document("minha", "a") == nil && cache.document("minha", "b") == nil)
-        #expect(cache.document("minha", "d") == .some(doc))
+        #expect(bytes(cache, "minha", "a") == nil && bytes(cache, "minha", "b") == nil)
+        #expect(bytes(cache, "minha", "d") == .some(doc))
+    }
+
+    /// A document that counts its encodings and cannot be decoded: whatever reads it back
+    /// decoded must have been given the value as it was put.
+    struct Contado: Codable, Equatable {
+        static let codificacoes = Mutex(0)
+        var n: Int
+
+        init(n: Int) { self.n = n }
+
+        init(from decoder: any Decoder) throws {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "decoded again"))
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            Self.codificacoes.withLock { $0 += 1 }
+            var container = encoder.singleValueContainer()
+            try container.encode(n)
+        }
+    }
+
+    @Test("a value put is read back as it was put, in its batch and from the cache in the next, and encoded once when its batch commits")
+    func values_as_put() async throws {
+        let (store, path) = try AnalyticsHistoria.store()
+        defer { AnalyticsHistoria.remove(path) }
+        let cache = DocumentCache(collections: ["minha"])
+        let antes = Contado.codificacoes.withLock { $0 }
+        let primeiro = ProjectionBatch(store: store, cache: cache, target: ProjectionTarget(checkpoint: "teste", names: [:], geracao: nil))
+        try primeiro.put(Contado(n: 1), "minha", "a")
+        var lido = try #require(try await primeiro.get(Contado.self, "minha", "a"))
+        #expect(lido == Contado(n: 1))
+        lido.n = 2
+        try primeiro.put(lido, "minha", "a")
+        #expect(try await primeiro.get(Contado.self, "minha", "a") == Contado(n: 2))
+        #expect(Contado.codificacoes.withLock { $0 } == antes, "nothing encoded before the commit")
+        let escritos = try primeiro.changes()
+        #expect(escritos.map(\.doc) == [Data("2".utf8)])
+        #expect(Contado.codificacoes.withLock { $0 } == antes + 1, "one encoding for two puts")
+        primeiro.keepCommitted()
+
+        let segundo = ProjectionBatch(store: store, cache: cache, target: ProjectionTarget(checkpoint: "teste", names: [:], geracao: nil))
+        #expect(try await segundo.get(Contado.self, "minha", "a") == Contado(n: 2), "the committed value, from the cache")
+        // Bytes alone (another process wrote them) are decoded, then kept decoded.
+        cache.keep("minha", "b", Data(#"{"espacoId":"e","data":"2026-11-26","reservas":{}}"#.utf8))
+        let ocupacao = try #require(try await segundo.get(OcupacaoView.self, "minha", "b"))
+        #expect(ocupacao.espacoId == "e" && ocupacao.reservas.isEmpty)
+        #expect(cache.document("minha", "b")??.value is OcupacaoView)
     }
 }
