@@ -54,13 +54,14 @@ public struct Backend: Sendable {
     /// Everything in one process over `store`: every service and every projection.
     public static func allInOne(
         store: any EventStore, bus: any EventBus, usuarios: UsuariosService, clock: any WallClock,
-        prazoDePagamento: TimeInterval = 15 * 60, integracoes: Integracoes, logger: Logger
+        prazoDePagamento: TimeInterval = 15 * 60, integracoes: Integracoes, gathering: ProjectionRunner.Gathering? = .underLoad,
+        logger: Logger
     ) -> Backend {
         services(store: store, usuarios: usuarios, clock: clock, prazoDePagamento: prazoDePagamento) { espacos, precos, reservas in
             Backend(
                 store: store, broker: bus.health, usuarios: usuarios, espacos: espacos, precos: precos, reservas: reservas,
                 negocio: Negocio.make(store: store, clock: clock, usuarios: usuarios, integracoes: integracoes, logger: logger),
-                projections: ReadModels.all.map { ProjectionRunner($0, store: store, logger: logger) })
+                projections: ReadModels.all.map { ProjectionRunner($0, store: store, gathering: gathering, logger: logger) })
         }
     }
 
@@ -69,13 +70,14 @@ public struct Backend: Sendable {
     /// empty) and followed through their checkpoints, or run here.
     public static func distributed(
         store: any EventStore, broker: BusHealth?, usuarios: UsuariosService, clock: any WallClock,
-        runs projections: [Projection], follows followed: [Projection], relay: String?, integracoes: Integracoes, logger: Logger
+        runs projections: [Projection], follows followed: [Projection], relay: String?, integracoes: Integracoes,
+        gathering: ProjectionRunner.Gathering? = .underLoad, logger: Logger
     ) -> Backend {
         services(store: store, usuarios: usuarios, clock: clock, prazoDePagamento: 15 * 60) { espacos, precos, reservas in
             Backend(
                 store: store, broker: broker, usuarios: usuarios, espacos: espacos, precos: precos, reservas: reservas,
                 negocio: Negocio.make(store: store, clock: clock, usuarios: usuarios, integracoes: integracoes, logger: logger),
-                projections: projections.map { ProjectionRunner($0, store: store, logger: logger) }, followed: followed,
+                projections: projections.map { ProjectionRunner($0, store: store, gathering: gathering, logger: logger) }, followed: followed,
                 subscriptions: (projections + followed).map(\.checkpoint) + (relay.map { [$0] } ?? []))
         }
     }

@@ -19,6 +19,27 @@ public final class ProjectionRunner: Sendable {
     private let failing = Mutex<Failing?>(nil)
     /// Since when ``run()`` waits for the projection's lease (nil while it holds it).
     private let waitingForLease = Mutex<ContinuousClock.Instant?>(nil)
+    /// How it lets batches gather under load (nil: it reads again as soon as it committed).
+    let gathering: Gathering?
+
+    /// How a runner under load lets a batch gather: after a pass that read at least `from`
+    /// events, it waits `wait` before reading again, so that what arrives meanwhile is applied
+    /// and committed together (one transaction, each document written once) instead of in as
+    /// many small batches as the runner could turn round. Under load its read model is then up
+    /// to `wait` later; a runner that reads fewer events (one booking now and then) never waits.
+    public struct Gathering: Sendable, Equatable {
+        public let wait: Duration
+        public let from: Int
+
+        public init(wait: Duration, from: Int = 4) {
+            self.wait = wait
+            self.from = from
+        }
+
+        /// The product's: 20 ms, from 4 events (docs/benchmarks.md, session 44: under a load
+        /// of bookings it took a fifth of their CPU and a statement each).
+        public static let underLoad = Gathering(wait: .milliseconds(20))
+    }
 
     /// Why the runner is not following the log now (an event it cannot apply, the store out of
     /// reach…: the last reason), since when and how many attempts in a row failed; nil once a
@@ -39,12 +60,13 @@ public final class ProjectionRunner: Sendable {
 
     public init(
         _ projection: Projection, store: any ProjectionStore, batchSize: Int = 500, idleCommitInterval: Duration = .milliseconds(100),
-        logger: Logger
+        gathering: Gathering? = nil, logger: Logger
     ) {
         self.projection = projection
         self.store = store
         self.batchSize = batchSize
         self.idleCommitInterval = idleCommitInterval
+        self.gathering = gathering
         self.logger = logger
     }
 
@@ -118,6 +140,8 @@ public final class ProjectionRunner: Sendable {
             if read == 0 {
                 let wait: Duration = saved.position == position ? .milliseconds(500) : idleCommitInterval
                 _ = await store.changes.wait(after: seen, timeout: wait)
+            } else if let gathering, read >= gathering.from {
+                try? await Task.sleep(for: gathering.wait)
             }
         }
     }

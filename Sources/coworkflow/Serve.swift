@@ -138,7 +138,9 @@ struct Embedded {
         let bus = InProcessEventBus(store: store)
         let integracoes = try Integracoes.local(
             environment: environment, webhookSecret: secrets.webhook, outbox: directory.appendingPathComponent("outbox"), logger: logger)
-        let backend = Backend.allInOne(store: store, bus: bus, usuarios: usuarios, clock: SystemClock(), integracoes: integracoes, logger: logger)
+        let backend = Backend.allInOne(
+            store: store, bus: bus, usuarios: usuarios, clock: SystemClock(), integracoes: integracoes,
+            gathering: try Gathering.from(environment), logger: logger)
         return (backend, bus)
     }
 }
@@ -332,6 +334,18 @@ extension Integracoes {
         case "on", "1", "true": true
         case let other?: throw ValidationError("PSP_SANDBOX_ROUTES: '\(other)' is neither on nor off")
         }
+    }
+}
+
+/// How projection runners let batches gather under load (``ProjectionRunner/Gathering``):
+/// `PROJECTION_GATHER_MS`, milliseconds, 0 for not at all; 20 when unset.
+enum Gathering {
+    static func from(_ environment: [String: String]) throws -> ProjectionRunner.Gathering? {
+        guard let text = environment["PROJECTION_GATHER_MS"], !text.isEmpty else { return .underLoad }
+        guard let ms = Int(text), (0...1_000).contains(ms) else {
+            throw ValidationError("PROJECTION_GATHER_MS must be a whole number of milliseconds from 0 (none) to 1000, not \"\(text)\"")
+        }
+        return ms == 0 ? nil : ProjectionRunner.Gathering(wait: .milliseconds(ms))
     }
 }
 

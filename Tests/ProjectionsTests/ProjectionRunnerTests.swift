@@ -359,6 +359,58 @@ extension ProjectionRunnerTests {
     }
 }
 
+@Suite("A projection runner under load")
+struct GatheringTests {
+    @Test("it lets a batch gather: what arrives while it waits is applied and committed together, not one commit each")
+    func gathers_under_load() async throws {
+        let agenda = try DiaDeAgenda()
+        defer { agenda.remove() }
+        let store = PausingStore(agenda.store, pausing: StreamName("nada-1"))
+        let runner = ProjectionRunner(
+            ReservasReadModel.agendas, store: store, idleCommitInterval: .seconds(3_600), gathering: .init(wait: .seconds(2), from: 1),
+            logger: AnalyticsHistoria.logger)
+        let rodando = Task { try await runner.run() }
+        defer { rodando.cancel() }
+        let reservas = (0..<9).map { _ in UUID() }
+        let primeira = try #require(
+            try await agenda.store.append(to: agenda.stream, expected: .noStream, events: [try agenda.ocupa(reservas[0], hora: 0)]).positions.last)
+        #expect(await runner.waitUntil(primeira, timeout: .seconds(10)))
+        let antes = store.commits.withLock { $0 }
+        // Eight more, one at a time, while it waits after the first: each alone would be a
+        // batch (and a commit) of its own for a runner that reads again at once.
+        var ultima = primeira
+        for (indice, reserva) in reservas.enumerated().dropFirst() {
+            ultima = try #require(
+                try await agenda.store.append(
+                    to: agenda.stream, expected: .exact(Int64(indice)), events: [try agenda.ocupa(reserva, hora: indice)]
+                ).positions.last)
+            try await Task.sleep(for: .milliseconds(30))
+        }
+        #expect(await runner.waitUntil(ultima, timeout: .seconds(10)))
+        #expect(store.commits.withLock { $0 } - antes <= 2, "eight bookings, \(store.commits.withLock { $0 } - antes) commits")
+        #expect(try await agenda.reservas() == Set(reservas))
+    }
+
+    @Test("a runner that reads fewer events than it gathers from reads again at once")
+    func light_load_does_not_wait() async throws {
+        let agenda = try DiaDeAgenda()
+        defer { agenda.remove() }
+        let runner = ProjectionRunner(
+            ReservasReadModel.agendas, store: agenda.store, idleCommitInterval: .seconds(3_600),
+            gathering: .init(wait: .seconds(3_600), from: 2), logger: AnalyticsHistoria.logger)
+        let rodando = Task { try await runner.run() }
+        defer { rodando.cancel() }
+        let (r1, r2) = (UUID(), UUID())
+        let p1 = try #require(
+            try await agenda.store.append(to: agenda.stream, expected: .noStream, events: [try agenda.ocupa(r1, hora: 0)]).positions.last)
+        #expect(await runner.waitUntil(p1, timeout: .seconds(10)))
+        let p2 = try #require(
+            try await agenda.store.append(to: agenda.stream, expected: .exact(1), events: [try agenda.ocupa(r2, hora: 2)]).positions.last)
+        #expect(await runner.waitUntil(p2, timeout: .seconds(10)), "one event read: no hour-long wait before the next")
+        #expect(try await agenda.reservas() == [r1, r2])
+    }
+}
+
 /// One space's day in a fresh embedded store: its agenda stream and occupancy document.
 struct DiaDeAgenda {
     let store: SQLiteEventStore

@@ -96,12 +96,16 @@ public final class PausingStore: EventStore {
     }
     public func count(_ collection: String, grupo: String?) async throws -> Int { try await base.count(collection, grupo: grupo) }
     public func checkpointMark(_ name: String) async throws -> CheckpointMark { try await base.checkpointMark(name) }
+    /// The read-model commits asked of it so far.
+    public let commits = Mutex(0)
+
     public func commit(
         _ changes: [ReadModelChange], checkpoint name: String, at position: GlobalPosition, from previous: CheckpointMark?
     ) async throws
         -> CheckpointMark
     {
-        try await base.commit(changes, checkpoint: name, at: position, from: previous)
+        commits.withLock { $0 += 1 }
+        return try await base.commit(changes, checkpoint: name, at: position, from: previous)
     }
     public func reset(collections: [String], checkpoint name: String) async throws -> CheckpointMark {
         try await base.reset(collections: collections, checkpoint: name)
