@@ -262,8 +262,8 @@ final class DocumentCache {
         guard collections.contains(collection) else { return }
         let id = Key(collection: collection, key: key)
         let overhead = collection.utf8.count + key.utf8.count
-        if let old = documents.removeValue(forKey: id) { bytes -= (old?.json?.count ?? 0) + overhead }
-        let size = (doc?.json?.count ?? 0) + overhead
+        if let old = documents.removeValue(forKey: id) { bytes -= Self.size(old) + overhead }
+        let size = Self.size(doc) + overhead
         if bytes + size > capacity {
             documents.removeAll(keepingCapacity: true)
             bytes = 0
@@ -272,16 +272,18 @@ final class DocumentCache {
         bytes += size
     }
 
-    /// A kept document, now decoded too (the same bytes, so the same size): replaced in place.
+    /// A kept document, now decoded too: kept again, with its value.
     func remember(_ collection: String, _ key: String, _ doc: HeldDocument) {
-        let id = Key(collection: collection, key: key)
-        guard documents[id] != nil else { return }
-        documents[id] = .some(doc)
+        guard documents[Key(collection: collection, key: key)] != nil else { return }
+        keep(collection, key, doc)
     }
 
-    /// What a batch committed.
-    func keep(_ changes: [ReadModelChange]) {
-        for change in changes { keep(change.collection, change.key, change.doc) }
+    /// What a document is counted as: its bytes, and twice as much again for a decoded value
+    /// beside them (a guess: Swift's dictionaries, strings and dates take more room than their
+    /// JSON), so that values do not take the cache past about its capacity in memory.
+    private static func size(_ doc: HeldDocument?) -> Int {
+        guard let doc else { return 0 }
+        return (doc.json?.count ?? 0) * (doc.value == nil ? 1 : 3)
     }
 }
 

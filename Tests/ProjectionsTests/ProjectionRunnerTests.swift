@@ -472,6 +472,20 @@ struct DocumentCacheTests {
         #expect(bytes(cache, "minha", "d") == .some(doc))
     }
 
+    @Test("a document kept decoded counts three times its bytes, so values do not take it past its capacity")
+    func values_count_more() throws {
+        let cache = DocumentCache(collections: ["m"], capacity: 100)
+        let json = Data(#"{"espacoId":"e","data":"2026-11-26","reservas":{}}"#.utf8)  // 50 bytes
+        cache.keep("m", "a", json)  // 52 with its collection and key
+        var doc = try #require(cache.document("m", "a") ?? nil)
+        _ = try doc.decoded(OcupacaoView.self)
+        cache.remember("m", "a", doc)  // 152: past 100, it starts over with it alone
+        #expect(cache.document("m", "a")??.value is OcupacaoView)
+        cache.keep("m", "b", Data(repeating: 65, count: 10))
+        #expect(cache.document("m", "a") == nil, "a decoded document counts as 150 bytes")
+        #expect(bytes(cache, "m", "b") == .some(Data(repeating: 65, count: 10)))
+    }
+
     /// A document that counts its encodings and cannot be decoded: whatever reads it back
     /// decoded must have been given the value as it was put.
     struct Contado: Codable, Equatable {
