@@ -22,8 +22,9 @@ public final class ProjectionRunner: Sendable {
     /// How it lets batches gather under load (nil: it reads again as soon as it committed).
     let gathering: Gathering?
 
-    /// How a runner under load lets a batch gather: after a pass that read at least `from`
-    /// events, it waits `wait` before reading again, so that what arrives meanwhile is applied
+    /// How a runner under load lets a batch gather: after a pass that applied at least `from`
+    /// events it reads (events of other types it only steps over, and commits lazily), it waits
+    /// `wait` before reading again, so that what arrives meanwhile is applied
     /// and committed together (one transaction, each document written once) instead of in as
     /// many small batches as the runner could turn round. Under load its read model is then up
     /// to `wait` later; a runner that reads fewer events (one booking now and then) never waits.
@@ -125,7 +126,9 @@ public final class ProjectionRunner: Sendable {
         while !Task.isCancelled {
             let seen = store.changes.generation
             let read: Int
-            (read, position, saved) = try await apply(after: position, saved: saved, lazily: lazily, target: .live(projection), cache: cache)
+            let projected: Int
+            (read, projected, position, saved) = try await apply(
+                after: position, saved: saved, lazily: lazily, target: .live(projection), cache: cache)
             if failing.withLock({ failing in
                 defer { failing = nil }
                 return failing != nil
@@ -140,7 +143,7 @@ public final class ProjectionRunner: Sendable {
             if read == 0 {
                 let wait: Duration = saved.position == position ? .milliseconds(500) : idleCommitInterval
                 _ = await store.changes.wait(after: seen, timeout: wait)
-            } else if let gathering, read >= gathering.from {
+            } else if let gathering, projected >= gathering.from {
                 try? await Task.sleep(for: gathering.wait)
             }
         }
@@ -172,15 +175,17 @@ public final class ProjectionRunner: Sendable {
     /// with no event this projection reads is committed only when the checkpoint has gone
     /// unsaved for its interval: otherwise its position is kept in memory (for
     /// ``waitUntil(_:timeout:)``) and saved with the next batch that writes, or by the caller.
-    /// Returns the events read, the position applied and the checkpoint's mark as saved.
+    /// Returns the events read, how many of them the projection reads, the position applied and
+    /// the checkpoint's mark as saved.
     private func apply(
         after start: GlobalPosition, saved: CheckpointMark, lazily: Laziness?, target: ProjectionTarget, cache: DocumentCache? = nil,
         progress report: (Int) -> Void = { _ in }
-    ) async throws -> (read: Int, position: GlobalPosition, saved: CheckpointMark) {
+    ) async throws -> (read: Int, projected: Int, position: GlobalPosition, saved: CheckpointMark) {
         var position = start
         var saved = saved
         if target.isLive { applied.update { $0 = max($0, position) } }
         var total = 0
+        var projected = 0
         while true {
             let events = try await store.readAllShared(after: position, limit: batchSize)
             guard let last = events.last else { break }
@@ -188,6 +193,7 @@ public final class ProjectionRunner: Sendable {
             var relevant = false
             for (index, event) in events.enumerated() where projection.reads(event.type) {
                 relevant = true
+                projected += 1
                 do {
                     try await projection.apply(event, batch)
                 } catch let error as DecodingError {
@@ -224,7 +230,7 @@ public final class ProjectionRunner: Sendable {
             report(total)
             if events.count < batchSize { break }
         }
-        return (total, position, saved)
+        return (total, projected, position, saved)
     }
 
     /// Waits until the runner has committed `target` (read-your-writes); false on timeout.

@@ -497,7 +497,8 @@ struct BookingTests {
                 try await client.json(
                     .post, "/api/reservas", pedido(sala, "2026-11-25T20:00:00-03:00", "2026-11-25T23:30:00-03:00"), token: cenario.membro
                 ).status == .created)
-            let quarta = try await client.json(.get, "/api/espacos/\(sala)/disponibilidade?data=2026-11-25")
+            // The member who booked asks: their read waits for the booking (ADR 0005).
+            let quarta = try await client.json(.get, "/api/espacos/\(sala)/disponibilidade?data=2026-11-25", token: cenario.membro)
             let livres = try #require(quarta.object["livres"] as? [[String: Any]], "\(String(buffer: quarta.body))")
             // 23:30–24:00 is only 30 minutes, but goes on into Thursday's free morning.
             #expect(livres.last.map { "\($0["inicio"]!)–\($0["fim"]!)" } == "2026-11-26T02:30:00Z–2026-11-26T03:00:00Z", "\(livres)")

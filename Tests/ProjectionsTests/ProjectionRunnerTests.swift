@@ -409,6 +409,25 @@ struct GatheringTests {
         #expect(await runner.waitUntil(p2, timeout: .seconds(10)), "one event read: no hour-long wait before the next")
         #expect(try await agenda.reservas() == [r1, r2])
     }
+
+    @Test("events it does not read do not make it wait: only what it applies is load")
+    func other_events_are_not_load() async throws {
+        let agenda = try DiaDeAgenda()
+        defer { agenda.remove() }
+        let runner = ProjectionRunner(
+            ReservasReadModel.agendas, store: agenda.store, idleCommitInterval: .seconds(3_600),
+            gathering: .init(wait: .seconds(3_600), from: 2), logger: AnalyticsHistoria.logger)
+        let rodando = Task { try await runner.run() }
+        defer { rodando.cancel() }
+        let outros = (0..<5).map { _ in NewEvent(eventId: UUID(), type: "OutroEvento", data: Data("{}".utf8), occurredAt: agenda.instant) }
+        let p0 = try #require(try await agenda.store.append(to: StreamName("outro-1"), expected: .noStream, events: outros).positions.last)
+        #expect(await runner.waitUntil(p0, timeout: .seconds(10)))
+        let reserva = UUID()
+        let p1 = try #require(
+            try await agenda.store.append(to: agenda.stream, expected: .noStream, events: [try agenda.ocupa(reserva, hora: 0)]).positions.last)
+        #expect(await runner.waitUntil(p1, timeout: .seconds(10)), "five events of other types read: no hour-long wait")
+        #expect(try await agenda.reservas() == [reserva])
+    }
 }
 
 /// One space's day in a fresh embedded store: its agenda stream and occupancy document.
