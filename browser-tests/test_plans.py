@@ -311,8 +311,10 @@ def test_a_cycle_paid_by_pix_in_the_sandbox_and_a_declined_card_in_dunning(brows
     assert api(server, "GET", "/api/assinatura", token=membro)["cicloAtual"]["pago"] is True
     ui.step("ciclo pago por pix")
 
-    # the paid cycle is invoiced: under "Minhas faturas", with its receipt (plan, period, lines)
+    # the paid cycle is invoiced: under "Minhas faturas", with its receipt (plan, period, lines).
+    # Financeiro invoices in its reaction to the payment, a moment after it (as for a bundle).
     ciclo = api(server, "GET", "/api/assinatura", token=membro)["cicloAtual"]
+    eventually(lambda: api(server, "GET", "/api/faturas", token=membro)["itens"], "the cycle's invoice")
     ui.menu("Minhas faturas")
     ui.wait_heading("Minhas faturas")
     linha = ui.row(f"Plano {plano['nome']}")
