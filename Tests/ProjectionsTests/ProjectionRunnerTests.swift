@@ -391,22 +391,28 @@ struct GatheringTests {
         #expect(try await agenda.reservas() == Set(reservas))
     }
 
+    /// The day's occupancy runner following `agenda`, gathering for an hour (a wait no test
+    /// outlives) after 2 events it applied.
+    func seguindo(_ agenda: DiaDeAgenda) -> (runner: ProjectionRunner, rodando: Task<Void, any Error>) {
+        let runner = ProjectionRunner(
+            ReservasReadModel.agendas, store: agenda.store, idleCommitInterval: .seconds(3_600),
+            gathering: .init(wait: .seconds(3_600), from: 2), logger: AnalyticsHistoria.logger)
+        return (runner, Task { try await runner.run() })
+    }
+
     @Test("a runner that reads fewer events than it gathers from reads again at once")
     func light_load_does_not_wait() async throws {
         let agenda = try DiaDeAgenda()
         defer { agenda.remove() }
-        let runner = ProjectionRunner(
-            ReservasReadModel.agendas, store: agenda.store, idleCommitInterval: .seconds(3_600),
-            gathering: .init(wait: .seconds(3_600), from: 2), logger: AnalyticsHistoria.logger)
-        let rodando = Task { try await runner.run() }
-        defer { rodando.cancel() }
+        let runner = seguindo(agenda)
+        defer { runner.rodando.cancel() }
         let (r1, r2) = (UUID(), UUID())
         let p1 = try #require(
             try await agenda.store.append(to: agenda.stream, expected: .noStream, events: [try agenda.ocupa(r1, hora: 0)]).positions.last)
-        #expect(await runner.waitUntil(p1, timeout: .seconds(10)))
+        #expect(await runner.runner.waitUntil(p1, timeout: .seconds(10)))
         let p2 = try #require(
             try await agenda.store.append(to: agenda.stream, expected: .exact(1), events: [try agenda.ocupa(r2, hora: 2)]).positions.last)
-        #expect(await runner.waitUntil(p2, timeout: .seconds(10)), "one event read: no hour-long wait before the next")
+        #expect(await runner.runner.waitUntil(p2, timeout: .seconds(10)), "one event read: no hour-long wait before the next")
         #expect(try await agenda.reservas() == [r1, r2])
     }
 
@@ -414,18 +420,15 @@ struct GatheringTests {
     func other_events_are_not_load() async throws {
         let agenda = try DiaDeAgenda()
         defer { agenda.remove() }
-        let runner = ProjectionRunner(
-            ReservasReadModel.agendas, store: agenda.store, idleCommitInterval: .seconds(3_600),
-            gathering: .init(wait: .seconds(3_600), from: 2), logger: AnalyticsHistoria.logger)
-        let rodando = Task { try await runner.run() }
-        defer { rodando.cancel() }
+        let runner = seguindo(agenda)
+        defer { runner.rodando.cancel() }
         let outros = (0..<5).map { _ in NewEvent(eventId: UUID(), type: "OutroEvento", data: Data("{}".utf8), occurredAt: agenda.instant) }
         let p0 = try #require(try await agenda.store.append(to: StreamName("outro-1"), expected: .noStream, events: outros).positions.last)
-        #expect(await runner.waitUntil(p0, timeout: .seconds(10)))
+        #expect(await runner.runner.waitUntil(p0, timeout: .seconds(10)))
         let reserva = UUID()
         let p1 = try #require(
             try await agenda.store.append(to: agenda.stream, expected: .noStream, events: [try agenda.ocupa(reserva, hora: 0)]).positions.last)
-        #expect(await runner.waitUntil(p1, timeout: .seconds(10)), "five events of other types read: no hour-long wait")
+        #expect(await runner.runner.waitUntil(p1, timeout: .seconds(10)), "five events of other types read: no hour-long wait")
         #expect(try await agenda.reservas() == [reserva])
     }
 }
