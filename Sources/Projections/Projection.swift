@@ -121,6 +121,7 @@ public final class ProjectionBatch {
         let id = Key(collection: collection, key: key)
         if let entry = entries[id] {
             guard var doc = entry.doc else { return nil }
+            if let value = doc.value as? T { return value }
             let value = try doc.decoded(T.self)
             entries[id]?.doc = doc
             return value
@@ -133,6 +134,8 @@ public final class ProjectionBatch {
             cache?.keep(collection, key, held)
         }
         guard var doc = held else { return nil }
+        // Most gets under load: the value the last batch put, handed back as it is.
+        if let value = doc.value as? T { return value }
         let value = try doc.decoded(T.self)
         cache?.remember(collection, key, doc)
         return value
@@ -162,15 +165,13 @@ public final class ProjectionBatch {
         var changes: [ReadModelChange] = []
         changes.reserveCapacity(order.count)
         for key in order {
-            guard var entry = entries[key] else { continue }
-            let doc = try entry.doc.map { doc in
-                var doc = doc
-                let json = try doc.encoded()
-                entry.doc = doc
-                return json
+            guard let entry = entries[key] else { continue }
+            var json: Data?
+            if var doc = entry.doc {
+                json = try doc.encoded()
+                entries[key]?.doc = doc
             }
-            entries[key] = entry
-            changes.append(ReadModelChange(collection: key.collection, key: key.key, grupo: entry.grupo, ordem: entry.ordem, doc: doc))
+            changes.append(ReadModelChange(collection: key.collection, key: key.key, grupo: entry.grupo, ordem: entry.ordem, doc: json))
         }
         return changes
     }
@@ -251,10 +252,6 @@ final class DocumentCache {
     /// `.none` when not kept; `.some(nil)` when kept as absent.
     func document(_ collection: String, _ key: String) -> HeldDocument?? {
         documents[Key(collection: collection, key: key)]
-    }
-
-    func keep(_ collection: String, _ key: String, _ doc: Data?) {
-        keep(collection, key, doc.map(HeldDocument.init(json:)))
     }
 
     /// Keeps a committed document (its bytes known: ``ProjectionBatch/changes()`` encoded it).

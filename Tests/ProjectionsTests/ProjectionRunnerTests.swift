@@ -470,6 +470,13 @@ struct DiaDeAgenda {
     }
 }
 
+extension DocumentCache {
+    /// Keeps bytes alone, as a document read from the store is kept.
+    func keep(_ collection: String, _ key: String, _ doc: Data?) {
+        keep(collection, key, doc.map(HeldDocument.init(json:)))
+    }
+}
+
 @Suite("A runner's document cache")
 struct DocumentCacheTests {
     /// The bytes kept under `key`: `.none` when not kept, `.some(nil)` when kept as absent.
