@@ -160,6 +160,24 @@ public final class SQLiteEventStore: EventStore {
         }
     }
 
+    /// Every stream in one read of the database (one trip to its reader, not one per stream).
+    public func readStreams(_ reads: [StreamRead]) async throws -> [StreamName: [RecordedEvent]] {
+        let reads = StreamRead.merged(reads)
+        guard !reads.isEmpty else { return [:] }
+        let events = try await StoreMetrics.reading(.streams) {
+            try await database.read { db in
+                try reads.flatMap { read in
+                    try Self.events(
+                        db, "SELECT \(Self.columns) FROM events WHERE stream_id = ? AND stream_version >= ? ORDER BY stream_version",
+                        [read.stream.rawValue, read.version])
+                }
+            }
+        }
+        var streams = Dictionary(uniqueKeysWithValues: reads.map { ($0.stream, [RecordedEvent]()) })
+        for event in try upcasters.upcast(events) { streams[event.stream, default: []].append(event) }
+        return streams
+    }
+
     public func readCategory(_ category: String, after position: GlobalPosition, limit: Int) async throws -> [RecordedEvent] {
         try await StoreMetrics.reading(.category) {
             try await read(
@@ -193,21 +211,24 @@ public final class SQLiteEventStore: EventStore {
     }
 
     func read(_ sql: String, _ arguments: StatementArguments) async throws -> [RecordedEvent] {
-        let events = try await database.read { db in
-            // By index, in the order of `columns` (a lookup by name lowercases both names).
-            try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { row -> RecordedEvent in
-                guard let eventId = UUID(uuidString: row[4]) else {
-                    throw EventStoreError(.corruptRow, "event id is not a UUID at position \(row[0] as Int64)")
-                }
-                return RecordedEvent(
-                    position: GlobalPosition(transaction: row[1], sequence: row[0]),
-                    stream: StreamName(row[2] as String), version: row[3],
-                    eventId: eventId, type: row[5], schemaVersion: row[6],
-                    data: Data((row[7] as String).utf8), metadataJSON: Data((row[8] as String).utf8),
-                    occurredAt: date(row[9]), recordedAt: date(row[10]))
-            }
-        }
+        let events = try await database.read { db in try Self.events(db, sql, arguments) }
         return try upcasters.upcast(events)
+    }
+
+    /// The events `sql` selects (``columns``), as stored (not upcast).
+    static func events(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> [RecordedEvent] {
+        // By index, in the order of `columns` (a lookup by name lowercases both names).
+        try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { row -> RecordedEvent in
+            guard let eventId = UUID(uuidString: row[4]) else {
+                throw EventStoreError(.corruptRow, "event id is not a UUID at position \(row[0] as Int64)")
+            }
+            return RecordedEvent(
+                position: GlobalPosition(transaction: row[1], sequence: row[0]),
+                stream: StreamName(row[2] as String), version: row[3],
+                eventId: eventId, type: row[5], schemaVersion: row[6],
+                data: Data((row[7] as String).utf8), metadataJSON: Data((row[8] as String).utf8),
+                occurredAt: date(row[9]), recordedAt: date(row[10]))
+        }
     }
 
     // MARK: Checkpoints
