@@ -35,6 +35,24 @@ public struct EventSubscription: AsyncSequence, Sendable {
         }
 
         public mutating func next() async throws -> RecordedEvent? {
+            try await fill()
+            defer { index += 1 }
+            position = buffer[index].position
+            return buffer[index]
+        }
+
+        /// Every event read and not yet handed out (at least one): what the store had after the
+        /// last one handed out when it was read, up to the batch size. Waits as ``next()`` does.
+        public mutating func nextBatch() async throws -> [RecordedEvent] {
+            try await fill()
+            let batch = Array(buffer[index...])
+            index = buffer.count
+            if let last = batch.last { position = last.position }
+            return batch
+        }
+
+        /// Reads (and waits) until some event is read and not yet handed out.
+        private mutating func fill() async throws {
             while index == buffer.count {
                 try Task.checkCancellation()
                 let generation = subscription.store.changes.generation
@@ -57,9 +75,6 @@ public struct EventSubscription: AsyncSequence, Sendable {
                     _ = await subscription.store.changes.wait(after: seen, timeout: subscription.pollInterval)
                 }
             }
-            defer { index += 1 }
-            position = buffer[index].position
-            return buffer[index]
         }
 
         private func fetch() async throws -> [RecordedEvent] {

@@ -3,7 +3,8 @@ import Foundation
 public import Logging
 
 /// The embedded mode's bus: each consumer follows the store itself, in global order, from a
-/// checkpoint of its own (`bus:<service>`) saved after each event it handled.
+/// checkpoint of its own (`bus:<service>`) saved after each batch of events it handled (what
+/// one read of the store brought).
 ///
 /// The store is the queue, so nothing is lost when the process stops: a restart resumes at the
 /// checkpoint, and an event handled just before a crash (effect committed, checkpoint not yet)
@@ -64,19 +65,25 @@ public final class InProcessEventBus: EventBus {
         try await store.whileHolding(lease: name, retryEvery: .milliseconds(200)) { [store, routing, health] in
             health.up()
             var skipped = 0
-            for try await event in store.subscribe(after: try await store.checkpoint(name), pollInterval: .milliseconds(250)) {
-                guard consumer.wants(routing(event)) else {
-                    // Not this consumer's: move the checkpoint now and then, not per event.
-                    skipped += 1
+            var events = store.subscribe(after: try await store.checkpoint(name), pollInterval: .milliseconds(250)).makeAsyncIterator()
+            while true {
+                // What the store had when read, handled as the AMQP bus handles a batch of
+                // deliveries: one commit for its events' inbox rows and writes, and one checkpoint.
+                let batch = try await events.nextBatch()
+                guard let last = batch.last else { continue }
+                let wanted = batch.filter { consumer.wants(routing($0)) }
+                guard !wanted.isEmpty else {
+                    // None of this consumer's: move the checkpoint now and then, not per batch.
+                    skipped += batch.count
                     if skipped >= 500 {
-                        try await store.saveCheckpoint(name, event.position)
+                        try await store.saveCheckpoint(name, last.position)
                         skipped = 0
                     }
                     continue
                 }
-                metrics.delivered(event)
-                _ = try await handling.processOne(event)
-                try await store.saveCheckpoint(name, event.position)
+                for event in wanted { metrics.delivered(event) }
+                _ = try await handling.process(wanted)
+                try await store.saveCheckpoint(name, last.position)
                 skipped = 0
             }
         }
