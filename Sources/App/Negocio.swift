@@ -135,7 +135,9 @@ extension Backend {
             consumers.append(
                 BusConsumer(
                     service: PagamentosService.consumidor, bindings: PagamentosService.bindings, maxAttempts: 40,
-                    retry: Backoff(first: .milliseconds(100), limit: .seconds(30))
+                    retry: Backoff(first: .milliseconds(100), limit: .seconds(30)),
+                    // A batch of bookings is charged on one read of the store (issue 40).
+                    readAhead: { try await negocio.pagamentos.lerAntes($0) }
                 ) {
                     try await negocio.pagamentos.reagir($0)
                 })

@@ -736,6 +736,46 @@ struct PagamentosTests {
         }
     }
 
+    /// The bus hands pagamentos the bookings waiting in its queue together (issue 40): their
+    /// charges are read in one round trip, and decided as each alone would be.
+    @Test("bookings requested together are charged on one read of the store, as each alone would be; one cancelled meanwhile is not charged")
+    func charges_read_ahead_together() async throws {
+        let clock = ManualClock(segundaDeManha)
+        try await semReatores(clock) { harness, client, cenario, _ in
+            for hora in 12...13 {
+                let criada = try await client.json(
+                    .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T\(hora):00:00-03:00", "2026-11-25T\(hora):30:00-03:00"),
+                    token: cenario.membro)
+                #expect(criada.status == .created, "\(String(buffer: criada.body))")
+                if hora == 13, let id = criada.object["id"] as? String {
+                    #expect(try await client.json(.post, "/api/reservas/\(id)/cancelamento", "{}", token: cenario.membro).status == .ok)
+                }
+            }
+            let solicitadas = try await harness.allEvents().filter { $0.type == "ReservaSolicitada" }
+            #expect(solicitadas.count == 3)
+            // A service of its own over a store that counts its reads.
+            let contando = PausingStore(harness.store, pausing: StreamName("nada-1"))
+            var logger = Logger(label: "pagamentos-test")
+            logger.logLevel = .critical
+            let pagamentos = PagamentosService(
+                store: contando, clock: clock, provider: SandboxProvider(psp: harness.sandbox), segredoDoWebhook: harness.segredo, logger: logger,
+                contas: .de(harness.backend.usuarios))
+
+            let handler = try await pagamentos.lerAntes(solicitadas)
+            var juntas: [[StreamWrite]] = []
+            for evento in solicitadas { juntas.append(try await handler(evento)) }
+            #expect(contando.reads.withLock { $0.map(\.kind) } == ["streams"], "one read for the three charges")
+
+            var sozinhas: [[StreamWrite]] = []
+            for evento in solicitadas { sozinhas.append(try await pagamentos.reagir(evento)) }
+            #expect(contando.reads.withLock { $0.count } == 4, "alone: one read each")
+            #expect(juntas.map { $0.map(\.stream) } == sozinhas.map { $0.map(\.stream) })
+            #expect(juntas.map { $0.flatMap(\.events).map(\.eventId) } == sozinhas.map { $0.flatMap(\.events).map(\.eventId) })
+            #expect(juntas.map { $0.flatMap(\.events).map(\.data) } == sozinhas.map { $0.flatMap(\.events).map(\.data) })
+            #expect(juntas.map { $0.flatMap(\.events).map(\.type) } == [["PagamentoIniciado"], ["PagamentoIniciado"], []])
+        }
+    }
+
     @Test(
         "a hold paid in time whose confirmation is late (the bus is down) is confirmed by its timer, not expired; one whose payment was given back expires",
         arguments: [false, true])

@@ -34,16 +34,26 @@ public struct BusConsumer: Sendable {
     /// The reaction to one event: the writes to commit with it (may be none). Runs again on a
     /// redelivery only if the first run's writes never committed.
     public let handle: @Sendable (RecordedEvent) async throws -> [StreamWrite]
+    /// Reads ahead for several events delivered together: what it returns handles any of them
+    /// (as ``handle`` would) with what it read for all of them in one round trip. The bus calls
+    /// it for the events of a batch it is about to handle, again after each commit inside the
+    /// batch (what was read before may have moved); one event handled alone (a retry, a
+    /// redrive) goes to ``handle``. Nil: every event goes to ``handle``.
+    public let readAhead: (@Sendable ([RecordedEvent]) async throws -> Handler)?
+
+    public typealias Handler = @Sendable (RecordedEvent) async throws -> [StreamWrite]
 
     public init(
         service: String, bindings: [String], maxAttempts: Int = 5,
         retry: Backoff = Backoff(first: .milliseconds(100), limit: .seconds(5)),
-        handle: @escaping @Sendable (RecordedEvent) async throws -> [StreamWrite]
+        readAhead: (@Sendable ([RecordedEvent]) async throws -> Handler)? = nil,
+        handle: @escaping Handler
     ) {
         self.service = service
         self.bindings = bindings.map(TopicPattern.init)
         self.maxAttempts = max(1, maxAttempts)
         self.retry = retry
+        self.readAhead = readAhead
         self.handle = handle
     }
 

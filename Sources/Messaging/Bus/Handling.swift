@@ -46,25 +46,49 @@ struct Handling: Sendable {
         var related: Set<String> = []
         // The streams the pending writes expect a version of.
         var decided: Set<StreamName> = []
+        // The consumer's read ahead for the events before `until`; a commit drops it.
+        var ahead: (handler: BusConsumer.Handler, until: Int)?
+        func flush() async throws {
+            guard !pending.isEmpty else { return }
+            try await commit(&pending, into: &dispositions)
+            ahead = nil
+        }
+        /// What handles the event at `index` in this batch.
+        func handler(at index: Int) async throws -> BusConsumer.Handler {
+            guard let readAhead = consumer.readAhead else { return consumer.handle }
+            if let ahead, index < ahead.until { return ahead.handler }
+            let until = min(events.count, index + Self.readAheadWindow)
+            let handler: BusConsumer.Handler
+            do {
+                handler = try await readAhead(events[index..<until].filter { known[$0.eventId] == nil })
+            } catch {
+                if Task.isCancelled { throw CancellationError() }
+                // Each event then reads what it needs itself (and meets the trouble, if it lasts).
+                logger.debug("read ahead failed", metadata: ["consumer": "\(consumer.service)", "error": "\(error)"])
+                handler = consumer.handle
+            }
+            ahead = (handler, until)
+            return handler
+        }
         var index = 0
         while index < events.count {
             let event = events[index]
             if let outcome = known[event.eventId] {
-                try await commit(&pending, into: &dispositions)
+                try await flush()
                 dispositions.append(Self.disposition(for: outcome))
                 index += 1
                 continue
             }
             let keys = Self.relation(of: event)
-            if !related.isDisjoint(with: keys) { try await commit(&pending, into: &dispositions) }
+            if !related.isDisjoint(with: keys) { try await flush() }
             do {
-                var writes = try await handle(event, trace: traces[event.eventId])
+                var writes = try await handle(event, trace: traces[event.eventId], with: try await handler(at: index))
                 if Self.expectsVersion(of: decided, in: writes) {
                     // Decided on a stream the batch writes to before those writes committed
                     // (a unit's invoice book, written by reactions to events of many streams):
                     // a stale decision whose commit would fail. Commit the batch and decide again.
-                    try await commit(&pending, into: &dispositions)
-                    writes = try await handle(event, trace: traces[event.eventId])
+                    try await flush()
+                    writes = try await handle(event, trace: traces[event.eventId], with: try await handler(at: index))
                 }
                 if pending.isEmpty {
                     related.removeAll()
@@ -78,14 +102,18 @@ struct Handling: Sendable {
             } catch {
                 if Task.isCancelled { throw CancellationError() }
                 // Commit what went well before it, then retry this one on its own.
-                try await commit(&pending, into: &dispositions)
+                try await flush()
                 dispositions.append(try await processOne(event, trace: traces[event.eventId], failedOnce: error))
+                ahead = nil
                 index += 1
             }
         }
-        try await commit(&pending, into: &dispositions)
+        try await flush()
         return dispositions
     }
+
+    /// How many events of a batch one read ahead is for, at most.
+    static let readAheadWindow = 100
 
     /// Handles again the dead letters an operator asked to retry (`coworkflow dead-letters
     /// --retry`), in global order, each as if delivered now; returns how many it took.
@@ -205,7 +233,7 @@ struct Handling: Sendable {
                 if let uncommitted {
                     writes = uncommitted
                 } else {
-                    writes = try await handle(event, trace: trace)
+                    writes = try await handle(event, trace: trace, with: consumer.handle)
                 }
                 uncommitted = nil
                 try Task.checkCancellation()
@@ -256,9 +284,9 @@ struct Handling: Sendable {
     /// The handler's run on `event`, in a consumer span that continues the event's trace
     /// (`trace`, else the metadata's `traceparent`); the events it writes carry that span's
     /// `traceparent`. An event that continues no trace (a timer's, or with tracing off) gets no span.
-    private func handle(_ event: RecordedEvent, trace: String?) async throws -> [StreamWrite] {
+    private func handle(_ event: RecordedEvent, trace: String?, with handler: BusConsumer.Handler) async throws -> [StreamWrite] {
         guard Traces.enabled, let parent = trace ?? MetadataJSON.traceparent(in: event.metadataJSON) else {
-            return try await consumer.handle(event)
+            return try await handler(event)
         }
         return try await Traces.withSpan(
             "\(consumer.service) process \(event.type)", ofKind: .consumer, context: Traces.context(traceparent: parent)
@@ -268,7 +296,7 @@ struct Handling: Sendable {
             span.attributes["messaging.consumer.group.name"] = consumer.service
             span.attributes["messaging.message.id"] = event.eventId.uuidString.lowercased()
             span.attributes["coworkflow.event.type"] = event.type
-            let writes = try await consumer.handle(event)
+            let writes = try await handler(event)
             guard let traceparent = Traces.traceparent(of: span.context) else { return writes }
             return writes.map { $0.stamped(traceparent: traceparent) }
         }

@@ -74,6 +74,11 @@ struct Prefetched: Sendable {
         return Prefetched(reads: Dictionary(uniqueKeysWithValues: merged.map { ($0.stream, ($0.version, events[$0.stream] ?? [])) }))
     }
 
+    /// Whether it holds what `reads` would read: each of their streams, from their version or before.
+    func covers(_ asked: [StreamRead]) -> Bool {
+        asked.allSatisfy { read in reads[read.stream].map { $0.from <= read.version } ?? false }
+    }
+
     /// The events after `version`, when the read began at or before the one after it.
     func events(of stream: StreamName, after version: Int64) -> [RecordedEvent]? {
         guard let read = reads[stream], read.from <= version + 1 else { return nil }

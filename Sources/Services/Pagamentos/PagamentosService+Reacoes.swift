@@ -6,20 +6,41 @@ import Projections
 extension PagamentosService {
     // MARK: Reactions
 
+    /// What handles `events` (any of them, as ``reagir(_:)`` does) with one read of the store
+    /// for the charges of all the bookings among them, instead of one read per booking.
+    public func lerAntes(_ events: [RecordedEvent]) async throws -> @Sendable (RecordedEvent) async throws -> [StreamWrite] {
+        var pedidos: [UUID: Reserva.Solicitada] = [:]
+        for event in events where event.type == Reserva.Catalogo.solicitada.type {
+            if case .solicitada(let solicitada)? = try? Reserva.Event.decode(type: event.type, data: event.data, using: EventJSON.decoder) {
+                pedidos[event.eventId] = solicitada
+            }
+        }
+        guard !pedidos.isEmpty else { return { try await self.reagir($0) } }
+        let lidos = try await Prefetched.read(pedidos.values.flatMap(leiturasDaCobranca), from: store)
+        return { [pedidos] event in
+            guard let solicitada = pedidos[event.eventId] else { return try await self.reagir(event) }
+            return try await self.cobrar(solicitada, causa: event.eventId, meta: self.metadados(causadosPor: event), lidos: lidos)
+        }
+    }
+
+    /// The metadata of what pagamentos writes in reaction to `event`.
+    private func metadados(causadosPor event: RecordedEvent) -> EventMetadata {
+        var meta = event.metadata.caused(by: event.eventId, correlationId: event.metadata.correlationId)
+        meta.service = Self.service
+        meta.actor = "system:pagamentos"
+        return meta
+    }
+
     public func reagir(_ event: RecordedEvent) async throws -> [StreamWrite] {
         if let assinatura = try Assinatura.Event.decode(type: event.type, data: event.data, using: EventJSON.decoder) {
-            var meta = event.metadata.caused(by: event.eventId, correlationId: event.metadata.correlationId)
-            meta.service = Self.service
-            meta.actor = "system:pagamentos"
+            let meta = metadados(causadosPor: event)
             if case .cobrancaConfirmada(let paga) = assinatura {
                 return try await retirarCobrancas(paga, causa: event.eventId, meta: meta)
             }
             return try await cobrarCiclo(assinatura, causa: event.eventId, meta: meta)
         }
         if let compra = try CompraDePacote.Event.decode(type: event.type, data: event.data, using: EventJSON.decoder) {
-            var meta = event.metadata.caused(by: event.eventId, correlationId: event.metadata.correlationId)
-            meta.service = Self.service
-            meta.actor = "system:pagamentos"
+            let meta = metadados(causadosPor: event)
             switch compra {
             case .solicitada(let pedido): return try await cobrarCompra(pedido, causa: event.eventId, meta: meta)
             case .reembolsada(let reembolso): return try await reembolsarCompra(reembolso)
@@ -27,9 +48,7 @@ extension PagamentosService {
             }
         }
         guard let reservaEvent = try Reserva.Event.decode(type: event.type, data: event.data, using: EventJSON.decoder) else { return [] }
-        var meta = event.metadata.caused(by: event.eventId, correlationId: event.metadata.correlationId)
-        meta.service = Self.service
-        meta.actor = "system:pagamentos"
+        let meta = metadados(causadosPor: event)
         switch reservaEvent {
         case .solicitada(let solicitada):
             return try await cobrar(solicitada, causa: event.eventId, meta: meta)
@@ -48,14 +67,21 @@ extension PagamentosService {
         }
     }
 
-    private func cobrar(_ reserva: Reserva.Solicitada, causa: UUID, meta: EventMetadata) async throws -> [StreamWrite] {
+    /// What charging `reserva` reads: the payment's stream, what the booking did after its
+    /// request, and the member's account.
+    private func leiturasDaCobranca(_ reserva: Reserva.Solicitada) -> [StreamRead] {
+        [pagamentos.read(Self.stream(Pagamento.ID(reserva.reservaId.rawValue))), StreamRead(StreamNames.reserva(reserva.reservaId), from: 2)]
+            + [contas.leitura(reserva.usuarioId)].compactMap { $0 }
+    }
+
+    /// `lidos`: a read made ahead for this and other charges (``lerAntes(_:)``), used when it
+    /// covers what this one reads; otherwise that is read now, in one round trip.
+    private func cobrar(_ reserva: Reserva.Solicitada, causa: UUID, meta: EventMetadata, lidos: Prefetched? = nil) async throws -> [StreamWrite] {
         let id = Pagamento.ID(reserva.reservaId.rawValue)
         let stream = Self.stream(id)
-        // The payment's stream, what the booking did after its request, and the member's
-        // account, in one round trip.
         let booking = StreamNames.reserva(reserva.reservaId)
-        let prefetched = try await Prefetched.read(
-            [pagamentos.read(stream), StreamRead(booking, from: 2)] + [contas.leitura(reserva.usuarioId)].compactMap { $0 }, from: store)
+        let leituras = leiturasDaCobranca(reserva)
+        let prefetched = if let lidos, lidos.covers(leituras) { lidos } else { try await Prefetched.read(leituras, from: store) }
         let (state, version) = try await pagamentos.load(stream, prefetched: prefetched)
         guard case .inexistente = state else { return [] }
         // The booking moved on before it was charged: cancelled or expired while this request

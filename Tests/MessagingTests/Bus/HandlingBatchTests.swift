@@ -195,6 +195,54 @@ struct HandlingBatchTests {
             #expect(calls.withLock { $0 } == 6)
         }
     }
+
+    @Test(
+        "a consumer's read ahead serves a batch's events until a commit inside it, then reads again for those left; an event retried on its own goes to the plain handler"
+    )
+    func read_ahead_until_a_commit() async throws {
+        try await withRunningStore { store in
+            let suffix = UUID().uuidString.prefix(8).lowercased()
+            let stream = StreamName(category: "adiante\(suffix)", id: "1"), outro = StreamName(category: "adiante\(suffix)", id: "2")
+            for (alvo, types) in [(stream, ["Nada", "Escreve", "Nada", "Nada"]), (outro, ["Falha"])] {
+                _ = try await store.append(
+                    to: alvo, expected: .noStream,
+                    events: types.map { NewEvent(eventId: UUID(), type: $0, data: Data("{}".utf8), occurredAt: Date()) })
+            }
+            let events = try await store.readStream(stream) + store.readStream(outro)
+            let log = Mutex<[String]>([])
+            let index = Dictionary(uniqueKeysWithValues: events.enumerated().map { ($1.eventId, $0) })
+            let consumer = BusConsumer(
+                service: "adiante\(suffix)", bindings: ["adiante\(suffix).*"],
+                readAhead: { lote in
+                    log.withLock { $0.append("read " + lote.map { "\(index[$0.eventId] ?? -1)" }.joined(separator: ",")) }
+                    return { event in
+                        log.withLock { $0.append("ahead \(index[event.eventId] ?? -1)") }
+                        if event.type == "Falha" { throw EventStoreError(.backend, "a read ahead gone stale, say") }
+                        guard event.type == "Escreve" else { return [] }
+                        return [
+                            StreamWrite(
+                                stream: StreamName(category: "adiante\(suffix)", id: "efeitos"), expected: .any,
+                                events: [NewEvent(eventId: UUID(), type: "Efeito", data: Data("{}".utf8), occurredAt: Date())])
+                        ]
+                    }
+                }
+            ) { event in
+                log.withLock { $0.append("alone \(index[event.eventId] ?? -1)") }
+                return []
+            }
+            let dispositions = try await Handling(consumer: consumer, store: store, logger: TestEnvironment.logger).process(events)
+            #expect(dispositions == Array(repeating: .done, count: 5))
+            #expect(
+                log.withLock { $0 } == [
+                    "read 0,1,2,3,4", "ahead 0", "ahead 1",
+                    // The third follows a write of its stream: committed first, so read again.
+                    "read 2,3,4", "ahead 2", "ahead 3", "ahead 4",
+                    // It failed: handled again on its own, by the plain handler.
+                    "alone 4",
+                ])
+            #expect(try await store.readStream(StreamName(category: "adiante\(suffix)", id: "efeitos")).count == 1)
+        }
+    }
 }
 
 /// A store on the test database, running for `body`.

@@ -184,6 +184,43 @@ extension BrokerSuites {
                 #expect(saw.withLock { $0 } == true)
             }
         }
+
+        @Test(
+            "events waiting together reach the consumer's read ahead, each once and in order (the embedded bus: all in one)",
+            arguments: BusBackend.allCases)
+        func read_ahead_of_waiting_events(backend: BusBackend) async throws {
+            try await withBus(backend) { fixture in
+                // The queue and the inbox exist; then four events of four streams wait in it.
+                try await fixture.running(fixture.consumer()) {
+                    try await fixture.append(stream: "a")
+                    let handled = try await eventually { try await fixture.effectSources().count >= 1 }
+                    #expect(handled)
+                }
+                var waiting: [UUID] = []
+                for n in 0..<4 { waiting.append(try await fixture.append(stream: "w\(n)").eventId) }
+                _ = try await fixture.categoryOrder(expecting: 5)
+                try await Task.sleep(for: .milliseconds(300))  // the relay has published them
+                let plain = fixture.consumer()
+                let lotes = Mutex<[[UUID]]>([])
+                let consumer = BusConsumer(
+                    service: fixture.service, bindings: fixture.bindings,
+                    readAhead: { lote in
+                        lotes.withLock { $0.append(lote.map(\.eventId)) }
+                        return plain.handle
+                    }
+                ) { event in
+                    Issue.record("\(event.type) handled alone")
+                    return try await plain.handle(event)
+                }
+                try await fixture.running(consumer) {
+                    let handled = try await eventually { try await fixture.effectSources().count >= 5 }
+                    #expect(handled)
+                }
+                let read = lotes.withLock { $0 }
+                #expect(read.flatMap { $0 } == waiting, "\(read)")
+                if backend == .inProcess { #expect(read.count == 1, "one read of the store brought the four: \(read)") }
+            }
+        }
     }
 }
 
