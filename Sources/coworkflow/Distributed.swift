@@ -112,7 +112,7 @@ struct Distributed {
                 }
             case .projections:
                 role = .operations
-                let relay = Relay(store: store, settings: broker, name: "relay", logger: logger)
+                let relay = Relay(store: store, settings: broker, name: "relay", gathering: try Gathering.relay(environment), logger: logger)
                 backend = Backend.distributed(
                     store: store, broker: relay.health, usuarios: usuarios, clock: SystemClock(), runs: ReadModels.all, follows: [],
                     relay: "relay", integracoes: integracoes, gathering: try Gathering.from(environment), logger: logger)

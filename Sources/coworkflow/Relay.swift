@@ -26,7 +26,9 @@ struct RelayCommand: AsyncParsableCommand {
         let database = try PostgresSettings.fromEnvironment()
         let broker = try AMQPSettings.fromEnvironment()
         let store = PostgresEventStore(settings: database, logger: logger)
-        let relay = Relay(store: store, settings: broker, name: name, batchSize: max(1, batch), logger: logger)
+        let relay = Relay(
+            store: store, settings: broker, name: name, batchSize: max(1, batch), gathering: try Gathering.relay(ProcessInfo.processInfo.environment),
+            logger: logger)
         try await untilShutdownSignal(logger: logger) {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await store.run() }

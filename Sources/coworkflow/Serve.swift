@@ -341,11 +341,23 @@ extension Integracoes {
 /// `PROJECTION_GATHER_MS`, milliseconds, 0 for not at all; 20 when unset.
 enum Gathering {
     static func from(_ environment: [String: String]) throws -> ProjectionRunner.Gathering? {
-        guard let text = environment["PROJECTION_GATHER_MS"], !text.isEmpty else { return .underLoad }
-        guard let ms = Int(text), (0...1_000).contains(ms) else {
-            throw ValidationError("PROJECTION_GATHER_MS must be a whole number of milliseconds from 0 (none) to 1000, not \"\(text)\"")
+        try wait("PROJECTION_GATHER_MS", environment, default: ProjectionRunner.Gathering.underLoad.wait).map {
+            ProjectionRunner.Gathering(wait: $0)
         }
-        return ms == 0 ? nil : ProjectionRunner.Gathering(wait: .milliseconds(ms))
+    }
+
+    /// The relay's (`RELAY_GATHER_MS`).
+    static func relay(_ environment: [String: String]) throws -> Duration? {
+        try wait("RELAY_GATHER_MS", environment, default: Relay.underLoad)
+    }
+
+    /// Milliseconds from 0 (nil: never waits) to 1000; `fallback` when unset.
+    private static func wait(_ name: String, _ environment: [String: String], default fallback: Duration) throws -> Duration? {
+        guard let text = environment[name], !text.isEmpty else { return fallback }
+        guard let ms = Int(text), (0...1_000).contains(ms) else {
+            throw ValidationError("\(name) must be a whole number of milliseconds from 0 (none) to 1000, not \"\(text)\"")
+        }
+        return ms == 0 ? nil : .milliseconds(ms)
     }
 }
 

@@ -26,14 +26,26 @@ public final class Relay: Sendable {
     let name: String
     let batchSize: Int
     let routing: @Sendable (RecordedEvent) -> String
+    /// How long it lets the next batch gather after publishing ``gatheringFrom`` events or more
+    /// in one (nil: it reads again at once).
+    let gathering: Duration?
     let logger: Logger
     public let health = BusHealth()
     private let state = Mutex(Status())
 
-    /// - Parameter name: the checkpoint and lease name; replicas share it.
+    /// Under load, what the relay waits after a batch of 4 events or more before reading the
+    /// next: what arrives meanwhile goes out in one batch (one read, one confirm, one checkpoint)
+    /// instead of several; a consumer's reactions may start that much later then. Quieter
+    /// traffic (a booking now and then) never waits (docs/benchmarks.md, session 45).
+    public static let underLoad: Duration = .milliseconds(20)
+    static let gatheringFrom = 4
+
+    /// - Parameters:
+    ///   - name: the checkpoint and lease name; replicas share it.
+    ///   - gathering: see ``underLoad``; nil never waits.
     public init(
         store: any EventFeed & Checkpoints & Leases, settings: AMQPSettings, name: String = "relay", batchSize: Int = 500,
-        routing: @escaping @Sendable (RecordedEvent) -> String = EventRouting.routingKey(of:),
+        routing: @escaping @Sendable (RecordedEvent) -> String = EventRouting.routingKey(of:), gathering: Duration? = nil,
         logger: Logger = Logger(label: "coworkflow.relay")
     ) {
         self.store = store
@@ -41,6 +53,7 @@ public final class Relay: Sendable {
         self.name = name
         self.batchSize = batchSize
         self.routing = routing
+        self.gathering = gathering
         self.logger = logger
     }
 
@@ -154,6 +167,7 @@ public final class Relay: Sendable {
                 $0.published += events.count
                 $0.position = position
             }
+            if let gathering, events.count >= Self.gatheringFrom { try await Task.sleep(for: gathering) }
         }
     }
 

@@ -168,6 +168,33 @@ extension BrokerSuites {
         }
 
         @Test(
+            "under load the relay lets its next batch gather: after publishing 4 events or more it waits before reading again, then publishes what came meanwhile"
+        )
+        func relay_gathers_under_load() async throws {
+            try await withBus(.amqp, relay: false) { fixture in
+                let relay = Relay(
+                    store: fixture.store, settings: TestEnvironment.broker, name: fixture.relayName, gathering: .seconds(2),
+                    logger: TestEnvironment.logger)
+                let running = Task { try await relay.run() }
+                try await fixture.running(fixture.consumer()) {
+                    // Five in one transaction: one batch, after which it waits.
+                    try await fixture.store.append(
+                        to: StreamName(category: fixture.category, id: "lote"), expected: .noStream,
+                        events: (0..<5).map { _ in NewEvent(eventId: UUID(), type: "Testado", data: Data("{}".utf8), occurredAt: Date()) })
+                    let published = try await eventually { try await fixture.effectSources().count >= 5 }
+                    #expect(published)
+                    try await fixture.append()
+                    try await Task.sleep(for: .milliseconds(300))
+                    #expect(try await fixture.effectSources().count == 5, "read only once the wait is over")
+                    let later = try await eventually { try await fixture.effectSources().count >= 6 }
+                    #expect(later)
+                }
+                running.cancel()
+                _ = await running.result
+            }
+        }
+
+        @Test(
             "a relay replica that lost its lease to another reports standby, not the error it lost it by (the faults harness found it stuck on it)"
         )
         func relay_standby_after_losing_its_lease() async throws {
