@@ -36,8 +36,9 @@ struct HTTPLoad: ParsableArguments {
     }
 
     /// Two wrk threads (`BookingBench.lua` counts on it), `connections` connections. The CPU is read
-    /// before wrk starts and one second after it ends, so that the work the run left behind
-    /// (projections and reactions catching up) counts for its requests.
+    /// before wrk starts and once the servers are quiet again after it ended (``quiet(_:)``), so
+    /// that the work the run left behind (projections and reactions catching up) counts for its
+    /// requests, not for the next run's.
     /// `statements`, when given, counts the statements PostgreSQL has run for the servers so far
     /// (``statementsRun(in:settings:logger:)``), read at the same two moments as the CPU.
     func wrk(
@@ -59,8 +60,7 @@ struct HTTPLoad: ParsableArguments {
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw ValidationError("wrk failed:\n\(output)") }
-        try await Task.sleep(for: .seconds(1))
-        var after = meter.reading()
+        var after = try await Self.quiet(meter)
         // wrk has ended by then: its CPU is in the rusage of the children this process waited for.
         after["wrk"] = ProcessCPU.waitedChildren()
         let statementsAfter = await statements?()
@@ -88,6 +88,23 @@ struct HTTPLoad: ParsableArguments {
         run.cpu = ProcessCPU.perRequest(from: before, to: after, requests: requests)
         if let first = statementsBefore, let last = statementsAfter, requests > 0 { run.statements = Double(last - first) / Double(requests) }
         return run
+    }
+
+    /// A reading of `meter` once its processes are quiet: at least a second after the run, when
+    /// a quarter of a second went by in which they used less than a tenth of a core (pollers
+    /// and timers only), at most 15 s. One second was too short: a consumer that fell behind
+    /// during the run caught up in the next one, which then paid for it (session 45).
+    static func quiet(_ meter: ProcessCPU) async throws -> [String: Double] {
+        try await Task.sleep(for: .seconds(1))
+        var last = meter.reading()
+        for _ in 0..<56 {
+            try await Task.sleep(for: .milliseconds(250))
+            let now = meter.reading()
+            let used = now.reduce(0) { $0 + $1.value - last[$1.key, default: 0] }
+            last = now
+            if used < 0.025 { break }
+        }
+        return last
     }
 
     static func launch(_ binary: String, _ arguments: [String], _ environment: [String: String]) throws -> Process {
