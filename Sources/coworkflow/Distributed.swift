@@ -115,7 +115,7 @@ struct Distributed {
                 let relay = Relay(store: store, settings: broker, name: "relay", gathering: try Gathering.relay(environment), logger: logger)
                 backend = Backend.distributed(
                     store: store, broker: relay.health, usuarios: usuarios, clock: SystemClock(), runs: ReadModels.all, follows: [],
-                    relay: "relay", integracoes: integracoes, gathering: try Gathering.from(environment), logger: logger)
+                    relay: "relay", integracoes: integracoes, gathering: try Gathering.projections(environment), logger: logger)
                 background = backend.projections.map { .init(service: ProjectionService(runner: $0)) }
                 background.append(.init(service: RelayService(relay: relay)))
             case .service(let service):

@@ -140,7 +140,7 @@ struct Embedded {
             environment: environment, webhookSecret: secrets.webhook, outbox: directory.appendingPathComponent("outbox"), logger: logger)
         let backend = Backend.allInOne(
             store: store, bus: bus, usuarios: usuarios, clock: SystemClock(), integracoes: integracoes,
-            gathering: try Gathering.from(environment), logger: logger)
+            gathering: try Gathering.projections(environment), logger: logger)
         return (backend, bus)
     }
 }
@@ -337,10 +337,11 @@ extension Integracoes {
     }
 }
 
-/// How projection runners let batches gather under load (``ProjectionRunner/Gathering``):
-/// `PROJECTION_GATHER_MS`, milliseconds, 0 for not at all; 20 when unset.
+/// How projection runners (``ProjectionRunner/Gathering``, `PROJECTION_GATHER_MS`) and the relay
+/// (``Relay/underLoad``, `RELAY_GATHER_MS`) let batches gather under load: milliseconds, 0 for
+/// not at all; 20 when unset.
 enum Gathering {
-    static func from(_ environment: [String: String]) throws -> ProjectionRunner.Gathering? {
+    static func projections(_ environment: [String: String]) throws -> ProjectionRunner.Gathering? {
         try wait("PROJECTION_GATHER_MS", environment, default: ProjectionRunner.Gathering.underLoad.wait).map {
             ProjectionRunner.Gathering(wait: $0)
         }

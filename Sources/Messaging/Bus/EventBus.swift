@@ -36,9 +36,10 @@ public struct BusConsumer: Sendable {
     public let handle: @Sendable (RecordedEvent) async throws -> [StreamWrite]
     /// Reads ahead for several events delivered together: what it returns handles any of them
     /// (as ``handle`` would) with what it read for all of them in one round trip. The bus calls
-    /// it for the events of a batch it is about to handle, again after each commit inside the
-    /// batch (what was read before may have moved); one event handled alone (a retry, a
-    /// redrive) goes to ``handle``. Nil: every event goes to ``handle``.
+    /// it for the events of a batch it is about to handle (up to 100 at a time, those its inbox
+    /// does not already have), again after each commit inside the batch (what was read before
+    /// may have moved) and once the read is a quarter of a second old; one event handled alone
+    /// (a retry, a redrive) goes to ``handle``. Nil: every event goes to ``handle``.
     public let readAhead: (@Sendable ([RecordedEvent]) async throws -> Handler)?
 
     public typealias Handler = @Sendable (RecordedEvent) async throws -> [StreamWrite]

@@ -20,7 +20,10 @@ import Tracing
 /// may still decide on one stream (every payment of a unit is invoiced in the unit's book): a
 /// handler whose writes expect a version of a stream the batch already writes to decided on
 /// what those uncommitted writes hide, so the batch commits and it decides again, instead of
-/// failing the batch's commit and paying a retry.
+/// failing the batch's commit and paying a retry. A consumer that reads ahead
+/// (``BusConsumer/readAhead``) reads for up to ``readAheadWindow`` events of the batch at a time
+/// (those not in the inbox), again after every commit inside it and once that read is
+/// ``readAheadAge`` old.
 struct Handling: Sendable {
     let consumer: BusConsumer
     let store: any ConsumerInbox & Leases
@@ -46,8 +49,8 @@ struct Handling: Sendable {
         var related: Set<String> = []
         // The streams the pending writes expect a version of.
         var decided: Set<StreamName> = []
-        // The consumer's read ahead for the events before `until`; a commit drops it.
-        var ahead: (handler: BusConsumer.Handler, until: Int)?
+        // The consumer's read ahead for the events before `until`, made `at`; a commit drops it.
+        var ahead: (handler: BusConsumer.Handler, until: Int, at: ContinuousClock.Instant)?
         func flush() async throws {
             guard !pending.isEmpty else { return }
             try await commit(&pending, into: &dispositions)
@@ -56,7 +59,10 @@ struct Handling: Sendable {
         /// What handles the event at `index` in this batch.
         func handler(at index: Int) async throws -> BusConsumer.Handler {
             guard let readAhead = consumer.readAhead else { return consumer.handle }
-            if let ahead, index < ahead.until { return ahead.handler }
+            // Not past its window, nor older than ``readAheadAge`` (each handler may call out:
+            // a payment provider, an e-mail relay), so no decision rests on an old read.
+            if let ahead, index < ahead.until, ContinuousClock.now - ahead.at < Self.readAheadAge { return ahead.handler }
+            let at = ContinuousClock.now
             let until = min(events.count, index + Self.readAheadWindow)
             let handler: BusConsumer.Handler
             do {
@@ -67,11 +73,13 @@ struct Handling: Sendable {
                 logger.debug("read ahead failed", metadata: ["consumer": "\(consumer.service)", "error": "\(error)"])
                 handler = consumer.handle
             }
-            ahead = (handler, until)
+            ahead = (handler, until, at)
             return handler
         }
         var index = 0
         while index < events.count {
+            // Stopping: no handler starts (its effects outside the store would be made again).
+            try Task.checkCancellation()
             let event = events[index]
             if let outcome = known[event.eventId] {
                 try await flush()
@@ -114,6 +122,8 @@ struct Handling: Sendable {
 
     /// How many events of a batch one read ahead is for, at most.
     static let readAheadWindow = 100
+    /// How old a read ahead may be and still serve.
+    static let readAheadAge: Duration = .milliseconds(250)
 
     /// Handles again the dead letters an operator asked to retry (`coworkflow dead-letters
     /// --retry`), in global order, each as if delivered now; returns how many it took.

@@ -65,12 +65,14 @@ public final class InProcessEventBus: EventBus {
         try await store.whileHolding(lease: name, retryEvery: .milliseconds(200)) { [store, routing, health] in
             health.up()
             var skipped = 0
-            var events = store.subscribe(after: try await store.checkpoint(name), pollInterval: .milliseconds(250)).makeAsyncIterator()
+            // Batches of 64 at most, as the AMQP consumers' prefetch hands them over.
+            var events = store.subscribe(after: try await store.checkpoint(name), batchSize: 64, pollInterval: .milliseconds(250))
+                .makeAsyncIterator()
             while true {
                 // What the store had when read, handled as the AMQP bus handles a batch of
                 // deliveries: one commit for its events' inbox rows and writes, and one checkpoint.
                 let batch = try await events.nextBatch()
-                guard let last = batch.last else { continue }
+                guard let last = batch.last else { continue }  // never: a batch holds one event at least
                 let wanted = batch.filter { consumer.wants(routing($0)) }
                 guard !wanted.isEmpty else {
                     // None of this consumer's: move the checkpoint now and then, not per batch.

@@ -27,7 +27,7 @@ public final class Relay: Sendable {
     let batchSize: Int
     let routing: @Sendable (RecordedEvent) -> String
     /// How long it lets the next batch gather after publishing ``gatheringFrom`` events or more
-    /// in one (nil: it reads again at once).
+    /// in one, and fewer than a full batch (nil: it reads again at once).
     let gathering: Duration?
     let logger: Logger
     public let health = BusHealth()
@@ -167,7 +167,8 @@ public final class Relay: Sendable {
                 $0.published += events.count
                 $0.position = position
             }
-            if let gathering, events.count >= Self.gatheringFrom { try await Task.sleep(for: gathering) }
+            // A full batch leaves more waiting (catching up): nothing to gather.
+            if let gathering, events.count >= Self.gatheringFrom, events.count < batchSize { try await Task.sleep(for: gathering) }
         }
     }
 

@@ -173,7 +173,7 @@ extension BrokerSuites {
         func relay_gathers_under_load() async throws {
             try await withBus(.amqp, relay: false) { fixture in
                 let relay = Relay(
-                    store: fixture.store, settings: TestEnvironment.broker, name: fixture.relayName, gathering: .seconds(2),
+                    store: fixture.store, settings: TestEnvironment.broker, name: fixture.relayName, gathering: .seconds(5),
                     logger: TestEnvironment.logger)
                 let running = Task { try await relay.run() }
                 try await fixture.running(fixture.consumer()) {
@@ -186,7 +186,7 @@ extension BrokerSuites {
                     try await fixture.append()
                     try await Task.sleep(for: .milliseconds(300))
                     #expect(try await fixture.effectSources().count == 5, "read only once the wait is over")
-                    let later = try await eventually { try await fixture.effectSources().count >= 6 }
+                    let later = try await eventually(seconds: 20) { try await fixture.effectSources().count >= 6 }
                     #expect(later)
                 }
                 running.cancel()
