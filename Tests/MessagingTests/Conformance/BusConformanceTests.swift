@@ -161,11 +161,7 @@ extension BrokerSuites {
         func related_events_see_earlier_writes(backend: BusBackend) async throws {
             try await withBus(backend) { fixture in
                 // The queue and the inbox exist; then two events of one stream wait in it.
-                try await fixture.running(fixture.consumer()) {
-                    try await fixture.append(stream: "a")
-                    let handled = try await eventually { try await fixture.effectSources().count >= 1 }
-                    #expect(handled)
-                }
+                try await fixture.declareConsumer()
                 let primeiro = try await fixture.append("Primeiro", stream: "b")
                 try await fixture.append("Segundo", stream: "b")
                 _ = try await fixture.categoryOrder(expecting: 3)
@@ -191,11 +187,7 @@ extension BrokerSuites {
         func read_ahead_of_waiting_events(backend: BusBackend) async throws {
             try await withBus(backend) { fixture in
                 // The queue and the inbox exist; then four events of four streams wait in it.
-                try await fixture.running(fixture.consumer()) {
-                    try await fixture.append(stream: "a")
-                    let handled = try await eventually { try await fixture.effectSources().count >= 1 }
-                    #expect(handled)
-                }
+                try await fixture.declareConsumer()
                 var waiting: [UUID] = []
                 for n in 0..<4 { waiting.append(try await fixture.append(stream: "w\(n)").eventId) }
                 _ = try await fixture.categoryOrder(expecting: 5)
@@ -225,6 +217,16 @@ extension BrokerSuites {
 }
 
 extension BusFixture {
+    /// Runs a consumer until it has handled one event (stream `a`), then stops it: its queue and
+    /// its inbox exist, so events appended next wait for the consumer started after.
+    func declareConsumer() async throws {
+        try await running(consumer()) {
+            try await append(stream: "a")
+            let handled = try await eventually { try await effectSources().count >= 1 }
+            #expect(handled)
+        }
+    }
+
     /// The category's events in global order, once `count` of them are readable: a global or
     /// category read stops below any transaction still open in the database (other suites
     /// run beside this one), so a read right after appending may come up short.
