@@ -92,7 +92,7 @@ public struct Negocio: Sendable {
                 },
                 sede: {
                     let primeira = try await store.readCategory(Unidade.Catalogo.category, after: .start, limit: 1).first
-                    return primeira.flatMap { UUID(uuidString: String($0.stream.rawValue.dropFirst(Unidade.Catalogo.category.count + 1))) }
+                    return primeira.flatMap { UUID(text: String($0.stream.rawValue.dropFirst(Unidade.Catalogo.category.count + 1))) }
                 }),
             analytics: AnalyticsService(store: store, clock: clock),
             assinaturas: AssinaturasService(

@@ -1,3 +1,5 @@
+import Domain
+import EventStore
 import Foundation
 public import Hummingbird
 public import NIOCore
@@ -17,7 +19,7 @@ public struct GatewayContext: RequestContext, RemoteAddressRequestContext {
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        requestId = UUID().uuidString.lowercased()
+        requestId = EventIDs.random().lowercasedString
         subject = nil
         idempotencyKey = nil
         receipt = nil

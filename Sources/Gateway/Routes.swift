@@ -517,9 +517,9 @@ enum Query {
     /// lower-case form the read models keep, or a 400 naming it (a typo is not "no results").
     static func id(_ request: Request, _ name: String) throws -> String? {
         guard let text = request.uri.queryParameters.get(name) else { return nil }
-        guard let id = UUID(uuidString: text) else {
+        guard let id = UUID(text: text) else {
             throw ServiceError.requisicaoInvalida("'\(name)' deve ser um id (UUID)", detalhes: ["campo": name])
         }
-        return id.uuidString.lowercased()
+        return id.lowercasedString
     }
 }

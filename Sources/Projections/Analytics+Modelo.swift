@@ -128,7 +128,7 @@ public struct AnalyticsModel: Sendable {
         }
     }
 
-    private func unidadeDoEspaco(_ id: UUID) -> UUID? { espacos[id].flatMap { UUID(uuidString: $0.unidadeId) } }
+    private func unidadeDoEspaco(_ id: UUID) -> UUID? { espacos[id].flatMap { UUID(text: $0.unidadeId) } }
 
     // MARK: Decide
 
@@ -137,7 +137,7 @@ public struct AnalyticsModel: Sendable {
         var delta = AnalyticsIndicadores()
         switch fato {
         case .unidade(let id, let fuso):
-            return [.unidade(id, AnalyticsUnidade(unidadeId: id.minusculo, fusoHorario: fuso))]
+            return [.unidade(id, AnalyticsUnidade(unidadeId: id.lowercasedString, fusoHorario: fuso))]
 
         case .espacoCadastrado(let e):
             let vigencia = AnalyticsEspaco.Vigencia(
@@ -147,7 +147,8 @@ public struct AnalyticsModel: Sendable {
                 .espaco(
                     e.espaco,
                     AnalyticsEspaco(
-                        espacoId: e.espaco.minusculo, unidadeId: e.unidade.minusculo, nome: e.nome, tipo: e.tipo, vigencias: [vigencia]))
+                        espacoId: e.espaco.lowercasedString, unidadeId: e.unidade.lowercasedString, nome: e.nome, tipo: e.tipo, vigencias: [vigencia])
+                )
             ]
 
         case .espacoAtualizado(let id, let nome, let capacidade, let em):
@@ -217,7 +218,7 @@ public struct AnalyticsModel: Sendable {
     ) -> [Efeito] {
         guard var doc = espacos[id] else { return [] }
         if let nome { doc.nome = nome }
-        doc.vigorar(desde: CalendarioAnalitico.data(diaLocal(em, unidade: UUID(uuidString: doc.unidadeId))), mudanca)
+        doc.vigorar(desde: CalendarioAnalitico.data(diaLocal(em, unidade: UUID(text: doc.unidadeId))), mudanca)
         return doc == espacos[id] ? [] : [.espaco(id, doc)]
     }
 
@@ -226,7 +227,7 @@ public struct AnalyticsModel: Sendable {
         // an invoice: finance skips it too).
         guard m.valor != 0 else { return [] }
         let espaco = m.espaco.flatMap { espacos[$0] }
-        let unidade = m.unidade ?? espaco.flatMap { UUID(uuidString: $0.unidadeId) }
+        let unidade = m.unidade ?? espaco.flatMap { UUID(text: $0.unidadeId) }
         let (ano, mes, dia) = CalendarioAnalitico.civil(diaLocal(m.em, unidade: unidade))
         let valor = Money(centavos: m.valor)
         var delta = AnalyticsIndicadores()
@@ -311,13 +312,13 @@ public struct AnalyticsModel: Sendable {
                 ocupacao[
                     chave,
                     default: AnalyticsOcupacaoMes(
-                        espacoId: espaco.minusculo, mes: CalendarioAnalitico.mes(ano: ano, mes: mes),
+                        espacoId: espaco.lowercasedString, mes: CalendarioAnalitico.mes(ano: ano, mes: mes),
                         segundosReservados: Array(repeating: 0, count: CalendarioAnalitico.diasNoMes(ano: ano, mes: mes)))
                 ].segundosReservados[diaDoMes - 1] += segundos
             }
             var semana =
                 semanas.removeValue(forKey: espaco)
-                ?? AnalyticsSemana(espacoId: espaco.minusculo, segundosReservados: Array(repeating: 0, count: 168), ultimoDia: nil)
+                ?? AnalyticsSemana(espacoId: espaco.lowercasedString, segundosReservados: Array(repeating: 0, count: 168), ultimoDia: nil)
             for (hora, segundos) in horas { semana.segundosReservados[hora] += segundos }
             if let ultimoDia {
                 let data = CalendarioAnalitico.data(ultimoDia)
@@ -435,15 +436,15 @@ public struct AnalyticsModel: Sendable {
         typealias M = AnalyticsReadModel
         switch chave {
         case .unidade(let id):
-            unidades[id] = try await batch.get(AnalyticsUnidade.self, M.unidades, id.minusculo)
+            unidades[id] = try await batch.get(AnalyticsUnidade.self, M.unidades, id.lowercasedString)
         case .espaco(let id):
-            espacos[id] = try await batch.get(AnalyticsEspaco.self, M.espacos, id.minusculo)
+            espacos[id] = try await batch.get(AnalyticsEspaco.self, M.espacos, id.lowercasedString)
         case .ocupacao(let mes):
             let (ano, numero) = (Int(mes.mes) / 12, Int(mes.mes) % 12 + 1)
             ocupacao[mes] = try await batch.get(
-                AnalyticsOcupacaoMes.self, M.ocupacao, M.chaveDeOcupacao(mes.espaco.minusculo, CalendarioAnalitico.mes(ano: ano, mes: numero)))
+                AnalyticsOcupacaoMes.self, M.ocupacao, M.chaveDeOcupacao(mes.espaco.lowercasedString, CalendarioAnalitico.mes(ano: ano, mes: numero)))
         case .semana(let id):
-            semanas[id] = try await batch.get(AnalyticsSemana.self, M.semana, id.minusculo)
+            semanas[id] = try await batch.get(AnalyticsSemana.self, M.semana, id.lowercasedString)
         case .receita(let mes):
             receitas[mes] = try await batch.get(
                 AnalyticsReceitaMes.self, M.receita, CalendarioAnalitico.mes(ano: Int(mes) / 12, mes: Int(mes) % 12 + 1))
@@ -453,9 +454,4 @@ public struct AnalyticsModel: Sendable {
             indicadores = try await batch.get(AnalyticsIndicadores.self, M.indicadores, M.geral)
         }
     }
-}
-
-extension UUID {
-    /// Lower-case canonical text, as ids appear in keys and documents.
-    var minusculo: String { uuidString.lowercased() }
 }

@@ -146,10 +146,10 @@ public enum AnalyticsAssinaturasReadModel {
         if case .reembolsada(let e)? = try CompraDePacote.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) {
             guard e.valor > .zero else { return }
             var doc = try await mes(local(e.em, fusoPadrao))
-            var linha = doc.receitaPorPlano[e.pacoteId.uuidString.lowercased()] ?? AnalyticsPlanoView(nome: e.nome)
+            var linha = doc.receitaPorPlano[e.pacoteId.lowercasedString] ?? AnalyticsPlanoView(nome: e.nome)
             linha.pacote = true
             linha.receitaCentavos -= e.valor.centavos
-            doc.receitaPorPlano[e.pacoteId.uuidString.lowercased()] = linha
+            doc.receitaPorPlano[e.pacoteId.lowercasedString] = linha
             doc.receitaCentavos -= e.valor.centavos
             doc.receitaDePacotesCentavos = (doc.receitaDePacotesCentavos ?? 0) - e.valor.centavos
             try salvar(doc)
@@ -158,17 +158,17 @@ public enum AnalyticsAssinaturasReadModel {
         switch try Fatura.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) {
         case .assinaturaFaturada(let e)?:
             var doc = try await mes(e.data)
-            let plano = e.plano.planoId.uuidString.lowercased()
+            let plano = e.plano.planoId.lowercasedString
             doc.receitaCentavos += e.valor.centavos
             doc.receitaPorPlano[plano, default: AnalyticsPlanoView(nome: e.plano.nome)].receitaCentavos += e.valor.centavos
             try salvar(doc)
             return
         case .pacoteFaturado(let e)?:
             var doc = try await mes(e.data)
-            var linha = doc.receitaPorPlano[e.pacoteId.uuidString.lowercased()] ?? AnalyticsPlanoView(nome: e.pacote.nome)
+            var linha = doc.receitaPorPlano[e.pacoteId.lowercasedString] ?? AnalyticsPlanoView(nome: e.pacote.nome)
             linha.pacote = true
             linha.receitaCentavos += e.valor.centavos
-            doc.receitaPorPlano[e.pacoteId.uuidString.lowercased()] = linha
+            doc.receitaPorPlano[e.pacoteId.lowercasedString] = linha
             doc.receitaCentavos += e.valor.centavos
             doc.receitaDePacotesCentavos = (doc.receitaDePacotesCentavos ?? 0) + e.valor.centavos
             try salvar(doc)
@@ -184,16 +184,16 @@ public enum AnalyticsAssinaturasReadModel {
         switch event {
         case .iniciada(let e):
             estado = AnalyticsAssinaturaEstado(
-                assinaturaId: e.assinaturaId, status: .agendada, planoId: e.plano.planoId.uuidString.lowercased(), planoNome: e.plano.nome,
+                assinaturaId: e.assinaturaId, status: .agendada, planoId: e.plano.planoId.lowercasedString, planoNome: e.plano.nome,
                 mensalCentavos: AnalyticsAssinaturaEstado.mensal(e.termos), fusoHorario: e.fusoHorario)
             nova = true
         case .cicloIniciado(let e):
             estado?.status = .ativa
-            estado?.planoId = e.ciclo.plano.planoId.uuidString.lowercased()
+            estado?.planoId = e.ciclo.plano.planoId.lowercasedString
             estado?.planoNome = e.ciclo.plano.nome
             estado?.mensalCentavos = AnalyticsAssinaturaEstado.mensal(e.ciclo.termos)
         case .planoTrocado(let e):
-            estado?.planoId = e.para.planoId.uuidString.lowercased()
+            estado?.planoId = e.para.planoId.lowercasedString
             estado?.planoNome = e.para.nome
             estado?.mensalCentavos = AnalyticsAssinaturaEstado.mensal(e.termos)
         case .pausada: estado?.status = .pausada

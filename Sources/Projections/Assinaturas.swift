@@ -4,7 +4,7 @@ public import Foundation
 
 extension StreamNames {
     /// A plan: `plano-<id>`.
-    public static func plano(_ id: UUID) -> StreamName { StreamName(category: Plano.Catalogo.category, id: id.uuidString.lowercased()) }
+    public static func plano(_ id: UUID) -> StreamName { StreamName(category: Plano.Catalogo.category, id: id.lowercasedString) }
     /// A holder's subscription: `assinatura-<titular>` (one at a time; a new one after the last ended).
     public static func assinatura(_ titular: String) -> StreamName { StreamName(category: Assinatura.Catalogo.category, id: titular) }
 }
@@ -128,7 +128,7 @@ extension Optional where Wrapped == PlanoView {
         switch (self, event) {
         case (_, .criado(let e)):
             return PlanoView(
-                planoId: e.planoId.uuidString.lowercased(), nome: e.nome, descricao: e.descricao, unidadeId: e.unidadeId?.uuidString.lowercased(),
+                planoId: e.planoId.lowercasedString, nome: e.nome, descricao: e.descricao, unidadeId: e.unidadeId?.lowercasedString,
                 versoes: [e.versao], arquivado: false, criadoEm: e.em, atualizadoEm: e.em)
         case (var view?, .revisado(let e)):
             view.versoes.append(e.versao)
@@ -156,8 +156,8 @@ extension Optional where Wrapped == AssinaturaView {
     func aplicando(_ event: Assinatura.Event) -> AssinaturaView? {
         if case .iniciada(let e) = event {
             var view = AssinaturaView(
-                assinaturaId: e.assinaturaId.uuidString.lowercased(), titular: e.titular, plano: e.plano, termos: e.termos,
-                unidadeId: e.unidadeId?.uuidString.lowercased(), metodo: e.cobranca.metodo, fusoHorario: e.fusoHorario, inicio: e.inicio,
+                assinaturaId: e.assinaturaId.lowercasedString, titular: e.titular, plano: e.plano, termos: e.termos,
+                unidadeId: e.unidadeId?.lowercasedString, metodo: e.cobranca.metodo, fusoHorario: e.fusoHorario, inicio: e.inicio,
                 assentos: e.assentos, status: .agendada, cicloAtual: nil, ciclos: [], agendamento: nil, inadimplencia: nil, proximaCobranca: nil,
                 motivoDoEncerramento: nil, retentativaPendente: nil, cobrancas: nil, criadaEm: e.em, atualizadaEm: e.em)
             view.recalcular()
@@ -252,7 +252,7 @@ public enum AssinaturasReadModel {
             case .revisado(let e): id = e.planoId
             case .arquivado(let e): id = e.planoId
             }
-            let chave = id.uuidString.lowercased()
+            let chave = id.lowercasedString
             guard let view = try await batch.get(PlanoView.self, planos, chave).aplicando(event) else { return }
             try batch.put(view, planos, chave, grupo: "todos", ordem: view.nome.lowercased())
             return

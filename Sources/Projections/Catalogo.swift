@@ -110,7 +110,7 @@ public enum CatalogoReadModel {
             }
         case "tabela":
             if case .definida(let tabela) = try fold(history, TabelaDePreco.decider, decode: TabelaDePreco.Event.decode) {
-                try batch.put(tabela, tabelas, tabela.espacoId.uuidString.lowercased())
+                try batch.put(tabela, tabelas, tabela.espacoId.lowercasedString)
             }
         default:
             return

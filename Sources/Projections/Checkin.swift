@@ -31,8 +31,8 @@ public struct CheckinView: Codable, Sendable, Equatable {
         id = e.reservaId.description
         reservaId = e.reservaId.description
         usuarioId = e.usuarioId
-        espacoId = e.espacoId.uuidString.lowercased()
-        unidadeId = e.unidadeId.uuidString.lowercased()
+        espacoId = e.espacoId.lowercasedString
+        unidadeId = e.unidadeId.lowercasedString
         inicio = e.inicio
         fim = e.fim
         status = .aguardando

@@ -21,12 +21,12 @@ public struct LoteView: Codable, Sendable, Equatable {
     public let concedidoEm: Date
 
     init(_ lote: Carteira.Lote, em: Date) {
-        loteId = lote.loteId.uuidString.lowercased()
+        loteId = lote.loteId.lowercasedString
         medida = lote.medida
         quantidade = lote.quantidade
         restante = lote.quantidade
         tipos = lote.tipos
-        unidadeId = lote.unidadeId?.uuidString.lowercased()
+        unidadeId = lote.unidadeId?.lowercasedString
         validoAte = lote.validoAte
         origem = lote.origem
         descricao = lote.descricao
@@ -131,12 +131,12 @@ public enum CreditosReadModel {
         for lote in view.lotes { nomes[lote.loteId] = lote.descricao }
         func mover(_ partes: [Carteira.Parte], _ sinal: Int64) {
             for parte in partes {
-                guard let i = view.lotes.firstIndex(where: { $0.loteId == parte.loteId.uuidString.lowercased() }) else { continue }
+                guard let i = view.lotes.firstIndex(where: { $0.loteId == parte.loteId.lowercasedString }) else { continue }
                 view.lotes[i].restante += sinal * parte.quantidade
             }
         }
         var movimentos: [MovimentoView] = []
-        let evento = recorded.eventId.uuidString.lowercased()
+        let evento = recorded.eventId.lowercasedString
         func movimento(
             _ tipo: MovimentoView.Tipo, _ partes: [Carteira.Parte], sinal: Int64, reserva: UUID? = nil, descricao: String,
             motivo: String? = nil, por: String? = nil, retido: Bool = false
@@ -147,7 +147,7 @@ public enum CreditosReadModel {
                 movimentos.append(
                     MovimentoView(
                         id: "\(evento)|\(tipo.rawValue)|\(medida.rawValue)", titular: titular, tipo: tipo, medida: medida,
-                        quantidade: retido ? 0 : sinal * total, retido: retido ? total : nil, reservaId: reserva?.uuidString.lowercased(),
+                        quantidade: retido ? 0 : sinal * total, retido: retido ? total : nil, reservaId: reserva?.lowercasedString,
                         descricao: descricao, motivo: motivo, por: por, em: em))
             }
         }
@@ -159,10 +159,10 @@ public enum CreditosReadModel {
                 descricao: e.lote.descricao, por: e.por)
         case .consumidos(let e):
             mover(e.partes, -1)
-            movimento(.consumidos, e.partes, sinal: -1, reserva: e.reservaId, descricao: "Reserva \(e.reservaId.uuidString.lowercased())")
+            movimento(.consumidos, e.partes, sinal: -1, reserva: e.reservaId, descricao: "Reserva \(e.reservaId.lowercasedString)")
         case .restituidos(let e):
             mover(e.partes, 1)
-            let reserva = "Reserva \(e.reservaId.uuidString.lowercased())"
+            let reserva = "Reserva \(e.reservaId.lowercasedString)"
             let noShow = e.noShow == true
             movimento(
                 .restituidos, e.partes, sinal: 1, reserva: e.reservaId,
@@ -175,7 +175,7 @@ public enum CreditosReadModel {
                 retido: true)
         case .expirados(let e):
             mover(e.partes, -1)
-            let lotes = Set(e.partes.map { nomes[$0.loteId.uuidString.lowercased()] ?? "créditos" }).sorted().joined(separator: ", ")
+            let lotes = Set(e.partes.map { nomes[$0.loteId.lowercasedString] ?? "créditos" }).sorted().joined(separator: ", ")
             movimento(.expirados, e.partes, sinal: -1, descricao: "Validade encerrada: \(lotes)")
         case .ajustados(let e):
             if let lote = e.lote {

@@ -25,7 +25,7 @@ public enum EmpresasReadModel {
             try batch.put(view, empresas, view.empresaId, grupo: nil, ordem: "\(view.nome.lowercased())|\(view.empresaId)")
         }
         func alterar(_ id: UUID, _ change: (inout EmpresaResumoView) -> Void) async throws {
-            guard var view = try await batch.get(EmpresaResumoView.self, empresas, id.uuidString.lowercased()) else { return }
+            guard var view = try await batch.get(EmpresaResumoView.self, empresas, id.lowercasedString) else { return }
             change(&view)
             try salvar(view)
         }
@@ -33,7 +33,7 @@ public enum EmpresasReadModel {
         case .cadastrada(let e):
             try salvar(
                 EmpresaResumoView(
-                    empresaId: e.empresaId.uuidString.lowercased(), nome: e.cadastro.nome, razaoSocial: e.cadastro.razaoSocial,
+                    empresaId: e.empresaId.lowercasedString, nome: e.cadastro.nome, razaoSocial: e.cadastro.razaoSocial,
                     cnpj: e.cadastro.cnpj.formatado, emailDeCobranca: e.cadastro.emailDeCobranca, integrantes: e.gestor == nil ? 0 : 1,
                     gestores: e.gestor == nil ? 0 : 1, convitesPendentes: 0, criadaEm: e.em))
         case .atualizada(let e):

@@ -94,7 +94,7 @@ public struct FaturaView: Codable, Sendable, Equatable {
         self.init(
             e.faturaId, e.numero, e.unidadeId,
             assinatura: CicloDaFaturaView(
-                assinaturaId: e.assinaturaId.uuidString.lowercased(), ciclo: e.ciclo, plano: e.plano, inicio: e.inicio, fim: e.fim, itens: e.itens),
+                assinaturaId: e.assinaturaId.lowercasedString, ciclo: e.ciclo, plano: e.plano, inicio: e.inicio, fim: e.fim, itens: e.itens),
             usuarioId: e.usuarioId, tipoDeEspaco: Fatura.tipoDaAssinatura, metodo: e.metodo, valor: e.valor, aliquotaISSBP: e.aliquotaISSBP,
             iss: e.iss, data: e.data, emitidaEm: e.em, pagaEm: e.pagoEm)
     }
@@ -104,7 +104,7 @@ public struct FaturaView: Codable, Sendable, Equatable {
         self.init(
             e.faturaId, e.numero, e.unidadeId,
             pacote: PacoteDaFaturaView(
-                compraId: e.compraId.uuidString.lowercased(), pacoteId: e.pacoteId.uuidString.lowercased(), nome: e.pacote.nome,
+                compraId: e.compraId.lowercasedString, pacoteId: e.pacoteId.lowercasedString, nome: e.pacote.nome,
                 medida: e.pacote.medida, quantidade: e.pacote.quantidade, validadeDias: e.pacote.validadeDias),
             usuarioId: e.usuarioId, tipoDeEspaco: Fatura.tipoDoPacote, metodo: e.metodo, valor: e.valor, aliquotaISSBP: e.aliquotaISSBP,
             iss: e.iss, data: e.data, emitidaEm: e.em, pagaEm: e.pagoEm)
@@ -121,12 +121,12 @@ public struct FaturaView: Codable, Sendable, Equatable {
         self.numero = numero
         codigo = "\(Fatura.serie)-\(numero)"
         self.unidadeId = unidadeId.description
-        self.reservaId = reservaId?.uuidString.lowercased()
-        self.pagamentoId = pagamentoId?.uuidString.lowercased()
+        self.reservaId = reservaId?.lowercasedString
+        self.pagamentoId = pagamentoId?.lowercasedString
         self.assinatura = assinatura
         self.pacote = pacote
         self.usuarioId = usuarioId
-        self.espacoId = espacoId?.uuidString.lowercased()
+        self.espacoId = espacoId?.lowercasedString
         self.tipoDeEspaco = tipoDeEspaco
         self.metodo = metodo
         self.valor = valor
@@ -254,15 +254,15 @@ public enum FinanceiroReadModel {
                 view.status = view.liquido == .zero ? .reembolsada : .parcialmenteReembolsada
                 view.notasDeCredito.append(
                     NotaDeCreditoView(
-                        id: e.notaId.description, numero: e.numero, codigo: codigo, reembolsoId: e.reembolsoId.uuidString.lowercased(),
+                        id: e.notaId.description, numero: e.numero, codigo: codigo, reembolsoId: e.reembolsoId.lowercasedString,
                         valor: e.valor, iss: e.iss, data: e.data, emitidaEm: e.em))
                 try salvar(view, batch)
             }
             let documento = DocumentoFiscalView(
                 tipo: .notaDeCredito, id: e.notaId.description, numero: e.numero, codigo: codigo, unidadeId: e.unidadeId.description,
-                faturaId: e.faturaId.description, numeroDaFatura: e.numeroDaFatura, reservaId: e.reservaId?.uuidString.lowercased(),
-                pagamentoId: e.compraId == nil ? e.pagamentoId.uuidString.lowercased() : nil, reembolsoId: e.reembolsoId.uuidString.lowercased(),
-                assinaturaId: nil, ciclo: nil, usuarioId: e.usuarioId, espacoId: e.espacoId?.uuidString.lowercased(), tipoDeEspaco: e.tipoDeEspaco,
+                faturaId: e.faturaId.description, numeroDaFatura: e.numeroDaFatura, reservaId: e.reservaId?.lowercasedString,
+                pagamentoId: e.compraId == nil ? e.pagamentoId.lowercasedString : nil, reembolsoId: e.reembolsoId.lowercasedString,
+                assinaturaId: nil, ciclo: nil, usuarioId: e.usuarioId, espacoId: e.espacoId?.lowercasedString, tipoDeEspaco: e.tipoDeEspaco,
                 metodo: nil,
                 valor: e.valor, aliquotaISSBP: e.aliquotaISSBP, iss: e.iss, data: e.data, em: e.em)
             try batch.put(documento, documentos, documento.id, grupo: documento.unidadeId, ordem: ordem(e.data, e.em, Int(recorded.version)))
@@ -274,7 +274,7 @@ public enum FinanceiroReadModel {
         case .contabilizado(let lancamento):
             let unidade = lancamento.unidadeId.description
             try batch.put(
-                lancamento, lancamentos, lancamento.id.uuidString.lowercased(), grupo: unidade,
+                lancamento, lancamentos, lancamento.id.lowercasedString, grupo: unidade,
                 ordem: ordem(lancamento.data, lancamento.em, lancamento.sequencia))
             var balanco = try await batch.get(SaldosView.self, saldos, unidade) ?? SaldosView(unidadeId: unidade)
             for partida in lancamento.partidas {

@@ -70,14 +70,14 @@ public enum NotificacoesReadModel {
             case .lidas: return
             case .enviada(let e):
                 view = NotificacaoView(
-                    id: e.notificacaoId.uuidString.lowercased(), tipo: e.tipo, titulo: e.titulo, texto: e.texto,
-                    reservaId: e.reservaId?.uuidString.lowercased(), canal: e.canal, status: "enviada", em: e.em)
-                if e.tipo == .lembrete, let reserva = e.reservaId { batch.delete(lembretes, reserva.uuidString.lowercased()) }
+                    id: e.notificacaoId.lowercasedString, tipo: e.tipo, titulo: e.titulo, texto: e.texto,
+                    reservaId: e.reservaId?.lowercasedString, canal: e.canal, status: "enviada", em: e.em)
+                if e.tipo == .lembrete, let reserva = e.reservaId { batch.delete(lembretes, reserva.lowercasedString) }
             case .falhou(let e):
                 view = NotificacaoView(
-                    id: e.notificacaoId.uuidString.lowercased(), tipo: e.tipo, titulo: e.titulo, texto: e.texto,
-                    reservaId: e.reservaId?.uuidString.lowercased(), canal: e.canal, status: "falhou", em: e.em)
-                if e.tipo == .lembrete, let reserva = e.reservaId { batch.delete(lembretes, reserva.uuidString.lowercased()) }
+                    id: e.notificacaoId.lowercasedString, tipo: e.tipo, titulo: e.titulo, texto: e.texto,
+                    reservaId: e.reservaId?.lowercasedString, canal: e.canal, status: "falhou", em: e.em)
+                if e.tipo == .lembrete, let reserva = e.reservaId { batch.delete(lembretes, reserva.lowercasedString) }
             }
             let usuario: String =
                 switch event {
@@ -102,7 +102,7 @@ public enum NotificacoesReadModel {
         case Reserva.Catalogo.cancelada, Reserva.Catalogo.concluida, Checkin.Catalogo.noShowRegistrado:
             struct Ref: Decodable { let reservaId: UUID }
             let ref = try decoder.decode(Ref.self, from: recorded.data)
-            batch.delete(lembretes, ref.reservaId.uuidString.lowercased())
+            batch.delete(lembretes, ref.reservaId.lowercasedString)
         default:
             return
         }

@@ -4,10 +4,10 @@ public import Foundation
 
 extension StreamNames {
     /// A bundle on sale: `pacote-<id>`.
-    public static func pacote(_ id: UUID) -> StreamName { StreamName(category: Pacote.Catalogo.category, id: id.uuidString.lowercased()) }
+    public static func pacote(_ id: UUID) -> StreamName { StreamName(category: Pacote.Catalogo.category, id: id.lowercasedString) }
     /// A member's purchase of a bundle: `compra-<id>`.
     public static func compra(_ id: UUID) -> StreamName {
-        StreamName(category: CompraDePacote.Catalogo.category, id: id.uuidString.lowercased())
+        StreamName(category: CompraDePacote.Catalogo.category, id: id.lowercasedString)
     }
 }
 
@@ -27,10 +27,10 @@ public struct PacoteView: Codable, Sendable, Equatable {
     public let criadoEm: Date
 
     public init(_ e: Pacote.Criado) {
-        pacoteId = e.pacoteId.uuidString.lowercased()
+        pacoteId = e.pacoteId.lowercasedString
         nome = e.oferta.nome
         descricao = e.descricao
-        unidadeId = e.oferta.unidadeId?.uuidString.lowercased()
+        unidadeId = e.oferta.unidadeId?.lowercasedString
         medida = e.oferta.medida
         quantidade = e.oferta.quantidade
         tipos = e.oferta.tipos
@@ -83,9 +83,9 @@ public struct CompraDePacoteView: Codable, Sendable, Equatable {
     public var reembolso: ReembolsoDeCompraView?
 
     public init(_ e: CompraDePacote.Solicitada) {
-        compraId = e.compraId.uuidString.lowercased()
+        compraId = e.compraId.lowercasedString
         titular = e.titular
-        pacoteId = e.pacoteId.uuidString.lowercased()
+        pacoteId = e.pacoteId.lowercasedString
         pacote = e.oferta
         valorCentavos = e.oferta.precoCentavos
         metodo = e.metodo
@@ -110,7 +110,7 @@ extension Optional where Wrapped == CompraDePacoteView {
             view.expiraEm = e.emissao.expiraEm
         case .paga(let e):
             view.status = .paga
-            view.loteId = e.lote.loteId.uuidString.lowercased()
+            view.loteId = e.lote.loteId.lowercasedString
             view.validoAte = e.lote.validoAte
             view.pagaEm = e.em
             view.motivo = nil
@@ -162,7 +162,7 @@ public enum PacotesReadModel {
             case .criado(let e): id = e.pacoteId
             case .arquivado(let e): id = e.pacoteId
             }
-            let chave = id.uuidString.lowercased()
+            let chave = id.lowercasedString
             guard let view = try await batch.get(PacoteView.self, pacotes, chave).aplicando(event) else { return }
             try batch.put(view, pacotes, chave, grupo: "todos", ordem: view.nome.lowercased() + "|" + chave)
             return
@@ -177,7 +177,7 @@ public enum PacotesReadModel {
         case .expirada(let e): id = e.compraId
         case .reembolsada(let e): id = e.compraId
         }
-        let chave = id.uuidString.lowercased()
+        let chave = id.lowercasedString
         guard let view = try await batch.get(CompraDePacoteView.self, compras, chave).aplicando(event) else { return }
         try batch.put(view, compras, chave, grupo: view.titular, ordem: NotificacoesReadModel.recentesPrimeiro(view.solicitadaEm) + chave)
         if view.status == .pendente, let expiraEm = view.expiraEm {

@@ -312,6 +312,6 @@ public struct ProjectionFailure: Error, CustomStringConvertible {
     }
 
     public var description: String {
-        "projection \(projection) cannot apply \(type) \(eventId.uuidString.lowercased()) (stream \(stream), position \(position)): \(underlying)"
+        "projection \(projection) cannot apply \(type) \(eventId.lowercasedString) (stream \(stream), position \(position)): \(underlying)"
     }
 }

@@ -62,8 +62,8 @@ public struct ReservaView: Codable, Sendable, Equatable {
 
     public init(_ e: Reserva.Solicitada) {
         id = e.reservaId.description
-        espacoId = e.espacoId.uuidString.lowercased()
-        unidadeId = e.unidadeId.uuidString.lowercased()
+        espacoId = e.espacoId.lowercasedString
+        unidadeId = e.unidadeId.lowercasedString
         usuarioId = e.usuarioId
         inicio = e.intervalo.start
         fim = e.intervalo.end
@@ -182,20 +182,20 @@ public enum ReservasReadModel {
             let key = ocupacaoKey(e.espacoId, e.data)
             var view =
                 try await batch.get(OcupacaoView.self, ocupacao, key)
-                ?? OcupacaoView(espacoId: e.espacoId.uuidString.lowercased(), data: e.data, reservas: [:])
-            view.reservas[e.reservaId.uuidString.lowercased()] = e.intervalo
+                ?? OcupacaoView(espacoId: e.espacoId.lowercasedString, data: e.data, reservas: [:])
+            view.reservas[e.reservaId.lowercasedString] = e.intervalo
             try batch.put(view, ocupacao, key, grupo: view.espacoId, ordem: e.data.description)
         case .liberada(let e):
             let key = ocupacaoKey(e.espacoId, e.data)
             guard var view = try await batch.get(OcupacaoView.self, ocupacao, key) else { return }
-            view.reservas[e.reservaId.uuidString.lowercased()] = nil
+            view.reservas[e.reservaId.lowercasedString] = nil
             try batch.put(view, ocupacao, key, grupo: view.espacoId, ordem: e.data.description)
         case .bloqueada, .desbloqueada, .capacidadeDefinida:
             return  // availability takes blocks and capacity from the space (the catalog projection); not subscribed
         }
     }
 
-    public static func ocupacaoKey(_ espaco: UUID, _ data: DataLocal) -> String { "\(espaco.uuidString.lowercased())|\(data)" }
+    public static func ocupacaoKey(_ espaco: UUID, _ data: DataLocal) -> String { "\(espaco.lowercasedString)|\(data)" }
 
     public static func diaGrupo(unidade: String, data: DataLocal) -> String { "\(unidade)|\(data)" }
 

@@ -15,7 +15,7 @@ public enum StreamNames {
     public static func boletos(_ usuario: String) -> StreamName { StreamName(category: "boletos", id: usuario) }
     /// One space's agenda for one local day: `agenda-<espaco>-<yyyy-mm-dd>`.
     public static func agenda(_ espaco: UUID, _ data: DataLocal) -> StreamName {
-        StreamName(category: "agenda", id: "\(espaco.uuidString.lowercased())-\(data)")
+        StreamName(category: "agenda", id: "\(espaco.lowercasedString)-\(data)")
     }
 }
 

@@ -44,7 +44,7 @@ struct DeadLetters: AsyncParsableCommand {
         }
         if retry, consumer == nil { throw ValidationError("--retry needs --consumer: retry one consumer's dead letters at a time") }
         if !events.isEmpty, !retry { throw ValidationError("--event goes with --retry") }
-        for event in events where UUID(uuidString: event) == nil { throw ValidationError("--event: '\(event)' is not an event id (UUID)") }
+        for event in events where UUID(text: event) == nil { throw ValidationError("--event: '\(event)' is not an event id (UUID)") }
     }
 
     func run() async throws {
@@ -53,8 +53,8 @@ struct DeadLetters: AsyncParsableCommand {
 
     private func work(_ store: any EventStore) async throws {
         if retry, let consumer {
-            let ids = try await store.retryDeadLetters(consumer: consumer, eventIds: events.isEmpty ? nil : events.compactMap(UUID.init(uuidString:)))
-            for id in ids { print("\(consumer) \(id.uuidString.lowercased()): retry requested") }
+            let ids = try await store.retryDeadLetters(consumer: consumer, eventIds: events.isEmpty ? nil : events.compactMap(UUID.init(text:)))
+            for id in ids { print("\(consumer) \(id.lowercasedString): retry requested") }
             print("\(consumer): \(ids.count) dead letter(s) will be handled again by the running consumer")
             return
         }
@@ -62,7 +62,7 @@ struct DeadLetters: AsyncParsableCommand {
         for name in consumer.map({ [$0] }) ?? Self.consumers {
             for entry in try await store.deadLetters(consumer: name, limit: 1_000) {
                 guard case .deadLettered(let reason, let attempts) = entry.outcome else { continue }
-                print("\(name) \(entry.eventId.uuidString.lowercased()) \(entry.recordedAt.formatted(.iso8601)) attempts=\(attempts) \(reason)")
+                print("\(name) \(entry.eventId.lowercasedString) \(entry.recordedAt.formatted(.iso8601)) attempts=\(attempts) \(reason)")
                 total += 1
             }
         }

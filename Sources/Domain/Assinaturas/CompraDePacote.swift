@@ -35,12 +35,12 @@ public enum CompraDePacote {
     }
 
     /// The provider's reference of a purchase's charge.
-    public static func referencia(_ compra: UUID) -> String { "pacote:\(compra.uuidString.lowercased())" }
+    public static func referencia(_ compra: UUID) -> String { "pacote:\(compra.lowercasedString)" }
 
     /// The purchase a reference names (nil: not a purchase's).
     public static func compra(daReferencia texto: String) -> UUID? {
         guard texto.hasPrefix("pacote:") else { return nil }
-        return UUID(uuidString: String(texto.dropFirst("pacote:".count)))
+        return UUID(text: String(texto.dropFirst("pacote:".count)))
     }
 
     public struct Dados: Sendable, Equatable {

@@ -132,12 +132,12 @@ public enum Empresa {
     }
 
     /// The holder of a company's subscription and pooled credits: `empresa-<id>`.
-    public static func titular(_ id: UUID) -> String { "\(prefixoDoTitular)\(id.uuidString.lowercased())" }
+    public static func titular(_ id: UUID) -> String { "\(prefixoDoTitular)\(id.lowercasedString)" }
 
     /// The company a holder names (nil: a member's id).
     public static func id(doTitular titular: String) -> UUID? {
         guard titular.hasPrefix(prefixoDoTitular) else { return nil }
-        return UUID(uuidString: String(titular.dropFirst(prefixoDoTitular.count)))
+        return UUID(text: String(titular.dropFirst(prefixoDoTitular.count)))
     }
 
     static let prefixoDoTitular = "empresa-"

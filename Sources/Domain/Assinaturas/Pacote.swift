@@ -46,7 +46,7 @@ public enum Pacote {
             try c.encode(medida, forKey: .medida)
             try c.encode(quantidade, forKey: .quantidade)
             try c.encode(tipos, forKey: .tipos)
-            try c.encodeIfPresent(unidadeId?.uuidString.lowercased(), forKey: .unidadeId)
+            try c.encodeIfPresent(unidadeId?.lowercasedString, forKey: .unidadeId)
             try c.encode(validadeDias, forKey: .validadeDias)
             try c.encode(precoCentavos, forKey: .precoCentavos)
         }

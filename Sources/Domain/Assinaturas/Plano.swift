@@ -113,7 +113,7 @@ public enum Plano {
         /// The id in lower case, as every id the API shows.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(planoId.uuidString.lowercased(), forKey: .planoId)
+            try container.encode(planoId.lowercasedString, forKey: .planoId)
             try container.encode(nome, forKey: .nome)
             try container.encode(versao, forKey: .versao)
         }

@@ -8,7 +8,7 @@ public struct Identifier<Tag>: Hashable, Sendable, Codable, CustomStringConverti
 
     /// Parses the canonical textual form; nil for anything that is not a UUID.
     public init?(_ text: String) {
-        guard let uuid = UUID(uuidString: text) else { return nil }
+        guard let uuid = UUID(text: text) else { return nil }
         self.rawValue = uuid
     }
 
@@ -22,5 +22,5 @@ public struct Identifier<Tag>: Hashable, Sendable, Codable, CustomStringConverti
     }
 
     /// Lower-case canonical form, as stored in stream names and JSON.
-    public var description: String { rawValue.uuidString.lowercased() }
+    public var description: String { rawValue.lowercasedString }
 }

@@ -110,7 +110,7 @@ extension Espaco {
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             // Lower case, as every other id the API shows (UUID's own encoding is upper case).
-            try container.encode(id.uuidString.lowercased(), forKey: .id)
+            try container.encode(id.lowercasedString, forKey: .id)
             try container.encode(intervalo, forKey: .intervalo)
             try container.encode(motivo, forKey: .motivo)
             try container.encodeIfPresent(descricao, forKey: .descricao)

@@ -39,7 +39,7 @@ extension Fatura {
         var chave: String { Fatura.chave(assinatura: assinaturaId, ciclo: ciclo) }
     }
 
-    static func chave(assinatura: UUID, ciclo: Int) -> String { "\(assinatura.uuidString.lowercased())|\(ciclo)" }
+    static func chave(assinatura: UUID, ciclo: Int) -> String { "\(assinatura.lowercasedString)|\(ciclo)" }
 
     /// The invoice of a subscription's paid cycle, numbered in the same sequence as the
     /// bookings' invoices (issued and paid at once: we invoice on payment). Its service is
@@ -100,7 +100,7 @@ extension Razao {
         return try Lancamento(
             id: id, unidadeId: fatura.unidadeId, sequencia: sequencia, origem: origem,
             historico: "Recebimento da fatura \(origem.codigo) via \(fatura.metodo), plano \(fatura.plano.nome), ciclo \(fatura.ciclo) "
-                + "(\(fatura.inicio) a \(fatura.fim.adding(dias: -1))) da assinatura \(fatura.assinaturaId.uuidString.lowercased()); "
+                + "(\(fatura.inicio) a \(fatura.fim.adding(dias: -1))) da assinatura \(fatura.assinaturaId.lowercasedString); "
                 + "ISS de \(percentual(fatura.aliquotaISSBP)) a recolher",
             partidas: partidas(deFatura: fatura.valor, iss: fatura.iss), data: fatura.data, em: fatura.em)
     }

@@ -57,7 +57,7 @@ extension Razao {
         return try Lancamento(
             id: id, unidadeId: fatura.unidadeId, sequencia: sequencia, origem: origem,
             historico: "Recebimento da fatura \(origem.codigo) via \(fatura.metodo), pacote \(fatura.pacote.nome) "
-                + "(compra \(fatura.compraId.uuidString.lowercased())); ISS de \(percentual(fatura.aliquotaISSBP)) a recolher",
+                + "(compra \(fatura.compraId.lowercasedString)); ISS de \(percentual(fatura.aliquotaISSBP)) a recolher",
             partidas: partidas(deFatura: fatura.valor, iss: fatura.iss), data: fatura.data, em: fatura.em)
     }
 }

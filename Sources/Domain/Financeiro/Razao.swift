@@ -180,7 +180,7 @@ public enum Razao {
         let origem = Origem(tipo: .fatura, documentoId: fatura.faturaId.rawValue, numero: fatura.numero)
         return try Lancamento(
             id: id, unidadeId: fatura.unidadeId, sequencia: sequencia, origem: origem,
-            historico: "Recebimento da fatura \(origem.codigo) via \(fatura.metodo), reserva \(fatura.reservaId.uuidString.lowercased()); "
+            historico: "Recebimento da fatura \(origem.codigo) via \(fatura.metodo), reserva \(fatura.reservaId.lowercasedString); "
                 + "ISS de \(percentual(fatura.aliquotaISSBP)) a recolher",
             partidas: partidas(deFatura: fatura.valor, iss: fatura.iss), data: fatura.data, em: fatura.em)
     }
@@ -191,8 +191,8 @@ public enum Razao {
         let fatura = Origem(tipo: .fatura, documentoId: nota.faturaId.rawValue, numero: nota.numeroDaFatura)
         return try Lancamento(
             id: id, unidadeId: nota.unidadeId, sequencia: sequencia, origem: origem,
-            historico: "Reembolso \(nota.reembolsoId.uuidString.lowercased()) da fatura \(fatura.codigo) (nota de crédito \(origem.codigo)), "
-                + "\(nota.compraId.map { "compra de pacote \($0.uuidString.lowercased())" } ?? "reserva \(nota.reservaId?.uuidString.lowercased() ?? "-")"); "
+            historico: "Reembolso \(nota.reembolsoId.lowercasedString) da fatura \(fatura.codigo) (nota de crédito \(origem.codigo)), "
+                + "\(nota.compraId.map { "compra de pacote \($0.lowercasedString)" } ?? "reserva \(nota.reservaId?.lowercasedString ?? "-")"); "
                 + "estorno do ISS correspondente",
             partidas: partidas(deNota: nota.valor, issDevolvido: nota.iss), data: nota.data, em: nota.em)
     }

@@ -202,7 +202,7 @@ public enum Cotacao {
             let descricao =
                 "Horário de pico \(formatar(minutoDoDia: inicio))–\(formatar(minutoDoDia: fim)): "
                 + "\(formatar(variacao: multiplicador - 10_000)) em \(formatar(duracao: noPico))"
-            linhas.append(("pico:\(regra.id.uuidString.lowercased())", descricao, acrescimo))
+            linhas.append(("pico:\(regra.id.lowercasedString)", descricao, acrescimo))
             subtotal += acrescimo
         }
 

@@ -101,7 +101,7 @@ extension TabelaDePreco {
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             // Lower case, as every other id the API shows (UUID's own encoding is upper case).
-            try container.encode(id.uuidString.lowercased(), forKey: .id)
+            try container.encode(id.lowercasedString, forKey: .id)
             switch tipo {
             case .horarioDePico(let dias, let inicio, let fim, let multiplicador):
                 try container.encode("horario_de_pico", forKey: .tipo)

@@ -73,7 +73,7 @@ extension TabelaDePreco {
         /// The space's id in lower case, like every id the API shows.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(espacoId.uuidString.lowercased(), forKey: .espacoId)
+            try container.encode(espacoId.lowercasedString, forKey: .espacoId)
             try container.encode(valores, forKey: .valores)
             try container.encode(regras, forKey: .regras)
         }

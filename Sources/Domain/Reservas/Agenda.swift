@@ -240,6 +240,6 @@ public enum Agenda {
     }
 
     private static func ordenados(_ ids: some Sequence<UUID>) -> [UUID] {
-        ids.sorted { $0.uuidString < $1.uuidString }
+        ids.sorted { $0.uppercasedString < $1.uppercasedString }
     }
 }

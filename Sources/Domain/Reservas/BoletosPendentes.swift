@@ -66,7 +66,7 @@ public enum BoletosPendentes {
         /// The recorded bookings whose hold has not run out at `em`: the ones whose streams the
         /// caller must read to learn which still wait.
         public func emAberto(em: Date) -> [UUID] {
-            reservas.filter { $0.value > em }.keys.sorted { $0.uuidString < $1.uuidString }
+            reservas.filter { $0.value > em }.keys.sorted { $0.uppercasedString < $1.uppercasedString }
         }
     }
 

@@ -69,7 +69,7 @@ public struct RecordedEvent: Sendable, Equatable {
     }
 
     public var metadata: EventMetadata {
-        (try? EventJSON.decoder.decode(EventMetadata.self, from: metadataJSON)) ?? EventMetadata()
+        MetadataJSON.decode(metadataJSON) ?? EventMetadata()
     }
 
     /// Decodes the payload into a domain type.

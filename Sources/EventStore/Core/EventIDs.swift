@@ -12,6 +12,16 @@ public enum EventIDs {
         return make(milliseconds: milliseconds(now), randomA: random.next(), randomB: random.next())
     }
 
+    /// A random id (version 4) from the system's random source, for what is not an event: a
+    /// request's id. Foundation's `EventIDs.next()` opens, reads and closes `/dev/urandom` for each one
+    /// on Linux (three system calls); this is one `getrandom`.
+    public static func random() -> UUID {
+        var random = SystemRandomNumberGenerator()
+        let high = (random.next() & 0xFFFF_FFFF_FFFF_0FFF) | 0x4000  // version 4
+        let low = (random.next() & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000  // RFC variant
+        return uuid(high, low)
+    }
+
     /// Milliseconds since the Unix epoch, as the id's time field holds them.
     public static func milliseconds(_ date: Date) -> UInt64 {
         UInt64(max(0, date.timeIntervalSince1970 * 1_000))
@@ -23,6 +33,10 @@ public enum EventIDs {
         let time = milliseconds & 0xFFFF_FFFF_FFFF
         let high = (time << 16) | 0x7000 | (randomA & 0x0FFF)  // version 7
         let low = (randomB & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000  // RFC variant
+        return uuid(high, low)
+    }
+
+    private static func uuid(_ high: UInt64, _ low: UInt64) -> UUID {
         let h = high.bigEndian, l = low.bigEndian
         return withUnsafeBytes(of: (h, l)) { raw in
             UUID(

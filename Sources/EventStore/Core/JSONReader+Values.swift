@@ -73,26 +73,10 @@ extension JSONReader {
     /// A UUID string, in either case.
     package mutating func uuid() throws(Failure) -> UUID {
         let string = try quoted()
-        let start = string.start
-        guard string.end - start == 36 else { throw Failure(byte: start, reason: "expected a UUID") }
-        var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        var position = start
-        while position < string.end {
-            if position - start == 8 || position - start == 13 || position - start == 18 || position - start == 23 {
-                guard bytes[position] == UInt8(ascii: "-") else { throw Failure(byte: position, reason: "expected a UUID") }
-                position += 1
-                continue
-            }
-            guard let high = Self.hex(bytes[position]), let low = Self.hex(bytes[position + 1]) else {
-                throw Failure(byte: position, reason: "expected a UUID")
-            }
-            let offset = count
-            withUnsafeMutableBytes(of: &raw) { $0[offset] = high << 4 | low }
-            count += 1
-            position += 2
+        guard let id = UUID(utf8: UnsafeRawBufferPointer(rebasing: bytes[string.start..<string.end])) else {
+            throw Failure(byte: string.start, reason: "expected a UUID")
         }
-        return UUID(uuid: raw)
+        return id
     }
 
     /// An ISO 8601 instant (`2026-11-21T10:00:00Z`, an optional fraction, `Z` or `±hh:mm`) as

@@ -7,7 +7,7 @@ extension SQLiteEventStore {
         _ eventId: UUID, consumer: String, outcome: InboxOutcome, appending writes: [StreamWrite]
     ) async throws -> Bool {
         if !writes.isEmpty { try AppendValidation.validate(writes) }
-        let id = eventId.uuidString.lowercased()
+        let id = eventId.lowercasedString
         let recorded = try await withTransaction { transaction in
             try transaction.db.cachedStatement(
                 sql: """
@@ -34,7 +34,7 @@ extension SQLiteEventStore {
                         INSERT INTO consumer_inbox (consumer, event_id, outcome, attempts, recorded_at)
                         VALUES (?, ?, 'handled', 1, ?) ON CONFLICT (consumer, event_id) DO NOTHING
                         """
-                ).execute(arguments: [consumer, event.eventId.uuidString.lowercased(), now])
+                ).execute(arguments: [consumer, event.eventId.lowercasedString, now])
                 guard transaction.db.changesCount == 1 else { continue }
                 recorded.insert(event.eventId)
                 if !event.writes.isEmpty { _ = try transaction.append(event.writes) }
@@ -53,9 +53,9 @@ extension SQLiteEventStore {
                     """
                     SELECT event_id, outcome, reason, attempts FROM consumer_inbox
                     WHERE consumer = ? AND event_id IN (\(databaseQuestionMarks(count: eventIds.count)))
-                    """), arguments: StatementArguments([consumer] + eventIds.map { $0.uuidString.lowercased() }))
+                    """), arguments: StatementArguments([consumer] + eventIds.map { $0.lowercasedString }))
             for row in rows {
-                guard let id = UUID(uuidString: row["event_id"]) else { continue }
+                guard let id = UUID(text: row["event_id"] as String) else { continue }
                 outcomes[id] = InboxOutcome(kind: row["outcome"], reason: row["reason"], attempts: row["attempts"])
             }
             return outcomes
@@ -69,7 +69,7 @@ extension SQLiteEventStore {
                     db.cachedStatement(
                         sql: """
                             SELECT outcome, reason, attempts, recorded_at FROM consumer_inbox WHERE consumer = ? AND event_id = ?
-                            """), arguments: [consumer, eventId.uuidString.lowercased()])
+                            """), arguments: [consumer, eventId.lowercasedString])
             else { return nil }
             return InboxEntry(
                 consumer: consumer, eventId: eventId,
@@ -87,7 +87,7 @@ extension SQLiteEventStore {
                         WHERE consumer = ? AND outcome = 'dead' ORDER BY recorded_at, event_id LIMIT ?
                         """), arguments: [consumer, limit]
             ).compactMap { row -> InboxEntry? in
-                guard let id = UUID(uuidString: row["event_id"]) else { return nil }
+                guard let id = UUID(text: row["event_id"] as String) else { return nil }
                 return InboxEntry(
                     consumer: consumer, eventId: id,
                     outcome: .deadLettered(reason: row["reason"] ?? "", attempts: row["attempts"]),
@@ -97,7 +97,7 @@ extension SQLiteEventStore {
     }
 
     public func retryDeadLetters(consumer: String, eventIds: [UUID]?) async throws -> [UUID] {
-        let wanted = eventIds.map { Set($0.map { $0.uuidString.lowercased() }) }
+        let wanted = eventIds.map { Set($0.map { $0.lowercasedString }) }
         let now = microseconds(Date())
         return try await withTransaction { transaction in
             let dead = try String.fetchAll(
@@ -112,7 +112,7 @@ extension SQLiteEventStore {
                     sql: "INSERT INTO consumer_redrive (consumer, event_id, requested_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"
                 )
                 .execute(arguments: [consumer, id, now])
-                if let uuid = UUID(uuidString: id) { ids.append(uuid) }
+                if let uuid = UUID(text: id) { ids.append(uuid) }
             }
             return ids
         }
@@ -129,7 +129,7 @@ extension SQLiteEventStore {
     public func finishRedrive(_ eventId: UUID, consumer: String) async throws {
         try await database.write { db in
             try db.cachedStatement(sql: "DELETE FROM consumer_redrive WHERE consumer = ? AND event_id = ?")
-                .execute(arguments: [consumer, eventId.uuidString.lowercased()])
+                .execute(arguments: [consumer, eventId.lowercasedString])
         }
     }
 

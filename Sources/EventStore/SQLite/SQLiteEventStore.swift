@@ -96,9 +96,9 @@ public final class SQLiteEventStore: EventStore {
                 SELECT event_id, stream_id, stream_version, tx_id, position FROM events
                 WHERE event_id IN (\(databaseQuestionMarks(count: ids.count)))
                 """),
-            arguments: StatementArguments(ids.map { $0.uuidString.lowercased() }))
+            arguments: StatementArguments(ids.map { $0.lowercasedString }))
         let stored = try existing.map { row -> AppendedRow in
-            guard let id = UUID(uuidString: row["event_id"]) else {
+            guard let id = UUID(text: row["event_id"] as String) else {
                 throw EventStoreError(.corruptRow, "event id is not a UUID at position \(row["position"] as Int64)")
             }
             return AppendedRow(
@@ -135,7 +135,7 @@ public final class SQLiteEventStore: EventStore {
                 version += 1
                 try insert.execute(arguments: [
                     transaction, write.stream.rawValue, write.stream.category, version,
-                    event.eventId.uuidString.lowercased(), event.type, event.schemaVersion,
+                    event.eventId.lowercasedString, event.type, event.schemaVersion,
                     String(decoding: event.data, as: UTF8.self),
                     MetadataJSON.encode(event.metadata),
                     microseconds(event.occurredAt), recordedAt,
@@ -219,7 +219,7 @@ public final class SQLiteEventStore: EventStore {
     static func events(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> [RecordedEvent] {
         // By index, in the order of `columns` (a lookup by name lowercases both names).
         try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { row -> RecordedEvent in
-            guard let eventId = UUID(uuidString: row[4]) else {
+            guard let eventId = UUID(text: row[4] as String) else {
                 throw EventStoreError(.corruptRow, "event id is not a UUID at position \(row[0] as Int64)")
             }
             return RecordedEvent(

@@ -9,7 +9,7 @@ public struct SQLiteKeyStore: PersonalDataKeyStore {
 
     public func key(for subject: UUID) async throws -> Data {
         let candidate = PersonalDataVault.newKey()
-        let id = subject.uuidString.lowercased()
+        let id = subject.lowercasedString
         return try await database.write { db in
             try db.cachedStatement(
                 sql: "INSERT INTO personal_data_keys (subject_id, key, created_at) VALUES (?, ?, ?) ON CONFLICT (subject_id) DO NOTHING"
@@ -30,7 +30,7 @@ public struct SQLiteKeyStore: PersonalDataKeyStore {
         try await database.read { db in
             try Data.fetchOne(
                 db.cachedStatement(sql: "SELECT key FROM personal_data_keys WHERE subject_id = ?"),
-                arguments: [subject.uuidString.lowercased()])
+                arguments: [subject.lowercasedString])
         }
     }
 
@@ -38,7 +38,7 @@ public struct SQLiteKeyStore: PersonalDataKeyStore {
     public func erase(subject: UUID) async throws -> Bool {
         try await database.write { db in
             try db.cachedStatement(sql: "DELETE FROM personal_data_keys WHERE subject_id = ?")
-                .execute(arguments: [subject.uuidString.lowercased()])
+                .execute(arguments: [subject.lowercasedString])
             return db.changesCount > 0
         }
     }

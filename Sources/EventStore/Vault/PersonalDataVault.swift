@@ -35,11 +35,11 @@ public struct SealedField: Hashable, Sendable, Codable, CustomStringConvertible 
     public var subject: UUID? {
         let parts = rawValue.split(separator: ":", maxSplits: 3)
         guard parts.count == 4, parts[0] == "pii", parts[1] == "v1" else { return nil }
-        return UUID(uuidString: String(parts[2]))
+        return UUID(text: String(parts[2]))
     }
 
     // Never print the ciphertext in logs.
-    public var description: String { "SealedField(\(subject?.uuidString ?? "?"))" }
+    public var description: String { "SealedField(\(subject?.uppercasedString ?? "?"))" }
 }
 
 /// A personal field read back: the clear value, or the fact that it was erased.
@@ -66,7 +66,7 @@ public struct PersonalDataVault: Sendable {
         guard let combined = box.combined else {
             throw EventStoreError(.backend, "AES-GCM produced no combined box")
         }
-        return SealedField(rawValue: "pii:v1:\(subject.uuidString.lowercased()):\(combined.base64EncodedString())")
+        return SealedField(rawValue: "pii:v1:\(subject.lowercasedString):\(combined.base64EncodedString())")
     }
 
     /// Decrypts a sealed field; `.erased` when the subject's key is gone.
@@ -75,7 +75,7 @@ public struct PersonalDataVault: Sendable {
     public func open(_ field: SealedField) async throws -> PersonalValue {
         let parts = field.rawValue.split(separator: ":", maxSplits: 3)
         guard parts.count == 4, parts[0] == "pii", parts[1] == "v1",
-            let subject = UUID(uuidString: String(parts[2])),
+            let subject = UUID(text: String(parts[2])),
             let combined = Data(base64Encoded: String(parts[3]))
         else {
             throw EventStoreError(.corruptRow, "not a sealed personal field")
@@ -93,7 +93,7 @@ public struct PersonalDataVault: Sendable {
     }
 
     /// Binds each ciphertext to its subject, so a field cannot be moved to another person.
-    private static func aad(_ subject: UUID) -> Data { Data(subject.uuidString.lowercased().utf8) }
+    private static func aad(_ subject: UUID) -> Data { Data(subject.lowercasedString.utf8) }
 
     /// 32 fresh random bytes for a new key.
     static func newKey() -> Data {

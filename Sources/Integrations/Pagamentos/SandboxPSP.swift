@@ -132,7 +132,7 @@ public actor SandboxPSP {
     public func reembolsar(_ id: String, reembolsoId: UUID, valor: Money) throws(Falha) {
         guard var cobranca = cobrancas[id] else { throw .cobrancaDesconhecida }
         guard cobranca.situacao == .paga else { throw .naoPaga }
-        let chave = reembolsoId.uuidString.lowercased()
+        let chave = reembolsoId.lowercasedString
         guard cobranca.reembolsos[chave] == nil else { return }
         let disponivel = cobranca.valor - cobranca.reembolsos.values.reduce(.zero, +)
         guard valor <= disponivel else { throw .reembolsoExcedente(disponivel: disponivel) }

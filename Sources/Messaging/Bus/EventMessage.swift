@@ -15,7 +15,7 @@ public enum EventMessage {
     /// The body of `event`, built by hand around the stored JSON of data and metadata (which
     /// are embedded as they are, not re-encoded).
     public static func body(of event: RecordedEvent) -> Data {
-        var json = "{\"eventId\":\"\(event.eventId.uuidString.lowercased())\",\"type\":"
+        var json = "{\"eventId\":\"\(event.eventId.lowercasedString)\",\"type\":"
         MetadataJSON.appendQuoted(event.type, to: &json)
         json += ",\"schemaVersion\":\(event.schemaVersion),\"stream\":"
         MetadataJSON.appendQuoted(event.stream.rawValue, to: &json)
@@ -47,8 +47,8 @@ public enum EventMessage {
             ("schema-version", .int(Int64(event.schemaVersion))),
         ]
         let metadata = event.metadata
-        if let correlation = metadata.correlationId { headers.append(("correlation-id", .text(correlation.uuidString.lowercased()))) }
-        if let causation = metadata.causationId { headers.append(("causation-id", .text(causation.uuidString.lowercased()))) }
+        if let correlation = metadata.correlationId { headers.append(("correlation-id", .text(correlation.lowercasedString))) }
+        if let causation = metadata.causationId { headers.append(("causation-id", .text(causation.lowercasedString))) }
         return headers
     }
 
@@ -113,7 +113,7 @@ private struct Envelope {
             let field = try reader.text(of: name)
             switch field {
             case "eventId":
-                guard let id = UUID(uuidString: try string(&reader, field)) else { throw refuse("field 'eventId' is not a UUID", reader) }
+                guard let id = UUID(text: try string(&reader, field)) else { throw refuse("field 'eventId' is not a UUID", reader) }
                 eventId = id
             case "type": type = try string(&reader, field)
             case "stream": stream = try string(&reader, field)

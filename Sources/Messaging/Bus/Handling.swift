@@ -304,7 +304,7 @@ struct Handling: Sendable {
             span.attributes["messaging.system"] = "rabbitmq"
             span.attributes["messaging.operation.type"] = "process"
             span.attributes["messaging.consumer.group.name"] = consumer.service
-            span.attributes["messaging.message.id"] = event.eventId.uuidString.lowercased()
+            span.attributes["messaging.message.id"] = event.eventId.lowercasedString
             span.attributes["coworkflow.event.type"] = event.type
             let writes = try await handler(event)
             guard let traceparent = Traces.traceparent(of: span.context) else { return writes }

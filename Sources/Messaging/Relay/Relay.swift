@@ -184,7 +184,7 @@ public final class Relay: Sendable {
             span.attributes["messaging.operation.type"] = "send"
             span.attributes["messaging.destination.name"] = Topology.exchange
             span.attributes["messaging.rabbitmq.destination.routing_key"] = messages[index].routingKey
-            span.attributes["messaging.message.id"] = event.eventId.uuidString.lowercased()
+            span.attributes["messaging.message.id"] = event.eventId.lowercasedString
             if let traceparent = Traces.traceparent(of: span.context) {
                 messages[index].headers.append((EventMessage.traceparentHeader, .text(traceparent)))
             }
@@ -196,7 +196,7 @@ public final class Relay: Sendable {
     public func message(for event: RecordedEvent) -> OutgoingMessage {
         var message = OutgoingMessage(
             exchange: Topology.exchange, routingKey: routing(event), body: EventMessage.body(of: event),
-            messageId: event.eventId.uuidString.lowercased(), type: event.type)
+            messageId: event.eventId.lowercasedString, type: event.type)
         message.mandatory = false
         message.headers = EventMessage.headers(of: event)
         return message

@@ -47,7 +47,7 @@ extension AssinaturasService {
         let fuso = try await fuso(unidade: plano.unidadeId)
         let hoje = hoje(fuso)
         let inicio = try Self.data(pedido.inicio, campo: "inicio") ?? hoje
-        let assinaturaId = caller.idempotencyKey.map { Events.derivedId("assinatura", titular, $0) } ?? UUID()
+        let assinaturaId = caller.idempotencyKey.map { Events.derivedId("assinatura", titular, $0) } ?? EventIDs.random()
         let now = clock.now
         let por = caller.usuario ?? titular
         return try await executar(titular, caller: caller) { _ in
@@ -122,7 +122,7 @@ extension AssinaturasService {
 
     /// The plan a request's `planoId` names: 422 naming the field when there is none.
     func planoPedido(_ texto: String) async throws -> Plano.Dados {
-        guard let id = UUID(uuidString: texto), case .existente(let plano) = try await planos.load(StreamNames.plano(id)).state else {
+        guard let id = UUID(text: texto), case .existente(let plano) = try await planos.load(StreamNames.plano(id)).state else {
             throw ServiceError.invalido("planoId", "o plano \(texto.prefix(60)) não existe")
         }
         return plano
@@ -130,7 +130,7 @@ extension AssinaturasService {
 
     func plano(_ id: UUID) async throws -> Plano.Dados {
         guard case .existente(let dados) = try await planos.load(StreamNames.plano(id)).state else {
-            throw ServiceError.naoEncontrado("o plano \(id.uuidString.lowercased()) não existe")
+            throw ServiceError.naoEncontrado("o plano \(id.lowercasedString) não existe")
         }
         return dados
     }

@@ -41,7 +41,7 @@ extension AssinaturasService {
                 throw ServiceError.invalido("validoAte", "validoAte já passou: créditos assim nunca poderiam ser usados")
             }
             // A retry with the same Idempotency-Key lands on the same lot, not on a second one.
-            let loteId = caller.idempotencyKey.map { Events.derivedId("lote", titular, $0) } ?? UUID()
+            let loteId = caller.idempotencyKey.map { Events.derivedId("lote", titular, $0) } ?? EventIDs.random()
             let descricao = pedido.descricao?.trimmingCharacters(in: .whitespacesAndNewlines)
             let lote = Carteira.Lote(
                 loteId: loteId, medida: pedido.medida, quantidade: pedido.quantidade, tipos: tipos, unidadeId: unidade,

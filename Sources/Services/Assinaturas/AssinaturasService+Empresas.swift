@@ -6,7 +6,7 @@ public import Projections
 
 extension StreamNames {
     /// A company account: `empresa-<id>`.
-    public static func empresa(_ id: UUID) -> StreamName { StreamName(category: Empresa.Catalogo.category, id: id.uuidString.lowercased()) }
+    public static func empresa(_ id: UUID) -> StreamName { StreamName(category: Empresa.Catalogo.category, id: id.lowercasedString) }
     /// A person's company: `vinculo-<usuario>`.
     public static func vinculo(_ usuario: String) -> StreamName { StreamName(category: Vinculo.Catalogo.category, id: usuario) }
 }
@@ -144,7 +144,7 @@ extension AssinaturasService {
         try await escrever(id, vinculo: gestor.map { ($0, .vincular(usuario: $0, empresaId: id, em: now)) }, caller: caller) { _ in
             .cadastrar(empresaId: id, cadastro, gestor: gestor, por: caller.usuario ?? "admin", em: now)
         }
-        return try await empresa(id.uuidString, caller: caller)
+        return try await empresa(id.uppercasedString, caller: caller)
     }
 
     /// An operator or a manager updates the registration (the CNPJ stays).
@@ -168,9 +168,9 @@ extension AssinaturasService {
         guard Empresa.emailValido(email) else { throw ServiceError.invalido("email", "e-mail inválido") }
         let papel = try Self.papel(pedido.papel) ?? .membro
         guard let vault else { throw ServiceError.indisponivel("o cofre de dados pessoais não está configurado neste processo") }
-        let conviteId = caller.idempotencyKey.map { Events.derivedId("convite", dados.empresaId, $0) } ?? UUID()
+        let conviteId = caller.idempotencyKey.map { Events.derivedId("convite", dados.empresaId, $0) } ?? EventIDs.random()
         // The company's id, then the secret: no dot, which a web server takes for a file's extension.
-        let token = "\(dados.empresaId.uuidString.lowercased())\(Self.aleatorio())"
+        let token = "\(dados.empresaId.lowercasedString)\(Self.aleatorio())"
         let now = clock.now
         let expiraEm = now.addingTimeInterval(TimeInterval(Empresa.validadeDoConviteEmDias * 86_400))
         let convite = Empresa.Convite(
@@ -182,13 +182,13 @@ extension AssinaturasService {
         let gravado = state.dados?.convites[conviteId] ?? convite
         let link = try await vault.open(SealedField(rawValue: gravado.token)).value ?? token
         return ConviteCriado(
-            conviteId: conviteId.uuidString.lowercased(), email: email, papel: gravado.papel.rawValue, expiraEm: gravado.expiraEm,
+            conviteId: conviteId.lowercasedString, email: email, papel: gravado.papel.rawValue, expiraEm: gravado.expiraEm,
             link: "/convite/\(link)")
     }
 
     public func revogarConvite(_ id: String, conviteId: String, caller: Caller) async throws -> EmpresaView {
         let dados = try await gestao(id, caller: caller)
-        guard let convite = UUID(uuidString: conviteId) else { throw ServiceError.naoEncontrado("o convite não existe") }
+        guard let convite = UUID(text: conviteId) else { throw ServiceError.naoEncontrado("o convite não existe") }
         let now = clock.now
         try await escrever(dados.empresaId, caller: caller) { _ in .revogarConvite(convite, por: caller.usuario ?? "admin", em: now) }
         // The invitation's e-mail and link are shredded with its key (best effort: it is spent anyway).
@@ -206,7 +206,7 @@ extension AssinaturasService {
             outra = try await empresas.load(StreamNames.empresa(empresa)).state.dados?.cadastro.nome ?? "outra empresa"
         }
         return ConviteRecebido(
-            empresaId: dados.empresaId.uuidString.lowercased(), empresa: dados.cadastro.nome, papel: convite.papel.rawValue,
+            empresaId: dados.empresaId.lowercasedString, empresa: dados.cadastro.nome, papel: convite.papel.rawValue,
             expiraEm: convite.expiraEm, expirado: convite.expiraEm <= clock.now, jaIntegrante: dados.integrantes[usuario] != nil, outraEmpresa: outra)
     }
 
@@ -220,7 +220,7 @@ extension AssinaturasService {
             .aceitarConvite(tokenHash: Self.hash(token), usuario: usuario, em: now)
         }
         _ = try? await vault?.erase(subject: convite.conviteId)
-        return try await empresa(dados.empresaId.uuidString, caller: caller)
+        return try await empresa(dados.empresaId.uppercasedString, caller: caller)
     }
 
     public func definirPapel(_ id: String, usuario: String, _ pedido: PedidoDePapel, caller: Caller) async throws -> EmpresaView {
@@ -281,13 +281,13 @@ extension AssinaturasService {
                 let email = try await vault?.open(SealedField(rawValue: convite.email)).value
                 pendentes.append(
                     .init(
-                        conviteId: convite.conviteId.uuidString.lowercased(), email: email, papel: convite.papel.rawValue, expiraEm: convite.expiraEm,
+                        conviteId: convite.conviteId.lowercasedString, email: email, papel: convite.papel.rawValue, expiraEm: convite.expiraEm,
                         expirado: convite.expiraEm <= clock.now, por: convite.por, em: convite.em))
             }
             convites = pendentes
         }
         return EmpresaView(
-            empresaId: dados.empresaId.uuidString.lowercased(), nome: dados.cadastro.nome, razaoSocial: dados.cadastro.razaoSocial,
+            empresaId: dados.empresaId.lowercasedString, nome: dados.cadastro.nome, razaoSocial: dados.cadastro.razaoSocial,
             nomeFantasia: dados.cadastro.nomeFantasia, cnpj: dados.cadastro.cnpj.formatado, emailDeCobranca: dados.cadastro.emailDeCobranca,
             endereco: dados.cadastro.endereco, criadaEm: dados.criadaEm, meuPapel: dados.integrantes[usuario]?.papel.rawValue,
             integrantes: integrantes, convites: convites)
@@ -297,7 +297,7 @@ extension AssinaturasService {
     public func minhaEmpresa(caller: Caller) async throws -> EmpresaView? {
         let usuario = try Self.autenticado(caller)
         guard let id = try await vinculos.load(StreamNames.vinculo(usuario)).state else { return nil }
-        return try await empresa(id.uuidString, caller: Caller(requestId: caller.requestId, usuario: usuario, papel: "membro"))
+        return try await empresa(id.uppercasedString, caller: Caller(requestId: caller.requestId, usuario: usuario, papel: "membro"))
     }
 
     /// Companies for operators, by name, 50 a page.
@@ -333,7 +333,7 @@ extension AssinaturasService {
 
     /// The company `id` for one of its people or an operator; 404 otherwise (no telling apart).
     func daEmpresa(_ id: String, caller: Caller) async throws -> Empresa.Dados {
-        guard let uuid = UUID(uuidString: id), let dados = try await empresas.load(StreamNames.empresa(uuid)).state.dados,
+        guard let uuid = UUID(text: id), let dados = try await empresas.load(StreamNames.empresa(uuid)).state.dados,
             caller.papel == "admin" || dados.integrantes[caller.usuario ?? ""] != nil
         else { throw ServiceError.naoEncontrado("a empresa não existe") }
         return dados
@@ -351,7 +351,7 @@ extension AssinaturasService {
     /// The company and pending invitation a link names; 404 when it names none.
     func conviteDoLink(_ token: String) async throws -> (Empresa.Dados, Empresa.Convite) {
         let hash = Self.hash(token)
-        guard token.count > 36, let id = UUID(uuidString: String(token.prefix(36))),
+        guard token.count > 36, let id = UUID(text: String(token.prefix(36))),
             let dados = try await empresas.load(StreamNames.empresa(id)).state.dados,
             let convite = dados.convites.values.first(where: { $0.tokenHash == hash })
         else { throw ServiceError.naoEncontrado("convite inválido, já usado ou revogado") }

@@ -45,7 +45,7 @@ extension AssinaturasService {
             nome: pedido.nome, medida: medida, quantidade: pedido.quantidade, tipos: tipos, unidadeId: try await unidade(pedido.unidadeId),
             validadeDias: pedido.validadeDias, precoCentavos: pedido.precoCentavos)
         if let campo = oferta.campoInvalido { throw ServiceError(Pacote.Failure.termoInvalido(campo: campo)) }
-        let id = caller.idempotencyKey.map { Events.derivedId("pacote", $0) } ?? UUID()
+        let id = caller.idempotencyKey.map { Events.derivedId("pacote", $0) } ?? EventIDs.random()
         try await nomeDePacoteLivre(pedido.nome, unidade: oferta.unidadeId, exceto: id)
         let now = clock.now
         let por = caller.usuario ?? "admin"
@@ -60,10 +60,10 @@ extension AssinaturasService {
     /// `nome`, as for plans (read from the read model).
     func nomeDePacoteLivre(_ nome: String, unidade: UUID?, exceto id: UUID) async throws {
         let chave = Self.chaveDoNome(nome)
-        let unidadeId = unidade?.uuidString.lowercased()
+        let unidadeId = unidade?.lowercasedString
         for doc in try await store.documents(PacotesReadModel.pacotes, grupo: "todos", limit: 1_000, offset: 0) {
             let pacote = try ReadModelJSON.decoder.decode(PacoteView.self, from: doc)
-            guard !pacote.arquivado, pacote.unidadeId == unidadeId, pacote.pacoteId != id.uuidString.lowercased(),
+            guard !pacote.arquivado, pacote.unidadeId == unidadeId, pacote.pacoteId != id.lowercasedString,
                 Self.chaveDoNome(pacote.nome) == chave
             else { continue }
             throw ServiceError(
@@ -76,7 +76,7 @@ extension AssinaturasService {
 
     public func arquivarPacote(_ texto: String, caller: Caller) async throws -> PacoteView {
         let id = try pacoteId(texto)
-        _ = try await pacotes.existing(StreamNames.pacote(id), naoEncontrado: "o pacote \(id.uuidString.lowercased()) não existe")
+        _ = try await pacotes.existing(StreamNames.pacote(id), naoEncontrado: "o pacote \(id.lowercasedString) não existe")
         let now = clock.now
         let por = caller.usuario ?? "admin"
         try await pacotes.handle(StreamNames.pacote(id), at: now, metadata: metadata(caller), receipt: caller.receipt, failure: ServiceError.init) {
@@ -87,7 +87,7 @@ extension AssinaturasService {
     }
 
     func pacoteId(_ texto: String) throws -> UUID {
-        guard let id = UUID(uuidString: texto) else { throw ServiceError.naoEncontrado("o pacote \(texto.prefix(60)) não existe") }
+        guard let id = UUID(text: texto) else { throw ServiceError.naoEncontrado("o pacote \(texto.prefix(60)) não existe") }
         return id
     }
 
@@ -96,7 +96,7 @@ extension AssinaturasService {
         let events = try await store.readStream(StreamNames.pacote(id)).compactMap {
             try Pacote.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
         }
-        guard let view = PacoteView.folding(events) else { throw ServiceError.naoEncontrado("o pacote \(id.uuidString.lowercased()) não existe") }
+        guard let view = PacoteView.folding(events) else { throw ServiceError.naoEncontrado("o pacote \(id.lowercasedString) não existe") }
         return view
     }
 
@@ -109,7 +109,7 @@ extension AssinaturasService {
 
     public func pacote(_ texto: String, todos: Bool) async throws -> PacoteView {
         let id = try pacoteId(texto)
-        guard let doc = try await store.document(PacotesReadModel.pacotes, key: id.uuidString.lowercased()),
+        guard let doc = try await store.document(PacotesReadModel.pacotes, key: id.lowercasedString),
             case let view = try ReadModelJSON.decoder.decode(PacoteView.self, from: doc), todos || !view.arquivado
         else { throw ServiceError.naoEncontrado("o pacote \(texto.prefix(60)) não existe") }
         return view
@@ -129,7 +129,7 @@ extension AssinaturasService {
         let id = try pacoteId(texto)
         let pacote = try await pacotes.existing(StreamNames.pacote(id), naoEncontrado: "o pacote \(texto.prefix(60)) não existe")
         guard case .existente(let dados) = pacote else { throw ServiceError(Pacote.Failure.naoEncontrado) }
-        let compraId = caller.idempotencyKey.map { Events.derivedId("compra", titular, $0) } ?? UUID()
+        let compraId = caller.idempotencyKey.map { Events.derivedId("compra", titular, $0) } ?? EventIDs.random()
         let stream = StreamNames.compra(compraId)
         let now = clock.now
         try await compras.handle(stream, at: now, metadata: metadata(caller), receipt: caller.receipt, failure: ServiceError.init) { state in
@@ -147,7 +147,7 @@ extension AssinaturasService {
             try CompraDePacote.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
         }
         guard let view = CompraDePacoteView.folding(events), view.titular == titular else {
-            throw ServiceError.naoEncontrado("a compra \(id.uuidString.lowercased()) não existe")
+            throw ServiceError.naoEncontrado("a compra \(id.lowercasedString) não existe")
         }
         return view
     }
@@ -164,7 +164,7 @@ extension AssinaturasService {
     /// charge is made); 404 for another member's.
     public func compra(usuario: String, _ texto: String) async throws -> CompraDePacoteView {
         let titular = try await titular(usuario)
-        guard let id = UUID(uuidString: texto) else { throw ServiceError.naoEncontrado("a compra \(texto.prefix(60)) não existe") }
+        guard let id = UUID(text: texto) else { throw ServiceError.naoEncontrado("a compra \(texto.prefix(60)) não existe") }
         return try await compraLida(id, titular: titular)
     }
 
@@ -184,7 +184,7 @@ extension AssinaturasService {
     /// note, notificacoes writes to the member. The same request again answers the same refund.
     public func reembolsarCompra(_ texto: String, _ pedido: PedidoDeReembolso, caller: Caller) async throws -> CompraDePacoteView {
         try ServiceError.texto(pedido.motivo, campo: "motivo", maximo: 500)
-        guard let id = UUID(uuidString: texto) else { throw ServiceError.naoEncontrado("a compra \(texto.prefix(60)) não existe") }
+        guard let id = UUID(text: texto) else { throw ServiceError.naoEncontrado("a compra \(texto.prefix(60)) não existe") }
         let stream = StreamNames.compra(id)
         let por = caller.usuario ?? "admin"
         for _ in 1...5 {
@@ -247,7 +247,7 @@ extension AssinaturasService {
         let vencidos = prazos.filter { $0.vence <= now }
         Self.metricasDasCompras.found(vencidos.count)
         for prazo in vencidos {
-            guard let id = UUID(uuidString: prazo.compraId) else { continue }
+            guard let id = UUID(text: prazo.compraId) else { continue }
             let meta = EventMetadata(correlationId: id, actor: "system:prazos", requestId: "prazos", service: Self.service)
             do {
                 try await compras.handle(StreamNames.compra(id), at: now, metadata: meta, receipt: nil, failure: ServiceError.init) { _ in

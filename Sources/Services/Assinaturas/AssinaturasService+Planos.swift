@@ -72,7 +72,7 @@ extension AssinaturasService {
         let hoje = hoje(fuso)
         let desde = try Self.data(pedido.vigenteDesde, campo: "vigenteDesde") ?? hoje
         guard desde >= hoje else { throw ServiceError.invalido("vigenteDesde", "vigenteDesde não pode estar no passado") }
-        let id = caller.idempotencyKey.map { Events.derivedId("plano", $0) } ?? UUID()
+        let id = caller.idempotencyKey.map { Events.derivedId("plano", $0) } ?? EventIDs.random()
         try await nomeLivre(nome, unidade: unidade, exceto: id)
         let now = clock.now
         let por = caller.usuario ?? "admin"
@@ -90,11 +90,11 @@ extension AssinaturasService {
     /// instant could both pass.)
     func nomeLivre(_ nome: String, unidade: UUID?, exceto id: UUID) async throws {
         let chave = Self.chaveDoNome(nome)
-        let unidadeId = unidade?.uuidString.lowercased()
+        let unidadeId = unidade?.lowercasedString
         let docs = try await store.documents(AssinaturasReadModel.planos, grupo: "todos", limit: 1_000, offset: 0)
         for doc in docs {
             let plano = try ReadModelJSON.decoder.decode(PlanoView.self, from: doc)
-            guard !plano.arquivado, plano.unidadeId?.lowercased() == unidadeId, plano.planoId.lowercased() != id.uuidString.lowercased(),
+            guard !plano.arquivado, plano.unidadeId?.lowercased() == unidadeId, plano.planoId.lowercased() != id.lowercasedString,
                 Self.chaveDoNome(plano.nome) == chave
             else { continue }
             throw ServiceError.conflito(
@@ -118,7 +118,7 @@ extension AssinaturasService {
         guard let desde = try Self.data(pedido.vigenteDesde, campo: "vigenteDesde") else {
             throw ServiceError.invalido("vigenteDesde", "diga desde quando a nova versão vale (AAAA-MM-DD)")
         }
-        let plano = try await planos.existing(StreamNames.plano(id), naoEncontrado: "o plano \(id.uuidString.lowercased()) não existe")
+        let plano = try await planos.existing(StreamNames.plano(id), naoEncontrado: "o plano \(id.lowercasedString) não existe")
         guard case .existente(let dados) = plano else { throw ServiceError(Plano.Failure.naoEncontrado) }
         let hoje = hoje(try await fuso(unidade: dados.unidadeId))
         let now = clock.now
@@ -132,7 +132,7 @@ extension AssinaturasService {
 
     public func arquivarPlano(_ texto: String, caller: Caller) async throws -> PlanoView {
         let id = try planoId(texto)
-        _ = try await planos.existing(StreamNames.plano(id), naoEncontrado: "o plano \(id.uuidString.lowercased()) não existe")
+        _ = try await planos.existing(StreamNames.plano(id), naoEncontrado: "o plano \(id.lowercasedString) não existe")
         let now = clock.now
         let por = caller.usuario ?? "admin"
         try await planos.handle(StreamNames.plano(id), at: now, metadata: metadata(caller), receipt: caller.receipt, failure: ServiceError.init) {
@@ -143,7 +143,7 @@ extension AssinaturasService {
     }
 
     func planoId(_ texto: String) throws -> UUID {
-        guard let id = UUID(uuidString: texto) else { throw ServiceError.naoEncontrado("o plano \(texto.prefix(60)) não existe") }
+        guard let id = UUID(text: texto) else { throw ServiceError.naoEncontrado("o plano \(texto.prefix(60)) não existe") }
         return id
     }
 
@@ -152,7 +152,7 @@ extension AssinaturasService {
         let events = try await store.readStream(StreamNames.plano(id)).compactMap {
             try Plano.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
         }
-        guard let view = PlanoView.folding(events) else { throw ServiceError.naoEncontrado("o plano \(id.uuidString.lowercased()) não existe") }
+        guard let view = PlanoView.folding(events) else { throw ServiceError.naoEncontrado("o plano \(id.lowercasedString) não existe") }
         return view
     }
 
@@ -167,7 +167,7 @@ extension AssinaturasService {
 
     public func plano(_ texto: String, todos: Bool) async throws -> PlanoView {
         let id = try planoId(texto)
-        guard let doc = try await store.document(AssinaturasReadModel.planos, key: id.uuidString.lowercased()),
+        guard let doc = try await store.document(AssinaturasReadModel.planos, key: id.lowercasedString),
             case let view = try ReadModelJSON.decoder.decode(PlanoView.self, from: doc), todos || !view.arquivado
         else { throw ServiceError.naoEncontrado("o plano \(texto.prefix(60)) não existe") }
         return view

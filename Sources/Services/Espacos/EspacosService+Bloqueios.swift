@@ -22,14 +22,14 @@ extension EspacosService {
     public func agendarBloqueio(_ id: String, _ input: NovoBloqueio, caller: Caller) async throws -> EspacoView {
         let intervalo = try Self.intervalo(de: input)
         try ServiceError.texto(input.descricao, campo: "descricao", maximo: 500)
-        let bloqueio = Espaco.Bloqueio(id: UUID(), intervalo: intervalo, motivo: input.motivo, descricao: input.descricao)
+        let bloqueio = Espaco.Bloqueio(id: EventIDs.random(), intervalo: intervalo, motivo: input.motivo, descricao: input.descricao)
         return try await comAgendas(
             id, caller, intervalo: { _, _ in intervalo }, espaco: { now in .agendarBloqueio(bloqueio, em: now) },
             agenda: { now, _, _ in .bloquear(bloqueio: bloqueio.id, intervalo: intervalo, em: now) })
     }
 
     public func removerBloqueio(_ id: String, bloqueio: String, caller: Caller) async throws -> EspacoView {
-        guard let bloqueioId = UUID(uuidString: bloqueio) else { throw ServiceError.naoEncontrado("bloqueio \(bloqueio) não existe") }
+        guard let bloqueioId = UUID(text: bloqueio) else { throw ServiceError.naoEncontrado("bloqueio \(bloqueio) não existe") }
         return try await comAgendas(
             id, caller, intervalo: { dados, _ in dados.bloqueios.first { $0.id == bloqueioId }?.intervalo },
             espaco: { now in .removerBloqueio(id: bloqueioId, em: now) }, agenda: { now, _, _ in .desbloquear(bloqueio: bloqueioId, em: now) })
@@ -131,7 +131,8 @@ extension EspacosService {
                 ? "1 reserva ocupa parte deste intervalo; cancele-a ou escolha outro intervalo para o bloqueio"
                 : "\(reservas.count) reservas ocupam parte deste intervalo; cancele-as ou escolha outro intervalo para o bloqueio",
             detalhes: [
-                "reservas": reservas.sorted { $0.uuidString < $1.uuidString }.prefix(20).map { $0.uuidString.lowercased() }.joined(separator: ",")
+                "reservas": reservas.sorted { $0.uppercasedString < $1.uppercasedString }.prefix(20).map { $0.lowercasedString }.joined(
+                    separator: ",")
             ])
     }
 }

@@ -9,7 +9,7 @@ extension EspacosService {
     public func cadastrarUnidade(_ input: NovaUnidade, caller: Caller) async throws -> UnidadeView {
         // With an Idempotency-Key the id comes from it: a retry after an answer that left the
         // outcome unknown (a 5xx releases the key) finds the unit the first attempt made.
-        let id = Unidade.ID(caller.idempotencyKey.map { Events.derivedId("unidade", $0) } ?? UUID())
+        let id = Unidade.ID(caller.idempotencyKey.map { Events.derivedId("unidade", $0) } ?? EventIDs.random())
         func cadastro(em: Date) -> Unidade.Command {
             .cadastrar(
                 id: id, nome: input.nome, endereco: input.endereco, fusoHorario: input.fusoHorario ?? "America/Sao_Paulo",
@@ -66,7 +66,7 @@ extension EspacosService {
             throw ServiceError.invalido("unidadeId", "a unidade \(unidade) não existe")
         }
         // With an Idempotency-Key the id comes from it (see ``cadastrarUnidade(_:caller:)``).
-        let id = Espaco.ID(caller.idempotencyKey.map { Events.derivedId("espaco", $0) } ?? UUID())
+        let id = Espaco.ID(caller.idempotencyKey.map { Events.derivedId("espaco", $0) } ?? EventIDs.random())
         let stream = StreamNames.espaco(id)
         let now = clock.now
         func cadastro(em: Date) -> Espaco.Command {

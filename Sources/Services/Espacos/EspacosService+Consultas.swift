@@ -105,7 +105,7 @@ extension EspacosService {
             position: position, espacos: try await all(EspacoView.self, CatalogoReadModel.espacos),
             unidades: Dictionary(try await all(UnidadeView.self, CatalogoReadModel.unidades).map { ($0.id, $0) }) { first, _ in first },
             precos: Dictionary(
-                try await all(TabelaDePreco.Tabela.self, CatalogoReadModel.tabelas).map { ($0.espacoId.uuidString.lowercased(), $0.valores) }
+                try await all(TabelaDePreco.Tabela.self, CatalogoReadModel.tabelas).map { ($0.espacoId.lowercasedString, $0.valores) }
             ) { first, _ in first })
         cache.withLock { $0 = snapshot }
         return snapshot

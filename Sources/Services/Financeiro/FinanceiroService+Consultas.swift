@@ -216,7 +216,7 @@ extension FinanceiroService {
     /// A company's invoices (its subscription's cycles), newest first, for its managers and
     /// operators; 404 for anyone else, as for a company that does not exist.
     public func faturas(daEmpresa id: String, usuario: String, admin: Bool, pagina: Int) async throws -> Pagina<FaturaView> {
-        guard let uuid = UUID(uuidString: id), let empresa = try await empresa(uuid), admin || empresa.gere(usuario) else {
+        guard let uuid = UUID(text: id), let empresa = try await empresa(uuid), admin || empresa.gere(usuario) else {
             throw ServiceError.naoEncontrado("a empresa não existe")
         }
         return try await faturas(doMembro: Empresa.titular(uuid), pagina: pagina)

@@ -104,7 +104,7 @@ extension FinanceiroService {
                     linhas.append([
                         unidade.nome, String(l.sequencia), Self.data(l.data), Self.local(l.em, fuso: unidade.fuso), l.origem.tipo.rawValue,
                         l.origem.codigo, Self.texto(l.historico), p.conta.nome, Self.reais(p.debito, decimal: ","),
-                        Self.reais(p.credito, decimal: ","), l.id.uuidString.lowercased(),
+                        Self.reais(p.credito, decimal: ","), l.id.lowercasedString,
                     ])
                 }
             }
@@ -120,7 +120,7 @@ extension FinanceiroService {
             for p in l.partidas {
                 linhas.append([
                     l.unidadeId.description, String(l.sequencia), l.data.description, ReservasReadModel.ordem(l.em),
-                    l.id.uuidString.lowercased(), l.origem.tipo.rawValue, l.origem.codigo, l.origem.documentoId.uuidString.lowercased(),
+                    l.id.lowercasedString, l.origem.tipo.rawValue, l.origem.codigo, l.origem.documentoId.lowercasedString,
                     Self.texto(l.historico), p.conta.rawValue, Self.reais(p.debito), String(p.debito.centavos), Self.reais(p.credito),
                     String(p.credito.centavos),
                 ])

@@ -35,7 +35,7 @@ extension FinanceiroService {
         let tipo: String
         let motivo: String
 
-        var description: String { "financeiro não pode tratar \(tipo) \(evento.uuidString.lowercased()): \(motivo)" }
+        var description: String { "financeiro não pode tratar \(tipo) \(evento.lowercasedString): \(motivo)" }
     }
 
     /// The bus reactor: the writes `event` calls for (none for an event already accounted for,
@@ -127,7 +127,7 @@ extension FinanceiroService {
         case .outraUnidade(let unidade): "o comando é da unidade \(unidade), não deste livro"
         case .valorInvalido(let valor): "valor \(valor) inválido: deve ser positivo"
         case .aliquotaInvalida(let bp): "alíquota de ISS \(bp) pontos-base fora de 0…10000"
-        case .faturaNaoEncontrada(let pagamento): "não há fatura do pagamento \(pagamento.uuidString.lowercased()) nesta unidade"
+        case .faturaNaoEncontrada(let pagamento): "não há fatura do pagamento \(pagamento.lowercasedString) nesta unidade"
         case .reembolsoExcedeFatura(let disponivel): "o reembolso excede o saldo da fatura (\(disponivel))"
         case .lancamentoInvalido(let falha): "lançamento contábil inválido: \(falha)"
         }
@@ -136,7 +136,7 @@ extension FinanceiroService {
     /// A name-based UUID (RFC 9562 version 8, SHA-256) of the cause's event id and `nome`:
     /// the same cause always yields the same ids.
     static func id(causa: UUID, _ nome: String) -> UUID {
-        let digest = SHA256.hash(data: Data("coworkflow.financeiro|\(causa.uuidString.lowercased())|\(nome)".utf8))
+        let digest = SHA256.hash(data: Data("coworkflow.financeiro|\(causa.lowercasedString)|\(nome)".utf8))
         var b = Array(digest.prefix(16))
         b[6] = (b[6] & 0x0F) | 0x80
         b[8] = (b[8] & 0x3F) | 0x80

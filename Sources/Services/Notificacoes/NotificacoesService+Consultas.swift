@@ -43,7 +43,7 @@ extension NotificacoesService {
         let event = Notificacao.Event.lidas(Notificacao.Lidas(usuarioId: usuario, ate: now))
         try await store.append(
             to: StreamName(category: "notificacao", id: "leitura-\(usuario)"), expected: .any,
-            events: [try NewEvent(eventId: UUID(), event: event, metadata: meta, occurredAt: now)], receipt: caller.receipt)
+            events: [try NewEvent(eventId: EventIDs.next(), event: event, metadata: meta, occurredAt: now)], receipt: caller.receipt)
     }
 
     /// A page of the inbox, each notice read or not, and how many are unread.

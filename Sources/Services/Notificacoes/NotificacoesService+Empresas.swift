@@ -17,7 +17,7 @@ extension NotificacoesService {
         let validade = DataLocal(convite.expiraEm, em: TimeZone(identifier: "America/Sao_Paulo") ?? .gmt).brasileira
         let titulo = "Convite para fazer parte de \(empresa) na CoworkFlow"
         return Aviso(
-            tipo: .convite, usuarioId: "convite:\(convite.conviteId.uuidString.lowercased())", reservaId: nil, titulo: titulo,
+            tipo: .convite, usuarioId: "convite:\(convite.conviteId.lowercasedString)", reservaId: nil, titulo: titulo,
             texto: "Convite para \(empresa) como \(papel), válido até \(validade).",
             destino: Contato(nome: "", email: email),
             textoDoEmail: "\(empresa) convidou você para fazer parte da conta da empresa na CoworkFlow, como \(papel). "

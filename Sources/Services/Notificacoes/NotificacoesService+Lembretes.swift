@@ -29,9 +29,9 @@ extension NotificacoesService {
         defer { Self.metricasDosLembretes.found(pendentes) }
         for lembrete in lembretes {
             guard lembrete.inicio.addingTimeInterval(antecedencia) <= now else { break }  // sorted by start
-            guard lembrete.inicio > now, let reservaId = UUID(uuidString: lembrete.reservaId) else { continue }
+            guard lembrete.inicio > now, let reservaId = UUID(text: lembrete.reservaId) else { continue }
             let id = Events.derivedId("lembrete", lembrete.reservaId)
-            let stream = StreamName(category: "notificacao", id: id.uuidString.lowercased())
+            let stream = StreamName(category: "notificacao", id: id.lowercasedString)
             guard try await store.readStream(stream).isEmpty else { continue }
             pendentes += 1
             // Cancelled (or expired) while the reminders' read model had not caught up: nothing to remind.

@@ -196,7 +196,7 @@ extension NotificacoesService {
         if destino == nil { destino = try await contatoDaEmpresa(aviso.usuarioId) }
         if destino == nil { destino = try await contato(aviso.usuarioId) }
         guard let pessoa = destino, !pessoa.email.isEmpty else { return [] }
-        let messageId = "\(id.uuidString.lowercased())@coworkflow"
+        let messageId = "\(id.lowercasedString)@coworkflow"
         let saudacao = pessoa.nome.isEmpty ? "Olá," : "Olá, \(pessoa.nome.split(separator: " ").first.map(String.init) ?? pessoa.nome),"
         let mensagem = EmailMessage(
             from: remetente, to: [EmailAddress(pessoa.email, name: pessoa.nome.isEmpty ? nil : pessoa.nome)], subject: aviso.titulo,
@@ -246,8 +246,10 @@ extension NotificacoesService {
                 Notificacao.Falhou(
                     notificacaoId: id, usuarioId: aviso.usuarioId, tipo: aviso.tipo, canal: "email", titulo: aviso.titulo, texto: aviso.texto,
                     reservaId: aviso.reservaId, erro: String(erro.prefix(500)), tentativas: tentativa, em: now))
-        let stream = StreamName(category: "notificacao", id: id.uuidString.lowercased())
-        return [StreamWrite(stream: stream, expected: .noStream, events: try Events.derived([event], from: id.uuidString, at: now, metadata: meta))]
+        let stream = StreamName(category: "notificacao", id: id.lowercasedString)
+        return [
+            StreamWrite(stream: stream, expected: .noStream, events: try Events.derived([event], from: id.uppercasedString, at: now, metadata: meta))
+        ]
     }
 
     /// The booking as a person names it ("a reserva de Sala Ipê (seg., 25/11, 10:00–11:00)"),
@@ -295,9 +297,9 @@ extension NotificacoesService {
         guard let first = eventos.first, first.type == Reserva.Catalogo.solicitada.type else { return nil }
         if confirmada, eventos.last?.type != Reserva.Catalogo.confirmada.type { return nil }
         let reserva = try EventJSON.decoder.decode(Reserva.Solicitada.self, from: first.data)
-        let espaco = try await store.document(CatalogoReadModel.espacos, key: reserva.espacoId.uuidString.lowercased())
+        let espaco = try await store.document(CatalogoReadModel.espacos, key: reserva.espacoId.lowercasedString)
             .flatMap { try? ReadModelJSON.decoder.decode(EspacoView.self, from: $0) }
-        let unidade = try await store.document(CatalogoReadModel.unidades, key: reserva.unidadeId.uuidString.lowercased())
+        let unidade = try await store.document(CatalogoReadModel.unidades, key: reserva.unidadeId.lowercasedString)
             .flatMap { try? ReadModelJSON.decoder.decode(UnidadeView.self, from: $0) }
         return (reserva, espaco, unidade, eventos.contains { $0.type == Reserva.Catalogo.confirmada.type })
     }

@@ -54,7 +54,8 @@ extension PagamentosService {
         guard !events.isEmpty else { return [] }
         return [
             StreamWrite(
-                stream: stream, expected: .after(version), events: try Events.derived(events, from: causa.uuidString, at: clock.now, metadata: meta))
+                stream: stream, expected: .after(version),
+                events: try Events.derived(events, from: causa.uppercasedString, at: clock.now, metadata: meta))
         ]
     }
 
@@ -82,7 +83,8 @@ extension PagamentosService {
         guard !events.isEmpty else { return [] }
         return [
             StreamWrite(
-                stream: stream, expected: .after(version), events: try Events.derived(events, from: causa.uuidString, at: clock.now, metadata: meta))
+                stream: stream, expected: .after(version),
+                events: try Events.derived(events, from: causa.uppercasedString, at: clock.now, metadata: meta))
         ]
     }
 

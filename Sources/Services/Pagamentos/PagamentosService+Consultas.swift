@@ -50,7 +50,7 @@ public struct PagamentoView: Codable, Sendable, Equatable {
 
     init(_ d: Pagamento.Dados) {
         id = d.id.description
-        reservaId = d.inicio.reservaId.uuidString.lowercased()
+        reservaId = d.inicio.reservaId.lowercasedString
         status = d.status.rawValue
         metodo = d.inicio.metodo
         valor = d.valor
@@ -60,7 +60,7 @@ public struct PagamentoView: Codable, Sendable, Equatable {
         expiraEm = d.status == .pendente ? d.inicio.expiraEm : nil
         confirmadoEm = d.confirmadoEm
         motivo = d.motivo
-        reembolsos = d.reembolsos.map { ReembolsoView(id: $0.reembolsoId.uuidString.lowercased(), valor: $0.valor, concluido: $0.concluido) }
+        reembolsos = d.reembolsos.map { ReembolsoView(id: $0.reembolsoId.lowercasedString, valor: $0.valor, concluido: $0.concluido) }
         reembolsado = d.reembolsos.filter(\.concluido).reduce(.zero) { $0 + $1.valor }
     }
 

@@ -37,7 +37,7 @@ extension PagamentosService {
         guard !events.isEmpty else { return [] }
         return [
             StreamWrite(
-                stream: stream, expected: .after(version), events: try Events.derived(events, from: causa.uuidString, at: now, metadata: meta))
+                stream: stream, expected: .after(version), events: try Events.derived(events, from: causa.uppercasedString, at: now, metadata: meta))
         ]
     }
 
@@ -86,7 +86,7 @@ extension PagamentosService {
                     throw ServiceError.requisicaoInvalida("um aviso de reembolso precisa de reembolsoId")
                 }
                 guard dados.reembolso?.reembolsoId == reembolsoId else {
-                    throw ServiceError.naoEncontrado("reembolso desconhecido: \(reembolsoId.uuidString.lowercased())")
+                    throw ServiceError.naoEncontrado("reembolso desconhecido: \(reembolsoId.lowercasedString)")
                 }
                 return RespostaDoWebhook(recebido: true, duplicado: false, pagamentoId: aviso.referencia, status: .cancelado)
             }

@@ -104,7 +104,7 @@ extension PagamentosService {
             return [
                 StreamWrite(
                     stream: stream, expected: .after(version),
-                    events: try Events.derived(events, from: causa.uuidString, at: clock.now, metadata: meta))
+                    events: try Events.derived(events, from: causa.uppercasedString, at: clock.now, metadata: meta))
             ]
         }
         var cobranca: Pagamento.Cobranca?
@@ -120,7 +120,8 @@ extension PagamentosService {
         let events = try decide(.iniciar(pedido, cobranca: cobranca, metodo: forma.metodo, em: clock.now), state)
         return [
             StreamWrite(
-                stream: stream, expected: .after(version), events: try Events.derived(events, from: causa.uuidString, at: clock.now, metadata: meta))
+                stream: stream, expected: .after(version),
+                events: try Events.derived(events, from: causa.uppercasedString, at: clock.now, metadata: meta))
         ]
     }
 
@@ -163,7 +164,7 @@ extension PagamentosService {
         guard !events.isEmpty else { return [] }
         return [
             StreamWrite(
-                stream: stream, expected: .after(version), events: try Events.derived(events, from: causa.uuidString, at: now, metadata: meta))
+                stream: stream, expected: .after(version), events: try Events.derived(events, from: causa.uppercasedString, at: now, metadata: meta))
         ]
     }
 

@@ -102,7 +102,7 @@ public final class PrecosService: Sendable {
         guard var object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] else {
             throw ServiceError.requisicaoInvalida("o corpo deve ser um objeto JSON com 'tipo' e os campos da regra")
         }
-        object["id"] = UUID().uuidString
+        object["id"] = EventIDs.random().uppercasedString
         let regra: TabelaDePreco.Regra
         do {
             regra = try JSONDecoder().decode(TabelaDePreco.Regra.self, from: JSONSerialization.data(withJSONObject: object))
@@ -120,7 +120,7 @@ public final class PrecosService: Sendable {
 
     public func removerRegra(_ espaco: String, regra: String, caller: Caller) async throws {
         let id = try await existingEspaco(espaco)
-        guard let regraId = UUID(uuidString: regra) else { throw ServiceError.naoEncontrado("a regra \(regra.prefix(60)) não existe") }
+        guard let regraId = UUID(text: regra) else { throw ServiceError.naoEncontrado("a regra \(regra.prefix(60)) não existe") }
         let now = clock.now
         try await tabelas.handle(StreamNames.tabela(id), at: now, metadata: metadata(caller), receipt: caller.receipt, failure: ServiceError.init) {
             _ in

@@ -13,7 +13,7 @@ extension ReservasService {
         let id = try Self.reservaId(id)
         // A booking has one payment, whose id is the booking's (pagamento-<reservaId>): another
         // booking's payment, or a made-up one, would promise refunds of money never received.
-        if let pagamentoId, UUID(uuidString: pagamentoId) != id.rawValue {
+        if let pagamentoId, UUID(text: pagamentoId) != id.rawValue {
             throw ServiceError.invalido("pagamentoId", "o pagamento de uma reserva tem o id da própria reserva (\(id))")
         }
         let now = clock.now

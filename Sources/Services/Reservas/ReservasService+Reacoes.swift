@@ -21,7 +21,7 @@ extension ReservasService {
         var meta = event.metadata.caused(by: event.eventId, correlationId: event.metadata.correlationId)
         meta.service = Self.service
         meta.actor = "system:reservas"
-        let cause = event.eventId.uuidString
+        let cause = event.eventId.uppercasedString
         switch event.type {
         case Pagamento.Catalogo.confirmado:
             let pago = try EventJSON.decoder.decode(Pagamento.Confirmado.self, from: event.data)

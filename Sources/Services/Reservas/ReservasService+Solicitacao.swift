@@ -36,7 +36,7 @@ extension ReservasService {
             id = Reserva.ID(Events.derivedId("reserva", key))
             if let anterior = try await repetida(id, usuario: usuario, espacoId: espacoId.rawValue, intervalo: intervalo) { return anterior }
         } else {
-            id = Reserva.ID(UUID())
+            id = Reserva.ID(EventIDs.next())
         }
         let now = clock.now
         // Once the space and its unit were loaded here, the days, and so every stream the booking

@@ -13,7 +13,7 @@ extension UsuariosService {
         let nome = try Self.validNome(nome)
         let email = try Self.validEmail(email)
         try Self.validSenha(senha)
-        let id = Usuario.ID(UUID())
+        let id = Usuario.ID(EventIDs.random())
         let claimStream = claimStream(email)
         // An address already taken is refused before the password is hashed (~0.15 s of CPU a
         // try, which a loop of registrations with a known address would otherwise buy for

@@ -89,7 +89,7 @@ extension UsuariosService {
             if let usuario, metadata.actor?.lowercased() != usuario.lowercased() { return }
             registros.append(
                 Registro(
-                    id: event.eventId.uuidString.lowercased(), tipo: event.type, rotulo: Catalogos.kind(event.type)?.label ?? event.type,
+                    id: event.eventId.lowercasedString, tipo: event.type, rotulo: Catalogos.kind(event.type)?.label ?? event.type,
                     stream: event.stream.rawValue, em: event.occurredAt,
                     ator: metadata.actor, requestId: metadata.requestId, servico: metadata.service))
         }

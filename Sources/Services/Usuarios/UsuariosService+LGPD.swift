@@ -157,12 +157,12 @@ extension UsuariosService {
                 case .confirmado(let e): ("pagamento recebido (\(e.metodo.rawValue))", e.valor, e.reservaId)
                 case .recusado(let e): ("pagamento recusado", nil, e.reservaId)
                 case .reembolsoConcluido(let e): ("reembolso concluído", e.valor, e.reservaId)
-                default: ("", nil, UUID())
+                default: ("", nil, EventIDs.random())
                 }
             guard !oque.isEmpty else { continue }
             var linha: [String: Any] = [
                 "o_que": oque, "em": event.occurredAt.formatted(.iso8601),
-                "reserva": quandoDaReserva[reserva.uuidString.lowercased()] ?? "uma reserva",
+                "reserva": quandoDaReserva[reserva.lowercasedString] ?? "uma reserva",
             ]
             if let valor { linha["valor"] = valor.description }
             movimentos.append(linha)
@@ -219,7 +219,7 @@ extension UsuariosService {
                 }
                 let sujeitos = try await TrilhasReadModel.sujeitos(event) { reserva in
                     if let dono = donos[reserva] { return dono }
-                    return try await store.document(TrilhasReadModel.donos, key: reserva.uuidString.lowercased()).flatMap {
+                    return try await store.document(TrilhasReadModel.donos, key: reserva.lowercasedString).flatMap {
                         try ReadModelJSON.decoder.decode(TrilhasReadModel.Dono.self, from: $0).usuario
                     }
                 }
