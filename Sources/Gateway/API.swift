@@ -289,7 +289,7 @@ extension Reply {
     }
 
     static func json<T: Encodable>(_ value: T, status: Int = 200) throws -> Reply {
-        Reply(status: status, body: try JSON.encoder.encode(value))
+        Reply(status: status, body: try EventJSON.encode(value))
     }
 
     /// The value as JSON, or 204 with no body when there is none (``Operation/vazio``).

@@ -6,13 +6,6 @@ import Services
 
 /// JSON in and out, with the project's settings (ISO 8601 dates, sorted keys).
 enum JSON {
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = Instants.encoding
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
     static func data(_ data: Data, status: HTTPResponse.Status, contentType: String = "application/json; charset=utf-8") -> Response {
         Response(status: status, headers: [.contentType: contentType], body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
@@ -84,7 +77,7 @@ extension ServiceError {
     /// where the edge knows better (a method not allowed, a body too large, a provider down).
     func reply(requestId: String, status: Int? = nil) -> Reply {
         let body = ErrorBody(erro: codigo, mensagem: mensagem, detalhes: detalhes.isEmpty ? nil : detalhes, requestId: requestId)
-        var reply = Reply(status: status ?? self.status, body: (try? JSON.encoder.encode(body)) ?? Data(#"{"erro":"erro_interno"}"#.utf8))
+        var reply = Reply(status: status ?? self.status, body: (try? EventJSON.encode(body)) ?? Data(#"{"erro":"erro_interno"}"#.utf8))
         if let retryAfter { reply.headers["Retry-After"] = String(retryAfter) }
         return reply
     }

@@ -173,12 +173,11 @@ extension AnalyticsReadModel {
     }
 
     private static func codificar(_ modelo: AnalyticsModel, em destino: ProjectionTarget) throws -> [ReadModelChange] {
-        let encoder = ReadModelJSON.encoder
-        return try modelo.todasAsChaves.flatMap { chave in
+        try modelo.todasAsChaves.flatMap { chave in
             try modelo.documentos(chave).map { documento in
                 ReadModelChange(
                     collection: destino.name(documento.colecao), key: documento.chave, grupo: documento.grupo, ordem: documento.ordem,
-                    doc: try encoder.encode(documento.valor))
+                    doc: try ReadModelJSON.encode(documento.valor))
             }
         }
     }

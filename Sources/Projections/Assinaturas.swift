@@ -260,7 +260,7 @@ public enum AssinaturasReadModel {
         guard let event = try Assinatura.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) else { return }
         let titular = titularEInstante(event).0
         guard let view = try await batch.get(AssinaturaView.self, assinaturas, titular).aplicando(event) else { return }
-        let doc = try ReadModelJSON.encoder.encode(view)
+        let doc = try ReadModelJSON.encode(view)
         batch.put(json: doc, assinaturas, titular, grupo: "todas", ordem: titular)
         batch.put(json: doc, porStatus, titular, grupo: view.status.rawValue, ordem: titular)
         if let vence = view.prazo {

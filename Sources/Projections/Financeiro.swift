@@ -318,7 +318,7 @@ public enum FinanceiroReadModel {
     }
 
     private static func salvar(_ view: FaturaView, _ batch: ProjectionBatch) throws {
-        let doc = try ReadModelJSON.encoder.encode(view)
+        let doc = try ReadModelJSON.encode(view)
         batch.put(json: doc, faturas, view.id, grupo: view.unidadeId, ordem: ordem(view.data, view.emitidaEm, view.numero))
         batch.put(
             json: doc, faturasDoMembro, "\(view.usuarioId)|\(view.id)", grupo: view.usuarioId,

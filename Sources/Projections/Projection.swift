@@ -60,7 +60,7 @@ struct HeldDocument {
     mutating func encoded() throws -> Data {
         if let json { return json }
         guard let value else { preconditionFailure("a held document has a value or its bytes") }
-        let data = try ReadModelJSON.encoder.encode(value)
+        let data = try ReadModelJSON.encode(value)
         json = data
         return data
     }
@@ -146,7 +146,7 @@ public final class ProjectionBatch {
         record(Key(collection: target.name(collection), key: key), Entry(grupo: grupo, ordem: ordem, doc: HeldDocument(value: value)))
     }
 
-    /// ``put(_:_:_:grupo:ordem:)`` of a document already encoded with `ReadModelJSON.encoder`
+    /// ``put(_:_:_:grupo:ordem:)`` of a document already encoded with `ReadModelJSON.encode(_:)`
     /// (one value kept under several keys is encoded once).
     public func put(json doc: Data, _ collection: String, _ key: String, grupo: String? = nil, ordem: String = "") {
         record(Key(collection: target.name(collection), key: key), Entry(grupo: grupo, ordem: ordem, doc: HeldDocument(json: doc)))

@@ -208,7 +208,7 @@ public enum ReservasReadModel {
     /// operators): one document, encoded once.
     private static func save(_ view: ReservaView, _ batch: ProjectionBatch) throws {
         let start = ordem(view.inicio)
-        let doc = try ReadModelJSON.encoder.encode(view)
+        let doc = try ReadModelJSON.encode(view)
         batch.put(json: doc, reservas, view.id, grupo: view.usuarioId, ordem: start)
         for dia in view.dias {
             batch.put(json: doc, porDia, "\(dia)|\(view.id)", grupo: diaGrupo(unidade: view.unidadeId, data: dia), ordem: start)

@@ -31,7 +31,7 @@ public struct NewEvent: Sendable, Equatable {
     ) throws {
         self.init(
             eventId: eventId, type: event.eventType, schemaVersion: event.eventSchemaVersion,
-            data: try EventJSON.encoder.encode(event), metadata: metadata, occurredAt: occurredAt)
+            data: try EventJSON.encode(event), metadata: metadata, occurredAt: occurredAt)
     }
 }
 
@@ -134,6 +134,16 @@ public enum EventJSON {
         encoder.dateEncodingStrategy = Instants.encoding
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
+    }
+
+    /// `value` as ``encoder`` writes it, byte for byte, written by ``JSONWriter`` (several times
+    /// faster); what that leaves to Foundation, by ``encoder``.
+    public static func encode<T: Encodable>(_ value: T) throws -> Data {
+        do {
+            return try JSONWriter.encode(value)
+        } catch is JSONWriter.Unsupported {
+            return try encoder.encode(value)
+        }
     }
 
     public static var decoder: JSONDecoder {

@@ -42,7 +42,7 @@ extension EspacosService {
             filtro.comodidade ?? "", String(filtro.incluirInativos), String(pagina),
         ].joined(separator: "|")
         if let data = pages.withLock({ $0.position == snapshot.position ? $0.pages[key] : nil }) { return data }
-        let data = try ReadModelJSON.encoder.encode(catalogo(filtro, pagina: pagina, porPagina: 50, from: snapshot))
+        let data = try ReadModelJSON.encode(catalogo(filtro, pagina: pagina, porPagina: 50, from: snapshot))
         pages.withLock { cache in
             if cache.position != snapshot.position { cache = (snapshot.position, [:]) }
             if cache.pages.count < 1_000 { cache.pages[key] = data }
