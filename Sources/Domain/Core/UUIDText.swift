@@ -33,8 +33,8 @@ extension UUID {
     }
 
     /// Parses canonical text in either case, as `UUID(uuidString:)` does; nil for anything else,
-    /// also for what that one's `sscanf` lets through (more after the 36 characters, `-f` read
-    /// as a negative pair).
+    /// also for what that one's `sscanf` lets through (a space or a sign inside a pair, `-f` read
+    /// as F1; anything after a NUL).
     public init?(text: some StringProtocol) {
         guard
             let parsed = text.utf8.withContiguousStorageIfAvailable({ UUID(utf8: UnsafeRawBufferPointer($0)) })

@@ -12,9 +12,10 @@ public enum EventIDs {
         return make(milliseconds: milliseconds(now), randomA: random.next(), randomB: random.next())
     }
 
-    /// A random id (version 4) from the system's random source, for what is not an event: a
-    /// request's id. Foundation's `EventIDs.next()` opens, reads and closes `/dev/urandom` for each one
-    /// on Linux (three system calls); this is one `getrandom`.
+    /// A random id (version 4) from the system's random source, for ids that say nothing of when
+    /// they were made: a request's, a member's, a plan's, a block's. Foundation's `UUID()` opens,
+    /// reads and closes `/dev/urandom` for each one on Linux (three system calls); this is one
+    /// `getrandom`.
     public static func random() -> UUID {
         var random = SystemRandomNumberGenerator()
         let high = (random.next() & 0xFFFF_FFFF_FFFF_0FFF) | 0x4000  // version 4

@@ -8,8 +8,8 @@ package import Foundation
 /// session 46). The value's members are gathered per object (to sort them), then written once
 /// into one buffer.
 ///
-/// What it does not write as Foundation does (`Data`, `Decimal`, `URL`, a value that
-/// encodes nothing, a float that is not finite) throws ``Unsupported``:
+/// What it does not write as Foundation does (`Data`, `Decimal`, `URL`, 128-bit integers, a
+/// value that encodes nothing or values of two kinds, a float that is not finite) throws ``Unsupported``:
 /// ``EventJSON/encode(_:)`` then encodes with Foundation's encoder.
 package enum JSONWriter {
     package struct Unsupported: Error {
@@ -42,7 +42,7 @@ package enum JSONWriter {
             if let special = try special(value) { return special }
             let encoder = NodeEncoder()
             try value.encode(to: encoder)
-            guard let node = encoder.node else { throw Unsupported(what: "\(T.self) encodes nothing") }
+            guard let node = encoder.node, !encoder.mixed else { throw Unsupported(what: "\(T.self) encodes nothing, or values of two kinds") }
             return node
         }
 
@@ -133,11 +133,15 @@ package enum JSONWriter {
 /// The `Encoder` a value encodes itself into: it leaves one ``JSONWriter/Node``.
 final class NodeEncoder: Encoder {
     var node: JSONWriter.Node?
+    /// A container of one kind was asked for after a value of another (Foundation traps or
+    /// merges): left to Foundation.
+    var mixed = false
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         if case .object(let object) = node { return KeyedEncodingContainer(KeyedWriter(object: object)) }
+        if node != nil { mixed = true }
         let object = JSONWriter.ObjectNode()
         node = .object(object)
         return KeyedEncodingContainer(KeyedWriter(object: object))
@@ -145,6 +149,7 @@ final class NodeEncoder: Encoder {
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
         if case .array(let array) = node { return UnkeyedWriter(array: array) }
+        if node != nil { mixed = true }
         let array = JSONWriter.ArrayNode()
         node = .array(array)
         return UnkeyedWriter(array: array)
@@ -184,14 +189,23 @@ private struct KeyedWriter<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt32, forKey key: Key) throws { set(.uint(UInt64(value)), key) }
     mutating func encode(_ value: UInt64, forKey key: Key) throws { set(.uint(value), key) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { set(try .of(value), key) }
+    mutating func encode(_ value: Int128, forKey key: Key) throws { throw JSONWriter.Unsupported(what: "Int128") }
+    mutating func encode(_ value: UInt128, forKey key: Key) throws { throw JSONWriter.Unsupported(what: "UInt128") }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        // Asked again for the same key: the same object, as Foundation's.
+        if let existing = object.members.last(where: { $0.key == key.stringValue }), case .object(let nested) = existing.value {
+            return KeyedEncodingContainer(KeyedWriter<NestedKey>(object: nested))
+        }
         let nested = JSONWriter.ObjectNode()
         set(.object(nested), key)
         return KeyedEncodingContainer(KeyedWriter<NestedKey>(object: nested))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        if let existing = object.members.last(where: { $0.key == key.stringValue }), case .array(let nested) = existing.value {
+            return UnkeyedWriter(array: nested)
+        }
         let nested = JSONWriter.ArrayNode()
         set(.array(nested), key)
         return UnkeyedWriter(array: nested)
@@ -233,6 +247,8 @@ private struct UnkeyedWriter: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt32) throws { add(.uint(UInt64(value))) }
     mutating func encode(_ value: UInt64) throws { add(.uint(value)) }
     mutating func encode<T: Encodable>(_ value: T) throws { add(try .of(value)) }
+    mutating func encode(_ value: Int128) throws { throw JSONWriter.Unsupported(what: "Int128") }
+    mutating func encode(_ value: UInt128) throws { throw JSONWriter.Unsupported(what: "UInt128") }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         let nested = JSONWriter.ObjectNode()
@@ -257,22 +273,27 @@ private struct SingleValueWriter: SingleValueEncodingContainer {
     let encoder: NodeEncoder
     var codingPath: [any CodingKey] { [] }
 
-    private func set(_ node: JSONWriter.Node) { encoder.node = node }
+    private func set(_ node: JSONWriter.Node) throws {
+        guard encoder.node == nil else { throw JSONWriter.Unsupported(what: "a single value encoded twice, or after a container") }
+        encoder.node = node
+    }
 
-    mutating func encodeNil() throws { set(.null) }
-    mutating func encode(_ value: Bool) throws { set(.bool(value)) }
-    mutating func encode(_ value: String) throws { set(.string(value)) }
-    mutating func encode(_ value: Double) throws { set(try finite(value)) }
-    mutating func encode(_ value: Float) throws { set(try finite(value)) }
-    mutating func encode(_ value: Int) throws { set(.int(Int64(value))) }
-    mutating func encode(_ value: Int8) throws { set(.int(Int64(value))) }
-    mutating func encode(_ value: Int16) throws { set(.int(Int64(value))) }
-    mutating func encode(_ value: Int32) throws { set(.int(Int64(value))) }
-    mutating func encode(_ value: Int64) throws { set(.int(value)) }
-    mutating func encode(_ value: UInt) throws { set(.uint(UInt64(value))) }
-    mutating func encode(_ value: UInt8) throws { set(.uint(UInt64(value))) }
-    mutating func encode(_ value: UInt16) throws { set(.uint(UInt64(value))) }
-    mutating func encode(_ value: UInt32) throws { set(.uint(UInt64(value))) }
-    mutating func encode(_ value: UInt64) throws { set(.uint(value)) }
-    mutating func encode<T: Encodable>(_ value: T) throws { set(try .of(value)) }
+    mutating func encodeNil() throws { try set(.null) }
+    mutating func encode(_ value: Bool) throws { try set(.bool(value)) }
+    mutating func encode(_ value: String) throws { try set(.string(value)) }
+    mutating func encode(_ value: Double) throws { try set(try finite(value)) }
+    mutating func encode(_ value: Float) throws { try set(try finite(value)) }
+    mutating func encode(_ value: Int) throws { try set(.int(Int64(value))) }
+    mutating func encode(_ value: Int8) throws { try set(.int(Int64(value))) }
+    mutating func encode(_ value: Int16) throws { try set(.int(Int64(value))) }
+    mutating func encode(_ value: Int32) throws { try set(.int(Int64(value))) }
+    mutating func encode(_ value: Int64) throws { try set(.int(value)) }
+    mutating func encode(_ value: UInt) throws { try set(.uint(UInt64(value))) }
+    mutating func encode(_ value: UInt8) throws { try set(.uint(UInt64(value))) }
+    mutating func encode(_ value: UInt16) throws { try set(.uint(UInt64(value))) }
+    mutating func encode(_ value: UInt32) throws { try set(.uint(UInt64(value))) }
+    mutating func encode(_ value: UInt64) throws { try set(.uint(value)) }
+    mutating func encode<T: Encodable>(_ value: T) throws { try set(try .of(value)) }
+    mutating func encode(_ value: Int128) throws { throw JSONWriter.Unsupported(what: "Int128") }
+    mutating func encode(_ value: UInt128) throws { throw JSONWriter.Unsupported(what: "UInt128") }
 }

@@ -243,6 +243,9 @@ public actor SandboxPSP {
         // charge's ids took a few per cent of the gateway under a load of bookings. A byte past
         // the last whole multiple of the alphabet is dropped, so that each character is as likely.
         var generator = SystemRandomNumberGenerator()
+        guard alfabeto.count <= 256 else {
+            return String((0..<count).map { _ in alfabeto[Int(generator.next(upperBound: UInt64(alfabeto.count)))] })
+        }
         let limite = 256 - 256 % alfabeto.count
         var texto = ""
         texto.reserveCapacity(count)

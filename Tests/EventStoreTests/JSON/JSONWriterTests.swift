@@ -38,7 +38,7 @@ struct JSONWriterTests {
         case par(a: String, b: Date?)
     }
 
-    enum K: String, CodingKey { case vazia, um, par }
+    enum K: String, CodingKey { case vazia, um, par, lista }
 
     struct Chave: Codable, Hashable, CodingKeyRepresentable {
         let texto: String
@@ -88,7 +88,14 @@ struct JSONWriterTests {
             try container.encode(2, forKey: .um)
             try container.encode(3, forKey: .vazia)
             var outro = encoder.container(keyedBy: K.self)
-            try outro.encode("p", forKey: .par)
+            var aninhado = outro.nestedContainer(keyedBy: K.self, forKey: .par)
+            try aninhado.encode("primeiro", forKey: .um)
+            var denovo = outro.nestedContainer(keyedBy: K.self, forKey: .par)
+            try denovo.encode("segundo", forKey: .vazia)
+            var lista = outro.nestedUnkeyedContainer(forKey: .lista)
+            try lista.encode(1)
+            var mesmaLista = outro.nestedUnkeyedContainer(forKey: .lista)
+            try mesmaLista.encode(2)
             try super_(container.superEncoder())
             try super_(container.superEncoder(forKey: .um))
         }
@@ -98,17 +105,29 @@ struct JSONWriterTests {
         }
     }
 
-    @Test("a key written twice keeps its last value; a container asked for twice is one object; super encoders as Foundation's")
+    @Test("a key written twice keeps its last value; a container, or a nested one, asked for twice is one; super encoders as Foundation's")
     func rewritten_keys() throws {
         #expect(try writer(Sobrescrito()) == (try foundation(Sobrescrito())))
     }
 
-    @Test("what it leaves to Foundation: data, a float that is not finite, a value that encodes nothing")
+    @Test("what it leaves to Foundation: data, a float that is not finite, a value that encodes nothing or two kinds, Int128")
     func leaves_to_foundation() throws {
         struct Nada: Encodable { func encode(to encoder: any Encoder) throws {} }
+        struct Misturado: Encodable {
+            func encode(to encoder: any Encoder) throws {
+                var single = encoder.singleValueContainer()
+                try single.encode(1)
+                var keyed = encoder.container(keyedBy: K.self)
+                try keyed.encode(2, forKey: .um)
+            }
+        }
+        struct Grande: Encodable { let n: Int128 }
         #expect(throws: JSONWriter.Unsupported.self) { try JSONWriter.encode(["d": Data([1, 2])]) }
         #expect(throws: JSONWriter.Unsupported.self) { try JSONWriter.encode([Double.nan]) }
         #expect(throws: JSONWriter.Unsupported.self) { try JSONWriter.encode([Nada()]) }
+        #expect(throws: JSONWriter.Unsupported.self) { try JSONWriter.encode([Misturado()]) }
+        #expect(throws: JSONWriter.Unsupported.self) { try JSONWriter.encode(Grande(n: 1)) }
+        #expect(try EventJSON.encode(Grande(n: 1)) == (try EventJSON.encoder.encode(Grande(n: 1))))
         // Through EventJSON.encode, Foundation's answer, whatever it is.
         #expect(try EventJSON.encode(["d": Data([1, 2])]) == (try EventJSON.encoder.encode(["d": Data([1, 2])])))
         #expect((try? EventJSON.encode([Double.nan])) == nil)
