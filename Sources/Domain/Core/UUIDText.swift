@@ -54,7 +54,7 @@ extension UUID {
                     guard text[position] == UInt8(ascii: "-") else { return false }
                     position += 1
                 }
-                guard let high = Self.hex(text[position]), let low = Self.hex(text[position + 1]) else { return false }
+                guard let high = text[position].hexDigitValue, let low = text[position + 1].hexDigitValue else { return false }
                 out[index] = high << 4 | low
                 position += 2
             }
@@ -63,12 +63,15 @@ extension UUID {
         guard parsed else { return nil }
         self.init(uuid: raw)
     }
+}
 
-    private static func hex(_ character: UInt8) -> UInt8? {
-        switch character {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): character &- UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): character &- UInt8(ascii: "a") &+ 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): character &- UInt8(ascii: "A") &+ 10
+extension UInt8 {
+    /// The value of an ASCII hex digit, in either case; nil for any other byte.
+    public var hexDigitValue: UInt8? {
+        switch self {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): self &- UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): self &- UInt8(ascii: "a") &+ 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): self &- UInt8(ascii: "A") &+ 10
         default: nil
         }
     }

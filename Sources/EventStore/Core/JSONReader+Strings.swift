@@ -1,3 +1,5 @@
+import Domain
+
 extension JSONReader {
     /// The next string value as text, its escapes read.
     package mutating func string() throws(Failure) -> String {
@@ -82,7 +84,7 @@ extension JSONReader {
         }
         var value: UInt32 = 0
         for offset in 2..<6 {
-            guard let digit = Self.hex(bytes[position + offset]) else { return nil }
+            guard let digit = bytes[position + offset].hexDigitValue else { return nil }
             value = value << 4 | UInt32(digit)
         }
         return value
@@ -125,14 +127,5 @@ extension JSONReader {
             }
         }
         return count
-    }
-
-    static func hex(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

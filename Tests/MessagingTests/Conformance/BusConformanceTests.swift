@@ -164,8 +164,7 @@ extension BrokerSuites {
                 try await fixture.declareConsumer()
                 let primeiro = try await fixture.append("Primeiro", stream: "b")
                 try await fixture.append("Segundo", stream: "b")
-                _ = try await fixture.categoryOrder(expecting: 3)
-                try await Task.sleep(for: .milliseconds(300))  // the relay has published them
+                try await fixture.waitPublished(3)
                 let saw = Mutex<Bool?>(nil)
                 let consumer = fixture.consumer { event in
                     guard event.type == "Segundo" else { return }
@@ -190,8 +189,7 @@ extension BrokerSuites {
                 try await fixture.declareConsumer()
                 var waiting: [UUID] = []
                 for n in 0..<4 { waiting.append(try await fixture.append(stream: "w\(n)").eventId) }
-                _ = try await fixture.categoryOrder(expecting: 5)
-                try await Task.sleep(for: .milliseconds(300))  // the relay has published them
+                try await fixture.waitPublished(5)
                 let plain = fixture.consumer()
                 let lotes = Mutex<[[UUID]]>([])
                 let consumer = BusConsumer(
@@ -225,6 +223,13 @@ extension BusFixture {
             let handled = try await eventually { try await effectSources().count >= 1 }
             #expect(handled)
         }
+    }
+
+    /// Waits until the category holds `count` events and the relay has had time to publish
+    /// them (300 ms): what a test of events waiting together for a consumer starts from.
+    func waitPublished(_ count: Int) async throws {
+        _ = try await categoryOrder(expecting: count)
+        try await Task.sleep(for: .milliseconds(300))
     }
 
     /// The category's events in global order, once `count` of them are readable: a global or
