@@ -8,12 +8,20 @@ public import Foundation
 /// the member's `ReservaSolicitada` is met). Positions, streams and types only: no personal
 /// data, nothing to erase.
 ///
+/// A booking's events that are its member's share one document, keyed by the booking's id
+/// (``Reserva``): the member who asked for it and the entries, so a booking writes one row,
+/// however many of its events come. Any other entry is a document of its own (``Entrada``,
+/// keyed by member and event), as every entry was before bookings had theirs; both are read
+/// (``entradas(_:)``), and so are the earlier `trilhas_reservas` documents naming a booking's
+/// member (``dono(_:documento:)``), until a `replay trilhas` rewrites them.
+///
 /// It reads every event and no request waits for it (``Projection/esperada`` is false): a
 /// reader takes the index up to its checkpoint and scans only the log's tail after it with
 /// ``TrilhasReadModel/sujeitos(_:dono:)``, the same rule.
 public enum TrilhasReadModel {
     public static let trilhas = "trilhas"
-    /// Booking id → the member who asked for it.
+    /// Booking id → the member who asked for it, as written before a booking's entries shared
+    /// a document (``Reserva`` names its member now). Read, never written.
     public static let donos = "trilhas_reservas"
 
     /// One event of a member's trail.
@@ -41,9 +49,31 @@ public enum TrilhasReadModel {
         return sujeitos
     }
 
-    /// Who asked for a booking.
+    /// Who asked for a booking (``donos``, written before ``Reserva``).
     public struct Dono: Codable, Sendable {
         public let usuario: String
+    }
+
+    /// A booking's document: the member who asked for it and, in global order, the entries of
+    /// its events that are that member's. Keyed by the booking's id, grouped under the member.
+    public struct Reserva: Codable, Sendable, Equatable {
+        public let dono: String
+        public var entradas: [Entrada]
+    }
+
+    /// The entries a document of the index holds: a booking's (``Reserva``) or one
+    /// (``Entrada``).
+    public static func entradas(_ doc: Data) throws -> [Entrada] {
+        if let reserva = try? ReadModelJSON.decoder.decode(Reserva.self, from: doc) { return reserva.entradas }
+        return [try ReadModelJSON.decoder.decode(Entrada.self, from: doc)]
+    }
+
+    /// Who asked for the booking `reserva`, from the index's documents as `documento` reads
+    /// them (collection, key): its ``Reserva``, or the ``donos`` document of an earlier index.
+    public static func dono(_ reserva: UUID, documento: (String, String) async throws -> Data?) async throws -> String? {
+        let key = reserva.lowercasedString
+        if let doc = try await documento(trilhas, key) { return try ReadModelJSON.decoder.decode(Reserva.self, from: doc).dono }
+        return try await documento(donos, key).map { try ReadModelJSON.decoder.decode(Dono.self, from: $0).usuario }
     }
 
     /// The payload's top-level `usuarioId` (or a wallet's `titular`), when it has one (a cheap
@@ -96,18 +126,31 @@ public enum TrilhasReadModel {
         name: "trilhas", collections: [trilhas, donos], types: [], todos: true, esperada: false
     ) { recorded, batch in
         let metadata = recorded.metadata
-        if recorded.type == Reserva.Catalogo.solicitada.type, let reserva = metadata.correlationId, let ator = metadata.actor,
-            Identificador.usuario(ator)
-        {
-            try batch.put(Dono(usuario: ator.lowercased()), donos, reserva.lowercasedString)
+        let correlacao = metadata.correlationId
+        var reserva: Reserva?
+        if let correlacao {
+            let key = correlacao.lowercasedString
+            reserva = try await batch.get(Reserva.self, trilhas, key)
+            if reserva == nil, recorded.type == Domain.Reserva.Catalogo.solicitada.type, let ator = metadata.actor, Identificador.usuario(ator) {
+                reserva = Reserva(dono: ator.lowercased(), entradas: [])
+            }
         }
-        let sujeitos = try await sujeitos(recorded, metadata: metadata) { reserva in
-            try await batch.get(Dono.self, donos, reserva.lowercasedString)?.usuario
+        // `sujeitos` asks only for the correlation's member: the booking's document, or an
+        // earlier index's `donos` document.
+        let sujeitos = try await sujeitos(recorded, metadata: metadata) { id in
+            if let reserva { return reserva.dono }
+            return try await batch.get(Dono.self, donos, id.lowercasedString)?.usuario
         }
+        let entrada = { (ator: Bool) in Entrada(posicao: recorded.position, stream: recorded.stream.rawValue, tipo: recorded.type, ator: ator) }
         for (membro, ator) in sujeitos {
-            try batch.put(
-                Entrada(posicao: recorded.position, stream: recorded.stream.rawValue, tipo: recorded.type, ator: ator), trilhas,
-                "\(membro)|\(recorded.eventId.lowercasedString)", grupo: membro, ordem: ordem(recorded.position))
+            if let correlacao, var doc = reserva, doc.dono == membro {
+                doc.entradas.append(entrada(ator))
+                reserva = doc
+                try batch.put(doc, trilhas, correlacao.lowercasedString, grupo: membro, ordem: ordem(doc.entradas[0].posicao))
+            } else {
+                try batch.put(
+                    entrada(ator), trilhas, "\(membro)|\(recorded.eventId.lowercasedString)", grupo: membro, ordem: ordem(recorded.position))
+            }
         }
     }
 }

@@ -185,7 +185,7 @@ struct HardeningTests {
             // The index holds the member's actions and what happened about their booking.
             _ = try await eventually("the index reaches the payment") {
                 let docs = try await harness.store.documents(TrilhasReadModel.trilhas, grupo: ana, limit: 500, offset: 0)
-                let tipos = Set(try docs.map { try ReadModelJSON.decoder.decode(TrilhasReadModel.Entrada.self, from: $0).tipo })
+                let tipos = Set(try docs.flatMap { try TrilhasReadModel.entradas($0) }.map(\.tipo))
                 return tipos.isSuperset(of: ["ReservaSolicitada", "PagamentoConfirmado", "FaturaEmitida"]) ? tipos : nil
             }
             let atividade = try #require(

@@ -194,12 +194,15 @@ extension UsuariosService {
         let checkpoint = try await store.checkpoint(TrilhasReadModel.projection.checkpoint)
         var entradas: [GlobalPosition: Bool] = [:]
         var streams: Set<StreamName> = []
+        var lidos = 0
         while true {
-            let docs = try await store.documents(TrilhasReadModel.trilhas, grupo: membro, limit: 500, offset: entradas.count)
+            let docs = try await store.documents(TrilhasReadModel.trilhas, grupo: membro, limit: 500, offset: lidos)
+            lidos += docs.count
             for doc in docs {
-                let entrada = try ReadModelJSON.decoder.decode(TrilhasReadModel.Entrada.self, from: doc)
-                entradas[entrada.posicao] = entrada.ator
-                streams.insert(StreamName(entrada.stream))
+                for entrada in try TrilhasReadModel.entradas(doc) {
+                    entradas[entrada.posicao] = entrada.ator
+                    streams.insert(StreamName(entrada.stream))
+                }
             }
             guard docs.count == 500 else { break }
         }
@@ -219,9 +222,7 @@ extension UsuariosService {
                 }
                 let sujeitos = try await TrilhasReadModel.sujeitos(event) { reserva in
                     if let dono = donos[reserva] { return dono }
-                    return try await store.document(TrilhasReadModel.donos, key: reserva.lowercasedString).flatMap {
-                        try ReadModelJSON.decoder.decode(TrilhasReadModel.Dono.self, from: $0).usuario
-                    }
+                    return try await TrilhasReadModel.dono(reserva) { try await store.document($0, key: $1) }
                 }
                 if let ator = sujeitos[membro] { eventos.append((event, ator)) }
             }
