@@ -129,10 +129,12 @@ public enum TrilhasReadModel {
         let correlacao = metadata.correlationId
         var reserva: Reserva?
         if let correlacao {
-            let key = correlacao.lowercasedString
-            reserva = try await batch.get(Reserva.self, trilhas, key)
-            if reserva == nil, recorded.type == Domain.Reserva.Catalogo.solicitada.type, let ator = metadata.actor, Identificador.usuario(ator) {
+            if recorded.type == Domain.Reserva.Catalogo.solicitada.type, let ator = metadata.actor, Identificador.usuario(ator) {
+                // A booking's first event (its correlation is the new booking's id): nothing
+                // to look up, and a read under load would find nothing once per booking.
                 reserva = Reserva(dono: ator.lowercased(), entradas: [])
+            } else {
+                reserva = try await batch.get(Reserva.self, trilhas, correlacao.lowercasedString)
             }
         }
         // `sujeitos` asks only for the correlation's member: the booking's document, or an
