@@ -8,19 +8,19 @@ public import Foundation
 /// the member's `ReservaSolicitada` is met). Positions, streams and types only: no personal
 /// data, nothing to erase.
 ///
-/// Two shapes, both read (``entradas(_:)``, ``dono(_:documento:)``): an entry per event
-/// (``Entrada``, keyed by member and event) with a booking's member apart (``donos``), which
-/// ``projection`` writes; and a booking's events that are its member's in one document keyed by
-/// the booking (``Reserva``), with any other entry on its own, which ``porReserva`` writes (one
-/// row a booking instead of four) once every reader in production reads both.
+/// Two shapes, both read (``entradas(_:)``, ``dono(_:documento:)``): a booking's events that are
+/// its member's in one document keyed by the booking (``Reserva``), with any other entry on its
+/// own, which ``projection`` writes (one row a booking instead of four); and, as releases up to
+/// `828edfe` wrote it, an entry per event (``Entrada``, keyed by member and event) with a
+/// booking's member apart (``donos``).
 ///
 /// It reads every event and no request waits for it (``Projection/esperada`` is false): a
 /// reader takes the index up to its checkpoint and scans only the log's tail after it with
 /// ``TrilhasReadModel/sujeitos(_:dono:)``, the same rule.
 public enum TrilhasReadModel {
     public static let trilhas = "trilhas"
-    /// Booking id → the member who asked for it, written by ``projection`` (``porReserva``
-    /// names the member in the booking's ``Reserva``).
+    /// Booking id → the member who asked for it, as releases up to `828edfe` wrote it (read
+    /// still; ``projection`` names the member in the booking's ``Reserva``).
     public static let donos = "trilhas_reservas"
 
     /// One event of a member's trail.
@@ -121,13 +121,13 @@ public enum TrilhasReadModel {
         return fixo(posicao.transaction) + "|" + fixo(posicao.sequence)
     }
 
-    /// The writer of a booking's document (``Reserva``): one row a booking instead of four.
-    /// Not the live writer yet (``projection`` is): a `usuarios` task of an earlier release
-    /// reads every document as an ``Entrada`` and would fail on a booking's, and an earlier
-    /// projection looks a booking's member up in ``donos`` only. It takes ``projection``'s
-    /// place in ``ReadModels/all`` in a release after this one, whose readers read both
-    /// (docs/deploy.md); rolling back past that release needs `replay trilhas`.
-    public static let porReserva = Projection(
+    /// The writer: a booking's events that are its member's in its document (``Reserva``), one
+    /// row a booking; any other entry on its own (``Entrada``). Releases up to `828edfe` wrote an
+    /// entry per event with a booking's member apart (``donos``): that index is still read, and a
+    /// booking of then goes on in it (its member found in ``donos``). `828edfe` was the first to
+    /// read both shapes; rolling back past it needs `replay trilhas` with the older binary
+    /// (docs/deploy.md).
+    public static let projection = Projection(
         name: "trilhas", collections: [trilhas, donos], types: [], todos: true, esperada: false
     ) { recorded, batch in
         let metadata = recorded.metadata
@@ -158,27 +158,6 @@ public enum TrilhasReadModel {
                 try batch.put(
                     entrada(ator), trilhas, "\(membro)|\(recorded.eventId.lowercasedString)", grupo: membro, ordem: ordem(recorded.position))
             }
-        }
-    }
-
-    /// The live writer, as written before a booking had its document: an entry per event, a
-    /// booking's member apart (``donos``); every reader of this release reads both shapes.
-    public static let projection = Projection(
-        name: "trilhas", collections: [trilhas, donos], types: [], todos: true, esperada: false
-    ) { recorded, batch in
-        let metadata = recorded.metadata
-        if recorded.type == Domain.Reserva.Catalogo.solicitada.type, let reserva = metadata.correlationId, let ator = metadata.actor,
-            Identificador.usuario(ator)
-        {
-            try batch.put(Dono(usuario: ator.lowercased()), donos, reserva.lowercasedString)
-        }
-        let sujeitos = try await sujeitos(recorded, metadata: metadata) { reserva in
-            try await batch.get(Dono.self, donos, reserva.lowercasedString)?.usuario
-        }
-        for (membro, ator) in sujeitos {
-            try batch.put(
-                Entrada(posicao: recorded.position, stream: recorded.stream.rawValue, tipo: recorded.type, ator: ator), trilhas,
-                "\(membro)|\(recorded.eventId.lowercasedString)", grupo: membro, ordem: ordem(recorded.position))
         }
     }
 }

@@ -188,6 +188,10 @@ struct HardeningTests {
                 let tipos = Set(try docs.flatMap { try TrilhasReadModel.entradas($0) }.map(\.tipo))
                 return tipos.isSuperset(of: ["ReservaSolicitada", "PagamentoConfirmado", "FaturaEmitida"]) ? tipos : nil
             }
+            // The booking's events that are hers in one document, keyed by the booking.
+            let doc = try #require(try await harness.store.document(TrilhasReadModel.trilhas, key: id))
+            let daReserva = try ReadModelJSON.decoder.decode(TrilhasReadModel.Reserva.self, from: doc)
+            #expect(daReserva.dono == ana && daReserva.entradas.map(\.tipo).contains("ReservaSolicitada"))
             let atividade = try #require(
                 try await client.json(.get, "/api/auth/me/dados", token: cenario.membro).object["atividade"] as? [[String: Any]])
             let exportados = Set(atividade.compactMap { $0["tipo"] as? String })

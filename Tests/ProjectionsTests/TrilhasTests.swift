@@ -32,7 +32,7 @@ struct TrilhasTests {
     }
 }
 
-/// The writer of a booking's document (``TrilhasReadModel/porReserva``), and both shapes read.
+/// The trails writer (``TrilhasReadModel/projection``): a booking's document, and both shapes read.
 @Suite("Trails: a booking's document")
 struct TrilhasReservaTests {
     let membro = "4bf92f35-77b3-4da6-a3ce-929d0e0e4736"
@@ -64,7 +64,7 @@ struct TrilhasReservaTests {
             StreamWrite(
                 stream: StreamName("pagamento-\(id)"), expected: .noStream, events: [evento("PagamentoIniciado", por: membro, reserva: reserva)]),
         ])
-        let runner = ProjectionRunner(TrilhasReadModel.porReserva, store: store, logger: AnalyticsHistoria.logger)
+        let runner = ProjectionRunner(TrilhasReadModel.projection, store: store, logger: AnalyticsHistoria.logger)
         try await runner.catchUp()
         // Later, in another batch: the system confirms it, an operator cancels it.
         let confirmada = try await store.append(
@@ -111,7 +111,7 @@ struct TrilhasReservaTests {
         // The system confirms it now: the member's, found through the earlier document.
         let confirmada = try await store.append(
             to: StreamName("reserva-\(id)"), expected: .exact(1), events: [evento("ReservaConfirmada", por: "system:reservas", reserva: reserva)])
-        try await ProjectionRunner(TrilhasReadModel.porReserva, store: store, logger: AnalyticsHistoria.logger).catchUp()
+        try await ProjectionRunner(TrilhasReadModel.projection, store: store, logger: AnalyticsHistoria.logger).catchUp()
         let entradas = try await documentos(store, membro).flatMap { try TrilhasReadModel.entradas($0) }
         #expect(entradas.map(\.posicao) == [posicao] + confirmada.positions)
         #expect(entradas.map(\.ator) == [true, false])
