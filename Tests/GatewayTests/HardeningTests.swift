@@ -1,14 +1,15 @@
+import Crypto
 import Domain
 import EventStore
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import Projections
 import Services
 import Testing
 
 @testable import Gateway
+@testable import Projections
 @testable import Services
 
 /// The defects a black-box probe found (issue: hardening), one behaviour each.
@@ -168,6 +169,42 @@ struct HardeningTests {
         for index in 0..<1_000 { _ = limiter.take("ip:10.0.\(index / 256).\(index % 256)", RateLimiter.Limit(burst: 200, perSecond: 100)) }
         #expect(limiter.count <= 100)
         #expect(limiter.take("login:atacante", login) != nil, "still limited after a flood of other keys")
+    }
+
+    @Test("a member's trail lists each event once when the index moved on after its checkpoint was read (entries past it are the tail's)")
+    func trail_once_when_the_index_is_past_its_checkpoint() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-trail-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let store = try SQLiteEventStore(path: path)
+        let usuarios = UsuariosService(
+            store: store, vault: PersonalDataVault(keys: SQLiteKeyStore(database: store.database)), passwords: PasswordHasher(rounds: 210_000),
+            tokens: try await TokenIssuer(secret: String(repeating: "k", count: 32), lifetime: 3_600), clock: ManualClock(Date()),
+            emailKey: SymmetricKey(data: Data(repeating: 7, count: 32)))
+        let membro = UUID().lowercasedString
+        let reserva = UUID()
+        let escritos = try await store.append(
+            to: StreamName("reserva-\(reserva.lowercasedString)"), expected: .noStream,
+            events: (1...2).map { _ in
+                NewEvent(
+                    eventId: UUID(), type: "ReservaSolicitada", data: Data("{}".utf8),
+                    metadata: EventMetadata(correlationId: reserva, actor: membro), occurredAt: Date())
+            })
+        let (primeiro, segundo) = (escritos.positions[0], escritos.positions[1])
+        // As a reader finds the index when the projection committed the second event after the
+        // reader took its checkpoint: the document holds both, the checkpoint is at the first.
+        let doc = TrilhasReadModel.Reserva(
+            dono: membro,
+            entradas: [primeiro, segundo].map {
+                TrilhasReadModel.Entrada(posicao: $0, stream: "reserva-\(reserva.lowercasedString)", tipo: "ReservaSolicitada", ator: true)
+            })
+        try await store.commit(
+            [
+                ReadModelChange(
+                    collection: TrilhasReadModel.trilhas, key: reserva.lowercasedString, grupo: membro, ordem: TrilhasReadModel.ordem(primeiro),
+                    doc: try ReadModelJSON.encode(doc))
+            ], checkpoint: TrilhasReadModel.projection.checkpoint, at: primeiro)
+        let trilha = try await usuarios.trilha(membro)
+        #expect(trilha.map(\.0.position) == [primeiro, segundo], "each event once, in order")
     }
 
     @Test(

@@ -199,7 +199,9 @@ extension UsuariosService {
             let docs = try await store.documents(TrilhasReadModel.trilhas, grupo: membro, limit: 500, offset: lidos)
             lidos += docs.count
             for doc in docs {
-                for entrada in try TrilhasReadModel.entradas(doc) {
+                // Entries past the checkpoint (the projection committed after it was read) are
+                // the tail's: read below, once.
+                for entrada in try TrilhasReadModel.entradas(doc) where entrada.posicao <= checkpoint {
                     entradas[entrada.posicao] = entrada.ator
                     streams.insert(StreamName(entrada.stream))
                 }
