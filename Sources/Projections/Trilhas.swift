@@ -10,7 +10,7 @@ public import Foundation
 ///
 /// Two shapes, both read (``entradas(_:)``, ``dono(_:documento:)``): a booking's events that are
 /// its member's in one document keyed by the booking (``Reserva``), with any other entry on its
-/// own, which ``projection`` writes (one row a booking instead of four); and, as releases up to
+/// own, which ``projection`` writes (two rows a booking instead of four); and, as releases up to
 /// `828edfe` wrote it, an entry per event (``Entrada``, keyed by member and event) with a
 /// booking's member apart (``donos``).
 ///
@@ -19,8 +19,9 @@ public import Foundation
 /// ``TrilhasReadModel/sujeitos(_:dono:)``, the same rule.
 public enum TrilhasReadModel {
     public static let trilhas = "trilhas"
-    /// Booking id → the member who asked for it, as releases up to `828edfe` wrote it (read
-    /// still; ``projection`` names the member in the booking's ``Reserva``).
+    /// Booking id → the member who asked for it: what releases up to `828edfe` read it from.
+    /// Read still; written for a rollback to `828edfe` (``projection`` names the member in the
+    /// booking's ``Reserva`` too).
     public static let donos = "trilhas_reservas"
 
     /// One event of a member's trail.
@@ -122,11 +123,12 @@ public enum TrilhasReadModel {
     }
 
     /// The writer: a booking's events that are its member's in its document (``Reserva``), one
-    /// row a booking; any other entry on its own (``Entrada``). Releases up to `828edfe` wrote an
+    /// row a booking (and its member in ``donos``); any other entry on its own (``Entrada``). Releases up to `828edfe` wrote an
     /// entry per event with a booking's member apart (``donos``): that index is still read, and a
     /// booking of then goes on in it (its member found in ``donos``). `828edfe` was the first to
-    /// read both shapes; rolling back past it needs `replay trilhas` with the older binary
-    /// (docs/deploy.md).
+    /// read both shapes; this release still names a booking's member in ``donos`` too, which
+    /// `828edfe`'s projection reads, so a rollback to it needs nothing; rolling back past it
+    /// needs `replay trilhas` with the older binary (docs/deploy.md).
     public static let projection = Projection(
         name: "trilhas", collections: [trilhas, donos], types: [], todos: true, esperada: false
     ) { recorded, batch in
@@ -138,6 +140,10 @@ public enum TrilhasReadModel {
                 // A booking's first event (its correlation is the new booking's id): nothing
                 // to look up, and a read under load would find nothing once per booking.
                 reserva = Reserva(dono: ator.lowercased(), entradas: [])
+                // Also where `828edfe`'s projection looks a booking's member up, so that it can
+                // follow on after a rollback to it (automatic, by the deployment's circuit
+                // breaker); no longer needed once the release after this one is deployed.
+                try batch.put(Dono(usuario: ator.lowercased()), donos, correlacao.lowercasedString)
             } else {
                 reserva = try await batch.get(Reserva.self, trilhas, correlacao.lowercasedString)
             }
