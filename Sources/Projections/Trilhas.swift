@@ -123,12 +123,11 @@ public enum TrilhasReadModel {
     }
 
     /// The writer: a booking's events that are its member's in its document (``Reserva``), one
-    /// row a booking (and its member in ``donos``); any other entry on its own (``Entrada``). Releases up to `828edfe` wrote an
-    /// entry per event with a booking's member apart (``donos``): that index is still read, and a
-    /// booking of then goes on in it (its member found in ``donos``). `828edfe` was the first to
-    /// read both shapes; this release still names a booking's member in ``donos`` too, which
-    /// `828edfe`'s projection reads, so a rollback to it needs nothing; rolling back past it
-    /// needs `replay trilhas` with the older binary (docs/deploy.md).
+    /// row a booking (and its member in ``donos``); any other entry on its own (``Entrada``).
+    /// A booking whose first event an earlier release projected goes on in entries per event,
+    /// its member found in ``donos``. Still writing ``donos`` lets `828edfe` (the first release
+    /// that reads both shapes) follow on after a rollback to it; rolling back past it needs
+    /// `replay trilhas` with the older binary (docs/deploy.md).
     public static let projection = Projection(
         name: "trilhas", collections: [trilhas, donos], types: [], todos: true, esperada: false
     ) { recorded, batch in

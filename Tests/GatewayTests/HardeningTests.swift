@@ -1,4 +1,3 @@
-import Crypto
 import Domain
 import EventStore
 import Foundation
@@ -176,10 +175,7 @@ struct HardeningTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-trail-\(UUID().uuidString).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let store = try SQLiteEventStore(path: path)
-        let usuarios = UsuariosService(
-            store: store, vault: PersonalDataVault(keys: SQLiteKeyStore(database: store.database)), passwords: PasswordHasher(rounds: 210_000),
-            tokens: try await TokenIssuer(secret: String(repeating: "k", count: 32), lifetime: 3_600), clock: ManualClock(Date()),
-            emailKey: SymmetricKey(data: Data(repeating: 7, count: 32)))
+        let usuarios = try await Harness.usuarios(store: store, clock: ManualClock(Date()))
         let membro = UUID().lowercasedString
         let reserva = UUID()
         let escritos = try await store.append(

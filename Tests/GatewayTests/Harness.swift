@@ -34,12 +34,7 @@ struct Harness {
     ) async throws -> Harness {
         let path = path ?? FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-gw-\(UUID().uuidString).sqlite").path
         let store = try SQLiteEventStore(path: path)
-        let usuarios = UsuariosService(
-            store: store, vault: PersonalDataVault(keys: SQLiteKeyStore(database: store.database)),
-            // The KDF's smallest accepted round count: tests hash many passwords.
-            passwords: PasswordHasher(rounds: 210_000),
-            tokens: try await TokenIssuer(secret: String(repeating: "k", count: 32), lifetime: tokenLifetime), clock: clock,
-            emailKey: SymmetricKey(data: Data(repeating: 7, count: 32)))
+        let usuarios = try await usuarios(store: store, clock: clock, tokenLifetime: tokenLifetime)
         var logger = Logger(label: "gateway-tests")
         logger.logLevel = .critical
         let outbox = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-outbox-\(UUID().uuidString)")
@@ -65,6 +60,16 @@ struct Harness {
             }
         }
         return Harness(backend: backend, clock: clock, store: store, path: path, bus: bus, outbox: outbox, segredo: segredo, sandbox: sandbox)
+    }
+
+    /// The usuarios service the harness runs, over `store`.
+    static func usuarios(store: SQLiteEventStore, clock: ManualClock, tokenLifetime: TimeInterval = 3_600) async throws -> UsuariosService {
+        UsuariosService(
+            store: store, vault: PersonalDataVault(keys: SQLiteKeyStore(database: store.database)),
+            // The KDF's smallest accepted round count: tests hash many passwords.
+            passwords: PasswordHasher(rounds: 210_000),
+            tokens: try await TokenIssuer(secret: String(repeating: "k", count: 32), lifetime: tokenLifetime), clock: clock,
+            emailKey: SymmetricKey(data: Data(repeating: 7, count: 32)))
     }
 
     func removeFiles() {
