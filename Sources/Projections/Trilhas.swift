@@ -123,11 +123,11 @@ public enum TrilhasReadModel {
     }
 
     /// The writer: a booking's events that are its member's in its document (``Reserva``), one
-    /// row a booking (and its member in ``donos``); any other entry on its own (``Entrada``).
-    /// A booking whose first event an earlier release projected goes on in entries per event,
-    /// its member found in ``donos``. Still writing ``donos`` lets `828edfe` (the first release
-    /// that reads both shapes) follow on after a rollback to it; rolling back past it needs
-    /// `replay trilhas` with the older binary (docs/deploy.md).
+    /// row a booking; any other entry on its own (``Entrada``). A booking whose first event an
+    /// earlier release projected goes on in entries per event, its member found in ``donos``,
+    /// which no longer gains documents: `25155a8`, the release before this one, finds a
+    /// booking's member in its document first, so it follows on after a rollback to it; rolling
+    /// back further needs `replay trilhas` with the older binary (docs/deploy.md).
     public static let projection = Projection(
         name: "trilhas", collections: [trilhas, donos], types: [], todos: true, esperada: false
     ) { recorded, batch in
@@ -139,10 +139,6 @@ public enum TrilhasReadModel {
                 // A booking's first event (its correlation is the new booking's id): nothing
                 // to look up, and a read under load would find nothing once per booking.
                 reserva = Reserva(dono: ator.lowercased(), entradas: [])
-                // Also where `828edfe`'s projection looks a booking's member up, so that it can
-                // follow on after a rollback to it (automatic, by the deployment's circuit
-                // breaker); no longer needed once the release after this one is deployed.
-                try batch.put(Dono(usuario: ator.lowercased()), donos, correlacao.lowercasedString)
             } else {
                 reserva = try await batch.get(Reserva.self, trilhas, correlacao.lowercasedString)
             }
