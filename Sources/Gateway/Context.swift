@@ -15,6 +15,9 @@ public struct GatewayContext: RequestContext, RemoteAddressRequestContext {
     public var idempotencyKey: String?
     /// Where a command records what it appended (set by the API for the commands it answers).
     public var receipt: WriteReceipt?
+    /// The caller's account check, when ``AuthMiddleware`` left it to the command
+    /// (``ContasAdiadas``); until it passes, `subject` holds the token's role and no plan.
+    public var conta: ContaPendente?
     public let remoteAddress: SocketAddress?
 
     public init(source: ApplicationRequestContextSource) {
@@ -23,6 +26,7 @@ public struct GatewayContext: RequestContext, RemoteAddressRequestContext {
         subject = nil
         idempotencyKey = nil
         receipt = nil
+        conta = nil
         remoteAddress = source.channel.remoteAddress
     }
 
@@ -33,7 +37,7 @@ public struct GatewayContext: RequestContext, RemoteAddressRequestContext {
     public var caller: Caller {
         Caller(
             requestId: requestId, usuario: subject?.usuario, papel: subject?.papel, idempotencyKey: idempotencyKey, plano: subject?.plano,
-            receipt: receipt)
+            receipt: receipt, conta: conta)
     }
 
     /// The authenticated user, or a 401.

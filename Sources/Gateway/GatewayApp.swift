@@ -55,11 +55,12 @@ public enum GatewayApp {
         case .allInOne, .gateway: break
         }
         if let limiter = configuration.rateLimiter { router.add(middleware: RateLimitMiddleware(limiter: limiter, stage: .client)) }
-        router.add(middleware: AuthMiddleware(usuarios: backend.usuarios, staleness: accountStaleness))
+        let adiadas = ContasAdiadas()
+        router.add(middleware: AuthMiddleware(usuarios: backend.usuarios, staleness: accountStaleness, adiadas: adiadas))
         if let limiter = configuration.rateLimiter { router.add(middleware: RateLimitMiddleware(limiter: limiter, stage: .user)) }
         let api = API(
             router: router, idempotency: Idempotency(keys: backend.store, fingerprintKey: backend.usuarios.tokens.fingerprintKey),
-            role: configuration.role, proxies: proxies,
+            role: configuration.role, proxies: proxies, adiadas: adiadas,
             settle: { position, types in await backend.settle(upTo: position, types: types) })
         api.owner = .usuarios
         Routes.usuarios(api, backend)

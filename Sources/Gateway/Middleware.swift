@@ -278,6 +278,9 @@ struct AuthMiddleware: RouterMiddleware {
 
     /// A service's ``staleness``.
     static let behindGateway: Duration = .seconds(1)
+    /// The routes this process answers whose command checks the account itself, with what it
+    /// reads ahead (``Operation/contaNoComando``): for them the account is not read here.
+    var adiadas: ContasAdiadas? = nil
 
     func handle(_ request: Request, context: GatewayContext, next: (Request, GatewayContext) async throws -> Response) async throws -> Response {
         var context = context
@@ -286,6 +289,13 @@ struct AuthMiddleware: RouterMiddleware {
             guard header.lowercased().hasPrefix("bearer "),
                 let subject = await usuarios.verificar(token: String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces))
             else { throw invalid }
+            if let adiadas, adiadas.contains(request.method, request.uri.path) {
+                // Checked by the command, in the same round trip as what it reads ahead, before
+                // it decides anything (the API checks it here when the command did not).
+                context.subject = TokenIssuer.Subject(usuario: subject.usuario, papel: subject.papel, emitidoEm: subject.emitidoEm)
+                context.conta = ContaPendente(usuarios: usuarios, usuario: subject.usuario, emitidoEm: subject.emitidoEm, staleness: staleness)
+                return try await next(request, context)
+            }
             // The account as it is now: a deactivated or erased account's token stops working,
             // so does one issued before the last password change, and the role is today's, not
             // the one at login.
@@ -295,6 +305,25 @@ struct AuthMiddleware: RouterMiddleware {
             context.subject = TokenIssuer.Subject(usuario: subject.usuario, papel: acesso.papel, emitidoEm: subject.emitidoEm, plano: acesso.plano)
         }
         return try await next(request, context)
+    }
+}
+
+/// The routes (method and path, as the router matches it: repeated and trailing slashes
+/// ignored) whose command this process answers and checks the caller's account itself
+/// (``Operation/contaNoComando``). Filled while the routes are added, before any request.
+final class ContasAdiadas: Sendable {
+    private let rotas = Mutex<Set<String>>([])
+
+    func add(_ method: HTTPRequest.Method, _ path: String) {
+        rotas.withLock { _ = $0.insert(Self.chave(method, path)) }
+    }
+
+    func contains(_ method: HTTPRequest.Method, _ path: String) -> Bool {
+        rotas.withLock { $0.contains(Self.chave(method, path)) }
+    }
+
+    private static func chave(_ method: HTTPRequest.Method, _ path: String) -> String {
+        method.rawValue + " " + path.split(separator: "/").joined(separator: "/")
     }
 }
 

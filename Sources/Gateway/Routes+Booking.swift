@@ -246,7 +246,7 @@ extension Routes {
         api.add(
             Operation(
                 method: .post, path: "/api/reservas", summary: "Reservar: segura o horário até o pagamento (expiraEm)", tag: "reservas",
-                auth: true, request: "PedidoDeReserva", response: "Reserva", success: 201, errors: [409, 422, 503])
+                auth: true, request: "PedidoDeReserva", response: "Reserva", success: 201, errors: [409, 422, 503], contaNoComando: true)
         ) { _, context, body in
             let pedido = try JSON.decode(ReservasService.PedidoDeReserva.self, from: body)
             return try .json(try await reservas.solicitar(pedido, usuario: try context.requireUser().usuario, caller: context.caller), status: 201)

@@ -1,8 +1,11 @@
+import Crypto
 import Domain
 import EventStore
 import Foundation
 import Gateway
+import HTTPTypes
 import HummingbirdTesting
+import Projections
 import Services
 import Synchronization
 import TestSupport
@@ -357,6 +360,99 @@ struct DeclineRaceTests {
             pausing.release()
             let writes = try await reaction.value
             #expect(writes.isEmpty, "\(writes.map { $0.events.map(\.type) })")
+        }
+    }
+}
+
+@Suite("The account's check with the booking's read ahead")
+struct AccountInReadAheadTests {
+    @Test("a booking whose account check the edge left to it reads the account in its one round trip, and refuses one that no longer counts")
+    func the_account_in_the_read_ahead() async throws {
+        try await agendaRace { harness, client, cenario in
+            let membro = try #require(try await harness.backend.usuarios.usuarioId(email: "ana@example.com"))
+            // Its usuarios service and its reservas service on one store that records what is asked of it.
+            let store = PausingStore(harness.store, pausing: StreamName("nada-1"))
+            let usuarios = UsuariosService(
+                store: store, vault: PersonalDataVault(keys: SQLiteKeyStore(database: harness.store.database)),
+                passwords: PasswordHasher(rounds: 210_000), tokens: try await TokenIssuer(secret: String(repeating: "k", count: 32)),
+                clock: harness.clock, emailKey: SymmetricKey(data: Data(repeating: 7, count: 32)))
+            let reservas = ReservasService(store: store, clock: harness.clock, precos: PrecosService(store: store, clock: harness.clock))
+            let conta = StreamName("usuario-\(membro)")
+            @Sendable func reservar(_ inicio: String, _ fim: String) async throws -> Projections.ReservaView {
+                let solicitacao = try isoDecoder().decode(
+                    ReservasService.PedidoDeReserva.self, from: Data(pedido(cenario.sala, inicio, fim).utf8))
+                let pendente = ContaPendente(usuarios: usuarios, usuario: membro, emitidoEm: nil, staleness: nil)
+                return try await reservas.solicitar(
+                    solicitacao, usuario: membro, caller: Caller(requestId: "conta", usuario: membro, papel: "membro", conta: pendente))
+            }
+            func lidas() -> [(kind: String, streams: [StreamRead])] {
+                store.reads.withLock { reads in
+                    defer { reads.removeAll() }
+                    return reads
+                }
+            }
+            // The first booking of the space here reads it first, and the account alone.
+            _ = try await reservar("2026-11-26T10:00:00-03:00", "2026-11-26T11:00:00-03:00")
+            #expect(lidas().contains { $0.kind == "stream" && $0.streams.map(\.stream) == [conta] })
+            // Once the space is known: one round trip, the account in it, nothing read alone.
+            let segunda = try await reservar("2026-11-26T11:00:00-03:00", "2026-11-26T12:00:00-03:00")
+            #expect(segunda.status == .solicitada)
+            let lidos = lidas()
+            #expect(lidos.count == 1 && lidos.first?.kind == "streams", "\(lidos)")
+            #expect(lidos.first?.streams.contains { $0.stream == conta } == true, "\(lidos)")
+            // Deactivated: the next booking is a 401 and holds nothing.
+            let desativada = try await client.json(.post, "/api/admin/usuarios/\(membro)/desativacao", token: cenario.admin)
+            #expect(desativada.status == .noContent)
+            await #expect {
+                _ = try await reservar("2026-11-26T12:00:00-03:00", "2026-11-26T13:00:00-03:00")
+            } throws: { error in
+                (error as? ServiceError)?.status == 401 && (error as? ServiceError)?.codigo == "token_invalido"
+            }
+            let dia = try await harness.store.readStream(StreamName("agenda-\(cenario.sala)-2026-11-26"), from: 1, limit: 100)
+            #expect(dia.filter { $0.type == "AgendaOcupada" }.count == 2)
+        }
+    }
+
+    @Test("a booking with a token whose account no longer counts is a 401, whatever it asks, also a replay of its key")
+    func a_booking_refused_for_the_account() async throws {
+        try await agendaRace { harness, client, cenario in
+            let membro = try #require(try await harness.backend.usuarios.usuarioId(email: "ana@example.com"))
+            let chave: HTTPFields = [.init("Idempotency-Key")!: "reserva-da-ana-1"]
+            let feita = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-26T10:00:00-03:00", "2026-11-26T11:00:00-03:00"), token: cenario.membro,
+                headers: chave)
+            #expect(feita.status == .created, "\(String(buffer: feita.body))")
+            let antes = try await harness.allEvents().count
+            #expect(try await client.json(.post, "/api/admin/usuarios/\(membro)/desativacao", token: cenario.admin).status == .noContent)
+            let depois = try await harness.allEvents().count
+            for (corpo, headers) in [
+                // A slot it could have had; the one it has (its key replayed); a slot taken; a body with a wrong field.
+                (pedido(cenario.sala, "2026-11-26T12:00:00-03:00", "2026-11-26T13:00:00-03:00"), HTTPFields()),
+                (pedido(cenario.sala, "2026-11-26T10:00:00-03:00", "2026-11-26T11:00:00-03:00"), chave),
+                (pedido(cenario.sala, "2026-11-26T10:30:00-03:00", "2026-11-26T11:30:00-03:00"), HTTPFields()),
+                (#"{"espacoId":"nao-e-um-id","inicio":"2026-11-26T12:00:00-03:00","fim":"2026-11-26T13:00:00-03:00"}"#, HTTPFields()),
+            ] {
+                let recusada = try await client.json(.post, "/api/reservas", corpo, token: cenario.membro, headers: headers)
+                #expect(recusada.status == .unauthorized && recusada.erro == "token_invalido", "\(corpo): \(String(buffer: recusada.body))")
+            }
+            #expect(try await harness.allEvents().count == depois, "nothing appended after the deactivation")
+            #expect(depois > antes)
+        }
+    }
+
+    @Test("after a password change, a booking with a token issued before it is a 401; with the new one it books")
+    func a_booking_after_a_password_change() async throws {
+        try await agendaRace { harness, client, cenario in
+            harness.clock.advance(by: 60)
+            let trocada = try await client.json(
+                .post, "/api/auth/me/senha", #"{"senhaAtual":"segredo-123","novaSenha":"nova-senha-1"}"#, token: cenario.membro)
+            #expect(trocada.status == .ok, "\(String(buffer: trocada.body))")
+            let novo = try #require(trocada.object["token"] as? String)
+            let corpo = pedido(cenario.sala, "2026-11-26T10:00:00-03:00", "2026-11-26T11:00:00-03:00")
+            let antiga = try await client.json(.post, "/api/reservas", corpo, token: cenario.membro)
+            #expect(antiga.status == .unauthorized && antiga.erro == "token_invalido", "\(String(buffer: antiga.body))")
+            let feita = try await client.json(.post, "/api/reservas", corpo, token: novo)
+            #expect(feita.status == .created, "\(String(buffer: feita.body))")
         }
     }
 }

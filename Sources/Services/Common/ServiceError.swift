@@ -103,10 +103,13 @@ public struct Caller: Sendable {
     /// Where the command records what it appended, when its caller asked to know (the HTTP
     /// edge does, for read-your-writes); nil for timers, reactions and tools.
     public let receipt: WriteReceipt?
+    /// The account's check, when the edge left it to the command (``ContaPendente``): until it
+    /// passes, `papel` is the token's and `plano` unknown. Nil: the edge checked it.
+    public let conta: ContaPendente?
 
     public init(
         requestId: String, usuario: String? = nil, papel: String? = nil, idempotencyKey: String? = nil, plano: String? = nil,
-        receipt: WriteReceipt? = nil
+        receipt: WriteReceipt? = nil, conta: ContaPendente? = nil
     ) {
         self.requestId = requestId
         self.usuario = usuario
@@ -114,6 +117,7 @@ public struct Caller: Sendable {
         self.idempotencyKey = idempotencyKey
         self.plano = plano
         self.receipt = receipt
+        self.conta = conta
     }
 
 }

@@ -8,8 +8,18 @@ extension ReservasService {
 
     /// Books `pedido` for `usuario`: 201 with the booking holding its slot until it is paid
     /// (`expiraEm`), 409 `horario_indisponivel` when the slot is taken, 422 for a rule.
-    public func solicitar(_ pedido: PedidoDeReserva, usuario quem: String, caller quemPede: Caller) async throws -> ReservaView {
+    ///
+    /// A caller whose account the edge left unchecked (``Caller/conta``) has it checked here
+    /// before anything is decided: read with the booking's read ahead (one round trip for both),
+    /// or alone when there is none (a space this process has not loaded, a booking for a
+    /// colleague, a retry that finds its booking).
+    public func solicitar(_ pedido: PedidoDeReserva, usuario quem: String, caller pedinte: Caller) async throws -> ReservaView {
+        var quemPede = pedinte
         var usuario = quem
+        if pedido.paraUsuarioId != nil {
+            // The caller's role today decides whether they may book for someone else.
+            quemPede = try await quemPede.comContaVerificada()
+        }
         var caller = quemPede
         if let para = pedido.paraUsuarioId, para != quem {
             usuario = try await precos.reservaPara(para, por: quem, admin: quemPede.papel == "admin")
@@ -34,7 +44,10 @@ extension ReservasService {
             // A retry whose first answer was lost (the connection dropped, the process died)
             // lands on the same booking, not on a second hold and a second charge.
             id = Reserva.ID(Events.derivedId("reserva", key))
-            if let anterior = try await repetida(id, usuario: usuario, espacoId: espacoId.rawValue, intervalo: intervalo) { return anterior }
+            if let anterior = try await repetida(id, usuario: usuario, espacoId: espacoId.rawValue, intervalo: intervalo) {
+                _ = try await caller.comContaVerificada()
+                return anterior
+            }
         } else {
             id = Reserva.ID(EventIDs.next())
         }
@@ -42,17 +55,19 @@ extension ReservasService {
         // Once the space and its unit were loaded here, the days, and so every stream the booking
         // folds, are known before reading any: one round trip reads them all (the space, its
         // unit, its price table, the coupon, the day agendas), instead of one each.
+        // The caller's account too, when the edge left its check to the booking.
         let prefetched: Prefetched? =
             if let (fuso, leituras) = precos.leituras(espacoId, cupom: pedido.cupom, titular: usuario) {
                 try await Prefetched.read(
                     leituras
                         + DataLocal.dias(de: intervalo, em: fuso).map {
                             agenda(espacoId.rawValue, $0).read(StreamNames.agenda(espacoId.rawValue, $0))
-                        },
+                        } + (caller.conta?.leitura.map { [$0] } ?? []),
                     from: store)
             } else {
                 nil
             }
+        caller = try await caller.comContaVerificada(prefetched: prefetched)
         let contexto = try await precos.quote(
             espacoId, intervalo: intervalo, cupom: pedido.cupom, plano: caller.plano, titular: usuario, em: now, prefetched: prefetched)
         if let esperado = pedido.totalEsperado, esperado != contexto.cotacao.total.centavos {

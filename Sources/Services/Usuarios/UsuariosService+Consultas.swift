@@ -123,7 +123,14 @@ extension UsuariosService {
     /// `staleness`, an account a read found current less than that long ago is not read again
     /// (a service behind the gateway, which has just checked it: ADR 0005).
     public func acesso(usuario: String, emitidoEm: Date? = nil, staleness: Duration? = nil) async throws -> (papel: String, plano: String?)? {
-        guard let id = Usuario.ID(usuario), case .existente(let conta) = try await usuarios.load(Self.stream(id), staleness: staleness).state,
+        try await acesso(usuario: usuario, emitidoEm: emitidoEm, staleness: staleness, prefetched: nil)
+    }
+
+    /// ``acesso(usuario:emitidoEm:staleness:)`` from `prefetched` when it holds the account's
+    /// read (``leituraDaConta(_:)``).
+    func acesso(usuario: String, emitidoEm: Date?, staleness: Duration?, prefetched: Prefetched?) async throws -> (papel: String, plano: String?)? {
+        guard let id = Usuario.ID(usuario),
+            case .existente(let conta) = try await usuarios.load(Self.stream(id), prefetched: prefetched, staleness: staleness).state,
             conta.ativo
         else { return nil }
         if let alterada = conta.senhaAlteradaEm, let emitidoEm, emitidoEm.addingTimeInterval(0.001) < alterada { return nil }
