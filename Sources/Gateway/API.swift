@@ -158,7 +158,7 @@ final class API {
         @Sendable func handler(_ request: Request, _ context: GatewayContext, _ body: Data) async throws -> Reply {
             if let accepted { try JSON.knownKeys(body, accepted) }
             let token = try PendingWrites.token(request.headers[PendingWrites.field])
-            let owners = PendingWrites.owners(context, template: operation.path, path: request.uri.path)
+            var owners = PendingWrites.owners(context, template: operation.path, path: request.uri.path)
             guard changesState else {
                 // A query waits for the caller's own writes, and only while a read model that
                 // projects them is behind.
@@ -170,6 +170,12 @@ final class API {
             var context = context
             context.receipt = receipt
             var reply = try await respond(request, context, body)
+            if let acesso = context.conta?.verificada, let subject = context.subject {
+                // Checked by the command: whose write it is by the account's role today, not the token's.
+                context.subject = TokenIssuer.Subject(
+                    usuario: subject.usuario, papel: acesso.papel, emitidoEm: subject.emitidoEm, plano: acesso.plano)
+                owners = PendingWrites.owners(context, template: operation.path, path: request.uri.path)
+            }
             let written = receipt.types
             let types = written.isEmpty ? nil : written
             // A write someone else reads next (a booking made for a colleague) waits like an operator's.
@@ -221,6 +227,9 @@ final class API {
                 try await Self.verificarConta(&context)
                 throw error
             }
+            // Too late to keep an effect from a token that does not count: a command marked
+            // `contaNoComando` that answered without checking is a bug.
+            assert(context.conta?.verificada != nil, "\(operation.path) answered without checking the caller's account")
             try await Self.verificarConta(&context)
             return response
         }

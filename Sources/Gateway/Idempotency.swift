@@ -65,9 +65,11 @@ final class Idempotency: Sendable {
     }
 
     /// Keeps the answer; answers that say "try again" (409, 423, 429, 5xx) are forgotten, so a
-    /// retry runs again.
+    /// retry runs again, and so is a 401 (a token whose account no longer counts, found by the
+    /// command: ``Services/ContaPendente``), which says nothing of the request, so that the same
+    /// key with a new token, or once the account counts again, runs.
     func finish(key: String, reply: Reply?) async {
-        let kept = reply.flatMap { $0.status < 500 && ![409, 423, 429].contains($0.status) ? $0 : nil }
+        let kept = reply.flatMap { $0.status < 500 && ![401, 409, 423, 429].contains($0.status) ? $0 : nil }
         // Not kept (the store failed): the key stays "running" until it is stale, and a retry
         // in between gets a 409, never a second effect.
         try? await keys.completeRequestKey(key, reply: kept)

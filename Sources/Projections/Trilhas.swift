@@ -10,7 +10,7 @@ public import Foundation
 ///
 /// Two shapes, both read (``entradas(_:)``, ``dono(_:documento:)``): a booking's events that are
 /// its member's in one document keyed by the booking (``Reserva``), with any other entry on its
-/// own, which ``projection`` writes (two rows a booking instead of four); and, as releases up to
+/// own, which ``projection`` writes (one row a booking instead of four); and, as releases up to
 /// `828edfe` wrote it, an entry per event (``Entrada``, keyed by member and event) with a
 /// booking's member apart (``donos``).
 ///
@@ -20,8 +20,8 @@ public import Foundation
 public enum TrilhasReadModel {
     public static let trilhas = "trilhas"
     /// Booking id → the member who asked for it: what releases up to `828edfe` read it from.
-    /// Read still; written for a rollback to `828edfe` (``projection`` names the member in the
-    /// booking's ``Reserva`` too).
+    /// Read still (a booking begun then goes on through it); no longer written since `0ab4004`
+    /// (``projection`` names the member in the booking's ``Reserva``).
     public static let donos = "trilhas_reservas"
 
     /// One event of a member's trail.

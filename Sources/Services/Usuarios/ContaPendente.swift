@@ -49,7 +49,10 @@ public final class ContaPendente: Sendable {
     @discardableResult
     func verificar(prefetched: Prefetched?) async throws -> Acesso {
         if let acesso = checked.withLock({ $0 }) { return acesso }
-        guard let conta = try await usuarios.acesso(usuario: usuario, emitidoEm: emitidoEm, staleness: staleness, prefetched: prefetched)
+        // Read ahead: as fresh as a read now, fresher than a state a read confirmed a moment ago.
+        guard
+            let conta = try await usuarios.acesso(
+                usuario: usuario, emitidoEm: emitidoEm, staleness: prefetched == nil ? staleness : nil, prefetched: prefetched)
         else { throw Self.invalido }
         let acesso = Acesso(papel: conta.papel, plano: conta.plano)
         checked.withLock { $0 = acesso }
