@@ -170,10 +170,9 @@ final class API {
             var context = context
             context.receipt = receipt
             var reply = try await respond(request, context, body)
-            if let acesso = context.conta?.verificada, let subject = context.subject {
+            if let acesso = context.conta?.verificada {
                 // Checked by the command: whose write it is by the account's role today, not the token's.
-                context.subject = TokenIssuer.Subject(
-                    usuario: subject.usuario, papel: acesso.papel, emitidoEm: subject.emitidoEm, plano: acesso.plano)
+                context.verificada(acesso)
                 owners = PendingWrites.owners(context, template: operation.path, path: request.uri.path)
             }
             let written = receipt.types
@@ -239,11 +238,7 @@ final class API {
     /// made it; throws 401 `token_invalido` for an account that does not count.
     private static func verificarConta(_ context: inout GatewayContext) async throws {
         guard let conta = context.conta else { return }
-        let acesso = try await conta.verificar()
-        if let subject = context.subject {
-            context.subject = TokenIssuer.Subject(usuario: subject.usuario, papel: acesso.papel, emitidoEm: subject.emitidoEm, plano: acesso.plano)
-        }
-        context.conta = nil
+        context.verificada(try await conta.verificar())
     }
 
     /// A route's answer once its token and role passed: its body read and, with an

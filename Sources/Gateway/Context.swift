@@ -33,6 +33,14 @@ public struct GatewayContext: RequestContext, RemoteAddressRequestContext {
     /// Bodies above this are refused with 413.
     public var maxUploadSize: Int { 256 * 1024 }
 
+    /// Once the pending account check passed: today's role and plan in `subject`, nothing pending.
+    mutating func verificada(_ acesso: ContaPendente.Acesso) {
+        if let subject {
+            self.subject = TokenIssuer.Subject(usuario: subject.usuario, papel: acesso.papel, emitidoEm: subject.emitidoEm, plano: acesso.plano)
+        }
+        conta = nil
+    }
+
     /// The caller as the services see it.
     public var caller: Caller {
         Caller(
