@@ -312,18 +312,21 @@ struct AuthMiddleware: RouterMiddleware {
 /// ignored) whose command this process answers and checks the caller's account itself
 /// (``Operation/contaNoComando``). Filled while the routes are added, before any request.
 final class ContasAdiadas: Sendable {
-    private let rotas = Mutex<Set<String>>([])
+    /// Per method, the paths (their segments joined by single slashes).
+    private let rotas = Mutex<[HTTPRequest.Method: Set<String>]>([:])
 
     func add(_ method: HTTPRequest.Method, _ path: String) {
-        rotas.withLock { _ = $0.insert(Self.chave(method, path)) }
+        rotas.withLock { _ = $0[method, default: []].insert(Self.normal(path)) }
     }
 
+    /// Every authenticated request asks: one of another method (a query) is answered without
+    /// building anything.
     func contains(_ method: HTTPRequest.Method, _ path: String) -> Bool {
-        rotas.withLock { $0.contains(Self.chave(method, path)) }
+        rotas.withLock { rotas in rotas[method].map { $0.contains(Self.normal(path)) } ?? false }
     }
 
-    private static func chave(_ method: HTTPRequest.Method, _ path: String) -> String {
-        method.rawValue + " " + path.split(separator: "/").joined(separator: "/")
+    private static func normal(_ path: String) -> String {
+        path.split(separator: "/").joined(separator: "/")
     }
 }
 
