@@ -18,7 +18,8 @@ struct BookingBench: AsyncParsableCommand {
             Starts `coworkflow serve` (the binary beside this one) on a fresh embedded store in a \
             temporary directory, creates an admin, a member, a unit and 17 rooms, then runs wrk with \
             32 connections: bookings spread over 16 rooms (each request a new non-overlapping slot), \
-            bookings all on one hot room, and catalog reads. Needs `wrk` (Debian package). \
+            bookings all on one hot room, bookings spread again with an Idempotency-Key on each (as \
+            the web app sends them), and catalog reads. Needs `wrk` (Debian package). \
             With --distributed: one process per deployable (gateway, projections, usuarios, espacos, \
             precos, --reservas replicas; 0 hosts reservas in the gateway) on a fresh PostgreSQL \
             database (BENCH_DB_NAME + "_http", dropped and recreated; DB_* / DATABASE_URL name the \
@@ -171,13 +172,20 @@ struct BookingBench: AsyncParsableCommand {
         let base = (Int(Date().timeIntervalSince1970) / 86_400 + 1) * 86_400
         let meter = ProcessCPU(groups: cpu)
         let spread = try await load.wrk(
-            api.base + "/api/reservas", seconds: seconds, script: script, args: [member, String(base)] + Array(rooms[0..<16]), meter: meter,
-            statements: statements)
+            api.base + "/api/reservas", seconds: seconds, script: script, args: [member, String(base), "-"] + Array(rooms[0..<16]),
+            meter: meter, statements: statements)
         spread.record("booking_spread", into: &figures, unit: "bookings/s", per: "booking")
         let hot = try await load.wrk(
-            api.base + "/api/reservas", seconds: seconds, script: script, args: [member, String(base)] + [rooms[16]], meter: meter,
+            api.base + "/api/reservas", seconds: seconds, script: script, args: [member, String(base), "-"] + [rooms[16]], meter: meter,
             statements: statements)
         hot.record("booking_hot_space", into: &figures, unit: "bookings/s", per: "booking")
+        // As the web app books: each request with a key of its own (a retry would repeat it), on
+        // the spread rooms a year later than the spread run's slots.
+        let keyed = try await load.wrk(
+            api.base + "/api/reservas", seconds: seconds, script: script,
+            args: [member, String(base + 365 * 86_400), "k\(UInt32.random(in: 0...UInt32.max))"] + Array(rooms[0..<16]), meter: meter,
+            statements: statements)
+        keyed.record("booking_keyed", into: &figures, unit: "bookings/s", per: "booking")
         if let floor = figures.values["floor_pipeline"], floor > 0 {
             figures.record("booking_spread_vs_floor", spread.perSecond / floor, "x", decimals: 2)
             if let p99 = figures.values["floor_pipeline_p99"], p99 > 0 {
@@ -185,6 +193,7 @@ struct BookingBench: AsyncParsableCommand {
             }
         }
         figures.record("booking_hot_space_vs_spread", hot.perSecond / spread.perSecond, "x", decimals: 2)
+        figures.record("booking_keyed_vs_spread", keyed.perSecond / spread.perSecond, "x", decimals: 2)
         let catalog = try await load.wrk(api.base + "/api/espacos", seconds: seconds, script: nil, args: [], meter: meter)
         catalog.record("catalog", into: &figures, unit: "reads/s", per: "read")
     }
@@ -211,6 +220,8 @@ struct BookingBench: AsyncParsableCommand {
     }
 
     /// Each request a new slot: thread `t` of `n` takes slots t, t+n, t+2n… spread over the rooms.
+    /// Arguments: the member's token, the first slot's start (seconds since 1970), a prefix for
+    /// an Idempotency-Key on each request ("-": none), the rooms.
     static let lua = """
         local threads = {}
         function setup(thread)
@@ -220,8 +231,9 @@ struct BookingBench: AsyncParsableCommand {
         function init(args)
           token = args[1]
           base = tonumber(args[2])
+          prefix = args[3]
           rooms = {}
-          for i = 3, #args do table.insert(rooms, args[i]) end
+          for i = 4, #args do table.insert(rooms, args[i]) end
           counter = 0
         end
         function request()
@@ -231,7 +243,9 @@ struct BookingBench: AsyncParsableCommand {
           local start = base + math.floor(n / #rooms) * 1800
           local body = string.format('{"espacoId":"%s","inicio":"%s","fim":"%s"}', room,
             os.date("!%Y-%m-%dT%H:%M:%SZ", start), os.date("!%Y-%m-%dT%H:%M:%SZ", start + 1800))
-          return wrk.format("POST", nil, {["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. token}, body)
+          local headers = {["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. token}
+          if prefix ~= "-" then headers["Idempotency-Key"] = prefix .. "-" .. tid .. "-" .. counter end
+          return wrk.format("POST", nil, headers, body)
         end
         """
 
