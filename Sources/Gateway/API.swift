@@ -45,6 +45,13 @@ struct Operation: Sendable {
     /// it with what it reads ahead (``Services/ContaPendente``): one round trip fewer. A static
     /// path, for members (not `admin`).
     var contaNoComando = false
+    /// The command keeps its own `Idempotency-Key`: it derives the id of what it makes from the
+    /// key, so the store's append is the dedupe, and a request that finds what its key made
+    /// answers it (``Services/WriteReceipt/replayed``: `Idempotent-Replayed: true`). No
+    /// `request_keys` row is claimed, answered or kept for it: two write transactions fewer a
+    /// request. The command is handed the request's fingerprint
+    /// (``Services/Caller/requestFingerprint``) and answers the key with another request 422.
+    var chaveNoComando = false
 }
 
 /// A query parameter of a route, with the form the handler checks (a value of another form is
@@ -170,6 +177,7 @@ final class API {
             var context = context
             context.receipt = receipt
             var reply = try await respond(request, context, body)
+            if receipt.replayed { reply.headers[API.replayedHeader] = "true" }
             if let acesso = context.conta?.verificada {
                 // Checked by the command: whose write it is by the account's role today, not the token's.
                 context.verificada(acesso)
@@ -234,6 +242,9 @@ final class API {
         }
     }
 
+    /// On an answer an `Idempotency-Key` replays (the first one kept, or what the first request made).
+    static let replayedHeader = "Idempotent-Replayed"
+
     /// The account check ``AuthMiddleware`` left pending, made now (a read) unless the command
     /// made it; throws 401 `token_invalido` for an account that does not count.
     private static func verificarConta(_ context: inout GatewayContext) async throws {
@@ -259,12 +270,19 @@ final class API {
         }
         let owner = context.subject?.usuario ?? clientAddress(request, context, proxies: proxies)
         let scoped = "\(owner)|\(key)"
+        if operation.chaveNoComando {
+            // The command finds what its key made, with what it reads anyway (ADR 0004).
+            var context = context
+            context.idempotencyKey = scoped
+            context.requestFingerprint = idempotency.fingerprint(method: request.method.rawValue, path: request.uri.path, body: body)
+            return try await handler(request, context, body).response
+        }
         switch try await idempotency.begin(key: scoped, method: request.method.rawValue, path: request.uri.path, body: body) {
         case .replay(let reply):
             // Only for a caller whose account counts, when the command would have checked it.
             if let conta = context.conta { try await conta.verificar() }
             var response = reply.response
-            response.headers[.init("Idempotent-Replayed")!] = "true"
+            response.headers[.init(replayedHeader)!] = "true"
             return response
         case .proceed:
             var context = context

@@ -13,6 +13,8 @@ public struct GatewayContext: RequestContext, RemoteAddressRequestContext {
     public var subject: TokenIssuer.Subject?
     /// The request's `Idempotency-Key` scoped to its caller, once the key is claimed.
     public var idempotencyKey: String?
+    /// The fingerprint of the request, when its key is left to the command (``Operation/chaveNoComando``).
+    public var requestFingerprint: String?
     /// Where a command records what it appended (set by the API for the commands it answers).
     public var receipt: WriteReceipt?
     /// The caller's account check, when ``AuthMiddleware`` left it to the command
@@ -25,6 +27,7 @@ public struct GatewayContext: RequestContext, RemoteAddressRequestContext {
         requestId = EventIDs.random().lowercasedString
         subject = nil
         idempotencyKey = nil
+        requestFingerprint = nil
         receipt = nil
         conta = nil
         remoteAddress = source.channel.remoteAddress
@@ -45,7 +48,7 @@ public struct GatewayContext: RequestContext, RemoteAddressRequestContext {
     public var caller: Caller {
         Caller(
             requestId: requestId, usuario: subject?.usuario, papel: subject?.papel, idempotencyKey: idempotencyKey, plano: subject?.plano,
-            receipt: receipt, conta: conta)
+            receipt: receipt, conta: conta, requestFingerprint: requestFingerprint)
     }
 
     /// The authenticated user, or a 401.

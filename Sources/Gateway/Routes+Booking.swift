@@ -232,7 +232,6 @@ extension Routes {
                 method: .post, path: "/api/precos/cotacao", summary: "Cotar uma reserva: total e linha a linha", tag: "precos",
                 request: "PedidoDeCotacao", response: "Cotacao", errors: [422], writes: false)
         ) { _, context, body in
-            // With a member's token, the rules of the member's plan apply.
             // With a member's token, the rules of the member's plan apply and their credits pay first.
             try .json(
                 try await precos.cotar(
@@ -246,7 +245,8 @@ extension Routes {
         api.add(
             Operation(
                 method: .post, path: "/api/reservas", summary: "Reservar: segura o horário até o pagamento (expiraEm)", tag: "reservas",
-                auth: true, request: "PedidoDeReserva", response: "Reserva", success: 201, errors: [409, 422, 503], contaNoComando: true)
+                auth: true, request: "PedidoDeReserva", response: "Reserva", success: 201, errors: [409, 422, 503], contaNoComando: true,
+                chaveNoComando: true)
         ) { _, context, body in
             let pedido = try JSON.decode(ReservasService.PedidoDeReserva.self, from: body)
             return try .json(try await reservas.solicitar(pedido, usuario: try context.requireUser().usuario, caller: context.caller), status: 201)

@@ -1,3 +1,4 @@
+import Crypto
 import Domain
 import EventStore
 import Foundation
@@ -284,6 +285,20 @@ struct AuthTests {
                 headers: [.init("Idempotency-Key")!: "k-1"])
             #expect(other.status == .unprocessableContent)
             #expect(other.erro == "chave_de_idempotencia_reutilizada")
+            // A key stored by a build before the HMAC fingerprints (a plain SHA-256 of method,
+            // path and body) still replays its answer to the same request (an anonymous caller's
+            // key is scoped to its address: "local" through the router, with no socket).
+            let antigo = #"{"nome":"Gil","email":"gil@example.com","senha":"segredo-123"}"#
+            let digest = SHA256.hash(data: Data("POST /api/auth/registro\n\(antigo)".utf8)).map { String(format: "%02x", $0) }.joined()
+            let agora = Date()
+            _ = try await harness.store.claimRequestKey(
+                "local|legado-1", fingerprint: digest, at: agora, expireBefore: agora.addingTimeInterval(-86_400),
+                staleBefore: agora.addingTimeInterval(-120))
+            try await harness.store.completeRequestKey("local|legado-1", reply: StoredReply(status: 201, body: Data(#"{"id":"primeiro"}"#.utf8)))
+            let replay = try await client.json(.post, "/api/auth/registro", antigo, headers: [.init("Idempotency-Key")!: "legado-1"])
+            #expect(
+                replay.headers[.init("Idempotent-Replayed")!] == "true" && replay.object["id"] as? String == "primeiro",
+                "\(String(buffer: replay.body))")
             // One "character" of thousands of bytes (a letter and combining marks), or a key
             // with a space or a control byte, is a 400 naming the rule; nothing is registered.
             let fina = #"{"nome":"Fabi","email":"fabi@example.com","senha":"segredo-123"}"#

@@ -1,8 +1,8 @@
-import Crypto
 import Domain
 import EventStore
 import Foundation
 import Gateway
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Projections
@@ -541,55 +541,78 @@ struct BookingTests {
         }
     }
 
-    @Test("a retry whose first answer was lost (its Idempotency-Key forgotten) finds the first booking, not a second hold")
-    func idempotent_retry_after_lost_answer() async throws {
+    @Test(
+        "a booking's Idempotency-Key is kept by the booking alone: a retry gets it (replayed), the key with another request is a 422, and nothing goes to request_keys"
+    )
+    func idempotent_booking_through_its_events() async throws {
         let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
         defer { harness.removeFiles() }
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
+            let membro = try #require(try await client.json(.get, "/api/auth/me", token: cenario.membro).object["id"] as? String)
+            let key: HTTPField.Name = .init("Idempotency-Key")!
             let body = pedido(cenario.estacoes, "2026-11-27T14:00:00-03:00", "2026-11-27T16:00:00-03:00")
-            let first = try await client.json(.post, "/api/reservas", body, token: cenario.membro, headers: [.init("Idempotency-Key")!: "r-1"])
+            let first = try await client.json(.post, "/api/reservas", body, token: cenario.membro, headers: [key: "r-1"])
             #expect(first.status == .created, "\(String(buffer: first.body))")
+            #expect(first.headers[.init("Idempotent-Replayed")!] == nil)
             let id = try #require(first.object["id"] as? String)
-            // The answer never reached the member, and the process that ran it died before it
-            // stored the answer: the key's record is gone (here purged; a dead process's record
-            // goes stale), so the retry runs again.
-            #expect(try await harness.store.purgeRequestKeys(before: .distantFuture) > 0)
-            let retry = try await client.json(.post, "/api/reservas", body, token: cenario.membro, headers: [.init("Idempotency-Key")!: "r-1"])
+            // No answer kept apart: the booking, made under an id derived from the key, is the record.
+            #expect(try await harness.store.purgeRequestKeys(before: .distantFuture) == 0)
+            // The answer never reached the member: the retry finds the booking, as it stands.
+            let retry = try await client.json(.post, "/api/reservas", body, token: cenario.membro, headers: [key: "r-1"])
             #expect(retry.status == .created, "\(String(buffer: retry.body))")
             #expect(retry.object["id"] as? String == id)
-            #expect(retry.headers[.init("Idempotent-Replayed")!] == nil)
-            // Forgotten again, the key with another slot: refused, nothing written.
-            #expect(try await harness.store.purgeRequestKeys(before: .distantFuture) > 0)
-            let other = try await client.json(
-                .post, "/api/reservas", pedido(cenario.estacoes, "2026-11-27T17:00:00-03:00", "2026-11-27T18:00:00-03:00"),
-                token: cenario.membro, headers: [.init("Idempotency-Key")!: "r-1"])
-            #expect(other.status == .unprocessableContent)
-            #expect(other.erro == "chave_de_idempotencia_reutilizada")
-            // One hold on the shared space's day, one booking, one charge.
+            #expect(retry.headers[.init("Idempotent-Replayed")!] == "true")
+            // The key with another slot, or with the same slot and another body (a coupon, a
+            // card): refused, nothing written.
+            for other in [
+                pedido(cenario.estacoes, "2026-11-27T17:00:00-03:00", "2026-11-27T18:00:00-03:00"),
+                pedido(cenario.estacoes, "2026-11-27T14:00:00-03:00", "2026-11-27T16:00:00-03:00", cartao: "tok_visa"),
+            ] {
+                let refused = try await client.json(.post, "/api/reservas", other, token: cenario.membro, headers: [key: "r-1"])
+                #expect(refused.status == .unprocessableContent, "\(other)")
+                #expect(refused.erro == "chave_de_idempotencia_reutilizada")
+            }
+            // Ten at once with one key, on the room (one seat): one booking, and every request
+            // answers it (none is told its own slot is taken, nor to wait).
+            let sala = pedido(cenario.sala, "2026-11-27T09:00:00-03:00", "2026-11-27T10:00:00-03:00")
+            let token = cenario.membro
+            let answers = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
+                for _ in 0..<10 {
+                    group.addTask {
+                        let answer = try await client.json(.post, "/api/reservas", sala, token: token, headers: [key: "r-2"])
+                        return (Int(answer.status.code), answer.object["id"] as? String)
+                    }
+                }
+                return try await group.reduce(into: [(Int, String?)]()) { $0.append($1) }
+            }
+            #expect(answers.allSatisfy { $0.0 == 201 }, "\(answers)")
+            #expect(Set(answers.compactMap(\.1)).count == 1)
+            // A booking made with a key by a release before this one (no fingerprint in its
+            // events): a retry answers it; the key with another slot is a 422.
+            let antigo = pedido(cenario.estacoes, "2026-11-28T14:00:00-03:00", "2026-11-28T15:00:00-03:00")
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            let feita = try await harness.backend.reservas.solicitar(
+                try decoder.decode(ReservasService.PedidoDeReserva.self, from: Data(antigo.utf8)), usuario: membro,
+                caller: Caller(requestId: "legado", usuario: membro, papel: "membro", idempotencyKey: "\(membro)|legado-1"))
+            let replay = try await client.json(.post, "/api/reservas", antigo, token: cenario.membro, headers: [key: "legado-1"])
+            #expect(replay.status == .created && replay.object["id"] as? String == feita.id, "\(String(buffer: replay.body))")
+            #expect(replay.headers[.init("Idempotent-Replayed")!] == "true")
+            let outro = try await client.json(
+                .post, "/api/reservas", pedido(cenario.estacoes, "2026-11-28T16:00:00-03:00", "2026-11-28T17:00:00-03:00"),
+                token: cenario.membro, headers: [key: "legado-1"])
+            #expect(outro.status == .unprocessableContent && outro.erro == "chave_de_idempotencia_reutilizada")
+            // One hold on the shared space's day, one booking each, one charge each.
             let minhas = try await client.json(.get, "/api/reservas", token: cenario.membro)
-            #expect(minhas.object["total"] as? Int == 1)
+            #expect(minhas.object["total"] as? Int == 3)
             let ocupacao = try await harness.store.document(
                 ReservasReadModel.ocupacao,
                 key: ReservasReadModel.ocupacaoKey(try #require(UUID(uuidString: cenario.estacoes)), try #require(DataLocal("2026-11-27"))))
             #expect(try ReadModelJSON.decoder.decode(OcupacaoView.self, from: try #require(ocupacao)).reservas.count == 1)
-            // A key stored by a build before the HMAC fingerprints (a plain SHA-256 of method,
-            // path and body) still replays its answer to the same request.
-            let membro = try #require(try await client.json(.get, "/api/auth/me", token: cenario.membro).object["id"] as? String)
-            let antigo = pedido(cenario.estacoes, "2026-11-28T14:00:00-03:00", "2026-11-28T15:00:00-03:00")
-            let digest = SHA256.hash(data: Data("POST /api/reservas\n\(antigo)".utf8)).map { String(format: "%02x", $0) }.joined()
-            let agora = Date()
-            _ = try await harness.store.claimRequestKey(
-                "\(membro)|legado-1", fingerprint: digest, at: agora, expireBefore: agora.addingTimeInterval(-86_400),
-                staleBefore: agora.addingTimeInterval(-120))
-            try await harness.store.completeRequestKey("\(membro)|legado-1", reply: StoredReply(status: 201, body: Data(#"{"id":"primeira"}"#.utf8)))
-            let replay = try await client.json(
-                .post, "/api/reservas", antigo, token: cenario.membro, headers: [.init("Idempotency-Key")!: "legado-1"])
-            #expect(
-                replay.headers[.init("Idempotent-Replayed")!] == "true" && replay.object["id"] as? String == "primeira",
-                "\(String(buffer: replay.body))")
+            #expect(try await harness.store.purgeRequestKeys(before: .distantFuture) == 0)
         }
-        #expect(try await harness.allEvents().filter { $0.type == "ReservaSolicitada" }.count == 1)
+        #expect(try await harness.allEvents().filter { $0.type == "ReservaSolicitada" }.count == 3)
     }
 
     @Test("a shared space's capacity cannot drop below the seats its bookings take at once (409 naming the day); once freed, it can")

@@ -114,12 +114,24 @@ struct CreditosTests {
                 #"{"espacoId":"\#(cenario.sala)","inicio":"2026-11-25T10:00:00-03:00","fim":"2026-11-25T12:00:00-03:00"}"#)
             #expect(anonima.object["total"] as? Int == 10_000)
 
-            let primeira = try await client.json(
-                .post, "/api/reservas",
-                #"{"espacoId":"\#(cenario.sala)","inicio":"2026-11-25T10:00:00-03:00","fim":"2026-11-25T12:00:00-03:00","totalEsperado":0}"#,
-                token: cenario.membro)
-            #expect(primeira.status == .created, "\(String(buffer: primeira.body))")
-            let primeiraId = try #require(primeira.object["id"] as? String)
+            // Sent five times at once with one Idempotency-Key (a client retrying on a slow
+            // answer): one booking spends the hours, and every request answers it, none a 500
+            // for a wallet it spent already, nor a 409 for a price its own booking changed.
+            let token = cenario.membro
+            let vezes = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
+                for _ in 0..<5 {
+                    group.addTask {
+                        let answer = try await client.json(
+                            .post, "/api/reservas",
+                            #"{"espacoId":"\#(cenario.sala)","inicio":"2026-11-25T10:00:00-03:00","fim":"2026-11-25T12:00:00-03:00","totalEsperado":0}"#,
+                            token: token, headers: [.init("Idempotency-Key")!: "primeira"])
+                        return (Int(answer.status.code), answer.object["id"] as? String)
+                    }
+                }
+                return try await group.reduce(into: [(Int, String?)]()) { $0.append($1) }
+            }
+            #expect(vezes.allSatisfy { $0.0 == 201 } && Set(vezes.compactMap(\.1)).count == 1, "\(vezes)")
+            let primeiraId = try #require(vezes.first?.1)
             // Nothing to pay: confirmed at once.
             _ = try await client.reserva(primeiraId, token: cenario.membro, status: "confirmada")
             // Two more hours: one hour of credits left pays half (R$ 50), the money credits R$ 30, R$ 20 is charged.

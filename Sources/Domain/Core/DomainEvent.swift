@@ -34,10 +34,14 @@ public struct EventMetadata: Hashable, Sendable, Codable {
     /// The W3C `traceparent` of the span that appended the event, when tracing is on: the
     /// relay and the consumers continue its trace (docs/observability.md).
     public var traceparent: String?
+    /// The fingerprint (an HMAC) of the request that made the event, when it carried an
+    /// `Idempotency-Key` and the command derived what it made from the key: a retry with the
+    /// key and another body is told apart from the same request sent again.
+    public var requestFingerprint: String?
 
     public init(
         correlationId: UUID? = nil, causationId: UUID? = nil, actor: String? = nil,
-        requestId: String? = nil, service: String? = nil, traceparent: String? = nil
+        requestId: String? = nil, service: String? = nil, traceparent: String? = nil, requestFingerprint: String? = nil
     ) {
         self.correlationId = correlationId
         self.causationId = causationId
@@ -45,6 +49,7 @@ public struct EventMetadata: Hashable, Sendable, Codable {
         self.requestId = requestId
         self.service = service
         self.traceparent = traceparent
+        self.requestFingerprint = requestFingerprint
     }
 
     /// Metadata for an event caused by `cause`: same correlation, causation = cause's id.

@@ -29,6 +29,8 @@ public enum MetadataJSON {
                 metadata.causationId = try id(&reader)
             } else if reader.matches(name, "correlationId") {
                 metadata.correlationId = try id(&reader)
+            } else if reader.matches(name, "requestFingerprint") {
+                metadata.requestFingerprint = try text(&reader)
             } else if reader.matches(name, "requestId") {
                 metadata.requestId = try text(&reader)
             } else if reader.matches(name, "service") {
@@ -57,6 +59,7 @@ public enum MetadataJSON {
         field("actor", metadata.actor)
         field("causationId", metadata.causationId?.uppercasedString)
         field("correlationId", metadata.correlationId?.uppercasedString)
+        field("requestFingerprint", metadata.requestFingerprint)
         field("requestId", metadata.requestId)
         field("service", metadata.service)
         field("traceparent", metadata.traceparent)

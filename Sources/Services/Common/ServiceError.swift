@@ -97,6 +97,10 @@ public struct Caller: Sendable {
     /// that creates something derives the new id from it, so a retry whose first answer was
     /// lost finds what the first attempt made instead of making it twice.
     public let idempotencyKey: String?
+    /// The fingerprint of the request's method, path and body, when its `Idempotency-Key` is
+    /// left to the command (the edge keeps no answer for it): the command records it with what
+    /// it makes, and a later request with the key and another fingerprint is a 422.
+    public let requestFingerprint: String?
     /// The caller's plan (its price rules apply to the caller's quotes and bookings), read with
     /// the account when the request was authenticated.
     public let plano: String?
@@ -109,12 +113,13 @@ public struct Caller: Sendable {
 
     public init(
         requestId: String, usuario: String? = nil, papel: String? = nil, idempotencyKey: String? = nil, plano: String? = nil,
-        receipt: WriteReceipt? = nil, conta: ContaPendente? = nil
+        receipt: WriteReceipt? = nil, conta: ContaPendente? = nil, requestFingerprint: String? = nil
     ) {
         self.requestId = requestId
         self.usuario = usuario
         self.papel = papel
         self.idempotencyKey = idempotencyKey
+        self.requestFingerprint = requestFingerprint
         self.plano = plano
         self.receipt = receipt
         self.conta = conta

@@ -9,7 +9,7 @@ import Synchronization
 /// A command records every append it makes for its caller; one that records nothing leaves the
 /// edge to wait for every read model to reach the head, as if it did not know what was written.
 public final class WriteReceipt: Sendable {
-    private let state = Mutex<(types: [String: GlobalPosition], shared: Bool)>(([:], false))
+    private let state = Mutex<(types: [String: GlobalPosition], shared: Bool, replayed: Bool)>(([:], false, false))
 
     public init() {}
 
@@ -23,6 +23,20 @@ public final class WriteReceipt: Sendable {
     public func record(_ result: AppendResult) {
         guard !result.types.isEmpty else { return }
         state.withLock { $0.types.merge(result.types, uniquingKeysWith: max) }
+    }
+
+    /// Whether the command answered with what an earlier request with the same
+    /// `Idempotency-Key` made (``markReplayed(_:)``), writing nothing.
+    public var replayed: Bool { state.withLock { $0.replayed } }
+
+    /// Says the answer is what an earlier request with the same key made, with its `events`:
+    /// their types and positions are recorded as this request's, so that the caller's next
+    /// query waits for them as it would have for the first answer.
+    public func markReplayed(_ events: [RecordedEvent]) {
+        state.withLock { state in
+            state.replayed = true
+            for event in events { state.types[event.type] = max(state.types[event.type] ?? event.position, event.position) }
+        }
     }
 
     /// Says the write is another member's to read next (a booking made for a colleague): the

@@ -12,7 +12,12 @@ extension ReservasService {
     /// A caller whose account the edge left unchecked (``Caller/conta``) has it checked here
     /// before anything is decided: read with the booking's read ahead (one round trip for both),
     /// or alone when there is none (a space this process has not loaded, a booking for a
-    /// colleague, a retry that finds its booking).
+    /// colleague).
+    ///
+    /// With an `Idempotency-Key` (``Caller/idempotencyKey``), the booking's id is derived from
+    /// it, so the store's append is the dedupe: a request that finds the booking its key made
+    /// (read with the read ahead) answers it as it stands, marked on the receipt as replayed,
+    /// and one with the key and another body (``Caller/requestFingerprint``) is a 422.
     public func solicitar(_ pedido: PedidoDeReserva, usuario quem: String, caller pedinte: Caller) async throws -> ReservaView {
         var quemPede = pedinte
         var usuario = quem
@@ -28,7 +33,7 @@ extension ReservasService {
             // The member's own price rules are not the caller's: no legacy plan rule applies.
             caller = Caller(
                 requestId: quemPede.requestId, usuario: quem, papel: quemPede.papel, idempotencyKey: quemPede.idempotencyKey, plano: nil,
-                receipt: quemPede.receipt)
+                receipt: quemPede.receipt, requestFingerprint: quemPede.requestFingerprint)
         }
         let espacoId = try EspacosService.espacoId(pedido.espacoId, campo: "espacoId")
         let intervalo = try PrecosService.intervalo(pedido.inicio, pedido.fim)
@@ -39,35 +44,53 @@ extension ReservasService {
         if let esperado = pedido.totalEsperado, esperado < 0 {
             throw ServiceError.invalido("totalEsperado", "totalEsperado é um valor em centavos, zero ou mais")
         }
-        let id: Reserva.ID
-        if let key = caller.idempotencyKey {
-            // A retry whose first answer was lost (the connection dropped, the process died)
-            // lands on the same booking, not on a second hold and a second charge.
-            id = Reserva.ID(Events.derivedId("reserva", key))
-            if let anterior = try await repetida(id, usuario: usuario, espacoId: espacoId.rawValue, intervalo: intervalo) {
-                _ = try await caller.comContaVerificada()
-                return anterior
-            }
-        } else {
-            id = Reserva.ID(EventIDs.next())
-        }
+        // With a key, a retry whose first answer was lost (the connection dropped, the process
+        // died), or that was sent again while the first ran, lands on the same booking, not on a
+        // second hold and a second charge.
+        let chaveada = caller.idempotencyKey != nil
+        let id = Reserva.ID(caller.idempotencyKey.map { Events.derivedId("reserva", $0) } ?? EventIDs.next())
         let now = clock.now
         // Once the space and its unit were loaded here, the days, and so every stream the booking
         // folds, are known before reading any: one round trip reads them all (the space, its
         // unit, its price table, the coupon, the day agendas), instead of one each.
-        // The caller's account too, when the edge left its check to the booking.
+        // The caller's account too, when the edge left its check to the booking, and the
+        // booking's own stream when its id comes from a key.
         let prefetched: Prefetched? =
             if let (fuso, leituras) = precos.leituras(espacoId, cupom: pedido.cupom, titular: usuario) {
                 try await Prefetched.read(
                     leituras
                         + DataLocal.dias(de: intervalo, em: fuso).map {
                             agenda(espacoId.rawValue, $0).read(StreamNames.agenda(espacoId.rawValue, $0))
-                        } + (caller.conta?.leitura.map { [$0] } ?? []),
+                        } + (caller.conta?.leitura.map { [$0] } ?? []) + (chaveada ? [StreamRead(StreamNames.reserva(id), from: 1)] : []),
                     from: store)
             } else {
                 nil
             }
         caller = try await caller.comContaVerificada(prefetched: prefetched)
+        let (titular, quemReserva) = (usuario, caller)
+        func repetir(_ prefetched: Prefetched?) async throws -> ReservaView? {
+            try await repetida(
+                id, usuario: titular, espacoId: espacoId.rawValue, intervalo: intervalo, fingerprint: quemReserva.requestFingerprint,
+                receipt: quemReserva.receipt, prefetched: prefetched)
+        }
+        if chaveada, let anterior = try await repetir(prefetched) { return anterior }
+        do {
+            return try await decidir(
+                pedido, id: id, espacoId: espacoId, intervalo: intervalo, usuario: titular, caller: quemReserva, em: now, prefetched: prefetched)
+        } catch let error as ServiceError where chaveada {
+            // The same request, sent again while the first ran, may find its own booking in the
+            // way (the slot it holds, the coupon it spent): that booking is its answer.
+            if let anterior = try await repetir(nil) { return anterior }
+            throw error
+        }
+    }
+
+    /// Quotes the booking, checks the total the member was shown, and decides it in the turn of
+    /// its days (``reservar``).
+    private func decidir(
+        _ pedido: PedidoDeReserva, id: Reserva.ID, espacoId: Espaco.ID, intervalo: TimeRange, usuario: String, caller: Caller, em now: Date,
+        prefetched: Prefetched?
+    ) async throws -> ReservaView {
         let contexto = try await precos.quote(
             espacoId, intervalo: intervalo, cupom: pedido.cupom, plano: caller.plano, titular: usuario, em: now, prefetched: prefetched)
         if let esperado = pedido.totalEsperado, esperado != contexto.cotacao.total.centavos {
@@ -120,7 +143,9 @@ extension ReservasService {
         } catch {
             throw ServiceError(error)
         }
-        var meta = EventMetadata(correlationId: id.rawValue, actor: caller.usuario ?? usuario, requestId: caller.requestId, service: Self.service)
+        var meta = EventMetadata(
+            correlationId: id.rawValue, actor: caller.usuario ?? usuario, requestId: caller.requestId, service: Self.service,
+            requestFingerprint: caller.idempotencyKey == nil ? nil : caller.requestFingerprint)
         meta.causationId = nil
         let limite = espaco.tipo.compartilhado ? espaco.capacidade : 1
         return try await ocupar(
@@ -163,6 +188,9 @@ extension ReservasService {
                             : "todas as \(limite) vagas do espaço estão ocupadas em parte deste intervalo",
                         detalhes: ["espacoId": espacoId.description, "data": dia.description])
                 }
+                // Nothing to take: this booking holds the day already, so it was made (by the
+                // same request, its key sent again): the append finds its stream and answers it.
+                guard !events.isEmpty else { continue }
                 let novos = try Events.new(events, at: now, metadata: meta)
                 writes.append(StreamWrite(stream: stream, expected: .after(version), events: novos))
                 // Folded from the events as stored (their JSON), as a later load would fold them.
@@ -203,7 +231,9 @@ extension ReservasService {
                 // The same request (its Idempotency-Key) made this booking meanwhile: its answer.
                 // Without a key the id is fresh: no stream to look for on every conflict.
                 if chaveada,
-                    let anterior = try await repetida(id, usuario: reserva.usuarioId, espacoId: reserva.espacoId, intervalo: reserva.intervalo)
+                    let anterior = try await repetida(
+                        id, usuario: reserva.usuarioId, espacoId: reserva.espacoId, intervalo: reserva.intervalo,
+                        fingerprint: meta.requestFingerprint, receipt: receipt, prefetched: nil)
                 {
                     return anterior
                 }
@@ -234,7 +264,10 @@ extension ReservasService {
                 .consumir(
                     titular: creditos.titular, reserva: reserva.id.rawValue, minutos: meus.minutos, centavos: meus.centavos, tipo: tipo,
                     unidade: reserva.unidadeId, em: now, comPlano: comPlano), state)
-            writes.append(StreamWrite(stream: stream, expected: .after(version), events: try Events.new(events, at: now, metadata: meta)))
+            // None when this booking spent them already (its key sent again): its append answers it.
+            if !events.isEmpty {
+                writes.append(StreamWrite(stream: stream, expected: .after(version), events: try Events.new(events, at: now, metadata: meta)))
+            }
         }
         guard resto.minutos > 0 || resto.centavos > 0 else { return writes }
         guard let dia = reserva.dias.first,
@@ -246,7 +279,9 @@ extension ReservasService {
             .consumir(
                 titular: pool.titular, reserva: reserva.id.rawValue, minutos: resto.minutos, centavos: resto.centavos, tipo: tipo,
                 unidade: reserva.unidadeId, em: now, comPlano: pool.comPlano, uso: pool.uso), carteira)
-        writes.append(StreamWrite(stream: poolStream, expected: .after(versao), events: try Events.new(events, at: now, metadata: meta)))
+        if !events.isEmpty {
+            writes.append(StreamWrite(stream: poolStream, expected: .after(versao), events: try Events.new(events, at: now, metadata: meta)))
+        }
         return writes
     }
 
@@ -296,16 +331,30 @@ extension ReservasService {
     }
 
     /// The booking `id` when a request with the same Idempotency-Key already made it, as it
-    /// stands now; nil when there is none. The key with another booking's space or time is a 422,
-    /// as the gateway answers a reused key while it still remembers the first request.
-    private func repetida(_ id: Reserva.ID, usuario: String, espacoId: UUID, intervalo: TimeRange) async throws -> ReservaView? {
-        let state = try await reservas.load(StreamNames.reserva(id)).state
+    /// stands now, its events marked on `receipt` as replayed; nil when there is none (read from
+    /// `prefetched` when it holds the stream). The key with another request is a 422: another
+    /// fingerprint than the first's (`fingerprint`), or, for a booking made without one (by an
+    /// earlier release), another member, space or time.
+    private func repetida(
+        _ id: Reserva.ID, usuario: String, espacoId: UUID, intervalo: TimeRange, fingerprint: String?, receipt: WriteReceipt?,
+        prefetched: Prefetched?
+    ) async throws -> ReservaView? {
+        let stream = StreamNames.reserva(id)
+        let lido =
+            if let prefetched, prefetched.covers([StreamRead(stream, from: 1)]) { prefetched } else {
+                try await Prefetched.read([StreamRead(stream, from: 1)], from: store)
+            }
+        let eventos = lido.events(of: stream, after: 0) ?? []
+        guard let primeiro = eventos.first else { return nil }
+        let state = try await reservas.load(stream, prefetched: lido).state
         guard case .existente(let dados) = state else { return nil }
         let anterior = dados.solicitacao
-        guard anterior.usuarioId == usuario, anterior.espacoId == espacoId, anterior.intervalo == intervalo else {
+        let outra = primeiro.metadata.requestFingerprint.map { antes in fingerprint.map { $0 != antes } ?? false } ?? false
+        guard !outra, anterior.usuarioId == usuario, anterior.espacoId == espacoId, anterior.intervalo == intervalo else {
             throw ServiceError(
                 .invalido, codigo: "chave_de_idempotencia_reutilizada", mensagem: "esta Idempotency-Key já foi usada com outra requisição")
         }
+        receipt?.markReplayed(eventos)
         return try Self.view(state)
     }
 }

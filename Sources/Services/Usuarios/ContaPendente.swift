@@ -71,7 +71,9 @@ public final class ContaPendente: Sendable {
 extension Caller {
     /// The caller once its pending account check passed: today's role and plan, nothing pending.
     func verificado(_ acesso: ContaPendente.Acesso) -> Caller {
-        Caller(requestId: requestId, usuario: usuario, papel: acesso.papel, idempotencyKey: idempotencyKey, plano: acesso.plano, receipt: receipt)
+        Caller(
+            requestId: requestId, usuario: usuario, papel: acesso.papel, idempotencyKey: idempotencyKey, plano: acesso.plano, receipt: receipt,
+            requestFingerprint: requestFingerprint)
     }
 
     /// The caller with its account checked now (a read of its own) when the check was left to
