@@ -49,8 +49,8 @@ struct Operation: Sendable {
     /// key, so the store's append is the dedupe, and a request that finds what its key made
     /// answers it (``Services/WriteReceipt/replayed``: `Idempotent-Replayed: true`). No
     /// `request_keys` row is claimed, answered or kept for it: two write transactions fewer a
-    /// request. The command is handed the request's fingerprint
-    /// (``Services/Caller/requestFingerprint``) and answers the key with another request 422.
+    /// request. The command is handed the request's fingerprint (``Idempotency/digest(method:path:body:)``,
+    /// ``Services/Caller/requestFingerprint``) and answers the key with another request 422.
     var chaveNoComando = false
 }
 
@@ -274,7 +274,7 @@ final class API {
             // The command finds what its key made, with what it reads anyway (ADR 0004).
             var context = context
             context.idempotencyKey = scoped
-            context.requestFingerprint = idempotency.fingerprint(method: request.method.rawValue, path: request.uri.path, body: body)
+            context.requestFingerprint = Idempotency.digest(method: request.method.rawValue, path: request.uri.path, body: body)
             return try await handler(request, context, body).response
         }
         switch try await idempotency.begin(key: scoped, method: request.method.rawValue, path: request.uri.path, body: body) {

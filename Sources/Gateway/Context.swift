@@ -11,7 +11,8 @@ public struct GatewayContext: RequestContext, RemoteAddressRequestContext {
     public var requestId: String
     /// The verified bearer token's subject, when the request carried a valid one.
     public var subject: TokenIssuer.Subject?
-    /// The request's `Idempotency-Key` scoped to its caller, once the key is claimed.
+    /// The request's `Idempotency-Key` scoped to its caller, once the key is claimed (or, for a
+    /// route whose command keeps it, ``Operation/chaveNoComando``, once it is valid).
     public var idempotencyKey: String?
     /// The fingerprint of the request, when its key is left to the command (``Operation/chaveNoComando``).
     public var requestFingerprint: String?

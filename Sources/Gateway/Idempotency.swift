@@ -7,7 +7,8 @@ import Synchronization
 /// `Idempotency-Key` on mutating requests: a retry with the same key and body gets the first
 /// answer again; the same key with another body is a 422; a retry while the first is still
 /// running is a 409. The answers live in the store (`request_keys`) for 24 h, so every replica
-/// of a service replays the same first answer.
+/// of a service replays the same first answer. A route whose command keeps its key itself
+/// (``Operation/chaveNoComando``: a booking) claims nothing here.
 final class Idempotency: Sendable {
     let keys: any RequestKeys
     /// Keys the fingerprints (HMAC): a body's hash is stored, and a body may hold a password,
@@ -73,6 +74,14 @@ final class Idempotency: Sendable {
         // Not kept (the store failed): the key stays "running" until it is stale, and a retry
         // in between gets a 409, never a second effect.
         try? await keys.completeRequestKey(key, reply: kept)
+    }
+
+    /// The fingerprint a command that keeps its own key records with what it makes
+    /// (``Operation/chaveNoComando``): a plain SHA-256 of method, path and body, since it lasts as
+    /// long as the events do, beyond any rotation of the key the HMAC takes (`JWT_SECRET`), and
+    /// the body it hashes is in those events already (a booking's: its space, times, payment).
+    static func digest(method: String, path: String, body: Data) -> String {
+        legacyFingerprint(method: method, path: path, body: body)
     }
 
     /// The fingerprint of builds before the HMAC (see ``begin(key:method:path:body:)``).

@@ -192,7 +192,7 @@ struct EdgeMiddleware: RouterMiddleware {
         if !allowedOrigins.everyone { response.headers[.vary] = "Origin" }
         response.headers[.accessControlAllowHeaders] = "Authorization, Content-Type, Idempotency-Key, X-Request-Id, Coworkflow-Consistencia"
         response.headers[.accessControlAllowMethods] = "GET, POST, PUT, PATCH, DELETE, OPTIONS"
-        response.headers[.accessControlExposeHeaders] = "X-Request-Id, Retry-After, Coworkflow-Consistencia"
+        response.headers[.accessControlExposeHeaders] = "X-Request-Id, Retry-After, Coworkflow-Consistencia, Idempotent-Replayed"
         let elapsed = ContinuousClock.now - started
         // Series are labelled with the route's template, the web app's files share one, and
         // any other path shares "(desconhecida)": no request can grow the metrics without bound.

@@ -29,8 +29,12 @@ enum OpenAPI {
                 parameters.append([
                     "name": "Idempotency-Key", "in": "header", "required": false,
                     "schema": ["type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[!-~]+$"],
-                    "description": "1 a 255 caracteres ASCII visíveis (um UUID, por exemplo; outro valor → 400). Uma repetição com a mesma "
-                        + "chave e o mesmo corpo recebe a primeira resposta; com outro corpo → 422; enquanto a primeira não termina → 409.",
+                    "description": operation.chaveNoComando
+                        ? "1 a 255 caracteres ASCII visíveis (um UUID, por exemplo; outro valor → 400). Uma repetição com a mesma "
+                            + "chave e o mesmo corpo, a qualquer tempo, recebe o que a primeira fez, como está agora "
+                            + "(Idempotent-Replayed: true), também enquanto a primeira ainda corre; com outro corpo → 422."
+                        : "1 a 255 caracteres ASCII visíveis (um UUID, por exemplo; outro valor → 400). Uma repetição com a mesma "
+                            + "chave e o mesmo corpo recebe a primeira resposta; com outro corpo → 422; enquanto a primeira não termina → 409.",
                 ])
             }
             if !parameters.isEmpty { entry["parameters"] = parameters }

@@ -574,20 +574,21 @@ struct BookingTests {
                 #expect(refused.erro == "chave_de_idempotencia_reutilizada")
             }
             // Ten at once with one key, on the room (one seat): one booking, and every request
-            // answers it (none is told its own slot is taken, nor to wait).
+            // answers it (none is told its own slot is taken, nor to wait), nine as replayed.
             let sala = pedido(cenario.sala, "2026-11-27T09:00:00-03:00", "2026-11-27T10:00:00-03:00")
             let token = cenario.membro
-            let answers = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
+            let answers = try await withThrowingTaskGroup(of: (Int, String?, Bool).self) { group in
                 for _ in 0..<10 {
                     group.addTask {
                         let answer = try await client.json(.post, "/api/reservas", sala, token: token, headers: [key: "r-2"])
-                        return (Int(answer.status.code), answer.object["id"] as? String)
+                        return (Int(answer.status.code), answer.object["id"] as? String, answer.headers[.init("Idempotent-Replayed")!] == "true")
                     }
                 }
-                return try await group.reduce(into: [(Int, String?)]()) { $0.append($1) }
+                return try await group.reduce(into: [(Int, String?, Bool)]()) { $0.append($1) }
             }
             #expect(answers.allSatisfy { $0.0 == 201 }, "\(answers)")
             #expect(Set(answers.compactMap(\.1)).count == 1)
+            #expect(answers.filter(\.2).count == 9)
             // A booking made with a key by a release before this one (no fingerprint in its
             // events): a retry answers it; the key with another slot is a 422.
             let antigo = pedido(cenario.estacoes, "2026-11-28T14:00:00-03:00", "2026-11-28T15:00:00-03:00")
@@ -596,6 +597,15 @@ struct BookingTests {
             let feita = try await harness.backend.reservas.solicitar(
                 try decoder.decode(ReservasService.PedidoDeReserva.self, from: Data(antigo.utf8)), usuario: membro,
                 caller: Caller(requestId: "legado", usuario: membro, papel: "membro", idempotencyKey: "\(membro)|legado-1"))
+            // Asked again with the key, the command says it replayed, and hands the edge what the
+            // first append wrote (the booking and the day's hold it took in the same transaction),
+            // so that the member's next query waits for those read models as after the first answer.
+            let recibo = WriteReceipt()
+            let denovo = try await harness.backend.reservas.solicitar(
+                try decoder.decode(ReservasService.PedidoDeReserva.self, from: Data(antigo.utf8)), usuario: membro,
+                caller: Caller(requestId: "legado-2", usuario: membro, papel: "membro", idempotencyKey: "\(membro)|legado-1", receipt: recibo))
+            #expect(denovo.id == feita.id && recibo.replayed)
+            #expect(Set(recibo.types.keys) == [Reserva.Catalogo.solicitada.type, Agenda.Catalogo.ocupada.type], "\(recibo.types)")
             let replay = try await client.json(.post, "/api/reservas", antigo, token: cenario.membro, headers: [key: "legado-1"])
             #expect(replay.status == .created && replay.object["id"] as? String == feita.id, "\(String(buffer: replay.body))")
             #expect(replay.headers[.init("Idempotent-Replayed")!] == "true")

@@ -109,7 +109,8 @@ struct DistributedTests {
         let minhas = try await call(.GET, gateway + "/api/reservas", token: membro)
         #expect(minhas.object["total"] as? Int == 1, "\(minhas.text)")
 
-        // The same Idempotency-Key again (to whichever reservas replica): the first answer, nothing new.
+        // The same Idempotency-Key again (to whichever reservas replica): the booking it made,
+        // said to be replayed through the gateway, nothing new.
         let repetida = try await call(
             .POST, gateway + "/api/reservas",
             """
@@ -117,6 +118,7 @@ struct DistributedTests {
             """, token: membro, headers: ["Idempotency-Key": "primeira"])
         #expect(repetida.status == 201, "\(repetida.text)")
         #expect(repetida.object["id"] as? String == reservaId)
+        #expect(repetida.headers.first(name: "Idempotent-Replayed") == "true")
 
         // Twenty requests for one slot, half to each reservas process (straight to them: the
         // gateway sends every booking of a space to one replica, where they take turns; the

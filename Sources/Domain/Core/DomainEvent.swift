@@ -56,6 +56,8 @@ public struct EventMetadata: Hashable, Sendable, Codable {
     public func caused(by eventId: UUID, correlationId: UUID?) -> EventMetadata {
         var next = self
         next.causationId = eventId
+        // The request's, not its effects'.
+        next.requestFingerprint = nil
         next.correlationId = correlationId ?? self.correlationId ?? eventId
         return next
     }

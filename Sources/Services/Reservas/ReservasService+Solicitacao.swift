@@ -77,13 +77,19 @@ extension ReservasService {
         do {
             return try await decidir(
                 pedido, id: id, espacoId: espacoId, intervalo: intervalo, usuario: titular, caller: quemReserva, em: now, prefetched: prefetched)
-        } catch let error as ServiceError where chaveada {
-            // The same request, sent again while the first ran, may find its own booking in the
-            // way (the slot it holds, the coupon it spent): that booking is its answer.
-            if let anterior = try await repetir(nil) { return anterior }
+        } catch let error as ServiceError where chaveada && !Self.alheios.contains(error.codigo) {
+            // The same request, sent again while the first ran, may fail on what its own booking
+            // changed (the credits it spent: the price moved; the coupon's last use; the member's
+            // boleto limit): that booking is its answer. (The slot it holds is not in its way:
+            // the day takes the same booking again as nothing, and the append finds its stream.)
+            // When the second look fails, the first failure is the answer.
+            if let anterior = try? await repetir(nil) { return anterior }
             throw error
         }
     }
+
+    /// Failures a booking's own earlier attempt cannot cause: no second look for it.
+    private static let alheios: Set<String> = ["horario_indisponivel", "chave_de_idempotencia_reutilizada"]
 
     /// Quotes the booking, checks the total the member was shown, and decides it in the turn of
     /// its days (``reservar``).
@@ -143,14 +149,13 @@ extension ReservasService {
         } catch {
             throw ServiceError(error)
         }
-        var meta = EventMetadata(
-            correlationId: id.rawValue, actor: caller.usuario ?? usuario, requestId: caller.requestId, service: Self.service,
-            requestFingerprint: caller.idempotencyKey == nil ? nil : caller.requestFingerprint)
+        var meta = EventMetadata(correlationId: id.rawValue, actor: caller.usuario ?? usuario, requestId: caller.requestId, service: Self.service)
         meta.causationId = nil
         let limite = espaco.tipo.compartilhado ? espaco.capacidade : 1
         return try await ocupar(
             reserva, espacoId: espacoId, tipo: espaco.tipo, solicitada: solicitada, limite: limite, revisao: contexto.espacoVersao, cupom: cupom,
-            chaveada: caller.idempotencyKey != nil, receipt: caller.receipt, meta: meta, em: now, prefetched: prefetched)
+            chaveada: caller.idempotencyKey != nil, fingerprint: caller.idempotencyKey == nil ? nil : caller.requestFingerprint,
+            receipt: caller.receipt, meta: meta, em: now, prefetched: prefetched)
     }
 
     /// Holds the booking's days (and its coupon use) with the booking's first event, in one
@@ -158,15 +163,18 @@ extension ReservasService {
     private func ocupar(
         _ reserva: Reserva.Pedido, espacoId: Espaco.ID, tipo: Espaco.Tipo, solicitada: [Reserva.Event], limite: Int, revisao: Int64,
         cupom: String?,
-        chaveada: Bool, receipt: WriteReceipt?, meta: EventMetadata, em now: Date, prefetched: Prefetched?
+        chaveada: Bool, fingerprint: String?, receipt: WriteReceipt?, meta: EventMetadata, em now: Date, prefetched: Prefetched?
     ) async throws -> ReservaView {
         let id = reserva.id
+        // The request's fingerprint on the booking's first event only: what a retry compares.
+        var primeiro = meta
+        primeiro.requestFingerprint = fingerprint
         // Events read ahead serve the first attempt only: a conflict means the streams moved.
         var prefetched = prefetched
         for _ in 1...Self.tentativas {
             defer { prefetched = nil }
             var writes = [
-                StreamWrite(stream: StreamNames.reserva(id), expected: .noStream, events: try Events.new(solicitada, at: now, metadata: meta))
+                StreamWrite(stream: StreamNames.reserva(id), expected: .noStream, events: try Events.new(solicitada, at: now, metadata: primeiro))
             ]
             var ocupadas: [(StreamName, Agenda.State)] = []
             for dia in reserva.dias {
@@ -233,7 +241,7 @@ extension ReservasService {
                 if chaveada,
                     let anterior = try await repetida(
                         id, usuario: reserva.usuarioId, espacoId: reserva.espacoId, intervalo: reserva.intervalo,
-                        fingerprint: meta.requestFingerprint, receipt: receipt, prefetched: nil)
+                        fingerprint: fingerprint, receipt: receipt, prefetched: nil)
                 {
                     return anterior
                 }
@@ -354,7 +362,14 @@ extension ReservasService {
             throw ServiceError(
                 .invalido, codigo: "chave_de_idempotencia_reutilizada", mensagem: "esta Idempotency-Key já foi usada com outra requisição")
         }
-        receipt?.markReplayed(eventos)
+        // What the first request's append wrote with the booking (its days, its credits, its
+        // coupon): the events of its transaction, so that the member's next query waits for them
+        // as it would have after the first answer. Best effort: without them, the booking's own.
+        let inicio = GlobalPosition(transaction: primeiro.position.transaction, sequence: primeiro.position.sequence - 1)
+        let mesmaTransacao = ((try? await store.readAll(after: inicio, limit: 64)) ?? []).filter {
+            $0.position.transaction == primeiro.position.transaction && $0.stream != stream
+        }
+        receipt?.markReplayed(eventos + mesmaTransacao)
         return try Self.view(state)
     }
 }

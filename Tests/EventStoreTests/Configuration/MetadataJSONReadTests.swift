@@ -12,6 +12,7 @@ struct MetadataJSONReadTests {
         MetadataJSON.encode(EventMetadata()),
         MetadataJSON.encode(EventMetadata(correlationId: UUID(), causationId: UUID(), actor: "usuario:1", requestId: "req-9", service: "reservas")),
         MetadataJSON.encode(EventMetadata(actor: "aspas \" barra \\ nova\nlinha \t tab \u{01} ctrl é ✓ 🚀", traceparent: "00-4bf9-01")),
+        MetadataJSON.encode(EventMetadata(actor: "usuario:1", requestId: "req-9", requestFingerprint: "9f86d081884c7d65")),
         // As PostgreSQL's jsonb printed it, and as another writer may.
         #"{"actor": "x", "correlationId": "\#(id.lowercased())", "service" : "pagamentos"}"#,
         #" { "actor" : null , "causationId" : null } "#,

@@ -11,6 +11,7 @@ struct MetadataJSONTests {
         EventMetadata(correlationId: UUID(), causationId: UUID(), actor: "usuario:1", requestId: "req-9", service: "reservas"),
         EventMetadata(actor: "aspas \" barra \\ nova\nlinha \t tab \u{01} ctrl é ✓ 🚀"),
         EventMetadata(actor: "usuario:1", service: "reservas", traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"),
+        EventMetadata(actor: "usuario:1", requestId: "req-9", service: "reservas", requestFingerprint: "9f86d081884c7d65"),
     ])
     func round_trips_through_the_standard_decoder(metadata: EventMetadata) throws {
         let json = MetadataJSON.encode(metadata)
