@@ -34,9 +34,9 @@ public struct EventMetadata: Hashable, Sendable, Codable {
     /// The W3C `traceparent` of the span that appended the event, when tracing is on: the
     /// relay and the consumers continue its trace (docs/observability.md).
     public var traceparent: String?
-    /// The fingerprint (a SHA-256 of method, path and body) of the request that made the event, when it carried an
-    /// `Idempotency-Key` and the command derived what it made from the key: a retry with the
-    /// key and another body is told apart from the same request sent again.
+    /// The fingerprint (a SHA-256 of method, path and body) of the request that made the event,
+    /// when it carried an `Idempotency-Key` and the command derived what it made from the key: a
+    /// retry with the key and another body is told apart from the same request sent again.
     public var requestFingerprint: String?
 
     public init(
