@@ -357,7 +357,9 @@ extension ReservasService {
         let state = try await reservas.load(stream, prefetched: lido).state
         guard case .existente(let dados) = state else { return nil }
         let anterior = dados.solicitacao
-        let outra = primeiro.metadata.requestFingerprint.map { antes in fingerprint.map { $0 != antes } ?? false } ?? false
+        // Both fingerprints known and different: another request. (Either unknown: the fields say.)
+        let antes = primeiro.metadata.requestFingerprint
+        let outra = antes != nil && fingerprint != nil && antes != fingerprint
         guard !outra, anterior.usuarioId == usuario, anterior.espacoId == espacoId, anterior.intervalo == intervalo else {
             throw ServiceError(
                 .invalido, codigo: "chave_de_idempotencia_reutilizada", mensagem: "esta Idempotency-Key já foi usada com outra requisição")
