@@ -22,12 +22,14 @@ public final class ProjectionRunner: Sendable {
     /// How it lets batches gather under load (nil: it reads again as soon as it committed).
     let gathering: Gathering?
 
-    /// How a runner under load lets a batch gather: after a pass that applied at least `from`
-    /// events it reads (events of other types it only steps over, and commits lazily), it waits
-    /// `wait` before reading again, so that what arrives meanwhile is applied
-    /// and committed together (one transaction, each document written once) instead of in as
-    /// many small batches as the runner could turn round. Under load its read model is then up
-    /// to `wait` later; a runner that reads fewer events (one booking now and then) never waits.
+    /// How a runner under load lets a batch gather: after a pass that read at least `from`
+    /// events (of any type: the log is busy), it waits for the process's next ``Beat`` of `wait`
+    /// before reading again, so that what arrives meanwhile is applied and committed together
+    /// (one transaction, each document written once) instead of in as many small batches as the
+    /// runner could turn round, and every runner of the process (and the relay) reads the next
+    /// batch at the same moment from the same position: one shared read for all of them. Under
+    /// load its read model is then up to `wait` later; a runner that reads fewer events (one
+    /// booking now and then) never waits.
     public struct Gathering: Sendable, Equatable {
         public let wait: Duration
         public let from: Int
@@ -38,7 +40,8 @@ public final class ProjectionRunner: Sendable {
         }
 
         /// The product's: 20 ms, from 4 events (docs/benchmarks.md, session 44: under a load
-        /// of bookings it took a fifth of their CPU and a statement each).
+        /// of bookings it took a fifth of their CPU and a statement each; session 51: on the
+        /// beat, a read shared by every runner).
         public static let underLoad = Gathering(wait: .milliseconds(20))
     }
 
@@ -126,8 +129,7 @@ public final class ProjectionRunner: Sendable {
         while !Task.isCancelled {
             let seen = store.changes.generation
             let read: Int
-            let projected: Int
-            (read, projected, position, saved) = try await apply(
+            (read, position, saved) = try await apply(
                 after: position, saved: saved, lazily: lazily, target: .live(projection), cache: cache)
             if failing.withLock({ failing in
                 defer { failing = nil }
@@ -143,8 +145,10 @@ public final class ProjectionRunner: Sendable {
             if read == 0 {
                 let wait: Duration = saved.position == position ? .milliseconds(500) : idleCommitInterval
                 _ = await store.changes.wait(after: seen, timeout: wait)
-            } else if let gathering, projected >= gathering.from {
-                try? await Task.sleep(for: gathering.wait)
+            } else if let gathering, read >= gathering.from {
+                // Also when none of them was of its types: a runner that read again at once
+                // would read alone, a few events later than the others.
+                try? await Task.sleep(until: Beat.next(gathering.wait), clock: .continuous)
             }
         }
     }
@@ -175,17 +179,15 @@ public final class ProjectionRunner: Sendable {
     /// with no event this projection reads is committed only when the checkpoint has gone
     /// unsaved for its interval: otherwise its position is kept in memory (for
     /// ``waitUntil(_:timeout:)``) and saved with the next batch that writes, or by the caller.
-    /// Returns the events read, how many of them the projection reads, the position applied and
-    /// the checkpoint's mark as saved.
+    /// Returns the events read, the position applied and the checkpoint's mark as saved.
     private func apply(
         after start: GlobalPosition, saved: CheckpointMark, lazily: Laziness?, target: ProjectionTarget, cache: DocumentCache? = nil,
         progress report: (Int) -> Void = { _ in }
-    ) async throws -> (read: Int, projected: Int, position: GlobalPosition, saved: CheckpointMark) {
+    ) async throws -> (read: Int, position: GlobalPosition, saved: CheckpointMark) {
         var position = start
         var saved = saved
         if target.isLive { applied.update { $0 = max($0, position) } }
         var total = 0
-        var projected = 0
         while true {
             let events = try await store.readAllShared(after: position, limit: batchSize)
             guard let last = events.last else { break }
@@ -193,7 +195,6 @@ public final class ProjectionRunner: Sendable {
             var relevant = false
             for (index, event) in events.enumerated() where projection.reads(event.type) {
                 relevant = true
-                projected += 1
                 do {
                     try await projection.apply(event, batch)
                 } catch let error as DecodingError {
@@ -230,7 +231,7 @@ public final class ProjectionRunner: Sendable {
             report(total)
             if events.count < batchSize { break }
         }
-        return (total, projected, position, saved)
+        return (total, position, saved)
     }
 
     /// Waits until the runner has committed `target` (read-your-writes); false on timeout.

@@ -416,8 +416,8 @@ struct GatheringTests {
         #expect(try await agenda.reservas() == [r1, r2])
     }
 
-    @Test("events it does not read do not make it wait: only what it applies is load")
-    func other_events_are_not_load() async throws {
+    @Test("a busy log is load whatever its events: a runner that stepped over others waits for the beat with the rest")
+    func other_events_are_load_too() async throws {
         let agenda = try DiaDeAgenda()
         defer { agenda.remove() }
         let runner = seguindo(agenda)
@@ -428,8 +428,26 @@ struct GatheringTests {
         let reserva = UUID()
         let p1 = try #require(
             try await agenda.store.append(to: agenda.stream, expected: .noStream, events: [try agenda.ocupa(reserva, hora: 0)]).positions.last)
-        #expect(await runner.runner.waitUntil(p1, timeout: .seconds(10)), "five events of other types read: no hour-long wait")
-        #expect(try await agenda.reservas() == [reserva])
+        // Had it read again at once, it would have read alone, a few events after the others.
+        #expect(await runner.runner.waitUntil(p1, timeout: .milliseconds(500)) == false, "five events read: it waits for the hour's beat")
+        #expect(try await agenda.reservas().isEmpty)
+    }
+}
+
+@Suite("The beat the log's followers keep")
+struct BeatTests {
+    @Test("passes that end at different moments of a period wake at the same tick, the period's end")
+    func passes_wake_together() {
+        let periodo = Duration.milliseconds(20)
+        _ = Beat.next(periodo)  // the process's epoch, if no beat was asked for before
+        let tique = Beat.next(periodo)
+        #expect(tique > .now)
+        #expect(tique - .now <= periodo)
+        // Anything before the tick, within its period, wakes at it; the tick itself at the next.
+        #expect(Beat.next(periodo, after: tique - .milliseconds(19)) == tique)
+        #expect(Beat.next(periodo, after: tique - .microseconds(1)) == tique)
+        #expect(Beat.next(periodo, after: tique) == tique + periodo)
+        #expect(Beat.next(periodo, after: tique + .milliseconds(7)) == tique + periodo)
     }
 }
 

@@ -7,7 +7,8 @@ import Tracing
 
 /// Publishes the store's events to the `coworkflow.events` exchange, in global order.
 ///
-/// It tails the store gap-safely (``EventStore/readAll(after:limit:)``), publishes a batch
+/// It tails the store gap-safely (``EventFeed/readAllShared(after:limit:)``: the guarantees of
+/// ``EventFeed/readAll(after:limit:)``, in a read other followers of the log may share), publishes a batch
 /// persistent with publisher confirms, and only then moves its checkpoint: a crash between the
 /// two publishes the batch again (at least once; consumers' inboxes drop the copies). Several
 /// replicas may run; a lease (a PostgreSQL advisory lock) makes one of them active, and another
@@ -33,10 +34,12 @@ public final class Relay: Sendable {
     public let health = BusHealth()
     private let state = Mutex(Status())
 
-    /// Under load, what the relay waits after a batch of 4 events or more before reading the
-    /// next: what arrives meanwhile goes out in one batch (one read, one confirm, one checkpoint)
-    /// instead of several; a consumer's reactions may start that much later then. Quieter
-    /// traffic (a booking now and then) never waits (docs/benchmarks.md, session 45).
+    /// Under load, the beat the relay waits for after a batch of 4 events or more before
+    /// reading the next (``Beat``): what arrives meanwhile goes out in one batch (one read, one
+    /// confirm, one checkpoint) instead of several, and the read is the one the projection
+    /// runners of its process make on the same beat; a consumer's reactions may start that much
+    /// later then. Quieter traffic (a booking now and then) never waits (docs/benchmarks.md,
+    /// sessions 45 and 51).
     public static let underLoad: Duration = .milliseconds(20)
     static let gatheringFrom = 4
 
@@ -128,7 +131,9 @@ public final class Relay: Sendable {
         while true {
             try Task.checkCancellation()
             let generation = store.changes.generation
-            let events = try await store.readAll(after: position, limit: batchSize)
+            // Shared with the projection runners of this process that read the same position
+            // (it moves past what it is given, as a shared read asks).
+            let events = try await store.readAllShared(after: position, limit: batchSize)
             guard let last = events.last else {
                 if generation != seen {
                     // Rung but nothing readable yet: an older transaction is still open.
@@ -168,7 +173,9 @@ public final class Relay: Sendable {
                 $0.position = position
             }
             // A full batch leaves more waiting (catching up): nothing to gather.
-            if let gathering, events.count >= Self.gatheringFrom, events.count < batchSize { try await Task.sleep(for: gathering) }
+            if let gathering, events.count >= Self.gatheringFrom, events.count < batchSize {
+                try await Task.sleep(until: Beat.next(gathering), clock: .continuous)
+            }
         }
     }
 

@@ -168,7 +168,7 @@ extension BrokerSuites {
         }
 
         @Test(
-            "under load the relay lets its next batch gather: after publishing 4 events or more it waits before reading again, then publishes what came meanwhile"
+            "under load the relay lets its next batch gather: after publishing 4 events or more it waits for the beat before reading again, then publishes what came meanwhile"
         )
         func relay_gathers_under_load() async throws {
             try await withBus(.amqp, relay: false) { fixture in
@@ -177,6 +177,9 @@ extension BrokerSuites {
                     logger: TestEnvironment.logger)
                 let running = Task { try await relay.run() }
                 try await fixture.running(fixture.consumer()) {
+                    // It waits for the process's next 5 s beat: start just after one, so that
+                    // the wait below is most of a beat, wherever the beats fall.
+                    try await Task.sleep(until: Beat.next(.seconds(5)), clock: .continuous)
                     // Five in one transaction: one batch, after which it waits.
                     try await fixture.store.append(
                         to: StreamName(category: fixture.category, id: "lote"), expected: .noStream,
