@@ -526,11 +526,15 @@ struct BookingTests {
                 }
                 #expect(statuses.filter { $0 == .created }.count == vagas)
                 #expect(statuses.filter { $0 == .conflict }.count == 50 - vagas)
-                // The read models agree: the day's occupancy holds exactly the winners.
+                // The read models agree: the day's occupancy holds exactly the winners (once its
+                // runner has applied them: under load it waits for the beat, ADR 0005).
                 let data = try #require(DataLocal("2026-11-27"))
-                let ocupacao = try await harness.store.document(
-                    ReservasReadModel.ocupacao, key: ReservasReadModel.ocupacaoKey(try #require(UUID(uuidString: espaco)), data))
-                let view = try ReadModelJSON.decoder.decode(OcupacaoView.self, from: try #require(ocupacao))
+                let chave = ReservasReadModel.ocupacaoKey(try #require(UUID(uuidString: espaco)), data)
+                let view = try await eventually("the day's occupancy holds the \(vagas) winners") { () -> OcupacaoView? in
+                    guard let ocupacao = try await harness.store.document(ReservasReadModel.ocupacao, key: chave) else { return nil }
+                    let view = try ReadModelJSON.decoder.decode(OcupacaoView.self, from: ocupacao)
+                    return view.reservas.count >= vagas ? view : nil
+                }
                 #expect(view.reservas.count == vagas)
                 let livres =
                     try await client.json(.get, "/api/espacos/\(espaco)/disponibilidade?data=2026-11-27").object["livres"] as? [[String: Any]]

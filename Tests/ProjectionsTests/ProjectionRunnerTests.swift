@@ -391,8 +391,8 @@ struct GatheringTests {
         #expect(try await agenda.reservas() == Set(reservas))
     }
 
-    /// The day's occupancy runner following `agenda`, gathering for an hour (a wait no test
-    /// outlives) after 2 events it applied.
+    /// The day's occupancy runner following `agenda`, gathering until the hour's beat (a wait no
+    /// test outlives) after 2 events it read.
     func seguindo(_ agenda: DiaDeAgenda) -> (runner: ProjectionRunner, rodando: Task<Void, any Error>) {
         let runner = ProjectionRunner(
             ReservasReadModel.agendas, store: agenda.store, idleCommitInterval: .seconds(3_600),
@@ -439,10 +439,10 @@ struct BeatTests {
     @Test("passes that end at different moments of a period wake at the same tick, the period's end")
     func passes_wake_together() {
         let periodo = Duration.milliseconds(20)
-        _ = Beat.next(periodo)  // the process's epoch, if no beat was asked for before
-        let tique = Beat.next(periodo)
-        #expect(tique > .now)
-        #expect(tique - .now <= periodo)
+        let agora = ContinuousClock.now
+        let tique = Beat.next(periodo, after: agora)
+        #expect(tique > agora)
+        #expect(tique - agora <= periodo)
         // Anything before the tick, within its period, wakes at it; the tick itself at the next.
         #expect(Beat.next(periodo, after: tique - .milliseconds(19)) == tique)
         #expect(Beat.next(periodo, after: tique - .microseconds(1)) == tique)

@@ -7,9 +7,14 @@ public enum Beat {
     /// The process's first use of a beat: every period counts from it.
     private static let epoch = ContinuousClock.now
 
-    /// The first tick after `now`: a whole number of `period`s from the process's epoch.
-    public static func next(_ period: Duration, after now: ContinuousClock.Instant = .now) -> ContinuousClock.Instant {
+    /// The first tick after `now` (nil: the clock's now): a whole number of `period`s from the
+    /// process's epoch; for an instant before the epoch, the epoch. A period under a
+    /// nanosecond has no ticks: `now`.
+    public static func next(_ period: Duration, after now: ContinuousClock.Instant? = nil) -> ContinuousClock.Instant {
+        // The epoch first: on the process's first call it is set here, and the clock read
+        // after it is not before it.
         let start = epoch
+        let now = now ?? .now
         let step = nanoseconds(period)
         guard step > 0 else { return now }
         guard now >= start else { return start }

@@ -47,7 +47,7 @@ public protocol EventFeed: Sendable {
     func readAll(after position: GlobalPosition, limit: Int) async throws -> [RecordedEvent]
 
     /// ``readAll(after:limit:)`` for the many followers of the log in one process (projection
-    /// runners): a store may let readers of the same position share one read, and answer a
+    /// runners, the relay): a store may let readers of the same position share one read, and answer a
     /// batch read recently again. Same events, same guarantees.
     func readAllShared(after position: GlobalPosition, limit: Int) async throws -> [RecordedEvent]
 

@@ -628,7 +628,7 @@ public final class PostgresEventStore: EventStore {
     static let notifyInterval: Duration = .milliseconds(5)
 }
 
-/// The last global-order reads of this process, shared by its projection runners
+/// The last global-order reads of this process, shared by its projection runners and relay
 /// (``PostgresEventStore/readAllShared(after:limit:)``).
 struct RecentReads: ~Copyable {
     struct Key: Hashable {

@@ -177,8 +177,9 @@ extension BrokerSuites {
                     logger: TestEnvironment.logger)
                 let running = Task { try await relay.run() }
                 try await fixture.running(fixture.consumer()) {
-                    // It waits for the process's next 5 s beat: start just after one, so that
-                    // the wait below is most of a beat, wherever the beats fall.
+                    // It waits for the process's next 5 s beat: start, once it is active, just
+                    // after one, so that the wait below is most of a beat, wherever they fall.
+                    #expect(try await eventually { relay.status.active })
                     try await Task.sleep(until: Beat.next(.seconds(5)), clock: .continuous)
                     // Five in one transaction: one batch, after which it waits.
                     try await fixture.store.append(
