@@ -470,6 +470,9 @@ public final class PostgresEventStore: EventStore {
             }
             // An empty answer is only true for now: the next wake-up must ask the database.
             if events.isEmpty, started { recentReads.withLock { $0.remove(key) } }
+            // One this reader joined may have begun before the append that woke it: nothing
+            // there is asked again, or the reader would wait for a ring that already came.
+            if events.isEmpty, !started { return try await readAll(after: position, limit: limit) }
             return events
         } catch {
             if started { recentReads.withLock { $0.remove(key) } }

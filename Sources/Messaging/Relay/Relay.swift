@@ -132,11 +132,8 @@ public final class Relay: Sendable {
             try Task.checkCancellation()
             let generation = store.changes.generation
             // Shared with the projection runners of this process that read the same position
-            // (it moves past what it is given, as a shared read asks). A shared read it joined
-            // may have begun before the append that rang: an empty answer is asked again of
-            // the store, or the relay would wait for a ring that already came.
-            var events = try await store.readAllShared(after: position, limit: batchSize)
-            if events.isEmpty { events = try await store.readAll(after: position, limit: batchSize) }
+            // (it moves past what it is given, as a shared read asks).
+            let events = try await store.readAllShared(after: position, limit: batchSize)
             guard let last = events.last else {
                 if generation != seen {
                     // Rung but nothing readable yet: an older transaction is still open.
