@@ -1,3 +1,4 @@
+import Domain
 public import EventStore
 import Synchronization
 
@@ -49,11 +50,24 @@ public final class WriteReceipt: Sendable {
 
 extension EventLog {
     /// Appends and records what was written on `receipt` (the caller's, when it asked).
+    ///
+    /// A write to a company's pooled credits (a booking that spends them, a cancellation that
+    /// gives them back) is marked shared: its manager and its people read the pool next, not
+    /// only the member who wrote.
     @discardableResult
     func append(_ writes: [StreamWrite], receipt: WriteReceipt?) async throws -> AppendResult {
         let result = try await append(writes)
-        receipt?.record(result)
+        if let receipt {
+            receipt.record(result)
+            if writes.contains(where: Self.escreveNoPoolDeEmpresa) { receipt.markShared() }
+        }
         return result
+    }
+
+    /// Whether `write` goes to a company's pooled credits (`creditos-empresa-<id>`).
+    static func escreveNoPoolDeEmpresa(_ write: StreamWrite) -> Bool {
+        write.stream.category == Carteira.Catalogo.category
+            && Empresa.id(doTitular: String(write.stream.rawValue.dropFirst(Carteira.Catalogo.category.count + 1))) != nil
     }
 
     /// Appends to a single stream and records what was written on `receipt`.
