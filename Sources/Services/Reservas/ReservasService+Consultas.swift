@@ -22,8 +22,9 @@ extension ReservasService {
     /// The member's bookings that still hold a slot (held or confirmed, not yet over, not a
     /// no-show), oldest first. Erasing an account's personal data waits until there are none.
     ///
-    /// `emDia`: also the bookings the read model has not reached yet (a booking made a moment
-    /// ago): the requests in the log after its checkpoint, each read from its own stream. No
+    /// `emDia`: as the log stands, not as the read model does: the bookings it has not reached
+    /// yet (a booking made a moment ago) and the ones it shows that changed since (cancelled a
+    /// moment ago), each read from its own stream when the log after its checkpoint names it. No
     /// wait for the projection, which may be down or rebuilding.
     public func ativas(usuario: String, emDia: Bool = false) async throws -> [ReservaView] {
         let now = clock.now, lote = 500
@@ -41,16 +42,31 @@ extension ReservasService {
             offset += lote
         }
         if var position = desde {
+            var mudadas: Set<String> = []
+            let prefixo = "\(Reserva.Catalogo.category)-"
             while true {
                 let events = try await store.readAllPayloads(after: position, limit: 1_000)
-                for event in events where event.type == Reserva.Catalogo.solicitada.type {
-                    let pedido = try EventJSON.decoder.decode(Reserva.Solicitada.self, from: event.data)
-                    guard pedido.usuarioId == usuario else { continue }
-                    let state = try await reservas.load(StreamNames.reserva(pedido.reservaId)).state
-                    if case .existente = state { vistas[pedido.reservaId.description] = try Self.view(state) }
+                for event in events where event.stream.category == Reserva.Catalogo.category {
+                    if event.type == Reserva.Catalogo.solicitada.type {
+                        let pedido = try EventJSON.decoder.decode(Reserva.Solicitada.self, from: event.data)
+                        if pedido.usuarioId == usuario { mudadas.insert(pedido.reservaId.description) }
+                    } else {
+                        // One of the documents above, ended or changed after them.
+                        let id = String(event.stream.rawValue.dropFirst(prefixo.count))
+                        if vistas[id] != nil { mudadas.insert(id) }
+                    }
                 }
                 guard let last = events.last, events.count == 1_000 else { break }
                 position = last.position
+            }
+            for id in mudadas {
+                guard let reserva = Reserva.ID(id) else { continue }
+                let state = try await reservas.load(StreamNames.reserva(reserva)).state
+                guard case .existente = state else { continue }
+                // The stream has no no-show (the check-in's): the document's is kept.
+                var view = try Self.view(state)
+                view.naoCompareceuEm = view.naoCompareceuEm ?? vistas[id]?.naoCompareceuEm
+                vistas[id] = view
             }
         }
         return vistas.values
