@@ -272,6 +272,45 @@ func confirmadaComCodigo(_ harness: Harness, _ client: any TestClientProtocol, _
     return (id, codigo)
 }
 
+@Suite("A check-in code issued a moment ago")
+struct CheckinCodeLagTests {
+    @Test("is found once its read model has it: a check-in by code waits for the read model instead of answering 404")
+    func checkin_by_code_waits_for_its_read_model() async throws {
+        let clock = ManualClock(segundaDeManha)
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test(reactors: false) { client in
+            let cenario = try await Cenario.make(harness, client)
+            let booked = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-23T09:00:00-03:00", "2026-11-23T11:00:00-03:00"), token: cenario.membro)
+            let id = try #require(booked.object["id"] as? String, "\(String(buffer: booked.body))")
+            #expect(try await client.json(.post, "/api/admin/reservas/\(id)/confirmacao", "{}", token: cenario.admin).status == .ok)
+        }
+        // Out of the router nothing projects: the code is issued now, and its read model has it
+        // only once the runner below catches up, while the check-in is already asking.
+        let confirmada = try #require(try await harness.allEvents().last { $0.type == "ReservaConfirmada" })
+        let liberacao = try await harness.backend.negocio.checkin.reagir(confirmada)
+        _ = try await harness.store.append(liberacao)
+        let liberado = try #require(try await harness.allEvents().last { $0.type == "CheckinLiberado" })
+        guard case .liberado(let codigo)? = try Checkin.Event.decode(type: liberado.type, data: liberado.data, using: EventJSON.decoder) else {
+            Issue.record("no CheckinLiberado")
+            return
+        }
+        clock.set(try Date("2026-11-23T08:50:00-03:00", strategy: .iso8601))
+        let checkin = harness.backend.negocio.checkin
+        let tentativa = Task {
+            try await checkin.checkin(
+                codigo: codigo.codigo.texto, reservaId: nil, usuario: codigo.usuarioId, admin: false, caller: Caller(requestId: "balcao"))
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        for runner in harness.backend.projections where runner.projection.name == CheckinReadModel.projection.name {
+            try await runner.catchUp()
+        }
+        let presente = try await tentativa.value
+        #expect(presente.status == .presente)
+    }
+}
+
 @Suite("A check-in and a cancellation at the same instant")
 struct CheckinCancelRaceTests {
     /// A confirmed booking today 09:00–11:00 with its check-in code, the clock at 08:50 (the

@@ -188,9 +188,18 @@ public final class CheckinService: Sendable {
     private func porCodigo(_ texto: String, usuario: String, admin: Bool, em now: Date) async throws -> Reserva.ID {
         let desconhecido = ServiceError.naoEncontrado("nenhuma reserva aguarda check-in com este código")
         guard let codigo = Checkin.Codigo(texto) else { throw desconhecido }
-        let visiveis = try await store.documents(CheckinReadModel.codigos, grupo: codigo.texto, limit: 20, offset: 0)
-            .map { try ReadModelJSON.decoder.decode(CheckinCodigoView.self, from: $0) }
-            .filter { admin || $0.usuarioId == usuario }
+        func lidos() async throws -> [CheckinCodigoView] {
+            try await store.documents(CheckinReadModel.codigos, grupo: codigo.texto, limit: 20, offset: 0)
+                .map { try ReadModelJSON.decoder.decode(CheckinCodigoView.self, from: $0) }
+                .filter { admin || $0.usuarioId == usuario }
+        }
+        var visiveis = try await lidos()
+        if visiveis.isEmpty {
+            // A code issued a moment ago (the confirmation's reaction) may not be in the read
+            // model yet, under load up to a beat: unknown only once the read model has the log.
+            try await emDia(store, CheckinReadModel.projection.checkpoint)
+            visiveis = try await lidos()
+        }
         let abertos = visiveis.filter { $0.janela.contains(now) }
         let candidatos = abertos.isEmpty ? visiveis : abertos
         guard let unico = candidatos.first, let id = Reserva.ID(unico.reservaId) else { throw desconhecido }
