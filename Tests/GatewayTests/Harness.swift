@@ -114,14 +114,6 @@ struct Harness {
         await stop()
     }
 
-    /// Waits until every read model has the store's head: what a test does after calling a timer
-    /// itself, whose write no request's read-your-writes waits for (the product's readers see it
-    /// once the runners apply it, milliseconds later, or up to a beat under load).
-    func projetado() async throws {
-        let head = try await store.headPosition()
-        for runner in backend.projections { _ = await runner.waitUntil(head, timeout: .seconds(2)) }
-    }
-
     /// Every event in the store, oldest first.
     func allEvents() async throws -> [RecordedEvent] {
         try await store.readAll(after: .start, limit: 10_000)

@@ -170,6 +170,9 @@ struct PacotesTests {
             #expect(try await client.json(.get, "/api/creditos", token: cenario.membro).object["minutos"] as? Int == 600)
             #expect(try await client.json(.post, "/api/sandbox/cobrancas/\(cobranca)/pagamento").status == .ok)
             _ = try await compra(pixId, cenario.membro) { $0["status"] as? String == "paga" }
+            // The grant is the paid notice's reaction: the wallet's read model may be a beat
+            // behind the purchase's.
+            await harness.backend.settle(upTo: nil, types: nil)
             #expect(try await client.json(.get, "/api/creditos", token: cenario.membro).object["minutos"] as? Int == 1_200)
 
             // A declined card: declined, nothing granted, no invoice.
