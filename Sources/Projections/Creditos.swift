@@ -5,6 +5,14 @@ public import Foundation
 extension StreamNames {
     /// A holder's credits: `creditos-<titular>` (a member's id).
     public static func creditos(_ titular: String) -> StreamName { StreamName(category: Carteira.Catalogo.category, id: titular) }
+
+    /// The company whose pooled credits `stream` holds (`creditos-empresa-<id>`); nil for any
+    /// other stream, a member's wallet included.
+    public static func empresa(daCarteira stream: StreamName) -> UUID? {
+        let prefixo = "\(Carteira.Catalogo.category)-"
+        guard stream.rawValue.hasPrefix(prefixo) else { return nil }
+        return Empresa.id(doTitular: String(stream.rawValue.dropFirst(prefixo.count)))
+    }
 }
 
 /// One lot of a wallet and what is left of it.

@@ -322,7 +322,8 @@ struct Historia {
         _ = try await until("the bundle paid") {
             try await call(.GET, base + "/api/pacotes/compras/\(compraId)", token: membro).object["status"] as? String == "paga" ? true : nil
         }
-        // The wallet's read model may be a beat behind the purchase's.
+        // The paid notice wrote both in one append, but the wallet's read model may be a beat
+        // behind the purchase's.
         _ = try await until("the bundle's hours in the wallet") {
             try await call(.GET, base + "/api/creditos", token: membro).object["minutos"] as? Int == minutos + 300 ? true : nil
         }

@@ -323,6 +323,9 @@ struct EmpresasTests {
             let cancelada = try await client.json(
                 .post, "/api/reservas/\(reserva)/cancelamento", #"{"motivo":"mudou"}"#, token: tokens[quem[n % 3], default: ""])
             #expect(cancelada.status == .ok, "\(String(buffer: cancelada.body))")
+            // Its hour went back to the company's pool, which its manager reads next: the
+            // cancellation answered once the read models had it, with no token kept for its member.
+            #expect(cancelada.headers[.init("Coworkflow-Consistencia")!] == nil)
             #expect(try await client.json(.get, "/api/empresas/\(empresa)/creditos", token: cenario.membro).object["minutos"] as? Int == 60)
 
             // The manager books for Caio: his booking, paid from the pool; the trail says who booked it.

@@ -46,7 +46,7 @@ struct Harness {
             integracoes: Integracoes(
                 provider: SandboxProvider(psp: sandbox), segredoDoWebhook: segredo, sandbox: sandbox, mailer: FileMailer(directory: outbox),
                 tentativasDeEmail: 1),
-            logger: logger)
+            gathering: gathering, logger: logger)
         // No socket in router tests: the sandbox hands its signed notices to the webhook's handler.
         let pagamentos = backend.negocio.pagamentos
         await sandbox.entregarPor { corpo, assinatura in
@@ -61,6 +61,18 @@ struct Harness {
         }
         return Harness(backend: backend, clock: clock, store: store, path: path, bus: bus, outbox: outbox, segredo: segredo, sandbox: sandbox)
     }
+
+    /// The read models' runners as the product has them; with `COWORKFLOW_TEST_LAGGING_RUNNERS_MS=N`
+    /// every pass that read anything waits for a beat of N ms: read models a long beat behind,
+    /// to find a test or a path that counts on a runner being quick (session 52: at 300 ms, five
+    /// in this suite, three of them the product's). It slows only the in-process runners; the
+    /// processes some suites start take `PROJECTION_GATHER_MS` from the environment.
+    static let gathering: ProjectionRunner.Gathering = {
+        guard let texto = ProcessInfo.processInfo.environment["COWORKFLOW_TEST_LAGGING_RUNNERS_MS"], let ms = Int(texto), ms > 0 else {
+            return .underLoad
+        }
+        return ProjectionRunner.Gathering(wait: .milliseconds(ms), from: 1)
+    }()
 
     /// The usuarios service the harness runs, over `store`.
     static func usuarios(store: SQLiteEventStore, clock: ManualClock, tokenLifetime: TimeInterval = 3_600) async throws -> UsuariosService {

@@ -289,10 +289,9 @@ struct CheckinCodeLagTests {
         // Out of the router nothing projects: the code is issued now, and its read model has it
         // only once the runner below catches up, while the check-in is already asking.
         let confirmada = try #require(try await harness.allEvents().last { $0.type == "ReservaConfirmada" })
-        let liberacao = try await harness.backend.negocio.checkin.reagir(confirmada)
-        _ = try await harness.store.append(liberacao)
+        _ = try await harness.store.append(try await harness.backend.negocio.checkin.reagir(confirmada))
         let liberado = try #require(try await harness.allEvents().last { $0.type == "CheckinLiberado" })
-        guard case .liberado(let codigo)? = try Checkin.Event.decode(type: liberado.type, data: liberado.data, using: EventJSON.decoder) else {
+        guard case .liberado(let liberacao)? = try Checkin.Event.decode(type: liberado.type, data: liberado.data, using: EventJSON.decoder) else {
             Issue.record("no CheckinLiberado")
             return
         }
@@ -300,7 +299,7 @@ struct CheckinCodeLagTests {
         let checkin = harness.backend.negocio.checkin
         let tentativa = Task {
             try await checkin.checkin(
-                codigo: codigo.codigo.texto, reservaId: nil, usuario: codigo.usuarioId, admin: false, caller: Caller(requestId: "balcao"))
+                codigo: liberacao.codigo.texto, reservaId: nil, usuario: liberacao.usuarioId, admin: false, caller: Caller(requestId: "balcao"))
         }
         try await Task.sleep(for: .milliseconds(300))
         for runner in harness.backend.projections where runner.projection.name == CheckinReadModel.projection.name {

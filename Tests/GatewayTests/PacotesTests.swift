@@ -170,8 +170,8 @@ struct PacotesTests {
             #expect(try await client.json(.get, "/api/creditos", token: cenario.membro).object["minutos"] as? Int == 600)
             #expect(try await client.json(.post, "/api/sandbox/cobrancas/\(cobranca)/pagamento").status == .ok)
             _ = try await compra(pixId, cenario.membro) { $0["status"] as? String == "paga" }
-            // The grant is the paid notice's reaction: the wallet's read model may be a beat
-            // behind the purchase's.
+            // The paid notice wrote both in one append, but they are two read models: the
+            // wallet's may be a beat behind the purchase's (here no edge waits on the notice).
             await harness.backend.settle(upTo: nil, types: nil)
             #expect(try await client.json(.get, "/api/creditos", token: cenario.membro).object["minutos"] as? Int == 1_200)
 

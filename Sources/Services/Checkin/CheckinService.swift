@@ -196,8 +196,10 @@ public final class CheckinService: Sendable {
         var visiveis = try await lidos()
         if visiveis.isEmpty {
             // A code issued a moment ago (the confirmation's reaction) may not be in the read
-            // model yet, under load up to a beat: unknown only once the read model has the log.
-            try await emDia(store, CheckinReadModel.projection.checkpoint)
+            // model yet (under load up to a beat, and its checkpoint is saved lazily, within
+            // 100 ms): unknown once the read model has the log, or after half a second (a runner
+            // that is down costs a mistyped code that much, not the usual 2 s).
+            try await emDia(store, CheckinReadModel.projection.checkpoint, limite: .milliseconds(500))
             visiveis = try await lidos()
         }
         let abertos = visiveis.filter { $0.janela.contains(now) }

@@ -1,5 +1,5 @@
-import Domain
 public import EventStore
+import Projections
 import Synchronization
 
 /// What a command wrote, for its caller: the last position each stored event type took, from
@@ -59,15 +59,9 @@ extension EventLog {
         let result = try await append(writes)
         if let receipt {
             receipt.record(result)
-            if writes.contains(where: Self.escreveNoPoolDeEmpresa) { receipt.markShared() }
+            if writes.contains(where: { StreamNames.empresa(daCarteira: $0.stream) != nil }) { receipt.markShared() }
         }
         return result
-    }
-
-    /// Whether `write` goes to a company's pooled credits (`creditos-empresa-<id>`).
-    static func escreveNoPoolDeEmpresa(_ write: StreamWrite) -> Bool {
-        write.stream.category == Carteira.Catalogo.category
-            && Empresa.id(doTitular: String(write.stream.rawValue.dropFirst(Carteira.Catalogo.category.count + 1))) != nil
     }
 
     /// Appends to a single stream and records what was written on `receipt`.

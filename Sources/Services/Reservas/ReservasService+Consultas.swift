@@ -22,10 +22,11 @@ extension ReservasService {
     /// The member's bookings that still hold a slot (held or confirmed, not yet over, not a
     /// no-show), oldest first. Erasing an account's personal data waits until there are none.
     ///
-    /// `emDia`: as the log stands, not as the read model does: the bookings it has not reached
-    /// yet (a booking made a moment ago) and the ones it shows that changed since (cancelled a
-    /// moment ago), each read from its own stream when the log after its checkpoint names it. No
-    /// wait for the projection, which may be down or rebuilding.
+    /// `emDia`: the bookings' own streams where the log after the read model's checkpoint names
+    /// them: the ones it has not reached yet (a booking made a moment ago) and the ones it shows
+    /// that changed since (cancelled a moment ago). A no-show is the check-in's event: one
+    /// recorded since still counts as active (it refuses an erasure a moment longer). No wait for
+    /// the projection, which may be down or rebuilding.
     public func ativas(usuario: String, emDia: Bool = false) async throws -> [ReservaView] {
         let now = clock.now, lote = 500
         // Read before the documents, which are at least as new as it.
@@ -65,7 +66,7 @@ extension ReservasService {
                 guard case .existente = state else { continue }
                 // The stream has no no-show (the check-in's): the document's is kept.
                 var view = try Self.view(state)
-                view.naoCompareceuEm = view.naoCompareceuEm ?? vistas[id]?.naoCompareceuEm
+                view.naoCompareceuEm = vistas[id]?.naoCompareceuEm
                 vistas[id] = view
             }
         }

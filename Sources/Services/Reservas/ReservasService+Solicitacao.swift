@@ -372,6 +372,8 @@ extension ReservasService {
             $0.position.transaction == primeiro.position.transaction && $0.stream != stream
         }
         receipt?.markReplayed(eventos + mesmaTransacao)
+        // Its company's pool, if it spent from it, is read next by the company's people too.
+        if mesmaTransacao.contains(where: { StreamNames.empresa(daCarteira: $0.stream) != nil }) { receipt?.markShared() }
         return try Self.view(state)
     }
 }
