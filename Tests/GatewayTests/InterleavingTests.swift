@@ -262,14 +262,25 @@ struct CapacityRaceTests {
 /// The room booked today 09:00–11:00, confirmed by the admin (sandbox) and given its check-in
 /// code by checkin's reaction, run by hand (for harnesses without reactors): its id and code.
 func confirmadaComCodigo(_ harness: Harness, _ client: any TestClientProtocol, _ cenario: Cenario) async throws -> (id: String, codigo: String) {
+    let id = try await reservaConfirmada(client, cenario)
+    try await liberarCheckin(harness)
+    let codigo = try #require(try await client.json(.get, "/api/reservas/\(id)/checkin", token: cenario.membro).object["codigo"] as? String)
+    return (id, codigo)
+}
+
+/// The room booked today 09:00–11:00 and confirmed by the admin (sandbox): its id.
+func reservaConfirmada(_ client: any TestClientProtocol, _ cenario: Cenario) async throws -> String {
     let booked = try await client.json(
         .post, "/api/reservas", pedido(cenario.sala, "2026-11-23T09:00:00-03:00", "2026-11-23T11:00:00-03:00"), token: cenario.membro)
     let id = try #require(booked.object["id"] as? String, "\(String(buffer: booked.body))")
     #expect(try await client.json(.post, "/api/admin/reservas/\(id)/confirmacao", "{}", token: cenario.admin).status == .ok)
+    return id
+}
+
+/// Checkin's reaction to the last confirmation, run by hand: the code is issued.
+func liberarCheckin(_ harness: Harness) async throws {
     let confirmada = try #require(try await harness.allEvents().last { $0.type == "ReservaConfirmada" })
     _ = try await harness.store.append(try await harness.backend.negocio.checkin.reagir(confirmada))
-    let codigo = try #require(try await client.json(.get, "/api/reservas/\(id)/checkin", token: cenario.membro).object["codigo"] as? String)
-    return (id, codigo)
 }
 
 @Suite("A check-in code issued a moment ago")
@@ -280,16 +291,11 @@ struct CheckinCodeLagTests {
         let harness = try await Harness.make(clock: clock)
         defer { harness.removeFiles() }
         try await harness.test(reactors: false) { client in
-            let cenario = try await Cenario.make(harness, client)
-            let booked = try await client.json(
-                .post, "/api/reservas", pedido(cenario.sala, "2026-11-23T09:00:00-03:00", "2026-11-23T11:00:00-03:00"), token: cenario.membro)
-            let id = try #require(booked.object["id"] as? String, "\(String(buffer: booked.body))")
-            #expect(try await client.json(.post, "/api/admin/reservas/\(id)/confirmacao", "{}", token: cenario.admin).status == .ok)
+            _ = try await reservaConfirmada(client, try await Cenario.make(harness, client))
         }
         // Out of the router nothing projects: the code is issued now, and its read model has it
         // only once the runner below catches up, while the check-in is already asking.
-        let confirmada = try #require(try await harness.allEvents().last { $0.type == "ReservaConfirmada" })
-        _ = try await harness.store.append(try await harness.backend.negocio.checkin.reagir(confirmada))
+        try await liberarCheckin(harness)
         let liberado = try #require(try await harness.allEvents().last { $0.type == "CheckinLiberado" })
         guard case .liberado(let liberacao)? = try Checkin.Event.decode(type: liberado.type, data: liberado.data, using: EventJSON.decoder) else {
             Issue.record("no CheckinLiberado")
