@@ -260,6 +260,19 @@ final class FaultCluster: Sendable {
         return true
     }
 
+    /// The deployables that do not answer `/saude` with 200 now, each with what it answered
+    /// (its status and the start of its body; 0 when nothing answered within 2 s).
+    func unhealthy() async -> [String] {
+        var found: [String] = []
+        for member in members {
+            let answer = try? await FaultHTTP.send(.GET, member.url + "/saude", timeout: .seconds(2))
+            guard answer?.status != 200 else { continue }
+            let body = answer.map { String($0.text.prefix(300)) } ?? ""
+            found.append("\(member.name): \(answer?.status ?? 0) \(body)")
+        }
+        return found
+    }
+
     /// SIGTERM to every process; the exit statuses of those that did not end cleanly.
     /// `SIGTERM` to every deployable but those named in `except`, in the reverse order of their
     /// start; the exit status of each that did not end cleanly.

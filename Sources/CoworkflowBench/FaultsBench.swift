@@ -85,7 +85,7 @@ struct FaultsBench: AsyncParsableCommand {
             try await cluster.createAdmin("faults@coworkflow.dev")
             let balancer = Balancer(cluster.gateways.map(\.url))
             let world = try await FaultWorld.create(balancer, members: members)
-            let probe = Lag(settings: settings, logger: logger)
+            let probe = Lag(settings: settings, logger: logger, broker: broker)
             let stop = StopFlag()
             let tomorrow = (Int(Date().timeIntervalSince1970) / 86_400 + 1) * 86_400
             let load = Task {
@@ -303,10 +303,33 @@ struct FaultsBench: AsyncParsableCommand {
 struct Lag: Sendable {
     let settings: PostgresSettings
     let logger: Logger
+    /// Where the consumers' queues are, for the diagnosis of a fault that did not recover.
+    var broker: AMQPSettings?
 
     /// The head of the log (its last global position), nil when PostgreSQL does not answer.
     func head() async -> (Int64, Int64)? {
         try? await query("SELECT tx_id, position FROM events ORDER BY tx_id DESC, position DESC LIMIT 1").first ?? (0, 0)
+    }
+
+    /// The relay and the projections whose checkpoints are behind `head`, by name (nil when
+    /// PostgreSQL does not answer).
+    func behind(_ head: (Int64, Int64)) async -> [String]? {
+        var names: [String] = []
+        do {
+            try await withOwner(settings, logger: logger) { connection in
+                let rows = try await connection.query(
+                    PostgresQuery(
+                        unsafeSQL: """
+                            SELECT name FROM subscription_checkpoints
+                            WHERE (name = 'relay' OR name LIKE 'projection:%') AND (tx_id, position) < (\(head.0), \(head.1))
+                            ORDER BY name
+                            """), logger: logger)
+                for try await name in rows.decode(String.self) { names.append(name) }
+            }
+        } catch {
+            return nil
+        }
+        return names
     }
 
     /// Whether the relay's and every projection's checkpoint is at or past `head`.
@@ -342,6 +365,59 @@ struct Lag: Sendable {
             try? await Task.sleep(for: .seconds(2))
         }
         return false
+    }
+
+    /// Lines that say what holds recovery back: each checkpoint behind `head`, the sessions
+    /// that wait for a lock or hold a transaction open (their query's start), and the
+    /// consumers' queue depths.
+    func diagnosis(head: (Int64, Int64)?) async -> [String] {
+        var lines: [String] = []
+        do {
+            try await withOwner(settings, logger: logger) { connection in
+                let (tx, position) = head ?? (Int64.max, Int64.max)
+                let behind = try await connection.query(
+                    """
+                    SELECT name, tx_id, position, extract(epoch FROM now() - updated_at)::float8 FROM subscription_checkpoints
+                    WHERE (name = 'relay' OR name LIKE 'projection:%') AND (tx_id, position) < (\(tx), \(position)) ORDER BY name
+                    """, logger: logger)
+                for try await (name, tx, position, age) in behind.decode((String, Int64, Int64, Double).self) {
+                    lines.append("behind: \(name) at \(tx)/\(position), written \(String(format: "%.1f", age)) s ago")
+                }
+                let sessions = try await connection.query(
+                    """
+                    SELECT coalesce(application_name, ''), coalesce(state, ''), coalesce(wait_event_type || ':' || wait_event, ''),
+                           extract(epoch FROM now() - coalesce(xact_start, query_start, backend_start))::float8,
+                           cardinality(pg_blocking_pids(pid))::bigint, left(regexp_replace(coalesce(query, ''), '\\s+', ' ', 'g'), 160)
+                    FROM pg_stat_activity
+                    WHERE pid <> pg_backend_pid() AND backend_type = 'client backend'
+                      AND (state <> 'idle' OR wait_event_type = 'Lock')
+                    ORDER BY 4 DESC LIMIT 20
+                    """, logger: logger)
+                for try await (application, state, wait, seconds, blockers, query) in sessions.decode(
+                    (String, String, String, Double, Int64, String).self)
+                {
+                    lines.append(
+                        "session: \(application) \(state) \(wait) \(String(format: "%.1f", seconds)) s, blocked by \(blockers): \(query)")
+                }
+            }
+        } catch {
+            lines.append("PostgreSQL did not answer the diagnosis: \(String(reflecting: error).prefix(300))")
+        }
+        if let broker {
+            let connection = AMQPConnection(settings: broker, name: "faults.diagnosis")
+            if (try? await connection.open()) != nil {
+                var depths: [String] = []
+                for service in FaultCluster.consumers {
+                    let count = try? await connection.messageCount(Topology.queue(for: service))
+                    depths.append("\(service) \(count.map(String.init) ?? "?")")
+                }
+                await connection.close()
+                lines.append("queues: " + depths.joined(separator: ", "))
+            } else {
+                lines.append("queues: RabbitMQ did not answer")
+            }
+        }
+        return lines
     }
 
     private func queuesEmpty(_ broker: AMQPSettings) async -> Bool {
@@ -473,21 +549,42 @@ final class Schedule: Sendable {
         let ended = ContinuousClock.now
         let deadline = ended + recoveryLimit
         var head: (Int64, Int64)?
+        // What recovered last (a deployable's health, a checkpoint), to say what took the time.
+        var last: [String: Double] = [:]
         while ContinuousClock.now < deadline {
             if head == nil { head = await bounded("the log's head") { await self.lag.head() } ?? nil }
-            if let head, await bounded("/saude of every deployable", { await self.cluster.allHealthy() }) == true,
-                await bounded("the checkpoints", { await self.lag.caughtUp(to: head) }) == true
-            {
-                let seconds = Self.seconds(since: ended)
-                state.withLock { $0.recoveries[fault.kind, default: []].append(seconds) }
-                say(
-                    "#          recovered in \(String(format: "%.1f", seconds)) s (fault \(String(format: "%.1f", Self.seconds(since: started))) s in all)"
-                )
-                return
+            let healthy = await bounded("/saude of every deployable", { await self.cluster.allHealthy() }) == true
+            if !healthy { last["/saude", default: 0] = Self.seconds(since: ended) }
+            if let head, healthy, let behind = await bounded("the checkpoints", { await self.lag.behind(head) }) ?? nil {
+                for name in behind { last[name] = Self.seconds(since: ended) }
+                if behind.isEmpty, await bounded("the checkpoints", { await self.lag.caughtUp(to: head) }) == true {
+                    let seconds = Self.seconds(since: ended)
+                    state.withLock { $0.recoveries[fault.kind, default: []].append(seconds) }
+                    let slowest = last.sorted { $0.value > $1.value }.prefix(3).map { "\($0.key) \(String(format: "%.1f", $0.value)) s" }
+                    say(
+                        "#          recovered in \(String(format: "%.1f", seconds)) s (fault \(String(format: "%.1f", Self.seconds(since: started))) s in all)"
+                            + (slowest.isEmpty ? "" : "; last: " + slowest.joined(separator: ", "))
+                    )
+                    return
+                }
             }
             try? await Task.sleep(for: .milliseconds(250))
         }
         violation("no_recovery: \(fault.kind) \(Self.target(fault)): not healthy and caught up within \(recoveryLimit)")
+        await diagnose(head: head)
+    }
+
+    /// Why the deployment has not recovered, as far as can be seen from outside: the
+    /// deployables that are not healthy, the checkpoints still behind the head, the PostgreSQL
+    /// sessions that wait or hold a transaction open, and the consumers' queues.
+    private func diagnose(head: (Int64, Int64)?) async {
+        say("#          why: the log's head \(head.map { "\($0.0)/\($0.1)" } ?? "unknown")")
+        for line in await bounded("/saude of every deployable", { await self.cluster.unhealthy() }) ?? ["(no answer)"] {
+            say("#          unhealthy: \(line)")
+        }
+        for line in await bounded("the diagnosis's queries", { await self.lag.diagnosis(head: head) }) ?? ["(no answer)"] {
+            say("#          \(line)")
+        }
     }
 
     /// Each gateway in turn: out of service, `SIGTERM` (it finishes what it holds), started
