@@ -39,8 +39,25 @@ public enum AnalyticsReadModel {
     /// The incremental read model, for the ``ProjectionRunner``: per event, it loads the
     /// documents the event touches (and, for a confirmation, cancellation, expiry or no-show,
     /// the booking's earlier events from its stream; for a cancellation, its no-show too), folds, and puts them back.
-    public static let projection = Projection(name: "analytics", collections: colecoes, types: AnalyticsFact.tipos) { recorded, batch in
+    public static let projection = Projection(
+        name: "analytics", collections: colecoes, types: AnalyticsFact.tipos, histories: historias
+    ) { recorded, batch in
         try await aplicar(recorded, batch)
+    }
+
+    /// The histories ``aplicar(_:_:)`` reads for an event (``AnalyticsFact/reservaComHistoria``),
+    /// from its type and stream: a booking's outcome is in the booking's stream (a cancellation
+    /// reads the no-show in its check-in stream too), a no-show in the check-in's.
+    static func historias(_ recorded: RecordedEvent) -> [StreamName] {
+        let stream = recorded.stream
+        let prefixo = stream.category + "-"
+        guard stream.rawValue.count > prefixo.count, let id = Reserva.ID(String(stream.rawValue.dropFirst(prefixo.count))) else { return [] }
+        switch (stream.category, AnalyticsFact.porTipo[recorded.type]) {
+        case ("reserva", .reservaCancelada): return [stream, StreamNames.checkin(id)]
+        case ("reserva", .reservaConfirmada), ("reserva", .reservaExpirada): return [stream]
+        case ("checkin", .noShowRegistrado): return [StreamNames.reserva(id)]
+        default: return []
+        }
     }
 
     /// A fast rebuild that died before its last batch left some documents written and others

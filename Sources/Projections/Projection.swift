@@ -17,10 +17,25 @@ public struct Projection: Sendable {
     /// for what the caller reads back; false for an index whose readers take the log's tail
     /// after its checkpoint themselves.
     public let esperada: Bool
+    /// The streams whose history ``apply`` reads (``ProjectionBatch/history(_:)``) for an
+    /// event, told from its type and stream alone (nothing decoded): the runner reads those of
+    /// a whole batch in one query before applying it, instead of one round trip per event,
+    /// each queued behind the other runners' for a connection. Only for a projection that
+    /// folds the events of such a history that come before the one it applies: the history it
+    /// is handed is the stream as it was when the batch began. Nil: none.
+    public let histories: (@Sendable (RecordedEvent) -> [StreamName])?
+    /// The documents of its own collections ``apply`` will get for an event, as far as they
+    /// can be told without decoding its payload: the runner reads those of a whole batch that
+    /// neither the batch nor its cache holds in one query per collection (a runner that just
+    /// took its lease over starts with no cache, and would otherwise ask once per event). A
+    /// document named and not asked for costs only its read. Nil: none.
+    public let documents: (@Sendable (RecordedEvent) -> [(collection: String, key: String)])?
     public let apply: @Sendable (RecordedEvent, ProjectionBatch) async throws -> Void
 
     public init(
         name: String, collections: [String], types: Set<String>, todos: Bool = false, esperada: Bool = true,
+        histories: (@Sendable (RecordedEvent) -> [StreamName])? = nil,
+        documents: (@Sendable (RecordedEvent) -> [(collection: String, key: String)])? = nil,
         apply: @escaping @Sendable (RecordedEvent, ProjectionBatch) async throws -> Void
     ) {
         self.name = name
@@ -28,6 +43,8 @@ public struct Projection: Sendable {
         self.types = types
         self.todos = todos
         self.esperada = esperada
+        self.histories = histories
+        self.documents = documents
         self.apply = apply
     }
 
@@ -96,6 +113,11 @@ public final class ProjectionBatch {
     let target: ProjectionTarget
     private var entries: [Key: Entry] = [:]
     private var order: [Key] = []
+    /// Histories read for the whole batch before it was applied (``Projection/histories``).
+    var histories: [StreamName: [RecordedEvent]] = [:]
+    /// Documents read for the whole batch before it was applied (``Projection/documents``);
+    /// `.some(nil)`: known to be absent.
+    private var prefetched: [Key: HeldDocument?] = [:]
 
     init(store: any ProjectionStore, cache: DocumentCache?, target: ProjectionTarget) {
         self.store = store
@@ -108,9 +130,11 @@ public final class ProjectionBatch {
     /// they cache by) carries it, since a rebuild can end at the position the old build stood.
     public var geracao: Int64? { target.geracao }
 
-    /// A whole stream as it is now (projections that fold an aggregate's state read it).
+    /// A whole stream as it is now, or as it was when the batch began when the projection
+    /// names it in ``Projection/histories`` (projections that fold an aggregate's state read it).
     public func history(_ stream: StreamName) async throws -> [RecordedEvent] {
-        try await store.readStream(stream)
+        if let events = histories[stream] { return events }
+        return try await store.readStream(stream)
     }
 
     /// The document as this batch, the runner's cache or the store has it. A value put earlier
@@ -129,6 +153,8 @@ public final class ProjectionBatch {
         var held: HeldDocument?
         if let cached = cache?.document(collection, key) {
             held = cached
+        } else if let fetched = prefetched[id] {
+            held = fetched
         } else {
             held = try await store.document(collection, key: key).map(HeldDocument.init(json:))
             cache?.keep(collection, key, held)
@@ -139,6 +165,26 @@ public final class ProjectionBatch {
         let value = try doc.decoded(T.self)
         cache?.remember(collection, key, doc)
         return value
+    }
+
+    /// Reads at once the documents of `wanted` that neither this batch nor the runner's cache
+    /// holds: one query per collection (``Projection/documents``).
+    func prefetch(_ wanted: some Sequence<(collection: String, key: String)>) async throws {
+        var missing: [String: Set<String>] = [:]
+        for (collection, key) in wanted {
+            let collection = target.name(collection)
+            let id = Key(collection: collection, key: key)
+            guard entries[id] == nil, prefetched[id] == nil, cache?.document(collection, key) == nil else { continue }
+            missing[collection, default: []].insert(key)
+        }
+        for (collection, keys) in missing {
+            let found = try await store.documents(collection, keys: Array(keys))
+            for key in keys {
+                let held = found[key].map(HeldDocument.init(json:))
+                prefetched[Key(collection: collection, key: key)] = .some(held)
+                cache?.keep(collection, key, held)
+            }
+        }
     }
 
     /// Writes `value` under `key`; it is encoded once, when the batch commits.

@@ -192,6 +192,15 @@ public final class ProjectionRunner: Sendable {
             let events = try await store.readAllShared(after: position, limit: batchSize)
             guard let last = events.last else { break }
             let batch = ProjectionBatch(store: store, cache: cache, target: target)
+            if let histories = projection.histories {
+                // Every event this batch applies came before now: each history read now holds
+                // what came before each of them.
+                let reads = events.lazy.filter { self.projection.reads($0.type) }.flatMap(histories).map { StreamRead($0, from: 1) }
+                if !reads.isEmpty { batch.histories = try await store.readStreams(Array(reads)) }
+            }
+            if let documents = projection.documents {
+                try await batch.prefetch(events.lazy.filter { self.projection.reads($0.type) }.flatMap(documents))
+            }
             var relevant = false
             for (index, event) in events.enumerated() where projection.reads(event.type) {
                 relevant = true

@@ -113,6 +113,15 @@ public enum TrilhasReadModel {
         return nil
     }
 
+    /// The booking's document an event of it looks up (its correlation's), but for a
+    /// booking's first event, which starts it (as ``projection`` decides).
+    static func documentos(_ recorded: RecordedEvent) -> [(collection: String, key: String)] {
+        let metadata = recorded.metadata
+        guard let correlacao = metadata.correlationId else { return [] }
+        if recorded.type == Domain.Reserva.Catalogo.solicitada.type, let ator = metadata.actor, Identificador.usuario(ator) { return [] }
+        return [(trilhas, correlacao.lowercasedString)]
+    }
+
     /// The order of a member's trail: the global order.
     public static func ordem(_ posicao: GlobalPosition) -> String {
         func fixo(_ n: Int64) -> String {
@@ -129,7 +138,7 @@ public enum TrilhasReadModel {
     /// booking's member in its document first, so it follows on after a rollback to it; rolling
     /// back further needs `replay trilhas` with the older binary (docs/deploy.md).
     public static let projection = Projection(
-        name: "trilhas", collections: [trilhas, donos], types: [], todos: true, esperada: false
+        name: "trilhas", collections: [trilhas, donos], types: [], todos: true, esperada: false, documents: documentos
     ) { recorded, batch in
         let metadata = recorded.metadata
         let correlacao = metadata.correlationId

@@ -135,6 +135,99 @@ struct ProjectionRunnerTests {
         #expect(try await agenda.store.count(ReservasReadModel.ocupacao + "~rebuild", grupo: nil) == 0)
     }
 
+    @Test("the histories a projection names are read once for the whole batch, before it is applied: every event of the batch sees the same read")
+    func reads_named_histories_once_per_batch() async throws {
+        let (store, path) = try AnalyticsHistoria.store()
+        defer { AnalyticsHistoria.remove(path) }
+        let historia = StreamName("historia-1")
+        @Sendable func evento(_ tipo: String) -> NewEvent { NewEvent(eventId: UUID(), type: tipo, data: Data("{}".utf8), occurredAt: Date()) }
+        try await store.append(to: historia, expected: .noStream, events: [evento("Antes")])
+        // Applying the first event appends to the history: a history read per event would show
+        // the second event one more than the first saw.
+        let vistos = Mutex<[Int]>([])
+        let base = ReservasReadModel.agendas
+        let projection = Projection(name: base.name, collections: base.collections, types: ["Passo"], histories: { _ in [historia] }) {
+            _, batch in
+            let eventos = try await batch.history(historia)
+            if vistos.withLock({ $0.isEmpty }) { try await store.append(to: historia, expected: .any, events: [evento("Depois")]) }
+            vistos.withLock { $0.append(eventos.count) }
+        }
+        try await store.append(to: StreamName("passos-1"), expected: .noStream, events: [evento("Passo"), evento("Passo")])
+        let runner = ProjectionRunner(projection, store: store, logger: AnalyticsHistoria.logger)
+        try await runner.catchUp()
+        #expect(vistos.withLock { $0 } == [1, 1])
+        // Not named: read when asked, as it is then.
+        #expect(try await ProjectionBatch(store: store, cache: nil, target: .live(projection)).history(historia).count == 2)
+    }
+
+    @Test("the documents a projection names for a batch's events are read at once before it is applied, not when each event asks")
+    func reads_named_documents_once_per_batch() async throws {
+        let (store, path) = try AnalyticsHistoria.store()
+        defer { AnalyticsHistoria.remove(path) }
+        let base = ReservasReadModel.agendas
+        let colecao = try #require(base.collections.first)
+        @Sendable func doc(_ v: Int) -> Data { Data("{\"v\":\(v)}".utf8) }
+        try await store.commit(
+            [ReadModelChange(collection: colecao, key: "k", grupo: nil, doc: doc(1))], checkpoint: "projection:outra",
+            at: GlobalPosition(transaction: 1, sequence: 1))
+        @Sendable func evento() -> NewEvent { NewEvent(eventId: UUID(), type: "Passo", data: Data("{}".utf8), occurredAt: Date()) }
+        struct V: Codable { let v: Int }
+        // The first event's apply changes the document behind the runner's back: a read per
+        // event (a catch-up keeps no cache) would show the second event the new value.
+        let vistos = Mutex<[Int?]>([])
+        let projection = Projection(
+            name: base.name, collections: base.collections, types: ["Passo"], documents: { _ in [(colecao, "k"), (colecao, "nenhum")] }
+        ) { _, batch in
+            let v = try await batch.get(V.self, colecao, "k")?.v
+            let nenhum = try await batch.get(V.self, colecao, "nenhum")
+            #expect(nenhum == nil)
+            if vistos.withLock({ $0.isEmpty }) {
+                try await store.commit(
+                    [ReadModelChange(collection: colecao, key: "k", grupo: nil, doc: doc(2))], checkpoint: "projection:outra",
+                    at: GlobalPosition(transaction: 1, sequence: 2))
+            }
+            vistos.withLock { $0.append(v) }
+        }
+        try await store.append(to: StreamName("passos-1"), expected: .noStream, events: [evento(), evento()])
+        try await ProjectionRunner(projection, store: store, logger: AnalyticsHistoria.logger).catchUp()
+        #expect(vistos.withLock { $0 } == [1, 1])
+    }
+
+    @Test("trails name the booking's document an event looks up, but for the booking's first event, which starts it")
+    func trails_name_their_documents() throws {
+        let reserva = UUID()
+        let membro = "4bf92f35-77b3-4da6-a3ce-929d0e0e4736"
+        func recorded(_ type: String, _ metadata: EventMetadata) throws -> RecordedEvent {
+            RecordedEvent(
+                position: GlobalPosition(transaction: 1, sequence: 1), stream: StreamNames.reserva(Reserva.ID(reserva)), version: 1,
+                eventId: UUID(), type: type, schemaVersion: 1, data: Data("{}".utf8), metadataJSON: try JSONEncoder().encode(metadata),
+                occurredAt: Date(), recordedAt: Date())
+        }
+        let pedido = try recorded(Reserva.Catalogo.solicitada.type, EventMetadata(correlationId: reserva, actor: membro))
+        #expect(TrilhasReadModel.documentos(pedido).isEmpty)
+        let cancelada = try recorded(Reserva.Catalogo.cancelada.type, EventMetadata(correlationId: reserva, actor: membro))
+        #expect(TrilhasReadModel.documentos(cancelada).map { "\($0.collection)/\($0.key)" } == ["\(TrilhasReadModel.trilhas)/\(reserva.uuidString.lowercased())"])
+        #expect(TrilhasReadModel.documentos(try recorded("Qualquer", EventMetadata())).isEmpty)
+    }
+
+    @Test("analytics names the histories it folds from an event's type and stream alone: the booking's, and the check-in's for a cancellation")
+    func analytics_names_its_histories() throws {
+        let id = Reserva.ID(UUID())
+        func recorded(_ type: String, _ stream: StreamName) -> RecordedEvent {
+            RecordedEvent(
+                position: GlobalPosition(transaction: 1, sequence: 1), stream: stream, version: 2, eventId: UUID(), type: type,
+                schemaVersion: 1, data: Data("{}".utf8), metadataJSON: Data("{}".utf8), occurredAt: Date(), recordedAt: Date())
+        }
+        let reserva = StreamNames.reserva(id)
+        let checkin = StreamNames.checkin(id)
+        #expect(AnalyticsReadModel.historias(recorded(Reserva.Catalogo.cancelada.type, reserva)) == [reserva, checkin])
+        #expect(AnalyticsReadModel.historias(recorded(Reserva.Catalogo.confirmada.type, reserva)) == [reserva])
+        #expect(AnalyticsReadModel.historias(recorded(Reserva.Catalogo.expirada.type, reserva)) == [reserva])
+        #expect(AnalyticsReadModel.historias(recorded(Checkin.Catalogo.noShowRegistrado.type, checkin)) == [reserva])
+        #expect(AnalyticsReadModel.historias(recorded(Reserva.Catalogo.solicitada.type, reserva)).isEmpty)
+        #expect(AnalyticsReadModel.historias(recorded(Reserva.Catalogo.cancelada.type, StreamName("reserva-nao-e-um-id"))).isEmpty)
+    }
+
     @Test("batches with nothing it reads move its position at once and its checkpoint only now and then; one it reads commits at once")
     func commits_idle_batches_lazily() async throws {
         let (store, path) = try AnalyticsHistoria.store()

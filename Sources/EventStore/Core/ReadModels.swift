@@ -25,6 +25,11 @@ public struct ReadModelChange: Sendable, Equatable {
 public protocol ReadModelStore: Sendable {
     func document(_ collection: String, key: String) async throws -> Data?
 
+    /// The documents of `collection` under `keys`, by key (a key with none is left out): one
+    /// read where the backend allows (a projection's batch asks for what its events will read
+    /// at once, not one round trip each).
+    func documents(_ collection: String, keys: [String]) async throws -> [String: Data]
+
     /// A page of documents, sorted by `ordem` then key; all of the collection when `grupo` is nil.
     func documents(_ collection: String, grupo: String?, limit: Int, offset: Int) async throws -> [Data]
 
@@ -86,6 +91,12 @@ public struct StagedCollection: Sendable, Hashable {
 }
 
 extension ReadModelStore {
+    public func documents(_ collection: String, keys: [String]) async throws -> [String: Data] {
+        var found: [String: Data] = [:]
+        for key in Set(keys) { if let doc = try await document(collection, key: key) { found[key] = doc } }
+        return found
+    }
+
     /// Writes `changes` and moves checkpoint `name` to `position`, wherever it stood.
     public func commit(_ changes: [ReadModelChange], checkpoint name: String, at position: GlobalPosition) async throws {
         try await commit(changes, checkpoint: name, at: position, from: nil)

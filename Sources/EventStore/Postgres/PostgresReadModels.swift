@@ -8,6 +8,17 @@ extension PostgresEventStore {
         return try rows.first.map { Data(try $0.decode(String.self).utf8) }
     }
 
+    public func documents(_ collection: String, keys: [String]) async throws -> [String: Data] {
+        guard !keys.isEmpty else { return [:] }
+        let rows = try await fetch("SELECT key, doc FROM read_models WHERE collection = \(collection) AND key = ANY(\(keys))", logger: logger)
+        var found: [String: Data] = [:]
+        for row in rows {
+            let (key, doc) = try row.decode((String, String).self)
+            found[key] = Data(doc.utf8)
+        }
+        return found
+    }
+
     public func documents(_ collection: String, grupo: String?, limit: Int, offset: Int) async throws -> [Data] {
         let rows =
             if let grupo {

@@ -41,6 +41,10 @@ struct ReadModelTests {
             #expect(try await store.document(collection, key: "a") == doc("a2"))
             #expect(try await store.document(collection, key: "b") == nil)
             #expect(try await store.documents(collection, grupo: "g2", limit: 10, offset: 0) == [doc("d"), doc("a2")])
+            // Several keys at once: those with a document, once each, of this collection only.
+            #expect(try await store.documents(collection, keys: ["a", "b", "d", "zz", "a"]) == ["a": doc("a2"), "d": doc("d")])
+            #expect(try await store.documents(collection, keys: []) == [:])
+            #expect(try await store.documents("outra-\(UUID().uuidString)", keys: ["a", "d"]) == [:])
 
             try await store.reset(collections: [collection], checkpoint: checkpoint)
             #expect(try await store.count(collection, grupo: nil) == 0)
