@@ -64,6 +64,8 @@ struct LoadCounts: Sendable {
     var givenUp = 0
     /// Attempts that failed during a rolling restart of the gateways (none may).
     var failedDuringRollingRestart = 0
+    /// The first few of them (method, path, what came back), to say which.
+    var rollingFailures: [String] = []
     var bookings = 0
     var cancellations = 0
     var checkins = 0
@@ -125,14 +127,22 @@ final class Balancer: Sendable {
                         counts.status5xx += 1
                         if counts.serverErrors.count < 10 { counts.serverErrors.append("\(method) \(path) \(answer.status)") }
                     }
-                    if [502, 503, 504].contains(answer.status), rollingAtStart { counts.failedDuringRollingRestart += 1 }
+                    if [502, 503, 504].contains(answer.status), rollingAtStart {
+                        counts.failedDuringRollingRestart += 1
+                        if counts.rollingFailures.count < 10 {
+                            counts.rollingFailures.append("\(method) \(path) via \(base): \(answer.status) \(answer.text.prefix(160))")
+                        }
+                    }
                 }
                 guard [502, 503, 504].contains(answer.status) else { return answer }
                 if let seconds = answer.retryAfter.flatMap(Int.init) { pause = .seconds(min(2, max(seconds, 0))) }
             } catch {
                 count { counts in
                     counts.unanswered += 1
-                    if rollingAtStart { counts.failedDuringRollingRestart += 1 }
+                    if rollingAtStart {
+                        counts.failedDuringRollingRestart += 1
+                        if counts.rollingFailures.count < 10 { counts.rollingFailures.append("\(method) \(path) via \(base): \(error)") }
+                    }
                 }
             }
             try? await Task.sleep(for: pause)

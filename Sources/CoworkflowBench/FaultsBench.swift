@@ -147,7 +147,9 @@ struct FaultsBench: AsyncParsableCommand {
                 figures.record("recovery_\(kind)_mean", times.reduce(0, +) / Double(max(1, times.count)), "s", decimals: 1)
             }
             if counts.failedDuringRollingRestart > 0 {
-                violations.append("rolling_restart: \(counts.failedDuringRollingRestart) request attempts failed while the gateways were replaced")
+                violations.append(
+                    "rolling_restart: \(counts.failedDuringRollingRestart) request attempts failed while the gateways were replaced: "
+                        + counts.rollingFailures.joined(separator: "; "))
             }
             // An outage answers 503 with Retry-After; any other 5xx is a defect (a failure the
             // service did not recognise as the dependency's).
