@@ -129,7 +129,9 @@ public struct Backend: Sendable {
     public func lags() async throws -> (head: GlobalPosition, lags: [(name: String, position: GlobalPosition, lag: Int64)]) {
         let head = try await store.headPosition()
         let positions = try await store.checkpoints(subscriptions)
-        let lags = zip(subscriptions, positions).map { name, position in (name: name, position: position, lag: max(0, head.sequence - position.sequence)) }
+        let lags = zip(subscriptions, positions).map { name, position in
+            (name: name, position: position, lag: max(0, head.sequence - position.sequence))
+        }
         return (head, lags)
     }
 }

@@ -206,7 +206,10 @@ struct ProjectionRunnerTests {
         let pedido = try recorded(Reserva.Catalogo.solicitada.type, EventMetadata(correlationId: reserva, actor: membro))
         #expect(TrilhasReadModel.documentos(pedido).isEmpty)
         let cancelada = try recorded(Reserva.Catalogo.cancelada.type, EventMetadata(correlationId: reserva, actor: membro))
-        #expect(TrilhasReadModel.documentos(cancelada).map { "\($0.collection)/\($0.key)" } == ["\(TrilhasReadModel.trilhas)/\(reserva.uuidString.lowercased())"])
+        #expect(
+            TrilhasReadModel.documentos(cancelada).map { "\($0.collection)/\($0.key)" } == [
+                "\(TrilhasReadModel.trilhas)/\(reserva.uuidString.lowercased())"
+            ])
         #expect(TrilhasReadModel.documentos(try recorded("Qualquer", EventMetadata())).isEmpty)
     }
 
