@@ -50,8 +50,7 @@ public enum AnalyticsReadModel {
     /// reads the no-show in its check-in stream too), a no-show in the check-in's.
     static func historias(_ recorded: RecordedEvent) -> [StreamName] {
         let stream = recorded.stream
-        let prefixo = stream.category + "-"
-        guard stream.rawValue.count > prefixo.count, let id = Reserva.ID(String(stream.rawValue.dropFirst(prefixo.count))) else { return [] }
+        guard let id = Reserva.ID(String(stream.rawValue.dropFirst(stream.category.count + 1))) else { return [] }
         switch (stream.category, AnalyticsFact.porTipo[recorded.type]) {
         case ("reserva", .reservaCancelada): return [stream, StreamNames.checkin(id)]
         case ("reserva", .reservaConfirmada), ("reserva", .reservaExpirada): return [stream]

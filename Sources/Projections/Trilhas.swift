@@ -117,9 +117,17 @@ public enum TrilhasReadModel {
     /// booking's first event, which starts it (as ``projection`` decides).
     static func documentos(_ recorded: RecordedEvent) -> [(collection: String, key: String)] {
         let metadata = recorded.metadata
-        guard let correlacao = metadata.correlationId else { return [] }
-        if recorded.type == Domain.Reserva.Catalogo.solicitada.type, let ator = metadata.actor, Identificador.usuario(ator) { return [] }
+        guard let correlacao = metadata.correlationId, abreReserva(recorded, metadata) == nil else { return [] }
         return [(trilhas, correlacao.lowercasedString)]
+    }
+
+    /// The member who made the booking, when the event is a booking's first (its correlation
+    /// is the new booking's id): its document starts here, with nothing to look up.
+    static func abreReserva(_ recorded: RecordedEvent, _ metadata: EventMetadata) -> String? {
+        guard recorded.type == Domain.Reserva.Catalogo.solicitada.type, let ator = metadata.actor, Identificador.usuario(ator) else {
+            return nil
+        }
+        return ator
     }
 
     /// The order of a member's trail: the global order.
@@ -144,9 +152,9 @@ public enum TrilhasReadModel {
         let correlacao = metadata.correlationId
         var reserva: Reserva?
         if let correlacao {
-            if recorded.type == Domain.Reserva.Catalogo.solicitada.type, let ator = metadata.actor, Identificador.usuario(ator) {
-                // A booking's first event (its correlation is the new booking's id): nothing
-                // to look up, and a read under load would find nothing once per booking.
+            if let ator = abreReserva(recorded, metadata) {
+                // A booking's first event: nothing to look up, and a read under load would
+                // find nothing once per booking.
                 reserva = Reserva(dono: ator.lowercased(), entradas: [])
             } else {
                 reserva = try await batch.get(Reserva.self, trilhas, correlacao.lowercasedString)
