@@ -255,10 +255,7 @@ final class FaultCluster: Sendable {
     }
 
     /// Whether every deployable answers `/saude` with 200 now.
-    func allHealthy() async -> Bool {
-        for member in members where await FaultHTTP.status(member.url + "/saude") != 200 { return false }
-        return true
-    }
+    func allHealthy() async -> Bool { await unhealthy().isEmpty }
 
     /// The deployables that do not answer `/saude` with 200 now, each with what it answered
     /// (its status and the start of its body; 0 when nothing answered within 2 s).

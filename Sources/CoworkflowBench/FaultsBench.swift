@@ -313,8 +313,8 @@ struct Lag: Sendable {
         try? await query("SELECT tx_id, position FROM events ORDER BY tx_id DESC, position DESC LIMIT 1").first ?? (0, 0)
     }
 
-    /// The relay and the projections whose checkpoints are behind `head`, by name (nil when
-    /// PostgreSQL does not answer).
+    /// The relay and the projections whose checkpoints are behind `head`, by name, and
+    /// `relay` too when the relay has no checkpoint at all; nil when PostgreSQL does not answer.
     func behind(_ head: (Int64, Int64)) async -> [String]? {
         var names: [String] = []
         do {
@@ -324,6 +324,7 @@ struct Lag: Sendable {
                         unsafeSQL: """
                             SELECT name FROM subscription_checkpoints
                             WHERE (name = 'relay' OR name LIKE 'projection:%') AND (tx_id, position) < (\(head.0), \(head.1))
+                            UNION ALL SELECT 'relay' WHERE NOT EXISTS (SELECT 1 FROM subscription_checkpoints WHERE name = 'relay')
                             ORDER BY name
                             """), logger: logger)
                 for try await name in rows.decode(String.self) { names.append(name) }
@@ -335,17 +336,7 @@ struct Lag: Sendable {
     }
 
     /// Whether the relay's and every projection's checkpoint is at or past `head`.
-    func caughtUp(to head: (Int64, Int64)) async -> Bool {
-        // One statement: how many of them are behind, and whether the relay has a checkpoint at all.
-        let counts = try? await query(
-            """
-            SELECT count(*) FILTER (WHERE (tx_id, position) < (\(head.0), \(head.1)))::bigint, count(*) FILTER (WHERE name = 'relay')::bigint
-            FROM subscription_checkpoints WHERE name = 'relay' OR name LIKE 'projection:%'
-            """
-        ).first
-        guard let (behind, relay) = counts else { return false }
-        return behind == 0 && relay == 1
-    }
+    func caughtUp(to head: (Int64, Int64)) async -> Bool { await behind(head)?.isEmpty == true }
 
     /// Waits until the checkpoints are at the head and the consumers' queues are empty, twice
     /// two seconds apart with no new event between.
@@ -559,7 +550,7 @@ final class Schedule: Sendable {
             if !healthy { last["/saude", default: 0] = Self.seconds(since: ended) }
             if let head, healthy, let behind = await bounded("the checkpoints", { await self.lag.behind(head) }) ?? nil {
                 for name in behind { last[name] = Self.seconds(since: ended) }
-                if behind.isEmpty, await bounded("the checkpoints", { await self.lag.caughtUp(to: head) }) == true {
+                if behind.isEmpty {
                     let seconds = Self.seconds(since: ended)
                     state.withLock { $0.recoveries[fault.kind, default: []].append(seconds) }
                     let slowest = last.sorted { $0.value > $1.value }.prefix(3).map { "\($0.key) \(String(format: "%.1f", $0.value)) s" }
