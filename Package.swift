@@ -208,7 +208,7 @@ let package = Package(
         .testTarget(
             name: "ServicesTests",
             dependencies: [
-                "Domain", "EventStore", "Projections", "Services",
+                "Domain", "EventStore", "Projections", "Services", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

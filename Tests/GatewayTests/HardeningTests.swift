@@ -5,6 +5,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Services
+import TestSupport
 import Testing
 
 @testable import Gateway
@@ -172,8 +173,8 @@ struct HardeningTests {
 
     @Test("a member's trail lists each event once when the index moved on after its checkpoint was read (entries past it are the tail's)")
     func trail_once_when_the_index_is_past_its_checkpoint() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-trail-\(UUID().uuidString).sqlite").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let path = TemporarySQLite.path("coworkflow-trail")
+        defer { TemporarySQLite.remove(path) }
         let store = try SQLiteEventStore(path: path)
         let usuarios = try await Harness.usuarios(store: store, clock: ManualClock(Date()))
         let membro = UUID().lowercasedString

@@ -11,6 +11,7 @@ import Logging
 import Messaging
 import Projections
 import Services
+import TestSupport
 import Testing
 
 /// An all-in-one gateway on a fresh embedded store, with a clock the test moves.
@@ -32,7 +33,7 @@ struct Harness {
     static func make(
         path: String? = nil, clock: ManualClock = ManualClock(Date()), tokenLifetime: TimeInterval = 365 * 86_400
     ) async throws -> Harness {
-        let path = path ?? FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-gw-\(UUID().uuidString).sqlite").path
+        let path = path ?? TemporarySQLite.path("coworkflow-gw")
         let store = try SQLiteEventStore(path: path)
         let usuarios = try await usuarios(store: store, clock: clock, tokenLifetime: tokenLifetime)
         var logger = Logger(label: "gateway-tests")
@@ -85,7 +86,7 @@ struct Harness {
     }
 
     func removeFiles() {
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        TemporarySQLite.remove(path)
         try? FileManager.default.removeItem(at: outbox)
     }
 

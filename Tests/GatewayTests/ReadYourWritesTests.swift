@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import Services
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import Gateway
@@ -13,8 +14,8 @@ import Testing
 struct ReadYourWritesTests {
     @Test("a POST that only computes (a quote) neither waits for the read models nor keeps its Idempotency-Key answer; a command does both")
     func a_quote_waits_for_nothing() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-ryw-\(UUID().uuidString).sqlite").path
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let path = TemporarySQLite.path("coworkflow-ryw")
+        defer { TemporarySQLite.remove(path) }
         let store = try SQLiteEventStore(path: path)
         let settles = Mutex(0)
         let router = Router(context: GatewayContext.self)
@@ -51,8 +52,8 @@ struct ReadYourWritesTests {
         "a member's write answers without waiting and names its positions; the member's next query waits for them once, and another member's does not; an operator's write still waits"
     )
     func a_members_write_waits_at_the_next_read() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-ryw-\(UUID().uuidString).sqlite").path
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let path = TemporarySQLite.path("coworkflow-ryw")
+        defer { TemporarySQLite.remove(path) }
         let store = try SQLiteEventStore(path: path)
         let settles = Mutex<[[String: GlobalPosition]?]>([])
         let router = Router(context: GatewayContext.self)
@@ -155,8 +156,8 @@ extension ReadYourWritesTests {
         "behind the distributed gateway, the service names what it wrote in internal headers: the gateway keeps a member's write for the member's next read, waits before answering one another member reads next, and strips the headers"
     )
     func the_service_tells_the_gateway() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-ryw-\(UUID().uuidString).sqlite").path
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let path = TemporarySQLite.path("coworkflow-ryw")
+        defer { TemporarySQLite.remove(path) }
         let store = try SQLiteEventStore(path: path)
         let keys = Idempotency(keys: store, fingerprintKey: SymmetricKey(data: Data(repeating: 3, count: 32)))
         // The service: its command records what it appended, and the write for another member says so.

@@ -3,6 +3,7 @@ import EventStore
 import Foundation
 import Logging
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import Services
@@ -39,8 +40,9 @@ private final class RelayIndisponivel: Mailer, Sendable {
 struct NotificacaoFalhaTests {
     @Test("a failure that may pass (4xx) is thrown for the bus to retry, not recorded as the message's end; the retry sends it")
     func transient_failure_is_retried_by_the_bus() async throws {
-        let store = try SQLiteEventStore(
-            path: FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-falha-\(UUID().uuidString).sqlite").path)
+        let path = TemporarySQLite.path("coworkflow-falha")
+        defer { TemporarySQLite.remove(path) }
+        let store = try SQLiteEventStore(path: path)
         let relay = RelayIndisponivel(falhas: 2)
         let servico = NotificacoesService(
             store: store, clock: ManualClock(Date(timeIntervalSince1970: 1_795_000_000)), mailer: relay,
@@ -60,8 +62,9 @@ struct NotificacaoFalhaTests {
 
     @Test("is recorded with its stage and reply code, never with the server's text that names the member's address")
     func failure_record_keeps_no_address() async throws {
-        let store = try SQLiteEventStore(
-            path: FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-falha-\(UUID().uuidString).sqlite").path)
+        let path = TemporarySQLite.path("coworkflow-falha")
+        defer { TemporarySQLite.remove(path) }
+        let store = try SQLiteEventStore(path: path)
         let servico = NotificacoesService(
             store: store, clock: ManualClock(Date(timeIntervalSince1970: 1_795_000_000)), mailer: RecusaDestinatario(),
             remetente: EmailAddress("nao-responda@coworkflow.dev"), contato: { _ in .init(nome: "Ana Souza", email: "ana.souza@example.com") },

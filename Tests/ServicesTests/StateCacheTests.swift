@@ -2,6 +2,7 @@ import Domain
 import EventStore
 import Foundation
 import Projections
+import TestSupport
 import Testing
 
 @testable import Services
@@ -18,11 +19,6 @@ struct StateCacheTests {
         }
     }
 
-    /// An embedded store in a new file.
-    func newStore() throws -> SQLiteEventStore {
-        try SQLiteEventStore(path: FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-cache-\(UUID().uuidString).sqlite").path)
-    }
-
     /// Books hour `hora` of the day through `aggregate`, with the version it loaded.
     func ocupar(_ aggregate: AggregateStore<Agenda.Command, Agenda.State, Agenda.Event, Agenda.Failure>, hora: Int) async throws {
         let intervalo = try TimeRange(
@@ -36,7 +32,9 @@ struct StateCacheTests {
 
     @Test("two replicas with their own caches see each other's appends, and agree with a full fold")
     func replicas_stay_current() async throws {
-        let store = try newStore()
+        let path = TemporarySQLite.path("coworkflow-cache")
+        defer { TemporarySQLite.remove(path) }
+        let store = try SQLiteEventStore(path: path)
         let (cacheA, cacheB) = (StateCache(), StateCache())
         let stream = StreamNames.agenda(espaco, dia)
 
@@ -60,7 +58,9 @@ struct StateCacheTests {
 
     @Test("with a staleness, a state a read confirmed that recently is answered without a read; one from a prefetch, or older, is read")
     func staleness() async throws {
-        let store = try newStore()
+        let path = TemporarySQLite.path("coworkflow-cache")
+        defer { TemporarySQLite.remove(path) }
+        let store = try SQLiteEventStore(path: path)
         let (cacheA, cacheB) = (StateCache(), StateCache())
         let stream = StreamNames.agenda(espaco, dia)
         try await ocupar(agenda(store, cacheB), hora: 8)
@@ -86,7 +86,9 @@ struct StateCacheTests {
 
     @Test("a full cache starts over and still answers the stream's true state")
     func bounded() async throws {
-        let store = try newStore()
+        let path = TemporarySQLite.path("coworkflow-cache")
+        defer { TemporarySQLite.remove(path) }
+        let store = try SQLiteEventStore(path: path)
         let cache = StateCache(capacity: 1)
         try await ocupar(agenda(store, cache), hora: 8)
         // Another stream takes the cache's only place.

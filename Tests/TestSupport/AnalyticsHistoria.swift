@@ -19,12 +19,12 @@ public struct AnalyticsHistoria {
     }()
 
     public static func store() throws -> (SQLiteEventStore, String) {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-analytics-\(UUID().uuidString).sqlite").path
+        let path = TemporarySQLite.path("coworkflow-analytics")
         return (try SQLiteEventStore(path: path), path)
     }
 
     public static func remove(_ path: String) {
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        TemporarySQLite.remove(path)
     }
 
     /// Every analytics document, per collection, in the store's list order.

@@ -2,6 +2,7 @@ import Domain
 import EventStore
 import Foundation
 import Logging
+import TestSupport
 import Testing
 
 /// The store implementations every conformance test runs against.
@@ -43,11 +44,8 @@ func withFixture<T: Sendable>(
 ) async throws -> T {
     switch backend {
     case .sqlite:
-        let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("coworkflow-test-\(UUID().uuidString).sqlite").path
-        defer {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        }
+        let path = TemporarySQLite.path("coworkflow-test")
+        defer { TemporarySQLite.remove(path) }
         let store = try SQLiteEventStore(path: path, upcasters: upcasters)
         return try await body(Fixture(store: store, vault: PersonalDataVault(keys: SQLiteKeyStore(database: store.database))))
     case .postgres:

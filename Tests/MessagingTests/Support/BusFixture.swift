@@ -3,6 +3,7 @@ import EventStore
 import Foundation
 import Logging
 import Messaging
+import TestSupport
 import Testing
 
 /// The bus implementations every conformance test runs against.
@@ -123,7 +124,7 @@ func withBus<T: Sendable>(
     switch backend {
     case .inProcess:
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("coworkflow-bus-\(tag).sqlite").path
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        defer { TemporarySQLite.remove(path) }
         let store = try SQLiteEventStore(path: path)
         let bus = InProcessEventBus(store: store, logger: TestEnvironment.logger)
         let fixture = BusFixture(
