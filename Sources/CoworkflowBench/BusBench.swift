@@ -42,7 +42,7 @@ struct BusBench: AsyncParsableCommand {
         try await recreate(settings.database, admin: admin, logger: logger)
         try await PostgresMigrator(settings: settings, logger: logger).migrate()
         let broker = try AMQPSettings.fromEnvironment()
-        let total = events ?? (short ? 10_000 : 100_000)
+        let total = events ?? (short ? 3_000 : 100_000)
         let latencySeconds = short ? 3 : 15
         print("# coworkflow-bench bus: \(settings.redactedURL), \(total) events relayed, \(rate)/s for \(latencySeconds) s of latency")
 
