@@ -186,6 +186,10 @@ extension Backend {
         if services.contains(.reservas) {
             timers.append(Temporizador(lease: "reservas:prazos") { try await reservas.executarPrazosVencidos() })
         }
+        if services.contains(.pagamentos) {
+            // A refund whose notice never arrived is asked about at the provider.
+            timers.append(Temporizador(lease: "pagamentos:reembolsos") { try await negocio.pagamentos.conciliarReembolsos() })
+        }
         if services.contains(.checkin) {
             timers.append(Temporizador(lease: "checkin:no-shows") { try await negocio.checkin.executarNoShowsVencidos() })
         }

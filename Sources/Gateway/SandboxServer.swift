@@ -55,6 +55,12 @@ public enum SandboxServer {
             }
             return Response(status: .accepted)
         }
+        cobrancas.get(":id/reembolsos/:reembolso") { _, context in
+            guard let reembolsoId = UUID(uuidString: try context.parameters.require("reembolso")),
+                let reembolso = await psp.reembolso(try context.parameters.require("id"), reembolsoId: reembolsoId)
+            else { throw ServiceError.naoEncontrado("reembolso desconhecido") }
+            return try reply(reembolso)
+        }
         cobrancas.post(":id/pagamento") { _, context in
             do { return try reply(try await psp.pagar(try context.parameters.require("id"))) } catch let error as SandboxPSP.Falha {
                 throw Routes.sandboxError(error)

@@ -600,6 +600,63 @@ struct PagamentosTests {
         }
     }
 
+    @Test(
+        "a refund whose notice never arrives is concluded by asking the provider once it is overdue, once; a notice arriving after that changes nothing"
+    )
+    func refund_notice_lost_is_reconciled() async throws {
+        let clock = ManualClock(segundaDeManha)
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let pagamentos = harness.backend.negocio.pagamentos
+            let reserva = try #require(
+                try await client.json(
+                    .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00", cartao: "tok_visa"),
+                    token: cenario.membro
+                ).object["id"] as? String)
+            _ = try await client.reserva(reserva, token: cenario.membro, status: "confirmada")
+            // The webhook is down from here on: the refund's notice never lands.
+            await harness.sandbox.entregarPor { _, _ in 503 }
+            #expect(try await client.json(.post, "/api/reservas/\(reserva)/cancelamento", "{}", token: cenario.membro).status == .ok)
+            let pedido = try await eventually("the refund asked") {
+                let p = try await client.json(.get, "/api/reservas/\(reserva)/pagamento", token: cenario.membro).object
+                return (p["reembolsos"] as? [[String: Any]])?.first
+            }
+            let valor = try #require(pedido["valor"] as? Int)
+            func concluidos() async throws -> Int { try await harness.allEvents().filter { $0.type == "ReembolsoConcluido" }.count }
+
+            // Not overdue yet: the provider is not asked.
+            clock.advance(by: PagamentosReadModel.espera - 1)
+            #expect(try await pagamentos.conciliarReembolsos() == 0)
+            #expect(try await concluidos() == 0)
+            // Overdue: the provider says it was paid out, and that is recorded as its notice would be.
+            clock.advance(by: 2)
+            #expect(try await pagamentos.conciliarReembolsos() == 1)
+            #expect(try await concluidos() == 1)
+            let pago = try await eventually("the refund concluded") {
+                let p = try await client.json(.get, "/api/reservas/\(reserva)/pagamento", token: cenario.membro).object
+                return p["reembolsado"] as? Int == valor ? p : nil
+            }
+            #expect((pago["reembolsos"] as? [[String: Any]])?.count == 1)
+            // Nothing left to ask about; asking again records nothing.
+            clock.advance(by: 3_600)
+            #expect(try await pagamentos.conciliarReembolsos() == 0)
+            #expect(try await concluidos() == 1)
+
+            // The notice finally lands: answered as a duplicate, nothing recorded twice.
+            let cobranca = try #require(pago["cobrancaId"] as? String)
+            let reembolsoId = try #require(pedido["id"] as? String)
+            let aviso =
+                #"{"id":"evt_rf_\#(reembolsoId)","tipo":"reembolso.concluido","cobrancaId":"\#(cobranca)","referencia":"\#(reserva)","valor":\#(valor),"reembolsoId":"\#(reembolsoId)","criadoEm":"2026-11-23T11:00:00Z"}"#
+            let (_, assinatura) = harness.aviso(aviso, em: clock.now)
+            let resposta = try await client.json(
+                .post, "/api/pagamentos/webhooks/sandbox", aviso, headers: [HTTPField.Name("X-Sandbox-Signature")!: assinatura])
+            #expect(resposta.status == .ok && resposta.object["duplicado"] as? Bool == true, "\(String(buffer: resposta.body))")
+            #expect(try await concluidos() == 1)
+        }
+    }
+
     @Test("an admin-confirmed booking nobody paid for, cancelled: no refund is promised or recorded, and the charge is withdrawn")
     func admin_confirmed_unpaid_booking_refunds_nothing() async throws {
         let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
@@ -857,6 +914,19 @@ struct ProvedorHTTPTests {
                 #expect(semChave.status == .unauthorized, "\(caminho)")
             }
             #expect(await psp.cobranca(paga.cobrancaId)?.reembolsos.isEmpty == true)
+
+            // A refund, queried: in processing until it is paid out (its notice goes then);
+            // another id is unknown.
+            let reembolsoId = UUID()
+            try await provedor.reembolsar(cobrancaId: paga.cobrancaId, reembolsoId: reembolsoId, valor: Money(centavos: 1_500))
+            let primeira = try await provedor.reembolso(cobrancaId: paga.cobrancaId, reembolsoId: reembolsoId)
+            #expect(primeira == .emProcessamento || primeira == .concluido(valor: Money(centavos: 1_500)))
+            _ = try await eventually("the refund paid out") {
+                try await provedor.reembolso(cobrancaId: paga.cobrancaId, reembolsoId: reembolsoId) == .concluido(valor: Money(centavos: 1_500))
+                    ? true : nil
+            }
+            #expect(try await provedor.reembolso(cobrancaId: paga.cobrancaId, reembolsoId: UUID()) == .desconhecido)
+            #expect(try await provedor.reembolso(cobrancaId: "cob_desconhecida", reembolsoId: reembolsoId) == .desconhecido)
         }
     }
 }

@@ -62,6 +62,8 @@ public actor SandboxPSP {
     private var entrega: (@Sendable (_ corpo: Data, _ assinatura: String) async -> Int)?
     private var cobrancas: [String: CobrancaSandbox] = [:]
     private var porReferencia: [String: String] = [:]
+    /// The refunds paid out (`atraso` after they were asked, when their notice goes out).
+    private var reembolsosConcluidos: Set<String> = []
 
     public init(segredo: Data, webhookURL: String? = nil, clock: any WallClock, atraso: Duration = .milliseconds(300), logger: Logger) {
         self.segredo = segredo
@@ -144,8 +146,28 @@ public actor SandboxPSP {
         let atraso = self.atraso
         Task {
             try? await Task.sleep(for: atraso)
+            self.concluir(reembolso: chave)
             await self.avisar(aviso)
         }
+    }
+
+    private func concluir(reembolso chave: String) {
+        reembolsosConcluidos.insert(chave)
+    }
+
+    /// A refund of charge `id` as the refund query answers it: nil when there is none of that id.
+    public func reembolso(_ id: String, reembolsoId: UUID) -> ReembolsoSandbox? {
+        let chave = reembolsoId.lowercasedString
+        guard let valor = cobrancas[id]?.reembolsos[chave] else { return nil }
+        return ReembolsoSandbox(reembolsoId: chave, valor: valor, concluido: reembolsosConcluidos.contains(chave))
+    }
+
+    /// A refund as the sandbox's refund query answers it.
+    public struct ReembolsoSandbox: Codable, Sendable, Equatable {
+        public let reembolsoId: String
+        public let valor: Money
+        /// Paid out (its notice has gone out); false while in processing.
+        public let concluido: Bool
     }
 
     // MARK: The payer's side (the tester's routes)
@@ -212,7 +234,14 @@ public actor SandboxPSP {
                 let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
                 let status = Int(response.status.code)
                 _ = try? await response.body.collect(upTo: 64 * 1024)
-                if (200..<300).contains(status) { return }
+                if (200..<300).contains(status) {
+                    // Said when it took more than one attempt: with the failures above it, the
+                    // log tells which notices went through and when.
+                    if tentativa > 1 {
+                        logger.warning("sandbox: webhook delivered after failing", metadata: ["aviso": "\(aviso.id)", "status": "\(status)", "tentativa": "\(tentativa)"])
+                    }
+                    return
+                }
                 if (400..<500).contains(status), status != 408, status != 429 {
                     logger.error("sandbox: webhook refused", metadata: ["aviso": "\(aviso.id)", "status": "\(status)"])
                     return
@@ -335,5 +364,10 @@ public struct SandboxProvider: PaymentProvider {
         } catch {
             throw PaymentProviderError(operacao: "reembolsar", codigoDoProvedor: 409, mensagem: error.description)
         }
+    }
+
+    public func reembolso(cobrancaId: String, reembolsoId: UUID) async throws -> SituacaoDoReembolso {
+        guard let reembolso = await psp.reembolso(cobrancaId, reembolsoId: reembolsoId) else { return .desconhecido }
+        return reembolso.concluido ? .concluido(valor: reembolso.valor) : .emProcessamento
     }
 }

@@ -101,6 +101,17 @@ public struct ProvedorHTTP: PaymentProvider, SandboxTester {
             body: try SandboxAPI.encoder.encode(SandboxAPI.PedidoDeReembolso(reembolsoId: reembolsoId, valor: valor)))
     }
 
+    public func reembolso(cobrancaId: String, reembolsoId: UUID) async throws -> SituacaoDoReembolso {
+        do {
+            let reembolso = try await call(
+                "consultar reembolso", .GET, path(cobrancaId, "reembolsos/" + reembolsoId.lowercasedString), body: nil as SandboxAPI.Recusa?,
+                as: SandboxPSP.ReembolsoSandbox.self)
+            return reembolso.concluido ? .concluido(valor: reembolso.valor) : .emProcessamento
+        } catch let error as ServiceError where error.kind == .naoEncontrado {
+            return .desconhecido
+        }
+    }
+
     public func consultar(_ id: String) async throws -> SandboxPSP.CobrancaSandbox? {
         do {
             return try await call("consultar", .GET, path(id), body: nil as SandboxAPI.Recusa?, as: SandboxPSP.CobrancaSandbox.self)

@@ -3,6 +3,7 @@ import EventStore
 public import Foundation
 public import Logging
 import Messaging
+import Synchronization
 
 /// The pagamentos service: one payment per booking (`pagamento-<reservaId>`), charged at the
 /// provider when the booking is requested, settled by the provider's signed webhook.
@@ -26,6 +27,8 @@ public final class PagamentosService: Sendable {
     /// Whether the member's account was erased (LGPD): a booking made in the instant before
     /// the erasure is not charged, but declined, which releases it.
     let contas: ContasApagadas
+    /// The open refunds asked about, and when each is next (``conciliarReembolsos(limite:)``).
+    let conciliacao = Mutex<[String: Conciliacao]>([:])
 
     public static let consumidor = "pagamentos"
     public static let bindings = [

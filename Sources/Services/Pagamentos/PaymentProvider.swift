@@ -37,6 +37,21 @@ public protocol PaymentProvider: Sendable {
     func cancelarCobranca(_ cobrancaId: String) async throws -> CancelamentoDeCobranca
     /// Gives `valor` of a paid charge back; the provider confirms by webhook.
     func reembolsar(cobrancaId: String, reembolsoId: UUID, valor: Money) async throws
+    /// Where a refund asked with ``reembolsar(cobrancaId:reembolsoId:valor:)`` stands, as the
+    /// provider's refund query answers (the PIX API's `GET /pix/{e2eid}/devolucao/{id}`): what
+    /// reconciles a refund whose notice never arrived.
+    func reembolso(cobrancaId: String, reembolsoId: UUID) async throws -> SituacaoDoReembolso
+}
+
+/// A refund as the provider sees it.
+public enum SituacaoDoReembolso: Sendable, Equatable {
+    /// Asked, not yet paid out.
+    case emProcessamento
+    /// Paid out: `valor` went back to the payer.
+    case concluido(valor: Money)
+    /// The provider has no refund of that id for that charge (it was never asked, or the
+    /// provider lost it).
+    case desconhecido
 }
 
 /// What withdrawing a charge found.

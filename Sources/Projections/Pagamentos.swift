@@ -1,0 +1,50 @@
+public import Domain
+import EventStore
+public import Foundation
+
+/// A booking payment's refund asked of the provider and not yet concluded: once `vence`
+/// passes, the reconciliation timer asks the provider where it stands (its notice may never
+/// have reached us).
+public struct ReembolsoPendenteView: Codable, Sendable, Equatable {
+    public let pagamentoId: String
+    public let reembolsoId: String
+    public let cobrancaId: String
+    public let valor: Money
+    public let solicitadoEm: Date
+    public let vence: Date
+}
+
+public enum PagamentosReadModel {
+    public static let reembolsosPendentes = "pagamentos_reembolsos_pendentes"
+
+    /// How long after a refund is asked its notice is waited for before the provider is asked:
+    /// the sandbox pays out in 0.3 s and its notice arrives at once unless our webhook fails.
+    public static let espera: TimeInterval = 15
+
+    /// `pagamentos_reembolsos_pendentes`: the refunds of booking payments asked of the provider
+    /// (a charge id) and not concluded, in group `pendente` ordered by when the provider is due
+    /// to be asked (key `<pagamentoId>|<reembolsoId>`). Nobody reads it back after a request.
+    public static let projection = Projection(
+        name: "pagamentos", collections: [reembolsosPendentes],
+        types: [Pagamento.Catalogo.reembolsoSolicitado.type, Pagamento.Catalogo.reembolsoConcluido.type], esperada: false
+    ) { recorded, batch in
+        guard let event = try Pagamento.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) else { return }
+        switch event {
+        case .reembolsoSolicitado(let e):
+            // Without a charge nothing was asked of the provider, so there is nothing to ask.
+            guard let cobrancaId = e.cobrancaId else { return }
+            let vence = e.em.addingTimeInterval(espera)
+            try batch.put(
+                ReembolsoPendenteView(
+                    pagamentoId: e.pagamentoId.description, reembolsoId: e.reembolsoId.lowercasedString, cobrancaId: cobrancaId,
+                    valor: e.valor, solicitadoEm: e.em, vence: vence),
+                reembolsosPendentes, chave(e.pagamentoId.description, e.reembolsoId), grupo: "pendente", ordem: ReservasReadModel.ordem(vence))
+        case .reembolsoConcluido(let e):
+            batch.delete(reembolsosPendentes, chave(e.pagamentoId.description, e.reembolsoId))
+        default:
+            return
+        }
+    }
+
+    public static func chave(_ pagamentoId: String, _ reembolsoId: UUID) -> String { "\(pagamentoId)|\(reembolsoId.lowercasedString)" }
+}

@@ -1,0 +1,121 @@
+import Domain
+import EventStore
+import Foundation
+import Projections
+import Synchronization
+import Telemetry
+
+extension PagamentosService {
+    // MARK: Refund reconciliation
+
+    /// Asks the provider about every refund of a booking payment still not concluded
+    /// ``PagamentosReadModel/espera`` after it was asked, and records what it says: paid out
+    /// → ReembolsoConcluido, as its notice would have; unknown → asked again (idempotent on
+    /// the refund id); in processing → asked again later, at doubling pauses up to an hour.
+    /// The notice remains the way a refund normally concludes; this is for one that never
+    /// arrives (the provider gave up on our webhook, or its answer was lost). Returns how many
+    /// it concluded. A refund whose query fails does not hold up the ones behind it (the first
+    /// failure is thrown after they ran).
+    @discardableResult
+    public func conciliarReembolsos(limite: Int = 200) async throws -> Int {
+        let now = clock.now
+        try await emDia(store, PagamentosReadModel.projection.checkpoint)
+        let pendentes = try await store.documents(PagamentosReadModel.reembolsosPendentes, grupo: "pendente", limit: limite, offset: 0)
+            .map { try ReadModelJSON.decoder.decode(ReembolsoPendenteView.self, from: $0) }
+        if pendentes.count < limite {
+            // Concluded by their notice meanwhile: forgotten.
+            let abertos = Set(pendentes.map(Self.chave))
+            conciliacao.withLock { adiados in adiados = adiados.filter { abertos.contains($0.key) } }
+        }
+        let vencidos = pendentes.filter { pendente in
+            pendente.vence <= now && conciliacao.withLock { ($0[Self.chave(pendente)]?.proxima ?? .distantPast) <= now }
+        }
+        Self.metricasDaConciliacao.found(vencidos.count)
+        var concluidos = 0
+        var falha: (any Error)?
+        for pendente in vencidos {
+            do {
+                if try await conciliar(pendente, em: now) {
+                    concluidos += 1
+                    Self.metricasDaConciliacao.fired(late: now.timeIntervalSince(pendente.vence))
+                }
+            } catch {
+                adiar(pendente, em: now)
+                falha = falha ?? error
+            }
+        }
+        if let falha { throw falha }
+        return concluidos
+    }
+
+    /// True when it recorded the refund's conclusion.
+    private func conciliar(_ pendente: ReembolsoPendenteView, em now: Date) async throws -> Bool {
+        guard let id = Pagamento.ID(pendente.pagamentoId), let reembolsoId = UUID(uuidString: pendente.reembolsoId) else { return false }
+        switch try await provider.reembolso(cobrancaId: pendente.cobrancaId, reembolsoId: reembolsoId) {
+        case .emProcessamento:
+            adiar(pendente, em: now)
+            return false
+        case .desconhecido:
+            // Asked before it was recorded, so the provider lost it: asked again.
+            logger.warning(
+                "refund unknown to the provider; asking again",
+                metadata: ["pagamento": "\(pendente.pagamentoId)", "reembolso": "\(pendente.reembolsoId)"])
+            try await provider.reembolsar(cobrancaId: pendente.cobrancaId, reembolsoId: reembolsoId, valor: pendente.valor)
+            adiar(pendente, em: now)
+            return false
+        case .concluido(let valor):
+            if valor != pendente.valor {
+                logger.warning(
+                    "the provider paid out another amount than the refund asked",
+                    metadata: ["pagamento": "\(pendente.pagamentoId)", "reembolso": "\(pendente.reembolsoId)", "valor": "\(valor)"])
+            }
+            let stream = Self.stream(id)
+            var meta = EventMetadata(correlationId: id.rawValue, actor: "system:conciliacao", requestId: "conciliacao", service: Self.service)
+            meta.causationId = nil
+            for _ in 1...5 {
+                let (state, version) = try await pagamentos.load(stream)
+                let events: [Pagamento.Event]
+                do {
+                    events = try Pagamento.decider.decide(.concluirReembolso(reembolsoId: reembolsoId, em: now), state)
+                } catch {
+                    throw ServiceError(error)
+                }
+                // Its notice got there first: nothing to record.
+                guard !events.isEmpty else { return false }
+                do {
+                    try await store.append(
+                        to: stream, expected: .after(version),
+                        events: try Events.derived(events, from: "conciliacao:\(pendente.reembolsoId)", at: now, metadata: meta))
+                } catch is WrongExpectedVersion {
+                    continue
+                }
+                conciliacao.withLock { $0[Self.chave(pendente)] = nil }
+                logger.warning(
+                    "refund concluded by asking the provider: its notice never arrived",
+                    metadata: ["pagamento": "\(pendente.pagamentoId)", "reembolso": "\(pendente.reembolsoId)"])
+                return true
+            }
+            throw ServiceError.indisponivel("o pagamento está sendo alterado; tente de novo", retryAfter: 1)
+        }
+    }
+
+    /// The next query of a refund still open: 15 s after this one, doubling up to an hour.
+    private func adiar(_ pendente: ReembolsoPendenteView, em now: Date) {
+        conciliacao.withLock { adiados in
+            let tentativas = (adiados[Self.chave(pendente)]?.tentativas ?? 0) + 1
+            let pausa = min(PagamentosReadModel.espera * pow(2, Double(min(tentativas - 1, 12))), 3_600)
+            adiados[Self.chave(pendente)] = Conciliacao(tentativas: tentativas, proxima: now.addingTimeInterval(pausa))
+        }
+    }
+
+    private static func chave(_ pendente: ReembolsoPendenteView) -> String { "\(pendente.pagamentoId)|\(pendente.reembolsoId)" }
+
+    static let metricasDaConciliacao = TimerMetrics("pagamentos:reembolsos")
+}
+
+/// When an open refund is next asked about (kept in memory: a process that takes the timer
+/// over asks about every due refund once, then spaces them out again).
+struct Conciliacao: Sendable {
+    let tentativas: Int
+    let proxima: Date
+}
