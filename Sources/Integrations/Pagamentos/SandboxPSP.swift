@@ -231,7 +231,7 @@ public actor SandboxPSP {
             request.headers.add(name: AssinaturaDeWebhook.cabecalho, value: AssinaturaDeWebhook.assinar(corpo, segredo: segredo, em: clock.now))
             request.body = .bytes(ByteBuffer(data: corpo))
             do {
-                let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+                let response = try await Self.cliente.execute(request, timeout: .seconds(10))
                 let status = Int(response.status.code)
                 _ = try? await response.body.collect(upTo: 64 * 1024)
                 if (200..<300).contains(status) {
@@ -257,6 +257,15 @@ public actor SandboxPSP {
         }
         logger.error("sandbox: webhook given up", metadata: ["aviso": "\(aviso.id)"])
     }
+
+    /// The webhook's client: its read timeout also bounds the answer's body, which the
+    /// request's deadline does not (it ends when the head arrives), so an attempt never hangs
+    /// without a line in the log. Lives as long as the process.
+    static let cliente: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout = .init(connect: .seconds(5), read: .seconds(10))
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
 
     // MARK: Helpers
 
