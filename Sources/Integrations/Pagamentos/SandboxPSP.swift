@@ -238,7 +238,9 @@ public actor SandboxPSP {
                     // Said when it took more than one attempt: with the failures above it, the
                     // log tells which notices went through and when.
                     if tentativa > 1 {
-                        logger.warning("sandbox: webhook delivered after failing", metadata: ["aviso": "\(aviso.id)", "status": "\(status)", "tentativa": "\(tentativa)"])
+                        logger.warning(
+                            "sandbox: webhook delivered after failing",
+                            metadata: ["aviso": "\(aviso.id)", "status": "\(status)", "tentativa": "\(tentativa)"])
                     }
                     return
                 }

@@ -249,9 +249,8 @@ extension AssinaturasService {
     @discardableResult
     public func renovarAssinaturas(limite: Int = 200) async throws -> Int {
         let now = clock.now
-        try await emDia(store, AssinaturasReadModel.projection.checkpoint)
-        let prazos = try await store.documents(AssinaturasReadModel.prazos, grupo: "prazo", limit: limite, offset: 0)
-            .map { try ReadModelJSON.decoder.decode(AssinaturaPrazoView.self, from: $0) }
+        let prazos = try await lerPrazos(
+            AssinaturaPrazoView.self, de: AssinaturasReadModel.projection, em: AssinaturasReadModel.prazos, limite: limite, store: store)
         var executados = 0
         var falha: (any Error)?
         let meta = EventMetadata(actor: "system:prazos", requestId: "prazos", service: Self.service)

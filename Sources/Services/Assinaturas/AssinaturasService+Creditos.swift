@@ -102,9 +102,8 @@ extension AssinaturasService {
     @discardableResult
     public func expirarCreditosVencidos(limite: Int = 200) async throws -> Int {
         let now = clock.now
-        try await emDia(store, CreditosReadModel.projection.checkpoint)
-        let prazos = try await store.documents(CreditosReadModel.prazos, grupo: "prazo", limit: limite, offset: 0)
-            .map { try ReadModelJSON.decoder.decode(CreditosPrazoView.self, from: $0) }
+        let prazos = try await lerPrazos(
+            CreditosPrazoView.self, de: CreditosReadModel.projection, em: CreditosReadModel.prazos, limite: limite, store: store)
         var executados = 0
         var falha: (any Error)?
         let vencidos = prazos.filter { $0.vence <= now }

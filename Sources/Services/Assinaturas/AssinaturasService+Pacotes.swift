@@ -239,9 +239,8 @@ extension AssinaturasService {
     @discardableResult
     public func expirarComprasVencidas(limite: Int = 200) async throws -> Int {
         let now = clock.now
-        try await emDia(store, PacotesReadModel.projection.checkpoint)
-        let prazos = try await store.documents(PacotesReadModel.prazos, grupo: "prazo", limit: limite, offset: 0)
-            .map { try ReadModelJSON.decoder.decode(PrazoDeCompraView.self, from: $0) }
+        let prazos = try await lerPrazos(
+            PrazoDeCompraView.self, de: PacotesReadModel.projection, em: PacotesReadModel.prazos, limite: limite, store: store)
         var executados = 0
         var falha: (any Error)?
         let vencidos = prazos.filter { $0.vence <= now }

@@ -232,9 +232,8 @@ public final class CheckinService: Sendable {
     @discardableResult
     public func executarNoShowsVencidos(limite: Int = 200) async throws -> Int {
         let now = clock.now
-        try await emDia(store, CheckinReadModel.projection.checkpoint)
-        let prazos = try await store.documents(CheckinReadModel.prazos, grupo: "prazo", limit: limite, offset: 0)
-            .map { try ReadModelJSON.decoder.decode(NoShowPrazoView.self, from: $0) }
+        let prazos = try await lerPrazos(
+            NoShowPrazoView.self, de: CheckinReadModel.projection, em: CheckinReadModel.prazos, limite: limite, store: store)
         var registrados = 0
         let vencidos = prazos.filter { $0.vence <= now }
         Self.metricasDosNoShows.found(vencidos.count)

@@ -1,4 +1,6 @@
 public import EventStore
+import Foundation
+import Projections
 
 /// What a service asks of the store: its aggregates' streams, the read models it answers from,
 /// and the log's head with the projections' checkpoints, to wait for a read model to have what
@@ -18,4 +20,14 @@ func emDia(_ store: any EventFeed & Checkpoints, _ checkpoint: String, limite: D
     while try await store.checkpoint(checkpoint) < head, ContinuousClock.now < deadline {
         try await Task.sleep(for: .milliseconds(5))
     }
+}
+
+/// What a timer's pass looks at: the first `limite` documents of a read model's timers, in
+/// group `grupo` of `colecao` (ordered by when they fall due), once `projecao` has the log as it
+/// was when called (``emDia(_:_:limite:)``), so that one set a moment ago is not missed.
+func lerPrazos<Prazo: Decodable>(
+    _ tipo: Prazo.Type, de projecao: Projection, em colecao: String, grupo: String = "prazo", limite: Int, store: any ServiceStore
+) async throws -> [Prazo] {
+    try await emDia(store, projecao.checkpoint)
+    return try await store.documents(colecao, grupo: grupo, limit: limite, offset: 0).map { try ReadModelJSON.decoder.decode(tipo, from: $0) }
 }

@@ -19,9 +19,9 @@ extension PagamentosService {
     @discardableResult
     public func conciliarReembolsos(limite: Int = 200) async throws -> Int {
         let now = clock.now
-        try await emDia(store, PagamentosReadModel.projection.checkpoint)
-        let pendentes = try await store.documents(PagamentosReadModel.reembolsosPendentes, grupo: "pendente", limit: limite, offset: 0)
-            .map { try ReadModelJSON.decoder.decode(ReembolsoPendenteView.self, from: $0) }
+        let pendentes = try await lerPrazos(
+            ReembolsoPendenteView.self, de: PagamentosReadModel.projection, em: PagamentosReadModel.reembolsosPendentes, grupo: "pendente",
+            limite: limite, store: store)
         if pendentes.count < limite {
             // Concluded by their notice meanwhile: forgotten.
             let abertos = Set(pendentes.map(Self.chave))

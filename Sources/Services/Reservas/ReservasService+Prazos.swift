@@ -13,9 +13,7 @@ extension ReservasService {
     @discardableResult
     public func executarPrazosVencidos(limite: Int = 200) async throws -> Int {
         let now = clock.now
-        try await emDia(store, ReservasReadModel.projection.checkpoint)
-        let prazos = try await store.documents(ReservasReadModel.prazos, grupo: "prazo", limit: limite, offset: 0)
-            .map { try ReadModelJSON.decoder.decode(PrazoView.self, from: $0) }
+        let prazos = try await lerPrazos(PrazoView.self, de: ReservasReadModel.projection, em: ReservasReadModel.prazos, limite: limite, store: store)
         var executados = 0
         var falha: (any Error)?
         let vencidos = prazos.filter { $0.vence <= now }
