@@ -393,5 +393,26 @@ struct AdminAndLGPDTests {
             recente.id, motivo: nil, usuario: outro.id, admin: false, caller: Caller(requestId: "cancelada", usuario: outro.id))
         #expect(try await harness.backend.reservas.ativas(usuario: outro.id).map(\.id) == [recente.id])
         #expect(try await harness.backend.reservas.ativas(usuario: outro.id, emDia: true).isEmpty)
+
+        // A no-show (the check-in's stream) recorded after the read model's checkpoint ends the
+        // booking as well: the check reads it past the checkpoint too.
+        let faltou = try await harness.backend.reservas.solicitar(
+            try decoder.decode(
+                ReservasService.PedidoDeReserva.self, from: Data(corpo.replacingOccurrences(of: "2026-11-27", with: "2026-11-28").utf8)),
+            usuario: outro.id, caller: Caller(requestId: "faltou", usuario: outro.id))
+        for runner in harness.backend.projections where runner.projection.name == ReservasReadModel.projection.name {
+            try await runner.catchUp()
+        }
+        #expect(try await harness.backend.reservas.ativas(usuario: outro.id, emDia: true).map(\.id) == [faltou.id])
+        let ocorrencia = try decoder.decode(
+            Checkin.Ocorrencia.self,
+            from: Data(
+                (#"{"reservaId":"\#(faltou.id)","usuarioId":"\#(outro.id)","espacoId":"\#(UUID())","unidadeId":"\#(UUID())","#
+                    + #""inicio":"2026-11-28T13:00:00Z","fim":"2026-11-28T14:00:00Z","por":"system:checkin","em":"2026-11-28T13:30:00Z"}"#).utf8))
+        try await harness.store.append(
+            to: StreamName(category: "checkin", id: faltou.id), expected: .any,
+            events: [try NewEvent(eventId: UUID(), event: Checkin.Event.noShowRegistrado(ocorrencia), occurredAt: Date())])
+        #expect(try await harness.backend.reservas.ativas(usuario: outro.id).map(\.id) == [faltou.id])
+        #expect(try await harness.backend.reservas.ativas(usuario: outro.id, emDia: true).isEmpty)
     }
 }

@@ -44,10 +44,18 @@ extension ReservasService {
         }
         if var position = desde {
             var mudadas: Set<String> = []
+            // A no-show is the check-in's (its stream, not the booking's): taken as it comes.
+            var naoCompareceu: [String: Date] = [:]
             let prefixo = "\(Reserva.Catalogo.category)-"
             while true {
                 let events = try await store.readAllPayloads(after: position, limit: 1_000)
-                for event in events where event.stream.category == Reserva.Catalogo.category {
+                for event in events {
+                    if event.type == Checkin.Catalogo.noShowRegistrado.type, event.stream.category == Checkin.Catalogo.category {
+                        let ocorrencia = try EventJSON.decoder.decode(Checkin.Ocorrencia.self, from: event.data)
+                        naoCompareceu[ocorrencia.reservaId.description] = ocorrencia.em
+                        continue
+                    }
+                    guard event.stream.category == Reserva.Catalogo.category else { continue }
                     if event.type == Reserva.Catalogo.solicitada.type {
                         let pedido = try EventJSON.decoder.decode(Reserva.Solicitada.self, from: event.data)
                         if pedido.usuarioId == usuario { mudadas.insert(pedido.reservaId.description) }
@@ -69,6 +77,7 @@ extension ReservasService {
                 view.naoCompareceuEm = vistas[id]?.naoCompareceuEm
                 vistas[id] = view
             }
+            for (id, em) in naoCompareceu where vistas[id] != nil { vistas[id]?.naoCompareceuEm = em }
         }
         return vistas.values
             .filter { [.solicitada, .confirmada].contains($0.status) && $0.fim > now && $0.naoCompareceuEm == nil }
