@@ -12,6 +12,9 @@ public struct ReembolsoPendenteView: Codable, Sendable, Equatable {
     public let valor: Money
     public let solicitadoEm: Date
     public let vence: Date
+
+    /// Its key in ``PagamentosReadModel/reembolsosPendentes``.
+    public var chave: String { PagamentosReadModel.chave(pagamentoId, reembolsoId) }
 }
 
 public enum PagamentosReadModel {
@@ -34,17 +37,17 @@ public enum PagamentosReadModel {
             // Without a charge nothing was asked of the provider, so there is nothing to ask.
             guard let cobrancaId = e.cobrancaId else { return }
             let vence = e.em.addingTimeInterval(espera)
-            try batch.put(
-                ReembolsoPendenteView(
-                    pagamentoId: e.pagamentoId.description, reembolsoId: e.reembolsoId.lowercasedString, cobrancaId: cobrancaId,
-                    valor: e.valor, solicitadoEm: e.em, vence: vence),
-                reembolsosPendentes, chave(e.pagamentoId.description, e.reembolsoId), grupo: "pendente", ordem: ReservasReadModel.ordem(vence))
+            let view = ReembolsoPendenteView(
+                pagamentoId: e.pagamentoId.description, reembolsoId: e.reembolsoId.lowercasedString, cobrancaId: cobrancaId, valor: e.valor,
+                solicitadoEm: e.em, vence: vence)
+            try batch.put(view, reembolsosPendentes, view.chave, grupo: "pendente", ordem: ReservasReadModel.ordem(vence))
         case .reembolsoConcluido(let e):
-            batch.delete(reembolsosPendentes, chave(e.pagamentoId.description, e.reembolsoId))
+            batch.delete(reembolsosPendentes, chave(e.pagamentoId.description, e.reembolsoId.lowercasedString))
         default:
             return
         }
     }
 
-    public static func chave(_ pagamentoId: String, _ reembolsoId: UUID) -> String { "\(pagamentoId)|\(reembolsoId.lowercasedString)" }
+    /// `reembolsoId` in lower case, as the view keeps it.
+    public static func chave(_ pagamentoId: String, _ reembolsoId: String) -> String { "\(pagamentoId)|\(reembolsoId)" }
 }

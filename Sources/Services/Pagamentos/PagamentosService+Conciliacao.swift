@@ -24,11 +24,11 @@ extension PagamentosService {
             limite: limite, store: store)
         if pendentes.count < limite {
             // Concluded by their notice meanwhile: forgotten.
-            let abertos = Set(pendentes.map(Self.chave))
+            let abertos = Set(pendentes.map(\.chave))
             conciliacao.withLock { adiados in adiados = adiados.filter { abertos.contains($0.key) } }
         }
         let vencidos = pendentes.filter { pendente in
-            pendente.vence <= now && conciliacao.withLock { ($0[Self.chave(pendente)]?.proxima ?? .distantPast) <= now }
+            pendente.vence <= now && conciliacao.withLock { ($0[pendente.chave]?.proxima ?? .distantPast) <= now }
         }
         Self.metricasDaConciliacao.found(vencidos.count)
         var concluidos = 0
@@ -89,7 +89,7 @@ extension PagamentosService {
                 } catch is WrongExpectedVersion {
                     continue
                 }
-                conciliacao.withLock { $0[Self.chave(pendente)] = nil }
+                conciliacao.withLock { $0[pendente.chave] = nil }
                 logger.warning(
                     "refund concluded by asking the provider: its notice never arrived",
                     metadata: ["pagamento": "\(pendente.pagamentoId)", "reembolso": "\(pendente.reembolsoId)"])
@@ -102,13 +102,11 @@ extension PagamentosService {
     /// The next query of a refund still open: 15 s after this one, doubling up to an hour.
     private func adiar(_ pendente: ReembolsoPendenteView, em now: Date) {
         conciliacao.withLock { adiados in
-            let tentativas = (adiados[Self.chave(pendente)]?.tentativas ?? 0) + 1
+            let tentativas = (adiados[pendente.chave]?.tentativas ?? 0) + 1
             let pausa = min(PagamentosReadModel.espera * pow(2, Double(min(tentativas - 1, 12))), 3_600)
-            adiados[Self.chave(pendente)] = Conciliacao(tentativas: tentativas, proxima: now.addingTimeInterval(pausa))
+            adiados[pendente.chave] = Conciliacao(tentativas: tentativas, proxima: now.addingTimeInterval(pausa))
         }
     }
-
-    private static func chave(_ pendente: ReembolsoPendenteView) -> String { "\(pendente.pagamentoId)|\(pendente.reembolsoId)" }
 
     static let metricasDaConciliacao = TimerMetrics("pagamentos:reembolsos")
 }

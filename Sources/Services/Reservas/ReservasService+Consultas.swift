@@ -77,7 +77,7 @@ extension ReservasService {
                 view.naoCompareceuEm = vistas[id]?.naoCompareceuEm
                 vistas[id] = view
             }
-            for (id, em) in naoCompareceu where vistas[id] != nil { vistas[id]?.naoCompareceuEm = em }
+            for (id, em) in naoCompareceu { vistas[id]?.naoCompareceuEm = em }
         }
         return vistas.values
             .filter { [.solicitada, .confirmada].contains($0.status) && $0.fim > now && $0.naoCompareceuEm == nil }
