@@ -32,6 +32,8 @@ public final class PostgresEventStore: EventStore {
     private let running = Atomic<Bool>(false)
     private let startedBell = Doorbell()
     let recentReads = Mutex(RecentReads())
+    /// Read-model commits gathered while one is in flight (ReadModelCommitQueue).
+    let readModelCommits = ReadModelCommitQueue()
 
     public var eventsAppended: Int { appended.load(ordering: .relaxed) }
 

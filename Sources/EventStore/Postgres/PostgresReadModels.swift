@@ -61,6 +61,22 @@ extension PostgresEventStore {
         -> CheckpointMark
     {
         let statement = PostgresStatements.CommitReadModels(changes, checkpoint: name, at: position, from: previous)
+        // A runner's commit, fenced on a saved mark, may go with others that arrive meanwhile
+        // (ReadModelCommitQueue); a first commit, or one not fenced, goes alone as it is.
+        guard let previous, previous.token != 0 else { return try await commitAlone(statement) }
+        return try await readModelCommits.commit(statement) { [self] group in
+            if group.count == 1, let alone = group.first {
+                do {
+                    return [.success(try await commitAlone(alone))]
+                } catch {
+                    return [.failure(error)]
+                }
+            }
+            return await commitGroup(group)
+        }
+    }
+
+    private func commitAlone(_ statement: PostgresStatements.CommitReadModels) async throws -> CheckpointMark {
         let token: Int64?
         do {
             token = try await lease { connection in
@@ -71,8 +87,31 @@ extension PostgresEventStore {
         } catch let error as PSQLError {
             throw EventStoreError(.backend, "read-model commit failed", underlying: error)
         }
-        guard let token else { throw EventStoreError.checkpointMoved(name, expected: previous ?? .none) }
-        return CheckpointMark(position: position, token: token)
+        guard let token else { throw EventStoreError.checkpointMoved(statement.checkpoint, expected: statement.previous ?? .none) }
+        return CheckpointMark(position: statement.position, token: token)
+    }
+
+    /// Several fenced batches in one statement (``PostgresStatements/CommitReadModelGroup``):
+    /// each one's result, in order: its new mark, or `checkpointMoved` when its fence held it
+    /// back; a failure of the statement is every batch's.
+    func commitGroup(_ batches: [PostgresStatements.CommitReadModels]) async -> [Result<CheckpointMark, any Error>] {
+        let statement = PostgresStatements.CommitReadModelGroup(batches)
+        var tokens: [String: Int64] = [:]
+        do {
+            try await lease { connection in
+                for try await (name, token) in try await connection.guardedExecute(statement, logger: logger) { tokens[name] = token }
+            }
+        } catch {
+            let failure: any Error =
+                if let error = error as? PSQLError { EventStoreError(.backend, "read-model commit failed", underlying: error) } else { error }
+            return batches.map { _ in .failure(failure) }
+        }
+        return batches.map { batch in
+            guard let token = tokens[batch.checkpoint] else {
+                return .failure(EventStoreError.checkpointMoved(batch.checkpoint, expected: batch.previous ?? .none))
+            }
+            return .success(CheckpointMark(position: batch.position, token: token))
+        }
     }
 
     /// The checkpoint's row is written at the start (inserted if it was never saved), not

@@ -254,6 +254,96 @@ enum PostgresStatements {
         }
     }
 
+    /// Several projections' batches, each fenced on its checkpoint's mark, in one statement: one
+    /// transaction and one flush of the WAL where each batch would take its own
+    /// (``PostgresEventStore/commit(_:checkpoint:at:from:)`` gathers the commits that arrive
+    /// while one is in flight). Each checkpoint moves only from its mark, checked on the row as
+    /// locked, as ``CommitReadModels`` does; a batch's documents are written only when its own
+    /// checkpoint moved, so one batch fenced out leaves the others' to commit. Only batches fenced
+    /// on a saved mark come here (the row exists: an update, never an insert). The batches must
+    /// name distinct checkpoints and write distinct documents. Answers each moved checkpoint's
+    /// name and its new `xmin`.
+    struct CommitReadModelGroup: PostgresPreparedStatement {
+        static let name = "coworkflow_commit_read_model_group_v1"
+        static let sql = """
+            WITH moved AS (
+                UPDATE subscription_checkpoints c SET tx_id = m.tx_id, position = m.position, updated_at = now()
+                FROM unnest($11::text[], $12::bigint[], $13::bigint[], $14::bigint[], $15::bigint[], $16::bigint[])
+                    AS m(name, tx_id, position, from_tx, from_position, from_token)
+                WHERE c.name = m.name
+                  AND c.xmin = m.from_token::text::xid AND c.tx_id = m.from_tx AND c.position = m.from_position
+                RETURNING c.name, c.xmin::text::bigint AS token
+            ), upserted AS (
+                INSERT INTO read_models (collection, key, grupo, ordem, doc)
+                SELECT u.collection, u.key, CASE WHEN u.has_grupo THEN u.grupo END, u.ordem, u.doc
+                FROM unnest($1::text[], $2::text[], $3::text[], $4::bool[], $5::text[], $6::text[], $7::text[])
+                    AS u(collection, key, grupo, has_grupo, ordem, doc, owner)
+                WHERE u.owner IN (SELECT name FROM moved)
+                ON CONFLICT (collection, key) DO UPDATE SET grupo = excluded.grupo, ordem = excluded.ordem, doc = excluded.doc
+            ), deleted AS (
+                DELETE FROM read_models r
+                WHERE r.ctid = ANY (ARRAY(
+                        SELECT x.ctid FROM unnest($8::text[], $9::text[], $10::text[]) AS d(collection, key, owner)
+                        CROSS JOIN LATERAL (SELECT ctid FROM read_models WHERE collection = d.collection AND key = d.key OFFSET 0) AS x
+                        WHERE d.owner IN (SELECT name FROM moved)))
+            )
+            SELECT name, token FROM moved
+            """
+        typealias Row = (String, Int64)
+
+        var collections: [String] = [], keys: [String] = [], grupos: [String] = [], hasGrupo: [Bool] = []
+        var ordens: [String] = [], docs: [String] = [], owners: [String] = []
+        var deletedCollections: [String] = [], deletedKeys: [String] = [], deletedOwners: [String] = []
+        var names: [String] = [], transactions: [Int64] = [], sequences: [Int64] = []
+        var fromTransactions: [Int64] = [], fromSequences: [Int64] = [], fromTokens: [Int64] = []
+
+        /// Each batch as ``CommitReadModels`` would write it, tagged with its checkpoint.
+        init(_ batches: [CommitReadModels]) {
+            for batch in batches {
+                collections += batch.collections
+                keys += batch.keys
+                grupos += batch.grupos
+                hasGrupo += batch.hasGrupo
+                ordens += batch.ordens
+                docs += batch.docs
+                owners += Array(repeating: batch.checkpoint, count: batch.keys.count)
+                deletedCollections += batch.deletedCollections
+                deletedKeys += batch.deletedKeys
+                deletedOwners += Array(repeating: batch.checkpoint, count: batch.deletedKeys.count)
+                let from = batch.previous ?? .none
+                names.append(batch.checkpoint)
+                transactions.append(batch.position.transaction)
+                sequences.append(batch.position.sequence)
+                fromTransactions.append(from.position.transaction)
+                fromSequences.append(from.position.sequence)
+                fromTokens.append(from.token)
+            }
+        }
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 16)
+            bindings.append(collections)
+            bindings.append(keys)
+            bindings.append(grupos)
+            bindings.append(hasGrupo)
+            bindings.append(ordens)
+            bindings.append(docs)
+            bindings.append(owners)
+            bindings.append(deletedCollections)
+            bindings.append(deletedKeys)
+            bindings.append(deletedOwners)
+            bindings.append(names)
+            bindings.append(transactions)
+            bindings.append(sequences)
+            bindings.append(fromTransactions)
+            bindings.append(fromSequences)
+            bindings.append(fromTokens)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+    }
+
     /// An event row, as five cells (read by ``PostgresRowReader``, ADR 0001 §5): the
     /// fixed-width fields packed into one `bytea` (``eventFixedLength`` bytes), then the stream
     /// id, the type, the payload and the metadata.

@@ -52,6 +52,16 @@ struct KeyedPlanTests {
         #expect(!plan.contains("Join"), "\(plan)")
     }
 
+    @Test("a gathered read-model commit finds each checkpoint and each deleted document by key")
+    func group_commit_is_keyed() async throws {
+        let plan = try await genericPlan(
+            PostgresStatements.CommitReadModelGroup([]),
+            executing: "'{}', '{}', '{}', '{}', '{}', '{}', '{}', '{c}', '{k}', '{n}', '{n}', '{1}', '{1}', '{0}', '{0}', '{1}'")
+        #expect(plan.contains("Index Cond: ((collection = d.collection) AND (key = d.key))") && plan.contains("Tid Scan on read_models r"), "\(plan)")
+        #expect(plan.contains("Index Scan using subscription_checkpoints_pkey on subscription_checkpoints c"), "\(plan)")
+        #expect(!plan.contains("Seq Scan on subscription_checkpoints") && !plan.contains("Seq Scan on read_models"), "\(plan)")
+    }
+
     /// The generic plan `statement` gets on a store session (its own settings) with nested loops
     /// switched off (other joins preferred), as `EXPLAIN EXECUTE` prints it.
     private func genericPlan<Statement: PostgresPreparedStatement>(

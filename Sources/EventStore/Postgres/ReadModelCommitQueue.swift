@@ -1,0 +1,115 @@
+import Synchronization
+
+/// Group commit of read-model batches (``PostgresEventStore/commit(_:checkpoint:at:from:)``).
+///
+/// A process's projection runners wake on the same beat, read the log once together and so
+/// commit at about the same moment, each its own transaction: a statement, a round trip and a
+/// flush of the WAL per runner per beat, whatever the load. Here a commit that arrives while
+/// another is in flight waits for it, and every commit that gathered meanwhile goes in the next
+/// statement together (``PostgresStatements/CommitReadModelGroup``). Nothing waits on a timer:
+/// a commit alone goes at once, as before.
+///
+/// One caller at a time leads: it runs the statements while others queue; when it is done, it
+/// hands the lead to the first one still waiting, which commits everything queued by then.
+final class ReadModelCommitQueue: Sendable {
+    /// What a waiting commit is told: its result, or that it leads the next statement.
+    enum Turn: Sendable {
+        case done(Result<CheckpointMark, any Error>)
+        case lead
+    }
+
+    struct Waiter: Sendable {
+        let batch: PostgresStatements.CommitReadModels
+        let continuation: CheckedContinuation<Turn, Never>
+    }
+
+    private struct State: Sendable {
+        var leading = false
+        var waiting: [Waiter] = []
+    }
+
+    private let state = Mutex(State())
+    /// Batches that went in a statement with others (for tests: the gathering happened).
+    let gathered = Atomic<Int>(0)
+
+    /// Commits `batch` with whatever queued beside it; `run` commits one group (one statement)
+    /// and answers each batch's result, in order.
+    func commit(
+        _ batch: PostgresStatements.CommitReadModels,
+        run: @Sendable ([PostgresStatements.CommitReadModels]) async -> [Result<CheckpointMark, any Error>]
+    ) async throws -> CheckpointMark {
+        let leads = state.withLock { state in
+            if state.leading { return false }
+            state.leading = true
+            return true
+        }
+        if !leads {
+            let turn = await withCheckedContinuation { continuation in
+                let now = state.withLock { state in
+                    if state.leading {
+                        state.waiting.append(Waiter(batch: batch, continuation: continuation))
+                        return false
+                    }
+                    state.leading = true
+                    return true
+                }
+                if now { continuation.resume(returning: .lead) }
+            }
+            if case .done(let result) = turn { return try result.get() }
+        }
+        // Leading: this batch and everything queued, in groups of distinct checkpoints and keys.
+        let queued = state.withLock { state in
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        var mine: Result<CheckpointMark, any Error>?
+        var pending: [(batch: PostgresStatements.CommitReadModels, waiter: Waiter?)] = [(batch, nil)] + queued.map { ($0.batch, $0) }
+        while !pending.isEmpty {
+            let (group, rest) = Self.disjoint(pending)
+            pending = rest
+            if group.count > 1 { gathered.add(group.count, ordering: .relaxed) }
+            let results = await run(group.map(\.batch))
+            for (entry, result) in zip(group, results) {
+                if let waiter = entry.waiter {
+                    waiter.continuation.resume(returning: .done(result))
+                } else {
+                    mine = result
+                }
+            }
+        }
+        let next = state.withLock { state -> Waiter? in
+            guard !state.waiting.isEmpty else {
+                state.leading = false
+                return nil
+            }
+            return state.waiting.removeFirst()
+        }
+        next?.continuation.resume(returning: .lead)
+        // The leader's batch is first, so always in the first group.
+        guard let mine else { throw EventStoreError(.backend, "read-model commit: the leader's batch was not committed") }
+        return try mine.get()
+    }
+
+    /// The first entries that name distinct checkpoints and write distinct documents (one
+    /// statement cannot write a row twice), and the rest, in their order.
+    static func disjoint<Entry>(
+        _ entries: [(batch: PostgresStatements.CommitReadModels, waiter: Entry)]
+    ) -> (group: [(batch: PostgresStatements.CommitReadModels, waiter: Entry)], rest: [(batch: PostgresStatements.CommitReadModels, waiter: Entry)]) {
+        var names: Set<String> = []
+        var documents: Set<String> = []
+        var group: [(batch: PostgresStatements.CommitReadModels, waiter: Entry)] = []
+        var rest: [(batch: PostgresStatements.CommitReadModels, waiter: Entry)] = []
+        for entry in entries {
+            let batch = entry.batch
+            let keys = zip(batch.collections + batch.deletedCollections, batch.keys + batch.deletedKeys).map { "\($0)\u{0}\($1)" }
+            if names.contains(batch.checkpoint) || keys.contains(where: documents.contains) {
+                rest.append(entry)
+            } else {
+                names.insert(batch.checkpoint)
+                documents.formUnion(keys)
+                group.append(entry)
+            }
+        }
+        return (group, rest)
+    }
+}
