@@ -297,9 +297,12 @@ enum PostgresStatements {
         var names: [String] = [], transactions: [Int64] = [], sequences: [Int64] = []
         var fromTransactions: [Int64] = [], fromSequences: [Int64] = [], fromTokens: [Int64] = []
 
-        /// Each batch as ``CommitReadModels`` would write it, tagged with its checkpoint.
+        /// Each batch as ``CommitReadModels`` would write it, tagged with its checkpoint. In the
+        /// order of their checkpoints' names, the order the rows are locked in (the update walks
+        /// the array), as a promotion locks its two (``PostgresEventStore/promote(_:checkpoint:from:at:)``):
+        /// two transactions never wait on each other's rows the other way round.
         init(_ batches: [CommitReadModels]) {
-            for batch in batches {
+            for batch in batches.sorted(by: { $0.checkpoint < $1.checkpoint }) {
                 collections += batch.collections
                 keys += batch.keys
                 grupos += batch.grupos
