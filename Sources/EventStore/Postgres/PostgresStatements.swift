@@ -196,9 +196,7 @@ enum PostgresStatements {
             """
         typealias Row = Int64
 
-        var collections: [String] = [], keys: [String] = [], grupos: [String] = [], hasGrupo: [Bool] = []
-        var ordens: [String] = [], docs: [String] = []
-        var deletedCollections: [String] = [], deletedKeys: [String] = []
+        private(set) var documents = ReadModelArrays()
         let checkpoint: String
         let position: GlobalPosition
         let previous: CheckpointMark?
@@ -211,30 +209,14 @@ enum PostgresStatements {
             var last: [ReadModelKey: Int] = [:]
             for (index, change) in changes.enumerated() { last[ReadModelKey(collection: change.collection, key: change.key)] = index }
             for (index, change) in changes.enumerated() where last[ReadModelKey(collection: change.collection, key: change.key)] == index {
-                if let doc = change.doc {
-                    collections.append(change.collection)
-                    keys.append(change.key)
-                    grupos.append(change.grupo ?? "")
-                    hasGrupo.append(change.grupo != nil)
-                    ordens.append(change.ordem)
-                    docs.append(String(decoding: doc, as: UTF8.self))
-                } else {
-                    deletedCollections.append(change.collection)
-                    deletedKeys.append(change.key)
-                }
+                documents.append(change)
             }
         }
 
         func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 15)
-            bindings.append(collections)
-            bindings.append(keys)
-            bindings.append(grupos)
-            bindings.append(hasGrupo)
-            bindings.append(ordens)
-            bindings.append(docs)
-            bindings.append(deletedCollections)
-            bindings.append(deletedKeys)
+            documents.bindUpserts(into: &bindings)
+            documents.bindDeletes(into: &bindings)
             bindings.append(checkpoint)
             bindings.append(position.transaction)
             bindings.append(position.sequence)
@@ -251,6 +233,58 @@ enum PostgresStatements {
         private struct ReadModelKey: Hashable {
             let collection: String
             let key: String
+        }
+    }
+
+    /// Read-model writes as the commit statements bind them: upserts as six arrays (collection,
+    /// key, group, whether it has one, order, document), deletes as two (collection, key).
+    struct ReadModelArrays: Sendable {
+        private(set) var collections: [String] = [], keys: [String] = [], grupos: [String] = [], hasGrupo: [Bool] = []
+        private(set) var ordens: [String] = [], docs: [String] = []
+        private(set) var deletedCollections: [String] = [], deletedKeys: [String] = []
+
+        /// Every document written or deleted, as `collection NUL key`.
+        var written: [String] {
+            zip(collections + deletedCollections, keys + deletedKeys).map { "\($0)\u{0}\($1)" }
+        }
+
+        mutating func append(_ change: ReadModelChange) {
+            if let doc = change.doc {
+                collections.append(change.collection)
+                keys.append(change.key)
+                grupos.append(change.grupo ?? "")
+                hasGrupo.append(change.grupo != nil)
+                ordens.append(change.ordem)
+                docs.append(String(decoding: doc, as: UTF8.self))
+            } else {
+                deletedCollections.append(change.collection)
+                deletedKeys.append(change.key)
+            }
+        }
+
+        mutating func append(contentsOf other: ReadModelArrays) {
+            collections += other.collections
+            keys += other.keys
+            grupos += other.grupos
+            hasGrupo += other.hasGrupo
+            ordens += other.ordens
+            docs += other.docs
+            deletedCollections += other.deletedCollections
+            deletedKeys += other.deletedKeys
+        }
+
+        func bindUpserts(into bindings: inout PostgresBindings) {
+            bindings.append(collections)
+            bindings.append(keys)
+            bindings.append(grupos)
+            bindings.append(hasGrupo)
+            bindings.append(ordens)
+            bindings.append(docs)
+        }
+
+        func bindDeletes(into bindings: inout PostgresBindings) {
+            bindings.append(deletedCollections)
+            bindings.append(deletedKeys)
         }
     }
 
@@ -291,9 +325,9 @@ enum PostgresStatements {
             """
         typealias Row = (String, Int64)
 
-        var collections: [String] = [], keys: [String] = [], grupos: [String] = [], hasGrupo: [Bool] = []
-        var ordens: [String] = [], docs: [String] = [], owners: [String] = []
-        var deletedCollections: [String] = [], deletedKeys: [String] = [], deletedOwners: [String] = []
+        var documents = ReadModelArrays()
+        /// Each upserted and each deleted document's checkpoint.
+        var owners: [String] = [], deletedOwners: [String] = []
         var names: [String] = [], transactions: [Int64] = [], sequences: [Int64] = []
         var fromTransactions: [Int64] = [], fromSequences: [Int64] = [], fromTokens: [Int64] = []
 
@@ -303,16 +337,9 @@ enum PostgresStatements {
         /// two transactions never wait on each other's rows the other way round.
         init(_ batches: [CommitReadModels]) {
             for batch in batches.sorted(by: { $0.checkpoint < $1.checkpoint }) {
-                collections += batch.collections
-                keys += batch.keys
-                grupos += batch.grupos
-                hasGrupo += batch.hasGrupo
-                ordens += batch.ordens
-                docs += batch.docs
-                owners += Array(repeating: batch.checkpoint, count: batch.keys.count)
-                deletedCollections += batch.deletedCollections
-                deletedKeys += batch.deletedKeys
-                deletedOwners += Array(repeating: batch.checkpoint, count: batch.deletedKeys.count)
+                documents.append(contentsOf: batch.documents)
+                owners += Array(repeating: batch.checkpoint, count: batch.documents.keys.count)
+                deletedOwners += Array(repeating: batch.checkpoint, count: batch.documents.deletedKeys.count)
                 let from = batch.previous ?? .none
                 names.append(batch.checkpoint)
                 transactions.append(batch.position.transaction)
@@ -325,15 +352,9 @@ enum PostgresStatements {
 
         func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 16)
-            bindings.append(collections)
-            bindings.append(keys)
-            bindings.append(grupos)
-            bindings.append(hasGrupo)
-            bindings.append(ordens)
-            bindings.append(docs)
+            documents.bindUpserts(into: &bindings)
             bindings.append(owners)
-            bindings.append(deletedCollections)
-            bindings.append(deletedKeys)
+            documents.bindDeletes(into: &bindings)
             bindings.append(deletedOwners)
             bindings.append(names)
             bindings.append(transactions)

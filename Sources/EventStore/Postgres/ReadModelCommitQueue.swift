@@ -101,7 +101,7 @@ final class ReadModelCommitQueue: Sendable {
         var rest: [(batch: PostgresStatements.CommitReadModels, waiter: Entry)] = []
         for entry in entries {
             let batch = entry.batch
-            let keys = zip(batch.collections + batch.deletedCollections, batch.keys + batch.deletedKeys).map { "\($0)\u{0}\($1)" }
+            let keys = batch.documents.written
             if names.contains(batch.checkpoint) || keys.contains(where: documents.contains) {
                 rest.append(entry)
             } else {
