@@ -62,19 +62,26 @@ extension PostgresEventStore {
     {
         let statement = PostgresStatements.CommitReadModels(changes, checkpoint: name, at: position, from: previous)
         // A runner's commit, fenced on a saved mark, may go with others that arrive meanwhile
-        // (ReadModelCommitQueue); a first commit, or one not fenced, goes alone as it is.
-        guard let previous, previous.token != 0 else { return try await commitAlone(statement) }
-        return try await readModelCommits.commit(statement) { [self] group in
-            if group.count == 1, let alone = group.first {
-                do {
-                    return [.success(try await commitAlone(alone))]
-                } catch {
-                    return [.failure(error)]
+        // (ReadModelCommitQueue). A first commit, one not fenced, and a large batch (a rebuild's,
+        // a catch-up's: a long statement the others would wait for) go alone, as they are.
+        guard let previous, previous.token != 0, changes.count <= Self.gatheredBatchLimit else { return try await commitAlone(statement) }
+        return try await readModelCommits.commit(
+            statement,
+            run: { [self] group in
+                if group.count == 1, let alone = group.first {
+                    do {
+                        return [.done(.success(try await commitAlone(alone)))]
+                    } catch {
+                        return [.done(.failure(error))]
+                    }
                 }
-            }
-            return await commitGroup(group)
-        }
+                return await commitGroup(group)
+            },
+            alone: { try await commitAlone($0) })
     }
+
+    /// The most changes a batch may have to go with others.
+    static let gatheredBatchLimit = 256
 
     private func commitAlone(_ statement: PostgresStatements.CommitReadModels) async throws -> CheckpointMark {
         let token: Int64?
@@ -92,25 +99,26 @@ extension PostgresEventStore {
     }
 
     /// Several fenced batches in one statement (``PostgresStatements/CommitReadModelGroup``):
-    /// each one's result, in order: its new mark, or `checkpointMoved` when its fence held it
-    /// back; a failure of the statement is every batch's.
-    func commitGroup(_ batches: [PostgresStatements.CommitReadModels]) async -> [Result<CheckpointMark, any Error>] {
+    /// each one's outcome, in order: its new mark; `checkpointMoved` when its fence held it back;
+    /// alone when its checkpoint was busy in another transaction. A statement that failed with
+    /// the database unreachable fails every batch; one that failed otherwise (one batch's data,
+    /// a deadlock) wrote nothing, and each batch commits alone, so that only a faulty one fails.
+    func commitGroup(_ batches: [PostgresStatements.CommitReadModels]) async -> [ReadModelCommitQueue.Outcome] {
         let statement = PostgresStatements.CommitReadModelGroup(batches)
-        var tokens: [String: Int64] = [:]
+        var locked: [String: Int64?] = [:]
         do {
             try await lease { connection in
-                for try await (name, token) in try await connection.guardedExecute(statement, logger: logger) { tokens[name] = token }
+                for try await (name, token) in try await connection.guardedExecute(statement, logger: logger) { locked[name] = token }
             }
         } catch {
-            let failure: any Error =
-                if let error = error as? PSQLError { EventStoreError(.backend, "read-model commit failed", underlying: error) } else { error }
-            return batches.map { _ in .failure(failure) }
+            // The lease reported a connection-level failure as `unavailable`.
+            guard (error as? EventStoreError)?.code == .unavailable else { return batches.map { _ in .alone } }
+            return batches.map { _ in .done(.failure(error)) }
         }
         return batches.map { batch in
-            guard let token = tokens[batch.checkpoint] else {
-                return .failure(EventStoreError.checkpointMoved(batch.checkpoint, expected: batch.previous ?? .none))
-            }
-            return .success(CheckpointMark(position: batch.position, token: token))
+            guard let token = locked[batch.checkpoint] else { return .alone }
+            guard let token else { return .done(.failure(EventStoreError.checkpointMoved(batch.checkpoint, expected: batch.previous ?? .none))) }
+            return .done(.success(CheckpointMark(position: batch.position, token: token)))
         }
     }
 

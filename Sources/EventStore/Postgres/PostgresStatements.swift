@@ -291,20 +291,24 @@ enum PostgresStatements {
     /// Several projections' batches, each fenced on its checkpoint's mark, in one statement: one
     /// transaction and one flush of the WAL where each batch would take its own
     /// (``PostgresEventStore/commit(_:checkpoint:at:from:)`` gathers the commits that arrive
-    /// while one is in flight). Each checkpoint moves only from its mark, checked on the row as
-    /// locked, as ``CommitReadModels`` does; a batch's documents are written only when its own
-    /// checkpoint moved, so one batch fenced out leaves the others' to commit. Only batches fenced
-    /// on a saved mark come here (the row exists: an update, never an insert). The batches must
-    /// name distinct checkpoints and write distinct documents. Answers each moved checkpoint's
-    /// name and its new `xmin`.
+    /// while one is in flight). The checkpoints are locked first, in the order of their names,
+    /// skipping any another transaction holds (a promotion, a stale reader elsewhere): a batch
+    /// whose row is busy is answered without a token and commits alone, so it holds up nobody.
+    /// Each locked checkpoint moves only from its mark, as ``CommitReadModels`` checks it; a
+    /// batch's documents are written only when its own checkpoint moved, so one batch fenced out
+    /// leaves the others to commit. Only batches fenced on a saved mark come here (the row exists:
+    /// an update, never an insert). The batches must name distinct checkpoints and write distinct
+    /// documents. Answers each locked checkpoint's name and, when it moved, its new `xmin`.
     struct CommitReadModelGroup: PostgresPreparedStatement {
-        static let name = "coworkflow_commit_read_model_group_v1"
+        static let name = "coworkflow_commit_read_model_group_v2"
         static let sql = """
-            WITH moved AS (
+            WITH locked AS MATERIALIZED (
+                SELECT name FROM subscription_checkpoints WHERE name = ANY($11::text[]) ORDER BY name FOR UPDATE SKIP LOCKED
+            ), moved AS (
                 UPDATE subscription_checkpoints c SET tx_id = m.tx_id, position = m.position, updated_at = now()
                 FROM unnest($11::text[], $12::bigint[], $13::bigint[], $14::bigint[], $15::bigint[], $16::bigint[])
                     AS m(name, tx_id, position, from_tx, from_position, from_token)
-                WHERE c.name = m.name
+                WHERE c.name = m.name AND c.name IN (SELECT name FROM locked)
                   AND c.xmin = m.from_token::text::xid AND c.tx_id = m.from_tx AND c.position = m.from_position
                 RETURNING c.name, c.xmin::text::bigint AS token
             ), upserted AS (
@@ -321,9 +325,9 @@ enum PostgresStatements {
                         CROSS JOIN LATERAL (SELECT ctid FROM read_models WHERE collection = d.collection AND key = d.key OFFSET 0) AS x
                         WHERE d.owner IN (SELECT name FROM moved)))
             )
-            SELECT name, token FROM moved
+            SELECT l.name, m.token FROM locked l LEFT JOIN moved m ON m.name = l.name
             """
-        typealias Row = (String, Int64)
+        typealias Row = (String, Int64?)
 
         var documents = ReadModelArrays()
         /// Each upserted and each deleted document's checkpoint.
@@ -331,12 +335,9 @@ enum PostgresStatements {
         var names: [String] = [], transactions: [Int64] = [], sequences: [Int64] = []
         var fromTransactions: [Int64] = [], fromSequences: [Int64] = [], fromTokens: [Int64] = []
 
-        /// Each batch as ``CommitReadModels`` would write it, tagged with its checkpoint. In the
-        /// order of their checkpoints' names, the order the rows are locked in (the update walks
-        /// the array), as a promotion locks its two (``PostgresEventStore/promote(_:checkpoint:from:at:)``):
-        /// two transactions never wait on each other's rows the other way round.
+        /// Each batch as ``CommitReadModels`` would write it, tagged with its checkpoint.
         init(_ batches: [CommitReadModels]) {
-            for batch in batches.sorted(by: { $0.checkpoint < $1.checkpoint }) {
+            for batch in batches {
                 documents.append(contentsOf: batch.documents)
                 owners += Array(repeating: batch.checkpoint, count: batch.documents.keys.count)
                 deletedOwners += Array(repeating: batch.checkpoint, count: batch.documents.deletedKeys.count)

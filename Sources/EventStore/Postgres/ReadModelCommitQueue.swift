@@ -10,11 +10,21 @@ import Synchronization
 /// a commit alone goes at once, as before.
 ///
 /// One caller at a time leads: it runs the statements while others queue; when it is done, it
-/// hands the lead to the first one still waiting, which commits everything queued by then.
+/// hands the lead to the first one still waiting, which commits everything queued by then. The
+/// statements run in a task of their own, so that a leader's cancellation (a runner whose lease
+/// was lost) is not every batch's failure. A batch the group could not take (its checkpoint busy
+/// in another transaction, or a statement that failed for a reason of one batch's) is committed
+/// alone by its own caller, out of the queue: one slow or faulty batch holds up nobody else.
 final class ReadModelCommitQueue: Sendable {
-    /// What a waiting commit is told: its result, or that it leads the next statement.
-    enum Turn: Sendable {
+    /// A group's answer for one batch: its result, or commit it alone.
+    enum Outcome: Sendable {
         case done(Result<CheckpointMark, any Error>)
+        case alone
+    }
+
+    /// What a waiting commit is told: its outcome, or that it leads the next statement.
+    enum Turn: Sendable {
+        case done(Outcome)
         case lead
     }
 
@@ -33,11 +43,21 @@ final class ReadModelCommitQueue: Sendable {
     let gathered = Atomic<Int>(0)
 
     /// Commits `batch` with whatever queued beside it; `run` commits one group (one statement)
-    /// and answers each batch's result, in order.
+    /// and answers each batch's outcome, in order; `alone` commits one batch by itself.
     func commit(
         _ batch: PostgresStatements.CommitReadModels,
-        run: @Sendable ([PostgresStatements.CommitReadModels]) async -> [Result<CheckpointMark, any Error>]
+        run: @escaping @Sendable ([PostgresStatements.CommitReadModels]) async -> [Outcome],
+        alone: (PostgresStatements.CommitReadModels) async throws -> CheckpointMark
     ) async throws -> CheckpointMark {
+        switch try await turn(batch, run: run) {
+        case .done(let result): return try result.get()
+        case .alone: return try await alone(batch)
+        }
+    }
+
+    private func turn(
+        _ batch: PostgresStatements.CommitReadModels, run: @escaping @Sendable ([PostgresStatements.CommitReadModels]) async -> [Outcome]
+    ) async throws -> Outcome {
         let leads = state.withLock { state in
             if state.leading { return false }
             state.leading = true
@@ -55,20 +75,21 @@ final class ReadModelCommitQueue: Sendable {
                 }
                 if now { continuation.resume(returning: .lead) }
             }
-            if case .done(let result) = turn { return try result.get() }
+            if case .done(let outcome) = turn { return outcome }
         }
         // Leading: this batch and everything queued, in groups of distinct checkpoints and keys.
         let queued = state.withLock { state in
             defer { state.waiting = [] }
             return state.waiting
         }
-        var mine: Result<CheckpointMark, any Error>?
+        var mine: Outcome?
         var pending: [(batch: PostgresStatements.CommitReadModels, waiter: Waiter?)] = [(batch, nil)] + queued.map { ($0.batch, $0) }
         while !pending.isEmpty {
             let (group, rest) = Self.disjoint(pending)
             pending = rest
             if group.count > 1 { gathered.add(group.count, ordering: .relaxed) }
-            let results = await run(group.map(\.batch))
+            let batches = group.map(\.batch)
+            let results = await Task { await run(batches) }.value
             for (entry, result) in zip(group, results) {
                 if let waiter = entry.waiter {
                     waiter.continuation.resume(returning: .done(result))
@@ -87,7 +108,7 @@ final class ReadModelCommitQueue: Sendable {
         next?.continuation.resume(returning: .lead)
         // The leader's batch is first, so always in the first group.
         guard let mine else { throw EventStoreError(.backend, "read-model commit: the leader's batch was not committed") }
-        return try mine.get()
+        return mine
     }
 
     /// The first entries that name distinct checkpoints and write distinct documents (one

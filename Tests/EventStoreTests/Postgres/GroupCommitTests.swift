@@ -1,4 +1,5 @@
 import Foundation
+import PostgresNIO
 import Testing
 
 @testable import EventStore
@@ -9,6 +10,12 @@ import Testing
 @Suite("PostgreSQL: read-model commits gathered into one statement")
 struct GroupCommitTests {
     func doc(_ text: String) -> Data { Data("{\"v\":\"\(text)\"}".utf8) }
+
+    /// The mark a group answered for a batch (fails the test on any other outcome).
+    func mark(_ outcome: ReadModelCommitQueue.Outcome) throws -> CheckpointMark {
+        guard case .done(let result) = outcome else { throw EventStoreError(.backend, "the batch was left to commit alone") }
+        return try result.get()
+    }
 
     @Test("in one statement each batch moves its own checkpoint from its own mark; a stale one writes nothing and leaves the others to commit")
     func a_group_fences_each_batch() async throws {
@@ -36,19 +43,59 @@ struct GroupCommitTests {
             let results = await store.commitGroup(batches)
 
             for index in 0..<2 {
-                let mark = try results[index].get()
+                let mark = try mark(results[index])
                 #expect(mark.position == at)
                 #expect(try await store.checkpointMark(names[index]) == mark)
                 #expect(try await store.document(names[index], key: "k") == doc("\(index)"))
                 #expect(try await store.document(names[index], key: "gone") == nil)
             }
-            #expect(throws: EventStoreError.self) { try results[2].get() }
-            if case .failure(let error as EventStoreError) = results[2] { #expect(error.code == .checkpointMoved) }
+            #expect(throws: EventStoreError.self) { try mark(results[2]) }
+            if case .done(.failure(let error as EventStoreError)) = results[2] { #expect(error.code == .checkpointMoved) }
             #expect(try await store.checkpointMark(names[2]) == marks[2])
             #expect(try await store.document(names[2], key: "k") == nil)
             #expect(try await store.document(names[2], key: "gone") == doc("x"))
             // Both moved in one transaction: one write, one mark.
-            #expect(try results[0].get().token == results[1].get().token)
+            #expect(try mark(results[0]).token == mark(results[1]).token)
+        }
+    }
+
+    @Test(
+        "a checkpoint another transaction holds does not hold up the group: its batch is left to commit alone, the others commit at once",
+        .timeLimit(.minutes(1)))
+    func a_busy_checkpoint_is_left_out() async throws {
+        try await withFixture(.postgres) { fixture in
+            let store = try #require(fixture.store as? PostgresEventStore)
+            let names = (0..<2).map { "busy-\($0)-\(UUID().uuidString)" }
+            var marks: [CheckpointMark] = []
+            for name in names {
+                marks.append(try await store.commit([], checkpoint: name, at: GlobalPosition(transaction: 1, sequence: 1), from: CheckpointMark.none))
+            }
+            // Another session holds the first checkpoint's row, as a promotion does while it
+            // rewrites a read model.
+            let holder = try await PostgresConnection.connect(
+                configuration: TestDatabase.settings.connectionConfiguration(), id: 1, logger: TestDatabase.logger)
+            _ = try await holder.query("BEGIN", logger: TestDatabase.logger)
+            _ = try await holder.query(
+                "SELECT 1 FROM subscription_checkpoints WHERE name = \(names[0]) FOR UPDATE", logger: TestDatabase.logger)
+            let at = GlobalPosition(transaction: 1, sequence: 2)
+            let results = await store.commitGroup(
+                names.enumerated().map { index, name in
+                    PostgresStatements.CommitReadModels(
+                        [ReadModelChange(collection: name, key: "k", grupo: nil, doc: doc("\(index)"))], checkpoint: name, at: at, from: marks[index])
+                })
+            _ = try await holder.query("ROLLBACK", logger: TestDatabase.logger)
+            try await holder.close()
+
+            guard case .alone = results[0] else {
+                Issue.record("the busy checkpoint's batch was not left to commit alone: \(results[0])")
+                return
+            }
+            #expect(try await store.checkpointMark(names[0]) == marks[0])
+            #expect(try await store.document(names[0], key: "k") == nil)
+            #expect(try mark(results[1]).position == at)
+            #expect(try await store.document(names[1], key: "k") == doc("1"))
+            // Alone, as its caller then commits it, it lands.
+            #expect(try await store.commit([], checkpoint: names[0], at: at, from: marks[0]).position == at)
         }
     }
 
