@@ -4,7 +4,7 @@ import Projections
 
 /// What a service asks of the store: its aggregates' streams, the read models it answers from,
 /// and the log's head with the projections' checkpoints, to wait for a read model to have what
-/// was written (``emDia(_:_:limite:)``). Services that forget request keys (usuarios) name that
+/// was written (``emDia(_:_:limite:pausa:)``). Services that forget request keys (usuarios) name that
 /// port besides.
 public typealias ServiceStore = EventLog & EventFeed & Checkpoints & ReadModelStore
 
@@ -13,21 +13,27 @@ public typealias ServiceStore = EventLog & EventFeed & Checkpoints & ReadModelSt
 /// read models have it (ADR 0005): a timer, or a decision that reads a read model (a space's
 /// bookings to come), calls this first so that a booking made a moment ago is not missed. A
 /// projection that is down or rebuilding costs the limit, not an error: the read model is then
-/// as far as it got, as before.
-func emDia(_ store: any EventFeed & Checkpoints, _ checkpoint: String, limite: Duration = .seconds(2)) async throws {
+/// as far as it got, as before. The checkpoint is read again every `pausa` (a statement each).
+func emDia(
+    _ store: any EventFeed & Checkpoints, _ checkpoint: String, limite: Duration = .seconds(2), pausa: Duration = .milliseconds(5)
+) async throws {
     let head = try await store.headPosition()
     let deadline = ContinuousClock.now + limite
     while try await store.checkpoint(checkpoint) < head, ContinuousClock.now < deadline {
-        try await Task.sleep(for: .milliseconds(5))
+        try await Task.sleep(for: pausa)
     }
 }
 
 /// What a timer's pass looks at: the first `limite` documents of a read model's timers, in
 /// group `grupo` of `colecao` (ordered by when they fall due), once `projecao` has the log as it
-/// was when called (``emDia(_:_:limite:)``), so that one set a moment ago is not missed.
+/// was when called (``emDia(_:_:limite:pausa:)``), so that one set a moment ago is not missed.
+/// A timer's pass waits for nobody, so it looks every 20 ms (the runners' beat under load: a
+/// read model is a beat or two behind then) rather than every 5: the eight timers of a
+/// deployment polled their checkpoints 0.08–0.17 times a booking under load (docs/benchmarks.md,
+/// session 57).
 func lerPrazos<Prazo: Decodable>(
     _ tipo: Prazo.Type, de projecao: Projection, em colecao: String, grupo: String = "prazo", limite: Int, store: any ServiceStore
 ) async throws -> [Prazo] {
-    try await emDia(store, projecao.checkpoint)
+    try await emDia(store, projecao.checkpoint, pausa: .milliseconds(20))
     return try await store.documents(colecao, grupo: grupo, limit: limite, offset: 0).map { try ReadModelJSON.decoder.decode(tipo, from: $0) }
 }
