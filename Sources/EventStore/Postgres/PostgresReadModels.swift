@@ -65,19 +65,10 @@ extension PostgresEventStore {
         // (ReadModelCommitQueue). A first commit, one not fenced, and a large batch (a rebuild's,
         // a catch-up's: a long statement the others would wait for) go alone, as they are.
         guard let previous, previous.token != 0, changes.count <= Self.gatheredBatchLimit else { return try await commitAlone(statement) }
-        return try await readModelCommits.commit(
-            statement,
-            run: { [self] group in
-                if group.count == 1, let alone = group.first {
-                    do {
-                        return [.done(.success(try await commitAlone(alone)))]
-                    } catch {
-                        return [.done(.failure(error))]
-                    }
-                }
-                return await commitGroup(group)
-            },
-            alone: { try await commitAlone($0) })
+        switch await readModelCommits.commit(statement, run: { [self] in await commitGroup($0) }) {
+        case .done(let result): return try result.get()
+        case .alone: return try await commitAlone(statement)
+        }
     }
 
     /// The most changes a batch may have to go with others.
@@ -98,13 +89,22 @@ extension PostgresEventStore {
         return CheckpointMark(position: statement.position, token: token)
     }
 
-    /// Several fenced batches in one statement (``PostgresStatements/CommitReadModelGroup``):
-    /// each one's outcome, in order: its new mark; `checkpointMoved` when its fence held it back;
-    /// alone when its checkpoint was busy in another transaction. A statement that failed with
-    /// the database unreachable fails every batch; one that failed otherwise (one batch's data,
-    /// a deadlock) wrote nothing, and each batch commits alone, so that only a faulty one fails.
+    /// Several fenced batches in one statement (``PostgresStatements/CommitReadModelGroup``;
+    /// one alone in its own, ``PostgresStatements/CommitReadModels``): each one's outcome, in
+    /// order: its new mark; `checkpointMoved` when its fence held it back; alone when its
+    /// checkpoint was busy in another transaction. A statement that failed with the database
+    /// unreachable fails every batch; one that failed otherwise (one batch's data, a deadlock)
+    /// wrote nothing, and each batch commits alone, so that only a faulty one fails.
     func commitGroup(_ batches: [PostgresStatements.CommitReadModels]) async -> [ReadModelCommitQueue.Outcome] {
+        if batches.count == 1, let alone = batches.first {
+            do {
+                return [.done(.success(try await commitAlone(alone)))]
+            } catch {
+                return [.done(.failure(error))]
+            }
+        }
         let statement = PostgresStatements.CommitReadModelGroup(batches)
+        // Each locked checkpoint's new mark, or nil when its fence held it back.
         var locked: [String: Int64?] = [:]
         do {
             try await lease { connection in

@@ -42,22 +42,15 @@ final class ReadModelCommitQueue: Sendable {
     /// Batches that went in a statement with others (for tests: the gathering happened).
     let gathered = Atomic<Int>(0)
 
-    /// Commits `batch` with whatever queued beside it; `run` commits one group (one statement)
-    /// and answers each batch's outcome, in order; `alone` commits one batch by itself.
-    func commit(
-        _ batch: PostgresStatements.CommitReadModels,
-        run: @escaping @Sendable ([PostgresStatements.CommitReadModels]) async -> [Outcome],
-        alone: (PostgresStatements.CommitReadModels) async throws -> CheckpointMark
-    ) async throws -> CheckpointMark {
-        switch try await turn(batch, run: run) {
-        case .done(let result): return try result.get()
-        case .alone: return try await alone(batch)
-        }
-    }
+    /// A batch and what waits for its outcome (the leader's own: none).
+    typealias Queued<Waiting> = (batch: PostgresStatements.CommitReadModels, waiter: Waiting)
 
-    private func turn(
+    /// Commits `batch` with whatever queued beside it and answers its outcome (`.alone`: the
+    /// caller commits it by itself); `run` commits one group (one statement) and answers each
+    /// batch's outcome, in order.
+    func commit(
         _ batch: PostgresStatements.CommitReadModels, run: @escaping @Sendable ([PostgresStatements.CommitReadModels]) async -> [Outcome]
-    ) async throws -> Outcome {
+    ) async -> Outcome {
         let leads = state.withLock { state in
             if state.leading { return false }
             state.leading = true
@@ -82,8 +75,9 @@ final class ReadModelCommitQueue: Sendable {
             defer { state.waiting = [] }
             return state.waiting
         }
-        var mine: Outcome?
-        var pending: [(batch: PostgresStatements.CommitReadModels, waiter: Waiter?)] = [(batch, nil)] + queued.map { ($0.batch, $0) }
+        // The leader's batch is first, so in the first group, whose answer replaces this.
+        var mine = Outcome.alone
+        var pending: [Queued<Waiter?>] = [(batch, nil)] + queued.map { ($0.batch, $0) }
         while !pending.isEmpty {
             let (group, rest) = Self.disjoint(pending)
             pending = rest
@@ -106,20 +100,16 @@ final class ReadModelCommitQueue: Sendable {
             return state.waiting.removeFirst()
         }
         next?.continuation.resume(returning: .lead)
-        // The leader's batch is first, so always in the first group.
-        guard let mine else { throw EventStoreError(.backend, "read-model commit: the leader's batch was not committed") }
         return mine
     }
 
     /// The first entries that name distinct checkpoints and write distinct documents (one
     /// statement cannot write a row twice), and the rest, in their order.
-    static func disjoint<Entry>(
-        _ entries: [(batch: PostgresStatements.CommitReadModels, waiter: Entry)]
-    ) -> (group: [(batch: PostgresStatements.CommitReadModels, waiter: Entry)], rest: [(batch: PostgresStatements.CommitReadModels, waiter: Entry)]) {
+    static func disjoint<Waiting>(_ entries: [Queued<Waiting>]) -> (group: [Queued<Waiting>], rest: [Queued<Waiting>]) {
         var names: Set<String> = []
         var documents: Set<String> = []
-        var group: [(batch: PostgresStatements.CommitReadModels, waiter: Entry)] = []
-        var rest: [(batch: PostgresStatements.CommitReadModels, waiter: Entry)] = []
+        var group: [Queued<Waiting>] = []
+        var rest: [Queued<Waiting>] = []
         for entry in entries {
             let batch = entry.batch
             let keys = batch.documents.written

@@ -24,16 +24,19 @@ func emDia(
     }
 }
 
+/// How often a timer's pass looks at its read model's checkpoint while it catches up
+/// (``emDia(_:_:limite:pausa:)``). The pass waits for nobody, so every 20 ms (the runners' beat
+/// under load: a read model is a beat or two behind then) rather than every 5: the eight timers
+/// of a deployment polled their checkpoints 0.08–0.17 times a booking under load
+/// (docs/benchmarks.md, session 57).
+let pausaDeTemporizador: Duration = .milliseconds(20)
+
 /// What a timer's pass looks at: the first `limite` documents of a read model's timers, in
 /// group `grupo` of `colecao` (ordered by when they fall due), once `projecao` has the log as it
 /// was when called (``emDia(_:_:limite:pausa:)``), so that one set a moment ago is not missed.
-/// A timer's pass waits for nobody, so it looks every 20 ms (the runners' beat under load: a
-/// read model is a beat or two behind then) rather than every 5: the eight timers of a
-/// deployment polled their checkpoints 0.08–0.17 times a booking under load (docs/benchmarks.md,
-/// session 57).
 func lerPrazos<Prazo: Decodable>(
     _ tipo: Prazo.Type, de projecao: Projection, em colecao: String, grupo: String = "prazo", limite: Int, store: any ServiceStore
 ) async throws -> [Prazo] {
-    try await emDia(store, projecao.checkpoint, pausa: .milliseconds(20))
+    try await emDia(store, projecao.checkpoint, pausa: pausaDeTemporizador)
     return try await store.documents(colecao, grupo: grupo, limit: limite, offset: 0).map { try ReadModelJSON.decoder.decode(tipo, from: $0) }
 }

@@ -17,7 +17,7 @@ extension NotificacoesService {
         // search (a handful of one-document reads), or a page of started bookings would hide
         // every reminder behind it.
         let colecao = NotificacoesReadModel.lembretes
-        try await emDia(store, NotificacoesReadModel.projection.checkpoint, pausa: .milliseconds(20))  // a timer: as lerPrazos
+        try await emDia(store, NotificacoesReadModel.projection.checkpoint, pausa: pausaDeTemporizador)
         let total = try await store.count(colecao, grupo: "prazo")
         let futuros = try await store.primeiro(colecao, grupo: "prazo", total: total, LembreteView.self) { $0.inicio > now }
         let lembretes = try await store.documents(colecao, grupo: "prazo", limit: limite, offset: futuros)
