@@ -8,6 +8,7 @@ import HummingbirdTesting
 import Logging
 import Projections
 import Services
+import Synchronization
 import TestSupport
 import Testing
 
@@ -617,7 +618,11 @@ struct PagamentosTests {
                 ).object["id"] as? String)
             _ = try await client.reserva(reserva, token: cenario.membro, status: "confirmada")
             // The webhook is down from here on: the refund's notice never lands.
-            await harness.sandbox.entregarPor { _, _ in 503 }
+            let avisos = AvisosRecusados()
+            await harness.sandbox.entregarPor { _, _ in
+                avisos.tentativas.add(1, ordering: .relaxed)
+                return 503
+            }
             #expect(try await client.json(.post, "/api/reservas/\(reserva)/cancelamento", "{}", token: cenario.membro).status == .ok)
             let pedido = try await eventually("the refund asked") {
                 let p = try await client.json(.get, "/api/reservas/\(reserva)/pagamento", token: cenario.membro).object
@@ -625,6 +630,9 @@ struct PagamentosTests {
             }
             let valor = try #require(pedido["valor"] as? Int)
             func concluidos() async throws -> Int { try await harness.allEvents().filter { $0.type == "ReembolsoConcluido" }.count }
+            // The provider pays out 0.3 s after it was asked, then sends the notice: asked
+            // before that, it would rightly answer "in processing".
+            try await eventually("the provider paid the refund out") { avisos.tentativas.load(ordering: .relaxed) > 0 ? true : nil }
 
             // Not overdue yet: the provider is not asked.
             clock.advance(by: PagamentosReadModel.espera - 1)
@@ -940,4 +948,9 @@ private func reservaComLembrete(_ harness: Harness, _ client: any TestClientProt
     #expect(try await client.json(.post, "/api/admin/reservas/\(id)/confirmacao", "{}", token: cenario.admin).status == .ok)
     let lembrete = try await eventually("the reminder listed") { try await harness.store.document(NotificacoesReadModel.lembretes, key: id) }
     return (id, lembrete)
+}
+
+/// How many notices a test's webhook refused (the sandbox sends a refund's once it paid it out).
+final class AvisosRecusados: Sendable {
+    let tentativas = Atomic<Int>(0)
 }
