@@ -31,6 +31,10 @@ struct CreditosTests {
                 (#"{"medida":"minutos","quantidade":60,"motivo":"x","unidadeId":"\#(UUID())"}"#, "unidadeId"),
                 (#"{"medida":"minutos","quantidade":60,"motivo":"x","validoAte":"2026-11-01T00:00:00Z"}"#, "validoAte"),
                 (#"{"medida":"minutos","quantidade":-30,"motivo":"x"}"#, "quantidade"),
+                // A withdrawal has no lot of its own: what only a new lot has is refused, not dropped.
+                (#"{"medida":"minutos","quantidade":-1,"motivo":"x","unidadeId":""}"#, "unidadeId"),
+                (#"{"medida":"minutos","quantidade":-1,"motivo":"x","tipos":["sala_reuniao"]}"#, "tipos"),
+                (#"{"medida":"centavos","quantidade":-1,"motivo":"x","validoAte":"2027-01-01T00:00:00Z"}"#, "validoAte"),
             ]
             for (corpo, campo) in recusados {
                 let resposta = try await client.json(.post, rota, corpo, token: cenario.admin)

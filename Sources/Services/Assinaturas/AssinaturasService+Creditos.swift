@@ -48,6 +48,13 @@ extension AssinaturasService {
                 validoAte: pedido.validoAte, origem: .ajuste, descricao: descricao.flatMap { $0.isEmpty ? nil : $0 } ?? "Crédito da operação")
             command = .ajustar(titular: titular, lote: lote, motivo: pedido.motivo, por: caller.usuario ?? "admin", em: now)
         } else {
+            // A withdrawal takes from the usable balance, whatever lot it is in: what only a
+            // new lot has is refused, not dropped, so that nobody believes it was applied.
+            for (campo, dado) in [("tipos", pedido.tipos != nil), ("unidadeId", pedido.unidadeId != nil), ("validoAte", pedido.validoAte != nil)]
+            where dado {
+                throw ServiceError.invalido(
+                    campo, "\(campo) só vale ao somar créditos: uma retirada tira do saldo utilizável, de qualquer lote")
+            }
             command = .retirar(
                 titular: titular, medida: pedido.medida, quantidade: -pedido.quantidade, motivo: pedido.motivo, por: caller.usuario ?? "admin",
                 em: now)
