@@ -214,6 +214,7 @@ final class API {
             adiadas?.add(operation.method, operation.path)
         }
         router.on(RouterPath(operation.path), method: operation.method) { request, incoming -> Response in
+            try Query.known(request, operation)
             var context = incoming
             if !contaNoComando {
                 // Left to a command that is not this one (no route should): checked here.
@@ -309,6 +310,7 @@ final class API {
         let pending = self.pending
         let proxies = self.proxies
         router.on(RouterPath(operation.path), method: operation.method) { request, context -> Response in
+            try Query.known(request, operation)
             if operation.auth { _ = try context.requireUser() }
             if operation.admin { _ = try context.requireAdmin() }
             let token = try PendingWrites.token(request.headers[PendingWrites.field])

@@ -109,17 +109,54 @@ final class PendingWrites: Sendable {
     /// The header's value for `types`.
     static func value(_ types: [String: GlobalPosition]) -> String { Forwarder.typesValue(types) }
 
-    /// The header a request carries, read back; nil without one. Anything but what a write
-    /// answered is a 400 naming it.
+    /// The header's grammar, as `/openapi.json` declares it: 1 to 64 entries `Tipo=transação/posição`
+    /// separated by commas, a type being 1 to 100 visible ASCII characters but `,` and `=`, a
+    /// position's two numbers 1 to 18 digits each; or nothing (an empty value is as none: HTTP
+    /// clients send one for a header they were given no value for). ``token(_:)`` checks the
+    /// same, byte for byte.
+    static let pattern =
+        "^([!-+\\--<>-~]{1,100}=[0-9]{1,18}/[0-9]{1,18}(,[!-+\\--<>-~]{1,100}=[0-9]{1,18}/[0-9]{1,18}){0,\(tokenEntries - 1)})?$"
+
+    /// The header a request carries, read back; nil without one, or with an empty one. Anything
+    /// else but what a write answered (``pattern``) is a 400 naming it.
     static func token(_ value: String?) throws -> [String: GlobalPosition]? {
-        guard let value else { return nil }
-        guard value.utf8.count <= 4_096, let types = Forwarder.types(parsing: value), types.count <= tokenEntries,
-            types.keys.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 100 && $0.utf8.allSatisfy { (0x21...0x7E).contains($0) } })
-        else {
+        guard let value, !value.isEmpty else { return nil }
+        guard let types = parse(Array(value.utf8)) else {
             throw ServiceError.requisicaoInvalida(
                 "\(header) deve ser o valor que uma escrita devolveu nesse cabeçalho (Tipo=transação/posição, separados por vírgula)",
                 detalhes: ["campo": header])
         }
         return types
+    }
+
+    /// ``pattern`` over bytes: nil for anything else (a sign, a space, a 19th digit, an empty entry).
+    static func parse(_ bytes: [UInt8]) -> [String: GlobalPosition]? {
+        var types: [String: GlobalPosition] = [:]
+        let entries = bytes.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
+        guard entries.count <= tokenEntries else { return nil }
+        for entry in entries {
+            guard let equals = entry.firstIndex(of: UInt8(ascii: "=")) else { return nil }
+            let name = entry[entry.startIndex..<equals]
+            let position = entry[(equals + 1)...]
+            guard (1...100).contains(name.count), name.allSatisfy({ (0x21...0x7E).contains($0) && $0 != UInt8(ascii: ",") }),
+                let slash = position.firstIndex(of: UInt8(ascii: "/"))
+            else { return nil }
+            guard let transaction = number(position[position.startIndex..<slash]), let sequence = number(position[(slash + 1)...]) else {
+                return nil
+            }
+            types[String(decoding: name, as: UTF8.self)] = GlobalPosition(transaction: transaction, sequence: sequence)
+        }
+        return types
+    }
+
+    /// 1 to 18 ASCII digits.
+    private static func number(_ digits: ArraySlice<UInt8>) -> Int64? {
+        guard (1...18).contains(digits.count) else { return nil }
+        var value: Int64 = 0
+        for digit in digits {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else { return nil }
+            value = value * 10 + Int64(digit - UInt8(ascii: "0"))
+        }
+        return value
     }
 }

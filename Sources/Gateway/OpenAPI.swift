@@ -37,7 +37,14 @@ enum OpenAPI {
                             + "chave e o mesmo corpo recebe a primeira resposta; com outro corpo → 422; enquanto a primeira não termina → 409.",
                 ])
             }
-            if !parameters.isEmpty { entry["parameters"] = parameters }
+            // Read-your-writes across replicas (ADR 0005): any request may send back what a write answered.
+            parameters.append([
+                "name": PendingWrites.header, "in": "header", "required": false,
+                "schema": ["type": "string", "pattern": PendingWrites.pattern],
+                "description": "O valor que uma escrita de membro devolveu neste cabeçalho: a consulta espera, só se preciso, que as "
+                    + "leituras tenham essa escrita (outro valor → 400; vazio: como ausente).",
+            ])
+            entry["parameters"] = parameters
             if let request = operation.request {
                 entry["requestBody"] = ["required": true, "content": ["application/json": ["schema": ref(request)]]]
             }
@@ -46,14 +53,25 @@ enum OpenAPI {
             if let response = operation.response {
                 success["content"] = [operation.contentType: ["schema": response == "text" ? ["type": "string"] : ref(response)]]
             }
+            if idempotent, operation.auth {
+                // A member's write: what it wrote, for the member's next reads (ADR 0005).
+                success["headers"] = [
+                    PendingWrites.header: [
+                        "description": "O que a escrita gravou (Tipo=transação/posição, separados por vírgula), numa escrita de membro: "
+                            + "enviado de volta nas consultas seguintes, elas veem a escrita em qualquer réplica.",
+                        "schema": ["type": "string", "pattern": PendingWrites.pattern],
+                    ]
+                ]
+            }
             responses[String(operation.success)] = success
             if let vazio = operation.vazio { responses["204"] = ["description": "Sem conteúdo: \(vazio)"] }
             // 503: the server is draining, or the database is unreachable (ADR 0001 §10).
             // 401: a token that is sent is checked on every route, public ones included.
             var errors = Set(operation.errors + [401, 429, 500, 503])
-            // 400: a path parameter with a control character, a query parameter of another form,
-            // a body that is not JSON of its schema's types, a malformed Idempotency-Key.
-            if operation.path.contains("{") || !operation.query.isEmpty || operation.request != nil || idempotent { errors.insert(400) }
+            // 400: a path parameter with a control character, a query parameter of another form
+            // or one the route does not take, a body that is not JSON of its schema's types, a
+            // malformed Idempotency-Key or Coworkflow-Consistencia: every operation may answer it.
+            errors.insert(400)
             // 422: a body's value that breaks a rule (a control character in any string included).
             if operation.request != nil { errors.formUnion([413, 422]) }
             if idempotent { errors.formUnion([409, 422]) }

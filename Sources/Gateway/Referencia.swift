@@ -644,7 +644,7 @@ enum Referencia {
           const partes = [el('p', { class: `status-linha ${ok ? 'sucesso' : 'falha'}` },
             el('strong', {}, `${resposta.status} ${resposta.statusText}`), ` · ${metodo} `, codigo(url), ` · ${ms} ms`)];
           const lista = el('dl', { class: 'cabecalhos' });
-          for (const nome of ['X-Request-Id', 'Retry-After', 'Content-Type', 'Idempotent-Replayed']) {
+          for (const nome of ['X-Request-Id', 'Retry-After', 'Content-Type', 'Idempotent-Replayed', 'Coworkflow-Consistencia']) {
             const valor = resposta.headers.get(nome);
             if (valor) lista.append(el('dt', {}, nome), el('dd', {}, codigo(valor)));
           }

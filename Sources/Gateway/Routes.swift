@@ -487,6 +487,22 @@ extension JSON {
 
 /// Query parameters with a 400 that names the bad one.
 enum Query {
+    /// A parameter the route does not take is a 400 naming it, before anything is read or
+    /// done: a misspelt filter (`?dta=` for `?data=`) dropped in silence would answer another
+    /// question (today's availability, every booking) as if it were the one asked.
+    static func known(_ request: Request, _ operation: Operation) throws {
+        guard let query = request.uri.query, !query.isEmpty else { return }
+        for (name, _) in request.uri.queryParameters where !operation.query.contains(where: { $0.name == name }) {
+            let accepted = operation.query.map { "'\($0.name)'" }.joined(separator: ", ")
+            let shown = String(name.unicodeScalars.prefix(60).filter { $0.value >= 0x20 && $0.value != 0x7F })
+            throw ServiceError(
+                .requisicaoInvalida, codigo: "parametro_desconhecido",
+                mensagem: "parâmetro de consulta desconhecido: '\(shown)'; "
+                    + (accepted.isEmpty ? "esta rota não aceita parâmetros de consulta" : "esta rota aceita \(accepted)"),
+                detalhes: ["campo": shown])
+        }
+    }
+
     static func page(_ request: Request) throws -> Int {
         guard let text = request.uri.queryParameters.get("pagina") else { return 1 }
         guard let page = Int(text), (1...1_000_000).contains(page) else {

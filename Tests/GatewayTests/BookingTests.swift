@@ -850,6 +850,35 @@ struct BookingTests {
         }
     }
 
+    @Test("a query parameter the route does not take is a 400 naming it (and what it takes), on queries and commands, and changes nothing")
+    func unknown_query_parameters_are_refused() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            // `dta` for `data`: answered as today's availability, it would say the wrong day is free.
+            let typo = try await client.json(.get, "/api/espacos/\(cenario.sala)/disponibilidade?dta=2026-11-27")
+            #expect(typo.status == .badRequest && typo.erro == "parametro_desconhecido", "\(String(buffer: typo.body))")
+            #expect((typo.object["detalhes"] as? [String: Any])?["campo"] as? String == "dta")
+            #expect((typo.object["mensagem"] as? String)?.contains("'data'") == true, "\(String(buffer: typo.body))")
+            #expect(try await client.json(.get, "/api/espacos/\(cenario.sala)/disponibilidade?data=2026-11-27").status == .ok)
+            let lista = try await client.json(.get, "/api/reservas?pagina=1&statsu=confirmada", token: cenario.membro)
+            #expect(lista.status == .badRequest && (lista.object["detalhes"] as? [String: Any])?["campo"] as? String == "statsu")
+            // A command: refused before it runs.
+            let reserva = try await client.json(
+                .post, "/api/reservas?confirmar=true", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"),
+                token: cenario.membro)
+            #expect(reserva.status == .badRequest && reserva.erro == "parametro_desconhecido", "\(String(buffer: reserva.body))")
+            #expect((reserva.object["mensagem"] as? String)?.contains("não aceita parâmetros") == true, "\(String(buffer: reserva.body))")
+            #expect(try await harness.allEvents().filter { $0.type == "ReservaSolicitada" }.isEmpty)
+            // A name is named as it was sent (percent-encoded): a line break in it is not echoed back.
+            let controle = try await client.json(.get, "/api/espacos?x%0Ay=1")
+            #expect(
+                controle.status == .badRequest && (controle.object["detalhes"] as? [String: Any])?["campo"] as? String == "x%0Ay",
+                "\(String(buffer: controle.body))")
+        }
+    }
+
     @Test("a block over time a booking holds is refused (409, naming the bookings) and changes nothing; elsewhere, or once cancelled, it is placed")
     func block_over_bookings() async throws {
         let harness = try await Harness.make(clock: ManualClock(segundaDeManha))

@@ -124,6 +124,20 @@ struct ReadYourWritesTests {
             let torto = try await send(.get, "/ler", as: "membro:ana", token: "Feito=12")
             #expect(torto.status == .badRequest)
             #expect(String(buffer: torto.body).contains("Coworkflow-Consistencia"))
+            // What a write answers matches the grammar /openapi.json declares; nothing else passes.
+            let gramatica = try Regex(PendingWrites.pattern)
+            #expect(try gramatica.wholeMatch(in: token) != nil, "\(token)")
+            for errado in ["Feito=+5/3", "Fe ito=1/2", "Feito=1234567890123456789/1", "Feito=1/2,", ",Feito=1/2", "Feito=1/2/3", "=1/2", "Feito=1/"] {
+                #expect(try await send(.get, "/ler", as: "membro:ana", token: errado).status == .badRequest, "\(errado)")
+                #expect(try gramatica.wholeMatch(in: errado) == nil, "\(errado)")
+            }
+            let antes = waited().count
+            #expect(try await send(.get, "/ler", as: "membro:ana", token: "").status == .ok)
+            #expect(waited().count == antes, "an empty value is as none")
+            #expect(try gramatica.wholeMatch(in: "") != nil)
+            #expect(try await send(.get, "/ler", as: "membro:ana", token: "A=1/2,B=123456789012345678/0").status == .ok)
+            #expect(waited().count == antes + 1)
+            settles.withLock { _ = $0.removeLast() }
 
             // What one of a company's people writes there, the others read there.
             #expect(try await send(.post, "/api/empresas/e1/fazer", as: "membro:ana").status == .ok)
