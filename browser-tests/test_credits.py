@@ -172,6 +172,9 @@ def test_operator_adjusts_a_members_credits_with_a_reason(browser, server):
 
     # taking away more than there is: said in hours, next to the amount
     ui.press(ui.driver.find_element(By.XPATH, "//label[normalize-space()='Retirar']"))
+    # a withdrawal names no lot: the lot's name and terms are not asked for
+    assert not ui.driver.find_element(By.CSS_SELECTOR, "[data-field=descricao]").is_displayed()
+    assert not ui.driver.find_element(By.CSS_SELECTOR, ".credit-adjust__lote").is_displayed()
     ui.fill("Quantidade", "999")
     ui.fill("Motivo", "Teste de retirada")
     ui.expect_http(422, "/creditos/ajustes")

@@ -19,10 +19,16 @@ extension OpenAPI {
                             "positiva soma um lote; negativa retira dos lotes que vencem primeiro (no máximo 600000 minutos ou 100000000 centavos)",
                     ],
                     "motivo": textoLivre(500, obrigatorio: true),
-                    "descricao": textoLivre(200),
-                    "tipos": tipos.merging(["description": "tipos de espaço em que o lote vale (vazio: todos)"]) { $1 },
-                    "unidadeId": uuid.merging(["description": "a unidade em que o lote vale (ausente: todas)"]) { $1 },
-                    "validoAte": instant.merging(["description": "depois de agora (422); ausente: não vence"]) { $1 },
+                    "descricao": textoLivre(200, description: "o nome do novo lote; só ao somar (numa retirada, 422 se não estiver em branco)"),
+                    "tipos": tipos.merging(["description": "tipos de espaço em que o lote vale (vazio: todos); só ao somar (numa retirada, 422)"]) {
+                        $1
+                    },
+                    "unidadeId": uuid.merging(["description": "a unidade em que o lote vale (ausente: todas); só ao somar (numa retirada, 422)"]) {
+                        $1
+                    },
+                    "validoAte": instant.merging(["description": "depois de agora (422); ausente: não vence; só ao somar (numa retirada, 422)"]) {
+                        $1
+                    },
                 ], required: ["medida", "quantidade", "motivo"]),
             "LoteDeCreditos": object(
                 [

@@ -35,6 +35,7 @@ struct CreditosTests {
                 (#"{"medida":"minutos","quantidade":-1,"motivo":"x","unidadeId":""}"#, "unidadeId"),
                 (#"{"medida":"minutos","quantidade":-1,"motivo":"x","tipos":["sala_reuniao"]}"#, "tipos"),
                 (#"{"medida":"centavos","quantidade":-1,"motivo":"x","validoAte":"2027-01-01T00:00:00Z"}"#, "validoAte"),
+                (#"{"medida":"minutos","quantidade":-1,"motivo":"x","descricao":"Cortesia"}"#, "descricao"),
             ]
             for (corpo, campo) in recusados {
                 let resposta = try await client.json(.post, rota, corpo, token: cenario.admin)
@@ -57,7 +58,7 @@ struct CreditosTests {
             #expect(somado.status == .created, "\(String(buffer: somado.body))")
             #expect(somado.object["minutos"] as? Int == 120)
             let retirado = try await client.json(
-                .post, rota, #"{"medida":"minutos","quantidade":-30,"motivo":"lançado a mais"}"#, token: cenario.admin)
+                .post, rota, #"{"medida":"minutos","quantidade":-30,"motivo":"lançado a mais","descricao":" "}"#, token: cenario.admin)
             #expect(retirado.object["minutos"] as? Int == 90, "\(String(buffer: retirado.body))")
             let carteira = try await client.json(.get, "/api/creditos", token: cenario.membro)
             #expect(carteira.object["minutos"] as? Int == 90)

@@ -50,8 +50,12 @@ extension AssinaturasService {
         } else {
             // A withdrawal takes from the usable balance, whatever lot it is in: what only a
             // new lot has is refused, not dropped, so that nobody believes it was applied.
-            for (campo, dado) in [("tipos", pedido.tipos != nil), ("unidadeId", pedido.unidadeId != nil), ("validoAte", pedido.validoAte != nil)]
-            where dado {
+            // (`descricao` is a new lot's name; blank, as a form sends it empty, it names nothing.)
+            let descricao = !(pedido.descricao ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+            for (campo, dado) in [
+                ("tipos", pedido.tipos != nil), ("unidadeId", pedido.unidadeId != nil), ("validoAte", pedido.validoAte != nil),
+                ("descricao", descricao),
+            ] where dado {
                 throw ServiceError.invalido(
                     campo, "\(campo) só vale ao somar créditos: uma retirada tira do saldo utilizável, de qualquer lote")
             }

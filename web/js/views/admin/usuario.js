@@ -135,6 +135,8 @@ function screen(container, body, perfil, unidades, signal) {
       const emHoras = form.elements.medida.value !== 'centavos';
       dica.textContent = emHoras ? 'Em horas: 2, 1,5 ou 1:30.' : 'Em reais: 50 ou 50,00.';
       const somar = form.elements.sentido.value !== 'retirar';
+      // A withdrawal has no lot: no name, no place, no validity to give it.
+      descricao.hidden = !somar;
       onde.hidden = !somar;
       retirada.hidden = somar;
     };
@@ -155,9 +157,9 @@ function screen(container, body, perfil, unidades, signal) {
       if (valor > MAXIMO[medidaEscolhida]) return fieldError(form, 'quantidade', `O máximo por ajuste é ${quantidade(medidaEscolhida, MAXIMO[medidaEscolhida])}.`);
 
       const pedido = { medida: medidaEscolhida, quantidade: somar ? valor : -valor, motivo: val(form, 'motivo') };
-      const desc = val(form, 'descricao');
-      if (desc) pedido.descricao = desc;
       if (somar) {
+        const desc = val(form, 'descricao');
+        if (desc) pedido.descricao = desc;
         const marcados = [...form.querySelectorAll('input[name="tipos"]:checked')].map((el) => el.value);
         if (marcados.length) pedido.tipos = marcados;
         const unidadeId = val(form, 'unidadeId');
