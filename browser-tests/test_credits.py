@@ -215,6 +215,9 @@ def test_operator_adjusts_a_members_credits_with_a_reason(browser, server):
     phone.step("conta com creditos 390x844")
     phone.scroll(phone.driver.find_element(By.CSS_SELECTOR, ".credit-adjust"))
     phone.step("formulario de ajuste 390x844")
+    phone.press(phone.driver.find_element(By.XPATH, "//label[normalize-space()='Retirar']"))
+    phone.wait(lambda d: not d.find_element(By.CSS_SELECTOR, "[data-field=descricao]").is_displayed(), "Descrição still shown")
+    phone.step("formulario de retirada 390x844")
 
     member = browser(size=(390, 844), mobile=True)
     open_signed_in(member, server, server.credits, "/creditos")
