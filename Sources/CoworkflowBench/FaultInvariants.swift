@@ -998,6 +998,22 @@ enum FaultInvariants {
             WHERE c.name = 'usuarios:apagamentos' AND (c.tx_id, c.position) <> (h.tx_id, h.position)
             """#)
 
+    /// Every booking the load was answered 201 for is in the log: an answer is a promise, and
+    /// a store that acknowledged an append it then lost (a connection left inside a transaction
+    /// that a restart rolled back, a commit taken for done before it was) breaks it unseen by
+    /// every other invariant, which read only the log.
+    static func acknowledgedBookingsStored(_ ids: [String]) -> FaultInvariant {
+        FaultInvariant(
+            name: "acknowledged_bookings_stored",
+            sql: ids.isEmpty
+                ? "SELECT 'x' WHERE false"
+                : """
+                SELECT format('booking %s was answered 201 but is not in the log', a.id)
+                FROM unnest(ARRAY[\(ids.map(literal).joined(separator: ","))]::text[]) AS a(id)
+                WHERE NOT EXISTS (SELECT 1 FROM events WHERE stream_id = 'reserva-' || lower(a.id) AND stream_version = 1)
+                """)
+    }
+
     /// `text` as an SQL string literal.
     private static func literal(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "''") + "'"

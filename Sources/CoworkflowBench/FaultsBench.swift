@@ -171,7 +171,7 @@ struct FaultsBench: AsyncParsableCommand {
             var found: [String] = []
             for _ in 1...5 {
                 let before = await probe.head()
-                found = try await Self.invariants(settings, logger: logger)
+                found = try await Self.invariants(settings, acknowledged: counts.acknowledged, logger: logger)
                 let after = await probe.head()
                 let quiet = if let before, let after { before == after } else { false }
                 guard !found.isEmpty, !quiet else { break }
@@ -233,7 +233,7 @@ struct FaultsBench: AsyncParsableCommand {
     }
 
     /// Every invariant query; each row it returns is a violation.
-    static func invariants(_ settings: PostgresSettings, logger: Logger) async throws -> [String] {
+    static func invariants(_ settings: PostgresSettings, acknowledged: [String], logger: Logger) async throws -> [String] {
         var found: [String] = []
         try await withOwner(settings, logger: logger) { connection in
             try await connection.query("SET jit = off", logger: logger)
@@ -241,6 +241,7 @@ struct FaultsBench: AsyncParsableCommand {
                 FaultInvariants.all + [
                     FaultInvariants.inbox(bindings: FaultCluster.bindings),
                     FaultInvariants.projectionsAtHead(checkpoints: ReadModels.all.map(\.checkpoint)),
+                    FaultInvariants.acknowledgedBookingsStored(acknowledged),
                 ]
             for invariant in invariants {
                 let rows = try await connection.query(PostgresQuery(unsafeSQL: invariant.sql), logger: logger)

@@ -116,6 +116,9 @@ struct EdgeMiddleware: RouterMiddleware {
                     response = try await next(request, context)
                 }
             } catch let error as ServiceError {
+                if let causa = error.causa {
+                    context.logger.warning("\(error.codigo): \(causa)", metadata: ["requestId": "\(context.requestId)"])
+                }
                 response = error.response(requestId: context.requestId)
             } catch is WrongExpectedVersion {
                 response = ServiceError.conflito("conflito_de_versao", "o recurso mudou durante a requisição; tente de novo")

@@ -36,6 +36,8 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
     public let detalhes: [String: String]
     /// Seconds to wait before trying again (``Kind/limiteExcedido``, ``Kind/bloqueado``, ``Kind/indisponivel``).
     public let retryAfter: Int?
+    /// What lay behind it, for the log only: never in the answer (a stream, a version).
+    public var causa: String?
 
     public init(_ kind: Kind, codigo: String, mensagem: String, detalhes: [String: String] = [:], retryAfter: Int? = nil) {
         self.kind = kind

@@ -171,6 +171,7 @@ extension ReservasService {
         primeiro.requestFingerprint = fingerprint
         // Events read ahead serve the first attempt only: a conflict means the streams moved.
         var prefetched = prefetched
+        var conflitos: [String] = []
         for _ in 1...Self.tentativas {
             defer { prefetched = nil }
             var writes = [
@@ -235,7 +236,8 @@ extension ReservasService {
                 }
                 guard case .solicitada(let event) = solicitada.first else { break }
                 return ReservaView(event)
-            } catch is WrongExpectedVersion {
+            } catch let conflito as WrongExpectedVersion {
+                conflitos.append("\(conflito.stream) \(conflito.expected)→\(conflito.actual)")
                 // The same request (its Idempotency-Key) made this booking meanwhile: its answer.
                 // Without a key the id is fresh: no stream to look for on every conflict.
                 if chaveada,
@@ -248,7 +250,9 @@ extension ReservasService {
                 continue  // another booking touched one of these days (or the coupon): decide again
             }
         }
-        throw ServiceError.indisponivel("o horário está muito disputado agora; tente de novo em instantes", retryAfter: 1)
+        var disputado = ServiceError.indisponivel("o horário está muito disputado agora; tente de novo em instantes", retryAfter: 1)
+        disputado.causa = "\(conflitos.count) appends refused: " + conflitos.joined(separator: ", ")
+        throw disputado
     }
 
     /// The write that spends the member's credits the quote counted on, with the version of
