@@ -151,3 +151,28 @@ final class ConnectionWatch: Sendable {
         }
     }
 }
+
+extension PostgresConnection {
+    /// Waits for the end of the implicit transaction of the statement that just answered on
+    /// this connection, and fails when it did not commit.
+    ///
+    /// PostgresNIO answers a statement at its CommandComplete. A statement outside a
+    /// transaction block commits after that, at the Sync that follows, and PostgreSQL sends the
+    /// outcome only then: ReadyForQuery when it committed, an ErrorResponse when the commit
+    /// failed (a fast shutdown's `SIGTERM` taken while the commit waited, a deferred check).
+    /// PostgresNIO takes an error after CommandComplete for an unexpected message and closes
+    /// the connection; the statement's caller has its rows by then. So a write answered this
+    /// way may not be stored: the faults harness found two bookings answered 201 that a
+    /// PostgreSQL restart had rolled back (docs/reliability.md). An empty statement is sent
+    /// only after ReadyForQuery: it is answered when the commit was, and fails with the
+    /// connection when the commit did not. One round trip, no planning.
+    func confirmCommit(logger: Logger) async throws {
+        do {
+            try await guardedQuery("", logger: logger)
+        } catch {
+            throw EventStoreError(
+                .unavailable, "the connection closed before its write was confirmed committed: the write may or may not be stored",
+                underlying: error)
+        }
+    }
+}

@@ -105,7 +105,10 @@ public final class PostgresEventStore: EventStore {
                 let (carry, finishedBefore) = notices.withLock { $0.begin(at: .now) }
                 do {
                     let result = try await lease { connection in
-                        try await Self.append(writes, on: connection, logger: self.logger, notify: carry)
+                        let result = try await Self.append(writes, on: connection, logger: self.logger, notify: carry)
+                        // Answered at CommandComplete, before its commit: confirmed first.
+                        try await connection.confirmCommit(logger: self.logger)
+                        return result
                     }
                     didAppend(carried: carry, finishedBefore: finishedBefore)
                     appended.add(result.positions.count, ordering: .relaxed)

@@ -1,0 +1,66 @@
+import Domain
+import EventStore
+import Foundation
+import PostgresNIO
+import TestSupport
+import Testing
+
+/// PostgresNIO answers a statement at its CommandComplete; a statement outside a transaction
+/// block commits after that, at the Sync, and a commit that fails then is an error PostgresNIO
+/// takes for an unexpected message. The faults harness found two bookings answered 201 that a
+/// PostgreSQL restart had rolled back (docs/reliability.md, "Bookings answered 201 and lost").
+/// A deferred constraint trigger that raises at commit time makes that commit fail every time.
+@Suite("PostgreSQL: an append whose commit fails is not reported appended", .serialized)
+struct CommitConfirmationTests {
+    /// Streams of this category fail at commit (the trigger is the test database's own).
+    static let category = "commitfails"
+
+    static func installFailingCommit() async throws {
+        try await TestDatabase.migrate()
+        let owner = try await PostgresConnection.connect(
+            configuration: TestDatabase.settings.connectionConfiguration(asOwner: true), id: 1, logger: TestDatabase.logger)
+        do {
+            try await owner.query(
+                """
+                CREATE OR REPLACE FUNCTION test_commit_fails() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN RAISE EXCEPTION 'commit refused for %', NEW.stream_id; END $$
+                """, logger: TestDatabase.logger)
+            try await owner.query("DROP TRIGGER IF EXISTS test_commit_fails ON events", logger: TestDatabase.logger)
+            try await owner.query(
+                """
+                CREATE CONSTRAINT TRIGGER test_commit_fails AFTER INSERT ON events DEFERRABLE INITIALLY DEFERRED
+                FOR EACH ROW WHEN (NEW.category = 'commitfails') EXECUTE FUNCTION test_commit_fails()
+                """, logger: TestDatabase.logger)
+            try await owner.close()
+        } catch {
+            try? await owner.close()
+            throw error
+        }
+    }
+
+    @Test("the commit fails after the statement answered: the append throws, nothing is stored, the store goes on")
+    func commit_refused_after_command_complete() async throws {
+        try await Self.installFailingCommit()
+        try await withFixture(.postgres) { fixture in
+            let failing = StreamName(category: Self.category, id: UUID().uuidString.lowercased())
+            let single = await #expect(throws: EventStoreError.self) {
+                try await fixture.store.append(to: failing, expected: .noStream, events: [event()])
+            }
+            #expect(single?.code == .unavailable, "\(String(describing: single))")
+            // Several events, several streams: the other statements of the append.
+            let other = uniqueStream("commitok")
+            let many = await #expect(throws: EventStoreError.self) {
+                try await fixture.store.append([
+                    StreamWrite(stream: failing, expected: .noStream, events: events(2)),
+                    StreamWrite(stream: other, expected: .noStream, events: [event()]),
+                ])
+            }
+            #expect(many?.code == .unavailable, "\(String(describing: many))")
+            #expect(try await fixture.store.readStream(failing).isEmpty)
+            #expect(try await fixture.store.readStream(other).isEmpty)
+            // The connection that failed is not handed out again: the next append goes in.
+            let result = try await fixture.store.append(to: other, expected: .noStream, events: [event()])
+            #expect(result.versions[other] == 1)
+        }
+    }
+}
