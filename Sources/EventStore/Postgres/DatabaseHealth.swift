@@ -285,11 +285,14 @@ extension PostgresEventStore {
         }
     }
 
-    /// The rows of `query` on a leased connection.
-    func fetch(_ query: PostgresQuery, logger: Logger) async throws -> [PostgresRow] {
+    /// The rows of `query` on a leased connection; with `confirmingCommit`, once its commit is
+    /// confirmed (``PostgresConnection/confirmCommit(logger:)``: a write that must not be
+    /// reported done unless it is).
+    func fetch(_ query: PostgresQuery, logger: Logger, confirmingCommit: Bool = false) async throws -> [PostgresRow] {
         try await lease { connection in
             var rows: [PostgresRow] = []
             for try await row in try await connection.guardedQuery(query, logger: logger) { rows.append(row) }
+            if confirmingCommit { try await connection.confirmCommit(logger: logger) }
             return rows
         }
     }

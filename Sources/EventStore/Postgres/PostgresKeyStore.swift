@@ -32,8 +32,9 @@ public struct PostgresKeyStore: PersonalDataKeyStore {
 
     @discardableResult
     public func erase(subject: UUID) async throws -> Bool {
+        // An erasure reported done must be done (its key gone for good).
         let rows = try await store.fetch(
-            "DELETE FROM personal_data_keys WHERE subject_id = \(subject) RETURNING subject_id", logger: logger)
+            "DELETE FROM personal_data_keys WHERE subject_id = \(subject) RETURNING subject_id", logger: logger, confirmingCommit: true)
         return !rows.isEmpty
     }
 }

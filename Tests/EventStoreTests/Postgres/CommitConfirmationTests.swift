@@ -14,6 +14,8 @@ import Testing
 struct CommitConfirmationTests {
     /// Streams of this category fail at commit (the trigger is the test database's own).
     static let category = "commitfails"
+    /// The person whose key's deletion fails at commit.
+    static let unerasable = UUID(uuidString: "0C0FFEE0-0000-4000-8000-00000000E7A5") ?? UUID()
 
     static func installFailingCommit() async throws {
         try await TestDatabase.migrate()
@@ -23,7 +25,7 @@ struct CommitConfirmationTests {
             try await owner.query(
                 """
                 CREATE OR REPLACE FUNCTION test_commit_fails() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN RAISE EXCEPTION 'commit refused for %', NEW.stream_id; END $$
+                BEGIN RAISE EXCEPTION 'commit refused'; END $$
                 """, logger: TestDatabase.logger)
             try await owner.query("DROP TRIGGER IF EXISTS test_commit_fails ON events", logger: TestDatabase.logger)
             try await owner.query(
@@ -31,6 +33,13 @@ struct CommitConfirmationTests {
                 CREATE CONSTRAINT TRIGGER test_commit_fails AFTER INSERT ON events DEFERRABLE INITIALLY DEFERRED
                 FOR EACH ROW WHEN (NEW.category = 'commitfails') EXECUTE FUNCTION test_commit_fails()
                 """, logger: TestDatabase.logger)
+            try await owner.query("DROP TRIGGER IF EXISTS test_erase_fails ON personal_data_keys", logger: TestDatabase.logger)
+            try await owner.query(
+                PostgresQuery(
+                    unsafeSQL: """
+                        CREATE CONSTRAINT TRIGGER test_erase_fails AFTER DELETE ON personal_data_keys DEFERRABLE INITIALLY DEFERRED
+                        FOR EACH ROW WHEN (OLD.subject_id = '\(Self.unerasable.uuidString)') EXECUTE FUNCTION test_commit_fails()
+                        """), logger: TestDatabase.logger)
             try await owner.close()
         } catch {
             try? await owner.close()
@@ -61,6 +70,18 @@ struct CommitConfirmationTests {
             // The connection that failed is not handed out again: the next append goes in.
             let result = try await fixture.store.append(to: other, expected: .noStream, events: [event()])
             #expect(result.versions[other] == 1)
+        }
+    }
+
+    @Test("an erasure whose commit fails is not reported done: the key is still there, and the caller hears so")
+    func erasure_refused_at_commit() async throws {
+        try await Self.installFailingCommit()
+        try await withFixture(.postgres) { fixture in
+            let keys = PostgresKeyStore(store: try #require(fixture.store as? PostgresEventStore))
+            let key = try await keys.key(for: Self.unerasable)
+            let failure = await #expect(throws: EventStoreError.self) { try await keys.erase(subject: Self.unerasable) }
+            #expect(failure?.code == .unavailable, "\(String(describing: failure))")
+            #expect(try await keys.existingKey(for: Self.unerasable) == key)
         }
     }
 }
