@@ -998,10 +998,10 @@ enum FaultInvariants {
             WHERE c.name = 'usuarios:apagamentos' AND (c.tx_id, c.position) <> (h.tx_id, h.position)
             """#)
 
-    /// Every booking the load was answered 201 for is in the log: an answer is a promise, and
-    /// a store that acknowledged an append it then lost (a connection left inside a transaction
-    /// that a restart rolled back, a commit taken for done before it was) breaks it unseen by
-    /// every other invariant, which read only the log.
+    /// Every booking the load was answered 201 for is in the log: an answer is a promise. A
+    /// store that acknowledges an append it then loses (a commit taken for done before it was,
+    /// docs/reliability.md, session 61) breaks it unseen by every other invariant, which read
+    /// only the log.
     static func acknowledgedBookingsStored(_ ids: [String]) -> FaultInvariant {
         FaultInvariant(
             name: "acknowledged_bookings_stored",
