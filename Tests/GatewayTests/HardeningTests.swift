@@ -15,6 +15,19 @@ import Testing
 /// The defects a black-box probe found (issue: hardening), one behaviour each.
 @Suite("Hardening: what a black-box probe found")
 struct HardeningTests {
+    @Test("a failure's cause (ServiceError.causa: streams, versions) is for the log: the answer never carries it")
+    func cause_is_never_answered() throws {
+        var error = ServiceError.indisponivel("o horário está muito disputado agora; tente de novo em instantes", retryAfter: 1)
+        error.causa = "40 appends refused, the last: wrong expected version for stream 'agenda-x-2027-02-04': expected 11, actual 10"
+        let reply = error.reply(requestId: "r1")
+        let body = String(decoding: try #require(reply.body), as: UTF8.self)
+        #expect(reply.status == 503)
+        #expect(reply.headers["Retry-After"] == "1")
+        #expect(body.contains("muito disputado"))
+        #expect(!body.contains("appends refused"))
+        #expect(!body.contains("agenda-x"))
+    }
+
     @Test("a text in the sealed form, written about another member, is text: every export answers, none opens it, the other member's leaves it out")
     func forged_sealed_text_breaks_no_export() async throws {
         let harness = try await Harness.make()

@@ -171,7 +171,9 @@ extension ReservasService {
         primeiro.requestFingerprint = fingerprint
         // Events read ahead serve the first attempt only: a conflict means the streams moved.
         var prefetched = prefetched
-        var conflitos: [String] = []
+        // The appends refused and the last refusal: what a 503 logs (``ServiceError/causa``).
+        var recusas = 0
+        var ultima: WrongExpectedVersion?
         for _ in 1...Self.tentativas {
             defer { prefetched = nil }
             var writes = [
@@ -237,7 +239,8 @@ extension ReservasService {
                 guard case .solicitada(let event) = solicitada.first else { break }
                 return ReservaView(event)
             } catch let conflito as WrongExpectedVersion {
-                conflitos.append("\(conflito.stream) \(conflito.expected)→\(conflito.actual)")
+                recusas += 1
+                ultima = conflito
                 // The same request (its Idempotency-Key) made this booking meanwhile: its answer.
                 // Without a key the id is fresh: no stream to look for on every conflict.
                 if chaveada,
@@ -251,7 +254,7 @@ extension ReservasService {
             }
         }
         var disputado = ServiceError.indisponivel("o horário está muito disputado agora; tente de novo em instantes", retryAfter: 1)
-        disputado.causa = "\(conflitos.count) appends refused: " + conflitos.joined(separator: ", ")
+        disputado.causa = "\(recusas) appends refused, the last: \(ultima.map(String.init(describing:)) ?? "none")"
         throw disputado
     }
 
