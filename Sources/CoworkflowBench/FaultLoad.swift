@@ -66,9 +66,9 @@ struct LoadCounts: Sendable {
     var failedDuringRollingRestart = 0
     /// The first few of them (method, path, what came back), to say which.
     var rollingFailures: [String] = []
-    var bookings = 0
     /// The ids of the bookings answered 201: each must be in the log (an answer is a promise).
     var acknowledged: [String] = []
+    var bookings: Int { acknowledged.count }
     var cancellations = 0
     var checkins = 0
     var pixPaid = 0
@@ -276,10 +276,7 @@ struct MemberLoad: Sendable {
                     .POST, "/api/reservas", #"{"espacoId":"\#(space)","inicio":"\#(inicio)","fim":"\#(fim)"\#(pagamento)}"#, token: token,
                     client: address)
                 if let answer, answer.status == 201, let id = answer.object["id"] as? String {
-                    balancer.count {
-                        $0.bookings += 1
-                        $0.acknowledged.append(id)
-                    }
+                    balancer.count { $0.acknowledged.append(id) }
                     mine.append((id, pix))
                 }
             } else if roll < 70, let booking = mine.filter(\.pix).randomElement(using: &random) {
@@ -308,10 +305,7 @@ struct MemberLoad: Sendable {
                     #"{"espacoId":"\#(room)","inicio":"\#(inicio)","fim":"\#(fim)","pagamento":{"metodo":"cartao","cartaoToken":"tok_visa"}}"#,
                     token: token, client: address)
                 guard let answer, answer.status == 201, let id = answer.object["id"] as? String else { continue }
-                balancer.count {
-                    $0.bookings += 1
-                    $0.acknowledged.append(id)
-                }
+                balancer.count { $0.acknowledged.append(id) }
                 for _ in 0..<20 where !stop() {
                     let codigo = await balancer.call(.GET, "/api/reservas/\(id)/checkin", token: token, client: address)?.object["codigo"] as? String
                     if let codigo {
@@ -334,10 +328,7 @@ struct MemberLoad: Sendable {
                     #"{"espacoId":"\#(room)","inicio":"\#(inicio)","fim":"\#(fim)","pagamento":{"metodo":"cartao","cartaoToken":"tok_visa"}}"#,
                     token: token, client: address)
                 if answer?.status == 201, let id = answer?.object["id"] as? String {
-                    balancer.count {
-                        $0.bookings += 1
-                        $0.acknowledged.append(id)
-                    }
+                    balancer.count { $0.acknowledged.append(id) }
                 }
             }
             try? await Task.sleep(for: .milliseconds(Int.random(in: 20..<120, using: &random)))
