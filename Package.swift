@@ -59,6 +59,9 @@ let package = Package(
             dependencies: [
                 "Domain", "Telemetry",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                // The store's own connections: a handler before PostgresNIO's (CommitWatch.swift).
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 // ConnectionPoolError: the pool's "gave up opening connections" (DatabaseHealth).
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -163,10 +163,29 @@ extension PostgresConnection {
     /// PostgresNIO takes an error after CommandComplete for an unexpected message and closes
     /// the connection; the statement's caller has its rows by then. So a write answered this
     /// way may not be stored: the faults harness found two bookings answered 201 that a
-    /// PostgreSQL restart had rolled back (docs/reliability.md). An empty statement is sent
-    /// only after ReadyForQuery: it is answered when the commit was, and fails with the
-    /// connection when the commit did not. One round trip, no planning.
+    /// PostgreSQL restart had rolled back (docs/reliability.md).
+    ///
+    /// On a connection the store opened with a ``CommitLedger`` (every pool connection), the
+    /// outcome is read from the messages that came after the statement's CommandComplete: at
+    /// once when its ReadyForQuery came in the same read (nearly always), else when it comes.
+    /// Call this after the statement's rows were read to the end, before anything else is
+    /// written to the connection.
+    ///
+    /// On any other connection an empty statement is sent: PostgresNIO sends it only after
+    /// ReadyForQuery, so it is answered when the commit was, and fails with the connection
+    /// when the commit did not. One round trip, no planning.
     func confirmCommit(logger: Logger) async throws {
+        if let ledger = CommitLedger.of(self) {
+            switch await ledger.lastOutcome() {
+            case .committed:
+                return
+            case .failed:
+                throw EventStoreError(.unavailable, "the write's commit failed: it is not stored")
+            case .unknown:
+                throw EventStoreError(
+                    .unavailable, "the connection closed before its write was confirmed committed: the write may or may not be stored")
+            }
+        }
         do {
             try await guardedQuery("", logger: logger)
         } catch {

@@ -298,7 +298,7 @@ public final class StorePool: Sendable {
     }
 
     private func connect(id: Int) async throws -> PostgresConnection {
-        try await PostgresConnection.connect(configuration: configuration, id: id, logger: logger)
+        try await CommitLedger.connect(configuration: configuration, id: id, logger: logger)
     }
 
     static let shutDown = EventStoreError(.unavailable, "the store is shutting down")

@@ -1,9 +1,10 @@
 import Domain
-import EventStore
 import Foundation
 import PostgresNIO
 import TestSupport
 import Testing
+
+@testable import EventStore
 
 /// PostgresNIO answers a statement at its CommandComplete; a statement outside a transaction
 /// block commits after that, at the Sync, and a commit that fails then is an error PostgresNIO
@@ -82,6 +83,34 @@ struct CommitConfirmationTests {
             let failure = await #expect(throws: EventStoreError.self) { try await keys.erase(subject: Self.unerasable) }
             #expect(failure?.code == .unavailable, "\(String(describing: failure))")
             #expect(try await keys.existingKey(for: Self.unerasable) == key)
+        }
+    }
+}
+
+extension CommitConfirmationTests {
+    @Test("the pool's connections carry a ledger: an append's commit is confirmed from its own messages, no statement sent")
+    func pool_connections_read_the_outcome() async throws {
+        try await TestDatabase.migrate()
+        try await withFixture(.postgres) { fixture in
+            let store = try #require(fixture.store as? PostgresEventStore)
+            try await store.pool.withConnection { connection in
+                let ledger = try #require(CommitLedger.of(connection))
+                func append() async throws {
+                    let write = StreamWrite(stream: uniqueStream("commitok"), expected: .noStream, events: [event()])
+                    _ = try await PostgresEventStore.append([write], on: connection, logger: TestDatabase.logger)
+                    try await connection.confirmCommit(logger: TestDatabase.logger)
+                }
+                // The first one may prepare its statement (a cycle of its own).
+                try await append()
+                let before = ledger.counts
+                try await append()
+                let after = ledger.counts
+                #expect(after.completed == before.completed + 1)
+                #expect(after.settled == after.completed)
+                #expect(!after.settledFailed)
+                // One ReadyForQuery: the append's own. A confirming statement would add one.
+                #expect(after.readies == before.readies + 1)
+            }
         }
     }
 }
