@@ -180,12 +180,12 @@ final class CommitLedger: Sendable {
             try? await channel.close()
             throw error
         }
-        let key = ObjectIdentifier(connection)
-        ledgers.withLock { $0[key] = (Weak(connection: connection), ledger) }
-        connection.closeFuture.whenComplete { _ in
-            ledgers.withLock { ledgers in
-                if ledgers[key]?.ledger === ledger { ledgers[key] = nil }
-            }
+        // Kept while the connection object lives, closed or not: PostgresNIO closes it on the
+        // very ErrorResponse of a failed commit, before the caller asks, and the ledger is what
+        // still knows the write is not stored. Entries of freed connections go at the next open.
+        ledgers.withLock { ledgers in
+            ledgers = ledgers.filter { $0.value.connection.connection != nil }
+            ledgers[ObjectIdentifier(connection)] = (Weak(connection: connection), ledger)
         }
         return connection
     }
