@@ -63,6 +63,8 @@ final class CommitLedger: Sendable {
     private struct State {
         var counts = Counts()
         var closed = false
+        /// The messages could not be read: the counts stopped, so nothing they say is news.
+        var broken = false
         var waiting: [(completed: UInt64, continuation: CheckedContinuation<Outcome, Never>)] = []
     }
 
@@ -88,10 +90,12 @@ final class CommitLedger: Sendable {
         for (continuation, outcome) in ready { continuation.resume(returning: outcome) }
     }
 
-    /// The connection closed or its stream of messages broke: outcomes not seen are unknown.
-    func close() {
+    /// The connection closed (`broken`: its stream of messages could not be read): outcomes
+    /// not seen are unknown; after a break, every outcome is.
+    func close(broken: Bool = false) {
         let waiting = state.withLock { state -> [CheckedContinuation<Outcome, Never>] in
             state.closed = true
+            if broken { state.broken = true }
             defer { state.waiting = [] }
             return state.waiting.map(\.continuation)
         }
@@ -107,6 +111,8 @@ final class CommitLedger: Sendable {
             case wait(UInt64)
         }
         let now = state.withLock { state -> Now in
+            // Counts stopped at a break would answer for an earlier statement.
+            if state.broken { return .known(.unknown) }
             let completed = state.counts.completed
             if let outcome = Self.outcome(of: completed, in: state.counts) { return .known(outcome) }
             return state.closed ? .known(.unknown) : .wait(completed)
@@ -262,7 +268,7 @@ final class CommitFrames: ChannelInboundHandler, RemovableChannelHandler {
             }
         }
         if counts != before { ledger.publish(counts) }
-        if broken { ledger.close() }
+        if broken { ledger.close(broken: true) }
     }
 }
 

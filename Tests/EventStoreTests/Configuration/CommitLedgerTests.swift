@@ -87,5 +87,12 @@ struct CommitLedgerTests {
         let frames = CommitFrames(ledger)
         Self.feed(frames, Self.complete + [UInt8(ascii: "Z"), 0, 0, 0, 1])
         #expect(await ledger.lastOutcome() == .unknown)
+        // Even where the counts, stopped at the break, would answer for an earlier statement.
+        let settled = CommitLedger()
+        let settledFrames = CommitFrames(settled)
+        Self.feed(settledFrames, Self.complete + Self.ready)
+        #expect(await settled.lastOutcome() == .committed)
+        Self.feed(settledFrames, [UInt8(ascii: "C"), 0, 0, 0, 2] + Self.complete + Self.ready)
+        #expect(await settled.lastOutcome() == .unknown)
     }
 }
