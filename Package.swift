@@ -59,7 +59,7 @@ let package = Package(
             dependencies: [
                 "Domain", "Telemetry",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
-                // The store's own connections: a handler before PostgresNIO's (CommitWatch.swift).
+                // The store's own connections: a handler before PostgresNIO's (CommitLedger.swift).
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 // ConnectionPoolError: the pool's "gave up opening connections" (DatabaseHealth).
