@@ -26,8 +26,9 @@ public final class ProjectionRunner: Sendable {
     /// events (of any type: the log is busy), it waits for the process's next ``Beat`` of `wait`
     /// before reading again, so that what arrives meanwhile is applied and committed together
     /// (one transaction, each document written once) instead of in as many small batches as the
-    /// runner could turn round, and every runner of the process (and the relay) reads the next
-    /// batch at the same moment from the same position: one shared read for all of them. Under
+    /// runner could turn round, and every runner of the process reads the next batch at the
+    /// same moment from the same position: one shared read for all of them (the relay keeps a
+    /// beat of its own, 20 ms by default, whose ticks include these). Under
     /// load its read model is then up to `wait` later; a runner that reads fewer events (one
     /// booking now and then) never waits.
     public struct Gathering: Sendable, Equatable {
@@ -39,10 +40,11 @@ public final class ProjectionRunner: Sendable {
             self.from = from
         }
 
-        /// The product's: 20 ms, from 4 events (docs/benchmarks.md, session 44: under a load
+        /// The product's: 60 ms, from 4 events (docs/benchmarks.md, session 44: under a load
         /// of bookings it took a fifth of their CPU and a statement each; session 51: on the
-        /// beat, a read shared by every runner).
-        public static let underLoad = Gathering(wait: .milliseconds(20))
+        /// beat, a read shared by every runner; session 63: 60 ms rather than 20, since what a
+        /// pass costs is paid per pass, and on a slow machine a 20 ms batch held a few bookings).
+        public static let underLoad = Gathering(wait: .milliseconds(60))
     }
 
     /// Why the runner is not following the log now (an event it cannot apply, the store out of

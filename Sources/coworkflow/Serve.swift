@@ -339,7 +339,7 @@ extension Integracoes {
 
 /// How projection runners (``ProjectionRunner/Gathering``, `PROJECTION_GATHER_MS`) and the relay
 /// (``Relay/underLoad``, `RELAY_GATHER_MS`) let batches gather under load: milliseconds, 0 for
-/// not at all; 20 when unset.
+/// not at all; when unset, 60 for the runners and 20 for the relay.
 enum Gathering {
     static func projections(_ environment: [String: String]) throws -> ProjectionRunner.Gathering? {
         try wait("PROJECTION_GATHER_MS", environment, default: ProjectionRunner.Gathering.underLoad.wait).map {

@@ -25,10 +25,10 @@ func emDia(
 }
 
 /// How often a timer's pass looks at its read model's checkpoint while it catches up
-/// (``emDia(_:_:limite:pausa:)``). The pass waits for nobody, so every 20 ms (the runners' beat
-/// under load: a read model is a beat or two behind then) rather than every 5: the eight timers
-/// of a deployment polled their checkpoints 0.08–0.17 times a booking under load
-/// (docs/benchmarks.md, session 57).
+/// (``emDia(_:_:limite:pausa:)``). The pass waits for nobody, so every 20 ms (a third of the
+/// runners' 60 ms beat under load: a read model is up to a beat behind then) rather than every
+/// 5: the eight timers of a deployment polled their checkpoints 0.08–0.17 times a booking under
+/// load (docs/benchmarks.md, session 57).
 let pausaDeTemporizador: Duration = .milliseconds(20)
 
 /// What a timer's pass looks at: the first `limite` documents of a read model's timers, in
