@@ -12,6 +12,8 @@ public struct EventSubscription: AsyncSequence, Sendable {
     let batchSize: Int
     let pollInterval: Duration
     let category: String?
+    /// Reads through ``EventFeed/readAllShared(after:limit:)`` (global order only).
+    let shared: Bool
 
     public func makeAsyncIterator() -> Iterator {
         Iterator(subscription: self, position: start)
@@ -82,20 +84,23 @@ public struct EventSubscription: AsyncSequence, Sendable {
             if let category = subscription.category {
                 return try await store.readCategory(category, after: position, limit: subscription.batchSize)
             }
+            if subscription.shared { return try await store.readAllShared(after: position, limit: subscription.batchSize) }
             return try await store.readAll(after: position, limit: subscription.batchSize)
         }
     }
 }
 
 extension EventFeed {
-    /// Follows every event after `position`, forever (until the task is cancelled).
+    /// Follows every event after `position`, forever (until the task is cancelled). `shared`
+    /// (with no category): one of several followers of the log in this process, whose reads of
+    /// the same batch may be one (``EventFeed/readAllShared(after:limit:)``).
     public func subscribe(
         after position: GlobalPosition, category: String? = nil, batchSize: Int = 500,
-        pollInterval: Duration = .milliseconds(500)
+        pollInterval: Duration = .milliseconds(500), shared: Bool = false
     ) -> EventSubscription {
         EventSubscription(
             store: self, start: position, batchSize: batchSize, pollInterval: pollInterval,
-            category: category)
+            category: category, shared: shared && category == nil)
     }
 }
 

@@ -31,7 +31,7 @@ public final class PostgresEventStore: EventStore {
     private let appended = Atomic<Int>(0)
     private let running = Atomic<Bool>(false)
     private let startedBell = Doorbell()
-    let recentReads = Mutex(RecentReads())
+    let sharedReads = SharedReads()
     /// Read-model commits gathered while one is in flight (ReadModelCommitQueue).
     let readModelCommits = ReadModelCommitQueue()
 
@@ -441,48 +441,10 @@ public final class PostgresEventStore: EventStore {
         return rows.values
     }
 
-    /// The projection runners of one process (a projections process runs eight) wake on the
-    /// same append and ask for the same batch: they share one query ("single flight"), and a
-    /// batch read recently is answered again from memory. That is safe because a global-order
-    /// read after a position only ever grows: a later read returns the earlier one's events
-    /// first, so an earlier (shorter) answer is still a true prefix, and the reader comes back
-    /// for the rest — so a caller must move past what it was given, never ask the same position
-    /// again for more. Plain ``readAll(after:limit:)`` always asks the database.
+    /// One read for the runners and the relay of this process that ask for the same batch
+    /// (``SharedReads``). Plain ``readAll(after:limit:)`` always asks the database.
     public func readAllShared(after position: GlobalPosition, limit: Int) async throws -> [RecordedEvent] {
-        let key = RecentReads.Key(after: position, limit: limit)
-        let (read, started) = recentReads.withLock { recent in
-            if let shared = recent.reads[key] { return (shared, false) }
-            let read = Task { try await self.readAll(after: position, limit: limit) }
-            recent.add(key, read)
-            return (read, true)
-        }
-        do {
-            // The read runs in its own task: a cancelled reader (a runner at shutdown) cancels
-            // it, or it would wait for a connection from a pool that may have stopped.
-            let events: [RecordedEvent]
-            do {
-                events = try await withTaskCancellationHandler {
-                    try await read.value
-                } onCancel: {
-                    read.cancel()
-                }
-            } catch is CancellationError where !Task.isCancelled {
-                // Another reader of it was cancelled (its runner stopped or lost its lease) and
-                // took the shared read with it, whoever started it; this one was not: it reads
-                // for itself, and a read that was cancelled is not kept.
-                if started { recentReads.withLock { $0.remove(key) } }
-                return try await readAll(after: position, limit: limit)
-            }
-            // An empty answer is only true for now: the next wake-up must ask the database.
-            if events.isEmpty, started { recentReads.withLock { $0.remove(key) } }
-            // One this reader joined may have begun before the append that woke it: nothing
-            // there is asked again, or the reader would wait for a ring that already came.
-            if events.isEmpty, !started { return try await readAll(after: position, limit: limit) }
-            return events
-        } catch {
-            if started { recentReads.withLock { $0.remove(key) } }
-            throw error
-        }
+        try await sharedReads.read(after: position, limit: limit) { try await self.readAll(after: $0, limit: $1) }
     }
 
     public func readAllPayloads(after position: GlobalPosition, limit: Int) async throws -> [EventPayload] {
@@ -634,31 +596,6 @@ public final class PostgresEventStore: EventStore {
     }
 
     static let notifyInterval: Duration = .milliseconds(5)
-}
-
-/// The last global-order reads of this process, shared by its projection runners and relay
-/// (``PostgresEventStore/readAllShared(after:limit:)``).
-struct RecentReads: ~Copyable {
-    struct Key: Hashable {
-        let after: GlobalPosition
-        let limit: Int
-    }
-
-    /// Enough for every runner of a process to find the batch the others read.
-    static let capacity = 64
-    private(set) var reads: [Key: Task<[RecordedEvent], any Error>] = [:]
-    private var order: [Key] = []
-
-    mutating func add(_ key: Key, _ read: Task<[RecordedEvent], any Error>) {
-        reads[key] = read
-        order.append(key)
-        while order.count > Self.capacity { reads[order.removeFirst()] = nil }
-    }
-
-    mutating func remove(_ key: Key) {
-        reads[key] = nil
-        order.removeAll { $0 == key }
-    }
 }
 
 /// The rows of one ``PostgresEventStore/readBulk(_:decode:)``: PostgresNIO calls its row

@@ -17,6 +17,7 @@ public final class SQLiteEventStore: EventStore {
     let upcasters: Upcasters
     /// Names of the leases held in this process (see ``whileHolding(lease:retryEvery:_:)``).
     let leases = Mutex<Set<String>>([])
+    let sharedReads = SharedReads()
 
     /// Opens (creating if needed) the store at `path` and applies pending migrations.
     public init(path: String, upcasters: Upcasters = .catalogo) throws {
@@ -192,6 +193,12 @@ public final class SQLiteEventStore: EventStore {
                 "SELECT \(Self.columns) FROM events WHERE (tx_id, position) > (?, ?) ORDER BY tx_id, position LIMIT ?",
                 [position.transaction, position.sequence, limit])
         }
+    }
+
+    /// One read for the followers of the log in this process (the projection runners, the
+    /// bus's consumers) that ask for the same batch (``SharedReads``).
+    public func readAllShared(after position: GlobalPosition, limit: Int) async throws -> [RecordedEvent] {
+        try await sharedReads.read(after: position, limit: limit) { try await self.readAll(after: $0, limit: $1) }
     }
 
     public func headPosition() async throws -> GlobalPosition {

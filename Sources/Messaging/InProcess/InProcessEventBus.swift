@@ -66,14 +66,26 @@ public final class InProcessEventBus: EventBus {
             health.up()
             var skipped = 0
             // Batches of 64 at most, as the AMQP consumers' prefetch hands them over.
-            var events = store.subscribe(after: try await store.checkpoint(name), batchSize: 64, pollInterval: .milliseconds(250))
-                .makeAsyncIterator()
+            // The consumers of this process read the same batches: one read serves those at
+            // the same position.
+            var events = store.subscribe(
+                after: try await store.checkpoint(name), batchSize: 64, pollInterval: .milliseconds(250), shared: true
+            ).makeAsyncIterator()
+            // Which routing keys the consumer's bindings match (the keys are the event types'
+            // few): matched once each, not per event.
+            var wants: [String: Bool] = [:]
             while true {
                 // What the store had when read, handled as the AMQP bus handles a batch of
                 // deliveries: one commit for its events' inbox rows and writes, and one checkpoint.
                 let batch = try await events.nextBatch()
                 guard let last = batch.last else { continue }  // never: a batch holds one event at least
-                let wanted = batch.filter { consumer.wants(routing($0)) }
+                let wanted = batch.filter { event in
+                    let key = routing(event)
+                    if let known = wants[key] { return known }
+                    let matches = consumer.wants(key)
+                    if wants.count < 1_024 { wants[key] = matches }
+                    return matches
+                }
                 guard !wanted.isEmpty else {
                     // None of this consumer's: move the checkpoint now and then, not per batch.
                     skipped += batch.count

@@ -4,24 +4,31 @@ import Testing
 
 @Suite("Global order under concurrency")
 struct GlobalOrderTests {
-    @Test("8 concurrent writers and a tailing reader: every committed event exactly once, in order", arguments: Backend.allCases)
-    func writers_and_tailing_reader(backend: Backend) async throws {
+    @Test(
+        "8 concurrent writers and a tailing reader: every committed event exactly once, in order",
+        arguments: Backend.allCases, [false, true])
+    func writers_and_tailing_reader(backend: Backend, shared: Bool) async throws {
         try await withFixture(backend) { fixture in
             let store = fixture.store
             let category = uniqueCategory("stress")
             let writers = 8, appendsPerWriter = 60
             let start = try await store.headPosition()
             let expected = writers * appendsPerWriter * 2
-            let subscription = store.subscribe(after: start, batchSize: 50, pollInterval: .milliseconds(50))
+            // Shared: three followers of the log, as the embedded bus's consumers are, whose
+            // reads of the same batch are one; each must still see every event once, in order.
+            let followers = shared ? 3 : 1
+            let subscription = store.subscribe(after: start, batchSize: 50, pollInterval: .milliseconds(50), shared: shared)
 
             let seen = try await withThrowingTaskGroup(of: [RecordedEvent]?.self) { group in
-                group.addTask {
-                    var mine: [RecordedEvent] = []
-                    for try await event in subscription where event.stream.category == category {
-                        mine.append(event)
-                        if mine.count == expected { break }
+                for _ in 0..<followers {
+                    group.addTask {
+                        var mine: [RecordedEvent] = []
+                        for try await event in subscription where event.stream.category == category {
+                            mine.append(event)
+                            if mine.count == expected { break }
+                        }
+                        return mine
                     }
-                    return mine
                 }
                 for writer in 0..<writers {
                     group.addTask {
@@ -33,9 +40,11 @@ struct GlobalOrderTests {
                         return nil
                     }
                 }
-                var result: [RecordedEvent] = []
-                for try await value in group { if let value { result = value } }
-                return result
+                var results: [[RecordedEvent]] = []
+                for try await value in group { if let value { results.append(value) } }
+                #expect(results.count == followers)
+                #expect(Set(results.map { $0.map(\.eventId) }).count == 1)
+                return results.first ?? []
             }
             #expect(seen.count == expected)
             #expect(Set(seen.map(\.eventId)).count == expected)

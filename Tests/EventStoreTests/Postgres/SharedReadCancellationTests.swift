@@ -24,7 +24,7 @@ struct SharedReadCancellationTests {
             let holder = Task { try await store.lease { _ in for await _ in release { break } } }
             // The starter: its read is registered before anyone joins it.
             let starter = Task { try await store.readAllShared(after: start, limit: 1_000) }
-            while !store.recentReads.withLock({ $0.reads[RecentReads.Key(after: start, limit: 1_000)] != nil }) {
+            while !store.sharedReads.holds(after: start, limit: 1_000) {
                 try await Task.sleep(for: .milliseconds(1))
             }
             // A reader that joins it and is cancelled (its runner stopped) cancels the shared read.

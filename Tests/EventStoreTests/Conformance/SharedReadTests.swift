@@ -2,16 +2,17 @@ import EventStore
 import Foundation
 import Testing
 
-/// The projection runners of one process share their global-order reads (single flight and a
-/// memo of recent batches); what each reader gets must stay what an unshared read would give.
-@Suite("PostgreSQL: shared global-order reads")
+/// The followers of the log in one process (projection runners, the relay, the embedded bus's
+/// consumers) share their global-order reads (single flight and a memo of recent batches); what
+/// each reader gets must stay what an unshared read would give, in either store.
+@Suite("Shared global-order reads")
 struct SharedReadTests {
     @Test(
         "concurrent readers of one position get the same batch; an empty answer is not kept; a kept batch is a prefix of a fresh read",
-        .timeLimit(.minutes(1)))
-    func shared_reads() async throws {
-        try await withFixture(.postgres) { fixture in
-            let store = try #require(fixture.store as? PostgresEventStore)
+        .timeLimit(.minutes(1)), arguments: Backend.allCases)
+    func shared_reads(backend: Backend) async throws {
+        try await withFixture(backend) { fixture in
+            let store = fixture.store
             let category = uniqueCategory("shared")
             let start = try await store.headPosition()
             // Only this test's events: other suites may append to the same database meanwhile.
