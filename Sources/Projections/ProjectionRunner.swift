@@ -191,7 +191,13 @@ public final class ProjectionRunner: Sendable {
         if target.isLive { applied.update { $0 = max($0, position) } }
         var total = 0
         while true {
-            let events = try await store.readAllShared(after: position, limit: batchSize)
+            // Following the log (`lazily`), its reads are shared with the process's other
+            // followers, and a batch kept from a read a moment ago may be short of what is
+            // readable now: the next pass reads on from it. Catching up and rebuilding must stop
+            // only where the log ends now, so they ask the store itself.
+            let events =
+                lazily != nil
+                ? try await store.readAllShared(after: position, limit: batchSize) : try await store.readAll(after: position, limit: batchSize)
             guard let last = events.last else { break }
             let batch = ProjectionBatch(store: store, cache: cache, target: target)
             if let histories = projection.histories {
