@@ -135,7 +135,8 @@ struct Embedded {
         let usuarios = UsuariosService(
             store: store, vault: vault, passwords: PasswordHasher(), tokens: try await TokenIssuer(secret: secrets.jwt),
             clock: SystemClock(), emailKey: secrets.emailKey)
-        let bus = InProcessEventBus(store: store)
+        // The embedded mode's relay: its consumers keep the relay's beat (RELAY_GATHER_MS).
+        let bus = InProcessEventBus(store: store, gathering: try Gathering.relay(environment))
         let integracoes = try Integracoes.local(
             environment: environment, webhookSecret: secrets.webhook, outbox: directory.appendingPathComponent("outbox"), logger: logger)
         let backend = Backend.allInOne(

@@ -12,17 +12,22 @@ public import Logging
 public final class InProcessEventBus: EventBus {
     let store: any EventFeed & Checkpoints & ConsumerInbox & Leases
     let routing: @Sendable (RecordedEvent) -> String
+    /// The period of the beat (``Beat``) a consumer waits for after a batch of 4 events or more,
+    /// fewer than a full one (nil: it reads again at once); see ``Relay/underLoad``, whose part
+    /// this bus plays in the embedded mode.
+    let gathering: Duration?
     let logger: Logger
     /// Up from the start (there is no broker to reach); down only while a consumer is failing.
     public let health = BusHealth(.up)
 
     public init(
         store: any EventFeed & Checkpoints & ConsumerInbox & Leases,
-        routing: @escaping @Sendable (RecordedEvent) -> String = EventRouting.routingKey(of:),
+        routing: @escaping @Sendable (RecordedEvent) -> String = EventRouting.routingKey(of:), gathering: Duration? = nil,
         logger: Logger = Logger(label: "coworkflow.bus")
     ) {
         self.store = store
         self.routing = routing
+        self.gathering = gathering
         self.logger = logger
     }
 
@@ -62,23 +67,29 @@ public final class InProcessEventBus: EventBus {
         let handling = Handling(consumer: consumer, store: store, logger: logger)
         let metrics = BusMetrics.consumer(consumer.service)
         // One active consumer per service, as with AMQP's single active consumer.
-        try await store.whileHolding(lease: name, retryEvery: .milliseconds(200)) { [store, routing, health] in
+        try await store.whileHolding(lease: name, retryEvery: .milliseconds(200)) { [store, routing, gathering, health] in
             health.up()
             var skipped = 0
-            // Batches of 64 at most, as the AMQP consumers' prefetch hands them over.
             // The consumers of this process read the same batches: one read serves those at
             // the same position.
             var events = store.subscribe(
-                after: try await store.checkpoint(name), batchSize: 64, pollInterval: .milliseconds(250), shared: true
+                after: try await store.checkpoint(name), batchSize: Self.batchSize, pollInterval: .milliseconds(250), shared: true
             ).makeAsyncIterator()
             // Which routing keys the consumer's bindings match (the keys are the event types'
             // few): matched once each, not per event.
             var wants: [String: Bool] = [:]
+            var gather = false
             while true {
+                // Under load, the next batch gathers until the process's next beat: one read
+                // shared by every consumer at it, one commit and one checkpoint for what came
+                // meanwhile, instead of one each per few events (as the relay does). A full batch
+                // leaves more waiting (catching up); a quiet log (a booking now and then) never waits.
+                if gather, let gathering { try await Task.sleep(until: Beat.next(gathering), clock: .continuous) }
                 // What the store had when read, handled as the AMQP bus handles a batch of
                 // deliveries: one commit for its events' inbox rows and writes, and one checkpoint.
                 let batch = try await events.nextBatch()
                 guard let last = batch.last else { continue }  // never: a batch holds one event at least
+                gather = batch.count >= Relay.gatheringFrom && batch.count < Self.batchSize
                 let wanted = batch.filter { event in
                     let key = routing(event)
                     if let known = wants[key] { return known }
@@ -102,6 +113,9 @@ public final class InProcessEventBus: EventBus {
             }
         }
     }
+
+    /// The most events a consumer reads at once, as the AMQP consumers' prefetch hands them over.
+    static let batchSize = 64
 
     public func deadLetters(of service: String) async throws -> [DeadLetter] {
         try await store.deadLetters(consumer: service, limit: 1_000).map { entry in
