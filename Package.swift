@@ -65,6 +65,8 @@ let package = Package(
                 // ConnectionPoolError: the pool's "gave up opening connections" (DatabaseHealth).
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // sqlite3_wal_hook: the log's checkpoints off the writer (SQLiteCheckpointer.swift).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Logging", package: "swift-log"),

@@ -18,9 +18,12 @@ public final class SQLiteEventStore: EventStore {
     /// Names of the leases held in this process (see ``whileHolding(lease:retryEvery:_:)``).
     let leases = Mutex<Set<String>>([])
     let sharedReads = SharedReads()
+    /// Checkpoints the write-ahead log off the writer's commits (``SQLiteCheckpointer``).
+    let checkpointer: SQLiteCheckpointer
 
-    /// Opens (creating if needed) the store at `path` and applies pending migrations.
-    public init(path: String, upcasters: Upcasters = .catalogo) throws {
+    /// Opens (creating if needed) the store at `path` and applies pending migrations;
+    /// `checkpointPages` is the log's length that wakes the checkpointer.
+    public init(path: String, upcasters: Upcasters = .catalogo, checkpointPages: Int32 = 1_000) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
@@ -29,8 +32,19 @@ public final class SQLiteEventStore: EventStore {
         database = try DatabasePool(path: path, configuration: configuration)
         self.upcasters = upcasters
         try SQLiteSchema.migrator.migrate(database)
+        checkpointer = try SQLiteCheckpointer(path: path, frames: checkpointPages)
+        database.writeWithoutTransaction { [checkpointer] in checkpointer.install(on: $0) }
         StoreMetrics.declare()
     }
+
+    deinit {
+        database.writeWithoutTransaction { [checkpointer] in checkpointer.remove(from: $0) }
+    }
+
+    /// Checkpoints of the write-ahead log made so far (``SQLiteCheckpointer``).
+    public var checkpointsMade: Int { checkpointer.checkpoints }
+    /// A checkpoint of the log is under way.
+    public var checkpointsRunning: Bool { checkpointer.busy }
 
     /// Migration ids applied to this file, oldest first.
     public func appliedMigrations() throws -> [String] {
