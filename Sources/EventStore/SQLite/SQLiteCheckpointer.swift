@@ -24,9 +24,12 @@ final class SQLiteCheckpointer: Sendable {
     /// The checkpointer copied the log since the writer last finished a checkpoint.
     private let copied = Atomic<Bool>(false)
     private let done = Atomic<Int>(0)
+    private let finished = Atomic<Int>(0)
 
     /// Checkpoints completed by the checkpointer (passive ones: each copies what no reader still needs).
     var checkpoints: Int { done.load(ordering: .relaxed) }
+    /// Checkpoints the writer finished in a commit, after a copy of the checkpointer's.
+    var finishedInCommits: Int { finished.load(ordering: .relaxed) }
     /// A checkpoint is under way.
     var busy: Bool { running.load(ordering: .acquiring) }
 
@@ -50,11 +53,17 @@ final class SQLiteCheckpointer: Sendable {
 
     /// After each commit of the writer `db`, with the log's length in pages.
     fileprivate func committed(_ length: Int32, on db: OpaquePointer?, name: UnsafePointer<CChar>?) {
-        guard length >= frames, !running.load(ordering: .acquiring) else { return }
+        guard length >= frames else {
+            // The log started again: what the checkpointer copied is behind it.
+            if copied.load(ordering: .relaxed) { copied.store(false, ordering: .relaxed) }
+            return
+        }
+        guard !running.load(ordering: .acquiring) else { return }
         if copied.exchange(false, ordering: .acquiringAndReleasing) {
             // What was written while the checkpointer copied: few pages, copied here so that the
             // next transaction can start the log again.
             sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+            finished.add(1, ordering: .relaxed)
             return
         }
         guard running.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { return }

@@ -43,6 +43,8 @@ public final class SQLiteEventStore: EventStore {
 
     /// Checkpoints of the write-ahead log made so far (``SQLiteCheckpointer``).
     public var checkpointsMade: Int { checkpointer.checkpoints }
+    /// Checkpoints the writer finished in a commit (what was written while the checkpointer copied).
+    public var checkpointsFinishedInCommits: Int { checkpointer.finishedInCommits }
     /// A checkpoint of the log is under way.
     public var checkpointsRunning: Bool { checkpointer.busy }
 

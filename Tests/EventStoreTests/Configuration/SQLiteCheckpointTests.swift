@@ -32,6 +32,11 @@ struct SQLiteCheckpointTests {
             for _ in 0..<500 where store.checkpointsRunning { try await Task.sleep(for: .milliseconds(2)) }
         }
         #expect(store.checkpointsMade >= 5, "the checkpointer ran \(store.checkpointsMade) times")
+        // The copies are the checkpointer's: a commit finishes one now and then, never in turn
+        // with it (as it would if it took a log started again for the one just copied).
+        #expect(
+            store.checkpointsFinishedInCommits * 2 < store.checkpointsMade,
+            "commits finished \(store.checkpointsFinishedInCommits), the checkpointer made \(store.checkpointsMade)")
         // The events are in the database file, not only in the log.
         #expect(Self.size(path) > 2_000 * 2_000 / 2, "database file \(Self.size(path)) bytes")
         // Without checkpoints the log would hold all of it (4 MB and more); restarted after each,
