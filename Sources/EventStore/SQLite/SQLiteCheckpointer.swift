@@ -66,7 +66,8 @@ final class SQLiteCheckpointer: Sendable {
             finished.add(1, ordering: .relaxed)
             return
         }
-        guard running.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { return }
+        // Only the writer sets it (its commits are one at a time); the checkpointer clears it.
+        running.store(true, ordering: .releasing)
         queue.async { [self] in
             defer { running.store(false, ordering: .releasing) }
             // A failure (the file closing, a checkpoint of another connection) is retried by

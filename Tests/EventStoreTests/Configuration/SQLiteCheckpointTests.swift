@@ -45,7 +45,7 @@ struct SQLiteCheckpointTests {
         #expect(try await store.readStream(stream, from: 1, limit: 10_000).map(\.version) == Array(1...2_000))
     }
 
-    @Test("writers, a follower of the log and the checkpointer at once: every event read once, in order")
+    @Test("eight writers and the checkpointer at once; then every event reads back once, in order")
     func checkpoints_under_concurrent_writes() async throws {
         let path = TemporarySQLite.path("coworkflow-checkpoint")
         defer { TemporarySQLite.remove(path) }
