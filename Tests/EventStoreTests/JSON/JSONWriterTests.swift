@@ -81,6 +81,19 @@ struct JSONWriterTests {
         #expect(try writer([Int?.none]) == (try foundation([Int?.none])))
     }
 
+    @Test("strings with characters to escape at their start, middle and end, one after another, every control character: as Foundation writes them")
+    func escapes() throws {
+        let controls = String(decoding: (0..<0x20).map { UInt8($0) }, as: UTF8.self)
+        let texts = [
+            "", "\"", "\\", "\"começo", "fim\\", "meio\ndo\ttexto", "\"\"\\\\\n\r", "a/b", "ação — ünïcode 🚀", controls,
+            "antes" + controls + "depois", "x\u{7F}y",
+        ]
+        for text in texts {
+            #expect(try writer(text) == (try foundation(text)), "\(Array(text.utf8))")
+            #expect(try writer([text: text]) == (try foundation([text: text])), "\(Array(text.utf8))")
+        }
+    }
+
     struct Sobrescrito: Encodable {
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: K.self)
