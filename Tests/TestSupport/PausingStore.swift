@@ -91,6 +91,9 @@ public final class PausingStore: EventStore {
     public var changes: Doorbell { base.changes }
     public var eventsAppended: Int { base.eventsAppended }
     public func document(_ collection: String, key: String) async throws -> Data? { try await base.document(collection, key: key) }
+    public func documents(_ collection: String, keys: [String]) async throws -> [String: Data] {
+        try await base.documents(collection, keys: keys)
+    }
     public func documents(_ collection: String, grupo: String?, limit: Int, offset: Int) async throws -> [Data] {
         try await base.documents(collection, grupo: grupo, limit: limit, offset: offset)
     }

@@ -25,9 +25,9 @@ public struct ReadModelChange: Sendable, Equatable {
 public protocol ReadModelStore: Sendable {
     func document(_ collection: String, key: String) async throws -> Data?
 
-    /// The documents of `collection` under `keys`, by key (a key with none is left out): one
-    /// read where the backend allows (a projection's batch asks for what its events will read
-    /// at once, not one round trip each).
+    /// The documents of `collection` under `keys`, by key (a key with none is left out), in one
+    /// read: a projection's batch asks for what its events will read at once, not one round
+    /// trip (or, embedded, one hop to a reader thread) each.
     func documents(_ collection: String, keys: [String]) async throws -> [String: Data]
 
     /// A page of documents, sorted by `ordem` then key; all of the collection when `grupo` is nil.
@@ -91,12 +91,6 @@ public struct StagedCollection: Sendable, Hashable {
 }
 
 extension ReadModelStore {
-    public func documents(_ collection: String, keys: [String]) async throws -> [String: Data] {
-        var found: [String: Data] = [:]
-        for key in Set(keys) { if let doc = try await document(collection, key: key) { found[key] = doc } }
-        return found
-    }
-
     /// Writes `changes` and moves checkpoint `name` to `position`, wherever it stood.
     public func commit(_ changes: [ReadModelChange], checkpoint name: String, at position: GlobalPosition) async throws {
         try await commit(changes, checkpoint: name, at: position, from: nil)

@@ -12,6 +12,21 @@ extension SQLiteEventStore {
         }
     }
 
+    /// The documents of `keys` in one read (one hop to a reader of the pool, one snapshot), not
+    /// one read a key: a runner asks for a whole batch's documents ahead of it.
+    public func documents(_ collection: String, keys: [String]) async throws -> [String: Data] {
+        let keys = Set(keys)
+        guard !keys.isEmpty else { return [:] }
+        return try await database.read { db in
+            let statement = try db.cachedStatement(sql: "SELECT doc FROM read_models WHERE collection = ? AND key = ?")
+            var found: [String: Data] = [:]
+            for key in keys {
+                if let doc = try String.fetchOne(statement, arguments: [collection, key]) { found[key] = Data(doc.utf8) }
+            }
+            return found
+        }
+    }
+
     public func documents(_ collection: String, grupo: String?, limit: Int, offset: Int) async throws -> [Data] {
         try await database.read { db in
             let rows =
