@@ -87,6 +87,7 @@ public final class PausingStore: EventStore {
     public func headPosition() async throws -> GlobalPosition { try await base.headPosition() }
     public func streamVersion(_ stream: StreamName) async throws -> Int64 { try await base.streamVersion(stream) }
     public func checkpoint(_ name: String) async throws -> GlobalPosition { try await base.checkpoint(name) }
+    public func checkpoints(_ names: [String]) async throws -> [GlobalPosition] { try await base.checkpoints(names) }
     public func saveCheckpoint(_ name: String, _ position: GlobalPosition) async throws { try await base.saveCheckpoint(name, position) }
     public var changes: Doorbell { base.changes }
     public var eventsAppended: Int { base.eventsAppended }

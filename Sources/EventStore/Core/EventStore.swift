@@ -70,8 +70,8 @@ public protocol Checkpoints: Sendable {
     func checkpoint(_ name: String) async throws -> GlobalPosition
 
     /// Several readers' saved positions, in the order of `names`, read together (one round
-    /// trip where the backend allows): what a process following other processes' read models
-    /// polls.
+    /// trip, or one read): what a process following other processes' read models polls, and
+    /// the health check's lags.
     func checkpoints(_ names: [String]) async throws -> [GlobalPosition]
 
     func saveCheckpoint(_ name: String, _ position: GlobalPosition) async throws
@@ -131,13 +131,6 @@ extension EventLog {
     }
 }
 
-extension Checkpoints {
-    public func checkpoints(_ names: [String]) async throws -> [GlobalPosition] {
-        var positions: [GlobalPosition] = []
-        for name in names { positions.append(try await checkpoint(name)) }
-        return positions
-    }
-}
 
 extension EventFeed {
     /// Maps ``readAll(after:limit:)`` (a store with nothing cheaper).

@@ -4,11 +4,10 @@ import GRDB
 extension SQLiteEventStore {
     public func document(_ collection: String, key: String) async throws -> Data? {
         try await database.read { db in
-            try String.fetchOne(
+            // The text's bytes as they are stored, in one copy.
+            try Data.fetchOne(
                 db.cachedStatement(sql: "SELECT doc FROM read_models WHERE collection = ? AND key = ?"),
-                arguments: [collection, key]
-            )
-            .map { Data($0.utf8) }
+                arguments: [collection, key])
         }
     }
 
@@ -21,7 +20,7 @@ extension SQLiteEventStore {
             let statement = try db.cachedStatement(sql: "SELECT doc FROM read_models WHERE collection = ? AND key = ?")
             var found: [String: Data] = [:]
             for key in keys {
-                if let doc = try String.fetchOne(statement, arguments: [collection, key]) { found[key] = Data(doc.utf8) }
+                if let doc = try Data.fetchOne(statement, arguments: [collection, key]) { found[key] = doc }
             }
             return found
         }
@@ -31,19 +30,19 @@ extension SQLiteEventStore {
         try await database.read { db in
             let rows =
                 if let grupo {
-                    try String.fetchAll(
+                    try Data.fetchAll(
                         db.cachedStatement(
                             sql: """
                                 SELECT doc FROM read_models WHERE collection = ? AND grupo = ? ORDER BY ordem, key LIMIT ? OFFSET ?
                                 """), arguments: [collection, grupo, limit, offset])
                 } else {
-                    try String.fetchAll(
+                    try Data.fetchAll(
                         db.cachedStatement(
                             sql: """
                                 SELECT doc FROM read_models WHERE collection = ? ORDER BY ordem, key LIMIT ? OFFSET ?
                                 """), arguments: [collection, limit, offset])
                 }
-            return rows.map { Data($0.utf8) }
+            return rows
         }
     }
 
