@@ -131,7 +131,6 @@ extension EventLog {
     }
 }
 
-
 extension EventFeed {
     /// Maps ``readAll(after:limit:)`` (a store with nothing cheaper).
     public func readAllShared(after position: GlobalPosition, limit: Int) async throws -> [RecordedEvent] {
