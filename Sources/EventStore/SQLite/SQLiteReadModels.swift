@@ -2,13 +2,11 @@ public import Foundation
 import GRDB
 
 extension SQLiteEventStore {
+    /// One document (its text's bytes as stored, in one copy).
+    static let documentSQL = "SELECT doc FROM read_models WHERE collection = ? AND key = ?"
+
     public func document(_ collection: String, key: String) async throws -> Data? {
-        try await database.read { db in
-            // The text's bytes as they are stored, in one copy.
-            try Data.fetchOne(
-                db.cachedStatement(sql: "SELECT doc FROM read_models WHERE collection = ? AND key = ?"),
-                arguments: [collection, key])
-        }
+        try await database.read { db in try Data.fetchOne(db.cachedStatement(sql: Self.documentSQL), arguments: [collection, key]) }
     }
 
     /// The documents of `keys` in one read (one hop to a reader of the pool, one snapshot), not
@@ -17,7 +15,7 @@ extension SQLiteEventStore {
         let keys = Set(keys)
         guard !keys.isEmpty else { return [:] }
         return try await database.read { db in
-            let statement = try db.cachedStatement(sql: "SELECT doc FROM read_models WHERE collection = ? AND key = ?")
+            let statement = try db.cachedStatement(sql: Self.documentSQL)
             var found: [String: Data] = [:]
             for key in keys {
                 if let doc = try Data.fetchOne(statement, arguments: [collection, key]) { found[key] = doc }
@@ -28,21 +26,19 @@ extension SQLiteEventStore {
 
     public func documents(_ collection: String, grupo: String?, limit: Int, offset: Int) async throws -> [Data] {
         try await database.read { db in
-            let rows =
-                if let grupo {
-                    try Data.fetchAll(
-                        db.cachedStatement(
-                            sql: """
-                                SELECT doc FROM read_models WHERE collection = ? AND grupo = ? ORDER BY ordem, key LIMIT ? OFFSET ?
-                                """), arguments: [collection, grupo, limit, offset])
-                } else {
-                    try Data.fetchAll(
-                        db.cachedStatement(
-                            sql: """
-                                SELECT doc FROM read_models WHERE collection = ? ORDER BY ordem, key LIMIT ? OFFSET ?
-                                """), arguments: [collection, limit, offset])
-                }
-            return rows
+            if let grupo {
+                try Data.fetchAll(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT doc FROM read_models WHERE collection = ? AND grupo = ? ORDER BY ordem, key LIMIT ? OFFSET ?
+                            """), arguments: [collection, grupo, limit, offset])
+            } else {
+                try Data.fetchAll(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT doc FROM read_models WHERE collection = ? ORDER BY ordem, key LIMIT ? OFFSET ?
+                            """), arguments: [collection, limit, offset])
+            }
         }
     }
 
