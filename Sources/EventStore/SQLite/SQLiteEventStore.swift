@@ -263,14 +263,7 @@ public final class SQLiteEventStore: EventStore {
     // MARK: Checkpoints
 
     public func checkpoint(_ name: String) async throws -> GlobalPosition {
-        try await database.read { db in
-            guard
-                let row = try Row.fetchOne(
-                    db.cachedStatement(sql: "SELECT tx_id, position FROM subscription_checkpoints WHERE name = ?"),
-                    arguments: [name])
-            else { return .start }
-            return GlobalPosition(transaction: row["tx_id"], sequence: row["position"])
-        }
+        try await checkpoints([name]).first ?? .start
     }
 
     /// Several at once: one read (one hop to a reader of the pool), not one a name.
