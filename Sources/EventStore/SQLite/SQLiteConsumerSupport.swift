@@ -45,7 +45,7 @@ extension SQLiteEventStore {
 
     public func inboxOutcomes(_ eventIds: [UUID], consumer: String) async throws -> [UUID: InboxOutcome] {
         guard !eventIds.isEmpty else { return [:] }
-        return try await database.read { db in
+        return try await database.snapshot { db in
             var outcomes: [UUID: InboxOutcome] = [:]
             let rows = try Row.fetchAll(
                 db.statement(
@@ -63,7 +63,7 @@ extension SQLiteEventStore {
     }
 
     public func inboxEntry(_ eventId: UUID, consumer: String) async throws -> InboxEntry? {
-        try await database.read { db in
+        try await database.snapshot { db in
             guard
                 let row = try Row.fetchOne(
                     db.cachedStatement(
@@ -79,7 +79,7 @@ extension SQLiteEventStore {
     }
 
     public func deadLetters(consumer: String, limit: Int) async throws -> [InboxEntry] {
-        try await database.read { db in
+        try await database.snapshot { db in
             try Row.fetchAll(
                 db.cachedStatement(
                     sql: """

@@ -182,7 +182,7 @@ public final class SQLiteEventStore: EventStore {
         let reads = StreamRead.merged(reads)
         guard !reads.isEmpty else { return [:] }
         let events = try await StoreMetrics.reading(.streams) {
-            try await database.read { db in
+            try await database.snapshot(statements: reads.count) { db in
                 try reads.flatMap { read in
                     try Self.events(
                         db, "SELECT \(Self.columns) FROM events WHERE stream_id = ? AND stream_version >= ? ORDER BY stream_version",
@@ -218,7 +218,7 @@ public final class SQLiteEventStore: EventStore {
     }
 
     public func headPosition() async throws -> GlobalPosition {
-        try await database.read { db in
+        try await database.snapshot { db in
             guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT tx_id, position FROM events ORDER BY tx_id DESC, position DESC LIMIT 1"))
             else { return .start }
             return GlobalPosition(transaction: row["tx_id"], sequence: row["position"])
@@ -226,7 +226,7 @@ public final class SQLiteEventStore: EventStore {
     }
 
     public func streamVersion(_ stream: StreamName) async throws -> Int64 {
-        try await database.read { db in
+        try await database.snapshot { db in
             try Int64.fetchOne(
                 db.cachedStatement(sql: "SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = ?"),
                 arguments: [stream.rawValue]) ?? 0
@@ -234,7 +234,7 @@ public final class SQLiteEventStore: EventStore {
     }
 
     func read(_ sql: String, _ arguments: StatementArguments) async throws -> [RecordedEvent] {
-        let events = try await database.read { db in try Self.events(db, sql, arguments) }
+        let events = try await database.snapshot { db in try Self.events(db, sql, arguments) }
         return try upcasters.upcast(events)
     }
 
@@ -269,7 +269,7 @@ public final class SQLiteEventStore: EventStore {
     /// Several at once: one read (one hop to a reader of the pool), not one a name.
     public func checkpoints(_ names: [String]) async throws -> [GlobalPosition] {
         guard !names.isEmpty else { return [] }
-        return try await database.read { db in
+        return try await database.snapshot(statements: names.count) { db in
             let statement = try db.cachedStatement(sql: "SELECT tx_id, position FROM subscription_checkpoints WHERE name = ?")
             return try names.map { name in
                 guard let row = try Row.fetchOne(statement, arguments: [name]) else { return .start }

@@ -27,7 +27,7 @@ public struct SQLiteKeyStore: PersonalDataKeyStore {
     }
 
     public func existingKey(for subject: UUID) async throws -> Data? {
-        try await database.read { db in
+        try await database.snapshot { db in
             try Data.fetchOne(
                 db.cachedStatement(sql: "SELECT key FROM personal_data_keys WHERE subject_id = ?"),
                 arguments: [subject.lowercasedString])

@@ -6,7 +6,7 @@ extension SQLiteEventStore {
     static let documentSQL = "SELECT doc FROM read_models WHERE collection = ? AND key = ?"
 
     public func document(_ collection: String, key: String) async throws -> Data? {
-        try await database.read { db in try Data.fetchOne(db.cachedStatement(sql: Self.documentSQL), arguments: [collection, key]) }
+        try await database.snapshot { db in try Data.fetchOne(db.cachedStatement(sql: Self.documentSQL), arguments: [collection, key]) }
     }
 
     /// The documents of `keys` in one read (one hop to a reader of the pool, one snapshot), not
@@ -14,7 +14,7 @@ extension SQLiteEventStore {
     public func documents(_ collection: String, keys: [String]) async throws -> [String: Data] {
         let keys = Set(keys)
         guard !keys.isEmpty else { return [:] }
-        return try await database.read { db in
+        return try await database.snapshot(statements: keys.count) { db in
             let statement = try db.cachedStatement(sql: Self.documentSQL)
             var found: [String: Data] = [:]
             for key in keys {
@@ -25,7 +25,7 @@ extension SQLiteEventStore {
     }
 
     public func documents(_ collection: String, grupo: String?, limit: Int, offset: Int) async throws -> [Data] {
-        try await database.read { db in
+        try await database.snapshot { db in
             if let grupo {
                 try Data.fetchAll(
                     db.cachedStatement(
@@ -43,7 +43,7 @@ extension SQLiteEventStore {
     }
 
     public func count(_ collection: String, grupo: String?) async throws -> Int {
-        try await database.read { db in
+        try await database.snapshot { db in
             if let grupo {
                 return try Int.fetchOne(
                     db.cachedStatement(sql: "SELECT count(*) FROM read_models WHERE collection = ? AND grupo = ?"),
@@ -56,7 +56,7 @@ extension SQLiteEventStore {
     }
 
     public func checkpointMark(_ name: String) async throws -> CheckpointMark {
-        try await database.read { db in try Self.mark(name, in: db) }
+        try await database.snapshot { db in try Self.mark(name, in: db) }
     }
 
     @discardableResult
