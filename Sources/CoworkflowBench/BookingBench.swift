@@ -90,11 +90,15 @@ struct BookingBench: AsyncParsableCommand {
         // absolute rates of this VM do not.
         if distributed, !noFloor { try await FloorBench.measure(["floor_pipeline"], load: load, into: &figures) }
         let api: Client
-        // Statements per booking, where the server counts them (distributed mode).
-        var statements: (@Sendable () async -> Int?)?
+        // Statements per booking where the server counts them (distributed mode); the embedded
+        // store's append transactions per booking (its group commit).
+        var counts: [HTTPLoad.Count] = []
         if distributed {
             let (database, settings) = try await freshDatabase()
-            statements = { [logger = Self.logger] in await statementsRun(in: settings.database, settings: settings, logger: logger) }
+            counts.append(
+                HTTPLoad.Count(name: "statements") { [logger = Self.logger] in
+                    await statementsRun(in: settings.database, settings: settings, logger: logger)
+                })
             for (name, value) in database { environment[name] = value }
             environment["DATABASE_URL"] = nil
             // Eight processes share the server's 100 connections.
@@ -136,6 +140,7 @@ struct BookingBench: AsyncParsableCommand {
             cpu.pids[servers[servers.count - 1].processIdentifier] = "serve"
             api = Client(base: "http://127.0.0.1:\(port)")
             try await api.waitUntilUp()
+            counts.append(HTTPLoad.Count(name: "commits") { [api] in await api.metric("coworkflow_store_appends_per_commit_count") })
             print("# coworkflow-bench booking: coworkflow serve (embedded store) on :\(port), wrk -c\(load.connections), \(seconds) s per run")
         }
 
@@ -173,18 +178,18 @@ struct BookingBench: AsyncParsableCommand {
         let meter = ProcessCPU(groups: cpu)
         let spread = try await load.wrk(
             api.base + "/api/reservas", seconds: seconds, script: script, args: [member, String(base), "-"] + Array(rooms[0..<16]),
-            meter: meter, statements: statements)
+            meter: meter, counts: counts)
         spread.record("booking_spread", into: &figures, unit: "bookings/s", per: "booking")
         let hot = try await load.wrk(
             api.base + "/api/reservas", seconds: seconds, script: script, args: [member, String(base), "-"] + [rooms[16]], meter: meter,
-            statements: statements)
+            counts: counts)
         hot.record("booking_hot_space", into: &figures, unit: "bookings/s", per: "booking")
         // As the web app books: each request with a key of its own (a retry would repeat it), on
         // the spread rooms a year later than the spread run's slots.
         let keyed = try await load.wrk(
             api.base + "/api/reservas", seconds: seconds, script: script,
             args: [member, String(base + 365 * 86_400), "k\(UInt32.random(in: 0...UInt32.max))"] + Array(rooms[0..<16]), meter: meter,
-            statements: statements)
+            counts: counts)
         keyed.record("booking_keyed", into: &figures, unit: "bookings/s", per: "booking")
         if let floor = figures.values["floor_pipeline"], floor > 0 {
             figures.record("booking_spread_vs_floor", spread.perSecond / floor, "x", decimals: 2)
@@ -295,6 +300,16 @@ struct Client {
             throw ValidationError("\(method) \(path): \(status) \(String(decoding: data, as: UTF8.self))")
         }
         return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+    }
+
+    /// The sum of the series of `name` in the server's `/metrics` (nil: not there, or no answer).
+    func metric(_ name: String) async -> Int? {
+        guard let (data, _) = try? await URLSession.shared.data(from: try url("/metrics")) else { return nil }
+        let values = String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line -> Double? in
+            guard line.hasPrefix(name + " ") || line.hasPrefix(name + "{"), let value = line.split(separator: " ").last else { return nil }
+            return Double(value)
+        }
+        return values.isEmpty ? nil : Int(values.reduce(0, +))
     }
 
     func url(_ path: String) throws -> URL {

@@ -20,30 +20,34 @@ struct HTTPLoad: ParsableArguments {
         /// Milliseconds of CPU per request: every process that served the run (the servers, and
         /// PostgreSQL and RabbitMQ in distributed mode) and wrk, in all and per group.
         var cpu: (total: Double, groups: [(String, Double)]) = (.nan, [])
-        /// Statements PostgreSQL ran per request, the run's tail included (NaN: not counted).
-        var statements = Double.nan
+        /// Each ``Count``'s growth per request, the run's tail included.
+        var counted: [(count: Count, perRequest: Double)] = []
 
         func record(_ name: String, into figures: inout Figures, unit: String, per request: String) {
             figures.record(name, perSecond, unit)
             figures.record("\(name)_p50", p50, "ms", decimals: 2)
             figures.record("\(name)_p99", p99, "ms", decimals: 2)
             figures.record("\(name)_non_2xx", Double(failures), "responses")
-            if !statements.isNaN { figures.record("\(name)_statements", statements, "statements/\(request)", decimals: 1) }
+            for (count, perRequest) in counted { figures.record("\(name)_\(count.name)", perRequest, "\(count.name)/\(request)", decimals: 2) }
             guard !cpu.total.isNaN else { return }
             figures.record("\(name)_cpu", cpu.total, "ms/\(request)", decimals: 3)
             for (group, milliseconds) in cpu.groups { figures.record("\(name)_cpu_\(group)", milliseconds, "ms/\(request)", decimals: 3) }
         }
     }
 
+    /// A count the servers keep, read before and after a run: the run records its growth per
+    /// request as `<run>_<name>` (`booking_spread_statements: 14.2 statements/booking`).
+    struct Count: Sendable {
+        let name: String
+        let read: @Sendable () async -> Int?
+    }
+
     /// Two wrk threads (`BookingBench.lua` counts on it), `connections` connections. The CPU is read
     /// before wrk starts and once the servers are quiet again after it ended (``quiet(_:)``), so
     /// that the work the run left behind (projections and reactions catching up) counts for its
     /// requests, not for the next run's.
-    /// `statements`, when given, counts the statements PostgreSQL has run for the servers so far
-    /// (``statementsRun(in:settings:logger:)``), read at the same two moments as the CPU.
-    func wrk(
-        _ url: String, seconds: Int, script: URL?, args: [String], meter: ProcessCPU, statements: (@Sendable () async -> Int?)? = nil
-    ) async throws -> Run {
+    /// `counts` are read at the same two moments as the CPU.
+    func wrk(_ url: String, seconds: Int, script: URL?, args: [String], meter: ProcessCPU, counts: [Count] = []) async throws -> Run {
         var arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency"]
         if let script { arguments += ["-s", script.path] }
         arguments.append(url)
@@ -53,7 +57,8 @@ struct HTTPLoad: ParsableArguments {
         process.arguments = arguments
         let pipe = Pipe()
         process.standardOutput = pipe
-        let statementsBefore = await statements?()
+        var countsBefore: [Int?] = []
+        for count in counts { countsBefore.append(await count.read()) }
         var before = meter.reading()
         before["wrk"] = ProcessCPU.waitedChildren()
         try process.run()
@@ -63,7 +68,8 @@ struct HTTPLoad: ParsableArguments {
         var after = try await Self.quiet(meter)
         // wrk has ended by then: its CPU is in the rusage of the children this process waited for.
         after["wrk"] = ProcessCPU.waitedChildren()
-        let statementsAfter = await statements?()
+        var countsAfter: [Int?] = []
+        for count in counts { countsAfter.append(await count.read()) }
         func value(after label: String) -> String? {
             output.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(label) }
                 .map { $0.trimmingCharacters(in: .whitespaces).dropFirst(label.count).trimmingCharacters(in: .whitespaces) }
@@ -86,7 +92,9 @@ struct HTTPLoad: ParsableArguments {
             p50: milliseconds(value(after: "50%")), p99: milliseconds(value(after: "99%")),
             failures: Int(value(after: "Non-2xx or 3xx responses:") ?? "0") ?? 0)
         run.cpu = ProcessCPU.perRequest(from: before, to: after, requests: requests)
-        if let first = statementsBefore, let last = statementsAfter, requests > 0 { run.statements = Double(last - first) / Double(requests) }
+        for (index, count) in counts.enumerated() where requests > 0 {
+            if let first = countsBefore[index], let last = countsAfter[index] { run.counted.append((count, Double(last - first) / Double(requests))) }
+        }
         return run
     }
 

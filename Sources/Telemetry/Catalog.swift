@@ -7,6 +7,7 @@ public enum Catalog {
     public static let httpDuration = "coworkflow_http_request_duration_seconds"
     // The event store.
     public static let storeAppends = "coworkflow_store_appends_total"
+    public static let storeAppendsPerCommit = "coworkflow_store_appends_per_commit"
     public static let storeEventsAppended = "coworkflow_store_events_appended_total"
     public static let storeAppendDuration = "coworkflow_store_append_duration_seconds"
     public static let storeReadDuration = "coworkflow_store_read_duration_seconds"
@@ -43,7 +44,8 @@ public enum Catalog {
     static let helps: [String: String] = [
         httpRequests: "HTTP requests answered, by method, route template and status.",
         httpDuration: "Time to answer an HTTP request, by method, route template and status.",
-        storeAppends: "Append transactions, by outcome (ok, conflict: a stream was not at its expected version, error).",
+        storeAppends: "Appends, by outcome (ok, conflict: a stream was not at its expected version, error).",
+        storeAppendsPerCommit: "Appends committed by one transaction: 1 in PostgreSQL; in the embedded store, all that wait for its writer.",
         storeEventsAppended: "Events this process appended to the store.",
         storeAppendDuration: "Time of an append transaction, conflicts and errors included.",
         storeReadDuration: "Time of a read of the store, by read (stream, streams, all, category).",

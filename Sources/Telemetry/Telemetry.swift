@@ -53,6 +53,11 @@ public enum Telemetry {
         CoreMetrics.Meter(label: name, dimensions: dimensions, factory: factory)
     }
 
+    /// A histogram of values (``Catalog/valueBuckets``).
+    public static func histogram(_ name: String, _ dimensions: [(String, String)] = []) -> CoreMetrics.Recorder {
+        CoreMetrics.Recorder(label: name, dimensions: dimensions, aggregate: true, factory: factory)
+    }
+
     /// A histogram of durations, in seconds.
     public static func timer(_ name: String, _ dimensions: [(String, String)] = []) -> CoreMetrics.Timer {
         CoreMetrics.Timer(label: name, dimensions: dimensions, preferredDisplayUnit: .seconds, factory: factory)

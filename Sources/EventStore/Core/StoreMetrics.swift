@@ -14,6 +14,8 @@ enum StoreMetrics {
         failed: Telemetry.counter(Catalog.storeAppends, [("outcome", "error")])
     )
     static let events = Telemetry.counter(Catalog.storeEventsAppended)
+    /// Appends a transaction committed (``SQLiteAppendQueue`` commits several in one).
+    static let appendsPerCommit = Telemetry.histogram(Catalog.storeAppendsPerCommit)
     static let appendDuration = Telemetry.timer(Catalog.storeAppendDuration)
 
     enum Read: String, CaseIterable {
@@ -25,7 +27,7 @@ enum StoreMetrics {
 
     /// Makes the store's series at 0 (a process that has not appended yet shows them too).
     static func declare() {
-        _ = (outcomes, events, appendDuration, reads)
+        _ = (outcomes, events, appendsPerCommit, appendDuration, reads)
     }
 
     /// Times an append transaction and counts its outcome.

@@ -112,6 +112,7 @@ public final class PostgresEventStore: EventStore {
                     }
                     didAppend(carried: carry, finishedBefore: finishedBefore)
                     appended.add(result.positions.count, ordering: .relaxed)
+                    StoreMetrics.appendsPerCommit.record(1)
                     StoreMetrics.committed(writes, count: result.positions.count)
                     return result.naming(writes)
                 } catch let collision as Collision where attempt < Self.appendAttempts {

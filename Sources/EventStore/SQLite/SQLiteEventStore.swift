@@ -20,6 +20,8 @@ public final class SQLiteEventStore: EventStore {
     let sharedReads = SharedReads()
     /// Checkpoints the write-ahead log off the writer's commits (``SQLiteCheckpointer``).
     let checkpointer: SQLiteCheckpointer
+    /// Concurrent appends commit together (``SQLiteAppendQueue``).
+    let appendQueue: SQLiteAppendQueue
 
     /// Opens (creating if needed) the store at `path` and applies pending migrations;
     /// `checkpointPages` is the log's length that wakes the checkpointer.
@@ -30,6 +32,7 @@ public final class SQLiteEventStore: EventStore {
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
         database = try DatabasePool(path: path, configuration: configuration)
+        appendQueue = SQLiteAppendQueue(database: database)
         self.upcasters = upcasters
         try SQLiteSchema.migrator.migrate(database)
         checkpointer = try SQLiteCheckpointer(path: path, frames: checkpointPages)
@@ -59,7 +62,7 @@ public final class SQLiteEventStore: EventStore {
         try AppendValidation.validate(writes)
         let result = try await StoreMetrics.appending("sqlite", "append") {
             let writes = StoreTracing.stamped(writes)
-            return try await database.write { db in try Self.append(writes, in: db) }
+            return try await appendQueue.append(writes)
         }
         changes.ring()
         appended.add(result.positions.count, ordering: .relaxed)
