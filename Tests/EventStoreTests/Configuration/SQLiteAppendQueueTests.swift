@@ -60,11 +60,6 @@ struct SQLiteAppendQueueTests {
         }
         let (appends, retries, others) = outcomes
 
-        // One transaction carried all twelve.
-        let after = store.appendQueue.transactions
-        #expect(after.transactions - before.transactions == 1)
-        #expect(after.appends - before.appends == 12)
-
         // The contested stream: one append won, the other failed on its own, as it would alone.
         var won: [AppendResult] = []
         var refused: [WrongExpectedVersion] = []
@@ -86,6 +81,11 @@ struct SQLiteAppendQueueTests {
             #expect(result.versions[stream] == 2)
             #expect(try await store.readStream(stream, from: 1, limit: 10).map(\.position) == result.positions)
         }
+
+        // One transaction carried all twelve (counted before any of them was answered).
+        let after = store.appendQueue.transactions
+        #expect(after.transactions - before.transactions == 1)
+        #expect(after.appends - before.appends == 12)
     }
 
     @Test("an append alone runs as its own transaction, and its failure changes nothing")
