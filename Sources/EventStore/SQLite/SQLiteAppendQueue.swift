@@ -9,7 +9,7 @@ import Synchronization
 /// commit that writes the pages it changed to the log. Those are mostly the same pages for the
 /// next append (the end of the events table and of its indexes), so appends committed together
 /// write each page once. An append's outcome is its own: one that fails (a wrong expected version,
-/// a rejected write) rolls back its savepoint only, as it would alone; nothing is answered before
+/// a rejected write) rolls back its savepoint only (``GRDB/Database/savepoint(_:)``), as it would alone; nothing is answered before
 /// the commit, and a failed commit fails every append of its transaction.
 final class SQLiteAppendQueue: Sendable {
     private struct Waiting: Sendable {
@@ -65,7 +65,7 @@ final class SQLiteAppendQueue: Sendable {
                     taken.withLock { $0 = batch }
                     // One append alone is the transaction: its failure rolls back the transaction.
                     guard batch.count > 1 else { return try batch.map { .success(try SQLiteEventStore.append($0.writes, in: db)) } }
-                    return try batch.map { waiting in try Self.inSavepoint(db) { try SQLiteEventStore.append(waiting.writes, in: db) } }
+                    return try batch.map { waiting in try db.savepoint { try SQLiteEventStore.append(waiting.writes, in: db) } }
                 })
         } catch {
             outcome = .failure(error)
@@ -88,22 +88,6 @@ final class SQLiteAppendQueue: Sendable {
             for (waiting, result) in zip(answered, results) { waiting.continuation.resume(with: result) }
         case .failure(let error):
             for waiting in answered { waiting.continuation.resume(throwing: error) }
-        }
-    }
-
-    /// `body` in a savepoint: its failure is its own outcome and undoes only its writes. An error
-    /// the savepoint cannot contain (its `RELEASE` or `ROLLBACK TO` failing) fails the transaction.
-    /// The statements come from the connection's cache (GRDB's `inSavepoint` compiles them each time).
-    private static func inSavepoint(_ db: Database, _ body: () throws -> AppendResult) throws -> Result<AppendResult, any Error> {
-        try db.cachedStatement(sql: "SAVEPOINT append").execute()
-        do {
-            let result = try body()
-            try db.cachedStatement(sql: "RELEASE SAVEPOINT append").execute()
-            return .success(result)
-        } catch {
-            try db.cachedStatement(sql: "ROLLBACK TO SAVEPOINT append").execute()
-            try db.cachedStatement(sql: "RELEASE SAVEPOINT append").execute()
-            return .failure(error)
         }
     }
 }

@@ -96,12 +96,7 @@ public final class SQLiteEventStore: EventStore {
         public func append(_ writes: [StreamWrite]) throws -> AppendResult {
             try AppendValidation.validate(writes)
             let writes = traceparent.map { traceparent in writes.map { $0.stamped(traceparent: traceparent) } } ?? writes
-            var result: AppendResult?
-            try db.inSavepoint {
-                result = try SQLiteEventStore.append(writes, in: db)
-                return .commit
-            }
-            guard let result else { throw EventStoreError(.backend, "savepoint ended without a result") }
+            let result = try db.savepoint { try SQLiteEventStore.append(writes, in: db) }.get()
             tally.add(result, writes)
             return result.naming(writes)
         }

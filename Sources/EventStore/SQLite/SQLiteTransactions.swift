@@ -27,3 +27,22 @@ extension DatabasePool {
         }
     }
 }
+
+extension Database {
+    /// `body` in a savepoint of the transaction under way, with statements from the connection's
+    /// cache (GRDB's `inSavepoint` compiles them each time). The body's failure is its outcome and
+    /// undoes only its writes; a failure of the savepoint itself (its `RELEASE` or `ROLLBACK TO`) is
+    /// thrown, and must fail the transaction.
+    func savepoint<T>(_ body: () throws -> T) throws -> Result<T, any Error> {
+        try cachedStatement(sql: "SAVEPOINT store").execute()
+        do {
+            let result = try body()
+            try cachedStatement(sql: "RELEASE SAVEPOINT store").execute()
+            return .success(result)
+        } catch {
+            try cachedStatement(sql: "ROLLBACK TO SAVEPOINT store").execute()
+            try cachedStatement(sql: "RELEASE SAVEPOINT store").execute()
+            return .failure(error)
+        }
+    }
+}
