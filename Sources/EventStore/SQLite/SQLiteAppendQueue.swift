@@ -9,8 +9,8 @@ import Synchronization
 /// commit that writes the pages it changed to the log. Those are mostly the same pages for the
 /// next append (the end of the events table and of its indexes), so appends committed together
 /// write each page once. An append's outcome is its own: one that fails (a wrong expected version,
-/// a rejected write) rolls back its savepoint only (``GRDB/Database/savepoint(_:)``), as it would alone; nothing is answered before
-/// the commit, and a failed commit fails every append of its transaction.
+/// a rejected write) rolls back its savepoint only (`Database.savepoint(_:)`), as it would alone;
+/// nothing is answered before the commit, and a failed commit fails every append of its transaction.
 final class SQLiteAppendQueue: Sendable {
     private struct Waiting: Sendable {
         let writes: [StreamWrite]
@@ -25,7 +25,8 @@ final class SQLiteAppendQueue: Sendable {
 
     private let state = Mutex(State())
     private let database: DatabasePool
-    /// Transactions committed, and the appends they carried (for the tests and the benchmarks).
+    /// Transactions committed, and the appends they carried, by this store (for the tests: the
+    /// metric is the process's, shared by every store in it).
     private let tally = Mutex((transactions: 0, appends: 0))
 
     init(database: DatabasePool) { self.database = database }
@@ -48,6 +49,17 @@ final class SQLiteAppendQueue: Sendable {
         }
     }
 
+    /// Everything waiting; the next append starts a transaction of its own.
+    private func takeWaiting() -> [Waiting] {
+        state.withLock { state in
+            defer {
+                state.waiting = []
+                state.scheduled = false
+            }
+            return state.waiting
+        }
+    }
+
     /// One write transaction for the appends waiting when the writer takes it.
     private func commitWaiting() async {
         let taken = Mutex<[Waiting]>([])
@@ -55,13 +67,7 @@ final class SQLiteAppendQueue: Sendable {
         do {
             outcome = .success(
                 try await database.write { db in
-                    let batch = self.state.withLock { state in
-                        defer {
-                            state.waiting = []
-                            state.scheduled = false
-                        }
-                        return state.waiting
-                    }
+                    let batch = self.takeWaiting()
                     taken.withLock { $0 = batch }
                     // One append alone is the transaction: its failure rolls back the transaction.
                     guard batch.count > 1 else { return try batch.map { .success(try SQLiteEventStore.append($0.writes, in: db)) } }
@@ -73,13 +79,7 @@ final class SQLiteAppendQueue: Sendable {
         var answered = taken.withLock { $0 }
         if answered.isEmpty {
             // The transaction failed before it took anything: answer what waits, or it waits forever.
-            answered = state.withLock { state in
-                defer {
-                    state.waiting = []
-                    state.scheduled = false
-                }
-                return state.waiting
-            }
+            answered = takeWaiting()
         }
         switch outcome {
         case .success(let results):
