@@ -10,7 +10,7 @@ public enum Catalogos {
         /// The kinds the enum decodes, in its order: `CatalogTests` holds the two equal.
         public let decodificados: [EventKind]
         let upcasts: [Upcast]
-        let ler: @Sendable (String, Data, JSONDecoder) throws -> (any DomainEvent)?
+        let ler: @Sendable (String, Data, any PayloadDecoder) throws -> (any DomainEvent)?
 
         static func de<C: EventCatalog, E: CatalogedEvent>(_: C.Type, _: E.Type) -> Entrada {
             Entrada(
@@ -49,7 +49,7 @@ public enum Catalogos {
 
     /// Reads any stored event back through its context's event enum (after upcasting); nil for
     /// a type no catalog lists.
-    public static func decode(type: String, data: Data, using decoder: JSONDecoder) throws -> (any DomainEvent)? {
+    public static func decode(type: String, data: Data, using decoder: some PayloadDecoder) throws -> (any DomainEvent)? {
         for entrada in entradas { if let event = try entrada.ler(type, data, decoder) { return event } }
         return nil
     }

@@ -21,7 +21,7 @@ public enum StreamNames {
 
 /// Folds a stored stream with a decider, decoding with the aggregate's own decoder.
 public func fold<C, S: Sendable, E, F: Error>(
-    _ events: [RecordedEvent], _ decider: Decider<C, S, E, F>, decode: (String, Data, JSONDecoder) throws -> E?
+    _ events: [RecordedEvent], _ decider: Decider<C, S, E, F>, decode: (String, Data, EventDecoder) throws -> E?
 ) throws -> S {
     var state = decider.initialState
     let decoder = EventJSON.decoder

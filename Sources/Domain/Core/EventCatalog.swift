@@ -59,6 +59,14 @@ public struct Upcast: Sendable {
     }
 }
 
+/// What reads a stored payload back into a value: Foundation's `JSONDecoder`, or the store's
+/// `EventDecoder`, which reads the same JSON to the same values without building a tree.
+public protocol PayloadDecoder: Sendable {
+    func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T
+}
+
+extension JSONDecoder: PayloadDecoder {}
+
 /// A context's list of its events: what `Catalogos` gathers for the checks and the wiring.
 public protocol EventCatalog {
     static var todos: [EventKind] { get }
@@ -87,7 +95,7 @@ extension CatalogedEvent {
     public static var tipos: Set<String> { decoders.kinds.types }
 
     /// Reads a stored event back; nil for a type this enum does not know.
-    public static func decode(type: String, data: Data, using decoder: JSONDecoder) throws -> Self? {
+    public static func decode(type: String, data: Data, using decoder: some PayloadDecoder) throws -> Self? {
         try decoders.decode(type: type, data: data, using: decoder)
     }
 }
@@ -111,7 +119,7 @@ extension PayloadEvent {
 public struct EventDecoders<Event>: Sendable {
     public struct Entry: Sendable {
         let eventKind: EventKind
-        let read: @Sendable (Data, JSONDecoder) throws -> Event
+        let read: @Sendable (Data, any PayloadDecoder) throws -> Event
 
         /// `kind`'s payload is a `P`, and `wrap` makes the case of it.
         public static func kind<P: Decodable & Sendable>(_ kind: EventKind, _ payload: P.Type, _ wrap: @escaping @Sendable (P) -> Event) -> Entry {
@@ -133,7 +141,7 @@ public struct EventDecoders<Event>: Sendable {
         byType = Dictionary(entries.map { ($0.eventKind.type, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    public func decode(type: String, data: Data, using decoder: JSONDecoder) throws -> Event? {
+    public func decode(type: String, data: Data, using decoder: some PayloadDecoder) throws -> Event? {
         try byType[type]?.read(data, decoder)
     }
 }

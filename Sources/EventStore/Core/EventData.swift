@@ -146,11 +146,9 @@ public enum EventJSON {
         }
     }
 
-    public static var decoder: JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = Instants.decoding
-        return decoder
-    }
+    /// Reads what ``encoder`` writes (and any JSON), as Foundation's decoder with ISO 8601 dates
+    /// reads it: in place where it can, by that decoder where not (``EventDecoder``).
+    public static var decoder: EventDecoder { EventDecoder() }
 }
 
 /// A stored event's identity and place, as an append reports it.

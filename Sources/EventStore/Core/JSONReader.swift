@@ -197,6 +197,56 @@ package struct JSONReader {
         }
     }
 
+    /// Consumes the next value of a text whose syntax ``skipValue()`` has checked already: only
+    /// where it ends is looked for (strings are not checked again, nor numbers, nor literals).
+    package mutating func skipCheckedValue() {
+        guard let byte = peek() else { return }
+        switch byte {
+        case UInt8(ascii: "\""):
+            skipCheckedString()
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            var depth = 0
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "\""):
+                    skipCheckedString()
+                    continue
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                    if depth == 0 {
+                        index += 1
+                        return
+                    }
+                default: break
+                }
+                index += 1
+            }
+        default:
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09: return
+                default: index += 1
+                }
+            }
+        }
+    }
+
+    /// Consumes a checked string from its opening quote: to the quote no backslash escapes.
+    private mutating func skipCheckedString() {
+        index += 1
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\\"): index += 2
+            case UInt8(ascii: "\""):
+                index += 1
+                return
+            default: index += 1
+            }
+        }
+    }
+
     /// The exact bytes of the next value, which must be an object, its syntax checked and its
     /// bytes valid UTF-8.
     package mutating func rawObject() throws(Failure) -> Range<Int> {
@@ -212,8 +262,11 @@ package struct JSONReader {
         index += word.utf8CodeUnitCount
     }
 
-    private func isUTF8(_ range: Range<Int>) -> Bool {
-        var iterator = UnsafeRawBufferPointer(rebasing: bytes[range]).makeIterator()
+    /// Whether the bytes in `range` are valid UTF-8.
+    func isUTF8(_ range: Range<Int>) -> Bool {
+        let raw = UnsafeRawBufferPointer(rebasing: bytes[range])
+        if raw.allSatisfy({ $0 < 0x80 }) { return true }
+        var iterator = raw.makeIterator()
         var decoder = UTF8()
         while true {
             switch decoder.decode(&iterator) {
