@@ -146,11 +146,15 @@ final class InPlaceSource {
     func members(at offset: Int) throws -> InPlaceMembers {
         var reader = reader(at: offset)
         let members = InPlaceMembers()
+        var escaped = false
         do throws(JSONReader.Failure) {
             try reader.openObject()
             var first = true
             while let name = try reader.nextName(&first) {
-                guard !name.escaped else { break }
+                if name.escaped {
+                    escaped = true
+                    break
+                }
                 _ = reader.peek()
                 members.append(name, value: reader.index, in: bytes)
                 reader.skipCheckedValue()
@@ -158,7 +162,7 @@ final class InPlaceSource {
         } catch {
             throw leave("\(error)")
         }
-        guard members.names.allSatisfy({ !$0.escaped }) else { throw leave("a member name with escapes") }
+        guard !escaped else { throw leave("a member name with escapes") }
         guard members.unique(in: bytes) else { throw leave("a member name given twice") }
         return members
     }

@@ -138,6 +138,7 @@ struct EventDecoderTests {
             ("name twice", { $0.answers([String: Int].self, #"{"a":1,"a":2}"#) }),
             ("name twice, in a struct", { $0.answers(Inteiro.self, #"{"n":1,"n":2}"#) }),
             ("escaped name", { $0.answers(Inteiro.self, #"{"\u006e":3}"#) }),
+            ("escaped name after another, in a dictionary", { $0.answers([String: Int].self, #"{"a":1,"\u0062":2}"#) }),
             ("a Float, the failure caught by the value", { $0.answers(Tolerante.self, #"{"f":1.5}"#) }),
             ("a whole fraction for an Int", { $0.answers(Inteiro.self, #"{"n":2.0}"#) }),
             ("an exponent for an Int", { $0.answers(Inteiro.self, #"{"n":1e2}"#) }),
