@@ -8,8 +8,6 @@ import Testing
 /// values; what it does not read in place, it leaves to that decoder, whose answer is then its own.
 @Suite("EventDecoder")
 struct EventDecoderTests {
-    static let repositorio = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-
     /// The answer of both decoders to `json`, as text (a value written back, or the error), and
     /// whether `EventDecoder` read it in place.
     func answers<T: Decodable & Encodable>(_ type: T.Type, _ json: String) -> (ours: String, foundation: String, inPlace: Bool) {
@@ -38,26 +36,17 @@ struct EventDecoderTests {
 
     @Test("every stored event of the fixture is read in place, to the value Foundation reads")
     func every_stored_event() throws {
-        let linhas = try String(contentsOf: Self.repositorio.appendingPathComponent("Fixtures/stored-events.jsonl"), encoding: .utf8)
-            .split(separator: "\n").filter { !$0.isEmpty }
-        var lidos = 0
-        for linha in linhas {
-            let objeto = try #require(try JSONSerialization.jsonObject(with: Data(linha.utf8)) as? [String: Any])
-            let tipo = try #require(objeto["type"] as? String)
-            guard let kind = Catalogos.kind(tipo), objeto["schemaVersion"] as? Int == kind.schemaVersion, let payload = objeto["data"] else {
-                continue
-            }
+        let payloads = try StoredPayloads.todos()
+        for (tipo, dados) in payloads {
             // As the store holds it: written by the store's encoder.
-            let dados = try JSONSerialization.data(withJSONObject: payload)
             let evento = try #require(try Catalogos.decode(type: tipo, data: dados, using: EventDecoder.foundation), "\(tipo)")
             let stored = try JSONWriter.encode(evento)
             let foundation = try #require(try Catalogos.decode(type: tipo, data: stored, using: EventDecoder.foundation), "\(tipo)")
             // Read in place, not left to Foundation.
             let ours = try #require(try Catalogos.decode(type: tipo, data: stored, using: InPlaceOnly()), "\(tipo)")
             #expect(try JSONWriter.encode(ours) == (try JSONWriter.encode(foundation)), "\(tipo)")
-            lidos += 1
         }
-        #expect(lidos >= Catalogos.kinds.count)
+        #expect(payloads.count >= Catalogos.kinds.count)
     }
 
     enum Forma: Codable, Equatable {

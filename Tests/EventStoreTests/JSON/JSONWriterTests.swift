@@ -8,28 +8,17 @@ import Testing
 /// stored events, read-model documents and answers are the same as before it.
 @Suite("JSONWriter")
 struct JSONWriterTests {
-    static let repositorio = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-
     func foundation<T: Encodable>(_ value: T) throws -> String { String(decoding: try EventJSON.encoder.encode(value), as: UTF8.self) }
     func writer<T: Encodable>(_ value: T) throws -> String { String(decoding: try JSONWriter.encode(value), as: UTF8.self) }
 
     @Test("every stored event of the fixture, decoded, is written as Foundation writes it")
     func every_stored_event() throws {
-        let linhas = try String(contentsOf: Self.repositorio.appendingPathComponent("Fixtures/stored-events.jsonl"), encoding: .utf8)
-            .split(separator: "\n").filter { !$0.isEmpty }
-        var escritos = 0
-        for linha in linhas {
-            let objeto = try #require(try JSONSerialization.jsonObject(with: Data(linha.utf8)) as? [String: Any])
-            let tipo = try #require(objeto["type"] as? String)
-            guard let kind = Catalogos.kind(tipo), objeto["schemaVersion"] as? Int == kind.schemaVersion, let payload = objeto["data"] else {
-                continue
-            }
-            let dados = try JSONSerialization.data(withJSONObject: payload)
+        let payloads = try StoredPayloads.todos()
+        for (tipo, dados) in payloads {
             let evento = try #require(try Catalogos.decode(type: tipo, data: dados, using: EventJSON.decoder), "\(tipo)")
             #expect(try writer(evento) == (try foundation(evento)), "\(tipo)")
-            escritos += 1
         }
-        #expect(escritos >= Catalogos.kinds.count)
+        #expect(payloads.count >= Catalogos.kinds.count)
     }
 
     enum Forma: Codable, Equatable {
