@@ -1,10 +1,11 @@
 public import Domain
 public import Foundation
 
-/// Reads stored JSON (payloads, metadata, read-model documents) to the values
-/// `EventJSON`'s `JSONDecoder` reads from it, in place over its bytes (``JSONReader``) instead
-/// of through the tree of boxed values Foundation's decoder builds first: that decoder was a
-/// twelfth of the embedded process under a load of bookings (docs/benchmarks.md, session 68).
+/// Reads stored JSON (payloads, metadata, read-model documents) to the values Foundation's
+/// `JSONDecoder` with ``Instants/decoding`` reads from it, in place over its bytes
+/// (``JSONReader``) instead of through the tree of boxed values Foundation's decoder builds
+/// first: that decoder was 6–8 % of the embedded process under a load of bookings
+/// (docs/benchmarks.md, sessions 67 and 68).
 ///
 /// Whatever the in-place reading does not do as Foundation does, it leaves to Foundation: any
 /// failure at all, even one the value's own `init(from:)` catches and gets past, sends the whole
