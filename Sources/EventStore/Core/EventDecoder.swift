@@ -71,6 +71,16 @@ final class InPlaceSource {
         return reader
     }
 
+    /// What `body` reads at `offset`; a failure of its leaves the text to Foundation.
+    func read<T>(at offset: Int, _ body: (inout JSONReader) throws(JSONReader.Failure) -> T) throws -> T {
+        var reader = reader(at: offset)
+        do throws(JSONReader.Failure) {
+            return try body(&reader)
+        } catch {
+            throw leave("\(error)")
+        }
+    }
+
     func isNull(at offset: Int) -> Bool { bytes[offset] == UInt8(ascii: "n") }
 
     // MARK: Values
@@ -86,12 +96,7 @@ final class InPlaceSource {
     }
 
     func string(at offset: Int) throws -> String {
-        var reader = reader(at: offset)
-        do throws(JSONReader.Failure) {
-            return try reader.string()
-        } catch {
-            throw leave("\(error)")
-        }
+        try read(at: offset) { reader throws(JSONReader.Failure) in try reader.string() }
     }
 
     func bool(at offset: Int) throws -> Bool {
@@ -103,25 +108,13 @@ final class InPlaceSource {
     }
 
     func integer<I: FixedWidthInteger>(_ type: I.Type, at offset: Int) throws -> I {
-        var reader = reader(at: offset)
-        let value: Int64
-        do throws(JSONReader.Failure) {
-            value = try reader.integer()
-        } catch {
-            throw leave("\(error)")
-        }
+        let value = try read(at: offset) { reader throws(JSONReader.Failure) in try reader.integer() }
         guard let exact = I(exactly: value) else { throw leave("\(value) does not fit \(I.self)") }
         return exact
     }
 
     func double(at offset: Int) throws -> Double {
-        var reader = reader(at: offset)
-        let range: Range<Int>
-        do throws(JSONReader.Failure) {
-            range = try reader.number("a number").bytes
-        } catch {
-            throw leave("\(error)")
-        }
+        let range = try read(at: offset) { reader throws(JSONReader.Failure) in try reader.number("a number").bytes }
         let token = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
         guard let value = Double(token), value.isFinite else { throw leave("\(token) as a Double") }
         return value
@@ -133,12 +126,7 @@ final class InPlaceSource {
     }
 
     func uuid(at offset: Int) throws -> UUID {
-        var reader = reader(at: offset)
-        do throws(JSONReader.Failure) {
-            return try reader.uuid()
-        } catch {
-            throw leave("\(error)")
-        }
+        try read(at: offset) { reader throws(JSONReader.Failure) in try reader.uuid() }
     }
 
     // MARK: Objects and arrays
