@@ -177,7 +177,7 @@ enum OpenAPI {
                 ], required: ["erro", "mensagem"]),
             "Registro": object(
                 [
-                    "nome": textoLivre(200, obrigatorio: true),
+                    "nome": nomeDePessoa,
                     "email": [
                         "type": "string", "format": "email", "maxLength": 254,
                         // What the mailer delivers to: ASCII without quoted or bracketed forms, a domain with a dot.
@@ -254,6 +254,20 @@ extension OpenAPI {
         if obrigatorio { schema["minLength"] = 1 }
         if let description { schema["description"] = description }
         return schema
+    }
+
+    /// A person's name (``UsuariosService/validNome(_:)``): free text of at most 200 characters
+    /// whose trimmed part holds no control character at all; tabs and line breaks only around it.
+    static var nomeDePessoa: [String: Any] {
+        // The spaces that are trimmed, each named: Swift's regex refuses the range U+2000–U+200A.
+        let borda =
+            "[\\t\\n\\r \\u00A0\\u1680\\u2000\\u2001\\u2002\\u2003\\u2004\\u2005\\u2006\\u2007\\u2008\\u2009\\u200A"
+            + "\\u2028\\u2029\\u202F\\u205F\\u3000]*"
+        return [
+            "type": "string", "minLength": 1, "maxLength": 200,
+            "pattern": "^(?!\\s*pii:)(?=[\\s\\S]*\\S)" + borda + "[^\\u0000-\\u001F\\u007F-\\u009F]*" + borda + "$",
+            "description": "até 200 caracteres, sem caracteres de controle (tabulação e quebras de linha só nas pontas, que são aparadas)",
+        ]
     }
 
     /// The schema of a path parameter: ids are UUIDs (another text is a 404), a coupon's code

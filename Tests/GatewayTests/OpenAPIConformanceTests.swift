@@ -92,4 +92,29 @@ struct OpenAPIConformanceTests {
         #expect("Sala\u{1}".wholeMatch(of: regex) == nil)
         #expect("   ".wholeMatch(of: regex) == nil)
     }
+
+    @Test("a person's name: the schema allows a tab or line break only at its ends, as registration does (schemathesis found a CR inside one, 422)")
+    func a_persons_name_has_no_control_character_inside() async throws {
+        let document = try await document()
+        let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: [String: Any]])
+        let nome = try #require((schemas["Registro"]?["properties"] as? [String: Any])?["nome"] as? [String: Any])
+        // JSON Schema's patterns match code points; a Swift regex, whole characters ("\r\n" is one).
+        let regex = try Regex(try #require(nome["pattern"] as? String)).matchingSemantics(.unicodeScalar)
+        let aceitos = ["Ana", " Ana Lívia ", "\r\n\tAna\u{3000}", "\u{2028}Zé\u{A0}"]
+        let recusados = ["A\rna", "A\nna", "Ana\tLívia", "N\u{85}ul", "\u{B}Ana", "\t\r\n", " pii:v1:x", ""]
+        for texto in aceitos { #expect(texto.wholeMatch(of: regex) != nil, "\(texto.debugDescription)") }
+        for texto in recusados { #expect(texto.wholeMatch(of: regex) == nil, "\(texto.debugDescription)") }
+
+        // And the server answers as the schema says.
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            for (indice, texto) in (aceitos + recusados).enumerated() {
+                let corpo = try JSONSerialization.data(withJSONObject: ["nome": texto, "email": "p\(indice)@example.com", "senha": "segredo-123"])
+                let response = try await client.json(.post, "/api/auth/registro", String(decoding: corpo, as: UTF8.self))
+                let esperado = aceitos.contains(texto) ? 201 : 422
+                #expect(Int(response.status.code) == esperado, "\(texto.debugDescription): \(String(buffer: response.body))")
+            }
+        }
+    }
 }
