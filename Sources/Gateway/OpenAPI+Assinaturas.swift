@@ -245,7 +245,7 @@ extension OpenAPI {
             "type": "string", "minLength": 14, "maxLength": 18,
             "description": "14 caracteres com dígitos verificadores válidos, com ou sem pontuação; numérico ou alfanumérico (desde julho de 2026)",
         ]
-        let email: [String: Any] = ["type": "string", "format": "email", "maxLength": 254]
+        let email = enderecoDeEmail
         return [
             "EmpresaNova": object(
                 [

@@ -37,6 +37,29 @@ struct EmailClaimTests {
         #expect(EmailClaim.normalise("  Maria@Example.COM\n") == "maria@example.com")
     }
 
+    /// The addresses /openapi.json's e-mail pattern with `format: email` takes (schemathesis sent
+    /// `x@t4.test*`, which the format refuses and the server took: CI failed).
+    static let aceitos = [
+        "a@b.co", " Maria@Example.COM\n", "o'neil+tag@mail.example-1.com.br", "!#$%&'*+-/=?^_`{|}~@x.y",
+        String(repeating: "l", count: 64) + "@" + String(repeating: "d", count: 63) + ".com", "a@b.123", "a@a--b.co", "a@abc--d.co",
+    ]
+    static let recusados = [
+        "", "a", "a@b", "@b.co", "a@", "a@@b.co", "a@b@c.co", "a@t4.test*", "a@b_c.co", "a@-b.co", "a@b-.co", "a@b..co", "a@.b.co",
+        "a@b.co.", ".a@b.co", "a.@b.co", "a..b@b.co", "a b@c.co", "\"a\"@b.co", "a@[1.2.3.4]", "ünï@exämple.com", "a@\u{212A}.co",
+        "a@xn--abc.co", "a@ab--cd.co", String(repeating: "l", count: 65) + "@b.co", "a@" + String(repeating: "d", count: 64) + ".com",
+        "a@" + Array(repeating: String(repeating: "d", count: 60), count: 5).joined(separator: "."),
+    ]
+
+    @Test("an address is a dot-atom, '@' and a host name of two labels or more", arguments: aceitos)
+    func addresses_accepted(_ email: String) {
+        #expect(EmailClaim.enderecoValido(email))
+    }
+
+    @Test("quoted forms, IP literals, one-label domains, other characters and overlong parts are refused", arguments: recusados)
+    func addresses_refused(_ email: String) {
+        #expect(!EmailClaim.enderecoValido(email))
+    }
+
     @Test func events_have_stable_type_strings() {
         #expect(EmailClaim.Event.reivindicado(usuario: maria).eventType == "EmailReivindicado")
         #expect(EmailClaim.Event.liberado(usuario: maria).eventType == "EmailLiberado")

@@ -72,6 +72,7 @@ struct AuthTests {
             (#"{"nome":"N\u0000ul","email":"a@example.com","senha":"segredo-123"}"#, 422, "controle"),
             (#"{"nome":"A","email":"x\"@example.com","senha":"segredo-123"}"#, 422, "e-mail"),
             (#"{"nome":"A","email":"ünï@exämple.com","senha":"segredo-123"}"#, 422, "acento"),
+            (#"{"nome":"A","email":"x@t4.test*","senha":"segredo-123"}"#, 422, "e-mail"),
         ])
     func bad_registrations(body: String, status: Int, mentions: String) async throws {
         let harness = try await Harness.make()

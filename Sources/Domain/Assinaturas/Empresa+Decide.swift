@@ -7,8 +7,8 @@ extension Empresa {
         guard !razao.isEmpty, TextoLivre.cabe(razao, maximo: tamanhoMaximoDoNome) else { throw .campoInvalido("razaoSocial") }
         let fantasia = cadastro.nomeFantasia?.trimmingCharacters(in: .whitespacesAndNewlines)
         if let fantasia, !TextoLivre.cabe(fantasia, maximo: tamanhoMaximoDoNome) { throw .campoInvalido("nomeFantasia") }
+        guard EmailClaim.enderecoValido(cadastro.emailDeCobranca) else { throw .campoInvalido("emailDeCobranca") }
         let email = EmailClaim.normalise(cadastro.emailDeCobranca)
-        guard emailValido(email) else { throw .campoInvalido("emailDeCobranca") }
         let endereco: Unidade.Endereco
         do throws(Unidade.Failure) {
             endereco = try cadastro.endereco.normalizado()

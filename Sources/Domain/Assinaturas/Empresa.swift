@@ -146,15 +146,6 @@ public enum Empresa {
     public static let validadeDoConviteEmDias = 7
     public static let convitesPendentesMaximos = 200
     public static let tamanhoMaximoDoNome = 200
-
-    /// A plausible address: one `@`, something before it, a dot in the domain, no spaces,
-    /// at most 254 characters (RFC 5321).
-    public static func emailValido(_ email: String) -> Bool {
-        let partes = email.split(separator: "@", omittingEmptySubsequences: false)
-        guard email.utf8.count <= 254, partes.count == 2, !partes[0].isEmpty, !email.contains(where: \.isWhitespace) else { return false }
-        let dominio = partes[1]
-        return dominio.contains(".") && !dominio.hasPrefix(".") && !dominio.hasSuffix(".")
-    }
 }
 
 /// A person's company (`vinculo-<usuario>`): at most one at a time, so two acceptances of two

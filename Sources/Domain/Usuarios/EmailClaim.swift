@@ -64,6 +64,44 @@ public enum EmailClaim {
     public static func normalise(_ email: String) -> String {
         email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
     }
+
+    /// Whether `email`, trimmed, is an address accounts and companies may give (what the pattern
+    /// of /openapi.json's e-mail fields states): ASCII `local@domain`, at most 254 characters;
+    /// the local part a dot-atom (RFC 5322: letters, digits and ``!#$%&'*+-/=?^_`{|}~``, dots
+    /// only between them) of at most 64; the domain a host name of two labels or more, each
+    /// 1–63 letters, digits and hyphens, no hyphen at either end, and no "--" as its third and
+    /// fourth characters (which marks an internationalised label: `xn--`). Checked before
+    /// ``normalise(_:)``, whose lower-casing maps a few other letters to ASCII (the Kelvin sign
+    /// to "k").
+    public static func enderecoValido(_ email: String) -> Bool {
+        let bytes = Array(email.trimmingCharacters(in: .whitespacesAndNewlines).utf8)
+        guard bytes.count <= 254, let arroba = bytes.firstIndex(of: UInt8(ascii: "@")) else { return false }
+        let local = bytes[..<arroba]
+        let dominio = bytes[(arroba + 1)...]
+        guard (1...64).contains(local.count) else { return false }
+        let atomos = local.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard atomos.allSatisfy({ !$0.isEmpty && $0.allSatisfy(atext) }) else { return false }
+        let rotulos = dominio.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        return rotulos.count >= 2 && rotulos.allSatisfy(rotuloValido)
+    }
+
+    /// A character of a dot-atom's atom (RFC 5322 `atext`).
+    private static func atext(_ byte: UInt8) -> Bool {
+        alfanumerico(byte) || "!#$%&'*+-/=?^_`{|}~".utf8.contains(byte)
+    }
+
+    private static func alfanumerico(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
+
+    private static func rotuloValido(_ rotulo: ArraySlice<UInt8>) -> Bool {
+        let hifen = UInt8(ascii: "-")
+        guard (1...63).contains(rotulo.count), rotulo.allSatisfy({ alfanumerico($0) || $0 == hifen }), rotulo.first != hifen, rotulo.last != hifen
+        else { return false }
+        let inicio = rotulo.startIndex
+        return rotulo.count < 4 || rotulo[inicio + 2] != hifen || rotulo[inicio + 3] != hifen
+    }
 }
 
 /// Namespace tag for user ids (`Identifier<Usuario>`); the aggregate itself arrives with the

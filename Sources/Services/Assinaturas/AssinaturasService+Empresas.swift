@@ -164,8 +164,8 @@ extension AssinaturasService {
     public func convidar(_ id: String, _ pedido: PedidoDeConvite, caller: Caller) async throws -> ConviteCriado {
         let dados = try await gestao(id, caller: caller)
         guard let texto = pedido.email else { throw ServiceError.invalido("email", "informe o e-mail de quem convidar") }
+        guard EmailClaim.enderecoValido(texto) else { throw ServiceError.invalido("email", "e-mail inválido") }
         let email = EmailClaim.normalise(texto)
-        guard Empresa.emailValido(email) else { throw ServiceError.invalido("email", "e-mail inválido") }
         let papel = try Self.papel(pedido.papel) ?? .membro
         guard let vault else { throw ServiceError.indisponivel("o cofre de dados pessoais não está configurado neste processo") }
         let conviteId = caller.idempotencyKey.map { Events.derivedId("convite", dados.empresaId, $0) } ?? EventIDs.random()

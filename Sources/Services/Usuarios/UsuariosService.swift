@@ -93,17 +93,16 @@ public final class UsuariosService: Sendable {
     }
 
     static func validEmail(_ email: String) throws(ServiceError) -> String {
-        let normalised = EmailClaim.normalise(email)
-        let parts = normalised.split(separator: "@", omittingEmptySubsequences: false)
-        guard normalised.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
-            !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !normalised.contains(where: \.isWhitespace)
-        else { throw .invalido("email", "'\(email.prefix(80))' não é um endereço de e-mail válido") }
-        // What the mailer can deliver to: ASCII, no quoted or bracketed forms.
-        guard EmailAddress.isValid(normalised) else {
-            throw .invalido(
-                "email", "'\(email.prefix(80))' não é um endereço de e-mail que possamos usar: use só letras sem acento, números e . _ + -")
+        // What the mailer can deliver to (``EmailClaim/enderecoValido(_:)``): ASCII, a dot-atom
+        // and a host name, no quoted or bracketed forms.
+        guard EmailClaim.enderecoValido(email) else {
+            let mensagem =
+                email.unicodeScalars.allSatisfy(\.isASCII)
+                ? "'\(email.prefix(80))' não é um endereço de e-mail válido"
+                : "'\(email.prefix(80))' não é um endereço de e-mail que possamos usar: use só letras sem acento, números e . _ + -"
+            throw .invalido("email", mensagem)
         }
-        return normalised
+        return EmailClaim.normalise(email)
     }
 
     static func validSenha(_ senha: String, campo: String = "senha") throws(ServiceError) {
