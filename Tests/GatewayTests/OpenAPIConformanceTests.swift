@@ -24,6 +24,11 @@ struct OpenAPIConformanceTests {
         return try JSONSerialization.jsonObject(with: body.withLock { $0 }) as? [String: Any] ?? [:]
     }
 
+    /// The document's component schemas, by name.
+    private func schemas() async throws -> [String: [String: Any]] {
+        try #require((try await document()["components"] as? [String: Any])?["schemas"] as? [String: [String: Any]])
+    }
+
     private func operations(_ document: [String: Any]) -> [(String, [String: Any])] {
         let paths = document["paths"] as? [String: [String: [String: Any]]] ?? [:]
         return paths.flatMap { path, methods in methods.map { ("\($0.key.uppercased()) \(path)", $0.value) } }
@@ -77,8 +82,7 @@ struct OpenAPIConformanceTests {
 
     @Test("a request body takes only its fields, and free text says its limit and that it may not begin with 'pii:'")
     func request_bodies_are_closed_and_free_text_is_bounded() async throws {
-        let document = try await document()
-        let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: [String: Any]])
+        let schemas = try await self.schemas()
         for name in ["Registro", "PedidoDeReserva", "NovaUnidade", "AlteracaoDeEspaco", "Cancelamento"] {
             #expect(schemas[name]?["additionalProperties"] as? Bool == false, "\(name) is open")
         }
@@ -96,8 +100,7 @@ struct OpenAPIConformanceTests {
 
     @Test("an e-mail field's pattern takes what the server takes; 'format: email' adds the lengths and the '--' rule, which the server also has")
     func an_email_address_has_the_servers_rule() async throws {
-        let document = try await document()
-        let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: [String: Any]])
+        let schemas = try await self.schemas()
         // schemathesis sent `x@t4.test*`: not an e-mail to `format`, taken by the server (CI failed).
         let textos = [
             "a@b.co", "Ana.Silva+x@mail.example-1.com.br", "!#$%&'*+-/=?^_`{|}~@x.y", "a@b.123", "a@a--b.co", "a", "a@b", "@b.co", "a@",
@@ -118,8 +121,7 @@ struct OpenAPIConformanceTests {
 
     @Test("a person's name: the schema allows a tab or line break only at its ends, as registration does (schemathesis found a CR inside one, 422)")
     func a_persons_name_has_no_control_character_inside() async throws {
-        let document = try await document()
-        let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: [String: Any]])
+        let schemas = try await self.schemas()
         let nome = try #require((schemas["Registro"]?["properties"] as? [String: Any])?["nome"] as? [String: Any])
         // JSON Schema's patterns match code points; a Swift regex, whole characters ("\r\n" is one).
         let regex = try Regex(try #require(nome["pattern"] as? String)).matchingSemantics(.unicodeScalar)
