@@ -305,7 +305,19 @@ final class API {
     /// A command the owning service answers: checked for a token here (a request the service
     /// would refuse never leaves the gateway), sent on, and answered once the read models the
     /// gateway serves have caught up with it. The service keeps the idempotency keys.
+    ///
+    /// A command that checks the caller's account itself (``Operation/contaNoComando``: a
+    /// booking) has only its token checked here: the service reads the account with what the
+    /// command reads ahead, in its one round trip, and refuses a token whose account no longer
+    /// counts (401 `token_invalido`) before it decides anything. Reading it here too was a
+    /// statement more a booking, for nothing the gateway needs.
     private func forward(_ operation: Operation, to service: Deployable, through forwarder: Forwarder) {
+        if operation.contaNoComando, let adiadas {
+            precondition(
+                !operation.admin && !operation.path.contains("{"),
+                "\(operation.path): a route whose command checks the account is a member's, on a static path")
+            adiadas.add(operation.method, operation.path)
+        }
         let settle = self.settle
         let pending = self.pending
         let proxies = self.proxies

@@ -275,14 +275,16 @@ struct AuthMiddleware: RouterMiddleware {
     typealias Context = GatewayContext
     let usuarios: UsuariosService
     /// How old a check of the account may be and still count (nil: every request reads it).
-    /// A service behind the gateway, which checks it on every request, accepts one made in the
-    /// last second (ADR 0005); the gateway and the all-in-one server always read.
+    /// A service behind the gateway, which checks it on every request it forwards (but those
+    /// in ``adiadas``), accepts one made in the last second (ADR 0005); the gateway and the
+    /// all-in-one server always read.
     var staleness: Duration? = nil
 
     /// A service's ``staleness``.
     static let behindGateway: Duration = .seconds(1)
-    /// The routes this process answers whose command checks the account itself, with what it
-    /// reads ahead (``Operation/contaNoComando``): for them the account is not read here.
+    /// The routes whose command checks the account itself, with what it reads ahead
+    /// (``Operation/contaNoComando``), here or, at the distributed gateway, in the service it
+    /// forwards them to: for them the account is not read here.
     var adiadas: ContasAdiadas? = nil
 
     func handle(_ request: Request, context: GatewayContext, next: (Request, GatewayContext) async throws -> Response) async throws -> Response {
@@ -296,7 +298,8 @@ struct AuthMiddleware: RouterMiddleware {
                 // Checked by the command, in the same round trip as what it reads ahead, before
                 // it decides anything (the API checks it here when the command did not).
                 context.subject = TokenIssuer.Subject(usuario: subject.usuario, papel: subject.papel, emitidoEm: subject.emitidoEm)
-                context.conta = ContaPendente(usuarios: usuarios, usuario: subject.usuario, emitidoEm: subject.emitidoEm, staleness: staleness)
+                // Read fresh, also behind the gateway: it left this check to the command.
+                context.conta = ContaPendente(usuarios: usuarios, usuario: subject.usuario, emitidoEm: subject.emitidoEm, staleness: nil)
                 return try await next(request, context)
             }
             // The account as it is now: a deactivated or erased account's token stops working,
@@ -312,8 +315,9 @@ struct AuthMiddleware: RouterMiddleware {
 }
 
 /// The routes (method and path, as the router matches it: repeated and trailing slashes
-/// ignored) whose command this process answers and checks the caller's account itself
-/// (``Operation/contaNoComando``). Filled while the routes are added, before any request.
+/// ignored) whose command checks the caller's account itself (``Operation/contaNoComando``),
+/// in this process or in the service the gateway forwards it to. Filled while the routes are
+/// added, before any request.
 final class ContasAdiadas: Sendable {
     /// Per method, the paths (their segments joined by single slashes).
     private let rotas = Mutex<[HTTPRequest.Method: Set<String>]>([:])

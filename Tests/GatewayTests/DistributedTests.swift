@@ -177,6 +177,21 @@ struct DistributedTests {
         let carteira = try await call(.GET, gateway + "/api/creditos", token: membro)
         #expect(carteira.object["minutos"] as? Int == 0 && (carteira.object["lotes"] as? [Any])?.count == 1, "\(carteira.text)")
 
+        // A token whose account no longer counts: the gateway checks a booking's token only and
+        // leaves the account to reservas, which reads it with the booking's read ahead. Rui's
+        // booking after his deactivation is a 401 from there, and holds nothing: Ana books the slot.
+        #expect(try await call(.POST, gateway + "/api/auth/registro", #"{"nome":"Rui","email":"rui@e2e.test","senha":"segredo-rui1"}"#).status == 201)
+        let rui = try await token(gateway, "rui@e2e.test", "segredo-rui1")
+        let ruiId = try #require(try await call(.GET, gateway + "/api/auth/me", token: rui).object["id"] as? String)
+        let desativada = try await call(.POST, gateway + "/api/admin/usuarios/\(ruiId)/desativacao", token: admin)
+        #expect(desativada.status == 204, "\(desativada.text)")
+        let slot = #"{"espacoId":"\#(salaId)","inicio":"\#(dia)T08:00:00-03:00","fim":"\#(dia)T09:00:00-03:00"}"#
+        let recusada = try await call(.POST, gateway + "/api/reservas", slot, token: rui, headers: ["Idempotency-Key": "rui-1"])
+        #expect(recusada.status == 401 && recusada.object["erro"] as? String == "token_invalido", "\(recusada.text)")
+        #expect(try await call(.GET, gateway + "/api/reservas", token: rui).status == 401)
+        let daAna = try await call(.POST, gateway + "/api/reservas", slot, token: membro)
+        #expect(daAna.status == 201, "\(daAna.text)")
+
         // A company's pooled hours raced over both reservas processes: Ana manages Acme, Bia and
         // Caio join by invitation; a yearly plan of 3 hours of meeting room (a yearly cycle is
         // whole from its start), subscribed today, fills the pool. Twenty bookings at once by the three, on twenty free hours, half to

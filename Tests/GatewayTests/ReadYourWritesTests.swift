@@ -1,4 +1,5 @@
 import Crypto
+import Domain
 import EventStore
 import Foundation
 import Hummingbird
@@ -241,5 +242,69 @@ private struct CallerFromHeader: RouterMiddleware {
             context.subject = .init(usuario: String(value[value.index(after: separator)...]), papel: String(value[..<separator]))
         }
         return try await next(request, context)
+    }
+}
+
+@Suite("The distributed gateway and the caller's account")
+struct ForwardedAccountTests {
+    @Test(
+        "the gateway checks only the token of a booking it forwards (the service checks the account in its read ahead); any other command's account it reads itself"
+    )
+    func the_gateway_leaves_the_bookings_account_to_the_service() async throws {
+        let path = TemporarySQLite.path("coworkflow-conta-adiada")
+        defer { TemporarySQLite.remove(path) }
+        let store = try SQLiteEventStore(path: path)
+        // The gateway's usuarios service knows no account at all: every account check it makes fails.
+        let usuarios = try await Harness.usuarios(store: store, clock: ManualClock(Date()))
+        let token = try await usuarios.tokens.issue(usuario: UUID().uuidString.lowercased(), papel: "membro", now: Date()).token
+        let keys = Idempotency(keys: store, fingerprintKey: SymmetricKey(data: Data(repeating: 3, count: 32)))
+        // The service: answers whatever reaches it, counting what does.
+        let chegaram = Mutex<[String]>([])
+        let servico = Router(context: GatewayContext.self)
+        for rota in ["/api/reservas", "/api/outro"] {
+            servico.post(RouterPath(rota)) { request, _ -> Response in
+                chegaram.withLock { $0.append(request.uri.path) }
+                return Response(status: .created)
+            }
+        }
+        try await Application(router: servico, configuration: .init(address: .hostname("127.0.0.1", port: 0))).test(.live) { servidor in
+            let forwarder = Forwarder(targets: [.reservas: ["http://127.0.0.1:\(try #require(servidor.port))"]])
+            let adiadas = ContasAdiadas()
+            let router = Router(context: GatewayContext.self)
+            router.add(middleware: EdgeMiddleware(drain: DrainState(), metrics: Metrics(), allowedOrigins: .none, routes: RouteTable()))
+            router.add(middleware: AuthMiddleware(usuarios: usuarios, adiadas: adiadas))
+            let gateway = API(router: router, idempotency: keys, role: .gateway(forwarder), adiadas: adiadas)
+            gateway.owner = .reservas
+            gateway.add(Operation(method: .post, path: "/api/reservas", summary: "book", tag: "t", auth: true, contaNoComando: true)) { _, _, _ in
+                try .json(["aqui": true])
+            }
+            gateway.add(Operation(method: .post, path: "/api/outro", summary: "other", tag: "t", auth: true)) { _, _, _ in
+                try .json(["aqui": true])
+            }
+            let checked: (any Error)?
+            do {
+                try await Application(router: gateway.router).test(.router) { client in
+                    func post(_ uri: String, token: String) async throws -> TestResponse {
+                        try await client.execute(
+                            uri: uri, method: .post, headers: [.contentType: "application/json", .authorization: "Bearer \(token)"],
+                            body: ByteBuffer(string: "{}"))
+                    }
+                    let reserva = try await post("/api/reservas", token: token)
+                    #expect(reserva.status == .created, "forwarded with its token checked, its account left to the service")
+                    #expect(chegaram.withLock { $0 } == ["/api/reservas"])
+                    let outro = try await post("/api/outro", token: token)
+                    #expect(outro.status == .unauthorized, "another command's account is read at the gateway: none, a 401")
+                    #expect(chegaram.withLock { $0 } == ["/api/reservas"], "and it never leaves the gateway")
+                    let forjado = try await post("/api/reservas", token: token + "x")
+                    #expect(forjado.status == .unauthorized, "a token that does not verify stops at the gateway, booking or not")
+                    #expect(chegaram.withLock { $0 } == ["/api/reservas"])
+                }
+                checked = nil
+            } catch {
+                checked = error
+            }
+            try await forwarder.shutdown()
+            if let checked { throw checked }
+        }
     }
 }
