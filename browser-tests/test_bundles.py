@@ -393,12 +393,15 @@ def test_an_operator_refunds_a_paid_bundle_from_the_members_page_and_the_member_
     ui.step("pacote reembolsado")
     assert api(server, "GET", f"/api/admin/usuarios/{conta['id']}/creditos", token=admin)["minutos"] == 0
 
-    # the member, on a phone: the purchase says what went back
+    # the member, on a phone: the purchase says what went back, and that the provider paid it out
+    eventually(lambda: api(server, "GET", f"/api/pacotes/compras/{comprada['compraId']}", token=membro)["reembolso"].get("concluidoEm"),
+               "the provider's payout of the refund")
     phone = browser(size=(390, 844), mobile=True)
     open_signed_in(phone, server, (email, senha), "/pacotes")
     phone.wait_heading("Pacotes de créditos")
     cartao = phone.row(DEZ_HORAS, ".bundle-history tbody tr")
     assert "Reembolsada" in cartao.text and f"{brl(45000)} devolvidos pelo mesmo meio de pagamento" in cartao.text.replace("\xa0", " "), cartao.text
+    assert "O provedor pagou a devolução em" in cartao.text, cartao.text
     phone.scroll(cartao)
     phone.step("compra reembolsada 390x844")
 

@@ -108,6 +108,10 @@ extension OpenAPI {
                             "valorCentavos": money.merging(["description": "devolvido pelo provedor"]) { $1 }, "medida": medida,
                             "retirado": ["type": "integer", "minimum": 0, "description": "créditos restantes retirados da carteira"],
                             "motivo": text, "em": instant,
+                            "concluidoEm": instant.merging([
+                                "description":
+                                    "quando o provedor pagou a devolução (ausente: ainda não; um reembolso sem valor conclui-se ao ser feito)"
+                            ]) { $1 },
                         ], required: ["valorCentavos", "medida", "retirado", "motivo", "em"]),
                 ], required: ["compraId", "titular", "pacoteId", "pacote", "valorCentavos", "metodo", "status", "solicitadaEm"]),
             "ReembolsoDeCompra": object(

@@ -122,7 +122,10 @@ extension Optional where Wrapped == CompraDePacoteView {
         case .reembolsada(let e):
             view.status = .reembolsada
             view.reembolso = ReembolsoDeCompraView(
-                valorCentavos: e.valor.centavos, medida: e.medida, retirado: e.retirado, motivo: e.motivo, em: e.em)
+                valorCentavos: e.valor.centavos, medida: e.medida, retirado: e.retirado, motivo: e.motivo, em: e.em,
+                concluidoEm: e.valor > .zero ? nil : e.em)
+        case .reembolsoConcluido(let e):
+            view.reembolso?.concluidoEm = e.em
         }
         return view
     }
@@ -136,6 +139,9 @@ public struct ReembolsoDeCompraView: Codable, Sendable, Equatable {
     public let retirado: Int64
     public let motivo: String
     public let em: Date
+    /// When the provider paid the money out (nil: not yet); a refund of no money is concluded
+    /// when it is made.
+    public var concluidoEm: Date?
 }
 
 /// When an unpaid purchase's charge expires.
@@ -176,6 +182,7 @@ public enum PacotesReadModel {
         case .recusada(let e): id = e.compraId
         case .expirada(let e): id = e.compraId
         case .reembolsada(let e): id = e.compraId
+        case .reembolsoConcluido(let e): id = e.compraId
         }
         let chave = id.lowercasedString
         guard let view = try await batch.get(CompraDePacoteView.self, compras, chave).aplicando(event) else { return }

@@ -2,16 +2,19 @@ public import Domain
 import EventStore
 public import Foundation
 
-/// A booking payment's refund asked of the provider and not yet concluded: once `vence`
-/// passes, the reconciliation timer asks the provider where it stands (its notice may never
-/// have reached us).
+/// A refund asked of the provider and not yet concluded, of a booking's payment or of a
+/// bundle's purchase: once `vence` passes, the reconciliation timer asks the provider where it
+/// stands (its notice may never have reached us).
 public struct ReembolsoPendenteView: Codable, Sendable, Equatable {
+    /// The booking payment's id; for a purchase, its provider reference (`pacote:<compraId>`).
     public let pagamentoId: String
     public let reembolsoId: String
     public let cobrancaId: String
     public let valor: Money
     public let solicitadoEm: Date
     public let vence: Date
+    /// The bundle purchase refunded (nil: a booking payment's refund).
+    public var compraId: String?
 
     /// Its key in ``PagamentosReadModel/reembolsosPendentes``.
     public var chave: String { PagamentosReadModel.chave(pagamentoId, reembolsoId) }
@@ -24,13 +27,33 @@ public enum PagamentosReadModel {
     /// the sandbox pays out in 0.3 s and its notice arrives at once unless our webhook fails.
     public static let espera: TimeInterval = 15
 
-    /// `pagamentos_reembolsos_pendentes`: the refunds of booking payments asked of the provider
-    /// (a charge id) and not concluded, in group `pendente` ordered by when the provider is due
-    /// to be asked (key `<pagamentoId>|<reembolsoId>`). Nobody reads it back after a request.
+    /// `pagamentos_reembolsos_pendentes`: the refunds of booking payments and of bundle
+    /// purchases asked of the provider (a charge id, money to pay out) and not concluded, in
+    /// group `pendente` ordered by when the provider is due to be asked (key
+    /// `<pagamentoId>|<reembolsoId>`). Nobody reads it back after a request.
     public static let projection = Projection(
         name: "pagamentos", collections: [reembolsosPendentes],
-        types: [Pagamento.Catalogo.reembolsoSolicitado.type, Pagamento.Catalogo.reembolsoConcluido.type], esperada: false
+        types: [
+            Pagamento.Catalogo.reembolsoSolicitado.type, Pagamento.Catalogo.reembolsoConcluido.type, CompraDePacote.Catalogo.reembolsada.type,
+            CompraDePacote.Catalogo.reembolsoConcluido.type,
+        ], esperada: false
     ) { recorded, batch in
+        if let compra = try CompraDePacote.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) {
+            switch compra {
+            case .reembolsada(let e):
+                guard e.valor > .zero else { return }
+                let vence = e.em.addingTimeInterval(espera)
+                let view = ReembolsoPendenteView(
+                    pagamentoId: CompraDePacote.referencia(e.compraId), reembolsoId: e.reembolsoId.lowercasedString, cobrancaId: e.cobrancaId,
+                    valor: e.valor, solicitadoEm: e.em, vence: vence, compraId: e.compraId.lowercasedString)
+                try batch.put(view, reembolsosPendentes, view.chave, grupo: "pendente", ordem: ReservasReadModel.ordem(vence))
+            case .reembolsoConcluido(let e):
+                batch.delete(reembolsosPendentes, chave(CompraDePacote.referencia(e.compraId), e.reembolsoId.lowercasedString))
+            default:
+                return
+            }
+            return
+        }
         guard let event = try Pagamento.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) else { return }
         switch event {
         case .reembolsoSolicitado(let e):

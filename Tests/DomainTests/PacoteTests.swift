@@ -171,6 +171,37 @@ struct PacoteTests {
         #expect(dados.status == .reembolsada && dados.reembolso?.valor == Money(centavos: 22_500))
     }
 
+    @Test func a_refunds_payout_is_recorded_once_and_only_for_the_purchases_own_refund_of_money() throws {
+        let decider = CompraDePacote.decider
+        let depois = now.addingTimeInterval(1)
+        func concluir(_ reembolso: UUID = uuid(20)) -> CompraDePacote.Command { .concluirReembolso(reembolsoId: reembolso, em: depois) }
+        var history = try decider.run(given: [], solicitar())
+        history += try decider.run(given: history, emissao())
+        history += try decider.run(given: history, .registrarPagamento(cobrancaId: "cob_1", em: now))
+        // No refund asked yet: a notice about one is unknown.
+        #expect(CompraScenario(decider).given(history[0], history[1], history[2]).when(concluir()).outcome == .failure(.reembolsoDesconhecido))
+        #expect(CompraScenario(decider).when(concluir()).outcome == .failure(.naoEncontrada))
+        // A refund of credits alone asked nothing of the provider: no payout to record.
+        let semDinheiro =
+            history
+            + (try decider.run(given: history, .reembolsar(reembolsoId: uuid(20), valor: .zero, restante: 60, motivo: "x", por: "admin", em: now)))
+        #expect(throws: CompraDePacote.Failure.reembolsoDesconhecido) { try decider.run(given: semDinheiro, concluir()) }
+        history += try decider.run(given: history, .reembolsar(reembolsoId: uuid(20), valor: nil, restante: 540, motivo: "x", por: "admin", em: now))
+        #expect(throws: CompraDePacote.Failure.reembolsoDesconhecido) { try decider.run(given: history, concluir(uuid(21))) }
+        let concluido = try decider.run(given: history, concluir())
+        #expect(
+            concluido == [
+                .reembolsoConcluido(
+                    CompraDePacote.ReembolsoConcluido(
+                        compraId: uuid(10), titular: "u1", reembolsoId: uuid(20), valor: Money(centavos: 22_500), em: depois))
+            ])
+        history += concluido
+        // Its notice after the reconciliation (or the other way round): nothing more.
+        #expect(try decider.run(given: history, concluir()).isEmpty)
+        guard case .existente(let dados) = history.reduce(decider.initialState, decider.evolve) else { return }
+        #expect(dados.status == .reembolsada && dados.reembolsoConcluidoEm == depois)
+    }
+
     @Test func a_closed_lot_loses_what_is_left_at_once_and_what_bookings_give_back_later() throws {
         let decider = Carteira.decider
         let lote = Carteira.Lote(loteId: uuid(10), medida: .minutos, quantidade: 600, origem: .pacote, descricao: "Pacote 10 horas")

@@ -1,8 +1,13 @@
 import Domain
+import EventStore
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Integrations
+import Projections
+import Services
+import Synchronization
 import Testing
 
 /// Bundles of credits sold without a plan, through the API: an operator's bundles, a member's
@@ -317,6 +322,14 @@ struct PacotesTests {
                 return reembolsos?.isEmpty == false ? reembolsos : nil
             }
             #expect(reembolsos.values.compactMap { $0 as? Int } == [22_500], "\(reembolsos)")
+            // Its notice records the payout on the purchase, once; until then the refund reads as in processing.
+            #expect(reembolso["concluidoEm"] == nil)
+            let concluido = try await eventually("the refund's payout recorded") {
+                let compra = try await client.json(.get, "/api/pacotes/compras/\(id)", token: cenario.membro).object
+                return (compra["reembolso"] as? [String: Any])?["concluidoEm"] as? String
+            }
+            #expect(!concluido.isEmpty)
+            #expect(try await escritos().filter { $0 == "ReembolsoDeCompraConcluido" }.count == 1)
             let fatura = try await eventually("the bundle's invoice credited") {
                 (try await client.json(.get, "/api/faturas", token: cenario.membro).object["itens"] as? [[String: Any]] ?? []).first {
                     $0["pacote"] != nil && $0["reembolsado"] as? Int == 22_500
@@ -363,6 +376,67 @@ struct PacotesTests {
             let vencida = try await client.json(.post, "/api/admin/pacotes/compras/\(outraId)/reembolso", #"{"motivo":"x"}"#, token: cenario.admin)
             #expect(vencida.status == .unprocessableContent, "\(String(buffer: vencida.body))")
             #expect((vencida.object["detalhes"] as? [String: Any])?["campo"] as? String == "valorCentavos")
+        }
+    }
+
+    @Test(
+        "a bundle refund whose notice never arrives is concluded by asking the provider once it is overdue, once; the notice arriving after that records nothing"
+    )
+    func a_lost_refund_notice_is_reconciled() async throws {
+        let clock = ManualClock(segundaDeManha)
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let pagamentos = harness.backend.negocio.pagamentos
+            let pacote = try await criarPacote(client, Self.dezHoras, token: cenario.admin)
+            let pedida = try await client.json(
+                .post, "/api/pacotes/\(pacote)/compras", #"{"metodo":"cartao","cartaoToken":"tok_visa"}"#, token: cenario.membro)
+            let id = try #require(pedida.object["compraId"] as? String)
+            let paga = try await compra(client, id, cenario.membro) { $0["status"] as? String == "paga" }
+            let cobranca = try #require((paga["cobranca"] as? [String: Any])?["cobrancaId"] as? String)
+            // The webhook is down from here on: the refund's notice never lands.
+            let avisos = AvisosRecusados()
+            await harness.sandbox.entregarPor { _, _ in
+                avisos.tentativas.add(1, ordering: .relaxed)
+                return 503
+            }
+            let reembolsada = try await client.json(
+                .post, "/api/admin/pacotes/compras/\(id)/reembolso", #"{"motivo":"mudou de cidade","valorCentavos":10000}"#, token: cenario.admin)
+            #expect(reembolsada.status == .ok, "\(String(buffer: reembolsada.body))")
+            func concluidos() async throws -> Int { try await harness.allEvents().filter { $0.type == "ReembolsoDeCompraConcluido" }.count }
+            // The provider pays out 0.3 s after it was asked, then tries the notice.
+            try await eventually("the provider paid the refund out") { avisos.tentativas.load(ordering: .relaxed) > 0 ? true : nil }
+            await harness.backend.settle(upTo: nil, types: nil)
+
+            // Not overdue yet: the provider is not asked.
+            clock.advance(by: PagamentosReadModel.espera - 1)
+            #expect(try await pagamentos.conciliarReembolsos() == 0)
+            #expect(try await concluidos() == 0)
+            // Overdue: the provider says it was paid out, recorded as its notice would be.
+            clock.advance(by: 2)
+            #expect(try await pagamentos.conciliarReembolsos() == 1)
+            #expect(try await concluidos() == 1)
+            let concluida = try await compra(client, id, cenario.membro) { ($0["reembolso"] as? [String: Any])?["concluidoEm"] != nil }
+            #expect((concluida["reembolso"] as? [String: Any])?["valorCentavos"] as? Int == 10_000)
+            // Nothing left to ask about; asking again records nothing.
+            await harness.backend.settle(upTo: nil, types: nil)
+            clock.advance(by: 3_600)
+            #expect(try await pagamentos.conciliarReembolsos() == 0)
+            #expect(try await concluidos() == 1)
+
+            // The notice finally lands: nothing recorded twice.
+            let reembolsoId = try #require(
+                try await harness.allEvents().first { $0.type == "CompraDePacoteReembolsada" }.flatMap {
+                    (try JSONSerialization.jsonObject(with: $0.data) as? [String: Any])?["reembolsoId"] as? String
+                })
+            let aviso =
+                #"{"id":"evt_rf_\#(reembolsoId)","tipo":"reembolso.concluido","cobrancaId":"\#(cobranca)","referencia":"pacote:\#(id)","valor":10000,"reembolsoId":"\#(reembolsoId)","criadoEm":"2026-11-23T11:00:00Z"}"#
+            let (_, assinatura) = harness.aviso(aviso, em: clock.now)
+            let repetido = try await client.json(
+                .post, "/api/pagamentos/webhooks/sandbox", aviso, headers: [.init("X-Sandbox-Signature")!: assinatura])
+            #expect(repetido.status == .ok && repetido.object["duplicado"] as? Bool == true, "\(String(buffer: repetido.body))")
+            #expect(try await concluidos() == 1)
         }
     }
 }

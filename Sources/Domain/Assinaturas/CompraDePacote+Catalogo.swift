@@ -17,6 +17,10 @@ extension CompraDePacote {
         public static let reembolsada = EventKind(
             "CompraDePacoteReembolsada", category: category, context: .assinaturas, label: "Compra de pacote reembolsada pela operação")
 
-        public static let todos = [solicitada, cobrancaEmitida, paga, recusada, expirada, reembolsada]
+        public static let reembolsoConcluido = EventKind(
+            "ReembolsoDeCompraConcluido", category: category, context: .assinaturas,
+            label: "Reembolso de compra de pacote pago pelo provedor")
+
+        public static let todos = [solicitada, cobrancaEmitida, paga, recusada, expirada, reembolsada, reembolsoConcluido]
     }
 }

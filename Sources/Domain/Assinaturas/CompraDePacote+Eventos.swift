@@ -84,6 +84,24 @@ extension CompraDePacote {
         }
     }
 
+    /// The provider paid refund `reembolsoId` out (its notice, or its answer when asked about a
+    /// refund whose notice never came): the money is back with the buyer.
+    public struct ReembolsoConcluido: Codable, Sendable, Equatable {
+        public let compraId: UUID
+        public let titular: String
+        public let reembolsoId: UUID
+        public let valor: Money
+        public let em: Date
+
+        public init(compraId: UUID, titular: String, reembolsoId: UUID, valor: Money, em: Date) {
+            self.compraId = compraId
+            self.titular = titular
+            self.reembolsoId = reembolsoId
+            self.valor = valor
+            self.em = em
+        }
+    }
+
     public enum Event: PayloadEvent, Equatable {
         case solicitada(Solicitada)
         case cobrancaEmitida(CobrancaEmitida)
@@ -91,6 +109,7 @@ extension CompraDePacote {
         case recusada(Recusada)
         case expirada(Expirada)
         case reembolsada(Reembolsada)
+        case reembolsoConcluido(ReembolsoConcluido)
 
         public var kind: EventKind {
             switch self {
@@ -100,6 +119,7 @@ extension CompraDePacote {
             case .recusada: Catalogo.recusada
             case .expirada: Catalogo.expirada
             case .reembolsada: Catalogo.reembolsada
+            case .reembolsoConcluido: Catalogo.reembolsoConcluido
             }
         }
 
@@ -111,6 +131,7 @@ extension CompraDePacote {
             case .recusada(let payload): payload
             case .expirada(let payload): payload
             case .reembolsada(let payload): payload
+            case .reembolsoConcluido(let payload): payload
             }
         }
 
@@ -121,6 +142,7 @@ extension CompraDePacote {
             .kind(Catalogo.recusada, Recusada.self) { .recusada($0) },
             .kind(Catalogo.expirada, Expirada.self) { .expirada($0) },
             .kind(Catalogo.reembolsada, Reembolsada.self) { .reembolsada($0) },
+            .kind(Catalogo.reembolsoConcluido, ReembolsoConcluido.self) { .reembolsoConcluido($0) },
         ])
     }
 }

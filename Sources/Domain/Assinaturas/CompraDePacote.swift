@@ -55,6 +55,8 @@ public enum CompraDePacote {
         public var lote: Carteira.Lote?
         public var motivo: String?
         public var reembolso: Reembolsada?
+        /// When the provider paid the refund out (nil: not yet, or nothing to pay out).
+        public var reembolsoConcluidoEm: Date?
     }
 
     public enum State: Sendable, Equatable {
@@ -77,6 +79,8 @@ public enum CompraDePacote {
         /// is left, rounded down (R$ 100 of 10 h with 4 h left: R$ 40); otherwise 0…price.
         /// Again: nothing (one refund per purchase).
         case reembolsar(reembolsoId: UUID, valor: Money?, restante: Int64, motivo: String, por: String, em: Date)
+        /// The provider paid refund `reembolsoId` out. Again: nothing.
+        case concluirReembolso(reembolsoId: UUID, em: Date)
     }
 
     public enum Failure: Error, Equatable, Sendable {
@@ -94,6 +98,8 @@ public enum CompraDePacote {
         case motivoObrigatorio
         /// Nothing to give back: no money asked for and no credit left.
         case nadaAReembolsar
+        /// A notice about a refund this purchase never asked for (or one of no money).
+        case reembolsoDesconhecido
     }
 
     /// The price's share of `restante` of the lot's `quantidade`, rounded down.
@@ -153,6 +159,16 @@ public enum CompraDePacote {
                             reembolsoId: reembolsoId, valor: devolver, loteId: lote.loteId, medida: lote.medida, retirado: restante,
                             motivo: String(motivo.prefix(500)), por: por, em: em))
                 ]
+            case (.concluirReembolso(let reembolsoId, let em), .existente(let dados)):
+                guard let reembolso = dados.reembolso, reembolso.reembolsoId == reembolsoId, reembolso.valor > .zero else {
+                    throw .reembolsoDesconhecido
+                }
+                guard dados.reembolsoConcluidoEm == nil else { return [] }
+                return [
+                    .reembolsoConcluido(
+                        ReembolsoConcluido(compraId: dados.compraId, titular: dados.titular, reembolsoId: reembolsoId, valor: reembolso.valor, em: em)
+                    )
+                ]
             }
         },
         evolve: { state, event in
@@ -161,7 +177,8 @@ public enum CompraDePacote {
                 return .existente(
                     Dados(
                         compraId: e.compraId, titular: e.titular, pacoteId: e.pacoteId, oferta: e.oferta, metodo: e.metodo,
-                        cartaoToken: e.cartaoToken, status: .pendente, emissao: nil, lote: nil, motivo: nil, reembolso: nil))
+                        cartaoToken: e.cartaoToken, status: .pendente, emissao: nil, lote: nil, motivo: nil, reembolso: nil,
+                        reembolsoConcluidoEm: nil))
             case (.existente(var dados), .cobrancaEmitida(let e)):
                 dados.emissao = e.emissao
                 return .existente(dados)
@@ -180,6 +197,9 @@ public enum CompraDePacote {
             case (.existente(var dados), .reembolsada(let e)):
                 dados.status = .reembolsada
                 dados.reembolso = e
+                return .existente(dados)
+            case (.existente(var dados), .reembolsoConcluido(let e)):
+                dados.reembolsoConcluidoEm = e.em
                 return .existente(dados)
             case (.inexistente, _):
                 return state

@@ -188,6 +188,7 @@ extension ServiceError {
         case .motivoObrigatorio: self = .invalido("motivo", "informe o motivo do reembolso")
         case .nadaAReembolsar:
             self = .invalido("valorCentavos", "não há créditos restantes nem valor a devolver: informe valorCentavos para devolver algo")
+        case .reembolsoDesconhecido: self = .naoEncontrado("reembolso desconhecido para esta compra")
         }
     }
 

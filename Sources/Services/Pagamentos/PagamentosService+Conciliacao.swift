@@ -8,9 +8,9 @@ import Telemetry
 extension PagamentosService {
     // MARK: Refund reconciliation
 
-    /// Asks the provider about every refund of a booking payment still not concluded
+    /// Asks the provider about every refund of a booking payment or a bundle purchase still not concluded
     /// ``PagamentosReadModel/espera`` after it was asked, and records what it says: paid out
-    /// → ReembolsoConcluido, as its notice would have; unknown → asked again (idempotent on
+    /// → ReembolsoConcluido (a purchase's: ReembolsoDeCompraConcluido), as its notice would have; unknown → asked again (idempotent on
     /// the refund id); in processing → asked again later, at doubling pauses up to an hour.
     /// The notice remains the way a refund normally concludes; this is for one that never
     /// arrives (the provider gave up on our webhook, or its answer was lost). Returns how many
@@ -50,7 +50,9 @@ extension PagamentosService {
 
     /// True when it recorded the refund's conclusion.
     private func conciliar(_ pendente: ReembolsoPendenteView, em now: Date) async throws -> Bool {
-        guard let id = Pagamento.ID(pendente.pagamentoId), let reembolsoId = UUID(uuidString: pendente.reembolsoId) else { return false }
+        guard let reembolsoId = UUID(uuidString: pendente.reembolsoId) else { return false }
+        let compra = pendente.compraId.flatMap { UUID(uuidString: $0) }
+        guard compra != nil || Pagamento.ID(pendente.pagamentoId) != nil else { return false }
         switch try await provider.reembolso(cobrancaId: pendente.cobrancaId, reembolsoId: reembolsoId) {
         case .emProcessamento:
             adiar(pendente, em: now)
@@ -69,6 +71,15 @@ extension PagamentosService {
                     "the provider paid out another amount than the refund asked",
                     metadata: ["pagamento": "\(pendente.pagamentoId)", "reembolso": "\(pendente.reembolsoId)", "valor": "\(valor)"])
             }
+            if let compra {
+                guard try await concluirReembolsoDeCompra(compra, reembolsoId: reembolsoId, em: now) else { return false }
+                conciliacao.withLock { $0[pendente.chave] = nil }
+                logger.warning(
+                    "bundle refund concluded by asking the provider: its notice never arrived",
+                    metadata: ["compra": "\(compra.lowercasedString)", "reembolso": "\(pendente.reembolsoId)"])
+                return true
+            }
+            guard let id = Pagamento.ID(pendente.pagamentoId) else { return false }
             let stream = Self.stream(id)
             var meta = EventMetadata(correlationId: id.rawValue, actor: "system:conciliacao", requestId: "conciliacao", service: Self.service)
             meta.causationId = nil
@@ -97,6 +108,33 @@ extension PagamentosService {
             }
             throw ServiceError.indisponivel("o pagamento está sendo alterado; tente de novo", retryAfter: 1)
         }
+    }
+
+    /// Records that the provider paid a purchase's refund out, as its notice would have; false
+    /// when its notice got there first.
+    private func concluirReembolsoDeCompra(_ compra: UUID, reembolsoId: UUID, em now: Date) async throws -> Bool {
+        let stream = StreamNames.compra(compra)
+        var meta = EventMetadata(correlationId: compra, actor: "system:conciliacao", requestId: "conciliacao", service: Self.service)
+        meta.causationId = nil
+        for _ in 1...5 {
+            let (state, version) = try await compras.load(stream)
+            let events: [CompraDePacote.Event]
+            do {
+                events = try CompraDePacote.decider.decide(.concluirReembolso(reembolsoId: reembolsoId, em: now), state)
+            } catch {
+                throw ServiceError(error)
+            }
+            guard !events.isEmpty else { return false }
+            do {
+                try await store.append(
+                    to: stream, expected: .after(version),
+                    events: try Events.derived(events, from: "conciliacao:\(reembolsoId.lowercasedString)", at: now, metadata: meta))
+            } catch is WrongExpectedVersion {
+                continue
+            }
+            return true
+        }
+        throw ServiceError.indisponivel("a compra está sendo alterada; tente de novo", retryAfter: 1)
     }
 
     /// The next query of a refund still open: 15 s after this one, doubling up to an hour.

@@ -43,7 +43,9 @@ extension PagamentosService {
 
     /// An operator refunded a purchase: the money goes back through the provider (idempotent on
     /// the refund's id, so a redelivered event refunds once). Nothing is recorded here: the
-    /// purchase's stream already holds the refund, and the provider's notice is acknowledged.
+    /// purchase's stream already holds the refund; the provider's notice records that it was
+    /// paid out (``receberAvisoDeCompra(_:compra:caller:)``), or, when the notice never comes,
+    /// asking the provider does (``conciliarReembolsos(limite:)``).
     func reembolsarCompra(_ reembolso: CompraDePacote.Reembolsada) async throws -> [StreamWrite] {
         guard reembolso.valor > .zero else { return [] }
         try await provider.reembolsar(cobrancaId: reembolso.cobrancaId, reembolsoId: reembolso.reembolsoId, valor: reembolso.valor)
@@ -53,8 +55,8 @@ extension PagamentosService {
     }
 
     /// A provider's notice about a bundle's charge. Paid: the purchase is paid and its credits
-    /// granted to the buyer's wallet in one append; declined: recorded; a refund done:
-    /// acknowledged when it is the purchase's own (it was recorded when the operator asked).
+    /// granted to the buyer's wallet in one append; declined: recorded; a refund paid out:
+    /// recorded when it is the purchase's own (`ReembolsoDeCompraConcluido`, once).
     func receberAvisoDeCompra(_ aviso: AvisoDoProvedor, compra: UUID, caller: Caller) async throws -> RespostaDoWebhook {
         let stream = StreamNames.compra(compra)
         var meta = EventMetadata(correlationId: compra, actor: "provider:sandbox", requestId: caller.requestId, service: Self.service)
@@ -76,23 +78,24 @@ extension PagamentosService {
                     retryAfter: 1)
             }
             let command: CompraDePacote.Command
+            let status: Pagamento.Status
             switch aviso.tipo {
-            case .cobrancaPaga: command = .registrarPagamento(cobrancaId: aviso.cobrancaId, em: now)
+            case .cobrancaPaga:
+                command = .registrarPagamento(cobrancaId: aviso.cobrancaId, em: now)
+                status = .confirmado
             case .cobrancaRecusada:
                 command = .registrarRecusa(
                     cobrancaId: aviso.cobrancaId, motivo: String((aviso.motivo ?? "recusado pelo provedor").prefix(200)), em: now)
+                status = .recusado
             case .reembolsoConcluido:
                 guard let reembolsoId = aviso.reembolsoId else {
                     throw ServiceError.requisicaoInvalida("um aviso de reembolso precisa de reembolsoId")
                 }
-                guard dados.reembolso?.reembolsoId == reembolsoId else {
-                    throw ServiceError.naoEncontrado("reembolso desconhecido: \(reembolsoId.lowercasedString)")
-                }
-                return RespostaDoWebhook(recebido: true, duplicado: false, pagamentoId: aviso.referencia, status: .cancelado)
+                command = .concluirReembolso(reembolsoId: reembolsoId, em: now)
+                status = .cancelado
             }
             let events: [CompraDePacote.Event]
             do { events = try CompraDePacote.decider.decide(command, state) } catch { throw ServiceError(error) }
-            let status: Pagamento.Status = aviso.tipo == .cobrancaPaga ? .confirmado : .recusado
             guard !events.isEmpty else {
                 return RespostaDoWebhook(recebido: true, duplicado: true, pagamentoId: aviso.referencia, status: status)
             }

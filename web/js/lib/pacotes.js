@@ -99,7 +99,10 @@ export function reembolsoDaCompra(compra, tz = DEFAULT_TZ) {
   const creditos = r.retirado > 0
     ? ` e ${r.medida === 'centavos' ? money(r.retirado) : duration(r.retirado)} de créditos retirados da carteira`
     : '';
-  return `${dinheiro}${creditos} em ${dateTime(r.em, tz)}.`;
+  const pago = r.valorCentavos > 0
+    ? (r.concluidoEm ? ` O provedor pagou a devolução em ${dateTime(r.concluidoEm, tz)}.` : ' A devolução está em processamento no provedor.')
+    : '';
+  return `${dinheiro}${creditos} em ${dateTime(r.em, tz)}.${pago}`;
 }
 
 /** The columns every list of purchases starts with: when, which bundle, how much, how paid. */
