@@ -71,70 +71,51 @@ extension PagamentosService {
                     "the provider paid out another amount than the refund asked",
                     metadata: ["pagamento": "\(pendente.pagamentoId)", "reembolso": "\(pendente.reembolsoId)", "valor": "\(valor)"])
             }
+            let registrado: Bool
             if let compra {
-                guard try await concluirReembolsoDeCompra(compra, reembolsoId: reembolsoId, em: now) else { return false }
-                conciliacao.withLock { $0[pendente.chave] = nil }
-                logger.warning(
-                    "bundle refund concluded by asking the provider: its notice never arrived",
-                    metadata: ["compra": "\(compra.lowercasedString)", "reembolso": "\(pendente.reembolsoId)"])
-                return true
+                registrado = try await registrarConclusao(
+                    compras, StreamNames.compra(compra), .concluirReembolso(reembolsoId: reembolsoId, em: now), correlacao: compra, pendente,
+                    em: now, erro: ServiceError.init)
+            } else if let id = Pagamento.ID(pendente.pagamentoId) {
+                registrado = try await registrarConclusao(
+                    pagamentos, Self.stream(id), .concluirReembolso(reembolsoId: reembolsoId, em: now), correlacao: id.rawValue, pendente,
+                    em: now, erro: ServiceError.init)
+            } else {
+                return false
             }
-            guard let id = Pagamento.ID(pendente.pagamentoId) else { return false }
-            let stream = Self.stream(id)
-            var meta = EventMetadata(correlationId: id.rawValue, actor: "system:conciliacao", requestId: "conciliacao", service: Self.service)
-            meta.causationId = nil
-            for _ in 1...5 {
-                let (state, version) = try await pagamentos.load(stream)
-                let events: [Pagamento.Event]
-                do {
-                    events = try Pagamento.decider.decide(.concluirReembolso(reembolsoId: reembolsoId, em: now), state)
-                } catch {
-                    throw ServiceError(error)
-                }
-                // Its notice got there first: nothing to record.
-                guard !events.isEmpty else { return false }
-                do {
-                    try await store.append(
-                        to: stream, expected: .after(version),
-                        events: try Events.derived(events, from: "conciliacao:\(pendente.reembolsoId)", at: now, metadata: meta))
-                } catch is WrongExpectedVersion {
-                    continue
-                }
-                conciliacao.withLock { $0[pendente.chave] = nil }
-                logger.warning(
-                    "refund concluded by asking the provider: its notice never arrived",
-                    metadata: ["pagamento": "\(pendente.pagamentoId)", "reembolso": "\(pendente.reembolsoId)"])
-                return true
-            }
-            throw ServiceError.indisponivel("o pagamento está sendo alterado; tente de novo", retryAfter: 1)
+            guard registrado else { return false }
+            conciliacao.withLock { $0[pendente.chave] = nil }
+            logger.warning(
+                "refund concluded by asking the provider: its notice never arrived",
+                metadata: ["pagamento": "\(pendente.pagamentoId)", "reembolso": "\(pendente.reembolsoId)"])
+            return true
         }
     }
 
-    /// Records that the provider paid a purchase's refund out, as its notice would have; false
-    /// when its notice got there first.
-    private func concluirReembolsoDeCompra(_ compra: UUID, reembolsoId: UUID, em now: Date) async throws -> Bool {
-        let stream = StreamNames.compra(compra)
-        var meta = EventMetadata(correlationId: compra, actor: "system:conciliacao", requestId: "conciliacao", service: Self.service)
+    /// Records what `command` (the refund's conclusion) makes of `stream`, a booking payment's
+    /// or a purchase's, once the provider said refund `pendente` was paid out, as its notice
+    /// would have: false when there is nothing to record (its notice got there first).
+    private func registrarConclusao<Command, State, Event, Failure>(
+        _ agregados: AggregateStore<Command, State, Event, Failure>, _ stream: StreamName, _ command: Command, correlacao: UUID,
+        _ pendente: ReembolsoPendenteView, em now: Date, erro: (Failure) -> ServiceError
+    ) async throws -> Bool {
+        var meta = EventMetadata(correlationId: correlacao, actor: "system:conciliacao", requestId: "conciliacao", service: Self.service)
         meta.causationId = nil
         for _ in 1...5 {
-            let (state, version) = try await compras.load(stream)
-            let events: [CompraDePacote.Event]
-            do {
-                events = try CompraDePacote.decider.decide(.concluirReembolso(reembolsoId: reembolsoId, em: now), state)
-            } catch {
-                throw ServiceError(error)
-            }
+            let (state, version) = try await agregados.load(stream)
+            let events: [Event]
+            do { events = try agregados.decider.decide(command, state) } catch { throw erro(error) }
             guard !events.isEmpty else { return false }
             do {
                 try await store.append(
                     to: stream, expected: .after(version),
-                    events: try Events.derived(events, from: "conciliacao:\(reembolsoId.lowercasedString)", at: now, metadata: meta))
+                    events: try Events.derived(events, from: "conciliacao:\(pendente.reembolsoId)", at: now, metadata: meta))
             } catch is WrongExpectedVersion {
                 continue
             }
             return true
         }
-        throw ServiceError.indisponivel("a compra está sendo alterada; tente de novo", retryAfter: 1)
+        throw ServiceError.indisponivel("o reembolso está sendo registrado; tente de novo", retryAfter: 1)
     }
 
     /// The next query of a refund still open: 15 s after this one, doubling up to an hour.
