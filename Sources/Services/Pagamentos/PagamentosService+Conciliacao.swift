@@ -8,10 +8,11 @@ import Telemetry
 extension PagamentosService {
     // MARK: Refund reconciliation
 
-    /// Asks the provider about every refund of a booking payment or a bundle purchase still not concluded
-    /// ``PagamentosReadModel/espera`` after it was asked, and records what it says: paid out
-    /// → ReembolsoConcluido (a purchase's: ReembolsoDeCompraConcluido), as its notice would have; unknown → asked again (idempotent on
-    /// the refund id); in processing → asked again later, at doubling pauses up to an hour.
+    /// Asks the provider about every refund of a booking payment or of a bundle purchase still
+    /// not concluded ``PagamentosReadModel/espera`` after it was asked, and records what it
+    /// says: paid out → ReembolsoConcluido (a purchase's: ReembolsoDeCompraConcluido), as its
+    /// notice would have; unknown → asked again (idempotent on the refund id); in processing →
+    /// asked again later, at doubling pauses up to an hour.
     /// The notice remains the way a refund normally concludes; this is for one that never
     /// arrives (the provider gave up on our webhook, or its answer was lost). Returns how many
     /// it concluded. A refund whose query fails does not hold up the ones behind it (the first
