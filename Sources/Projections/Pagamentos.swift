@@ -6,15 +6,14 @@ public import Foundation
 /// bundle's purchase: once `vence` passes, the reconciliation timer asks the provider where it
 /// stands (its notice may never have reached us).
 public struct ReembolsoPendenteView: Codable, Sendable, Equatable {
-    /// The booking payment's id; for a purchase, its provider reference (`pacote:<compraId>`).
+    /// The booking payment's id; for a purchase, its provider reference (`pacote:<compraId>`,
+    /// ``CompraDePacote/compra(daReferencia:)``).
     public let pagamentoId: String
     public let reembolsoId: String
     public let cobrancaId: String
     public let valor: Money
     public let solicitadoEm: Date
     public let vence: Date
-    /// The bundle purchase refunded (nil: a booking payment's refund).
-    public var compraId: String?
 
     /// Its key in ``PagamentosReadModel/reembolsosPendentes``.
     public var chave: String { PagamentosReadModel.chave(pagamentoId, reembolsoId) }
@@ -45,7 +44,7 @@ public enum PagamentosReadModel {
                 let vence = e.em.addingTimeInterval(espera)
                 let view = ReembolsoPendenteView(
                     pagamentoId: CompraDePacote.referencia(e.compraId), reembolsoId: e.reembolsoId.lowercasedString, cobrancaId: e.cobrancaId,
-                    valor: e.valor, solicitadoEm: e.em, vence: vence, compraId: e.compraId.lowercasedString)
+                    valor: e.valor, solicitadoEm: e.em, vence: vence)
                 try batch.put(view, reembolsosPendentes, view.chave, grupo: "pendente", ordem: ReservasReadModel.ordem(vence))
             case .reembolsoConcluido(let e):
                 batch.delete(reembolsosPendentes, chave(CompraDePacote.referencia(e.compraId), e.reembolsoId.lowercasedString))

@@ -52,7 +52,7 @@ extension PagamentosService {
     /// True when it recorded the refund's conclusion.
     private func conciliar(_ pendente: ReembolsoPendenteView, em now: Date) async throws -> Bool {
         guard let reembolsoId = UUID(uuidString: pendente.reembolsoId) else { return false }
-        let compra = pendente.compraId.flatMap { UUID(uuidString: $0) }
+        let compra = CompraDePacote.compra(daReferencia: pendente.pagamentoId)
         guard compra != nil || Pagamento.ID(pendente.pagamentoId) != nil else { return false }
         switch try await provider.reembolso(cobrancaId: pendente.cobrancaId, reembolsoId: reembolsoId) {
         case .emProcessamento:
