@@ -206,6 +206,20 @@ extension OpenAPI {
                     "plano": referencia, "proporcaoBP": ["type": "integer"], "valorCentavos": money, "adesaoCentavos": money,
                     "trocasCentavos": money.merging(["description": "diferenças de trocas de plano do ciclo anterior, cobradas com este"]) { $1 },
                     "minutos": ["type": "integer"], "centavos": money, "pago": ["type": "boolean"],
+                    "devolucoes": array(
+                        object(
+                            [
+                                "reembolsoId": uuid, "cobrancaId": text,
+                                "valorCentavos": money.merging(["description": "pago também no provedor e devolvido"]) { $1 },
+                                "pedidaEm": instant,
+                                "concluidaEm": instant.merging([
+                                    "description": "quando o provedor pagou a devolução (ausente: em processamento)"
+                                ]) { $1 },
+                            ], required: ["reembolsoId", "cobrancaId", "valorCentavos", "pedidaEm"])
+                    ).merging([
+                        "description":
+                            "pagamentos do ciclo no provedor devolvidos porque o ciclo já fora registrado como pago pela recepção (ausente: nenhum)"
+                    ]) { $1 },
                 ],
                 required: [
                     "numero", "inicio", "ate", "plano", "proporcaoBP", "valorCentavos", "adesaoCentavos", "minutos", "centavos", "pago",

@@ -36,6 +36,9 @@ public struct CicloView: Codable, Sendable, Equatable {
     public let minutos: Int64
     public let centavos: Int64
     public var pago: Bool
+    /// Payments of this cycle at the provider given back because an operator had recorded it as
+    /// paid (absent: none).
+    public var devolucoes: [DevolucaoDeCicloView]?
 
     init(_ ciclo: Assinatura.Ciclo) {
         numero = ciclo.numero
@@ -50,6 +53,17 @@ public struct CicloView: Codable, Sendable, Equatable {
         centavos = ciclo.lotes.filter { $0.medida == .centavos }.reduce(0) { $0 + $1.quantidade }
         pago = ciclo.valorCentavos == 0
     }
+}
+
+/// A cycle's payment at the provider given back (the cycle was also recorded as paid by an
+/// operator), and when the provider paid the refund out.
+public struct DevolucaoDeCicloView: Codable, Sendable, Equatable {
+    public let reembolsoId: String
+    public let cobrancaId: String
+    public let valorCentavos: Int64
+    public let pedidaEm: Date
+    /// Nil while the refund is in processing at the provider.
+    public var concluidaEm: Date?
 }
 
 /// A cycle's latest charge at the payment provider, as a member pays it.
@@ -164,10 +178,14 @@ extension Optional where Wrapped == AssinaturaView {
             return view
         }
         guard var view = self else { return nil }
-        func marcarPago(_ numero: Int) {
-            if view.cicloAtual?.numero == numero { view.cicloAtual?.pago = true }
-            if let i = view.ciclos.firstIndex(where: { $0.numero == numero }) { view.ciclos[i].pago = true }
+        func alterarCiclo(_ numero: Int, _ alterar: (inout CicloView) -> Void) {
+            if view.cicloAtual?.numero == numero, var atual = view.cicloAtual {
+                alterar(&atual)
+                view.cicloAtual = atual
+            }
+            if let i = view.ciclos.firstIndex(where: { $0.numero == numero }) { alterar(&view.ciclos[i]) }
         }
+        func marcarPago(_ numero: Int) { alterarCiclo(numero) { $0.pago = true } }
         switch event {
         case .iniciada:
             break
@@ -222,8 +240,22 @@ extension Optional where Wrapped == AssinaturaView {
             view.retentativaPendente = false
         case .cobrancaAlterada(let e):
             view.metodo = e.cobranca.metodo
-        case .duplicadoDevolvido:
-            break
+        case .duplicadoDevolvido(let e):
+            let id = e.reembolsoId.lowercasedString
+            alterarCiclo(e.ciclo) { ciclo in
+                guard !(ciclo.devolucoes ?? []).contains(where: { $0.reembolsoId == id }) else { return }
+                ciclo.devolucoes =
+                    (ciclo.devolucoes ?? []) + [
+                        DevolucaoDeCicloView(
+                            reembolsoId: id, cobrancaId: e.cobrancaId, valorCentavos: e.valorCentavos, pedidaEm: e.em, concluidaEm: nil)
+                    ]
+            }
+        case .devolucaoConcluida(let e):
+            let id = e.reembolsoId.lowercasedString
+            alterarCiclo(e.ciclo) { ciclo in
+                guard let i = ciclo.devolucoes?.firstIndex(where: { $0.reembolsoId == id }) else { return }
+                ciclo.devolucoes?[i].concluidaEm = e.em
+            }
         }
         view.atualizadaEm = AssinaturasReadModel.titularEInstante(event).1
         view.recalcular()
@@ -288,6 +320,7 @@ public enum AssinaturasReadModel {
         case .cobrancaReapresentada(let e): (e.titular, e.em)
         case .cobrancaAlterada(let e): (e.titular, e.em)
         case .duplicadoDevolvido(let e): (e.titular, e.em)
+        case .devolucaoConcluida(let e): (e.titular, e.em)
         }
     }
 }

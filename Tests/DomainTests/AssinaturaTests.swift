@@ -255,6 +255,37 @@ struct AssinaturaTests {
         }
     }
 
+    @Test func a_duplicate_payments_refund_is_recorded_paid_out_once_and_only_for_a_refund_the_subscription_gave_back() throws {
+        let flex = plano(termos())
+        var state = Assinatura.State.nenhuma
+        try run(&state, assinar(flex, em: "2026-08-01"))
+        let t = meiaNoite("2026-08-01")
+        let reembolsoId = UUID()
+        let concluir = Assinatura.Command.concluirDevolucao(reembolsoId: reembolsoId, em: t.addingTimeInterval(60))
+        // Nothing given back yet: a notice about a refund is unknown.
+        #expect(throws: Assinatura.Failure.devolucaoDesconhecida) { try Assinatura.decider.decide(concluir, state) }
+        #expect(throws: Assinatura.Failure.naoEncontrada) { try Assinatura.decider.decide(concluir, .nenhuma) }
+        // The cycle recorded as paid by an operator, and its charge paid at the provider too: given back.
+        try run(&state, .registrarPagamento(ciclo: 1, cobrancaId: nil, em: t))
+        let devolvido = Assinatura.PagamentoDuplicadoDevolvido(
+            assinaturaId: assinaturaId, titular: titular, ciclo: 1, cobrancaId: "cob_1", reembolsoId: reembolsoId, valorCentavos: 30_000, em: t)
+        state = Assinatura.decider.evolve(state, .duplicadoDevolvido(devolvido))
+        #expect(throws: Assinatura.Failure.devolucaoDesconhecida) {
+            try Assinatura.decider.decide(.concluirDevolucao(reembolsoId: UUID(), em: t), state)
+        }
+        #expect(
+            try run(&state, concluir) == [
+                .devolucaoConcluida(
+                    Assinatura.DevolucaoConcluida(
+                        assinaturaId: assinaturaId, titular: titular, ciclo: 1, cobrancaId: "cob_1", reembolsoId: reembolsoId, valorCentavos: 30_000,
+                        em: t.addingTimeInterval(60)))
+            ])
+        #expect(state.dados?.devolucoes[reembolsoId]?.concluidaEm == t.addingTimeInterval(60))
+        // Its notice after the reconciliation (or the other way round): nothing more.
+        #expect(try run(&state, concluir).isEmpty)
+        #expect(state.dados?.pagos == [1] && state.dados?.status == .ativa)
+    }
+
     @Test func a_new_means_of_payment_tries_the_failed_cycle_again_at_once_one_attempt_at_a_time_also_when_suspended() throws {
         let flex = plano(termos())
         var state = Assinatura.State.nenhuma

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Integrations
 import Projections
 import Services
+import Synchronization
 import Testing
 
 /// Plans and subscriptions through the API: an operator's plans and versions, a member's
@@ -477,22 +478,113 @@ struct AssinaturasTests {
             let devolvido = try await eventually("the duplicate refunded") { try await devolvidos().first }
             #expect(devolvido.cobrancaId == pixDaBia && devolvido.valorCentavos == 18_000, "\(devolvido)")
             #expect(await harness.sandbox.cobranca(pixDaBia)?.reembolsos.values.reduce(.zero, +) == Money(centavos: 18_000))
-            // The held notices arrive (the payment, then the refund): accepted, nothing more happens.
+            // The held notices arrive (the payment, then the refund): the payment changes nothing;
+            // the refund's records that the provider paid it out, once.
             let pagamentos = harness.backend.negocio.pagamentos
             let avisos = try await eventually("both notices held") { await retidos.todos.count == 2 ? await retidos.todos : nil }
+            var respostas: [PagamentosService.RespostaDoWebhook] = []
             for (corpo, assinatura) in avisos {
-                _ = try await pagamentos.receberAviso(corpo, assinatura: assinatura, caller: Caller(requestId: "atrasado"))
+                respostas.append(try await pagamentos.receberAviso(corpo, assinatura: assinatura, caller: Caller(requestId: "atrasado")))
             }
+            #expect(respostas.map(\.duplicado) == [true, false], "\(respostas)")
             await harness.backend.settle(upTo: nil, types: nil)
             #expect(try await devolvidos().count == 1)
+            func concluidas() async throws -> Int {
+                try await harness.allEvents().filter { $0.type == Assinatura.Catalogo.devolucaoConcluida.type }.count
+            }
+            #expect(try await concluidas() == 1)
             let view = try await client.json(.get, "/api/assinatura", token: bia).object
-            #expect((view["cicloAtual"] as? [String: Any])?["pago"] as? Bool == true && view["status"] as? String == "ativa")
+            let ciclo = try #require(view["cicloAtual"] as? [String: Any])
+            #expect(ciclo["pago"] as? Bool == true && view["status"] as? String == "ativa")
+            let devolucao = try #require((ciclo["devolucoes"] as? [[String: Any]])?.first, "\(ciclo)")
+            #expect(devolucao["cobrancaId"] as? String == pixDaBia && devolucao["valorCentavos"] as? Int == 18_000, "\(devolucao)")
+            #expect(devolucao["pedidaEm"] != nil && devolucao["concluidaEm"] != nil, "\(devolucao)")
+            // The refund's notice again: a duplicate, nothing recorded.
+            let (corpo, assinatura) = avisos[1]
+            #expect(try await pagamentos.receberAviso(corpo, assinatura: assinatura, caller: Caller(requestId: "de-novo")).duplicado)
+            #expect(try await concluidas() == 1)
             // Bia is told, once.
             let devolucoes = try await eventually("the refund's e-mail") {
                 let achados = try harness.emails().filter { $0.subject == "Pagamento em duplicidade devolvido" }
                 return achados.isEmpty ? nil : achados
             }
             #expect(devolucoes.count == 1 && devolucoes.first?.text?.contains("R$ 180,00") == true, "\(devolucoes.map { $0.text ?? "" })")
+        }
+    }
+
+    @Test(
+        "a duplicate payment's refund whose notice never arrives is concluded by asking the provider once it is overdue, once; a notice before the refund is recorded is asked again, one about another refund is refused"
+    )
+    func a_lost_duplicate_refund_notice_is_reconciled() async throws {
+        let clock = ManualClock(segundaDeManha)
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let pagamentos = harness.backend.negocio.pagamentos
+            let flex = try await criarPlano(client, Self.flex, token: cenario.admin)
+            #expect(
+                try await client.json(.post, "/api/assinatura", #"{"planoId":"\#(flex)","metodo":"pix_automatico"}"#, token: cenario.membro).status
+                    == .created)
+            let pix = try await eventually("the cycle's PIX") {
+                let view = try await client.json(.get, "/api/assinatura", token: cenario.membro).object
+                return (view["cobrancas"] as? [[String: Any]])?.first?["cobrancaId"] as? String
+            }
+            let membro = try await membroId(client, cenario.membro)
+            // The webhook is down from here on: neither the payment's notice nor the refund's lands.
+            let reembolsos = AvisosRecusados()
+            await harness.sandbox.entregarPor { corpo, _ in
+                if String(decoding: corpo, as: UTF8.self).contains("reembolso.concluido") { reembolsos.tentativas.add(1, ordering: .relaxed) }
+                return 503
+            }
+            try await harness.sandbox.pagar(pix)
+            let reembolsoId = PagamentosService.devolucaoId(cobrancaId: pix)
+            func enviar(_ reembolso: UUID) async throws -> TestResponse {
+                let aviso =
+                    #"{"id":"evt_rf_\#(reembolso)","tipo":"reembolso.concluido","cobrancaId":"\#(pix)","referencia":"assinatura:\#(membro):1:1","valor":18000,"reembolsoId":"\#(reembolso)","criadoEm":"2026-11-23T11:00:00Z"}"#
+                let (_, assinatura) = harness.aviso(aviso, em: clock.now)
+                return try await client.json(.post, "/api/pagamentos/webhooks/sandbox", aviso, headers: [.init("X-Sandbox-Signature")!: assinatura])
+            }
+            // A refund notice before the refund is recorded: asked again later; about a refund never asked for: refused.
+            let cedo = try await enviar(reembolsoId)
+            #expect(cedo.status == .serviceUnavailable && cedo.erro == "ainda_nao_registrado", "\(String(buffer: cedo.body))")
+            let outro = try await enviar(UUID())
+            #expect(outro.status == .notFound, "\(String(buffer: outro.body))")
+
+            // Paid by transfer meanwhile: the PIX paid at the provider is given back.
+            let pago = try await client.json(.post, "/api/admin/usuarios/\(membro)/assinatura/ciclos/1/pagamento", "", token: cenario.admin)
+            #expect(pago.status == .ok, "\(String(buffer: pago.body))")
+            func eventos(_ kind: EventKind) async throws -> Int {
+                try await harness.allEvents().filter { $0.stream.rawValue == "assinatura-\(membro)" && $0.type == kind.type }.count
+            }
+            _ = try await eventually("the duplicate refunded") { try await eventos(Assinatura.Catalogo.duplicadoDevolvido) == 1 ? true : nil }
+            // The provider pays out 0.3 s after it was asked, then tries the notice.
+            _ = try await eventually("the provider paid the refund out") { reembolsos.tentativas.load(ordering: .relaxed) > 0 ? true : nil }
+            await harness.backend.settle(upTo: nil, types: nil)
+
+            // Not overdue yet: the provider is not asked.
+            clock.advance(by: PagamentosReadModel.espera - 1)
+            #expect(try await pagamentos.conciliarReembolsos() == 0)
+            #expect(try await eventos(Assinatura.Catalogo.devolucaoConcluida) == 0)
+            // Overdue: the provider says it was paid out, recorded as its notice would be.
+            clock.advance(by: 2)
+            #expect(try await pagamentos.conciliarReembolsos() == 1)
+            #expect(try await eventos(Assinatura.Catalogo.devolucaoConcluida) == 1)
+            let devolucao = try await eventually("the member reads the payout") {
+                let view = try await client.json(.get, "/api/assinatura", token: cenario.membro).object
+                let devolucoes = (view["cicloAtual"] as? [String: Any])?["devolucoes"] as? [[String: Any]]
+                return devolucoes?.first.flatMap { $0["concluidaEm"] != nil ? $0 : nil }
+            }
+            #expect(devolucao["valorCentavos"] as? Int == 18_000 && devolucao["reembolsoId"] as? String == reembolsoId.lowercasedString)
+            // Nothing left to ask about; asking again records nothing.
+            await harness.backend.settle(upTo: nil, types: nil)
+            clock.advance(by: 3_600)
+            #expect(try await pagamentos.conciliarReembolsos() == 0)
+
+            // The notice finally lands: nothing recorded twice.
+            let tarde = try await enviar(reembolsoId)
+            #expect(tarde.status == .ok && tarde.object["duplicado"] as? Bool == true, "\(String(buffer: tarde.body))")
+            #expect(try await eventos(Assinatura.Catalogo.devolucaoConcluida) == 1)
         }
     }
 

@@ -34,11 +34,14 @@ extension Assinatura {
         public static let duplicadoDevolvido = EventKind(
             "PagamentoDeCicloDuplicadoDevolvido", category: category, context: .assinaturas,
             label: "Pagamento de ciclo em duplicidade devolvido")
+        public static let devolucaoConcluida = EventKind(
+            "DevolucaoDeCicloConcluida", category: category, context: .assinaturas,
+            label: "Devolução de pagamento de ciclo paga pelo provedor")
 
         public static let todos = [
             iniciada, cicloIniciado, alteracaoAgendada, alteracaoDesfeita, planoTrocado, pausada, retomada, encerrada, cobrancaConfirmada,
             cobrancaRecusada, suspensa, reativada, cobrancaEmitida, cobrancaReapresentada, cobrancaAlterada,
-            duplicadoDevolvido,
+            duplicadoDevolvido, devolucaoConcluida,
         ]
 
         /// Version 1 did not say which charge was paid; it reads as recorded by an operator

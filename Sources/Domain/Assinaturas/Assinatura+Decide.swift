@@ -303,6 +303,18 @@ extension Assinatura {
                             tentativa: inadimplencia.tentativas + 1,
                             em: em))
                 ]
+
+            case .concluirDevolucao(let reembolsoId, let em):
+                let dados = try existente(state)
+                guard let devolucao = dados.devolucoes[reembolsoId] else { throw .devolucaoDesconhecida }
+                guard devolucao.concluidaEm == nil else { return [] }
+                let pedida = devolucao.pedida
+                return [
+                    .devolucaoConcluida(
+                        DevolucaoConcluida(
+                            assinaturaId: dados.assinaturaId, titular: dados.titular, ciclo: pedida.ciclo, cobrancaId: pedida.cobrancaId,
+                            reembolsoId: reembolsoId, valorCentavos: pedida.valorCentavos, em: em))
+                ]
             }
         },
         evolve: { state, event in
@@ -362,8 +374,10 @@ extension Assinatura {
                 dados.tentativasPedidas[e.ciclo] = e.tentativa
             case .cobrancaAlterada(let e):
                 dados.cobranca = e.cobranca
-            case .duplicadoDevolvido:
-                break
+            case .duplicadoDevolvido(let e):
+                dados.devolucoes[e.reembolsoId] = Devolucao(pedida: e, concluidaEm: nil)
+            case .devolucaoConcluida(let e):
+                dados.devolucoes[e.reembolsoId]?.concluidaEm = e.em
             }
             return .existente(dados)
         })

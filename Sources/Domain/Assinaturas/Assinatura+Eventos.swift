@@ -168,6 +168,28 @@ extension Assinatura {
         }
     }
 
+    /// The provider paid a duplicate payment's refund out (its notice, or its answer when asked
+    /// about a refund whose notice never came): the money is back with the holder.
+    public struct DevolucaoConcluida: Codable, Sendable, Equatable {
+        public let assinaturaId: UUID
+        public let titular: String
+        public let ciclo: Int
+        public let cobrancaId: String
+        public let reembolsoId: UUID
+        public let valorCentavos: Int64
+        public let em: Date
+
+        public init(assinaturaId: UUID, titular: String, ciclo: Int, cobrancaId: String, reembolsoId: UUID, valorCentavos: Int64, em: Date) {
+            self.assinaturaId = assinaturaId
+            self.titular = titular
+            self.ciclo = ciclo
+            self.cobrancaId = cobrancaId
+            self.reembolsoId = reembolsoId
+            self.valorCentavos = valorCentavos
+            self.em = em
+        }
+    }
+
     /// The holder's means of payment from now on (a card on file is a provider's token).
     public struct CobrancaAlterada: Codable, Sendable, Equatable {
         public let assinaturaId: UUID
@@ -216,6 +238,7 @@ extension Assinatura {
         case cobrancaReapresentada(CobrancaReapresentada)
         case cobrancaAlterada(CobrancaAlterada)
         case duplicadoDevolvido(PagamentoDuplicadoDevolvido)
+        case devolucaoConcluida(DevolucaoConcluida)
 
         public var kind: EventKind {
             switch self {
@@ -235,6 +258,7 @@ extension Assinatura {
             case .cobrancaReapresentada: Catalogo.cobrancaReapresentada
             case .cobrancaAlterada: Catalogo.cobrancaAlterada
             case .duplicadoDevolvido: Catalogo.duplicadoDevolvido
+            case .devolucaoConcluida: Catalogo.devolucaoConcluida
             }
         }
 
@@ -256,6 +280,7 @@ extension Assinatura {
             case .cobrancaReapresentada(let payload): payload
             case .cobrancaAlterada(let payload): payload
             case .duplicadoDevolvido(let payload): payload
+            case .devolucaoConcluida(let payload): payload
             }
         }
 
@@ -276,6 +301,7 @@ extension Assinatura {
             .kind(Catalogo.cobrancaReapresentada, CobrancaReapresentada.self) { .cobrancaReapresentada($0) },
             .kind(Catalogo.cobrancaAlterada, CobrancaAlterada.self) { .cobrancaAlterada($0) },
             .kind(Catalogo.duplicadoDevolvido, PagamentoDuplicadoDevolvido.self) { .duplicadoDevolvido($0) },
+            .kind(Catalogo.devolucaoConcluida, DevolucaoConcluida.self) { .devolucaoConcluida($0) },
         ])
     }
 }

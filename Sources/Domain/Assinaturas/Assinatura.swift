@@ -113,6 +113,12 @@ public enum Assinatura {
         }
     }
 
+    /// A duplicate payment given back, and when the provider paid it out.
+    public struct Devolucao: Sendable, Equatable {
+        public let pedida: PagamentoDuplicadoDevolvido
+        public var concluidaEm: Date?
+    }
+
     /// The provider's reference of a cycle's charge attempt.
     public static func referencia(titular: String, ciclo: Int, tentativa: Int) -> String { "assinatura:\(titular):\(ciclo):\(tentativa)" }
 
@@ -123,6 +129,17 @@ public enum Assinatura {
             ciclo > 0, tentativa > 0
         else { return nil }
         return (String(partes[1]), ciclo, tentativa)
+    }
+
+    /// What the refund reconciliation knows a holder's subscription by (`assinatura:<titular>`):
+    /// its refunds (duplicate payments given back) are told apart by their ids.
+    public static func referencia(titular: String) -> String { "assinatura:\(titular)" }
+
+    /// The holder ``referencia(titular:)`` names (nil: not one).
+    public static func titular(daReferencia texto: String) -> String? {
+        let partes = texto.split(separator: ":", omittingEmptySubsequences: false)
+        guard partes.count == 2, partes[0] == "assinatura", !partes[1].isEmpty else { return nil }
+        return String(partes[1])
     }
 
     /// Days after the first failed charge when it is tried again; after the last, suspension.
@@ -153,6 +170,9 @@ public enum Assinatura {
         public var emissoes: [Int: [Emissao]]
         /// The latest attempt asked for, per cycle (1 when the cycle opened, more by retries).
         public var tentativasPedidas: [Int: Int]
+        /// Duplicate payments given back (a cycle recorded as paid by an operator and also paid at
+        /// the provider), by refund id, and when the provider paid each out (nil: not yet).
+        public var devolucoes: [UUID: Devolucao] = [:]
 
         /// A retry of a failed charge is due and not asked for yet.
         /// The current cycle, when its charge failed and no attempt is in flight: a new means of
@@ -241,6 +261,8 @@ public enum Assinatura {
         /// method). A cycle in dunning whose last attempt was answered is tried again at once
         /// with it, without waiting for the next retry, also once suspended.
         case alterarCobranca(Cobranca, por: String, em: Date)
+        /// The provider paid duplicate payment refund `reembolsoId` out. Again: nothing.
+        case concluirDevolucao(reembolsoId: UUID, em: Date)
     }
 
     public enum Failure: Error, Equatable, Sendable {
@@ -262,6 +284,8 @@ public enum Assinatura {
         case cobrancaDesconhecida
         /// Seats outside 1…``assentosMaximos``, or so many that a cycle's fee or credits pass their limits.
         case assentosInvalidos
+        /// A notice about a refund this subscription never gave back.
+        case devolucaoDesconhecida
     }
 
     /// The most seats one subscription covers.

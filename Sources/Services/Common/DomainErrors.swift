@@ -285,6 +285,7 @@ extension ServiceError {
         case .mesmoPlano: self = .invalido("planoId", "este já é o plano da assinatura")
         case .cicloDesconhecido(let numero): self = .naoEncontrado("a assinatura não tem o ciclo \(numero)")
         case .cobrancaDesconhecida: self = .naoEncontrado("cobrança desconhecida para este ciclo")
+        case .devolucaoDesconhecida: self = .naoEncontrado("reembolso desconhecido para esta assinatura")
         }
     }
 

@@ -1,6 +1,6 @@
 import Domain
 import EventStore
-import Foundation
+public import Foundation
 import Projections
 
 extension PagamentosService {
@@ -72,7 +72,7 @@ extension PagamentosService {
         for emissao in dados.emissoes[paga.ciclo] ?? [] {
             let cobrancaId = emissao.cobranca.cobrancaId
             guard case .paga(let valor) = try await provider.cancelarCobranca(cobrancaId) else { continue }
-            let reembolsoId = Events.derivedId("devolucao-de-ciclo", cobrancaId)
+            let reembolsoId = Self.devolucaoId(cobrancaId: cobrancaId)
             try await provider.reembolsar(cobrancaId: cobrancaId, reembolsoId: reembolsoId, valor: valor)
             events.append(
                 .duplicadoDevolvido(
@@ -88,8 +88,13 @@ extension PagamentosService {
         ]
     }
 
+    /// The refund a duplicate payment of charge `cobrancaId` is given back under: one per charge,
+    /// so asking again (a reaction run twice, the reconciliation) is the same refund.
+    public static func devolucaoId(cobrancaId: String) -> UUID { Events.derivedId("devolucao-de-ciclo", cobrancaId) }
+
     /// A provider's notice about a subscription's charge: paid, or declined (which starts or
-    /// continues dunning), recorded in the subscription's stream.
+    /// continues dunning), or a duplicate payment's refund paid out
+    /// (`DevolucaoDeCicloConcluida`, once), recorded in the subscription's stream.
     func receberAvisoDeAssinatura(_ aviso: AvisoDoProvedor, caller: Caller) async throws -> RespostaDoWebhook {
         guard let (titular, numero, _) = Assinatura.referencia(aviso.referencia) else {
             throw ServiceError.naoEncontrado("cobrança desconhecida: \(aviso.cobrancaId.prefix(60))")
@@ -113,13 +118,26 @@ extension PagamentosService {
                 command = .registrarRecusa(
                     ciclo: numero, cobrancaId: aviso.cobrancaId, motivo: String((aviso.motivo ?? "recusado pelo provedor").prefix(200)), em: now)
             case .reembolsoConcluido:
-                // Only a duplicate payment is refunded (``retirarCobrancas``), recorded when asked for.
-                guard aviso.reembolsoId != nil else { throw ServiceError.requisicaoInvalida("um aviso de reembolso precisa de reembolsoId") }
-                return RespostaDoWebhook(recebido: true, duplicado: false, pagamentoId: aviso.referencia, status: .cancelado)
+                // Only a duplicate payment is refunded (``retirarCobrancas``).
+                guard let reembolsoId = aviso.reembolsoId else {
+                    throw ServiceError.requisicaoInvalida("um aviso de reembolso precisa de reembolsoId")
+                }
+                if dados.devolucoes[reembolsoId] == nil, reembolsoId == Self.devolucaoId(cobrancaId: aviso.cobrancaId) {
+                    // The refund is asked for before it is recorded: its notice may come first.
+                    throw ServiceError(
+                        .indisponivel, codigo: "ainda_nao_registrado", mensagem: "o reembolso deste aviso ainda não foi registrado; tente de novo",
+                        retryAfter: 1)
+                }
+                command = .concluirDevolucao(reembolsoId: reembolsoId, em: now)
             }
             let events: [Assinatura.Event]
             do { events = try Assinatura.decider.decide(command, state) } catch { throw ServiceError(error) }
-            let status: Pagamento.Status = aviso.tipo == .cobrancaPaga ? .confirmado : .recusado
+            let status: Pagamento.Status =
+                switch aviso.tipo {
+                case .cobrancaPaga: .confirmado
+                case .cobrancaRecusada: .recusado
+                case .reembolsoConcluido: .cancelado
+                }
             guard !events.isEmpty else { return RespostaDoWebhook(recebido: true, duplicado: true, pagamentoId: aviso.referencia, status: status) }
             do {
                 try await store.append(

@@ -8,10 +8,11 @@ import Telemetry
 extension PagamentosService {
     // MARK: Refund reconciliation
 
-    /// Asks the provider about every refund of a booking payment or of a bundle purchase still
-    /// not concluded ``PagamentosReadModel/espera`` after it was asked, and records what it
-    /// says: paid out → ReembolsoConcluido (a purchase's: ReembolsoDeCompraConcluido), as its
-    /// notice would have; unknown → asked again (idempotent on the refund id); in processing →
+    /// Asks the provider about every refund of a booking payment, of a bundle purchase or of a
+    /// subscription's duplicate payment still not concluded ``PagamentosReadModel/espera`` after
+    /// it was asked, and records what it says: paid out → ReembolsoConcluido (a purchase's:
+    /// ReembolsoDeCompraConcluido; a subscription's: DevolucaoDeCicloConcluida), as its notice
+    /// would have; unknown → asked again (idempotent on the refund id); in processing →
     /// asked again later, at doubling pauses up to an hour.
     /// The notice remains the way a refund normally concludes; this is for one that never
     /// arrives (the provider gave up on our webhook, or its answer was lost). Returns how many
@@ -53,7 +54,8 @@ extension PagamentosService {
     private func conciliar(_ pendente: ReembolsoPendenteView, em now: Date) async throws -> Bool {
         guard let reembolsoId = UUID(uuidString: pendente.reembolsoId) else { return false }
         let compra = CompraDePacote.compra(daReferencia: pendente.pagamentoId)
-        guard compra != nil || Pagamento.ID(pendente.pagamentoId) != nil else { return false }
+        let titular = Assinatura.titular(daReferencia: pendente.pagamentoId)
+        guard compra != nil || titular != nil || Pagamento.ID(pendente.pagamentoId) != nil else { return false }
         switch try await provider.reembolso(cobrancaId: pendente.cobrancaId, reembolsoId: reembolsoId) {
         case .emProcessamento:
             adiar(pendente, em: now)
@@ -77,6 +79,10 @@ extension PagamentosService {
                 registrado = try await registrarConclusao(
                     compras, StreamNames.compra(compra), .concluirReembolso(reembolsoId: reembolsoId, em: now), correlacao: compra, pendente,
                     em: now, erro: ServiceError.init)
+            } else if let titular {
+                registrado = try await registrarConclusao(
+                    assinaturas, StreamNames.assinatura(titular), .concluirDevolucao(reembolsoId: reembolsoId, em: now),
+                    correlacao: reembolsoId, pendente, em: now, erro: ServiceError.init)
             } else if let id = Pagamento.ID(pendente.pagamentoId) {
                 registrado = try await registrarConclusao(
                     pagamentos, Self.stream(id), .concluirReembolso(reembolsoId: reembolsoId, em: now), correlacao: id.rawValue, pendente,

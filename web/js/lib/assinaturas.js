@@ -698,8 +698,13 @@ function botaoDePagamento(a, ciclo, { base, onChange, signal }) {
   return [botao, erro];
 }
 
-function pagamento(ciclo) {
-  return ciclo.pago ? badge('Pago', 'sucesso') : badge('Aguardando pagamento', 'aviso');
+function pagamento(ciclo, tz) {
+  return [
+    ciclo.pago ? badge('Pago', 'sucesso') : badge('Aguardando pagamento', 'aviso'),
+    (ciclo.devolucoes ?? []).map((d) => h('span', { class: 'small block subscription__refund' },
+      `Pago também no provedor: ${money(d.valorCentavos)} devolvidos em ${dateTime(d.pedidaEm, tz)}.`
+        + (d.concluidaEm ? ` O provedor pagou a devolução em ${dateTime(d.concluidaEm, tz)}.` : ' A devolução está em processamento no provedor.'))),
+  ];
 }
 
 /** The cycle in force: period, value (and how it is made), credits granted, paid or not. */
@@ -714,7 +719,7 @@ function cicloAtual(a, { operador, base, onChange, signal }) {
       ['Valor', composicao ? [money(c.valorCentavos), h('span', { class: 'small block' }, composicao)] : money(c.valorCentavos)],
       ['Créditos concedidos', [creditosDoCiclo(c),
         !operador && (c.minutos > 0 || c.centavos > 0) ? h('span', { class: 'block' }, link('/creditos', 'Ver em Meus créditos')) : null]],
-      ['Pagamento', [pagamento(c), operador && !c.pago ? h('span', { class: 'block subscription__pay' }, botaoDePagamento(a, c, { base, onChange, signal })) : null]],
+      ['Pagamento', [pagamento(c, a.fusoHorario ?? DEFAULT_TZ), operador && !c.pago ? h('span', { class: 'block subscription__pay' }, botaoDePagamento(a, c, { base, onChange, signal })) : null]],
     ]));
 }
 
@@ -740,7 +745,7 @@ function tabelaDeCiclos(a, { operador, base, onChange, signal }) {
       { label: 'Créditos', cell: (c) => creditosDoCiclo(c) },
       {
         label: 'Pagamento',
-        cell: (c) => [pagamento(c), operador && !c.pago && c.numero !== a.cicloAtual?.numero
+        cell: (c) => [pagamento(c, a.fusoHorario ?? DEFAULT_TZ), operador && !c.pago && c.numero !== a.cicloAtual?.numero
           ? h('span', { class: 'block subscription__pay' }, botaoDePagamento(a, c, { base, onChange, signal })) : null],
       },
     ],
