@@ -3,8 +3,8 @@ import EventStore
 public import Foundation
 
 /// A refund asked of the provider and not yet concluded, of a booking's payment, of a bundle's
-/// purchase or of a subscription's duplicate payment: once `vence` passes, the reconciliation timer asks the provider where it
-/// stands (its notice may never have reached us).
+/// purchase or of a subscription's duplicate payment: once `vence` passes, the reconciliation
+/// timer asks the provider where it stands (its notice may never have reached us).
 public struct ReembolsoPendenteView: Codable, Sendable, Equatable {
     /// The booking payment's id; for a purchase, its provider reference (`pacote:<compraId>`,
     /// ``CompraDePacote/compra(daReferencia:)``); for a subscription's duplicate payment given
@@ -28,9 +28,9 @@ public enum PagamentosReadModel {
     public static let espera: TimeInterval = 15
 
     /// `pagamentos_reembolsos_pendentes`: the refunds of booking payments, of bundle purchases
-    /// and of subscriptions' duplicate payments asked of the provider (a charge id, money to pay out) and not concluded, in
-    /// group `pendente` ordered by when the provider is due to be asked (key
-    /// `<pagamentoId>|<reembolsoId>`). Nobody reads it back after a request.
+    /// and of subscriptions' duplicate payments asked of the provider (a charge id, money to pay
+    /// out) and not concluded, in group `pendente` ordered by when the provider is due to be
+    /// asked (key `<pagamentoId>|<reembolsoId>`). Nobody reads it back after a request.
     public static let projection = Projection(
         name: "pagamentos", collections: [reembolsosPendentes],
         types: [

@@ -273,6 +273,23 @@ struct AssinaturaTests {
         #expect(throws: Assinatura.Failure.devolucaoDesconhecida) {
             try Assinatura.decider.decide(.concluirDevolucao(reembolsoId: UUID(), em: t), state)
         }
+        // Ended and subscribed again before the provider paid it out: the return is still the holder's to conclude.
+        var outra = state
+        try run(&outra, .cancelar(por: titular, em: t))
+        try run(&outra, .renovar(plano: flex, em: meiaNoite("2026-09-01")))
+        #expect(outra.dados?.status == .encerrada)
+        let novaId = UUID()
+        try run(
+            &outra,
+            .assinar(
+                assinaturaId: novaId, titular: titular, plano: flex, inicio: dia("2026-09-02"), hoje: dia("2026-09-02"),
+                cobranca: .init(metodo: .boleto), fusoHorario: fuso, por: titular, em: meiaNoite("2026-09-02")))
+        #expect(outra.dados?.assinaturaId == novaId)
+        guard case .devolucaoConcluida(let antiga)? = try run(&outra, concluir).first else {
+            Issue.record("the earlier subscription's return was not concluded")
+            return
+        }
+        #expect(antiga.assinaturaId == assinaturaId && antiga.ciclo == 1)
         #expect(
             try run(&state, concluir) == [
                 .devolucaoConcluida(

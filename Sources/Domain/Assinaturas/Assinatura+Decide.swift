@@ -312,7 +312,7 @@ extension Assinatura {
                 return [
                     .devolucaoConcluida(
                         DevolucaoConcluida(
-                            assinaturaId: dados.assinaturaId, titular: dados.titular, ciclo: pedida.ciclo, cobrancaId: pedida.cobrancaId,
+                            assinaturaId: pedida.assinaturaId, titular: dados.titular, ciclo: pedida.ciclo, cobrancaId: pedida.cobrancaId,
                             reembolsoId: reembolsoId, valorCentavos: pedida.valorCentavos, em: em))
                 ]
             }
@@ -324,7 +324,10 @@ extension Assinatura {
                         assinaturaId: e.assinaturaId, titular: e.titular, plano: e.plano, termos: e.termos, unidadeId: e.unidadeId,
                         cobranca: e.cobranca, assentos: e.assentos,
                         fusoHorario: e.fusoHorario, inicio: e.inicio, ciclo: nil, status: .agendada, agendamento: nil, inadimplencia: nil, pagos: [],
-                        trocasNoCiclo: 0, trocasPendentesCentavos: 0, emissoes: [:], tentativasPedidas: [:]))
+                        trocasNoCiclo: 0, trocasPendentesCentavos: 0, emissoes: [:], tentativasPedidas: [:],
+                        // A new subscription after the last ended: a return of the last one
+                        // may still be paid out (its notice, the reconciliation).
+                        devolucoes: state.dados?.devolucoes ?? [:]))
             }
             guard case .existente(var dados) = state else { return state }
             switch event {
