@@ -1,15 +1,17 @@
-"""A company's plan: the admin creates a plan through the API (R$ 200,00 a month, 10 h of meeting
-room); a company (prepared through the API) has a manager and a member. On "Minha empresa" the
-manager, whose company has no plan yet, chooses it for 2 seats (the default: its 2 people), sees
-the total (R$ 400,00 a month, 20 h) and subscribes by boleto; the plan's panel shows the seats and
-the current cycle with the value the API answered, awaiting payment, and the cycle's boleto; the
-company's pool shows the hours the cycle granted. She sets the member's monthly cap to 1 h (an
-amount the form cannot read is refused next to the field; the API keeps 60 minutes) and the month's
-use table shows it. The member quotes 1 h of meeting room on its page: the quote says the company's
-credits pay it all ("1 h da sua empresa", nothing to pay, no method asked) and they book it; on a
-phone they see the plan's name and status, the pool's hours left and "Você usou 1 h de 1 h este
-mês." (the API's /uso the oracle); the manager on a phone sees it in the use table ("Limite
-atingido"), and the operator sees the plan on the company's page. Desktop and phone."""
+"""A company's plan: the admin creates a plan through the API (R$ 200,00 a month, 30 h of meeting room;
+a first cycle is prorated to the month's end, and even one day of it must cover the member's 1 h, so
+the test holds on a month's last day); a company (prepared through the API) has a manager and a
+member. On "Minha empresa" the manager, whose company has no plan yet, chooses it for 2 seats (the
+default: its 2 people), sees the total (R$ 400,00 a month, 60 h) and subscribes by boleto; the
+plan's panel shows the seats and the current cycle with the value the API answered, awaiting
+payment, and the cycle's boleto; the company's pool shows the hours the cycle granted. She sets the
+member's monthly cap to 1 h (an amount the form cannot read is refused next to the field; the API
+keeps 60 minutes) and the month's use table shows it. The member quotes 1 h of meeting room on its
+page: the quote says the company's credits pay it all ("1 h da sua empresa", nothing to pay, no
+method asked) and they book it; on a phone they see the plan's name and status, the pool's hours
+left and "Você usou 1 h de 1 h este mês." (the API's /uso the oracle); the manager on a phone sees
+it in the use table ("Limite atingido"), and the operator sees the plan on the company's page.
+Desktop and phone."""
 
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ def test_a_manager_subscribes_the_company_caps_a_member_who_sees_the_pool(browse
     sufixo = uuid.uuid4().hex[:4]
     nome_do_plano = f"Equipe {sufixo}"
     plano = api(server, "POST", "/api/admin/planos", {
-        "nome": nome_do_plano, "periodicidade": "mensal", "valorCentavos": 20000, "horasMinutos": 600, "tiposDasHoras": ["sala_reuniao"],
+        "nome": nome_do_plano, "periodicidade": "mensal", "valorCentavos": 20000, "horasMinutos": 1800, "tiposDasHoras": ["sala_reuniao"],
     }, admin)
 
     gestora = member(server, "Helena Gestora")
@@ -56,7 +58,7 @@ def test_a_manager_subscribes_the_company_caps_a_member_who_sees_the_pool(browse
     form = g.driver.find_element(By.CSS_SELECTOR, "form.company-plan__form")
     assert g.value("Assentos") == "2", "the seats do not default to the company's people"
     check(g, f"{nome_do_plano} — {brl(20000)} por mês por assento", form)
-    g.wait_text(f"Total: {brl(40000)} por mês (2 assentos × {brl(20000)}), com 20 h de créditos por ciclo para a empresa.", ".company-plan__total")
+    g.wait_text(f"Total: {brl(40000)} por mês (2 assentos × {brl(20000)}), com 60 h de créditos por ciclo para a empresa.", ".company-plan__total")
     # one seat less, and back: the total follows
     g.fill("Assentos", "1", form)
     g.wait_text(f"Total: {brl(20000)} por mês (1 assento × {brl(20000)})", ".company-plan__total")
@@ -87,7 +89,11 @@ def test_a_manager_subscribes_the_company_caps_a_member_who_sees_the_pool(browse
     carteira = api(server, "GET", f"/api/empresas/{eid}/creditos", token=gestora_token)
     assert carteira["minutos"] == ciclo["minutos"] > 0, carteira
     g.wait_text(horas(carteira["minutos"]), ".company-plan__pool .credit-balance")
-    assert f"Restam {horas(carteira['minutos'])}" in text(g, ".company-plan__pool .credit-lots")
+    lote = text(g, ".company-plan__pool .credit-lots")
+    assert f"Restam {horas(carteira['minutos'])}" in lote, lote
+    # the lot ends at midnight after the cycle's last day: it names that last day as the last it serves
+    ate = ciclo["ate"]
+    assert f"Válido até {ate[8:10]}/{ate[5:7]}/{ate[:4]}" in lote, (ate, lote)
     g.scroll(g.driver.find_element(By.CSS_SELECTOR, ".company-plan__pool"))
     g.step("creditos da empresa")
 

@@ -99,8 +99,12 @@ export function lotes(carteira, { unidades = [], vazio } = {}) {
   const card = (l, ativo) => {
     const unidade = l.unidadeId ? nomeDaUnidade.get(String(l.unidadeId).toLowerCase()) : null;
     const tz = unidade?.fusoHorario ?? DEFAULT_TZ;
-    const validade = l.validoAte
-      ? `${Date.parse(l.validoAte) <= now ? 'Venceu em' : 'Válido até'} ${dateShort(localDate(Date.parse(l.validoAte), tz))}`
+    // A lot is spendable before `validoAte`, and a plan's lot ends at the midnight after its
+    // cycle's last day: both phrases name the last day it could be spent (as a boleto's
+    // "vencimento" does), the day of the instant before.
+    const fim = l.validoAte ? Date.parse(l.validoAte) : null;
+    const validade = fim !== null
+      ? `${fim <= now ? 'Venceu em' : 'Válido até'} ${dateShort(localDate(fim - 1000, tz))}`
       : 'Sem validade';
     return h('li', { class: `card credit-lot${ativo ? '' : ' credit-lot--usado'}`, dataset: { lote: l.loteId, medida: l.medida } },
       h('h3', { class: 'card__title credit-lot__title' }, l.descricao || (l.medida === 'minutos' ? 'Horas de reserva' : 'Créditos em reais')),
