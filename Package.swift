@@ -6,6 +6,10 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// Test targets are not optimized, even in CI's release build: their code is the tests' steps,
+/// and what they exercise is the optimized product code they import.
+let tests: [SwiftSetting] = strict + [.unsafeFlags(["-Onone"])]
+
 let package = Package(
     name: "coworkflow",
     platforms: [.macOS(.v15)],
@@ -168,7 +172,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "DomainTests", dependencies: ["Domain", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "TestSupport"], swiftSettings: tests),
         // What more than one test target uses (a TCP proxy that can cut or stall a link), and
         // coworkflow-bench's faults harness; the product (coworkflow) does not ship it.
         .target(
@@ -192,7 +196,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Fixtures"],
-            swiftSettings: strict
+            swiftSettings: tests
         ),
         .testTarget(
             name: "GatewayTests",
@@ -207,7 +211,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            swiftSettings: strict
+            swiftSettings: tests
         ),
         // Unit tests of the services and of the projection runner; the HTTP flows are GatewayTests.
         .testTarget(
@@ -216,7 +220,7 @@ let package = Package(
                 "Domain", "EventStore", "Projections", "Services", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: strict
+            swiftSettings: tests
         ),
         .testTarget(
             name: "ProjectionsTests",
@@ -224,7 +228,7 @@ let package = Package(
                 "Domain", "EventStore", "Projections", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: strict
+            swiftSettings: tests
         ),
         .testTarget(
             name: "MessagingTests",
@@ -233,7 +237,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
-            swiftSettings: strict
+            swiftSettings: tests
         ),
     ]
 )
