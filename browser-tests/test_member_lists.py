@@ -1,7 +1,8 @@
 """What a member reads about themselves: "Minhas reservas" with the upcoming bookings first
 (soonest first) and the past ones under their own heading (newest first); the inbox's times in
 the zone of the booking's unit, as the bookings show them; and "Meus dados" with the export's
-readable summary (who we know them as, bookings, payments, notices, the legal basis).
+readable summary (who we know them as, bookings, payments, notices, their subscription and its
+cycles, the bundles they bought, their credits, the legal basis).
 
 Bookings are made through the API in units of the test's own; a booking cannot be made in the
 past, so the past ones are added to the list's real answer (as the server would keep them)."""
@@ -15,7 +16,8 @@ from zoneinfo import ZoneInfo
 
 from selenium.webdriver.common.by import By
 
-from journeys import api, book, eventually, member, open_signed_in, room, unit
+from journeys import api, book, eventually, member, open_signed_in, room, token, unit
+from test_plans import brl
 
 SP = ZoneInfo("America/Sao_Paulo")
 CARTAO = {"metodo": "cartao", "cartaoToken": "tok_visa"}
@@ -129,6 +131,18 @@ def test_my_data_shows_the_readable_summary_of_what_is_known(browser, server):
     confirmed(server, membro, book(server, membro, sala, inicio, inicio + timedelta(hours=1), CARTAO))
     quando = f"{inicio.strftime('%d/%m/%Y, %H:%M')}–{(inicio + timedelta(hours=1)).strftime('%H:%M')}"
     eventually(lambda: len(api(server, "GET", "/api/auth/me/dados", token=membro)["resumo"]["pagamentos"]) == 1, "the payment in the summary")
+    # a plan subscribed by boleto (its first cycle to pay) and a bundle bought by card (paid)
+    admin = token(server, server.admin)
+    plano = api(server, "POST", "/api/admin/planos", {
+        "nome": f"Dados {sufixo}", "periodicidade": "mensal", "valorCentavos": 12000, "horasMinutos": 240}, admin)
+    ciclo = api(server, "POST", "/api/assinatura", {"planoId": plano["planoId"], "metodo": "boleto"}, membro)["cicloAtual"]
+    pacote = api(server, "POST", "/api/admin/pacotes", {
+        "nome": f"Pacote Dados {sufixo}", "medida": "minutos", "quantidade": 300, "validadeDias": 30, "precoCentavos": 15000}, admin)
+    compra = api(server, "POST", f"/api/pacotes/{pacote['pacoteId']}/compras", CARTAO, membro)
+    # the summary reads the same read models as these (the export itself is rate-limited)
+    eventually(lambda: api(server, "GET", f"/api/pacotes/compras/{compra['compraId']}", token=membro)["status"] == "paga", "the bundle paid")
+    eventually(lambda: len(api(server, "GET", "/api/creditos", token=membro)["lotes"]) == 2, "both lots")
+    data = lambda iso: f"{iso[8:10]}/{iso[5:7]}/{iso[:4]}"
 
     for size, mobile in SIZES:
         ui = browser(size=size, mobile=mobile)
@@ -137,7 +151,7 @@ def test_my_data_shows_the_readable_summary_of_what_is_known(browser, server):
         resumo = ui.wait_text("Como conhecemos você", "#view section.resumo")
         ui.wait_idle()
         quem = resumo.find_element(By.CSS_SELECTOR, "[aria-labelledby='resumo-quem'] dl").text.split("\n")
-        assert quem[:8] == ["Nome", "Vera Lúcia Campos", "E-mail", email, "Perfil", "Membro", "Plano", "Nenhum"], quem
+        assert quem[:8] == ["Nome", "Vera Lúcia Campos", "E-mail", email, "Perfil", "Membro", "Plano de preços", "Nenhum"], quem
         reserva = ui.row(f"Sala Dados {sufixo}", "section[aria-labelledby='resumo-reservas'] tbody tr")
         for texto in (unidade["nome"], quando, "Confirmada", "R$ 60,00"):
             assert texto in reserva.text, (texto, reserva.text)
@@ -150,3 +164,22 @@ def test_my_data_shows_the_readable_summary_of_what_is_known(browser, server):
         assert "não registra outros consentimentos" in resumo.find_element(By.CSS_SELECTOR, "[aria-labelledby='resumo-base']").text
         ui.scroll(resumo)
         ui.step("resumo dos meus dados")
+        assinatura = resumo.find_element(By.CSS_SELECTOR, "[aria-labelledby='resumo-assinatura']")
+        fatos = assinatura.find_element(By.CSS_SELECTOR, "dl").text.split("\n")
+        assert fatos == ["Plano", f"Dados {sufixo}", "Situação", "Ativa", "Desde", data(ciclo["inicio"]), "Valor por ciclo", "R$ 120,00",
+                         "Pagamento", "Boleto"], fatos
+        linha = ui.row(f"{data(ciclo['inicio'])} a {data(ciclo['ate'])}", "section[aria-labelledby='resumo-assinatura'] tbody tr")
+        assert "A pagar" in linha.text and brl(ciclo["valorCentavos"]) in linha.text.replace("\xa0", " "), linha.text
+        comprado = ui.row(f"Pacote Dados {sufixo}", "section[aria-labelledby='resumo-pacotes'] tbody tr")
+        assert "Paga" in comprado.text and "R$ 150,00" in comprado.text, comprado.text
+        creditos = resumo.find_element(By.CSS_SELECTOR, "[aria-labelledby='resumo-creditos']")
+        lote = ui.row("Pacote Pacote Dados", "section[aria-labelledby='resumo-creditos'] tbody tr")
+        assert "5 h" in lote.text, lote.text
+        # the plan's lot ends at the midnight after the cycle: its last day is the cycle's
+        do_plano = ui.row(f"Plano Dados {sufixo}", "section[aria-labelledby='resumo-creditos'] tbody tr")
+        ultimo = do_plano.find_element(By.CSS_SELECTOR, "td[data-label='Último dia']").text
+        assert ultimo == data(ciclo["ate"]), (ultimo, do_plano.text)
+        ui.scroll(assinatura)
+        ui.step("assinatura pacotes e creditos nos meus dados")
+        ui.scroll(creditos)
+        ui.step("creditos nos meus dados")

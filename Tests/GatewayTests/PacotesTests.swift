@@ -439,4 +439,59 @@ struct PacotesTests {
             #expect(try await concluidos() == 1)
         }
     }
+
+    @Test("the LGPD export's readable part has the member's subscription with its cycles, the bundles they bought and their credit lots")
+    func the_export_reads_plans_bundles_and_credits() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            func resumo() async throws -> [String: Any] {
+                let resposta = try await client.json(.get, "/api/auth/me/dados", token: cenario.membro)
+                #expect(resposta.status == .ok, "\(String(buffer: resposta.body))")
+                return try #require(resposta.object["resumo"] as? [String: Any])
+            }
+            // Nothing yet: no subscription, no bundle, no credit.
+            let vazio = try await resumo()
+            #expect(vazio["assinatura"] is NSNull && (vazio["pacotes"] as? [Any])?.isEmpty == true, "\(vazio)")
+            let semCreditos = try #require(vazio["creditos"] as? [String: Any])
+            #expect(semCreditos["horas"] as? String == "0 min" && (semCreditos["lotes"] as? [Any])?.isEmpty == true, "\(semCreditos)")
+
+            let plano = try await client.json(.post, "/api/admin/planos", AssinaturasTests.flex, token: cenario.admin)
+            let planoId = try #require(plano.object["planoId"] as? String)
+            let assinada = try await client.json(.post, "/api/assinatura", #"{"planoId":"\#(planoId)","metodo":"boleto"}"#, token: cenario.membro)
+            #expect(assinada.status == .created, "\(String(buffer: assinada.body))")
+            let pacote = try await criarPacote(client, Self.dezHoras, token: cenario.admin)
+            let compra = try await client.json(
+                .post, "/api/pacotes/\(pacote)/compras", #"{"metodo":"cartao","cartaoToken":"tok_visa"}"#, token: cenario.membro)
+            let compraId = try #require(compra.object["compraId"] as? String)
+            _ = try await self.compra(client, compraId, cenario.membro) { $0["status"] as? String == "paga" }
+
+            let lido = try await eventually("the subscription, the bundle and both lots in the summary") {
+                let lido = try await resumo()
+                let lotes = (lido["creditos"] as? [String: Any])?["lotes"] as? [Any] ?? []
+                return lido["assinatura"] is [String: Any] && (lido["pacotes"] as? [Any])?.count == 1 && lotes.count == 2 ? lido : nil
+            }
+            // Monday 23 November: the prorated first cycle, 8 of November's 30 days, and the setup fee.
+            let assinatura = try #require(lido["assinatura"] as? [String: Any])
+            #expect(assinatura["plano"] as? String == "Flex" && assinatura["situacao"] as? String == "ativa", "\(assinatura)")
+            #expect(assinatura["desde"] as? String == "23/11/2026" && assinatura["pagamento"] as? String == "boleto", "\(assinatura)")
+            #expect(assinatura["valorPorCiclo"] as? String == "R$ 300,00", "\(assinatura)")
+            let ciclo = try #require((assinatura["ciclos"] as? [[String: Any]])?.first)
+            #expect(ciclo["periodo"] as? String == "23/11/2026 a 30/11/2026" && ciclo["valor"] as? String == "R$ 180,00", "\(ciclo)")
+            #expect(ciclo["situacao"] as? String == "a pagar", "\(ciclo)")
+            let comprado = try #require((lido["pacotes"] as? [[String: Any]])?.first)
+            #expect(comprado["pacote"] as? String == "Pacote 10 horas" && comprado["situacao"] as? String == "paga", "\(comprado)")
+            #expect(comprado["valor"] as? String == "R$ 250,00" && comprado["validoAte"] is String, "\(comprado)")
+            // 2 h 40 min of the cycle and the bundle's 10 h; the cycle's lot ends at 1 December's
+            // midnight, so its last day is 30 November.
+            let creditos = try #require(lido["creditos"] as? [String: Any])
+            #expect(creditos["horas"] as? String == "12 h 40 min" && creditos["valor"] as? String == "R$ 0,00", "\(creditos)")
+            let lotes = try #require(creditos["lotes"] as? [[String: Any]])
+            let doPlano = try #require(lotes.first { $0["recebidos"] as? String == "2 h 40 min" })
+            #expect(doPlano["ultimoDia"] as? String == "30/11/2026" && doPlano["restam"] as? String == "2 h 40 min", "\(doPlano)")
+            #expect(lotes.contains { $0["recebidos"] as? String == "10 h" && $0["descricao"] as? String == "Pacote Pacote 10 horas" }, "\(lotes)")
+            #expect(!"\(lido)".contains(compraId) && !"\(lido)".contains(planoId), "no ids in the readable part")
+        }
+    }
 }

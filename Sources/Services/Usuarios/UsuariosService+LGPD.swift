@@ -174,7 +174,9 @@ extension UsuariosService {
                 "titulo": aviso.titulo, "em": aviso.em.formatted(.iso8601), "por": aviso.canal == "email" ? "e-mail e na sua caixa" : aviso.canal,
             ])
         }
+        let planos = try await planosEPacotes(titular: id.description)
         return [
+            "assinatura": planos.assinatura, "pacotes": planos.pacotes, "creditos": planos.creditos,
             "comoConhecemosVoce": [
                 "nome": perfil.nome, "email": perfil.email, "papel": perfil.papel, "cadastroEm": perfil.registradoEm.formatted(.iso8601),
                 "plano": perfil.plano ?? "nenhum",
@@ -183,6 +185,71 @@ extension UsuariosService {
             "consentimentos": "A CoworkFlow trata seus dados para executar o contrato das suas reservas (cadastro, pagamento, acesso, notas fiscais) "
                 + "e não registra outros consentimentos. Você pode apagar seus dados pessoais em Meus dados.",
         ]
+    }
+
+    /// The summary's part about plans, bundles and credits: the member's subscription (the last
+    /// one, ended or not; `NSNull` when there was never one) with its latest cycles, the bundles
+    /// they bought and their credit lots, in words.
+    private func planosEPacotes(titular: String) async throws -> (assinatura: Any, pacotes: [[String: Any]], creditos: [String: Any]) {
+        let decoder = ReadModelJSON.decoder
+        func reais(_ centavos: Int64) -> String { Money(centavos: centavos).description }
+        func quantidade(_ medida: Carteira.Medida, _ n: Int64) -> String {
+            medida == .minutos ? Cotacao.formatar(duracao: Int(n)) : reais(n)
+        }
+        let sp = TimeZone(identifier: "America/Sao_Paulo") ?? .gmt
+        var assinatura: Any = NSNull()
+        if let doc = try await store.document(AssinaturasReadModel.assinaturas, key: titular) {
+            let view = try decoder.decode(AssinaturaView.self, from: doc)
+            let situacao: [Assinatura.Status: String] = [
+                .agendada: "agendada", .ativa: "ativa", .pausada: "pausada", .suspensa: "suspensa por falta de pagamento", .encerrada: "encerrada",
+            ]
+            let metodo: [Assinatura.Metodo: String] = [.cartao: "cartão", .pixAutomatico: "PIX automático", .boleto: "boleto"]
+            assinatura = [
+                "plano": view.plano.nome, "situacao": situacao[view.status] ?? view.status.rawValue, "desde": view.inicio.brasileira,
+                "valorPorCiclo": reais(view.termos.valorCentavos), "pagamento": metodo[view.metodo] ?? view.metodo.rawValue,
+                "ciclos": view.ciclos.prefix(12).map { ciclo -> [String: Any] in
+                    [
+                        "periodo": "\(ciclo.inicio.brasileira) a \(ciclo.ate.brasileira)", "valor": reais(ciclo.valorCentavos),
+                        "situacao": ciclo.pago ? "pago" : "a pagar",
+                    ]
+                },
+            ]
+        }
+        let status: [CompraDePacote.Status: String] = [
+            .pendente: "aguardando pagamento", .paga: "paga", .recusada: "cartão recusado", .expirada: "expirada sem pagamento",
+            .reembolsada: "reembolsada",
+        ]
+        var pacotes: [[String: Any]] = []
+        while true {
+            let lote = try await store.documents(PacotesReadModel.compras, grupo: titular, limit: 500, offset: pacotes.count)
+            for doc in lote {
+                let compra = try decoder.decode(CompraDePacoteView.self, from: doc)
+                var linha: [String: Any] = [
+                    "pacote": compra.pacote.nome, "em": compra.solicitadaEm.formatted(.iso8601), "valor": reais(compra.valorCentavos),
+                    "situacao": status[compra.status] ?? compra.status.rawValue,
+                ]
+                if let ate = compra.validoAte { linha["validoAte"] = ate.formatted(.iso8601) }
+                pacotes.append(linha)
+            }
+            guard lote.count == 500 else { break }
+        }
+        var creditos: [String: Any] = ["horas": quantidade(.minutos, 0), "valor": reais(0), "lotes": [[String: Any]]()]
+        if let doc = try await store.document(CreditosReadModel.carteiras, key: titular) {
+            let carteira = try decoder.decode(CarteiraView.self, from: doc)
+            creditos = [
+                "horas": quantidade(.minutos, carteira.minutos), "valor": reais(carteira.centavos),
+                "lotes": carteira.lotes.map { lote -> [String: Any] in
+                    var linha: [String: Any] = [
+                        "descricao": lote.descricao, "recebidos": quantidade(lote.medida, lote.quantidade),
+                        "restam": quantidade(lote.medida, lote.restante), "em": lote.concedidoEm.formatted(.iso8601),
+                    ]
+                    // The last day it may be spent (it ends at the instant `validoAte`).
+                    if let ate = lote.validoAte { linha["ultimoDia"] = DataLocal(ate.addingTimeInterval(-1), em: sp).brasileira }
+                    return linha
+                },
+            ]
+        }
+        return (assinatura, pacotes, creditos)
     }
 
     /// Every event that is `usuario`'s (``TrilhasReadModel/sujeitos(_:dono:)``), in global order,

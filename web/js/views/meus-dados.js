@@ -1,5 +1,6 @@
 // My data (LGPD): the profile, what is known about me in words (the export's `resumo`: who we
-// know me as, my bookings, payments, the notices sent and the legal basis), a password change,
+// know me as, my bookings, payments, the notices sent, my subscription, bundles and credits, and
+// the legal basis), a password change,
 // the export of everything held about me as a JSON file, and the erasure of my personal data
 // (irreversible, confirmed by typing a word).
 
@@ -30,6 +31,8 @@ function resumoSection(resumo, unidades) {
   const zonas = new Set(unidades.filter((u) => nomes.has(u.nome)).map((u) => u.fusoHorario));
   const tz = zonas.size === 1 ? [...zonas][0] : DEFAULT_TZ;
   const quem = resumo.comoConhecemosVoce ?? {};
+  const assinatura = resumo.assinatura ?? null;
+  const creditos = resumo.creditos ?? {};
   const parte = (id, titulo, conteudo) => h('section', { class: 'resumo__parte', 'aria-labelledby': id }, h('h3', { id }, titulo), conteudo);
   return [
     h('p', {}, `O resumo do que a CoworkFlow guarda sobre você. Horários no ${zoneLabel(tz)}.`),
@@ -37,7 +40,8 @@ function resumoSection(resumo, unidades) {
       ['Nome', quem.nome ?? '—'],
       ['E-mail', quem.email ?? '—'],
       ['Perfil', PAPEIS[quem.papel] ?? quem.papel ?? '—'],
-      ['Plano', !quem.plano || quem.plano === 'nenhum' ? 'Nenhum' : quem.plano],
+      // The price rules' plan an operator puts the member in (a subscription is below).
+      ['Plano de preços', !quem.plano || quem.plano === 'nenhum' ? 'Nenhum' : quem.plano],
       ['Cadastro', quem.cadastroEm ? dateTime(quem.cadastroEm, tz) : '—'],
     ])),
     parte('resumo-reservas', 'Suas reservas', table({
@@ -73,6 +77,53 @@ function resumoSection(resumo, unidades) {
         { label: 'Como', cell: (a) => (a.por ? capitalised(`por ${a.por}`) : '—') },
       ],
     })),
+    parte('resumo-assinatura', 'Sua assinatura', assinatura ? [
+      facts([
+        ['Plano', assinatura.plano],
+        ['Situação', capitalised(assinatura.situacao)],
+        ['Desde', assinatura.desde],
+        ['Valor por ciclo', assinatura.valorPorCiclo],
+        ['Pagamento', capitalised(assinatura.pagamento)],
+      ]),
+      table({
+        empty: 'Nenhum ciclo ainda.',
+        rows: assinatura.ciclos ?? [],
+        className: 'table--palavras',
+        caption: 'Últimos ciclos',
+        columns: [
+          { label: 'Período', cell: (c) => c.periodo },
+          { label: 'Situação', cell: (c) => capitalised(c.situacao) },
+          { label: 'Valor', cell: (c) => c.valor, class: 'num' },
+        ],
+      }),
+    ] : h('p', {}, 'Nenhuma assinatura.')),
+    parte('resumo-pacotes', 'Pacotes comprados', table({
+      empty: 'Nenhum pacote.',
+      rows: resumo.pacotes ?? [],
+      className: 'table--palavras',
+      columns: [
+        { label: 'Quando', cell: (p) => dateTime(p.em, tz) },
+        { label: 'Pacote', cell: (p) => p.pacote },
+        { label: 'Situação', cell: (p) => capitalised(p.situacao) },
+        { label: 'Válido até', cell: (p) => (p.validoAte ? dateTime(p.validoAte, tz) : '—') },
+        { label: 'Valor', cell: (p) => p.valor, class: 'num' },
+      ],
+    })),
+    parte('resumo-creditos', 'Seus créditos', [
+      facts([['Horas', creditos.horas ?? '—'], ['Valor', creditos.valor ?? '—']]),
+      table({
+        empty: 'Nenhum crédito recebido.',
+        rows: creditos.lotes ?? [],
+        className: 'table--palavras',
+        columns: [
+          { label: 'Crédito', cell: (l) => l.descricao },
+          { label: 'Recebido em', cell: (l) => dateTime(l.em, tz) },
+          { label: 'Último dia', cell: (l) => l.ultimoDia ?? 'Sem validade' },
+          { label: 'Recebidos', cell: (l) => l.recebidos, class: 'num' },
+          { label: 'Restam', cell: (l) => l.restam, class: 'num' },
+        ],
+      }),
+    ]),
     parte('resumo-base', 'Consentimentos e base legal', h('p', {}, resumo.consentimentos ?? '—')),
   ];
 }
