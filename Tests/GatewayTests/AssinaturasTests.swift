@@ -37,6 +37,36 @@ struct AssinaturasTests {
         return try #require(resposta.object["planoId"] as? String)
     }
 
+    @Test(
+        "a network-wide plan or bundle is refused while the network has no unit to invoice it (422 naming unidadeId, nothing written); once one exists it is sold"
+    )
+    func network_sales_need_a_unit() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let caller = Caller(requestId: "test")
+            let root = try await harness.backend.usuarios.registrar(nome: "Root", email: "root@example.com", senha: "segredo-123", context: caller)
+            try await harness.backend.usuarios.promover(usuario: root.id, context: caller)
+            let admin = try await client.token("root@example.com")
+            let antes = try await harness.allEvents().count
+            for (caminho, corpo) in [("/api/admin/planos", Self.flex), ("/api/admin/pacotes", PacotesTests.dezHoras)] {
+                let resposta = try await client.json(.post, caminho, corpo, token: admin)
+                #expect(resposta.status == .unprocessableContent, "\(caminho): \(String(buffer: resposta.body))")
+                #expect((resposta.object["detalhes"] as? [String: Any])?["campo"] as? String == "unidadeId", "\(String(buffer: resposta.body))")
+                #expect((resposta.object["mensagem"] as? String)?.contains("cadastre uma") == true, "\(String(buffer: resposta.body))")
+            }
+            #expect(try await harness.allEvents().count == antes, "nothing written")
+            // The network's first unit invoices what the network sells: then both are sold.
+            let unidade = try await client.json(
+                .post, "/api/admin/unidades",
+                #"{"nome":"Paulista","endereco":{"logradouro":"Av. Paulista","numero":"1000","cidade":"São Paulo","uf":"sp","cep":"01310-100"}}"#,
+                token: admin)
+            #expect(unidade.status == .created, "\(String(buffer: unidade.body))")
+            _ = try await criarPlano(client, Self.flex, token: admin)
+            #expect(try await client.json(.post, "/api/admin/pacotes", PacotesTests.dezHoras, token: admin).status == .created)
+        }
+    }
+
     @Test("an operator creates, revises and archives plans; bad input is a 4xx naming the field and writes nothing; members see those on sale")
     func plans() async throws {
         let harness = try await Harness.make(clock: ManualClock(segundaDeManha))

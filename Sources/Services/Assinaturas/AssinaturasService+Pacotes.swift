@@ -42,7 +42,8 @@ extension AssinaturasService {
         }
         let tipos = try Self.tipos(pedido.tipos, campo: "tipos")
         let oferta = Pacote.Oferta(
-            nome: pedido.nome, medida: medida, quantidade: pedido.quantidade, tipos: tipos, unidadeId: try await unidade(pedido.unidadeId),
+            nome: pedido.nome, medida: medida, quantidade: pedido.quantidade, tipos: tipos,
+            unidadeId: try await unidadeQueVende(pedido.unidadeId, oque: "um pacote da rede"),
             validadeDias: pedido.validadeDias, precoCentavos: pedido.precoCentavos)
         if let campo = oferta.campoInvalido { throw ServiceError(Pacote.Failure.termoInvalido(campo: campo)) }
         let id = caller.idempotencyKey.map { Events.derivedId("pacote", $0) } ?? EventIDs.random()

@@ -67,7 +67,7 @@ extension AssinaturasService {
         guard let nome = pedido.nome else { throw ServiceError.invalido("nome", "dê um nome ao plano") }
         try ServiceError.texto(pedido.descricao, campo: "descricao", maximo: 500)
         let termos = try Self.termos(pedido)
-        let unidade = try await unidade(pedido.unidadeId)
+        let unidade = try await unidadeQueVende(pedido.unidadeId, oque: "um plano da rede")
         let fuso = try await fuso(unidade: unidade)
         let hoje = hoje(fuso)
         let desde = try Self.data(pedido.vigenteDesde, campo: "vigenteDesde") ?? hoje

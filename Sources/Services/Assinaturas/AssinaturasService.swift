@@ -72,6 +72,16 @@ public final class AssinaturasService: Sendable {
         return id.rawValue
     }
 
+    /// The unit a plan or bundle on sale names (nil: the whole network). A network-wide one is
+    /// invoiced by the network's first unit (ADR 0009), so it is refused (422, `unidadeId`) while
+    /// the network has no unit: its paid cycles and purchases would have no book to go in.
+    func unidadeQueVende(_ texto: String?, oque: String) async throws -> UUID? {
+        if let unidade = try await unidade(texto) { return unidade }
+        guard try await store.readCategory(Unidade.Catalogo.category, after: .start, limit: 1).isEmpty else { return nil }
+        throw ServiceError.invalido(
+            "unidadeId", "a rede ainda não tem unidade: cadastre uma antes de vender \(oque) (a primeira unidade fatura o que a rede vende)")
+    }
+
     /// The member `texto` names, as a wallet's holder: 404 when no account has that id.
     func titular(_ texto: String) async throws -> String {
         guard let id = Usuario.ID(texto), try await store.streamVersion(UsuariosService.stream(id)) > 0 else {
