@@ -187,6 +187,14 @@ def test_a_manager_subscribes_the_company_caps_a_member_who_sees_the_pool(browse
     assert not m.driver.find_elements(By.CSS_SELECTOR, "form.company-plan__form, .company__people"), "a member sees the manager's controls"
     m.scroll(m.driver.find_element(By.CSS_SELECTOR, ".company-plan"))
     m.step("plano da empresa membro 390x844")
+    # "Meus dados" names the company, the member's role and cap
+    m.open("/meus-dados")
+    m.wait_heading("Meus dados")
+    empresa_nos_dados = m.wait_text("Estúdio Trama", "section[aria-labelledby='resumo-empresa']").text
+    for parte in (f"Trama {sufixo} (Estúdio Trama {sufixo} Ltda)", "Membro", "1 h dos créditos da empresa"):
+        assert parte in empresa_nos_dados, (parte, empresa_nos_dados)
+    m.scroll(m.driver.find_element(By.CSS_SELECTOR, "section[aria-labelledby='resumo-empresa']"))
+    m.step("empresa nos meus dados 390x844")
 
     # ---- the manager on a phone ----------------------------------------------------------------------
     p = browser(size=(390, 844), mobile=True)

@@ -181,5 +181,6 @@ def test_my_data_shows_the_readable_summary_of_what_is_known(browser, server):
         assert ultimo == data(ciclo["ate"]), (ultimo, do_plano.text)
         ui.scroll(assinatura)
         ui.step("assinatura pacotes e creditos nos meus dados")
+        assert resumo.find_element(By.CSS_SELECTOR, "[aria-labelledby='resumo-empresa']").text.endswith("Você não faz parte de uma empresa.")
         ui.scroll(creditos)
         ui.step("creditos nos meus dados")

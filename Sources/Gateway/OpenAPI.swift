@@ -219,7 +219,7 @@ enum OpenAPI {
                     "resumo": [
                         "type": "object",
                         "description":
-                            "a parte para ler: como conhecemos você, suas reservas (espaço, horário local, situação, total), pagamentos, avisos, sua assinatura (últimos ciclos), pacotes comprados, créditos e a base do tratamento",
+                            "a parte para ler: como conhecemos você, suas reservas (espaço, horário local, situação, total), pagamentos, avisos, sua assinatura (últimos ciclos), pacotes comprados, créditos, sua empresa e a base do tratamento",
                     ],
                 ], required: ["perfil", "conta", "atividade", "resumo"]),
             "ValorJSON": valorJSON,

@@ -37,9 +37,15 @@ enum Demo {
             }
             print("demo: \(email) / \(senha)\(admin ? " (admin)" : "")")
         }
+        // The unit first: the network's first unit invoices its plans and bundles.
+        try await unidade(backend, caller: caller)
         try await planos(backend, caller: caller)
         try await empresa(backend)
         try await pacotes(backend, caller: caller)
+    }
+
+    /// The demo unit and its spaces with their prices (none when a unit exists).
+    static func unidade(_ backend: Backend, caller: Caller) async throws {
         guard try await backend.espacos.unidadesCadastradas(pagina: 1).total == 0 else {
             print("demo: a unidade demo já existe")
             return

@@ -231,6 +231,13 @@ struct EmpresasTests {
             let limitada = try await client.json(
                 .put, "/api/empresas/\(empresa)/integrantes/\(bia)/limite", #"{"minutosPorMes":60}"#, token: cenario.membro)
             #expect(limitada.status == .ok, "\(String(buffer: limitada.body))")
+            // The LGPD export's readable part names the company, each one's role and cap.
+            for (token, papel, limite) in [(tokens["bia", default: ""], "membro", "1 h"), (cenario.membro, "gestor(a)", nil)] {
+                let resumo = try await client.json(.get, "/api/auth/me/dados", token: token).object["resumo"] as? [String: Any]
+                let daEmpresa = try #require(resumo?["empresa"] as? [String: Any], "\(String(describing: resumo))")
+                #expect(daEmpresa["nome"] as? String == "Acme" && daEmpresa["razaoSocial"] as? String == "Acme Tecnologia Ltda", "\(daEmpresa)")
+                #expect(daEmpresa["papel"] as? String == papel && daEmpresa["limiteMensal"] as? String == limite, "\(daEmpresa)")
+            }
             // Three hours of meeting room a month for the company, from 1 December.
             let plano = try await client.json(
                 .post, "/api/admin/planos",

@@ -454,8 +454,9 @@ struct PacotesTests {
             // Nothing yet: no subscription, no bundle, no credit.
             let vazio = try await resumo()
             #expect(vazio["assinatura"] is NSNull && (vazio["pacotes"] as? [Any])?.isEmpty == true, "\(vazio)")
+            #expect(vazio["empresa"] is NSNull, "in no company: \(vazio)")
             let semCreditos = try #require(vazio["creditos"] as? [String: Any])
-            #expect(semCreditos["horas"] as? String == "0 min" && (semCreditos["lotes"] as? [Any])?.isEmpty == true, "\(semCreditos)")
+            #expect(semCreditos["horas"] as? String == "0 h" && (semCreditos["lotes"] as? [Any])?.isEmpty == true, "\(semCreditos)")
 
             let plano = try await client.json(.post, "/api/admin/planos", AssinaturasTests.flex, token: cenario.admin)
             let planoId = try #require(plano.object["planoId"] as? String)

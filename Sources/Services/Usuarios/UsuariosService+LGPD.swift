@@ -176,7 +176,7 @@ extension UsuariosService {
         }
         let planos = try await planosEPacotes(titular: id.description)
         return [
-            "assinatura": planos.assinatura, "pacotes": planos.pacotes, "creditos": planos.creditos,
+            "assinatura": planos.assinatura, "pacotes": planos.pacotes, "creditos": planos.creditos, "empresa": try await empresa(id.description),
             "comoConhecemosVoce": [
                 "nome": perfil.nome, "email": perfil.email, "papel": perfil.papel, "cadastroEm": perfil.registradoEm.formatted(.iso8601),
                 "plano": perfil.plano ?? "nenhum",
@@ -194,7 +194,7 @@ extension UsuariosService {
         let decoder = ReadModelJSON.decoder
         func reais(_ centavos: Int64) -> String { Money(centavos: centavos).description }
         func quantidade(_ medida: Carteira.Medida, _ n: Int64) -> String {
-            medida == .minutos ? Cotacao.formatar(duracao: Int(n)) : reais(n)
+            medida == .minutos ? (n == 0 ? "0 h" : Cotacao.formatar(duracao: Int(n))) : reais(n)
         }
         let sp = TimeZone(identifier: "America/Sao_Paulo") ?? .gmt
         var assinatura: Any = NSNull()
@@ -250,6 +250,30 @@ extension UsuariosService {
             ]
         }
         return (assinatura, pacotes, creditos)
+    }
+
+    /// The company the member is part of (`NSNull`: none): its name, their role, since when and
+    /// their monthly cap on its credits.
+    private func empresa(_ membro: String) async throws -> Any {
+        let vinculos = AggregateStore(store: store, decider: Vinculo.decider) {
+            try Vinculo.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
+        }
+        let empresas = AggregateStore(store: store, decider: Empresa.decider) {
+            try Empresa.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
+        }
+        guard let empresaId = try await vinculos.load(StreamNames.vinculo(membro)).state,
+            let empresa = try await empresas.load(StreamNames.empresa(empresaId)).state.dados, let integrante = empresa.integrantes[membro]
+        else { return NSNull() }
+        var linha: [String: Any] = [
+            "nome": empresa.cadastro.nome, "razaoSocial": empresa.cadastro.razaoSocial,
+            "papel": integrante.papel == .gestor ? "gestor(a)" : "membro", "desde": integrante.desde.formatted(.iso8601),
+        ]
+        if let limite = empresa.limites[membro] {
+            linha["limiteMensal"] = [
+                limite.minutosPorMes.map { Cotacao.formatar(duracao: Int($0)) }, limite.centavosPorMes.map { Money(centavos: $0).description },
+            ].compactMap { $0 }.joined(separator: " e ")
+        }
+        return linha
     }
 
     /// Every event that is `usuario`'s (``TrilhasReadModel/sujeitos(_:dono:)``), in global order,

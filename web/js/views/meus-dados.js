@@ -1,6 +1,6 @@
 // My data (LGPD): the profile, what is known about me in words (the export's `resumo`: who we
-// know me as, my bookings, payments, the notices sent, my subscription, bundles and credits, and
-// the legal basis), a password change,
+// know me as, my bookings, payments, the notices sent, my subscription, bundles and credits, my
+// company, and the legal basis), a password change,
 // the export of everything held about me as a JSON file, and the erasure of my personal data
 // (irreversible, confirmed by typing a word).
 
@@ -33,6 +33,7 @@ function resumoSection(resumo, unidades) {
   const quem = resumo.comoConhecemosVoce ?? {};
   const assinatura = resumo.assinatura ?? null;
   const creditos = resumo.creditos ?? {};
+  const empresa = resumo.empresa ?? null;
   const parte = (id, titulo, conteudo) => h('section', { class: 'resumo__parte', 'aria-labelledby': id }, h('h3', { id }, titulo), conteudo);
   return [
     h('p', {}, `O resumo do que a CoworkFlow guarda sobre você. Horários no ${zoneLabel(tz)}.`),
@@ -124,6 +125,12 @@ function resumoSection(resumo, unidades) {
         ],
       }),
     ]),
+    parte('resumo-empresa', 'Sua empresa', empresa ? facts([
+      ['Empresa', empresa.nome === empresa.razaoSocial ? empresa.nome : `${empresa.nome} (${empresa.razaoSocial})`],
+      ['Papel', capitalised(empresa.papel)],
+      ['Desde', dateTime(empresa.desde, tz)],
+      ['Limite mensal', empresa.limiteMensal ? `${empresa.limiteMensal} dos créditos da empresa` : 'Sem limite'],
+    ]) : h('p', {}, 'Você não faz parte de uma empresa.')),
     parte('resumo-base', 'Consentimentos e base legal', h('p', {}, resumo.consentimentos ?? '—')),
   ];
 }
