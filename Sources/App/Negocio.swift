@@ -80,7 +80,7 @@ public struct Negocio: Sendable {
                 lembreteHoras: integracoes.lembreteHoras, tentativas: integracoes.tentativasDeEmail, pausa: integracoes.pausaDeEmail,
                 abrir: { try await usuarios.cofre.open(SealedField(rawValue: $0)).value }, enderecoPublico: integracoes.enderecoPublico,
                 logger: logger),
-            checkin: CheckinService(store: store, clock: clock),
+            checkin: CheckinService(store: store, clock: clock, vault: usuarios.cofre),
             financeiro: FinanceiroService(
                 store: store, clock: clock,
                 nomeDoMembro: { usuario in
@@ -192,6 +192,8 @@ extension Backend {
         }
         if services.contains(.checkin) {
             timers.append(Temporizador(lease: "checkin:no-shows") { try await negocio.checkin.executarNoShowsVencidos() })
+            // Visitors' names and e-mails, erased when cancelled or past the log's retention.
+            timers.append(Temporizador(lease: "checkin:visitas") { try await negocio.checkin.apagarVisitantesVencidos() })
         }
         if services.contains(.assinaturas) {
             timers.append(Temporizador(lease: "assinaturas:creditos") { try await negocio.assinaturas.expirarCreditosVencidos() })

@@ -76,6 +76,7 @@ public enum GatewayApp {
         Routes.pagamentos(api, backend)
         api.owner = .checkin
         Routes.checkin(api, backend)
+        Routes.visitas(api, backend)
         api.owner = .notificacoes
         Routes.notificacoes(api, backend)
         api.owner = .financeiro

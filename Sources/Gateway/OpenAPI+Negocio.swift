@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Services
 
 /// Schemas of the pagamentos, checkin, notificacoes, financeiro and analytics routes.
 extension OpenAPI {
@@ -88,6 +89,28 @@ extension OpenAPI {
                     ],
                     "reservaId": uuid.merging(["description": "com o conteúdo do QR, a mesma reserva que ele nomeia (outra → 422)"]) { $1 },
                 ], required: ["codigo"]),
+            "VisitaNova": object(
+                [
+                    "unidadeId": uuid.merging(["description": "a unidade onde o visitante é esperado"]) { $1 },
+                    "chegadaPrevista": instant.merging(
+                        ["description": "de uma hora atrás até \(Int(Visita.antecedenciaMaxima / 86_400)) dias à frente"]) { $1 },
+                    "nome": textoLivre(CheckinService.tamanhoMaximoDoNomeDoVisitante, description: "o nome do visitante (2 caracteres ou mais)"),
+                    "email": ["type": "string", "format": "email", "description": "opcional: o visitante recebe o convite por e-mail"],
+                ], required: ["unidadeId", "chegadaPrevista", "nome"]),
+            "Visita": object(
+                [
+                    "id": uuid, "usuarioId": text.merging(["description": "o anfitrião"]) { $1 }, "unidadeId": uuid,
+                    "dia": ["type": "string", "format": "date", "description": "o dia local da chegada prevista, na unidade"],
+                    "chegadaPrevista": instant, "situacao": ["type": "string", "enum": Visita.Situacao.allCases.map(\.rawValue)],
+                    "nome": text.merging(["description": "ausente depois de apagado (cancelamento ou fim da guarda)"]) { $1 },
+                    "email": text, "registradaEm": instant, "chegouEm": instant, "saiuEm": instant, "canceladaEm": instant,
+                    "recebidaPor": text, "dadosApagados": ["type": "boolean"],
+                ], required: ["id", "usuarioId", "unidadeId", "dia", "chegadaPrevista", "situacao", "registradaEm", "dadosApagados"]),
+            "MinhasVisitas": object(
+                ["proximas": array(ref("Visita")), "anteriores": array(ref("Visita"))], required: ["proximas", "anteriores"]),
+            "VisitasDoDia": object(
+                ["unidadeId": uuid, "data": ["type": "string", "format": "date"], "itens": array(ref("Visita"))],
+                required: ["unidadeId", "data", "itens"]),
             "Fatura": object(
                 [
                     "id": uuid, "numero": ["type": "integer", "description": "sequencial sem lacunas por unidade"], "codigo": text, "unidadeId": uuid,

@@ -6,6 +6,12 @@ import Hummingbird
 import Projections
 import Services
 
+struct VisitasDoDia: Encodable {
+    let unidadeId: String
+    let data: String
+    let itens: [VisitaView]
+}
+
 struct CheckinBody: Decodable {
     let codigo: String
     let reservaId: String?
@@ -55,6 +61,66 @@ extension Routes {
             return try .json(
                 try await checkin.checkout(
                     reservaId: try context.parameters.require("id"), usuario: user.usuario, admin: user.papel == "admin", caller: context.caller))
+        }
+    }
+
+    /// Visitors: the host registers and cancels; the front desk (an admin) lists a unit's day
+    /// and records arrivals and departures.
+    static func visitas(_ api: API, _ backend: Backend) {
+        let checkin = backend.negocio.checkin
+        api.add(
+            Operation(
+                method: .post, path: "/api/visitas",
+                summary: "Registrar um visitante: quem, em que unidade e quando chega (com e-mail, ele recebe o convite)", tag: "checkin",
+                auth: true, request: "VisitaNova", response: "Visita", success: 201, errors: [422])
+        ) { _, context, body in
+            _ = try context.requireUser()
+            let pedido = try JSON.decode(CheckinService.PedidoDeVisita.self, from: body)
+            return try .json(try await checkin.registrarVisita(pedido, caller: context.caller), status: 201)
+        }
+        api.add(
+            Operation(
+                method: .get, path: "/api/visitas", summary: "Meus visitantes: os próximos e os anteriores", tag: "checkin", auth: true,
+                response: "MinhasVisitas")
+        ) { _, context, _ in
+            _ = try context.requireUser()
+            return try .json(try await checkin.minhasVisitas(caller: context.caller))
+        }
+        api.add(
+            Operation(
+                method: .post, path: "/api/visitas/{id}/cancelamento",
+                summary: "Cancelar um visitante que ainda não chegou (o anfitrião ou um admin); o nome e o e-mail dele são apagados",
+                tag: "checkin", auth: true, response: "Visita", errors: [404, 409])
+        ) { _, context, _ in
+            _ = try context.requireUser()
+            return try .json(try await checkin.cancelarVisita(try context.parameters.require("id"), caller: context.caller))
+        }
+        api.add(
+            Operation(
+                method: .get, path: "/api/admin/visitas", summary: "Os visitantes esperados numa unidade num dia local (recepção)", tag: "checkin",
+                auth: true, admin: true, response: "VisitasDoDia", errors: [400, 404],
+                query: [.id("unidade", "id da unidade", required: true), .date("data", "AAAA-MM-DD, no fuso da unidade", required: true)])
+        ) { request, _, _ in
+            let query = request.uri.queryParameters
+            guard let unidade = query.get("unidade"), let data = query.get("data") else {
+                throw ServiceError.requisicaoInvalida("informe 'unidade' e 'data' (AAAA-MM-DD)")
+            }
+            let itens = try await checkin.visitasDoDia(unidade: unidade, data: data)
+            return try .json(VisitasDoDia(unidadeId: unidade.lowercased(), data: data, itens: itens))
+        }
+        api.add(
+            Operation(
+                method: .post, path: "/api/admin/visitas/{id}/chegada", summary: "Recepção: o visitante chegou (o anfitrião é avisado)",
+                tag: "checkin", auth: true, admin: true, response: "Visita", errors: [404, 409])
+        ) { _, context, _ in
+            try .json(try await checkin.registrarChegada(try context.parameters.require("id"), caller: context.caller))
+        }
+        api.add(
+            Operation(
+                method: .post, path: "/api/admin/visitas/{id}/saida", summary: "Recepção: o visitante saiu", tag: "checkin", auth: true,
+                admin: true, response: "Visita", errors: [404, 409])
+        ) { _, context, _ in
+            try .json(try await checkin.registrarSaida(try context.parameters.require("id"), caller: context.caller))
         }
     }
 

@@ -4,7 +4,7 @@ public enum ReadModels {
         CatalogoReadModel.projection, ReservasReadModel.projection, ReservasReadModel.agendas, UsuariosReadModel.projection,
         NotificacoesReadModel.projection, CheckinReadModel.projection, FinanceiroReadModel.projection, AnalyticsReadModel.projection,
         TrilhasReadModel.projection, CreditosReadModel.projection, AssinaturasReadModel.projection, AnalyticsAssinaturasReadModel.projection,
-        EmpresasReadModel.projection, PacotesReadModel.projection, PagamentosReadModel.projection,
+        EmpresasReadModel.projection, PacotesReadModel.projection, PagamentosReadModel.projection, VisitasReadModel.projection,
     ]
 
     public static func named(_ name: String) -> Projection? { all.first { $0.name == name } }

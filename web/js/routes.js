@@ -17,6 +17,7 @@ export const ROUTES = [
   { path: '/espacos/:id/semana', view: () => import('./views/espaco-semana.js'), title: 'Semana do espaço', access: 'publico' },
   { path: '/unidades/:id/dia', view: () => import('./views/unidade-dia.js'), title: 'Espaços da unidade no dia', access: 'publico' },
   { path: '/reservas', view: () => import('./views/reservas.js'), title: 'Minhas reservas', access: 'membro', nav: 'membro', label: 'Minhas reservas' },
+  { path: '/visitantes', view: () => import('./views/visitantes.js'), title: 'Meus visitantes', access: 'membro', nav: 'membro', label: 'Visitantes', semAdmin: true },
   { path: '/creditos', view: () => import('./views/creditos.js'), title: 'Meus créditos', access: 'membro', nav: 'membro', label: 'Meus créditos', semAdmin: true },
   { path: '/plano', view: () => import('./views/plano.js'), title: 'Meu plano', access: 'membro', nav: 'membro', label: 'Meu plano', semAdmin: true },
   { path: '/pacotes', view: () => import('./views/pacotes.js'), title: 'Pacotes de créditos', access: 'membro', nav: 'membro', label: 'Pacotes', semAdmin: true },

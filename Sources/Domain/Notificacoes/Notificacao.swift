@@ -17,6 +17,8 @@ public enum Notificacao {
         case assinatura
         /// An invitation to a company, to an address that may have no account yet.
         case convite
+        /// A visitor: the invitation to the visitor's address, the arrival to the host.
+        case visita
     }
 
     public struct Enviada: Codable, Sendable, Equatable {

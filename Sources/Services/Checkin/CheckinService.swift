@@ -13,10 +13,13 @@ import Telemetry
 public final class CheckinService: Sendable {
     let store: any ServiceStore
     let clock: any WallClock
+    /// Seals and opens visitors' names and e-mails (nil: visitors cannot be registered here).
+    let vault: PersonalDataVault?
 
-    public init(store: any ServiceStore, clock: any WallClock) {
+    public init(store: any ServiceStore, clock: any WallClock, vault: PersonalDataVault? = nil) {
         self.store = store
         self.clock = clock
+        self.vault = vault
     }
 
     /// The bus consumer's name (queue `coworkflow.checkin`, inbox) and the events it reacts to.

@@ -133,6 +133,12 @@ extension NotificacoesService {
                     + "se o ciclo terminar sem pagamento, a assinatura será encerrada.")
         case Empresa.Catalogo.conviteEnviado:
             return try await convite(try decoder.decode(Empresa.ConviteEnviado.self, from: event.data))
+        case Visita.Catalogo.registrada:
+            return try await conviteDeVisita(try decoder.decode(Visita.Registrada.self, from: event.data))
+        case Visita.Catalogo.cancelada:
+            return try await cancelamentoDeVisita(try decoder.decode(Visita.Ocorrencia.self, from: event.data))
+        case Visita.Catalogo.chegou:
+            return try await chegadaDeVisita(try decoder.decode(Visita.Ocorrencia.self, from: event.data))
         case Assinatura.Catalogo.cobrancaEmitida:
             // A cycle to pay by PIX or boleto: its code, by e-mail (a card is charged by itself;
             // its outcome has its own e-mails).

@@ -50,6 +50,8 @@ public final class NotificacoesService: Sendable {
         Topology.routingKey(Assinatura.Catalogo.cobrancaEmitida), Topology.routingKey(Assinatura.Catalogo.duplicadoDevolvido),
         Topology.routingKey(Empresa.Catalogo.conviteEnviado), Topology.routingKey(Assinatura.Catalogo.cicloIniciado),
         Topology.routingKey(CompraDePacote.Catalogo.paga), Topology.routingKey(CompraDePacote.Catalogo.reembolsada),
+        Topology.routingKey(Visita.Catalogo.registrada), Topology.routingKey(Visita.Catalogo.cancelada),
+        Topology.routingKey(Visita.Catalogo.chegou),
     ]
     static let service = "notificacoes"
 

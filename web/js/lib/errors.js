@@ -35,6 +35,13 @@ const friendly = {
   checkout_ja_realizado: 'O checkout desta reserva já foi feito.',
   checkin_revogado: 'Esta reserva foi cancelada, e o código de check-in não vale mais.',
 
+  // visitantes
+  visita_ja_registrada: 'Este visitante já foi registrado.',
+  visita_cancelada: 'Esta visita foi cancelada pelo anfitrião.',
+  visitante_ja_chegou: 'A chegada deste visitante já foi registrada.',
+  visitante_ja_saiu: 'A saída deste visitante já foi registrada.',
+  visitante_nao_chegou: 'Registre a chegada do visitante antes da saída.',
+
   // espaços, preços, cupons
   unidade_ja_cadastrada: 'Esta unidade já está cadastrada.',
   espaco_ja_cadastrado: 'Este espaço já está cadastrado.',
@@ -62,6 +69,8 @@ const useServerMessage = new Set([
   'dados_invalidos', 'requisicao_invalida', 'estado_invalido', 'nao_encontrado',
   // they say when the check-in window opens or closed, in the unit's time
   'checkin_cedo_demais', 'checkin_encerrado',
+  // it says from when the front desk may record the visitor's arrival, in the unit's time
+  'visita_cedo_demais',
 ]);
 
 function sentence(text) {

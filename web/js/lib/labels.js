@@ -131,6 +131,7 @@ export const NOTIFICACAO_TIPOS = {
   reembolso: 'Reembolso',
   no_show: 'Ausência',
   expiracao: 'Prazo expirado',
+  visita: 'Visitante',
 };
 
 export const FATURA_STATUS = {
@@ -199,3 +200,11 @@ export function presenca(r) {
   if (r.naoCompareceuEm) return 'ausente';
   return r.status === 'concluida' ? 'concluida' : 'aguardando';
 }
+
+// ---- visitors ----------------------------------------------------------------------------------------
+
+/** Where a visit stands (the host's list and the reception's), in words. */
+export const VISITA_SITUACAO = { esperada: 'Esperado', presente: 'Chegou', saiu: 'Saiu', cancelada: 'Cancelado' };
+
+/** The badge kind (ui.badge) of each VISITA_SITUACAO key. */
+export const VISITA_KIND = { esperada: 'info', presente: 'sucesso', saiu: 'neutro', cancelada: 'neutro' };

@@ -1,14 +1,17 @@
-// The reception's day: for a unit and a local day, the board of its spaces (quadro.js) and the
+// The reception's day: for a unit and a local day, the board of its spaces (quadro.js), the
 // list of bookings with what can be done now (register the member's arrival and departure,
-// cancel), kept current every 15 s while the page is in sight; and the check-in by the member's
-// code (or the content of the QR code). Bookings are confirmed by their payment.
+// cancel) and the visitors members expect (register their arrival, which tells the host, and
+// their departure), kept current every 15 s while the page is in sight; and the check-in by the
+// member's code (or the content of the QR code). Bookings are confirmed by their payment.
 // A toggle turns the day into its week (quadro-semana.js: per space and day, how many bookings
 // and how they stand); a day of the week opens that day.
 
 import { api, allPages, Action } from '../../lib/api.js';
 import { nomeDoEspaco, espaco as loadEspaco } from '../../lib/catalog.js';
 import { h, replace, uid } from '../../lib/dom.js';
-import { situacaoDaReserva, recusaDoPagamento, PRESENCA, PRESENCA_KIND, presenca } from '../../lib/labels.js';
+import {
+  situacaoDaReserva, recusaDoPagamento, PRESENCA, PRESENCA_KIND, presenca, VISITA_SITUACAO, VISITA_KIND,
+} from '../../lib/labels.js';
 import { money, todayIn, addDays, isDate, dateLong, dateShort, time, deadline, zoneLabel, interval } from '../../lib/format.js';
 import {
   pageHeader, loadInto, table, badge, confirmDialog, flash, errorBox, announce, field, onSubmit, val, fieldError,
@@ -21,6 +24,8 @@ import { quadroDaSemana } from './quadro-semana.js';
 const ATUALIZA_A_CADA = 15_000;
 const DIAS_DA_SEMANA = 7;
 const JANELA_PADRAO = { antesMinutos: 15, depoisMinutos: 30 };
+/** How long before the expected time the desk may record a visitor's arrival (the server's rule). */
+const CHEGADA_ANTECIPADA = 12 * 60 * 60_000;
 
 /** The reception's check-in: the member says the code (or the QR code is read into the field). */
 function recepcao(reload) {
@@ -136,12 +141,19 @@ export async function render({ container, query, setQuery, signal }) {
   }
 
   async function fetchDay(unidade) {
-    const reservas = await allPages('/api/admin/reservas', { query: { unidade, data }, signal, maxPages: 10 });
+    const [reservas, visitas] = await Promise.all([
+      allPages('/api/admin/reservas', { query: { unidade, data }, signal, maxPages: 10 }),
+      // The visitors' list failing leaves the bookings on screen: the section says why.
+      api('/api/admin/visitas', { query: { unidade, data }, signal }).then((dia) => ({ itens: dia.itens ?? [] }), (erro) => {
+        if (erro?.name === 'AbortError') throw erro;
+        return { itens: [], erro };
+      }),
+    ]);
     // A booking of a space the catalog no longer lists (deactivated) still gets its row.
     const todos = await espacosDe(unidade, reservas);
-    const pessoas = await nomes.todos(reservas.map((r) => r.usuarioId));
+    const pessoas = await nomes.todos([...reservas.map((r) => r.usuarioId), ...visitas.itens.map((v) => v.usuarioId)]);
     reservas.sort((a, b) => Date.parse(a.inicio) - Date.parse(b.inicio) || Date.parse(a.fim) - Date.parse(b.fim));
-    return { reservas, espacos: todos, pessoas };
+    return { reservas, espacos: todos, pessoas, visitas };
   }
 
   let loading = null;
@@ -165,7 +177,7 @@ export async function render({ container, query, setQuery, signal }) {
       if (day.semana) { showWeek(day); return; }
       const focus = focusKey();
       const scroll = content.querySelector('.board-scroll')?.scrollLeft;
-      replace(content, quadro({ data, tz, espacos: day.espacos, reservas: day.reservas, nomes: day.pessoas }), lista(day, tz));
+      replace(content, quadro({ data, tz, espacos: day.espacos, reservas: day.reservas, nomes: day.pessoas }), lista(day, tz), visitantes(day, tz));
       const scroller = content.querySelector('.board-scroll');
       const now = content.querySelector('.board__now');
       // Where the board was, else (today, on a narrow screen) the present hour in sight.
@@ -185,7 +197,10 @@ export async function render({ container, query, setQuery, signal }) {
         if (loading !== request) return;
         show(day);
         if (semana) announce(`Semana de ${dateLong(data)} a ${dateLong(addDays(data, DIAS_DA_SEMANA - 1))}`);
-        else announce(`${day.reservas.length} ${day.reservas.length === 1 ? 'reserva' : 'reservas'} em ${dateLong(data)}`);
+        else {
+          const n = day.visitas.itens.length;
+          announce(`${day.reservas.length} ${day.reservas.length === 1 ? 'reserva' : 'reservas'} e ${n} ${n === 1 ? 'visitante' : 'visitantes'} em ${dateLong(data)}`);
+        }
       }, { signal, text: semana ? 'Carregando a semana…' : 'Carregando o dia…' });
       return;
     }
@@ -347,13 +362,13 @@ export async function render({ container, query, setQuery, signal }) {
     };
   }
 
-  /** The focused action button survives a refresh: the same action of the same booking gets focus back. */
+  /** The focused action button survives a refresh: the same action of the same booking (or visitor) gets focus back. */
   function focusKey() {
     const el = document.activeElement;
     if (!el || !content.contains(el)) return null;
-    const row = el.closest('[data-reserva]');
+    const row = el.closest('[data-reserva], [data-visita]');
     return {
-      reserva: row?.dataset.reserva, acao: el.dataset?.acao, board: el.classList.contains('board-scroll'),
+      reserva: row?.dataset.reserva, visita: row?.dataset.visita, acao: el.dataset?.acao, board: el.classList.contains('board-scroll'),
     };
   }
 
@@ -361,12 +376,84 @@ export async function render({ container, query, setQuery, signal }) {
     if (!key) return;
     const scroller = content.querySelector('.board-scroll');
     if (key.board && scroller) { scroller.focus({ preventScroll: true }); return; }
-    const row = key.reserva ? content.querySelector(`tr[data-reserva="${CSS.escape(key.reserva)}"]`) : null;
+    const row = (key.reserva && content.querySelector(`tr[data-reserva="${CSS.escape(key.reserva)}"]`))
+      || (key.visita && content.querySelector(`tr[data-visita="${CSS.escape(key.visita)}"]`)) || null;
     const target = (key.acao && row?.querySelector(`[data-acao="${CSS.escape(key.acao)}"]`)) ?? row?.querySelector('button') ?? content.querySelector('h2');
     if (target) {
       if (!target.matches('button') && !target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
       target.focus({ preventScroll: true });
     }
+  }
+
+  // ---- the visitors of the day ---------------------------------------------------------------------
+
+  function visitantes(day, tz) {
+    const quem = (v) => nomeOuConta(day.pessoas.get(String(v.usuarioId).toLowerCase()), v.usuarioId);
+    const tituloId = uid('visitantes');
+    return h('section', { class: 'visitors-day', 'aria-labelledby': tituloId },
+      h('h2', { id: tituloId }, 'Visitantes do dia'),
+      day.visitas.erro ? errorBox(day.visitas.erro) : table({
+        caption: `Visitantes esperados em ${dateLong(data)}`,
+        empty: 'Nenhum visitante esperado neste dia.',
+        rows: day.visitas.itens,
+        className: 'table--palavras table--visitas-dia',
+        rowAttrs: (v) => ({ dataset: { visita: v.id, estado: v.situacao } }),
+        columns: [
+          { label: 'Horário', cell: (v) => time(v.chegadaPrevista, tz) },
+          { label: 'Visitante', cell: (v) => v.nome ?? h('span', { class: 'visits__erased' }, 'Dados apagados') },
+          { label: 'Anfitrião', cell: (v) => quem(v) },
+          { label: 'Situação', cell: (v) => visitaSituacao(v, tz) },
+          { label: 'Ações', cell: (v) => visitaAcoes(v, tz, quem(v)) },
+        ],
+      }));
+  }
+
+  function visitaSituacao(v, tz) {
+    const parts = [badge(VISITA_SITUACAO[v.situacao] ?? v.situacao, VISITA_KIND[v.situacao])];
+    if (v.chegouEm) parts.push(h('span', { class: 'small block' }, `Chegada às ${time(v.chegouEm, tz)}`));
+    if (v.saiuEm) parts.push(h('span', { class: 'small block' }, `Saída às ${time(v.saiuEm, tz)}`));
+    if (v.situacao === 'cancelada') parts.push(h('span', { class: 'small block' }, 'Cancelado pelo anfitrião'));
+    return parts;
+  }
+
+  function visitaAcoes(v, tz, anfitriao) {
+    const nome = v.nome ?? 'visitante';
+    const suffix = (text) => h('span', { class: 'visually-hidden' }, ` ${text}`);
+    if (v.situacao === 'esperada') {
+      const abre = Date.parse(v.chegadaPrevista) - CHEGADA_ANTECIPADA;
+      if (Date.now() < abre) return h('span', { class: 'small' }, `Chegada a partir de ${deadline(new Date(abre).toISOString(), tz)}`);
+      return h('div', { class: 'row-actions' },
+        actionButton(v, 'chegada', ['Registrar chegada', suffix(`de ${nome}`)], chegadaDoVisitante(v, nome, anfitriao, tz)));
+    }
+    if (v.situacao === 'presente') {
+      return h('div', { class: 'row-actions' },
+        actionButton(v, 'saida', ['Registrar saída', suffix(`de ${nome}`)], saidaDoVisitante(v, nome, anfitriao, tz)));
+    }
+    return h('span', { class: 'visitors-day__none' }, '—');
+  }
+
+  function chegadaDoVisitante(v, nome, anfitriao, tz) {
+    return {
+      async run() {
+        const feito = await new Action().run(`/api/admin/visitas/${encodeURIComponent(v.id)}/chegada`);
+        flash(`Chegada registrada: ${nome}, às ${time(feito.chegouEm ?? new Date().toISOString(), tz)}. Avisamos ${anfitriao}.`, 'sucesso');
+      },
+    };
+  }
+
+  function saidaDoVisitante(v, nome, anfitriao, tz) {
+    return {
+      ask: () => confirmDialog({
+        title: 'Registrar a saída do visitante?',
+        body: [`${nome}, esperado às ${time(v.chegadaPrevista, tz)} — anfitrião: ${anfitriao}. Depois da saída, esta visita não aceita nova chegada.`],
+        confirmText: 'Registrar saída',
+        cancelText: 'Voltar',
+      }),
+      async run() {
+        const feito = await new Action().run(`/api/admin/visitas/${encodeURIComponent(v.id)}/saida`);
+        flash(`Saída registrada: ${nome}, às ${time(feito.saiuEm ?? new Date().toISOString(), tz)}.`, 'sucesso');
+      },
+    };
   }
 
   // ---- live: a quiet refresh every 15 s while the page is in sight ----------------------------------

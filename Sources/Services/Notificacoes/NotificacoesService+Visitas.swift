@@ -1,0 +1,73 @@
+import Domain
+import EventStore
+import Foundation
+import Projections
+
+extension NotificacoesService {
+    /// The visitor's invitation, to the address the host gave: where, when and who expects them.
+    /// The stored record (under `visita:<id>`, in no member's inbox) names the unit and the time,
+    /// never the visitor. No address, or the visit's data already erased (cancelled): nothing.
+    func conviteDeVisita(_ registrada: Visita.Registrada) async throws -> Aviso? {
+        let registro = registrada.registro
+        guard let selado = registro.email, let email = try await abrir(selado) else { return nil }
+        let nome = try await abrir(registro.nome) ?? ""
+        let unidade = try await unidade(registro.unidadeId)
+        let quando = Self.instante(registro.chegadaPrevista, fuso: unidade?.fusoHorario)
+        let lugar = unidade?.nome ?? "nossa unidade"
+        let endereco = unidade.map { " (\($0.endereco.logradouro), \($0.endereco.numero), \($0.endereco.cidade)/\($0.endereco.uf))" } ?? ""
+        let anfitriao = try await contato(registro.usuarioId)?.nome
+        return Aviso(
+            tipo: .visita, usuarioId: "visita:\(registro.visitaId)", reservaId: nil, titulo: "Sua visita à \(lugar): \(quando)",
+            texto: "Convite de visita à \(lugar), \(quando).",
+            destino: Contato(nome: nome, email: email),
+            textoDoEmail: "\(anfitriao.map { "\($0) espera" } ?? "Esperamos") você na \(lugar)\(endereco) em \(quando). "
+                + "Ao chegar, procure a recepção e diga seu nome.\n\n"
+                + "Se você não esperava esta visita, ignore esta mensagem.")
+    }
+
+    /// The visitor is told that the host cancelled (when the host gave an address, and while it
+    /// is kept: an hour after the cancellation, ``Visita/guardaAposCancelamento``).
+    func cancelamentoDeVisita(_ cancelada: Visita.Ocorrencia) async throws -> Aviso? {
+        let registro = try await store.readStream(StreamNames.visita(cancelada.visitaId)).lazy.compactMap {
+            try? Visita.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
+        }.first.flatMap { evento -> Visita.Registro? in
+            if case .registrada(let registrada) = evento { return registrada.registro }
+            return nil
+        }
+        guard let registro, let selado = registro.email, let email = try await abrir(selado) else { return nil }
+        let nome = try await abrir(registro.nome) ?? ""
+        let unidade = try await unidade(registro.unidadeId)
+        let quando = Self.instante(registro.chegadaPrevista, fuso: unidade?.fusoHorario)
+        let lugar = unidade?.nome ?? "nossa unidade"
+        return Aviso(
+            tipo: .visita, usuarioId: "visita:\(registro.visitaId)", reservaId: nil, titulo: "Visita cancelada: \(lugar), \(quando)",
+            texto: "Visita à \(lugar), \(quando), cancelada.", destino: Contato(nome: nome, email: email),
+            textoDoEmail: "A sua visita à \(lugar) em \(quando) foi cancelada por quem convidou você. Não é preciso vir.")
+    }
+
+    /// The host is told (inbox and e-mail) that their visitor arrived. The text names the unit
+    /// and the expected time, not the visitor (the record is kept; the visitor's name is not).
+    func chegadaDeVisita(_ chegou: Visita.Ocorrencia) async throws -> Aviso? {
+        let unidade = try await unidade(chegou.unidadeId)
+        let lugar = unidade?.nome ?? "unidade"
+        let hora = Self.instante(chegou.chegadaPrevista, fuso: unidade?.fusoHorario, soHora: true)
+        return Aviso(
+            tipo: .visita, usuarioId: chegou.usuarioId, reservaId: nil, titulo: "Seu visitante chegou",
+            texto: "Seu visitante esperado às \(hora) chegou à recepção da \(lugar).")
+    }
+
+    private func unidade(_ id: UUID) async throws -> UnidadeView? {
+        try await store.document(CatalogoReadModel.unidades, key: id.lowercasedString)
+            .flatMap { try? ReadModelJSON.decoder.decode(UnidadeView.self, from: $0) }
+    }
+
+    /// "01/12/2026 às 14:00" in the unit's zone (São Paulo's when unknown); "14:00" with `soHora`.
+    static func instante(_ instante: Date, fuso: String?, soHora: Bool = false) -> String {
+        let zone = fuso.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "America/Sao_Paulo") ?? .gmt
+        let formato = DateFormatter()
+        formato.locale = Locale(identifier: "pt_BR")
+        formato.timeZone = zone
+        formato.dateFormat = soHora ? "HH:mm" : "dd/MM/yyyy 'às' HH:mm"
+        return formato.string(from: instante)
+    }
+}

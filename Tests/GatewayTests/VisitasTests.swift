@@ -1,0 +1,132 @@
+import Domain
+import EventStore
+import Foundation
+import Services
+import Testing
+
+/// Visitors: the host registers who is coming; the front desk sees the day's list, records the
+/// arrival (the host is told) and the departure; the visitor's name and e-mail stay sealed and
+/// are erased when the visit is cancelled or its retention ends.
+@Suite("Visitors")
+struct VisitasTests {
+    @Test("a member registers a visitor; the visitor is invited by e-mail; reception sees the day, records arrival and departure; the host is told")
+    func the_visit_from_registration_to_departure() async throws {
+        let clock = ManualClock(segundaDeManha)  // Monday 23/11 08:00 in São Paulo
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            func pedido(_ chegada: String, nome: String = "  Bruno   Costa ", email: String? = "Bruno@Example.com", unidade: String? = nil) -> String {
+                let email = email.map { #","email":"\#($0)""# } ?? ""
+                return #"{"unidadeId":"\#(unidade ?? cenario.unidade)","chegadaPrevista":"\#(chegada)","nome":"\#(nome)"\#(email)}"#
+            }
+            // Bad input: a clear error naming the field, and nothing written.
+            let antes = try await harness.allEvents().count
+            for (corpo, campo) in [
+                (pedido("2026-11-23T06:30:00-03:00"), "chegadaPrevista"), (pedido("2026-11-23T14:00:00-03:00", nome: " x "), "nome"),
+                (pedido("2026-11-23T14:00:00-03:00", nome: "pii:v1:abc"), "nome"),
+                (pedido("2026-11-23T14:00:00-03:00", email: "bruno@"), "email"),
+                (pedido("2026-11-23T14:00:00-03:00", unidade: "00000000-0000-4000-8000-000000000009"), "unidadeId"),
+                (pedido("2027-06-01T14:00:00-03:00"), "chegadaPrevista"),
+            ] {
+                let recusado = try await client.json(.post, "/api/visitas", corpo, token: cenario.membro)
+                #expect(recusado.status == .unprocessableContent, "\(corpo)")
+                #expect((recusado.object["detalhes"] as? [String: Any])?["campo"] as? String == campo, "\(corpo)")
+            }
+            #expect(try await harness.allEvents().count == antes)
+
+            let criada = try await client.json(.post, "/api/visitas", pedido("2026-11-23T14:00:00-03:00"), token: cenario.membro)
+            #expect(criada.status == .created, "\(String(buffer: criada.body))")
+            let visita = criada.object
+            let id = try #require(visita["id"] as? String)
+            #expect(visita["nome"] as? String == "Bruno Costa" && visita["email"] as? String == "bruno@example.com")
+            #expect(visita["situacao"] as? String == "esperada" && visita["dia"] as? String == "2026-11-23")
+            // Sealed in the log: neither the name nor the address in clear.
+            let registrada = try #require(try await harness.allEvents().first { $0.type == Visita.Catalogo.registrada.type })
+            let gravado = String(decoding: registrada.data, as: UTF8.self)
+            #expect(!gravado.contains("Bruno") && !gravado.contains("bruno@") && gravado.contains("pii:v1:"))
+
+            // The visitor's invitation: where, when and who expects them.
+            let convite = try await eventually("the visitor's e-mail") {
+                try harness.emails().first { $0.subject?.hasPrefix("Sua visita à Paulista") == true }
+            }
+            #expect(convite.subject == "Sua visita à Paulista: 23/11/2026 às 14:00")
+            #expect(convite.text?.contains("Olá, Bruno") == true && convite.text?.contains("Ana espera você na Paulista (Av. Paulista, 1000") == true)
+            #expect(convite.headers.first { $0.name.lowercased() == "to" }?.value.contains("bruno@example.com") == true)
+
+            // Another member neither sees nor cancels it; a member is not the front desk.
+            #expect(try await client.register("caio@example.com", nome: "Caio").status == .created)
+            let caio = try await client.token("caio@example.com")
+            #expect(try await client.json(.post, "/api/visitas/\(id)/cancelamento", token: caio).status == .notFound)
+            #expect(try await (client.json(.get, "/api/visitas", token: caio).object["proximas"] as? [Any])?.isEmpty == true)
+            #expect(try await client.json(.post, "/api/admin/visitas/\(id)/chegada", token: cenario.membro).status == .forbidden)
+            #expect(try await client.json(.get, "/api/admin/visitas?unidade=\(cenario.unidade)&data=2026-11-23", token: cenario.membro).status == .forbidden)
+
+            // The front desk's day.
+            func doDia(_ data: String = "2026-11-23") async throws -> [[String: Any]] {
+                let dia = try await client.json(.get, "/api/admin/visitas?unidade=\(cenario.unidade)&data=\(data)", token: cenario.admin)
+                #expect(dia.status == .ok)
+                return dia.object["itens"] as? [[String: Any]] ?? []
+            }
+            let lista = try await eventually("the visit in the day's list") { try await doDia().first { $0["id"] as? String == id } }
+            #expect(lista["nome"] as? String == "Bruno Costa" && lista["situacao"] as? String == "esperada")
+            #expect(try await doDia("2026-11-24").isEmpty)
+
+            // A visit two days ahead cannot be received today; the host cancels it, and the visitor is told.
+            let outra = try await client.json(
+                .post, "/api/visitas", pedido("2026-11-25T14:00:00-03:00", nome: "Dora", email: "dora@example.com"), token: cenario.membro)
+            let outraId = try #require(outra.object["id"] as? String)
+            let cedo = try await client.json(.post, "/api/admin/visitas/\(outraId)/chegada", token: cenario.admin)
+            #expect(cedo.status == .conflict && cedo.object["erro"] as? String == "visita_cedo_demais")
+            let cancelada = try await client.json(.post, "/api/visitas/\(outraId)/cancelamento", token: cenario.membro)
+            #expect(cancelada.status == .ok && cancelada.object["situacao"] as? String == "cancelada")
+            #expect(cancelada.object["canceladaEm"] as? String == "2026-11-23T11:00:00Z")
+            let aviso = try await eventually("the visitor told of the cancellation") {
+                try harness.emails().first { $0.subject == "Visita cancelada: Paulista, 25/11/2026 às 14:00" }
+            }
+            #expect(aviso.text?.contains("Olá, Dora") == true && aviso.text?.contains("foi cancelada") == true)
+            let tarde = try await client.json(.post, "/api/admin/visitas/\(outraId)/chegada", token: cenario.admin)
+            #expect(tarde.status == .conflict && tarde.object["erro"] as? String == "visita_cancelada")
+
+            // Arrival, the host told; departure.
+            clock.set(try Date("2026-11-23T13:50:00-03:00", strategy: .iso8601))
+            let chegou = try await client.json(.post, "/api/admin/visitas/\(id)/chegada", token: cenario.admin)
+            #expect(chegou.status == .ok && chegou.object["situacao"] as? String == "presente")
+            #expect(chegou.object["chegouEm"] as? String == "2026-11-23T16:50:00Z" && chegou.object["recebidaPor"] as? String != nil)
+            let chegada = try await eventually("the host's notice") {
+                let caixa = try await client.json(.get, "/api/notificacoes", token: cenario.membro).object["itens"] as? [[String: Any]]
+                return caixa?.first { $0["tipo"] as? String == "visita" }
+            }
+            #expect(chegada["titulo"] as? String == "Seu visitante chegou")
+            #expect(chegada["texto"] as? String == "Seu visitante esperado às 14:00 chegou à recepção da Paulista.")
+            _ = try await eventually("the host's e-mail") { try harness.emails().first { $0.subject == "Seu visitante chegou" } }
+            #expect(try await client.json(.post, "/api/visitas/\(id)/cancelamento", token: cenario.membro).status == .conflict)
+            let saiu = try await client.json(.post, "/api/admin/visitas/\(id)/saida", token: cenario.admin)
+            #expect(saiu.status == .ok && saiu.object["situacao"] as? String == "saiu")
+            #expect(try await client.json(.post, "/api/admin/visitas/\(id)/saida", token: cenario.admin).status == .conflict)
+
+            // The host's list: both are past now.
+            let minhas = try await client.json(.get, "/api/visitas", token: cenario.membro).object
+            #expect((minhas["proximas"] as? [Any])?.isEmpty == true)
+            let anteriores = try #require(minhas["anteriores"] as? [[String: Any]])
+            #expect(anteriores.map { $0["id"] as? String } == [outraId, id])  // latest expected arrival first
+            #expect(anteriores[1]["nome"] as? String == "Bruno Costa" && anteriores[0]["nome"] as? String == "Dora")
+
+            // Retention: the cancelled visit's data goes an hour after the cancellation (now, at
+            // 13:50); the received one's 30 days after its expected arrival.
+            let checkin = harness.backend.negocio.checkin
+            #expect(try await checkin.apagarVisitantesVencidos() == 1)
+            clock.set(try Date("2026-12-23T13:59:00-03:00", strategy: .iso8601))
+            #expect(try await checkin.apagarVisitantesVencidos() == 0)
+            clock.set(try Date("2026-12-23T14:00:00-03:00", strategy: .iso8601))
+            #expect(try await checkin.apagarVisitantesVencidos() == 1)
+            let apagada = try await eventually("the erased visit") {
+                let lista = try await client.json(.get, "/api/visitas", token: cenario.membro).object["anteriores"] as? [[String: Any]]
+                return lista?.first { $0["id"] as? String == id && $0["dadosApagados"] as? Bool == true }
+            }
+            #expect(apagada["nome"] == nil && apagada["situacao"] as? String == "saiu")
+            let tipos = try await harness.allEvents().filter { $0.stream.category == "visita" }.map(\.type)
+            #expect(tipos.filter { $0 == Visita.Catalogo.dadosApagados.type }.count == 2)
+        }
+    }
+}

@@ -1,0 +1,183 @@
+"""Visitors: the demo member registers who is coming to a unit ("Visitantes" in the menu, which
+keeps to one row at 1280 px): a blank name is refused next to the name field (the API's 422
+names it) and nothing is registered; with a name and an e-mail the form says the visitor was
+registered and invited, and the visitor is in "Próximos" (the unit, the day and time, "Esperado",
+"Cancelar"). Another visitor is cancelled after a confirmation and reads "Cancelado" under
+"Anteriores" (the name is erased an hour later, by the server's timer). At the front desk, "Reservas do dia" for that unit and day lists
+"Visitantes do dia" (time, name, host, status): the arrival is registered on a desktop and the
+departure on a phone (after a confirmation), the cancelled one offers nothing. The member then
+sees "Saiu" and the notification "Seu visitante chegou"; desktop and phone.
+
+The visit is expected an hour or more from now (the next quarter hour after that, in the unit's
+zone), so the desk may record the arrival at once (from 12 h before) at any hour of the run."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from selenium.webdriver.common.by import By
+
+from journeys import api, eventually, open_signed_in, session, token, unit
+
+SP = ZoneInfo("America/Sao_Paulo")
+PROXIMOS = "section[aria-labelledby='visitantes-proximos'] tbody tr"
+ANTERIORES = "section[aria-labelledby='visitantes-anteriores'] tbody tr"
+DO_DIA = ".visitors-day tbody tr"
+
+
+def expected_arrival() -> datetime:
+    """A quarter hour between 1 h and 1 h 15 from now in São Paulo (tomorrow's, late at night)."""
+    t = (datetime.now(SP) + timedelta(hours=1, minutes=15)).replace(second=0, microsecond=0)
+    return t - timedelta(minutes=t.minute % 15)
+
+
+def offered(row) -> list[str]:
+    """A row's actions, as a screen reader says them."""
+    cell = row.find_element(By.CSS_SELECTOR, "td:last-child")
+    return [" ".join(b.get_attribute("textContent").split()) for b in cell.find_elements(By.CSS_SELECTOR, "button")]
+
+
+def field_error(ui, label: str) -> str:
+    """The error shown next to the field labelled `label` (its own slot, tied to it by aria-describedby)."""
+    control = ui.control(label)
+    assert control.get_attribute("aria-invalid") == "true", f"'{label}' is not marked invalid"
+    ids = (control.get_attribute("aria-describedby") or "").split()
+    return " ".join(ui.driver.find_element(By.ID, i).text for i in ids if "erro" in i).strip()
+
+
+def my_visits(server) -> list[dict]:
+    mine = api(server, "GET", "/api/visitas", token=token(server, server.member))
+    return mine["proximas"] + mine["anteriores"]
+
+
+def test_a_member_registers_a_visitor_and_the_front_desk_receives_them(browser, server):
+    sufixo = uuid.uuid4().hex[:4]
+    unidade = unit(server, f"CoworkFlow Visitas {sufixo}")
+    chegada = expected_arrival()
+    dia, hora = chegada.date().isoformat(), chegada.strftime("%H:%M")
+    quando = f"{chegada.strftime('%d/%m/%Y')} às {hora}"
+    helena, email = f"Helena Duarte {sufixo}", f"helena.{sufixo}@exemplo.com.br"
+    otavio = f"Otávio Prado {sufixo}"
+    anfitriao = session(server, server.member)["usuario"]["nome"]
+    # a second visitor, registered through the API, that the member cancels on the screen
+    api(server, "POST", "/api/visitas", {"unidadeId": unidade["id"], "chegadaPrevista": chegada.isoformat(), "nome": otavio},
+        token(server, server.member))
+
+    # ---- the member registers a visitor ---------------------------------------------------------------
+    ui = browser(size=(1280, 900))
+    open_signed_in(ui, server, server.member, "/reservas")
+    ui.menu("Visitantes")
+    ui.wait_heading("Meus visitantes")
+    tops = ui.driver.execute_script(
+        "return [...document.querySelectorAll('.site-header a, .site-header button')].filter((el) => el.offsetParent !== null)"
+        ".map((el) => Math.round(el.getBoundingClientRect().top + el.getBoundingClientRect().height / 2));")
+    assert max(tops) - min(tops) <= 4, f"the member's menu takes more than one row: {tops}"
+    form = ui.wait_text("Registrar visitante", "#view form")
+    assert "recebe por e-mail o convite com o endereço da unidade" in form.text, form.text
+    ui.choose("Unidade", unidade["nome"])
+    assert "No horário de São Paulo" in form.text, form.text
+    ui.set_value("Data", dia)
+    ui.set_value("Hora", hora)
+    antes = len(my_visits(server))
+
+    # a blank name: the API's 422 names the field, shown beside it; nothing is registered
+    ui.expect_http(422, "/api/visitas")
+    ui.click("Registrar visitante", "#view form")
+    ui.wait_text("nome do visitante", "#view form [role=alert]")
+    erro = field_error(ui, "Nome do visitante")
+    assert "nome do visitante" in erro and "2 a 120 caracteres" in erro, erro
+    assert len(my_visits(server)) == antes
+    ui.step("nome em branco recusado")
+
+    ui.fill("Nome do visitante", helena)
+    ui.fill("E-mail do visitante", email)
+    ui.click("Registrar visitante", "#view form")
+    result = ui.wait_text(f"Visitante registrado: {helena}, {quando} ({unidade['nome']}).", ".visit-form__result")
+    assert f"Enviamos o convite com o endereço da unidade para {email}." in result.text, result.text
+    assert ui.value("Nome do visitante") == "" and ui.value("E-mail do visitante") == ""
+    assert not ui.driver.find_elements(By.CSS_SELECTOR, "#view [aria-invalid=true]")
+    row = ui.row(helena, PROXIMOS)
+    assert all(t in row.text for t in (email, unidade["nome"], quando, "Esperado")), row.text
+    assert offered(row) == [f"Cancelar a visita de {helena}"], offered(row)
+    helena_id = row.get_attribute("data-visita")
+    ui.step("visitante registrado")
+
+    # the other one is cancelled, after a confirmation: its name is erased an hour later
+    ui.click("Cancelar", ui.row(otavio, PROXIMOS))
+    dialog = ui.dialog()
+    assert otavio in dialog.text and "apagados uma hora depois" in dialog.text, dialog.text
+    ui.step("cancelar visita")
+    ui.click("Cancelar visita", dialog)
+    ui.wait_text("Visita cancelada.", "#flash")
+    cancelada = ui.row(otavio, ANTERIORES)
+    assert "Cancelado" in cancelada.text and quando in cancelada.text, cancelada.text
+    assert [tr.get_attribute("data-visita") for tr in ui.driver.find_elements(By.CSS_SELECTOR, PROXIMOS)] == [helena_id]
+    ui.step("visita cancelada")
+
+    # ---- the front desk: the unit's day lists the visitors; the arrival on a desktop -----------------------
+    desk = browser(size=(1280, 900))
+    open_signed_in(desk, server, server.admin, f"/admin/reservas?unidade={unidade['id']}&data={dia}")
+    desk.wait_heading("Reservas do dia")
+    desk.wait_text("Visitantes do dia")
+    visita = desk.row(helena, DO_DIA)
+    assert all(t in visita.text for t in (hora, anfitriao, "Esperado")), visita.text
+    assert offered(visita) == [f"Registrar chegada de {helena}"], offered(visita)
+    cancelada = desk.row(otavio, DO_DIA)
+    assert "Cancelado" in cancelada.text and offered(cancelada) == [], cancelada.text
+    desk.scroll(visita)
+    desk.step("visitantes do dia")
+    desk.click("Registrar chegada", desk.row(helena, DO_DIA))
+    desk.wait_text(f"Chegada registrada: {helena}", "#flash")
+    desk.wait(lambda d: offered(desk.row(helena, DO_DIA)) == [f"Registrar saída de {helena}"], "no departure offered after the arrival")
+    assert "Chegou" in desk.row(helena, DO_DIA).text and "Chegada às" in desk.row(helena, DO_DIA).text
+    desk.step("chegada do visitante")
+
+    # the departure on a phone
+    phone = browser(size=(390, 844), mobile=True)
+    open_signed_in(phone, server, server.admin, f"/admin/reservas?unidade={unidade['id']}&data={dia}")
+    phone.wait_heading("Reservas do dia")
+    visita = phone.row(helena, DO_DIA)
+    phone.scroll(visita)
+    phone.step("visitantes do dia no celular")
+    phone.click("Registrar saída", phone.row(helena, DO_DIA))
+    dialog = phone.dialog()
+    assert helena in dialog.text and anfitriao in dialog.text, dialog.text
+    phone.click("Registrar saída", dialog)
+    phone.wait_text(f"Saída registrada: {helena}", "#flash")
+    phone.wait(lambda d: offered(phone.row(helena, DO_DIA)) == [], "actions left after the departure")
+    assert "Saiu" in phone.row(helena, DO_DIA).text
+    phone.scroll(phone.row(helena, DO_DIA))
+    phone.step("saida do visitante no celular")
+
+    # ---- the member: "Saiu", and the notice of the arrival ---------------------------------------------
+    eventually(lambda: any(n["titulo"] == "Seu visitante chegou" and n["tipo"] == "visita"
+                           for n in api(server, "GET", "/api/notificacoes", token=token(server, server.member))["itens"]),
+               "the host's notice of the arrival")
+    ui.open("/visitantes")
+    ui.wait_heading("Meus visitantes")
+    saiu = ui.row(helena, ANTERIORES)
+    assert "Saiu" in saiu.text and "Chegou às" in saiu.text and quando in saiu.text, saiu.text
+    assert not ui.driver.find_elements(By.CSS_SELECTOR, PROXIMOS)
+    ui.wait_text("Nenhum visitante esperado.")
+    ui.scroll(saiu)
+    ui.step("visitante saiu")
+
+    member = browser(size=(390, 844), mobile=True)
+    open_signed_in(member, server, server.member, "/visitantes")
+    member.wait_heading("Meus visitantes")
+    saiu = member.row(helena, ANTERIORES)
+    assert "Saiu" in saiu.text, saiu.text
+    member.scroll(saiu)
+    member.step("meus visitantes no celular")
+    member.driver.find_element(By.ID, "menu-toggle").click()
+    member.wait(lambda d: d.find_element(By.CSS_SELECTOR, "#menu a[href='/visitantes']").is_displayed(), "no Visitantes in the phone's menu")
+    member.step("menu no celular")
+    member.menu("Notificações")
+    member.wait_heading("Notificações")
+    aviso = member.wait_text("Seu visitante chegou", ".inbox")
+    item = aviso.find_element(By.XPATH, ".//li[.//h2[contains(., 'Seu visitante chegou')]]")
+    assert "Visitante" in item.text and unidade["nome"] in item.text and hora in item.text, item.text
+    member.scroll(item)
+    member.step("aviso de chegada do visitante")
