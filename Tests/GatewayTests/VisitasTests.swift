@@ -16,7 +16,8 @@ struct VisitasTests {
         defer { harness.removeFiles() }
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
-            func pedido(_ chegada: String, nome: String = "  Bruno   Costa ", email: String? = "Bruno@Example.com", unidade: String? = nil) -> String {
+            func pedido(_ chegada: String, nome: String = "  Bruno   Costa ", email: String? = "Bruno@Example.com", unidade: String? = nil) -> String
+            {
                 let email = email.map { #","email":"\#($0)""# } ?? ""
                 return #"{"unidadeId":"\#(unidade ?? cenario.unidade)","chegadaPrevista":"\#(chegada)","nome":"\#(nome)"\#(email)}"#
             }
@@ -60,7 +61,9 @@ struct VisitasTests {
             #expect(try await client.json(.post, "/api/visitas/\(id)/cancelamento", token: caio).status == .notFound)
             #expect(try await (client.json(.get, "/api/visitas", token: caio).object["proximas"] as? [Any])?.isEmpty == true)
             #expect(try await client.json(.post, "/api/admin/visitas/\(id)/chegada", token: cenario.membro).status == .forbidden)
-            #expect(try await client.json(.get, "/api/admin/visitas?unidade=\(cenario.unidade)&data=2026-11-23", token: cenario.membro).status == .forbidden)
+            #expect(
+                try await client.json(.get, "/api/admin/visitas?unidade=\(cenario.unidade)&data=2026-11-23", token: cenario.membro).status
+                    == .forbidden)
 
             // The front desk's day.
             func doDia(_ data: String = "2026-11-23") async throws -> [[String: Any]] {

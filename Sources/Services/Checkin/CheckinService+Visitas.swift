@@ -246,7 +246,8 @@ extension ServiceError {
             self = .invalido("chegadaPrevista", "a chegada prevista já passou: registre visitantes de agora em diante")
         case .longeDemais:
             self = .invalido(
-                "chegadaPrevista", "a chegada prevista está longe demais: registre visitantes com até \(Int(Visita.antecedenciaMaxima / 86_400)) dias")
+                "chegadaPrevista", "a chegada prevista está longe demais: registre visitantes com até \(Int(Visita.antecedenciaMaxima / 86_400)) dias"
+            )
         case .jaRegistrada: self = .conflito("visita_ja_registrada", "este visitante já foi registrado")
         case .cancelada: self = .conflito("visita_cancelada", "esta visita foi cancelada pelo anfitrião")
         case .jaChegou: self = .conflito("visitante_ja_chegou", "a chegada deste visitante já foi registrada")
