@@ -96,6 +96,8 @@ extension OpenAPI {
                         ["description": "de uma hora atrás até \(Int(Visita.antecedenciaMaxima / 86_400)) dias à frente"]) { $1 },
                     "nome": textoLivre(CheckinService.tamanhoMaximoDoNomeDoVisitante, description: "o nome do visitante (2 caracteres ou mais)"),
                     "email": ["type": "string", "format": "email", "description": "opcional: o visitante recebe o convite por e-mail"],
+                    "paraUsuarioId": text.merging(
+                        ["description": "só a recepção (admin): o membro que o visitante veio ver, para quem chegou sem aviso (outro → 403)"]) { $1 },
                 ], required: ["unidadeId", "chegadaPrevista", "nome"]),
             "Visita": object(
                 [
@@ -103,9 +105,11 @@ extension OpenAPI {
                     "dia": ["type": "string", "format": "date", "description": "o dia local da chegada prevista, na unidade"],
                     "chegadaPrevista": instant, "situacao": ["type": "string", "enum": Visita.Situacao.allCases.map(\.rawValue)],
                     "nome": text.merging(["description": "ausente depois de apagado (cancelamento ou fim da guarda)"]) { $1 },
-                    "email": text, "registradaEm": instant, "chegouEm": instant, "saiuEm": instant, "canceladaEm": instant,
+                    "email": text, "registradaEm": instant,
+                    "registradaPor": text.merging(["description": "o anfitrião, ou o admin da recepção que registrou quem chegou sem aviso"]) { $1 },
+                    "chegouEm": instant, "saiuEm": instant, "canceladaEm": instant,
                     "recebidaPor": text, "dadosApagados": ["type": "boolean"],
-                ], required: ["id", "usuarioId", "unidadeId", "dia", "chegadaPrevista", "situacao", "registradaEm", "dadosApagados"]),
+                ], required: ["id", "usuarioId", "unidadeId", "dia", "chegadaPrevista", "situacao", "registradaEm", "registradaPor", "dadosApagados"]),
             "MinhasVisitas": object(
                 ["proximas": array(ref("Visita")), "anteriores": array(ref("Visita"))], required: ["proximas", "anteriores"]),
             "VisitasDoDia": object(

@@ -20,6 +20,8 @@ public struct VisitaView: Codable, Sendable, Equatable {
     public var nome: String?
     public var email: String?
     public let registradaEm: Date
+    /// Who registered it: the host, or the front desk for a visitor who came unannounced.
+    public let registradaPor: String
     public var chegouEm: Date?
     public var saiuEm: Date?
     public var canceladaEm: Date?
@@ -37,12 +39,13 @@ public struct VisitaView: Codable, Sendable, Equatable {
         nome = e.registro.nome
         email = e.registro.email
         registradaEm = e.em
+        registradaPor = e.por
         dadosApagados = false
     }
 
     /// The view of an aggregate's state (what a command answers before the projection catches up).
     public init(_ dados: Visita.Dados) {
-        self.init(Visita.Registrada(dados.registro, por: dados.registro.usuarioId, em: dados.registradaEm))
+        self.init(Visita.Registrada(dados.registro, por: dados.registradaPor, em: dados.registradaEm))
         situacao = dados.situacao
         chegouEm = dados.chegouEm
         recebidaPor = dados.recebidaPor

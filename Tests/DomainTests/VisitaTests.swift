@@ -23,14 +23,20 @@ struct VisitaTests {
     func ocorrencia(_ por: String, _ em: Date) -> Visita.Ocorrencia { Visita.Ocorrencia(registro(), por: por, em: em) }
 
     @Test func a_host_registers_a_visitor_from_an_hour_ago_up_to_180_days_ahead() {
-        #expect(scenario.when(.registrar(registro(), em: agora)).outcome == .events([registrada]))
+        #expect(scenario.when(.registrar(registro(), por: "u1", em: agora)).outcome == .events([registrada]))
         let atrasada = registro(chegada: agora.addingTimeInterval(-3_601))
-        #expect(scenario.when(.registrar(atrasada, em: agora)).outcome == .failure(.noPassado))
+        #expect(scenario.when(.registrar(atrasada, por: "u1", em: agora)).outcome == .failure(.noPassado))
         let recente = registro(chegada: agora.addingTimeInterval(-3_600))
-        #expect(scenario.when(.registrar(recente, em: agora)).outcome == .events([.registrada(Visita.Registrada(recente, por: "u1", em: agora))]))
+        #expect(
+            scenario.when(.registrar(recente, por: "u1", em: agora)).outcome
+                == .events([.registrada(Visita.Registrada(recente, por: "u1", em: agora))]))
         let longe = registro(chegada: agora.addingTimeInterval(Visita.antecedenciaMaxima + 1))
-        #expect(scenario.when(.registrar(longe, em: agora)).outcome == .failure(.longeDemais))
-        #expect(scenario.given(registrada).when(.registrar(registro(), em: agora)).outcome == .failure(.jaRegistrada))
+        #expect(scenario.when(.registrar(longe, por: "u1", em: agora)).outcome == .failure(.longeDemais))
+        #expect(scenario.given(registrada).when(.registrar(registro(), por: "u1", em: agora)).outcome == .failure(.jaRegistrada))
+        // The front desk registers a visitor who came unannounced: the event says who did.
+        #expect(
+            scenario.when(.registrar(registro(), por: "admin-1", em: agora)).outcome
+                == .events([.registrada(Visita.Registrada(registro(), por: "admin-1", em: agora))]))
     }
 
     @Test func the_front_desk_records_the_arrival_from_12_hours_before_the_expected_time_then_the_departure() {

@@ -177,6 +177,27 @@ struct DistributedTests {
         let carteira = try await call(.GET, gateway + "/api/creditos", token: membro)
         #expect(carteira.object["minutos"] as? Int == 0 && (carteira.object["lotes"] as? [Any])?.count == 1, "\(carteira.text)")
 
+        // Visitors (checkin's process, its own vault key per visit; notificacoes tells the host):
+        // Ana expects a visitor in an hour; the front desk sees the day and records the arrival.
+        let chegada = Date().addingTimeInterval(3_600).formatted(Date.ISO8601FormatStyle())
+        let visita = try await call(
+            .POST, gateway + "/api/visitas", #"{"unidadeId":"\#(unidadeId)","chegadaPrevista":"\#(chegada)","nome":"Bruno Costa"}"#,
+            token: membro)
+        #expect(visita.status == 201 && visita.object["nome"] as? String == "Bruno Costa", "\(visita.text)")
+        let visitaId = try #require(visita.object["id"] as? String)
+        let diaDaVisita = try #require(visita.object["dia"] as? String)
+        let doDia = try await call(.GET, gateway + "/api/admin/visitas?unidade=\(unidadeId)&data=\(diaDaVisita)", token: admin)
+        #expect((doDia.object["itens"] as? [[String: Any]])?.first?["nome"] as? String == "Bruno Costa", "\(doDia.text)")
+        let recebida = try await call(.POST, gateway + "/api/admin/visitas/\(visitaId)/chegada", token: admin)
+        #expect(recebida.status == 200 && recebida.object["situacao"] as? String == "presente", "\(recebida.text)")
+        var avisada = false
+        for _ in 0..<100 where !avisada {
+            let caixa = try await call(.GET, gateway + "/api/notificacoes", token: membro)
+            avisada = (caixa.object["itens"] as? [[String: Any]])?.contains { $0["titulo"] as? String == "Seu visitante chegou" } == true
+            if !avisada { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(avisada, "the host was not told of the visitor's arrival")
+
         // A token whose account no longer counts: the gateway checks a booking's token only and
         // leaves the account to reservas, which reads it with the booking's read ahead. Rui's
         // booking after his deactivation is a 401 from there, and holds nothing: Ana books the slot.

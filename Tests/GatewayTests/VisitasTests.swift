@@ -132,4 +132,43 @@ struct VisitasTests {
             #expect(tipos.filter { $0 == Visita.Catalogo.dadosApagados.type }.count == 2)
         }
     }
+
+    @Test("the front desk registers a visitor who came unannounced for the member they came to see, and receives them; a member cannot")
+    func a_walk_in_registered_by_the_front_desk() async throws {
+        let clock = ManualClock(segundaDeManha)
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let membroId = try #require(try await client.json(.get, "/api/auth/me", token: cenario.membro).object["id"] as? String)
+            func pedido(para: String) -> String {
+                #"{"unidadeId":"\#(cenario.unidade)","chegadaPrevista":"2026-11-23T08:00:00-03:00","nome":"Eva Lima","paraUsuarioId":"\#(para)"}"#
+            }
+            #expect(try await client.register("caio@example.com", nome: "Caio").status == .created)
+            let caio = try await client.token("caio@example.com")
+            let antes = try await harness.allEvents().count
+            // A member registers only their own visitors; the desk names a member who exists.
+            #expect(try await client.json(.post, "/api/visitas", pedido(para: membroId), token: caio).status == .forbidden)
+            let desconhecido = try await client.json(
+                .post, "/api/visitas", pedido(para: "00000000-0000-4000-8000-000000000009"), token: cenario.admin)
+            #expect(desconhecido.status == .unprocessableContent)
+            #expect((desconhecido.object["detalhes"] as? [String: Any])?["campo"] as? String == "paraUsuarioId")
+            #expect(try await harness.allEvents().count == antes)
+
+            let criada = try await client.json(.post, "/api/visitas", pedido(para: membroId), token: cenario.admin)
+            #expect(criada.status == .created, "\(String(buffer: criada.body))")
+            let id = try #require(criada.object["id"] as? String)
+            #expect(criada.object["usuarioId"] as? String == membroId && criada.object["registradaPor"] as? String != membroId)
+            let chegou = try await client.json(.post, "/api/admin/visitas/\(id)/chegada", token: cenario.admin)
+            #expect(chegou.status == .ok && chegou.object["situacao"] as? String == "presente")
+            // The host sees the visitor among theirs and is told of the arrival.
+            let minhas = try await client.json(.get, "/api/visitas", token: cenario.membro).object["proximas"] as? [[String: Any]]
+            #expect(minhas?.first?["id"] as? String == id && minhas?.first?["nome"] as? String == "Eva Lima")
+            let aviso = try await eventually("the host's notice") {
+                let caixa = try await client.json(.get, "/api/notificacoes", token: cenario.membro).object["itens"] as? [[String: Any]]
+                return caixa?.first { $0["tipo"] as? String == "visita" }
+            }
+            #expect(aviso["texto"] as? String == "Seu visitante esperado às 08:00 chegou à recepção da Paulista.")
+        }
+    }
 }

@@ -5,6 +5,7 @@ extension Visita {
         public var registro: Registro
         public var situacao: Situacao
         public var registradaEm: Date
+        public var registradaPor: String
         public var chegouEm: Date?
         /// Who recorded the arrival (the front desk).
         public var recebidaPor: String?
@@ -77,8 +78,8 @@ extension Visita {
         initialState: .inexistente,
         decide: { command, state throws(Failure) in
             switch (command, state) {
-            case (.registrar(let registro, let em), .inexistente):
-                return try registrar(registro, por: registro.usuarioId, em: em)
+            case (.registrar(let registro, let por, let em), .inexistente):
+                return try registrar(registro, por: por, em: em)
             case (.registrar, .existente):
                 throw .jaRegistrada
             case (_, .inexistente):
@@ -96,7 +97,7 @@ extension Visita {
         evolve: { state, event in
             switch (state, event) {
             case (.inexistente, .registrada(let e)):
-                return .existente(Dados(registro: e.registro, situacao: .esperada, registradaEm: e.em, dadosApagados: false))
+                return .existente(Dados(registro: e.registro, situacao: .esperada, registradaEm: e.em, registradaPor: e.por, dadosApagados: false))
             case (.existente(var dados), .cancelada(let e)):
                 dados.situacao = .cancelada
                 dados.canceladaEm = e.em

@@ -61,7 +61,8 @@ public enum Visita {
     }
 
     public enum Command: Sendable, Equatable {
-        case registrar(Registro, em: Date)
+        /// `por`: the host, or the front desk registering a visitor who came unannounced.
+        case registrar(Registro, por: String, em: Date)
         /// The host (or an admin) cancels a visit that has not arrived. Cancelling twice is a no-op.
         case cancelar(por: String, em: Date)
         /// The front desk: the visitor arrived, then left.

@@ -16,6 +16,9 @@ extension CheckinService {
         public let nome: String?
         /// Optional: the visitor gets the invitation (where, when, who expects them) by e-mail.
         public let email: String?
+        /// The front desk (an admin) registering a visitor who came unannounced: the member they
+        /// came to see. Anyone else registers only their own visitors (403).
+        public let paraUsuarioId: String?
     }
 
     /// The host's visits: those still to come (up to ``atrasoNaLista`` late) or under way
@@ -36,10 +39,23 @@ extension CheckinService {
 
     // MARK: Commands
 
-    /// The caller registers a visitor. 422 naming the field for a unit that does not exist, an
-    /// arrival in the past or too far ahead, a blank or over-long name, an invalid e-mail.
+    /// The caller registers a visitor (an admin also for another member, `paraUsuarioId`). 422
+    /// naming the field for a unit or member that does not exist, an arrival in the past or too
+    /// far ahead, a blank or over-long name, an invalid e-mail.
     public func registrarVisita(_ pedido: PedidoDeVisita, caller: Caller) async throws -> VisitaView {
-        guard let usuario = caller.usuario else { throw ServiceError.naoAutenticado }
+        guard let quem = caller.usuario else { throw ServiceError.naoAutenticado }
+        var usuario = quem
+        if let para = pedido.paraUsuarioId, para.lowercased() != quem {
+            guard caller.papel == "admin" else {
+                throw ServiceError.proibido("só a recepção (um admin) registra visitantes para outro membro; registre os seus")
+            }
+            guard let id = Usuario.ID(para), try await store.streamVersion(UsuariosService.stream(id)) > 0 else {
+                throw ServiceError.invalido("paraUsuarioId", "não há membro com o id \(para.prefix(60))")
+            }
+            usuario = id.description
+            // The host reads it next, not only the desk.
+            caller.receipt?.markShared()
+        }
         guard let texto = pedido.unidadeId, let unidadeId = UUID(text: texto) else {
             throw ServiceError.invalido("unidadeId", "informe a unidade (id) onde o visitante é esperado")
         }
@@ -61,7 +77,7 @@ extension CheckinService {
             throw ServiceError.invalido("unidadeId", "a unidade \(unidadeId.lowercasedString) não existe")
         }
         guard let vault else { throw ServiceError.indisponivel("o cofre de dados pessoais não está configurado neste processo") }
-        let id = Visita.ID(caller.idempotencyKey.map { Events.derivedId("visita", usuario, $0) } ?? EventIDs.random())
+        let id = Visita.ID(caller.idempotencyKey.map { Events.derivedId("visita", quem, $0) } ?? EventIDs.random())
         let stream = StreamNames.visita(id)
         // A retry of a registration that was written (same key) answers what was written.
         if case .existente(let dados) = try await visitas.load(stream).state, dados.registro.usuarioId == usuario {
@@ -77,7 +93,7 @@ extension CheckinService {
         let state = try await visitas.handle(
             stream, at: now, metadata: metadataDaVisita(id, caller), receipt: caller.receipt, failure: { ServiceError($0, fuso: unidade.fuso) }
         ) { _ in
-            .registrar(registro, em: now)
+            .registrar(registro, por: quem, em: now)
         }
         return try await aberta(try Self.visita(state))
     }
