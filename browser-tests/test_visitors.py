@@ -9,7 +9,16 @@ departure on a phone (after a confirmation), the cancelled one offers nothing. T
 sees "Saiu" and the notification "Seu visitante chegou"; desktop and phone.
 
 The visit is expected an hour or more from now (the next quarter hour after that, in the unit's
-zone), so the desk may record the arrival at once (from 12 h before) at any hour of the run."""
+zone), so the desk may record the arrival at once (from 12 h before) at any hour of the run.
+
+A visitor who came unannounced: on today's "Reservas do dia" the desk finds the member by part of
+the e-mail ("Chegou alguém sem aviso?"), types the visitor's name and registers the arrival (the
+visit, for that member and expected now, then its arrival). With no member chosen the error is
+next to the member's field, a blank name is refused next to "Nome do visitante" (the API's 422),
+and nothing is registered; the visit then reads "Chegou" and "Sem aviso" in the list, the API
+says the desk registered it for the member, and the member reads "registrado pela recepção".
+Another day's page has no such form. On a phone, a search that finds two members asks to choose
+one (next to "Anfitrião") before registering."""
 
 from __future__ import annotations
 
@@ -45,6 +54,11 @@ def field_error(ui, label: str) -> str:
     assert control.get_attribute("aria-invalid") == "true", f"'{label}' is not marked invalid"
     ids = (control.get_attribute("aria-describedby") or "").split()
     return " ".join(ui.driver.find_element(By.ID, i).text for i in ids if "erro" in i).strip()
+
+
+def hidden(ui, css: str) -> bool:
+    """Whether nothing matching `css` is shown on the page."""
+    return not any(el.is_displayed() for el in ui.driver.find_elements(By.CSS_SELECTOR, css))
 
 
 def my_visits(server) -> list[dict]:
@@ -181,3 +195,121 @@ def test_a_member_registers_a_visitor_and_the_front_desk_receives_them(browser, 
     assert "Visitante" in item.text and unidade["nome"] in item.text and hora in item.text, item.text
     member.scroll(item)
     member.step("aviso de chegada do visitante")
+
+
+def test_the_front_desk_registers_a_visitor_who_came_unannounced(browser, server):
+    tag = uuid.uuid4().hex[:10]
+    unidade = unit(server, f"CoworkFlow Recepção {tag[:4]}")
+    admin_id = session(server, server.admin)["usuario"]["id"]
+    hosts = {}
+    for nome in ("Lia Moreira", "Lia Campos"):
+        email = f"{nome.lower().replace(' ', '.')}.{tag}@exemplo.com.br"
+        api(server, "POST", "/api/auth/registro", {"nome": nome, "email": email, "senha": "senha-forte-789"})
+        hosts[nome] = (email, "senha-forte-789")
+    moreira, campos = hosts["Lia Moreira"][0], hosts["Lia Campos"][0]
+    caio, caio_email, rita = f"Caio Nunes {tag[:4]}", f"caio.{tag}@exemplo.com.br", f"Rita Sales {tag[:4]}"
+    admin = token(server, server.admin)
+
+    def visits_today() -> list[dict]:
+        hoje = datetime.now(SP).date().isoformat()
+        return api(server, "GET", f"/api/admin/visitas?unidade={unidade['id']}&data={hoje}", token=admin)["itens"]
+
+    # ---- the desk, on today's page (no date in the address: today in the unit's zone) -------------------
+    desk = browser(size=(1280, 900))
+    open_signed_in(desk, server, server.admin, f"/admin/reservas?unidade={unidade['id']}")
+    desk.wait_heading("Reservas do dia")
+    form = desk.wait_text("Chegou alguém sem aviso?", ".visitors-day form")
+    assert "Nenhum visitante esperado neste dia." in desk.driver.find_element(By.CSS_SELECTOR, ".visitors-day").text
+
+    # no member chosen: said next to the member's field, nothing registered
+    desk.fill("Nome do visitante", caio)
+    desk.click("Registrar chegada", form)
+    desk.wait(lambda d: desk.control("E-mail do anfitrião").get_attribute("aria-invalid") == "true", "no error by the member's field")
+    erro = field_error(desk, "E-mail do anfitrião")
+    assert "Busque pelo e-mail o membro que o visitante veio ver" in erro, erro
+    assert visits_today() == []
+    desk.scroll(form)
+    desk.step("sem aviso: anfitriao nao escolhido")
+
+    # the member found by part of the e-mail: one, chosen at once
+    desk.fill("E-mail do anfitrião", f"lia.moreira.{tag}")
+    desk.click("Buscar", form)
+    desk.wait_text("1 membro encontrado.", ".walk-in__status")
+    assert desk.value("Anfitrião") == f"Lia Moreira — {moreira}", desk.value("Anfitrião")
+    assert desk.control("E-mail do anfitrião").get_attribute("aria-invalid") is None
+
+    # a blank name: the API's 422 names the field, shown beside it; nothing is registered
+    desk.fill("Nome do visitante", "")
+    desk.expect_http(422, "/api/visitas")
+    desk.click("Registrar chegada", form)
+    desk.wait_text("nome do visitante", ".walk-in [role=alert]")
+    erro = field_error(desk, "Nome do visitante")
+    assert "nome do visitante" in erro and "2 a 120 caracteres" in erro, erro
+    assert desk.value("Anfitrião") == f"Lia Moreira — {moreira}"
+    assert visits_today() == []
+    desk.scroll(form)
+    desk.step("sem aviso: nome em branco recusado")
+
+    desk.fill("Nome do visitante", caio)
+    desk.fill("E-mail do visitante", caio_email)
+    desk.click("Registrar chegada", form)
+    desk.wait_text(f"Chegada registrada: {caio} (visita de Lia Moreira), às ", "#flash")
+    row = desk.row(caio, DO_DIA)
+    desk.wait(lambda d: "Chegou" in desk.row(caio, DO_DIA).text, "the walk-in is not listed as arrived")
+    row = desk.row(caio, DO_DIA)
+    assert all(t in row.text for t in ("Lia Moreira", "Chegada às", "Sem aviso: registrado pela recepção")), row.text
+    assert offered(row) == [f"Registrar saída de {caio}"], offered(row)
+    assert desk.value("E-mail do anfitrião") == "" and desk.value("Nome do visitante") == "" and desk.value("E-mail do visitante") == ""
+    assert hidden(desk, ".walk-in select") and not desk.driver.find_elements(By.CSS_SELECTOR, ".walk-in [aria-invalid=true]")
+    # the API: the visit is the member's, registered by the desk, expected now and arrived
+    [visita] = visits_today()
+    host = session(server, hosts["Lia Moreira"])["usuario"]
+    assert visita["usuarioId"].lower() == host["id"].lower() and visita["registradaPor"].lower() == admin_id.lower(), visita
+    assert visita["situacao"] == "presente" and visita["chegouEm"] and visita["nome"] == caio and visita["email"] == caio_email, visita
+    prevista = datetime.fromisoformat(visita["chegadaPrevista"].replace("Z", "+00:00"))
+    assert abs((datetime.now(SP) - prevista).total_seconds()) < 600, visita["chegadaPrevista"]
+    desk.scroll(row)
+    desk.step("sem aviso: chegada registrada")
+
+    # another day's page has no such form; today's has it again
+    desk.click("Próximo dia")
+    desk.wait_text("Nenhum visitante esperado neste dia.", ".visitors-day")
+    assert hidden(desk, ".walk-in")
+    desk.click("Hoje")
+    desk.row(caio, DO_DIA)
+    desk.wait_text("Chegou alguém sem aviso?", ".visitors-day form")
+
+    # the member: the visit reads as registered by the desk
+    open_signed_in(desk, server, hosts["Lia Moreira"], "/visitantes")
+    desk.wait_heading("Meus visitantes")
+    mine = desk.row(caio)
+    assert "Chegou sem aviso: registrado pela recepção" in mine.text and "Chegou" in mine.text, mine.text
+    desk.scroll(mine)
+    desk.step("sem aviso: o anfitriao ve a visita")
+
+    # ---- on a phone: two members found, one to choose ------------------------------------------------------
+    phone = browser(size=(390, 844), mobile=True)
+    open_signed_in(phone, server, server.admin, f"/admin/reservas?unidade={unidade['id']}")
+    phone.wait_heading("Reservas do dia")
+    form = phone.wait_text("Chegou alguém sem aviso?", ".visitors-day form")
+    phone.fill("E-mail do anfitrião", tag)
+    phone.click("Buscar", form)
+    phone.wait_text("2 membros encontrados.", ".walk-in__status")
+    phone.fill("Nome do visitante", rita)
+    phone.click("Registrar chegada", form)
+    phone.wait(lambda d: phone.control("Anfitrião").get_attribute("aria-invalid") == "true", "no error by the member's list")
+    erro = field_error(phone, "Anfitrião")
+    assert "Escolha na lista o membro que o visitante veio ver" in erro, erro
+    assert len(visits_today()) == 1
+    phone.scroll(form)
+    phone.step("sem aviso no celular: escolher o anfitriao")
+    phone.choose("Anfitrião", f"Lia Campos — {campos}")
+    phone.scroll(form)
+    phone.step("sem aviso no celular: anfitriao escolhido")
+    phone.click("Registrar chegada", form)
+    phone.wait_text(f"Chegada registrada: {rita} (visita de Lia Campos)", "#flash")
+    phone.wait(lambda d: "Chegou" in phone.row(rita, DO_DIA).text, "the walk-in is not listed as arrived")
+    row = phone.row(rita, DO_DIA)
+    assert "Lia Campos" in row.text and "Sem aviso: registrado pela recepção" in row.text, row.text
+    phone.scroll(row)
+    phone.step("sem aviso no celular: chegada registrada")

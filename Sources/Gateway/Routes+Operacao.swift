@@ -72,7 +72,7 @@ extension Routes {
             Operation(
                 method: .post, path: "/api/visitas",
                 summary: "Registrar um visitante: quem, em que unidade e quando chega (com e-mail, ele recebe o convite)", tag: "checkin",
-                auth: true, request: "VisitaNova", response: "Visita", success: 201, errors: [403, 422])
+                auth: true, request: "VisitaNova", response: "Visita", success: 201, errors: [403, 422, 429])
         ) { _, context, body in
             _ = try context.requireUser()
             let pedido = try JSON.decode(CheckinService.PedidoDeVisita.self, from: body)

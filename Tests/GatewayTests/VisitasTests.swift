@@ -1,6 +1,7 @@
 import Domain
 import EventStore
 import Foundation
+import HTTPTypes
 import Services
 import Testing
 
@@ -22,7 +23,7 @@ struct VisitasTests {
                 return #"{"unidadeId":"\#(unidade ?? cenario.unidade)","chegadaPrevista":"\#(chegada)","nome":"\#(nome)"\#(email)}"#
             }
             // Bad input: a clear error naming the field, and nothing written.
-            let antes = try await harness.allEvents().count
+            let antes = try await harness.allEvents().filter { $0.stream.category == "visita" }.count
             for (corpo, campo) in [
                 (pedido("2026-11-23T06:30:00-03:00"), "chegadaPrevista"), (pedido("2026-11-23T14:00:00-03:00", nome: " x "), "nome"),
                 (pedido("2026-11-23T14:00:00-03:00", nome: "pii:v1:abc"), "nome"),
@@ -34,7 +35,7 @@ struct VisitasTests {
                 #expect(recusado.status == .unprocessableContent, "\(corpo)")
                 #expect((recusado.object["detalhes"] as? [String: Any])?["campo"] as? String == campo, "\(corpo)")
             }
-            #expect(try await harness.allEvents().count == antes)
+            #expect(try await harness.allEvents().filter { $0.stream.category == "visita" }.count == antes)
 
             let criada = try await client.json(.post, "/api/visitas", pedido("2026-11-23T14:00:00-03:00"), token: cenario.membro)
             #expect(criada.status == .created, "\(String(buffer: criada.body))")
@@ -142,18 +143,24 @@ struct VisitasTests {
             let cenario = try await Cenario.make(harness, client)
             let membroId = try #require(try await client.json(.get, "/api/auth/me", token: cenario.membro).object["id"] as? String)
             func pedido(para: String) -> String {
-                #"{"unidadeId":"\#(cenario.unidade)","chegadaPrevista":"2026-11-23T08:00:00-03:00","nome":"Eva Lima","paraUsuarioId":"\#(para)"}"#
+                #"{"unidadeId":"\#(cenario.unidade)","chegadaPrevista":"2026-11-23T08:00:00-03:00","nome":"Eva Lima","email":"eva@example.com","paraUsuarioId":"\#(para)"}"#
             }
             #expect(try await client.register("caio@example.com", nome: "Caio").status == .created)
             let caio = try await client.token("caio@example.com")
-            let antes = try await harness.allEvents().count
+            let antes = try await harness.allEvents().filter { $0.stream.category == "visita" }.count
             // A member registers only their own visitors; the desk names a member who exists.
             #expect(try await client.json(.post, "/api/visitas", pedido(para: membroId), token: caio).status == .forbidden)
             let desconhecido = try await client.json(
                 .post, "/api/visitas", pedido(para: "00000000-0000-4000-8000-000000000009"), token: cenario.admin)
             #expect(desconhecido.status == .unprocessableContent)
             #expect((desconhecido.object["detalhes"] as? [String: Any])?["campo"] as? String == "paraUsuarioId")
-            #expect(try await harness.allEvents().count == antes)
+            // Nor a deactivated account.
+            let caioId = try #require(try await client.json(.get, "/api/auth/me", token: caio).object["id"] as? String)
+            #expect(try await client.json(.post, "/api/admin/usuarios/\(caioId)/desativacao", token: cenario.admin).status == .noContent)
+            let desativado = try await client.json(.post, "/api/visitas", pedido(para: caioId), token: cenario.admin)
+            #expect(desativado.status == .unprocessableContent)
+            #expect((desativado.object["detalhes"] as? [String: Any])?["campo"] as? String == "paraUsuarioId")
+            #expect(try await harness.allEvents().filter { $0.stream.category == "visita" }.count == antes)
 
             let criada = try await client.json(.post, "/api/visitas", pedido(para: membroId), token: cenario.admin)
             #expect(criada.status == .created, "\(String(buffer: criada.body))")
@@ -169,6 +176,34 @@ struct VisitasTests {
                 return caixa?.first { $0["tipo"] as? String == "visita" }
             }
             #expect(aviso["texto"] as? String == "Seu visitante esperado às 08:00 chegou à recepção da Paulista.")
+            // Already at the desk: no invitation to come.
+            _ = try await eventually("the host's e-mail") { try harness.emails().first { $0.subject == "Seu visitante chegou" } }
+            #expect(try harness.emails().allSatisfy { $0.subject?.hasPrefix("Sua visita") != true })
+        }
+    }
+
+    @Test("a member registers at most 30 visitors in 24 hours (each may e-mail an address they typed); the desk has no cap")
+    func a_daily_cap_on_a_members_visitors() async throws {
+        let clock = ManualClock(segundaDeManha)
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test(reactors: false) { client in
+            let cenario = try await Cenario.make(harness, client)
+            let pedido = #"{"unidadeId":"\#(cenario.unidade)","chegadaPrevista":"2026-11-24T10:00:00-03:00","nome":"Eva Lima"}"#
+            for _ in 0..<CheckinService.visitasPorDia {
+                #expect(try await client.json(.post, "/api/visitas", pedido, token: cenario.membro).status == .created)
+            }
+            // The member's next read waits for what they wrote: the list has all thirty.
+            let lista = try await client.json(.get, "/api/visitas", token: cenario.membro).object["proximas"] as? [Any]
+            #expect(lista?.count == CheckinService.visitasPorDia)
+            clock.set(try Date("2026-11-23T20:00:00-03:00", strategy: .iso8601))
+            let demais = try await client.json(.post, "/api/visitas", pedido, token: cenario.membro)
+            #expect(demais.status == .tooManyRequests && demais.object["erro"] as? String == "visitas_demais", "\(String(buffer: demais.body))")
+            #expect(demais.headers[.retryAfter] == String(12 * 3_600))
+            #expect(try await client.json(.post, "/api/visitas", pedido, token: cenario.admin).status == .created)
+            // A day after the first, the member may register again.
+            clock.set(try Date("2026-11-24T08:00:00-03:00", strategy: .iso8601))
+            #expect(try await client.json(.post, "/api/visitas", pedido, token: cenario.membro).status == .created)
         }
     }
 }

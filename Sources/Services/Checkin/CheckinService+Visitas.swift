@@ -32,6 +32,13 @@ extension CheckinService {
     static let anterioresMaximo = 50
     /// How late an expected visitor still counts among the host's next ones.
     static let atrasoNaLista: TimeInterval = 2 * 60 * 60
+    /// Visitors a member may register in 24 hours: each may send an e-mail to an address the
+    /// member typed, so the platform is not a way to mail strangers in bulk (the desk has no cap).
+    public static let visitasPorDia = 30
+
+    var contas: AggregateStore<Usuario.Command, Usuario.State, Usuario.Event, Usuario.Failure> {
+        AggregateStore(store: store, decider: Usuario.decider) { try Usuario.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
+    }
 
     var visitas: AggregateStore<Visita.Command, Visita.State, Visita.Event, Visita.Failure> {
         AggregateStore(store: store, decider: Visita.decider) { try Visita.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
@@ -49,8 +56,10 @@ extension CheckinService {
             guard caller.papel == "admin" else {
                 throw ServiceError.proibido("só a recepção (um admin) registra visitantes para outro membro; registre os seus")
             }
-            guard let id = Usuario.ID(para), try await store.streamVersion(UsuariosService.stream(id)) > 0 else {
-                throw ServiceError.invalido("paraUsuarioId", "não há membro com o id \(para.prefix(60))")
+            // A member whose account counts: not an unknown, deactivated or erased one.
+            guard let id = Usuario.ID(para), case .existente(let conta) = try await contas.load(UsuariosService.stream(id)).state, conta.ativo
+            else {
+                throw ServiceError.invalido("paraUsuarioId", "não há membro ativo com o id \(para.prefix(60))")
             }
             usuario = id.description
             // The host reads it next, not only the desk.
@@ -77,6 +86,7 @@ extension CheckinService {
             throw ServiceError.invalido("unidadeId", "a unidade \(unidadeId.lowercasedString) não existe")
         }
         guard let vault else { throw ServiceError.indisponivel("o cofre de dados pessoais não está configurado neste processo") }
+        if caller.papel != "admin" { try await dentroDoLimiteDiario(quem) }
         let id = Visita.ID(caller.idempotencyKey.map { Events.derivedId("visita", quem, $0) } ?? EventIDs.random())
         let stream = StreamNames.visita(id)
         // A retry of a registration that was written (same key) answers what was written.
@@ -198,6 +208,22 @@ extension CheckinService {
     static let metricasDasVisitas = TimerMetrics("checkin:visitas")
 
     // MARK: Helpers
+
+    /// 429 `visitas_demais` once `usuario` registered ``visitasPorDia`` visitors in the last 24
+    /// hours (as the host's list has them), with the seconds until the oldest of them leaves the window.
+    private func dentroDoLimiteDiario(_ usuario: String) async throws {
+        let now = clock.now
+        let desde = now.addingTimeInterval(-86_400)
+        let recentes = try await store.documents(VisitasReadModel.porAnfitriao, grupo: usuario, limit: 1000, offset: 0)
+            .map { try ReadModelJSON.decoder.decode(VisitaView.self, from: $0) }
+            .filter { $0.registradaPor == usuario && $0.registradaEm > desde }
+            .map(\.registradaEm).sorted()
+        guard recentes.count >= Self.visitasPorDia, let primeira = recentes.first else { return }
+        throw ServiceError(
+            .limiteExcedido, codigo: "visitas_demais",
+            mensagem: "você registrou \(recentes.count) visitantes nas últimas 24 horas, o máximo; tente de novo mais tarde ou fale com a recepção",
+            retryAfter: max(1, Int(primeira.addingTimeInterval(86_400).timeIntervalSince(now).rounded(.up))))
+    }
 
     /// The visit named by `texto` if the caller is its host or an admin; 404 otherwise.
     private func visitaVisivel(_ texto: String, caller: Caller) async throws -> Visita.ID {

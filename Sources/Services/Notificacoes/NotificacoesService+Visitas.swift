@@ -6,9 +6,11 @@ import Projections
 extension NotificacoesService {
     /// The visitor's invitation, to the address the host gave: where, when and who expects them.
     /// The stored record (under `visita:<id>`, in no member's inbox) names the unit and the time,
-    /// never the visitor. No address, or the visit's data already erased (cancelled): nothing.
+    /// never the visitor. No address, the visit's data already erased (cancelled), or a visitor
+    /// the front desk registered for their host (already at the desk): nothing.
     func conviteDeVisita(_ registrada: Visita.Registrada) async throws -> Aviso? {
         let registro = registrada.registro
+        guard registrada.por == registro.usuarioId else { return nil }
         guard let selado = registro.email, let email = try await abrir(selado) else { return nil }
         let nome = try await abrir(registro.nome) ?? ""
         let unidade = try await unidade(registro.unidadeId)

@@ -71,6 +71,8 @@ const useServerMessage = new Set([
   'checkin_cedo_demais', 'checkin_encerrado',
   // it says from when the front desk may record the visitor's arrival, in the unit's time
   'visita_cedo_demais',
+  // it says how many visitors the member registered in the last 24 hours
+  'visitas_demais',
 ]);
 
 function sentence(text) {

@@ -208,3 +208,8 @@ export const VISITA_SITUACAO = { esperada: 'Esperado', presente: 'Chegou', saiu:
 
 /** The badge kind (ui.badge) of each VISITA_SITUACAO key. */
 export const VISITA_KIND = { esperada: 'info', presente: 'sucesso', saiu: 'neutro', cancelada: 'neutro' };
+
+/** A visit registered by someone other than its host: the front desk, for a visitor who came unannounced. */
+export function visitaSemAviso(v) {
+  return Boolean(v.registradaPor) && String(v.registradaPor).toLowerCase() !== String(v.usuarioId).toLowerCase();
+}

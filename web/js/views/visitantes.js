@@ -4,12 +4,13 @@
 // arrival) and the earlier ones (latest first) with where each stands. The front desk records
 // arrivals and departures ("Reservas do dia"); the member is notified of the arrival.
 // Cancelling tells the visitor (when there is an e-mail) and erases their name and e-mail an hour
-// later; an erased visit reads "Dados apagados".
+// later; an erased visit reads "Dados apagados". A visitor who came unannounced, registered by the
+// front desk, reads "Registrado pela recepção".
 
 import { api, Action } from '../lib/api.js';
 import { todasAsUnidades } from '../lib/catalog.js';
 import { h, replace, uid } from '../lib/dom.js';
-import { VISITA_SITUACAO, VISITA_KIND } from '../lib/labels.js';
+import { VISITA_SITUACAO, VISITA_KIND, visitaSemAviso } from '../lib/labels.js';
 import {
   DEFAULT_TZ, wallClock, todayIn, addDays, isDate, minutesFromClock, clockFromMinutes, zonedToMs, isoWithOffset,
   dateShort, dateTime, time, zoneLabel,
@@ -180,8 +181,9 @@ export async function render({ container, query, setQuery, signal }) {
   }
 
   function visitante(v) {
-    if (!v.nome) return h('span', { class: 'visits__erased' }, 'Dados apagados');
-    return [v.nome, v.email ? h('span', { class: 'small block' }, v.email) : null];
+    const recepcao = visitaSemAviso(v) ? h('span', { class: 'small block' }, 'Chegou sem aviso: registrado pela recepção') : null;
+    if (!v.nome) return [h('span', { class: 'visits__erased' }, 'Dados apagados'), recepcao];
+    return [v.nome, v.email ? h('span', { class: 'small block' }, v.email) : null, recepcao];
   }
 
   /** `anterior`: in "Anteriores" a visit still expected is one whose visitor never came. */

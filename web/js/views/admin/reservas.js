@@ -1,8 +1,9 @@
 // The reception's day: for a unit and a local day, the board of its spaces (quadro.js), the
 // list of bookings with what can be done now (register the member's arrival and departure,
 // cancel) and the visitors members expect (register their arrival, which tells the host, and
-// their departure), kept current every 15 s while the page is in sight; and the check-in by the
-// member's code (or the content of the QR code). Bookings are confirmed by their payment.
+// their departure), kept current every 15 s while the page is in sight; on today's page, a
+// visitor who came unannounced is registered for the member they came to see and their arrival
+// recorded at once; and the check-in by the member's code (or the content of the QR code). Bookings are confirmed by their payment.
 // A toggle turns the day into its week (quadro-semana.js: per space and day, how many bookings
 // and how they stand); a day of the week opens that day.
 
@@ -10,12 +11,16 @@ import { api, allPages, Action } from '../../lib/api.js';
 import { nomeDoEspaco, espaco as loadEspaco } from '../../lib/catalog.js';
 import { h, replace, uid } from '../../lib/dom.js';
 import {
-  situacaoDaReserva, recusaDoPagamento, PRESENCA, PRESENCA_KIND, presenca, VISITA_SITUACAO, VISITA_KIND,
+  situacaoDaReserva, recusaDoPagamento, PRESENCA, PRESENCA_KIND, presenca, VISITA_SITUACAO, VISITA_KIND, visitaSemAviso,
 } from '../../lib/labels.js';
-import { money, todayIn, addDays, isDate, dateLong, dateShort, time, deadline, zoneLabel, interval } from '../../lib/format.js';
 import {
-  pageHeader, loadInto, table, badge, confirmDialog, flash, errorBox, announce, field, onSubmit, val, fieldError,
+  money, todayIn, addDays, isDate, dateLong, dateShort, time, deadline, zoneLabel, interval, isoWithOffset,
+} from '../../lib/format.js';
+import {
+  pageHeader, loadInto, table, badge, confirmDialog, flash, errorBox, announce, field, onSubmit, val, fieldError, busy, clearErrors,
+  showFormError,
 } from '../../lib/ui.js';
+import { describeError } from '../../lib/errors.js';
 import { nomesDePessoas, nomeOuConta } from '../../lib/pessoas.js';
 import { unidadeSelect } from './comum.js';
 import { quadro } from './quadro.js';
@@ -26,6 +31,8 @@ const DIAS_DA_SEMANA = 7;
 const JANELA_PADRAO = { antesMinutos: 15, depoisMinutos: 30 };
 /** How long before the expected time the desk may record a visitor's arrival (the server's rule). */
 const CHEGADA_ANTECIPADA = 12 * 60 * 60_000;
+/** How long a failed walk-in registration keeps its time, so that sending it again is the same request. */
+const TENTATIVA_VALE = 10 * 60_000;
 
 /** The reception's check-in: the member says the code (or the QR code is read into the field). */
 function recepcao(reload) {
@@ -80,6 +87,7 @@ export async function render({ container, query, setQuery, signal }) {
   const passo = () => (vista === 'semana' ? DIAS_DA_SEMANA : 1);
   const nomes = nomesDePessoas(signal);
   let acting = 0; // actions under way: the refresh waits for them
+  const semAviso = chegadaSemAviso();
 
   const dateId = uid('data');
   const dateInput = h('input', { type: 'date', id: dateId, name: 'data', value: data });
@@ -366,6 +374,8 @@ export async function render({ container, query, setQuery, signal }) {
   function focusKey() {
     const el = document.activeElement;
     if (!el || !content.contains(el)) return null;
+    // In the walk-in form (moved, not rebuilt, by the refresh): the same control, the caret where it was.
+    if (semAviso.form.contains(el)) return { semAviso: el, caret: [el.selectionStart ?? null, el.selectionEnd ?? null] };
     const row = el.closest('[data-reserva], [data-visita]');
     return {
       reserva: row?.dataset.reserva, visita: row?.dataset.visita, acao: el.dataset?.acao, board: el.classList.contains('board-scroll'),
@@ -374,6 +384,14 @@ export async function render({ container, query, setQuery, signal }) {
 
   function restoreFocus(key) {
     if (!key) return;
+    if (key.semAviso) {
+      if (!key.semAviso.isConnected) return;
+      key.semAviso.focus({ preventScroll: true });
+      try {
+        if (key.caret[0] !== null) key.semAviso.setSelectionRange(...key.caret);
+      } catch { /* e-mail fields have no caret to set */ }
+      return;
+    }
     const scroller = content.querySelector('.board-scroll');
     if (key.board && scroller) { scroller.focus({ preventScroll: true }); return; }
     const row = (key.reserva && content.querySelector(`tr[data-reserva="${CSS.escape(key.reserva)}"]`))
@@ -392,6 +410,8 @@ export async function render({ container, query, setQuery, signal }) {
     const tituloId = uid('visitantes');
     return h('section', { class: 'visitors-day', 'aria-labelledby': tituloId },
       h('h2', { id: tituloId }, 'Visitantes do dia'),
+      // A walk-in arrives now: only today's page (in the unit's zone) takes one.
+      data === todayIn(tz) ? semAviso.form : null,
       day.visitas.erro ? errorBox(day.visitas.erro) : table({
         caption: `Visitantes esperados em ${dateLong(data)}`,
         empty: 'Nenhum visitante esperado neste dia.',
@@ -400,12 +420,20 @@ export async function render({ container, query, setQuery, signal }) {
         rowAttrs: (v) => ({ dataset: { visita: v.id, estado: v.situacao } }),
         columns: [
           { label: 'Horário', cell: (v) => time(v.chegadaPrevista, tz) },
-          { label: 'Visitante', cell: (v) => v.nome ?? h('span', { class: 'visits__erased' }, 'Dados apagados') },
+          { label: 'Visitante', cell: (v) => visitante(v) },
           { label: 'Anfitrião', cell: (v) => quem(v) },
           { label: 'Situação', cell: (v) => visitaSituacao(v, tz) },
           { label: 'Ações', cell: (v) => visitaAcoes(v, tz, quem(v)) },
         ],
       }));
+  }
+
+  function visitante(v) {
+    return [
+      v.nome ?? h('span', { class: 'visits__erased' }, 'Dados apagados'),
+      // Registered by the desk, not by the host: a visitor who came unannounced.
+      visitaSemAviso(v) ? h('span', { class: 'small block visitors-day__note' }, 'Sem aviso: registrado pela recepção') : null,
+    ];
   }
 
   function visitaSituacao(v, tz) {
@@ -456,9 +484,183 @@ export async function render({ container, query, setQuery, signal }) {
     };
   }
 
+  // ---- a visitor who came unannounced ----------------------------------------------------------------
+
+  /**
+   * "Chegou alguém sem aviso?": the member they came to see, found by part of the e-mail
+   * ("Buscar", then chosen in a list; an e-mail typed in full that only one account has needs no
+   * list), the visitor's name and, optionally, e-mail. "Registrar chegada" registers the visit
+   * for that member, expected now, and records the arrival at once: two calls. Built once per
+   * page: each refresh moves it, with what was typed, into the day's new section.
+   */
+  function chegadaSemAviso() {
+    let encontrados = [];
+    let buscado = null; // the term whose results the list shows
+    // A failed registration's time: sent again unchanged, it is the same request (the same
+    // Idempotency-Key), so a retry after a lost answer does not register the visitor twice.
+    let tentativa = null;
+    const tituloId = uid('sem-aviso');
+    const busca = field({
+      label: 'E-mail do anfitrião', name: 'anfitriao', type: 'search',
+      attrs: { autocomplete: 'off', spellcheck: 'false', autocapitalize: 'none' },
+    });
+    const input = busca.querySelector('input');
+    const buscar = h('button', { type: 'button', class: 'button button--secondary' }, 'Buscar',
+      h('span', { class: 'visually-hidden' }, ' anfitrião'));
+    // The button beside the input, the field's error under both.
+    const linha = h('div', { class: 'walk-in__search' });
+    input.replaceWith(linha);
+    linha.append(input, buscar);
+    const status = h('p', { class: 'small walk-in__status', 'aria-live': 'polite' });
+    const escolha = field({ label: 'Anfitrião', name: 'paraUsuarioId', type: 'select', options: [['', 'Escolha o membro…']] });
+    escolha.hidden = true;
+    const lista = escolha.querySelector('select');
+    const resultado = h('div', { class: 'walk-in__result' });
+    const form = h('form', { class: 'form panel walk-in', novalidate: true, 'aria-labelledby': tituloId },
+      h('h3', { id: tituloId }, 'Chegou alguém sem aviso?'),
+      h('p', { class: 'small walk-in__lead' },
+        'Busque pelo e-mail (ou parte dele) o membro que o visitante veio ver: a visita fica em nome dele, que é avisado da chegada.'),
+      h('div', { class: 'walk-in__fields' },
+        h('div', { class: 'walk-in__host' }, busca, status, escolha),
+        field({ label: 'Nome do visitante', name: 'nome', required: true, attrs: { autocomplete: 'off', maxlength: '120' } }),
+        field({ label: 'E-mail do visitante', name: 'email', type: 'email', optional: true, attrs: { autocomplete: 'off', spellcheck: 'false' } })),
+      h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'button' }, 'Registrar chegada')),
+      resultado);
+
+    /** Shows the accounts whose e-mail has the typed part (active ones); false when it could not look. */
+    async function procurar() {
+      const termo = input.value.trim();
+      if (!termo) {
+        fieldError(form, 'anfitriao', 'Digite parte do e-mail do membro que o visitante veio ver.');
+        return false;
+      }
+      [busca, escolha].forEach(semErro);
+      const restore = busy(buscar, 'Buscando…');
+      try {
+        const page = await api('/api/admin/usuarios', { query: { email: termo, pagina: 1 }, signal });
+        encontrados = page.itens.filter((u) => u.ativo);
+        buscado = termo;
+        replace(lista, h('option', { value: '' }, 'Escolha o membro…'),
+          encontrados.map((u) => h('option', { value: u.id }, `${u.nome} — ${u.email}`)));
+        if (encontrados.length === 1) lista.value = encontrados[0].id;
+        escolha.hidden = encontrados.length === 0;
+        const n = encontrados.length;
+        replace(status, n
+          ? `${n} ${n === 1 ? 'membro encontrado' : 'membros encontrados'}${page.total > page.itens.length ? ' (só os primeiros: refine a busca)' : ''}.`
+          : 'Nenhum membro ativo com esse e-mail.');
+        return true;
+      } catch (error) {
+        if (error?.name === 'AbortError') return false;
+        fieldError(form, 'anfitriao', describeError(error));
+        return false;
+      } finally {
+        restore();
+      }
+    }
+
+    /** Clears the error a field of the form shows (the others keep theirs). */
+    function semErro(campo) {
+      campo.querySelector('[aria-invalid]')?.removeAttribute('aria-invalid');
+      campo.querySelector('.field__error').textContent = '';
+    }
+
+    function esquecerBusca() {
+      encontrados = [];
+      buscado = null;
+      replace(lista, h('option', { value: '' }, 'Escolha o membro…'));
+      escolha.hidden = true;
+      replace(status);
+    }
+
+    buscar.addEventListener('click', async () => {
+      if (await procurar()) (encontrados.length ? lista : input).focus();
+    });
+    input.addEventListener('keydown', (event) => {
+      // Enter in the search looks the member up instead of registering the arrival.
+      if (event.key !== 'Enter') return;
+      event.preventDefault();
+      buscar.click();
+    });
+    // Another e-mail typed: the list shown is of the last one, so it goes.
+    input.addEventListener('input', () => { if (buscado !== null && input.value.trim() !== buscado) esquecerBusca(); });
+    lista.addEventListener('change', () => { if (lista.value) semErro(escolha); });
+
+    /** The chosen member, or null once the form says what is missing (looking them up first if needed). */
+    async function anfitriaoEscolhido() {
+      if (lista.value) return encontrados.find((u) => u.id === lista.value) ?? null;
+      const escolher = 'Escolha na lista o membro que o visitante veio ver.';
+      if (!escolha.hidden) { fieldError(form, 'paraUsuarioId', escolher); return null; }
+      if (!input.value.trim()) { fieldError(form, 'anfitriao', 'Busque pelo e-mail o membro que o visitante veio ver.'); return null; }
+      if (!await procurar()) return null;
+      const digitado = input.value.trim().toLowerCase();
+      if (encontrados.length === 1 && encontrados[0].email.toLowerCase() === digitado) return encontrados[0];
+      if (!encontrados.length) fieldError(form, 'anfitriao', 'Nenhum membro ativo com esse e-mail. Confira e busque de novo.');
+      else fieldError(form, 'paraUsuarioId', encontrados.length === 1 ? 'Confira o membro encontrado e registre de novo.' : escolher);
+      return null;
+    }
+
+    // As onSubmit() does, except that the button comes back even when the form is out of the page
+    // (another day shown meanwhile): the form is kept, and shown again on today's page.
+    const action = new Action();
+    const enviar = form.querySelector('button[type=submit]');
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      if (enviar.disabled) return;
+      clearErrors(form);
+      replace(resultado);
+      const restore = busy(enviar, 'Registrando…');
+      acting += 1;
+      try {
+        await registrar();
+      } catch (error) {
+        if (error?.name !== 'AbortError') showFormError(form, error);
+      } finally {
+        acting -= 1;
+        restore();
+      }
+    });
+
+    async function registrar() {
+      const anfitriao = await anfitriaoEscolhido();
+      if (!anfitriao) return;
+      const unidadeId = select.value;
+      const tz = tzOf();
+      const nome = val(form, 'nome');
+      const email = val(form, 'email');
+      const chave = JSON.stringify([unidadeId, anfitriao.id, nome, email]);
+      if (tentativa?.chave !== chave || Date.now() - tentativa.em > TENTATIVA_VALE) {
+        tentativa = { chave, em: Date.now(), chegadaPrevista: isoWithOffset(Date.now(), tz) };
+      }
+      const body = { unidadeId, paraUsuarioId: anfitriao.id, chegadaPrevista: tentativa.chegadaPrevista, nome };
+      if (email) body.email = email;
+      const visita = await action.run('/api/visitas', { body });
+      tentativa = null;
+      const quem = visita.nome ?? nome;
+      form.reset();
+      esquecerBusca();
+      try {
+        const feito = await new Action().run(`/api/admin/visitas/${encodeURIComponent(visita.id)}/chegada`);
+        flash(`Chegada registrada: ${quem} (visita de ${anfitriao.nome}), às ${time(feito.chegouEm ?? new Date().toISOString(), tz)}. Avisamos ${anfitriao.nome}.`, 'sucesso');
+      } catch (error) {
+        if (error?.name === 'AbortError') return;
+        replace(resultado, h('div', { class: 'alert alert--erro', role: 'alert' },
+          h('p', {}, `${quem} ficou registrado como visita de ${anfitriao.nome}, mas a chegada não: ${describeError(error)} Use “Registrar chegada” na lista abaixo.`)));
+      }
+      // Past midnight the visit is on the new day: show that one.
+      const hoje = todayIn(tz);
+      if (hoje !== data) go(hoje);
+      else load({ quiet: true });
+    }
+
+    /** Something typed in it, with the focus there: the refresh waits rather than move it under the typing. */
+    const emUso = () => form.contains(document.activeElement)
+      && ['anfitriao', 'nome', 'email'].some((n) => val(form, n) !== '');
+    return { form, emUso };
+  }
+
   // ---- live: a quiet refresh every 15 s while the page is in sight ----------------------------------
   const refresh = () => {
-    if (document.visibilityState !== 'visible' || acting > 0 || document.querySelector('dialog[open]')) return;
+    if (document.visibilityState !== 'visible' || acting > 0 || document.querySelector('dialog[open]') || semAviso.emUso()) return;
     load({ quiet: true });
   };
   const timer = setInterval(refresh, ATUALIZA_A_CADA);
