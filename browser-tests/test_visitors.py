@@ -3,9 +3,11 @@ keeps to one row at 1280 px): a blank name is refused next to the name field (th
 names it) and nothing is registered; with a name and an e-mail the form says the visitor was
 registered and invited, and the visitor is in "Próximos" (the unit, the day and time, "Esperado",
 "Cancelar"). Another visitor is cancelled after a confirmation and reads "Cancelado" under
-"Anteriores" (the name is erased an hour later, by the server's timer). At the front desk, "Reservas do dia" for that unit and day lists
-"Visitantes do dia" (time, name, host, status): the arrival is registered on a desktop and the
-departure on a phone (after a confirmation), the cancelled one offers nothing. The member then
+"Anteriores" (the name is erased an hour later, by the server's timer). At the front desk,
+"Reservas do dia" for that unit and day lists "Visitantes do dia" (time, name, host, status):
+the cancelled visitor's data is erased at their request ("Apagar dados", after a confirmation:
+the row reads "Dados apagados" and offers nothing), the arrival is registered on a desktop and
+the departure on a phone (after a confirmation). The member then
 sees "Saiu" and the notification "Seu visitante chegou"; desktop and phone.
 
 The visit is expected an hour or more from now (the next quarter hour after that, in the unit's
@@ -137,14 +139,25 @@ def test_a_member_registers_a_visitor_and_the_front_desk_receives_them(browser, 
     desk.wait_text("Visitantes do dia")
     visita = desk.row(helena, DO_DIA)
     assert all(t in visita.text for t in (hora, anfitriao, "Esperado")), visita.text
-    assert offered(visita) == [f"Registrar chegada de {helena}"], offered(visita)
+    assert offered(visita) == [f"Registrar chegada de {helena}", f"Apagar dados de {helena}"], offered(visita)
     cancelada = desk.row(otavio, DO_DIA)
-    assert "Cancelado" in cancelada.text and offered(cancelada) == [], cancelada.text
+    assert "Cancelado" in cancelada.text and offered(cancelada) == [f"Apagar dados de {otavio}"], cancelada.text
     desk.scroll(visita)
     desk.step("visitantes do dia")
+    # the cancelled visitor asks to be forgotten now: the desk erases the name and e-mail
+    desk.click("Apagar dados", desk.row(otavio, DO_DIA))
+    dialog = desk.dialog()
+    assert otavio in dialog.text and "LGPD" in dialog.text, dialog.text
+    desk.click("Apagar dados", dialog)
+    desk.wait_text("Dados do visitante apagados.", "#flash")
+    desk.wait(lambda d: otavio not in d.find_element(By.ID, "view").text, "the erased name is still shown")
+    apagada = desk.row("Dados apagados", DO_DIA)
+    assert "Cancelado" in apagada.text and offered(apagada) == [], apagada.text
+    desk.step("dados do visitante apagados")
     desk.click("Registrar chegada", desk.row(helena, DO_DIA))
     desk.wait_text(f"Chegada registrada: {helena}", "#flash")
-    desk.wait(lambda d: offered(desk.row(helena, DO_DIA)) == [f"Registrar saída de {helena}"], "no departure offered after the arrival")
+    desk.wait(lambda d: offered(desk.row(helena, DO_DIA)) == [f"Registrar saída de {helena}", f"Apagar dados de {helena}"],
+              "no departure offered after the arrival")
     assert "Chegou" in desk.row(helena, DO_DIA).text and "Chegada às" in desk.row(helena, DO_DIA).text
     desk.step("chegada do visitante")
 
@@ -160,7 +173,7 @@ def test_a_member_registers_a_visitor_and_the_front_desk_receives_them(browser, 
     assert helena in dialog.text and anfitriao in dialog.text, dialog.text
     phone.click("Registrar saída", dialog)
     phone.wait_text(f"Saída registrada: {helena}", "#flash")
-    phone.wait(lambda d: offered(phone.row(helena, DO_DIA)) == [], "actions left after the departure")
+    phone.wait(lambda d: offered(phone.row(helena, DO_DIA)) == [f"Apagar dados de {helena}"], "actions left after the departure")
     assert "Saiu" in phone.row(helena, DO_DIA).text
     phone.scroll(phone.row(helena, DO_DIA))
     phone.step("saida do visitante no celular")
@@ -258,7 +271,7 @@ def test_the_front_desk_registers_a_visitor_who_came_unannounced(browser, server
     desk.wait(lambda d: "Chegou" in desk.row(caio, DO_DIA).text, "the walk-in is not listed as arrived")
     row = desk.row(caio, DO_DIA)
     assert all(t in row.text for t in ("Lia Moreira", "Chegada às", "Sem aviso: registrado pela recepção")), row.text
-    assert offered(row) == [f"Registrar saída de {caio}"], offered(row)
+    assert offered(row) == [f"Registrar saída de {caio}", f"Apagar dados de {caio}"], offered(row)
     assert desk.value("E-mail do anfitrião") == "" and desk.value("Nome do visitante") == "" and desk.value("E-mail do visitante") == ""
     assert hidden(desk, ".walk-in select") and not desk.driver.find_elements(By.CSS_SELECTOR, ".walk-in [aria-invalid=true]")
     # the API: the visit is the member's, registered by the desk, expected now and arrived

@@ -122,6 +122,14 @@ extension Routes {
         ) { _, context, _ in
             try .json(try await checkin.registrarSaida(try context.parameters.require("id"), caller: context.caller))
         }
+        api.add(
+            Operation(
+                method: .delete, path: "/api/admin/visitas/{id}/dados",
+                summary: "Apagar agora o nome e o e-mail do visitante (a pedido dele, LGPD); a visita fica, sem eles", tag: "checkin", auth: true,
+                admin: true, response: "Visita", errors: [404])
+        ) { _, context, _ in
+            try .json(try await checkin.apagarVisitante(try context.parameters.require("id"), caller: context.caller))
+        }
     }
 
     static func financeiro(_ api: API, _ backend: Backend) {

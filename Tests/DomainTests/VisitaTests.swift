@@ -81,4 +81,12 @@ struct VisitaTests {
             scenario.given(registrada, cancelada).when(.apagarDados(em: umaHora)).outcome
                 == .events([.dadosApagados(ocorrencia(Visita.sistema, umaHora))]))
     }
+
+    @Test func an_operator_erases_the_visitors_data_now_at_their_request_whatever_the_visits_state() {
+        let apagados = Visita.Event.dadosApagados(ocorrencia("admin-1", agora))
+        #expect(scenario.given(registrada).when(.apagarAgora(por: "admin-1", em: agora)).outcome == .events([apagados]))
+        #expect(scenario.given(registrada, apagados).when(.apagarAgora(por: "admin-1", em: agora)).outcome == .events([]))
+        // The retention timer finds nothing left to do.
+        #expect(scenario.given(registrada, apagados).when(.apagarDados(em: chegada.addingTimeInterval(Visita.retencao))).outcome == .events([]))
+    }
 }

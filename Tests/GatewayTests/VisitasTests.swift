@@ -206,4 +206,34 @@ struct VisitasTests {
             #expect(try await client.json(.post, "/api/visitas", pedido, token: cenario.membro).status == .created)
         }
     }
+
+    @Test("an operator erases a visitor's name and e-mail at their request, at once; the visit stays; a member cannot")
+    func an_operator_erases_a_visitor_now() async throws {
+        let clock = ManualClock(segundaDeManha)
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test(reactors: false) { client in
+            let cenario = try await Cenario.make(harness, client)
+            let pedido =
+                #"{"unidadeId":"\#(cenario.unidade)","chegadaPrevista":"2026-11-23T14:00:00-03:00","nome":"Eva Lima","email":"eva@example.com"}"#
+            let id = try #require(try await client.json(.post, "/api/visitas", pedido, token: cenario.membro).object["id"] as? String)
+            #expect(try await client.json(.delete, "/api/admin/visitas/\(id)/dados", token: cenario.membro).status == .forbidden)
+            let apagada = try await client.json(.delete, "/api/admin/visitas/\(id)/dados", token: cenario.admin)
+            #expect(apagada.status == .ok && apagada.object["dadosApagados"] as? Bool == true, "\(String(buffer: apagada.body))")
+            #expect(apagada.object["nome"] == nil && apagada.object["email"] == nil && apagada.object["situacao"] as? String == "esperada")
+            // Twice: the same answer, one event.
+            #expect(try await client.json(.delete, "/api/admin/visitas/\(id)/dados", token: cenario.admin).status == .ok)
+            let eventos = try await harness.allEvents().filter { $0.type == Visita.Catalogo.dadosApagados.type }
+            #expect(eventos.count == 1)
+            // The key is gone: the sealed name in the log reads as nothing, for the host too.
+            let minhas = try await client.json(.get, "/api/visitas", token: cenario.membro).object["proximas"] as? [[String: Any]]
+            #expect(minhas?.first?["nome"] == nil && minhas?.first?["dadosApagados"] as? Bool == true)
+            // The visitor may still come: the desk receives someone it no longer names.
+            clock.set(try Date("2026-11-23T14:05:00-03:00", strategy: .iso8601))
+            #expect(try await client.json(.post, "/api/admin/visitas/\(id)/chegada", token: cenario.admin).status == .ok)
+            // Thirty days on, the timer has nothing left to erase.
+            clock.set(try Date("2026-12-24T08:00:00-03:00", strategy: .iso8601))
+            #expect(try await harness.backend.negocio.checkin.apagarVisitantesVencidos() == 0)
+        }
+    }
 }

@@ -92,6 +92,8 @@ extension Visita {
                 return try saida(dados, por: por, em: em)
             case (.apagarDados(let em), .existente(let dados)):
                 return try apagar(dados, em: em)
+            case (.apagarAgora(let por, let em), .existente(let dados)):
+                return dados.dadosApagados ? [] : [.dadosApagados(Ocorrencia(dados.registro, por: por, em: em))]
             }
         },
         evolve: { state, event in

@@ -70,6 +70,9 @@ public enum Visita {
         case registrarSaida(por: String, em: Date)
         /// The retention timer: the visitor's data was erased. Twice is a no-op.
         case apagarDados(em: Date)
+        /// An operator, at the visitor's request (LGPD): the data erased now, whatever the
+        /// visit's state. Twice is a no-op.
+        case apagarAgora(por: String, em: Date)
     }
 
     public enum Failure: Error, Equatable, Sendable {

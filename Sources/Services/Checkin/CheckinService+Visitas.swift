@@ -146,6 +146,22 @@ extension CheckinService {
         return try await aberta(try Self.visita(state))
     }
 
+    /// An operator erases the visitor's name and e-mail now (the visitor asked, LGPD): the key
+    /// first, then the event that records it (`por` the operator), as the retention timer does.
+    public func apagarVisitante(_ texto: String, caller: Caller) async throws -> VisitaView {
+        guard caller.papel == "admin" else { throw ServiceError.proibido("só um admin apaga os dados de um visitante") }
+        let id = try await visitaVisivel(texto, caller: caller)
+        guard let vault else { throw ServiceError.indisponivel("o cofre de dados pessoais não está configurado neste processo") }
+        _ = try await vault.erase(subject: id.rawValue)
+        let now = clock.now
+        let state = try await visitas.handle(
+            StreamNames.visita(id), at: now, metadata: metadataDaVisita(id, caller), receipt: caller.receipt, failure: { ServiceError($0) }
+        ) { _ in
+            .apagarAgora(por: caller.usuario ?? "admin", em: now)
+        }
+        return try await aberta(try Self.visita(state))
+    }
+
     // MARK: Queries
 
     /// The caller's visits as host.

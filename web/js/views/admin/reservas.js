@@ -447,17 +447,38 @@ export async function render({ container, query, setQuery, signal }) {
   function visitaAcoes(v, tz, anfitriao) {
     const nome = v.nome ?? 'visitante';
     const suffix = (text) => h('span', { class: 'visually-hidden' }, ` ${text}`);
+    // At the visitor's request (LGPD), their name and e-mail go now; the visit stays.
+    const apagar = v.nome
+      ? actionButton(v, 'apagar', ['Apagar dados', suffix(`de ${nome}`)], apagarVisitante(v, nome), 'button--secondary')
+      : null;
     if (v.situacao === 'esperada') {
       const abre = Date.parse(v.chegadaPrevista) - CHEGADA_ANTECIPADA;
-      if (Date.now() < abre) return h('span', { class: 'small' }, `Chegada a partir de ${deadline(new Date(abre).toISOString(), tz)}`);
-      return h('div', { class: 'row-actions' },
-        actionButton(v, 'chegada', ['Registrar chegada', suffix(`de ${nome}`)], chegadaDoVisitante(v, nome, anfitriao, tz)));
+      const chegada = Date.now() < abre
+        ? h('span', { class: 'small' }, `Chegada a partir de ${deadline(new Date(abre).toISOString(), tz)}`)
+        : actionButton(v, 'chegada', ['Registrar chegada', suffix(`de ${nome}`)], chegadaDoVisitante(v, nome, anfitriao, tz));
+      return h('div', { class: 'row-actions' }, chegada, apagar);
     }
     if (v.situacao === 'presente') {
       return h('div', { class: 'row-actions' },
-        actionButton(v, 'saida', ['Registrar saída', suffix(`de ${nome}`)], saidaDoVisitante(v, nome, anfitriao, tz)));
+        actionButton(v, 'saida', ['Registrar saída', suffix(`de ${nome}`)], saidaDoVisitante(v, nome, anfitriao, tz)), apagar);
     }
-    return h('span', { class: 'visitors-day__none' }, '—');
+    return apagar ? h('div', { class: 'row-actions' }, apagar) : h('span', { class: 'visitors-day__none' }, '—');
+  }
+
+  function apagarVisitante(v, nome) {
+    return {
+      ask: () => confirmDialog({
+        title: 'Apagar os dados deste visitante?',
+        body: [`O nome e o e-mail de ${nome} são apagados agora, a pedido dele (LGPD); a visita continua na lista, sem eles. Não há como desfazer.`],
+        confirmText: 'Apagar dados',
+        cancelText: 'Voltar',
+        danger: true,
+      }),
+      async run() {
+        await new Action().run(`/api/admin/visitas/${encodeURIComponent(v.id)}/dados`, { method: 'DELETE' });
+        flash('Dados do visitante apagados.', 'sucesso');
+      },
+    };
   }
 
   function chegadaDoVisitante(v, nome, anfitriao, tz) {
