@@ -289,15 +289,7 @@ extension CheckinService {
 
 extension ServiceError {
     init(_ failure: Visita.Failure, fuso: TimeZone? = nil) {
-        func quando(_ instant: Date) -> String {
-            let iso = instant.formatted(Date.ISO8601FormatStyle())
-            guard let fuso else { return iso }
-            let dia = DataLocal(instant, em: fuso)
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = fuso
-            let c = calendar.dateComponents([.hour, .minute], from: instant)
-            return "\(dia.brasileira) às \(String(format: "%02d:%02d", c.hour ?? 0, c.minute ?? 0))"
-        }
+        func quando(_ instant: Date) -> String { Self.quando(instant, fuso: fuso) }
         switch failure {
         case .inexistente: self = .naoEncontrado("o visitante não existe")
         case .noPassado:

@@ -263,21 +263,25 @@ public final class CheckinService: Sendable {
 }
 
 extension ServiceError {
+    /// An instant in a message: local time in `fuso` ("25/11/2026 às 09:45 (America/Sao_Paulo)"),
+    /// or ISO 8601 (UTC) without a zone.
+    static func quando(_ instant: Date, fuso: TimeZone?) -> String {
+        guard let fuso else { return instant.formatted(Date.ISO8601FormatStyle()) }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = fuso
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: instant)
+        func two(_ value: Int?) -> String {
+            let text = String(value ?? 0)
+            return text.count < 2 ? "0" + text : text
+        }
+        return "\(two(c.day))/\(two(c.month))/\(c.year ?? 0) às \(two(c.hour)):\(two(c.minute)) (\(fuso.identifier))"
+    }
+
     /// A check-in failure as the client sees it; `fuso` (the unit's) writes window instants as
     /// local time in the message. `detalhes` always carries them in ISO 8601 (UTC).
     init(_ failure: Checkin.Failure, fuso: TimeZone? = nil) {
         func iso(_ instant: Date) -> String { instant.formatted(Date.ISO8601FormatStyle()) }
-        func quando(_ instant: Date) -> String {
-            guard let fuso else { return iso(instant) }
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = fuso
-            let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: instant)
-            func two(_ value: Int?) -> String {
-                let text = String(value ?? 0)
-                return text.count < 2 ? "0" + text : text
-            }
-            return "\(two(c.day))/\(two(c.month))/\(c.year ?? 0) às \(two(c.hour)):\(two(c.minute)) (\(fuso.identifier))"
-        }
+        func quando(_ instant: Date) -> String { Self.quando(instant, fuso: fuso) }
         switch failure {
         case .naoLiberado:
             self = .conflito("checkin_nao_liberado", "o check-in desta reserva ainda não foi liberado: ele é liberado quando a reserva é confirmada")
