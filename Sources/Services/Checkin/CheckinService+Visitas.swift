@@ -111,7 +111,7 @@ extension CheckinService {
     /// The host (or an admin) cancels a visit before the arrival; the visitor is told (when the
     /// host gave an address) and their data erased an hour later.
     public func cancelarVisita(_ texto: String, caller: Caller) async throws -> VisitaView {
-        let id = try await visitaVisivel(texto, caller: caller)
+        let id = try await visitaVisivel(texto, caller: caller).id
         let now = clock.now
         let state = try await visitas.handle(
             StreamNames.visita(id), at: now, metadata: metadataDaVisita(id, caller), receipt: caller.receipt, failure: { ServiceError($0) }
@@ -134,9 +134,10 @@ extension CheckinService {
 
     private func recepcao(_ texto: String, caller: Caller, _ command: (String, Date) -> Visita.Command) async throws -> VisitaView {
         guard caller.papel == "admin" else { throw ServiceError.proibido("só a recepção (um admin) registra a chegada e a saída de visitantes") }
-        let id = try await visitaVisivel(texto, caller: caller)
+        let dados = try await visitaVisivel(texto, caller: caller)
+        let id = dados.id
         let now = clock.now
-        let fuso = try await fusoDaVisita(id)
+        let fuso = try await fusoDaUnidade(dados.registro.unidadeId)
         let state = try await visitas.handle(
             StreamNames.visita(id), at: now, metadata: metadataDaVisita(id, caller), receipt: caller.receipt,
             failure: { ServiceError($0, fuso: fuso) }
@@ -150,7 +151,7 @@ extension CheckinService {
     /// first, then the event that records it (`por` the operator), as the retention timer does.
     public func apagarVisitante(_ texto: String, caller: Caller) async throws -> VisitaView {
         guard caller.papel == "admin" else { throw ServiceError.proibido("só um admin apaga os dados de um visitante") }
-        let id = try await visitaVisivel(texto, caller: caller)
+        let id = try await visitaVisivel(texto, caller: caller).id
         guard let vault else { throw ServiceError.indisponivel("o cofre de dados pessoais não está configurado neste processo") }
         _ = try await vault.erase(subject: id.rawValue)
         let now = clock.now
@@ -170,8 +171,9 @@ extension CheckinService {
         let todas = try await store.documents(VisitasReadModel.porAnfitriao, grupo: usuario, limit: 1000, offset: 0)
             .map { try ReadModelJSON.decoder.decode(VisitaView.self, from: $0) }
         let corte = clock.now.addingTimeInterval(-Self.atrasoNaLista)
-        let proximas = todas.filter { ($0.situacao == .esperada && $0.chegadaPrevista >= corte) || $0.situacao == .presente }
-        let anteriores = todas.filter { !proximas.contains($0) }.reversed().prefix(Self.anterioresMaximo)
+        func proxima(_ v: VisitaView) -> Bool { (v.situacao == .esperada && v.chegadaPrevista >= corte) || v.situacao == .presente }
+        let proximas = todas.filter(proxima)
+        let anteriores = todas.filter { !proxima($0) }.reversed().prefix(Self.anterioresMaximo)
         return MinhasVisitas(proximas: try await abertas(proximas), anteriores: try await abertas(Array(anteriores)))
     }
 
@@ -241,21 +243,15 @@ extension CheckinService {
             retryAfter: max(1, Int(primeira.addingTimeInterval(86_400).timeIntervalSince(now).rounded(.up))))
     }
 
-    /// The visit named by `texto` if the caller is its host or an admin; 404 otherwise.
-    private func visitaVisivel(_ texto: String, caller: Caller) async throws -> Visita.ID {
+    /// The visit named by `texto` as its stream holds it, if the caller is its host or an admin;
+    /// 404 otherwise.
+    private func visitaVisivel(_ texto: String, caller: Caller) async throws -> Visita.Dados {
         let naoExiste = ServiceError.naoEncontrado("o visitante não existe")
         guard let id = Visita.ID(texto), case .existente(let dados) = try await visitas.load(StreamNames.visita(id)).state else {
             throw naoExiste
         }
         guard caller.papel == "admin" || dados.registro.usuarioId == caller.usuario else { throw naoExiste }
-        return id
-    }
-
-    private func fusoDaVisita(_ id: Visita.ID) async throws -> TimeZone? {
-        guard case .existente(let dados) = try await visitas.load(StreamNames.visita(id)).state,
-            case .existente(let unidade) = try await unidades.load(StreamNames.unidade(Unidade.ID(dados.registro.unidadeId))).state
-        else { return nil }
-        return unidade.fuso
+        return dados
     }
 
     /// The view with the visitor's name and e-mail opened (nil once erased).
