@@ -284,7 +284,59 @@ extension OpenAPI {
                     "politicaDeCancelamento": politica.merging([
                         "description": "os termos de cancelamento desta reserva: a política da unidade quando foi feita"
                     ]) { $1 },
+                    "serie": object(
+                        [
+                            "serieId": uuid.merging(["description": "a série de reservas (GET /api/reservas/series/{id})"]) { $1 },
+                            "numero": ["type": "integer", "minimum": 1, "description": "a ocorrência (1: a primeira)"],
+                        ], required: ["serieId", "numero"]),
                 ], required: ["id", "espacoId", "inicio", "fim", "status", "total"]),
+            "PedidoDeSerie": object(
+                [
+                    "espacoId": uuid, "inicio": instant.merging(["description": "o início da primeira ocorrência"]) { $1 },
+                    "fim": instant.merging(["description": "o fim da primeira ocorrência; as outras duram o mesmo"]) { $1 },
+                    "frequencia": [
+                        "type": "string", "enum": SerieDeReservas.Frequencia.allCases.map(\.rawValue),
+                        "description": "toda semana, a cada duas semanas, ou de segunda a sexta; no mesmo horário local da unidade",
+                    ],
+                    "ocorrencias": [
+                        "type": "integer", "minimum": 2, "maximum": SerieDeReservas.maximoDeOcorrencias,
+                        "description": "quantas, contando a primeira",
+                    ],
+                    "pagamento": object(
+                        [
+                            "metodo": ["type": "string", "enum": ["cartao"]],
+                            "cartaoToken": textoLivre(200, description: "o token do cartão no provedor"),
+                        ], required: ["metodo", "cartaoToken"]
+                    ).merging([
+                        "description":
+                            "um cartão, cobrado por ocorrência ao ser reservada; sem ele, só as ocorrências que os créditos ou descontos pagam inteiras são reservadas"
+                    ]) { $1 },
+                ], required: ["espacoId", "inicio", "fim", "frequencia", "ocorrencias"]),
+            "Serie": object(
+                [
+                    "id": uuid, "usuarioId": text, "espacoId": uuid, "unidadeId": uuid,
+                    "frequencia": ["type": "string", "enum": SerieDeReservas.Frequencia.allCases.map(\.rawValue)],
+                    "ocorrencias": array(
+                        object(
+                            [
+                                "numero": ["type": "integer"], "inicio": instant, "fim": instant,
+                                "reservaId": uuid.merging(["description": "a reserva desta ocorrência (ausente: recusada)"]) { $1 },
+                                "status": ["type": "string", "enum": Reserva.Status.allCases.map(\.rawValue)],
+                                "total": money,
+                                "recusa": object(
+                                    ["codigo": text, "mensagem": text], required: ["codigo", "mensagem"]
+                                ).merging(["description": "por que esta ocorrência não foi reservada (o erro que a reserva teria dado)"]) { $1 },
+                            ], required: ["numero", "inicio", "fim"])),
+                    "reservadas": ["type": "integer"], "recusadas": ["type": "integer"], "criadaEm": instant, "canceladaEm": instant,
+                ], required: ["id", "usuarioId", "espacoId", "frequencia", "ocorrencias", "reservadas", "recusadas", "criadaEm"]),
+            "CancelamentoDeSerie": object(
+                [
+                    "aPartirDe": [
+                        "type": "integer", "minimum": 1,
+                        "description": "a primeira ocorrência a cancelar (padrão: 1); as já iniciadas, encerradas ou canceladas ficam como estão",
+                    ],
+                    "motivo": texto500,
+                ], required: []),
             "PaginaDeReservas": page("Reserva"),
             "Confirmacao": object(["pagamentoId": textoLivre(200, description: "o id da própria reserva (outro → 422)")], required: []),
         ]

@@ -11,6 +11,10 @@ struct CancelamentoBody: Decodable {
     let aplicarMulta: Bool?
 }
 struct ConfirmacaoBody: Decodable { let pagamentoId: String? }
+struct CancelamentoDeSerieBody: Decodable {
+    let aPartirDe: Int?
+    let motivo: String?
+}
 
 /// espacos, precos and reservas. Catalog queries are public; booking needs a member; the
 /// operator's commands need an admin.
@@ -250,6 +254,38 @@ extension Routes {
         ) { _, context, body in
             let pedido = try JSON.decode(ReservasService.PedidoDeReserva.self, from: body)
             return try .json(try await reservas.solicitar(pedido, usuario: try context.requireUser().usuario, caller: context.caller), status: 201)
+        }
+        api.add(
+            Operation(
+                method: .post, path: "/api/reservas/series",
+                summary: "Reservar uma série: o mesmo horário toda semana, a cada duas semanas ou de segunda a sexta, uma reserva por ocorrência",
+                tag: "reservas", auth: true, request: "PedidoDeSerie", response: "Serie", success: 201, errors: [409, 422, 503])
+        ) { _, context, body in
+            let pedido = try JSON.decode(ReservasService.PedidoDeSerie.self, from: body)
+            return try .json(
+                try await reservas.solicitarSerie(pedido, usuario: try context.requireUser().usuario, caller: context.caller), status: 201)
+        }
+        api.add(
+            Operation(
+                method: .get, path: "/api/reservas/series/{id}", summary: "Uma série minha e a situação de cada reserva (admin: qualquer uma)",
+                tag: "reservas", auth: true, response: "Serie", errors: [404])
+        ) { _, context, _ in
+            let user = try context.requireUser()
+            return try .json(try await reservas.serie(try context.parameters.require("id"), usuario: user.usuario, admin: user.papel == "admin"))
+        }
+        api.add(
+            Operation(
+                method: .post, path: "/api/reservas/series/{id}/cancelamento",
+                summary: "Cancelar a série a partir de uma ocorrência: cada reserva ainda por começar, com a política da unidade",
+                tag: "reservas", auth: true, request: "CancelamentoDeSerie", response: "Serie", errors: [404, 409, 422])
+        ) { _, context, body in
+            let user = try context.requireUser()
+            let input =
+                body.isEmpty ? CancelamentoDeSerieBody(aPartirDe: nil, motivo: nil) : try JSON.decode(CancelamentoDeSerieBody.self, from: body)
+            return try .json(
+                try await reservas.cancelarSerie(
+                    try context.parameters.require("id"), aPartirDe: input.aPartirDe, motivo: input.motivo, usuario: user.usuario,
+                    admin: user.papel == "admin", caller: context.caller))
         }
         api.add(
             Operation(

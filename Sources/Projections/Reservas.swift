@@ -59,6 +59,13 @@ public struct ReservaView: Codable, Sendable, Equatable {
     public let politicaDeCancelamento: Unidade.PoliticaDeCancelamento?
     /// The member's credits it spent (absent: none).
     public let creditos: Reserva.Creditos?
+    /// The recurring booking it is an occurrence of (absent: a booking of its own).
+    public let serie: Serie?
+
+    public struct Serie: Codable, Sendable, Equatable {
+        public let serieId: String
+        public let numero: Int
+    }
 
     public init(_ e: Reserva.Solicitada) {
         id = e.reservaId.description
@@ -78,6 +85,7 @@ public struct ReservaView: Codable, Sendable, Equatable {
         atualizadaEm = e.em
         politicaDeCancelamento = e.politica
         creditos = e.creditos
+        serie = e.serie.map { Serie(serieId: $0.serieId.description, numero: $0.numero) }
     }
 }
 

@@ -11,6 +11,10 @@ public enum StreamNames {
     /// Named by the normalised code (`Cupom.normalizarCodigo`).
     public static func cupom(_ codigo: String) -> StreamName { StreamName(category: "cupom", id: codigo) }
     public static func reserva(_ id: Reserva.ID) -> StreamName { StreamName(category: "reserva", id: id.description) }
+    /// A recurring booking (``SerieDeReservas``).
+    public static func serie(_ id: SerieDeReservas.ID) -> StreamName {
+        StreamName(category: SerieDeReservas.Catalogo.category, id: id.description)
+    }
     /// The bookings a member made to be paid by boleto (``BoletosPendentes``), by account id.
     public static func boletos(_ usuario: String) -> StreamName { StreamName(category: "boletos", id: usuario) }
     /// One space's agenda for one local day: `agenda-<espaco>-<yyyy-mm-dd>`.

@@ -198,6 +198,19 @@ struct DistributedTests {
         }
         #expect(avisada, "the host was not told of the visitor's arrival")
 
+        // A recurring booking (reservas' process, through the gateway): the same hour two weeks
+        // running, by card; the series reads back through the gateway with both bookings.
+        let serie = try await call(
+            .POST, gateway + "/api/reservas/series",
+            """
+            {"espacoId":"\(salaId)","inicio":"\(dia)T13:00:00-03:00","fim":"\(dia)T14:00:00-03:00","frequencia":"semanal","ocorrencias":2,
+             "pagamento":{"metodo":"cartao","cartaoToken":"tok_visa"}}
+            """, token: membro)
+        #expect(serie.status == 201 && serie.object["reservadas"] as? Int == 2, "\(serie.text)")
+        let serieId = try #require(serie.object["id"] as? String)
+        let serieLida = try await call(.GET, gateway + "/api/reservas/series/\(serieId)", token: membro)
+        #expect((serieLida.object["ocorrencias"] as? [[String: Any]])?.compactMap { $0["reservaId"] as? String }.count == 2, "\(serieLida.text)")
+
         // A token whose account no longer counts: the gateway checks a booking's token only and
         // leaves the account to reservas, which reads it with the booking's read ahead. Rui's
         // booking after his deactivation is a 401 from there, and holds nothing: Ana books the slot.

@@ -21,6 +21,8 @@ extension Reserva {
         public let politica: Unidade.PoliticaDeCancelamento?
         /// The member's credits it spent; absent when it spent none.
         public let creditos: Creditos?
+        /// The series it is an occurrence of; absent for a booking of its own.
+        public let serie: NaSerie?
         public let em: Date
 
         public init(_ pedido: Pedido, em: Date) {
@@ -37,6 +39,7 @@ extension Reserva {
             pagamento = pedido.pagamento
             politica = pedido.politica
             creditos = pedido.creditos
+            serie = pedido.serie
             self.em = em
         }
     }

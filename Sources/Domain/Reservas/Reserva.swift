@@ -92,6 +92,18 @@ public enum Reserva {
         }
     }
 
+    /// The recurring booking (``SerieDeReservas``) a booking is an occurrence of.
+    public struct NaSerie: Codable, Sendable, Equatable {
+        public let serieId: SerieDeReservas.ID
+        /// 1 for the first occurrence.
+        public let numero: Int
+
+        public init(serieId: SerieDeReservas.ID, numero: Int) {
+            self.serieId = serieId
+            self.numero = numero
+        }
+    }
+
     public struct Pedido: Sendable, Equatable {
         public let id: ID
         public let espacoId: UUID
@@ -109,11 +121,13 @@ public enum Reserva {
         public let politica: Unidade.PoliticaDeCancelamento?
         /// The member's credits it spends (in the same append as its slot).
         public let creditos: Creditos?
+        /// The series it is an occurrence of (nil: a booking of its own).
+        public let serie: NaSerie?
 
         public init(
             id: ID, espacoId: UUID, unidadeId: UUID, usuarioId: String, intervalo: TimeRange, dias: [DataLocal],
             total: Money, linhas: [LinhaDePreco], cupom: String?, expiraEm: Date, pagamento: FormaDePagamento? = nil,
-            politica: Unidade.PoliticaDeCancelamento? = nil, creditos: Creditos? = nil
+            politica: Unidade.PoliticaDeCancelamento? = nil, creditos: Creditos? = nil, serie: NaSerie? = nil
         ) {
             self.id = id
             self.espacoId = espacoId
@@ -128,6 +142,7 @@ public enum Reserva {
             self.pagamento = pagamento
             self.politica = politica
             self.creditos = creditos
+            self.serie = serie
         }
     }
 

@@ -19,6 +19,11 @@ extension ReservasService {
     /// (read with the read ahead) answers it as it stands, marked on the receipt as replayed,
     /// and one with the key and another body (``Caller/requestFingerprint``) is a 422.
     public func solicitar(_ pedido: PedidoDeReserva, usuario quem: String, caller pedinte: Caller) async throws -> ReservaView {
+        try await solicitar(pedido, usuario: quem, caller: pedinte, serie: nil)
+    }
+
+    /// ``solicitar(_:usuario:caller:)`` for an occurrence of `serie` (nil: a booking of its own).
+    func solicitar(_ pedido: PedidoDeReserva, usuario quem: String, caller pedinte: Caller, serie: Reserva.NaSerie?) async throws -> ReservaView {
         var quemPede = pedinte
         var usuario = quem
         if pedido.paraUsuarioId != nil {
@@ -76,7 +81,8 @@ extension ReservasService {
         if chaveada, let anterior = try await repetir(prefetched) { return anterior }
         do {
             return try await decidir(
-                pedido, id: id, espacoId: espacoId, intervalo: intervalo, usuario: titular, caller: quemReserva, em: now, prefetched: prefetched)
+                pedido, id: id, espacoId: espacoId, intervalo: intervalo, usuario: titular, caller: quemReserva, serie: serie, em: now,
+                prefetched: prefetched)
         } catch let error as ServiceError where chaveada && !Self.alheios.contains(error.codigo) {
             // The same request, sent again while the first ran, may fail on what its own booking
             // changed (the credits it spent: the price moved; the coupon's last use; the member's
@@ -94,8 +100,8 @@ extension ReservasService {
     /// Quotes the booking, checks the total the member was shown, and decides it in the turn of
     /// its days (``reservar``).
     private func decidir(
-        _ pedido: PedidoDeReserva, id: Reserva.ID, espacoId: Espaco.ID, intervalo: TimeRange, usuario: String, caller: Caller, em now: Date,
-        prefetched: Prefetched?
+        _ pedido: PedidoDeReserva, id: Reserva.ID, espacoId: Espaco.ID, intervalo: TimeRange, usuario: String, caller: Caller,
+        serie: Reserva.NaSerie?, em now: Date, prefetched: Prefetched?
     ) async throws -> ReservaView {
         let contexto = try await precos.quote(
             espacoId, intervalo: intervalo, cupom: pedido.cupom, plano: caller.plano, titular: usuario, em: now, prefetched: prefetched)
@@ -111,7 +117,7 @@ extension ReservasService {
         return try await turnos.withTurn(of: dias.map { StreamNames.agenda(espacoId.rawValue, $0) }) {
             try await reservar(
                 pedido, id: id, espacoId: espacoId, intervalo: intervalo, dias: dias, usuario: usuario, caller: caller, contexto: contexto,
-                em: now, prefetched: prefetched)
+                serie: serie, em: now, prefetched: prefetched)
         }
     }
 
@@ -119,7 +125,7 @@ extension ReservasService {
     /// holds the turns of its `dias` (the local days of `intervalo` in the unit's time zone).
     private func reservar(
         _ pedido: PedidoDeReserva, id: Reserva.ID, espacoId: Espaco.ID, intervalo: TimeRange, dias: [DataLocal], usuario: String,
-        caller: Caller, contexto: PrecosService.Contexto, em now: Date, prefetched: Prefetched?
+        caller: Caller, contexto: PrecosService.Contexto, serie: Reserva.NaSerie?, em now: Date, prefetched: Prefetched?
     ) async throws -> ReservaView {
         let espaco = contexto.espaco
         let condicoes = Reserva.Condicoes(espaco: espaco, intervalo: intervalo, fuso: contexto.unidade.fuso)
@@ -142,7 +148,7 @@ extension ReservasService {
             politica: contexto.unidade.politica,
             creditos: contexto.cotacao.creditos.map {
                 Reserva.Creditos(titular: usuario, minutos: $0.minutos, centavos: $0.centavos, daEmpresa: $0.daEmpresa, empresa: empresa)
-            })
+            }, serie: serie)
         let solicitada: [Reserva.Event]
         do {
             solicitada = try Reserva.decider.decide(.solicitar(reserva, condicoes: condicoes, em: now), .inexistente)

@@ -102,6 +102,15 @@ export const SERVICOS = {
 
 export const METODOS = { pix: 'PIX', cartao: 'Cartão de crédito', boleto: 'Boleto', manual: 'Registrado pela recepção' };
 
+/** What a member may pay a booking with (`manual` is only what an operator records). */
+export const METODOS_DE_RESERVA = { pix: METODOS.pix, cartao: METODOS.cartao, boleto: METODOS.boleto };
+
+/** How a recurring booking repeats (the server's `SerieDeReservas.Frequencia`). */
+export const FREQUENCIAS = { semanal: 'Toda semana', quinzenal: 'A cada duas semanas', dias_uteis: 'De segunda a sexta' };
+
+/** The most occurrences one series books (the server's `SerieDeReservas.maximoDeOcorrencias`). */
+export const MAXIMO_DE_OCORRENCIAS = 26;
+
 /** What an invoice or a revenue line is of: a space type, `plano` (a subscription's cycle) or `pacote` (a bundle of credits). */
 export const TIPOS_DE_RECEITA = { ...TIPOS, plano: 'Planos (assinaturas)', pacote: 'Pacotes de créditos' };
 

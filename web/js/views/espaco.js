@@ -10,7 +10,7 @@ import { api, Action } from '../lib/api.js';
 import { espaco as loadEspaco } from '../lib/catalog.js';
 import { session } from '../lib/session.js';
 import { h, link, replace, uid } from '../lib/dom.js';
-import { TIPOS, METODOS, MOTIVOS_BLOQUEIO } from '../lib/labels.js';
+import { TIPOS, METODOS_DE_RESERVA, MOTIVOS_BLOQUEIO, FREQUENCIAS, MAXIMO_DE_OCORRENCIAS } from '../lib/labels.js';
 import {
   money, todayIn, addDays, isDate, dateLong, time, deadline, isoWithOffset, duration, zoneLabel, interval,
 } from '../lib/format.js';
@@ -429,20 +429,39 @@ function screen(container, body, item, { query, setQuery, signal }) {
    * with nothing to pay (credits or discounts cover it all) no method is asked for.
    */
   function paymentForm(pedido, { comCreditos = false } = {}) {
+    const repetir = repeatFields();
     if (pedido.totalEsperado === 0) {
-      const button = h('button', { type: 'submit', class: 'button button--primary-large' }, comCreditos ? 'Reservar com créditos' : 'Reservar sem pagar');
+      const label = comCreditos ? 'Reservar com créditos' : 'Reservar sem pagar';
+      const button = h('button', { type: 'submit', class: 'button button--primary-large' }, label);
+      // A series may need a card for the occurrences the credits no longer cover.
+      const token = field({
+        label: 'Token do cartão', name: 'cartaoToken', optional: true,
+        hint: 'Para as ocorrências que os créditos ou descontos não cobrirem; sem cartão, elas não são reservadas.',
+        attrs: { autocomplete: 'off', spellcheck: 'false', maxlength: '200' },
+      });
       const form = h('form', { class: 'form payment-choice', novalidate: true, 'aria-label': 'Reserva sem pagamento' },
-        h('div', { class: 'actions' }, button));
+        repetir.node, token, h('div', { class: 'actions' }, button));
+      const sync = () => {
+        token.hidden = !repetir.value();
+        button.textContent = repetir.value() ? 'Reservar a série' : label;
+      };
+      form.addEventListener('change', sync);
+      sync();
       form.addEventListener('submit', (event) => {
         event.preventDefault();
         clearErrors(form);
-        book({ ...pedido }, button, form);
+        const serie = repetir.value();
+        if (serie) {
+          const cartaoToken = val(form, 'cartaoToken');
+          return bookSeries({ ...serieDe(pedido), ...serie, ...(cartaoToken ? { pagamento: { metodo: 'cartao', cartaoToken } } : {}) }, button, form);
+        }
+        return book({ ...pedido }, button, form);
       });
       return form;
     }
     const metodo = radios({
       legend: 'Forma de pagamento', name: 'metodo', checked: 'pix',
-      options: Object.entries(METODOS),
+      options: Object.entries(METODOS_DE_RESERVA),
     });
     const token = field({
       label: 'Token do cartão', name: 'cartaoToken',
@@ -463,11 +482,21 @@ function screen(container, body, item, { query, setQuery, signal }) {
     const note = h('p', { class: 'small', 'aria-live': 'polite' });
     const button = h('button', { type: 'submit', class: 'button button--primary-large' }, 'Reservar');
     const form = h('form', { class: 'form payment-choice', novalidate: true, 'aria-label': 'Forma de pagamento e reserva' },
-      metodo, token, note, h('div', { class: 'actions' }, button));
+      repetir.node, metodo, token, note, h('div', { class: 'actions' }, button));
+    const boletoAntes = metodo.querySelector('input[value="boleto"]').disabled;
     const sync = () => {
+      // A series is paid by card: one charge per occurrence, as each is booked.
+      const serie = repetir.value();
+      for (const input of metodo.querySelectorAll('input')) {
+        input.disabled = serie ? input.value !== 'cartao' : input.value === 'boleto' && boletoAntes;
+      }
+      if (serie && form.elements.metodo.value !== 'cartao') metodo.querySelector('input[value="cartao"]').checked = true;
       const chosen = form.elements.metodo.value || 'pix';
       token.hidden = chosen !== 'cartao';
-      note.textContent = notes[chosen] ?? '';
+      note.textContent = serie
+        ? 'Numa série, cada reserva é cobrada no cartão quando é feita; PIX e boleto, só numa reserva avulsa.'
+        : notes[chosen] ?? '';
+      button.textContent = serie ? 'Reservar a série' : 'Reservar';
     };
     form.addEventListener('change', sync);
     sync();
@@ -480,9 +509,91 @@ function screen(container, body, item, { query, setQuery, signal }) {
         pagamento.cartaoToken = val(form, 'cartaoToken');
         if (!pagamento.cartaoToken) return fieldError(form, 'cartaoToken', 'Informe o token do cartão.');
       }
+      const serie = repetir.value();
+      if (serie) return bookSeries({ ...serieDe(pedido), ...serie, pagamento }, button, form);
       return book({ ...pedido, pagamento }, button, form);
     });
     return form;
+  }
+
+  /** The body of a series from a booking's: the same space and first slot (no coupon, no expected total). */
+  function serieDe(pedido) {
+    return { espacoId: pedido.espacoId, inicio: pedido.inicio, fim: pedido.fim };
+  }
+
+  /**
+   * "Repetir": not at all (the default), every week, every other week or Monday to Friday, and
+   * how many times. `value()` is null for a single booking, else {frequencia, ocorrencias}.
+   */
+  function repeatFields() {
+    const frequencia = field({
+      label: 'Repetir', name: 'frequencia', type: 'select', value: '',
+      options: [['', 'Não repetir'], ...Object.entries(FREQUENCIAS)],
+    });
+    const vezes = field({
+      label: 'Quantas vezes, contando esta', name: 'ocorrencias', type: 'number', value: 4,
+      hint: `De 2 a ${MAXIMO_DE_OCORRENCIAS}. Cada uma é uma reserva; as que não couberem (horário ocupado, fechado) são puladas.`,
+      attrs: { min: '2', max: String(MAXIMO_DE_OCORRENCIAS), step: '1', inputmode: 'numeric' },
+    });
+    const node = h('div', { class: 'repeat' }, frequencia, vezes);
+    const select = frequencia.querySelector('select');
+    const sync = () => { vezes.hidden = !select.value; };
+    select.addEventListener('change', sync);
+    sync();
+    return {
+      node,
+      value: () => (select.value ? { frequencia: select.value, ocorrencias: Number(vezes.querySelector('input').value) } : null),
+    };
+  }
+
+  async function bookSeries(serie, button, form) {
+    if (button.disabled) return;
+    if (!Number.isInteger(serie.ocorrencias) || serie.ocorrencias < 2 || serie.ocorrencias > MAXIMO_DE_OCORRENCIAS) {
+      fieldError(form, 'ocorrencias', `Escolha de 2 a ${MAXIMO_DE_OCORRENCIAS} vezes.`);
+      return;
+    }
+    const restore = busy(button, 'Reservando a série…');
+    try {
+      const criada = await bookAction.run('/api/reservas/series', { body: serie, signal });
+      replace(quoteBox);
+      showSeries(criada);
+      loadDay();
+    } catch (error) {
+      if (error?.name === 'AbortError') return;
+      restore();
+      showFormError(form, error);
+    }
+  }
+
+  /** The series made: each occurrence booked (and its price) or skipped (and why). */
+  function showSeries(serie) {
+    const pagar = serie.ocorrencias.filter((o) => o.reservaId).reduce((sum, o) => sum + (o.total ?? 0), 0);
+    replace(resultBox,
+      h('div', { class: 'alert alert--sucesso', role: 'status' },
+        h('h3', {}, serie.recusadas ? `Série reservada: ${serie.reservadas} de ${serie.ocorrencias.length}` : 'Série reservada!'),
+        facts([
+          ['Espaço', espaco.nome],
+          ['Repetição', `${FREQUENCIAS[serie.frequencia] ?? serie.frequencia}, ${serie.ocorrencias.length} vezes`],
+          ['Total', pagar ? `${money(pagar)} (cada reserva cobrada no cartão)` : `${money(0)} — nada a pagar`],
+        ]),
+        table({
+          caption: 'Ocorrências da série',
+          className: 'serie-ocorrencias',
+          columns: [
+            { label: 'Quando', cell: (o) => interval(o.inicio, o.fim, tz) },
+            {
+              label: 'Situação',
+              cell: (o) => (o.reservaId
+                ? `Reservada${o.total ? ` — ${money(o.total)}` : ''}`
+                : h('span', { class: 'serie-recusa' }, `Não reservada: ${o.recusa?.mensagem ?? 'recusada'}`)),
+            },
+          ],
+          rows: serie.ocorrencias,
+          rowAttrs: (o) => ({ dataset: { numero: String(o.numero), situacao: o.reservaId ? 'reservada' : 'recusada' } }),
+        }),
+        h('p', { class: 'actions' }, link('/reservas', 'Ver minhas reservas', { class: 'button' }))));
+    resultBox.focus();
+    announce(`Série reservada: ${serie.reservadas} de ${serie.ocorrencias.length} ocorrências.`);
   }
 
   async function book(pedido, button, form) {

@@ -2,7 +2,8 @@
 // the booking (and its check-in, when the list could read it) whether it applies: pay it (while
 // it waits for payment), check in (once confirmed, until the member has checked in or the window
 // has closed), check out (after check-in), see the payment and its refunds, cancel it (before
-// it starts and before any check-in: the server refuses it after one).
+// it starts and before any check-in: the server refuses it after one), and for an occurrence of
+// a series, cancel it and the ones after it.
 
 import { h } from '../lib/dom.js';
 
@@ -20,7 +21,7 @@ function awaited(checkin, now) {
 /**
  * [{id, applies(reserva, now, checkin) → boolean, button(reserva, handlers) → Node}]
  * checkin: the booking's GET /api/reservas/{id}/checkin, or null when it was not read.
- * handlers: {cancel(reserva, button)} — provided by the list.
+ * handlers: {cancel(reserva, button), cancelSeries(reserva, button)} — provided by the list.
  */
 export const ACOES_DA_RESERVA = [
   {
@@ -51,6 +52,18 @@ export const ACOES_DA_RESERVA = [
       const button = h('button', { type: 'button', class: 'button button--secondary button--small' }, 'Cancelar',
         h('span', { class: 'visually-hidden' }, ' esta reserva'));
       button.addEventListener('click', () => cancel(r, button));
+      return button;
+    },
+  },
+  {
+    // An occurrence of a series: this one and the ones after it, at once.
+    id: 'cancelar-serie',
+    applies: (r, now, checkin) => Boolean(r.serie) && ['solicitada', 'confirmada'].includes(r.status) && Date.parse(r.inicio) > now
+      && (!checkin || checkin.status === 'aguardando'),
+    button: (r, { cancelSeries }) => {
+      const button = h('button', { type: 'button', class: 'button button--secondary button--small' }, 'Cancelar esta e as próximas',
+        h('span', { class: 'visually-hidden' }, ' da série'));
+      button.addEventListener('click', () => cancelSeries(r, button));
       return button;
     },
   },

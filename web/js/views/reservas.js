@@ -3,7 +3,8 @@
 // (reserva-acoes.js: pay, check in or out, see the payment, cancel). Cancelling shows the refund
 // and the penalty the unit's policy gave; a hold released because its payment was declined or its
 // time ran out says so instead. A booking that spent credits says how much, and once it ended
-// what came back to the balance and what the cancellation policy kept (from the statement).
+// what came back to the balance and what the cancellation policy kept (from the statement). An
+// occurrence of a series says which, and cancels itself and the ones after it at once.
 
 import { api, allPages, Action, PAGE_SIZE } from '../lib/api.js';
 import { espaco as loadEspaco, nomeDoEspaco } from '../lib/catalog.js';
@@ -100,6 +101,7 @@ export function render({ container, query, setQuery, signal }) {
   function statusCell(r, espacos, checkin) {
     const line = (text) => h('span', { class: 'small block' }, text);
     const parts = [badge(...situacaoDaReserva(r))];
+    if (r.serie) parts.push(line(`Série: ${r.serie.numero}ª reserva`));
     if (r.status === 'solicitada' && r.expiraEm) {
       parts.push(line(`Horário guardado até ${deadline(r.expiraEm, tz(espacos, r))}`));
     }
@@ -141,7 +143,11 @@ export function render({ container, query, setQuery, signal }) {
 
   function actions(r, espacos, checkin) {
     const now = Date.now();
-    const buttons = ACOES_DA_RESERVA.filter((a) => a.applies(r, now, checkin ?? null)).map((a) => a.button(r, { cancel: (res, button) => cancel(res, button, espacos) }));
+    const handlers = {
+      cancel: (res, button) => cancel(res, button, espacos),
+      cancelSeries: (res, button) => cancelSeries(res, button, espacos),
+    };
+    const buttons = ACOES_DA_RESERVA.filter((a) => a.applies(r, now, checkin ?? null)).map((a) => a.button(r, handlers));
     return buttons.length ? h('div', { class: 'row-actions' }, buttons) : '—';
   }
 
@@ -170,6 +176,38 @@ export function render({ container, query, setQuery, signal }) {
         : '';
       const creditos = usouCreditos(cancelada) ? ' Os créditos voltam ao seu saldo conforme a política de cancelamento; veja em "Meus créditos".' : '';
       const message = `Reserva cancelada.${dinheiro}${creditos}`;
+      flash(message, 'sucesso');
+      announce(message);
+      load();
+    } catch (error) {
+      restore();
+      button.closest('td')?.append(errorBox(error));
+    }
+  }
+
+  /** Cancels this occurrence of a series and the ones after it (each under the unit's policy). */
+  async function cancelSeries(r, button, espacos) {
+    const item = espacos.get(r.espacoId);
+    const p = item?.unidade?.politicaDeCancelamento;
+    const ok = await confirmDialog({
+      title: 'Cancelar esta e as próximas reservas da série?',
+      body: [
+        `${nomeDoEspaco(item, r.espacoId)} — a partir de ${interval(r.inicio, r.fim, tz(espacos, r))}.`,
+        'As reservas anteriores da série ficam como estão. Cada reserva cancelada segue a política da unidade.',
+        p ? `Política da unidade: ${politica(p)}` : null,
+      ].filter(Boolean),
+      confirmText: 'Cancelar as reservas',
+      cancelText: 'Manter a série',
+      danger: true,
+    });
+    if (!ok) return;
+    const restore = busy(button, 'Cancelando…');
+    try {
+      const serie = await new Action().run(`/api/reservas/series/${r.serie.serieId}/cancelamento`, {
+        body: { aPartirDe: r.serie.numero, motivo: 'série cancelada pelo membro' },
+      });
+      const canceladas = serie.ocorrencias.filter((o) => o.numero >= r.serie.numero && o.status === 'cancelada').length;
+      const message = `${canceladas > 1 ? `${canceladas} reservas da série canceladas` : 'Reserva da série cancelada'}. Reembolsos e créditos seguem a política da unidade; veja cada reserva.`;
       flash(message, 'sucesso');
       announce(message);
       load();

@@ -1,0 +1,259 @@
+public import Domain
+import EventStore
+public import Foundation
+import Projections
+
+/// A series as its member reads it: each occurrence with its booking's status now.
+public struct SerieView: Codable, Sendable, Equatable {
+    public struct Ocorrencia: Codable, Sendable, Equatable {
+        public let numero: Int
+        public let inicio: Date
+        public let fim: Date
+        /// The occurrence's booking (absent: refused, see `recusa`).
+        public let reservaId: String?
+        /// The booking's status now (absent: refused, or not in the read model yet).
+        public let status: Reserva.Status?
+        public let total: Money?
+        public let recusa: SerieDeReservas.Recusa?
+    }
+
+    public let id: String
+    public let usuarioId: String
+    public let espacoId: String
+    public let unidadeId: String
+    public let frequencia: SerieDeReservas.Frequencia
+    public let ocorrencias: [Ocorrencia]
+    /// How many were booked and refused when the series was made.
+    public let reservadas: Int
+    public let recusadas: Int
+    public let criadaEm: Date
+    /// The last cancellation of (the rest of) the series.
+    public let canceladaEm: Date?
+}
+
+extension ReservasService {
+    /// A recurring booking: the first occurrence (`inicio`, `fim`) and how it repeats.
+    public struct PedidoDeSerie: Decodable, Sendable {
+        public let espacoId: String
+        public let inicio: Date
+        public let fim: Date
+        /// `semanal`, `quinzenal` or `dias_uteis`.
+        public let frequencia: String
+        /// How many occurrences, the first included: 2 to ``SerieDeReservas/maximoDeOcorrencias``.
+        public let ocorrencias: Int
+        /// A card, charged once per occurrence as each is booked. Absent: only the occurrences
+        /// that cost nothing (credits, a plan, discounts) are booked.
+        public let pagamento: Reserva.FormaDePagamento?
+    }
+
+    var series: AggregateStore<SerieDeReservas.Command, SerieDeReservas.State, SerieDeReservas.Event, SerieDeReservas.Failure> {
+        AggregateStore(store: store, decider: SerieDeReservas.decider) {
+            try SerieDeReservas.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
+        }
+    }
+
+    /// Books every occurrence of the series for `usuario`, one booking each, in order; an
+    /// occurrence the space refuses (taken, closed, beyond the space's horizon, costing money
+    /// with no card) is recorded with its reason, and the rest are booked. 201 with the series;
+    /// 409 `serie_sem_reservas` when none could be booked (nothing is written).
+    ///
+    /// Each occurrence's booking id derives from the series' id and its number, and the series'
+    /// id from the request's `Idempotency-Key` when it has one: a retry after a failure half way
+    /// finds the bookings already made and books the rest.
+    public func solicitarSerie(_ pedido: PedidoDeSerie, usuario: String, caller: Caller) async throws -> SerieView {
+        let espacoId = try EspacosService.espacoId(pedido.espacoId, campo: "espacoId")
+        let primeira = try PrecosService.intervalo(pedido.inicio, pedido.fim)
+        guard let frequencia = SerieDeReservas.Frequencia(rawValue: pedido.frequencia) else {
+            throw ServiceError.invalido(
+                "frequencia", "frequencia é 'semanal', 'quinzenal' ou 'dias_uteis' (segunda a sexta), não '\(pedido.frequencia.prefix(40))'")
+        }
+        let maximo = SerieDeReservas.maximoDeOcorrencias
+        guard (2...maximo).contains(pedido.ocorrencias) else {
+            throw ServiceError.invalido("ocorrencias", "uma série tem de 2 a \(maximo) ocorrências, contando a primeira")
+        }
+        if let forma = pedido.pagamento {
+            guard forma.metodo == .cartao else {
+                throw ServiceError.invalido(
+                    "pagamento.metodo",
+                    "uma série se paga com cartão (cada reserva cobrada ao ser feita) ou com créditos; PIX e boleto, reserve uma a uma")
+            }
+            guard let token = forma.cartaoToken, !token.isEmpty else {
+                throw ServiceError.invalido("pagamento.cartaoToken", "pagamento com cartão precisa do cartaoToken do provedor")
+            }
+            try ServiceError.texto(token, campo: "pagamento.cartaoToken", maximo: 200)
+        }
+        guard case .existente(let espaco) = try await precos.espacos.load(StreamNames.espaco(espacoId)).state else {
+            throw ServiceError.invalido("espacoId", "o espaço \(espacoId) não existe")
+        }
+        guard case .existente(let unidade) = try await precos.unidades.load(StreamNames.unidade(espaco.unidade)).state else {
+            throw ServiceError.invalido("espacoId", "a unidade do espaço \(espacoId) não existe")
+        }
+        let id = SerieDeReservas.ID(caller.idempotencyKey.map { Events.derivedId("serie", $0) } ?? EventIDs.next())
+        let stream = StreamNames.serie(id)
+        if case .existente(let dados) = try await series.load(stream).state {
+            guard dados.serie.usuarioId == usuario else {
+                throw ServiceError(
+                    .invalido, codigo: "chave_de_idempotencia_reutilizada", mensagem: "esta Idempotency-Key já foi usada com outra requisição")
+            }
+            return try await view(dados)
+        }
+        let intervalos = SerieDeReservas.ocorrencias(primeira: primeira, frequencia: frequencia, quantidade: pedido.ocorrencias, fuso: unidade.fuso)
+        var ocorrencias: [SerieDeReservas.Ocorrencia] = []
+        var reservas: [Int: ReservaView] = [:]
+        for (indice, intervalo) in intervalos.enumerated() {
+            let numero = indice + 1
+            // Without a card, an occurrence is booked only when nothing is left to pay.
+            let ocorrencia = PedidoDeReserva(
+                espacoId: espacoId.description, inicio: intervalo.start, fim: intervalo.end, cupom: nil, pagamento: pedido.pagamento,
+                totalEsperado: pedido.pagamento == nil ? 0 : nil, paraUsuarioId: nil)
+            let quem = Caller(
+                requestId: caller.requestId, usuario: caller.usuario, papel: caller.papel, idempotencyKey: "serie:\(id):\(numero)",
+                plano: caller.plano, receipt: caller.receipt)
+            do {
+                let reserva = try await solicitar(ocorrencia, usuario: usuario, caller: quem, serie: Reserva.NaSerie(serieId: id, numero: numero))
+                reservas[numero] = reserva
+                ocorrencias.append(SerieDeReservas.Ocorrencia(numero: numero, intervalo: intervalo, reservaId: Reserva.ID(reserva.id), recusa: nil))
+            } catch let erro as ServiceError where erro.kind == .conflito || erro.kind == .invalido {
+                let recusa =
+                    if pedido.pagamento == nil, erro.codigo == "preco_alterado" {
+                        SerieDeReservas.Recusa(
+                            codigo: "pagamento_necessario",
+                            mensagem: "esta ocorrência custa \(Money(centavos: Int64(erro.detalhes["total"] ?? "") ?? 0)) e a série não tem cartão")
+                    } else {
+                        SerieDeReservas.Recusa(codigo: erro.codigo, mensagem: erro.mensagem)
+                    }
+                ocorrencias.append(SerieDeReservas.Ocorrencia(numero: numero, intervalo: intervalo, reservaId: nil, recusa: recusa))
+            }
+        }
+        let criacao = SerieDeReservas.Criacao(
+            serieId: id, usuarioId: usuario, espacoId: espacoId.rawValue, unidadeId: espaco.unidade.rawValue, frequencia: frequencia,
+            ocorrencias: ocorrencias)
+        let now = clock.now
+        let meta = EventMetadata(correlationId: id.rawValue, actor: caller.usuario ?? usuario, requestId: caller.requestId, service: Self.service)
+        let events: [SerieDeReservas.Event]
+        do {
+            events = try SerieDeReservas.decider.decide(.criar(criacao, por: caller.usuario ?? usuario, em: now), .inexistente)
+        } catch .nenhumaReservada {
+            let primeiraRecusa = ocorrencias.first?.recusa
+            throw ServiceError(
+                .conflito, codigo: "serie_sem_reservas",
+                mensagem: "nenhuma ocorrência da série pôde ser reservada"
+                    + (primeiraRecusa.map { ": a primeira, porque \($0.mensagem)" } ?? ""),
+                detalhes: primeiraRecusa.map { ["motivo": $0.codigo] } ?? [:])
+        } catch {
+            throw ServiceError(error)
+        }
+        do {
+            _ = try await store.append(
+                to: stream, expected: .noStream, events: try Events.new(events, at: now, metadata: meta), receipt: caller.receipt)
+        } catch is WrongExpectedVersion {
+            // The same request, sent again while this one ran, recorded it first: the same bookings.
+            if case .existente(let dados) = try await series.load(stream).state { return try await view(dados) }
+            throw ServiceError.conflito("conflito_de_versao", "a série mudou durante a operação; tente de novo")
+        }
+        guard case .existente(let dados) = events.reduce(SerieDeReservas.State.inexistente, SerieDeReservas.decider.evolve) else {
+            throw ServiceError(SerieDeReservas.Failure.inexistente)
+        }
+        return view(dados, reservas: reservas)
+    }
+
+    /// A series of the caller's (an admin: anyone's), its bookings as the read model has them.
+    public func serie(_ texto: String, usuario: String, admin: Bool) async throws -> SerieView {
+        try await view(try await serieDe(texto, usuario: usuario, admin: admin))
+    }
+
+    /// Cancels the series' bookings from occurrence `aPartirDe` on (default: the first) that
+    /// are still held or confirmed and have not started, each as its owner's cancellation of
+    /// one booking (the unit's policy, its fee and refund; an operator's refunds it whole).
+    /// 409 `nada_a_cancelar` when none is left to cancel.
+    public func cancelarSerie(
+        _ texto: String, aPartirDe: Int?, motivo: String?, usuario: String, admin: Bool, caller: Caller
+    ) async throws -> SerieView {
+        try ServiceError.texto(motivo, campo: "motivo", maximo: 500)
+        let dados = try await serieDe(texto, usuario: usuario, admin: admin)
+        let desde = aPartirDe ?? 1
+        guard dados.serie.ocorrencias.contains(where: { $0.numero == desde }) else {
+            throw ServiceError.invalido("aPartirDe", "a série tem as ocorrências 1 a \(dados.serie.ocorrencias.count)")
+        }
+        let now = clock.now
+        var canceladas: [Reserva.ID] = []
+        for ocorrencia in dados.serie.ocorrencias where ocorrencia.numero >= desde {
+            guard let reservaId = ocorrencia.reservaId,
+                case .existente(let reserva) = try await reservas.load(StreamNames.reserva(reservaId)).state,
+                reserva.status.ativa, reserva.solicitacao.intervalo.start > now
+            else { continue }
+            do {
+                _ = try await cancelar(reservaId.description, motivo: motivo, usuario: usuario, admin: admin, caller: caller)
+                canceladas.append(reservaId)
+            } catch let erro as ServiceError where erro.kind == .conflito {
+                // Changed meanwhile (checked in, expired): it stays as it is.
+                continue
+            }
+        }
+        guard !canceladas.isEmpty else {
+            throw ServiceError.conflito(
+                "nada_a_cancelar", "nenhuma reserva da série a partir da ocorrência \(desde) está ativa e por começar")
+        }
+        let meta = EventMetadata(correlationId: dados.id.rawValue, actor: usuario, requestId: caller.requestId, service: Self.service)
+        let motivoLimpo = motivo?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let state = try await series.handle(StreamNames.serie(dados.id), at: now, metadata: meta, receipt: caller.receipt, failure: ServiceError.init)
+        {
+            _ in
+            .cancelar(aPartirDe: desde, canceladas: canceladas, por: usuario, motivo: motivoLimpo, em: now)
+        }
+        guard case .existente(let depois) = state else { throw ServiceError(SerieDeReservas.Failure.inexistente) }
+        return try await view(depois)
+    }
+
+    private func serieDe(_ texto: String, usuario: String, admin: Bool) async throws -> SerieDeReservas.Dados {
+        guard let id = SerieDeReservas.ID(texto), case .existente(let dados) = try await series.load(StreamNames.serie(id)).state,
+            admin || dados.serie.usuarioId == usuario
+        else { throw ServiceError(SerieDeReservas.Failure.inexistente) }
+        return dados
+    }
+
+    /// The series with its bookings as the read model has them now.
+    private func view(_ dados: SerieDeReservas.Dados) async throws -> SerieView {
+        let ids = dados.serie.ocorrencias.compactMap { $0.reservaId?.description }
+        let docs = try await store.documents(ReservasReadModel.reservas, keys: ids)
+        var reservas: [Int: ReservaView] = [:]
+        for ocorrencia in dados.serie.ocorrencias {
+            guard let id = ocorrencia.reservaId?.description, let doc = docs[id] else { continue }
+            reservas[ocorrencia.numero] = try ReadModelJSON.decoder.decode(ReservaView.self, from: doc)
+        }
+        return view(dados, reservas: reservas)
+    }
+
+    private func view(_ dados: SerieDeReservas.Dados, reservas: [Int: ReservaView]) -> SerieView {
+        let serie = dados.serie
+        // What the series cancelled reads as cancelled at once, before the read model has it.
+        let canceladas = Set(dados.cancelamentos.flatMap(\.canceladas))
+        return SerieView(
+            id: serie.serieId.description, usuarioId: serie.usuarioId, espacoId: serie.espacoId.lowercasedString,
+            unidadeId: serie.unidadeId.lowercasedString, frequencia: serie.frequencia,
+            ocorrencias: serie.ocorrencias.map { o in
+                let reserva = reservas[o.numero]
+                let cancelada = o.reservaId.map(canceladas.contains) ?? false
+                return SerieView.Ocorrencia(
+                    numero: o.numero, inicio: o.intervalo.start, fim: o.intervalo.end, reservaId: o.reservaId?.description,
+                    status: cancelada ? .cancelada : reserva?.status,
+                    total: reserva?.total, recusa: o.recusa)
+            },
+            reservadas: serie.ocorrencias.count(where: { $0.reservaId != nil }), recusadas: serie.ocorrencias.count(where: { $0.reservaId == nil }),
+            criadaEm: dados.criadaEm, canceladaEm: dados.cancelamentos.last?.em)
+    }
+}
+
+extension ServiceError {
+    init(_ failure: SerieDeReservas.Failure) {
+        switch failure {
+        case .inexistente: self = .naoEncontrado("a série de reservas não existe")
+        case .jaExiste: self = .conflito("serie_ja_existe", "esta série de reservas já existe")
+        case .nenhumaReservada: self = .conflito("serie_sem_reservas", "nenhuma ocorrência da série pôde ser reservada")
+        case .quantidade:
+            self = .invalido("ocorrencias", "uma série tem de 2 a \(SerieDeReservas.maximoDeOcorrencias) ocorrências, contando a primeira")
+        case .ocorrenciaInexistente: self = .invalido("aPartirDe", "a série não tem esta ocorrência")
+        case .reservaAlheia: self = .conflito("reserva_alheia", "esta reserva não é uma ocorrência da série")
+        }
+    }
+}

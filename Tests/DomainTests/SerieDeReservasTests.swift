@@ -1,0 +1,94 @@
+import Domain
+import Foundation
+import Testing
+
+private func instant(_ text: String) -> Date { try! Date(text, strategy: .iso8601) }
+private func intervalo(_ inicio: String, _ fim: String) -> TimeRange { try! TimeRange(start: instant(inicio), end: instant(fim)) }
+
+@Suite("SerieDeReservas: occurrences and decider")
+struct SerieDeReservasTests {
+    typealias Scenario = DomainTests.Scenario<SerieDeReservas.Command, SerieDeReservas.State, SerieDeReservas.Event, SerieDeReservas.Failure>
+
+    let saoPaulo = TimeZone(identifier: "America/Sao_Paulo")!
+    let id = SerieDeReservas.ID(UUID(uuidString: "6f1c2a9e-0000-4000-8000-0000000000b1")!)
+    let agora = instant("2026-11-23T08:00:00-03:00")
+    var scenario: Scenario { Scenario(SerieDeReservas.decider) }
+
+    func inicios(_ primeira: TimeRange, _ frequencia: SerieDeReservas.Frequencia, _ quantidade: Int, _ fuso: TimeZone) -> [Date] {
+        SerieDeReservas.ocorrencias(primeira: primeira, frequencia: frequencia, quantidade: quantidade, fuso: fuso).map(\.start)
+    }
+
+    @Test func weekly_fortnightly_and_weekdays_keep_the_local_time_and_the_length() {
+        let terca = intervalo("2026-11-24T10:00:00-03:00", "2026-11-24T11:30:00-03:00")
+        let semanal = SerieDeReservas.ocorrencias(primeira: terca, frequencia: .semanal, quantidade: 3, fuso: saoPaulo)
+        #expect(semanal.map(\.start) == ["2026-11-24T10:00:00-03:00", "2026-12-01T10:00:00-03:00", "2026-12-08T10:00:00-03:00"].map(instant))
+        #expect(semanal.allSatisfy { $0.duration == 90 * 60 })
+        #expect(inicios(terca, .quinzenal, 2, saoPaulo) == ["2026-11-24T10:00:00-03:00", "2026-12-08T10:00:00-03:00"].map(instant))
+        // From a Thursday, Monday to Friday: the weekend is skipped.
+        let quinta = intervalo("2026-11-26T09:00:00-03:00", "2026-11-26T10:00:00-03:00")
+        #expect(
+            inicios(quinta, .diasUteis, 4, saoPaulo)
+                == ["2026-11-26T09:00:00-03:00", "2026-11-27T09:00:00-03:00", "2026-11-30T09:00:00-03:00", "2026-12-01T09:00:00-03:00"].map(instant))
+        // A first occurrence on a Saturday is kept; the next ones are weekdays.
+        let sabado = intervalo("2026-11-28T09:00:00-03:00", "2026-11-28T10:00:00-03:00")
+        #expect(inicios(sabado, .diasUteis, 2, saoPaulo) == ["2026-11-28T09:00:00-03:00", "2026-11-30T09:00:00-03:00"].map(instant))
+    }
+
+    @Test func across_a_daylight_saving_change_the_wall_clock_is_kept() {
+        // New York leaves daylight time on 2026-11-01: 09:00 stays 09:00 (13:00Z, then 14:00Z).
+        let novaYork = TimeZone(identifier: "America/New_York")!
+        let primeira = intervalo("2026-10-27T13:00:00Z", "2026-10-27T14:00:00Z")
+        #expect(inicios(primeira, .semanal, 2, novaYork) == ["2026-10-27T13:00:00Z", "2026-11-03T14:00:00Z"].map(instant))
+        // A local midnight start near the change, in a zone that keeps its offset, moves by whole days.
+        let meiaNoite = intervalo("2026-11-24T00:00:00-03:00", "2026-11-24T01:00:00-03:00")
+        #expect(inicios(meiaNoite, .semanal, 2, saoPaulo) == ["2026-11-24T00:00:00-03:00", "2026-12-01T00:00:00-03:00"].map(instant))
+    }
+
+    func criacao(_ reservadas: [Bool]) -> SerieDeReservas.Criacao {
+        SerieDeReservas.Criacao(
+            serieId: id, usuarioId: "u1", espacoId: UUID(uuidString: "00000000-0000-0000-0000-000000000003")!,
+            unidadeId: UUID(uuidString: "00000000-0000-0000-0000-000000000002")!, frequencia: .semanal,
+            ocorrencias: reservadas.enumerated().map { indice, reservada in
+                SerieDeReservas.Ocorrencia(
+                    numero: indice + 1, intervalo: intervalo("2026-11-24T10:00:00-03:00", "2026-11-24T11:00:00-03:00"),
+                    reservaId: reservada ? reserva(indice + 1) : nil,
+                    recusa: reservada ? nil : SerieDeReservas.Recusa(codigo: "horario_indisponivel", mensagem: "ocupado"))
+            })
+    }
+
+    func reserva(_ numero: Int) -> Reserva.ID {
+        Reserva.ID(UUID(uuidString: "6f1c2a9e-0000-4000-8000-\(String(repeating: "0", count: 12 - String(numero).count))\(numero)")!)
+    }
+
+    @Test func a_series_is_recorded_once_with_at_least_one_booking() {
+        let serie = criacao([true, false, true])
+        #expect(scenario.when(.criar(serie, por: "u1", em: agora)).outcome == .events([.criada(SerieDeReservas.Criada(serie, por: "u1", em: agora))]))
+        #expect(scenario.when(.criar(criacao([false, false]), por: "u1", em: agora)).outcome == .failure(.nenhumaReservada))
+        #expect(scenario.when(.criar(criacao([true]), por: "u1", em: agora)).outcome == .failure(.quantidade))
+        #expect(
+            scenario.when(.criar(criacao(Array(repeating: true, count: SerieDeReservas.maximoDeOcorrencias + 1)), por: "u1", em: agora)).outcome
+                == .failure(.quantidade))
+        let criada = SerieDeReservas.Event.criada(SerieDeReservas.Criada(serie, por: "u1", em: agora))
+        #expect(scenario.given(criada).when(.criar(serie, por: "u1", em: agora)).outcome == .failure(.jaExiste))
+    }
+
+    @Test func a_cancellation_names_only_bookings_of_the_series_from_its_occurrence_on() {
+        let serie = criacao([true, true, true])
+        let criada = SerieDeReservas.Event.criada(SerieDeReservas.Criada(serie, por: "u1", em: agora))
+        let depois = agora.addingTimeInterval(60)
+        let cancelada = SerieDeReservas.Cancelada(
+            serieId: id, usuarioId: "u1", aPartirDe: 2, canceladas: [reserva(2), reserva(3)], por: "u1", motivo: nil, em: depois)
+        #expect(
+            scenario.given(criada).when(.cancelar(aPartirDe: 2, canceladas: [reserva(2), reserva(3)], por: "u1", motivo: nil, em: depois)).outcome
+                == .events([.cancelada(cancelada)]))
+        // The first occurrence is before occurrence 2: not this cancellation's.
+        #expect(
+            scenario.given(criada).when(.cancelar(aPartirDe: 2, canceladas: [reserva(1)], por: "u1", motivo: nil, em: depois)).outcome
+                == .failure(.reservaAlheia))
+        #expect(
+            scenario.given(criada).when(.cancelar(aPartirDe: 4, canceladas: [], por: "u1", motivo: nil, em: depois)).outcome
+                == .failure(.ocorrenciaInexistente))
+        #expect(scenario.given(criada).when(.cancelar(aPartirDe: 1, canceladas: [], por: "u1", motivo: nil, em: depois)).outcome == .events([]))
+        #expect(scenario.when(.cancelar(aPartirDe: 1, canceladas: [], por: "u1", motivo: nil, em: depois)).outcome == .failure(.inexistente))
+    }
+}

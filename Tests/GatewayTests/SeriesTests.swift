@@ -1,0 +1,159 @@
+import Domain
+import EventStore
+import Foundation
+import HTTPTypes
+import Services
+import Testing
+
+/// Recurring bookings: one request books the same slot week after week, each occurrence an
+/// ordinary booking (its own slot, price, charge and cancellation); an occurrence the space
+/// refuses is recorded with its reason and the rest are booked; the member cancels the rest of
+/// the series at once.
+@Suite("Recurring bookings")
+struct SeriesTests {
+    static let chave: HTTPField.Name = .init("Idempotency-Key")!
+
+    func serie(
+        _ espaco: String, _ inicio: String, _ fim: String, frequencia: String = "semanal", ocorrencias: Int = 4, cartao: String? = "tok_visa",
+        pagamento: String? = nil
+    ) -> String {
+        let forma = pagamento ?? cartao.map { #"{"metodo":"cartao","cartaoToken":"\#($0)"}"# }
+        return #"{"espacoId":"\#(espaco)","inicio":"\#(inicio)","fim":"\#(fim)","frequencia":"\#(frequencia)","ocorrencias":\#(ocorrencias)"#
+            + (forma.map { #","pagamento":\#($0)"# } ?? "") + "}"
+    }
+
+    @Test("a weekly series books each free occurrence by card, records the taken one, replays under its key, and is cancelled from an occurrence on")
+    func weekly_series_by_card() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))  // Monday 23/11 08:00 in São Paulo
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            func escritos() async throws -> Int {
+                try await harness.allEvents().filter { ["serie", "reserva"].contains($0.stream.category) }.count
+            }
+            // Bad input: a clear error naming the field, and nothing written.
+            let antes = try await escritos()
+            let (inicio, fim) = ("2026-11-24T10:00:00-03:00", "2026-11-24T11:00:00-03:00")
+            for (corpo, campo) in [
+                (serie(cenario.sala, inicio, fim, frequencia: "mensal"), "frequencia"),
+                (serie(cenario.sala, inicio, fim, ocorrencias: 1), "ocorrencias"),
+                (serie(cenario.sala, inicio, fim, ocorrencias: 27), "ocorrencias"),
+                (serie(cenario.sala, inicio, fim, pagamento: #"{"metodo":"pix"}"#), "pagamento.metodo"),
+                (serie(cenario.sala, inicio, fim, pagamento: #"{"metodo":"boleto"}"#), "pagamento.metodo"),
+                (serie(cenario.sala, inicio, fim, pagamento: #"{"metodo":"cartao"}"#), "pagamento.cartaoToken"),
+                (serie("00000000-0000-4000-8000-000000000009", inicio, fim), "espacoId"),
+                (serie(cenario.sala, fim, inicio), "fim"),
+            ] {
+                let recusado = try await client.json(.post, "/api/reservas/series", corpo, token: cenario.membro)
+                #expect(recusado.status == .unprocessableContent, "\(corpo): \(String(buffer: recusado.body))")
+                #expect((recusado.object["detalhes"] as? [String: Any])?["campo"] as? String == campo, "\(corpo)")
+            }
+            #expect(try await escritos() == antes)
+
+            // Caio holds the third Tuesday's hour (in part).
+            #expect(try await client.register("caio@example.com", nome: "Caio").status == .created)
+            let caio = try await client.token("caio@example.com")
+            let deCaio = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-12-08T10:30:00-03:00", "2026-12-08T11:30:00-03:00"), token: caio)
+            #expect(deCaio.status == .created)
+
+            // Four Tuesdays at 10:00, by card: three booked, the taken one recorded with its reason.
+            let corpo = serie(cenario.sala, inicio, fim)
+            let criada = try await client.json(.post, "/api/reservas/series", corpo, token: cenario.membro, headers: [Self.chave: "serie-1"])
+            #expect(criada.status == .created, "\(String(buffer: criada.body))")
+            let id = try #require(criada.object["id"] as? String)
+            #expect(criada.object["frequencia"] as? String == "semanal")
+            #expect(criada.object["reservadas"] as? Int == 3 && criada.object["recusadas"] as? Int == 1)
+            let ocorrencias = try #require(criada.object["ocorrencias"] as? [[String: Any]])
+            #expect(ocorrencias.map { $0["numero"] as? Int } == [1, 2, 3, 4])
+            #expect(
+                ocorrencias.map { $0["inicio"] as? String } == [
+                    "2026-11-24T13:00:00Z", "2026-12-01T13:00:00Z", "2026-12-08T13:00:00Z", "2026-12-15T13:00:00Z",
+                ])
+            #expect(ocorrencias.map { $0["fim"] as? String }.last == "2026-12-15T14:00:00Z")
+            let recusa = try #require(ocorrencias[2]["recusa"] as? [String: Any])
+            #expect(recusa["codigo"] as? String == "horario_indisponivel" && ocorrencias[2]["reservaId"] == nil)
+            let reservas = ocorrencias.compactMap { $0["reservaId"] as? String }
+            #expect(reservas.count == 3 && ocorrencias[0]["total"] as? Int == 5_000 && ocorrencias[0]["status"] as? String == "solicitada")
+
+            // The same request again (its answer was lost): the same series, nothing booked twice.
+            let escritosAntes = try await escritos()
+            let repetida = try await client.json(.post, "/api/reservas/series", corpo, token: cenario.membro, headers: [Self.chave: "serie-1"])
+            #expect(repetida.status == .created && repetida.object["id"] as? String == id)
+            #expect(try await escritos() == escritosAntes)
+            let registro = try #require(try await harness.allEvents().first { $0.type == SerieDeReservas.Catalogo.criada.type })
+            #expect(registro.stream.description == "serie-\(id)")
+
+            // Each occurrence is an ordinary booking: charged to the card, confirmed, named in the member's list.
+            for reserva in reservas { _ = try await client.reserva(reserva, token: cenario.membro, status: "confirmada") }
+            let minhas = try await client.json(.get, "/api/reservas", token: cenario.membro).object["itens"] as? [[String: Any]] ?? []
+            let naSerie = minhas.compactMap { $0["serie"] as? [String: Any] }.filter { $0["serieId"] as? String == id }
+            #expect(naSerie.compactMap { $0["numero"] as? Int }.sorted() == [1, 2, 4])
+            let vista = try await client.json(.get, "/api/reservas/series/\(id)", token: cenario.membro)
+            #expect(vista.status == .ok)
+            #expect(
+                (vista.object["ocorrencias"] as? [[String: Any]])?.compactMap { $0["status"] as? String } == [
+                    "confirmada", "confirmada", "confirmada",
+                ])
+
+            // Another member neither sees nor cancels it.
+            #expect(try await client.json(.get, "/api/reservas/series/\(id)", token: caio).status == .notFound)
+            #expect(try await client.json(.post, "/api/reservas/series/\(id)/cancelamento", token: caio).status == .notFound)
+            #expect(try await client.json(.get, "/api/reservas/series/\(UUID())", token: cenario.membro).status == .notFound)
+
+            // Cancelled from the second on: the second and the fourth, each under the unit's policy
+            // (more than 24 h ahead: refunded whole); the first stays.
+            let fora = try await client.json(
+                .post, "/api/reservas/series/\(id)/cancelamento", #"{"aPartirDe":9}"#, token: cenario.membro)
+            #expect(fora.status == .unprocessableContent && (fora.object["detalhes"] as? [String: Any])?["campo"] as? String == "aPartirDe")
+            let cancelada = try await client.json(
+                .post, "/api/reservas/series/\(id)/cancelamento", #"{"aPartirDe":2,"motivo":"o projeto acabou"}"#, token: cenario.membro)
+            #expect(cancelada.status == .ok, "\(String(buffer: cancelada.body))")
+            #expect(cancelada.object["canceladaEm"] as? String != nil)
+            let segunda = try await client.reserva(reservas[1], token: cenario.membro, status: "cancelada")
+            #expect((segunda["cancelamento"] as? [String: Any])?["reembolso"] as? Int == 5_000)
+            _ = try await client.reserva(reservas[2], token: cenario.membro, status: "cancelada")
+            _ = try await client.reserva(reservas[0], token: cenario.membro, status: "confirmada")
+            let registroDoCancelamento = try #require(
+                try await harness.allEvents().first { $0.type == SerieDeReservas.Catalogo.cancelada.type })
+            let gravado = try JSONSerialization.jsonObject(with: registroDoCancelamento.data) as? [String: Any]
+            #expect((gravado?["canceladas"] as? [String])?.map { $0.lowercased() }.sorted() == [reservas[1], reservas[2]].sorted())
+            #expect(gravado?["aPartirDe"] as? Int == 2)
+            // Nothing left from there on.
+            let deNovo = try await client.json(.post, "/api/reservas/series/\(id)/cancelamento", #"{"aPartirDe":2}"#, token: cenario.membro)
+            #expect(deNovo.status == .conflict && deNovo.object["erro"] as? String == "nada_a_cancelar")
+        }
+    }
+
+    @Test("without a card only what credits pay is booked; a series nothing of which can be booked is refused and writes nothing")
+    func series_paid_by_credits() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let antes = try await harness.allEvents().count
+            let semCartao = serie(cenario.sala, "2026-11-25T14:00:00-03:00", "2026-11-25T15:00:00-03:00", ocorrencias: 3, cartao: nil)
+            let nada = try await client.json(.post, "/api/reservas/series", semCartao, token: cenario.membro)
+            #expect(nada.status == .conflict && nada.object["erro"] as? String == "serie_sem_reservas", "\(String(buffer: nada.body))")
+            #expect((nada.object["mensagem"] as? String)?.contains("R$ 50,00") == true, "\(nada.object)")
+            #expect(try await harness.allEvents().count == antes)
+
+            // Two hours of credits: the first two Wednesdays are paid with them, the third is not booked.
+            let membro = try #require(try await client.json(.get, "/api/auth/me", token: cenario.membro).object["id"] as? String)
+            let ajuste = try await client.json(
+                .post, "/api/admin/usuarios/\(membro)/creditos/ajustes", #"{"medida":"minutos","quantidade":120,"motivo":"cortesia"}"#,
+                token: cenario.admin)
+            #expect(ajuste.status == .created || ajuste.status == .ok, "\(String(buffer: ajuste.body))")
+            let criada = try await client.json(.post, "/api/reservas/series", semCartao, token: cenario.membro)
+            #expect(criada.status == .created, "\(String(buffer: criada.body))")
+            let ocorrencias = try #require(criada.object["ocorrencias"] as? [[String: Any]])
+            #expect(ocorrencias.map { $0["total"] as? Int } == [0, 0, nil])
+            let recusa = try #require(ocorrencias[2]["recusa"] as? [String: Any])
+            #expect(recusa["codigo"] as? String == "pagamento_necessario", "\(recusa)")
+            for reserva in ocorrencias.compactMap({ $0["reservaId"] as? String }) {
+                _ = try await client.reserva(reserva, token: cenario.membro, status: "confirmada")
+            }
+            #expect(try await client.json(.get, "/api/creditos", token: cenario.membro).object["minutos"] as? Int == 0)
+        }
+    }
+}

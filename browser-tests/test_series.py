@@ -1,0 +1,97 @@
+"""Recurring bookings: on a space's page the demo member picks 10:00–11:00 two days ahead, sees
+the price (paid by PIX, card or boleto: not "Registrado pela recepção", an operator's record),
+chooses "Repetir: Toda semana" four times (PIX and boleto are then disabled and the
+card is chosen: a series is charged per occurrence by card) and books the series. The third
+Tuesday is taken by another member, so the result says "Série reservada: 3 de 4", lists each
+occurrence with its price and the third as "Não reservada" with the reason. Thirty times is
+refused next to "Quantas vezes" before anything is sent. On "Minhas reservas" each booking of the
+series says which it is; "Cancelar esta e as próximas" on the second, after a confirmation,
+cancels the second and the fourth and leaves the first (the API agrees). On a phone the repeat
+fields and the series' result fit the screen."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from selenium.webdriver.common.by import By
+
+from journeys import api, book, eventually, meeting_room, member, open_signed_in, token
+
+SP = ZoneInfo("America/Sao_Paulo")
+
+
+def test_a_member_books_a_weekly_series_and_cancels_the_rest_of_it(browser, server):
+    sufixo = uuid.uuid4().hex[:4]
+    _, sala = meeting_room(server, f"Sala Série {sufixo}")
+    primeiro = (datetime.now(SP) + timedelta(days=2)).replace(hour=10, minute=0, second=0, microsecond=0)
+    # another member holds the third week's hour
+    _, _, outro = member(server, "Rafael Série")
+    book(server, outro, sala, primeiro + timedelta(days=14), primeiro + timedelta(days=14, hours=1))
+
+    ui = browser(size=(1280, 900))
+    open_signed_in(ui, server, server.member, f"/espacos/{sala}?data={primeiro.date().isoformat()}&de=10:00&ate=11:00")
+    ui.wait_text("Composição do preço", ".quote")
+    ui.choose("Repetir", "Toda semana")
+    quote = ui.driver.find_element(By.CSS_SELECTOR, ".quote")
+    disabled = {i.get_attribute("value"): i.get_attribute("disabled") is not None for i in quote.find_elements(By.CSS_SELECTOR, "input[name=metodo]")}
+    # what a member pays with (an operator's "recorded at the desk" is not offered)
+    assert sorted(disabled) == ["boleto", "cartao", "pix"], disabled
+    assert disabled["pix"] and disabled["boleto"] and not disabled["cartao"], disabled
+    assert quote.find_element(By.CSS_SELECTOR, "input[value=cartao]").is_selected()
+    assert "cada reserva é cobrada no cartão" in quote.text, quote.text
+
+    # thirty times: refused next to the field, nothing sent
+    ui.fill("Quantas vezes, contando esta", "30")
+    ui.fill("Token do cartão", "tok_visa")
+    ui.click("Reservar a série", ".quote")
+    erro = ui.wait(lambda d: d.find_element(By.CSS_SELECTOR, "[data-field=ocorrencias] .field__error").text, "no error next to the field")
+    assert "de 2 a 26" in erro, erro
+    ui.step("serie-vezes-demais")
+
+    ui.fill("Quantas vezes, contando esta", "4")
+    ui.click("Reservar a série", ".quote")
+    result = ui.wait_text("Série reservada: 3 de 4", ".result")
+    assert "Toda semana, 4 vezes" in result.text and "R$ 180,00" in result.text, result.text
+    rows = result.find_elements(By.CSS_SELECTOR, "tbody tr")
+    assert [r.get_attribute("data-situacao") for r in rows] == ["reservada", "reservada", "recusada", "reservada"]
+    assert "Não reservada: o espaço já está reservado" in rows[2].text, rows[2].text
+    assert "R$ 60,00" in rows[0].text, rows[0].text
+    ui.step("serie-reservada")
+
+    # "Minhas reservas": each occurrence says which; cancel from the second on
+    mine = token(server, server.member)
+    serie = [r for r in api(server, "GET", "/api/reservas", token=mine)["itens"] if r.get("serie") and r["espacoId"] == sala]
+    assert sorted(r["serie"]["numero"] for r in serie) == [1, 2, 4], serie
+    por_numero = {r["serie"]["numero"]: r["id"] for r in serie}
+    eventually(lambda: all(api(server, "GET", f"/api/reservas/{i}", token=mine)["status"] == "confirmada" for i in por_numero.values()),
+               "the card payments")
+    ui.open("/reservas")
+    ui.wait_heading("Minhas reservas")
+    segunda = ui.wait(lambda d: d.find_element(By.CSS_SELECTOR, f"tr[data-reserva='{por_numero[2]}']"), "the second booking's row")
+    assert "Série: 2ª reserva" in segunda.text, segunda.text
+    ui.click("Cancelar esta e as próximas", segunda)
+    dialog = ui.dialog()
+    assert "As reservas anteriores da série ficam como estão" in dialog.text, dialog.text
+    ui.step("cancelar-serie")
+    ui.click("Cancelar as reservas", dialog)
+    ui.wait_text("2 reservas da série canceladas", "#flash")
+    ui.step("serie-cancelada")
+    estados = {n: api(server, "GET", f"/api/reservas/{i}", token=mine)["status"] for n, i in por_numero.items()}
+    assert estados == {1: "confirmada", 2: "cancelada", 4: "cancelada"}, estados
+
+    # on a phone: the repeat fields and the result fit the screen
+    phone = browser(size=(390, 844), mobile=True)
+    segundo = primeiro + timedelta(days=1)
+    open_signed_in(phone, server, server.member, f"/espacos/{sala}?data={segundo.date().isoformat()}&de=10:00&ate=11:00")
+    phone.wait_text("Composição do preço", ".quote")
+    phone.choose("Repetir", "De segunda a sexta")
+    phone.fill("Quantas vezes, contando esta", "2")
+    phone.fill("Token do cartão", "tok_visa")
+    phone.step("repetir-celular")
+    phone.click("Reservar a série", ".quote")
+    phone.wait_text("Série reservada!", ".result")
+    largura = phone.driver.execute_script("return document.documentElement.scrollWidth")
+    assert largura <= 390, f"the page is {largura} px wide on a 390 px screen"
+    phone.step("serie-celular")
