@@ -328,6 +328,9 @@ extension OpenAPI {
                                 ).merging(["description": "por que esta ocorrência não foi reservada (o erro que a reserva teria dado)"]) { $1 },
                             ], required: ["numero", "inicio", "fim"])),
                     "reservadas": ["type": "integer"], "recusadas": ["type": "integer"], "criadaEm": instant, "canceladaEm": instant,
+                    "ultimoCancelamento": object(
+                        ["em": instant, "aPartirDe": ["type": "integer"], "reservas": array(uuid)], required: ["em", "aPartirDe", "reservas"]
+                    ).merging(["description": "o último cancelamento da série: a partir de que ocorrência, e as reservas que cancelou"]) { $1 },
                 ], required: ["id", "usuarioId", "espacoId", "frequencia", "ocorrencias", "reservadas", "recusadas", "criadaEm"]),
             "CancelamentoDeSerie": object(
                 [

@@ -277,7 +277,7 @@ extension Routes {
             Operation(
                 method: .post, path: "/api/reservas/series/{id}/cancelamento",
                 summary: "Cancelar a série a partir de uma ocorrência: cada reserva ainda por começar, com a política da unidade",
-                tag: "reservas", auth: true, request: "CancelamentoDeSerie", response: "Serie", errors: [404, 409, 422])
+                tag: "reservas", auth: true, request: "CancelamentoDeSerie", response: "Serie", errors: [404, 409, 422, 503])
         ) { _, context, body in
             let user = try context.requireUser()
             let input =

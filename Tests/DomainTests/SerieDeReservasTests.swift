@@ -70,6 +70,18 @@ struct SerieDeReservasTests {
                 == .failure(.quantidade))
         let criada = SerieDeReservas.Event.criada(SerieDeReservas.Criada(serie, por: "u1", em: agora))
         #expect(scenario.given(criada).when(.criar(serie, por: "u1", em: agora)).outcome == .failure(.jaExiste))
+        // Occurrences numbered 1…n, each booking once.
+        let foraDeOrdem = SerieDeReservas.Criacao(
+            serieId: id, usuarioId: "u1", espacoId: serie.espacoId, unidadeId: serie.unidadeId, frequencia: .semanal,
+            ocorrencias: serie.ocorrencias.reversed())
+        #expect(scenario.when(.criar(foraDeOrdem, por: "u1", em: agora)).outcome == .failure(.quantidade))
+        let repetida = SerieDeReservas.Criacao(
+            serieId: id, usuarioId: "u1", espacoId: serie.espacoId, unidadeId: serie.unidadeId, frequencia: .semanal,
+            ocorrencias: serie.ocorrencias.map {
+                SerieDeReservas.Ocorrencia(
+                    numero: $0.numero, intervalo: $0.intervalo, reservaId: $0.reservaId.map { _ in reserva(1) }, recusa: $0.recusa)
+            })
+        #expect(scenario.when(.criar(repetida, por: "u1", em: agora)).outcome == .failure(.reservaAlheia))
     }
 
     @Test func a_cancellation_names_only_bookings_of_the_series_from_its_occurrence_on() {
@@ -89,6 +101,21 @@ struct SerieDeReservasTests {
             scenario.given(criada).when(.cancelar(aPartirDe: 4, canceladas: [], por: "u1", motivo: nil, em: depois)).outcome
                 == .failure(.ocorrenciaInexistente))
         #expect(scenario.given(criada).when(.cancelar(aPartirDe: 1, canceladas: [], por: "u1", motivo: nil, em: depois)).outcome == .events([]))
+        // A booking named twice counts once; one an earlier cancellation named is not named again.
+        #expect(
+            scenario.given(criada).when(
+                .cancelar(aPartirDe: 2, canceladas: [reserva(2), reserva(3), reserva(2)], por: "u1", motivo: nil, em: depois)
+            ).outcome == .events([.cancelada(cancelada)]))
+        let depoisAinda = depois.addingTimeInterval(60)
+        #expect(
+            scenario.given(criada, .cancelada(cancelada)).when(
+                .cancelar(aPartirDe: 1, canceladas: [reserva(1), reserva(2)], por: "u1", motivo: nil, em: depoisAinda)
+            ).outcome
+                == .events([
+                    .cancelada(
+                        SerieDeReservas.Cancelada(
+                            serieId: id, usuarioId: "u1", aPartirDe: 1, canceladas: [reserva(1)], por: "u1", motivo: nil, em: depoisAinda))
+                ]))
         #expect(scenario.when(.cancelar(aPartirDe: 1, canceladas: [], por: "u1", motivo: nil, em: depois)).outcome == .failure(.inexistente))
     }
 }

@@ -24,7 +24,8 @@ struct SeriesTests {
 
     @Test("a weekly series books each free occurrence by card, records the taken one, replays under its key, and is cancelled from an occurrence on")
     func weekly_series_by_card() async throws {
-        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))  // Monday 23/11 08:00 in São Paulo
+        let clock = ManualClock(segundaDeManha)  // Monday 23/11 08:00 in São Paulo
+        let harness = try await Harness.make(clock: clock)
         defer { harness.removeFiles() }
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
@@ -43,6 +44,8 @@ struct SeriesTests {
                 (serie(cenario.sala, inicio, fim, pagamento: #"{"metodo":"cartao"}"#), "pagamento.cartaoToken"),
                 (serie("00000000-0000-4000-8000-000000000009", inicio, fim), "espacoId"),
                 (serie(cenario.sala, fim, inicio), "fim"),
+                // Monday to Friday from a Saturday.
+                (serie(cenario.sala, "2026-11-28T10:00:00-03:00", "2026-11-28T11:00:00-03:00", frequencia: "dias_uteis"), "inicio"),
             ] {
                 let recusado = try await client.json(.post, "/api/reservas/series", corpo, token: cenario.membro)
                 #expect(recusado.status == .unprocessableContent, "\(corpo): \(String(buffer: recusado.body))")
@@ -110,6 +113,8 @@ struct SeriesTests {
                 .post, "/api/reservas/series/\(id)/cancelamento", #"{"aPartirDe":2,"motivo":"o projeto acabou"}"#, token: cenario.membro)
             #expect(cancelada.status == .ok, "\(String(buffer: cancelada.body))")
             #expect(cancelada.object["canceladaEm"] as? String != nil)
+            let ultimo = try #require(cancelada.object["ultimoCancelamento"] as? [String: Any])
+            #expect((ultimo["reservas"] as? [String])?.sorted() == [reservas[1], reservas[2]].sorted() && ultimo["aPartirDe"] as? Int == 2)
             let segunda = try await client.reserva(reservas[1], token: cenario.membro, status: "cancelada")
             #expect((segunda["cancelamento"] as? [String: Any])?["reembolso"] as? Int == 5_000)
             _ = try await client.reserva(reservas[2], token: cenario.membro, status: "cancelada")
@@ -122,6 +127,19 @@ struct SeriesTests {
             // Nothing left from there on.
             let deNovo = try await client.json(.post, "/api/reservas/series/\(id)/cancelamento", #"{"aPartirDe":2}"#, token: cenario.membro)
             #expect(deNovo.status == .conflict && deNovo.object["erro"] as? String == "nada_a_cancelar")
+
+            // The first occurrence, checked into ten minutes before its start, stays even when an
+            // operator cancels the whole series (an operator may cancel a checked-in booking alone).
+            let codigo = try await eventually("the first booking's check-in code") {
+                try await client.json(.get, "/api/reservas/\(reservas[0])/checkin", token: cenario.membro).object["codigo"] as? String
+            }
+            clock.set(try Date("2026-11-24T09:50:00-03:00", strategy: .iso8601))
+            let presente = try await client.json(
+                .post, "/api/checkin", #"{"codigo":"\#(codigo)","reservaId":"\#(reservas[0])"}"#, token: cenario.membro)
+            #expect(presente.status == .ok, "\(String(buffer: presente.body))")
+            let peloOperador = try await client.json(.post, "/api/reservas/series/\(id)/cancelamento", "{}", token: cenario.admin)
+            #expect(peloOperador.status == .conflict && peloOperador.object["erro"] as? String == "nada_a_cancelar", "\(peloOperador.object)")
+            _ = try await client.reserva(reservas[0], token: cenario.membro, status: "confirmada")
         }
     }
 

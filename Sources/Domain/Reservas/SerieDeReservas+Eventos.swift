@@ -82,8 +82,12 @@ extension SerieDeReservas {
     }
 
     static func criar(_ serie: Criacao, por: String, em: Date) throws(Failure) -> [Event] {
-        guard (2...maximoDeOcorrencias).contains(serie.ocorrencias.count) else { throw .quantidade }
-        guard serie.ocorrencias.contains(where: { $0.reservaId != nil }) else { throw .nenhumaReservada }
+        guard (2...maximoDeOcorrencias).contains(serie.ocorrencias.count),
+            serie.ocorrencias.map(\.numero) == Array(1...serie.ocorrencias.count)
+        else { throw .quantidade }
+        let reservas = serie.ocorrencias.compactMap(\.reservaId)
+        guard Set(reservas).count == reservas.count else { throw .reservaAlheia }
+        guard !reservas.isEmpty else { throw .nenhumaReservada }
         return [.criada(Criada(serie, por: por, em: em))]
     }
 
@@ -93,6 +97,10 @@ extension SerieDeReservas {
         guard dados.serie.ocorrencias.contains(where: { $0.numero == aPartirDe }) else { throw .ocorrenciaInexistente }
         let daSerie = Set(dados.serie.ocorrencias.filter { $0.numero >= aPartirDe }.compactMap(\.reservaId))
         guard canceladas.allSatisfy(daSerie.contains) else { throw .reservaAlheia }
+        // Each booking once, and not one an earlier cancellation of the series already named.
+        let antes = Set(dados.cancelamentos.flatMap(\.canceladas))
+        var vistas: Set<Reserva.ID> = []
+        let canceladas = canceladas.filter { !antes.contains($0) && vistas.insert($0).inserted }
         guard !canceladas.isEmpty else { return [] }
         return [
             .cancelada(

@@ -108,11 +108,12 @@ public enum SerieDeReservas {
         case jaExiste
         /// No occurrence could be booked: there is no series.
         case nenhumaReservada
-        /// Fewer than two occurrences, or more than ``maximoDeOcorrencias``.
+        /// Fewer than two occurrences, more than ``maximoDeOcorrencias``, or not numbered 1…n.
         case quantidade
         /// An occurrence number the series does not have.
         case ocorrenciaInexistente
-        /// A cancellation that names a booking that is not one of the series' (from `aPartirDe`).
+        /// A cancellation that names a booking that is not one of the series' (from `aPartirDe`),
+        /// or a series that names one booking twice.
         case reservaAlheia
     }
 }

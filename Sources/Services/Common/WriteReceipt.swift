@@ -26,6 +26,16 @@ public final class WriteReceipt: Sendable {
         state.withLock { $0.types.merge(result.types, uniquingKeysWith: max) }
     }
 
+    /// Adds what another receipt recorded (a command made of other commands), and whether it is
+    /// someone else's to read; not whether it was replayed.
+    public func merge(_ other: WriteReceipt) {
+        let (types, shared) = (other.types, other.shared)
+        state.withLock { state in
+            state.types.merge(types, uniquingKeysWith: max)
+            state.shared = state.shared || shared
+        }
+    }
+
     /// Whether the command answered with what an earlier request with the same
     /// `Idempotency-Key` made (``markReplayed(_:)``), writing nothing.
     public var replayed: Bool { state.withLock { $0.replayed } }

@@ -29,6 +29,14 @@ public struct SerieView: Codable, Sendable, Equatable {
     public let criadaEm: Date
     /// The last cancellation of (the rest of) the series.
     public let canceladaEm: Date?
+    public let ultimoCancelamento: Cancelamento?
+
+    /// A cancellation of the series from occurrence `aPartirDe` on: the bookings it cancelled.
+    public struct Cancelamento: Codable, Sendable, Equatable {
+        public let em: Date
+        public let aPartirDe: Int
+        public let reservas: [String]
+    }
 }
 
 extension ReservasService {
@@ -88,13 +96,20 @@ extension ReservasService {
         guard case .existente(let unidade) = try await precos.unidades.load(StreamNames.unidade(espaco.unidade)).state else {
             throw ServiceError.invalido("espacoId", "a unidade do espaço \(espacoId) não existe")
         }
+        if frequencia == .diasUteis, DataLocal(primeira.start, em: unidade.fuso).diaDaSemana.fimDeSemana {
+            throw ServiceError.invalido("inicio", "uma série de segunda a sexta começa num dia útil; a primeira ocorrência cai num fim de semana")
+        }
         let id = SerieDeReservas.ID(caller.idempotencyKey.map { Events.derivedId("serie", $0) } ?? EventIDs.next())
         let stream = StreamNames.serie(id)
         if case .existente(let dados) = try await series.load(stream).state {
-            guard dados.serie.usuarioId == usuario else {
+            guard dados.serie.usuarioId == usuario, dados.serie.espacoId == espacoId.rawValue, dados.serie.frequencia == frequencia,
+                dados.serie.ocorrencias.first?.intervalo == primeira, dados.serie.ocorrencias.count == pedido.ocorrencias
+            else {
                 throw ServiceError(
                     .invalido, codigo: "chave_de_idempotencia_reutilizada", mensagem: "esta Idempotency-Key já foi usada com outra requisição")
             }
+            // What the first request wrote is what the caller's next query waits for.
+            caller.receipt?.markReplayed(try await store.readStream(stream, from: 1, limit: 64))
             return try await view(dados)
         }
         let intervalos = SerieDeReservas.ocorrencias(primeira: primeira, frequencia: frequencia, quantidade: pedido.ocorrencias, fuso: unidade.fuso)
@@ -106,14 +121,17 @@ extension ReservasService {
             let ocorrencia = PedidoDeReserva(
                 espacoId: espacoId.description, inicio: intervalo.start, fim: intervalo.end, cupom: nil, pagamento: pedido.pagamento,
                 totalEsperado: pedido.pagamento == nil ? 0 : nil, paraUsuarioId: nil)
+            // Its own receipt: an occurrence a resumed series finds booked does not make the answer a replay.
+            let recibo = caller.receipt.map { _ in WriteReceipt() }
+            defer { if let recibo { caller.receipt?.merge(recibo) } }
             let quem = Caller(
                 requestId: caller.requestId, usuario: caller.usuario, papel: caller.papel, idempotencyKey: "serie:\(id):\(numero)",
-                plano: caller.plano, receipt: caller.receipt)
+                plano: caller.plano, receipt: recibo)
             do {
                 let reserva = try await solicitar(ocorrencia, usuario: usuario, caller: quem, serie: Reserva.NaSerie(serieId: id, numero: numero))
                 reservas[numero] = reserva
                 ocorrencias.append(SerieDeReservas.Ocorrencia(numero: numero, intervalo: intervalo, reservaId: Reserva.ID(reserva.id), recusa: nil))
-            } catch let erro as ServiceError where erro.kind == .conflito || erro.kind == .invalido {
+            } catch let erro as ServiceError where Self.recusaDaOcorrencia(erro) {
                 let recusa =
                     if pedido.pagamento == nil, erro.codigo == "preco_alterado" {
                         SerieDeReservas.Recusa(
@@ -157,6 +175,17 @@ extension ReservasService {
         return view(dados, reservas: reservas)
     }
 
+    /// Whether a booking's failure is its occurrence's refusal (recorded; the rest go on): any
+    /// answer of the space, the slot or the price (taken, closed, beyond the horizon, busy,
+    /// nothing to pay with). Not one about the caller (their account, their rights) nor the key
+    /// reused with another request: those stop the series and are its answer.
+    static func recusaDaOcorrencia(_ erro: ServiceError) -> Bool {
+        switch erro.kind {
+        case .conflito, .invalido, .indisponivel: erro.codigo != "chave_de_idempotencia_reutilizada"
+        default: false
+        }
+    }
+
     /// A series of the caller's (an admin: anyone's), its bookings as the read model has them.
     public func serie(_ texto: String, usuario: String, admin: Bool) async throws -> SerieView {
         try await view(try await serieDe(texto, usuario: usuario, admin: admin))
@@ -182,6 +211,10 @@ extension ReservasService {
                 case .existente(let reserva) = try await reservas.load(StreamNames.reserva(reservaId)).state,
                 reserva.status.ativa, reserva.solicitacao.intervalo.start > now
             else { continue }
+            // Checked in (the window opens before the start): it stays, also when an operator cancels.
+            if case .existente(let checkin) = try await checkins.load(StreamNames.checkin(reservaId)).state, checkin.status != .aguardando {
+                continue
+            }
             do {
                 _ = try await cancelar(reservaId.description, motivo: motivo, usuario: usuario, admin: admin, caller: caller)
                 canceladas.append(reservaId)
@@ -240,7 +273,10 @@ extension ReservasService {
                     total: reserva?.total, recusa: o.recusa)
             },
             reservadas: serie.ocorrencias.count(where: { $0.reservaId != nil }), recusadas: serie.ocorrencias.count(where: { $0.reservaId == nil }),
-            criadaEm: dados.criadaEm, canceladaEm: dados.cancelamentos.last?.em)
+            criadaEm: dados.criadaEm, canceladaEm: dados.cancelamentos.last?.em,
+            ultimoCancelamento: dados.cancelamentos.last.map {
+                SerieView.Cancelamento(em: $0.em, aPartirDe: $0.aPartirDe, reservas: $0.canceladas.map(\.description))
+            })
     }
 }
 

@@ -441,9 +441,14 @@ function screen(container, body, item, { query, setQuery, signal }) {
       });
       const form = h('form', { class: 'form payment-choice', novalidate: true, 'aria-label': 'Reserva sem pagamento' },
         repetir.node, token, h('div', { class: 'actions' }, button));
+      const aviso = h('p', { class: 'small', 'aria-live': 'polite' });
+      form.insertBefore(aviso, form.querySelector('.actions'));
       const sync = () => {
         token.hidden = !repetir.value();
         button.textContent = repetir.value() ? 'Reservar a série' : label;
+        aviso.textContent = repetir.value()
+          ? `Cada ocorrência é reservada pelo seu próprio preço: as que os créditos ou descontos não cobrirem inteiras vão para o cartão${pedido.cupom ? '; o cupom vale só para uma reserva avulsa' : ''}.`
+          : '';
       };
       form.addEventListener('change', sync);
       sync();
@@ -494,7 +499,7 @@ function screen(container, body, item, { query, setQuery, signal }) {
       const chosen = form.elements.metodo.value || 'pix';
       token.hidden = chosen !== 'cartao';
       note.textContent = serie
-        ? 'Numa série, cada reserva é cobrada no cartão quando é feita; PIX e boleto, só numa reserva avulsa.'
+        ? `Numa série, cada reserva é cobrada no cartão quando é feita, pelo seu próprio preço (horário de pico e fim de semana podem mudá-lo); PIX e boleto, só numa reserva avulsa.${pedido.cupom ? ' O cupom vale só para uma reserva avulsa.' : ''}`
         : notes[chosen] ?? '';
       button.textContent = serie ? 'Reservar a série' : 'Reservar';
     };
@@ -567,7 +572,8 @@ function screen(container, body, item, { query, setQuery, signal }) {
 
   /** The series made: each occurrence booked (and its price) or skipped (and why). */
   function showSeries(serie) {
-    const pagar = serie.ocorrencias.filter((o) => o.reservaId).reduce((sum, o) => sum + (o.total ?? 0), 0);
+    const pagar = serie.ocorrencias.filter((o) => o.reservaId && !['cancelada', 'expirada'].includes(o.status))
+      .reduce((sum, o) => sum + (o.total ?? 0), 0);
     replace(resultBox,
       h('div', { class: 'alert alert--sucesso', role: 'status' },
         h('h3', {}, serie.recusadas ? `Série reservada: ${serie.reservadas} de ${serie.ocorrencias.length}` : 'Série reservada!'),
@@ -583,9 +589,11 @@ function screen(container, body, item, { query, setQuery, signal }) {
             { label: 'Quando', cell: (o) => interval(o.inicio, o.fim, tz) },
             {
               label: 'Situação',
-              cell: (o) => (o.reservaId
-                ? `Reservada${o.total ? ` — ${money(o.total)}` : ''}`
-                : h('span', { class: 'serie-recusa' }, `Não reservada: ${o.recusa?.mensagem ?? 'recusada'}`)),
+              cell: (o) => {
+                if (!o.reservaId) return h('span', { class: 'serie-recusa' }, `Não reservada: ${o.recusa?.mensagem ?? 'recusada'}`);
+                const fim = { cancelada: 'Cancelada', expirada: 'Expirada', concluida: 'Concluída' }[o.status];
+                return `${fim ?? 'Reservada'}${o.total ? ` — ${money(o.total)}` : ''}`;
+              },
             },
           ],
           rows: serie.ocorrencias,

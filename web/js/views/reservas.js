@@ -206,7 +206,7 @@ export function render({ container, query, setQuery, signal }) {
       const serie = await new Action().run(`/api/reservas/series/${r.serie.serieId}/cancelamento`, {
         body: { aPartirDe: r.serie.numero, motivo: 'série cancelada pelo membro' },
       });
-      const canceladas = serie.ocorrencias.filter((o) => o.numero >= r.serie.numero && o.status === 'cancelada').length;
+      const canceladas = serie.ultimoCancelamento?.reservas.length ?? 1;
       const message = `${canceladas > 1 ? `${canceladas} reservas da série canceladas` : 'Reserva da série cancelada'}. Reembolsos e créditos seguem a política da unidade; veja cada reserva.`;
       flash(message, 'sucesso');
       announce(message);
