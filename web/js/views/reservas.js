@@ -155,7 +155,7 @@ export function render({ container, query, setQuery, signal }) {
     const item = espacos.get(r.espacoId);
     const p = item?.unidade?.politicaDeCancelamento;
     const estimate = estimatePenalty(r, p);
-    const ok = await confirmDialog({
+    await confirmAndCancel(button, {
       title: 'Cancelar esta reserva?',
       body: [
         `${nomeDoEspaco(item, r.espacoId)} — ${interval(r.inicio, r.fim, tz(espacos, r))}, total ${money(r.total)}.`,
@@ -165,17 +165,26 @@ export function render({ container, query, setQuery, signal }) {
       confirmText: 'Cancelar reserva',
       cancelText: 'Manter reserva',
       danger: true,
-    });
-    if (!ok) return;
-    const restore = busy(button, 'Cancelando…');
-    try {
+    }, async () => {
       const cancelada = await new Action().run(`/api/reservas/${r.id}/cancelamento`, { body: { motivo: 'cancelada pelo membro' } });
       const c = cancelada.cancelamento ?? { reembolso: 0, multa: 0 };
       const dinheiro = cancelada.total > 0 || !usouCreditos(cancelada)
         ? ` Reembolso: ${money(c.reembolso)}. Multa: ${money(c.multa)}.${c.reembolso > 0 ? ' O valor volta pela mesma forma de pagamento; acompanhe em "Pagamento".' : ''}`
         : '';
       const creditos = usouCreditos(cancelada) ? ' Os créditos voltam ao seu saldo conforme a política de cancelamento; veja em "Meus créditos".' : '';
-      const message = `Reserva cancelada.${dinheiro}${creditos}`;
+      return `Reserva cancelada.${dinheiro}${creditos}`;
+    });
+  }
+
+  /**
+   * Asks `dialog`; once confirmed, runs `cancel` (which answers the message to show) with the
+   * button busy, then says so and reloads the list; an error stays next to the button.
+   */
+  async function confirmAndCancel(button, dialog, cancel) {
+    if (!(await confirmDialog(dialog))) return;
+    const restore = busy(button, 'Cancelando…');
+    try {
+      const message = await cancel();
       flash(message, 'sucesso');
       announce(message);
       load();
@@ -189,7 +198,7 @@ export function render({ container, query, setQuery, signal }) {
   async function cancelSeries(r, button, espacos) {
     const item = espacos.get(r.espacoId);
     const p = item?.unidade?.politicaDeCancelamento;
-    const ok = await confirmDialog({
+    await confirmAndCancel(button, {
       title: 'Cancelar esta e as próximas reservas da série?',
       body: [
         `${nomeDoEspaco(item, r.espacoId)} — a partir de ${interval(r.inicio, r.fim, tz(espacos, r))}.`,
@@ -199,22 +208,13 @@ export function render({ container, query, setQuery, signal }) {
       confirmText: 'Cancelar as reservas',
       cancelText: 'Manter a série',
       danger: true,
-    });
-    if (!ok) return;
-    const restore = busy(button, 'Cancelando…');
-    try {
+    }, async () => {
       const serie = await new Action().run(`/api/reservas/series/${r.serie.serieId}/cancelamento`, {
         body: { aPartirDe: r.serie.numero, motivo: 'série cancelada pelo membro' },
       });
       const canceladas = serie.ultimoCancelamento?.reservas.length ?? 1;
-      const message = `${canceladas > 1 ? `${canceladas} reservas da série canceladas` : 'Reserva da série cancelada'}. Reembolsos e créditos seguem a política da unidade; veja cada reserva.`;
-      flash(message, 'sucesso');
-      announce(message);
-      load();
-    } catch (error) {
-      restore();
-      button.closest('td')?.append(errorBox(error));
-    }
+      return `${canceladas > 1 ? `${canceladas} reservas da série canceladas` : 'Reserva da série cancelada'}. Reembolsos e créditos seguem a política da unidade; veja cada reserva.`;
+    });
   }
 
   load();
