@@ -92,6 +92,22 @@ struct SeriesTests {
             let minhas = try await client.json(.get, "/api/reservas", token: cenario.membro).object["itens"] as? [[String: Any]] ?? []
             let naSerie = minhas.compactMap { $0["serie"] as? [String: Any] }.filter { $0["serieId"] as? String == id }
             #expect(naSerie.compactMap { $0["numero"] as? Int }.sorted() == [1, 2, 4])
+            // One notice for the series (what was booked and what not, one invitation with the three
+            // bookings), not a confirmation and a payment e-mail per booking.
+            let aviso = try await eventually("the series' e-mail") {
+                try harness.emails().first { $0.subject?.hasPrefix("Série reservada") == true }
+            }
+            #expect(aviso.subject == "Série reservada: Sala Ipê, 3 de 4")
+            #expect(aviso.text?.contains("não reservada — o espaço já está reservado") == true, "\(aviso.text ?? "")")
+            let convite = try #require(aviso.attachments.first { $0.filename.hasSuffix(".ics") })
+            let calendario = String(decoding: convite.data, as: UTF8.self)
+            #expect(calendario.components(separatedBy: "BEGIN:VEVENT").count - 1 == 3)
+            #expect(calendario.contains("DTSTART:20261124T130000Z") && calendario.contains("DTSTART:20261215T130000Z"))
+            #expect(!calendario.contains("DTSTART:20261208T130000Z"))
+            #expect(
+                !(try harness.emails().contains {
+                    $0.subject?.hasPrefix("Reserva confirmada") == true || $0.subject?.hasPrefix("Pagamento recebido") == true
+                }))
             let vista = try await client.json(.get, "/api/reservas/series/\(id)", token: cenario.membro)
             #expect(vista.status == .ok)
             #expect(
@@ -119,6 +135,12 @@ struct SeriesTests {
             #expect((segunda["cancelamento"] as? [String: Any])?["reembolso"] as? Int == 5_000)
             _ = try await client.reserva(reservas[2], token: cenario.membro, status: "cancelada")
             _ = try await client.reserva(reservas[0], token: cenario.membro, status: "confirmada")
+            // Each cancelled booking is told, and taken out of the calendar the series' invitation filled.
+            let cancelamentos = try await eventually("the two cancellation e-mails") {
+                let enviados = try harness.emails().filter { $0.subject == "Reserva cancelada" }
+                return enviados.count == 2 ? enviados : nil
+            }
+            #expect(cancelamentos.allSatisfy { $0.attachments.contains { $0.contentType.lowercased().contains("method=cancel") } })
             let registroDoCancelamento = try #require(
                 try await harness.allEvents().first { $0.type == SerieDeReservas.Catalogo.cancelada.type })
             let gravado = try JSONSerialization.jsonObject(with: registroDoCancelamento.data) as? [String: Any]

@@ -17,27 +17,59 @@ public enum Calendario {
         uid: String, inicio: Date, fim: Date, resumo: String, local: String?, descricao: String?,
         criadoEm: Date, organizador: String?, cancelado: Bool = false
     ) -> Data {
+        eventos(
+            [Evento(uid: uid, inicio: inicio, fim: fim, resumo: resumo, local: local, descricao: descricao)], criadoEm: criadoEm,
+            organizador: organizador, cancelado: cancelado)
+    }
+
+    /// One event of ``eventos(_:criadoEm:organizador:cancelado:)``.
+    public struct Evento: Sendable {
+        public let uid: String
+        public let inicio: Date
+        public let fim: Date
+        public let resumo: String
+        public let local: String?
+        public let descricao: String?
+
+        public init(uid: String, inicio: Date, fim: Date, resumo: String, local: String?, descricao: String?) {
+            self.uid = uid
+            self.inicio = inicio
+            self.fim = fim
+            self.resumo = resumo
+            self.local = local
+            self.descricao = descricao
+        }
+    }
+
+    /// ``evento(uid:inicio:fim:resumo:local:descricao:criadoEm:organizador:cancelado:)`` for
+    /// several events in one calendar (the bookings of a series), each its own VEVENT and `uid`.
+    public static func eventos(_ eventos: [Evento], criadoEm: Date, organizador: String?, cancelado: Bool = false) -> Data {
         var lines = [
             "BEGIN:VCALENDAR",
             "PRODID:-//CoworkFlow//Reservas//PT-BR",
             "VERSION:2.0",
             "CALSCALE:GREGORIAN",
             cancelado ? "METHOD:CANCEL" : "METHOD:REQUEST",
-            "BEGIN:VEVENT",
-            "UID:" + escaped(uid),
-            "DTSTAMP:" + utc(criadoEm),
-            "DTSTART:" + utc(inicio),
-            "DTEND:" + utc(fim),
-            "SUMMARY:" + escaped(resumo),
         ]
-        if let local { lines.append("LOCATION:" + escaped(local)) }
-        if let descricao { lines.append("DESCRIPTION:" + escaped(descricao)) }
-        if let organizador {
-            let address = String(String.UnicodeScalarView(organizador.unicodeScalars.filter { !"\r\n\";:,".unicodeScalars.contains($0) }))
-            lines.append("ORGANIZER;CN=CoworkFlow:mailto:" + address)
+        for evento in eventos {
+            lines += [
+                "BEGIN:VEVENT",
+                "UID:" + escaped(evento.uid),
+                "DTSTAMP:" + utc(criadoEm),
+                "DTSTART:" + utc(evento.inicio),
+                "DTEND:" + utc(evento.fim),
+                "SUMMARY:" + escaped(evento.resumo),
+            ]
+            if let local = evento.local { lines.append("LOCATION:" + escaped(local)) }
+            if let descricao = evento.descricao { lines.append("DESCRIPTION:" + escaped(descricao)) }
+            if let organizador {
+                let address = String(String.UnicodeScalarView(organizador.unicodeScalars.filter { !"\r\n\";:,".unicodeScalars.contains($0) }))
+                lines.append("ORGANIZER;CN=CoworkFlow:mailto:" + address)
+            }
+            lines += cancelado ? ["STATUS:CANCELLED", "SEQUENCE:1"] : ["STATUS:CONFIRMED", "SEQUENCE:0"]
+            lines += ["TRANSP:OPAQUE", "END:VEVENT"]
         }
-        lines += cancelado ? ["STATUS:CANCELLED", "SEQUENCE:1"] : ["STATUS:CONFIRMED", "SEQUENCE:0"]
-        lines += ["TRANSP:OPAQUE", "END:VEVENT", "END:VCALENDAR"]
+        lines.append("END:VCALENDAR")
         return Data(lines.map(folded).joined().utf8)
     }
 

@@ -33,6 +33,8 @@ extension NotificacoesService {
         case Reserva.Catalogo.confirmada:
             let confirmada = try decoder.decode(Reserva.Confirmada.self, from: event.data)
             guard let (reserva, espaco, unidade, _) = try await contexto(confirmada.reservaId) else { return nil }
+            // An occurrence of a series: the series' one notice invited the member to all of them.
+            guard reserva.serie == nil else { return nil }
             let quando = Self.quando(reserva.intervalo, fuso: unidade?.fusoHorario)
             let nome = espaco?.nome ?? "espaço"
             let ics = convite(reserva, espaco, unidade, em: confirmada.em, cancelado: false)
@@ -50,12 +52,17 @@ extension NotificacoesService {
         case Pagamento.Catalogo.confirmado:
             let pago = try decoder.decode(Pagamento.Confirmado.self, from: event.data)
             guard pago.valor > .zero else { return nil }
+            let contexto = try await contexto(Reserva.ID(pago.reservaId))
+            // An occurrence of a series, charged as it was booked: the series' notice said so
+            // (a declined charge is still told, as the booking's cancellation).
+            guard contexto?.0.serie == nil else { return nil }
             return Aviso(
                 tipo: .pagamentoRecebido, usuarioId: pago.usuarioId, reservaId: pago.reservaId,
                 titulo: "Pagamento recebido: \(Self.reais(pago.valor))",
-                texto:
-                    "Recebemos \(Self.reais(pago.valor)) por \(Self.metodo(pago.metodo)) para \(try await Self.descricao(contexto(Reserva.ID(pago.reservaId))))."
+                texto: "Recebemos \(Self.reais(pago.valor)) por \(Self.metodo(pago.metodo)) para \(Self.descricao(contexto))."
             )
+        case SerieDeReservas.Catalogo.criada:
+            return try await serieReservada(decoder.decode(SerieDeReservas.Criada.self, from: event.data), em: event.occurredAt)
         case Reserva.Catalogo.cancelada:
             let cancelada = try decoder.decode(Reserva.Cancelada.self, from: event.data)
             guard let (reserva, espaco, unidade, convidado) = try await contexto(cancelada.reservaId) else { return nil }
@@ -282,18 +289,22 @@ extension NotificacoesService {
 
     /// The booking's calendar event: the invitation, or its cancellation (same `UID`).
     private func convite(_ reserva: Reserva.Solicitada, _ espaco: EspacoView?, _ unidade: UnidadeView?, em: Date, cancelado: Bool) -> Data {
-        let nome = espaco?.nome ?? "espaço"
+        Calendario.eventos([Self.evento(reserva, espaco, unidade)], criadoEm: em, organizador: remetente.address, cancelado: cancelado)
+    }
+
+    /// A booking as its calendar event (`UID` `reserva-<id>@coworkflow`, the same in every notice).
+    static func evento(_ reserva: Reserva.Solicitada, _ espaco: EspacoView?, _ unidade: UnidadeView?) -> Calendario.Evento {
         let local = unidade.map { "\($0.nome) — \($0.endereco.logradouro), \($0.endereco.numero), \($0.endereco.cidade)/\($0.endereco.uf)" }
-        return Calendario.evento(
+        return Calendario.Evento(
             uid: "reserva-\(reserva.reservaId)@coworkflow", inicio: reserva.intervalo.start, fim: reserva.intervalo.end,
-            resumo: "Reserva: \(nome)", local: local, descricao: "Reserva \(reserva.reservaId) — \(Self.reais(reserva.total))",
-            criadoEm: em, organizador: remetente.address, cancelado: cancelado)
+            resumo: "Reserva: \(espaco?.nome ?? "espaço")", local: local, descricao: "Reserva \(reserva.reservaId) — \(Self.reais(reserva.total))")
     }
 
     /// The booking, its space and unit; nil for none, or when `confirmada` asks for a booking
     /// confirmed now (its own stream, never a read model that may lag a cancellation).
-    /// `convidado`: the booking was confirmed at some point, so the member's calendar has the
-    /// invitation the confirmation carried (a cancellation withdraws it).
+    /// `convidado`: the booking was confirmed at some point, or is an occurrence of a series
+    /// (whose notice invited the member to all of them), so the member's calendar has the
+    /// invitation (a cancellation withdraws it).
     func contexto(
         _ id: Reserva.ID, confirmada: Bool = false
     ) async throws
@@ -307,6 +318,6 @@ extension NotificacoesService {
             .flatMap { try? ReadModelJSON.decoder.decode(EspacoView.self, from: $0) }
         let unidade = try await store.document(CatalogoReadModel.unidades, key: reserva.unidadeId.lowercasedString)
             .flatMap { try? ReadModelJSON.decoder.decode(UnidadeView.self, from: $0) }
-        return (reserva, espaco, unidade, eventos.contains { $0.type == Reserva.Catalogo.confirmada.type })
+        return (reserva, espaco, unidade, reserva.serie != nil || eventos.contains { $0.type == Reserva.Catalogo.confirmada.type })
     }
 }

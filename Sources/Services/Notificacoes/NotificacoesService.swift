@@ -51,7 +51,7 @@ public final class NotificacoesService: Sendable {
         Topology.routingKey(Empresa.Catalogo.conviteEnviado), Topology.routingKey(Assinatura.Catalogo.cicloIniciado),
         Topology.routingKey(CompraDePacote.Catalogo.paga), Topology.routingKey(CompraDePacote.Catalogo.reembolsada),
         Topology.routingKey(Visita.Catalogo.registrada), Topology.routingKey(Visita.Catalogo.cancelada),
-        Topology.routingKey(Visita.Catalogo.chegou),
+        Topology.routingKey(Visita.Catalogo.chegou), Topology.routingKey(SerieDeReservas.Catalogo.criada),
     ]
     static let service = "notificacoes"
 

@@ -1,0 +1,61 @@
+import Domain
+import EventStore
+import Foundation
+import Projections
+
+extension NotificacoesService {
+    /// A recurring booking, once recorded: one notice for the whole series (which occurrences
+    /// were booked and which not, and why), with one calendar invitation holding every booked
+    /// occurrence still standing (each under its booking's own `UID`, so a later cancellation of
+    /// one takes that one out). Its bookings' own confirmations and card payments send nothing
+    /// more; a declined charge is still told, as that booking's cancellation.
+    func serieReservada(_ criada: SerieDeReservas.Criada, em: Date) async throws -> Aviso? {
+        let serie = criada.serie
+        var reservadas: [(SerieDeReservas.Ocorrencia, Reserva.Solicitada)] = []
+        var espaco: EspacoView?
+        var unidade: UnidadeView?
+        for ocorrencia in serie.ocorrencias {
+            // The booking as it stands now: one whose card was declined meanwhile is not invited.
+            guard let id = ocorrencia.reservaId, let (reserva, seuEspaco, suaUnidade, _) = try await contexto(id),
+                try await ativa(id)
+            else { continue }
+            reservadas.append((ocorrencia, reserva))
+            (espaco, unidade) = (seuEspaco, suaUnidade)
+        }
+        guard !reservadas.isEmpty else { return nil }
+        let nome = espaco?.nome ?? "espaço"
+        let linhas = serie.ocorrencias.map { ocorrencia in
+            let quando = Self.quando(ocorrencia.intervalo, fuso: unidade?.fusoHorario)
+            if let (_, reserva) = reservadas.first(where: { $0.0.numero == ocorrencia.numero }) {
+                return "- \(quando): reservada (\(Self.reais(reserva.total)))"
+            }
+            if ocorrencia.reservaId != nil { return "- \(quando): não confirmada (veja em Minhas reservas)" }
+            return "- \(quando): não reservada — \(ocorrencia.recusa?.mensagem ?? "recusada")"
+        }
+        let frequencia =
+            switch serie.frequencia {
+            case .semanal: "toda semana"
+            case .quinzenal: "a cada duas semanas"
+            case .diasUteis: "de segunda a sexta"
+            }
+        let pagas = reservadas.contains { $0.1.total > .zero }
+        let ics = Calendario.eventos(
+            reservadas.map { Self.evento($0.1, espaco, unidade) }, criadoEm: em, organizador: remetente.address)
+        return Aviso(
+            tipo: .reservaConfirmada, usuarioId: serie.usuarioId, reservaId: nil,
+            titulo: "Série reservada: \(nome), \(reservadas.count) de \(serie.ocorrencias.count)",
+            texto: "Sua série de \(nome) (\(frequencia)) tem \(reservadas.count) de \(serie.ocorrencias.count) reservas:\n"
+                + linhas.joined(separator: "\n") + "\n"
+                + (pagas
+                    ? "Cada reserva é cobrada no cartão quando é feita; se uma cobrança for recusada, avisamos e o horário é liberado. "
+                    : "")
+                + "O código de check-in de cada uma está em Minhas reservas. O convite para a sua agenda, com todas elas, segue em anexo.",
+            anexos: [EmailAttachment(filename: "serie.ics", contentType: Calendario.contentType, data: ics)])
+    }
+
+    /// Whether the booking still holds its slot (held or confirmed), from its own stream.
+    private func ativa(_ id: Reserva.ID) async throws -> Bool {
+        guard let ultimo = try await store.readStream(StreamNames.reserva(id)).last?.type else { return false }
+        return ultimo == Reserva.Catalogo.solicitada.type || ultimo == Reserva.Catalogo.confirmada.type
+    }
+}
