@@ -3,7 +3,8 @@ the price (paid by PIX, card or boleto: not "Registrado pela recepção", an ope
 chooses "Repetir: Toda semana" four times (PIX and boleto are then disabled and the
 card is chosen: a series is charged per occurrence by card) and books the series. The third
 Tuesday is taken by another member, so the result says "Série reservada: 3 de 4", lists each
-occurrence with its price and the third as "Não reservada" with the reason. Thirty times is
+occurrence with its price and the third as "Não reservada" with the reason; the inbox has one
+notice for the series, its occurrences line by line. Thirty times is
 refused next to "Quantas vezes" before anything is sent. On "Minhas reservas" each booking of the
 series says which it is; "Cancelar esta e as próximas" on the second, after a confirmation,
 cancels the second and the fourth and leaves the first (the API agrees). On a phone the repeat
@@ -59,6 +60,17 @@ def test_a_member_books_a_weekly_series_and_cancels_the_rest_of_it(browser, serv
     assert "Não reservada: o espaço já está reservado" in rows[2].text, rows[2].text
     assert "R$ 60,00" in rows[0].text, rows[0].text
     ui.step("serie-reservada")
+
+    # one notice for the series in the inbox, its occurrences line by line
+    eventually(lambda: any(n["titulo"].startswith("Série reservada") for n in api(server, "GET", "/api/notificacoes", token=token(server, server.member))["itens"]),
+               "the series' notice")
+    ui.open("/notificacoes")
+    ui.wait_heading("Notificações")
+    aviso = ui.row(f"Série reservada: Sala Série {sufixo}, 3 de 4", "#view .inbox__item")
+    linhas = aviso.find_element(By.CSS_SELECTOR, ".inbox__texto").text.split("\n")
+    assert len(linhas) >= 5 and "não reservada" in linhas[3], linhas
+    assert aviso.find_element(By.PARTIAL_LINK_TEXT, "Minhas reservas").is_displayed()
+    ui.step("aviso-da-serie")
 
     # "Minhas reservas": each occurrence says which; cancel from the second on
     mine = token(server, server.member)

@@ -77,8 +77,11 @@ export function render({ container, query, setQuery, signal }) {
                 h('time', { datetime: n.em }, dateTime(n.em, fusos.get(n.id))),
                 zonas.size > 1 ? ` (${zoneLabel(fusos.get(n.id))})` : '',
                 n.status === 'falhou' ? ' · o e-mail não pôde ser entregue' : ''),
-              h('p', {}, n.texto),
+              h('p', { class: 'inbox__texto' }, n.texto),
               n.reservaId ? h('p', {}, reservaLink(n)) : null,
+              // A series' notice names several bookings: they are all in the member's list.
+              !n.reservaId && n.tipo === 'reserva_confirmada'
+                ? h('p', {}, link('/reservas', ['Minhas reservas', h('span', { class: 'visually-hidden' }, ` (${n.titulo})`)])) : null,
               n.tipo === 'visita' ? h('p', {}, link('/visitantes', ['Meus visitantes', h('span', { class: 'visually-hidden' }, ` (${n.titulo})`)])) : null))))
           : h('p', { class: 'empty' }, 'Nenhuma notificação por enquanto.'),
         pager({ pagina: page.pagina, total: page.total, noun: ['notificação', 'notificações'], onPage: (n) => { pagina = n; load(); } }));
