@@ -79,17 +79,12 @@ extension ReservasService {
         guard (2...maximo).contains(pedido.ocorrencias) else {
             throw ServiceError.invalido("ocorrencias", "uma série tem de 2 a \(maximo) ocorrências, contando a primeira")
         }
-        if let forma = pedido.pagamento {
-            guard forma.metodo == .cartao else {
-                throw ServiceError.invalido(
-                    "pagamento.metodo",
-                    "uma série se paga com cartão (cada reserva cobrada ao ser feita) ou com créditos; PIX e boleto, reserve uma a uma")
-            }
-            guard let token = forma.cartaoToken, !token.isEmpty else {
-                throw ServiceError.invalido("pagamento.cartaoToken", "pagamento com cartão precisa do cartaoToken do provedor")
-            }
-            try ServiceError.texto(token, campo: "pagamento.cartaoToken", maximo: 200)
+        if let forma = pedido.pagamento, forma.metodo != .cartao {
+            throw ServiceError.invalido(
+                "pagamento.metodo",
+                "uma série se paga com cartão (cada reserva cobrada ao ser feita) ou com créditos; PIX e boleto, reserve uma a uma")
         }
+        try Self.validar(pedido.pagamento)
         guard case .existente(let espaco) = try await precos.espacos.load(StreamNames.espaco(espacoId)).state else {
             throw ServiceError.invalido("espacoId", "o espaço \(espacoId) não existe")
         }

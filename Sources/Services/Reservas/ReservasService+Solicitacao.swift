@@ -42,10 +42,7 @@ extension ReservasService {
         }
         let espacoId = try EspacosService.espacoId(pedido.espacoId, campo: "espacoId")
         let intervalo = try PrecosService.intervalo(pedido.inicio, pedido.fim)
-        if let forma = pedido.pagamento, forma.metodo == .cartao, (forma.cartaoToken ?? "").isEmpty {
-            throw ServiceError.invalido("pagamento.cartaoToken", "pagamento com cartão precisa do cartaoToken do provedor")
-        }
-        try ServiceError.texto(pedido.pagamento?.cartaoToken, campo: "pagamento.cartaoToken", maximo: 200)
+        try Self.validar(pedido.pagamento)
         if let esperado = pedido.totalEsperado, esperado < 0 {
             throw ServiceError.invalido("totalEsperado", "totalEsperado é um valor em centavos, zero ou mais")
         }
@@ -92,6 +89,14 @@ extension ReservasService {
             if let anterior = try? await repetir(nil) { return anterior }
             throw error
         }
+    }
+
+    /// 422 for a card without its provider's token, or a token over 200 characters.
+    static func validar(_ forma: Reserva.FormaDePagamento?) throws {
+        if let forma, forma.metodo == .cartao, (forma.cartaoToken ?? "").isEmpty {
+            throw ServiceError.invalido("pagamento.cartaoToken", "pagamento com cartão precisa do cartaoToken do provedor")
+        }
+        try ServiceError.texto(forma?.cartaoToken, campo: "pagamento.cartaoToken", maximo: 200)
     }
 
     /// Failures a booking's own earlier attempt cannot cause: no second look for it.
