@@ -8,7 +8,7 @@ notice for the series, its occurrences line by line. Thirty times is
 refused next to "Quantas vezes" before anything is sent. On "Minhas reservas" each booking of the
 series says which it is; "Cancelar esta e as próximas" on the second, after a confirmation,
 cancels the second and the fourth and leaves the first (the API agrees). On a phone the repeat
-fields and the series' result fit the screen."""
+fields, the series' result, the list and the inbox fit the screen."""
 
 from __future__ import annotations
 
@@ -70,6 +70,7 @@ def test_a_member_books_a_weekly_series_and_cancels_the_rest_of_it(browser, serv
     linhas = aviso.find_element(By.CSS_SELECTOR, ".inbox__texto").text.split("\n")
     assert len(linhas) >= 5 and "não reservada" in linhas[3], linhas
     assert aviso.find_element(By.PARTIAL_LINK_TEXT, "Minhas reservas").is_displayed()
+    assert "Série de reservas" in aviso.find_element(By.CSS_SELECTOR, ".inbox__meta").text, aviso.text
     ui.step("aviso-da-serie")
 
     # "Minhas reservas": each occurrence says which; cancel from the second on
@@ -107,3 +108,15 @@ def test_a_member_books_a_weekly_series_and_cancels_the_rest_of_it(browser, serv
     largura = phone.driver.execute_script("return document.documentElement.scrollWidth")
     assert largura <= 390, f"the page is {largura} px wide on a 390 px screen"
     phone.step("serie-celular")
+    # the list and the inbox on the phone: the series' label, its cancel button, its notice
+    phone.open("/reservas")
+    phone.wait_heading("Minhas reservas")
+    phone.wait_text("Série: 2ª reserva")
+    phone.wait_text("Cancelar esta e as próximas")
+    assert phone.driver.execute_script("return document.documentElement.scrollWidth") <= 390
+    phone.step("minhas-reservas-celular")
+    phone.open("/notificacoes")
+    phone.wait_heading("Notificações")
+    phone.wait_text(f"Série reservada: Sala Série {sufixo}, 2 de 2")
+    assert phone.driver.execute_script("return document.documentElement.scrollWidth") <= 390
+    phone.step("aviso-celular")

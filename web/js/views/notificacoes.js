@@ -73,7 +73,10 @@ export function render({ container, query, setQuery, signal }) {
               h('h2', { class: 'inbox__title', id: `notificacao-${n.id}` },
                 n.lida === false ? h('span', { class: 'inbox__nova' }, 'Nova', h('span', { class: 'visually-hidden' }, ': ')) : null, n.titulo),
               h('p', { class: 'inbox__meta small' },
-                badge(NOTIFICACAO_TIPOS[n.tipo] ?? n.tipo, KIND[n.tipo]), ' ',
+                // A series' notice (no booking of its own) is not one booking's confirmation.
+                !n.reservaId && n.tipo === 'reserva_confirmada'
+                  ? badge('Série de reservas', 'info')
+                  : badge(NOTIFICACAO_TIPOS[n.tipo] ?? n.tipo, KIND[n.tipo]), ' ',
                 h('time', { datetime: n.em }, dateTime(n.em, fusos.get(n.id))),
                 zonas.size > 1 ? ` (${zoneLabel(fusos.get(n.id))})` : '',
                 n.status === 'falhou' ? ' · o e-mail não pôde ser entregue' : ''),
