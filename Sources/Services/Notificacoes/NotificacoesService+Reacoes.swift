@@ -314,10 +314,16 @@ extension NotificacoesService {
         guard let first = eventos.first, first.type == Reserva.Catalogo.solicitada.type else { return nil }
         if confirmada, eventos.last?.type != Reserva.Catalogo.confirmada.type { return nil }
         let reserva = try EventJSON.decoder.decode(Reserva.Solicitada.self, from: first.data)
+        let (espaco, unidade) = try await lugar(reserva)
+        return (reserva, espaco, unidade, reserva.serie != nil || eventos.contains { $0.type == Reserva.Catalogo.confirmada.type })
+    }
+
+    /// The booking's space and unit as the catalog shows them (nil: not there).
+    func lugar(_ reserva: Reserva.Solicitada) async throws -> (EspacoView?, UnidadeView?) {
         let espaco = try await store.document(CatalogoReadModel.espacos, key: reserva.espacoId.lowercasedString)
             .flatMap { try? ReadModelJSON.decoder.decode(EspacoView.self, from: $0) }
         let unidade = try await store.document(CatalogoReadModel.unidades, key: reserva.unidadeId.lowercasedString)
             .flatMap { try? ReadModelJSON.decoder.decode(UnidadeView.self, from: $0) }
-        return (reserva, espaco, unidade, reserva.serie != nil || eventos.contains { $0.type == Reserva.Catalogo.confirmada.type })
+        return (espaco, unidade)
     }
 }

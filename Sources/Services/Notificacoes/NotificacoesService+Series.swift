@@ -11,18 +11,20 @@ extension NotificacoesService {
     /// more; a declined charge is still told, as that booking's cancellation.
     func serieReservada(_ criada: SerieDeReservas.Criada, em: Date) async throws -> Aviso? {
         let serie = criada.serie
+        // Every booking of the series in one read: its request, and whether it still holds its
+        // slot (one whose card was declined meanwhile is not invited).
+        let lidos = try await store.readStreams(serie.ocorrencias.compactMap { $0.reservaId.map { StreamRead(StreamNames.reserva($0), from: 1) } })
         var reservadas: [(SerieDeReservas.Ocorrencia, Reserva.Solicitada)] = []
-        var espaco: EspacoView?
-        var unidade: UnidadeView?
         for ocorrencia in serie.ocorrencias {
-            // The booking as it stands now: one whose card was declined meanwhile is not invited.
-            guard let id = ocorrencia.reservaId, let (reserva, seuEspaco, suaUnidade, _) = try await contexto(id),
-                try await ativa(id)
+            guard let id = ocorrencia.reservaId, let eventos = lidos[StreamNames.reserva(id)], let primeiro = eventos.first,
+                primeiro.type == Reserva.Catalogo.solicitada.type,
+                [Reserva.Catalogo.solicitada.type, Reserva.Catalogo.confirmada.type].contains(eventos.last?.type)
             else { continue }
-            reservadas.append((ocorrencia, reserva))
-            (espaco, unidade) = (seuEspaco, suaUnidade)
+            reservadas.append((ocorrencia, try EventJSON.decoder.decode(Reserva.Solicitada.self, from: primeiro.data)))
         }
         guard !reservadas.isEmpty else { return nil }
+        // One space and one unit for the whole series.
+        let (espaco, unidade) = try await lugar(reservadas[0].1)
         let nome = espaco?.nome ?? "espaço"
         let linhas = serie.ocorrencias.map { ocorrencia in
             let quando = Self.quando(ocorrencia.intervalo, fuso: unidade?.fusoHorario)
@@ -51,11 +53,5 @@ extension NotificacoesService {
                     : "")
                 + "O código de check-in de cada uma está em Minhas reservas. O convite para a sua agenda, com todas elas, segue em anexo.",
             anexos: [EmailAttachment(filename: "serie.ics", contentType: Calendario.contentType, data: ics)])
-    }
-
-    /// Whether the booking still holds its slot (held or confirmed), from its own stream.
-    private func ativa(_ id: Reserva.ID) async throws -> Bool {
-        guard let ultimo = try await store.readStream(StreamNames.reserva(id)).last?.type else { return false }
-        return ultimo == Reserva.Catalogo.solicitada.type || ultimo == Reserva.Catalogo.confirmada.type
     }
 }
