@@ -57,7 +57,7 @@ extension OpenAPI {
             "type": "string", "enum": Carteira.Medida.allCases.map(\.rawValue), "description": "minutos (horas de reserva) ou centavos (um valor)",
         ]
         let tipos: [String: Any] = ["type": "array", "items": ["type": "string", "enum": Espaco.Tipo.allCases.map(\.rawValue)]]
-        let metodo: [String: Any] = ["type": "string", "enum": MetodoDePagamento.allCases.map(\.rawValue)]
+        let metodo: [String: Any] = ["type": "string", "enum": MetodoDePagamento.doProvedor.map(\.rawValue)]
         let quantidade: [String: Any] = [
             "type": "integer", "minimum": 1, "maximum": max(Carteira.maximo(.minutos), Carteira.maximo(.centavos)),
             "description": "minutos (até 600000) ou centavos (até 100000000) de créditos por compra",
@@ -245,7 +245,7 @@ extension OpenAPI {
                         object(
                             [
                                 "ciclo": ["type": "integer"], "tentativa": ["type": "integer"], "cobrancaId": text,
-                                "metodo": ["type": "string", "enum": MetodoDePagamento.allCases.map(\.rawValue)], "valorCentavos": money,
+                                "metodo": ["type": "string", "enum": MetodoDePagamento.doProvedor.map(\.rawValue)], "valorCentavos": money,
                                 "pix": pix, "boleto": boleto,
                             ], required: ["ciclo", "tentativa", "cobrancaId", "metodo", "valorCentavos"])),
                     "criadaEm": instant, "atualizadaEm": instant,

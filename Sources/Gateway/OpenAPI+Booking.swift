@@ -234,7 +234,13 @@ extension OpenAPI {
                     "usos": ["type": "integer"], "ativo": ["type": "boolean"],
                 ], required: ["codigo", "desconto", "maxUsos", "usos", "ativo"]),
             "PedidoDeCotacao": object(
-                ["espacoId": uuid, "inicio": instant, "fim": instant, "cupom": text], required: ["espacoId", "inicio", "fim"]),
+                [
+                    "espacoId": uuid, "inicio": instant, "fim": instant, "cupom": text,
+                    "paraUsuarioId": uuid.merging([
+                        "description":
+                            "cotar para outra pessoa (os créditos e o plano dela), como uma reserva para ela: com token, alguém da empresa que você gere (ou qualquer membro, para um operador); 401 sem token, 403 fora disso, 422 se a pessoa não existe"
+                    ]) { $1 },
+                ], required: ["espacoId", "inicio", "fim"]),
             "Cotacao": object(
                 [
                     "linhas": array(linha), "subtotal": money, "descontos": money, "total": money, "duracaoMinutos": ["type": "integer"],

@@ -20,11 +20,14 @@ extension OpenAPI {
     }
 
     static var negocioSchemas: [String: Any] {
-        let metodo: [String: Any] = ["type": "string", "enum": ["pix", "cartao", "boleto"]]
+        let metodo: [String: Any] = ["type": "string", "enum": MetodoDePagamento.allCases.map(\.rawValue)]
         return [
             "FormaDePagamento": object(
                 [
-                    "metodo": metodo,
+                    "metodo": metodo.merging([
+                        "description":
+                            "`manual`: pago na recepção (dinheiro, maquininha), só quando um operador reserva; confirmada na hora, e um reembolso é devolvido na recepção (outro → 403)"
+                    ]) { $1 },
                     "cartaoToken": textoLivre(
                         200, description: "token do cartão no provedor (sandbox: tok_sandbox_recusado e tok_sandbox_sem_saldo são recusados)"),
                 ], required: ["metodo"]),
@@ -127,7 +130,8 @@ extension OpenAPI {
                     ],
                     "metodo": [
                         "type": "string", "enum": ["pix", "cartao", "boleto", "manual"],
-                        "description": "`manual`: pagamento de ciclo registrado por um operador (transferência, dinheiro)",
+                        "description":
+                            "`manual`: registrado por um operador, pago na recepção (dinheiro, maquininha) ou por transferência: uma reserva, ou o pagamento de um ciclo",
                     ],
                     "assinatura": object(
                         [

@@ -234,13 +234,17 @@ extension Routes {
         api.add(
             Operation(
                 method: .post, path: "/api/precos/cotacao", summary: "Cotar uma reserva: total e linha a linha", tag: "precos",
-                request: "PedidoDeCotacao", response: "Cotacao", errors: [422], writes: false)
+                request: "PedidoDeCotacao", response: "Cotacao", errors: [401, 403, 422], writes: false)
         ) { _, context, body in
             // With a member's token, the rules of the member's plan apply and their credits pay first.
-            try .json(
-                try await precos.cotar(
-                    try JSON.decode(PrecosService.PedidoDeCotacao.self, from: body), plano: context.subject?.plano,
-                    titular: context.subject?.usuario))
+            let pedido = try JSON.decode(PrecosService.PedidoDeCotacao.self, from: body)
+            if let para = pedido.paraUsuarioId {
+                // For someone else: theirs, as a booking for them would be (no legacy plan rule).
+                let user = try context.requireUser()
+                let membro = try await precos.reservaPara(para, por: user.usuario, admin: user.papel == "admin")
+                return try .json(try await precos.cotar(pedido, plano: nil, titular: membro))
+            }
+            return try .json(try await precos.cotar(pedido, plano: context.subject?.plano, titular: context.subject?.usuario))
         }
     }
 

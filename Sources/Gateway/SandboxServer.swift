@@ -1,4 +1,5 @@
 import Crypto
+import Domain
 import Foundation
 import HTTPTypes
 public import Hummingbird
@@ -30,6 +31,9 @@ public enum SandboxServer {
         cobrancas.post { request, context in
             let pedido = try await decode(PedidoDeCobranca.self, request, context)
             guard pedido.valor > .zero else { throw ServiceError.invalido("valor", "o valor deve ser positivo") }
+            guard MetodoDePagamento.doProvedor.contains(pedido.metodo) else {
+                throw ServiceError.invalido("metodo", "o provedor cobra por pix, cartao ou boleto")
+            }
             if pedido.metodo == .cartao, (pedido.cartaoToken ?? "").isEmpty {
                 throw ServiceError.invalido("cartaoToken", "cobrança no cartão sem token")
             }

@@ -3,6 +3,13 @@ public import Foundation
 /// How a member pays.
 public enum MetodoDePagamento: String, Codable, Sendable, CaseIterable {
     case pix, cartao, boleto
+    /// Paid at the reception desk (cash, the desk's card machine), as an operator records it
+    /// when booking for a member: no charge at the provider, confirmed at once, and a refund is
+    /// handed back at the desk.
+    case manual
+
+    /// The methods the payment provider charges (a member's own choice).
+    public static let doProvedor: [MetodoDePagamento] = [.pix, .cartao, .boleto]
 }
 
 /// The payment of one booking (`pagamento-<reservaId>`: its id is the booking's): a charge at the

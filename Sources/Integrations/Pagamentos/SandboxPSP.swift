@@ -97,7 +97,8 @@ public actor SandboxPSP {
             pix = Pagamento.Pix(txid: txid, copiaECola: BRCode.payload(txid: txid, valor: pedido.valor, recebedor: "COWORKFLOW", cidade: "SAO PAULO"))
         case .boleto:
             boleto = Pagamento.Boleto(linhaDigitavel: Self.linhaDigitavel(valor: pedido.valor), vencimento: pedido.expiraEm)
-        case .cartao:
+        case .cartao, .manual:
+            // (A payment at the reception is never sent: the server refuses it above this.)
             break
         }
         let cobranca = CobrancaSandbox(

@@ -123,7 +123,7 @@ extension AssinaturasService {
     /// Idempotency-Key the same request again answers the same purchase.
     public func comprarPacote(_ usuario: String, _ texto: String, _ pedido: PedidoDeCompra, caller: Caller) async throws -> CompraDePacoteView {
         let titular = try await titular(usuario)
-        guard let metodo = MetodoDePagamento(rawValue: pedido.metodo) else {
+        guard let metodo = MetodoDePagamento(rawValue: pedido.metodo), MetodoDePagamento.doProvedor.contains(metodo) else {
             throw ServiceError.invalido("metodo", "metodo deve ser cartao, pix ou boleto")
         }
         try ServiceError.texto(pedido.cartaoToken, campo: "cartaoToken", maximo: 200)

@@ -42,6 +42,7 @@ extension NotificacoesService {
         case .pix: "PIX"
         case .cartao: "cartão"
         case .boleto: "boleto"
+        case .manual: "pagamento na recepção"
         }
     }
 }

@@ -108,7 +108,9 @@ extension PagamentosService {
             ]
         }
         var cobranca: Pagamento.Cobranca?
-        if reserva.total > .zero {
+        // Paid at the reception (an operator said so when booking): nothing for the provider to
+        // charge, so the payment is confirmed as it starts.
+        if reserva.total > .zero, forma.metodo != .manual {
             cobranca = try await provider.criarCobranca(
                 PedidoDeCobranca(
                     referencia: id.description, valor: reserva.total, metodo: forma.metodo, cartaoToken: forma.cartaoToken,
@@ -154,7 +156,15 @@ extension PagamentosService {
             let valor = min(reembolso ?? dados.disponivel, dados.disponivel)
             guard valor > .zero else { return [] }
             let reembolsoId = Events.derivedId("reembolso", causa)
-            events = try decide(.reembolsar(reembolsoId: reembolsoId, valor: valor, motivo: motivo, em: now), state)
+            let solicitado = try decide(.reembolsar(reembolsoId: reembolsoId, valor: valor, motivo: motivo, em: now), state)
+            if dados.inicio.metodo == .manual, !solicitado.isEmpty {
+                // Paid at the desk, given back at the desk: no provider to wait for.
+                events =
+                    solicitado
+                    + (try decide(.concluirReembolso(reembolsoId: reembolsoId, em: now), solicitado.reduce(state, Pagamento.decider.evolve)))
+            } else {
+                events = solicitado
+            }
             if let cobranca = dados.inicio.cobrancaId, !events.isEmpty {
                 try await provider.reembolsar(cobrancaId: cobranca, reembolsoId: reembolsoId, valor: valor)
             }

@@ -45,7 +45,7 @@ extension PrecosService {
 
     /// The member `para` a booking is made for by `por`: an operator books for any member; a
     /// manager for the people of their company (403 otherwise; 422 for no such member).
-    func reservaPara(_ para: String, por: String, admin: Bool) async throws -> String {
+    public func reservaPara(_ para: String, por: String, admin: Bool) async throws -> String {
         guard let id = Usuario.ID(para), try await store.streamVersion(UsuariosService.stream(id)) > 0 else {
             throw ServiceError.invalido("paraUsuarioId", "não há membro com o id \(para.prefix(60))")
         }

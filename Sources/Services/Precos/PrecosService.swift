@@ -213,6 +213,9 @@ public final class PrecosService: Sendable {
         public let inicio: Date
         public let fim: Date
         public let cupom: String?
+        /// A quote for someone else (an operator at the reception, a company's manager): their
+        /// credits and plan, as a booking for them (``ReservasService/PedidoDeReserva/paraUsuarioId``).
+        public let paraUsuarioId: String?
     }
 
     /// What a quote was made of: the booking handler needs the same space, unit and coupon.

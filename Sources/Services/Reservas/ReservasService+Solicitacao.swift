@@ -26,9 +26,13 @@ extension ReservasService {
     func solicitar(_ pedido: PedidoDeReserva, usuario quem: String, caller pedinte: Caller, serie: Reserva.NaSerie?) async throws -> ReservaView {
         var quemPede = pedinte
         var usuario = quem
-        if pedido.paraUsuarioId != nil {
-            // The caller's role today decides whether they may book for someone else.
+        if pedido.paraUsuarioId != nil || pedido.pagamento?.metodo == .manual {
+            // The caller's role today decides whether they may book for someone else, or say
+            // the booking was paid at the desk.
             quemPede = try await quemPede.comContaVerificada()
+        }
+        if pedido.pagamento?.metodo == .manual, quemPede.papel != "admin" {
+            throw ServiceError.proibido("só a recepção (um admin) registra uma reserva paga na recepção; pague com pix, cartao ou boleto")
         }
         var caller = quemPede
         if let para = pedido.paraUsuarioId, para != quem {
