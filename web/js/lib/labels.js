@@ -104,6 +104,8 @@ export const METODOS = { pix: 'PIX', cartao: 'Cartão de crédito', boleto: 'Bol
 
 /** What a member may pay a booking with (`manual` is only what an operator records). */
 export const METODOS_DE_RESERVA = { pix: METODOS.pix, cartao: METODOS.cartao, boleto: METODOS.boleto };
+/** What the reception offers when it books for a member: paid here at the desk first. */
+export const METODOS_DA_RECEPCAO = { manual: 'Pago aqui na recepção (dinheiro ou maquininha)', ...METODOS_DE_RESERVA };
 
 /** How a recurring booking repeats (the server's `SerieDeReservas.Frequencia`). */
 export const FREQUENCIAS = { semanal: 'Toda semana', quinzenal: 'A cada duas semanas', dias_uteis: 'De segunda a sexta' };

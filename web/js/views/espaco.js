@@ -10,7 +10,9 @@ import { api, Action } from '../lib/api.js';
 import { espaco as loadEspaco } from '../lib/catalog.js';
 import { session } from '../lib/session.js';
 import { h, link, replace, uid } from '../lib/dom.js';
-import { TIPOS, METODOS_DE_RESERVA, MOTIVOS_BLOQUEIO, FREQUENCIAS, MAXIMO_DE_OCORRENCIAS } from '../lib/labels.js';
+import {
+  TIPOS, METODOS, METODOS_DE_RESERVA, METODOS_DA_RECEPCAO, MOTIVOS_BLOQUEIO, FREQUENCIAS, MAXIMO_DE_OCORRENCIAS,
+} from '../lib/labels.js';
 import {
   money, todayIn, addDays, isDate, dateLong, time, deadline, isoWithOffset, duration, zoneLabel, interval,
 } from '../lib/format.js';
@@ -21,6 +23,7 @@ import {
   radios, fieldError, poll,
 } from '../lib/ui.js';
 import { creditosUsados, creditosComOrigem, daEmpresa, usouCreditos, ehLinhaDeCredito } from '../lib/creditos.js';
+import { buscaDeMembro } from '../lib/busca-de-membro.js';
 
 export function render({ container, params, query, setQuery, signal }) {
   replace(container, pageHeader('Disponibilidade e reserva'));
@@ -93,10 +96,24 @@ function screen(container, body, item, { query, setQuery, signal }) {
   const fimSelect = field({ label: 'Fim', name: 'fim', type: 'select', options: [['', '—']] });
   const cupomField = field({ label: 'Cupom de desconto', name: 'cupom', optional: true, attrs: { autocomplete: 'off', maxlength: '32' } });
   const form = h('form', { class: 'form booking-form', novalidate: true, 'aria-labelledby': 'sua-reserva' },
-    h('h3', { id: 'sua-reserva' }, 'Sua reserva'),
+    h('h3', { id: 'sua-reserva' }, session.isAdmin ? 'A reserva' : 'Sua reserva'),
     h('div', { class: 'form__row' }, inicioSelect, fimSelect),
     cupomField,
     h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'button' }, 'Ver preço')));
+  // The reception books for a member (found by e-mail): the quote, the booking, its price and
+  // credits are theirs. Left blank, the operator books for themselves.
+  const paraQuem = session.isAdmin
+    ? buscaDeMembro({
+      form, signal, quem: 'o membro para quem é a reserva',
+      busca: {
+        name: 'para', label: 'Reservar para (e-mail do membro)', optional: true, oque: 'membro',
+        hint: 'Na recepção: a reserva, o preço e os créditos são do membro. Em branco, a reserva é sua.',
+      },
+      escolha: { name: 'paraUsuarioId', label: 'Membro' },
+      onChange: () => { replace(quoteBox); replace(resultBox); },
+    })
+    : null;
+  if (paraQuem) form.insertBefore(h('div', { class: 'booking-form__para' }, paraQuem.node), form.querySelector('.form__row'));
   const quoteBox = h('section', { class: 'quote', 'aria-live': 'polite', 'aria-labelledby': 'orcamento' });
   const resultBox = h('div', { class: 'result', tabindex: '-1' });
 
@@ -341,13 +358,19 @@ function screen(container, body, item, { query, setQuery, signal }) {
     };
     const cupom = val(form, 'cupom');
     if (cupom) pedido.cupom = cupom;
+    let membro;
+    if (paraQuem) {
+      membro = await paraQuem.escolhido({ opcional: true });
+      if (membro === null) return;
+      if (membro) pedido.paraUsuarioId = membro.id;
+    }
     const button = form.querySelector('button[type=submit]');
     const restore = busy(button, 'Calculando…');
     showLoading(quoteBox, 'Calculando o preço…');
     try {
       const cotacao = await api('/api/precos/cotacao', { method: 'POST', body: pedido, idempotent: false, signal });
       doneLoading(quoteBox);
-      showQuote(cotacao, pedido);
+      showQuote(cotacao, pedido, undefined, membro);
     } catch (error) {
       if (error?.name === 'AbortError') return;
       doneLoading(quoteBox);
@@ -358,7 +381,8 @@ function screen(container, body, item, { query, setQuery, signal }) {
     }
   });
 
-  function showQuote(cotacao, pedido, aviso) {
+  /** `membro`: who the booking is for, when the reception books for someone ({id, nome, email}). */
+  function showQuote(cotacao, pedido, aviso, membro) {
     const rows = cotacao.linhas.map((l) => ({ ...l }));
     // The booking carries the total shown here: if the price changes meanwhile, the server
     // refuses it (preco_alterado) instead of charging another amount.
@@ -369,7 +393,7 @@ function screen(container, body, item, { query, setQuery, signal }) {
       return encodeURIComponent(`${location.pathname}?${back}`);
     };
     const action = session.signedIn
-      ? paymentForm({ ...pedido, totalEsperado: cotacao.total }, { comCreditos: usouCreditos(cotacao) })
+      ? paymentForm({ ...pedido, totalEsperado: cotacao.total }, { comCreditos: usouCreditos(cotacao), membro })
       : h('p', {}, link(`/entrar?volta=${volta()}`, 'Entre para reservar', { class: 'button' }),
         ' ou ', link(`/cadastro?volta=${volta()}`, 'crie uma conta'), '.');
     // Credits are discounts to the API (`descontos` counts them); the member reads them apart.
@@ -377,8 +401,9 @@ function screen(container, body, item, { query, setQuery, signal }) {
     const descontos = cotacao.descontos - pagoComCreditos;
     const comCreditos = usouCreditos(cotacao) || pagoComCreditos > 0;
     replace(quoteBox,
-      h('h3', { id: 'orcamento' }, 'Preço'),
+      h('h3', { id: 'orcamento' }, membro ? `Preço para ${membro.nome}` : 'Preço'),
       aviso ? h('p', { class: 'alert alert--erro', role: 'alert' }, aviso) : null,
+      membro ? h('p', { class: 'quote__para' }, 'Reserva para ', h('strong', {}, membro.nome), ` (${membro.email}): o preço e os créditos são os desta conta, e a reserva fica nela.`) : null,
       h('p', {}, interval(pedido.inicio, pedido.fim, tz), cotacao.duracaoMinutos ? ` (${duration(cotacao.duracaoMinutos)})` : ''),
       table({
         caption: 'Composição do preço',
@@ -397,14 +422,26 @@ function screen(container, body, item, { query, setQuery, signal }) {
         comCreditos ? ['Pago com créditos', `− ${money(pagoComCreditos)}${cotacao.creditos?.minutos > 0 || daEmpresa(cotacao.creditos) ? ` (${creditosComOrigem(cotacao.creditos)})` : ''}`] : null,
         ['Total', h('strong', { class: 'total' }, money(cotacao.total))],
       ]),
-      quoteNote(cotacao, comCreditos),
+      quoteNote(cotacao, comCreditos, membro),
       action);
   }
 
   /** What the member pays, in words, when credits or discounts took part of it (or all). */
-  function quoteNote(cotacao, comCreditos) {
+  function quoteNote(cotacao, comCreditos, membro) {
     if (!session.signedIn) {
       return h('p', { class: 'small' }, 'Tem créditos? Depois de entrar, eles aparecem descontados aqui.');
+    }
+    if (membro) {
+      if (cotacao.total === 0) {
+        return h('p', { class: 'alert alert--sucesso quote__credits' }, h('strong', {}, 'Nada a pagar. '),
+          comCreditos
+            ? `Os créditos de ${membro.nome} cobrem esta reserva (${creditosComOrigem(cotacao.creditos)}); ela é confirmada assim que você reservar.`
+            : 'Os descontos cobrem esta reserva; ela é confirmada assim que você reservar.');
+      }
+      return comCreditos
+        ? h('p', { class: 'alert alert--info quote__credits' },
+          `Os créditos de ${membro.nome} pagam ${creditosComOrigem(cotacao.creditos)} desta reserva; o restante, ${money(cotacao.total)}, é pago abaixo.`)
+        : null;
     }
     if (cotacao.total === 0) {
       return h('p', { class: 'alert alert--sucesso quote__credits' }, h('strong', {}, 'Nada a pagar. '),
@@ -428,7 +465,8 @@ function screen(container, body, item, { query, setQuery, signal }) {
    * How to pay (chosen now: the charge is created with the booking) and the "Reservar" button;
    * with nothing to pay (credits or discounts cover it all) no method is asked for.
    */
-  function paymentForm(pedido, { comCreditos = false } = {}) {
+  function paymentForm(pedido, { comCreditos = false, membro } = {}) {
+    if (membro) return paymentFormFor(pedido, membro);
     const repetir = repeatFields();
     if (pedido.totalEsperado === 0) {
       const label = comCreditos ? 'Reservar com créditos' : 'Reservar sem pagar';
@@ -468,22 +506,13 @@ function screen(container, body, item, { query, setQuery, signal }) {
       legend: 'Forma de pagamento', name: 'metodo', checked: 'pix',
       options: Object.entries(METODOS_DE_RESERVA),
     });
-    const token = field({
-      label: 'Token do cartão', name: 'cartaoToken',
-      hint: 'O cartão é cadastrado no provedor de pagamento, que devolve um token. No ambiente de testes, qualquer token é aprovado (ex.: tok_visa); tok_sandbox_recusado e tok_sandbox_sem_saldo são recusados.',
-      attrs: { autocomplete: 'off', spellcheck: 'false', maxlength: '200' },
-    });
+    const token = cartaoField();
     const notes = {
       pix: 'Você recebe um QR code e o código PIX copia e cola; a confirmação chega em segundos.',
       cartao: 'A cobrança no cartão é feita assim que você reservar.',
       boleto: 'Você recebe a linha digitável; pague até o vencimento (um dia antes do fim do prazo, para compensar) para não perder o horário.',
     };
-    // A boleto needs a day to be paid and a day to clear (the server refuses it otherwise).
-    if (Date.parse(pedido.inicio) - Date.now() < BOLETO_ANTECEDENCIA_MS) {
-      const boleto = metodo.querySelector('input[value="boleto"]');
-      boleto.disabled = true;
-      boleto.closest('.checkbox').append(h('span', { class: 'small' }, ' (só para reservas a partir de 2 dias)'));
-    }
+    semBoletoEmCimaDaHora(metodo, pedido);
     const note = h('p', { class: 'small', 'aria-live': 'polite' });
     const button = h('button', { type: 'submit', class: 'button button--primary-large' }, 'Reservar');
     const form = h('form', { class: 'form payment-choice', novalidate: true, 'aria-label': 'Forma de pagamento e reserva' },
@@ -517,6 +546,71 @@ function screen(container, body, item, { query, setQuery, signal }) {
       const serie = repetir.value();
       if (serie) return bookSeries({ ...serieDe(pedido), ...serie, pagamento }, button, form);
       return book({ ...pedido, pagamento }, button, form);
+    });
+    return form;
+  }
+
+  /** The card's token at the provider (the sandbox's words on which tokens it declines). */
+  function cartaoField() {
+    return field({
+      label: 'Token do cartão', name: 'cartaoToken',
+      hint: 'O cartão é cadastrado no provedor de pagamento, que devolve um token. No ambiente de testes, qualquer token é aprovado (ex.: tok_visa); tok_sandbox_recusado e tok_sandbox_sem_saldo são recusados.',
+      attrs: { autocomplete: 'off', spellcheck: 'false', maxlength: '200' },
+    });
+  }
+
+  /** A boleto needs a day to be paid and a day to clear (the server refuses it otherwise): disabled, saying why. */
+  function semBoletoEmCimaDaHora(metodo, pedido) {
+    if (Date.parse(pedido.inicio) - Date.now() >= BOLETO_ANTECEDENCIA_MS) return;
+    const boleto = metodo.querySelector('input[value="boleto"]');
+    boleto.disabled = true;
+    boleto.closest('.checkbox').append(h('span', { class: 'small' }, ' (só para reservas a partir de 2 dias)'));
+  }
+
+  /**
+   * The reception's booking for a member: paid here at the desk (the default, confirmed at once),
+   * or by PIX, card or boleto as the member would pay; with nothing to pay, no method is asked
+   * for. No series: repeating is for a member's own bookings.
+   */
+  function paymentFormFor(pedido, membro) {
+    const button = h('button', { type: 'submit', class: 'button button--primary-large' }, `Reservar para ${membro.nome}`);
+    const form = h('form', { class: 'form payment-choice', novalidate: true, 'aria-label': `Pagamento e reserva para ${membro.nome}` });
+    if (pedido.totalEsperado === 0) {
+      form.append(h('div', { class: 'actions' }, button));
+      form.addEventListener('submit', (event) => {
+        event.preventDefault();
+        clearErrors(form);
+        book({ ...pedido }, button, form, membro);
+      });
+      return form;
+    }
+    const metodo = radios({ legend: 'Forma de pagamento', name: 'metodo', checked: 'manual', options: Object.entries(METODOS_DA_RECEPCAO) });
+    const token = cartaoField();
+    semBoletoEmCimaDaHora(metodo, pedido);
+    const notes = {
+      manual: 'Recebido agora, aqui na recepção: a reserva é confirmada na hora. Se for cancelada com reembolso, o valor é devolvido na recepção.',
+      pix: `${membro.nome} paga pelo QR code (nesta tela, depois de reservar, ou em Minhas reservas); o horário fica guardado até lá.`,
+      cartao: 'A cobrança no cartão é feita assim que você reservar.',
+      boleto: `${membro.nome} paga a linha digitável até o vencimento (em Minhas reservas); o horário fica guardado até lá.`,
+    };
+    const note = h('p', { class: 'small', 'aria-live': 'polite' });
+    form.append(metodo, token, note, h('div', { class: 'actions' }, button));
+    const sync = () => {
+      const chosen = form.elements.metodo.value || 'manual';
+      token.hidden = chosen !== 'cartao';
+      note.textContent = notes[chosen] ?? '';
+    };
+    form.addEventListener('change', sync);
+    sync();
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      clearErrors(form);
+      const pagamento = { metodo: form.elements.metodo.value || 'manual' };
+      if (pagamento.metodo === 'cartao') {
+        pagamento.cartaoToken = val(form, 'cartaoToken');
+        if (!pagamento.cartaoToken) return fieldError(form, 'cartaoToken', 'Informe o token do cartão.');
+      }
+      return book({ ...pedido, pagamento }, button, form, membro);
     });
     return form;
   }
@@ -604,29 +698,30 @@ function screen(container, body, item, { query, setQuery, signal }) {
     announce(`Série reservada: ${serie.reservadas} de ${serie.ocorrencias.length} ocorrências.`);
   }
 
-  async function book(pedido, button, form) {
+  async function book(pedido, button, form, membro) {
     if (button.disabled) return;
     const restore = busy(button, 'Reservando…');
     try {
       const reserva = await bookAction.run('/api/reservas', { body: pedido, signal });
       replace(quoteBox);
-      showBooked(reserva);
+      if (membro) showBookedFor(reserva, membro, pedido.pagamento?.metodo);
+      else showBooked(reserva);
       loadDay();
     } catch (error) {
       if (error?.name === 'AbortError') return;
       restore();
       showFormError(form, error);
       if (error.code === 'horario_indisponivel') loadDay();
-      if (error.code === 'preco_alterado') requote(pedido, error.message);
+      if (error.code === 'preco_alterado') requote(pedido, error.message, membro);
     }
   }
 
   /** The price changed between the quote and the booking: show the new one, saying so. */
-  async function requote(pedido, aviso) {
+  async function requote(pedido, aviso, membro) {
     const { pagamento, totalEsperado, ...cotar } = pedido;
     try {
       const cotacao = await api('/api/precos/cotacao', { method: 'POST', body: cotar, idempotent: false, signal });
-      showQuote(cotacao, cotar, aviso);
+      showQuote(cotacao, cotar, aviso, membro);
     } catch (error) {
       // The error stays on the form.
     }
@@ -699,6 +794,15 @@ function screen(container, body, item, { query, setQuery, signal }) {
       }
       return true;
     };
+    acompanhar(reserva, situacao, done);
+  }
+
+  /**
+   * Follows a booking the server confirms by itself within a moment of its answer (nothing left
+   * to pay, or paid at the desk) until `done(reserva)` says it was decided; an error shows in
+   * `situacao`.
+   */
+  function acompanhar(reserva, situacao, done) {
     if (done(reserva)) return;
     poll(async () => {
       try {
@@ -710,6 +814,47 @@ function screen(container, body, item, { query, setQuery, signal }) {
         return true;
       }
     }, { signal, interval: 300, max: 3000 });
+  }
+
+  /**
+   * The booking the reception made for `membro`: paid at the desk or by credits, it is being
+   * confirmed (followed until it is); by PIX, card or boleto it waits for its payment, which the
+   * payment's page shows (its QR code to the member at the desk).
+   */
+  function showBookedFor(reserva, membro, metodo) {
+    const aPagar = reserva.total > 0 && metodo !== 'manual';
+    const situacao = h('div', { class: aPagar ? '' : 'loading' }, aPagar ? 'Aguardando pagamento' : 'Confirmando…');
+    const titulo = h('h3', {}, `Reserva de ${membro.nome} feita!`);
+    const doDia = link(`/admin/reservas?unidade=${encodeURIComponent(unidade?.id ?? '')}&data=${data}`, 'Ver as reservas do dia');
+    const next = h('p', { class: 'actions' },
+      aPagar ? link(`/reservas/${reserva.id}/pagamento`, 'Mostrar o pagamento', { class: 'button' }) : null, doDia);
+    replace(resultBox,
+      h('div', { class: 'alert alert--sucesso', role: 'status' },
+        titulo,
+        facts([
+          ['Membro', `${membro.nome} (${membro.email})`],
+          ['Espaço', espaco.nome],
+          ['Quando', interval(reserva.inicio, reserva.fim, tz)],
+          usouCreditos(reserva) ? ['Pago com créditos', creditosComOrigem(reserva.creditos)] : null,
+          ['Total', reserva.total ? money(reserva.total) : `${money(0)} — nada a pagar`],
+          reserva.total ? ['Pagamento', METODOS[metodo ?? 'pix'] ?? metodo] : null,
+          ['Situação', situacao],
+        ]),
+        next));
+    resultBox.focus();
+    if (aPagar) return;
+    acompanhar(reserva, situacao, (r) => {
+      if (r.status === 'solicitada') return false;
+      situacao.className = '';
+      if (r.status === 'confirmada') {
+        titulo.textContent = `Reserva de ${membro.nome} confirmada!`;
+        replace(situacao, 'Confirmada');
+        announce(`Reserva de ${membro.nome} confirmada.`);
+      } else {
+        replace(situacao, 'Não confirmada');
+      }
+      return true;
+    });
   }
 
   loadDay();

@@ -9,7 +9,7 @@
 
 import { api, allPages, Action } from '../../lib/api.js';
 import { nomeDoEspaco, espaco as loadEspaco } from '../../lib/catalog.js';
-import { h, replace, uid } from '../../lib/dom.js';
+import { h, link, replace, uid } from '../../lib/dom.js';
 import {
   situacaoDaReserva, recusaDoPagamento, PRESENCA, PRESENCA_KIND, presenca, VISITA_SITUACAO, VISITA_KIND, visitaSemAviso,
 } from '../../lib/labels.js';
@@ -25,6 +25,7 @@ import { nomesDePessoas, nomeOuConta } from '../../lib/pessoas.js';
 import { unidadeSelect } from './comum.js';
 import { quadro } from './quadro.js';
 import { quadroDaSemana } from './quadro-semana.js';
+import { buscaDeMembro } from '../../lib/busca-de-membro.js';
 
 const ATUALIZA_A_CADA = 15_000;
 const DIAS_DA_SEMANA = 7;
@@ -99,13 +100,17 @@ export async function render({ container, query, setQuery, signal }) {
     type: 'button', class: 'button button--secondary view-toggle__option', dataset: { vista: valor }, onclick: () => switchTo(valor),
   }, texto);
   const toggles = [toggle('dia', 'Dia'), toggle('semana', 'Semana')];
+  const novaReserva = link('', 'Reservar para um membro', { class: 'button button--secondary day-board__new' });
   controls.append(unidadeField,
     h('div', { class: 'view-toggle', role: 'group', 'aria-label': 'Ver por' }, toggles),
     h('div', { class: 'day-nav' },
       prev,
       h('div', { class: 'field field--inline' }, dateLabel, dateInput),
       next,
-      h('button', { type: 'button', class: 'button button--secondary', onclick: () => go(todayIn(tzOf())) }, 'Hoje')));
+      h('button', { type: 'button', class: 'button button--secondary', onclick: () => go(todayIn(tzOf())) }, 'Hoje')),
+    // A booking for a member: the unit's spaces on the chosen day, a free hour picked there opens
+    // the space's page, where the reception names the member.
+    novaReserva);
   content.before(h('div', { class: 'day-board__head' }, dayTitle, status));
   dayTitle.setAttribute('tabindex', '-1');
 
@@ -171,6 +176,7 @@ export async function render({ container, query, setQuery, signal }) {
     const tz = tzOf();
     const semana = vista === 'semana';
     setQuery({ unidade, data, vista: semana ? 'semana' : '' });
+    novaReserva.href = `/unidades/${encodeURIComponent(unidade)}/dia?data=${data < todayIn(tz) ? todayIn(tz) : data}`;
     showVista();
     dayTitle.textContent = semana
       ? `Semana de ${dateShort(data)} a ${dateShort(addDays(data, DIAS_DA_SEMANA - 1))} (${zoneLabel(tz)})`
@@ -515,110 +521,27 @@ export async function render({ container, query, setQuery, signal }) {
    * page: each refresh moves it, with what was typed, into the day's new section.
    */
   function chegadaSemAviso() {
-    let encontrados = [];
-    let buscado = null; // the term whose results the list shows
     // A failed registration's time: sent again unchanged, it is the same request (the same
     // Idempotency-Key), so a retry after a lost answer does not register the visitor twice.
     let tentativa = null;
     const tituloId = uid('sem-aviso');
-    const busca = field({
-      label: 'E-mail do anfitrião', name: 'anfitriao', type: 'search',
-      attrs: { autocomplete: 'off', spellcheck: 'false', autocapitalize: 'none' },
-    });
-    const input = busca.querySelector('input');
-    const buscar = h('button', { type: 'button', class: 'button button--secondary' }, 'Buscar',
-      h('span', { class: 'visually-hidden' }, ' anfitrião'));
-    // The button beside the input, the field's error under both.
-    const linha = h('div', { class: 'walk-in__search' });
-    input.replaceWith(linha);
-    linha.append(input, buscar);
-    const status = h('p', { class: 'small walk-in__status', 'aria-live': 'polite' });
-    const escolha = field({ label: 'Anfitrião', name: 'paraUsuarioId', type: 'select', options: [['', 'Escolha o membro…']] });
-    escolha.hidden = true;
-    const lista = escolha.querySelector('select');
     const resultado = h('div', { class: 'walk-in__result' });
-    const form = h('form', { class: 'form panel walk-in', novalidate: true, 'aria-labelledby': tituloId },
+    const form = h('form', { class: 'form panel walk-in', novalidate: true, 'aria-labelledby': tituloId });
+    const anfitriao = buscaDeMembro({
+      form, signal, quem: 'o membro que o visitante veio ver',
+      busca: { name: 'anfitriao', label: 'E-mail do anfitrião', oque: 'anfitrião', verbo: 'registre' },
+      escolha: { name: 'paraUsuarioId', label: 'Anfitrião' },
+    });
+    form.append(
       h('h3', { id: tituloId }, 'Chegou alguém sem aviso?'),
       h('p', { class: 'small walk-in__lead' },
         'Busque pelo e-mail (ou parte dele) o membro que o visitante veio ver: a visita fica em nome dele, que é avisado da chegada.'),
       h('div', { class: 'walk-in__fields' },
-        h('div', { class: 'walk-in__host' }, busca, status, escolha),
+        anfitriao.node,
         field({ label: 'Nome do visitante', name: 'nome', required: true, attrs: { autocomplete: 'off', maxlength: '120' } }),
         field({ label: 'E-mail do visitante', name: 'email', type: 'email', optional: true, attrs: { autocomplete: 'off', spellcheck: 'false' } })),
       h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'button' }, 'Registrar chegada')),
       resultado);
-
-    /** Shows the accounts whose e-mail has the typed part (active ones); false when it could not look. */
-    async function procurar() {
-      const termo = input.value.trim();
-      if (!termo) {
-        fieldError(form, 'anfitriao', 'Digite parte do e-mail do membro que o visitante veio ver.');
-        return false;
-      }
-      [busca, escolha].forEach(semErro);
-      const restore = busy(buscar, 'Buscando…');
-      try {
-        const page = await api('/api/admin/usuarios', { query: { email: termo, pagina: 1 }, signal });
-        encontrados = page.itens.filter((u) => u.ativo);
-        buscado = termo;
-        replace(lista, h('option', { value: '' }, 'Escolha o membro…'),
-          encontrados.map((u) => h('option', { value: u.id }, `${u.nome} — ${u.email}`)));
-        if (encontrados.length === 1) lista.value = encontrados[0].id;
-        escolha.hidden = encontrados.length === 0;
-        const n = encontrados.length;
-        replace(status, n
-          ? `${n} ${n === 1 ? 'membro encontrado' : 'membros encontrados'}${page.total > page.itens.length ? ' (só os primeiros: refine a busca)' : ''}.`
-          : 'Nenhum membro ativo com esse e-mail.');
-        return true;
-      } catch (error) {
-        if (error?.name === 'AbortError') return false;
-        fieldError(form, 'anfitriao', describeError(error));
-        return false;
-      } finally {
-        restore();
-      }
-    }
-
-    /** Clears the error a field of the form shows (the others keep theirs). */
-    function semErro(campo) {
-      campo.querySelector('[aria-invalid]')?.removeAttribute('aria-invalid');
-      campo.querySelector('.field__error').textContent = '';
-    }
-
-    function esquecerBusca() {
-      encontrados = [];
-      buscado = null;
-      replace(lista, h('option', { value: '' }, 'Escolha o membro…'));
-      escolha.hidden = true;
-      replace(status);
-    }
-
-    buscar.addEventListener('click', async () => {
-      if (await procurar()) (encontrados.length ? lista : input).focus();
-    });
-    input.addEventListener('keydown', (event) => {
-      // Enter in the search looks the member up instead of registering the arrival.
-      if (event.key !== 'Enter') return;
-      event.preventDefault();
-      buscar.click();
-    });
-    // Another e-mail typed: the list shown is of the last one, so it goes.
-    input.addEventListener('input', () => { if (buscado !== null && input.value.trim() !== buscado) esquecerBusca(); });
-    lista.addEventListener('change', () => { if (lista.value) semErro(escolha); });
-
-    /** The chosen member, or null once the form says what is missing (looking them up first if needed). */
-    async function anfitriaoEscolhido() {
-      if (lista.value) return encontrados.find((u) => u.id === lista.value) ?? null;
-      const escolher = 'Escolha na lista o membro que o visitante veio ver.';
-      if (!escolha.hidden) { fieldError(form, 'paraUsuarioId', escolher); return null; }
-      if (!input.value.trim()) { fieldError(form, 'anfitriao', 'Busque pelo e-mail o membro que o visitante veio ver.'); return null; }
-      if (!await procurar()) return null;
-      const digitado = input.value.trim().toLowerCase();
-      if (encontrados.length === 1 && encontrados[0].email.toLowerCase() === digitado) return encontrados[0];
-      if (!encontrados.length) fieldError(form, 'anfitriao', 'Nenhum membro ativo com esse e-mail. Confira e busque de novo.');
-      else fieldError(form, 'paraUsuarioId', encontrados.length === 1 ? 'Confira o membro encontrado e registre de novo.' : escolher);
-      return null;
-    }
 
     // As onSubmit() does, except that the button comes back even when the form is out of the page
     // (another day shown meanwhile): the form is kept, and shown again on today's page.
@@ -642,30 +565,30 @@ export async function render({ container, query, setQuery, signal }) {
     });
 
     async function registrar() {
-      const anfitriao = await anfitriaoEscolhido();
-      if (!anfitriao) return;
+      const host = await anfitriao.escolhido();
+      if (!host) return;
       const unidadeId = select.value;
       const tz = tzOf();
       const nome = val(form, 'nome');
       const email = val(form, 'email');
-      const chave = JSON.stringify([unidadeId, anfitriao.id, nome, email]);
+      const chave = JSON.stringify([unidadeId, host.id, nome, email]);
       if (tentativa?.chave !== chave || Date.now() - tentativa.em > TENTATIVA_VALE) {
         tentativa = { chave, em: Date.now(), chegadaPrevista: isoWithOffset(Date.now(), tz) };
       }
-      const body = { unidadeId, paraUsuarioId: anfitriao.id, chegadaPrevista: tentativa.chegadaPrevista, nome };
+      const body = { unidadeId, paraUsuarioId: host.id, chegadaPrevista: tentativa.chegadaPrevista, nome };
       if (email) body.email = email;
       const visita = await action.run('/api/visitas', { body });
       tentativa = null;
       const quem = visita.nome ?? nome;
       form.reset();
-      esquecerBusca();
+      anfitriao.esquecer();
       try {
         const feito = await new Action().run(`/api/admin/visitas/${encodeURIComponent(visita.id)}/chegada`);
-        flash(`Chegada registrada: ${quem} (visita de ${anfitriao.nome}), às ${time(feito.chegouEm ?? new Date().toISOString(), tz)}. Avisamos ${anfitriao.nome}.`, 'sucesso');
+        flash(`Chegada registrada: ${quem} (visita de ${host.nome}), às ${time(feito.chegouEm ?? new Date().toISOString(), tz)}. Avisamos ${host.nome}.`, 'sucesso');
       } catch (error) {
         if (error?.name === 'AbortError') return;
         replace(resultado, h('div', { class: 'alert alert--erro', role: 'alert' },
-          h('p', {}, `${quem} ficou registrado como visita de ${anfitriao.nome}, mas a chegada não: ${describeError(error)} Use “Registrar chegada” na lista abaixo.`)));
+          h('p', {}, `${quem} ficou registrado como visita de ${host.nome}, mas a chegada não: ${describeError(error)} Use “Registrar chegada” na lista abaixo.`)));
       }
       // Past midnight the visit is on the new day: show that one.
       const hoje = todayIn(tz);

@@ -1,0 +1,94 @@
+"""The reception books for a member: on "Reservas do dia" a link leads to the unit's spaces on the
+day; on a space's page an operator names the member by e-mail under "Reservar para" (an e-mail
+nobody has is said next to the field, and nothing is quoted). The quote is then the member's
+("Preço para Helena…"), and the ways to pay are the desk's: "Pago aqui na recepção" first, then
+PIX, card and boleto. Booked paid at the desk, the result says "Reserva de Helena … confirmada!"
+and the API agrees: the booking is Helena's, confirmed, its payment `manual` with no charge at
+the provider. A member's own form offers no such thing. On a phone the member's field, the quote
+and the result fit the screen."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from selenium.webdriver.common.by import By
+
+from journeys import api, eventually, member, open_signed_in, room, unit
+
+SP = ZoneInfo("America/Sao_Paulo")
+
+
+def test_the_reception_books_a_room_for_a_member_paid_at_the_desk(browser, server):
+    sufixo = uuid.uuid4().hex[:4]
+    unidade = unit(server, f"CoworkFlow Recepção {sufixo}")["id"]
+    sala = room(server, unidade, f"Sala Recepção {sufixo}")
+    email, _, helena = member(server, f"Helena Recepção{sufixo}")
+    nome = f"Helena Recepção{sufixo}"
+    dia = (datetime.now(SP) + timedelta(days=2)).date()
+
+    ui = browser(size=(1280, 900))
+    # "Reservas do dia" leads to the unit's spaces on the day shown
+    open_signed_in(ui, server, server.admin, f"/admin/reservas?unidade={unidade}&data={dia.isoformat()}")
+    nova = ui.wait(lambda d: d.find_element(By.LINK_TEXT, "Reservar para um membro"), "no link to book for a member")
+    assert nova.get_attribute("href").endswith(f"/unidades/{unidade}/dia?data={dia.isoformat()}"), nova.get_attribute("href")
+
+    ui.open(f"/espacos/{sala}?data={dia.isoformat()}&de=10:00&ate=11:00")
+    ui.wait_text("Composição do preço", ".quote")
+    # an e-mail nobody has: said next to the field, and the quote for the operator is gone
+    ui.fill("Reservar para (e-mail do membro)", f"ninguem.{sufixo}@exemplo.com.br")
+    assert not ui.driver.find_elements(By.CSS_SELECTOR, ".quote table"), "the operator's own quote stayed under another e-mail"
+    ui.click("Ver preço", ".booking-form")
+    erro = ui.wait(lambda d: d.find_element(By.CSS_SELECTOR, "[data-field=para] .field__error").text, "no error next to the member's field")
+    assert "Nenhum membro ativo" in erro, erro
+    ui.step("recepcao-membro-inexistente")
+
+    ui.fill("Reservar para (e-mail do membro)", email)
+    ui.click("Ver preço", ".booking-form")
+    quote = ui.wait_text(f"Preço para {nome}", ".quote")
+    assert email in quote.text and "R$ 60,00" in quote.text, quote.text
+    metodos = [i.get_attribute("value") for i in quote.find_elements(By.CSS_SELECTOR, "input[name=metodo]")]
+    assert metodos == ["manual", "pix", "cartao", "boleto"], metodos
+    assert quote.find_element(By.CSS_SELECTOR, "input[value=manual]").is_selected()
+    assert "confirmada na hora" in quote.text, quote.text
+    assert not quote.find_elements(By.CSS_SELECTOR, "select[name=frequencia]"), "a series is offered for someone else"
+    ui.scroll(quote.find_element(By.CSS_SELECTOR, ".payment-choice"))
+    ui.step("recepcao-preco-do-membro")
+
+    ui.click(f"Reservar para {nome}", ".quote")
+    result = ui.wait_text(f"Reserva de {nome} confirmada!", ".result")
+    assert "Registrado pela recepção" in result.text and "R$ 60,00" in result.text and email in result.text, result.text
+    assert result.find_element(By.LINK_TEXT, "Ver as reservas do dia").is_displayed()
+    ui.step("recepcao-reserva-confirmada")
+
+    # the booking is Helena's, confirmed, paid at the desk with no charge at the provider
+    minhas = api(server, "GET", "/api/reservas", token=helena)["itens"]
+    reserva = next(r for r in minhas if r["espacoId"] == sala)
+    assert reserva["status"] == "confirmada", reserva
+    pagamento = api(server, "GET", f"/api/reservas/{reserva['id']}/pagamento", token=helena)
+    assert pagamento["metodo"] == "manual" and pagamento["status"] == "confirmado" and not pagamento.get("cobrancaId"), pagamento
+
+    # a member's own form does not offer it
+    membro = browser(size=(1280, 900))
+    open_signed_in(membro, server, server.member, f"/espacos/{sala}?data={dia.isoformat()}&de=14:00&ate=15:00")
+    preco = membro.wait_text("Composição do preço", ".quote")
+    assert not membro.driver.find_elements(By.CSS_SELECTOR, "input[value=manual]"), preco.text
+    assert not membro.driver.find_elements(By.CSS_SELECTOR, "[data-field=para]"), "a member is offered to book for someone"
+
+    # on a phone: the member's field, the quote and the result fit the screen
+    phone = browser(size=(390, 844), mobile=True)
+    open_signed_in(phone, server, server.admin, f"/espacos/{sala}?data={dia.isoformat()}&de=16:00&ate=17:00")
+    phone.wait_text("Composição do preço", ".quote")
+    phone.fill("Reservar para (e-mail do membro)", email)
+    phone.step("recepcao-celular-membro")
+    phone.click("Ver preço", ".booking-form")
+    phone.wait_text(f"Preço para {nome}", ".quote")
+    assert phone.driver.execute_script("return document.documentElement.scrollWidth") <= 390
+    phone.step("recepcao-celular-preco")
+    phone.click(f"Reservar para {nome}", ".quote")
+    phone.wait_text(f"Reserva de {nome} confirmada!", ".result")
+    assert phone.driver.execute_script("return document.documentElement.scrollWidth") <= 390
+    phone.step("recepcao-celular-confirmada")
+    eventually(lambda: sum(1 for r in api(server, "GET", "/api/reservas", token=helena)["itens"] if r["espacoId"] == sala) == 2,
+               "Helena's second booking")
