@@ -15,7 +15,8 @@ from zoneinfo import ZoneInfo
 
 from selenium.webdriver.common.by import By
 
-from journeys import api, eventually, member, open_signed_in, room, unit
+from journeys import api, eventually, member, open_signed_in, room, session, token, unit
+from test_companies import cnpj_novo
 
 SP = ZoneInfo("America/Sao_Paulo")
 
@@ -92,3 +93,52 @@ def test_the_reception_books_a_room_for_a_member_paid_at_the_desk(browser, serve
     phone.step("recepcao-celular-confirmada")
     eventually(lambda: sum(1 for r in api(server, "GET", "/api/reservas", token=helena)["itens"] if r["espacoId"] == sala) == 2,
                "Helena's second booking")
+
+
+def test_a_company_manager_books_for_a_colleague_who_pays_it(browser, server):
+    """A company's manager sees "Reservar para" with "Para mim" and the company's people; the quote
+    is the colleague's, the ways to pay are a member's (no desk), and after booking by PIX the result
+    says the colleague pays it in "Minhas reservas" (where it is, waiting for its payment). A member
+    of no company sees no such field."""
+    admin = token(server, server.admin)
+    sufixo = uuid.uuid4().hex[:4]
+    unidade = unit(server, f"CoworkFlow Empresa {sufixo}")["id"]
+    sala = room(server, unidade, f"Sala Empresa {sufixo}")
+    gestora = member(server, f"Gabriela Gestora{sufixo}")
+    colega = member(server, f"Otavio Colega{sufixo}")
+    cnpj, _ = cnpj_novo()
+    empresa = api(server, "POST", "/api/admin/empresas", {
+        "razaoSocial": f"Oficina {sufixo} Ltda", "nomeFantasia": f"Oficina {sufixo}", "cnpj": cnpj,
+        "emailDeCobranca": f"contas.{sufixo}@oficina.com.br",
+        "endereco": {"logradouro": "Rua Augusta", "numero": "500", "cidade": "São Paulo", "uf": "SP", "cep": "01305-000"},
+        "gestorId": session(server, gestora[:2])["usuario"]["id"],
+    }, admin)
+    convite = api(server, "POST", f"/api/empresas/{empresa['empresaId']}/convites", {"email": colega[0], "papel": "membro"}, gestora[2])
+    api(server, "POST", f"/api/convites/{convite['link'].rsplit('/', 1)[-1]}/aceite", None, colega[2])
+    dia = (datetime.now(SP) + timedelta(days=3)).date()
+    nome = f"Otavio Colega{sufixo}"
+
+    ui = browser(size=(1280, 900))
+    open_signed_in(ui, server, gestora[:2], f"/espacos/{sala}?data={dia.isoformat()}&de=09:00&ate=10:00")
+    ui.wait_text("Composição do preço", ".quote")
+    ui.choose("Reservar para", nome)
+    assert not ui.driver.find_elements(By.CSS_SELECTOR, ".quote table"), "the manager's own quote stayed for the colleague"
+    ui.click("Ver preço", ".booking-form")
+    quote = ui.wait_text(f"Preço para {nome}", ".quote")
+    metodos = [i.get_attribute("value") for i in quote.find_elements(By.CSS_SELECTOR, "input[name=metodo]")]
+    assert metodos == ["pix", "cartao", "boleto"], metodos
+    assert f"{nome} paga pelo PIX em Minhas reservas" in quote.text, quote.text
+    ui.scroll(quote.find_element(By.CSS_SELECTOR, ".payment-choice"))
+    ui.step("gestora-preco-do-colega")
+    ui.click(f"Reservar para {nome}", ".quote")
+    result = ui.wait_text(f"Reserva de {nome} feita!", ".result")
+    assert f"Aguardando o pagamento de {nome}" in result.text and "paga até" in result.text, result.text
+    ui.step("gestora-reserva-feita")
+    dele = [r for r in api(server, "GET", "/api/reservas", token=colega[2])["itens"] if r["espacoId"] == sala]
+    assert len(dele) == 1 and dele[0]["status"] == "solicitada", dele
+
+    # a member of no company: no such field
+    outro = browser(size=(390, 844), mobile=True)
+    open_signed_in(outro, server, server.member, f"/espacos/{sala}?data={dia.isoformat()}&de=11:00&ate=12:00")
+    outro.wait_text("Composição do preço", ".quote")
+    assert not outro.driver.find_element(By.CSS_SELECTOR, "[data-field=paraColega]").is_displayed()

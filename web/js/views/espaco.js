@@ -114,6 +114,21 @@ function screen(container, body, item, { query, setQuery, signal }) {
     })
     : null;
   if (paraQuem) form.insertBefore(h('div', { class: 'booking-form__para' }, paraQuem.node), form.querySelector('.form__row'));
+  // A company's manager books for the company's people too: "Para mim" or one of them.
+  let colegas = [];
+  const paraColega = field({ label: 'Reservar para', name: 'paraColega', type: 'select', options: [['', 'Para mim']] });
+  paraColega.hidden = true;
+  if (!paraQuem && session.signedIn) {
+    form.insertBefore(paraColega, form.querySelector('.form__row'));
+    colegasDaEmpresa(signal).then((lista) => {
+      colegas = lista;
+      if (!colegas.length) return;
+      const select = paraColega.querySelector('select');
+      replace(select, h('option', { value: '' }, 'Para mim'), colegas.map((c) => h('option', { value: c.id }, c.nome)));
+      select.addEventListener('change', () => { replace(quoteBox); replace(resultBox); });
+      paraColega.hidden = false;
+    });
+  }
   const quoteBox = h('section', { class: 'quote', 'aria-live': 'polite', 'aria-labelledby': 'orcamento' });
   const resultBox = h('div', { class: 'result', tabindex: '-1' });
 
@@ -362,8 +377,10 @@ function screen(container, body, item, { query, setQuery, signal }) {
     if (paraQuem) {
       membro = await paraQuem.escolhido({ opcional: true });
       if (membro === null) return;
-      if (membro) pedido.paraUsuarioId = membro.id;
+    } else if (!paraColega.hidden && val(form, 'paraColega')) {
+      membro = colegas.find((c) => c.id === val(form, 'paraColega'));
     }
+    if (membro) pedido.paraUsuarioId = membro.id;
     const button = form.querySelector('button[type=submit]');
     const restore = busy(button, 'Calculando…');
     showLoading(quoteBox, 'Calculando o preço…');
@@ -381,7 +398,10 @@ function screen(container, body, item, { query, setQuery, signal }) {
     }
   });
 
-  /** `membro`: who the booking is for, when the reception books for someone ({id, nome, email}). */
+  /**
+   * `membro`: who the booking is for, when the reception books for a member ({id, nome, email})
+   * or a company's manager for one of its people ({id, nome}).
+   */
   function showQuote(cotacao, pedido, aviso, membro) {
     const rows = cotacao.linhas.map((l) => ({ ...l }));
     // The booking carries the total shown here: if the price changes meanwhile, the server
@@ -403,7 +423,8 @@ function screen(container, body, item, { query, setQuery, signal }) {
     replace(quoteBox,
       h('h3', { id: 'orcamento' }, membro ? `Preço para ${membro.nome}` : 'Preço'),
       aviso ? h('p', { class: 'alert alert--erro', role: 'alert' }, aviso) : null,
-      membro ? h('p', { class: 'quote__para' }, 'Reserva para ', h('strong', {}, membro.nome), ` (${membro.email}): o preço e os créditos são os desta conta, e a reserva fica nela.`) : null,
+      membro ? h('p', { class: 'quote__para' }, 'Reserva para ', h('strong', {}, membro.nome),
+        `${membro.email ? ` (${membro.email})` : ''}: o preço e os créditos são os desta conta, e a reserva fica nela.`) : null,
       h('p', {}, interval(pedido.inicio, pedido.fim, tz), cotacao.duracaoMinutos ? ` (${duration(cotacao.duracaoMinutos)})` : ''),
       table({
         caption: 'Composição do preço',
@@ -584,19 +605,25 @@ function screen(container, body, item, { query, setQuery, signal }) {
       });
       return form;
     }
-    const metodo = radios({ legend: 'Forma de pagamento', name: 'metodo', checked: 'manual', options: Object.entries(METODOS_DA_RECEPCAO) });
+    const recepcao = session.isAdmin;
+    const padrao = recepcao ? 'manual' : 'pix';
+    const metodo = radios({
+      legend: 'Forma de pagamento', name: 'metodo', checked: padrao, options: Object.entries(recepcao ? METODOS_DA_RECEPCAO : METODOS_DE_RESERVA),
+    });
     const token = cartaoField();
     semBoletoEmCimaDaHora(metodo, pedido);
     const notes = {
       manual: 'Recebido agora, aqui na recepção: a reserva é confirmada na hora. Se for cancelada com reembolso, o valor é devolvido na recepção.',
-      pix: `${membro.nome} paga pelo QR code (nesta tela, depois de reservar, ou em Minhas reservas); o horário fica guardado até lá.`,
-      cartao: 'A cobrança no cartão é feita assim que você reservar.',
+      pix: recepcao
+        ? `${membro.nome} paga pelo QR code (nesta tela, depois de reservar, ou em Minhas reservas); o horário fica guardado até lá.`
+        : `${membro.nome} paga pelo PIX em Minhas reservas; o horário fica guardado por pouco tempo (o prazo aparece lá).`,
+      cartao: recepcao ? 'A cobrança no cartão é feita assim que você reservar.' : 'A cobrança é feita no cartão informado (o seu ou o da empresa) assim que você reservar.',
       boleto: `${membro.nome} paga a linha digitável até o vencimento (em Minhas reservas); o horário fica guardado até lá.`,
     };
     const note = h('p', { class: 'small', 'aria-live': 'polite' });
     form.append(metodo, token, note, h('div', { class: 'actions' }, button));
     const sync = () => {
-      const chosen = form.elements.metodo.value || 'manual';
+      const chosen = form.elements.metodo.value || padrao;
       token.hidden = chosen !== 'cartao';
       note.textContent = notes[chosen] ?? '';
     };
@@ -605,7 +632,7 @@ function screen(container, body, item, { query, setQuery, signal }) {
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       clearErrors(form);
-      const pagamento = { metodo: form.elements.metodo.value || 'manual' };
+      const pagamento = { metodo: form.elements.metodo.value || padrao };
       if (pagamento.metodo === 'cartao') {
         pagamento.cartaoToken = val(form, 'cartaoToken');
         if (!pagamento.cartaoToken) return fieldError(form, 'cartaoToken', 'Informe o token do cartão.');
@@ -817,22 +844,27 @@ function screen(container, body, item, { query, setQuery, signal }) {
   }
 
   /**
-   * The booking the reception made for `membro`: paid at the desk or by credits, it is being
-   * confirmed (followed until it is); by PIX, card or boleto it waits for its payment, which the
-   * payment's page shows (its QR code to the member at the desk).
+   * The booking made for `membro`. The reception's: paid at the desk or by credits, it is being
+   * confirmed (followed until it is); by PIX, card or boleto it waits for its payment, whose page
+   * shows the QR code to the member at the desk. A company manager's: it is the colleague's to
+   * read from now on (the manager cannot follow it), so the result says what happens next.
    */
   function showBookedFor(reserva, membro, metodo) {
+    const recepcao = session.isAdmin;
     const aPagar = reserva.total > 0 && metodo !== 'manual';
-    const situacao = h('div', { class: aPagar ? '' : 'loading' }, aPagar ? 'Aguardando pagamento' : 'Confirmando…');
+    const seguir = recepcao && !aPagar;
+    const situacao = h('div', { class: seguir ? 'loading' : '' }, seguir ? 'Confirmando…' : situacaoParaColega());
     const titulo = h('h3', {}, `Reserva de ${membro.nome} feita!`);
-    const doDia = link(`/admin/reservas?unidade=${encodeURIComponent(unidade?.id ?? '')}&data=${data}`, 'Ver as reservas do dia');
-    const next = h('p', { class: 'actions' },
-      aPagar ? link(`/reservas/${reserva.id}/pagamento`, 'Mostrar o pagamento', { class: 'button' }) : null, doDia);
+    const next = recepcao
+      ? h('p', { class: 'actions' },
+        aPagar ? link(`/reservas/${reserva.id}/pagamento`, 'Mostrar o pagamento', { class: 'button' }) : null,
+        link(`/admin/reservas?unidade=${encodeURIComponent(unidade?.id ?? '')}&data=${data}`, 'Ver as reservas do dia'))
+      : h('p', {}, proximoPasso());
     replace(resultBox,
       h('div', { class: 'alert alert--sucesso', role: 'status' },
         titulo,
         facts([
-          ['Membro', `${membro.nome} (${membro.email})`],
+          ['Para', membro.email ? `${membro.nome} (${membro.email})` : membro.nome],
           ['Espaço', espaco.nome],
           ['Quando', interval(reserva.inicio, reserva.fim, tz)],
           usouCreditos(reserva) ? ['Pago com créditos', creditosComOrigem(reserva.creditos)] : null,
@@ -842,7 +874,7 @@ function screen(container, body, item, { query, setQuery, signal }) {
         ]),
         next));
     resultBox.focus();
-    if (aPagar) return;
+    if (!seguir) return;
     acompanhar(reserva, situacao, (r) => {
       if (r.status === 'solicitada') return false;
       situacao.className = '';
@@ -855,9 +887,37 @@ function screen(container, body, item, { query, setQuery, signal }) {
       }
       return true;
     });
+
+    function situacaoParaColega() {
+      if (!aPagar) return 'Confirmada em instantes';
+      return metodo === 'cartao' ? 'Cobrando no cartão' : `Aguardando o pagamento de ${membro.nome}`;
+    }
+
+    function proximoPasso() {
+      if (!aPagar) return `${membro.nome} vê a reserva em Minhas reservas, com o código de check-in.`;
+      if (metodo === 'cartao') return `A reserva é confirmada quando o cartão for aprovado; ${membro.nome} a vê em Minhas reservas.`;
+      const prazo = reserva.expiraEm ? ` até ${deadline(reserva.expiraEm, tz)}` : '';
+      return `${membro.nome} vê a reserva e o ${metodo === 'boleto' ? 'boleto' : 'PIX'} em Minhas reservas e paga${prazo}; sem o pagamento, o horário é liberado.`;
+    }
   }
 
+
   loadDay();
+}
+
+/** For a company's manager, the company's other people ({id, nome}) they may book for; else []. */
+async function colegasDaEmpresa(signal) {
+  if (!session.signedIn || session.isAdmin) return [];
+  try {
+    const empresa = await api('/api/empresa', { signal });
+    if (empresa?.meuPapel !== 'gestor') return [];
+    const eu = String(session.usuario?.id ?? '').toLowerCase();
+    return (empresa.integrantes ?? [])
+      .filter((i) => String(i.usuarioId).toLowerCase() !== eu)
+      .map((i) => ({ id: i.usuarioId, nome: i.nome ?? 'Pessoa sem nome' }));
+  } catch {
+    return []; // without the list, the manager books for themselves, as any member
+  }
 }
 
 function politica(p) {
