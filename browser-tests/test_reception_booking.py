@@ -53,7 +53,6 @@ def test_the_reception_books_a_room_for_a_member_paid_at_the_desk(browser, serve
     assert metodos == ["manual", "pix", "cartao", "boleto"], metodos
     assert quote.find_element(By.CSS_SELECTOR, "input[value=manual]").is_selected()
     assert "confirmada na hora" in quote.text, quote.text
-    assert not quote.find_elements(By.CSS_SELECTOR, "select[name=frequencia]"), "a series is offered for someone else"
     ui.scroll(quote.find_element(By.CSS_SELECTOR, ".payment-choice"))
     ui.step("recepcao-preco-do-membro")
 
@@ -70,9 +69,33 @@ def test_the_reception_books_a_room_for_a_member_paid_at_the_desk(browser, serve
     pagamento = api(server, "GET", f"/api/reservas/{reserva['id']}/pagamento", token=helena)
     assert pagamento["metodo"] == "manual" and pagamento["status"] == "confirmado" and not pagamento.get("cobrancaId"), pagamento
 
+    # a weekly series for Helena, paid at the desk (PIX and boleto are then disabled)
+    ui.open(f"/espacos/{sala}?data={dia.isoformat()}&de=14:00&ate=15:00")
+    ui.wait_text("Composição do preço", ".quote")
+    ui.fill("Reservar para (e-mail do membro)", email)
+    ui.click("Ver preço", ".booking-form")
+    quote = ui.wait_text(f"Preço para {nome}", ".quote")
+    ui.choose("Repetir", "Toda semana")
+    ui.fill("Quantas vezes, contando esta", "2")
+    disabled = {i.get_attribute("value"): i.get_attribute("disabled") is not None for i in quote.find_elements(By.CSS_SELECTOR, "input[name=metodo]")}
+    assert disabled == {"manual": False, "pix": True, "cartao": False, "boleto": True}, disabled
+    assert quote.find_element(By.CSS_SELECTOR, "input[value=manual]").is_selected()
+    assert "registrada como paga aqui na recepção" in quote.text, quote.text
+    ui.scroll(quote.find_element(By.CSS_SELECTOR, ".payment-choice"))
+    ui.step("recepcao-serie")
+    ui.click(f"Reservar a série para {nome}", ".quote")
+    serie = ui.wait_text(f"Série de {nome} reservada!", ".result")
+    assert "R$ 120,00 (cada reserva registrada como paga aqui na recepção)" in serie.text, serie.text
+    ui.step("recepcao-serie-reservada")
+    def confirmadas():
+        itens = [r for r in api(server, "GET", "/api/reservas", token=helena)["itens"] if r.get("serie") and r["status"] == "confirmada"]
+        return itens if len(itens) == 2 else None
+    na_serie = eventually(confirmadas, "Helena's confirmed series")
+    assert sorted(r["serie"]["numero"] for r in na_serie) == [1, 2], na_serie
+
     # a member's own form does not offer it
     membro = browser(size=(1280, 900))
-    open_signed_in(membro, server, server.member, f"/espacos/{sala}?data={dia.isoformat()}&de=14:00&ate=15:00")
+    open_signed_in(membro, server, server.member, f"/espacos/{sala}?data={dia.isoformat()}&de=18:00&ate=19:00")
     preco = membro.wait_text("Composição do preço", ".quote")
     assert not membro.driver.find_elements(By.CSS_SELECTOR, "input[value=manual]"), preco.text
     assert not membro.driver.find_elements(By.CSS_SELECTOR, "[data-field=para]"), "a member is offered to book for someone"
@@ -91,8 +114,8 @@ def test_the_reception_books_a_room_for_a_member_paid_at_the_desk(browser, serve
     phone.wait_text(f"Reserva de {nome} confirmada!", ".result")
     assert phone.driver.execute_script("return document.documentElement.scrollWidth") <= 390
     phone.step("recepcao-celular-confirmada")
-    eventually(lambda: sum(1 for r in api(server, "GET", "/api/reservas", token=helena)["itens"] if r["espacoId"] == sala) == 2,
-               "Helena's second booking")
+    eventually(lambda: sum(1 for r in api(server, "GET", "/api/reservas", token=helena)["itens"] if r["espacoId"] == sala) == 4,
+               "Helena's fourth booking")
 
 
 def test_a_company_manager_books_for_a_colleague_who_pays_it(browser, server):

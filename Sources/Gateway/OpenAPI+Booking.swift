@@ -310,12 +310,16 @@ extension OpenAPI {
                     ],
                     "pagamento": object(
                         [
-                            "metodo": ["type": "string", "enum": ["cartao"]],
-                            "cartaoToken": textoLivre(200, description: "o token do cartão no provedor"),
-                        ], required: ["metodo", "cartaoToken"]
+                            "metodo": ["type": "string", "enum": ["cartao", "manual"]],
+                            "cartaoToken": textoLivre(200, description: "o token do cartão no provedor (com cartao)"),
+                        ], required: ["metodo"]
                     ).merging([
                         "description":
-                            "um cartão, cobrado por ocorrência ao ser reservada; sem ele, só as ocorrências que os créditos ou descontos pagam inteiras são reservadas"
+                            "um cartão, cobrado por ocorrência ao ser reservada, ou (só um operador) `manual`: pago na recepção; sem ele, só as ocorrências que os créditos ou descontos pagam inteiras são reservadas"
+                    ]) { $1 },
+                    "paraUsuarioId": uuid.merging([
+                        "description":
+                            "a série para outra pessoa, como uma reserva para ela: alguém da empresa que você gere (ou qualquer membro, para um operador); 403 fora disso, 422 se a pessoa não existe"
                     ]) { $1 },
                 ], required: ["espacoId", "inicio", "fim", "frequencia", "ocorrencias"]),
             "Serie": object(

@@ -41,7 +41,8 @@ enum JSON {
     private static func aceitos(_ description: String) -> [String]? {
         guard let match = description.firstMatch(of: #/^Cannot initialize (\w+) from invalid String value/#) else { return nil }
         return switch match.1 {
-        case "MetodoDePagamento": MetodoDePagamento.allCases.map(\.rawValue)
+        // What a member pays with (`manual`, the desk's, is an operator's word: OpenAPI says it).
+        case "MetodoDePagamento": MetodoDePagamento.doProvedor.map(\.rawValue)
         case "Tipo": Espaco.Tipo.allCases.map(\.rawValue)
         case "Motivo": Espaco.Bloqueio.Motivo.allCases.map(\.rawValue)
         case "DiaDaSemana": DiaDaSemana.allCases.map(\.rawValue)

@@ -253,7 +253,7 @@ extension Routes {
         api.add(
             Operation(
                 method: .post, path: "/api/reservas", summary: "Reservar: segura o horário até o pagamento (expiraEm)", tag: "reservas",
-                auth: true, request: "PedidoDeReserva", response: "Reserva", success: 201, errors: [409, 422, 503], contaNoComando: true,
+                auth: true, request: "PedidoDeReserva", response: "Reserva", success: 201, errors: [403, 409, 422, 503], contaNoComando: true,
                 chaveNoComando: true)
         ) { _, context, body in
             let pedido = try JSON.decode(ReservasService.PedidoDeReserva.self, from: body)
@@ -263,7 +263,7 @@ extension Routes {
             Operation(
                 method: .post, path: "/api/reservas/series",
                 summary: "Reservar uma série: o mesmo horário toda semana, a cada duas semanas ou de segunda a sexta, uma reserva por ocorrência",
-                tag: "reservas", auth: true, request: "PedidoDeSerie", response: "Serie", success: 201, errors: [409, 422, 503])
+                tag: "reservas", auth: true, request: "PedidoDeSerie", response: "Serie", success: 201, errors: [403, 409, 422, 503])
         ) { _, context, body in
             let pedido = try JSON.decode(ReservasService.PedidoDeSerie.self, from: body)
             return try .json(

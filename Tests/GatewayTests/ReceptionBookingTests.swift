@@ -92,12 +92,54 @@ struct ReceptionBookingTests {
                     $0.type == Pagamento.Catalogo.reembolsoConcluido.type && $0.stream.description == "pagamento-\(id)"
                 })
 
-            // A series is paid by card only, even by an operator.
-            let serie = try await client.json(
-                .post, "/api/reservas/series",
-                #"{"espacoId":"\#(cenario.sala)","inicio":"2026-11-25T10:00:00-03:00","fim":"2026-11-25T11:00:00-03:00","frequencia":"semanal","ocorrencias":2,"pagamento":{"metodo":"manual"}}"#,
-                token: cenario.admin)
-            #expect(serie.status == .unprocessableContent && (serie.object["detalhes"] as? [String: Any])?["campo"] as? String == "pagamento.metodo")
+        }
+    }
+
+    @Test("an operator books a weekly series for a member, paid at the desk: the series and its bookings are the member's; nobody else may")
+    func operator_books_a_series_for_a_member() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let ana = try #require(try await client.json(.get, "/api/auth/me", token: cenario.membro).object["id"] as? String)
+            #expect(try await client.register("caio@example.com", nome: "Caio").status == .created)
+            let caio = try await client.token("caio@example.com")
+            let (manual, cartao) = (#"{"metodo":"manual"}"#, #"{"metodo":"cartao","cartaoToken":"tok_visa"}"#)
+            func serie(para: String?, pagamento: String) -> String {
+                #"{"espacoId":"\#(cenario.sala)","inicio":"2026-11-25T10:00:00-03:00","fim":"2026-11-25T11:00:00-03:00","frequencia":"semanal","ocorrencias":2"#
+                    + #","pagamento":\#(pagamento)"# + (para.map { #","paraUsuarioId":"\#($0)""# } ?? "") + "}"
+            }
+            func escritos() async throws -> Int {
+                try await harness.allEvents().filter { ["serie", "reserva"].contains($0.stream.category) }.count
+            }
+            // Paid at the desk by a member, or for someone else by one: 403, nothing written.
+            let antes = try await escritos()
+            let pelaAna = try await client.json(.post, "/api/reservas/series", serie(para: nil, pagamento: manual), token: cenario.membro)
+            #expect(pelaAna.status == .forbidden)
+            let deCaio = try await client.json(.post, "/api/reservas/series", serie(para: ana, pagamento: cartao), token: caio)
+            #expect(deCaio.status == .forbidden, "\(String(buffer: deCaio.body))")
+            #expect(try await escritos() == antes)
+
+            // The operator's: two Wednesdays for Ana, each paid at the desk and confirmed at once.
+            let criada = try await client.json(.post, "/api/reservas/series", serie(para: ana, pagamento: manual), token: cenario.admin)
+            #expect(criada.status == .created, "\(String(buffer: criada.body))")
+            #expect(criada.object["usuarioId"] as? String == ana && criada.object["reservadas"] as? Int == 2)
+            let id = try #require(criada.object["id"] as? String)
+            let reservas = (criada.object["ocorrencias"] as? [[String: Any]] ?? []).compactMap { $0["reservaId"] as? String }
+            #expect(reservas.count == 2)
+            for reserva in reservas {
+                let confirmada = try await client.reserva(reserva, token: cenario.membro, status: "confirmada")
+                #expect(confirmada["usuarioId"] as? String == ana)
+                let pagamento = try await client.json(.get, "/api/reservas/\(reserva)/pagamento", token: cenario.membro).object
+                #expect(pagamento["metodo"] as? String == "manual" && pagamento["cobrancaId"] == nil, "\(pagamento)")
+            }
+            // Ana reads it and is told of it; Caio does not see it.
+            #expect(try await client.json(.get, "/api/reservas/series/\(id)", token: cenario.membro).status == .ok)
+            #expect(try await client.json(.get, "/api/reservas/series/\(id)", token: caio).status == .notFound)
+            let aviso = try await eventually("the series' e-mail") {
+                try harness.emails().first { $0.subject?.hasPrefix("Série reservada") == true }
+            }
+            #expect(aviso.headers.contains { $0.name.lowercased() == "to" && $0.value.contains("ana@example.com") }, "\(aviso.headers)")
         }
     }
 }

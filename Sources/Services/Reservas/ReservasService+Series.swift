@@ -49,9 +49,13 @@ extension ReservasService {
         public let frequencia: String
         /// How many occurrences, the first included: 2 to ``SerieDeReservas/maximoDeOcorrencias``.
         public let ocorrencias: Int
-        /// A card, charged once per occurrence as each is booked. Absent: only the occurrences
-        /// that cost nothing (credits, a plan, discounts) are booked.
+        /// A card, charged once per occurrence as each is booked, or (an operator) `manual`: paid
+        /// at the desk. Absent: only the occurrences that cost nothing (credits, a plan,
+        /// discounts) are booked.
         public let pagamento: Reserva.FormaDePagamento?
+        /// A series for someone else, as a booking for them (``PedidoDeReserva/paraUsuarioId``):
+        /// its bookings, prices, credits and notice are theirs.
+        public let paraUsuarioId: String?
     }
 
     var series: AggregateStore<SerieDeReservas.Command, SerieDeReservas.State, SerieDeReservas.Event, SerieDeReservas.Failure> {
@@ -79,7 +83,7 @@ extension ReservasService {
         guard (2...maximo).contains(pedido.ocorrencias) else {
             throw ServiceError.invalido("ocorrencias", "uma série tem de 2 a \(maximo) ocorrências, contando a primeira")
         }
-        if let forma = pedido.pagamento, forma.metodo != .cartao {
+        if let forma = pedido.pagamento, forma.metodo != .cartao, forma.metodo != .manual {
             throw ServiceError.invalido(
                 "pagamento.metodo",
                 "uma série se paga com cartão (cada reserva cobrada ao ser feita) ou com créditos; PIX e boleto, reserve uma a uma")
@@ -94,10 +98,30 @@ extension ReservasService {
         if frequencia == .diasUteis, DataLocal(primeira.start, em: unidade.fuso).diaDaSemana.fimDeSemana {
             throw ServiceError.invalido("inicio", "uma série de segunda a sexta começa num dia útil; a primeira ocorrência cai num fim de semana")
         }
+        // For someone else: checked once (the caller's role today, the member's company), and each
+        // occurrence is booked for them as ``solicitar`` books for someone (no legacy plan rule).
+        var caller = caller
+        var dono = usuario
+        if let para = pedido.paraUsuarioId {
+            caller = try await caller.comContaVerificada()
+            dono = try await precos.reservaPara(para, por: usuario, admin: caller.papel == "admin")
+            if dono != usuario {
+                caller.receipt?.markShared()
+                caller = Caller(
+                    requestId: caller.requestId, usuario: usuario, papel: caller.papel, idempotencyKey: caller.idempotencyKey, plano: nil,
+                    receipt: caller.receipt, requestFingerprint: caller.requestFingerprint)
+            }
+        }
+        if pedido.pagamento?.metodo == .manual {
+            caller = try await caller.comContaVerificada()
+            guard caller.papel == "admin" else {
+                throw ServiceError.proibido("só a recepção (um admin) registra uma série paga na recepção; pague com cartão")
+            }
+        }
         let id = SerieDeReservas.ID(caller.idempotencyKey.map { Events.derivedId("serie", $0) } ?? EventIDs.next())
         let stream = StreamNames.serie(id)
         if case .existente(let dados) = try await series.load(stream).state {
-            guard dados.serie.usuarioId == usuario, dados.serie.espacoId == espacoId.rawValue, dados.serie.frequencia == frequencia,
+            guard dados.serie.usuarioId == dono, dados.serie.espacoId == espacoId.rawValue, dados.serie.frequencia == frequencia,
                 dados.serie.ocorrencias.first?.intervalo == primeira, dados.serie.ocorrencias.count == pedido.ocorrencias
             else {
                 throw ServiceError(
@@ -123,7 +147,7 @@ extension ReservasService {
                 requestId: caller.requestId, usuario: caller.usuario, papel: caller.papel, idempotencyKey: "serie:\(id):\(numero)",
                 plano: caller.plano, receipt: recibo)
             do {
-                let reserva = try await solicitar(ocorrencia, usuario: usuario, caller: quem, serie: Reserva.NaSerie(serieId: id, numero: numero))
+                let reserva = try await solicitar(ocorrencia, usuario: dono, caller: quem, serie: Reserva.NaSerie(serieId: id, numero: numero))
                 reservas[numero] = reserva
                 ocorrencias.append(SerieDeReservas.Ocorrencia(numero: numero, intervalo: intervalo, reservaId: Reserva.ID(reserva.id), recusa: nil))
             } catch let erro as ServiceError where Self.recusaDaOcorrencia(erro) {
@@ -139,7 +163,7 @@ extension ReservasService {
             }
         }
         let criacao = SerieDeReservas.Criacao(
-            serieId: id, usuarioId: usuario, espacoId: espacoId.rawValue, unidadeId: espaco.unidade.rawValue, frequencia: frequencia,
+            serieId: id, usuarioId: dono, espacoId: espacoId.rawValue, unidadeId: espaco.unidade.rawValue, frequencia: frequencia,
             ocorrencias: ocorrencias)
         let now = clock.now
         let meta = EventMetadata(correlationId: id.rawValue, actor: caller.usuario ?? usuario, requestId: caller.requestId, service: Self.service)

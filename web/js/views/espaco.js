@@ -483,14 +483,18 @@ function screen(container, body, item, { query, setQuery, signal }) {
   const BOLETO_ANTECEDENCIA_MS = 2 * 24 * 3600 * 1000;
 
   /**
-   * How to pay (chosen now: the charge is created with the booking) and the "Reservar" button;
-   * with nothing to pay (credits or discounts cover it all) no method is asked for.
+   * How to pay (chosen now: the charge is created with the booking), whether to repeat, and the
+   * "Reservar" button; with nothing to pay (credits or discounts cover it all) no method is asked
+   * for. For `membro` (the reception or a company's manager books for someone) the booking and the
+   * series are theirs; the reception may also take the payment at the desk (`manual`, its default).
    */
   function paymentForm(pedido, { comCreditos = false, membro } = {}) {
-    if (membro) return paymentFormFor(pedido, membro);
     const repetir = repeatFields();
+    const recepcao = Boolean(membro) && session.isAdmin;
+    const reservar = membro ? `Reservar para ${membro.nome}` : 'Reservar';
+    const reservarSerie = membro ? `Reservar a série para ${membro.nome}` : 'Reservar a série';
     if (pedido.totalEsperado === 0) {
-      const label = comCreditos ? 'Reservar com créditos' : 'Reservar sem pagar';
+      const label = membro ? reservar : comCreditos ? 'Reservar com créditos' : 'Reservar sem pagar';
       const button = h('button', { type: 'submit', class: 'button button--primary-large' }, label);
       // A series may need a card for the occurrences the credits no longer cover.
       const token = field({
@@ -498,13 +502,13 @@ function screen(container, body, item, { query, setQuery, signal }) {
         hint: 'Para as ocorrências que os créditos ou descontos não cobrirem; sem cartão, elas não são reservadas.',
         attrs: { autocomplete: 'off', spellcheck: 'false', maxlength: '200' },
       });
-      const form = h('form', { class: 'form payment-choice', novalidate: true, 'aria-label': 'Reserva sem pagamento' },
+      const form = h('form', { class: 'form payment-choice', novalidate: true, 'aria-label': membro ? `Reserva para ${membro.nome}` : 'Reserva sem pagamento' },
         repetir.node, token, h('div', { class: 'actions' }, button));
       const aviso = h('p', { class: 'small', 'aria-live': 'polite' });
       form.insertBefore(aviso, form.querySelector('.actions'));
       const sync = () => {
         token.hidden = !repetir.value();
-        button.textContent = repetir.value() ? 'Reservar a série' : label;
+        button.textContent = repetir.value() ? reservarSerie : label;
         aviso.textContent = repetir.value()
           ? `Cada ocorrência é reservada pelo seu próprio preço: as que os créditos ou descontos não cobrirem inteiras vão para o cartão${pedido.cupom ? '; o cupom vale só para uma reserva avulsa' : ''}.`
           : '';
@@ -517,56 +521,70 @@ function screen(container, body, item, { query, setQuery, signal }) {
         const serie = repetir.value();
         if (serie) {
           const cartaoToken = val(form, 'cartaoToken');
-          return bookSeries({ ...serieDe(pedido), ...serie, ...(cartaoToken ? { pagamento: { metodo: 'cartao', cartaoToken } } : {}) }, button, form);
+          return bookSeries({ ...serieDe(pedido), ...serie, ...(cartaoToken ? { pagamento: { metodo: 'cartao', cartaoToken } } : {}) }, button, form, membro);
         }
-        return book({ ...pedido }, button, form);
+        return book({ ...pedido }, button, form, membro);
       });
       return form;
     }
+    const padrao = recepcao ? 'manual' : 'pix';
+    // A series is paid per occurrence as each is booked: by card, or at the desk.
+    const naSerie = recepcao ? ['manual', 'cartao'] : ['cartao'];
     const metodo = radios({
-      legend: 'Forma de pagamento', name: 'metodo', checked: 'pix',
-      options: Object.entries(METODOS_DE_RESERVA),
+      legend: 'Forma de pagamento', name: 'metodo', checked: padrao,
+      options: Object.entries(recepcao ? METODOS_DA_RECEPCAO : METODOS_DE_RESERVA),
     });
     const token = cartaoField();
-    const notes = {
-      pix: 'Você recebe um QR code e o código PIX copia e cola; a confirmação chega em segundos.',
-      cartao: 'A cobrança no cartão é feita assim que você reservar.',
-      boleto: 'Você recebe a linha digitável; pague até o vencimento (um dia antes do fim do prazo, para compensar) para não perder o horário.',
-    };
+    const notes = membro
+      ? {
+        manual: 'Recebido agora, aqui na recepção: a reserva é confirmada na hora. Se for cancelada com reembolso, o valor é devolvido na recepção.',
+        pix: recepcao
+          ? `${membro.nome} paga pelo QR code (nesta tela, depois de reservar, ou em Minhas reservas); o horário fica guardado até lá.`
+          : `${membro.nome} paga pelo PIX em Minhas reservas; o horário fica guardado por pouco tempo (o prazo aparece lá).`,
+        cartao: recepcao ? 'A cobrança no cartão é feita assim que você reservar.' : 'A cobrança é feita no cartão informado (o seu ou o da empresa) assim que você reservar.',
+        boleto: `${membro.nome} paga a linha digitável até o vencimento (em Minhas reservas); o horário fica guardado até lá.`,
+      }
+      : {
+        pix: 'Você recebe um QR code e o código PIX copia e cola; a confirmação chega em segundos.',
+        cartao: 'A cobrança no cartão é feita assim que você reservar.',
+        boleto: 'Você recebe a linha digitável; pague até o vencimento (um dia antes do fim do prazo, para compensar) para não perder o horário.',
+      };
     semBoletoEmCimaDaHora(metodo, pedido);
     const note = h('p', { class: 'small', 'aria-live': 'polite' });
-    const button = h('button', { type: 'submit', class: 'button button--primary-large' }, 'Reservar');
-    const form = h('form', { class: 'form payment-choice', novalidate: true, 'aria-label': 'Forma de pagamento e reserva' },
+    const button = h('button', { type: 'submit', class: 'button button--primary-large' }, reservar);
+    const form = h('form', { class: 'form payment-choice', novalidate: true, 'aria-label': membro ? `Pagamento e reserva para ${membro.nome}` : 'Forma de pagamento e reserva' },
       repetir.node, metodo, token, note, h('div', { class: 'actions' }, button));
     const boletoAntes = metodo.querySelector('input[value="boleto"]').disabled;
     const sync = () => {
-      // A series is paid by card: one charge per occurrence, as each is booked.
       const serie = repetir.value();
       for (const input of metodo.querySelectorAll('input')) {
-        input.disabled = serie ? input.value !== 'cartao' : input.value === 'boleto' && boletoAntes;
+        input.disabled = serie ? !naSerie.includes(input.value) : input.value === 'boleto' && boletoAntes;
       }
-      if (serie && form.elements.metodo.value !== 'cartao') metodo.querySelector('input[value="cartao"]').checked = true;
-      const chosen = form.elements.metodo.value || 'pix';
+      if (serie && !naSerie.includes(form.elements.metodo.value)) metodo.querySelector(`input[value="${naSerie[0]}"]`).checked = true;
+      const chosen = form.elements.metodo.value || padrao;
       token.hidden = chosen !== 'cartao';
+      const cada = chosen === 'manual'
+        ? 'Numa série, cada reserva é registrada como paga aqui na recepção quando é feita, pelo seu próprio preço (receba o total das reservadas)'
+        : 'Numa série, cada reserva é cobrada no cartão quando é feita, pelo seu próprio preço (horário de pico e fim de semana podem mudá-lo)';
       note.textContent = serie
-        ? `Numa série, cada reserva é cobrada no cartão quando é feita, pelo seu próprio preço (horário de pico e fim de semana podem mudá-lo); PIX e boleto, só numa reserva avulsa.${pedido.cupom ? ' O cupom vale só para uma reserva avulsa.' : ''}`
+        ? `${cada}; PIX e boleto, só numa reserva avulsa.${pedido.cupom ? ' O cupom vale só para uma reserva avulsa.' : ''}`
         : notes[chosen] ?? '';
-      button.textContent = serie ? 'Reservar a série' : 'Reservar';
+      button.textContent = serie ? reservarSerie : reservar;
     };
     form.addEventListener('change', sync);
     sync();
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       clearErrors(form);
-      const chosen = form.elements.metodo.value || 'pix';
+      const chosen = form.elements.metodo.value || padrao;
       const pagamento = { metodo: chosen };
       if (chosen === 'cartao') {
         pagamento.cartaoToken = val(form, 'cartaoToken');
         if (!pagamento.cartaoToken) return fieldError(form, 'cartaoToken', 'Informe o token do cartão.');
       }
       const serie = repetir.value();
-      if (serie) return bookSeries({ ...serieDe(pedido), ...serie, pagamento }, button, form);
-      return book({ ...pedido, pagamento }, button, form);
+      if (serie) return bookSeries({ ...serieDe(pedido), ...serie, pagamento }, button, form, membro);
+      return book({ ...pedido, pagamento }, button, form, membro);
     });
     return form;
   }
@@ -588,63 +606,11 @@ function screen(container, body, item, { query, setQuery, signal }) {
     boleto.closest('.checkbox').append(h('span', { class: 'small' }, ' (só para reservas a partir de 2 dias)'));
   }
 
-  /**
-   * The reception's booking for a member: paid here at the desk (the default, confirmed at once),
-   * or by PIX, card or boleto as the member would pay; with nothing to pay, no method is asked
-   * for. No series: repeating is for a member's own bookings.
-   */
-  function paymentFormFor(pedido, membro) {
-    const button = h('button', { type: 'submit', class: 'button button--primary-large' }, `Reservar para ${membro.nome}`);
-    const form = h('form', { class: 'form payment-choice', novalidate: true, 'aria-label': `Pagamento e reserva para ${membro.nome}` });
-    if (pedido.totalEsperado === 0) {
-      form.append(h('div', { class: 'actions' }, button));
-      form.addEventListener('submit', (event) => {
-        event.preventDefault();
-        clearErrors(form);
-        book({ ...pedido }, button, form, membro);
-      });
-      return form;
-    }
-    const recepcao = session.isAdmin;
-    const padrao = recepcao ? 'manual' : 'pix';
-    const metodo = radios({
-      legend: 'Forma de pagamento', name: 'metodo', checked: padrao, options: Object.entries(recepcao ? METODOS_DA_RECEPCAO : METODOS_DE_RESERVA),
-    });
-    const token = cartaoField();
-    semBoletoEmCimaDaHora(metodo, pedido);
-    const notes = {
-      manual: 'Recebido agora, aqui na recepção: a reserva é confirmada na hora. Se for cancelada com reembolso, o valor é devolvido na recepção.',
-      pix: recepcao
-        ? `${membro.nome} paga pelo QR code (nesta tela, depois de reservar, ou em Minhas reservas); o horário fica guardado até lá.`
-        : `${membro.nome} paga pelo PIX em Minhas reservas; o horário fica guardado por pouco tempo (o prazo aparece lá).`,
-      cartao: recepcao ? 'A cobrança no cartão é feita assim que você reservar.' : 'A cobrança é feita no cartão informado (o seu ou o da empresa) assim que você reservar.',
-      boleto: `${membro.nome} paga a linha digitável até o vencimento (em Minhas reservas); o horário fica guardado até lá.`,
-    };
-    const note = h('p', { class: 'small', 'aria-live': 'polite' });
-    form.append(metodo, token, note, h('div', { class: 'actions' }, button));
-    const sync = () => {
-      const chosen = form.elements.metodo.value || padrao;
-      token.hidden = chosen !== 'cartao';
-      note.textContent = notes[chosen] ?? '';
-    };
-    form.addEventListener('change', sync);
-    sync();
-    form.addEventListener('submit', (event) => {
-      event.preventDefault();
-      clearErrors(form);
-      const pagamento = { metodo: form.elements.metodo.value || padrao };
-      if (pagamento.metodo === 'cartao') {
-        pagamento.cartaoToken = val(form, 'cartaoToken');
-        if (!pagamento.cartaoToken) return fieldError(form, 'cartaoToken', 'Informe o token do cartão.');
-      }
-      return book({ ...pedido, pagamento }, button, form, membro);
-    });
-    return form;
-  }
-
-  /** The body of a series from a booking's: the same space and first slot (no coupon, no expected total). */
+  /** The body of a series from a booking's: the same space, first slot and person (no coupon, no expected total). */
   function serieDe(pedido) {
-    return { espacoId: pedido.espacoId, inicio: pedido.inicio, fim: pedido.fim };
+    const serie = { espacoId: pedido.espacoId, inicio: pedido.inicio, fim: pedido.fim };
+    if (pedido.paraUsuarioId) serie.paraUsuarioId = pedido.paraUsuarioId;
+    return serie;
   }
 
   /**
@@ -672,7 +638,7 @@ function screen(container, body, item, { query, setQuery, signal }) {
     };
   }
 
-  async function bookSeries(serie, button, form) {
+  async function bookSeries(serie, button, form, membro) {
     if (button.disabled) return;
     if (!Number.isInteger(serie.ocorrencias) || serie.ocorrencias < 2 || serie.ocorrencias > MAXIMO_DE_OCORRENCIAS) {
       fieldError(form, 'ocorrencias', `Escolha de 2 a ${MAXIMO_DE_OCORRENCIAS} vezes.`);
@@ -682,7 +648,7 @@ function screen(container, body, item, { query, setQuery, signal }) {
     try {
       const criada = await bookAction.run('/api/reservas/series', { body: serie, signal });
       replace(quoteBox);
-      showSeries(criada);
+      showSeries(criada, membro, serie.pagamento?.metodo);
       loadDay();
     } catch (error) {
       if (error?.name === 'AbortError') return;
@@ -691,17 +657,20 @@ function screen(container, body, item, { query, setQuery, signal }) {
     }
   }
 
-  /** The series made: each occurrence booked (and its price) or skipped (and why). */
-  function showSeries(serie) {
+  /** The series made (for `membro`, when someone booked it for them): each occurrence booked (and its price) or skipped (and why). */
+  function showSeries(serie, membro, metodo) {
     const pagar = serie.ocorrencias.filter((o) => o.reservaId && !['cancelada', 'expirada'].includes(o.status))
       .reduce((sum, o) => sum + (o.total ?? 0), 0);
     replace(resultBox,
       h('div', { class: 'alert alert--sucesso', role: 'status' },
-        h('h3', {}, serie.recusadas ? `Série reservada: ${serie.reservadas} de ${serie.ocorrencias.length}` : 'Série reservada!'),
+        h('h3', {}, `${membro ? `Série de ${membro.nome} reservada` : 'Série reservada'}${serie.recusadas ? `: ${serie.reservadas} de ${serie.ocorrencias.length}` : '!'}`),
         facts([
+          membro ? ['Para', membro.email ? `${membro.nome} (${membro.email})` : membro.nome] : null,
           ['Espaço', espaco.nome],
           ['Repetição', `${FREQUENCIAS[serie.frequencia] ?? serie.frequencia}, ${serie.ocorrencias.length} vezes`],
-          ['Total', pagar ? `${money(pagar)} (cada reserva cobrada no cartão)` : `${money(0)} — nada a pagar`],
+          ['Total', pagar
+            ? `${money(pagar)} (${metodo === 'manual' ? 'cada reserva registrada como paga aqui na recepção' : 'cada reserva cobrada no cartão'})`
+            : `${money(0)} — nada a pagar`],
         ]),
         table({
           caption: 'Ocorrências da série',
@@ -720,7 +689,11 @@ function screen(container, body, item, { query, setQuery, signal }) {
           rows: serie.ocorrencias,
           rowAttrs: (o) => ({ dataset: { numero: String(o.numero), situacao: o.reservaId ? 'reservada' : 'recusada' } }),
         }),
-        h('p', { class: 'actions' }, link('/reservas', 'Ver minhas reservas', { class: 'button' }))));
+        membro
+          ? h('p', { class: 'actions' }, session.isAdmin
+            ? link(`/admin/reservas?unidade=${encodeURIComponent(unidade?.id ?? '')}&data=${data}`, 'Ver as reservas do dia')
+            : `${membro.nome} vê as reservas em Minhas reservas e recebe um e-mail com todas elas.`)
+          : h('p', { class: 'actions' }, link('/reservas', 'Ver minhas reservas', { class: 'button' }))));
     resultBox.focus();
     announce(`Série reservada: ${serie.reservadas} de ${serie.ocorrencias.length} ocorrências.`);
   }
