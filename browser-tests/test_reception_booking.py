@@ -25,7 +25,7 @@ def test_the_reception_books_a_room_for_a_member_paid_at_the_desk(browser, serve
     sufixo = uuid.uuid4().hex[:4]
     unidade = unit(server, f"CoworkFlow Recepção {sufixo}")["id"]
     sala = room(server, unidade, f"Sala Recepção {sufixo}")
-    email, _, helena = member(server, f"Helena Recepção{sufixo}")
+    email, senha, helena = member(server, f"Helena Recepção{sufixo}")
     nome = f"Helena Recepção{sufixo}"
     dia = (datetime.now(SP) + timedelta(days=2)).date()
 
@@ -93,6 +93,15 @@ def test_the_reception_books_a_room_for_a_member_paid_at_the_desk(browser, serve
     na_serie = eventually(confirmadas, "Helena's confirmed series")
     assert sorted(r["serie"]["numero"] for r in na_serie) == [1, 2], na_serie
 
+    # on Helena's list it says where it is cancelled, instead of a button the server would refuse
+    dela = browser(size=(1280, 900))
+    open_signed_in(dela, server, (email, senha), "/reservas")
+    dela.wait_heading("Minhas reservas")
+    linha = dela.wait(lambda d: d.find_element(By.CSS_SELECTOR, f"tr[data-reserva='{reserva['id']}']"), "Helena's booking row")
+    assert "Paga na recepção: para cancelar, fale com a recepção." in linha.text, linha.text
+    assert not [b for b in linha.find_elements(By.CSS_SELECTOR, "button") if b.text.startswith("Cancelar")], linha.text
+    dela.step("recepcao-minhas-reservas")
+
     # a member's own form does not offer it
     membro = browser(size=(1280, 900))
     open_signed_in(membro, server, server.member, f"/espacos/{sala}?data={dia.isoformat()}&de=18:00&ate=19:00")
@@ -116,6 +125,13 @@ def test_the_reception_books_a_room_for_a_member_paid_at_the_desk(browser, serve
     phone.step("recepcao-celular-confirmada")
     eventually(lambda: sum(1 for r in api(server, "GET", "/api/reservas", token=helena)["itens"] if r["espacoId"] == sala) == 4,
                "Helena's fourth booking")
+    # and Helena's list on her phone
+    celular = browser(size=(390, 844), mobile=True)
+    open_signed_in(celular, server, (email, senha), "/reservas")
+    celular.wait_heading("Minhas reservas")
+    celular.wait_text("Paga na recepção: para cancelar, fale com a recepção.")
+    assert celular.driver.execute_script("return document.documentElement.scrollWidth") <= 390
+    celular.step("recepcao-minhas-reservas-celular")
 
 
 def test_a_company_manager_books_for_a_colleague_who_pays_it(browser, server):

@@ -268,7 +268,8 @@ extension OpenAPI {
                             "os créditos que a reserva gastou (de `titular`, e a parte da empresa em `daEmpresa`); voltam se ela for cancelada a tempo"
                     ]) { $1 },
                     "metodo": [
-                        "type": "string", "enum": ["pix", "cartao", "boleto"], "description": "a forma de pagamento escolhida (ausente: PIX)",
+                        "type": "string", "enum": MetodoDePagamento.allCases.map(\.rawValue),
+                        "description": "a forma de pagamento escolhida (ausente: PIX; `manual`: paga na recepção, cancelada lá)",
                     ],
                     "expiraEm": [
                         "type": "string", "format": "date-time", "description": "enquanto solicitada: quando o horário é liberado sem pagamento",
@@ -285,7 +286,7 @@ extension OpenAPI {
                     "checkoutEm": ["type": "string", "format": "date-time", "description": "quando o membro fez checkout (ausente até lá)"],
                     "reembolsoSolicitado": money.merging([
                         "description":
-                            "centavos de real (BRL): o que o pagamento já pediu ao provedor que devolva desta reserva (a situação de cada reembolso está no pagamento); pode passar do reembolso do cancelamento quando o pagamento chegou depois de a reserva acabar, e então volta inteiro"
+                            "centavos de real (BRL): o que o pagamento já pediu ao provedor que devolva desta reserva, ou que a recepção devolve (paga na recepção; a situação de cada reembolso está no pagamento); pode passar do reembolso do cancelamento quando o pagamento chegou depois de a reserva acabar, e então volta inteiro"
                     ]) { $1 },
                     "politicaDeCancelamento": politica.merging([
                         "description": "os termos de cancelamento desta reserva: a política da unidade quando foi feita"

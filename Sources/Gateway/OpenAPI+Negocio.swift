@@ -53,7 +53,8 @@ extension OpenAPI {
                 ], required: ["recebido", "duplicado", "pagamentoId", "status"]),
             "CobrancaSandbox": object(
                 [
-                    "cobrancaId": text, "referencia": text, "valor": money, "metodo": metodo,
+                    "cobrancaId": text, "referencia": text, "valor": money,
+                    "metodo": ["type": "string", "enum": MetodoDePagamento.doProvedor.map(\.rawValue)],
                     "situacao": ["type": "string", "enum": ["pendente", "paga", "recusada", "cancelada"]], "pix": pix, "boleto": boleto,
                     "expiraEm": instant, "criadaEm": instant, "reembolsos": ["type": "object", "additionalProperties": money],
                 ], required: ["cobrancaId", "referencia", "valor", "metodo", "situacao"]),

@@ -238,7 +238,7 @@ extension Routes {
         ) { _, context, body in
             // With a member's token, the rules of the member's plan apply and their credits pay first.
             let pedido = try JSON.decode(PrecosService.PedidoDeCotacao.self, from: body)
-            if let para = pedido.paraUsuarioId {
+            if let para = pedido.paraUsuarioId, para.lowercased() != context.subject?.usuario.lowercased() {
                 // For someone else: theirs, as a booking for them would be (no legacy plan rule).
                 let user = try context.requireUser()
                 let membro = try await precos.reservaPara(para, por: user.usuario, admin: user.papel == "admin")

@@ -41,6 +41,10 @@ struct ReceptionBookingTests {
             // Someone else's quote: not signed in 401, a member for another 403, nobody 422.
             #expect(try await client.json(.post, "/api/precos/cotacao", corpo(para: ana)).status == .unauthorized)
             #expect(try await client.json(.post, "/api/precos/cotacao", corpo(para: ana), token: caio).status == .forbidden)
+            // Naming oneself is one's own quote.
+            let caioId = try #require(try await client.json(.get, "/api/auth/me", token: caio).object["id"] as? String)
+            let propriaDoCaio = try await client.json(.post, "/api/precos/cotacao", corpo(para: caioId), token: caio)
+            #expect(propriaDoCaio.status == .ok && propriaDoCaio.object["total"] as? Int == 10_000, "\(String(buffer: propriaDoCaio.body))")
             let ninguem = try await client.json(.post, "/api/precos/cotacao", corpo(para: UUID().uuidString), token: cenario.admin)
             #expect(ninguem.status == .unprocessableContent)
             #expect((ninguem.object["detalhes"] as? [String: Any])?["campo"] as? String == "paraUsuarioId")
@@ -72,8 +76,13 @@ struct ReceptionBookingTests {
             }
             #expect(fatura["metodo"] as? String == "manual" && fatura["valor"] as? Int == 5_000, "\(fatura)")
 
-            // Cancelled more than a day ahead: refunded whole, handed back at the desk, so concluded at once.
-            let cancelada = try await client.json(.post, "/api/reservas/\(id)/cancelamento", #"{"motivo":"mudou de ideia"}"#, token: cenario.membro)
+            // Paid at the desk, cancelled at the desk: Ana's own cancellation is a 409 and changes nothing.
+            let antesDoCancelamento = try await reservasEscritas()
+            let pelaMembro = try await client.json(.post, "/api/reservas/\(id)/cancelamento", #"{"motivo":"mudou de ideia"}"#, token: cenario.membro)
+            #expect(pelaMembro.status == .conflict && pelaMembro.object["erro"] as? String == "cancelar_na_recepcao", "\(pelaMembro.object)")
+            #expect(try await reservasEscritas() == antesDoCancelamento)
+            // The operator cancels it at the desk: refunded whole, handed back there, so concluded at once.
+            let cancelada = try await client.json(.post, "/api/reservas/\(id)/cancelamento", #"{"motivo":"mudou de ideia"}"#, token: cenario.admin)
             #expect(cancelada.status == .ok, "\(String(buffer: cancelada.body))")
             let devolvido = try await eventually("the refund") {
                 let p = try await client.json(.get, "/api/reservas/\(id)/pagamento", token: cenario.membro).object
@@ -140,6 +149,8 @@ struct ReceptionBookingTests {
                 try harness.emails().first { $0.subject?.hasPrefix("Série reservada") == true }
             }
             #expect(aviso.headers.contains { $0.name.lowercased() == "to" && $0.value.contains("ana@example.com") }, "\(aviso.headers)")
+            #expect(aviso.text?.contains("registrada como paga na recepção") == true, "\(aviso.text ?? "")")
+            #expect(aviso.text?.contains("cobrada no cartão") == false)
         }
     }
 }

@@ -41,6 +41,8 @@ extension NotificacoesService {
             case .diasUteis: "de segunda a sexta"
             }
         let pagas = reservadas.contains { $0.1.total > .zero }
+        // An operator's series may have been paid at the desk, each booking as it was made.
+        let naRecepcao = reservadas.contains { $0.1.pagamento?.metodo == .manual }
         let ics = Calendario.eventos(
             reservadas.map { Self.evento($0.1, espaco, unidade) }, criadoEm: em, organizador: remetente.address)
         return Aviso(
@@ -48,9 +50,11 @@ extension NotificacoesService {
             titulo: "Série reservada: \(nome), \(reservadas.count) de \(serie.ocorrencias.count)",
             texto: "Sua série de \(nome) (\(frequencia)) tem \(reservadas.count) de \(serie.ocorrencias.count) reservas:\n"
                 + linhas.joined(separator: "\n") + "\n"
-                + (pagas
-                    ? "Cada reserva é cobrada no cartão quando é feita; se uma cobrança for recusada, avisamos e o horário é liberado. "
-                    : "")
+                + (!pagas
+                    ? ""
+                    : naRecepcao
+                        ? "Cada reserva foi registrada como paga na recepção; para cancelar alguma, fale com a recepção, que devolve o valor. "
+                        : "Cada reserva é cobrada no cartão quando é feita; se uma cobrança for recusada, avisamos e o horário é liberado. ")
                 + "O código de check-in de cada uma está em Minhas reservas. O convite para a sua agenda, com todas elas, segue em anexo.",
             anexos: [EmailAttachment(filename: "serie.ics", contentType: Calendario.contentType, data: ics)])
     }

@@ -59,9 +59,12 @@ extension PagamentosService {
             // Cancelled before it was confirmed (`pago` 0): no fee applies, and a payment that
             // landed meanwhile (its confirmation had not yet reached reservas) goes back whole.
             let reembolso = cancelada.pago == .zero ? nil : cancelada.reembolso
+            // A booking paid at the desk is cancelled by an operator there (reservas refuses the
+            // member's own), who hands the money back now; one the system cancels (an erased
+            // account) leaves its refund to the desk.
             return try await encerrar(
                 Pagamento.ID(cancelada.reservaId.rawValue), reembolso: reembolso, motivo: "reserva cancelada", causa: event.eventId,
-                meta: meta)
+                meta: meta, devolvidoNaRecepcao: !cancelada.por.hasPrefix("system:"))
         case .confirmada, .concluida:
             return []
         }
@@ -129,7 +132,11 @@ extension PagamentosService {
 
     /// The booking ended: withdraw the charge if unpaid; refund `reembolso` (nil: everything —
     /// the booking expired, or was cancelled before its payment's confirmation reached it) if paid.
-    private func encerrar(_ id: Pagamento.ID, reembolso: Money?, motivo: String, causa: UUID, meta: EventMetadata) async throws -> [StreamWrite] {
+    /// `devolvidoNaRecepcao`: a refund of a payment made at the desk is handed back there as the
+    /// operator cancels, so it is concluded in the same append.
+    private func encerrar(
+        _ id: Pagamento.ID, reembolso: Money?, motivo: String, causa: UUID, meta: EventMetadata, devolvidoNaRecepcao: Bool = false
+    ) async throws -> [StreamWrite] {
         let stream = Self.stream(id)
         let (state, version) = try await pagamentos.load(stream)
         guard case .existente(let dados) = state else { return [] }
@@ -157,7 +164,7 @@ extension PagamentosService {
             guard valor > .zero else { return [] }
             let reembolsoId = Events.derivedId("reembolso", causa)
             let solicitado = try decide(.reembolsar(reembolsoId: reembolsoId, valor: valor, motivo: motivo, em: now), state)
-            if dados.inicio.metodo == .manual, !solicitado.isEmpty {
+            if dados.inicio.metodo == .manual, devolvidoNaRecepcao, !solicitado.isEmpty {
                 // Paid at the desk, given back at the desk: no provider to wait for.
                 events =
                     solicitado

@@ -102,7 +102,7 @@ extension ReservasService {
         // occurrence is booked for them as ``solicitar`` books for someone (no legacy plan rule).
         var caller = caller
         var dono = usuario
-        if let para = pedido.paraUsuarioId {
+        if let para = pedido.paraUsuarioId, para.lowercased() != usuario.lowercased() {
             caller = try await caller.comContaVerificada()
             dono = try await precos.reservaPara(para, por: usuario, admin: caller.papel == "admin")
             if dono != usuario {

@@ -25,9 +25,13 @@ public final class ReservasService: Sendable {
         self.prazoDePagamento = prazoDePagamento
     }
 
-    /// Until when a booking asked at `now` for `intervalo`, paid by `metodo`, holds its slot.
+    /// Until when a booking asked at `now` for `intervalo`, paid by `metodo`, holds its slot (one
+    /// paid at the desk: until it ends).
     /// A boleto: 422 when the booking starts too soon for one to be paid and cleared.
     func expiracao(_ metodo: MetodoDePagamento?, _ intervalo: TimeRange, em now: Date) throws -> Date {
+        // Paid at the desk already: pagamentos confirms it as soon as it reacts, and a lag of the
+        // bus (down for a while) must not release a slot whose money is in the drawer.
+        if metodo == .manual { return max(now.addingTimeInterval(prazoDePagamento), intervalo.end) }
         // (A booking in the past is the booking rule's 422, not the boleto's.)
         guard metodo == .boleto, intervalo.start > now else { return now.addingTimeInterval(prazoDePagamento) }
         guard intervalo.start.timeIntervalSince(now) >= Pagamento.Boleto.antecedenciaMinima else {

@@ -3,7 +3,7 @@
 // it waits for payment), check in (once confirmed, until the member has checked in or the window
 // has closed), check out (after check-in), see the payment and its refunds, cancel it (before
 // it starts and before any check-in: the server refuses it after one), and for an occurrence of
-// a series, cancel it and the ones after it.
+// a series, cancel it and the ones after it. One paid at the reception is cancelled there.
 
 import { h } from '../lib/dom.js';
 
@@ -11,6 +11,9 @@ function actionLink(href, text, hidden, { primary = false } = {}) {
   return h('a', { href, 'data-link': true, class: `button button--small${primary ? '' : ' button--secondary'}` },
     text, h('span', { class: 'visually-hidden' }, hidden));
 }
+
+/** Paid at the reception (an operator took the money there): cancelled there too, where it is handed back. */
+const pagaNaRecepcao = (r) => r.metodo === 'manual' && r.total > 0 && r.status === 'confirmada';
 
 /** Nothing has happened at the door yet (or the list could not tell). */
 function awaited(checkin, now) {
@@ -47,7 +50,7 @@ export const ACOES_DA_RESERVA = [
   {
     id: 'cancelar',
     applies: (r, now, checkin) => ['solicitada', 'confirmada'].includes(r.status) && Date.parse(r.inicio) > now
-      && (!checkin || checkin.status === 'aguardando'),
+      && (!checkin || checkin.status === 'aguardando') && !pagaNaRecepcao(r),
     button: (r, { cancel }) => {
       const button = h('button', { type: 'button', class: 'button button--secondary button--small' }, 'Cancelar',
         h('span', { class: 'visually-hidden' }, ' esta reserva'));
@@ -59,12 +62,18 @@ export const ACOES_DA_RESERVA = [
     // An occurrence of a series: this one and the ones after it, at once.
     id: 'cancelar-serie',
     applies: (r, now, checkin) => Boolean(r.serie) && ['solicitada', 'confirmada'].includes(r.status) && Date.parse(r.inicio) > now
-      && (!checkin || checkin.status === 'aguardando'),
+      && (!checkin || checkin.status === 'aguardando') && !pagaNaRecepcao(r),
     button: (r, { cancelSeries }) => {
       const button = h('button', { type: 'button', class: 'button button--secondary button--small' }, 'Cancelar esta e as próximas',
         h('span', { class: 'visually-hidden' }, ' da série'));
       button.addEventListener('click', () => cancelSeries(r, button));
       return button;
     },
+  },
+  {
+    // Paid at the desk: the member is told where it is cancelled (the server refuses it here).
+    id: 'cancelar-na-recepcao',
+    applies: (r, now, checkin) => pagaNaRecepcao(r) && Date.parse(r.inicio) > now && (!checkin || checkin.status === 'aguardando'),
+    button: () => h('span', { class: 'small acao-nota' }, 'Paga na recepção: para cancelar, fale com a recepção.'),
   },
 ];
