@@ -38,6 +38,24 @@ def cnpj_novo() -> tuple[str, str]:
     return fmt(c), fmt(errado)
 
 
+def empresa_com(server, gestora: tuple[str, str, str], membros: list[tuple[str, str, str]], nome: str,
+                razao_social: str | None = None) -> str:
+    """A company made through the API, named `nome` (its legal name `razao_social`, "`nome` Ltda"
+    by default): `gestora` (e-mail, password, token, as journeys.member returns) manages it and each
+    of `membros` is invited and joins. Returns its id."""
+    cnpj, _ = cnpj_novo()
+    empresa = api(server, "POST", "/api/admin/empresas", {
+        "razaoSocial": razao_social or f"{nome} Ltda", "nomeFantasia": nome, "cnpj": cnpj,
+        "emailDeCobranca": f"contas.{uuid.uuid4().hex[:8]}@exemplo.com.br",
+        "endereco": {"logradouro": "Rua Augusta", "numero": "500", "cidade": "São Paulo", "uf": "SP", "cep": "01305-000"},
+        "gestorId": session(server, gestora[:2])["usuario"]["id"],
+    }, token(server, server.admin))
+    for email, _, member_token in membros:
+        convite = api(server, "POST", f"/api/empresas/{empresa['empresaId']}/convites", {"email": email, "papel": "membro"}, gestora[2])
+        api(server, "POST", f"/api/convites/{convite['link'].rsplit('/', 1)[-1]}/aceite", None, member_token)
+    return empresa["empresaId"]
+
+
 def text(ui, css: str) -> str:
     return ui.driver.find_element(By.CSS_SELECTOR, css).text.replace("\xa0", " ")
 

@@ -22,7 +22,7 @@ from zoneinfo import ZoneInfo
 from selenium.webdriver.common.by import By
 
 from journeys import api, go_to_day, member, open_signed_in, pick_slot, session, space_open_now, token
-from test_companies import cnpj_novo
+from test_companies import empresa_com
 from test_plans import brl, check, horas, text
 
 
@@ -37,16 +37,7 @@ def test_a_manager_subscribes_the_company_caps_a_member_who_sees_the_pool(browse
     gestora = member(server, "Helena Gestora")
     membro = member(server, "Marcos Membro")
     gestora_token, membro_token = gestora[2], membro[2]
-    cnpj, _ = cnpj_novo()
-    empresa = api(server, "POST", "/api/admin/empresas", {
-        "razaoSocial": f"Estúdio Trama {sufixo} Ltda", "nomeFantasia": f"Trama {sufixo}", "cnpj": cnpj,
-        "emailDeCobranca": f"contas.{sufixo}@trama.com.br",
-        "endereco": {"logradouro": "Rua Augusta", "numero": "500", "cidade": "São Paulo", "uf": "SP", "cep": "01305-000"},
-        "gestorId": session(server, gestora[:2])["usuario"]["id"],
-    }, admin)
-    eid = empresa["empresaId"]
-    convite = api(server, "POST", f"/api/empresas/{eid}/convites", {"email": membro[0], "papel": "membro"}, gestora_token)
-    api(server, "POST", f"/api/convites/{convite['link'].rsplit('/', 1)[-1]}/aceite", None, membro_token)
+    eid = empresa_com(server, gestora, [membro], f"Trama {sufixo}", razao_social=f"Estúdio Trama {sufixo} Ltda")
     membro_id = session(server, membro[:2])["usuario"]["id"]
     assinatura_path = f"/api/empresas/{eid}/assinatura"
 

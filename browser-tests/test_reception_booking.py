@@ -15,8 +15,8 @@ from zoneinfo import ZoneInfo
 
 from selenium.webdriver.common.by import By
 
-from journeys import api, eventually, member, open_signed_in, room, session, token, unit
-from test_companies import cnpj_novo
+from journeys import api, eventually, member, open_signed_in, room, unit
+from test_companies import empresa_com
 
 SP = ZoneInfo("America/Sao_Paulo")
 
@@ -139,21 +139,12 @@ def test_a_company_manager_books_for_a_colleague_who_pays_it(browser, server):
     is the colleague's, the ways to pay are a member's (no desk), and after booking by PIX the result
     says the colleague pays it in "Minhas reservas" (where it is, waiting for its payment). A member
     of no company sees no such field."""
-    admin = token(server, server.admin)
     sufixo = uuid.uuid4().hex[:4]
     unidade = unit(server, f"CoworkFlow Empresa {sufixo}")["id"]
     sala = room(server, unidade, f"Sala Empresa {sufixo}")
     gestora = member(server, f"Gabriela Gestora{sufixo}")
     colega = member(server, f"Otavio Colega{sufixo}")
-    cnpj, _ = cnpj_novo()
-    empresa = api(server, "POST", "/api/admin/empresas", {
-        "razaoSocial": f"Oficina {sufixo} Ltda", "nomeFantasia": f"Oficina {sufixo}", "cnpj": cnpj,
-        "emailDeCobranca": f"contas.{sufixo}@oficina.com.br",
-        "endereco": {"logradouro": "Rua Augusta", "numero": "500", "cidade": "São Paulo", "uf": "SP", "cep": "01305-000"},
-        "gestorId": session(server, gestora[:2])["usuario"]["id"],
-    }, admin)
-    convite = api(server, "POST", f"/api/empresas/{empresa['empresaId']}/convites", {"email": colega[0], "papel": "membro"}, gestora[2])
-    api(server, "POST", f"/api/convites/{convite['link'].rsplit('/', 1)[-1]}/aceite", None, colega[2])
+    empresa_com(server, gestora, [colega], f"Oficina {sufixo}")
     dia = (datetime.now(SP) + timedelta(days=3)).date()
     nome = f"Otavio Colega{sufixo}"
 
