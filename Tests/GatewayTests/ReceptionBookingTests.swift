@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import HTTPTypes
+import HummingbirdTesting
 import Services
 import Testing
 
@@ -9,15 +10,20 @@ import Testing
 /// charge at the provider, invoiced as `manual`, and refunded at the desk when cancelled.
 @Suite("Reception books for a member")
 struct ReceptionBookingTests {
+    /// Ana, the scenario's member (her id), and Caio, a member of no company (his token).
+    func anaECaio(_ cenario: Cenario, _ client: any TestClientProtocol) async throws -> (ana: String, caio: String) {
+        let ana = try #require(try await client.json(.get, "/api/auth/me", token: cenario.membro).object["id"] as? String)
+        #expect(try await client.register("caio@example.com", nome: "Caio").status == .created)
+        return (ana, try await client.token("caio@example.com"))
+    }
+
     @Test("an operator quotes and books for a member, paid at the desk; only an operator may say so; the refund is handed back at once")
     func operator_books_for_a_member_paid_at_the_desk() async throws {
         let harness = try await Harness.make(clock: ManualClock(segundaDeManha))  // Monday 23/11 08:00 in São Paulo
         defer { harness.removeFiles() }
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
-            let ana = try #require(try await client.json(.get, "/api/auth/me", token: cenario.membro).object["id"] as? String)
-            #expect(try await client.register("caio@example.com", nome: "Caio").status == .created)
-            let caio = try await client.token("caio@example.com")
+            let (ana, caio) = try await anaECaio(cenario, client)
             let (inicio, fim) = ("2026-11-24T10:00:00-03:00", "2026-11-24T12:00:00-03:00")
             func corpo(para: String? = nil, metodo: String? = nil, total: Int? = nil) -> String {
                 #"{"espacoId":"\#(cenario.sala)","inicio":"\#(inicio)","fim":"\#(fim)""#
@@ -110,9 +116,7 @@ struct ReceptionBookingTests {
         defer { harness.removeFiles() }
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
-            let ana = try #require(try await client.json(.get, "/api/auth/me", token: cenario.membro).object["id"] as? String)
-            #expect(try await client.register("caio@example.com", nome: "Caio").status == .created)
-            let caio = try await client.token("caio@example.com")
+            let (ana, caio) = try await anaECaio(cenario, client)
             let (manual, cartao) = (#"{"metodo":"manual"}"#, #"{"metodo":"cartao","cartaoToken":"tok_visa"}"#)
             func serie(para: String?, pagamento: String) -> String {
                 #"{"espacoId":"\#(cenario.sala)","inicio":"2026-11-25T10:00:00-03:00","fim":"2026-11-25T11:00:00-03:00","frequencia":"semanal","ocorrencias":2"#
