@@ -41,11 +41,6 @@ extension ReservasService {
         let unidade = try await precos.unidades.load(StreamNames.unidade(Unidade.ID(dados.solicitacao.unidadeId))).state
         let politica: Unidade.PoliticaDeCancelamento = if case .existente(let u) = unidade { u.politica } else { .padrao }
         let isento = admin && dados.solicitacao.usuarioId != usuario && !aplicarMulta
-        // Paid at the desk, given back at the desk: the member cannot have it refunded from afar.
-        if !admin, let pagamento = try await pagamento(id), pagamento.inicio.metodo == .manual, pagamento.disponivel > .zero {
-            throw ServiceError.conflito(
-                "cancelar_na_recepcao", "esta reserva foi paga na recepção: o cancelamento e a devolução do valor são feitos lá")
-        }
         let now = clock.now
         return try await release(id, actor: usuario, caller: caller, at: now, revogando: (por: usuario, admin: admin)) { _ in
             // The fee and refund apply to what the payment holds, not to the booking's status:
@@ -54,7 +49,13 @@ extension ReservasService {
             // conflict, and the next one sees what it confirmed. A payment pagamentos confirms
             // after this read whose confirmation has not reached the booking before the append
             // is given back whole by pagamentos (the cancellation says nothing was paid).
-            let pago = try await self.pagamento(id)?.disponivel ?? .zero
+            let pagamento = try await self.pagamento(id)
+            // Paid at the desk, given back at the desk: the member cannot have it refunded from afar.
+            if !admin, let pagamento, pagamento.inicio.metodo == .manual, pagamento.disponivel > .zero {
+                throw ServiceError.conflito(
+                    "cancelar_na_recepcao", "esta reserva foi paga na recepção: o cancelamento e a devolução do valor são feitos lá")
+            }
+            let pago = pagamento?.disponivel ?? .zero
             return .cancelar(
                 por: usuario, motivo: motivo?.trimmingCharacters(in: .whitespacesAndNewlines).prefix(500).description,
                 politica: politica, pago: pago, isento: isento, em: now)

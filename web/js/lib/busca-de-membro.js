@@ -10,7 +10,7 @@ import { describeError } from './errors.js';
 
 /**
  * buscaDeMembro({form, signal, busca: {name, label, hint?, optional?, oque?, verbo?}, escolha: {name, label}, quem, onChange?})
- * → {node, input, escolhido({opcional}), esquecer(), digitado()}
+ * → {node, escolhido({opcional}), esquecer()}
  *
  * `quem` names the member in the messages ("o membro que o visitante veio ver"). `escolhido()`
  * resolves to the chosen {id, nome, email}, or null once the form says what is missing (looking
@@ -123,9 +123,7 @@ export function buscaDeMembro({ form, signal, busca: b, escolha: e, quem, onChan
 
   return {
     node: h('div', { class: 'walk-in__host' }, busca, status, escolha),
-    input,
     escolhido,
     esquecer,
-    digitado: () => input.value.trim() !== '',
   };
 }
