@@ -167,8 +167,25 @@ extension OpenAPI {
                 [
                     "inicio": instant,
                     "fim": instant.merging(["description": "depois de 'inicio' e de agora (um bloqueio já encerrado é um 422)"]) { $1 },
-                    "motivo": ["type": "string", "enum": ["manutencao", "feriado", "evento", "outro"]], "descricao": texto500,
+                    "motivo": [
+                        "type": "string", "enum": Espaco.Bloqueio.Motivo.allCases.map(\.rawValue),
+                        "description": "locacao: uma mesa fixa ou sala privativa de um membro ou de uma empresa no período, com 'locatario'",
+                    ],
+                    "descricao": texto500,
+                    "locatario": ref("Locatario"),
                 ], required: ["inicio", "fim", "motivo"]),
+            "Locatario": object(["usuarioId": uuid, "empresaId": uuid], required: []).merging([
+                "description": "quem tem a locação: 'usuarioId' (um membro) ou 'empresaId' (uma empresa), um só"
+            ]) { $1 },
+            "EncurtamentoDeBloqueio": object(
+                ["fim": instant.merging(["description": "depois de agora e do início, antes do fim atual"]) { $1 }], required: ["fim"]),
+            "BloqueiosDoEspaco": object(
+                [
+                    "bloqueios": array(
+                        object(
+                            ["id": uuid, "intervalo": ref("Intervalo"), "motivo": text, "descricao": text, "locatario": ref("Locatario")],
+                            required: ["id", "intervalo", "motivo"]))
+                ], required: ["bloqueios"]),
             "Motivo": object(["motivo": texto500], required: []),
             "Cancelamento": object(
                 [

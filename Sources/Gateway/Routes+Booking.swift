@@ -154,6 +154,25 @@ extension Routes {
         }
         api.add(
             Operation(
+                method: .get, path: "/api/admin/espacos/{id}/bloqueios",
+                summary: "Os bloqueios de um espaço com quem tem cada locação (o catálogo não mostra o locatário)", tag: "espacos",
+                auth: true, admin: true, response: "BloqueiosDoEspaco", errors: [404])
+        ) { _, context, _ in
+            try .json(BloqueiosDoEspaco(bloqueios: try await espacos.bloqueios(try context.parameters.require("id"))))
+        }
+        api.add(
+            Operation(
+                method: .patch, path: "/api/admin/espacos/{id}/bloqueios/{bloqueioId}",
+                summary: "Antecipar o fim de um bloqueio (uma locação encerrada antes do prazo)", tag: "espacos",
+                auth: true, admin: true, request: "EncurtamentoDeBloqueio", response: "Espaco", errors: [404, 422])
+        ) { _, context, body in
+            try .json(
+                try await espacos.encurtarBloqueio(
+                    try context.parameters.require("id"), bloqueio: try context.parameters.require("bloqueioId"),
+                    try JSON.decode(EspacosService.EncurtamentoDeBloqueio.self, from: body), caller: context.caller))
+        }
+        api.add(
+            Operation(
                 method: .post, path: "/api/admin/espacos/{id}/desativacao", summary: "Desativar um espaço (não aceita novas reservas)",
                 tag: "espacos", auth: true, admin: true, request: "Motivo", response: "Espaco", errors: [404, 409])
         ) { _, context, body in
@@ -347,4 +366,9 @@ extension Routes {
             return try .json(try await reservas.confirmar(try context.parameters.require("id"), pagamentoId: pagamento, caller: context.caller))
         }
     }
+}
+
+/// `GET /api/admin/espacos/{id}/bloqueios`: every block of a space, leases with their holder.
+struct BloqueiosDoEspaco: Encodable, Sendable {
+    let bloqueios: [Espaco.Bloqueio]
 }

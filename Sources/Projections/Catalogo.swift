@@ -45,7 +45,8 @@ public struct EspacoView: Codable, Sendable, Equatable {
         fotos = dados.fotos
         regras = dados.regras
         horario = dados.horario
-        bloqueios = dados.bloqueios
+        // Who holds a lease is the operators' to read (`GET /api/admin/espacos/{id}/bloqueios`).
+        bloqueios = dados.bloqueios.map(\.semLocatario)
         ativo = dados.ativo
         cadastradoEm = dados.cadastradoEm
     }
@@ -92,7 +93,7 @@ public enum CatalogoReadModel {
         types: [
             Unidade.Catalogo.cadastrada.type, Unidade.Catalogo.atualizada.type,
             Espaco.Catalogo.cadastrado.type, Espaco.Catalogo.atualizado.type, Espaco.Catalogo.horarioDefinido.type,
-            Espaco.Catalogo.bloqueioAgendado.type, Espaco.Catalogo.bloqueioRemovido.type,
+            Espaco.Catalogo.bloqueioAgendado.type, Espaco.Catalogo.bloqueioRemovido.type, Espaco.Catalogo.bloqueioEncurtado.type,
             Espaco.Catalogo.desativado.type, Espaco.Catalogo.reativado.type,
             TabelaDePreco.Catalogo.definida.type, TabelaDePreco.Catalogo.regraAdicionada.type, TabelaDePreco.Catalogo.regraRemovida.type,
         ]

@@ -9,9 +9,13 @@ extension Espaco {
             "HorarioDefinido", category: category, context: .espacos, label: "Horário de funcionamento definido")
         public static let bloqueioAgendado = EventKind("BloqueioAgendado", category: category, context: .espacos, label: "Bloqueio agendado")
         public static let bloqueioRemovido = EventKind("BloqueioRemovido", category: category, context: .espacos, label: "Bloqueio removido")
+        public static let bloqueioEncurtado = EventKind(
+            "BloqueioEncurtado", category: category, context: .espacos, label: "Bloqueio encurtado")
         public static let desativado = EventKind("EspacoDesativado", category: category, context: .espacos, label: "Espaço desativado")
         public static let reativado = EventKind("EspacoReativado", category: category, context: .espacos, label: "Espaço reativado")
 
-        public static let todos = [cadastrado, atualizado, horarioDefinido, bloqueioAgendado, bloqueioRemovido, desativado, reativado]
+        public static let todos = [
+            cadastrado, atualizado, horarioDefinido, bloqueioAgendado, bloqueioRemovido, bloqueioEncurtado, desativado, reativado,
+        ]
     }
 }

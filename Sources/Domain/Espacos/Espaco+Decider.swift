@@ -12,6 +12,9 @@ extension Espaco {
         /// Scheduling the very same blackout again (same id, same fields) emits no event.
         case agendarBloqueio(Bloqueio, em: Date)
         case removerBloqueio(id: UUID, em: Date)
+        /// Brings a block's end forward to `fim` (a lease ended early): after its start, before
+        /// its end.
+        case encurtarBloqueio(id: UUID, fim: Date, em: Date)
         case desativar(motivo: String?, em: Date)
         case reativar(em: Date)
     }
@@ -73,6 +76,13 @@ extension Espaco {
         /// The blackout ends at or before the moment it is scheduled: it could block nothing.
         case bloqueioEncerrado
         case bloqueioNaoEncontrado
+        /// A lease without a holder (or with both a member and a company), or a holder on a
+        /// block that is not a lease.
+        case locatarioInvalido
+        /// A lease of a space type that is not let (``Bloqueio/tiposLocaveis``).
+        case tipoNaoLocavel
+        /// A new end not strictly between the block's start and its current end.
+        case fimInvalido
         case jaDesativado
         case jaAtivo
         /// Blank, or longer than ``tamanhoMaximoDaComodidade``.
@@ -166,7 +176,11 @@ extension Espaco {
             case (.agendarBloqueio(let bloqueio, let em), .existente(let dados)):
                 let normalizado = Bloqueio(
                     id: bloqueio.id, intervalo: bloqueio.intervalo, motivo: bloqueio.motivo,
-                    descricao: bloqueio.descricao?.trimmed.nilIfEmpty)
+                    descricao: bloqueio.descricao?.trimmed.nilIfEmpty, locatario: bloqueio.locatario)
+                guard (bloqueio.motivo == .locacao) == (bloqueio.locatario != nil), bloqueio.locatario?.valido ?? true else {
+                    throw .locatarioInvalido
+                }
+                guard bloqueio.motivo != .locacao || Bloqueio.tiposLocaveis.contains(dados.tipo) else { throw .tipoNaoLocavel }
                 if let mesmo = dados.bloqueios.first(where: { $0.id == bloqueio.id }) {
                     guard mesmo == normalizado else { throw .bloqueioSobreposto }
                     return []
@@ -180,6 +194,11 @@ extension Espaco {
             case (.removerBloqueio(let id, let em), .existente(let dados)):
                 guard dados.bloqueios.contains(where: { $0.id == id }) else { throw .bloqueioNaoEncontrado }
                 return [.bloqueioRemovido(BloqueioRemovido(espacoId: dados.id, bloqueioId: id, em: em))]
+
+            case (.encurtarBloqueio(let id, let fim, let em), .existente(let dados)):
+                guard let bloqueio = dados.bloqueios.first(where: { $0.id == id }) else { throw .bloqueioNaoEncontrado }
+                guard fim > bloqueio.intervalo.start, fim < bloqueio.intervalo.end else { throw .fimInvalido }
+                return [.bloqueioEncurtado(BloqueioEncurtado(espacoId: dados.id, bloqueioId: id, fim: fim, em: em))]
 
             case (.desativar(let motivo, let em), .existente(let dados)):
                 guard dados.ativo else { throw .jaDesativado }
@@ -214,6 +233,11 @@ extension Espaco {
                 return .existente(dados)
             case (.existente(var dados), .bloqueioRemovido(let e)):
                 dados.bloqueios.removeAll { $0.id == e.bloqueioId }
+                return .existente(dados)
+            case (.existente(var dados), .bloqueioEncurtado(let e)):
+                if let i = dados.bloqueios.firstIndex(where: { $0.id == e.bloqueioId }), let encurtado = dados.bloqueios[i].terminando(em: e.fim) {
+                    dados.bloqueios[i] = encurtado
+                }
                 return .existente(dados)
             case (.existente(var dados), .desativado):
                 dados.ativo = false

@@ -94,6 +94,21 @@ extension Espaco {
         }
     }
 
+    /// A block's end brought forward (a lease ended early); its start and the rest stay.
+    public struct BloqueioEncurtado: Codable, Sendable, Equatable {
+        public let espacoId: ID
+        public let bloqueioId: UUID
+        public let fim: Date
+        public let em: Date
+
+        public init(espacoId: ID, bloqueioId: UUID, fim: Date, em: Date) {
+            self.espacoId = espacoId
+            self.bloqueioId = bloqueioId
+            self.fim = fim
+            self.em = em
+        }
+    }
+
     public struct Desativado: Codable, Sendable, Equatable {
         public let espacoId: ID
         public let motivo: String?
@@ -122,6 +137,7 @@ extension Espaco {
         case horarioDefinido(HorarioDefinido)
         case bloqueioAgendado(BloqueioAgendado)
         case bloqueioRemovido(BloqueioRemovido)
+        case bloqueioEncurtado(BloqueioEncurtado)
         case desativado(Desativado)
         case reativado(Reativado)
 
@@ -132,6 +148,7 @@ extension Espaco {
             case .horarioDefinido: Catalogo.horarioDefinido
             case .bloqueioAgendado: Catalogo.bloqueioAgendado
             case .bloqueioRemovido: Catalogo.bloqueioRemovido
+            case .bloqueioEncurtado: Catalogo.bloqueioEncurtado
             case .desativado: Catalogo.desativado
             case .reativado: Catalogo.reativado
             }
@@ -144,6 +161,7 @@ extension Espaco {
             case .horarioDefinido(let payload): payload
             case .bloqueioAgendado(let payload): payload
             case .bloqueioRemovido(let payload): payload
+            case .bloqueioEncurtado(let payload): payload
             case .desativado(let payload): payload
             case .reativado(let payload): payload
             }
@@ -155,6 +173,7 @@ extension Espaco {
             .kind(Catalogo.horarioDefinido, HorarioDefinido.self) { .horarioDefinido($0) },
             .kind(Catalogo.bloqueioAgendado, BloqueioAgendado.self) { .bloqueioAgendado($0) },
             .kind(Catalogo.bloqueioRemovido, BloqueioRemovido.self) { .bloqueioRemovido($0) },
+            .kind(Catalogo.bloqueioEncurtado, BloqueioEncurtado.self) { .bloqueioEncurtado($0) },
             .kind(Catalogo.desativado, Desativado.self) { .desativado($0) },
             .kind(Catalogo.reativado, Reativado.self) { .reativado($0) },
         ])

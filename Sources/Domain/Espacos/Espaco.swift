@@ -84,28 +84,73 @@ extension Espaco {
         }
     }
 
-    /// A period when the space is closed whatever its opening hours say.
+    /// A period when the space is closed whatever its opening hours say; or, as a lease
+    /// (``Motivo/locacao``), when it is one member's or one company's alone and nobody books it.
     public struct Bloqueio: Codable, Sendable, Equatable {
         public enum Motivo: String, Codable, Sendable, CaseIterable {
             case manutencao
             case feriado
             case evento
             case outro
+            /// A dedicated desk or a private office let to ``Bloqueio/locatario`` for the period.
+            case locacao
         }
+
+        /// Who holds a lease: a member or a company, exactly one.
+        public struct Locatario: Codable, Sendable, Equatable {
+            public let usuarioId: UUID?
+            public let empresaId: UUID?
+
+            public static func usuario(_ id: UUID) -> Locatario { Locatario(usuarioId: id, empresaId: nil) }
+            public static func empresa(_ id: UUID) -> Locatario { Locatario(usuarioId: nil, empresaId: id) }
+
+            public init(usuarioId: UUID?, empresaId: UUID?) {
+                self.usuarioId = usuarioId
+                self.empresaId = empresaId
+            }
+
+            /// One of the two, not both.
+            public var valido: Bool { (usuarioId == nil) != (empresaId == nil) }
+
+            private enum CodingKeys: String, CodingKey { case usuarioId, empresaId }
+
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encodeIfPresent(usuarioId?.lowercasedString, forKey: .usuarioId)
+                try container.encodeIfPresent(empresaId?.lowercasedString, forKey: .empresaId)
+            }
+        }
+
+        /// The space types that are let: dedicated desks and private offices.
+        public static let tiposLocaveis: [Tipo] = [.mesaFixa, .salaPrivativa]
 
         public let id: UUID
         public let intervalo: TimeRange
         public let motivo: Motivo
         public let descricao: String?
+        /// Only for a lease, and always for one. Absent in blocks recorded before leases existed.
+        public let locatario: Locatario?
 
-        public init(id: UUID, intervalo: TimeRange, motivo: Motivo, descricao: String? = nil) {
+        public init(id: UUID, intervalo: TimeRange, motivo: Motivo, descricao: String? = nil, locatario: Locatario? = nil) {
             self.id = id
             self.intervalo = intervalo
             self.motivo = motivo
             self.descricao = descricao
+            self.locatario = locatario
         }
 
-        private enum CodingKeys: String, CodingKey { case id, intervalo, motivo, descricao }
+        /// The same block without who holds it: what the catalog shows everyone.
+        public var semLocatario: Bloqueio {
+            locatario == nil ? self : Bloqueio(id: id, intervalo: intervalo, motivo: motivo, descricao: descricao)
+        }
+
+        /// The same block ending at `fim`.
+        public func terminando(em fim: Date) -> Bloqueio? {
+            guard let intervalo = try? TimeRange(start: intervalo.start, end: fim) else { return nil }
+            return Bloqueio(id: id, intervalo: intervalo, motivo: motivo, descricao: descricao, locatario: locatario)
+        }
+
+        private enum CodingKeys: String, CodingKey { case id, intervalo, motivo, descricao, locatario }
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -114,6 +159,7 @@ extension Espaco {
             try container.encode(intervalo, forKey: .intervalo)
             try container.encode(motivo, forKey: .motivo)
             try container.encodeIfPresent(descricao, forKey: .descricao)
+            try container.encodeIfPresent(locatario, forKey: .locatario)
         }
     }
 

@@ -20,6 +20,9 @@ public enum Agenda {
         /// Refused while a booking holds part of `intervalo`.
         case bloquear(bloqueio: UUID, intervalo: TimeRange, em: Date)
         case desbloquear(bloqueio: UUID, em: Date)
+        /// The block now ends at `fim`: the day keeps what of it falls before `fim` (recorded as
+        /// unblocked and blocked again with the shorter interval, in one append), nothing if none.
+        case encurtar(bloqueio: UUID, fim: Date, em: Date)
         /// A shared space's new capacity for the day, from the space's `revisao` (its stream's
         /// version with the change); a decrease (below `anterior`, the space's capacity before)
         /// is refused while the day's bookings take more seats than that at some instant from
@@ -202,6 +205,14 @@ public enum Agenda {
                 case .desbloquear(let bloqueio, let em):
                     guard state.bloqueios[bloqueio] != nil else { return [] }
                     return [.desbloqueada(Desbloqueada(bloqueioId: bloqueio, espacoId: espacoId, data: data, em: em))]
+                case .encurtar(let bloqueio, let fim, let em):
+                    guard let atual = state.bloqueios[bloqueio], fim < atual.end else { return [] }
+                    let desbloqueada = Agenda.Event.desbloqueada(Desbloqueada(bloqueioId: bloqueio, espacoId: espacoId, data: data, em: em))
+                    guard let restante = try? TimeRange(start: atual.start, end: fim) else { return [desbloqueada] }
+                    return [
+                        desbloqueada,
+                        .bloqueada(Bloqueada(bloqueioId: bloqueio, espacoId: espacoId, data: data, intervalo: restante, em: em)),
+                    ]
                 case .definirCapacidade(let capacidade, let anterior, let revisao, let desde, let em):
                     if state.capacidade == capacidade, state.capacidadeRevisao >= revisao { return [] }
                     if capacidade < anterior {

@@ -71,6 +71,11 @@ extension ServiceError {
         case .bloqueioSobreposto: self = .conflito("bloqueio_sobreposto", "já existe um bloqueio neste intervalo")
         case .bloqueioEncerrado: self = .invalido("fim", "o bloqueio já terminou: 'fim' deve ser depois de agora")
         case .bloqueioNaoEncontrado: self = .naoEncontrado("o bloqueio não existe")
+        case .locatarioInvalido:
+            self = .invalido("locatario", "uma locação tem um locatário, 'usuarioId' ou 'empresaId' (um só); os outros motivos não têm")
+        case .tipoNaoLocavel: self = .invalido("motivo", "só mesas fixas e salas privativas são locadas; para este espaço use outro motivo")
+        case .fimInvalido:
+            self = .invalido("fim", "o novo fim deve ficar entre o início e o fim atual do bloqueio; para estender, agende outro a partir do fim")
         case .jaDesativado: self = .conflito("ja_desativado", "o espaço já está desativado")
         case .jaAtivo: self = .conflito("ja_ativo", "o espaço já está ativo")
         case .comodidadeInvalida:

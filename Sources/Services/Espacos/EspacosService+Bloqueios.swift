@@ -5,12 +5,15 @@ public import Projections
 
 extension EspacosService {
     /// A block's interval: it ends after it starts and lasts at most a year (to close a space
-    /// for longer, deactivate it).
+    /// for longer, deactivate it; to let it for longer, lease it again from the end).
     public static func intervalo(de input: NovoBloqueio) throws -> TimeRange {
         guard let intervalo = try? TimeRange(start: input.inicio, end: input.fim) else {
             throw ServiceError.invalido("fim", "o bloqueio precisa terminar depois de começar")
         }
         guard intervalo.duration <= 366 * 86_400 else {
+            if input.motivo == .locacao {
+                throw ServiceError.invalido("fim", "uma locação dura no máximo um ano; para renová-la, agende outra a partir do fim desta")
+            }
             throw ServiceError.invalido("fim", "um bloqueio pode durar no máximo um ano; para fechar o espaço por mais tempo, desative-o")
         }
         return intervalo
@@ -18,14 +21,34 @@ extension EspacosService {
 
     /// Blocks the space for `input`'s interval: 409 `bloqueio_sobre_reservas` while bookings
     /// (held or confirmed) hold part of it; the operator cancels them (with their refunds and
-    /// e-mails) or moves the block, instead of members arriving to a closed room.
+    /// e-mails) or moves the block, instead of members arriving to a closed room. A lease
+    /// (`locacao`) is such a block with its holder, who must exist.
     public func agendarBloqueio(_ id: String, _ input: NovoBloqueio, caller: Caller) async throws -> EspacoView {
         let intervalo = try Self.intervalo(de: input)
         try ServiceError.texto(input.descricao, campo: "descricao", maximo: 500)
-        let bloqueio = Espaco.Bloqueio(id: EventIDs.random(), intervalo: intervalo, motivo: input.motivo, descricao: input.descricao)
+        if let locatario = input.locatario { try await exigirLocatario(locatario) }
+        let bloqueio = Espaco.Bloqueio(
+            id: EventIDs.random(), intervalo: intervalo, motivo: input.motivo, descricao: input.descricao, locatario: input.locatario)
         return try await comAgendas(
-            id, caller, intervalo: { _, _ in intervalo }, espaco: { now in .agendarBloqueio(bloqueio, em: now) },
+            id, caller, intervalo: { _, _ in intervalo },
+            recusa: { Self.bloqueioSobreReservas($0, locacao: input.motivo == .locacao) },
+            espaco: { now in .agendarBloqueio(bloqueio, em: now) },
             agenda: { now, _, _ in .bloquear(bloqueio: bloqueio.id, intervalo: intervalo, em: now) })
+    }
+
+    /// The holder named exists: a member's account or a company's.
+    func exigirLocatario(_ locatario: Espaco.Bloqueio.Locatario) async throws {
+        guard locatario.valido else { throw ServiceError(Espaco.Failure.locatarioInvalido) }
+        if let usuario = locatario.usuarioId,
+            try await store.streamVersion(StreamName(category: Usuario.Catalogo.category, id: usuario.lowercasedString)) == 0
+        {
+            throw ServiceError.invalido("locatario.usuarioId", "nenhuma conta tem o id \(usuario.lowercasedString)")
+        }
+        if let empresa = locatario.empresaId,
+            try await store.streamVersion(StreamName(category: Empresa.Catalogo.category, id: empresa.lowercasedString)) == 0
+        {
+            throw ServiceError.invalido("locatario.empresaId", "nenhuma empresa tem o id \(empresa.lowercasedString)")
+        }
     }
 
     public func removerBloqueio(_ id: String, bloqueio: String, caller: Caller) async throws -> EspacoView {
@@ -35,6 +58,30 @@ extension EspacosService {
             espaco: { now in .removerBloqueio(id: bloqueioId, em: now) }, agenda: { now, _, _ in .desbloquear(bloqueio: bloqueioId, em: now) })
     }
 
+    /// Brings a block's end forward to `fim` (after now): a lease whose holder leaves before its
+    /// term. The days from `fim` on take bookings again; the time before stays blocked.
+    public func encurtarBloqueio(_ id: String, bloqueio: String, _ input: EncurtamentoDeBloqueio, caller: Caller) async throws -> EspacoView {
+        guard let bloqueioId = UUID(text: bloqueio) else { throw ServiceError.naoEncontrado("bloqueio \(bloqueio) não existe") }
+        guard input.fim > clock.now else { throw ServiceError.invalido("fim", "o novo fim deve ser depois de agora") }
+        return try await comAgendas(
+            id, caller,
+            intervalo: { dados, _ in
+                dados.bloqueios.first { $0.id == bloqueioId }.flatMap { try? TimeRange(start: input.fim, end: $0.intervalo.end) }
+            },
+            espaco: { now in .encurtarBloqueio(id: bloqueioId, fim: input.fim, em: now) },
+            agenda: { now, _, _ in .encurtar(bloqueio: bloqueioId, fim: input.fim, em: now) })
+    }
+
+    /// Every block of the space with its holder (leases): for operators; the catalog shows no
+    /// holder.
+    public func bloqueios(_ id: String) async throws -> [Espaco.Bloqueio] {
+        let id = try Self.espacoId(id)
+        guard case .existente(let dados) = try await espacos.load(StreamNames.espaco(id)).state else {
+            throw ServiceError.naoEncontrado("espaço \(id) não existe")
+        }
+        return dados.bloqueios
+    }
+
     /// Decides `command` on the space and, in the same append, its agenda counterpart on every
     /// local day of `intervalo` (each agenda stream with the version read): a block, or a change
     /// of capacity, and a booking decided at the same instant cannot both commit (see
@@ -42,7 +89,7 @@ extension EspacosService {
     /// Days whose agenda refuses its part are given to `recusa`, which says why (a 409).
     func comAgendas(
         _ id: String, _ caller: Caller, intervalo: (Espaco.Dados, Date) -> TimeRange?,
-        recusa: ([(dia: DataLocal, falha: Agenda.Failure)]) -> ServiceError = EspacosService.bloqueioSobreReservas,
+        recusa: ([(dia: DataLocal, falha: Agenda.Failure)]) -> ServiceError = { EspacosService.bloqueioSobreReservas($0) },
         espaco doEspaco: (_ now: Date) -> Espaco.Command,
         agenda daAgenda: (_ now: Date, _ dados: Espaco.Dados, _ revisao: Int64) -> Agenda.Command
     ) async throws -> EspacoView {
@@ -122,14 +169,15 @@ extension EspacosService {
 
     /// A block refused by the bookings on its days (a block refuses no booking here: only
     /// bookings refuse a block).
-    static func bloqueioSobreReservas(_ recusados: [(dia: DataLocal, falha: Agenda.Failure)]) -> ServiceError {
+    static func bloqueioSobreReservas(_ recusados: [(dia: DataLocal, falha: Agenda.Failure)], locacao: Bool = false) -> ServiceError {
         var reservas: Set<UUID> = []
         for (_, falha) in recusados { if case .indisponivel(let conflitos) = falha { reservas.formUnion(conflitos) } }
+        let oQue = locacao ? "a locação" : "o bloqueio"
         return ServiceError(
             .conflito, codigo: "bloqueio_sobre_reservas",
             mensagem: reservas.count == 1
-                ? "1 reserva ocupa parte deste intervalo; cancele-a ou escolha outro intervalo para o bloqueio"
-                : "\(reservas.count) reservas ocupam parte deste intervalo; cancele-as ou escolha outro intervalo para o bloqueio",
+                ? "1 reserva ocupa parte deste intervalo; cancele-a ou escolha outro intervalo para \(oQue)"
+                : "\(reservas.count) reservas ocupam parte deste intervalo; cancele-as ou escolha outro intervalo para \(oQue)",
             detalhes: [
                 "reservas": reservas.sorted { $0.uppercasedString < $1.uppercasedString }.prefix(20).map { $0.lowercasedString }.joined(
                     separator: ",")

@@ -46,5 +46,12 @@ extension EspacosService {
         public let fim: Date
         public let motivo: Espaco.Bloqueio.Motivo
         public let descricao: String?
+        /// A lease's holder (`motivo` `locacao`): a member or a company.
+        public let locatario: Espaco.Bloqueio.Locatario?
+    }
+
+    /// A block's new, earlier end (a lease ended before its term).
+    public struct EncurtamentoDeBloqueio: Decodable, Sendable {
+        public let fim: Date
     }
 }

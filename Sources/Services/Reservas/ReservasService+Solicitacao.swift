@@ -161,6 +161,8 @@ extension ReservasService {
         let solicitada: [Reserva.Event]
         do {
             solicitada = try Reserva.decider.decide(.solicitar(reserva, condicoes: condicoes, em: now), .inexistente)
+        } catch .fechado where espaco.bloqueios.contains(where: { $0.motivo == .locacao && $0.intervalo.overlaps(intervalo) }) {
+            throw ServiceError.invalido("inicio", "o espaço está locado neste período: é a mesa fixa ou a sala privativa de um cliente")
         } catch {
             throw ServiceError(error)
         }
