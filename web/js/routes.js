@@ -43,6 +43,7 @@ export const ROUTES = [
   { path: '/admin/espacos/:id', view: () => import('./views/admin/espaco-dados.js'), title: 'Dados do espaço', access: 'admin' },
   { path: '/admin/espacos/:id/horario', view: () => import('./views/admin/espaco-horario.js'), title: 'Horário de funcionamento', access: 'admin' },
   { path: '/admin/espacos/:id/bloqueios', view: () => import('./views/admin/espaco-bloqueios.js'), title: 'Bloqueios', access: 'admin' },
+  { path: '/admin/espacos/:id/locacao', view: () => import('./views/admin/espaco-locacao.js'), title: 'Locação', access: 'admin' },
   { path: '/admin/espacos/:id/precos', view: () => import('./views/admin/espaco-precos.js'), title: 'Tabela de preços', access: 'admin' },
   { path: '/admin/cupons', view: () => import('./views/admin/cupons.js'), title: 'Cupons', access: 'admin', nav: 'admin', label: 'Cupons' },
   { path: '/admin/planos', view: () => import('./views/admin/planos.js'), title: 'Planos', access: 'admin', nav: 'admin', label: 'Planos' },

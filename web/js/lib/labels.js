@@ -54,6 +54,7 @@ export const MOTIVOS_BLOQUEIO = {
   feriado: 'Feriado',
   evento: 'Evento',
   outro: 'Outro',
+  locacao: 'Locado',
 };
 
 export const REGRAS = {

@@ -14,7 +14,7 @@ import {
   TIPOS, METODOS, METODOS_DE_RESERVA, METODOS_DA_RECEPCAO, MOTIVOS_BLOQUEIO, FREQUENCIAS, MAXIMO_DE_OCORRENCIAS,
 } from '../lib/labels.js';
 import {
-  money, todayIn, addDays, isDate, dateLong, time, deadline, isoWithOffset, duration, zoneLabel, interval,
+  money, todayIn, addDays, isDate, dateLong, dateShort, localDate, time, deadline, isoWithOffset, duration, zoneLabel, interval,
 } from '../lib/format.js';
 import { slots as cutSlots, endsFrom, clique, STEP_MINUTES } from '../lib/slots.js';
 import { faixasDoDia, bloqueiosDoDia, motivoDoBloqueio, proximoDiaReservavel, duracaoMinima } from '../lib/agenda.js';
@@ -47,6 +47,15 @@ function screen(container, body, item, { query, setQuery, signal }) {
 
   // ---- details -----------------------------------------------------------------------------------
   const endereco = unidade?.endereco;
+  // A desk or office let to someone now (or from a coming day) is theirs alone until its last day.
+  const agora = Date.now();
+  const locada = (espaco.bloqueios ?? [])
+    .filter((b) => b.motivo === 'locacao' && Date.parse(b.intervalo.fim) > agora)
+    .sort((a, b) => Date.parse(a.intervalo.inicio) - Date.parse(b.intervalo.inicio))[0];
+  const locacao = locada
+    ? `${Date.parse(locada.intervalo.inicio) <= agora ? 'Locado a um cliente' : `Locado a um cliente a partir de ${dateShort(localDate(Date.parse(locada.intervalo.inicio), tz))}`}`
+      + ` até ${dateShort(localDate(Date.parse(locada.intervalo.fim) - 1, tz))} (último dia): não aceita reservas nesse período.`
+    : null;
   const details = h('section', { class: 'panel', 'aria-labelledby': 'sobre' },
     h('h2', { id: 'sobre' }, 'Sobre o espaço'),
     facts([
@@ -57,6 +66,7 @@ function screen(container, body, item, { query, setQuery, signal }) {
       precos ? ['Diária', money(precos.diaria)] : null,
       ['Duração mínima', duration(minimo)],
       unidade?.politicaDeCancelamento ? ['Cancelamento', politica(unidade.politicaDeCancelamento)] : null,
+      locacao ? ['Locação', locacao] : null,
     ]),
     espaco.fotos?.length
       ? h('ul', { class: 'photos' }, espaco.fotos.map((f) => h('li', {}, h('img', { src: f.url, alt: f.legenda || `Foto de ${espaco.nome}`, loading: 'lazy' }))))
@@ -196,16 +206,25 @@ function screen(container, body, item, { query, setQuery, signal }) {
       });
   }
 
-  /** The day's blackouts in words, over the slots they block: "Bloqueado das 14:00 às 16:00 — Manutenção: Pintura". */
+  /**
+   * The day's blackouts in words, over the slots they block: "Bloqueado das 14:00 às 16:00 —
+   * Manutenção: Pintura", "Bloqueado o dia todo — Feriado", "Locado a um cliente o dia todo".
+   */
   function drawBlocks() {
     const porBloqueio = new Map();
     for (const slot of list.filter((s) => s.bloqueio)) {
       const b = porBloqueio.get(slot.bloqueio) ?? { inicio: slot.inicio, fim: slot.fim };
       porBloqueio.set(slot.bloqueio, { inicio: Math.min(b.inicio, slot.inicio), fim: Math.max(b.fim, slot.fim) });
     }
-    replace(dayBlocks, [...porBloqueio].map(([bloqueio, { inicio, fim }]) => h('li', {},
-      h('strong', {}, `Bloqueado das ${time(inicio, tz)} às ${time(fim, tz)}`),
-      motivoDoBloqueio(bloqueio) ? ` — ${motivoDoBloqueio(bloqueio)}` : '')));
+    replace(dayBlocks, [...porBloqueio].map(([bloqueio, { inicio, fim }]) => {
+      const quando = list.every((s) => s.bloqueio === bloqueio) ? 'o dia todo' : `das ${time(inicio, tz)} às ${time(fim, tz)}`;
+      // A lease says it in its own words; its description (the operator's) follows.
+      const locacao = bloqueio.motivo === 'locacao';
+      const motivo = locacao ? bloqueio.descricao : motivoDoBloqueio(bloqueio);
+      return h('li', {},
+        h('strong', {}, `${locacao ? 'Locado a um cliente' : 'Bloqueado'} ${quando}`),
+        motivo ? ` — ${motivo}` : '');
+    }));
     dayBlocks.hidden = !porBloqueio.size;
   }
 

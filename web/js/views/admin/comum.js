@@ -22,6 +22,7 @@ export function espacoTabs(id, current) {
     ['dados', `/admin/espacos/${id}`, 'Dados'],
     ['horario', `/admin/espacos/${id}/horario`, 'Horário'],
     ['bloqueios', `/admin/espacos/${id}/bloqueios`, 'Bloqueios'],
+    ['locacao', `/admin/espacos/${id}/locacao`, 'Locação'],
     ['precos', `/admin/espacos/${id}/precos`, 'Preços'],
   ];
   return h('nav', { class: 'tabs', 'aria-label': 'Seções do espaço' },

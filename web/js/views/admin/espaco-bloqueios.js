@@ -3,7 +3,7 @@
 
 import { Action } from '../../lib/api.js';
 import { forget } from '../../lib/catalog.js';
-import { h, replace } from '../../lib/dom.js';
+import { h, link, replace } from '../../lib/dom.js';
 import { MOTIVOS_BLOQUEIO } from '../../lib/labels.js';
 import {
   zonedToMs, isoWithOffset, minutesFromClock, todayIn, addDays, isDate, interval, zoneLabel,
@@ -35,7 +35,10 @@ export function render({ container, params, signal, navigate }) {
             { label: 'Quando', cell: (b) => interval(b.intervalo.inicio, b.intervalo.fim, tz) },
             { label: 'Motivo', cell: (b) => MOTIVOS_BLOQUEIO[b.motivo] ?? b.motivo },
             { label: 'Descrição', cell: (b) => b.descricao || '—' },
-            { label: 'Ações', cell: (b) => removeButton(espaco, b, tz, again) },
+            {
+              label: 'Ações',
+              cell: (b) => (b.motivo === 'locacao' ? link(`/admin/espacos/${espaco.id}/locacao`, 'Ver locação') : removeButton(espaco, b, tz, again)),
+            },
           ],
         })),
       newForm(espaco, tz, again));
@@ -78,7 +81,11 @@ function newForm(espaco, tz, again) {
     h('div', { class: 'form__row' },
       field({ label: 'Data de fim', name: 'dataFim', type: 'date', required: true, value: amanha }),
       field({ label: 'Hora de fim', name: 'horaFim', type: 'time', required: true, value: '12:00', attrs: { step: '900' } })),
-    field({ label: 'Motivo', name: 'motivo', type: 'select', required: true, options: Object.entries(MOTIVOS_BLOQUEIO), value: 'manutencao' }),
+    // Leases (a holder and whole days) are made on the Locação tab.
+    field({
+      label: 'Motivo', name: 'motivo', type: 'select', required: true,
+      options: Object.entries(MOTIVOS_BLOQUEIO).filter(([motivo]) => motivo !== 'locacao'), value: 'manutencao',
+    }),
     field({ label: 'Descrição', name: 'descricao', optional: true, attrs: { maxlength: '200' } }),
     h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'button' }, 'Agendar bloqueio')));
 
