@@ -2,7 +2,7 @@
 list) from a coming day for three months, or to a member (found by e-mail) from today. The lease
 is listed with its holder, period and state; a coming one is cancelled whole, a running one ends
 early on a new last day. While let, a member sees on the space's page that it is let (not to
-whom) and cannot book it; the "Bloqueios" tab lists the lease with a link to its tab and offers
+whom) and cannot book it, and the member who holds one finds it under "Meu plano"; the "Bloqueios" tab lists the lease with a link to its tab and offers
 no "Locado" reason of its own. On a phone the tab fits the screen."""
 
 from __future__ import annotations
@@ -114,6 +114,13 @@ def test_an_operator_lets_a_private_office_to_a_company_and_to_a_member(browser,
     fim = datetime.fromisoformat(dela["intervalo"]["fim"].replace("Z", "+00:00")).astimezone(SP)
     assert (fim.date(), fim.hour, fim.minute) == (novo_ultimo + timedelta(days=1), 0, 0), dela
     ui.step("locacao-encerrada")
+
+    # Helena finds it under "Meu plano"
+    membro.open("/plano")
+    sua = membro.wait_text("Sua locação", "#view")
+    membro.wait_text(f"Locada para você, até {br(novo_ultimo)} (último dia).", "#view")
+    assert nome_da_sala in sua.text, sua.text
+    membro.step("meu-plano-com-a-locacao")
 
     # the company's coming lease is cancelled whole
     linha = ui.row(f"{empresa} (empresa)")

@@ -179,6 +179,16 @@ extension OpenAPI {
             ]) { $1 },
             "EncurtamentoDeBloqueio": object(
                 ["fim": instant.merging(["description": "depois de agora e do início, antes do fim atual"]) { $1 }], required: ["fim"]),
+            "MinhasLocacoes": object(
+                [
+                    "locacoes": array(
+                        object(
+                            [
+                                "bloqueioId": uuid, "espacoId": uuid, "espacoNome": text, "tipo": tipo, "unidadeId": uuid, "unidadeNome": text,
+                                "fusoHorario": text, "intervalo": ref("Intervalo"), "descricao": text,
+                                "empresaId": uuid.merging(["description": "a empresa locatária, quando a locação é da sua empresa"]) { $1 },
+                            ], required: ["bloqueioId", "espacoId", "espacoNome", "tipo", "unidadeId", "intervalo"]))
+                ], required: ["locacoes"]),
             "BloqueiosDoEspaco": object(
                 [
                     "bloqueios": array(

@@ -162,6 +162,13 @@ extension Routes {
         }
         api.add(
             Operation(
+                method: .get, path: "/api/locacoes", summary: "Minhas locações: as mesas fixas e salas privativas minhas e da minha empresa",
+                tag: "espacos", auth: true, response: "MinhasLocacoes")
+        ) { _, context, _ in
+            try .json(MinhasLocacoes(locacoes: try await espacos.locacoes(de: try context.requireUser().usuario)))
+        }
+        api.add(
+            Operation(
                 method: .patch, path: "/api/admin/espacos/{id}/bloqueios/{bloqueioId}",
                 summary: "Antecipar o fim de um bloqueio (uma locação encerrada antes do prazo)", tag: "espacos",
                 auth: true, admin: true, request: "EncurtamentoDeBloqueio", response: "Espaco", errors: [404, 422])
@@ -371,4 +378,9 @@ extension Routes {
 /// `GET /api/admin/espacos/{id}/bloqueios`: every block of a space, leases with their holder.
 struct BloqueiosDoEspaco: Encodable, Sendable {
     let bloqueios: [Espaco.Bloqueio]
+}
+
+/// `GET /api/locacoes`: the leases, not yet over, of the caller and of the caller's company.
+struct MinhasLocacoes: Encodable, Sendable {
+    let locacoes: [EspacosService.LocacaoView]
 }

@@ -119,6 +119,16 @@ struct LeaseTests {
             #expect(paraAna.status == .created, "\(String(buffer: paraAna.body))")
             let todas = try await client.json(.get, "/api/admin/espacos/\(sala12)/bloqueios", token: cenario.admin).object["bloqueios"]
             #expect((todas as? [[String: Any]])?.compactMap { ($0["locatario"] as? [String: Any])?["usuarioId"] as? String } == [ana])
+
+            // Ana reads hers and her company's; someone else reads none; signed out, 401.
+            let delas = try await client.json(.get, "/api/locacoes", token: cenario.membro).object["locacoes"] as? [[String: Any]] ?? []
+            #expect(delas.map { $0["espacoId"] as? String } == [sala12, sala12], "\(delas)")
+            #expect(delas.map { $0["empresaId"] as? String } == [acme, nil], "\(delas)")
+            #expect(delas.first?["espacoNome"] as? String == "Sala 12" && delas.first?["descricao"] as? String == "Acme")
+            #expect(try await client.register("caio@example.com", nome: "Caio").status == .created)
+            let caio = try await client.token("caio@example.com")
+            #expect((try await client.json(.get, "/api/locacoes", token: caio).object["locacoes"] as? [Any])?.isEmpty == true)
+            #expect(try await client.json(.get, "/api/locacoes").status == .unauthorized)
         }
     }
 }

@@ -45,7 +45,7 @@ extension EspacosService {
             throw ServiceError.invalido("locatario.usuarioId", "nenhuma conta tem o id \(usuario.lowercasedString)")
         }
         if let empresa = locatario.empresaId,
-            try await store.streamVersion(StreamName(category: Empresa.Catalogo.category, id: empresa.lowercasedString)) == 0
+            try await store.streamVersion(StreamNames.empresa(empresa)) == 0
         {
             throw ServiceError.invalido("locatario.empresaId", "nenhuma empresa tem o id \(empresa.lowercasedString)")
         }
@@ -182,5 +182,56 @@ extension EspacosService {
                 "reservas": reservas.sorted { $0.uppercasedString < $1.uppercasedString }.prefix(20).map { $0.lowercasedString }.joined(
                     separator: ",")
             ])
+    }
+}
+
+extension EspacosService {
+    /// A lease as its holder sees it: the space, its unit, the period and whose it is.
+    public struct LocacaoView: Codable, Sendable, Equatable {
+        public let bloqueioId: String
+        public let espacoId: String
+        public let espacoNome: String
+        public let tipo: Espaco.Tipo
+        public let unidadeId: String
+        public let unidadeNome: String?
+        public let fusoHorario: String?
+        public let intervalo: TimeRange
+        public let descricao: String?
+        /// The company that holds it when it is the member's company's (nil: the member's own).
+        public let empresaId: String?
+    }
+
+    /// The leases not yet over that `usuario` holds, or that their company holds, by start: the
+    /// catalog says which spaces have one (without the holder), and only those spaces' streams
+    /// are read for it.
+    public func locacoes(de usuario: String) async throws -> [LocacaoView] {
+        let catalogo = try await snapshot()
+        let now = clock.now
+        let locados = catalogo.espacos.filter { espaco in espaco.bloqueios.contains { $0.motivo == .locacao && $0.intervalo.end > now } }
+        guard !locados.isEmpty else { return [] }
+        let vinculos = AggregateStore(store: store, decider: Vinculo.decider) {
+            try Vinculo.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
+        }
+        let empresa = try await vinculos.load(StreamNames.vinculo(usuario)).state
+        let membro = UUID(text: usuario)
+        var encontradas: [LocacaoView] = []
+        for espaco in locados {
+            guard let id = Espaco.ID(espaco.id), case .existente(let dados) = try await espacos.load(StreamNames.espaco(id)).state else { continue }
+            let unidade = catalogo.unidades[espaco.unidadeId]
+            for bloqueio in dados.bloqueios where bloqueio.motivo == .locacao && bloqueio.intervalo.end > now {
+                guard let locatario = bloqueio.locatario else { continue }
+                let doMembro = membro != nil && locatario.usuarioId == membro
+                let daEmpresa = empresa != nil && locatario.empresaId == empresa
+                guard doMembro || daEmpresa else { continue }
+                encontradas.append(
+                    LocacaoView(
+                        bloqueioId: bloqueio.id.lowercasedString, espacoId: espaco.id, espacoNome: dados.nome, tipo: dados.tipo,
+                        unidadeId: espaco.unidadeId, unidadeNome: unidade?.nome, fusoHorario: unidade?.fusoHorario,
+                        intervalo: bloqueio.intervalo, descricao: bloqueio.descricao,
+                        empresaId: daEmpresa ? locatario.empresaId?.lowercasedString : nil
+                    ))
+            }
+        }
+        return encontradas.sorted { ($0.intervalo.start, $0.espacoNome) < ($1.intervalo.start, $1.espacoNome) }
     }
 }

@@ -8,7 +8,8 @@
 import { api, allPages } from '../lib/api.js';
 import { todasAsUnidades } from '../lib/catalog.js';
 import { h, link, replace, append } from '../lib/dom.js';
-import { money, todayIn, DEFAULT_TZ } from '../lib/format.js';
+import { money, todayIn, localDate, dateShort, DEFAULT_TZ } from '../lib/format.js';
+import { TIPOS } from '../lib/labels.js';
 import { pageHeader, loadInto, facts, announce } from '../lib/ui.js';
 import { termosEmPares, versaoEm, avisosDeVersoes, porPeriodo } from '../lib/planos.js';
 import {
@@ -24,9 +25,15 @@ function minhaAssinatura(signal) {
 
 export function render({ container, signal }) {
   const body = h('div');
+  const locacoes = h('div');
   replace(container,
     pageHeader('Meu plano', 'Uma mensalidade com horas e créditos para reservar, e desconto nas reservas.'),
+    locacoes,
     body);
+  // The desks and offices let to the member or their company: shown only when there are some.
+  api('/api/locacoes', { signal }).then(({ locacoes: lista }) => {
+    if (lista.length) replace(locacoes, secaoDeLocacoes(lista));
+  }).catch(() => {});
 
   loadInto(body, () => Promise.all([
     minhaAssinatura(signal),
@@ -104,4 +111,22 @@ export function render({ container, signal }) {
       assinar.form,
     ];
   }
+}
+
+/** "Suas locações": each desk or office let to the member (or their company), its unit and days. */
+function secaoDeLocacoes(lista) {
+  return h('section', { class: 'panel', 'aria-labelledby': 'suas-locacoes' },
+    h('h2', { id: 'suas-locacoes' }, lista.length === 1 ? 'Sua locação' : 'Suas locações'),
+    h('ul', { class: 'plain-list' }, lista.map((l) => {
+      const tz = l.fusoHorario ?? DEFAULT_TZ;
+      const primeiro = localDate(Date.parse(l.intervalo.inicio), tz);
+      const ultimo = localDate(Date.parse(l.intervalo.fim) - 1, tz);
+      const comeca = primeiro > todayIn(tz) ? `de ${dateShort(primeiro)} ` : '';
+      return h('li', {},
+        h('strong', {}, link(`/espacos/${l.espacoId}`, l.espacoNome)),
+        ` — ${(TIPOS[l.tipo] ?? l.tipo).toLowerCase()}${l.unidadeNome ? `, ${l.unidadeNome}` : ''}`,
+        h('br'),
+        `${l.empresaId ? 'Locada para a sua empresa' : 'Locada para você'}, ${comeca}até ${dateShort(ultimo)} (último dia).`,
+        l.descricao ? ` ${l.descricao}.` : '');
+    })));
 }
