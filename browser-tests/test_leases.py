@@ -80,6 +80,10 @@ def test_an_operator_lets_a_private_office_to_a_company_and_to_a_member(browser,
     membro.wait(lambda d: d.find_elements(By.CSS_SELECTOR, ".slot__reason"), "the day's slots say nothing of the lease")
     assert {e.text for e in membro.driver.find_elements(By.CSS_SELECTOR, ".slot__reason")} == {"Locado"}
     membro.step("espaco-locado-para-o-membro")
+    membro.open(f"/espacos?unidade={unidade}")
+    cartao = membro.row(nome_da_sala, "#view li.card")
+    assert f"Locado de {br(inicio)} até {br(ultimo or inicio)}" in cartao.text or (ultimo is None and "Locado de" in cartao.text), cartao.text
+    membro.step("catalogo-com-o-escritorio-locado")
     inicio_da_reserva = datetime.combine(dia, datetime.min.time(), SP).replace(hour=10)
     try:
         api(server, "POST", "/api/reservas", {

@@ -129,6 +129,11 @@ struct LeaseTests {
             let caio = try await client.token("caio@example.com")
             #expect((try await client.json(.get, "/api/locacoes", token: caio).object["locacoes"] as? [Any])?.isEmpty == true)
             #expect(try await client.json(.get, "/api/locacoes").status == .unauthorized)
+            // Her data export (LGPD) names the lease that is hers, not her company's.
+            let resumo = try await client.json(.get, "/api/auth/me/dados", token: cenario.membro).object["resumo"] as? [String: Any]
+            let exportadas = resumo?["locacoes"] as? [[String: Any]] ?? []
+            #expect(exportadas.count == 1 && exportadas.first?["espaco"] as? String == "Sala 12", "\(exportadas)")
+            #expect(exportadas.first?["periodo"] as? String == "01/02/2027 a 28/02/2027 (último dia)", "\(exportadas)")
         }
     }
 }

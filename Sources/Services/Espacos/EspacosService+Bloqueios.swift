@@ -207,31 +207,43 @@ extension EspacosService {
     public func locacoes(de usuario: String) async throws -> [LocacaoView] {
         let catalogo = try await snapshot()
         let now = clock.now
-        let locados = catalogo.espacos.filter { espaco in espaco.bloqueios.contains { $0.motivo == .locacao && $0.intervalo.end > now } }
-        guard !locados.isEmpty else { return [] }
         let vinculos = AggregateStore(store: store, decider: Vinculo.decider) {
             try Vinculo.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
         }
         let empresa = try await vinculos.load(StreamNames.vinculo(usuario)).state
         let membro = UUID(text: usuario)
         var encontradas: [LocacaoView] = []
-        for espaco in locados {
-            guard let id = Espaco.ID(espaco.id), case .existente(let dados) = try await espacos.load(StreamNames.espaco(id)).state else { continue }
-            let unidade = catalogo.unidades[espaco.unidadeId]
-            for bloqueio in dados.bloqueios where bloqueio.motivo == .locacao && bloqueio.intervalo.end > now {
-                guard let locatario = bloqueio.locatario else { continue }
-                let doMembro = membro != nil && locatario.usuarioId == membro
-                let daEmpresa = empresa != nil && locatario.empresaId == empresa
-                guard doMembro || daEmpresa else { continue }
-                encontradas.append(
-                    LocacaoView(
-                        bloqueioId: bloqueio.id.lowercasedString, espacoId: espaco.id, espacoNome: dados.nome, tipo: dados.tipo,
-                        unidadeId: espaco.unidadeId, unidadeNome: unidade?.nome, fusoHorario: unidade?.fusoHorario,
-                        intervalo: bloqueio.intervalo, descricao: bloqueio.descricao,
-                        empresaId: daEmpresa ? locatario.empresaId?.lowercasedString : nil
-                    ))
-            }
+        for (dados, bloqueio) in try await Self.locacoes(catalogo.espacos, store: store, ate: now) {
+            guard let locatario = bloqueio.locatario else { continue }
+            let doMembro = membro != nil && locatario.usuarioId == membro
+            let daEmpresa = empresa != nil && locatario.empresaId == empresa
+            guard doMembro || daEmpresa else { continue }
+            let unidade = catalogo.unidades[dados.unidade.description]
+            encontradas.append(
+                LocacaoView(
+                    bloqueioId: bloqueio.id.lowercasedString, espacoId: dados.id.description, espacoNome: dados.nome, tipo: dados.tipo,
+                    unidadeId: dados.unidade.description, unidadeNome: unidade?.nome, fusoHorario: unidade?.fusoHorario,
+                    intervalo: bloqueio.intervalo, descricao: bloqueio.descricao, empresaId: daEmpresa ? locatario.empresaId?.lowercasedString : nil
+                ))
         }
         return encontradas.sorted { ($0.intervalo.start, $0.espacoNome) < ($1.intervalo.start, $1.espacoNome) }
+    }
+
+    /// Every lease of the spaces in `espacos` (the catalog's views, which say where there is one
+    /// but not whose), with its holder, read from those spaces' streams only; with `ate`, only
+    /// the leases not over by then.
+    static func locacoes(
+        _ espacos: [EspacoView], store: any ServiceStore, ate: Date? = nil
+    ) async throws -> [(espaco: Espaco.Dados, bloqueio: Espaco.Bloqueio)] {
+        func vale(_ bloqueio: Espaco.Bloqueio) -> Bool { bloqueio.motivo == .locacao && ate.map { bloqueio.intervalo.end > $0 } ?? true }
+        let aggregate = AggregateStore(store: store, decider: Espaco.decider) {
+            try Espaco.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
+        }
+        var locacoes: [(espaco: Espaco.Dados, bloqueio: Espaco.Bloqueio)] = []
+        for espaco in espacos where espaco.bloqueios.contains(where: vale) {
+            guard let id = Espaco.ID(espaco.id), case .existente(let dados) = try await aggregate.load(StreamNames.espaco(id)).state else { continue }
+            locacoes += dados.bloqueios.filter(vale).map { (dados, $0) }
+        }
+        return locacoes
     }
 }

@@ -174,6 +174,21 @@ extension UsuariosService {
                 "titulo": aviso.titulo, "em": aviso.em.formatted(.iso8601), "por": aviso.canal == "email" ? "e-mail e na sua caixa" : aviso.canal,
             ])
         }
+        // The desks and offices let to the member (ADR 0016): their stream names them; the
+        // catalog says which spaces to read.
+        var locacoes: [[String: Any]] = []
+        let espacos = try await store.documents(CatalogoReadModel.espacos, grupo: nil, limit: 1_000_000, offset: 0).map {
+            try decoder.decode(EspacoView.self, from: $0)
+        }
+        for (espaco, bloqueio) in try await EspacosService.locacoes(espacos, store: store) where bloqueio.locatario?.usuarioId == id.rawValue {
+            let unidade = try await catalogo.unidade(espaco.unidade.description)
+            let fuso = unidade.flatMap { TimeZone(identifier: $0.fusoHorario) } ?? TimeZone(identifier: "America/Sao_Paulo") ?? .gmt
+            let dias = DataLocal.dias(de: bloqueio.intervalo, em: fuso)
+            locacoes.append([
+                "espaco": espaco.nome, "unidade": unidade?.nome ?? "",
+                "periodo": "\(dias.first?.brasileira ?? "") a \(dias.last?.brasileira ?? "") (último dia)",
+            ])
+        }
         let planos = try await planosEPacotes(titular: id.description)
         return [
             "assinatura": planos.assinatura, "pacotes": planos.pacotes, "creditos": planos.creditos, "empresa": try await empresa(id.description),
@@ -181,7 +196,7 @@ extension UsuariosService {
                 "nome": perfil.nome, "email": perfil.email, "papel": perfil.papel, "cadastroEm": perfil.registradoEm.formatted(.iso8601),
                 "plano": perfil.plano ?? "nenhum",
             ],
-            "reservas": reservas, "pagamentos": movimentos, "avisos": avisos,
+            "reservas": reservas, "pagamentos": movimentos, "avisos": avisos, "locacoes": locacoes,
             "consentimentos": "A CoworkFlow trata seus dados para executar o contrato das suas reservas (cadastro, pagamento, acesso, notas fiscais) "
                 + "e não registra outros consentimentos. Você pode apagar seus dados pessoais em Meus dados.",
         ]

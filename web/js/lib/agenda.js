@@ -2,7 +2,7 @@
 // blackouts of one local day as instants, the first day that can still be booked, and a day's
 // slots (slots.js) summed up by the hour for the week view and the unit's grid.
 
-import { zonedToMs, todayIn, addDays, wallClock, clockFromMinutes, dateShort } from './format.js';
+import { zonedToMs, todayIn, addDays, wallClock, clockFromMinutes, dateShort, localDate } from './format.js';
 import { MOTIVOS_BLOQUEIO, DIA_CURTO } from './labels.js';
 import { STEP_MINUTES } from './slots.js';
 
@@ -112,4 +112,20 @@ export function porHora(list, tz) {
     delete hora.estados;
   }
   return horas;
+}
+
+/**
+ * The space's lease that is not over at `agora` (the first, when there are several): its first
+ * and last local days and whether it runs already; null when there is none.
+ */
+export function locacaoVigente(espaco, tz, agora = Date.now()) {
+  const b = (espaco.bloqueios ?? [])
+    .filter((x) => x.motivo === 'locacao' && Date.parse(x.intervalo.fim) > agora)
+    .sort((x, y) => Date.parse(x.intervalo.inicio) - Date.parse(y.intervalo.inicio))[0];
+  if (!b) return null;
+  return {
+    primeiro: localDate(Date.parse(b.intervalo.inicio), tz),
+    ultimo: localDate(Date.parse(b.intervalo.fim) - 1, tz),
+    jaComecou: Date.parse(b.intervalo.inicio) <= agora,
+  };
 }

@@ -7,7 +7,8 @@ import { api, allPages, PAGE_SIZE } from '../lib/api.js';
 import { todasAsUnidades, todasAsComodidades, chaveDaComodidade } from '../lib/catalog.js';
 import { h, link, append, replace } from '../lib/dom.js';
 import { TIPOS } from '../lib/labels.js';
-import { money } from '../lib/format.js';
+import { money, dateShort, DEFAULT_TZ } from '../lib/format.js';
+import { locacaoVigente } from '../lib/agenda.js';
 import { field, pageHeader, pager, loadInto, val, announce } from '../lib/ui.js';
 
 const capitalised = (text) => text.charAt(0).toLocaleUpperCase('pt-BR') + text.slice(1);
@@ -15,10 +16,15 @@ const capitalised = (text) => text.charAt(0).toLocaleUpperCase('pt-BR') + text.s
 function card(item) {
   const { espaco, unidade, precos } = item;
   const headingId = `espaco-${espaco.id}`;
+  const vigente = locacaoVigente(espaco, unidade?.fusoHorario ?? DEFAULT_TZ);
+  const locado = vigente
+    ? `Locado ${vigente.jaComecou ? '' : `de ${dateShort(vigente.primeiro)} `}até ${dateShort(vigente.ultimo)}`
+    : null;
   return h('li', { class: 'card', 'aria-labelledby': headingId },
     h('h2', { class: 'card__title', id: headingId }, espaco.nome),
     h('p', { class: 'card__meta' },
       `${TIPOS[espaco.tipo] ?? espaco.tipo} · até ${espaco.capacidade} ${espaco.capacidade === 1 ? 'pessoa' : 'pessoas'}`),
+    locado ? h('p', { class: 'card__meta' }, h('strong', {}, locado)) : null,
     unidade ? h('p', { class: 'card__meta' }, `${unidade.nome} — ${unidade.endereco?.bairro ? `${unidade.endereco.bairro}, ` : ''}${unidade.endereco?.cidade ?? ''}`) : null,
     espaco.comodidades?.length
       ? h('ul', { class: 'tags', 'aria-label': 'Comodidades' }, espaco.comodidades.map((c) => h('li', { class: 'tag' }, c)))

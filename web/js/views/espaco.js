@@ -14,10 +14,12 @@ import {
   TIPOS, METODOS, METODOS_DE_RESERVA, METODOS_DA_RECEPCAO, MOTIVOS_BLOQUEIO, FREQUENCIAS, MAXIMO_DE_OCORRENCIAS,
 } from '../lib/labels.js';
 import {
-  money, todayIn, addDays, isDate, dateLong, dateShort, localDate, time, deadline, isoWithOffset, duration, zoneLabel, interval,
+  money, todayIn, addDays, isDate, dateLong, dateShort, time, deadline, isoWithOffset, duration, zoneLabel, interval,
 } from '../lib/format.js';
 import { slots as cutSlots, endsFrom, clique, STEP_MINUTES } from '../lib/slots.js';
-import { faixasDoDia, bloqueiosDoDia, motivoDoBloqueio, proximoDiaReservavel, duracaoMinima } from '../lib/agenda.js';
+import {
+  faixasDoDia, bloqueiosDoDia, motivoDoBloqueio, proximoDiaReservavel, duracaoMinima, locacaoVigente,
+} from '../lib/agenda.js';
 import {
   pageHeader, loadInto, facts, errorBox, showLoading, doneLoading, busy, field, announce, showFormError, clearErrors, val, table,
   radios, fieldError, poll,
@@ -48,13 +50,10 @@ function screen(container, body, item, { query, setQuery, signal }) {
   // ---- details -----------------------------------------------------------------------------------
   const endereco = unidade?.endereco;
   // A desk or office let to someone now (or from a coming day) is theirs alone until its last day.
-  const agora = Date.now();
-  const locada = (espaco.bloqueios ?? [])
-    .filter((b) => b.motivo === 'locacao' && Date.parse(b.intervalo.fim) > agora)
-    .sort((a, b) => Date.parse(a.intervalo.inicio) - Date.parse(b.intervalo.inicio))[0];
-  const locacao = locada
-    ? `${Date.parse(locada.intervalo.inicio) <= agora ? 'Locado a um cliente' : `Locado a um cliente a partir de ${dateShort(localDate(Date.parse(locada.intervalo.inicio), tz))}`}`
-      + ` até ${dateShort(localDate(Date.parse(locada.intervalo.fim) - 1, tz))} (último dia): não aceita reservas nesse período.`
+  const vigente = locacaoVigente(espaco, tz);
+  const locacao = vigente
+    ? `Locado a um cliente${vigente.jaComecou ? '' : ` a partir de ${dateShort(vigente.primeiro)}`} até ${dateShort(vigente.ultimo)}`
+      + ' (último dia): não aceita reservas nesse período.'
     : null;
   const details = h('section', { class: 'panel', 'aria-labelledby': 'sobre' },
     h('h2', { id: 'sobre' }, 'Sobre o espaço'),
