@@ -56,6 +56,10 @@ def test_an_operator_lets_a_private_office_to_a_company_and_to_a_member(browser,
     # to the company, from a coming day, for three months
     assert ui.driver.find_element(By.CSS_SELECTOR, "input[name=tipoDeLocatario][value=empresa]").is_selected()
     ui.choose("Empresa", empresa)
+    # a month from 31 January ends on February's last day
+    ui.set_value("Primeiro dia", "2027-01-31")
+    ui.choose("Prazo", "1 mês")
+    ui.wait_text("Último dia: 28/02/2027.")
     ui.set_value("Primeiro dia", inicio.isoformat())
     ui.choose("Prazo", "3 meses")
     ultimo = date(inicio.year + (inicio.month + 2) // 12, (inicio.month + 2) % 12 + 1, inicio.day) - timedelta(days=1) \

@@ -46,7 +46,7 @@ public struct EspacoView: Codable, Sendable, Equatable {
         regras = dados.regras
         horario = dados.horario
         // Who holds a lease is the operators' to read (`GET /api/admin/espacos/{id}/bloqueios`).
-        bloqueios = dados.bloqueios.map(\.semLocatario)
+        bloqueios = dados.bloqueios.map(\.publico)
         ativo = dados.ativo
         cadastradoEm = dados.cadastradoEm
     }

@@ -78,7 +78,8 @@ struct LeaseTests {
                 let publico = try await client.json(.get, "/api/espacos/\(sala12)").object
                 return ((publico["espaco"] as? [String: Any])?["bloqueios"] as? [[String: Any]])?.first
             }
-            #expect(mostrado["motivo"] as? String == "locacao" && mostrado["locatario"] == nil, "\(mostrado)")
+            // Not its description either, which is the operator's note (here, the company's name).
+            #expect(mostrado["motivo"] as? String == "locacao" && mostrado["locatario"] == nil && mostrado["descricao"] == nil, "\(mostrado)")
             #expect(String(buffer: locada.body).contains(acme) == false)
             let doOperador = try await client.json(.get, "/api/admin/espacos/\(sala12)/bloqueios", token: cenario.admin)
             let lease = try #require((doOperador.object["bloqueios"] as? [[String: Any]])?.first, "\(String(buffer: doOperador.body))")
@@ -104,6 +105,17 @@ struct LeaseTests {
             let depois = try await encurtar("2027-07-01T00:00:00-03:00")
             #expect(depois.status == .unprocessableContent && campo(depois) == "fim")
             #expect(try await encurtar("2026-12-31T12:00:00-03:00").status == .ok)
+            // Sent again (a retry), it changes nothing.
+            func doEspaco() async throws -> Int { try await harness.allEvents().filter { ["espaco", "agenda"].contains($0.stream.category) }.count }
+            let antesDoReenvio = try await doEspaco()
+            #expect(try await encurtar("2026-12-31T12:00:00-03:00").status == .ok)
+            #expect(try await doEspaco() == antesDoReenvio)
+            // A day after the new end is simply unblocked; the day it falls in keeps its morning.
+            func agenda(_ dia: String) async throws -> [String] {
+                try await harness.allEvents().filter { $0.stream.rawValue == "agenda-\(sala12)-\(dia)" }.map(\.type)
+            }
+            #expect(try await agenda("2027-01-02") == ["AgendaBloqueada", "AgendaDesbloqueada"])
+            #expect(try await agenda("2026-12-31") == ["AgendaBloqueada", "AgendaDesbloqueada", "AgendaBloqueada"])
             func reservar(_ inicio: String, _ fim: String) async throws -> HTTPResponse.Status {
                 try await client.json(.post, "/api/reservas", pedido(sala12, inicio, fim), token: cenario.membro).status
             }
@@ -134,6 +146,16 @@ struct LeaseTests {
             let exportadas = resumo?["locacoes"] as? [[String: Any]] ?? []
             #expect(exportadas.count == 1 && exportadas.first?["espaco"] as? String == "Sala 12", "\(exportadas)")
             #expect(exportadas.first?["periodo"] as? String == "01/02/2027 a 28/02/2027 (último dia)", "\(exportadas)")
+
+            // Once begun, a lease is ended early, not erased; one still to come is cancelled whole.
+            harness.clock.advance(by: 9 * 86_400)  // Wednesday 2 December
+            let remover = try await client.json(.delete, "/api/admin/espacos/\(sala12)/bloqueios/\(leaseId)", token: cenario.admin)
+            #expect(remover.status == .conflict && remover.erro == "locacao_iniciada", "\(String(buffer: remover.body))")
+            let dela = try #require(
+                (todas as? [[String: Any]])?.first { ($0["locatario"] as? [String: Any])?["usuarioId"] != nil }?["id"] as? String)
+            #expect(try await client.json(.delete, "/api/admin/espacos/\(sala12)/bloqueios/\(dela)", token: cenario.admin).status == .ok)
+            let restantes = try await client.json(.get, "/api/locacoes", token: cenario.membro).object["locacoes"] as? [[String: Any]] ?? []
+            #expect(restantes.map { $0["empresaId"] as? String } == [acme], "\(restantes)")
         }
     }
 }

@@ -83,6 +83,8 @@ extension Espaco {
         case tipoNaoLocavel
         /// A new end not strictly between the block's start and its current end.
         case fimInvalido
+        /// Removing a lease that began (it is ended early instead).
+        case locacaoIniciada
         case jaDesativado
         case jaAtivo
         /// Blank, or longer than ``tamanhoMaximoDaComodidade``.
@@ -192,11 +194,15 @@ extension Espaco {
                 return [.bloqueioAgendado(BloqueioAgendado(espacoId: dados.id, bloqueio: normalizado, em: em))]
 
             case (.removerBloqueio(let id, let em), .existente(let dados)):
-                guard dados.bloqueios.contains(where: { $0.id == id }) else { throw .bloqueioNaoEncontrado }
+                guard let bloqueio = dados.bloqueios.first(where: { $0.id == id }) else { throw .bloqueioNaoEncontrado }
+                // A lease that began is part of the holder's record: it ends early, it is not erased.
+                guard bloqueio.motivo != .locacao || bloqueio.intervalo.start > em else { throw .locacaoIniciada }
                 return [.bloqueioRemovido(BloqueioRemovido(espacoId: dados.id, bloqueioId: id, em: em))]
 
             case (.encurtarBloqueio(let id, let fim, let em), .existente(let dados)):
                 guard let bloqueio = dados.bloqueios.first(where: { $0.id == id }) else { throw .bloqueioNaoEncontrado }
+                // The same end again (a retry of the request that set it) changes nothing.
+                if fim == bloqueio.intervalo.end { return [] }
                 guard fim > bloqueio.intervalo.start, fim < bloqueio.intervalo.end else { throw .fimInvalido }
                 return [.bloqueioEncurtado(BloqueioEncurtado(espacoId: dados.id, bloqueioId: id, fim: fim, em: em))]
 

@@ -139,9 +139,10 @@ extension Espaco {
             self.locatario = locatario
         }
 
-        /// The same block without who holds it: what the catalog shows everyone.
-        public var semLocatario: Bloqueio {
-            locatario == nil ? self : Bloqueio(id: id, intervalo: intervalo, motivo: motivo, descricao: descricao)
+        /// What the catalog shows everyone: a lease without its holder or its description (the
+        /// operator's note, which may name the holder); any other block as it is.
+        public var publico: Bloqueio {
+            motivo == .locacao ? Bloqueio(id: id, intervalo: intervalo, motivo: motivo) : self
         }
 
         /// The same block ending at `fim`.

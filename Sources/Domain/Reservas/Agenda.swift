@@ -20,8 +20,9 @@ public enum Agenda {
         /// Refused while a booking holds part of `intervalo`.
         case bloquear(bloqueio: UUID, intervalo: TimeRange, em: Date)
         case desbloquear(bloqueio: UUID, em: Date)
-        /// The block now ends at `fim`: the day keeps what of it falls before `fim` (recorded as
-        /// unblocked and blocked again with the shorter interval, in one append), nothing if none.
+        /// The block now ends at `fim`, which falls in this day: the day keeps what of it comes
+        /// before `fim` (recorded as unblocked and blocked again with the shorter interval, in one
+        /// append). The days that begin at or after `fim` are sent ``desbloquear(bloqueio:em:)``.
         case encurtar(bloqueio: UUID, fim: Date, em: Date)
         /// A shared space's new capacity for the day, from the space's `revisao` (its stream's
         /// version with the change); a decrease (below `anterior`, the space's capacity before)

@@ -76,6 +76,8 @@ extension ServiceError {
         case .tipoNaoLocavel: self = .invalido("motivo", "só mesas fixas e salas privativas são locadas; para este espaço use outro motivo")
         case .fimInvalido:
             self = .invalido("fim", "o novo fim deve ficar entre o início e o fim atual do bloqueio; para estender, agende outro a partir do fim")
+        case .locacaoIniciada:
+            self = .conflito("locacao_iniciada", "a locação já começou: encerre-a antes do fim (PATCH com o novo 'fim') em vez de removê-la")
         case .jaDesativado: self = .conflito("ja_desativado", "o espaço já está desativado")
         case .jaAtivo: self = .conflito("ja_ativo", "o espaço já está ativo")
         case .comodidadeInvalida:

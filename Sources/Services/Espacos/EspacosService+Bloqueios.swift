@@ -33,7 +33,7 @@ extension EspacosService {
             id, caller, intervalo: { _, _ in intervalo },
             recusa: { Self.bloqueioSobreReservas($0, locacao: input.motivo == .locacao) },
             espaco: { now in .agendarBloqueio(bloqueio, em: now) },
-            agenda: { now, _, _ in .bloquear(bloqueio: bloqueio.id, intervalo: intervalo, em: now) })
+            agenda: { now, _, _, _ in .bloquear(bloqueio: bloqueio.id, intervalo: intervalo, em: now) })
     }
 
     /// The holder named exists: a member's account or a company's.
@@ -55,7 +55,7 @@ extension EspacosService {
         guard let bloqueioId = UUID(text: bloqueio) else { throw ServiceError.naoEncontrado("bloqueio \(bloqueio) não existe") }
         return try await comAgendas(
             id, caller, intervalo: { dados, _ in dados.bloqueios.first { $0.id == bloqueioId }?.intervalo },
-            espaco: { now in .removerBloqueio(id: bloqueioId, em: now) }, agenda: { now, _, _ in .desbloquear(bloqueio: bloqueioId, em: now) })
+            espaco: { now in .removerBloqueio(id: bloqueioId, em: now) }, agenda: { now, _, _, _ in .desbloquear(bloqueio: bloqueioId, em: now) })
     }
 
     /// Brings a block's end forward to `fim` (after now): a lease whose holder leaves before its
@@ -69,7 +69,12 @@ extension EspacosService {
                 dados.bloqueios.first { $0.id == bloqueioId }.flatMap { try? TimeRange(start: input.fim, end: $0.intervalo.end) }
             },
             espaco: { now in .encurtarBloqueio(id: bloqueioId, fim: input.fim, em: now) },
-            agenda: { now, _, _ in .encurtar(bloqueio: bloqueioId, fim: input.fim, em: now) })
+            // A day that begins at or after the new end is free again; the day the end falls in
+            // keeps what comes before it.
+            agenda: { now, _, _, inicioDoDia in
+                inicioDoDia >= input.fim
+                    ? .desbloquear(bloqueio: bloqueioId, em: now) : .encurtar(bloqueio: bloqueioId, fim: input.fim, em: now)
+            })
     }
 
     /// Every block of the space with its holder (leases): for operators; the catalog shows no
@@ -91,7 +96,7 @@ extension EspacosService {
         _ id: String, _ caller: Caller, intervalo: (Espaco.Dados, Date) -> TimeRange?,
         recusa: ([(dia: DataLocal, falha: Agenda.Failure)]) -> ServiceError = { EspacosService.bloqueioSobreReservas($0) },
         espaco doEspaco: (_ now: Date) -> Espaco.Command,
-        agenda daAgenda: (_ now: Date, _ dados: Espaco.Dados, _ revisao: Int64) -> Agenda.Command
+        agenda daAgenda: (_ now: Date, _ dados: Espaco.Dados, _ revisao: Int64, _ inicioDoDia: Date) -> Agenda.Command
     ) async throws -> EspacoView {
         let id = try Self.espacoId(id)
         let stream = StreamNames.espaco(id)
@@ -111,8 +116,6 @@ extension EspacosService {
                 throw ServiceError(error)
             }
             guard !events.isEmpty else { return try Self.view(state) }
-            // The agenda's part, with the space as read and its version after this change.
-            let paraAgenda = daAgenda(now, dados, version + Int64(events.count))
             var writes = [StreamWrite(stream: stream, expected: .after(version), events: try Events.new(events, at: now, metadata: meta))]
             var dias: [StreamName: DataLocal] = [:]
             if let intervalo = intervalo(dados, now) {
@@ -144,6 +147,8 @@ extension EspacosService {
                     dias[agendaStream] = dia
                     let decididos: [Agenda.Event]
                     do {
+                        // The agenda's part, with the space as read and its version after this change.
+                        let paraAgenda = daAgenda(now, dados, version + Int64(events.count), dia.instante(minutos: 0, em: unidade.fuso))
                         decididos = try Agenda.decider(espacoId: id.rawValue, data: dia).decide(paraAgenda, estado)
                     } catch {
                         recusados.append((dia, error))

@@ -143,7 +143,7 @@ extension EspacosService {
                     recusados.map(\.dia).sorted(),
                     recusados.compactMap { if case .capacidadeExcedida(let pico) = $0.falha { pico } else { nil } }.max())
             }, espaco: command,
-            agenda: { now, dados, revisao in
+            agenda: { now, dados, revisao, _ in
                 .definirCapacidade(capacidade: capacidade, anterior: dados.capacidade, revisao: revisao, desde: now, em: now)
             })
     }

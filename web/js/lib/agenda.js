@@ -115,17 +115,23 @@ export function porHora(list, tz) {
 }
 
 /**
- * The space's lease that is not over at `agora` (the first, when there are several): its first
- * and last local days and whether it runs already; null when there is none.
+ * The space's lease that is not over at `agora` (the first, when there are several, with the
+ * leases that follow it without a gap: a renewal from its end): its first and last local days
+ * and whether it runs already; null when there is none.
  */
 export function locacaoVigente(espaco, tz, agora = Date.now()) {
-  const b = (espaco.bloqueios ?? [])
+  const [primeira, ...seguintes] = (espaco.bloqueios ?? [])
     .filter((x) => x.motivo === 'locacao' && Date.parse(x.intervalo.fim) > agora)
-    .sort((x, y) => Date.parse(x.intervalo.inicio) - Date.parse(y.intervalo.inicio))[0];
-  if (!b) return null;
+    .sort((x, y) => Date.parse(x.intervalo.inicio) - Date.parse(y.intervalo.inicio));
+  if (!primeira) return null;
+  let fim = Date.parse(primeira.intervalo.fim);
+  for (const b of seguintes) {
+    if (Date.parse(b.intervalo.inicio) > fim) break;
+    fim = Math.max(fim, Date.parse(b.intervalo.fim));
+  }
   return {
-    primeiro: localDate(Date.parse(b.intervalo.inicio), tz),
-    ultimo: localDate(Date.parse(b.intervalo.fim) - 1, tz),
-    jaComecou: Date.parse(b.intervalo.inicio) <= agora,
+    primeiro: localDate(Date.parse(primeira.intervalo.inicio), tz),
+    ultimo: localDate(fim - 1, tz),
+    jaComecou: Date.parse(primeira.intervalo.inicio) <= agora,
   };
 }

@@ -31,7 +31,10 @@ export function render({ container, params, signal, navigate }) {
     ]);
     const locacoes = bloqueios.filter((b) => b.motivo === 'locacao');
     const membros = await Promise.all([...new Set(locacoes.map((b) => b.locatario?.usuarioId).filter(Boolean))]
-      .map((id) => api(`/api/admin/usuarios/${id}`, { signal }).catch(() => ({ id, nome: 'Conta removida' }))));
+      .map((id) => api(`/api/admin/usuarios/${id}`, { signal }).catch((error) => {
+        if (error?.status === 404) return { id, nome: 'Conta removida' };
+        throw error;
+      })));
     return { espaco, unidade, locacoes, empresas, membros };
   }, ({ espaco, unidade, locacoes, empresas, membros }) => {
     const tz = unidade?.fusoHorario ?? 'America/Sao_Paulo';
@@ -64,7 +67,7 @@ export function render({ container, params, signal, navigate }) {
           empty: 'Este espaço nunca foi locado.',
           rows: ordenadas,
           columns: [
-            { label: 'Locatário', cell: (b) => quem(b) },
+            { label: 'Locatário', cell: (b) => [quem(b), b.descricao ? h('span', { class: 'small block' }, b.descricao) : null] },
             { label: 'Período', cell: (b) => periodo(b, tz) },
             { label: 'Situação', cell: (b) => situacao(b, agora) },
             { label: 'Ações', cell: (b) => acoes(espaco, b, tz, hoje, agora, quem(b), again) },
@@ -177,7 +180,7 @@ function novaLocacao(espaco, tz, hoje, empresas, signal, again) {
     h('div', { class: 'form__row' }, primeiroDia, prazo),
     resumo,
     field({
-      label: 'Descrição', name: 'descricao', optional: true, hint: 'Aparece para todos os membros na página do espaço (ex.: "Sala da equipe").',
+      label: 'Observação', name: 'descricao', optional: true, hint: 'Só a equipe e o locatário veem (ex.: o número do contrato).',
       attrs: { maxlength: '200' },
     }),
     h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'button' }, 'Agendar locação')));
@@ -187,12 +190,18 @@ function novaLocacao(espaco, tz, hoje, empresas, signal, again) {
     empresa.hidden = tipo() !== 'empresa';
     membro.node.hidden = tipo() !== 'membro';
   }
-  /** The last day of a lease of `n` months from `dia`: the day before the same date `n` months on. */
+  /**
+   * The last day of a lease of `n` months from `dia`: the day before the same date `n` months on
+   * (15 January + 1 month: 14 February); when that month has no such date, its last day (31
+   * January + 1 month: 28 February).
+   */
   function ultimoDia(dia, n) {
     const [y, m, d] = dia.split('-').map(Number);
     const fim = new Date(Date.UTC(y, m - 1 + n, d));
-    // 31 January + 1 month: 28/29 February's next day, as calendars count months.
-    if (fim.getUTCDate() !== d) fim.setUTCDate(0);
+    if (fim.getUTCDate() !== d) {
+      fim.setUTCDate(0);
+      return fim.toISOString().slice(0, 10);
+    }
     return addDays(fim.toISOString().slice(0, 10), -1);
   }
   function atualizar() {
