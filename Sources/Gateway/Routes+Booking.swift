@@ -145,7 +145,8 @@ extension Routes {
         }
         api.add(
             Operation(
-                method: .delete, path: "/api/admin/espacos/{id}/bloqueios/{bloqueioId}", summary: "Remover um bloqueio (uma locação, só antes de começar)", tag: "espacos",
+                method: .delete, path: "/api/admin/espacos/{id}/bloqueios/{bloqueioId}",
+                summary: "Remover um bloqueio (uma locação, só antes de começar)", tag: "espacos",
                 auth: true, admin: true, response: "Espaco", errors: [404, 409])
         ) { _, context, _ in
             try .json(
