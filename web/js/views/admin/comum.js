@@ -3,7 +3,7 @@
 import { allPages } from '../../lib/api.js';
 import { todasAsUnidades, espaco as loadEspaco } from '../../lib/catalog.js';
 import { h, link } from '../../lib/dom.js';
-import { field } from '../../lib/ui.js';
+import { field, confirmDialog, busy, errorBox } from '../../lib/ui.js';
 
 /** A unit <select> filled from the API; resolves with {field, select, unidades}. */
 export async function unidadeSelect({ label = 'Unidade', name = 'unidade', value = '', includeEmpty = null, signal } = {}) {
@@ -28,6 +28,28 @@ export function espacoTabs(id, current) {
   return h('nav', { class: 'tabs', 'aria-label': 'Seções do espaço' },
     h('ul', {}, tabs.map(([key, href, text]) => h('li', {},
       link(href, text, key === current ? { 'aria-current': 'page', class: 'tabs__current' } : {})))));
+}
+
+/**
+ * A small button that asks first (a modal confirmation, `dialogo`: confirmDialog's options), then
+ * runs `acao` (its request) and `depois`; on failure the error shows under the button. `oculto`
+ * completes its name for screen readers ("Remover" → "Remover a regra Horário de pico").
+ */
+export function botaoQueConfirma({ texto, oculto, dialogo, ocupado, acao, depois }) {
+  const button = h('button', { type: 'button', class: 'button button--secondary button--small' }, texto,
+    h('span', { class: 'visually-hidden' }, ` ${oculto}`));
+  button.addEventListener('click', async () => {
+    if (!await confirmDialog({ danger: true, ...dialogo })) return;
+    const restore = busy(button, ocupado);
+    try {
+      await acao();
+      depois();
+    } catch (error) {
+      restore();
+      button.after(errorBox(error));
+    }
+  });
+  return button;
 }
 
 /** The space (fresh from the API) with its unit, for the admin pages. */

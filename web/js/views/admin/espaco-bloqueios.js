@@ -8,10 +8,8 @@ import { MOTIVOS_BLOQUEIO } from '../../lib/labels.js';
 import {
   zonedToMs, isoWithOffset, minutesFromClock, todayIn, addDays, isDate, interval, zoneLabel,
 } from '../../lib/format.js';
-import {
-  pageHeader, loadInto, table, field, onSubmit, val, flash, fieldError, confirmDialog, busy, errorBox,
-} from '../../lib/ui.js';
-import { espacoTabs, espacoAdmin, voltarParaEspacos } from './comum.js';
+import { pageHeader, loadInto, table, field, onSubmit, val, flash, fieldError } from '../../lib/ui.js';
+import { espacoTabs, espacoAdmin, voltarParaEspacos, botaoQueConfirma } from './comum.js';
 
 export function render({ container, params, signal, navigate }) {
   replace(container, pageHeader('Bloqueios'));
@@ -46,28 +44,22 @@ export function render({ container, params, signal, navigate }) {
 }
 
 function removeButton(espaco, b, tz, again) {
-  const button = h('button', { type: 'button', class: 'button button--secondary button--small' }, 'Remover',
-    h('span', { class: 'visually-hidden' }, ` o bloqueio de ${interval(b.intervalo.inicio, b.intervalo.fim, tz)}`));
-  button.addEventListener('click', async () => {
-    const ok = await confirmDialog({
+  return botaoQueConfirma({
+    texto: 'Remover',
+    oculto: `o bloqueio de ${interval(b.intervalo.inicio, b.intervalo.fim, tz)}`,
+    dialogo: {
       title: 'Remover este bloqueio?',
       body: [`${interval(b.intervalo.inicio, b.intervalo.fim, tz)} — ${MOTIVOS_BLOQUEIO[b.motivo] ?? b.motivo}. O horário volta a aceitar reservas.`],
       confirmText: 'Remover bloqueio',
-      danger: true,
-    });
-    if (!ok) return;
-    const restore = busy(button, 'Removendo…');
-    try {
-      await new Action().run(`/api/admin/espacos/${espaco.id}/bloqueios/${b.id}`, { method: 'DELETE' });
+    },
+    ocupado: 'Removendo…',
+    acao: () => new Action().run(`/api/admin/espacos/${espaco.id}/bloqueios/${b.id}`, { method: 'DELETE' }),
+    depois: () => {
       forget({ espacoId: espaco.id });
       flash('Bloqueio removido.', 'sucesso', { next: true });
       again();
-    } catch (error) {
-      restore();
-      button.after(errorBox(error));
-    }
+    },
   });
-  return button;
 }
 
 function newForm(espaco, tz, again) {

@@ -12,10 +12,8 @@ import { TIPOS } from '../../lib/labels.js';
 import {
   zonedToMs, isoWithOffset, todayIn, addDays, isDate, localDate, dateShort,
 } from '../../lib/format.js';
-import {
-  pageHeader, loadInto, table, field, radios, onSubmit, val, flash, fieldError, confirmDialog, busy, errorBox, badge,
-} from '../../lib/ui.js';
-import { espacoTabs, espacoAdmin, voltarParaEspacos } from './comum.js';
+import { pageHeader, loadInto, table, field, radios, onSubmit, val, flash, fieldError, confirmDialog, badge } from '../../lib/ui.js';
+import { espacoTabs, espacoAdmin, voltarParaEspacos, botaoQueConfirma } from './comum.js';
 
 const LOCAVEIS = ['mesa_fixa', 'sala_privativa'];
 
@@ -103,28 +101,22 @@ function acoes(espaco, b, tz, hoje, agora, locatario, again) {
 
 /** A lease not started yet is cancelled whole. */
 function cancelar(espaco, b, tz, locatario, again) {
-  const button = h('button', { type: 'button', class: 'button button--secondary button--small' }, 'Cancelar',
-    h('span', { class: 'visually-hidden' }, ` a locação de ${locatario}`));
-  button.addEventListener('click', async () => {
-    const ok = await confirmDialog({
+  return botaoQueConfirma({
+    texto: 'Cancelar',
+    oculto: `a locação de ${locatario}`,
+    dialogo: {
       title: 'Cancelar esta locação?',
       body: [`${locatario}, ${periodo(b, tz)}. O espaço volta a aceitar reservas nesses dias.`],
       confirmText: 'Cancelar locação',
-      danger: true,
-    });
-    if (!ok) return;
-    const restore = busy(button, 'Cancelando…');
-    try {
-      await new Action().run(`/api/admin/espacos/${espaco.id}/bloqueios/${b.id}`, { method: 'DELETE' });
+    },
+    ocupado: 'Cancelando…',
+    acao: () => new Action().run(`/api/admin/espacos/${espaco.id}/bloqueios/${b.id}`, { method: 'DELETE' }),
+    depois: () => {
       forget({ espacoId: espaco.id });
       flash('Locação cancelada.', 'sucesso', { next: true });
       again();
-    } catch (error) {
-      restore();
-      button.after(errorBox(error));
-    }
+    },
   });
-  return button;
 }
 
 /** A running lease ends early: its new last day (today or later, before the current last day). */

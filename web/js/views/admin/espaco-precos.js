@@ -8,10 +8,8 @@ import { REGRAS, DIAS, DIA_CURTO } from '../../lib/labels.js';
 import {
   money, moneyInput, parseMoney, percentFromBP, bpFromPercent, minutesFromClock, clockFromMinutes, duration,
 } from '../../lib/format.js';
-import {
-  pageHeader, loadInto, table, field, checkboxes, onSubmit, val, flash, fieldError, confirmDialog, busy, errorBox, badge,
-} from '../../lib/ui.js';
-import { espacoTabs, espacoAdmin, voltarParaEspacos } from './comum.js';
+import { pageHeader, loadInto, table, field, checkboxes, onSubmit, val, flash, fieldError, badge } from '../../lib/ui.js';
+import { espacoTabs, espacoAdmin, voltarParaEspacos, botaoQueConfirma } from './comum.js';
 
 /** The charging steps the API accepts (fracaoMinutos), in words; 60 is the default. */
 const FRACOES = [
@@ -116,27 +114,21 @@ function rulesSection(espaco, tabela, again) {
 }
 
 function removeRule(espaco, r, again) {
-  const button = h('button', { type: 'button', class: 'button button--secondary button--small' }, 'Remover',
-    h('span', { class: 'visually-hidden' }, ` a regra ${REGRAS[r.tipo] ?? r.tipo}`));
-  button.addEventListener('click', async () => {
-    const ok = await confirmDialog({
+  return botaoQueConfirma({
+    texto: 'Remover',
+    oculto: `a regra ${REGRAS[r.tipo] ?? r.tipo}`,
+    dialogo: {
       title: 'Remover esta regra?',
       body: [`${REGRAS[r.tipo] ?? r.tipo}: ${describeRule(r)}. Cotações e reservas novas deixam de usá-la; as já feitas não mudam.`],
       confirmText: 'Remover regra',
-      danger: true,
-    });
-    if (!ok) return;
-    const restore = busy(button, 'Removendo…');
-    try {
-      await new Action().run(`/api/admin/espacos/${espaco.id}/precos/regras/${r.id}`, { method: 'DELETE' });
+    },
+    ocupado: 'Removendo…',
+    acao: () => new Action().run(`/api/admin/espacos/${espaco.id}/precos/regras/${r.id}`, { method: 'DELETE' }),
+    depois: () => {
       flash('Regra removida.', 'sucesso', { next: true });
       again();
-    } catch (error) {
-      restore();
-      button.after(errorBox(error));
-    }
+    },
   });
-  return button;
 }
 
 function ruleForm(espaco, again) {
