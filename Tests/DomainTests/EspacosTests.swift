@@ -324,4 +324,57 @@ struct EspacosTests {
         #expect(json.contains("\"segunda\":[{"))
         #expect(json.contains("\"espacoId\":\"\(id.rawValue.uuidString)\""))
     }
+
+    // MARK: leases
+
+    func locacao(_ id: UUID = UUID(), horas: ClosedRange<Double>, locatario: Espaco.Bloqueio.Locatario?) -> Espaco.Bloqueio {
+        let b = bloqueio(id, horas: horas)
+        return Espaco.Bloqueio(id: b.id, intervalo: b.intervalo, motivo: .locacao, descricao: "contrato 12", locatario: locatario)
+    }
+
+    var escritorio: Espaco.Event {
+        .cadastrado(
+            Espaco.Cadastrado(
+                espacoId: id, unidadeId: unidade, nome: "Sala 12", tipo: .salaPrivativa, capacidade: 4, comodidades: [], fotos: [],
+                regras: .padrao, horario: .padrao, em: t0))
+    }
+
+    @Test func a_lease_has_one_holder_and_is_of_a_desk_or_an_office() {
+        let membro = Espaco.Bloqueio.Locatario(usuarioId: UUID(), empresaId: nil)
+        let lease = locacao(horas: 1...100, locatario: membro)
+        #expect(scenario.given(escritorio).when(.agendarBloqueio(lease, em: t0)).outcome == .events([agendado(lease)]))
+        #expect(
+            scenario.given(escritorio).when(.agendarBloqueio(locacao(horas: 1...2, locatario: nil), em: t0)).outcome == .failure(.locatarioInvalido))
+        let ambos = Espaco.Bloqueio.Locatario(usuarioId: UUID(), empresaId: UUID())
+        #expect(
+            scenario.given(escritorio).when(.agendarBloqueio(locacao(horas: 1...2, locatario: ambos), em: t0)).outcome == .failure(.locatarioInvalido)
+        )
+        let manutencaoComLocatario = Espaco.Bloqueio(id: UUID(), intervalo: lease.intervalo, motivo: .manutencao, locatario: membro)
+        #expect(scenario.given(escritorio).when(.agendarBloqueio(manutencaoComLocatario, em: t0)).outcome == .failure(.locatarioInvalido))
+        // The meeting room (`cadastrado`) is not let.
+        #expect(scenario.given(cadastrado).when(.agendarBloqueio(lease, em: t0)).outcome == .failure(.tipoNaoLocavel))
+        // The catalog's view keeps neither the holder nor the note.
+        #expect(lease.publico == Espaco.Bloqueio(id: lease.id, intervalo: lease.intervalo, motivo: .locacao))
+        let b = bloqueio(horas: 1...2, descricao: "pintura")
+        #expect(b.publico == b)
+    }
+
+    @Test func a_lease_ends_early_between_its_start_and_its_end_and_once_begun_is_not_removed() throws {
+        let lease = locacao(horas: 10...1_000, locatario: Espaco.Bloqueio.Locatario(usuarioId: nil, empresaId: UUID()))
+        let history = scenario.given(escritorio, agendado(lease))
+        let fim = t0.addingTimeInterval(500 * 3_600)
+        let encurtado = Espaco.Event.bloqueioEncurtado(Espaco.BloqueioEncurtado(espacoId: id, bloqueioId: lease.id, fim: fim, em: t0))
+        #expect(history.when(.encurtarBloqueio(id: lease.id, fim: fim, em: t0)).outcome == .events([encurtado]))
+        #expect(try #require(estado(escritorio, agendado(lease), encurtado)).bloqueios.first?.intervalo.end == fim)
+        #expect(history.when(.encurtarBloqueio(id: lease.id, fim: lease.intervalo.end, em: t0)).outcome == .events([]))
+        #expect(
+            history.when(.encurtarBloqueio(id: lease.id, fim: lease.intervalo.end.addingTimeInterval(1), em: t0)).outcome == .failure(.fimInvalido))
+        #expect(history.when(.encurtarBloqueio(id: lease.id, fim: lease.intervalo.start, em: t0)).outcome == .failure(.fimInvalido))
+        #expect(history.when(.encurtarBloqueio(id: UUID(), fim: fim, em: t0)).outcome == .failure(.bloqueioNaoEncontrado))
+        // Before it begins it is removed whole; once begun, it is ended early instead.
+        #expect(
+            history.when(.removerBloqueio(id: lease.id, em: t0)).outcome
+                == .events([.bloqueioRemovido(Espaco.BloqueioRemovido(espacoId: id, bloqueioId: lease.id, em: t0))]))
+        #expect(history.when(.removerBloqueio(id: lease.id, em: t0.addingTimeInterval(11 * 3_600))).outcome == .failure(.locacaoIniciada))
+    }
 }

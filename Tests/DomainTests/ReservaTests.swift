@@ -364,6 +364,33 @@ struct AgendaTests {
             ).outcome
                 == .events([]))
     }
+
+    @Test func a_block_shortened_to_end_in_the_day_keeps_what_comes_before_the_end() throws {
+        let bloqueio = UUID()
+        let inteiro = range("2026-11-20T00:00:00-03:00", "2026-12-20T00:00:00-03:00")
+        let bloqueada = Agenda.Event.bloqueada(Agenda.Bloqueada(bloqueioId: bloqueio, espacoId: espaco, data: dia, intervalo: inteiro, em: now))
+        let fim = instant("2026-11-25T12:00:00-03:00")
+        let restante = range("2026-11-20T00:00:00-03:00", "2026-11-25T12:00:00-03:00")
+        #expect(
+            Scenario(decider).given(bloqueada).when(.encurtar(bloqueio: bloqueio, fim: fim, em: now)).outcome
+                == .events([
+                    .desbloqueada(Agenda.Desbloqueada(bloqueioId: bloqueio, espacoId: espaco, data: dia, em: now)),
+                    .bloqueada(Agenda.Bloqueada(bloqueioId: bloqueio, espacoId: espaco, data: dia, intervalo: restante, em: now)),
+                ]))
+        // The afternoon is free again; the morning is not.
+        let depois = decider.fold([bloqueada] + (try decider.decide(.encurtar(bloqueio: bloqueio, fim: fim, em: now), decider.fold([bloqueada]))))
+        #expect(
+            (try? decider.decide(
+                .ocupar(reserva: UUID(), intervalo: range("2026-11-25T14:00:00-03:00", "2026-11-25T15:00:00-03:00"), limite: 1, em: now), depois))?
+                .count == 1)
+        #expect(
+            (try? decider.decide(
+                .ocupar(reserva: UUID(), intervalo: range("2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), limite: 1, em: now), depois))
+                == nil)
+        // Sent again, or to a day without the block, or with an end not before the current one: nothing.
+        #expect(Scenario(decider).given(bloqueada).when(.encurtar(bloqueio: bloqueio, fim: inteiro.end, em: now)).outcome == .events([]))
+        #expect(Scenario(decider).when(.encurtar(bloqueio: bloqueio, fim: fim, em: now)).outcome == .events([]))
+    }
 }
 
 extension Reserva {

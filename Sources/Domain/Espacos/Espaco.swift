@@ -101,9 +101,6 @@ extension Espaco {
             public let usuarioId: UUID?
             public let empresaId: UUID?
 
-            public static func usuario(_ id: UUID) -> Locatario { Locatario(usuarioId: id, empresaId: nil) }
-            public static func empresa(_ id: UUID) -> Locatario { Locatario(usuarioId: nil, empresaId: id) }
-
             public init(usuarioId: UUID?, empresaId: UUID?) {
                 self.usuarioId = usuarioId
                 self.empresaId = empresaId
