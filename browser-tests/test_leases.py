@@ -165,3 +165,14 @@ def test_an_operator_lets_a_private_office_to_a_company_and_to_a_member(browser,
     phone.step("locacao-celular")
     phone.scroll(phone.driver.find_element(By.CSS_SELECTOR, "form[aria-labelledby=nova-locacao]"))
     phone.step("locacao-celular-formulario")
+
+    # and the member's "Meu plano" with the lease, on a phone
+    celular = browser(size=(390, 844), mobile=True)
+    open_signed_in(celular, server, (helena_email, "senha-forte-789"), "/plano")
+    celular.wait_text("Sua locação", "#view")
+    assert celular.driver.execute_script("return document.documentElement.scrollWidth") <= 390
+    celular.step("meu-plano-celular")
+    celular.open(f"/espacos/{sala}?data={(hoje + timedelta(days=1)).isoformat()}")
+    celular.wait_text("Locado a um cliente o dia todo", "#view")
+    assert celular.driver.execute_script("return document.documentElement.scrollWidth") <= 390
+    celular.step("espaco-locado-celular")
