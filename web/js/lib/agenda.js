@@ -114,6 +114,11 @@ export function porHora(list, tz) {
   return horas;
 }
 
+/** A period's first and last local days: it ends at the midnight after its last day. */
+export function diasDoPeriodo(intervalo, tz) {
+  return { primeiro: localDate(Date.parse(intervalo.inicio), tz), ultimo: localDate(Date.parse(intervalo.fim) - 1, tz) };
+}
+
 /**
  * The space's lease that is not over at `agora` (the first, when there are several, with the
  * leases that follow it without a gap: a renewal from its end): its first and last local days
@@ -130,8 +135,7 @@ export function locacaoVigente(espaco, tz, agora = Date.now()) {
     fim = Math.max(fim, Date.parse(b.intervalo.fim));
   }
   return {
-    primeiro: localDate(Date.parse(primeira.intervalo.inicio), tz),
-    ultimo: localDate(fim - 1, tz),
+    ...diasDoPeriodo({ inicio: primeira.intervalo.inicio, fim: new Date(fim).toISOString() }, tz),
     jaComecou: Date.parse(primeira.intervalo.inicio) <= agora,
   };
 }

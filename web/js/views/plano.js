@@ -8,7 +8,8 @@
 import { api, allPages } from '../lib/api.js';
 import { todasAsUnidades } from '../lib/catalog.js';
 import { h, link, replace, append } from '../lib/dom.js';
-import { money, todayIn, localDate, dateShort, DEFAULT_TZ } from '../lib/format.js';
+import { money, todayIn, dateShort, DEFAULT_TZ } from '../lib/format.js';
+import { diasDoPeriodo } from '../lib/agenda.js';
 import { TIPOS } from '../lib/labels.js';
 import { pageHeader, loadInto, facts, announce } from '../lib/ui.js';
 import { termosEmPares, versaoEm, avisosDeVersoes, porPeriodo } from '../lib/planos.js';
@@ -119,8 +120,7 @@ function secaoDeLocacoes(lista) {
     h('h2', { id: 'suas-locacoes' }, lista.length === 1 ? 'Sua locação' : 'Suas locações'),
     h('ul', { class: 'plain-list' }, lista.map((l) => {
       const tz = l.fusoHorario ?? DEFAULT_TZ;
-      const primeiro = localDate(Date.parse(l.intervalo.inicio), tz);
-      const ultimo = localDate(Date.parse(l.intervalo.fim) - 1, tz);
+      const { primeiro, ultimo } = diasDoPeriodo(l.intervalo, tz);
       const comeca = primeiro > todayIn(tz) ? `de ${dateShort(primeiro)} ` : '';
       return h('li', {},
         h('strong', {}, link(`/espacos/${l.espacoId}`, l.espacoNome)),

@@ -8,9 +8,10 @@ import { Action, api, allPages } from '../../lib/api.js';
 import { forget } from '../../lib/catalog.js';
 import { h, replace } from '../../lib/dom.js';
 import { buscaDeMembro } from '../../lib/busca-de-membro.js';
+import { diasDoPeriodo } from '../../lib/agenda.js';
 import { TIPOS } from '../../lib/labels.js';
 import {
-  zonedToMs, isoWithOffset, todayIn, addDays, isDate, localDate, dateShort,
+  zonedToMs, isoWithOffset, todayIn, addDays, isDate, dateShort,
 } from '../../lib/format.js';
 import { pageHeader, loadInto, table, field, radios, onSubmit, val, flash, fieldError, confirmDialog, badge } from '../../lib/ui.js';
 import { espacoTabs, espacoAdmin, voltarParaEspacos, botaoQueConfirma } from './comum.js';
@@ -77,9 +78,7 @@ export function render({ container, params, signal, navigate }) {
 
 /** First and last day: the lease ends at the midnight after its last day. */
 function dias(b, tz) {
-  const primeiro = localDate(Date.parse(b.intervalo.inicio), tz);
-  const ultimo = localDate(Date.parse(b.intervalo.fim) - 1, tz);
-  return { primeiro, ultimo };
+  return diasDoPeriodo(b.intervalo, tz);
 }
 
 function periodo(b, tz) {
