@@ -130,6 +130,28 @@ def test_an_operator_lets_a_private_office_to_a_company_and_to_a_member(browser,
     assert nome_da_sala in sua.text, sua.text
     membro.step("meu-plano-com-a-locacao")
 
+    # the operator's occupancy counts the let days' open hours (the office is open around the clock)
+    periodo = f"de={hoje.isoformat()}&ate={novo_ultimo.isoformat()}"
+    eventually(lambda: api(server, "GET", f"/api/analytics/ocupacao?espaco={sala}&{periodo}", token=admin)["espacos"][0]["horasLocadas"] == 144
+               or None, "analytics does not count the lease")
+    ui.open(f"/admin/indicadores?{periodo}")
+    linha = ui.row(nome_da_sala, "#ocupacao-titulo + div tbody tr")
+    assert "144 h" in linha.text and "100" in linha.text, linha.text
+    assert "Locadas" in ui.wait_text("Horas reservadas e locadas sobre horas abertas", "#view").text
+    ui.scroll(linha)
+    ui.step("indicadores-com-a-locacao")
+    # the week's heat map of the office: every hour of today is let
+    ui.choose("Espaço", f"{nome_da_sala} (Sala privativa)")
+    dia_da_semana = ["Segunda-feira", "Terça-feira", "Quarta-feira", "Quinta-feira", "Sexta-feira", "Sábado", "Domingo"][hoje.weekday()]
+    titulos = ui.wait(lambda d: [t for t in d.execute_script(
+        "return [...document.querySelectorAll('svg.chart--heatmap rect > title')].map((t) => t.textContent)")
+        if t.startswith(f"{dia_da_semana}, 10h") and "locada" in t] or False, "no let hour in the heat map")
+    assert "h locada" in titulos[0], titulos
+    ui.scroll(ui.driver.find_element(By.CSS_SELECTOR, "svg.chart--heatmap"))
+    ui.step("indicadores-semana-com-a-locacao")
+    ui.open(f"/admin/espacos/{sala}/locacao")
+    ui.wait_text(helena_email, "#view")
+
     # the company's coming lease is cancelled whole
     linha = ui.row(f"{empresa} (empresa)")
     ui.click("Cancelar", linha)
@@ -165,6 +187,12 @@ def test_an_operator_lets_a_private_office_to_a_company_and_to_a_member(browser,
     phone.step("locacao-celular")
     phone.scroll(phone.driver.find_element(By.CSS_SELECTOR, "form[aria-labelledby=nova-locacao]"))
     phone.step("locacao-celular-formulario")
+    phone.open(f"/admin/indicadores?{periodo}")
+    cartao = phone.row(nome_da_sala, "#ocupacao-titulo + div tbody tr")
+    assert "144 h" in cartao.text, cartao.text
+    assert phone.driver.execute_script("return document.documentElement.scrollWidth") <= 390
+    phone.scroll(cartao)
+    phone.step("indicadores-celular-com-a-locacao")
 
     # and the member's "Meu plano" with the lease, on a phone
     celular = browser(size=(390, 844), mobile=True)

@@ -245,7 +245,7 @@ extension Routes {
             "de", "AAAA-MM-DD, data local; não depois de 'ate', no máximo \(AnalyticsService.diasMaximos) dias ao todo (400)", required: true)
         api.add(
             Operation(
-                method: .get, path: "/api/analytics/ocupacao", summary: "Ocupação (horas reservadas / horas abertas) por espaço e dia",
+                method: .get, path: "/api/analytics/ocupacao", summary: "Ocupação ((horas reservadas + locadas) / horas abertas) por espaço e dia",
                 tag: "analytics",
                 auth: true, admin: true, response: "OcupacaoPorDia", errors: [400, 404],
                 query: [.id("espaco", "id do espaço"), analyticsDe, .date("ate", "AAAA-MM-DD, inclusive", required: true)])

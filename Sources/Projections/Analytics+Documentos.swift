@@ -42,6 +42,41 @@ public struct AnalyticsEspaco: Codable, Sendable, Equatable {
         public func segundosAbertos(diaDaSemana: Int) -> Int64 {
             ativo ? Int64(horario.minutos(diaDaSemana: diaDaSemana)) * 60 * Int64(lugares) : 0
         }
+
+        /// Bookable seconds on a day of the week between minutes `de` and `ate` that fall in
+        /// `trechos` (minutes of the day): how much of that day's open time a lease holds.
+        public func segundosAbertos(diaDaSemana: Int, de: Int = 0, ate: Int = 1_440, dentro trechos: [Faixa]) -> Int64 {
+            guard ativo, horario.dias.indices.contains(diaDaSemana) else { return 0 }
+            var minutos = 0
+            for faixa in horario.dias[diaDaSemana] {
+                let (abre, fecha) = (max(faixa.abre, de), min(faixa.fecha, ate))
+                for trecho in trechos { minutos += max(0, min(fecha, trecho.fecha) - max(abre, trecho.abre)) }
+            }
+            return Int64(minutos) * 60 * Int64(lugares)
+        }
+    }
+
+    /// A lease of the space (ADR 0016), on the unit's wall clock: from minute `minutoDe` of
+    /// local day `de` to minute `minutoAte` of local day `ate`, end excluded.
+    public struct Locacao: Codable, Sendable, Equatable {
+        public let bloqueioId: String
+        public let de: String
+        public let minutoDe: Int
+        public var ate: String
+        public var minutoAte: Int
+
+        /// The minutes of local day `dia` it covers, `[abre, fecha)`; nil when none.
+        func trecho(em dia: String) -> Faixa? {
+            guard de <= dia, dia <= ate else { return nil }
+            let (abre, fecha) = (dia == de ? minutoDe : 0, dia == ate ? minutoAte : 1_440)
+            return abre < fecha ? Faixa(abre: abre, fecha: fecha) : nil
+        }
+
+        /// The last local day it covers a minute of.
+        var ultimoDia: String {
+            guard minutoAte == 0, ate > de, let dias = CalendarioAnalitico.dias(ate) else { return ate }
+            return CalendarioAnalitico.data(dias - 1)
+        }
     }
 
     public let espacoId: String
@@ -52,9 +87,21 @@ public struct AnalyticsEspaco: Codable, Sendable, Equatable {
     /// Oldest first; a change applies from the local day it was made (two changes on one day:
     /// the later wins).
     public var vigencias: [Vigencia]
+    /// Its leases, in the order they were recorded; absent when it has none (and in documents
+    /// written before leases were counted, until `coworkflow replay analytics`).
+    public var locacoes: [Locacao]?
 
     /// What applied on `dia` (`yyyy-mm-dd`); nil before the space existed.
     public func vigencia(em dia: String) -> Vigencia? { vigencias.last { $0.desde <= dia } }
+
+    /// The minutes of local day `dia` under a lease (leases never overlap: the space refuses a
+    /// block over another lease's days).
+    public func minutosLocados(em dia: String) -> [Faixa] {
+        (locacoes ?? []).compactMap { $0.trecho(em: dia) }
+    }
+
+    /// The last local day a lease covers; nil without leases.
+    public var ultimoDiaLocado: String? { (locacoes ?? []).map(\.ultimoDia).max() }
 
     /// Applies `mudanca` from local day `dia` on; records nothing when it changes nothing.
     mutating func vigorar(desde dia: String, _ mudanca: (inout Vigencia) -> Void) {

@@ -25,6 +25,13 @@ public enum AnalyticsFact: Sendable, Equatable {
     case reembolsoConcluido(Movimento)
     case checkinRealizado(reserva: UUID, em: Int64)
     case noShowRegistrado(reserva: UUID, em: Int64)
+    /// `BloqueioAgendado` with reason `locacao`: the space let over `inicio..<fim` (other
+    /// blocks are no fact: the space is closed then, not occupied).
+    case locacaoAgendada(espaco: UUID, bloqueio: UUID, inicio: Int64, fim: Int64)
+    /// `BloqueioEncurtado`: a block (a lease) ends at `fim` now.
+    case bloqueioEncurtado(espaco: UUID, bloqueio: UUID, fim: Int64)
+    /// `BloqueioRemovido`: a block (perhaps a lease) is gone.
+    case bloqueioRemovido(espaco: UUID, bloqueio: UUID)
 
     public struct EspacoCadastrado: Sendable, Equatable {
         public let espaco: UUID
@@ -67,6 +74,7 @@ public enum AnalyticsFact: Sendable, Equatable {
         case unidade, espacoCadastrado, espacoAtualizado, horarioDefinido, espacoDesativado, espacoReativado
         case reservaSolicitada, reservaConfirmada, reservaCancelada, reservaExpirada
         case pagamentoConfirmado, reembolsoConcluido, checkinRealizado, noShowRegistrado
+        case bloqueioAgendado, bloqueioEncurtado, bloqueioRemovido
     }
 
     static let porTipo: [String: Tipo] = [
@@ -78,10 +86,12 @@ public enum AnalyticsFact: Sendable, Equatable {
         Reserva.Catalogo.cancelada.type: .reservaCancelada, Reserva.Catalogo.expirada.type: .reservaExpirada,
         Pagamento.Catalogo.confirmado.type: .pagamentoConfirmado, Pagamento.Catalogo.reembolsoConcluido.type: .reembolsoConcluido,
         Checkin.Catalogo.realizado.type: .checkinRealizado, Checkin.Catalogo.noShowRegistrado.type: .noShowRegistrado,
+        Espaco.Catalogo.bloqueioAgendado.type: .bloqueioAgendado, Espaco.Catalogo.bloqueioEncurtado.type: .bloqueioEncurtado,
+        Espaco.Catalogo.bloqueioRemovido.type: .bloqueioRemovido,
     ]
 
     /// The fact in a stored event; nil for a type analytics does not read (decided on the type
-    /// string alone, before touching the payload).
+    /// string alone, before touching the payload) and for a block that is not a lease.
     public static func decode(type: String, data: Data) throws(AnalyticsDecodingError) -> AnalyticsFact? {
         guard let tipo = porTipo[type] else { return nil }
         do throws(JSONReader.Failure) {
@@ -105,7 +115,8 @@ public enum AnalyticsFact: Sendable, Equatable {
 
 extension JSONReader {
     /// Reads one payload of `tipo`; every field named here must be present (others are skipped).
-    mutating func fato(_ tipo: AnalyticsFact.Tipo) throws(Failure) -> AnalyticsFact {
+    /// Nil for a block that is not a lease.
+    mutating func fato(_ tipo: AnalyticsFact.Tipo) throws(Failure) -> AnalyticsFact? {
         // Plain locals, not arrays: this runs once per event of a replay.
         var id0: UUID?, id1: UUID?, id2: UUID?
         var texto0: String?, texto1: String?
@@ -211,17 +222,7 @@ extension JSONReader {
                 } else if matches(chave, "em") {
                     numero0 = try instant()
                 } else if matches(chave, "intervalo") {
-                    var primeiraDoIntervalo = true
-                    try openObject()
-                    while let interna = try self.nextName(&primeiraDoIntervalo) {
-                        if matches(interna, "inicio") {
-                            inicio = try instant()
-                        } else if matches(interna, "fim") {
-                            fim = try instant()
-                        } else {
-                            try skipValue()
-                        }
-                    }
+                    (inicio, fim) = try intervalo()
                 } else {
                     try skipValue()
                 }
@@ -274,7 +275,70 @@ extension JSONReader {
                 espaco: id0, unidade: id1, usuario: try exigir(texto0, "usuarioId"),
                 valor: try exigir(numero0, "valor"), em: try exigir(numero1, "em"))
             return tipo == .pagamentoConfirmado ? .pagamentoConfirmado(movimento) : .reembolsoConcluido(movimento)
+
+        case .bloqueioAgendado:
+            // {"bloqueio":{"id","intervalo":{"inicio","fim"},"motivo",…},"espacoId",…}
+            var inicio: Int64?
+            var fim: Int64?
+            while let chave = try nextName(&primeira) {
+                if matches(chave, "espacoId") {
+                    id0 = try uuid()
+                } else if matches(chave, "bloqueio") {
+                    var primeiraDoBloqueio = true
+                    try openObject()
+                    while let campo = try nextName(&primeiraDoBloqueio) {
+                        if matches(campo, "id") {
+                            id1 = try uuid()
+                        } else if matches(campo, "motivo") {
+                            texto0 = try string()
+                        } else if matches(campo, "intervalo") {
+                            (inicio, fim) = try intervalo()
+                        } else {
+                            try skipValue()
+                        }
+                    }
+                } else {
+                    try skipValue()
+                }
+            }
+            guard try exigir(texto0, "bloqueio.motivo") == Espaco.Bloqueio.Motivo.locacao.rawValue else { return nil }
+            return .locacaoAgendada(
+                espaco: try exigir(id0, "espacoId"), bloqueio: try exigir(id1, "bloqueio.id"),
+                inicio: try exigir(inicio, "bloqueio.intervalo.inicio"), fim: try exigir(fim, "bloqueio.intervalo.fim"))
+
+        case .bloqueioEncurtado, .bloqueioRemovido:
+            while let chave = try nextName(&primeira) {
+                if matches(chave, "espacoId") {
+                    id0 = try uuid()
+                } else if matches(chave, "bloqueioId") {
+                    id1 = try uuid()
+                } else if tipo == .bloqueioEncurtado, matches(chave, "fim") {
+                    numero0 = try instant()
+                } else {
+                    try skipValue()
+                }
+            }
+            let (espaco, bloqueio) = (try exigir(id0, "espacoId"), try exigir(id1, "bloqueioId"))
+            guard tipo == .bloqueioEncurtado else { return .bloqueioRemovido(espaco: espaco, bloqueio: bloqueio) }
+            return .bloqueioEncurtado(espaco: espaco, bloqueio: bloqueio, fim: try exigir(numero0, "fim"))
         }
+    }
+
+    /// `{"inicio":…,"fim":…}`, as instants.
+    mutating func intervalo() throws(Failure) -> (inicio: Int64?, fim: Int64?) {
+        var (inicio, fim): (Int64?, Int64?) = (nil, nil)
+        var primeira = true
+        try openObject()
+        while let chave = try nextName(&primeira) {
+            if matches(chave, "inicio") {
+                inicio = try instant()
+            } else if matches(chave, "fim") {
+                fim = try instant()
+            } else {
+                try skipValue()
+            }
+        }
+        return (inicio, fim)
     }
 
     /// `{"segunda":[{"abre":480,"fecha":1200}],…}` (closed days absent).

@@ -14,9 +14,13 @@ import Foundation
 ///   weekday (wall-clock minutes; blackouts not subtracted), times its seats (the capacity of
 ///   an `estacao_compartilhada`, 1 for other types), 0 while deactivated. Hours and active flag
 ///   apply from the local day they changed; the service computes open time from them.
-/// - **Occupancy** = booked / open, per space per local day, and per hour of the week
+/// - **Let time**: the open time a lease of the space covers (ADR 0016), from its start to its
+///   end (as ended early); a lease removed before it began counts nothing. A let space takes no
+///   bookings, so booked and let time never overlap. The service computes it from the lease
+///   periods this fold keeps on the space's document (on the unit's wall clock).
+/// - **Occupancy** = (booked + let) / open, per space per local day, and per hour of the week
 ///   (0–167, `domingo 00:00` = 0) over the days from the space's creation to the last day any
-///   confirmed booking touched.
+///   confirmed booking or lease touched.
 /// - **Revenue per space type** = confirmed payments − completed refunds, on the local day of
 ///   the payment or refund; payments of R$ 0 (a booking a coupon made free) are not counted.
 /// - **No-show rate** = no-shows / (no-shows + check-ins).
@@ -116,7 +120,8 @@ public struct AnalyticsModel: Sendable {
         switch fato {
         case .espacoCadastrado(let e):
             return (nil, e.unidade)
-        case .espacoAtualizado(let id, _, _, _), .horarioDefinido(let id, _, _), .espacoDesativado(let id, _), .espacoReativado(let id, _):
+        case .espacoAtualizado(let id, _, _, _), .horarioDefinido(let id, _, _), .espacoDesativado(let id, _), .espacoReativado(let id, _),
+            .locacaoAgendada(let id, _, _, _), .bloqueioEncurtado(let id, _, _), .bloqueioRemovido(let id, _):
             return (id, unidadeDoEspaco(id))
         case .reservaConfirmada(let id, _), .reservaCancelada(let id, _), .reservaRecusada(let id, _), .noShowRegistrado(let id, _):
             guard let reserva = reservas[id] else { return (nil, nil) }
@@ -203,6 +208,26 @@ public struct AnalyticsModel: Sendable {
         case .checkinRealizado:
             delta.checkins = 1
             return [.indicadores(delta)]
+        case .locacaoAgendada(let id, let bloqueio, let inicio, let fim):
+            let unidade = unidadeDoEspaco(id)
+            let (de, ate) = (local(inicio, unidade: unidade), local(fim, unidade: unidade))
+            let chave = bloqueio.lowercasedString
+            return mudarLocacoes(id) { locacoes in
+                guard !locacoes.contains(where: { $0.bloqueioId == chave }) else { return }
+                locacoes.append(AnalyticsEspaco.Locacao(bloqueioId: chave, de: de.dia, minutoDe: de.minuto, ate: ate.dia, minutoAte: ate.minuto))
+            }
+        case .bloqueioEncurtado(let id, let bloqueio, let fim):
+            let ate = local(fim, unidade: unidadeDoEspaco(id))
+            let chave = bloqueio.lowercasedString
+            return mudarLocacoes(id) { locacoes in
+                guard let indice = locacoes.firstIndex(where: { $0.bloqueioId == chave }) else { return }
+                locacoes[indice].ate = ate.dia
+                locacoes[indice].minutoAte = ate.minuto
+            }
+        case .bloqueioRemovido(let id, let bloqueio):
+            let chave = bloqueio.lowercasedString
+            return mudarLocacoes(id) { locacoes in locacoes.removeAll { $0.bloqueioId == chave } }
+
         case .noShowRegistrado(let id, let em):
             delta.noShows = 1
             // The rest of the slot is free again (for sale): no longer booked time.
@@ -220,6 +245,22 @@ public struct AnalyticsModel: Sendable {
         if let nome { doc.nome = nome }
         doc.vigorar(desde: CalendarioAnalitico.data(diaLocal(em, unidade: UUID(text: doc.unidadeId))), mudanca)
         return doc == espacos[id] ? [] : [.espaco(id, doc)]
+    }
+
+    /// A change to a space's leases.
+    private func mudarLocacoes(_ id: UUID, _ mudanca: (inout [AnalyticsEspaco.Locacao]) -> Void) -> [Efeito] {
+        guard var doc = espacos[id] else { return [] }
+        var locacoes = doc.locacoes ?? []
+        mudanca(&locacoes)
+        doc.locacoes = locacoes.isEmpty ? nil : locacoes
+        return doc == espacos[id] ? [] : [.espaco(id, doc)]
+    }
+
+    /// An instant on the unit's wall clock: its local day and minute of that day.
+    private mutating func local(_ instante: Int64, unidade: UUID?) -> (dia: String, minuto: Int) {
+        let local = instante + deslocamento(instante, fuso: fusoHorario(unidade))
+        let dia = CalendarioAnalitico.floorDiv(local, 86_400)
+        return (CalendarioAnalitico.data(dia), Int((local - dia * 86_400) / 60))
     }
 
     private mutating func movimento(_ m: AnalyticsFact.Movimento, pagamento: Bool) -> [Efeito] {

@@ -107,6 +107,63 @@ import Testing
         }
     }
 
+    /// A let office's open hours count as occupied (ADR 0016) from the lease's start to its
+    /// (early) end; a lease removed before it began, and a maintenance block, count nothing.
+    @Test func a_let_office_counts_its_open_hours_under_the_lease_as_occupied() async throws {
+        let (store, path) = try AnalyticsHistoria.store()
+        defer { AnalyticsHistoria.remove(path) }
+        typealias H = AnalyticsHistoria
+        try await H.pequena(store)
+        let sala12 = Espaco.ID(UUID())
+        let todoDia = [Espaco.Faixa(abre: 480, fecha: 1_080)]
+        let horario = try Espaco.HorarioSemanal(Dictionary(uniqueKeysWithValues: DiaDaSemana.allCases.map { ($0, todoDia) }))
+        let (lease, removida, manutencao) = (UUID(), UUID(), UUID())
+        try await H.append(
+            store, StreamNames.espaco(sala12),
+            [
+                try H.novo(
+                    Espaco.Event.cadastrado(
+                        Espaco.Cadastrado(
+                            espacoId: sala12, unidadeId: H.unidade, nome: "Sala 12", tipo: .salaPrivativa, capacidade: 4, comodidades: [],
+                            fotos: [], regras: .padrao, horario: horario, em: try H.date("2026-03-01T12:00:00Z"))),
+                    try H.date("2026-03-01T12:00:00Z")),
+                // 03-10 00:00 to 03-13 00:00 local (São Paulo, UTC−3), ended early at 03-12 12:00.
+                try H.bloqueio(lease, espaco: sala12, de: "2026-03-10T03:00:00Z", ate: "2026-03-13T03:00:00Z", em: "2026-03-02T12:00:00Z"),
+                try H.bloqueio(removida, espaco: sala12, de: "2026-03-20T03:00:00Z", ate: "2026-04-20T03:00:00Z", em: "2026-03-02T12:01:00Z"),
+                try H.bloqueio(
+                    manutencao, espaco: sala12, de: "2026-03-09T11:00:00Z", ate: "2026-03-09T21:00:00Z", em: "2026-03-02T12:02:00Z",
+                    motivo: .manutencao),
+                try H.removido(removida, espaco: sala12, em: "2026-03-03T12:00:00Z"),
+                try H.encurtado(lease, espaco: sala12, fim: "2026-03-12T15:00:00Z", em: "2026-03-11T12:00:00Z"),
+            ])
+        let runner = ProjectionRunner(AnalyticsReadModel.projection, store: store, batchSize: 2, logger: H.logger)
+        let service = AnalyticsService(store: store)
+        for passo in ["incremental", "rebuilt"] {
+            if passo == "rebuilt" { _ = try await AnalyticsReadModel.rebuild(store: store) } else { try await runner.catchUp() }
+            let ocupacao = try await service.ocupacao(espaco: sala12.description, de: "2026-03-09", ate: "2026-03-13")
+            let espaco = try #require(ocupacao.espacos.first)
+            #expect(espaco.dias.map(\.horasLocadas) == [0, 10, 10, 4, 0], "\(passo)")
+            #expect(espaco.dias.map(\.horasReservadas) == [0, 0, 0, 0, 0])
+            #expect(espaco.dias.map(\.horasAbertas) == [10, 10, 10, 10, 10])
+            #expect(espaco.dias.map(\.ocupacao) == [0, 1, 1, 0.4, 0], "\(passo)")
+            #expect(espaco.horasLocadas == 24 && espaco.horasAbertas == 50 && espaco.ocupacao == 0.48)
+            let depois = try await service.ocupacao(espaco: sala12.description, de: "2026-03-20", ate: "2026-03-21")
+            #expect(depois.espacos.first?.horasLocadas == 0, "the lease removed before it began: \(passo)")
+            // The room next door: booked, never let.
+            let sala = try await service.ocupacao(espaco: H.sala.description, de: "2026-03-10", ate: "2026-03-10")
+            #expect(sala.espacos.first?.dias.first?.horasLocadas == 0 && sala.espacos.first?.dias.first?.ocupacao == 0.2)
+
+            // 03-01…03-12 (the lease's last day): two Tuesdays and two Thursdays open at 10:00,
+            // one of each let; on Thursday 03-12 the lease ended at noon.
+            let semana = try await service.ocupacaoPorHoraDaSemana(espaco: sala12.description)
+            let linha = try #require(semana.espacos.first)
+            #expect(linha.de == "2026-03-01" && linha.ate == "2026-03-12", "\(passo)")
+            #expect(linha.horas[58].horasLocadas == 1 && linha.horas[58].horasAbertas == 2 && linha.horas[58].ocupacao == 0.5)
+            #expect(linha.horas[4 * 24 + 11].horasLocadas == 1 && linha.horas[4 * 24 + 12].horasLocadas == 0, "\(passo)")
+            #expect(linha.horas[4 * 24 + 12].ocupacao == 0 && linha.horas[3].ocupacao == nil)
+        }
+    }
+
     @Test func a_no_show_frees_the_rest_of_its_slot_which_a_new_booking_then_fills() async throws {
         let (store, path) = try AnalyticsHistoria.store()
         defer { AnalyticsHistoria.remove(path) }

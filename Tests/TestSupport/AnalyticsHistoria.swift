@@ -94,6 +94,27 @@ public struct AnalyticsHistoria {
             """, try date(em))
     }
 
+    /// A block of `espaco` over `de..<fim` (a lease to Ana unless `motivo` says otherwise).
+    public static func bloqueio(
+        _ id: UUID, espaco: Espaco.ID, de: String, ate: String, em: String, motivo: Espaco.Bloqueio.Motivo = .locacao
+    ) throws -> NewEvent {
+        let locatario = motivo == .locacao ? Espaco.Bloqueio.Locatario(usuarioId: UUID(uuidString: ana), empresaId: nil) : nil
+        let bloqueio = Espaco.Bloqueio(
+            id: id, intervalo: try TimeRange(start: try date(de), end: try date(ate)), motivo: motivo, descricao: "contrato 12",
+            locatario: locatario)
+        return try novo(Espaco.Event.bloqueioAgendado(Espaco.BloqueioAgendado(espacoId: espaco, bloqueio: bloqueio, em: try date(em))), try date(em))
+    }
+
+    public static func encurtado(_ id: UUID, espaco: Espaco.ID, fim: String, em: String) throws -> NewEvent {
+        try novo(
+            Espaco.Event.bloqueioEncurtado(Espaco.BloqueioEncurtado(espacoId: espaco, bloqueioId: id, fim: try date(fim), em: try date(em))),
+            try date(em))
+    }
+
+    public static func removido(_ id: UUID, espaco: Espaco.ID, em: String) throws -> NewEvent {
+        try novo(Espaco.Event.bloqueioRemovido(Espaco.BloqueioRemovido(espacoId: espaco, bloqueioId: id, em: try date(em))), try date(em))
+    }
+
     public static func append(_ store: any EventStore, _ stream: StreamName, _ events: [NewEvent]) async throws {
         try await store.append(to: stream, expected: .any, events: events)
     }
@@ -401,6 +422,22 @@ public struct AnalyticsHistoria {
                         Espaco.Event.reativado(
                             Espaco.Reativado(espacoId: espaco, em: Date(timeIntervalSince1970: TimeInterval(base + dia * 50_000)))), Date())
                 ))
+        }
+        // Leases: the desk's, ended early; the office's, removed before it began; and a
+        // maintenance block, which is no lease.
+        if espacos.count > 4 {
+            let (escritorio, mesa) = (espacos[2].0, espacos[4].0)
+            let (l1, l2, b3) = (UUID(), UUID(), UUID())
+            let inicio = base + (dia / 3) * 86_400 + 3 * 3_600
+            pendentes.append(
+                (inicio - 86_400, StreamNames.espaco(mesa), try Self.bloqueio(l1, espaco: mesa, de: iso(inicio), ate: iso(inicio + 40 * 86_400), em: iso(inicio - 86_400))))
+            pendentes.append(
+                (inicio + 86_400, StreamNames.espaco(mesa), try Self.encurtado(l1, espaco: mesa, fim: iso(inicio + 9 * 86_400 + 5 * 3_600), em: iso(inicio + 86_400))))
+            pendentes.append(
+                (inicio, StreamNames.espaco(escritorio), try Self.bloqueio(l2, espaco: escritorio, de: iso(inicio + 86_400), ate: iso(inicio + 20 * 86_400), em: iso(inicio))))
+            pendentes.append((inicio + 600, StreamNames.espaco(escritorio), try Self.removido(l2, espaco: escritorio, em: iso(inicio + 600))))
+            pendentes.append(
+                (inicio + 700, StreamNames.espaco(escritorio), try Self.bloqueio(b3, espaco: escritorio, de: iso(inicio + 2 * 86_400), ate: iso(inicio + 3 * 86_400), em: iso(inicio + 700), motivo: .manutencao)))
         }
         // In time order (a stream's events keep their order), several streams per append.
         let ordenados = pendentes.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element)

@@ -43,12 +43,12 @@ extension AnalyticsService {
 
     static let nomesDosDias = ["domingo", "segunda", "terca", "quarta", "quinta", "sexta", "sabado"]
 
-    static func horasDaSemana(_ reservado: [Int64], _ aberto: [Int64]) -> [OcupacaoPorHoraDaSemana.Hora] {
+    static func horasDaSemana(_ reservado: [Int64], _ locado: [Int64], _ aberto: [Int64]) -> [OcupacaoPorHoraDaSemana.Hora] {
         (0..<168).map { hora in
-            let (r, a) = (reservado.indices.contains(hora) ? reservado[hora] : 0, aberto[hora])
+            let (r, l, a) = (reservado.indices.contains(hora) ? reservado[hora] : 0, locado[hora], aberto[hora])
             return OcupacaoPorHoraDaSemana.Hora(
                 hora: hora, diaDaSemana: nomesDosDias[hora / 24], horaDoDia: hora % 24,
-                horasReservadas: horas(r), horasAbertas: horas(a), ocupacao: razao(r, a))
+                horasReservadas: horas(r), horasLocadas: horas(l), horasAbertas: horas(a), ocupacao: razao(r + l, a))
         }
     }
 

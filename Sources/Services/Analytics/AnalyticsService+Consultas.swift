@@ -28,25 +28,27 @@ extension AnalyticsService {
         }
         let linhas = espacos.map { espaco in
             var dias: [OcupacaoPorDia.Dia] = []
-            var totalReservado: Int64 = 0
-            var totalAberto: Int64 = 0
+            var (totalReservado, totalLocado, totalAberto): (Int64, Int64, Int64) = (0, 0, 0)
             for dia in inicio...fim {
                 let (ano, mes, diaDoMes) = CalendarioAnalitico.civil(dia)
                 let data = CalendarioAnalitico.data(dia)
                 let doMes = reservados[AnalyticsReadModel.chaveDeOcupacao(espaco.espacoId, CalendarioAnalitico.mes(ano: ano, mes: mes))]
                 let reservado = doMes.flatMap { $0.indices.contains(diaDoMes - 1) ? $0[diaDoMes - 1] : nil } ?? 0
-                let aberto = espaco.vigencia(em: data)?.segundosAbertos(diaDaSemana: CalendarioAnalitico.diaDaSemana(dia)) ?? 0
+                let (vigencia, diaDaSemana) = (espaco.vigencia(em: data), CalendarioAnalitico.diaDaSemana(dia))
+                let aberto = vigencia?.segundosAbertos(diaDaSemana: diaDaSemana) ?? 0
+                let locado = vigencia?.segundosAbertos(diaDaSemana: diaDaSemana, dentro: espaco.minutosLocados(em: data)) ?? 0
                 totalReservado += reservado
+                totalLocado += locado
                 totalAberto += aberto
                 dias.append(
                     OcupacaoPorDia.Dia(
-                        data: data, horasReservadas: Self.horas(reservado), horasAbertas: Self.horas(aberto), ocupacao: Self.razao(reservado, aberto))
-                )
+                        data: data, horasReservadas: Self.horas(reservado), horasLocadas: Self.horas(locado), horasAbertas: Self.horas(aberto),
+                        ocupacao: Self.razao(reservado + locado, aberto)))
             }
             return OcupacaoPorDia.Espaco(
                 espacoId: espaco.espacoId, nome: espaco.nome, tipo: espaco.tipo, unidadeId: espaco.unidadeId,
-                horasReservadas: Self.horas(totalReservado), horasAbertas: Self.horas(totalAberto),
-                ocupacao: Self.razao(totalReservado, totalAberto), dias: dias)
+                horasReservadas: Self.horas(totalReservado), horasLocadas: Self.horas(totalLocado), horasAbertas: Self.horas(totalAberto),
+                ocupacao: Self.razao(totalReservado + totalLocado, totalAberto), dias: dias)
         }
         return OcupacaoPorDia(de: CalendarioAnalitico.data(inicio), ate: CalendarioAnalitico.data(fim), espacos: linhas)
     }
@@ -63,36 +65,49 @@ extension AnalyticsService {
             for doc in try await todos(AnalyticsSemana.self, AnalyticsReadModel.semana, grupo: nil) { semanas[doc.espacoId] = doc }
         }
         var totalReservado = [Int64](repeating: 0, count: 168)
+        var totalLocado = [Int64](repeating: 0, count: 168)
         var totalAberto = [Int64](repeating: 0, count: 168)
         let linhas = espacos.map { espaco in
             let semana = semanas[espaco.espacoId]
             let reservado = semana?.segundosReservados ?? Array(repeating: 0, count: 168)
+            var locado = [Int64](repeating: 0, count: 168)
             var aberto = [Int64](repeating: 0, count: 168)
             let primeiro = espaco.vigencias.first.flatMap { CalendarioAnalitico.dias($0.desde) }
-            let ultimo = semana?.ultimoDia.flatMap(CalendarioAnalitico.dias)
+            // The last day a booking or a lease touched.
+            let ate = [semana?.ultimoDia, espaco.ultimoDiaLocado].compactMap { $0 }.max()
+            let ultimo = ate.flatMap(CalendarioAnalitico.dias)
             if let primeiro, let ultimo, primeiro <= ultimo {
                 for dia in primeiro...ultimo {
-                    guard let vigencia = espaco.vigencia(em: CalendarioAnalitico.data(dia)), vigencia.ativo else { continue }
+                    let data = CalendarioAnalitico.data(dia)
+                    guard let vigencia = espaco.vigencia(em: data), vigencia.ativo else { continue }
                     let diaDaSemana = CalendarioAnalitico.diaDaSemana(dia)
+                    let locados = espaco.minutosLocados(em: data)
                     for faixa in vigencia.horario.dias[diaDaSemana] {
                         for hora in (faixa.abre / 60)..<((faixa.fecha + 59) / 60) {
                             let minutos = min(faixa.fecha, (hora + 1) * 60) - max(faixa.abre, hora * 60)
                             aberto[diaDaSemana * 24 + hora] += Int64(minutos) * 60 * Int64(vigencia.lugares)
                         }
                     }
+                    if !locados.isEmpty {
+                        for hora in 0..<24 {
+                            locado[diaDaSemana * 24 + hora] += vigencia.segundosAbertos(
+                                diaDaSemana: diaDaSemana, de: hora * 60, ate: (hora + 1) * 60, dentro: locados)
+                        }
+                    }
                 }
             }
             for hora in 0..<168 where reservado.indices.contains(hora) {
                 totalReservado[hora] += reservado[hora]
+                totalLocado[hora] += locado[hora]
                 totalAberto[hora] += aberto[hora]
             }
             let temPeriodo = primeiro != nil && ultimo != nil
             return OcupacaoPorHoraDaSemana.Espaco(
                 espacoId: espaco.espacoId, nome: espaco.nome, tipo: espaco.tipo, unidadeId: espaco.unidadeId,
-                de: temPeriodo ? espaco.vigencias.first?.desde : nil, ate: temPeriodo ? semana?.ultimoDia : nil,
-                horas: Self.horasDaSemana(reservado, aberto))
+                de: temPeriodo ? espaco.vigencias.first?.desde : nil, ate: temPeriodo ? ate : nil,
+                horas: Self.horasDaSemana(reservado, locado, aberto))
         }
-        return OcupacaoPorHoraDaSemana(espacos: linhas, total: Self.horasDaSemana(totalReservado, totalAberto))
+        return OcupacaoPorHoraDaSemana(espacos: linhas, total: Self.horasDaSemana(totalReservado, totalLocado, totalAberto))
     }
 
     /// Payments and refunds of `de`…`ate` (local days of each unit) by space type.

@@ -4,14 +4,17 @@ import Foundation
 extension AnalyticsService {
     // MARK: Answers
 
-    /// `{de, ate, espacos: [{espacoId, nome, tipo, unidadeId, horasReservadas, horasAbertas,
-    /// ocupacao?, dias: [{data, horasReservadas, horasAbertas, ocupacao?}]}]}`.
+    /// `{de, ate, espacos: [{espacoId, nome, tipo, unidadeId, horasReservadas, horasLocadas,
+    /// horasAbertas, ocupacao?, dias: [{data, horasReservadas, horasLocadas, horasAbertas,
+    /// ocupacao?}]}]}`.
     public struct OcupacaoPorDia: Codable, Sendable, Equatable {
         public struct Dia: Codable, Sendable, Equatable {
             public let data: String
             public let horasReservadas: Double
+            /// Open hours a lease held (ADR 0016).
+            public let horasLocadas: Double
             public let horasAbertas: Double
-            /// Booked / open; absent when the space was closed.
+            /// (Booked + let) / open; absent when the space was closed.
             public let ocupacao: Double?
         }
 
@@ -21,6 +24,7 @@ extension AnalyticsService {
             public let tipo: String
             public let unidadeId: String
             public let horasReservadas: Double
+            public let horasLocadas: Double
             public let horasAbertas: Double
             public let ocupacao: Double?
             public let dias: [Dia]
@@ -40,6 +44,7 @@ extension AnalyticsService {
             public let diaDaSemana: String
             public let horaDoDia: Int
             public let horasReservadas: Double
+            public let horasLocadas: Double
             public let horasAbertas: Double
             public let ocupacao: Double?
         }
@@ -50,7 +55,7 @@ extension AnalyticsService {
             public let tipo: String
             public let unidadeId: String
             /// The period counted: from the space's creation to the last day a confirmed
-            /// booking touched; absent when it has none.
+            /// booking or a lease touched; absent when it has neither.
             public let de: String?
             public let ate: String?
             public let horas: [Hora]

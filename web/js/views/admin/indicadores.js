@@ -85,7 +85,7 @@ export function render({ container, query, setQuery, signal }) {
 
   // ---- occupancy by hour of the week ------------------------------------------------------------
   replace(semana, h('h2', { id: 'semana-titulo' }, 'Ocupação por hora da semana'),
-    h('p', { class: 'small' }, 'Horas reservadas sobre horas abertas, em cada hora da semana (horário local de cada espaço), somando todas as semanas desde o cadastro.'));
+    h('p', { class: 'small' }, 'Horas reservadas (e, nas mesas fixas e salas privativas, locadas) sobre horas abertas, em cada hora da semana (horário local de cada espaço), somando todas as semanas desde o cadastro até a última reserva ou locação.'));
   const semanaBody = h('div');
   semana.append(semanaBody);
   loadInto(semanaBody, () => api('/api/analytics/ocupacao/semana', { signal }), (s) => {
@@ -117,14 +117,19 @@ export function render({ container, query, setQuery, signal }) {
     ocupacao.append(ocupacaoBody);
     loadInto(ocupacaoBody, () => api('/api/analytics/ocupacao', { query: state, signal }), (o) => {
       const rows = [...o.espacos].sort((a, b) => (b.ocupacao ?? -1) - (a.ocupacao ?? -1));
+      // A let desk or office is occupied for its lease's open hours (a column only when any is let).
+      const locados = rows.some((e) => e.horasLocadas > 0);
       ocupacaoBody.append(table({
-        caption: 'Horas reservadas sobre horas abertas (mais ocupados primeiro)',
+        caption: locados
+          ? 'Horas reservadas e locadas sobre horas abertas (mais ocupados primeiro)'
+          : 'Horas reservadas sobre horas abertas (mais ocupados primeiro)',
         empty: 'Nenhum espaço cadastrado.',
         rows,
         columns: [
           { label: 'Espaço', cell: (e) => e.nome },
           { label: 'Tipo', cell: (e) => TIPOS[e.tipo] ?? e.tipo },
           { label: 'Reservadas', cell: (e) => `${number(e.horasReservadas)} h`, class: 'num' },
+          ...(locados ? [{ label: 'Locadas', cell: (e) => `${number(e.horasLocadas)} h`, class: 'num' }] : []),
           { label: 'Abertas', cell: (e) => `${number(e.horasAbertas)} h`, class: 'num' },
           { label: 'Ocupação', cell: (e) => meter(e.ocupacao), class: 'num' },
         ],
@@ -187,6 +192,13 @@ export function render({ container, query, setQuery, signal }) {
   loadPeriod();
 }
 
+/** "3 h reservadas" or, with a lease in that hour, "1 h reservada + 2 h locadas". */
+function ocupadas(c) {
+  const horas = (n, um, varios) => `${number(n)} h ${n === 1 ? um : varios}`;
+  const reservadas = horas(c.horasReservadas, 'reservada', 'reservadas');
+  return c.horasLocadas > 0 ? `${reservadas} + ${horas(c.horasLocadas, 'locada', 'locadas')}` : reservadas;
+}
+
 function meter(fraction) {
   if (fraction === null || fraction === undefined) return h('span', { class: 'small' }, 'fechado');
   return h('span', { class: 'meter-cell' },
@@ -215,7 +227,7 @@ function weekHeatmap(horas, nome, transpose = false) {
       return {
         value,
         hora: c,
-        title: value === null ? `${label}, ${hh(i)}: fechado` : `${label}, ${hh(i)}: ${percent(value)} (${number(c.horasReservadas)} de ${number(c.horasAbertas)} h)`,
+        title: value === null ? `${label}, ${hh(i)}: fechado` : `${label}, ${hh(i)}: ${percent(value)} (${ocupadas(c)} de ${number(c.horasAbertas)} h)`,
       };
     }),
   }));
@@ -223,10 +235,10 @@ function weekHeatmap(horas, nome, transpose = false) {
   const busiest = [...open].sort((a, b) => (b.ocupacao ?? 0) - (a.ocupacao ?? 0)).filter((c) => (c.ocupacao ?? 0) > 0).slice(0, 3);
   const dayName = (key) => DIAS.find(([k]) => k === key)?.[1] ?? key;
   const desc = !open.length
-    ? 'Ainda não há horas abertas com reservas para medir.'
+    ? 'Ainda não há horas abertas com reservas ou locações para medir.'
     : busiest.length
       ? `Horários mais ocupados: ${busiest.map((c) => `${dayName(c.diaDaSemana)} às ${hh(c.horaDoDia)}, ${percent(c.ocupacao)}`).join('; ')}.`
-      : 'Nenhuma hora reservada ainda.';
+      : 'Nenhuma hora reservada ou locada ainda.';
   const chart = heatmap({
     title: `Ocupação por hora da semana, ${nome}`,
     desc,
