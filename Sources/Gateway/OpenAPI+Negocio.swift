@@ -201,7 +201,10 @@ extension OpenAPI {
                             ], required: ["conta", "debitos", "creditos", "saldo"])),
                     "totalDebitos": money, "totalCreditos": money, "equilibrado": ["type": "boolean"], "lancamentos": ["type": "integer"],
                 ], required: ["contas", "totalDebitos", "totalCreditos", "equilibrado"]),
-            "OcupacaoPorDia": ["type": "object", "description": "por espaço: horas reservadas, horas locadas, horas abertas, ocupação ((reservadas + locadas) / abertas, 0–1) e dias"],
+            "OcupacaoPorDia": [
+                "type": "object",
+                "description": "por espaço: horas reservadas, horas locadas, horas abertas, ocupação ((reservadas + locadas) / abertas, 0–1) e dias",
+            ],
             "OcupacaoPorHoraDaSemana": ["type": "object", "description": "por espaço: 168 horas da semana (0 = domingo 00h, hora local)"],
             "ReceitaPorTipo": ["type": "object", "description": "pagamentos − reembolsos por tipo de espaço no período"],
             "AnalyticsDeAssinaturas": object(

@@ -430,14 +430,28 @@ public struct AnalyticsHistoria {
             let (l1, l2, b3) = (UUID(), UUID(), UUID())
             let inicio = base + (dia / 3) * 86_400 + 3 * 3_600
             pendentes.append(
-                (inicio - 86_400, StreamNames.espaco(mesa), try Self.bloqueio(l1, espaco: mesa, de: iso(inicio), ate: iso(inicio + 40 * 86_400), em: iso(inicio - 86_400))))
+                (
+                    inicio - 86_400, StreamNames.espaco(mesa),
+                    try Self.bloqueio(l1, espaco: mesa, de: iso(inicio), ate: iso(inicio + 40 * 86_400), em: iso(inicio - 86_400))
+                ))
             pendentes.append(
-                (inicio + 86_400, StreamNames.espaco(mesa), try Self.encurtado(l1, espaco: mesa, fim: iso(inicio + 9 * 86_400 + 5 * 3_600), em: iso(inicio + 86_400))))
+                (
+                    inicio + 86_400, StreamNames.espaco(mesa),
+                    try Self.encurtado(l1, espaco: mesa, fim: iso(inicio + 9 * 86_400 + 5 * 3_600), em: iso(inicio + 86_400))
+                ))
             pendentes.append(
-                (inicio, StreamNames.espaco(escritorio), try Self.bloqueio(l2, espaco: escritorio, de: iso(inicio + 86_400), ate: iso(inicio + 20 * 86_400), em: iso(inicio))))
+                (
+                    inicio, StreamNames.espaco(escritorio),
+                    try Self.bloqueio(l2, espaco: escritorio, de: iso(inicio + 86_400), ate: iso(inicio + 20 * 86_400), em: iso(inicio))
+                ))
             pendentes.append((inicio + 600, StreamNames.espaco(escritorio), try Self.removido(l2, espaco: escritorio, em: iso(inicio + 600))))
             pendentes.append(
-                (inicio + 700, StreamNames.espaco(escritorio), try Self.bloqueio(b3, espaco: escritorio, de: iso(inicio + 2 * 86_400), ate: iso(inicio + 3 * 86_400), em: iso(inicio + 700), motivo: .manutencao)))
+                (
+                    inicio + 700, StreamNames.espaco(escritorio),
+                    try Self.bloqueio(
+                        b3, espaco: escritorio, de: iso(inicio + 2 * 86_400), ate: iso(inicio + 3 * 86_400), em: iso(inicio + 700),
+                        motivo: .manutencao)
+                ))
         }
         // In time order (a stream's events keep their order), several streams per append.
         let ordenados = pendentes.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element)
