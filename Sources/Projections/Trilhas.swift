@@ -45,6 +45,7 @@ public enum TrilhasReadModel {
         func marcar(_ membro: String, ator: Bool) { sujeitos[membro.lowercased()] = (sujeitos[membro.lowercased()] ?? false) || ator }
         if let ator = metadata.actor, Identificador.usuario(ator) { marcar(ator, ator: true) }
         if let usuarioId = usuarioId(event.data), Identificador.usuario(usuarioId) { marcar(usuarioId, ator: false) }
+        if let membro = locatario(event.type, event.data), Identificador.usuario(membro) { marcar(membro, ator: false) }
         if let reserva = metadata.correlationId, let membro = try await dono(reserva) { marcar(membro, ator: false) }
         return sujeitos
     }
@@ -104,6 +105,49 @@ public enum TrilhasReadModel {
         } catch {}
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
         return (object["usuarioId"] ?? object["titular"]) as? String
+    }
+
+    /// The member a lease's event is about (ADR 0016): the holder, nested in the block of a
+    /// `BloqueioAgendado` (`bloqueio.locatario.usuarioId`) and at the top of a
+    /// `BloqueioEncurtado` or `BloqueioRemovido` (`locatario.usuarioId`). Nil for any other
+    /// type, for a company's lease and for another block.
+    static func locatario(_ tipo: String, _ data: Data) -> String? {
+        let aninhado = tipo == Espaco.Catalogo.bloqueioAgendado.type
+        guard aninhado || tipo == Espaco.Catalogo.bloqueioEncurtado.type || tipo == Espaco.Catalogo.bloqueioRemovido.type,
+            data.range(of: Data(#""locatario""#.utf8)) != nil
+        else { return nil }
+        func membro(_ reader: inout JSONReader) throws(JSONReader.Failure) -> String? {
+            var primeira = true
+            var usuarioId: String?
+            try reader.openObject()
+            while let name = try reader.nextName(&primeira) {
+                if reader.matches(name, "usuarioId") { usuarioId = try campo(&reader) } else { try reader.skipValue() }
+            }
+            return usuarioId
+        }
+        return try? JSONReader.read(data) { reader throws(JSONReader.Failure) -> String? in
+            var primeira = true
+            var holder: String?
+            try reader.openObject()
+            while let name = try reader.nextName(&primeira) {
+                if aninhado, reader.matches(name, "bloqueio") {
+                    var primeiraDoBloqueio = true
+                    try reader.openObject()
+                    while let campo = try reader.nextName(&primeiraDoBloqueio) {
+                        if reader.matches(campo, "locatario"), reader.peek() == UInt8(ascii: "{") {
+                            holder = try membro(&reader)
+                        } else {
+                            try reader.skipValue()
+                        }
+                    }
+                } else if !aninhado, reader.matches(name, "locatario"), reader.peek() == UInt8(ascii: "{") {
+                    holder = try membro(&reader)
+                } else {
+                    try reader.skipValue()
+                }
+            }
+            return holder
+        }
     }
 
     /// A member's value: a string, or nil for any other value (skipped).

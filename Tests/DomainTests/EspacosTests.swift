@@ -363,7 +363,8 @@ struct EspacosTests {
         let lease = locacao(horas: 10...1_000, locatario: Espaco.Bloqueio.Locatario(usuarioId: nil, empresaId: UUID()))
         let history = scenario.given(escritorio, agendado(lease))
         let fim = t0.addingTimeInterval(500 * 3_600)
-        let encurtado = Espaco.Event.bloqueioEncurtado(Espaco.BloqueioEncurtado(espacoId: id, bloqueioId: lease.id, fim: fim, em: t0))
+        let encurtado = Espaco.Event.bloqueioEncurtado(
+            Espaco.BloqueioEncurtado(espacoId: id, bloqueioId: lease.id, locatario: lease.locatario, fim: fim, em: t0))
         #expect(history.when(.encurtarBloqueio(id: lease.id, fim: fim, em: t0)).outcome == .events([encurtado]))
         #expect(try #require(estado(escritorio, agendado(lease), encurtado)).bloqueios.first?.intervalo.end == fim)
         #expect(history.when(.encurtarBloqueio(id: lease.id, fim: lease.intervalo.end, em: t0)).outcome == .events([]))
@@ -374,7 +375,7 @@ struct EspacosTests {
         // Before it begins it is removed whole; once begun, it is ended early instead.
         #expect(
             history.when(.removerBloqueio(id: lease.id, em: t0)).outcome
-                == .events([.bloqueioRemovido(Espaco.BloqueioRemovido(espacoId: id, bloqueioId: lease.id, em: t0))]))
+                == .events([.bloqueioRemovido(Espaco.BloqueioRemovido(espacoId: id, bloqueioId: lease.id, locatario: lease.locatario, em: t0))]))
         #expect(history.when(.removerBloqueio(id: lease.id, em: t0.addingTimeInterval(11 * 3_600))).outcome == .failure(.locacaoIniciada))
     }
 }

@@ -156,6 +156,13 @@ struct LeaseTests {
             #expect(try await client.json(.delete, "/api/admin/espacos/\(sala12)/bloqueios/\(dela)", token: cenario.admin).status == .ok)
             let restantes = try await client.json(.get, "/api/locacoes", token: cenario.membro).object["locacoes"] as? [[String: Any]] ?? []
             #expect(restantes.map { $0["empresaId"] as? String } == [acme], "\(restantes)")
+
+            // Her export's activity has her lease's events, from its scheduling to its removal,
+            // and none of her company's (another party's record).
+            let atividade = try await client.json(.get, "/api/auth/me/dados", token: cenario.membro).object["atividade"] as? [[String: Any]] ?? []
+            let doEspaco = atividade.filter { ($0["stream"] as? String)?.hasPrefix("espaco-") == true }
+            #expect(doEspaco.map { $0["tipo"] as? String } == ["BloqueioAgendado", "BloqueioRemovido"], "\(doEspaco)")
+            #expect(doEspaco.allSatisfy { "\($0["dados"] ?? "")".contains(ana) }, "\(doEspaco)")
         }
     }
 }

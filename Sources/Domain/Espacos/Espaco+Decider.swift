@@ -197,14 +197,14 @@ extension Espaco {
                 guard let bloqueio = dados.bloqueios.first(where: { $0.id == id }) else { throw .bloqueioNaoEncontrado }
                 // A lease that began is part of the holder's record: it ends early, it is not erased.
                 guard bloqueio.motivo != .locacao || bloqueio.intervalo.start > em else { throw .locacaoIniciada }
-                return [.bloqueioRemovido(BloqueioRemovido(espacoId: dados.id, bloqueioId: id, em: em))]
+                return [.bloqueioRemovido(BloqueioRemovido(espacoId: dados.id, bloqueioId: id, locatario: bloqueio.locatario, em: em))]
 
             case (.encurtarBloqueio(let id, let fim, let em), .existente(let dados)):
                 guard let bloqueio = dados.bloqueios.first(where: { $0.id == id }) else { throw .bloqueioNaoEncontrado }
                 // The same end again (a retry of the request that set it) changes nothing.
                 if fim == bloqueio.intervalo.end { return [] }
                 guard fim > bloqueio.intervalo.start, fim < bloqueio.intervalo.end else { throw .fimInvalido }
-                return [.bloqueioEncurtado(BloqueioEncurtado(espacoId: dados.id, bloqueioId: id, fim: fim, em: em))]
+                return [.bloqueioEncurtado(BloqueioEncurtado(espacoId: dados.id, bloqueioId: id, locatario: bloqueio.locatario, fim: fim, em: em))]
 
             case (.desativar(let motivo, let em), .existente(let dados)):
                 guard dados.ativo else { throw .jaDesativado }

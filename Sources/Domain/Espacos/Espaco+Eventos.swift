@@ -85,11 +85,15 @@ extension Espaco {
     public struct BloqueioRemovido: Codable, Sendable, Equatable {
         public let espacoId: ID
         public let bloqueioId: UUID
+        /// A lease's holder (absent for other blocks, and in events recorded before session 77):
+        /// the event is in the holder's record (their trail and data export).
+        public let locatario: Bloqueio.Locatario?
         public let em: Date
 
-        public init(espacoId: ID, bloqueioId: UUID, em: Date) {
+        public init(espacoId: ID, bloqueioId: UUID, locatario: Bloqueio.Locatario? = nil, em: Date) {
             self.espacoId = espacoId
             self.bloqueioId = bloqueioId
+            self.locatario = locatario
             self.em = em
         }
     }
@@ -98,12 +102,15 @@ extension Espaco {
     public struct BloqueioEncurtado: Codable, Sendable, Equatable {
         public let espacoId: ID
         public let bloqueioId: UUID
+        /// A lease's holder, as in ``BloqueioRemovido``.
+        public let locatario: Bloqueio.Locatario?
         public let fim: Date
         public let em: Date
 
-        public init(espacoId: ID, bloqueioId: UUID, fim: Date, em: Date) {
+        public init(espacoId: ID, bloqueioId: UUID, locatario: Bloqueio.Locatario? = nil, fim: Date, em: Date) {
             self.espacoId = espacoId
             self.bloqueioId = bloqueioId
+            self.locatario = locatario
             self.fim = fim
             self.em = em
         }
