@@ -77,6 +77,7 @@ public enum GatewayApp {
         api.owner = .checkin
         Routes.checkin(api, backend)
         Routes.visitas(api, backend)
+        Routes.encomendas(api, backend)
         api.owner = .notificacoes
         Routes.notificacoes(api, backend)
         api.owner = .financeiro

@@ -119,6 +119,26 @@ extension OpenAPI {
             "VisitasDoDia": object(
                 ["unidadeId": uuid, "data": ["type": "string", "format": "date"], "itens": array(ref("Visita"))],
                 required: ["unidadeId", "data", "itens"]),
+            "EncomendaNova": object(
+                [
+                    "unidadeId": uuid.merging(["description": "a unidade em cuja recepção a correspondência chegou"]) { $1 },
+                    "usuarioId": uuid.merging(["description": "o membro destinatário (uma conta ativa)"]) { $1 },
+                    "tipo": ["type": "string", "enum": Encomenda.Tipo.allCases.map(\.rawValue)],
+                    "remetente": textoLivre(Encomenda.tamanhoMaximoDoRemetente, description: "opcional: quem enviou (ex.: Correios, Amazon)"),
+                    "observacao": textoLivre(
+                        Encomenda.tamanhoMaximoDaObservacao, description: "opcional: nota da recepção (ex.: onde está guardada); o membro a vê"),
+                ], required: ["unidadeId", "usuarioId", "tipo"]),
+            "Encomenda": object(
+                [
+                    "id": uuid, "usuarioId": text.merging(["description": "o destinatário"]) { $1 }, "unidadeId": uuid,
+                    "tipo": ["type": "string", "enum": Encomenda.Tipo.allCases.map(\.rawValue)], "remetente": text, "observacao": text,
+                    "situacao": ["type": "string", "enum": Encomenda.Situacao.allCases.map(\.rawValue)], "registradaEm": instant,
+                    "registradaPor": text.merging(["description": "o admin da recepção que a registrou"]) { $1 }, "retiradaEm": instant,
+                    "entreguePor": text.merging(["description": "o admin da recepção que a entregou"]) { $1 }, "canceladaEm": instant,
+                ], required: ["id", "usuarioId", "unidadeId", "tipo", "situacao", "registradaEm", "registradaPor"]),
+            "MinhasEncomendas": object(
+                ["aguardando": array(ref("Encomenda")), "anteriores": array(ref("Encomenda"))], required: ["aguardando", "anteriores"]),
+            "EncomendasDaUnidade": object(["unidadeId": uuid, "itens": array(ref("Encomenda"))], required: ["unidadeId", "itens"]),
             "Fatura": object(
                 [
                     "id": uuid, "numero": ["type": "integer", "description": "sequencial sem lacunas por unidade"], "codigo": text, "unidadeId": uuid,

@@ -132,6 +132,61 @@ extension Routes {
         }
     }
 
+    /// Mail and parcels at the front desk (ADR 0017): the desk (an admin) registers, hands over
+    /// and cancels; the member reads their own.
+    static func encomendas(_ api: API, _ backend: Backend) {
+        let checkin = backend.negocio.checkin
+        api.add(
+            Operation(
+                method: .post, path: "/api/admin/encomendas",
+                summary: "Recepção: registrar uma carta ou um pacote que chegou para um membro (ele é avisado)", tag: "checkin", auth: true,
+                admin: true, request: "EncomendaNova", response: "Encomenda", success: 201, errors: [422])
+        ) { _, context, body in
+            let pedido = try JSON.decode(CheckinService.PedidoDeEncomenda.self, from: body)
+            return try .json(try await checkin.registrarEncomenda(pedido, caller: context.caller), status: 201)
+        }
+        api.add(
+            Operation(
+                method: .get, path: "/api/admin/encomendas",
+                summary: "Recepção: as correspondências de uma unidade (as que aguardam, ou todas)", tag: "checkin", auth: true, admin: true,
+                response: "EncomendasDaUnidade", errors: [400, 404],
+                query: [
+                    .id("unidade", "id da unidade", required: true),
+                    QueryParameter(
+                        name: "situacao",
+                        description: "aguardando (padrão: as que esperam, as mais antigas primeiro) ou todas (as mais recentes primeiro)",
+                        form: .choice(["aguardando", "todas"])),
+                ])
+        ) { request, _, _ in
+            let query = request.uri.queryParameters
+            guard let unidade = query.get("unidade") else { throw ServiceError.requisicaoInvalida("informe 'unidade'") }
+            return try .json(try await checkin.encomendasDaUnidade(unidade: unidade, situacao: query.get("situacao")))
+        }
+        api.add(
+            Operation(
+                method: .post, path: "/api/admin/encomendas/{id}/retirada", summary: "Recepção: a correspondência foi entregue ao membro",
+                tag: "checkin", auth: true, admin: true, response: "Encomenda", errors: [404, 409])
+        ) { _, context, _ in
+            try .json(try await checkin.entregarEncomenda(try context.parameters.require("id"), caller: context.caller))
+        }
+        api.add(
+            Operation(
+                method: .post, path: "/api/admin/encomendas/{id}/cancelamento",
+                summary: "Recepção: cancelar o registro de uma correspondência feito por engano", tag: "checkin", auth: true, admin: true,
+                response: "Encomenda", errors: [404, 409])
+        ) { _, context, _ in
+            try .json(try await checkin.cancelarEncomenda(try context.parameters.require("id"), caller: context.caller))
+        }
+        api.add(
+            Operation(
+                method: .get, path: "/api/encomendas", summary: "Minha correspondência: o que aguarda na recepção e o que já foi retirado",
+                tag: "checkin", auth: true, response: "MinhasEncomendas")
+        ) { _, context, _ in
+            _ = try context.requireUser()
+            return try .json(try await checkin.minhasEncomendas(caller: context.caller))
+        }
+    }
+
     static func financeiro(_ api: API, _ backend: Backend) {
         let financeiro = backend.negocio.financeiro
         let periodo: [QueryParameter] = [

@@ -18,6 +18,9 @@ export const ROUTES = [
   { path: '/unidades/:id/dia', view: () => import('./views/unidade-dia.js'), title: 'Espaços da unidade no dia', access: 'publico' },
   { path: '/reservas', view: () => import('./views/reservas.js'), title: 'Minhas reservas', access: 'membro', nav: 'membro', label: 'Minhas reservas' },
   { path: '/visitantes', view: () => import('./views/visitantes.js'), title: 'Meus visitantes', access: 'membro', nav: 'membro', label: 'Visitantes', semAdmin: true },
+  // reached from the notice on "Minhas reservas" and from each arrival's notification (the
+  // member's menu has no room for one more link)
+  { path: '/correspondencia', view: () => import('./views/correspondencia.js'), title: 'Minha correspondência', access: 'membro' },
   { path: '/creditos', view: () => import('./views/creditos.js'), title: 'Meus créditos', access: 'membro', nav: 'membro', label: 'Meus créditos', semAdmin: true },
   { path: '/plano', view: () => import('./views/plano.js'), title: 'Meu plano', access: 'membro', nav: 'membro', label: 'Meu plano', semAdmin: true },
   { path: '/pacotes', view: () => import('./views/pacotes.js'), title: 'Pacotes de créditos', access: 'membro', nav: 'membro', label: 'Pacotes', semAdmin: true },

@@ -19,6 +19,8 @@ public enum Notificacao {
         case convite
         /// A visitor: the invitation to the visitor's address, the arrival to the host.
         case visita
+        /// A letter or parcel that waits for the member at the front desk.
+        case correspondencia
     }
 
     public struct Enviada: Codable, Sendable, Equatable {

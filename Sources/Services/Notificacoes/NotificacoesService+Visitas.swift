@@ -58,6 +58,23 @@ extension NotificacoesService {
             texto: "Seu visitante esperado às \(hora) chegou à recepção da \(lugar).")
     }
 
+    /// The member is told (inbox and e-mail) that a letter or parcel waits at the front desk
+    /// (ADR 0017): what it is, from whom, where, and the desk's note (where it is kept).
+    func correspondencia(_ registrada: Encomenda.Registrada) async throws -> Aviso? {
+        let lugar = try await unidade(registrada.unidadeId)?.nome ?? "unidade"
+        let oQue =
+            switch registrada.tipo {
+            case .carta: "Uma carta"
+            case .pacote: "Um pacote"
+            case .outro: "Uma correspondência"
+            }
+        let remetente = registrada.remetente.map { " de \($0)" } ?? ""
+        let observacao = registrada.observacao.map { " Observação da recepção: \($0)." } ?? ""
+        return Aviso(
+            tipo: .correspondencia, usuarioId: registrada.usuarioId, reservaId: nil, titulo: "Correspondência na recepção da \(lugar)",
+            texto: "\(oQue)\(remetente) chegou para você e está na recepção da \(lugar).\(observacao) Retire quando vier.")
+    }
+
     private func unidade(_ id: UUID) async throws -> UnidadeView? {
         try await store.document(CatalogoReadModel.unidades, key: id.lowercasedString)
             .flatMap { try? ReadModelJSON.decoder.decode(UnidadeView.self, from: $0) }

@@ -42,6 +42,11 @@ const friendly = {
   visitante_ja_saiu: 'A saída deste visitante já foi registrada.',
   visitante_nao_chegou: 'Registre a chegada do visitante antes da saída.',
 
+  // correspondência na recepção
+  encomenda_ja_registrada: 'Esta correspondência já foi registrada.',
+  encomenda_retirada: 'Esta correspondência já foi entregue ao membro.',
+  encomenda_cancelada: 'O registro desta correspondência foi cancelado.',
+
   // espaços, preços, cupons
   unidade_ja_cadastrada: 'Esta unidade já está cadastrada.',
   espaco_ja_cadastrado: 'Este espaço já está cadastrado.',

@@ -230,3 +230,16 @@ export function minutosDeHoras(texto) {
   if (m) return Number(m[1]);
   return null;
 }
+
+/**
+ * How long ago an instant was, in words: "há menos de 1 minuto", "há 5 minutos", "há 2 horas",
+ * "há 3 dias" (whole units, rounded down; a future instant reads as now).
+ */
+export function haQuantoTempo(iso, now = Date.now()) {
+  const minutos = Math.max(0, Math.floor((now - Date.parse(iso)) / 60_000));
+  if (minutos < 1) return 'há menos de 1 minuto';
+  if (minutos < 60) return `há ${plural(minutos, 'minuto', 'minutos')}`;
+  const horas = Math.floor(minutos / 60);
+  if (horas < 24) return `há ${plural(horas, 'hora', 'horas')}`;
+  return `há ${plural(Math.floor(horas / 24), 'dia', 'dias')}`;
+}

@@ -90,6 +90,7 @@ export const REGISTROS = {
   espaco: 'Espaço', faturas: 'Faturas', notificacao: 'Notificação', pagamento: 'Pagamento',
   reserva: 'Reserva', tabela: 'Preços', unidade: 'Unidade', usuario: 'Conta',
   empresa: 'Empresa', vinculo: 'Vínculo com empresa', pacote: 'Pacote de créditos', compra: 'Compra de pacote',
+  encomenda: 'Correspondência',
 };
 
 /** The services that write the log, and the system actors ("system:<nome>"). */
@@ -144,6 +145,7 @@ export const NOTIFICACAO_TIPOS = {
   no_show: 'Ausência',
   expiracao: 'Prazo expirado',
   visita: 'Visitante',
+  correspondencia: 'Correspondência',
 };
 
 export const FATURA_STATUS = {
@@ -225,3 +227,14 @@ export const VISITA_KIND = { esperada: 'info', presente: 'sucesso', saiu: 'neutr
 export function visitaSemAviso(v) {
   return Boolean(v.registradaPor) && String(v.registradaPor).toLowerCase() !== String(v.usuarioId).toLowerCase();
 }
+
+// ---- mail and parcels held at the front desk ---------------------------------------------------------
+
+/** What arrived for a member (an encomenda's `tipo`). */
+export const ENCOMENDA_TIPOS = { carta: 'Carta', pacote: 'Pacote', outro: 'Outro' };
+
+/** Where a letter or parcel stands (an encomenda's `situacao`), in words. */
+export const ENCOMENDA_SITUACAO = { aguardando: 'Aguardando retirada', retirada: 'Retirada', cancelada: 'Cancelada' };
+
+/** The badge kind (ui.badge) of each ENCOMENDA_SITUACAO key. */
+export const ENCOMENDA_KIND = { aguardando: 'info', retirada: 'sucesso', cancelada: 'neutro' };

@@ -27,9 +27,20 @@ export function render({ container, query, setQuery, signal }) {
   let pagina = Math.max(1, Number(query.get('pagina')) || 1);
   let devolucoes = new Map();
   const list = h('div');
+  const correio = h('div');
   replace(container,
     pageHeader('Minhas reservas', 'Acompanhe, pague e cancele suas reservas.'),
+    correio,
     list);
+
+  // Mail waiting at a front desk: a line that leads to it (nothing when none, or unreadable).
+  api('/api/encomendas', { signal }).then((mail) => {
+    const n = mail?.aguardando?.length ?? 0;
+    if (!n) return;
+    replace(correio, h('p', { class: 'alert alert--info' },
+      n === 1 ? 'Há 1 correspondência esperando por você na recepção. ' : `Há ${n} correspondências esperando por você na recepção. `,
+      link('/correspondencia', 'Ver correspondência'), '.'));
+  }).catch(() => {});
 
   function load() {
     loadInto(list, async () => {

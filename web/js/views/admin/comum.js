@@ -34,9 +34,10 @@ export function espacoTabs(id, current) {
  * A small button that asks first (a modal confirmation, `dialogo`: confirmDialog's options), then
  * runs `acao` (its request) and `depois`; on failure the error shows under the button. `oculto`
  * completes its name for screen readers ("Remover" → "Remover a regra Horário de pico").
+ * `principal` makes it the row's main action (a filled button); `attrs` go on the button.
  */
-export function botaoQueConfirma({ texto, oculto, dialogo, ocupado, acao, depois }) {
-  const button = h('button', { type: 'button', class: 'button button--secondary button--small' }, texto,
+export function botaoQueConfirma({ texto, oculto, dialogo, ocupado, acao, depois, principal = false, attrs = {} }) {
+  const button = h('button', { type: 'button', class: `button ${principal ? '' : 'button--secondary '}button--small`, ...attrs }, texto,
     h('span', { class: 'visually-hidden' }, ` ${oculto}`));
   button.addEventListener('click', async () => {
     if (!await confirmDialog({ danger: true, ...dialogo })) return;
