@@ -14,8 +14,9 @@ public struct EncomendaView: Codable, Sendable, Equatable {
     public let usuarioId: String
     public let unidadeId: String
     public let tipo: Encomenda.Tipo
-    public let remetente: String?
-    public let observacao: String?
+    /// Sealed in the log and here (under the recipient's key); the service opens them.
+    public var remetente: String?
+    public var observacao: String?
     public var situacao: Encomenda.Situacao
     public let registradaEm: Date
     /// Who at the desk registered it.

@@ -2,6 +2,7 @@ import Domain
 import EventStore
 import Foundation
 import HTTPTypes
+import Projections
 import Services
 import Testing
 
@@ -65,10 +66,30 @@ struct EncomendasTests {
                 return caixa?.first { $0["tipo"] as? String == "correspondencia" }
             }
             #expect(aviso["titulo"] as? String == "Correspondência na recepção da Paulista")
-            #expect(
-                aviso["texto"] as? String
-                    == "Um pacote de Amazon chegou para você e está na recepção da Paulista. Observação da recepção: armário 3. Retire quando vier.")
-            _ = try await eventually("Ana's e-mail") { try harness.emails().first { $0.subject == "Correspondência na recepção da Paulista" } }
+            // The stored notice names neither the sender nor the note (sealed under Ana's key);
+            // the e-mail, opened when sent, gives both.
+            #expect(aviso["texto"] as? String == "Um pacote chegou para você e está na recepção da Paulista. Retire quando vier.")
+            let email = try await eventually("Ana's e-mail") {
+                try harness.emails().first { $0.subject == "Correspondência na recepção da Paulista" }
+            }
+            #expect(email.text?.contains("Remetente: Amazon.") == true && email.text?.contains("Observação da recepção: armário 3.") == true)
+            let gravada = try #require(try await harness.allEvents().first { $0.type == Encomenda.Catalogo.registrada.type })
+            let noLog = String(decoding: gravada.data, as: UTF8.self)
+            #expect(!noLog.contains("Amazon") && !noLog.contains("armário") && noLog.contains("pii:v1:\(ana)"))
+            // The key sent again with another parcel is refused (the edge's check, and the
+            // service's own, which a lost request key would leave alone).
+            let outra = try await client.json(.post, "/api/admin/encomendas", pedido(tipo: "carta"), token: cenario.admin, headers: chave)
+            #expect(outra.status == .unprocessableContent && outra.erro == "chave_de_idempotencia_reutilizada")
+            let adminId = try #require(try await client.json(.get, "/api/auth/me", token: cenario.admin).object["id"] as? String)
+            let checkin = harness.backend.negocio.checkin
+            let semChave = Caller(requestId: "teste", usuario: adminId, papel: "admin", idempotencyKey: "\(adminId)|pacote-1")
+            func registrar(_ tipo: String) async throws -> EncomendaView {
+                try await checkin.registrarEncomenda(
+                    try JSONDecoder().decode(CheckinService.PedidoDeEncomenda.self, from: Data(pedido(tipo: tipo).utf8)), caller: semChave)
+            }
+            #expect(try await registrar("pacote").id == id)
+            await #expect(throws: ServiceError.self) { try await registrar("carta") }
+            #expect(try await encomendas() == 1)
             let minhas = try await client.json(.get, "/api/encomendas", token: cenario.membro).object
             #expect((minhas["aguardando"] as? [[String: Any]])?.map { $0["id"] as? String } == [id])
             #expect(try await client.register("dora@example.com", nome: "Dora").status == .created)
@@ -94,6 +115,11 @@ struct EncomendasTests {
             #expect(try await daUnidade() == [id, cartaId], "what waits, oldest first")
             let cancelada = try await client.json(.post, "/api/admin/encomendas/\(cartaId)/cancelamento", token: cenario.admin)
             #expect(cancelada.status == .ok && cancelada.object["situacao"] as? String == "cancelada")
+            // Ana, told of the letter, is told that nothing waits.
+            _ = try await eventually("Ana's notice of the cancellation") {
+                let caixa = try await client.json(.get, "/api/notificacoes", token: cenario.membro).object["itens"] as? [[String: Any]]
+                return caixa?.first { $0["titulo"] as? String == "Correspondência: aviso cancelado" }
+            }
             #expect(try await client.json(.post, "/api/admin/encomendas/\(cartaId)/cancelamento", token: cenario.admin).status == .ok)
             let naoEntregue = try await client.json(.post, "/api/admin/encomendas/\(cartaId)/retirada", token: cenario.admin)
             #expect(naoEntregue.status == .conflict && naoEntregue.erro == "encomenda_cancelada")

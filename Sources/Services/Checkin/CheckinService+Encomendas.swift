@@ -58,6 +58,25 @@ extension CheckinService {
         }
         try ServiceError.texto(pedido.remetente, campo: "remetente", maximo: Encomenda.tamanhoMaximoDoRemetente)
         try ServiceError.texto(pedido.observacao, campo: "observacao", maximo: Encomenda.tamanhoMaximoDaObservacao)
+        func limpo(_ texto: String?) -> String? {
+            guard let limpo = texto?.trimmingCharacters(in: .whitespacesAndNewlines), !limpo.isEmpty else { return nil }
+            return limpo
+        }
+        let (remetente, observacao) = (limpo(pedido.remetente), limpo(pedido.observacao))
+        let id = Encomenda.ID(caller.idempotencyKey.map { Events.derivedId("encomenda", quem, $0) } ?? EventIDs.random())
+        let stream = StreamNames.encomenda(id)
+        // A retry (same operator, same key) answers what was written, even if the recipient has
+        // since left; the key sent with another parcel is refused.
+        if case .existente(let dados) = try await encomendas.load(stream).state {
+            let escrita = try await aberta(EncomendaView(dados))
+            guard dados.registro.unidadeId == unidadeId, dados.registro.usuarioId == usuario.description, dados.registro.tipo == tipo,
+                escrita.remetente == remetente, escrita.observacao == observacao
+            else {
+                throw ServiceError(
+                    .invalido, codigo: "chave_de_idempotencia_reutilizada", mensagem: "esta Idempotency-Key já foi usada com outra correspondência")
+            }
+            return escrita
+        }
         guard case .existente = try await unidades.load(StreamNames.unidade(Unidade.ID(unidadeId))).state else {
             throw ServiceError.invalido("unidadeId", "a unidade \(unidadeId.lowercasedString) não existe")
         }
@@ -65,25 +84,25 @@ extension CheckinService {
         guard case .existente(let conta) = try await contas.load(UsuariosService.stream(usuario)).state, conta.ativo else {
             throw ServiceError.invalido("usuarioId", "não há membro ativo com o id \(para.prefix(60))")
         }
-        let id = Encomenda.ID(caller.idempotencyKey.map { Events.derivedId("encomenda", quem, $0) } ?? EventIDs.random())
-        let stream = StreamNames.encomenda(id)
-        if case .existente(let dados) = try await encomendas.load(stream).state { return EncomendaView(dados) }
+        guard let vault else { throw ServiceError.indisponivel("o cofre de dados pessoais não está configurado neste processo") }
         // The recipient reads it next, not only the desk.
         caller.receipt?.markShared()
         let now = clock.now
-        func limpo(_ texto: String?) -> String? {
-            guard let limpo = texto?.trimmingCharacters(in: .whitespacesAndNewlines), !limpo.isEmpty else { return nil }
-            return limpo
+        // The sender and the note may name people: sealed under the recipient's key, erased with
+        // their account (ADR 0017).
+        func selado(_ texto: String?) async throws -> String? {
+            guard let texto else { return nil }
+            return try await vault.seal(texto, for: usuario.rawValue).rawValue
         }
         let registrada = Encomenda.Registrada(
-            encomendaId: id, usuarioId: usuario.description, unidadeId: unidadeId, tipo: tipo, remetente: limpo(pedido.remetente),
-            observacao: limpo(pedido.observacao), por: quem, em: now)
+            encomendaId: id, usuarioId: usuario.description, unidadeId: unidadeId, tipo: tipo, remetente: try await selado(remetente),
+            observacao: try await selado(observacao), por: quem, em: now)
         let state = try await encomendas.handle(
             stream, at: now, metadata: metadataDaEncomenda(id, caller), receipt: caller.receipt, failure: { ServiceError($0) }
         ) { _ in
             .registrar(registrada)
         }
-        return try Self.encomenda(state)
+        return try await aberta(try Self.encomenda(state))
     }
 
     /// The desk hands it over: 409 `encomenda_retirada` when it was already, 409
@@ -111,7 +130,7 @@ extension CheckinService {
         ) { _ in
             command(caller.usuario ?? "admin", now)
         }
-        return try Self.encomenda(state)
+        return try await aberta(try Self.encomenda(state))
     }
 
     // MARK: Queries
@@ -122,8 +141,8 @@ extension CheckinService {
         let todas = try await store.documents(EncomendasReadModel.doMembro, grupo: usuario, limit: 1000, offset: 0)
             .map { try ReadModelJSON.decoder.decode(EncomendaView.self, from: $0) }
         return MinhasEncomendas(
-            aguardando: todas.filter { $0.situacao == .aguardando }.reversed(),
-            anteriores: Array(todas.filter { $0.situacao != .aguardando }.prefix(Self.anterioresMaximo)))
+            aguardando: try await abertas(todas.filter { $0.situacao == .aguardando }.reversed()),
+            anteriores: try await abertas(Array(todas.filter { $0.situacao != .aguardando }.prefix(Self.anterioresMaximo))))
     }
 
     /// The desk's list of a unit: what waits (`aguardando`, oldest first) or every letter
@@ -143,10 +162,31 @@ extension CheckinService {
         let colecao = todas ? EncomendasReadModel.daUnidade : EncomendasReadModel.aguardando
         let itens = try await store.documents(colecao, grupo: unidadeId.lowercasedString, limit: todas ? Self.encomendasNaLista : 1000, offset: 0)
             .map { try ReadModelJSON.decoder.decode(EncomendaView.self, from: $0) }
-        return EncomendasDaUnidade(unidadeId: unidadeId.lowercasedString, itens: itens)
+        return EncomendasDaUnidade(unidadeId: unidadeId.lowercasedString, itens: try await abertas(itens))
     }
 
     // MARK: Helpers
+
+    /// The view with the sender and the note opened (nil once the recipient's key is erased).
+    private func aberta(_ view: EncomendaView) async throws -> EncomendaView {
+        var view = view
+        func aberto(_ texto: String?) async throws -> String? {
+            guard let texto else { return nil }
+            let campo = SealedField(rawValue: texto)
+            guard campo.subject != nil else { return texto }
+            guard let vault else { return nil }
+            return try await vault.open(campo).value
+        }
+        view.remetente = try await aberto(view.remetente)
+        view.observacao = try await aberto(view.observacao)
+        return view
+    }
+
+    private func abertas(_ views: [EncomendaView]) async throws -> [EncomendaView] {
+        var abertas: [EncomendaView] = []
+        for view in views { abertas.append(try await aberta(view)) }
+        return abertas
+    }
 
     private func metadataDaEncomenda(_ id: Encomenda.ID, _ caller: Caller) -> EventMetadata {
         EventMetadata(correlationId: id.rawValue, actor: caller.usuario ?? "admin", requestId: caller.requestId, service: Self.consumidor)

@@ -148,6 +148,8 @@ extension NotificacoesService {
             return try await chegadaDeVisita(try decoder.decode(Visita.Ocorrencia.self, from: event.data))
         case Encomenda.Catalogo.registrada:
             return try await correspondencia(try decoder.decode(Encomenda.Registrada.self, from: event.data))
+        case Encomenda.Catalogo.cancelada:
+            return try await correspondenciaCancelada(try decoder.decode(Encomenda.Ocorrencia.self, from: event.data))
         case Assinatura.Catalogo.cobrancaEmitida:
             // A cycle to pay by PIX or boleto: its code, by e-mail (a card is charged by itself;
             // its outcome has its own e-mails).

@@ -59,7 +59,8 @@ extension NotificacoesService {
     }
 
     /// The member is told (inbox and e-mail) that a letter or parcel waits at the front desk
-    /// (ADR 0017): what it is, from whom, where, and the desk's note (where it is kept).
+    /// (ADR 0017): what it is and where. The sender and the desk's note are sealed under the
+    /// member's key: the e-mail gives them (opened now), the stored notice does not.
     func correspondencia(_ registrada: Encomenda.Registrada) async throws -> Aviso? {
         let lugar = try await unidade(registrada.unidadeId)?.nome ?? "unidade"
         let oQue =
@@ -68,11 +69,23 @@ extension NotificacoesService {
             case .pacote: "Um pacote"
             case .outro: "Uma correspondência"
             }
-        let remetente = registrada.remetente.map { " de \($0)" } ?? ""
-        let observacao = registrada.observacao.map { " Observação da recepção: \($0)." } ?? ""
+        let texto = "\(oQue) chegou para você e está na recepção da \(lugar). Retire quando vier."
+        var detalhes: [String] = []
+        if let selado = registrada.remetente, let remetente = try await abrir(selado) { detalhes.append("Remetente: \(remetente).") }
+        if let selado = registrada.observacao, let nota = try await abrir(selado) { detalhes.append("Observação da recepção: \(nota).") }
         return Aviso(
             tipo: .correspondencia, usuarioId: registrada.usuarioId, reservaId: nil, titulo: "Correspondência na recepção da \(lugar)",
-            texto: "\(oQue)\(remetente) chegou para você e está na recepção da \(lugar).\(observacao) Retire quando vier.")
+            texto: texto, textoDoEmail: detalhes.isEmpty ? nil : ([texto] + detalhes).joined(separator: "\n\n"))
+    }
+
+    /// A registration the desk made by mistake and cancelled: the member, told of it, is told
+    /// that nothing waits.
+    func correspondenciaCancelada(_ cancelada: Encomenda.Ocorrencia) async throws -> Aviso? {
+        let lugar = try await unidade(cancelada.unidadeId)?.nome ?? "unidade"
+        return Aviso(
+            tipo: .correspondencia, usuarioId: cancelada.usuarioId, reservaId: nil, titulo: "Correspondência: aviso cancelado",
+            texto: "A recepção da \(lugar) registrou por engano uma correspondência para você e cancelou o registro: "
+                + "nada espera por você lá. Desconsidere o aviso anterior.")
     }
 
     private func unidade(_ id: UUID) async throws -> UnidadeView? {

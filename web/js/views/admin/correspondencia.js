@@ -36,6 +36,14 @@ export function correspondencia({ signal, nomes }) {
   let mostrada = null; // the unit whose list is on screen
   let pedido = null; // the latest request: an older answer is dropped
   let acting = 0;
+  // One Action per item and act, kept across the refreshes that redraw the rows: a click sent
+  // again after a lost answer is the same request (its key), not a second hand-over.
+  const acoes = new Map();
+  const acaoDe = (id, ato) => {
+    const chave = `${id}|${ato}`;
+    if (!acoes.has(chave)) acoes.set(chave, new Action());
+    return acoes.get(chave);
+  };
 
   const tituloId = uid('correspondencia');
   const listaId = uid('correspondencia-lista');
@@ -182,7 +190,7 @@ export function correspondencia({ signal, nomes }) {
         danger: false,
       },
       ocupado: 'Registrando…',
-      acao: () => agindo(() => new Action().run(`/api/admin/encomendas/${encodeURIComponent(e.id)}/retirada`)),
+      acao: () => agindo(() => acaoDe(e.id, 'retirada').run(`/api/admin/encomendas/${encodeURIComponent(e.id)}/retirada`)),
       depois: () => {
         flash(`Entregue a ${quem}: ${coisa}.`, 'sucesso');
         depoisDe(e, 'entregar');
@@ -200,7 +208,7 @@ export function correspondencia({ signal, nomes }) {
         cancelText: 'Manter',
       },
       ocupado: 'Cancelando…',
-      acao: () => agindo(() => new Action().run(`/api/admin/encomendas/${encodeURIComponent(e.id)}/cancelamento`)),
+      acao: () => agindo(() => acaoDe(e.id, 'cancelamento').run(`/api/admin/encomendas/${encodeURIComponent(e.id)}/cancelamento`)),
       depois: () => {
         flash('Registro cancelado.', 'sucesso');
         depoisDe(e, 'cancelar');
