@@ -38,11 +38,11 @@ export function correspondencia({ signal, nomes }) {
   let acting = 0;
   // One Action per item and act, kept across the refreshes that redraw the rows: a click sent
   // again after a lost answer is the same request (its key), not a second hand-over.
-  const acoes = new Map();
+  const pedidosPorItem = new Map();
   const acaoDe = (id, ato) => {
     const chave = `${id}|${ato}`;
-    if (!acoes.has(chave)) acoes.set(chave, new Action());
-    return acoes.get(chave);
+    if (!pedidosPorItem.has(chave)) pedidosPorItem.set(chave, new Action());
+    return pedidosPorItem.get(chave);
   };
 
   const tituloId = uid('correspondencia');
