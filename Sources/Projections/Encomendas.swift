@@ -87,7 +87,8 @@ public enum EncomendasReadModel {
 
     private static func save(_ view: EncomendaView, _ batch: ProjectionBatch) throws {
         let ordem = ReservasReadModel.ordem(view.registradaEm)
-        let recente = ordemDecrescente(view.registradaEm)
+        // Newest first, as the analytics rankings sort (milliseconds, descending as text).
+        let recente = AnalyticsReadModel.ordemDecrescente(Int64((view.registradaEm.timeIntervalSince1970 * 1_000).rounded()))
         if view.situacao == .aguardando {
             try batch.put(view, aguardando, view.id, grupo: view.unidadeId, ordem: ordem)
         } else {
@@ -95,12 +96,5 @@ public enum EncomendasReadModel {
         }
         try batch.put(view, daUnidade, view.id, grupo: view.unidadeId, ordem: recente)
         try batch.put(view, doMembro, view.id, grupo: view.usuarioId, ordem: recente)
-    }
-
-    /// Sorts newest first when compared as text.
-    static func ordemDecrescente(_ instante: Date) -> String {
-        let segundos = Int64((instante.timeIntervalSince1970 * 1_000).rounded())
-        let digitos = String(9_999_999_999_999 - min(max(segundos, 0), 9_999_999_999_999))
-        return String(repeating: "0", count: max(0, 13 - digitos.count)) + digitos
     }
 }
