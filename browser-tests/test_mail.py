@@ -220,7 +220,13 @@ def test_the_front_desk_holds_mail_for_a_member_until_it_is_handed_over(browser,
 
     eventually(lambda: dela()["aguardando"], "the third item in the member's list")
     celular = browser(size=(390, 844), mobile=True)
-    open_signed_in(celular, server, (helena_email, helena_senha), "/correspondencia")
+    open_signed_in(celular, server, (helena_email, helena_senha), "/reservas")
+    aviso_no_celular = celular.wait_text("Há 1 correspondência esperando por você na recepção.", "#view")
+    no_sideways_scroll(celular)
+    celular.step("minhas reservas no celular: aviso de correspondencia")
+    # (the link wraps over two lines here, so the page is opened by its address; the desktop presses it above)
+    assert aviso_no_celular.find_element(By.LINK_TEXT, "Ver correspondência").get_attribute("href").endswith("/correspondencia")
+    celular.open("/correspondencia")
     celular.wait_heading("Minha correspondência")
     esperando = celular.row("Cartório", ESPERANDO)
     assert "Outro" in esperando.text and "sala de apoio" in esperando.text, esperando.text
