@@ -59,7 +59,15 @@ public struct Negocio: Sendable {
     public static func make(
         store: any EventStore, clock: any WallClock, usuarios: UsuariosService, integracoes: Integracoes, logger: Logger
     ) -> Negocio {
-        Negocio(
+        // A member's name as their profile has it; nil for an unknown or erased account.
+        let nomeDoMembro: @Sendable (String) async throws -> String? = { usuario in
+            do {
+                return try await usuarios.perfil(usuario: usuario).nome
+            } catch let error as ServiceError where error.kind == .naoEncontrado {
+                return nil
+            }
+        }
+        return Negocio(
             pagamentos: PagamentosService(
                 store: store, clock: clock, provider: integracoes.provider, segredoDoWebhook: integracoes.segredoDoWebhook, logger: logger,
                 contas: .de(usuarios)),
@@ -80,16 +88,12 @@ public struct Negocio: Sendable {
                 lembreteHoras: integracoes.lembreteHoras, tentativas: integracoes.tentativasDeEmail, pausa: integracoes.pausaDeEmail,
                 abrir: { try await usuarios.cofre.open(SealedField(rawValue: $0)).value }, enderecoPublico: integracoes.enderecoPublico,
                 logger: logger),
-            checkin: CheckinService(store: store, clock: clock, vault: usuarios.cofre),
+            checkin: CheckinService(
+                store: store, clock: clock, vault: usuarios.cofre,
+                nomeDoMembro: nomeDoMembro),
             financeiro: FinanceiroService(
                 store: store, clock: clock,
-                nomeDoMembro: { usuario in
-                    do {
-                        return try await usuarios.perfil(usuario: usuario).nome
-                    } catch let error as ServiceError where error.kind == .naoEncontrado {
-                        return nil
-                    }
-                },
+                nomeDoMembro: nomeDoMembro,
                 sede: {
                     let primeira = try await store.readCategory(Unidade.Catalogo.category, after: .start, limit: 1).first
                     return primeira.flatMap { UUID(text: String($0.stream.rawValue.dropFirst(Unidade.Catalogo.category.count + 1))) }
@@ -97,13 +101,7 @@ public struct Negocio: Sendable {
             analytics: AnalyticsService(store: store, clock: clock),
             assinaturas: AssinaturasService(
                 store: store, clock: clock, vault: usuarios.cofre,
-                nomeDoMembro: { usuario in
-                    do {
-                        return try await usuarios.perfil(usuario: usuario).nome
-                    } catch let error as ServiceError where error.kind == .naoEncontrado {
-                        return nil
-                    }
-                }))
+                nomeDoMembro: nomeDoMembro))
     }
 }
 

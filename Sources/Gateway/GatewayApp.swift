@@ -78,6 +78,7 @@ public enum GatewayApp {
         Routes.checkin(api, backend)
         Routes.visitas(api, backend)
         Routes.encomendas(api, backend)
+        Routes.chamados(api, backend)
         api.owner = .notificacoes
         Routes.notificacoes(api, backend)
         api.owner = .financeiro

@@ -119,6 +119,37 @@ extension OpenAPI {
             "VisitasDoDia": object(
                 ["unidadeId": uuid, "data": ["type": "string", "format": "date"], "itens": array(ref("Visita"))],
                 required: ["unidadeId", "data", "itens"]),
+            "ChamadoNovo": object(
+                [
+                    "unidadeId": uuid.merging(["description": "a unidade onde está o problema"]) { $1 },
+                    "categoria": ["type": "string", "enum": Chamado.Categoria.allCases.map(\.rawValue)],
+                    "assunto": textoLivre(Chamado.tamanhoMaximoDoAssunto, obrigatorio: true),
+                    "descricao": textoLivre(Chamado.tamanhoMaximoDaMensagem, obrigatorio: true),
+                ], required: ["unidadeId", "categoria", "assunto", "descricao"]),
+            "MensagemDeChamado": object(["texto": textoLivre(Chamado.tamanhoMaximoDaMensagem, obrigatorio: true)], required: ["texto"]),
+            "Chamado": object(
+                [
+                    "id": uuid, "usuarioId": text.merging(["description": "quem o abriu"]) { $1 },
+                    "autor": text.merging(["description": "o nome de quem o abriu (ausente se a conta foi apagada)"]) { $1 }, "unidadeId": uuid,
+                    "categoria": ["type": "string", "enum": Chamado.Categoria.allCases.map(\.rawValue)], "assunto": text, "descricao": text,
+                    "situacao": ["type": "string", "enum": Chamado.Situacao.allCases.map(\.rawValue)],
+                    "aguardando": [
+                        "type": "string", "enum": ["equipe", "membro"],
+                        "description":
+                            "quem deve agir: a equipe (o membro escreveu por último) ou o membro (a equipe respondeu); ausente se resolvido",
+                    ],
+                    "abertoEm": instant, "atualizadoEm": instant, "resolvidoEm": instant,
+                    "resolvidoPor": text.merging(["description": "quem o marcou como resolvido"]) { $1 },
+                    "mensagens": array(
+                        object(
+                            [
+                                "texto": text, "por": text.merging(["description": "quem escreveu"]) { $1 }, "daEquipe": ["type": "boolean"],
+                                "em": instant,
+                            ], required: ["por", "daEquipe", "em"])),
+                ], required: ["id", "usuarioId", "unidadeId", "categoria", "situacao", "abertoEm", "atualizadoEm", "mensagens"]),
+            "MeusChamados": object(
+                ["abertos": array(ref("Chamado")), "resolvidos": array(ref("Chamado"))], required: ["abertos", "resolvidos"]),
+            "ChamadosDaUnidade": object(["unidadeId": uuid, "itens": array(ref("Chamado"))], required: ["unidadeId", "itens"]),
             "EncomendaNova": object(
                 [
                     "unidadeId": uuid.merging(["description": "a unidade em cuja recepção a correspondência chegou"]) { $1 },

@@ -187,6 +187,66 @@ extension Routes {
         }
     }
 
+    /// The help desk (ADR 0018): a member opens a request to a unit's team; the author and the
+    /// team (any admin) write in it and resolve it; the team lists a unit's requests.
+    static func chamados(_ api: API, _ backend: Backend) {
+        let checkin = backend.negocio.checkin
+        api.add(
+            Operation(
+                method: .post, path: "/api/chamados", summary: "Abrir um chamado para a equipe de uma unidade (ex.: a internet caiu)",
+                tag: "checkin", auth: true, request: "ChamadoNovo", response: "Chamado", success: 201, errors: [409, 422])
+        ) { _, context, body in
+            let pedido = try JSON.decode(CheckinService.PedidoDeChamado.self, from: body)
+            return try .json(try await checkin.abrirChamado(pedido, caller: context.caller), status: 201)
+        }
+        api.add(
+            Operation(
+                method: .get, path: "/api/chamados", summary: "Meus chamados: os abertos e os resolvidos", tag: "checkin", auth: true,
+                response: "MeusChamados")
+        ) { _, context, _ in
+            _ = try context.requireUser()
+            return try .json(try await checkin.meusChamados(caller: context.caller))
+        }
+        api.add(
+            Operation(
+                method: .get, path: "/api/chamados/{id}", summary: "Um chamado com suas mensagens (de quem o abriu, ou da equipe)",
+                tag: "checkin", auth: true, response: "Chamado", errors: [404])
+        ) { _, context, _ in
+            try .json(try await checkin.chamado(try context.parameters.require("id"), caller: context.caller))
+        }
+        api.add(
+            Operation(
+                method: .post, path: "/api/chamados/{id}/mensagens",
+                summary: "Escrever no chamado (quem o abriu, ou a equipe); a mensagem de quem o abriu reabre um chamado resolvido",
+                tag: "checkin", auth: true, request: "MensagemDeChamado", response: "Chamado", errors: [404, 409, 422])
+        ) { _, context, body in
+            let mensagem = try JSON.decode(CheckinService.MensagemDeChamado.self, from: body)
+            return try .json(try await checkin.responderChamado(try context.parameters.require("id"), mensagem, caller: context.caller))
+        }
+        api.add(
+            Operation(
+                method: .post, path: "/api/chamados/{id}/resolucao", summary: "Marcar o chamado como resolvido (quem o abriu, ou a equipe)",
+                tag: "checkin", auth: true, response: "Chamado", errors: [404])
+        ) { _, context, _ in
+            try .json(try await checkin.resolverChamado(try context.parameters.require("id"), caller: context.caller))
+        }
+        api.add(
+            Operation(
+                method: .get, path: "/api/admin/chamados", summary: "Equipe: os chamados de uma unidade (os abertos, ou todos)", tag: "checkin",
+                auth: true, admin: true, response: "ChamadosDaUnidade", errors: [400, 404],
+                query: [
+                    .id("unidade", "id da unidade", required: true),
+                    QueryParameter(
+                        name: "situacao", description: "abertos (padrão: os mais antigos primeiro) ou todos (os mais recentes primeiro)",
+                        form: .choice(["abertos", "todos"])),
+                ])
+        ) { request, _, _ in
+            let query = request.uri.queryParameters
+            guard let unidade = query.get("unidade") else { throw ServiceError.requisicaoInvalida("informe 'unidade'") }
+            return try .json(try await checkin.chamadosDaUnidade(unidade: unidade, situacao: query.get("situacao")))
+        }
+    }
+
     static func financeiro(_ api: API, _ backend: Backend) {
         let financeiro = backend.negocio.financeiro
         let periodo: [QueryParameter] = [

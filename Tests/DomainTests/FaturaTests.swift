@@ -328,12 +328,3 @@ struct LancamentoTests {
 extension Fatura {
     typealias Scenario = DomainTests.Scenario<Fatura.Command, Fatura.State, Fatura.Event, Fatura.Failure>
 }
-
-extension Scenario {
-    /// `given` for a history built by running commands.
-    fileprivate func given(_ events: [Event]) -> Self {
-        var copy = self
-        copy.history = events
-        return copy
-    }
-}

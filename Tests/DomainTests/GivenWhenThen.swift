@@ -8,7 +8,10 @@ struct Scenario<Command, State: Sendable, Event: Equatable, Failure: Error & Equ
 
     init(_ decider: Decider<Command, State, Event, Failure>) { self.decider = decider }
 
-    func given(_ events: Event...) -> Self {
+    func given(_ events: Event...) -> Self { given(events) }
+
+    /// `given` for a history built in a loop or by running commands.
+    func given(_ events: [Event]) -> Self {
         var copy = self
         copy.history = events
         return copy

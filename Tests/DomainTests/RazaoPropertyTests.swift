@@ -201,12 +201,3 @@ struct RazaoPropertyTests {
         }
     }
 }
-
-extension Scenario {
-    /// `given` for a history built in a loop.
-    fileprivate func given(_ events: [Event]) -> Self {
-        var copy = self
-        copy.history = events
-        return copy
-    }
-}

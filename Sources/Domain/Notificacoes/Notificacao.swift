@@ -21,6 +21,8 @@ public enum Notificacao {
         case visita
         /// A letter or parcel that waits for the member at the front desk.
         case correspondencia
+        /// The team's reply to a member's help-desk request, or its resolution.
+        case chamado
     }
 
     public struct Enviada: Codable, Sendable, Equatable {

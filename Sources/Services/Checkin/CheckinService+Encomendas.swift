@@ -1,6 +1,6 @@
 import Domain
 import EventStore
-public import Foundation
+import Foundation
 public import Projections
 
 /// Mail and parcels held at the front desk (ADR 0017): the desk (an admin) registers a letter or

@@ -15,11 +15,18 @@ public final class CheckinService: Sendable {
     let clock: any WallClock
     /// Seals and opens visitors' names and e-mails (nil: visitors cannot be registered here).
     let vault: PersonalDataVault?
+    /// A member's name as their profile has it (nil for an unknown or erased account): the
+    /// help desk's requests name their author for the team.
+    let nomeDoMembro: @Sendable (String) async throws -> String?
 
-    public init(store: any ServiceStore, clock: any WallClock, vault: PersonalDataVault? = nil) {
+    public init(
+        store: any ServiceStore, clock: any WallClock, vault: PersonalDataVault? = nil,
+        nomeDoMembro: @escaping @Sendable (String) async throws -> String? = { _ in nil }
+    ) {
         self.store = store
         self.clock = clock
         self.vault = vault
+        self.nomeDoMembro = nomeDoMembro
     }
 
     /// The bus consumer's name (queue `coworkflow.checkin`, inbox) and the events it reacts to.

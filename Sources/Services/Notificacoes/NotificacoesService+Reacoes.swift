@@ -150,6 +150,10 @@ extension NotificacoesService {
             return try await correspondencia(try decoder.decode(Encomenda.Registrada.self, from: event.data))
         case Encomenda.Catalogo.cancelada:
             return try await correspondenciaCancelada(try decoder.decode(Encomenda.Ocorrencia.self, from: event.data))
+        case Chamado.Catalogo.respondido:
+            return try await respostaDeChamado(try decoder.decode(Chamado.Respondido.self, from: event.data))
+        case Chamado.Catalogo.resolvido:
+            return try await chamadoResolvido(try decoder.decode(Chamado.Ocorrencia.self, from: event.data))
         case Assinatura.Catalogo.cobrancaEmitida:
             // A cycle to pay by PIX or boleto: its code, by e-mail (a card is charged by itself;
             // its outcome has its own e-mails).

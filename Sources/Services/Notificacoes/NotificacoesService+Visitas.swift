@@ -88,6 +88,28 @@ extension NotificacoesService {
                 + "nada espera por você lá. Desconsidere o aviso anterior.")
     }
 
+    /// The team replied to the member's help-desk request (ADR 0018). The stored notice says
+    /// where, not what (the request's texts are sealed under the member's key); the e-mail gives
+    /// the reply, opened now. The member's own messages tell nobody.
+    func respostaDeChamado(_ respondido: Chamado.Respondido) async throws -> Aviso? {
+        guard respondido.daEquipe else { return nil }
+        let lugar = try await unidade(respondido.unidadeId)?.nome ?? "unidade"
+        let texto = "A equipe da \(lugar) respondeu ao seu chamado. Veja a resposta em Meus chamados."
+        let resposta = try await abrir(respondido.texto)
+        return Aviso(
+            tipo: .chamado, usuarioId: respondido.usuarioId, reservaId: nil, titulo: "Resposta ao seu chamado na \(lugar)", texto: texto,
+            textoDoEmail: resposta.map { "A equipe da \(lugar) respondeu ao seu chamado:\n\n\($0)\n\nPara responder, abra Meus chamados no app." })
+    }
+
+    /// The team marked the member's request resolved; the member may write again to reopen it.
+    func chamadoResolvido(_ resolvido: Chamado.Ocorrencia) async throws -> Aviso? {
+        guard resolvido.daEquipe else { return nil }
+        let lugar = try await unidade(resolvido.unidadeId)?.nome ?? "unidade"
+        return Aviso(
+            tipo: .chamado, usuarioId: resolvido.usuarioId, reservaId: nil, titulo: "Chamado resolvido na \(lugar)",
+            texto: "A equipe da \(lugar) marcou o seu chamado como resolvido. Se o problema continuar, responda no chamado para reabri-lo.")
+    }
+
     private func unidade(_ id: UUID) async throws -> UnidadeView? {
         try await store.document(CatalogoReadModel.unidades, key: id.lowercasedString)
             .flatMap { try? ReadModelJSON.decoder.decode(UnidadeView.self, from: $0) }

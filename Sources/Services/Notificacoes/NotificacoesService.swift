@@ -53,6 +53,7 @@ public final class NotificacoesService: Sendable {
         Topology.routingKey(Visita.Catalogo.registrada), Topology.routingKey(Visita.Catalogo.cancelada),
         Topology.routingKey(Visita.Catalogo.chegou), Topology.routingKey(SerieDeReservas.Catalogo.criada),
         Topology.routingKey(Encomenda.Catalogo.registrada), Topology.routingKey(Encomenda.Catalogo.cancelada),
+        Topology.routingKey(Chamado.Catalogo.respondido), Topology.routingKey(Chamado.Catalogo.resolvido),
     ]
     static let service = "notificacoes"
 
