@@ -21,6 +21,9 @@ export const ROUTES = [
   // reached from the notice on "Minhas reservas" and from each arrival's notification (the
   // member's menu has no room for one more link)
   { path: '/correspondencia', view: () => import('./views/correspondencia.js'), title: 'Minha correspondência', access: 'membro' },
+  // the help desk: reached from a line on "Minhas reservas" and from each reply's notification
+  // (no room in the menu either)
+  { path: '/chamados', view: () => import('./views/chamados.js'), title: 'Meus chamados', access: 'membro' },
   { path: '/creditos', view: () => import('./views/creditos.js'), title: 'Meus créditos', access: 'membro', nav: 'membro', label: 'Meus créditos', semAdmin: true },
   { path: '/plano', view: () => import('./views/plano.js'), title: 'Meu plano', access: 'membro', nav: 'membro', label: 'Meu plano', semAdmin: true },
   { path: '/pacotes', view: () => import('./views/pacotes.js'), title: 'Pacotes de créditos', access: 'membro', nav: 'membro', label: 'Pacotes', semAdmin: true },

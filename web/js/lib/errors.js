@@ -47,6 +47,11 @@ const friendly = {
   encomenda_retirada: 'Esta correspondência já foi entregue ao membro.',
   encomenda_cancelada: 'O registro desta correspondência foi cancelado.',
 
+  // chamados (ajuda na unidade)
+  chamados_abertos_demais: 'Você já tem 10 chamados abertos. Marque como resolvidos os que já foram atendidos antes de abrir outro.',
+  chamado_resolvido: 'Este chamado já foi resolvido e não recebe mais respostas da equipe. Se o membro responder, ele é reaberto.',
+  chamado_mensagens_demais: 'Este chamado chegou ao limite de 100 mensagens. Para continuar a conversa, abra um novo chamado.',
+
   // espaços, preços, cupons
   unidade_ja_cadastrada: 'Esta unidade já está cadastrada.',
   espaco_ja_cadastrado: 'Este espaço já está cadastrado.',

@@ -90,7 +90,7 @@ export const REGISTROS = {
   espaco: 'Espaço', faturas: 'Faturas', notificacao: 'Notificação', pagamento: 'Pagamento',
   reserva: 'Reserva', tabela: 'Preços', unidade: 'Unidade', usuario: 'Conta',
   empresa: 'Empresa', vinculo: 'Vínculo com empresa', pacote: 'Pacote de créditos', compra: 'Compra de pacote',
-  encomenda: 'Correspondência',
+  encomenda: 'Correspondência', chamado: 'Chamado',
 };
 
 /** The services that write the log, and the system actors ("system:<nome>"). */
@@ -146,6 +146,7 @@ export const NOTIFICACAO_TIPOS = {
   expiracao: 'Prazo expirado',
   visita: 'Visitante',
   correspondencia: 'Correspondência',
+  chamado: 'Chamado',
 };
 
 export const FATURA_STATUS = {
@@ -238,3 +239,31 @@ export const ENCOMENDA_SITUACAO = { aguardando: 'Aguardando retirada', retirada:
 
 /** The badge kind (ui.badge) of each ENCOMENDA_SITUACAO key. */
 export const ENCOMENDA_KIND = { aguardando: 'info', retirada: 'sucesso', cancelada: 'neutro' };
+
+// ---- the help desk: a problem a member reports at a unit ("chamado") --------------------------------
+
+/** What a request is about (a chamado's `categoria`), in the order the form offers them. */
+export const CHAMADO_CATEGORIAS = {
+  internet: 'Internet e rede',
+  limpeza: 'Limpeza',
+  manutencao: 'Manutenção',
+  climatizacao: 'Ar-condicionado',
+  impressao: 'Impressão',
+  acesso: 'Acesso e chaves',
+  outro: 'Outro',
+};
+
+/** [words, badge kind] of where a request stands for the member who opened it. */
+export function situacaoDoChamado(c) {
+  if (c.situacao === 'resolvido') return ['Resolvido', 'sucesso'];
+  // The team answered: the member's turn (to reply, or to mark it resolved).
+  if (c.aguardando === 'membro') return ['Respondido pela equipe', 'aviso'];
+  return ['Aguardando a equipe', 'info'];
+}
+
+/** [words, badge kind] of whose turn it is, for the front desk: its own turn stands out. */
+export function vezDoChamado(c) {
+  if (c.situacao === 'resolvido') return ['Resolvido', 'sucesso'];
+  if (c.aguardando === 'membro') return ['Aguardando o membro', 'neutro'];
+  return ['Aguardando a equipe', 'aviso'];
+}

@@ -5,6 +5,7 @@
 // time ran out says so instead. A booking that spent credits says how much, and once it ended
 // what came back to the balance and what the cancellation policy kept (from the statement). An
 // occurrence of a series says which, and cancels itself and the ones after it at once.
+// Above them, the way to the member's mail and help-desk requests (which the menu has no room for).
 
 import { api, allPages, Action, PAGE_SIZE } from '../lib/api.js';
 import { espaco as loadEspaco, nomeDoEspaco } from '../lib/catalog.js';
@@ -28,9 +29,13 @@ export function render({ container, query, setQuery, signal }) {
   let devolucoes = new Map();
   const list = h('div');
   const correio = h('div');
+  // The help desk, which the menu has no room for: a discreet line, or the team's answers waiting.
+  const ajuda = h('div', {}, h('p', { class: 'small help-link' },
+    'Algo não está funcionando na unidade? ', link('/chamados', 'Abrir um chamado'), '.'));
   replace(container,
     pageHeader('Minhas reservas', 'Acompanhe, pague e cancele suas reservas.'),
     correio,
+    ajuda,
     list);
 
   // Mail waiting at a front desk: a line that leads to it (nothing when none, or unreadable).
@@ -40,6 +45,14 @@ export function render({ container, query, setQuery, signal }) {
     replace(correio, h('p', { class: 'alert alert--info' },
       n === 1 ? 'Há 1 correspondência esperando por você na recepção. ' : `Há ${n} correspondências esperando por você na recepção. `,
       link('/correspondencia', 'Ver correspondência'), '.'));
+  }).catch(() => {});
+
+  api('/api/chamados', { signal }).then((chamados) => {
+    const n = (chamados?.abertos ?? []).filter((c) => c.aguardando === 'membro').length;
+    if (!n) return;
+    replace(ajuda, h('p', { class: 'alert alert--info' },
+      n === 1 ? 'A equipe respondeu a um chamado seu. ' : `A equipe respondeu a ${n} chamados seus. `,
+      link('/chamados', n === 1 ? 'Ver a resposta' : 'Ver as respostas'), '.'));
   }).catch(() => {});
 
   function load() {

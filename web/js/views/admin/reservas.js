@@ -4,7 +4,8 @@
 // their departure), kept current every 15 s while the page is in sight; on today's page, a
 // visitor who came unannounced is registered for the member they came to see and their arrival
 // recorded at once; and the check-in by the member's code (or the content of the QR code). Bookings are confirmed by their payment.
-// Below the day, the unit's mail held at the desk (correspondencia.js: per unit, not per day).
+// Below the day, the unit's mail held at the desk (correspondencia.js) and the problems members
+// reported there that are still open (chamados.js): per unit, not per day.
 // A toggle turns the day into its week (quadro-semana.js: per space and day, how many bookings
 // and how they stand); a day of the week opens that day.
 
@@ -28,6 +29,7 @@ import { quadro } from './quadro.js';
 import { quadroDaSemana } from './quadro-semana.js';
 import { buscaDeMembro } from '../../lib/busca-de-membro.js';
 import { correspondencia } from './correspondencia.js';
+import { chamados } from './chamados.js';
 
 const ATUALIZA_A_CADA = 15_000;
 const DIAS_DA_SEMANA = 7;
@@ -94,6 +96,9 @@ export async function render({ container, query, setQuery, signal }) {
   // The unit's mail: loaded on its own, so that a failure there leaves the day on screen.
   const correio = correspondencia({ signal, nomes });
   content.after(correio.node);
+  // The unit's open help-desk requests, below the mail: on their own too.
+  const atendimento = chamados({ signal, nomes });
+  correio.node.after(atendimento.node);
 
   const dateId = uid('data');
   const dateInput = h('input', { type: 'date', id: dateId, name: 'data', value: data });
@@ -182,6 +187,7 @@ export async function render({ container, query, setQuery, signal }) {
     const semana = vista === 'semana';
     setQuery({ unidade, data, vista: semana ? 'semana' : '' });
     correio.mostrar(unidadeAtual(), { quiet });
+    atendimento.mostrar(unidadeAtual());
     novaReserva.href = `/unidades/${encodeURIComponent(unidade)}/dia?data=${data < todayIn(tz) ? todayIn(tz) : data}`;
     showVista();
     dayTitle.textContent = semana
