@@ -143,8 +143,11 @@ struct ChamadosTests {
             let caixa = try await client.json(.get, "/api/notificacoes", token: cenario.membro).object["itens"] as? [[String: Any]] ?? []
             #expect(caixa.filter { $0["tipo"] as? String == "chamado" }.count == 2)
 
-            // Ana's data export lists the request's events (they name her).
+            // Ana's data export lists the request's events (they name her), with her texts opened.
             let atividade = try await client.json(.get, "/api/auth/me/dados", token: cenario.membro).object["atividade"] as? [[String: Any]] ?? []
+            let abertura = atividade.first { $0["tipo"] as? String == "ChamadoAberto" }?["dados"] as? [String: Any]
+            #expect(
+                abertura?["assunto"] as? String == "Wi-Fi caiu" && abertura?["descricao"] as? String == "A rede da sala 3 não conecta desde as 8h")
             #expect(
                 atividade.filter { ($0["stream"] as? String)?.hasPrefix("chamado-") == true }.map { $0["tipo"] as? String }
                     == [
@@ -171,6 +174,40 @@ struct ChamadosTests {
             #expect(demais.status == .conflict && demais.erro == "chamados_abertos_demais")
             #expect(try await client.json(.post, "/api/chamados/\(ids[0])/resolucao", token: cenario.membro).status == .ok)
             #expect(try await client.json(.post, "/api/chamados", corpo, token: cenario.membro).status == .created)
+            // Reopening a resolved one by writing in it counts as opening one.
+            #expect(try await client.json(.post, "/api/chamados/\(ids[1])/resolucao", token: cenario.membro).status == .ok)
+            #expect(try await client.json(.post, "/api/chamados", corpo, token: cenario.membro).status == .created)
+            let reaberto = try await client.json(.post, "/api/chamados/\(ids[1])/mensagens", #"{"texto":"voltou"}"#, token: cenario.membro)
+            #expect(reaberto.status == .conflict && reaberto.erro == "chamados_abertos_demais")
+            // The team still writes in an open one, whatever the member's count.
+            #expect(try await client.json(.post, "/api/chamados/\(ids[2])/mensagens", #"{"texto":"já vamos"}"#, token: cenario.admin).status == .ok)
+        }
+    }
+
+    @Test("an erased member's open request leaves the team's queue and takes no reply; its texts read as erased, the list still reads")
+    func an_erased_members_request() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let corpo = #"{"unidadeId":"\#(cenario.unidade)","categoria":"impressao","assunto":"Sem papel","descricao":"A do 2º andar"}"#
+            let id = try #require(try await client.json(.post, "/api/chamados", corpo, token: cenario.membro).object["id"] as? String)
+            #expect(try await client.json(.post, "/api/chamados/\(id)/mensagens", #"{"texto":"Vamos repor"}"#, token: cenario.admin).status == .ok)
+            #expect(try await client.json(.delete, "/api/auth/me", token: cenario.membro).status == .noContent)
+            let lista = "/api/admin/chamados?unidade=\(cenario.unidade)"
+            _ = try await eventually("the request leaves the queue") {
+                let itens = try await client.json(.get, lista, token: cenario.admin).object["itens"] as? [Any]
+                return itens?.isEmpty == true ? true : nil
+            }
+            let resposta = try await client.json(.post, "/api/chamados/\(id)/mensagens", #"{"texto":"Reposto"}"#, token: cenario.admin)
+            #expect(resposta.status == .conflict && resposta.erro == "chamado_autor_apagado", "\(String(buffer: resposta.body))")
+            let todos = try await client.json(.get, lista + "&situacao=todos", token: cenario.admin)
+            #expect(todos.status == .ok, "\(String(buffer: todos.body))")
+            let item = (todos.object["itens"] as? [[String: Any]])?.first
+            #expect(item?["situacao"] as? String == "resolvido" && item?["resolvidoPor"] as? String == "system:lgpd")
+            #expect(item?["assunto"] == nil && item?["descricao"] == nil && item?["autor"] == nil)
+            #expect((item?["mensagens"] as? [[String: Any]])?.first?["texto"] == nil)
+            #expect(try await client.json(.get, "/api/chamados/\(id)", token: cenario.admin).status == .ok)
         }
     }
 }

@@ -73,6 +73,29 @@ public struct PersonalDataVault: Sendable {
     ///
     /// - Throws: when the field is malformed or was tampered with (the GCM tag fails).
     public func open(_ field: SealedField) async throws -> PersonalValue {
+        try await open(field) { try await keys.existingKey(for: $0) }
+    }
+
+    /// Decrypts many sealed fields, reading each subject's key once (a thread of one member's
+    /// texts is one read of the key store, not one a text).
+    ///
+    /// - Throws: as ``open(_:)``.
+    public func open(_ fields: [SealedField]) async throws -> [PersonalValue] {
+        var known: [UUID: Data?] = [:]
+        var values: [PersonalValue] = []
+        for field in fields {
+            values.append(
+                try await open(field) { subject in
+                    if let key = known[subject] { return key }
+                    let key = try await keys.existingKey(for: subject)
+                    known[subject] = .some(key)
+                    return key
+                })
+        }
+        return values
+    }
+
+    private func open(_ field: SealedField, key: (UUID) async throws -> Data?) async throws -> PersonalValue {
         let parts = field.rawValue.split(separator: ":", maxSplits: 3)
         guard parts.count == 4, parts[0] == "pii", parts[1] == "v1",
             let subject = UUID(text: String(parts[2])),
@@ -80,7 +103,7 @@ public struct PersonalDataVault: Sendable {
         else {
             throw EventStoreError(.corruptRow, "not a sealed personal field")
         }
-        guard let keyData = try await keys.existingKey(for: subject) else { return .erased }
+        guard let keyData = try await key(subject) else { return .erased }
         let box = try AES.GCM.SealedBox(combined: combined)
         let clear = try AES.GCM.open(box, using: SymmetricKey(data: keyData), authenticating: Self.aad(subject))
         return .clear(String(decoding: clear, as: UTF8.self))

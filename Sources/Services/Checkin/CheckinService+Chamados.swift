@@ -80,13 +80,7 @@ extension CheckinService {
         guard case .existente = try await unidades.load(StreamNames.unidade(Unidade.ID(unidadeId))).state else {
             throw ServiceError.invalido("unidadeId", "a unidade \(unidadeId.lowercasedString) não existe")
         }
-        // A soft cap: two requests opened in the same instant may both pass it.
-        let jaAbertos = try await doMembro(quem).filter { $0.situacao == .aberto }.count
-        guard jaAbertos < Self.chamadosAbertosMaximos else {
-            throw ServiceError.conflito(
-                "chamados_abertos_demais",
-                "você já tem \(jaAbertos) chamados abertos: marque como resolvidos os que já foram atendidos antes de abrir outro")
-        }
+        try await dentroDoLimiteDeAbertos(quem)
         // The unit's team reads it next, not only its author.
         caller.receipt?.markShared()
         let now = clock.now
@@ -95,10 +89,16 @@ extension CheckinService {
         let abertura = Chamado.Aberto(
             chamadoId: id, usuarioId: quem, unidadeId: unidadeId, categoria: categoria, assunto: try await selado(assunto, autor: quem),
             descricao: try await selado(descricao, autor: quem), em: now)
-        let state = try await chamados.handle(
-            stream, at: now, metadata: metadataDoChamado(id, caller), receipt: caller.receipt, failure: { ServiceError($0) }
-        ) { _ in
-            .abrir(abertura)
+        let state: Chamado.State
+        do {
+            state = try await chamados.handle(
+                stream, at: now, metadata: metadataDoChamado(id, caller), receipt: caller.receipt, failure: { ServiceError($0) }
+            ) { _ in
+                .abrir(abertura)
+            }
+        } catch let error as ServiceError where error.codigo == "chamado_ja_aberto" && caller.idempotencyKey != nil {
+            // The same key sent twice at once: the other one wrote it; answer as its retry does.
+            return try await abrirChamado(pedido, caller: caller)
         }
         return try await aberto(try Self.chamado(state))
     }
@@ -109,6 +109,16 @@ extension CheckinService {
     public func responderChamado(_ texto: String, _ mensagem: MensagemDeChamado, caller: Caller) async throws -> ChamadoView {
         let corpo = try Self.obrigatorio(mensagem.texto, campo: "texto", maximo: Chamado.tamanhoMaximoDaMensagem, "escreva a mensagem")
         let (id, dados, daEquipe) = try await acessivel(texto, caller: caller)
+        // The vault would make a new key for an erased member: their older texts would then fail
+        // to open instead of reading as erased, and the reply would outlive the erasure.
+        guard let autor = Usuario.ID(dados.abertura.usuarioId), case .existente = try await contas.load(UsuariosService.stream(autor)).state
+        else {
+            throw ServiceError.conflito("chamado_autor_apagado", "quem abriu este chamado excluiu a conta: não há a quem responder")
+        }
+        // The author's message on a resolved request reopens it: within the same cap as opening.
+        if dados.situacao == .resolvido, !daEquipe {
+            try await dentroDoLimiteDeAbertos(dados.abertura.usuarioId)
+        }
         let selada = try await selado(corpo, autor: dados.abertura.usuarioId)
         return try await noChamado(id, caller: caller) { .responder(texto: selada, por: $0, daEquipe: daEquipe, em: $1) }
     }
@@ -190,6 +200,36 @@ extension CheckinService {
 
     // MARK: Helpers
 
+    /// 409 `chamados_abertos_demais` when the member has ``chamadosAbertosMaximos`` open. A soft
+    /// cap: two requests opened (or reopened) in the same instant may both pass it.
+    private func dentroDoLimiteDeAbertos(_ usuario: String) async throws {
+        let abertos = try await doMembro(usuario).filter { $0.situacao == .aberto }.count
+        guard abertos < Self.chamadosAbertosMaximos else {
+            throw ServiceError.conflito(
+                "chamados_abertos_demais",
+                "você já tem \(abertos) chamados abertos: marque como resolvidos os que já foram atendidos antes de abrir ou reabrir outro")
+        }
+    }
+
+    /// An erased member's open requests are closed (by `system:lgpd`, which tells nobody): they
+    /// leave the team's queue, and nobody writes in them again. Their texts read as erased.
+    func fecharChamados(de usuario: String, causa: RecordedEvent) async throws -> [StreamWrite] {
+        let now = clock.now
+        var writes: [StreamWrite] = []
+        for view in try await doMembro(usuario) where view.situacao == .aberto {
+            guard let id = Chamado.ID(view.id) else { continue }
+            let stream = StreamNames.chamado(id)
+            let (state, version) = try await chamados.load(stream)
+            guard let events = try? Chamado.decider.decide(.resolver(por: "system:lgpd", daEquipe: false, em: now), state), !events.isEmpty
+            else { continue }
+            var meta = causa.metadata.caused(by: causa.eventId, correlationId: id.rawValue)
+            meta.actor = "system:lgpd"
+            meta.service = Self.consumidor
+            writes.append(StreamWrite(stream: stream, expected: .after(version), events: try Events.new(events, at: now, metadata: meta)))
+        }
+        return writes
+    }
+
     /// A member's requests, newest first (their latest 1,000).
     private func doMembro(_ usuario: String) async throws -> [ChamadoView] {
         try await store.documents(ChamadosReadModel.doMembro, grupo: usuario, limit: 1000, offset: 0)
@@ -203,8 +243,8 @@ extension CheckinService {
         return try await vault.seal(texto, for: usuario.rawValue).rawValue
     }
 
-    /// A required free text, trimmed: 422 naming `campo` when missing, blank, too long or with
-    /// control characters.
+    /// A required free text, trimmed: 422 naming `campo` when missing, blank, too long or in the
+    /// sealed form (control characters are refused when the body is decoded).
     static func obrigatorio(_ valor: String?, campo: String, maximo: Int, _ falta: String) throws -> String {
         guard let limpo = valor?.trimmingCharacters(in: .whitespacesAndNewlines), !limpo.isEmpty else {
             throw ServiceError.invalido(campo, falta)
@@ -214,33 +254,34 @@ extension CheckinService {
     }
 
     /// The view with its texts opened (nil once the author's key is erased) and its author named.
-    private func aberto(_ view: ChamadoView, nomes: [String: String?] = [:]) async throws -> ChamadoView {
-        var view = view
-        func aberta(_ texto: String?) async throws -> String? {
-            guard let texto else { return nil }
-            let campo = SealedField(rawValue: texto)
-            guard campo.subject != nil else { return texto }
-            guard let vault else { return nil }
-            return try await vault.open(campo).value
-        }
-        view.assunto = try await aberta(view.assunto)
-        view.descricao = try await aberta(view.descricao)
-        for indice in view.mensagens.indices { view.mensagens[indice].texto = try await aberta(view.mensagens[indice].texto) }
-        if let nome = nomes[view.usuarioId] {
-            view.autor = nome
-        } else {
-            view.autor = try await nomeDoMembro(view.usuarioId)
-        }
-        return view
+    private func aberto(_ view: ChamadoView) async throws -> ChamadoView {
+        guard let aberto = try await abertos([view]).first else { throw ServiceError.naoEncontrado("o chamado não existe") }
+        return aberto
     }
 
-    /// The views opened, each author's name read once.
+    /// The views opened: their texts with one read of the key store per author, each author's
+    /// name read once.
     private func abertos(_ views: [ChamadoView]) async throws -> [ChamadoView] {
+        let selados = views.flatMap { [$0.assunto, $0.descricao] + $0.mensagens.map(\.texto) }.compactMap { $0 }
+            .map(SealedField.init(rawValue:)).filter { $0.subject != nil }
+        var claros: [String: String?] = [:]
+        if let vault {
+            for (campo, valor) in zip(selados, try await vault.open(selados)) { claros[campo.rawValue] = .some(valor.value) }
+        }
+        // Plain text (a document written without the vault) reads as it is; a sealed one as opened.
+        func aberta(_ texto: String?) -> String? {
+            guard let texto, SealedField(rawValue: texto).subject != nil else { return texto }
+            return claros[texto] ?? nil
+        }
         var nomes: [String: String?] = [:]
         var abertos: [ChamadoView] = []
-        for view in views {
+        for var view in views {
+            view.assunto = aberta(view.assunto)
+            view.descricao = aberta(view.descricao)
+            for indice in view.mensagens.indices { view.mensagens[indice].texto = aberta(view.mensagens[indice].texto) }
             if nomes[view.usuarioId] == nil { nomes[view.usuarioId] = .some(try await nomeDoMembro(view.usuarioId)) }
-            abertos.append(try await aberto(view, nomes: nomes))
+            view.autor = nomes[view.usuarioId] ?? nil
+            abertos.append(view)
         }
         return abertos
     }

@@ -31,7 +31,10 @@ public final class CheckinService: Sendable {
 
     /// The bus consumer's name (queue `coworkflow.checkin`, inbox) and the events it reacts to.
     public static let consumidor = "checkin"
-    public static let bindings = [Topology.routingKey(Reserva.Catalogo.confirmada), Topology.routingKey(Reserva.Catalogo.cancelada)]
+    public static let bindings = [
+        Topology.routingKey(Reserva.Catalogo.confirmada), Topology.routingKey(Reserva.Catalogo.cancelada),
+        Topology.routingKey(Usuario.Catalogo.dadosPessoaisApagados),
+    ]
 
     var checkins: AggregateStore<Checkin.Command, Checkin.State, Checkin.Event, Checkin.Failure> {
         AggregateStore(store: store, decider: Checkin.decider) { try Checkin.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
@@ -48,9 +51,13 @@ public final class CheckinService: Sendable {
     // MARK: Reactor
 
     /// The bus reactor: issues the code of a confirmed booking, revokes the code of a cancelled
-    /// one. Returns the writes for the bus to commit with the event's inbox row; a version
+    /// one, closes an erased member's open help-desk requests. Returns the writes for the bus to commit with the event's inbox row; a version
     /// conflict there redelivers the event and this decides again on fresh state.
     public func reagir(_ event: RecordedEvent) async throws -> [StreamWrite] {
+        if event.type == Usuario.Catalogo.dadosPessoaisApagados.type {
+            let apagado = try EventJSON.decoder.decode(Usuario.DadosPessoaisApagados.self, from: event.data)
+            return try await fecharChamados(de: apagado.usuarioId.description, causa: event)
+        }
         guard let reserva = try Reserva.Event.decode(type: event.type, data: event.data, using: EventJSON.decoder) else { return [] }
         switch reserva {
         case .confirmada(let e): return try await liberar(e.reservaId, causa: event)

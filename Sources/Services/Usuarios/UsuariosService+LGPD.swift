@@ -100,9 +100,7 @@ extension UsuariosService {
             if event.stream.category == "pagamento" { pagamentos.append(event) }
             atividade.append([
                 "tipo": event.type, "stream": event.stream.rawValue, "em": event.occurredAt.formatted(.iso8601),
-                // Other services' payloads hold no sealed field: a text in the sealed form
-                // there is free text someone typed, and stays text.
-                "dados": try JSONSerialization.jsonObject(with: event.data),
+                "dados": try await abertos(try JSONSerialization.jsonObject(with: event.data), de: id),
             ])
         }
         let document: [String: Any] = [
@@ -344,6 +342,29 @@ extension UsuariosService {
     /// fields opened where the schema puts them (the registration's name and e-mail), only
     /// when sealed for `id`. Nothing else is opened: a string elsewhere that looks sealed is
     /// text, whoever wrote it.
+    /// A payload of another service with the texts sealed under the member's own key opened
+    /// (a parcel's sender, a help-desk request's texts: ADRs 0017 and 0018). Free text is never
+    /// in the sealed form (refused, 422), and a text sealed under someone else's key (a visitor's
+    /// name) stays sealed.
+    private func abertos(_ valor: Any, de id: Usuario.ID) async throws -> Any {
+        switch valor {
+        case let texto as String:
+            let selado = SealedField(rawValue: texto)
+            guard selado.subject == id.rawValue else { return texto }
+            return try await vault.open(selado).value ?? "(apagado)"
+        case let objeto as [String: Any]:
+            var aberto: [String: Any] = [:]
+            for (campo, valor) in objeto { aberto[campo] = try await abertos(valor, de: id) }
+            return aberto
+        case let lista as [Any]:
+            var aberta: [Any] = []
+            for valor in lista { aberta.append(try await abertos(valor, de: id)) }
+            return aberta
+        default:
+            return valor
+        }
+    }
+
     private func aberto(_ event: RecordedEvent, de id: Usuario.ID) async throws -> Any {
         guard var dados = try JSONSerialization.jsonObject(with: event.data) as? [String: Any] else {
             return try JSONSerialization.jsonObject(with: event.data)
