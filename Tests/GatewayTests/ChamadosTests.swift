@@ -179,8 +179,16 @@ struct ChamadosTests {
             #expect(try await client.json(.post, "/api/chamados", corpo, token: cenario.membro).status == .created)
             let reaberto = try await client.json(.post, "/api/chamados/\(ids[1])/mensagens", #"{"texto":"voltou"}"#, token: cenario.membro)
             #expect(reaberto.status == .conflict && reaberto.erro == "chamados_abertos_demais")
-            // The team still writes in an open one, whatever the member's count.
-            #expect(try await client.json(.post, "/api/chamados/\(ids[2])/mensagens", #"{"texto":"já vamos"}"#, token: cenario.admin).status == .ok)
+            // The team still writes in an open one, whatever the member's count; its message sent
+            // again under its key, once the edge's kept answer is gone, is the same message.
+            let adminId = try #require(try await client.json(.get, "/api/auth/me", token: cenario.admin).object["id"] as? String)
+            let semChave = Caller(requestId: "teste", usuario: adminId, papel: "admin", idempotencyKey: "\(adminId)|resposta-1")
+            let mensagem = try JSONDecoder().decode(CheckinService.MensagemDeChamado.self, from: Data(#"{"texto":"já vamos"}"#.utf8))
+            let checkin = harness.backend.negocio.checkin
+            #expect(try await checkin.responderChamado(ids[2], mensagem, caller: semChave).mensagens.count == 1)
+            #expect(try await checkin.responderChamado(ids[2], mensagem, caller: semChave).mensagens.count == 1)
+            let outraChave = Caller(requestId: "teste", usuario: adminId, papel: "admin", idempotencyKey: "\(adminId)|resposta-2")
+            #expect(try await checkin.responderChamado(ids[2], mensagem, caller: outraChave).mensagens.count == 2)
         }
     }
 

@@ -52,19 +52,23 @@ public enum Chamado {
     }
 
     /// A message: the author's or the team's (`daEquipe`), its text sealed under the author's key.
+    /// `mensagemId` makes a retried message the same one (derived from the writer's
+    /// `Idempotency-Key`).
     public struct Respondido: Codable, Sendable, Equatable {
         public let chamadoId: ID
         public let usuarioId: String
         public let unidadeId: UUID
+        public let mensagemId: UUID
         public let texto: String
         public let por: String
         public let daEquipe: Bool
         public let em: Date
 
-        public init(_ aberto: Aberto, texto: String, por: String, daEquipe: Bool, em: Date) {
+        public init(_ aberto: Aberto, mensagemId: UUID, texto: String, por: String, daEquipe: Bool, em: Date) {
             chamadoId = aberto.chamadoId
             usuarioId = aberto.usuarioId
             unidadeId = aberto.unidadeId
+            self.mensagemId = mensagemId
             self.texto = texto
             self.por = por
             self.daEquipe = daEquipe
@@ -94,8 +98,8 @@ public enum Chamado {
     public enum Command: Sendable, Equatable {
         case abrir(Aberto)
         /// A message (`texto` already sealed). The author's reopens a resolved request; the
-        /// team's on a resolved one is refused.
-        case responder(texto: String, por: String, daEquipe: Bool, em: Date)
+        /// team's on a resolved one is refused; one already written (its `mensagemId`) is a no-op.
+        case responder(mensagemId: UUID, texto: String, por: String, daEquipe: Bool, em: Date)
         /// Twice is a no-op.
         case resolver(por: String, daEquipe: Bool, em: Date)
     }
@@ -168,9 +172,11 @@ public enum Chamado {
                 throw .jaAberto
             case (_, .inexistente):
                 throw .inexistente
-            case (.responder(let texto, let por, let daEquipe, let em), .existente(let dados)):
+            case (.responder(let mensagemId, let texto, let por, let daEquipe, let em), .existente(let dados)):
+                guard !dados.mensagens.contains(where: { $0.mensagemId == mensagemId }) else { return [] }
                 guard dados.mensagens.count < mensagensMaximas else { throw .mensagensDemais }
-                let mensagem = Event.respondido(Respondido(dados.abertura, texto: texto, por: por, daEquipe: daEquipe, em: em))
+                let mensagem = Event.respondido(
+                    Respondido(dados.abertura, mensagemId: mensagemId, texto: texto, por: por, daEquipe: daEquipe, em: em))
                 guard dados.situacao == .resolvido else { return [mensagem] }
                 if daEquipe { throw .resolvido }
                 return [.reaberto(Ocorrencia(dados.abertura, por: por, daEquipe: false, em: em)), mensagem]

@@ -120,7 +120,12 @@ extension CheckinService {
             try await dentroDoLimiteDeAbertos(dados.abertura.usuarioId)
         }
         let selada = try await selado(corpo, autor: dados.abertura.usuarioId)
-        return try await noChamado(id, caller: caller) { .responder(texto: selada, por: $0, daEquipe: daEquipe, em: $1) }
+        // A retry (same writer, same key) is the message already written, even after the edge's
+        // kept answer expired.
+        let mensagemId = caller.idempotencyKey.map { Events.derivedId("chamado-mensagem", caller.usuario ?? "", $0) } ?? EventIDs.random()
+        return try await noChamado(id, caller: caller) {
+            .responder(mensagemId: mensagemId, texto: selada, por: $0, daEquipe: daEquipe, em: $1)
+        }
     }
 
     /// The author or the team marks it resolved (twice changes nothing).

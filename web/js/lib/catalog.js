@@ -31,6 +31,11 @@ export function todasAsUnidades({ fresh = false } = {}) {
   return unidades;
 }
 
+/** Every unit, by name as Portuguese sorts it (a new array: the cached one keeps its order). */
+export async function unidadesPorNome() {
+  return [...await todasAsUnidades()].sort((a, b) => a.nome.localeCompare(b.nome, 'pt-BR'));
+}
+
 /**
  * An amenity as the catalog filter compares it: no accents, lower case, one space between words
  * ("Videoconferência" and "videoconferencia" are one amenity).

@@ -7,7 +7,7 @@
 // (admin/chamados.js); each answer reaches the member's inbox, which links here.
 
 import { api, Action } from '../lib/api.js';
-import { todasAsUnidades } from '../lib/catalog.js';
+import { unidadesPorNome } from '../lib/catalog.js';
 import { h, replace } from '../lib/dom.js';
 import { CHAMADO_CATEGORIAS, situacaoDoChamado } from '../lib/labels.js';
 import { DEFAULT_TZ, dateTime, haQuantoTempo } from '../lib/format.js';
@@ -43,7 +43,7 @@ export async function render({ container, query, signal }) {
 
   let unidades;
   try {
-    unidades = [...await todasAsUnidades()].sort((a, b) => a.nome.localeCompare(b.nome, 'pt-BR'));
+    unidades = await unidadesPorNome();
   } catch (error) {
     if (error?.name !== 'AbortError' && !signal.aborted) replace(formBox, errorBox(error));
     return;

@@ -8,7 +8,7 @@
 // front desk, reads "Registrado pela recepção".
 
 import { api, Action } from '../lib/api.js';
-import { todasAsUnidades } from '../lib/catalog.js';
+import { unidadesPorNome } from '../lib/catalog.js';
 import { h, replace, uid } from '../lib/dom.js';
 import { VISITA_SITUACAO, VISITA_KIND, visitaSemAviso } from '../lib/labels.js';
 import {
@@ -41,7 +41,7 @@ export async function render({ container, query, setQuery, signal }) {
 
   let unidades;
   try {
-    unidades = [...await todasAsUnidades()].sort((a, b) => a.nome.localeCompare(b.nome, 'pt-BR'));
+    unidades = await unidadesPorNome();
   } catch (error) {
     if (error?.name !== 'AbortError' && !signal.aborted) replace(formBox, errorBox(error));
     return;
