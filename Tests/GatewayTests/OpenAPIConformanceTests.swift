@@ -96,6 +96,8 @@ struct OpenAPIConformanceTests {
         #expect(" pii:v1:x".wholeMatch(of: regex) == nil)
         #expect("Sala\u{1}".wholeMatch(of: regex) == nil)
         #expect("   ".wholeMatch(of: regex) == nil)
+        // Blanks around a word are taken (the server trims them); blanks alone, of any kind, are not.
+        #expect(" \t Sala\n".wholeMatch(of: regex) != nil && "\u{3000}\t\n ".wholeMatch(of: regex) == nil)
     }
 
     @Test("an e-mail field's pattern takes what the server takes; 'format: email' adds the lengths and the '--' rule, which the server also has")
