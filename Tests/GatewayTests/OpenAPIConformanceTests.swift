@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Services
 import Synchronization
 import Testing
 
@@ -90,7 +91,7 @@ struct OpenAPIConformanceTests {
         let nome = try #require((schemas["NovaUnidade"]?["properties"] as? [String: Any])?["nome"] as? [String: Any])
         #expect(nome["maxLength"] as? Int == 120 && nome["minLength"] as? Int == 1)
         let pattern = try #require(nome["pattern"] as? String)
-        #expect(pattern.hasPrefix("^(?!\\s*pii:)"))
+        #expect(pattern.hasPrefix("^(?!" + OpenAPI.branco + "*pii:)"))
         let regex = try Regex(pattern)
         #expect("Sala Ipê".wholeMatch(of: regex) != nil)
         #expect(" pii:v1:x".wholeMatch(of: regex) == nil)
@@ -98,6 +99,46 @@ struct OpenAPIConformanceTests {
         #expect("   ".wholeMatch(of: regex) == nil)
         // Blanks around a word are taken (the server trims them); blanks alone, of any kind, are not.
         #expect(" \t Sala\n".wholeMatch(of: regex) != nil && "\u{3000}\t\n ".wholeMatch(of: regex) == nil)
+    }
+
+    @Test(
+        "free text: the schema takes what the server takes, its length counted as sent, blanks around it included (schemathesis sent a blank and the most characters; the server trimmed, then counted)"
+    )
+    func free_text_length_is_counted_as_sent() async throws {
+        let schemas = try await self.schemas()
+        let nome = try #require((schemas["NovaUnidade"]?["properties"] as? [String: Any])?["nome"] as? [String: Any])
+        let maximo = try #require(nome["maxLength"] as? Int)
+        let regex = try Regex(try #require(nome["pattern"] as? String)).matchingSemantics(.unicodeScalar)
+        func peloEsquema(_ texto: String) -> Bool {
+            texto.wholeMatch(of: regex) != nil && (1...maximo).contains(texto.unicodeScalars.count)
+        }
+        let cheio = String(repeating: "a", count: maximo)
+        let textos = [
+            "Sala Ipê", " \t Sala\n", cheio, " " + cheio, cheio + "\n", "\u{3000}" + cheio.dropFirst(), "\u{3000}\t\n ", "",
+            " pii:v1:x", "\u{A0}pii:x", "\u{2028}pii:x", "\u{FEFF}pii:x", "\u{FEFF}", "\u{85}Sala", "Sala\u{B}",
+        ]
+        let casos = textos.map { ($0, peloEsquema($0) ? 201 : 422) }
+        let harness = try await Harness.make()
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let caller = Caller(requestId: "test")
+            let root = try await harness.backend.usuarios.registrar(nome: "Root", email: "root@example.com", senha: "segredo-123", context: caller)
+            try await harness.backend.usuarios.promover(usuario: root.id, context: caller)
+            let admin = try await client.token("root@example.com")
+            for (texto, esperado) in casos {
+                let corpo = try JSONSerialization.data(withJSONObject: [
+                    "nome": texto,
+                    "endereco": ["logradouro": "Av. Paulista", "numero": "1000", "cidade": "São Paulo", "uf": "SP", "cep": "01310-100"],
+                ])
+                let response = try await client.json(.post, "/api/admin/unidades", String(decoding: corpo, as: UTF8.self), token: admin)
+                #expect(Int(response.status.code) == esperado, "\(texto.debugDescription): \(String(buffer: response.body))")
+            }
+        }
+        // The same rule in the password's pattern (never trimmed): not blanks alone.
+        let senha = try #require((schemas["Registro"]?["properties"] as? [String: Any])?["senha"] as? [String: Any])
+        let regexDaSenha = try Regex(try #require(senha["pattern"] as? String)).matchingSemantics(.unicodeScalar)
+        for texto in ["segredo-123", "  segredo ", "\u{3000}\u{A0}x\t\n"] { #expect(texto.wholeMatch(of: regexDaSenha) != nil, "\(texto.debugDescription)") }
+        for texto in ["        ", "\t\n\r\u{2028}\u{3000}   ", "segredo\u{B}123"] { #expect(texto.wholeMatch(of: regexDaSenha) == nil, "\(texto.debugDescription)") }
     }
 
     @Test("an e-mail field's pattern takes what the server takes; 'format: email' adds the lengths and the '--' rule, which the server also has")

@@ -6,7 +6,7 @@ extension Carteira {
         guard (1...maximo(lote.medida)).contains(lote.quantidade) else { throw .quantidadeInvalida(medida: lote.medida) }
         if let validoAte = lote.validoAte, validoAte <= em { throw .validadeNoPassado }
         let descricao = lote.descricao.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !descricao.isEmpty, descricao.count <= 200 else { throw .descricaoInvalida }
+        guard !descricao.isEmpty, lote.descricao.count <= 200 else { throw .descricaoInvalida }
     }
 
     /// What comes back of `partes` when `devolverBP` of them is given back: per measure, the

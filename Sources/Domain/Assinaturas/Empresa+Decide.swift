@@ -4,9 +4,9 @@ extension Empresa {
     /// The registration trimmed, or the first field that is wrong.
     static func validar(_ cadastro: Cadastro) throws(Failure) -> Cadastro {
         let razao = cadastro.razaoSocial.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !razao.isEmpty, TextoLivre.cabe(razao, maximo: tamanhoMaximoDoNome) else { throw .campoInvalido("razaoSocial") }
+        guard !razao.isEmpty, TextoLivre.cabe(cadastro.razaoSocial, maximo: tamanhoMaximoDoNome) else { throw .campoInvalido("razaoSocial") }
         let fantasia = cadastro.nomeFantasia?.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let fantasia, !TextoLivre.cabe(fantasia, maximo: tamanhoMaximoDoNome) { throw .campoInvalido("nomeFantasia") }
+        if let bruto = cadastro.nomeFantasia, !TextoLivre.cabe(bruto, maximo: tamanhoMaximoDoNome) { throw .campoInvalido("nomeFantasia") }
         guard EmailClaim.enderecoValido(cadastro.emailDeCobranca) else { throw .campoInvalido("emailDeCobranca") }
         let email = EmailClaim.normalise(cadastro.emailDeCobranca)
         let endereco: Unidade.Endereco

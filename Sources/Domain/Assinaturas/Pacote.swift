@@ -106,9 +106,9 @@ public enum Pacote {
             switch (command, state) {
             case (.criar(let id, let oferta, let descricao, let por, let em), .inexistente):
                 let nome = oferta.nome.trimmingCharacters(in: .whitespacesAndNewlines)
-                guard !nome.isEmpty, TextoLivre.cabe(nome, maximo: tamanhoMaximoDoNome) else { throw .nomeInvalido }
-                let descricao = descricao?.trimmingCharacters(in: .whitespacesAndNewlines)
+                guard !nome.isEmpty, TextoLivre.cabe(oferta.nome, maximo: tamanhoMaximoDoNome) else { throw .nomeInvalido }
                 if let descricao, !TextoLivre.cabe(descricao, maximo: 500) { throw .descricaoInvalida }
+                let descricao = descricao?.trimmingCharacters(in: .whitespacesAndNewlines)
                 if let campo = oferta.campoInvalido { throw .termoInvalido(campo: campo) }
                 let limpa = Oferta(
                     nome: nome, medida: oferta.medida, quantidade: oferta.quantidade, tipos: oferta.tipos, unidadeId: oferta.unidadeId,

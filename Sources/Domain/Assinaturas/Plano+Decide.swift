@@ -10,10 +10,11 @@ extension Plano {
         decide: { command, state throws(Failure) in
             switch (command, state) {
             case (.criar(let id, let nome, let descricao, let unidadeId, let termos, let vigenteDesde, let por, let em), .inexistente):
-                let nome = nome.trimmingCharacters(in: .whitespacesAndNewlines)
-                guard !nome.isEmpty, TextoLivre.cabe(nome, maximo: tamanhoMaximoDoNome) else { throw .nomeInvalido }
-                let descricao = descricao?.trimmingCharacters(in: .whitespacesAndNewlines)
+                guard !nome.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, TextoLivre.cabe(nome, maximo: tamanhoMaximoDoNome)
+                else { throw .nomeInvalido }
                 if let descricao, !TextoLivre.cabe(descricao, maximo: 500) { throw .descricaoInvalida }
+                let nome = nome.trimmingCharacters(in: .whitespacesAndNewlines)
+                let descricao = descricao?.trimmingCharacters(in: .whitespacesAndNewlines)
                 try validar(termos)
                 let versao = Versao(numero: 1, vigenteDesde: vigenteDesde, termos: termos)
                 return [

@@ -1,5 +1,11 @@
+import Foundation
+
 /// Free text a person types (names, reasons, descriptions, captions): bounded in characters
 /// and in UTF-8 bytes, and never in the form a sealed personal field takes when stored.
+///
+/// The limit counts the text as it was sent, blanks around it included, though what is stored
+/// is trimmed: the published schema's `maxLength` counts the same (a JSON Schema cannot count
+/// after trimming), and so does a web form's `maxlength`, so no text that one refuses is taken.
 ///
 /// Characters alone do not bound a text: Swift counts grapheme clusters, and one "character"
 /// may carry tens of thousands of combining marks. Every free-text limit is therefore also a
@@ -16,14 +22,16 @@ public enum TextoLivre {
     /// The most UTF-8 bytes a text of at most `maximo` characters may take.
     public static func maximoDeBytes(_ maximo: Int) -> Int { maximo * bytesPorCaractere }
 
-    /// Why `texto` cannot be stored as free text of at most `maximo` characters, or nil when it can.
+    /// Why `texto`, as sent (before trimming), cannot be stored as free text of at most `maximo`
+    /// characters, or nil when it can. The sealed form is looked for after the leading blanks,
+    /// which trimming removes before the text is stored.
     public static func problema(_ texto: some StringProtocol, maximo: Int) -> Problema? {
         if texto.utf8.count > maximoDeBytes(maximo) || texto.count > maximo { return .longo }
-        if texto.hasPrefix(prefixoSelado) { return .formaSelada }
+        if texto.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix(prefixoSelado) { return .formaSelada }
         return nil
     }
 
-    /// Whether `texto` fits ``problema(_:maximo:)``.
+    /// Whether `texto`, as sent, fits ``problema(_:maximo:)``.
     public static func cabe(_ texto: some StringProtocol, maximo: Int) -> Bool { problema(texto, maximo: maximo) == nil }
 
     /// The rule in words, for error messages: "até 200 caracteres (800 bytes em UTF-8)".

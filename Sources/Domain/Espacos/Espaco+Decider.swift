@@ -95,7 +95,7 @@ extension Espaco {
 
     static func nomeValido(_ nome: String) throws(Failure) -> String {
         let trimmed = nome.trimmed
-        guard !trimmed.isEmpty, TextoLivre.cabe(trimmed, maximo: tamanhoMaximoDoNome) else { throw .nomeInvalido }
+        guard !trimmed.isEmpty, TextoLivre.cabe(nome, maximo: tamanhoMaximoDoNome) else { throw .nomeInvalido }
         return trimmed
     }
 
@@ -111,7 +111,7 @@ extension Espaco {
         var vistas: Set<String> = []
         for comodidade in comodidades {
             let normalizada = comodidade.trimmed.lowercased()
-            guard !normalizada.isEmpty, TextoLivre.cabe(normalizada, maximo: tamanhoMaximoDaComodidade) else { throw .comodidadeInvalida }
+            guard !normalizada.isEmpty, TextoLivre.cabe(comodidade, maximo: tamanhoMaximoDaComodidade) else { throw .comodidadeInvalida }
             if vistas.insert(normalizada).inserted { resultado.append(normalizada) }
         }
         return resultado
@@ -125,7 +125,7 @@ extension Espaco {
             let url = foto.url.trimmed
             let minusculo = url.lowercased()
             guard let esquema = ["http://", "https://"].first(where: { minusculo.hasPrefix($0) }), url.count > esquema.count,
-                TextoLivre.cabe(url, maximo: tamanhoMaximoDaUrl), TextoLivre.cabe(foto.legenda?.trimmed ?? "", maximo: tamanhoMaximoDaLegenda)
+                TextoLivre.cabe(foto.url, maximo: tamanhoMaximoDaUrl), TextoLivre.cabe(foto.legenda ?? "", maximo: tamanhoMaximoDaLegenda)
             else { throw .fotoInvalida }
             resultado.append(Foto(url: url, legenda: foto.legenda?.trimmed.nilIfEmpty))
         }

@@ -49,8 +49,8 @@ extension Unidade {
                 return trimmed
             }
             func opcional(_ value: String?, _ campo: String) throws(Failure) -> String? {
-                guard let trimmed = value?.trimmed.nilIfEmpty else { return nil }
-                guard TextoLivre.cabe(trimmed, maximo: Self.tamanhoMaximo) else { throw .enderecoInvalido(campo: campo) }
+                guard let value, let trimmed = value.trimmed.nilIfEmpty else { return nil }
+                guard TextoLivre.cabe(value, maximo: Self.tamanhoMaximo) else { throw .enderecoInvalido(campo: campo) }
                 return trimmed
             }
             let uf = self.uf.trimmed.uppercased()
@@ -256,7 +256,7 @@ extension Unidade {
 
     static func nomeValido(_ nome: String) throws(Failure) -> String {
         let trimmed = nome.trimmed
-        guard !trimmed.isEmpty, TextoLivre.cabe(trimmed, maximo: tamanhoMaximoDoNome) else { throw .nomeInvalido }
+        guard !trimmed.isEmpty, TextoLivre.cabe(nome, maximo: tamanhoMaximoDoNome) else { throw .nomeInvalido }
         return trimmed
     }
 

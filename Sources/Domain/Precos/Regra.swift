@@ -47,7 +47,7 @@ extension TabelaDePreco {
             case .plano(let plano, let desconto):
                 let nome = plano.trimmingCharacters(in: .whitespacesAndNewlines)
                 if nome.isEmpty { return "o nome do plano não pode ser vazio" }
-                if !TextoLivre.cabe(nome, maximo: 100) {
+                if !TextoLivre.cabe(plano, maximo: 100) {
                     return "o nome do plano deve ter \(TextoLivre.limite(100)) e não começar com '\(TextoLivre.prefixoSelado)'"
                 }
                 return Self.problema(desconto: desconto)

@@ -216,7 +216,7 @@ extension Usuario {
     public static func planoValido(_ plano: String?) -> String?? {
         guard let plano else { return .some(nil) }
         let nome = plano.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !nome.isEmpty, TextoLivre.cabe(nome, maximo: 100) else { return nil }
+        guard !nome.isEmpty, TextoLivre.cabe(plano, maximo: 100) else { return nil }
         return .some(nome)
     }
 

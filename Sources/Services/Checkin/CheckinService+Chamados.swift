@@ -254,7 +254,7 @@ extension CheckinService {
         guard let limpo = valor?.trimmingCharacters(in: .whitespacesAndNewlines), !limpo.isEmpty else {
             throw ServiceError.invalido(campo, falta)
         }
-        try ServiceError.texto(limpo, campo: campo, maximo: maximo)
+        try ServiceError.texto(valor, campo: campo, maximo: maximo)
         return limpo
     }
 

@@ -72,7 +72,7 @@ extension CheckinService {
             throw ServiceError.invalido("chegadaPrevista", "informe a chegada prevista (ISO 8601, ex.: 2026-12-01T14:00:00-03:00)")
         }
         let nome = (pedido.nome ?? "").trimmingCharacters(in: .whitespacesAndNewlines).split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        guard nome.count >= 2, TextoLivre.cabe(nome, maximo: Self.tamanhoMaximoDoNomeDoVisitante) else {
+        guard nome.count >= 2, TextoLivre.cabe(pedido.nome ?? "", maximo: Self.tamanhoMaximoDoNomeDoVisitante) else {
             throw ServiceError.invalido(
                 "nome",
                 "informe o nome do visitante: de 2 a \(Self.tamanhoMaximoDoNomeDoVisitante) caracteres, \(TextoLivre.foraDaFormaSelada)")

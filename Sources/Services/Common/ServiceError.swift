@@ -71,11 +71,11 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     /// ``Kind/invalido`` naming `campo` when a free text breaks ``TextoLivre``'s rule for `maximo` characters
-    /// (after trimming): longer than that many characters or ``TextoLivre/maximoDeBytes(_:)``
+    /// (counted as sent, blanks around it included): longer than that many characters or ``TextoLivre/maximoDeBytes(_:)``
     /// UTF-8 bytes, or in a sealed field's form. Stored texts are bounded, so no request can grow
     /// a stream, a read model or an e-mail without limit.
     public static func texto(_ value: String?, campo: String, maximo: Int) throws(ServiceError) {
-        guard let value, let problema = TextoLivre.problema(value.trimmingCharacters(in: .whitespacesAndNewlines), maximo: maximo)
+        guard let value, let problema = TextoLivre.problema(value, maximo: maximo)
         else { return }
         throw .invalido(campo, TextoLivre.mensagem(problema, campo: campo, maximo: maximo))
     }

@@ -82,7 +82,7 @@ public final class UsuariosService: Sendable {
     static func validNome(_ nome: String) throws(ServiceError) -> String {
         let trimmed = nome.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw .invalido("nome", "o nome não pode ficar em branco") }
-        if let problema = TextoLivre.problema(trimmed, maximo: 200) {
+        if let problema = TextoLivre.problema(nome, maximo: 200) {
             throw .invalido("nome", TextoLivre.mensagem(problema, campo: "nome", maximo: 200))
         }
         // Control characters (a NUL, a line break) would end up in e-mail headers.
