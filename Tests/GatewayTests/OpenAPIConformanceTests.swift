@@ -137,8 +137,12 @@ struct OpenAPIConformanceTests {
         // The same rule in the password's pattern (never trimmed): not blanks alone.
         let senha = try #require((schemas["Registro"]?["properties"] as? [String: Any])?["senha"] as? [String: Any])
         let regexDaSenha = try Regex(try #require(senha["pattern"] as? String)).matchingSemantics(.unicodeScalar)
-        for texto in ["segredo-123", "  segredo ", "\u{3000}\u{A0}x\t\n"] { #expect(texto.wholeMatch(of: regexDaSenha) != nil, "\(texto.debugDescription)") }
-        for texto in ["        ", "\t\n\r\u{2028}\u{3000}   ", "segredo\u{B}123"] { #expect(texto.wholeMatch(of: regexDaSenha) == nil, "\(texto.debugDescription)") }
+        for texto in ["segredo-123", "  segredo ", "\u{3000}\u{A0}x\t\n"] {
+            #expect(texto.wholeMatch(of: regexDaSenha) != nil, "\(texto.debugDescription)")
+        }
+        for texto in ["        ", "\t\n\r\u{2028}\u{3000}   ", "segredo\u{B}123"] {
+            #expect(texto.wholeMatch(of: regexDaSenha) == nil, "\(texto.debugDescription)")
+        }
     }
 
     @Test("an e-mail field's pattern takes what the server takes; 'format: email' adds the lengths and the '--' rule, which the server also has")
