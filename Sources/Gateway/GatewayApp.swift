@@ -79,6 +79,7 @@ public enum GatewayApp {
         Routes.visitas(api, backend)
         Routes.encomendas(api, backend)
         Routes.chamados(api, backend)
+        Routes.encontros(api, backend)
         api.owner = .notificacoes
         Routes.notificacoes(api, backend)
         api.owner = .financeiro

@@ -150,6 +150,46 @@ extension OpenAPI {
             "MeusChamados": object(
                 ["abertos": array(ref("Chamado")), "resolvidos": array(ref("Chamado"))], required: ["abertos", "resolvidos"]),
             "ChamadosDaUnidade": object(["unidadeId": uuid, "itens": array(ref("Chamado"))], required: ["unidadeId", "itens"]),
+            "EncontroNovo": object(
+                [
+                    "unidadeId": uuid.merging(["description": "a unidade onde o evento acontece"]) { $1 },
+                    "titulo": textoLivre(Encontro.tamanhoMaximoDoTitulo, obrigatorio: true),
+                    "descricao": textoLivre(Encontro.tamanhoMaximoDaDescricao),
+                    "local": textoLivre(Encontro.tamanhoMaximoDoLocal, description: "onde, na unidade (ex.: Auditório, 2º andar)"),
+                    "inicio": instant.merging(["description": "no futuro"]) { $1 },
+                    "fim": instant.merging(["description": "depois do início, até \(Int(Encontro.duracaoMaxima / 3_600)) horas depois"]) { $1 },
+                    "vagas": ["type": "integer", "minimum": 1, "maximum": Encontro.vagasMaximas],
+                ], required: ["unidadeId", "titulo", "inicio", "fim", "vagas"]),
+            "AlteracaoDeEncontro": object(
+                [
+                    "titulo": textoLivre(Encontro.tamanhoMaximoDoTitulo, obrigatorio: true),
+                    "descricao": textoLivre(Encontro.tamanhoMaximoDaDescricao, description: "em branco: sem descrição"),
+                    "local": textoLivre(Encontro.tamanhoMaximoDoLocal, description: "em branco: sem local"),
+                    "vagas": [
+                        "type": "integer", "minimum": 1, "maximum": Encontro.vagasMaximas,
+                        "description": "não menos que as pessoas com vaga (409); mais vagas vão para a lista de espera, em ordem",
+                    ],
+                ], required: []),
+            "CancelamentoDeEncontro": object(["motivo": textoLivre(500, description: "opcional: dito a quem se inscreveu")], required: []),
+            "Encontro": object(
+                [
+                    "id": uuid, "unidadeId": uuid, "titulo": text, "descricao": text, "local": text, "inicio": instant, "fim": instant,
+                    "vagas": ["type": "integer"], "confirmados": ["type": "integer", "description": "quantos têm vaga"],
+                    "naEspera": ["type": "integer", "description": "quantos estão na lista de espera"], "cancelado": ["type": "boolean"],
+                    "motivoDoCancelamento": text, "publicadoEm": instant,
+                    "inscritos": array(ref("PessoaNoEncontro")).merging(["description": "só para a equipe: quem tem vaga, em ordem"]) { $1 },
+                    "espera": array(ref("PessoaNoEncontro")).merging(["description": "só para a equipe: a lista de espera, em ordem"]) { $1 },
+                    "minhaInscricao": [
+                        "type": "string", "enum": Encontro.Situacao.allCases.map(\.rawValue),
+                        "description": "a inscrição de quem pergunta: com vaga (confirmada) ou na lista de espera; ausente sem inscrição",
+                    ],
+                    "posicaoNaEspera": ["type": "integer", "description": "1: o próximo a ganhar uma vaga"],
+                ],
+                required: ["id", "unidadeId", "titulo", "inicio", "fim", "vagas", "confirmados", "naEspera", "cancelado", "publicadoEm"]),
+            "PessoaNoEncontro": object(
+                ["usuarioId": text, "nome": text.merging(["description": "ausente se a conta foi apagada"]) { $1 }, "em": instant],
+                required: ["usuarioId", "em"]),
+            "Encontros": object(["itens": array(ref("Encontro"))], required: ["itens"]),
             "EncomendaNova": object(
                 [
                     "unidadeId": uuid.merging(["description": "a unidade em cuja recepção a correspondência chegou"]) { $1 },

@@ -247,6 +247,79 @@ extension Routes {
         }
     }
 
+    /// Community events (ADR 0019): the team publishes, changes and cancels them; members sign
+    /// up (or join the waiting list) and give up.
+    static func encontros(_ api: API, _ backend: Backend) {
+        let checkin = backend.negocio.checkin
+        api.add(
+            Operation(
+                method: .get, path: "/api/encontros",
+                summary: "Eventos da comunidade: os próximos (os mais cedo primeiro) ou os passados; a equipe vê também quem se inscreveu",
+                tag: "checkin", auth: true, response: "Encontros", errors: [400],
+                query: [
+                    .id("unidade", "id da unidade (sem ela, toda a rede)"),
+                    QueryParameter(
+                        name: "periodo", description: "proximos (padrão: os que não terminaram) ou passados",
+                        form: .choice(["proximos", "passados"])),
+                ])
+        ) { request, context, _ in
+            let query = request.uri.queryParameters
+            return try .json(
+                try await checkin.encontros(unidade: query.get("unidade"), periodo: query.get("periodo"), caller: context.caller))
+        }
+        api.add(
+            Operation(
+                method: .get, path: "/api/encontros/{id}", summary: "Um evento, com a minha inscrição (a equipe vê quem se inscreveu)",
+                tag: "checkin", auth: true, response: "Encontro", errors: [404])
+        ) { _, context, _ in
+            try .json(try await checkin.encontro(try context.parameters.require("id"), caller: context.caller))
+        }
+        api.add(
+            Operation(
+                method: .post, path: "/api/encontros/{id}/inscricao",
+                summary: "Inscrever-me: uma vaga enquanto houver, senão a lista de espera", tag: "checkin", auth: true, response: "Encontro",
+                errors: [404, 409])
+        ) { _, context, _ in
+            try .json(try await checkin.inscrever(try context.parameters.require("id"), caller: context.caller))
+        }
+        api.add(
+            Operation(
+                method: .delete, path: "/api/encontros/{id}/inscricao",
+                summary: "Cancelar a minha inscrição (a vaga vai para o primeiro da lista de espera)", tag: "checkin", auth: true,
+                response: "Encontro", errors: [404, 409])
+        ) { _, context, _ in
+            try .json(try await checkin.desistir(try context.parameters.require("id"), caller: context.caller))
+        }
+        api.add(
+            Operation(
+                method: .post, path: "/api/admin/encontros", summary: "Equipe: publicar um evento numa unidade", tag: "checkin", auth: true,
+                admin: true, request: "EncontroNovo", response: "Encontro", success: 201, errors: [409, 422])
+        ) { _, context, body in
+            let pedido = try JSON.decode(CheckinService.PedidoDeEncontro.self, from: body)
+            return try .json(try await checkin.publicarEncontro(pedido, caller: context.caller), status: 201)
+        }
+        api.add(
+            Operation(
+                method: .patch, path: "/api/admin/encontros/{id}",
+                summary: "Equipe: alterar o título, a descrição, o local ou as vagas (campos ausentes ficam como estão)", tag: "checkin",
+                auth: true, admin: true, request: "AlteracaoDeEncontro", response: "Encontro", errors: [404, 409, 422])
+        ) { _, context, body in
+            let alteracao = try JSON.decode(CheckinService.AlteracaoDeEncontro.self, from: body)
+            return try .json(try await checkin.alterarEncontro(try context.parameters.require("id"), alteracao, caller: context.caller))
+        }
+        api.add(
+            Operation(
+                method: .post, path: "/api/admin/encontros/{id}/cancelamento",
+                summary: "Equipe: cancelar o evento (quem se inscreveu é avisado)", tag: "checkin", auth: true, admin: true,
+                request: "CancelamentoDeEncontro", response: "Encontro", errors: [404, 409, 422])
+        ) { _, context, body in
+            let cancelamento =
+                body.isEmpty
+                ? CheckinService.CancelamentoDeEncontro(motivo: nil) : try JSON.decode(CheckinService.CancelamentoDeEncontro.self, from: body)
+            return try .json(try await checkin.cancelarEncontro(try context.parameters.require("id"), cancelamento, caller: context.caller))
+        }
+    }
+
     static func financeiro(_ api: API, _ backend: Backend) {
         let financeiro = backend.negocio.financeiro
         let periodo: [QueryParameter] = [

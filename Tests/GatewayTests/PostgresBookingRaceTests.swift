@@ -22,12 +22,14 @@ struct PostgresBookingRaceTests {
         let espacos: EspacosService
         let precos: PrecosService
         let reservas: ReservasService
+        let checkin: CheckinService
 
         init(_ settings: PostgresSettings, clock: ManualClock) {
             store = PostgresEventStore(settings: settings, logger: PostgresBookingRaceTests.logger)
             espacos = EspacosService(store: store, clock: clock)
             precos = PrecosService(store: store, clock: clock)
             reservas = ReservasService(store: store, clock: clock, precos: precos)
+            checkin = CheckinService(store: store, clock: clock)
         }
 
         /// A unit named `nome`, made by an admin.
@@ -110,6 +112,45 @@ struct PostgresBookingRaceTests {
                 #expect(agenda.count == vagas)
                 #expect(Set(agenda.map(\.type)) == ["AgendaOcupada"])
             }
+        }
+    }
+
+    @Test(
+        "50 sign-ups at once from two instances for an event of ten places: ten have one, the others wait or are told to try again, nobody twice"
+    )
+    func two_instances_never_give_more_places_than_an_event_has() async throws {
+        try await withTwoInstances { a, b in
+            let unidade = try await a.unidade("Race encontro")
+            let pedido = try JSONDecoder.iso.decode(
+                CheckinService.PedidoDeEncontro.self,
+                from: Data(
+                    #"""
+                    {"unidadeId":"\#(unidade)","titulo":"Café","inicio":"2026-11-27T19:00:00-03:00","fim":"2026-11-27T21:00:00-03:00","vagas":10}
+                    """#.utf8))
+            let id = try await a.checkin.publicarEncontro(pedido, caller: Instance.admin).id
+            let outcomes = try await withThrowingTaskGroup(of: (String?, String?).self) { race in
+                for index in 0..<50 {
+                    let instance = index.isMultiple(of: 2) ? a : b
+                    race.addTask {
+                        do {
+                            let view = try await instance.checkin.inscrever(id, caller: Caller(requestId: "e\(index)", usuario: "membro-\(index)"))
+                            return (view.minhaInscricao?.rawValue, nil)
+                        } catch let error as ServiceError {
+                            return (nil, error.codigo)
+                        }
+                    }
+                }
+                return try await race.reduce(into: [(String?, String?)]()) { $0.append($1) }
+            }
+            // A sign-up that lost five times in a row to the other instance is a 409 to try again.
+            #expect(outcomes.allSatisfy { $0.0 != nil || $0.1 == "conflito_de_versao" })
+            #expect(outcomes.filter { $0.0 == "confirmada" }.count == 10)
+            let stream = try await a.store.readStream(StreamNames.encontro(try #require(Encontro.ID(id))))
+            let inscritos = try stream.filter { $0.type == Encontro.Catalogo.inscrito.type }
+                .map { try EventJSON.decoder.decode(Encontro.Inscrito.self, from: $0.data) }
+            #expect(inscritos.filter { !$0.naEspera }.count == 10)
+            #expect(Set(inscritos.map(\.usuarioId)).count == inscritos.count)
+            #expect(inscritos.count == outcomes.filter { $0.0 != nil }.count)
         }
     }
 

@@ -23,6 +23,9 @@ public enum Notificacao {
         case correspondencia
         /// The team's reply to a member's help-desk request, or its resolution.
         case chamado
+        /// A place in a community event (signed up, or freed from the waiting list), or the
+        /// event's cancellation.
+        case encontro
     }
 
     public struct Enviada: Codable, Sendable, Equatable {

@@ -18,6 +18,9 @@ public final class CheckinService: Sendable {
     /// A member's name as their profile has it (nil for an unknown or erased account): the
     /// help desk's requests name their author for the team.
     let nomeDoMembro: @Sendable (String) async throws -> String?
+    /// Sign-ups to one community event in this process take turns (see ``StreamTurns``): forty
+    /// at once would otherwise collide in the store more times than a command retries.
+    let turnos = StreamTurns()
 
     public init(
         store: any ServiceStore, clock: any WallClock, vault: PersonalDataVault? = nil,
@@ -51,12 +54,14 @@ public final class CheckinService: Sendable {
     // MARK: Reactor
 
     /// The bus reactor: issues the code of a confirmed booking, revokes the code of a cancelled
-    /// one, closes an erased member's open help-desk requests. Returns the writes for the bus to commit with the event's inbox row; a version
+    /// one, closes an erased member's open help-desk requests and gives up their places in
+    /// coming events. Returns the writes for the bus to commit with the event's inbox row; a version
     /// conflict there redelivers the event and this decides again on fresh state.
     public func reagir(_ event: RecordedEvent) async throws -> [StreamWrite] {
         if event.type == Usuario.Catalogo.dadosPessoaisApagados.type {
             let apagado = try EventJSON.decoder.decode(Usuario.DadosPessoaisApagados.self, from: event.data)
-            return try await fecharChamados(de: apagado.usuarioId.description, causa: event)
+            let usuario = apagado.usuarioId.description
+            return try await fecharChamados(de: usuario, causa: event) + desistirDosEncontros(de: usuario, causa: event)
         }
         guard let reserva = try Reserva.Event.decode(type: event.type, data: event.data, using: EventJSON.decoder) else { return [] }
         switch reserva {

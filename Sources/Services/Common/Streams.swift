@@ -200,7 +200,7 @@ extension AggregateStore {
         _ stream: StreamName, at instant: Date, metadata: EventMetadata, receipt: WriteReceipt?,
         failure: (Failure) -> ServiceError, _ command: (State) throws -> Command
     ) async throws -> State {
-        for attempt in 1...5 {
+        for _ in 1...5 {
             let (state, version) = try await load(stream)
             let events: [Event]
             do {
@@ -213,7 +213,8 @@ extension AggregateStore {
                 try await store.append(
                     to: stream, expected: .after(version), events: try Events.new(events, at: instant, metadata: metadata), receipt: receipt)
                 return events.reduce(state, decider.evolve)
-            } catch is WrongExpectedVersion where attempt < 5 {
+            } catch is WrongExpectedVersion {
+                // The fifth collision is the caller's 409, not the store's error.
                 continue
             }
         }

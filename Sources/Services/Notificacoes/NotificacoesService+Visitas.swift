@@ -110,7 +110,7 @@ extension NotificacoesService {
             texto: "A equipe da \(lugar) marcou o seu chamado como resolvido. Se o problema continuar, responda no chamado para reabri-lo.")
     }
 
-    private func unidade(_ id: UUID) async throws -> UnidadeView? {
+    func unidade(_ id: UUID) async throws -> UnidadeView? {
         try await store.document(CatalogoReadModel.unidades, key: id.lowercasedString)
             .flatMap { try? ReadModelJSON.decoder.decode(UnidadeView.self, from: $0) }
     }

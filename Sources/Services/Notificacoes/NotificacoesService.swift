@@ -54,6 +54,8 @@ public final class NotificacoesService: Sendable {
         Topology.routingKey(Visita.Catalogo.chegou), Topology.routingKey(SerieDeReservas.Catalogo.criada),
         Topology.routingKey(Encomenda.Catalogo.registrada), Topology.routingKey(Encomenda.Catalogo.cancelada),
         Topology.routingKey(Chamado.Catalogo.respondido), Topology.routingKey(Chamado.Catalogo.resolvido),
+        Topology.routingKey(Encontro.Catalogo.inscrito), Topology.routingKey(Encontro.Catalogo.vagaConcedida),
+        Topology.routingKey(Encontro.Catalogo.desistiu),
     ]
     static let service = "notificacoes"
 
