@@ -24,6 +24,9 @@ export const ROUTES = [
   // the help desk: reached from a line on "Minhas reservas" and from each reply's notification
   // (no room in the menu either)
   { path: '/chamados', view: () => import('./views/chamados.js'), title: 'Meus chamados', access: 'membro' },
+  // community events: reached from a line on "Minhas reservas" and from each notice (with it the
+  // menu took two rows at 1280 px)
+  { path: '/eventos', view: () => import('./views/eventos.js'), title: 'Eventos', access: 'membro' },
   { path: '/creditos', view: () => import('./views/creditos.js'), title: 'Meus créditos', access: 'membro', nav: 'membro', label: 'Meus créditos', semAdmin: true },
   { path: '/plano', view: () => import('./views/plano.js'), title: 'Meu plano', access: 'membro', nav: 'membro', label: 'Meu plano', semAdmin: true },
   { path: '/pacotes', view: () => import('./views/pacotes.js'), title: 'Pacotes de créditos', access: 'membro', nav: 'membro', label: 'Pacotes', semAdmin: true },
@@ -51,6 +54,9 @@ export const ROUTES = [
   { path: '/admin/espacos/:id/bloqueios', view: () => import('./views/admin/espaco-bloqueios.js'), title: 'Bloqueios', access: 'admin' },
   { path: '/admin/espacos/:id/locacao', view: () => import('./views/admin/espaco-locacao.js'), title: 'Locação', access: 'admin' },
   { path: '/admin/espacos/:id/precos', view: () => import('./views/admin/espaco-precos.js'), title: 'Tabela de preços', access: 'admin' },
+  // the unit's community events: reached from a line on "Reservas do dia", for the unit shown
+  // there (the operator's menu has no room for one more link)
+  { path: '/admin/eventos', view: () => import('./views/admin/eventos.js'), title: 'Eventos', access: 'admin' },
   { path: '/admin/cupons', view: () => import('./views/admin/cupons.js'), title: 'Cupons', access: 'admin', nav: 'admin', label: 'Cupons' },
   { path: '/admin/planos', view: () => import('./views/admin/planos.js'), title: 'Planos', access: 'admin', nav: 'admin', label: 'Planos' },
   // reached through the tabs of "Planos" (the operator's menu has no room for one more link):

@@ -52,6 +52,12 @@ const friendly = {
   chamado_resolvido: 'Este chamado já foi resolvido e não recebe mais respostas da equipe. Se o membro responder, ele é reaberto.',
   chamado_mensagens_demais: 'Este chamado chegou ao limite de 100 mensagens. Para continuar a conversa, abra um novo chamado.',
 
+  // eventos da comunidade
+  encontro_cancelado: 'Este evento foi cancelado pela equipe: as inscrições se encerraram.',
+  encontro_iniciado: 'Este evento já começou: as inscrições, os cancelamentos de inscrição e as mudanças se encerraram.',
+  encontro_lotado: 'Este evento está lotado, e a lista de espera também. Não há como se inscrever agora.',
+  encontro_ja_publicado: 'Este evento já foi publicado.',
+
   // espaços, preços, cupons
   unidade_ja_cadastrada: 'Esta unidade já está cadastrada.',
   espaco_ja_cadastrado: 'Este espaço já está cadastrado.',
@@ -83,6 +89,8 @@ const useServerMessage = new Set([
   'visita_cedo_demais',
   // it says how many visitors the member registered in the last 24 hours
   'visitas_demais',
+  // it says how many people already have a place (an event cannot offer fewer)
+  'vagas_abaixo_dos_inscritos',
 ]);
 
 function sentence(text) {

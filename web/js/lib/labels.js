@@ -90,7 +90,7 @@ export const REGISTROS = {
   espaco: 'Espaço', faturas: 'Faturas', notificacao: 'Notificação', pagamento: 'Pagamento',
   reserva: 'Reserva', tabela: 'Preços', unidade: 'Unidade', usuario: 'Conta',
   empresa: 'Empresa', vinculo: 'Vínculo com empresa', pacote: 'Pacote de créditos', compra: 'Compra de pacote',
-  encomenda: 'Correspondência', chamado: 'Chamado',
+  encomenda: 'Correspondência', chamado: 'Chamado', encontro: 'Evento',
 };
 
 /** The services that write the log, and the system actors ("system:<nome>"). */
@@ -147,6 +147,7 @@ export const NOTIFICACAO_TIPOS = {
   visita: 'Visitante',
   correspondencia: 'Correspondência',
   chamado: 'Chamado',
+  encontro: 'Evento',
 };
 
 export const FATURA_STATUS = {
@@ -266,4 +267,35 @@ export function vezDoChamado(c) {
   if (c.situacao === 'resolvido') return ['Resolvido', 'sucesso'];
   if (c.aguardando === 'membro') return ['Aguardando o membro', 'neutro'];
   return ['Aguardando a equipe', 'aviso'];
+}
+
+// ---- community events ("encontro": a talk, a workshop, a happy hour at a unit) -------------------------
+// (The event log's types of `encontro-…` streams, "Evento publicado" and the others, are named by
+// the server's catalog, /api/admin/eventos, as every other type.)
+
+/** Whether an event has begun (sign-ups, changes and cancelling closed then). */
+export function encontroIniciado(e, now = Date.now()) {
+  return Date.parse(e.inicio) <= now;
+}
+
+/** Whether every place of an event is taken. */
+export function encontroLotado(e) {
+  return (e.confirmados ?? 0) >= (e.vagas ?? 0);
+}
+
+/** [words, badge kind] of where an event stands: cancelled, over, under way, full, open. */
+export function situacaoDoEncontro(e, now = Date.now()) {
+  if (e.cancelado) return ['Cancelado', 'erro'];
+  if (Date.parse(e.fim) <= now) return ['Encerrado', 'neutro'];
+  if (encontroIniciado(e, now)) return ['Acontecendo agora', 'info'];
+  if (encontroLotado(e)) return ['Lotado', 'aviso'];
+  return ['Inscrições abertas', 'sucesso'];
+}
+
+/** "3 de 20 vagas ocupadas", or "Lotado — 2 na lista de espera" (the waiting list said when there is one). */
+export function vagasDoEncontro(e) {
+  const espera = e.naEspera ?? 0;
+  if (encontroLotado(e)) return `Lotado — ${espera ? `${espera} na lista de espera` : 'ninguém na lista de espera'}`;
+  const ocupadas = `${e.confirmados ?? 0} de ${e.vagas} ${e.vagas === 1 ? 'vaga ocupada' : 'vagas ocupadas'}`;
+  return espera ? `${ocupadas} · ${espera} na lista de espera` : ocupadas;
 }

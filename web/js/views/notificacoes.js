@@ -1,7 +1,8 @@
 // The member's inbox: every notice the platform sent (welcome, payment received, booking
 // confirmed, reminders, cancellations, refunds, a hold whose time to pay ran out, a visitor's
-// arrival, mail waiting at the front desk, the team's reply to a help-desk request), 50 a page,
-// each with its booking (or the member's visitors, mail or requests) when it has one, and its
+// arrival, mail waiting at the front desk, the team's reply to a help-desk request, a place at a
+// community event, one freed from its waiting list, its cancellation), 50 a page, each with its
+// booking (or the member's visitors, mail, requests or events) when it has one, and its
 // time in the zone of that booking's unit, as the bookings show it (a notice names no unit: its
 // booking, among the member's, does).
 // The same notices go by e-mail; the inbox keeps them even when the e-mail failed.
@@ -17,7 +18,7 @@ import { setUnread } from '../lib/unread.js';
 const KIND = {
   boas_vindas: 'info', reserva_confirmada: 'sucesso', pagamento_recebido: 'sucesso', lembrete: 'aviso',
   cancelamento: 'neutro', reembolso: 'info', no_show: 'neutro', expiracao: 'aviso', visita: 'info', correspondencia: 'info',
-  chamado: 'info',
+  chamado: 'info', encontro: 'info',
 };
 
 /**
@@ -91,7 +92,9 @@ export function render({ container, query, setQuery, signal }) {
               n.tipo === 'correspondencia'
                 ? h('p', {}, link('/correspondencia', ['Minha correspondência', h('span', { class: 'visually-hidden' }, ` (${n.titulo})`)])) : null,
               n.tipo === 'chamado'
-                ? h('p', {}, link('/chamados', ['Meus chamados', h('span', { class: 'visually-hidden' }, ` (${n.titulo})`)])) : null))))
+                ? h('p', {}, link('/chamados', ['Meus chamados', h('span', { class: 'visually-hidden' }, ` (${n.titulo})`)])) : null,
+              n.tipo === 'encontro'
+                ? h('p', {}, link('/eventos', ['Eventos', h('span', { class: 'visually-hidden' }, ` (${n.titulo})`)])) : null))))
           : h('p', { class: 'empty' }, 'Nenhuma notificação por enquanto.'),
         pager({ pagina: page.pagina, total: page.total, noun: ['notificação', 'notificações'], onPage: (n) => { pagina = n; load(); } }));
     }, { signal, text: 'Carregando notificações…' });

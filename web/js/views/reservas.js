@@ -5,7 +5,8 @@
 // time ran out says so instead. A booking that spent credits says how much, and once it ended
 // what came back to the balance and what the cancellation policy kept (from the statement). An
 // occurrence of a series says which, and cancels itself and the ones after it at once.
-// Above them, the way to the member's mail and help-desk requests (which the menu has no room for).
+// Above them, the way to the member's mail, help-desk requests and the community's events (which
+// the menu has no room for).
 
 import { api, allPages, Action, PAGE_SIZE } from '../lib/api.js';
 import { espaco as loadEspaco, nomeDoEspaco } from '../lib/catalog.js';
@@ -32,10 +33,15 @@ export function render({ container, query, setQuery, signal }) {
   // The help desk, which the menu has no room for: a discreet line, or the team's answers waiting.
   const ajuda = h('div', {}, h('p', { class: 'small help-link' },
     'Algo não está funcionando na unidade? ', link('/chamados', 'Abrir um chamado'), '.'));
+  // The community's events, which the menu has no room for either: a line, saying where the
+  // member stands in the coming ones when they signed up to any.
+  const eventos = h('div', {}, h('p', { class: 'small help-link' },
+    'Palestras, oficinas e encontros nas unidades: ', link('/eventos', 'Ver os eventos'), '.'));
   replace(container,
     pageHeader('Minhas reservas', 'Acompanhe, pague e cancele suas reservas.'),
     correio,
     ajuda,
+    eventos,
     list);
 
   // Mail waiting at a front desk: a line that leads to it (nothing when none, or unreadable).
@@ -53,6 +59,18 @@ export function render({ container, query, setQuery, signal }) {
     replace(ajuda, h('p', { class: 'alert alert--info' },
       n === 1 ? 'A equipe respondeu a um chamado seu. ' : `A equipe respondeu a ${n} chamados seus. `,
       link('/chamados', n === 1 ? 'Ver a resposta' : 'Ver as respostas'), '.'));
+  }).catch(() => {});
+
+  api('/api/encontros', { signal }).then((encontros) => {
+    const vivos = (encontros?.itens ?? []).filter((e) => !e.cancelado);
+    const comVaga = vivos.filter((e) => e.minhaInscricao === 'confirmada').length;
+    const naEspera = vivos.filter((e) => e.minhaInscricao === 'espera').length;
+    if (!comVaga && !naEspera) return;
+    const partes = [
+      comVaga ? `Você tem vaga em ${comVaga === 1 ? '1 evento' : `${comVaga} eventos`}` : null,
+      naEspera ? `${comVaga ? 'está' : 'Você está'} na lista de espera de ${naEspera === 1 ? '1 evento' : `${naEspera} eventos`}` : null,
+    ].filter(Boolean);
+    replace(eventos, h('p', { class: 'small help-link' }, `${partes.join(' e ')}. `, link('/eventos', 'Ver os eventos'), '.'));
   }).catch(() => {});
 
   function load() {
