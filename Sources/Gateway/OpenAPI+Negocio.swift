@@ -189,7 +189,7 @@ extension OpenAPI {
             "PessoaNoEncontro": object(
                 ["usuarioId": text, "nome": text.merging(["description": "ausente se a conta foi apagada"]) { $1 }, "em": instant],
                 required: ["usuarioId", "em"]),
-            "Encontros": object(["itens": array(ref("Encontro"))], required: ["itens"]),
+            "PaginaDeEncontros": page("Encontro"),
             "EncomendaNova": object(
                 [
                     "unidadeId": uuid.merging(["description": "a unidade em cuja recepção a correspondência chegou"]) { $1 },

@@ -255,17 +255,20 @@ extension Routes {
             Operation(
                 method: .get, path: "/api/encontros",
                 summary: "Eventos da comunidade: os próximos (os mais cedo primeiro) ou os passados; a equipe vê também quem se inscreveu",
-                tag: "checkin", auth: true, response: "Encontros", errors: [400],
+                tag: "checkin", auth: true, response: "PaginaDeEncontros", errors: [400],
                 query: [
                     .id("unidade", "id da unidade (sem ela, toda a rede)"),
                     QueryParameter(
-                        name: "periodo", description: "proximos (padrão: os que não terminaram) ou passados",
+                        name: "periodo",
+                        description: "proximos (padrão: os que não terminaram) ou passados (os \(CheckinService.passadosNaLista) últimos)",
                         form: .choice(["proximos", "passados"])),
+                    .pagina,
                 ])
         ) { request, context, _ in
             let query = request.uri.queryParameters
             return try .json(
-                try await checkin.encontros(unidade: query.get("unidade"), periodo: query.get("periodo"), caller: context.caller))
+                try await checkin.encontros(
+                    unidade: query.get("unidade"), periodo: query.get("periodo"), pagina: try Query.page(request), caller: context.caller))
         }
         api.add(
             Operation(
@@ -304,6 +307,13 @@ extension Routes {
                 summary: "Equipe: alterar o título, a descrição, o local ou as vagas (campos ausentes ficam como estão)", tag: "checkin",
                 auth: true, admin: true, request: "AlteracaoDeEncontro", response: "Encontro", errors: [404, 409, 422])
         ) { _, context, body in
+            // The time is not changed (another time is another event): named, not ignored.
+            try JSON.onlyKeys(
+                body, ["titulo", "descricao", "local", "vagas"],
+                hints: [
+                    "inicio": "o horário de um evento não muda: cancele-o e publique outro",
+                    "fim": "o horário de um evento não muda: cancele-o e publique outro",
+                ])
             let alteracao = try JSON.decode(CheckinService.AlteracaoDeEncontro.self, from: body)
             return try .json(try await checkin.alterarEncontro(try context.parameters.require("id"), alteracao, caller: context.caller))
         }

@@ -107,9 +107,17 @@ public struct EncontroView: Codable, Sendable, Equatable {
 public enum EncontrosReadModel {
     /// Every event, grouped by unit, the latest start first (the whole network: no group).
     public static let encontros = "encontros"
+    /// Each member's sign-ups (grouped by member): the events an erased account gives up.
+    public static let doMembro = "encontros_membro"
+
+    /// A member's sign-up to an event (a place or the waiting list).
+    public struct Inscricao: Codable, Sendable, Equatable {
+        public let encontroId: String
+        public let inicio: Date
+    }
 
     public static let projection = Projection(
-        name: "encontros", collections: [encontros], types: Encontro.Catalogo.todos.types
+        name: "encontros", collections: [encontros, doMembro], types: Encontro.Catalogo.todos.types
     ) { recorded, batch in
         guard let event = try Encontro.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) else { return }
         if case .publicado(let e) = event {
@@ -119,6 +127,14 @@ public enum EncontrosReadModel {
         guard var view = try await batch.get(EncontroView.self, encontros, event.encontroId.description) else { return }
         view.registrar(event)
         try save(view, batch)
+        switch event {
+        case .inscrito(let e):
+            try batch.put(Inscricao(encontroId: view.id, inicio: view.inicio), doMembro, "\(view.id)|\(e.usuarioId)", grupo: e.usuarioId)
+        case .desistiu(let e):
+            batch.delete(doMembro, "\(view.id)|\(e.usuarioId)")
+        default:
+            break
+        }
     }
 
     private static func save(_ view: EncontroView, _ batch: ProjectionBatch) throws {

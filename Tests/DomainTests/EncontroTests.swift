@@ -77,12 +77,21 @@ struct EncontroTests {
         #expect(falha([.publicar(publicado(vagas: 1)), inscrever("ana")] + fila + [inscrever("outro")]) == .lotado)
         // Sign-ups close at the start.
         #expect(falha([.publicar(publicado()), inscrever("ana", em: inicio)]) == .iniciado)
+        // A member signs up three times at most (giving up in between): the stream stays bounded.
+        let idaEVolta = Array(repeating: [inscrever("ana"), desistir("ana")], count: Encontro.inscricoesPorMembro).flatMap { $0 }
+        #expect(falha([.publicar(publicado())] + idaEVolta + [inscrever("ana")]) == .inscricoesDemais)
+        #expect(try depois([.publicar(publicado())] + idaEVolta + [inscrever("bia")]).1.count == 1)
     }
 
     @Test func a_place_given_up_goes_to_the_first_who_waits_in_the_same_decision() throws {
         let base: [Encontro.Command] = [.publicar(publicado(vagas: 1)), inscrever("ana"), inscrever("bia"), inscrever("caio")]
         let (state, events) = try depois(base + [desistir("ana")])
         #expect(events.map(\.kind) == [Encontro.Catalogo.desistiu, Encontro.Catalogo.vagaConcedida])
+        guard case .desistiu(let desistencia) = events.first else {
+            Issue.record("\(events)")
+            return
+        }
+        #expect(desistencia.tinhaVaga && desistencia.razao == .desistencia)
         guard case .vagaConcedida(let vaga) = events.last else {
             Issue.record("\(events)")
             return
@@ -121,6 +130,7 @@ struct EncontroTests {
         #expect(cancelado.motivo == "chuva" && cancelado.por == "admin-1")
         let desistencias = events.compactMap { if case .desistiu(let e) = $0 { e } else { nil } }
         #expect(desistencias.map(\.usuarioId) == ["ana", "bia"] && desistencias.allSatisfy { $0.razao == .encontroCancelado })
+        #expect(desistencias.map(\.tinhaVaga) == [true, false])
         #expect(state.dados?.confirmados.isEmpty == true && state.dados?.espera.isEmpty == true && state.dados?.cancelado != nil)
         #expect(try depois(base + [cancelar, cancelar]).1.isEmpty)
         #expect(falha(base + [cancelar, inscrever("caio")]) == .cancelado)

@@ -93,6 +93,10 @@ struct EncontrosTests {
             // Fewer places than people who have one: refused. Ana gives hers up: it goes to Bia, who is told.
             let menos = try await client.json(.patch, "/api/admin/encontros/\(id)", #"{"vagas":1,"titulo":""}"#, token: cenario.admin)
             #expect(menos.status == .unprocessableContent && (menos.object["detalhes"] as? [String: Any])?["campo"] as? String == "titulo")
+            // The time is not changed by a change: named, not ignored.
+            let outraHora = try await client.json(
+                .patch, "/api/admin/encontros/\(id)", #"{"inicio":"2026-11-27T19:00:00-03:00"}"#, token: cenario.admin)
+            #expect(outraHora.status == .unprocessableContent && (outraHora.object["detalhes"] as? [String: Any])?["campo"] as? String == "inicio")
             clock.advance(by: 3_600)
             let desistiu = try await client.json(.delete, "/api/encontros/\(id)/inscricao", token: cenario.membro)
             #expect(desistiu.status == .ok && desistiu.object["minhaInscricao"] == nil && desistiu.object["confirmados"] as? Int == 1)
@@ -103,6 +107,15 @@ struct EncontrosTests {
             #expect(vaga["titulo"] as? String == "Você conseguiu uma vaga: Café com a comunidade")
             let agora = try await client.json(.get, "/api/encontros/\(id)", token: bia).object
             #expect(agora["minhaInscricao"] as? String == "confirmada" && agora["naEspera"] as? Int == 0)
+            // Ana's calendar loses the invitation; her trail does not learn who got her place.
+            let retirado = try await eventually("Ana's withdrawal") {
+                try harness.emails().first { $0.subject == "Inscrição cancelada: Café com a comunidade" }
+            }
+            #expect(retirado.attachments.first?.contentType.contains("method=CANCEL") == true)
+            let idDaBia = try #require(try await client.json(.get, "/api/auth/me", token: bia).object["id"] as? String)
+            let deAna = try await client.json(.get, "/api/auth/me/dados", token: cenario.membro).object["atividade"] as? [[String: Any]] ?? []
+            #expect(deAna.contains { $0["tipo"] as? String == "InscricaoNoEncontroCancelada" })
+            #expect(!deAna.contains { ($0["dados"] as? [String: Any])?["usuarioId"] as? String == idDaBia }, "Ana's export names Bia")
             // Ana signs up again: she waits now (the place is Bia's). More places go to her.
             #expect(
                 try await client.json(.post, "/api/encontros/\(id)/inscricao", token: cenario.membro).object["minhaInscricao"] as? String == "espera")

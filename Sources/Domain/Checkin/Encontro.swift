@@ -14,10 +14,13 @@ public enum Encontro {
     public static let tamanhoMaximoDoTitulo = 120
     public static let tamanhoMaximoDaDescricao = 2_000
     public static let tamanhoMaximoDoLocal = 120
-    /// Places an event may offer (bounds the stream and its document).
+    /// Places an event may offer (bounds its document).
     public static let vagasMaximas = 300
     /// People a full event's waiting list holds.
     public static let esperaMaxima = 50
+    /// Times one member may sign up to one event (giving up in between): bounds the stream, and
+    /// the notices a member taking and leaving a place would send those who wait.
+    public static let inscricoesPorMembro = 3
     /// The longest event, in seconds (12 hours).
     public static let duracaoMaxima: TimeInterval = 12 * 3_600
 
@@ -97,6 +100,8 @@ public enum Encontro {
         public let usuarioId: String
         public let unidadeId: UUID
         public let razao: Razao
+        /// They had a place (the calendar invitation to withdraw), not a place in the waiting list.
+        public let tinhaVaga: Bool
         public let por: String
         public let em: Date
     }
@@ -138,6 +143,8 @@ public enum Encontro {
         case vagasAbaixoDosInscritos(confirmados: Int)
         /// Full, and its waiting list too.
         case lotado
+        /// The member signed up ``inscricoesPorMembro`` times already.
+        case inscricoesDemais
     }
 
     public struct Pessoa: Sendable, Equatable {
@@ -156,6 +163,8 @@ public enum Encontro {
         /// Who waits, first come first served.
         public var espera: [Pessoa]
         public var cancelado: Cancelado?
+        /// How many times each member signed up.
+        public var inscricoes: [String: Int] = [:]
 
         public func situacao(de usuario: String) -> Situacao? {
             if confirmados.contains(where: { $0.usuarioId == usuario }) { return .confirmada }
@@ -246,6 +255,11 @@ public enum Encontro {
         return (limpo, opcional(descricao), opcional(local))
     }
 
+    static func desistiu(_ p: Publicado, _ usuario: String, _ razao: Razao, tinhaVaga: Bool, por: String, em: Date) -> Event {
+        .desistiu(
+            Desistiu(encontroId: p.encontroId, usuarioId: usuario, unidadeId: p.unidadeId, razao: razao, tinhaVaga: tinhaVaga, por: por, em: em))
+    }
+
     public static let decider = Decider<Command, State, Event, Failure>(
         initialState: .inexistente,
         decide: { command, state throws(Failure) in
@@ -296,17 +310,14 @@ public enum Encontro {
                     .cancelado(
                         Cancelado(encontroId: p.encontroId, unidadeId: p.unidadeId, motivo: motivo?.isEmpty == true ? nil : motivo, por: por, em: em))
                 ]
-                    + (dados.confirmados + dados.espera).map {
-                        .desistiu(
-                            Desistiu(
-                                encontroId: p.encontroId, usuarioId: $0.usuarioId, unidadeId: p.unidadeId, razao: .encontroCancelado, por: por, em: em
-                            ))
-                    }
+                    + dados.confirmados.map { desistiu(p, $0.usuarioId, .encontroCancelado, tinhaVaga: true, por: por, em: em) }
+                    + dados.espera.map { desistiu(p, $0.usuarioId, .encontroCancelado, tinhaVaga: false, por: por, em: em) }
 
             case (.inscrever(let usuario, let em), .existente(let dados)):
                 guard dados.cancelado == nil else { throw .cancelado }
                 guard em < dados.publicado.inicio else { throw .iniciado }
                 guard dados.situacao(de: usuario) == nil else { return [] }
+                guard dados.inscricoes[usuario, default: 0] < inscricoesPorMembro else { throw .inscricoesDemais }
                 let p = dados.publicado
                 let naEspera = dados.confirmados.count >= dados.vagas
                 if naEspera, dados.espera.count >= esperaMaxima { throw .lotado }
@@ -321,8 +332,7 @@ public enum Encontro {
                     return []
                 }
                 let p = dados.publicado
-                let desistiu = Event.desistiu(
-                    Desistiu(encontroId: p.encontroId, usuarioId: usuario, unidadeId: p.unidadeId, razao: razao, por: por, em: em))
+                let desistiu = desistiu(p, usuario, razao, tinhaVaga: situacao == .confirmada, por: por, em: em)
                 guard situacao == .confirmada, let proximo = dados.espera.first else { return [desistiu] }
                 return [
                     desistiu, .vagaConcedida(VagaConcedida(encontroId: p.encontroId, usuarioId: proximo.usuarioId, unidadeId: p.unidadeId, em: em)),
@@ -346,6 +356,7 @@ public enum Encontro {
                 dados.cancelado = e
                 return .existente(dados)
             case (.existente(var dados), .inscrito(let e)):
+                dados.inscricoes[e.usuarioId, default: 0] += 1
                 if e.naEspera {
                     dados.espera.append(Pessoa(usuarioId: e.usuarioId, em: e.em))
                 } else {

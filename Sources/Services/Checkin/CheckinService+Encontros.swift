@@ -32,14 +32,10 @@ extension CheckinService {
         public init(motivo: String?) { self.motivo = motivo }
     }
 
-    /// The events of the network or of a unit: the coming ones (the soonest first) or the past
-    /// ones (the latest first).
-    public struct Encontros: Codable, Sendable {
-        public let itens: [EncontroView]
-    }
-
-    /// How many events a list shows: the coming ones, or the past ones.
-    public static let encontrosNaLista = 200
+    /// How many past events a list holds (the latest), 50 a page.
+    public static let passadosNaLista = 200
+    /// How many events a list reads at most to find the coming ones (the latest start first).
+    public static let encontrosLidos = 5_000
 
     var encontros: AggregateStore<Encontro.Command, Encontro.State, Encontro.Event, Encontro.Failure> {
         AggregateStore(store: store, decider: Encontro.decider) {
@@ -69,9 +65,11 @@ extension CheckinService {
         // A retry (same admin, same key) answers what was written; the key sent with another
         // event is refused.
         if case .existente(let dados) = try await encontros.load(stream).state {
-            let p = dados.publicado
-            guard p.unidadeId == unidadeId, p.inicio == inicio, p.fim == fim,
-                p.titulo == titulo.trimmingCharacters(in: .whitespacesAndNewlines)
+            // What this request would publish, trimmed as the decider trims it.
+            let pedido = try? Encontro.decider.decide(.publicar(publicado), .inexistente).first
+            guard case .publicado(let igual)? = pedido, let p = Optional(dados.publicado), p.unidadeId == igual.unidadeId,
+                p.inicio == igual.inicio, p.fim == igual.fim, p.titulo == igual.titulo, p.descricao == igual.descricao, p.local == igual.local,
+                p.vagas == igual.vagas
             else {
                 throw ServiceError(
                     .invalido, codigo: "chave_de_idempotencia_reutilizada", mensagem: "esta Idempotency-Key já foi usada com outro evento")
@@ -89,10 +87,16 @@ extension CheckinService {
         }
         // Members read it next.
         caller.receipt?.markShared()
-        let state = try await encontros.handle(
-            stream, at: now, metadata: metadata(id, caller), receipt: caller.receipt, failure: { ServiceError($0) }
-        ) { _ in
-            .publicar(publicado)
+        let state: Encontro.State
+        do {
+            state = try await encontros.handle(
+                stream, at: now, metadata: metadata(id, caller), receipt: caller.receipt, failure: { ServiceError($0) }
+            ) { _ in
+                .publicar(publicado)
+            }
+        } catch let error as ServiceError where error.codigo == "encontro_ja_publicado" && caller.idempotencyKey != nil {
+            // The same key sent twice at once: the other one wrote it; answer as its retry does.
+            return try await publicarEncontro(pedido, caller: caller)
         }
         return try Self.encontro(state)
     }
@@ -157,11 +161,14 @@ extension CheckinService {
         // The one who waited is told, and reads it next.
         caller.receipt?.markShared()
         let stream = StreamNames.encontro(id)
+        // The append also hands the place to the first who waits: written by the system on the
+        // member's behalf (the payload's `por` names them), as an actor's trail and data export
+        // list what they wrote, and who got the place is not the giver's to know.
+        var meta = metadata(id, caller)
+        meta.actor = "system:encontros"
         let state = try await turnos.withTurn(of: [stream]) {
             let now = clock.now
-            return try await encontros.handle(stream, at: now, metadata: metadata(id, caller), receipt: caller.receipt, failure: { ServiceError($0) })
-            {
-                _ in
+            return try await encontros.handle(stream, at: now, metadata: meta, receipt: caller.receipt, failure: { ServiceError($0) }) { _ in
                 .desistir(usuarioId: quem, razao: .desistencia, por: quem, em: now)
             }
         }
@@ -173,7 +180,7 @@ extension CheckinService {
     /// The coming events (`proximos`, the soonest first: those not yet over) or the past ones
     /// (`passados`, the latest first), of the network or of one unit. Members see counts and
     /// their own sign-up; the team also who signed up.
-    public func encontros(unidade: String?, periodo: String?, caller: Caller) async throws -> Encontros {
+    public func encontros(unidade: String?, periodo: String?, pagina: Int = 1, caller: Caller) async throws -> Pagina<EncontroView> {
         guard let quem = caller.usuario else { throw ServiceError.naoAutenticado }
         let passados: Bool
         switch periodo ?? "proximos" {
@@ -189,19 +196,21 @@ extension CheckinService {
             grupo = unidadeId.lowercasedString
         }
         let now = clock.now
-        let itens: [EncontroView]
+        let todos: [EncontroView]
         if passados {
             var vistos = 0
             let lidos = try await lidos(grupo: grupo) {
                 if $0.fim <= now { vistos += 1 }
-                return vistos >= Self.encontrosNaLista
+                return vistos >= Self.passadosNaLista
             }
-            itens = Array(lidos.filter { $0.fim <= now }.prefix(Self.encontrosNaLista))
+            todos = Array(lidos.filter { $0.fim <= now }.prefix(Self.passadosNaLista))
         } else {
-            itens = Array(try await proximos(grupo: grupo, now: now).prefix(Self.encontrosNaLista))
+            todos = try await proximos(grupo: grupo, now: now)
         }
-        if caller.papel == "admin" { return Encontros(itens: try await nomeados(itens)) }
-        return Encontros(itens: itens.map { Self.paraMembro($0, quem) })
+        // 50 a page: the team's page names who signed up to each (one profile read a person).
+        let lista = Pagina(de: todos, pagina: pagina)
+        let itens = caller.papel == "admin" ? try await nomeados(lista.itens) : lista.itens.map { Self.paraMembro($0, quem) }
+        return Pagina(itens: itens, total: lista.total, pagina: lista.pagina)
     }
 
     /// One event: for a member, with their sign-up; for the team, with the names.
@@ -220,8 +229,10 @@ extension CheckinService {
     func desistirDosEncontros(de usuario: String, causa: RecordedEvent) async throws -> [StreamWrite] {
         let now = clock.now
         var writes: [StreamWrite] = []
-        for view in try await proximos(grupo: nil, now: now) where view.inicio > now && !view.cancelado {
-            guard let id = Encontro.ID(view.id) else { continue }
+        let inscricoes = try await store.documents(EncontrosReadModel.doMembro, grupo: usuario, limit: 1_000, offset: 0)
+            .map { try ReadModelJSON.decoder.decode(EncontrosReadModel.Inscricao.self, from: $0) }
+        for inscricao in inscricoes where inscricao.inicio > now {
+            guard let id = Encontro.ID(inscricao.encontroId) else { continue }
             let stream = StreamNames.encontro(id)
             let (state, version) = try await encontros.load(stream)
             guard state.dados?.situacao(de: usuario) != nil,
@@ -239,17 +250,20 @@ extension CheckinService {
     // MARK: Helpers
 
     /// The events not yet over, the soonest first. The read model lists the latest start first,
-    /// so those come before every past one: pages are read until one reaches a past event.
+    /// so those come first: pages are read until one holds an event that started more than the
+    /// longest event's length ago (it, and every one after it, is over).
     private func proximos(grupo: String?, now: Date) async throws -> [EncontroView] {
-        try await lidos(grupo: grupo, ate: { $0.fim <= now }).filter { $0.fim > now }.reversed()
+        let encerrados = now.addingTimeInterval(-Encontro.duracaoMaxima)
+        return try await lidos(grupo: grupo, ate: { $0.inicio <= encerrados }).filter { $0.fim > now }.reversed()
     }
 
     /// The events of `grupo` (nil: the network), the latest start first, read a page at a time
-    /// until a page holds one `ate` takes, or holds fewer than a page, or 1,000 were read.
+    /// until a page holds one `ate` takes, or holds fewer than a page, or ``encontrosLidos`` were
+    /// read.
     private func lidos(grupo: String?, ate: (EncontroView) -> Bool) async throws -> [EncontroView] {
         let pagina = 200
         var lidos: [EncontroView] = []
-        while lidos.count < 1_000 {
+        while lidos.count < Self.encontrosLidos {
             let documentos = try await store.documents(EncontrosReadModel.encontros, grupo: grupo, limit: pagina, offset: lidos.count)
             let views = try documentos.map { try ReadModelJSON.decoder.decode(EncontroView.self, from: $0) }
             lidos += views
@@ -340,6 +354,10 @@ extension ServiceError {
                 "vagas_abaixo_dos_inscritos", "\(confirmados) pessoas já têm vaga: o evento não pode ter menos vagas que isso")
         case .lotado:
             self = .conflito("encontro_lotado", "o evento está lotado, e a lista de espera também (\(Encontro.esperaMaxima) pessoas)")
+        case .inscricoesDemais:
+            self = .conflito(
+                "inscricoes_demais",
+                "você já se inscreveu \(Encontro.inscricoesPorMembro) vezes neste evento: fale com a equipe da unidade para voltar a ele")
         }
     }
 }

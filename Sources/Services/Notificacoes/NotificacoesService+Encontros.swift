@@ -4,8 +4,8 @@ import Foundation
 import Projections
 
 /// Community events (ADR 0019): a member is told of their place (with the calendar invitation),
-/// of a place freed for them from the waiting list, and of a cancelled event (the invitation
-/// withdrawn). Their own sign-up to the waiting list and their own giving up tell nobody.
+/// of a place freed for them from the waiting list, of a cancelled event, and of the place they
+/// gave up (the invitation withdrawn). Joining the waiting list, or leaving it, tells nobody.
 extension NotificacoesService {
     var encontros: AggregateStore<Encontro.Command, Encontro.State, Encontro.Event, Encontro.Failure> {
         AggregateStore(store: store, decider: Encontro.decider) {
@@ -21,14 +21,17 @@ extension NotificacoesService {
         let quando =
             (try? TimeRange(start: dados.publicado.inicio, end: dados.publicado.fim)).map { Self.quando($0, fuso: unidade?.fusoHorario) } ?? ""
         let titulo = dados.titulo
+        // Each notice is for what is still so when it goes (the consumer may be behind the stream).
         switch event {
         case .inscrito(let e) where !e.naEspera:
+            guard dados.situacao(de: e.usuarioId) == .confirmada else { return nil }
             return Aviso(
                 tipo: .encontro, usuarioId: e.usuarioId, reservaId: nil, titulo: "Inscrição confirmada: \(titulo)",
                 texto: "Sua vaga em \(titulo) (\(quando), na \(lugar)) está garantida. O convite para a sua agenda segue em anexo. "
                     + "Se não puder ir, cancele a inscrição em Eventos: a vaga vai para quem está na lista de espera.",
                 anexos: [convite(dados, unidade, em: e.em, cancelado: false)])
         case .vagaConcedida(let e):
+            guard dados.situacao(de: e.usuarioId) == .confirmada else { return nil }
             return Aviso(
                 tipo: .encontro, usuarioId: e.usuarioId, reservaId: nil, titulo: "Você conseguiu uma vaga: \(titulo)",
                 texto: "Uma vaga em \(titulo) (\(quando), na \(lugar)) abriu, e ela é sua: você estava na lista de espera. "
@@ -36,9 +39,21 @@ extension NotificacoesService {
                 anexos: [convite(dados, unidade, em: e.em, cancelado: false)])
         case .desistiu(let e) where e.razao == .encontroCancelado:
             let motivo = dados.cancelado?.motivo.map { " Motivo: \($0)." } ?? ""
+            // Who only waited never had the invitation: nothing to withdraw.
             return Aviso(
                 tipo: .encontro, usuarioId: e.usuarioId, reservaId: nil, titulo: "Evento cancelado: \(titulo)",
-                texto: "A equipe da \(lugar) cancelou \(titulo) (\(quando)).\(motivo) Sua inscrição foi encerrada.",
+                texto: "A equipe da \(lugar) cancelou \(titulo) (\(quando)).\(motivo) "
+                    + (e.tinhaVaga
+                        ? "Sua inscrição foi encerrada e o convite, retirado da sua agenda." : "Você estava na lista de espera, que foi encerrada."),
+                anexos: e.tinhaVaga ? [convite(dados, unidade, em: e.em, cancelado: true)] : [])
+        case .desistiu(let e) where e.razao == .desistencia && e.tinhaVaga:
+            // The member gave up their place: the invitation leaves their calendar (unless they
+            // have signed up again since).
+            guard dados.situacao(de: e.usuarioId) == nil else { return nil }
+            return Aviso(
+                tipo: .encontro, usuarioId: e.usuarioId, reservaId: nil, titulo: "Inscrição cancelada: \(titulo)",
+                texto: "Você cancelou sua inscrição em \(titulo) (\(quando), na \(lugar)); a vaga foi para quem esperava, se havia alguém. "
+                    + "O convite foi retirado da sua agenda.",
                 anexos: [convite(dados, unidade, em: e.em, cancelado: true)])
         default:
             return nil

@@ -8,7 +8,7 @@
 // follows them on its own page (admin/eventos.js); a place, a place freed from the waiting list
 // and a cancellation reach the member's inbox, which links here.
 
-import { api, Action } from '../lib/api.js';
+import { api, allPages, Action } from '../lib/api.js';
 import { unidadesPorNome } from '../lib/catalog.js';
 import { h, replace, uid } from '../lib/dom.js';
 import { session } from '../lib/session.js';
@@ -112,8 +112,9 @@ export async function render({ container, query, setQuery, signal }) {
   function carregar() {
     setQuery({ unidade, periodo: periodo === 'passados' ? 'passados' : '' });
     opcoes.forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.periodo === periodo)));
-    loadInto(lista, () => api('/api/encontros', { query: { unidade, periodo }, signal }), (resposta) => {
-      itens = resposta?.itens ?? [];
+    // 50 a page: the coming events of a unit rarely fill more than one; four pages at most.
+    loadInto(lista, () => allPages('/api/encontros', { query: { unidade, periodo }, signal, maxPages: 4 }), (todos) => {
+      itens = todos ?? [];
       desenhar();
       const n = itens.length;
       announce(periodo === 'passados'

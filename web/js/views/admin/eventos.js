@@ -7,7 +7,7 @@
 // cancel it with an optional reason, after a confirmation (everyone signed up is told). Reached
 // from a line on "Reservas do dia", for the unit shown there.
 
-import { api, Action } from '../../lib/api.js';
+import { api, allPages, Action } from '../../lib/api.js';
 import { h, replace, uid } from '../../lib/dom.js';
 import { situacaoDoEncontro, encontroIniciado } from '../../lib/labels.js';
 import {
@@ -96,8 +96,9 @@ export async function render({ container, query, setQuery, signal }) {
     const u = unidadeAtual();
     setQuery({ unidade: u.id, periodo: periodo === 'passados' ? 'passados' : '' });
     opcoes.forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.periodo === periodo)));
-    loadInto(lista, () => api('/api/encontros', { query: { unidade: u.id, periodo }, signal }), (resposta) => {
-      itens = resposta?.itens ?? [];
+    // 50 a page, each naming who signed up: four pages at most.
+    loadInto(lista, () => allPages('/api/encontros', { query: { unidade: u.id, periodo }, signal, maxPages: 4 }), (todos) => {
+      itens = todos ?? [];
       desenhar(u);
       const n = itens.length;
       announce(periodo === 'passados'
