@@ -6,8 +6,9 @@ it (its start and end the instants of the unit's local day and times). A member 
 eventos" from "Minhas reservas" (the member's menu has no link either) and takes the place ("Quero
 ir": "Você está inscrito(a)", the event "Lotado"); another member, on a phone, joins the waiting
 list ("Você está na lista de espera (posição 1)"). The first gives up her place after a
-confirmation that says it goes to the waiting list; the second, told in the inbox (whose notice
-links to the page), now has it. The team sees him under "Com vaga" and no one waiting, gives the
+confirmation that says it goes to the waiting list; the second's phone, left open, still offers to
+leave the waiting list, and pressed shows his new place instead, giving nothing up; told in the
+inbox (whose notice links to the page), he has it. The team sees him under "Com vaga" and no one waiting, gives the
 event more places, and cancels it with a reason after a confirmation; the member reads
 "Cancelado" with the reason and no button; the first member's page, left open, offers the
 waiting list still, and her click is refused with the API's 409 said in the card, which turns
@@ -165,6 +166,16 @@ def test_a_member_takes_the_one_place_another_waits_for_it_and_the_team_cancels_
     ui.wait(lambda d: "Entrar na lista de espera" in cartao(ui, titulo).get_attribute("textContent"), "her card still offers to cancel")
     assert "Você está" not in texto(ui, titulo) and "Lotado" in texto(ui, titulo), texto(ui, titulo)
     ui.step("membro: inscricao cancelada")
+
+    # his phone, left open, still offers to leave the waiting list: pressed, the card shows his new
+    # place instead (read again first), no dialog opens, and nothing is given up
+    celular.click("Sair da lista de espera", cartao(celular, titulo))
+    celular.wait(lambda d: "Sua situação neste evento mudou" in texto(celular, titulo), "the change is not said in the card")
+    assert "Você está inscrito(a)." in texto(celular, titulo), texto(celular, titulo)
+    assert not celular.driver.find_elements(By.CSS_SELECTOR, "dialog[open]")
+    assert api(server, "GET", f"/api/encontros/{evento_id}", token=bruno_token)["minhaInscricao"] == "confirmada"
+    celular.scroll(cartao(celular, titulo))
+    celular.step("celular: a vaga chegou com a pagina aberta")
 
     aviso = eventually(lambda: [n for n in api(server, "GET", "/api/notificacoes", token=bruno_token)["itens"]
                                 if n["tipo"] == "encontro" and n["titulo"].startswith("Você conseguiu uma vaga")],

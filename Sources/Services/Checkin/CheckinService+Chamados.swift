@@ -92,7 +92,7 @@ extension CheckinService {
         let state: Chamado.State
         do {
             state = try await chamados.handle(
-                stream, at: now, metadata: metadataDoChamado(id, caller), receipt: caller.receipt, failure: { ServiceError($0) }
+                stream, at: now, metadata: metadata(correlacao: id.rawValue, caller), receipt: caller.receipt, failure: { ServiceError($0) }
             ) { _ in
                 .abrir(abertura)
             }
@@ -139,7 +139,8 @@ extension CheckinService {
         caller.receipt?.markShared()
         let now = clock.now
         let state = try await chamados.handle(
-            StreamNames.chamado(id), at: now, metadata: metadataDoChamado(id, caller), receipt: caller.receipt, failure: { ServiceError($0) }
+            StreamNames.chamado(id), at: now, metadata: metadata(correlacao: id.rawValue, caller), receipt: caller.receipt,
+            failure: { ServiceError($0) }
         ) { _ in
             command(caller.usuario ?? "admin", now)
         }
@@ -227,10 +228,7 @@ extension CheckinService {
             let (state, version) = try await chamados.load(stream)
             guard let events = try? Chamado.decider.decide(.resolver(por: "system:lgpd", daEquipe: false, em: now), state), !events.isEmpty
             else { continue }
-            var meta = causa.metadata.caused(by: causa.eventId, correlationId: id.rawValue)
-            meta.actor = "system:lgpd"
-            meta.service = Self.consumidor
-            writes.append(StreamWrite(stream: stream, expected: .after(version), events: try Events.new(events, at: now, metadata: meta)))
+            writes.append(try escritaDaLGPD(stream, depoisDe: version, events, em: now, causa: causa, correlacao: id.rawValue))
         }
         return writes
     }
@@ -289,10 +287,6 @@ extension CheckinService {
             abertos.append(view)
         }
         return abertos
-    }
-
-    private func metadataDoChamado(_ id: Chamado.ID, _ caller: Caller) -> EventMetadata {
-        EventMetadata(correlationId: id.rawValue, actor: caller.usuario ?? "admin", requestId: caller.requestId, service: Self.consumidor)
     }
 
     static func chamado(_ state: Chamado.State) throws -> ChamadoView {

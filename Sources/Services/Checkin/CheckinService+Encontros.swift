@@ -90,7 +90,7 @@ extension CheckinService {
         let state: Encontro.State
         do {
             state = try await encontros.handle(
-                stream, at: now, metadata: metadata(id, caller), receipt: caller.receipt, failure: { ServiceError($0) }
+                stream, at: now, metadata: metadata(correlacao: id.rawValue, caller), receipt: caller.receipt, failure: { ServiceError($0) }
             ) { _ in
                 .publicar(publicado)
             }
@@ -108,7 +108,8 @@ extension CheckinService {
         caller.receipt?.markShared()
         let now = clock.now
         let state = try await encontros.handle(
-            StreamNames.encontro(id), at: now, metadata: metadata(id, caller), receipt: caller.receipt, failure: { ServiceError($0) }
+            StreamNames.encontro(id), at: now, metadata: metadata(correlacao: id.rawValue, caller), receipt: caller.receipt,
+            failure: { ServiceError($0) }
         ) { state in
             let atual = state.dados ?? dados
             return .alterar(
@@ -126,7 +127,8 @@ extension CheckinService {
         caller.receipt?.markShared()
         let now = clock.now
         let state = try await encontros.handle(
-            StreamNames.encontro(id), at: now, metadata: metadata(id, caller), receipt: caller.receipt, failure: { ServiceError($0) }
+            StreamNames.encontro(id), at: now, metadata: metadata(correlacao: id.rawValue, caller), receipt: caller.receipt,
+            failure: { ServiceError($0) }
         ) { _ in
             .cancelar(motivo: cancelamento.motivo, por: caller.usuario ?? "admin", em: now)
         }
@@ -144,8 +146,9 @@ extension CheckinService {
         let stream = StreamNames.encontro(id)
         let state = try await turnos.withTurn(of: [stream]) {
             let now = clock.now
-            return try await encontros.handle(stream, at: now, metadata: metadata(id, caller), receipt: caller.receipt, failure: { ServiceError($0) })
-            {
+            return try await encontros.handle(
+                stream, at: now, metadata: metadata(correlacao: id.rawValue, caller), receipt: caller.receipt, failure: { ServiceError($0) }
+            ) {
                 _ in
                 .inscrever(usuarioId: quem, em: now)
             }
@@ -164,7 +167,7 @@ extension CheckinService {
         // The append also hands the place to the first who waits: written by the system on the
         // member's behalf (the payload's `por` names them), as an actor's trail and data export
         // list what they wrote, and who got the place is not the giver's to know.
-        var meta = metadata(id, caller)
+        var meta = metadata(correlacao: id.rawValue, caller)
         meta.actor = "system:encontros"
         let state = try await turnos.withTurn(of: [stream]) {
             let now = clock.now
@@ -239,10 +242,7 @@ extension CheckinService {
                 let events = try? Encontro.decider.decide(.desistir(usuarioId: usuario, razao: .contaApagada, por: "system:lgpd", em: now), state),
                 !events.isEmpty
             else { continue }
-            var meta = causa.metadata.caused(by: causa.eventId, correlationId: id.rawValue)
-            meta.actor = "system:lgpd"
-            meta.service = Self.consumidor
-            writes.append(StreamWrite(stream: stream, expected: .after(version), events: try Events.new(events, at: now, metadata: meta)))
+            writes.append(try escritaDaLGPD(stream, depoisDe: version, events, em: now, causa: causa, correlacao: id.rawValue))
         }
         return writes
     }
@@ -319,10 +319,6 @@ extension CheckinService {
         return nomeados
     }
 
-    private func metadata(_ id: Encontro.ID, _ caller: Caller) -> EventMetadata {
-        EventMetadata(correlationId: id.rawValue, actor: caller.usuario ?? "admin", requestId: caller.requestId, service: Self.consumidor)
-    }
-
     static func encontro(_ state: Encontro.State) throws -> EncontroView {
         guard let dados = state.dados else { throw ServiceError(Encontro.Failure.inexistente) }
         return EncontroView(dados)
@@ -357,7 +353,7 @@ extension ServiceError {
         case .inscricoesDemais:
             self = .conflito(
                 "inscricoes_demais",
-                "você já se inscreveu \(Encontro.inscricoesPorMembro) vezes neste evento: fale com a equipe da unidade para voltar a ele")
+                "você já se inscreveu \(Encontro.inscricoesPorMembro) vezes neste evento e não pode se inscrever de novo")
         }
     }
 }

@@ -97,6 +97,22 @@ public final class CheckinService: Sendable {
         return [StreamWrite(stream: stream, expected: .after(version), events: try Events.new(events, at: now, metadata: metadata(causa, id)))]
     }
 
+    /// What a request writes in a stream correlated by `id` (a request, an event): its caller acts.
+    func metadata(correlacao id: UUID, _ caller: Caller) -> EventMetadata {
+        EventMetadata(correlationId: id, actor: caller.usuario ?? "admin", requestId: caller.requestId, service: Self.consumidor)
+    }
+
+    /// The reaction to an erased account (`system:lgpd`, caused by `causa`): `events` after the
+    /// stream's `version`.
+    func escritaDaLGPD<E: DomainEvent>(
+        _ stream: StreamName, depoisDe version: Int64, _ events: [E], em: Date, causa: RecordedEvent, correlacao id: UUID
+    ) throws -> StreamWrite {
+        var meta = causa.metadata.caused(by: causa.eventId, correlationId: id)
+        meta.actor = "system:lgpd"
+        meta.service = Self.consumidor
+        return StreamWrite(stream: stream, expected: .after(version), events: try Events.new(events, at: em, metadata: meta))
+    }
+
     private func metadata(_ causa: RecordedEvent, _ id: Reserva.ID) -> EventMetadata {
         var meta = causa.metadata.caused(by: causa.eventId, correlationId: causa.metadata.correlationId ?? id.rawValue)
         meta.actor = Checkin.sistema

@@ -57,7 +57,7 @@ const friendly = {
   encontro_iniciado: 'Este evento já começou: as inscrições, os cancelamentos de inscrição e as mudanças se encerraram.',
   encontro_lotado: 'Este evento está lotado, e a lista de espera também. Não há como se inscrever agora.',
   encontro_ja_publicado: 'Este evento já foi publicado.',
-  inscricoes_demais: 'Você já se inscreveu três vezes neste evento. Para voltar a ele, fale com a equipe da unidade.',
+  inscricoes_demais: 'Você já se inscreveu três vezes neste evento e não pode se inscrever de novo.',
 
   // espaços, preços, cupons
   unidade_ja_cadastrada: 'Esta unidade já está cadastrada.',

@@ -18,6 +18,18 @@ import { pageHeader, loadInto, badge, field, confirmDialog, busy, flash, errorBo
 
 const chave = (id) => String(id ?? '').toLowerCase();
 
+/** People a full event's waiting list holds (the server's `Encontro.esperaMaxima`). */
+const ESPERA_MAXIMA = 50;
+
+/** A signal for one load, aborted with the page's or by the next load (a late answer is dropped). */
+export function cargaNova(anterior, signal) {
+  anterior?.abort();
+  const carga = new AbortController();
+  if (signal.aborted) carga.abort();
+  else signal.addEventListener('abort', () => carga.abort(), { once: true });
+  return carga;
+}
+
 /**
  * When an event happens in its unit's zone: "terça-feira, 8 de dezembro de 2026, das 18:00 às
  * 20:00"; across midnight, both dates ("08/12/2026, 22:00 até 09/12/2026, 02:00").
@@ -78,6 +90,7 @@ export async function render({ container, query, setQuery, signal }) {
   let unidade = porId.has(chave(query.get('unidade'))) ? porId.get(chave(query.get('unidade'))).id : '';
   let periodo = query.get('periodo') === 'passados' ? 'passados' : 'proximos';
   let itens = [];
+  let carga = null; // the list's load in flight (the next one aborts it)
   let zonaUnica = null; // the one zone of every event shown (said once), else each card says its own
   // One Action per event and act: a sign-up sent again after a lost answer is the same request.
   const pedidos = new Map();
@@ -112,15 +125,18 @@ export async function render({ container, query, setQuery, signal }) {
   function carregar() {
     setQuery({ unidade, periodo: periodo === 'passados' ? 'passados' : '' });
     opcoes.forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.periodo === periodo)));
+    // A quick switch of unit or period: only the last answer is drawn.
+    carga = cargaNova(carga, signal);
+    const sinal = carga.signal;
     // 50 a page: the coming events of a unit rarely fill more than one; four pages at most.
-    loadInto(lista, () => allPages('/api/encontros', { query: { unidade, periodo }, signal, maxPages: 4 }), (todos) => {
+    loadInto(lista, () => allPages('/api/encontros', { query: { unidade, periodo }, signal: sinal, maxPages: 4 }), (todos) => {
       itens = todos ?? [];
       desenhar();
       const n = itens.length;
       announce(periodo === 'passados'
         ? `${n} ${n === 1 ? 'evento passado' : 'eventos passados'}`
         : `${n} ${n === 1 ? 'próximo evento' : 'próximos eventos'}`);
-    }, { signal, text: 'Carregando os eventos…' });
+    }, { signal: sinal, text: 'Carregando os eventos…' });
   }
 
   function desenhar() {
@@ -216,6 +232,9 @@ export async function render({ container, query, setQuery, signal }) {
       }), 'Saindo…', `Você saiu da lista de espera de “${e.titulo ?? '—'}”.`));
     } else {
       const cheio = encontroLotado(e);
+      if (cheio && (e.naEspera ?? 0) >= ESPERA_MAXIMA) {
+        return h('p', { class: 'small event__closed' }, 'Lotado, e a lista de espera também: não há como se inscrever agora.');
+      }
       button = h('button', { type: 'button', class: 'button', dataset: { acao: 'inscrever' } },
         cheio ? 'Entrar na lista de espera' : 'Quero ir', oculto);
       button.addEventListener('click', () => inscrever(e, button, mensagem));
@@ -249,8 +268,22 @@ export async function render({ container, query, setQuery, signal }) {
   async function desistir(e, button, mensagem, dialogo, ocupado, sucesso) {
     replace(mensagem);
     flash('');
+    // Busy while the event is read again: a second press opens no second dialog.
+    const lendo = busy(button, 'Verificando…');
     const atual = await api(`/api/encontros/${encodeURIComponent(e.id)}`, { signal }).catch(() => e);
     if (signal.aborted) return;
+    lendo();
+    // Where the member stands may have changed since the card was drawn (a place came to them
+    // from the waiting list, the team cancelled the event, it began): the card is drawn again as
+    // it stands, and nothing is given up that the member did not see.
+    if (atual !== e && (minha(atual).situacao !== minha(e).situacao || atual.cancelado || encontroIniciado(atual))) {
+      const novo = aplicar(atual, { foco: false });
+      const alvo = novo?.querySelector('.event__msg') ?? mensagem;
+      replace(alvo, h('p', { class: 'alert alert--info', role: 'status', tabindex: '-1' },
+        'Sua situação neste evento mudou desde que a página foi aberta: veja acima como ela está agora.'));
+      alvo.querySelector('.alert')?.focus();
+      return;
+    }
     if (!await confirmDialog({ cancelText: 'Voltar', danger: true, ...dialogo(atual) })) return;
     const restore = busy(button, ocupado);
     try {

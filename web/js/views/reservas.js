@@ -61,8 +61,8 @@ export function render({ container, query, setQuery, signal }) {
       link('/chamados', n === 1 ? 'Ver a resposta' : 'Ver as respostas'), '.'));
   }).catch(() => {});
 
-  api('/api/encontros', { signal }).then((encontros) => {
-    const vivos = (encontros?.itens ?? []).filter((e) => !e.cancelado);
+  allPages('/api/encontros', { signal, maxPages: 4 }).then((encontros) => {
+    const vivos = (encontros ?? []).filter((e) => !e.cancelado);
     const comVaga = vivos.filter((e) => e.minhaInscricao === 'confirmada').length;
     const naEspera = vivos.filter((e) => e.minhaInscricao === 'espera').length;
     if (!comVaga && !naEspera) return;

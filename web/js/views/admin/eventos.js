@@ -17,7 +17,7 @@ import {
   pageHeader, loadInto, field, onSubmit, val, fieldError, clearErrors, confirmDialog, busy, flash, errorBox, announce,
 } from '../../lib/ui.js';
 import { unidadeSelect } from './comum.js';
-import { quandoDoEncontro, ondeEncontro, selosDoEncontro } from '../eventos.js';
+import { quandoDoEncontro, ondeEncontro, selosDoEncontro, cargaNova } from '../eventos.js';
 
 const chave = (id) => String(id ?? '').toLowerCase();
 
@@ -64,6 +64,7 @@ export async function render({ container, query, setQuery, signal }) {
   const tzAtual = () => unidadeAtual()?.fusoHorario ?? DEFAULT_TZ;
   let periodo = query.get('periodo') === 'passados' ? 'passados' : 'proximos';
   let itens = [];
+  let carga = null; // the list's load in flight (the next one aborts it)
   const editando = new Set(); // the events whose change form is open (kept when the list is drawn again)
   const pedidos = new Map(); // one Action per event and act: sent again, the same request
   const acaoDe = (id, ato) => {
@@ -96,8 +97,11 @@ export async function render({ container, query, setQuery, signal }) {
     const u = unidadeAtual();
     setQuery({ unidade: u.id, periodo: periodo === 'passados' ? 'passados' : '' });
     opcoes.forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.periodo === periodo)));
+    // A quick switch of unit or period: only the last answer is drawn.
+    carga = cargaNova(carga, signal);
+    const sinal = carga.signal;
     // 50 a page, each naming who signed up: four pages at most.
-    loadInto(lista, () => allPages('/api/encontros', { query: { unidade: u.id, periodo }, signal, maxPages: 4 }), (todos) => {
+    loadInto(lista, () => allPages('/api/encontros', { query: { unidade: u.id, periodo }, signal: sinal, maxPages: 4 }), (todos) => {
       itens = todos ?? [];
       desenhar(u);
       const n = itens.length;
@@ -105,7 +109,7 @@ export async function render({ container, query, setQuery, signal }) {
         ? `${n} ${n === 1 ? 'evento passado' : 'eventos passados'} em ${u.nome}`
         : `${n} ${n === 1 ? 'próximo evento' : 'próximos eventos'} em ${u.nome}`);
       if (foco) lista.querySelector(`[data-encontro="${CSS.escape(chave(foco))}"] .event__title`)?.focus();
-    }, { signal, text: 'Carregando os eventos…' });
+    }, { signal: sinal, text: 'Carregando os eventos…' });
   }
 
   function desenhar(u) {
@@ -124,10 +128,25 @@ export async function render({ container, query, setQuery, signal }) {
     const i = itens.findIndex((x) => chave(x.id) === chave(e.id));
     if (i >= 0) itens[i] = e;
     const antigo = lista.querySelector(`[data-encontro="${CSS.escape(chave(e.id))}"]`);
-    if (!antigo) return;
+    if (!antigo) return null;
     const novo = cartao(e, unidadeAtual());
     antigo.replaceWith(novo);
     novo.querySelector('.event__title').focus();
+    return novo;
+  }
+
+  /**
+   * A 409 (the event was cancelled or began meanwhile): the card is drawn again as the event now
+   * stands, so it offers only what can still be done, and the refusal is said in it.
+   */
+  async function recusado(e, error, mensagem) {
+    let alvo = mensagem;
+    if (error?.status === 409 && error?.code !== 'vagas_abaixo_dos_inscritos') {
+      const atual = await api(`/api/encontros/${encodeURIComponent(e.id)}`, { signal }).catch(() => null);
+      const novo = atual ? aplicar(atual) : null;
+      if (novo) alvo = novo.querySelector('.event__msg') ?? mensagem;
+    }
+    replace(alvo, errorBox(error));
   }
 
   // ---- publishing one ------------------------------------------------------------------------------------
@@ -136,7 +155,7 @@ export async function render({ container, query, setQuery, signal }) {
     const u = unidadeAtual();
     const tz = tzAtual();
     const quandoId = uid('evento-quando');
-    const resumo = h('p', { class: 'small event-form__summary', id: uid('evento-resumo') });
+    const resumo = h('p', { class: 'small event-form__summary', id: uid('evento-resumo'), 'aria-live': 'polite' });
     const form = h('form', { class: 'form panel event-form', novalidate: true, 'aria-labelledby': 'novo-evento' },
       h('h2', { id: 'novo-evento' }, `Publicar um evento em ${u.nome}`),
       field({ label: 'Título', name: 'titulo', required: true, hint: 'Por exemplo “Café com investidores” ou “Oficina de fotografia com celular”.', attrs: { autocomplete: 'off', maxlength: String(TITULO_MAX) } }),
@@ -168,7 +187,9 @@ export async function render({ container, query, setQuery, signal }) {
       if (inicio === null) return { erro: ['inicio', 'Informe a hora de início.'] };
       if (fim === null) return { erro: ['fim', 'Informe a hora de fim.'] };
       const dia = fim > inicio ? data : addDays(data, 1);
-      return { inicio: zonedToMs(data, inicio, tz), fim: zonedToMs(dia, fim, tz), minutos: (fim - inicio + 1440) % 1440 || 1440 };
+      const [ms0, ms1] = [zonedToMs(data, inicio, tz), zonedToMs(dia, fim, tz)];
+      // Elapsed minutes, not the clock's: a night across a change of daylight saving time counts its hour.
+      return { inicio: ms0, fim: ms1, minutos: Math.round((ms1 - ms0) / 60000) };
     };
     const mostrarResumo = () => {
       const p = periodoDoForm();
@@ -186,6 +207,9 @@ export async function render({ container, query, setQuery, signal }) {
       if (!titulo) return fieldError(form, 'titulo', 'Dê um título ao evento.');
       const p = periodoDoForm();
       if (p.erro) return fieldError(form, ...p.erro);
+      if (p.minutos > DURACAO_MAXIMA_MIN) {
+        return fieldError(form, 'fim', `Um evento dura até 12 horas; este duraria ${duration(p.minutos)}.`);
+      }
       const vagas = val(form, 'vagas');
       if (!/^\d+$/.test(vagas) || Number(vagas) < 1 || Number(vagas) > VAGAS_MAX) {
         return fieldError(form, 'vagas', `Informe quantas vagas o evento tem: de 1 a ${VAGAS_MAX}.`);
@@ -224,7 +248,7 @@ export async function render({ container, query, setQuery, signal }) {
       h('p', { class: 'event__meta' }, selosDoEncontro(e, situacao, kind)),
       e.descricao ? h('p', { class: 'event__desc' }, e.descricao) : null,
       e.cancelado
-        ? h('p', { class: 'event__cancel' }, 'Cancelado; quem estava inscrito foi avisado.',
+        ? h('p', { class: 'event__cancel' }, 'Cancelado; quem tinha inscrição (se havia alguém) foi avisado.',
           e.motivoDoCancelamento ? [' ', h('strong', {}, 'Motivo:'), ` ${e.motivoDoCancelamento}`] : null)
         : null,
       e.cancelado ? null : quemVai(e, tz),
@@ -304,6 +328,12 @@ export async function render({ container, query, setQuery, signal }) {
       } catch (error) {
         // Fewer places than the people who have one: said next to "Vagas".
         if (error?.code === 'vagas_abaixo_dos_inscritos') error.campo = 'vagas';
+        // Cancelled or begun meanwhile: the card, drawn again, no longer offers the change.
+        if (error?.status === 409 && error?.code !== 'vagas_abaixo_dos_inscritos') {
+          editando.delete(chave(e.id));
+          await recusado(e, error, mensagem);
+          return undefined;
+        }
         throw error;
       }
       // The change's answer names nobody: the event read again has the names (else the ones known).
@@ -323,7 +353,16 @@ export async function render({ container, query, setQuery, signal }) {
       'Cancelar evento', h('span', { class: 'visually-hidden' }, ` “${e.titulo ?? ''}”`));
     button.addEventListener('click', async () => {
       replace(mensagem);
-      const avisados = (e.confirmados ?? 0) + (e.naEspera ?? 0);
+      // Who is told is counted on the event as it stands now, read again (busy meanwhile: one dialog).
+      const lendo = busy(button, 'Verificando…');
+      const atual = await api(`/api/encontros/${encodeURIComponent(e.id)}`, { signal }).catch(() => e);
+      if (signal.aborted) return;
+      lendo();
+      if (atual.cancelado || encontroIniciado(atual)) {
+        aplicar(atual);
+        return;
+      }
+      const avisados = (atual.confirmados ?? 0) + (atual.naEspera ?? 0);
       const motivo = field({
         label: 'Motivo', name: 'motivo', type: 'textarea', optional: true,
         hint: 'Vai no aviso a quem se inscreveu, por exemplo “O palestrante adoeceu; remarcaremos em breve.”',
@@ -352,7 +391,7 @@ export async function render({ container, query, setQuery, signal }) {
       } catch (error) {
         if (error?.name === 'AbortError') return;
         restore();
-        replace(mensagem, errorBox(error));
+        await recusado(e, error, mensagem);
       }
     });
     return button;
