@@ -276,13 +276,12 @@ extension CheckinService {
             guard let texto, SealedField(rawValue: texto).subject != nil else { return texto }
             return claros[texto] ?? nil
         }
-        var nomes: [String: String?] = [:]
+        let nomes = try await nomes(de: views.map(\.usuarioId))
         var abertos: [ChamadoView] = []
         for var view in views {
             view.assunto = aberta(view.assunto)
             view.descricao = aberta(view.descricao)
             for indice in view.mensagens.indices { view.mensagens[indice].texto = aberta(view.mensagens[indice].texto) }
-            if nomes[view.usuarioId] == nil { nomes[view.usuarioId] = .some(try await nomeDoMembro(view.usuarioId)) }
             view.autor = nomes[view.usuarioId] ?? nil
             abertos.append(view)
         }

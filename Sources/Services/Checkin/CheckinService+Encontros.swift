@@ -295,28 +295,20 @@ extension CheckinService {
 
     /// The views with the names of who signed up, each read once.
     private func nomeados(_ views: [EncontroView]) async throws -> [EncontroView] {
-        var nomes: [String: String?] = [:]
-        func nome(_ usuario: String) async throws -> String? {
-            if let conhecido = nomes[usuario] { return conhecido }
-            let lido = try await nomeDoMembro(usuario)
-            nomes[usuario] = .some(lido)
-            return lido
-        }
-        var nomeados: [EncontroView] = []
-        func nomeadas(_ pessoas: [EncontroView.Pessoa]?) async throws -> [EncontroView.Pessoa] {
-            var nomeadas: [EncontroView.Pessoa] = []
-            for var pessoa in pessoas ?? [] {
-                pessoa.nome = try await nome(pessoa.usuarioId)
-                nomeadas.append(pessoa)
+        let nomes = try await nomes(de: views.flatMap { ($0.inscritos ?? []) + ($0.espera ?? []) }.map(\.usuarioId))
+        func nomeadas(_ pessoas: [EncontroView.Pessoa]?) -> [EncontroView.Pessoa]? {
+            pessoas?.map { pessoa in
+                var pessoa = pessoa
+                pessoa.nome = nomes[pessoa.usuarioId] ?? nil
+                return pessoa
             }
-            return nomeadas
         }
-        for var view in views {
-            view.inscritos = try await nomeadas(view.inscritos)
-            view.espera = try await nomeadas(view.espera)
-            nomeados.append(view)
+        return views.map { view in
+            var view = view
+            view.inscritos = nomeadas(view.inscritos)
+            view.espera = nomeadas(view.espera)
+            return view
         }
-        return nomeados
     }
 
     static func encontro(_ state: Encontro.State) throws -> EncontroView {

@@ -97,6 +97,14 @@ public final class CheckinService: Sendable {
         return [StreamWrite(stream: stream, expected: .after(version), events: try Events.new(events, at: now, metadata: metadata(causa, id)))]
     }
 
+    /// The names of `usuarios` as their profiles have them (nil: an unknown or erased account),
+    /// each profile read once however often it is named.
+    func nomes(de usuarios: some Sequence<String>) async throws -> [String: String?] {
+        var nomes: [String: String?] = [:]
+        for usuario in usuarios where nomes[usuario] == nil { nomes[usuario] = .some(try await nomeDoMembro(usuario)) }
+        return nomes
+    }
+
     /// What a request writes in a stream correlated by `id` (a request, an event): its caller acts.
     func metadata(correlacao id: UUID, _ caller: Caller) -> EventMetadata {
         EventMetadata(correlationId: id, actor: caller.usuario ?? "admin", requestId: caller.requestId, service: Self.consumidor)

@@ -57,6 +57,18 @@ export function doneLoading(container) {
 }
 
 /** Runs `load()` showing a loading state in `container`, then `render(result)`; errors are shown, with a retry when it can help. */
+/**
+ * The controller of one load in a list that can be reloaded: aborted with the page's `signal` or
+ * by the next load (`anterior` is aborted here), so a late answer is never drawn over a newer one.
+ */
+export function cargaNova(anterior, signal) {
+  anterior?.abort();
+  const carga = new AbortController();
+  if (signal.aborted) carga.abort();
+  else signal.addEventListener('abort', () => carga.abort(), { once: true });
+  return carga;
+}
+
 export async function loadInto(container, load, render, { signal, text } = {}) {
   showLoading(container, text);
   try {

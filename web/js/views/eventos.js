@@ -14,21 +14,12 @@ import { h, replace, uid } from '../lib/dom.js';
 import { session } from '../lib/session.js';
 import { situacaoDoEncontro, vagasDoEncontro, encontroIniciado, encontroLotado } from '../lib/labels.js';
 import { DEFAULT_TZ, dateLong, dateTime, localDate, time, zoneLabel } from '../lib/format.js';
-import { pageHeader, loadInto, badge, field, confirmDialog, busy, flash, errorBox, announce } from '../lib/ui.js';
+import { pageHeader, loadInto, cargaNova, badge, field, confirmDialog, busy, flash, errorBox, announce } from '../lib/ui.js';
 
 const chave = (id) => String(id ?? '').toLowerCase();
 
 /** People a full event's waiting list holds (the server's `Encontro.esperaMaxima`). */
 const ESPERA_MAXIMA = 50;
-
-/** A signal for one load, aborted with the page's or by the next load (a late answer is dropped). */
-export function cargaNova(anterior, signal) {
-  anterior?.abort();
-  const carga = new AbortController();
-  if (signal.aborted) carga.abort();
-  else signal.addEventListener('abort', () => carga.abort(), { once: true });
-  return carga;
-}
 
 /**
  * When an event happens in its unit's zone: "terça-feira, 8 de dezembro de 2026, das 18:00 às

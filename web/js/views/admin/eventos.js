@@ -14,10 +14,10 @@ import {
   DEFAULT_TZ, todayIn, addDays, isDate, minutesFromClock, zonedToMs, isoWithOffset, dateTime, zoneLabel, duration,
 } from '../../lib/format.js';
 import {
-  pageHeader, loadInto, field, onSubmit, val, fieldError, clearErrors, confirmDialog, busy, flash, errorBox, announce,
+  pageHeader, loadInto, cargaNova, field, onSubmit, val, fieldError, clearErrors, confirmDialog, busy, flash, errorBox, announce,
 } from '../../lib/ui.js';
 import { unidadeSelect } from './comum.js';
-import { quandoDoEncontro, ondeEncontro, selosDoEncontro, cargaNova } from '../eventos.js';
+import { quandoDoEncontro, ondeEncontro, selosDoEncontro } from '../eventos.js';
 
 const chave = (id) => String(id ?? '').toLowerCase();
 
