@@ -192,6 +192,8 @@ extension Backend {
             timers.append(Temporizador(lease: "checkin:no-shows") { try await negocio.checkin.executarNoShowsVencidos() })
             // Visitors' names and e-mails, erased when cancelled or past the log's retention.
             timers.append(Temporizador(lease: "checkin:visitas") { try await negocio.checkin.apagarVisitantesVencidos() })
+            // Prospects' contacts, erased when a tour is cancelled or its follow-up is over.
+            timers.append(Temporizador(lease: "checkin:tours") { try await negocio.checkin.apagarInteressadosVencidos() })
         }
         if services.contains(.assinaturas) {
             timers.append(Temporizador(lease: "assinaturas:creditos") { try await negocio.assinaturas.expirarCreditosVencidos() })

@@ -30,6 +30,8 @@ public enum Catalogos {
         .de(Checkin.Catalogo.self, Checkin.Event.self), .de(Visita.Catalogo.self, Visita.Event.self),
         .de(Encomenda.Catalogo.self, Encomenda.Event.self),
         .de(Chamado.Catalogo.self, Chamado.Event.self), .de(Encontro.Catalogo.self, Encontro.Event.self),
+        .de(Tour.Catalogo.self, Tour.Event.self), .de(AgendaDeTours.Catalogo.self, AgendaDeTours.Event.self),
+        .de(ConfiguracaoDeTours.Catalogo.self, ConfiguracaoDeTours.Event.self),
         .de(Notificacao.Catalogo.self, Notificacao.Event.self),
         .de(Fatura.Catalogo.self, Fatura.Event.self), .de(Carteira.Catalogo.self, Carteira.Event.self),
         .de(Plano.Catalogo.self, Plano.Event.self), .de(Assinatura.Catalogo.self, Assinatura.Event.self),

@@ -80,6 +80,7 @@ public enum GatewayApp {
         Routes.encomendas(api, backend)
         Routes.chamados(api, backend)
         Routes.encontros(api, backend)
+        Routes.tours(api, backend)
         api.owner = .notificacoes
         Routes.notificacoes(api, backend)
         api.owner = .financeiro

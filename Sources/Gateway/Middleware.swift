@@ -365,6 +365,8 @@ struct RateLimitMiddleware: RouterMiddleware {
             switch route {
             case (_, "api/auth/login"): keys.append(("login:\(ip)", limiter.login))
             case (.post, "api/auth/registro"): keys.append(("registro:\(ip)", limiter.registration))
+            // A tour's booking sends an e-mail to the address typed, with no account behind it.
+            case (.post, "api/tours"): keys.append(("tour:\(ip)", limiter.registration))
             case (.post, "api/auth/me/senha"): keys.append(("senha:\(ip)", limiter.passwordChange))
             default: break
             }

@@ -190,6 +190,81 @@ extension OpenAPI {
                 ["usuarioId": text, "nome": text.merging(["description": "ausente se a conta foi apagada"]) { $1 }, "em": instant],
                 required: ["usuarioId", "em"]),
             "PaginaDeEncontros": page("Encontro"),
+            "TourNovo": object(
+                [
+                    "unidadeId": uuid.merging(["description": "a unidade a conhecer (uma que agenda tours)"]) { $1 },
+                    "inicio": instant.merging([
+                        "description":
+                            "um dos horários de GET /api/tours/horarios; pelo site, com \(Int(Tour.antecedenciaMinima / 60)) minutos de antecedência ou mais, até \(Int(Tour.antecedenciaMaxima / 86_400)) dias"
+                    ]) { $1 },
+                    "nome": textoLivre(Tour.tamanhoMaximoDoNome, obrigatorio: true, description: "o nome de quem vem (2 caracteres ou mais)"),
+                    "email": enderecoDeEmail.merging(["description": "a confirmação, com o link para cancelar, vai para ele"]) { $1 },
+                    "telefone": [
+                        "type": "string", "maxLength": Tour.tamanhoMaximoDoTelefone, "pattern": "^[0-9 +().-]*$",
+                        "description": "opcional: de 8 a 15 dígitos, com espaços, +, parênteses, pontos ou hífens",
+                    ],
+                    "empresa": textoLivre(Tour.tamanhoMaximoDaEmpresa, description: "opcional"),
+                    "interesse": ["type": "string", "enum": Tour.Interesse.allCases.map(\.rawValue)],
+                    "pessoas": ["type": "integer", "minimum": 1, "maximum": Tour.pessoasMaximas, "description": "quantas pessoas vêm (padrão 1)"],
+                    "mensagem": textoLivre(Tour.tamanhoMaximoDaMensagem, description: "opcional: o que procura"),
+                ], required: ["unidadeId", "inicio", "nome", "email"]),
+            "TourPublico": object(
+                [
+                    "id": uuid.merging(["description": "o código do link de quem agendou: guarde-o para cancelar"]) { $1 }, "unidadeId": uuid,
+                    "unidade": text, "endereco": text, "fuso": text, "inicio": instant, "fim": instant,
+                    "situacao": ["type": "string", "enum": Tour.Situacao.allCases.map(\.rawValue)],
+                    "nome": text.merging(["description": "ausente depois de apagado"]) { $1 },
+                    "canceladoPorEquipe": ["type": "boolean"],
+                ], required: ["id", "unidadeId", "unidade", "fuso", "inicio", "fim", "situacao", "canceladoPorEquipe"]),
+            "Tour": object(
+                [
+                    "id": uuid, "unidadeId": uuid, "dia": ["type": "string", "format": "date", "description": "o dia local do tour, na unidade"],
+                    "inicio": instant, "fim": instant, "situacao": ["type": "string", "enum": Tour.Situacao.allCases.map(\.rawValue)],
+                    "origem": ["type": "string", "enum": Tour.Origem.allCases.map(\.rawValue)],
+                    "nome": text.merging(["description": "ausente depois de apagado (cancelamento ou fim da guarda)"]) { $1 }, "email": text,
+                    "telefone": text, "empresa": text, "interesse": ["type": "string", "enum": Tour.Interesse.allCases.map(\.rawValue)],
+                    "pessoas": ["type": "integer"], "mensagem": text, "agendadoEm": instant,
+                    "agendadoPor": text.merging(["description": "o admin que agendou (um contato por telefone); ausente se pelo site"]) { $1 },
+                    "nota": text, "concluidoEm": instant, "concluidoPor": text, "canceladoEm": instant,
+                    "canceladoPor": text.merging(["description": "visitante (quem agendou) ou o admin que cancelou"]) { $1 },
+                    "motivo": text, "dadosApagados": ["type": "boolean"],
+                ], required: ["id", "unidadeId", "dia", "inicio", "fim", "situacao", "origem", "pessoas", "agendadoEm", "dadosApagados"]),
+            "ToursDoDia": object(
+                [
+                    "unidadeId": uuid, "data": ["type": "string", "format": "date"], "itens": array(ref("Tour")), "total": ["type": "integer"],
+                    "pagina": ["type": "integer"],
+                ], required: ["unidadeId", "data", "itens", "total", "pagina"]),
+            "HorariosDeTour": object(
+                [
+                    "unidadeId": uuid, "data": ["type": "string", "format": "date"], "fuso": text, "ativo": ["type": "boolean"],
+                    "duracaoMinutos": ["type": "integer"],
+                    "horarios": array(
+                        object(
+                            ["inicio": instant, "fim": instant, "vagas": ["type": "integer"], "livre": ["type": "boolean"]],
+                            required: ["inicio", "fim", "vagas", "livre"])),
+                ], required: ["unidadeId", "data", "fuso", "ativo", "duracaoMinutos", "horarios"]),
+            "ConclusaoDeTour": object(
+                ["nota": textoLivre(Tour.tamanhoMaximoDaNota, description: "opcional: como foi, o que a pessoa procura")], required: []),
+            "CancelamentoDeTour": object(
+                ["motivo": textoLivre(Tour.tamanhoMaximoDoMotivo, description: "opcional: dito a quem agendou")], required: []),
+            "ConfiguracaoDeTours": object(
+                [
+                    "unidadeId": uuid, "ativo": ["type": "boolean"], "duracaoMinutos": ["type": "integer"], "simultaneos": ["type": "integer"],
+                    "horario": ref("HorarioSemanal"),
+                ], required: ["unidadeId", "ativo", "duracaoMinutos", "simultaneos", "horario"]),
+            "ConfiguracaoDeToursNova": object(
+                [
+                    "ativo": ["type": "boolean", "description": "false: a unidade não agenda tours (os já agendados ficam)"],
+                    "duracaoMinutos": [
+                        "type": "integer", "minimum": ConfiguracaoDeTours.Configuracao.duracoes.lowerBound,
+                        "maximum": ConfiguracaoDeTours.Configuracao.duracoes.upperBound, "multipleOf": 15,
+                    ],
+                    "simultaneos": [
+                        "type": "integer", "minimum": 1, "maximum": ConfiguracaoDeTours.Configuracao.simultaneosMaximos,
+                        "description": "quantos tours a unidade recebe ao mesmo tempo",
+                    ],
+                    "horario": ref("HorarioSemanal").merging(["description": "quando os tours começam, no fuso da unidade"]) { $1 },
+                ], required: ["ativo", "duracaoMinutos", "simultaneos", "horario"]),
             "EncomendaNova": object(
                 [
                     "unidadeId": uuid.merging(["description": "a unidade em cuja recepção a correspondência chegou"]) { $1 },

@@ -330,6 +330,122 @@ extension Routes {
         }
     }
 
+    /// Tours (ADR 0020): a prospect books and cancels on the public site; the team (an admin)
+    /// lists a unit's day, records how each went, cancels, books for a phone lead, erases a
+    /// prospect's contact and sets the unit's tour hours.
+    static func tours(_ api: API, _ backend: Backend) {
+        let checkin = backend.negocio.checkin
+        let dia: [QueryParameter] = [
+            .id("unidade", "id da unidade", required: true), .date("data", "AAAA-MM-DD, no fuso da unidade", required: true),
+        ]
+        @Sendable func unidadeEData(_ request: Request) throws -> (String, String) {
+            let query = request.uri.queryParameters
+            guard let unidade = query.get("unidade"), let data = query.get("data") else {
+                throw ServiceError.requisicaoInvalida("informe 'unidade' e 'data' (AAAA-MM-DD)")
+            }
+            return (unidade, data)
+        }
+        api.add(
+            Operation(
+                method: .get, path: "/api/tours/horarios", summary: "Os horários de tour de uma unidade num dia local, com as vagas de cada um",
+                tag: "checkin", response: "HorariosDeTour", errors: [400, 404], query: dia)
+        ) { request, _, _ in
+            let (unidade, data) = try unidadeEData(request)
+            return try .json(try await checkin.horariosDeTour(unidade: unidade, data: data))
+        }
+        api.add(
+            Operation(
+                method: .post, path: "/api/tours",
+                summary: "Agendar um tour (sem conta): a confirmação, com o link para cancelar, vai para o e-mail informado", tag: "checkin",
+                request: "TourNovo", response: "TourPublico", success: 201, errors: [409, 422])
+        ) { _, context, body in
+            let pedido = try JSON.decode(CheckinService.PedidoDeTour.self, from: body)
+            return try .json(try await checkin.agendarTour(pedido, caller: context.caller), status: 201)
+        }
+        api.add(
+            Operation(
+                method: .get, path: "/api/tours/{id}", summary: "O tour de quem agendou (o link da confirmação)", tag: "checkin",
+                response: "TourPublico", errors: [404])
+        ) { _, context, _ in
+            try .json(try await checkin.tourPublico(try context.parameters.require("id")))
+        }
+        api.add(
+            Operation(
+                method: .post, path: "/api/tours/{id}/cancelamento", summary: "Cancelar o tour (quem agendou, antes do início)", tag: "checkin",
+                response: "TourPublico", errors: [404, 409])
+        ) { _, context, _ in
+            try .json(try await checkin.cancelarTourPublico(try context.parameters.require("id"), caller: context.caller))
+        }
+        api.add(
+            Operation(
+                method: .get, path: "/api/admin/tours", summary: "Equipe: os tours de uma unidade num dia local, com os contatos", tag: "checkin",
+                auth: true, admin: true, response: "ToursDoDia", errors: [400, 404], query: dia)
+        ) { request, _, _ in
+            let (unidade, data) = try unidadeEData(request)
+            return try .json(try await checkin.toursDoDia(unidade: unidade, data: data))
+        }
+        api.add(
+            Operation(
+                method: .post, path: "/api/admin/tours",
+                summary: "Equipe: agendar um tour para um interessado (por telefone); sem a antecedência mínima do site", tag: "checkin",
+                auth: true, admin: true, request: "TourNovo", response: "Tour", success: 201, errors: [409, 422])
+        ) { _, context, body in
+            let pedido = try JSON.decode(CheckinService.PedidoDeTour.self, from: body)
+            return try .json(try await checkin.agendarTourPelaEquipe(pedido, caller: context.caller), status: 201)
+        }
+        api.add(
+            Operation(
+                method: .post, path: "/api/admin/tours/{id}/realizacao",
+                summary: "Equipe: o tour foi realizado (a partir de 1 hora antes do início), com uma nota", tag: "checkin", auth: true, admin: true,
+                request: "ConclusaoDeTour", response: "Tour", errors: [404, 409, 422])
+        ) { _, context, body in
+            let conclusao =
+                body.isEmpty ? CheckinService.ConclusaoDeTour(nota: nil) : try JSON.decode(CheckinService.ConclusaoDeTour.self, from: body)
+            return try .json(try await checkin.realizarTour(try context.parameters.require("id"), conclusao, caller: context.caller))
+        }
+        api.add(
+            Operation(
+                method: .post, path: "/api/admin/tours/{id}/ausencia", summary: "Equipe: o interessado não veio (a partir do início)",
+                tag: "checkin", auth: true, admin: true, response: "Tour", errors: [404, 409])
+        ) { _, context, _ in
+            try .json(try await checkin.registrarAusenciaNoTour(try context.parameters.require("id"), caller: context.caller))
+        }
+        api.add(
+            Operation(
+                method: .post, path: "/api/admin/tours/{id}/cancelamento",
+                summary: "Equipe: cancelar o tour (antes do início; quem agendou é avisado, com o motivo)", tag: "checkin", auth: true,
+                admin: true, request: "CancelamentoDeTour", response: "Tour", errors: [404, 409, 422])
+        ) { _, context, body in
+            let cancelamento =
+                body.isEmpty ? CheckinService.CancelamentoDeTour(motivo: nil) : try JSON.decode(CheckinService.CancelamentoDeTour.self, from: body)
+            return try .json(try await checkin.cancelarTourPelaEquipe(try context.parameters.require("id"), cancelamento, caller: context.caller))
+        }
+        api.add(
+            Operation(
+                method: .delete, path: "/api/admin/tours/{id}/dados",
+                summary: "Apagar agora o contato do interessado (a pedido dele, LGPD); o tour fica, sem ele", tag: "checkin", auth: true,
+                admin: true, response: "Tour", errors: [404])
+        ) { _, context, _ in
+            try .json(try await checkin.apagarDadosDoTour(try context.parameters.require("id"), caller: context.caller))
+        }
+        api.add(
+            Operation(
+                method: .get, path: "/api/admin/unidades/{id}/tours", summary: "Equipe: como a unidade agenda tours (o padrão até ser definido)",
+                tag: "checkin", auth: true, admin: true, response: "ConfiguracaoDeTours", errors: [404])
+        ) { _, context, _ in
+            try .json(try await checkin.configuracaoDeTours(unidade: try context.parameters.require("id")))
+        }
+        api.add(
+            Operation(
+                method: .put, path: "/api/admin/unidades/{id}/tours",
+                summary: "Equipe: definir se a unidade agenda tours, a duração, quantos ao mesmo tempo e o horário semanal", tag: "checkin",
+                auth: true, admin: true, request: "ConfiguracaoDeToursNova", response: "ConfiguracaoDeTours", errors: [404, 422])
+        ) { _, context, body in
+            let pedido = try JSON.decode(CheckinService.PedidoDeConfiguracaoDeTours.self, from: body)
+            return try .json(try await checkin.configurarTours(unidade: try context.parameters.require("id"), pedido, caller: context.caller))
+        }
+    }
+
     static func financeiro(_ api: API, _ backend: Backend) {
         let financeiro = backend.negocio.financeiro
         let periodo: [QueryParameter] = [

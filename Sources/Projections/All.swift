@@ -5,7 +5,7 @@ public enum ReadModels {
         NotificacoesReadModel.projection, CheckinReadModel.projection, FinanceiroReadModel.projection, AnalyticsReadModel.projection,
         TrilhasReadModel.projection, CreditosReadModel.projection, AssinaturasReadModel.projection, AnalyticsAssinaturasReadModel.projection,
         EmpresasReadModel.projection, PacotesReadModel.projection, PagamentosReadModel.projection, VisitasReadModel.projection,
-        EncomendasReadModel.projection, ChamadosReadModel.projection, EncontrosReadModel.projection,
+        EncomendasReadModel.projection, ChamadosReadModel.projection, EncontrosReadModel.projection, ToursReadModel.projection,
     ]
 
     public static func named(_ name: String) -> Projection? { all.first { $0.name == name } }

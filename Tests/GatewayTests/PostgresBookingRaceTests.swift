@@ -29,7 +29,8 @@ struct PostgresBookingRaceTests {
             espacos = EspacosService(store: store, clock: clock)
             precos = PrecosService(store: store, clock: clock)
             reservas = ReservasService(store: store, clock: clock, precos: precos)
-            checkin = CheckinService(store: store, clock: clock)
+            checkin = CheckinService(
+                store: store, clock: clock, vault: PersonalDataVault(keys: PostgresKeyStore(store: store, logger: PostgresBookingRaceTests.logger)))
         }
 
         /// A unit named `nome`, made by an admin.
@@ -151,6 +152,42 @@ struct PostgresBookingRaceTests {
             #expect(inscritos.filter { !$0.naEspera }.count == 10)
             #expect(Set(inscritos.map(\.usuarioId)).count == inscritos.count)
             #expect(inscritos.count == outcomes.filter { $0.0 != nil }.count)
+        }
+    }
+
+    @Test("30 prospects at once from two instances for a tour time a unit receives three at: three are booked, the day holds those three")
+    func two_instances_never_book_more_tours_than_a_time_takes() async throws {
+        try await withTwoInstances { a, b in
+            let unidade = try await a.unidade("Race tour")
+            let uid = try #require(UUID(uuidString: unidade))
+            _ = try await a.checkin.configurarTours(
+                unidade: unidade,
+                CheckinService.PedidoDeConfiguracaoDeTours(
+                    ativo: true, duracaoMinutos: 60, simultaneos: 3,
+                    horario: try Espaco.HorarioSemanal([.segunda: [Espaco.Faixa(abre: 9 * 60, fecha: 18 * 60)]])),
+                caller: Caller(requestId: "race", usuario: "admin", papel: "admin"))
+            let pedido = try JSONDecoder.iso.decode(
+                CheckinService.PedidoDeTour.self,
+                from: Data(#"{"unidadeId":"\#(unidade)","inicio":"2026-11-23T15:00:00-03:00","nome":"Bruno","email":"bruno@example.com"}"#.utf8))
+            let outcomes = try await withThrowingTaskGroup(of: String.self) { race in
+                for index in 0..<30 {
+                    let instance = index.isMultiple(of: 2) ? a : b
+                    race.addTask {
+                        do {
+                            _ = try await instance.checkin.agendarTour(pedido, caller: Caller(requestId: "t\(index)", idempotencyKey: "ip|t\(index)"))
+                            return "ok"
+                        } catch let error as ServiceError {
+                            return error.codigo
+                        }
+                    }
+                }
+                return try await race.reduce(into: [String]()) { $0.append($1) }
+            }
+            // One that lost five times in a row to the other instance is a 409 to try again.
+            #expect(outcomes.filter { $0 == "ok" }.count == 3, "\(outcomes)")
+            #expect(outcomes.allSatisfy { ["ok", "horario_de_tour_lotado", "conflito_de_versao"].contains($0) }, "\(outcomes)")
+            let dia = try await a.store.readStream(StreamNames.agendaDeTours(unidade: uid, dia: try #require(DataLocal("2026-11-23"))))
+            #expect(dia.filter { $0.type == AgendaDeTours.Catalogo.ocupado.type }.count == 3)
         }
     }
 

@@ -26,6 +26,8 @@ public enum Notificacao {
         /// A place in a community event (signed up, or freed from the waiting list), or the
         /// event's cancellation.
         case encontro
+        /// A prospect's tour (to the address they typed): the confirmation, or its cancellation.
+        case tour
     }
 
     public struct Enviada: Codable, Sendable, Equatable {

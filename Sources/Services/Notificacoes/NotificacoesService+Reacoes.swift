@@ -154,6 +154,9 @@ extension NotificacoesService {
             return try await respostaDeChamado(try decoder.decode(Chamado.Respondido.self, from: event.data))
         case Chamado.Catalogo.resolvido:
             return try await chamadoResolvido(try decoder.decode(Chamado.Ocorrencia.self, from: event.data))
+        case Tour.Catalogo.agendado, Tour.Catalogo.cancelado:
+            guard let tour = try Tour.Event.decode(type: event.type, data: event.data, using: decoder) else { return nil }
+            return try await avisoDeTour(tour)
         case Encontro.Catalogo.inscrito, Encontro.Catalogo.vagaConcedida, Encontro.Catalogo.desistiu:
             guard let encontro = try Encontro.Event.decode(type: event.type, data: event.data, using: decoder) else { return nil }
             return try await avisoDeEncontro(encontro)

@@ -55,7 +55,8 @@ public final class NotificacoesService: Sendable {
         Topology.routingKey(Encomenda.Catalogo.registrada), Topology.routingKey(Encomenda.Catalogo.cancelada),
         Topology.routingKey(Chamado.Catalogo.respondido), Topology.routingKey(Chamado.Catalogo.resolvido),
         Topology.routingKey(Encontro.Catalogo.inscrito), Topology.routingKey(Encontro.Catalogo.vagaConcedida),
-        Topology.routingKey(Encontro.Catalogo.desistiu),
+        Topology.routingKey(Encontro.Catalogo.desistiu), Topology.routingKey(Tour.Catalogo.agendado),
+        Topology.routingKey(Tour.Catalogo.cancelado),
     ]
     static let service = "notificacoes"
 

@@ -1,0 +1,74 @@
+import Domain
+import EventStore
+import Foundation
+import Projections
+
+/// Tours (ADR 0020): the prospect, who has no account, is told at the address they typed
+/// (stored as `tour:<id>`, in no member's inbox): the confirmation with the calendar invitation
+/// and the link to see or cancel it, and a cancellation. Neither stored text names the prospect.
+extension NotificacoesService {
+    var toursDosInteressados: AggregateStore<Tour.Command, Tour.State, Tour.Event, Tour.Failure> {
+        AggregateStore(store: store, decider: Tour.decider) { try Tour.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
+    }
+
+    func avisoDeTour(_ event: Tour.Event) async throws -> Aviso? {
+        // The tour's own stream: a notice no longer true when it goes is not sent (a booking
+        // cancelled before its confirmation went), and an erased contact tells nobody.
+        guard case .existente(let dados) = try await toursDosInteressados.load(StreamNames.tour(event.tourId)).state, !dados.dadosApagados
+        else { return nil }
+        let a = dados.agendado
+        guard let email = try await abrir(a.contato.email) else { return nil }
+        let nome = try await abrir(a.contato.nome) ?? ""
+        let unidade = try await unidade(a.unidadeId)
+        let lugar = unidade?.nome ?? "nossa unidade"
+        let endereco = unidade.map { "\($0.endereco.logradouro), \($0.endereco.numero), \($0.endereco.cidade)/\($0.endereco.uf)" }
+        let quando = Self.instante(a.inicio, fuso: unidade?.fusoHorario)
+        let link = "\(enderecoPublico ?? "")/tour/\(a.tourId)"
+        switch event {
+        case .agendado(let e):
+            guard dados.situacao == .agendado else { return nil }
+            return Aviso(
+                tipo: .tour, usuarioId: "tour:\(a.tourId)", reservaId: nil, titulo: "Tour agendado: \(lugar), \(quando)",
+                texto: "Tour pela \(lugar) agendado para \(quando).",
+                anexos: [convite(a, lugar: lugar, endereco: endereco, em: e.em, cancelado: false)],
+                destino: Contato(nome: nome, email: email),
+                textoDoEmail: "Olá\(nome.isEmpty ? "" : ", \(nome.split(separator: " ").first.map(String.init) ?? nome)")! "
+                    + "Seu tour pela \(lugar)\(endereco.map { " (\($0))" } ?? "") está agendado para \(quando). "
+                    + "Ao chegar, procure a recepção e diga seu nome. O convite para a sua agenda segue em anexo.\n\n"
+                    + "Para ver ou cancelar o tour, abra o link abaixo:\n\n\(link)\n\n"
+                    + "Se você não agendou este tour, ignore esta mensagem.")
+        case .cancelado(let e):
+            let motivo = try await e.motivo.asyncMap { try await abrir($0) } ?? nil
+            let texto =
+                e.pelaEquipe
+                ? "A equipe da \(lugar) cancelou o seu tour de \(quando).\(motivo.map { " Motivo: \($0)." } ?? "") "
+                    + "Se quiser, agende outro horário no nosso site."
+                : "Seu tour pela \(lugar) em \(quando) foi cancelado, como você pediu. Quando quiser, agende outro horário no nosso site."
+            return Aviso(
+                tipo: .tour, usuarioId: "tour:\(a.tourId)", reservaId: nil, titulo: "Tour cancelado: \(lugar), \(quando)",
+                texto: "Tour pela \(lugar) em \(quando), cancelado.",
+                anexos: [convite(a, lugar: lugar, endereco: endereco, em: e.em, cancelado: true)],
+                destino: Contato(nome: nome, email: email), textoDoEmail: texto)
+        default:
+            return nil
+        }
+    }
+
+    /// The tour as a calendar invitation (`UID` `tour-<id>@coworkflow`, the same in both notices,
+    /// so a cancellation removes it).
+    private func convite(_ a: Tour.Agendado, lugar: String, endereco: String?, em: Date, cancelado: Bool) -> EmailAttachment {
+        let ics = Calendario.evento(
+            uid: "tour-\(a.tourId)@coworkflow", inicio: a.inicio, fim: a.fim, resumo: "Tour pela \(lugar)",
+            local: [lugar, endereco].compactMap { $0 }.joined(separator: " — "), descricao: "Ao chegar, procure a recepção e diga seu nome.",
+            criadoEm: em, organizador: remetente.address, cancelado: cancelado)
+        return EmailAttachment(
+            filename: "tour.ics", contentType: cancelado ? Calendario.contentTypeDeCancelamento : Calendario.contentType, data: ics)
+    }
+}
+
+extension Optional {
+    fileprivate func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let self else { return nil }
+        return try await transform(self)
+    }
+}
