@@ -90,7 +90,7 @@ public struct Negocio: Sendable {
                 logger: logger),
             checkin: CheckinService(
                 store: store, clock: clock, vault: usuarios.cofre,
-                nomeDoMembro: nomeDoMembro),
+                nomeDoMembro: nomeDoMembro, esquecerRespostas: { _ = try await store.forgetRequestKeys(mentioning: $0) }),
             financeiro: FinanceiroService(
                 store: store, clock: clock,
                 nomeDoMembro: nomeDoMembro,

@@ -366,7 +366,7 @@ struct RateLimitMiddleware: RouterMiddleware {
             case (_, "api/auth/login"): keys.append(("login:\(ip)", limiter.login))
             case (.post, "api/auth/registro"): keys.append(("registro:\(ip)", limiter.registration))
             // A tour's booking sends an e-mail to the address typed, with no account behind it.
-            case (.post, "api/tours"): keys.append(("tour:\(ip)", limiter.registration))
+            case (.post, "api/tours"): keys.append(("tour:\(ip)", limiter.tours))
             case (.post, "api/auth/me/senha"): keys.append(("senha:\(ip)", limiter.passwordChange))
             default: break
             }
@@ -409,6 +409,9 @@ public final class RateLimiter: Sendable {
     public let registration: Limit
     /// Password changes per client and per user: each checks one password and hashes another.
     public let passwordChange: Limit
+    /// Tours booked on the public site per client: each takes a place of a unit's time and
+    /// e-mails an address typed by someone without an account.
+    public let tours: Limit
     /// A member's exports of their own data (LGPD) per user: each reads the whole log.
     public let dataExport: Limit
     /// Who may name the client in X-Forwarded-For.
@@ -435,7 +438,7 @@ public final class RateLimiter: Sendable {
         perClient: Limit = Limit(burst: 200, perSecond: 100), perUser: Limit = Limit(burst: 100, perSecond: 50),
         login: Limit = Limit(burst: 10, perSecond: 0.2), registration: Limit = Limit(burst: 20, perSecond: 1),
         passwordChange: Limit = Limit(burst: 5, perSecond: 0.1), dataExport: Limit = Limit(burst: 3, perSecond: 1.0 / 60),
-        proxies: TrustedProxies = .none, capacity: Int = 50_000
+        tours: Limit = Limit(burst: 20, perSecond: 1.0 / 30), proxies: TrustedProxies = .none, capacity: Int = 50_000
     ) {
         self.capacity = max(1, capacity)
         self.perClient = perClient
@@ -444,6 +447,7 @@ public final class RateLimiter: Sendable {
         self.registration = registration
         self.passwordChange = passwordChange
         self.dataExport = dataExport
+        self.tours = tours
         self.proxies = proxies
     }
 

@@ -197,7 +197,8 @@ extension OpenAPI {
                         "description":
                             "um dos horários de GET /api/tours/horarios; pelo site, com \(Int(Tour.antecedenciaMinima / 60)) minutos de antecedência ou mais, até \(Int(Tour.antecedenciaMaxima / 86_400)) dias"
                     ]) { $1 },
-                    "nome": textoLivre(Tour.tamanhoMaximoDoNome, obrigatorio: true, description: "o nome de quem vem (2 caracteres ou mais)"),
+                    "nome": textoLivre(Tour.tamanhoMaximoDoNome, obrigatorio: true, description: "o nome de quem vem (2 caracteres ou mais)")
+                        .merging(["minLength": 2]) { $1 },
                     "email": enderecoDeEmail.merging(["description": "a confirmação, com o link para cancelar, vai para ele"]) { $1 },
                     "telefone": [
                         "type": "string", "maxLength": Tour.tamanhoMaximoDoTelefone, "pattern": "^[0-9 +().-]*$",

@@ -130,7 +130,8 @@ public enum ToursReadModel {
         view.registrar(event)
         try save(view, batch)
         switch event {
-        case .cancelado(let e): try prazo(view.id, vence: e.em.addingTimeInterval(Tour.guardaAposCancelamento), batch)
+        case .cancelado(let e) where !view.dadosApagados:
+            try prazo(view.id, vence: e.em.addingTimeInterval(Tour.guardaAposCancelamento), batch)
         case .dadosApagados: batch.delete(retencao, view.id)
         default: break
         }

@@ -94,6 +94,7 @@ struct ToursTests {
             #expect(confirmacao.headers.first { $0.name.lowercased() == "to" }?.value.contains("bruno@example.com") == true)
             #expect(confirmacao.text?.contains("/tour/\(id)") == true && confirmacao.text?.contains("Av. Paulista, 1000") == true)
             #expect(confirmacao.attachments.first?.contentType.contains("method=REQUEST") == true)
+            #expect(confirmacao.text?.components(separatedBy: "Olá").count == 2, "one greeting")
             let publico = try await client.json(.get, "/api/tours/\(id)")
             #expect(publico.status == .ok && publico.object["nome"] as? String == "Bruno Costa")
             #expect(try await client.json(.get, "/api/tours/00000000-0000-4000-8000-000000000009").status == .notFound)
@@ -171,6 +172,25 @@ struct ToursTests {
             #expect(try await checkin.apagarInteressadosVencidos() == 0)
             #expect(try await client.json(.get, "/api/tours/\(id)").object["nome"] == nil)
             #expect(try await harness.allEvents().filter { $0.type == Tour.Catalogo.dadosApagados.type }.count == 3)
+
+            // A prospect who asks to be forgotten before their tour: it is cancelled (the time is
+            // free again), the contact erased, and a retry of the booking no longer replays it.
+            var outraChave = HTTPFields()
+            outraChave[.init("Idempotency-Key")!] = "tour-2"
+            let corpoDaFlora = Self.corpo(u, "2027-02-22T10:00:00-03:00", nome: "Flora", email: "flora@example.com")
+            let flora = try await client.json(.post, "/api/tours", corpoDaFlora, headers: outraChave)
+            let floraId = try #require(flora.object["id"] as? String)
+            let replay = try await client.json(.post, "/api/tours", corpoDaFlora, headers: outraChave)
+            #expect(replay.headers[.init("Idempotent-Replayed")!] == "true" && replay.object["nome"] as? String == "Flora")
+            let esquecida = try await client.json(.delete, "/api/admin/tours/\(floraId)/dados", token: cenario.admin)
+            #expect(esquecida.status == .ok && esquecida.object["situacao"] as? String == "cancelado" && esquecida.object["nome"] == nil)
+            #expect(try await horarios("2027-02-22").first { $0["inicio"] as? String == "2027-02-22T13:00:00Z" }?["livre"] as? Bool == true)
+            let depois = try await client.json(.post, "/api/tours", corpoDaFlora, headers: outraChave)
+            #expect(depois.headers[.init("Idempotent-Replayed")!] == nil && depois.object["id"] as? String == floraId && depois.object["nome"] == nil)
+            // Nothing about her is written after the erasure: the team's reason is not kept.
+            let tarde = try await client.json(.post, "/api/admin/tours/\(floraId)/cancelamento", #"{"motivo":"Flora pediu"}"#, token: cenario.admin)
+            #expect(tarde.status == .ok && tarde.object["motivo"] == nil)
+            #expect(try await checkin.apagarInteressadosVencidos() == 0)
         }
     }
 
@@ -185,13 +205,17 @@ struct ToursTests {
                 #"{"ativo":true,"duracaoMinutos":60,"simultaneos":2,"horario":{"segunda":[{"abre":540,"fecha":1080}]}}"#, token: cenario.admin)
             #expect(configurado.status == .ok, "\(String(buffer: configurado.body))")
             let checkin = harness.backend.negocio.checkin
-            let pedido = try JSONDecoder.iso.decode(
-                CheckinService.PedidoDeTour.self, from: Data(Self.corpo(cenario.unidade, "2026-11-23T15:00:00-03:00").utf8))
+            func pedido(_ indice: Int) throws -> CheckinService.PedidoDeTour {
+                try JSONDecoder.iso.decode(
+                    CheckinService.PedidoDeTour.self,
+                    from: Data(Self.corpo(cenario.unidade, "2026-11-23T15:00:00-03:00", email: "p\(indice)@example.com").utf8))
+            }
             let resultados = try await withThrowingTaskGroup(of: String.self) { grupo in
                 for indice in 0..<20 {
                     grupo.addTask {
                         do {
-                            _ = try await checkin.agendarTour(pedido, caller: Caller(requestId: "r\(indice)", idempotencyKey: "ip|k\(indice)"))
+                            // One key for all (one client reusing it): each address is a tour of its own.
+                            _ = try await checkin.agendarTour(try pedido(indice), caller: Caller(requestId: "r\(indice)", idempotencyKey: "ip|k"))
                             return "ok"
                         } catch let erro as ServiceError {
                             return erro.codigo

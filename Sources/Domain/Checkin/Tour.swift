@@ -267,6 +267,8 @@ public enum Tour {
         let a = dados.agendado
         let aPartirDe = compareceu ? a.inicio.addingTimeInterval(-realizacaoAntecipada) : a.inicio
         guard em >= aPartirDe else { throw .cedoDemais(aPartirDe: aPartirDe) }
+        // Once the contact is erased, no new text about the prospect is kept.
+        let nota = dados.dadosApagados ? nil : nota
         let concluido = Concluido(tourId: a.tourId, unidadeId: a.unidadeId, dia: a.dia, inicio: a.inicio, nota: nota, por: por, em: em)
         return [compareceu ? .realizado(concluido) : .ausente(concluido)]
     }
@@ -279,6 +281,7 @@ public enum Tour {
         }
         let a = dados.agendado
         guard em < a.inicio else { throw .iniciado }
+        let motivo = dados.dadosApagados ? nil : motivo
         return [.cancelado(Cancelado(tourId: a.tourId, unidadeId: a.unidadeId, dia: a.dia, inicio: a.inicio, por: por, motivo: motivo, em: em))]
     }
 

@@ -187,7 +187,7 @@ extension CheckinService {
     public func realizarTour(_ texto: String, _ conclusao: ConclusaoDeTour, caller: Caller) async throws -> TourView {
         try ServiceError.texto(conclusao.nota, campo: "nota", maximo: Tour.tamanhoMaximoDaNota)
         let dados = try await tourDaEquipe(texto, caller: caller)
-        let nota = try await selado(conclusao.nota, dados.id)
+        let nota = try await selado(conclusao.nota, dados)
         return try await concluir(dados, caller: caller) { .realizar(nota: nota, por: $0, em: $1) }
     }
 
@@ -201,16 +201,22 @@ extension CheckinService {
     public func cancelarTourPelaEquipe(_ texto: String, _ cancelamento: CancelamentoDeTour, caller: Caller) async throws -> TourView {
         try ServiceError.texto(cancelamento.motivo, campo: "motivo", maximo: Tour.tamanhoMaximoDoMotivo)
         let dados = try await tourDaEquipe(texto, caller: caller)
-        let motivo = try await selado(cancelamento.motivo, dados.id)
+        let motivo = try await selado(cancelamento.motivo, dados)
         return try await aberto(TourView(try await cancelar(dados.id, por: caller.usuario ?? "admin", motivo: motivo, caller: caller)))
     }
 
-    /// An operator erases the prospect's contact now (they asked, LGPD): the key first, then the
-    /// event that records it, as the retention timer does.
+    /// An operator erases the prospect's contact now (they asked, LGPD): a tour still to come is
+    /// cancelled first (its time goes back to the unit: nobody is expected), then the key goes,
+    /// the answers kept for retries that hold the contact, and the event that records it, as the
+    /// retention timer does.
     public func apagarDadosDoTour(_ texto: String, caller: Caller) async throws -> TourView {
-        let dados = try await tourDaEquipe(texto, caller: caller)
+        var dados = try await tourDaEquipe(texto, caller: caller)
         guard let vault else { throw ServiceError.indisponivel("o cofre de dados pessoais não está configurado neste processo") }
+        if dados.situacao == .agendado, clock.now < dados.agendado.inicio, !dados.dadosApagados {
+            dados = try await cancelar(dados.id, por: caller.usuario ?? "admin", motivo: nil, caller: caller)
+        }
         _ = try await vault.erase(subject: dados.id.rawValue)
+        try await esquecerRespostas(dados.id.description)
         let now = clock.now
         let state = try await tours.handle(
             StreamNames.tour(dados.id), at: now, metadata: metadata(correlacao: dados.id.rawValue, caller), receipt: caller.receipt,
@@ -269,7 +275,9 @@ extension CheckinService {
             let stream = StreamNames.tour(id)
             let (state, version) = try await tours.load(stream)
             guard let events = try? Tour.decider.decide(.apagarDados(em: now), state), !events.isEmpty else { continue }
-            _ = try await vault?.erase(subject: id.rawValue)
+            guard let vault else { throw ServiceError.indisponivel("o cofre de dados pessoais não está configurado neste processo") }
+            _ = try await vault.erase(subject: id.rawValue)
+            try await esquecerRespostas(id.description)
             let meta = EventMetadata(correlationId: id.rawValue, actor: Tour.sistema, requestId: "tours", service: Self.consumidor)
             do {
                 try await store.append(to: stream, expected: .after(version), events: try Events.new(events, at: now, metadata: meta))
@@ -287,7 +295,7 @@ extension CheckinService {
     // MARK: Helpers
 
     /// Checks the request, seals the contact and appends the tour with its place in the unit's
-    /// day, in one append (sign-ups to one day take turns in this process).
+    /// day, in one append (bookings of one day take turns in this process).
     private func agendar(_ pedido: PedidoDeTour, por: String?, caller: Caller) async throws -> Tour.Dados {
         guard let texto = pedido.unidadeId, let unidadeId = UUID(text: texto) else {
             throw ServiceError.invalido("unidadeId", "informe a unidade (id) que você quer conhecer")
@@ -307,6 +315,17 @@ extension CheckinService {
         guard (1...Tour.pessoasMaximas).contains(pessoas) else {
             throw ServiceError.invalido("pessoas", "informe quantas pessoas vêm: de 1 a \(Tour.pessoasMaximas)")
         }
+        // The id is the prospect's link: derived from the key (scoped to the caller) with the
+        // address, the unit and the time, so that a retry finds its tour and only it, and nobody
+        // reaches another's tour by sending a key they guessed.
+        let id = Tour.ID(
+            caller.idempotencyKey.map {
+                Events.derivedId("tour", $0, contato.email, unidadeId.lowercasedString, inicio.formatted(Date.ISO8601FormatStyle()))
+            } ?? EventIDs.random())
+        let stream = StreamNames.tour(id)
+        // A retry of a booking that was written answers what was written, whatever changed since
+        // (the notice, the hours).
+        if case .existente(let dados) = try await tours.load(stream).state { return dados }
         guard case .existente(let unidade) = try await unidades.load(StreamNames.unidade(Unidade.ID(unidadeId))).state else {
             throw ServiceError.invalido("unidadeId", "a unidade \(unidadeId.lowercasedString) não existe")
         }
@@ -316,8 +335,6 @@ extension CheckinService {
         guard let horario = configuracao.horarios(em: dia, fuso: unidade.fuso).first(where: { $0.start == inicio }) else {
             throw ServiceError.invalido("inicio", "este não é um horário de tour da \(unidade.nome): escolha um dos horários livres")
         }
-        let id = Tour.ID(caller.idempotencyKey.map { Events.derivedId("tour", $0) } ?? EventIDs.random())
-        let stream = StreamNames.tour(id)
         let now = clock.now
         // The times first (the domain's rule), before anything is sealed.
         let rascunho = Tour.Agendado(
@@ -328,27 +345,16 @@ extension CheckinService {
         } catch {
             throw ServiceError(error, fuso: unidade.fuso)
         }
-        // A retry of a booking that was written (same key) answers what was written.
-        if case .existente(let dados) = try await tours.load(stream).state { return try Self.mesmo(dados, unidadeId, inicio) }
         guard let vault else { throw ServiceError.indisponivel("o cofre de dados pessoais não está configurado neste processo") }
-        func selar(_ valor: String?) async throws -> String? {
-            guard let valor else { return nil }
-            return try await vault.seal(valor, for: id.rawValue).rawValue
-        }
-        let agendado = Tour.Agendado(
-            tourId: id, unidadeId: unidadeId, dia: rascunho.dia, inicio: rascunho.inicio, fim: rascunho.fim, origem: rascunho.origem,
-            interesse: interesse, pessoas: pessoas,
-            contato: Tour.Contato(
-                nome: try await selar(contato.nome) ?? "", email: try await selar(contato.email) ?? "", telefone: try await selar(contato.telefone),
-                empresa: try await selar(contato.empresa), mensagem: try await selar(contato.mensagem)),
-            por: por, em: now)
         let agenda = StreamNames.agendaDeTours(unidade: unidadeId, dia: dia)
         let lugar = AgendaDeTours.Horario(tourId: id, unidadeId: unidadeId, dia: dia.description, inicio: horario.start, fim: horario.end)
         let meta = EventMetadata(correlationId: id.rawValue, actor: por ?? Tour.visitante, requestId: caller.requestId, service: Self.consumidor)
         return try await turnos.withTurn(of: [agenda]) {
+            // Sealed once a place is found: a refused booking leaves no key behind.
+            var selado: Tour.Agendado?
             for _ in 1...5 {
                 let (diaDeTours, versao) = try await agendasDeTours.load(agenda)
-                if case .existente(let dados) = try await tours.load(stream).state { return try Self.mesmo(dados, unidadeId, inicio) }
+                if case .existente(let dados) = try await tours.load(stream).state { return dados }
                 let ocupar: [AgendaDeTours.Event]
                 do {
                     ocupar = try AgendaDeTours.decider.decide(.ocupar(lugar, simultaneos: configuracao.simultaneos), diaDeTours)
@@ -356,6 +362,13 @@ extension CheckinService {
                     throw ServiceError.conflito(
                         "horario_de_tour_lotado", "este horário acabou de ser ocupado: escolha outro entre os horários livres")
                 }
+                let agendado: Tour.Agendado
+                if let selado {
+                    agendado = selado
+                } else {
+                    agendado = try await selar(rascunho, vault)
+                }
+                selado = agendado
                 let eventos = try Tour.decider.decide(.agendar(agendado), .inexistente)
                 do {
                     try await store.append(
@@ -372,21 +385,31 @@ extension CheckinService {
         }
     }
 
-    /// The tour already written under this request's key: the same unit and time answer it;
-    /// another is the key reused.
-    private static func mesmo(_ dados: Tour.Dados, _ unidadeId: UUID, _ inicio: Date) throws -> Tour.Dados {
-        guard dados.agendado.unidadeId == unidadeId, dados.agendado.inicio == inicio else {
-            throw ServiceError(.invalido, codigo: "chave_de_idempotencia_reutilizada", mensagem: "esta Idempotency-Key já foi usada com outro tour")
+    /// The booking with its contact sealed under the tour's key.
+    private func selar(_ a: Tour.Agendado, _ vault: PersonalDataVault) async throws -> Tour.Agendado {
+        func selado(_ valor: String?) async throws -> String? {
+            guard let valor else { return nil }
+            return try await vault.seal(valor, for: a.tourId.rawValue).rawValue
         }
-        return dados
+        let c = a.contato
+        return Tour.Agendado(
+            tourId: a.tourId, unidadeId: a.unidadeId, dia: a.dia, inicio: a.inicio, fim: a.fim, origem: a.origem, interesse: a.interesse,
+            pessoas: a.pessoas,
+            contato: Tour.Contato(
+                nome: try await selado(c.nome) ?? "", email: try await selado(c.email) ?? "", telefone: try await selado(c.telefone),
+                empresa: try await selado(c.empresa), mensagem: try await selado(c.mensagem)),
+            por: a.por, em: a.em)
     }
 
     /// The contact as typed, checked and trimmed (not sealed yet).
     private static func contato(_ pedido: PedidoDeTour) throws -> Tour.Contato {
         let nome = (pedido.nome ?? "").trimmingCharacters(in: .whitespacesAndNewlines).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        // The sealed form is named only to whoever sent it: a prospect sees the lengths.
+        if TextoLivre.problema(pedido.nome ?? "", maximo: Tour.tamanhoMaximoDoNome) == .formaSelada {
+            throw ServiceError.invalido("nome", "o nome não pode começar com '\(TextoLivre.prefixoSelado)'")
+        }
         guard nome.count >= 2, TextoLivre.cabe(pedido.nome ?? "", maximo: Tour.tamanhoMaximoDoNome) else {
-            throw ServiceError.invalido(
-                "nome", "informe seu nome: de 2 a \(Tour.tamanhoMaximoDoNome) caracteres, \(TextoLivre.foraDaFormaSelada)")
+            throw ServiceError.invalido("nome", "informe seu nome: de 2 a \(Tour.tamanhoMaximoDoNome) caracteres")
         }
         let email = (pedido.email ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard !email.isEmpty else { throw ServiceError.invalido("email", "informe seu e-mail: a confirmação do tour vai para ele") }
@@ -409,8 +432,16 @@ extension CheckinService {
             nome: nome, email: EmailClaim.normalise(email), telefone: telefone, empresa: aparado(pedido.empresa), mensagem: aparado(pedido.mensagem))
     }
 
-    /// Cancels `id` and gives its time back to the unit's day, in one append.
+    /// Cancels `id` and gives its time back to the unit's day, in one append (in the day's turn,
+    /// as bookings of that day are).
     private func cancelar(_ id: Tour.ID, por: String, motivo: String?, caller: Caller) async throws -> Tour.Dados {
+        let atual = try await tourExistente(id.description)
+        guard let dia = DataLocal(atual.agendado.dia) else { throw ServiceError(Tour.Failure.inexistente) }
+        let agenda = StreamNames.agendaDeTours(unidade: atual.agendado.unidadeId, dia: dia)
+        return try await turnos.withTurn(of: [agenda]) { try await cancelarNaVez(id, agenda: agenda, por: por, motivo: motivo, caller: caller) }
+    }
+
+    private func cancelarNaVez(_ id: Tour.ID, agenda: StreamName, por: String, motivo: String?, caller: Caller) async throws -> Tour.Dados {
         let stream = StreamNames.tour(id)
         let now = clock.now
         // The prospect has no account: their own cancellation names them as the visitor.
@@ -426,14 +457,10 @@ extension CheckinService {
             }
             guard !eventos.isEmpty else { return dados }
             var writes = [StreamWrite(stream: stream, expected: .after(versao), events: try Events.new(eventos, at: now, metadata: meta))]
-            if let dia = DataLocal(dados.agendado.dia) {
-                let agenda = StreamNames.agendaDeTours(unidade: dados.agendado.unidadeId, dia: dia)
-                let (diaDeTours, versaoDoDia) = try await agendasDeTours.load(agenda)
-                let liberar = try AgendaDeTours.decider.decide(.liberar(id), diaDeTours)
-                if !liberar.isEmpty {
-                    writes.append(
-                        StreamWrite(stream: agenda, expected: .after(versaoDoDia), events: try Events.new(liberar, at: now, metadata: meta)))
-                }
+            let (diaDeTours, versaoDoDia) = try await agendasDeTours.load(agenda)
+            let liberar = try AgendaDeTours.decider.decide(.liberar(id), diaDeTours)
+            if !liberar.isEmpty {
+                writes.append(StreamWrite(stream: agenda, expected: .after(versaoDoDia), events: try Events.new(liberar, at: now, metadata: meta)))
             }
             do {
                 try await store.append(writes, receipt: caller.receipt)
@@ -485,10 +512,12 @@ extension CheckinService {
             unidadeId: unidadeId.lowercasedString, ativo: c.ativo, duracaoMinutos: c.duracaoMinutos, simultaneos: c.simultaneos, horario: c.horario)
     }
 
-    private func selado(_ texto: String?, _ id: Tour.ID) async throws -> String? {
-        guard let texto = texto?.trimmingCharacters(in: .whitespacesAndNewlines).nadaSeVazio else { return nil }
+    /// The team's text sealed under the tour's key; nothing once the contact is erased (sealing
+    /// would make the key anew, and the text would outlive the erasure).
+    private func selado(_ texto: String?, _ dados: Tour.Dados) async throws -> String? {
+        guard !dados.dadosApagados, let texto = texto?.trimmingCharacters(in: .whitespacesAndNewlines).nadaSeVazio else { return nil }
         guard let vault else { throw ServiceError.indisponivel("o cofre de dados pessoais não está configurado neste processo") }
-        return try await vault.seal(texto, for: id.rawValue).rawValue
+        return try await vault.seal(texto, for: dados.id.rawValue).rawValue
     }
 
     private func aberto(_ texto: String?) async throws -> String? {

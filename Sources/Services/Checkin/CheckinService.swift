@@ -18,18 +18,23 @@ public final class CheckinService: Sendable {
     /// A member's name as their profile has it (nil for an unknown or erased account): the
     /// help desk's requests name their author for the team.
     let nomeDoMembro: @Sendable (String) async throws -> String?
+    /// Deletes the kept answers (`Idempotency-Key`) that name a text (a tour's id): an erased
+    /// prospect's contact must not outlive the erasure in a replayable answer.
+    let esquecerRespostas: @Sendable (String) async throws -> Void
     /// Sign-ups to one community event in this process take turns (see ``StreamTurns``): forty
     /// at once would otherwise collide in the store more times than a command retries.
     let turnos = StreamTurns()
 
     public init(
         store: any ServiceStore, clock: any WallClock, vault: PersonalDataVault? = nil,
-        nomeDoMembro: @escaping @Sendable (String) async throws -> String? = { _ in nil }
+        nomeDoMembro: @escaping @Sendable (String) async throws -> String? = { _ in nil },
+        esquecerRespostas: @escaping @Sendable (String) async throws -> Void = { _ in }
     ) {
         self.store = store
         self.clock = clock
         self.vault = vault
         self.nomeDoMembro = nomeDoMembro
+        self.esquecerRespostas = esquecerRespostas
     }
 
     /// The bus consumer's name (queue `coworkflow.checkin`, inbox) and the events it reacts to.

@@ -14,6 +14,13 @@ extension NotificacoesService {
             try await mailer.esquecer(pessoa: apagados.usuarioId.description)
             return []
         }
+        if event.type == Tour.Catalogo.dadosApagados.type {
+            // Likewise the copies of a prospect's tour e-mails (`tour:<id>`).
+            guard case .dadosApagados(let apagados)? = try Tour.Event.decode(type: event.type, data: event.data, using: EventJSON.decoder)
+            else { return [] }
+            try await mailer.esquecer(pessoa: "tour:\(apagados.tourId)")
+            return []
+        }
         guard let aviso = try await aviso(for: event) else { return [] }
         var meta = event.metadata.caused(by: event.eventId, correlationId: event.metadata.correlationId)
         meta.service = Self.service

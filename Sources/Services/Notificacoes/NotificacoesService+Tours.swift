@@ -32,8 +32,7 @@ extension NotificacoesService {
                 texto: "Tour pela \(lugar) agendado para \(quando).",
                 anexos: [convite(a, lugar: lugar, endereco: endereco, em: e.em, cancelado: false)],
                 destino: Contato(nome: nome, email: email),
-                textoDoEmail: "Olá\(nome.isEmpty ? "" : ", \(nome.split(separator: " ").first.map(String.init) ?? nome)")! "
-                    + "Seu tour pela \(lugar)\(endereco.map { " (\($0))" } ?? "") está agendado para \(quando). "
+                textoDoEmail: "Seu tour pela \(lugar)\(endereco.map { " (\($0))" } ?? "") está agendado para \(quando). "
                     + "Ao chegar, procure a recepção e diga seu nome. O convite para a sua agenda segue em anexo.\n\n"
                     + "Para ver ou cancelar o tour, abra o link abaixo:\n\n\(link)\n\n"
                     + "Se você não agendou este tour, ignore esta mensagem.")

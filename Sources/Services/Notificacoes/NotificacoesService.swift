@@ -56,7 +56,7 @@ public final class NotificacoesService: Sendable {
         Topology.routingKey(Chamado.Catalogo.respondido), Topology.routingKey(Chamado.Catalogo.resolvido),
         Topology.routingKey(Encontro.Catalogo.inscrito), Topology.routingKey(Encontro.Catalogo.vagaConcedida),
         Topology.routingKey(Encontro.Catalogo.desistiu), Topology.routingKey(Tour.Catalogo.agendado),
-        Topology.routingKey(Tour.Catalogo.cancelado),
+        Topology.routingKey(Tour.Catalogo.cancelado), Topology.routingKey(Tour.Catalogo.dadosApagados),
     ]
     static let service = "notificacoes"
 
