@@ -40,6 +40,11 @@ export const ROUTES = [
   { path: '/meus-dados', view: () => import('./views/meus-dados.js'), title: 'Meus dados', access: 'membro', nav: 'conta', label: 'Meus dados' },
   { path: '/entrar', view: () => import('./views/entrar.js'), title: 'Entrar', access: 'visitante', nav: 'visitante', label: 'Entrar' },
   { path: '/cadastro', view: () => import('./views/cadastro.js'), title: 'Criar conta', access: 'visitante', nav: 'visitante', label: 'Criar conta' },
+  // tours: someone who is not a member books a guided visit of a unit, without an account, and
+  // keeps the link to it; reached from the login page and the catalog (no menu entry: the
+  // member's menu must keep to one row at 1280 px)
+  { path: '/tour', view: () => import('./views/tour.js'), title: 'Agende um tour', access: 'publico' },
+  { path: '/tour/:id', view: () => import('./views/tour-detalhe.js'), title: 'Seu tour', access: 'publico' },
 
   // operators
   { path: '/admin', view: () => import('./views/admin/reservas.js'), title: 'Reservas do dia', access: 'admin' },
@@ -57,6 +62,9 @@ export const ROUTES = [
   // the unit's community events: reached from a line on "Reservas do dia", for the unit shown
   // there (the operator's menu has no room for one more link)
   { path: '/admin/eventos', view: () => import('./views/admin/eventos.js'), title: 'Eventos', access: 'admin' },
+  // the unit's tours (prospects' guided visits) and its tour hours: from a line on "Reservas do
+  // dia" too, for the unit and day shown there
+  { path: '/admin/tours', view: () => import('./views/admin/tours.js'), title: 'Tours', access: 'admin' },
   { path: '/admin/cupons', view: () => import('./views/admin/cupons.js'), title: 'Cupons', access: 'admin', nav: 'admin', label: 'Cupons' },
   { path: '/admin/planos', view: () => import('./views/admin/planos.js'), title: 'Planos', access: 'admin', nav: 'admin', label: 'Planos' },
   // reached through the tabs of "Planos" (the operator's menu has no room for one more link):

@@ -59,6 +59,13 @@ const friendly = {
   encontro_ja_publicado: 'Este evento já foi publicado.',
   inscricoes_demais: 'Você já se inscreveu três vezes neste evento e não pode se inscrever de novo.',
 
+  // tours (visitas guiadas de quem ainda não é membro)
+  horario_de_tour_lotado: 'Esse horário acabou de ser preenchido por outra pessoa. Escolha outro horário.',
+  tour_iniciado: 'O horário deste tour já começou: não dá mais para cancelá-lo.',
+  tour_concluido: 'Este tour já foi concluído (realizado ou registrado como ausência) e não muda mais.',
+  tour_cancelado: 'Este tour foi cancelado.',
+  tour_cedo_demais: 'Ainda é cedo: “Realizado” vale a partir de 1 hora antes do início do tour, e “Não compareceu” a partir do início.',
+
   // espaços, preços, cupons
   unidade_ja_cadastrada: 'Esta unidade já está cadastrada.',
   espaco_ja_cadastrado: 'Este espaço já está cadastrado.',

@@ -90,7 +90,7 @@ export const REGISTROS = {
   espaco: 'Espaço', faturas: 'Faturas', notificacao: 'Notificação', pagamento: 'Pagamento',
   reserva: 'Reserva', tabela: 'Preços', unidade: 'Unidade', usuario: 'Conta',
   empresa: 'Empresa', vinculo: 'Vínculo com empresa', pacote: 'Pacote de créditos', compra: 'Compra de pacote',
-  encomenda: 'Correspondência', chamado: 'Chamado', encontro: 'Evento',
+  encomenda: 'Correspondência', chamado: 'Chamado', encontro: 'Evento', tour: 'Tour',
 };
 
 /** The services that write the log, and the system actors ("system:<nome>"). */
@@ -299,3 +299,24 @@ export function vagasDoEncontro(e) {
   const ocupadas = `${e.confirmados ?? 0} de ${e.vagas} ${e.vagas === 1 ? 'vaga ocupada' : 'vagas ocupadas'}`;
   return espera ? `${ocupadas} · ${espera} na lista de espera` : ocupadas;
 }
+
+// ---- tours: a prospect's guided visit of a unit ---------------------------------------------------------
+
+/** Where a tour stands (its `situacao`), in words. */
+export const TOUR_SITUACAO = { agendado: 'Agendado', realizado: 'Realizado', ausente: 'Não compareceu', cancelado: 'Cancelado' };
+
+/** The badge kind (ui.badge) of each TOUR_SITUACAO key. */
+export const TOUR_SITUACAO_KIND = { agendado: 'info', realizado: 'sucesso', ausente: 'erro', cancelado: 'neutro' };
+
+/** What the prospect is looking for (a tour's `interesse`), in the order the form offers them. */
+export const TOUR_INTERESSES = {
+  posicao_flexivel: 'Posição flexível',
+  posicao_fixa: 'Posição fixa',
+  sala_privativa: 'Sala privativa',
+  sala_de_reuniao: 'Sala de reunião',
+  escritorio_virtual: 'Escritório virtual',
+  outro: 'Outro',
+};
+
+/** Who booked a tour (its `origem`): the prospect on the site, or the team (a phone lead). */
+export const TOUR_ORIGENS = { site: 'Pelo site', equipe: 'Pela equipe' };

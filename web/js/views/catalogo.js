@@ -1,9 +1,11 @@
 // Find a space: filters by unit, type, capacity and amenity; 50 a page. The filters live in the
 // query string, so the back button and a shared link show the same list. The amenities are a
 // choice of those the catalog's spaces have, compared without accents or case. With a unit
-// chosen, a link leads to the grid of all its spaces in a day.
+// chosen, a link leads to the grid of all its spaces in a day. Someone signed out is offered a
+// guided visit (/tour).
 
 import { api, allPages, PAGE_SIZE } from '../lib/api.js';
+import { session } from '../lib/session.js';
 import { todasAsUnidades, todasAsComodidades, chaveDaComodidade } from '../lib/catalog.js';
 import { h, link, append, replace } from '../lib/dom.js';
 import { TIPOS } from '../lib/labels.js';
@@ -129,6 +131,8 @@ export function render({ container, query, setQuery, signal }) {
 
   replace(container,
     pageHeader('Encontre um espaço', 'Salas, estações e auditórios para o seu dia de trabalho.'),
+    // Someone not signed in may not be a member yet: a guided visit first.
+    session.signedIn ? null : h('p', { class: 'small tour-link' }, 'Ainda não é membro? ', link('/tour', 'Agende um tour'), ' e conheça o espaço antes de decidir.'),
     form,
     results);
   load();

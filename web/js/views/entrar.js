@@ -33,6 +33,7 @@ export function render({ container, query, navigate }) {
   append(container,
     pageHeader('Entrar', 'Entre para reservar espaços e acompanhar suas reservas.'),
     form,
-    h('p', {}, 'Ainda não tem conta? ', link(`/cadastro${query.get('volta') ? `?volta=${encodeURIComponent(query.get('volta'))}` : ''}`, 'Criar conta')));
+    h('p', {}, 'Ainda não tem conta? ', link(`/cadastro${query.get('volta') ? `?volta=${encodeURIComponent(query.get('volta'))}` : ''}`, 'Criar conta')),
+    h('p', { class: 'small tour-link' }, 'Quer conhecer o espaço antes? ', link('/tour', 'Agende um tour'), ': não precisa ter conta.'));
   if (query.get('email')) form.elements.senha.focus();
 }

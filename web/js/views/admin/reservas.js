@@ -6,7 +6,8 @@
 // recorded at once; and the check-in by the member's code (or the content of the QR code). Bookings are confirmed by their payment.
 // Below the day, the unit's mail held at the desk (correspondencia.js) and the problems members
 // reported there that are still open (chamados.js): per unit, not per day.
-// Beside the day's controls, the way to the unit's community events (eventos.js).
+// Beside the day's controls, the way to the unit's community events (eventos.js) and to its tours
+// of the day (tours.js: prospects' guided visits, and the unit's tour hours).
 // A toggle turns the day into its week (quadro-semana.js: per space and day, how many bookings
 // and how they stand); a day of the week opens that day.
 
@@ -114,6 +115,8 @@ export async function render({ container, query, setQuery, signal }) {
   const novaReserva = link('', 'Reservar para um membro', { class: 'button button--secondary day-board__new' });
   // The unit's community events (their page: the operator's menu has no room for one more link).
   const eventos = link('', 'Eventos da unidade', { class: 'button button--secondary day-board__new' });
+  // The unit's tours of the day (prospects' guided visits) and its tour hours: their page too.
+  const tours = link('', 'Tours da unidade', { class: 'button button--secondary day-board__new' });
   controls.append(unidadeField,
     h('div', { class: 'view-toggle', role: 'group', 'aria-label': 'Ver por' }, toggles),
     h('div', { class: 'day-nav' },
@@ -124,7 +127,8 @@ export async function render({ container, query, setQuery, signal }) {
     // A booking for a member: the unit's spaces on the chosen day, a free hour picked there opens
     // the space's page, where the reception names the member.
     novaReserva,
-    eventos);
+    eventos,
+    tours);
   content.before(h('div', { class: 'day-board__head' }, dayTitle, status));
   dayTitle.setAttribute('tabindex', '-1');
 
@@ -194,6 +198,7 @@ export async function render({ container, query, setQuery, signal }) {
     atendimento.mostrar(unidadeAtual());
     novaReserva.href = `/unidades/${encodeURIComponent(unidade)}/dia?data=${data < todayIn(tz) ? todayIn(tz) : data}`;
     eventos.href = `/admin/eventos?unidade=${encodeURIComponent(unidade)}`;
+    tours.href = `/admin/tours?unidade=${encodeURIComponent(unidade)}&data=${data}`;
     showVista();
     dayTitle.textContent = semana
       ? `Semana de ${dateShort(data)} a ${dateShort(addDays(data, DIAS_DA_SEMANA - 1))} (${zoneLabel(tz)})`
