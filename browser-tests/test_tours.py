@@ -280,6 +280,9 @@ def test_the_team_runs_the_day_of_tours_books_a_phone_lead_and_sets_the_tour_hou
     desk = browser(size=(1280, 900))
     open_signed_in(desk, server, server.admin, f"/admin/reservas?unidade={unidade['id']}&data={dia}")
     desk.wait_heading("Reservas do dia")
+    # the desk's day says how many tours it holds, beside the way to them
+    desk.wait(lambda d: d.find_element(By.CSS_SELECTOR, "#view .day-board__tours").text == "2 tours agendados neste dia",
+              "no count of the day's tours")
     desk.step("equipe: reservas do dia")
     desk.click_link("Tours da unidade", "#view")
     desk.wait_heading("Tours")

@@ -117,6 +117,20 @@ export async function render({ container, query, setQuery, signal }) {
   const eventos = link('', 'Eventos da unidade', { class: 'button button--secondary day-board__new' });
   // The unit's tours of the day (prospects' guided visits) and its tour hours: their page too.
   const tours = link('', 'Tours da unidade', { class: 'button button--secondary day-board__new' });
+  // How many tours the day holds, beside the way to them: the desk sees who else is coming.
+  const toursDoDia = h('span', { class: 'small day-board__tours', 'aria-live': 'polite' });
+  let contagemDeTours = null; // the latest count asked: an older answer is dropped
+  function contarTours(unidade, dia, semana) {
+    const pedido = contagemDeTours = semana ? null : api('/api/admin/tours', { query: { unidade, data: dia }, signal });
+    if (!pedido) { toursDoDia.textContent = ''; return; }
+    pedido.then((resposta) => {
+      if (contagemDeTours !== pedido || signal.aborted) return;
+      const n = (resposta?.itens ?? []).filter((t) => t.situacao === 'agendado').length;
+      toursDoDia.textContent = n === 0 ? '' : `${n} ${n === 1 ? 'tour agendado' : 'tours agendados'} neste dia`;
+    }).catch(() => {
+      if (contagemDeTours === pedido) toursDoDia.textContent = '';
+    });
+  }
   controls.append(unidadeField,
     h('div', { class: 'view-toggle', role: 'group', 'aria-label': 'Ver por' }, toggles),
     h('div', { class: 'day-nav' },
@@ -128,7 +142,8 @@ export async function render({ container, query, setQuery, signal }) {
     // the space's page, where the reception names the member.
     novaReserva,
     eventos,
-    tours);
+    tours,
+    toursDoDia);
   content.before(h('div', { class: 'day-board__head' }, dayTitle, status));
   dayTitle.setAttribute('tabindex', '-1');
 
@@ -199,6 +214,7 @@ export async function render({ container, query, setQuery, signal }) {
     novaReserva.href = `/unidades/${encodeURIComponent(unidade)}/dia?data=${data < todayIn(tz) ? todayIn(tz) : data}`;
     eventos.href = `/admin/eventos?unidade=${encodeURIComponent(unidade)}`;
     tours.href = `/admin/tours?unidade=${encodeURIComponent(unidade)}&data=${data}`;
+    contarTours(unidade, data, semana);
     showVista();
     dayTitle.textContent = semana
       ? `Semana de ${dateShort(data)} a ${dateShort(addDays(data, DIAS_DA_SEMANA - 1))} (${zoneLabel(tz)})`
