@@ -438,7 +438,7 @@ public final class RateLimiter: Sendable {
         perClient: Limit = Limit(burst: 200, perSecond: 100), perUser: Limit = Limit(burst: 100, perSecond: 50),
         login: Limit = Limit(burst: 10, perSecond: 0.2), registration: Limit = Limit(burst: 20, perSecond: 1),
         passwordChange: Limit = Limit(burst: 5, perSecond: 0.1), dataExport: Limit = Limit(burst: 3, perSecond: 1.0 / 60),
-        tours: Limit = Limit(burst: 20, perSecond: 1.0 / 30), proxies: TrustedProxies = .none, capacity: Int = 50_000
+        tours: Limit = Limit(burst: 20, perSecond: 2.0 / 60), proxies: TrustedProxies = .none, capacity: Int = 50_000
     ) {
         self.capacity = max(1, capacity)
         self.perClient = perClient

@@ -251,7 +251,7 @@ extension OpenAPI {
             "ConfiguracaoDeTours": object(
                 [
                     "unidadeId": uuid, "ativo": ["type": "boolean"], "duracaoMinutos": ["type": "integer"], "simultaneos": ["type": "integer"],
-                    "horario": ref("HorarioSemanal"),
+                    "horario": ref("HorarioSemanal"), "emailDaEquipe": text.merging(["description": "ausente: ninguém é avisado"]) { $1 },
                 ], required: ["unidadeId", "ativo", "duracaoMinutos", "simultaneos", "horario"]),
             "ConfiguracaoDeToursNova": object(
                 [
@@ -265,6 +265,10 @@ extension OpenAPI {
                         "description": "quantos tours a unidade recebe ao mesmo tempo",
                     ],
                     "horario": ref("HorarioSemanal").merging(["description": "quando os tours começam, no fuso da unidade"]) { $1 },
+                    "emailDaEquipe": enderecoDeEmail.merging([
+                        "description":
+                            "opcional: a caixa da equipe (a recepção), avisada de cada tour agendado pelo site e de cada um que o interessado cancela"
+                    ]) { $1 },
                 ], required: ["ativo", "duracaoMinutos", "simultaneos", "horario"]),
             "EncomendaNova": object(
                 [

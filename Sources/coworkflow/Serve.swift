@@ -364,7 +364,8 @@ enum Gathering {
 }
 
 /// Rate limits from `RATE_LIMIT_PER_CLIENT` and `RATE_LIMIT_PER_USER` (requests per second;
-/// bursts of twice that), defaults 100 and 50.
+/// bursts of twice that), defaults 100 and 50, and `RATE_LIMIT_TOURS` (tours booked on the
+/// public site per client a minute, bursts of 20 or twice that), default 2.
 enum Limits {
     /// - Parameter proxies: the load balancer's networks, which name the client last in
     ///   X-Forwarded-For (the distributed gateway's `TRUSTED_PROXIES`).
@@ -374,7 +375,14 @@ enum Limits {
             guard let value = Double(text), value > 0 else { throw ValidationError("\(name) must be a positive number of requests per second") }
             return RateLimiter.Limit(burst: value * 2, perSecond: value)
         }
+        var tours = RateLimiter.Limit(burst: 20, perSecond: 2.0 / 60)
+        if let text = environment["RATE_LIMIT_TOURS"] {
+            guard let value = Double(text), value > 0 else {
+                throw ValidationError("RATE_LIMIT_TOURS must be a positive number of bookings a minute")
+            }
+            tours = RateLimiter.Limit(burst: max(20, value * 2), perSecond: value / 60)
+        }
         return RateLimiter(
-            perClient: try limit("RATE_LIMIT_PER_CLIENT", 100), perUser: try limit("RATE_LIMIT_PER_USER", 50), proxies: proxies)
+            perClient: try limit("RATE_LIMIT_PER_CLIENT", 100), perUser: try limit("RATE_LIMIT_PER_USER", 50), tours: tours, proxies: proxies)
     }
 }

@@ -232,6 +232,60 @@ struct ToursTests {
         }
     }
 
+    @Test("the team's mailbox is told of a tour booked on the site, with the contact, and of one the prospect cancels; not of its own")
+    func the_teams_mailbox() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let u = cenario.unidade
+            let caminho = "/api/admin/unidades/\(u)/tours"
+            let horario = #""horario":{"segunda":[{"abre":540,"fecha":1080}]}"#
+            let ruim = try await client.json(
+                .put, caminho, #"{"ativo":true,"duracaoMinutos":30,"simultaneos":1,\#(horario),"emailDaEquipe":"recepcao@"}"#,
+                token: cenario.admin)
+            #expect(ruim.status == .unprocessableContent && (ruim.object["detalhes"] as? [String: Any])?["campo"] as? String == "emailDaEquipe")
+            let definido = try await client.json(
+                .put, caminho, #"{"ativo":true,"duracaoMinutos":30,"simultaneos":1,\#(horario),"emailDaEquipe":"Recepcao@Example.com"}"#,
+                token: cenario.admin)
+            #expect(definido.status == .ok && definido.object["emailDaEquipe"] as? String == "recepcao@example.com")
+
+            let bruno = try await client.json(.post, "/api/tours", Self.corpo(u, "2026-11-23T10:00:00-03:00"))
+            let brunoId = try #require(bruno.object["id"] as? String)
+            let novo = try await eventually("the team told of the booking") {
+                try harness.emails().first { $0.subject == "Novo tour: Paulista, 23/11/2026 às 10:00" }
+            }
+            #expect(novo.headers.first { $0.name.lowercased() == "to" }?.value.contains("recepcao@example.com") == true)
+            for parte in [
+                "Bruno Costa agendou um tour pela Paulista", "E-mail: bruno@example.com", "Telefone: (11) 91234-5678", "Empresa: Acme",
+                "Interesse: sala privativa", "Pessoas: 3", "Mensagem: Time de 6",
+            ] {
+                #expect(novo.text?.contains(parte) == true, "\(parte)")
+            }
+            // The stored notice names the unit and the time, not the prospect.
+            let guardados = try await harness.allEvents().filter { $0.type == Notificacao.Catalogo.enviada.type }
+                .map { String(decoding: $0.data, as: UTF8.self) }
+            #expect(guardados.contains { $0.contains("Novo tour agendado pelo site") } && !guardados.contains { $0.contains("Bruno") })
+
+            // A phone lead the team booked itself: only the prospect is told.
+            let dora = try await client.json(
+                .post, "/api/admin/tours", Self.corpo(u, "2026-11-23T11:00:00-03:00", nome: "Dora Lima", email: "dora@example.com", extra: ""),
+                token: cenario.admin)
+            #expect(dora.status == .created)
+            _ = try await eventually("Dora's confirmation") {
+                try harness.emails().first { $0.subject == "Tour agendado: Paulista, 23/11/2026 às 11:00" }
+            }
+            #expect(try harness.emails().first { $0.subject == "Novo tour: Paulista, 23/11/2026 às 11:00" } == nil)
+
+            // The prospect cancels: the team is told.
+            #expect(try await client.json(.post, "/api/tours/\(brunoId)/cancelamento").status == .ok)
+            let cancelado = try await eventually("the team told of the cancellation") {
+                try harness.emails().first { $0.subject == "Tour cancelado pelo interessado: Paulista, 23/11/2026 às 10:00" }
+            }
+            #expect(cancelado.text?.contains("Bruno Costa cancelou o tour") == true)
+        }
+    }
+
     @Test("the team sets the unit's tour hours: checked field by field; a unit that takes no tours offers none and refuses a booking")
     func the_units_tour_hours() async throws {
         let harness = try await Harness.make(clock: ManualClock(segundaDeManha))

@@ -10,12 +10,16 @@ public enum ConfiguracaoDeTours {
         /// Tours at the same time (the people who can receive them).
         public let simultaneos: Int
         public let horario: Espaco.HorarioSemanal
+        /// The team's mailbox (e.g. the front desk's), told of each tour booked on the public site
+        /// and of each the prospect cancels; nil: nobody is told (the day's list shows them).
+        public let emailDaEquipe: String?
 
-        public init(ativo: Bool, duracaoMinutos: Int, simultaneos: Int, horario: Espaco.HorarioSemanal) {
+        public init(ativo: Bool, duracaoMinutos: Int, simultaneos: Int, horario: Espaco.HorarioSemanal, emailDaEquipe: String? = nil) {
             self.ativo = ativo
             self.duracaoMinutos = duracaoMinutos
             self.simultaneos = simultaneos
             self.horario = horario
+            self.emailDaEquipe = emailDaEquipe
         }
 
         /// 15 minutes to 3 hours, in steps of 15.

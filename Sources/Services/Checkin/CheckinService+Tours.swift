@@ -39,12 +39,15 @@ extension CheckinService {
         public let duracaoMinutos: Int?
         public let simultaneos: Int?
         public let horario: Espaco.HorarioSemanal?
+        /// Optional: the team's mailbox, told of the public site's bookings and cancellations.
+        public let emailDaEquipe: String?
 
-        public init(ativo: Bool?, duracaoMinutos: Int?, simultaneos: Int?, horario: Espaco.HorarioSemanal?) {
+        public init(ativo: Bool?, duracaoMinutos: Int?, simultaneos: Int?, horario: Espaco.HorarioSemanal?, emailDaEquipe: String? = nil) {
             self.ativo = ativo
             self.duracaoMinutos = duracaoMinutos
             self.simultaneos = simultaneos
             self.horario = horario
+            self.emailDaEquipe = emailDaEquipe
         }
     }
 
@@ -87,6 +90,7 @@ extension CheckinService {
         public let duracaoMinutos: Int
         public let simultaneos: Int
         public let horario: Espaco.HorarioSemanal
+        public let emailDaEquipe: String?
     }
 
     /// A unit's day of tours, for the team (a list: `{itens, total, pagina}`).
@@ -247,7 +251,15 @@ extension CheckinService {
             throw ServiceError.invalido("simultaneos", "informe quantos tours a unidade recebe ao mesmo tempo")
         }
         guard let horario = pedido.horario else { throw ServiceError.invalido("horario", "informe o horário semanal dos tours") }
-        let configuracao = ConfiguracaoDeTours.Configuracao(ativo: ativo, duracaoMinutos: duracao, simultaneos: simultaneos, horario: horario)
+        var emailDaEquipe: String?
+        if let texto = pedido.emailDaEquipe {
+            guard EmailClaim.enderecoValido(texto) else {
+                throw ServiceError.invalido("emailDaEquipe", "e-mail da equipe inválido (deixe sem ele para não avisar ninguém)")
+            }
+            emailDaEquipe = EmailClaim.normalise(texto)
+        }
+        let configuracao = ConfiguracaoDeTours.Configuracao(
+            ativo: ativo, duracaoMinutos: duracao, simultaneos: simultaneos, horario: horario, emailDaEquipe: emailDaEquipe)
         let now = clock.now
         let state = try await configuracoesDeTours.handle(
             StreamNames.configuracaoDeTours(unidadeId), at: now, metadata: metadata(correlacao: unidadeId, caller), receipt: caller.receipt,
@@ -411,19 +423,21 @@ extension CheckinService {
         guard nome.count >= 2, TextoLivre.cabe(pedido.nome ?? "", maximo: Tour.tamanhoMaximoDoNome) else {
             throw ServiceError.invalido("nome", "informe seu nome: de 2 a \(Tour.tamanhoMaximoDoNome) caracteres")
         }
-        let email = (pedido.email ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        // The address and the phone are checked as sent, as the published schema says them.
+        let email = pedido.email ?? ""
         guard !email.isEmpty else { throw ServiceError.invalido("email", "informe seu e-mail: a confirmação do tour vai para ele") }
         guard EmailClaim.enderecoValido(email) else { throw ServiceError.invalido("email", "e-mail inválido") }
         var telefone: String?
-        if let texto = pedido.telefone?.trimmingCharacters(in: .whitespacesAndNewlines), !texto.isEmpty {
+        if let texto = pedido.telefone {
             let digitos = texto.unicodeScalars.filter { ("0"..."9").contains($0) }.count
-            guard texto.count <= Tour.tamanhoMaximoDoTelefone, (8...15).contains(digitos),
-                texto.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || " +()-.".unicodeScalars.contains($0) })
+            guard texto.count <= Tour.tamanhoMaximoDoTelefone,
+                texto.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || " +().-".unicodeScalars.contains($0) }),
+                digitos == 0 ? texto.trimmingCharacters(in: .whitespaces).isEmpty : (8...15).contains(digitos)
             else {
                 throw ServiceError.invalido(
                     "telefone", "telefone inválido: de 8 a 15 dígitos, com espaços, +, parênteses, pontos ou hífens se quiser (ex.: (11) 91234-5678)")
             }
-            telefone = texto
+            telefone = texto.trimmingCharacters(in: .whitespaces).nadaSeVazio
         }
         try ServiceError.texto(pedido.empresa, campo: "empresa", maximo: Tour.tamanhoMaximoDaEmpresa)
         try ServiceError.texto(pedido.mensagem, campo: "mensagem", maximo: Tour.tamanhoMaximoDaMensagem)
@@ -509,7 +523,8 @@ extension CheckinService {
 
     private static func view(_ unidadeId: UUID, _ c: ConfiguracaoDeTours.Configuracao) -> ConfiguracaoDeToursView {
         ConfiguracaoDeToursView(
-            unidadeId: unidadeId.lowercasedString, ativo: c.ativo, duracaoMinutos: c.duracaoMinutos, simultaneos: c.simultaneos, horario: c.horario)
+            unidadeId: unidadeId.lowercasedString, ativo: c.ativo, duracaoMinutos: c.duracaoMinutos, simultaneos: c.simultaneos, horario: c.horario,
+            emailDaEquipe: c.emailDaEquipe)
     }
 
     /// The team's text sealed under the tour's key; nothing once the contact is erased (sealing

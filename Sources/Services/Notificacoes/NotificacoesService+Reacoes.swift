@@ -21,11 +21,20 @@ extension NotificacoesService {
             try await mailer.esquecer(pessoa: "tour:\(apagados.tourId)")
             return []
         }
-        guard let aviso = try await aviso(for: event) else { return [] }
         var meta = event.metadata.caused(by: event.eventId, correlationId: event.metadata.correlationId)
         meta.service = Self.service
         meta.actor = "system:notificacoes"
-        return try await entregar(aviso, id: Events.derivedId("notificacao", event.eventId), meta: meta)
+        // A tour's booking or cancellation on the public site also tells the unit's team, when it
+        // gave a mailbox: first, so that a retry after a failure there sends the prospect's once.
+        var writes: [StreamWrite] = []
+        if event.type == Tour.Catalogo.agendado.type || event.type == Tour.Catalogo.cancelado.type,
+            let tour = try Tour.Event.decode(type: event.type, data: event.data, using: EventJSON.decoder),
+            let equipe = try await avisoDeTourParaEquipe(tour)
+        {
+            writes += try await entregar(equipe, id: Events.derivedId("notificacao", event.eventId, "equipe"), meta: meta)
+        }
+        guard let aviso = try await aviso(for: event) else { return writes }
+        return writes + (try await entregar(aviso, id: Events.derivedId("notificacao", event.eventId), meta: meta))
     }
 
     private func aviso(for event: RecordedEvent) async throws -> Aviso? {

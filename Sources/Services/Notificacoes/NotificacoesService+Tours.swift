@@ -53,6 +53,61 @@ extension NotificacoesService {
         }
     }
 
+    /// The team's mailbox (``ConfiguracaoDeTours/Configuracao/emailDaEquipe``) is told of a tour
+    /// booked on the public site, with the contact (opened now; the stored notice names the unit
+    /// and the time only), and of one the prospect cancelled. A tour the team booked or
+    /// cancelled itself tells it nothing.
+    func avisoDeTourParaEquipe(_ event: Tour.Event) async throws -> Aviso? {
+        guard case .existente(let dados) = try await toursDosInteressados.load(StreamNames.tour(event.tourId)).state, !dados.dadosApagados
+        else { return nil }
+        let a = dados.agendado
+        let configuracao = try await configuracoes.load(StreamNames.configuracaoDeTours(a.unidadeId)).state
+        guard let caixa = configuracao?.emailDaEquipe else { return nil }
+        let lugar = try await unidade(a.unidadeId)?.nome ?? "unidade"
+        let quando = Self.instante(a.inicio, fuso: try await unidade(a.unidadeId)?.fusoHorario)
+        let nome = try await abrir(a.contato.nome) ?? "Interessado"
+        switch event {
+        case .agendado where a.origem == .site:
+            var linhas = ["\(nome) agendou um tour pela \(lugar) em \(quando), pelo site."]
+            if let email = try await abrir(a.contato.email) { linhas.append("E-mail: \(email)") }
+            if let selado = a.contato.telefone, let telefone = try await abrir(selado) { linhas.append("Telefone: \(telefone)") }
+            if let selado = a.contato.empresa, let empresa = try await abrir(selado) { linhas.append("Empresa: \(empresa)") }
+            if let interesse = a.interesse { linhas.append("Interesse: \(Self.interesse(interesse))") }
+            linhas.append("Pessoas: \(a.pessoas)")
+            if let selado = a.contato.mensagem, let mensagem = try await abrir(selado) { linhas.append("Mensagem: \(mensagem)") }
+            linhas.append("Veja os tours do dia em Tours, na página Reservas do dia.")
+            return Aviso(
+                tipo: .tour, usuarioId: "tour:\(a.tourId)", reservaId: nil, titulo: "Novo tour: \(lugar), \(quando)",
+                texto: "Novo tour agendado pelo site: \(lugar), \(quando).", destino: Contato(nome: "", email: caixa),
+                textoDoEmail: linhas.joined(separator: "\n"))
+        case .cancelado(let e) where !e.pelaEquipe:
+            return Aviso(
+                tipo: .tour, usuarioId: "tour:\(a.tourId)", reservaId: nil, titulo: "Tour cancelado pelo interessado: \(lugar), \(quando)",
+                texto: "Tour pela \(lugar) em \(quando), cancelado pelo interessado.", destino: Contato(nome: "", email: caixa),
+                textoDoEmail: "\(nome) cancelou o tour pela \(lugar) de \(quando). O horário ficou livre de novo.")
+        default:
+            return nil
+        }
+    }
+
+    var configuracoes: AggregateStore<ConfiguracaoDeTours.Command, ConfiguracaoDeTours.State, ConfiguracaoDeTours.Event, ConfiguracaoDeTours.Failure>
+    {
+        AggregateStore(store: store, decider: ConfiguracaoDeTours.decider) {
+            try ConfiguracaoDeTours.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
+        }
+    }
+
+    static func interesse(_ interesse: Tour.Interesse) -> String {
+        switch interesse {
+        case .posicaoFlexivel: "posição flexível"
+        case .posicaoFixa: "posição fixa"
+        case .salaPrivativa: "sala privativa"
+        case .salaDeReuniao: "sala de reunião"
+        case .escritorioVirtual: "escritório virtual"
+        case .outro: "outro"
+        }
+    }
+
     /// The tour as a calendar invitation (`UID` `tour-<id>@coworkflow`, the same in both notices,
     /// so a cancellation removes it).
     private func convite(_ a: Tour.Agendado, lugar: String, endereco: String?, em: Date, cancelado: Bool) -> EmailAttachment {

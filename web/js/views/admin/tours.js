@@ -472,6 +472,11 @@ export async function render({ container, query, setQuery, signal }) {
           label: 'Tours ao mesmo tempo', name: 'simultaneos', type: 'number', required: true, value: String(c.simultaneos ?? 1),
           hint: `De 1 a ${SIMULTANEOS_MAX}: quantos grupos no mesmo horário.`, attrs: { min: '1', max: String(SIMULTANEOS_MAX), step: '1', inputmode: 'numeric' },
         })),
+      field({
+        label: 'E-mail da equipe', name: 'emailDaEquipe', type: 'email', value: c.emailDaEquipe ?? '', optional: true,
+        hint: 'Recebe um aviso de cada tour agendado pelo site e de cada um que o interessado cancela, com o contato. Em branco, ninguém é avisado.',
+        attrs: { autocomplete: 'email', maxlength: '254' },
+      }),
       h('div', { class: 'tours-config__week', dataset: { field: 'horario' } },
         h('h3', {}, 'Dias e horários'),
         h('p', { class: 'field__hint' }, `No ${zoneLabel(tz)}. Um tour começa dentro de uma faixa e termina até o fim dela; "Fecha" às 23:59 significa até o fim do dia.`),
@@ -496,8 +501,10 @@ export async function render({ container, query, setQuery, signal }) {
         erro.input.focus();
         return undefined;
       }
+      const emailDaEquipe = val(form, 'emailDaEquipe').trim();
       const body = {
         ativo: form.elements.namedItem('ativo').checked, duracaoMinutos: Number(duracao), simultaneos: Number(simultaneos), horario,
+        ...(emailDaEquipe ? { emailDaEquipe } : {}),
       };
       const salvo = await action.run(`/api/admin/unidades/${encodeURIComponent(u.id)}/tours`, { method: 'PUT', body });
       flash(salvo.ativo === false
