@@ -391,6 +391,9 @@ def test_the_team_runs_the_day_of_tours_books_a_phone_lead_and_sets_the_tour_hou
     desk.wait(lambda d: desk.control("Duração de cada tour (minutos)").get_attribute("aria-invalid") == "true", "no error by the duration")
     assert "de 15 em 15" in field_error(desk, "Duração de cada tour (minutos)")
     desk.fill("Duração de cada tour (minutos)", "45", config)
+    desk.fill("E-mail da equipe", f"recepcao.{sufixo}@exemplo.com.br", config)
+    desk.scroll(desk.control("E-mail da equipe", config))
+    desk.step("equipe: e-mail da equipe")
     domingo = config.find_element(By.CSS_SELECTOR, "fieldset[data-dia=domingo]")
     desk.click("Remover faixa", domingo)
     desk.wait(lambda d: "Fechado" in domingo.text, "Sunday is not closed")
@@ -401,6 +404,7 @@ def test_the_team_runs_the_day_of_tours_books_a_phone_lead_and_sets_the_tour_hou
     desk.wait_text(f"Horário de tours salvo. {unidade['nome']} não está recebendo tours.", "#flash")
     salvo = api(server, "GET", f"/api/admin/unidades/{unidade['id']}/tours", token=token(server, server.admin))
     assert (salvo["ativo"], salvo["duracaoMinutos"], salvo["simultaneos"]) == (False, 45, 3), salvo
+    assert salvo.get("emailDaEquipe") == f"recepcao.{sufixo}@exemplo.com.br", salvo
     assert not salvo["horario"].get("domingo"), salvo
     assert salvo["horario"]["segunda"] == [{"abre": 0, "fecha": 1440}], salvo
     assert not desk.control("Recebe tours").is_selected()
