@@ -177,8 +177,7 @@ extension CheckinService {
         guard let dia = DataLocal(data) else {
             throw ServiceError.requisicaoInvalida("'data' deve ser uma data AAAA-MM-DD", detalhes: ["campo": "data"])
         }
-        guard let unidadeId = UUID(text: unidade), case .existente = try await unidades.load(StreamNames.unidade(Unidade.ID(unidadeId))).state
-        else { throw ServiceError.naoEncontrado("a unidade não existe") }
+        let unidadeId = try await unidadeExistente(unidade)
         let grupo = ToursReadModel.grupo(unidade: unidadeId.lowercasedString, dia: dia.description)
         let itens = try await store.documents(ToursReadModel.tours, grupo: grupo, limit: 1_000, offset: 0)
             .map { try ReadModelJSON.decoder.decode(TourView.self, from: $0) }

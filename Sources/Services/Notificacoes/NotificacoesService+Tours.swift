@@ -63,8 +63,9 @@ extension NotificacoesService {
         let a = dados.agendado
         let configuracao = try await configuracoes.load(StreamNames.configuracaoDeTours(a.unidadeId)).state
         guard let caixa = configuracao?.emailDaEquipe else { return nil }
-        let lugar = try await unidade(a.unidadeId)?.nome ?? "unidade"
-        let quando = Self.instante(a.inicio, fuso: try await unidade(a.unidadeId)?.fusoHorario)
+        let unidade = try await unidade(a.unidadeId)
+        let lugar = unidade?.nome ?? "unidade"
+        let quando = Self.instante(a.inicio, fuso: unidade?.fusoHorario)
         let nome = try await abrir(a.contato.nome) ?? "Interessado"
         switch event {
         case .agendado where a.origem == .site:
