@@ -10,7 +10,7 @@ enum BusinessMetrics {
         let reservas: [(EventKind, String)] = [
             (Reserva.Catalogo.solicitada, "solicitada"), (Reserva.Catalogo.confirmada, "confirmada"),
             (Reserva.Catalogo.cancelada, "cancelada"), (Reserva.Catalogo.expirada, "expirada"),
-            (Reserva.Catalogo.concluida, "concluida"),
+            (Reserva.Catalogo.concluida, "concluida"), (Reserva.Catalogo.remarcada, "remarcada"),
         ]
         for (kind, status) in reservas {
             EventCounters.count(kind.type, into: Telemetry.counter(Catalog.bookings, [("status", status)]))

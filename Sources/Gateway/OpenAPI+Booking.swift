@@ -323,7 +323,17 @@ extension OpenAPI {
                             "serieId": uuid.merging(["description": "a série de reservas (GET /api/reservas/series/{id})"]) { $1 },
                             "numero": ["type": "integer", "minimum": 1, "description": "a ocorrência (1: a primeira)"],
                         ], required: ["serieId", "numero"]),
+                    "remarcacoes": [
+                        "type": "integer", "minimum": 1,
+                        "description": "quantas vezes a reserva mudou de horário (ausente: nunca); inicio e fim são o horário atual",
+                    ],
+                    "remarcadaEm": ["type": "string", "format": "date-time", "description": "quando mudou de horário pela última vez"],
                 ], required: ["id", "espacoId", "inicio", "fim", "status", "total"]),
+            "Remarcacao": object(
+                [
+                    "inicio": instant.merging(["description": "o novo início, no mesmo espaço"]) { $1 },
+                    "fim": instant.merging(["description": "o novo fim: a duração é a da reserva (422 em `fim` se não for)"]) { $1 },
+                ], required: ["inicio", "fim"]),
             "PedidoDeSerie": object(
                 [
                     "espacoId": uuid, "inicio": instant.merging(["description": "o início da primeira ocorrência"]) { $1 },

@@ -11,6 +11,10 @@ struct CancelamentoBody: Decodable {
     let aplicarMulta: Bool?
 }
 struct ConfirmacaoBody: Decodable { let pagamentoId: String? }
+struct RemarcacaoBody: Decodable {
+    let inicio: Date
+    let fim: Date
+}
 struct CancelamentoDeSerieBody: Decodable {
     let aPartirDe: Int?
     let motivo: String?
@@ -351,6 +355,21 @@ extension Routes {
                 try await reservas.cancelar(
                     try context.parameters.require("id"), motivo: input.motivo, usuario: user.usuario, admin: admin,
                     aplicarMulta: input.aplicarMulta ?? false, caller: context.caller))
+        }
+        api.add(
+            Operation(
+                method: .post, path: "/api/reservas/{id}/remarcacao",
+                summary: "Mudar o horário de uma reserva confirmada, no mesmo espaço e com a mesma duração, mantendo o valor e o código de "
+                    + "check-in: o membro enquanto o cancelamento ainda seria sem multa e para um horário que não custe mais; o operador, "
+                    + "qualquer reserva até o início",
+                tag: "reservas", auth: true, request: "Remarcacao", response: "Reserva", errors: [404, 409, 422, 503])
+        ) { _, context, body in
+            let user = try context.requireUser()
+            let input = try JSON.decode(RemarcacaoBody.self, from: body)
+            return try .json(
+                try await reservas.remarcar(
+                    try context.parameters.require("id"), inicio: input.inicio, fim: input.fim, usuario: user.usuario,
+                    admin: user.papel == "admin", caller: context.caller))
         }
         api.add(
             Operation(

@@ -21,6 +21,9 @@ public enum AnalyticsFact: Sendable, Equatable {
     /// declined. Nobody cancelled it; it is counted apart.
     case reservaRecusada(reserva: UUID, em: Int64)
     case reservaExpirada(reserva: UUID, em: Int64)
+    /// `ReservaRemarcada`: the booking moved to `inicio..<fim` of the same space (its `para`;
+    /// the time it left, `de`, is the one the booking's earlier events established).
+    case reservaRemarcada(reserva: UUID, inicio: Int64, fim: Int64, em: Int64)
     case pagamentoConfirmado(Movimento)
     case reembolsoConcluido(Movimento)
     case checkinRealizado(reserva: UUID, em: Int64)
@@ -72,7 +75,7 @@ public enum AnalyticsFact: Sendable, Equatable {
 
     enum Tipo {
         case unidade, espacoCadastrado, espacoAtualizado, horarioDefinido, espacoDesativado, espacoReativado
-        case reservaSolicitada, reservaConfirmada, reservaCancelada, reservaExpirada
+        case reservaSolicitada, reservaConfirmada, reservaCancelada, reservaExpirada, reservaRemarcada
         case pagamentoConfirmado, reembolsoConcluido, checkinRealizado, noShowRegistrado
         case bloqueioAgendado, bloqueioEncurtado, bloqueioRemovido
     }
@@ -84,6 +87,7 @@ public enum AnalyticsFact: Sendable, Equatable {
         Espaco.Catalogo.desativado.type: .espacoDesativado, Espaco.Catalogo.reativado.type: .espacoReativado,
         Reserva.Catalogo.solicitada.type: .reservaSolicitada, Reserva.Catalogo.confirmada.type: .reservaConfirmada,
         Reserva.Catalogo.cancelada.type: .reservaCancelada, Reserva.Catalogo.expirada.type: .reservaExpirada,
+        Reserva.Catalogo.remarcada.type: .reservaRemarcada,
         Pagamento.Catalogo.confirmado.type: .pagamentoConfirmado, Pagamento.Catalogo.reembolsoConcluido.type: .reembolsoConcluido,
         Checkin.Catalogo.realizado.type: .checkinRealizado, Checkin.Catalogo.noShowRegistrado.type: .noShowRegistrado,
         Espaco.Catalogo.bloqueioAgendado.type: .bloqueioAgendado, Espaco.Catalogo.bloqueioEncurtado.type: .bloqueioEncurtado,
@@ -102,11 +106,12 @@ public enum AnalyticsFact: Sendable, Equatable {
     }
 
     /// The booking whose earlier events decide what this one means (a confirmation, a
-    /// cancellation or a no-show needs the request's space, interval and member).
+    /// cancellation, a move or a no-show needs the request's space, interval as last moved,
+    /// and member).
     var reservaComHistoria: UUID? {
         switch self {
         case .reservaConfirmada(let id, _), .reservaCancelada(let id, _), .reservaRecusada(let id, _), .reservaExpirada(let id, _),
-            .noShowRegistrado(let id, _):
+            .noShowRegistrado(let id, _), .reservaRemarcada(let id, _, _, _):
             id
         default: nil
         }
@@ -232,6 +237,26 @@ extension JSONReader {
                     reserva: try exigir(id0, "reservaId"), espaco: try exigir(id1, "espacoId"),
                     unidade: try exigir(id2, "unidadeId"), usuario: try exigir(texto0, "usuarioId"),
                     inicio: try exigir(inicio, "intervalo.inicio"), fim: try exigir(fim, "intervalo.fim"), em: try exigir(numero0, "em")))
+
+        case .reservaRemarcada:
+            // The time it left (`de`) is skipped: the fold takes it from the booking's state,
+            // the time it counted there, so what comes off is what went on.
+            var inicio: Int64?
+            var fim: Int64?
+            while let chave = try nextName(&primeira) {
+                if matches(chave, "reservaId") {
+                    id0 = try uuid()
+                } else if matches(chave, "para") {
+                    (inicio, fim) = try intervalo()
+                } else if matches(chave, "em") {
+                    numero0 = try instant()
+                } else {
+                    try skipValue()
+                }
+            }
+            return .reservaRemarcada(
+                reserva: try exigir(id0, "reservaId"), inicio: try exigir(inicio, "para.inicio"), fim: try exigir(fim, "para.fim"),
+                em: try exigir(numero0, "em"))
 
         case .reservaConfirmada, .reservaCancelada, .reservaExpirada, .checkinRealizado, .noShowRegistrado:
             while let chave = try nextName(&primeira) {

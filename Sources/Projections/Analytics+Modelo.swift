@@ -9,7 +9,8 @@ import Foundation
 /// - **Booked time**: a booking counts from its confirmation, over its whole interval, until it
 ///   is cancelled. A no-show counts until it was registered: reservas frees the rest of the slot
 ///   then, for sale again, and a booking of that rest counts instead (both would be occupancy
-///   above 100 %).
+///   above 100 %). A move (ADR 0021) carries a confirmed booking's time from the interval it
+///   held to the new one: the slot it left is for sale again.
 /// - **Open time** of a space on a local day: the minutes its weekly opening hours give that
 ///   weekday (wall-clock minutes; blackouts not subtracted), times its seats (the capacity of
 ///   an `estacao_compartilhada`, 1 for other types), 0 while deactivated. Hours and active flag
@@ -38,8 +39,9 @@ public struct AnalyticsModel: Sendable {
         let espaco: UUID
         let unidade: UUID
         let usuario: String
-        let inicio: Int64
-        let fim: Int64
+        /// As requested, then as the last move left it: the interval its booked time counts on.
+        var inicio: Int64
+        var fim: Int64
         let solicitadaEm: Int64
         var confirmada = false
         var cancelada = false
@@ -123,7 +125,8 @@ public struct AnalyticsModel: Sendable {
         case .espacoAtualizado(let id, _, _, _), .horarioDefinido(let id, _, _), .espacoDesativado(let id, _), .espacoReativado(let id, _),
             .locacaoAgendada(let id, _, _, _), .bloqueioEncurtado(let id, _, _), .bloqueioRemovido(let id, _):
             return (id, unidadeDoEspaco(id))
-        case .reservaConfirmada(let id, _), .reservaCancelada(let id, _), .reservaRecusada(let id, _), .noShowRegistrado(let id, _):
+        case .reservaConfirmada(let id, _), .reservaCancelada(let id, _), .reservaRecusada(let id, _), .noShowRegistrado(let id, _),
+            .reservaRemarcada(let id, _, _, _):
             guard let reserva = reservas[id] else { return (nil, nil) }
             return (reserva.espaco, reserva.unidade)
         case .pagamentoConfirmado(let m), .reembolsoConcluido(let m):
@@ -199,6 +202,21 @@ public struct AnalyticsModel: Sendable {
             guard let reserva = reservas[id], !reserva.confirmada, !reserva.cancelada, !reserva.expirada else { return [] }
             delta.reservasExpiradas = 1
             return [.indicadores(delta)]
+
+        case .reservaRemarcada(let id, let inicio, let fim, _):
+            // Only time it holds moves: an unconfirmed booking counts none yet (its confirmation
+            // counts the interval as moved), an ended one none any more, and one a no-show cut
+            // has started (reservas refuses that move; were one stored, a later cancellation
+            // must still take back the part counted where it was). Moving to the interval it
+            // holds (this move folded again) changes nothing.
+            guard let reserva = reservas[id], Self.liberaORestante(reserva), inicio != reserva.inicio || fim != reserva.fim else { return [] }
+            // Lead time stays as its confirmation counted it: the member planned that far ahead.
+            var efeitos = [reservado(reserva, de: reserva.inicio, ate: reserva.fim, sinal: -1), reservado(reserva, de: inicio, ate: fim, sinal: 1)]
+            // Same length (reservas holds a move to it), so the member's time is unchanged; were
+            // it not, the difference keeps it equal to what a cancellation takes back.
+            let diferenca = (fim - inicio) - (reserva.fim - reserva.inicio)
+            if diferenca != 0 { efeitos.append(.membro(reserva.usuario, segundos: diferenca, reservas: 0, receita: .zero)) }
+            return efeitos
 
         case .pagamentoConfirmado(let m):
             return movimento(m, pagamento: true)
@@ -409,6 +427,14 @@ public struct AnalyticsModel: Sendable {
             if let reserva = reservas[id], !reserva.confirmada, !reserva.cancelada, !reserva.expirada { reservas[id]?.expirada = true }
         case .noShowRegistrado(let id, let em):
             if let reserva = reservas[id], Self.liberaORestante(reserva) { reservas[id]?.liberadaEm = em }
+        case .reservaRemarcada(let id, let inicio, let fim, _):
+            // Whatever its status, so that a later confirmation, cancellation or no-show reads
+            // the interval it holds; but not once a no-show cut it: the time it still counts is
+            // where it was, and a cancellation must take back that.
+            if let reserva = reservas[id], reserva.liberadaEm == nil {
+                reservas[id]?.inicio = inicio
+                reservas[id]?.fim = fim
+            }
         default:
             break
         }

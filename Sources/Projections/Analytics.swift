@@ -37,8 +37,9 @@ public enum AnalyticsReadModel {
     }
 
     /// The incremental read model, for the ``ProjectionRunner``: per event, it loads the
-    /// documents the event touches (and, for a confirmation, cancellation, expiry or no-show,
-    /// the booking's earlier events from its stream; for a cancellation, its no-show too), folds, and puts them back.
+    /// documents the event touches (and, for a confirmation, cancellation, expiry, move or
+    /// no-show, the booking's earlier events from its stream, moves included; for a cancellation
+    /// or a move, its no-show too), folds, and puts them back.
     public static let projection = Projection(
         name: "analytics", collections: colecoes, types: AnalyticsFact.tipos, histories: historias
     ) { recorded, batch in
@@ -47,12 +48,12 @@ public enum AnalyticsReadModel {
 
     /// The histories ``aplicar(_:_:)`` reads for an event (``AnalyticsFact/reservaComHistoria``),
     /// from its type and stream: a booking's outcome is in the booking's stream (a cancellation
-    /// reads the no-show in its check-in stream too), a no-show in the check-in's.
+    /// or a move reads the no-show in its check-in stream too), a no-show in the check-in's.
     static func historias(_ recorded: RecordedEvent) -> [StreamName] {
         let stream = recorded.stream
         guard let id = Reserva.ID(String(stream.rawValue.dropFirst(stream.category.count + 1))) else { return [] }
         switch (stream.category, AnalyticsFact.porTipo[recorded.type]) {
-        case ("reserva", .reservaCancelada): return [stream, StreamNames.checkin(id)]
+        case ("reserva", .reservaCancelada), ("reserva", .reservaRemarcada): return [stream, StreamNames.checkin(id)]
         case ("reserva", .reservaConfirmada), ("reserva", .reservaExpirada): return [stream]
         case ("checkin", .noShowRegistrado): return [StreamNames.reserva(id)]
         default: return []
@@ -76,8 +77,15 @@ public enum AnalyticsReadModel {
         var modelo = AnalyticsModel()
         if let reserva = fato.reservaComHistoria {
             var anteriores = try await batch.history(StreamNames.reserva(Reserva.ID(reserva)))
-            if case .reservaCancelada = fato {
-                // A no-show before it (in the check-in's stream) freed part of the slot already.
+            let leOCheckin =
+                switch fato {
+                case .reservaCancelada, .reservaRemarcada: true
+                default: false
+                }
+            if leOCheckin {
+                // A no-show before it (in the check-in's stream) freed part of the slot already:
+                // a cancellation takes back only the rest, a move moves nothing (as a replay,
+                // which folds it, does; reservas refuses a move once the booking started).
                 anteriores += try await batch.history(StreamNames.checkin(Reserva.ID(reserva)))
                 anteriores.sort { $0.position < $1.position }
             }

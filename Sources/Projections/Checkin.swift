@@ -14,14 +14,15 @@ public struct CheckinView: Codable, Sendable, Equatable {
     public let usuarioId: String
     public let espacoId: String
     public let unidadeId: String
-    public let inicio: Date
-    public let fim: Date
+    /// The booking's time (moved with it, `CheckinRemarcado`).
+    public var inicio: Date
+    public var fim: Date
     public var status: Checkin.Status
     /// While the check-in is awaited: the code and the QR payload. Absent afterwards.
     public var codigo: String?
     public var qr: String?
     /// When check-in is allowed, both ends included.
-    public let janela: Checkin.Janela
+    public var janela: Checkin.Janela
     public let liberadoEm: Date
     public var checkinEm: Date?
     public var checkoutEm: Date?
@@ -60,6 +61,11 @@ public struct CheckinView: Codable, Sendable, Equatable {
     public mutating func registrar(_ event: Checkin.Event) {
         switch event {
         case .liberado: return
+        case .remarcado(let e):
+            inicio = e.inicio
+            fim = e.fim
+            janela = e.janela
+            atualizadoEm = e.em
         case .realizado(let e):
             status = .presente
             checkinEm = e.em
@@ -123,6 +129,17 @@ public enum CheckinReadModel {
                     prazos, view.id, grupo: "prazo",
                     ordem: ReservasReadModel.ordem(e.janela.fechaEm))
             }
+        case .remarcado(let e):
+            // The same code, its window and no-show timer moved with the booking.
+            guard var view = try await batch.get(CheckinView.self, checkins, e.reservaId.description), view.status == .aguardando else { return }
+            view.registrar(event)
+            try save(view, batch)
+            try batch.put(
+                CheckinCodigoView(reservaId: view.id, usuarioId: view.usuarioId, janela: e.janela), codigos, codigoKey(e.codigo, view.id),
+                grupo: e.codigo.texto, ordem: ReservasReadModel.ordem(e.janela.abreEm))
+            try batch.put(
+                NoShowPrazoView(reservaId: view.id, vence: e.janela.fechaEm, traceparent: MetadataJSON.traceparent(in: recorded.metadataJSON)),
+                prazos, view.id, grupo: "prazo", ordem: ReservasReadModel.ordem(e.janela.fechaEm))
         case .realizado(let e), .checkoutRealizado(let e), .noShowRegistrado(let e), .revogado(let e):
             guard var view = try await batch.get(CheckinView.self, checkins, e.reservaId.description) else { return }
             let awaited = view.status == .aguardando ? view.codigo.flatMap(Checkin.Codigo.init) : nil

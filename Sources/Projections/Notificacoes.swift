@@ -26,11 +26,17 @@ public struct LembreteView: Codable, Sendable, Equatable {
     public let reservaId: String
     public let usuarioId: String
     public let inicio: Date
+    /// When the booking was last moved to this start (absent: never moved): the reminder of a
+    /// moved booking is one of its own (a member reminded of the old time is reminded of the
+    /// new one), and none is due when the move itself came inside the reminder's lead (its
+    /// notice said the time).
+    public let remarcadaEm: Date?
 
-    public init(reservaId: String, usuarioId: String, inicio: Date) {
+    public init(reservaId: String, usuarioId: String, inicio: Date, remarcadaEm: Date? = nil) {
         self.reservaId = reservaId
         self.usuarioId = usuarioId
         self.inicio = inicio
+        self.remarcadaEm = remarcadaEm
     }
 }
 
@@ -53,7 +59,7 @@ public enum NotificacoesReadModel {
         name: "notificacoes", collections: [caixa, lembretes, leitura],
         types: [
             Notificacao.Catalogo.enviada.type, Notificacao.Catalogo.falhou.type, Notificacao.Catalogo.lidas.type, Reserva.Catalogo.confirmada.type,
-            Reserva.Catalogo.cancelada.type, Reserva.Catalogo.concluida.type,
+            Reserva.Catalogo.cancelada.type, Reserva.Catalogo.concluida.type, Reserva.Catalogo.remarcada.type,
             Checkin.Catalogo.noShowRegistrado.type,
         ]
     ) { recorded, batch in
@@ -99,6 +105,13 @@ public enum NotificacoesReadModel {
             try batch.put(
                 LembreteView(reservaId: confirmada.reservaId.description, usuarioId: reserva.usuarioId, inicio: reserva.intervalo.start),
                 lembretes, confirmada.reservaId.description, grupo: "prazo", ordem: iso)
+        case Reserva.Catalogo.remarcada:
+            // Only a confirmed booking moves, and only before it starts.
+            let e = try decoder.decode(Reserva.Remarcada.self, from: recorded.data)
+            guard e.em < e.para.start else { return }
+            try batch.put(
+                LembreteView(reservaId: e.reservaId.description, usuarioId: e.usuarioId, inicio: e.para.start, remarcadaEm: e.em),
+                lembretes, e.reservaId.description, grupo: "prazo", ordem: ISO8601DateFormatter().string(from: e.para.start))
         case Reserva.Catalogo.cancelada, Reserva.Catalogo.concluida, Checkin.Catalogo.noShowRegistrado:
             struct Ref: Decodable { let reservaId: UUID }
             let ref = try decoder.decode(Ref.self, from: recorded.data)

@@ -24,9 +24,10 @@ public struct ReservaView: Codable, Sendable, Equatable {
     public let espacoId: String
     public let unidadeId: String
     public let usuarioId: String
-    public let inicio: Date
-    public let fim: Date
-    public let dias: [DataLocal]
+    /// The time it holds: as booked, or as last moved (``remarcadaEm``).
+    public var inicio: Date
+    public var fim: Date
+    public var dias: [DataLocal]
     public var status: Reserva.Status
     /// Integer centavos, fixed when the booking was requested.
     public let total: Money
@@ -61,6 +62,10 @@ public struct ReservaView: Codable, Sendable, Equatable {
     public let creditos: Reserva.Creditos?
     /// The recurring booking it is an occurrence of (absent: a booking of its own).
     public let serie: Serie?
+    /// How many times it was moved to another time (`ReservaRemarcada`), and when last; absent
+    /// for a booking never moved.
+    public var remarcacoes: Int?
+    public var remarcadaEm: Date?
 
     public struct Serie: Codable, Sendable, Equatable {
         public let serieId: String
@@ -119,7 +124,7 @@ public enum ReservasReadModel {
         name: "reservas", collections: [reservas, porDia, prazos],
         types: [
             Reserva.Catalogo.solicitada.type, Reserva.Catalogo.confirmada.type, Reserva.Catalogo.cancelada.type, Reserva.Catalogo.expirada.type,
-            Reserva.Catalogo.concluida.type, Checkin.Catalogo.noShowRegistrado.type,
+            Reserva.Catalogo.concluida.type, Reserva.Catalogo.remarcada.type, Checkin.Catalogo.noShowRegistrado.type,
             Pagamento.Catalogo.reembolsoSolicitado.type, Checkin.Catalogo.realizado.type, Checkin.Catalogo.checkoutRealizado.type,
         ]
     ) { recorded, batch in
@@ -137,14 +142,14 @@ public enum ReservasReadModel {
             let ocorrencia: Checkin.Ocorrencia
             switch event {
             case .noShowRegistrado(let e), .realizado(let e), .checkoutRealizado(let e): ocorrencia = e
-            case .liberado, .revogado: return
+            case .liberado, .revogado, .remarcado: return
             }
             guard var view = try await batch.get(ReservaView.self, reservas, ocorrencia.reservaId.description) else { return }
             switch event {
             case .noShowRegistrado: view.naoCompareceuEm = ocorrencia.em
             case .realizado: view.checkinEm = ocorrencia.em
             case .checkoutRealizado: view.checkoutEm = ocorrencia.em
-            case .liberado, .revogado: return
+            case .liberado, .revogado, .remarcado: return
             }
             view.atualizadaEm = ocorrencia.em
             try save(view, batch)
@@ -177,6 +182,22 @@ public enum ReservasReadModel {
             try await finish(e.reservaId, .expirada, at: e.em, batch) { _ in }
         case .concluida(let e):
             try await finish(e.reservaId, .concluida, at: e.em, batch) { _ in }
+        case .remarcada(let e):
+            guard var view = try await batch.get(ReservaView.self, reservas, e.reservaId.description) else { return }
+            // The days it left no longer list it.
+            for dia in view.dias where !e.dias.contains(dia) { batch.delete(porDia, "\(dia)|\(view.id)") }
+            view.inicio = e.para.start
+            view.fim = e.para.end
+            view.dias = e.dias
+            view.remarcacoes = (view.remarcacoes ?? 0) + 1
+            view.remarcadaEm = e.em
+            view.atualizadaEm = e.em
+            try save(view, batch)
+            if view.status == .confirmada {
+                try batch.put(
+                    PrazoView(reservaId: view.id, acao: .concluir, vence: view.fim, traceparent: MetadataJSON.traceparent(in: recorded.metadataJSON)),
+                    prazos, view.id, grupo: "prazo", ordem: ordem(view.fim))
+            }
         }
     }
 

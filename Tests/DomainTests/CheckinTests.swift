@@ -268,7 +268,7 @@ struct CheckinTests {
         encoder.dateEncodingStrategy = .iso8601
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
-        let events: [Checkin.Event] = [issued, checkedIn(start), checkedOut(fechaEm), noShow, revoked]
+        let events: [Checkin.Event] = [issued, checkedIn(start), checkedOut(fechaEm), noShow, revoked, .remarcado(liberado)]
         #expect(Set(events.map(\.eventType)) == Checkin.Event.tipos)
         for event in events {
             #expect(try Checkin.Event.decode(type: event.eventType, data: encoder.encode(event), using: decoder) == event)

@@ -217,6 +217,91 @@ import Testing
         }
     }
 
+    /// A confirmed booking moved (ADR 0021) counts on its new time, not its old one, its lead
+    /// time as confirmed; a no-show and a cancellation after the move free and take back the new
+    /// hours. The same, folded incrementally one event a batch and rebuilt.
+    @Test func a_moved_booking_counts_on_its_new_time_and_its_outcome_follows_it() async throws {
+        let (store, path) = try AnalyticsHistoria.store()
+        defer { AnalyticsHistoria.remove(path) }
+        typealias H = AnalyticsHistoria
+        try await H.pequena(store)
+        // R7 (Caio): 03-10 15:00–16:00 local, requested 48 h ahead, confirmed; moved on 03-09 to
+        // 03-11 14:00–15:00 local.
+        let r7 = UUID()
+        let stream = StreamNames.reserva(Reserva.ID(r7))
+        let sp = TimeZone(identifier: "America/Sao_Paulo") ?? .gmt
+        let de = try TimeRange(start: try H.date("2026-03-10T18:00:00Z"), end: try H.date("2026-03-10T19:00:00Z"))
+        let para = try TimeRange(start: try H.date("2026-03-11T17:00:00Z"), end: try H.date("2026-03-11T18:00:00Z"))
+        let movida = try H.novo(
+            Reserva.Event.remarcada(
+                Reserva.Remarcada(
+                    reservaId: Reserva.ID(r7), espacoId: H.sala.rawValue, unidadeId: H.unidade.rawValue, usuarioId: "caio", de: de,
+                    diasAnteriores: DataLocal.dias(de: de, em: sp), para: para, dias: DataLocal.dias(de: para, em: sp), por: "caio",
+                    em: try H.date("2026-03-09T12:00:00Z"))), try H.date("2026-03-09T12:00:00Z"))
+        #expect(
+            try AnalyticsFact.decode(type: movida.type, data: movida.data)
+                == .reservaRemarcada(
+                    reserva: r7, inicio: Int64(para.start.timeIntervalSince1970), fim: Int64(para.end.timeIntervalSince1970),
+                    em: Int64(try H.date("2026-03-09T12:00:00Z").timeIntervalSince1970)))
+        try await H.append(
+            store, stream,
+            [try H.solicitada(reserva: r7, usuario: "caio", inicio: "2026-03-10T18:00:00Z", fim: "2026-03-10T19:00:00Z", em: "2026-03-08T18:00:00Z")])
+        try await H.append(
+            store, stream,
+            [
+                try H.novo(
+                    Reserva.Event.confirmada(
+                        Reserva.Confirmada(reservaId: Reserva.ID(r7), pagamentoId: "p7", em: try H.date("2026-03-08T18:05:00Z"))),
+                    try H.date("2026-03-08T18:05:00Z"))
+            ])
+        try await H.append(store, stream, [movida])
+
+        // One event a batch: the move, the no-show and the cancellation each fold the booking's history.
+        let runner = ProjectionRunner(AnalyticsReadModel.projection, store: store, batchSize: 1, logger: H.logger)
+        let service = AnalyticsService(store: store)
+        func figuras() async throws -> (dias: [Double], terca15: Double?, quarta14: Double?) {
+            let ocupacao = try await service.ocupacao(espaco: H.sala.description, de: "2026-03-10", ate: "2026-03-11")
+            let porHora = try await service.ocupacaoPorHoraDaSemana(espaco: H.sala.description)
+            let horas = porHora.espacos.first?.horas ?? []
+            let hora = { (indice: Int) in horas.indices.contains(indice) ? horas[indice].horasReservadas : nil }
+            return (ocupacao.espacos.first?.dias.map(\.horasReservadas) ?? [], hora(2 * 24 + 15), hora(3 * 24 + 14))
+        }
+        for passo in ["incremental", "rebuilt"] {
+            if passo == "rebuilt" { _ = try await AnalyticsReadModel.rebuild(store: store) } else { try await runner.catchUp() }
+            let f = try await figuras()
+            // 03-10: R1's 2 h only; 03-11: R3's half hour and R7's hour.
+            #expect(f.dias == [2, 1.5] && f.terca15 == 0 && f.quarta14 == 1, "\(passo): \(f)")
+        }
+        // A no-show at 14:30 local frees the rest of the new time.
+        try await H.append(
+            store, StreamName(category: "checkin", id: r7.uuidString.lowercased()),
+            [
+                try H.checkin(
+                    "NoShowRegistrado", reserva: r7, usuario: "caio", inicio: "2026-03-11T17:00:00Z", fim: "2026-03-11T18:00:00Z",
+                    em: "2026-03-11T17:30:00Z")
+            ])
+        for passo in ["incremental", "rebuilt"] {
+            if passo == "rebuilt" { _ = try await AnalyticsReadModel.rebuild(store: store) } else { try await runner.catchUp() }
+            let f = try await figuras()
+            #expect(f.dias == [2, 1] && f.quarta14 == 0.5 && f.terca15 == 0, "\(passo): \(f)")
+        }
+        // An operator cancels it: the half hour it still held, on the new day, comes off.
+        try await H.append(
+            store, stream,
+            [
+                try H.novo(
+                    Reserva.Event.cancelada(
+                        Reserva.Cancelada(
+                            reservaId: Reserva.ID(r7), por: "admin", motivo: nil, pago: Money(centavos: 10_000), multa: .zero,
+                            reembolso: Money(centavos: 10_000), em: try H.date("2026-03-11T19:00:00Z"))), try H.date("2026-03-11T19:00:00Z"))
+            ])
+        for passo in ["incremental", "rebuilt"] {
+            if passo == "rebuilt" { _ = try await AnalyticsReadModel.rebuild(store: store) } else { try await runner.catchUp() }
+            let f = try await figuras()
+            #expect(f.dias == [2, 0.5] && f.quarta14 == 0 && f.terca15 == 0, "\(passo): \(f)")
+        }
+    }
+
     @Test func a_hold_released_for_a_declined_payment_is_counted_as_declined_not_cancelled() async throws {
         let (store, path) = try AnalyticsHistoria.store()
         defer { AnalyticsHistoria.remove(path) }

@@ -116,6 +116,76 @@ struct PostgresBookingRaceTests {
         }
     }
 
+    @Test("twelve paid bookings moved at once from two instances onto one hour, with twelve new bookings of it: one of the 24 gets it")
+    func two_instances_never_move_two_bookings_onto_one_hour() async throws {
+        try await withTwoInstances { a, b in
+            let unidade = try await a.unidade("Moves")
+            let sala = try await a.espaco(unidade, tipo: "sala_privativa", capacidade: 4)
+            let salaId = try #require(UUID(uuidString: sala))
+            func pedido(_ inicio: String, _ fim: String) throws -> ReservasService.PedidoDeReserva {
+                try JSONDecoder.iso.decode(
+                    ReservasService.PedidoDeReserva.self, from: Data(#"{"espacoId":"\#(sala)","inicio":"\#(inicio)","fim":"\#(fim)"}"#.utf8))
+            }
+            // Twelve bookings of Thursday 26/11, 08:00 to 20:00 São Paulo, confirmed, with their codes.
+            var ids: [String] = []
+            for hora in 8..<20 {
+                let (de, ate) = (String(format: "%02d", hora), String(format: "%02d", hora + 1))
+                let feita = try await a.reservas.solicitar(
+                    try pedido("2026-11-26T\(de):00:00-03:00", "2026-11-26T\(ate):00:00-03:00"), usuario: "membro-\(hora)",
+                    caller: Caller(requestId: "r\(hora)"))
+                _ = try await a.reservas.confirmar(feita.id, pagamentoId: nil, caller: Instance.admin)
+                let reservaId = try #require(Reserva.ID(feita.id))
+                let eventos = try await a.store.readStream(StreamNames.reserva(reservaId))
+                let confirmada = try #require(eventos.last { $0.type == "ReservaConfirmada" })
+                _ = try await a.store.append(try await a.checkin.reagir(confirmada))
+                ids.append(feita.id)
+            }
+            let (inicio, fim) = (try Date("2026-11-27T14:00:00-03:00", strategy: .iso8601), try Date("2026-11-27T15:00:00-03:00", strategy: .iso8601))
+            let novo = try pedido("2026-11-27T14:00:00-03:00", "2026-11-27T15:00:00-03:00")
+            let outcomes = try await withThrowingTaskGroup(of: (String, Int).self) { race in
+                for (index, id) in ids.enumerated() {
+                    let instance = index.isMultiple(of: 2) ? a : b
+                    let membro = "membro-\(index + 8)"
+                    race.addTask {
+                        do {
+                            _ = try await instance.reservas.remarcar(
+                                id, inicio: inicio, fim: fim, usuario: membro, admin: false, caller: Caller(requestId: "m\(index)", usuario: membro))
+                            return ("move", 200)
+                        } catch let error as ServiceError {
+                            return ("move", error.status)
+                        }
+                    }
+                    race.addTask {
+                        do {
+                            _ = try await instance.reservas.solicitar(novo, usuario: "novo-\(index)", caller: Caller(requestId: "n\(index)"))
+                            return ("book", 201)
+                        } catch let error as ServiceError {
+                            return ("book", error.status)
+                        }
+                    }
+                }
+                return try await race.reduce(into: [(String, Int)]()) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0.1 == 200 || $0.1 == 201 }.count == 1, "\(outcomes)")
+            #expect(outcomes.filter { $0.1 == 409 }.count == 23, "\(outcomes)")
+            // Friday's agenda holds one booking; Thursday's still holds every booking that did not move.
+            func ocupacoes(_ dia: String) async throws -> Set<UUID> {
+                let data = try #require(DataLocal(dia))
+                let events = try await a.store.readStream(StreamNames.agenda(salaId, data))
+                let decider = Agenda.decider(espacoId: salaId, data: data)
+                return Set(
+                    decider.fold(try events.compactMap { try Agenda.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }).ocupacoes
+                        .keys)
+            }
+            let sexta = try await ocupacoes("2026-11-27")
+            let quinta = try await ocupacoes("2026-11-26")
+            #expect(sexta.count == 1)
+            let movidas = outcomes.contains { $0 == ("move", 200) } ? 1 : 0
+            #expect(quinta.count == 12 - movidas)
+            #expect(quinta.isDisjoint(with: sexta))
+        }
+    }
+
     @Test(
         "50 sign-ups at once from two instances for an event of ten places: ten have one, the others wait or are told to try again, nobody twice"
     )

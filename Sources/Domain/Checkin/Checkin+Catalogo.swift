@@ -9,6 +9,8 @@ extension Checkin {
         public static let noShowRegistrado = EventKind("NoShowRegistrado", category: category, context: .checkin, label: "Ausência registrada")
         public static let revogado = EventKind("CheckinRevogado", category: category, context: .checkin, label: "Check-in cancelado")
 
-        public static let todos = [liberado, realizado, checkoutRealizado, noShowRegistrado, revogado]
+        public static let remarcado = EventKind("CheckinRemarcado", category: category, context: .checkin, label: "Check-in remarcado")
+
+        public static let todos = [liberado, realizado, checkoutRealizado, noShowRegistrado, revogado, remarcado]
     }
 }

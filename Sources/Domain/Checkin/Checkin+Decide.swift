@@ -62,6 +62,15 @@ extension Checkin {
         return [.revogado(Ocorrencia(dados.liberacao, por: por, em: em))]
     }
 
+    static func remarcar(_ dados: Dados, intervalo: TimeRange, tolerancia: Tolerancia, em: Date) throws(Failure) -> [Event] {
+        if let failure = recusa(dados.status) { throw failure }
+        let atual = dados.liberacao
+        if atual.inicio == intervalo.start, atual.fim == intervalo.end { return [] }
+        let reserva = Reservada(
+            reservaId: atual.reservaId, usuarioId: atual.usuarioId, espacoId: atual.espacoId, unidadeId: atual.unidadeId, intervalo: intervalo)
+        return [.remarcado(Liberado(reserva, codigo: atual.codigo, janela: tolerancia.janela(para: intervalo, emitidoEm: em), em: em))]
+    }
+
     public static let decider = Decider<Command, State, Event, Failure>(
         initialState: .inexistente,
         decide: { command, state throws(Failure) in
@@ -80,6 +89,8 @@ extension Checkin {
                 return try noShow(dados, em: em)
             case (.revogar(let por, let em), .existente(let dados)):
                 return try revogar(dados, por: por, em: em)
+            case (.remarcar(let intervalo, let tolerancia, let em), .existente(let dados)):
+                return try remarcar(dados, intervalo: intervalo, tolerancia: tolerancia, em: em)
             }
         },
         evolve: { state, event in
@@ -98,6 +109,10 @@ extension Checkin {
                 return .existente(dados)
             case (.existente(var dados), .noShowRegistrado(let e)):
                 dados.status = .noShow
+                dados.atualizadoEm = e.em
+                return .existente(dados)
+            case (.existente(var dados), .remarcado(let e)):
+                dados.liberacao = e
                 dados.atualizadoEm = e.em
                 return .existente(dados)
             case (.existente(var dados), .revogado(let e)):

@@ -60,6 +60,8 @@ extension Checkin {
         case checkoutRealizado(Ocorrencia)
         case noShowRegistrado(Ocorrencia)
         case revogado(Ocorrencia)
+        /// The booking moved: the same code, its new interval and window (ADR 0021).
+        case remarcado(Liberado)
 
         public var kind: EventKind {
             switch self {
@@ -68,6 +70,7 @@ extension Checkin {
             case .checkoutRealizado: Catalogo.checkoutRealizado
             case .noShowRegistrado: Catalogo.noShowRegistrado
             case .revogado: Catalogo.revogado
+            case .remarcado: Catalogo.remarcado
             }
         }
 
@@ -78,6 +81,7 @@ extension Checkin {
             case .checkoutRealizado(let payload): payload
             case .noShowRegistrado(let payload): payload
             case .revogado(let payload): payload
+            case .remarcado(let payload): payload
             }
         }
 
@@ -87,6 +91,7 @@ extension Checkin {
             .kind(Catalogo.checkoutRealizado, Ocorrencia.self) { .checkoutRealizado($0) },
             .kind(Catalogo.noShowRegistrado, Ocorrencia.self) { .noShowRegistrado($0) },
             .kind(Catalogo.revogado, Ocorrencia.self) { .revogado($0) },
+            .kind(Catalogo.remarcado, Liberado.self) { .remarcado($0) },
         ])
     }
 }

@@ -54,6 +54,10 @@ public enum Checkin {
         case registrarNoShow(em: Date)
         /// The booking was cancelled (`por` cancelled it). Revoking twice is a no-op.
         case revogar(por: String, em: Date)
+        /// The booking moved to `intervalo` (ADR 0021): the same code, the window `tolerancia`
+        /// gives around the new start. Refused once the member checked in; a no-op for the
+        /// interval it has.
+        case remarcar(intervalo: TimeRange, tolerancia: Tolerancia, em: Date)
     }
 
     public enum Failure: Error, Equatable, Sendable {

@@ -28,6 +28,8 @@ public enum Notificacao {
         case encontro
         /// A prospect's tour (to the address they typed): the confirmation, or its cancellation.
         case tour
+        /// A booking moved to another time (by the member or the front desk).
+        case remarcacao
     }
 
     public struct Enviada: Codable, Sendable, Equatable {

@@ -9,6 +9,8 @@ extension Reserva {
         public static let expirada = EventKind("ReservaExpirada", category: category, context: .reservas, label: "Reserva expirada")
         public static let concluida = EventKind("ReservaConcluida", category: category, context: .reservas, label: "Reserva concluída")
 
-        public static let todos = [solicitada, confirmada, cancelada, expirada, concluida]
+        public static let remarcada = EventKind("ReservaRemarcada", category: category, context: .reservas, label: "Reserva remarcada")
+
+        public static let todos = [solicitada, confirmada, cancelada, expirada, concluida, remarcada]
     }
 }

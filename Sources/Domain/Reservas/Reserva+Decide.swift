@@ -7,9 +7,23 @@ extension Reserva {
         public var pagamentoId: String?
         public var cancelamento: Cancelada?
         public var atualizadaEm: Date
+        public var confirmadaEm: Date?
+        /// How many times it was moved (``Remarcada``), and when last.
+        public var remarcacoes = 0
+        public var remarcadaEm: Date?
+        /// The time it was requested for (`solicitacao` holds the time it holds now): what a
+        /// retry of the request under its `Idempotency-Key` is compared with.
+        public var intervaloSolicitado: TimeRange
 
         public var id: ID { solicitacao.reservaId }
         public var intervalo: TimeRange { solicitacao.intervalo }
+
+        init(solicitacao: Solicitada, status: Status, atualizadaEm: Date) {
+            self.solicitacao = solicitacao
+            self.status = status
+            self.atualizadaEm = atualizadaEm
+            self.intervaloSolicitado = solicitacao.intervalo
+        }
     }
 
     public enum State: Sendable, Equatable {
@@ -75,6 +89,38 @@ extension Reserva {
         dados.solicitacao.politica?.devolucaoNoShow ?? 0
     }
 
+    /// Until when the member may move the booking themselves: while cancelling it would cost
+    /// nothing under its terms (nil: at any time before the start, a policy without a fee).
+    public static func prazoDeRemarcacao(_ dados: Dados, politica: Unidade.PoliticaDeCancelamento) -> Date? {
+        let termos = termos(dados, politica, isento: false)
+        guard termos.multaBP > 0 else { return nil }
+        return dados.intervalo.start.addingTimeInterval(-TimeInterval(termos.horasSemMulta) * 3_600)
+    }
+
+    static func remarcar(
+        _ dados: Dados, para: TimeRange, dias: [DataLocal], condicoes: Condicoes, por: String, politica: Unidade.PoliticaDeCancelamento,
+        livre: Bool, em: Date
+    ) throws(Failure) -> [Event] {
+        switch dados.status {
+        case .confirmada: break
+        case .solicitada: throw .naoConfirmada
+        default: throw .transicaoInvalida(status: dados.status)
+        }
+        guard dados.intervalo.start > em else { throw .jaIniciada }
+        if para == dados.intervalo { return [] }
+        let minutos = Int(dados.intervalo.duration / 60)
+        guard para.duration == dados.intervalo.duration else { throw .duracaoDiferente(minutos: minutos) }
+        if !livre, let ate = prazoDeRemarcacao(dados, politica: politica), em > ate { throw .foraDoPrazoDeRemarcacao(ate: ate) }
+        try validar(para, condicoes, em: em)
+        let s = dados.solicitacao
+        return [
+            .remarcada(
+                Remarcada(
+                    reservaId: s.reservaId, espacoId: s.espacoId, unidadeId: s.unidadeId, usuarioId: s.usuarioId, de: s.intervalo,
+                    diasAnteriores: s.dias, para: para, dias: dias, por: por, em: em))
+        ]
+    }
+
     /// The terms a cancellation of a confirmed booking follows: its own (the unit's now, for
     /// bookings that predate that record), none when `isento`.
     private static func termos(_ dados: Dados, _ politica: Unidade.PoliticaDeCancelamento, isento: Bool) -> Unidade.PoliticaDeCancelamento {
@@ -114,6 +160,8 @@ extension Reserva {
                 guard dados.status == .confirmada else { throw .transicaoInvalida(status: dados.status) }
                 guard em >= dados.intervalo.end else { throw .aindaNaoTerminou(fim: dados.intervalo.end) }
                 return [.concluida(Concluida(reservaId: dados.id, em: em))]
+            case (.remarcar(let para, let dias, let condicoes, let por, let politica, let livre, let em), .existente(let dados)):
+                return try remarcar(dados, para: para, dias: dias, condicoes: condicoes, por: por, politica: politica, livre: livre, em: em)
             }
         },
         evolve: { state, event in
@@ -123,6 +171,7 @@ extension Reserva {
             case (.existente(var dados), .confirmada(let e)):
                 dados.status = .confirmada
                 dados.pagamentoId = e.pagamentoId
+                dados.confirmadaEm = e.em
                 dados.atualizadaEm = e.em
                 return .existente(dados)
             case (.existente(var dados), .cancelada(let e)):
@@ -136,6 +185,13 @@ extension Reserva {
                 return .existente(dados)
             case (.existente(var dados), .concluida(let e)):
                 dados.status = .concluida
+                dados.atualizadaEm = e.em
+                return .existente(dados)
+            case (.existente(var dados), .remarcada(let e)):
+                dados.solicitacao.intervalo = e.para
+                dados.solicitacao.dias = e.dias
+                dados.remarcacoes += 1
+                dados.remarcadaEm = e.em
                 dados.atualizadaEm = e.em
                 return .existente(dados)
             default:

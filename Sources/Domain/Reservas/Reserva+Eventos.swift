@@ -6,8 +6,10 @@ extension Reserva {
         public let espacoId: UUID
         public let unidadeId: UUID
         public let usuarioId: String
-        public let intervalo: TimeRange
-        public let dias: [DataLocal]
+        /// The booking's time: as requested, then as the last ``Remarcada`` moved it (the
+        /// stored event keeps the requested time; the booking's state folds the moves in).
+        public internal(set) var intervalo: TimeRange
+        public internal(set) var dias: [DataLocal]
         /// The accepted price: fixed from here on, whatever happens to the price table.
         public let total: Money
         public let linhas: [LinhaDePreco]
@@ -40,6 +42,41 @@ extension Reserva {
             politica = pedido.politica
             creditos = pedido.creditos
             serie = pedido.serie
+            self.em = em
+        }
+    }
+
+    /// The booking moved to another time of the same space, keeping its price, payment,
+    /// credits, check-in code and terms (ADR 0021). Its days' agendas are freed and taken in the
+    /// same append.
+    public struct Remarcada: Codable, Sendable, Equatable {
+        public let reservaId: ID
+        public let espacoId: UUID
+        public let unidadeId: UUID
+        public let usuarioId: String
+        /// The time it held, and its days.
+        public let de: TimeRange
+        public let diasAnteriores: [DataLocal]
+        /// The time it holds now, and its days.
+        public let para: TimeRange
+        public let dias: [DataLocal]
+        /// The member, or the operator who moved it.
+        public let por: String
+        public let em: Date
+
+        public init(
+            reservaId: ID, espacoId: UUID, unidadeId: UUID, usuarioId: String, de: TimeRange, diasAnteriores: [DataLocal], para: TimeRange,
+            dias: [DataLocal], por: String, em: Date
+        ) {
+            self.reservaId = reservaId
+            self.espacoId = espacoId
+            self.unidadeId = unidadeId
+            self.usuarioId = usuarioId
+            self.de = de
+            self.diasAnteriores = diasAnteriores
+            self.para = para
+            self.dias = dias
+            self.por = por
             self.em = em
         }
     }
@@ -103,6 +140,7 @@ extension Reserva {
         case cancelada(Cancelada)
         case expirada(Expirada)
         case concluida(Concluida)
+        case remarcada(Remarcada)
 
         public var kind: EventKind {
             switch self {
@@ -111,6 +149,7 @@ extension Reserva {
             case .cancelada: Catalogo.cancelada
             case .expirada: Catalogo.expirada
             case .concluida: Catalogo.concluida
+            case .remarcada: Catalogo.remarcada
             }
         }
 
@@ -121,6 +160,7 @@ extension Reserva {
             case .cancelada(let payload): payload
             case .expirada(let payload): payload
             case .concluida(let payload): payload
+            case .remarcada(let payload): payload
             }
         }
 
@@ -130,6 +170,7 @@ extension Reserva {
             .kind(Catalogo.cancelada, Cancelada.self) { .cancelada($0) },
             .kind(Catalogo.expirada, Expirada.self) { .expirada($0) },
             .kind(Catalogo.concluida, Concluida.self) { .concluida($0) },
+            .kind(Catalogo.remarcada, Remarcada.self) { .remarcada($0) },
         ])
     }
 }

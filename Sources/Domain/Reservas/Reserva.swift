@@ -155,6 +155,13 @@ public enum Reserva {
         /// The hold ran out without payment.
         case expirar(em: Date)
         case concluir(em: Date)
+        /// Moves a confirmed booking to `para` (its local `dias`), of the same length, before it
+        /// starts (ADR 0021). The member only while cancelling would cost nothing under the
+        /// booking's terms (`politica`: the unit's now, for bookings that predate that record);
+        /// an operator (`livre`) until the start. The new time is held to the space's rules
+        /// (`condicoes`), as a booking is. Moving to the time it holds is a no-op.
+        case remarcar(
+            para: TimeRange, dias: [DataLocal], condicoes: Condicoes, por: String, politica: Unidade.PoliticaDeCancelamento, livre: Bool, em: Date)
     }
 
     public enum Failure: Error, Equatable, Sendable {
@@ -173,5 +180,11 @@ public enum Reserva {
         case jaIniciada
         case aindaNaoExpirou(expiraEm: Date)
         case aindaNaoTerminou(fim: Date)
+        /// Only a confirmed (paid) booking moves: an unpaid hold is cancelled at no cost and booked again.
+        case naoConfirmada
+        /// A move keeps the booking's length (`minutos`): its price and credits are for that.
+        case duracaoDiferente(minutos: Int)
+        /// The member's free window to move it closed at `ate` (cancelling now would keep a fee).
+        case foraDoPrazoDeRemarcacao(ate: Date)
     }
 }

@@ -133,9 +133,21 @@ extension ServiceError {
         case .duracaoCurta(let minutos): self = .invalido("fim", "a duração mínima deste espaço é de \(minutos) minutos")
         case .duracaoLonga(let minutos): self = .invalido("fim", "a duração máxima deste espaço é de \(minutos) minutos")
         case .transicaoInvalida(let status): self = .conflito("estado_invalido", "a reserva está \(status.rawValue) e não aceita esta operação")
-        case .jaIniciada: self = .conflito("ja_iniciada", "a reserva já começou e não pode mais ser cancelada")
+        case .jaIniciada: self = .conflito("ja_iniciada", "a reserva já começou e não pode mais ser cancelada nem mudar de horário")
         case .aindaNaoExpirou: self = .conflito("ainda_nao_expirou", "o prazo de pagamento da reserva ainda não venceu")
         case .aindaNaoTerminou: self = .conflito("ainda_nao_terminou", "a reserva ainda não terminou")
+        case .naoConfirmada:
+            self = .conflito(
+                "reserva_nao_confirmada",
+                "só uma reserva confirmada (paga) muda de horário; esta ainda aguarda o pagamento: cancele-a (nada foi cobrado) e reserve o novo horário"
+            )
+        case .duracaoDiferente(let minutos):
+            self = .invalido("fim", "o novo horário deve ter a mesma duração da reserva (\(minutos) minutos): o preço e os créditos são os dela")
+        case .foraDoPrazoDeRemarcacao(let ate):
+            self = ServiceError(
+                .conflito, codigo: "remarcacao_fora_do_prazo",
+                mensagem: "o prazo para mudar o horário desta reserva sem custo já passou (é o mesmo do cancelamento sem multa); fale com a recepção",
+                detalhes: ["ate": ate.formatted(Date.ISO8601FormatStyle())])
         }
     }
 

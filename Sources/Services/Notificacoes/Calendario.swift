@@ -7,9 +7,9 @@ public enum Calendario {
     /// The `Content-Type` of its cancellation (`cancelado: true`).
     public static let contentTypeDeCancelamento = "text/calendar; method=CANCEL; charset=UTF-8"
 
-    /// One VEVENT in a VCALENDAR with `METHOD:REQUEST` (`STATUS:CONFIRMED`, `SEQUENCE:0`), or,
-    /// `cancelado`, with `METHOD:CANCEL` (`STATUS:CANCELLED`, `SEQUENCE:1`: calendars remove the
-    /// event they had under that `uid`): UTF-8, CRLF, lines folded at 75 octets, times in UTC.
+    /// One VEVENT in a VCALENDAR with `METHOD:REQUEST` (`STATUS:CONFIRMED`, `SEQUENCE:0`, or the
+    /// event's ``Evento/sequencia``), or, `cancelado`, with `METHOD:CANCEL` (`STATUS:CANCELLED`,
+    /// `SEQUENCE` one above: calendars remove the event they had under that `uid`): UTF-8, CRLF, lines folded at 75 octets, times in UTC.
     ///
     /// `uid` must stay the same for the same booking (calendars update the event rather than add
     /// one); `criadoEm` is the DTSTAMP, from the caller's clock; `organizador` is an e-mail address.
@@ -30,9 +30,13 @@ public enum Calendario {
         public let resumo: String
         public let local: String?
         public let descricao: String?
+        /// The event's revision (RFC 5545 `SEQUENCE`): 0 as first sent, one more for each change
+        /// of its time; its cancellation goes one above the last.
+        public let sequencia: Int
 
-        public init(uid: String, inicio: Date, fim: Date, resumo: String, local: String?, descricao: String?) {
+        public init(uid: String, inicio: Date, fim: Date, resumo: String, local: String?, descricao: String?, sequencia: Int = 0) {
             self.uid = uid
+            self.sequencia = max(0, sequencia)
             self.inicio = inicio
             self.fim = fim
             self.resumo = resumo
@@ -66,7 +70,7 @@ public enum Calendario {
                 let address = String(String.UnicodeScalarView(organizador.unicodeScalars.filter { !"\r\n\";:,".unicodeScalars.contains($0) }))
                 lines.append("ORGANIZER;CN=CoworkFlow:mailto:" + address)
             }
-            lines += cancelado ? ["STATUS:CANCELLED", "SEQUENCE:1"] : ["STATUS:CONFIRMED", "SEQUENCE:0"]
+            lines += cancelado ? ["STATUS:CANCELLED", "SEQUENCE:\(evento.sequencia + 1)"] : ["STATUS:CONFIRMED", "SEQUENCE:\(evento.sequencia)"]
             lines += ["TRANSP:OPAQUE", "END:VEVENT"]
         }
         lines.append("END:VCALENDAR")

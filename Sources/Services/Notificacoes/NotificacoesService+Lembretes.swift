@@ -30,7 +30,15 @@ extension NotificacoesService {
         for lembrete in lembretes {
             guard lembrete.inicio.addingTimeInterval(antecedencia) <= now else { break }  // sorted by start
             guard lembrete.inicio > now, let reservaId = UUID(text: lembrete.reservaId) else { continue }
-            let id = Events.derivedId("lembrete", lembrete.reservaId)
+            // Moved inside the reminder's lead: the move's notice said the new time.
+            if let remarcadaEm = lembrete.remarcadaEm, remarcadaEm >= lembrete.inicio.addingTimeInterval(antecedencia) { continue }
+            // A moved booking's reminder is its own: one sent for the old time does not stand for it.
+            let id =
+                if let remarcadaEm = lembrete.remarcadaEm {
+                    Events.derivedId("lembrete", lembrete.reservaId, ISO8601DateFormatter().string(from: remarcadaEm))
+                } else {
+                    Events.derivedId("lembrete", lembrete.reservaId)
+                }
             let stream = StreamName(category: "notificacao", id: id.lowercasedString)
             guard try await store.readStream(stream).isEmpty else { continue }
             pendentes += 1

@@ -77,6 +77,8 @@ extension NotificacoesService {
                 titulo: "Pagamento recebido: \(Self.reais(pago.valor))",
                 texto: "Recebemos \(Self.reais(pago.valor)) por \(Self.metodo(pago.metodo)) para \(Self.descricao(contexto))."
             )
+        case Reserva.Catalogo.remarcada:
+            return try await remarcacao(decoder.decode(Reserva.Remarcada.self, from: event.data))
         case SerieDeReservas.Catalogo.criada:
             return try await serieReservada(decoder.decode(SerieDeReservas.Criada.self, from: event.data), em: event.occurredAt)
         case Reserva.Catalogo.cancelada:
@@ -90,6 +92,8 @@ extension NotificacoesService {
                 texto += cancelada.multa > .zero ? " (multa de \(Self.reais(cancelada.multa)))." : "."
             }
             if convidado { texto += " Em anexo, o cancelamento do convite para a sua agenda." }
+            // Above the invitation's last revision: each move of the booking sent it again.
+            let sequencia = convidado ? (try await self.reserva(cancelada.reservaId)?.remarcacoes ?? 0) : 0
             // A hold whose payment the provider declined is not a cancellation the member asked for.
             let recusada = cancelada.por == "system:pagamentos"
             if recusada {
@@ -103,7 +107,9 @@ extension NotificacoesService {
                     ? [
                         EmailAttachment(
                             filename: "reserva.ics", contentType: Calendario.contentTypeDeCancelamento,
-                            data: convite(reserva, espaco, unidade, em: cancelada.em, cancelado: true))
+                            data: convite(
+                                reserva, espaco, unidade, em: cancelada.em, cancelado: true,
+                                sequencia: sequencia))
                     ]
                     : [])
         case Pagamento.Catalogo.reembolsoConcluido:
@@ -317,35 +323,72 @@ extension NotificacoesService {
         return nil
     }
 
-    /// The booking's calendar event: the invitation, or its cancellation (same `UID`).
-    private func convite(_ reserva: Reserva.Solicitada, _ espaco: EspacoView?, _ unidade: UnidadeView?, em: Date, cancelado: Bool) -> Data {
-        Calendario.eventos([Self.evento(reserva, espaco, unidade)], criadoEm: em, organizador: remetente.address, cancelado: cancelado)
+    /// The booking's calendar event: the invitation, or its cancellation (same `UID`);
+    /// `sequencia`: how many times it was moved (each move sent the invitation again).
+    private func convite(
+        _ reserva: Reserva.Solicitada, _ espaco: EspacoView?, _ unidade: UnidadeView?, em: Date, cancelado: Bool, sequencia: Int = 0
+    ) -> Data {
+        Calendario.eventos(
+            [Self.evento(reserva, espaco, unidade, sequencia: sequencia)], criadoEm: em, organizador: remetente.address, cancelado: cancelado)
     }
 
     /// A booking as its calendar event (`UID` `reserva-<id>@coworkflow`, the same in every notice).
-    static func evento(_ reserva: Reserva.Solicitada, _ espaco: EspacoView?, _ unidade: UnidadeView?) -> Calendario.Evento {
+    static func evento(_ reserva: Reserva.Solicitada, _ espaco: EspacoView?, _ unidade: UnidadeView?, sequencia: Int = 0) -> Calendario.Evento {
         let local = unidade.map { "\($0.nome) — \($0.endereco.logradouro), \($0.endereco.numero), \($0.endereco.cidade)/\($0.endereco.uf)" }
         return Calendario.Evento(
             uid: "reserva-\(reserva.reservaId)@coworkflow", inicio: reserva.intervalo.start, fim: reserva.intervalo.end,
-            resumo: "Reserva: \(espaco?.nome ?? "espaço")", local: local, descricao: "Reserva \(reserva.reservaId) — \(Self.reais(reserva.total))")
+            resumo: "Reserva: \(espaco?.nome ?? "espaço")", local: local, descricao: "Reserva \(reserva.reservaId) — \(Self.reais(reserva.total))",
+            sequencia: sequencia)
     }
 
-    /// The booking, its space and unit; nil for none, or when `confirmada` asks for a booking
-    /// confirmed now (its own stream, never a read model that may lag a cancellation).
-    /// `convidado`: the booking was confirmed at some point, or is an occurrence of a series
-    /// (whose notice invited the member to all of them), so the member's calendar has the
-    /// invitation (a cancellation withdraws it).
+    /// A moved booking's notice, with the invitation at its new time (same `UID`, the next
+    /// `SEQUENCE`: calendars move the event). Nothing once it was cancelled (its cancellation
+    /// tells), or when it is gone.
+    private func remarcacao(_ e: Reserva.Remarcada) async throws -> Aviso? {
+        guard let dados = try await reserva(e.reservaId), dados.status == .confirmada else { return nil }
+        let reserva = dados.solicitacao
+        let (espaco, unidade) = try await lugar(reserva)
+        let nome = espaco?.nome ?? "espaço"
+        let antes = Self.quando(e.de, fuso: unidade?.fusoHorario)
+        let depois = Self.quando(e.para, fuso: unidade?.fusoHorario)
+        let quem = e.por == reserva.usuarioId ? "Você mudou" : "A recepção mudou"
+        return Aviso(
+            tipo: .remarcacao, usuarioId: reserva.usuarioId, reservaId: reserva.reservaId.rawValue,
+            titulo: "Reserva remarcada: \(nome), \(depois)",
+            texto: "\(quem) o horário da sua reserva de \(nome): era \(antes), agora é \(depois). "
+                + "O valor, o pagamento e o código de check-in continuam os mesmos. Em anexo, o convite atualizado para a sua agenda.",
+            anexos: [
+                EmailAttachment(
+                    filename: "reserva.ics", contentType: Calendario.contentType,
+                    data: convite(reserva, espaco, unidade, em: e.em, cancelado: false, sequencia: dados.remarcacoes))
+            ])
+    }
+
+    /// The booking (its time as last moved), its space and unit; nil for none, or when
+    /// `confirmada` asks for a booking confirmed now (its own stream, never a read model that may
+    /// lag a cancellation). `convidado`: the booking was confirmed at some point, or is an
+    /// occurrence of a series (whose notice invited the member to all of them), so the member's
+    /// calendar has the invitation (a cancellation withdraws it).
     func contexto(
         _ id: Reserva.ID, confirmada: Bool = false
     ) async throws
         -> (Reserva.Solicitada, EspacoView?, UnidadeView?, convidado: Bool)?
     {
-        let eventos = try await store.readStream(StreamNames.reserva(id))
-        guard let first = eventos.first, first.type == Reserva.Catalogo.solicitada.type else { return nil }
-        if confirmada, eventos.last?.type != Reserva.Catalogo.confirmada.type { return nil }
-        let reserva = try EventJSON.decoder.decode(Reserva.Solicitada.self, from: first.data)
+        guard let dados = try await reserva(id) else { return nil }
+        if confirmada, dados.status != .confirmada { return nil }
+        let reserva = dados.solicitacao
         let (espaco, unidade) = try await lugar(reserva)
-        return (reserva, espaco, unidade, reserva.serie != nil || eventos.contains { $0.type == Reserva.Catalogo.confirmada.type })
+        return (reserva, espaco, unidade, reserva.serie != nil || dados.confirmadaEm != nil)
+    }
+
+    /// The booking as its stream says now (its time as last moved, ``Reserva/Remarcada``); nil
+    /// for none.
+    func reserva(_ id: Reserva.ID) async throws -> Reserva.Dados? {
+        let eventos = try await store.readStream(StreamNames.reserva(id))
+        guard eventos.first?.type == Reserva.Catalogo.solicitada.type else { return nil }
+        let decodificados = try eventos.compactMap { try Reserva.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
+        guard case .existente(let dados) = Reserva.decider.fold(decodificados) else { return nil }
+        return dados
     }
 
     /// The booking's space and unit as the catalog shows them (nil: not there).

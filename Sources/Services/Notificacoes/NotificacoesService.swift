@@ -41,7 +41,7 @@ public final class NotificacoesService: Sendable {
     public static let consumidor = "notificacoes"
     public static let bindings = [
         Topology.routingKey(Usuario.Catalogo.registrado), Topology.routingKey(Reserva.Catalogo.confirmada),
-        Topology.routingKey(Reserva.Catalogo.cancelada),
+        Topology.routingKey(Reserva.Catalogo.cancelada), Topology.routingKey(Reserva.Catalogo.remarcada),
         Topology.routingKey(Pagamento.Catalogo.confirmado), Topology.routingKey(Pagamento.Catalogo.reembolsoConcluido),
         Topology.routingKey(Checkin.Catalogo.noShowRegistrado),
         Topology.routingKey(Usuario.Catalogo.dadosPessoaisApagados), Topology.routingKey(Reserva.Catalogo.expirada),

@@ -65,8 +65,8 @@ extension PagamentosService {
             return try await encerrar(
                 Pagamento.ID(cancelada.reservaId.rawValue), reembolso: reembolso, motivo: "reserva cancelada", causa: event.eventId,
                 meta: meta, devolvidoNaRecepcao: !cancelada.por.hasPrefix("system:"))
-        case .confirmada, .concluida:
-            return []
+        case .confirmada, .concluida, .remarcada:
+            return []  // a move keeps the payment as it is (ADR 0021)
         }
     }
 

@@ -119,8 +119,12 @@ extension ReservasService {
         view.atualizadaEm = dados.atualizadaEm
         if dados.status != .solicitada { view.expiraEm = nil }
         if dados.status == .confirmada {
-            view.confirmadaEm = dados.atualizadaEm
+            view.confirmadaEm = dados.confirmadaEm ?? dados.atualizadaEm
             view.pagamentoId = dados.pagamentoId
+        }
+        if dados.remarcacoes > 0 {
+            view.remarcacoes = dados.remarcacoes
+            view.remarcadaEm = dados.remarcadaEm
         }
         if let c = dados.cancelamento {
             view.cancelamento = ReservaView.Cancelamento(em: c.em, por: c.por, motivo: c.motivo, multa: c.multa, reembolso: c.reembolso)

@@ -286,8 +286,10 @@ extension ReservasService {
             ocorrencias: serie.ocorrencias.map { o in
                 let reserva = reservas[o.numero]
                 let cancelada = o.reservaId.map(canceladas.contains) ?? false
+                // An occurrence moved since (ADR 0021) reads at the time its booking holds now.
                 return SerieView.Ocorrencia(
-                    numero: o.numero, inicio: o.intervalo.start, fim: o.intervalo.end, reservaId: o.reservaId?.description,
+                    numero: o.numero, inicio: reserva?.inicio ?? o.intervalo.start, fim: reserva?.fim ?? o.intervalo.end,
+                    reservaId: o.reservaId?.description,
                     status: cancelada ? .cancelada : reserva?.status,
                     total: reserva?.total, recusa: o.recusa)
             },

@@ -384,7 +384,8 @@ extension ReservasService {
         // Both fingerprints known and different: another request. (Either unknown: the fields say.)
         let antes = primeiro.metadata.requestFingerprint
         let outra = antes != nil && fingerprint != nil && antes != fingerprint
-        guard !outra, anterior.usuarioId == usuario, anterior.espacoId == espacoId, anterior.intervalo == intervalo else {
+        // (The time it was booked for: it may have been moved since.)
+        guard !outra, anterior.usuarioId == usuario, anterior.espacoId == espacoId, dados.intervaloSolicitado == intervalo else {
             throw ServiceError(
                 .invalido, codigo: "chave_de_idempotencia_reutilizada", mensagem: "esta Idempotency-Key já foi usada com outra requisição")
         }

@@ -1,0 +1,154 @@
+import Domain
+import EventStore
+public import Foundation
+public import Projections
+
+extension ReservasService {
+    // MARK: Moving a booking (ADR 0021)
+
+    /// Moves a confirmed booking to `inicio`–`fim` on the same space, keeping its price, payment,
+    /// credits, check-in code and terms: its owner while cancelling would still be free, not to a
+    /// time the price table makes dearer; an operator (`admin`) any booking, until it starts.
+    ///
+    /// One append holds the move (`ReservaRemarcada`), every day it leaves and takes (the old
+    /// time freed and the new one held on the days' agendas, each at the version read: a booking
+    /// of the new time committed meanwhile makes it decide again, and it is then a 409
+    /// `horario_indisponivel`) and the check-in code's new window (a check-in at the same instant
+    /// and the move cannot both commit). Moving it to the time it has answers it as it is.
+    public func remarcar(_ id: String, inicio: Date, fim: Date, usuario: String, admin: Bool, caller: Caller) async throws -> ReservaView {
+        let id = try Self.reservaId(id)
+        let stream = StreamNames.reserva(id)
+        guard case .existente(let dados) = try await reservas.load(stream).state, admin || dados.solicitacao.usuarioId == usuario else {
+            throw ServiceError.naoEncontrado("a reserva \(id) não existe")
+        }
+        let para = try PrecosService.intervalo(inicio, fim)
+        let now = clock.now
+        let espacoId = Espaco.ID(dados.solicitacao.espacoId)
+        // The space, its unit and its table as they are now; the prices of both times compared
+        // on the same table (what the member would pay for each today, before discounts).
+        let novo = try await precos.quote(espacoId, intervalo: para, cupom: nil, plano: nil, em: now)
+        let fuso = novo.unidade.fuso
+        let dias = DataLocal.dias(de: para, em: fuso)
+        let condicoes = Reserva.Condicoes(espaco: novo.espaco, intervalo: para, fuso: fuso)
+        let politica = novo.unidade.politica
+        // The booking's own rules first (status, start, length, the member's window), then the price.
+        do {
+            _ = try Reserva.decider.decide(
+                .remarcar(para: para, dias: dias, condicoes: condicoes, por: usuario, politica: politica, livre: admin, em: now),
+                .existente(dados))
+        } catch .fechado where novo.espaco.bloqueios.contains(where: { $0.motivo == .locacao && $0.intervalo.overlaps(para) }) {
+            throw ServiceError.invalido("inicio", "o espaço está locado neste período: é a mesa fixa ou a sala privativa de um cliente")
+        } catch {
+            throw ServiceError(error)
+        }
+        if !admin, para != dados.intervalo {
+            let atual = try await precos.quote(espacoId, intervalo: dados.intervalo, cupom: nil, plano: nil, em: now)
+            if novo.cotacao.subtotal > atual.cotacao.subtotal {
+                throw ServiceError(
+                    .conflito, codigo: "remarcacao_mais_cara",
+                    mensagem: "o novo horário custa mais (\(novo.cotacao.subtotal) contra \(atual.cotacao.subtotal)): "
+                        + "cancele esta reserva e reserve o novo horário, ou escolha um horário de mesmo preço",
+                    detalhes: ["campo": "inicio", "novo": String(novo.cotacao.subtotal.centavos), "atual": String(atual.cotacao.subtotal.centavos)])
+            }
+        }
+        let limite = novo.espaco.tipo.compartilhado ? novo.espaco.capacidade : 1
+        let tolerancia = Checkin.Tolerancia(
+            antesMinutos: novo.unidade.janelaDeCheckin.antesMinutos, depoisMinutos: novo.unidade.janelaDeCheckin.depoisMinutos)
+        let meta = EventMetadata(correlationId: id.rawValue, actor: usuario, requestId: caller.requestId, service: Self.service)
+        let agendas = Set(dados.solicitacao.dias + dias).map { StreamNames.agenda(espacoId.rawValue, $0) }
+        return try await turnos.withTurn(of: agendas) {
+            for _ in 1...Self.tentativas {
+                let (state, version) = try await reservas.load(stream)
+                guard case .existente(let atual) = state else { throw ServiceError.naoEncontrado("a reserva \(id) não existe") }
+                let movida: [Reserva.Event]
+                do throws(Reserva.Failure) {
+                    movida = try Reserva.decider.decide(
+                        .remarcar(para: para, dias: dias, condicoes: condicoes, por: usuario, politica: politica, livre: admin, em: now), state)
+                } catch {
+                    throw ServiceError(error)
+                }
+                guard case .remarcada(let remarcada)? = movida.first else { return try Self.view(state) }
+                var writes = [StreamWrite(stream: stream, expected: .after(version), events: try Events.new(movida, at: now, metadata: meta))]
+                writes += try await agendaMoves(
+                    id, de: atual.solicitacao.dias, para: remarcada, espacoId: espacoId.rawValue, limite: limite, revisao: novo.espacoVersao,
+                    meta: meta, em: now)
+                writes += try await checkinMove(id, para: para, tolerancia: tolerancia, meta: meta, em: now)
+                do {
+                    try await store.append(writes, receipt: caller.receipt)
+                    return try Self.view(movida.reduce(state, Reserva.decider.evolve))
+                } catch is WrongExpectedVersion {
+                    continue  // a booking, a check-in or another move got there first: decide again
+                }
+            }
+            throw ServiceError.indisponivel("o horário está muito disputado agora; tente de novo em instantes", retryAfter: 1)
+        }
+    }
+
+    /// Every day the move touches: the old time freed on the days it leaves, the new time held
+    /// on the days it takes (freed, then held again, on a day it keeps), each at the version read.
+    private func agendaMoves(
+        _ id: Reserva.ID, de antigos: [DataLocal], para remarcada: Reserva.Remarcada, espacoId: UUID, limite: Int, revisao: Int64,
+        meta: EventMetadata, em now: Date
+    ) async throws -> [StreamWrite] {
+        var writes: [StreamWrite] = []
+        for dia in Set(antigos + remarcada.dias).sorted() {
+            let agenda = agenda(espacoId, dia)
+            let stream = StreamNames.agenda(espacoId, dia)
+            let (lido, version) = try await agenda.load(stream)
+            var state = lido
+            var events: [Agenda.Event] = []
+            if antigos.contains(dia) {
+                let freed = try agenda.decider.decide(.liberar(reserva: id.rawValue, em: now), state)
+                state = freed.reduce(state, agenda.decider.evolve)
+                events += freed
+            }
+            if remarcada.dias.contains(dia) {
+                do {
+                    events += try agenda.decider.decide(
+                        .ocupar(reserva: id.rawValue, intervalo: remarcada.para, limite: limite, revisao: revisao, em: now), state)
+                } catch .bloqueada {
+                    throw ServiceError(Reserva.Failure.fechado)
+                } catch {
+                    throw ServiceError(
+                        .conflito, codigo: "horario_indisponivel",
+                        mensagem: limite == 1
+                            ? "o espaço já está reservado em parte do novo horário"
+                            : "todas as \(limite) vagas do espaço estão ocupadas em parte do novo horário",
+                        detalhes: ["espacoId": espacoId.lowercasedString, "data": dia.description])
+                }
+            }
+            guard !events.isEmpty else { continue }
+            writes.append(StreamWrite(stream: stream, expected: .after(version), events: try Events.new(events, at: now, metadata: meta)))
+        }
+        return writes
+    }
+
+    /// The check-in code's new window, in the move's append. A booking just confirmed whose code
+    /// checkin has not issued yet waits (503, try again): the code, issued from the booking's
+    /// time as checkin read it, could otherwise be issued for the old time just after the move.
+    /// Once issued, the code's stream is written at the version read, so a check-in at the same
+    /// instant and the move cannot both commit. A member already checked in is not moved (409
+    /// `checkin_realizado`).
+    private func checkinMove(
+        _ id: Reserva.ID, para: TimeRange, tolerancia: Checkin.Tolerancia, meta: EventMetadata, em now: Date
+    ) async throws
+        -> [StreamWrite]
+    {
+        let stream = StreamNames.checkin(id)
+        let (state, version) = try await checkins.load(stream)
+        guard version > 0 else {
+            throw ServiceError.indisponivel(
+                "a reserva acabou de ser confirmada e o código de check-in está sendo emitido; tente de novo em instantes", retryAfter: 1)
+        }
+        let events: [Checkin.Event]
+        do {
+            events = try Checkin.decider.decide(.remarcar(intervalo: para, tolerancia: tolerancia, em: now), state)
+        } catch .jaRealizado {
+            throw ServiceError.conflito("checkin_realizado", "esta reserva já teve check-in e não pode mais mudar de horário")
+        } catch {
+            return []
+        }
+        guard !events.isEmpty else { return [] }
+        return [StreamWrite(stream: stream, expected: .after(version), events: try Events.new(events, at: now, metadata: meta))]
+    }
+}
