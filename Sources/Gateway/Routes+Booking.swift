@@ -281,6 +281,7 @@ extension Routes {
 
     static func reservas(_ api: API, _ backend: Backend) {
         let reservas = backend.reservas
+        let espacos = backend.espacos
         api.add(
             Operation(
                 method: .post, path: "/api/reservas", summary: "Reservar: segura o horário até o pagamento (expiraEm)", tag: "reservas",
@@ -370,6 +371,21 @@ extension Routes {
                 try await reservas.remarcar(
                     try context.parameters.require("id"), inicio: input.inicio, fim: input.fim, usuario: user.usuario,
                     admin: user.papel == "admin", caller: context.caller))
+        }
+        api.add(
+            Operation(
+                method: .get, path: "/api/reservas/{id}/remarcacao/horarios",
+                summary: "Intervalos livres do espaço de uma reserva minha (admin: qualquer uma) numa data local, com o horário da "
+                    + "própria reserva contado como livre: para onde ela pode mudar (as mesmas regras da disponibilidade do espaço)",
+                tag: "reservas", auth: true, response: "Disponibilidade", errors: [400, 404],
+                query: [.date("data", "AAAA-MM-DD, no fuso da unidade", required: true)])
+        ) { request, context, _ in
+            let user = try context.requireUser()
+            guard let data = request.uri.queryParameters.get("data") else {
+                throw ServiceError.requisicaoInvalida("informe 'data' (AAAA-MM-DD)", detalhes: ["campo": "data"])
+            }
+            let reserva = try await reservas.reserva(try context.parameters.require("id"), usuario: user.usuario, admin: user.papel == "admin")
+            return try .json(try await espacos.disponibilidade(reserva.espacoId, data: data, ignorando: reserva.id))
         }
         api.add(
             Operation(

@@ -47,6 +47,15 @@ public enum NotificacoesReadModel {
     /// Per member: up to when their inbox was read (``LeituraView``).
     public static let leitura = "notificacoes_leitura"
 
+    /// A reminder sent (or failed) ends its booking's entry, unless the booking moved after the
+    /// reminder went out: that one was the old time's (a timer read the entry just before the
+    /// move), and the new time's reminder is still due (ADR 0021).
+    static func lembreteFeito(_ reserva: UUID, em: Date, _ batch: ProjectionBatch) async throws {
+        let key = reserva.lowercasedString
+        if let remarcadaEm = try await batch.get(LembreteView.self, lembretes, key)?.remarcadaEm, em < remarcadaEm { return }
+        batch.delete(lembretes, key)
+    }
+
     /// Newest first: the order key counts down.
     static func recentesPrimeiro(_ instante: Date) -> String {
         // Not `String(format: "%012d")`: `%d` takes 32 bits, and this number does not fit (its
@@ -78,12 +87,12 @@ public enum NotificacoesReadModel {
                 view = NotificacaoView(
                     id: e.notificacaoId.lowercasedString, tipo: e.tipo, titulo: e.titulo, texto: e.texto,
                     reservaId: e.reservaId?.lowercasedString, canal: e.canal, status: "enviada", em: e.em)
-                if e.tipo == .lembrete, let reserva = e.reservaId { batch.delete(lembretes, reserva.lowercasedString) }
+                if e.tipo == .lembrete, let reserva = e.reservaId { try await lembreteFeito(reserva, em: e.em, batch) }
             case .falhou(let e):
                 view = NotificacaoView(
                     id: e.notificacaoId.lowercasedString, tipo: e.tipo, titulo: e.titulo, texto: e.texto,
                     reservaId: e.reservaId?.lowercasedString, canal: e.canal, status: "falhou", em: e.em)
-                if e.tipo == .lembrete, let reserva = e.reservaId { batch.delete(lembretes, reserva.lowercasedString) }
+                if e.tipo == .lembrete, let reserva = e.reservaId { try await lembreteFeito(reserva, em: e.em, batch) }
             }
             let usuario: String =
                 switch event {

@@ -232,6 +232,65 @@ struct PagamentosTests {
         }
     }
 
+    @Test("a moved booking's reminder: one of the old time (read before the move) keeps the new time's due, and a list behind the move sends none")
+    func a_moved_bookings_reminder_survives_the_old_times() async throws {
+        let clock = ManualClock(segundaDeManha)
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let (id, antigo) = try await reservaComLembrete(harness, client, cenario)  // Tuesday 10:00
+            let reservaId = try #require(UUID(uuidString: id))
+            // The desk moves it to Tuesday 15:00 (once its check-in code is issued).
+            _ = try await eventually("the move") {
+                let r = try await client.json(
+                    .post, "/api/reservas/\(id)/remarcacao", #"{"inicio":"2026-11-24T15:00:00-03:00","fim":"2026-11-24T16:00:00-03:00"}"#,
+                    token: cenario.admin)
+                return r.status == .ok ? true : nil
+            }
+            func listado() async throws -> LembreteView? {
+                try await harness.store.document(NotificacoesReadModel.lembretes, key: id)
+                    .map { try ReadModelJSON.decoder.decode(LembreteView.self, from: $0) }
+            }
+            let movido = try await eventually("the list at the new time") { try await listado()?.remarcadaEm != nil ? try await listado() : nil }
+            let novo = try #require(try await harness.store.document(NotificacoesReadModel.lembretes, key: id))
+
+            // A reminder of the old time sent by a timer that read the booking just before the
+            // move (its instant is before the move's): the new time's reminder stays due.
+            let antes = try #require(movido.remarcadaEm).addingTimeInterval(-60)
+            let notificacaoId = UUID()
+            let velho = Notificacao.Event.enviada(
+                .init(
+                    notificacaoId: notificacaoId, usuarioId: movido.usuarioId, tipo: .lembrete, canal: "email", titulo: "Lembrete",
+                    texto: "Sua reserva começa às 10:00", reservaId: reservaId, messageId: "teste", tentativas: 1, em: antes))
+            try await harness.store.append(
+                to: StreamName(category: "notificacao", id: notificacaoId.lowercasedString), expected: .noStream,
+                events: [try NewEvent(eventId: UUID(), event: velho, occurredAt: antes)])
+            _ = try await eventually("the old reminder in the inbox") {
+                try await harness.store.document(NotificacoesReadModel.caixa, key: notificacaoId.lowercasedString)
+            }
+            #expect(try await listado() == movido, "the old time's reminder ended the new time's")
+
+            // The list as a projection behind the move would have it (the old time, due at 10:00
+            // the day before): the timer reads the booking itself and sends nothing.
+            try await harness.store.commit(
+                [ReadModelChange(collection: NotificacoesReadModel.lembretes, key: id, grupo: "prazo", ordem: "2026-11-24T13:00:00Z", doc: antigo)],
+                checkpoint: "teste-atraso", at: .start)
+            clock.advance(by: 5 * 3_600)  // Monday 13:00: 21 h before the old start, 26 before the new
+            #expect(try await harness.backend.negocio.notificacoes.enviarLembretesVencidos() == 0)
+            #expect(try harness.emails().filter { $0.subject?.hasPrefix("Lembrete") == true }.isEmpty)
+
+            // Caught up: the new time's reminder goes out once it is due.
+            try await harness.store.commit(
+                [ReadModelChange(collection: NotificacoesReadModel.lembretes, key: id, grupo: "prazo", ordem: "2026-11-24T18:00:00Z", doc: novo)],
+                checkpoint: "teste-atraso", at: .start)
+            clock.advance(by: 2 * 3_600 + 1_800)  // Monday 15:30
+            #expect(try await harness.backend.negocio.notificacoes.enviarLembretesVencidos() == 1)
+            let enviados = try harness.emails().filter { $0.subject?.hasPrefix("Lembrete") == true }
+            #expect(enviados.count == 1 && enviados.first?.subject?.contains("15:00") == true, "\(enviados.map(\.subject))")
+        }
+    }
+
     @Test("reminders: a confirmed booking's member is told the day before; one that cannot be told does not hold up the rest")
     func reminders_go_out_past_one_that_cannot() async throws {
         let clock = ManualClock(segundaDeManha)

@@ -134,6 +134,91 @@ struct RemarcacaoTests {
         }
     }
 
+    @Test("where a booking can move: its space's free time with its own counted as free, for its member and the desk only")
+    func the_times_a_booking_can_move_to() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))  // Monday 23/11 08:00 in São Paulo
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            #expect(try await client.register("bruno@example.com", nome: "Bruno").status == .created)
+            let bruno = try await client.token("bruno@example.com")
+            // Hers on Wednesday 10:00–11:00; Bruno's from 11:20, leaving 20 minutes between them
+            // (the room's minimum is 30: too short to book alone).
+            let dela = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro)
+            let id = try #require(dela.object["id"] as? String, "\(String(buffer: dela.body))")
+            let dele = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T11:20:00-03:00", "2026-11-25T12:20:00-03:00"), token: bruno)
+            #expect(dele.status == .created, "\(String(buffer: dele.body))")
+            func livres(_ r: TestResponse) -> [(Date, Date)] {
+                (r.object["livres"] as? [[String: Any]] ?? []).map {
+                    (Self.horario($0["inicio"] as? String ?? ""), Self.horario($0["fim"] as? String ?? ""))
+                }
+            }
+            let (dez, onzeEVinte) = (Self.horario("2026-11-25T10:00:00-03:00"), Self.horario("2026-11-25T11:20:00-03:00"))
+
+            // The space's availability, for anyone: neither her hour nor the 20 minutes after it.
+            let publica = try await eventually("both bookings on the space's day") {
+                let r = try await client.json(.get, "/api/espacos/\(cenario.sala)/disponibilidade?data=2026-11-25")
+                return livres(r).contains { $0.1 == dez } && !livres(r).contains { $0.0 <= dez && $0.1 > dez } ? r : nil
+            }
+            #expect(!livres(publica).contains { $0.1 >= onzeEVinte && $0.0 < onzeEVinte }, "\(String(buffer: publica.body))")
+            // Hers to move: from the opening to 11:20 in one stretch (so 10:20–11:20 is a move).
+            for token in [cenario.membro, cenario.admin] {
+                let r = try await eventually("her times to move") {
+                    let r = try await client.json(.get, "/api/reservas/\(id)/remarcacao/horarios?data=2026-11-25", token: token)
+                    return r.status == .ok && livres(r).contains { $0.0 <= dez && $0.1 == onzeEVinte } ? r : nil
+                }
+                #expect(r.object["espacoId"] as? String == cenario.sala)
+            }
+            // Another member's booking is not found; the date is required and checked.
+            #expect(try await client.json(.get, "/api/reservas/\(id)/remarcacao/horarios?data=2026-11-25", token: bruno).status == .notFound)
+            #expect(try await client.json(.get, "/api/reservas/\(id)/remarcacao/horarios?data=2026-11-25").status == .unauthorized)
+            for consulta in ["", "?data=25/11/2026"] {
+                let r = try await client.json(.get, "/api/reservas/\(id)/remarcacao/horarios\(consulta)", token: cenario.membro)
+                let campo = (r.object["detalhes"] as? [String: Any])?["campo"] as? String
+                #expect(r.status == .badRequest && campo == "data", "\(String(buffer: r.body))")
+            }
+        }
+    }
+
+    @Test(
+        "a booking moved before checkin issued its code gets it, for the new time, in the move's append; checkin's issue, decided on the old time, does not commit after it"
+    )
+    func a_move_issues_the_code_checkin_has_not() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))  // Monday 23/11 08:00 in São Paulo
+        defer { harness.removeFiles() }
+        try await harness.test(reactors: false) { client in
+            let cenario = try await Cenario.make(harness, client)
+            let id = try await reservaConfirmada(client, cenario)  // today 09:00–11:00; no reactors: no code yet
+            let reservaId = try #require(UUID(uuidString: id))
+            // Checkin's issue, decided now on the booking's time (09:00): it commits after the move, or not at all.
+            let confirmada = try #require(try await harness.allEvents().last { $0.type == "ReservaConfirmada" })
+            let tardia = try await harness.backend.negocio.checkin.reagir(confirmada)
+            #expect(tardia.count == 1)
+
+            let movida = try await client.json(
+                .post, "/api/reservas/\(id)/remarcacao", #"{"inicio":"2026-11-23T14:00:00-03:00","fim":"2026-11-23T16:00:00-03:00"}"#,
+                token: cenario.admin)
+            #expect(movida.status == .ok, "\(String(buffer: movida.body))")
+            await #expect(throws: WrongExpectedVersion.self) { _ = try await harness.store.append(tardia) }
+
+            // One code, for the new time, its window around 14:00 (the unit's default tolerance).
+            let eventos = try await harness.store.readStream(StreamName(category: "checkin", id: reservaId.lowercasedString), from: 1, limit: 10)
+            #expect(eventos.map(\.type) == ["CheckinLiberado"])
+            let evento = try #require(eventos.first)
+            guard case .liberado(let liberado)? = try Checkin.Event.decode(type: evento.type, data: evento.data, using: EventJSON.decoder) else {
+                Issue.record("no CheckinLiberado")
+                return
+            }
+            #expect(liberado.inicio == Self.horario("2026-11-23T14:00:00-03:00") && liberado.fim == Self.horario("2026-11-23T16:00:00-03:00"))
+            #expect(liberado.janela.abreEm < liberado.inicio && liberado.janela.fechaEm > liberado.inicio)
+            #expect(liberado.janela.abreEm > Self.horario("2026-11-23T11:00:00-03:00"))
+            // Checkin's reaction, decided again (the bus redelivers it), finds the code: nothing to write.
+            #expect(try await harness.backend.negocio.checkin.reagir(confirmada).isEmpty)
+        }
+    }
+
     @Test("the member moves within the free window and not to a dearer time; the front desk moves any booking until it starts or the check-in")
     func window_price_and_front_desk() async throws {
         let clock = ManualClock(segundaDeManha)

@@ -87,7 +87,7 @@ public final class CheckinService: Sendable {
         let alvo = Checkin.Reservada(
             reservaId: id, usuarioId: pedido.usuarioId, espacoId: pedido.espacoId, unidadeId: pedido.unidadeId, intervalo: pedido.intervalo)
         let now = clock.now
-        let command = Checkin.Command.liberar(alvo, codigo: Self.novoCodigo(), tolerancia: try await tolerancia(pedido.unidadeId), em: now)
+        let command = Checkin.Command.liberar(alvo, codigo: .sorteado(), tolerancia: try await tolerancia(pedido.unidadeId), em: now)
         let events = try Checkin.decider.decide(command, state)
         guard !events.isEmpty else { return [] }
         return [StreamWrite(stream: stream, expected: .after(version), events: try Events.new(events, at: now, metadata: metadata(causa, id)))]
@@ -137,14 +137,6 @@ public final class CheckinService: Sendable {
     func tolerancia(_ unidade: UUID) async throws -> Checkin.Tolerancia {
         guard case .existente(let dados) = try await unidades.load(StreamNames.unidade(Unidade.ID(unidade))).state else { return .padrao }
         return Checkin.Tolerancia(antesMinutos: dados.janelaDeCheckin.antesMinutos, depoisMinutos: dados.janelaDeCheckin.depoisMinutos)
-    }
-
-    /// Six characters drawn uniformly from the code alphabet by the system's CSPRNG
-    /// (`SystemRandomNumberGenerator`: getrandom(2) on Linux).
-    static func novoCodigo() -> Checkin.Codigo {
-        var gerador = SystemRandomNumberGenerator()
-        let tamanho = Checkin.Codigo.alfabeto.count
-        return Checkin.Codigo(indices: (0..<Checkin.Codigo.tamanho).map { _ in Int.random(in: 0..<tamanho, using: &gerador) })
     }
 
     // MARK: Commands
@@ -355,5 +347,16 @@ extension ServiceError {
                 .conflito, codigo: "prazo_nao_vencido", mensagem: "o prazo de check-in ainda não terminou",
                 detalhes: ["fechaEm": iso(fechaEm)])
         }
+    }
+}
+
+extension Checkin.Codigo {
+    /// Six characters drawn uniformly from the code alphabet by the system's CSPRNG
+    /// (`SystemRandomNumberGenerator`: getrandom(2) on Linux). Issued by checkin on a booking's
+    /// confirmation, or by reservas when a booking moves before checkin has (ADR 0021).
+    static func sorteado() -> Self {
+        var gerador = SystemRandomNumberGenerator()
+        let letras = alfabeto.count
+        return Self(indices: (0..<tamanho).map { _ in Int.random(in: 0..<letras, using: &gerador) })
     }
 }

@@ -139,7 +139,10 @@ extension EspacosService {
     /// Free intervals of a space on a local date (the unit's time zone), where a booking could
     /// start now: none before the minimum notice or beyond the maximum lead time, none for a
     /// space without a price table (it takes no bookings); opening hours (`aberto`) as they are.
-    public func disponibilidade(_ id: String, data texto: String) async throws -> Disponibilidade {
+    /// `ignorando`: a booking whose time counts as free, for moving it (ADR 0021): its own time
+    /// joins the stretches around it before the minimum duration is applied, so 10:00–11:00 is
+    /// shown movable to 10:30–11:30 even when 11:00–11:30 alone is too short to book.
+    public func disponibilidade(_ id: String, data texto: String, ignorando reserva: String? = nil) async throws -> Disponibilidade {
         guard let data = DataLocal(texto) else {
             throw ServiceError.requisicaoInvalida("'data' deve ser uma data AAAA-MM-DD, como 2026-11-23", detalhes: ["campo": "data"])
         }
@@ -150,7 +153,8 @@ extension EspacosService {
         func livresDo(_ dia: DataLocal) async throws -> [Espaco.Livre] {
             let ocupacao = try await store.document(ReservasReadModel.ocupacao, key: ReservasReadModel.ocupacaoKey(dados.id.rawValue, dia))
                 .map { try ReadModelJSON.decoder.decode(OcupacaoView.self, from: $0) }
-            return dados.disponibilidade(em: dia, fuso: fuso, ocupacoes: ocupacao.map { Array($0.reservas.values) } ?? [])
+            let ocupacoes = ocupacao.map { $0.reservas.filter { $0.key != reserva?.lowercased() }.map(\.value) } ?? []
+            return dados.disponibilidade(em: dia, fuso: fuso, ocupacoes: ocupacoes)
         }
         var livres = try await livresDo(data)
         // A free stretch that reaches midnight goes on into the day next to it, and a booking

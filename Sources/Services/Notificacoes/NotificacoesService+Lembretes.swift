@@ -44,6 +44,9 @@ extension NotificacoesService {
             pendentes += 1
             // Cancelled (or expired) while the reminders' read model had not caught up: nothing to remind.
             guard let (reserva, espaco, unidade, _) = try await contexto(Reserva.ID(reservaId), confirmada: true) else { continue }
+            // Moved since the list was read (it has not caught up): the next round has its new time.
+            // (Within a second: the list's dates are stored as text.)
+            guard abs(reserva.intervalo.start.timeIntervalSince(lembrete.inicio)) < 1 else { continue }
             let quando = Self.quando(reserva.intervalo, fuso: unidade?.fusoHorario)
             let aviso = Aviso(
                 tipo: .lembrete, usuarioId: reserva.usuarioId, reservaId: reservaId, titulo: "Lembrete: \(espaco?.nome ?? "sua reserva"), \(quando)",

@@ -72,7 +72,7 @@ extension ReservasService {
                 writes += try await agendaMoves(
                     id, de: atual.solicitacao.dias, para: remarcada, espacoId: espacoId.rawValue, limite: limite, revisao: novo.espacoVersao,
                     meta: meta, em: now)
-                writes += try await checkinMove(id, para: para, tolerancia: tolerancia, meta: meta, em: now)
+                writes += try await checkinMove(id, atual.solicitacao, para: para, tolerancia: tolerancia, meta: meta, em: now)
                 do {
                     try await store.append(writes, receipt: caller.receipt)
                     return try Self.view(movida.reduce(state, Reserva.decider.evolve))
@@ -124,21 +124,23 @@ extension ReservasService {
     }
 
     /// The check-in code's new window, in the move's append. A booking just confirmed whose code
-    /// checkin has not issued yet waits (503, try again): the code, issued from the booking's
-    /// time as checkin read it, could otherwise be issued for the old time just after the move.
-    /// Once issued, the code's stream is written at the version read, so a check-in at the same
-    /// instant and the move cannot both commit. A member already checked in is not moved (409
-    /// `checkin_realizado`).
+    /// checkin has not issued yet gets it here, for the new time (`CheckinLiberado`, on the
+    /// empty stream): checkin's own issue, decided on the booking's old time, then finds the
+    /// stream written and decides again (it has a code: nothing to do). Once issued, the code's
+    /// stream is written at the version read, so a check-in at the same instant and the move
+    /// cannot both commit. A member already checked in is not moved (409 `checkin_realizado`).
     private func checkinMove(
-        _ id: Reserva.ID, para: TimeRange, tolerancia: Checkin.Tolerancia, meta: EventMetadata, em now: Date
+        _ id: Reserva.ID, _ pedido: Reserva.Solicitada, para: TimeRange, tolerancia: Checkin.Tolerancia, meta: EventMetadata, em now: Date
     ) async throws
         -> [StreamWrite]
     {
         let stream = StreamNames.checkin(id)
         let (state, version) = try await checkins.load(stream)
-        guard version > 0 else {
-            throw ServiceError.indisponivel(
-                "a reserva acabou de ser confirmada e o código de check-in está sendo emitido; tente de novo em instantes", retryAfter: 1)
+        if case .inexistente = state {
+            let alvo = Checkin.Reservada(
+                reservaId: id, usuarioId: pedido.usuarioId, espacoId: pedido.espacoId, unidadeId: pedido.unidadeId, intervalo: para)
+            let liberado = try Checkin.decider.decide(.liberar(alvo, codigo: .sorteado(), tolerancia: tolerancia, em: now), state)
+            return [StreamWrite(stream: stream, expected: .after(version), events: try Events.new(liberado, at: now, metadata: meta))]
         }
         let events: [Checkin.Event]
         do {
