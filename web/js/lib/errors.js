@@ -3,6 +3,8 @@
 // produce today). Codes whose `mensagem` already says exactly what to fix (validation) show it;
 // unknown codes fall back to `mensagem`.
 
+import { money } from './format.js';
+
 const friendly = {
   // contas e sessão
   credenciais_invalidas: 'E-mail ou senha incorretos. Confira e tente de novo.',
@@ -19,10 +21,15 @@ const friendly = {
 
   // reservas
   horario_indisponivel: 'Esse horário acabou de ser reservado por outra pessoa. Escolha outro horário.',
-  ja_iniciada: 'Esta reserva já começou e não pode mais ser cancelada.',
+  ja_iniciada: 'Esta reserva já começou: não pode mais ser cancelada nem mudar de horário.',
   reserva_ja_existe: 'Esta reserva já foi registrada.',
   ainda_nao_expirou: 'O prazo de pagamento desta reserva ainda não venceu.',
   ainda_nao_terminou: 'Esta reserva ainda não terminou.',
+
+  // mudar o horário de uma reserva (reserva_nao_confirmada e checkin_realizado também respondem a
+  // um check-in e a um cancelamento: a `mensagem` do servidor diz o caso)
+  remarcacao_fora_do_prazo: 'O prazo para mudar o horário desta reserva sem custo já passou: é o mesmo do cancelamento sem multa. Para mudar agora, fale com a recepção da unidade.',
+  remarcacao_mais_cara: 'O novo horário custa mais que o atual pela tabela de preços, e o valor da reserva não muda. Escolha um horário de mesmo preço, ou cancele esta reserva e reserve o novo horário.',
 
   // pagamentos e check-in
   pagamento_ja_iniciado: 'O pagamento desta reserva já foi iniciado.',
@@ -136,6 +143,11 @@ export function describeError(error) {
   if (error.code === 'conta_bloqueada' && error.retryAfter) {
     const minutes = Math.max(1, Math.ceil(error.retryAfter / 60));
     return `Por segurança, o acesso a esta conta foi pausado depois de várias tentativas. Tente de novo em ${minutes} minuto${minutes === 1 ? '' : 's'}.`;
+  }
+  const { novo, atual } = error.detalhes ?? {};
+  if (error.code === 'remarcacao_mais_cara' && /^\d+$/.test(String(novo)) && /^\d+$/.test(String(atual))) {
+    // The two prices the server compared: the table's for each time, before discounts.
+    return `O novo horário custa ${money(Number(novo))} pela tabela de preços, mais que os ${money(Number(atual))} do atual, e o valor da reserva não muda. Escolha um horário de mesmo preço, ou cancele esta reserva e reserve o novo horário.`;
   }
   if (error.code === 'erro_interno' && error.requestId) {
     return `${friendly.erro_interno} Se continuar, informe à equipe o código ${error.requestId}.`;

@@ -140,6 +140,7 @@ export const NOTIFICACAO_TIPOS = {
   reserva_confirmada: 'Reserva confirmada',
   pagamento_recebido: 'Pagamento recebido',
   lembrete: 'Lembrete',
+  remarcacao: 'Reserva remarcada',
   cancelamento: 'Cancelamento',
   reembolso: 'Reembolso',
   no_show: 'Ausência',

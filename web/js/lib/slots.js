@@ -128,3 +128,45 @@ function barrier(list, from, to) {
   }
   return null;
 }
+
+/**
+ * Where a booking of `minutos` may start on a day, for moving it there: the starts on the grid
+ * of the day's opening (`step` from each open interval's start), not before `now` plus the
+ * minimum notice nor after `now` plus the maximum lead (`antecedenciaMaximaDias`, 0: none),
+ * whose whole interval is open and free. The availability is the booking's own
+ * (GET /api/reservas/{id}/remarcacao/horarios: its own time counts as free); `seguinte` the next
+ * day's, for a booking that runs past midnight (the API cuts each day at its midnight).
+ * → [{inicio, fim}] in ms, by start.
+ */
+export function iniciosQueCabem(disponibilidade, minutos, {
+  now = Date.now(), antecedenciaMinimaMinutos = 0, antecedenciaMaximaDias = 0, step = STEP_MINUTES, seguinte = null,
+} = {}) {
+  const span = (l) => ({ inicio: Date.parse(l.inicio), fim: Date.parse(l.fim), vagas: l.vagas ?? 1 });
+  const aberto = (disponibilidade.aberto ?? []).map(span).sort((a, b) => a.inicio - b.inicio);
+  const abertos = [...aberto, ...(seguinte?.aberto ?? []).map(span)].sort((a, b) => a.inicio - b.inicio);
+  const livres = [...(disponibilidade.livres ?? []), ...(seguinte?.livres ?? [])].map(span).sort((a, b) => a.inicio - b.inicio);
+  const earliest = now + antecedenciaMinimaMinutos * MINUTE;
+  const latest = antecedenciaMaximaDias > 0 ? now + antecedenciaMaximaDias * 1440 * MINUTE : Infinity;
+  const length = minutos * MINUTE;
+  const result = [];
+  for (const a of aberto) {
+    for (let t = a.inicio; t < a.fim; t += step * MINUTE) {
+      if (t < earliest || t > latest) continue;
+      const slot = { inicio: t, fim: t + length };
+      if (covered(abertos, slot) && placesIn(livres, slot) > 0) result.push(slot);
+    }
+  }
+  return result;
+}
+
+/** Whether contiguous intervals of `list` (by start) cover all of [inicio, fim). */
+function covered(list, { inicio, fim }) {
+  let cursor = inicio;
+  for (const l of list) {
+    if (l.fim <= cursor) continue;
+    if (l.inicio > cursor) return false;
+    cursor = l.fim;
+    if (cursor >= fim) return true;
+  }
+  return false;
+}

@@ -16,7 +16,7 @@ import { pageHeader, loadInto, pager, badge, announce } from '../lib/ui.js';
 import { setUnread } from '../lib/unread.js';
 
 const KIND = {
-  boas_vindas: 'info', reserva_confirmada: 'sucesso', pagamento_recebido: 'sucesso', lembrete: 'aviso',
+  boas_vindas: 'info', reserva_confirmada: 'sucesso', pagamento_recebido: 'sucesso', lembrete: 'aviso', remarcacao: 'info',
   cancelamento: 'neutro', reembolso: 'info', no_show: 'neutro', expiracao: 'aviso', visita: 'info', correspondencia: 'info',
   chamado: 'info', encontro: 'info',
 };
@@ -104,7 +104,7 @@ export function render({ container, query, setQuery, signal }) {
 
 function reservaLink(n) {
   const hidden = h('span', { class: 'visually-hidden' }, ` (${n.titulo})`);
-  if (n.tipo === 'reserva_confirmada' || n.tipo === 'lembrete') {
+  if (n.tipo === 'reserva_confirmada' || n.tipo === 'lembrete' || n.tipo === 'remarcacao') {
     return h('a', { href: `/reservas/${n.reservaId}/checkin`, 'data-link': true }, 'Ver código de check-in', hidden);
   }
   if (n.tipo === 'pagamento_recebido' || n.tipo === 'reembolso') {

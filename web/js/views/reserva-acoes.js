@@ -4,8 +4,11 @@
 // has closed), check out (after check-in), see the payment and its refunds, cancel it (before
 // it starts and before any check-in: the server refuses it after one), and for an occurrence of
 // a series, cancel it and the ones after it. One paid at the reception is cancelled there.
+// A confirmed booking moves to another time ("Mudar horário", lib/remarcacao.js) while cancelling
+// it would still be free; after that, the member is told the reception can do it.
 
 import { h } from '../lib/dom.js';
+import { botaoMudarHorario, membroPodeMudar, podeMudar } from '../lib/remarcacao.js';
 
 function actionLink(href, text, hidden, { primary = false } = {}) {
   return h('a', { href, 'data-link': true, class: `button button--small${primary ? '' : ' button--secondary'}` },
@@ -24,7 +27,7 @@ function awaited(checkin, now) {
 /**
  * [{id, applies(reserva, now, checkin) → boolean, button(reserva, handlers) → Node}]
  * checkin: the booking's GET /api/reservas/{id}/checkin, or null when it was not read.
- * handlers: {cancel(reserva, button), cancelSeries(reserva, button)} — provided by the list.
+ * handlers: {cancel(reserva, button), cancelSeries(reserva, button), move(reserva, button)} — provided by the list.
  */
 export const ACOES_DA_RESERVA = [
   {
@@ -46,6 +49,12 @@ export const ACOES_DA_RESERVA = [
     id: 'pagamento',
     applies: (r) => Boolean(r.pagamentoId) && r.status !== 'solicitada',
     button: (r) => actionLink(`/reservas/${r.id}/pagamento`, 'Pagamento', ' desta reserva'),
+  },
+  {
+    // Another time of the same space, of the same length: the list opens its panel under the row.
+    id: 'mudar-horario',
+    applies: (r, now, checkin) => membroPodeMudar(r, now, checkin),
+    button: (r, { move }) => botaoMudarHorario(r, move),
   },
   {
     id: 'cancelar',
@@ -75,5 +84,11 @@ export const ACOES_DA_RESERVA = [
     id: 'cancelar-na-recepcao',
     applies: (r, now, checkin) => pagaNaRecepcao(r) && Date.parse(r.inicio) > now && (!checkin || checkin.status === 'aguardando'),
     button: () => h('span', { class: 'small acao-nota' }, 'Paga na recepção: para cancelar, fale com a recepção.'),
+  },
+  {
+    // The free window to move it has closed (the desk is not bound by it): a line, not a button.
+    id: 'mudar-na-recepcao',
+    applies: (r, now, checkin) => podeMudar(r, now, checkin) && !membroPodeMudar(r, now, checkin) && !pagaNaRecepcao(r),
+    button: () => h('span', { class: 'small acao-nota' }, 'Para mudar o horário, fale com a recepção.'),
   },
 ];

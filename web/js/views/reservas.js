@@ -5,6 +5,8 @@
 // time ran out says so instead. A booking that spent credits says how much, and once it ended
 // what came back to the balance and what the cancellation policy kept (from the statement). An
 // occurrence of a series says which, and cancels itself and the ones after it at once.
+// A confirmed booking moves to another time of the same length ("Mudar horário": a panel under
+// its row, lib/remarcacao.js) while cancelling it would still be free; a moved one says so.
 // Above them, the way to the member's mail, help-desk requests and the community's events (which
 // the menu has no room for).
 
@@ -19,6 +21,7 @@ import {
 import { ACOES_DA_RESERVA } from './reserva-acoes.js';
 import { creditosUsados, usouCreditos, devolucoesPorReserva, quantidade } from '../lib/creditos.js';
 import { politica } from './espaco.js';
+import { abrirSobALinha } from '../lib/remarcacao.js';
 
 /** Whether a booking is still ahead (or under way): not over, and neither cancelled nor expired. */
 export function proxima(r, now = Date.now()) {
@@ -28,6 +31,8 @@ export function proxima(r, now = Date.now()) {
 export function render({ container, query, setQuery, signal }) {
   let pagina = Math.max(1, Number(query.get('pagina')) || 1);
   let devolucoes = new Map();
+  // After a move, the booking's "Mudar horário" (or its row) gets the focus back once the list is drawn again.
+  let focarDepois = null;
   const list = h('div');
   const correio = h('div');
   // The help desk, which the menu has no room for: a discreet line, or the team's answers waiting.
@@ -132,6 +137,15 @@ export function render({ container, query, setQuery, signal }) {
             pagina, total: anteriores.length, noun: ['reserva anterior', 'reservas anteriores'], label: 'Páginas das reservas anteriores',
             onPage: (n) => { pagina = n; load(); },
           })) : null);
+      if (focarDepois) {
+        const row = list.querySelector(`tr[data-reserva="${CSS.escape(focarDepois)}"]`);
+        const alvo = row?.querySelector('[data-acao="mudar-horario"]') ?? row?.querySelector('a, button');
+        focarDepois = null;
+        if (alvo) {
+          alvo.focus();
+          return;
+        }
+      }
       announce(`${proximas.length} ${proximas.length === 1 ? 'reserva próxima' : 'reservas próximas'}, ${anteriores.length} ${anteriores.length === 1 ? 'anterior' : 'anteriores'}`);
     }, { signal, text: 'Carregando suas reservas…' });
   }
@@ -144,6 +158,7 @@ export function render({ container, query, setQuery, signal }) {
     const line = (text) => h('span', { class: 'small block' }, text);
     const parts = [badge(...situacaoDaReserva(r))];
     if (r.serie) parts.push(line(`Série: ${r.serie.numero}ª reserva`));
+    if (r.remarcacoes) parts.push(line(r.remarcacoes === 1 ? 'Remarcada' : `Remarcada ${r.remarcacoes} vezes`));
     if (r.status === 'solicitada' && r.expiraEm) {
       parts.push(line(`Horário guardado até ${deadline(r.expiraEm, tz(espacos, r))}`));
     }
@@ -188,9 +203,27 @@ export function render({ container, query, setQuery, signal }) {
     const handlers = {
       cancel: (res, button) => cancel(res, button, espacos),
       cancelSeries: (res, button) => cancelSeries(res, button, espacos),
+      move: (res, button) => move(res, button, espacos),
     };
-    const buttons = ACOES_DA_RESERVA.filter((a) => a.applies(r, now, checkin ?? null)).map((a) => a.button(r, handlers));
+    // A booking made before bookings carried their terms is bound by its unit's (as on the server).
+    const termos = r.politicaDeCancelamento ? r : { ...r, politicaDeCancelamento: espacos.get(r.espacoId)?.unidade?.politicaDeCancelamento };
+    const buttons = ACOES_DA_RESERVA.filter((a) => a.applies(termos, now, checkin ?? null)).map((a) => a.button(termos, handlers));
     return buttons.length ? h('div', { class: 'row-actions' }, buttons) : '—';
+  }
+
+  /** "Mudar horário": the panel under the booking's row; after the move, the message and the list again. */
+  function move(r, button, espacos) {
+    abrirSobALinha(r, button, {
+      espaco: espacos.get(r.espacoId)?.espaco,
+      tz: tz(espacos, r),
+      signal,
+      onFeito: (movida, texto) => {
+        flash(texto, 'sucesso');
+        announce(texto);
+        focarDepois = movida.id ?? r.id;
+        load();
+      },
+    });
   }
 
   async function cancel(r, button, espacos) {

@@ -10,6 +10,9 @@
 // of the day (tours.js: prospects' guided visits, and the unit's tour hours).
 // A toggle turns the day into its week (quadro-semana.js: per space and day, how many bookings
 // and how they stand); a day of the week opens that day.
+// A confirmed booking not yet begun moves to another time of the same length ("Mudar horário",
+// under its time: a panel under its row, lib/remarcacao.js; the desk is bound by no window nor
+// price); the refresh waits while a panel is open.
 
 import { api, allPages, Action } from '../../lib/api.js';
 import { nomeDoEspaco, espaco as loadEspaco } from '../../lib/catalog.js';
@@ -32,6 +35,7 @@ import { quadroDaSemana } from './quadro-semana.js';
 import { buscaDeMembro } from '../../lib/busca-de-membro.js';
 import { correspondencia } from './correspondencia.js';
 import { chamados } from './chamados.js';
+import { abrirSobALinha, botaoMudarHorario, podeMudar } from '../../lib/remarcacao.js';
 
 const ATUALIZA_A_CADA = 15_000;
 const DIAS_DA_SEMANA = 7;
@@ -280,7 +284,7 @@ export async function render({ container, query, setQuery, signal }) {
         className: 'table--palavras table--dia',
         rowAttrs: (r) => ({ dataset: { reserva: r.id, estado: presenca(r) } }),
         columns: [
-          { label: 'Horário', cell: (r) => (r.dias?.length > 1 ? interval(r.inicio, r.fim, tz) : `${time(r.inicio, tz)}–${time(r.fim, tz)}`) },
+          { label: 'Horário', cell: (r) => horario(r, tz, espacos, quem(r)) },
           { label: 'Espaço', cell: (r) => nomeDoEspaco(espacos.get(r.espacoId), r.espacoId) },
           { label: 'Membro', cell: (r) => quem(r) },
           { label: 'Presença', cell: (r) => presencaCell(r, tz) },
@@ -289,6 +293,26 @@ export async function render({ container, query, setQuery, signal }) {
           { label: 'Ações', cell: (r) => actions(r, tz, nomeDoEspaco(espacos.get(r.espacoId), r.espacoId), quem(r)) },
         ],
       }));
+  }
+
+  /** The booking's time and, while it can move, "Mudar horário" (beside what it changes). */
+  function horario(r, tz, espacos, quem) {
+    const quando = r.dias?.length > 1 ? interval(r.inicio, r.fim, tz) : `${time(r.inicio, tz)}–${time(r.fim, tz)}`;
+    if (!podeMudar(r)) return quando;
+    return [h('span', { class: 'block' }, quando), h('span', { class: 'block remarcacao__abrir' }, botaoMudarHorario(r, (res, button) => {
+      abrirSobALinha(res, button, {
+        espaco: espacos.get(res.espacoId)?.espaco,
+        tz,
+        equipe: true,
+        quem,
+        signal,
+        onFeito: (movida, texto) => {
+          flash(texto, 'sucesso');
+          announce(texto);
+          load({ quiet: true });
+        },
+      });
+    }, ` da reserva de ${quem}`))];
   }
 
   function presencaCell(r, tz) {
@@ -304,6 +328,7 @@ export async function render({ container, query, setQuery, signal }) {
   function statusCell(r, tz) {
     const parts = [badge(...situacaoDaReserva(r))];
     if (r.status === 'solicitada' && r.expiraEm) parts.push(h('span', { class: 'small block' }, `Horário guardado até ${deadline(r.expiraEm, tz)}`));
+    if (r.remarcacoes) parts.push(h('span', { class: 'small block' }, r.remarcacoes === 1 ? 'Remarcada' : `Remarcada ${r.remarcacoes} vezes`));
     const devolvido = Math.max(r.reembolsoSolicitado ?? 0, r.cancelamento?.reembolso ?? 0);
     const recusa = recusaDoPagamento(r);
     if (recusa !== null) parts.push(h('span', { class: 'small block' }, `Pagamento recusado: ${recusa}${devolvido > 0 ? `; pago depois, reembolso ${money(devolvido)}` : ''}`));
@@ -642,7 +667,8 @@ export async function render({ container, query, setQuery, signal }) {
 
   // ---- live: a quiet refresh every 15 s while the page is in sight ----------------------------------
   const refresh = () => {
-    if (document.visibilityState !== 'visible' || acting > 0 || document.querySelector('dialog[open]') || semAviso.emUso()) return;
+    if (document.visibilityState !== 'visible' || acting > 0 || document.querySelector('dialog[open]') || semAviso.emUso()
+      || content.querySelector('.remarcacao')) return;
     load({ quiet: true });
   };
   const timer = setInterval(refresh, ATUALIZA_A_CADA);
