@@ -6,9 +6,10 @@ reservas" the booking offers "Mudar horário", whose panel opens under its row w
 its heading (and "Fechar" gives it back to the button): the booking's day, its own hour counting
 as free for itself (10:30–11:30 is offered for 10:00–11:00, 10:00 itself is not), "O valor e o
 código de check-in continuam os mesmos". An evening hour the price table makes dearer is refused
-in words with both prices (the API's 409 `remarcacao_mais_cara`); the next day at 15:00 is taken:
-the list shows the new time and "Remarcada", the API agrees (the same total, `remarcacoes` 1) and
-the old hour is free again on the space's page.
+in words with both prices as it is picked ("Este horário custa mais pela tabela") and again by
+the API on "Confirmar" (409 `remarcacao_mais_cara`); the next day at 15:00, "Mesmo preço", is
+taken: the list shows the new time and "Remarcada", the API agrees (the same total,
+`remarcacoes` 1) and the old hour is free again on the space's page.
 
 The front desk moves a member's booking starting within the member's free window (the member
 is refused by the API: 409 `remarcacao_fora_do_prazo`) onto a peak hour on "Reservas do dia"
@@ -54,7 +55,7 @@ def ms(instant: datetime) -> str:
 
 
 def ready(server, membro: str, reserva_id: str) -> None:
-    """Confirmed, and its check-in code issued (until then a move answers 503: try again)."""
+    """Confirmed, and its check-in code issued (the screens as a member finds them a moment later)."""
     eventually(lambda: api(server, "GET", f"/api/reservas/{reserva_id}", token=membro)["status"] == "confirmada", "the confirmation")
     eventually(lambda: api(server, "GET", f"/api/reservas/{reserva_id}/checkin", token=membro).get("codigo"), "the check-in code")
 
@@ -146,9 +147,12 @@ def test_a_member_moves_a_paid_booking_to_another_day_and_the_old_hour_is_free_a
     ui.wait(lambda d: not d.find_elements(By.CSS_SELECTOR, ".remarcacao"), "the panel stayed open")
     assert focused(ui)["acao"] == "mudar-horario" and focused(ui)["expanded"] == "false", focused(ui)
 
-    # a dearer hour (the peak rule): refused in words, both prices said
+    # a dearer hour (the peak rule): said as it is picked, then refused in words, both prices said
     ui.click("Mudar horário", row())
     choose_time(ui, at(2, 18))
+    aviso = ui.wait_text("Este horário custa mais pela tabela", ".remarcacao__preco")
+    assert "(R$ 90,00 contra R$ 60,00)" in aviso.text.replace("\xa0", " ") and "remarcacao__preco--caro" in aviso.get_attribute("class"), aviso.text
+    ui.step("mais caro avisado")
     ui.expect_http(409, f"/api/reservas/{reserva['id']}/remarcacao")
     ui.click("Confirmar novo horário", panel(ui))
     erro = ui.wait_text("O novo horário custa R$", ".remarcacao [role=alert]")
@@ -158,7 +162,10 @@ def test_a_member_moves_a_paid_booking_to_another_day_and_the_old_hour_is_free_a
 
     # another day: its times once loaded, 15:00–16:00 chosen
     ui.set_value("Nova data", depois.date().isoformat())
+    assert not panel(ui).find_element(By.CSS_SELECTOR, ".remarcacao__preco").text, "the other day's price hint stayed"
     choose_time(ui, depois)
+    mesmo = ui.wait_text("Mesmo preço pela tabela", ".remarcacao__preco")
+    assert "(R$ 60,00)" in mesmo.text.replace("\xa0", " ") and "remarcacao__preco--caro" not in mesmo.get_attribute("class"), mesmo.text
     ui.step("outro dia escolhido")
     ui.click("Confirmar novo horário", panel(ui))
     novo = quando(depois, depois + timedelta(hours=1))
@@ -270,6 +277,8 @@ def test_a_member_is_offered_the_move_only_where_it_can_be_done(browser, server)
         ui.click("Mudar horário", row(paga))
         ui.scroll(panel(ui))
         assert "14:30–15:30" in times(ui), times(ui)
+        choose_time(ui, at(3, 14, 30))
+        ui.wait_text("Mesmo preço pela tabela", ".remarcacao__preco")
         assert fits(ui)
         ui.step("painel do membro")
         panel(ui).find_element(By.CSS_SELECTOR, "input[type=date]").send_keys(Keys.ESCAPE)

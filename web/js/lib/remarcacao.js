@@ -6,13 +6,13 @@
 // move to 10:30–11:30), start–end in the unit's
 // zone. The price and the check-in code stay. A member moves a confirmed booking while
 // cancelling it would still be free under its own terms, to a time that costs no more on the
-// table (the server says so otherwise, in errors.js's words); the desk moves any confirmed
-// booking until it starts.
+// table (the chosen time's table price is compared with the booking's as it is picked; the
+// server says so too, in errors.js's words); the desk moves any confirmed booking until it starts.
 
 import { api, Action } from './api.js';
 import { h, replace, uid } from './dom.js';
 import {
-  interval, time, todayIn, addDays, isDate, dateLong, localDate, zonedToMs, duration, zoneLabel, dateTime, isoWithOffset,
+  interval, time, todayIn, addDays, isDate, dateLong, localDate, zonedToMs, duration, zoneLabel, dateTime, isoWithOffset, money,
 } from './format.js';
 import { iniciosQueCabem } from './slots.js';
 import {
@@ -20,7 +20,7 @@ import {
 } from './ui.js';
 
 const HORA = 3_600_000;
-/** A 503 while the code of a just-confirmed booking is issued: tried again this many times, after its Retry-After. */
+/** A 503 (the day's agendas contended at that instant): tried again this many times, after its Retry-After. */
 const TENTATIVAS_SE_OCUPADO = 3;
 
 /**
@@ -132,12 +132,14 @@ export function painelDeRemarcacao({ reserva: r, espaco = {}, tz = 'America/Sao_
     contagem,
     opcoes,
     h('p', { class: 'field__error', id: erroDoHorario }));
+  // The member's chosen time priced on the table against the booking's (the rule: not dearer).
+  const preco = h('p', { class: 'small remarcacao__preco', role: 'status', 'aria-live': 'polite' });
   // An answer of the server, in words, just above the buttons (one place: the times may scroll).
   const erro = h('div', { class: 'remarcacao__erro' });
   const confirmar = h('button', { type: 'submit', class: 'button' }, 'Confirmar novo horário');
   const fecharButton = h('button', { type: 'button', class: 'button button--secondary', onclick: () => onFechar?.() }, 'Fechar');
   const form = h('form', { class: 'form remarcacao__form', novalidate: true, 'aria-labelledby': tituloId },
-    dataField, horarios, erro, h('div', { class: 'actions' }, confirmar, fecharButton));
+    dataField, horarios, equipe ? null : preco, erro, h('div', { class: 'actions' }, confirmar, fecharButton));
 
   const prazo = prazoDoMembro(r);
   const regra = equipe
@@ -195,6 +197,7 @@ export function painelDeRemarcacao({ reserva: r, espaco = {}, tz = 'America/Sao_
 
   function desenhar(inicios, data) {
     const quando = dateLong(data);
+    mostrarPreco(null);
     if (!inicios.length) {
       contagem.textContent = `Nenhum horário livre de ${duration(minutos)} em ${quando}.`;
       replace(opcoes, h('p', { class: 'empty' }, 'Escolha outra data.'));
@@ -223,6 +226,38 @@ export function painelDeRemarcacao({ reserva: r, espaco = {}, tz = 'America/Sao_
     if (!opcao || opcoes.scrollHeight <= opcoes.clientHeight) return;
     opcoes.scrollTop += opcao.getBoundingClientRect().top - opcoes.getBoundingClientRect().top - 4;
   }
+
+  // ---- the chosen time's price (the member's rule: not to a dearer time) --------------------------
+  // Both times quoted on the space's table now (POST /api/precos/cotacao), before discounts: the
+  // subtotals the server compares. The booking's own is quoted once; a failed quote says nothing.
+  let subtotalAtual = null;
+  let vez = 0;
+  const subtotal = (inicio) => api('/api/precos/cotacao', {
+    method: 'POST', idempotent: false, signal,
+    body: { espacoId: r.espacoId, inicio: isoWithOffset(inicio, tz), fim: isoWithOffset(inicio + minutos * 60_000, tz) },
+  }).then((cotacao) => cotacao.subtotal);
+  async function mostrarPreco(inicio) {
+    const esta = ++vez;
+    preco.classList.remove('remarcacao__preco--caro');
+    preco.textContent = '';
+    if (equipe || inicio === null) return;
+    try {
+      subtotalAtual ??= subtotal(proprio.inicio);
+      const [atual, novo] = await Promise.all([subtotalAtual, subtotal(inicio)]);
+      if (esta !== vez) return;
+      preco.classList.toggle('remarcacao__preco--caro', novo > atual);
+      preco.textContent = novo > atual
+        ? `Este horário custa mais pela tabela (${money(novo)} contra ${money(atual)}): escolha um de mesmo preço, ou cancele a reserva e reserve o novo horário.`
+        : novo < atual
+          ? `Pela tabela este horário custa menos (${money(novo)} contra ${money(atual)}); o valor da reserva continua o mesmo, sem reembolso da diferença.`
+          : `Mesmo preço pela tabela (${money(novo)}).`;
+    } catch (error) {
+      subtotalAtual = null;  // asked again on the next choice
+    }
+  }
+  opcoes.addEventListener('change', (event) => {
+    if (event.target?.name === 'inicio') mostrarPreco(Number(event.target.value));
+  });
 
   dataInput.addEventListener('change', () => {
     clearErrors(form);
