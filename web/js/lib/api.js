@@ -188,3 +188,14 @@ export async function allPages(path, { query = {}, signal, maxPages = 20 } = {})
 }
 
 export const PAGE_SIZE = 50;
+
+/** Waits `ms` (between a request's attempts), or until `signal` aborts (then rejects with AbortError). */
+export function pausa(ms, signal) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(new DOMException('aborted', 'AbortError'));
+    }, { once: true });
+  });
+}

@@ -9,7 +9,7 @@
 // table (the chosen time's table price is compared with the booking's as it is picked; the
 // server says so too, in errors.js's words); the desk moves any confirmed booking until it starts.
 
-import { api, Action } from './api.js';
+import { api, Action, pausa } from './api.js';
 import { h, replace, uid } from './dom.js';
 import {
   interval, time, todayIn, addDays, isDate, dateLong, localDate, zonedToMs, duration, zoneLabel, dateTime, isoWithOffset, money,
@@ -274,7 +274,7 @@ export function painelDeRemarcacao({ reserva: r, espaco = {}, tz = 'America/Sao_
       } catch (error) {
         // The check-in code of a booking confirmed a moment ago is being issued: in a moment.
         if (error?.status !== 503 || !error.retryAfter || tentativa >= TENTATIVAS_SE_OCUPADO) throw error;
-        await espera(Math.min(5, error.retryAfter) * 1000, signal);
+        await pausa(Math.min(5, error.retryAfter) * 1000, signal);
       }
     }
   }
@@ -314,14 +314,4 @@ export function painelDeRemarcacao({ reserva: r, espaco = {}, tz = 'America/Sao_
     node,
     focar: () => titulo.focus(),
   };
-}
-
-function espera(ms, signal) {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(new DOMException('Aborted', 'AbortError'));
-    }, { once: true });
-  });
 }

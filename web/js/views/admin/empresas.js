@@ -6,7 +6,7 @@
 // a read model that may lag a moment behind a registration: after one, it is asked again until the
 // new company shows.
 
-import { api, Action } from '../../lib/api.js';
+import { api, Action, pausa } from '../../lib/api.js';
 import { h, link, replace, append } from '../../lib/dom.js';
 import { dateShort, localDate } from '../../lib/format.js';
 import {
@@ -14,17 +14,6 @@ import {
 } from '../../lib/ui.js';
 import { abasDosPlanos } from '../../lib/planos.js';
 import { camposDoCadastro, erroDoCadastro } from '../../lib/empresas.js';
-
-/** Waits `ms`, or until `signal` aborts (then rejects with AbortError). */
-function pausa(ms, signal) {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(new DOMException('aborted', 'AbortError'));
-    }, { once: true });
-  });
-}
 
 export function render({ container, query, setQuery, signal }) {
   let pagina = Math.max(1, Number(query.get('pagina')) || 1);
