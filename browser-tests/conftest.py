@@ -85,6 +85,17 @@ def next_weekday(tz: str = "America/Sao_Paulo", after_days: int = 1) -> date:
     return day
 
 
+_SESSION_BOOKING_DAY: list[date] = []
+
+
+def session_booking_day() -> date:
+    """The weekday the journeys book the demo rooms on, taken once for the whole run: a run that
+    crosses midnight would otherwise give a later test the day an earlier one booked after."""
+    if not _SESSION_BOOKING_DAY:
+        _SESSION_BOOKING_DAY.append(next_weekday())
+    return _SESSION_BOOKING_DAY[0]
+
+
 @pytest.fixture
 def booking_day() -> date:
-    return next_weekday()
+    return session_booking_day()

@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 
 from selenium.webdriver.common.by import By
 
-from conftest import next_weekday
+from conftest import session_booking_day
 from journeys import api, go_to_day, open_signed_in, pick_slot, token
 
 SP = ZoneInfo("America/Sao_Paulo")
@@ -45,8 +45,10 @@ def statement_rows(ui):
 
 def credits_day():
     """A weekday after the one the other journeys book Sala Ipê on (booking_day), so the slots are free."""
-    today = datetime.now(SP).date()
-    return next_weekday(after_days=(next_weekday() - today).days + 1)
+    dia = session_booking_day() + timedelta(days=1)
+    while dia.weekday() >= 5:
+        dia += timedelta(days=1)
+    return dia
 
 
 def test_member_sees_credits_books_with_them_and_finds_the_booking_in_the_statement(browser, server):

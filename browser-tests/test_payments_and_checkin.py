@@ -135,10 +135,11 @@ def test_a_declined_card_and_a_boleto_are_explained(browser, server):
     ui.wait_text("Recusada", "#view .facts")
     ui.step("cartao recusado")
 
-    # a boleto, three days ahead: the linha digitável and the due date; the test bank declines it
+    # a boleto, four days ahead (its first free hour may be midnight: still 48 h on should the
+    # test cross a midnight): the linha digitável and the due date; the test bank declines it
     ui.click_link("Reservar de novo")
     ui.wait_heading(nome)
-    dia = (datetime.now(ZoneInfo("America/Sao_Paulo")).date() + timedelta(days=3)).isoformat()
+    dia = (datetime.now(ZoneInfo("America/Sao_Paulo")).date() + timedelta(days=4)).isoformat()
     ui.open(f"/espacos/{espaco}?data={dia}")
     ui.wait_heading(nome)
     pick_first_free_slot(ui)
