@@ -210,7 +210,7 @@ struct EdgeMiddleware: RouterMiddleware {
         metrics.observe(method: Metrics.method(request.method), route: route, status: Int(response.status.code), duration: elapsed)
         func log() {
             context.logger.info(
-                "\(request.method) \(request.uri.path) \(response.status.code)",
+                "\(request.method) \(AccessLog.path(request.uri.path)) \(response.status.code)",
                 metadata: [
                     "requestId": "\(context.requestId)",
                     "ms": "\(String(format: "%.1f", Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000))",
@@ -245,6 +245,27 @@ extension EdgeMiddleware {
         span.attributes["http.request.method"] = Metrics.method(request.method)
         return span
     }
+}
+
+/// How the access log writes a request's path. A tour's id and a company invitation's token are
+/// the secret of a link sent by e-mail (whoever holds `/tour/<id>` sees and cancels the tour;
+/// `/convite/<token>` joins the company), so the segment after `tour(s)` or `convite(s)` is written
+/// `…` (also on the team's routes, `/api/admin/tours/<id>/…`, the same id); the routes' own words
+/// there (`/api/tours/horarios`) are lowercase letters only, which no id or token is.
+enum AccessLog {
+    static func path(_ path: String) -> String {
+        var segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        var masked = false
+        for i in segments.indices.dropFirst() where links.contains(segments[i - 1]) && !segments[i].isEmpty && !literal(segments[i]) {
+            segments[i] = "…"
+            masked = true
+        }
+        return masked ? segments.joined(separator: "/") : path
+    }
+
+    private static let links: Set<Substring> = ["tour", "tours", "convite", "convites"]
+
+    private static func literal(_ segment: Substring) -> Bool { segment.utf8.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) } }
 }
 
 /// The web origins other than the app's own that may call the API from a browser (CORS):
