@@ -109,12 +109,7 @@ extension ReservasService {
                 } catch .bloqueada {
                     throw ServiceError(Reserva.Failure.fechado)
                 } catch {
-                    throw ServiceError(
-                        .conflito, codigo: "horario_indisponivel",
-                        mensagem: limite == 1
-                            ? "o espaço já está reservado em parte do novo horário"
-                            : "todas as \(limite) vagas do espaço estão ocupadas em parte do novo horário",
-                        detalhes: ["espacoId": espacoId.lowercasedString, "data": dia.description])
+                    throw Self.horarioIndisponivel(espacoId, dia, limite: limite, trecho: "do novo horário")
                 }
             }
             guard !events.isEmpty else { continue }

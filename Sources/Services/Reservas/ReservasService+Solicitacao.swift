@@ -106,6 +106,17 @@ extension ReservasService {
     /// Failures a booking's own earlier attempt cannot cause: no second look for it.
     private static let alheios: Set<String> = ["horario_indisponivel", "chave_de_idempotencia_reutilizada"]
 
+    /// 409 `horario_indisponivel`: the space's agenda of `dia` has no room left in part of the
+    /// time asked for (`trecho`: "deste intervalo", "do novo horário"), a booking's or a move's.
+    static func horarioIndisponivel(_ espacoId: UUID, _ dia: DataLocal, limite: Int, trecho: String) -> ServiceError {
+        ServiceError(
+            .conflito, codigo: "horario_indisponivel",
+            mensagem: limite == 1
+                ? "o espaço já está reservado em parte \(trecho)"
+                : "todas as \(limite) vagas do espaço estão ocupadas em parte \(trecho)",
+            detalhes: ["espacoId": espacoId.lowercasedString, "data": dia.description])
+    }
+
     /// Quotes the booking, checks the total the member was shown, and decides it in the turn of
     /// its days (``reservar``).
     private func decidir(
@@ -209,12 +220,7 @@ extension ReservasService {
                     // A block committed after this request read the space.
                     throw ServiceError(Reserva.Failure.fechado)
                 } catch {
-                    throw ServiceError(
-                        .conflito, codigo: "horario_indisponivel",
-                        mensagem: limite == 1
-                            ? "o espaço já está reservado em parte deste intervalo"
-                            : "todas as \(limite) vagas do espaço estão ocupadas em parte deste intervalo",
-                        detalhes: ["espacoId": espacoId.description, "data": dia.description])
+                    throw Self.horarioIndisponivel(espacoId.rawValue, dia, limite: limite, trecho: "deste intervalo")
                 }
                 // Nothing to take: this booking holds the day already, so it was made (by the
                 // same request, its key sent again): the append finds its stream and answers it.
