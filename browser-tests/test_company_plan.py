@@ -164,6 +164,9 @@ def test_a_manager_subscribes_the_company_caps_a_member_who_sees_the_pool(browse
     eu = api(server, "GET", f"/api/empresas/{eid}/uso", token=membro_token)["pessoas"]
     assert [p["usuarioId"] for p in eu] == [membro_id], eu  # a member reads only their own use
     eu = eu[0]
+    # the hour counts in the month of the booking (tomorrow: next month's, on a month's last day)
+    do_mes = api(server, "GET", f"/api/empresas/{eid}/uso?mes={inicio:%Y-%m}", token=membro_token)["pessoas"]
+    assert [p["minutos"] for p in do_mes] == [60], do_mes
     carteira = api(server, "GET", f"/api/empresas/{eid}/creditos", token=membro_token)
     assert carteira["minutos"] == ciclo["minutos"] - 60, carteira
 

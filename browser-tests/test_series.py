@@ -7,8 +7,9 @@ occurrence with its price and the third as "Não reservada" with the reason; the
 notice for the series, its occurrences line by line. Thirty times is
 refused next to "Quantas vezes" before anything is sent. On "Minhas reservas" each booking of the
 series says which it is; "Cancelar esta e as próximas" on the second, after a confirmation,
-cancels the second and the fourth and leaves the first (the API agrees). On a phone the repeat
-fields, the series' result, the list and the inbox fit the screen."""
+cancels the second and the fourth and leaves the first (the API agrees). On a phone a monthly
+series ("Todo mês, no mesmo dia da semana") is booked; the repeat fields, the series' result, the
+list and the inbox fit the screen."""
 
 from __future__ import annotations
 
@@ -99,12 +100,17 @@ def test_a_member_books_a_weekly_series_and_cancels_the_rest_of_it(browser, serv
     segundo = primeiro + timedelta(days=1)
     open_signed_in(phone, server, server.member, f"/espacos/{sala}?data={segundo.date().isoformat()}&de=10:00&ate=11:00")
     phone.wait_text("Composição do preço", ".quote")
-    phone.choose("Repetir", "De segunda a sexta")
+    # once a month, the same weekday of the same week (any day of the week: "De segunda a sexta"
+    # from a Saturday would be refused, and this day is two or three days on, whatever it is)
+    phone.choose("Repetir", "Todo mês, no mesmo dia da semana")
     phone.fill("Quantas vezes, contando esta", "2")
     phone.fill("Token do cartão", "tok_visa")
     phone.step("repetir-celular")
     phone.click("Reservar a série", ".quote")
-    phone.wait_text("Série reservada!", ".result")
+    result = phone.wait_text("Série reservada!", ".result")
+    assert "Todo mês, no mesmo dia da semana, 2 vezes" in result.text, result.text
+    datas = [r.text for r in result.find_elements(By.CSS_SELECTOR, "tbody tr")]
+    assert len(datas) == 2 and segundo.strftime("%d/%m/%Y") in datas[0], datas
     largura = phone.driver.execute_script("return document.documentElement.scrollWidth")
     assert largura <= 390, f"the page is {largura} px wide on a 390 px screen"
     phone.step("serie-celular")

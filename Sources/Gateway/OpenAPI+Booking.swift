@@ -340,7 +340,9 @@ extension OpenAPI {
                     "fim": instant.merging(["description": "o fim da primeira ocorrência; as outras duram o mesmo"]) { $1 },
                     "frequencia": [
                         "type": "string", "enum": SerieDeReservas.Frequencia.allCases.map(\.rawValue),
-                        "description": "toda semana, a cada duas semanas, ou de segunda a sexta; no mesmo horário local da unidade",
+                        "description":
+                            "toda semana, a cada duas semanas, de segunda a sexta, ou todo mês no mesmo dia da semana da mesma semana do mês "
+                            + "(a segunda terça; a partir do dia 29, o último do mês); no mesmo horário local da unidade",
                     ],
                     "ocorrencias": [
                         "type": "integer", "minimum": 2, "maximum": SerieDeReservas.maximoDeOcorrencias,

@@ -34,6 +34,33 @@ struct SerieDeReservasTests {
         #expect(inicios(sabado, .diasUteis, 2, saoPaulo) == ["2026-11-28T09:00:00-03:00", "2026-11-30T09:00:00-03:00"].map(instant))
     }
 
+    @Test func monthly_is_the_same_weekday_of_the_same_week_or_the_last_one() {
+        // The second Tuesday of December: the second Tuesday of every month, across the year.
+        let segundaTerca = intervalo("2026-12-08T10:00:00-03:00", "2026-12-08T11:00:00-03:00")
+        #expect(
+            inicios(segundaTerca, .mensal, 4, saoPaulo)
+                == ["2026-12-08T10:00:00-03:00", "2027-01-12T10:00:00-03:00", "2027-02-09T10:00:00-03:00", "2027-03-09T10:00:00-03:00"]
+                .map(instant))
+        // The fourth Thursday (the 26th): the fourth, not the last, even where a fifth follows.
+        let quartaQuinta = intervalo("2026-11-26T09:00:00-03:00", "2026-11-26T10:00:00-03:00")
+        #expect(
+            inicios(quartaQuinta, .mensal, 3, saoPaulo)
+                == ["2026-11-26T09:00:00-03:00", "2026-12-24T09:00:00-03:00", "2027-01-28T09:00:00-03:00"].map(instant))
+        // From the 29th on, a date is its month's last such weekday: so is every other.
+        let ultimaTerca = intervalo("2026-12-29T18:00:00-03:00", "2026-12-29T19:30:00-03:00")
+        let ultimas = SerieDeReservas.ocorrencias(primeira: ultimaTerca, frequencia: .mensal, quantidade: 4, fuso: saoPaulo)
+        #expect(
+            ultimas.map(\.start)
+                == ["2026-12-29T18:00:00-03:00", "2027-01-26T18:00:00-03:00", "2027-02-23T18:00:00-03:00", "2027-03-30T18:00:00-03:00"]
+                .map(instant))
+        #expect(ultimas.allSatisfy { $0.duration == 90 * 60 })
+        let ultimoSabado = intervalo("2026-10-31T09:00:00-03:00", "2026-10-31T10:00:00-03:00")
+        #expect(
+            inicios(ultimoSabado, .mensal, 3, saoPaulo)
+                == ["2026-10-31T09:00:00-03:00", "2026-11-28T09:00:00-03:00", "2026-12-26T09:00:00-03:00"].map(instant))
+        #expect([1, 7, 8, 22, 28, 29, 31].map { SerieDeReservas.semanaDoMes(DataLocal(ano: 2026, mes: 12, dia: $0)!) } == [1, 1, 2, 4, 4, nil, nil])
+    }
+
     @Test func across_a_daylight_saving_change_the_wall_clock_is_kept() {
         // New York leaves daylight time on 2026-11-01: 09:00 stays 09:00 (13:00Z, then 14:00Z).
         let novaYork = TimeZone(identifier: "America/New_York")!

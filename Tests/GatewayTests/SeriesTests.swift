@@ -36,7 +36,7 @@ struct SeriesTests {
             let antes = try await escritos()
             let (inicio, fim) = ("2026-11-24T10:00:00-03:00", "2026-11-24T11:00:00-03:00")
             for (corpo, campo) in [
-                (serie(cenario.sala, inicio, fim, frequencia: "mensal"), "frequencia"),
+                (serie(cenario.sala, inicio, fim, frequencia: "anual"), "frequencia"),
                 (serie(cenario.sala, inicio, fim, ocorrencias: 1), "ocorrencias"),
                 (serie(cenario.sala, inicio, fim, ocorrencias: 27), "ocorrencias"),
                 (serie(cenario.sala, inicio, fim, pagamento: #"{"metodo":"pix"}"#), "pagamento.metodo"),
@@ -162,6 +162,33 @@ struct SeriesTests {
             let peloOperador = try await client.json(.post, "/api/reservas/series/\(id)/cancelamento", "{}", token: cenario.admin)
             #expect(peloOperador.status == .conflict && peloOperador.object["erro"] as? String == "nada_a_cancelar", "\(peloOperador.object)")
             _ = try await client.reserva(reservas[0], token: cenario.membro, status: "confirmada")
+        }
+    }
+
+    @Test(
+        "a monthly series books the same weekday of each month (from the 29th, the month's last), records one beyond the space's horizon, and the e-mail names the rule"
+    )
+    func monthly_series() async throws {
+        let clock = ManualClock(segundaDeManha)  // Monday 23/11 08:00 in São Paulo
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            // The last Tuesday of December, three months on: the third is past the space's 90 days.
+            let corpo = serie(cenario.sala, "2026-12-29T10:00:00-03:00", "2026-12-29T11:00:00-03:00", frequencia: "mensal", ocorrencias: 3)
+            let criada = try await client.json(.post, "/api/reservas/series", corpo, token: cenario.membro)
+            #expect(criada.status == .created, "\(String(buffer: criada.body))")
+            #expect(criada.object["frequencia"] as? String == "mensal")
+            let ocorrencias = try #require(criada.object["ocorrencias"] as? [[String: Any]])
+            #expect(
+                ocorrencias.map { $0["inicio"] as? String } == ["2026-12-29T13:00:00Z", "2027-01-26T13:00:00Z", "2027-02-23T13:00:00Z"])
+            #expect(criada.object["reservadas"] as? Int == 2 && criada.object["recusadas"] as? Int == 1)
+            #expect(ocorrencias[2]["reservaId"] == nil && (ocorrencias[2]["recusa"] as? [String: Any])?["mensagem"] is String)
+            let aviso = try await eventually("the series' e-mail") {
+                try harness.emails().first { $0.subject?.hasPrefix("Série reservada") == true }
+            }
+            #expect(aviso.subject == "Série reservada: Sala Ipê, 2 de 3")
+            #expect(aviso.text?.contains("(todo mês, na última terça-feira)") == true, "\(aviso.text ?? "")")
         }
     }
 

@@ -1,7 +1,7 @@
 public import Foundation
 
 /// A recurring booking (`serie-<id>`): the same space at the same local time, week after week
-/// (or every other week, or every weekday), booked at once as one booking per occurrence. Each
+/// (or every other week, every weekday, or the same weekday of every month), booked at once as one booking per occurrence. Each
 /// occurrence is an ordinary ``Reserva`` (its own slot, price, payment and cancellation); the
 /// series records what was asked, which occurrences were booked and which were refused and why,
 /// and the member's cancellations of the rest of it.
@@ -16,6 +16,32 @@ public enum SerieDeReservas {
         case quinzenal
         /// Monday to Friday.
         case diasUteis = "dias_uteis"
+        /// Every month on the same weekday of the same week as the first (the second Tuesday); a
+        /// first in a month's fifth week (from the 29th) is that month's last such weekday, and
+        /// so is every other (the last Friday).
+        case mensal
+    }
+
+    /// Which of its month's weekdays `data` is, for ``Frequencia/mensal``: 1 to 4 (the first to
+    /// the fourth Tuesday), nil for the last (a date from the 29th on).
+    public static func semanaDoMes(_ data: DataLocal) -> Int? {
+        let semana = (data.dia - 1) / 7 + 1
+        return semana <= 4 ? semana : nil
+    }
+
+    /// The `semana`-th (nil: the last) `diaDaSemana` of the month `meses` months after `data`'s.
+    static func mesmoDiaDaSemana(_ diaDaSemana: DiaDaSemana, semana: Int?, meses: Int, depoisDe data: DataLocal) -> DataLocal? {
+        let total = data.ano * 12 + (data.mes - 1) + meses
+        let (ano, mes) = (total / 12, total % 12 + 1)
+        let indice = { (d: DataLocal) in DiaDaSemana.allCases.firstIndex(of: d.diaDaSemana) ?? 0 }
+        let alvo = DiaDaSemana.allCases.firstIndex(of: diaDaSemana) ?? 0
+        if let semana {
+            guard let primeiro = DataLocal(ano: ano, mes: mes, dia: 1) else { return nil }
+            return primeiro.adding(dias: (alvo - indice(primeiro) + 7) % 7 + 7 * (semana - 1))
+        }
+        let (anoSeguinte, mesSeguinte) = mes == 12 ? (ano + 1, 1) : (ano, mes + 1)
+        guard let ultimo = DataLocal(ano: anoSeguinte, mes: mesSeguinte, dia: 1)?.adding(dias: -1) else { return nil }
+        return ultimo.adding(dias: -((indice(ultimo) - alvo + 7) % 7))
     }
 
     /// The `quantidade` occurrences of a series whose first is `primeira`, at the same local
@@ -33,13 +59,19 @@ public enum SerieDeReservas {
         let resto = Double(hora.second ?? 0) + Double(hora.nanosecond ?? 0) / 1e9
         var datas = [dia]
         var proximo = dia
-        while datas.count < quantidade {
+        proximas: while datas.count < quantidade {
             switch frequencia {
             case .semanal: proximo = proximo.adding(dias: 7)
             case .quinzenal: proximo = proximo.adding(dias: 14)
             case .diasUteis:
                 proximo = proximo.adding(dias: 1)
                 while proximo.diaDaSemana.fimDeSemana { proximo = proximo.adding(dias: 1) }
+            case .mensal:
+                // (nil only past the calendar's years)
+                guard let data = mesmoDiaDaSemana(dia.diaDaSemana, semana: semanaDoMes(dia), meses: datas.count, depoisDe: dia) else {
+                    break proximas
+                }
+                proximo = data
             }
             datas.append(proximo)
         }

@@ -39,6 +39,7 @@ extension NotificacoesService {
             case .semanal: "toda semana"
             case .quinzenal: "a cada duas semanas"
             case .diasUteis: "de segunda a sexta"
+            case .mensal: Self.mensal(serie.ocorrencias.first?.intervalo.start, fuso: unidade?.fusoHorario)
             }
         let pagas = reservadas.contains { $0.1.total > .zero }
         // An operator's series may have been paid at the desk, each booking as it was made.
@@ -57,5 +58,27 @@ extension NotificacoesService {
                         : "Cada reserva é cobrada no cartão quando é feita; se uma cobrança for recusada, avisamos e o horário é liberado. ")
                 + "O código de check-in de cada uma está em Minhas reservas. O convite para a sua agenda, com todas elas, segue em anexo.",
             anexos: [EmailAttachment(filename: "serie.ics", contentType: Calendario.contentType, data: ics)])
+    }
+
+    /// "todo mês, na segunda terça-feira" (or "na última sexta-feira") for a monthly series whose
+    /// first occurrence starts at `inicio`, on the unit's calendar.
+    static func mensal(_ inicio: Date?, fuso: String?) -> String {
+        guard let inicio else { return "todo mês" }
+        let zone = fuso.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "America/Sao_Paulo") ?? .gmt
+        let dia = DataLocal(inicio, em: zone)
+        let qual = SerieDeReservas.semanaDoMes(dia).map { ["primeira", "segunda", "terceira", "quarta"][$0 - 1] } ?? "última"
+        let nome =
+            switch dia.diaDaSemana {
+            case .domingo: "domingo"
+            case .segunda: "segunda-feira"
+            case .terca: "terça-feira"
+            case .quarta: "quarta-feira"
+            case .quinta: "quinta-feira"
+            case .sexta: "sexta-feira"
+            case .sabado: "sábado"
+            }
+        let artigo = dia.diaDaSemana == .domingo || dia.diaDaSemana == .sabado ? "no" : "na"
+        let ordinal = artigo == "no" ? (qual == "última" ? "último" : String(qual.dropLast()) + "o") : qual
+        return "todo mês, \(artigo) \(ordinal) \(nome)"
     }
 }

@@ -77,7 +77,9 @@ extension ReservasService {
         let primeira = try PrecosService.intervalo(pedido.inicio, pedido.fim)
         guard let frequencia = SerieDeReservas.Frequencia(rawValue: pedido.frequencia) else {
             throw ServiceError.invalido(
-                "frequencia", "frequencia é 'semanal', 'quinzenal' ou 'dias_uteis' (segunda a sexta), não '\(pedido.frequencia.prefix(40))'")
+                "frequencia",
+                "frequencia é 'semanal', 'quinzenal', 'dias_uteis' (segunda a sexta) ou 'mensal' (o mesmo dia da semana de cada mês, "
+                    + "como a segunda terça), não '\(pedido.frequencia.prefix(40))'")
         }
         let maximo = SerieDeReservas.maximoDeOcorrencias
         guard (2...maximo).contains(pedido.ocorrencias) else {

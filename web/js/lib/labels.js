@@ -110,7 +110,9 @@ export const METODOS_DE_RESERVA = { pix: METODOS.pix, cartao: METODOS.cartao, bo
 export const METODOS_DA_RECEPCAO = { manual: 'Pago aqui na recepção (dinheiro ou maquininha)', ...METODOS_DE_RESERVA };
 
 /** How a recurring booking repeats (the server's `SerieDeReservas.Frequencia`). */
-export const FREQUENCIAS = { semanal: 'Toda semana', quinzenal: 'A cada duas semanas', dias_uteis: 'De segunda a sexta' };
+export const FREQUENCIAS = {
+  semanal: 'Toda semana', quinzenal: 'A cada duas semanas', dias_uteis: 'De segunda a sexta', mensal: 'Todo mês, no mesmo dia da semana',
+};
 
 /** The most occurrences one series books (the server's `SerieDeReservas.maximoDeOcorrencias`). */
 export const MAXIMO_DE_OCORRENCIAS = 26;

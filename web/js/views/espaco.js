@@ -632,8 +632,8 @@ function screen(container, body, item, { query, setQuery, signal }) {
   }
 
   /**
-   * "Repetir": not at all (the default), every week, every other week or Monday to Friday, and
-   * how many times. `value()` is null for a single booking, else {frequencia, ocorrencias}.
+   * "Repetir": not at all (the default), every week, every other week, Monday to Friday or the
+   * same weekday of every month, and how many times. `value()` is null for a single booking, else {frequencia, ocorrencias}.
    */
   function repeatFields() {
     const frequencia = field({
