@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import time
 from datetime import date, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -83,6 +84,17 @@ def next_weekday(tz: str = "America/Sao_Paulo", after_days: int = 1) -> date:
     while day.weekday() >= 5:
         day += timedelta(days=1)
     return day
+
+
+@pytest.fixture(autouse=True)
+def clear_of_midnight():
+    """No test starts in São Paulo's last two minutes of a day: several read "today" more than once
+    (a visit registered for today, then the day's list), which a midnight between the two reads
+    would make two days. A test lasts well under two minutes; this waits at most once a run."""
+    agora = datetime.now(ZoneInfo("America/Sao_Paulo"))
+    falta = (agora.replace(hour=0, minute=0, second=0, microsecond=0) + timedelta(days=1)) - agora
+    if falta < timedelta(minutes=2):
+        time.sleep(falta.total_seconds() + 1)
 
 
 _SESSION_BOOKING_DAY: list[date] = []
