@@ -102,13 +102,19 @@ def test_a_member_books_a_weekly_series_and_cancels_the_rest_of_it(browser, serv
     phone.wait_text("Composição do preço", ".quote")
     # once a month, the same weekday of the same week (any day of the week: "De segunda a sexta"
     # from a Saturday would be refused, and this day is two or three days on, whatever it is)
-    phone.choose("Repetir", "Todo mês, no mesmo dia da semana")
+    # ("Todo mês" names the weekday of the month: "na segunda terça-feira", "no último sábado")
+    fim_de_semana = segundo.weekday() >= 5
+    qual = (["primeiro", "segundo", "terceiro", "quarto"] if fim_de_semana else ["primeira", "segunda", "terceira", "quarta"])[(segundo.day - 1) // 7] \
+        if segundo.day <= 28 else ("último" if fim_de_semana else "última")
+    dia = ["segunda-feira", "terça-feira", "quarta-feira", "quinta-feira", "sexta-feira", "sábado", "domingo"][segundo.weekday()]
+    mensal = f"Todo mês, {'no' if fim_de_semana else 'na'} {qual} {dia}"
+    phone.choose("Repetir", mensal)
     phone.fill("Quantas vezes, contando esta", "2")
     phone.fill("Token do cartão", "tok_visa")
     phone.step("repetir-celular")
     phone.click("Reservar a série", ".quote")
     result = phone.wait_text("Série reservada!", ".result")
-    assert "Todo mês, no mesmo dia da semana, 2 vezes" in result.text, result.text
+    assert f"{mensal}, 2 vezes" in result.text, result.text
     datas = [r.text for r in result.find_elements(By.CSS_SELECTOR, "tbody tr")]
     assert len(datas) == 2 and segundo.strftime("%d/%m/%Y") in datas[0], datas
     largura = phone.driver.execute_script("return document.documentElement.scrollWidth")

@@ -114,6 +114,23 @@ export const FREQUENCIAS = {
   semanal: 'Toda semana', quinzenal: 'A cada duas semanas', dias_uteis: 'De segunda a sexta', mensal: 'Todo mês, no mesmo dia da semana',
 };
 
+/**
+ * A series' repetition in words for the date of its first occurrence ("2026-12-08"): a monthly
+ * one says which weekday of the month, as the server books it ("Todo mês, na segunda
+ * terça-feira"; from the 29th, "na última sexta-feira"); the others, FREQUENCIAS.
+ */
+export function frequenciaEmPalavras(frequencia, date) {
+  if (frequencia !== 'mensal' || !/^\d{4}-\d{2}-\d{2}$/.test(date ?? '')) return FREQUENCIAS[frequencia] ?? frequencia;
+  const [y, m, d] = date.split('-').map(Number);
+  const dia = new Date(Date.UTC(y, m - 1, d)).getUTCDay();
+  const semana = Math.floor((d - 1) / 7);
+  const feminino = dia >= 1 && dia <= 5;
+  const qual = semana >= 4
+    ? (feminino ? 'última' : 'último')
+    : (feminino ? ['primeira', 'segunda', 'terceira', 'quarta'] : ['primeiro', 'segundo', 'terceiro', 'quarto'])[semana];
+  return `Todo mês, ${feminino ? 'na' : 'no'} ${qual} ${DIAS[(dia + 6) % 7][1].toLowerCase()}`;
+}
+
 /** The most occurrences one series books (the server's `SerieDeReservas.maximoDeOcorrencias`). */
 export const MAXIMO_DE_OCORRENCIAS = 26;
 

@@ -11,10 +11,10 @@ import { espaco as loadEspaco } from '../lib/catalog.js';
 import { session } from '../lib/session.js';
 import { h, link, replace, uid } from '../lib/dom.js';
 import {
-  TIPOS, METODOS, METODOS_DE_RESERVA, METODOS_DA_RECEPCAO, MOTIVOS_BLOQUEIO, FREQUENCIAS, MAXIMO_DE_OCORRENCIAS,
+  TIPOS, METODOS, METODOS_DE_RESERVA, METODOS_DA_RECEPCAO, MOTIVOS_BLOQUEIO, FREQUENCIAS, MAXIMO_DE_OCORRENCIAS, frequenciaEmPalavras,
 } from '../lib/labels.js';
 import {
-  money, todayIn, addDays, isDate, dateLong, dateShort, time, deadline, isoWithOffset, duration, zoneLabel, interval,
+  money, todayIn, addDays, isDate, dateLong, dateShort, time, deadline, isoWithOffset, duration, zoneLabel, interval, localDate,
 } from '../lib/format.js';
 import { slots as cutSlots, endsFrom, clique, STEP_MINUTES } from '../lib/slots.js';
 import {
@@ -507,7 +507,7 @@ function screen(container, body, item, { query, setQuery, signal }) {
    * series are theirs; the reception may also take the payment at the desk (`manual`, its default).
    */
   function paymentForm(pedido, { comCreditos = false, membro } = {}) {
-    const repetir = repeatFields();
+    const repetir = repeatFields(pedido.inicio);
     const recepcao = Boolean(membro) && session.isAdmin;
     const reservar = membro ? `Reservar para ${membro.nome}` : 'Reservar';
     const reservarSerie = membro ? `Reservar a série para ${membro.nome}` : 'Reservar a série';
@@ -631,14 +631,22 @@ function screen(container, body, item, { query, setQuery, signal }) {
     return serie;
   }
 
+  /** The unit's local date ("2026-12-08") of an instant the API gave, or null. */
+  function diaDe(iso) {
+    const ms = Date.parse(iso ?? '');
+    return Number.isFinite(ms) ? localDate(ms, tz) : null;
+  }
+
   /**
    * "Repetir": not at all (the default), every week, every other week, Monday to Friday or the
-   * same weekday of every month, and how many times. `value()` is null for a single booking, else {frequencia, ocorrencias}.
+   * same weekday of every month (the one `inicio` gives, named), and how many times. `value()` is null for a single booking, else {frequencia, ocorrencias}.
    */
-  function repeatFields() {
+  function repeatFields(inicio) {
+    // "Todo mês" names the weekday of the month the first occurrence gives (the second Tuesday).
+    const dia = diaDe(inicio);
     const frequencia = field({
       label: 'Repetir', name: 'frequencia', type: 'select', value: '',
-      options: [['', 'Não repetir'], ...Object.entries(FREQUENCIAS)],
+      options: [['', 'Não repetir'], ...Object.keys(FREQUENCIAS).map((f) => [f, frequenciaEmPalavras(f, dia)])],
     });
     const vezes = field({
       label: 'Quantas vezes, contando esta', name: 'ocorrencias', type: 'number', value: 4,
@@ -685,7 +693,7 @@ function screen(container, body, item, { query, setQuery, signal }) {
         facts([
           membro ? ['Para', membro.email ? `${membro.nome} (${membro.email})` : membro.nome] : null,
           ['Espaço', espaco.nome],
-          ['Repetição', `${FREQUENCIAS[serie.frequencia] ?? serie.frequencia}, ${serie.ocorrencias.length} vezes`],
+          ['Repetição', `${frequenciaEmPalavras(serie.frequencia, diaDe(serie.ocorrencias[0]?.inicio))}, ${serie.ocorrencias.length} vezes`],
           ['Total', pagar
             ? `${money(pagar)} (${metodo === 'manual' ? 'cada reserva registrada como paga aqui na recepção' : 'cada reserva cobrada no cartão'})`
             : `${money(0)} — nada a pagar`],
