@@ -156,11 +156,14 @@ struct RemarcacaoTests {
                 }
             }
             let (dez, onzeEVinte) = (Self.horario("2026-11-25T10:00:00-03:00"), Self.horario("2026-11-25T11:20:00-03:00"))
+            let dozeEVinte = Self.horario("2026-11-25T12:20:00-03:00")
 
-            // The space's availability, for anyone: neither her hour nor the 20 minutes after it.
+            // The space's availability, for anyone: neither her hour nor the 20 minutes after it
+            // (once the day's read model has both: free up to 10:00, and again from his end).
             let publica = try await eventually("both bookings on the space's day") {
                 let r = try await client.json(.get, "/api/espacos/\(cenario.sala)/disponibilidade?data=2026-11-25")
-                return livres(r).contains { $0.1 == dez } && !livres(r).contains { $0.0 <= dez && $0.1 > dez } ? r : nil
+                let l = livres(r)
+                return l.contains { $0.1 == dez } && !l.contains { $0.0 <= dez && $0.1 > dez } && l.contains { $0.0 == dozeEVinte } ? r : nil
             }
             #expect(!livres(publica).contains { $0.1 >= onzeEVinte && $0.0 < onzeEVinte }, "\(String(buffer: publica.body))")
             // Hers to move: from the opening to 11:20 in one stretch (so 10:20–11:20 is a move).
