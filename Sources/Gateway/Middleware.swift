@@ -256,9 +256,15 @@ enum AccessLog {
     static func path(_ path: String) -> String {
         var segments = path.split(separator: "/", omittingEmptySubsequences: false)
         var masked = false
-        for i in segments.indices.dropFirst() where links.contains(segments[i - 1]) && !segments[i].isEmpty && !literal(segments[i]) {
-            segments[i] = "…"
-            masked = true
+        // The word before is the segment before that is not empty: the router skips empty ones
+        // (`/api/tours//<id>` is the tour).
+        var anterior: Substring = ""
+        for i in segments.indices where !segments[i].isEmpty {
+            if links.contains(anterior) && !literal(segments[i]) {
+                segments[i] = "…"
+                masked = true
+            }
+            anterior = segments[i]
         }
         return masked ? segments.joined(separator: "/") : path
     }

@@ -40,11 +40,12 @@ struct JSONLogTests {
             _ = try await call(.GET, "\(base)/convite/\(convite)")
             _ = try await call(.GET, "\(base)/api/tours/horarios")
             _ = try await call(.GET, "\(base)/api/reservas/\(tour)")
+            _ = try await call(.GET, "\(base)/api/tours//\(tour)")  // the router skips the empty segment
         }
         let messages = objects.compactMap { $0["message"] as? String }
         for path in [
             "GET /api/tours/… ", "POST /api/tours/…/cancelamento ", "POST /api/admin/tours/…/realizacao ", "GET /api/convites/… ",
-            "GET /tour/… ", "GET /convite/… ", "GET /api/tours/horarios ", "GET /api/reservas/\(tour) ",
+            "GET /tour/… ", "GET /convite/… ", "GET /api/tours/horarios ", "GET /api/reservas/\(tour) ", "GET /api/tours//… ",
         ] {
             #expect(messages.contains { $0.hasPrefix(path) }, "no line for \(path): \(messages)")
         }

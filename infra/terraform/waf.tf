@@ -122,4 +122,10 @@ resource "aws_wafv2_web_acl_logging_configuration" "main" {
       name = "cookie"
     }
   }
+  # The app sends none (Referrer-Policy: no-referrer), but another site's may hold a link's secret.
+  redacted_fields {
+    single_header {
+      name = "referer"
+    }
+  }
 }
