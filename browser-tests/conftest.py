@@ -78,12 +78,16 @@ def pytest_runtest_makereport(item, call):
     setattr(item, f"rep_{report.when}", report)
 
 
-def next_weekday(tz: str = "America/Sao_Paulo", after_days: int = 1) -> date:
-    """The first Monday–Friday at least `after_days` after today in `tz` (the demo hours are 08–20 then)."""
-    day = datetime.now(ZoneInfo(tz)).date() + timedelta(days=after_days)
+def first_weekday_from(day: date) -> date:
+    """`day`, or the Monday after it when it falls on a weekend."""
     while day.weekday() >= 5:
         day += timedelta(days=1)
     return day
+
+
+def next_weekday(tz: str = "America/Sao_Paulo", after_days: int = 1) -> date:
+    """The first Monday–Friday at least `after_days` after today in `tz` (the demo hours are 08–20 then)."""
+    return first_weekday_from(datetime.now(ZoneInfo(tz)).date() + timedelta(days=after_days))
 
 
 @pytest.fixture(autouse=True)

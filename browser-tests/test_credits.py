@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 
 from selenium.webdriver.common.by import By
 
-from conftest import session_booking_day
+from conftest import first_weekday_from, session_booking_day
 from journeys import api, go_to_day, open_signed_in, pick_slot, token
 
 SP = ZoneInfo("America/Sao_Paulo")
@@ -45,10 +45,7 @@ def statement_rows(ui):
 
 def credits_day():
     """A weekday after the one the other journeys book Sala Ipê on (booking_day), so the slots are free."""
-    dia = session_booking_day() + timedelta(days=1)
-    while dia.weekday() >= 5:
-        dia += timedelta(days=1)
-    return dia
+    return first_weekday_from(session_booking_day() + timedelta(days=1))
 
 
 def test_member_sees_credits_books_with_them_and_finds_the_booking_in_the_statement(browser, server):

@@ -8,7 +8,7 @@ notice for the series, its occurrences line by line. Thirty times is
 refused next to "Quantas vezes" before anything is sent. On "Minhas reservas" each booking of the
 series says which it is; "Cancelar esta e as próximas" on the second, after a confirmation,
 cancels the second and the fourth and leaves the first (the API agrees). On a phone a monthly
-series ("Todo mês, no mesmo dia da semana") is booked; the repeat fields, the series' result, the
+series ("Todo mês, na segunda terça-feira": the weekday of the month the day gives) is booked; the repeat fields, the series' result, the
 list and the inbox fit the screen."""
 
 from __future__ import annotations
@@ -101,7 +101,7 @@ def test_a_member_books_a_weekly_series_and_cancels_the_rest_of_it(browser, serv
     open_signed_in(phone, server, server.member, f"/espacos/{sala}?data={segundo.date().isoformat()}&de=10:00&ate=11:00")
     phone.wait_text("Composição do preço", ".quote")
     # once a month, the same weekday of the same week (any day of the week: "De segunda a sexta"
-    # from a Saturday would be refused, and this day is two or three days on, whatever it is)
+    # from a Saturday would be refused, and this day is three days on, whatever it is)
     # ("Todo mês" names the weekday of the month: "na segunda terça-feira", "no último sábado")
     fim_de_semana = segundo.weekday() >= 5
     qual = (["primeiro", "segundo", "terceiro", "quarto"] if fim_de_semana else ["primeira", "segunda", "terceira", "quarta"])[(segundo.day - 1) // 7] \

@@ -195,7 +195,7 @@ extension OpenAPI {
                     "unidadeId": uuid.merging(["description": "a unidade a conhecer (uma que agenda tours)"]) { $1 },
                     "inicio": instant.merging([
                         "description":
-                            "um dos horários de GET /api/tours/horarios; pelo site, com \(Int(Tour.antecedenciaMinima / 60)) minutos de antecedência ou mais, até \(Int(Tour.antecedenciaMaxima / 86_400)) dias"
+                            "um dos horários de GET /api/tours/horarios (da equipe: GET /api/admin/tours/horarios); pelo site, com \(Int(Tour.antecedenciaMinima / 60)) minutos de antecedência ou mais, até \(Int(Tour.antecedenciaMaxima / 86_400)) dias"
                     ]) { $1 },
                     "nome": textoLivre(Tour.tamanhoMaximoDoNome, obrigatorio: true, description: "o nome de quem vem (2 caracteres ou mais)")
                         .merging(["minLength": 2]) { $1 },

@@ -386,6 +386,15 @@ extension Routes {
         }
         api.add(
             Operation(
+                method: .get, path: "/api/admin/tours/horarios",
+                summary: "Equipe: os horários de tour de uma unidade num dia local que ainda não começaram (sem a antecedência mínima do site)",
+                tag: "checkin", auth: true, admin: true, response: "HorariosDeTour", errors: [400, 404], query: dia)
+        ) { request, _, _ in
+            let (unidade, data) = try unidadeEData(request)
+            return try .json(try await checkin.horariosDeTour(unidade: unidade, data: data, equipe: true))
+        }
+        api.add(
+            Operation(
                 method: .post, path: "/api/admin/tours",
                 summary: "Equipe: agendar um tour para um interessado (por telefone); sem a antecedência mínima do site", tag: "checkin",
                 auth: true, admin: true, request: "TourNovo", response: "Tour", success: 201, errors: [409, 422])

@@ -194,6 +194,35 @@ struct ToursTests {
         }
     }
 
+    @Test(
+        "the team's times of a day start now (it books a prospect at the desk with no notice), the site's an hour on; only the team reads them"
+    )
+    func the_teams_times_start_now() async throws {
+        let clock = ManualClock(segundaDeManha)  // Monday 23/11 08:00 in São Paulo
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let u = cenario.unidade
+            clock.advance(by: 2 * 3600 + 10 * 60)  // 10:10
+            let publico = try await client.json(.get, "/api/tours/horarios?unidade=\(u)&data=2026-11-23")
+            let primeiro = publico.object["horarios"] as? [[String: Any]] ?? []
+            let equipe = try await client.json(.get, "/api/admin/tours/horarios?unidade=\(u)&data=2026-11-23", token: cenario.admin)
+            #expect(primeiro.first?["inicio"] as? String == "2026-11-23T14:30:00Z")  // 11:30
+            #expect(equipe.status == .ok, "\(String(buffer: equipe.body))")
+            let daEquipe = equipe.object["horarios"] as? [[String: Any]] ?? []
+            #expect(daEquipe.first?["inicio"] as? String == "2026-11-23T13:30:00Z" && daEquipe.count == primeiro.count + 2)  // 10:30
+            // The time it offers is one the team can book: a prospect at the desk, twenty minutes on.
+            let agora = try await client.json(
+                .post, "/api/admin/tours", Self.corpo(u, "2026-11-23T10:30:00-03:00"), token: cenario.admin)
+            #expect(agora.status == .created, "\(String(buffer: agora.body))")
+            #expect(try await client.json(.get, "/api/admin/tours/horarios?unidade=\(u)&data=2026-11-23", token: cenario.membro).status == .forbidden)
+            #expect(try await client.json(.get, "/api/admin/tours/horarios?unidade=\(u)&data=2026-11-23").status == .unauthorized)
+            #expect(
+                try await client.json(.get, "/api/admin/tours/horarios?unidade=\(u)&data=23-11-2026", token: cenario.admin).status == .badRequest)
+        }
+    }
+
     @Test("twenty prospects for one time at once, at a unit receiving two: two get it, and nothing else is written")
     func twenty_at_once() async throws {
         let harness = try await Harness.make(clock: ManualClock(segundaDeManha))

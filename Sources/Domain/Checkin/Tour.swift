@@ -22,6 +22,9 @@ public enum Tour {
     public static let antecedenciaMinima: TimeInterval = 60 * 60
     /// How far ahead a tour may be booked.
     public static let antecedenciaMaxima: TimeInterval = 60 * 24 * 60 * 60
+    /// How far ahead a tour is booked at least: from the public site ``antecedenciaMinima``; by
+    /// the team (`equipe`: a prospect at the desk, a phone lead), any time not begun.
+    public static func antecedencia(equipe: Bool) -> TimeInterval { equipe ? 0 : antecedenciaMinima }
     /// The team may record a tour as done from this long before its start (a prospect who came early).
     public static let realizacaoAntecipada: TimeInterval = 60 * 60
     /// The prospect's contact is kept this long after the tour's start (the sales follow-up), then erased.
@@ -252,8 +255,7 @@ public enum Tour {
     }
 
     static func agendar(_ e: Agendado) throws(Failure) -> [Event] {
-        let antecedencia = e.por == nil ? antecedenciaMinima : 0
-        guard e.inicio >= e.em.addingTimeInterval(antecedencia) else { throw .cedoDemaisParaAgendar }
+        guard e.inicio >= e.em.addingTimeInterval(antecedencia(equipe: e.por != nil)) else { throw .cedoDemaisParaAgendar }
         guard e.inicio <= e.em.addingTimeInterval(antecedenciaMaxima) else { throw .longeDemais }
         return [.agendado(e)]
     }

@@ -123,9 +123,10 @@ extension CheckinService {
     // MARK: The prospect (public)
 
     /// The times of a unit's local day a prospect may still book (from ``Tour/antecedenciaMinima``
-    /// ahead, up to ``Tour/antecedenciaMaxima``), with the places each has left. 404 for an
-    /// unknown unit; 400 for a date that is not `AAAA-MM-DD`.
-    public func horariosDeTour(unidade texto: String, data: String) async throws -> HorariosDeTour {
+    /// ahead, up to ``Tour/antecedenciaMaxima``), with the places each has left; for the team
+    /// (`equipe`, which books without the site's notice: a prospect at the desk), every time not
+    /// begun. 404 for an unknown unit; 400 for a date that is not `AAAA-MM-DD`.
+    public func horariosDeTour(unidade texto: String, data: String, equipe: Bool = false) async throws -> HorariosDeTour {
         guard let dia = DataLocal(data) else {
             throw ServiceError.requisicaoInvalida("'data' deve ser uma data AAAA-MM-DD", detalhes: ["campo": "data"])
         }
@@ -136,7 +137,10 @@ extension CheckinService {
         let agenda = try await agendasDeTours.load(StreamNames.agendaDeTours(unidade: unidadeId, dia: dia)).state
         let now = clock.now
         let horarios = configuracao.horarios(em: dia, fuso: unidade.fuso)
-            .filter { $0.start >= now.addingTimeInterval(Tour.antecedenciaMinima) && $0.start <= now.addingTimeInterval(Tour.antecedenciaMaxima) }
+            .filter {
+                $0.start >= now.addingTimeInterval(Tour.antecedencia(equipe: equipe))
+                    && $0.start <= now.addingTimeInterval(Tour.antecedenciaMaxima)
+            }
             .map { slot in
                 let vagas = AgendaDeTours.vagas(em: slot, simultaneos: configuracao.simultaneos, agenda)
                 return HorariosDeTour.Horario(inicio: slot.start, fim: slot.end, vagas: vagas, livre: vagas > 0)

@@ -45,7 +45,7 @@ extension ReservasService {
         public let espacoId: String
         public let inicio: Date
         public let fim: Date
-        /// `semanal`, `quinzenal` or `dias_uteis`.
+        /// `semanal`, `quinzenal`, `dias_uteis` or `mensal`.
         public let frequencia: String
         /// How many occurrences, the first included: 2 to ``SerieDeReservas/maximoDeOcorrencias``.
         public let ocorrencias: Int

@@ -49,9 +49,13 @@ export function tourIniciado(t, now = Date.now()) {
   return Date.parse(t.inicio) <= now;
 }
 
-/** The free times of a unit's day: GET /api/tours/horarios (`HorariosDeTour`). */
-export function horariosDoDia(unidadeId, data, { signal } = {}) {
-  return api('/api/tours/horarios', { query: { unidade: unidadeId, data }, signal });
+/**
+ * The free times of a unit's day: GET /api/tours/horarios (`HorariosDeTour`), from an hour on;
+ * for the team (`equipe`), GET /api/admin/tours/horarios, every time not begun (it books a
+ * prospect at the desk with no notice).
+ */
+export function horariosDoDia(unidadeId, data, { signal, equipe = false } = {}) {
+  return api(equipe ? '/api/admin/tours/horarios' : '/api/tours/horarios', { query: { unidade: unidadeId, data }, signal });
 }
 
 /**

@@ -341,7 +341,7 @@ export async function render({ container, query, setQuery, signal }) {
     const hoje = todayIn(tz);
     const horarioField = field({
       label: 'Horário', name: 'inicio', type: 'select', required: true, options: [['', 'Carregando os horários…']],
-      hint: `No ${zoneLabel(tz)}. Só aparecem os horários a partir de 1 hora de agora.`,
+      hint: `No ${zoneLabel(tz)}. Aparecem os horários que ainda não começaram (no site, só a partir de 1 hora de agora).`,
     });
     const horarioSelect = horarioField.querySelector('select');
     const diaField = field({
@@ -370,7 +370,7 @@ export async function render({ container, query, setQuery, signal }) {
       horarioSelect.setAttribute('aria-busy', 'true');
       replace(horarioSelect, h('option', { value: '' }, 'Carregando os horários…'));
       try {
-        const r = await horariosDoDia(u.id, dia, { signal: sinal });
+        const r = await horariosDoDia(u.id, dia, { signal: sinal, equipe: true });
         if (sinal.aborted) return;
         resposta = r;
         horarioSelect.removeAttribute('aria-busy');
