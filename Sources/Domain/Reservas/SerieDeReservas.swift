@@ -1,10 +1,10 @@
 public import Foundation
 
 /// A recurring booking (`serie-<id>`): the same space at the same local time, week after week
-/// (or every other week, every weekday, or the same weekday of every month), booked at once as one booking per occurrence. Each
-/// occurrence is an ordinary ``Reserva`` (its own slot, price, payment and cancellation); the
-/// series records what was asked, which occurrences were booked and which were refused and why,
-/// and the member's cancellations of the rest of it.
+/// (or every other week, every weekday, or the same weekday of every month), booked at once as
+/// one booking per occurrence. Each occurrence is an ordinary ``Reserva`` (its own slot, price,
+/// payment and cancellation); the series records what was asked, which occurrences were booked
+/// and which were refused and why, and the member's cancellations of the rest of it.
 public enum SerieDeReservas {
     public typealias ID = Identifier<SerieDeReservas>
 
