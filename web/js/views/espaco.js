@@ -639,7 +639,8 @@ function screen(container, body, item, { query, setQuery, signal }) {
 
   /**
    * "Repetir": not at all (the default), every week, every other week, Monday to Friday or the
-   * same weekday of every month (the one `inicio` gives, named), and how many times. `value()` is null for a single booking, else {frequencia, ocorrencias}.
+   * same weekday of every month (the one `inicio` gives, named), and how many times. `value()`
+   * is null for a single booking, else {frequencia, ocorrencias}.
    */
   function repeatFields(inicio) {
     // "Todo mês" names the weekday of the month the first occurrence gives (the second Tuesday).
