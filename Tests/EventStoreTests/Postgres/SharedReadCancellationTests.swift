@@ -9,6 +9,7 @@ import Testing
 struct SharedReadCancellationTests {
     @Test("the reader that started a shared read gets its events when another reader of it is cancelled", .timeLimit(.minutes(1)))
     func starter_survives_a_cancelled_joiner() async throws {
+        try await TestDatabase.migrate()  // run alone, on a fresh database, nothing else made the schema
         var settings = TestDatabase.settings
         settings.maximumConnections = 1
         settings.minimumConnections = 1
