@@ -135,12 +135,24 @@ struct SeriesTests {
             #expect((segunda["cancelamento"] as? [String: Any])?["reembolso"] as? Int == 5_000)
             _ = try await client.reserva(reservas[2], token: cenario.membro, status: "cancelada")
             _ = try await client.reserva(reservas[0], token: cenario.membro, status: "confirmada")
-            // Each cancelled booking is told, and taken out of the calendar the series' invitation filled.
-            let cancelamentos = try await eventually("the two cancellation e-mails") {
-                let enviados = try harness.emails().filter { $0.subject == "Reserva cancelada" }
-                return enviados.count == 2 ? enviados : nil
+            // One notice for what the series' cancellation cancelled: each booking with what comes
+            // back, the reason, the total, and one calendar cancellation taking both out of the
+            // calendar the series' invitation filled.
+            let avisoDoCancelamento = try await eventually("the series' cancellation e-mail") {
+                try harness.emails().first { $0.subject?.hasPrefix("Série cancelada") == true }
             }
-            #expect(cancelamentos.allSatisfy { $0.attachments.contains { $0.contentType.lowercased().contains("method=cancel") } })
+            #expect(avisoDoCancelamento.subject == "Série cancelada: Sala Ipê, 2 reservas")
+            let texto = avisoDoCancelamento.text ?? ""
+            #expect(texto.contains("- 01/12/2026, 10:00–11:00: R$ 50,00 de volta\n- 15/12/2026, 10:00–11:00: R$ 50,00 de volta"), "\(texto)")
+            #expect(texto.contains("Motivo: o projeto acabou.") && texto.contains("Você receberá R$ 100,00 de volta."), "\(texto)")
+            let anexo = try #require(avisoDoCancelamento.attachments.first { $0.contentType.lowercased().contains("method=cancel") })
+            let calendarioCancelado = String(decoding: anexo.data, as: UTF8.self).lowercased()
+            #expect(calendarioCancelado.components(separatedBy: "begin:vevent").count - 1 == 2)
+            #expect(reservas[1...].allSatisfy { calendarioCancelado.contains("uid:reserva-\($0.lowercased())@coworkflow") })
+            #expect(!calendarioCancelado.contains(reservas[0].lowercased()))
+            // Not a cancellation and a refund e-mail per booking: once notificacoes has handled
+            // both bookings' cancellations and refunds, none of those was sent.
+            try await semAvisosPorReserva(harness, reservas: Array(reservas[1...]))
             let registroDoCancelamento = try #require(
                 try await harness.allEvents().first { $0.type == SerieDeReservas.Catalogo.cancelada.type })
             let gravado = try JSONSerialization.jsonObject(with: registroDoCancelamento.data) as? [String: Any]
@@ -161,6 +173,63 @@ struct SeriesTests {
             #expect(presente.status == .ok, "\(String(buffer: presente.body))")
             let peloOperador = try await client.json(.post, "/api/reservas/series/\(id)/cancelamento", "{}", token: cenario.admin)
             #expect(peloOperador.status == .conflict && peloOperador.object["erro"] as? String == "nada_a_cancelar", "\(peloOperador.object)")
+            _ = try await client.reserva(reservas[0], token: cenario.membro, status: "confirmada")
+        }
+    }
+
+    /// Waits until notificacoes has handled the cancellation and the concluded refund of each of
+    /// `reservas` (cancelled with their series), then checks none of them sent its own e-mail.
+    func semAvisosPorReserva(_ harness: Harness, reservas: [String]) async throws {
+        let ids = Set(reservas.map { $0.lowercased() })
+        func daReserva(_ event: RecordedEvent) -> Bool {
+            ids.contains(String(event.stream.description.lowercased().split(separator: "-", maxSplits: 1).last ?? ""))
+        }
+        _ = try await eventually("notificacoes handling the bookings' cancellations and refunds") { () -> Bool? in
+            let eventos = try await harness.allEvents().filter {
+                ($0.type == Reserva.Catalogo.cancelada.type || $0.type == Pagamento.Catalogo.reembolsoConcluido.type) && daReserva($0)
+            }
+            guard eventos.count == 2 * ids.count else { return nil }
+            let tratados = try await harness.store.inboxOutcomes(eventos.map(\.eventId), consumer: NotificacoesService.consumidor)
+            return tratados.count == eventos.count ? true : nil
+        }
+        let avulsos = try harness.emails().filter { $0.subject == "Reserva cancelada" || $0.subject?.hasPrefix("Reembolso concluído") == true }
+        #expect(avulsos.isEmpty, "\(avulsos.map { $0.subject ?? "" })")
+    }
+
+    @Test("a series' cancellation cut short after some bookings is finished by the next, whose one notice names them all")
+    func series_cancellation_cut_short() async throws {
+        let clock = ManualClock(segundaDeManha)  // Monday 23/11 08:00 in São Paulo
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let corpo = serie(cenario.sala, "2026-11-25T14:00:00-03:00", "2026-11-25T15:00:00-03:00", ocorrencias: 3)
+            let criada = try await client.json(.post, "/api/reservas/series", corpo, token: cenario.membro)
+            #expect(criada.status == .created, "\(String(buffer: criada.body))")
+            let id = try #require(criada.object["id"] as? String)
+            let reservas = (criada.object["ocorrencias"] as? [[String: Any]] ?? []).compactMap { $0["reservaId"] as? String }
+            try #require(reservas.count == 3)
+            for reserva in reservas { _ = try await client.reserva(reserva, token: cenario.membro, status: "confirmada") }
+            let membro = try #require(criada.object["usuarioId"] as? String)
+
+            // A cancellation of the series from the second on stopped after the second booking
+            // (the process ended before the series recorded it): that booking is cancelled as the
+            // series', and no notice went out for it.
+            _ = try await harness.backend.reservas.cancelar(
+                reservas[1], motivo: nil, usuario: membro, admin: false, daSerie: true, caller: Caller(requestId: "interrompida", usuario: membro))
+            #expect(!(try await harness.allEvents().contains { $0.type == SerieDeReservas.Catalogo.cancelada.type }))
+
+            // The member tries again: the third is cancelled, and the series names both.
+            let cancelada = try await client.json(.post, "/api/reservas/series/\(id)/cancelamento", #"{"aPartirDe":2}"#, token: cenario.membro)
+            #expect(cancelada.status == .ok, "\(String(buffer: cancelada.body))")
+            let ultimo = try #require(cancelada.object["ultimoCancelamento"] as? [String: Any])
+            #expect((ultimo["reservas"] as? [String])?.map { $0.lowercased() }.sorted() == reservas[1...].map { $0.lowercased() }.sorted())
+            let aviso = try await eventually("the series' cancellation e-mail") {
+                try harness.emails().first { $0.subject?.hasPrefix("Série cancelada") == true }
+            }
+            #expect(aviso.subject == "Série cancelada: Sala Ipê, 2 reservas")
+            #expect(aviso.text?.contains("- 02/12/2026, 14:00–15:00") == true && aviso.text?.contains("- 09/12/2026, 14:00–15:00") == true)
+            try await semAvisosPorReserva(harness, reservas: Array(reservas[1...]))
             _ = try await client.reserva(reservas[0], token: cenario.membro, status: "confirmada")
         }
     }

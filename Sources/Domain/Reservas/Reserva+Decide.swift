@@ -78,7 +78,7 @@ extension Reserva {
     /// without a fee; under its cancellation policy otherwise, as money is (a late cancellation
     /// keeps `multaBP` of them).
     public static func devolucaoDeCreditos(_ dados: Dados, _ command: Command) -> Int64 {
-        guard case .cancelar(_, _, let politica, _, let isento, let em) = command, dados.status == .confirmada else { return 10_000 }
+        guard case .cancelar(_, _, let politica, _, let isento, let em, _) = command, dados.status == .confirmada else { return 10_000 }
         return 10_000 - termos(dados, politica, isento: isento).multaBP(inicio: dados.intervalo.start, canceladaEm: em)
     }
 
@@ -142,7 +142,7 @@ extension Reserva {
                 if dados.status == .confirmada, dados.pagamentoId == pagamento { return [] }
                 guard dados.status == .solicitada else { throw .transicaoInvalida(status: dados.status) }
                 return [.confirmada(Confirmada(reservaId: dados.id, pagamentoId: pagamento, em: em))]
-            case (.cancelar(let por, let motivo, let politica, let pago, let isento, let em), .existente(let dados)):
+            case (.cancelar(let por, let motivo, let politica, let pago, let isento, let em, let daSerie), .existente(let dados)):
                 guard dados.status.ativa else { throw .transicaoInvalida(status: dados.status) }
                 if dados.status == .confirmada, dados.intervalo.start <= em { throw .jaIniciada }
                 let valores = reembolso(dados, pago: pago, politica: politica, isento: isento, em: em)
@@ -150,7 +150,7 @@ extension Reserva {
                     .cancelada(
                         Cancelada(
                             reservaId: dados.id, por: por, motivo: motivo, pago: valores.pago, multa: valores.multa,
-                            reembolso: valores.reembolso, em: em))
+                            reembolso: valores.reembolso, em: em, daSerie: daSerie ? true : nil))
                 ]
             case (.expirar(let em), .existente(let dados)):
                 guard dados.status == .solicitada else { throw .transicaoInvalida(status: dados.status) }

@@ -102,8 +102,13 @@ extension Reserva {
         public let multa: Money
         public let reembolso: Money
         public let em: Date
+        /// True when the cancellation of its series cancelled it (``SerieDeReservas/Cancelada``
+        /// names it): the series' one notice tells the member, not one per booking. Absent otherwise.
+        public let daSerie: Bool?
 
-        public init(reservaId: ID, por: String, motivo: String?, pago: Money, multa: Money, reembolso: Money, em: Date) {
+        public init(
+            reservaId: ID, por: String, motivo: String?, pago: Money, multa: Money, reembolso: Money, em: Date, daSerie: Bool? = nil
+        ) {
             self.reservaId = reservaId
             self.por = por
             self.motivo = motivo
@@ -111,6 +116,7 @@ extension Reserva {
             self.multa = multa
             self.reembolso = reembolso
             self.em = em
+            self.daSerie = daSerie
         }
     }
 

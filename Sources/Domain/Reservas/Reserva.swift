@@ -151,7 +151,10 @@ public enum Reserva {
         case confirmar(pagamentoId: String?, em: Date)
         /// `pago`: what the booking's payment holds now (zero when it was never paid).
         /// `isento`: no fee whatever the terms (the operator cancels a member's booking).
-        case cancelar(por: String, motivo: String?, politica: Unidade.PoliticaDeCancelamento, pago: Money, isento: Bool = false, em: Date)
+        /// `daSerie`: one of the bookings a cancellation of their series cancels (``Cancelada/daSerie``).
+        case cancelar(
+            por: String, motivo: String?, politica: Unidade.PoliticaDeCancelamento, pago: Money, isento: Bool = false, em: Date,
+            daSerie: Bool = false)
         /// The hold ran out without payment.
         case expirar(em: Date)
         case concluir(em: Date)

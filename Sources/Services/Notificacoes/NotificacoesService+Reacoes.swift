@@ -81,8 +81,12 @@ extension NotificacoesService {
             return try await remarcacao(decoder.decode(Reserva.Remarcada.self, from: event.data))
         case SerieDeReservas.Catalogo.criada:
             return try await serieReservada(decoder.decode(SerieDeReservas.Criada.self, from: event.data), em: event.occurredAt)
+        case SerieDeReservas.Catalogo.cancelada:
+            return try await serieCancelada(decoder.decode(SerieDeReservas.Cancelada.self, from: event.data))
         case Reserva.Catalogo.cancelada:
             let cancelada = try decoder.decode(Reserva.Cancelada.self, from: event.data)
+            // Cancelled with the rest of its series: the series' one notice tells them all.
+            guard cancelada.daSerie != true else { return nil }
             guard let (reserva, espaco, unidade, convidado) = try await contexto(cancelada.reservaId) else { return nil }
             let quando = Self.quando(reserva.intervalo, fuso: unidade?.fusoHorario)
             var texto = "Sua reserva de \(espaco?.nome ?? "espaço") (\(quando)) foi cancelada."
@@ -114,6 +118,12 @@ extension NotificacoesService {
                     : [])
         case Pagamento.Catalogo.reembolsoConcluido:
             let reembolso = try decoder.decode(Pagamento.ReembolsoConcluido.self, from: event.data)
+            // The refund a cancellation of its series promised: that notice said how much comes back.
+            if let cancelamento = try await reserva(Reserva.ID(reembolso.reservaId))?.cancelamento, cancelamento.daSerie == true,
+                cancelamento.reembolso == reembolso.valor
+            {
+                return nil
+            }
             return Aviso(
                 tipo: .reembolso, usuarioId: reembolso.usuarioId, reservaId: reembolso.reservaId,
                 titulo: "Reembolso concluído: \(Self.reais(reembolso.valor))",

@@ -60,6 +60,48 @@ extension NotificacoesService {
             anexos: [EmailAttachment(filename: "serie.ics", contentType: Calendario.contentType, data: ics)])
     }
 
+    /// A cancellation of a series (from an occurrence on): one notice for the bookings it
+    /// cancelled, each with its time and what comes back, the total refund, and one calendar
+    /// cancellation taking them all out of the calendar the series' invitation filled (each under
+    /// its booking's `UID`, one `SEQUENCE` above its last move). Those bookings' own cancellations
+    /// and the refunds this notice announces send nothing more (``Reserva/Cancelada/daSerie``).
+    func serieCancelada(_ cancelada: SerieDeReservas.Cancelada) async throws -> Aviso? {
+        let lidos = try await store.readStreams(cancelada.canceladas.map { StreamRead(StreamNames.reserva($0), from: 1) })
+        var reservas: [Reserva.Dados] = []
+        for id in cancelada.canceladas {
+            let eventos = try (lidos[StreamNames.reserva(id)] ?? []).compactMap {
+                try Reserva.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
+            }
+            if case .existente(let dados) = Reserva.decider.fold(eventos), dados.status == .cancelada { reservas.append(dados) }
+        }
+        guard let primeira = reservas.first else { return nil }
+        reservas.sort { $0.intervalo.start < $1.intervalo.start }
+        let (espaco, unidade) = try await lugar(primeira.solicitacao)
+        let nome = espaco?.nome ?? "espaço"
+        let linhas = reservas.map { dados in
+            var linha = "- \(Self.quando(dados.intervalo, fuso: unidade?.fusoHorario))"
+            if let cancelamento = dados.cancelamento, cancelamento.pago > .zero {
+                linha += cancelamento.reembolso > .zero ? ": \(Self.reais(cancelamento.reembolso)) de volta" : ": sem reembolso"
+                if cancelamento.multa > .zero { linha += " (multa de \(Self.reais(cancelamento.multa)))" }
+            }
+            return linha
+        }
+        let quantas = reservas.count == 1 ? "1 reserva" : "\(reservas.count) reservas"
+        var texto =
+            "\(reservas.count == 1 ? "Foi cancelada" : "Foram canceladas") \(quantas) da sua série de \(nome):\n"
+            + linhas.joined(separator: "\n") + "\n"
+        if let motivo = cancelada.motivo, !motivo.isEmpty { texto += "Motivo: \(motivo).\n" }
+        let reembolso = reservas.reduce(Money.zero) { $0 + ($1.cancelamento?.reembolso ?? .zero) }
+        if reembolso > .zero { texto += "Você receberá \(Self.reais(reembolso)) de volta. " }
+        texto += "Em anexo, o cancelamento do convite para a sua agenda."
+        let ics = Calendario.eventos(
+            reservas.map { Self.evento($0.solicitacao, espaco, unidade, sequencia: $0.remarcacoes) }, criadoEm: cancelada.em,
+            organizador: remetente.address, cancelado: true)
+        return Aviso(
+            tipo: .cancelamento, usuarioId: cancelada.usuarioId, reservaId: nil, titulo: "Série cancelada: \(nome), \(quantas)", texto: texto,
+            anexos: [EmailAttachment(filename: "serie.ics", contentType: Calendario.contentTypeDeCancelamento, data: ics)])
+    }
+
     /// "todo mês, na segunda terça-feira" (or "na última sexta-feira") for a monthly series whose
     /// first occurrence starts at `inicio`, on the unit's calendar.
     static func mensal(_ inicio: Date?, fuso: String?) -> String {

@@ -31,7 +31,7 @@ extension ReservasService {
     /// refunds it whole, unless `aplicarMulta`: the member asked, late); the slot and the
     /// coupon use are released in the same append.
     public func cancelar(
-        _ id: String, motivo: String?, usuario: String, admin: Bool, aplicarMulta: Bool = false, caller: Caller
+        _ id: String, motivo: String?, usuario: String, admin: Bool, aplicarMulta: Bool = false, daSerie: Bool = false, caller: Caller
     ) async throws -> ReservaView {
         try ServiceError.texto(motivo, campo: "motivo", maximo: 500)
         let id = try Self.reservaId(id)
@@ -58,7 +58,7 @@ extension ReservasService {
             let pago = pagamento?.disponivel ?? .zero
             return .cancelar(
                 por: usuario, motivo: motivo?.trimmingCharacters(in: .whitespacesAndNewlines).prefix(500).description,
-                politica: politica, pago: pago, isento: isento, em: now)
+                politica: politica, pago: pago, isento: isento, em: now, daSerie: daSerie)
         }
     }
 

@@ -214,8 +214,14 @@ extension ReservasService {
 
     /// Cancels the series' bookings from occurrence `aPartirDe` on (default: the first) that
     /// are still held or confirmed and have not started, each as its owner's cancellation of
-    /// one booking (the unit's policy, its fee and refund; an operator's refunds it whole).
-    /// 409 `nada_a_cancelar` when none is left to cancel.
+    /// one booking (the unit's policy, its fee and refund; an operator's refunds it whole),
+    /// marked as the series' (``Reserva/Cancelada/daSerie``): the series' cancellation, appended
+    /// last, is what tells the member, once for all of them. 409 `nada_a_cancelar` when none is
+    /// left to cancel.
+    ///
+    /// A cancellation cut short after some bookings (the process stopped) is finished by the
+    /// next one: the bookings it cancelled that no cancellation of the series names yet are
+    /// named by this one, so the member is told of them too.
     public func cancelarSerie(
         _ texto: String, aPartirDe: Int?, motivo: String?, usuario: String, admin: Bool, caller: Caller
     ) async throws -> SerieView {
@@ -227,17 +233,22 @@ extension ReservasService {
         }
         let now = clock.now
         var canceladas: [Reserva.ID] = []
+        let nomeadas = Set(dados.cancelamentos.flatMap(\.canceladas))
         for ocorrencia in dados.serie.ocorrencias where ocorrencia.numero >= desde {
             guard let reservaId = ocorrencia.reservaId,
-                case .existente(let reserva) = try await reservas.load(StreamNames.reserva(reservaId)).state,
-                reserva.status.ativa, reserva.solicitacao.intervalo.start > now
+                case .existente(let reserva) = try await reservas.load(StreamNames.reserva(reservaId)).state
             else { continue }
+            if reserva.cancelamento?.daSerie == true, !nomeadas.contains(reservaId) {
+                canceladas.append(reservaId)  // cancelled by a cancellation of the series cut short
+                continue
+            }
+            guard reserva.status.ativa, reserva.solicitacao.intervalo.start > now else { continue }
             // Checked in (the window opens before the start): it stays, also when an operator cancels.
             if case .existente(let checkin) = try await checkins.load(StreamNames.checkin(reservaId)).state, checkin.status != .aguardando {
                 continue
             }
             do {
-                _ = try await cancelar(reservaId.description, motivo: motivo, usuario: usuario, admin: admin, caller: caller)
+                _ = try await cancelar(reservaId.description, motivo: motivo, usuario: usuario, admin: admin, daSerie: true, caller: caller)
                 canceladas.append(reservaId)
             } catch let erro as ServiceError where erro.kind == .conflito {
                 // Changed meanwhile (checked in, expired): it stays as it is.
