@@ -75,7 +75,7 @@ struct RelogioLocal: Sendable {
 
     /// An unknown identifier falls back to America/Sao_Paulo, the platform's default zone.
     init(_ identificador: String) {
-        fuso = TimeZone(identifier: identificador) ?? TimeZone(identifier: "America/Sao_Paulo") ?? .gmt
+        fuso = Unidade.fuso(identificador)
     }
 
     /// Seconds to add to a UTC instant (seconds since 1970) to read the wall clock.

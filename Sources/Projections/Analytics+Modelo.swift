@@ -91,7 +91,7 @@ public struct AnalyticsModel: Sendable {
         let valor: any Encodable & Sendable
     }
 
-    static let fusoPadrao = "America/Sao_Paulo"
+    static let fusoPadrao = Unidade.fusoPadrao
 
     var unidades: [UUID: AnalyticsUnidade] = [:]
     var espacos: [UUID: AnalyticsEspaco] = [:]

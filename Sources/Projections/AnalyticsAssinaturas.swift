@@ -106,7 +106,7 @@ public enum AnalyticsAssinaturasReadModel {
             ])
     ) { recorded, batch in
         var total = try await batch.get(AnalyticsAssinaturasResumo.self, resumo, chaveDoResumo) ?? AnalyticsAssinaturasResumo()
-        let fusoPadrao = "America/Sao_Paulo"
+        let fusoPadrao = Unidade.fusoPadrao
         /// The month doc of `data`, created with the totals as they stand before this event.
         func mes(_ data: DataLocal) async throws -> AnalyticsAssinaturasMes {
             let chave = CalendarioAnalitico.mes(data)

@@ -77,7 +77,7 @@ extension Assinatura {
                     assinaturaId: id, titular: titular, plano: plano.referencia(versao), termos: versao.termos.porAssentos(assentos),
                     unidadeId: plano.unidadeId, cobranca: cobranca, fusoHorario: fusoHorario, inicio: inicio, assentos: assentos, por: por, em: em)
                 guard inicio == hoje else { return [.iniciada(iniciada)] }
-                let fuso = TimeZone(identifier: fusoHorario) ?? TimeZone(secondsFromGMT: -10_800) ?? .current
+                let fuso = Unidade.fuso(fusoHorario)
                 let ciclo = abrirCiclo(
                     1, inicio: inicio, assinatura: (id, titular, inicio, plano.unidadeId, fuso, assentos), plano: plano, anterior: nil, em: em)
                 return [.iniciada(iniciada), .cicloIniciado(ciclo)]

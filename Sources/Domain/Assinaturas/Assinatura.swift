@@ -189,7 +189,7 @@ public enum Assinatura {
             return (tentativasPedidas[inadimplencia.ciclo] ?? 1) <= inadimplencia.tentativas
         }
 
-        public var fuso: TimeZone { TimeZone(identifier: fusoHorario) ?? TimeZone(secondsFromGMT: -10_800) ?? .current }
+        public var fuso: TimeZone { Unidade.fuso(fusoHorario) }
 
         /// The plan the next cycle uses: a scheduled downgrade's, or the current one.
         public var proximoPlano: UUID {

@@ -231,6 +231,15 @@ extension Unidade {
         public var fuso: TimeZone { TimeZone(identifier: fusoHorario) ?? .gmt }
     }
 
+    /// The platform's zone, where a unit names none (a unit's default) or none is at hand (a
+    /// message about no unit, a member's data export).
+    public static let fusoPadrao = "America/Sao_Paulo"
+
+    /// The zone `identificador` names; ``fusoPadrao``'s when it is absent or unknown.
+    public static func fuso(_ identificador: String?) -> TimeZone {
+        identificador.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: fusoPadrao) ?? TimeZone(secondsFromGMT: -10_800) ?? .gmt
+    }
+
     public enum State: Sendable, Equatable {
         case inexistente
         case existente(Dados)

@@ -57,7 +57,7 @@ extension AnalyticsService {
 
     /// `meses` (1…36) months up to the current one (in São Paulo).
     public func assinaturas(meses quantos: Int) async throws -> Assinaturas {
-        let hoje = DataLocal(clock.now, em: TimeZone(identifier: "America/Sao_Paulo") ?? TimeZone(secondsFromGMT: -10_800) ?? .gmt)
+        let hoje = DataLocal(clock.now, em: Unidade.fuso(nil))
         guard (1...Self.mesesMaximos).contains(quantos) else {
             throw ServiceError.requisicaoInvalida("'meses' deve estar entre 1 e \(Self.mesesMaximos)", detalhes: ["campo": "meses"])
         }

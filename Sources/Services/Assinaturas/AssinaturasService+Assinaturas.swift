@@ -86,7 +86,7 @@ extension AssinaturasService {
         let now = clock.now
         let por = caller.usuario ?? titular
         return try await executar(titular, caller: caller) { state in
-            .trocar(plano: plano, hoje: self.hoje(state.dados?.fusoHorario ?? "America/Sao_Paulo"), por: por, em: now)
+            .trocar(plano: plano, hoje: self.hoje(state.dados?.fusoHorario ?? Unidade.fusoPadrao), por: por, em: now)
         }
     }
 

@@ -474,7 +474,7 @@ extension AssinaturasService {
             else { throw ServiceError.requisicaoInvalida("'mes' deve ser AAAA-MM", detalhes: ["campo": "mes"]) }
             mes = texto
         } else {
-            let hoje = DataLocal(clock.now, em: TimeZone(identifier: "America/Sao_Paulo") ?? TimeZone(secondsFromGMT: -10_800) ?? .gmt)
+            let hoje = DataLocal(clock.now, em: Unidade.fuso(nil))
             mes = CalendarioAnalitico.mes(hoje)
         }
         let carteira = try await carteiras.load(StreamNames.creditos(Empresa.titular(dados.empresaId))).state

@@ -54,7 +54,7 @@ extension AssinaturasService {
     /// Today where the plan is sold (its unit's zone; the network's, São Paulo, otherwise).
     func fuso(unidade: UUID?) async throws -> String {
         guard let unidade, case .existente(let dados) = try await unidades.load(StreamNames.unidade(Unidade.ID(unidade))).state else {
-            return "America/Sao_Paulo"
+            return Unidade.fusoPadrao
         }
         return dados.fusoHorario
     }

@@ -565,7 +565,7 @@ extension CheckinService {
         }
         return TourPublico(
             id: a.tourId.description, unidadeId: a.unidadeId.lowercasedString, unidade: unidade?.nome ?? "Unidade", endereco: endereco,
-            fuso: unidade?.fusoHorario ?? "America/Sao_Paulo", inicio: a.inicio, fim: a.fim, situacao: dados.situacao,
+            fuso: unidade?.fusoHorario ?? Unidade.fusoPadrao, inicio: a.inicio, fim: a.fim, situacao: dados.situacao,
             nome: dados.dadosApagados ? nil : try await aberto(a.contato.nome), canceladoPorEquipe: dados.cancelado?.pelaEquipe ?? false)
     }
 

@@ -259,7 +259,7 @@ public final class CheckinService: Sendable {
     /// The unit's time zone, for messages; the default zone when the unit cannot be read.
     func fusoDaUnidade(_ unidade: UUID) async throws -> TimeZone {
         if case .existente(let dados) = try await unidades.load(StreamNames.unidade(Unidade.ID(unidade))).state { return dados.fuso }
-        return TimeZone(identifier: "America/Sao_Paulo") ?? .gmt
+        return Unidade.fuso(nil)
     }
 
     static func view(_ state: Checkin.State) throws -> CheckinView {

@@ -12,7 +12,7 @@ extension EspacosService {
         let id = Unidade.ID(caller.idempotencyKey.map { Events.derivedId("unidade", $0) } ?? EventIDs.random())
         func cadastro(em: Date) -> Unidade.Command {
             .cadastrar(
-                id: id, nome: input.nome, endereco: input.endereco, fusoHorario: input.fusoHorario ?? "America/Sao_Paulo",
+                id: id, nome: input.nome, endereco: input.endereco, fusoHorario: input.fusoHorario ?? Unidade.fusoPadrao,
                 politica: input.politicaDeCancelamento ?? .padrao, operacao: input.operacao ?? .padrao, em: em)
         }
         if caller.idempotencyKey != nil {

@@ -70,7 +70,7 @@ extension FinanceiroService {
 
         mutating func unidade(_ id: String) async throws -> (nome: String, fuso: String) {
             let unidade = try await catalogo.unidade(id)
-            return (unidade?.nome ?? id, unidade?.fusoHorario ?? "America/Sao_Paulo")
+            return (unidade?.nome ?? id, unidade?.fusoHorario ?? Unidade.fusoPadrao)
         }
 
         mutating func espaco(_ id: String) async throws -> String { try await catalogo.espaco(id)?.nome ?? id }
@@ -152,7 +152,7 @@ extension FinanceiroService {
     static func local(_ instante: Date, fuso: String) -> String {
         let formato = DateFormatter()
         formato.locale = Locale(identifier: "pt_BR")
-        formato.timeZone = TimeZone(identifier: fuso) ?? TimeZone(identifier: "America/Sao_Paulo")
+        formato.timeZone = Unidade.fuso(fuso)
         formato.dateFormat = "dd/MM/yyyy HH:mm"
         return formato.string(from: instante)
     }

@@ -14,7 +14,7 @@ extension NotificacoesService {
         let empresa = try await cadastro(enviado.empresaId)?.nome ?? "uma empresa"
         let papel = convite.papel == .gestor ? "gestor(a)" : "membro"
         let link = "\(enderecoPublico ?? "")/convite/\(token)"
-        let validade = DataLocal(convite.expiraEm, em: TimeZone(identifier: "America/Sao_Paulo") ?? .gmt).brasileira
+        let validade = DataLocal(convite.expiraEm, em: Unidade.fuso(nil)).brasileira
         let titulo = "Convite para fazer parte de \(empresa) na CoworkFlow"
         return Aviso(
             tipo: .convite, usuarioId: "convite:\(convite.conviteId.lowercasedString)", reservaId: nil, titulo: titulo,

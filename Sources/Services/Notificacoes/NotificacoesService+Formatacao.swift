@@ -20,7 +20,7 @@ extension NotificacoesService {
     /// `25/12/2026, 09:00–11:00` in the unit's time zone; with the end's date too when it falls
     /// on another day (`01/03/2026, 09:00 – 05/03/2026, 18:00`, or past midnight).
     static func quando(_ intervalo: TimeRange, fuso: String?) -> String {
-        let zone = fuso.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "America/Sao_Paulo") ?? .gmt
+        let zone = Unidade.fuso(fuso)
         let data = DateFormatter()
         data.locale = Locale(identifier: "pt_BR")
         data.timeZone = zone
@@ -68,7 +68,7 @@ extension NotificacoesService {
     /// A bundle paid: the credits it granted and until when they may be spent.
     static func pacotePago(_ lote: Carteira.Lote) -> String {
         let validade =
-            lote.validoAte.map { " e podem ser usados até \(DataLocal($0, em: TimeZone(identifier: "America/Sao_Paulo") ?? .gmt).brasileira)" } ?? ""
+            lote.validoAte.map { " e podem ser usados até \(DataLocal($0, em: Unidade.fuso(nil)).brasileira)" } ?? ""
         return "Recebemos o pagamento. \(quantidade(lote)) de créditos estão na sua carteira\(validade). Obrigado!"
     }
 

@@ -156,7 +156,7 @@ extension NotificacoesService {
                 texto: "Recebemos o pagamento do ciclo \(paga.ciclo) da sua assinatura. Obrigado!")
         case Assinatura.Catalogo.cobrancaRecusada:
             let recusada = try decoder.decode(Assinatura.CobrancaRecusada.self, from: event.data)
-            let fuso = TimeZone(identifier: "America/Sao_Paulo") ?? .gmt
+            let fuso = Unidade.fuso(nil)
             let depois =
                 recusada.proximaTentativa.map { "Tentaremos de novo em \(DataLocal($0, em: fuso).brasileira)." }
                 ?? "Foi a última tentativa: a assinatura será suspensa até o pagamento."
@@ -197,7 +197,7 @@ extension NotificacoesService {
             // its outcome has its own e-mails).
             let emitida = try decoder.decode(Assinatura.CobrancaEmitida.self, from: event.data)
             let emissao = emitida.emissao
-            let fuso = TimeZone(identifier: "America/Sao_Paulo") ?? .gmt
+            let fuso = Unidade.fuso(nil)
             let valor = Self.reais(Money(centavos: emissao.valorCentavos))
             let codigo: String
             if let pix = emissao.cobranca.pix {

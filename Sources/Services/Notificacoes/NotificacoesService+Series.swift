@@ -106,7 +106,7 @@ extension NotificacoesService {
     /// first occurrence starts at `inicio`, on the unit's calendar.
     static func mensal(_ inicio: Date?, fuso: String?) -> String {
         guard let inicio else { return "todo mês" }
-        let zone = fuso.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "America/Sao_Paulo") ?? .gmt
+        let zone = Unidade.fuso(fuso)
         let dia = DataLocal(inicio, em: zone)
         let qual = SerieDeReservas.semanaDoMes(dia).map { ["primeira", "segunda", "terceira", "quarta"][$0 - 1] } ?? "última"
         let nome =

@@ -117,7 +117,7 @@ extension NotificacoesService {
 
     /// "01/12/2026 às 14:00" in the unit's zone (São Paulo's when unknown); "14:00" with `soHora`.
     static func instante(_ instante: Date, fuso: String?, soHora: Bool = false) -> String {
-        let zone = fuso.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "America/Sao_Paulo") ?? .gmt
+        let zone = Unidade.fuso(fuso)
         let formato = DateFormatter()
         formato.locale = Locale(identifier: "pt_BR")
         formato.timeZone = zone

@@ -180,7 +180,7 @@ extension UsuariosService {
         }
         for (espaco, bloqueio) in try await EspacosService.locacoes(espacos, store: store) where bloqueio.locatario?.usuarioId == id.rawValue {
             let unidade = try await catalogo.unidade(espaco.unidade.description)
-            let fuso = unidade.flatMap { TimeZone(identifier: $0.fusoHorario) } ?? TimeZone(identifier: "America/Sao_Paulo") ?? .gmt
+            let fuso = Unidade.fuso(unidade?.fusoHorario)
             let dias = DataLocal.dias(de: bloqueio.intervalo, em: fuso)
             locacoes.append([
                 "espaco": espaco.nome, "unidade": unidade?.nome ?? "",
@@ -209,7 +209,7 @@ extension UsuariosService {
         func quantidade(_ medida: Carteira.Medida, _ n: Int64) -> String {
             medida == .minutos ? (n == 0 ? "0 h" : Cotacao.formatar(duracao: Int(n))) : reais(n)
         }
-        let sp = TimeZone(identifier: "America/Sao_Paulo") ?? .gmt
+        let sp = Unidade.fuso(nil)
         var assinatura: Any = NSNull()
         if let doc = try await store.document(AssinaturasReadModel.assinaturas, key: titular) {
             let view = try decoder.decode(AssinaturaView.self, from: doc)
