@@ -7,7 +7,8 @@ occurrence with its price and the third as "Não reservada" with the reason; the
 notice for the series, its occurrences line by line. Thirty times is
 refused next to "Quantas vezes" before anything is sent. On "Minhas reservas" each booking of the
 series says which it is; "Cancelar esta e as próximas" on the second, after a confirmation,
-cancels the second and the fourth and leaves the first (the API agrees). On a phone a monthly
+cancels the second and the fourth and leaves the first (the API agrees); the dialog says how many
+it cancels and the refund it estimates, and the inbox has one notice for both. On a phone a monthly
 series ("Todo mês, na segunda terça-feira": the weekday of the month the day gives) is booked; the repeat fields, the series' result, the
 list and the inbox fit the screen."""
 
@@ -88,12 +89,29 @@ def test_a_member_books_a_weekly_series_and_cancels_the_rest_of_it(browser, serv
     ui.click("Cancelar esta e as próximas", segunda)
     dialog = ui.dialog()
     assert "As reservas anteriores da série ficam como estão" in dialog.text, dialog.text
+    # what it cancels, the refund the policy gives (more than a week ahead: all of it), one e-mail
+    assert "Serão canceladas 2 reservas, até" in dialog.text, dialog.text
+    assert "Reembolso estimado: R$ 120,00 no total." in dialog.text, dialog.text
+    assert "Você recebe um e-mail com o resumo." in dialog.text, dialog.text
     ui.step("cancelar-serie")
     ui.click("Cancelar as reservas", dialog)
     ui.wait_text("2 reservas da série canceladas", "#flash")
     ui.step("serie-cancelada")
     estados = {n: api(server, "GET", f"/api/reservas/{i}", token=mine)["status"] for n, i in por_numero.items()}
     assert estados == {1: "confirmada", 2: "cancelada", 4: "cancelada"}, estados
+    # one notice for both, in the inbox too, not one per booking
+    titulo = f"Série cancelada: Sala Série {sufixo}, 2 reservas"
+    eventually(lambda: any(n["titulo"] == titulo for n in api(server, "GET", "/api/notificacoes", token=mine)["itens"]), "the cancellation's notice")
+    ui.open("/notificacoes")
+    ui.wait_heading("Notificações")
+    cancelamento = ui.row(titulo, "#view .inbox__item")
+    texto = cancelamento.find_element(By.CSS_SELECTOR, ".inbox__texto").text
+    assert "Foram canceladas 2 reservas" in texto and "Você receberá R$ 120,00 de volta." in texto, texto
+    assert cancelamento.find_element(By.PARTIAL_LINK_TEXT, "Minhas reservas").is_displayed()
+    itens = api(server, "GET", "/api/notificacoes", token=mine)["itens"]
+    avulsos = [n["titulo"] for n in itens if n["titulo"] == "Reserva cancelada" and n.get("reservaId") in (por_numero[2], por_numero[4])]
+    assert not avulsos, avulsos
+    ui.step("serie-cancelada-aviso")
 
     # on a phone: the repeat fields and the result fit the screen
     phone = browser(size=(390, 844), mobile=True)
@@ -127,6 +145,15 @@ def test_a_member_books_a_weekly_series_and_cancels_the_rest_of_it(browser, serv
     phone.wait_text("Cancelar esta e as próximas")
     assert phone.driver.execute_script("return document.documentElement.scrollWidth") <= 390
     phone.step("minhas-reservas-celular")
+    # the cancel dialog of the monthly series, from its first booking: both named, kept
+    mensal_1 = phone.wait(lambda d: next((r for r in d.find_elements(By.CSS_SELECTOR, "tr[data-reserva]")
+                                          if segundo.strftime("%d/%m/%Y") in r.text and "Série: 1ª reserva" in r.text), None),
+                          "the monthly series' first booking")
+    phone.click("Cancelar esta e as próximas", mensal_1)
+    dialogo = phone.dialog()
+    assert "Serão canceladas 2 reservas, até" in dialogo.text, dialogo.text
+    phone.step("cancelar-serie-celular")
+    phone.click("Manter a série", dialogo)
     phone.open("/notificacoes")
     phone.wait_heading("Notificações")
     phone.wait_text(f"Série reservada: Sala Série {sufixo}, 2 de 2")

@@ -85,8 +85,9 @@ export function render({ container, query, setQuery, signal }) {
                 n.status === 'falhou' ? ' · o e-mail não pôde ser entregue' : ''),
               h('p', { class: 'inbox__texto' }, n.texto),
               n.reservaId ? h('p', {}, reservaLink(n)) : null,
-              // A series' notice names several bookings: they are all in the member's list.
-              !n.reservaId && n.tipo === 'reserva_confirmada'
+              // A series' notice (booked, or the rest of it cancelled) names several bookings:
+              // they are all in the member's list.
+              !n.reservaId && ['reserva_confirmada', 'cancelamento'].includes(n.tipo)
                 ? h('p', {}, link('/reservas', ['Minhas reservas', h('span', { class: 'visually-hidden' }, ` (${n.titulo})`)])) : null,
               n.tipo === 'visita' ? h('p', {}, link('/visitantes', ['Meus visitantes', h('span', { class: 'visually-hidden' }, ` (${n.titulo})`)])) : null,
               n.tipo === 'correspondencia'

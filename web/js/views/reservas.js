@@ -78,6 +78,9 @@ export function render({ container, query, setQuery, signal }) {
     replace(eventos, h('p', { class: 'small help-link' }, `${partes.join(' e ')}. `, link('/eventos', 'Ver os eventos'), '.'));
   }).catch(() => {});
 
+  /** The upcoming bookings the list shows (what "Cancelar esta e as próximas" would cancel). */
+  let vistas = [];
+
   function load() {
     loadInto(list, async () => {
       const todas = await allPages('/api/reservas', { signal, maxPages: 40 });
@@ -103,6 +106,7 @@ export function render({ container, query, setQuery, signal }) {
         : new Map();
       return { proximas, anteriores, espacos, checkins };
     }, ({ proximas, anteriores, espacos, checkins }) => {
+      vistas = proximas;
       if (!proximas.length && !anteriores.length) {
         list.append(h('p', { class: 'empty' }, 'Você ainda não tem reservas. ', link('/espacos', 'Encontre um espaço'), '.'));
         return;
@@ -273,12 +277,25 @@ export function render({ container, query, setQuery, signal }) {
   async function cancelSeries(r, button, espacos) {
     const item = espacos.get(r.espacoId);
     const p = item?.unidade?.politicaDeCancelamento;
+    // What the server will cancel: this occurrence and the later ones still held or confirmed
+    // and not started (a preview from the list; the server decides).
+    const now = Date.now();
+    const alvo = vistas.filter((o) => o.serie?.serieId === r.serie.serieId && o.serie.numero >= r.serie.numero
+      && ['solicitada', 'confirmada'].includes(o.status) && Date.parse(o.inicio) > now)
+      .sort((a, b) => a.serie.numero - b.serie.numero);
+    const ultima = alvo.at(-1);
+    const reembolso = alvo.reduce((soma, o) => soma + reembolsoEstimado(o, p, now), 0);
     await confirmAndCancel(button, {
       title: 'Cancelar esta e as próximas reservas da série?',
       body: [
         `${nomeDoEspaco(item, r.espacoId)} — a partir de ${interval(r.inicio, r.fim, tz(espacos, r))}.`,
+        alvo.length > 1 && ultima
+          ? `Serão canceladas ${alvo.length} reservas, até ${interval(ultima.inicio, ultima.fim, tz(espacos, ultima))}.`
+          : null,
         'As reservas anteriores da série ficam como estão. Cada reserva cancelada segue a política da unidade.',
         p ? `Política da unidade: ${politica(p)}` : null,
+        reembolso > 0 ? `Reembolso estimado: ${money(reembolso)} no total.` : null,
+        'Você recebe um e-mail com o resumo.',
       ].filter(Boolean),
       confirmText: 'Cancelar as reservas',
       cancelText: 'Manter a série',
@@ -288,11 +305,22 @@ export function render({ container, query, setQuery, signal }) {
         body: { aPartirDe: r.serie.numero, motivo: 'série cancelada pelo membro' },
       });
       const canceladas = serie.ultimoCancelamento?.reservas.length ?? 1;
-      return `${canceladas > 1 ? `${canceladas} reservas da série canceladas` : 'Reserva da série cancelada'}. Reembolsos e créditos seguem a política da unidade; veja cada reserva.`;
+      return `${canceladas > 1 ? `${canceladas} reservas da série canceladas` : 'Reserva da série cancelada'}. Reembolsos e créditos seguem a política da unidade; o resumo vai por e-mail.`;
     });
   }
 
   load();
+}
+
+/**
+ * The refund cancelling `r` at `now` would likely give, in centavos (a preview: the server
+ * decides): nothing before it is paid, its total less the fee its terms (else the unit's) charge.
+ */
+function reembolsoEstimado(r, unitPolicy, now) {
+  if (r.status !== 'confirmada' || !(r.total > 0)) return 0;
+  const p = r.politicaDeCancelamento ?? unitPolicy;
+  if (!p || !p.multaBP || (Date.parse(r.inicio) - now) / 3_600_000 >= p.horasSemMulta) return r.total;
+  return r.total - Math.round((r.total * p.multaBP) / 10000);
 }
 
 /**
