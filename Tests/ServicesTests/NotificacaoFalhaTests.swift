@@ -92,5 +92,16 @@ struct NotificacaoTextoTests {
         // 21:00 to 02:00: past midnight.
         let noite = try TimeRange(start: inicio.addingTimeInterval(12 * 3_600), end: inicio.addingTimeInterval(17 * 3_600))
         #expect(NotificacoesService.quando(noite, fuso: "America/Sao_Paulo") == "25/12/2026, 21:00 – 26/12/2026, 02:00")
+        // A zone no longer known, or none: São Paulo's.
+        #expect(NotificacoesService.quando(try intervalo(2), fuso: "Marte/Olympus") == "25/12/2026, 09:00–11:00")
+        #expect(NotificacoesService.quando(try intervalo(2), fuso: "America/Manaus") == "25/12/2026, 08:00–10:00")
+    }
+
+    @Test("a reason given reads as one sentence, its own closing mark kept rather than doubled; none or blanks say nothing")
+    func motivo_is_one_sentence() {
+        #expect(NotificacoesService.motivo("o projeto acabou") == "Motivo: o projeto acabou.")
+        #expect(NotificacoesService.motivo(" o projeto acabou. \n") == "Motivo: o projeto acabou.")
+        #expect(NotificacoesService.motivo("reforma!") == "Motivo: reforma!")
+        #expect(NotificacoesService.motivo("  ") == nil && NotificacoesService.motivo(nil) == nil)
     }
 }

@@ -38,7 +38,7 @@ extension NotificacoesService {
                     + "O convite para a sua agenda segue em anexo. Se não puder ir, cancele a inscrição em Eventos.",
                 anexos: [convite(dados, unidade, em: e.em, cancelado: false)])
         case .desistiu(let e) where e.razao == .encontroCancelado:
-            let motivo = dados.cancelado?.motivo.map { " Motivo: \($0)." } ?? ""
+            let motivo = Self.motivo(dados.cancelado?.motivo).map { " \($0)" } ?? ""
             // Who only waited never had the invitation: nothing to withdraw.
             return Aviso(
                 tipo: .encontro, usuarioId: e.usuarioId, reservaId: nil, titulo: "Evento cancelado: \(titulo)",

@@ -17,6 +17,13 @@ extension NotificacoesService {
         return (valor.centavos < 0 ? "-" : "") + "R$ " + grupos.joined(separator: ".") + String(format: ",%02d", centavos % 100)
     }
 
+    /// "Motivo: o projeto acabou." for a reason given (its own closing period, or `!`/`?`, kept
+    /// rather than doubled); nil for none or only white space.
+    static func motivo(_ texto: String?) -> String? {
+        guard let texto = texto?.trimmingCharacters(in: .whitespacesAndNewlines), !texto.isEmpty else { return nil }
+        return "Motivo: \(texto)" + (texto.last.map { ".!?…".contains($0) } == true ? "" : ".")
+    }
+
     /// `25/12/2026, 09:00–11:00` in the unit's time zone; with the end's date too when it falls
     /// on another day (`01/03/2026, 09:00 – 05/03/2026, 18:00`, or past midnight).
     static func quando(_ intervalo: TimeRange, fuso: String?) -> String {

@@ -90,7 +90,7 @@ extension NotificacoesService {
             guard let (reserva, espaco, unidade, convidado) = try await contexto(cancelada.reservaId) else { return nil }
             let quando = Self.quando(reserva.intervalo, fuso: unidade?.fusoHorario)
             var texto = "Sua reserva de \(espaco?.nome ?? "espaço") (\(quando)) foi cancelada."
-            if let motivo = cancelada.motivo, !motivo.isEmpty { texto += " Motivo: \(motivo)." }
+            if let motivo = Self.motivo(cancelada.motivo) { texto += " \(motivo)" }
             if cancelada.reembolso > .zero {
                 texto += " Você receberá \(Self.reais(cancelada.reembolso)) de volta"
                 texto += cancelada.multa > .zero ? " (multa de \(Self.reais(cancelada.multa)))." : "."

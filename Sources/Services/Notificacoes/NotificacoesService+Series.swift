@@ -90,7 +90,7 @@ extension NotificacoesService {
         var texto =
             "\(reservas.count == 1 ? "Foi cancelada" : "Foram canceladas") \(quantas) da sua série de \(nome):\n"
             + linhas.joined(separator: "\n") + "\n"
-        if let motivo = cancelada.motivo, !motivo.isEmpty { texto += "Motivo: \(motivo).\n" }
+        if let motivo = Self.motivo(cancelada.motivo) { texto += "\(motivo)\n" }
         let reembolso = reservas.reduce(Money.zero) { $0 + ($1.cancelamento?.reembolso ?? .zero) }
         if reembolso > .zero { texto += "Você receberá \(Self.reais(reembolso)) de volta. " }
         texto += "Em anexo, o cancelamento do convite para a sua agenda."

@@ -40,7 +40,7 @@ extension NotificacoesService {
             let motivo = try await e.motivo.asyncMap { try await abrir($0) } ?? nil
             let texto =
                 e.pelaEquipe
-                ? "A equipe da \(lugar) cancelou o seu tour de \(quando).\(motivo.map { " Motivo: \($0)." } ?? "") "
+                ? "A equipe da \(lugar) cancelou o seu tour de \(quando).\(Self.motivo(motivo).map { " \($0)" } ?? "") "
                     + "Se quiser, agende outro horário no nosso site."
                 : "Seu tour pela \(lugar) em \(quando) foi cancelado, como você pediu. Quando quiser, agende outro horário no nosso site."
             return Aviso(
