@@ -2,7 +2,8 @@
 block with its member's name and where it stands (aguardando, presente, saiu, cancelada,
 aguardando pagamento), a blackout as blocked time; under it the list, where the arrival and the
 departure are registered only when they can be, the server's refusal said in words; and the board
-keeps itself current while it is open.
+keeps itself current while it is open. The desk's cancellation refunds a booking whole, or charges
+the unit's fee when the operator asks.
 
 Everything is prepared through the API in units of the test's own, open around the clock, with
 bookings an hour or more ahead (check-in opens a day ahead), so the run works at any hour."""
@@ -141,6 +142,65 @@ def test_the_reception_sees_the_day_and_registers_arrivals_and_departures(browse
     assert ui.driver.execute_script("return window.semRecarregar === true"), "the page was reloaded"
     ui.wait(lambda d: offered(row("Marcos Pires")) == ["Registrar saída de Marcos Pires"])
     ui.step("quadro atualizado sozinho")
+
+
+def test_the_desk_cancels_a_booking_refunded_whole_or_under_the_policy(browser, server):
+    """An operator's cancellation of a member's booking gives it all back (the dialog says so, with
+    the amount); ticking "Aplicar a política da unidade" charges the fee a member would pay (here,
+    within 24 h of the start: half)."""
+    sufixo = uuid.uuid4().hex[:4]
+    unidade = unit(server, f"CoworkFlow Cancelamento {sufixo}")
+    sala = room(server, unidade["id"], f"Sala Cancelamento {sufixo}")
+    base = first_free_hour(2)
+    pessoas = {nome: member(server, nome)[2] for nome in ("Tania Reis", "Ugo Prado", "Vera Lins")}
+    tania = confirmed(server, pessoas["Tania Reis"], book(server, pessoas["Tania Reis"], sala, base, base + timedelta(hours=1), CARTAO))
+    ugo = confirmed(server, pessoas["Ugo Prado"],
+                    book(server, pessoas["Ugo Prado"], sala, base + timedelta(hours=1), base + timedelta(hours=2), CARTAO))
+    vera = confirmed(server, pessoas["Vera Lins"],
+                     book(server, pessoas["Vera Lins"], sala, base + timedelta(hours=2), base + timedelta(hours=3), CARTAO))
+
+    ui = browser(size=(1280, 900))
+    sign_in(ui, *server.admin, expect_heading="Reservas do dia")
+    ui.open(f"/admin/reservas?unidade={unidade['id']}&data={base.date().isoformat()}")
+    ui.wait_heading("Reservas do dia")
+    row = lambda nome: ui.row(nome, "#view tbody tr")  # noqa: E731
+
+    # by default: refunded whole, no fee
+    ui.click("Cancelar", row("Tania Reis"))
+    dialog = ui.dialog()
+    assert "reembolsada por inteiro (R$ 60,00), sem multa" in dialog.text, dialog.text
+    assert not dialog.find_element(By.CSS_SELECTOR, "input[name=aplicarMulta]").is_selected()
+    ui.step("cancelar pela equipe")
+    ui.click("Cancelar reserva", dialog)
+    ui.wait_text("Reserva cancelada. Reembolso: R$ 60,00. Multa: R$ 0,00.", "#flash")
+    cancelada = api(server, "GET", f"/api/reservas/{tania['id']}", token=pessoas["Tania Reis"])
+    assert cancelada["status"] == "cancelada" and cancelada["cancelamento"]["reembolso"] == 6000, cancelada
+
+    # under the unit's policy, when the operator says so: within 24 h of the start, half is kept
+    ui.click("Cancelar", row("Ugo Prado"))
+    dialog = ui.dialog()
+    dialog.find_element(By.CSS_SELECTOR, "input[name=aplicarMulta]").click()
+    assert "Pela política da unidade: multa estimada de R$ 30,00, reembolso estimado de R$ 30,00" in dialog.text, dialog.text
+    assert "reembolsada por inteiro" not in dialog.text, dialog.text
+    ui.step("cancelar com a multa")
+    ui.click("Cancelar reserva", dialog)
+    ui.wait_text("Reserva cancelada. Reembolso: R$ 30,00. Multa: R$ 30,00.", "#flash")
+    cancelada = api(server, "GET", f"/api/reservas/{ugo['id']}", token=pessoas["Ugo Prado"])
+    assert cancelada["cancelamento"]["multa"] == 3000 and cancelada["cancelamento"]["reembolso"] == 3000, cancelada
+    ui.step("cancelada com a multa")
+
+    # on a phone the dialog fits; kept, nothing changes
+    phone = browser(size=(390, 844), mobile=True)
+    sign_in(phone, *server.admin, expect_heading="Reservas do dia")
+    phone.open(f"/admin/reservas?unidade={unidade['id']}&data={base.date().isoformat()}")
+    phone.wait_heading("Reservas do dia")
+    phone.click("Cancelar", phone.row("Vera Lins", "#view tbody tr"))
+    dialog = phone.dialog()
+    dialog.find_element(By.CSS_SELECTOR, "input[name=aplicarMulta]").click()
+    assert phone.driver.execute_script("return document.documentElement.scrollWidth") <= 390
+    phone.step("cancelar pela equipe no celular")
+    phone.click("Manter", dialog)
+    assert api(server, "GET", f"/api/reservas/{vera['id']}", token=pessoas["Vera Lins"])["status"] == "confirmada"
 
 
 def test_the_day_board_says_when_arrival_opens_and_the_servers_refusal(browser, server):

@@ -420,19 +420,43 @@ export async function render({ container, query, setQuery, signal }) {
     };
   }
 
+  /**
+   * The desk cancels a member's booking: refunded whole and its credits given back (the server
+   * exempts an operator's cancellation), unless the operator applies the unit's policy, as if the
+   * member had cancelled (`aplicarMulta`).
+   */
   function cancelamento(r, nome, quem, tz) {
     const motivoField = field({ label: 'Motivo', name: 'motivo', optional: true, attrs: { maxlength: '200' } });
+    const multaId = uid('aplicar-multa');
+    const multa = h('input', { type: 'checkbox', id: multaId, name: 'aplicarMulta' });
+    const paga = r.status === 'confirmada' && r.total > 0;
+    const isento = paga
+      ? `Cancelada pela equipe, a reserva é reembolsada por inteiro (${money(r.total)}), sem multa; créditos usados voltam ao saldo.`
+      : 'Cancelada pela equipe, não há multa; créditos usados voltam ao saldo.';
+    // The fee the policy would charge now (a preview: the server decides), the booking's terms first.
+    const p = r.politicaDeCancelamento ?? unidadeAtual()?.politicaDeCancelamento;
+    const dentro = paga && p?.multaBP > 0 && (Date.parse(r.inicio) - Date.now()) / 3_600_000 < p.horasSemMulta;
+    const taxa = dentro ? Math.round((r.total * p.multaBP) / 10000) : 0;
+    const comPolitica = dentro
+      ? `Pela política da unidade: multa estimada de ${money(taxa)}, reembolso estimado de ${money(r.total - taxa)}; dos créditos usados, se houver, parte fica retida.`
+      : 'Pela política da unidade, cancelar agora não tem multa.';
+    const efeito = h('p', { dataset: { efeito: '' } }, isento);
+    multa.addEventListener('change', () => { efeito.textContent = multa.checked ? comPolitica : isento; });
     return {
       ask: async () => (await confirmDialog({
         title: 'Cancelar esta reserva?',
-        body: [`${nome}, ${time(r.inicio, tz)}–${time(r.fim, tz)} — ${quem}. A política da unidade define multa e reembolso.`],
-        extra: motivoField,
+        body: [`${nome}, ${time(r.inicio, tz)}–${time(r.fim, tz)} — ${quem}.`, efeito],
+        extra: h('div', {},
+          motivoField,
+          h('div', { class: 'field' }, h('div', { class: 'checkbox' }, multa,
+            h('label', { for: multaId }, 'Aplicar a política da unidade (multa e créditos retidos, como se o membro cancelasse)')))),
         confirmText: 'Cancelar reserva',
         cancelText: 'Manter',
         danger: true,
-      })) && { motivo: motivoField.querySelector('input').value.trim() },
-      async run({ motivo }) {
-        const res = await new Action().run(`/api/reservas/${r.id}/cancelamento`, { body: motivo ? { motivo } : {} });
+      })) && { motivo: motivoField.querySelector('input').value.trim(), aplicarMulta: multa.checked },
+      async run({ motivo, aplicarMulta }) {
+        const body = { ...(motivo ? { motivo } : {}), ...(aplicarMulta ? { aplicarMulta: true } : {}) };
+        const res = await new Action().run(`/api/reservas/${r.id}/cancelamento`, { body });
         const c = res.cancelamento ?? { reembolso: 0, multa: 0 };
         flash(`Reserva cancelada. Reembolso: ${money(c.reembolso)}. Multa: ${money(c.multa)}.`, 'sucesso');
       },
