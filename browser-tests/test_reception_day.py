@@ -3,7 +3,7 @@ block with its member's name and where it stands (aguardando, presente, saiu, ca
 aguardando pagamento), a blackout as blocked time; under it the list, where the arrival and the
 departure are registered only when they can be, the server's refusal said in words; and the board
 keeps itself current while it is open. The desk's cancellation refunds a booking whole, or charges
-the unit's fee when the operator asks.
+the unit's fee when the operator asks, and cancels the rest of a member's series at once.
 
 Everything is prepared through the API in units of the test's own, open around the clock, with
 bookings an hour or more ahead (check-in opens a day ahead), so the run works at any hour."""
@@ -201,6 +201,45 @@ def test_the_desk_cancels_a_booking_refunded_whole_or_under_the_policy(browser, 
     phone.step("cancelar pela equipe no celular")
     phone.click("Manter", dialog)
     assert api(server, "GET", f"/api/reservas/{vera['id']}", token=pessoas["Vera Lins"])["status"] == "confirmada"
+
+
+def test_the_desk_cancels_the_rest_of_a_members_series(browser, server):
+    """A member's weekly room: on the day of its second booking the desk cancels that one and the
+    later ones at once ("Cancelar esta e as próximas"), each refunded whole; the first stays, and the
+    member gets one e-mail's notice for all of them."""
+    sufixo = uuid.uuid4().hex[:4]
+    unidade = unit(server, f"CoworkFlow Série {sufixo}")
+    sala = room(server, unidade["id"], f"Sala Semanal {sufixo}")
+    primeiro = first_free_hour(1) + timedelta(days=1)
+    _, _, wagner = member(server, "Wagner Dias")
+    serie = api(server, "POST", "/api/reservas/series", {
+        "espacoId": sala, "inicio": primeiro.isoformat(), "fim": (primeiro + timedelta(hours=1)).isoformat(),
+        "frequencia": "semanal", "ocorrencias": 3, "pagamento": CARTAO}, wagner)
+    ids = [o["reservaId"] for o in serie["ocorrencias"]]
+    for i in ids:
+        eventually(lambda i=i: api(server, "GET", f"/api/reservas/{i}", token=wagner)["status"] == "confirmada", "the card payments")
+    segundo = primeiro + timedelta(days=7)
+
+    ui = browser(size=(1280, 900))
+    sign_in(ui, *server.admin, expect_heading="Reservas do dia")
+    ui.open(f"/admin/reservas?unidade={unidade['id']}&data={segundo.date().isoformat()}")
+    ui.wait_heading("Reservas do dia")
+    linha = ui.row("Wagner Dias", "#view tbody tr")
+    assert offered(linha) == ["Cancelar a reserva de Wagner Dias", "Cancelar esta e as próximas da série de Wagner Dias"], offered(linha)
+    assert "Série: 2ª reserva" in linha.text, linha.text
+    ui.click("Cancelar esta e as próximas", linha)
+    dialog = ui.dialog()
+    assert "a 2ª reserva da série e as seguintes" in dialog.text and "reembolsada por inteiro" in dialog.text, dialog.text
+    ui.fill("Motivo", "sala em reforma")
+    ui.step("cancelar a serie pela equipe")
+    ui.click("Cancelar as reservas", dialog)
+    ui.wait_text("2 reservas da série de Wagner Dias canceladas, reembolsadas por inteiro.", "#flash")
+    estados = [api(server, "GET", f"/api/reservas/{i}", token=wagner) for i in ids]
+    assert [e["status"] for e in estados] == ["confirmada", "cancelada", "cancelada"], [e["status"] for e in estados]
+    assert all(e["cancelamento"]["reembolso"] == 6000 for e in estados[1:]), estados
+    eventually(lambda: any(n["titulo"].startswith("Série cancelada") for n in api(server, "GET", "/api/notificacoes", token=wagner)["itens"]),
+               "the series' cancellation notice")
+    ui.step("serie cancelada pela equipe")
 
 
 def test_the_day_board_says_when_arrival_opens_and_the_servers_refusal(browser, server):

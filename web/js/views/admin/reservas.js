@@ -328,6 +328,7 @@ export async function render({ container, query, setQuery, signal }) {
   function statusCell(r, tz) {
     const parts = [badge(...situacaoDaReserva(r))];
     if (r.status === 'solicitada' && r.expiraEm) parts.push(h('span', { class: 'small block' }, `Horário guardado até ${deadline(r.expiraEm, tz)}`));
+    if (r.serie) parts.push(h('span', { class: 'small block' }, `Série: ${r.serie.numero}ª reserva`));
     if (r.remarcacoes) parts.push(h('span', { class: 'small block' }, r.remarcacoes === 1 ? 'Remarcada' : `Remarcada ${r.remarcacoes} vezes`));
     const devolvido = Math.max(r.reembolsoSolicitado ?? 0, r.cancelamento?.reembolso ?? 0);
     const recusa = recusaDoPagamento(r);
@@ -361,6 +362,11 @@ export async function render({ container, query, setQuery, signal }) {
     }
     if (['solicitada', 'confirmada'].includes(r.status) && !r.checkinEm && Date.parse(r.inicio) > now) {
       items.push(actionButton(r, 'cancelar', ['Cancelar', suffix(`a reserva de ${quem}`)], cancelamento(r, nome, quem, tz), 'button--secondary'));
+      // An occurrence of a series (a member's weekly room, often paid at the desk): the rest at once.
+      if (r.serie) {
+        items.push(actionButton(r, 'cancelar-serie', ['Cancelar esta e as próximas', suffix(`da série de ${quem}`)],
+          cancelamentoDaSerie(r, nome, quem, tz), 'button--secondary'));
+      }
     }
     return items.length ? h('div', { class: 'row-actions' }, items) : '—';
   }
@@ -459,6 +465,36 @@ export async function render({ container, query, setQuery, signal }) {
         const res = await new Action().run(`/api/reservas/${r.id}/cancelamento`, { body });
         const c = res.cancelamento ?? { reembolso: 0, multa: 0 };
         flash(`Reserva cancelada. Reembolso: ${money(c.reembolso)}. Multa: ${money(c.multa)}.`, 'sucesso');
+      },
+    };
+  }
+
+  /**
+   * The desk cancels this occurrence of a member's series and the later ones still held or
+   * confirmed and not started, each refunded whole (an operator's cancellation); the member gets
+   * one e-mail for all of them.
+   */
+  function cancelamentoDaSerie(r, nome, quem, tz) {
+    const motivoField = field({ label: 'Motivo', name: 'motivo', optional: true, attrs: { maxlength: '200' } });
+    return {
+      ask: async () => (await confirmDialog({
+        title: 'Cancelar esta e as próximas reservas da série?',
+        body: [
+          `${nome}, ${time(r.inicio, tz)}–${time(r.fim, tz)} — ${quem}: a ${r.serie.numero}ª reserva da série e as seguintes que ainda não começaram.`,
+          'Cancelada pela equipe, cada reserva é reembolsada por inteiro, sem multa; créditos usados voltam ao saldo. As anteriores ficam como estão.',
+          `${quem} recebe um e-mail com o resumo.`,
+        ],
+        extra: motivoField,
+        confirmText: 'Cancelar as reservas',
+        cancelText: 'Manter a série',
+        danger: true,
+      })) && { motivo: motivoField.querySelector('input').value.trim() },
+      async run({ motivo }) {
+        const serie = await new Action().run(`/api/reservas/series/${r.serie.serieId}/cancelamento`, {
+          body: { aPartirDe: r.serie.numero, ...(motivo ? { motivo } : {}) },
+        });
+        const n = serie.ultimoCancelamento?.reservas.length ?? 1;
+        flash(`${n > 1 ? `${n} reservas da série de ${quem} canceladas` : `Reserva da série de ${quem} cancelada`}, reembolsadas por inteiro.`, 'sucesso');
       },
     };
   }
