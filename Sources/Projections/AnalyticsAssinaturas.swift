@@ -115,7 +115,7 @@ public enum AnalyticsAssinaturasReadModel {
         }
         func salvar(_ doc: AnalyticsAssinaturasMes) throws { try batch.put(doc, meses, doc.mes, grupo: nil, ordem: doc.mes) }
         func local(_ instante: Date, _ fuso: String) -> DataLocal {
-            DataLocal(instante, em: TimeZone(identifier: fuso) ?? TimeZone(secondsFromGMT: -10_800) ?? .gmt)
+            DataLocal(instante, em: Unidade.fuso(fuso))
         }
 
         if let event = try Carteira.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder) {

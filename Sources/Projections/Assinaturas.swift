@@ -112,7 +112,7 @@ public struct AssinaturaView: Codable, Sendable, Equatable {
 
     /// When the renewal timer is due: the first cycle's start, or the current one's end.
     var prazo: Date? {
-        let fuso = TimeZone(identifier: fusoHorario) ?? TimeZone(secondsFromGMT: -10_800) ?? .current
+        let fuso = Unidade.fuso(fusoHorario)
         switch status {
         case .agendada: return inicio.instante(minutos: 0, em: fuso)
         case .ativa, .suspensa:

@@ -219,11 +219,13 @@ struct SeriesTests {
                 reservas[1], motivo: nil, usuario: membro, admin: false, daSerie: true, caller: Caller(requestId: "interrompida", usuario: membro))
             #expect(!(try await harness.allEvents().contains { $0.type == SerieDeReservas.Catalogo.cancelada.type }))
 
-            // The member tries again: the third is cancelled, and the series names both.
-            let cancelada = try await client.json(.post, "/api/reservas/series/\(id)/cancelamento", #"{"aPartirDe":2}"#, token: cenario.membro)
+            // The member cancels again, from the third (the second reads as cancelled already):
+            // the third is cancelled, and the series names both, from the second on.
+            let cancelada = try await client.json(.post, "/api/reservas/series/\(id)/cancelamento", #"{"aPartirDe":3}"#, token: cenario.membro)
             #expect(cancelada.status == .ok, "\(String(buffer: cancelada.body))")
             let ultimo = try #require(cancelada.object["ultimoCancelamento"] as? [String: Any])
             #expect((ultimo["reservas"] as? [String])?.map { $0.lowercased() }.sorted() == reservas[1...].map { $0.lowercased() }.sorted())
+            #expect(ultimo["aPartirDe"] as? Int == 2)
             let aviso = try await eventually("the series' cancellation e-mail") {
                 try harness.emails().first { $0.subject?.hasPrefix("Série cancelada") == true }
             }

@@ -94,6 +94,7 @@ struct NotificacaoTextoTests {
         #expect(NotificacoesService.quando(noite, fuso: "America/Sao_Paulo") == "25/12/2026, 21:00 – 26/12/2026, 02:00")
         // A zone no longer known, or none: São Paulo's.
         #expect(NotificacoesService.quando(try intervalo(2), fuso: "Marte/Olympus") == "25/12/2026, 09:00–11:00")
+        #expect(NotificacoesService.quando(try intervalo(2), fuso: nil) == "25/12/2026, 09:00–11:00")
         #expect(NotificacoesService.quando(try intervalo(2), fuso: "America/Manaus") == "25/12/2026, 08:00–10:00")
     }
 

@@ -60,7 +60,7 @@ extension AssinaturasService {
     }
 
     func hoje(_ fusoHorario: String) -> DataLocal {
-        DataLocal(clock.now, em: TimeZone(identifier: fusoHorario) ?? TimeZone(secondsFromGMT: -10_800) ?? .gmt)
+        DataLocal(clock.now, em: Unidade.fuso(fusoHorario))
     }
 
     public func criarPlano(_ pedido: PedidoDePlano, caller: Caller) async throws -> PlanoView {

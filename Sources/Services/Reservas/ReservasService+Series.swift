@@ -219,9 +219,10 @@ extension ReservasService {
     /// last, is what tells the member, once for all of them. 409 `nada_a_cancelar` when none is
     /// left to cancel.
     ///
-    /// A cancellation cut short after some bookings (the process stopped) is finished by the
-    /// next one: the bookings it cancelled that no cancellation of the series names yet are
-    /// named by this one, so the member is told of them too.
+    /// A cancellation cut short after some bookings is recorded for what it cancelled when a
+    /// failure stops it; if the process stopped, or the store refused that record too, the next
+    /// cancellation of the series (from any occurrence) names the bookings marked as the series'
+    /// that no cancellation names yet, so the member is told of them too.
     public func cancelarSerie(
         _ texto: String, aPartirDe: Int?, motivo: String?, usuario: String, admin: Bool, caller: Caller
     ) async throws -> SerieView {
@@ -232,40 +233,53 @@ extension ReservasService {
             throw ServiceError.invalido("aPartirDe", "a série tem as ocorrências 1 a \(dados.serie.ocorrencias.count)")
         }
         let now = clock.now
+        let meta = EventMetadata(correlationId: dados.id.rawValue, actor: usuario, requestId: caller.requestId, service: Self.service)
+        let motivoLimpo = motivo?.trimmingCharacters(in: .whitespacesAndNewlines)
+        /// The series' record of what its cancellation cancelled: the member's one notice.
+        func registrar(_ canceladas: [Reserva.ID], desde: Int) async throws -> SerieDeReservas.State {
+            try await series.handle(StreamNames.serie(dados.id), at: now, metadata: meta, receipt: caller.receipt, failure: ServiceError.init) { _ in
+                .cancelar(aPartirDe: desde, canceladas: canceladas, por: usuario, motivo: motivoLimpo, em: now)
+            }
+        }
         var canceladas: [Reserva.ID] = []
+        // From the first occurrence a cut-short cancellation cancelled, when it began earlier.
+        var desdeRegistrado = desde
         let nomeadas = Set(dados.cancelamentos.flatMap(\.canceladas))
-        for ocorrencia in dados.serie.ocorrencias where ocorrencia.numero >= desde {
-            guard let reservaId = ocorrencia.reservaId,
-                case .existente(let reserva) = try await reservas.load(StreamNames.reserva(reservaId)).state
-            else { continue }
-            if reserva.cancelamento?.daSerie == true, !nomeadas.contains(reservaId) {
-                canceladas.append(reservaId)  // cancelled by a cancellation of the series cut short
-                continue
+        do {
+            for ocorrencia in dados.serie.ocorrencias {
+                guard let reservaId = ocorrencia.reservaId,
+                    case .existente(let reserva) = try await reservas.load(StreamNames.reserva(reservaId)).state
+                else { continue }
+                if reserva.cancelamento?.daSerie == true, !nomeadas.contains(reservaId) {
+                    // Cancelled by a cancellation of the series cut short (from wherever it began).
+                    canceladas.append(reservaId)
+                    desdeRegistrado = min(desdeRegistrado, ocorrencia.numero)
+                    continue
+                }
+                guard ocorrencia.numero >= desde, reserva.status.ativa, reserva.solicitacao.intervalo.start > now else { continue }
+                // Checked in (the window opens before the start): it stays, also when an operator cancels.
+                if case .existente(let checkin) = try await checkins.load(StreamNames.checkin(reservaId)).state, checkin.status != .aguardando {
+                    continue
+                }
+                do {
+                    _ = try await cancelar(reservaId.description, motivo: motivo, usuario: usuario, admin: admin, daSerie: true, caller: caller)
+                    canceladas.append(reservaId)
+                } catch let erro as ServiceError where erro.kind == .conflito {
+                    // Changed meanwhile (checked in, expired): it stays as it is.
+                    continue
+                }
             }
-            guard reserva.status.ativa, reserva.solicitacao.intervalo.start > now else { continue }
-            // Checked in (the window opens before the start): it stays, also when an operator cancels.
-            if case .existente(let checkin) = try await checkins.load(StreamNames.checkin(reservaId)).state, checkin.status != .aguardando {
-                continue
-            }
-            do {
-                _ = try await cancelar(reservaId.description, motivo: motivo, usuario: usuario, admin: admin, daSerie: true, caller: caller)
-                canceladas.append(reservaId)
-            } catch let erro as ServiceError where erro.kind == .conflito {
-                // Changed meanwhile (checked in, expired): it stays as it is.
-                continue
-            }
+        } catch {
+            // Cut short by a failure (the store, a timeout): what it cancelled is still told, if
+            // the store takes the record now; if not, the next cancellation of the series does.
+            if !canceladas.isEmpty { _ = try? await registrar(canceladas, desde: desdeRegistrado) }
+            throw error
         }
         guard !canceladas.isEmpty else {
             throw ServiceError.conflito(
                 "nada_a_cancelar", "nenhuma reserva da série a partir da ocorrência \(desde) está ativa e por começar")
         }
-        let meta = EventMetadata(correlationId: dados.id.rawValue, actor: usuario, requestId: caller.requestId, service: Self.service)
-        let motivoLimpo = motivo?.trimmingCharacters(in: .whitespacesAndNewlines)
-        let state = try await series.handle(StreamNames.serie(dados.id), at: now, metadata: meta, receipt: caller.receipt, failure: ServiceError.init)
-        {
-            _ in
-            .cancelar(aPartirDe: desde, canceladas: canceladas, por: usuario, motivo: motivoLimpo, em: now)
-        }
+        let state = try await registrar(canceladas, desde: desdeRegistrado)
         guard case .existente(let depois) = state else { throw ServiceError(SerieDeReservas.Failure.inexistente) }
         return try await view(depois)
     }

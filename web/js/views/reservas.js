@@ -317,10 +317,12 @@ export function render({ container, query, setQuery, signal }) {
  * decides): nothing before it is paid, its total less the fee its terms (else the unit's) charge.
  */
 function reembolsoEstimado(r, unitPolicy, now) {
-  if (r.status !== 'confirmada' || !(r.total > 0)) return 0;
+  // What the payment still holds: less what was given back already.
+  const pago = r.status === 'confirmada' ? Math.max(0, (r.total ?? 0) - (r.reembolsoSolicitado ?? 0)) : 0;
+  if (pago === 0) return 0;
   const p = r.politicaDeCancelamento ?? unitPolicy;
-  if (!p || !p.multaBP || (Date.parse(r.inicio) - now) / 3_600_000 >= p.horasSemMulta) return r.total;
-  return r.total - Math.round((r.total * p.multaBP) / 10000);
+  if (!p || !p.multaBP || (Date.parse(r.inicio) - now) / 3_600_000 >= p.horasSemMulta) return pago;
+  return pago - Math.round((pago * p.multaBP) / 10000);
 }
 
 /**
