@@ -137,6 +137,7 @@ extension PostgresEventStore {
             while !Task.isCancelled {
                 do {
                     try await probeOnce()
+                    pool.reached()
                     if case .down = health.current { logger.notice("the database is reachable again") }
                     health.markUp()
                     break

@@ -18,7 +18,8 @@ import Synchronization
 /// - an attempt that fails leaves the lease waiting for a release when other connections are
 ///   open (the database is there but full); with none open, the lease fails at once. After a
 ///   failure the pool opens nothing on demand for ``cooldown``: leases wait or fail, they do
-///   not hammer a database that refuses;
+///   not hammer a database that refuses. An attempt that succeeds, or ``reached()`` (the
+///   store's probe connected), ends the cooldown;
 /// - ``failWaiting(_:)`` fails every waiting lease (the store calls it when the database is
 ///   found down, so that no request stays queued through an outage);
 /// - one maintenance pass a second closes connections idle for `idleTimeout` above `minimum`,
@@ -136,6 +137,7 @@ public final class StorePool: Sendable {
                 state.withLock { state in
                     state.connecting -= 1
                     state.open += 1
+                    state.lastFailure = nil
                 }
                 return connection
             } catch {
@@ -256,6 +258,7 @@ public final class StorePool: Sendable {
             let cancelled = state.withLock { state -> Bool in
                 state.connecting -= 1
                 state.open += 1
+                state.lastFailure = nil
                 state.openingFor.remove(waiter.id)
                 return state.cancelled.remove(waiter.id) != nil
             }
@@ -286,6 +289,13 @@ public final class StorePool: Sendable {
             if let outcome { waiter.continuation.resume(with: outcome) }
             if let action { perform(action) }
         }
+    }
+
+    /// The database was reached (the store's probe connected): the cooldown after a failed
+    /// attempt ends now, so that the first calls after an outage open connections instead of
+    /// failing with that outage's error for up to ``Options/cooldown`` more.
+    public func reached() {
+        state.withLock { $0.lastFailure = nil }
     }
 
     /// Fails every waiting lease with `error` (the database was found down).
@@ -354,6 +364,7 @@ public final class StorePool: Sendable {
                         self.state.withLock { state in
                             state.connecting -= 1
                             state.open += 1
+                            state.lastFailure = nil
                         }
                         self.release(connection)
                     } catch {

@@ -33,6 +33,22 @@ struct StorePoolTests {
         }
     }
 
+    @Test("once the database is reached again (the probe connected), the cooldown of a failed attempt ends: a lease opens at once")
+    func reached_ends_the_cooldown() async throws {
+        try await withPool(minimum: 0, maximum: 4, links: 0) { pool, proxy in
+            let failed = await #expect(throws: EventStoreError.self) { try await select1(pool) }
+            #expect(failed?.code == .unavailable)
+            proxy.limit(links: nil)
+            // Still within the cooldown: the outage's error, though the database is back.
+            let stale = await #expect(throws: EventStoreError.self) { try await select1(pool) }
+            #expect(stale?.code == .unavailable)
+            pool.reached()
+            let answer = try await select1(pool)
+            #expect(answer == 1)
+            #expect(pool.counts.open == 1)
+        }
+    }
+
     @Test("leases wait for a release beyond the maximum, and failWaiting fails the waiting ones only")
     func waiting_leases_fail_on_demand() async throws {
         try await withPool(minimum: 0, maximum: 1) { pool, _ in
