@@ -246,3 +246,9 @@ def quote_and_book(ui: UI, metodo: str = "PIX", cartao: str | None = None) -> No
         ui.fill("Token do cartão", cartao)
     ui.click("Reservar", ".quote")
     ui.wait_text("Reserva solicitada!", ".result")
+
+
+def brl(centavos: int) -> str:
+    """As the app writes money: "R$ 1.234,56" (its no-break space made a plain one)."""
+    reais, cents = divmod(abs(centavos), 100)
+    return f"{'-' if centavos < 0 else ''}R$ {reais:,}".replace(",", ".") + f",{cents:02d}"

@@ -14,16 +14,10 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from selenium.webdriver.common.by import By
 
-from journeys import api, eventually, member, open_signed_in, session, token
+from journeys import api, brl, eventually, member, open_signed_in, session, token
 
 MESES = ("jan.", "fev.", "mar.", "abr.", "mai.", "jun.", "jul.", "ago.", "set.", "out.", "nov.", "dez.")
 SECTION = "#view section[aria-labelledby=assinaturas-titulo]"
-
-
-def brl(centavos: int) -> str:
-    """As the app writes money: "R$ 1.234,56" (its no-break space made a plain one)."""
-    reais, cents = divmod(abs(centavos), 100)
-    return f"{'-' if centavos < 0 else ''}R$ {reais:,}".replace(",", ".") + f",{cents:02d}"
 
 
 def pct(fraction: float | None) -> str:

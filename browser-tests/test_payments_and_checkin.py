@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 from selenium.webdriver.common.by import By
 
 from journeys import (
-    api, book, confirmed_and_checked_in, eventually, member, pick_first_free_slot, quote_and_book, register, sign_in, space_open_now,
+    api, book, brl, confirmed_and_checked_in, eventually, member, pick_first_free_slot, quote_and_book, register, sign_in, space_open_now,
 )
 
 
@@ -202,6 +202,18 @@ def test_my_bookings_offer_only_what_can_still_be_done(browser, server):
     assert "Cancelada" not in declined and "Multa" not in declined, declined
     assert offered(recusada) == [], offered(recusada)
     ui.step("minhas reservas so com o que da para fazer")
+
+    # cancelling the untouched one, hours ahead under "free until 24 h before, then 50 %": the
+    # dialog estimates the fee on what its payment holds, and the answer charges just that
+    total = api(server, "GET", f"/api/reservas/{intacta['id']}", token=membro)["total"]
+    multa = (total * 5000 + 5000) // 10000
+    ui.click("Cancelar", row(intacta))
+    dialog = ui.dialog()
+    estimativa = f"cancelar agora tem multa estimada de {brl(multa)}; reembolso estimado de {brl(total - multa)}."
+    assert estimativa in " ".join(dialog.text.split()), dialog.text
+    ui.step("cancelar com multa estimada")
+    ui.click("Cancelar reserva", dialog)
+    ui.wait_text(f"Reserva cancelada. Reembolso: {brl(total - multa)}. Multa: {brl(multa)}.", "#flash")
 
     # checkout goes to the check-in screen, where the checkout is
     ui.click("Checkout", row(presente))

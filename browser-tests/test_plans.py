@@ -24,15 +24,9 @@ from zoneinfo import ZoneInfo
 
 from selenium.webdriver.common.by import By
 
-from journeys import api, eventually, member, open_signed_in, session, token
+from journeys import api, brl, eventually, member, open_signed_in, session, token
 
 SP = ZoneInfo("America/Sao_Paulo")
-
-
-def brl(centavos: int) -> str:
-    """As the app writes money: "R$ 1.234,56" (its no-break space made a plain one)."""
-    reais, cents = divmod(abs(centavos), 100)
-    return f"{'-' if centavos < 0 else ''}R$ {reais:,}".replace(",", ".") + f",{cents:02d}"
 
 
 def horas(minutos: int) -> str:

@@ -22,6 +22,7 @@ import { ACOES_DA_RESERVA } from './reserva-acoes.js';
 import { creditosUsados, usouCreditos, devolucoesPorReserva, quantidade } from '../lib/creditos.js';
 import { politica } from './espaco.js';
 import { abrirSobALinha } from '../lib/remarcacao.js';
+import { previaDoCancelamento, termosDeCancelamento, porBP } from '../lib/cancelamento.js';
 
 /** Whether a booking is still ahead (or under way): not over, and neither cancelled nor expired. */
 export function proxima(r, now = Date.now()) {
@@ -284,7 +285,7 @@ export function render({ container, query, setQuery, signal }) {
       && ['solicitada', 'confirmada'].includes(o.status) && Date.parse(o.inicio) > now)
       .sort((a, b) => a.serie.numero - b.serie.numero);
     const ultima = alvo.at(-1);
-    const reembolso = alvo.reduce((soma, o) => soma + reembolsoEstimado(o, p, now), 0);
+    const reembolso = alvo.reduce((soma, o) => soma + previaDoCancelamento(o, p, { now }).reembolso, 0);
     await confirmAndCancel(button, {
       title: 'Cancelar esta e as próximas reservas da série?',
       body: [
@@ -313,43 +314,29 @@ export function render({ container, query, setQuery, signal }) {
 }
 
 /**
- * The refund cancelling `r` at `now` would likely give, in centavos (a preview: the server
- * decides): nothing before it is paid, its total less the fee its terms (else the unit's) charge.
- */
-function reembolsoEstimado(r, unitPolicy, now) {
-  // What the payment still holds: less what was given back already.
-  const pago = r.status === 'confirmada' ? Math.max(0, (r.total ?? 0) - (r.reembolsoSolicitado ?? 0)) : 0;
-  if (pago === 0) return 0;
-  const p = r.politicaDeCancelamento ?? unitPolicy;
-  if (!p || !p.multaBP || (Date.parse(r.inicio) - now) / 3_600_000 >= p.horasSemMulta) return pago;
-  return pago - Math.round((pago * p.multaBP) / 10000);
-}
-
-/**
  * What the policy will likely charge and keep of the credits (the server decides; this is only a
  * preview). The booking's own terms when it carries them, else the unit's.
  */
 function estimatePenalty(r, unitPolicy) {
-  const p = r.politicaDeCancelamento ?? unitPolicy;
+  const p = termosDeCancelamento(r, unitPolicy);
   if (!p) return null;
   const usados = usouCreditos(r) ? creditosUsados(r.creditos) : null;
   if (r.status === 'solicitada') {
     return `Como a reserva ainda não foi paga, nada será cobrado${usados ? ` e os créditos usados (${usados}) voltam ao seu saldo` : ''}.`;
   }
-  const hoursBefore = (Date.parse(r.inicio) - Date.now()) / 3_600_000;
-  const semMulta = hoursBefore >= p.horasSemMulta || !p.multaBP;
+  // On what the payment still holds (a move to a cheaper time gave part back already).
+  const { multa, reembolso, dentro } = previaDoCancelamento(r, unitPolicy);
   const partes = [];
   if (r.total > 0 || !usados) {
-    const multa = semMulta ? 0 : Math.round((r.total * p.multaBP) / 10000);
-    partes.push(semMulta
-      ? `Pela política, o cancelamento agora é sem multa: reembolso estimado de ${money(r.total)}.`
-      : `Pela política, cancelar agora tem multa estimada de ${money(multa)}; reembolso estimado de ${money(r.total - multa)}.`);
+    partes.push(dentro
+      ? `Pela política, cancelar agora tem multa estimada de ${money(multa)}; reembolso estimado de ${money(reembolso)}.`
+      : `Pela política, o cancelamento agora é sem multa: reembolso estimado de ${money(reembolso)}.`);
   }
   if (usados) {
-    if (semMulta) {
+    if (!dentro) {
       partes.push(`Os créditos usados (${usados}) voltam ao seu saldo.`);
     } else {
-      const retido = (n) => Math.round((n * p.multaBP) / 10000);
+      const retido = (n) => porBP(n, p.multaBP);
       const retidos = creditosUsados({ minutos: retido(r.creditos.minutos ?? 0), centavos: retido(r.creditos.centavos ?? 0) });
       const voltam = creditosUsados({
         minutos: (r.creditos.minutos ?? 0) - retido(r.creditos.minutos ?? 0),

@@ -36,6 +36,7 @@ import { buscaDeMembro } from '../../lib/busca-de-membro.js';
 import { correspondencia } from './correspondencia.js';
 import { chamados } from './chamados.js';
 import { abrirSobALinha, botaoMudarHorario, podeMudar } from '../../lib/remarcacao.js';
+import { previaDoCancelamento } from '../../lib/cancelamento.js';
 
 const ATUALIZA_A_CADA = 15_000;
 const DIAS_DA_SEMANA = 7;
@@ -435,18 +436,14 @@ export async function render({ container, query, setQuery, signal }) {
     const motivoField = field({ label: 'Motivo', name: 'motivo', optional: true, attrs: { maxlength: '200' } });
     const multaId = uid('aplicar-multa');
     const multa = h('input', { type: 'checkbox', id: multaId, name: 'aplicarMulta' });
-    // What the payment still holds (less what was given back already): what comes back.
-    const pago = r.status === 'confirmada' ? Math.max(0, r.total - (r.reembolsoSolicitado ?? 0)) : 0;
-    const paga = pago > 0;
-    const isento = paga
+    // What the payment still holds (less what was given back already) comes back whole; with
+    // the policy applied, less the fee it would charge now (a preview: the server decides).
+    const { pago, multa: taxa, reembolso, dentro } = previaDoCancelamento(r, unidadeAtual()?.politicaDeCancelamento);
+    const isento = pago > 0
       ? `Cancelada pela equipe, a reserva é reembolsada por inteiro (${money(pago)}), sem multa; créditos usados voltam ao saldo.`
       : 'Cancelada pela equipe, não há multa; créditos usados voltam ao saldo.';
-    // The fee the policy would charge now (a preview: the server decides), the booking's terms first.
-    const p = r.politicaDeCancelamento ?? unidadeAtual()?.politicaDeCancelamento;
-    const dentro = paga && p?.multaBP > 0 && (Date.parse(r.inicio) - Date.now()) / 3_600_000 < p.horasSemMulta;
-    const taxa = dentro ? Math.round((pago * p.multaBP) / 10000) : 0;
-    const comPolitica = dentro
-      ? `Pela política da unidade: multa estimada de ${money(taxa)}, reembolso estimado de ${money(pago - taxa)}; dos créditos usados, se houver, parte fica retida.`
+    const comPolitica = dentro && pago > 0
+      ? `Pela política da unidade: multa estimada de ${money(taxa)}, reembolso estimado de ${money(reembolso)}; dos créditos usados, se houver, parte fica retida.`
       : 'Pela política da unidade, cancelar agora não tem multa.';
     const efeito = h('p', { dataset: { efeito: '' } }, isento);
     multa.addEventListener('change', () => { efeito.textContent = multa.checked ? comPolitica : isento; });
