@@ -220,6 +220,18 @@ def test_the_desk_cancels_the_rest_of_a_members_series(browser, server):
         eventually(lambda i=i: api(server, "GET", f"/api/reservas/{i}", token=wagner)["status"] == "confirmada", "the card payments")
     segundo = primeiro + timedelta(days=7)
 
+    # on a phone the dialog, with the policy applied, fits; kept, nothing changes
+    phone = browser(size=(390, 844), mobile=True)
+    sign_in(phone, *server.admin, expect_heading="Reservas do dia")
+    phone.open(f"/admin/reservas?unidade={unidade['id']}&data={segundo.date().isoformat()}")
+    phone.wait_heading("Reservas do dia")
+    phone.click("Cancelar esta e as próximas", phone.row("Wagner Dias", "#view tbody tr"))
+    dialog = phone.dialog()
+    dialog.find_element(By.CSS_SELECTOR, "input[name=aplicarMulta]").click()
+    assert phone.driver.execute_script("return document.documentElement.scrollWidth") <= 390
+    phone.step("cancelar a serie pela equipe no celular")
+    phone.click("Manter a série", dialog)
+
     ui = browser(size=(1280, 900))
     sign_in(ui, *server.admin, expect_heading="Reservas do dia")
     ui.open(f"/admin/reservas?unidade={unidade['id']}&data={segundo.date().isoformat()}")
@@ -230,6 +242,14 @@ def test_the_desk_cancels_the_rest_of_a_members_series(browser, server):
     ui.click("Cancelar esta e as próximas", linha)
     dialog = ui.dialog()
     assert "a 2ª reserva da série e as seguintes" in dialog.text and "reembolsada por inteiro" in dialog.text, dialog.text
+    # the policy may be applied to each, as if the member cancelled: a week ahead, this one has no fee
+    politica = dialog.find_element(By.CSS_SELECTOR, "input[name=aplicarMulta]")
+    politica.click()
+    ui.wait(lambda d: "cada reserva como se o membro cancelasse: esta sai sem multa; "
+            "as seguintes, sem multa quando faltam 24 h ou mais para o início" in dialog.text, "the policy's effect")
+    ui.step("cancelar a serie pela equipe com a politica")
+    politica.click()
+    ui.wait(lambda d: "reembolsada por inteiro" in dialog.text, "the exemption again")
     ui.fill("Motivo", "sala em reforma")
     ui.step("cancelar a serie pela equipe")
     ui.click("Cancelar as reservas", dialog)

@@ -389,6 +389,11 @@ extension OpenAPI {
                         "description": "a primeira ocorrência a cancelar (padrão: 1); as já iniciadas, encerradas ou canceladas ficam como estão",
                     ],
                     "motivo": texto500,
+                    "aplicarMulta": [
+                        "type": "boolean",
+                        "description": "só administradores: ao cancelar a série de outra pessoa, true aplica a política da unidade a cada "
+                            + "reserva (o padrão devolve tudo, pois quem cancela é o operador)",
+                    ],
                 ], required: []),
             "PaginaDeReservas": page("Reserva"),
             "Confirmacao": object(["pagamentoId": textoLivre(200, description: "o id da própria reserva (outro → 422)")], required: []),

@@ -18,6 +18,7 @@ struct RemarcacaoBody: Decodable {
 struct CancelamentoDeSerieBody: Decodable {
     let aPartirDe: Int?
     let motivo: String?
+    let aplicarMulta: Bool?
 }
 
 /// espacos, precos and reservas. Catalog queries are public; booking needs a member; the
@@ -279,6 +280,14 @@ extension Routes {
         }
     }
 
+    /// `aplicarMulta` is an operator's choice (a member's cancellation always follows the policy).
+    static func somenteOAdministradorAplicaAMulta(_ aplicarMulta: Bool?, admin: Bool) throws {
+        if aplicarMulta != nil, !admin {
+            throw ServiceError.invalido(
+                "aplicarMulta", "só um administrador escolhe se a multa se aplica; a do membro segue a política da unidade")
+        }
+    }
+
     static func reservas(_ api: API, _ backend: Backend) {
         let reservas = backend.reservas
         let espacos = backend.espacos
@@ -312,16 +321,20 @@ extension Routes {
         api.add(
             Operation(
                 method: .post, path: "/api/reservas/series/{id}/cancelamento",
-                summary: "Cancelar a série a partir de uma ocorrência: cada reserva ainda por começar, com a política da unidade",
+                summary: "Cancelar a série a partir de uma ocorrência: cada reserva ainda por começar, com a política da unidade "
+                    + "(o operador que cancela a série de outro devolve tudo, ou aplica a política com aplicarMulta)",
                 tag: "reservas", auth: true, request: "CancelamentoDeSerie", response: "Serie", errors: [404, 409, 422, 503])
         ) { _, context, body in
             let user = try context.requireUser()
             let input =
-                body.isEmpty ? CancelamentoDeSerieBody(aPartirDe: nil, motivo: nil) : try JSON.decode(CancelamentoDeSerieBody.self, from: body)
+                body.isEmpty
+                ? CancelamentoDeSerieBody(aPartirDe: nil, motivo: nil, aplicarMulta: nil) : try JSON.decode(CancelamentoDeSerieBody.self, from: body)
+            let admin = user.papel == "admin"
+            try Self.somenteOAdministradorAplicaAMulta(input.aplicarMulta, admin: admin)
             return try .json(
                 try await reservas.cancelarSerie(
                     try context.parameters.require("id"), aPartirDe: input.aPartirDe, motivo: input.motivo, usuario: user.usuario,
-                    admin: user.papel == "admin", caller: context.caller))
+                    admin: admin, aplicarMulta: input.aplicarMulta ?? false, caller: context.caller))
         }
         api.add(
             Operation(
@@ -348,10 +361,7 @@ extension Routes {
             let user = try context.requireUser()
             let input = body.isEmpty ? CancelamentoBody(motivo: nil, aplicarMulta: nil) : try JSON.decode(CancelamentoBody.self, from: body)
             let admin = user.papel == "admin"
-            if input.aplicarMulta != nil, !admin {
-                throw ServiceError.invalido(
-                    "aplicarMulta", "só um administrador escolhe se a multa se aplica; a do membro segue a política da unidade")
-            }
+            try Self.somenteOAdministradorAplicaAMulta(input.aplicarMulta, admin: admin)
             return try .json(
                 try await reservas.cancelar(
                     try context.parameters.require("id"), motivo: input.motivo, usuario: user.usuario, admin: admin,

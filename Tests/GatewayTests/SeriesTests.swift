@@ -196,6 +196,61 @@ struct SeriesTests {
         #expect(avulsos.isEmpty, "\(avulsos.map { $0.subject ?? "" })")
     }
 
+    @Test("an operator cancels a member's series refunded whole, or with aplicarMulta under the unit's policy; a member cannot choose")
+    func operator_cancels_a_series_with_or_without_the_fee() async throws {
+        let clock = ManualClock(segundaDeManha)  // Monday 23/11 08:00 in São Paulo
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            // Two series of two weekdays each, today's occurrence hours ahead (inside the
+            // policy's 24 h: a member cancelling now pays 50 %), tomorrow's outside.
+            func serieConfirmada(_ hora: Int) async throws -> (id: String, reservas: [String]) {
+                let corpo = serie(
+                    cenario.sala, "2026-11-23T\(hora):00:00-03:00", "2026-11-23T\(hora + 1):00:00-03:00", frequencia: "dias_uteis", ocorrencias: 2)
+                let criada = try await client.json(.post, "/api/reservas/series", corpo, token: cenario.membro)
+                #expect(criada.status == .created, "\(String(buffer: criada.body))")
+                let reservas = (criada.object["ocorrencias"] as? [[String: Any]] ?? []).compactMap { $0["reservaId"] as? String }
+                try #require(reservas.count == 2)
+                for reserva in reservas { _ = try await client.reserva(reserva, token: cenario.membro, status: "confirmada") }
+                return (try #require(criada.object["id"] as? String), reservas)
+            }
+            func cancelamento(_ reserva: String) async throws -> (multa: Int?, reembolso: Int?) {
+                let vista = try await client.reserva(reserva, token: cenario.membro, status: "cancelada")
+                let cancelamento = vista["cancelamento"] as? [String: Any]
+                return (cancelamento?["multa"] as? Int, cancelamento?["reembolso"] as? Int)
+            }
+            let primeira = try await serieConfirmada(14)
+            let segunda = try await serieConfirmada(16)
+            let total = try #require(try await client.reserva(primeira.reservas[0], token: cenario.membro, status: "confirmada")["total"] as? Int)
+
+            // The member may not choose: refused naming the field, nothing cancelled.
+            let escolha = try await client.json(
+                .post, "/api/reservas/series/\(primeira.id)/cancelamento", #"{"aplicarMulta":false}"#, token: cenario.membro)
+            #expect(escolha.status == .unprocessableContent, "\(String(buffer: escolha.body))")
+            #expect((escolha.object["detalhes"] as? [String: Any])?["campo"] as? String == "aplicarMulta")
+            _ = try await client.reserva(primeira.reservas[0], token: cenario.membro, status: "confirmada")
+
+            // By default the operator's cancellation refunds each booking whole, today's too.
+            let inteira = try await client.json(.post, "/api/reservas/series/\(primeira.id)/cancelamento", "{}", token: cenario.admin)
+            #expect(inteira.status == .ok, "\(String(buffer: inteira.body))")
+            for reserva in primeira.reservas {
+                let valores = try await cancelamento(reserva)
+                #expect(valores.multa == 0 && valores.reembolso == total, "\(valores)")
+            }
+
+            // With aplicarMulta, each as if the member had cancelled: today's pays the fee.
+            let comMulta = try await client.json(
+                .post, "/api/reservas/series/\(segunda.id)/cancelamento", #"{"aplicarMulta":true,"motivo":"pedido do membro"}"#,
+                token: cenario.admin)
+            #expect(comMulta.status == .ok, "\(String(buffer: comMulta.body))")
+            let hoje = try await cancelamento(segunda.reservas[0])
+            #expect(hoje.multa == total / 2 && hoje.reembolso == total - total / 2, "\(hoje)")
+            let amanha = try await cancelamento(segunda.reservas[1])
+            #expect(amanha.multa == 0 && amanha.reembolso == total, "\(amanha)")
+        }
+    }
+
     @Test("a series' cancellation cut short after some bookings is finished by the next, whose one notice names them all")
     func series_cancellation_cut_short() async throws {
         let clock = ManualClock(segundaDeManha)  // Monday 23/11 08:00 in São Paulo

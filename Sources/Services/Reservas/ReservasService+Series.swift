@@ -224,7 +224,7 @@ extension ReservasService {
     /// cancellation of the series (from any occurrence) names the bookings marked as the series'
     /// that no cancellation names yet, so the member is told of them too.
     public func cancelarSerie(
-        _ texto: String, aPartirDe: Int?, motivo: String?, usuario: String, admin: Bool, caller: Caller
+        _ texto: String, aPartirDe: Int?, motivo: String?, usuario: String, admin: Bool, aplicarMulta: Bool = false, caller: Caller
     ) async throws -> SerieView {
         try ServiceError.texto(motivo, campo: "motivo", maximo: 500)
         let dados = try await serieDe(texto, usuario: usuario, admin: admin)
@@ -262,7 +262,9 @@ extension ReservasService {
                     continue
                 }
                 do {
-                    _ = try await cancelar(reservaId.description, motivo: motivo, usuario: usuario, admin: admin, daSerie: true, caller: caller)
+                    _ = try await cancelar(
+                        reservaId.description, motivo: motivo, usuario: usuario, admin: admin, aplicarMulta: aplicarMulta, daSerie: true,
+                        caller: caller)
                     canceladas.append(reservaId)
                 } catch let erro as ServiceError where erro.kind == .conflito {
                     // Changed meanwhile (checked in, expired): it stays as it is.

@@ -36,7 +36,7 @@ import { buscaDeMembro } from '../../lib/busca-de-membro.js';
 import { correspondencia } from './correspondencia.js';
 import { chamados } from './chamados.js';
 import { abrirSobALinha, botaoMudarHorario, podeMudar } from '../../lib/remarcacao.js';
-import { previaDoCancelamento } from '../../lib/cancelamento.js';
+import { previaDoCancelamento, termosDeCancelamento } from '../../lib/cancelamento.js';
 
 const ATUALIZA_A_CADA = 15_000;
 const DIAS_DA_SEMANA = 7;
@@ -434,8 +434,6 @@ export async function render({ container, query, setQuery, signal }) {
    */
   function cancelamento(r, nome, quem, tz) {
     const motivoField = field({ label: 'Motivo', name: 'motivo', optional: true, attrs: { maxlength: '200' } });
-    const multaId = uid('aplicar-multa');
-    const multa = h('input', { type: 'checkbox', id: multaId, name: 'aplicarMulta' });
     // What the payment still holds (less what was given back already) comes back whole; with
     // the policy applied, less the fee it would charge now (a preview: the server decides).
     const { pago, multa: taxa, reembolso, dentro } = previaDoCancelamento(r, unidadeAtual()?.politicaDeCancelamento);
@@ -445,16 +443,12 @@ export async function render({ container, query, setQuery, signal }) {
     const comPolitica = dentro && pago > 0
       ? `Pela política da unidade: multa estimada de ${money(taxa)}, reembolso estimado de ${money(reembolso)}; dos créditos usados, se houver, parte fica retida.`
       : 'Pela política da unidade, cancelar agora não tem multa.';
-    const efeito = h('p', { dataset: { efeito: '' } }, isento);
-    multa.addEventListener('change', () => { efeito.textContent = multa.checked ? comPolitica : isento; });
+    const { efeito, multa, opcao } = opcaoDaPolitica(isento, comPolitica);
     return {
       ask: async () => (await confirmDialog({
         title: 'Cancelar esta reserva?',
         body: [`${nome}, ${time(r.inicio, tz)}–${time(r.fim, tz)} — ${quem}.`, efeito],
-        extra: h('div', {},
-          motivoField,
-          h('div', { class: 'field' }, h('div', { class: 'checkbox' }, multa,
-            h('label', { for: multaId }, 'Aplicar a política da unidade (multa e créditos retidos, como se o membro cancelasse)')))),
+        extra: h('div', {}, motivoField, opcao),
         confirmText: 'Cancelar reserva',
         cancelText: 'Manter',
         danger: true,
@@ -469,31 +463,59 @@ export async function render({ container, query, setQuery, signal }) {
   }
 
   /**
+   * The "apply the unit's policy" choice of the desk's cancellations: the checkbox, and the
+   * paragraph that says what the cancellation does, `isento` or `comPolitica` as it is ticked.
+   */
+  function opcaoDaPolitica(isento, comPolitica) {
+    const id = uid('aplicar-multa');
+    const multa = h('input', { type: 'checkbox', id, name: 'aplicarMulta' });
+    const efeito = h('p', { dataset: { efeito: '' } }, isento);
+    multa.addEventListener('change', () => { efeito.textContent = multa.checked ? comPolitica : isento; });
+    const opcao = h('div', { class: 'field' }, h('div', { class: 'checkbox' }, multa,
+      h('label', { for: id }, 'Aplicar a política da unidade (multa e créditos retidos, como se o membro cancelasse)')));
+    return { efeito, multa, opcao };
+  }
+
+  /**
    * The desk cancels this occurrence of a member's series and the later ones still held or
-   * confirmed and not started, each refunded whole (an operator's cancellation); the member gets
-   * one e-mail for all of them.
+   * confirmed and not started, each refunded whole (an operator's cancellation) unless the
+   * operator applies the unit's policy to each (`aplicarMulta`); the member gets one e-mail for
+   * all of them. Only this occurrence is on the board: the later ones' fee is told as the rule.
    */
   function cancelamentoDaSerie(r, nome, quem, tz) {
     const motivoField = field({ label: 'Motivo', name: 'motivo', optional: true, attrs: { maxlength: '200' } });
+    const politica = unidadeAtual()?.politicaDeCancelamento;
+    const p = termosDeCancelamento(r, politica);
+    const { pago, multa: taxa, reembolso, dentro } = previaDoCancelamento(r, politica);
+    const esta = dentro && pago > 0
+      ? `esta tem multa estimada de ${money(taxa)} (reembolso estimado de ${money(reembolso)})`
+      : 'esta sai sem multa';
+    const seguintes = p?.multaBP > 0
+      ? `as seguintes, sem multa quando faltam ${p.horasSemMulta} h ou mais para o início`
+      : 'as seguintes também';
+    const { efeito, multa, opcao } = opcaoDaPolitica(
+      'Cancelada pela equipe, cada reserva é reembolsada por inteiro, sem multa; créditos usados voltam ao saldo. As anteriores ficam como estão.',
+      `Pela política da unidade, cada reserva como se o membro cancelasse: ${esta}; ${seguintes}. As anteriores ficam como estão.`);
     return {
       ask: async () => (await confirmDialog({
         title: 'Cancelar esta e as próximas reservas da série?',
         body: [
           `${nome}, ${time(r.inicio, tz)}–${time(r.fim, tz)} — ${quem}: a ${r.serie.numero}ª reserva da série e as seguintes que ainda não começaram.`,
-          'Cancelada pela equipe, cada reserva é reembolsada por inteiro, sem multa; créditos usados voltam ao saldo. As anteriores ficam como estão.',
+          efeito,
           `${quem} recebe um e-mail com o resumo.`,
         ],
-        extra: motivoField,
+        extra: h('div', {}, motivoField, opcao),
         confirmText: 'Cancelar as reservas',
         cancelText: 'Manter a série',
         danger: true,
-      })) && { motivo: motivoField.querySelector('input').value.trim() },
-      async run({ motivo }) {
+      })) && { motivo: motivoField.querySelector('input').value.trim(), aplicarMulta: multa.checked },
+      async run({ motivo, aplicarMulta }) {
         const serie = await new Action().run(`/api/reservas/series/${r.serie.serieId}/cancelamento`, {
-          body: { aPartirDe: r.serie.numero, ...(motivo ? { motivo } : {}) },
+          body: { aPartirDe: r.serie.numero, ...(motivo ? { motivo } : {}), ...(aplicarMulta ? { aplicarMulta: true } : {}) },
         });
         const n = serie.ultimoCancelamento?.reservas.length ?? 1;
-        flash(`${n > 1 ? `${n} reservas da série de ${quem} canceladas` : `Reserva da série de ${quem} cancelada`}, reembolsadas por inteiro.`, 'sucesso');
+        const como = aplicarMulta ? 'pela política da unidade' : n > 1 ? 'reembolsadas por inteiro' : 'reembolsada por inteiro';
+        flash(`${n > 1 ? `${n} reservas da série de ${quem} canceladas` : `Reserva da série de ${quem} cancelada`}, ${como}.`, 'sucesso');
       },
     };
   }
