@@ -95,9 +95,10 @@ public struct ReservaView: Codable, Sendable, Equatable {
 }
 
 /// A timer the reservas service acts on when it falls due: expire an unpaid hold, conclude a
-/// finished booking. Stored (a read model), so timers survive restarts.
+/// finished booking, tell a booking its series' cancellation cancelled that no record of the
+/// series named (`avisarSerie`, ADR 0014). Stored (a read model), so timers survive restarts.
 public struct PrazoView: Codable, Sendable, Equatable {
-    public enum Acao: String, Codable, Sendable { case expirar, concluir }
+    public enum Acao: String, Codable, Sendable { case expirar, concluir, avisarSerie }
     public let reservaId: String
     public let acao: Acao
     public let vence: Date
@@ -117,6 +118,9 @@ public enum ReservasReadModel {
     public static let porDia = "reservas_por_dia"
     public static let prazos = "reservas_prazos"
     public static let ocupacao = "ocupacao"
+    /// How long after a booking cancelled with its series (`daSerie`) the series is expected to
+    /// have named it (it does so within the same request): then the timer tells it.
+    public static let esperaPeloRegistroDaSerie: TimeInterval = 120
 
     /// `reservas` (by id, grouped by member), `reservas_por_dia` (grouped by unit and day, for
     /// operators) and `reservas_prazos` (the hold and conclusion timers, ordered by due time).
@@ -126,8 +130,16 @@ public enum ReservasReadModel {
             Reserva.Catalogo.solicitada.type, Reserva.Catalogo.confirmada.type, Reserva.Catalogo.cancelada.type, Reserva.Catalogo.expirada.type,
             Reserva.Catalogo.concluida.type, Reserva.Catalogo.remarcada.type, Checkin.Catalogo.noShowRegistrado.type,
             Pagamento.Catalogo.reembolsoSolicitado.type, Checkin.Catalogo.realizado.type, Checkin.Catalogo.checkoutRealizado.type,
+            SerieDeReservas.Catalogo.cancelada.type,
         ]
     ) { recorded, batch in
+        if recorded.type == SerieDeReservas.Catalogo.cancelada.type {
+            // The bookings it names are told: their `avisarSerie` timers go.
+            guard case .cancelada(let e)? = try SerieDeReservas.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder)
+            else { return }
+            for reserva in e.canceladas { batch.delete(prazos, reserva.description) }
+            return
+        }
         if recorded.type == Pagamento.Catalogo.reembolsoSolicitado.type {
             guard case .reembolsoSolicitado(let e)? = try Pagamento.Event.decode(type: recorded.type, data: recorded.data, using: EventJSON.decoder),
                 var view = try await batch.get(ReservaView.self, reservas, Reserva.ID(e.reservaId).description)
@@ -177,6 +189,16 @@ public enum ReservasReadModel {
         case .cancelada(let e):
             try await finish(e.reservaId, .cancelada, at: e.em, batch) { view in
                 view.cancelamento = ReservaView.Cancelamento(em: e.em, por: e.por, motivo: e.motivo, multa: e.multa, reembolso: e.reembolso)
+            }
+            if e.daSerie == true {
+                // Normally named by its series' record a moment later (which drops this timer);
+                // if that record never comes (a cancellation cut short), the timer tells it.
+                let vence = e.em.addingTimeInterval(esperaPeloRegistroDaSerie)
+                try batch.put(
+                    PrazoView(
+                        reservaId: e.reservaId.description, acao: .avisarSerie, vence: vence,
+                        traceparent: MetadataJSON.traceparent(in: recorded.metadataJSON)),
+                    prazos, e.reservaId.description, grupo: "prazo", ordem: ordem(vence))
             }
         case .expirada(let e):
             try await finish(e.reservaId, .expirada, at: e.em, batch) { _ in }

@@ -291,6 +291,55 @@ struct SeriesTests {
         }
     }
 
+    @Test("a series' cancellation cut short that nobody repeats is recorded by a timer a while later, whose one notice tells the member")
+    func series_cancellation_cut_short_and_left() async throws {
+        let clock = ManualClock(segundaDeManha)  // Monday 23/11 08:00 in São Paulo
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let corpo = serie(cenario.sala, "2026-11-25T14:00:00-03:00", "2026-11-25T15:00:00-03:00", ocorrencias: 3)
+            let criada = try await client.json(.post, "/api/reservas/series", corpo, token: cenario.membro)
+            #expect(criada.status == .created, "\(String(buffer: criada.body))")
+            let reservas = (criada.object["ocorrencias"] as? [[String: Any]] ?? []).compactMap { $0["reservaId"] as? String }
+            try #require(reservas.count == 3)
+            for reserva in reservas { _ = try await client.reserva(reserva, token: cenario.membro, status: "confirmada") }
+            let membro = try #require(criada.object["usuarioId"] as? String)
+
+            // A cancellation from the second on stopped after its bookings, before the series
+            // recorded them (the process ended), and the member never cancels again.
+            for reserva in reservas[1...] {
+                _ = try await harness.backend.reservas.cancelar(
+                    reserva, motivo: "mudamos de escritório", usuario: membro, admin: false, daSerie: true,
+                    caller: Caller(requestId: "interrompida", usuario: membro))
+                _ = try await client.reserva(reserva, token: cenario.membro, status: "cancelada")
+            }
+            // Not yet: the series names its bookings within its request; the timer waits.
+            #expect(try await harness.backend.reservas.executarPrazosVencidos() == 0)
+            clock.advance(by: 121)
+            _ = try await eventually("the timers of the bookings the series did not name") {
+                try await harness.backend.reservas.executarPrazosVencidos() > 0 ? true : nil
+            }
+            let registro = try await eventually("the series' record") {
+                try await harness.allEvents().first { $0.type == SerieDeReservas.Catalogo.cancelada.type }
+            }
+            let gravado = try JSONSerialization.jsonObject(with: registro.data) as? [String: Any]
+            #expect((gravado?["canceladas"] as? [String])?.map { $0.lowercased() }.sorted() == reservas[1...].map { $0.lowercased() }.sorted())
+            #expect(gravado?["aPartirDe"] as? Int == 2 && gravado?["motivo"] as? String == "mudamos de escritório")
+            let aviso = try await eventually("the series' cancellation e-mail") {
+                try harness.emails().first { $0.subject?.hasPrefix("Série cancelada") == true }
+            }
+            #expect(aviso.subject == "Série cancelada: Sala Ipê, 2 reservas")
+            try await semAvisosPorReserva(harness, reservas: Array(reservas[1...]))
+            // Told once: the record dropped the timers, nothing is due any more.
+            _ = try await eventually("the timers dropped") {
+                try await harness.backend.reservas.executarPrazosVencidos() == 0 ? true : nil
+            }
+            #expect(try await harness.allEvents().filter { $0.type == SerieDeReservas.Catalogo.cancelada.type }.count == 1)
+            #expect(try harness.emails().filter { $0.subject?.hasPrefix("Série cancelada") == true }.count == 1)
+        }
+    }
+
     @Test(
         "a monthly series books the same weekday of each month (from the 29th, the month's last), records one beyond the space's horizon, and the e-mail names the rule"
     )

@@ -25,6 +25,7 @@ extension ReservasService {
                     switch prazo.acao {
                     case .expirar: try await expirar(id, at: now)
                     case .concluir: try await concluir(id, at: now)
+                    case .avisarSerie: try await registrarCancelamentoDaSerie(id, at: now)
                     }
                 }
                 executados += 1

@@ -212,6 +212,32 @@ extension ReservasService {
         try await view(try await serieDe(texto, usuario: usuario, admin: admin))
     }
 
+    /// A booking its series' cancellation cancelled (`daSerie`) that no record of the series
+    /// named a while later: the cancellation was cut short and nobody cancelled the series again.
+    /// The series names it now, with every other such booking, so that the member hears of them
+    /// once (the series' notice), as from the cancellation itself. Nothing when already named.
+    func registrarCancelamentoDaSerie(_ id: Reserva.ID, at now: Date) async throws {
+        guard case .existente(let reserva) = try await reservas.load(StreamNames.reserva(id)).state,
+            let cancelamento = reserva.cancelamento, cancelamento.daSerie == true, let naSerie = reserva.solicitacao.serie,
+            case .existente(let dados) = try await series.load(StreamNames.serie(naSerie.serieId)).state
+        else { return }
+        let nomeadas = Set(dados.cancelamentos.flatMap(\.canceladas))
+        guard !nomeadas.contains(id) else { return }
+        var pendentes: [(numero: Int, reserva: Reserva.ID)] = []
+        for ocorrencia in dados.serie.ocorrencias {
+            guard let reservaId = ocorrencia.reservaId, !nomeadas.contains(reservaId),
+                case .existente(let outra) = try await reservas.load(StreamNames.reserva(reservaId)).state,
+                outra.cancelamento?.daSerie == true
+            else { continue }
+            pendentes.append((ocorrencia.numero, reservaId))
+        }
+        guard let desde = pendentes.map(\.numero).min() else { return }
+        let meta = EventMetadata(correlationId: dados.id.rawValue, actor: "system:prazos", requestId: "prazos", service: Self.service)
+        try await series.handle(StreamNames.serie(dados.id), at: now, metadata: meta, receipt: nil, failure: ServiceError.init) { _ in
+            .cancelar(aPartirDe: desde, canceladas: pendentes.map(\.reserva), por: cancelamento.por, motivo: cancelamento.motivo, em: now)
+        }
+    }
+
     /// Cancels the series' bookings from occurrence `aPartirDe` on (default: the first) that
     /// are still held or confirmed and have not started, each as its owner's cancellation of
     /// one booking (the unit's policy, its fee and refund; an operator's refunds it whole),
