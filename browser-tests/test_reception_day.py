@@ -190,17 +190,23 @@ def test_the_desk_cancels_a_booking_refunded_whole_or_under_the_policy(browser, 
     ui.step("cancelada com a multa")
 
     # on a phone the dialog fits; kept, nothing changes
+    phone_cancel_dialog_fits(browser, server, unidade, base, "Vera Lins", "Cancelar", "Manter", "cancelar pela equipe no celular")
+    assert api(server, "GET", f"/api/reservas/{vera['id']}", token=pessoas["Vera Lins"])["status"] == "confirmada"
+
+
+def phone_cancel_dialog_fits(browser, server, unidade, dia, membro, botao, manter, passo):
+    """On a phone, the desk's cancel dialog (`botao` on `membro`'s row of `dia`), with the unit's
+    policy ticked, fits the screen's width; `manter` closes it and changes nothing."""
     phone = browser(size=(390, 844), mobile=True)
     sign_in(phone, *server.admin, expect_heading="Reservas do dia")
-    phone.open(f"/admin/reservas?unidade={unidade['id']}&data={base.date().isoformat()}")
+    phone.open(f"/admin/reservas?unidade={unidade['id']}&data={dia.date().isoformat()}")
     phone.wait_heading("Reservas do dia")
-    phone.click("Cancelar", phone.row("Vera Lins", "#view tbody tr"))
+    phone.click(botao, phone.row(membro, "#view tbody tr"))
     dialog = phone.dialog()
     dialog.find_element(By.CSS_SELECTOR, "input[name=aplicarMulta]").click()
     assert phone.driver.execute_script("return document.documentElement.scrollWidth") <= 390
-    phone.step("cancelar pela equipe no celular")
-    phone.click("Manter", dialog)
-    assert api(server, "GET", f"/api/reservas/{vera['id']}", token=pessoas["Vera Lins"])["status"] == "confirmada"
+    phone.step(passo)
+    phone.click(manter, dialog)
 
 
 def test_the_desk_cancels_the_rest_of_a_members_series(browser, server):
@@ -221,16 +227,9 @@ def test_the_desk_cancels_the_rest_of_a_members_series(browser, server):
     segundo = primeiro + timedelta(days=7)
 
     # on a phone the dialog, with the policy applied, fits; kept, nothing changes
-    phone = browser(size=(390, 844), mobile=True)
-    sign_in(phone, *server.admin, expect_heading="Reservas do dia")
-    phone.open(f"/admin/reservas?unidade={unidade['id']}&data={segundo.date().isoformat()}")
-    phone.wait_heading("Reservas do dia")
-    phone.click("Cancelar esta e as próximas", phone.row("Wagner Dias", "#view tbody tr"))
-    dialog = phone.dialog()
-    dialog.find_element(By.CSS_SELECTOR, "input[name=aplicarMulta]").click()
-    assert phone.driver.execute_script("return document.documentElement.scrollWidth") <= 390
-    phone.step("cancelar a serie pela equipe no celular")
-    phone.click("Manter a série", dialog)
+    phone_cancel_dialog_fits(
+        browser, server, unidade, segundo, "Wagner Dias", "Cancelar esta e as próximas", "Manter a série",
+        "cancelar a serie pela equipe no celular")
 
     ui = browser(size=(1280, 900))
     sign_in(ui, *server.admin, expect_heading="Reservas do dia")

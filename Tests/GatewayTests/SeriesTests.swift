@@ -2,6 +2,7 @@ import Domain
 import EventStore
 import Foundation
 import HTTPTypes
+import HummingbirdTesting
 import Services
 import Testing
 
@@ -251,6 +252,18 @@ struct SeriesTests {
         }
     }
 
+    /// The member's series of three Wednesdays at 14:00 from 25/11, by card, each booking
+    /// confirmed: the series' id, its bookings and the member's id.
+    func tresQuartasConfirmadas(_ client: any TestClientProtocol, _ cenario: Cenario) async throws -> (String, [String], String) {
+        let corpo = serie(cenario.sala, "2026-11-25T14:00:00-03:00", "2026-11-25T15:00:00-03:00", ocorrencias: 3)
+        let criada = try await client.json(.post, "/api/reservas/series", corpo, token: cenario.membro)
+        #expect(criada.status == .created, "\(String(buffer: criada.body))")
+        let reservas = (criada.object["ocorrencias"] as? [[String: Any]] ?? []).compactMap { $0["reservaId"] as? String }
+        try #require(reservas.count == 3)
+        for reserva in reservas { _ = try await client.reserva(reserva, token: cenario.membro, status: "confirmada") }
+        return (try #require(criada.object["id"] as? String), reservas, try #require(criada.object["usuarioId"] as? String))
+    }
+
     @Test("a series' cancellation cut short after some bookings is finished by the next, whose one notice names them all")
     func series_cancellation_cut_short() async throws {
         let clock = ManualClock(segundaDeManha)  // Monday 23/11 08:00 in São Paulo
@@ -258,14 +271,7 @@ struct SeriesTests {
         defer { harness.removeFiles() }
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
-            let corpo = serie(cenario.sala, "2026-11-25T14:00:00-03:00", "2026-11-25T15:00:00-03:00", ocorrencias: 3)
-            let criada = try await client.json(.post, "/api/reservas/series", corpo, token: cenario.membro)
-            #expect(criada.status == .created, "\(String(buffer: criada.body))")
-            let id = try #require(criada.object["id"] as? String)
-            let reservas = (criada.object["ocorrencias"] as? [[String: Any]] ?? []).compactMap { $0["reservaId"] as? String }
-            try #require(reservas.count == 3)
-            for reserva in reservas { _ = try await client.reserva(reserva, token: cenario.membro, status: "confirmada") }
-            let membro = try #require(criada.object["usuarioId"] as? String)
+            let (id, reservas, membro) = try await tresQuartasConfirmadas(client, cenario)
 
             // A cancellation of the series from the second on stopped after the second booking
             // (the process ended before the series recorded it): that booking is cancelled as the
@@ -298,13 +304,7 @@ struct SeriesTests {
         defer { harness.removeFiles() }
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
-            let corpo = serie(cenario.sala, "2026-11-25T14:00:00-03:00", "2026-11-25T15:00:00-03:00", ocorrencias: 3)
-            let criada = try await client.json(.post, "/api/reservas/series", corpo, token: cenario.membro)
-            #expect(criada.status == .created, "\(String(buffer: criada.body))")
-            let reservas = (criada.object["ocorrencias"] as? [[String: Any]] ?? []).compactMap { $0["reservaId"] as? String }
-            try #require(reservas.count == 3)
-            for reserva in reservas { _ = try await client.reserva(reserva, token: cenario.membro, status: "confirmada") }
-            let membro = try #require(criada.object["usuarioId"] as? String)
+            let (_, reservas, membro) = try await tresQuartasConfirmadas(client, cenario)
 
             // A cancellation from the second on stopped after its bookings, before the series
             // recorded them (the process ended), and the member never cancels again.
