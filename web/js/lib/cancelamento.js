@@ -26,12 +26,12 @@ export function porBP(valor, bp) {
 
 /**
  * The fee and the refund (centavos) of cancelling `r` at `now` under its terms or
- * `politicaDaUnidade`; `isento` (the desk's default) charges no fee. `dentro`: the fee applies.
+ * `politicaDaUnidade`. `dentro`: the fee applies (with notice shorter than the policy asks).
  */
-export function previaDoCancelamento(r, politicaDaUnidade, { now = Date.now(), isento = false } = {}) {
+export function previaDoCancelamento(r, politicaDaUnidade, { now = Date.now() } = {}) {
   const pago = valorRetido(r);
   const p = termosDeCancelamento(r, politicaDaUnidade);
-  const dentro = !isento && comMulta(r, p, now);
+  const dentro = comMulta(r, p, now);
   const multa = dentro && pago > 0 ? Math.min(pago, porBP(pago, p.multaBP)) : 0;
   return { pago, multa, reembolso: pago - multa, dentro };
 }
