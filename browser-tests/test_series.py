@@ -9,7 +9,8 @@ refused next to "Quantas vezes" before anything is sent. On "Minhas reservas" ea
 series says which it is; "Cancelar esta e as próximas" on the second, after a confirmation,
 cancels the second and the fourth and leaves the first (the API agrees); the dialog says how many
 it cancels and the refund it estimates, and the inbox has one notice for both. On a phone a monthly
-series ("Todo mês, na segunda terça-feira": the weekday of the month the day gives) is booked; the repeat fields, the series' result, the
+series ("Todo mês, na segunda terça-feira": the weekday of the month the day gives; "Todo mês, no
+dia 8", its day of the month, is offered next) is booked; the repeat fields, the series' result, the
 list and the inbox fit the screen."""
 
 from __future__ import annotations
@@ -126,6 +127,11 @@ def test_a_member_books_a_weekly_series_and_cancels_the_rest_of_it(browser, serv
         if segundo.day <= 28 else ("último" if fim_de_semana else "última")
     dia = ["segunda-feira", "terça-feira", "quarta-feira", "quinta-feira", "sexta-feira", "sábado", "domingo"][segundo.weekday()]
     mensal = f"Todo mês, {'no' if fim_de_semana else 'na'} {qual} {dia}"
+    # the day of the month is offered too, named ("Todo mês, no dia 5"; from the 29th, and the
+    # shorter months' last day)
+    opcoes = [o.text for o in phone.driver.find_elements(By.CSS_SELECTOR, "select[name=frequencia] option")]
+    no_dia = f"Todo mês, no dia {segundo.day}" + (" (ou no último dia dos meses mais curtos)" if segundo.day > 28 else "")
+    assert opcoes[-2:] == [mensal, no_dia], opcoes
     phone.choose("Repetir", mensal)
     phone.fill("Quantas vezes, contando esta", "2")
     phone.fill("Token do cartão", "tok_visa")

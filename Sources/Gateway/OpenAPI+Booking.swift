@@ -341,8 +341,9 @@ extension OpenAPI {
                     "frequencia": [
                         "type": "string", "enum": SerieDeReservas.Frequencia.allCases.map(\.rawValue),
                         "description":
-                            "toda semana, a cada duas semanas, de segunda a sexta, ou todo mês no mesmo dia da semana da mesma semana do mês "
-                            + "(a segunda terça; a partir do dia 29, o último do mês); no mesmo horário local da unidade",
+                            "toda semana, a cada duas semanas, de segunda a sexta, todo mês no mesmo dia da semana da mesma semana do mês "
+                            + "(`mensal`: a segunda terça; a partir do dia 29, o último do mês) ou todo mês no mesmo dia do mês (`mensal_no_dia`: "
+                            + "o dia 15; num mês sem esse dia, o último dele); no mesmo horário local da unidade",
                     ],
                     "ocorrencias": [
                         "type": "integer", "minimum": 2, "maximum": SerieDeReservas.maximoDeOcorrencias,

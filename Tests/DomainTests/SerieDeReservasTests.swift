@@ -61,6 +61,31 @@ struct SerieDeReservasTests {
         #expect([1, 7, 8, 22, 28, 29, 31].map { SerieDeReservas.semanaDoMes(DataLocal(ano: 2026, mes: 12, dia: $0)!) } == [1, 1, 2, 4, 4, nil, nil])
     }
 
+    @Test func monthly_by_day_is_the_same_day_or_a_shorter_months_last() {
+        // The 31st: the 31st where a month has it, else its last day; counted from the first, so
+        // the 31st comes back after a 30th (and after February's 28th, or a leap year's 29th).
+        let dia31 = intervalo("2027-12-31T10:00:00-03:00", "2027-12-31T11:00:00-03:00")
+        #expect(
+            inicios(dia31, .mensalNoDia, 5, saoPaulo)
+                == [
+                    "2027-12-31T10:00:00-03:00", "2028-01-31T10:00:00-03:00", "2028-02-29T10:00:00-03:00", "2028-03-31T10:00:00-03:00",
+                    "2028-04-30T10:00:00-03:00",
+                ].map(instant))
+        let dia30 = intervalo("2026-11-30T18:00:00-03:00", "2026-11-30T19:30:00-03:00")
+        let trintas = SerieDeReservas.ocorrencias(primeira: dia30, frequencia: .mensalNoDia, quantidade: 4, fuso: saoPaulo)
+        #expect(
+            trintas.map(\.start)
+                == ["2026-11-30T18:00:00-03:00", "2026-12-30T18:00:00-03:00", "2027-01-30T18:00:00-03:00", "2027-02-28T18:00:00-03:00"]
+                .map(instant))
+        #expect(trintas.allSatisfy { $0.duration == 90 * 60 })
+        // A day every month has: across the year's turn, whatever its weekday.
+        let dia15 = intervalo("2026-11-15T09:00:00-03:00", "2026-11-15T10:00:00-03:00")
+        #expect(
+            inicios(dia15, .mensalNoDia, 3, saoPaulo)
+                == ["2026-11-15T09:00:00-03:00", "2026-12-15T09:00:00-03:00", "2027-01-15T09:00:00-03:00"].map(instant))
+        #expect(SerieDeReservas.Frequencia(rawValue: "mensal_no_dia") == .mensalNoDia)
+    }
+
     @Test func across_a_daylight_saving_change_the_wall_clock_is_kept() {
         // New York leaves daylight time on 2026-11-01: 09:00 stays 09:00 (13:00Z, then 14:00Z).
         let novaYork = TimeZone(identifier: "America/New_York")!

@@ -367,6 +367,34 @@ struct SeriesTests {
         }
     }
 
+    @Test(
+        "a series by the day of the month books the same day each month (a shorter month's last day instead), records one beyond the horizon, and the e-mail names the day"
+    )
+    func monthly_series_by_day_of_the_month() async throws {
+        let clock = ManualClock(segundaDeManha)  // Monday 23/11 08:00 in São Paulo
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            // The 30th: a Monday, a Wednesday, a Saturday, then February's last day, past the space's 90 days.
+            let corpo = serie(cenario.sala, "2026-11-30T10:00:00-03:00", "2026-11-30T11:00:00-03:00", frequencia: "mensal_no_dia", ocorrencias: 4)
+            let criada = try await client.json(.post, "/api/reservas/series", corpo, token: cenario.membro)
+            #expect(criada.status == .created, "\(String(buffer: criada.body))")
+            #expect(criada.object["frequencia"] as? String == "mensal_no_dia")
+            let ocorrencias = try #require(criada.object["ocorrencias"] as? [[String: Any]])
+            #expect(
+                ocorrencias.map { $0["inicio"] as? String }
+                    == ["2026-11-30T13:00:00Z", "2026-12-30T13:00:00Z", "2027-01-30T13:00:00Z", "2027-02-28T13:00:00Z"])
+            #expect(criada.object["reservadas"] as? Int == 3 && criada.object["recusadas"] as? Int == 1)
+            #expect(ocorrencias[3]["reservaId"] == nil)
+            let aviso = try await eventually("the series' e-mail") {
+                try harness.emails().first { $0.subject?.hasPrefix("Série reservada") == true }
+            }
+            #expect(aviso.subject == "Série reservada: Sala Ipê, 3 de 4")
+            #expect(aviso.text?.contains("(todo mês, no dia 30 (ou no último dia dos meses que não o têm))") == true, "\(aviso.text ?? "")")
+        }
+    }
+
     @Test("without a card only what credits pay is booked; a series nothing of which can be booked is refused and writes nothing")
     func series_paid_by_credits() async throws {
         let harness = try await Harness.make(clock: ManualClock(segundaDeManha))

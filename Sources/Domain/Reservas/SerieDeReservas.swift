@@ -1,7 +1,8 @@
 public import Foundation
 
 /// A recurring booking (`serie-<id>`): the same space at the same local time, week after week
-/// (or every other week, every weekday, or the same weekday of every month), booked at once as
+/// (or every other week, every weekday, the same weekday of every month or the same day of every
+/// month), booked at once as
 /// one booking per occurrence. Each occurrence is an ordinary ``Reserva`` (its own slot, price,
 /// payment and cancellation); the series records what was asked, which occurrences were booked
 /// and which were refused and why, and the member's cancellations of the rest of it.
@@ -20,6 +21,9 @@ public enum SerieDeReservas {
         /// first in a month's fifth week (from the 29th) is that month's last such weekday, and
         /// so is every other (the last Friday).
         case mensal
+        /// Every month on the same day of the month as the first (the 15th); in a month without
+        /// that day (the 31st in April, the 30th in February), on its last day.
+        case mensalNoDia = "mensal_no_dia"
     }
 
     /// Which of its month's weekdays `data` is, for ``Frequencia/mensal``: 1 to 4 (the first to
@@ -42,6 +46,16 @@ public enum SerieDeReservas {
         let (anoSeguinte, mesSeguinte) = mes == 12 ? (ano + 1, 1) : (ano, mes + 1)
         guard let ultimo = DataLocal(ano: anoSeguinte, mes: mesSeguinte, dia: 1)?.adding(dias: -1) else { return nil }
         return ultimo.adding(dias: -((indice(ultimo) - alvo + 7) % 7))
+    }
+
+    /// The day `dia` of the month `meses` months after `data`'s, or that month's last day if it
+    /// has fewer days (for ``Frequencia/mensalNoDia``).
+    static func mesmoDiaDoMes(_ dia: Int, meses: Int, depoisDe data: DataLocal) -> DataLocal? {
+        let total = data.ano * 12 + (data.mes - 1) + meses
+        let (ano, mes) = (total / 12, total % 12 + 1)
+        let (anoSeguinte, mesSeguinte) = mes == 12 ? (ano + 1, 1) : (ano, mes + 1)
+        guard let ultimo = DataLocal(ano: anoSeguinte, mes: mesSeguinte, dia: 1)?.adding(dias: -1) else { return nil }
+        return dia < ultimo.dia ? DataLocal(ano: ano, mes: mes, dia: dia) : ultimo
     }
 
     /// The `quantidade` occurrences of a series whose first is `primeira`, at the same local
@@ -71,6 +85,10 @@ public enum SerieDeReservas {
                 guard let data = mesmoDiaDaSemana(dia.diaDaSemana, semana: semanaDoMes(dia), meses: datas.count, depoisDe: dia) else {
                     break proximas
                 }
+                proximo = data
+            case .mensalNoDia:
+                // Counted from the first, not the last: the 31st after a 30th of April is the 31st.
+                guard let data = mesmoDiaDoMes(dia.dia, meses: datas.count, depoisDe: dia) else { break proximas }
                 proximo = data
             }
             datas.append(proximo)

@@ -40,6 +40,7 @@ extension NotificacoesService {
             case .quinzenal: "a cada duas semanas"
             case .diasUteis: "de segunda a sexta"
             case .mensal: Self.mensal(serie.ocorrencias.first?.intervalo.start, fuso: unidade?.fusoHorario)
+            case .mensalNoDia: Self.mensalNoDia(serie.ocorrencias.first?.intervalo.start, fuso: unidade?.fusoHorario)
             }
         let pagas = reservadas.contains { $0.1.total > .zero }
         // An operator's series may have been paid at the desk, each booking as it was made.
@@ -100,6 +101,14 @@ extension NotificacoesService {
         return Aviso(
             tipo: .cancelamento, usuarioId: cancelada.usuarioId, reservaId: nil, titulo: "Série cancelada: \(nome), \(quantas)", texto: texto,
             anexos: [EmailAttachment(filename: "serie.ics", contentType: Calendario.contentTypeDeCancelamento, data: ics)])
+    }
+
+    /// "todo mês, no dia 15" (from the 29th, "…, ou no último dia dos meses que não o têm") for a
+    /// series by the day of the month whose first occurrence starts at `inicio`.
+    static func mensalNoDia(_ inicio: Date?, fuso: String?) -> String {
+        guard let inicio else { return "todo mês" }
+        let dia = DataLocal(inicio, em: Unidade.fuso(fuso)).dia
+        return "todo mês, no dia \(dia)" + (dia > 28 ? " (ou no último dia dos meses que não o têm)" : "")
     }
 
     /// "todo mês, na segunda terça-feira" (or "na última sexta-feira") for a monthly series whose

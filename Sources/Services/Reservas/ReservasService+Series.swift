@@ -45,7 +45,7 @@ extension ReservasService {
         public let espacoId: String
         public let inicio: Date
         public let fim: Date
-        /// `semanal`, `quinzenal`, `dias_uteis` or `mensal`.
+        /// `semanal`, `quinzenal`, `dias_uteis`, `mensal` or `mensal_no_dia`.
         public let frequencia: String
         /// How many occurrences, the first included: 2 to ``SerieDeReservas/maximoDeOcorrencias``.
         public let ocorrencias: Int
@@ -78,8 +78,8 @@ extension ReservasService {
         guard let frequencia = SerieDeReservas.Frequencia(rawValue: pedido.frequencia) else {
             throw ServiceError.invalido(
                 "frequencia",
-                "frequencia é 'semanal', 'quinzenal', 'dias_uteis' (segunda a sexta) ou 'mensal' (o mesmo dia da semana de cada mês, "
-                    + "como a segunda terça), não '\(pedido.frequencia.prefix(40))'")
+                "frequencia é 'semanal', 'quinzenal', 'dias_uteis' (segunda a sexta), 'mensal' (o mesmo dia da semana de cada mês, "
+                    + "como a segunda terça) ou 'mensal_no_dia' (o mesmo dia de cada mês, como o dia 15), não '\(pedido.frequencia.prefix(40))'")
         }
         let maximo = SerieDeReservas.maximoDeOcorrencias
         guard (2...maximo).contains(pedido.ocorrencias) else {

@@ -112,16 +112,20 @@ export const METODOS_DA_RECEPCAO = { manual: 'Pago aqui na recepção (dinheiro 
 /** How a recurring booking repeats (the server's `SerieDeReservas.Frequencia`). */
 export const FREQUENCIAS = {
   semanal: 'Toda semana', quinzenal: 'A cada duas semanas', dias_uteis: 'De segunda a sexta', mensal: 'Todo mês, no mesmo dia da semana',
+  mensal_no_dia: 'Todo mês, no mesmo dia',
 };
 
 /**
  * A series' repetition in words for the date of its first occurrence ("2026-12-08"): a monthly
  * one says which weekday of the month, as the server books it ("Todo mês, na segunda
- * terça-feira"; from the 29th, "na última sexta-feira"); the others, FREQUENCIAS.
+ * terça-feira"; from the 29th, "na última sexta-feira"), one by the day of the month which day
+ * ("Todo mês, no dia 15"; from the 29th, and the last day of shorter months); the others, FREQUENCIAS.
  */
 export function frequenciaEmPalavras(frequencia, date) {
-  if (frequencia !== 'mensal' || !/^\d{4}-\d{2}-\d{2}$/.test(date ?? '')) return FREQUENCIAS[frequencia] ?? frequencia;
+  const mensal = frequencia === 'mensal' || frequencia === 'mensal_no_dia';
+  if (!mensal || !/^\d{4}-\d{2}-\d{2}$/.test(date ?? '')) return FREQUENCIAS[frequencia] ?? frequencia;
   const [y, m, d] = date.split('-').map(Number);
+  if (frequencia === 'mensal_no_dia') return `Todo mês, no dia ${d}${d > 28 ? ' (ou no último dia dos meses mais curtos)' : ''}`;
   const dia = new Date(Date.UTC(y, m - 1, d)).getUTCDay();
   const semana = Math.floor((d - 1) / 7);
   const feminino = dia >= 1 && dia <= 5;

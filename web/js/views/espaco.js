@@ -638,12 +638,14 @@ function screen(container, body, item, { query, setQuery, signal }) {
   }
 
   /**
-   * "Repetir": not at all (the default), every week, every other week, Monday to Friday or the
-   * same weekday of every month (the one `inicio` gives, named), and how many times. `value()`
+   * "Repetir": not at all (the default), every week, every other week, Monday to Friday, the
+   * same weekday of every month or the same day of every month (the ones `inicio` gives, named),
+   * and how many times. `value()`
    * is null for a single booking, else {frequencia, ocorrencias}.
    */
   function repeatFields(inicio) {
-    // "Todo mês" names the weekday of the month the first occurrence gives (the second Tuesday).
+    // "Todo mês" names the weekday of the month the first occurrence gives (the second Tuesday),
+    // or its day of the month (the 15th).
     const dia = diaDe(inicio);
     const frequencia = field({
       label: 'Repetir', name: 'frequencia', type: 'select', value: '',
