@@ -383,6 +383,17 @@ extension OpenAPI {
                         ["em": instant, "aPartirDe": ["type": "integer"], "reservas": array(uuid)], required: ["em", "aPartirDe", "reservas"]
                     ).merging(["description": "o último cancelamento da série: a partir de que ocorrência, e as reservas que cancelou"]) { $1 },
                 ], required: ["id", "usuarioId", "espacoId", "frequencia", "ocorrencias", "reservadas", "recusadas", "criadaEm"]),
+            "RemarcacaoDeSerie": object(
+                [
+                    "aPartirDe": [
+                        "type": "integer", "minimum": 1,
+                        "description": "a ocorrência que vai para inicio–fim; as seguintes vão para o mesmo horário local, com o mesmo "
+                            + "deslocamento de dias (0 a 6; a série de segunda a sexta só muda de horário). As já iniciadas, com check-in, "
+                            + "encerradas ou canceladas ficam como estão",
+                    ],
+                    "inicio": instant.merging(["description": "o novo início da ocorrência aPartirDe"]) { $1 },
+                    "fim": instant.merging(["description": "o novo fim: a duração é a das reservas (422 em `fim` se não for)"]) { $1 },
+                ], required: ["aPartirDe", "inicio", "fim"]),
             "CancelamentoDeSerie": object(
                 [
                     "aPartirDe": [

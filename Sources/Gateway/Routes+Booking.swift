@@ -15,6 +15,11 @@ struct RemarcacaoBody: Decodable {
     let inicio: Date
     let fim: Date
 }
+struct RemarcacaoDeSerieBody: Decodable {
+    let aPartirDe: Int
+    let inicio: Date
+    let fim: Date
+}
 struct CancelamentoDeSerieBody: Decodable {
     let aPartirDe: Int?
     let motivo: String?
@@ -335,6 +340,20 @@ extension Routes {
                 try await reservas.cancelarSerie(
                     try context.parameters.require("id"), aPartirDe: input.aPartirDe, motivo: input.motivo, usuario: user.usuario,
                     admin: admin, aplicarMulta: input.aplicarMulta ?? false, caller: context.caller))
+        }
+        api.add(
+            Operation(
+                method: .post, path: "/api/reservas/series/{id}/remarcacao",
+                summary: "Mudar o horário da série a partir de uma ocorrência: ela para inicio–fim e cada uma das próximas para o mesmo "
+                    + "horário (e o mesmo deslocamento de dias, até 6), todas ou nenhuma, com as regras da remarcação de uma reserva",
+                tag: "reservas", auth: true, request: "RemarcacaoDeSerie", response: "Serie", errors: [404, 409, 422, 503])
+        ) { _, context, body in
+            let user = try context.requireUser()
+            let input = try JSON.decode(RemarcacaoDeSerieBody.self, from: body)
+            return try .json(
+                try await reservas.remarcarSerie(
+                    try context.parameters.require("id"), aPartirDe: input.aPartirDe, inicio: input.inicio, fim: input.fim,
+                    usuario: user.usuario, admin: user.papel == "admin", caller: context.caller))
         }
         api.add(
             Operation(

@@ -170,4 +170,34 @@ struct SerieDeReservasTests {
                 ]))
         #expect(scenario.when(.cancelar(aPartirDe: 1, canceladas: [], por: "u1", motivo: nil, em: depois)).outcome == .failure(.inexistente))
     }
+
+    @Test func a_move_names_only_bookings_of_the_series_from_its_occurrence_on_each_once() {
+        let criada = SerieDeReservas.Event.criada(SerieDeReservas.Criada(criacao([true, true, true]), por: "u1", em: agora))
+        let depois = agora.addingTimeInterval(60)
+        func movida(_ numero: Int) -> SerieDeReservas.Remarcada.Movida {
+            SerieDeReservas.Remarcada.Movida(
+                reservaId: reserva(numero), de: intervalo("2026-11-24T10:00:00-03:00", "2026-11-24T11:00:00-03:00"),
+                para: intervalo("2026-11-25T16:00:00-03:00", "2026-11-25T17:00:00-03:00"))
+        }
+        let remarcada = SerieDeReservas.Remarcada(
+            serieId: id, usuarioId: "u1", aPartirDe: 2, movidas: [movida(2), movida(3)], por: "adm", em: depois)
+        #expect(
+            scenario.given(criada).when(.remarcar(aPartirDe: 2, movidas: [movida(2), movida(3)], por: "adm", em: depois)).outcome
+                == .events([.remarcada(remarcada)]))
+        // The first is before occurrence 2; a booking named twice is refused (one move each).
+        #expect(scenario.given(criada).when(.remarcar(aPartirDe: 2, movidas: [movida(1)], por: "u1", em: depois)).outcome == .failure(.reservaAlheia))
+        #expect(
+            scenario.given(criada).when(.remarcar(aPartirDe: 2, movidas: [movida(2), movida(2)], por: "u1", em: depois)).outcome
+                == .failure(.reservaAlheia))
+        #expect(scenario.given(criada).when(.remarcar(aPartirDe: 4, movidas: [], por: "u1", em: depois)).outcome == .failure(.ocorrenciaInexistente))
+        #expect(scenario.given(criada).when(.remarcar(aPartirDe: 1, movidas: [], por: "u1", em: depois)).outcome == .events([]))
+        #expect(scenario.when(.remarcar(aPartirDe: 1, movidas: [], por: "u1", em: depois)).outcome == .failure(.inexistente))
+        // Recorded in order, the series' own history of its moves.
+        let estado = [criada, .remarcada(remarcada)].reduce(SerieDeReservas.decider.initialState, SerieDeReservas.decider.evolve)
+        guard case .existente(let dados) = estado else {
+            Issue.record("no series")
+            return
+        }
+        #expect(dados.remarcacoes == [remarcada])
+    }
 }

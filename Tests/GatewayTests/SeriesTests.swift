@@ -395,6 +395,168 @@ struct SeriesTests {
         }
     }
 
+    @Test(
+        "the rest of a series moves together or not at all: a taken slot or a dearer time refuses the whole move and writes nothing; the move frees the old hours, sends one e-mail and keeps the first"
+    )
+    func moving_the_rest_of_a_series() async throws {
+        let clock = ManualClock(segundaDeManha)  // Monday 23/11 08:00 in São Paulo
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            // Four Tuesdays at 10:00, by card, all confirmed.
+            let criada = try await client.json(
+                .post, "/api/reservas/series", serie(cenario.sala, "2026-11-24T10:00:00-03:00", "2026-11-24T11:00:00-03:00"),
+                token: cenario.membro)
+            #expect(criada.status == .created, "\(String(buffer: criada.body))")
+            let id = try #require(criada.object["id"] as? String)
+            let reservas = (criada.object["ocorrencias"] as? [[String: Any]] ?? []).compactMap { $0["reservaId"] as? String }
+            #expect(reservas.count == 4)
+            for reserva in reservas { _ = try await client.reserva(reserva, token: cenario.membro, status: "confirmada") }
+            _ = try await eventually("the series' e-mail") { try harness.emails().first { $0.subject?.hasPrefix("Série reservada") == true } }
+
+            func mover(_ corpo: String, token: String? = nil) async throws -> TestResponse {
+                try await client.json(.post, "/api/reservas/series/\(id)/remarcacao", corpo, token: token ?? cenario.membro)
+            }
+            func corpo(_ aPartirDe: Int, _ inicio: String, _ fim: String) -> String {
+                #"{"aPartirDe":\#(aPartirDe),"inicio":"\#(inicio)","fim":"\#(fim)"}"#
+            }
+            func escritos() async throws -> Int {
+                try await harness.allEvents().count { ["serie", "reserva", "agenda", "checkin"].contains($0.stream.category) }
+            }
+            // Caio holds Wednesday 09/12 14:30; Wednesday evenings cost half as much again.
+            #expect(try await client.register("caio@example.com", nome: "Caio").status == .created)
+            let caio = try await client.token("caio@example.com")
+            let deCaio = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-12-09T14:30:00-03:00", "2026-12-09T15:30:00-03:00"), token: caio)
+            #expect(deCaio.status == .created)
+            let pico = try await client.json(
+                .post, "/api/admin/espacos/\(cenario.sala)/precos/regras",
+                #"{"tipo":"horario_de_pico","dias":["quarta"],"inicioMinutos":1080,"fimMinutos":1200,"multiplicadorBP":15000}"#, token: cenario.admin)
+            #expect(pico.status == .created || pico.status == .ok, "\(String(buffer: pico.body))")
+            let antes = try await escritos()
+
+            // Bad input: a clear error naming the field.
+            for (errado, campo) in [
+                (corpo(9, "2026-12-02T14:00:00-03:00", "2026-12-02T15:00:00-03:00"), "aPartirDe"),
+                (corpo(2, "2026-12-09T14:00:00-03:00", "2026-12-09T15:00:00-03:00"), "inicio"),  // eight days on
+                (corpo(2, "2026-12-02T15:00:00-03:00", "2026-12-02T14:00:00-03:00"), "fim"),
+                (#"{"aPartirDe":2,"inicio":"amanhã","fim":"2026-12-02T15:00:00-03:00"}"#, "inicio"),
+            ] {
+                let recusado = try await mover(errado)
+                #expect(recusado.status == .unprocessableContent || recusado.status == .badRequest, "\(errado): \(String(buffer: recusado.body))")
+                #expect((recusado.object["detalhes"] as? [String: Any])?["campo"] as? String == campo, "\(errado): \(recusado.object)")
+            }
+            // Another member neither sees nor moves it.
+            #expect(try await mover(corpo(2, "2026-12-02T16:00:00-03:00", "2026-12-02T17:00:00-03:00"), token: caio).status == .notFound)
+            // From the second on to Wednesdays at 14:00: the third's Wednesday is taken, so none moves.
+            let ocupado = try await mover(corpo(2, "2026-12-02T14:00:00-03:00", "2026-12-02T15:00:00-03:00"))
+            #expect(ocupado.status == .conflict && ocupado.erro == "horario_indisponivel", "\(String(buffer: ocupado.body))")
+            #expect((ocupado.object["mensagem"] as? String)?.hasPrefix("a ocorrência 3 (08/12/2026) não pode mudar:") == true, "\(ocupado.object)")
+            #expect((ocupado.object["detalhes"] as? [String: Any])?["ocorrencia"] as? String == "3", "\(ocupado.object)")
+            // To Wednesday evenings: dearer, so the member cannot (the desk could).
+            let cara = try await mover(corpo(2, "2026-12-02T18:00:00-03:00", "2026-12-02T19:00:00-03:00"))
+            #expect(cara.status == .conflict && cara.erro == "remarcacao_mais_cara", "\(String(buffer: cara.body))")
+            #expect(try await escritos() == antes)
+
+            // To Wednesdays at 16:00: the second, third and fourth move; the first stays.
+            let movida = try await mover(corpo(2, "2026-12-02T16:00:00-03:00", "2026-12-02T17:00:00-03:00"))
+            #expect(movida.status == .ok, "\(String(buffer: movida.body))")
+            #expect(
+                (movida.object["ocorrencias"] as? [[String: Any]])?.map { $0["inicio"] as? String } == [
+                    "2026-11-24T13:00:00Z", "2026-12-02T19:00:00Z", "2026-12-09T19:00:00Z", "2026-12-16T19:00:00Z",
+                ], "\(movida.object)")
+            for (reserva, inicio) in zip(reservas, ["2026-11-24T13:00:00Z", "2026-12-02T19:00:00Z", "2026-12-09T19:00:00Z", "2026-12-16T19:00:00Z"]) {
+                let lida = try await eventually("\(reserva) at \(inicio)") {
+                    let r = try await client.json(.get, "/api/reservas/\(reserva)", token: cenario.membro).object
+                    return r["inicio"] as? String == inicio ? r : nil
+                }
+                #expect(lida["status"] as? String == "confirmada" && lida["total"] as? Int == 5_000)
+            }
+            // One write: every booking's move and the series' record in the same append.
+            let registro = try #require(try await harness.allEvents().first { $0.type == SerieDeReservas.Catalogo.remarcada.type })
+            let movidas = try await harness.allEvents().filter { $0.type == Reserva.Catalogo.remarcada.type }
+            #expect(movidas.count == 3 && movidas.allSatisfy { $0.position < registro.position })
+            // The old Tuesdays are free again: Caio takes the third's.
+            let livre = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-12-08T10:00:00-03:00", "2026-12-08T11:00:00-03:00"), token: caio)
+            #expect(livre.status == .created, "\(String(buffer: livre.body))")
+            // The new hours are held: Caio cannot take the fourth's.
+            let tomado = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-12-16T16:30:00-03:00", "2026-12-16T17:30:00-03:00"), token: caio)
+            #expect(tomado.status == .conflict, "\(String(buffer: tomado.body))")
+            // The check-in window moved with the booking.
+            let janela = try await eventually("the fourth's check-in window at its new time") { () -> String? in
+                let r = try await client.json(.get, "/api/reservas/\(reservas[3])/checkin", token: cenario.membro).object
+                let abre = (r["janela"] as? [String: Any])?["abreEm"] as? String
+                return abre?.hasPrefix("2026-12-16T18:") == true ? abre : nil
+            }
+            #expect(janela.hasPrefix("2026-12-16T18:"))
+
+            // One e-mail for the move, one invitation moving the three (their UIDs, the next SEQUENCE).
+            let aviso = try await eventually("the series' move e-mail") {
+                try harness.emails().first { $0.subject?.hasPrefix("Série remarcada") == true }
+            }
+            #expect(aviso.subject == "Série remarcada: Sala Ipê, 3 reservas")
+            let texto = aviso.text ?? ""
+            #expect(texto.contains("Você mudou o horário de 3 reservas da sua série de Sala Ipê:\n"), "\(texto)")
+            #expect(texto.contains("- era 01/12/2026, 10:00–11:00, agora é 02/12/2026, 16:00–17:00"), "\(texto)")
+            let convite = String(decoding: try #require(aviso.attachments.first { $0.filename.hasSuffix(".ics") }).data, as: UTF8.self)
+            #expect(convite.components(separatedBy: "BEGIN:VEVENT").count - 1 == 3)
+            #expect(convite.contains("DTSTART:20261216T190000Z") && convite.contains("SEQUENCE:1"), "\(convite)")
+            #expect(reservas[1...].allSatisfy { convite.lowercased().contains("uid:reserva-\($0.lowercased())@coworkflow") })
+            // Not a notice per booking: once notificacoes has handled the three moves, none was sent.
+            _ = try await eventually("notificacoes handling the three moves") { () -> Bool? in
+                let tratados = try await harness.store.inboxOutcomes(movidas.map(\.eventId), consumer: NotificacoesService.consumidor)
+                return tratados.count == 3 ? true : nil
+            }
+            #expect(!(try harness.emails().contains { $0.subject?.hasPrefix("Reserva remarcada") == true }))
+
+            // Nothing left to move from the second on at that time.
+            let deNovo = try await mover(corpo(2, "2026-12-02T16:00:00-03:00", "2026-12-02T17:00:00-03:00"))
+            #expect(deNovo.status == .conflict && deNovo.erro == "nada_a_remarcar", "\(String(buffer: deNovo.body))")
+        }
+    }
+
+    @Test("a Monday-to-Friday series moves to another hour of the same days, not to other days")
+    func moving_a_weekday_series() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let criada = try await client.json(
+                .post, "/api/reservas/series",
+                serie(cenario.sala, "2026-11-25T08:00:00-03:00", "2026-11-25T09:00:00-03:00", frequencia: "dias_uteis", ocorrencias: 3),
+                token: cenario.membro)
+            #expect(criada.status == .created, "\(String(buffer: criada.body))")
+            let id = try #require(criada.object["id"] as? String)
+            for ocorrencia in criada.object["ocorrencias"] as? [[String: Any]] ?? [] {
+                _ = try await client.reserva(try #require(ocorrencia["reservaId"] as? String), token: cenario.membro, status: "confirmada")
+            }
+            let outroDia = try await client.json(
+                .post, "/api/reservas/series/\(id)/remarcacao",
+                #"{"aPartirDe":1,"inicio":"2026-11-26T09:00:00-03:00","fim":"2026-11-26T10:00:00-03:00"}"#,
+                token: cenario.membro)
+            #expect(outroDia.status == .unprocessableContent, "\(String(buffer: outroDia.body))")
+            #expect((outroDia.object["detalhes"] as? [String: Any])?["campo"] as? String == "inicio")
+            // An hour on: each day frees 08:00 and takes 09:00 (the same days, one write each).
+            let movida = try await client.json(
+                .post, "/api/reservas/series/\(id)/remarcacao",
+                #"{"aPartirDe":1,"inicio":"2026-11-25T09:00:00-03:00","fim":"2026-11-25T10:00:00-03:00"}"#,
+                token: cenario.membro)
+            #expect(movida.status == .ok, "\(String(buffer: movida.body))")
+            #expect(
+                (movida.object["ocorrencias"] as? [[String: Any]])?.map { $0["inicio"] as? String } == [
+                    "2026-11-25T12:00:00Z", "2026-11-26T12:00:00Z", "2026-11-27T12:00:00Z",
+                ], "\(movida.object)")
+            #expect(try await client.register("caio@example.com", nome: "Caio").status == .created)
+            let caio = try await client.token("caio@example.com")
+            let livre = try await client.json(
+                .post, "/api/reservas", pedido(cenario.sala, "2026-11-26T08:00:00-03:00", "2026-11-26T09:00:00-03:00"), token: caio)
+            #expect(livre.status == .created, "\(String(buffer: livre.body))")
+        }
+    }
+
     @Test("without a card only what credits pay is booked; a series nothing of which can be booked is refused and writes nothing")
     func series_paid_by_credits() async throws {
         let harness = try await Harness.make(clock: ManualClock(segundaDeManha))

@@ -99,7 +99,7 @@ extension Reserva {
 
     static func remarcar(
         _ dados: Dados, para: TimeRange, dias: [DataLocal], condicoes: Condicoes, por: String, politica: Unidade.PoliticaDeCancelamento,
-        livre: Bool, em: Date
+        livre: Bool, em: Date, daSerie: Bool = false
     ) throws(Failure) -> [Event] {
         switch dados.status {
         case .confirmada: break
@@ -117,7 +117,7 @@ extension Reserva {
             .remarcada(
                 Remarcada(
                     reservaId: s.reservaId, espacoId: s.espacoId, unidadeId: s.unidadeId, usuarioId: s.usuarioId, de: s.intervalo,
-                    diasAnteriores: s.dias, para: para, dias: dias, por: por, em: em))
+                    diasAnteriores: s.dias, para: para, dias: dias, por: por, em: em, daSerie: daSerie ? true : nil))
         ]
     }
 
@@ -160,8 +160,9 @@ extension Reserva {
                 guard dados.status == .confirmada else { throw .transicaoInvalida(status: dados.status) }
                 guard em >= dados.intervalo.end else { throw .aindaNaoTerminou(fim: dados.intervalo.end) }
                 return [.concluida(Concluida(reservaId: dados.id, em: em))]
-            case (.remarcar(let para, let dias, let condicoes, let por, let politica, let livre, let em), .existente(let dados)):
-                return try remarcar(dados, para: para, dias: dias, condicoes: condicoes, por: por, politica: politica, livre: livre, em: em)
+            case (.remarcar(let para, let dias, let condicoes, let por, let politica, let livre, let em, let daSerie), .existente(let dados)):
+                return try remarcar(
+                    dados, para: para, dias: dias, condicoes: condicoes, por: por, politica: politica, livre: livre, em: em, daSerie: daSerie)
             }
         },
         evolve: { state, event in

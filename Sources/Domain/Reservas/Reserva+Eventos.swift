@@ -63,10 +63,13 @@ extension Reserva {
         /// The member, or the operator who moved it.
         public let por: String
         public let em: Date
+        /// Moved with the rest of its series (`true`; absent otherwise): the series' record of
+        /// the move (``SerieDeReservas/Remarcada``, in the same append) tells the member, once.
+        public let daSerie: Bool?
 
         public init(
             reservaId: ID, espacoId: UUID, unidadeId: UUID, usuarioId: String, de: TimeRange, diasAnteriores: [DataLocal], para: TimeRange,
-            dias: [DataLocal], por: String, em: Date
+            dias: [DataLocal], por: String, em: Date, daSerie: Bool? = nil
         ) {
             self.reservaId = reservaId
             self.espacoId = espacoId
@@ -78,6 +81,7 @@ extension Reserva {
             self.dias = dias
             self.por = por
             self.em = em
+            self.daSerie = daSerie
         }
     }
 

@@ -164,7 +164,8 @@ public enum Reserva {
         /// an operator (`livre`) until the start. The new time is held to the space's rules
         /// (`condicoes`), as a booking is. Moving to the time it holds is a no-op.
         case remarcar(
-            para: TimeRange, dias: [DataLocal], condicoes: Condicoes, por: String, politica: Unidade.PoliticaDeCancelamento, livre: Bool, em: Date)
+            para: TimeRange, dias: [DataLocal], condicoes: Condicoes, por: String, politica: Unidade.PoliticaDeCancelamento, livre: Bool, em: Date,
+            daSerie: Bool = false)
     }
 
     public enum Failure: Error, Equatable, Sendable {

@@ -7,6 +7,9 @@ extension SerieDeReservas {
         public static let cancelada = EventKind(
             "SerieDeReservasCancelada", category: category, context: .reservas, label: "Série de reservas cancelada")
 
-        public static let todos = [criada, cancelada]
+        public static let remarcada = EventKind(
+            "SerieDeReservasRemarcada", category: category, context: .reservas, label: "Série de reservas remarcada")
+
+        public static let todos = [criada, cancelada, remarcada]
     }
 }

@@ -37,14 +37,50 @@ extension SerieDeReservas {
         }
     }
 
+    /// The bookings of occurrences `aPartirDe` on that a move of the series moved, in one append
+    /// with each one's own `ReservaRemarcada` (``Reserva/Remarcada/daSerie``): all of them or
+    /// none.
+    public struct Remarcada: Codable, Sendable, Equatable {
+        public struct Movida: Codable, Sendable, Equatable {
+            public let reservaId: Reserva.ID
+            public let de: TimeRange
+            public let para: TimeRange
+
+            public init(reservaId: Reserva.ID, de: TimeRange, para: TimeRange) {
+                self.reservaId = reservaId
+                self.de = de
+                self.para = para
+            }
+        }
+
+        public let serieId: ID
+        public let usuarioId: String
+        public let aPartirDe: Int
+        public let movidas: [Movida]
+        /// The member, or the operator who moved them.
+        public let por: String
+        public let em: Date
+
+        public init(serieId: ID, usuarioId: String, aPartirDe: Int, movidas: [Movida], por: String, em: Date) {
+            self.serieId = serieId
+            self.usuarioId = usuarioId
+            self.aPartirDe = aPartirDe
+            self.movidas = movidas
+            self.por = por
+            self.em = em
+        }
+    }
+
     public enum Event: PayloadEvent, Equatable {
         case criada(Criada)
         case cancelada(Cancelada)
+        case remarcada(Remarcada)
 
         public var kind: EventKind {
             switch self {
             case .criada: Catalogo.criada
             case .cancelada: Catalogo.cancelada
+            case .remarcada: Catalogo.remarcada
             }
         }
 
@@ -52,12 +88,14 @@ extension SerieDeReservas {
             switch self {
             case .criada(let payload): payload
             case .cancelada(let payload): payload
+            case .remarcada(let payload): payload
             }
         }
 
         public static let decoders = EventDecoders<Event>([
             .kind(Catalogo.criada, Criada.self) { .criada($0) },
             .kind(Catalogo.cancelada, Cancelada.self) { .cancelada($0) },
+            .kind(Catalogo.remarcada, Remarcada.self) { .remarcada($0) },
         ])
     }
 
@@ -67,6 +105,8 @@ extension SerieDeReservas {
         public var criadaEm: Date
         /// The member's cancellations, oldest first.
         public var cancelamentos: [Cancelada]
+        /// Its moves, oldest first.
+        public var remarcacoes: [Remarcada] = []
 
         public var id: ID { serie.serieId }
     }
@@ -110,6 +150,15 @@ extension SerieDeReservas {
         ]
     }
 
+    static func remarcar(_ dados: Dados, aPartirDe: Int, movidas: [Remarcada.Movida], por: String, em: Date) throws(Failure) -> [Event] {
+        guard dados.serie.ocorrencias.contains(where: { $0.numero == aPartirDe }) else { throw .ocorrenciaInexistente }
+        let daSerie = Set(dados.serie.ocorrencias.filter { $0.numero >= aPartirDe }.compactMap(\.reservaId))
+        let ids = movidas.map(\.reservaId)
+        guard ids.allSatisfy(daSerie.contains), Set(ids).count == ids.count else { throw .reservaAlheia }
+        guard !movidas.isEmpty else { return [] }
+        return [.remarcada(Remarcada(serieId: dados.id, usuarioId: dados.serie.usuarioId, aPartirDe: aPartirDe, movidas: movidas, por: por, em: em))]
+    }
+
     public static let decider = Decider<Command, State, Event, Failure>(
         initialState: .inexistente,
         decide: { command, state throws(Failure) in
@@ -122,6 +171,10 @@ extension SerieDeReservas {
                 throw .inexistente
             case (.cancelar(let aPartirDe, let canceladas, let por, let motivo, let em), .existente(let dados)):
                 return try cancelar(dados, aPartirDe: aPartirDe, canceladas: canceladas, por: por, motivo: motivo, em: em)
+            case (.remarcar, .inexistente):
+                throw .inexistente
+            case (.remarcar(let aPartirDe, let movidas, let por, let em), .existente(let dados)):
+                return try remarcar(dados, aPartirDe: aPartirDe, movidas: movidas, por: por, em: em)
             }
         },
         evolve: { state, event in
@@ -130,6 +183,9 @@ extension SerieDeReservas {
                 return .existente(Dados(serie: e.serie, criadaPor: e.por, criadaEm: e.em, cancelamentos: []))
             case (.existente(var dados), .cancelada(let e)):
                 dados.cancelamentos.append(e)
+                return .existente(dados)
+            case (.existente(var dados), .remarcada(let e)):
+                dados.remarcacoes.append(e)
                 return .existente(dados)
             default:
                 return state

@@ -5,7 +5,7 @@ public import Foundation
 /// month), booked at once as
 /// one booking per occurrence. Each occurrence is an ordinary ``Reserva`` (its own slot, price,
 /// payment and cancellation); the series records what was asked, which occurrences were booked
-/// and which were refused and why, and the member's cancellations of the rest of it.
+/// and which were refused and why, and the member's cancellations and moves of the rest of it.
 public enum SerieDeReservas {
     public typealias ID = Identifier<SerieDeReservas>
 
@@ -48,16 +48,6 @@ public enum SerieDeReservas {
         return ultimo.adding(dias: -((indice(ultimo) - alvo + 7) % 7))
     }
 
-    /// The day `dia` of the month `meses` months after `data`'s, or that month's last day if it
-    /// has fewer days (for ``Frequencia/mensalNoDia``).
-    static func mesmoDiaDoMes(_ dia: Int, meses: Int, depoisDe data: DataLocal) -> DataLocal? {
-        let total = data.ano * 12 + (data.mes - 1) + meses
-        let (ano, mes) = (total / 12, total % 12 + 1)
-        let (anoSeguinte, mesSeguinte) = mes == 12 ? (ano + 1, 1) : (ano, mes + 1)
-        guard let ultimo = DataLocal(ano: anoSeguinte, mes: mesSeguinte, dia: 1)?.adding(dias: -1) else { return nil }
-        return dia < ultimo.dia ? DataLocal(ano: ano, mes: mes, dia: dia) : ultimo
-    }
-
     /// The `quantidade` occurrences of a series whose first is `primeira`, at the same local
     /// time in `fuso` on each day `frequencia` gives (each lasting as long as the first; the
     /// first itself included, whatever its weekday).
@@ -88,8 +78,7 @@ public enum SerieDeReservas {
                 proximo = data
             case .mensalNoDia:
                 // Counted from the first, not the last: the 31st after a 30th of April is the 31st.
-                guard let data = mesmoDiaDoMes(dia.dia, meses: datas.count, depoisDe: dia) else { break proximas }
-                proximo = data
+                proximo = dia.somandoMeses(datas.count)
             }
             datas.append(proximo)
         }
@@ -151,6 +140,9 @@ public enum SerieDeReservas {
         case criar(Criacao, por: String, em: Date)
         /// Records that the bookings `canceladas` (occurrences `aPartirDe` on) were cancelled.
         case cancelar(aPartirDe: Int, canceladas: [Reserva.ID], por: String, motivo: String?, em: Date)
+        /// Records that the bookings `movidas` (occurrences `aPartirDe` on) were moved, each in
+        /// the same append.
+        case remarcar(aPartirDe: Int, movidas: [Remarcada.Movida], por: String, em: Date)
     }
 
     public enum Failure: Error, Equatable, Sendable {

@@ -83,6 +83,8 @@ extension NotificacoesService {
             return try await serieReservada(decoder.decode(SerieDeReservas.Criada.self, from: event.data), em: event.occurredAt)
         case SerieDeReservas.Catalogo.cancelada:
             return try await serieCancelada(decoder.decode(SerieDeReservas.Cancelada.self, from: event.data))
+        case SerieDeReservas.Catalogo.remarcada:
+            return try await serieRemarcada(decoder.decode(SerieDeReservas.Remarcada.self, from: event.data))
         case Reserva.Catalogo.cancelada:
             let cancelada = try decoder.decode(Reserva.Cancelada.self, from: event.data)
             // Cancelled with the rest of its series: the series' one notice tells them all.
@@ -353,8 +355,10 @@ extension NotificacoesService {
 
     /// A moved booking's notice, with the invitation at its new time (same `UID`, the next
     /// `SEQUENCE`: calendars move the event). Nothing once it was cancelled (its cancellation
-    /// tells), or when it is gone.
+    /// tells), when it is gone, or when it moved with its series (the series' notice tells).
     private func remarcacao(_ e: Reserva.Remarcada) async throws -> Aviso? {
+        // Moved with the rest of its series: the series' one notice tells them all.
+        guard e.daSerie != true else { return nil }
         guard let dados = try await reserva(e.reservaId), dados.status == .confirmada else { return nil }
         let reserva = dados.solicitacao
         let (espaco, unidade) = try await lugar(reserva)

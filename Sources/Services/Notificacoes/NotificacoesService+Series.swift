@@ -103,6 +103,41 @@ extension NotificacoesService {
             anexos: [EmailAttachment(filename: "serie.ics", contentType: Calendario.contentTypeDeCancelamento, data: ics)])
     }
 
+    /// A move of a series (from an occurrence on): one notice for the bookings it moved, each
+    /// with its old and new time, and one calendar invitation moving them all (each under its
+    /// booking's `UID`, at its last move's `SEQUENCE`: calendars move the events the series'
+    /// invitation put there). Those bookings' own moves send nothing more
+    /// (``Reserva/Remarcada/daSerie``); ones cancelled since are left out.
+    func serieRemarcada(_ remarcada: SerieDeReservas.Remarcada) async throws -> Aviso? {
+        let ids = remarcada.movidas.map(\.reservaId)
+        let lidos = try await store.readStreams(ids.map { StreamRead(StreamNames.reserva($0), from: 1) })
+        var movidas: [(SerieDeReservas.Remarcada.Movida, Reserva.Dados)] = []
+        for movida in remarcada.movidas {
+            let eventos = try (lidos[StreamNames.reserva(movida.reservaId)] ?? []).compactMap {
+                try Reserva.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
+            }
+            if case .existente(let dados) = Reserva.decider.fold(eventos), dados.status == .confirmada { movidas.append((movida, dados)) }
+        }
+        guard let primeira = movidas.first else { return nil }
+        movidas.sort { $0.0.para.start < $1.0.para.start }
+        let (espaco, unidade) = try await lugar(primeira.1.solicitacao)
+        let nome = espaco?.nome ?? "espaço"
+        let fuso = unidade?.fusoHorario
+        let linhas = movidas.map { "- era \(Self.quando($0.0.de, fuso: fuso)), agora é \(Self.quando($0.0.para, fuso: fuso))" }
+        let quantas = movidas.count == 1 ? "1 reserva" : "\(movidas.count) reservas"
+        let quem = remarcada.por == remarcada.usuarioId ? "Você mudou" : "A recepção mudou"
+        let texto =
+            "\(quem) o horário de \(quantas) da sua série de \(nome):\n" + linhas.joined(separator: "\n") + "\n"
+            + "Os valores, os pagamentos e os códigos de check-in continuam os mesmos. Em anexo, o convite atualizado para a sua agenda."
+        let ics = Calendario.eventos(
+            movidas.map { Self.evento($0.1.solicitacao, espaco, unidade, sequencia: $0.1.remarcacoes) }, criadoEm: remarcada.em,
+            organizador: remetente.address)
+        return Aviso(
+            tipo: .remarcacao, usuarioId: remarcada.usuarioId, reservaId: nil,
+            titulo: "Série remarcada: \(nome), \(quantas)", texto: texto,
+            anexos: [EmailAttachment(filename: "serie.ics", contentType: Calendario.contentType, data: ics)])
+    }
+
     /// "todo mês, no dia 15" (from the 29th, "…, ou no último dia dos meses que não o têm") for a
     /// series by the day of the month whose first occurrence starts at `inicio`.
     static func mensalNoDia(_ inicio: Date?, fuso: String?) -> String {

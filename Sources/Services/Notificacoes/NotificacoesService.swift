@@ -52,7 +52,7 @@ public final class NotificacoesService: Sendable {
         Topology.routingKey(CompraDePacote.Catalogo.paga), Topology.routingKey(CompraDePacote.Catalogo.reembolsada),
         Topology.routingKey(Visita.Catalogo.registrada), Topology.routingKey(Visita.Catalogo.cancelada),
         Topology.routingKey(Visita.Catalogo.chegou), Topology.routingKey(SerieDeReservas.Catalogo.criada),
-        Topology.routingKey(SerieDeReservas.Catalogo.cancelada),
+        Topology.routingKey(SerieDeReservas.Catalogo.cancelada), Topology.routingKey(SerieDeReservas.Catalogo.remarcada),
         Topology.routingKey(Encomenda.Catalogo.registrada), Topology.routingKey(Encomenda.Catalogo.cancelada),
         Topology.routingKey(Chamado.Catalogo.respondido), Topology.routingKey(Chamado.Catalogo.resolvido),
         Topology.routingKey(Encontro.Catalogo.inscrito), Topology.routingKey(Encontro.Catalogo.vagaConcedida),

@@ -124,7 +124,7 @@ extension ReservasService {
     /// stream written and decides again (it has a code: nothing to do). Once issued, the code's
     /// stream is written at the version read, so a check-in at the same instant and the move
     /// cannot both commit. A member already checked in is not moved (409 `checkin_realizado`).
-    private func checkinMove(
+    func checkinMove(
         _ id: Reserva.ID, _ pedido: Reserva.Solicitada, para: TimeRange, tolerancia: Checkin.Tolerancia, meta: EventMetadata, em now: Date
     ) async throws
         -> [StreamWrite]

@@ -312,15 +312,15 @@ extension ReservasService {
         return try await view(depois)
     }
 
-    private func serieDe(_ texto: String, usuario: String, admin: Bool) async throws -> SerieDeReservas.Dados {
+    func serieDe(_ texto: String, usuario: String, admin: Bool) async throws -> SerieDeReservas.Dados {
         guard let id = SerieDeReservas.ID(texto), case .existente(let dados) = try await series.load(StreamNames.serie(id)).state,
             admin || dados.serie.usuarioId == usuario
         else { throw ServiceError(SerieDeReservas.Failure.inexistente) }
         return dados
     }
 
-    /// The series with its bookings as the read model has them now.
-    private func view(_ dados: SerieDeReservas.Dados) async throws -> SerieView {
+    /// The series with its bookings as the read model has them now (`movidas`: as just moved).
+    func view(_ dados: SerieDeReservas.Dados, movidas: [Reserva.ID: TimeRange] = [:]) async throws -> SerieView {
         let ids = dados.serie.ocorrencias.compactMap { $0.reservaId?.description }
         let docs = try await store.documents(ReservasReadModel.reservas, keys: ids)
         var reservas: [Int: ReservaView] = [:]
@@ -328,10 +328,11 @@ extension ReservasService {
             guard let id = ocorrencia.reservaId?.description, let doc = docs[id] else { continue }
             reservas[ocorrencia.numero] = try ReadModelJSON.decoder.decode(ReservaView.self, from: doc)
         }
-        return view(dados, reservas: reservas)
+        return view(dados, reservas: reservas, movidas: movidas)
     }
 
-    private func view(_ dados: SerieDeReservas.Dados, reservas: [Int: ReservaView]) -> SerieView {
+    /// `movidas`: bookings just moved, at their new times before the read model has them.
+    private func view(_ dados: SerieDeReservas.Dados, reservas: [Int: ReservaView], movidas: [Reserva.ID: TimeRange] = [:]) -> SerieView {
         let serie = dados.serie
         // What the series cancelled reads as cancelled at once, before the read model has it.
         let canceladas = Set(dados.cancelamentos.flatMap(\.canceladas))
@@ -342,8 +343,10 @@ extension ReservasService {
                 let reserva = reservas[o.numero]
                 let cancelada = o.reservaId.map(canceladas.contains) ?? false
                 // An occurrence moved since (ADR 0021) reads at the time its booking holds now.
+                let movida = o.reservaId.flatMap { movidas[$0] }
                 return SerieView.Ocorrencia(
-                    numero: o.numero, inicio: reserva?.inicio ?? o.intervalo.start, fim: reserva?.fim ?? o.intervalo.end,
+                    numero: o.numero, inicio: movida?.start ?? reserva?.inicio ?? o.intervalo.start,
+                    fim: movida?.end ?? reserva?.fim ?? o.intervalo.end,
                     reservaId: o.reservaId?.description,
                     status: cancelada ? .cancelada : reserva?.status,
                     total: reserva?.total, recusa: o.recusa)
