@@ -165,3 +165,79 @@ def test_a_member_books_a_weekly_series_and_cancels_the_rest_of_it(browser, serv
     phone.wait_text(f"Série reservada: Sala Série {sufixo}, 2 de 2")
     assert phone.driver.execute_script("return document.documentElement.scrollWidth") <= 390
     phone.step("aviso-celular")
+
+
+def test_a_member_moves_the_rest_of_a_series_together(browser, server):
+    """"Mudar horário" on an occurrence of a series offers "Mudar também as próximas reservas da
+    série": with it ticked, the second of three weekly bookings moves to the next day at 16:00 and
+    the third with it (the first stays). A time one of them cannot take (another member holds the
+    third's new hour) is refused for all, the message naming that occurrence and its date, and
+    nothing moves. The inbox has one notice for the move. On a phone the panel with the box fits."""
+    from test_remarcacao import CARTAO, at, choose_time, fits, panel, quando, ready
+    from journeys import room, unit
+
+    sufixo = uuid.uuid4().hex[:4]
+    unidade = unit(server, f"CoworkFlow Série {sufixo}")
+    nome_sala = f"Sala Série Move {sufixo}"
+    sala = room(server, unidade["id"], nome_sala)
+    email, senha, membro = member(server, f"Lia Série{sufixo}")
+    primeiro = at(2, 10)
+    serie = api(server, "POST", "/api/reservas/series", {
+        "espacoId": sala, "inicio": primeiro.isoformat(), "fim": (primeiro + timedelta(hours=1)).isoformat(),
+        "frequencia": "semanal", "ocorrencias": 3, "pagamento": CARTAO}, membro)
+    ids = [o["reservaId"] for o in serie["ocorrencias"]]
+    assert len(ids) == 3 and all(ids), serie
+    for reserva_id in ids:
+        ready(server, membro, reserva_id)
+    # another member holds the third's next day at 15:00
+    _, _, outro = member(server, f"Caio Série{sufixo}")
+    book(server, outro, sala, primeiro + timedelta(days=15, hours=5), primeiro + timedelta(days=15, hours=6))
+
+    ui = browser(size=(1280, 900))
+    open_signed_in(ui, server, (email, senha), "/reservas")
+    ui.wait_heading("Minhas reservas")
+    row = lambda: ui.row("", f"#view tr[data-reserva='{ids[1]}']")  # noqa: E731
+    ui.click("Mudar horário", row())
+    aberto = panel(ui)
+    caixa = aberto.find_element(By.CSS_SELECTOR, "input[name=serie]")
+    assert "Mudar também as próximas reservas da série" in aberto.text and "nenhuma muda" in aberto.text and not caixa.is_selected(), aberto.text
+    segundo = primeiro + timedelta(days=7)
+    ui.set_value("Nova data", (segundo + timedelta(days=1)).date().isoformat())
+    choose_time(ui, segundo + timedelta(days=1, hours=5))
+    ui.press(aberto.find_element(By.CSS_SELECTOR, f"label[for='{caixa.get_attribute('id')}']"))
+    assert caixa.is_selected()
+    ui.expect_http(409, f"/api/reservas/series/{serie['id']}/remarcacao")
+    ui.click("Confirmar novo horário", aberto)
+    terceiro = primeiro + timedelta(days=14)
+    erro = ui.wait_text(f"A ocorrência 3 ({terceiro:%d/%m/%Y}) não pode mudar", ".remarcacao [role=alert]")
+    assert "já está reservado" in erro.text, erro.text
+    ui.step("serie-remarcar-recusada")
+    assert [api(server, "GET", f"/api/reservas/{i}", token=membro)["inicio"] for i in ids] == [o["inicio"] for o in serie["ocorrencias"]]
+
+    # 16:00 the next day: the second and the third move, the first stays
+    choose_time(ui, segundo + timedelta(days=1, hours=6))
+    assert caixa.is_selected()
+    ui.step("serie-remarcar")
+    ui.click("Confirmar novo horário", aberto)
+    novo = segundo + timedelta(days=1, hours=6)
+    ui.wait_text(f"Série remarcada: 2 reservas a partir de {quando(novo, novo + timedelta(hours=1))}, cada uma às 16:00.", "#flash")
+    ui.wait(lambda d: quando(novo, novo + timedelta(hours=1)) in row().text, "the row kept the old time")
+    ui.step("serie-remarcada")
+    inicios = [datetime.fromisoformat(api(server, "GET", f"/api/reservas/{i}", token=membro)["inicio"].replace("Z", "+00:00")) for i in ids]
+    assert inicios == [primeiro, novo, novo + timedelta(days=7)], inicios
+
+    # one notice for the move
+    titulo = f"Série remarcada: {nome_sala}, 2 reservas"
+    eventually(lambda: any(n["titulo"] == titulo for n in api(server, "GET", "/api/notificacoes", token=membro)["itens"]), "the move's notice")
+    itens = api(server, "GET", "/api/notificacoes", token=membro)["itens"]
+    assert not [n for n in itens if n["titulo"].startswith("Reserva remarcada")], [n["titulo"] for n in itens]
+
+    # on a phone: the panel with the box fits the screen
+    phone = browser(size=(390, 844), mobile=True)
+    open_signed_in(phone, server, (email, senha), "/reservas")
+    phone.wait_heading("Minhas reservas")
+    phone.click("Mudar horário", phone.row("", f"#view tr[data-reserva='{ids[0]}']"))
+    phone.scroll(panel(phone).find_element(By.CSS_SELECTOR, "input[name=serie]"))
+    assert "Mudar também as próximas reservas da série" in panel(phone).text
+    assert fits(phone)
+    phone.step("serie-remarcar-celular")

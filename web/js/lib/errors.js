@@ -29,6 +29,7 @@ const friendly = {
   // mudar o horário de uma reserva (reserva_nao_confirmada e checkin_realizado também respondem a
   // um check-in e a um cancelamento: a `mensagem` do servidor diz o caso)
   remarcacao_fora_do_prazo: 'O prazo para mudar o horário desta reserva sem custo já passou: é o mesmo do cancelamento sem multa. Para mudar agora, fale com a recepção da unidade.',
+  nada_a_remarcar: 'Nenhuma reserva da série a partir desta pode mudar: as próximas foram canceladas, já começaram ou já estão neste horário.',
   remarcacao_mais_cara: 'O novo horário custa mais que o atual pela tabela de preços, e o valor da reserva não muda. Escolha um horário de mesmo preço, ou cancele esta reserva e reserve o novo horário.',
 
   // pagamentos e check-in
@@ -144,6 +145,9 @@ export function describeError(error) {
     const minutes = Math.max(1, Math.ceil(error.retryAfter / 60));
     return `Por segurança, o acesso a esta conta foi pausado depois de várias tentativas. Tente de novo em ${minutes} minuto${minutes === 1 ? '' : 's'}.`;
   }
+  // One occurrence of a series that refused the move of the whole series: the server's message
+  // names it (its number and date) before the reason.
+  if (error.detalhes?.ocorrencia && error.message) return sentence(error.message);
   const { novo, atual } = error.detalhes ?? {};
   if (error.code === 'remarcacao_mais_cara' && /^\d+$/.test(String(novo)) && /^\d+$/.test(String(atual))) {
     // The two prices the server compared: the table's for each time, before discounts.

@@ -8,6 +8,8 @@
 // cancelling it would still be free under its own terms, to a time that costs no more on the
 // table (the chosen time's table price is compared with the booking's as it is picked; the
 // server says so too, in errors.js's words); the desk moves any confirmed booking until it starts.
+// An occurrence of a series may take the ones after it along ("Mudar também as próximas"): all
+// of them to the new clock time, as many days on, or none (the server names the one that cannot).
 
 import { api, Action, pausa } from './api.js';
 import { h, replace, uid } from './dom.js';
@@ -138,8 +140,19 @@ export function painelDeRemarcacao({ reserva: r, espaco = {}, tz = 'America/Sao_
   const erro = h('div', { class: 'remarcacao__erro' });
   const confirmar = h('button', { type: 'submit', class: 'button' }, 'Confirmar novo horário');
   const fecharButton = h('button', { type: 'button', class: 'button button--secondary', onclick: () => onFechar?.() }, 'Fechar');
+  // An occurrence of a series: this one and the ones after it may move together (all or none,
+  // POST /api/reservas/series/{id}/remarcacao), each to the new clock time, as many days on.
+  const serieId = `${panelId}-serie`;
+  const daSerie = r.serie
+    ? h('div', { class: 'remarcacao__serie' },
+      h('div', { class: 'checkbox' },
+        h('input', { type: 'checkbox', id: serieId, name: 'serie', 'aria-describedby': `${serieId}-nota` }),
+        h('label', { for: serieId }, 'Mudar também as próximas reservas da série')),
+      h('p', { class: 'small remarcacao__serie-nota', id: `${serieId}-nota` },
+        'Cada uma vai para o mesmo horário e o mesmo dia da semana. Se alguma não puder mudar, nenhuma muda.'))
+    : null;
   const form = h('form', { class: 'form remarcacao__form', novalidate: true, 'aria-labelledby': tituloId },
-    dataField, horarios, equipe ? null : preco, erro, h('div', { class: 'actions' }, confirmar, fecharButton));
+    dataField, horarios, daSerie, equipe ? null : preco, erro, h('div', { class: 'actions' }, confirmar, fecharButton));
 
   const prazo = prazoDoMembro(r);
   const regra = equipe
@@ -267,10 +280,13 @@ export function painelDeRemarcacao({ reserva: r, espaco = {}, tz = 'America/Sao_
 
   // ---- the move ------------------------------------------------------------------------------------
   const action = new Action();
-  async function enviar(body) {
+  async function enviar(body, serie) {
+    const url = serie
+      ? `/api/reservas/series/${encodeURIComponent(r.serie.serieId)}/remarcacao`
+      : `/api/reservas/${encodeURIComponent(r.id)}/remarcacao`;
     for (let tentativa = 0; ; tentativa += 1) {
       try {
-        return await action.run(`/api/reservas/${encodeURIComponent(r.id)}/remarcacao`, { body, signal });
+        return await action.run(url, { body: serie ? { ...body, aPartirDe: r.serie.numero } : body, signal });
       } catch (error) {
         // The check-in code of a booking confirmed a moment ago is being issued: in a moment.
         if (error?.status !== 503 || !error.retryAfter || tentativa >= TENTATIVAS_SE_OCUPADO) throw error;
@@ -293,8 +309,18 @@ export function painelDeRemarcacao({ reserva: r, espaco = {}, tz = 'America/Sao_
     const inicio = Number(escolhido.value);
     const body = { inicio: isoWithOffset(inicio, tz), fim: isoWithOffset(inicio + minutos * 60_000, tz) };
     const restore = busy(confirmar, 'Mudando…');
+    const serie = Boolean(form.querySelector('input[name="serie"]')?.checked);
     try {
-      const movida = await enviar(body);
+      const movida = await enviar(body, serie);
+      if (serie) {
+        // The series as it is now: the ones from this occurrence on at the new clock time.
+        const movidas = (movida.ocorrencias ?? []).filter((o) => o.numero >= r.serie.numero && o.reservaId
+          && o.status === 'confirmada' && time(Date.parse(o.inicio), tz) === time(inicio, tz)).length;
+        const quantas = movidas === 1 ? '1 reserva' : `${movidas} reservas`;
+        const texto = `${equipe && quem ? `Série de ${quem} remarcada` : 'Série remarcada'}: ${quantas} a partir de ${interval(body.inicio, body.fim, tz)}, cada uma às ${time(inicio, tz)}. O valor e o código de check-in de cada uma continuam os mesmos.`;
+        onFeito?.({ id: r.id }, texto);
+        return;
+      }
       const texto = `${equipe && quem ? `Reserva de ${quem} remarcada` : 'Reserva remarcada'} para ${interval(movida.inicio, movida.fim, tz)}. O valor e o código de check-in continuam os mesmos.`;
       onFeito?.(movida, texto);
     } catch (error) {
