@@ -241,3 +241,42 @@ def test_a_member_moves_the_rest_of_a_series_together(browser, server):
     assert "Mudar também as próximas reservas da série" in panel(phone).text
     assert fits(phone)
     phone.step("serie-remarcar-celular")
+
+
+def test_the_desk_moves_the_rest_of_a_members_series(browser, server):
+    """On "Reservas do dia" the desk's "Mudar horário" on a member's series offers the same box:
+    the first of three weekly bookings and the two after it move two hours on, together."""
+    from test_remarcacao import CARTAO, at, choose_time, panel, quando
+    from journeys import room, unit
+
+    sufixo = uuid.uuid4().hex[:4]
+    unidade = unit(server, f"CoworkFlow Série Balcão {sufixo}")
+    sala = room(server, unidade["id"], f"Sala Série Balcão {sufixo}")
+    nome = f"Otavio Série{sufixo}"
+    _, _, membro = member(server, nome)
+    primeiro = at(2, 10)
+    serie = api(server, "POST", "/api/reservas/series", {
+        "espacoId": sala, "inicio": primeiro.isoformat(), "fim": (primeiro + timedelta(hours=1)).isoformat(),
+        "frequencia": "semanal", "ocorrencias": 3, "pagamento": CARTAO}, membro)
+    ids = [o["reservaId"] for o in serie["ocorrencias"]]
+    for i in ids:
+        eventually(lambda i=i: api(server, "GET", f"/api/reservas/{i}", token=membro)["status"] == "confirmada", "the card payments")
+
+    ui = browser(size=(1280, 900))
+    open_signed_in(ui, server, server.admin, f"/admin/reservas?unidade={unidade['id']}&data={primeiro.date().isoformat()}")
+    ui.wait_heading("Reservas do dia")
+    ui.click("Mudar horário", ui.row(nome, "#view tbody tr[data-reserva]"))
+    aberto = panel(ui)
+    novo = primeiro + timedelta(hours=2)
+    choose_time(ui, novo)
+    caixa = aberto.find_element(By.CSS_SELECTOR, "input[name=serie]")
+    ui.press(aberto.find_element(By.CSS_SELECTOR, f"label[for='{caixa.get_attribute('id')}']"))
+    assert caixa.is_selected()
+    ui.step("equipe-remarcar-serie")
+    ui.click("Confirmar novo horário", aberto)
+    ui.wait_text(f"Série de {nome} remarcada: 3 reservas a partir de {quando(novo, novo + timedelta(hours=1))}, cada uma às 12:00.", "#flash")
+    ui.step("equipe-serie-remarcada")
+    inicios = [datetime.fromisoformat(api(server, "GET", f"/api/reservas/{i}", token=membro)["inicio"].replace("Z", "+00:00")) for i in ids]
+    assert inicios == [novo, novo + timedelta(days=7), novo + timedelta(days=14)], inicios
+    titulo = f"Série remarcada: Sala Série Balcão {sufixo}, 3 reservas"
+    eventually(lambda: any(n["titulo"] == titulo for n in api(server, "GET", "/api/notificacoes", token=membro)["itens"]), "the move's notice")
