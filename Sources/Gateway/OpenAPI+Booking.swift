@@ -382,6 +382,9 @@ extension OpenAPI {
                     "ultimoCancelamento": object(
                         ["em": instant, "aPartirDe": ["type": "integer"], "reservas": array(uuid)], required: ["em", "aPartirDe", "reservas"]
                     ).merging(["description": "o último cancelamento da série: a partir de que ocorrência, e as reservas que cancelou"]) { $1 },
+                    "ultimaRemarcacao": object(
+                        ["em": instant, "aPartirDe": ["type": "integer"], "reservas": array(uuid)], required: ["em", "aPartirDe", "reservas"]
+                    ).merging(["description": "a última mudança de horário da série: a partir de que ocorrência, e as reservas que mudou"]) { $1 },
                 ], required: ["id", "usuarioId", "espacoId", "frequencia", "ocorrencias", "reservadas", "recusadas", "criadaEm"]),
             "RemarcacaoDeSerie": object(
                 [

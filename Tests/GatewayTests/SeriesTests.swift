@@ -462,6 +462,8 @@ struct SeriesTests {
             // To Wednesdays at 16:00: the second, third and fourth move; the first stays.
             let movida = try await mover(corpo(2, "2026-12-02T16:00:00-03:00", "2026-12-02T17:00:00-03:00"))
             #expect(movida.status == .ok, "\(String(buffer: movida.body))")
+            let ultima = try #require(movida.object["ultimaRemarcacao"] as? [String: Any])
+            #expect(ultima["aPartirDe"] as? Int == 2 && (ultima["reservas"] as? [String])?.sorted() == Array(reservas[1...]).sorted(), "\(ultima)")
             #expect(
                 (movida.object["ocorrencias"] as? [[String: Any]])?.map { $0["inicio"] as? String } == [
                     "2026-11-24T13:00:00Z", "2026-12-02T19:00:00Z", "2026-12-09T19:00:00Z", "2026-12-16T19:00:00Z",

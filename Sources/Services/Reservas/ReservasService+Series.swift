@@ -30,8 +30,11 @@ public struct SerieView: Codable, Sendable, Equatable {
     /// The last cancellation of (the rest of) the series.
     public let canceladaEm: Date?
     public let ultimoCancelamento: Cancelamento?
+    /// The last move of (the rest of) the series: the bookings it moved.
+    public let ultimaRemarcacao: Cancelamento?
 
-    /// A cancellation of the series from occurrence `aPartirDe` on: the bookings it cancelled.
+    /// A cancellation (or a move) of the series from occurrence `aPartirDe` on: the bookings it
+    /// cancelled (moved).
     public struct Cancelamento: Codable, Sendable, Equatable {
         public let em: Date
         public let aPartirDe: Int
@@ -355,6 +358,9 @@ extension ReservasService {
             criadaEm: dados.criadaEm, canceladaEm: dados.cancelamentos.last?.em,
             ultimoCancelamento: dados.cancelamentos.last.map {
                 SerieView.Cancelamento(em: $0.em, aPartirDe: $0.aPartirDe, reservas: $0.canceladas.map(\.description))
+            },
+            ultimaRemarcacao: dados.remarcacoes.last.map {
+                SerieView.Cancelamento(em: $0.em, aPartirDe: $0.aPartirDe, reservas: $0.movidas.map(\.reservaId.description))
             })
     }
 }

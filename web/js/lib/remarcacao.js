@@ -313,9 +313,8 @@ export function painelDeRemarcacao({ reserva: r, espaco = {}, tz = 'America/Sao_
     try {
       const movida = await enviar(body, serie);
       if (serie) {
-        // The series as it is now: the ones from this occurrence on at the new clock time.
-        const movidas = (movida.ocorrencias ?? []).filter((o) => o.numero >= r.serie.numero && o.reservaId
-          && o.status === 'confirmada' && time(Date.parse(o.inicio), tz) === time(inicio, tz)).length;
+        // The bookings this move moved (the series' last move).
+        const movidas = movida.ultimaRemarcacao?.reservas?.length ?? 1;
         const quantas = movidas === 1 ? '1 reserva' : `${movidas} reservas`;
         const texto = `${equipe && quem ? `Série de ${quem} remarcada` : 'Série remarcada'}: ${quantas} a partir de ${interval(body.inicio, body.fim, tz)}, cada uma às ${time(inicio, tz)}. O valor e o código de check-in de cada uma continuam os mesmos.`;
         onFeito?.({ id: r.id }, texto);
