@@ -50,7 +50,7 @@ extension ReservasService {
         let resto = Double(hora.second ?? 0) + Double(hora.nanosecond ?? 0) / 1e9
 
         // What moves: each active booking from `aPartirDe` on, not started and not checked into.
-        var alvos: [(numero: Int, id: Reserva.ID, para: TimeRange)] = []
+        var alvos: [(numero: Int, id: Reserva.ID, de: TimeRange, diasAtuais: [DataLocal], para: TimeRange)] = []
         for ocorrencia in dados.serie.ocorrencias where ocorrencia.numero >= aPartirDe {
             guard let reservaId = ocorrencia.reservaId,
                 case .existente(let reserva) = try await reservas.load(StreamNames.reserva(reservaId)).state,
@@ -61,7 +61,11 @@ extension ReservasService {
             }
             let data = DataLocal(reserva.intervalo.start, em: fuso).adding(dias: deslocamento)
             let comeco = data.instante(minutos: minutos, em: fuso).addingTimeInterval(resto)
-            alvos.append((ocorrencia.numero, reservaId, try TimeRange(start: comeco, end: comeco.addingTimeInterval(para.duration))))
+            alvos.append(
+                (
+                    ocorrencia.numero, reservaId, reserva.intervalo, reserva.solicitacao.dias,
+                    try TimeRange(start: comeco, end: comeco.addingTimeInterval(para.duration))
+                ))
         }
         func naOcorrencia(_ numero: Int, _ intervalo: TimeRange, _ erro: ServiceError) -> ServiceError {
             let data = DataLocal(intervalo.start, em: fuso).brasileira
@@ -71,14 +75,12 @@ extension ReservasService {
         }
         // A member's move may not make any of them dearer (the same table, before discounts).
         if !admin {
-            for alvo in alvos {
-                guard case .existente(let reserva) = try await reservas.load(StreamNames.reserva(alvo.id)).state, alvo.para != reserva.intervalo
-                else { continue }
+            for alvo in alvos where alvo.para != alvo.de {
                 let novo = try await precos.quote(espacoId, intervalo: alvo.para, cupom: nil, plano: nil, em: now)
-                let atual = try await precos.quote(espacoId, intervalo: reserva.intervalo, cupom: nil, plano: nil, em: now)
+                let atual = try await precos.quote(espacoId, intervalo: alvo.de, cupom: nil, plano: nil, em: now)
                 if novo.cotacao.subtotal > atual.cotacao.subtotal {
                     throw naOcorrencia(
-                        alvo.numero, reserva.intervalo,
+                        alvo.numero, alvo.de,
                         ServiceError(
                             .conflito, codigo: "remarcacao_mais_cara",
                             mensagem: "o novo horário custa mais (\(novo.cotacao.subtotal) contra \(atual.cotacao.subtotal)); "
@@ -92,13 +94,7 @@ extension ReservasService {
         let tolerancia = Checkin.Tolerancia(
             antesMinutos: lugar.unidade.janelaDeCheckin.antesMinutos, depoisMinutos: lugar.unidade.janelaDeCheckin.depoisMinutos)
         let meta = EventMetadata(correlationId: dados.id.rawValue, actor: usuario, requestId: caller.requestId, service: Self.service)
-        var dias: Set<DataLocal> = []
-        for alvo in alvos {
-            if case .existente(let reserva) = try await reservas.load(StreamNames.reserva(alvo.id)).state {
-                dias.formUnion(reserva.solicitacao.dias)
-            }
-            dias.formUnion(DataLocal.dias(de: alvo.para, em: fuso))
-        }
+        let dias = Set(alvos.flatMap { $0.diasAtuais + DataLocal.dias(de: $0.para, em: fuso) })
         let agendas = dias.map { StreamNames.agenda(espacoId.rawValue, $0) }
         return try await turnos.withTurn(of: agendas) {
             for _ in 1...Self.tentativas {
