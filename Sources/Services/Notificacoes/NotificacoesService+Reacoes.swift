@@ -398,7 +398,21 @@ extension NotificacoesService {
     /// The booking as its stream says now (its time as last moved, ``Reserva/Remarcada``); nil
     /// for none.
     func reserva(_ id: Reserva.ID) async throws -> Reserva.Dados? {
-        let eventos = try await store.readStream(StreamNames.reserva(id))
+        try Self.dados(try await store.readStream(StreamNames.reserva(id)))
+    }
+
+    /// Each of the bookings `ids` as its stream says now, in one read (absent: none).
+    func reservas(_ ids: [Reserva.ID]) async throws -> [Reserva.ID: Reserva.Dados] {
+        let lidos = try await store.readStreams(ids.map { StreamRead(StreamNames.reserva($0), from: 1) })
+        var reservas: [Reserva.ID: Reserva.Dados] = [:]
+        for id in ids {
+            if let dados = try Self.dados(lidos[StreamNames.reserva(id)] ?? []) { reservas[id] = dados }
+        }
+        return reservas
+    }
+
+    /// A booking's stream folded (nil: not a booking's).
+    private static func dados(_ eventos: [RecordedEvent]) throws -> Reserva.Dados? {
         guard eventos.first?.type == Reserva.Catalogo.solicitada.type else { return nil }
         let decodificados = try eventos.compactMap { try Reserva.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
         guard case .existente(let dados) = Reserva.decider.fold(decodificados) else { return nil }

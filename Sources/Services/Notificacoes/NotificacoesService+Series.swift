@@ -67,14 +67,8 @@ extension NotificacoesService {
     /// its booking's `UID`, one `SEQUENCE` above its last move). Those bookings' own cancellations
     /// and the refunds this notice announces send nothing more (``Reserva/Cancelada/daSerie``).
     func serieCancelada(_ cancelada: SerieDeReservas.Cancelada) async throws -> Aviso? {
-        let lidos = try await store.readStreams(cancelada.canceladas.map { StreamRead(StreamNames.reserva($0), from: 1) })
-        var reservas: [Reserva.Dados] = []
-        for id in cancelada.canceladas {
-            let eventos = try (lidos[StreamNames.reserva(id)] ?? []).compactMap {
-                try Reserva.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
-            }
-            if case .existente(let dados) = Reserva.decider.fold(eventos), dados.status == .cancelada { reservas.append(dados) }
-        }
+        let lidas = try await self.reservas(cancelada.canceladas)
+        var reservas = cancelada.canceladas.compactMap { lidas[$0] }.filter { $0.status == .cancelada }
         guard let primeira = reservas.first else { return nil }
         reservas.sort { $0.intervalo.start < $1.intervalo.start }
         let (espaco, unidade) = try await lugar(primeira.solicitacao)
@@ -109,15 +103,8 @@ extension NotificacoesService {
     /// invitation put there). Those bookings' own moves send nothing more
     /// (``Reserva/Remarcada/daSerie``); ones cancelled since are left out.
     func serieRemarcada(_ remarcada: SerieDeReservas.Remarcada) async throws -> Aviso? {
-        let ids = remarcada.movidas.map(\.reservaId)
-        let lidos = try await store.readStreams(ids.map { StreamRead(StreamNames.reserva($0), from: 1) })
-        var movidas: [(SerieDeReservas.Remarcada.Movida, Reserva.Dados)] = []
-        for movida in remarcada.movidas {
-            let eventos = try (lidos[StreamNames.reserva(movida.reservaId)] ?? []).compactMap {
-                try Reserva.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
-            }
-            if case .existente(let dados) = Reserva.decider.fold(eventos), dados.status == .confirmada { movidas.append((movida, dados)) }
-        }
+        let lidas = try await reservas(remarcada.movidas.map(\.reservaId))
+        var movidas = remarcada.movidas.compactMap { movida in lidas[movida.reservaId].map { (movida, $0) } }.filter { $0.1.status == .confirmada }
         guard let primeira = movidas.first else { return nil }
         movidas.sort { $0.0.para.start < $1.0.para.start }
         let (espaco, unidade) = try await lugar(primeira.1.solicitacao)
