@@ -112,7 +112,9 @@ struct Distributed {
                 }
             case .projections:
                 role = .operations
-                let relay = Relay(store: store, settings: broker, name: "relay", gathering: try Gathering.relay(environment), logger: logger)
+                let relay = Relay(
+                    store: store, settings: broker, name: "relay", gathering: try Gathering.relay(environment),
+                    queues: Consumidores.filas.map { ($0.servico, $0.bindings) }, logger: logger)
                 backend = Backend.distributed(
                     store: store, broker: relay.health, usuarios: usuarios, clock: SystemClock(), runs: ReadModels.all, follows: [],
                     relay: "relay", integracoes: integracoes, gathering: try Gathering.projections(environment), logger: logger)

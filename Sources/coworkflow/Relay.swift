@@ -3,6 +3,7 @@ import EventStore
 import Foundation
 import Logging
 import Messaging
+import Services
 
 /// `coworkflow relay`: the store → AMQP relay on its own (also part of `--service projections`).
 struct RelayCommand: AsyncParsableCommand {
@@ -28,7 +29,7 @@ struct RelayCommand: AsyncParsableCommand {
         let store = PostgresEventStore(settings: database, logger: logger)
         let relay = Relay(
             store: store, settings: broker, name: name, batchSize: max(1, batch), gathering: try Gathering.relay(ProcessInfo.processInfo.environment),
-            logger: logger)
+            queues: Consumidores.filas.map { ($0.servico, $0.bindings) }, logger: logger)
         try await untilShutdownSignal(logger: logger) {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await store.run() }

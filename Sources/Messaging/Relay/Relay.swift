@@ -30,6 +30,9 @@ public final class Relay: Sendable {
     /// The period of the beat (``Beat``) it waits for after publishing ``gatheringFrom`` events
     /// or more in one, and fewer than a full batch (nil: it reads again at once).
     let gathering: Duration?
+    /// The consumers' queues and their bindings, declared before every connection publishes
+    /// (see ``init(store:settings:name:batchSize:routing:gathering:queues:logger:)``).
+    let queues: [(service: String, bindings: [String])]
     let logger: Logger
     public let health = BusHealth()
     private let state = Mutex(Status())
@@ -47,10 +50,14 @@ public final class Relay: Sendable {
     /// - Parameters:
     ///   - name: the checkpoint and lease name; replicas share it.
     ///   - gathering: see ``underLoad``; nil never waits.
+    ///   - queues: the consuming services' queues and bindings (``Topology/declare(service:bindings:on:)``),
+    ///     declared on each connection before anything is published. The relay publishes
+    ///     without `mandatory`: an event whose routing key no queue is bound to yet goes nowhere,
+    ///     and a consumer that first starts after the relay published would never see it.
     public init(
         store: any EventFeed & Checkpoints & Leases, settings: AMQPSettings, name: String = "relay", batchSize: Int = 500,
         routing: @escaping @Sendable (RecordedEvent) -> String = EventRouting.routingKey(of:), gathering: Duration? = nil,
-        logger: Logger = Logger(label: "coworkflow.relay")
+        queues: [(service: String, bindings: [String])] = [], logger: Logger = Logger(label: "coworkflow.relay")
     ) {
         self.store = store
         self.settings = settings
@@ -58,6 +65,7 @@ public final class Relay: Sendable {
         self.batchSize = batchSize
         self.routing = routing
         self.gathering = gathering
+        self.queues = queues
         self.logger = logger
     }
 
@@ -119,6 +127,7 @@ public final class Relay: Sendable {
         BusMetrics.declarePublishing()
         try await connection.open()
         try await connection.declareExchange(Topology.exchange, type: "topic")
+        for queue in queues { try await Topology.declare(service: queue.service, bindings: queue.bindings, on: connection) }
         var position = try await store.checkpoint(name)
         state.withLock {
             $0.active = true
