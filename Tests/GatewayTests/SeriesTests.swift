@@ -264,6 +264,39 @@ struct SeriesTests {
         return (try #require(criada.object["id"] as? String), reservas, try #require(criada.object["usuarioId"] as? String))
     }
 
+    @Test("a series whose notice goes after one of its bookings moved (notificacoes behind) still tells and invites it, at its new time")
+    func series_notice_after_a_move() async throws {
+        let clock = ManualClock(segundaDeManha)  // Monday 23/11 08:00 in São Paulo
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        // notificacoes is down: the series is booked and paid, and its first booking moved.
+        try await harness.test(reacting: Contexto.allCases.filter { $0 != .notificacoes }) { client in
+            let feito = try await Cenario.make(harness, client)
+            let (_, reservas, _) = try await tresQuartasConfirmadas(client, feito)
+            let movida = try await client.json(
+                .post, "/api/reservas/\(reservas[0])/remarcacao",
+                #"{"inicio":"2026-11-25T10:00:00-03:00","fim":"2026-11-25T11:00:00-03:00"}"#, token: feito.membro)
+            #expect(movida.status == .ok, "\(String(buffer: movida.body))")
+            #expect(try harness.emails().isEmpty)
+        }
+        // Back: the series' notice names all three, the first at its new time, and invites all
+        // three, the moved one at its new time under the move's SEQUENCE.
+        try await harness.test { _ in
+            let aviso = try await eventually("the series' e-mail") {
+                try harness.emails().first { $0.subject?.hasPrefix("Série reservada") == true }
+            }
+            #expect(aviso.subject == "Série reservada: Sala Ipê, 3 de 3")
+            #expect(aviso.text?.contains("reservada (R$ 50,00), mudada para") == true, "\(aviso.text ?? "")")
+            let convite = try #require(aviso.attachments.first { $0.filename.hasSuffix(".ics") })
+            let calendario = String(decoding: convite.data, as: UTF8.self)
+            #expect(calendario.components(separatedBy: "BEGIN:VEVENT").count - 1 == 3, "\(calendario)")
+            #expect(calendario.contains("DTSTART:20261125T130000Z") && !calendario.contains("DTSTART:20261125T170000Z"), "\(calendario)")
+            #expect(calendario.contains("SEQUENCE:1"), "\(calendario)")
+            // And the move's own notice, with the same time.
+            _ = try await eventually("the move's e-mail") { try harness.emails().first { $0.subject?.hasPrefix("Reserva remarcada") == true } }
+        }
+    }
+
     @Test("a series' cancellation cut short after some bookings is finished by the next, whose one notice names them all")
     func series_cancellation_cut_short() async throws {
         let clock = ManualClock(segundaDeManha)  // Monday 23/11 08:00 in São Paulo

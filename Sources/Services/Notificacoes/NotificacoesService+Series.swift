@@ -9,27 +9,32 @@ extension NotificacoesService {
     /// occurrence still standing (each under its booking's own `UID`, so a later cancellation of
     /// one takes that one out). Its bookings' own confirmations and card payments send nothing
     /// more; a declined charge is still told, as that booking's cancellation.
+    ///
+    /// The bookings are read as they stand when the notice goes, which may be well after the
+    /// series was booked (notificacoes was down, or behind): one moved meanwhile, alone or with
+    /// the series, still stands and is invited at its time now, at its last move's `SEQUENCE`
+    /// (the move's own notice, sent after this one, holds the same).
     func serieReservada(_ criada: SerieDeReservas.Criada, em: Date) async throws -> Aviso? {
         let serie = criada.serie
-        // Every booking of the series in one read: its request, and whether it still holds its
-        // slot (one whose card was declined meanwhile is not invited).
-        let lidos = try await store.readStreams(serie.ocorrencias.compactMap { $0.reservaId.map { StreamRead(StreamNames.reserva($0), from: 1) } })
-        var reservadas: [(SerieDeReservas.Ocorrencia, Reserva.Solicitada)] = []
+        // Every booking of the series in one read, as it stands (one whose card was declined
+        // meanwhile, or that was cancelled, is not invited).
+        let lidas = try await reservas(serie.ocorrencias.compactMap(\.reservaId))
+        var reservadas: [(SerieDeReservas.Ocorrencia, Reserva.Dados)] = []
         for ocorrencia in serie.ocorrencias {
-            guard let id = ocorrencia.reservaId, let eventos = lidos[StreamNames.reserva(id)], let primeiro = eventos.first,
-                primeiro.type == Reserva.Catalogo.solicitada.type,
-                [Reserva.Catalogo.solicitada.type, Reserva.Catalogo.confirmada.type].contains(eventos.last?.type)
-            else { continue }
-            reservadas.append((ocorrencia, try EventJSON.decoder.decode(Reserva.Solicitada.self, from: primeiro.data)))
+            guard let id = ocorrencia.reservaId, let dados = lidas[id], dados.status.ativa else { continue }
+            reservadas.append((ocorrencia, dados))
         }
         guard !reservadas.isEmpty else { return nil }
         // One space and one unit for the whole series.
-        let (espaco, unidade) = try await lugar(reservadas[0].1)
+        let (espaco, unidade) = try await lugar(reservadas[0].1.solicitacao)
         let nome = espaco?.nome ?? "espaço"
         let linhas = serie.ocorrencias.map { ocorrencia in
             let quando = Self.quando(ocorrencia.intervalo, fuso: unidade?.fusoHorario)
-            if let (_, reserva) = reservadas.first(where: { $0.0.numero == ocorrencia.numero }) {
-                return "- \(quando): reservada (\(Self.reais(reserva.total)))"
+            if let (_, dados) = reservadas.first(where: { $0.0.numero == ocorrencia.numero }) {
+                let agora =
+                    dados.solicitacao.intervalo == ocorrencia.intervalo
+                    ? "" : ", mudada para \(Self.quando(dados.solicitacao.intervalo, fuso: unidade?.fusoHorario))"
+                return "- \(quando): reservada (\(Self.reais(dados.solicitacao.total)))\(agora)"
             }
             if ocorrencia.reservaId != nil { return "- \(quando): não confirmada (veja em Minhas reservas)" }
             return "- \(quando): não reservada — \(ocorrencia.recusa?.mensagem ?? "recusada")"
@@ -42,11 +47,12 @@ extension NotificacoesService {
             case .mensal: Self.mensal(serie.ocorrencias.first?.intervalo.start, fuso: unidade?.fusoHorario)
             case .mensalNoDia: Self.mensalNoDia(serie.ocorrencias.first?.intervalo.start, fuso: unidade?.fusoHorario)
             }
-        let pagas = reservadas.contains { $0.1.total > .zero }
+        let pagas = reservadas.contains { $0.1.solicitacao.total > .zero }
         // An operator's series may have been paid at the desk, each booking as it was made.
-        let naRecepcao = reservadas.contains { $0.1.pagamento?.metodo == .manual }
+        let naRecepcao = reservadas.contains { $0.1.solicitacao.pagamento?.metodo == .manual }
         let ics = Calendario.eventos(
-            reservadas.map { Self.evento($0.1, espaco, unidade) }, criadoEm: em, organizador: remetente.address)
+            reservadas.map { Self.evento($0.1.solicitacao, espaco, unidade, sequencia: $0.1.remarcacoes) }, criadoEm: em,
+            organizador: remetente.address)
         return Aviso(
             tipo: .reservaConfirmada, usuarioId: serie.usuarioId, reservaId: nil,
             titulo: "Série reservada: \(nome), \(reservadas.count) de \(serie.ocorrencias.count)",
