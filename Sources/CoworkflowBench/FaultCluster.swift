@@ -73,11 +73,7 @@ final class FaultCluster: Sendable {
 
     /// The bus consumers and the event types each is bound to (their queues' routing keys are
     /// `context.EventType`).
-    static let consumerBindings: [(String, [String])] = [
-        (ReservasService.consumidor, ReservasService.bindings), (PagamentosService.consumidor, PagamentosService.bindings),
-        (CheckinService.consumidor, CheckinService.bindings), (FinanceiroService.consumidor, FinanceiroService.bindings),
-        (NotificacoesService.consumidor, NotificacoesService.bindings),
-    ]
+    static let consumerBindings: [(String, [String])] = Consumidores.filas.map { ($0.servico, $0.bindings) }
     static var consumers: [String] { consumerBindings.map(\.0) }
     static var bindings: [String: [String]] {
         Dictionary(uniqueKeysWithValues: consumerBindings.map { ($0.0, $0.1.map { String($0.split(separator: ".").last ?? "") }) })

@@ -49,6 +49,7 @@ enum FaultInvariants {
         checkinConsistent,
         emailOnce,
         emailForEveryCause,
+        seriesChangesRecorded,
         relayAtHead,
         projectionsAtHead,
         noDeadLetters,
@@ -73,15 +74,16 @@ enum FaultInvariants {
     // MARK: Bookings and agendas
 
     /// Every booking stream follows the state machine of `Reserva.decider`: ReservaSolicitada
-    /// first, then ReservaConfirmada at most once, and at most one end — ReservaCancelada or
+    /// first, then ReservaConfirmada at most once, any number of ReservaRemarcada once confirmed
+    /// (only a confirmed booking moves, ADR 0021), and at most one end — ReservaCancelada or
     /// ReservaConcluida after a confirmation, ReservaCancelada or ReservaExpirada before one —
     /// with nothing after it; every event names the stream's own booking. A second confirmation,
-    /// a cancellation after the end, or a booking expired after it was paid is a decision taken
-    /// on a stale state.
+    /// a move of a hold or of an ended booking, a cancellation after the end, or a booking
+    /// expired after it was paid is a decision taken on a stale state.
     static let bookingLifecycle = FaultInvariant(
         name: "booking_lifecycle",
         sql: #"""
-            SELECT format('booking stream %s went %s%s (allowed: Solicitada [> Confirmada [> Cancelada | Concluida]] '
+            SELECT format('booking stream %s went %s%s (allowed: Solicitada [> Confirmada [> Remarcada …] [> Cancelada | Concluida]] '
                     || 'or Solicitada > Cancelada | Expirada)',
                 stream_id, string_agg(event_type, ' > ' ORDER BY stream_version),
                 CASE WHEN bool_or(lower(data->>'reservaId') IS DISTINCT FROM substr(stream_id, 9))
@@ -91,8 +93,8 @@ enum FaultInvariants {
             GROUP BY stream_id
             HAVING string_agg(CASE event_type
                         WHEN 'ReservaSolicitada' THEN 'S' WHEN 'ReservaConfirmada' THEN 'C' WHEN 'ReservaCancelada' THEN 'X'
-                        WHEN 'ReservaExpirada' THEN 'E' WHEN 'ReservaConcluida' THEN 'K' ELSE '?' END,
-                    '' ORDER BY stream_version) !~ '^S(C[XK]?|[XE])?$'
+                        WHEN 'ReservaExpirada' THEN 'E' WHEN 'ReservaConcluida' THEN 'K' WHEN 'ReservaRemarcada' THEN 'R' ELSE '?' END,
+                    '' ORDER BY stream_version) !~ '^S(CR*[XK]?|[XE])?$'
                 OR bool_or(lower(data->>'reservaId') IS DISTINCT FROM substr(stream_id, 9))
             """#)
 
@@ -217,22 +219,35 @@ enum FaultInvariants {
             WHERE NOT EXISTS (SELECT 1 FROM lib AS l WHERE l.stream_id = o.stream_id AND l.id = o.id AND l.v > o.v AND l.v < b.v)
             """#)
 
-    /// The agendas and the bookings agree: a booking is appended with one AgendaOcupada on each
-    /// day its ReservaSolicitada lists (`dias`), for the same interval, in the same transaction;
-    /// and a booking that ended by ReservaCancelada or ReservaExpirada, or had a
-    /// NoShowRegistrado, released every one of them (AgendaLiberada is its agenda's last word on
-    /// it), while a booking still held, confirmed or concluded without a no-show holds them all.
-    /// An occupation by a booking that does not exist, or on a day it does not list, is a slot
-    /// nobody can free; a live booking without its occupation is a double booking waiting to
-    /// happen.
+    /// The agendas and the bookings agree. A booking holds its time — ReservaSolicitada's
+    /// interval and `dias`, or its last ReservaRemarcada's `para` and `dias` — with one
+    /// AgendaOcupada on each of those days, for that interval, appended with the event that set
+    /// it; a move frees the days it leaves and holds the new time (freed, then held again, on a
+    /// day it keeps), so on each agenda a booking's occupations and releases alternate, starting
+    /// with an occupation. A booking that ended by ReservaCancelada or ReservaExpirada, or had a
+    /// NoShowRegistrado, released every day it held (AgendaLiberada is its agenda's last word on
+    /// it), while a booking still held, confirmed or concluded without a no-show holds every day
+    /// of its time and none of the days it moved away from. An occupation by a booking that does
+    /// not exist, or on a day it never listed, is a slot nobody can free; a live booking without
+    /// its occupation is a double booking waiting to happen.
     static let agendaMatchesBookings = FaultInvariant(
         name: "agenda_matches_bookings",
         sql: #"""
-            WITH req AS (
-                SELECT substr(stream_id, 9) AS reserva, lower(data->>'espacoId') AS espaco, data->'dias' AS dias,
-                    (data->'intervalo'->>'inicio')::timestamptz AS ini, (data->'intervalo'->>'fim')::timestamptz AS fim
+            WITH tempo AS (
+                -- Each booking's time as its stream says now: its request, or its last move.
+                SELECT DISTINCT ON (stream_id) substr(stream_id, 9) AS reserva, lower(data->>'espacoId') AS espaco, data->'dias' AS dias,
+                    (coalesce(data->'para', data->'intervalo')->>'inicio')::timestamptz AS ini,
+                    (coalesce(data->'para', data->'intervalo')->>'fim')::timestamptz AS fim
                 FROM events
-                WHERE category = 'reserva' AND event_type = 'ReservaSolicitada'
+                WHERE category = 'reserva' AND event_type IN ('ReservaSolicitada', 'ReservaRemarcada')
+                ORDER BY stream_id, stream_version DESC
+            ),
+            listados AS (
+                -- Every day the booking's request or one of its moves listed.
+                SELECT DISTINCT substr(e.stream_id, 9) AS reserva, 'agenda-' || lower(e.data->>'espacoId') || '-' || d.dia AS stream_id
+                FROM events AS e
+                CROSS JOIN LATERAL jsonb_array_elements_text(e.data->'dias') AS d(dia)
+                WHERE e.category = 'reserva' AND e.event_type IN ('ReservaSolicitada', 'ReservaRemarcada')
             ),
             ultimo AS (
                 SELECT DISTINCT ON (stream_id) substr(stream_id, 9) AS reserva, event_type AS ultimo
@@ -244,26 +259,29 @@ enum FaultInvariants {
                 SELECT DISTINCT lower(data->>'reservaId') AS reserva FROM events WHERE category = 'checkin' AND event_type = 'NoShowRegistrado'
             ),
             expected AS (
-                SELECT r.reserva, 'agenda-' || r.espaco || '-' || d.dia AS stream_id, r.ini, r.fim
-                FROM req AS r
-                CROSS JOIN LATERAL jsonb_array_elements_text(r.dias) AS d(dia)
+                SELECT t.reserva, 'agenda-' || t.espaco || '-' || d.dia AS stream_id, t.ini, t.fim
+                FROM tempo AS t
+                CROSS JOIN LATERAL jsonb_array_elements_text(t.dias) AS d(dia)
             ),
             actual AS (
                 SELECT lower(data->>'reservaId') AS reserva, stream_id,
-                    count(*) FILTER (WHERE event_type = 'AgendaOcupada') AS ocupadas,
+                    string_agg(CASE event_type WHEN 'AgendaOcupada' THEN 'O' ELSE 'L' END, '' ORDER BY stream_version) AS trilha,
                     (array_agg(event_type ORDER BY stream_version DESC))[1] = 'AgendaOcupada' AS held,
-                    min((data->'intervalo'->>'inicio')::timestamptz) AS ini, max((data->'intervalo'->>'fim')::timestamptz) AS fim
+                    (array_agg(data->'intervalo'->>'inicio' ORDER BY stream_version DESC) FILTER (WHERE event_type = 'AgendaOcupada'))[1]::timestamptz AS ini,
+                    (array_agg(data->'intervalo'->>'fim' ORDER BY stream_version DESC) FILTER (WHERE event_type = 'AgendaOcupada'))[1]::timestamptz AS fim
                 FROM events
                 WHERE category = 'agenda' AND event_type IN ('AgendaOcupada', 'AgendaLiberada')
                 GROUP BY 1, 2
             ),
             checked AS (
                 SELECT coalesce(x.reserva, a.reserva) AS reserva, coalesce(x.stream_id, a.stream_id) AS stream_id,
-                    x.stream_id IS NOT NULL AS listed, a.stream_id IS NOT NULL AS touched, coalesce(a.ocupadas, 0) AS ocupadas,
-                    coalesce(a.held, false) AS held, a.ini IS NOT DISTINCT FROM x.ini AND a.fim IS NOT DISTINCT FROM x.fim AS same_interval,
+                    x.stream_id IS NOT NULL AS listed, l.stream_id IS NOT NULL AS ever_listed, a.stream_id IS NOT NULL AS touched,
+                    coalesce(a.trilha, '') AS trilha, coalesce(a.held, false) AS held,
+                    a.ini IS NOT DISTINCT FROM x.ini AND a.fim IS NOT DISTINCT FROM x.fim AS same_interval,
                     u.ultimo, n.reserva IS NOT NULL AS noshow
                 FROM expected AS x
                 FULL JOIN actual AS a ON a.reserva = x.reserva AND a.stream_id = x.stream_id
+                LEFT JOIN listados AS l ON l.reserva = coalesce(x.reserva, a.reserva) AND l.stream_id = coalesce(x.stream_id, a.stream_id)
                 LEFT JOIN ultimo AS u ON u.reserva = coalesce(x.reserva, a.reserva)
                 LEFT JOIN noshow AS n ON n.reserva = coalesce(x.reserva, a.reserva)
             ),
@@ -273,15 +291,21 @@ enum FaultInvariants {
             SELECT format('booking %s (last event %s%s) on %s: %s', reserva, coalesce(ultimo, 'none: no such booking'),
                 CASE WHEN noshow THEN ', no-show' ELSE '' END, stream_id,
                 CASE
-                    WHEN NOT touched THEN 'the agenda of a day it lists never held it'
-                    WHEN NOT listed THEN 'the agenda held it, but the booking does not list this day'
-                    WHEN ocupadas <> 1 THEN ocupadas || ' AgendaOcupada for it (must be 1)'
-                    WHEN NOT same_interval THEN 'the agenda holds another interval than the booking asked for'
-                    WHEN held THEN 'the agenda still holds it, though the booking ended'
-                    ELSE 'the agenda released it, though the booking still holds its slot'
+                    WHEN NOT ever_listed THEN 'the agenda held it, but the booking never listed this day'
+                    WHEN touched AND trilha !~ '^(OL)*O?$' THEN 'its occupations (O) and releases (L) went ' || trilha || ' (they alternate, O first)'
+                    WHEN listed AND NOT touched THEN 'the agenda of a day it lists never held it'
+                    WHEN NOT listed THEN 'the agenda still holds it on a day it moved away from'
+                    WHEN held AND ended THEN 'the agenda still holds it, though the booking ended'
+                    WHEN NOT held AND NOT ended THEN 'the agenda released it, though the booking still holds its slot'
+                    ELSE 'the agenda holds another interval than the booking''s time'
                 END)
             FROM verdict
-            WHERE NOT touched OR NOT listed OR ocupadas <> 1 OR NOT same_interval OR held = ended
+            WHERE NOT ever_listed
+                OR (touched AND trilha !~ '^(OL)*O?$')
+                OR (listed AND NOT touched)
+                OR (NOT listed AND held)
+                OR (listed AND held = ended)
+                OR (listed AND touched AND NOT same_interval)
             ORDER BY reserva, stream_id
             """#)
 
@@ -719,21 +743,22 @@ enum FaultInvariants {
     // MARK: Check-in
 
     /// Every check-in stream (`checkin-<reserva>`) follows `Checkin.decider`: CheckinLiberado
-    /// first, then at most one of a check-in (optionally followed by its check-out), a no-show or
-    /// a revocation — never both a check-in and a no-show; and a code is only issued for a booking
-    /// that was confirmed.
+    /// first, then any number of CheckinRemarcado (the booking moved before anyone came), then at
+    /// most one of a check-in (optionally followed by its check-out), a no-show or a revocation —
+    /// never both a check-in and a no-show; and a code is only issued for a booking that was
+    /// confirmed.
     static let checkinConsistent = FaultInvariant(
         name: "checkin_consistent",
         sql: #"""
-            SELECT format('check-in stream %s went %s (allowed: Liberado, then Realizado [> Checkout], NoShowRegistrado or Revogado)',
+            SELECT format('check-in stream %s went %s (allowed: Liberado [> Remarcado …], then Realizado [> Checkout], NoShowRegistrado or Revogado)',
                 stream_id, string_agg(event_type, ' > ' ORDER BY stream_version))
             FROM events
             WHERE category = 'checkin'
             GROUP BY stream_id
             HAVING string_agg(CASE event_type
                         WHEN 'CheckinLiberado' THEN 'L' WHEN 'CheckinRealizado' THEN 'R' WHEN 'CheckoutRealizado' THEN 'O'
-                        WHEN 'NoShowRegistrado' THEN 'N' WHEN 'CheckinRevogado' THEN 'V' ELSE '?' END,
-                    '' ORDER BY stream_version) !~ '^L(RO?|N|V)?$'
+                        WHEN 'NoShowRegistrado' THEN 'N' WHEN 'CheckinRevogado' THEN 'V' WHEN 'CheckinRemarcado' THEN 'M' ELSE '?' END,
+                    '' ORDER BY stream_version) !~ '^LM*(RO?|N|V)?$'
             UNION ALL
             SELECT format('a check-in code was issued in %s (v%s) for booking %s, which was never confirmed',
                 c.stream_id, c.stream_version, substr(c.stream_id, 9))
@@ -790,14 +815,22 @@ enum FaultInvariants {
     /// Every event that must produce an e-mail has its record (NotificacaoEnviada, or
     /// NotificacaoFalhou for a refusal that will not change) caused by it (`causationId` = its
     /// event id): UsuarioRegistrado of an account (`usuario-` stream), ReservaConfirmada,
-    /// ReservaCancelada, ReservaExpirada, PagamentoConfirmado of more than 0,
-    /// ReembolsoConcluido, NoShowRegistrado, CobrancaDeCicloConfirmada, CobrancaDeCicloRecusada,
-    /// AssinaturaSuspensa and AssinaturaReativada (`NotificacoesService.aviso(for:)`). Left out:
-    /// members whose data was erased (DadosPessoaisApagados: nobody to write to), company
-    /// invitations (ConviteEnviado: nothing goes once the invitation was accepted or revoked,
-    /// which the log does not say in clear), and reminders (a timer's, due `lembreteHoras`
-    /// before the start and never once the booking started: a notificacoes outage may rightly
-    /// skip one).
+    /// ReservaCancelada, ReservaExpirada, ReservaRemarcada, PagamentoConfirmado of more than 0,
+    /// ReembolsoConcluido, NoShowRegistrado, SerieDeReservasCriada, SerieDeReservasCancelada,
+    /// SerieDeReservasRemarcada, CobrancaDeCicloConfirmada, CobrancaDeCicloRecusada,
+    /// AssinaturaSuspensa and AssinaturaReativada (`NotificacoesService.aviso(for:)`).
+    ///
+    /// A series tells once for its bookings (ADR 0014): an occurrence's ReservaConfirmada and
+    /// PagamentoConfirmado, a ReservaCancelada or ReservaRemarcada marked `daSerie`, and the
+    /// ReembolsoConcluido of exactly the refund a series' cancellation announced send nothing of
+    /// their own. A notice about bookings that all ended before notificacoes read them is not
+    /// sent either: a move (ReservaRemarcada, SerieDeReservasRemarcada) or a series'
+    /// SerieDeReservasCriada whose bookings were all cancelled, expired or concluded since (their
+    /// own notices tell). Left out: members whose data was erased (DadosPessoaisApagados: nobody
+    /// to write to), company invitations (ConviteEnviado: nothing goes once the invitation was
+    /// accepted or revoked, which the log does not say in clear), and reminders (a timer's, due
+    /// `lembreteHoras` before the start and never once the booking started: a notificacoes
+    /// outage may rightly skip one).
     static let emailForEveryCause = FaultInvariant(
         name: "email_for_every_cause",
         sql: #"""
@@ -810,22 +843,58 @@ enum FaultInvariants {
                 SELECT DISTINCT lower(data->>'usuarioId') AS usuario FROM events WHERE category = 'usuario' AND event_type = 'DadosPessoaisApagados'
             ),
             reserva AS (
-                SELECT stream_id, lower(data->>'usuarioId') AS usuario FROM events WHERE category = 'reserva' AND event_type = 'ReservaSolicitada'
+                SELECT stream_id, lower(data->>'usuarioId') AS usuario, coalesce(jsonb_typeof(data->'serie') = 'object', false) AS da_serie
+                FROM events
+                WHERE category = 'reserva' AND event_type = 'ReservaSolicitada'
+            ),
+            encerrada AS (
+                SELECT DISTINCT stream_id FROM events
+                WHERE category = 'reserva' AND event_type IN ('ReservaCancelada', 'ReservaExpirada', 'ReservaConcluida')
+            ),
+            reembolso_da_serie AS (
+                -- The refund a series' cancellation announced for one of its bookings.
+                SELECT substr(stream_id, 9) AS reserva, (data->>'reembolso')::bigint AS valor
+                FROM events
+                WHERE category = 'reserva' AND event_type = 'ReservaCancelada' AND (data->>'daSerie')::boolean IS TRUE
             ),
             causa AS (
                 SELECT e.event_id, e.event_type, e.stream_id, e.stream_version,
                     CASE
                         WHEN e.event_type = 'UsuarioRegistrado' THEN substr(e.stream_id, 9)
-                        WHEN e.event_type IN ('ReservaConfirmada', 'ReservaCancelada', 'ReservaExpirada') THEN r.usuario
+                        WHEN e.event_type IN ('ReservaConfirmada', 'ReservaCancelada', 'ReservaExpirada', 'ReservaRemarcada') THEN r.usuario
                         WHEN e.event_type IN ('PagamentoConfirmado', 'ReembolsoConcluido', 'NoShowRegistrado') THEN lower(e.data->>'usuarioId')
+                        WHEN e.event_type = 'SerieDeReservasCriada' THEN lower(e.data->'serie'->>'usuarioId')
+                        WHEN e.event_type IN ('SerieDeReservasCancelada', 'SerieDeReservasRemarcada') THEN lower(e.data->>'usuarioId')
                         ELSE lower(e.data->>'titular')
                     END AS usuario
                 FROM events AS e
                 LEFT JOIN reserva AS r ON r.stream_id = e.stream_id
+                LEFT JOIN reserva AS p ON e.category = 'pagamento' AND p.stream_id = 'reserva-' || lower(e.data->>'reservaId')
                 WHERE (e.category = 'usuario' AND e.event_type = 'UsuarioRegistrado')
-                    OR (e.category = 'reserva' AND e.event_type IN ('ReservaConfirmada', 'ReservaCancelada', 'ReservaExpirada'))
-                    OR (e.category = 'pagamento' AND e.event_type = 'PagamentoConfirmado' AND (e.data->>'valor')::bigint > 0)
-                    OR e.event_type IN ('ReembolsoConcluido', 'NoShowRegistrado', 'CobrancaDeCicloConfirmada', 'CobrancaDeCicloRecusada',
+                    OR (e.category = 'reserva' AND e.event_type = 'ReservaExpirada')
+                    OR (e.category = 'reserva' AND e.event_type = 'ReservaConfirmada' AND NOT coalesce(r.da_serie, false))
+                    OR (e.category = 'reserva' AND e.event_type = 'ReservaCancelada' AND (e.data->>'daSerie')::boolean IS NOT TRUE)
+                    OR (e.category = 'reserva' AND e.event_type = 'ReservaRemarcada' AND (e.data->>'daSerie')::boolean IS NOT TRUE
+                        AND NOT EXISTS (SELECT 1 FROM encerrada AS x WHERE x.stream_id = e.stream_id))
+                    OR (e.category = 'pagamento' AND e.event_type = 'PagamentoConfirmado' AND (e.data->>'valor')::bigint > 0
+                        AND NOT coalesce(p.da_serie, false))
+                    OR (e.event_type = 'ReembolsoConcluido'
+                        AND NOT EXISTS (
+                            SELECT 1 FROM reembolso_da_serie AS s
+                            WHERE s.reserva = lower(e.data->>'reservaId') AND s.valor = (e.data->>'valor')::bigint))
+                    OR (e.category = 'serie' AND e.event_type = 'SerieDeReservasCancelada')
+                    OR (e.category = 'serie' AND e.event_type = 'SerieDeReservasCriada'
+                        AND EXISTS (
+                            SELECT 1 FROM jsonb_array_elements(e.data->'serie'->'ocorrencias') AS o(ocorrencia)
+                            WHERE o.ocorrencia->>'reservaId' IS NOT NULL
+                                AND NOT EXISTS (
+                                    SELECT 1 FROM encerrada AS x WHERE x.stream_id = 'reserva-' || lower(o.ocorrencia->>'reservaId'))))
+                    OR (e.category = 'serie' AND e.event_type = 'SerieDeReservasRemarcada'
+                        AND EXISTS (
+                            SELECT 1 FROM jsonb_array_elements(e.data->'movidas') AS m(movida)
+                            WHERE NOT EXISTS (
+                                SELECT 1 FROM encerrada AS x WHERE x.stream_id = 'reserva-' || lower(m.movida->>'reservaId'))))
+                    OR e.event_type IN ('NoShowRegistrado', 'CobrancaDeCicloConfirmada', 'CobrancaDeCicloRecusada',
                         'AssinaturaSuspensa', 'AssinaturaReativada')
             )
             SELECT format('%s %s (%s v%s) has no e-mail recorded for %s (no NotificacaoEnviada or NotificacaoFalhou caused by it)',
@@ -834,6 +903,63 @@ enum FaultInvariants {
             WHERE NOT EXISTS (SELECT 1 FROM registrado AS n WHERE n.causa = c.event_id::text)
                 AND NOT EXISTS (SELECT 1 FROM apagado AS a WHERE a.usuario = c.usuario)
             ORDER BY c.stream_id, c.stream_version
+            """#)
+
+    // MARK: Series
+
+    /// A series' changes are recorded with the bookings they changed (ADR 0014). A move of the
+    /// rest of a series is all or none in one append: every ReservaRemarcada marked `daSerie`
+    /// shares its transaction with a SerieDeReservasRemarcada that names the booking with the
+    /// same new time, and every booking such a record names moved in that transaction. A
+    /// cancellation of the rest cancels booking by booking and records what it cancelled last:
+    /// every ReservaCancelada marked `daSerie` is named by a SerieDeReservasCancelada of its
+    /// series — the record that tells the member. A cancellation cut short (a process killed
+    /// between the bookings and the record) is recorded by the next cancellation of the series
+    /// or, `Reservas.esperaPeloRegistroDaSerie` (120 s) later, by reservas' timer: so only
+    /// cancellations older than 150 s when this runs are held to it. A booking cancelled as the
+    /// series' that no record names was cancelled without the member being told.
+    static let seriesChangesRecorded = FaultInvariant(
+        name: "series_changes_recorded",
+        sql: #"""
+            WITH movida AS (
+                SELECT e.stream_id, e.stream_version, e.tx_id, lower(m.movida->>'reservaId') AS reserva,
+                    (m.movida->'para'->>'inicio')::timestamptz AS ini
+                FROM events AS e
+                CROSS JOIN LATERAL jsonb_array_elements(e.data->'movidas') AS m(movida)
+                WHERE e.category = 'serie' AND e.event_type = 'SerieDeReservasRemarcada'
+            ),
+            remarcada AS (
+                SELECT stream_id, stream_version, tx_id, substr(stream_id, 9) AS reserva, (data->'para'->>'inicio')::timestamptz AS ini
+                FROM events
+                WHERE category = 'reserva' AND event_type = 'ReservaRemarcada' AND (data->>'daSerie')::boolean IS TRUE
+            ),
+            cancelada AS (
+                SELECT e.stream_id, e.stream_version, substr(e.stream_id, 9) AS reserva, lower(s.data->'serie'->>'serieId') AS serie
+                FROM events AS e
+                JOIN events AS s ON s.stream_id = e.stream_id AND s.stream_version = 1
+                WHERE e.category = 'reserva' AND e.event_type = 'ReservaCancelada' AND (e.data->>'daSerie')::boolean IS TRUE
+                    AND e.recorded_at < now() - interval '150 seconds'
+            ),
+            nomeada AS (
+                SELECT DISTINCT substr(e.stream_id, 7) AS serie, lower(c.reserva) AS reserva
+                FROM events AS e
+                CROSS JOIN LATERAL jsonb_array_elements_text(e.data->'canceladas') AS c(reserva)
+                WHERE e.category = 'serie' AND e.event_type = 'SerieDeReservasCancelada'
+            )
+            SELECT format('booking %s moved as its series'' (%s v%s), but no SerieDeReservasRemarcada of that append names it at that time',
+                r.reserva, r.stream_id, r.stream_version)
+            FROM remarcada AS r
+            WHERE NOT EXISTS (SELECT 1 FROM movida AS m WHERE m.tx_id = r.tx_id AND m.reserva = r.reserva AND m.ini = r.ini)
+            UNION ALL
+            SELECT format('%s v%s names booking %s as moved, but that append holds no ReservaRemarcada of it to that time',
+                m.stream_id, m.stream_version, m.reserva)
+            FROM movida AS m
+            WHERE NOT EXISTS (SELECT 1 FROM remarcada AS r WHERE r.tx_id = m.tx_id AND r.reserva = m.reserva AND r.ini = m.ini)
+            UNION ALL
+            SELECT format('booking %s was cancelled as series %s''s (%s v%s), but no SerieDeReservasCancelada names it: its member was never told',
+                c.reserva, coalesce(c.serie, '?'), c.stream_id, c.stream_version)
+            FROM cancelada AS c
+            WHERE NOT EXISTS (SELECT 1 FROM nomeada AS n WHERE n.serie = c.serie AND n.reserva = c.reserva)
             """#)
 
     // MARK: Delivery

@@ -59,6 +59,9 @@ struct LoadCounts: Sendable {
     var status5xx = 0
     /// The first few 5xx answers other than 503 (method, path, status), to say which.
     var serverErrors: [String] = []
+    /// The 4xx answers other than 409 by route, status and `erro` ("POST /api/reservas/{id}/remarcacao
+    /// 422 dados_invalidos"): the load means to send well-formed requests, so these say which are not.
+    var clientErrors: [String: Int] = [:]
     var unanswered = 0
     /// Requests that failed (after their retries) although they were well-formed.
     var givenUp = 0
@@ -72,6 +75,13 @@ struct LoadCounts: Sendable {
     var cancellations = 0
     var checkins = 0
     var pixPaid = 0
+    /// Bookings moved one at a time (by their member or the front desk), answered 200.
+    var moves = 0
+    /// Recurring bookings answered 201 (their bookings are in `acknowledged`).
+    var series = 0
+    /// The rest of a series cancelled, or moved, together (answered 200).
+    var seriesCancelled = 0
+    var seriesMoved = 0
 }
 
 /// The gateways as an ALB sees them: requests go round-robin to those in service; a gateway
@@ -116,12 +126,20 @@ final class Balancer: Sendable {
             var pause = Duration.milliseconds(150 * attempt)
             do {
                 let answer = try await FaultHTTP.send(method, base + path, body, token: token, key: key, client: client)
+                var clientError: String?
+                if (400..<500).contains(answer.status), answer.status != 409 {
+                    let route = path.split(separator: "?")[0].split(separator: "/", omittingEmptySubsequences: false)
+                        .map { UUID(uuidString: String($0)) == nil ? String($0) : "{id}" }.joined(separator: "/")
+                    clientError = "\(method) \(route) \(answer.status) \(answer.object["erro"] as? String ?? "-")"
+                }
                 count { counts in
                     counts.answered += 1
                     switch answer.status {
                     case 200..<300: counts.status2xx += 1
                     case 409: counts.conflicts += 1
-                    case 400..<500: counts.status4xx += 1
+                    case 400..<500:
+                        counts.status4xx += 1
+                        if let clientError { counts.clientErrors[clientError, default: 0] += 1 }
                     case 503:
                         counts.status503 += 1
                         if answer.retryAfter != nil { counts.status503WithRetryAfter += 1 }
@@ -227,8 +245,10 @@ struct FaultWorld: Sendable {
 }
 
 /// One member's part of the load: book (many on a few hot rooms and slots, some on the shared
-/// space, the rest spread), pay by PIX at the sandbox or by card (some declined), cancel, check
-/// in, and book in the no-show unit without coming.
+/// space, the rest spread), pay by PIX at the sandbox or by card (some declined), cancel, move a
+/// booking to another time (the member on the spread rooms, the front desk on the hot ones,
+/// where moves contend with bookings), book a weekly series and later cancel or move the rest of
+/// it together, check in, and book in the no-show unit without coming.
 struct MemberLoad: Sendable {
     let index: Int
     let token: String
@@ -237,10 +257,25 @@ struct MemberLoad: Sendable {
     /// Midnight UTC of the day after the run started: the hot slots are on it.
     let tomorrow: Int
 
+    /// A booking of this member's: the space it holds, whether its PIX is still unpaid.
+    private struct Mine {
+        let id: String
+        var pix: Bool
+        let space: String
+    }
+
+    /// A weekly series of this member's: its first occurrence's start, and how many it has.
+    private struct MySeries {
+        let id: String
+        var start: Int
+        let count: Int
+    }
+
     func run(seed: UInt64, until stop: @Sendable () -> Bool) async {
         var random = SplitMix64(seed: seed &+ UInt64(index) &* 7919)
         let address = FaultWorld.address(index)
-        var mine: [(id: String, pix: Bool)] = []
+        var mine: [Mine] = []
+        var series: [MySeries] = []
         let formatter = ISO8601DateFormatter()
         func slot(_ start: Int, minutes: Int) -> (String, String) {
             (
@@ -248,21 +283,27 @@ struct MemberLoad: Sendable {
                 formatter.string(from: Date(timeIntervalSince1970: Double(start + minutes * 60)))
             )
         }
+        /// A start the spread rooms take: 1 to 89 days ahead, on the half hour.
+        func spreadStart(days: Range<Int> = 1..<90) -> Int {
+            tomorrow + 86_400 * Int.random(in: days, using: &random) + Int.random(in: 0..<48, using: &random) * 1800
+        }
+        /// A start on a hot room (6 hourly slots tomorrow) or the shared space (4).
+        func hotStart(_ slots: Int) -> Int { tomorrow + 8 * 3600 + Int.random(in: 0..<slots, using: &random) * 3600 }
         while !stop() {
             let roll = Int.random(in: 0..<100, using: &random)
-            if roll < 55 {
+            if roll < 52 {
                 // A booking: hot rooms on 6 hourly slots, the shared space, or spread out.
                 let (space, start): (String, Int)
                 let kind = Int.random(in: 0..<100, using: &random)
                 if kind < 45 {
                     space = world.hotRooms[Int.random(in: 0..<world.hotRooms.count, using: &random)]
-                    start = tomorrow + 8 * 3600 + Int.random(in: 0..<6, using: &random) * 3600
+                    start = hotStart(6)
                 } else if kind < 60 {
                     space = world.sharedSpace
-                    start = tomorrow + 8 * 3600 + Int.random(in: 0..<4, using: &random) * 3600
+                    start = hotStart(4)
                 } else {
                     space = world.spreadRooms[Int.random(in: 0..<world.spreadRooms.count, using: &random)]
-                    start = tomorrow + 86_400 * Int.random(in: 1..<90, using: &random) + Int.random(in: 0..<48, using: &random) * 1800
+                    start = spreadStart()
                 }
                 let payment = Int.random(in: 0..<100, using: &random)
                 let (pagamento, pix): (String, Bool) =
@@ -277,9 +318,9 @@ struct MemberLoad: Sendable {
                     client: address)
                 if let answer, answer.status == 201, let id = answer.object["id"] as? String {
                     balancer.count { $0.acknowledged.append(id) }
-                    mine.append((id, pix))
+                    mine.append(Mine(id: id, pix: pix, space: space))
                 }
-            } else if roll < 70, let booking = mine.filter(\.pix).randomElement(using: &random) {
+            } else if roll < 65, let booking = mine.filter(\.pix).randomElement(using: &random) {
                 // Pay a PIX booking at the sandbox (the provider then notifies the gateway).
                 let pagamento = await balancer.call(.GET, "/api/reservas/\(booking.id)/pagamento", token: token, client: address)
                 if let cobranca = pagamento?.object["cobrancaId"] as? String, pagamento?.object["status"] as? String == "pendente" {
@@ -287,14 +328,67 @@ struct MemberLoad: Sendable {
                         balancer.count { $0.pixPaid += 1 }
                     }
                 }
-                mine.removeAll { $0.id == booking.id }
-                mine.append((booking.id, false))
-            } else if roll < 82, let booking = mine.randomElement(using: &random) {
+                if let index = mine.firstIndex(where: { $0.id == booking.id }) { mine[index].pix = false }
+            } else if roll < 76, let booking = mine.randomElement(using: &random) {
                 let answer = await balancer.call(
                     .POST, "/api/reservas/\(booking.id)/cancelamento", #"{"motivo":"teste de faltas"}"#, token: token, client: address)
                 if answer?.status == 200 { balancer.count { $0.cancellations += 1 } }
                 mine.removeAll { $0.id == booking.id }
-            } else if roll < 92 {
+            } else if roll < 81, let booking = mine.filter({ !$0.pix }).randomElement(using: &random) {
+                // Move a paid booking to another hour of its space, the same length (ADR 0021). On the hot
+                // rooms and the shared space (tomorrow: inside the member's free window no more) the front
+                // desk moves it, and the move contends with the bookings of those slots; on the spread
+                // rooms the member does. Unconfirmed, taken or declined moves answer 409.
+                let hot = world.hotRooms.contains(booking.space) || booking.space == world.sharedSpace
+                let start = hot ? hotStart(booking.space == world.sharedSpace ? 4 : 6) : spreadStart()
+                let (inicio, fim) = slot(start, minutes: 60)
+                let answer = await balancer.call(
+                    .POST, "/api/reservas/\(booking.id)/remarcacao", #"{"inicio":"\#(inicio)","fim":"\#(fim)"}"#,
+                    token: hot ? world.admin : token, client: address)
+                if answer?.status == 200 { balancer.count { $0.moves += 1 } }
+            } else if roll < 84 {
+                if series.isEmpty || Int.random(in: 0..<100, using: &random) < 50 {
+                    // Book a weekly series of 3 on a spread room by card (ADR 0014): a taken occurrence is
+                    // recorded as refused, the others are booked.
+                    let space = world.spreadRooms[Int.random(in: 0..<world.spreadRooms.count, using: &random)]
+                    let start = spreadStart(days: 1..<60)
+                    let (inicio, fim) = slot(start, minutes: 60)
+                    let answer = await balancer.call(
+                        .POST, "/api/reservas/series",
+                        #"{"espacoId":"\#(space)","inicio":"\#(inicio)","fim":"\#(fim)","frequencia":"semanal","ocorrencias":3,"#
+                            + #""pagamento":{"metodo":"cartao","cartaoToken":"tok_visa"}}"#,
+                        token: token, client: address)
+                    if let answer, answer.status == 201, let id = answer.object["id"] as? String {
+                        let reservas = (answer.object["ocorrencias"] as? [[String: Any]] ?? []).compactMap { $0["reservaId"] as? String }
+                        balancer.count {
+                            $0.series += 1
+                            $0.acknowledged += reservas
+                        }
+                        mine += reservas.map { Mine(id: $0, pix: false, space: space) }
+                        series.append(MySeries(id: id, start: start, count: 3))
+                    }
+                } else if let serie = series.randomElement(using: &random) {
+                    // The rest of a series, from one of its occurrences on: cancelled, or moved by up to
+                    // two days and two hours either way (all or none).
+                    let numero = Int.random(in: 1...serie.count, using: &random)
+                    if Int.random(in: 0..<100, using: &random) < 40 {
+                        let answer = await balancer.call(
+                            .POST, "/api/reservas/series/\(serie.id)/cancelamento", #"{"aPartirDe":\#(numero)}"#, token: token, client: address)
+                        if answer?.status == 200 { balancer.count { $0.seriesCancelled += 1 } }
+                        series.removeAll { $0.id == serie.id }
+                    } else {
+                        let shift = Int.random(in: 0...2, using: &random) * 86_400 + Int.random(in: -4...4, using: &random) * 1800
+                        let (inicio, fim) = slot(serie.start + (numero - 1) * 7 * 86_400 + shift, minutes: 60)
+                        let answer = await balancer.call(
+                            .POST, "/api/reservas/series/\(serie.id)/remarcacao",
+                            #"{"aPartirDe":\#(numero),"inicio":"\#(inicio)","fim":"\#(fim)"}"#, token: token, client: address)
+                        if answer?.status == 200 {
+                            balancer.count { $0.seriesMoved += 1 }
+                            if numero == 1, let index = series.firstIndex(where: { $0.id == serie.id }) { series[index].start += shift }
+                        }
+                    }
+                }
+            } else if roll < 93 {
                 // Book a few minutes ahead by card (the window opens 15 minutes before), then check in.
                 let room = world.checkinRooms[Int.random(in: 0..<world.checkinRooms.count, using: &random)]
                 let now = Int(Date().timeIntervalSince1970)

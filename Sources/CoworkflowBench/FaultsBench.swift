@@ -139,12 +139,22 @@ struct FaultsBench: AsyncParsableCommand {
             figures.record("cancellations_made", Double(counts.cancellations), "cancellations")
             figures.record("checkins_made", Double(counts.checkins), "checkins")
             figures.record("pix_paid", Double(counts.pixPaid), "payments")
+            figures.record("moves_made", Double(counts.moves), "moves")
+            figures.record("series_made", Double(counts.series), "series")
+            figures.record("series_cancelled", Double(counts.seriesCancelled), "series")
+            figures.record("series_moved", Double(counts.seriesMoved), "series")
             for (kind, count) in schedule.injected.sorted(by: { $0.key < $1.key }) {
                 figures.record("faults_injected_\(kind)", Double(count), "faults")
             }
             for (kind, times) in schedule.recoveries.sorted(by: { $0.key < $1.key }) {
                 figures.record("recovery_\(kind)_max", times.max() ?? 0, "s", decimals: 1)
                 figures.record("recovery_\(kind)_mean", times.reduce(0, +) / Double(max(1, times.count)), "s", decimals: 1)
+            }
+            if !counts.clientErrors.isEmpty {
+                print(
+                    "# 4xx other than 409: "
+                        + counts.clientErrors.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.key) × \($0.value)" }
+                        .joined(separator: ", "))
             }
             if counts.failedDuringRollingRestart > 0 {
                 violations.append(
