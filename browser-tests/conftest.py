@@ -1,5 +1,6 @@
-"""Fixtures: one `coworkflow serve --seed-demo` per test session (fresh data, free port) and
-one headless Chromium per test, with its screenshots under the artifacts directory.
+"""Fixtures: one `coworkflow serve --seed-demo` per test session (fresh data, free port; one per
+pytest-xdist worker) and one headless Chromium per test, with its screenshots under the artifacts
+directory.
 
 Environment:
   COWORKFLOW_BIN      the binary (default .build/debug/coworkflow)
@@ -47,7 +48,12 @@ def server(tmp_path_factory):
     if not binary.is_absolute():
         binary = REPO / binary
     data = tmp_path_factory.mktemp("coworkflow-data")
-    srv = Server.start(binary, data, artifacts_dir())
+    # Under pytest-xdist (scripts/test-browser runs two workers) each worker has its own server,
+    # and its logs go to a directory of its own.
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    logs = artifacts_dir() / f"server-{worker}" if worker else artifacts_dir()
+    logs.mkdir(parents=True, exist_ok=True)
+    srv = Server.start(binary, data, logs)
     yield srv
     srv.stop()
 
