@@ -12,7 +12,7 @@ struct FinanceiroDatasTests {
         let clock = ManualClock(segundaDeManha)
         let harness = try await Harness.make(clock: clock)
         defer { harness.removeFiles() }
-        try await harness.test(reactors: false) { client in
+        try await harness.test(reacting: []) { client in
             let cenario = try await Cenario.make(harness, client)
             let pago = try Date("2026-11-30T23:59:58-03:00", strategy: .iso8601)
             clock.set(try Date("2026-12-01T00:00:03-03:00", strategy: .iso8601))
@@ -38,7 +38,7 @@ struct FinanceiroDatasTests {
     func unknown_unit_filter_is_404() async throws {
         let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
         defer { harness.removeFiles() }
-        try await harness.test(reactors: false) { client in
+        try await harness.test(reacting: []) { client in
             let cenario = try await Cenario.make(harness, client)
             let nenhuma = UUID().uuidString.lowercased()
             let periodo = "de=2026-11-23&ate=2026-11-25"

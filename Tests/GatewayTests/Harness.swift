@@ -91,11 +91,11 @@ struct Harness {
     }
 
     /// Runs `body` against the router (no socket).
-    /// `reactors` false: no service reacts to another's events (a bus that lags or is down);
-    /// `reacting`: the services that react (one left out is behind until a later `test` of the
-    /// same harness, whose consumer resumes from its checkpoint).
+    /// `reacting`: the services that react to others' events; `[]`: none (a bus that lags or is
+    /// down). One left out is behind until a later `test` of the same harness, whose consumer
+    /// resumes from its checkpoint.
     func test(
-        rateLimiter: RateLimiter = RateLimiter(), webRoot: String? = nil, reactors: Bool = true, reacting: [Deployable] = Deployable.allCases,
+        rateLimiter: RateLimiter = RateLimiter(), webRoot: String? = nil, reacting: [Deployable] = Deployable.allCases,
         allowedOrigins: AllowedOrigins = .none, _ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void
     ) async throws {
         var logger = Logger(label: "gateway-tests")
@@ -105,7 +105,7 @@ struct Harness {
         // The projections run beside the router, as in `coworkflow serve`.
         let runners = backend.projections.map { runner in Task { try await runner.run() } }
         // And the services' reactions to events.
-        let consumers = (reactors ? backend.reactors(for: reacting) : []).map { consumer in Task { [bus] in try await bus.consume(consumer) } }
+        let consumers = backend.reactors(for: reacting).map { consumer in Task { [bus] in try await bus.consume(consumer) } }
         // Stopped, and waited for, before the test goes on: a reaction or a runner still finishing
         // would write after the test's last look at the store (a rebuild compared with a snapshot
         // taken while the notifications' e-mail was still being recorded and projected: seen once

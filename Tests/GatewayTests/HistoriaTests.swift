@@ -17,7 +17,7 @@ struct HistoriaTests {
         let clock = ManualClock(segundaDeManha)
         let harness = try await Harness.make(clock: clock)
         defer { harness.removeFiles() }
-        try await harness.test(reactors: false) { client in
+        try await harness.test(reacting: []) { client in
             let cenario = try await Cenario.make(harness, client)
             // checkin reacts to the confirmation (by hand: no reactors run here) and issues the code.
             let (id, codigo) = try await confirmadaComCodigo(harness, client, cenario)

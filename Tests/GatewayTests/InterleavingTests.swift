@@ -21,7 +21,7 @@ private func isoDecoder() -> JSONDecoder {
 func agendaRace(_ body: @escaping @Sendable (Harness, any TestClientProtocol, Cenario) async throws -> Void) async throws {
     let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
     defer { harness.removeFiles() }
-    try await harness.test(reactors: false) { client in
+    try await harness.test(reacting: []) { client in
         try await body(harness, client, try await Cenario.make(harness, client))
     }
 }
@@ -290,7 +290,7 @@ struct CheckinCodeLagTests {
         let clock = ManualClock(segundaDeManha)
         let harness = try await Harness.make(clock: clock)
         defer { harness.removeFiles() }
-        try await harness.test(reactors: false) { client in
+        try await harness.test(reacting: []) { client in
             _ = try await reservaConfirmada(client, try await Cenario.make(harness, client))
         }
         // Out of the router nothing projects: the code is issued now, and its read model has it
@@ -324,7 +324,7 @@ struct CheckinCancelRaceTests {
         let clock = ManualClock(segundaDeManha)
         let harness = try await Harness.make(clock: clock)
         defer { harness.removeFiles() }
-        try await harness.test(reactors: false) { client in
+        try await harness.test(reacting: []) { client in
             let cenario = try await Cenario.make(harness, client)
             let (id, codigo) = try await confirmadaComCodigo(harness, client, cenario)
             clock.set(try Date("2026-11-23T08:50:00-03:00", strategy: .iso8601))

@@ -72,7 +72,7 @@ struct PagamentosTests {
     ) async throws {
         let harness = try await Harness.make(clock: clock)
         defer { harness.removeFiles() }
-        try await harness.test(reactors: false) { client in
+        try await harness.test(reacting: []) { client in
             let cenario = try await Cenario.make(harness, client)
             let criada = try await client.json(
                 .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro)
@@ -540,7 +540,7 @@ struct PagamentosTests {
         let clock = ManualClock(segundaDeManha)
         let harness = try await Harness.make(clock: clock)
         defer { harness.removeFiles() }
-        try await harness.test(reactors: false) { client in
+        try await harness.test(reacting: []) { client in
             let cenario = try await Cenario.make(harness, client)
             let booked = try await client.json(
                 .post, "/api/reservas", pedido(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00"), token: cenario.membro)

@@ -191,7 +191,7 @@ struct RemarcacaoTests {
     func a_move_issues_the_code_checkin_has_not() async throws {
         let harness = try await Harness.make(clock: ManualClock(segundaDeManha))  // Monday 23/11 08:00 in São Paulo
         defer { harness.removeFiles() }
-        try await harness.test(reactors: false) { client in
+        try await harness.test(reacting: []) { client in
             let cenario = try await Cenario.make(harness, client)
             let id = try await reservaConfirmada(client, cenario)  // today 09:00–11:00; no reactors: no code yet
             let reservaId = try #require(UUID(uuidString: id))

@@ -187,7 +187,7 @@ struct VisitasTests {
         let clock = ManualClock(segundaDeManha)
         let harness = try await Harness.make(clock: clock)
         defer { harness.removeFiles() }
-        try await harness.test(reactors: false) { client in
+        try await harness.test(reacting: []) { client in
             let cenario = try await Cenario.make(harness, client)
             let pedido = #"{"unidadeId":"\#(cenario.unidade)","chegadaPrevista":"2026-11-24T10:00:00-03:00","nome":"Eva Lima"}"#
             for _ in 0..<CheckinService.visitasPorDia {
@@ -212,7 +212,7 @@ struct VisitasTests {
         let clock = ManualClock(segundaDeManha)
         let harness = try await Harness.make(clock: clock)
         defer { harness.removeFiles() }
-        try await harness.test(reactors: false) { client in
+        try await harness.test(reacting: []) { client in
             let cenario = try await Cenario.make(harness, client)
             let pedido =
                 #"{"unidadeId":"\#(cenario.unidade)","chegadaPrevista":"2026-11-23T14:00:00-03:00","nome":"Eva Lima","email":"eva@example.com"}"#
