@@ -8,7 +8,7 @@ import json
 import urllib.request
 import uuid
 
-from journeys import sign_in
+from journeys import ALWAYS_OPEN, meeting_room, sign_in
 
 
 def register(server, nome: str, email: str, senha: str) -> None:
@@ -46,10 +46,12 @@ def test_admin_manages_coupons_hours_spaces_units_and_accounts(browser, server):
     ui.wait(lambda d: "Ativo" in d.find_element("css selector", "#view section[aria-label=Cupom]").text)
     ui.step("cupom reativado")
 
-    # weekly hours of Sala Jacarandá: open on Sundays too
-    espaco = server.espacos["Sala Jacarandá"]
+    # weekly hours of a room of its own (not a seeded one another test on this server may have
+    # booked, which would refuse the deactivation): open on Sundays too
+    nome = f"Sala Aroeira {uuid.uuid4().hex[:4]}"
+    unidade, espaco = meeting_room(server, nome, horario={d: h for d, h in ALWAYS_OPEN.items() if d != "domingo"})
     ui.open(f"/admin/espacos/{espaco}/horario")
-    ui.wait_heading("Horário — Sala Jacarandá")
+    ui.wait_heading(f"Horário — {nome}")
     domingo = ui.driver.find_element("css selector", "fieldset[data-dia=domingo]")
     assert "Fechado" in domingo.text
     ui.click("Adicionar faixa", domingo)
@@ -61,27 +63,27 @@ def test_admin_manages_coupons_hours_spaces_units_and_accounts(browser, server):
 
     # its data, then deactivate and reactivate
     ui.click_link("Dados", ".tabs")
-    ui.wait_heading("Sala Jacarandá")
+    ui.wait_heading(nome)
     ui.fill("Capacidade (pessoas)", "5")
     ui.click("Salvar alterações")
-    ui.wait_text("Espaço Sala Jacarandá atualizado.", "#flash")
+    ui.wait_text(f"Espaço {nome} atualizado.", "#flash")
     assert ui.value("Capacidade (pessoas)") == "5"
     ui.click("Desativar espaço")
     dialog = ui.dialog()
     ui.fill("Motivo", "reforma", dialog)
     ui.click("Desativar", dialog)
-    ui.wait_text("Sala Jacarandá foi desativado.", "#flash")
+    ui.wait_text(f"{nome} foi desativado.", "#flash")
     ui.wait_text("Desativado", "#view .facts")
     ui.step("espaco desativado")
     ui.menu("Espaços e preços")
     ui.wait_heading("Espaços")
-    ui.choose("Unidade", "CoworkFlow Paulista")
-    inativos = ui.wait_text("Sala Jacarandá", "#view section[aria-labelledby=inativos]")
+    ui.choose("Unidade", unidade)
+    inativos = ui.wait_text(nome, "#view section[aria-labelledby=inativos]")
     ui.step("espacos desativados")
-    ui.click_link("Sala Jacarandá", "#view section[aria-labelledby=inativos]")
-    ui.wait_heading("Sala Jacarandá")
+    ui.click_link(nome, "#view section[aria-labelledby=inativos]")
+    ui.wait_heading(nome)
     ui.click("Reativar espaço")
-    ui.wait_text("Sala Jacarandá foi reativado.", "#flash")
+    ui.wait_text(f"{nome} foi reativado.", "#flash")
     ui.wait_text("Ativo", "#view .facts")
     del inativos
 
