@@ -24,22 +24,34 @@ def sign_in(ui: UI, email: str, senha: str, expect_heading: str) -> None:
         ui.wait_heading("Entrar")
     ui.fill("E-mail", email)
     ui.fill("Senha", senha)
+    submit_login(ui, expect_heading)
+
+
+def submit_login(ui: UI, expect_heading: str) -> None:
+    """Clicks "Entrar" on the filled form until `expect_heading` shows, waiting out a 429: logins
+    are limited to a burst of 10 per address, and another file on this server may have spent it."""
+    limited = re.compile(r"Muitas solicitações em pouco tempo. Aguarde (\d+)")
+
+    def outcome(d):
+        if any(expect_heading in h.text for h in d.find_elements(By.CSS_SELECTOR, "#view h1")):
+            return "ok"
+        m = limited.search(d.find_element(By.ID, "view").text)
+        return m.group(1) if m else False
     for _ in range(5):
         ui.click("Entrar", "#view form")
-        # logins are limited to a burst of 10 per address: a 429 says how long to wait, in words
-        limited = re.compile(r"Muitas solicitações em pouco tempo. Aguarde (\d+)")
-
-        def outcome(d):
-            if any(expect_heading in h.text for h in d.find_elements(By.CSS_SELECTOR, "#view h1")):
-                return "ok"
-            m = limited.search(d.find_element(By.ID, "view").text)
-            return m.group(1) if m else False
         result = ui.wait(outcome, f"heading '{expect_heading}' never appeared")
         if result == "ok":
             break
         ui.expect_http(429, "/api/auth/login")
         time.sleep(int(result) + 0.5)
     ui.wait_heading(expect_heading)
+
+
+def login_allowance() -> None:
+    """Waits until this address may log in once more (the limit refills one login every 5 s), for
+    a flow that cannot wait out a 429 itself: a sign-up signs in at once, and a wrong password
+    must be answered 401. Another file on this server may have spent the burst of 10."""
+    time.sleep(5.5)
 
 
 def go_to_day(ui: UI, day: date, max_clicks: int = 10) -> None:

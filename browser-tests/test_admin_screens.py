@@ -4,19 +4,9 @@ deactivating an account, and the audit trail filtered by who acted."""
 
 from __future__ import annotations
 
-import json
-import urllib.request
 import uuid
 
-from journeys import ALWAYS_OPEN, meeting_room, sign_in
-
-
-def register(server, nome: str, email: str, senha: str) -> None:
-    request = urllib.request.Request(
-        f"{server.url}/api/auth/registro", method="POST", headers={"Content-Type": "application/json"},
-        data=json.dumps({"nome": nome, "email": email, "senha": senha}).encode())
-    with urllib.request.urlopen(request, timeout=10) as response:
-        assert response.status == 201
+from journeys import ALWAYS_OPEN, api, meeting_room, sign_in
 
 
 def test_admin_manages_coupons_hours_spaces_units_and_accounts(browser, server):
@@ -100,7 +90,7 @@ def test_admin_manages_coupons_hours_spaces_units_and_accounts(browser, server):
 
     # accounts: promote, then deactivate someone who just registered
     email = f"bia.{uuid.uuid4().hex[:6]}@exemplo.com.br"
-    register(server, "Bia Lima", email, "senha-da-bia-1")
+    api(server, "POST", "/api/auth/registro", {"nome": "Bia Lima", "email": email, "senha": "senha-da-bia-1"})
     ui.menu("Usuários")
     ui.wait_heading("Usuários")
     ui.fill("E-mail contém", email)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from journeys import sign_in
+from journeys import login_allowance, sign_in
 
 
 def test_errors_are_explained_in_plain_portuguese(browser, server):
@@ -15,6 +15,7 @@ def test_errors_are_explained_in_plain_portuguese(browser, server):
     ui.fill("E-mail", server.member[0])
     ui.fill("Senha", "senha-errada")
     ui.expect_http(401, "/api/auth/login")
+    login_allowance()
     ui.click("Entrar", "#view form")
     alert = ui.wait_text("E-mail ou senha incorretos. Confira e tente de novo.", "#view [role=alert]")
     assert ui.driver.switch_to.active_element == alert, "the error summary gets focus"

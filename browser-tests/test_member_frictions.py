@@ -8,7 +8,7 @@ import uuid
 
 from selenium.webdriver.common.by import By
 
-from journeys import api, go_to_day, meeting_room, pick_slot, token
+from journeys import api, go_to_day, login_allowance, meeting_room, pick_slot, submit_login, token
 
 
 def test_registering_signs_the_member_in(browser, server):
@@ -17,6 +17,7 @@ def test_registering_signs_the_member_in(browser, server):
     ui.fill("Nome completo", "Davi Rocha")
     ui.fill("E-mail", f"davi.{uuid.uuid4().hex[:8]}@exemplo.com.br")
     ui.fill("Senha", "senha-do-davi-1")
+    login_allowance()
     ui.click("Criar conta", "#view form")
     ui.wait_heading("Encontre um espaço")
     ui.wait_text("Conta criada! Bem-vindo(a), Davi!", "#flash")
@@ -43,7 +44,7 @@ def test_logging_in_from_a_quote_keeps_the_chosen_slot(browser, server, booking_
     ui.wait_heading("Entrar")
     ui.fill("E-mail", server.member[0])
     ui.fill("Senha", server.member[1])
-    ui.click("Entrar", "#view form")
+    submit_login(ui, "Sala Ipê")
 
     # back on the same space, day and range, quoted again and ready to book
     ui.wait_heading("Sala Ipê")
@@ -104,8 +105,7 @@ def test_retry_is_offered_only_where_retrying_can_help(browser, server, booking_
     ui.open("/entrar")
     ui.fill("E-mail", server.member[0])
     ui.fill("Senha", server.member[1])
-    ui.click("Entrar", "#view form")
-    ui.wait_heading("Encontre um espaço")
+    submit_login(ui, "Encontre um espaço")
 
     # a 404 answers the same every time: no "Tentar de novo"
     ui.expect_http(404, "/api/reservas/00000000-0000-4000-8000-0000000000aa")

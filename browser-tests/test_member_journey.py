@@ -10,7 +10,7 @@ from datetime import time as dtime
 
 from selenium.webdriver.common.by import By
 
-from journeys import go_to_day, pick_slot, sign_in
+from journeys import go_to_day, login_allowance, pick_slot, sign_in
 
 
 def test_member_registers_books_and_cancels_a_room_on_a_phone(browser, server, booking_day):
@@ -30,6 +30,7 @@ def test_member_registers_books_and_cancels_a_room_on_a_phone(browser, server, b
     ui.fill("E-mail", email)
     ui.fill("Senha", senha)
     ui.step("cadastro preenchido")
+    login_allowance()
     ui.click("Criar conta", "#view form")
     # the new account is signed in at once
     ui.wait_heading("Encontre um espaço")
