@@ -133,6 +133,7 @@ public enum CreditosReadModel {
         case .restituidos(let e): (titular, em) = (e.titular, e.em)
         case .expirados(let e): (titular, em) = (e.titular, e.em)
         case .ajustados(let e): (titular, em) = (e.titular, e.em)
+        case .usoRemarcado: return  // a month's use moved: no lot, balance or statement line changes
         }
         var view = try await batch.get(CarteiraView.self, carteiras, titular) ?? CarteiraView(titular: titular)
         var nomes: [String: String] = [:]
@@ -194,6 +195,7 @@ public enum CreditosReadModel {
             }
             mover(e.partes, -1)
             movimento(.ajustados, e.partes, sinal: -1, descricao: "Ajuste da operação", motivo: e.motivo, por: e.por)
+        case .usoRemarcado: break
         }
         view.atualizadaEm = em
         view.totalizar()

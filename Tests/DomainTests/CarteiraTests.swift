@@ -211,4 +211,34 @@ struct CarteiraTests {
             }
         }
     }
+
+    @Test func a_moved_booking_takes_its_pool_use_to_the_month_it_moved_to_within_the_cap() throws {
+        let pool = lote(quantidade: 600)
+        let limite = Carteira.Limite(minutosPorMes: 60, centavosPorMes: nil)
+        func gasto(_ reserva: UUID, _ minutos: Int64, _ mes: String) -> Carteira.Event {
+            .consumidos(
+                Carteira.Consumidos(titular: titular, reservaId: reserva, partes: [parte(pool, minutos)], beneficiario: "bia", mes: mes, em: t0))
+        }
+        func mover(_ reserva: UUID, para mes: String, limite: Carteira.Limite?) -> Carteira.Command {
+            .remarcarUso(titular: titular, reserva: reserva, mes: mes, limite: limite, em: t0)
+        }
+        let remarcado = Carteira.Event.usoRemarcado(
+            Carteira.UsoRemarcado(
+                titular: titular, reservaId: reservaA, beneficiario: "bia", de: "2026-12", para: "2027-01", minutos: 60, centavos: 0, em: t0))
+        let dezembro = scenario.given(concedidos(pool), gasto(reservaA, 60, "2026-12"))
+        #expect(dezembro.when(mover(reservaA, para: "2027-01", limite: limite)).outcome == .events([remarcado]))
+        // Within its month, or a booking that spent none of this pool: nothing to move.
+        #expect(dezembro.when(mover(reservaA, para: "2026-12", limite: limite)).outcome == .events([]))
+        #expect(dezembro.when(mover(reservaB, para: "2027-01", limite: limite)).outcome == .events([]))
+        // January's cap half spent already: refused; without a cap (the desk's move), moved.
+        let cheio = scenario.given(concedidos(pool), gasto(reservaA, 60, "2026-12"), gasto(reservaB, 30, "2027-01"))
+        #expect(cheio.when(mover(reservaA, para: "2027-01", limite: limite)).outcome == .failure(.limiteDoMes(medida: .minutos, disponivel: 30)))
+        #expect(cheio.when(mover(reservaA, para: "2027-01", limite: nil)).outcome == .events([remarcado]))
+        // December has room again, January counts both; a cancellation gives back from January.
+        let state = Carteira.decider.fold([concedidos(pool), gasto(reservaA, 60, "2026-12"), gasto(reservaB, 30, "2027-01"), remarcado])
+        #expect(state.restanteNoLimite(.minutos, pessoa: "bia", mes: "2026-12", limite: limite) == 60)
+        #expect(state.usoNoMes["bia|2027-01"]?.minutos == 90)
+        let devolvidos = try Carteira.decider.decide(.restituir(titular: titular, reserva: reservaA, devolverBP: 10_000, em: t0), state)
+        #expect(devolvidos.reduce(state, Carteira.decider.evolve).usoNoMes["bia|2027-01"]?.minutos == 30)
+    }
 }

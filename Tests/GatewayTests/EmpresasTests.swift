@@ -368,4 +368,109 @@ struct EmpresasTests {
             #expect(try await client.json(.get, "/api/creditos", token: tokens["bia", default: ""]).object["minutos"] as? Int ?? 0 == 0)
         }
     }
+
+    @Test(
+        "a booking paid from the company's pool, moved to another month, counts in that month's cap: the month it left has room again; a member's move into a month without room is a 409 that changes nothing; the desk's is counted there; a cancellation gives it back from the new month"
+    )
+    func pooled_use_follows_a_move_across_months() async throws {
+        let clock = ManualClock(segundaDeManha)
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let ana = try await id(client, cenario.membro)
+            let criada = try await client.json(.post, "/api/admin/empresas", Self.corpo(gestor: ana), token: cenario.admin)
+            let empresa = try #require(criada.object["empresaId"] as? String)
+            let convite = try await client.json(.post, "/api/empresas/\(empresa)/convites", #"{"email":"bia@example.com"}"#, token: cenario.membro)
+            let link = String(try #require(convite.object["link"] as? String).dropFirst("/convite/".count))
+            #expect(try await client.register("bia@example.com").status == .created)
+            let bia = try await client.token("bia@example.com")
+            #expect(try await client.json(.post, "/api/convites/\(link)/aceite", "", token: bia).status == .ok)
+            let biaId = try await id(client, bia)
+            let limitada = try await client.json(
+                .put, "/api/empresas/\(empresa)/integrantes/\(biaId)/limite", #"{"minutosPorMes":60}"#, token: cenario.membro)
+            #expect(limitada.status == .ok, "\(String(buffer: limitada.body))")
+            let plano = try await client.json(
+                .post, "/api/admin/planos",
+                #"{"nome":"Equipe","periodicidade":"mensal","valorCentavos":20000,"horasMinutos":600,"tiposDasHoras":["sala_reuniao"]}"#,
+                token: cenario.admin)
+            let equipe = try #require(plano.object["planoId"] as? String)
+            let assinada = try await client.json(
+                .post, "/api/empresas/\(empresa)/assinatura", #"{"planoId":"\#(equipe)","metodo":"boleto","inicio":"2026-12-01","assentos":1}"#,
+                token: cenario.membro)
+            #expect(assinada.status == .created, "\(String(buffer: assinada.body))")
+            clock.set(try Date("2026-12-01T08:00:00-03:00", strategy: .iso8601))
+            #expect(try await harness.backend.negocio.assinaturas.renovarAssinaturas() == 1)
+            await harness.backend.settle()
+            #expect(try await client.json(.post, "/api/empresas/\(empresa)/assinatura/ciclos/1/pagamento", "", token: cenario.admin).status == .ok)
+
+            func reservar(_ inicio: String, _ fim: String) async throws -> String {
+                let r = try await client.json(
+                    .post, "/api/reservas", #"{"espacoId":"\#(cenario.sala)","inicio":"\#(inicio)","fim":"\#(fim)","totalEsperado":0}"#, token: bia)
+                #expect(r.status == .created, "\(String(buffer: r.body))")
+                #expect(((r.object["creditos"] as? [String: Any])?["daEmpresa"] as? [String: Any])?["minutos"] as? Int == 60)
+                let id = try #require(r.object["id"] as? String)
+                // Nothing to pay: confirmed by the reaction that follows (only a confirmed booking moves).
+                _ = try await eventually("the booking confirmed") {
+                    let lida = try await client.json(.get, "/api/reservas/\(id)", token: bia)
+                    return lida.object["status"] as? String == "confirmada" ? true : nil
+                }
+                return id
+            }
+            func mover(_ reserva: String, _ inicio: String, _ fim: String, token: String) async throws -> TestResponse {
+                try await client.json(.post, "/api/reservas/\(reserva)/remarcacao", #"{"inicio":"\#(inicio)","fim":"\#(fim)"}"#, token: token)
+            }
+            /// Bia's use of the pool in December and in January.
+            func uso() async throws -> [Int?] {
+                var minutos: [Int?] = []
+                for mes in ["2026-12", "2027-01"] {
+                    let r = try await client.json(.get, "/api/empresas/\(empresa)/uso?mes=\(mes)", token: cenario.membro)
+                    minutos.append((r.object["pessoas"] as? [[String: Any]])?.first { $0["usuarioId"] as? String == biaId }?["minutos"] as? Int)
+                }
+                return minutos
+            }
+            /// The events of the booking's and the pool's streams.
+            func escritos(_ reserva: String) async throws -> Int {
+                try await harness.allEvents().filter { ["reserva-\(reserva)", "creditos-empresa-\(empresa)"].contains($0.stream.rawValue) }.count
+            }
+
+            // Her hour of December, moved to January: it counts in January, December has room again.
+            let ultimoDia = try await reservar("2026-12-31T08:00:00-03:00", "2026-12-31T09:00:00-03:00")
+            #expect(try await uso() == [60, 0])
+            let movida = try await mover(ultimoDia, "2027-01-04T08:00:00-03:00", "2027-01-04T09:00:00-03:00", token: bia)
+            #expect(movida.status == .ok, "\(String(buffer: movida.body))")
+            #expect(try await uso() == [0, 60])
+            let outra = try await reservar("2026-12-30T08:00:00-03:00", "2026-12-30T09:00:00-03:00")
+            #expect(try await uso() == [60, 60])
+
+            // Another December hour into January, where her cap has no room left: refused, nothing moves.
+            let antes = try await escritos(outra)
+            let recusada = try await mover(outra, "2027-01-05T08:00:00-03:00", "2027-01-05T09:00:00-03:00", token: bia)
+            #expect(recusada.status == .conflict, "\(String(buffer: recusada.body))")
+            #expect(recusada.object["erro"] as? String == "limite_do_mes", "\(String(buffer: recusada.body))")
+            let detalhes = recusada.object["detalhes"] as? [String: Any]
+            #expect(detalhes?["campo"] as? String == "inicio" && detalhes?["mes"] as? String == "2027-01", "\(String(buffer: recusada.body))")
+            #expect(try await escritos(outra) == antes)
+            let ainda = try await client.json(.get, "/api/reservas/\(outra)", token: bia)
+            #expect(
+                (try? Date(ainda.object["inicio"] as? String ?? "", strategy: .iso8601))
+                    == (try Date("2026-12-30T08:00:00-03:00", strategy: .iso8601)),
+                "\(String(buffer: ainda.body))")
+            #expect(try await uso() == [60, 60])
+
+            // The front desk moves it there all the same: it counts in January.
+            let pelaRecepcao = try await mover(outra, "2027-01-05T08:00:00-03:00", "2027-01-05T09:00:00-03:00", token: cenario.admin)
+            #expect(pelaRecepcao.status == .ok, "\(String(buffer: pelaRecepcao.body))")
+            #expect(try await uso() == [0, 120])
+
+            // Cancelled, the first gives its hour back from January, where it counts now.
+            let cancelada = try await client.json(.post, "/api/reservas/\(ultimoDia)/cancelamento", #"{"motivo":"mudou"}"#, token: bia)
+            #expect(cancelada.status == .ok, "\(String(buffer: cancelada.body))")
+            #expect(try await uso() == [0, 60])
+            let remarcados = try await harness.allEvents().filter { $0.type == Carteira.Catalogo.usoRemarcado.type }
+                .map { try $0.decode(Carteira.UsoRemarcado.self) }
+            #expect(
+                remarcados.map { [$0.de, $0.para] } == [["2026-12", "2027-01"], ["2026-12", "2027-01"]] && remarcados.allSatisfy { $0.minutos == 60 })
+        }
+    }
 }

@@ -14,7 +14,10 @@ extension Carteira {
         public static let ajustados = EventKind(
             "CreditosAjustados", version: 2, category: category, context: .assinaturas, label: "Créditos ajustados pela operação")
 
-        public static let todos = [concedidos, consumidos, restituidos, expirados, ajustados]
+        public static let usoRemarcado = EventKind(
+            "CreditosUsoRemarcado", category: category, context: .assinaturas, label: "Uso dos créditos da empresa passado a outro mês")
+
+        public static let todos = [concedidos, consumidos, restituidos, expirados, ajustados, usoRemarcado]
 
         /// Version 1 of `consumidos` had no beneficiary: every wallet was one member's, spent by
         /// them. Version 1 of `ajustados` never closed a lot (no refunded bundles).

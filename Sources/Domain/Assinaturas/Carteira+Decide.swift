@@ -73,6 +73,25 @@ extension Carteira {
                             titular: titular, reservaId: reserva, partes: deMinutos + deCentavos, beneficiario: uso?.pessoa, mes: uso?.mes, em: em))
                 ]
 
+            case .remarcarUso(let titular, let reserva, let mes, let limite, let em):
+                guard let chave = state.usoDaReserva[reserva], let partes = state.consumos[reserva] else { return [] }
+                let campos = chave.split(separator: "|", maxSplits: 1).map(String.init)
+                guard campos.count == 2, campos[1] != mes else { return [] }
+                let (pessoa, de) = (campos[0], campos[1])
+                let minutos = partes.filter { $0.medida == .minutos }.reduce(0) { $0 + $1.quantidade }
+                let centavos = partes.filter { $0.medida == .centavos }.reduce(0) { $0 + $1.quantidade }
+                for (medida, quantidade) in [(Medida.minutos, minutos), (.centavos, centavos)] where quantidade > 0 {
+                    if let restante = state.restanteNoLimite(medida, pessoa: pessoa, mes: mes, limite: limite), restante < quantidade {
+                        throw .limiteDoMes(medida: medida, disponivel: restante)
+                    }
+                }
+                return [
+                    .usoRemarcado(
+                        UsoRemarcado(
+                            titular: titular, reservaId: reserva, beneficiario: pessoa, de: de, para: mes, minutos: minutos, centavos: centavos,
+                            em: em))
+                ]
+
             case .restituir(let titular, let reserva, let devolverBP, let noShow, let em):
                 guard let partes = state.consumos[reserva] else { return [] }
                 let (devolvidas, retidas) = devolver(partes, devolverBP: devolverBP)
@@ -172,6 +191,18 @@ extension Carteira {
                     }
                     state.usoNoMes[chave] = uso
                 }
+            case .usoRemarcado(let e):
+                let de = "\(e.beneficiario)|\(e.de)"
+                let para = "\(e.beneficiario)|\(e.para)"
+                var antes = state.usoNoMes[de] ?? (0, 0)
+                antes.minutos -= e.minutos
+                antes.centavos -= e.centavos
+                state.usoNoMes[de] = antes
+                var depois = state.usoNoMes[para] ?? (0, 0)
+                depois.minutos += e.minutos
+                depois.centavos += e.centavos
+                state.usoNoMes[para] = depois
+                state.usoDaReserva[e.reservaId] = para
             case .expirados(let e):
                 somar(e.partes, -1)
                 for parte in e.partes {

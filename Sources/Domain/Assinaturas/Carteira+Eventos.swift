@@ -48,6 +48,34 @@ extension Carteira {
         }
     }
 
+    /// A booking that spent a company's pool moved to another month (ADR 0021): its use of the
+    /// pool (`minutos` and `centavos`, what it still holds) counts in `beneficiario`'s month
+    /// `para` from now on instead of `de`, under their monthly cap there.
+    public struct UsoRemarcado: Codable, Sendable, Equatable {
+        public let titular: String
+        public let reservaId: UUID
+        public let beneficiario: String
+        /// The months (`AAAA-MM`, in the booking's unit's zone) it counted in, and counts in now.
+        public let de: String
+        public let para: String
+        public let minutos: Int64
+        public let centavos: Int64
+        public let em: Date
+
+        public init(
+            titular: String, reservaId: UUID, beneficiario: String, de: String, para: String, minutos: Int64, centavos: Int64, em: Date
+        ) {
+            self.titular = titular
+            self.reservaId = reservaId
+            self.beneficiario = beneficiario
+            self.de = de
+            self.para = para
+            self.minutos = minutos
+            self.centavos = centavos
+            self.em = em
+        }
+    }
+
     /// A booking ended early: `partes` came back, `retidas` were kept under its cancellation
     /// policy. Either may be empty; the booking holds no credits afterwards.
     public struct Restituidos: Codable, Sendable, Equatable {
@@ -125,6 +153,7 @@ extension Carteira {
         case restituidos(Restituidos)
         case expirados(Expirados)
         case ajustados(Ajustados)
+        case usoRemarcado(UsoRemarcado)
 
         public var kind: EventKind {
             switch self {
@@ -133,6 +162,7 @@ extension Carteira {
             case .restituidos: Catalogo.restituidos
             case .expirados: Catalogo.expirados
             case .ajustados: Catalogo.ajustados
+            case .usoRemarcado: Catalogo.usoRemarcado
             }
         }
 
@@ -143,6 +173,7 @@ extension Carteira {
             case .restituidos(let payload): payload
             case .expirados(let payload): payload
             case .ajustados(let payload): payload
+            case .usoRemarcado(let payload): payload
             }
         }
 
@@ -152,6 +183,7 @@ extension Carteira {
             .kind(Catalogo.restituidos, Restituidos.self) { .restituidos($0) },
             .kind(Catalogo.expirados, Expirados.self) { .expirados($0) },
             .kind(Catalogo.ajustados, Ajustados.self) { .ajustados($0) },
+            .kind(Catalogo.usoRemarcado, UsoRemarcado.self) { .usoRemarcado($0) },
         ])
     }
 }

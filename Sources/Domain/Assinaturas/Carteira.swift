@@ -208,6 +208,10 @@ public enum Carteira {
         /// An operator takes `quantidade` of `medida` away from the lots that have not expired
         /// (those that expire first first), with a reason.
         case retirar(titular: String, medida: Medida, quantidade: Int64, motivo: String, por: String, em: Date)
+        /// A booking that spent a company's pool moved to the month `mes` (`AAAA-MM`): its use
+        /// counts there from now on, if its person's cap there (`limite`, nil: none) leaves room
+        /// for it; nothing when it spent none of this pool, or already counts in `mes`.
+        case remarcarUso(titular: String, reserva: UUID, mes: String, limite: Limite?, em: Date)
         /// Lot `lote` is taken back (its bundle was refunded): what is left of it goes now, and
         /// what bookings holding it give back later is lost. Again: nothing.
         case encerrar(titular: String, lote: UUID, motivo: String, por: String, em: Date)

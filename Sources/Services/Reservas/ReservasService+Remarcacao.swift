@@ -73,6 +73,7 @@ extension ReservasService {
                     id, de: atual.solicitacao.dias, para: remarcada, espacoId: espacoId.rawValue, limite: limite, revisao: novo.espacoVersao,
                     meta: meta, em: now)
                 writes += try await checkinMove(id, atual.solicitacao, para: para, tolerancia: tolerancia, meta: meta, em: now)
+                writes += try await usoMoves([(atual.solicitacao, remarcada)], livre: admin, meta: meta, em: now)
                 do {
                     try await store.append(writes, receipt: caller.receipt)
                     return try Self.view(movida.reduce(state, Reserva.decider.evolve))
@@ -114,6 +115,62 @@ extension ReservasService {
             }
             guard !events.isEmpty else { continue }
             writes.append(StreamWrite(stream: stream, expected: .after(version), events: try Events.new(events, at: now, metadata: meta)))
+        }
+        return writes
+    }
+
+    /// The company pool's use of each moved booking, counted from now on in the month it moves
+    /// to (its unit's zone), in the move's append: one write per pool, at the version read, so a
+    /// booking spending the pool meanwhile makes the move decide again. A member's move into a
+    /// month where their cap leaves too little for it is a 409 `limite_do_mes` naming `inicio`;
+    /// the front desk's (`livre`) counts there whatever the cap, as it may move to a dearer time.
+    /// `naMovida` words an error for the move it concerns (its index in `movidas`).
+    func usoMoves(
+        _ movidas: [(solicitacao: Reserva.Solicitada, remarcada: Reserva.Remarcada)], livre: Bool, meta: EventMetadata, em now: Date,
+        naMovida: (Int, ServiceError) -> ServiceError = { $1 }
+    ) async throws -> [StreamWrite] {
+        var pools: [String: (state: Carteira.State, version: Int64, events: [Carteira.Event])] = [:]
+        for (indice, movida) in movidas.enumerated() {
+            guard let creditos = movida.solicitacao.creditos, creditos.daEmpresa != nil, let dia = movida.remarcada.dias.first else { continue }
+            let mes = CalendarioAnalitico.mes(dia)
+            let atual = try await precos.pool(creditos.titular, mes: mes, prefetched: nil)
+            // The pool it spent (a booking from before that was recorded: the member's company now).
+            guard let titular = creditos.empresa ?? atual?.titular else { continue }
+            var pool: (state: Carteira.State, version: Int64, events: [Carteira.Event])
+            if let lido = pools[titular] {
+                pool = lido
+            } else {
+                let (state, version) = try await precos.carteiras.load(StreamNames.creditos(titular))
+                pool = (state, version, [])
+            }
+            // Their cap in that company now; none once they left it (what they booked stays theirs).
+            let limite = livre ? nil : atual.flatMap { $0.titular == titular ? $0.uso.limite : nil }
+            let events: [Carteira.Event]
+            do throws(Carteira.Failure) {
+                events = try Carteira.decider.decide(
+                    .remarcarUso(titular: titular, reserva: movida.remarcada.reservaId.rawValue, mes: mes, limite: limite, em: now), pool.state)
+            } catch .limiteDoMes(let medida, let disponivel) {
+                let unidade = medida == .minutos ? "minutos" : "centavos"
+                throw naMovida(
+                    indice,
+                    ServiceError(
+                        .conflito, codigo: "limite_do_mes",
+                        mensagem: "o seu limite mensal nos créditos da empresa deixa só \(disponivel) \(unidade) em \(mes), menos do que esta "
+                            + "reserva usa: escolha um horário no mês em que ela está, ou cancele e reserve o novo horário",
+                        detalhes: ["campo": "inicio", "mes": mes, "disponivel": String(disponivel)]))
+            } catch {
+                throw naMovida(indice, ServiceError(error))
+            }
+            pool.state = events.reduce(pool.state, Carteira.decider.evolve)
+            pool.events += events
+            pools[titular] = pool
+        }
+        var writes: [StreamWrite] = []
+        for (titular, pool) in pools.sorted(by: { $0.key < $1.key }) where !pool.events.isEmpty {
+            writes.append(
+                StreamWrite(
+                    stream: StreamNames.creditos(titular), expected: .after(pool.version),
+                    events: try Events.new(pool.events, at: now, metadata: meta)))
         }
         return writes
     }

@@ -140,6 +140,9 @@ extension ReservasService {
                         throw naOcorrencia(movida.numero, movida.atual.intervalo, erro)
                     }
                 }
+                writes += try await usoMoves(
+                    movidas.map { ($0.atual.solicitacao, $0.remarcada) }, livre: admin, meta: meta, em: now,
+                    naMovida: { indice, erro in naOcorrencia(movidas[indice].numero, movidas[indice].atual.intervalo, erro) })
                 let serieStream = StreamNames.serie(dados.id)
                 let (serieState, serieVersion) = try await series.load(serieStream)
                 let registro: [SerieDeReservas.Event]

@@ -153,6 +153,12 @@ export function describeError(error) {
     // The two prices the server compared: the table's for each time, before discounts.
     return `O novo horário custa ${money(Number(novo))} pela tabela de preços, mais que os ${money(Number(atual))} do atual, e o valor da reserva não muda. Escolha um horário de mesmo preço, ou cancele esta reserva e reserve o novo horário.`;
   }
+  if (error.code === 'limite_do_mes' && /^\d{4}-\d{2}$/.test(String(error.detalhes?.mes ?? ''))) {
+    // A move into another month, where the cap the member's company set leaves no room for it.
+    const [ano, mes] = error.detalhes.mes.split('-').map(Number);
+    const quando = new Intl.DateTimeFormat('pt-BR', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(Date.UTC(ano, mes - 1, 1)));
+    return `O limite mensal que a sua empresa definiu para você nos créditos dela não tem espaço em ${quando} para esta reserva. Escolha um horário no mesmo mês, ou cancele esta reserva e reserve o novo horário.`;
+  }
   if (error.code === 'erro_interno' && error.requestId) {
     return `${friendly.erro_interno} Se continuar, informe à equipe o código ${error.requestId}.`;
   }
