@@ -369,6 +369,56 @@ struct EmpresasTests {
         }
     }
 
+    /// Ana (the scenario's member) manages a company whose pool holds 600 minutes of meeting
+    /// room from 1 December (the clock is moved there), paid; Bia joins it with a monthly cap.
+    static func poolDeEquipe(
+        _ harness: Harness, _ client: any TestClientProtocol, _ clock: ManualClock, minutosPorMes: Int
+    ) async throws
+        -> (cenario: Cenario, empresa: String, bia: String, biaId: String)
+    {
+        let cenario = try await Cenario.make(harness, client)
+        let ana = try await EmpresasTests().id(client, cenario.membro)
+        let criada = try await client.json(.post, "/api/admin/empresas", corpo(gestor: ana), token: cenario.admin)
+        let empresa = try #require(criada.object["empresaId"] as? String)
+        let convite = try await client.json(.post, "/api/empresas/\(empresa)/convites", #"{"email":"bia@example.com"}"#, token: cenario.membro)
+        let link = String(try #require(convite.object["link"] as? String).dropFirst("/convite/".count))
+        #expect(try await client.register("bia@example.com").status == .created)
+        let bia = try await client.token("bia@example.com")
+        #expect(try await client.json(.post, "/api/convites/\(link)/aceite", "", token: bia).status == .ok)
+        let biaId = try await EmpresasTests().id(client, bia)
+        let limitada = try await client.json(
+            .put, "/api/empresas/\(empresa)/integrantes/\(biaId)/limite", #"{"minutosPorMes":\#(minutosPorMes)}"#, token: cenario.membro)
+        #expect(limitada.status == .ok, "\(String(buffer: limitada.body))")
+        let plano = try await client.json(
+            .post, "/api/admin/planos",
+            #"{"nome":"Equipe","periodicidade":"mensal","valorCentavos":20000,"horasMinutos":600,"tiposDasHoras":["sala_reuniao"]}"#,
+            token: cenario.admin)
+        let equipe = try #require(plano.object["planoId"] as? String)
+        let assinada = try await client.json(
+            .post, "/api/empresas/\(empresa)/assinatura", #"{"planoId":"\#(equipe)","metodo":"boleto","inicio":"2026-12-01","assentos":1}"#,
+            token: cenario.membro)
+        #expect(assinada.status == .created, "\(String(buffer: assinada.body))")
+        clock.set(try Date("2026-12-01T08:00:00-03:00", strategy: .iso8601))
+        #expect(try await harness.backend.negocio.assinaturas.renovarAssinaturas() == 1)
+        await harness.backend.settle()
+        #expect(try await client.json(.post, "/api/empresas/\(empresa)/assinatura/ciclos/1/pagamento", "", token: cenario.admin).status == .ok)
+        return (cenario, empresa, bia, biaId)
+    }
+
+    /// `pessoa`'s use of the company's pool in each of `meses`.
+    static func uso(
+        _ client: any TestClientProtocol, _ empresa: String, _ pessoa: String, _ meses: [String], token: String
+    ) async throws
+        -> [Int?]
+    {
+        var minutos: [Int?] = []
+        for mes in meses {
+            let r = try await client.json(.get, "/api/empresas/\(empresa)/uso?mes=\(mes)", token: token)
+            minutos.append((r.object["pessoas"] as? [[String: Any]])?.first { $0["usuarioId"] as? String == pessoa }?["minutos"] as? Int)
+        }
+        return minutos
+    }
+
     @Test(
         "a booking paid from the company's pool, moved to another month, counts in that month's cap: the month it left has room again; a member's move into a month without room is a 409 that changes nothing; the desk's is counted there; a cancellation gives it back from the new month"
     )
@@ -377,33 +427,7 @@ struct EmpresasTests {
         let harness = try await Harness.make(clock: clock)
         defer { harness.removeFiles() }
         try await harness.test { client in
-            let cenario = try await Cenario.make(harness, client)
-            let ana = try await id(client, cenario.membro)
-            let criada = try await client.json(.post, "/api/admin/empresas", Self.corpo(gestor: ana), token: cenario.admin)
-            let empresa = try #require(criada.object["empresaId"] as? String)
-            let convite = try await client.json(.post, "/api/empresas/\(empresa)/convites", #"{"email":"bia@example.com"}"#, token: cenario.membro)
-            let link = String(try #require(convite.object["link"] as? String).dropFirst("/convite/".count))
-            #expect(try await client.register("bia@example.com").status == .created)
-            let bia = try await client.token("bia@example.com")
-            #expect(try await client.json(.post, "/api/convites/\(link)/aceite", "", token: bia).status == .ok)
-            let biaId = try await id(client, bia)
-            let limitada = try await client.json(
-                .put, "/api/empresas/\(empresa)/integrantes/\(biaId)/limite", #"{"minutosPorMes":60}"#, token: cenario.membro)
-            #expect(limitada.status == .ok, "\(String(buffer: limitada.body))")
-            let plano = try await client.json(
-                .post, "/api/admin/planos",
-                #"{"nome":"Equipe","periodicidade":"mensal","valorCentavos":20000,"horasMinutos":600,"tiposDasHoras":["sala_reuniao"]}"#,
-                token: cenario.admin)
-            let equipe = try #require(plano.object["planoId"] as? String)
-            let assinada = try await client.json(
-                .post, "/api/empresas/\(empresa)/assinatura", #"{"planoId":"\#(equipe)","metodo":"boleto","inicio":"2026-12-01","assentos":1}"#,
-                token: cenario.membro)
-            #expect(assinada.status == .created, "\(String(buffer: assinada.body))")
-            clock.set(try Date("2026-12-01T08:00:00-03:00", strategy: .iso8601))
-            #expect(try await harness.backend.negocio.assinaturas.renovarAssinaturas() == 1)
-            await harness.backend.settle()
-            #expect(try await client.json(.post, "/api/empresas/\(empresa)/assinatura/ciclos/1/pagamento", "", token: cenario.admin).status == .ok)
-
+            let (cenario, empresa, bia, biaId) = try await Self.poolDeEquipe(harness, client, clock, minutosPorMes: 60)
             func reservar(_ inicio: String, _ fim: String) async throws -> String {
                 let r = try await client.json(
                     .post, "/api/reservas", #"{"espacoId":"\#(cenario.sala)","inicio":"\#(inicio)","fim":"\#(fim)","totalEsperado":0}"#, token: bia)
@@ -421,14 +445,7 @@ struct EmpresasTests {
                 try await client.json(.post, "/api/reservas/\(reserva)/remarcacao", #"{"inicio":"\#(inicio)","fim":"\#(fim)"}"#, token: token)
             }
             /// Bia's use of the pool in December and in January.
-            func uso() async throws -> [Int?] {
-                var minutos: [Int?] = []
-                for mes in ["2026-12", "2027-01"] {
-                    let r = try await client.json(.get, "/api/empresas/\(empresa)/uso?mes=\(mes)", token: cenario.membro)
-                    minutos.append((r.object["pessoas"] as? [[String: Any]])?.first { $0["usuarioId"] as? String == biaId }?["minutos"] as? Int)
-                }
-                return minutos
-            }
+            func uso() async throws -> [Int?] { try await Self.uso(client, empresa, biaId, ["2026-12", "2027-01"], token: cenario.membro) }
             /// The events of the booking's and the pool's streams.
             func escritos(_ reserva: String) async throws -> Int {
                 try await harness.allEvents().filter { ["reserva-\(reserva)", "creditos-empresa-\(empresa)"].contains($0.stream.rawValue) }.count
@@ -471,6 +488,49 @@ struct EmpresasTests {
                 .map { try $0.decode(Carteira.UsoRemarcado.self) }
             #expect(
                 remarcados.map { [$0.de, $0.para] } == [["2026-12", "2027-01"], ["2026-12", "2027-01"]] && remarcados.allSatisfy { $0.minutos == 60 })
+        }
+    }
+
+    @Test(
+        "a series paid from the company's pool moved so that one booking changes month: that one counts in the new month; a member's move is refused whole when that month's cap has no room, the desk's is not"
+    )
+    func pooled_use_follows_a_series_move_across_months() async throws {
+        let clock = ManualClock(segundaDeManha)
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let (cenario, empresa, bia, biaId) = try await Self.poolDeEquipe(harness, client, clock, minutosPorMes: 180)
+            func uso() async throws -> [Int?] { try await Self.uso(client, empresa, biaId, ["2026-12", "2027-01"], token: cenario.membro) }
+            // Three Thursdays at 10:00 (17, 24 and 31 December), paid from the pool.
+            let criada = try await client.json(
+                .post, "/api/reservas/series",
+                #"{"espacoId":"\#(cenario.sala)","inicio":"2026-12-17T10:00:00-03:00","fim":"2026-12-17T11:00:00-03:00","frequencia":"semanal","ocorrencias":3}"#,
+                token: bia)
+            #expect(criada.status == .created, "\(String(buffer: criada.body))")
+            let serie = try #require(criada.object["id"] as? String)
+            let reservas = (criada.object["ocorrencias"] as? [[String: Any]] ?? []).compactMap { $0["reservaId"] as? String }
+            #expect(reservas.count == 3)
+            for reserva in reservas { _ = try await client.reserva(reserva, token: bia, status: "confirmada") }
+            // Two and a half hours of January booked already: 30 minutes of her cap left there.
+            let janeiro = try await client.json(
+                .post, "/api/reservas",
+                #"{"espacoId":"\#(cenario.sala)","inicio":"2027-01-04T08:00:00-03:00","fim":"2027-01-04T10:30:00-03:00","totalEsperado":0}"#,
+                token: bia)
+            #expect(janeiro.status == .created, "\(String(buffer: janeiro.body))")
+            #expect(try await uso() == [180, 150])
+
+            // A day later, from the first on: the third would be 1 January, where 60 minutes do not fit.
+            let corpo = #"{"aPartirDe":1,"inicio":"2026-12-18T10:00:00-03:00","fim":"2026-12-18T11:00:00-03:00"}"#
+            let recusada = try await client.json(.post, "/api/reservas/series/\(serie)/remarcacao", corpo, token: bia)
+            #expect(recusada.status == .conflict && recusada.erro == "limite_do_mes", "\(String(buffer: recusada.body))")
+            #expect(recusada.object["mensagem"] as? String ?? "" != "", "\(String(buffer: recusada.body))")
+            #expect(try await uso() == [180, 150])
+            let pelaRecepcao = try await client.json(.post, "/api/reservas/series/\(serie)/remarcacao", corpo, token: cenario.admin)
+            #expect(pelaRecepcao.status == .ok, "\(String(buffer: pelaRecepcao.body))")
+            #expect(try await uso() == [120, 210])
+            let remarcados = try await harness.allEvents().filter { $0.type == Carteira.Catalogo.usoRemarcado.type }
+                .map { try $0.decode(Carteira.UsoRemarcado.self) }
+            #expect(remarcados.map { [$0.reservaId.lowercasedString, $0.de, $0.para] } == [[reservas[2].lowercased(), "2026-12", "2027-01"]])
         }
     }
 }
