@@ -167,6 +167,40 @@ def test_a_member_books_a_weekly_series_and_cancels_the_rest_of_it(browser, serv
     phone.step("aviso-celular")
 
 
+def test_a_member_books_a_series_with_a_coupon_of_two_uses(browser, server):
+    """On a phone, the coupon typed for the slot goes with the series: "Repetir" says it counts
+    once per occurrence while it has uses, and of three Tuesdays with a coupon of two uses the
+    first two are 10 % off and the third at its price."""
+    sufixo = uuid.uuid4().hex[:4]
+    _, sala = meeting_room(server, f"Sala Cupom {sufixo}")
+    codigo = f"SERIE{sufixo.upper()}"
+    agora = datetime.now(SP).replace(microsecond=0)
+    api(server, "POST", "/api/admin/cupons", {
+        "codigo": codigo, "desconto": {"tipo": "percentual", "bp": 1000}, "maxUsos": 2,
+        "validoDe": (agora - timedelta(days=1)).isoformat(), "validoAte": (agora + timedelta(days=60)).isoformat(),
+    }, token(server, server.admin))
+    primeiro = (agora + timedelta(days=2)).replace(hour=10, minute=0, second=0)
+
+    ui = browser(size=(390, 844), mobile=True)
+    open_signed_in(ui, server, server.member, f"/espacos/{sala}?data={primeiro.date().isoformat()}&de=10:00&ate=11:00&cupom={codigo}")
+    ui.wait_text("R$ 54,00", ".quote")
+    ui.choose("Repetir", "Toda semana")
+    quote = ui.wait_text("cupom vale para cada ocorrência enquanto tiver usos", ".quote")
+    ui.fill("Quantas vezes, contando esta", "3")
+    ui.fill("Token do cartão", "tok_visa")
+    ui.scroll(quote.find_element(By.XPATH, ".//*[contains(text(), 'cupom vale para cada')]"))
+    ui.step("serie-com-cupom")
+    ui.click("Reservar a série", ".quote")
+    result = ui.wait_text("Série reservada!", ".result")
+    rows = result.find_elements(By.CSS_SELECTOR, "tbody tr")
+    assert [("R$ 54,00" in r.text, "R$ 60,00" in r.text) for r in rows] == [(True, False), (True, False), (False, True)], [r.text for r in rows]
+    assert "R$ 168,00" in result.text, result.text
+    ui.scroll(result)
+    ui.step("serie-com-cupom-reservada")
+    usos = api(server, "GET", f"/api/admin/cupons/{codigo}", token=token(server, server.admin))
+    assert usos["usos"] == 2, usos
+
+
 def test_a_member_moves_the_rest_of_a_series_together(browser, server):
     """"Mudar horário" on an occurrence of a series offers "Mudar também as próximas reservas da
     série": with it ticked, the second of three weekly bookings moves to the next day at 16:00 and

@@ -362,6 +362,10 @@ extension OpenAPI {
                         "description":
                             "a série para outra pessoa, como uma reserva para ela: alguém da empresa que você gere (ou qualquer membro, para um operador); 403 fora disso, 422 se a pessoa não existe"
                     ]) { $1 },
+                    "cupom": text.merging([
+                        "description":
+                            "um cupom para cada ocorrência, um uso cada, enquanto tiver usos; depois, as demais pelo seu próprio preço. 422 em `cupom` se a série não pode usá-lo (não existe, desativado, fora da validade, esgotado)"
+                    ]) { $1 },
                 ], required: ["espacoId", "inicio", "fim", "frequencia", "ocorrencias"]),
             "Serie": object(
                 [

@@ -623,4 +623,55 @@ struct SeriesTests {
             #expect(try await client.json(.get, "/api/creditos", token: cenario.membro).object["minutos"] as? Int == 0)
         }
     }
+
+    @Test(
+        "a series with a coupon: each occurrence uses it while it has uses, the rest at their own price; a coupon the series cannot use at all is a 422 naming cupom that books nothing; a cancelled occurrence gives its use back"
+    )
+    func a_series_with_a_coupon() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let criado = try await client.json(
+                .post, "/api/admin/cupons",
+                #"{"codigo":"EQUIPE","desconto":{"tipo":"percentual","bp":1000},"validoDe":"2026-11-01T00:00:00Z","validoAte":"2027-01-01T00:00:00Z","maxUsos":2}"#,
+                token: cenario.admin)
+            #expect(criado.status == .created, "\(String(buffer: criado.body))")
+            let (inicio, fim) = ("2026-11-24T10:00:00-03:00", "2026-11-24T11:00:00-03:00")
+            func comCupom(_ codigo: String) -> String { String(serie(cenario.sala, inicio, fim).dropLast()) + #","cupom":"\#(codigo)"}"# }
+            func escritos() async throws -> Int {
+                try await harness.allEvents().filter { ["serie", "reserva", "cupom"].contains($0.stream.category) }.count
+            }
+            // A coupon that does not exist: the series is refused whole, nothing written.
+            let antes = try await escritos()
+            let inexistente = try await client.json(.post, "/api/reservas/series", comCupom("NATAL"), token: cenario.membro)
+            #expect(inexistente.status == .unprocessableContent, "\(String(buffer: inexistente.body))")
+            #expect((inexistente.object["detalhes"] as? [String: Any])?["campo"] as? String == "cupom")
+            #expect(try await escritos() == antes)
+
+            // Four Tuesdays by card with a coupon of two uses: the first two 10 % off, the others at their price.
+            let criada = try await client.json(.post, "/api/reservas/series", comCupom("equipe"), token: cenario.membro)
+            #expect(criada.status == .created, "\(String(buffer: criada.body))")
+            let ocorrencias = try #require(criada.object["ocorrencias"] as? [[String: Any]])
+            #expect(ocorrencias.map { $0["total"] as? Int } == [4_500, 4_500, 5_000, 5_000], "\(ocorrencias)")
+            let reservas = ocorrencias.compactMap { $0["reservaId"] as? String }
+            for reserva in reservas { _ = try await client.reserva(reserva, token: cenario.membro, status: "confirmada") }
+            let usos = try await client.json(.get, "/api/admin/cupons/EQUIPE", token: cenario.admin)
+            #expect(usos.object["usos"] as? Int == 2, "\(String(buffer: usos.body))")
+
+            // Used up: another series with it is refused whole.
+            let outra = try await client.json(
+                .post, "/api/reservas/series",
+                String(serie(cenario.sala, "2026-11-25T10:00:00-03:00", "2026-11-25T11:00:00-03:00").dropLast()) + #","cupom":"EQUIPE"}"#,
+                token: cenario.membro)
+            #expect(outra.status == .unprocessableContent, "\(String(buffer: outra.body))")
+            #expect((outra.object["detalhes"] as? [String: Any])?["campo"] as? String == "cupom")
+
+            // The first occurrence cancelled: its use comes back.
+            let cancelada = try await client.json(.post, "/api/reservas/\(reservas[0])/cancelamento", #"{"motivo":"feriado"}"#, token: cenario.membro)
+            #expect(cancelada.status == .ok, "\(String(buffer: cancelada.body))")
+            let depois = try await client.json(.get, "/api/admin/cupons/EQUIPE", token: cenario.admin)
+            #expect(depois.object["usos"] as? Int == 1, "\(String(buffer: depois.body))")
+        }
+    }
 }

@@ -59,6 +59,11 @@ extension ReservasService {
         /// A series for someone else, as a booking for them (``PedidoDeReserva/paraUsuarioId``):
         /// its bookings, prices, credits and notice are theirs.
         public let paraUsuarioId: String?
+        /// A coupon for each occurrence, one use each, while it has uses: once it runs out (or
+        /// is deactivated meanwhile) the rest are booked at their own price. One the series
+        /// could not use at all (unknown, inactive, outside its validity, used up) is a 422
+        /// naming `cupom`, and nothing is booked.
+        public let cupom: String?
     }
 
     var series: AggregateStore<SerieDeReservas.Command, SerieDeReservas.State, SerieDeReservas.Event, SerieDeReservas.Failure> {
@@ -136,15 +141,27 @@ extension ReservasService {
             caller.receipt?.markReplayed(try await store.readStream(stream, from: 1, limit: 64))
             return try await view(dados)
         }
+        let cupom = pedido.cupom.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+        if let cupom {
+            // The coupon as the first occurrence would use it now; what else its quote says (the
+            // slot's length, the space's table) is for each occurrence's booking to answer.
+            do {
+                _ = try await precos.quote(espacoId, intervalo: primeira, cupom: cupom, plano: nil, em: clock.now)
+            } catch let erro as ServiceError where erro.detalhes["campo"] == "cupom" {
+                throw erro
+            } catch is ServiceError {}
+        }
         let intervalos = SerieDeReservas.ocorrencias(primeira: primeira, frequencia: frequencia, quantidade: pedido.ocorrencias, fuso: unidade.fuso)
         var ocorrencias: [SerieDeReservas.Ocorrencia] = []
         var reservas: [Int: ReservaView] = [:]
         for (indice, intervalo) in intervalos.enumerated() {
             let numero = indice + 1
             // Without a card, an occurrence is booked only when nothing is left to pay.
-            let ocorrencia = PedidoDeReserva(
-                espacoId: espacoId.description, inicio: intervalo.start, fim: intervalo.end, cupom: nil, pagamento: pedido.pagamento,
-                totalEsperado: pedido.pagamento == nil ? 0 : nil, paraUsuarioId: nil)
+            func ocorrencia(cupom: String?) -> PedidoDeReserva {
+                PedidoDeReserva(
+                    espacoId: espacoId.description, inicio: intervalo.start, fim: intervalo.end, cupom: cupom, pagamento: pedido.pagamento,
+                    totalEsperado: pedido.pagamento == nil ? 0 : nil, paraUsuarioId: nil)
+            }
             // Its own receipt: an occurrence a resumed series finds booked does not make the answer a replay.
             let recibo = caller.receipt.map { _ in WriteReceipt() }
             defer { if let recibo { caller.receipt?.merge(recibo) } }
@@ -152,7 +169,15 @@ extension ReservasService {
                 requestId: caller.requestId, usuario: caller.usuario, papel: caller.papel, idempotencyKey: "serie:\(id):\(numero)",
                 plano: caller.plano, receipt: recibo)
             do {
-                let reserva = try await solicitar(ocorrencia, usuario: dono, caller: quem, serie: Reserva.NaSerie(serieId: id, numero: numero))
+                let naSerie = Reserva.NaSerie(serieId: id, numero: numero)
+                let reserva: ReservaView
+                do {
+                    reserva = try await solicitar(ocorrencia(cupom: cupom), usuario: dono, caller: quem, serie: naSerie)
+                } catch let erro as ServiceError where cupom != nil && erro.detalhes["campo"] == "cupom" {
+                    // Its last use went to an earlier occurrence (or someone else's booking), or
+                    // it was deactivated meanwhile: this one and the rest at their own price.
+                    reserva = try await solicitar(ocorrencia(cupom: nil), usuario: dono, caller: quem, serie: naSerie)
+                }
                 reservas[numero] = reserva
                 ocorrencias.append(SerieDeReservas.Ocorrencia(numero: numero, intervalo: intervalo, reservaId: Reserva.ID(reserva.id), recusa: nil))
             } catch let erro as ServiceError where Self.recusaDaOcorrencia(erro) {

@@ -528,7 +528,7 @@ function screen(container, body, item, { query, setQuery, signal }) {
         token.hidden = !repetir.value();
         button.textContent = repetir.value() ? reservarSerie : label;
         aviso.textContent = repetir.value()
-          ? `Cada ocorrência é reservada pelo seu próprio preço: as que os créditos ou descontos não cobrirem inteiras vão para o cartão${pedido.cupom ? '; o cupom vale só para uma reserva avulsa' : ''}.`
+          ? `Cada ocorrência é reservada pelo seu próprio preço: as que os créditos ou descontos não cobrirem inteiras vão para o cartão${pedido.cupom ? '; o cupom vale para cada ocorrência enquanto tiver usos' : ''}.`
           : '';
       };
       form.addEventListener('change', sync);
@@ -585,7 +585,7 @@ function screen(container, body, item, { query, setQuery, signal }) {
         ? 'Numa série, cada reserva é registrada como paga aqui na recepção quando é feita, pelo seu próprio preço (receba o total das reservadas)'
         : 'Numa série, cada reserva é cobrada no cartão quando é feita, pelo seu próprio preço (horário de pico e fim de semana podem mudá-lo)';
       note.textContent = serie
-        ? `${cada}; PIX e boleto, só numa reserva avulsa.${pedido.cupom ? ' O cupom vale só para uma reserva avulsa.' : ''}`
+        ? `${cada}; PIX e boleto, só numa reserva avulsa.${pedido.cupom ? ' O cupom vale para cada ocorrência enquanto tiver usos (um uso cada); as demais, pelo seu próprio preço.' : ''}`
         : notes[chosen] ?? '';
       button.textContent = serie ? reservarSerie : reservar;
     };
@@ -624,10 +624,11 @@ function screen(container, body, item, { query, setQuery, signal }) {
     boleto.closest('.checkbox').append(h('span', { class: 'small' }, ' (só para reservas a partir de 2 dias)'));
   }
 
-  /** The body of a series from a booking's: the same space, first slot and person (no coupon, no expected total). */
+  /** The body of a series from a booking's: the same space, first slot, person and coupon (no expected total). */
   function serieDe(pedido) {
     const serie = { espacoId: pedido.espacoId, inicio: pedido.inicio, fim: pedido.fim };
     if (pedido.paraUsuarioId) serie.paraUsuarioId = pedido.paraUsuarioId;
+    if (pedido.cupom) serie.cupom = pedido.cupom;
     return serie;
   }
 
