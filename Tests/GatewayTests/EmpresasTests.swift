@@ -239,18 +239,7 @@ struct EmpresasTests {
                 #expect(daEmpresa["papel"] as? String == papel && daEmpresa["limiteMensal"] as? String == limite, "\(daEmpresa)")
             }
             // Three hours of meeting room a month for the company, from 1 December.
-            let plano = try await client.json(
-                .post, "/api/admin/planos",
-                #"{"nome":"Equipe","periodicidade":"mensal","valorCentavos":20000,"horasMinutos":180,"tiposDasHoras":["sala_reuniao"]}"#,
-                token: cenario.admin)
-            let equipe = try #require(plano.object["planoId"] as? String)
-            let assinada = try await client.json(
-                .post, "/api/empresas/\(empresa)/assinatura", #"{"planoId":"\#(equipe)","metodo":"boleto","inicio":"2026-12-01","assentos":1}"#,
-                token: cenario.membro)
-            #expect(assinada.status == .created, "\(String(buffer: assinada.body))")
-            clock.set(try Date("2026-12-01T08:00:00-03:00", strategy: .iso8601))
-            #expect(try await harness.backend.negocio.assinaturas.renovarAssinaturas() == 1)
-            await harness.backend.settle()  // the timer's grant, which no request waits for
+            try await Self.equipe(harness, client, clock, cenario, empresa, minutos: 180)
             #expect(try await client.json(.get, "/api/empresas/\(empresa)/creditos", token: cenario.membro).object["minutos"] as? Int == 180)
             // Paid by transfer: an operator records it (a manager may not).
             let baixa = "/api/empresas/\(empresa)/assinatura/ciclos/1/pagamento"
@@ -389,9 +378,20 @@ struct EmpresasTests {
         let limitada = try await client.json(
             .put, "/api/empresas/\(empresa)/integrantes/\(biaId)/limite", #"{"minutosPorMes":\#(minutosPorMes)}"#, token: cenario.membro)
         #expect(limitada.status == .ok, "\(String(buffer: limitada.body))")
+        try await equipe(harness, client, clock, cenario, empresa, minutos: 600)
+        #expect(try await client.json(.post, "/api/empresas/\(empresa)/assinatura/ciclos/1/pagamento", "", token: cenario.admin).status == .ok)
+        return (cenario, empresa, bia, biaId)
+    }
+
+    /// The company (its manager: the scenario's member) subscribes to a plan of `minutos` of
+    /// meeting room a month from 1 December, by boleto; the clock moves there and the cycle's
+    /// credits are granted (the timer's grant, which no request waits for).
+    static func equipe(
+        _ harness: Harness, _ client: any TestClientProtocol, _ clock: ManualClock, _ cenario: Cenario, _ empresa: String, minutos: Int
+    ) async throws {
         let plano = try await client.json(
             .post, "/api/admin/planos",
-            #"{"nome":"Equipe","periodicidade":"mensal","valorCentavos":20000,"horasMinutos":600,"tiposDasHoras":["sala_reuniao"]}"#,
+            #"{"nome":"Equipe","periodicidade":"mensal","valorCentavos":20000,"horasMinutos":\#(minutos),"tiposDasHoras":["sala_reuniao"]}"#,
             token: cenario.admin)
         let equipe = try #require(plano.object["planoId"] as? String)
         let assinada = try await client.json(
@@ -401,8 +401,6 @@ struct EmpresasTests {
         clock.set(try Date("2026-12-01T08:00:00-03:00", strategy: .iso8601))
         #expect(try await harness.backend.negocio.assinaturas.renovarAssinaturas() == 1)
         await harness.backend.settle()
-        #expect(try await client.json(.post, "/api/empresas/\(empresa)/assinatura/ciclos/1/pagamento", "", token: cenario.admin).status == .ok)
-        return (cenario, empresa, bia, biaId)
     }
 
     /// `pessoa`'s use of the company's pool in each of `meses`.
