@@ -3,8 +3,9 @@ import EventStore
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
-import Services
 import Testing
+
+@testable import Services
 
 /// Recurring bookings: one request books the same slot week after week, each occurrence an
 /// ordinary booking (its own slot, price, charge and cancellation); an occurrence the space
@@ -672,6 +673,42 @@ struct SeriesTests {
             #expect(cancelada.status == .ok, "\(String(buffer: cancelada.body))")
             let depois = try await client.json(.get, "/api/admin/cupons/EQUIPE", token: cenario.admin)
             #expect(depois.object["usos"] as? Int == 1, "\(String(buffer: depois.body))")
+        }
+    }
+
+    @Test(
+        "a series with a coupon resumed under its key after a failure half way, whose first bookings used the coupon up, keeps them and books the rest at their price"
+    )
+    func a_resumed_series_with_its_coupon_used_up_by_itself() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let criado = try await client.json(
+                .post, "/api/admin/cupons",
+                #"{"codigo":"EQUIPE","desconto":{"tipo":"percentual","bp":1000},"validoDe":"2026-11-01T00:00:00Z","validoAte":"2027-01-01T00:00:00Z","maxUsos":2}"#,
+                token: cenario.admin)
+            #expect(criado.status == .created, "\(String(buffer: criado.body))")
+            let membro = try #require(try await client.json(.get, "/api/auth/me", token: cenario.membro).object["id"] as? String)
+            // The first request booked the first two Tuesdays with the coupon (its two uses), then its process died.
+            let serieId = SerieDeReservas.ID(Events.derivedId("serie", "\(membro)|serie-cupom"))
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            for (numero, dia) in [(1, "2026-11-24"), (2, "2026-12-01")] {
+                let corpo = pedido(cenario.sala, "\(dia)T10:00:00-03:00", "\(dia)T11:00:00-03:00", cupom: "EQUIPE", cartao: "tok_visa")
+                let feita = try await harness.backend.reservas.solicitar(
+                    try decoder.decode(ReservasService.PedidoDeReserva.self, from: Data(corpo.utf8)), usuario: membro,
+                    caller: Caller(requestId: "primeira", usuario: membro, papel: "membro", idempotencyKey: "serie:\(serieId):\(numero)"),
+                    serie: Reserva.NaSerie(serieId: serieId, numero: numero))
+                #expect(feita.total.centavos == 4_500)
+            }
+            // Sent again with its key: the coupon is used up, by the series itself.
+            let corpo = String(serie(cenario.sala, "2026-11-24T10:00:00-03:00", "2026-11-24T11:00:00-03:00").dropLast()) + #","cupom":"EQUIPE"}"#
+            let retomada = try await client.json(.post, "/api/reservas/series", corpo, token: cenario.membro, headers: [Self.chave: "serie-cupom"])
+            #expect(retomada.status == .created, "\(String(buffer: retomada.body))")
+            #expect(retomada.object["id"] as? String == "\(serieId)")
+            let ocorrencias = retomada.object["ocorrencias"] as? [[String: Any]] ?? []
+            #expect(ocorrencias.map { $0["total"] as? Int } == [4_500, 4_500, 5_000, 5_000], "\(ocorrencias)")
         }
     }
 }

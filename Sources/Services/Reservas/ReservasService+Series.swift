@@ -148,7 +148,10 @@ extension ReservasService {
             do {
                 _ = try await precos.quote(espacoId, intervalo: primeira, cupom: cupom, plano: nil, em: clock.now)
             } catch let erro as ServiceError where erro.detalhes["campo"] == "cupom" {
-                throw erro
+                // Unless this is the series resumed after a failure half way, whose first
+                // bookings may have used it up themselves: they, and the rest, answer then.
+                let primeiraReserva = Reserva.ID(Events.derivedId("reserva", "serie:\(id):1"))
+                if try await store.streamVersion(StreamNames.reserva(primeiraReserva)) == 0 { throw erro }
             } catch is ServiceError {}
         }
         let intervalos = SerieDeReservas.ocorrencias(primeira: primeira, frequencia: frequencia, quantidade: pedido.ocorrencias, fuso: unidade.fuso)
