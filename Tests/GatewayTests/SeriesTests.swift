@@ -15,6 +15,15 @@ import Testing
 struct SeriesTests {
     static let chave: HTTPField.Name = .init("Idempotency-Key")!
 
+    /// EQUIPE: 10 % off, two uses, valid through 2026.
+    static func cupomDeDoisUsos(_ client: any TestClientProtocol, _ cenario: Cenario) async throws {
+        let criado = try await client.json(
+            .post, "/api/admin/cupons",
+            #"{"codigo":"EQUIPE","desconto":{"tipo":"percentual","bp":1000},"validoDe":"2026-11-01T00:00:00Z","validoAte":"2027-01-01T00:00:00Z","maxUsos":2}"#,
+            token: cenario.admin)
+        #expect(criado.status == .created, "\(String(buffer: criado.body))")
+    }
+
     func serie(
         _ espaco: String, _ inicio: String, _ fim: String, frequencia: String = "semanal", ocorrencias: Int = 4, cartao: String? = "tok_visa",
         pagamento: String? = nil
@@ -633,11 +642,7 @@ struct SeriesTests {
         defer { harness.removeFiles() }
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
-            let criado = try await client.json(
-                .post, "/api/admin/cupons",
-                #"{"codigo":"EQUIPE","desconto":{"tipo":"percentual","bp":1000},"validoDe":"2026-11-01T00:00:00Z","validoAte":"2027-01-01T00:00:00Z","maxUsos":2}"#,
-                token: cenario.admin)
-            #expect(criado.status == .created, "\(String(buffer: criado.body))")
+            try await Self.cupomDeDoisUsos(client, cenario)
             let (inicio, fim) = ("2026-11-24T10:00:00-03:00", "2026-11-24T11:00:00-03:00")
             func comCupom(_ codigo: String) -> String { String(serie(cenario.sala, inicio, fim).dropLast()) + #","cupom":"\#(codigo)"}"# }
             func escritos() async throws -> Int {
@@ -684,11 +689,7 @@ struct SeriesTests {
         defer { harness.removeFiles() }
         try await harness.test { client in
             let cenario = try await Cenario.make(harness, client)
-            let criado = try await client.json(
-                .post, "/api/admin/cupons",
-                #"{"codigo":"EQUIPE","desconto":{"tipo":"percentual","bp":1000},"validoDe":"2026-11-01T00:00:00Z","validoAte":"2027-01-01T00:00:00Z","maxUsos":2}"#,
-                token: cenario.admin)
-            #expect(criado.status == .created, "\(String(buffer: criado.body))")
+            try await Self.cupomDeDoisUsos(client, cenario)
             let membro = try #require(try await client.json(.get, "/api/auth/me", token: cenario.membro).object["id"] as? String)
             // The first request booked the first two Tuesdays with the coupon (its two uses), then its process died.
             let serieId = SerieDeReservas.ID(Events.derivedId("serie", "\(membro)|serie-cupom"))
