@@ -133,6 +133,10 @@ extension ReservasService {
         for (indice, movida) in movidas.enumerated() {
             guard let creditos = movida.solicitacao.creditos, creditos.daEmpresa != nil, let dia = movida.remarcada.dias.first else { continue }
             let mes = CalendarioAnalitico.mes(dia)
+            // Within its month (most moves) its use stays where it is: nothing to read. (Its use
+            // follows each move since session 95, so it counts in the month of the time it
+            // leaves; one moved across months before that keeps the month it was booked for.)
+            if let antes = movida.remarcada.diasAnteriores.first, CalendarioAnalitico.mes(antes) == mes { continue }
             let atual = try await precos.pool(creditos.titular, mes: mes, prefetched: nil)
             // The pool it spent (a booking from before that was recorded: the member's company now).
             guard let titular = creditos.empresa ?? atual?.titular else { continue }
