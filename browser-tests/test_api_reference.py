@@ -79,7 +79,10 @@ def test_the_api_reference_groups_documents_and_tries_the_operations(browser, se
     espacos = open_operation(ui, "GET /api/espacos")
     assert "Pública" in espacos.text
     assert "sala_reuniao" in espacos.find_element(By.CSS_SELECTOR, ".esquema").text
+    # Narrowed to the demo room's amenity too: the other files' meeting rooms on this server would
+    # otherwise make the page longer than the reference shows whole.
     ui.choose("tipo", "sala_reuniao", within=espacos)
+    ui.fill("comodidade", "videoconferência", within=espacos)
     text = send(ui, espacos, 200)
     assert "X-Request-Id" in text
     nomes = [e["espaco"]["nome"] for e in answer_json(espacos)["itens"]]
@@ -153,7 +156,9 @@ def test_the_api_reference_on_a_phone_with_a_pasted_token(browser, server):
 
     ui.fill("Token (Bearer)", token(server, server.member))
     text = send(ui, details, 200)
-    assert "itens" in answer_json(details), text
+    # The member's own page of bookings grows with the other files, and the reference cuts a long
+    # answer: the items are counted in the text, not parsed.
+    assert details.find_element(By.CSS_SELECTOR, ".resposta pre.json").text.count('"itens": [') == 1, text
     ui.step("celular: token colado, 200")
 
     # A path parameter left empty is asked for before anything is sent.
