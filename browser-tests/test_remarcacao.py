@@ -34,7 +34,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from journeys import api, book, eventually, member, open_signed_in, quote_and_book, room, slot, token, unit
+from journeys import api, book, eventually, member, open_signed_in, quote_and_book, room, session, slot, token, unit
 
 SP = ZoneInfo("America/Sao_Paulo")
 CARTAO = {"metodo": "cartao", "cartaoToken": "tok_visa"}
@@ -284,3 +284,67 @@ def test_a_member_is_offered_the_move_only_where_it_can_be_done(browser, server)
         panel(ui).find_element(By.CSS_SELECTOR, "input[type=date]").send_keys(Keys.ESCAPE)
         ui.wait(lambda d: not d.find_elements(By.CSS_SELECTOR, ".remarcacao"), "Esc left the panel open")
         assert focused(ui)["acao"] == "mudar-horario" and focused(ui)["reserva"] == paga["id"], focused(ui)
+
+
+MESES = ["janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro", "novembro", "dezembro"]
+
+
+def dia_do_mes(meses: int, dia: int, hora: int) -> datetime:
+    """`dia` at `hora` (São Paulo) of the month `meses` months after this one."""
+    hoje = datetime.now(SP)
+    ano, mes = divmod(hoje.month - 1 + meses, 12)
+    return datetime(hoje.year + ano, mes + 1, dia, hora, tzinfo=SP)
+
+
+def test_a_member_cannot_move_a_booking_paid_by_the_company_into_a_month_where_their_cap_is_full(browser, server):
+    """A booking the company's pool paid counts in its month under the cap the manager set; moved
+    into a month where the member has used the cap already, it is refused in words naming that
+    month (409 `limite_do_mes`), and nothing moves. Desktop and phone."""
+    from test_companies import empresa_com
+
+    sufixo = uuid.uuid4().hex[:4]
+    admin = token(server, server.admin)
+    plano = api(server, "POST", "/api/admin/planos", {
+        "nome": f"Equipe Remarca {sufixo}", "periodicidade": "mensal", "valorCentavos": 20000, "horasMinutos": 1800,
+        "tiposDasHoras": ["sala_reuniao"]}, admin)
+    gestora = member(server, f"Helena Remarca{sufixo}")
+    email, senha, membro = member(server, f"Ivo Remarca{sufixo}")
+    eid = empresa_com(server, gestora, [(email, senha, membro)], f"Limite {sufixo}")
+    api(server, "POST", f"/api/empresas/{eid}/assinatura", {"planoId": plano["planoId"], "metodo": "boleto", "assentos": 2}, gestora[2])
+    eventually(lambda: api(server, "GET", f"/api/empresas/{eid}/creditos", token=gestora[2])["minutos"] >= 120, "the pool's hours")
+    membro_id = session(server, (email, senha))["usuario"]["id"]
+    api(server, "PUT", f"/api/empresas/{eid}/integrantes/{membro_id}/limite", {"minutosPorMes": 60}, gestora[2])
+
+    unidade = unit(server, f"CoworkFlow Limite {sufixo}")
+    sala = room(server, unidade["id"], f"Sala Limite {sufixo}")
+    # an hour next month and an hour the month after, each the month's whole cap, both from the pool
+    proximo, seguinte, destino = dia_do_mes(1, 10, 10), dia_do_mes(2, 10, 10), dia_do_mes(2, 11, 10)
+    movida = book(server, membro, sala, proximo, proximo + timedelta(hours=1))
+    book(server, membro, sala, seguinte, seguinte + timedelta(hours=1))
+    assert movida["total"] == 0 and movida["creditos"]["daEmpresa"]["minutos"] == 60, movida
+    eventually(lambda: api(server, "GET", f"/api/reservas/{movida['id']}", token=membro)["status"] == "confirmada", "the confirmation")
+
+    mes = f"{MESES[destino.month - 1]} de {destino.year}"
+    for size, mobile, nome in (((1280, 800), False, "1280x800"), ((390, 844), True, "390x844")):
+        ui = browser(size=size, mobile=mobile)
+        open_signed_in(ui, server, (email, senha), "/reservas")
+        ui.wait_heading("Minhas reservas")
+        row = lambda: ui.row("", f"#view tr[data-reserva='{movida['id']}']")  # noqa: E731
+        ui.click("Mudar horário", row())
+        ui.set_value("Nova data", destino.date().isoformat())
+        choose_time(ui, destino)
+        ui.wait_text("Mesmo preço pela tabela", ".remarcacao__preco")
+        ui.expect_http(409, f"/api/reservas/{movida['id']}/remarcacao")
+        ui.click("Confirmar novo horário", panel(ui))
+        erro = ui.wait_text("O limite mensal que a sua empresa definiu", ".remarcacao [role=alert]")
+        assert f"não tem espaço em {mes} para esta reserva" in erro.text and "Escolha um horário no mesmo mês" in erro.text, erro.text
+        assert fits(ui)
+        ui.scroll(erro)
+        ui.step(f"limite do mes na remarcacao {nome}")
+
+    # nothing moved: the booking keeps its time, each month its hour
+    depois = api(server, "GET", f"/api/reservas/{movida['id']}", token=membro)
+    assert depois["inicio"] == movida["inicio"] and depois.get("remarcacoes", 0) == 0, depois
+    for quando_ in (proximo, seguinte):
+        uso = api(server, "GET", f"/api/empresas/{eid}/uso?mes={quando_:%Y-%m}", token=membro)["pessoas"]
+        assert [p["minutos"] for p in uso] == [60], (quando_, uso)
