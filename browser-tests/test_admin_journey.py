@@ -12,6 +12,7 @@ import io
 import uuid
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 
 from journeys import api, go_to_day, pick_slot, session, sign_in, token
 
@@ -182,10 +183,14 @@ def test_admin_creates_a_space_sees_it_paid_and_follows_finance_and_indicators(b
     assert {"caixa", "receita_de_servicos", "iss_a_recolher"} <= contas, contas
     ui.step("exportacoes csv")
 
+    # The tab keeps the unit chosen: its invoices only (numbers run per unit: other tests' units
+    # have an F-1 of their own, and all units' invoices together run past one page).
     ui.click_link("Faturas", ".tabs")
-    ui.wait_url("/admin/financeiro/faturas")
-    # Numbers run per unit: other tests' units have an F-1 of their own.
-    invoice = ui.row(unidade)
+    ui.wait_url("/admin/financeiro/faturas?unidade=")
+    selected = Select(ui.control("Unidade")).first_selected_option.text
+    assert selected == unidade, selected
+    invoice = ui.row("F-1")
+    assert len(ui.driver.find_elements(By.CSS_SELECTOR, "#view table tbody tr")) == 1
     assert "F-1" in invoice.text and "R$ 90,00" in invoice.text and "Paga" in invoice.text and "PIX" in invoice.text, invoice.text
     ui.step("faturas")
     ui.press(invoice.find_element(By.LINK_TEXT, "F-1"))

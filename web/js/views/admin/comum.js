@@ -109,3 +109,13 @@ export function financeiroTabs(current) {
     h('ul', {}, tabs.map(([key, href, text]) => h('li', {},
       link(href, text, key === current ? { 'aria-current': 'page', class: 'tabs__current' } : {})))));
 }
+
+/** The finance tabs take the unit chosen on one page to the other (all units: none). */
+export function financeiroTabsDaUnidade(tabs, unidade) {
+  for (const a of tabs.querySelectorAll('a')) {
+    const url = new URL(a.getAttribute('href'), location.origin);
+    if (unidade) url.searchParams.set('unidade', unidade);
+    else url.searchParams.delete('unidade');
+    a.setAttribute('href', `${url.pathname}${url.search}`);
+  }
+}

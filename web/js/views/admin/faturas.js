@@ -8,12 +8,13 @@ import { money, isDate, dateShort } from '../../lib/format.js';
 import {
   pageHeader, loadInto, pager, table, badge, field, val, fieldError, clearErrors, errorBox, announce,
 } from '../../lib/ui.js';
-import { unidadeSelect, financeiroTabs } from './comum.js';
+import { unidadeSelect, financeiroTabs, financeiroTabsDaUnidade } from './comum.js';
 
 export const FATURA_KIND = { emitida: 'aviso', paga: 'sucesso', parcialmente_reembolsada: 'info', reembolsada: 'neutro' };
 
 export async function render({ container, query, setQuery, signal }) {
-  replace(container, pageHeader('Financeiro', 'Receita, faturas e razão contábil, por unidade e período.'), financeiroTabs('faturas'));
+  const tabs = financeiroTabs('faturas');
+  replace(container, pageHeader('Financeiro', 'Receita, faturas e razão contábil, por unidade e período.'), tabs);
   const filters = h('form', { class: 'filters', role: 'search', 'aria-label': 'Filtrar faturas', novalidate: true });
   const list = h('section', { 'aria-label': 'Faturas' });
   container.append(filters, list);
@@ -52,6 +53,7 @@ export async function render({ container, query, setQuery, signal }) {
 
   function load() {
     setQuery({ ...state, pagina: state.pagina > 1 ? state.pagina : '' });
+    financeiroTabsDaUnidade(tabs, state.unidade);
     loadInto(list, () => api('/api/admin/financeiro/faturas', { query: state, signal }), (page) => {
       announce(`${page.total} ${page.total === 1 ? 'fatura' : 'faturas'}`);
       list.append(

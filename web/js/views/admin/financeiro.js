@@ -11,10 +11,11 @@ import {
   pageHeader, loadInto, table, facts, badge, field, val, fieldError, clearErrors, busy, errorBox, downloadBlob, announce,
 } from '../../lib/ui.js';
 import { barChart, hbarChart, chartWithTable } from '../../lib/charts.js';
-import { unidadeSelect, financeiroTabs } from './comum.js';
+import { unidadeSelect, financeiroTabs, financeiroTabsDaUnidade } from './comum.js';
 
 export async function render({ container, query, setQuery, signal }) {
-  replace(container, pageHeader('Financeiro', 'Receita, faturas e razão contábil, por unidade e período.'), financeiroTabs('resumo'));
+  const tabs = financeiroTabs('resumo');
+  replace(container, pageHeader('Financeiro', 'Receita, faturas e razão contábil, por unidade e período.'), tabs);
   const filters = h('form', { class: 'filters', role: 'search', 'aria-label': 'Unidade e período', novalidate: true });
   const receita = h('section', { 'aria-labelledby': 'receita-titulo' });
   const exportar = h('section', { class: 'panel', 'aria-labelledby': 'exportar-titulo' });
@@ -59,6 +60,7 @@ export async function render({ container, query, setQuery, signal }) {
 
   function load() {
     setQuery(state);
+    financeiroTabsDaUnidade(tabs, state.unidade);
     loadReceita();
     drawExports();
     loadRazao();
