@@ -21,7 +21,7 @@ from zoneinfo import ZoneInfo
 
 from selenium.webdriver.common.by import By
 
-from journeys import api, go_to_day, member, open_signed_in, pick_slot, session, space_open_now, token
+from journeys import api, eventually, go_to_day, member, open_signed_in, pick_slot, session, space_open_now, token
 from test_companies import empresa_com
 from test_plans import brl, check, horas, text
 
@@ -224,3 +224,61 @@ def test_a_manager_subscribes_the_company_caps_a_member_who_sees_the_pool(browse
     assert "2 assentos" in text(o, ".subscription")
     o.wait_text("1 h/mês", ".company-plan__use")
     o.step("plano da empresa pela operacao")
+
+
+def test_a_manager_finds_the_companys_invoices_and_prints_a_receipt_with_the_use_by_person(browser, server):
+    """A company's plan paid by card (through the API): on "Minha empresa" the manager finds
+    "Faturas da empresa" with the cycle's invoice, paid, and its receipt names the company and its
+    CNPJ and lists the member's use of the pool; "← Minha empresa" goes back. A member of the
+    company does not see the company's invoices. Desktop and phone."""
+    admin = token(server, server.admin)
+    sufixo = uuid.uuid4().hex[:4]
+    plano = api(server, "POST", "/api/admin/planos", {
+        "nome": f"Equipe Faturas {sufixo}", "periodicidade": "mensal", "valorCentavos": 20000, "horasMinutos": 1800,
+        "tiposDasHoras": ["sala_reuniao"]}, admin)
+    gestora = member(server, "Olga Gestora")
+    membro = member(server, "Paulo Membro")
+    razao = f"Ateliê Faturas {sufixo} Ltda"
+    eid = empresa_com(server, gestora, [membro], f"Ateliê {sufixo}", razao_social=razao)
+    api(server, "POST", f"/api/empresas/{eid}/assinatura",
+        {"planoId": plano["planoId"], "metodo": "cartao", "cartaoToken": "tok_visa", "assentos": 2}, gestora[2])
+    fatura = eventually(lambda: (api(server, "GET", f"/api/empresas/{eid}/faturas", token=gestora[2])["itens"] or [None])[0],
+                        "the cycle's invoice")
+    # an hour the pool pays (the receipt lists it when it falls in the cycle's months: not in a
+    # month's last hours, when the hour is next month's)
+    _, sala = space_open_now(server, f"Sala Ateliê {sufixo}")
+    inicio = (datetime.now(ZoneInfo("America/Sao_Paulo")) + timedelta(hours=2)).replace(minute=0, second=0, microsecond=0)
+    no_ciclo = f"{inicio:%Y-%m}" == fatura["assinatura"]["inicio"][:7]
+    reserva = api(server, "POST", "/api/reservas", {
+        "espacoId": sala, "inicio": inicio.isoformat(), "fim": (inicio + timedelta(hours=1)).isoformat()}, membro[2])
+    assert reserva["creditos"]["daEmpresa"]["minutos"] == 60, reserva
+
+    for size, mobile, nome in (((1280, 800), False, "1280x800"), ((390, 844), True, "390x844")):
+        g = browser(size=size, mobile=mobile)
+        open_signed_in(g, server, gestora[:2], "/empresa")
+        g.wait_heading("Minha empresa")
+        secao = g.wait_text(fatura["codigo"], ".company__invoices")
+        linha = g.row(fatura["codigo"], ".company__invoices tbody tr")
+        assert "Paga" in linha.text and brl(fatura["valor"]) in linha.text.replace("\xa0", " "), linha.text
+        assert f"Plano Equipe Faturas {sufixo}" in linha.text, linha.text
+        g.scroll(secao)
+        g.step(f"faturas da empresa {nome}")
+        g.press(linha.find_element(By.PARTIAL_LINK_TEXT, "Recibo"))
+        g.wait_heading(f"Recibo da fatura {fatura['codigo']}")
+        g.wait_url(f"/empresa/faturas/{fatura['id']}/recibo")
+        recibo = g.wait_text("Uso dos créditos da empresa no ciclo", ".receipt").text
+        assert f"Empresa\n{razao} (CNPJ " in recibo, recibo
+        atual = g.driver.find_element(By.CSS_SELECTOR, "#menu a[aria-current=page]").get_attribute("textContent")
+        assert atual == "Minha empresa", atual
+        if no_ciclo:
+            assert "Paulo Membro: 1 h" in recibo, recibo
+        g.step(f"recibo da fatura da empresa {nome}")
+        g.click_link("← Minha empresa")
+        g.wait_heading("Minha empresa")
+
+    # a member of the company: no company invoices
+    m = browser()
+    open_signed_in(m, server, membro[:2], "/empresa")
+    m.wait_heading("Minha empresa")
+    m.wait_text("Plano da empresa", ".company-plan")
+    assert not m.driver.find_elements(By.CSS_SELECTOR, ".company__invoices"), "a member sees the company's invoices"

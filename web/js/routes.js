@@ -35,6 +35,7 @@ export const ROUTES = [
   { path: '/faturas', view: () => import('./views/faturas.js'), title: 'Minhas faturas', access: 'membro', nav: 'conta', label: 'Minhas faturas', semAdmin: true },
   { path: '/faturas/:id/recibo', view: () => import('./views/recibo.js'), title: 'Recibo', access: 'membro' },
   { path: '/notificacoes', view: () => import('./views/notificacoes.js'), title: 'Notificações', access: 'membro', nav: 'conta', label: 'Notificações', unread: true },
+  { path: '/empresa/faturas/:id/recibo', view: () => import('./views/recibo.js'), title: 'Recibo', access: 'membro' },
   { path: '/empresa', view: () => import('./views/empresa.js'), title: 'Minha empresa', access: 'membro', nav: 'conta', label: 'Minha empresa', semAdmin: true },
   { path: '/convite/:token', view: () => import('./views/convite.js'), title: 'Convite para uma empresa', access: 'membro' },
   { path: '/meus-dados', view: () => import('./views/meus-dados.js'), title: 'Meus dados', access: 'membro', nav: 'conta', label: 'Meus dados' },

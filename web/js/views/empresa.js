@@ -5,6 +5,7 @@
 // someone else a manager first. The company's plan (lib/empresa-plano.js): a manager subscribes
 // and manages it, sees its pooled credits and the month's use by person, and caps each person's
 // monthly use; a member sees the plan, the pool's balance and their own use against their cap.
+// A manager also finds the company's invoices, each with its receipt (lib/empresa-faturas.js).
 
 import { api, Action } from '../lib/api.js';
 import { session } from '../lib/session.js';
@@ -14,6 +15,7 @@ import {
   resumoDaEmpresa, painelDeGestao, avisoDaEmpresa, focarAviso, caminhoDaEmpresa,
 } from '../lib/empresas.js';
 import { planoDaEmpresa, planoParaIntegrante } from '../lib/empresa-plano.js';
+import { faturasDaEmpresa } from '../lib/empresa-faturas.js';
 
 const BASE = '/api/empresa';
 
@@ -33,12 +35,15 @@ export function render({ container, signal }) {
   // the company's plan loads once (its subscription, pool and use) and stays across re-renders;
   // after a change to the people, only the month's use is read again
   let plano = null;
+  // a manager's list of the company's invoices, loaded once too
+  let faturas = null;
 
   /** `mensagem`: what just happened, said at the top and focused; `convite`: the link just made. */
   function mostrar(empresa, mensagem, { convite } = {}) {
     replace(body, avisoDaEmpresa(mensagem, convite));
     if (!empresa) {
       plano = null;
+      faturas = null;
       append(body, semEmpresa());
     } else {
       const gere = empresa.meuPapel === 'gestor';
@@ -48,9 +53,12 @@ export function render({ container, signal }) {
       } else {
         plano.atualizarUso?.();
       }
+      if (!gere) faturas = null;
+      else faturas ??= faturasDaEmpresa(empresa, { signal });
       append(body,
         resumoDaEmpresa(empresa, { papel: empresa.meuPapel, gere, signal, onChange }),
         plano.el,
+        faturas?.el,
         gere ? painelDeGestao(empresa, { eu: session.usuario?.id, signal, onChange }) : null,
         sair(empresa));
     }

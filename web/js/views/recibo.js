@@ -1,4 +1,6 @@
-// A printable receipt of one of the member's invoices: the unit (name and address), the member,
+// A printable receipt of one of the member's invoices — or of their company's, for its managers
+// (/empresa/faturas/…: the company and its CNPJ, and each person's use of the pooled credits in
+// the cycle) — the unit (name and address), the member,
 // the space and its time (a plan's cycle and its period; a bundle and the credits it gave), the
 // price lines, the ISS included in the price, the total and the credit notes of any refund.
 // "Imprimir" opens the browser's print dialog; the print style leaves out the menu, the links
@@ -9,11 +11,13 @@ import { h, link, replace } from '../lib/dom.js';
 import { FATURA_STATUS } from '../lib/labels.js';
 import { money, dateShort, dateTime, percentFromBP, DEFAULT_TZ, duration } from '../lib/format.js';
 import { pageHeader, loadInto, badge } from '../lib/ui.js';
-import { FATURA_KIND } from './faturas.js';
+import { FATURA_KIND } from '../lib/faturas.js';
 
 export function render({ container, params, signal }) {
+  // a company's invoice, from "Minha empresa" (/empresa/faturas/…): back there
+  const daEmpresa = location.pathname.startsWith('/empresa/');
   replace(container,
-    h('p', { class: 'back no-print' }, link('/faturas', '← Minhas faturas')),
+    h('p', { class: 'back no-print' }, daEmpresa ? link('/empresa', '← Minha empresa') : link('/faturas', '← Minhas faturas')),
     pageHeader('Recibo'));
   const body = h('div');
   container.append(body);
@@ -38,7 +42,7 @@ export function render({ container, params, signal }) {
             f.emitidaEm ? [h('dt', {}, 'Emitida em'), h('dd', {}, dateTime(f.emitidaEm, tz))] : null,
             h('dt', {}, 'Situação'), h('dd', {}, badge(FATURA_STATUS[f.status] ?? f.status, FATURA_KIND[f.status])))),
         h('dl', { class: 'facts receipt__who' },
-          h('dt', {}, 'Membro'), h('dd', {}, recibo.membro),
+          h('dt', {}, String(f.usuarioId ?? '').startsWith('empresa-') ? 'Empresa' : 'Membro'), h('dd', {}, recibo.membro),
           h('dt', {}, f.assinatura || f.pacote ? 'Referente a' : 'Espaço'), h('dd', {}, recibo.espaco),
           h('dt', {}, f.assinatura ? 'Período' : f.pacote ? 'Créditos' : 'Quando'), h('dd', {}, recibo.quando ?? '—')),
         h('table', { class: 'receipt__lines' },

@@ -10,7 +10,7 @@ import { quanto, validade } from '../../lib/pacotes.js';
 import { money, dateShort, dateTime, percentFromBP, interval, DEFAULT_TZ } from '../../lib/format.js';
 import { pageHeader, loadInto, facts, table, badge } from '../../lib/ui.js';
 import { usuariosPorId, pessoa } from './comum.js';
-import { FATURA_KIND } from './faturas.js';
+import { FATURA_KIND } from '../../lib/faturas.js';
 
 export function render({ container, params, signal }) {
   replace(container,

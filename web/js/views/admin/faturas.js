@@ -8,9 +8,8 @@ import { money, isDate, dateShort } from '../../lib/format.js';
 import {
   pageHeader, loadInto, pager, table, badge, field, val, fieldError, clearErrors, errorBox, announce,
 } from '../../lib/ui.js';
+import { FATURA_KIND } from '../../lib/faturas.js';
 import { unidadeSelect, financeiroTabs, financeiroTabsDaUnidade } from './comum.js';
-
-export const FATURA_KIND = { emitida: 'aviso', paga: 'sucesso', parcialmente_reembolsada: 'info', reembolsada: 'neutro' };
 
 export async function render({ container, query, setQuery, signal }) {
   const tabs = financeiroTabs('faturas');
