@@ -229,7 +229,8 @@ def test_a_manager_subscribes_the_company_caps_a_member_who_sees_the_pool(browse
 def test_a_manager_finds_the_companys_invoices_and_prints_a_receipt_with_the_use_by_person(browser, server):
     """A company's plan paid by card (through the API): on "Minha empresa" the manager finds
     "Faturas da empresa" with the cycle's invoice, paid, and its receipt names the company and its
-    CNPJ and lists the member's use of the pool; "← Minha empresa" goes back. A member of the
+    CNPJ and lists the member's use of the pool; "← Minha empresa" goes back. The operator sees the
+    list on the company's page, each number opening the invoice in Financeiro. A member of the
     company does not see the company's invoices. Desktop and phone."""
     admin = token(server, server.admin)
     sufixo = uuid.uuid4().hex[:4]
@@ -275,6 +276,18 @@ def test_a_manager_finds_the_companys_invoices_and_prints_a_receipt_with_the_use
         g.step(f"recibo da fatura da empresa {nome}")
         g.click_link("← Minha empresa")
         g.wait_heading("Minha empresa")
+
+    # the operator, on the company's page: the same list, the number opening the invoice in Financeiro
+    o = browser()
+    open_signed_in(o, server, server.admin, f"/admin/empresas/{eid}")
+    o.wait_heading(f"Ateliê {sufixo}")
+    linha = o.row(fatura["codigo"], ".company__invoices tbody tr")
+    assert "Paga" in linha.text and "Recibo" not in linha.text, linha.text
+    assert "o número abre a fatura no Financeiro" in text(o, ".company__invoices")
+    o.scroll(linha)
+    o.step("faturas da empresa pela operacao")
+    o.press(linha.find_element(By.LINK_TEXT, fatura["codigo"]))
+    o.wait_heading(f"Fatura {fatura['codigo']}")
 
     # a member of the company: no company invoices
     m = browser()

@@ -11,21 +11,28 @@ export const FATURA_KIND = { emitida: 'aviso', paga: 'sucesso', parcialmente_ree
 /**
  * The columns of an invoice list: number, date, what it bills, value, ISS, status, credit notes,
  * and the receipt's link under `base` (the member's `/faturas`, a company's `/empresa/faturas`).
+ * `detalhe`: instead of the receipt, the number links to the operator's page of the invoice.
  */
-export const colunasDeFatura = (base = '/faturas') => [
-  { label: 'Fatura', cell: (f) => f.codigo ?? `Nº ${f.numero}` },
-  { label: 'Data', cell: (f) => (f.data ? dateShort(f.data) : '—') },
-  { label: 'Referente a', cell: (f) => referente(f) },
-  { label: 'Valor', cell: (f) => money(f.valor), class: 'num' },
-  { label: 'ISS', cell: (f) => money(f.iss), class: 'num' },
-  { label: 'Situação', cell: (f) => badge(FATURA_STATUS[f.status] ?? f.status, FATURA_KIND[f.status]) },
-  { label: 'Notas de crédito', cell: (f) => notas(f.notasDeCredito ?? []) },
-  {
-    label: 'Recibo',
-    cell: (f) => h('a', { href: `${base}/${encodeURIComponent(f.id)}/recibo`, 'data-link': true },
-      'Recibo', h('span', { class: 'visually-hidden' }, ` da fatura ${f.codigo ?? f.numero}`)),
-  },
-];
+export function colunasDeFatura({ base = '/faturas', detalhe = false } = {}) {
+  const codigo = (f) => f.codigo ?? `Nº ${f.numero}`;
+  return [
+    {
+      label: 'Fatura',
+      cell: (f) => (detalhe ? h('a', { href: `/admin/financeiro/faturas/${encodeURIComponent(f.id)}`, 'data-link': true }, codigo(f)) : codigo(f)),
+    },
+    { label: 'Data', cell: (f) => (f.data ? dateShort(f.data) : '—') },
+    { label: 'Referente a', cell: (f) => referente(f) },
+    { label: 'Valor', cell: (f) => money(f.valor), class: 'num' },
+    { label: 'ISS', cell: (f) => money(f.iss), class: 'num' },
+    { label: 'Situação', cell: (f) => badge(FATURA_STATUS[f.status] ?? f.status, FATURA_KIND[f.status]) },
+    { label: 'Notas de crédito', cell: (f) => notas(f.notasDeCredito ?? []) },
+    detalhe ? null : {
+      label: 'Recibo',
+      cell: (f) => h('a', { href: `${base}/${encodeURIComponent(f.id)}/recibo`, 'data-link': true },
+        'Recibo', h('span', { class: 'visually-hidden' }, ` da fatura ${codigo(f)}`)),
+    },
+  ].filter(Boolean);
+}
 
 function notas(list) {
   if (!list.length) return '—';
