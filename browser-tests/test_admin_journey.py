@@ -199,6 +199,14 @@ def test_admin_creates_a_space_sees_it_paid_and_follows_finance_and_indicators(b
     ui.wait_text("Nenhuma nota de crédito")
     assert "Membro Demo" in ui.driver.find_element(By.ID, "view").text
     ui.step("fatura")
+    # the member's receipt, for the desk to print; back to the invoice
+    ui.click_link("Recibo para imprimir")
+    ui.wait_heading("Recibo da fatura F-1")
+    recibo = ui.wait_text("Membro Demo", ".receipt").text
+    assert unidade in recibo and "R$ 90,00" in recibo.replace("\xa0", " "), recibo
+    ui.step("recibo pela operacao")
+    ui.click_link("← Fatura")
+    ui.wait_heading("Fatura F-1")
 
     # indicators
     ui.menu("Indicadores")

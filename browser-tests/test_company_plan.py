@@ -288,6 +288,17 @@ def test_a_manager_finds_the_companys_invoices_and_prints_a_receipt_with_the_use
     o.step("faturas da empresa pela operacao")
     o.press(linha.find_element(By.LINK_TEXT, fatura["codigo"]))
     o.wait_heading(f"Fatura {fatura['codigo']}")
+    # billed to the company (its page linked), and its receipt to print
+    empresa = o.wait_text(f"Ateliê {sufixo} ({razao})", "#view .facts")
+    assert "Empresa" in empresa.text and "Membro" not in empresa.text, empresa.text
+    o.step("fatura da empresa pela operacao")
+    o.click_link("Recibo para imprimir")
+    o.wait_heading(f"Recibo da fatura {fatura['codigo']}")
+    assert f"Empresa\n{razao} (CNPJ " in o.wait_text("Uso dos créditos da empresa no ciclo", ".receipt").text
+    o.click_link("← Fatura")
+    o.wait_heading(f"Fatura {fatura['codigo']}")
+    o.click_link(f"Ateliê {sufixo} ({razao})")
+    o.wait_heading(f"Ateliê {sufixo}")
 
     # a member of the company: no company invoices
     m = browser()

@@ -80,6 +80,7 @@ export const ROUTES = [
   { path: '/admin/financeiro', view: () => import('./views/admin/financeiro.js'), title: 'Financeiro', access: 'admin', nav: 'admin', label: 'Financeiro' },
   { path: '/admin/financeiro/faturas', view: () => import('./views/admin/faturas.js'), title: 'Faturas', access: 'admin' },
   { path: '/admin/financeiro/faturas/:id', view: () => import('./views/admin/fatura.js'), title: 'Fatura', access: 'admin' },
+  { path: '/admin/financeiro/faturas/:id/recibo', view: () => import('./views/recibo.js'), title: 'Recibo', access: 'admin' },
   { path: '/admin/indicadores', view: () => import('./views/admin/indicadores.js'), title: 'Indicadores', access: 'admin', nav: 'admin', label: 'Indicadores' },
   { path: '/admin/auditoria', view: () => import('./views/admin/auditoria.js'), title: 'Trilha de auditoria', access: 'admin', nav: 'admin', label: 'Auditoria' },
 ];

@@ -14,10 +14,15 @@ import { pageHeader, loadInto, badge } from '../lib/ui.js';
 import { FATURA_KIND } from '../lib/faturas.js';
 
 export function render({ container, params, signal }) {
-  // a company's invoice, from "Minha empresa" (/empresa/faturas/…): back there
-  const daEmpresa = location.pathname.startsWith('/empresa/');
+  // Back where it was opened from: a company's invoice on "Minha empresa" (/empresa/faturas/…),
+  // the operator's page of the invoice (/admin/financeiro/faturas/…), else the member's list.
+  const voltar = location.pathname.startsWith('/empresa/')
+    ? link('/empresa', '← Minha empresa')
+    : location.pathname.startsWith('/admin/')
+      ? link(`/admin/financeiro/faturas/${encodeURIComponent(params.id)}`, '← Fatura')
+      : link('/faturas', '← Minhas faturas');
   replace(container,
-    h('p', { class: 'back no-print' }, daEmpresa ? link('/empresa', '← Minha empresa') : link('/faturas', '← Minhas faturas')),
+    h('p', { class: 'back no-print' }, voltar),
     pageHeader('Recibo'));
   const body = h('div');
   container.append(body);

@@ -1,16 +1,17 @@
-// One invoice: what was billed (a booking, a plan's cycle, a bundle of credits), to whom, its
-// ISS, and its credit notes (one per refund).
+// One invoice: what was billed (a booking, a plan's cycle, a bundle of credits), to whom (a
+// member, or a company: its page linked), its ISS, its credit notes (one per refund), and the
+// printable receipt the member (or the company's manager) gets, for the desk to print.
 
 import { api } from '../../lib/api.js';
 import { espaco as loadEspaco, nomeDoEspaco, todasAsUnidades } from '../../lib/catalog.js';
 import { h, link, replace } from '../../lib/dom.js';
 import { TIPOS, METODOS, FATURA_STATUS } from '../../lib/labels.js';
-import { periodo } from '../../lib/faturas.js';
+import { periodo, FATURA_KIND } from '../../lib/faturas.js';
 import { quanto, validade } from '../../lib/pacotes.js';
 import { money, dateShort, dateTime, percentFromBP, interval, DEFAULT_TZ } from '../../lib/format.js';
 import { pageHeader, loadInto, facts, table, badge } from '../../lib/ui.js';
+import { caminhoDaEmpresa } from '../../lib/empresas.js';
 import { usuariosPorId, pessoa } from './comum.js';
-import { FATURA_KIND } from '../../lib/faturas.js';
 
 export function render({ container, params, signal }) {
   replace(container,
@@ -20,6 +21,15 @@ export function render({ container, params, signal }) {
   container.append(body);
   loadInto(body, async () => {
     const fatura = await api(`/api/admin/financeiro/faturas/${encodeURIComponent(params.id)}`, { signal });
+    // A company's invoice (its plan's cycle) is billed to the company, not to a member.
+    const empresaId = String(fatura.usuarioId ?? '').startsWith('empresa-') ? fatura.usuarioId.slice('empresa-'.length) : null;
+    if (empresaId) {
+      const [unidades, empresa] = await Promise.all([
+        todasAsUnidades().catch(() => []),
+        api(caminhoDaEmpresa(empresaId), { signal }).catch(() => null),
+      ]);
+      return { fatura, item: null, usuarios: new Map(), unidades, reserva: null, empresa, empresaId };
+    }
     const [item, usuarios, unidades, reserva] = await Promise.all([
       fatura.espacoId ? loadEspaco(fatura.espacoId).catch(() => null) : null,
       usuariosPorId(signal),
@@ -33,7 +43,7 @@ export function render({ container, params, signal }) {
       if (perfil) return { fatura, item, usuarios: new Map(usuarios).set(membro, perfil), unidades, reserva };
     }
     return { fatura, item, usuarios, unidades, reserva };
-  }, ({ fatura: f, item, usuarios, unidades, reserva }) => {
+  }, ({ fatura: f, item, usuarios, unidades, reserva, empresa, empresaId }) => {
     const titulo = `Fatura ${f.codigo ?? f.numero}`;
     container.querySelector('h1').textContent = titulo;
     document.title = `${titulo} · CoworkFlow`;
@@ -49,7 +59,9 @@ export function render({ container, params, signal }) {
           ['Data', f.data ? dateShort(f.data) : '—'],
           f.emitidaEm ? ['Emitida em', dateTime(f.emitidaEm, tz)] : null,
           f.pagaEm ? ['Paga em', dateTime(f.pagaEm, tz)] : null,
-          f.usuarioId ? ['Membro', pessoa(usuarios, f.usuarioId)] : null,
+          empresaId
+            ? ['Empresa', link(`/admin/empresas/${encodeURIComponent(empresaId)}`, empresa ? `${empresa.nome} (${empresa.razaoSocial})` : 'ver a empresa')]
+            : f.usuarioId ? ['Membro', pessoa(usuarios, f.usuarioId)] : null,
           f.assinatura ? ['Plano', `${f.assinatura.plano?.nome ?? '—'} (versão ${f.assinatura.plano?.versao ?? '—'}), ciclo ${f.assinatura.ciclo}`] : null,
           f.assinatura ? ['Período', periodo(f.assinatura)] : null,
           f.pacote ? ['Pacote', f.pacote.nome] : null,
@@ -80,6 +92,8 @@ export function render({ container, params, signal }) {
             { label: 'Valor', cell: (n) => money(n.valor), class: 'num' },
             { label: 'ISS devolvido', cell: (n) => money(n.iss), class: 'num' },
           ],
-        })));
+        })),
+      h('p', { class: 'actions' },
+        link(`/admin/financeiro/faturas/${encodeURIComponent(f.id)}/recibo`, 'Recibo para imprimir', { class: 'button button--secondary' })));
   }, { signal, text: 'Carregando a fatura…' });
 }
