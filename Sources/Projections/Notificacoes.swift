@@ -23,6 +23,7 @@ public struct LeituraView: Codable, Sendable, Equatable {
 
 /// A reminder waiting for its time: a confirmed booking that has not ended.
 public struct LembreteView: Codable, Sendable, Equatable {
+    /// The booking's id; for a tour, the tour's (``tourId`` says it is one).
     public let reservaId: String
     public let usuarioId: String
     public let inicio: Date
@@ -31,12 +32,19 @@ public struct LembreteView: Codable, Sendable, Equatable {
     /// new one), and none is due when the move itself came inside the reminder's lead (its
     /// notice said the time).
     public let remarcadaEm: Date?
+    /// A tour's reminder (ADR 0020): the prospect, who has no account, is reminded by e-mail.
+    public let tourId: String?
+    /// When the tour was booked: none is due for one booked inside the reminder's lead (its
+    /// confirmation said the time).
+    public let agendadoEm: Date?
 
-    public init(reservaId: String, usuarioId: String, inicio: Date, remarcadaEm: Date? = nil) {
+    public init(reservaId: String, usuarioId: String, inicio: Date, remarcadaEm: Date? = nil, tourId: String? = nil, agendadoEm: Date? = nil) {
         self.reservaId = reservaId
         self.usuarioId = usuarioId
         self.inicio = inicio
         self.remarcadaEm = remarcadaEm
+        self.tourId = tourId
+        self.agendadoEm = agendadoEm
     }
 }
 
@@ -56,6 +64,14 @@ public enum NotificacoesReadModel {
         batch.delete(lembretes, key)
     }
 
+    /// A tour's entry in ``lembretes`` (beside the bookings', keyed by their ids).
+    public static func chaveDoTour(_ tourId: String) -> String { "tour-\(tourId.lowercased())" }
+
+    /// The tour a prospect's notice went to (`tour:<id>`, as ``Aviso`` addresses them).
+    static func tourDoDestinatario(_ usuarioId: String) -> String? {
+        usuarioId.hasPrefix("tour:") ? String(usuarioId.dropFirst("tour:".count)) : nil
+    }
+
     /// Newest first: the order key counts down.
     static func recentesPrimeiro(_ instante: Date) -> String {
         // Not `String(format: "%012d")`: `%d` takes 32 bits, and this number does not fit (its
@@ -66,11 +82,13 @@ public enum NotificacoesReadModel {
 
     public static let projection = Projection(
         name: "notificacoes", collections: [caixa, lembretes, leitura],
-        types: [
-            Notificacao.Catalogo.enviada.type, Notificacao.Catalogo.falhou.type, Notificacao.Catalogo.lidas.type, Reserva.Catalogo.confirmada.type,
-            Reserva.Catalogo.cancelada.type, Reserva.Catalogo.concluida.type, Reserva.Catalogo.remarcada.type,
-            Checkin.Catalogo.noShowRegistrado.type,
-        ]
+        types: Set(
+            [
+                Notificacao.Catalogo.enviada.type, Notificacao.Catalogo.falhou.type, Notificacao.Catalogo.lidas.type,
+                Reserva.Catalogo.confirmada.type,
+                Reserva.Catalogo.cancelada.type, Reserva.Catalogo.concluida.type, Reserva.Catalogo.remarcada.type,
+                Checkin.Catalogo.noShowRegistrado.type,
+            ] + Tour.Catalogo.todos.map(\.type))
     ) { recorded, batch in
         let decoder = EventJSON.decoder
         switch recorded.type {
@@ -88,11 +106,13 @@ public enum NotificacoesReadModel {
                     id: e.notificacaoId.lowercasedString, tipo: e.tipo, titulo: e.titulo, texto: e.texto,
                     reservaId: e.reservaId?.lowercasedString, canal: e.canal, status: "enviada", em: e.em)
                 if e.tipo == .lembrete, let reserva = e.reservaId { try await lembreteFeito(reserva, em: e.em, batch) }
+                if e.tipo == .lembrete, e.reservaId == nil, let tour = tourDoDestinatario(e.usuarioId) { batch.delete(lembretes, chaveDoTour(tour)) }
             case .falhou(let e):
                 view = NotificacaoView(
                     id: e.notificacaoId.lowercasedString, tipo: e.tipo, titulo: e.titulo, texto: e.texto,
                     reservaId: e.reservaId?.lowercasedString, canal: e.canal, status: "falhou", em: e.em)
                 if e.tipo == .lembrete, let reserva = e.reservaId { try await lembreteFeito(reserva, em: e.em, batch) }
+                if e.tipo == .lembrete, e.reservaId == nil, let tour = tourDoDestinatario(e.usuarioId) { batch.delete(lembretes, chaveDoTour(tour)) }
             }
             let usuario: String =
                 switch event {
@@ -121,6 +141,17 @@ public enum NotificacoesReadModel {
             try batch.put(
                 LembreteView(reservaId: e.reservaId.description, usuarioId: e.usuarioId, inicio: e.para.start, remarcadaEm: e.em),
                 lembretes, e.reservaId.description, grupo: "prazo", ordem: ISO8601DateFormatter().string(from: e.para.start))
+        case Tour.Catalogo.agendado:
+            // Booked before it starts (the team may record one already under way: nothing to remind).
+            guard case .agendado(let a)? = try Tour.Event.decode(type: recorded.type, data: recorded.data, using: decoder), a.em < a.inicio
+            else { return }
+            let id = a.tourId.description
+            try batch.put(
+                LembreteView(reservaId: id, usuarioId: "tour:\(id)", inicio: a.inicio, tourId: id, agendadoEm: a.em),
+                lembretes, chaveDoTour(id), grupo: "prazo", ordem: ISO8601DateFormatter().string(from: a.inicio))
+        case Tour.Catalogo.cancelado, Tour.Catalogo.realizado, Tour.Catalogo.ausente, Tour.Catalogo.dadosApagados:
+            struct Ref: Decodable { let tourId: UUID }
+            batch.delete(lembretes, chaveDoTour(try decoder.decode(Ref.self, from: recorded.data).tourId.lowercasedString))
         case Reserva.Catalogo.cancelada, Reserva.Catalogo.concluida, Checkin.Catalogo.noShowRegistrado:
             struct Ref: Decodable { let reservaId: UUID }
             let ref = try decoder.decode(Ref.self, from: recorded.data)

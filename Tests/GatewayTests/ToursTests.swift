@@ -2,6 +2,7 @@ import Domain
 import EventStore
 import Foundation
 import HTTPTypes
+import Projections
 import Services
 import Testing
 
@@ -258,6 +259,56 @@ struct ToursTests {
             let eventos = try await harness.allEvents()
             #expect(eventos.filter { $0.type == Tour.Catalogo.agendado.type }.count == 2)
             #expect(eventos.filter { $0.type == AgendaDeTours.Catalogo.ocupado.type }.count == 2)
+        }
+    }
+
+    @Test(
+        "the prospect is reminded by e-mail a day before, once, with the link to cancel; not of a cancelled tour, nor of one booked inside the reminder's lead"
+    )
+    func the_prospects_reminder() async throws {
+        let clock = ManualClock(segundaDeManha)  // Monday 23/11 08:00 in São Paulo
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let u = cenario.unidade
+            func listado(_ id: String) async throws -> Bool {
+                try await harness.store.document(NotificacoesReadModel.lembretes, key: NotificacoesReadModel.chaveDoTour(id)) != nil
+            }
+            // Tuesday 14:00, due from Monday 14:00; Tuesday 15:00, cancelled; today 10:00, booked inside the lead.
+            let terca = try await client.json(.post, "/api/tours", Self.corpo(u, "2026-11-24T14:00:00-03:00"))
+            let tercaId = try #require(terca.object["id"] as? String, "\(String(buffer: terca.body))")
+            let caio = try await client.json(
+                .post, "/api/tours", Self.corpo(u, "2026-11-24T15:00:00-03:00", nome: "Caio Lima", email: "caio@example.com"))
+            let caioId = try #require(caio.object["id"] as? String)
+            #expect(try await client.json(.post, "/api/tours/\(caioId)/cancelamento").status == .ok)
+            let dora = try await client.json(
+                .post, "/api/tours", Self.corpo(u, "2026-11-23T10:00:00-03:00", nome: "Dora Lima", email: "dora@example.com"))
+            let doraId = try #require(dora.object["id"] as? String)
+            _ = try await eventually("the tours listed, the cancelled one gone") {
+                let (a, b, c) = (try await listado(tercaId), try await listado(doraId), try await listado(caioId))
+                return a && b && !c ? true : nil
+            }
+            let notificacoes = harness.backend.negocio.notificacoes
+            #expect(try await notificacoes.enviarLembretesVencidos() == 0)  // Tuesday's not due; today's confirmation said the time
+
+            clock.advance(by: 6 * 3_600 + 1_800)  // Monday 14:30: Tuesday 14:00 is due
+            #expect(try await notificacoes.enviarLembretesVencidos() == 1)
+            let lembrete = try await eventually("the prospect's reminder") {
+                try harness.emails().first { $0.subject == "Lembrete: tour pela Paulista, 24/11/2026 às 14:00" }
+            }
+            #expect(lembrete.headers.first { $0.name.lowercased() == "to" }?.value.contains("bruno@example.com") == true)
+            #expect(lembrete.text?.contains("/tour/\(tercaId)") == true && lembrete.text?.contains("Av. Paulista, 1000") == true)
+            #expect(lembrete.text?.contains("Se não puder vir, cancele pelo link abaixo") == true)
+            // Once: the list lets it go, and another round sends nothing; nobody else was reminded.
+            _ = try await eventually("the reminder off the list") { try await listado(tercaId) ? nil : true }
+            #expect(try await notificacoes.enviarLembretesVencidos() == 0)
+            #expect(try harness.emails().filter { $0.subject?.hasPrefix("Lembrete: tour") == true }.count == 1)
+            // The stored notice names the unit and the time, not the prospect.
+            let guardado = try #require(
+                try await harness.allEvents().filter { $0.type == Notificacao.Catalogo.enviada.type }
+                    .map { String(decoding: $0.data, as: UTF8.self) }.first { $0.contains("Lembrete do tour") })
+            #expect(!guardado.contains("Bruno") && !guardado.contains("bruno@"))
         }
     }
 

@@ -8,7 +8,8 @@ extension NotificacoesService {
     // MARK: Reminders (timer)
 
     /// Sends every reminder that is due (`lembreteHoras` before a confirmed booking's start,
-    /// which has not started yet). Returns how many it sent or recorded as failed.
+    /// which has not started yet, or a booked tour's: the prospect by e-mail). Returns how many
+    /// it sent or recorded as failed.
     @discardableResult
     public func enviarLembretesVencidos(limite: Int = 200) async throws -> Int {
         let now = clock.now
@@ -29,29 +30,45 @@ extension NotificacoesService {
         defer { Self.metricasDosLembretes.found(pendentes) }
         for lembrete in lembretes {
             guard lembrete.inicio.addingTimeInterval(antecedencia) <= now else { break }  // sorted by start
-            guard lembrete.inicio > now, let reservaId = UUID(text: lembrete.reservaId) else { continue }
-            // Moved inside the reminder's lead: the move's notice said the new time.
-            if let remarcadaEm = lembrete.remarcadaEm, remarcadaEm >= lembrete.inicio.addingTimeInterval(antecedencia) { continue }
-            // A moved booking's reminder is its own: one sent for the old time does not stand for it.
-            let id =
-                if let remarcadaEm = lembrete.remarcadaEm {
-                    Events.derivedId("lembrete", lembrete.reservaId, ISO8601DateFormatter().string(from: remarcadaEm))
-                } else {
-                    Events.derivedId("lembrete", lembrete.reservaId)
-                }
-            let stream = StreamName(category: "notificacao", id: id.lowercasedString)
-            guard try await store.readStream(stream).isEmpty else { continue }
-            pendentes += 1
-            // Cancelled (or expired) while the reminders' read model had not caught up: nothing to remind.
-            guard let (reserva, espaco, unidade, _) = try await contexto(Reserva.ID(reservaId), confirmada: true) else { continue }
-            // Moved since the list was read (it has not caught up): the next round has its new time.
-            // (Within a second: the list's dates are stored as text.)
-            guard abs(reserva.intervalo.start.timeIntervalSince(lembrete.inicio)) < 1 else { continue }
-            let quando = Self.quando(reserva.intervalo, fuso: unidade?.fusoHorario)
-            let aviso = Aviso(
-                tipo: .lembrete, usuarioId: reserva.usuarioId, reservaId: reservaId, titulo: "Lembrete: \(espaco?.nome ?? "sua reserva"), \(quando)",
-                texto: "Sua reserva de \(espaco?.nome ?? "espaço") começa em \(quando). O check-in abre pouco antes do início.")
-            let meta = EventMetadata(correlationId: reservaId, actor: "system:notificacoes", requestId: "lembretes", service: Self.service)
+            guard lembrete.inicio > now else { continue }
+            let aviso: Aviso
+            let id: UUID
+            let correlacao: UUID
+            if let tourId = lembrete.tourId, let tour = UUID(text: tourId) {
+                // Booked inside the reminder's lead: its confirmation said the time.
+                if let agendadoEm = lembrete.agendadoEm, agendadoEm >= lembrete.inicio.addingTimeInterval(antecedencia) { continue }
+                id = Events.derivedId("lembrete-tour", tour.lowercasedString)
+                guard try await store.readStream(StreamName(category: "notificacao", id: id.lowercasedString)).isEmpty else { continue }
+                pendentes += 1
+                // Cancelled, done or erased while the list had not caught up: nothing to remind.
+                guard let doTour = try await lembreteDeTour(Tour.ID(tour)) else { continue }
+                (aviso, correlacao) = (doTour, tour)
+            } else {
+                guard let reservaId = UUID(text: lembrete.reservaId) else { continue }
+                // Moved inside the reminder's lead: the move's notice said the new time.
+                if let remarcadaEm = lembrete.remarcadaEm, remarcadaEm >= lembrete.inicio.addingTimeInterval(antecedencia) { continue }
+                // A moved booking's reminder is its own: one sent for the old time does not stand for it.
+                id =
+                    if let remarcadaEm = lembrete.remarcadaEm {
+                        Events.derivedId("lembrete", lembrete.reservaId, ISO8601DateFormatter().string(from: remarcadaEm))
+                    } else {
+                        Events.derivedId("lembrete", lembrete.reservaId)
+                    }
+                guard try await store.readStream(StreamName(category: "notificacao", id: id.lowercasedString)).isEmpty else { continue }
+                pendentes += 1
+                // Cancelled (or expired) while the reminders' read model had not caught up: nothing to remind.
+                guard let (reserva, espaco, unidade, _) = try await contexto(Reserva.ID(reservaId), confirmada: true) else { continue }
+                // Moved since the list was read (it has not caught up): the next round has its new time.
+                // (Within a second: the list's dates are stored as text.)
+                guard abs(reserva.intervalo.start.timeIntervalSince(lembrete.inicio)) < 1 else { continue }
+                let quando = Self.quando(reserva.intervalo, fuso: unidade?.fusoHorario)
+                aviso = Aviso(
+                    tipo: .lembrete, usuarioId: reserva.usuarioId, reservaId: reservaId,
+                    titulo: "Lembrete: \(espaco?.nome ?? "sua reserva"), \(quando)",
+                    texto: "Sua reserva de \(espaco?.nome ?? "espaço") começa em \(quando). O check-in abre pouco antes do início.")
+                correlacao = reservaId
+            }
+            let meta = EventMetadata(correlationId: correlacao, actor: "system:notificacoes", requestId: "lembretes", service: Self.service)
             do {
                 let writes = try await entregar(aviso, id: id, meta: meta)
                 guard !writes.isEmpty else { continue }  // nobody to tell (the member erased their data)

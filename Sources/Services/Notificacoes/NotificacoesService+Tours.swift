@@ -53,6 +53,28 @@ extension NotificacoesService {
         }
     }
 
+    /// The prospect's reminder of a tour still booked (the timer, ``lembreteHoras`` before it):
+    /// when, where, the link to see or cancel it. Nil for a tour cancelled, done or erased.
+    func lembreteDeTour(_ id: Tour.ID) async throws -> Aviso? {
+        guard case .existente(let dados) = try await toursDosInteressados.load(StreamNames.tour(id)).state, !dados.dadosApagados,
+            dados.situacao == .agendado
+        else { return nil }
+        let a = dados.agendado
+        guard let email = try await abrir(a.contato.email) else { return nil }
+        let nome = try await abrir(a.contato.nome) ?? ""
+        let unidade = try await unidade(a.unidadeId)
+        let lugar = unidade?.nome ?? "nossa unidade"
+        let endereco = unidade.map { "\($0.endereco.logradouro), \($0.endereco.numero), \($0.endereco.cidade)/\($0.endereco.uf)" }
+        let quando = Self.instante(a.inicio, fuso: unidade?.fusoHorario)
+        return Aviso(
+            tipo: .lembrete, usuarioId: "tour:\(a.tourId)", reservaId: nil, titulo: "Lembrete: tour pela \(lugar), \(quando)",
+            texto: "Lembrete do tour pela \(lugar) em \(quando).", destino: Contato(nome: nome, email: email),
+            textoDoEmail: "Lembrete: seu tour pela \(lugar)\(endereco.map { " (\($0))" } ?? "") é em \(quando). "
+                + "Ao chegar, procure a recepção e diga seu nome.\n\n"
+                + "Se não puder vir, cancele pelo link abaixo, e o horário fica livre para outra pessoa:\n\n"
+                + "\(enderecoPublico ?? "")/tour/\(a.tourId)")
+    }
+
     /// The team's mailbox (``ConfiguracaoDeTours/Configuracao/emailDaEquipe``) is told of a tour
     /// booked on the public site, with the contact (opened now; the stored notice names the unit
     /// and the time only), and of one the prospect cancelled. A tour the team booked or
