@@ -207,6 +207,10 @@ def test_admin_creates_a_space_sees_it_paid_and_follows_finance_and_indicators(b
     ui.step("recibo pela operacao")
     ui.click_link("← Fatura")
     ui.wait_heading("Fatura F-1")
+    # and back to the unit's invoices
+    ui.click_link("← Faturas")
+    ui.wait_url("/admin/financeiro/faturas?unidade=")
+    assert Select(ui.control("Unidade")).first_selected_option.text == unidade
 
     # indicators
     ui.menu("Indicadores")

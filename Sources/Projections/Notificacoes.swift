@@ -21,7 +21,8 @@ public struct LeituraView: Codable, Sendable, Equatable {
     public let ate: Date
 }
 
-/// A reminder waiting for its time: a confirmed booking that has not ended.
+/// A reminder waiting for its time: a confirmed booking that has not ended, or a booked tour
+/// (ADR 0020) until it is done, missed, cancelled or erased.
 public struct LembreteView: Codable, Sendable, Equatable {
     /// The booking's id; for a tour, the tour's (``tourId`` says it is one).
     public let reservaId: String

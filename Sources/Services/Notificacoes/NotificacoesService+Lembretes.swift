@@ -13,7 +13,7 @@ extension NotificacoesService {
     @discardableResult
     public func enviarLembretesVencidos(limite: Int = 200) async throws -> Int {
         let now = clock.now
-        // The list is sorted by start and keeps a booking until it ends (weeks, for a long one):
+        // The list is sorted by start and keeps an entry until it ends (weeks, for a long booking):
         // those already started lead it. The due ones come after them, found by a binary
         // search (a handful of one-document reads), or a page of started bookings would hide
         // every reminder behind it.

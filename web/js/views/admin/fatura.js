@@ -46,6 +46,8 @@ export function render({ container, params, signal }) {
   }, ({ fatura: f, item, usuarios, unidades, reserva, empresa, empresaId }) => {
     const titulo = `Fatura ${f.codigo ?? f.numero}`;
     container.querySelector('h1').textContent = titulo;
+    // back to its unit's invoices (numbers run per unit)
+    replace(container.querySelector('.back'), link(`/admin/financeiro/faturas?unidade=${encodeURIComponent(f.unidadeId)}`, '← Faturas'));
     document.title = `${titulo} · CoworkFlow`;
     const unidade = unidades.find((u) => u.id.toLowerCase() === String(f.unidadeId).toLowerCase());
     const tz = unidade?.fusoHorario ?? DEFAULT_TZ;
