@@ -11,19 +11,37 @@ extension NotificacoesService {
         AggregateStore(store: store, decider: Tour.decider) { try Tour.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder) }
     }
 
-    func avisoDeTour(_ event: Tour.Event) async throws -> Aviso? {
-        // The tour's own stream: a notice no longer true when it goes is not sent (a booking
-        // cancelled before its confirmation went), and an erased contact tells nobody.
-        guard case .existente(let dados) = try await toursDosInteressados.load(StreamNames.tour(event.tourId)).state, !dados.dadosApagados
+    /// A tour as its prospect's notices speak of it: its stream's state, the contact opened, the
+    /// unit's name and address, the time at the unit, the link to see or cancel it.
+    struct TourDoInteressado {
+        let dados: Tour.Dados
+        let contato: Contato
+        let lugar: String
+        let endereco: String?
+        let quando: String
+        let link: String
+        var agendado: Tour.Agendado { dados.agendado }
+    }
+
+    /// Nil when the tour is unknown, its contact erased, or its e-mail cannot be opened: nobody to tell.
+    func tourDoInteressado(_ id: Tour.ID) async throws -> TourDoInteressado? {
+        guard case .existente(let dados) = try await toursDosInteressados.load(StreamNames.tour(id)).state, !dados.dadosApagados
         else { return nil }
         let a = dados.agendado
         guard let email = try await abrir(a.contato.email) else { return nil }
         let nome = try await abrir(a.contato.nome) ?? ""
         let unidade = try await unidade(a.unidadeId)
-        let lugar = unidade?.nome ?? "nossa unidade"
-        let endereco = unidade.map { "\($0.endereco.logradouro), \($0.endereco.numero), \($0.endereco.cidade)/\($0.endereco.uf)" }
-        let quando = Self.instante(a.inicio, fuso: unidade?.fusoHorario)
-        let link = "\(enderecoPublico ?? "")/tour/\(a.tourId)"
+        return TourDoInteressado(
+            dados: dados, contato: Contato(nome: nome, email: email), lugar: unidade?.nome ?? "nossa unidade",
+            endereco: unidade.map { "\($0.endereco.logradouro), \($0.endereco.numero), \($0.endereco.cidade)/\($0.endereco.uf)" },
+            quando: Self.instante(a.inicio, fuso: unidade?.fusoHorario), link: "\(enderecoPublico ?? "")/tour/\(a.tourId)")
+    }
+
+    func avisoDeTour(_ event: Tour.Event) async throws -> Aviso? {
+        // The tour's own stream: a notice no longer true when it goes is not sent (a booking
+        // cancelled before its confirmation went), and an erased contact tells nobody.
+        guard let t = try await tourDoInteressado(event.tourId) else { return nil }
+        let (dados, a, lugar, endereco, quando, link) = (t.dados, t.agendado, t.lugar, t.endereco, t.quando, t.link)
         switch event {
         case .agendado(let e):
             guard dados.situacao == .agendado else { return nil }
@@ -31,7 +49,7 @@ extension NotificacoesService {
                 tipo: .tour, usuarioId: "tour:\(a.tourId)", reservaId: nil, titulo: "Tour agendado: \(lugar), \(quando)",
                 texto: "Tour pela \(lugar) agendado para \(quando).",
                 anexos: [convite(a, lugar: lugar, endereco: endereco, em: e.em, cancelado: false)],
-                destino: Contato(nome: nome, email: email),
+                destino: t.contato,
                 textoDoEmail: "Seu tour pela \(lugar)\(endereco.map { " (\($0))" } ?? "") está agendado para \(quando). "
                     + "Ao chegar, procure a recepção e diga seu nome. O convite para a sua agenda segue em anexo.\n\n"
                     + "Para ver ou cancelar o tour, abra o link abaixo:\n\n\(link)\n\n"
@@ -47,7 +65,7 @@ extension NotificacoesService {
                 tipo: .tour, usuarioId: "tour:\(a.tourId)", reservaId: nil, titulo: "Tour cancelado: \(lugar), \(quando)",
                 texto: "Tour pela \(lugar) em \(quando), cancelado.",
                 anexos: [convite(a, lugar: lugar, endereco: endereco, em: e.em, cancelado: true)],
-                destino: Contato(nome: nome, email: email), textoDoEmail: texto)
+                destino: t.contato, textoDoEmail: texto)
         default:
             return nil
         }
@@ -56,23 +74,13 @@ extension NotificacoesService {
     /// The prospect's reminder of a tour still booked (the timer, ``lembreteHoras`` before it):
     /// when, where, the link to see or cancel it. Nil for a tour cancelled, done or erased.
     func lembreteDeTour(_ id: Tour.ID) async throws -> Aviso? {
-        guard case .existente(let dados) = try await toursDosInteressados.load(StreamNames.tour(id)).state, !dados.dadosApagados,
-            dados.situacao == .agendado
-        else { return nil }
-        let a = dados.agendado
-        guard let email = try await abrir(a.contato.email) else { return nil }
-        let nome = try await abrir(a.contato.nome) ?? ""
-        let unidade = try await unidade(a.unidadeId)
-        let lugar = unidade?.nome ?? "nossa unidade"
-        let endereco = unidade.map { "\($0.endereco.logradouro), \($0.endereco.numero), \($0.endereco.cidade)/\($0.endereco.uf)" }
-        let quando = Self.instante(a.inicio, fuso: unidade?.fusoHorario)
+        guard let t = try await tourDoInteressado(id), t.dados.situacao == .agendado else { return nil }
         return Aviso(
-            tipo: .lembrete, usuarioId: "tour:\(a.tourId)", reservaId: nil, titulo: "Lembrete: tour pela \(lugar), \(quando)",
-            texto: "Lembrete do tour pela \(lugar) em \(quando).", destino: Contato(nome: nome, email: email),
-            textoDoEmail: "Lembrete: seu tour pela \(lugar)\(endereco.map { " (\($0))" } ?? "") é em \(quando). "
+            tipo: .lembrete, usuarioId: "tour:\(t.agendado.tourId)", reservaId: nil, titulo: "Lembrete: tour pela \(t.lugar), \(t.quando)",
+            texto: "Lembrete do tour pela \(t.lugar) em \(t.quando).", destino: t.contato,
+            textoDoEmail: "Lembrete: seu tour pela \(t.lugar)\(t.endereco.map { " (\($0))" } ?? "") é em \(t.quando). "
                 + "Ao chegar, procure a recepção e diga seu nome.\n\n"
-                + "Se não puder vir, cancele pelo link abaixo, e o horário fica livre para outra pessoa:\n\n"
-                + "\(enderecoPublico ?? "")/tour/\(a.tourId)")
+                + "Se não puder vir, cancele pelo link abaixo, e o horário fica livre para outra pessoa:\n\n\(t.link)")
     }
 
     /// The team's mailbox (``ConfiguracaoDeTours/Configuracao/emailDaEquipe``) is told of a tour
