@@ -12,6 +12,7 @@ import { FATURA_STATUS } from '../lib/labels.js';
 import { money, dateShort, dateTime, percentFromBP, DEFAULT_TZ, duration } from '../lib/format.js';
 import { pageHeader, loadInto, badge } from '../lib/ui.js';
 import { FATURA_KIND } from '../lib/faturas.js';
+import { empresaDoTitular } from '../lib/pessoas.js';
 
 export function render({ container, params, signal }) {
   // Back where it was opened from: a company's invoice on "Minha empresa" (/empresa/faturas/…),
@@ -47,7 +48,7 @@ export function render({ container, params, signal }) {
             f.emitidaEm ? [h('dt', {}, 'Emitida em'), h('dd', {}, dateTime(f.emitidaEm, tz))] : null,
             h('dt', {}, 'Situação'), h('dd', {}, badge(FATURA_STATUS[f.status] ?? f.status, FATURA_KIND[f.status])))),
         h('dl', { class: 'facts receipt__who' },
-          h('dt', {}, String(f.usuarioId ?? '').startsWith('empresa-') ? 'Empresa' : 'Membro'), h('dd', {}, recibo.membro),
+          h('dt', {}, empresaDoTitular(f.usuarioId) ? 'Empresa' : 'Membro'), h('dd', {}, recibo.membro),
           h('dt', {}, f.assinatura || f.pacote ? 'Referente a' : 'Espaço'), h('dd', {}, recibo.espaco),
           h('dt', {}, f.assinatura ? 'Período' : f.pacote ? 'Créditos' : 'Quando'), h('dd', {}, recibo.quando ?? '—')),
         h('table', { class: 'receipt__lines' },

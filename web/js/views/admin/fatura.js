@@ -11,6 +11,7 @@ import { quanto, validade } from '../../lib/pacotes.js';
 import { money, dateShort, dateTime, percentFromBP, interval, DEFAULT_TZ } from '../../lib/format.js';
 import { pageHeader, loadInto, facts, table, badge } from '../../lib/ui.js';
 import { caminhoDaEmpresa } from '../../lib/empresas.js';
+import { empresaDoTitular } from '../../lib/pessoas.js';
 import { usuariosPorId, pessoa } from './comum.js';
 
 export function render({ container, params, signal }) {
@@ -22,7 +23,7 @@ export function render({ container, params, signal }) {
   loadInto(body, async () => {
     const fatura = await api(`/api/admin/financeiro/faturas/${encodeURIComponent(params.id)}`, { signal });
     // A company's invoice (its plan's cycle) is billed to the company, not to a member.
-    const empresaId = String(fatura.usuarioId ?? '').startsWith('empresa-') ? fatura.usuarioId.slice('empresa-'.length) : null;
+    const empresaId = empresaDoTitular(fatura.usuarioId);
     if (empresaId) {
       const [unidades, empresa] = await Promise.all([
         todasAsUnidades().catch(() => []),
