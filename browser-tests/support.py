@@ -281,6 +281,11 @@ class UI:
             body = self.driver.find_element(By.CSS_SELECTOR, "body").text
             raise AssertionError(f"'{text}' did not appear in {css}; the page shows:\n{body[:3000]}") from None
 
+    def wait_catalog(self) -> None:
+        """The catalog has drawn its first page of spaces (which ones, on a server other tests also
+        fill, is not known: a test that needs one space filters for it or opens it)."""
+        self.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "#view .cards .card h2"), "the catalog listed no space")
+
     def wait_url(self, fragment: str) -> None:
         self.wait(lambda d: fragment in d.current_url, f"URL never contained {fragment}")
 

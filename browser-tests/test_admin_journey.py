@@ -29,7 +29,7 @@ def test_admin_creates_a_space_sees_it_paid_and_follows_finance_and_indicators(b
     # a unit
     ui.menu("Unidades")
     ui.wait_heading("Unidades")
-    ui.wait_text("CoworkFlow Paulista")
+    ui.wait_text("Unidades cadastradas", "#view table caption")
     ui.click("Nova unidade")
     ui.wait_heading("Nova unidade")
     ui.fill("Nome da unidade", unidade)

@@ -78,7 +78,14 @@ def test_admin_manages_coupons_hours_spaces_units_and_accounts(browser, server):
     del inativos
 
     # a unit's edit
+    # found by part of its name, whatever the case, however many units the server holds
     ui.menu("Unidades")
+    ui.wait_heading("Unidades")
+    ui.fill("Nome ou endereço contém", "coworkflow PAULISTA")
+    ui.click("Buscar")
+    ui.wait_text("Unidades com “coworkflow PAULISTA” no nome ou no endereço", "#view table caption")
+    assert "busca=coworkflow" in ui.driver.current_url, ui.driver.current_url
+    ui.step("unidades buscadas")
     ui.click_link("CoworkFlow Paulista", "#view table")
     ui.wait_heading("Editar CoworkFlow Paulista")
     assert ui.value("Logradouro") == "Avenida Paulista"

@@ -56,7 +56,7 @@ def test_members_cannot_open_operator_screens_and_unknown_paths_say_so(browser, 
 def test_the_first_tab_reaches_the_skip_link(browser, server):
     ui = browser()
     ui.open("/espacos")
-    ui.wait_text("Sala Ipê")
+    ui.wait_catalog()
     ui.driver.find_element(By.TAG_NAME, "body").send_keys(Keys.TAB)
     assert ui.active_element_text() == "Pular para o conteúdo"
     ui.driver.switch_to.active_element.send_keys(Keys.ENTER)

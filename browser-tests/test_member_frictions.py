@@ -69,7 +69,7 @@ def test_the_amenity_filter_is_a_choice_of_the_catalogs_amenities_without_accent
 
     ui = browser(size=(390, 844), mobile=True)
     ui.open("/espacos")
-    ui.wait_text("Sala Ipê")
+    ui.wait_catalog()
     select = ui.control("Comodidade")
     assert select.tag_name == "select"
     ui.wait(lambda d: len(select.find_elements(By.TAG_NAME, "option")) > 1, "no amenities to choose from")

@@ -20,7 +20,7 @@ def test_member_registers_books_and_cancels_a_room_on_a_phone(browser, server, b
 
     ui.open("/")
     assert ui.heading() == "Encontre um espaço"
-    ui.wait_text("Sala Ipê")
+    ui.wait_catalog()
     ui.step("catálogo para visitantes")
 
     # register

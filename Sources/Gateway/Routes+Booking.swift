@@ -33,10 +33,19 @@ extension Routes {
         let espacos = backend.espacos
         api.add(
             Operation(
-                method: .get, path: "/api/unidades", summary: "Unidades (paginadas)", tag: "espacos", response: "PaginaDeUnidades",
-                errors: [400], query: [.pagina])
+                method: .get, path: "/api/unidades", summary: "Unidades (paginadas, por nome; busca por nome ou endereço)", tag: "espacos",
+                response: "PaginaDeUnidades", errors: [400],
+                query: [
+                    QueryParameter(
+                        name: "busca", description: "parte do nome, da rua, do bairro, da cidade ou da UF (sem diferença de maiúsculas e acentos)",
+                        form: .text(0...100)), .pagina,
+                ])
         ) { request, _, _ in
-            try .json(try await espacos.unidadesCadastradas(pagina: try Query.page(request)))
+            let busca = request.uri.queryParameters.get("busca")
+            if let busca, busca.unicodeScalars.count > 100 {
+                throw ServiceError.requisicaoInvalida("'busca' deve ter até 100 caracteres", detalhes: ["campo": "busca"])
+            }
+            return try .json(try await espacos.unidadesCadastradas(pagina: try Query.page(request), busca: busca))
         }
         api.add(
             Operation(

@@ -104,6 +104,42 @@ struct BookingTests {
         }
     }
 
+    @Test("the units list finds a unit by part of its name or address, ignoring case and accents, and pages what it finds")
+    func units_search() async throws {
+        let harness = try await Harness.make(clock: ManualClock(segundaDeManha))
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            for (nome, bairro, cidade, uf) in [
+                ("Jardins", "Jardim Paulista", "São Paulo", "SP"), ("Savassi", "Funcionários", "Belo Horizonte", "MG"),
+            ] {
+                let criada = try await client.json(
+                    .post, "/api/admin/unidades",
+                    """
+                    {"nome":"\(nome)","endereco":{"logradouro":"Rua Um","numero":"1","bairro":"\(bairro)","cidade":"\(cidade)","uf":"\(uf)","cep":"01310-100"}}
+                    """, token: cenario.admin)
+                #expect(criada.status == .created, "\(String(buffer: criada.body))")
+            }
+            func nomes(_ query: String) async throws -> (nomes: [String], total: Int?) {
+                let page = try await client.json(.get, "/api/unidades?\(query)")
+                #expect(page.status == .ok, "\(query): \(String(buffer: page.body))")
+                return ((page.object["itens"] as? [[String: Any]] ?? []).compactMap { $0["nome"] as? String }, page.object["total"] as? Int)
+            }
+            #expect(try await nomes("pagina=1") == (["Jardins", "Paulista", "Savassi"], 3))
+            // By name, street, district, city or state; case and accents do not matter.
+            #expect(try await nomes("busca=PAUL") == (["Jardins", "Paulista"], 2))  // Jardim Paulista; Av. Paulista
+            #expect(try await nomes("busca=sao%20paulo") == (["Jardins", "Paulista"], 2))
+            #expect(try await nomes("busca=funcionarios") == (["Savassi"], 1))
+            #expect(try await nomes("busca=mg") == (["Savassi"], 1))
+            #expect(try await nomes("busca=%20savassi%20") == (["Savassi"], 1))
+            #expect(try await nomes("busca=Recife") == ([], 0))
+            #expect(try await nomes("busca=") == (["Jardins", "Paulista", "Savassi"], 3))
+            #expect(try await nomes("busca=paul&pagina=2") == ([], 2))
+            let longa = try await client.json(.get, "/api/unidades?busca=\(String(repeating: "a", count: 101))")
+            #expect(longa.status == .badRequest && (longa.object["detalhes"] as? [String: Any])?["campo"] as? String == "busca")
+        }
+    }
+
     @Test("a rebuild swapped in shows in the catalog kept in memory, also when it ends at the position the old build stood")
     func catalog_reloads_after_a_rebuild() async throws {
         let harness = try await Harness.make(clock: ManualClock(segundaDeManha))

@@ -111,11 +111,27 @@ extension EspacosService {
         return snapshot
     }
 
-    public func unidadesCadastradas(pagina: Int) async throws -> Pagina<UnidadeView> {
-        let docs = try await store.documents(CatalogoReadModel.unidades, grupo: nil, limit: 50, offset: (pagina - 1) * 50)
-        return Pagina(
-            itens: try docs.map { try ReadModelJSON.decoder.decode(UnidadeView.self, from: $0) },
-            total: try await store.count(CatalogoReadModel.unidades, grupo: nil), pagina: pagina)
+    /// The units by name, 50 a page; with `busca`, only those whose name, street, district, city
+    /// or state holds it, ignoring case and accents ("sao" finds "São Paulo").
+    public func unidadesCadastradas(pagina: Int, busca: String? = nil) async throws -> Pagina<UnidadeView> {
+        let procurado = busca.map(Self.dobrado).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+        guard !procurado.isEmpty else {
+            let docs = try await store.documents(CatalogoReadModel.unidades, grupo: nil, limit: 50, offset: (pagina - 1) * 50)
+            return Pagina(
+                itens: try docs.map { try ReadModelJSON.decoder.decode(UnidadeView.self, from: $0) },
+                total: try await store.count(CatalogoReadModel.unidades, grupo: nil), pagina: pagina)
+        }
+        let todas = try await store.documents(CatalogoReadModel.unidades, grupo: nil, limit: 1_000_000, offset: 0)
+            .map { try ReadModelJSON.decoder.decode(UnidadeView.self, from: $0) }
+        let encontradas = todas.filter { unidade in
+            let e = unidade.endereco
+            return [unidade.nome, e.logradouro, e.bairro ?? "", e.cidade, e.uf].contains { Self.dobrado($0).contains(procurado) }
+        }
+        return Pagina(itens: Array(encontradas.dropFirst((pagina - 1) * 50).prefix(50)), total: encontradas.count, pagina: pagina)
+    }
+
+    private static func dobrado(_ texto: String) -> String {
+        texto.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: Locale(identifier: "pt_BR"))
     }
 
     public func detalhe(_ id: String) async throws -> ItemDoCatalogo {

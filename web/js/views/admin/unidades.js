@@ -1,25 +1,44 @@
-// Units, 50 a page, with links to edit each and to its spaces.
+// Units by name, 50 a page, found by part of the name or address ("Buscar"), with links to
+// edit each and to its spaces.
 
 import { api } from '../../lib/api.js';
 import { h, link, replace } from '../../lib/dom.js';
 import { percentFromBP } from '../../lib/format.js';
-import { pageHeader, loadInto, pager, table } from '../../lib/ui.js';
+import { pageHeader, loadInto, pager, table, field, val, announce } from '../../lib/ui.js';
+
+/** The longest search the API takes. */
+const BUSCA_MAXIMA = 100;
 
 export function render({ container, query, setQuery, signal }) {
+  let busca = query.get('busca') ?? '';
   let pagina = Math.max(1, Number(query.get('pagina')) || 1);
+  const form = h('form', { class: 'filters', role: 'search', 'aria-label': 'Buscar unidades' },
+    field({
+      label: 'Nome ou endereço contém', name: 'busca', type: 'search', value: busca,
+      attrs: { autocomplete: 'off', maxlength: BUSCA_MAXIMA },
+    }),
+    h('div', { class: 'filters__actions' }, h('button', { type: 'submit', class: 'button' }, 'Buscar')));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    busca = val(form, 'busca').trim();
+    pagina = 1;
+    load();
+  });
   const list = h('section', { 'aria-label': 'Lista de unidades' });
   replace(container,
     pageHeader('Unidades', 'Os endereços da operação, cada um com seu fuso horário e sua política de cancelamento.'),
     h('p', {}, link('/admin/unidades/nova', 'Nova unidade', { class: 'button' })),
+    form,
     list);
 
   function load() {
-    setQuery({ pagina: pagina > 1 ? pagina : '' });
-    loadInto(list, () => api('/api/unidades', { query: { pagina }, signal }), (page) => {
+    setQuery({ busca, pagina: pagina > 1 ? pagina : '' });
+    loadInto(list, () => api('/api/unidades', { query: { busca, pagina }, signal }), (page) => {
+      if (busca) announce(`${page.total} ${page.total === 1 ? 'unidade encontrada' : 'unidades encontradas'}`);
       list.append(
         table({
-          caption: 'Unidades cadastradas',
-          empty: 'Nenhuma unidade cadastrada ainda.',
+          caption: busca ? `Unidades com “${busca}” no nome ou no endereço` : 'Unidades cadastradas',
+          empty: busca ? 'Nenhuma unidade com esse nome ou endereço.' : 'Nenhuma unidade cadastrada ainda.',
           rows: page.itens,
           columns: [
             { label: 'Nome', cell: (u) => link(`/admin/unidades/${u.id}`, u.nome) },
