@@ -20,6 +20,8 @@ public struct Integracoes: Sendable {
     public var mailer: any Mailer
     public var remetente: EmailAddress
     public var lembreteHoras: Int
+    /// Days a letter or parcel waits at the front desk before its member is reminded (0: never).
+    public var lembreteDeCorrespondenciaDias = 3
     /// Tries per e-mail, and the first pause between them (doubling).
     public var tentativasDeEmail: Int
     public var pausaDeEmail: Duration
@@ -85,7 +87,8 @@ public struct Negocio: Sendable {
                     }
                     return NotificacoesService.Contato(nome: perfil.nome, email: perfil.email)
                 },
-                lembreteHoras: integracoes.lembreteHoras, tentativas: integracoes.tentativasDeEmail, pausa: integracoes.pausaDeEmail,
+                lembreteHoras: integracoes.lembreteHoras, lembreteDeCorrespondenciaDias: integracoes.lembreteDeCorrespondenciaDias,
+                tentativas: integracoes.tentativasDeEmail, pausa: integracoes.pausaDeEmail,
                 abrir: { try await usuarios.cofre.open(SealedField(rawValue: $0)).value }, enderecoPublico: integracoes.enderecoPublico,
                 logger: logger),
             checkin: CheckinService(
@@ -202,6 +205,8 @@ extension Backend {
         }
         if services.contains(.notificacoes) {
             timers.append(Temporizador(lease: "notificacoes:lembretes") { try await negocio.notificacoes.enviarLembretesVencidos() })
+            // Letters and parcels left waiting at the front desk (ADR 0017).
+            timers.append(Temporizador(lease: "notificacoes:correspondencia") { try await negocio.notificacoes.enviarLembretesDeCorrespondencia() })
         }
         return timers
     }

@@ -49,6 +49,14 @@ public struct LembreteView: Codable, Sendable, Equatable {
     }
 }
 
+/// A letter or parcel still waiting at the front desk, for its reminder (ADR 0017): the entry
+/// goes when it is handed over or cancelled, or when the reminder is sent.
+public struct LembreteDeCorrespondenciaView: Codable, Sendable, Equatable {
+    public let encomendaId: String
+    public let usuarioId: String
+    public let registradaEm: Date
+}
+
 /// The in-app inbox (per member, newest first) and the reminder timers (by start).
 public enum NotificacoesReadModel {
     public static let caixa = "notificacoes"
@@ -67,6 +75,19 @@ public enum NotificacoesReadModel {
 
     /// A tour's entry in ``lembretes`` (beside the bookings', keyed by their ids).
     public static func chaveDoTour(_ tourId: String) -> String { "tour-\(tourId.lowercased())" }
+
+    /// The group of ``lembretes`` that holds the parcels waiting (``LembreteDeCorrespondenciaView``),
+    /// oldest first.
+    public static let correspondenciaAguardando = "correspondencia"
+
+    /// The id of the reminder of a parcel left waiting: the notice is written under it (once,
+    /// whichever replica sends it), and its parcel's entry is keyed by it, so the notice ends
+    /// the entry.
+    public static func idDoLembreteDeCorrespondencia(_ encomendaId: UUID) -> UUID {
+        EventIDs.derived(["lembrete-encomenda", encomendaId.lowercasedString])
+    }
+
+    static func chaveDaCorrespondencia(_ notificacaoId: UUID) -> String { "correspondencia-\(notificacaoId.lowercasedString)" }
 
     /// The tour a prospect's notice went to (`tour:<id>`, as ``Aviso`` addresses them).
     static func tourDoDestinatario(_ usuarioId: String) -> String? {
@@ -89,7 +110,7 @@ public enum NotificacoesReadModel {
                 Reserva.Catalogo.confirmada.type,
                 Reserva.Catalogo.cancelada.type, Reserva.Catalogo.concluida.type, Reserva.Catalogo.remarcada.type,
                 Checkin.Catalogo.noShowRegistrado.type,
-            ] + Tour.Catalogo.todos.map(\.type))
+            ] + Tour.Catalogo.todos.map(\.type) + Encomenda.Catalogo.todos.map(\.type))
     ) { recorded, batch in
         let decoder = EventJSON.decoder
         switch recorded.type {
@@ -108,12 +129,14 @@ public enum NotificacoesReadModel {
                     reservaId: e.reservaId?.lowercasedString, canal: e.canal, status: "enviada", em: e.em)
                 if e.tipo == .lembrete, let reserva = e.reservaId { try await lembreteFeito(reserva, em: e.em, batch) }
                 if e.tipo == .lembrete, e.reservaId == nil, let tour = tourDoDestinatario(e.usuarioId) { batch.delete(lembretes, chaveDoTour(tour)) }
+                if e.tipo == .correspondencia { batch.delete(lembretes, chaveDaCorrespondencia(e.notificacaoId)) }
             case .falhou(let e):
                 view = NotificacaoView(
                     id: e.notificacaoId.lowercasedString, tipo: e.tipo, titulo: e.titulo, texto: e.texto,
                     reservaId: e.reservaId?.lowercasedString, canal: e.canal, status: "falhou", em: e.em)
                 if e.tipo == .lembrete, let reserva = e.reservaId { try await lembreteFeito(reserva, em: e.em, batch) }
                 if e.tipo == .lembrete, e.reservaId == nil, let tour = tourDoDestinatario(e.usuarioId) { batch.delete(lembretes, chaveDoTour(tour)) }
+                if e.tipo == .correspondencia { batch.delete(lembretes, chaveDaCorrespondencia(e.notificacaoId)) }
             }
             let usuario: String =
                 switch event {
@@ -153,6 +176,17 @@ public enum NotificacoesReadModel {
         case Tour.Catalogo.cancelado, Tour.Catalogo.realizado, Tour.Catalogo.ausente, Tour.Catalogo.dadosApagados:
             struct Ref: Decodable { let tourId: UUID }
             batch.delete(lembretes, chaveDoTour(try decoder.decode(Ref.self, from: recorded.data).tourId.lowercasedString))
+        case Encomenda.Catalogo.registrada:
+            let e = try decoder.decode(Encomenda.Registrada.self, from: recorded.data)
+            let id = e.encomendaId.rawValue
+            try batch.put(
+                LembreteDeCorrespondenciaView(encomendaId: id.lowercasedString, usuarioId: e.usuarioId, registradaEm: e.em),
+                lembretes, chaveDaCorrespondencia(idDoLembreteDeCorrespondencia(id)), grupo: correspondenciaAguardando,
+                ordem: ISO8601DateFormatter().string(from: e.em) + id.lowercasedString)
+        case Encomenda.Catalogo.retirada, Encomenda.Catalogo.cancelada:
+            struct Ref: Decodable { let encomendaId: UUID }
+            let ref = try decoder.decode(Ref.self, from: recorded.data)
+            batch.delete(lembretes, chaveDaCorrespondencia(idDoLembreteDeCorrespondencia(ref.encomendaId)))
         case Reserva.Catalogo.cancelada, Reserva.Catalogo.concluida, Checkin.Catalogo.noShowRegistrado:
             struct Ref: Decodable { let reservaId: UUID }
             let ref = try decoder.decode(Ref.self, from: recorded.data)

@@ -286,6 +286,7 @@ extension Integracoes {
         var integracoes = Integracoes(
             provider: SandboxProvider(psp: sandbox), segredoDoWebhook: webhookSecret, sandbox: sandbox, mailer: mailer, remetente: remetente,
             lembreteHoras: horas)
+        integracoes.lembreteDeCorrespondenciaDias = max(0, environment["LEMBRETE_CORRESPONDENCIA_DIAS"].flatMap(Int.init) ?? 3)
         integracoes.enderecoPublico = environment["PUBLIC_URL"].flatMap { texto in
             let endereco = texto.hasSuffix("/") ? String(texto.dropLast()) : texto
             return endereco.isEmpty ? nil : endereco

@@ -2,6 +2,7 @@ import Domain
 import EventStore
 import Foundation
 import HTTPTypes
+import Integrations
 import Projections
 import Services
 import Testing
@@ -150,6 +151,70 @@ struct EncomendasTests {
             #expect(
                 atividade.filter { ($0["stream"] as? String)?.hasPrefix("encomenda-") == true }.map { $0["tipo"] as? String }
                     == ["EncomendaRegistrada", "EncomendaRegistrada", "EncomendaCancelada", "EncomendaRetirada"])
+        }
+    }
+
+    @Test(
+        "a parcel left waiting three days is remembered to its member once (inbox and e-mail, with the sender); none for one handed over or cancelled, nor before its day"
+    )
+    func the_reminder_of_a_parcel_left_waiting() async throws {
+        let clock = ManualClock(segundaDeManha)  // Monday 23/11 08:00 in São Paulo
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let ana = try #require(try await client.json(.get, "/api/auth/me", token: cenario.membro).object["id"] as? String)
+            #expect(try await client.register("bia@example.com", nome: "Bia Reis").status == .created)
+            let biaToken = try await client.token("bia@example.com")
+            let bia = try #require(try await client.json(.get, "/api/auth/me", token: biaToken).object["id"] as? String)
+            func registrar(_ usuario: String, _ tipo: String, remetente: String = "Correios") async throws -> String {
+                let corpo = #"{"unidadeId":"\#(cenario.unidade)","usuarioId":"\#(usuario)","tipo":"\#(tipo)","remetente":"\#(remetente)"}"#
+                let criada = try await client.json(.post, "/api/admin/encomendas", corpo, token: cenario.admin)
+                #expect(criada.status == .created, "\(String(buffer: criada.body))")
+                return criada.object["id"] as? String ?? ""
+            }
+            // Monday 08:00: a parcel for Ana, a letter handed over the same day, another cancelled.
+            _ = try await registrar(ana, "pacote", remetente: "Amazon")
+            let entregue = try await registrar(ana, "carta")
+            let engano = try await registrar(ana, "outro")
+            #expect(try await client.json(.post, "/api/admin/encomendas/\(entregue)/retirada", token: cenario.admin).status == .ok)
+            #expect(try await client.json(.post, "/api/admin/encomendas/\(engano)/cancelamento", token: cenario.admin).status == .ok)
+            // Tuesday 08:00: a letter for Bia.
+            clock.advance(by: 86_400)
+            _ = try await registrar(bia, "carta")
+            let esperando = NotificacoesReadModel.correspondenciaAguardando
+            func naLista() async throws -> Int { try await harness.store.count(NotificacoesReadModel.lembretes, grupo: esperando) }
+            _ = try await eventually("the two waiting on the list") { try await naLista() == 2 ? true : nil }
+            let notificacoes = harness.backend.negocio.notificacoes
+            func lembretes() throws -> [ParsedEmail] { try harness.emails().filter { $0.subject?.hasPrefix("Lembrete: correspondência") == true } }
+
+            clock.advance(by: 2 * 86_400 - 60)  // Thursday 07:59: not three days yet
+            #expect(try await notificacoes.enviarLembretesDeCorrespondencia() == 0)
+            clock.advance(by: 120)  // Thursday 08:01: Ana's parcel
+            #expect(try await notificacoes.enviarLembretesDeCorrespondencia() == 1)
+            let email = try await eventually("Ana's reminder") { try lembretes().first }
+            #expect(email.subject == "Lembrete: correspondência esperando na recepção da Paulista")
+            #expect(email.headers.first { $0.name.lowercased() == "to" }?.value.contains("ana@example.com") == true)
+            let texto = "Um pacote chegou para você em 23/11/2026 às 08:00 e ainda está na recepção da Paulista. Retire quando vier."
+            #expect(email.text?.contains(texto) == true && email.text?.contains("Remetente: Amazon.") == true, "\(email.text ?? "")")
+            let aviso = try await eventually("Ana's inbox") {
+                let caixa = try await client.json(.get, "/api/notificacoes", token: cenario.membro).object["itens"] as? [[String: Any]]
+                return caixa?.first { ($0["titulo"] as? String)?.hasPrefix("Lembrete: correspondência") == true }
+            }
+            #expect(aviso["tipo"] as? String == "correspondencia" && aviso["texto"] as? String == texto)
+            // Once: the notice ends its entry, and another round sends nothing.
+            _ = try await eventually("Ana's parcel off the list") { try await naLista() == 1 ? true : nil }
+            #expect(try await notificacoes.enviarLembretesDeCorrespondencia() == 0)
+
+            clock.advance(by: 86_400)  // Friday 08:01: Bia's letter
+            #expect(try await notificacoes.enviarLembretesDeCorrespondencia() == 1)
+            _ = try await eventually("Bia's reminder") {
+                try lembretes().first { $0.headers.first { $0.name.lowercased() == "to" }?.value.contains("bia@example.com") == true }
+            }
+            _ = try await eventually("the list empty") { try await naLista() == 0 ? true : nil }
+            clock.advance(by: 7 * 86_400)
+            #expect(try await notificacoes.enviarLembretesDeCorrespondencia() == 0)
+            #expect(try lembretes().count == 2)
         }
     }
 }

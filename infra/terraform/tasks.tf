@@ -65,30 +65,31 @@ locals {
 
   # Placeholders shared by every task. deploy_context.tf publishes the same map for deploy.yml.
   task_template_common = {
-    region                 = var.region
-    name_prefix            = var.name_prefix
-    log_level              = var.log_level
-    db_host                = aws_db_instance.main.address
-    db_port                = tostring(aws_db_instance.main.port)
-    db_name                = var.db_name
-    service_namespace      = var.service_namespace
-    task_role_arn          = aws_iam_role.task.arn
-    db_app_secret_arn      = aws_secretsmanager_secret.db_app.arn
-    db_master_secret_arn   = aws_db_instance.main.master_user_secret[0].secret_arn
-    jwt_secret_arn         = aws_secretsmanager_secret.jwt.arn
-    amqp_secret_arn        = aws_secretsmanager_secret.amqp_url.arn
-    smtp_secret_arn        = aws_secretsmanager_secret.smtp.arn
-    psp_webhook_secret_arn = aws_secretsmanager_secret.psp_webhook.arn
-    psp_api_key_secret_arn = aws_secretsmanager_secret.psp_api_key.arn
-    admin_secret_arn       = aws_secretsmanager_secret.admin_bootstrap.arn
-    smtp_host              = var.smtp_host
-    smtp_port              = tostring(var.smtp_port)
-    smtp_from              = var.smtp_from
-    smtp_tls               = var.smtp_tls
-    lembrete_horas         = tostring(var.lembrete_horas)
-    public_url             = var.public_url
-    psp_url                = var.psp_url
-    psp_sandbox_routes     = var.psp_sandbox_routes
+    region                        = var.region
+    name_prefix                   = var.name_prefix
+    log_level                     = var.log_level
+    db_host                       = aws_db_instance.main.address
+    db_port                       = tostring(aws_db_instance.main.port)
+    db_name                       = var.db_name
+    service_namespace             = var.service_namespace
+    task_role_arn                 = aws_iam_role.task.arn
+    db_app_secret_arn             = aws_secretsmanager_secret.db_app.arn
+    db_master_secret_arn          = aws_db_instance.main.master_user_secret[0].secret_arn
+    jwt_secret_arn                = aws_secretsmanager_secret.jwt.arn
+    amqp_secret_arn               = aws_secretsmanager_secret.amqp_url.arn
+    smtp_secret_arn               = aws_secretsmanager_secret.smtp.arn
+    psp_webhook_secret_arn        = aws_secretsmanager_secret.psp_webhook.arn
+    psp_api_key_secret_arn        = aws_secretsmanager_secret.psp_api_key.arn
+    admin_secret_arn              = aws_secretsmanager_secret.admin_bootstrap.arn
+    smtp_host                     = var.smtp_host
+    smtp_port                     = tostring(var.smtp_port)
+    smtp_from                     = var.smtp_from
+    smtp_tls                      = var.smtp_tls
+    lembrete_horas                = tostring(var.lembrete_horas)
+    lembrete_correspondencia_dias = tostring(var.lembrete_correspondencia_dias)
+    public_url                    = var.public_url
+    psp_url                       = var.psp_url
+    psp_sandbox_routes            = var.psp_sandbox_routes
     # The load balancer's nodes live in the public subnets: only they name the client in
     # X-Forwarded-For (the gateway's TRUSTED_PROXIES).
     trusted_proxies = join(",", local.public_cidrs)

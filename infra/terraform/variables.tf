@@ -284,6 +284,17 @@ variable "lembrete_horas" {
   }
 }
 
+variable "lembrete_correspondencia_dias" {
+  description = "LEMBRETE_CORRESPONDENCIA_DIAS of notificacoes: days a letter or parcel waits at the front desk before its member is reminded, once (0: never)."
+  type        = number
+  default     = 3
+
+  validation {
+    condition     = var.lembrete_correspondencia_dias >= 0 && floor(var.lembrete_correspondencia_dias) == var.lembrete_correspondencia_dias
+    error_message = "A whole number of days, 0 or more."
+  }
+}
+
 variable "enable_waf" {
   description = "AWS WAF on the load balancer: AWS managed rule sets and a per-address rate limit."
   type        = bool

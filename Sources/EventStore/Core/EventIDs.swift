@@ -1,3 +1,4 @@
+import Crypto
 public import Foundation
 
 /// Event ids in the layout of RFC 9562's version 7: 48 bits of Unix time in milliseconds, then
@@ -35,6 +36,21 @@ public enum EventIDs {
         let high = (time << 16) | 0x7000 | (randomA & 0x0FFF)  // version 7
         let low = (randomB & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000  // RFC variant
         return uuid(high, low)
+    }
+
+    /// A name-based id (version 8 layout) from SHA-256 of the parts joined with `|`: the same
+    /// parts give the same id in every process and every run. A reaction's events and a timer's
+    /// notice are written under one, so a retry or another replica writes the same event (the
+    /// store's idempotent append); a read model that knows the parts finds what was written.
+    public static func derived(_ parts: [String]) -> UUID {
+        var bytes = Array(SHA256.hash(data: Data(parts.joined(separator: "|").utf8)).prefix(16))
+        bytes[6] = (bytes[6] & 0x0F) | 0x80
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
     }
 
     private static func uuid(_ high: UInt64, _ low: UInt64) -> UUID {

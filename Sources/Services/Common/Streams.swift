@@ -1,4 +1,3 @@
-import Crypto
 import Domain
 import EventStore
 import Foundation
@@ -172,16 +171,9 @@ enum Events {
         if let cause { try derived(events, from: cause, at: instant, metadata: metadata) } else { try new(events, at: instant, metadata: metadata) }
     }
 
-    /// A name-based UUID (version 8 layout) from SHA-256 of the parts.
+    /// A name-based UUID from the parts (``EventIDs/derived(_:)``).
     static func derivedId(_ parts: any CustomStringConvertible...) -> UUID {
-        var bytes = Array(SHA256.hash(data: Data(parts.map(\.description).joined(separator: "|").utf8)).prefix(16))
-        bytes[6] = (bytes[6] & 0x0F) | 0x80
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID(
-            uuid: (
-                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
-            ))
+        EventIDs.derived(parts.map(\.description))
     }
 }
 

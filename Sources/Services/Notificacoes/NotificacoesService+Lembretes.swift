@@ -86,5 +86,56 @@ extension NotificacoesService {
         return feitos
     }
 
+    /// Reminds each member of a letter or parcel that has waited at the front desk for
+    /// ``lembreteDeCorrespondenciaDias`` (ADR 0017), once: the notice ends the parcel's entry on
+    /// the list, and so do its hand-over and its cancellation. Returns how many it sent or
+    /// recorded as failed.
+    @discardableResult
+    public func enviarLembretesDeCorrespondencia(limite: Int = 200) async throws -> Int {
+        guard lembreteDeCorrespondenciaDias > 0 else { return 0 }
+        let now = clock.now
+        let prazo = Double(lembreteDeCorrespondenciaDias) * 86_400
+        try await emDia(store, NotificacoesReadModel.projection.checkpoint, pausa: pausaDeTemporizador)
+        var feitos = 0
+        var primeiraFalha: (any Error)?
+        var pendentes = 0
+        defer { Self.metricasDaCorrespondencia.found(pendentes) }
+        // Oldest first: the due ones lead the list. Those that stay after their turn (a member
+        // whose data was erased has nobody to tell) are read again each round, so the loop reads
+        // on past them instead of stopping at a page of them.
+        var offset = 0
+        paginas: while true {
+            let pagina = try await store.documents(
+                NotificacoesReadModel.lembretes, grupo: NotificacoesReadModel.correspondenciaAguardando, limit: limite, offset: offset)
+            for doc in pagina {
+                let espera = try ReadModelJSON.decoder.decode(LembreteDeCorrespondenciaView.self, from: doc)
+                guard espera.registradaEm.addingTimeInterval(prazo) <= now else { break paginas }
+                guard let encomenda = UUID(text: espera.encomendaId) else { continue }
+                let id = NotificacoesReadModel.idDoLembreteDeCorrespondencia(encomenda)
+                guard try await store.readStream(StreamName(category: "notificacao", id: id.lowercasedString)).isEmpty else { continue }
+                pendentes += 1
+                // Handed over or cancelled while the list had not caught up: nothing waits.
+                guard let aviso = try await lembreteDeCorrespondencia(Encomenda.ID(encomenda)) else { continue }
+                let meta = EventMetadata(correlationId: encomenda, actor: "system:notificacoes", requestId: "lembretes", service: Self.service)
+                do {
+                    let writes = try await entregar(aviso, id: id, meta: meta)
+                    guard !writes.isEmpty else { continue }  // nobody to tell (the member erased their data)
+                    try await store.append(writes)
+                    feitos += 1
+                    Self.metricasDaCorrespondencia.fired(late: now.timeIntervalSince(espera.registradaEm.addingTimeInterval(prazo)))
+                } catch is WrongExpectedVersion {
+                    continue  // another replica sent it
+                } catch {
+                    primeiraFalha = primeiraFalha ?? error
+                }
+            }
+            guard pagina.count == limite else { break }
+            offset += limite
+        }
+        if let primeiraFalha { throw primeiraFalha }
+        return feitos
+    }
+
     static let metricasDosLembretes = TimerMetrics("notificacoes:lembretes")
+    static let metricasDaCorrespondencia = TimerMetrics("notificacoes:correspondencia")
 }

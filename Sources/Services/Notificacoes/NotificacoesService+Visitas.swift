@@ -63,19 +63,48 @@ extension NotificacoesService {
     /// member's key: the e-mail gives them (opened now), the stored notice does not.
     func correspondencia(_ registrada: Encomenda.Registrada) async throws -> Aviso? {
         let lugar = try await unidade(registrada.unidadeId)?.nome ?? "unidade"
-        let oQue =
-            switch registrada.tipo {
-            case .carta: "Uma carta"
-            case .pacote: "Um pacote"
-            case .outro: "Uma correspondência"
-            }
-        let texto = "\(oQue) chegou para você e está na recepção da \(lugar). Retire quando vier."
+        let texto = "\(Self.oQue(registrada.tipo)) chegou para você e está na recepção da \(lugar). Retire quando vier."
+        return Aviso(
+            tipo: .correspondencia, usuarioId: registrada.usuarioId, reservaId: nil, titulo: "Correspondência na recepção da \(lugar)",
+            texto: texto, textoDoEmail: try await textoDoEmail(texto, de: registrada))
+    }
+
+    /// The reminder of a letter or parcel still waiting (the timer, ``lembreteDeCorrespondenciaDias``
+    /// after it arrived): what, since when and where. Nil once it was handed over or cancelled.
+    func lembreteDeCorrespondencia(_ id: Encomenda.ID) async throws -> Aviso? {
+        guard case .existente(let dados) = try await encomendas.load(StreamNames.encomenda(id)).state, dados.situacao == .aguardando
+        else { return nil }
+        let registrada = dados.registro
+        let unidade = try await unidade(registrada.unidadeId)
+        let lugar = unidade?.nome ?? "unidade"
+        let quando = Self.instante(registrada.em, fuso: unidade?.fusoHorario)
+        let texto = "\(Self.oQue(registrada.tipo)) chegou para você em \(quando) e ainda está na recepção da \(lugar). Retire quando vier."
+        return Aviso(
+            tipo: .correspondencia, usuarioId: registrada.usuarioId, reservaId: nil,
+            titulo: "Lembrete: correspondência esperando na recepção da \(lugar)", texto: texto,
+            textoDoEmail: try await textoDoEmail(texto, de: registrada))
+    }
+
+    var encomendas: AggregateStore<Encomenda.Command, Encomenda.State, Encomenda.Event, Encomenda.Failure> {
+        AggregateStore(store: store, decider: Encomenda.decider) {
+            try Encomenda.Event.decode(type: $0.type, data: $0.data, using: EventJSON.decoder)
+        }
+    }
+
+    private static func oQue(_ tipo: Encomenda.Tipo) -> String {
+        switch tipo {
+        case .carta: "Uma carta"
+        case .pacote: "Um pacote"
+        case .outro: "Uma correspondência"
+        }
+    }
+
+    /// The e-mail adds the sender and the desk's note, opened now (nil: neither, or erased).
+    private func textoDoEmail(_ texto: String, de registrada: Encomenda.Registrada) async throws -> String? {
         var detalhes: [String] = []
         if let selado = registrada.remetente, let remetente = try await abrir(selado) { detalhes.append("Remetente: \(remetente).") }
         if let selado = registrada.observacao, let nota = try await abrir(selado) { detalhes.append("Observação da recepção: \(nota).") }
-        return Aviso(
-            tipo: .correspondencia, usuarioId: registrada.usuarioId, reservaId: nil, titulo: "Correspondência na recepção da \(lugar)",
-            texto: texto, textoDoEmail: detalhes.isEmpty ? nil : ([texto] + detalhes).joined(separator: "\n\n"))
+        return detalhes.isEmpty ? nil : ([texto] + detalhes).joined(separator: "\n\n")
     }
 
     /// A registration the desk made by mistake and cancelled: the member, told of it, is told

@@ -32,6 +32,9 @@ public final class NotificacoesService: Sendable {
     let logger: Logger
     /// Hours before the start the reminder goes.
     public let lembreteHoras: Int
+    /// Days a letter or parcel waits at the front desk before its member is reminded, once
+    /// (0: never).
+    public let lembreteDeCorrespondenciaDias: Int
     let tentativas: Int
     let pausa: Duration
     /// Opens a field sealed by the vault (nil: erased), e.g. an invitation's address and link.
@@ -63,7 +66,8 @@ public final class NotificacoesService: Sendable {
 
     public init(
         store: any ServiceStore, clock: any WallClock, mailer: any Mailer, remetente: EmailAddress,
-        contato: @escaping @Sendable (String) async throws -> Contato?, lembreteHoras: Int = 24, tentativas: Int = 3,
+        contato: @escaping @Sendable (String) async throws -> Contato?, lembreteHoras: Int = 24, lembreteDeCorrespondenciaDias: Int = 3,
+        tentativas: Int = 3,
         pausa: Duration = .milliseconds(500), abrir: @escaping @Sendable (String) async throws -> String? = { _ in nil },
         enderecoPublico: String? = nil, logger: Logger
     ) {
@@ -73,6 +77,7 @@ public final class NotificacoesService: Sendable {
         self.remetente = remetente
         self.contato = contato
         self.lembreteHoras = lembreteHoras
+        self.lembreteDeCorrespondenciaDias = max(0, lembreteDeCorrespondenciaDias)
         self.tentativas = max(1, tentativas)
         self.pausa = pausa
         self.abrir = abrir
