@@ -21,10 +21,12 @@ public struct LeituraView: Codable, Sendable, Equatable {
     public let ate: Date
 }
 
-/// A reminder waiting for its time: a confirmed booking that has not ended, or a booked tour
-/// (ADR 0020) until it is done, missed, cancelled or erased.
+/// A reminder waiting for its time: a confirmed booking that has not ended, a booked tour
+/// (ADR 0020) until it is done, missed, cancelled or erased, or a member's place in a community
+/// event (ADR 0019) until they give it up or the event is cancelled.
 public struct LembreteView: Codable, Sendable, Equatable {
-    /// The booking's id; for a tour, the tour's (``tourId`` says it is one).
+    /// The booking's id; for a tour, the tour's (``tourId`` says it is one); for an event, the
+    /// event's (``encontroId``).
     public let reservaId: String
     public let usuarioId: String
     public let inicio: Date
@@ -35,17 +37,23 @@ public struct LembreteView: Codable, Sendable, Equatable {
     public let remarcadaEm: Date?
     /// A tour's reminder (ADR 0020): the prospect, who has no account, is reminded by e-mail.
     public let tourId: String?
-    /// When the tour was booked: none is due for one booked inside the reminder's lead (its
-    /// confirmation said the time).
+    /// When the tour was booked, or the member got their place in the event: none is due for
+    /// one inside the reminder's lead (its confirmation said the time).
     public let agendadoEm: Date?
+    /// A member's place in a community event (ADR 0019); ``usuarioId`` is the member.
+    public let encontroId: String?
 
-    public init(reservaId: String, usuarioId: String, inicio: Date, remarcadaEm: Date? = nil, tourId: String? = nil, agendadoEm: Date? = nil) {
+    public init(
+        reservaId: String, usuarioId: String, inicio: Date, remarcadaEm: Date? = nil, tourId: String? = nil, agendadoEm: Date? = nil,
+        encontroId: String? = nil
+    ) {
         self.reservaId = reservaId
         self.usuarioId = usuarioId
         self.inicio = inicio
         self.remarcadaEm = remarcadaEm
         self.tourId = tourId
         self.agendadoEm = agendadoEm
+        self.encontroId = encontroId
     }
 }
 
@@ -89,6 +97,14 @@ public enum NotificacoesReadModel {
 
     static func chaveDaCorrespondencia(_ notificacaoId: UUID) -> String { "correspondencia-\(notificacaoId.lowercasedString)" }
 
+    /// The id of a member's reminder of a community event, which also keys their entry (as
+    /// ``idDoLembreteDeCorrespondencia(_:)`` does for a parcel).
+    public static func idDoLembreteDeEncontro(_ encontroId: UUID, usuario: String) -> UUID {
+        EventIDs.derived(["lembrete-encontro", encontroId.lowercasedString, usuario])
+    }
+
+    static func chaveDoEncontro(_ notificacaoId: UUID) -> String { "encontro-\(notificacaoId.lowercasedString)" }
+
     /// The tour a prospect's notice went to (`tour:<id>`, as ``Aviso`` addresses them).
     static func tourDoDestinatario(_ usuarioId: String) -> String? {
         usuarioId.hasPrefix("tour:") ? String(usuarioId.dropFirst("tour:".count)) : nil
@@ -110,7 +126,8 @@ public enum NotificacoesReadModel {
                 Reserva.Catalogo.confirmada.type,
                 Reserva.Catalogo.cancelada.type, Reserva.Catalogo.concluida.type, Reserva.Catalogo.remarcada.type,
                 Checkin.Catalogo.noShowRegistrado.type,
-            ] + Tour.Catalogo.todos.map(\.type) + Encomenda.Catalogo.todos.map(\.type))
+            ] + Tour.Catalogo.todos.map(\.type) + Encomenda.Catalogo.todos.map(\.type)
+                + [Encontro.Catalogo.inscrito.type, Encontro.Catalogo.vagaConcedida.type, Encontro.Catalogo.desistiu.type])
     ) { recorded, batch in
         let decoder = EventJSON.decoder
         switch recorded.type {
@@ -130,6 +147,7 @@ public enum NotificacoesReadModel {
                 if e.tipo == .lembrete, let reserva = e.reservaId { try await lembreteFeito(reserva, em: e.em, batch) }
                 if e.tipo == .lembrete, e.reservaId == nil, let tour = tourDoDestinatario(e.usuarioId) { batch.delete(lembretes, chaveDoTour(tour)) }
                 if e.tipo == .correspondencia { batch.delete(lembretes, chaveDaCorrespondencia(e.notificacaoId)) }
+                if e.tipo == .encontro { batch.delete(lembretes, chaveDoEncontro(e.notificacaoId)) }
             case .falhou(let e):
                 view = NotificacaoView(
                     id: e.notificacaoId.lowercasedString, tipo: e.tipo, titulo: e.titulo, texto: e.texto,
@@ -137,6 +155,7 @@ public enum NotificacoesReadModel {
                 if e.tipo == .lembrete, let reserva = e.reservaId { try await lembreteFeito(reserva, em: e.em, batch) }
                 if e.tipo == .lembrete, e.reservaId == nil, let tour = tourDoDestinatario(e.usuarioId) { batch.delete(lembretes, chaveDoTour(tour)) }
                 if e.tipo == .correspondencia { batch.delete(lembretes, chaveDaCorrespondencia(e.notificacaoId)) }
+                if e.tipo == .encontro { batch.delete(lembretes, chaveDoEncontro(e.notificacaoId)) }
             }
             let usuario: String =
                 switch event {
@@ -176,6 +195,28 @@ public enum NotificacoesReadModel {
         case Tour.Catalogo.cancelado, Tour.Catalogo.realizado, Tour.Catalogo.ausente, Tour.Catalogo.dadosApagados:
             struct Ref: Decodable { let tourId: UUID }
             batch.delete(lembretes, chaveDoTour(try decoder.decode(Ref.self, from: recorded.data).tourId.lowercasedString))
+        case Encontro.Catalogo.inscrito, Encontro.Catalogo.vagaConcedida:
+            // A place (not a turn on the waiting list), taken before the event starts.
+            let (encontro, usuario, em): (Encontro.ID, String, Date)
+            switch try Encontro.Event.decode(type: recorded.type, data: recorded.data, using: decoder) {
+            case .inscrito(let e) where !e.naEspera: (encontro, usuario, em) = (e.encontroId, e.usuarioId, e.em)
+            case .vagaConcedida(let e): (encontro, usuario, em) = (e.encontroId, e.usuarioId, e.em)
+            default: return
+            }
+            guard let first = try await batch.history(StreamNames.encontro(encontro)).first,
+                case .publicado(let publicado)? = try Encontro.Event.decode(type: first.type, data: first.data, using: decoder),
+                em < publicado.inicio
+            else { return }
+            let id = encontro.rawValue
+            try batch.put(
+                LembreteView(
+                    reservaId: id.lowercasedString, usuarioId: usuario, inicio: publicado.inicio, agendadoEm: em, encontroId: id.lowercasedString),
+                lembretes, chaveDoEncontro(idDoLembreteDeEncontro(id, usuario: usuario)), grupo: "prazo",
+                ordem: ISO8601DateFormatter().string(from: publicado.inicio))
+        case Encontro.Catalogo.desistiu:
+            // Given up, taken off the waiting list, the event cancelled or the account erased.
+            let e = try decoder.decode(Encontro.Desistiu.self, from: recorded.data)
+            batch.delete(lembretes, chaveDoEncontro(idDoLembreteDeEncontro(e.encontroId.rawValue, usuario: e.usuarioId)))
         case Encomenda.Catalogo.registrada:
             let e = try decoder.decode(Encomenda.Registrada.self, from: recorded.data)
             let id = e.encomendaId.rawValue

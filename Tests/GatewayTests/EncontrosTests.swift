@@ -2,6 +2,7 @@ import Domain
 import EventStore
 import Foundation
 import HTTPTypes
+import Integrations
 import Projections
 import Services
 import Testing
@@ -208,6 +209,74 @@ struct EncontrosTests {
                 .map { try EventJSON.decoder.decode(Encontro.Inscrito.self, from: $0.data) }
             #expect(inscritos.count == 40 && inscritos.filter { !$0.naEspera }.count == 10)
             #expect(Set(inscritos.map(\.usuarioId)).count == 40)
+        }
+    }
+
+    @Test(
+        "those with a place are reminded a day before, once, and not one who gave it up; a place freed from the waiting list is reminded, one taken inside the reminder's lead is not"
+    )
+    func the_reminder_the_day_before() async throws {
+        let clock = ManualClock(segundaDeManha)  // Monday 23/11 08:00 in São Paulo; the event is Thursday 19:00
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            let publicado = try await client.json(.post, "/api/admin/encontros", Self.corpo(cenario.unidade, vagas: 2), token: cenario.admin)
+            let id = try #require(publicado.object["id"] as? String, "\(String(buffer: publicado.body))")
+            var tokens: [String: String] = ["ana": cenario.membro]
+            for nome in ["bia", "caio", "dora"] {
+                #expect(try await client.register("\(nome)@example.com", nome: nome.capitalized).status == .created)
+                tokens[nome] = try await client.token("\(nome)@example.com")
+            }
+            func inscrever(_ nome: String) async throws -> String? {
+                try await client.json(.post, "/api/encontros/\(id)/inscricao", token: tokens[nome] ?? "").object["minhaInscricao"] as? String
+            }
+            func desistir(_ nome: String) async throws {
+                #expect(try await client.json(.delete, "/api/encontros/\(id)/inscricao", token: tokens[nome] ?? "").status == .ok)
+            }
+            func lembretes() throws -> [String] {
+                try harness.emails().filter { $0.subject == "Lembrete: Café com a comunidade, 26/11/2026, 19:00–21:00" }
+                    .compactMap { $0.headers.first { $0.name.lowercased() == "to" }?.value }
+            }
+            func listados() async throws -> Int {
+                try await harness.store.documents(NotificacoesReadModel.lembretes, grupo: "prazo", limit: 100, offset: 0)
+                    .map { try ReadModelJSON.decoder.decode(LembreteView.self, from: $0) }.filter { $0.encontroId == id }.count
+            }
+            // Monday: Ana and Bia take the two places, Caio waits. Tuesday: Bia gives hers up, and Caio gets it.
+            #expect(try await inscrever("ana") == "confirmada")
+            #expect(try await inscrever("bia") == "confirmada")
+            #expect(try await inscrever("caio") == "espera")
+            clock.advance(by: 86_400)
+            try await desistir("bia")
+            _ = try await eventually("Ana and Caio listed, Bia not") { try await listados() == 2 ? true : nil }
+            let notificacoes = harness.backend.negocio.notificacoes
+
+            clock.advance(by: 86_400 + 11 * 3_600 - 60)  // Wednesday 18:59: not a day before yet
+            #expect(try await notificacoes.enviarLembretesVencidos() == 0)
+            clock.advance(by: 120)  // Wednesday 19:01
+            #expect(try await notificacoes.enviarLembretesVencidos() == 2)
+            let enviados = try await eventually("two reminders") { try lembretes().count == 2 ? try lembretes() : nil }
+            #expect(enviados.contains { $0.contains("ana@example.com") } && enviados.contains { $0.contains("caio@example.com") })
+            let aviso = try await eventually("Caio's inbox") {
+                let caixa = try await client.json(.get, "/api/notificacoes", token: tokens["caio"] ?? "").object["itens"] as? [[String: Any]]
+                return caixa?.first { ($0["titulo"] as? String)?.hasPrefix("Lembrete:") == true }
+            }
+            #expect(aviso["tipo"] as? String == "encontro")
+            #expect(
+                aviso["texto"] as? String
+                    == "Você tem uma vaga em Café com a comunidade: 26/11/2026, 19:00–21:00, na Paulista. "
+                    + "Se não puder ir, cancele a inscrição em Eventos: a vaga vai para quem está na lista de espera.")
+            _ = try await eventually("the reminded off the list") { try await listados() == 0 ? true : nil }
+            // Wednesday 20:00: Ana gives up; Dora takes the place inside the reminder's lead (her
+            // confirmation said the time). Nobody else is reminded, however many rounds.
+            clock.advance(by: 3_540)
+            try await desistir("ana")
+            #expect(try await inscrever("dora") == "confirmada")
+            _ = try await eventually("Dora listed") { try await listados() == 1 ? true : nil }
+            #expect(try await notificacoes.enviarLembretesVencidos() == 0)
+            clock.advance(by: 3_600)
+            #expect(try await notificacoes.enviarLembretesVencidos() == 0)
+            #expect(try lembretes().count == 2)
         }
     }
 }

@@ -274,7 +274,7 @@ variable "smtp_tls" {
 }
 
 variable "lembrete_horas" {
-  description = "LEMBRETE_HORAS of notificacoes: hours before a booking (or a tour) starts that its reminder e-mail goes out."
+  description = "LEMBRETE_HORAS of notificacoes: hours before a booking (a tour, a community event with a place) starts that its reminder goes out."
   type        = number
   default     = 24
 

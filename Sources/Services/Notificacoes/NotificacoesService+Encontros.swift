@@ -60,6 +60,24 @@ extension NotificacoesService {
         }
     }
 
+    /// A member's reminder of an event they have a place in (the timer, ``lembreteHoras``
+    /// before it starts): what, when, where, and how to give the place up. Nil once they gave
+    /// it up or the event was cancelled.
+    func lembreteDeEncontro(_ id: Encontro.ID, usuario: String) async throws -> Aviso? {
+        guard case .existente(let dados) = try await encontros.load(StreamNames.encontro(id)).state, dados.cancelado == nil,
+            dados.situacao(de: usuario) == .confirmada
+        else { return nil }
+        let unidade = try await unidade(dados.publicado.unidadeId)
+        let lugar = unidade?.nome ?? "unidade"
+        let quando =
+            (try? TimeRange(start: dados.publicado.inicio, end: dados.publicado.fim)).map { Self.quando($0, fuso: unidade?.fusoHorario) } ?? ""
+        let onde = dados.local.map { "\($0), na \(lugar)" } ?? "na \(lugar)"
+        return Aviso(
+            tipo: .encontro, usuarioId: usuario, reservaId: nil, titulo: "Lembrete: \(dados.titulo), \(quando)",
+            texto: "Você tem uma vaga em \(dados.titulo): \(quando), \(onde). "
+                + "Se não puder ir, cancele a inscrição em Eventos: a vaga vai para quem está na lista de espera.")
+    }
+
     /// The event as a calendar invitation (`UID` `encontro-<id>@coworkflow`, the same in every
     /// notice, so a cancellation removes it).
     private func convite(_ dados: Encontro.Dados, _ unidade: UnidadeView?, em: Date, cancelado: Bool) -> EmailAttachment {

@@ -8,7 +8,8 @@ extension NotificacoesService {
     // MARK: Reminders (timer)
 
     /// Sends every reminder that is due (`lembreteHoras` before a confirmed booking's start,
-    /// which has not started yet, or a booked tour's: the prospect by e-mail). Returns how many
+    /// which has not started yet, a booked tour's: the prospect by e-mail, or a community
+    /// event's: each member with a place). Returns how many
     /// it sent or recorded as failed.
     @discardableResult
     public func enviarLembretesVencidos(limite: Int = 200) async throws -> Int {
@@ -34,7 +35,16 @@ extension NotificacoesService {
             let aviso: Aviso
             let id: UUID
             let correlacao: UUID
-            if let tourId = lembrete.tourId, let tour = UUID(text: tourId) {
+            if let encontroId = lembrete.encontroId, let encontro = UUID(text: encontroId) {
+                // Signed up (or given the place) inside the reminder's lead: its notice said the time.
+                if let agendadoEm = lembrete.agendadoEm, agendadoEm >= lembrete.inicio.addingTimeInterval(antecedencia) { continue }
+                id = NotificacoesReadModel.idDoLembreteDeEncontro(encontro, usuario: lembrete.usuarioId)
+                guard try await store.readStream(StreamName(category: "notificacao", id: id.lowercasedString)).isEmpty else { continue }
+                pendentes += 1
+                // Given up or cancelled while the list had not caught up: nothing to remind.
+                guard let doEncontro = try await lembreteDeEncontro(Encontro.ID(encontro), usuario: lembrete.usuarioId) else { continue }
+                (aviso, correlacao) = (doEncontro, encontro)
+            } else if let tourId = lembrete.tourId, let tour = UUID(text: tourId) {
                 // Booked inside the reminder's lead: its confirmation said the time.
                 if let agendadoEm = lembrete.agendadoEm, agendadoEm >= lembrete.inicio.addingTimeInterval(antecedencia) { continue }
                 id = Events.derivedId("lembrete-tour", tour.lowercasedString)
