@@ -62,6 +62,7 @@ export const ROUTES = [
   { path: '/admin/espacos/:id/precos', view: () => import('./views/admin/espaco-precos.js'), title: 'Tabela de preços', access: 'admin' },
   // the unit's community events: reached from a line on "Reservas do dia", for the unit shown
   // there (the operator's menu has no room for one more link)
+  { path: '/admin/visitas/:id/cracha', view: () => import('./views/admin/cracha.js'), title: 'Crachá de visitante', access: 'admin' },
   { path: '/admin/eventos', view: () => import('./views/admin/eventos.js'), title: 'Eventos', access: 'admin' },
   // the unit's tours (prospects' guided visits) and its tour hours: from a line on "Reservas do
   // dia" too, for the unit and day shown there

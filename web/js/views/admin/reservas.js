@@ -601,16 +601,21 @@ export async function render({ container, query, setQuery, signal }) {
     const apagar = v.nome
       ? actionButton(v, 'apagar', ['Apagar dados', suffix(`de ${nome}`)], apagarVisitante(v, nome), 'button--secondary')
       : null;
+    // The pass to print (cracha.js), while the visit is to come or under way and has a name.
+    const cracha = v.nome
+      ? link(`/admin/visitas/${encodeURIComponent(v.id)}/cracha?${new URLSearchParams({ unidade: v.unidadeId, data: v.dia })}`,
+        ['Crachá', suffix(`de ${nome}`)], { class: 'button button--secondary' })
+      : null;
     if (v.situacao === 'esperada') {
       const abre = Date.parse(v.chegadaPrevista) - CHEGADA_ANTECIPADA;
       const chegada = Date.now() < abre
         ? h('span', { class: 'small' }, `Chegada a partir de ${deadline(new Date(abre).toISOString(), tz)}`)
         : actionButton(v, 'chegada', ['Registrar chegada', suffix(`de ${nome}`)], chegadaDoVisitante(v, nome, anfitriao, tz));
-      return h('div', { class: 'row-actions' }, chegada, apagar);
+      return h('div', { class: 'row-actions' }, chegada, cracha, apagar);
     }
     if (v.situacao === 'presente') {
       return h('div', { class: 'row-actions' },
-        actionButton(v, 'saida', ['Registrar saída', suffix(`de ${nome}`)], saidaDoVisitante(v, nome, anfitriao, tz)), apagar);
+        actionButton(v, 'saida', ['Registrar saída', suffix(`de ${nome}`)], saidaDoVisitante(v, nome, anfitriao, tz)), cracha, apagar);
     }
     return apagar ? h('div', { class: 'row-actions' }, apagar) : h('span', { class: 'visitors-day__none' }, '—');
   }
