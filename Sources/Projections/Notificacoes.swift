@@ -63,6 +63,12 @@ public struct LembreteDeCorrespondenciaView: Codable, Sendable, Equatable {
     public let encomendaId: String
     public let usuarioId: String
     public let registradaEm: Date
+
+    public init(encomendaId: String, usuarioId: String, registradaEm: Date) {
+        self.encomendaId = encomendaId
+        self.usuarioId = usuarioId
+        self.registradaEm = registradaEm
+    }
 }
 
 /// The in-app inbox (per member, newest first) and the reminder timers (by start).

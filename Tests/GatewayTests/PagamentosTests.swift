@@ -166,6 +166,32 @@ struct PagamentosTests {
         }
     }
 
+    @Test("reminders due after a page of entries passed over (places in an event taken inside the lead, listed until it starts) still go out")
+    func reminders_past_entries_inside_their_lead() async throws {
+        let clock = ManualClock(segundaDeManha)
+        let harness = try await Harness.make(clock: clock)
+        defer { harness.removeFiles() }
+        try await harness.test { client in
+            let cenario = try await Cenario.make(harness, client)
+            _ = try await reservaComLembrete(harness, client, cenario)
+            clock.advance(by: 5 * 3_600)  // 21 h before the booking's start: due
+            // Three places in an event an hour before the booking, taken just now (inside the lead):
+            // due, and passed over; listed ahead of the booking.
+            let inicio = clock.now.addingTimeInterval(20 * 3_600)
+            let lugares = try (0..<3).map { n in
+                let encontro = UUID().uuidString.lowercased()
+                return ReadModelChange(
+                    collection: NotificacoesReadModel.lembretes, key: "encontro-\(encontro)", grupo: "prazo",
+                    ordem: ISO8601DateFormatter().string(from: inicio),
+                    doc: try ReadModelJSON.encoder.encode(
+                        LembreteView(reservaId: encontro, usuarioId: "u-\(n)", inicio: inicio, agendadoEm: clock.now, encontroId: encontro)))
+            }
+            try await harness.store.commit(lugares, checkpoint: "teste-lugares", at: .start)
+            #expect(try await harness.backend.negocio.notificacoes.enviarLembretesVencidos(limite: 2) == 1)
+            #expect(try harness.emails().filter { $0.subject?.hasPrefix("Lembrete") == true }.count == 1)
+        }
+    }
+
     @Test("a confirmed booking's cancellation withdraws its calendar invitation (METHOD:CANCEL, same UID); a hold never confirmed sends none")
     func a_cancellation_withdraws_the_invitation() async throws {
         let clock = ManualClock(segundaDeManha)

@@ -121,6 +121,8 @@ extension EspacosService {
                 itens: try docs.map { try ReadModelJSON.decoder.decode(UnidadeView.self, from: $0) },
                 total: try await store.count(CatalogoReadModel.unidades, grupo: nil), pagina: pagina)
         }
+        // Every unit, read and matched here: an operation has tens of units, not thousands (the
+        // catalog keeps them all in memory too); more would want the match in the store.
         let todas = try await store.documents(CatalogoReadModel.unidades, grupo: nil, limit: 1_000_000, offset: 0)
             .map { try ReadModelJSON.decoder.decode(UnidadeView.self, from: $0) }
         let encontradas = todas.filter { unidade in

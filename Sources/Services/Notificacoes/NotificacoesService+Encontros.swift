@@ -75,7 +75,7 @@ extension NotificacoesService {
         return Aviso(
             tipo: .encontro, usuarioId: usuario, reservaId: nil, titulo: "Lembrete: \(dados.titulo), \(quando)",
             texto: "Você tem uma vaga em \(dados.titulo): \(quando), \(onde). "
-                + "Se não puder ir, cancele a inscrição em Eventos: a vaga vai para quem está na lista de espera.")
+                + "Se não puder ir, cancele a inscrição em Eventos: a vaga vai para o primeiro da lista de espera, se houver alguém.")
     }
 
     /// The event as a calendar invitation (`UID` `encontro-<id>@coworkflow`, the same in every

@@ -22,75 +22,83 @@ extension NotificacoesService {
         try await emDia(store, NotificacoesReadModel.projection.checkpoint, pausa: pausaDeTemporizador)
         let total = try await store.count(colecao, grupo: "prazo")
         let futuros = try await store.primeiro(colecao, grupo: "prazo", total: total, LembreteView.self) { $0.inicio > now }
-        let lembretes = try await store.documents(colecao, grupo: "prazo", limit: limite, offset: futuros)
-            .map { try ReadModelJSON.decoder.decode(LembreteView.self, from: $0) }
         var feitos = 0
         var primeiraFalha: (any Error)?
         let antecedencia = -Double(lembreteHoras) * 3_600
         var pendentes = 0  // due and not sent yet
         defer { Self.metricasDosLembretes.found(pendentes) }
-        for lembrete in lembretes {
-            guard lembrete.inicio.addingTimeInterval(antecedencia) <= now else { break }  // sorted by start
-            guard lembrete.inicio > now else { continue }
-            let aviso: Aviso
-            let id: UUID
-            let correlacao: UUID
-            if let encontroId = lembrete.encontroId, let encontro = UUID(text: encontroId) {
-                // Signed up (or given the place) inside the reminder's lead: its notice said the time.
-                if let agendadoEm = lembrete.agendadoEm, agendadoEm >= lembrete.inicio.addingTimeInterval(antecedencia) { continue }
-                id = NotificacoesReadModel.idDoLembreteDeEncontro(encontro, usuario: lembrete.usuarioId)
-                guard try await store.readStream(StreamName(category: "notificacao", id: id.lowercasedString)).isEmpty else { continue }
-                pendentes += 1
-                // Given up or cancelled while the list had not caught up: nothing to remind.
-                guard let doEncontro = try await lembreteDeEncontro(Encontro.ID(encontro), usuario: lembrete.usuarioId) else { continue }
-                (aviso, correlacao) = (doEncontro, encontro)
-            } else if let tourId = lembrete.tourId, let tour = UUID(text: tourId) {
-                // Booked inside the reminder's lead: its confirmation said the time.
-                if let agendadoEm = lembrete.agendadoEm, agendadoEm >= lembrete.inicio.addingTimeInterval(antecedencia) { continue }
-                id = Events.derivedId("lembrete-tour", tour.lowercasedString)
-                guard try await store.readStream(StreamName(category: "notificacao", id: id.lowercasedString)).isEmpty else { continue }
-                pendentes += 1
-                // Cancelled, done or erased while the list had not caught up: nothing to remind.
-                guard let doTour = try await lembreteDeTour(Tour.ID(tour)) else { continue }
-                (aviso, correlacao) = (doTour, tour)
-            } else {
-                guard let reservaId = UUID(text: lembrete.reservaId) else { continue }
-                // Moved inside the reminder's lead: the move's notice said the new time.
-                if let remarcadaEm = lembrete.remarcadaEm, remarcadaEm >= lembrete.inicio.addingTimeInterval(antecedencia) { continue }
-                // A moved booking's reminder is its own: one sent for the old time does not stand for it.
-                id =
-                    if let remarcadaEm = lembrete.remarcadaEm {
-                        Events.derivedId("lembrete", lembrete.reservaId, ISO8601DateFormatter().string(from: remarcadaEm))
-                    } else {
-                        Events.derivedId("lembrete", lembrete.reservaId)
-                    }
-                guard try await store.readStream(StreamName(category: "notificacao", id: id.lowercasedString)).isEmpty else { continue }
-                pendentes += 1
-                // Cancelled (or expired) while the reminders' read model had not caught up: nothing to remind.
-                guard let (reserva, espaco, unidade, _) = try await contexto(Reserva.ID(reservaId), confirmada: true) else { continue }
-                // Moved since the list was read (it has not caught up): the next round has its new time.
-                // (Within a second: the list's dates are stored as text.)
-                guard abs(reserva.intervalo.start.timeIntervalSince(lembrete.inicio)) < 1 else { continue }
-                let quando = Self.quando(reserva.intervalo, fuso: unidade?.fusoHorario)
-                aviso = Aviso(
-                    tipo: .lembrete, usuarioId: reserva.usuarioId, reservaId: reservaId,
-                    titulo: "Lembrete: \(espaco?.nome ?? "sua reserva"), \(quando)",
-                    texto: "Sua reserva de \(espaco?.nome ?? "espaço") começa em \(quando). O check-in abre pouco antes do início.")
-                correlacao = reservaId
+        // Entries that stay due and are passed over (a place taken inside the lead, whose notice
+        // said the time, stays listed until its start) would hide what comes after them behind one
+        // page: the loop reads on, page after page, to the first entry not due yet.
+        var offset = futuros
+        paginas: while true {
+            let lembretes = try await store.documents(colecao, grupo: "prazo", limit: limite, offset: offset)
+                .map { try ReadModelJSON.decoder.decode(LembreteView.self, from: $0) }
+            for lembrete in lembretes {
+                guard lembrete.inicio.addingTimeInterval(antecedencia) <= now else { break paginas }  // sorted by start
+                guard lembrete.inicio > now else { continue }
+                let aviso: Aviso
+                let id: UUID
+                let correlacao: UUID
+                if let encontroId = lembrete.encontroId, let encontro = UUID(text: encontroId) {
+                    // Signed up (or given the place) inside the reminder's lead: its notice said the time.
+                    if let agendadoEm = lembrete.agendadoEm, agendadoEm >= lembrete.inicio.addingTimeInterval(antecedencia) { continue }
+                    id = NotificacoesReadModel.idDoLembreteDeEncontro(encontro, usuario: lembrete.usuarioId)
+                    guard try await store.readStream(StreamName(category: "notificacao", id: id.lowercasedString)).isEmpty else { continue }
+                    pendentes += 1
+                    // Given up or cancelled while the list had not caught up: nothing to remind.
+                    guard let doEncontro = try await lembreteDeEncontro(Encontro.ID(encontro), usuario: lembrete.usuarioId) else { continue }
+                    (aviso, correlacao) = (doEncontro, encontro)
+                } else if let tourId = lembrete.tourId, let tour = UUID(text: tourId) {
+                    // Booked inside the reminder's lead: its confirmation said the time.
+                    if let agendadoEm = lembrete.agendadoEm, agendadoEm >= lembrete.inicio.addingTimeInterval(antecedencia) { continue }
+                    id = Events.derivedId("lembrete-tour", tour.lowercasedString)
+                    guard try await store.readStream(StreamName(category: "notificacao", id: id.lowercasedString)).isEmpty else { continue }
+                    pendentes += 1
+                    // Cancelled, done or erased while the list had not caught up: nothing to remind.
+                    guard let doTour = try await lembreteDeTour(Tour.ID(tour)) else { continue }
+                    (aviso, correlacao) = (doTour, tour)
+                } else {
+                    guard let reservaId = UUID(text: lembrete.reservaId) else { continue }
+                    // Moved inside the reminder's lead: the move's notice said the new time.
+                    if let remarcadaEm = lembrete.remarcadaEm, remarcadaEm >= lembrete.inicio.addingTimeInterval(antecedencia) { continue }
+                    // A moved booking's reminder is its own: one sent for the old time does not stand for it.
+                    id =
+                        if let remarcadaEm = lembrete.remarcadaEm {
+                            Events.derivedId("lembrete", lembrete.reservaId, ISO8601DateFormatter().string(from: remarcadaEm))
+                        } else {
+                            Events.derivedId("lembrete", lembrete.reservaId)
+                        }
+                    guard try await store.readStream(StreamName(category: "notificacao", id: id.lowercasedString)).isEmpty else { continue }
+                    pendentes += 1
+                    // Cancelled (or expired) while the reminders' read model had not caught up: nothing to remind.
+                    guard let (reserva, espaco, unidade, _) = try await contexto(Reserva.ID(reservaId), confirmada: true) else { continue }
+                    // Moved since the list was read (it has not caught up): the next round has its new time.
+                    // (Within a second: the list's dates are stored as text.)
+                    guard abs(reserva.intervalo.start.timeIntervalSince(lembrete.inicio)) < 1 else { continue }
+                    let quando = Self.quando(reserva.intervalo, fuso: unidade?.fusoHorario)
+                    aviso = Aviso(
+                        tipo: .lembrete, usuarioId: reserva.usuarioId, reservaId: reservaId,
+                        titulo: "Lembrete: \(espaco?.nome ?? "sua reserva"), \(quando)",
+                        texto: "Sua reserva de \(espaco?.nome ?? "espaço") começa em \(quando). O check-in abre pouco antes do início.")
+                    correlacao = reservaId
+                }
+                let meta = EventMetadata(correlationId: correlacao, actor: "system:notificacoes", requestId: "lembretes", service: Self.service)
+                do {
+                    let writes = try await entregar(aviso, id: id, meta: meta)
+                    guard !writes.isEmpty else { continue }  // nobody to tell (the member erased their data)
+                    try await store.append(writes)
+                    feitos += 1
+                    Self.metricasDosLembretes.fired(late: now.timeIntervalSince(lembrete.inicio.addingTimeInterval(antecedencia)))
+                } catch is WrongExpectedVersion {
+                    continue  // another replica sent it
+                } catch {
+                    // One reminder that cannot be sent must not hold up the ones due after it.
+                    primeiraFalha = primeiraFalha ?? error
+                }
             }
-            let meta = EventMetadata(correlationId: correlacao, actor: "system:notificacoes", requestId: "lembretes", service: Self.service)
-            do {
-                let writes = try await entregar(aviso, id: id, meta: meta)
-                guard !writes.isEmpty else { continue }  // nobody to tell (the member erased their data)
-                try await store.append(writes)
-                feitos += 1
-                Self.metricasDosLembretes.fired(late: now.timeIntervalSince(lembrete.inicio.addingTimeInterval(antecedencia)))
-            } catch is WrongExpectedVersion {
-                continue  // another replica sent it
-            } catch {
-                // One reminder that cannot be sent must not hold up the ones due after it.
-                primeiraFalha = primeiraFalha ?? error
-            }
+            guard lembretes.count == limite else { break }
+            offset += limite
         }
         if let primeiraFalha { throw primeiraFalha }
         return feitos
@@ -123,19 +131,22 @@ extension NotificacoesService {
                 guard let encomenda = UUID(text: espera.encomendaId) else { continue }
                 let id = NotificacoesReadModel.idDoLembreteDeCorrespondencia(encomenda)
                 guard try await store.readStream(StreamName(category: "notificacao", id: id.lowercasedString)).isEmpty else { continue }
-                pendentes += 1
                 // Handed over or cancelled while the list had not caught up: nothing waits.
                 guard let aviso = try await lembreteDeCorrespondencia(Encomenda.ID(encomenda)) else { continue }
                 let meta = EventMetadata(correlationId: encomenda, actor: "system:notificacoes", requestId: "lembretes", service: Self.service)
                 do {
                     let writes = try await entregar(aviso, id: id, meta: meta)
-                    guard !writes.isEmpty else { continue }  // nobody to tell (the member erased their data)
+                    // Nobody to tell (the member erased their data): not counted as due, or the
+                    // timer's gauge would never fall back to 0 while the item waits.
+                    guard !writes.isEmpty else { continue }
+                    pendentes += 1
                     try await store.append(writes)
                     feitos += 1
                     Self.metricasDaCorrespondencia.fired(late: now.timeIntervalSince(espera.registradaEm.addingTimeInterval(prazo)))
                 } catch is WrongExpectedVersion {
                     continue  // another replica sent it
                 } catch {
+                    pendentes += 1
                     primeiraFalha = primeiraFalha ?? error
                 }
             }

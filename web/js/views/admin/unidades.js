@@ -10,7 +10,9 @@ import { pageHeader, loadInto, pager, table, field, val, announce } from '../../
 const BUSCA_MAXIMA = 100;
 
 export function render({ container, query, setQuery, signal }) {
-  let busca = query.get('busca') ?? '';
+  let busca = (query.get('busca') ?? '').trim();
+  // Said once the list of a search (or of all, once it is cleared) arrives; a page turned says its own.
+  let anunciar = false;
   let pagina = Math.max(1, Number(query.get('pagina')) || 1);
   const form = h('form', { class: 'filters', role: 'search', 'aria-label': 'Buscar unidades' },
     field({
@@ -22,6 +24,7 @@ export function render({ container, query, setQuery, signal }) {
     event.preventDefault();
     busca = val(form, 'busca').trim();
     pagina = 1;
+    anunciar = true;
     load();
   });
   const list = h('section', { 'aria-label': 'Lista de unidades' });
@@ -34,7 +37,12 @@ export function render({ container, query, setQuery, signal }) {
   function load() {
     setQuery({ busca, pagina: pagina > 1 ? pagina : '' });
     loadInto(list, () => api('/api/unidades', { query: { busca, pagina }, signal }), (page) => {
-      if (busca) announce(`${page.total} ${page.total === 1 ? 'unidade encontrada' : 'unidades encontradas'}`);
+      if (anunciar) {
+        anunciar = false;
+        announce(busca
+          ? `${page.total} ${page.total === 1 ? 'unidade encontrada' : 'unidades encontradas'}`
+          : `${page.total} ${page.total === 1 ? 'unidade cadastrada' : 'unidades cadastradas'}`);
+      }
       list.append(
         table({
           caption: busca ? `Unidades com “${busca}” no nome ou no endereço` : 'Unidades cadastradas',
