@@ -83,15 +83,10 @@ extension NotificacoesService {
                         texto: "Sua reserva de \(espaco?.nome ?? "espaço") começa em \(quando). O check-in abre pouco antes do início.")
                     correlacao = reservaId
                 }
-                let meta = EventMetadata(correlationId: correlacao, actor: "system:notificacoes", requestId: "lembretes", service: Self.service)
                 do {
-                    let writes = try await entregar(aviso, id: id, meta: meta)
-                    guard !writes.isEmpty else { continue }  // nobody to tell (the member erased their data)
-                    try await store.append(writes)
+                    guard try await enviarLembrete(aviso, id: id, correlacao: correlacao) else { continue }
                     feitos += 1
                     Self.metricasDosLembretes.fired(late: now.timeIntervalSince(lembrete.inicio.addingTimeInterval(antecedencia)))
-                } catch is WrongExpectedVersion {
-                    continue  // another replica sent it
                 } catch {
                     // One reminder that cannot be sent must not hold up the ones due after it.
                     primeiraFalha = primeiraFalha ?? error
@@ -133,18 +128,13 @@ extension NotificacoesService {
                 guard try await store.readStream(StreamName(category: "notificacao", id: id.lowercasedString)).isEmpty else { continue }
                 // Handed over or cancelled while the list had not caught up: nothing waits.
                 guard let aviso = try await lembreteDeCorrespondencia(Encomenda.ID(encomenda)) else { continue }
-                let meta = EventMetadata(correlationId: encomenda, actor: "system:notificacoes", requestId: "lembretes", service: Self.service)
                 do {
-                    let writes = try await entregar(aviso, id: id, meta: meta)
-                    // Nobody to tell (the member erased their data): not counted as due, or the
+                    // Nobody to tell (the member erased their data) is not counted as due, or the
                     // timer's gauge would never fall back to 0 while the item waits.
-                    guard !writes.isEmpty else { continue }
+                    guard try await enviarLembrete(aviso, id: id, correlacao: encomenda) else { continue }
                     pendentes += 1
-                    try await store.append(writes)
                     feitos += 1
                     Self.metricasDaCorrespondencia.fired(late: now.timeIntervalSince(espera.registradaEm.addingTimeInterval(prazo)))
-                } catch is WrongExpectedVersion {
-                    continue  // another replica sent it
                 } catch {
                     pendentes += 1
                     primeiraFalha = primeiraFalha ?? error
@@ -155,6 +145,20 @@ extension NotificacoesService {
         }
         if let primeiraFalha { throw primeiraFalha }
         return feitos
+    }
+
+    /// Sends a timer's notice and writes it under `id`: false when there is nobody to tell (the
+    /// member erased their data) or another replica wrote it first.
+    private func enviarLembrete(_ aviso: Aviso, id: UUID, correlacao: UUID) async throws -> Bool {
+        let meta = EventMetadata(correlationId: correlacao, actor: "system:notificacoes", requestId: "lembretes", service: Self.service)
+        let writes = try await entregar(aviso, id: id, meta: meta)
+        guard !writes.isEmpty else { return false }
+        do {
+            try await store.append(writes)
+        } catch is WrongExpectedVersion {
+            return false
+        }
+        return true
     }
 
     static let metricasDosLembretes = TimerMetrics("notificacoes:lembretes")
